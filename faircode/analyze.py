@@ -1,0 +1,287 @@
+"""Pure functions from a Summary to the profile result (SPEC.md sections 1-6)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from .detect import kind_from_name
+from .numerics import fmt, fsum, ln, round_half_up, round_int
+from .options import Options
+from .summary import Summary, age_shape
+
+Z = 1.959963984540054
+MAX_GAP_FLAGS = 10
+
+
+def _pct(x: float) -> str:
+    return fmt(x * 100, 1)
+
+
+def wilson(c: int, n: int) -> tuple[float, float]:
+    z2 = Z * Z
+    p = c / n
+    denom = 1 + z2 / n
+    center = (p + z2 / (2 * n)) / denom
+    margin = (Z / denom) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return (round_half_up(max(0.0, center - margin), 4),
+            round_half_up(min(1.0, center + margin), 4))
+
+
+def band_labels(edges: tuple[int, ...]) -> list[str]:
+    labels = [f"{lo}-{hi - 1}" for lo, hi in zip(edges, edges[1:])]
+    labels.append(f"{edges[-1]}+")
+    return labels
+
+
+def age_mapper(counts: dict[str, int], opts: Options) -> tuple[str, Callable[[str], str | None]]:
+    """(mode, label -> group label or None when implausible) for an age column."""
+    numeric = interval = True
+    for lab in counts:
+        num, inter = age_shape(lab)
+        numeric &= num
+        interval &= inter
+    if not counts:
+        numeric = True
+    if not numeric and not interval:
+        return "categorical", lambda lab: lab
+    edges = opts.age_bands
+    labels = band_labels(edges)
+    max_age = opts.max_age
+
+    def value(lab: str) -> float:
+        if numeric:
+            return float(lab)
+        digits = ""
+        for ch in lab:
+            if ch.isdigit():
+                digits += ch
+            elif digits:
+                break
+        return float(int(digits))
+
+    def to_band(lab: str) -> str | None:
+        v = value(lab)
+        if v < 0 or v > max_age:
+            return None
+        band = 0
+        for k, edge in enumerate(edges):
+            if edge <= v:
+                band = k
+        return labels[band]
+
+    return ("numeric" if numeric else "interval"), to_band
+
+
+def skewness(counts: dict[str, int], keep: Callable[[str], str | None]) -> float | None:
+    vals = [(float(lab), c) for lab, c in counts.items() if keep(lab) is not None]
+    n = sum(c for _, c in vals)
+    if n < 3:
+        return None
+    mean = fsum(v * c for v, c in vals) / n
+    m2 = fsum(c * ((v - mean) * (v - mean)) for v, c in vals) / n
+    m3 = fsum(c * ((v - mean) * (v - mean) * (v - mean)) for v, c in vals) / n
+    if m2 == 0:
+        return None
+    return round_half_up(m3 / (m2 * math.sqrt(m2)), 4)
+
+
+def _sorted_groups(counts: dict[str, int]) -> list[tuple[str, int]]:
+    # Python orders str by code point, as SPEC section 3 requires.
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def dimension_metrics(name: str, kind: str, group_counts: dict[str, int], missing: int,
+                      implausible: int, n_rows: int, opts: Options, age_mode: str | None,
+                      skew: float | None) -> dict:
+    groups = _sorted_groups(group_counts)
+    k = len(groups)
+    n = sum(c for _, c in groups)
+    out_groups = []
+    under = []
+    for label, c in groups:
+        lo, hi = wilson(c, n)
+        share = c / n
+        out_groups.append({"label": label, "count": c, "share": round_half_up(share, 4),
+                           "ci_low": lo, "ci_high": hi, "small_group": c < opts.min_group_size})
+        if share < opts.min_share:
+            under.append(label)
+    if k >= 2:
+        h = -fsum((c / n) * ln(c / n) for _, c in groups)
+        entropy = min(1.0, max(0.0, h / ln(k)))
+    else:
+        entropy = 0.0
+    missing_count = missing + implausible
+    return {
+        "name": name,
+        "kind": kind,
+        "age_mode": age_mode,
+        "n_groups": k,
+        "dimension_score": round_int(entropy * 100),
+        "entropy_ratio": round_half_up(entropy, 4),
+        "imbalance_ratio": round_half_up(groups[0][1] / groups[-1][1], 2) if k else None,
+        "min_share": round_half_up(groups[-1][1] / n, 4) if k else None,
+        "max_share": round_half_up(groups[0][1] / n, 4) if k else None,
+        "missing_count": missing_count,
+        "missing_pct": round_half_up(missing_count / n_rows, 4) if n_rows else 0.0,
+        "implausible_count": implausible,
+        "skewness": skew,
+        "groups": out_groups,
+        "under_represented": under,
+    }
+
+
+def grade_for(score: int | None) -> str | None:
+    if score is None:
+        return None
+    for grade, floor in (("A", 85), ("B", 70), ("C", 55), ("D", 40)):
+        if score >= floor:
+            return grade
+    return "F"
+
+
+def analyze(summary: Summary, overrides: dict[str, str], opts: Options) -> dict:
+    n_rows = summary.n_rows
+    dims: list[dict] = []
+    dropped: list[dict] = []
+    mappers: dict[int, Callable[[str], str | None]] = {}
+    index_of: dict[str, int] = {}
+    raw_flags: list[tuple[float, float, int, int]] = []  # unrounded values for flag tests
+    for i, name in enumerate(summary.columns):
+        ov = overrides.get(name)
+        counts = summary.counts[i]
+        if ov == "ignore" or counts is None:
+            continue
+        kind = ov or kind_from_name(name)
+        if kind is None:
+            if 2 <= len(counts) <= opts.max_categorical:
+                kind = "categorical"
+            else:
+                continue
+        age_mode = None
+        skew = None
+        implausible = 0
+        mapper: Callable[[str], str | None] = _identity
+        if kind == "age":
+            age_mode, mapper = age_mapper(counts, opts)
+            if age_mode == "numeric":
+                skew = skewness(counts, mapper)
+        if mapper is _identity:
+            group_counts = dict(counts)
+        else:
+            group_counts = {}
+            for lab, c in counts.items():
+                g = mapper(lab)
+                if g is None:
+                    implausible += c
+                else:
+                    group_counts[g] = group_counts.get(g, 0) + c
+        n_groups = len(group_counts)
+        if (n_groups > opts.max_dimension_groups and kind != "geography" and ov is None):
+            dropped.append({"name": name, "kind": kind, "n_groups": n_groups})
+            continue
+        dim = dimension_metrics(name, kind, group_counts, summary.missing[i], implausible,
+                                n_rows, opts, age_mode, skew)
+        n = sum(group_counts.values())
+        ratio = (max(group_counts.values()) / min(group_counts.values())) if n_groups else 0.0
+        miss = (summary.missing[i] + implausible) / n_rows if n_rows else 0.0
+        raw_flags.append((ratio, miss, n_groups, n))
+        dims.append(dim)
+        mappers[i] = mapper
+        index_of[name] = i
+
+    flags: list[str] = []
+    for dim, (ratio, miss, k, _n) in zip(dims, raw_flags):
+        name = dim["name"]
+        for g in dim["groups"]:
+            if g["label"] in dim["under_represented"]:
+                flags.append(f"{name}: '{g['label']}' is under-represented "
+                             f"({_pct(g['count'] / _n)}%)")
+        if k >= 1 and ratio >= opts.imbalance_flag:
+            flags.append(f"{name}: imbalance ratio {fmt(ratio, 1)} "
+                         f"('{dim['groups'][0]['label']}' vs '{dim['groups'][-1]['label']}')")
+        if n_rows >= 1 and miss >= opts.missing_flag:
+            text = f"{name}: {_pct(miss)}% missing"
+            if dim["implausible_count"]:
+                text += f" ({dim['implausible_count']} implausible ages treated as missing)"
+            flags.append(text)
+
+    intersections: list[dict] = []
+    tail_flags: list[str] = []
+    pair = None
+    if opts.cross is not None:
+        bad = [c for c in opts.cross if c not in index_of]
+        if bad:
+            tail_flags.append(f"cross: '{bad[0]}' is not a profiled dimension")
+        elif opts.cross[0] != opts.cross[1]:
+            pair = opts.cross
+    elif len(dims) >= 2:
+        pair = (dims[0]["name"], dims[1]["name"])
+    if pair is not None:
+        entry, gap_flags = _intersection(summary, dims, pair, index_of, mappers, opts)
+        intersections.append(entry)
+        flags.extend(gap_flags)
+    flags.extend(tail_flags)
+
+    if dims:
+        score: int | None = round_int(fsum(d["dimension_score"] for d in dims) / len(dims))
+    else:
+        score = None
+        flags.append("no demographic column detected; declare one with --map COLUMN=KIND")
+    return {
+        "n_rows": n_rows,
+        "n_cols": len(summary.columns),
+        "overall_score": score,
+        "grade": grade_for(score),
+        "dimensions": dims,
+        "dropped": dropped,
+        "intersections": intersections,
+        "flags": flags,
+    }
+
+
+def _identity(label: str) -> str:
+    return label
+
+
+def _intersection(summary: Summary, dims: list[dict], pair: tuple[str, str],
+                  index_of: dict[str, int], mappers: dict, opts: Options
+                  ) -> tuple[dict, list[str]]:
+    a_name, b_name = pair
+    ia, ib = index_of[a_name], index_of[b_name]
+    key = (min(ia, ib), max(ia, ib))
+    raw = summary.pairs.get(key)
+    if raw is None:
+        raise RuntimeError(f"internal error: no pair counts for {a_name} x {b_name}")
+    ma, mb = mappers[ia], mappers[ib]
+    cells: dict[tuple[str, str], int] = {}
+    for (x, y), c in raw.items():
+        la, lb = (x, y) if ia < ib else (y, x)
+        ga, gb = ma(la), mb(lb)
+        if ga is None or gb is None:
+            continue
+        cells[(ga, gb)] = cells.get((ga, gb), 0) + c
+    dim_a = next(d for d in dims if d["name"] == a_name)
+    dim_b = next(d for d in dims if d["name"] == b_name)
+    n_rows = summary.n_rows
+    gaps = []
+    for ga in dim_a["groups"]:
+        for gb in dim_b["groups"]:
+            c = cells.get((ga["label"], gb["label"]), 0)
+            if c == 0 or c < opts.intersection_floor * n_rows:
+                gaps.append({"a": ga["label"], "b": gb["label"], "count": c,
+                             "share": round_half_up(c / n_rows, 4)})
+    flags = []
+    for g in gaps[:MAX_GAP_FLAGS]:
+        if g["count"] == 0:
+            flags.append(f"{a_name} x {b_name}: '{g['a']}' x '{g['b']}' is absent (0 rows)")
+        else:
+            flags.append(f"{a_name} x {b_name}: '{g['a']}' x '{g['b']}' is near-empty "
+                         f"({g['count']} rows, {_pct(g['count'] / n_rows)}%)")
+    if len(gaps) > MAX_GAP_FLAGS:
+        flags.append(f"{a_name} x {b_name}: {len(gaps) - MAX_GAP_FLAGS} more sparse cells "
+                     "(see intersections)")
+    entry = {"dims": [a_name, b_name],
+             "n_cells": len(dim_a["groups"]) * len(dim_b["groups"]),
+             "cells": gaps}
+    return entry, flags

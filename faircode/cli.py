@@ -1,0 +1,199 @@
+"""The `faircode` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from importlib import resources
+
+from .errors import InputError
+
+EXIT_OK, EXIT_FAIL_UNDER, EXIT_INPUT = 0, 1, 2
+PROGRESS_MIN_BYTES = 16 << 20
+SAMPLE = "compas-scores-two-years.csv"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line and exit code 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        sys.stderr.write(f"faircode: error: {message} (see faircode {self.prog.split()[-1]} "
+                         "--help)\n" if " " in self.prog else f"faircode: error: {message}\n")
+        raise SystemExit(EXIT_INPUT)
+
+
+class Progress:
+    """Bytes and rate on stderr while reading, only when stderr is a terminal."""
+
+    def __init__(self, total: int | None, enabled: bool):
+        self.total, self.enabled = total, enabled
+        self.done = 0
+        self.start = self.last = time.monotonic()
+
+    def __call__(self, block: bytes) -> None:
+        self.done += len(block)
+        now = time.monotonic()
+        if not self.enabled or now - self.last < 0.2:
+            return
+        self.last = now
+        rate = self.done / max(now - self.start, 1e-9) / 1e6
+        if self.total:
+            frac = min(1.0, self.done / self.total)
+            bar = "#" * int(frac * 30)
+            text = f"\r[{bar:<30}] {frac * 100:5.1f}%  {self.done / 1e6:,.0f} MB  {rate:,.0f} MB/s"
+        else:
+            text = f"\r{self.done / 1e6:,.0f} MB read  {rate:,.0f} MB/s"
+        sys.stderr.write(text)
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.done:
+            sys.stderr.write("\r" + " " * 70 + "\r")
+            sys.stderr.flush()
+
+
+def _add_threshold_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--map", action="append", default=[], metavar="COL=KIND",
+                   help="force a column's kind: sex, race, age, geography, categorical, ignore")
+    p.add_argument("--min-share", metavar="X", help="under-represented below this share (0.05)")
+    p.add_argument("--min-group-size", metavar="N", help="small_group below this count (100)")
+    p.add_argument("--intersection-floor", metavar="X",
+                   help="near-empty intersection cell below this share of rows (0.01)")
+    p.add_argument("--imbalance-flag", metavar="X", help="flag imbalance ratios from this (3.0)")
+    p.add_argument("--missing-flag", metavar="X", help="flag missing shares from this (0.05)")
+    p.add_argument("--max-age", metavar="N", help="ages above this are implausible (120)")
+    p.add_argument("--max-categorical", metavar="N",
+                   help="most distinct values of a generic categorical (20)")
+    p.add_argument("--max-groups", metavar="N", dest="max_dimension_groups",
+                   help="drop non-geography dimensions with more groups (50)")
+    p.add_argument("--age-bands", metavar="E,E,...", help="age band edges (0,18,30,45,60,75)")
+    p.add_argument("--names", metavar="A,B,...", help="column names for a file with no header")
+    p.add_argument("--skip-lines", metavar="N", help="skip N lines before the table")
+    p.add_argument("--delimiter", metavar="D", help="one of , ; tab | (default: sniffed)")
+    p.add_argument("--encoding", metavar="NAME", help="text encoding (default utf-8)")
+
+
+OPTION_KEYS = ("min_share", "min_group_size", "intersection_floor", "imbalance_flag",
+               "missing_flag", "max_age", "max_categorical", "max_dimension_groups",
+               "age_bands", "names", "skip_lines", "delimiter", "encoding", "cross")
+
+
+def _opts_from_args(args: argparse.Namespace) -> dict:
+    return {k: getattr(args, k) for k in OPTION_KEYS if getattr(args, k, None) is not None}
+
+
+def _overrides_from_args(args: argparse.Namespace) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in args.map:
+        col, sep, kind = item.partition("=")
+        if not sep or not col.strip():
+            raise InputError(f"--map: expected COLUMN=KIND, got '{item}'")
+        out[col.strip()] = kind.strip()
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="faircode",
+                     description="Audit who is, and is not, represented in a table.")
+    parser.add_argument("--version", action="version", version=f"faircode {_version()}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    p = sub.add_parser("profile", help="profile a CSV's demographic representation",
+                       description="Profile the demographic representation of a CSV file.")
+    p.add_argument("path", nargs="?", help="CSV file, or - for standard input")
+    p.add_argument("--sample", action="store_true",
+                   help=f"profile the bundled sample ({SAMPLE}, ProPublica)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--cross", metavar="A,B", help="the two columns to intersect")
+    p.add_argument("--fail-under", metavar="SCORE",
+                   help="exit 1 when the overall score is below SCORE (or not measured)")
+    _add_threshold_options(p)
+    p.set_defaults(func=cmd_profile)
+    try:
+        from .monitor.cli import add_fairness_parser
+    except ImportError:  # the monitor package is optional at import time
+        pass
+    else:
+        add_fairness_parser(sub)
+    return parser
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def _open_source(args: argparse.Namespace):
+    if args.sample:
+        if args.path:
+            raise InputError("give either PATH or --sample, not both")
+        ref = resources.files("faircode") / "data" / SAMPLE
+        return str(ref), SAMPLE, os.path.getsize(str(ref))
+    if not args.path:
+        raise InputError("profile needs a PATH (or - for standard input, or --sample)")
+    if args.path == "-":
+        return sys.stdin.buffer, "<stdin>", None
+    size = os.path.getsize(args.path) if os.path.isfile(args.path) else None
+    return args.path, args.path, size
+
+
+def _fail_under(args: argparse.Namespace) -> float | None:
+    if args.fail_under is None:
+        return None
+    try:
+        value = float(args.fail_under)
+    except ValueError:
+        value = float("nan")
+    if not 0 <= value <= 100:
+        raise InputError(f"--fail-under: {args.fail_under} is out of range (0..100)")
+    return value
+
+
+def cmd_profile(args: argparse.Namespace) -> int:
+    from .profiler import profile
+    from .report import render
+
+    threshold = _fail_under(args)
+    source, name, size = _open_source(args)
+    progress = Progress(size, sys.stderr.isatty() and (size is None or size >= PROGRESS_MIN_BYTES))
+    try:
+        result = profile(source, _overrides_from_args(args), _opts_from_args(args), name=name,
+                         on_bytes=progress)
+    finally:
+        progress.close()
+    if args.json:
+        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(render(result, name))
+    if threshold is not None:
+        score = result["overall_score"]
+        if score is None or score < threshold:
+            shown = "not measured" if score is None else str(score)
+            sys.stderr.write(f"faircode: score {shown} is below --fail-under {args.fail_under}\n")
+            return EXIT_FAIL_UNDER
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return EXIT_INPUT
+    try:
+        return args.func(args)
+    except InputError as err:
+        sys.stderr.write(f"faircode: error: {err}\n")
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        sys.stderr.write("faircode: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

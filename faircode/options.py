@@ -1,0 +1,150 @@
+"""Options with defaults and validation (SPEC.md section 7)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from .errors import InputError
+
+DEFAULT_AGE_BANDS = (0, 18, 30, 45, 60, 75)
+DELIMITERS = {",": ",", ";": ";", "tab": "\t", "\t": "\t", "|": "|"}
+
+
+@dataclass(frozen=True)
+class Options:
+    min_share: float = 0.05
+    min_group_size: int = 100
+    intersection_floor: float = 0.01
+    imbalance_flag: float = 3.0
+    missing_flag: float = 0.05
+    max_age: float = 120
+    max_categorical: int = 20
+    max_dimension_groups: int = 50
+    age_bands: tuple[int, ...] = DEFAULT_AGE_BANDS
+    cross: tuple[str, str] | None = None
+    names: tuple[str, ...] | None = None
+    skip_lines: int = 0
+    delimiter: str | None = None
+    encoding: str = "utf-8"
+    reference_flag: float = 0.05
+    psi_epsilon: float = 0.0001
+    psi_moderate: float = 0.10
+    psi_significant: float = 0.25
+    score_drop_flag: float = 5
+    extra: dict = field(default_factory=dict, compare=False)
+
+    def params(self) -> dict:
+        """The resolved knobs that change numbers, for provenance."""
+        d = asdict(self)
+        d.pop("extra")
+        d["age_bands"] = list(self.age_bands)
+        d["cross"] = list(self.cross) if self.cross else None
+        d["names"] = list(self.names) if self.names else None
+        return d
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _range_error(name: str, value, valid: str) -> InputError:
+    return InputError(f"{_flag(name)}: {value} is out of range ({valid})")
+
+
+def _number(name: str, value, lo: float | None, hi: float | None, valid: str,
+            integer: bool = False, lo_open: bool = False) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        try:
+            value = float(value) if not integer else int(str(value))
+        except (TypeError, ValueError):
+            raise _range_error(name, value, valid) from None
+    if value != value:  # NaN
+        raise _range_error(name, value, valid)
+    if integer and value != int(value):
+        raise _range_error(name, value, valid)
+    if lo is not None and (value < lo or (lo_open and value == lo)):
+        raise _range_error(name, value, valid)
+    if hi is not None and value > hi:
+        raise _range_error(name, value, valid)
+    return int(value) if integer else value
+
+
+def resolve(opts: dict | Options | None) -> Options:
+    """Validate a user's option dict and fill defaults; raise InputError on a bad value."""
+    if isinstance(opts, Options):
+        return opts
+    opts = dict(opts or {})
+    out: dict = {}
+    known = set(Options.__dataclass_fields__) - {"extra"}
+    for key in list(opts):
+        if key not in known:
+            raise InputError(f"unknown option '{key}' (known: {', '.join(sorted(known))})")
+    share_like = ("min_share", "intersection_floor", "missing_flag", "reference_flag")
+    for key in share_like:
+        if opts.get(key) is not None:
+            out[key] = _number(key, opts[key], 0, 1, "0..1")
+    if opts.get("imbalance_flag") is not None:
+        out["imbalance_flag"] = _number("imbalance_flag", opts["imbalance_flag"], 1, None, ">= 1")
+    if opts.get("min_group_size") is not None:
+        out["min_group_size"] = _number(
+            "min_group_size", opts["min_group_size"], 0, None, "integer >= 0", integer=True)
+    if opts.get("max_age") is not None:
+        out["max_age"] = _number("max_age", opts["max_age"], 0, None, "> 0", lo_open=True)
+    if opts.get("max_categorical") is not None:
+        out["max_categorical"] = _number(
+            "max_categorical", opts["max_categorical"], 2, None, "integer >= 2", integer=True)
+    if opts.get("max_dimension_groups") is not None:
+        out["max_dimension_groups"] = _number(
+            "max_dimension_groups", opts["max_dimension_groups"], 2, None, "integer >= 2",
+            integer=True)
+    if opts.get("skip_lines") is not None:
+        out["skip_lines"] = _number(
+            "skip_lines", opts["skip_lines"], 0, None, "integer >= 0", integer=True)
+    for key in ("psi_epsilon", "psi_moderate", "psi_significant"):
+        if opts.get(key) is not None:
+            out[key] = _number(key, opts[key], 0, 1, "0..1")
+    if opts.get("score_drop_flag") is not None:
+        out["score_drop_flag"] = _number("score_drop_flag", opts["score_drop_flag"], 0, 100,
+                                         "0..100")
+    if opts.get("age_bands") is not None:
+        bands = opts["age_bands"]
+        if isinstance(bands, str):
+            bands = [b for b in bands.split(",") if b.strip()]
+        try:
+            edges = tuple(int(str(b).strip()) for b in bands)
+        except ValueError:
+            raise _range_error("age_bands", ",".join(map(str, bands)),
+                               "increasing integers starting at 0") from None
+        if not edges or edges[0] != 0 or any(b >= c for b, c in zip(edges, edges[1:])):
+            raise _range_error("age_bands", ",".join(map(str, edges)),
+                               "increasing integers starting at 0")
+        out["age_bands"] = edges
+    if opts.get("cross") is not None:
+        cross = opts["cross"]
+        if isinstance(cross, str):
+            cross = cross.split(",")
+        cross = tuple(str(c).strip() for c in cross)
+        if len(cross) != 2 or not all(cross):
+            raise InputError(f"--cross: expected two column names A,B, got {','.join(cross)}")
+        out["cross"] = cross
+    if opts.get("names") is not None:
+        names = opts["names"]
+        if isinstance(names, str):
+            names = names.split(",")
+        out["names"] = tuple(str(n) for n in names)
+        if not out["names"]:
+            raise InputError("--names: give at least one column name")
+    if opts.get("delimiter") is not None:
+        d = opts["delimiter"]
+        if d not in DELIMITERS:
+            raise InputError(f"--delimiter: {d!r} is not one of , ; tab |")
+        out["delimiter"] = DELIMITERS[d]
+    if opts.get("encoding") is not None:
+        import codecs
+
+        try:
+            codecs.lookup(opts["encoding"])
+        except LookupError:
+            raise InputError(f"--encoding: unknown encoding '{opts['encoding']}'") from None
+        out["encoding"] = opts["encoding"]
+    return Options(**out)

@@ -1,0 +1,234 @@
+"""Streaming CSV reading (SPEC.md section 0).
+
+Bytes are read in blocks, validated and decoded incrementally, split into physical
+lines, and parsed by Python's C ``csv`` module, whose quoting rules match section 0.2.
+Only one block and one batch of records are in memory at a time.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import itertools
+from collections.abc import Callable, Iterable, Iterator
+from typing import BinaryIO
+
+from .errors import InputError
+
+BLOCK_SIZE = 1 << 20
+BATCH_ROWS = 16384
+SNIFF_ORDER = (",", ";", "\t", "|")
+csv.field_size_limit(2**31 - 1)
+
+# Two extra lines fed after the data: if the input ended inside a quoted field the
+# second line closes it and the record comes back altered; otherwise it parses to
+# exactly [SENTINEL_FIELD], which is dropped.
+_SENTINEL_FIELD = "\x01"
+_SENTINEL_LINES = ("\n", '"\x01"\n')
+
+
+def decoded_blocks(stream: BinaryIO, name: str, encoding: str, block_size: int,
+                   on_bytes: Callable[[bytes], None] | None = None) -> Iterator[str]:
+    """Yield decoded text; raise InputError at the first NUL or undecodable byte.
+
+    Text before a bad byte is yielded first so earlier records are checked first
+    (file order, SPEC 0.6).
+    """
+    codec = codecs.lookup(encoding).name
+    utf8 = codec == "utf-8"
+    wide = codec.startswith(("utf-16", "utf-32"))  # NUL bytes are normal there
+    decoder = None if utf8 else codecs.getincrementaldecoder(encoding)("strict")
+    pending = b""
+    base = 0  # file offset of pending[0]
+    first = True
+    while True:
+        block = stream.read(block_size)
+        if on_bytes is not None and block:
+            on_bytes(block)
+        final = not block
+        data = pending + block
+        nul = -1 if wide else data.find(b"\x00")
+        if utf8:
+            bad, cut = _utf8_scan(data, final)
+        else:
+            bad, cut = None, len(data)
+        if nul >= 0 and (bad is None or nul < bad):
+            bad, cut = nul, nul
+            kind = "nul"
+        else:
+            kind = "utf8"
+        if bad is not None:
+            cut = bad
+        if utf8:
+            text = data[:cut].decode("utf-8")
+        else:
+            try:
+                text = decoder.decode(data[:cut], final and bad is None)
+            except UnicodeDecodeError as exc:
+                raise InputError(f"{name}: byte {base + exc.start}: not valid {encoding}; "
+                                 "check the file's encoding and pass --encoding") from None
+        if first and text:
+            first = False
+            if utf8 and text.startswith("\ufeff"):
+                text = text[1:]
+        if text:
+            yield text
+        if bad is not None:
+            if kind == "nul":
+                raise InputError(
+                    f"{name}: byte {base + bad}: NUL byte; this looks like a binary file, not CSV")
+            raise InputError(f"{name}: byte {base + bad}: not valid UTF-8; "
+                             "re-save the file as UTF-8 or pass --encoding")
+        base += cut
+        pending = data[cut:]
+        if final:
+            return
+
+
+def _utf8_scan(data: bytes, final: bool) -> tuple[int | None, int]:
+    """(offset of the first ill-formed sequence or None, length safe to decode now)."""
+    try:
+        data.decode("utf-8")
+        return None, len(data)
+    except UnicodeDecodeError as exc:
+        if not final and exc.reason == "unexpected end of data" and exc.end == len(data):
+            return None, exc.start  # a character split by the block boundary
+        return exc.start, exc.start
+
+
+def physical_lines(texts: Iterable[str]) -> Iterator[str]:
+    """Split text into lines ending in CRLF, LF or CR, across block boundaries."""
+    carry = ""
+    for text in texts:
+        lines = io.StringIO(carry + text, newline="").readlines()
+        carry = ""
+        if lines:
+            last = lines[-1]
+            if last.endswith("\r") or not last.endswith(("\n", "\r")):
+                carry = lines.pop()  # may continue (a CR may be half of CRLF)
+        yield from lines
+    if carry:
+        yield carry
+
+
+def sniff_delimiter(line: str) -> str:
+    counts = dict.fromkeys(SNIFF_ORDER, 0)
+    in_quotes = False
+    for ch in line:
+        if ch == '"':
+            in_quotes = not in_quotes
+        elif not in_quotes and ch in counts:
+            counts[ch] += 1
+    best = max(SNIFF_ORDER, key=lambda d: (counts[d], -SNIFF_ORDER.index(d)))
+    return best if counts[best] else ","
+
+
+def clean_header(names: Iterable[str]) -> list[str]:
+    """Trim, name empty headers column_N, rename duplicates name.1, name.2, ..."""
+    out: list[str] = []
+    taken: set[str] = set()
+    for i, raw in enumerate(names, start=1):
+        name = raw.strip(" \t") or f"column_{i}"
+        if name in taken:
+            k = 1
+            while f"{name}.{k}" in taken:
+                k += 1
+            name = f"{name}.{k}"
+        taken.add(name)
+        out.append(name)
+    return out
+
+
+class _Lines:
+    """Physical lines plus the two sentinel lines, remembering when they start."""
+
+    def __init__(self, lines: Iterator[str]):
+        self._lines = lines
+        self.in_sentinel = False
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._lines
+        yield _SENTINEL_LINES[0]
+        self.in_sentinel = True
+        yield _SENTINEL_LINES[1]
+
+
+def read_records(stream: BinaryIO, name: str, *, encoding: str = "utf-8",
+                 delimiter: str | None = None, names: Iterable[str] | None = None,
+                 skip_lines: int = 0, block_size: int = BLOCK_SIZE,
+                 on_bytes: Callable[[bytes], None] | None = None,
+                 ) -> tuple[list[str], Iterator[list[list[str]]]]:
+    """Return (header, iterator of record batches). Records are lists of raw cells,
+    padded to the header's width. Raises InputError as SPEC 0.6 says."""
+    lines = physical_lines(decoded_blocks(stream, name, encoding, block_size, on_bytes))
+    consumed = 0
+    for _ in range(skip_lines):
+        if next(lines, None) is None:
+            break
+        consumed += 1
+    first = None
+    for line in lines:
+        consumed += 1
+        if line not in ("\n", "\r\n", "\r"):
+            first = line
+            break
+    if first is None:
+        raise InputError(f"{name}: file is empty")
+    consumed -= 1  # the first record's line is re-read by the parser
+    delim = delimiter or sniff_delimiter(first.rstrip("\r\n"))
+    source = _Lines(itertools.chain([first], lines))
+    reader = csv.reader(iter(source), delimiter=delim, quotechar='"', doublequote=True,
+                        strict=False)
+
+    def next_record() -> tuple[list[str], int] | None:
+        """The next non-blank record and the line it starts on, or None at the end."""
+        while True:
+            start = consumed + reader.line_num + 1
+            rec = next(reader)
+            if source.in_sentinel:
+                if rec == [_SENTINEL_FIELD]:
+                    return None
+                raise InputError(f"{name}: line {start}: a quoted field is never closed; "
+                                 "add the closing quote")
+            if rec:
+                return rec, start
+
+    if names is not None:
+        header = clean_header(names)
+    else:
+        got = next_record()
+        if got is None:
+            raise InputError(f"{name}: file is empty")
+        header = clean_header(got[0])
+    width = len(header)
+
+    def batches() -> Iterator[list[list[str]]]:
+        batch: list[list[str]] = []
+        seen = 0
+        while True:
+            got = next_record()
+            if got is None:
+                break
+            rec, start = got
+            n = len(rec)
+            if n != width:
+                if n > width:
+                    raise InputError(
+                        f"{name}: line {start}: {n} fields but the header has {width}; "
+                        "quote values that contain the delimiter")
+                rec.extend([""] * (width - n))
+            batch.append(rec)
+            if len(batch) >= BATCH_ROWS:
+                seen += len(batch)
+                yield batch
+                batch = []
+        seen += len(batch)
+        if seen == 0:
+            if names is not None:
+                raise InputError(f"{name}: file is empty")
+            raise InputError(f"{name}: no data rows, only a header")
+        if batch:
+            yield batch
+
+    return header, batches()

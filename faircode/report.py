@@ -1,0 +1,84 @@
+"""Terminal rendering of a profile result."""
+
+from __future__ import annotations
+
+from .numerics import fmt
+
+BAR_WIDTH = 24
+MAX_GROUPS_SHOWN = 12
+
+GRADE_MEANING = {
+    "A": "well balanced across detected demographics",
+    "B": "mostly balanced, minor under-representation",
+    "C": "noticeable imbalance in one or more dimensions",
+    "D": "strong imbalance or sparse subgroups",
+    "F": "severe imbalance or single-group dimensions",
+}
+
+
+def _pct(x: float) -> str:
+    return fmt(x * 100, 1) + "%"
+
+
+def _bar(share: float) -> str:
+    filled = int(share * BAR_WIDTH * 8 + 0.5)
+    full, part = divmod(filled, 8)
+    partial = " ▏▎▍▌▋▊▉"[part] if part else ""
+    return ("█" * full + partial).ljust(BAR_WIDTH)
+
+
+def render(result: dict, source: str) -> str:
+    out: list[str] = []
+    score, grade = result["overall_score"], result["grade"]
+    if score is None:
+        out.append(f"faircode profile: {source}")
+        out.append("Score: not measured (no demographic column detected)")
+    else:
+        out.append(f"Score {score}/100  grade {grade}: {GRADE_MEANING[grade]}")
+        out.append(f"faircode profile: {source}")
+    out.append(f"{result['n_rows']} rows, {result['n_cols']} columns, "
+               f"{len(result['dimensions'])} dimensions profiled")
+    for dim in result["dimensions"]:
+        out.append("")
+        extra = f", ages {dim['age_mode']}" if dim["age_mode"] else ""
+        ratio = "" if dim["imbalance_ratio"] is None else \
+            f", imbalance {fmt(dim['imbalance_ratio'], 2)}x"
+        out.append(f"{dim['name']} ({dim['kind']}{extra}) score {dim['dimension_score']}, "
+                   f"{dim['n_groups']} groups{ratio}, missing {_pct(dim['missing_pct'])}")
+        width = max((len(g["label"]) for g in dim["groups"][:MAX_GROUPS_SHOWN]), default=0)
+        width = min(max(width, 5), 28)
+        n = sum(g["count"] for g in dim["groups"])
+        for g in dim["groups"][:MAX_GROUPS_SHOWN]:
+            share = g["count"] / n  # unrounded, so the text matches the flags
+            label = g["label"] if len(g["label"]) <= width else g["label"][: width - 1] + "…"
+            marks = []
+            if g["label"] in dim["under_represented"]:
+                marks.append("under-represented")
+            if g["small_group"]:
+                marks.append("small group")
+            mark = f"  [{', '.join(marks)}]" if marks else ""
+            out.append(f"  {label.ljust(width)} {_bar(share)} {_pct(share).rjust(6)}"
+                       f"  [{_pct(g['ci_low'])}-{_pct(g['ci_high'])}]  n={g['count']}{mark}")
+        hidden = len(dim["groups"]) - MAX_GROUPS_SHOWN
+        if hidden > 0:
+            out.append(f"  ... {hidden} more groups (--json shows all)")
+        if dim["skewness"] is not None:
+            out.append(f"  skewness of ages {fmt(dim['skewness'], 2)}")
+    for d in result["dropped"]:
+        out.append("")
+        out.append(f"not profiled: {d['name']} ({d['kind']}), {d['n_groups']} groups looks like "
+                   "an identifier or a date (force it with --map)")
+    for inter in result["intersections"]:
+        a, b = inter["dims"]
+        out.append("")
+        out.append(f"Intersections {a} x {b}: {len(inter['cells'])} of {inter['n_cells']} "
+                   "cells absent or near-empty")
+        for cell in inter["cells"][:10]:
+            out.append(f"  {cell['a']} x {cell['b']}: {cell['count']} rows ({_pct(cell['share'])})")
+        if len(inter["cells"]) > 10:
+            out.append(f"  ... {len(inter['cells']) - 10} more (--json shows all)")
+    if result["flags"]:
+        out.append("")
+        out.append(f"Flags ({len(result['flags'])}):")
+        out.extend(f"  - {f}" for f in result["flags"])
+    return "\n".join(out) + "\n"

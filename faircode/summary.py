@@ -1,0 +1,240 @@
+"""The mergeable summary every metric is computed from (SPEC.md section 0.5).
+
+A Summary holds, per column, the count of each label and of missing cells, and pair
+counts for the columns that can still become dimensions. Summaries of parts of one
+table merge by adding counts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .detect import kind_from_name
+from .options import Options
+
+MISSING_TOKENS = frozenset({"", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", "?"})
+AGE_NUMERIC = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+AGE_INTERVAL = re.compile(r"[\[(][0-9]+ *[-,] *[0-9]+[\])]")
+_DENSE_LIMIT = 4_000_000  # pair tables larger than this are kept sparse
+
+
+def label_of(raw: str) -> str | None:
+    """A CSV cell's label, or None when it is missing (SPEC 0.4)."""
+    s = raw.strip(" \t")
+    return None if s in MISSING_TOKENS else s
+
+
+def age_shape(label: str) -> tuple[bool, bool]:
+    return AGE_NUMERIC.fullmatch(label) is not None, AGE_INTERVAL.fullmatch(label) is not None
+
+
+@dataclass
+class Summary:
+    name: str
+    columns: list[str]
+    n_rows: int = 0
+    counts: list[dict[str, int] | None] = field(default_factory=list)
+    missing: list[int] = field(default_factory=list)
+    pairs: dict[tuple[int, int], dict[tuple[str, str], int]] = field(default_factory=dict)
+
+    def merge(self, other: Summary) -> Summary:
+        """Add two summaries of disjoint row sets of the same table."""
+        if self.columns != other.columns:
+            raise ValueError("cannot merge summaries of tables with different columns")
+        counts: list[dict[str, int] | None] = []
+        for a, b in zip(self.counts, other.counts):
+            if a is None or b is None:
+                counts.append(None)
+            else:
+                c = Counter(a)
+                c.update(b)
+                counts.append(dict(c))
+        pairs = {}
+        # A pair absent on one side had a column proven not to be a dimension there,
+        # which stays true for the union.
+        for key in self.pairs.keys() & other.pairs.keys():
+            c = Counter(self.pairs[key])
+            c.update(other.pairs[key])
+            pairs[key] = dict(c)
+        return Summary(self.name, list(self.columns), self.n_rows + other.n_rows, counts,
+                       [x + y for x, y in zip(self.missing, other.missing)], pairs)
+
+
+class _PairTable:
+    """Counts of (code_a, code_b), dense while small."""
+
+    def __init__(self) -> None:
+        self.dense = np.zeros((0, 0), dtype=np.int64)
+        self.sparse: Counter | None = None
+
+    def add(self, a: np.ndarray, b: np.ndarray, ka: int, kb: int) -> None:
+        if self.sparse is None and ka * kb > _DENSE_LIMIT:
+            self.sparse = Counter()
+            rows, cols = np.nonzero(self.dense)
+            for r, c in zip(rows.tolist(), cols.tolist()):
+                self.sparse[(r, c)] = int(self.dense[r, c])
+            self.dense = np.zeros((0, 0), dtype=np.int64)
+        if self.sparse is not None:
+            keys, n = np.unique(a.astype(np.int64) * kb + b, return_counts=True)
+            for k, c in zip(keys.tolist(), n.tolist()):
+                self.sparse[divmod(k, kb)] += c
+            return
+        flat = np.bincount(a.astype(np.int64) * kb + b, minlength=ka * kb).reshape(ka, kb)
+        if self.dense.shape != (ka, kb):
+            grown = np.zeros((ka, kb), dtype=np.int64)
+            grown[: self.dense.shape[0], : self.dense.shape[1]] = self.dense
+            self.dense = grown
+        self.dense += flat
+
+    def items(self):
+        if self.sparse is not None:
+            yield from self.sparse.items()
+            return
+        rows, cols = np.nonzero(self.dense)
+        for r, c in zip(rows.tolist(), cols.tolist()):
+            yield (r, c), int(self.dense[r, c])
+
+
+class SummaryBuilder:
+    """Consumes batches of raw cells column-wise and keeps bounded state."""
+
+    def __init__(self, name: str, columns: Sequence[str], overrides: dict[str, str],
+                 opts: Options, label_fn=label_of) -> None:
+        self.name = name
+        self.columns = list(columns)
+        self.opts = opts
+        self.label_fn = label_fn
+        n = len(columns)
+        self.n_rows = 0
+        self.missing = [0] * n
+        self.counts: list[dict[str, int] | None] = [None] * n
+        self.caches: list[dict] = [{} for _ in range(n)]
+        # role: None (not counted), "forced", "named" (kind from name), "open" (capped)
+        self.roles: list[str | None] = []
+        self.kinds: list[str | None] = []
+        for col in columns:
+            ov = overrides.get(col)
+            if ov == "ignore":
+                self.roles.append(None)
+                self.kinds.append(None)
+            elif ov is not None:
+                self.roles.append("forced")
+                self.kinds.append(ov)
+            else:
+                kind = kind_from_name(col)
+                self.kinds.append(kind)
+                self.roles.append("named" if kind else "open")
+        for i, role in enumerate(self.roles):
+            if role is not None:
+                self.counts[i] = {}
+        self.age_not_numeric = [False] * n
+        self.age_not_interval = [False] * n
+        # Pair tracking: label codes per candidate column, tables per pair.
+        if opts.cross is not None:
+            idx = [self.columns.index(c) for c in opts.cross if c in self.columns]
+            cand = sorted(set(idx)) if len(set(idx)) == 2 else []
+            cand = [i for i in cand if self.roles[i] is not None]
+        else:
+            cand = [i for i, r in enumerate(self.roles) if r is not None]
+        self.alive: list[int] = cand if len(cand) >= 2 else []
+        self.codes: dict[int, dict[str, int]] = {i: {} for i in self.alive}
+        self.pair_tables: dict[tuple[int, int], _PairTable] = {
+            (i, j): _PairTable() for k, i in enumerate(self.alive) for j in self.alive[k + 1:]
+        }
+
+    def add_rows(self, rows: list[list]) -> None:
+        if not rows:
+            return
+        self.n_rows += len(rows)
+        columns = list(zip(*rows))
+        self._add_columns(columns, len(rows))
+
+    def _add_columns(self, columns: Sequence[Sequence], n: int) -> None:
+        label_fn = self.label_fn
+        cap = self.opts.max_categorical
+        code_arrays: dict[int, np.ndarray] = {}
+        for i, counts in enumerate(self.counts):
+            if counts is None:
+                continue
+            col = columns[i]
+            cache = self.caches[i]
+            is_age = self.kinds[i] == "age"
+            missing = 0
+            for raw, c in Counter(col).items():
+                if raw in cache:
+                    lab = cache[raw]
+                else:
+                    lab = label_fn(raw)
+                    cache[raw] = lab
+                if lab is None:
+                    missing += c
+                elif lab in counts:
+                    counts[lab] += c
+                else:
+                    counts[lab] = c
+                    if is_age:
+                        num, interval = age_shape(lab)
+                        self.age_not_numeric[i] |= not num
+                        self.age_not_interval[i] |= not interval
+            self.missing[i] += missing
+            if self.roles[i] == "open" and len(counts) > cap:
+                self.counts[i] = None  # cannot be a dimension: stop counting it
+                self.caches[i] = {}
+                continue
+            if i in self.codes:
+                codes = self.codes[i]
+                lookup = {}
+                for raw, lab in cache.items():
+                    if lab is None:
+                        lookup[raw] = -1
+                    else:
+                        code = codes.get(lab)
+                        if code is None:
+                            code = codes[lab] = len(codes)
+                        lookup[raw] = code
+                code_arrays[i] = np.fromiter(map(lookup.__getitem__, col), np.int64, n)
+            if len(cache) > 100_000:
+                self.caches[i] = {}  # keep memory bounded on very wide columns
+        self._prune()
+        if not self.pair_tables:
+            return
+        masks = {i: a >= 0 for i, a in code_arrays.items()}
+        for (i, j), table in self.pair_tables.items():
+            m = masks[i] & masks[j]
+            table.add(code_arrays[i][m], code_arrays[j][m], len(self.codes[i]),
+                      len(self.codes[j]))
+
+    def _cannot_be_dimension(self, i: int) -> bool:
+        if self.counts[i] is None:
+            return True
+        if self.roles[i] != "named" or self.kinds[i] == "geography":
+            return False
+        if len(self.counts[i]) <= self.opts.max_dimension_groups:
+            return False
+        if self.kinds[i] == "age":
+            return self.age_not_numeric[i] and self.age_not_interval[i]
+        return True
+
+    def _prune(self) -> None:
+        dead = [i for i in self.alive if self._cannot_be_dimension(i)]
+        if not dead:
+            return
+        self.alive = [i for i in self.alive if i not in dead]
+        for i in dead:
+            self.codes.pop(i, None)
+        self.pair_tables = {k: t for k, t in self.pair_tables.items()
+                            if k[0] not in dead and k[1] not in dead}
+
+    def finish(self) -> Summary:
+        pairs: dict[tuple[int, int], dict[tuple[str, str], int]] = {}
+        for (i, j), table in self.pair_tables.items():
+            la = list(self.codes[i])
+            lb = list(self.codes[j])
+            pairs[(i, j)] = {(la[a], lb[b]): c for (a, b), c in table.items()}
+        return Summary(self.name, list(self.columns), self.n_rows, list(self.counts),
+                       list(self.missing), pairs)

@@ -1,0 +1,175 @@
+"""SPEC section 0: reading a table."""
+
+import io
+
+import pytest
+from util import counts, prof
+
+import faircode
+from faircode import InputError
+from faircode.reader import clean_header, sniff_delimiter
+
+
+def columns(data: bytes, **opts) -> list[str]:
+    summary, _, _ = faircode.summarize(io.BytesIO(data), None, opts, name="t.csv")
+    return summary.columns
+
+
+@pytest.mark.parametrize("eol", [b"\n", b"\r\n", b"\r"])
+def test_every_line_end_reads_the_same(eol):
+    data = eol.join([b"sex,race", b"M,A", b"F,B", b"F,A", b""])
+    r = prof(data)
+    assert r["n_rows"] == 3
+    assert counts(r, "sex") == {"F": 2, "M": 1}
+
+
+def test_quoted_delimiters_newlines_and_escaped_quotes_stay_in_the_value():
+    r = prof(b'sex,note\nM,"a,\r\nb"\nF,"say ""hi"""\nF,x\n')
+    assert r["n_rows"] == 3
+    assert counts(r, "sex") == {"F": 2, "M": 1}
+    summary, _, _ = faircode.summarize(io.BytesIO(b'g,note\n"x""y",1\n"a"b,2\nc"d,3\n'))
+    assert summary.counts[0] == {'x"y': 1, "ab": 1, 'c"d': 1}
+
+
+def test_bom_is_dropped_from_the_first_header():
+    r = prof("\ufeffsex,x\nM,1\nF,2\n")
+    assert r["dimensions"][0]["name"] == "sex"
+
+
+@pytest.mark.parametrize("line,expected", [
+    ("a;b;c,d", ";"), ("a,b;c", ","), ("a\tb\tc", "\t"), ("a|b", "|"), ("abc", ","),
+    ('"a,b,c";d;e', ";"), ("a;b\tc|d", ";"), ("a|b|c;d;e", ";"), ("a|b|c;d", "|"),
+])
+def test_delimiter_sniffing(line, expected):
+    assert sniff_delimiter(line) == expected
+
+
+def test_semicolon_file_is_sniffed_and_read():
+    r = prof("sex;age\nM;30\nF;40\nF;50\n")
+    assert counts(r, "sex") == {"F": 2, "M": 1}
+    assert counts(r, "age") == {"30-44": 2, "45-59": 1}
+
+
+def test_empty_and_duplicate_header_names():
+    assert clean_header(["sex", "sex", "", " x ", "sex.1", "sex"]) == [
+        "sex", "sex.1", "column_3", "x", "sex.1.1", "sex.2"]
+    assert columns(b"sex,sex,,x\nM,F,1,2\n") == ["sex", "sex.1", "column_3", "x"]
+
+
+def test_blank_lines_are_skipped_but_delimiter_only_lines_are_rows():
+    r = prof(b"\n\nsex,x\n\nM,1\n\n,\nF,2\n\n")
+    assert r["n_rows"] == 3
+    assert dim(r, "sex")["missing_count"] == 1
+
+
+def dim(r, name):
+    return next(d for d in r["dimensions"] if d["name"] == name)
+
+
+def test_short_rows_are_missing_cells():
+    r = prof(b"race,sex\nA,M\nB\nA,F\n")
+    assert r["n_rows"] == 3
+    assert dim(r, "sex")["missing_count"] == 1
+
+
+def test_long_row_names_its_line():
+    with pytest.raises(InputError, match=r"^t.csv: line 4: 3 fields but the header has 2;"):
+        prof(b"a,b\n1,2\n\n1,2,3\n")
+
+
+def test_long_row_line_counts_newlines_inside_quotes():
+    with pytest.raises(InputError, match=r"line 4: 3 fields"):
+        prof(b'a,b\n1,"x\ny"\n1,2,3\n')
+
+
+def test_unterminated_quote_names_the_line_where_the_record_starts():
+    with pytest.raises(InputError) as err:
+        prof(b'a,b\n1,2\n3,"never\nclosed\n')
+    assert str(err.value) == ("t.csv: line 3: a quoted field is never closed; "
+                              "add the closing quote")
+
+
+def test_quote_closed_at_the_very_end_without_newline_is_fine():
+    r = prof(b'sex,b\nM,"x"\nF,"y"')
+    assert r["n_rows"] == 2
+    with pytest.raises(InputError, match="line 3: a quoted field is never closed"):
+        prof(b'sex,b\nM,"x"\nF,"y')
+
+
+def test_invalid_utf8_names_the_byte_offset():
+    with pytest.raises(InputError) as err:
+        prof(b"sex\nM\n\xffF\n")
+    assert str(err.value) == ("t.csv: byte 6: not valid UTF-8; re-save the file as UTF-8 "
+                              "or pass --encoding")
+
+
+@pytest.mark.parametrize("data,offset", [
+    (b"sex\nM\xc3\n", 5), (b"sex\n\xe2\x82A\n", 4), (b"sex\n\xc0\x80\n", 4),
+    (b"sex\n\xed\xa0\x80\n", 4), (b"sex\nM\n\xf0\x9f\x98", 6), (b"s\n\x80", 2),
+])
+def test_ill_formed_sequences_report_their_first_byte(data, offset):
+    with pytest.raises(InputError, match=rf"byte {offset}: not valid UTF-8"):
+        prof(data)
+
+
+def test_encoding_option_reads_latin1():
+    r = prof("sex\nMännlich\nWeiblich\n".encode("latin-1"), encoding="latin-1")
+    assert counts(r, "sex") == {"Männlich": 1, "Weiblich": 1}
+
+
+def test_nul_byte_is_binary():
+    with pytest.raises(InputError, match=r"^t.csv: byte 5: NUL byte; this looks like a binary"):
+        prof(b"sex\nM\x00\n")
+
+
+def test_problems_are_reported_in_file_order():
+    with pytest.raises(InputError, match="line 3: 3 fields"):
+        prof(b"a,b\n1,2\n1,2,3\n\xff\x00\n")
+    with pytest.raises(InputError, match="byte 8: NUL"):
+        prof(b"a,b\n1,2\n\x00,\xff\n1,2,3\n")
+
+
+def test_empty_and_header_only_files():
+    with pytest.raises(InputError, match="^t.csv: file is empty$"):
+        prof(b"")
+    with pytest.raises(InputError, match="^t.csv: file is empty$"):
+        prof(b"\n\r\n\n")
+    with pytest.raises(InputError, match="^t.csv: no data rows, only a header$"):
+        prof(b"sex,race\n\n")
+
+
+def test_labels_are_the_text_as_written_trimmed_of_ascii_space_and_tab():
+    summary, _, _ = faircode.summarize(io.BytesIO(
+        "zip\n02134\n 02134\t\n2134\n1.50\n1.5\nTRUE\ntrue\n\u00a0x\n".encode()))
+    assert summary.counts[0] == {"02134": 2, "2134": 1, "1.50": 1, "1.5": 1, "TRUE": 1,
+                                 "true": 1, "\u00a0x": 1}
+
+
+def test_missing_tokens_are_exact_and_case_sensitive():
+    tokens = ["", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", "?", " NA ", "\t?"]
+    near = ["na", "None", "none", "Null", "N.A.", "-", "??", "NAN"]
+    data = "race\n" + "\n".join(f'"{t}"' for t in tokens + near) + "\n"
+    summary, _, _ = faircode.summarize(io.BytesIO(data.encode()))
+    assert summary.missing[0] == len(tokens)
+    assert sorted(summary.counts[0]) == sorted(near)
+
+
+def test_skip_lines_and_names_for_headerless_files():
+    data = b"|junk line\n39, State-gov, Male\n50, Private, Female\n"
+    r = prof(data, names="age,workclass,sex", skip_lines=1)
+    assert r["n_rows"] == 2
+    assert counts(r, "sex") == {"Female": 1, "Male": 1}
+
+
+TRICKY = ("\ufeffsexe;Gender;race;age;note\r"
+          + "".join(f"{s};{g};{r};{a};\"l\u00e9\r\nn{i};\"\"q\"\"\"\r"
+                    for i, (s, g, r, a) in enumerate(
+                        [("\U0001f600", "F", "\u05e9\u05dc\u05d5\u05dd", "34"),
+                         ("e\u0301", "M", "A", "[70-80)"), ("x", " F ", "B", "")] * 40)))
+
+
+@pytest.mark.parametrize("block", [1, 2, 3, 5, 64, 1000])
+def test_block_size_never_changes_the_result(block):
+    data = TRICKY.encode()
+    whole = faircode.profile(io.BytesIO(data))
+    assert faircode.profile(io.BytesIO(data), block_size=block) == whole
