@@ -17,7 +17,7 @@ from typing import BinaryIO
 from .errors import InputError
 
 BLOCK_SIZE = 1 << 20
-BATCH_ROWS = 16384
+BATCH_ROWS = 4096
 SNIFF_ORDER = (",", ";", "\t", "|")
 csv.field_size_limit(2**31 - 1)
 

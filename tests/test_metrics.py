@@ -1,0 +1,203 @@
+"""SPEC sections 2-5 and 13: age, metrics, intersections, score, numerics."""
+
+import math
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from util import counts, dim, prof
+
+from faircode import InputError
+from faircode.analyze import wilson
+from faircode.numerics import fmt, fsum, ln, round_half_up
+
+
+def test_round_half_up_and_fmt_ties():
+    assert round_half_up(0.00005, 4) == 0.0001
+    assert round_half_up(2.5, 0) == 3.0
+    assert fmt(29.25, 1) == "29.3"
+    assert fmt(0.125, 2) == "0.13"
+    assert fmt(-1.25, 1) == "-1.2"
+    assert fmt(-0.04, 1) == "0.0"
+    assert fmt(7, 0) == "7"
+    assert fmt(0.05, 1) == "0.1"
+
+
+@given(st.floats(min_value=1e-300, max_value=1e300))
+def test_ln_agrees_with_math_log(x):
+    assert math.isclose(ln(x), math.log(x), rel_tol=1e-15, abs_tol=1e-300)
+
+
+def test_ln_exact_points():
+    assert ln(1.0) == 0.0
+    assert ln(2.0) == 0.6931471805599453
+    assert ln(0.5) == -ln(2.0)
+
+
+def test_fsum_is_order_independent():
+    terms = [1e16, 1.0, -1e16, 3.3, 1e-9] * 7
+    results = {fsum(random.Random(s).sample(terms, len(terms))) for s in range(50)}
+    assert len(results) == 1
+
+
+def test_wilson_matches_statsmodels():
+    from statsmodels.stats.proportion import proportion_confint
+
+    for n in (1, 2, 3, 7, 10, 99, 100, 1000, 7214):
+        for c in sorted({0, 1, n // 3, n // 2, n - 1, n}):
+            lo, hi = wilson(c, n)
+            slo, shi = proportion_confint(c, n, alpha=0.05, method="wilson")
+            assert abs(lo - slo) <= 0.00005 + 1e-12, (c, n)
+            assert abs(hi - shi) <= 0.00005 + 1e-12, (c, n)
+
+
+def test_hand_worked_dimension():
+    # 3 x M, 1 x F: p = .75/.25; H = 0.562335; ratio = H / ln 2 = 0.811278
+    r = prof("sex\nM\nM\nM\nF\n\n")
+    d = dim(r, "sex")
+    assert d["entropy_ratio"] == 0.8113
+    assert d["dimension_score"] == 81
+    assert d["imbalance_ratio"] == 3.0
+    assert d["min_share"] == 0.25 and d["max_share"] == 0.75
+    assert [g["label"] for g in d["groups"]] == ["M", "F"]
+    assert all(g["small_group"] for g in d["groups"])
+    assert d["under_represented"] == []
+    assert r["overall_score"] == 81 and r["grade"] == "B"
+    # imbalance_ratio >= 3.0 is flagged (inclusive)
+    assert r["flags"] == ["sex: imbalance ratio 3.0 ('M' vs 'F')"]
+
+
+def test_groups_ordered_by_count_then_code_point():
+    r = prof("race\n\U0001f600\n\uff5e\nB\na\nB\n")
+    # U+1F600 sorts after U+FF5E by code point (in UTF-16 it would sort before)
+    assert [g["label"] for g in dim(r, "race")["groups"]] == ["B", "a", "\uff5e", "\U0001f600"]
+
+
+def test_under_represented_uses_the_unrounded_share_and_min_share_option():
+    rows = ["A"] * 95 + ["B"] * 5
+    r = prof("race\n" + "\n".join(rows) + "\n")
+    assert dim(r, "race")["under_represented"] == []
+    r = prof("race\n" + "\n".join(rows) + "\n", min_share=0.06)
+    assert dim(r, "race")["under_represented"] == ["B"]
+    assert "race: 'B' is under-represented (5.0%)" in r["flags"]
+
+
+def test_missing_flag_and_single_group_dimension():
+    r = prof("race\nA\nA\nNA\n")
+    d = dim(r, "race")
+    assert d["missing_count"] == 1 and d["missing_pct"] == 0.3333
+    assert d["dimension_score"] == 0 and d["entropy_ratio"] == 0.0
+    assert d["imbalance_ratio"] == 1.0
+    assert r["flags"] == ["race: 33.3% missing"]
+    assert prof("race\nA\nA\nNA\n", missing_flag=0.34)["flags"] == []
+
+
+def test_empty_named_dimension_scores_zero():
+    r = prof("race,x\nNA,1\n?,1\n")
+    d = dim(r, "race")
+    assert d["n_groups"] == 0 and d["min_share"] is None and d["imbalance_ratio"] is None
+    assert r["overall_score"] == 0 and r["grade"] == "F"
+
+
+def test_no_dimension_means_no_score():
+    r = prof("id\n" + "\n".join(str(i) for i in range(25)) + "\n")
+    assert r["overall_score"] is None and r["grade"] is None
+    assert r["flags"] == ["no demographic column detected; declare one with --map COLUMN=KIND"]
+
+
+def test_overall_score_is_mean_rounded_half_up():
+    # sex uniform (100) + race 3:1 (81) -> 90.5 -> 91
+    r = prof("sex,race\nM,A\nF,A\nM,A\nF,B\n")
+    assert [d["dimension_score"] for d in r["dimensions"]] == [100, 81]
+    assert r["overall_score"] == 91 and r["grade"] == "A"
+
+
+def test_numeric_age_bands_plausibility_and_skewness():
+    ages = ["5", "17", "17.9", "18", "29", "30", "44.5", "45", "60", "75", "120", "121",
+            "-1", "NA", "0"]
+    r = prof("age\n" + "\n".join(ages) + "\n")
+    d = dim(r, "age")
+    assert d["age_mode"] == "numeric"
+    assert counts(r, "age") == {"0-17": 4, "18-29": 2, "30-44": 2, "45-59": 1, "60-74": 1,
+                                "75+": 2}
+    assert d["implausible_count"] == 2 and d["missing_count"] == 3
+    assert r["flags"][-1] == "age: 20.0% missing (2 implausible ages treated as missing)"
+    from scipy.stats import skew
+
+    vals = [float(a) for a in ages if a not in ("NA", "121", "-1")]
+    assert d["skewness"] == round_half_up(float(skew(vals, bias=True)), 4)
+
+
+def test_age_options_max_age_and_bands():
+    r = prof("age\n10\n50\n130\n", max_age=150, age_bands="0,40,100")
+    assert counts(r, "age") == {"0-39": 1, "40-99": 1, "100+": 1}
+    with pytest.raises(InputError, match=r"^--age-bands: 5,10 is out of range"):
+        prof("age\n1\n", age_bands="5,10")
+
+
+def test_interval_ages_use_the_lower_bound():
+    r = prof("age\n[70-80)\n[0-10)\n\"(40, 50]\"\n[10-20)\n[130-140)\n")
+    d = dim(r, "age")
+    assert d["age_mode"] == "interval" and d["skewness"] is None
+    assert counts(r, "age") == {"60-74": 1, "0-17": 2, "30-44": 1}
+    assert d["implausible_count"] == 1
+
+
+def test_mixed_or_text_ages_are_categorical():
+    r = prof("age\n34\n[70-80)\n")
+    assert dim(r, "age")["age_mode"] == "categorical"
+    assert counts(r, "age") == {"34": 1, "[70-80)": 1}
+    r = prof("age\n1e3\n+5\n\"1,000\"\n")
+    assert dim(r, "age")["age_mode"] == "categorical"
+
+
+def test_skewness_null_for_fewer_than_3_or_constant():
+    assert dim(prof("age\n30\n40\n"), "age")["skewness"] is None
+    assert dim(prof("age\n30\n30\n30.0\n"), "age")["skewness"] is None
+
+
+def test_intersection_gaps_and_flags():
+    rows = ["M,A"] * 150 + ["F,A"] * 100 + ["M,B"] * 2 + ["F,C"] * 10
+    r = prof("sex,race\n" + "\n".join(rows) + "\n", min_share=0.0)
+    inter = r["intersections"][0]
+    assert inter["dims"] == ["sex", "race"] and inter["n_cells"] == 6
+    assert inter["cells"] == [
+        {"a": "M", "b": "C", "count": 0, "share": 0.0},
+        {"a": "M", "b": "B", "count": 2, "share": 0.0076},
+        {"a": "F", "b": "B", "count": 0, "share": 0.0},
+    ]
+    assert r["flags"][-3:] == [
+        "sex x race: 'M' x 'C' is absent (0 rows)",
+        "sex x race: 'M' x 'B' is near-empty (2 rows, 0.8%)",
+        "sex x race: 'F' x 'B' is absent (0 rows)",
+    ]
+
+
+def test_cross_option_and_unknown_cross():
+    data = "sex,race,region\nM,A,N\nF,B,S\n"
+    r = prof(data, cross="region,sex")
+    assert r["intersections"][0]["dims"] == ["region", "sex"]
+    r = prof(data, cross="sex,nope")
+    assert r["intersections"] == []
+    assert r["flags"][-1] == "cross: 'nope' is not a profiled dimension"
+
+
+def test_more_than_ten_gaps_are_summarised():
+    rows = [f"{s},{x}" for s in "MF" for x in range(12) if not (s == "F")] + ["F,0"]
+    r = prof("sex,region\n" + "\n".join(rows) + "\n", intersection_floor=0)
+    gap_flags = [f for f in r["flags"] if f.startswith("sex x region")]
+    assert len(r["intersections"][0]["cells"]) == 11
+    assert len(gap_flags) == 11
+    assert gap_flags[-1] == "sex x region: 1 more sparse cells (see intersections)"
+
+
+@pytest.mark.parametrize("opt,value", [
+    ("min_share", 2), ("min_share", -0.1), ("intersection_floor", 1.5),
+    ("imbalance_flag", 0.5), ("missing_flag", "abc"), ("min_group_size", 2.5),
+    ("max_age", 0), ("max_categorical", 1),
+])
+def test_out_of_range_options(opt, value):
+    flag = "--" + opt.replace("_", "-")
+    with pytest.raises(InputError, match=rf"^{flag}: {value} is out of range"):
+        prof("sex\nM\n", **{opt: value})
