@@ -8,6 +8,7 @@ from collections.abc import Callable
 from .detect import kind_from_name
 from .numerics import fmt, fsum, ln, round_half_up, round_int
 from .options import Options
+from .reference import match_reference, reference_block, sum_warnings
 from .summary import Summary, age_shape
 
 Z = 1.959963984540054
@@ -191,6 +192,7 @@ def analyze(summary: Summary, overrides: dict[str, str], opts: Options) -> dict:
         index_of[name] = i
 
     flags: list[str] = []
+    ref_entries = match_reference(opts.reference, dims) if opts.reference else {}
     for dim, (ratio, miss, k, _n) in zip(dims, raw_flags):
         name = dim["name"]
         for g in dim["groups"]:
@@ -205,6 +207,10 @@ def analyze(summary: Summary, overrides: dict[str, str], opts: Options) -> dict:
             if dim["implausible_count"]:
                 text += f" ({dim['implausible_count']} implausible ages treated as missing)"
             flags.append(text)
+        if name in ref_entries:
+            dim["reference"], ref_flags = reference_block(dim, ref_entries[name],
+                                                          opts.reference_flag)
+            flags.extend(ref_flags)
 
     intersections: list[dict] = []
     tail_flags: list[str] = []
@@ -221,6 +227,8 @@ def analyze(summary: Summary, overrides: dict[str, str], opts: Options) -> dict:
         entry, gap_flags = _intersection(summary, dims, pair, index_of, mappers, opts)
         intersections.append(entry)
         flags.extend(gap_flags)
+    if opts.reference:
+        flags.extend(sum_warnings(opts.reference))
     flags.extend(tail_flags)
 
     if dims:

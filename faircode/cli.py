@@ -78,7 +78,8 @@ def _add_threshold_options(p: argparse.ArgumentParser) -> None:
 
 OPTION_KEYS = ("min_share", "min_group_size", "intersection_floor", "imbalance_flag",
                "missing_flag", "max_age", "max_categorical", "max_dimension_groups",
-               "age_bands", "names", "skip_lines", "delimiter", "encoding", "cross")
+               "age_bands", "names", "skip_lines", "delimiter", "encoding", "cross",
+               "reference_flag")
 
 
 def _opts_from_args(args: argparse.Namespace) -> dict:
@@ -109,8 +110,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cross", metavar="A,B", help="the two columns to intersect")
     p.add_argument("--fail-under", metavar="SCORE",
                    help="exit 1 when the overall score is below SCORE (or not measured)")
+    p.add_argument("--reference", metavar="PATH|NAME",
+                   help="population baseline: a column,group,share CSV or us-2019 / us-2024")
+    p.add_argument("--reference-flag", metavar="X",
+                   help="flag groups this far below the reference share (0.05)")
+    p.add_argument("--no-provenance", action="store_true",
+                   help="leave the provenance block out of --json output")
     _add_threshold_options(p)
     p.set_defaults(func=cmd_profile)
+
+    c = sub.add_parser("compare", help="representation drift between two CSV files",
+                       description="Compare the representation of baseline A and current B.")
+    c.add_argument("path_a", metavar="A", help="baseline CSV (e.g. training data)")
+    c.add_argument("path_b", metavar="B", help="current CSV (e.g. production data)")
+    c.add_argument("--json", action="store_true", help="print the result as JSON")
+    c.add_argument("--fail-on-drift", choices=("moderate", "significant"),
+                   help="exit 1 when any dimension drifts at least this much")
+    c.add_argument("--skip-lines-b", metavar="N", help="--skip-lines for B only")
+    c.add_argument("--no-provenance", action="store_true",
+                   help="leave the provenance block out of --json output")
+    _add_threshold_options(c)
+    c.set_defaults(func=cmd_compare)
     try:
         from .monitor.cli import add_fairness_parser
     except ImportError:  # the monitor package is optional at import time
@@ -152,19 +172,46 @@ def _fail_under(args: argparse.Namespace) -> float | None:
     return value
 
 
+def _hashing_progress(size: int | None, hasher):
+    progress = Progress(size, sys.stderr.isatty() and (size is None or size >= PROGRESS_MIN_BYTES))
+
+    def on_bytes(block: bytes) -> None:
+        hasher(block)
+        progress(block)
+
+    return on_bytes, progress
+
+
 def cmd_profile(args: argparse.Namespace) -> int:
     from .profiler import profile
+    from .provenance import StreamHash, provenance
     from .report import render
 
     threshold = _fail_under(args)
+    opts = _opts_from_args(args)
+    reference_hash = None
+    if args.reference:
+        from .provenance import sha256_bytes
+        from .reference import load_reference
+
+        opts["reference"], ref_bytes, _ = load_reference(args.reference)
+        reference_hash = sha256_bytes(ref_bytes)
     source, name, size = _open_source(args)
-    progress = Progress(size, sys.stderr.isatty() and (size is None or size >= PROGRESS_MIN_BYTES))
+    hasher = StreamHash()
+    on_bytes, progress = _hashing_progress(size, hasher)
+    overrides = _overrides_from_args(args)
     try:
-        result = profile(source, _overrides_from_args(args), _opts_from_args(args), name=name,
-                         on_bytes=progress)
+        result = profile(source, overrides, opts, name=name, on_bytes=on_bytes)
     finally:
         progress.close()
     if args.json:
+        if not args.no_provenance:
+            from .options import resolve
+
+            result["provenance"] = provenance(
+                params=resolve(opts).params(), overrides=overrides,
+                dataset_hashes={"dataset_hash": hasher.digest()},
+                reference_hash=reference_hash)
         sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
     else:
         sys.stdout.write(render(result, name))
@@ -173,6 +220,49 @@ def cmd_profile(args: argparse.Namespace) -> int:
         if score is None or score < threshold:
             shown = "not measured" if score is None else str(score)
             sys.stderr.write(f"faircode: score {shown} is below --fail-under {args.fail_under}\n")
+            return EXIT_FAIL_UNDER
+    return EXIT_OK
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from .compare import compare
+    from .options import resolve
+    from .profiler import profile
+    from .provenance import StreamHash, provenance
+    from .report import render_compare
+
+    opts = _opts_from_args(args)
+    opts_b = dict(opts)
+    if args.skip_lines_b is not None:
+        opts_b["skip_lines"] = args.skip_lines_b
+    overrides = _overrides_from_args(args)
+    results, hashes = [], {}
+    for key, path, o in (("a", args.path_a, opts), ("b", args.path_b, opts_b)):
+        if path == "-":
+            raise InputError("compare reads two files; standard input is not supported")
+        size = os.path.getsize(path) if os.path.isfile(path) else None
+        hasher = StreamHash()
+        on_bytes, progress = _hashing_progress(size, hasher)
+        try:
+            results.append(profile(path, overrides, o, on_bytes=on_bytes))
+        finally:
+            progress.close()
+        hashes[f"dataset_hash_{key}"] = hasher.digest()
+    result = compare(results[0], results[1], opts)
+    if args.json:
+        if not args.no_provenance:
+            result["provenance"] = provenance(params=resolve(opts).params(),
+                                              overrides=overrides, dataset_hashes=hashes)
+        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(render_compare(result, args.path_a, args.path_b))
+    if args.fail_on_drift:
+        levels = ("moderate", "significant") if args.fail_on_drift == "moderate" \
+            else ("significant",)
+        hit = [d["name"] for d in result["dimensions"] if d["drift_level"] in levels]
+        if hit:
+            sys.stderr.write(f"faircode: {args.fail_on_drift} drift or worse in "
+                             f"{', '.join(hit)}\n")
             return EXIT_FAIL_UNDER
     return EXIT_OK
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 from .errors import InputError
 
@@ -31,12 +31,12 @@ class Options:
     psi_moderate: float = 0.10
     psi_significant: float = 0.25
     score_drop_flag: float = 5
-    extra: dict = field(default_factory=dict, compare=False)
+    reference: list | None = None  # parsed section 9 table; identified by its hash
 
     def params(self) -> dict:
         """The resolved knobs that change numbers, for provenance."""
         d = asdict(self)
-        d.pop("extra")
+        d.pop("reference")
         d["age_bands"] = list(self.age_bands)
         d["cross"] = list(self.cross) if self.cross else None
         d["names"] = list(self.names) if self.names else None
@@ -75,7 +75,7 @@ def resolve(opts: dict | Options | None) -> Options:
         return opts
     opts = dict(opts or {})
     out: dict = {}
-    known = set(Options.__dataclass_fields__) - {"extra"}
+    known = set(Options.__dataclass_fields__)
     for key in list(opts):
         if key not in known:
             raise InputError(f"unknown option '{key}' (known: {', '.join(sorted(known))})")
@@ -147,4 +147,6 @@ def resolve(opts: dict | Options | None) -> Options:
         except LookupError:
             raise InputError(f"--encoding: unknown encoding '{opts['encoding']}'") from None
         out["encoding"] = opts["encoding"]
+    if opts.get("reference") is not None:
+        out["reference"] = opts["reference"]
     return Options(**out)

@@ -154,13 +154,13 @@ class _Lines:
         yield _SENTINEL_LINES[1]
 
 
-def read_records(stream: BinaryIO, name: str, *, encoding: str = "utf-8",
-                 delimiter: str | None = None, names: Iterable[str] | None = None,
-                 skip_lines: int = 0, block_size: int = BLOCK_SIZE,
-                 on_bytes: Callable[[bytes], None] | None = None,
-                 ) -> tuple[list[str], Iterator[list[list[str]]]]:
-    """Return (header, iterator of record batches). Records are lists of raw cells,
-    padded to the header's width. Raises InputError as SPEC 0.6 says."""
+def open_table(stream: BinaryIO, name: str, *, encoding: str = "utf-8",
+               delimiter: str | None = None, names: Iterable[str] | None = None,
+               skip_lines: int = 0, block_size: int = BLOCK_SIZE,
+               on_bytes: Callable[[bytes], None] | None = None,
+               ) -> tuple[list[str], Iterator[tuple[list[str], int]]]:
+    """Return (header, iterator of (record, line where it starts)). Records are lists of
+    raw cells padded to the header's width. Raises InputError as SPEC 0.6 says."""
     lines = physical_lines(decoded_blocks(stream, name, encoding, block_size, on_bytes))
     consumed = 0
     for _ in range(skip_lines):
@@ -203,8 +203,7 @@ def read_records(stream: BinaryIO, name: str, *, encoding: str = "utf-8",
         header = clean_header(got[0])
     width = len(header)
 
-    def batches() -> Iterator[list[list[str]]]:
-        batch: list[list[str]] = []
+    def records() -> Iterator[tuple[list[str], int]]:
         seen = 0
         while True:
             got = next_record()
@@ -218,16 +217,28 @@ def read_records(stream: BinaryIO, name: str, *, encoding: str = "utf-8",
                         f"{name}: line {start}: {n} fields but the header has {width}; "
                         "quote values that contain the delimiter")
                 rec.extend([""] * (width - n))
-            batch.append(rec)
-            if len(batch) >= BATCH_ROWS:
-                seen += len(batch)
-                yield batch
-                batch = []
-        seen += len(batch)
+            seen += 1
+            yield rec, start
         if seen == 0:
             if names is not None:
                 raise InputError(f"{name}: file is empty")
             raise InputError(f"{name}: no data rows, only a header")
+
+    return header, records()
+
+
+def read_records(stream: BinaryIO, name: str, **kwargs) -> tuple[list[str],
+                                                                 Iterator[list[list[str]]]]:
+    """Like open_table, but records come in batches of BATCH_ROWS, without line numbers."""
+    header, records = open_table(stream, name, **kwargs)
+
+    def batches() -> Iterator[list[list[str]]]:
+        batch: list[list[str]] = []
+        for rec, _ in records:
+            batch.append(rec)
+            if len(batch) >= BATCH_ROWS:
+                yield batch
+                batch = []
         if batch:
             yield batch
 

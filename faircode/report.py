@@ -82,3 +82,36 @@ def render(result: dict, source: str) -> str:
         out.append(f"Flags ({len(result['flags'])}):")
         out.extend(f"  - {f}" for f in result["flags"])
     return "\n".join(out) + "\n"
+
+
+def render_compare(result: dict, name_a: str, name_b: str) -> str:
+    a, b = result["a"], result["b"]
+    out = [f"faircode compare: A = {name_a}  ->  B = {name_b}"]
+    score = (f"score {a['overall_score']} ({a['grade']}) -> {b['overall_score']} ({b['grade']})"
+             if result["score_delta"] is not None else "score not measured on one side")
+    out.append(f"{a['n_rows']} -> {b['n_rows']} rows, {score}")
+    for d in result["dimensions"]:
+        out.append("")
+        out.append(f"{d['name']} ({d['kind']}): drift {d['drift_level']}, "
+                   f"PSI {fmt(d['psi'], 4)}, TVD {fmt(d['tvd'], 4)}, "
+                   f"score {d['dimension_score_a']} -> {d['dimension_score_b']}")
+        for g in d["groups"][:MAX_GROUPS_SHOWN]:
+            delta = g["share_delta"] * 100
+            sign = "+" if delta > 0 else ""
+            status = "" if g["status"] == "shifted" else f"  [{g['status']}]"
+            out.append(f"  {g['label'][:28].ljust(28)} {_pct(g['share_a']).rjust(6)} -> "
+                       f"{_pct(g['share_b']).rjust(6)}  ({sign}{fmt(delta, 1)} pts){status}")
+        hidden = len(d["groups"]) - MAX_GROUPS_SHOWN
+        if hidden > 0:
+            out.append(f"  ... {hidden} more groups (--json shows all)")
+    if result["added_dimensions"]:
+        out.append("")
+        out.append("added dimensions: " + ", ".join(result["added_dimensions"]))
+    if result["removed_dimensions"]:
+        out.append("")
+        out.append("removed dimensions: " + ", ".join(result["removed_dimensions"]))
+    if result["flags"]:
+        out.append("")
+        out.append(f"Flags ({len(result['flags'])}):")
+        out.extend(f"  - {f}" for f in result["flags"])
+    return "\n".join(out) + "\n"

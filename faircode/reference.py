@@ -1,0 +1,134 @@
+"""Population reference baselines (SPEC.md section 9)."""
+
+from __future__ import annotations
+
+import io
+from importlib import resources
+from pathlib import Path
+
+from .errors import InputError
+from .numerics import fmt, fsum, round_half_up
+from .reader import open_table
+from .summary import AGE_NUMERIC
+
+HEADER_ALIASES = {
+    "column": "column", "dimension": "column",
+    "group": "group", "value": "group", "label": "group",
+    "share": "share", "expected": "share", "percent": "share",
+}
+BUILTIN = {"us-2019": "reference-us-2019.csv", "us-2024": "reference-us-2024.csv"}
+SUM_TOLERANCE = 0.02
+
+
+def builtin_bytes(name: str) -> bytes:
+    return (resources.files("faircode") / "data" / BUILTIN[name]).read_bytes()
+
+
+def load_reference(spec: str) -> tuple[list[dict], bytes, str]:
+    """A built-in name or a path -> (parsed table, raw bytes, display name)."""
+    if spec in BUILTIN:
+        data = builtin_bytes(spec)
+        return parse_reference(data, spec), data, spec
+    path = Path(spec)
+    if not path.is_file():
+        known = ", ".join(BUILTIN)
+        raise InputError(f"--reference: {spec}: no such file (built-in baselines: {known})")
+    data = path.read_bytes()
+    return parse_reference(data, spec), data, spec
+
+
+def _ascii_lower(s: str) -> str:
+    return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in s)
+
+
+def parse_reference(data: bytes, name: str) -> list[dict]:
+    """Long table bytes -> [{"column": c, "shares": [[label, share], ...]}] in file order."""
+    header, records = open_table(io.BytesIO(data), name)
+    roles: dict[str, int] = {}
+    for i, h in enumerate(header):
+        role = HEADER_ALIASES.get(_ascii_lower(h))
+        if role is None:
+            raise InputError(f"{name}: unknown reference header '{h}' "
+                             "(expected column, group and share)")
+        if role in roles:
+            raise InputError(f"{name}: two headers mean '{role}'")
+        roles[role] = i
+    if len(roles) != 3:
+        raise InputError(f"{name}: a reference needs column, group and share headers")
+    rows: list[tuple[str, str, float, int]] = []
+    for rec, line in records:
+        col = rec[roles["column"]].strip(" \t")
+        group = rec[roles["group"]].strip(" \t")
+        raw = rec[roles["share"]].strip(" \t")
+        if not col or not group:
+            raise InputError(f"{name}: line {line}: column and group must not be empty")
+        if AGE_NUMERIC.fullmatch(raw) is None or raw.startswith("-"):
+            raise InputError(f"{name}: line {line}: share '{raw}' is not a non-negative number")
+        rows.append((col, group, float(raw), line))
+    percent = any(share > 1.5 for _, _, share, _ in rows)
+    table: list[dict] = []
+    by_col: dict[str, dict] = {}
+    for col, group, share, line in rows:
+        entry = by_col.get(col)
+        if entry is None:
+            entry = by_col[col] = {"column": col, "shares": []}
+            table.append(entry)
+        key = _ascii_lower(group)
+        if any(_ascii_lower(g) == key for g, _ in entry["shares"]):
+            raise InputError(f"{name}: line {line}: group '{group}' of '{col}' appears twice")
+        entry["shares"].append([group, share / 100 if percent else share])
+    return table
+
+
+def sum_warnings(table: list[dict]) -> list[str]:
+    out = []
+    for entry in table:
+        total = fsum(s for _, s in entry["shares"])
+        if abs(total - 1) > SUM_TOLERANCE:
+            out.append(f"reference: shares of '{entry['column']}' sum to {fmt(total, 3)}, not 1")
+    return out
+
+
+def match_reference(table: list[dict], dims: list[dict]) -> dict[str, dict]:
+    """Dimension name -> reference entry, by name, else by a kind held by one dimension."""
+    out: dict[str, dict] = {}
+    names = {d["name"] for d in dims}
+    for entry in table:
+        col = entry["column"]
+        if col in names:
+            out.setdefault(col, entry)
+            continue
+        of_kind = [d["name"] for d in dims if d["kind"] == col]
+        if len(of_kind) == 1 and of_kind[0] not in out:
+            out[of_kind[0]] = entry
+    return out
+
+
+def reference_block(dim: dict, entry: dict, flag_at: float) -> tuple[dict, list[str]]:
+    n = sum(g["count"] for g in dim["groups"])
+    counts: dict[str, tuple[str, int]] = {}
+    for g in dim["groups"]:
+        key = _ascii_lower(g["label"])
+        label, c = counts.get(key, (g["label"], 0))
+        counts[key] = (label, c + g["count"])
+    actual = {key: (label, c / n) for key, (label, c) in counts.items()}
+    expected = {_ascii_lower(g): (g, s) for g, s in entry["shares"]}
+    rows = []
+    for key in actual.keys() | expected.keys():
+        label = expected[key][0] if key in expected else actual[key][0]
+        e = expected[key][1] if key in expected else 0.0
+        a = actual[key][1] if key in actual else 0.0
+        rows.append((abs(a - e), label, e, a))
+    # order by the delta as reported (4 dp), so float noise cannot reorder visible ties
+    rows.sort(key=lambda r: (-abs(round_half_up(r[3] - r[2], 4)), r[1]))
+    deviation = 0.5 * fsum(r[0] for r in rows)
+    flags = [f"{dim['name']}: '{label}' is under-represented vs reference "
+             f"({fmt(a * 100, 1)}% vs {fmt(e * 100, 1)}%)"
+             for _, label, e, a in rows if e - a >= flag_at]
+    block = {
+        "deviation": round_half_up(deviation, 4),
+        "groups": [{"label": label, "expected": round_half_up(e, 4),
+                    "actual": round_half_up(a, 4), "delta": round_half_up(a - e, 4)}
+                   for _, label, e, a in rows],
+    }
+    return block, flags

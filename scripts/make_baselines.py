@@ -1,0 +1,64 @@
+"""Derive faircode's built-in population baselines from US Census Bureau files.
+
+Source: US Census Bureau, Population Division, "Annual Estimates of the Resident
+Population by Single Year of Age and Sex for the United States" (nc-est2019-agesex-res,
+April 2010 to July 2019, and nc-est2024-agesex-res, April 2020 to July 2024).
+SEX: 0 both, 1 male, 2 female; AGE: 0..99 single years, 100 = 100 and over, 999 = all.
+
+Writes faircode/data/reference-us-2019.csv and reference-us-2024.csv in the SPEC
+section 9 long format: sex (Male/Female) and age in the default bands, July estimates.
+
+    python scripts/make_baselines.py [../shared/data/census]
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EDGES = (0, 18, 30, 45, 60, 75)
+SOURCES = {"2019": "nc-est2019-agesex-res.csv", "2024": "nc-est2024-agesex-res.csv"}
+
+
+def band(age: int) -> str:
+    k = max(i for i, e in enumerate(EDGES) if e <= age)
+    return f"{EDGES[k]}+" if k == len(EDGES) - 1 else f"{EDGES[k]}-{EDGES[k + 1] - 1}"
+
+
+def share(part: int, total: int) -> str:
+    return str((Decimal(part) / Decimal(total)).quantize(Decimal("0.000001"), ROUND_HALF_UP))
+
+
+def derive(path: Path, year: str) -> list[tuple[str, str, str]]:
+    pop: dict[tuple[int, int], int] = {}
+    with open(path, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            pop[(int(row["SEX"]), int(row["AGE"]))] = int(row[f"POPESTIMATE{year}"])
+    total = pop[(0, 999)]
+    assert sum(pop[(0, a)] for a in range(101)) == total, "single years must add up"
+    assert pop[(1, 999)] + pop[(2, 999)] == total, "sexes must add up"
+    rows = [("sex", "Male", share(pop[(1, 999)], total)),
+            ("sex", "Female", share(pop[(2, 999)], total))]
+    bands: dict[str, int] = {}
+    for age in range(101):
+        bands[band(age)] = bands.get(band(age), 0) + pop[(0, age)]
+    rows += [("age", b, share(n, total)) for b, n in bands.items()]
+    return rows
+
+
+def main(argv: list[str]) -> None:
+    census = Path(argv[0]) if argv else ROOT.parent / "shared" / "data" / "census"
+    for year, name in SOURCES.items():
+        out = ROOT / "faircode" / "data" / f"reference-us-{year}.csv"
+        with open(out, "w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh, lineterminator="\n")
+            w.writerow(["column", "group", "share"])
+            w.writerows(derive(census / name, year))
+        print(f"wrote {out.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

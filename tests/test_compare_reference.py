@@ -1,0 +1,166 @@
+"""SPEC sections 8-10: comparison, reference baselines, provenance and JSON Schemas."""
+
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from util import ADULT_NAMES, DATA, ROOT, dim, prof
+
+import faircode
+from faircode import InputError
+from faircode.compare import compare
+from faircode.reference import parse_reference
+
+
+def test_compare_hand_worked_psi_tvd_and_flags():
+    a = prof("sex,race\nM,A\nF,A\nM,B\nF,B\n")
+    b = prof("sex,race\nM,A\nF,A\nM,A\nF,C\n")
+    r = compare(a, b)
+    race = r["dimensions"][1]
+    assert race["name"] == "race"
+    # labels A 0.5 -> 0.75, B 0.5 -> 0 (floored to 1e-4), C 0 -> 0.25
+    import math
+
+    e = 0.0001
+    psi = (0.75 - 0.5) * math.log(0.75 / 0.5) + (e - 0.5) * math.log(e / 0.5) \
+        + (0.25 - e) * math.log(0.25 / e)
+    assert race["psi"] == round(psi, 4)
+    assert race["tvd"] == 0.5
+    assert race["drift_level"] == "significant"
+    assert [(g["label"], g["status"]) for g in race["groups"]] == [
+        ("B", "disappeared"), ("A", "shifted"), ("C", "appeared")]
+    assert race["groups"][0]["share_delta"] == -0.5
+    assert r["dimensions"][0]["drift_level"] == "none" and r["dimensions"][0]["psi"] == 0.0
+    assert r["flags"] == [
+        "overall score dropped 9 points (100 -> 91)",
+        "race: significant representation drift (PSI 6.31)",
+        "race: 'B' disappeared (50.0% -> 0.0%)",
+        "race: 'C' appeared (0.0% -> 25.0%)",
+    ]
+
+
+def test_compare_score_drop_added_and_removed_dimensions():
+    a = prof("sex,race\nM,A\nF,B\n")
+    b = prof("sex,region\nM,N\nM,S\nM,N\nF,N\n")
+    r = compare(a, b)
+    assert r["score_delta"] == b["overall_score"] - a["overall_score"] < -5
+    assert r["flags"][0].startswith("overall score dropped ")
+    assert r["added_dimensions"] == ["region"] and r["removed_dimensions"] == ["race"]
+    assert r["flags"][-2:] == ["region: dimension added", "race: dimension removed"]
+
+
+def test_compare_cli_on_adult_train_vs_test():
+    p = subprocess.run([sys.executable, "-m", "faircode", "compare", str(DATA / "adult.data"),
+                        str(DATA / "adult.test"), "--names", ADULT_NAMES, "--skip-lines-b", "1",
+                        "--json"], capture_output=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    r = json.loads(p.stdout)
+    income = next(d for d in r["dimensions"] if d["name"] == "income")
+    # adult.test writes its labels with a trailing '.', a real drift between the files
+    assert {g["status"] for g in income["groups"]} == {"appeared", "disappeared"}
+    assert income["drift_level"] == "significant"
+    prov = r["provenance"]
+    assert prov["dataset_hash_a"] == "sha256:" + hashlib.sha256(
+        (DATA / "adult.data").read_bytes()).hexdigest()
+    sex = next(d for d in r["dimensions"] if d["name"] == "sex")
+    assert sex["drift_level"] == "none"
+
+
+def test_fail_on_drift_exit_code():
+    args = [sys.executable, "-m", "faircode", "compare", str(DATA / "adult.data"),
+            str(DATA / "adult.test"), "--names", ADULT_NAMES, "--skip-lines-b", "1",
+            "--fail-on-drift", "significant"]
+    p = subprocess.run(args, capture_output=True, timeout=120)
+    assert p.returncode == 1 and b"income" in p.stderr
+
+
+def test_reference_parsing_rules():
+    t = parse_reference(b"Dimension,Value,Percent\nsex,male,49\nsex,female,51\n", "r.csv")
+    assert t == [{"column": "sex", "shares": [["male", 0.49], ["female", 0.51]]}]
+    t = parse_reference(b"column,group,share\nrace,A,0.6\nrace,B,0.3\n", "r.csv")
+    assert t[0]["shares"] == [["A", 0.6], ["B", 0.3]]
+    with pytest.raises(InputError, match="unknown reference header 'pct'"):
+        parse_reference(b"column,group,pct\nsex,m,1\n", "r.csv")
+    with pytest.raises(InputError, match=r"^r.csv: line 3: share 'lots' is not"):
+        parse_reference(b"column,group,share\nsex,m,0.5\nsex,f,lots\n", "r.csv")
+    with pytest.raises(InputError, match="line 3: group 'M' of 'sex' appears twice"):
+        parse_reference(b"column,group,share\nsex,m,0.5\nsex,M,0.5\n", "r.csv")
+
+
+def test_reference_block_deviation_and_flags():
+    table = parse_reference(b"column,group,share\nrace,A,0.5\nrace,b,0.3\nrace,C,0.2\n", "r")
+    r = prof("race\n" + "A\n" * 7 + "B\n" * 3, reference=table, min_share=0)
+    ref = dim(r, "race")["reference"]
+    assert ref["deviation"] == 0.2
+    assert ref["groups"] == [
+        {"label": "A", "expected": 0.5, "actual": 0.7, "delta": 0.2},
+        {"label": "C", "expected": 0.2, "actual": 0.0, "delta": -0.2},
+        {"label": "b", "expected": 0.3, "actual": 0.3, "delta": 0.0},
+    ]
+    assert "race: 'C' is under-represented vs reference (0.0% vs 20.0%)" in r["flags"]
+    assert r["overall_score"] == prof("race\n" + "A\n" * 7 + "B\n" * 3)["overall_score"]
+    bad = parse_reference(b"column,group,share\nrace,A,0.5\nrace,B,0.3\n", "r")
+    assert prof("race\nA\nB\n", reference=bad)["flags"][-1] == \
+        "reference: shares of 'race' sum to 0.800, not 1"
+
+
+def test_compas_against_us_2024_flags_women():
+    p = subprocess.run([sys.executable, "-m", "faircode", "profile", "--sample", "--json",
+                        "--reference", "us-2024"], capture_output=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    r = json.loads(p.stdout)
+    sex = next(d for d in r["dimensions"] if d["name"] == "sex")
+    female = next(g for g in sex["reference"]["groups"] if g["label"] == "Female")
+    # Census July 2024: 171,... females of 340,110,988 = 0.505050; COMPAS: 1395 / 7214
+    assert female["expected"] == 0.5051 and female["actual"] == 0.1934
+    assert "sex: 'Female' is under-represented vs reference (19.3% vs 50.5%)" in r["flags"]
+    ref_bytes = (ROOT / "faircode" / "data" / "reference-us-2024.csv").read_bytes()
+    assert r["provenance"]["reference_hash"] == "sha256:" + hashlib.sha256(ref_bytes).hexdigest()
+
+
+def test_builtin_baselines_are_reproducible_from_the_census_files(tmp_path):
+    import shutil
+
+    work = tmp_path / "repo"
+    shutil.copytree(ROOT / "scripts", work / "scripts")
+    (work / "faircode" / "data").mkdir(parents=True)
+    subprocess.run([sys.executable, str(work / "scripts" / "make_baselines.py"),
+                    str(DATA / "census")], check=True, capture_output=True)
+    for year in ("2019", "2024"):
+        name = f"reference-us-{year}.csv"
+        assert (work / "faircode" / "data" / name).read_bytes() == \
+            (ROOT / "faircode" / "data" / name).read_bytes()
+
+
+def test_provenance_block_and_no_provenance(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_bytes(b"sex\r\nM\r\nF\r\n")
+    base = [sys.executable, "-m", "faircode", "profile", str(path), "--json", "--map", "sex=sex"]
+    r = json.loads(subprocess.run(base, capture_output=True, check=True).stdout)
+    prov = r.pop("provenance")
+    assert prov["dataset_hash"] == "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
+    assert prov["engine"] == "python" and prov["overrides"] == {"sex": "sex"}
+    assert prov["params"]["min_share"] == 0.05 and prov["params"]["max_age"] == 120
+    assert r == faircode.profile(path, {"sex": "sex"})
+    plain = json.loads(subprocess.run(base + ["--no-provenance"], capture_output=True,
+                                      check=True).stdout)
+    assert "provenance" not in plain and plain == r
+
+
+def test_results_validate_against_the_json_schemas():
+    jsonschema = pytest.importorskip("jsonschema", reason="pip install jsonschema (test extra)")
+    schemas = Path(faircode.__file__).parent / "schemas"
+    profile_schema = json.loads((schemas / "profile.schema.json").read_text())
+    compare_schema = json.loads((schemas / "compare.schema.json").read_text())
+    results = [faircode.profile(DATA / f) for f in
+               ("compas-scores-two-years.csv", "insurance.csv", "credit.csv")]
+    results.append(prof("id\n" + "\n".join(map(str, range(30)))))
+    for r in results:
+        jsonschema.validate(r, profile_schema)
+    jsonschema.validate(compare(results[0], results[1]), compare_schema)
+    bad = dict(results[0], grade="Z")
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, profile_schema)
