@@ -195,8 +195,9 @@ def analyze(summary: Summary, overrides: dict[str, str], opts: Options) -> dict:
     ref_entries = match_reference(opts.reference, dims) if opts.reference else {}
     for dim, (ratio, miss, k, _n) in zip(dims, raw_flags):
         name = dim["name"]
+        under = set(dim["under_represented"])  # a set: geography can have 30k groups
         for g in dim["groups"]:
-            if g["label"] in dim["under_represented"]:
+            if g["label"] in under:
                 flags.append(f"{name}: '{g['label']}' is under-represented "
                              f"({_pct(g['count'] / _n)}%)")
         if k >= 1 and ratio >= opts.imbalance_flag:
@@ -219,7 +220,7 @@ def analyze(summary: Summary, overrides: dict[str, str], opts: Options) -> dict:
         bad = [c for c in opts.cross if c not in index_of]
         if bad:
             tail_flags.append(f"cross: '{bad[0]}' is not a profiled dimension")
-        elif opts.cross[0] != opts.cross[1]:
+        else:
             pair = opts.cross
     elif len(dims) >= 2:
         pair = (dims[0]["name"], dims[1]["name"])

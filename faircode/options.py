@@ -124,8 +124,9 @@ def resolve(opts: dict | Options | None) -> Options:
         if isinstance(cross, str):
             cross = cross.split(",")
         cross = tuple(str(c).strip() for c in cross)
-        if len(cross) != 2 or not all(cross):
-            raise InputError(f"--cross: expected two column names A,B, got {','.join(cross)}")
+        if len(cross) != 2 or not all(cross) or cross[0] == cross[1]:
+            raise InputError(
+                f"--cross: expected two different column names A,B, got {','.join(cross)}")
         out["cross"] = cross
     if opts.get("names") is not None:
         names = opts["names"]
