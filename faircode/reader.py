@@ -12,7 +12,7 @@ import csv
 import io
 import itertools
 from collections.abc import Callable, Iterable, Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from .errors import InputError
 
@@ -26,6 +26,7 @@ csv.field_size_limit(2**31 - 1)
 # exactly [SENTINEL_FIELD], which is dropped.
 _SENTINEL_FIELD = "\x01"
 _SENTINEL_LINES = ("\n", '"\x01"\n')
+FLUSH: Any = object()  # from decoded_blocks: no more text will follow
 
 
 def decoded_blocks(stream: BinaryIO, name: str, encoding: str, block_size: int,
@@ -75,6 +76,7 @@ def decoded_blocks(stream: BinaryIO, name: str, encoding: str, block_size: int,
         if text:
             yield text
         if bad is not None:
+            yield FLUSH  # the bad byte is not LF: a held-back CR line is complete
             if kind == "nul":
                 raise InputError(
                     f"{name}: byte {base + bad}: NUL byte; this looks like a binary file, not CSV")
@@ -97,10 +99,15 @@ def _utf8_scan(data: bytes, final: bool) -> tuple[int | None, int]:
         return exc.start, exc.start
 
 
-def physical_lines(texts: Iterable[str]) -> Iterator[str]:
+def physical_lines(texts: Iterable[Any]) -> Iterator[str]:
     """Split text into lines ending in CRLF, LF or CR, across block boundaries."""
     carry = ""
     for text in texts:
+        if text is FLUSH:
+            if carry.endswith("\r"):  # a CR line is complete; a partial line is not
+                yield carry
+                carry = ""
+            continue
         lines = io.StringIO(carry + text, newline="").readlines()
         carry = ""
         if lines:
@@ -158,9 +165,11 @@ def open_table(stream: BinaryIO, name: str, *, encoding: str = "utf-8",
                delimiter: str | None = None, names: Iterable[str] | None = None,
                skip_lines: int = 0, block_size: int = BLOCK_SIZE,
                on_bytes: Callable[[bytes], None] | None = None,
+               info: dict | None = None,
                ) -> tuple[list[str], Iterator[tuple[list[str], int]]]:
     """Return (header, iterator of (record, line where it starts)). Records are lists of
-    raw cells padded to the header's width. Raises InputError as SPEC 0.6 says."""
+    raw cells padded to the header's width. Raises InputError as SPEC 0.6 says.
+    When `info` is a dict, the delimiter used is stored in info["delimiter"]."""
     lines = physical_lines(decoded_blocks(stream, name, encoding, block_size, on_bytes))
     consumed = 0
     for _ in range(skip_lines):
@@ -177,6 +186,8 @@ def open_table(stream: BinaryIO, name: str, *, encoding: str = "utf-8",
         raise InputError(f"{name}: file is empty")
     consumed -= 1  # the first record's line is re-read by the parser
     delim = delimiter or sniff_delimiter(first.rstrip("\r\n"))
+    if info is not None:
+        info["delimiter"] = delim
     source = _Lines(itertools.chain([first], lines))
     reader = csv.reader(iter(source), delimiter=delim, quotechar='"', doublequote=True,
                         strict=False)

@@ -1,0 +1,1607 @@
+/*
+ * faircode browser engine: a hand-written, dependency-free implementation of SPEC.md
+ * (sections 0-7 and 13). It must return results `==` to the Python engine for the
+ * same bytes and options; tests/test_js_parity.py enforces that.
+ *
+ * Runs unchanged as a classic <script> (global `FaircodeEngine`), in a Web Worker
+ * (importScripts) and under Node 18+ (module.exports).
+ *
+ * Usage (streaming, counts first):
+ *   const p = FaircodeEngine.createProfiler({name, overrides, opts});
+ *   p.push(uint8ArrayChunk); ...            // any chunk sizes
+ *   const summary = p.finish();
+ *   const result = FaircodeEngine.analyze(summary, overrides, opts);
+ * or FaircodeEngine.profileBytes(bytes, name, overrides, opts).
+ *
+ * `overrides` maps column -> kind. It may be a Map or an array of [column, kind] pairs,
+ * which keep their order; a plain object works too, but JS lists its integer-like keys
+ * ("2") first, which changes which bad override is reported first.
+ *
+ * Errors are thrown as FaircodeEngine.InputError (code 2) whose message is the exact
+ * one-line text of SPEC section 0.6 / section 7.
+ */
+(function (root, factory) {
+  'use strict';
+  const api = factory();
+  if (typeof module === 'object' && module && module.exports) {
+    module.exports = api;
+  } else {
+    root.FaircodeEngine = api;
+  }
+})(typeof globalThis !== 'undefined' ? globalThis : typeof self !== 'undefined' ? self : this,
+function () {
+  'use strict';
+
+  // ---------------------------------------------------------------------------------
+  // Errors
+  // ---------------------------------------------------------------------------------
+
+  class InputError extends Error {
+    constructor(message) {
+      super(message);
+      this.name = 'InputError';
+      this.code = 2;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Numerics (SPEC section 13)
+  // ---------------------------------------------------------------------------------
+
+  // Literal scale factors: never computed with a power function.
+  const SCALE = [1, 10, 100, 1000, 10000];
+
+  function roundHalfUp(x, dp) {
+    const f = SCALE[dp];
+    return Math.floor(x * f + 0.5) / f;
+  }
+
+  /** fmt(x, dp): integer arithmetic formatting, identical to Python's numerics.fmt. */
+  function fmt(x, dp) {
+    const f = SCALE[dp];
+    const t = Math.floor(x * f + 0.5);
+    if (!Number.isFinite(t)) throw new RangeError('fmt of a non-finite number');
+    let sign = t < 0 ? '-' : '';
+    let intPart;
+    let fracPart;
+    if (Math.abs(t) <= Number.MAX_SAFE_INTEGER) {
+      const a = Math.abs(t);
+      const r = a % f;
+      intPart = String((a - r) / f);
+      fracPart = String(r);
+    } else {
+      // Beyond 2^53 a double is still an exact integer; BigInt keeps // and % exact.
+      const a = BigInt(Math.abs(t));
+      const F = BigInt(f);
+      intPart = (a / F).toString();
+      fracPart = (a % F).toString();
+    }
+    if (dp === 0) return sign + intPart;
+    return sign + intPart + '.' + fracPart.padStart(dp, '0');
+  }
+
+  /**
+   * Exactly rounded sum: a line-by-line port of CPython's math_fsum (Shewchuk's
+   * algorithm with the final half-even correction), so results are bit-identical.
+   */
+  function fsum(values) {
+    const p = [];
+    let n = 0;
+    let specialSum = 0.0;
+    let infSum = 0.0;
+    let x, y, t, hi, lo = 0.0, yr;
+    for (let k = 0; k < values.length; k++) {
+      x = values[k];
+      const xsave = x;
+      let i = 0;
+      for (let j = 0; j < n; j++) {
+        y = p[j];
+        if (Math.abs(x) < Math.abs(y)) { t = x; x = y; y = t; }
+        hi = x + y;
+        yr = hi - x;
+        lo = y - yr;
+        if (lo !== 0.0) p[i++] = lo;
+        x = hi;
+      }
+      n = i;
+      if (x !== 0.0) {
+        if (!Number.isFinite(x)) {
+          // Non-finite: intermediate overflow, or an inf/nan among the summands.
+          if (Number.isFinite(xsave)) throw new RangeError('intermediate overflow in fsum');
+          if (xsave === Infinity || xsave === -Infinity) infSum += xsave;
+          specialSum += xsave;
+          n = 0;
+        } else {
+          p[n++] = x;
+        }
+      }
+    }
+    if (specialSum !== 0.0) {
+      if (Number.isNaN(infSum)) throw new RangeError('-inf + inf in fsum');
+      return specialSum;
+    }
+    hi = 0.0;
+    if (n > 0) {
+      hi = p[--n];
+      // Sum exactly from the top; stop when the sum becomes inexact.
+      while (n > 0) {
+        x = hi;
+        y = p[--n];
+        hi = x + y;
+        yr = hi - x;
+        lo = y - yr;
+        if (lo !== 0.0) break;
+      }
+      // Make half-even rounding work across multiple partials.
+      if (n > 0 && ((lo < 0.0 && p[n - 1] < 0.0) || (lo > 0.0 && p[n - 1] > 0.0))) {
+        y = lo * 2.0;
+        x = hi + y;
+        yr = x - hi;
+        if (y === yr) hi = x;
+      }
+    }
+    return hi;
+  }
+
+  const F64 = new Float64Array(1);
+  const U32 = new Uint32Array(F64.buffer);
+  // Index of the high 32-bit word of a double in U32 (platform endianness).
+  const HI = (function () { F64[0] = 1.0; return U32[1] === 0x3ff00000 ? 1 : 0; })();
+
+  /** x = m * 2^e with m in [1, 2), exact (x finite, > 0). Returns [m, e]. */
+  function frexp1(x) {
+    let shift = 0;
+    F64[0] = x;
+    let hiw = U32[HI];
+    let biased = (hiw >>> 20) & 0x7ff;
+    if (biased === 0) {
+      // Subnormal: scale by 2^54 (exact) to normalise, then undo in the exponent.
+      F64[0] = x * 18014398509481984.0;
+      hiw = U32[HI];
+      biased = (hiw >>> 20) & 0x7ff;
+      shift = 54;
+    }
+    const e = biased - 1023 - shift;
+    U32[HI] = (hiw & 0x800fffff) | (1023 << 20);
+    return [F64[0], e];
+  }
+
+  const SQRT2 = 1.4142135623730951;
+  const LN2 = 0.6931471805599453;
+
+  /** Natural log from +, -, *, / only (SPEC section 13), bit-identical to Python's. */
+  function ln(x) {
+    if (!(x > 0)) throw new RangeError('ln of a non-positive number');
+    let [m, e] = frexp1(x);
+    if (m > SQRT2) {
+      m = m / 2.0;
+      e = e + 1;
+    }
+    const s = (m - 1.0) / (m + 1.0);
+    const s2 = s * s;
+    let q = 1.0 / 23.0;
+    for (let j = 21; j >= 1; j -= 2) q = q * s2 + 1.0 / j;
+    return e * LN2 + 2.0 * s * q;
+  }
+
+  /**
+   * Compare two strings by Unicode code point (Python's str order). UTF-16 order
+   * differs from code-point order only between a surrogate (astral character) and a
+   * BMP unit in U+E000..U+FFFF, so the first differing units are remapped.
+   */
+  function cmpCodePoint(a, b) {
+    if (a === b) return 0;
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+      let x = a.charCodeAt(i);
+      let y = b.charCodeAt(i);
+      if (x !== y) {
+        if (x >= 0xd800) x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+        if (y >= 0xd800) y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+        return x < y ? -1 : 1;
+      }
+    }
+    return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Python-compatible text of values inside error messages
+  // ---------------------------------------------------------------------------------
+
+  /** Python repr() of a float (shortest round-trip, exponent for e < -4 or >= 16). */
+  function pyFloatRepr(v) {
+    if (Number.isNaN(v)) return 'nan';
+    if (v === Infinity) return 'inf';
+    if (v === -Infinity) return '-inf';
+    let s = v.toExponential(); // shortest digits: "d.ddde+x"
+    let [mant, exp] = s.split('e');
+    const e = parseInt(exp, 10);
+    const neg = mant[0] === '-';
+    if (neg) mant = mant.slice(1);
+    const digits = mant.replace('.', '');
+    let out;
+    if (e < -4 || e >= 16) {
+      out = digits[0] + (digits.length > 1 ? '.' + digits.slice(1) : '') + 'e' +
+        (e < 0 ? '-' : '+') + String(Math.abs(e)).padStart(2, '0');
+    } else if (e < 0) {
+      out = '0.' + '0'.repeat(-e - 1) + digits;
+    } else if (digits.length <= e + 1) {
+      out = digits + '0'.repeat(e + 1 - digits.length) + '.0';
+    } else {
+      out = digits.slice(0, e + 1) + '.' + digits.slice(e + 1);
+    }
+    return (neg ? '-' : '') + out;
+  }
+
+  /** str() of a JSON value as Python would print it (ints stay ints). */
+  function pyStr(v) {
+    if (v === null || v === undefined) return 'None';
+    if (v === true) return 'True';
+    if (v === false) return 'False';
+    if (typeof v === 'number') {
+      return Number.isInteger(v) && Math.abs(v) < 1e16 ? String(v) : pyFloatRepr(v);
+    }
+    if (typeof v === 'string') return v;
+    if (Array.isArray(v)) return '[' + v.map(pyRepr).join(', ') + ']';
+    return String(v);
+  }
+
+  function pyRepr(v) {
+    if (typeof v !== 'string') return pyStr(v);
+    const q = v.includes("'") && !v.includes('"') ? '"' : "'";
+    let out = '';
+    for (const ch of v) {
+      const c = ch.codePointAt(0);
+      if (ch === '\\') out += '\\\\';
+      else if (ch === q) out += '\\' + q;
+      else if (ch === '\n') out += '\\n';
+      else if (ch === '\r') out += '\\r';
+      else if (ch === '\t') out += '\\t';
+      else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
+      else out += ch;
+    }
+    return q + out + q;
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Options (SPEC section 7), validated in the same order and with the same messages
+  // as faircode/options.py
+  // ---------------------------------------------------------------------------------
+
+  const DEFAULT_AGE_BANDS = [0, 18, 30, 45, 60, 75];
+  const DEFAULTS = {
+    min_share: 0.05,
+    min_group_size: 100,
+    intersection_floor: 0.01,
+    imbalance_flag: 3.0,
+    missing_flag: 0.05,
+    max_age: 120,
+    max_categorical: 20,
+    max_dimension_groups: 50,
+    age_bands: DEFAULT_AGE_BANDS,
+    cross: null,
+    names: null,
+    skip_lines: 0,
+    delimiter: null,
+    encoding: 'utf-8',
+    reference_flag: 0.05,
+    psi_epsilon: 0.0001,
+    psi_moderate: 0.10,
+    psi_significant: 0.25,
+    score_drop_flag: 5,
+    // Section 9 (reference baselines) is not implemented in this engine yet; the key is
+    // known so that option validation matches the Python engine.
+    reference: null,
+  };
+  const KNOWN_OPTIONS = Object.keys(DEFAULTS).slice().sort();
+  const DELIMITERS = { ',': ',', ';': ';', tab: '\t', '\t': '\t', '|': '|' };
+  const UTF8_NAMES = new Set(['utf-8', 'utf8', 'u8', 'utf', 'cp65001', 'utf_8', 'utf-8_']);
+
+  function optFlag(name) {
+    return '--' + name.replace(/_/g, '-');
+  }
+
+  function rangeError(name, value, valid) {
+    return new InputError(`${optFlag(name)}: ${pyStr(value)} is out of range (${valid})`);
+  }
+
+  // Python float(str) for the few string spellings an option may arrive as.
+  function pyFloatFromString(s) {
+    const t = String(s).trim().replace(/_/g, '');
+    if (/^[+-]?(inf|infinity)$/i.test(t)) return t[0] === '-' ? -Infinity : Infinity;
+    if (/^[+-]?nan$/i.test(t)) return NaN;
+    if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return Number(t);
+    return undefined;
+  }
+
+  function checkNumber(name, value, lo, hi, valid, integer, loOpen) {
+    if (typeof value === 'boolean' || typeof value !== 'number') {
+      let conv;
+      if (typeof value === 'boolean') conv = integer ? undefined : Number(value);
+      else if (integer) conv = /^\s*[+-]?\d+\s*$/.test(String(value)) ? Number(String(value).trim()) : undefined;
+      else conv = pyFloatFromString(value);
+      if (conv === undefined) throw rangeError(name, value, valid);
+      value = conv;
+    }
+    if (Number.isNaN(value)) throw rangeError(name, value, valid);
+    if (integer && value !== Math.trunc(value)) throw rangeError(name, value, valid);
+    if (lo !== null && (value < lo || (loOpen && value === lo))) throw rangeError(name, value, valid);
+    if (hi !== null && value > hi) throw rangeError(name, value, valid);
+    return value;
+  }
+
+  function resolveOptions(opts) {
+    if (opts && opts.__resolved) return opts;
+    opts = opts || {};
+    const given = (k) => opts[k] !== undefined && opts[k] !== null;
+    for (const key of Object.keys(opts)) {
+      if (!Object.prototype.hasOwnProperty.call(DEFAULTS, key)) {
+        throw new InputError(`unknown option '${key}' (known: ${KNOWN_OPTIONS.join(', ')})`);
+      }
+    }
+    const out = Object.assign({}, DEFAULTS);
+    for (const key of ['min_share', 'intersection_floor', 'missing_flag', 'reference_flag']) {
+      if (given(key)) out[key] = checkNumber(key, opts[key], 0, 1, '0..1');
+    }
+    if (given('imbalance_flag')) {
+      out.imbalance_flag = checkNumber('imbalance_flag', opts.imbalance_flag, 1, null, '>= 1');
+    }
+    if (given('min_group_size')) {
+      out.min_group_size = checkNumber('min_group_size', opts.min_group_size, 0, null,
+        'integer >= 0', true);
+    }
+    if (given('max_age')) {
+      out.max_age = checkNumber('max_age', opts.max_age, 0, null, '> 0', false, true);
+    }
+    if (given('max_categorical')) {
+      out.max_categorical = checkNumber('max_categorical', opts.max_categorical, 2, null,
+        'integer >= 2', true);
+    }
+    if (given('max_dimension_groups')) {
+      out.max_dimension_groups = checkNumber('max_dimension_groups', opts.max_dimension_groups,
+        2, null, 'integer >= 2', true);
+    }
+    if (given('skip_lines')) {
+      out.skip_lines = checkNumber('skip_lines', opts.skip_lines, 0, null, 'integer >= 0', true);
+    }
+    for (const key of ['psi_epsilon', 'psi_moderate', 'psi_significant']) {
+      if (given(key)) out[key] = checkNumber(key, opts[key], 0, 1, '0..1');
+    }
+    if (given('score_drop_flag')) {
+      out.score_drop_flag = checkNumber('score_drop_flag', opts.score_drop_flag, 0, 100, '0..100');
+    }
+    if (given('age_bands')) {
+      let bands = opts.age_bands;
+      if (typeof bands === 'string') bands = bands.split(',').filter((b) => b.trim() !== '');
+      const valid = 'increasing integers starting at 0';
+      const edges = [];
+      for (const b of bands) {
+        const s = pyStr(b).trim();
+        if (!/^[+-]?\d+$/.test(s)) throw rangeError('age_bands', bands.map(pyStr).join(','), valid);
+        edges.push(Number(s));
+      }
+      let ok = edges.length > 0 && edges[0] === 0;
+      for (let i = 1; ok && i < edges.length; i++) if (edges[i - 1] >= edges[i]) ok = false;
+      if (!ok) throw rangeError('age_bands', edges.map(String).join(','), valid);
+      out.age_bands = edges;
+    }
+    if (given('cross')) {
+      let cross = opts.cross;
+      if (typeof cross === 'string') cross = cross.split(',');
+      cross = Array.from(cross, (c) => pyStr(c).replace(/^\s+|\s+$/g, ''));
+      if (cross.length !== 2 || !cross.every((c) => c !== '') || cross[0] === cross[1]) {
+        throw new InputError(`--cross: expected two different column names A,B, got ${cross.join(',')}`);
+      }
+      out.cross = cross;
+    }
+    if (given('names')) {
+      let names = opts.names;
+      if (typeof names === 'string') names = names.split(',');
+      out.names = Array.from(names, pyStr);
+      if (out.names.length === 0) throw new InputError('--names: give at least one column name');
+    }
+    if (given('delimiter')) {
+      const d = opts.delimiter;
+      if (typeof d !== 'string' || !Object.prototype.hasOwnProperty.call(DELIMITERS, d)) {
+        throw new InputError(`--delimiter: ${pyRepr(d)} is not one of , ; tab |`);
+      }
+      out.delimiter = DELIMITERS[d];
+    }
+    if (given('reference')) {
+      throw new InputError('reference baselines are not supported by the browser engine yet');
+    }
+    if (given('encoding')) {
+      const enc = String(opts.encoding);
+      if (!UTF8_NAMES.has(enc.trim().toLowerCase().replace(/[ _]/g, '-').replace(/-+$/, '')) &&
+          !UTF8_NAMES.has(enc.trim().toLowerCase())) {
+        throw new InputError(`--encoding: the browser engine reads UTF-8 only, not '${enc}'`);
+      }
+      out.encoding = 'utf-8';
+    }
+    Object.defineProperty(out, '__resolved', { value: true });
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Detection (SPEC section 1)
+  // ---------------------------------------------------------------------------------
+
+  const KEYWORDS = [
+    ['sex', ['sex', 'gender']],
+    ['race', ['race', 'ethnic', 'ethnicity']],
+    ['age', ['age', 'dob', 'yob', 'birth']],
+    ['geography', ['region', 'state', 'zip', 'zipcode', 'postal', 'country', 'county', 'city',
+      'location', 'province']],
+  ];
+  const KINDS = ['sex', 'race', 'age', 'geography', 'categorical'];
+  const OVERRIDE_VALUES = KINDS.concat(['ignore']);
+
+  /** Tokens of a column name: ASCII words split at camelCase humps, acronym ends and
+   * letter/digit changes (the exact regular expressions are in SPEC section 1). */
+  function tokenize(name) {
+    const tokens = [];
+    const words = String(name).match(/[A-Za-z0-9]+/g) || [];
+    for (const w of words) {
+      const pieces = w.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g) || [];
+      for (const p of pieces) tokens.push(p.toLowerCase());
+    }
+    return tokens;
+  }
+
+  function kindFromName(name) {
+    const tokens = tokenize(name);
+    for (const [kind, kws] of KEYWORDS) {
+      for (const kw of kws) {
+        for (const tok of tokens) {
+          if (kw.length < 4 ? tok === kw : tok.startsWith(kw)) return kind;
+        }
+      }
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Labels (SPEC section 0.4) and age grammar (section 2)
+  // ---------------------------------------------------------------------------------
+
+  const MISSING_TOKENS = new Set(['', 'NA', 'N/A', 'n/a', 'NaN', 'nan', 'null', 'NULL', '?']);
+  const AGE_NUMERIC = /^-?[0-9]+(\.[0-9]+)?$/;
+  const AGE_INTERVAL = /^[[(][0-9]+ *[-,] *[0-9]+[\])]$/;
+
+  /** Trim ASCII spaces and tabs only. */
+  function trimLabel(s) {
+    let a = 0;
+    let b = s.length;
+    while (a < b) { const c = s.charCodeAt(a); if (c !== 32 && c !== 9) break; a++; }
+    while (b > a) { const c = s.charCodeAt(b - 1); if (c !== 32 && c !== 9) break; b--; }
+    return a === 0 && b === s.length ? s : s.slice(a, b);
+  }
+
+  function isMissing(label) {
+    return label.length <= 4 && MISSING_TOKENS.has(label);
+  }
+
+  function cleanHeader(raw) {
+    const out = [];
+    const taken = new Set();
+    for (let i = 0; i < raw.length; i++) {
+      let name = trimLabel(raw[i]);
+      if (name === '') name = 'column_' + (i + 1);
+      if (taken.has(name)) {
+        let k = 1;
+        while (taken.has(name + '.' + k)) k++;
+        name = name + '.' + k;
+      }
+      taken.add(name);
+      out.push(name);
+    }
+    return out;
+  }
+
+  /** A copy of s that does not pin the (large) string it was sliced from. */
+  function detach(s) {
+    return s.length < 13 ? s : (' ' + s).slice(1);
+  }
+
+  // ---------------------------------------------------------------------------------
+  // UTF-8 (SPEC section 0.1)
+  // ---------------------------------------------------------------------------------
+
+  /** Offset of the first ill-formed sequence in bytes[0, end), as Python's strict
+   * decoder reports UnicodeDecodeError.start (a truncated sequence at `end` counts). */
+  function firstInvalidUtf8(bytes, end) {
+    let i = 0;
+    while (i < end) {
+      const b = bytes[i];
+      if (b < 0x80) { i++; continue; }
+      let need;
+      let lo = 0x80;
+      let hi = 0xbf;
+      if (b >= 0xc2 && b <= 0xdf) need = 1;
+      else if (b === 0xe0) { need = 2; lo = 0xa0; }
+      else if (b >= 0xe1 && b <= 0xec) need = 2;
+      else if (b === 0xed) { need = 2; hi = 0x9f; }
+      else if (b >= 0xee && b <= 0xef) need = 2;
+      else if (b === 0xf0) { need = 3; lo = 0x90; }
+      else if (b >= 0xf1 && b <= 0xf3) need = 3;
+      else if (b === 0xf4) { need = 3; hi = 0x8f; }
+      else return i;
+      if (i + 1 >= end) return i;
+      const b1 = bytes[i + 1];
+      if (b1 < lo || b1 > hi) return i;
+      for (let k = 2; k <= need; k++) {
+        if (i + k >= end) return i;
+        const bk = bytes[i + k];
+        if (bk < 0x80 || bk > 0xbf) return i;
+      }
+      i += need + 1;
+    }
+    return -1;
+  }
+
+  /** Length of bytes that ends on a character boundary: a trailing, possibly valid,
+   * incomplete multi-byte sequence is held back for the next chunk. */
+  function completeLength(bytes) {
+    const n = bytes.length;
+    for (let k = 1; k <= 3 && k <= n; k++) {
+      const b = bytes[n - k];
+      if ((b & 0xc0) === 0x80) continue; // continuation byte: keep looking back
+      let len = 1;
+      if (b >= 0xc2 && b <= 0xdf) len = 2;
+      else if (b >= 0xe0 && b <= 0xef) len = 3;
+      else if (b >= 0xf0 && b <= 0xf4) len = 4;
+      return len > k ? n - k : n;
+    }
+    return n;
+  }
+
+  const hasTextDecoder = typeof TextDecoder !== 'undefined';
+  // fatal: throws on ill-formed input (we then locate the offset ourselves);
+  // ignoreBOM: keep U+FEFF so only a BOM at byte 0 of the file is dropped.
+  const FATAL_DECODER = hasTextDecoder ? new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }) : null;
+
+  function decodeValid(bytes, start, end) {
+    if (end <= start) return '';
+    if (FATAL_DECODER) return FATAL_DECODER.decode(bytes.subarray(start, end));
+    // Fallback for hosts without TextDecoder: bytes are known to be valid here.
+    let out = '';
+    let i = start;
+    const parts = [];
+    while (i < end) {
+      const b = bytes[i];
+      let cp;
+      if (b < 0x80) { cp = b; i += 1; }
+      else if (b < 0xe0) { cp = ((b & 0x1f) << 6) | (bytes[i + 1] & 0x3f); i += 2; }
+      else if (b < 0xf0) {
+        cp = ((b & 0x0f) << 12) | ((bytes[i + 1] & 0x3f) << 6) | (bytes[i + 2] & 0x3f); i += 3;
+      } else {
+        cp = ((b & 0x07) << 18) | ((bytes[i + 1] & 0x3f) << 12) | ((bytes[i + 2] & 0x3f) << 6) |
+          (bytes[i + 3] & 0x3f);
+        i += 4;
+      }
+      parts.push(String.fromCodePoint(cp));
+      if (parts.length >= 8192) { out += parts.join(''); parts.length = 0; }
+    }
+    return out + parts.join('');
+  }
+
+  /** Decode bytes[0, cut) in one pass: {text} when valid, else {invalid: offset}. */
+  function decodeChecked(bytes, cut) {
+    if (FATAL_DECODER) {
+      try {
+        return { text: FATAL_DECODER.decode(bytes.subarray(0, cut)), invalid: -1 };
+      } catch (e) {
+        return { text: null, invalid: firstInvalidUtf8(bytes, cut) };
+      }
+    }
+    const invalid = firstInvalidUtf8(bytes, cut);
+    return { text: invalid < 0 ? decodeValid(bytes, 0, cut) : null, invalid };
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Pair counting tables (SPEC section 4): dense while small, sparse beyond.
+  // ---------------------------------------------------------------------------------
+
+  const DENSE_LIMIT = 1 << 18; // cells; 2 MB of Float64 per pair at most
+  const SPARSE_SHIFT = 67108864; // 2^26: key = a * 2^26 + b stays exact below 2^53
+
+  class PairTable {
+    constructor() {
+      this.ca = 8;
+      this.cb = 8;
+      this.dense = new Float64Array(64);
+      this.sparse = null;
+    }
+
+    add(a, b) {
+      if (this.sparse === null) {
+        if (a < this.ca && b < this.cb) {
+          this.dense[a * this.cb + b]++;
+          return;
+        }
+        this.grow(a, b);
+        if (this.sparse === null) {
+          this.dense[a * this.cb + b]++;
+          return;
+        }
+      }
+      const key = a * SPARSE_SHIFT + b;
+      this.sparse.set(key, (this.sparse.get(key) || 0) + 1);
+    }
+
+    grow(a, b) {
+      let ca = this.ca;
+      let cb = this.cb;
+      while (a >= ca) ca *= 2;
+      while (b >= cb) cb *= 2;
+      if (ca * cb > DENSE_LIMIT) {
+        const sp = new Map();
+        this.forEach((x, y, c) => sp.set(x * SPARSE_SHIFT + y, c));
+        this.sparse = sp;
+        this.dense = null;
+        return;
+      }
+      const d = new Float64Array(ca * cb);
+      for (let x = 0; x < this.ca; x++) {
+        d.set(this.dense.subarray(x * this.cb, (x + 1) * this.cb), x * cb);
+      }
+      this.dense = d;
+      this.ca = ca;
+      this.cb = cb;
+    }
+
+    forEach(fn) {
+      if (this.sparse !== null) {
+        for (const [key, c] of this.sparse) {
+          const a = Math.floor(key / SPARSE_SHIFT);
+          fn(a, key - a * SPARSE_SHIFT, c);
+        }
+        return;
+      }
+      const d = this.dense;
+      for (let x = 0; x < this.ca; x++) {
+        for (let y = 0; y < this.cb; y++) {
+          const c = d[x * this.cb + y];
+          if (c !== 0) fn(x, y, c);
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------
+  // The streaming profiler (SPEC section 0): bytes -> text -> records -> summary
+  // ---------------------------------------------------------------------------------
+
+  // Parser states.
+  const REC_START = 0; // no character of the current record read yet
+  const FIELD_START = 1; // right after a delimiter
+  const UNQUOTED = 2; // inside an unquoted field (or after a closing quote)
+  const QUOTED = 3; // inside a quoted field
+  const QUOTE_IN_QUOTED = 4; // a '"' seen inside a quoted field: '""' or the close
+
+  // Column roles while reading.
+  const ROLE_IGNORED = 0; // overridden to ignore: not counted
+  const ROLE_FORCED = 1; // overridden to a kind: always a dimension
+  const ROLE_NAMED = 2; // kind from its name: a dimension unless it explodes
+  const ROLE_OPEN = 3; // no keyword: a dimension only with 2..max_categorical labels
+  const ROLE_DEAD = 4; // proven not a dimension: no longer counted
+
+  const SNIFF_ORDER = [',', ';', '\t', '|'];
+
+  function sniffDelimiter(line) {
+    const counts = [0, 0, 0, 0];
+    let inQuotes = false;
+    for (let i = 0; i < line.length; i++) {
+      const c = line.charCodeAt(i);
+      if (c === 34) inQuotes = !inQuotes;
+      else if (!inQuotes) {
+        if (c === 44) counts[0]++;
+        else if (c === 59) counts[1]++;
+        else if (c === 9) counts[2]++;
+        else if (c === 124) counts[3]++;
+      }
+    }
+    let best = 0;
+    for (let k = 1; k < 4; k++) if (counts[k] > counts[best]) best = k;
+    return counts[best] ? SNIFF_ORDER[best] : ',';
+  }
+
+  class Profiler {
+    constructor(config) {
+      config = config || {};
+      this.name = config.name === undefined ? '<stdin>' : String(config.name);
+      this.opts = resolveOptions(config.opts);
+      this.overrides = overrideMap(config.overrides);
+      this.finished = false;
+
+      // Byte layer.
+      this.carry = null; // held-back bytes of an incomplete character
+      this.offset = 0; // file offset of the next byte to decode
+      this.atStart = true; // no text decoded yet (a BOM may still be dropped)
+
+      // Pre-phase: skipped lines, then buffer the first non-blank physical line for
+      // delimiter sniffing.
+      this.toSkip = this.opts.skip_lines;
+      this.skipPendingCR = false;
+      this.pre = ''; // buffered text not yet handed to the parser
+      this.preScan = 0; // pre[0, preScan) holds no line end of the first non-blank line
+      this.preLineStart = -1; // where the first non-blank line starts in pre, once seen
+      this.prePhase = true;
+      this.skipped = 0; // physical lines dropped by skip_lines
+
+      // Parser.
+      this.delim = this.opts.delimiter ? this.opts.delimiter.charCodeAt(0) : -1;
+      this.state = REC_START;
+      this.line = 1;
+      this.recLine = 1;
+      this.pendingCR = false; // a record-ending CR was the last char: swallow one LF
+      this.qPendingCR = false; // a CR inside quotes ended the last chunk
+      this.buf = '';
+      this.fields = [];
+      this.nf = 0;
+
+      // Table.
+      this.header = null;
+      this.width = 0;
+      this.nRows = 0;
+      if (this.opts.names) this.setHeader(cleanHeader(this.opts.names));
+    }
+
+    /** Overrides are checked once the header is known: after the header record, or
+     * with `names` after the first non-blank physical line (as the Python engine). */
+    checkOverrides() {
+      if (this.overridesChecked) return;
+      this.overridesChecked = true;
+      try {
+        validateOverrides(this.overrides, this.header);
+      } catch (e) {
+        this.finished = true;
+        throw e;
+      }
+    }
+
+    // ----- setup once the header is known -------------------------------------------
+
+    setHeader(names) {
+      const opts = this.opts;
+      const n = names.length;
+      this.header = names;
+      this.width = n;
+      this.roles = new Int8Array(n);
+      this.kinds = new Array(n).fill(null);
+      this.maps = new Array(n).fill(null); // label -> code
+      this.labels = new Array(n).fill(null); // code -> label
+      this.counts = new Array(n).fill(null); // code -> count
+      this.missing = new Float64Array(n);
+      this.notNumeric = new Uint8Array(n);
+      this.notInterval = new Uint8Array(n);
+      for (let i = 0; i < n; i++) {
+        const col = names[i];
+        const ov = this.overrides.get(col);
+        if (ov === 'ignore') {
+          this.roles[i] = ROLE_IGNORED;
+        } else if (ov !== undefined && ov !== null) {
+          this.roles[i] = ROLE_FORCED;
+          this.kinds[i] = ov;
+        } else {
+          const kind = kindFromName(col);
+          this.kinds[i] = kind;
+          this.roles[i] = kind ? ROLE_NAMED : ROLE_OPEN;
+        }
+        if (this.roles[i] !== ROLE_IGNORED) {
+          this.maps[i] = new Map();
+          this.labels[i] = [];
+          this.counts[i] = [];
+        }
+      }
+      // Columns whose pairs are counted: the crossed pair when `cross` is given, else
+      // every column that can still become a dimension.
+      let cand;
+      if (opts.cross) {
+        const idx = [];
+        for (const c of opts.cross) {
+          const k = names.indexOf(c);
+          if (k >= 0 && !idx.includes(k)) idx.push(k);
+        }
+        idx.sort((a, b) => a - b);
+        cand = idx.length === 2 ? idx.filter((i) => this.roles[i] !== ROLE_IGNORED) : [];
+      } else {
+        cand = [];
+        for (let i = 0; i < n; i++) if (this.roles[i] !== ROLE_IGNORED) cand.push(i);
+      }
+      if (cand.length < 2) cand = [];
+      this.isAlive = new Uint8Array(n);
+      for (const i of cand) this.isAlive[i] = 1;
+      this.rebuildPairs(cand, null);
+      this.rowCodes = new Int32Array(n);
+    }
+
+    /** (Re)build the list of live pairs, keeping existing tables. */
+    rebuildPairs(alive, old) {
+      this.alive = alive;
+      const pa = [];
+      const pb = [];
+      const tables = [];
+      for (let x = 0; x < alive.length; x++) {
+        for (let y = x + 1; y < alive.length; y++) {
+          const i = alive[x];
+          const j = alive[y];
+          pa.push(i);
+          pb.push(j);
+          tables.push(old ? old.get(i * 1048576 + j) : new PairTable());
+        }
+      }
+      this.pairA = Int32Array.from(pa);
+      this.pairB = Int32Array.from(pb);
+      this.pairTables = tables;
+    }
+
+    /** Stop pair-counting columns proven unable to become dimensions. */
+    prune() {
+      const opts = this.opts;
+      const dead = [];
+      for (const i of this.alive) {
+        const role = this.roles[i];
+        let gone = false;
+        if (role === ROLE_DEAD) gone = true;
+        else if (role === ROLE_NAMED && this.kinds[i] !== 'geography' &&
+                 this.labels[i].length > opts.max_dimension_groups) {
+          gone = this.kinds[i] === 'age' ? (this.notNumeric[i] && this.notInterval[i]) === 1 : true;
+        }
+        if (gone) dead.push(i);
+      }
+      if (!dead.length) return;
+      const old = new Map();
+      for (let p = 0; p < this.pairTables.length; p++) {
+        old.set(this.pairA[p] * 1048576 + this.pairB[p], this.pairTables[p]);
+      }
+      for (const i of dead) this.isAlive[i] = 0;
+      this.rebuildPairs(this.alive.filter((i) => !dead.includes(i)), old);
+    }
+
+    // ----- byte layer -----------------------------------------------------------------
+
+    push(chunk) {
+      if (this.finished) throw new Error('push() after finish()');
+      if (!(chunk instanceof Uint8Array)) chunk = new Uint8Array(chunk);
+      if (chunk.length === 0) return;
+      let bytes = chunk;
+      if (this.carry) {
+        bytes = new Uint8Array(this.carry.length + chunk.length);
+        bytes.set(this.carry, 0);
+        bytes.set(chunk, this.carry.length);
+        this.carry = null;
+      }
+      const base = this.offset;
+      const cut = completeLength(bytes);
+      const nul = bytes.indexOf(0);
+      const checked = decodeChecked(bytes, cut);
+      const invalid = checked.invalid;
+      let bad = -1;
+      let kind = '';
+      if (nul >= 0 && (invalid < 0 || nul < invalid)) { bad = nul; kind = 'nul'; }
+      else if (invalid >= 0) { bad = invalid; kind = 'utf8'; }
+      if (bad >= 0) {
+        // Text before the bad byte first: earlier records are checked first (0.6).
+        this.feedText(decodeValid(bytes, 0, bad));
+        this.flushLineEndBeforeError();
+        this.finished = true;
+        throw this.byteError(base + bad, kind);
+      }
+      this.feedText(checked.text);
+      this.offset = base + cut;
+      if (cut < bytes.length) this.carry = bytes.slice(cut);
+    }
+
+    byteError(offset, kind) {
+      if (kind === 'nul') {
+        return new InputError(`${this.name}: byte ${offset}: NUL byte; this looks like a binary file, not CSV`);
+      }
+      return new InputError(`${this.name}: byte ${offset}: not valid UTF-8; re-save the file as UTF-8 or pass --encoding`);
+    }
+
+    /** Nothing to do: a record ends at its CR/LF as soon as it is read, so every
+     * record whose line end precedes a bad byte has already been checked. */
+    flushLineEndBeforeError() {}
+
+    feedText(text) {
+      if (text.length === 0) return;
+      if (this.atStart) {
+        this.atStart = false;
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        if (text.length === 0) return;
+      }
+      if (this.prePhase) this.preFeed(text);
+      else this.parse(text);
+    }
+
+    // ----- pre-phase: skip_lines, then find the first non-blank physical line -----
+
+    preFeed(text) {
+      let i = 0;
+      const n = text.length;
+      if (this.skipPendingCR) {
+        this.skipPendingCR = false;
+        if (text.charCodeAt(0) === 10) i = 1;
+      }
+      // Drop skip_lines physical lines (CRLF, LF or lone CR each end one).
+      while (this.toSkip > 0 && i < n) {
+        let j = i;
+        while (j < n) { const c = text.charCodeAt(j); if (c === 10 || c === 13) break; j++; }
+        if (j === n) return; // the rest of this line comes in a later chunk
+        this.toSkip--;
+        this.skipped++;
+        if (text.charCodeAt(j) === 13) {
+          if (j + 1 < n) { if (text.charCodeAt(j + 1) === 10) j++; }
+          else this.skipPendingCR = true;
+        }
+        i = j + 1;
+      }
+      if (this.toSkip > 0) return;
+      if (this.skipPendingCR) return; // (i === n) the LF decision waits for more text
+      this.pre += i ? text.slice(i) : text;
+      if (this.delim >= 0 && !this.opts.names) { this.endPrePhase(); return; }
+      // Sniffing needs the first physical line that is not blank. preScan remembers how
+      // far previous chunks were searched, so a long first line is scanned once.
+      const pre = this.pre;
+      let k = this.preLineStart;
+      if (k < 0) {
+        k = this.preScan;
+        while (k < pre.length) {
+          const c = pre.charCodeAt(k);
+          if (c !== 10 && c !== 13) break; // blank lines (CRLF = CR + LF here)
+          k++;
+        }
+        if (k === pre.length) { this.preScan = k; return; }
+        this.preLineStart = k;
+        this.preScan = k;
+      }
+      let j = this.preScan;
+      while (j < pre.length) { const d = pre.charCodeAt(j); if (d === 10 || d === 13) break; j++; }
+      if (j === pre.length) { this.preScan = j; return; } // first line incomplete: wait
+      if (this.delim < 0) this.delim = sniffDelimiter(pre.slice(k, j)).charCodeAt(0);
+      if (this.opts.names) this.checkOverrides();
+      this.endPrePhase();
+    }
+
+    endPrePhase() {
+      this.prePhase = false;
+      this.line = 1 + this.skipped;
+      const pre = this.pre;
+      this.pre = '';
+      if (pre.length) this.parse(pre);
+    }
+
+    // ----- the CSV state machine (SPEC 0.2) ------------------------------------------
+
+    parse(s) {
+      const n = s.length;
+      const D = this.delim;
+      let i = 0;
+      let st = this.state;
+      let line = this.line;
+      let seg = 0; // start of the not yet copied part of the current field in s
+      if (this.pendingCR) {
+        this.pendingCR = false;
+        if (s.charCodeAt(0) === 10) i = 1;
+      }
+      if (this.qPendingCR) {
+        // A CR inside quotes ended the previous chunk: a following LF is the same line end.
+        this.qPendingCR = false;
+        if (st === QUOTED && s.charCodeAt(0) === 10) {
+          this.buf += '\n';
+          i = 1;
+        }
+      }
+      seg = i;
+      while (i < n) {
+        if (st === REC_START) {
+          const c = s.charCodeAt(i);
+          if (c === 13) {
+            line++;
+            i++;
+            if (i < n) { if (s.charCodeAt(i) === 10) i++; } else this.pendingCR = true;
+            continue;
+          }
+          if (c === 10) { line++; i++; continue; }
+          this.recLine = line;
+          this.nf = 0;
+          st = FIELD_START;
+        }
+        if (st === FIELD_START) {
+          if (s.charCodeAt(i) === 34) { st = QUOTED; i++; seg = i; this.buf = ''; continue; }
+          st = UNQUOTED;
+          seg = i;
+          this.buf = '';
+        }
+        if (st === UNQUOTED) {
+          let j = i;
+          let c = 0;
+          while (j < n) {
+            c = s.charCodeAt(j);
+            if (c === D || c === 13 || c === 10) break;
+            j++;
+          }
+          if (j === n) { this.buf += s.slice(seg, n); i = n; break; }
+          const val = this.buf === '' ? s.slice(seg, j) : this.buf + s.slice(seg, j);
+          this.buf = '';
+          this.fields[this.nf++] = val;
+          if (c === D) { st = FIELD_START; i = j + 1; continue; }
+          this.line = line;
+          this.endRecord();
+          line++;
+          i = j + 1;
+          if (c === 13) {
+            if (i < n) { if (s.charCodeAt(i) === 10) i++; } else this.pendingCR = true;
+          }
+          st = REC_START;
+          continue;
+        }
+        if (st === QUOTED) {
+          let j = i;
+          while (j < n) {
+            const c = s.charCodeAt(j);
+            if (c === 34) break;
+            if (c === 13) {
+              line++;
+              if (j + 1 < n) { if (s.charCodeAt(j + 1) === 10) j++; } else this.qPendingCR = true;
+            } else if (c === 10) line++;
+            j++;
+          }
+          if (j === n) { this.buf += s.slice(seg, n); i = n; break; }
+          this.buf += s.slice(seg, j);
+          i = j + 1;
+          st = QUOTE_IN_QUOTED;
+          continue;
+        }
+        // QUOTE_IN_QUOTED
+        if (s.charCodeAt(i) === 34) {
+          this.buf += '"';
+          i++;
+          seg = i;
+          st = QUOTED;
+          continue;
+        }
+        // The field closed: what follows up to the delimiter or line end is appended.
+        st = UNQUOTED;
+        seg = i;
+      }
+      this.state = st;
+      this.line = line;
+    }
+
+    endRecord() {
+      const nf = this.nf;
+      if (this.header === null) {
+        this.setHeader(cleanHeader(this.fields.slice(0, nf)));
+        this.checkOverrides();
+        return;
+      }
+      const width = this.width;
+      if (nf > width) {
+        this.finished = true;
+        throw new InputError(`${this.name}: line ${this.recLine}: ${nf} fields but the header has ${width}; quote values that contain the delimiter`);
+      }
+      this.nRows++;
+      const fields = this.fields;
+      const roles = this.roles;
+      const codes = this.rowCodes;
+      const cap = this.opts.max_categorical;
+      let prune = false;
+      for (let c = 0; c < width; c++) {
+        const role = roles[c];
+        if (role === ROLE_IGNORED || role === ROLE_DEAD) continue;
+        let label = c < nf ? fields[c] : '';
+        if (label.length !== 0) {
+          const f = label.charCodeAt(0);
+          const l = label.charCodeAt(label.length - 1);
+          if (f === 32 || f === 9 || l === 32 || l === 9) label = trimLabel(label);
+        }
+        if (label.length <= 4 && MISSING_TOKENS.has(label)) {
+          this.missing[c]++;
+          codes[c] = -1;
+          continue;
+        }
+        const map = this.maps[c];
+        let code = map.get(label);
+        if (code === undefined) {
+          const labels = this.labels[c];
+          code = labels.length;
+          const key = detach(label);
+          map.set(key, code);
+          labels.push(key);
+          this.counts[c].push(1);
+          if (this.kinds[c] === 'age') {
+            if (!AGE_NUMERIC.test(key)) this.notNumeric[c] = 1;
+            if (!AGE_INTERVAL.test(key)) this.notInterval[c] = 1;
+          }
+          if (role === ROLE_OPEN && code + 1 > cap) {
+            // More than max_categorical labels and no keyword: never a dimension.
+            roles[c] = ROLE_DEAD;
+            this.maps[c] = null;
+            this.labels[c] = null;
+            this.counts[c] = null;
+            prune = true;
+            continue;
+          }
+          if (role === ROLE_NAMED && code + 1 > this.opts.max_dimension_groups && this.isAlive[c]) {
+            prune = true;
+          }
+        } else {
+          this.counts[c][code]++;
+        }
+        codes[c] = code;
+      }
+      if (prune) this.prune();
+      const pa = this.pairA;
+      const np = pa.length;
+      if (np) {
+        const pb = this.pairB;
+        const tables = this.pairTables;
+        for (let p = 0; p < np; p++) {
+          const a = codes[pa[p]];
+          if (a < 0) continue;
+          const b = codes[pb[p]];
+          if (b < 0) continue;
+          tables[p].add(a, b);
+        }
+      }
+    }
+
+    // ----- end of input ---------------------------------------------------------------
+
+    finish() {
+      if (this.finished) throw new Error('finish() called twice or after an error');
+      if (this.carry) {
+        // A multi-byte sequence cut off by the end of input.
+        this.finished = true;
+        throw this.byteError(this.offset, 'utf8');
+      }
+      this.finished = true;
+      if (this.prePhase) {
+        // The first non-blank line had no line end, or there is none.
+        const m = /[^\r\n]/.exec(this.pre);
+        if (!m) throw new InputError(`${this.name}: file is empty`);
+        if (this.delim < 0) {
+          let j = m.index;
+          while (j < this.pre.length && this.pre[j] !== '\r' && this.pre[j] !== '\n') j++;
+          this.delim = sniffDelimiter(this.pre.slice(m.index, j)).charCodeAt(0);
+        }
+        if (this.opts.names) this.checkOverrides();
+        this.endPrePhase();
+      }
+      switch (this.state) {
+        case QUOTED:
+          throw new InputError(`${this.name}: line ${this.recLine}: a quoted field is never closed; add the closing quote`);
+        case FIELD_START:
+          this.fields[this.nf++] = '';
+          this.endRecord();
+          break;
+        case UNQUOTED:
+        case QUOTE_IN_QUOTED:
+          this.fields[this.nf++] = this.buf;
+          this.buf = '';
+          this.endRecord();
+          break;
+        default:
+          break;
+      }
+      if (this.header === null) throw new InputError(`${this.name}: file is empty`);
+      if (this.nRows === 0) {
+        if (this.opts.names) throw new InputError(`${this.name}: file is empty`);
+        throw new InputError(`${this.name}: no data rows, only a header`);
+      }
+      return this.summary();
+    }
+
+    summary() {
+      const n = this.width;
+      const counts = new Array(n).fill(null);
+      for (let i = 0; i < n; i++) {
+        if (this.labels[i] === null) continue;
+        const m = new Map();
+        const labels = this.labels[i];
+        const cs = this.counts[i];
+        for (let k = 0; k < labels.length; k++) m.set(labels[k], cs[k]);
+        counts[i] = m;
+      }
+      const pairs = new Map();
+      for (let p = 0; p < this.pairTables.length; p++) {
+        const i = this.pairA[p];
+        const j = this.pairB[p];
+        const la = this.labels[i];
+        const lb = this.labels[j];
+        const entries = [];
+        this.pairTables[p].forEach((a, b, c) => entries.push([la[a], lb[b], c]));
+        pairs.set(i + ',' + j, entries);
+      }
+      return {
+        name: this.name,
+        columns: this.header.slice(),
+        n_rows: this.nRows,
+        counts,
+        missing: Array.from(this.missing),
+        pairs,
+      };
+    }
+  }
+
+  function createProfiler(config) {
+    return new Profiler(config);
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Analysis: summary -> result (SPEC sections 1-6)
+  // ---------------------------------------------------------------------------------
+
+  /** Overrides as an insertion-ordered Map (from a Map, [col, kind] pairs or an object). */
+  function overrideMap(overrides) {
+    if (overrides instanceof Map) return new Map(overrides);
+    if (Array.isArray(overrides)) return new Map(overrides.map(([c, k]) => [String(c), k]));
+    return new Map(Object.entries(overrides || {}));
+  }
+
+  function validateOverrides(overrides, columns) {
+    const cols = new Set(columns);
+    for (const [col, kind] of overrides) {
+      if (!cols.has(col)) {
+        const shown = columns.slice(0, 5).join(', ') + (columns.length > 5 ? '...' : '');
+        throw new InputError(`--map: no column named '${col}' (columns: ${shown})`);
+      }
+      if (!OVERRIDE_VALUES.includes(kind)) {
+        throw new InputError(`--map: unknown kind '${pyStr(kind)}' for '${col}' (use sex, race, age, geography, categorical or ignore)`);
+      }
+    }
+  }
+
+  const Z = 1.959963984540054;
+  const Z2 = Z * Z;
+
+  function wilson(c, n) {
+    const p = c / n;
+    const denom = 1 + Z2 / n;
+    const center = (p + Z2 / (2 * n)) / denom;
+    const margin = (Z / denom) * Math.sqrt(p * (1 - p) / n + Z2 / (4 * n * n));
+    return [Math.max(0, center - margin), Math.min(1, center + margin)];
+  }
+
+  function bandLabels(edges) {
+    const out = [];
+    for (let i = 0; i < edges.length; i++) {
+      out.push(i + 1 < edges.length ? `${edges[i]}-${edges[i + 1] - 1}` : `${edges[i]}+`);
+    }
+    return out;
+  }
+
+  /** Value of an interval label: its first run of digits, as a double (like Python's
+   * float(int(digits)): both round correctly). */
+  function intervalValue(label) {
+    return Number(/[0-9]+/.exec(label)[0]);
+  }
+
+  function bandIndex(v, edges) {
+    for (let i = edges.length - 1; i >= 0; i--) if (edges[i] <= v) return i;
+    return -1; // unreachable for plausible (>= 0) values: edges start at 0
+  }
+
+  function sortGroups(entries) {
+    // [label, count]: count descending, then label by code point.
+    entries.sort((x, y) => (y[1] - x[1]) || cmpCodePoint(x[0], y[0]));
+    return entries;
+  }
+
+  /**
+   * Resolve one column into a dimension: its groups (label -> count), a label -> group
+   * mapping for intersections, and age details.
+   */
+  function buildDimension(name, kind, counts, missing, opts) {
+    const dim = {
+      name, kind, ageMode: null, groups: null, labelToGroup: null,
+      missing, implausible: 0, skewness: null,
+    };
+    if (kind !== 'age') {
+      dim.groups = sortGroups(Array.from(counts.entries()));
+      return dim;
+    }
+    const entries = Array.from(counts.entries());
+    let allNum = true;
+    let allInt = true;
+    for (const [label] of entries) {
+      if (allNum && !AGE_NUMERIC.test(label)) allNum = false;
+      if (allInt && !AGE_INTERVAL.test(label)) allInt = false;
+    }
+    const mode = entries.length === 0 || allNum ? 'numeric' : allInt ? 'interval' : 'categorical';
+    dim.ageMode = mode;
+    if (mode === 'categorical') {
+      dim.groups = sortGroups(entries);
+      return dim;
+    }
+    const edges = opts.age_bands;
+    const names = bandLabels(edges);
+    const bandCounts = new Array(edges.length).fill(0);
+    const labelToGroup = new Map();
+    const plausible = [];
+    let implausible = 0;
+    for (const [label, c] of entries) {
+      const v = mode === 'numeric' ? Number(label) : intervalValue(label);
+      if (v < 0 || v > opts.max_age) {
+        implausible += c;
+        labelToGroup.set(label, null);
+        continue;
+      }
+      const b = bandIndex(v, edges);
+      bandCounts[b] += c;
+      labelToGroup.set(label, names[b]);
+      if (mode === 'numeric') plausible.push([v, c]);
+    }
+    dim.implausible = implausible;
+    dim.labelToGroup = labelToGroup;
+    const groups = [];
+    for (let b = 0; b < edges.length; b++) if (bandCounts[b] > 0) groups.push([names[b], bandCounts[b]]);
+    dim.groups = sortGroups(groups);
+    if (mode === 'numeric') dim.skewness = skewness(plausible);
+    return dim;
+  }
+
+  function skewness(terms) {
+    let N = 0;
+    for (const [, c] of terms) N += c;
+    if (N < 3) return null;
+    const mean = fsum(terms.map(([v, c]) => v * c)) / N;
+    const d2 = [];
+    const d3 = [];
+    for (const [v, c] of terms) {
+      const d = v - mean;
+      d2.push(c * (d * d));
+      d3.push(c * (d * d * d));
+    }
+    const m2 = fsum(d2) / N;
+    const m3 = fsum(d3) / N;
+    if (m2 === 0) return null;
+    return roundHalfUp(m3 / (m2 * Math.sqrt(m2)), 4);
+  }
+
+  function metrics(dim, nRows, opts) {
+    const groups = dim.groups;
+    const k = groups.length;
+    let n = 0;
+    for (const [, c] of groups) n += c;
+    const missingCount = dim.missing + dim.implausible;
+    const out = {
+      name: dim.name,
+      kind: dim.kind,
+      age_mode: dim.ageMode,
+      n_groups: k,
+      dimension_score: 0,
+      entropy_ratio: 0,
+      imbalance_ratio: null,
+      min_share: null,
+      max_share: null,
+      missing_count: missingCount,
+      missing_pct: roundHalfUp(missingCount / nRows, 4),
+      implausible_count: dim.implausible,
+      skewness: dim.skewness,
+      groups: [],
+      under_represented: [],
+    };
+    const under = [];
+    let entropyRatio = 0;
+    if (k > 0) {
+      const terms = [];
+      for (const [label, c] of groups) {
+        const share = c / n;
+        const [lo, hi] = wilson(c, n);
+        out.groups.push({
+          label, count: c, share: roundHalfUp(share, 4),
+          ci_low: roundHalfUp(lo, 4), ci_high: roundHalfUp(hi, 4),
+          small_group: c < opts.min_group_size,
+        });
+        if (share < opts.min_share) under.push([label, share]);
+        terms.push(share * ln(share));
+      }
+      const maxCount = groups[0][1];
+      const minCount = groups[k - 1][1];
+      out.min_share = roundHalfUp(minCount / n, 4);
+      out.max_share = roundHalfUp(maxCount / n, 4);
+      const ratio = maxCount / minCount;
+      out.imbalance_ratio = roundHalfUp(ratio, 2);
+      if (k > 1) {
+        const H = -fsum(terms);
+        entropyRatio = Math.min(1, Math.max(0, H / ln(k)));
+      }
+      dim.ratio = ratio;
+    }
+    out.entropy_ratio = roundHalfUp(entropyRatio, 4);
+    out.dimension_score = roundHalfUp(entropyRatio * 100, 0);
+    out.under_represented = under.map(([label]) => label);
+    dim.under = under;
+    dim.missingPctRaw = missingCount / nRows;
+    dim.out = out;
+    return out;
+  }
+
+  function P(x) {
+    return fmt(x * 100, 1);
+  }
+
+  function gradeOf(score) {
+    if (score >= 85) return 'A';
+    if (score >= 70) return 'B';
+    if (score >= 55) return 'C';
+    if (score >= 40) return 'D';
+    return 'F';
+  }
+
+  function analyze(summary, overrides, opts) {
+    opts = resolveOptions(opts);
+    overrides = overrideMap(overrides);
+    const columns = summary.columns;
+    validateOverrides(overrides, columns);
+    const nRows = summary.n_rows;
+
+    // Detection, in column order.
+    const dims = [];
+    const dropped = [];
+    for (let i = 0; i < columns.length; i++) {
+      const col = columns[i];
+      const ov = overrides.get(col);
+      if (ov === 'ignore') continue;
+      const counts = summary.counts[i];
+      let kind;
+      let forced = false;
+      if (ov !== undefined && ov !== null) {
+        kind = ov;
+        forced = true;
+      } else {
+        kind = kindFromName(col);
+        if (!kind) {
+          if (counts === null) continue;
+          if (counts.size < 2 || counts.size > opts.max_categorical) continue;
+          kind = 'categorical';
+        }
+      }
+      const dim = buildDimension(col, kind, counts, summary.missing[i], opts);
+      dim.index = i;
+      if (!forced && kind !== 'geography' && dim.groups.length > opts.max_dimension_groups) {
+        dropped.push({ name: col, kind, n_groups: dim.groups.length });
+        continue;
+      }
+      dims.push(dim);
+    }
+
+    const flags = [];
+    const dimensions = [];
+    for (const dim of dims) {
+      dimensions.push(metrics(dim, nRows, opts));
+      for (const [label, share] of dim.under) {
+        flags.push(`${dim.name}: '${label}' is under-represented (${P(share)}%)`);
+      }
+      const k = dim.groups.length;
+      if (k >= 1 && dim.ratio >= opts.imbalance_flag) {
+        flags.push(`${dim.name}: imbalance ratio ${fmt(dim.ratio, 1)} ('${dim.groups[0][0]}' vs '${dim.groups[k - 1][0]}')`);
+      }
+      if (nRows >= 1 && dim.missingPctRaw >= opts.missing_flag) {
+        if (dim.implausible > 0) {
+          flags.push(`${dim.name}: ${P(dim.missingPctRaw)}% missing (${dim.implausible} implausible ages treated as missing)`);
+        } else {
+          flags.push(`${dim.name}: ${P(dim.missingPctRaw)}% missing`);
+        }
+      }
+    }
+
+    // Intersections.
+    const intersections = [];
+    let crossFlag = null;
+    let pair = null;
+    if (opts.cross) {
+      const byName = new Map(dims.map((d) => [d.name, d]));
+      const bad = opts.cross.find((c) => !byName.has(c));
+      if (bad !== undefined) crossFlag = `cross: '${bad}' is not a profiled dimension`;
+      else pair = [byName.get(opts.cross[0]), byName.get(opts.cross[1])];
+    } else if (dims.length >= 2) {
+      pair = [dims[0], dims[1]];
+    }
+    if (pair) {
+      const [A, B] = pair;
+      const cells = intersect(summary, A, B);
+      const gaps = [];
+      for (const [ga] of A.groups) {
+        for (const [gb] of B.groups) {
+          const count = cells.get(ga + '\u0000' + gb) || 0;
+          if (count === 0 || count < opts.intersection_floor * nRows) {
+            gaps.push({ a: ga, b: gb, count, share: roundHalfUp(count / nRows, 4), raw: count / nRows });
+          }
+        }
+      }
+      intersections.push({
+        dims: [A.name, B.name],
+        n_cells: A.groups.length * B.groups.length,
+        cells: gaps.map(({ a, b, count, share }) => ({ a, b, count, share })),
+      });
+      const AB = `${A.name} x ${B.name}`;
+      for (const g of gaps.slice(0, 10)) {
+        if (g.count === 0) flags.push(`${AB}: '${g.a}' x '${g.b}' is absent (0 rows)`);
+        else flags.push(`${AB}: '${g.a}' x '${g.b}' is near-empty (${g.count} rows, ${P(g.raw)}%)`);
+      }
+      if (gaps.length > 10) flags.push(`${AB}: ${gaps.length - 10} more sparse cells (see intersections)`);
+    }
+    if (crossFlag) flags.push(crossFlag);
+
+    let overall = null;
+    let grade = null;
+    if (dims.length === 0) {
+      flags.push('no demographic column detected; declare one with --map COLUMN=KIND');
+    } else {
+      overall = roundHalfUp(fsum(dimensions.map((d) => d.dimension_score)) / dimensions.length, 0);
+      grade = gradeOf(overall);
+    }
+    return {
+      n_rows: nRows,
+      n_cols: columns.length,
+      overall_score: overall,
+      grade,
+      dimensions,
+      dropped,
+      intersections,
+      flags,
+    };
+  }
+
+  /** Pair counts of two dimensions mapped to their groups: "ga\0gb" -> count. */
+  function intersect(summary, A, B) {
+    let i = A.index;
+    let j = B.index;
+    const swap = i > j;
+    if (swap) { const t = i; i = j; j = t; }
+    const entries = summary.pairs.get(i + ',' + j) || [];
+    const out = new Map();
+    const mapA = A.labelToGroup;
+    const mapB = B.labelToGroup;
+    for (const e of entries) {
+      const la = swap ? e[1] : e[0];
+      const lb = swap ? e[0] : e[1];
+      const ga = mapA ? mapA.get(la) : la;
+      const gb = mapB ? mapB.get(lb) : lb;
+      if (ga === null || gb === null) continue; // implausible ages
+      const key = ga + '\u0000' + gb;
+      out.set(key, (out.get(key) || 0) + e[2]);
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Convenience
+  // ---------------------------------------------------------------------------------
+
+  function profileBytes(bytes, name, overrides, opts, chunkSize) {
+    const p = createProfiler({ name, overrides, opts });
+    if (!(bytes instanceof Uint8Array)) bytes = new Uint8Array(bytes);
+    const step = chunkSize && chunkSize > 0 ? chunkSize : 1 << 20;
+    for (let i = 0; i < bytes.length; i += step) p.push(bytes.subarray(i, i + step));
+    const summary = p.finish();
+    return analyze(summary, overrides, opts);
+  }
+
+  return {
+    version: '0.1.0',
+    InputError,
+    createProfiler,
+    analyze,
+    profileBytes,
+    resolveOptions,
+    // Exposed for tests and for the page's own use.
+    fsum,
+    ln,
+    roundHalfUp,
+    fmt,
+    cmpCodePoint,
+    tokenize,
+    kindFromName,
+    trimLabel,
+    isMissing,
+    cleanHeader,
+    sniffDelimiter,
+    firstInvalidUtf8,
+    pyFloatRepr,
+  };
+});

@@ -1,0 +1,129 @@
+'use strict';
+// SPEC sections 1-6: tokenizer, keywords, categorical rule, age, metrics, flags.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const { E, run, dim } = require('./helpers');
+
+test('tokenizer: words, camelCase humps, acronym ends, letter/digit changes', () => {
+  assert.deepEqual(E.tokenize('DateOfBirth'), ['date', 'of', 'birth']);
+  assert.deepEqual(E.tokenize('Sex_Code_Text'), ['sex', 'code', 'text']);
+  assert.deepEqual(E.tokenize('ageGroup'), ['age', 'group']);
+  assert.deepEqual(E.tokenize('DOBDate'), ['dob', 'date']);
+  assert.deepEqual(E.tokenize('age2'), ['age', '2']);
+  assert.deepEqual(E.tokenize('2age'), ['2', 'age']);
+  assert.deepEqual(E.tokenize('Âge'), ['ge']);
+  assert.deepEqual(E.tokenize('ageé_x'), ['age', 'x']);
+  assert.deepEqual(E.tokenize('HTTPServer10X'), ['http', 'server', '10', 'x']);
+  assert.deepEqual(E.tokenize(''), []);
+});
+
+test('keywords: exact below 4 characters, prefix from 4; list order decides', () => {
+  const k = E.kindFromName;
+  assert.equal(k('sex'), 'sex');
+  assert.equal(k('Gender_Identity'), 'sex');
+  assert.equal(k('agency'), null);
+  assert.equal(k('Agency_Text'), null);
+  assert.equal(k('Language'), null);
+  assert.equal(k('stage'), null);
+  assert.equal(k('statecode'), 'geography');
+  assert.equal(k('age_cat'), 'age');
+  assert.equal(k('DateOfBirth'), 'age');
+  assert.equal(k('Ethnic_Code_Text'), 'race');
+  assert.equal(k('race_sex'), 'sex');
+  assert.equal(k('native-country'), 'geography');
+  assert.equal(k('zipper'), null);
+  assert.equal(k('cityscape'), 'geography');
+  assert.equal(k('AGE2'), 'age');
+});
+
+test('generic categoricals: 2..max_categorical distinct labels', () => {
+  const rows = (k) => 'x\n' + Array.from({ length: 60 }, (_, i) => `v${i % k}`).join('\n') + '\n';
+  assert.equal(run(rows(1)).dimensions.length, 0);
+  assert.equal(run(rows(2)).dimensions.length, 1);
+  assert.equal(run(rows(20)).dimensions.length, 1);
+  assert.equal(run(rows(21)).dimensions.length, 0);
+  assert.equal(run(rows(21), { max_categorical: 21 }).dimensions.length, 1);
+});
+
+test('group explosion: >max_dimension_groups dropped unless geography or forced', () => {
+  const rows = 'sex,state,x\n' + Array.from({ length: 60 }, (_, i) => `s${i},g${i},1`).join('\n') + '\n';
+  const r = run(rows);
+  assert.deepEqual(r.dropped, [{ name: 'sex', kind: 'sex', n_groups: 60 }]);
+  assert.deepEqual(r.dimensions.map((d) => d.name), ['state']);
+  const f = run(rows, {}, { sex: 'sex', x: 'categorical' });
+  assert.deepEqual(f.dimensions.map((d) => d.name), ['sex', 'state', 'x']);
+  assert.equal(dim(f, 'x').n_groups, 1);
+});
+
+test('age: numeric bands, implausible values, skewness; interval and categorical modes', () => {
+  const r = run('age\n5\n17.5\n18\n29\n30\n75\n120\n121\n-1\nNA\n');
+  const a = dim(r, 'age');
+  assert.equal(a.age_mode, 'numeric');
+  assert.deepEqual(a.groups.map((g) => [g.label, g.count]),
+    [['0-17', 2], ['18-29', 2], ['75+', 2], ['30-44', 1]]);
+  assert.equal(a.implausible_count, 2);
+  assert.equal(a.missing_count, 3);
+  assert.equal(typeof a.skewness, 'number');
+  const iv = dim(run('age\n[70-80)\n"(40, 50]"\n[0-10)\n'), 'age');
+  assert.equal(iv.age_mode, 'interval');
+  assert.deepEqual(iv.groups.map((g) => g.label), ['0-17', '30-44', '60-74']);
+  assert.equal(iv.skewness, null);
+  const cat = dim(run('age\n25 - 45\nLess than 25\n25 - 45\n'), 'age');
+  assert.equal(cat.age_mode, 'categorical');
+  assert.deepEqual(cat.groups.map((g) => g.label), ['25 - 45', 'Less than 25']);
+});
+
+test('flags: exact texts and order', () => {
+  const rows = ['sex,age'];
+  for (let i = 0; i < 90; i++) rows.push(`M,${20 + (i % 10)}`);
+  for (let i = 0; i < 4; i++) rows.push('F,NA');
+  rows.push('X,200');
+  const r = run(rows.join('\n') + '\n');
+  assert.deepEqual(r.flags, [
+    "sex: 'F' is under-represented (4.2%)",
+    "sex: 'X' is under-represented (1.1%)",
+    "sex: imbalance ratio 90.0 ('M' vs 'X')",
+    'age: 5.3% missing (1 implausible ages treated as missing)',
+    "sex x age: 'F' x '18-29' is absent (0 rows)",
+    "sex x age: 'X' x '18-29' is absent (0 rows)",
+  ]);
+  const mean = (dim(r, 'sex').dimension_score + dim(r, 'age').dimension_score) / 2;
+  assert.equal(r.overall_score, Math.floor(mean + 0.5));
+});
+
+test('no dimension: null score and the flag', () => {
+  const r = run('id\n' + Array.from({ length: 25 }, (_, i) => i).join('\n') + '\n');
+  assert.equal(r.overall_score, null);
+  assert.equal(r.grade, null);
+  assert.deepEqual(r.flags, ['no demographic column detected; declare one with --map COLUMN=KIND']);
+});
+
+test('cross: named pair, and a flag when a name is not a dimension', () => {
+  const text = 'sex,race,x\nM,A,1\nF,B,2\nM,B,1\n';
+  const r = run(text, { cross: ['race', 'sex'] });
+  assert.deepEqual(r.intersections[0].dims, ['race', 'sex']);
+  assert.equal(r.intersections[0].n_cells, 4);
+  const bad = run(text, { cross: ['sex', 'nope'] });
+  assert.deepEqual(bad.intersections, []);
+  assert.equal(bad.flags[bad.flags.length - 1], "cross: 'nope' is not a profiled dimension");
+});
+
+const DATA = path.join(__dirname, '..', '..', '..', 'shared', 'data');
+const COMPAS = path.join(DATA, 'compas-scores-two-years.csv');
+
+test('COMPAS two-year: published counts', { skip: !fs.existsSync(COMPAS) && 'no shared data' }, () => {
+  const bytes = fs.readFileSync(COMPAS);
+  for (const chunk of [4096, 1 << 20]) {
+    const r = E.profileBytes(bytes, 'compas', {}, {}, chunk);
+    assert.equal(r.n_rows, 7214);
+    const sex = Object.fromEntries(dim(r, 'sex').groups.map((g) => [g.label, g.count]));
+    assert.deepEqual(sex, { Male: 5819, Female: 1395 });
+    const race = Object.fromEntries(dim(r, 'race').groups.map((g) => [g.label, g.count]));
+    assert.equal(race['African-American'], 3696);
+    assert.equal(race.Caucasian, 2454);
+    assert.deepEqual(r.dropped, [{ name: 'dob', kind: 'age', n_groups: 5452 }]);
+    assert.ok(r.dimensions.some((d) => d.name === 'decile_score.1'));
+  }
+});

@@ -1,0 +1,40 @@
+'use strict';
+// Shared helpers for the node --test unit tests of assets/profiler-engine.js.
+const path = require('path');
+
+const E = require(path.join(__dirname, '..', '..', 'assets', 'profiler-engine.js'));
+
+const enc = new TextEncoder();
+
+/** Profile text or bytes with a given chunk size; returns the result or {error}. */
+function run(input, opts, overrides, chunk) {
+  const bytes = typeof input === 'string' ? enc.encode(input) : Uint8Array.from(input);
+  try {
+    return E.profileBytes(bytes, 't.csv', overrides || {}, opts || {}, chunk);
+  } catch (e) {
+    if (e instanceof E.InputError) return { error: e.message };
+    throw e;
+  }
+}
+
+/** Summary (counts per column) of a file, pushed in chunks of `chunk` bytes. */
+function summarize(input, opts, chunk) {
+  const bytes = typeof input === 'string' ? enc.encode(input) : Uint8Array.from(input);
+  const p = E.createProfiler({ name: 't.csv', opts: opts || {} });
+  const step = chunk || bytes.length || 1;
+  for (let i = 0; i < bytes.length; i += step) p.push(bytes.subarray(i, i + step));
+  return p.finish();
+}
+
+function countsOf(summary, col) {
+  const i = summary.columns.indexOf(col);
+  return Object.fromEntries(summary.counts[i]);
+}
+
+function dim(result, name) {
+  return result.dimensions.find((d) => d.name === name);
+}
+
+const CHUNKS = [1, 2, 3, 4, 5, 7, 64, 1 << 20];
+
+module.exports = { E, enc, run, summarize, countsOf, dim, CHUNKS };

@@ -1,0 +1,192 @@
+'use strict';
+// SPEC section 0: bytes, records, header, labels and errors, at every chunk size.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { E, enc, run, summarize, countsOf, CHUNKS } = require('./helpers');
+
+function forChunks(fn) {
+  for (const c of CHUNKS) fn(c);
+}
+
+test('quotes: "" is a quote, delimiters and line ends inside quotes are kept', () => {
+  forChunks((c) => {
+    const s = summarize('a,b\r\n"x,""y""\r\nz",2\r\n"p\rq",3\n"r\ns",4\r', {}, c);
+    assert.deepEqual(Object.keys(countsOf(s, 'a')), ['x,"y"\r\nz', 'p\rq', 'r\ns']);
+    assert.equal(s.n_rows, 3);
+  });
+});
+
+test('text after a closing quote is appended; a quote not first in its field is ordinary', () => {
+  forChunks((c) => {
+    const s = summarize('a,b\n"ab"c"d",1\n x"y" ,2\n"q" ,3\n"""",4\n', {}, c);
+    assert.deepEqual(Object.keys(countsOf(s, 'a')), ['abc"d"', 'x"y"', 'q', '"']);
+  });
+});
+
+test('line ends: CR, LF, CRLF, split across chunks; blank lines skipped everywhere', () => {
+  const text = '\r\n\n\ra,b\r\r\n1,2\r\n\r\n3,4\n\n5,6\r7,8';
+  forChunks((c) => {
+    const s = summarize(text, {}, c);
+    assert.equal(s.n_rows, 4);
+    assert.deepEqual(countsOf(s, 'a'), { 1: 1, 3: 1, 5: 1, 7: 1 });
+  });
+});
+
+test('a line of spaces or of delimiters is a record', () => {
+  const s = summarize('a,b\n  \n,\n1,2\n');
+  assert.equal(s.n_rows, 3);
+  assert.equal(s.missing[0], 2);
+  assert.equal(s.missing[1], 2); // short row " " -> b missing
+});
+
+test('BOM at byte 0 dropped (also when split), U+FEFF elsewhere kept', () => {
+  const bytes = [0xef, 0xbb, 0xbf, ...enc.encode('sex,x\n\ufeffM,1\nF,2\n')];
+  forChunks((c) => {
+    const s = summarize(bytes, {}, c);
+    assert.deepEqual(s.columns, ['sex', 'x']);
+    assert.deepEqual(Object.keys(countsOf(s, 'sex')), ['\ufeffM', 'F']);
+  });
+});
+
+test('multi-byte characters split across chunks decode whole', () => {
+  const text = 'g,x\n😀,1\né,2\nעברית,3\ne\u0301,4\n\u{10FFFD},5\n';
+  forChunks((c) => {
+    const s = summarize(text, {}, c);
+    assert.deepEqual(Object.keys(countsOf(s, 'g')), ['😀', 'é', 'עברית', 'e\u0301', '\u{10FFFD}']);
+  });
+});
+
+test('invalid UTF-8: offset of the first ill-formed sequence (Python UnicodeDecodeError.start)', () => {
+  const cases = [
+    [[0x61, 0x80], 1], // stray continuation
+    [[0x61, 0xc3], 1], // truncated at end of input
+    [[0x61, 0xc0, 0x80], 1], // overlong
+    [[0x61, 0xc1, 0xbf], 1],
+    [[0x61, 0xe0, 0x80, 0x80], 1], // overlong 3-byte
+    [[0x61, 0xed, 0xa0, 0x80], 1], // surrogate
+    [[0x61, 0xf4, 0x90, 0x80, 0x80], 1], // above U+10FFFF
+    [[0x61, 0xf5, 0x80], 1],
+    [[0x61, 0xff], 1],
+    [[0x61, 0xe2, 0x82], 1], // truncated 3-byte
+    [[0x61, 0xe2, 0x28, 0xa1], 1], // bad second byte
+    [[0x61, 0xf0, 0x9f, 0x98, 0x80, 0x80], 5], // valid emoji then stray
+    [[0xef, 0xbb, 0xbf, 0x80], 3], // offsets count the BOM
+  ];
+  for (const [bytes, off] of cases) {
+    assert.equal(E.firstInvalidUtf8(Uint8Array.from(bytes), bytes.length), off, JSON.stringify(bytes));
+    forChunks((c) => {
+      const r = run(bytes, {}, {}, c);
+      assert.equal(r.error, `t.csv: byte ${off}: not valid UTF-8; re-save the file as UTF-8 or pass --encoding`,
+        `${JSON.stringify(bytes)} chunk ${c}`);
+    });
+  }
+});
+
+test('NUL byte: offset; the lower of NUL and invalid UTF-8 wins', () => {
+  forChunks((c) => {
+    assert.equal(run('a,b\n1,\u00002\n', {}, {}, c).error,
+      't.csv: byte 6: NUL byte; this looks like a binary file, not CSV');
+    assert.equal(run([0x61, 0x00, 0xff], {}, {}, c).error,
+      't.csv: byte 1: NUL byte; this looks like a binary file, not CSV');
+    assert.equal(run([0x61, 0xff, 0x00], {}, {}, c).error,
+      't.csv: byte 1: not valid UTF-8; re-save the file as UTF-8 or pass --encoding');
+  });
+});
+
+test('errors in file order: a record is checked at its line end', () => {
+  forChunks((c) => {
+    // long row ended by LF before the bad byte: the long row is reported
+    assert.equal(run('a,b\n1,2,3\n\u0000', {}, {}, c).error,
+      't.csv: line 2: 3 fields but the header has 2; quote values that contain the delimiter');
+    // a lone CR is a line end too
+    assert.equal(run('a,b\r1,2,3\r\u0000', {}, {}, c).error,
+      't.csv: line 2: 3 fields but the header has 2; quote values that contain the delimiter');
+    // the bad byte inside the long record comes first
+    assert.equal(run('a,b\n1,2,3\u0000\n', {}, {}, c).error,
+      't.csv: byte 9: NUL byte; this looks like a binary file, not CSV');
+    // a bad byte anywhere precedes an unterminated quote (reported at end of input)
+    assert.equal(run('a,b\n"1,2\n\u0000', {}, {}, c).error,
+      't.csv: byte 9: NUL byte; this looks like a binary file, not CSV');
+  });
+});
+
+test('long row and unterminated quote name the line where the record starts', () => {
+  forChunks((c) => {
+    assert.equal(run('a,b\r\n"x\r\ny",1\r\n1,"2\n\n3",4\r\n', {}, {}, c).error,
+      't.csv: line 4: 3 fields but the header has 2; quote values that contain the delimiter');
+    assert.equal(run('a,b\n\n1,2\n3,"4\n5\n', {}, {}, c).error,
+      't.csv: line 4: a quoted field is never closed; add the closing quote');
+  });
+});
+
+test('empty file, blank-only file, header only', () => {
+  forChunks((c) => {
+    assert.equal(run('', {}, {}, c).error, 't.csv: file is empty');
+    assert.equal(run('\r\n\n\r', {}, {}, c).error, 't.csv: file is empty');
+    assert.equal(run([0xef, 0xbb, 0xbf], {}, {}, c).error, 't.csv: file is empty');
+    assert.equal(run('a,b\r\n\r\n', {}, {}, c).error, 't.csv: no data rows, only a header');
+    assert.equal(run('x\n', { skip_lines: 1 }, {}, c).error, 't.csv: file is empty');
+    assert.equal(run('\n\n', { names: ['a'] }, {}, c).error, 't.csv: file is empty');
+  });
+});
+
+test('skip_lines drops physical lines (quotes ignored), line numbers still count them', () => {
+  forChunks((c) => {
+    const s = summarize('|1x3 "Cross\r\nsex,x\n1,2\n', { skip_lines: 1 }, c);
+    assert.deepEqual(s.columns, ['sex', 'x']);
+    assert.equal(run('junk\r\na,b\r\n1,2,3\r\n', { skip_lines: 1 }, {}, c).error,
+      't.csv: line 3: 3 fields but the header has 2; quote values that contain the delimiter');
+  });
+});
+
+test('delimiter sniffing: first physical line of the header, quotes toggle, tie order', () => {
+  assert.equal(E.sniffDelimiter('a;b;c,d'), ';');
+  assert.equal(E.sniffDelimiter('a,b;c'), ',');
+  assert.equal(E.sniffDelimiter('a\tb|c'), '\t');
+  assert.equal(E.sniffDelimiter('"a,b,c";d'), ';');
+  assert.equal(E.sniffDelimiter('abc'), ',');
+  assert.equal(E.sniffDelimiter('a|b'), '|');
+  forChunks((c) => {
+    const s = summarize('\n\n"x;y,z";b\nq;r\n', {}, c);
+    assert.deepEqual(s.columns, ['x;y,z', 'b']);
+    // names given: sniffed from the first data record
+    const t = summarize('1|2\n3|4\n', { names: ['a', 'b'] }, c);
+    assert.deepEqual(t.columns, ['a', 'b']);
+    assert.equal(t.n_rows, 2);
+  });
+});
+
+test('header: trimmed, empty -> column_N, duplicates renamed with the first free suffix', () => {
+  assert.deepEqual(E.cleanHeader([' a ', '', 'a', 'a', 'a.1', '\t', 'column_2']),
+    ['a', 'column_2', 'a.1', 'a.2', 'a.1.1', 'column_6', 'column_2.1']);
+});
+
+test('short rows read missing trailing cells', () => {
+  const s = summarize('a,b,c\n1\n1,2\n');
+  assert.equal(s.missing[1], 1);
+  assert.equal(s.missing[2], 2);
+});
+
+test('labels: only ASCII space and tab trimmed; missing tokens exact', () => {
+  assert.equal(E.trimLabel(' \t x \t'), 'x');
+  assert.equal(E.trimLabel('\u00a0x\u3000'), '\u00a0x\u3000');
+  for (const m of ['', 'NA', 'N/A', 'n/a', 'NaN', 'nan', 'null', 'NULL', '?']) assert.ok(E.isMissing(m), m);
+  for (const m of ['na', 'None', 'NA ', 'N/a', '??', '-', 'Null', 'NAN']) assert.ok(!E.isMissing(m), m);
+  const s = summarize('a\n NA \n?\nNone\n02134\n1.50\n1.5\n');
+  assert.equal(s.missing[0], 2);
+  assert.deepEqual(Object.keys(countsOf(s, 'a')), ['None', '02134', '1.50', '1.5']);
+});
+
+test('option and override errors: exact messages', () => {
+  assert.equal(run('a\n1\n', { min_share: 1.5 }).error, '--min-share: 1.5 is out of range (0..1)');
+  assert.equal(run('a\n1\n', { max_categorical: 1 }).error,
+    '--max-categorical: 1 is out of range (integer >= 2)');
+  assert.equal(run('a\n1\n', { max_age: 0 }).error, '--max-age: 0 is out of range (> 0)');
+  assert.equal(run('a\n1\n', { age_bands: [0, 5, 5] }).error,
+    '--age-bands: 0,5,5 is out of range (increasing integers starting at 0)');
+  assert.equal(run('a\n1\n', {}, { b: 'sex' }).error, "--map: no column named 'b' (columns: a)");
+  assert.equal(run('a,b,c,d,e,f\n1,2,3,4,5,6\n', {}, { z: 'sex' }).error,
+    "--map: no column named 'z' (columns: a, b, c, d, e...)");
+  assert.equal(run('a\n1\n', {}, { a: 'gender' }).error,
+    "--map: unknown kind 'gender' for 'a' (use sex, race, age, geography, categorical or ignore)");
+});

@@ -1,0 +1,521 @@
+"""Parity: the Python engine and the browser engine give `==` results (SPEC.md section 14).
+
+Hypothesis generates whole CSV files as bytes (headers built from the detection
+keywords and near-misses, astral/combining/RTL text, quotes, delimiters and line ends
+inside quotes, missing-token near-misses, numbers in many spellings, interval ages,
+dates, columns with 19..22 and 49..52 distinct values, BOMs, CR/LF/CRLF, each
+delimiter, ragged rows, duplicate headers, NUL and invalid UTF-8 bytes, random
+overrides, `cross` and every threshold option) and feeds each through
+`faircode.profile` and through assets/profiler-engine.js (node, one persistent batch
+process, random chunk sizes). Results must be equal, flags included; when one side
+raises an input error the other must raise the identical message.
+
+Profiles (tests/conftest.py): `ci` (default; derandomized, 500 examples) and `deep`
+(20,000): `HYPOTHESIS_PROFILE=deep pytest tests/test_js_parity.py`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, event, given, note, settings
+from hypothesis import strategies as st
+from jsbridge import JSEngine, NodeMissing
+
+import faircode
+from faircode.reader import clean_header
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = Path(__file__).parents[1].parent / "shared" / "data"
+ADULT_NAMES = ["age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
+               "occupation", "relationship", "race", "sex", "capital-gain", "capital-loss",
+               "hours-per-week", "native-country", "income"]
+
+
+# ---------------------------------------------------------------------------------------
+# Running both engines
+# ---------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def js():
+    try:
+        engine = JSEngine()
+    except NodeMissing as exc:
+        pytest.fail(str(exc), pytrace=False)
+    yield engine
+    engine.close()
+
+
+def run_python(source, overrides, opts, **kwargs) -> dict:
+    try:
+        result = faircode.profile(source, overrides, opts, **kwargs)
+    except faircode.InputError as exc:
+        return {"error": str(exc)}
+    # The comparison is on JSON values, as the engines' outputs are consumed.
+    return {"result": json.loads(json.dumps(result))}
+
+
+def run_js(answer: dict) -> dict:
+    if answer.get("internal"):
+        raise AssertionError("JS engine crashed:\n" + answer["error"])
+    if "error" in answer:
+        return {"error": answer["error"]}
+    return {"result": answer["result"]}
+
+
+def side_by_side(py: dict, js: dict, width: int = 70) -> str:
+    """The two outputs as pretty JSON in two columns, differing lines marked."""
+    a = json.dumps(py, indent=1, sort_keys=True, ensure_ascii=False).splitlines()
+    b = json.dumps(js, indent=1, sort_keys=True, ensure_ascii=False).splitlines()
+    out = [f"{'python':<{width}} | js", "-" * (2 * width + 3)]
+    matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            block = a[i1:i2]
+            if len(block) > 6:  # keep context short
+                block = block[:2] + ["..."] + block[-2:]
+            out += [f"  {x[:width]:<{width}} | {x[:width]}" for x in block]
+            continue
+        left, right = a[i1:i2], b[j1:j2]
+        for k in range(max(len(left), len(right))):
+            x = left[k] if k < len(left) else ""
+            y = right[k] if k < len(right) else ""
+            out.append(f"! {x[:width]:<{width}} | {y[:width]}")
+    return "\n".join(out)
+
+
+def assert_same(py: dict, js: dict, context: str) -> None:
+    if py != js:
+        raise AssertionError(f"engines disagree\n{context}\n{side_by_side(py, js)}")
+
+
+# ---------------------------------------------------------------------------------------
+# Strategies
+# ---------------------------------------------------------------------------------------
+
+KEYWORDS = ["sex", "gender", "race", "ethnic", "ethnicity", "age", "dob", "yob", "birth",
+            "region", "state", "zip", "zipcode", "postal", "country", "county", "city",
+            "location", "province"]
+NEAR_MISSES = ["agency", "language", "stage", "Agency_Text", "mileage", "image", "average",
+               "sextant", "racecar", "zipper", "cityscape", "birthday", "statecode", "dobby",
+               "regional", "usage", "teenager", "massage", "genderless"]
+FILLERS = ["code", "group", "text", "id", "name", "of", "date", "cat", "value", "x", "2",
+           "Date", "ID", "DOB"]
+ACCENTED = ["Âge", "séx", "ráce", "géndér", "Région", "Città", "País", "Ähnlich", "naïve",
+            "Straße", "età"]
+SEPARATORS = ["_", " ", "-", ".", "", "/", "__", "é", "\u00a0", "😀"]
+
+
+# Text without NUL: NUL bytes are injected on purpose, and rarely (BAD_BYTES).
+TEXT = st.text(st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)),
+               max_size=8)
+
+THEME_KEYWORDS = {
+    "sex": ["sex", "gender", "Sex_Code_Text", "GENDER"],
+    "race": ["race", "ethnic", "ethnicity", "Ethnic_Code_Text"],
+    "age": ["age", "dob", "yob", "birth", "DateOfBirth", "age_cat", "AgeGroup", "Âge"],
+    "geo": ["region", "state", "zip", "zipcode", "postal", "country", "county", "city",
+            "location", "province", "native-country"],
+}
+
+
+@st.composite
+def header_names(draw, theme: str | None = None) -> str:
+    kind = draw(st.integers(0, 9))
+    if theme in THEME_KEYWORDS and kind < 6:
+        base = draw(st.sampled_from(THEME_KEYWORDS[theme]))
+        extra = draw(st.sampled_from(["", "", "_code", "Group", "2", " text", "_1", "ID"]))
+        return draw(st.sampled_from([base, base.upper(), base.lower(), base.title()])) + extra
+    if kind == 0:
+        return draw(TEXT)
+    if kind == 1:
+        return draw(st.sampled_from(["", " ", "  ", "\t", "column_1", "column_2", "a.1", "a"]))
+    parts = draw(st.lists(st.sampled_from(KEYWORDS + NEAR_MISSES + FILLERS + ACCENTED),
+                          min_size=1, max_size=3))
+    case = draw(st.sampled_from(["lower", "upper", "title", "camel", "random", "keep"]))
+    if case == "lower":
+        parts = [p.lower() for p in parts]
+    elif case == "upper":
+        parts = [p.upper() for p in parts]
+    elif case == "title":
+        parts = [p.title() for p in parts]
+    elif case == "camel":
+        parts = [parts[0].lower()] + [p[:1].upper() + p[1:] for p in parts[1:]]
+    elif case == "random":
+        flips = draw(st.lists(st.booleans(), min_size=40, max_size=40))
+        parts = ["".join(c.upper() if flips[i % 40] else c.lower() for i, c in enumerate(p))
+                 for p in parts]
+    sep = "" if case == "camel" else draw(st.sampled_from(SEPARATORS))
+    name = sep.join(parts)
+    if draw(st.integers(0, 4)) == 0:
+        name = draw(st.sampled_from(["", "1", "2", "_", "x"])) + name + \
+            draw(st.sampled_from(["", "1", "2", "_1", "99"]))
+    if draw(st.integers(0, 6)) == 0:
+        name = draw(st.sampled_from([" ", "\t", "  "])) + name + draw(st.sampled_from(["", " "]))
+    return name
+
+
+MISSING_LIKE = ["", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", "?", "NA ", " NA", "na",
+                "Na", "N/a", "none", "None", "NONE", "-", "??", " ? ", "\tNA\t", "nil", "NaT",
+                "Null", "n/a ", '""', "N\\A"]
+SEXES = ["Male", "Female", "male", "female", "M", "F", "Non-binary", "Unknown",
+         "Unknown/Invalid", "⚧", "女性", "Männlich"]
+RACES = ["White", "Black", "Asian", "African-American", "Caucasian", "Hispanic", "Other",
+         "Native American", "AfricanAmerican", "Asian-Pac-Islander", "Amer-Indian-Eskimo"]
+TRICKY = ["😀", "👩🏽‍💻", "🇫🇷", "a😀", "😀b", "\U0001f600", "\U00010000", "\U0010fffd",
+          "\ue000", "\uff21", "\ufffd", "\ufeff", "e\u0301", "é", "\u0301", "עברית", "العربية",
+          "\u202eabc", "ﬃ", "İ", "ß", "Σ", "a b", "a,b", "a;b", "a|b", "a\tb", 'a"b', '"a"',
+          "a\nb", "a\rb", "a\r\nb", "\n", "\r", "  x  ", "\tx\t", "x ", " x", "\u3000x",
+          "\u00a0", "\x0b", "\x1f", "~", "\\", "'", "''"]
+NUMBERS = ["0", "00", "007", "-1", "-0", "1.5", "1.50", "01.5", "1e3", "1E3", "-1e-3", "+5",
+           "1,000", "1 000", "99999999999999999999", "1" * 30, "1" * 400, ".5", "5.", "١٢",
+           "12 ", " 12", "Ⅻ", "0x10", "inf", "-inf", "3.14159265358979323846", "-2.5",
+           "120", "121", "120.0", "120.5", "999", "-999", "17.999", "18", "0.0001"]
+INTERVALS = ["[70-80)", "(40, 50]", "[0-10)", "[10-20)", "[20-30)", "[30-40)", "[40-50)",
+             "[50-60)", "[60-70)", "[80-90)", "[90-100)", "[100-110)", "[1000-2000)",
+             "[70 - 80)", "[70-80]", "(70,80)", "[70-80", "70-80", "[ 70-80)", "[007-010)",
+             "[999999999999999999999-1)", "[18-29)", "(17,18]"]
+DATES = ["1947-04-18", "04/18/1947", "18/04/47", "2013-08-14 06:03:42", "2013-08-14",
+         "1999-12-31", "2000-01-01", "31.12.1999"]
+
+
+THEME_SHAPES = {
+    "sex": ["sex", "sex", "tricky", "distinct"],
+    "race": ["race", "race", "tricky", "distinct"],
+    "age": ["age_int", "age_int", "age_num", "interval", "interval", "dates", "numbers",
+            "distinct"],
+    "geo": ["distinct", "tricky", "text"],
+    "generic": ["distinct", "distinct", "tricky", "numbers", "missing", "const", "sex"],
+    "text": ["text", "tricky", "dates"],
+}
+
+
+@st.composite
+def column_values(draw, n_rows: int, theme: str) -> list[str]:
+    """One column's raw texts (before quoting)."""
+    shape = draw(st.sampled_from(THEME_SHAPES[theme]))
+    miss = draw(st.sampled_from([0.0, 0.0, 0.0, 0.05, 0.3, 1.0]))
+    if shape == "distinct":
+        k = draw(st.sampled_from([1, 2, 3, 19, 20, 21, 22, 49, 50, 51, 52]))
+        prefix = draw(st.sampled_from(["v", "", "😀", "[", "g "]))
+        offset = draw(st.integers(0, 3))
+        pool = None
+        base = [f"{prefix}{(i + offset) % k}" for i in range(n_rows)]
+    else:
+        if shape == "sex":
+            pool = SEXES
+        elif shape == "race":
+            pool = RACES
+        elif shape == "age_int":
+            lo = draw(st.sampled_from([0, 0, 15, -2]))
+            hi = draw(st.sampled_from([5, 90, 130, 1000]).filter(lambda h: h >= lo))
+            pool = [str(v) for v in range(lo, hi + 1)]
+        elif shape == "age_num":
+            pool = [str(v) for v in range(0, 100)] + NUMBERS
+        elif shape == "interval":
+            pool = INTERVALS
+        elif shape == "dates":
+            pool = DATES
+        elif shape == "tricky":
+            pool = TRICKY
+        elif shape == "numbers":
+            pool = NUMBERS
+        elif shape == "missing":
+            pool = MISSING_LIKE
+        elif shape == "const":
+            pool = [draw(st.sampled_from(SEXES + NUMBERS))]
+        else:
+            pool = None
+        if pool is not None:
+            # A sub-pool keeps group counts interesting (ties, small groups).
+            size = draw(st.integers(1, min(len(pool), 30)))
+            sub = draw(st.lists(st.sampled_from(pool), min_size=size, max_size=size))
+            idx = draw(st.lists(st.integers(0, len(sub) - 1), min_size=n_rows,
+                                max_size=n_rows))
+            base = [sub[i] for i in idx]
+        else:
+            base = draw(st.lists(TEXT, min_size=n_rows, max_size=n_rows))
+    if miss:
+        flags = draw(st.lists(st.floats(0, 1), min_size=n_rows, max_size=n_rows))
+        tokens = draw(st.lists(st.sampled_from(MISSING_LIKE), min_size=1, max_size=4))
+        base = [tokens[i % len(tokens)] if f < miss else v
+                for i, (v, f) in enumerate(zip(base, flags))]
+    return base
+
+
+def encode_cell(draw, value: str, delim: str) -> str:
+    needs = any(ch in value for ch in (delim, '"', "\r", "\n")) or value.startswith('"')
+    mode = draw(st.sampled_from(["auto"] * 6 + ["quote", "raw", "space_quote", "trailer",
+                                                  "pad"]))
+    quoted = '"' + value.replace('"', '""') + '"'
+    if mode == "quote" or (mode == "auto" and needs):
+        return quoted
+    if mode == "space_quote":  # a quote that is not the first character is ordinary
+        return " " + quoted
+    if mode == "trailer":  # text after the closing quote is appended as written
+        return quoted + draw(st.sampled_from(["x", " ", '"', "y z"]))
+    if mode == "pad":
+        return draw(st.sampled_from([" ", "\t", "  "])) + value + draw(
+            st.sampled_from(["", " ", "\t"]))
+    return value
+
+
+BAD_BYTES = [b"\x00", b"\xff", b"\x80", b"\xc0\x80", b"\xc1\xbf", b"\xe0\x80\x80",
+             b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xf5\x80\x80\x80", b"\xe2\x82",
+             b"\xf0\x9f\x98", b"\xc3", b"\xe2\x28\xa1", b"a\x00b"]
+
+
+@dataclass
+class Case:
+    data: bytes
+    overrides: dict = field(default_factory=dict)
+    opts: dict = field(default_factory=dict)
+    chunk_size: int = 1 << 20
+    block_size: int = 1 << 20
+
+    def describe(self) -> str:
+        try:
+            text = self.data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+        lines = [f"bytes: {self.data!r}"]
+        if text is not None:
+            lines.append("text:\n" + text)
+        lines.append(f"overrides={self.overrides!r} opts={self.opts!r} "
+                     f"js chunk_size={self.chunk_size} python block_size={self.block_size}")
+        return "\n".join(lines)
+
+
+@st.composite
+def options(draw, names: list[str]) -> dict:
+    opts: dict = {}
+    pick = draw(st.lists(st.sampled_from(
+        ["min_share", "min_group_size", "intersection_floor", "imbalance_flag",
+         "missing_flag", "max_age", "max_categorical", "max_dimension_groups", "age_bands",
+         "cross"]), max_size=4, unique=True))
+    if draw(st.integers(0, 14)) == 0:
+        pick.append("invalid")
+    share = st.one_of(st.sampled_from([0, 0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 1.0]),
+                      st.floats(0, 1, allow_nan=False))
+    for key in pick:
+        if key in ("min_share", "intersection_floor", "missing_flag"):
+            opts[key] = draw(share)
+        elif key == "min_group_size":
+            opts[key] = draw(st.integers(0, 200))
+        elif key == "imbalance_flag":
+            opts[key] = draw(st.one_of(st.sampled_from([1, 1.0, 1.5, 2, 3, 10]),
+                                       st.floats(1, 1e6, allow_nan=False)))
+        elif key == "max_age":
+            opts[key] = draw(st.sampled_from([1, 17.5, 18, 60, 99, 100, 120, 121, 130, 1e9,
+                                              0.5]))
+        elif key == "max_categorical":
+            opts[key] = draw(st.sampled_from([2, 3, 19, 20, 21, 22, 49, 50, 51, 52, 60]))
+        elif key == "max_dimension_groups":
+            opts[key] = draw(st.sampled_from([2, 3, 5, 19, 20, 21, 49, 50, 51, 52]))
+        elif key == "age_bands":
+            rest = draw(st.lists(st.integers(1, 130), max_size=8, unique=True))
+            opts[key] = [0] + sorted(rest)
+        elif key == "cross":
+            pool = names + ["nope"] if names else ["nope"]
+            opts[key] = draw(st.lists(st.sampled_from(pool), min_size=2, max_size=2))
+        else:
+            bad_key, bad_value = draw(st.sampled_from([
+                ("min_share", 1.5), ("min_share", -0.1), ("missing_flag", 2),
+                ("intersection_floor", -1), ("imbalance_flag", 0.5), ("imbalance_flag", 0),
+                ("min_group_size", -1), ("min_group_size", 2.5), ("max_age", 0),
+                ("max_age", -5), ("max_categorical", 1), ("max_categorical", 2.5),
+                ("max_dimension_groups", 0), ("age_bands", [1, 5]), ("age_bands", [0, 5, 5]),
+                ("age_bands", []), ("age_bands", [0, 30, 18]), ("skip_lines", -1),
+                ("cross", ["a"]), ("cross", ["a", "b", "c"]), ("cross", ["a", " "]),
+                ("delimiter", ":"), ("delimiter", "\\t"), ("min_shares", 0.1),
+                ("names", []),
+            ]))
+            opts[bad_key] = bad_value
+    return opts
+
+
+@st.composite
+def csv_cases(draw) -> Case:
+    delim = draw(st.sampled_from([",", ";", "\t", "|"]))
+    eol_mode = draw(st.sampled_from(["\n", "\r\n", "\r", "mixed"]))
+
+    def eol() -> str:
+        if eol_mode == "mixed":
+            return draw(st.sampled_from(["\n", "\r\n", "\r"]))
+        return eol_mode
+
+    n_cols = draw(st.integers(1, 6))
+    n_rows = draw(st.sampled_from([0, 1, 2, 3, 5, 10, 25, 25, 60, 60]))
+    themes = draw(st.lists(st.sampled_from(["sex", "race", "age", "age", "geo", "generic",
+                                            "generic", "text"]),
+                           min_size=n_cols, max_size=n_cols))
+    raw_names = [draw(header_names(t)) for t in themes]
+    if n_cols > 1 and draw(st.integers(0, 4)) == 0:  # duplicate headers
+        raw_names[-1] = raw_names[0]
+    columns = [draw(column_values(n_rows, t)) for t in themes]
+    use_names = draw(st.integers(0, 7)) == 0
+    ragged = draw(st.sampled_from(["none"] * 7 + ["short"] * 2 + ["long"]))
+    long_row = draw(st.integers(0, max(0, n_rows - 1)))
+
+    records: list[list[str]] = []
+    if not use_names:
+        records.append(raw_names)
+    for r in range(n_rows):
+        row = [columns[c][r] for c in range(n_cols)]
+        if ragged == "short" and draw(st.integers(0, 3)) == 0:
+            row = row[: draw(st.integers(1, n_cols))]  # short row: missing trailing cells
+        elif ragged == "long" and r == long_row:
+            row = row + draw(st.lists(st.sampled_from(["x", "", "1"]), min_size=1,
+                                      max_size=2))  # long row: an error
+        records.append(row)
+
+    text_lines: list[str] = []
+    skip = 0
+    if draw(st.integers(0, 5)) == 0:
+        skip = draw(st.integers(1, 2))
+        for _ in range(skip):
+            text_lines.append(draw(st.sampled_from(["|1x3 Cross validator", "", '"', "a,b;c",
+                                                    "# comment"])) + eol())
+    for rec in records:
+        while draw(st.integers(0, 12)) == 0:  # blank lines anywhere
+            text_lines.append(eol())
+        cells = [encode_cell(draw, v, delim) for v in rec]
+        text_lines.append(delim.join(cells) + eol())
+    text = "".join(text_lines)
+    if text and draw(st.integers(0, 3)) == 0:
+        text = text.rstrip("\r\n")  # no final line end
+    if draw(st.integers(0, 20)) == 0:
+        text += '"unterminated' + eol() + "x"
+    data = text.encode("utf-8")
+    if draw(st.booleans()):
+        data = b"\xef\xbb\xbf" + data
+    if draw(st.integers(0, 12)) == 0:
+        pos = draw(st.integers(0, len(data)))
+        data = data[:pos] + draw(st.sampled_from(BAD_BYTES)) + data[pos:]
+
+    opts = draw(options(clean_header(raw_names)))
+    if skip and "skip_lines" not in opts and draw(st.integers(0, 4)) != 0:
+        opts["skip_lines"] = skip
+    if use_names:
+        width = draw(st.sampled_from([n_cols, n_cols, max(1, n_cols - 1), n_cols + 1]))
+        opts.setdefault("names", (raw_names + ["extra"])[:width])
+    if draw(st.integers(0, 3)) == 0:
+        opts.setdefault("delimiter", "tab" if delim == "\t" else delim)
+
+    overrides: dict = {}
+    cleaned = clean_header(opts["names"] if isinstance(opts.get("names"), list) and
+                           opts["names"] else raw_names)
+    for _ in range(draw(st.integers(0, 2))):
+        col = draw(st.sampled_from(cleaned + ["nope"] if draw(st.integers(0, 9)) == 0
+                                   else cleaned))
+        overrides[col] = draw(st.sampled_from(
+            ["sex", "race", "age", "age", "geography", "categorical", "ignore"] +
+            (["gender"] if draw(st.integers(0, 9)) == 0 else [])))
+
+    chunk = draw(st.sampled_from([1, 2, 3, 4, 5, 7, 13, 64, 1024, 1 << 20]))
+    block = draw(st.sampled_from([1, 2, 3, 5, 64, 1 << 20]))
+    return Case(data, overrides, opts, chunk, block)
+
+
+# ---------------------------------------------------------------------------------------
+# Tests
+# ---------------------------------------------------------------------------------------
+
+def check_case(js, case: Case) -> None:
+    py = run_python(io.BytesIO(case.data), case.overrides, case.opts, name="t.csv",
+                    block_size=case.block_size)
+    got = run_js(js.profile_bytes(case.data, "t.csv", case.overrides, case.opts,
+                                  case.chunk_size))
+    assert_same(py, got, case.describe())
+    # Statistics (pytest --hypothesis-show-statistics) show what the strategies reach.
+    if "error" in py:
+        event("error: " + re.sub(r"^t\.csv: |[0-9]+|'.*'", "", py["error"])[:40])
+    else:
+        r = py["result"]
+        event(f"result: {min(len(r['dimensions']), 3)}+ dimensions")
+        event(f"intersection: {bool(r['intersections'])}, dropped: {bool(r['dropped'])}")
+        kinds = sorted({d["kind"] + (f"/{d['age_mode']}" if d["age_mode"] else "")
+                        for d in r["dimensions"]})
+        for k in kinds:
+            event(f"kind {k}")
+
+
+INDEPENDENT = (
+    # Written by hand, not by the strategies: emoji labels, CR-only line ends, a BOM,
+    # ';' delimiter, quoted newlines (CR and LF inside quotes), a doubled quote.
+    b"\xef\xbb\xbf"
+    + b"gender;Region;note;age\r"
+    + "👩;north;\"line one\rline two\";34\r".encode()
+    + "👨;south;\"a \"\"quoted\"\" word\";71\r".encode()
+    + "👩;\"no\nrth\";plain;19\r".encode()
+    + "🧑;south;;17\r".encode()
+    + "👨;south;\"x;y\";NA\r".encode()
+    + "👩🏽;north;z;45\r".encode()
+)
+
+
+def test_independent_file(js):
+    py = run_python(io.BytesIO(INDEPENDENT), None, None, name="t.csv")
+    assert "result" in py, py
+    # Ties are broken by code point: U+1F468 before U+1F469.
+    assert [g["label"] for g in py["result"]["dimensions"][0]["groups"]] == \
+        ["👨", "👩", "👩🏽", "🧑"]
+    for chunk in (1, 2, 3, 5, 1 << 20):
+        got = run_js(js.profile_bytes(INDEPENDENT, "t.csv", chunk_size=chunk))
+        assert_same(py, got, f"independent file, js chunk_size={chunk}")
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                 HealthCheck.large_base_example], deadline=None)
+@given(csv_cases())
+def test_generated_files(js, case: Case):
+    note(case.describe())
+    check_case(js, case)
+
+
+def data_files() -> list[Path]:
+    if not DATA.is_dir():
+        return []
+    return sorted(p for p in DATA.rglob("*") if p.is_file())
+
+
+def test_data_directory_exists():
+    assert DATA.is_dir(), f"shared datasets not found at {DATA}"
+    assert data_files()
+
+
+@pytest.mark.parametrize("path", data_files(), ids=lambda p: str(p.relative_to(DATA)))
+def test_real_dataset(js, path: Path):
+    opts: dict = {}
+    if path.name in ("adult.data", "adult.test"):
+        opts["names"] = ADULT_NAMES
+    if path.name == "adult.test":
+        opts["skip_lines"] = 1
+    py = run_python(str(path), None, opts)
+    got = run_js(js.profile_path(path, str(path), None, opts))
+    assert_same(py, got, f"file {path} opts={opts}")
+
+
+# A lone CR ends a record, so that record's checks (its field count, or the override
+# check after the header) come before a bad byte right after the CR (SPEC 0.6).
+CR_ORDER_CASES = [
+    (b"a,b\r1,2,3\r\x00", {}, "t.csv: line 2: 3 fields but the header has 2; "
+                              "quote values that contain the delimiter"),
+    (b"a,b\r1,2,3\r\xff", {}, "t.csv: line 2: 3 fields but the header has 2; "
+                              "quote values that contain the delimiter"),
+    (b"a,b\r\x00", {"nope": "sex"}, "--map: no column named 'nope' (columns: a, b)"),
+]
+
+
+@pytest.mark.parametrize("data,overrides,message", CR_ORDER_CASES)
+def test_error_order_at_lone_cr(js, data, overrides, message):
+    got = run_js(js.profile_bytes(data, "t.csv", overrides, {}))
+    assert got == {"error": message}
+    py = run_python(io.BytesIO(data), overrides, {}, name="t.csv")
+    assert_same(py, got, f"bytes: {data!r} overrides={overrides!r}")
