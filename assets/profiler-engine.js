@@ -48,6 +48,8 @@ function () {
   // Numerics (SPEC section 13)
   // ---------------------------------------------------------------------------------
 
+  const VERSION = '0.1.0'; // faircode/__init__.py __version__
+
   // Literal scale factors: never computed with a power function.
   const SCALE = [1, 10, 100, 1000, 10000];
 
@@ -289,9 +291,7 @@ function () {
     psi_moderate: 0.10,
     psi_significant: 0.25,
     score_drop_flag: 5,
-    // Section 9 (reference baselines) is not implemented in this engine yet; the key is
-    // known so that option validation matches the Python engine.
-    reference: null,
+    reference: null, // a parsed section 9 table, identified in provenance by its hash
   };
   const KNOWN_OPTIONS = Object.keys(DEFAULTS).slice().sort();
   const DELIMITERS = { ',': ',', ';': ';', tab: '\t', '\t': '\t', '|': '|' };
@@ -407,9 +407,6 @@ function () {
       }
       out.delimiter = DELIMITERS[d];
     }
-    if (given('reference')) {
-      throw new InputError('reference baselines are not supported by the browser engine yet');
-    }
     if (given('encoding')) {
       const enc = String(opts.encoding);
       if (!UTF8_NAMES.has(enc.trim().toLowerCase().replace(/[ _]/g, '-').replace(/-+$/, '')) &&
@@ -417,6 +414,13 @@ function () {
         throw new InputError(`--encoding: the browser engine reads UTF-8 only, not '${enc}'`);
       }
       out.encoding = 'utf-8';
+    }
+    if (given('reference')) {
+      // A parsed section 9 table (parseReference), as in the Python engine: not re-checked.
+      if (!Array.isArray(opts.reference)) {
+        throw new InputError('reference: give the parsed table (see parseReference)');
+      }
+      out.reference = opts.reference;
     }
     Object.defineProperty(out, '__resolved', { value: true });
     return out;
@@ -1471,8 +1475,10 @@ function () {
 
     const flags = [];
     const dimensions = [];
+    const refEntries = opts.reference ? matchReference(opts.reference, dims) : new Map();
     for (const dim of dims) {
-      dimensions.push(metrics(dim, nRows, opts));
+      const outDim = metrics(dim, nRows, opts);
+      dimensions.push(outDim);
       for (const [label, share] of dim.under) {
         flags.push(`${dim.name}: '${label}' is under-represented (${P(share)}%)`);
       }
@@ -1486,6 +1492,11 @@ function () {
         } else {
           flags.push(`${dim.name}: ${P(dim.missingPctRaw)}% missing`);
         }
+      }
+      if (refEntries.has(dim.name)) {
+        const r = referenceBlock(outDim, refEntries.get(dim.name), opts.reference_flag);
+        outDim.reference = r.block;
+        flags.push(...r.flags);
       }
     }
 
@@ -1525,6 +1536,7 @@ function () {
       }
       if (gaps.length > 10) flags.push(`${AB}: ${gaps.length - 10} more sparse cells (see intersections)`);
     }
+    if (opts.reference) flags.push(...referenceSumWarnings(opts.reference));
     if (crossFlag) flags.push(crossFlag);
 
     let overall = null;
@@ -1570,6 +1582,404 @@ function () {
   }
 
   // ---------------------------------------------------------------------------------
+  // Comparison (SPEC section 8): pure post-processing of two profile results
+  // ---------------------------------------------------------------------------------
+
+  function sharesOf(dim) {
+    let n = 0;
+    for (const g of dim.groups) n += g.count;
+    const out = new Map();
+    for (const g of dim.groups) out.set(g.label, g.count / n);
+    return out;
+  }
+
+  function driftLevel(psi, opts) {
+    if (psi < opts.psi_moderate) return 'none';
+    if (psi < opts.psi_significant) return 'moderate';
+    return 'significant';
+  }
+
+  function compareDimension(da, db, opts) {
+    const sa = sharesOf(da);
+    const sb = sharesOf(db);
+    const labels = new Set([...sa.keys(), ...sb.keys()]);
+    const eps = opts.psi_epsilon;
+    const terms = [];
+    const rows = [];
+    for (const label of labels) {
+      const a = sa.has(label) ? sa.get(label) : 0.0;
+      const b = sb.has(label) ? sb.get(label) : 0.0;
+      const fa = Math.max(a, eps);
+      const fb = Math.max(b, eps);
+      terms.push((fb - fa) * ln(fb / fa));
+      const status = a === 0 && b > 0 ? 'appeared' : b === 0 && a > 0 ? 'disappeared' : 'shifted';
+      rows.push({ label, a, b, status, key: Math.abs(roundHalfUp(b - a, 4)) });
+    }
+    const psi = fsum(terms);
+    const tvd = 0.5 * fsum(rows.map((r) => Math.abs(r.b - r.a)));
+    rows.sort((x, y) => (x.key !== y.key ? y.key - x.key : cmpCodePoint(x.label, y.label)));
+    const level = driftLevel(psi, opts);
+    const name = da.name;
+    const flags = [];
+    if (level !== 'none') flags.push(`${name}: ${level} representation drift (PSI ${fmt(psi, 2)})`);
+    for (const r of rows) {
+      if (r.status !== 'shifted') {
+        flags.push(`${name}: '${r.label}' ${r.status} (${fmt(r.a * 100, 1)}% -> ${fmt(r.b * 100, 1)}%)`);
+      }
+    }
+    return {
+      out: {
+        name,
+        kind: da.kind,
+        dimension_score_a: da.dimension_score,
+        dimension_score_b: db.dimension_score,
+        dimension_score_delta: db.dimension_score - da.dimension_score,
+        psi: roundHalfUp(psi, 4),
+        tvd: roundHalfUp(tvd, 4),
+        drift_level: level,
+        groups: rows.map((r) => ({
+          label: r.label,
+          share_a: roundHalfUp(r.a, 4),
+          share_b: roundHalfUp(r.b, 4),
+          share_delta: roundHalfUp(r.b - r.a, 4),
+          status: r.status,
+        })),
+      },
+      flags,
+    };
+  }
+
+  /** compare(a, b, opts): representation drift from baseline result a to current b. */
+  function compare(a, b, opts) {
+    const o = resolveOptions(opts);
+    const dimsB = new Map(b.dimensions.map((d) => [d.name, d]));
+    const namesA = new Set(a.dimensions.map((d) => d.name));
+    const flags = [];
+    const sa = a.overall_score;
+    const sb = b.overall_score;
+    const scoreDelta = sa === null || sb === null ? null : sb - sa;
+    if (scoreDelta !== null && -scoreDelta >= o.score_drop_flag) {
+      flags.push(`overall score dropped ${-scoreDelta} points (${sa} -> ${sb})`);
+    }
+    const dims = [];
+    for (const da of a.dimensions) {
+      const db = dimsB.get(da.name);
+      if (db === undefined) continue;
+      const r = compareDimension(da, db, o);
+      dims.push(r.out);
+      flags.push(...r.flags);
+    }
+    const added = b.dimensions.filter((d) => !namesA.has(d.name)).map((d) => d.name);
+    const removed = a.dimensions.filter((d) => !dimsB.has(d.name)).map((d) => d.name);
+    for (const n of added) flags.push(`${n}: dimension added`);
+    for (const n of removed) flags.push(`${n}: dimension removed`);
+    const side = (r) => ({ n_rows: r.n_rows, overall_score: r.overall_score, grade: r.grade });
+    return {
+      a: side(a),
+      b: side(b),
+      score_delta: scoreDelta,
+      dimensions: dims,
+      added_dimensions: added,
+      removed_dimensions: removed,
+      flags,
+    };
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Reference baseline (SPEC section 9)
+  // ---------------------------------------------------------------------------------
+
+  const REFERENCE_HEADERS = {
+    column: 'column', dimension: 'column',
+    group: 'group', value: 'group', label: 'group',
+    share: 'share', expected: 'share', percent: 'share',
+  };
+  const REFERENCE_SUM_TOLERANCE = 0.02;
+
+  /** Lower-case ASCII letters only (the languages disagree on Unicode case tables). */
+  function asciiLower(s) {
+    return s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+  }
+
+  function referenceSumWarnings(table) {
+    const out = [];
+    for (const entry of table) {
+      const total = fsum(entry.shares.map((s) => s[1]));
+      if (Math.abs(total - 1) > REFERENCE_SUM_TOLERANCE) {
+        out.push(`reference: shares of '${entry.column}' sum to ${fmt(total, 3)}, not 1`);
+      }
+    }
+    return out;
+  }
+
+  function matchReference(table, dims) {
+    const out = new Map();
+    const names = new Set(dims.map((d) => d.name));
+    for (const entry of table) {
+      const col = entry.column;
+      if (names.has(col)) {
+        if (!out.has(col)) out.set(col, entry);
+        continue;
+      }
+      const ofKind = dims.filter((d) => d.kind === col).map((d) => d.name);
+      if (ofKind.length === 1 && !out.has(ofKind[0])) out.set(ofKind[0], entry);
+    }
+    return out;
+  }
+
+  function referenceBlock(dim, entry, flagAt) {
+    let n = 0;
+    for (const g of dim.groups) n += g.count;
+    const counts = new Map();
+    for (const g of dim.groups) {
+      const key = asciiLower(g.label);
+      const prev = counts.get(key);
+      counts.set(key, prev ? [prev[0], prev[1] + g.count] : [g.label, g.count]);
+    }
+    const expected = new Map();
+    for (const [g, s] of entry.shares) expected.set(asciiLower(g), [g, s]);
+    const keys = new Set([...counts.keys(), ...expected.keys()]);
+    const rows = [];
+    for (const key of keys) {
+      const label = expected.has(key) ? expected.get(key)[0] : counts.get(key)[0];
+      const e = expected.has(key) ? expected.get(key)[1] : 0.0;
+      const a = counts.has(key) ? counts.get(key)[1] / n : 0.0;
+      rows.push({ label, e, a, key: Math.abs(roundHalfUp(a - e, 4)) });
+    }
+    rows.sort((x, y) => (x.key !== y.key ? y.key - x.key : cmpCodePoint(x.label, y.label)));
+    const deviation = 0.5 * fsum(rows.map((r) => Math.abs(r.a - r.e)));
+    const flags = [];
+    for (const r of rows) {
+      if (r.e - r.a >= flagAt) {
+        flags.push(`${dim.name}: '${r.label}' is under-represented vs reference ` +
+          `(${fmt(r.a * 100, 1)}% vs ${fmt(r.e * 100, 1)}%)`);
+      }
+    }
+    return {
+      block: {
+        deviation: roundHalfUp(deviation, 4),
+        groups: rows.map((r) => ({
+          label: r.label,
+          expected: roundHalfUp(r.e, 4),
+          actual: roundHalfUp(r.a, 4),
+          delta: roundHalfUp(r.a - r.e, 4),
+        })),
+      },
+      flags,
+    };
+  }
+
+  /** Collects raw records with their line numbers instead of counting them. */
+  class RecordCollector extends Profiler {
+    constructor(config) {
+      super(config);
+      this.records = [];
+    }
+
+    endRecord() {
+      const nf = this.nf;
+      if (this.header === null) {
+        this.setHeader(cleanHeader(this.fields.slice(0, nf)));
+        return;
+      }
+      if (nf > this.width) {
+        this.finished = true;
+        throw new InputError(`${this.name}: line ${this.recLine}: ${nf} fields but the header has ${this.width}; quote values that contain the delimiter`);
+      }
+      const rec = this.fields.slice(0, nf).map(detach);
+      while (rec.length < this.width) rec.push('');
+      this.records.push([rec, this.recLine]);
+      this.nRows++;
+    }
+
+    summary() {
+      return null;
+    }
+  }
+
+  const SHARE_GRAMMAR = /^-?[0-9]+(\.[0-9]+)?$/;
+
+  /** Long-format reference bytes -> [{column, shares: [[label, share], ...]}] (section 9). */
+  function parseReference(bytes, name) {
+    if (!(bytes instanceof Uint8Array)) bytes = new Uint8Array(bytes);
+    const c = new RecordCollector({ name });
+    c.push(bytes);
+    c.finish();
+    const roles = new Map();
+    c.header.forEach((h, i) => {
+      const role = Object.prototype.hasOwnProperty.call(REFERENCE_HEADERS, asciiLower(h))
+        ? REFERENCE_HEADERS[asciiLower(h)] : undefined;
+      if (role === undefined) {
+        throw new InputError(`${name}: unknown reference header '${h}' (expected column, group and share)`);
+      }
+      if (roles.has(role)) throw new InputError(`${name}: two headers mean '${role}'`);
+      roles.set(role, i);
+    });
+    if (roles.size !== 3) {
+      throw new InputError(`${name}: a reference needs column, group and share headers`);
+    }
+    const rows = [];
+    for (const [rec, line] of c.records) {
+      const col = trimLabel(rec[roles.get('column')]);
+      const group = trimLabel(rec[roles.get('group')]);
+      const raw = trimLabel(rec[roles.get('share')]);
+      if (col === '' || group === '') {
+        throw new InputError(`${name}: line ${line}: column and group must not be empty`);
+      }
+      if (!SHARE_GRAMMAR.test(raw) || raw[0] === '-') {
+        throw new InputError(`${name}: line ${line}: share '${raw}' is not a non-negative number`);
+      }
+      rows.push([col, group, Number(raw), line]);
+    }
+    const percent = rows.some((r) => r[2] > 1.5);
+    const table = [];
+    const byCol = new Map();
+    for (const [col, group, share, line] of rows) {
+      let entry = byCol.get(col);
+      if (entry === undefined) {
+        entry = { column: col, shares: [] };
+        byCol.set(col, entry);
+        table.push(entry);
+      }
+      const key = asciiLower(group);
+      if (entry.shares.some(([g]) => asciiLower(g) === key)) {
+        throw new InputError(`${name}: line ${line}: group '${group}' of '${col}' appears twice`);
+      }
+      entry.shares.push([group, percent ? share / 100 : share]);
+    }
+    return table;
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Export provenance (SPEC section 10): attached by the caller at the export boundary
+  // ---------------------------------------------------------------------------------
+
+  /** The resolved section 7 options, keyed and valued as the Python engine reports them. */
+  function resolvedParams(opts) {
+    const o = resolveOptions(opts);
+    const keys = ['min_share', 'min_group_size', 'intersection_floor', 'imbalance_flag',
+      'missing_flag', 'max_age', 'max_categorical', 'max_dimension_groups', 'age_bands',
+      'cross', 'names', 'skip_lines', 'delimiter', 'encoding', 'reference_flag',
+      'psi_epsilon', 'psi_moderate', 'psi_significant', 'score_drop_flag'];
+    const out = {};
+    for (const k of keys) {
+      const v = o[k];
+      out[k] = Array.isArray(v) ? v.slice() : v === undefined ? null : v;
+    }
+    return out;
+  }
+
+  /** provenance({opts, overrides, hashes: {dataset_hash: 'sha256:..'|null}, notes, referenceHash}) */
+  function provenance(args) {
+    const out = { faircode_version: VERSION, engine: 'js' };
+    const hashes = args.hashes || {};
+    for (const key of Object.keys(hashes)) {
+      out[key] = hashes[key];
+      if (hashes[key] === null) {
+        out[key + '_note'] = (args.notes && args.notes[key]) || 'the raw bytes were not available';
+      }
+    }
+    if (args.referenceHash) out.reference_hash = args.referenceHash;
+    out.params = resolvedParams(args.opts);
+    out.overrides = Object.fromEntries(overrideMap(args.overrides));
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Streaming SHA-256 (FIPS 180-4). crypto.subtle.digest is one-shot, so a 1 GB file
+  // would have to sit in memory; this hashes chunk by chunk as the profiler reads.
+  // ---------------------------------------------------------------------------------
+
+  const SHA256_K = new Uint32Array([
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+    0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+    0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+    0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+    0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+    0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+    0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+    0xc67178f2,
+  ]);
+
+  function createSha256() {
+    const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+      0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+    const w = new Uint32Array(64);
+    const block = new Uint8Array(64);
+    let used = 0; // bytes waiting in block
+    let total = 0; // bytes hashed so far (a double: exact up to 2^53)
+
+    function compress(buf, off) {
+      for (let i = 0; i < 16; i++) {
+        const j = off + i * 4;
+        w[i] = (buf[j] << 24) | (buf[j + 1] << 16) | (buf[j + 2] << 8) | buf[j + 3];
+      }
+      for (let i = 16; i < 64; i++) {
+        const a = w[i - 15];
+        const b = w[i - 2];
+        const s0 = ((a >>> 7) | (a << 25)) ^ ((a >>> 18) | (a << 14)) ^ (a >>> 3);
+        const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
+        w[i] = (w[i - 16] + s0 + w[i - 7] + s1) | 0;
+      }
+      let a = h[0]; let b = h[1]; let c = h[2]; let d = h[3];
+      let e = h[4]; let f = h[5]; let g = h[6]; let k = h[7];
+      for (let i = 0; i < 64; i++) {
+        const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+        const ch = (e & f) ^ (~e & g);
+        const t1 = (k + S1 + ch + SHA256_K[i] + w[i]) | 0;
+        const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+        const maj = (a & b) ^ (a & c) ^ (b & c);
+        const t2 = (S0 + maj) | 0;
+        k = g; g = f; f = e; e = (d + t1) | 0;
+        d = c; c = b; b = a; a = (t1 + t2) | 0;
+      }
+      h[0] += a; h[1] += b; h[2] += c; h[3] += d;
+      h[4] += e; h[5] += f; h[6] += g; h[7] += k;
+    }
+
+    function update(bytes) {
+      let i = 0;
+      total += bytes.length;
+      if (used > 0) {
+        const take = Math.min(64 - used, bytes.length);
+        block.set(bytes.subarray(0, take), used);
+        used += take;
+        i = take;
+        if (used < 64) return;
+        compress(block, 0);
+        used = 0;
+      }
+      for (; i + 64 <= bytes.length; i += 64) compress(bytes, i);
+      if (i < bytes.length) {
+        block.set(bytes.subarray(i), 0);
+        used = bytes.length - i;
+      }
+    }
+
+    function hex() {
+      const bits = total * 8;
+      const pad = new Uint8Array(((used < 56 ? 56 : 120) - used) + 8);
+      pad[0] = 0x80;
+      const hi = Math.floor(bits / 4294967296);
+      const lo = bits >>> 0;
+      const n = pad.length;
+      pad[n - 8] = hi >>> 24; pad[n - 7] = (hi >>> 16) & 255; pad[n - 6] = (hi >>> 8) & 255;
+      pad[n - 5] = hi & 255; pad[n - 4] = lo >>> 24; pad[n - 3] = (lo >>> 16) & 255;
+      pad[n - 2] = (lo >>> 8) & 255; pad[n - 1] = lo & 255;
+      const saved = total;
+      update(pad);
+      total = saved;
+      let out = '';
+      for (let i = 0; i < 8; i++) out += (h[i] >>> 0).toString(16).padStart(8, '0');
+      return 'sha256:' + out;
+    }
+
+    return { update, hex };
+  }
+
+  // ---------------------------------------------------------------------------------
   // Convenience
   // ---------------------------------------------------------------------------------
 
@@ -1583,11 +1993,15 @@ function () {
   }
 
   return {
-    version: '0.1.0',
+    version: VERSION,
     InputError,
     createProfiler,
     analyze,
     profileBytes,
+    compare,
+    parseReference,
+    provenance,
+    createSha256,
     resolveOptions,
     // Exposed for tests and for the page's own use.
     fsum,

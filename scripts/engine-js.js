@@ -6,11 +6,26 @@
  *       Streams the file and prints the result JSON. On an input error prints
  *       "faircode: error: <message>" on stderr and exits 2 (like the CLI).
  *
+ *   node scripts/engine-js.js profile FILE --reference REF.csv --provenance
+ *       With a section 9 reference table, and with the section 10 provenance block
+ *       (dataset_hash streamed while the file is read once).
+ *
+ *   node scripts/engine-js.js compare A B [--opts JSON] [--opts-b JSON] [--overrides JSON]
+ *       [--provenance]   Section 8 comparison of two files.
+ *
+ *   node scripts/engine-js.js hash FILE [--chunk-size N]
+ *       Streaming SHA-256 of the raw bytes, printed as sha256:<hex>.
+ *
  *   node scripts/engine-js.js batch
  *       JSON lines on stdin, one request each:
  *         {"id": ..., "bytes_b64": "..." | "path": "...", "name": "...", "opts": {...},
  *          "overrides": {...} | [[column, kind], ...], "chunk_size": N}
  *       (overrides as pairs keep their order; JSON objects reorder integer-like keys)
+ *       "op" selects the work: "profile" (default; "reference_b64" adds a reference
+ *       table), "compare" ("a"/"b": {bytes_b64|path, name, opts}, plus "opts" and
+ *       "overrides"), "reference" (parse bytes_b64 as a section 9 table), "hash"
+ *       (digest of bytes_b64 fed in chunk_size pieces), "provenance" (opts,
+ *       overrides, hashes);
  *       one JSON line out per request: {"id": ..., "result": {...}} or
  *       {"id": ..., "error": "message"}. Used by tests/test_js_parity.py to send
  *       thousands of cases through one process.
@@ -27,6 +42,9 @@ const DEFAULT_CHUNK = 1 << 20;
 function usage() {
   process.stderr.write(
     'usage: engine-js.js profile FILE|- [--opts JSON] [--overrides JSON] [--chunk-size N]\n' +
+    '                    [--reference REF.csv] [--provenance]\n' +
+    '       engine-js.js compare A B [--opts JSON] [--opts-b JSON] [--overrides JSON] [--provenance]\n' +
+    '       engine-js.js hash FILE [--chunk-size N]\n' +
     '       engine-js.js batch\n');
   process.exit(2);
 }
@@ -41,18 +59,33 @@ function* rechunk(buf, size) {
   for (let i = 0; i < buf.length; i += size) yield buf.subarray(i, i + size);
 }
 
-async function profileFile(file, opts, overrides, chunkSize) {
+async function profileFile(file, opts, overrides, chunkSize, hasher) {
   const name = file === '-' ? '<stdin>' : file;
   // Options are validated before any byte is read.
   const profiler = Engine.createProfiler({ name, overrides, opts });
   const stream = file === '-' ? process.stdin
     : fs.createReadStream(file, { highWaterMark: chunkSize || DEFAULT_CHUNK });
   for await (const buf of stream) {
+    if (hasher) hasher.update(buf);
     if (chunkSize) for (const piece of rechunk(buf, chunkSize)) profiler.push(piece);
     else profiler.push(buf);
   }
   const summary = profiler.finish();
   return Engine.analyze(summary, overrides, opts);
+}
+
+async function hashFile(file, chunkSize) {
+  const hasher = Engine.createSha256();
+  const stream = fs.createReadStream(file, { highWaterMark: chunkSize || DEFAULT_CHUNK });
+  for await (const buf of stream) hasher.update(buf);
+  return hasher.hex();
+}
+
+function referenceFromFile(file) {
+  const bytes = fs.readFileSync(file);
+  const hasher = Engine.createSha256();
+  hasher.update(bytes);
+  return { table: Engine.parseReference(bytes, file), hash: hasher.hex() };
 }
 
 function profileBuffer(bytes, name, opts, overrides, chunkSize) {
@@ -62,29 +95,117 @@ function profileBuffer(bytes, name, opts, overrides, chunkSize) {
   return Engine.analyze(profiler.finish(), overrides, opts);
 }
 
-async function mainProfile(args) {
-  let file = null;
-  let opts = {};
-  let overrides = {};
-  let chunkSize = 0;
+function parseArgs(args, nFiles) {
+  const out = { files: [], opts: {}, optsB: null, overrides: {}, chunkSize: 0,
+    reference: null, provenance: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === '--opts') opts = JSON.parse(args[++i]);
-    else if (a === '--overrides') overrides = JSON.parse(args[++i]);
-    else if (a === '--chunk-size') chunkSize = parseInt(args[++i], 10);
-    else if (file === null) file = a;
+    if (a === '--opts') out.opts = JSON.parse(args[++i]);
+    else if (a === '--opts-b') out.optsB = JSON.parse(args[++i]);
+    else if (a === '--overrides') out.overrides = JSON.parse(args[++i]);
+    else if (a === '--chunk-size') out.chunkSize = parseInt(args[++i], 10);
+    else if (a === '--reference') out.reference = args[++i];
+    else if (a === '--provenance') out.provenance = true;
+    else if (out.files.length < nFiles) out.files.push(a);
     else usage();
   }
-  if (file === null) usage();
-  let result;
+  if (out.files.length !== nFiles) usage();
+  return out;
+}
+
+async function guarded(file, work) {
   try {
-    result = await profileFile(file, opts, overrides, chunkSize);
+    return await work();
   } catch (e) {
     if (e instanceof Engine.InputError) fail(e.message);
-    if (e && e.code === 'ENOENT') fail(`${file}: no such file`);
+    if (e && e.code === 'ENOENT') fail(`${e.path || file}: no such file`);
+    if (e && e.code === 'EISDIR') fail(`${file}: is a directory, not a file`);
     throw e;
   }
+}
+
+async function mainProfile(args) {
+  const a = parseArgs(args, 1);
+  const file = a.files[0];
+  const result = await guarded(file, async () => {
+    const opts = Object.assign({}, a.opts);
+    let referenceHash = null;
+    if (a.reference) {
+      const ref = referenceFromFile(a.reference);
+      opts.reference = ref.table;
+      referenceHash = ref.hash;
+    }
+    const hasher = a.provenance ? Engine.createSha256() : null;
+    const r = await profileFile(file, opts, a.overrides, a.chunkSize, hasher);
+    if (a.provenance) {
+      r.provenance = Engine.provenance({ opts, overrides: a.overrides, referenceHash,
+        hashes: { dataset_hash: hasher.hex() } });
+    }
+    return r;
+  });
   process.stdout.write(JSON.stringify(result) + '\n');
+}
+
+async function mainCompare(args) {
+  const a = parseArgs(args, 2);
+  const result = await guarded(a.files[0], async () => {
+    const results = [];
+    const hashes = {};
+    for (const [k, file, opts] of [['a', a.files[0], a.opts], ['b', a.files[1], a.optsB || a.opts]]) {
+      const hasher = Engine.createSha256();
+      results.push(await profileFile(file, opts, a.overrides, a.chunkSize, hasher));
+      hashes[`dataset_hash_${k}`] = hasher.hex();
+    }
+    const r = Engine.compare(results[0], results[1], a.opts);
+    if (a.provenance) r.provenance = Engine.provenance({ opts: a.opts, overrides: a.overrides, hashes });
+    return r;
+  });
+  process.stdout.write(JSON.stringify(result) + '\n');
+}
+
+async function mainHash(args) {
+  const a = parseArgs(args, 1);
+  const digest = await guarded(a.files[0], () => hashFile(a.files[0], a.chunkSize));
+  process.stdout.write(digest + '\n');
+}
+
+function requestBytes(req) {
+  return req.path !== undefined ? fs.readFileSync(req.path) : Buffer.from(req.bytes_b64 || '', 'base64');
+}
+
+function requestName(req) {
+  return req.name !== undefined ? req.name : (req.path !== undefined ? req.path : '<stdin>');
+}
+
+function runRequest(req) {
+  const op = req.op || 'profile';
+  if (op === 'profile') {
+    const opts = Object.assign({}, req.opts || {});
+    if (req.reference_b64 !== undefined) {
+      opts.reference = Engine.parseReference(Buffer.from(req.reference_b64, 'base64'),
+        req.reference_name || 'reference');
+    }
+    return profileBuffer(requestBytes(req), requestName(req), opts, req.overrides || {}, req.chunk_size);
+  }
+  if (op === 'compare') {
+    const side = (s) => profileBuffer(requestBytes(s), requestName(s), s.opts || req.opts || {},
+      req.overrides || {}, req.chunk_size);
+    return Engine.compare(side(req.a), side(req.b), req.opts || {});
+  }
+  if (op === 'reference') return Engine.parseReference(requestBytes(req), requestName(req));
+  if (op === 'hash') {
+    const hasher = Engine.createSha256();
+    const bytes = requestBytes(req);
+    for (const piece of rechunk(bytes, req.chunk_size > 0 ? req.chunk_size : DEFAULT_CHUNK)) {
+      hasher.update(piece);
+    }
+    return hasher.hex();
+  }
+  if (op === 'provenance') {
+    return Engine.provenance({ opts: req.opts || {}, overrides: req.overrides || {},
+      hashes: req.hashes || {} });
+  }
+  throw new Error(`unknown op '${op}'`);
 }
 
 async function mainBatch() {
@@ -100,11 +221,7 @@ async function mainBatch() {
       continue;
     }
     try {
-      const bytes = req.path !== undefined ? fs.readFileSync(req.path)
-        : Buffer.from(req.bytes_b64 || '', 'base64');
-      const name = req.name !== undefined ? req.name : (req.path !== undefined ? req.path : '<stdin>');
-      const result = profileBuffer(bytes, name, req.opts || {}, req.overrides || {}, req.chunk_size);
-      out = { id: req.id, result };
+      out = { id: req.id, result: runRequest(req) };
     } catch (e) {
       if (e instanceof Engine.InputError) out = { id: req.id, error: e.message };
       else out = { id: req.id, error: `internal error: ${e && e.stack ? e.stack : e}`, internal: true };
@@ -116,6 +233,8 @@ async function mainBatch() {
 async function main() {
   const [cmd, ...rest] = process.argv.slice(2);
   if (cmd === 'profile') await mainProfile(rest);
+  else if (cmd === 'compare') await mainCompare(rest);
+  else if (cmd === 'hash') await mainHash(rest);
   else if (cmd === 'batch') await mainBatch();
   else usage();
 }

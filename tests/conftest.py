@@ -8,6 +8,7 @@ Tests that set max_examples themselves keep their own value.
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
@@ -17,3 +18,16 @@ settings.register_profile("ci", derandomize=True, max_examples=500, deadline=Non
 settings.register_profile("deep", max_examples=20_000, deadline=None,
                           suppress_health_check=_SLOW_OK)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(scope="session")
+def js():
+    """One persistent node bridge process (tests/jsbridge.py) for the whole session."""
+    from jsbridge import JSEngine, NodeMissing
+
+    try:
+        engine = JSEngine()
+    except NodeMissing as exc:
+        pytest.fail(str(exc), pytrace=False)
+    yield engine
+    engine.close()

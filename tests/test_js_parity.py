@@ -26,7 +26,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
-from jsbridge import JSEngine, NodeMissing
 
 import faircode
 from faircode.reader import clean_header
@@ -41,16 +40,6 @@ ADULT_NAMES = ["age", "workclass", "fnlwgt", "education", "education-num", "mari
 # ---------------------------------------------------------------------------------------
 # Running both engines
 # ---------------------------------------------------------------------------------------
-
-@pytest.fixture(scope="session")
-def js():
-    try:
-        engine = JSEngine()
-    except NodeMissing as exc:
-        pytest.fail(str(exc), pytrace=False)
-    yield engine
-    engine.close()
-
 
 def run_python(source, overrides, opts, **kwargs) -> dict:
     try:

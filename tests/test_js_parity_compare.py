@@ -1,0 +1,203 @@
+"""Parity of sections 8-10 between the engines: compare, reference baselines, provenance.
+
+Python and JS must give `==` compare results on pairs of generated files (one often
+derived from the other by dropping or resampling rows), `==` parsed reference tables
+and reference-scored profiles (errors included), the same streaming SHA-256 digest for
+the same bytes, and the same resolved provenance params.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from test_js_parity import assert_same, csv_cases, run_js, run_python
+from util import ADULT_NAMES, DATA, ROOT
+
+import faircode
+from faircode.compare import compare
+from faircode.options import resolve
+from faircode.reference import parse_reference
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def derive(draw, data: bytes) -> bytes:
+    """B from A: drop, duplicate or shuffle data lines; sometimes relabel one value."""
+    lines = data.splitlines(keepends=True)
+    head, body = lines[:1], lines[1:]
+    how = draw(st.sampled_from(["drop", "resample", "same", "relabel"]))
+    if how == "drop" and body:
+        keep = draw(st.lists(st.booleans(), min_size=len(body), max_size=len(body)))
+        body = [line for line, k in zip(body, keep) if k] or body[:1]
+    elif how == "resample" and body:
+        idx = draw(st.lists(st.integers(0, len(body) - 1), min_size=1, max_size=2 * len(body)))
+        body = [body[i] for i in idx]
+    out = b"".join(head + body)
+    if how == "relabel":
+        out = out.replace(b"F", b"Q").replace(b"White", b"Other")
+    return out
+
+
+compare_opts = st.fixed_dictionaries({}, optional={
+    "psi_epsilon": st.sampled_from([0.0001, 0.001, 0.01, 1e-06]),
+    "psi_moderate": st.sampled_from([0.05, 0.1, 0.2]),
+    "psi_significant": st.sampled_from([0.25, 0.3, 0.5]),
+    "score_drop_flag": st.sampled_from([0, 1, 5, 10]),
+})
+
+
+@given(st.data())
+def test_compare_parity(js, data):
+    case = data.draw(csv_cases())
+    a_bytes = case.data
+    b_bytes = derive(data.draw, a_bytes)
+    py_a = run_python(io.BytesIO(a_bytes), case.overrides, case.opts, name="a.csv")
+    py_b = run_python(io.BytesIO(b_bytes), case.overrides, case.opts, name="b.csv")
+    assume("result" in py_a and "result" in py_b)
+    copts = data.draw(compare_opts)
+    py = {"result": json.loads(json.dumps(compare(py_a["result"], py_b["result"], copts)))}
+    req = {"op": "compare", "opts": dict(case.opts, **copts),
+           "overrides": [[k, v] for k, v in case.overrides.items()],
+           "a": {"bytes_b64": b64(a_bytes), "name": "a.csv", "opts": case.opts},
+           "b": {"bytes_b64": b64(b_bytes), "name": "b.csv", "opts": case.opts},
+           "chunk_size": case.chunk_size}
+    got = run_js(js.request(req))
+    assert_same(py, got, f"A: {a_bytes!r}\nB: {b_bytes!r}\nopts={case.opts} {copts}")
+
+
+HEADER_SPELLINGS = {
+    "column": ["column", "Column", "DIMENSION", "dimension"],
+    "group": ["group", "Value", "label", "GROUP"],
+    "share": ["share", "Expected", "percent", "SHARE"],
+}
+
+
+@st.composite
+def reference_tables(draw) -> bytes:
+    roles = draw(st.permutations(["column", "group", "share"]))
+    header = [draw(st.sampled_from(HEADER_SPELLINGS[r])) for r in roles]
+    if draw(st.integers(0, 15)) == 0:
+        header[draw(st.integers(0, 2))] = draw(st.sampled_from(["pct", "", "share"]))
+    percent = draw(st.booleans())
+    rows = []
+    for col in draw(st.lists(st.sampled_from(["sex", "race", "age", "gender", "region",
+                                              "geography", "x"]), min_size=1, max_size=3,
+                             unique=True)):
+        labels = draw(st.lists(st.sampled_from(["M", "F", "m", "f", "Male", "Female", "A",
+                                                "B", "White", "other", "18-29", "30-44",
+                                                "75+", "0-17", "😀"]),
+                               min_size=1, max_size=5, unique=True))
+        for label in labels:
+            share = draw(st.integers(0, 100)) / 100
+            text = str(round(share * 100, 2)) if percent else str(share)
+            if draw(st.integers(0, 30)) == 0:
+                text = draw(st.sampled_from(["lots", "-0.1", "1e-3", "", " 0.5 "]))
+            rows.append({"column": col, "group": label, "share": text})
+    lines = [",".join(header)]
+    for row in rows:
+        lines.append(",".join(row[r] for r in roles))
+    return ("\n".join(lines) + "\n").encode()
+
+
+def py_reference(data: bytes) -> dict:
+    try:
+        return {"result": parse_reference(data, "ref.csv")}
+    except faircode.InputError as exc:
+        return {"error": str(exc)}
+
+
+@given(reference_tables(), st.data())
+def test_reference_parity(js, ref: bytes, data):
+    py = py_reference(ref)
+    got = run_js(js.request({"op": "reference", "bytes_b64": b64(ref), "name": "ref.csv"}))
+    assert_same(py, got, f"reference bytes: {ref!r}")
+    if "error" in py:
+        return
+    case = data.draw(csv_cases())
+    opts = dict(case.opts, reference=py["result"])
+    if data.draw(st.booleans()):
+        opts["reference_flag"] = data.draw(st.sampled_from([0, 0.01, 0.05, 0.2]))
+    prof_py = run_python(io.BytesIO(case.data), case.overrides, opts, name="t.csv")
+    req = {"bytes_b64": b64(case.data), "name": "t.csv", "reference_b64": b64(ref),
+           "reference_name": "ref.csv", "opts": {k: v for k, v in opts.items()
+                                                 if k != "reference"},
+           "overrides": [[k, v] for k, v in case.overrides.items()],
+           "chunk_size": case.chunk_size}
+    assert_same(prof_py, run_js(js.request(req)), f"{case.describe()}\nreference: {ref!r}")
+
+
+@given(st.binary(max_size=3000), st.sampled_from([1, 3, 63, 64, 65, 1000, 1 << 20]))
+def test_streaming_sha256_matches_hashlib(js, data, chunk):
+    got = js.request({"op": "hash", "bytes_b64": b64(data), "chunk_size": chunk})
+    assert got["result"] == "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+@given(st.data())
+def test_provenance_params_parity(js, data):
+    case = data.draw(csv_cases())
+    try:
+        params = resolve(case.opts).params()
+    except faircode.InputError:
+        return
+    got = js.request({"op": "provenance", "opts": case.opts,
+                      "overrides": [[k, v] for k, v in case.overrides.items()],
+                      "hashes": {"dataset_hash": None}})
+    assert got["result"]["params"] == json.loads(json.dumps(params))
+    assert got["result"]["overrides"] == case.overrides
+    assert got["result"]["engine"] == "js"
+    assert got["result"]["faircode_version"] == faircode.__version__
+    assert got["result"]["dataset_hash_note"]
+
+
+def test_adult_compare_parity(js):
+    opts = {"names": ADULT_NAMES}
+    a = faircode.profile(DATA / "adult.data", opts=opts)
+    b = faircode.profile(DATA / "adult.test", opts=dict(opts, skip_lines=1))
+    py = json.loads(json.dumps(compare(a, b)))
+    got = js.request({"op": "compare", "opts": opts,
+                      "a": {"path": str(DATA / "adult.data")},
+                      "b": {"path": str(DATA / "adult.test"), "opts": dict(opts, skip_lines=1)}})
+    assert got["result"] == py
+    assert any(d["drift_level"] != "none" for d in py["dimensions"])
+
+
+def test_compas_against_us_2024_parity(js):
+    ref = (ROOT / "faircode" / "data" / "reference-us-2024.csv").read_bytes()
+    table = parse_reference(ref, "us-2024")
+    path = DATA / "compas-scores-two-years.csv"
+    py = json.loads(json.dumps(faircode.profile(path, opts={"reference": table})))
+    got = js.request({"path": str(path), "reference_b64": b64(ref), "reference_name": "us-2024"})
+    assert got["result"] == py
+    assert "sex: 'Female' is under-represented vs reference (19.3% vs 50.5%)" in py["flags"]
+
+
+def test_bridge_hash_and_provenance_cli_match_python(tmp_path):
+    import subprocess
+    import sys
+
+    from jsbridge import node_command
+
+    path = tmp_path / "d.csv"
+    path.write_bytes("sex;race\r\n👩;A\r\nM;B\r\n".encode() * 50)
+    js_out = json.loads(subprocess.run(
+        node_command() + [str(ROOT / "scripts" / "engine-js.js"), "profile", str(path),
+                          "--provenance", "--reference",
+                          str(ROOT / "faircode" / "data" / "reference-us-2019.csv")],
+        capture_output=True, check=True).stdout)
+    py_out = json.loads(subprocess.run(
+        [sys.executable, "-m", "faircode", "profile", str(path), "--json", "--reference",
+         str(ROOT / "faircode" / "data" / "reference-us-2019.csv")],
+        capture_output=True, check=True).stdout)
+    pj, pp = js_out.pop("provenance"), py_out.pop("provenance")
+    assert js_out == py_out
+    assert pj["dataset_hash"] == pp["dataset_hash"] == \
+        "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
+    assert pj["reference_hash"] == pp["reference_hash"]
+    assert pj["params"] == pp["params"] and pj["engine"] == "js" and pp["engine"] == "python"
