@@ -55,7 +55,8 @@ def test_headerless_adult():
 @pytest.fixture
 def bad_files(tmp_path):
     files = {
-        "empty": b"", "header_only": b"sex,race\n", "binary": b"SQLite format 3\x00\x10\x00\x01\x01", "png": b"\x89PNG\r\n\x1a\n\x00",
+        "empty": b"", "header_only": b"sex,race\n",
+        "binary": b"SQLite format 3\x00\x10\x00\x01\x01", "png": b"\x89PNG\r\n\x1a\n\x00",
         "utf8": b"sex\nM\n\xe9\n", "ragged": b"sex,race\nM,A\nF,B,C\n",
     }
     for name, data in files.items():

@@ -1,0 +1,228 @@
+"""``faircode fairness evaluate``: argparse wiring, output and the gate's exit codes.
+
+Exit codes (with ``--gate``): 0 within threshold, 1 a disparity exceeded, 3 unmeasured
+(``--allow-unmeasured`` turns 3 into 0 with a warning), 2 usage or input error. Without
+``--gate`` the command exits 0 after a successful evaluation and 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+from .io import MonitorInputError
+
+EXIT_OK = 0
+EXIT_EXCEEDED = 1
+EXIT_USAGE = 2
+EXIT_UNMEASURED = 3
+
+
+class OneLineErrorParser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one stderr line and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        _one_line_error(self, message)
+
+
+def _one_line_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    parser.exit(EXIT_USAGE, f"faircode: error: {message} (see '{parser.prog} --help')\n")
+
+
+def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", help="predictions: CSV, Parquet or JSON lines")
+    p.add_argument("--pred", metavar="COL", help="prediction column (0/1 or numeric)")
+    p.add_argument(
+        "--label", metavar="COL", help="label column; rows with a missing label await a label"
+    )
+    p.add_argument(
+        "--score", metavar="COL", help="score column; prediction = score >= --decision-threshold"
+    )
+    p.add_argument(
+        "--decision-threshold",
+        metavar="T",
+        type=float,
+        help="decision threshold for --score (or a regression --pred): value >= T",
+    )
+    p.add_argument(
+        "--attr",
+        metavar="COL",
+        action="append",
+        required=True,
+        help="attribute to slice by (repeatable)",
+    )
+    p.add_argument(
+        "--task",
+        choices=("binary", "regression"),
+        help="model type (default: inferred once from the whole file)",
+    )
+    p.add_argument(
+        "--threshold", type=float, default=0.1, help="largest allowed disparity (default 0.1)"
+    )
+    p.add_argument(
+        "--min-samples",
+        type=int,
+        default=30,
+        help="a slice counts for a metric only with this many rows for it (30)",
+    )
+    p.add_argument(
+        "--intersect", action="store_true", help="also slice by every combination of the attributes"
+    )
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print the JSON report")
+    out.add_argument("--markdown", action="store_true", help="print a Markdown report")
+    out.add_argument("--html", metavar="PATH", help="write an HTML report to PATH")
+    p.add_argument(
+        "--gate",
+        action="store_true",
+        help="exit 1 when a disparity exceeds the threshold, 3 when unmeasured",
+    )
+    p.add_argument(
+        "--allow-unmeasured",
+        action="store_true",
+        help="with --gate, exit 0 (with a warning) instead of 3 when unmeasured",
+    )
+    p.add_argument(
+        "--engine",
+        choices=("auto", "pandas", "fairlearn"),
+        default="auto",
+        help="metric engine (default: fairlearn when installed, else pandas)",
+    )
+
+
+def add_fairness_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``fairness`` (with its ``evaluate`` subcommand) to an argparse subparsers object.
+
+    Each leaf parser gets ``func(args) -> int`` as a default; call it to run the command.
+    """
+    fairness = subparsers.add_parser(
+        "fairness",
+        help="subgroup model performance and fairness disparities",
+        description="Subgroup model performance, fairness disparities and a CI gate.",
+    )
+    # The parent parser's class is not ours, so route its usage errors explicitly.
+    fairness.error = lambda message: _one_line_error(fairness, message)  # type: ignore[method-assign]
+    sub = fairness.add_subparsers(
+        dest="fairness_command", metavar="COMMAND", parser_class=OneLineErrorParser
+    )
+    sub.required = True
+    evaluate_parser = sub.add_parser(
+        "evaluate",
+        help="per-slice metrics and disparities of a model's predictions",
+        description=(
+            "Evaluate predictions per slice of each --attr: accuracy, selection rate, "
+            "TPR, FPR, precision (binary) or MAE, RMSE (regression), with Wilson 95% "
+            "intervals, and the disparities between eligible slices."
+        ),
+    )
+    _add_evaluate_arguments(evaluate_parser)
+    evaluate_parser.set_defaults(func=evaluate_command)
+    return fairness
+
+
+def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
+    err = sys.stderr
+    for f in report["failures"]:
+        from .render import exact
+
+        print(
+            f"faircode: gate: FAIL {f['group']}: {f['metric']} = {exact(f['value'])} "
+            f"> threshold {f['threshold']:g}",
+            file=err,
+        )
+    for u in report["unmeasured"]:
+        print(f"faircode: gate: UNMEASURED {u['group']}: {u['metric']}: {u['reason']}", file=err)
+    if report["failures"]:
+        n = len(report["failures"])
+        print(
+            f"faircode: gate: failed: {n} disparit{'y' if n == 1 else 'ies'} exceed "
+            f"threshold {report['settings']['threshold']:g}",
+            file=err,
+        )
+        return EXIT_EXCEEDED
+    if report["unmeasured"]:
+        if allow_unmeasured:
+            print(
+                "faircode: warning: gate passed with unmeasured disparities "
+                "(--allow-unmeasured); there was not enough evidence to check them",
+                file=err,
+            )
+            return EXIT_OK
+        print(
+            "faircode: gate: unmeasured: too few eligible slices to decide; lower "
+            "--min-samples, add data, or pass --allow-unmeasured",
+            file=err,
+        )
+        return EXIT_UNMEASURED
+    print(
+        f"faircode: gate: passed: every disparity within threshold "
+        f"{report['settings']['threshold']:g}",
+        file=err,
+    )
+    return EXIT_OK
+
+
+def evaluate_command(args: argparse.Namespace) -> int:
+    """Run ``fairness evaluate`` for parsed ``args``; returns the exit code."""
+    from .core import evaluate
+    from .render import render_html, render_markdown, render_text
+
+    try:
+        report = evaluate(
+            args.file,
+            pred=args.pred,
+            attrs=args.attr,
+            label=args.label,
+            score=args.score,
+            decision_threshold=args.decision_threshold,
+            task=args.task,
+            threshold=args.threshold,
+            min_samples=args.min_samples,
+            intersect=args.intersect,
+            engine=args.engine,
+        )
+    except MonitorInputError as exc:
+        print(f"faircode: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json:
+        sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
+    elif args.markdown:
+        sys.stdout.write(render_markdown(report))
+    else:
+        sys.stdout.write(render_text(report))
+    if args.html:
+        try:
+            Path(args.html).write_text(render_html(report), encoding="utf-8")
+        except OSError as exc:
+            print(
+                f"faircode: error: cannot write HTML report to {args.html}: "
+                f"{exc.strerror or exc}; check the directory exists",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        print(f"faircode: wrote HTML report to {args.html}", file=sys.stderr)
+    sys.stdout.flush()
+    if not args.gate:
+        return EXIT_OK
+    return _gate(report, args.allow_unmeasured)
+
+
+def build_parser(prog: str = "faircode") -> argparse.ArgumentParser:
+    parser = OneLineErrorParser(prog=prog, description="faircode fairness monitoring")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    add_fairness_parser(sub)
+    return parser
+
+
+def run(argv: list[str]) -> int:
+    """Run ``faircode`` with ``argv`` (e.g. ``["fairness", "evaluate", ...]``); exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a usage error (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    return int(args.func(args))

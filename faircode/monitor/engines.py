@@ -1,0 +1,256 @@
+"""Per-slice statistics engines.
+
+Both engines take the same :class:`SliceInput` and return the same dict of float arrays
+(one entry per slice, NaN where a metric is undefined). The pandas/numpy engine groups
+with ``np.bincount``; the Fairlearn engine groups with ``fairlearn.metrics.MetricFrame``
+and takes the rates from Fairlearn / scikit-learn metric functions. Everything after this
+point (Wilson intervals, guards, disparities) is shared code.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+ENGINES = ("pandas", "fairlearn")
+
+#: Keys every engine returns for a binary task (label keys only when labels are given).
+BINARY_ALL_ROWS = ("n", "n_selected", "selection_rate")
+BINARY_LABELLED = (
+    "n_labelled",
+    "n_correct",
+    "accuracy",
+    "n_label_pos",
+    "n_tp",
+    "tpr",
+    "n_label_neg",
+    "n_fp",
+    "fpr",
+    "n_pred_pos_labelled",
+    "precision",
+)
+REGRESSION_LABELLED = ("n_labelled", "mae", "rmse", "mean_prediction", "mean_label")
+
+
+@dataclass(frozen=True)
+class SliceInput:
+    """Scored rows of one slicing (one attribute or one combination of attributes).
+
+    ``codes`` holds each row's slice number (0..n_slices-1); ``parts`` the per-attribute
+    codes of each row (rows x attributes) and ``slice_parts`` the per-attribute codes of
+    each slice, so that an engine may group by the attributes themselves.
+    """
+
+    codes: np.ndarray
+    n_slices: int
+    parts: np.ndarray
+    slice_parts: np.ndarray
+    pred: np.ndarray
+    label: np.ndarray | None
+    selected: np.ndarray | None
+    task: str
+
+
+def fairlearn_available() -> bool:
+    return importlib.util.find_spec("fairlearn") is not None
+
+
+def run_engine(name: str, data: SliceInput) -> dict[str, np.ndarray]:
+    if name == "pandas":
+        return pandas_engine(data)
+    if name == "fairlearn":
+        return fairlearn_engine(data)
+    raise ValueError(f"unknown engine {name!r}")
+
+
+def _div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
+
+def pandas_engine(data: SliceInput) -> dict[str, np.ndarray]:
+    """Vectorised engine: one ``np.bincount`` pass per count, no per-row Python."""
+    g = data.n_slices
+    codes = data.codes
+    out: dict[str, np.ndarray] = {"n": np.bincount(codes, minlength=g).astype(float)}
+    if data.selected is not None:
+        out["n_selected"] = np.bincount(codes, weights=data.selected, minlength=g)
+        out["selection_rate"] = _div(out["n_selected"], out["n"])
+    if data.label is None:
+        return out
+    lab = ~np.isnan(data.label)
+    lc = codes[lab]
+    y = data.label[lab]
+    p = data.pred[lab]
+    n_lab = np.bincount(lc, minlength=g).astype(float)
+    out["n_labelled"] = n_lab
+    if data.task == "binary":
+        ypos = y == 1
+        ppos = p == 1
+        out["n_correct"] = np.bincount(lc, weights=(p == y), minlength=g)
+        out["accuracy"] = _div(out["n_correct"], n_lab)
+        out["n_label_pos"] = np.bincount(lc, weights=ypos, minlength=g)
+        out["n_tp"] = np.bincount(lc, weights=ypos & ppos, minlength=g)
+        out["tpr"] = _div(out["n_tp"], out["n_label_pos"])
+        out["n_label_neg"] = n_lab - out["n_label_pos"]
+        out["n_fp"] = np.bincount(lc, weights=~ypos & ppos, minlength=g)
+        out["fpr"] = _div(out["n_fp"], out["n_label_neg"])
+        out["n_pred_pos_labelled"] = np.bincount(lc, weights=ppos, minlength=g)
+        out["precision"] = _div(out["n_tp"], out["n_pred_pos_labelled"])
+    else:
+        err = p - y
+        out["mae"] = _div(np.bincount(lc, weights=np.abs(err), minlength=g), n_lab)
+        out["rmse"] = np.sqrt(_div(np.bincount(lc, weights=err * err, minlength=g), n_lab))
+        out["mean_prediction"] = _div(np.bincount(lc, weights=p, minlength=g), n_lab)
+        out["mean_label"] = _div(np.bincount(lc, weights=y, minlength=g), n_lab)
+    return out
+
+
+def _by_group(
+    metrics: dict[str, Callable[..., Any]],
+    y_true: np.ndarray,
+    y_pred: np.ndarray,
+    parts: np.ndarray,
+    slice_index: dict[tuple[int, ...], int],
+    n_slices: int,
+) -> dict[str, np.ndarray]:
+    """Run one MetricFrame and return its by-group table as arrays indexed by slice."""
+    import pandas as pd
+    from fairlearn.metrics import MetricFrame
+
+    out = {k: np.full(n_slices, np.nan) for k in metrics}
+    if len(y_true) == 0:
+        return out
+    sf = pd.DataFrame({f"attr{i}": parts[:, i] for i in range(parts.shape[1])})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mf = MetricFrame(metrics=metrics, y_true=y_true, y_pred=y_pred, sensitive_features=sf)
+        table = mf.by_group
+    # With several sensitive features MetricFrame lists every combination, including
+    # combinations with no rows (all-NaN); only combinations that are slices are kept.
+    for key, row in zip(table.index, table.itertuples(index=False), strict=True):
+        tkey = tuple(int(k) for k in key) if isinstance(key, tuple) else (int(key),)
+        gi = slice_index.get(tkey)
+        if gi is None:
+            continue
+        for name, value in zip(table.columns, row, strict=True):
+            out[name][gi] = float(value)
+    return out
+
+
+def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
+    """Engine built on ``fairlearn.metrics.MetricFrame`` (imported only here)."""
+    from fairlearn.metrics import count, false_positive_rate, selection_rate, true_positive_rate
+    from sklearn.metrics import (
+        accuracy_score,
+        mean_absolute_error,
+        mean_squared_error,
+        precision_score,
+    )
+
+    g = data.n_slices
+    slice_index = {tuple(int(v) for v in row): i for i, row in enumerate(data.slice_parts)}
+
+    def n_true_pos_pred(yt: np.ndarray, yp: np.ndarray) -> int:
+        return int(np.sum(yp == 1))
+
+    all_metrics: dict[str, Callable[..., Any]] = {"n": count}
+    if data.selected is not None:
+        all_metrics["selection_rate"] = selection_rate
+        all_metrics["n_selected"] = n_true_pos_pred
+        y_pred_all = data.selected.astype(np.int8)
+    else:
+        y_pred_all = np.zeros(len(data.codes), dtype=np.int8)
+    # Selection rate needs no label, so this frame covers every prediction; y_true is a
+    # placeholder that none of these metrics reads.
+    out = _by_group(
+        all_metrics,
+        np.zeros(len(data.codes), dtype=np.int8),
+        y_pred_all,
+        data.parts,
+        slice_index,
+        g,
+    )
+    if data.label is None:
+        return out
+
+    lab = ~np.isnan(data.label)
+    y = data.label[lab]
+    p = data.pred[lab]
+    parts = data.parts[lab]
+    if data.task == "binary":
+        yi = y.astype(np.int8)
+        pi = p.astype(np.int8)
+
+        def n_label_pos(yt: np.ndarray, yp: np.ndarray) -> int:
+            return int(np.sum(yt == 1))
+
+        def n_label_neg(yt: np.ndarray, yp: np.ndarray) -> int:
+            return int(np.sum(yt == 0))
+
+        def n_tp(yt: np.ndarray, yp: np.ndarray) -> int:
+            return int(np.sum((yt == 1) & (yp == 1)))
+
+        def n_fp(yt: np.ndarray, yp: np.ndarray) -> int:
+            return int(np.sum((yt == 0) & (yp == 1)))
+
+        def n_correct(yt: np.ndarray, yp: np.ndarray) -> int:
+            return int(np.sum(yt == yp))
+
+        def tpr(yt: np.ndarray, yp: np.ndarray) -> float:
+            return float(true_positive_rate(yt, yp, pos_label=1))
+
+        def fpr(yt: np.ndarray, yp: np.ndarray) -> float:
+            return float(false_positive_rate(yt, yp, pos_label=1))
+
+        def precision(yt: np.ndarray, yp: np.ndarray) -> float:
+            return float(precision_score(yt, yp, labels=[0, 1], pos_label=1, zero_division=np.nan))
+
+        metrics: dict[str, Callable[..., Any]] = {
+            "n_labelled": count,
+            "n_correct": n_correct,
+            "accuracy": accuracy_score,
+            "n_label_pos": n_label_pos,
+            "n_tp": n_tp,
+            "tpr": tpr,
+            "n_label_neg": n_label_neg,
+            "n_fp": n_fp,
+            "fpr": fpr,
+            "n_pred_pos_labelled": n_true_pos_pred,
+            "precision": precision,
+        }
+        res = _by_group(metrics, yi, pi, parts, slice_index, g)
+        # Fairlearn reports a rate of 0 for a slice with no positives (negatives); the
+        # rate is undefined there, so it becomes null, never 0.
+        res["tpr"] = np.where(res["n_label_pos"] > 0, res["tpr"], np.nan)
+        res["fpr"] = np.where(res["n_label_neg"] > 0, res["fpr"], np.nan)
+        res["precision"] = np.where(res["n_pred_pos_labelled"] > 0, res["precision"], np.nan)
+    else:
+
+        def rmse(yt: np.ndarray, yp: np.ndarray) -> float:
+            return float(np.sqrt(mean_squared_error(yt, yp)))
+
+        def mean_prediction(yt: np.ndarray, yp: np.ndarray) -> float:
+            return float(np.mean(yp))
+
+        def mean_label(yt: np.ndarray, yp: np.ndarray) -> float:
+            return float(np.mean(yt))
+
+        metrics = {
+            "n_labelled": count,
+            "mae": mean_absolute_error,
+            "rmse": rmse,
+            "mean_prediction": mean_prediction,
+            "mean_label": mean_label,
+        }
+        res = _by_group(metrics, y, p, parts, slice_index, g)
+    for key in res:
+        if key.startswith("n_"):  # slices with no labelled rows are absent from the frame
+            res[key] = np.nan_to_num(res[key], nan=0.0)
+    out.update(res)
+    return out

@@ -1,0 +1,264 @@
+"""Terminal, Markdown and HTML renderings of an ``evaluate`` report."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from .stats import round12
+
+DISPARITY_TITLES = {
+    "demographic_parity_difference": "demographic parity difference",
+    "demographic_parity_ratio": "demographic parity ratio",
+    "selection_rate_range": "selection rate range",
+    "equalized_odds_difference": "equalized odds difference",
+    "accuracy_range": "accuracy range",
+    "mae_range": "MAE range",
+}
+STATUS_TEXT = {
+    "within_threshold": "within threshold",
+    "exceeded": "disparity exceeded",
+    "unmeasured": "unmeasured (not enough eligible slices to decide)",
+}
+
+
+def fmt(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def exact(value: float) -> str:
+    """A value as the exceed rule sees it (rounded half-up to 12 decimals)."""
+    return format(round12(value), ".12g")
+
+
+def _columns(report: dict[str, Any]) -> list[tuple[str, str | None]]:
+    """(header, metric) pairs after Slice/N/Labelled; metric None means not applicable."""
+    if report["task"]["type"] == "binary":
+        return [
+            ("Accuracy", "accuracy"),
+            ("Sel.Rate", "selection_rate"),
+            ("TPR", "tpr"),
+            ("FPR", "fpr"),
+        ]
+    return [
+        ("MAE", "mae"),
+        ("RMSE", "rmse"),
+        ("Sel.Rate", "selection_rate"),
+        ("Mean pred", "mean_prediction"),
+        ("Mean label", "mean_label"),
+    ]
+
+
+def guard_text(slice_: dict[str, Any]) -> str:
+    low = slice_["low_n"]
+    if not low:
+        return ""
+    if len(low) == len(slice_["metrics"]):
+        return "low-n"
+    return "low-n: " + ", ".join(low)
+
+
+def _cell(slice_: dict[str, Any], metric: str | None) -> str:
+    if metric is None or metric not in slice_["metrics"]:
+        return "n/a"
+    return fmt(slice_["metrics"][metric]["value"])
+
+
+def _disparity_line(d: dict[str, Any]) -> tuple[str, str, str]:
+    title = DISPARITY_TITLES.get(d["metric"], d["metric"])
+    if d["value"] is None:
+        return title, "-", f"UNMEASURED: {d['reason']}"
+    notes = []
+    if d["status"] == "exceeded":
+        notes.append(f"EXCEEDED (> {d['threshold']:g})")
+    elif d["status"] == "ok":
+        notes.append(f"ok (<= {d['threshold']:g})")
+    if "four_fifths_rule" in d:
+        notes.append(f"four-fifths rule: {d['four_fifths_rule']}")
+    comp = d.get("components")
+    if comp:
+        notes.append(f"TPR range {fmt(comp['tpr_range'])}, FPR range {fmt(comp['fpr_range'])}")
+    elif d["max"] is not None and d["metric"] != "demographic_parity_ratio":
+        notes.append(
+            f"max {d['max']['slice']} {fmt(d['max']['value'])}, "
+            f"min {d['min']['slice']} {fmt(d['min']['value'])}"
+        )
+    return title, fmt(d["value"], 4), "; ".join(notes)
+
+
+def _header_lines(report: dict[str, Any]) -> list[str]:
+    task = report["task"]
+    cols = report["columns"]
+    rows = report["rows"]
+    s = report["settings"]
+    lines = [
+        f"model: {task['type']} ({task['source']}: {task['reason']})",
+        f"prediction: {report['prediction']}; label: {cols['label'] or '(none)'}; "
+        f"engine: {report['engine']}",
+        f"rows: {rows['total']} total, {rows['scored']} scored, {rows['labelled']} labelled, "
+        f"{rows['awaiting_label']} awaiting a label, {rows['without_prediction']} without "
+        "a prediction",
+        f"threshold: {s['threshold']:g} (a disparity exceeds it when greater, compared at 12 "
+        f"decimals); min samples: {s['min_samples']}",
+    ]
+    return lines
+
+
+def _excluded_note(group: dict[str, Any]) -> str | None:
+    seen: dict[str, set[str]] = {}
+    for d in group["disparities"]:
+        for e in d["excluded_slices"]:
+            seen.setdefault(e["slice"], set()).add(e["reason"])
+    if not seen:
+        return None
+    parts = [f"{k} ({'/'.join(sorted(v))})" for k, v in seen.items()]
+    return "excluded from some disparities: " + ", ".join(parts)
+
+
+def render_text(report: dict[str, Any]) -> str:
+    out = [f"faircode fairness evaluate: {report['source'] or 'data'}"]
+    out += _header_lines(report)
+    cols = _columns(report)
+    for g in report["groups"]:
+        out.append("")
+        out.append(f"{g['name']}: {STATUS_TEXT[g['status']]}")
+        head = ["Slice", "N", "Labelled"] + [h for h, _ in cols] + ["Guard"]
+        rows = [
+            [s["slice"], str(s["n"]), str(s["n_labelled"])]
+            + [_cell(s, m) for _, m in cols]
+            + [guard_text(s)]
+            for s in g["slices"]
+        ]
+        widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+        right = {1, 2} | set(range(3, 3 + len(cols)))
+
+        def line(cells: list[str], widths: list[int] = widths, right: set[int] = right) -> str:
+            return "  ".join(
+                c.rjust(w) if i in right else c.ljust(w)
+                for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+            ).rstrip()
+
+        out.append(line(head))
+        out.append(line(["-" * w for w in widths]))
+        out.extend(line(r) for r in rows)
+        out.append("disparities:")
+        dl = [_disparity_line(d) for d in g["disparities"]]
+        tw = max((len(t) for t, _, _ in dl), default=0)
+        for title, value, note in dl:
+            out.append(f"  {title.ljust(tw)}  {value.rjust(6)}  {note}".rstrip())
+        note = _excluded_note(g)
+        if note:
+            out.append(f"  {note}")
+    out.append("")
+    out.append(f"status: {STATUS_TEXT[report['status']]}")
+    return "\n".join(out) + "\n"
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _md_rate(slice_: dict[str, Any], metric: str | None) -> str:
+    if metric is None or metric not in slice_["metrics"]:
+        return "n/a"
+    m = slice_["metrics"][metric]
+    text = fmt(m["value"])
+    if m.get("ci95"):
+        text += f" ({fmt(m['ci95'][0])}-{fmt(m['ci95'][1])})"
+    return text
+
+
+def render_markdown(report: dict[str, Any]) -> str:
+    status = STATUS_TEXT[report["status"]]
+    out = [f"### faircode fairness: {status}", ""]
+    out += [f"- {_md_escape(x)}" for x in _header_lines(report)]
+    if report["failures"]:
+        out += ["", "**Exceeded:**", ""]
+        out += [
+            f"- `{f['group']}` {f['metric']} = {exact(f['value'])} > {f['threshold']:g}"
+            for f in report["failures"]
+        ]
+    if report["unmeasured"]:
+        out += ["", "**Unmeasured:**", ""]
+        out += [f"- `{u['group']}` {u['metric']}: {u['reason']}" for u in report["unmeasured"]]
+    cols = _columns(report)
+    for g in report["groups"]:
+        out += ["", f"#### {_md_escape(g['name'])}: {STATUS_TEXT[g['status']]}", ""]
+        head = ["Slice", "N", "Labelled"] + [h for h, _ in cols] + ["Guard"]
+        out.append("| " + " | ".join(head) + " |")
+        out.append("|" + "|".join(["---"] + ["---:"] * (len(head) - 2) + ["---"]) + "|")
+        for s in g["slices"]:
+            cells = [_md_escape(s["slice"]), str(s["n"]), str(s["n_labelled"])]
+            cells += [_md_rate(s, m) for _, m in cols] + [guard_text(s)]
+            out.append("| " + " | ".join(cells) + " |")
+        out += ["", "| Disparity | Value | Verdict |", "|---|---:|---|"]
+        for d in g["disparities"]:
+            title, value, note = _disparity_line(d)
+            out.append(f"| {title} | {value} | {_md_escape(note)} |")
+        note = _excluded_note(g)
+        if note:
+            out += ["", f"_{_md_escape(note)}_"]
+    out += [
+        "",
+        "Rates show Wilson 95% intervals in parentheses; `low-n` slices are excluded from "
+        "the disparity of that metric.",
+    ]
+    return "\n".join(out) + "\n"
+
+
+_CSS = """
+body{font-family:system-ui,sans-serif;margin:2em;color:#222}
+table{border-collapse:collapse;margin:.5em 0 1em}
+th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}
+th:first-child,td:first-child{text-align:left}
+.exceeded{color:#a40000;font-weight:bold}.unmeasured{color:#8a5a00}.ok{color:#1a6b1a}
+small{color:#666}
+"""
+
+
+def render_html(report: dict[str, Any]) -> str:
+    e = html.escape
+    status = report["status"]
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>faircode fairness: {e(STATUS_TEXT[status])}</title>",
+        f"<style>{_CSS}</style></head><body>",
+        f'<h1>faircode fairness: <span class="{e(status)}">{e(STATUS_TEXT[status])}</span></h1>',
+        "<ul>" + "".join(f"<li>{e(x)}</li>" for x in _header_lines(report)) + "</ul>",
+    ]
+    cols = _columns(report)
+    for g in report["groups"]:
+        gs = g["status"]
+        parts.append(f'<h2>{e(g["name"])}: <span class="{e(gs)}">{e(STATUS_TEXT[gs])}</span></h2>')
+        head = ["Slice", "N", "Labelled"] + [h for h, _ in cols] + ["Guard"]
+        parts.append("<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>")
+        for s in g["slices"]:
+            cells = [e(s["slice"]), str(s["n"]), str(s["n_labelled"])]
+            for _, m in cols:
+                if m not in s["metrics"]:
+                    cells.append("n/a")
+                    continue
+                mm = s["metrics"][m]
+                ci = mm.get("ci95")
+                extra = f"<br><small>{fmt(ci[0])}-{fmt(ci[1])}</small>" if ci else ""
+                cells.append(fmt(mm["value"]) + extra)
+            cells.append(e(guard_text(s)))
+            parts.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        parts.append("</table>")
+        parts.append("<table><tr><th>Disparity</th><th>Value</th><th>Verdict</th></tr>")
+        for d in g["disparities"]:
+            title, value, note = _disparity_line(d)
+            parts.append(
+                f"<tr><td>{e(title)}</td><td>{e(value)}</td>"
+                f'<td class="{e(d["status"])}" style="text-align:left">{e(note)}</td></tr>'
+            )
+        parts.append("</table>")
+        note = _excluded_note(g)
+        if note:
+            parts.append(f"<p><small>{e(note)}</small></p>")
+    parts.append(
+        "<p><small>Rates show Wilson 95% intervals underneath. Generated by faircode."
+        "</small></p></body></html>"
+    )
+    return "\n".join(parts) + "\n"

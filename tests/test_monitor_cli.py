@@ -1,0 +1,313 @@
+"""`faircode fairness evaluate`: formats, gate exit codes and one-line input errors."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pandas as pd
+import pytest
+
+from faircode.monitor.cli import add_fairness_parser, run
+
+SCHEMA_PATH = Path(__file__).resolve().parents[1] / "faircode" / "monitor" / "schema.json"
+
+
+def write(tmp_path: Path, df: pd.DataFrame, name: str = "preds.csv") -> str:
+    path = tmp_path / name
+    if name.endswith(".parquet"):
+        df.to_parquet(path)
+    elif name.endswith(".jsonl"):
+        df.to_json(path, orient="records", lines=True)
+    else:
+        df.to_csv(path, index=False)
+    return str(path)
+
+
+def fair_frame(gap: int = 0) -> pd.DataFrame:
+    """Two groups of 100; group b's predictions flip ``gap`` correct negatives to 1."""
+    rows = []
+    for g in ("a", "b"):
+        for i in range(100):
+            y = i % 2
+            p = y if not (g == "b" and y == 0 and i < 2 * gap) else 1
+            rows.append({"group": g, "pred": p, "label": y, "region": "n" if i < 50 else "s"})
+    return pd.DataFrame(rows)
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = run(["fairness", "evaluate", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+BASE = ("--pred", "pred", "--label", "label", "--attr", "group", "--engine", "pandas")
+
+
+def test_within_threshold_exits_0_and_prints_the_table(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, fair_frame(0))
+    code, out, err = cli(capsys, path, *BASE, "--gate")
+    assert code == 0
+    header = next(line for line in out.splitlines() if line.startswith("Slice"))
+    assert header.split() == [
+        "Slice",
+        "N",
+        "Labelled",
+        "Accuracy",
+        "Sel.Rate",
+        "TPR",
+        "FPR",
+        "Guard",
+    ]
+    assert "demographic parity difference" in out and "equalized odds difference" in out
+    assert "gate: passed" in err
+
+
+def test_exceeded_exits_1_and_names_each_failure(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, fair_frame(gap=20))  # b: 20 of 50 negatives predicted 1
+    code, out, err = cli(capsys, path, *BASE, "--gate", "--threshold", "0.15")
+    assert code == 1
+    fails = [line for line in err.splitlines() if "gate: FAIL" in line]
+    assert fails == [
+        "faircode: gate: FAIL group: demographic_parity_difference = 0.2 > threshold 0.15",
+        "faircode: gate: FAIL group: equalized_odds_difference = 0.4 > threshold 0.15",
+        "faircode: gate: FAIL group: accuracy_range = 0.2 > threshold 0.15",
+    ]
+    assert "EXCEEDED" in out
+    # without --gate the same evaluation exits 0
+    assert cli(capsys, path, *BASE, "--threshold", "0.15")[0] == 0
+
+
+def test_unmeasured_exits_3_unless_allowed(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, fair_frame(0))
+    code, out, err = cli(capsys, path, *BASE, "--gate", "--min-samples", "101")
+    assert code == 3
+    assert "UNMEASURED group: demographic_parity_difference" in err
+    assert "low-n" in out
+    code, out, err = cli(
+        capsys, path, *BASE, "--gate", "--min-samples", "101", "--allow-unmeasured"
+    )
+    assert code == 0
+    assert "faircode: warning:" in err
+
+
+def test_exceeded_wins_over_unmeasured(tmp_path: Path, capsys) -> None:
+    df = fair_frame(gap=20)
+    df.loc[df["group"] == "b", "label"] = None  # b has predictions but no labels
+    path = write(tmp_path, df)
+    code, _, err = cli(capsys, path, *BASE, "--gate")
+    assert code == 1
+    assert "FAIL group: demographic_parity_difference" in err
+    assert "UNMEASURED group: accuracy_range" in err
+
+
+def bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
+    good = write(tmp_path, fair_frame(0))
+    nonbin = fair_frame(0)
+    nonbin.loc[3, "label"] = 2
+    text_pred = fair_frame(0).astype({"pred": object})
+    text_pred.loc[5, "pred"] = "yes"
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    header_only = tmp_path / "header.csv"
+    header_only.write_text("group,pred,label\n")
+    return {
+        "missing column": ([good, "--pred", "pred", "--attr", "race"], "'race' (--attr)"),
+        "missing label column": (
+            [good, "--pred", "pred", "--label", "y", "--attr", "group"],
+            "'y' (--label)",
+        ),
+        "non-binary label": (
+            [write(tmp_path, nonbin, "nonbin.csv"), *BASE],
+            "label column 'label' has a value other than 0/1 (2)",
+        ),
+        "non-numeric prediction": (
+            [write(tmp_path, text_pred, "text.csv"), *BASE],
+            "prediction column 'pred' is not numeric (found 'yes')",
+        ),
+        "empty file": ([str(empty), *BASE], "empty.csv: file is empty"),
+        "header only": ([str(header_only), *BASE], "header.csv: no data rows"),
+        "missing file": ([str(tmp_path / "nope.csv"), *BASE], "nope.csv: no such file"),
+        "unknown type": ([str(tmp_path / "x.xlsx"), *BASE], "unknown file type"),
+        "score without threshold": (
+            [good, "--score", "pred", "--attr", "group"],
+            "--score needs --decision-threshold",
+        ),
+        "no attribute": ([good, "--pred", "pred"], "required: --attr"),
+        "bad task": ([good, *BASE, "--task", "ranking"], "invalid choice"),
+        "bad threshold": ([good, *BASE, "--threshold", "lots"], "invalid float value"),
+    }
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "missing column",
+        "missing label column",
+        "non-binary label",
+        "non-numeric prediction",
+        "empty file",
+        "header only",
+        "missing file",
+        "unknown type",
+        "score without threshold",
+        "no attribute",
+        "bad task",
+        "bad threshold",
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys, case: str) -> None:
+    (tmp_path / "x.xlsx").write_text("not a spreadsheet")
+    argv, needle = bad_inputs(tmp_path)[case]
+    code, out, err = cli(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("faircode: error: ")
+    assert needle in lines[0]
+
+
+def validator() -> jsonschema.protocols.Validator:
+    schema = json.loads(SCHEMA_PATH.read_text())
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def json_report(capsys, *argv: str) -> dict[str, Any]:
+    code, out, _ = cli(capsys, *argv, "--json")
+    assert code == 0
+    return json.loads(out)
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        [],
+        ["--min-samples", "1000"],
+        ["--intersect", "--attr", "region"],
+    ],
+)
+def test_json_output_matches_the_schema(tmp_path: Path, capsys, extra: list[str]) -> None:
+    df = fair_frame(5)
+    df.loc[::7, "label"] = None
+    path = write(tmp_path, df)
+    report = json_report(capsys, path, *BASE, *extra)
+    validator().validate(report)
+
+
+def test_json_schema_covers_regression_and_no_label(tmp_path: Path, capsys) -> None:
+    df = fair_frame(0).assign(score=lambda d: d["label"] * 3.5 + d.index % 3)
+    path = write(tmp_path, df)
+    v = validator()
+    reg = json_report(
+        capsys,
+        path,
+        "--pred",
+        "score",
+        "--label",
+        "label",
+        "--attr",
+        "group",
+        "--decision-threshold",
+        "2",
+        "--engine",
+        "pandas",
+    )
+    assert reg["task"]["type"] == "regression"
+    v.validate(reg)
+    nolabel = json_report(
+        capsys, path, "--pred", "pred", "--attr", "group", "--attr", "region", "--engine", "pandas"
+    )
+    v.validate(nolabel)
+    # the schema is not a rubber stamp
+    broken = dict(nolabel, status="fine")
+    with pytest.raises(jsonschema.ValidationError):
+        v.validate(broken)
+
+
+def test_auto_engine_records_fairlearn_when_installed(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, fair_frame(0))
+    report = json_report(capsys, path, "--pred", "pred", "--label", "label", "--attr", "group")
+    expected = "fairlearn" if importlib.util.find_spec("fairlearn") else "pandas"
+    assert report["engine"] == expected
+    validator().validate(report)
+
+
+@pytest.mark.parametrize("name", ["preds.parquet", "preds.jsonl"])
+def test_parquet_and_json_lines_read_like_csv(tmp_path: Path, capsys, name: str) -> None:
+    df = fair_frame(7)
+    df.loc[::5, "label"] = None
+    from_csv = json_report(capsys, write(tmp_path, df), *BASE)
+    other = json_report(capsys, write(tmp_path, df, name), *BASE)
+    assert other["groups"] == from_csv["groups"]
+    assert (
+        other["rows"]
+        == from_csv["rows"]
+        == {
+            "total": 200,
+            "without_prediction": 0,
+            "scored": 200,
+            "labelled": 160,
+            "awaiting_label": 40,
+        }
+    )
+
+
+def test_markdown_report(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, fair_frame(gap=20))
+    code, out, _ = cli(capsys, path, *BASE, "--markdown")
+    assert code == 0
+    assert out.startswith("### faircode fairness: disparity exceeded")
+    assert "| Slice | N | Labelled | Accuracy | Sel.Rate | TPR | FPR | Guard |" in out
+    assert "- `group` equalized_odds_difference = 0.4 > 0.1" in out
+    assert "| equalized odds difference | 0.4000 |" in out
+
+
+def test_html_report_is_written_and_escaped(tmp_path: Path, capsys) -> None:
+    df = fair_frame(0)
+    df.loc[df["group"] == "b", "group"] = "<script>x</script>"
+    path = write(tmp_path, df)
+    target = tmp_path / "report.html"
+    code, out, err = cli(capsys, path, *BASE, "--html", str(target))
+    assert code == 0
+    html = target.read_text()
+    assert html.startswith("<!DOCTYPE html>")
+    assert "&lt;script&gt;x&lt;/script&gt;" in html and "<script>" not in html
+    assert "<table>" in html and "Wilson" in html
+    assert "wrote HTML report" in err
+    code, _, err = cli(capsys, path, *BASE, "--html", str(tmp_path / "no" / "r.html"))
+    assert code == 2 and err.startswith("faircode: error: cannot write HTML report")
+
+
+def test_output_formats_are_exclusive(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, fair_frame(0))
+    code, _, err = cli(capsys, path, *BASE, "--json", "--markdown")
+    assert code == 2 and "not allowed with argument" in err
+
+
+def test_add_fairness_parser_wires_into_another_cli(tmp_path: Path, capsys) -> None:
+    parser = argparse.ArgumentParser(prog="faircode")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("profile")  # the host CLI's own commands keep working
+    add_fairness_parser(sub)
+    path = write(tmp_path, fair_frame(gap=20))
+    args = parser.parse_args(["fairness", "evaluate", path, *BASE, "--gate"])
+    assert args.func(args) == 1
+    assert "gate: FAIL group" in capsys.readouterr().err
+    assert parser.parse_args(["profile"]).command == "profile"
+    with pytest.raises(SystemExit) as info:
+        parser.parse_args(["fairness"])
+    assert info.value.code == 2
+    assert capsys.readouterr().err.startswith("faircode: error:")
+
+
+def test_help_exits_0(capsys) -> None:
+    assert run(["fairness", "evaluate", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "--decision-threshold" in out and "--allow-unmeasured" in out
