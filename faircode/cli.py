@@ -116,6 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="flag groups this far below the reference share (0.05)")
     p.add_argument("--no-provenance", action="store_true",
                    help="leave the provenance block out of --json output")
+    p.add_argument("--engine", choices=("local", "spark"), default="local",
+                   help="count locally (default) or with Spark (the spark extra)")
+    p.add_argument("--spark-master", metavar="URL",
+                   help="Spark master for --engine spark (default local[2])")
     _add_threshold_options(p)
     p.set_defaults(func=cmd_profile)
 
@@ -200,18 +204,26 @@ def cmd_profile(args: argparse.Namespace) -> int:
     hasher = StreamHash()
     on_bytes, progress = _hashing_progress(size, hasher)
     overrides = _overrides_from_args(args)
-    try:
-        result = profile(source, overrides, opts, name=name, on_bytes=on_bytes)
-    finally:
-        progress.close()
+    notes = {}
+    if args.engine == "spark":
+        result = _profile_spark(args, source, overrides, opts)
+        digest = None
+        notes["dataset_hash"] = "counted by Spark, which does not expose the raw bytes"
+    else:
+        try:
+            result = profile(source, overrides, opts, name=name, on_bytes=on_bytes)
+        finally:
+            progress.close()
+        digest = hasher.digest()
     if args.json:
         if not args.no_provenance:
             from .options import resolve
 
             result["provenance"] = provenance(
                 params=resolve(opts).params(), overrides=overrides,
-                dataset_hashes={"dataset_hash": hasher.digest()},
+                dataset_hashes={"dataset_hash": digest}, notes=notes,
                 reference_hash=reference_hash)
+            result["provenance"]["engine"] = "spark" if args.engine == "spark" else "python"
         sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
     else:
         sys.stdout.write(render(result, name))
@@ -222,6 +234,17 @@ def cmd_profile(args: argparse.Namespace) -> int:
             sys.stderr.write(f"faircode: score {shown} is below --fail-under {args.fail_under}\n")
             return EXIT_FAIL_UNDER
     return EXIT_OK
+
+
+def _profile_spark(args: argparse.Namespace, source, overrides: dict, opts: dict) -> dict:
+    if not isinstance(source, str):
+        raise InputError("--engine spark reads a path (CSV or Parquet), not standard input")
+    try:
+        from . import spark
+    except ImportError as err:
+        raise InputError(f"--engine spark needs the spark extra: pip install 'faircode[spark]' "
+                         f"({err})") from None
+    return spark.profile_path(source, overrides, opts, master=args.spark_master)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:

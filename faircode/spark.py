@@ -1,0 +1,638 @@
+"""Spark engine: the counting runs as Spark aggregations, the analysis runs locally.
+
+``profile(spark_df)`` profiles a Spark DataFrame; ``profile_path(path)`` profiles a CSV or
+Parquet file given as a local path or a Hadoop-style URL (``hdfs://``, ``s3a://``,
+``abfss://``, ``dbfs:/`` ...). Both build the same :class:`faircode.summary.Summary` the
+local engine builds (label counts, missing counts, row count, and the one pair table
+the analysis reads) and call :func:`faircode.analyze.analyze`, so results are ``==`` to
+``faircode.profile`` for the same data, except where listed below.
+
+How it counts (two Spark jobs, plus a third when an intersection is needed):
+
+1. every row yields one ``(column, label)`` item per counted column plus one item that
+   carries row-level checks; one ``groupBy(column, label).count()`` gives label counts,
+   missing counts (the null label), the row count and the check results. The grouped
+   result is persisted, its per-column distinct counts are read, and only the columns
+   that can be dimensions are brought to the driver (an undetected column with more than
+   ``max_categorical`` labels never is, SPEC 0.5);
+2. the analysis is run once to learn which pair of columns it crosses, and that one
+   pair is counted with a second aggregation.
+
+Labels are made in Spark by SPEC 0.4: leading/trailing ASCII spaces and tabs trimmed
+(``btrim(c, ' \\t')``), the exact case-sensitive missing tokens and Spark nulls missing.
+
+**DataFrame rule** (``profile(spark_df)``, Parquet files): a null is missing, and so is
+a floating-point NaN (as in a pandas frame); a string column follows SPEC 0.4; any other
+value becomes the text of Python ``str()`` applied to the value PySpark's ``collect()``
+returns: ints ``34``, floats ``34.0`` / ``1e+16`` / ``-0.0`` / ``inf``, booleans
+``True``, decimals ``1.50``, dates ``2020-01-02``, timestamps
+``2020-01-02 03:04:05.500000`` (in the driver's local time zone, as ``collect()``
+does). Only binary, array, map, struct and interval columns use Spark's own string form
+(``cast(c as string)``), which differs from Python ``str()``; a warning names them.
+Such values are not group labels in practice; map them to ``ignore`` to silence it.
+
+**CSV** (``profile_path``): faircode reads the first bytes itself (with its own reader)
+for the header (trimmed, ``column_N`` for empty names, duplicates renamed ``name.1``),
+the sniffed delimiter, ``names`` and ``skip_lines``; Spark's CSV reader then reads the
+file with an explicit all-string schema, ``multiLine=true``, quote and escape ``"``,
+no whitespace trimming, empty strings kept, ``mode=PERMISSIVE`` with a corrupt-record
+column (``FAILFAST`` would reject the short rows SPEC 0.3 accepts; long rows are found
+from the corrupt record and refused). The records before the first data row (skipped
+lines and the header) are dropped by position and checked against faircode's own
+parse. A CSV input must be one file, not a directory or glob.
+
+Where Spark's CSV dialect cannot follow SPEC section 0, and what this module does:
+
+- *Error positions.* Invalid UTF-8 (Spark decodes it to U+FFFD), NUL bytes and long
+  rows are found by Spark without a byte offset or line number. For a local file the
+  local reader is then run to raise the exact SPEC 0.6 message (the first problem in
+  file order); for a remote file the error says what was found but not where. A file
+  that really contains the character U+FFFD is accepted when local (the local reader
+  finds no error), refused when remote.
+- *Line ends.* Spark detects one line separator per file from its first line end and
+  does not accept the others: in an LF file a CRLF or lone-CR line end leaves a CR in
+  the value (or joins two records). Any CR in any value is refused. In a CRLF or CR
+  file, line breaks inside quoted values come back as LF, and a bare LF ends no record;
+  so a value with an LF is refused when it is a label the analysis uses, and warned
+  about (``SparkDialectWarning``) otherwise.
+- *Text after a closing quote* (``"ab"cd``, SPEC: ``abcd``): Spark keeps it as
+  ``"ab"cd``. A used label that starts with ``"`` is refused (it cannot be told from a
+  legitimate value that begins with an escaped quote).
+- *Unterminated quote.* Spark silently reads to the end of the file as one value; the
+  SPEC 0.6 error cannot be raised. It shows as a value with line breaks (refused or
+  warned about as above) unless the open quote is on the last line.
+- *Long rows* are counted from the corrupt record's delimiters outside ``"..."``
+  sections; a long row whose extra delimiter follows a quote in mid-field
+  (``5"2,x,y``) can be taken for a short one.
+- *Limits.* Spark's parser stops at 20480 columns; ``encoding`` other than UTF-8 is
+  passed to Spark's (Java) decoder, whose error handling replaces bad bytes.
+- *Summary differences* (results are unaffected): missing counts of columns that cannot
+  be dimensions are complete here (the local engine stops counting them), and ``pairs``
+  holds only the pair the analysis crosses.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import warnings
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlparse
+
+from .analyze import analyze
+from .errors import InputError
+from .options import Options, resolve
+from .profiler import check_overrides
+from .reader import clean_header, decoded_blocks, open_table, physical_lines, sniff_delimiter
+from .summary import MISSING_TOKENS, Summary, SummaryBuilder
+
+try:  # pragma: no cover - exercised by the import check in tests
+    from pyspark import StorageLevel
+    from pyspark.sql import Column, DataFrame, SparkSession
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+except ImportError as _exc:  # pragma: no cover
+    raise ImportError("faircode.spark needs PySpark: pip install 'faircode[spark]' "
+                      "(and a Java 17+ runtime)") from _exc
+
+__all__ = ["SparkDialectWarning", "get_session", "profile", "profile_path", "summarize",
+           "summarize_path"]
+
+HEAD_BYTES = 1 << 20
+MAX_HEAD_BYTES = 64 << 20
+# Spark's CSV reader turns a field equal to nullValue into null; it must never match.
+_NEVER = "\ufffe\u0000faircode-no-null\u0000\ufffe"
+_BAD = "_faircode_corrupt"
+_ROW_ITEM = -1  # column index of the per-row check item
+_STRAY_LIMIT = 80
+LOCAL_CONF = {
+    "spark.ui.enabled": "false",
+    "spark.sql.shuffle.partitions": "4",
+    "spark.driver.memory": "1g",
+    "spark.ui.showConsoleProgress": "false",
+}
+
+
+class SparkDialectWarning(UserWarning):
+    """Spark's CSV reader may have read some values differently from SPEC section 0."""
+
+
+def get_session(master: str | None = None) -> SparkSession:
+    """The active SparkSession, or a new one (``local[2]`` with small settings by default)."""
+    if master is None:
+        active = SparkSession.getActiveSession()
+        if active is not None:
+            return active
+        master = "local[2]"
+    builder = SparkSession.builder.master(master).appName("faircode")
+    if master.startswith("local"):
+        for key, value in LOCAL_CONF.items():
+            builder = builder.config(key, value)
+    return builder.getOrCreate()
+
+
+# --------------------------------------------------------------------------- labels
+
+def _string_label(c: Column) -> Column:
+    """SPEC 0.4 in Spark: trim ASCII space/tab only; missing tokens and null -> null."""
+    t = F.btrim(c, F.lit(" \t"))
+    return F.when(c.isNull() | t.isin(*sorted(MISSING_TOKENS)), F.lit(None)).otherwise(t)
+
+
+def _identity(key: str) -> str:
+    return key
+
+
+def _float_text(key: str) -> str:
+    return str(float(key))  # Spark prints doubles in Java's round-trip form
+
+
+def _bool_text(key: str) -> str:
+    return "True" if key == "true" else "False"
+
+
+def _timestamp_text(key: str) -> str:
+    return str(T.TimestampType().fromInternal(int(key)))
+
+
+def _ntz_text(key: str) -> str:
+    return str(datetime.fromisoformat(key))
+
+
+_ROUNDTRIP = "roundtrip"  # keys converted back by a Spark cast and collect()
+
+
+def _key_for(c: Column, dtype: T.DataType) -> tuple[Column, Callable[[str], str] | str, bool]:
+    """(Spark string key or null when missing, key -> label, uses Spark's own string form)."""
+    if isinstance(dtype, (T.StringType, T.CharType, T.VarcharType)):
+        return _string_label(c), _identity, False
+    if isinstance(dtype, (T.ByteType, T.ShortType, T.IntegerType, T.LongType)):
+        return c.cast("string"), _identity, False
+    if isinstance(dtype, T.BooleanType):
+        return c.cast("string"), _bool_text, False
+    if isinstance(dtype, (T.FloatType, T.DoubleType)):
+        d = c.cast("double")
+        return F.when(F.isnan(d), F.lit(None)).otherwise(d.cast("string")), _float_text, False
+    if isinstance(dtype, T.DecimalType):
+        return c.cast("string"), _ROUNDTRIP, False
+    if isinstance(dtype, T.DateType):
+        return c.cast("string"), _identity, False
+    if isinstance(dtype, T.TimestampNTZType):
+        return c.cast("string"), _ntz_text, False
+    if isinstance(dtype, T.TimestampType):
+        return F.unix_micros(c).cast("string"), _timestamp_text, False
+    return c.cast("string"), _identity, True
+
+
+# --------------------------------------------------------------------------- counting
+
+class _PairProbe(dict):
+    """A pairs mapping that records which pair the analysis asks for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.wanted: list[tuple[int, int]] = []
+
+    def get(self, key, default=None):  # type: ignore[override]
+        self.wanted.append(key)
+        return {}
+
+    def __getitem__(self, key):
+        self.wanted.append(key)
+        return {}
+
+    def __contains__(self, key) -> bool:
+        return True
+
+
+class _Table:
+    """What the counting needs to know about a table read by Spark."""
+
+    def __init__(self, name: str, header: list[str], frame: DataFrame, columns: list[str],
+                 keys: list[tuple[Column, Any]], checks: Column | None) -> None:
+        self.name = name
+        self.header = header
+        self.frame = frame  # the data rows, with the internal column names
+        self.columns = columns
+        self.keys = keys  # per header column: (Spark key, key -> label)
+        self.checks = checks  # a string column of check letters per row, or None
+
+
+def _count(table: _Table, overrides: dict[str, str], options: Options, spark: SparkSession
+           ) -> tuple[Summary, dict[str, int]]:
+    """Pass 1: label counts, missing counts, n_rows and row checks in one aggregation."""
+    builder = SummaryBuilder(table.name, table.header, overrides, options)
+    roles = builder.roles
+    counted = [i for i, r in enumerate(roles) if r is not None]
+    items = [F.struct(F.lit(i).alias("i"), table.keys[i][0].alias("k")) for i in counted]
+    check = table.checks if table.checks is not None else F.lit("")
+    items.append(F.struct(F.lit(_ROW_ITEM).alias("i"), check.alias("k")))
+    exploded = table.frame.select(F.explode(F.array(*items)).alias("e")).select("e.i", "e.k")
+    grouped = exploded.groupBy("i", "k").agg(F.count(F.lit(1)).alias("n"))
+    grouped = grouped.persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        stats = grouped.groupBy("i").agg(
+            F.count("k").alias("labels"),
+            F.sum(F.when(F.col("k").isNull(), F.col("n")).otherwise(0)).alias("missing"),
+        ).collect()
+        n_labels = {r["i"]: r["labels"] for r in stats}
+        missing = {r["i"]: int(r["missing"] or 0) for r in stats}
+        cap = options.max_categorical
+        wanted = [i for i in counted if roles[i] != "open" or n_labels.get(i, 0) <= cap]
+        rows = grouped.where(F.col("k").isNotNull() & F.col("i").isin(wanted + [_ROW_ITEM])
+                             ).collect()
+    finally:
+        grouped.unpersist()
+    checks: dict[str, int] = {}
+    raw: dict[int, dict[str, int]] = {i: {} for i in wanted}
+    for r in rows:
+        if r["i"] == _ROW_ITEM:
+            checks[r["k"]] = checks.get(r["k"], 0) + r["n"]
+        else:
+            raw[r["i"]][r["k"]] = r["n"]
+    n_rows = sum(checks.values())
+    counts: list[dict[str, int] | None] = [None] * len(table.header)
+    for i in wanted:
+        counts[i] = _labels(raw[i], table.keys[i][1], table.frame, table.columns[i], spark)
+    summary = Summary(table.name, list(table.header), n_rows, counts,
+                      [missing.get(i, 0) for i in range(len(table.header))], {})
+    flags: dict[str, int] = {}
+    for letters, n in checks.items():
+        for ch in letters:
+            flags[ch] = flags.get(ch, 0) + n
+    return summary, flags
+
+
+def _labels(raw: dict[str, int], convert: Any, frame: DataFrame, column: str,
+            spark: SparkSession) -> dict[str, int]:
+    """Turn key counts into label counts."""
+    if convert == _ROUNDTRIP:
+        keys = sorted(raw)
+        dtype = frame.schema[column].dataType
+        if keys:
+            back = spark.createDataFrame([(k,) for k in keys], "k string").select(
+                "k", F.col("k").cast(dtype).alias("v")).collect()
+            text = {r["k"]: str(r["v"]) for r in back}
+        else:
+            text = {}
+        convert = text.__getitem__
+    out: dict[str, int] = {}
+    for key, n in raw.items():
+        lab = convert(key)
+        out[lab] = out.get(lab, 0) + n
+    return out
+
+
+def _pair(table: _Table, i: int, j: int) -> dict[tuple[str, str], int]:
+    """Pass 2: counts of (label i, label j) over rows where neither is missing."""
+    ki, fi = table.keys[i]
+    kj, fj = table.keys[j]
+    rows = (table.frame.select(ki.alias("a"), kj.alias("b"))
+            .where(F.col("a").isNotNull() & F.col("b").isNotNull())
+            .groupBy("a", "b").agg(F.count(F.lit(1)).alias("n")).collect())
+    if fi == _ROUNDTRIP or fj == _ROUNDTRIP:
+        spark = table.frame.sparkSession
+        if fi == _ROUNDTRIP:
+            fi = _roundtrip_map({r["a"] for r in rows}, table, i, spark)
+        if fj == _ROUNDTRIP:
+            fj = _roundtrip_map({r["b"] for r in rows}, table, j, spark)
+    out: dict[tuple[str, str], int] = {}
+    for r in rows:
+        key = (fi(r["a"]), fj(r["b"]))
+        out[key] = out.get(key, 0) + r["n"]
+    return out
+
+
+def _roundtrip_map(keys: set[str], table: _Table, i: int, spark: SparkSession):
+    dtype = table.frame.schema[table.columns[i]].dataType
+    back = spark.createDataFrame([(k,) for k in sorted(keys)], "k string").select(
+        "k", F.col("k").cast(dtype).alias("v")).collect() if keys else []
+    return {r["k"]: str(r["v"]) for r in back}.__getitem__
+
+
+def _finish(table: _Table, summary: Summary, overrides: dict[str, str], options: Options
+            ) -> Summary:
+    """Add the pair table the analysis will read."""
+    probe = _PairProbe()
+    analyze(Summary(summary.name, summary.columns, summary.n_rows, summary.counts,
+                    summary.missing, probe), overrides, options)
+    pairs = {}
+    for key in dict.fromkeys(probe.wanted):
+        pairs[key] = _pair(table, key[0], key[1])
+    summary.pairs = pairs
+    return summary
+
+
+# --------------------------------------------------------------------------- DataFrames
+
+def summarize(spark_df: DataFrame, overrides: dict[str, str] | None = None,
+              opts: dict | Options | None = None, *, name: str = "<dataframe>",
+              ) -> tuple[Summary, dict[str, str], Options]:
+    """Count a Spark DataFrame into a Summary; return it with checked overrides and options."""
+    options = resolve(opts)
+    if not isinstance(spark_df, DataFrame):
+        raise InputError(f"cannot profile a {type(spark_df).__name__} with faircode.spark: "
+                         "give a pyspark.sql.DataFrame")
+    header = clean_header(str(c) for c in spark_df.columns)
+    checked = check_overrides(overrides, header)
+    internal = [f"_c{i}" for i in range(len(header))]
+    frame = spark_df.toDF(*internal)  # positional: Spark frames may repeat names
+    keys: list[tuple[Column, Any]] = []
+    spark_form: list[str] = []
+    for i, field in enumerate(frame.schema.fields):
+        key, convert, own_form = _key_for(F.col(internal[i]), field.dataType)
+        keys.append((key, convert))
+        if own_form and checked.get(header[i]) != "ignore":
+            spark_form.append(f"{header[i]} ({field.dataType.simpleString()})")
+    if spark_form:
+        warnings.warn(f"{name}: Spark's string form is used for {', '.join(spark_form)}; "
+                      "it differs from Python str() (map them to 'ignore' to skip them)",
+                      SparkDialectWarning, stacklevel=2)
+    table = _Table(name, header, frame, internal, keys, None)
+    summary, _ = _count(table, checked, options, spark_df.sparkSession)
+    if summary.n_rows == 0:
+        raise InputError(f"{name}: no data rows, only a header")
+    return _finish(table, summary, checked, options), checked, options
+
+
+def profile(spark_df: DataFrame, overrides: dict[str, str] | None = None,
+            opts: dict | Options | None = None) -> dict:
+    """Profile a Spark DataFrame; return the SPEC section 6 dict."""
+    summary, checked, options = summarize(spark_df, overrides, opts)
+    return analyze(summary, checked, options)
+
+
+# --------------------------------------------------------------------------- paths
+
+def _is_local(path: str) -> bool:
+    scheme = urlparse(path).scheme
+    return scheme in ("", "file") or (len(scheme) == 1 and os.name == "nt")
+
+
+def _local_path(path: str) -> str:
+    return urlparse(path).path if path.startswith("file:") else path
+
+
+class _Source:
+    """A file found locally or through Spark's Hadoop file system."""
+
+    def __init__(self, path: str, name: str, spark: SparkSession) -> None:
+        self.path, self.name, self.spark = path, name, spark
+        self.local = _is_local(path)
+        if self.local:
+            local = _local_path(path)
+            if not os.path.exists(local):
+                raise InputError(f"{name}: no such file")
+            self.is_dir = os.path.isdir(local)
+            self.local_path = local
+        else:
+            jvm = getattr(spark.sparkContext, "_jvm", None)
+            if jvm is None:  # pragma: no cover - Spark Connect
+                raise InputError(f"{name}: this Spark session cannot open files from the "
+                                 "driver; read the table with Spark and call "
+                                 "faircode.spark.profile(df)")
+            self._jpath = jvm.org.apache.hadoop.fs.Path(path)
+            self._fs = self._jpath.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+            if not self._fs.exists(self._jpath):
+                raise InputError(f"{name}: no such file")
+            self.is_dir = self._fs.getFileStatus(self._jpath).isDirectory()
+
+    def head(self, n: int) -> bytes:
+        if self.local:
+            with open(self.local_path, "rb") as fh:
+                return fh.read(n)
+        stream = self._fs.open(self._jpath)
+        try:
+            return bytes(stream.readNBytes(n))
+        finally:
+            stream.close()
+
+
+def _head(source: _Source, options: Options) -> tuple[list[str], str, str, list[list[str]]]:
+    """Read the first bytes with faircode's reader: (header, delimiter, first line end,
+    records Spark forms from the skipped lines)."""
+    size = HEAD_BYTES
+    while True:
+        data = source.head(size + 1)
+        whole = len(data) <= size
+        if not whole:
+            cut = max(data.rfind(b"\n", 0, size), data.rfind(b"\r", 0, size - 1))
+            data = data[:cut + 1] if cut >= 0 else b""
+        try:
+            if not data and not whole:
+                raise InputError("head too short")
+            header, _ = open_table(io.BytesIO(data), source.name, encoding=options.encoding,
+                                   delimiter=options.delimiter, names=options.names,
+                                   skip_lines=options.skip_lines)
+            break
+        except InputError:
+            if whole:
+                raise
+            if size >= MAX_HEAD_BYTES:
+                raise InputError(f"{source.name}: the header is not complete in the first "
+                                 f"{MAX_HEAD_BYTES >> 20} MB; faircode.spark cannot read "
+                                 "this file (profile it with the local engine)") from None
+            size *= 4
+    lines = physical_lines(decoded_blocks(io.BytesIO(data), source.name, options.encoding,
+                                          len(data) + 1))
+    skipped: list[str] = []
+    first: str | None = None
+    line_end = "\n"
+    for k, line in enumerate(lines):
+        if k == 0:
+            body = line.rstrip("\r\n")
+            line_end = line[len(body):] or "\n"
+        if k < options.skip_lines:
+            skipped.append(line)
+        elif line not in ("\n", "\r\n", "\r"):
+            first = line
+            break
+    assert first is not None  # open_table found a record
+    delimiter = options.delimiter or sniff_delimiter(first.rstrip("\r\n"))
+    text = "".join(skipped)
+    if text.count('"') % 2:
+        raise InputError(f"{source.name}: a skipped line holds an unbalanced quote; "
+                         "faircode.spark cannot tell where Spark's CSV reader resumes "
+                         "(profile it with the local engine)")
+    skip_records = [r for r in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter,
+                                          quotechar='"', doublequote=True, strict=False) if r]
+    return header, delimiter, line_end, skip_records
+
+
+def _field_count(raw: Column, delimiter: str) -> Column:
+    """Fields in a raw record: delimiters outside quoted fields (a quote opens a field only
+    as its first character, SPEC 0.2), plus one."""
+    d = f"[{delimiter}]"
+    bare = F.regexp_replace(raw, f'(?<=^|{d})"[^"]*(?:""[^"]*)*"', "")
+    return F.length(bare) - F.length(F.replace(bare, F.lit(delimiter), F.lit(""))) + 1
+
+
+def _read_csv(source: _Source, options: Options, spark: SparkSession
+              ) -> tuple[_Table, str, DataFrame]:
+    header, delimiter, line_end, skip_records = _head(source, options)
+    m = len(header)
+    internal = [f"_c{i}" for i in range(m)]
+    schema = T.StructType([T.StructField(c, T.StringType()) for c in internal]
+                          + [T.StructField(_BAD, T.StringType())])
+    reader = spark.read.schema(schema).options(
+        header=False, multiLine=True, sep=delimiter, quote='"', escape='"',
+        nullValue=_NEVER, emptyValue="", ignoreLeadingWhiteSpace=False,
+        ignoreTrailingWhiteSpace=False, mode="PERMISSIVE", columnNameOfCorruptRecord=_BAD,
+        unescapedQuoteHandling="STOP_AT_DELIMITER", encoding=options.encoding,
+        enforceSchema=True, maxCharsPerColumn=-1)
+    raw = reader.csv(source.path)
+    drop = len(skip_records) + (0 if options.names is not None else 1)
+    _check_first_records(raw.limit(drop).collect() if drop else [], skip_records, header,
+                         options, source.name, m)
+    frame = raw.withColumn("_row", F.monotonically_increasing_id()).where(F.col("_row") >= drop)
+    cols = [F.col(c) for c in internal]
+    joined = F.concat_ws("\u0001", *cols)
+    checks = F.concat(
+        F.when(F.col(_BAD).isNotNull() & (_field_count(F.col(_BAD), delimiter) > m),
+               F.lit("L")).otherwise(""),
+        F.when(F.instr(joined, "\u0000") > 0, F.lit("0")).otherwise(""),
+        F.when(F.instr(joined, "\ufffd") > 0, F.lit("U")).otherwise(""),
+        F.when(F.instr(joined, "\r") > 0, F.lit("R")).otherwise(""),
+        F.when(F.instr(joined, "\n") > 0, F.lit("N")).otherwise(""),
+    )
+    keys = [(_string_label(c), _identity) for c in cols]
+    return _Table(source.name, header, frame, internal, keys, checks), line_end, frame
+
+
+def _check_first_records(rows: list, skip_records: list[list[str]], header: list[str],
+                         options: Options, name: str, m: int) -> None:
+    """The records Spark drops must be the skipped lines and the header faircode read."""
+    def cells(row) -> list[str]:
+        return [v or "" for v in list(row)[:m]]
+
+    expected = [(r + [""] * m)[:m] for r in skip_records]
+    got = [cells(r) for r in rows[:len(skip_records)]]
+    ok = got == expected and len(rows) == len(skip_records) + (options.names is None)
+    if ok and options.names is None:
+        head_row = rows[-1]
+        ok = head_row[_BAD] is None and clean_header(
+            c.lstrip("\ufeff") if k == 0 else c for k, c in enumerate(cells(head_row))
+        ) == header
+    if not ok:
+        raise InputError(f"{name}: Spark's CSV reader splits the first records differently "
+                         "from faircode (header or skipped lines); profile this file with "
+                         "the local engine")
+
+
+def _local_error(source: _Source, options: Options) -> None:
+    """Run the local reader over a local file to raise the exact SPEC 0.6 error, if any."""
+    with open(source.local_path, "rb") as fh:
+        _, records = open_table(fh, source.name, encoding=options.encoding,
+                                delimiter=options.delimiter, names=options.names,
+                                skip_lines=options.skip_lines)
+        for _ in records:
+            pass
+
+
+def _raise_remote(name: str, flags: dict[str, int], m: int) -> None:
+    if "0" in flags:
+        raise InputError(f"{name}: NUL byte; this looks like a binary file, not CSV "
+                         "(Spark cannot report the byte offset)")
+    if "U" in flags:
+        raise InputError(f"{name}: not valid UTF-8 (Spark read undecodable bytes as U+FFFD "
+                         "and cannot report the offset); re-save the file as UTF-8 or pass "
+                         "--encoding")
+    if "L" in flags:
+        raise InputError(f"{name}: {flags['L']} records have more fields than the header's "
+                         f"{m} (Spark cannot report the line); quote values that contain "
+                         "the delimiter")
+
+
+def _check_csv(source: _Source, summary: Summary, flags: dict[str, int], line_end: str,
+               options: Options) -> None:
+    m = len(summary.columns)
+    if flags.keys() & {"0", "U", "L"}:
+        if source.local:
+            _local_error(source, options)  # raises the local engine's exact message
+            if "L" in flags:
+                raise InputError(f"{source.name}: Spark's CSV reader found records longer "
+                                 "than the header where faircode finds none; profile this "
+                                 "file with the local engine")
+            # U+FFFD really is in the file: Spark read what faircode reads.
+        else:
+            _raise_remote(source.name, flags, m)
+    if "R" in flags:
+        raise InputError(f"{source.name}: a value contains a carriage return: the file mixes "
+                         "line ends (or quotes a CR), which Spark's CSV reader cannot read as "
+                         "SPEC 0.2 says; convert line ends or profile it with the local engine")
+    used = [(summary.columns[i], lab) for i, counts in enumerate(summary.counts)
+            if counts is not None for lab in counts]
+    for col, lab in used:
+        if "\n" in lab and line_end != "\n":
+            raise InputError(f"{source.name}: column '{col}' has a value with a line break "
+                             f"in a {_eol_name(line_end)} file; Spark's CSV reader changes "
+                             "those (profile this file with the local engine)")
+        if lab.startswith('"'):
+            raise InputError(f"{source.name}: column '{col}' has a value starting with '\"' "
+                             f"({lab[:_STRAY_LIMIT]!r}); Spark's CSV reader keeps text after "
+                             "a closing quote differently (profile this file with the local "
+                             "engine)")
+    if "N" in flags and line_end != "\n":
+        warnings.warn(f"{source.name}: {flags['N']} records have values with line breaks in a "
+                      f"{_eol_name(line_end)} file; Spark's CSV reader returns those as LF and "
+                      "does not end a record at a bare LF, so such values (not used as groups "
+                      "here) may differ from the local engine", SparkDialectWarning,
+                      stacklevel=3)
+
+
+def _eol_name(line_end: str) -> str:
+    return {"\r\n": "CRLF", "\r": "CR"}.get(line_end, "LF")
+
+
+def _looks_parquet(source: _Source) -> bool:
+    if source.is_dir:
+        return True
+    return source.head(4) == b"PAR1"
+
+
+def summarize_path(path: str | os.PathLike, overrides: dict[str, str] | None = None,
+                   opts: dict | Options | None = None, master: str | None = None, *,
+                   spark: SparkSession | None = None, name: str | None = None,
+                   ) -> tuple[Summary, dict[str, str], Options]:
+    """Count a CSV or Parquet file with Spark; return (Summary, overrides, options)."""
+    options = resolve(opts)
+    path = os.fspath(path)
+    label = name or path
+    spark = spark or get_session(master)
+    source = _Source(path, label, spark)
+    if _looks_parquet(source):
+        try:
+            frame = spark.read.parquet(path)
+        except Exception as exc:  # AnalysisException: no Parquet files found
+            if source.is_dir:
+                raise InputError(f"{label}: is a directory without Parquet data (faircode.spark "
+                                 "reads one CSV file, or Parquet files or directories)") from None
+            raise InputError(f"{label}: cannot read as Parquet: {exc}") from None
+        return summarize(frame, overrides, options, name=label)
+    if source.is_dir or any(ch in path for ch in "*?["):
+        raise InputError(f"{label}: is a directory, not a file (faircode.spark reads one CSV "
+                         "file; read several with Spark and call faircode.spark.profile)")
+    table, line_end, _ = _read_csv(source, options, spark)
+    checked = check_overrides(overrides, table.header)
+    summary, flags = _count(table, checked, options, spark)
+    _check_csv(source, summary, flags, line_end, options)
+    if summary.n_rows == 0:
+        if options.names is not None:
+            raise InputError(f"{label}: file is empty")
+        raise InputError(f"{label}: no data rows, only a header")
+    return _finish(table, summary, checked, options), checked, options
+
+
+def profile_path(path: str | os.PathLike, overrides: dict[str, str] | None = None,
+                 opts: dict | Options | None = None, master: str | None = None, *,
+                 spark: SparkSession | None = None) -> dict:
+    """Profile a CSV or Parquet file (local path or cluster URL) with Spark.
+
+    ``master`` picks the Spark master when no session is active (default ``local[2]``);
+    ``spark`` passes a session explicitly.
+    """
+    summary, checked, options = summarize_path(path, overrides, opts, master, spark=spark)
+    return analyze(summary, checked, options)
