@@ -31,27 +31,36 @@ class Progress:
     def __init__(self, total: int | None, enabled: bool):
         self.total, self.enabled = total, enabled
         self.done = 0
+        self.rows = 0
         self.start = self.last = time.monotonic()
 
     def __call__(self, block: bytes) -> None:
         self.done += len(block)
+        self._show()
+
+    def add_rows(self, n: int) -> None:
+        self.rows += n
+        self._show()
+
+    def _show(self) -> None:
         now = time.monotonic()
         if not self.enabled or now - self.last < 0.2:
             return
         self.last = now
-        rate = self.done / max(now - self.start, 1e-9) / 1e6
+        secs = max(now - self.start, 1e-9)
+        rate = f"{self.done / secs / 1e6:,.0f} MB/s, {self.rows / secs:,.0f} rows/s"
         if self.total:
             frac = min(1.0, self.done / self.total)
             bar = "#" * int(frac * 30)
-            text = f"\r[{bar:<30}] {frac * 100:5.1f}%  {self.done / 1e6:,.0f} MB  {rate:,.0f} MB/s"
+            text = f"\r[{bar:<30}] {frac * 100:5.1f}%  {self.done / 1e6:,.0f} MB  {rate}"
         else:
-            text = f"\r{self.done / 1e6:,.0f} MB read  {rate:,.0f} MB/s"
-        sys.stderr.write(text)
+            text = f"\r{self.done / 1e6:,.0f} MB read, {self.rows:,} rows  {rate}"
+        sys.stderr.write(text.ljust(78))
         sys.stderr.flush()
 
     def close(self) -> None:
         if self.enabled and self.done:
-            sys.stderr.write("\r" + " " * 70 + "\r")
+            sys.stderr.write("\r" + " " * 78 + "\r")
             sys.stderr.flush()
 
 
@@ -211,7 +220,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
         notes["dataset_hash"] = "counted by Spark, which does not expose the raw bytes"
     else:
         try:
-            result = profile(source, overrides, opts, name=name, on_bytes=on_bytes)
+            result = profile(source, overrides, opts, name=name, on_bytes=on_bytes,
+                             on_rows=progress.add_rows)
         finally:
             progress.close()
         digest = hasher.digest()
@@ -267,7 +277,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         hasher = StreamHash()
         on_bytes, progress = _hashing_progress(size, hasher)
         try:
-            results.append(profile(path, overrides, o, on_bytes=on_bytes))
+            results.append(profile(path, overrides, o, on_bytes=on_bytes,
+                                   on_rows=progress.add_rows))
         finally:
             progress.close()
         hashes[f"dataset_hash_{key}"] = hasher.digest()

@@ -7,9 +7,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from . import fastpath
 from .analyze import analyze
 from .detect import OVERRIDE_VALUES
 from .errors import InputError
+from .formats import is_arrow_table, is_polars_frame, sniff_format, summarize_file, summarize_table
 from .options import Options, resolve
 from .reader import BATCH_ROWS, BLOCK_SIZE, clean_header, read_records
 from .summary import Summary, SummaryBuilder, label_of
@@ -42,36 +44,152 @@ def _frame_label(value: Any) -> str | None:
     return str(value)
 
 
+GLOB_CHARS = frozenset("*?[")
+
+
 def summarize(source: Any, overrides: dict[str, str] | None = None,
               opts: dict | Options | None = None, *, name: str | None = None,
               block_size: int = BLOCK_SIZE,
               on_bytes: Callable[[bytes], None] | None = None,
+              on_rows: Callable[[int], None] | None = None,
+              engine: str = "auto",
               ) -> tuple[Summary, dict[str, str], Options]:
-    """Read source once into a Summary; return it with the checked overrides and options."""
+    """Read source once into a Summary; return it with the checked overrides and options.
+
+    source: a path (CSV, Parquet or Arrow IPC, told apart by their magic bytes), a glob
+    string or a list of paths (profiled as one dataset: their summaries are merged; the
+    headers must be equal), a binary file object, or a pandas / polars DataFrame or a
+    pyarrow Table. `on_bytes(block)` sees every byte read; `on_rows(n)` is called with
+    the number of data rows just counted (an increment). `engine`: "auto" (the pyarrow
+    fast path for seekable CSV files of FAST_MIN_BYTES or more, when installed),
+    "fast" (try it whatever the size) or "reference" (never)."""
+    if engine not in ("auto", "fast", "reference"):
+        raise InputError(f"engine: unknown engine '{engine}' (use auto, fast or reference)")
     options = resolve(opts)
     if _is_dataframe(source):
-        return _summarize_frame(source, overrides, options, name or "<dataframe>")
+        return _summarize_frame(source, overrides, options, name or "<dataframe>", on_rows)
+    if is_arrow_table(source) or is_polars_frame(source):
+        summary, checked = summarize_table(source, name or "<dataframe>", overrides, options,
+                                           check_overrides, on_rows)
+        return summary, checked, options
+    paths = _expand_paths(source)
+    if paths is not None:
+        return _summarize_many(paths, overrides, options, name, block_size, on_bytes,
+                               on_rows, engine)
     if isinstance(source, (str, os.PathLike)):
-        path = Path(source)
-        label = name or str(source)
-        if not path.exists():
-            raise InputError(f"{label}: no such file")
-        if path.is_dir():
-            raise InputError(f"{label}: is a directory, not a file")
-        try:
-            with open(path, "rb") as fh:
-                return _summarize_stream(fh, label, overrides, options, block_size, on_bytes)
-        except PermissionError:
-            raise InputError(f"{label}: permission denied") from None
+        return _summarize_path(Path(source), name or str(source), overrides, options,
+                               block_size, on_bytes, on_rows, engine)
     if hasattr(source, "read"):
         return _summarize_stream(source, name or display_name(source), overrides, options,
-                                 block_size, on_bytes)
-    raise InputError(f"cannot profile a {type(source).__name__}: "
-                     "give a path, a binary file object or a pandas DataFrame")
+                                 block_size, on_bytes, on_rows, engine)
+    raise InputError(f"cannot profile a {type(source).__name__}: give a path, a list of "
+                     "paths, a binary file object, or a pandas / polars DataFrame or a "
+                     "pyarrow Table")
+
+
+def _expand_paths(source: Any) -> list[str] | None:
+    """The files of a list of paths or a glob pattern; None for any other source."""
+    if isinstance(source, (list, tuple)):
+        if not source:
+            raise InputError("no files to profile: the list of paths is empty")
+        return [str(p) for p in source]
+    if isinstance(source, str) and not os.path.exists(source) and GLOB_CHARS & set(source):
+        import glob
+
+        found = sorted(p for p in glob.glob(source, recursive=True) if os.path.isfile(p))
+        if not found:
+            raise InputError(f"{source}: no file matches this pattern")
+        return found
+    return None
+
+
+def _summarize_many(paths: list[str], overrides, options: Options, name: str | None,
+                    block_size: int, on_bytes, on_rows, engine: str
+                    ) -> tuple[Summary, dict[str, str], Options]:
+    total: Summary | None = None
+    checked: dict[str, str] = {}
+    for path in paths:
+        summary, checked, _ = _summarize_path(Path(path), path, overrides, options, block_size,
+                                              on_bytes, on_rows, engine)
+        if total is None:
+            total = summary
+            continue
+        if summary.columns != total.columns:
+            raise InputError(f"{path}: its columns differ from {paths[0]}'s; files profiled "
+                             "as one dataset must have the same header")
+        total = total.merge(summary)
+    assert total is not None
+    if name is not None or len(paths) > 1:
+        total.name = name or f"{paths[0]} (+{len(paths) - 1} more)"
+    return total, checked, options
+
+
+def _summarize_path(path: Path, label: str, overrides, options: Options, block_size: int,
+                    on_bytes, on_rows, engine: str) -> tuple[Summary, dict[str, str], Options]:
+    if not path.exists():
+        raise InputError(f"{label}: no such file")
+    if path.is_dir():
+        raise InputError(f"{label}: is a directory, not a file")
+    try:
+        fmt = sniff_format(path)
+        if fmt is not None:
+            summary, checked = summarize_file(path, fmt, label, overrides, options,
+                                              check_overrides, on_bytes, on_rows)
+            return summary, checked, options
+        with open(path, "rb") as fh:
+            return _summarize_stream(fh, label, overrides, options, block_size, on_bytes,
+                                     on_rows, engine)
+    except PermissionError:
+        raise InputError(f"{label}: permission denied") from None
+
+
+def _stream_size(stream: BinaryIO) -> int | None:
+    """Bytes left in a seekable stream, or None when it cannot seek."""
+    try:
+        if not stream.seekable():
+            return None
+        here = stream.tell()
+        end = stream.seek(0, os.SEEK_END)
+        stream.seek(here)
+        return end - here
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _skipping(callback: Callable | None, already: int, measure: Callable[[Any], int]):
+    """Wrap callback so that the first `already` units (already reported) are not re-sent."""
+    if callback is None or already == 0:
+        return callback
+    left = already
+
+    def wrapped(item):
+        nonlocal left
+        if left <= 0:
+            return callback(item)
+        size = measure(item)
+        if size <= left:
+            left -= size
+            return None
+        cut, left = left, 0
+        return callback(item[cut:] if isinstance(item, bytes) else item - cut)
+
+    return wrapped
 
 
 def _summarize_stream(stream: BinaryIO, name: str, overrides, options: Options,
-                      block_size: int, on_bytes) -> tuple[Summary, dict[str, str], Options]:
+                      block_size: int, on_bytes, on_rows=None, engine: str = "auto"
+                      ) -> tuple[Summary, dict[str, str], Options]:
+    if engine != "reference":
+        size = _stream_size(stream)
+        if size is not None and (engine == "fast" or size >= fastpath.FAST_MIN_BYTES):
+            got = fastpath.summarize_csv(stream, name, overrides, options,
+                                         check=check_overrides, on_bytes=on_bytes,
+                                         on_rows=on_rows)
+            if not isinstance(got, fastpath.Fallback):
+                summary, checked = got
+                return summary, checked, options
+            on_bytes = _skipping(on_bytes, got.bytes_reported, len)
+            on_rows = _skipping(on_rows, got.rows_reported, int)
     header, batches = read_records(
         stream, name, encoding=options.encoding, delimiter=options.delimiter,
         names=options.names, skip_lines=options.skip_lines, block_size=block_size,
@@ -80,6 +198,8 @@ def _summarize_stream(stream: BinaryIO, name: str, overrides, options: Options,
     builder = SummaryBuilder(name, header, checked, options)
     for batch in batches:
         builder.add_rows(batch)
+        if on_rows is not None:
+            on_rows(len(batch))
     return builder.finish(), checked, options
 
 
@@ -88,7 +208,7 @@ def _is_dataframe(obj: Any) -> bool:
     return mod.startswith("pandas") and type(obj).__name__ == "DataFrame"
 
 
-def _summarize_frame(df, overrides, options: Options, name: str):
+def _summarize_frame(df, overrides, options: Options, name: str, on_rows=None):
     header = clean_header(str(c) for c in df.columns)
     if len(df) == 0:
         raise InputError(f"{name}: no data rows, only a header")
@@ -102,11 +222,13 @@ def _summarize_frame(df, overrides, options: Options, name: str):
             cols.append(s.astype(object).where(s.notna(), None).tolist())
         builder.n_rows += len(part)
         builder._add_columns(cols, len(part))
+        if on_rows is not None:
+            on_rows(len(part))
     return builder.finish(), checked, options
 
 
 def profile(source: Any, overrides: dict[str, str] | None = None,
             opts: dict | Options | None = None, **kwargs: Any) -> dict:
-    """Profile a CSV path, binary stream or DataFrame; return the SPEC section 6 dict."""
+    """Profile a source (see summarize) and return the SPEC section 6 dict."""
     summary, checked, options = summarize(source, overrides, opts, **kwargs)
     return analyze(summary, checked, options)

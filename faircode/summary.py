@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -40,7 +40,7 @@ class Summary:
     n_rows: int = 0
     counts: list[dict[str, int] | None] = field(default_factory=list)
     missing: list[int] = field(default_factory=list)
-    pairs: dict[tuple[int, int], dict[tuple[str, str], int]] = field(default_factory=dict)
+    pairs: dict[tuple[int, int], Mapping[tuple[str, str], int]] = field(default_factory=dict)
 
     def merge(self, other: Summary) -> Summary:
         """Add two summaries of disjoint row sets of the same table."""
@@ -66,13 +66,16 @@ class Summary:
 
 
 class _PairTable:
-    """Counts of (code_a, code_b), dense while small."""
+    """Counts of (code_a, code_b), dense while small. The dense table grows by doubling,
+    so a column that keeps meeting new labels (zip codes) does not copy it every batch."""
 
     def __init__(self) -> None:
         self.dense = np.zeros((0, 0), dtype=np.int64)
         self.sparse: Counter | None = None
+        self.ka = self.kb = 0
 
     def add(self, a: np.ndarray, b: np.ndarray, ka: int, kb: int) -> None:
+        self.ka, self.kb = max(self.ka, ka), max(self.kb, kb)
         if self.sparse is None and ka * kb > _DENSE_LIMIT:
             self.sparse = Counter()
             rows, cols = np.nonzero(self.dense)
@@ -84,20 +87,60 @@ class _PairTable:
             for k, c in zip(keys.tolist(), n.tolist()):
                 self.sparse[divmod(k, kb)] += c
             return
-        flat = np.bincount(a.astype(np.int64) * kb + b, minlength=ka * kb).reshape(ka, kb)
-        if self.dense.shape != (ka, kb):
-            grown = np.zeros((ka, kb), dtype=np.int64)
-            grown[: self.dense.shape[0], : self.dense.shape[1]] = self.dense
+        ca, cb = self.dense.shape
+        if ka > ca or kb > cb:
+            na = ca if ka <= ca else min(max(ka, 2 * ca), max(ka, _DENSE_LIMIT // max(kb, 1)))
+            nb = cb if kb <= cb else min(max(kb, 2 * cb), max(kb, _DENSE_LIMIT // max(na, 1)))
+            grown = np.zeros((na, nb), dtype=np.int64)
+            grown[:ca, :cb] = self.dense
             self.dense = grown
-        self.dense += flat
+            ca, cb = na, nb
+        keys = a.astype(np.int64) * cb + b
+        if ca * cb <= 4 * len(keys):
+            self.dense += np.bincount(keys, minlength=ca * cb).reshape(ca, cb)
+        else:  # a wide table (e.g. zip x age): touch only the cells this batch hits
+            keys, n = np.unique(keys, return_counts=True)
+            self.dense.reshape(-1)[keys] += n
 
     def items(self):
         if self.sparse is not None:
             yield from self.sparse.items()
             return
-        rows, cols = np.nonzero(self.dense)
-        for r, c in zip(rows.tolist(), cols.tolist()):
-            yield (r, c), int(self.dense[r, c])
+        dense = self.dense[:self.ka, :self.kb]
+        rows, cols = np.nonzero(dense)
+        for r, c, n in zip(rows.tolist(), cols.tolist(), dense[rows, cols].tolist()):
+            yield (r, c), n
+
+
+class PairCounts(Mapping):
+    """(label_a, label_b) -> count of a pair table, turned into a dict only when read:
+    a summary keeps many pair tables and analysis reads one."""
+
+    def __init__(self, labels_a: list[str], labels_b: list[str], table: _PairTable) -> None:
+        self._a, self._b, self._table = labels_a, labels_b, table
+        self._dict: dict[tuple[str, str], int] | None = None
+
+    def _data(self) -> dict[tuple[str, str], int]:
+        if self._dict is None:
+            la, lb = self._a, self._b
+            self._dict = {(la[a], lb[b]): c for (a, b), c in self._table.items()}
+            self._a = self._b = self._table = None  # type: ignore[assignment]
+        return self._dict
+
+    def __getitem__(self, key: tuple[str, str]) -> int:
+        return self._data()[key]
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self._data())
+
+    def __len__(self) -> int:
+        return len(self._data())
+
+    def __repr__(self) -> str:
+        return f"PairCounts({self._data()!r})"
+
+    def __reduce__(self):
+        return (dict, (dict(self._data()),))
 
 
 class SummaryBuilder:
@@ -209,12 +252,16 @@ class SummaryBuilder:
             table.add(code_arrays[i][m], code_arrays[j][m], len(self.codes[i]),
                       len(self.codes[j]))
 
+    def _n_labels(self, i: int) -> int:
+        """Distinct labels of counted column i so far."""
+        return len(self.counts[i])
+
     def _cannot_be_dimension(self, i: int) -> bool:
         if self.counts[i] is None:
             return True
         if self.roles[i] != "named" or self.kinds[i] == "geography":
             return False
-        if len(self.counts[i]) <= self.opts.max_dimension_groups:
+        if self._n_labels(i) <= self.opts.max_dimension_groups:
             return False
         if self.kinds[i] == "age":
             return self.age_not_numeric[i] and self.age_not_interval[i]
@@ -231,10 +278,11 @@ class SummaryBuilder:
                             if k[0] not in dead and k[1] not in dead}
 
     def finish(self) -> Summary:
-        pairs: dict[tuple[int, int], dict[tuple[str, str], int]] = {}
+        pairs: dict[tuple[int, int], Mapping[tuple[str, str], int]] = {}
         for (i, j), table in self.pair_tables.items():
-            la = list(self.codes[i])
-            lb = list(self.codes[j])
-            pairs[(i, j)] = {(la[a], lb[b]): c for (a, b), c in table.items()}
+            pairs[(i, j)] = PairCounts(list(self.codes[i]), list(self.codes[j]), table)
+        # A column no longer counted has missing 0: when counting stopped depends on
+        # batch sizes, and the number is never used.
+        missing = [m if c is not None else 0 for m, c in zip(self.missing, self.counts)]
         return Summary(self.name, list(self.columns), self.n_rows, list(self.counts),
-                       list(self.missing), pairs)
+                       missing, pairs)

@@ -6,7 +6,17 @@ Fairlearn is imported only when its engine runs.
 
 from __future__ import annotations
 
-from .core import evaluate
-from .io import MonitorInputError
+from typing import Any
+
+from .errors import MonitorInputError
 
 __all__ = ["MonitorInputError", "evaluate"]
+
+
+def __getattr__(name: str) -> Any:
+    # evaluate pulls in pandas; import it on first use so `faircode profile` starts fast.
+    if name == "evaluate":
+        from .core import evaluate
+
+        return evaluate
+    raise AttributeError(name)

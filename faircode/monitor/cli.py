@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .io import MonitorInputError
+from .errors import MonitorInputError
 
 EXIT_OK = 0
 EXIT_EXCEEDED = 1

@@ -7,10 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-
-class MonitorInputError(ValueError):
-    """Bad input or usage; the CLI prints it as one line and exits 2."""
-
+from .errors import MonitorInputError
 
 CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".txt")
 PARQUET_SUFFIXES = (".parquet", ".pq")

@@ -1,0 +1,207 @@
+"""Counting Arrow record batches into a Summary with vectorised operations.
+
+Used by the CSV fast path (every column a string) and by Parquet, Arrow IPC, polars and
+pyarrow sources (typed columns). Per batch and column, the values are dictionary-encoded
+by Arrow; only the *distinct* values not seen before go through Python (the SPEC 0.4
+label rules); everything per row is numpy (bincount of dictionary indices, label codes
+for the pair tables). The Summary is the same as `SummaryBuilder.add_rows` would build
+from the same cells: same roles, same cap on open columns, same pair pruning.
+
+pyarrow is imported lazily by the callers; this module imports it at load time.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .options import Options
+from .summary import Summary, SummaryBuilder, age_shape, label_of
+
+_EMPTY = np.zeros(0, dtype=np.int64)
+
+
+def typed_label(value: Any) -> str | None:
+    """A typed (non-CSV) cell's label (SPEC 0.4, typed sources; see benchmarks/NOTES).
+
+    null and float NaN are missing; strings go through the label rules; bytes are
+    decoded as UTF-8 (undecodable bytes replaced) and then treated as strings; every
+    other value is Python ``str()`` of its Python form (``34``, ``34.5``, ``True``,
+    ``2020-01-31``, ``2020-01-31 08:00:00``) and is not trimmed or matched against the
+    missing tokens (a typed value is never a marker)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return label_of(value)
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return label_of(bytes(value).decode("utf-8", "replace"))
+    return str(value)
+
+
+def _float32_label(value: Any) -> str | None:
+    if value is None or math.isnan(value):
+        return None
+    return str(np.float32(value))  # shortest text of the float32, like pandas shows it
+
+
+class _Column:
+    """Per-column state: known raw values -> label codes, raw counts."""
+
+    __slots__ = ("raw_ids", "raw_values", "known", "raw_label", "raw_count", "labels",
+                 "short_float")
+
+    def __init__(self) -> None:
+        self.raw_ids: dict[Any, int] = {}
+        self.raw_values: list[Any] = []
+        self.known: pa.Array | None = None  # Arrow array of raw_values, rebuilt lazily
+        self.raw_label = _EMPTY.copy()  # raw id -> label code, -1 for missing
+        self.raw_count = _EMPTY.copy()  # raw id -> cells
+        self.labels: dict[str, int] = {}  # label -> code, in order of first sight
+        self.short_float = False  # float16/float32 values: printed at their own precision
+
+
+class ArrowSummaryBuilder(SummaryBuilder):
+    """SummaryBuilder that consumes Arrow arrays (one per header column) instead of rows."""
+
+    def __init__(self, name: str, columns: Sequence[str], overrides: dict[str, str],
+                 opts: Options, label_fn: Callable[[Any], str | None] = label_of) -> None:
+        super().__init__(name, columns, overrides, opts, label_fn=label_fn)
+        self.state: list[_Column | None] = [
+            _Column() if c is not None else None for c in self.counts]
+        # Alive columns share their label codes with the pair machinery.
+        for i in self.alive:
+            self.codes[i] = self.state[i].labels
+
+    def _n_labels(self, i: int) -> int:
+        return len(self.state[i].labels)
+
+    def add_arrays(self, arrays: Sequence[pa.Array | pa.ChunkedArray], n: int) -> None:
+        """Add n rows given as one Arrow array per column (arrays[i] for column i)."""
+        if n == 0:
+            return
+        self.n_rows += n
+        cap = self.opts.max_categorical
+        code_arrays: dict[int, np.ndarray] = {}
+        for i, st in enumerate(self.state):
+            if st is None:
+                continue
+            codes = self._encode(i, st, arrays[i], n, want_codes=i in self.codes)
+            if self.roles[i] == "open" and len(st.labels) > cap:
+                self.state[i] = None  # cannot be a dimension: stop counting it
+                self.counts[i] = None
+                continue
+            if codes is not None and i in self.codes:
+                code_arrays[i] = codes
+        self._prune()
+        if not self.pair_tables:
+            return
+        masks = {i: a >= 0 for i, a in code_arrays.items()}
+        for (i, j), table in self.pair_tables.items():
+            m = masks[i] & masks[j]
+            table.add(code_arrays[i][m], code_arrays[j][m], len(self.codes[i]),
+                      len(self.codes[j]))
+
+    def drop(self, i: int) -> None:
+        """Stop counting open column i: it is known to have more than max_categorical
+        labels (the caller saw them), exactly what add_arrays would conclude."""
+        if self.roles[i] != "open":
+            raise ValueError("only open columns can be dropped")
+        self.state[i] = None
+        self.counts[i] = None
+        self._prune()
+
+    def _encode(self, i: int, st: _Column, arr: Any, n: int, want_codes: bool
+                ) -> np.ndarray | None:
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()  # dictionary chunks: dictionaries are unified
+        if pa.types.is_floating(arr.type) and arr.type.bit_width < 64:
+            st.short_float = True
+        if not pa.types.is_dictionary(arr.type):
+            if pa.types.is_string_view(arr.type) or pa.types.is_binary_view(arr.type):
+                arr = arr.cast(pa.large_string() if pa.types.is_string_view(arr.type)
+                               else pa.large_binary())
+            arr = arr.dictionary_encode()
+        dvals = arr.dictionary
+        k = len(dvals)
+        idx = arr.indices
+        if idx.null_count:
+            idx = idx.fill_null(k)  # slot k: null cells, always missing
+        idx_np = idx.to_numpy(zero_copy_only=False)
+        cnt = np.bincount(idx_np, minlength=k + 1)
+        used = cnt[:k] > 0  # a given dictionary may hold values no row uses
+        # Map this batch's distinct values to known raw ids; only new ones go through Python.
+        if st.known is not None and len(st.known):
+            pos = pc.index_in(dvals, value_set=st.known)
+            ids = pos.to_numpy(zero_copy_only=False)
+            if pos.null_count:
+                ids = np.where(pos.is_null().to_numpy(zero_copy_only=False), -1, ids)
+            ids = ids.astype(np.int64)
+        else:
+            ids = np.full(k, -1, dtype=np.int64)
+        new = np.flatnonzero((ids < 0) & used)
+        if len(new):
+            values = dvals.take(pa.array(new)).to_pylist() if len(new) < k \
+                else dvals.to_pylist()
+            self._learn(i, st, values, ids, new)
+        self.missing[i] += int(cnt[k])
+        if not len(st.raw_values):  # only nulls so far
+            return np.full(n, -1, dtype=np.int64) if want_codes else None
+        ids[ids < 0] = 0  # unused entries: no row refers to them
+        u = np.flatnonzero(used)
+        st.raw_count[ids[u]] += cnt[u]
+        lab = st.raw_label[ids]
+        self.missing[i] += int(cnt[u][lab[u] < 0].sum())
+        if not want_codes:
+            return None
+        return np.append(lab, -1)[idx_np]
+
+    def _learn(self, i: int, st: _Column, values: list, ids: np.ndarray,
+               new: np.ndarray) -> None:
+        label_fn = _float32_label if st.short_float else self.label_fn
+        is_age = self.kinds[i] == "age"
+        start = len(st.raw_values)
+        added_labels = []
+        for j, v in zip(new.tolist(), values):
+            rid = st.raw_ids.get(v)
+            if rid is None:  # (NaN never equals itself in index_in: dedupe here)
+                rid = st.raw_ids[v] = len(st.raw_values)
+                st.raw_values.append(v)
+                lab = label_fn(v)
+                if lab is None:
+                    code = -1
+                else:
+                    code = st.labels.get(lab)
+                    if code is None:
+                        code = st.labels[lab] = len(st.labels)
+                        if is_age:
+                            num, interval = age_shape(lab)
+                            self.age_not_numeric[i] |= not num
+                            self.age_not_interval[i] |= not interval
+                added_labels.append(code)
+            ids[j] = rid
+        grow = len(st.raw_values) - start
+        if grow:
+            st.raw_label = np.concatenate([st.raw_label, np.array(added_labels, np.int64)])
+            st.raw_count = np.concatenate([st.raw_count, np.zeros(grow, np.int64)])
+            try:
+                st.known = pa.array(st.raw_values)
+            except (pa.ArrowInvalid, pa.ArrowTypeError):  # mixed python types: no lookup
+                st.known = None
+
+    def finish(self) -> Summary:
+        for i, st in enumerate(self.state):
+            if st is None:
+                continue
+            order = list(st.labels)
+            keep = st.raw_label >= 0
+            totals = np.zeros(len(order), dtype=np.int64)
+            np.add.at(totals, st.raw_label[keep], st.raw_count[keep])
+            self.counts[i] = {lab: int(c) for lab, c in zip(order, totals.tolist()) if c}
+        return super().finish()

@@ -1,0 +1,203 @@
+"""The pyarrow CSV fast path gives the reference reader's Summary, or its exact error.
+
+Generated files mix every SPEC section 0 quirk (line ends, BOM, blank and whitespace
+lines, quotes, short and long rows, invalid UTF-8, NUL, unterminated quotes) and are
+read with tiny Arrow blocks, so quoted newlines straddle block boundaries.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+pytest.importorskip("pyarrow")
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from util import DATA  # noqa: E402
+
+import faircode  # noqa: E402
+from faircode import InputError, fastpath  # noqa: E402
+from faircode.options import resolve  # noqa: E402
+from faircode.profiler import check_overrides  # noqa: E402
+
+NAMES = ["sex", "race", "age", "zip", "note", "grp", "id", "sex"]
+CELLS = ["M", "F", " M ", "\tF", "A", "B", "C", "", "NA", "?", "nan", "None", "34", "34.0",
+         "[20-30)", "-1", "200", "x\u00e9", "\U0001f600", "a b", "0", "1", "2", "3", "4",
+         "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18",
+         "19", "20", "21", "22"]
+EOLS = ["\n", "\r\n", "\r"]
+
+
+def quoted(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+@st.composite
+def cell(draw, delim: str) -> str:
+    kind = draw(st.integers(0, 12))
+    base = draw(st.sampled_from(CELLS))
+    if kind <= 6:
+        return base
+    if kind == 7:
+        return quoted(base + draw(st.sampled_from(["\n", "\r\n", "\r", delim, '"', ""])) + base)
+    if kind == 8:
+        return quoted(base) + draw(st.sampled_from(["x", " ", '"', "ab"]))  # after the quote
+    if kind == 9:
+        return base + '"' + base  # a quote inside an unquoted field
+    if kind == 10:
+        return quoted("\n".join([base] * draw(st.integers(1, 30))))  # a long quoted field
+    if kind == 11:
+        return " " + quoted(base)
+    return quoted("")
+
+
+@st.composite
+def csv_bytes(draw) -> bytes:
+    delim = draw(st.sampled_from([",", ",", ";", "\t", "|"]))
+    width = draw(st.integers(1, 6))
+    names = draw(st.permutations(NAMES))[:width]
+    eol = draw(st.sampled_from(EOLS))
+    mixed = draw(st.booleans())
+    lines = []
+    if draw(st.integers(0, 4)) == 0:
+        lines.append("")  # blank lines before the header
+    lines.append(delim.join(names))
+    for _ in range(draw(st.integers(0, 120))):
+        roll = draw(st.integers(0, 40))
+        if roll == 0:
+            lines.append("")  # blank line
+        elif roll == 1:
+            lines.append(draw(st.sampled_from([" ", "\t", "  ", delim])))
+        elif roll == 2:
+            n = draw(st.integers(1, max(1, width - 1)))  # short row
+            lines.append(delim.join(draw(cell(delim)) for _ in range(n)))
+        elif roll == 3 and draw(st.integers(0, 15)) == 0:
+            lines.append(delim.join(draw(cell(delim)) for _ in range(width + 1)))  # long
+        else:
+            lines.append(delim.join(draw(cell(delim)) for _ in range(width)))
+    text = ""
+    for line in lines:
+        text += line + (draw(st.sampled_from(EOLS)) if mixed else eol)
+    if draw(st.booleans()):
+        text = text.rstrip("\r\n")  # no final line end
+    if draw(st.integers(0, 9)) == 0:
+        text += eol + '"never closed' + eol + "x"
+    data = text.encode()
+    if draw(st.integers(0, 4)) == 0:
+        data = b"\xef\xbb\xbf" + data
+    bad = draw(st.integers(0, 20))
+    if bad <= 1 and data:
+        pos = draw(st.integers(0, len(data)))
+        data = data[:pos] + [b"\x00", b"\xff", b"\xe2\x82", b"\xc0\x80"][
+            draw(st.integers(0, 3))] + data[pos:]
+    return data
+
+
+def reference(data: bytes, **opts):
+    try:
+        return faircode.summarize(io.BytesIO(data), None, opts, name="t.csv",
+                                  engine="reference")[0]
+    except InputError as err:
+        return str(err)
+
+
+def fast(data: bytes, block_size: int, probe_rows: int = 1, **opts):
+    """(summary or error text, whether the fast path itself produced it). A probe of one
+    record leaves every later problem to Arrow and the checks around it."""
+    got = fastpath.summarize_csv(io.BytesIO(data), "t.csv", None, resolve(opts),
+                                 check=check_overrides, block_size=block_size,
+                                 probe_rows=probe_rows)
+    if isinstance(got, fastpath.Fallback):
+        return reference(data, **opts), False
+    return got[0], True
+
+
+@settings(max_examples=150)
+@given(csv_bytes(), st.sampled_from([64, 200, 1000, 1 << 16]), st.integers(2, 20),
+       st.sampled_from([1, 3, 1000]))
+def test_fast_path_equals_reference_reader(data, block_size, max_categorical, probe_rows):
+    opts = {"max_categorical": max_categorical}
+    assert fast(data, block_size, probe_rows, **opts)[0] == reference(data, **opts)
+
+
+@settings(max_examples=30)
+@given(csv_bytes(), st.sampled_from([64, 1000]))
+def test_callbacks_see_every_byte_once_and_every_row(data, block_size):
+    seen: list[bytes] = []
+    rows: list[int] = []
+    try:
+        summary, _, _ = faircode.summarize(io.BytesIO(data), engine="fast",
+                                           on_bytes=seen.append, on_rows=rows.append)
+    except InputError:
+        return
+    assert b"".join(seen) == data  # even when the fast path fell back half way
+    assert sum(rows) == summary.n_rows
+
+
+NASTY_BUT_VALID = {
+    "cr line ends": b"sex,race\rM,A\rF,B\r\rF,A",
+    "crlf + blank lines": b"\r\n\r\nsex,race\r\n\r\nM,A\r\nF,B\r\n\r\n",
+    "bom": b"\xef\xbb\xbfsex,race\nM,A\nF,B\n",
+    "whitespace and delimiter-only lines": b"sex,race\n \nM,A\n\t\n,\nF,B\n",
+    "short rows": b"sex,race,age\nM\nF,B\nM,A,30\n",
+    "text after closing quote": b'sex,race\n"M"x,A\n"F" ,"B"y\n',
+    "quote inside unquoted field": b'sex,race\nM"a,A\nF,B"b"\n',
+    "escaped quotes": b'sex,race\n"M""",A\n"""F",B\n',
+    "semicolons": b"sex;race\nM;A\nF;B\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(NASTY_BUT_VALID))
+def test_valid_quirks_stay_on_the_fast_path(case):
+    data = NASTY_BUT_VALID[case]
+    got, on_fast_path = fast(data, 1 << 16)
+    assert on_fast_path, case
+    assert got == reference(data)
+
+
+def test_quoted_newlines_straddling_many_blocks_stay_on_the_fast_path():
+    rows = [f'{"MF"[i % 2]},{"ABC"[i % 3]},"line {i},\nnext ""{i}""\r\nend",{i % 90}\n'
+            for i in range(3000)]
+    data = ("sex,race,note,age\n" + "".join(rows)).encode()
+    for block in (256, 1000, 4096):
+        got, on_fast_path = fast(data, block)
+        assert on_fast_path
+        assert got == reference(data)
+
+
+@pytest.mark.parametrize("data,message", [
+    (b"sex,race\nM,A\n1,2,3\n", "t.csv: line 3: 3 fields but the header has 2"),
+    (b'sex,race\nM,A\nF,"open\n', "t.csv: line 3: a quoted field is never closed"),
+    (b"sex,race\nM,A\nF,\x00\n", "t.csv: byte 15: NUL byte"),
+    (b"sex,race\nM,A\nF,\xff\n", "t.csv: byte 15: not valid UTF-8"),
+    (b"sex\nM\n" + b'"x\n' + b"M\n" * 3000, "t.csv: line 3: a quoted field is never closed"),
+], ids=["long row", "unterminated", "nul", "utf8", "unterminated after many blocks"])
+def test_problems_fall_back_and_report_the_reference_error(data, message):
+    got, on_fast_path = fast(data, 256)
+    assert not on_fast_path
+    assert got.startswith(message)
+
+
+@pytest.mark.parametrize("path", ["compas-scores-two-years.csv", "diabetic_data.csv",
+                                  "compas-scores-raw.csv", "insurance.csv"])
+def test_real_files_stay_on_the_fast_path_and_match(path):
+    opts = resolve(None)
+    with open(DATA / path, "rb") as fh:
+        got = fastpath.summarize_csv(fh, path, None, opts, check=check_overrides)
+    assert not isinstance(got, fastpath.Fallback), got
+    ref, _, _ = faircode.summarize(DATA / path, name=path, engine="reference")
+    assert got[0] == ref
+
+
+def test_summarize_picks_the_fast_path_for_big_files(tmp_path, monkeypatch):
+    calls = []
+    real = fastpath.summarize_csv
+    monkeypatch.setattr(fastpath, "summarize_csv", lambda *a, **k: calls.append(1) or real(
+        *a, **k))
+    faircode.summarize(DATA / "insurance.csv")
+    assert not calls  # small: the reference reader, no pyarrow import needed
+    monkeypatch.setattr(fastpath, "FAST_MIN_BYTES", 1000)
+    faircode.summarize(DATA / "insurance.csv")
+    assert calls

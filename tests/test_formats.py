@@ -1,0 +1,153 @@
+"""Data where it lives: Parquet, Arrow IPC, several files / globs, pandas, polars, pyarrow."""
+
+from __future__ import annotations
+
+import pytest
+from util import DATA
+
+import faircode
+from faircode import InputError
+
+pa = pytest.importorskip("pyarrow")
+pacsv = pytest.importorskip("pyarrow.csv")
+pq = pytest.importorskip("pyarrow.parquet")
+
+
+def strings_table(path):
+    """The CSV as Arrow strings, cells exactly as written (no type or null inference)."""
+    with open(path, "rb") as fh:
+        header = fh.readline().decode().strip().split(",")
+    return pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(
+        column_types={c: pa.string() for c in header}, strings_can_be_null=False,
+        quoted_strings_can_be_null=False),
+        read_options=pacsv.ReadOptions(autogenerate_column_names=False))
+
+
+@pytest.fixture(scope="module")
+def compas_csv():
+    return faircode.profile(DATA / "compas-scores-two-years.csv")
+
+
+def test_parquet_of_strings_equals_the_csv(tmp_path):
+    src = DATA / "diabetic_data.csv"
+    out = tmp_path / "diabetic.parquet"
+    pq.write_table(strings_table(src), out, row_group_size=10_000)  # 11 row groups
+    rows = []
+    got = faircode.profile(out, on_rows=rows.append)
+    assert got == faircode.profile(src)
+    assert sum(rows) == 101766 and len(rows) >= 2  # streamed in bounded batches
+
+
+def test_arrow_ipc_file_and_stream_equal_the_csv(tmp_path, compas_csv):
+    table = strings_table(DATA / "compas-scores-two-years.csv")
+    # clean_header renames the duplicate names the same way for every source
+    f, s = tmp_path / "c.arrow", tmp_path / "c.arrows"
+    with pa.ipc.new_file(f, table.schema) as w:
+        for b in table.to_batches(max_chunksize=1000):
+            w.write_batch(b)
+    with pa.ipc.new_stream(s, table.schema) as w:
+        w.write_table(table)
+    assert faircode.profile(f) == compas_csv
+    assert faircode.profile(s) == compas_csv
+
+
+def test_typed_parquet_equals_the_pandas_frame(tmp_path):
+    pd = pytest.importorskip("pandas")
+    df = pd.read_csv(DATA / "insurance.csv")  # age int64, bmi float64, sex str
+    out = tmp_path / "ins.parquet"
+    df.to_parquet(out)
+    r = faircode.profile(out)
+    assert r == faircode.profile(df)
+    age = next(d for d in r["dimensions"] if d["name"] == "age")
+    assert age["age_mode"] == "numeric"
+
+
+def test_typed_values_become_text():
+    import datetime
+
+    from faircode.columnar import typed_label
+
+    assert typed_label(34) == "34" and typed_label(34.0) == "34.0"
+    assert typed_label(True) == "True" and typed_label(None) is None
+    assert typed_label(float("nan")) is None
+    assert typed_label(" NA ") is None and typed_label(" x\t") == "x"
+    assert typed_label(datetime.date(2020, 1, 31)) == "2020-01-31"
+    assert typed_label(datetime.datetime(2020, 1, 31, 8)) == "2020-01-31 08:00:00"
+    assert typed_label(b"F ") == "F"
+    t = pa.table({"sex": pa.array(["M", None, "F", "M"]),
+                  "age": pa.array([30, None, 41, 30], pa.int64()),
+                  "score": pa.array([1.5, float("nan"), None, 0.1], pa.float32()),
+                  "ok": pa.array([True, False, None, True]),
+                  "day": pa.array([datetime.date(2020, 1, 1)] * 4),
+                  "grp": pa.array(["a", "b", "a", "b"]).dictionary_encode()})
+    s, _, _ = faircode.summarize(t)
+    assert s.counts[0] == {"M": 2, "F": 1} and s.missing[0] == 1
+    assert s.counts[1] == {"30": 2, "41": 1} and s.missing[1] == 1
+    assert s.counts[2] == {"1.5": 1, "0.1": 1} and s.missing[2] == 2  # float32 as written
+    assert s.counts[3] == {"True": 2, "False": 1}
+    assert s.counts[4] == {"2020-01-01": 4}
+    assert s.counts[5] == {"a": 2, "b": 2}
+
+
+def test_pyarrow_polars_and_pandas_frames_agree():
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    df = pd.read_csv(DATA / "compas-scores-two-years.csv", dtype=str, keep_default_na=False)
+    df.columns = [f"c{i}_{c}" for i, c in enumerate(df.columns)]  # polars needs unique names
+    expected = faircode.profile(df)
+    assert faircode.profile(pa.Table.from_pandas(df, preserve_index=False)) == expected
+    assert faircode.profile(pl.from_pandas(df)) == expected
+    assert faircode.profile(pl.from_pandas(df).lazy()) == expected
+    assert expected["n_rows"] == 7214
+
+
+def split_csv(src, tmp_path, parts=3):
+    lines = src.read_bytes().split(b"\r\n")
+    header, body = lines[0], [ln for ln in lines[1:] if ln]
+    size = len(body) // parts + 1
+    paths = []
+    for k in range(parts):
+        p = tmp_path / f"part-{k}.csv"
+        p.write_bytes(b"\r\n".join([header, *body[k * size:(k + 1) * size]]) + b"\r\n")
+        paths.append(p)
+    return paths
+
+
+def test_several_files_and_globs_are_one_dataset(tmp_path):
+    src = DATA / "diabetic_data.csv"
+    paths = split_csv(src, tmp_path)
+    whole = faircode.profile(src)
+    assert faircode.profile([str(p) for p in paths]) == whole
+    assert faircode.profile(str(tmp_path / "part-*.csv")) == whole
+    # mixed formats merge too
+    pq.write_table(strings_table(paths[0]), tmp_path / "p0.parquet")
+    assert faircode.profile([tmp_path / "p0.parquet", *paths[1:]]) == whole
+
+
+def test_several_files_with_different_headers_are_an_error(tmp_path):
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    a.write_text("sex,race\nM,A\n")
+    b.write_text("sex,region\nF,B\n")
+    with pytest.raises(InputError, match=r"b.csv: its columns differ from .*a.csv"):
+        faircode.profile([a, b])
+    with pytest.raises(InputError, match="no file matches"):
+        faircode.profile(str(tmp_path / "nothing-*.csv"))
+    with pytest.raises(InputError, match="b.csv: no such file"):
+        faircode.profile([a, tmp_path / "missing" / "b.csv"])
+
+
+def test_broken_and_empty_parquet_files(tmp_path):
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(b"PAR1" + b"\x00" * 20)
+    with pytest.raises(InputError, match=r"bad.parquet: not a readable Parquet file"):
+        faircode.profile(bad)
+    empty = tmp_path / "empty.parquet"
+    pq.write_table(pa.table({"sex": pa.array([], pa.string())}), empty)
+    with pytest.raises(InputError, match="empty.parquet: no data rows, only a header"):
+        faircode.profile(empty)
+
+
+def test_big_csv_uses_rows_callback(tmp_path):
+    rows = []
+    r = faircode.profile(DATA / "compas-scores-raw.csv", on_rows=rows.append)
+    assert sum(rows) == r["n_rows"] == 60843
