@@ -114,7 +114,7 @@ def test_compas_against_us_2024_flags_women():
     r = json.loads(p.stdout)
     sex = next(d for d in r["dimensions"] if d["name"] == "sex")
     female = next(g for g in sex["reference"]["groups"] if g["label"] == "Female")
-    # Census July 2024: 171,... females of 340,110,988 = 0.505050; COMPAS: 1395 / 7214
+    # Census July 2024: 171,773,106 females of 340,110,988 = 0.505050; COMPAS: 1395 / 7214
     assert female["expected"] == 0.5051 and female["actual"] == 0.1934
     assert "sex: 'Female' is under-represented vs reference (19.3% vs 50.5%)" in r["flags"]
     ref_bytes = (ROOT / "faircode" / "data" / "reference-us-2024.csv").read_bytes()
