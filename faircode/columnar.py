@@ -100,13 +100,7 @@ class ArrowSummaryBuilder(SummaryBuilder):
             if codes is not None and i in self.codes:
                 code_arrays[i] = codes
         self._prune()
-        if not self.pair_tables:
-            return
-        masks = {i: a >= 0 for i, a in code_arrays.items()}
-        for (i, j), table in self.pair_tables.items():
-            m = masks[i] & masks[j]
-            table.add(code_arrays[i][m], code_arrays[j][m], len(self.codes[i]),
-                      len(self.codes[j]))
+        self._count_pairs(code_arrays)
 
     def drop(self, i: int) -> None:
         """Stop counting open column i: it is known to have more than max_categorical

@@ -244,6 +244,10 @@ class SummaryBuilder:
             if len(cache) > 100_000:
                 self.caches[i] = {}  # keep memory bounded on very wide columns
         self._prune()
+        self._count_pairs(code_arrays)
+
+    def _count_pairs(self, code_arrays: dict[int, np.ndarray]) -> None:
+        """Add one batch's label codes (-1 = missing) to every tracked pair table."""
         if not self.pair_tables:
             return
         masks = {i: a >= 0 for i, a in code_arrays.items()}
