@@ -502,13 +502,13 @@ function () {
     return out;
   }
 
-  /** A copy of s that does not pin the (large) string it was sliced from. */
-  function detach(s) {
-    return s.length < 13 ? s : (' ' + s).slice(1);
-  }
-
   // ---------------------------------------------------------------------------------
   // UTF-8 (SPEC section 0.1)
+  //
+  // The reader works on bytes: a chunk is validated once (firstBadByte), then parsed as
+  // bytes, and only the bytes of a label seen for the first time are decoded to a JS
+  // string. Decoding whole chunks to strings was the engine's main cost in time and
+  // memory.
   // ---------------------------------------------------------------------------------
 
   /** Offset of the first ill-formed sequence in bytes[0, end), as Python's strict
@@ -518,27 +518,74 @@ function () {
     while (i < end) {
       const b = bytes[i];
       if (b < 0x80) { i++; continue; }
-      let need;
-      let lo = 0x80;
-      let hi = 0xbf;
-      if (b >= 0xc2 && b <= 0xdf) need = 1;
-      else if (b === 0xe0) { need = 2; lo = 0xa0; }
-      else if (b >= 0xe1 && b <= 0xec) need = 2;
-      else if (b === 0xed) { need = 2; hi = 0x9f; }
-      else if (b >= 0xee && b <= 0xef) need = 2;
-      else if (b === 0xf0) { need = 3; lo = 0x90; }
-      else if (b >= 0xf1 && b <= 0xf3) need = 3;
-      else if (b === 0xf4) { need = 3; hi = 0x8f; }
-      else return i;
-      if (i + 1 >= end) return i;
-      const b1 = bytes[i + 1];
-      if (b1 < lo || b1 > hi) return i;
-      for (let k = 2; k <= need; k++) {
-        if (i + k >= end) return i;
-        const bk = bytes[i + k];
-        if (bk < 0x80 || bk > 0xbf) return i;
+      const len = utf8SequenceLength(bytes, i, end);
+      if (len < 0) return i;
+      i += len;
+    }
+    return -1;
+  }
+
+  /** Length of the well-formed UTF-8 sequence starting with the non-ASCII byte at i
+   * (within bytes[0, end)), or -1 when it is ill-formed or cut off by `end`. */
+  function utf8SequenceLength(bytes, i, end) {
+    const b = bytes[i];
+    let need;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) need = 1;
+    else if (b === 0xe0) { need = 2; lo = 0xa0; }
+    else if (b >= 0xe1 && b <= 0xec) need = 2;
+    else if (b === 0xed) { need = 2; hi = 0x9f; }
+    else if (b >= 0xee && b <= 0xef) need = 2;
+    else if (b === 0xf0) { need = 3; lo = 0x90; }
+    else if (b >= 0xf1 && b <= 0xf3) need = 3;
+    else if (b === 0xf4) { need = 3; hi = 0x8f; }
+    else return -1;
+    if (i + 1 >= end) return -1;
+    const b1 = bytes[i + 1];
+    if (b1 < lo || b1 > hi) return -1;
+    for (let k = 2; k <= need; k++) {
+      if (i + k >= end) return -1;
+      const bk = bytes[i + k];
+      if (bk < 0x80 || bk > 0xbf) return -1;
+    }
+    return need + 1;
+  }
+
+  // Set by firstBadByte: whether the problem byte it found is a NUL.
+  let badIsNul = false;
+
+  /**
+   * Offset of the first problem byte in bytes[0, end): a NUL byte or the first byte of
+   * an ill-formed UTF-8 sequence, whichever comes first (SPEC 0.1); -1 when there is
+   * none. Runs of non-NUL ASCII are skipped four bytes at a time through an aligned
+   * 32-bit view (a word is plain ASCII when no byte has its top bit set and none is 0).
+   */
+  function firstBadByte(bytes, end) {
+    const off = bytes.byteOffset;
+    const w0 = ((off + 3) & ~3) - off; // index in bytes of the first aligned word
+    const nw = Math.max(0, Math.floor((off + end) / 4) - (off + w0) / 4);
+    const words = nw > 0 ? new Uint32Array(bytes.buffer, off + w0, nw) : null;
+    let i = 0;
+    while (i < end) {
+      const b = bytes[i];
+      if (b !== 0 && b < 0x80) {
+        i++;
+        if (words !== null && i >= w0 && ((i - w0) & 3) === 0) {
+          let k = (i - w0) >> 2;
+          while (k < nw) {
+            const w = words[k];
+            if (((w | ((w - 0x01010101) & ~w)) & 0x80808080) !== 0) break;
+            k++;
+          }
+          i = w0 + (k << 2);
+        }
+        continue;
       }
-      i += need + 1;
+      if (b === 0) { badIsNul = true; return i; }
+      const len = utf8SequenceLength(bytes, i, end);
+      if (len < 0) { badIsNul = false; return i; }
+      i += len;
     }
     return -1;
   }
@@ -560,14 +607,24 @@ function () {
   }
 
   const hasTextDecoder = typeof TextDecoder !== 'undefined';
-  // fatal: throws on ill-formed input (we then locate the offset ourselves);
-  // ignoreBOM: keep U+FEFF so only a BOM at byte 0 of the file is dropped.
-  const FATAL_DECODER = hasTextDecoder ? new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }) : null;
+  // ignoreBOM: keep U+FEFF so only a BOM at byte 0 of the file is dropped. The bytes
+  // handed to it are already validated.
+  const DECODER = hasTextDecoder ? new TextDecoder('utf-8', { ignoreBOM: true }) : null;
 
+  /** Decode bytes[start, end), known to be well-formed UTF-8. The result is a fresh
+   * string: it pins no chunk. */
   function decodeValid(bytes, start, end) {
     if (end <= start) return '';
-    if (FATAL_DECODER) return FATAL_DECODER.decode(bytes.subarray(start, end));
-    // Fallback for hosts without TextDecoder: bytes are known to be valid here.
+    let ascii = end - start <= 24;
+    for (let i = start; ascii && i < end; i++) if (bytes[i] >= 0x80) ascii = false;
+    if (ascii) {
+      // Short ASCII labels (the common case): cheaper than a decoder call.
+      let s = '';
+      for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]);
+      return s;
+    }
+    if (DECODER) return DECODER.decode(bytes.subarray(start, end));
+    // Fallback for hosts without TextDecoder.
     let out = '';
     let i = start;
     const parts = [];
@@ -589,48 +646,260 @@ function () {
     return out + parts.join('');
   }
 
-  /** Decode bytes[0, cut) in one pass: {text} when valid, else {invalid: offset}. */
-  function decodeChecked(bytes, cut) {
-    if (FATAL_DECODER) {
-      try {
-        return { text: FATAL_DECODER.decode(bytes.subarray(0, cut)), invalid: -1 };
-      } catch (e) {
-        return { text: null, invalid: firstInvalidUtf8(bytes, cut) };
+  /** Is the (trimmed) label bytes[s, s + len), len <= 4, one of the missing tokens of
+   * SPEC 0.4: "", NA, N/A, n/a, NaN, nan, null, NULL, ? (exact, case-sensitive). */
+  function isMissingBytes(b, s, len) {
+    switch (len) {
+      case 0: return true;
+      case 1: return b[s] === 63; // ?
+      case 2: return b[s] === 78 && b[s + 1] === 65; // NA
+      case 3: {
+        const x = b[s];
+        const y = b[s + 1];
+        const z = b[s + 2];
+        if (x === 78) return (y === 47 && z === 65) || (y === 97 && z === 78); // N/A NaN
+        if (x === 110) return (y === 47 && z === 97) || (y === 97 && z === 110); // n/a nan
+        return false;
+      }
+      case 4: {
+        const x = b[s];
+        if (x === 110) return b[s + 1] === 117 && b[s + 2] === 108 && b[s + 3] === 108; // null
+        if (x === 78) return b[s + 1] === 85 && b[s + 2] === 76 && b[s + 3] === 76; // NULL
+        return false;
+      }
+      default: return false;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Per-column label tables: label bytes -> integer code, with a count per code
+  // ---------------------------------------------------------------------------------
+
+  /**
+   * An open-addressing hash table from a label's UTF-8 bytes to its code (codes are
+   * 0, 1, 2, ... in order of first appearance, which is also the order of the summary's
+   * Map). A known label costs one hash of its bytes and one byte comparison; nothing is
+   * allocated. Label bytes live in one growing arena.
+   */
+  class LabelTable {
+    constructor() {
+      this.n = 0; // number of labels
+      this.slots = new Int32Array(16); // code + 1, 0 = empty; at most half full
+      this.mask = 15;
+      this.hashes = new Int32Array(8); // code -> hash of its bytes
+      this.offs = new Int32Array(9); // code k's bytes are arena[offs[k], offs[k + 1])
+      this.arena = new Uint8Array(64);
+      this.counts = new Float64Array(8); // code -> count (exact up to 2^53)
+      this.labels = []; // code -> decoded label
+    }
+
+    /** Code of bytes[s, e) (hash h), or -1 when the label is new. */
+    find(b, s, e, h) {
+      const slots = this.slots;
+      const mask = this.mask;
+      const len = e - s;
+      let slot = h & mask;
+      for (;;) {
+        const v = slots[slot];
+        if (v === 0) return -1;
+        const code = v - 1;
+        if (this.hashes[code] === h) {
+          const o = this.offs[code];
+          if (this.offs[code + 1] - o === len) {
+            const arena = this.arena;
+            let k = 0;
+            while (k < len && arena[o + k] === b[s + k]) k++;
+            if (k === len) return code;
+          }
+        }
+        slot = (slot + 1) & mask;
       }
     }
-    const invalid = firstInvalidUtf8(bytes, cut);
-    return { text: invalid < 0 ? decodeValid(bytes, 0, cut) : null, invalid };
+
+    /** Add the new label bytes[s, e) (hash h, decoded text `label`) with count 1. */
+    insert(b, s, e, h, label) {
+      const code = this.n;
+      const len = e - s;
+      if (code + 1 >= this.hashes.length) {
+        const cap = this.hashes.length * 2;
+        this.hashes = grownInt32(this.hashes, cap);
+        this.offs = grownInt32(this.offs, cap + 1);
+        const counts = new Float64Array(cap);
+        counts.set(this.counts);
+        this.counts = counts;
+      }
+      const o = this.offs[code];
+      if (o + len > this.arena.length) {
+        const arena = new Uint8Array(Math.max(this.arena.length * 2, o + len));
+        arena.set(this.arena.subarray(0, o));
+        this.arena = arena;
+      }
+      for (let k = 0; k < len; k++) this.arena[o + k] = b[s + k];
+      this.offs[code + 1] = o + len;
+      this.hashes[code] = h;
+      this.counts[code] = 1;
+      this.labels.push(label);
+      this.n = code + 1;
+      if (this.n * 2 > this.mask + 1) this.rehash();
+      else this.place(code);
+      return code;
+    }
+
+    place(code) {
+      let slot = this.hashes[code] & this.mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.slots[slot] = code + 1;
+    }
+
+    rehash() {
+      this.slots = new Int32Array((this.mask + 1) * 2);
+      this.mask = this.slots.length - 1;
+      for (let code = 0; code < this.n; code++) this.place(code);
+    }
+  }
+
+  function grownInt32(a, cap) {
+    const out = new Int32Array(cap);
+    out.set(a);
+    return out;
+  }
+
+  /** A 32-bit hash of bytes[s, e): four bytes per multiply (a byte-at-a-time hash is a
+   * chain of multiplies as long as the label), then a final mix so the low bits that
+   * pick a slot depend on every byte. */
+  function hashBytes(b, s, e) {
+    let h = e - s;
+    let k = s;
+    for (; k + 4 <= e; k += 4) {
+      const w = b[k] | (b[k + 1] << 8) | (b[k + 2] << 16) | (b[k + 3] << 24);
+      h = Math.imul(h ^ w, -1640531535) ^ (h >>> 15); // 0x9e3779b1
+    }
+    for (; k < e; k++) h = Math.imul(h ^ b[k], 16777619);
+    h ^= h >>> 16;
+    h = Math.imul(h, -2048144789); // 0x85ebca6b
+    return h ^ (h >>> 13);
   }
 
   // ---------------------------------------------------------------------------------
   // Pair counting tables (SPEC section 4): dense while small, sparse beyond.
+  //
+  // Counting pairs is mostly cache misses (zip x age alone has millions of cells), so
+  // a dense cell holds only the low byte of its count (Uint8Array); each wrap past 255
+  // adds one to the cell's carry count. Counts stay exact (a cell is low + 256 * carry)
+  // and the tables are a quarter of Uint32 ones. Carries live in a Float64Array for
+  // small tables (whose cells wrap often) and in a Map for large ones (rarely).
   // ---------------------------------------------------------------------------------
 
-  const DENSE_LIMIT = 1 << 18; // cells; 2 MB of Float64 per pair at most
-  const SPARSE_SHIFT = 67108864; // 2^26: key = a * 2^26 + b stays exact below 2^53
+  const DENSE_LIMIT = 1 << 22; // cells: 4 MB per pair at most, sparse beyond
+  const SMALL_CELLS = 1 << 16; // tables up to this many cells keep carries in an array
+  const BATCH_BITS = 10;
+  const BATCH = 1 << BATCH_BITS; // rows whose pairs are counted together
+
+  /** Sparse (a, b) -> count: open addressing over typed arrays (no per-cell objects). */
+  class SparseCells {
+    constructor(cap) {
+      this.ka = new Int32Array(cap).fill(-1); // -1 = empty slot
+      this.kb = new Int32Array(cap);
+      this.c = new Float64Array(cap);
+      this.mask = cap - 1;
+      this.size = 0;
+    }
+
+    add(a, b, n) {
+      let h = Math.imul(a, -1640531535) ^ Math.imul(b, -2048144789);
+      h ^= h >>> 15;
+      let slot = h & this.mask;
+      const ka = this.ka;
+      for (;;) {
+        const x = ka[slot];
+        if (x === -1) break;
+        if (x === a && this.kb[slot] === b) { this.c[slot] += n; return; }
+        slot = (slot + 1) & this.mask;
+      }
+      ka[slot] = a;
+      this.kb[slot] = b;
+      this.c[slot] = n;
+      if (++this.size * 2 > this.mask + 1) this.grow();
+    }
+
+    grow() {
+      const next = new SparseCells((this.mask + 1) * 2);
+      this.forEach((a, b, c) => next.add(a, b, c));
+      this.ka = next.ka;
+      this.kb = next.kb;
+      this.c = next.c;
+      this.mask = next.mask;
+      this.size = next.size;
+    }
+
+    forEach(fn) {
+      for (let s = 0; s <= this.mask; s++) if (this.ka[s] !== -1) fn(this.ka[s], this.kb[s], this.c[s]);
+    }
+  }
 
   class PairTable {
     constructor() {
-      this.ca = 8;
-      this.cb = 8;
-      this.dense = new Float64Array(64);
+      this.ca = 8; // dense capacity for codes of the first column
+      this.cb = 8; // ... and of the second
+      this.dense = new Uint8Array(64); // low bytes, row-major: cell (a, b) at a * cb + b
+      this.carries = null; // cell index -> wraps past 255: Float64Array or Map, once any
       this.sparse = null;
     }
 
-    add(a, b) {
-      if (this.sparse === null) {
-        if (a < this.ca && b < this.cb) {
-          this.dense[a * this.cb + b]++;
-          return;
+    /** Count rows r < n with codes[ia + r] = a and codes[ib + r] = b (skipping -1). */
+    addRows(codes, ia, ib, n) {
+      let ca = this.ca; // 0 once sparse: every row then takes the slow path
+      let cb = this.cb;
+      let d = this.dense;
+      for (let r = 0; r < n; r++) {
+        const a = codes[ia + r];
+        const b = codes[ib + r];
+        if ((a | b) < 0) continue; // a missing cell on either side
+        if (a < ca && b < cb) {
+          const k = a * cb + b;
+          const v = d[k];
+          if (v === 255) {
+            d[k] = 0;
+            this.carry(k);
+          } else {
+            d[k] = v + 1;
+          }
+        } else {
+          this.addSlow(a, b);
+          ca = this.ca;
+          cb = this.cb;
+          d = this.dense;
         }
+      }
+    }
+
+    /** Dense cell k wrapped past 255. */
+    carry(k) {
+      let c = this.carries;
+      if (c === null) {
+        const cells = this.ca * this.cb;
+        c = this.carries = cells <= SMALL_CELLS ? new Float64Array(cells) : new Map();
+      }
+      if (c instanceof Map) c.set(k, (c.get(k) || 0) + 1);
+      else c[k]++;
+    }
+
+    /** Wraps of dense cell k. */
+    carriesOf(k) {
+      const c = this.carries;
+      if (c === null) return 0;
+      return c instanceof Map ? (c.get(k) || 0) : c[k];
+    }
+
+    addSlow(a, b) {
+      if (this.sparse === null) {
         this.grow(a, b);
         if (this.sparse === null) {
-          this.dense[a * this.cb + b]++;
+          this.addRows(Int32Array.of(a, b), 0, 1, 1);
           return;
         }
       }
-      const key = a * SPARSE_SHIFT + b;
-      this.sparse.set(key, (this.sparse.get(key) || 0) + 1);
+      this.sparse.add(a, b, 1);
     }
 
     grow(a, b) {
@@ -639,15 +908,36 @@ function () {
       while (a >= ca) ca *= 2;
       while (b >= cb) cb *= 2;
       if (ca * cb > DENSE_LIMIT) {
-        const sp = new Map();
-        this.forEach((x, y, c) => sp.set(x * SPARSE_SHIFT + y, c));
+        let nonzero = 0;
+        for (let k = 0; k < this.dense.length; k++) if (this.dense[k] !== 0 || this.carriesOf(k) !== 0) nonzero++;
+        let cap = 1024;
+        while (cap < nonzero * 2 + 2) cap *= 2;
+        const sp = new SparseCells(cap);
+        this.forEach((x, y, c) => sp.add(x, y, c));
         this.sparse = sp;
         this.dense = null;
+        this.carries = null;
+        this.ca = 0;
+        this.cb = 0;
         return;
       }
-      const d = new Float64Array(ca * cb);
+      const d = new Uint8Array(ca * cb);
       for (let x = 0; x < this.ca; x++) {
         d.set(this.dense.subarray(x * this.cb, (x + 1) * this.cb), x * cb);
+      }
+      if (this.carries !== null) {
+        // Re-key the carries to the new layout.
+        const old = this.carries;
+        const moved = ca * cb <= SMALL_CELLS ? new Float64Array(ca * cb) : new Map();
+        const put = (k, w) => {
+          const x = Math.floor(k / this.cb);
+          const k2 = x * cb + (k - x * this.cb);
+          if (moved instanceof Map) moved.set(k2, w);
+          else moved[k2] = w;
+        };
+        if (old instanceof Map) for (const [k, w] of old) put(k, w);
+        else for (let k = 0; k < old.length; k++) if (old[k] !== 0) put(k, old[k]);
+        this.carries = moved;
       }
       this.dense = d;
       this.ca = ca;
@@ -656,24 +946,56 @@ function () {
 
     forEach(fn) {
       if (this.sparse !== null) {
-        for (const [key, c] of this.sparse) {
-          const a = Math.floor(key / SPARSE_SHIFT);
-          fn(a, key - a * SPARSE_SHIFT, c);
-        }
+        this.sparse.forEach(fn);
         return;
       }
       const d = this.dense;
       for (let x = 0; x < this.ca; x++) {
         for (let y = 0; y < this.cb; y++) {
-          const c = d[x * this.cb + y];
+          const k = x * this.cb + y;
+          const c = d[k] + 256 * this.carriesOf(k);
           if (c !== 0) fn(x, y, c);
         }
       }
     }
   }
 
+  /**
+   * summary.pairs: 'i,j' -> [[labelA, labelB, count], ...]. Each list is built on first
+   * access: the analysis reads one pair, and a table such as zip x age can hold millions
+   * of cells that would otherwise all become small arrays at once. Iterating builds
+   * them all, so `new Map(summary.pairs)` is a plain Map (e.g. to postMessage a summary,
+   * which cannot clone the builder functions held until then).
+   */
+  class LazyPairs extends Map {
+    get(key) {
+      let v = super.get(key);
+      if (typeof v === 'function') {
+        v = v();
+        super.set(key, v);
+      }
+      return v;
+    }
+
+    * entries() {
+      for (const key of this.keys()) yield [key, this.get(key)];
+    }
+
+    * values() {
+      for (const key of this.keys()) yield this.get(key);
+    }
+
+    [Symbol.iterator]() {
+      return this.entries();
+    }
+
+    forEach(fn, thisArg) {
+      for (const [k, v] of this.entries()) fn.call(thisArg, v, k, this);
+    }
+  }
+
   // ---------------------------------------------------------------------------------
-  // The streaming profiler (SPEC section 0): bytes -> text -> records -> summary
+  // The streaming profiler (SPEC section 0): bytes -> records -> summary
   // ---------------------------------------------------------------------------------
 
   // Parser states.
@@ -689,6 +1011,11 @@ function () {
   const ROLE_NAMED = 2; // kind from its name: a dimension unless it explodes
   const ROLE_OPEN = 3; // no keyword: a dimension only with 2..max_categorical labels
   const ROLE_DEAD = 4; // proven not a dimension: no longer counted
+
+  /** Roles whose cells are counted. */
+  function counted(role) {
+    return role === ROLE_FORCED || role === ROLE_NAMED || role === ROLE_OPEN;
+  }
 
   const SNIFF_ORDER = [',', ';', '\t', '|'];
 
@@ -710,6 +1037,21 @@ function () {
     return counts[best] ? SNIFF_ORDER[best] : ',';
   }
 
+  const NO_BYTES = new Uint8Array(0);
+
+  /** A growable byte buffer. */
+  function appendBytes(buf, len, b, s, e) {
+    const need = len + (e - s);
+    if (need > buf.length) {
+      const grown = new Uint8Array(Math.max(buf.length * 2, need));
+      grown.set(buf.subarray(0, len));
+      buf = grown;
+    }
+    if (e - s < 64) for (let k = s; k < e; k++) buf[len++] = b[k];
+    else buf.set(b.subarray(s, e), len);
+    return buf;
+  }
+
   class Profiler {
     constructor(config) {
       config = config || {};
@@ -720,14 +1062,15 @@ function () {
 
       // Byte layer.
       this.carry = null; // held-back bytes of an incomplete character
-      this.offset = 0; // file offset of the next byte to decode
-      this.atStart = true; // no text decoded yet (a BOM may still be dropped)
+      this.offset = 0; // file offset of the next byte to validate
+      this.atStart = true; // no byte handed on yet (a BOM may still be dropped)
 
       // Pre-phase: skipped lines, then buffer the first non-blank physical line for
       // delimiter sniffing.
       this.toSkip = this.opts.skip_lines;
       this.skipPendingCR = false;
-      this.pre = ''; // buffered text not yet handed to the parser
+      this.pre = new Uint8Array(0); // buffered bytes not yet handed to the parser
+      this.preLen = 0;
       this.preScan = 0; // pre[0, preScan) holds no line end of the first non-blank line
       this.preLineStart = -1; // where the first non-blank line starts in pre, once seen
       this.prePhase = true;
@@ -735,19 +1078,29 @@ function () {
 
       // Parser.
       this.delim = this.opts.delimiter ? this.opts.delimiter.charCodeAt(0) : -1;
+      this.stop = null; // byte -> 1 if it ends an unquoted field (set with the delimiter)
       this.state = REC_START;
       this.line = 1;
       this.recLine = 1;
-      this.pendingCR = false; // a record-ending CR was the last char: swallow one LF
+      this.pendingCR = false; // a record-ending CR was the last byte: swallow one LF
       this.qPendingCR = false; // a CR inside quotes ended the last chunk
-      this.buf = '';
-      this.fields = [];
-      this.nf = 0;
+      // The current field's bytes when they are not one slice of the current chunk
+      // (quoted, or split across chunks): acc[0, accLen).
+      this.acc = new Uint8Array(256);
+      this.accLen = 0;
+      this.inAcc = false;
+      this.keep = true; // the current field's bytes are needed (else only skipped)
+      this.nf = 0; // fields of the current record so far
+      this.fields = []; // decoded fields (header record, or every record when collecting)
+      this.collect = false; // RecordCollector: keep every field as text
+      this.keepAll = true; // decode every field (header not read yet, or collecting)
+      this.keepCol = new Uint8Array(0);
 
       // Table.
       this.header = null;
       this.width = 0;
       this.nRows = 0;
+      this.needPrune = false;
       if (this.opts.names) this.setHeader(cleanHeader(this.opts.names));
     }
 
@@ -771,11 +1124,11 @@ function () {
       const n = names.length;
       this.header = names;
       this.width = n;
+      this.keepAll = this.collect;
+      this.keepCol = new Uint8Array(n); // 1: the column's cells are counted
       this.roles = new Int8Array(n);
       this.kinds = new Array(n).fill(null);
-      this.maps = new Array(n).fill(null); // label -> code
-      this.labels = new Array(n).fill(null); // code -> label
-      this.counts = new Array(n).fill(null); // code -> count
+      this.tables = new Array(n).fill(null); // LabelTable per counted column
       this.missing = new Float64Array(n);
       this.notNumeric = new Uint8Array(n);
       this.notInterval = new Uint8Array(n);
@@ -793,9 +1146,8 @@ function () {
           this.roles[i] = kind ? ROLE_NAMED : ROLE_OPEN;
         }
         if (this.roles[i] !== ROLE_IGNORED) {
-          this.maps[i] = new Map();
-          this.labels[i] = [];
-          this.counts[i] = [];
+          this.tables[i] = new LabelTable();
+          this.keepCol[i] = 1;
         }
       }
       // Columns whose pairs are counted: the crossed pair when `cross` is given, else
@@ -817,7 +1169,11 @@ function () {
       this.isAlive = new Uint8Array(n);
       for (const i of cand) this.isAlive[i] = 1;
       this.rebuildPairs(cand, null);
-      this.rowCodes = new Int32Array(n);
+      // Codes of the last rows, column-major: row r of column c at (c << BATCH_BITS) | r
+      // (-1: missing). Pairs are counted a batch at a time, one pair table after the
+      // other, which keeps each table's loop tight and its cache misses overlapping.
+      this.codes = new Int32Array(n << BATCH_BITS);
+      this.batchN = 0; // rows in the batch
     }
 
     /** (Re)build the list of live pairs, keeping existing tables. */
@@ -849,7 +1205,7 @@ function () {
         let gone = false;
         if (role === ROLE_DEAD) gone = true;
         else if (role === ROLE_NAMED && this.kinds[i] !== 'geography' &&
-                 this.labels[i].length > opts.max_dimension_groups) {
+                 this.tables[i].n > opts.max_dimension_groups) {
           gone = this.kinds[i] === 'age' ? (this.notNumeric[i] && this.notInterval[i]) === 1 : true;
         }
         if (gone) dead.push(i);
@@ -869,30 +1225,26 @@ function () {
       if (this.finished) throw new Error('push() after finish()');
       if (!(chunk instanceof Uint8Array)) chunk = new Uint8Array(chunk);
       if (chunk.length === 0) return;
-      let bytes = chunk;
+      let bytes;
       if (this.carry) {
         bytes = new Uint8Array(this.carry.length + chunk.length);
         bytes.set(this.carry, 0);
         bytes.set(chunk, this.carry.length);
         this.carry = null;
+      } else {
+        // A plain Uint8Array view (not a Node Buffer) keeps the parser's element
+        // accesses monomorphic.
+        bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
       }
       const base = this.offset;
       const cut = completeLength(bytes);
-      const nul = bytes.indexOf(0);
-      const checked = decodeChecked(bytes, cut);
-      const invalid = checked.invalid;
-      let bad = -1;
-      let kind = '';
-      if (nul >= 0 && (invalid < 0 || nul < invalid)) { bad = nul; kind = 'nul'; }
-      else if (invalid >= 0) { bad = invalid; kind = 'utf8'; }
+      const bad = firstBadByte(bytes, cut);
+      // Bytes before a bad byte are read first: earlier records are checked first (0.6).
+      this.feed(bytes, bad >= 0 ? bad : cut);
       if (bad >= 0) {
-        // Text before the bad byte first: earlier records are checked first (0.6).
-        this.feedText(decodeValid(bytes, 0, bad));
-        this.flushLineEndBeforeError();
         this.finished = true;
-        throw this.byteError(base + bad, kind);
+        throw this.byteError(base + bad, badIsNul ? 'nul' : 'utf8');
       }
-      this.feedText(checked.text);
       this.offset = base + cut;
       if (cut < bytes.length) this.carry = bytes.slice(cut);
     }
@@ -904,107 +1256,123 @@ function () {
       return new InputError(`${this.name}: byte ${offset}: not valid UTF-8; re-save the file as UTF-8 or pass --encoding`);
     }
 
-    /** Nothing to do: a record ends at its CR/LF as soon as it is read, so every
-     * record whose line end precedes a bad byte has already been checked. */
-    flushLineEndBeforeError() {}
-
-    feedText(text) {
-      if (text.length === 0) return;
+    /** Hand on validated bytes[0, end). */
+    feed(bytes, end) {
+      let start = 0;
+      if (end === 0) return;
       if (this.atStart) {
         this.atStart = false;
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        if (text.length === 0) return;
+        // A BOM is a whole character, so it is complete here if it is present at all.
+        if (end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
+        if (start === end) return;
       }
-      if (this.prePhase) this.preFeed(text);
-      else this.parse(text);
+      if (this.prePhase) this.preFeed(bytes, start, end);
+      else this.parse(bytes, start, end);
     }
 
     // ----- pre-phase: skip_lines, then find the first non-blank physical line -----
 
-    preFeed(text) {
-      let i = 0;
-      const n = text.length;
+    preFeed(b, i, n) {
       if (this.skipPendingCR) {
         this.skipPendingCR = false;
-        if (text.charCodeAt(0) === 10) i = 1;
+        if (b[i] === 10) i++;
       }
       // Drop skip_lines physical lines (CRLF, LF or lone CR each end one).
       while (this.toSkip > 0 && i < n) {
         let j = i;
-        while (j < n) { const c = text.charCodeAt(j); if (c === 10 || c === 13) break; j++; }
+        while (j < n) { const c = b[j]; if (c === 10 || c === 13) break; j++; }
         if (j === n) return; // the rest of this line comes in a later chunk
         this.toSkip--;
         this.skipped++;
-        if (text.charCodeAt(j) === 13) {
-          if (j + 1 < n) { if (text.charCodeAt(j + 1) === 10) j++; }
+        if (b[j] === 13) {
+          if (j + 1 < n) { if (b[j + 1] === 10) j++; }
           else this.skipPendingCR = true;
         }
         i = j + 1;
       }
       if (this.toSkip > 0) return;
-      if (this.skipPendingCR) return; // (i === n) the LF decision waits for more text
-      this.pre += i ? text.slice(i) : text;
+      if (this.skipPendingCR) return; // (i === n) the LF decision waits for more bytes
+      this.pre = appendBytes(this.pre, this.preLen, b, i, n);
+      this.preLen += n - i;
       if (this.delim >= 0 && !this.opts.names) { this.endPrePhase(); return; }
       // Sniffing needs the first physical line that is not blank. preScan remembers how
       // far previous chunks were searched, so a long first line is scanned once.
       const pre = this.pre;
+      const len = this.preLen;
       let k = this.preLineStart;
       if (k < 0) {
         k = this.preScan;
-        while (k < pre.length) {
-          const c = pre.charCodeAt(k);
+        while (k < len) {
+          const c = pre[k];
           if (c !== 10 && c !== 13) break; // blank lines (CRLF = CR + LF here)
           k++;
         }
-        if (k === pre.length) { this.preScan = k; return; }
+        if (k === len) { this.preScan = k; return; }
         this.preLineStart = k;
         this.preScan = k;
       }
       let j = this.preScan;
-      while (j < pre.length) { const d = pre.charCodeAt(j); if (d === 10 || d === 13) break; j++; }
-      if (j === pre.length) { this.preScan = j; return; } // first line incomplete: wait
-      if (this.delim < 0) this.delim = sniffDelimiter(pre.slice(k, j)).charCodeAt(0);
+      while (j < len) { const d = pre[j]; if (d === 10 || d === 13) break; j++; }
+      if (j === len) { this.preScan = j; return; } // first line incomplete: wait
+      if (this.delim < 0) this.delim = sniffDelimiter(decodeValid(pre, k, j)).charCodeAt(0);
       if (this.opts.names) this.checkOverrides();
       this.endPrePhase();
     }
 
     endPrePhase() {
       this.prePhase = false;
+      // Bytes that end an unquoted field: the delimiter, CR and LF.
+      this.stop = new Uint8Array(256);
+      this.stop[this.delim] = 1;
+      this.stop[13] = 1;
+      this.stop[10] = 1;
       this.line = 1 + this.skipped;
       const pre = this.pre;
-      this.pre = '';
-      if (pre.length) this.parse(pre);
+      const len = this.preLen;
+      this.pre = NO_BYTES;
+      this.preLen = 0;
+      if (len) this.parse(pre, 0, len);
     }
 
     // ----- the CSV state machine (SPEC 0.2) ------------------------------------------
 
-    parse(s) {
-      const n = s.length;
+    /** Append b[s, e) to the current field's buffer. */
+    append(b, s, e) {
+      if (e > s) {
+        this.acc = appendBytes(this.acc, this.accLen, b, s, e);
+        this.accLen += e - s;
+      }
+    }
+
+    /** Parse bytes b[i, n) (n > i). Delimiters, quotes, CR and LF are ASCII, so the
+     * state machine runs on bytes exactly as on characters. */
+    parse(b, i, n) {
       const D = this.delim;
-      let i = 0;
+      const stop = this.stop;
       let st = this.state;
       let line = this.line;
-      let seg = 0; // start of the not yet copied part of the current field in s
       if (this.pendingCR) {
         this.pendingCR = false;
-        if (s.charCodeAt(0) === 10) i = 1;
+        if (b[i] === 10) i++;
       }
+      let seg = i; // start of the not yet consumed part of the current field in b
       if (this.qPendingCR) {
-        // A CR inside quotes ended the previous chunk: a following LF is the same line end.
+        // A CR inside quotes ended the previous chunk: a following LF is the same line
+        // end (not counted again), and is kept in the field.
         this.qPendingCR = false;
-        if (st === QUOTED && s.charCodeAt(0) === 10) {
-          this.buf += '\n';
-          i = 1;
+        if (st === QUOTED && b[i] === 10) {
+          if (this.keep) this.append(b, i, i + 1);
+          i++;
+          seg = i;
         }
       }
-      seg = i;
       while (i < n) {
         if (st === REC_START) {
-          const c = s.charCodeAt(i);
+          const c = b[i];
           if (c === 13) {
             line++;
             i++;
-            if (i < n) { if (s.charCodeAt(i) === 10) i++; } else this.pendingCR = true;
+            if (i < n) { if (b[i] === 10) i++; } else this.pendingCR = true;
             continue;
           }
           if (c === 10) { line++; i++; continue; }
@@ -1013,30 +1381,44 @@ function () {
           st = FIELD_START;
         }
         if (st === FIELD_START) {
-          if (s.charCodeAt(i) === 34) { st = QUOTED; i++; seg = i; this.buf = ''; continue; }
+          // Fields of ignored, dead or surplus columns are scanned, never copied.
+          this.keep = this.wants(this.nf);
+          this.accLen = 0;
+          if (b[i] === 34) { st = QUOTED; i++; seg = i; this.inAcc = true; continue; }
           st = UNQUOTED;
           seg = i;
-          this.buf = '';
+          this.inAcc = false;
         }
         if (st === UNQUOTED) {
           let j = i;
           let c = 0;
           while (j < n) {
-            c = s.charCodeAt(j);
-            if (c === D || c === 13 || c === 10) break;
+            c = b[j];
+            if (stop[c] !== 0) break;
             j++;
           }
-          if (j === n) { this.buf += s.slice(seg, n); i = n; break; }
-          const val = this.buf === '' ? s.slice(seg, j) : this.buf + s.slice(seg, j);
-          this.buf = '';
-          this.fields[this.nf++] = val;
+          if (j === n) {
+            // The field continues in the next chunk.
+            if (this.keep) this.append(b, seg, n);
+            this.inAcc = true;
+            i = n;
+            break;
+          }
+          if (this.inAcc) {
+            if (this.keep) this.append(b, seg, j);
+            this.field(this.acc, 0, this.accLen);
+          } else if (this.keep) {
+            this.field(b, seg, j);
+          } else {
+            this.nf++;
+          }
           if (c === D) { st = FIELD_START; i = j + 1; continue; }
           this.line = line;
           this.endRecord();
           line++;
           i = j + 1;
           if (c === 13) {
-            if (i < n) { if (s.charCodeAt(i) === 10) i++; } else this.pendingCR = true;
+            if (i < n) { if (b[i] === 10) i++; } else this.pendingCR = true;
           }
           st = REC_START;
           continue;
@@ -1044,23 +1426,24 @@ function () {
         if (st === QUOTED) {
           let j = i;
           while (j < n) {
-            const c = s.charCodeAt(j);
+            const c = b[j];
             if (c === 34) break;
             if (c === 13) {
               line++;
-              if (j + 1 < n) { if (s.charCodeAt(j + 1) === 10) j++; } else this.qPendingCR = true;
+              if (j + 1 < n) { if (b[j + 1] === 10) j++; } else this.qPendingCR = true;
             } else if (c === 10) line++;
             j++;
           }
-          if (j === n) { this.buf += s.slice(seg, n); i = n; break; }
-          this.buf += s.slice(seg, j);
+          if (this.keep) this.append(b, seg, j);
+          if (j === n) { i = n; break; }
           i = j + 1;
           st = QUOTE_IN_QUOTED;
           continue;
         }
         // QUOTE_IN_QUOTED
-        if (s.charCodeAt(i) === 34) {
-          this.buf += '"';
+        if (b[i] === 34) {
+          // '""': one literal quote; the field stays quoted.
+          if (this.keep) this.append(b, i, i + 1);
           i++;
           seg = i;
           st = QUOTED;
@@ -1074,10 +1457,67 @@ function () {
       this.line = line;
     }
 
+    /** Whether the bytes of field number nf of a record are needed. */
+    wants(nf) {
+      return this.keepAll || (nf < this.width && this.keepCol[nf] === 1);
+    }
+
+    /** One complete field, bytes b[s, e) before trimming: count its label. this.keep
+     * says whether it is wanted (else b[s, e) may be incomplete). */
+    field(b, s, e) {
+      const c = this.nf++;
+      if (!this.keep) return; // ignored or dead column, or a long row's extra field
+      if (this.keepAll) {
+        this.fields[c] = decodeValid(b, s, e);
+        return;
+      }
+      // Trim ASCII spaces and tabs (SPEC 0.4).
+      while (s < e) { const x = b[s]; if (x !== 32 && x !== 9) break; s++; }
+      while (e > s) { const x = b[e - 1]; if (x !== 32 && x !== 9) break; e--; }
+      if (e - s <= 4 && isMissingBytes(b, s, e - s)) {
+        this.missing[c]++;
+        this.codes[(c << BATCH_BITS) | this.batchN] = -1;
+        return;
+      }
+      const h = hashBytes(b, s, e);
+      const t = this.tables[c];
+      const code = t.find(b, s, e, h);
+      if (code >= 0) {
+        t.counts[code]++;
+        this.codes[(c << BATCH_BITS) | this.batchN] = code;
+      } else {
+        this.newLabel(c, t, b, s, e, h);
+      }
+    }
+
+    /** The first cell with this label in column c. */
+    newLabel(c, t, b, s, e, h) {
+      const role = this.roles[c];
+      const label = decodeValid(b, s, e);
+      const code = t.insert(b, s, e, h, label);
+      if (this.kinds[c] === 'age') {
+        if (!AGE_NUMERIC.test(label)) this.notNumeric[c] = 1;
+        if (!AGE_INTERVAL.test(label)) this.notInterval[c] = 1;
+      }
+      if (role === ROLE_OPEN && code + 1 > this.opts.max_categorical) {
+        // More than max_categorical labels and no keyword: never a dimension.
+        this.roles[c] = ROLE_DEAD;
+        this.keepCol[c] = 0;
+        this.tables[c] = null;
+        this.needPrune = true;
+        return;
+      }
+      if (role === ROLE_NAMED && code + 1 > this.opts.max_dimension_groups && this.isAlive[c]) {
+        this.needPrune = true;
+      }
+      this.codes[(c << BATCH_BITS) | this.batchN] = code;
+    }
+
     endRecord() {
       const nf = this.nf;
       if (this.header === null) {
         this.setHeader(cleanHeader(this.fields.slice(0, nf)));
+        this.fields = [];
         this.checkOverrides();
         return;
       }
@@ -1087,68 +1527,35 @@ function () {
         throw new InputError(`${this.name}: line ${this.recLine}: ${nf} fields but the header has ${width}; quote values that contain the delimiter`);
       }
       this.nRows++;
-      const fields = this.fields;
-      const roles = this.roles;
-      const codes = this.rowCodes;
-      const cap = this.opts.max_categorical;
-      let prune = false;
-      for (let c = 0; c < width; c++) {
-        const role = roles[c];
-        if (role === ROLE_IGNORED || role === ROLE_DEAD) continue;
-        let label = c < nf ? fields[c] : '';
-        if (label.length !== 0) {
-          const f = label.charCodeAt(0);
-          const l = label.charCodeAt(label.length - 1);
-          if (f === 32 || f === 9 || l === 32 || l === 9) label = trimLabel(label);
-        }
-        if (label.length <= 4 && MISSING_TOKENS.has(label)) {
+      const row = this.batchN;
+      // Short row: the missing trailing cells are missing values.
+      for (let c = nf; c < width; c++) {
+        if (counted(this.roles[c])) {
           this.missing[c]++;
-          codes[c] = -1;
-          continue;
+          this.codes[(c << BATCH_BITS) | row] = -1;
         }
-        const map = this.maps[c];
-        let code = map.get(label);
-        if (code === undefined) {
-          const labels = this.labels[c];
-          code = labels.length;
-          const key = detach(label);
-          map.set(key, code);
-          labels.push(key);
-          this.counts[c].push(1);
-          if (this.kinds[c] === 'age') {
-            if (!AGE_NUMERIC.test(key)) this.notNumeric[c] = 1;
-            if (!AGE_INTERVAL.test(key)) this.notInterval[c] = 1;
-          }
-          if (role === ROLE_OPEN && code + 1 > cap) {
-            // More than max_categorical labels and no keyword: never a dimension.
-            roles[c] = ROLE_DEAD;
-            this.maps[c] = null;
-            this.labels[c] = null;
-            this.counts[c] = null;
-            prune = true;
-            continue;
-          }
-          if (role === ROLE_NAMED && code + 1 > this.opts.max_dimension_groups && this.isAlive[c]) {
-            prune = true;
-          }
-        } else {
-          this.counts[c][code]++;
-        }
-        codes[c] = code;
       }
-      if (prune) this.prune();
-      const pa = this.pairA;
-      const np = pa.length;
-      if (np) {
-        const pb = this.pairB;
-        const tables = this.pairTables;
-        for (let p = 0; p < np; p++) {
-          const a = codes[pa[p]];
-          if (a < 0) continue;
-          const b = codes[pb[p]];
-          if (b < 0) continue;
-          tables[p].add(a, b);
-        }
+      if (this.needPrune) {
+        // The rows before this one are counted with the pairs they were read with;
+        // this row already without the columns that just dropped out.
+        this.needPrune = false;
+        this.countPairs(row);
+        // This row becomes row 0 of the next batch.
+        for (let c = 0; c < width; c++) this.codes[c << BATCH_BITS] = this.codes[(c << BATCH_BITS) | row];
+        this.prune();
+        this.batchN = 0;
+      }
+      if (++this.batchN === BATCH) this.countPairs(BATCH);
+    }
+
+    /** Count the pairs of the first n rows of the batch, and empty it. */
+    countPairs(n) {
+      this.batchN = 0;
+      const np = this.pairA.length;
+      if (np === 0 || n === 0) return;
+      const tables = this.pairTables;
+      for (let p = 0; p < np; p++) {
+        tables[p].addRows(this.codes, this.pairA[p] << BATCH_BITS, this.pairB[p] << BATCH_BITS, n);
       }
     }
 
@@ -1164,12 +1571,15 @@ function () {
       this.finished = true;
       if (this.prePhase) {
         // The first non-blank line had no line end, or there is none.
-        const m = /[^\r\n]/.exec(this.pre);
-        if (!m) throw new InputError(`${this.name}: file is empty`);
+        const pre = this.pre;
+        const len = this.preLen;
+        let k = 0;
+        while (k < len && (pre[k] === 10 || pre[k] === 13)) k++;
+        if (k === len) throw new InputError(`${this.name}: file is empty`);
         if (this.delim < 0) {
-          let j = m.index;
-          while (j < this.pre.length && this.pre[j] !== '\r' && this.pre[j] !== '\n') j++;
-          this.delim = sniffDelimiter(this.pre.slice(m.index, j)).charCodeAt(0);
+          let j = k;
+          while (j < len && pre[j] !== 10 && pre[j] !== 13) j++;
+          this.delim = sniffDelimiter(decodeValid(pre, k, j)).charCodeAt(0);
         }
         if (this.opts.names) this.checkOverrides();
         this.endPrePhase();
@@ -1178,13 +1588,14 @@ function () {
         case QUOTED:
           throw new InputError(`${this.name}: line ${this.recLine}: a quoted field is never closed; add the closing quote`);
         case FIELD_START:
-          this.fields[this.nf++] = '';
+          this.keep = this.wants(this.nf);
+          this.field(NO_BYTES, 0, 0);
           this.endRecord();
           break;
         case UNQUOTED:
         case QUOTE_IN_QUOTED:
-          this.fields[this.nf++] = this.buf;
-          this.buf = '';
+          // The input ended inside a field, whose bytes are in the buffer.
+          this.field(this.acc, 0, this.accLen);
           this.endRecord();
           break;
         default:
@@ -1195,29 +1606,32 @@ function () {
         if (this.opts.names) throw new InputError(`${this.name}: file is empty`);
         throw new InputError(`${this.name}: no data rows, only a header`);
       }
+      this.countPairs(this.batchN);
       return this.summary();
     }
 
     summary() {
       const n = this.width;
       const counts = new Array(n).fill(null);
+      const labels = new Array(n).fill(null);
       for (let i = 0; i < n; i++) {
-        if (this.labels[i] === null) continue;
+        const t = this.tables[i];
+        if (t === null) continue;
         const m = new Map();
-        const labels = this.labels[i];
-        const cs = this.counts[i];
-        for (let k = 0; k < labels.length; k++) m.set(labels[k], cs[k]);
+        for (let k = 0; k < t.n; k++) m.set(t.labels[k], t.counts[k]);
         counts[i] = m;
+        labels[i] = t.labels;
       }
-      const pairs = new Map();
+      const pairs = new LazyPairs();
       for (let p = 0; p < this.pairTables.length; p++) {
-        const i = this.pairA[p];
-        const j = this.pairB[p];
-        const la = this.labels[i];
-        const lb = this.labels[j];
-        const entries = [];
-        this.pairTables[p].forEach((a, b, c) => entries.push([la[a], lb[b], c]));
-        pairs.set(i + ',' + j, entries);
+        const la = labels[this.pairA[p]];
+        const lb = labels[this.pairB[p]];
+        const table = this.pairTables[p];
+        pairs.set(this.pairA[p] + ',' + this.pairB[p], () => {
+          const entries = [];
+          table.forEach((a, b, c) => entries.push([la[a], lb[b], c]));
+          return entries;
+        });
       }
       return {
         name: this.name,
@@ -1774,6 +2188,8 @@ function () {
     constructor(config) {
       super(config);
       this.records = [];
+      this.collect = true; // every field of every record is decoded into this.fields
+      this.keepAll = true;
     }
 
     endRecord() {
@@ -1786,7 +2202,7 @@ function () {
         this.finished = true;
         throw new InputError(`${this.name}: line ${this.recLine}: ${nf} fields but the header has ${this.width}; quote values that contain the delimiter`);
       }
-      const rec = this.fields.slice(0, nf).map(detach);
+      const rec = this.fields.slice(0, nf);
       while (rec.length < this.width) rec.push('');
       this.records.push([rec, this.recLine]);
       this.nRows++;

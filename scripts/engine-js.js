@@ -59,13 +59,42 @@ function* rechunk(buf, size) {
   for (let i = 0; i < buf.length; i += size) yield buf.subarray(i, i + size);
 }
 
+/**
+ * The bytes of a file (or stdin for '-') in chunks of up to `size` bytes. A file is read
+ * into two reused buffers: consumers (the profiler, the hasher) copy what they keep, so
+ * no buffer is allocated per chunk (peak RSS stays low on large files), and the next
+ * chunk is read while the consumer works on the current one (no idle wait on I/O).
+ */
+async function* readChunks(file, size) {
+  if (file === '-') {
+    for await (const buf of process.stdin) yield buf;
+    return;
+  }
+  const fh = await fs.promises.open(file, 'r');
+  const bufs = [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)];
+  let k = 0;
+  let pending = fh.read(bufs[k], 0, size, null);
+  try {
+    for (;;) {
+      const { bytesRead } = await pending;
+      pending = null;
+      if (bytesRead === 0) break;
+      const current = bufs[k];
+      k ^= 1;
+      pending = fh.read(bufs[k], 0, size, null);
+      yield current.subarray(0, bytesRead);
+    }
+  } finally {
+    if (pending) await pending.catch(() => {});
+    await fh.close();
+  }
+}
+
 async function profileFile(file, opts, overrides, chunkSize, hasher) {
   const name = file === '-' ? '<stdin>' : file;
   // Options are validated before any byte is read.
   const profiler = Engine.createProfiler({ name, overrides, opts });
-  const stream = file === '-' ? process.stdin
-    : fs.createReadStream(file, { highWaterMark: chunkSize || DEFAULT_CHUNK });
-  for await (const buf of stream) {
+  for await (const buf of readChunks(file, chunkSize || DEFAULT_CHUNK)) {
     if (hasher) hasher.update(buf);
     if (chunkSize) for (const piece of rechunk(buf, chunkSize)) profiler.push(piece);
     else profiler.push(buf);

@@ -190,3 +190,43 @@ test('option and override errors: exact messages', () => {
   assert.equal(run('a\n1\n', {}, { a: 'gender' }).error,
     "--map: unknown kind 'gender' for 'a' (use sex, race, age, geography, categorical or ignore)");
 });
+
+// Pair tables: counts past 255 (the dense cells' carries), dense growth after carries,
+// the switch to sparse tables, and batch boundaries, against a naive count.
+test('pair counts are exact: carries, growth, sparse tables, batches', () => {
+  // zip x city ends sparse; zip x region dense with carries in a Map; small tables
+  // keep carries in an array.
+  const rows = ['sex,race,zip,city,x,region'];
+  const n = 7300;
+  for (let i = 0; i < n; i++) {
+    // The first 1400 rows use few labels, so cells wrap before the tables grow; the
+    // last 300 repeat one combination, so cells of large tables wrap too.
+    const zip = i < 1400 || i >= 7000 ? i % 2 : i % 2600;
+    const city = i < 1400 ? (i >> 1) % 2 : i >= 7000 ? 0 : (i * 7) % 2300;
+    const region = i < 1400 || i >= 7000 ? 'q0' : 'q' + (i % 40);
+    const x = i % 5 === 0 ? 'NA' : 'v' + (i % 3); // missing cells are skipped
+    rows.push(`${i % 2 ? 'F' : 'M'},r${i % 3},${zip},${city},${x},${region}`);
+  }
+  const text = rows.join('\n') + '\n';
+  const s = summarize(text, {}, 4093);
+  const expect = new Map();
+  const lines = rows.slice(1).map((r) => r.split(','));
+  const cols = rows[0].split(',');
+  for (let i = 0; i < cols.length; i++) {
+    for (let j = i + 1; j < cols.length; j++) {
+      const m = new Map();
+      for (const r of lines) {
+        if (r[i] === 'NA' || r[j] === 'NA') continue;
+        const k = r[i] + '|' + r[j];
+        m.set(k, (m.get(k) || 0) + 1);
+      }
+      expect.set(i + ',' + j, m);
+    }
+  }
+  assert.deepEqual([...s.pairs.keys()].sort(), [...expect.keys()].sort());
+  for (const [key, entries] of s.pairs) {
+    const got = new Map(entries.map(([a, b, c]) => [a + '|' + b, c]));
+    assert.deepEqual(got, expect.get(key), key);
+  }
+  assert.equal(s.pairs.get('0,1').find((e) => e[0] === 'M' && e[1] === 'r0')[2], 1217);
+});
