@@ -1176,16 +1176,28 @@ function () {
       this.batchN = 0; // rows in the batch
     }
 
-    /** (Re)build the list of live pairs, keeping existing tables. */
+    /** (Re)build the list of live pairs, keeping existing tables. Without `cross`, a
+     * pair (i, j) is skipped when a column k < j other than i is certain to be a
+     * dimension (a forced column or a geography name): then (i, j) can never be the
+     * first two dimensions (SPEC section 4). */
     rebuildPairs(alive, old) {
       this.alive = alive;
       const pa = [];
       const pb = [];
       const tables = [];
+      const sure = (c) => this.roles[c] === ROLE_FORCED ||
+        (this.roles[c] === ROLE_NAMED && this.kinds[c] === 'geography');
+      const sureBefore = [];
+      let nSure = 0;
+      for (const c of alive) {
+        sureBefore.push(nSure);
+        if (sure(c)) nSure++;
+      }
       for (let x = 0; x < alive.length; x++) {
         for (let y = x + 1; y < alive.length; y++) {
           const i = alive[x];
           const j = alive[y];
+          if (!this.opts.cross && sureBefore[y] - (sure(i) ? 1 : 0) >= 1) continue;
           pa.push(i);
           pb.push(j);
           tables.push(old ? old.get(i * 1048576 + j) : new PairTable());

@@ -185,10 +185,17 @@ class SummaryBuilder:
         else:
             cand = [i for i, r in enumerate(self.roles) if r is not None]
         self.alive: list[int] = cand if len(cand) >= 2 else []
-        self.codes: dict[int, dict[str, int]] = {i: {} for i in self.alive}
+        # Without cross, skip a pair (i, j) when a column k < j other than i is certain to
+        # be a dimension (forced, or a geography name): (i, j) can never be the first two.
+        sure = {i for i in self.alive if self.roles[i] == "forced" or
+                (self.roles[i] == "named" and self.kinds[i] == "geography")}
         self.pair_tables: dict[tuple[int, int], _PairTable] = {
             (i, j): _PairTable() for k, i in enumerate(self.alive) for j in self.alive[k + 1:]
+            if opts.cross is not None or not any(c < j and c != i for c in sure)
         }
+        paired = {c for pair in self.pair_tables for c in pair}
+        self.alive = [i for i in self.alive if i in paired]
+        self.codes: dict[int, dict[str, int]] = {i: {} for i in self.alive}
 
     def add_rows(self, rows: list[list]) -> None:
         if not rows:
