@@ -39,3 +39,31 @@ def provenance(*, params: dict, overrides: dict, dataset_hashes: dict[str, str |
     out["params"] = params
     out["overrides"] = dict(overrides)
     return out
+
+
+def provenance_for(source, overrides: dict | None = None, opts=None, *,
+                   reference_hash: str | None = None) -> dict:
+    """The provenance block for a Python API result (the CLI streams the hash instead).
+
+    A path is hashed by reading its bytes (a second read: pass the CLI's streamed digest
+    where one file read matters); an in-memory table has no raw bytes, so its digest is
+    null with a note saying why.
+    """
+    import os
+
+    from .options import resolve
+
+    params = resolve(opts).params()
+    if isinstance(source, (str, os.PathLike)):
+        h = StreamHash()
+        with open(source, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h(block)
+        return provenance(params=params, overrides=overrides or {},
+                          dataset_hashes={"dataset_hash": h.digest()},
+                          reference_hash=reference_hash)
+    kind = type(source).__name__
+    return provenance(params=params, overrides=overrides or {},
+                      dataset_hashes={"dataset_hash": None},
+                      notes={"dataset_hash": f"an in-memory {kind} has no raw bytes to hash"},
+                      reference_hash=reference_hash)

@@ -164,3 +164,17 @@ def test_results_validate_against_the_json_schemas():
     bad = dict(results[0], grade="Z")
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(bad, profile_schema)
+
+
+def test_provenance_for_api_results_notes_a_missing_digest():
+    import pandas as pd
+
+    from faircode.provenance import provenance_for
+
+    path = DATA / "insurance.csv"
+    prov = provenance_for(path, {"region": "geography"}, {"min_share": 0.1})
+    assert prov["dataset_hash"] == "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
+    assert "dataset_hash_note" not in prov and prov["params"]["min_share"] == 0.1
+    frame = provenance_for(pd.read_csv(path))
+    assert frame["dataset_hash"] is None
+    assert frame["dataset_hash_note"] == "an in-memory DataFrame has no raw bytes to hash"
