@@ -37,6 +37,8 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from machine import cpu_model  # noqa: E402  (benchmarks/ is on sys.path as the script dir)
+
 from faircode.monitor import evaluate  # noqa: E402
 
 RACES = np.array(["African-American", "Caucasian", "Hispanic", "Other", "Asian", "Native American"])
@@ -121,14 +123,7 @@ def best_of(repeat: int, fn: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_model()
     try:
         mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
         memory = f"{mem:.0f} GiB RAM"

@@ -29,6 +29,8 @@ import sys
 import time
 from pathlib import Path
 
+from machine import cpu_model  # benchmarks/ is on sys.path when run as a script
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 TOOLS = ("python", "js", "duckdb", "pandas", "papaparse")
@@ -187,14 +189,7 @@ def machine() -> dict:
         except OSError:
             return ""
 
-    cpu = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        cpu = platform.processor()
+    cpu = cpu_model()
     try:
         load = os.getloadavg()
     except OSError:
