@@ -372,12 +372,12 @@ function () {
     }
     if (given('age_bands')) {
       let bands = opts.age_bands;
-      if (typeof bands === 'string') bands = bands.split(',').filter((b) => b.trim() !== '');
+      if (typeof bands === 'string') bands = bands.split(',').filter((b) => trimLabel(b) !== '');
       const valid = 'increasing integers starting at 0';
       const edges = [];
       for (const b of bands) {
-        const s = pyStr(b).trim();
-        if (!/^[+-]?\d+$/.test(s)) throw rangeError('age_bands', bands.map(pyStr).join(','), valid);
+        const s = trimLabel(pyStr(b)); // ASCII space/tab, as the Python engine
+        if (!/^[+-]?[0-9]+$/.test(s)) throw rangeError('age_bands', bands.map(pyStr).join(','), valid);
         edges.push(Number(s));
       }
       let ok = edges.length > 0 && edges[0] === 0;
@@ -388,7 +388,7 @@ function () {
     if (given('cross')) {
       let cross = opts.cross;
       if (typeof cross === 'string') cross = cross.split(',');
-      cross = Array.from(cross, (c) => pyStr(c).replace(/^\s+|\s+$/g, ''));
+      cross = Array.from(cross, (c) => trimLabel(pyStr(c))); // trimmed like header names
       if (cross.length !== 2 || !cross.every((c) => c !== '') || cross[0] === cross[1]) {
         throw new InputError(`--cross: expected two different column names A,B, got ${cross.join(',')}`);
       }

@@ -99,9 +99,9 @@ def _overrides_from_args(args: argparse.Namespace) -> dict[str, str]:
     out: dict[str, str] = {}
     for item in args.map:
         col, sep, kind = item.partition("=")
-        if not sep or not col.strip():
+        if not sep or not col.strip(" \t"):
             raise InputError(f"--map: expected COLUMN=KIND, got '{item}'")
-        out[col.strip()] = kind.strip()
+        out[col.strip(" \t")] = kind.strip(" \t")
     return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 
 from .errors import InputError
@@ -109,12 +110,14 @@ def resolve(opts: dict | Options | None) -> Options:
     if opts.get("age_bands") is not None:
         bands = opts["age_bands"]
         if isinstance(bands, str):
-            bands = [b for b in bands.split(",") if b.strip()]
-        try:
-            edges = tuple(int(str(b).strip()) for b in bands)
-        except ValueError:
+            bands = [b for b in bands.split(",") if b.strip(" \t")]
+        # ASCII digits and space/tab only: int() would also take Unicode digits and
+        # whitespace, which the browser engine does not.
+        texts = [str(b).strip(" \t") for b in bands]
+        if not all(re.fullmatch(r"[+-]?[0-9]+", t) for t in texts):
             raise _range_error("age_bands", ",".join(map(str, bands)),
-                               "increasing integers starting at 0") from None
+                               "increasing integers starting at 0")
+        edges = tuple(int(t) for t in texts)
         if not edges or edges[0] != 0 or any(b >= c for b, c in zip(edges, edges[1:])):
             raise _range_error("age_bands", ",".join(map(str, edges)),
                                "increasing integers starting at 0")
@@ -123,7 +126,7 @@ def resolve(opts: dict | Options | None) -> Options:
         cross = opts["cross"]
         if isinstance(cross, str):
             cross = cross.split(",")
-        cross = tuple(str(c).strip() for c in cross)
+        cross = tuple(str(c).strip(" \t") for c in cross)  # trimmed like header names
         if len(cross) != 2 or not all(cross) or cross[0] == cross[1]:
             raise InputError(
                 f"--cross: expected two different column names A,B, got {','.join(cross)}")
