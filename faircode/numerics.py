@@ -52,8 +52,3 @@ def ln(x: float) -> float:
     for j in range(21, 0, -2):
         q = q * s2 + 1.0 / j
     return e * _LN2 + 2.0 * s * q
-
-
-def codepoint_key(label: str) -> str:
-    # Python compares str by code point already; the name documents the intent.
-    return label

@@ -3,7 +3,7 @@
 import io
 
 import pytest
-from util import counts, prof
+from util import counts, dim, prof
 
 import faircode
 from faircode import InputError
@@ -60,10 +60,6 @@ def test_blank_lines_are_skipped_but_delimiter_only_lines_are_rows():
     r = prof(b"\n\nsex,x\n\nM,1\n\n,\nF,2\n\n")
     assert r["n_rows"] == 3
     assert dim(r, "sex")["missing_count"] == 1
-
-
-def dim(r, name):
-    return next(d for d in r["dimensions"] if d["name"] == name)
 
 
 def test_short_rows_are_missing_cells():
