@@ -26,6 +26,28 @@ from .summary import Summary, SummaryBuilder, age_shape, label_of
 _EMPTY = np.zeros(0, dtype=np.int64)
 
 
+def int_values(arr: pa.Array, fill: int) -> np.ndarray:
+    """An Arrow integer array as int64 numpy, nulls replaced by `fill`.
+
+    Read from the buffers: pyarrow's to_numpy/fill_null/scalar paths import pandas, which
+    costs a third of a second per run (SPEC-free, but the CLI's start-up matters)."""
+    width = arr.type.bit_width // 8
+    bufs = arr.buffers()
+    vals = np.frombuffer(bufs[1], dtype=f"<i{width}", count=len(arr), offset=arr.offset * width)
+    vals = vals.astype(np.int64)
+    if arr.null_count:
+        bits = np.frombuffer(bufs[0], dtype=np.uint8)
+        valid = np.unpackbits(bits, bitorder="little", count=arr.offset + len(arr))
+        vals[valid[arr.offset:] == 0] = fill
+    return vals
+
+
+def index_array(positions: np.ndarray) -> pa.Array:
+    """int64 positions as an Arrow array (for take), without pa.array's pandas import."""
+    data = np.ascontiguousarray(positions, dtype=np.int64)
+    return pa.Array.from_buffers(pa.int64(), len(data), [None, pa.py_buffer(data)])
+
+
 def typed_label(value: Any) -> str | None:
     """A typed (non-CSV) cell's label (SPEC 0.4, typed sources; see benchmarks/NOTES).
 
@@ -113,6 +135,9 @@ class ArrowSummaryBuilder(SummaryBuilder):
 
     def _encode(self, i: int, st: _Column, arr: Any, n: int, want_codes: bool
                 ) -> np.ndarray | None:
+        """Count one batch of column i; return its per-row label codes + 1 (0 = missing)
+        when want_codes. Only numpy and Arrow compute run per row: no pandas, no Python
+        objects except for values never seen before."""
         if isinstance(arr, pa.ChunkedArray):
             arr = arr.combine_chunks()  # dictionary chunks: dictionaries are unified
         if pa.types.is_floating(arr.type) and arr.type.bit_width < 64:
@@ -124,29 +149,20 @@ class ArrowSummaryBuilder(SummaryBuilder):
             arr = arr.dictionary_encode()
         dvals = arr.dictionary
         k = len(dvals)
-        idx = arr.indices
-        if idx.null_count:
-            idx = idx.fill_null(k)  # slot k: null cells, always missing
-        idx_np = idx.to_numpy(zero_copy_only=False)
+        idx_np = int_values(arr.indices, k)  # slot k: null cells, always missing
         cnt = np.bincount(idx_np, minlength=k + 1)
         used = cnt[:k] > 0  # a given dictionary may hold values no row uses
         # Map this batch's distinct values to known raw ids; only new ones go through Python.
         if st.known is not None and len(st.known):
-            pos = pc.index_in(dvals, value_set=st.known)
-            ids = pos.to_numpy(zero_copy_only=False)
-            if pos.null_count:
-                ids = np.where(pos.is_null().to_numpy(zero_copy_only=False), -1, ids)
-            ids = ids.astype(np.int64)
+            ids = int_values(pc.index_in(dvals, value_set=st.known), -1)
         else:
             ids = np.full(k, -1, dtype=np.int64)
         new = np.flatnonzero((ids < 0) & used)
         if len(new):
-            values = dvals.take(pa.array(new)).to_pylist() if len(new) < k \
-                else dvals.to_pylist()
-            self._learn(i, st, values, ids, new)
+            self._learn(i, st, dvals, ids, new)
         self.missing[i] += int(cnt[k])
         if not len(st.raw_values):  # only nulls so far
-            return np.full(n, -1, dtype=np.int64) if want_codes else None
+            return np.zeros(n, dtype=np.int64) if want_codes else None
         ids[ids < 0] = 0  # unused entries: no row refers to them
         u = np.flatnonzero(used)
         st.raw_count[ids[u]] += cnt[u]
@@ -154,19 +170,24 @@ class ArrowSummaryBuilder(SummaryBuilder):
         self.missing[i] += int(cnt[u][lab[u] < 0].sum())
         if not want_codes:
             return None
-        return np.append(lab, -1)[idx_np]
+        lab += 1
+        return np.append(lab, 0)[idx_np]
 
-    def _learn(self, i: int, st: _Column, values: list, ids: np.ndarray,
+    def _learn(self, i: int, st: _Column, dvals: pa.Array, ids: np.ndarray,
                new: np.ndarray) -> None:
         label_fn = _float32_label if st.short_float else self.label_fn
         is_age = self.kinds[i] == "age"
         start = len(st.raw_values)
+        values = dvals.take(index_array(new)).to_pylist() if len(new) < len(dvals) \
+            else dvals.to_pylist()
         added_labels = []
+        added_at = []  # positions in dvals of values that became new raw ids
         for j, v in zip(new.tolist(), values):
             rid = st.raw_ids.get(v)
             if rid is None:  # (NaN never equals itself in index_in: dedupe here)
                 rid = st.raw_ids[v] = len(st.raw_values)
                 st.raw_values.append(v)
+                added_at.append(j)
                 lab = label_fn(v)
                 if lab is None:
                     code = -1
@@ -184,10 +205,14 @@ class ArrowSummaryBuilder(SummaryBuilder):
         if grow:
             st.raw_label = np.concatenate([st.raw_label, np.array(added_labels, np.int64)])
             st.raw_count = np.concatenate([st.raw_count, np.zeros(grow, np.int64)])
-            try:
-                st.known = pa.array(st.raw_values)
-            except (pa.ArrowInvalid, pa.ArrowTypeError):  # mixed python types: no lookup
-                st.known = None
+            part = dvals.take(index_array(np.array(added_at, dtype=np.int64)))
+            if start == 0:
+                st.known = part
+            elif st.known is not None:
+                try:  # the lookup set grows by the new values, in raw id order
+                    st.known = pa.concat_arrays([st.known, part])
+                except (pa.ArrowInvalid, pa.ArrowTypeError):  # types differ: no lookup
+                    st.known = None
 
     def finish(self) -> Summary:
         for i, st in enumerate(self.state):

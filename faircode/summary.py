@@ -66,8 +66,10 @@ class Summary:
 
 
 class _PairTable:
-    """Counts of (code_a, code_b), dense while small. The dense table grows by doubling,
-    so a column that keeps meeting new labels (zip codes) does not copy it every batch."""
+    """Counts of (code_a, code_b), dense while small. Codes come shifted by one, 0 meaning
+    missing, so a batch is counted without masking; row and column 0 are never read.
+    The dense table grows by doubling, so a column that keeps meeting new labels (zip
+    codes) does not copy it every batch."""
 
     def __init__(self) -> None:
         self.dense = np.zeros((0, 0), dtype=np.int64)
@@ -75,6 +77,8 @@ class _PairTable:
         self.ka = self.kb = 0
 
     def add(self, a: np.ndarray, b: np.ndarray, ka: int, kb: int) -> None:
+        """a, b: shifted codes (0 = missing) of one batch; ka, kb: labels known so far."""
+        ka, kb = ka + 1, kb + 1  # the missing slot
         self.ka, self.kb = max(self.ka, ka), max(self.kb, kb)
         if self.sparse is None and ka * kb > _DENSE_LIMIT:
             self.sparse = Counter()
@@ -83,9 +87,10 @@ class _PairTable:
                 self.sparse[(r, c)] = int(self.dense[r, c])
             self.dense = np.zeros((0, 0), dtype=np.int64)
         if self.sparse is not None:
-            keys, n = np.unique(a.astype(np.int64) * kb + b, return_counts=True)
-            for k, c in zip(keys.tolist(), n.tolist()):
-                self.sparse[divmod(k, kb)] += c
+            both = (a > 0) & (b > 0)
+            keys, n = np.unique(a[both] * kb + b[both], return_counts=True)
+            for key, c in zip(keys.tolist(), n.tolist()):
+                self.sparse[divmod(key, kb)] += c
             return
         ca, cb = self.dense.shape
         if ka > ca or kb > cb:
@@ -95,7 +100,8 @@ class _PairTable:
             grown[:ca, :cb] = self.dense
             self.dense = grown
             ca, cb = na, nb
-        keys = a.astype(np.int64) * cb + b
+        keys = a * cb
+        keys += b
         if ca * cb <= 4 * len(keys):
             self.dense += np.bincount(keys, minlength=ca * cb).reshape(ca, cb)
         else:  # a wide table (e.g. zip x age): touch only the cells this batch hits
@@ -103,10 +109,12 @@ class _PairTable:
             self.dense.reshape(-1)[keys] += n
 
     def items(self):
+        """((code_a, code_b), count) for pairs of non-missing labels (codes unshifted)."""
         if self.sparse is not None:
-            yield from self.sparse.items()
+            for (r, c), n in self.sparse.items():
+                yield (r - 1, c - 1), n
             return
-        dense = self.dense[:self.ka, :self.kb]
+        dense = self.dense[1:self.ka, 1:self.kb]
         rows, cols = np.nonzero(dense)
         for r, c, n in zip(rows.tolist(), cols.tolist(), dense[rows, cols].tolist()):
             yield (r, c), n
@@ -238,15 +246,15 @@ class SummaryBuilder:
                 continue
             if i in self.codes:
                 codes = self.codes[i]
-                lookup = {}
+                lookup = {}  # raw -> label code + 1, 0 for missing (see _PairTable)
                 for raw, lab in cache.items():
                     if lab is None:
-                        lookup[raw] = -1
+                        lookup[raw] = 0
                     else:
                         code = codes.get(lab)
                         if code is None:
                             code = codes[lab] = len(codes)
-                        lookup[raw] = code
+                        lookup[raw] = code + 1
                 code_arrays[i] = np.fromiter(map(lookup.__getitem__, col), np.int64, n)
             if len(cache) > 100_000:
                 self.caches[i] = {}  # keep memory bounded on very wide columns
@@ -254,14 +262,9 @@ class SummaryBuilder:
         self._count_pairs(code_arrays)
 
     def _count_pairs(self, code_arrays: dict[int, np.ndarray]) -> None:
-        """Add one batch's label codes (-1 = missing) to every tracked pair table."""
-        if not self.pair_tables:
-            return
-        masks = {i: a >= 0 for i, a in code_arrays.items()}
+        """Add one batch's label codes + 1 (0 = missing) to every tracked pair table."""
         for (i, j), table in self.pair_tables.items():
-            m = masks[i] & masks[j]
-            table.add(code_arrays[i][m], code_arrays[j][m], len(self.codes[i]),
-                      len(self.codes[j]))
+            table.add(code_arrays[i], code_arrays[j], len(self.codes[i]), len(self.codes[j]))
 
     def _n_labels(self, i: int) -> int:
         """Distinct labels of counted column i so far."""
