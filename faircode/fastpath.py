@@ -29,6 +29,8 @@ import csv
 import io
 import itertools
 import os
+import queue
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO
@@ -41,6 +43,10 @@ from .summary import Summary, label_of
 ARROW_BLOCK_SIZE = 1 << 19
 FAST_MIN_BYTES = 4 << 20  # below this the reference reader is as fast (no pyarrow import)
 _COMBINE_ROWS = 65_536  # count batches of about this many rows at a time
+SPLIT_MIN_BYTES = 32 << 20  # smaller files are read in one part
+_SPLIT_WINDOW = 1 << 18  # bytes looked at for a part boundary
+_RELAY_BLOCK = 1 << 20
+_DONE = object()
 PROBE_ROWS = 1000  # records the reference reader reads first (header checks, open columns)
 
 
@@ -78,34 +84,75 @@ def applies(options: Options) -> str | None:
     return None
 
 
-class _CheckedStream(io.RawIOBase):
-    """The file's bytes, checked for NUL and UTF-8, then a sentinel line."""
+class _Shared:
+    """State the reading threads share: bytes handed to Arrow so far, and a stop flag."""
 
-    def __init__(self, raw: BinaryIO, on_bytes: Callable[[bytes], None] | None,
-                 sentinel: bytes) -> None:
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+        self.read = 0
+        self.stop = False
+
+    def add(self, n: int) -> None:
+        with self.cond:
+            self.read += n
+            self.cond.notify_all()
+
+    def halt(self) -> None:
+        with self.cond:
+            self.stop = True
+            self.cond.notify_all()
+
+
+def _positional_reader(stream: BinaryIO) -> Callable[[int, int], bytes]:
+    """read(offset, n) on the stream that threads can share: os.pread on a real file,
+    else seek + read under a lock."""
+    try:
+        fd = stream.fileno()
+        os.pread(fd, 0, 0)
+        return lambda offset, n: os.pread(fd, n, offset)
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        pass
+    lock = threading.Lock()
+
+    def read(offset: int, n: int) -> bytes:
+        with lock:
+            stream.seek(offset)
+            return stream.read(n)
+
+    return read
+
+
+class _PartStream(io.RawIOBase):
+    """Bytes [begin, end) of the file, checked for NUL and UTF-8, then a sentinel line.
+
+    A part boundary always follows a LF, so no UTF-8 sequence spans two parts."""
+
+    def __init__(self, pread: Callable[[int, int], bytes], begin: int, end: int,
+                 shared: _Shared, sentinel: bytes) -> None:
         super().__init__()
-        self.raw = raw
-        self.on_bytes = on_bytes
+        self.pread, self.pos, self.end = pread, begin, end
+        self.shared = shared
         self.tail = sentinel
         self.pending = b""  # an incomplete UTF-8 sequence at the end of the last block
-        self.reported = 0
         self.problem: str | None = None
-        self.done = False
 
     def readable(self) -> bool:
         return True
 
     def read(self, size: int = -1) -> bytes:
-        if self.done:
+        if self.shared.stop:
+            self._fail("stopped")
+        if self.pos >= self.end:
+            if self.pending:
+                self._fail("truncated UTF-8 sequence at the end")
             n = len(self.tail) if size is None or size < 0 else size
             out, self.tail = self.tail[:n], self.tail[n:]
             return out
-        block = self.raw.read(size if size is not None and size > 0 else ARROW_BLOCK_SIZE)
-        if not block:
-            self.done = True
-            if self.pending:
-                self._fail("truncated UTF-8 sequence at the end")
-            return self.read(size)
+        want = size if size is not None and size > 0 else ARROW_BLOCK_SIZE
+        block = self.pread(self.pos, min(want, self.end - self.pos))
+        if not block:  # the file shrank under us
+            self._fail("the file changed while it was read")
+        self.pos += len(block)
         if b"\x00" in block:
             self._fail("NUL byte")
         data = self.pending + block if self.pending else block
@@ -114,9 +161,7 @@ class _CheckedStream(io.RawIOBase):
         except UnicodeDecodeError:
             self._fail("invalid UTF-8")
         self.pending = data[used:]
-        if self.on_bytes is not None:
-            self.on_bytes(block)
-        self.reported += len(block)
+        self.shared.add(len(block))
         return block
 
     def readinto(self, b: Any) -> int:
@@ -125,8 +170,131 @@ class _CheckedStream(io.RawIOBase):
         return len(data)
 
     def _fail(self, problem: str) -> None:
-        self.problem = problem
+        self.problem = self.problem or problem
         raise _Abort(problem)
+
+
+class _ByteRelay:
+    """Calls on_bytes with the file's bytes in file order, from a thread of its own,
+    never ahead of what Arrow has been given: parts are read concurrently, but a hash
+    needs the bytes in order, and progress should show what was read."""
+
+    def __init__(self, pread: Callable[[int, int], bytes], begin: int, end: int,
+                 shared: _Shared, on_bytes: Callable[[bytes], None]) -> None:
+        self.pread, self.begin, self.end = pread, begin, end
+        self.shared, self.on_bytes = shared, on_bytes
+        self.reported = 0
+        self.error: BaseException | None = None
+        self.finish = False
+        self.thread = threading.Thread(target=self._run, name="faircode-bytes", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            pos = self.begin
+            while pos < self.end:
+                with self.shared.cond:
+                    while not (self.shared.stop or self.finish or
+                               self.begin + self.shared.read >= min(pos + _RELAY_BLOCK,
+                                                                    self.end)):
+                        self.shared.cond.wait()
+                    if self.shared.stop:
+                        return
+                    ready = self.end if self.finish else self.begin + self.shared.read
+                block = self.pread(pos, min(_RELAY_BLOCK, ready - pos, self.end - pos))
+                if not block:
+                    return
+                self.on_bytes(block)
+                pos += len(block)
+                self.reported += len(block)
+        except BaseException as exc:  # raised again on the caller's thread
+            self.error = exc
+
+    def close(self, complete: bool) -> None:
+        """complete: every byte was read by Arrow, so report the rest and wait."""
+        with self.shared.cond:
+            if complete:
+                self.finish = True
+            else:
+                self.shared.stop = True
+            self.shared.cond.notify_all()
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+
+
+def _split_points(pread: Callable[[int, int], bytes], begin: int, end: int,
+                  parts: int) -> list[int]:
+    """Boundaries [begin, b1, ..., end] near equal sizes, each just after a LF.
+
+    A LF inside a quoted field is no record boundary; the part before it would then end
+    inside quotes, which the sentinel shows, and the file is read again in one part. To
+    make that rare, a LF is preferred whose line before and line after each hold an even
+    number of double quotes (a LF inside a multi-line field has a line with an odd number
+    on at least one side)."""
+    bounds = [begin]
+    for k in range(1, parts):
+        target = begin + (end - begin) * k // parts
+        if target <= bounds[-1]:
+            continue
+        window = pread(target, min(_SPLIT_WINDOW, end - target))
+        lfs = [i for i, b in enumerate(window) if b == 10] if len(window) < 4096 else \
+            _find_all(window, b"\n")
+        chosen = None
+        for a, b, c in zip(lfs, lfs[1:], lfs[2:]):
+            if window.count(b'"', a + 1, b) % 2 == 0 and window.count(b'"', b + 1, c) % 2 == 0:
+                chosen = b
+                break
+        if chosen is None:
+            if not lfs:
+                continue
+            chosen = lfs[0]
+        point = target + chosen + 1
+        if bounds[-1] < point < end:
+            bounds.append(point)
+    bounds.append(end)
+    return bounds
+
+
+def _find_all(data: bytes, needle: bytes, limit: int = 64) -> list[int]:
+    out = []
+    i = data.find(needle)
+    while i >= 0 and len(out) < limit:
+        out.append(i)
+        i = data.find(needle, i + 1)
+    return out
+
+
+def default_parts(size: int) -> int:
+    """How many parts of a file of `size` bytes to parse at once: one per core (at most
+    4), for files of SPLIT_MIN_BYTES or more."""
+    if size < SPLIT_MIN_BYTES:
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 4))
+
+
+def skip_reported(callback: Callable | None, already: int, measure: Callable[[Any], int]):
+    """Wrap callback so that the first `already` units (already reported) are not re-sent."""
+    if callback is None or already == 0:
+        return callback
+    left = already
+
+    def wrapped(item):
+        nonlocal left
+        if left <= 0:
+            return callback(item)
+        size = measure(item)
+        if size <= left:
+            left -= size
+            return None
+        cut, left = left, 0
+        return callback(item[cut:] if isinstance(item, bytes) else item - cut)
+
+    return wrapped
 
 
 def summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None,
@@ -134,20 +302,18 @@ def summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None,
                   check: Callable[[dict[str, str] | None, list[str]], dict[str, str]],
                   on_bytes: Callable[[bytes], None] | None = None,
                   on_rows: Callable[[int], None] | None = None,
-                  block_size: int = ARROW_BLOCK_SIZE, probe_rows: int = PROBE_ROWS
+                  block_size: int = ARROW_BLOCK_SIZE, probe_rows: int = PROBE_ROWS,
+                  parts: int | None = None,
                   ) -> tuple[Summary, dict[str, str]] | Fallback:
     """Summarize a seekable UTF-8 CSV stream with pyarrow, or say why not.
 
     Returns (summary, checked overrides) or a Fallback. `check(overrides, header)`
     validates the overrides once the header is known; the InputError it raises is the
-    one the reference reader raises at the same point."""
+    one the reference reader raises at the same point. `parts`: how many byte ranges
+    of the file to parse at once (default: `default_parts`)."""
     reason = applies(options)
     if reason:
         return Fallback(reason)
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
-
-    from .columnar import ArrowSummaryBuilder
 
     start = stream.tell()
     info: dict = {}
@@ -158,49 +324,125 @@ def summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None,
     except (InputError, StopIteration):
         stream.seek(start)
         return Fallback("the reference reader reports a problem in the first records")
+    end = stream.seek(0, os.SEEK_END)
     stream.seek(start)
     checked_overrides = check(overrides, header)
     width = len(header)
-    delim = info["delimiter"]
-    builder = ArrowSummaryBuilder(name, header, checked_overrides, options)
     # Open columns with more than max_categorical labels among the first records can
     # never be dimensions: Arrow need not even convert them.
-    for i, role in enumerate(builder.roles):
-        if role == "open" and width > 1:
+    wide = set()
+    for i in range(width):
+        if width > 1:
             labels = {label_of(rec[i]) for rec, _ in probe} - {None}
             if len(labels) > options.max_categorical:
-                builder.drop(i)
+                wide.add(i)
+    pread = _positional_reader(stream)
+    n_parts = default_parts(end - start) if parts is None else max(1, parts)
+    if width == 1:
+        n_parts = 1  # the sentinel line is a valid one-column row: see _read_parts
+    bounds = _split_points(pread, start, end, n_parts) if n_parts > 1 else [start, end]
+    got = _read_parts(pread, bounds, name, header, checked_overrides, options, wide,
+                      info["delimiter"], on_bytes, on_rows, block_size)
+    if isinstance(got, Fallback) and len(bounds) > 2:
+        # A boundary inside a quoted field, or a problem of the file: reading it in one
+        # part decides which. The callbacks skip what they already saw.
+        first = got
+        got = _read_parts(pread, [start, end], name, header, checked_overrides, options,
+                          wide, info["delimiter"],
+                          skip_reported(on_bytes, first.bytes_reported, len),
+                          skip_reported(on_rows, first.rows_reported, int), block_size)
+        if isinstance(got, Fallback):
+            got.bytes_reported = max(got.bytes_reported, first.bytes_reported)
+            got.rows_reported = max(got.rows_reported, first.rows_reported)
+    if isinstance(got, Fallback):
+        stream.seek(start)
+        return got
+    return got, checked_overrides
+
+
+def _read_parts(pread: Callable[[int, int], bytes], bounds: list[int], name: str,
+                header: list[str], overrides: dict[str, str], options: Options,
+                wide: set[int], delim: str, on_bytes: Callable[[bytes], None] | None,
+                on_rows: Callable[[int], None] | None, block_size: int
+                ) -> Summary | Fallback:
+    """Parse the byte ranges between bounds at once (one Arrow reader and thread each)
+    and count every batch on this thread."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    from .columnar import ArrowSummaryBuilder
+
+    width = len(header)
+    builder = ArrowSummaryBuilder(name, header, overrides, options)
+    for i in sorted(wide):
+        if builder.roles[i] == "open" and builder.state[i] is not None:
+            builder.drop(i)
     included = [i for i, st in enumerate(builder.state) if st is not None] or [0]
     token = "\x01faircode-" + os.urandom(8).hex()
     sentinel_text = f'"{token}"'
-    checked = _CheckedStream(stream, on_bytes, f'\n{sentinel_text}\n'.encode())
-    state = {"sentinel": False, "long": False}
-    short_rows: list[str] = []
-
-    def on_invalid(row: Any) -> str:
-        if row.text == sentinel_text and not state["sentinel"]:
-            state["sentinel"] = True
-            return "skip"
-        if state["sentinel"] or row.actual_columns > row.expected_columns:
-            state["long"] = True
-            return "error"
-        short_rows.append(row.text)
-        return "skip"
-
+    sentinel = f'\n{sentinel_text}\n'.encode()
+    n_parts = len(bounds) - 1
+    shared = _Shared()
     names = [f"f{i}" for i in range(width)]
     # Columns whose labels are counted all along come dictionary-encoded from Arrow's
-    # converter threads; open columns (maybe dropped after a batch) come as plain strings.
+    # converter; open columns (maybe dropped after a batch) come as plain strings.
     types = {names[i]: pa.dictionary(pa.int32(), pa.string())
              if builder.roles[i] in ("named", "forced") else pa.string() for i in included}
-    read_opts = pacsv.ReadOptions(column_names=names, block_size=block_size, use_threads=True)
-    parse_opts = pacsv.ParseOptions(delimiter=delim, quote_char='"', double_quote=True,
-                                    escape_char=False, newlines_in_values=True,
-                                    ignore_empty_lines=True, invalid_row_handler=on_invalid)
+    # One part: Arrow's own threads convert columns; several: one thread per part.
+    read_opts = pacsv.ReadOptions(column_names=names, block_size=block_size,
+                                  use_threads=n_parts == 1)
     convert_opts = pacsv.ConvertOptions(
         column_types=types, include_columns=[names[i] for i in included], null_values=[],
         strings_can_be_null=False, quoted_strings_can_be_null=False, check_utf8=False)
+    states = [{"sentinel": False, "long": False, "short": []} for _ in range(n_parts)]
+
+    def parse_options(state: dict) -> Any:
+        def on_invalid(row: Any) -> str:
+            if row.text == sentinel_text and not state["sentinel"]:
+                state["sentinel"] = True
+                return "skip"
+            if state["sentinel"] or row.actual_columns > row.expected_columns:
+                state["long"] = True
+                return "error"
+            state["short"].append(row.text)
+            return "skip"
+
+        return pacsv.ParseOptions(delimiter=delim, quote_char='"', double_quote=True,
+                                  escape_char=False, newlines_in_values=True,
+                                  ignore_empty_lines=True, invalid_row_handler=on_invalid)
+
+    q: queue.Queue = queue.Queue(maxsize=2 * n_parts + 2)
+    streams = [_PartStream(pread, bounds[k], bounds[k + 1], shared, sentinel)
+               for k in range(n_parts)]
+
+    def produce(k: int) -> None:
+        try:
+            reader = pacsv.open_csv(streams[k], read_options=read_opts,
+                                    parse_options=parse_options(states[k]),
+                                    convert_options=convert_opts)
+            for batch in reader:
+                while not shared.stop:
+                    try:
+                        q.put((k, batch), timeout=0.05)
+                        break
+                    except queue.Full:
+                        continue
+                if shared.stop:
+                    return
+            q.put((k, _DONE))
+        except BaseException as exc:  # handed to the counting thread
+            q.put((k, exc))
+
+    relay = _ByteRelay(pread, bounds[0], bounds[-1], shared, on_bytes) \
+        if on_bytes is not None else None
+    threads = [threading.Thread(target=produce, args=(k,), name=f"faircode-csv-{k}",
+                                daemon=True) for k in range(n_parts)]
+    for t in threads:
+        t.start()
     rows_reported = 0
     skip_header = options.names is None
+    pending: list = []  # record batches not yet counted
+    pending_rows = 0
 
     def add(arrays: list, n: int) -> None:
         nonlocal rows_reported
@@ -210,34 +452,28 @@ def summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None,
             rows_reported += n
 
     def drain_short() -> None:
-        if not short_rows:
-            return
-        texts = short_rows[:]
-        del short_rows[:len(texts)]
-        cols: list[list[str]] = [[] for _ in range(width)]
-        for text in texts:
-            recs = list(csv.reader(io.StringIO(text, newline=""), delimiter=delim,
-                                   quotechar='"', doublequote=True, strict=False))
-            if len(recs) != 1 or len(recs[0]) > width:
-                raise _Abort("a short row Python's csv module reads differently")
-            rec = recs[0] + [""] * (width - len(recs[0]))
-            for j, cell in enumerate(rec):
-                cols[j].append(cell)
-        add([pa.array(c, pa.string()) if builder.state[j] is not None else None
-             for j, c in enumerate(cols)], len(texts))
+        for state in states:
+            texts = state["short"][:]
+            if not texts:
+                continue
+            del state["short"][:len(texts)]
+            cols: list[list[str]] = [[] for _ in range(width)]
+            for text in texts:
+                recs = list(csv.reader(io.StringIO(text, newline=""), delimiter=delim,
+                                       quotechar='"', doublequote=True, strict=False))
+                if len(recs) != 1 or len(recs[0]) > width:
+                    raise _Abort("a short row Python's csv module reads differently")
+                rec = recs[0] + [""] * (width - len(recs[0]))
+                for j, cell in enumerate(rec):
+                    cols[j].append(cell)
+            add([pa.array(c, pa.string()) if builder.state[j] is not None else None
+                 for j, c in enumerate(cols)], len(texts))
 
-    pending: list = []  # record batches not yet counted (the last one may end in sentinel)
-    pending_rows = 0
-
-    def flush(keep_last: bool) -> None:
+    def flush() -> None:
         nonlocal pending, pending_rows
         if not pending:
             return
-        todo = pending[:-1] if keep_last else pending
-        pending = pending[-1:] if keep_last else []
-        pending_rows = sum(b.num_rows for b in pending)
-        if not todo:
-            return
+        todo, pending, pending_rows = pending, [], 0
         arrays: list = [None] * width
         if len(todo) == 1:
             for pos, j in enumerate(included):
@@ -248,33 +484,72 @@ def summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None,
                 arrays[j] = table.column(pos)
         add(arrays, sum(b.num_rows for b in todo))
 
+    complete = False
     try:
-        reader = pacsv.open_csv(checked, read_options=read_opts, parse_options=parse_opts,
-                                convert_options=convert_opts)
-        for batch in reader:
-            if skip_header:
+        done = 0
+        last: Any = None  # the last batch of a one-column file may end in the sentinel
+        while done < n_parts:
+            k, item = q.get()
+            if item is _DONE:
+                done += 1
+                continue
+            if isinstance(item, BaseException):
+                raise item
+            batch = item
+            if k == 0 and skip_header:
                 batch = batch.slice(1)
                 skip_header = False
             if batch.num_rows == 0:
                 continue
-            pending.append(batch)
-            pending_rows += batch.num_rows
-            if pending_rows - pending[-1].num_rows >= _COMBINE_ROWS:
-                flush(keep_last=True)
+            if width == 1:
+                if last is not None:
+                    pending.append(last)
+                    pending_rows += last.num_rows
+                last = batch
+            else:
+                pending.append(batch)
+                pending_rows += batch.num_rows
+            if pending_rows >= _COMBINE_ROWS:
+                flush()
             drain_short()
-        if width == 1 and pending and pending[-1].num_rows and \
-                pending[-1].column(0)[-1].as_py() == token:
-            state["sentinel"] = True
-            pending[-1] = pending[-1].slice(0, pending[-1].num_rows - 1)
-        if not state["sentinel"] or state["long"]:
+        if width == 1 and last is not None:
+            if last.num_rows and last.column(0)[-1].as_py() == token:
+                states[0]["sentinel"] = True
+                last = last.slice(0, last.num_rows - 1)
+            pending.append(last)
+        if any(not s["sentinel"] or s["long"] for s in states):
             raise _Abort("unterminated quote or long row")
-        flush(keep_last=False)
+        flush()
         drain_short()
+        complete = True
     except Exception as exc:  # any library disagreement: the reference reader decides
-        stream.seek(start)
-        why = checked.problem or state["long"] and "long row" or str(exc).splitlines()[0]
-        return Fallback(f"fast path aborted: {why}", checked.reported, rows_reported)
-    if builder.n_rows == 0:  # cannot happen after the check above, but never guess
-        stream.seek(start)
-        return Fallback("no rows", checked.reported, rows_reported)
-    return builder.finish(), checked_overrides
+        why = next((s.problem for s in streams if s.problem not in (None, "stopped")), None)
+        if why is None:
+            why = "long row" if any(s["long"] for s in states) else \
+                (str(exc).splitlines() or [type(exc).__name__])[0]
+        return _stop(threads, shared, q, relay, f"fast path aborted: {why}", rows_reported)
+    finally:
+        if complete:
+            for t in threads:
+                t.join()
+            if relay is not None:
+                relay.close(complete=True)
+    if builder.n_rows == 0:  # cannot happen after the checks above, but never guess
+        return Fallback("no rows", relay.reported if relay else 0, rows_reported)
+    return builder.finish()
+
+
+def _stop(threads: list[threading.Thread], shared: _Shared, q: queue.Queue,
+          relay: _ByteRelay | None, why: str, rows_reported: int) -> Fallback:
+    """Stop every reading thread (unblocking any waiting on a full queue)."""
+    shared.halt()
+    while any(t.is_alive() for t in threads):
+        try:
+            q.get(timeout=0.05)
+        except queue.Empty:
+            pass
+    bytes_reported = 0
+    if relay is not None:
+        relay.close(complete=False)
+        bytes_reported = relay.reported
+    return Fallback(why, bytes_reported, rows_reported)

@@ -156,26 +156,6 @@ def _stream_size(stream: BinaryIO) -> int | None:
         return None
 
 
-def _skipping(callback: Callable | None, already: int, measure: Callable[[Any], int]):
-    """Wrap callback so that the first `already` units (already reported) are not re-sent."""
-    if callback is None or already == 0:
-        return callback
-    left = already
-
-    def wrapped(item):
-        nonlocal left
-        if left <= 0:
-            return callback(item)
-        size = measure(item)
-        if size <= left:
-            left -= size
-            return None
-        cut, left = left, 0
-        return callback(item[cut:] if isinstance(item, bytes) else item - cut)
-
-    return wrapped
-
-
 def _summarize_stream(stream: BinaryIO, name: str, overrides, options: Options,
                       block_size: int, on_bytes, on_rows=None, engine: str = "auto"
                       ) -> tuple[Summary, dict[str, str], Options]:
@@ -188,8 +168,8 @@ def _summarize_stream(stream: BinaryIO, name: str, overrides, options: Options,
             if not isinstance(got, fastpath.Fallback):
                 summary, checked = got
                 return summary, checked, options
-            on_bytes = _skipping(on_bytes, got.bytes_reported, len)
-            on_rows = _skipping(on_rows, got.rows_reported, int)
+            on_bytes = fastpath.skip_reported(on_bytes, got.bytes_reported, len)
+            on_rows = fastpath.skip_reported(on_rows, got.rows_reported, int)
     header, batches = read_records(
         stream, name, encoding=options.encoding, delimiter=options.delimiter,
         names=options.names, skip_lines=options.skip_lines, block_size=block_size,

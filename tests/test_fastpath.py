@@ -103,12 +103,12 @@ def reference(data: bytes, **opts):
         return str(err)
 
 
-def fast(data: bytes, block_size: int, probe_rows: int = 1, **opts):
+def fast(data: bytes, block_size: int, probe_rows: int = 1, parts: int = 1, **opts):
     """(summary or error text, whether the fast path itself produced it). A probe of one
     record leaves every later problem to Arrow and the checks around it."""
     got = fastpath.summarize_csv(io.BytesIO(data), "t.csv", None, resolve(opts),
                                  check=check_overrides, block_size=block_size,
-                                 probe_rows=probe_rows)
+                                 probe_rows=probe_rows, parts=parts)
     if isinstance(got, fastpath.Fallback):
         return reference(data, **opts), False
     return got[0], True
@@ -116,10 +116,45 @@ def fast(data: bytes, block_size: int, probe_rows: int = 1, **opts):
 
 @settings(max_examples=150)
 @given(csv_bytes(), st.sampled_from([64, 200, 1000, 1 << 16]), st.integers(2, 20),
-       st.sampled_from([1, 3, 1000]))
-def test_fast_path_equals_reference_reader(data, block_size, max_categorical, probe_rows):
+       st.sampled_from([1, 3, 1000]), st.integers(1, 4))
+def test_fast_path_equals_reference_reader(data, block_size, max_categorical, probe_rows,
+                                           parts):
+    """Whatever the block size and however many parts the file is cut into and parsed
+    at once (a cut may fall inside a quoted field)."""
     opts = {"max_categorical": max_categorical}
-    assert fast(data, block_size, probe_rows, **opts)[0] == reference(data, **opts)
+    assert fast(data, block_size, probe_rows, parts, **opts)[0] == reference(data, **opts)
+
+
+@settings(max_examples=60)
+@given(csv_bytes(), st.sampled_from([64, 1000]), st.integers(1, 4))
+def test_parts_report_bytes_in_order_and_rows_once(data, block_size, parts):
+    """on_bytes sees the file's bytes in order (a hash needs that) even though parts are
+    parsed at once; on_rows adds up to the rows; a fallback says how much was reported."""
+    seen: list[bytes] = []
+    rows: list[int] = []
+    got = fastpath.summarize_csv(io.BytesIO(data), "t.csv", None, resolve(None),
+                                 check=check_overrides, block_size=block_size, probe_rows=1,
+                                 parts=parts, on_bytes=seen.append, on_rows=rows.append)
+    if isinstance(got, fastpath.Fallback):
+        assert b"".join(seen) == data[:got.bytes_reported]
+        assert sum(rows) == got.rows_reported
+    else:
+        assert b"".join(seen) == data
+        assert sum(rows) == got[0].n_rows
+
+
+def test_a_cut_inside_a_quoted_field_is_read_again_in_one_part():
+    """The cut prefers a LF between lines with even numbers of quotes: the inner lines
+    of this long quoted field qualify, so the first part ends inside quotes, the
+    sentinel shows it, and the file is read again as one part (still on the fast path)."""
+    body = "\n".join(f"line {k}" for k in range(400))
+    rows = [f'{"F" if k % 3 else "M"},A,"{body if k == 5 else "note"}"' for k in range(10)]
+    data = ("sex,race,note\n" + "\n".join(rows) + "\n").encode()
+    bounds = fastpath._split_points(lambda off, n: data[off:off + n], 0, len(data), 2)
+    inside = data.index(b"line 0"), data.index(b"line 399")
+    assert inside[0] < bounds[1] < inside[1]  # the cut does fall inside the field
+    summary, on_fast = fast(data, 1 << 16, parts=2)
+    assert on_fast and summary == reference(data)
 
 
 @settings(max_examples=30)
