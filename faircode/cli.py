@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -185,11 +184,16 @@ def _fail_under(args: argparse.Namespace) -> float | None:
     return value
 
 
-def _hashing_progress(size: int | None, hasher):
+def _hashing_progress(size: int | None, hasher, hashing: bool):
+    """on_bytes for profile() (None when neither a hash nor a progress bar needs the
+    bytes: then the fast path does not even hand them over) and the Progress."""
     progress = Progress(size, sys.stderr.isatty() and (size is None or size >= PROGRESS_MIN_BYTES))
+    if not hashing and not progress.enabled:
+        return None, progress
 
     def on_bytes(block: bytes) -> None:
-        hasher(block)
+        if hashing:
+            hasher(block)
         progress(block)
 
     return on_bytes, progress
@@ -198,7 +202,7 @@ def _hashing_progress(size: int | None, hasher):
 def cmd_profile(args: argparse.Namespace) -> int:
     from .profiler import profile
     from .provenance import StreamHash, provenance
-    from .report import render
+    from .report import render, to_json
 
     threshold = _fail_under(args)
     opts = _opts_from_args(args)
@@ -211,7 +215,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
         reference_hash = sha256_bytes(ref_bytes)
     source, name, size = _open_source(args)
     hasher = StreamHash()
-    on_bytes, progress = _hashing_progress(size, hasher)
+    on_bytes, progress = _hashing_progress(size, hasher, args.json and not args.no_provenance)
     overrides = _overrides_from_args(args)
     notes = {}
     if args.engine == "spark":
@@ -234,7 +238,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
                 dataset_hashes={"dataset_hash": digest}, notes=notes,
                 reference_hash=reference_hash)
             result["provenance"]["engine"] = "spark" if args.engine == "spark" else "python"
-        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(to_json(result))
     else:
         sys.stdout.write(render(result, name))
     if threshold is not None:
@@ -262,7 +266,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from .options import resolve
     from .profiler import profile
     from .provenance import StreamHash, provenance
-    from .report import render_compare
+    from .report import render_compare, to_json
 
     opts = _opts_from_args(args)
     opts_b = dict(opts)
@@ -275,7 +279,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
             raise InputError("compare reads two files; standard input is not supported")
         size = os.path.getsize(path) if os.path.isfile(path) else None
         hasher = StreamHash()
-        on_bytes, progress = _hashing_progress(size, hasher)
+        on_bytes, progress = _hashing_progress(size, hasher,
+                                               args.json and not args.no_provenance)
         try:
             results.append(profile(path, overrides, o, on_bytes=on_bytes,
                                    on_rows=progress.add_rows))
@@ -287,7 +292,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if not args.no_provenance:
             result["provenance"] = provenance(params=resolve(opts).params(),
                                               overrides=overrides, dataset_hashes=hashes)
-        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(to_json(result))
     else:
         sys.stdout.write(render_compare(result, args.path_a, args.path_b))
     if args.fail_on_drift:
