@@ -100,15 +100,23 @@ def dimension_metrics(name: str, kind: str, group_counts: dict[str, int], missin
     n = sum(c for _, c in groups)
     out_groups = []
     under = []
+    # Everything per group but the label is a function of its count: 30,000 zip codes
+    # share a few hundred counts, so each count's numbers are computed once.
+    per_count: dict[int, tuple[float, float, float, bool, bool]] = {}
     for label, c in groups:
-        lo, hi = wilson(c, n)
-        share = c / n
-        out_groups.append({"label": label, "count": c, "share": round_half_up(share, 4),
-                           "ci_low": lo, "ci_high": hi, "small_group": c < opts.min_group_size})
-        if share < opts.min_share:
+        known = per_count.get(c)
+        if known is None:
+            lo, hi = wilson(c, n)
+            share = c / n
+            known = per_count[c] = (round_half_up(share, 4), lo, hi,
+                                    c < opts.min_group_size, share < opts.min_share)
+        out_groups.append({"label": label, "count": c, "share": known[0],
+                           "ci_low": known[1], "ci_high": known[2], "small_group": known[3]})
+        if known[4]:
             under.append(label)
     if k >= 2:
-        h = -fsum((c / n) * ln(c / n) for _, c in groups)
+        terms = {c: (c / n) * ln(c / n) for c in per_count}
+        h = -fsum(terms[c] for _, c in groups)
         entropy = min(1.0, max(0.0, h / ln(k)))
     else:
         entropy = 0.0
@@ -196,10 +204,13 @@ def analyze(summary: Summary, overrides: dict[str, str], opts: Options) -> dict:
     for dim, (ratio, miss, k, _n) in zip(dims, raw_flags):
         name = dim["name"]
         under = set(dim["under_represented"])  # a set: geography can have 30k groups
+        pct: dict[int, str] = {}
         for g in dim["groups"]:
             if g["label"] in under:
-                flags.append(f"{name}: '{g['label']}' is under-represented "
-                             f"({_pct(g['count'] / _n)}%)")
+                c = g["count"]
+                if c not in pct:
+                    pct[c] = _pct(c / _n)
+                flags.append(f"{name}: '{g['label']}' is under-represented ({pct[c]}%)")
         if k >= 1 and ratio >= opts.imbalance_flag:
             flags.append(f"{name}: imbalance ratio {fmt(ratio, 1)} "
                          f"('{dim['groups'][0]['label']}' vs '{dim['groups'][-1]['label']}')")

@@ -53,6 +53,8 @@ def _emit(value: Any, pad: str, out: list[str]) -> None:
             _emit(item, inner, out)
             sep = ",\n"
         out.append(f"\n{pad}}}")
+    elif all(map(_flat, value)):  # e.g. groups: one C-encoded line each, joined at once
+        out.append(f"[\n{inner}" + f",\n{inner}".join(map(_ENCODE, value)) + f"\n{pad}]")
     else:
         out.append("[")
         sep = "\n"
