@@ -411,7 +411,9 @@ def _read_parts(pread: Callable[[int, int], bytes], bounds: list[int], name: str
                                   escape_char=False, newlines_in_values=True,
                                   ignore_empty_lines=True, invalid_row_handler=on_invalid)
 
-    q: queue.Queue = queue.Queue(maxsize=2 * n_parts + 2)
+    # Room for more batches than one count takes (_COMBINE_ROWS rows, some 16 blocks):
+    # with less, the parsers stop while a count runs. At most 32 blocks' worth a part.
+    q: queue.Queue = queue.Queue(maxsize=32 * n_parts)
     streams = [_PartStream(pread, bounds[k], bounds[k + 1], shared, sentinel)
                for k in range(n_parts)]
 
