@@ -1,0 +1,105 @@
+'use strict';
+// SPEC 0.8 / 0.5: a file profiled as parts at once (worker threads) and merged gives the
+// result of one read; a cut inside a quoted field, or a problem of the file, falls back
+// to one read (same result, same error text).
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { execFileSync, spawnSync } = require('child_process');
+const { E } = require('./helpers');
+
+const BRIDGE = path.join(__dirname, '..', '..', 'scripts', 'engine-js.js');
+const DATA = path.join(__dirname, '..', '..', '..', 'shared', 'data');
+
+function bridge(file, parts) {
+  const p = spawnSync(process.execPath, [BRIDGE, 'profile', file, '--parts', String(parts)],
+    { encoding: 'utf8', maxBuffer: 1 << 28 });
+  return p.status === 0 ? JSON.parse(p.stdout) : { status: p.status, stderr: p.stderr };
+}
+
+function tempFile(text) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'faircode-parts-'));
+  const file = path.join(dir, 't.csv');
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+// A deterministic generator (no dependency): rows with quoted commas, doubled quotes,
+// quoted newlines, blanks, missing tokens, an open column that grows past 20 labels
+// late in the file, and CRLF line ends when asked.
+function generated(rows, seed, eol) {
+  let x = seed;
+  const rnd = (n) => { x = (x * 1103515245 + 12345) % 2147483648; return x % n; };
+  const lines = ['id,sex,race,age,state,note,grade'];
+  for (let r = 0; r < rows; r++) {
+    const note = ['plain', '"a, b"', '"say ""hi"""', '"two\nlines"', '', '"x\r\ny"'][rnd(6)];
+    const grade = r > rows * 0.8 ? `g${rnd(40)}` : `g${rnd(5)}`;
+    lines.push([r, ['M', 'F', '', 'NA', ' F '][rnd(5)], ['A', 'B', 'C', '?'][rnd(4)],
+      String(rnd(100)), `S${rnd(60)}`, note, grade].join(','));
+  }
+  return lines.join(eol) + eol;
+}
+
+test('parts give the one-read result on generated files, LF and CRLF', () => {
+  for (const [seed, eol] of [[1, '\n'], [2, '\r\n'], [3, '\n']]) {
+    const file = tempFile(generated(3000, seed, eol));
+    const one = bridge(file, 1);
+    assert.ok(one.dimensions, JSON.stringify(one));
+    for (const parts of [2, 3, 4]) assert.deepEqual(bridge(file, parts), one, `parts=${parts}`);
+  }
+});
+
+test('parts give the one-read result on the real datasets', () => {
+  for (const name of fs.readdirSync(DATA).filter((f) => f.endsWith('.csv')).slice(0, 4)) {
+    const file = path.join(DATA, name);
+    const one = bridge(file, 1);
+    assert.deepEqual(bridge(file, 3), one, name);
+  }
+});
+
+test('a cut inside a quoted field is read again in one part', () => {
+  const body = Array.from({ length: 4000 }, (_, k) => `line ${k}`).join('\n');
+  const rows = Array.from({ length: 10 }, (_, k) => `${k % 3 ? 'F' : 'M'},A,"${k === 5 ? body : 'note'}"`);
+  const file = tempFile('sex,race,note\n' + rows.join('\n') + '\n');
+  const one = bridge(file, 1);
+  assert.equal(one.n_rows, 10);
+  assert.deepEqual(bridge(file, 2), one);
+});
+
+test('errors in a later part are reported as by one read (line numbers and all)', () => {
+  const text = generated(2000, 7, '\n');
+  const lines = text.split('\n');
+  lines[1700] += ',surplus';
+  const file = tempFile(lines.join('\n'));
+  const one = bridge(file, 1);
+  assert.equal(one.status, 2);
+  assert.match(one.stderr, /line \d+: 8 fields but the header has 7/);
+  assert.deepEqual(bridge(file, 3), one);
+  const open = tempFile('sex,race\nM,A\nF,"B\n' + 'M,A\n'.repeat(3000));
+  assert.deepEqual(bridge(open, 3), bridge(open, 1));
+});
+
+test('mergeSummaries + unpackSummary: halves analyse like the whole', () => {
+  const text = generated(2000, 11, '\n');
+  const cut = text.indexOf('\n', text.length >> 1) + 1;
+  const whole = E.createProfiler({ name: 't' });
+  whole.push(Buffer.from(text));
+  const first = E.createProfiler({ name: 't' });
+  first.push(Buffer.from(text.slice(0, cut)));
+  const { columns, delimiter } = first.layout();
+  const second = E.createProfiler({ name: 't', opts: { names: columns, delimiter } });
+  second.push(Buffer.from(text.slice(cut)));
+  const packed = second.finishPacked();
+  const cloned = structuredClone(packed); // what crossing to a worker thread does
+  const merged = E.mergeSummaries(first.finish(), E.unpackSummary(cloned));
+  assert.deepEqual(E.analyze(merged, {}, {}), E.analyze(whole.finish(), {}, {}));
+  assert.throws(() => E.mergeSummaries(merged, { columns: ['other'] }), /different columns/);
+});
+
+test('a small file is read in one part by default', () => {
+  const out = execFileSync(process.execPath, [BRIDGE, 'profile', tempFile(generated(50, 5, '\n'))],
+    { encoding: 'utf8' });
+  assert.equal(JSON.parse(out).n_rows, 50);
+});
