@@ -173,6 +173,7 @@ function partResult(worker) {
   return new Promise((resolve) => {
     worker.once('message', resolve);
     worker.once('error', (e) => resolve({ error: String(e && e.message ? e.message : e) }));
+    worker.once('exit', (code) => resolve({ error: `worker exited with code ${code}` }));
   });
 }
 
@@ -210,7 +211,12 @@ async function profileInParts(file, opts, overrides, parts) {
         workers.push({ worker: w, result: partResult(w) });
       }
       // Let the workers start (their start-up goes through this thread's event loop).
-      await Promise.all(workers.map((w) => new Promise((ok) => w.worker.once('online', ok))));
+      // (A worker that fails to start reports 'error' or 'exit' instead of 'online'.)
+      await Promise.all(workers.map((w) => new Promise((ok) => {
+        w.worker.once('online', ok);
+        w.worker.once('error', ok);
+        w.worker.once('exit', ok);
+      })));
       readRange(fd, pos, bounds[1], (chunk) => first.push(chunk));
       summaries = [first.finish()];
     } catch (e) {
