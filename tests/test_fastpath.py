@@ -226,6 +226,38 @@ def test_real_files_stay_on_the_fast_path_and_match(path):
     assert got[0] == ref
 
 
+@pytest.mark.parametrize("parts", [2, 3, 4])
+@pytest.mark.parametrize("opts,overrides", [
+    ({}, None),
+    ({"cross": ["sex", "race"], "max_categorical": 5}, {"c_charge_degree": "categorical"}),
+    ({"delimiter": ","}, {"race": "ignore"}),
+])
+def test_real_files_in_parts_match_with_options(parts, opts, overrides):
+    """Parts with options that change what is counted (cross, caps, overrides)."""
+    path = "compas-scores-two-years.csv"
+    with open(DATA / path, "rb") as fh:
+        got = fastpath.summarize_csv(fh, path, overrides, resolve(opts), check=check_overrides,
+                                     parts=parts)
+    assert not isinstance(got, fastpath.Fallback), got
+    ref, _, _ = faircode.summarize(DATA / path, overrides, opts, name=path, engine="reference")
+    assert got[0] == ref
+
+
+def test_headerless_file_in_parts_matches():
+    """--names: no header row, so part 0's first record is data too."""
+    names = ["age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
+             "occupation", "relationship", "race", "sex", "capital-gain", "capital-loss",
+             "hours-per-week", "native-country", "income"]
+    opts = {"names": names}
+    with open(DATA / "adult.data", "rb") as fh:
+        got = fastpath.summarize_csv(fh, "adult.data", None, resolve(opts),
+                                     check=check_overrides, parts=3)
+    assert not isinstance(got, fastpath.Fallback), got
+    ref, _, _ = faircode.summarize(DATA / "adult.data", None, opts, engine="reference",
+                                   name="adult.data")
+    assert got[0] == ref and ref.n_rows == 32561
+
+
 def test_summarize_picks_the_fast_path_for_big_files(tmp_path, monkeypatch):
     calls = []
     real = fastpath.summarize_csv

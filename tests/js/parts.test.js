@@ -13,8 +13,8 @@ const { E } = require('./helpers');
 const BRIDGE = path.join(__dirname, '..', '..', 'scripts', 'engine-js.js');
 const DATA = path.join(__dirname, '..', '..', '..', 'shared', 'data');
 
-function bridge(file, parts) {
-  const p = spawnSync(process.execPath, [BRIDGE, 'profile', file, '--parts', String(parts)],
+function bridge(file, parts, extra = []) {
+  const p = spawnSync(process.execPath, [BRIDGE, 'profile', file, '--parts', String(parts), ...extra],
     { encoding: 'utf8', maxBuffer: 1 << 28 });
   return p.status === 0 ? JSON.parse(p.stdout) : { status: p.status, stderr: p.stderr };
 }
@@ -49,6 +49,27 @@ test('parts give the one-read result on generated files, LF and CRLF', () => {
     assert.ok(one.dimensions, JSON.stringify(one));
     for (const parts of [2, 3, 4]) assert.deepEqual(bridge(file, parts), one, `parts=${parts}`);
   }
+});
+
+test('parts with options: cross, caps, overrides, names', () => {
+  const file = tempFile(generated(3000, 13, '\n'));
+  const cases = [
+    ['--opts', JSON.stringify({ cross: ['state', 'sex'], max_categorical: 4 })],
+    ['--opts', JSON.stringify({ delimiter: ',' }), '--overrides', JSON.stringify({ race: 'ignore', grade: 'categorical' })],
+  ];
+  for (const extra of cases) {
+    const one = bridge(file, 1, extra);
+    assert.ok(one.dimensions, JSON.stringify(one));
+    assert.deepEqual(bridge(file, 3, extra), one, extra.join(' '));
+  }
+  const names = ['age', 'workclass', 'fnlwgt', 'education', 'education-num', 'marital-status',
+    'occupation', 'relationship', 'race', 'sex', 'capital-gain', 'capital-loss',
+    'hours-per-week', 'native-country', 'income'];
+  const adult = path.join(DATA, 'adult.data');
+  const headerless = ['--opts', JSON.stringify({ names })];
+  const one = bridge(adult, 1, headerless);
+  assert.equal(one.n_rows, 32561);
+  assert.deepEqual(bridge(adult, 3, headerless), one);
 });
 
 test('parts give the one-read result on the real datasets', () => {
