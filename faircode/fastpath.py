@@ -7,7 +7,7 @@ dialect differs from SPEC section 0 the difference is detected, never guessed:
 
 - the header, the delimiter, "file is empty" and "no data rows" come from the reference
   reader itself (it reads only the first records);
-- every block Arrow reads passes through `_CheckedStream`, which rejects NUL bytes and
+- every block Arrow reads passes through `_PartStream`, which rejects NUL bytes and
   invalid UTF-8 (-> fallback; the reference names the offset);
 - a long row makes the invalid-row handler abort (-> fallback; the reference names the
   line); a short row is kept by the handler and parsed by Python's csv module, padded
@@ -15,6 +15,10 @@ dialect differs from SPEC section 0 the difference is detected, never guessed:
 - an unterminated quote: after the data the stream appends a line holding a random
   quoted sentinel; if the input ended inside a quoted field the sentinel is swallowed
   into that field and never appears as its own row (-> fallback);
+- parts: a file of SPLIT_MIN_BYTES or more is cut after a LF into `default_parts`
+  byte ranges, each parsed by its own Arrow reader on its own thread (with its own
+  sentinel) while this thread counts; a part that fails, or a cut inside a quoted field
+  (the part before it swallows its sentinel), makes the file be read again in one part;
 - Arrow already matches SPEC on CRLF/LF/CR line ends, blank lines (skipped), lines of
   spaces (a record), `""` escapes, text after a closing quote, `"` inside an unquoted
   field and the BOM; tests/test_fastpath.py checks all of this against the reference.
