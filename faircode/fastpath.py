@@ -129,7 +129,11 @@ def _positional_reader(stream: BinaryIO) -> Callable[[int, int], bytes]:
 class _PartStream(io.RawIOBase):
     """Bytes [begin, end) of the file, checked for NUL and UTF-8, then a sentinel line.
 
-    A part boundary always follows a LF, so no UTF-8 sequence spans two parts."""
+    A part boundary always follows a LF, so no UTF-8 sequence spans two parts.
+
+    No block ends with a CR while more bytes follow: Arrow (pyarrow 26) drops the LF of
+    a CRLF inside a quoted field when a block boundary falls between the CR and the LF
+    ("B\r\nB" became "B\rB"), so a trailing CR is held back and starts the next block."""
 
     def __init__(self, pread: Callable[[int, int], bytes], begin: int, end: int,
                  shared: _Shared, sentinel: bytes) -> None:
@@ -137,6 +141,7 @@ class _PartStream(io.RawIOBase):
         self.pread, self.pos, self.end = pread, begin, end
         self.shared = shared
         self.tail = sentinel
+        self.held = b""  # a CR held back from the end of the last block
         self.pending = b""  # an incomplete UTF-8 sequence at the end of the last block
         self.problem: str | None = None
 
@@ -149,11 +154,12 @@ class _PartStream(io.RawIOBase):
         if self.pos >= self.end:
             if self.pending:
                 self._fail("truncated UTF-8 sequence at the end")
+            self.tail, self.held = self.held + self.tail, b""
             n = len(self.tail) if size is None or size < 0 else size
             out, self.tail = self.tail[:n], self.tail[n:]
             return out
         want = size if size is not None and size > 0 else ARROW_BLOCK_SIZE
-        block = self.pread(self.pos, min(want, self.end - self.pos))
+        block = self.pread(self.pos, max(1, min(want - len(self.held), self.end - self.pos)))
         if not block:  # the file shrank under us
             self._fail("the file changed while it was read")
         self.pos += len(block)
@@ -166,7 +172,10 @@ class _PartStream(io.RawIOBase):
             self._fail("invalid UTF-8")
         self.pending = data[used:]
         self.shared.add(len(block))
-        return block
+        out, self.held = self.held + block, b""
+        if len(out) > 1 and out[-1] == 13:  # 13: CR; the tail or more data follows
+            out, self.held = out[:-1], out[-1:]
+        return out
 
     def readinto(self, b: Any) -> int:
         data = self.read(len(b))
@@ -227,18 +236,33 @@ class _ByteRelay:
             raise self.error
 
 
+def _header_end(pread: Callable[[int, int], bytes], begin: int, end: int) -> int:
+    """The offset just after the LF that ends the first non-blank line (the header, or
+    the first record with `names`), or `end` when there is none in the first MiB. No cut
+    may come before it: part 0 must hold the header, which is skipped there only."""
+    head = pread(begin, min(1 << 20, end - begin))
+    i = 3 if head.startswith(b"\xef\xbb\xbf") else 0
+    while i < len(head) and head[i] in b"\r\n":
+        i += 1
+    lf = head.find(b"\n", i)
+    return end if lf < 0 else begin + lf + 1
+
+
 def _split_points(pread: Callable[[int, int], bytes], begin: int, end: int,
-                  parts: int) -> list[int]:
-    """Boundaries [begin, b1, ..., end] near equal sizes, each just after a LF.
+                  parts: int, first: int | None = None) -> list[int]:
+    """Boundaries [begin, b1, ..., end] near equal sizes, each just after a LF, none
+    before `first` (default: just after the header line, `_header_end`).
 
     A LF inside a quoted field is no record boundary; the part before it would then end
     inside quotes, which the sentinel shows, and the file is read again in one part. To
     make that rare, a LF is preferred whose line before and line after each hold an even
     number of double quotes (a LF inside a multi-line field has a line with an odd number
     on at least one side)."""
+    if first is None:
+        first = _header_end(pread, begin, end)
     bounds = [begin]
     for k in range(1, parts):
-        target = begin + (end - begin) * k // parts
+        target = max(begin + (end - begin) * k // parts, first - 1)
         if target <= bounds[-1]:
             continue
         window = pread(target, min(_SPLIT_WINDOW, end - target))
@@ -446,20 +470,27 @@ def _read_parts(pread: Callable[[int, int], bytes], bounds: list[int], name: str
                                 daemon=True) for k in range(n_parts)]
     for t in threads:
         t.start()
-    rows_reported = 0
     skip_header = options.names is None
-    pending: list = []  # record batches not yet counted
+    pending: list = []  # (part, record batch) not yet counted
     pending_rows = 0
+    # on_rows hears of a part's rows only once every part before it ended cleanly: rows
+    # of a part cut inside a quoted field are not rows of the file.
+    counted = [0] * n_parts
+    told = [0] * n_parts
+    clean = [False] * n_parts
 
-    def add(arrays: list, n: int) -> None:
-        nonlocal rows_reported
-        builder.add_arrays(arrays, n)
-        if on_rows is not None and n:
-            on_rows(n)
-            rows_reported += n
+    def tell_rows() -> None:
+        if on_rows is None:
+            return
+        for k in range(n_parts):
+            if counted[k] > told[k]:
+                on_rows(counted[k] - told[k])
+                told[k] = counted[k]
+            if not clean[k]:
+                break
 
     def drain_short() -> None:
-        for state in states:
+        for k, state in enumerate(states):
             texts = state["short"][:]
             if not texts:
                 continue
@@ -473,8 +504,9 @@ def _read_parts(pread: Callable[[int, int], bytes], bounds: list[int], name: str
                 rec = recs[0] + [""] * (width - len(recs[0]))
                 for j, cell in enumerate(rec):
                     cols[j].append(cell)
-            add([pa.array(c, pa.string()) if builder.state[j] is not None else None
-                 for j, c in enumerate(cols)], len(texts))
+            builder.add_arrays([pa.array(c, pa.string()) if builder.state[j] is not None
+                                else None for j, c in enumerate(cols)], len(texts))
+            counted[k] += len(texts)
 
     def flush() -> None:
         nonlocal pending, pending_rows
@@ -484,12 +516,14 @@ def _read_parts(pread: Callable[[int, int], bytes], bounds: list[int], name: str
         arrays: list = [None] * width
         if len(todo) == 1:
             for pos, j in enumerate(included):
-                arrays[j] = todo[0].column(pos)
+                arrays[j] = todo[0][1].column(pos)
         else:
-            table = pa.Table.from_batches(todo)
+            table = pa.Table.from_batches([b for _, b in todo])
             for pos, j in enumerate(included):
                 arrays[j] = table.column(pos)
-        add(arrays, sum(b.num_rows for b in todo))
+        builder.add_arrays(arrays, sum(b.num_rows for _, b in todo))
+        for k, b in todo:
+            counted[k] += b.num_rows
 
     complete = False
     try:
@@ -499,6 +533,7 @@ def _read_parts(pread: Callable[[int, int], bytes], bounds: list[int], name: str
             k, item = q.get()
             if item is _DONE:
                 done += 1
+                clean[k] = states[k]["sentinel"] and not states[k]["long"]
                 continue
             if isinstance(item, BaseException):
                 raise item
@@ -510,31 +545,33 @@ def _read_parts(pread: Callable[[int, int], bytes], bounds: list[int], name: str
                 continue
             if width == 1:
                 if last is not None:
-                    pending.append(last)
+                    pending.append((0, last))
                     pending_rows += last.num_rows
                 last = batch
             else:
-                pending.append(batch)
+                pending.append((k, batch))
                 pending_rows += batch.num_rows
             if pending_rows >= _COMBINE_ROWS:
                 flush()
             drain_short()
+            tell_rows()
         if width == 1 and last is not None:
             if last.num_rows and last.column(0)[-1].as_py() == token:
-                states[0]["sentinel"] = True
+                states[0]["sentinel"] = clean[0] = not states[0]["long"]
                 last = last.slice(0, last.num_rows - 1)
-            pending.append(last)
-        if any(not s["sentinel"] or s["long"] for s in states):
+            pending.append((0, last))
+        if not all(clean):
             raise _Abort("unterminated quote or long row")
         flush()
         drain_short()
+        tell_rows()
         complete = True
     except Exception as exc:  # any library disagreement: the reference reader decides
         why = next((s.problem for s in streams if s.problem not in (None, "stopped")), None)
         if why is None:
             why = "long row" if any(s["long"] for s in states) else \
                 (str(exc).splitlines() or [type(exc).__name__])[0]
-        return _stop(threads, shared, q, relay, f"fast path aborted: {why}", rows_reported)
+        return _stop(threads, shared, q, relay, f"fast path aborted: {why}", sum(told))
     finally:
         if complete:
             for t in threads:
@@ -542,7 +579,7 @@ def _read_parts(pread: Callable[[int, int], bytes], bounds: list[int], name: str
             if relay is not None:
                 relay.close(complete=True)
     if builder.n_rows == 0:  # cannot happen after the checks above, but never guess
-        return Fallback("no rows", relay.reported if relay else 0, rows_reported)
+        return Fallback("no rows", relay.reported if relay else 0, sum(told))
     return builder.finish()
 
 
