@@ -225,12 +225,12 @@ class _ByteRelay:
 
     def close(self, complete: bool) -> None:
         """complete: every byte was read by Arrow, so report the rest and wait."""
-        with self.shared.cond:
-            if complete:
+        if complete:
+            with self.shared.cond:
                 self.finish = True
-            else:
-                self.shared.stop = True
-            self.shared.cond.notify_all()
+                self.shared.cond.notify_all()
+        else:
+            self.shared.halt()
         self.thread.join()
         if self.error is not None:
             raise self.error
@@ -266,8 +266,7 @@ def _split_points(pread: Callable[[int, int], bytes], begin: int, end: int,
         if target <= bounds[-1]:
             continue
         window = pread(target, min(_SPLIT_WINDOW, end - target))
-        lfs = [i for i, b in enumerate(window) if b == 10] if len(window) < 4096 else \
-            _find_all(window, b"\n")
+        lfs = _find_all(window, b"\n")
         chosen = None
         for a, b, c in zip(lfs, lfs[1:], lfs[2:]):
             if window.count(b'"', a + 1, b) % 2 == 0 and window.count(b'"', b + 1, c) % 2 == 0:

@@ -241,15 +241,14 @@ async function profileFile(file, opts, overrides, chunkSize, hasher, parts) {
   // the bytes in order).
   if (file !== '-' && !chunkSize && !hasher && !(opts && opts.skip_lines)) {
     Engine.resolveOptions(opts); // bad options are reported before any byte is read
-    let n = parts;
-    if (!n) {
-      try {
-        n = defaultParts(fs.statSync(file).size);
-      } catch (e) {
-        n = 1; // the one-part read reports a missing file or a directory
-      }
+    let stat = null;
+    try {
+      stat = fs.statSync(file);
+    } catch (e) {
+      // the one-part read reports a missing file
     }
-    if (n > 1 && fs.statSync(file).isFile()) {
+    const n = parts || (stat ? defaultParts(stat.size) : 1);
+    if (n > 1 && stat && stat.isFile()) {
       const result = await profileInParts(file, opts, overrides, n);
       if (result !== null) return result;
     }
