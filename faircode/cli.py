@@ -255,10 +255,40 @@ def _profile_spark(args: argparse.Namespace, source, overrides: dict, opts: dict
         raise InputError("--engine spark reads a path (CSV or Parquet), not standard input")
     try:
         from . import spark
-    except ImportError as err:
-        raise InputError(f"--engine spark needs the spark extra: pip install 'faircode[spark]' "
-                         f"({err})") from None
-    return spark.profile_path(source, overrides, opts, master=args.spark_master)
+    except ImportError:
+        from .errors import missing_extra
+
+        raise missing_extra("--engine spark", "pyspark") from None
+    import warnings
+
+    # PySpark 4.x warns on every run with pandas 3 (README: which pandas PySpark supports);
+    # the CLI's stderr is for faircode's own messages.
+    warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
+    session = _spark_session_quietly(spark, args.spark_master)
+    return spark.profile_path(source, overrides, opts, spark=session)
+
+
+def _spark_session_quietly(spark, master: str | None):
+    """Start Spark with the JVM's stderr (start-up banner, log4j notices, warnings) sent to
+    a log file, which a failure names; faircode's own errors stay on stderr."""
+    import tempfile
+
+    log_path = os.path.join(tempfile.gettempdir(), f"faircode-spark-{os.getuid()}.log")
+    sys.stderr.flush()
+    saved = os.dup(2)
+    log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.dup2(log, 2)  # the JVM launched now inherits this as its stderr
+        return spark.get_session(master)
+    except Exception as exc:
+        text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise InputError(f"--engine spark: Spark did not start ({text}); it needs a Java 17+ "
+                         f"runtime (java on PATH or JAVA_HOME); Spark's log: {log_path}"
+                         ) from None
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(log)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:

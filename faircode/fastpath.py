@@ -446,6 +446,14 @@ def _read_parts(pread: Callable[[int, int], bytes], bounds: list[int], name: str
                for k in range(n_parts)]
 
     def produce(k: int) -> None:
+        # The reader is closed here, on this thread, before the thread ends. Arrow's
+        # read-ahead calls the Python stream from Arrow's IO pool; a reader left to the
+        # garbage collector (say, held by a traceback's frames) could be freed during
+        # interpreter exit, when that pool can no longer take the GIL: the process then
+        # hangs in ThreadPool::Shutdown. For the same reason an error crosses to the
+        # counting thread as text (a fresh _Abort), never with this thread's frames.
+        reader = None
+        failure: str | None = None
         try:
             reader = pacsv.open_csv(streams[k], read_options=read_opts,
                                     parse_options=parse_options(states[k]),
@@ -459,9 +467,14 @@ def _read_parts(pread: Callable[[int, int], bytes], bounds: list[int], name: str
                         continue
                 if shared.stop:
                     return
-            q.put((k, _DONE))
-        except BaseException as exc:  # handed to the counting thread
-            q.put((k, exc))
+        except BaseException as exc:
+            failure = (str(exc).splitlines() or [type(exc).__name__])[0]
+        finally:
+            batch = None
+            if reader is not None:
+                reader.close()
+                reader = None
+        q.put((k, _DONE if failure is None else _Abort(failure)))
 
     relay = _ByteRelay(pread, bounds[0], bounds[-1], shared, on_bytes) \
         if on_bytes is not None else None
@@ -524,7 +537,7 @@ def _read_parts(pread: Callable[[int, int], bytes], bounds: list[int], name: str
         for k, b in todo:
             counted[k] += b.num_rows
 
-    complete = False
+    complete: bool | None = False
     try:
         done = 0
         last: Any = None  # the last batch of a one-column file may end in the sentinel
@@ -535,7 +548,7 @@ def _read_parts(pread: Callable[[int, int], bytes], bounds: list[int], name: str
                 clean[k] = states[k]["sentinel"] and not states[k]["long"]
                 continue
             if isinstance(item, BaseException):
-                raise item
+                raise _Abort(str(item))  # a new exception: no reference cycle via `item`
             batch = item
             if k == 0 and skip_header:
                 batch = batch.slice(1)
@@ -570,6 +583,7 @@ def _read_parts(pread: Callable[[int, int], bytes], bounds: list[int], name: str
         if why is None:
             why = "long row" if any(s["long"] for s in states) else \
                 (str(exc).splitlines() or [type(exc).__name__])[0]
+        complete = None  # stopped below
         return _stop(threads, shared, q, relay, f"fast path aborted: {why}", sum(told))
     finally:
         if complete:
@@ -577,6 +591,8 @@ def _read_parts(pread: Callable[[int, int], bytes], bounds: list[int], name: str
                 t.join()
             if relay is not None:
                 relay.close(complete=True)
+        elif complete is False:  # interrupted (KeyboardInterrupt): no thread outlives us
+            _stop(threads, shared, q, relay, "interrupted", 0)
     if builder.n_rows == 0:  # cannot happen after the checks above, but never guess
         return Fallback("no rows", relay.reported if relay else 0, sum(told))
     return builder.finish()

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
+from .errors import InputError, require
 from .options import Options
 from .reader import clean_header
 from .summary import Summary
@@ -50,12 +50,11 @@ def is_polars_frame(obj: Any) -> bool:
 
 def _batches_of_file(path: Path, fmt: str, name: str) -> tuple[Any, Iterator[Any]]:
     """(schema, iterator of record batches) of a Parquet or IPC file."""
-    import pyarrow as pa
-
+    kind = "Parquet" if fmt == "parquet" else "Arrow IPC"
+    pa = require("pyarrow", f"{name}: reading a {kind} file")
     try:
         if fmt == "parquet":
-            import pyarrow.parquet as pq
-
+            pq = require("pyarrow.parquet", f"{name}: reading a Parquet file")
             pf = pq.ParquetFile(path)
             return pf.schema_arrow, pf.iter_batches(batch_size=BATCH_ROWS)
         if fmt == "arrow":
@@ -64,7 +63,6 @@ def _batches_of_file(path: Path, fmt: str, name: str) -> tuple[Any, Iterator[Any
         reader = pa.ipc.open_stream(pa.OSFile(str(path), "rb"))
         return reader.schema, iter(reader)
     except (pa.ArrowException, OSError) as exc:
-        kind = "Parquet" if fmt == "parquet" else "Arrow IPC"
         raise InputError(f"{name}: not a readable {kind} file ({_first_line(exc)})") from None
 
 
@@ -115,6 +113,7 @@ def summarize_table(table: Any, name: str, overrides: dict[str, str] | None,
                     options: Options, check, on_rows=None) -> tuple[Summary, dict[str, str]]:
     """A pyarrow Table / RecordBatch or a polars DataFrame / LazyFrame."""
     if is_polars_frame(table):
+        require("pyarrow", f"{name}: profiling a polars frame")  # polars' to_arrow needs it
         if type(table).__name__ == "LazyFrame":
             table = table.collect()
         table = table.to_arrow()

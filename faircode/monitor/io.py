@@ -69,9 +69,12 @@ def read_table(path: str | Path, required: dict[str, str]) -> pd.DataFrame:
         raise
     except pd.errors.EmptyDataError:
         raise MonitorInputError(f"{p}: file is empty; it needs a header and data rows") from None
-    except ImportError as exc:
+    except ImportError:
+        from ..errors import EXTRA_OF
+
         raise MonitorInputError(
-            f"{p}: reading {fmt} needs an optional package ({_first_line(exc)}); install pyarrow"
+            f"{p}: reading {fmt} needs pyarrow, which is not installed: "
+            f"pip install 'faircode[{EXTRA_OF['pyarrow']}]'"
         ) from None
     except Exception as exc:  # any parser failure is an input error, not a crash
         raise MonitorInputError(f"{p}: could not read as {fmt}: {_first_line(exc)}") from None
