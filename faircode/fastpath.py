@@ -32,11 +32,12 @@ import codecs
 import csv
 import io
 import itertools
+import logging
 import os
 import queue
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from .errors import InputError
@@ -51,6 +52,7 @@ SPLIT_MIN_BYTES = 32 << 20  # smaller files are read in one part
 _SPLIT_WINDOW = 1 << 18  # bytes looked at for a part boundary
 _RELAY_BLOCK = 1 << 20
 _DONE = object()
+log = logging.getLogger("faircode.fastpath")
 PROBE_ROWS = 1000  # records the reference reader reads first (header checks, open columns)
 
 
@@ -65,7 +67,11 @@ class Fallback:
 
 
 class _Abort(Exception):
-    pass
+    """The fast path cannot give the answer; the reference reader will."""
+
+
+class _Unexpected(_Abort):
+    """A failure that is no known dialect difference (logged as a warning)."""
 
 
 def available() -> bool:
@@ -337,7 +343,19 @@ def summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None,
     Returns (summary, checked overrides) or a Fallback. `check(overrides, header)`
     validates the overrides once the header is known; the InputError it raises is the
     one the reference reader raises at the same point. `parts`: how many byte ranges
-    of the file to parse at once (default: `default_parts`)."""
+    of the file to parse at once (default: `default_parts`). Every fallback is logged
+    with its reason on the `faircode.fastpath` logger."""
+    got = _summarize_csv(stream, name, overrides, options, check, on_bytes, on_rows,
+                         block_size, probe_rows, parts)
+    if isinstance(got, Fallback):
+        log.info("%s: read by the reference reader: %s", name, got.reason)
+    return got
+
+
+def _summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None,
+                   options: Options, check, on_bytes, on_rows, block_size: int,
+                   probe_rows: int, parts: int | None
+                   ) -> tuple[Summary, dict[str, str]] | Fallback:
     reason = applies(options)
     if reason:
         return Fallback(reason)
@@ -366,18 +384,19 @@ def summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None,
     pread = _positional_reader(stream)
     n_parts = default_parts(end - start) if parts is None else max(1, parts)
     if width == 1:
-        n_parts = 1  # the sentinel line is a valid one-column row: see _read_parts
+        n_parts = 1  # the sentinel line is a valid one-column row: see _PartsRead._count_all
     bounds = _split_points(pread, start, end, n_parts) if n_parts > 1 else [start, end]
-    got = _read_parts(pread, bounds, name, header, checked_overrides, options, wide,
-                      info["delimiter"], on_bytes, on_rows, block_size)
+    got = _PartsRead(pread, bounds, name, header, checked_overrides, options, wide,
+                     info["delimiter"], on_bytes, on_rows, block_size).run()
     if isinstance(got, Fallback) and len(bounds) > 2:
         # A boundary inside a quoted field, or a problem of the file: reading it in one
         # part decides which. The callbacks skip what they already saw.
         first = got
-        got = _read_parts(pread, [start, end], name, header, checked_overrides, options,
-                          wide, info["delimiter"],
-                          skip_reported(on_bytes, first.bytes_reported, len),
-                          skip_reported(on_rows, first.rows_reported, int), block_size)
+        log.info("%s: %s in a parts read; reading it again in one part", name, first.reason)
+        got = _PartsRead(pread, [start, end], name, header, checked_overrides, options,
+                         wide, info["delimiter"],
+                         skip_reported(on_bytes, first.bytes_reported, len),
+                         skip_reported(on_rows, first.rows_reported, int), block_size).run()
         if isinstance(got, Fallback):
             got.bytes_reported = max(got.bytes_reported, first.bytes_reported)
             got.rows_reported = max(got.rows_reported, first.rows_reported)
@@ -387,228 +406,272 @@ def summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None,
     return got, checked_overrides
 
 
-def _read_parts(pread: Callable[[int, int], bytes], bounds: list[int], name: str,
-                header: list[str], overrides: dict[str, str], options: Options,
-                wide: set[int], delim: str, on_bytes: Callable[[bytes], None] | None,
-                on_rows: Callable[[int], None] | None, block_size: int
-                ) -> Summary | Fallback:
-    """Parse the byte ranges between bounds at once (one Arrow reader and thread each)
-    and count every batch on this thread."""
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
+@dataclass
+class _PartState:
+    """What one part's reader has seen; `short` is written by Arrow's row handler."""
 
-    from .columnar import ArrowSummaryBuilder
+    sentinel: bool = False  # the part's sentinel line was met as its own row
+    long: bool = False  # a long row, or a row after the sentinel
+    short: list[str] = field(default_factory=list)  # short rows' text, for Python's csv
+    counted: int = 0  # rows of the part counted
+    told: int = 0  # rows of the part reported to on_rows
+    clean: bool = False  # the part ended with its sentinel and no long row
 
-    width = len(header)
-    builder = ArrowSummaryBuilder(name, header, overrides, options)
-    for i in sorted(wide):
-        if builder.roles[i] == "open" and builder.state[i] is not None:
-            builder.drop(i)
-    included = [i for i, st in enumerate(builder.state) if st is not None] or [0]
-    token = "\x01faircode-" + os.urandom(8).hex()
-    sentinel_text = f'"{token}"'
-    sentinel = f'\n{sentinel_text}\n'.encode()
-    n_parts = len(bounds) - 1
-    shared = _Shared()
-    names = [f"f{i}" for i in range(width)]
-    # Every counted column comes dictionary-encoded from Arrow's converter, on the part's
-    # thread: encoding it on the counting thread cost that thread 0.46 s per GB, and the
-    # batches then hold no views of Arrow's parse buffers (20 MB less peak RSS). An open
-    # column dropped later is still encoded by Arrow, for nothing: rarer than not.
-    types = {names[i]: pa.dictionary(pa.int32(), pa.string()) for i in included}
-    # One part: Arrow's own threads convert columns; several: one thread per part.
-    read_opts = pacsv.ReadOptions(column_names=names, block_size=block_size,
-                                  use_threads=n_parts == 1)
-    convert_opts = pacsv.ConvertOptions(
-        column_types=types, include_columns=[names[i] for i in included], null_values=[],
-        strings_can_be_null=False, quoted_strings_can_be_null=False, check_utf8=False)
-    states = [{"sentinel": False, "long": False, "short": []} for _ in range(n_parts)]
 
-    def parse_options(state: dict) -> Any:
+class _PartsRead:
+    """One read of the byte ranges between `bounds`: one Arrow reader on one thread per
+    part, every batch counted on the caller's thread; `run()` gives the Summary or a
+    Fallback saying why not."""
+
+    def __init__(self, pread: Callable[[int, int], bytes], bounds: list[int], name: str,
+                 header: list[str], overrides: dict[str, str], options: Options,
+                 wide: set[int], delim: str, on_bytes: Callable[[bytes], None] | None,
+                 on_rows: Callable[[int], None] | None, block_size: int) -> None:
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+
+        from .columnar import ArrowSummaryBuilder
+
+        self.pa, self.pacsv = pa, pacsv
+        self.width = len(header)
+        self.builder = ArrowSummaryBuilder(name, header, overrides, options)
+        for i in sorted(wide):
+            if self.builder.roles[i] == "open" and self.builder.state[i] is not None:
+                self.builder.drop(i)
+        self.included = [i for i, st in enumerate(self.builder.state) if st is not None] or [0]
+        self.token = "\x01faircode-" + os.urandom(8).hex()
+        self.sentinel_text = f'"{self.token}"'
+        self.delim, self.on_rows = delim, on_rows
+        self.skip_header = options.names is None
+        self.n_parts = len(bounds) - 1
+        self.shared = _Shared()
+        self.parts = [_PartState() for _ in range(self.n_parts)]
+        names = [f"f{i}" for i in range(self.width)]
+        # Every counted column comes dictionary-encoded from Arrow's converter, on the
+        # part's thread: encoding it on the counting thread cost that thread 0.46 s per GB,
+        # and the batches then hold no views of Arrow's parse buffers (20 MB less peak
+        # RSS). An open column dropped later is still encoded by Arrow, for nothing.
+        types = {names[i]: pa.dictionary(pa.int32(), pa.string()) for i in self.included}
+        # One part: Arrow's own threads convert columns; several: one thread per part.
+        self.read_opts = pacsv.ReadOptions(column_names=names, block_size=block_size,
+                                           use_threads=self.n_parts == 1)
+        self.convert_opts = pacsv.ConvertOptions(
+            column_types=types, include_columns=[names[i] for i in self.included],
+            null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False,
+            check_utf8=False)
+        # Room for more batches than one count takes (_COMBINE_ROWS rows, some 16
+        # blocks): with less, the parsers stop while a count runs. 32 blocks a part.
+        self.queue: queue.Queue = queue.Queue(maxsize=32 * self.n_parts)
+        sentinel = f"\n{self.sentinel_text}\n".encode()
+        self.streams = [_PartStream(pread, bounds[k], bounds[k + 1], self.shared, sentinel)
+                        for k in range(self.n_parts)]
+        self.relay = _ByteRelay(pread, bounds[0], bounds[-1], self.shared, on_bytes) \
+            if on_bytes is not None else None
+        self.threads = [threading.Thread(target=self._produce, args=(k,), daemon=True,
+                                         name=f"faircode-csv-{k}") for k in range(self.n_parts)]
+        self.pending: list = []  # (part, record batch) not yet counted
+        self.pending_rows = 0
+
+    # -- the part threads
+
+    def _parse_options(self, part: _PartState) -> Any:
         def on_invalid(row: Any) -> str:
-            if row.text == sentinel_text and not state["sentinel"]:
-                state["sentinel"] = True
+            if row.text == self.sentinel_text and not part.sentinel:
+                part.sentinel = True
                 return "skip"
-            if state["sentinel"] or row.actual_columns > row.expected_columns:
-                state["long"] = True
+            if part.sentinel or row.actual_columns > row.expected_columns:
+                part.long = True
                 return "error"
-            state["short"].append(row.text)
+            part.short.append(row.text)
             return "skip"
 
-        return pacsv.ParseOptions(delimiter=delim, quote_char='"', double_quote=True,
-                                  escape_char=False, newlines_in_values=True,
-                                  ignore_empty_lines=True, invalid_row_handler=on_invalid)
+        return self.pacsv.ParseOptions(
+            delimiter=self.delim, quote_char='"', double_quote=True, escape_char=False,
+            newlines_in_values=True, ignore_empty_lines=True, invalid_row_handler=on_invalid)
 
-    # Room for more batches than one count takes (_COMBINE_ROWS rows, some 16 blocks):
-    # with less, the parsers stop while a count runs. At most 32 blocks' worth a part.
-    q: queue.Queue = queue.Queue(maxsize=32 * n_parts)
-    streams = [_PartStream(pread, bounds[k], bounds[k + 1], shared, sentinel)
-               for k in range(n_parts)]
+    def _produce(self, k: int) -> None:
+        """Parse part k and queue its batches, then _DONE or an _Abort.
 
-    def produce(k: int) -> None:
-        # The reader is closed here, on this thread, before the thread ends. Arrow's
-        # read-ahead calls the Python stream from Arrow's IO pool; a reader left to the
-        # garbage collector (say, held by a traceback's frames) could be freed during
-        # interpreter exit, when that pool can no longer take the GIL: the process then
-        # hangs in ThreadPool::Shutdown. For the same reason an error crosses to the
-        # counting thread as text (a fresh _Abort), never with this thread's frames.
-        reader = None
-        failure: str | None = None
+        The reader is closed here, on this thread, before the thread ends. Arrow's
+        read-ahead calls the Python stream from Arrow's IO pool; a reader left to the
+        garbage collector (say, held by a traceback's frames) could be freed during
+        interpreter exit, when that pool can no longer take the GIL: the process then
+        hung in ThreadPool::Shutdown. For the same reason an error crosses to the
+        counting thread as text (a fresh _Abort), never with this thread's frames."""
+        reader = batch = None
+        failure: _Abort | None = None
         try:
-            reader = pacsv.open_csv(streams[k], read_options=read_opts,
-                                    parse_options=parse_options(states[k]),
-                                    convert_options=convert_opts)
+            reader = self.pacsv.open_csv(self.streams[k], read_options=self.read_opts,
+                                         parse_options=self._parse_options(self.parts[k]),
+                                         convert_options=self.convert_opts)
             for batch in reader:
-                while not shared.stop:
-                    try:
-                        q.put((k, batch), timeout=0.05)
-                        break
-                    except queue.Full:
-                        continue
-                if shared.stop:
+                if not self._put((k, batch)):
                     return
         except BaseException as exc:
-            failure = (str(exc).splitlines() or [type(exc).__name__])[0]
+            text = (str(exc).splitlines() or [type(exc).__name__])[0]
+            expected = isinstance(exc, (_Abort, self.pa.ArrowException))
+            failure = _Abort(text) if expected else _Unexpected(f"{type(exc).__name__}: {text}")
         finally:
             batch = None
             if reader is not None:
                 reader.close()
                 reader = None
-        q.put((k, _DONE if failure is None else _Abort(failure)))
+        self._put((k, _DONE if failure is None else failure))
 
-    relay = _ByteRelay(pread, bounds[0], bounds[-1], shared, on_bytes) \
-        if on_bytes is not None else None
-    threads = [threading.Thread(target=produce, args=(k,), name=f"faircode-csv-{k}",
-                                daemon=True) for k in range(n_parts)]
-    for t in threads:
-        t.start()
-    skip_header = options.names is None
-    pending: list = []  # (part, record batch) not yet counted
-    pending_rows = 0
-    # on_rows hears of a part's rows only once every part before it ended cleanly: rows
-    # of a part cut inside a quoted field are not rows of the file.
-    counted = [0] * n_parts
-    told = [0] * n_parts
-    clean = [False] * n_parts
+    def _put(self, item: tuple) -> bool:
+        """Queue item unless the read was stopped; False when it was."""
+        while not self.shared.stop:
+            try:
+                self.queue.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
 
-    def tell_rows() -> None:
-        if on_rows is None:
+    # -- the counting thread
+
+    def run(self) -> Summary | Fallback:
+        for t in self.threads:
+            t.start()
+        try:
+            self._count_all()
+        except Exception as exc:  # any library disagreement: the reference reader decides
+            return self._stop(self._why(exc), unexpected=isinstance(exc, _Unexpected)
+                              or not isinstance(exc, (_Abort, self.pa.ArrowException)))
+        except BaseException:  # interrupted (KeyboardInterrupt): no thread outlives us
+            self._stop("interrupted")
+            raise
+        for t in self.threads:
+            t.join()
+        if self.relay is not None:
+            self.relay.close(complete=True)
+        if self.builder.n_rows == 0:  # cannot happen after the checks, but never guess
+            return Fallback("no rows", self.relay.reported if self.relay else 0,
+                            self._rows_told())
+        return self.builder.finish()
+
+    def _count_all(self) -> None:
+        done = 0
+        last: Any = None  # the last batch of a one-column file may end in the sentinel
+        while done < self.n_parts:
+            k, item = self.queue.get()
+            if item is _DONE:
+                done += 1
+                part = self.parts[k]
+                part.clean = part.sentinel and not part.long
+                continue
+            if isinstance(item, BaseException):
+                # A new exception: raising `item` itself would tie it to this frame.
+                raise type(item)(str(item))
+            batch = item
+            if k == 0 and self.skip_header:
+                batch = batch.slice(1)
+                self.skip_header = False
+            if batch.num_rows == 0:
+                continue
+            if self.width == 1:  # hold each batch back until the next one comes
+                if last is not None:
+                    self._add_pending(0, last)
+                last = batch
+            else:
+                self._add_pending(k, batch)
+            if self.pending_rows >= _COMBINE_ROWS:
+                self._flush()
+            self._drain_short()
+            self._tell_rows()
+        if self.width == 1 and last is not None:
+            # With one column the sentinel line is a valid row: it ends the last batch.
+            if last.num_rows and last.column(0)[-1].as_py() == self.token:
+                part = self.parts[0]
+                part.sentinel = part.clean = not part.long
+                last = last.slice(0, last.num_rows - 1)
+            self._add_pending(0, last)
+        if not all(part.clean for part in self.parts):
+            raise _Abort("unterminated quote or long row")
+        self._flush()
+        self._drain_short()
+        self._tell_rows()
+
+    def _add_pending(self, k: int, batch: Any) -> None:
+        self.pending.append((k, batch))
+        self.pending_rows += batch.num_rows
+
+    def _flush(self) -> None:
+        """Count the pending batches as one."""
+        if not self.pending:
             return
-        for k in range(n_parts):
-            if counted[k] > told[k]:
-                on_rows(counted[k] - told[k])
-                told[k] = counted[k]
-            if not clean[k]:
-                break
+        todo, self.pending, self.pending_rows = self.pending, [], 0
+        arrays: list = [None] * self.width
+        if len(todo) == 1:
+            for pos, j in enumerate(self.included):
+                arrays[j] = todo[0][1].column(pos)
+        else:
+            table = self.pa.Table.from_batches([b for _, b in todo])
+            for pos, j in enumerate(self.included):
+                arrays[j] = table.column(pos)
+        self.builder.add_arrays(arrays, sum(b.num_rows for _, b in todo))
+        for k, b in todo:
+            self.parts[k].counted += b.num_rows
 
-    def drain_short() -> None:
-        for k, state in enumerate(states):
-            texts = state["short"][:]
+    def _drain_short(self) -> None:
+        """Count the short rows Arrow's handler set aside, parsed by Python's csv module
+        and padded with missing cells (SPEC 0.3)."""
+        pa, width = self.pa, self.width
+        for part in self.parts:
+            texts = part.short[:]
             if not texts:
                 continue
-            del state["short"][:len(texts)]
+            del part.short[:len(texts)]
             cols: list[list[str]] = [[] for _ in range(width)]
             for text in texts:
-                recs = list(csv.reader(io.StringIO(text, newline=""), delimiter=delim,
+                recs = list(csv.reader(io.StringIO(text, newline=""), delimiter=self.delim,
                                        quotechar='"', doublequote=True, strict=False))
                 if len(recs) != 1 or len(recs[0]) > width:
                     raise _Abort("a short row Python's csv module reads differently")
                 rec = recs[0] + [""] * (width - len(recs[0]))
                 for j, cell in enumerate(rec):
                     cols[j].append(cell)
-            builder.add_arrays([pa.array(c, pa.string()) if builder.state[j] is not None
-                                else None for j, c in enumerate(cols)], len(texts))
-            counted[k] += len(texts)
+            self.builder.add_arrays([pa.array(c, pa.string())
+                                     if self.builder.state[j] is not None else None
+                                     for j, c in enumerate(cols)], len(texts))
+            part.counted += len(texts)
 
-    def flush() -> None:
-        nonlocal pending, pending_rows
-        if not pending:
+    def _tell_rows(self) -> None:
+        """on_rows hears of a part's rows only once every part before it ended cleanly:
+        rows of a part cut inside a quoted field are not rows of the file."""
+        if self.on_rows is None:
             return
-        todo, pending, pending_rows = pending, [], 0
-        arrays: list = [None] * width
-        if len(todo) == 1:
-            for pos, j in enumerate(included):
-                arrays[j] = todo[0][1].column(pos)
-        else:
-            table = pa.Table.from_batches([b for _, b in todo])
-            for pos, j in enumerate(included):
-                arrays[j] = table.column(pos)
-        builder.add_arrays(arrays, sum(b.num_rows for _, b in todo))
-        for k, b in todo:
-            counted[k] += b.num_rows
+        for part in self.parts:
+            if part.counted > part.told:
+                self.on_rows(part.counted - part.told)
+                part.told = part.counted
+            if not part.clean:
+                break
 
-    complete: bool | None = False
-    try:
-        done = 0
-        last: Any = None  # the last batch of a one-column file may end in the sentinel
-        while done < n_parts:
-            k, item = q.get()
-            if item is _DONE:
-                done += 1
-                clean[k] = states[k]["sentinel"] and not states[k]["long"]
-                continue
-            if isinstance(item, BaseException):
-                raise _Abort(str(item))  # a new exception: no reference cycle via `item`
-            batch = item
-            if k == 0 and skip_header:
-                batch = batch.slice(1)
-                skip_header = False
-            if batch.num_rows == 0:
-                continue
-            if width == 1:
-                if last is not None:
-                    pending.append((0, last))
-                    pending_rows += last.num_rows
-                last = batch
-            else:
-                pending.append((k, batch))
-                pending_rows += batch.num_rows
-            if pending_rows >= _COMBINE_ROWS:
-                flush()
-            drain_short()
-            tell_rows()
-        if width == 1 and last is not None:
-            if last.num_rows and last.column(0)[-1].as_py() == token:
-                states[0]["sentinel"] = clean[0] = not states[0]["long"]
-                last = last.slice(0, last.num_rows - 1)
-            pending.append((0, last))
-        if not all(clean):
-            raise _Abort("unterminated quote or long row")
-        flush()
-        drain_short()
-        tell_rows()
-        complete = True
-    except Exception as exc:  # any library disagreement: the reference reader decides
-        why = next((s.problem for s in streams if s.problem not in (None, "stopped")), None)
+    def _rows_told(self) -> int:
+        return sum(part.told for part in self.parts)
+
+    def _why(self, exc: Exception) -> str:
+        why = next((s.problem for s in self.streams if s.problem not in (None, "stopped")),
+                   None)
         if why is None:
-            why = "long row" if any(s["long"] for s in states) else \
+            why = "long row" if any(part.long for part in self.parts) else \
                 (str(exc).splitlines() or [type(exc).__name__])[0]
-        complete = None  # stopped below
-        return _stop(threads, shared, q, relay, f"fast path aborted: {why}", sum(told))
-    finally:
-        if complete:
-            for t in threads:
-                t.join()
-            if relay is not None:
-                relay.close(complete=True)
-        elif complete is False:  # interrupted (KeyboardInterrupt): no thread outlives us
-            _stop(threads, shared, q, relay, "interrupted", 0)
-    if builder.n_rows == 0:  # cannot happen after the checks above, but never guess
-        return Fallback("no rows", relay.reported if relay else 0, sum(told))
-    return builder.finish()
+        return why
 
-
-def _stop(threads: list[threading.Thread], shared: _Shared, q: queue.Queue,
-          relay: _ByteRelay | None, why: str, rows_reported: int) -> Fallback:
-    """Stop every reading thread (unblocking any waiting on a full queue)."""
-    shared.halt()
-    while any(t.is_alive() for t in threads):
-        try:
-            q.get(timeout=0.05)
-        except queue.Empty:
-            pass
-    bytes_reported = 0
-    if relay is not None:
-        relay.close(complete=False)
-        bytes_reported = relay.reported
-    return Fallback(why, bytes_reported, rows_reported)
+    def _stop(self, why: str, unexpected: bool = False) -> Fallback:
+        """Stop every reading thread (unblocking any waiting on a full queue)."""
+        self.shared.halt()
+        while any(t.is_alive() for t in self.threads):
+            try:
+                self.queue.get(timeout=0.05)
+            except queue.Empty:
+                pass
+        bytes_reported = 0
+        if self.relay is not None:
+            self.relay.close(complete=False)
+            bytes_reported = self.relay.reported
+        if unexpected:  # not a dialect difference: a bug worth seeing, still answered right
+            log.warning("fast path failed unexpectedly (%s); the reference reader reads "
+                        "the file instead", why)
+        return Fallback(f"fast path aborted: {why}", bytes_reported, self._rows_told())

@@ -76,12 +76,13 @@ WORK = textwrap.dedent("""
                 fastpath.summarize_csv(io.BytesIO(data), "t.csv", None, resolve(None),
                                        check=check_overrides, block_size=4096, parts=parts)
     faircode.profile({sample!r}, engine="fast")
+    parquet, arrow = {parquet!r} + sys.argv[1], {arrow!r} + sys.argv[1]  # one per process
     table = pa.table({{"sex": ["M", "F"] * 500, "race": ["A", "B", "C", "D"] * 250}})
-    pq.write_table(table, {parquet!r}, row_group_size=100)
-    faircode.profile({parquet!r})
-    with pa.OSFile({arrow!r}, "wb") as sink, pa.ipc.new_file(sink, table.schema) as w:
+    pq.write_table(table, parquet, row_group_size=100)
+    faircode.profile(parquet)
+    with pa.OSFile(arrow, "wb") as sink, pa.ipc.new_file(sink, table.schema) as w:
         w.write_table(table)
-    faircode.profile({arrow!r})
+    faircode.profile(arrow)
     faircode.profile(table)
     try:
         import polars
@@ -99,8 +100,8 @@ def test_processes_using_arrow_exit_promptly(tmp_path):
     script.write_text(WORK.format(
         cases=CASES, rounds=3, sample=str(DATA / "compas-scores-two-years.csv"),
         parquet=str(tmp_path / "t.parquet"), arrow=str(tmp_path / "t.arrow")))
-    procs = [subprocess.Popen([sys.executable, str(script)], cwd=ROOT, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for _ in range(8)]
+    procs = [subprocess.Popen([sys.executable, str(script), str(i)], cwd=ROOT, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for i in range(8)]
     hung = []
     for proc in procs:
         line = proc.stdout.readline()  # blocks until the work is done (or the process died)
