@@ -100,8 +100,8 @@ def test_processes_using_arrow_exit_promptly(tmp_path):
     script.write_text(WORK.format(
         cases=CASES, rounds=3, sample=str(DATA / "compas-scores-two-years.csv"),
         parquet=str(tmp_path / "t.parquet"), arrow=str(tmp_path / "t.arrow")))
-    procs = [subprocess.Popen([sys.executable, str(script), str(i)], cwd=ROOT, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for i in range(8)]
+    procs = [subprocess.Popen([sys.executable, str(script), str(i)], cwd=ROOT, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for i in range(8)]
     hung = []
     for proc in procs:
         line = proc.stdout.readline()  # blocks until the work is done (or the process died)
