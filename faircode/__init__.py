@@ -1,7 +1,13 @@
-"""faircode: who is, and is not, represented in your data."""
+"""faircode: who is, and is not, represented in your data.
 
+The public API: `profile`, `summarize`, `compare`, `provenance_for`, `InputError`, and
+`faircode.monitor.evaluate` (subgroup model performance; it imports pandas on use).
+"""
+
+from .compare import compare
 from .errors import InputError
 from .profiler import profile, summarize
+from .provenance import provenance_for
 
 __version__ = "0.1.0"
-__all__ = ["InputError", "__version__", "profile", "summarize"]
+__all__ = ["InputError", "__version__", "compare", "profile", "provenance_for", "summarize"]

@@ -1,0 +1,31 @@
+"""The public API the README lists, and what importing it costs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from util import DATA
+
+import faircode
+
+
+def test_the_public_api_is_exported():
+    assert sorted(faircode.__all__) == ["InputError", "__version__", "compare", "profile",
+                                        "provenance_for", "summarize"]
+    a = faircode.profile(DATA / "insurance.csv")
+    drift = faircode.compare(a, a)
+    assert all(d["drift_level"] == "none" for d in drift["dimensions"])
+    block = faircode.provenance_for(DATA / "insurance.csv")
+    assert block["dataset_hash"].startswith("sha256:") and len(block["dataset_hash"]) == 71
+    from faircode.monitor import MonitorInputError, evaluate
+
+    assert callable(evaluate) and issubclass(MonitorInputError, Exception)
+
+
+def test_importing_faircode_does_not_import_pandas_or_pyarrow():
+    code = ("import sys, faircode; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'pyarrow'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
