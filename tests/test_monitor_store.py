@@ -413,3 +413,38 @@ def test_schema_version_is_recorded(db: str) -> None:
             assert store.one("SELECT COUNT(*) FROM schema_version") == SCHEMA_VERSION
         finally:
             store.close()
+
+
+def test_slice_stats_always_equal_a_group_by_over_the_predictions(db: str,
+                                                                  tmp_path: Path) -> None:
+    from faircode.monitor import rollup
+    from faircode.monitor.ingest import log_labels, log_predictions
+
+    df = _mixed_frame(900, seed=3)
+    df["yhat"] = df["yhat"].round(1)
+    parts = {name: tmp_path / f"{name}.csv" for name in ("a", "b", "l1", "l2", "l3")}
+    df.iloc[:500].to_csv(parts["a"], index=False)
+    df.iloc[450:].to_csv(parts["b"], index=False)  # overlaps the first batch
+    df.iloc[::2][["rid", "y"]].to_csv(parts["l1"], index=False)
+    df.iloc[::3].assign(y=lambda d: d["y"] + 1)[["rid", "y"]].to_csv(parts["l2"], index=False)
+    pd.DataFrame({"rid": [10**9, 10**9 + 1], "y": [1.0, 2.0]}).to_csv(parts["l3"], index=False)
+    store = open_store(db)
+    try:
+        log_predictions(store, "r", parts["a"], version="1", id_col="rid",
+                        attrs=["region", "age"], pred="yhat")
+        log_labels(store, "r", parts["l1"], id_col="rid", label_col="y")  # some orphans
+        log_labels(store, "r", parts["l3"], id_col="rid", label_col="y")  # orphans only
+        log_predictions(store, "r", parts["b"], version="2", id_col="rid",
+                        attrs=["region", "age", "flag"], pred="yhat")  # joins orphans
+        log_labels(store, "r", parts["l2"], id_col="rid", label_col="y")  # replaces some
+        slots = [0, 1, 2]
+        for version in ("1", "2"):
+            kept = rollup.cells(store, "r", slots, version, None, None)
+            raw = rollup.raw_cells(store, "r", slots, version)
+            dims = ["a0", "a1", "a2", "day"]
+            kept = kept.sort_values(dims).reset_index(drop=True)
+            raw = raw.sort_values(dims).reset_index(drop=True)
+            pd.testing.assert_frame_equal(kept, raw, check_exact=False, rtol=1e-12)
+        assert store.one("SELECT COUNT(*) FROM orphan_labels") == 2
+    finally:
+        store.close()

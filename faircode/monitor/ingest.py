@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from . import rollup
 from .errors import MonitorInputError
 from .io import file_format, read_table
 from .store import ATTR_SLOTS, SLOT_COLUMNS, Store, model_key
@@ -158,8 +159,8 @@ def _slots(store: Store, key: str, attrs: list[str]) -> list[int]:
     return out
 
 
-def _codes(store: Store, key: str, slot: int, column: pd.Series) -> list[Any]:
-    """Per-row dictionary code of an attribute column (None for a missing value)."""
+def _codes(store: Store, key: str, slot: int, column: pd.Series) -> np.ndarray:
+    """Per-row dictionary code of an attribute column (-1 for a missing value)."""
     from .core import _native
 
     codes, uniques = pd.factorize(column, use_na_sentinel=True)
@@ -169,11 +170,9 @@ def _codes(store: Store, key: str, slot: int, column: pd.Series) -> list[Any]:
                     (key, slot))
     )
     next_code = max(known.values(), default=-1) + 1
-    mapping = np.empty(len(texts) + 1, dtype=object)
-    mapping[-1] = None
+    mapping = np.full(len(texts) + 1, -1, dtype=np.int64)
     for i, t in enumerate(texts):
         if t == "null":  # a value _native maps to missing (NaN inside an object column)
-            mapping[i] = None
             continue
         if t not in known:
             store.execute(
@@ -183,7 +182,7 @@ def _codes(store: Store, key: str, slot: int, column: pd.Series) -> list[Any]:
             known[t] = next_code
             next_code += 1
         mapping[i] = int(known[t])
-    return mapping[np.asarray(codes, dtype=np.int64)].tolist()
+    return mapping[np.asarray(codes, dtype=np.int64)]
 
 
 def _next_batch(store: Store, key: str, kind: str, digest: str, version: str | None,
@@ -209,9 +208,8 @@ def _bulk(store: Store, table: str, columns: list[str], rows: Iterable[tuple[Any
     it = iter(rows)
     if store.dialect == "postgresql":
         stage = f"staging_{table}"
-        store.execute(f"CREATE TEMP TABLE IF NOT EXISTS {stage} AS SELECT {cols} FROM {table} "
-                      "WHERE false")
-        store.execute(f"DELETE FROM {stage}")
+        store.execute(f"DROP TABLE IF EXISTS {stage}")
+        store.execute(f"CREATE TEMP TABLE {stage} AS SELECT {cols} FROM {table} WHERE false")
     while written < total:
         chunk = [row for _, row in zip(range(CHUNK_ROWS), it)]
         if not chunk:
@@ -236,7 +234,7 @@ def _bulk(store: Store, table: str, columns: list[str], rows: Iterable[tuple[Any
         inserted = store.execute(
             f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {stage} {conflict}"
         ).rowcount
-        store.execute(f"DELETE FROM {stage}")
+        store.execute(f"DROP TABLE {stage}")
     return inserted
 
 
@@ -333,16 +331,24 @@ def log_predictions(
             [None] * n if scores is None else [None if v != v else v for v in scores.tolist()]
         )
         rows = zip(repeat(key), ids, repeat(version), at.tolist(), day.tolist(),
-                   preds.tolist(), score_list, repeat(batch), *attr_codes)
+                   preds.tolist(), score_list, repeat(batch), *(c.tolist() for c in attr_codes))
         new = _bulk(store, "predictions", columns, rows, n,
                     "ON CONFLICT (model, request_id) DO NOTHING", progress)
+        if new == n:
+            rollup.add_batch(store, key, version, day, dict(zip(slots, attr_codes)), preds)
+        else:  # some request ids were stored already: count what is really there
+            rollup.rebuild(store, key)
         joined = 0
         if store.one("SELECT COUNT(*) FROM orphan_labels WHERE model = ?", (key,)):
+            rollup.add_label_delta(
+                store, key,
+                "orphan_labels t JOIN predictions p ON t.model = ? "
+                "AND p.request_id = t.request_id", (key,))
             joined = store.execute(
                 "UPDATE predictions SET label = o.label, labelled_at = o.at FROM orphan_labels o "
                 "WHERE predictions.model = ? AND o.model = predictions.model "
-                "AND o.request_id = predictions.request_id AND predictions.batch = ?",
-                (key, batch),
+                "AND o.request_id = predictions.request_id",
+                (key,),
             ).rowcount
             store.execute(
                 "DELETE FROM orphan_labels WHERE model = ? AND EXISTS (SELECT 1 FROM "
@@ -419,6 +425,8 @@ def log_labels(
             "AND p.label <> t.label",
             (key,),
         ) or 0)
+        rollup.add_label_delta(
+            store, key, "incoming_labels t JOIN predictions p ON p.request_id = t.request_id", ())
         joined = store.execute(
             "UPDATE predictions SET label = t.label, labelled_at = ? FROM incoming_labels t "
             "WHERE predictions.model = ? AND predictions.request_id = t.request_id",

@@ -27,6 +27,10 @@ DEFAULT_DB = Path(".faircode") / "monitor.db"
 #: Attribute slots per model: predictions carry at most this many slicing attributes.
 ATTR_SLOTS = 8
 SLOT_COLUMNS = tuple(f"a{i}" for i in range(ATTR_SLOTS))
+#: Additive statistics per slice_stats row: integer counts, then float sums.
+STAT_COUNTS = ("n", "n_selected", "n_nonbinary_pred", "n_labelled", "n_nonbinary_label",
+               "n_correct", "n_label_pos", "n_tp", "n_fp", "n_pred_pos_labelled")
+STAT_SUMS = ("sum_abs_error", "sum_sq_error", "sum_pred_labelled", "sum_label")
 #: How long a writer waits for another writer's lock before giving up (SQLite).
 BUSY_TIMEOUT_S = 120.0
 
@@ -37,8 +41,10 @@ class StoreError(MonitorInputError):
 
 def _ddl(dialect: str) -> dict[str, str]:
     if dialect == "postgresql":
-        return {"REAL": "DOUBLE PRECISION", "INT": "BIGINT"}
-    return {"REAL": "REAL", "INT": "INTEGER"}
+        return {"REAL": "DOUBLE PRECISION", "INT": "BIGINT", "ROWID": ""}
+    # WITHOUT ROWID: the predictions are stored in their primary-key B-tree, one
+    # B-tree write per row instead of two
+    return {"REAL": "REAL", "INT": "INTEGER", "ROWID": " WITHOUT ROWID"}
 
 
 _SLOT_DDL = ", ".join(f"{c} {{INT}}" for c in SLOT_COLUMNS)
@@ -62,8 +68,16 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             "CREATE TABLE predictions (model TEXT NOT NULL, request_id TEXT NOT NULL, "
             "version TEXT NOT NULL, at {INT} NOT NULL, day {INT} NOT NULL, "
             "pred {REAL} NOT NULL, score {REAL}, label {REAL}, labelled_at {INT}, "
-            f"{_SLOT_DDL}, batch {{INT}} NOT NULL, PRIMARY KEY (model, request_id))",
-            "CREATE INDEX predictions_by_version ON predictions (model, version)",
+            f"{_SLOT_DDL}, batch {{INT}} NOT NULL, PRIMARY KEY (model, request_id))"
+            "{ROWID}",
+            # per (model, version, day, attribute codes) sufficient statistics, kept in
+            # step with predictions and labels in the same transaction; reports read
+            # this instead of every prediction (-1 marks a missing or unused attribute)
+            "CREATE TABLE slice_stats (model TEXT NOT NULL, version TEXT NOT NULL, "
+            "day {INT} NOT NULL, " + ", ".join(f"{c} {{INT}} NOT NULL" for c in SLOT_COLUMNS)
+            + ", " + ", ".join(f"{c} {{INT}} NOT NULL" for c in STAT_COUNTS)
+            + ", " + ", ".join(f"{c} {{REAL}} NOT NULL" for c in STAT_SUMS)
+            + ", PRIMARY KEY (model, version, day, " + ", ".join(SLOT_COLUMNS) + "))",
             "CREATE TABLE orphan_labels (model TEXT NOT NULL, request_id TEXT NOT NULL, "
             "label {REAL} NOT NULL, at {INT} NOT NULL, batch {INT} NOT NULL, "
             "PRIMARY KEY (model, request_id))",
@@ -149,6 +163,8 @@ class Store:
                 self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
                 self.conn.execute("PRAGMA journal_mode = WAL")
                 self.conn.execute("PRAGMA synchronous = NORMAL")
+                self.conn.execute("PRAGMA cache_size = -65536")  # 64 MiB
+                self.conn.execute("PRAGMA temp_store = MEMORY")
             except (OSError, sqlite3.Error) as exc:
                 raise StoreError(
                     f"cannot open the store {path}: {exc}; check --db / FAIRCODE_DB"

@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from . import rollup
 from .core import _Attribute, _slices_of, assemble_group, assemble_report
 from .counts import counts_from_cube as _sum_cube
 from .counts import metrics_from_counts
@@ -27,23 +28,6 @@ from .store import SLOT_COLUMNS, Store, describe, model_key
 GATED = ("demographic_parity_difference", "equalized_odds_difference", "accuracy_range",
          "mae_range")
 
-_STATS_SQL = [
-    ("n", "COUNT(*)"),
-    ("n_selected", "SUM(CASE WHEN pred = 1 THEN 1 ELSE 0 END)"),
-    ("n_nonbinary_pred", "SUM(CASE WHEN pred = 0 OR pred = 1 THEN 0 ELSE 1 END)"),
-    ("n_labelled", "COUNT(label)"),
-    ("n_nonbinary_label",
-     "SUM(CASE WHEN label IS NOT NULL AND label <> 0 AND label <> 1 THEN 1 ELSE 0 END)"),
-    ("n_correct", "SUM(CASE WHEN label = pred THEN 1 ELSE 0 END)"),
-    ("n_label_pos", "SUM(CASE WHEN label = 1 THEN 1 ELSE 0 END)"),
-    ("n_tp", "SUM(CASE WHEN label = 1 AND pred = 1 THEN 1 ELSE 0 END)"),
-    ("n_fp", "SUM(CASE WHEN label = 0 AND pred = 1 THEN 1 ELSE 0 END)"),
-    ("n_pred_pos_labelled", "SUM(CASE WHEN label IS NOT NULL AND pred = 1 THEN 1 ELSE 0 END)"),
-    ("sum_abs_error", "SUM(ABS(pred - label))"),
-    ("sum_sq_error", "SUM((pred - label) * (pred - label))"),
-    ("sum_pred_labelled", "SUM(CASE WHEN label IS NOT NULL THEN pred END)"),
-    ("sum_label", "SUM(label)"),
-]
 BINARY_KEYS = ("n", "n_selected", "n_labelled", "n_correct", "n_label_pos", "n_tp", "n_fp",
                "n_pred_pos_labelled")
 REGRESSION_KEYS = ("n", "n_labelled", "sum_abs_error", "sum_sq_error", "sum_pred_labelled",
@@ -99,25 +83,14 @@ def _known_model(store: Store, model: str) -> str:
 
 def cube(store: Store, key: str, slots: list[int], version: str, since: int | None,
          until: int | None) -> pd.DataFrame:
-    """Sufficient statistics per (attribute codes, day), computed by the database."""
-    dims = [SLOT_COLUMNS[s] for s in slots] + ["day"]
-    select = ", ".join(dims + [f"{expr} AS {name}" for name, expr in _STATS_SQL])
-    where = "model = ? AND version = ?"
-    params: list[Any] = [key, version]
-    if since is not None:
-        where += " AND at >= ?"
-        params.append(since)
-    if until is not None:
-        where += " AND at < ?"
-        params.append(until)
-    rows = store.query(
-        f"SELECT {select} FROM predictions WHERE {where} GROUP BY {', '.join(dims)}", params
-    )
-    names = dims + [n for n, _ in _STATS_SQL]
-    frame = pd.DataFrame.from_records(rows, columns=names)
-    for name, _ in _STATS_SQL:
-        frame[name] = pd.to_numeric(frame[name]).fillna(0.0).astype("float64")
-    return frame
+    """Sufficient statistics per (attribute codes, day): a GROUP BY over slice_stats.
+
+    The window is whole UTC days: ``since`` and ``until`` (epoch seconds, ``until``
+    exclusive) are widened to the days that contain them.
+    """
+    first = None if since is None else since // 86400
+    end = None if until is None else (until - 1) // 86400 + 1
+    return rollup.cells(store, key, slots, version, first, end)
 
 
 def _decoders(store: Store, key: str) -> dict[int, dict[int, Any]]:
@@ -218,8 +191,7 @@ def _groups(ctx: _Context, frame: pd.DataFrame, task: str, names: list[list[str]
             slot = ctx.slots[ctx.attrs.index(a)]
             table = ctx.decode.get(slot, {})
             col = frame[SLOT_COLUMNS[slot]]
-            values = [None if c is None or (isinstance(c, float) and math.isnan(c))
-                      else table[int(c)] for c in col.tolist()]
+            values = [None if c < 0 else table[c] for c in col.tolist()]
             ats.append(_Attribute(a, pd.Series(values, dtype=object)))
         codes, slice_parts = _slices_of(ats)
         counts = _sum_cube(codes, len(slice_parts), {k: frame[k].to_numpy() for k in keys})
