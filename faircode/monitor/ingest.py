@@ -15,7 +15,6 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable
-from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -198,18 +197,34 @@ def _next_batch(store: Store, key: str, kind: str, digest: str, version: str | N
     return batch
 
 
-def _bulk(store: Store, table: str, columns: list[str], rows: Iterable[tuple[Any, ...]],
-          total: int, conflict: str, progress: Progress) -> int:
-    """Insert ``rows`` in chunks (COPY through a staging table on PostgreSQL)."""
+def _literal(value: Any) -> str:
+    """A SQL literal for a per-batch constant (text quoted, numbers as they are)."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise TypeError(f"unsupported constant {value!r}")
+    if isinstance(value, int):
+        return str(value)
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _bulk(store: Store, table: str, const: dict[str, Any], columns: list[str],
+          rows: Iterable[tuple[Any, ...]], total: int, conflict: str,
+          progress: Progress) -> int:
+    """Insert ``rows`` (values of ``columns``; ``const`` the same for every row) in chunks.
+
+    SQLite: ``executemany`` with the constants written into the statement, so each row
+    binds only what varies. PostgreSQL: COPY into a staging table, then one INSERT.
+    """
+    all_cols = ", ".join([*const, *columns])
     cols = ", ".join(columns)
     pause = float(os.environ.get("FAIRCODE_TEST_INGEST_PAUSE", "0") or 0)
     written = 0
     inserted = 0
     it = iter(rows)
+    stage = f"staging_{table}"
     if store.dialect == "postgresql":
-        stage = f"staging_{table}"
         store.execute(f"DROP TABLE IF EXISTS {stage}")
         store.execute(f"CREATE TEMP TABLE {stage} AS SELECT {cols} FROM {table} WHERE false")
+    values = ", ".join([_literal(v) for v in const.values()] + ["?" for _ in columns])
     while written < total:
         chunk = [row for _, row in zip(range(CHUNK_ROWS), it)]
         if not chunk:
@@ -219,9 +234,8 @@ def _bulk(store: Store, table: str, columns: list[str], rows: Iterable[tuple[Any
                 for row in chunk:
                     cp.write_row(row)
         else:
-            marks = ", ".join("?" for _ in columns)
             n = store.executemany(
-                f"INSERT INTO {table} ({cols}) VALUES ({marks}) {conflict}", chunk
+                f"INSERT INTO {table} ({all_cols}) VALUES ({values}) {conflict}", chunk
             )
             inserted += max(n, 0)
         written += len(chunk)
@@ -231,8 +245,10 @@ def _bulk(store: Store, table: str, columns: list[str], rows: Iterable[tuple[Any
             print(f"faircode: test: paused after {written} rows", file=sys.stderr, flush=True)
             time.sleep(pause)
     if store.dialect == "postgresql":
+        marks = ", ".join("?" for _ in const)
         inserted = store.execute(
-            f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {stage} {conflict}"
+            f"INSERT INTO {table} ({all_cols}) SELECT {marks}, {cols} FROM {stage} {conflict}",
+            tuple(const.values()),
         ).rowcount
         store.execute(f"DROP TABLE {stage}")
     return inserted
@@ -325,14 +341,15 @@ def log_predictions(
         slots = _slots(store, key, attrs)
         attr_codes = [_codes(store, key, s, frame[a]) for a, s in zip(attrs, slots)]
         batch = _next_batch(store, key, "predictions", digest, version, n, meta, actor_name)
-        columns = ["model", "request_id", "version", "at", "day", "pred", "score", "batch"]
+        const = {"model": key, "version": str(version), "batch": batch}
+        columns = ["request_id", "at", "day", "pred"]
         columns += [SLOT_COLUMNS[s] for s in slots]
-        score_list = (
-            [None] * n if scores is None else [None if v != v else v for v in scores.tolist()]
-        )
-        rows = zip(repeat(key), ids, repeat(version), at.tolist(), day.tolist(),
-                   preds.tolist(), score_list, repeat(batch), *(c.tolist() for c in attr_codes))
-        new = _bulk(store, "predictions", columns, rows, n,
+        varying = [ids, at.tolist(), day.tolist(), preds.tolist(),
+                   *(c.tolist() for c in attr_codes)]
+        if scores is not None:
+            columns.append("score")
+            varying.append(scores.tolist())
+        new = _bulk(store, "predictions", const, columns, zip(*varying), n,
                     "ON CONFLICT (model, request_id) DO NOTHING", progress)
         if new == n:
             rollup.add_batch(store, key, version, day, dict(zip(slots, attr_codes)), preds)
@@ -419,13 +436,7 @@ def log_labels(
                 done += len(part)
                 if progress is not None:
                     progress(done, n)
-        replaced = int(store.one(
-            "SELECT COUNT(*) FROM predictions p JOIN incoming_labels t "
-            "ON p.request_id = t.request_id WHERE p.model = ? AND p.label IS NOT NULL "
-            "AND p.label <> t.label",
-            (key,),
-        ) or 0)
-        rollup.add_label_delta(
+        replaced = rollup.add_label_delta(
             store, key, "incoming_labels t JOIN predictions p ON p.request_id = t.request_id", ())
         joined = store.execute(
             "UPDATE predictions SET label = t.label, labelled_at = ? FROM incoming_labels t "

@@ -89,23 +89,30 @@ def add_batch(store: Store, key: str, version: str, day: np.ndarray,
     store.executemany(_upsert(f"VALUES ({marks})"), rows)
 
 
-def add_label_delta(store: Store, key: str, source: str, params: tuple[Any, ...]) -> None:
+def add_label_delta(store: Store, key: str, source: str, params: tuple[Any, ...]) -> int:
     """Add, per cell, new-label minus old-label statistics for labels about to be written.
 
-    ``source`` is a FROM fragment naming the incoming labels as ``t`` (columns
-    ``request_id``, ``label``) with any extra condition in a trailing ``AND ...``;
-    ``params`` fill its placeholders. Call it before the predictions' labels change.
+    ``source`` is a FROM fragment joining the incoming labels ``t`` (columns
+    ``request_id``, ``label``) to ``predictions p``; ``params`` fill its placeholders.
+    Call it before the predictions' labels change. Returns how many stored labels the
+    incoming ones replace with a different value (one pass over the join for both).
     """
     new = label_exprs("p.pred", "t.label")
     old = label_exprs("p.pred", "p.label")
     cell, group = _cell_select("p")
-    stats = ", ".join(
-        ["0", "0", "0"]
-        + [f"SUM({new[c]}) - SUM({old[c]})" for c in STATS if c not in _PREDICTION_ONLY]
+    deltas = [f"SUM({new[c]}) - SUM({old[c]})" for c in STATS if c not in _PREDICTION_ONLY]
+    replaced = "SUM(CASE WHEN p.label IS NOT NULL AND p.label <> t.label THEN 1 ELSE 0 END)"
+    rows = store.query(
+        f"SELECT {cell}, {', '.join(deltas)}, {replaced} FROM {source} AND p.model = ? "
+        f"GROUP BY {group}",
+        (*params, key),
     )
-    sql = (f"SELECT {cell}, {stats} FROM {source} AND p.model = ? "
-           f"WHERE true GROUP BY {group}")
-    store.execute(_upsert(sql), (*params, key))
+    marks = ", ".join("?" for _ in (*CELL, *STATS))
+    zeros = (0,) * len(_PREDICTION_ONLY)
+    n_cell = len(CELL)
+    values = [(*r[:n_cell], *zeros, *r[n_cell:-1]) for r in rows]
+    store.executemany(_upsert(f"VALUES ({marks})"), values)
+    return int(sum(int(r[-1] or 0) for r in rows))
 
 
 def rebuild(store: Store, key: str) -> None:
