@@ -203,6 +203,10 @@ def test_store_report_equals_evaluate_on_the_same_rows(db: str, tmp_path: Path,
         store.close()
     assert got["engine"] == "sql"
     assert _strip(got) == _strip(expected)
+    import jsonschema
+
+    schema = json.loads((storeutil.ROOT / "faircode" / "monitor" / "schema.json").read_text())
+    jsonschema.validate(got, schema)
 
 
 def _mixed_frame(n: int = 3000, seed: int = 7) -> pd.DataFrame:
