@@ -83,3 +83,33 @@ def test_a_process_killed_mid_batch_leaves_nothing_behind(tmp_path: Path) -> Non
         assert store.one("SELECT COUNT(*) FROM predictions") == 130_000
     finally:
         store.close()
+
+
+def test_progress_goes_to_a_terminal_only(tmp_path: Path) -> None:
+    import pty
+
+    path = tmp_path / "p.csv"
+    _batch(path, "t", 120_000)
+    quiet = _log(tmp_path / "a.db", path, "v1")
+    _, err = quiet.communicate(timeout=300)
+    assert quiet.returncode == 0 and "logged 120000" in err and "/120,000" not in err
+    master, slave = pty.openpty()
+    env = {**os.environ, "FAIRCODE_DB": str(tmp_path / "b.db")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "faircode.monitor", "fairness", "log", "m", str(path),
+         "--version", "v1", "--id", "rid", "--pred", "pred", "--attr", "race"],
+        env=env, stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    proc.wait(timeout=300)
+    os.close(master)
+    assert proc.returncode == 0
+    assert b"50,000/120,000 rows" in seen and b"120,000/120,000 rows" in seen
