@@ -15,6 +15,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -226,7 +227,7 @@ def _bulk(store: Store, table: str, const: dict[str, Any], columns: list[str],
         store.execute(f"CREATE TEMP TABLE {stage} AS SELECT {cols} FROM {table} WHERE false")
     values = ", ".join([_literal(v) for v in const.values()] + ["?" for _ in columns])
     while written < total:
-        chunk = [row for _, row in zip(range(CHUNK_ROWS), it)]
+        chunk = list(islice(it, CHUNK_ROWS))
         if not chunk:
             break
         if store.dialect == "postgresql":

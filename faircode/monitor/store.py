@@ -165,6 +165,7 @@ class Store:
                 self.conn.execute("PRAGMA synchronous = NORMAL")
                 self.conn.execute("PRAGMA cache_size = -65536")  # 64 MiB
                 self.conn.execute("PRAGMA temp_store = MEMORY")
+                self.conn.execute("PRAGMA threads = 2")  # the sorter of a large GROUP BY
             except (OSError, sqlite3.Error) as exc:
                 raise StoreError(
                     f"cannot open the store {path}: {exc}; check --db / FAIRCODE_DB"
