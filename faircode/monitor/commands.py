@@ -257,12 +257,12 @@ def cmd_gate(args: argparse.Namespace) -> int:
                    reason=args.reason)
     err = sys.stderr
     report = res["report"]
+    if args.json:
+        sys.stdout.write(json.dumps({"event": res["event"], "exit": res["code"],
+                                     "audit_id": res["audit"]["id"], "report": report},
+                                    indent=2, allow_nan=False) + "\n")
     if report is not None:
         ev = report["evaluation"]
-        if args.json:
-            sys.stdout.write(json.dumps({"event": res["event"], "exit": res["code"],
-                                         "audit_id": res["audit"]["id"], "report": report},
-                                        indent=2, allow_nan=False) + "\n")
         for f in ev["failures"]:
             print(f"faircode: gate: FAIL {f['group']}: {f['metric']} = {exact(f['value'])} "
                   f"> threshold {f['threshold']:g}", file=err)

@@ -191,6 +191,7 @@ def run_gate(store: Store, model: str, yaml_path: Path, version: str, *, force: 
         entry = audit.append(store, "fairness_gate_disabled", key, version, {
             "registry_source": state["source"], "enabled": False, "reason": reason})
         return {"code": EXIT_OK, "event": entry["event"], "report": None, "state": state,
+                "audit": entry,
                 "message": f"fairness gate disabled for {reg.model} (enabled: false in the "
                            f"{state['source']} registry); version {version} was not judged"}
     report = store_report(store, model, reg, version=version, trend=False,
