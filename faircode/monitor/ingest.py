@@ -444,7 +444,7 @@ def log_labels(
             "WHERE predictions.model = ? AND predictions.request_id = t.request_id",
             (now, key),
         ).rowcount
-        orphans = store.execute(
+        orphans = 0 if joined == n else store.execute(
             "INSERT INTO orphan_labels (model, request_id, label, at, batch) "
             "SELECT ?, t.request_id, t.label, ?, ? FROM incoming_labels t WHERE NOT EXISTS "
             "(SELECT 1 FROM predictions p WHERE p.model = ? AND p.request_id = t.request_id) "
