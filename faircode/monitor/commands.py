@@ -304,6 +304,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
                 extra.append(f"version {e['version']}")
             if d.get("status"):
                 extra.append(f"status {d['status']}")
+            if d.get("advisory"):
+                extra.append("advisory: gate false")
+            if d.get("would_exit") is not None:
+                extra.append(f"overrode exit {d['would_exit']}")
             if d.get("reason"):
                 extra.append(f"reason: {d['reason']}")
             print(f"{e['id']:>5}  {e['at']}  {e['actor']}  {e['event']}"

@@ -112,7 +112,11 @@ def set_config(store: Store, model: str, yaml_path: Path, *, attrs: list[str] | 
     try:
         checked = check_fields("faircode fairness config", fields, model)
     except RegistryError as exc:
-        raise MonitorInputError(str(exc).replace("key 'slices'", "--attr")) from None
+        text = str(exc)
+        for key, option in (("slices", "--attr"), ("threshold", "--threshold"),
+                            ("min_samples", "--min-samples")):
+            text = text.replace(f"key '{key}'", option)
+        raise MonitorInputError(text) from None
     name = state["model"]
     new = Registry(model=name, **{**DEFAULTS, **checked})
     with store.transaction():
