@@ -452,3 +452,34 @@ def test_slice_stats_always_equal_a_group_by_over_the_predictions(db: str,
         assert store.one("SELECT COUNT(*) FROM orphan_labels") == 2
     finally:
         store.close()
+
+
+def test_slice_and_report_renderings_and_windows(cli, tmp_path: Path,
+                                                 compas: pd.DataFrame) -> None:
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    compas.to_csv(tmp_path / "c.csv", index=False)
+    assert cli("log", "compas", "c.csv", "--version", "v1", "--id", "id", "--score",
+               "decile_score", "--decision-threshold", "5", "--attr", "race", "--attr", "sex",
+               "--at", "compas_screening_date")[0] == 0
+    assert cli("label", "compas", "c.csv", "--id", "id", "--label", "two_year_recid")[0] == 0
+    code, out, _ = cli("slice", "compas", "race")
+    assert code == 0 and out.startswith("faircode fairness evaluate: store ")
+    assert "African-American" in out and "sex" not in out.split("race:")[1].split("\n")[0]
+    code, out, _ = cli("report", "compas", "--markdown", "--target", "0.5")
+    assert code == 0 and "### Trend per day" in out and "### SLI" in out
+    code, out, _ = cli("report", "compas", "--json", "--since", "2013-02-01",
+                       "--until", "2013-02-28")
+    report = json.loads(out)
+    days = [d["day"] for d in report["trend"]]
+    assert days and days[0] >= "2013-02-01" and days[-1] <= "2013-02-28"
+    in_window = compas["compas_screening_date"].between("2013-02-01", "2013-02-28").sum()
+    assert report["evaluation"]["rows"]["scored"] == in_window
+    code, out, _ = cli("report", "compas", "--json", "--target", "0.5")
+    sli = json.loads(out)["sli"]
+    assert (sli["good"], sli["total"], sli["exceeded"], sli["within_threshold"]) == (
+        1, 2, ["race"], ["sex"])
+    budget = sli["error_budget"]
+    assert (budget["allowed_bad"], budget["bad"], budget["remaining"]) == (1.0, 1, 0.0)
+    assert budget["exhausted"] is False
+    code, _, err = cli("report", "compas", "--since", "tomorrow")
+    assert code == 2 and "--since 'tomorrow'" in err
