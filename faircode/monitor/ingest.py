@@ -54,8 +54,9 @@ def _ids(series: pd.Series, column: str, fmt: str, source: str) -> list[str]:
         whole = series.dropna()
         if (whole == np.floor(whole)).all():  # 7.0 read back from a column with gaps
             series = series.astype("Int64")
+    integer = pd.api.types.is_integer_dtype(series.dtype)
     text = series.astype("string")
-    if not missing.any():
+    if not missing.any() and not integer:
         missing = (text.str.strip() == "").to_numpy(dtype=bool, na_value=True)
     if missing.any():
         i = int(np.flatnonzero(missing)[0])
@@ -63,7 +64,8 @@ def _ids(series: pd.Series, column: str, fmt: str, source: str) -> list[str]:
             f"{source}: {_where(fmt, i)}: request id column {column!r} is empty; every row "
             "needs its request id (the batch was not written)"
         )
-    dup = text.duplicated(keep=False).to_numpy()
+    # integers are compared as integers (much cheaper than hashing their text)
+    dup = (series if integer else text).duplicated(keep=False).to_numpy()
     if dup.any():
         rows = np.flatnonzero(dup)
         first = int(rows[0])
