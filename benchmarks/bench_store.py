@@ -158,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--no-postgres", action="store_true")
+    ap.add_argument("--no-sqlite", action="store_true")
     ap.add_argument("--pg-url", help="PostgreSQL server (default: start scripts/pg-test-server)")
     ap.add_argument("--fairlearn-rows", type=int, default=None,
                     help="rows for the MetricFrame timing (default: all; 0 skips it)")
@@ -182,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
                                               engine="pandas"))
     results["evaluate_file_seconds"] = t_file
 
-    backends = [("sqlite", str(work / "monitor.db"))]
+    backends = [] if args.no_sqlite else [("sqlite", str(work / "monitor.db"))]
     pg_dir = None
     if not args.no_postgres:
         url = args.pg_url
