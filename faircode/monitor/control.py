@@ -122,14 +122,14 @@ def set_config(store: Store, model: str, yaml_path: Path, *, attrs: list[str] | 
     with store.transaction():
         now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         who = audit.actor()
-        store.execute("DELETE FROM registry_overrides WHERE model = ?", (state["key"],))
         store.execute(
             "INSERT INTO registry_overrides (model, config, actor, at, reason) "
-            "VALUES (?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (model) DO UPDATE SET config = excluded.config, "
+            "actor = excluded.actor, at = excluded.at, reason = excluded.reason",
             (state["key"], new.to_json(), who, now, reason),
         )
-        if store.one("SELECT key FROM models WHERE key = ?", (state["key"],)) is None:
-            store.execute("INSERT INTO models (key, name) VALUES (?, ?)", (state["key"], name))
+        store.execute("INSERT INTO models (key, name) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                      (state["key"], name))
         entry = audit.append(store, "fairness_config_set", state["key"], None, {
             "before": None if base is None else base.fields(),
             "before_source": state["source"],

@@ -189,7 +189,6 @@ def _codes(store: Store, key: str, slot: int, column: pd.Series) -> np.ndarray:
 
 def _next_batch(store: Store, key: str, kind: str, digest: str, version: str | None,
                 rows: int, meta: dict[str, Any], who: str) -> int:
-    store.lock("faircode-batches")
     batch = int(store.one("SELECT COALESCE(MAX(id), 0) FROM batches") or 0) + 1
     store.execute(
         "INSERT INTO batches (id, model, kind, digest, version, rows_in, rows_new, meta, actor, "
@@ -332,6 +331,9 @@ def log_predictions(
             "decision_threshold": decision_threshold, "attrs": attrs, "at": at_col,
             "id": id_col}
     with store.transaction():
+        # one writer of batches at a time (SQLite's write lock already is that; on
+        # PostgreSQL this keeps two senders of one batch from both writing it)
+        store.lock("faircode-batches")
         key = model_key(model)
         dup = store.execute(
             "SELECT id FROM batches WHERE model = ? AND kind = 'predictions' AND digest = ?",
@@ -406,6 +408,9 @@ def log_labels(
     n = len(frame)
     now = int(time.time())
     with store.transaction():
+        # one writer of batches at a time (SQLite's write lock already is that; on
+        # PostgreSQL this keeps two senders of one batch from both writing it)
+        store.lock("faircode-batches")
         key = model_key(model)
         dup = store.execute(
             "SELECT id FROM batches WHERE model = ? AND kind = 'labels' AND digest = ?",
