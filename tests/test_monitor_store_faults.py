@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
+import storeutil
 
 from faircode.monitor.store import open_store
 
@@ -24,7 +26,7 @@ def _batch(path: Path, prefix: str, n: int) -> None:
     }).to_csv(path, index=False)
 
 
-def _log(db: Path, path: Path, version: str, **popen: object) -> subprocess.Popen:
+def _log(db: Path | str, path: Path, version: str, **popen: object) -> subprocess.Popen:
     env = {**os.environ, "FAIRCODE_DB": str(db), **popen.pop("env", {})}  # type: ignore[dict-item]
     return subprocess.Popen(
         [sys.executable, "-m", "faircode.monitor", "fairness", "log", "m", str(path),
@@ -113,3 +115,27 @@ def test_progress_goes_to_a_terminal_only(tmp_path: Path) -> None:
     os.close(master)
     assert proc.returncode == 0
     assert b"50,000/120,000 rows" in seen and b"120,000/120,000 rows" in seen
+
+
+@pytest.fixture(scope="session")
+def pg_server_url():
+    yield from storeutil.pg_server()
+
+
+def test_postgresql_concurrent_batches_and_one_batch_sent_twice(tmp_path: Path,
+                                                                pg_server_url: str) -> None:
+    url = storeutil.fresh_pg_database(pg_server_url)
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    _batch(a, "a", 60_000)
+    _batch(b, "b", 60_000)
+    procs = [_log(url, p, "v1") for p in (a, a, b)]
+    results = [proc.communicate(timeout=300) for proc in procs]
+    for proc, (_, err) in zip(procs, results):
+        assert proc.returncode == 0, err
+    assert sum("already logged" in err for _, err in results) == 1
+    store = open_store(url)
+    try:
+        assert store.one("SELECT COUNT(*) FROM predictions") == 120_000
+        assert store.one("SELECT COUNT(*) FROM batches") == 2
+    finally:
+        store.close()
