@@ -120,6 +120,9 @@ def add_fairness_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     _add_evaluate_arguments(evaluate_parser)
     evaluate_parser.set_defaults(func=evaluate_command)
+    from .commands import add_store_commands
+
+    add_store_commands(sub)
     return fairness
 
 

@@ -314,6 +314,47 @@ def evaluate(
         for ats in slicings
     ]
 
+    return assemble_report(
+        source=source_path,
+        engine=engine_used,
+        task_info=task_info,
+        columns={
+            "prediction": pred,
+            "label": label,
+            "score": score,
+            "attributes": attr_list,
+        },
+        prediction=pred_name,
+        decision_threshold=decision_threshold,
+        threshold=threshold,
+        min_samples=min_samples,
+        intersect=intersect,
+        rows={
+            "total": total_rows,
+            "without_prediction": total_rows - n_scored,
+            "scored": n_scored,
+            "labelled": n_labelled,
+            "awaiting_label": n_scored - n_labelled if label is not None else n_scored,
+        },
+        groups=groups,
+    )
+
+
+def assemble_report(
+    *,
+    source: str | None,
+    engine: str,
+    task_info: dict[str, Any],
+    columns: dict[str, Any],
+    prediction: str,
+    decision_threshold: float | None,
+    threshold: float,
+    min_samples: int,
+    intersect: bool,
+    rows: dict[str, int],
+    groups: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The report (schema.json) around already evaluated ``groups``; shared with the store."""
     failures = [
         {"group": g["name"], "metric": d["metric"], "value": d["value"], "threshold": threshold}
         for g in groups
@@ -327,20 +368,14 @@ def evaluate(
         if d["gated"] and d["status"] == "unmeasured"
     ]
     status = "exceeded" if failures else ("unmeasured" if unmeasured else "within_threshold")
-
     return {
         "kind": "faircode.fairness.evaluate",
         "format_version": FORMAT_VERSION,
-        "source": source_path,
-        "engine": engine_used,
+        "source": source,
+        "engine": engine,
         "task": task_info,
-        "columns": {
-            "prediction": pred,
-            "label": label,
-            "score": score,
-            "attributes": attr_list,
-        },
-        "prediction": pred_name,
+        "columns": columns,
+        "prediction": prediction,
         "decision_threshold": decision_threshold,
         "decision_rule": None if decision_threshold is None else "value >= decision_threshold",
         "settings": {
@@ -352,13 +387,7 @@ def evaluate(
                 f"floor(value*1e{COMPARE_DECIMALS}+0.5) > floor(threshold*1e{COMPARE_DECIMALS}+0.5)"
             ),
         },
-        "rows": {
-            "total": total_rows,
-            "without_prediction": total_rows - n_scored,
-            "scored": n_scored,
-            "labelled": n_labelled,
-            "awaiting_label": n_scored - n_labelled if label is not None else n_scored,
-        },
+        "rows": rows,
         "groups": groups,
         "status": status,
         "disparity_exceeded": bool(failures),
@@ -419,11 +448,30 @@ def _evaluate_group(
             task=task,
         ),
     )
+    return assemble_group(
+        ats, slice_parts, stats, task, label is not None, selected is not None, threshold,
+        min_samples,
+    )
+
+
+def assemble_group(
+    ats: list[Any],
+    slice_parts: np.ndarray,
+    stats: dict[str, np.ndarray],
+    task: str,
+    has_label: bool,
+    has_selection: bool,
+    threshold: float,
+    min_samples: int,
+) -> dict[str, Any]:
+    """One slicing of the report from its per-slice engine result (counts and metrics).
+
+    ``ats`` are the slicing's attributes (each with ``name`` and sorted ``values``) and
+    ``slice_parts`` the per-attribute value index of each slice.
+    """
     slices = build_slices(ats, slice_parts, stats, task, min_samples)
     names = [a.name for a in ats]
-    disparities = build_disparities(
-        slices, task, label is not None, selected is not None, threshold
-    )
+    disparities = build_disparities(slices, task, has_label, has_selection, threshold)
     gated = [d for d in disparities if d["gated"]]
     if any(d["status"] == "exceeded" for d in gated):
         status = "exceeded"

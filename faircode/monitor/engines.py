@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from .counts import counts_from_rows, metrics_from_counts
+
 ENGINES = ("pandas", "fairlearn")
 
 #: Keys every engine returns for a binary task (label keys only when labels are given).
@@ -68,47 +70,13 @@ def run_engine(name: str, data: SliceInput) -> dict[str, np.ndarray]:
     raise ValueError(f"unknown engine {name!r}")
 
 
-def _div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-
-
 def pandas_engine(data: SliceInput) -> dict[str, np.ndarray]:
-    """Vectorised engine: one ``np.bincount`` pass per count, no per-row Python."""
-    g = data.n_slices
-    codes = data.codes
-    out: dict[str, np.ndarray] = {"n": np.bincount(codes, minlength=g).astype(float)}
-    if data.selected is not None:
-        out["n_selected"] = np.bincount(codes, weights=data.selected, minlength=g)
-        out["selection_rate"] = _div(out["n_selected"], out["n"])
-    if data.label is None:
-        return out
-    lab = ~np.isnan(data.label)
-    lc = codes[lab]
-    y = data.label[lab]
-    p = data.pred[lab]
-    n_lab = np.bincount(lc, minlength=g).astype(float)
-    out["n_labelled"] = n_lab
-    if data.task == "binary":
-        ypos = y == 1
-        ppos = p == 1
-        out["n_correct"] = np.bincount(lc, weights=(p == y), minlength=g)
-        out["accuracy"] = _div(out["n_correct"], n_lab)
-        out["n_label_pos"] = np.bincount(lc, weights=ypos, minlength=g)
-        out["n_tp"] = np.bincount(lc, weights=ypos & ppos, minlength=g)
-        out["tpr"] = _div(out["n_tp"], out["n_label_pos"])
-        out["n_label_neg"] = n_lab - out["n_label_pos"]
-        out["n_fp"] = np.bincount(lc, weights=~ypos & ppos, minlength=g)
-        out["fpr"] = _div(out["n_fp"], out["n_label_neg"])
-        out["n_pred_pos_labelled"] = np.bincount(lc, weights=ppos, minlength=g)
-        out["precision"] = _div(out["n_tp"], out["n_pred_pos_labelled"])
-    else:
-        err = p - y
-        out["mae"] = _div(np.bincount(lc, weights=np.abs(err), minlength=g), n_lab)
-        out["rmse"] = np.sqrt(_div(np.bincount(lc, weights=err * err, minlength=g), n_lab))
-        out["mean_prediction"] = _div(np.bincount(lc, weights=p, minlength=g), n_lab)
-        out["mean_label"] = _div(np.bincount(lc, weights=y, minlength=g), n_lab)
-    return out
+    """Vectorised engine: sufficient statistics by ``np.bincount``, then the shared
+    metric formulas of :mod:`faircode.monitor.counts` (no per-row Python)."""
+    counts = counts_from_rows(
+        data.codes, data.n_slices, data.pred, data.label, data.selected, data.task
+    )
+    return metrics_from_counts(counts, data.task)
 
 
 def _by_group(

@@ -1,0 +1,228 @@
+"""Benchmark: the prediction store (SQLite, PostgreSQL) against a file and Fairlearn.
+
+Generates ROWS predictions (default 5 million: six-valued ``race``, two-valued ``sex``,
+a 0/1 prediction, a time spread over 30 days) and a label file for 90% of them, then
+measures:
+
+* ingest: ``log_predictions`` and ``log_labels`` (reading the CSV, validation, one
+  transaction each), as rows per second, into SQLite and PostgreSQL;
+* the report from the stored rows (``store_report``: one GROUP BY in the database, the
+  trend per day, the SLI), best of ``--repeat``;
+* the same per-slice numbers from the file: faircode ``evaluate`` (pandas engine) and
+  Fairlearn ``MetricFrame`` (per attribute one frame over every prediction and one over
+  the labelled rows, plus ``difference()``), on the first ``--fairlearn-rows`` rows.
+
+Before reporting it checks that the store's evaluation equals ``evaluate`` on the file.
+
+    python benchmarks/bench_store.py                      # 5M rows, SQLite + PostgreSQL
+    python benchmarks/bench_store.py --rows 200000 --no-postgres --fairlearn-rows 200000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from machine import cpu_model  # noqa: E402
+
+from faircode.monitor import evaluate  # noqa: E402
+from faircode.monitor.ingest import log_labels, log_predictions  # noqa: E402
+from faircode.monitor.registry import Registry  # noqa: E402
+from faircode.monitor.store import open_store  # noqa: E402
+from faircode.monitor.timeline import store_report  # noqa: E402
+
+RACES = np.array(["African-American", "Caucasian", "Hispanic", "Other", "Asian",
+                  "Native American"])
+RACE_P = np.array([0.45, 0.33, 0.1, 0.08, 0.03, 0.01])
+SEXES = np.array(["Female", "Male"])
+START = pd.Timestamp("2026-11-01", tz="UTC").value // 10**9
+
+
+def generate(rows: int, seed: int, directory: Path) -> tuple[Path, Path, Path]:
+    rng = np.random.default_rng(seed)
+    race = rng.choice(RACES, rows, p=RACE_P)
+    sex = rng.choice(SEXES, rows, p=[0.2, 0.8])
+    base = np.where(race == "African-American", 0.55, 0.35)
+    pred = (rng.random(rows) < base).astype(np.int8)
+    label = np.where(rng.random(rows) < 0.8, pred, 1 - pred).astype(np.int8)
+    at = START + rng.integers(0, 30 * 86400, rows)
+    preds = pd.DataFrame({"rid": np.arange(rows), "race": race, "sex": sex, "pred": pred,
+                          "at": at})
+    has_label = rng.random(rows) >= 0.1
+    labels = pd.DataFrame({"rid": np.arange(rows)[has_label], "label": label[has_label]})
+    p_path, l_path, both = (directory / "preds.csv", directory / "labels.csv",
+                            directory / "both.csv")
+    preds.to_csv(p_path, index=False)
+    labels.to_csv(l_path, index=False)
+    full = preds.assign(label=np.where(has_label, label, np.nan))
+    full.to_csv(both, index=False)
+    return p_path, l_path, both
+
+
+CPU: dict[str, float] = {}
+
+
+def timed(fn: Any, cpu_key: str | None = None) -> tuple[float, Any]:
+    """Wall seconds of ``fn()`` (its CPU seconds in this process go to CPU[cpu_key])."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    out = fn()
+    if cpu_key:
+        CPU[cpu_key] = time.process_time() - c0
+    return time.perf_counter() - t0, out
+
+
+def bench_backend(name: str, location: str, preds: Path, labels: Path, rows: int,
+                  n_labels: int, repeat: int) -> dict[str, Any]:
+    store = open_store(location)
+    try:
+        t_log, _ = timed(lambda: log_predictions(
+            store, "bench", preds, version="v1", id_col="rid", attrs=["race", "sex"],
+            pred="pred", at_col="at"), "log")
+        t_lab, _ = timed(lambda: log_labels(store, "bench", labels, id_col="rid",
+                                            label_col="label"), "label")
+        reg = Registry(model="bench", slices=("race", "sex"))
+        best = float("inf")
+        report: dict[str, Any] = {}
+        for _ in range(repeat):
+            t, report = timed(lambda: store_report(store, "bench", reg, target=0.99))
+            best = min(best, t)
+        t_eval_only, _ = timed(lambda: store_report(store, "bench", reg, trend=False))
+    finally:
+        store.close()
+    return {
+        "backend": name,
+        "log_seconds": t_log,
+        "log_rows_per_s": rows / t_log,
+        "label_seconds": t_lab,
+        "label_rows_per_s": n_labels / t_lab,
+        # CPU of this process only (for SQLite the whole database work; for PostgreSQL
+        # the server's CPU is not included)
+        "log_cpu_seconds": CPU["log"],
+        "log_rows_per_cpu_s": rows / CPU["log"],
+        "label_cpu_seconds": CPU["label"],
+        "report_seconds": best,
+        "report_without_trend_seconds": t_eval_only,
+        "days": len(report["trend"]),
+        "evaluation": report["evaluation"],
+    }
+
+
+def metricframe(both: Path, rows: int) -> float:
+    from fairlearn.metrics import (
+        MetricFrame,
+        count,
+        false_positive_rate,
+        selection_rate,
+        true_positive_rate,
+    )
+    from sklearn.metrics import accuracy_score, precision_score
+
+    t0 = time.perf_counter()
+    df = pd.read_csv(both, nrows=rows)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for attr in ("race", "sex"):
+            mf = MetricFrame(metrics={"count": count, "selection_rate": selection_rate},
+                             y_true=df["pred"], y_pred=df["pred"],
+                             sensitive_features=df[attr])
+            mf.difference()
+            lab = df.dropna(subset=["label"])
+            mf = MetricFrame(
+                metrics={"count": count, "accuracy": accuracy_score,
+                         "tpr": true_positive_rate, "fpr": false_positive_rate,
+                         "precision": precision_score},
+                y_true=lab["label"].astype(int), y_pred=lab["pred"],
+                sensitive_features=lab[attr])
+            mf.difference()
+    return time.perf_counter() - t0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=5_000_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=17)
+    ap.add_argument("--no-postgres", action="store_true")
+    ap.add_argument("--no-sqlite", action="store_true")
+    ap.add_argument("--pg-url", help="PostgreSQL server (default: start scripts/pg-test-server)")
+    ap.add_argument("--fairlearn-rows", type=int, default=None,
+                    help="rows for the MetricFrame timing (default: all; 0 skips it)")
+    ap.add_argument("--json", metavar="PATH", help="write the results as JSON")
+    ap.add_argument("--workdir", metavar="DIR", help="where to write data (default: temp)")
+    args = ap.parse_args(argv)
+
+    work = Path(args.workdir or tempfile.mkdtemp(prefix="faircode-bench-store-"))
+    work.mkdir(parents=True, exist_ok=True)
+    t_gen, (preds, labels, both) = timed(lambda: generate(args.rows, args.seed, work))
+    n_labels = sum(1 for _ in labels.open()) - 1
+    print(f"generated {args.rows:,} predictions, {n_labels:,} labels in {t_gen:.1f}s",
+          file=sys.stderr)
+    results: dict[str, Any] = {
+        "rows": args.rows, "labels": n_labels,
+        "machine": {"cpu": cpu_model(), "cores": os.cpu_count(),
+                    "python": platform.python_version(), "pandas": pd.__version__,
+                    "load_before": os.getloadavg()},
+        "runs": [],
+    }
+    t_file, expected = timed(lambda: evaluate(both, "pred", ["race", "sex"], label="label",
+                                              engine="pandas"))
+    results["evaluate_file_seconds"] = t_file
+
+    backends = [] if args.no_sqlite else [("sqlite", str(work / "monitor.db"))]
+    pg_dir = None
+    if not args.no_postgres:
+        url = args.pg_url
+        if url is None:
+            out = subprocess.run([str(HERE.parent / "scripts" / "pg-test-server")],
+                                 capture_output=True, text=True, check=True)
+            url, pg_dir = out.stdout.split()[:2]
+        backends.append(("postgresql", url))
+    try:
+        for name, location in backends:
+            print(f"{name}: ...", file=sys.stderr)
+            run = bench_backend(name, location, preds, labels, args.rows, n_labels,
+                                args.repeat)
+            got = run.pop("evaluation")
+            strip = ("source", "engine")
+            run["equals_evaluate"] = (
+                {k: v for k, v in got.items() if k not in strip}
+                == {k: v for k, v in expected.items() if k not in strip}
+            )
+            results["runs"].append(run)
+            print(json.dumps(run), file=sys.stderr)
+    finally:
+        if pg_dir:
+            subprocess.run([str(HERE.parent / "scripts" / "pg-test-server"), "stop", pg_dir],
+                           capture_output=True)
+    fl_rows = args.rows if args.fairlearn_rows is None else args.fairlearn_rows
+    if fl_rows:
+        results["metricframe_rows"] = fl_rows
+        results["metricframe_seconds"] = metricframe(both, fl_rows)
+    results["machine"]["load_after"] = os.getloadavg()
+    text = json.dumps(results, indent=2)
+    print(text)
+    if args.json:
+        Path(args.json).write_text(text + "\n")
+    if not all(r["equals_evaluate"] for r in results["runs"]):
+        print("error: a store report differs from evaluate on the file", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

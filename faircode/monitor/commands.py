@@ -1,0 +1,421 @@
+"""CLI for the prediction store, the registry and the gate (SPEC section 15).
+
+``faircode fairness log | label | validate | config | show | apply | slice | report |
+gate | audit``. Errors are one ``faircode: error: ...`` line and exit 2; ``gate`` exits
+like ``evaluate --gate`` (0 pass, 1 exceeded, 3 unmeasured, 2 error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .errors import MonitorInputError
+
+EXIT_OK, EXIT_EXCEEDED, EXIT_USAGE, EXIT_UNMEASURED = 0, 1, 2, 3
+
+
+def _store_options(p: argparse.ArgumentParser, registry: bool = True) -> None:
+    p.add_argument("--db", metavar="URL|PATH",
+                   help="store: a SQLite path or postgresql:// URL "
+                        "(default $FAIRCODE_DB, else .faircode/monitor.db)")
+    if registry:
+        p.add_argument("--registry", metavar="FILE",
+                       help="slice registry (default $FAIRCODE_REGISTRY, else fairness.yaml)")
+
+
+def _output_options(p: argparse.ArgumentParser) -> None:
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print JSON")
+    out.add_argument("--markdown", action="store_true", help="print Markdown")
+
+
+def _window_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--version", help="model version (default: the latest logged)")
+    p.add_argument("--since", metavar="WHEN", help="first day or time (YYYY-MM-DD or ISO)")
+    p.add_argument("--until", metavar="WHEN", help="last day (inclusive) or time")
+
+
+def _progress() -> Callable[[int, int], None] | None:
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        end = "\n" if done >= total else ""
+        sys.stderr.write(f"\rfaircode: {done:,}/{total:,} rows{end}")
+        sys.stderr.flush()
+
+    return show
+
+
+def _run(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def wrapped(args: argparse.Namespace) -> int:
+        from .store import open_store
+
+        store = None
+        try:
+            store = open_store(getattr(args, "db", None))
+            args.store = store
+            return func(args)
+        except MonitorInputError as exc:
+            print(f"faircode: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        except Exception as exc:  # a database error: one line, not a traceback
+            mod = type(exc).__module__.split(".")[0]
+            if mod not in ("sqlite3", "psycopg"):
+                raise
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            print(f"faircode: error: store: {first}", file=sys.stderr)
+            return EXIT_USAGE
+        finally:
+            if store is not None:
+                store.close()
+
+    return wrapped
+
+
+def _yaml_path(args: argparse.Namespace) -> Path:
+    from .registry import resolve_path
+
+    return resolve_path(getattr(args, "registry", None))
+
+
+# -- log / label ----------------------------------------------------------------
+def cmd_log(args: argparse.Namespace) -> int:
+    from .audit import actor
+    from .ingest import log_predictions
+
+    s = log_predictions(args.store, args.model, args.file, version=args.version,
+                        id_col=args.id, attrs=args.attr, pred=args.pred, score=args.score,
+                        decision_threshold=args.decision_threshold, at_col=args.at,
+                        actor_name=actor(), progress=_progress())
+    if s["duplicate_of"] is not None:
+        print(f"faircode: {args.file}: this batch was already logged (batch {s['duplicate_of']});"
+              " nothing changed", file=sys.stderr)
+    else:
+        extra = f", {s['already_stored']} already stored (kept)" if s["already_stored"] else ""
+        joined = f", {s['labels_joined']} waiting labels joined" if s["labels_joined"] else ""
+        print(f"faircode: logged {s['new']} predictions of {s['model']} version {args.version} "
+              f"(batch {s['batch']}{extra}{joined})", file=sys.stderr)
+    if args.json:
+        print(json.dumps(s))
+    return EXIT_OK
+
+
+def cmd_label(args: argparse.Namespace) -> int:
+    from .audit import actor
+    from .ingest import log_labels
+
+    s = log_labels(args.store, args.model, args.file, id_col=args.id, label_col=args.label,
+                   actor_name=actor(), progress=_progress())
+    if s["duplicate_of"] is not None:
+        print(f"faircode: {args.file}: this batch was already logged (batch {s['duplicate_of']});"
+              " nothing changed", file=sys.stderr)
+    else:
+        print(f"faircode: {s['rows']} labels for {s['model']} (batch {s['batch']}): "
+              f"{s['joined']} joined to predictions, {s['orphans']} orphans (no prediction "
+              f"yet), {s['replaced']} replaced an earlier different label", file=sys.stderr)
+    if args.json:
+        print(json.dumps(s))
+    return EXIT_OK
+
+
+# -- registry -------------------------------------------------------------------
+def cmd_validate(args: argparse.Namespace) -> int:
+    from .registry import load_yaml, resolve_path
+
+    path = resolve_path(args.file)
+    try:
+        models = load_yaml(path)
+    except MonitorInputError as exc:
+        print(f"faircode: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    names = ", ".join(r.model for r in models.values())
+    print(f"faircode: {path}: valid; {len(models)} model(s): {names}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _fmt_field(v: Any) -> str:
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(str(x) for x in v) + "]"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "(inferred)"
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def _show_text(state: dict[str, Any]) -> str:
+    from .registry import FIELDS
+
+    reg = state["in_force"]
+    lines = [f"model {state['model']}: registry in force from "
+             f"{state['source'] or 'nowhere (none declared)'}"]
+    if reg is not None:
+        for f in FIELDS:
+            lines.append(f"  {f}: {_fmt_field(reg.fields()[f])}")
+    if state["store_info"]:
+        i = state["store_info"]
+        why = f", reason: {i['reason']}" if i["reason"] else ""
+        lines.append(f"store override set by {i['actor']} at {i['at']}{why}")
+    if state["yaml_note"]:
+        lines.append(f"yaml: {state['yaml_note']}")
+    if state["drift"]:
+        lines.append(f"DRIFT: the store override differs from {state['yaml_path']} in "
+                     f"{len(state['drift'])} field(s):")
+        for d in state["drift"]:
+            lines.append(f"  {d['field']}: yaml {_fmt_field(d['yaml'])}, "
+                         f"store {_fmt_field(d['store'])} (in force)")
+        lines.append("run 'faircode fairness apply MODEL' to make the YAML authoritative again")
+    elif state["yaml"] is not None and state["store"] is not None:
+        lines.append("the store override equals the YAML declaration (no drift)")
+    return "\n".join(lines) + "\n"
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from .control import registry_state, state_json
+
+    state = registry_state(args.store, args.model, _yaml_path(args))
+    if args.json:
+        print(json.dumps(state_json(state), indent=2))
+    else:
+        sys.stdout.write(_show_text(state))
+    return EXIT_OK
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    from .control import set_config
+
+    res = set_config(args.store, args.model, _yaml_path(args), attrs=args.attr,
+                     threshold=args.threshold, min_samples=args.min_samples, gate=args.gate,
+                     task=args.task, enabled=args.enabled, reason=args.reason)
+    reg = res["registry"]
+    print(f"faircode: runtime override set for {reg.model} (audit row {res['audit']['id']}); "
+          "it wins over fairness.yaml until 'faircode fairness apply'", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_apply(args: argparse.Namespace) -> int:
+    from .control import apply_yaml
+
+    res = apply_yaml(args.store, args.model, _yaml_path(args), args.reason)
+    st = res["state"]
+    what = "discarded the store override" if st["store"] is not None else "no override existed"
+    print(f"faircode: {st['yaml_path']} is authoritative for {st['model']} ({what}; audit row "
+          f"{res['audit']['id']})", file=sys.stderr)
+    return EXIT_OK
+
+
+# -- reports --------------------------------------------------------------------
+def _report(args: argparse.Namespace, attrs: list[str] | None) -> dict[str, Any]:
+    from .control import registry_state, require_registry
+    from .timeline import store_report
+
+    state = registry_state(args.store, args.model, _yaml_path(args))
+    reg = require_registry(state)
+    return store_report(args.store, args.model, reg, version=args.version, since=args.since,
+                        until=args.until, attrs=attrs, target=getattr(args, "target", None),
+                        intersect=getattr(args, "intersect", False),
+                        registry_source=state["source"])
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from .timeline import render_report_markdown, render_report_text
+
+    report = _report(args, None)
+    if args.json:
+        sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
+    elif args.markdown:
+        sys.stdout.write(render_report_markdown(report))
+    else:
+        sys.stdout.write(render_report_text(report))
+    return EXIT_OK
+
+
+def cmd_slice(args: argparse.Namespace) -> int:
+    from .render import render_markdown, render_text
+
+    report = _report(args, [args.attr])
+    if args.json:
+        sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
+    elif args.markdown:
+        sys.stdout.write(render_markdown(report["evaluation"]))
+    else:
+        sys.stdout.write(render_text(report["evaluation"]))
+    return EXIT_OK
+
+
+def cmd_gate(args: argparse.Namespace) -> int:
+    from .control import run_gate
+    from .render import exact
+
+    res = run_gate(args.store, args.model, _yaml_path(args), args.version, force=args.force,
+                   reason=args.reason)
+    err = sys.stderr
+    report = res["report"]
+    if args.json:
+        sys.stdout.write(json.dumps({"event": res["event"], "exit": res["code"],
+                                     "audit_id": res["audit"]["id"], "report": report},
+                                    indent=2, allow_nan=False) + "\n")
+    if report is not None:
+        ev = report["evaluation"]
+        for f in ev["failures"]:
+            print(f"faircode: gate: FAIL {f['group']}: {f['metric']} = {exact(f['value'])} "
+                  f"> threshold {f['threshold']:g}", file=err)
+        for u in ev["unmeasured"]:
+            print(f"faircode: gate: UNMEASURED {u['group']}: {u['metric']}: {u['reason']}",
+                  file=err)
+    if res["message"]:
+        print(f"faircode: warning: {res['message']}", file=err)
+    event = res["event"]
+    who = f"{args.model} version {args.version}"
+    if event == "fairness_gate_override":
+        print(f"faircode: warning: gate OVERRIDDEN with --force for {who} (recorded as "
+              f"fairness_gate_override, reason: {args.reason})", file=err)
+    elif event == "promotion_blocked_by_fairness":
+        what = "exceeded" if res["code"] == EXIT_EXCEEDED else "unmeasured"
+        print(f"faircode: gate: blocked: {who}: {what} (recorded as "
+              "promotion_blocked_by_fairness); fix it, or --force --reason TEXT", file=err)
+    elif event == "fairness_gate_passed" and not res["message"]:
+        print(f"faircode: gate: passed: {who}: every gated disparity within threshold",
+              file=err)
+    return int(res["code"])
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from . import audit
+    from .store import model_key
+
+    rows = audit.entries(args.store, model_key(args.model))
+    problems = audit.verify(args.store) if args.verify else []
+    if args.json:
+        print(json.dumps({"model": args.model, "entries": rows,
+                          "verified": (not problems) if args.verify else None,
+                          "problems": problems}, indent=2))
+    else:
+        for e in rows:
+            d = e["details"] if isinstance(e["details"], dict) else {}
+            extra = []
+            if e["version"]:
+                extra.append(f"version {e['version']}")
+            if d.get("status"):
+                extra.append(f"status {d['status']}")
+            if d.get("advisory"):
+                extra.append("advisory: gate false")
+            if d.get("would_exit") is not None:
+                extra.append(f"overrode exit {d['would_exit']}")
+            if d.get("reason"):
+                extra.append(f"reason: {d['reason']}")
+            print(f"{e['id']:>5}  {e['at']}  {e['actor']}  {e['event']}"
+                  + (f"  ({'; '.join(extra)})" if extra else ""))
+        if not rows:
+            print(f"(no audit entries for {args.model})")
+    if args.verify:
+        if problems:
+            for p in problems:
+                print(f"faircode: audit: BROKEN {p}", file=sys.stderr)
+            print(f"faircode: audit: verification FAILED ({len(problems)} problem(s))",
+                  file=sys.stderr)
+            return 1
+        n = len(audit.entries(args.store))
+        print(f"faircode: audit: chain verified ({n} rows, every hash matches)", file=sys.stderr)
+    return EXIT_OK
+
+
+def add_store_commands(sub: Any) -> None:
+    """Register the store, registry and gate subcommands under ``faircode fairness``."""
+    p = sub.add_parser("log", help="log a batch of predictions to the store")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("file", metavar="FILE", help="predictions: CSV, Parquet or JSON lines")
+    p.add_argument("--version", required=True, help="model version that made the predictions")
+    p.add_argument("--id", required=True, metavar="COL", help="request id column")
+    p.add_argument("--pred", metavar="COL", help="prediction column")
+    p.add_argument("--score", metavar="COL", help="score column (with --decision-threshold)")
+    p.add_argument("--decision-threshold", type=float, metavar="T",
+                   help="prediction = score >= T")
+    p.add_argument("--attr", action="append", required=True, metavar="COL",
+                   help="attribute to slice by (repeatable)")
+    p.add_argument("--at", metavar="COL", help="prediction time column (default: now)")
+    p.add_argument("--json", action="store_true", help="print the batch summary as JSON")
+    _store_options(p, registry=False)
+    p.set_defaults(func=_run(cmd_log))
+
+    p = sub.add_parser("label", help="log ground-truth labels, joined by request id")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--id", required=True, metavar="COL", help="request id column")
+    p.add_argument("--label", required=True, metavar="COL", help="label column")
+    p.add_argument("--json", action="store_true", help="print the batch summary as JSON")
+    _store_options(p, registry=False)
+    p.set_defaults(func=_run(cmd_label))
+
+    p = sub.add_parser("validate", help="check fairness.yaml strictly (for CI)")
+    p.add_argument("file", metavar="FILE", nargs="?", help="registry (default fairness.yaml)")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("config", help="set a runtime registry override (audited)")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("--attr", action="append", metavar="COL", help="slice attribute (repeatable)")
+    p.add_argument("--threshold", type=float, help="largest allowed disparity")
+    p.add_argument("--min-samples", type=int, help="low-n guard")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--gate", dest="gate", action="store_true", default=None,
+                   help="the gate blocks promotion")
+    g.add_argument("--no-gate", dest="gate", action="store_false", help="advisory only")
+    e = p.add_mutually_exclusive_group()
+    e.add_argument("--enable", dest="enabled", action="store_true", default=None)
+    e.add_argument("--disable", dest="enabled", action="store_false",
+                   help="turn the model's fairness gate off")
+    p.add_argument("--task", choices=("binary", "regression"))
+    p.add_argument("--reason", metavar="TEXT", help="why (kept in the audit log)")
+    _store_options(p)
+    p.set_defaults(func=_run(cmd_config))
+
+    p = sub.add_parser("show", help="the registry in force, its source and any drift")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("--json", action="store_true")
+    _store_options(p)
+    p.set_defaults(func=_run(cmd_show))
+
+    p = sub.add_parser("apply", help="make fairness.yaml authoritative again (audited)")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("--reason", metavar="TEXT")
+    _store_options(p)
+    p.set_defaults(func=_run(cmd_apply))
+
+    p = sub.add_parser("slice", help="per-slice performance of one attribute from the store")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("attr", metavar="ATTR")
+    _window_options(p)
+    _output_options(p)
+    _store_options(p)
+    p.set_defaults(func=_run(cmd_slice))
+
+    p = sub.add_parser("report", help="fairness report over time from the store")
+    p.add_argument("model", metavar="MODEL")
+    _window_options(p)
+    p.add_argument("--target", type=float, help="SLO target (e.g. 0.99): error budget left")
+    p.add_argument("--intersect", action="store_true", help="also every attribute combination")
+    _output_options(p)
+    _store_options(p)
+    p.set_defaults(func=_run(cmd_report))
+
+    p = sub.add_parser("gate", help="judge one version's predictions (exit 0/1/3, 2 error)")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("--version", required=True, help="the version to promote")
+    p.add_argument("--force", action="store_true", help="pass anyway (needs --reason; audited)")
+    p.add_argument("--reason", metavar="TEXT")
+    p.add_argument("--json", action="store_true", help="print the decision and report")
+    _store_options(p)
+    p.set_defaults(func=_run(cmd_gate))
+
+    p = sub.add_parser("audit", help="the audit log of a model; --verify checks the chain")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("--verify", action="store_true", help="verify the whole hash chain")
+    p.add_argument("--json", action="store_true")
+    _store_options(p, registry=False)
+    p.set_defaults(func=_run(cmd_audit))

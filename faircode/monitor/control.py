@@ -1,0 +1,229 @@
+"""Which registry is in force, runtime overrides, ``apply``, and the promotion gate.
+
+The YAML file is the declaration; a runtime override in the store wins over it (an
+operator's deliberate act on a live system), but never silently: ``show`` names every
+field where the two disagree, and every override, apply and gate decision is written
+to the audit log in the same transaction as the change it records.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from . import audit
+from .errors import MonitorInputError
+from .registry import DEFAULTS, Registry, RegistryError, check_fields, diff, from_json, load_yaml
+from .store import Store, model_key
+from .timeline import store_report
+
+EXIT_OK, EXIT_EXCEEDED, EXIT_USAGE, EXIT_UNMEASURED = 0, 1, 2, 3
+
+
+def registry_state(store: Store, model: str, yaml_path: Path) -> dict[str, Any]:
+    """The YAML entry, the store override, which is in force, and their drift."""
+    key = model_key(model)
+    declared: Registry | None = None
+    yaml_note = None
+    if yaml_path.exists():
+        declared = load_yaml(yaml_path).get(key)
+        if declared is None:
+            yaml_note = f"{yaml_path} does not declare model {model!r}"
+    else:
+        yaml_note = f"{yaml_path} does not exist"
+    row = store.execute(
+        "SELECT config, actor, at, reason FROM registry_overrides WHERE model = ?", (key,)
+    ).fetchone()
+    override = None
+    override_info = None
+    if row is not None:
+        name = declared.model if declared else _display_name(store, key, model)
+        override = from_json(name, row[0])
+        override_info = {"actor": row[1], "at": row[2], "reason": row[3]}
+    in_force = override or declared
+    source = "store" if override is not None else ("yaml" if declared is not None else None)
+    drift = []
+    if declared is not None and override is not None:
+        drift = [{"field": f, "yaml": y, "store": s} for f, y, s in diff(declared, override)]
+    return {
+        "model": in_force.model if in_force else model,
+        "key": key,
+        "source": source,
+        "in_force": in_force,
+        "yaml": declared,
+        "yaml_path": str(yaml_path),
+        "yaml_note": yaml_note,
+        "store": override,
+        "store_info": override_info,
+        "drift": drift,
+    }
+
+
+def _display_name(store: Store, key: str, fallback: str) -> str:
+    name = store.one("SELECT name FROM models WHERE key = ?", (key,))
+    return str(name) if name else fallback
+
+
+def require_registry(state: dict[str, Any]) -> Registry:
+    reg = state["in_force"]
+    if reg is None:
+        raise MonitorInputError(
+            f"no fairness registry for model {state['model']!r}: {state['yaml_note']}; declare "
+            "it in fairness.yaml or set one with: faircode fairness config MODEL --attr COL"
+        )
+    return reg
+
+
+def state_json(state: dict[str, Any]) -> dict[str, Any]:
+    def fields(r: Registry | None) -> dict[str, Any] | None:
+        return None if r is None else r.fields()
+
+    return {
+        "kind": "faircode.fairness.registry",
+        "model": state["model"],
+        "source": state["source"],
+        "in_force": fields(state["in_force"]),
+        "yaml": fields(state["yaml"]),
+        "yaml_path": state["yaml_path"],
+        "yaml_note": state["yaml_note"],
+        "store": fields(state["store"]),
+        "store_info": state["store_info"],
+        "drift": state["drift"],
+    }
+
+
+def set_config(store: Store, model: str, yaml_path: Path, *, attrs: list[str] | None,
+               threshold: float | None, min_samples: int | None, gate: bool | None,
+               task: str | None, enabled: bool | None, reason: str | None) -> dict[str, Any]:
+    """Write a runtime override (fields not given keep the value in force) and audit it."""
+    state = registry_state(store, model, yaml_path)
+    base = state["in_force"]
+    fields: dict[str, Any] = dict(DEFAULTS) if base is None else base.fields()
+    given = {"slices": attrs, "threshold": threshold, "min_samples": min_samples,
+             "gate": gate, "task": task, "enabled": enabled}
+    fields.update({k: v for k, v in given.items() if v is not None})
+    if "slices" not in fields or fields["slices"] is None:
+        raise MonitorInputError(
+            f"model {model!r} has no registry yet; pass the attributes with --attr COL"
+        )
+    fields["slices"] = list(fields["slices"])
+    try:
+        checked = check_fields("faircode fairness config", fields, model)
+    except RegistryError as exc:
+        text = str(exc)
+        for key, option in (("slices", "--attr"), ("threshold", "--threshold"),
+                            ("min_samples", "--min-samples")):
+            text = text.replace(f"key '{key}'", option)
+        raise MonitorInputError(text) from None
+    name = state["model"]
+    new = Registry(model=name, **{**DEFAULTS, **checked})
+    with store.transaction():
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        who = audit.actor()
+        store.execute(
+            "INSERT INTO registry_overrides (model, config, actor, at, reason) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (model) DO UPDATE SET config = excluded.config, "
+            "actor = excluded.actor, at = excluded.at, reason = excluded.reason",
+            (state["key"], new.to_json(), who, now, reason),
+        )
+        store.execute("INSERT INTO models (key, name) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                      (state["key"], name))
+        entry = audit.append(store, "fairness_config_set", state["key"], None, {
+            "before": None if base is None else base.fields(),
+            "before_source": state["source"],
+            "after": new.fields(),
+            "yaml": None if state["yaml"] is None else state["yaml"].fields(),
+            "drift_from_yaml": [] if state["yaml"] is None else [
+                {"field": f, "yaml": y, "store": s} for f, y, s in diff(state["yaml"], new)],
+            "reason": reason,
+        })
+    return {"registry": new, "audit": entry}
+
+
+def apply_yaml(store: Store, model: str, yaml_path: Path, reason: str | None
+               ) -> dict[str, Any]:
+    """Remove the store override so the YAML declaration is in force again (audited)."""
+    state = registry_state(store, model, yaml_path)
+    if state["yaml"] is None:
+        raise MonitorInputError(
+            f"cannot apply: {state['yaml_note']}; declare the model there first"
+        )
+    with store.transaction():
+        store.execute("DELETE FROM registry_overrides WHERE model = ?", (state["key"],))
+        entry = audit.append(store, "fairness_registry_applied", state["key"], None, {
+            "yaml_path": state["yaml_path"],
+            "yaml": state["yaml"].fields(),
+            "discarded_override": None if state["store"] is None else state["store"].fields(),
+            "drift": state["drift"],
+            "reason": reason,
+        })
+    return {"state": state, "audit": entry}
+
+
+def _verdict_details(report: dict[str, Any], reg: Registry, source: str | None,
+                     reason: str | None) -> dict[str, Any]:
+    ev = report["evaluation"]
+    return {
+        "status": ev["status"],
+        "registry_source": source,
+        "threshold": reg.threshold,
+        "min_samples": reg.min_samples,
+        "slices": list(reg.slices),
+        "rows": ev["rows"],
+        "disparities": [
+            {"group": g["name"], "metric": d["metric"], "value": d["value"],
+             "threshold": d["threshold"], "status": d["status"]}
+            for g in ev["groups"] for d in g["disparities"] if d["gated"]
+        ],
+        "failures": ev["failures"],
+        "unmeasured": ev["unmeasured"],
+        "reason": reason,
+    }
+
+
+def run_gate(store: Store, model: str, yaml_path: Path, version: str, *, force: bool,
+             reason: str | None) -> dict[str, Any]:
+    """Judge ``version``'s predictions only; record the decision; return code and report."""
+    if force and not (reason and reason.strip()):
+        raise MonitorInputError("--force needs --reason TEXT; an override must say why")
+    state = registry_state(store, model, yaml_path)
+    reg = require_registry(state)
+    key = state["key"]
+    if not reg.enabled:
+        entry = audit.append(store, "fairness_gate_disabled", key, version, {
+            "registry_source": state["source"], "enabled": False, "reason": reason})
+        return {"code": EXIT_OK, "event": entry["event"], "report": None, "state": state,
+                "audit": entry,
+                "message": f"fairness gate disabled for {reg.model} (enabled: false in the "
+                           f"{state['source']} registry); version {version} was not judged"}
+    report = store_report(store, model, reg, version=version, trend=False,
+                          registry_source=state["source"])
+    status = report["evaluation"]["status"]
+    code = {"exceeded": EXIT_EXCEEDED, "unmeasured": EXIT_UNMEASURED}.get(status, EXIT_OK)
+    details = _verdict_details(report, reg, state["source"], reason)
+    message = None
+    if code != EXIT_OK and not reg.gate:
+        details["advisory"] = True
+        event = "fairness_gate_passed"
+        message = (f"gate is advisory for {reg.model} (gate: false): status {status} "
+                   "recorded, promotion not blocked")
+        code = EXIT_OK
+    elif code != EXIT_OK and force:
+        details["would_exit"] = code
+        event = "fairness_gate_override"
+        code = EXIT_OK
+    elif code != EXIT_OK:
+        event = "promotion_blocked_by_fairness"
+    else:
+        event = "fairness_gate_passed"
+        if force:
+            details["force_unused"] = True
+    entry = audit.append(store, event, key, version, details)
+    return {"code": code, "event": event, "report": report, "state": state,
+            "message": message, "audit": entry}
+
+
+def override_json(state: dict[str, Any]) -> str:
+    return json.dumps(state_json(state), indent=2)

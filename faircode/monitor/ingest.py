@@ -1,0 +1,465 @@
+"""``fairness log`` and ``fairness label``: prediction and label batches into the store.
+
+A batch is one transaction: it is written entirely or not at all, and a bad row
+rejects the whole batch with a message naming its line. Predictions and labels are
+joined per request id; a label with no prediction is kept as an orphan and joins its
+prediction when that arrives. Re-sending a batch changes nothing: the batch's digest
+is recognised, and a prediction already stored under its request id is kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import rollup
+from .errors import MonitorInputError
+from .io import file_format, read_table
+from .store import ATTR_SLOTS, SLOT_COLUMNS, Store, model_key
+
+CHUNK_ROWS = 50_000
+Progress = Callable[[int, int], None] | None
+
+
+def _where(fmt: str, index: int) -> str:
+    """Where row ``index`` (0-based, data rows) sits in its file, for messages."""
+    if fmt == "csv":
+        return f"line {index + 2}"  # the header is line 1
+    if fmt == "jsonl":
+        return f"line {index + 1}"
+    return f"row {index + 1}"
+
+
+def _digest(path: Path, options: dict[str, Any]) -> str:
+    h = hashlib.sha256(json.dumps(options, sort_keys=True).encode())
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _ids(series: pd.Series, column: str, fmt: str, source: str) -> list[str]:
+    missing = series.isna().to_numpy()
+    if pd.api.types.is_float_dtype(series.dtype):
+        whole = series.dropna()
+        if (whole == np.floor(whole)).all():  # 7.0 read back from a column with gaps
+            series = series.astype("Int64")
+    integer = pd.api.types.is_integer_dtype(series.dtype)
+    text = series.astype("string")
+    if not missing.any() and not integer:
+        missing = (text.str.strip() == "").to_numpy(dtype=bool, na_value=True)
+    if missing.any():
+        i = int(np.flatnonzero(missing)[0])
+        raise MonitorInputError(
+            f"{source}: {_where(fmt, i)}: request id column {column!r} is empty; every row "
+            "needs its request id (the batch was not written)"
+        )
+    # integers are compared as integers (much cheaper than hashing their text)
+    dup = (series if integer else text).duplicated(keep=False).to_numpy()
+    if dup.any():
+        rows = np.flatnonzero(dup)
+        first = int(rows[0])
+        again = int(rows[1:][text.iloc[rows[1:]].to_numpy() == text.iloc[first]][0])
+        raise MonitorInputError(
+            f"{source}: {_where(fmt, again)}: request id {text.iloc[first]!r} appears twice "
+            f"in the batch (first on {_where(fmt, first)}); the batch was not written"
+        )
+    return text.tolist()
+
+
+def _numbers(series: pd.Series, column: str, role: str, fmt: str, source: str,
+             required: bool) -> np.ndarray:
+    if pd.api.types.is_bool_dtype(series.dtype):
+        values = series.astype("float64").to_numpy()
+    else:
+        values = pd.to_numeric(series, errors="coerce").astype("float64").to_numpy(
+            na_value=np.nan
+        )
+        bad = np.isnan(values) & series.notna().to_numpy()
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise MonitorInputError(
+                f"{source}: {_where(fmt, i)}: {role} {series.iloc[i]!r} in column {column!r} "
+                "is not a number; the batch was not written"
+            )
+    if np.isinf(values).any():
+        i = int(np.flatnonzero(np.isinf(values))[0])
+        raise MonitorInputError(
+            f"{source}: {_where(fmt, i)}: {role} in column {column!r} is infinite; "
+            "the batch was not written"
+        )
+    if required and np.isnan(values).any():
+        i = int(np.flatnonzero(np.isnan(values))[0])
+        raise MonitorInputError(
+            f"{source}: {_where(fmt, i)}: {role} column {column!r} is empty; every row needs "
+            f"its {role} (the batch was not written)"
+        )
+    return values
+
+
+def _times(series: pd.Series, column: str, fmt: str, source: str) -> np.ndarray:
+    """Epoch seconds (UTC) of ``series``: ISO-8601 text, or numbers as epoch seconds."""
+    if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
+        series.dtype
+    ):
+        values = series.astype("float64").to_numpy()
+        bad = ~np.isfinite(values)
+        parsed = None
+    else:
+        parsed = pd.to_datetime(series, utc=True, errors="coerce", format="ISO8601")
+        bad = parsed.isna().to_numpy()
+        values = None
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise MonitorInputError(
+            f"{source}: {_where(fmt, i)}: time {series.iloc[i]!r} in column {column!r} is "
+            "not an ISO-8601 date/time or epoch seconds; the batch was not written"
+        )
+    if parsed is not None:
+        epoch = pd.Timestamp("1970-01-01", tz="UTC")
+        return ((parsed - epoch) // pd.Timedelta(seconds=1)).to_numpy(dtype=np.int64)
+    assert values is not None
+    return np.floor(values).astype(np.int64)
+
+
+def _ensure_model(store: Store, model: str) -> str:
+    key = model_key(model)
+    if not key:
+        raise MonitorInputError("the model name is empty; pass MODEL")
+    if store.one("SELECT name FROM models WHERE key = ?", (key,)) is None:
+        store.execute("INSERT INTO models (key, name) VALUES (?, ?)", (key, model))
+    return key
+
+
+def _slots(store: Store, key: str, attrs: list[str]) -> list[int]:
+    known = dict(store.query("SELECT name, slot FROM attributes WHERE model = ?", (key,)))
+    out = []
+    for a in attrs:
+        if a not in known:
+            used = set(known.values())
+            free = [s for s in range(ATTR_SLOTS) if s not in used]
+            if not free:
+                raise MonitorInputError(
+                    f"model {key!r} already has {ATTR_SLOTS} attributes "
+                    f"({', '.join(sorted(known))}); {a!r} cannot be added"
+                )
+            store.execute(
+                "INSERT INTO attributes (model, name, slot) VALUES (?, ?, ?)", (key, a, free[0])
+            )
+            known[a] = free[0]
+        out.append(int(known[a]))
+    return out
+
+
+def _codes(store: Store, key: str, slot: int, column: pd.Series) -> np.ndarray:
+    """Per-row dictionary code of an attribute column (-1 for a missing value)."""
+    from .core import _native
+
+    codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    texts = [json.dumps(_native(v)) for v in uniques]
+    known = dict(
+        store.query("SELECT value, code FROM attr_values WHERE model = ? AND slot = ?",
+                    (key, slot))
+    )
+    next_code = max(known.values(), default=-1) + 1
+    mapping = np.full(len(texts) + 1, -1, dtype=np.int64)
+    for i, t in enumerate(texts):
+        if t == "null":  # a value _native maps to missing (NaN inside an object column)
+            continue
+        if t not in known:
+            store.execute(
+                "INSERT INTO attr_values (model, slot, code, value) VALUES (?, ?, ?, ?)",
+                (key, slot, next_code, t),
+            )
+            known[t] = next_code
+            next_code += 1
+        mapping[i] = int(known[t])
+    return mapping[np.asarray(codes, dtype=np.int64)]
+
+
+def _next_batch(store: Store, key: str, kind: str, digest: str, version: str | None,
+                rows: int, meta: dict[str, Any], who: str) -> int:
+    batch = int(store.one("SELECT COALESCE(MAX(id), 0) FROM batches") or 0) + 1
+    store.execute(
+        "INSERT INTO batches (id, model, kind, digest, version, rows_in, rows_new, meta, actor, "
+        "at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
+        (batch, key, kind, digest, version, rows, json.dumps(meta, sort_keys=True), who,
+         int(time.time())),
+    )
+    return batch
+
+
+def _literal(value: Any) -> str:
+    """A SQL literal for a per-batch constant (text quoted, numbers as they are)."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise TypeError(f"unsupported constant {value!r}")
+    if isinstance(value, int):
+        return str(value)
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _bulk(store: Store, table: str, const: dict[str, Any], columns: list[str],
+          rows: Iterable[tuple[Any, ...]], total: int, conflict: str,
+          progress: Progress) -> int:
+    """Insert ``rows`` (values of ``columns``; ``const`` the same for every row) in chunks.
+
+    SQLite: ``executemany`` with the constants written into the statement, so each row
+    binds only what varies. PostgreSQL: COPY into a staging table, then one INSERT.
+    """
+    all_cols = ", ".join([*const, *columns])
+    cols = ", ".join(columns)
+    pause = float(os.environ.get("FAIRCODE_TEST_INGEST_PAUSE", "0") or 0)
+    written = 0
+    inserted = 0
+    it = iter(rows)
+    stage = f"staging_{table}"
+    if store.dialect == "postgresql":
+        store.execute(f"DROP TABLE IF EXISTS {stage}")
+        store.execute(f"CREATE TEMP TABLE {stage} AS SELECT {cols} FROM {table} WHERE false")
+    values = ", ".join([_literal(v) for v in const.values()] + ["?" for _ in columns])
+    while written < total:
+        chunk = list(islice(it, CHUNK_ROWS))
+        if not chunk:
+            break
+        if store.dialect == "postgresql":
+            with store.conn.cursor().copy(f"COPY {stage} ({cols}) FROM STDIN") as cp:
+                for row in chunk:
+                    cp.write_row(row)
+        else:
+            n = store.executemany(
+                f"INSERT INTO {table} ({all_cols}) VALUES ({values}) {conflict}", chunk
+            )
+            inserted += max(n, 0)
+        written += len(chunk)
+        if progress is not None:
+            progress(written, total)
+        if pause:  # testing hook: lets a test kill the process in the middle of a batch
+            print(f"faircode: test: paused after {written} rows", file=sys.stderr, flush=True)
+            time.sleep(pause)
+    if store.dialect == "postgresql":
+        marks = ", ".join("?" for _ in const)
+        inserted = store.execute(
+            f"INSERT INTO {table} ({all_cols}) SELECT {marks}, {cols} FROM {stage} {conflict}",
+            tuple(const.values()),
+        ).rowcount
+        store.execute(f"DROP TABLE {stage}")
+    return inserted
+
+
+def _read(path: str | Path, required: dict[str, str]) -> tuple[pd.DataFrame, str, Path]:
+    p = Path(path)
+    frame = read_table(p, required)
+    fmt = file_format(p)
+    if len(frame) == 0:
+        raise MonitorInputError(f"{p}: no data rows; the file has a header only")
+    return frame, fmt, p
+
+
+def log_predictions(
+    store: Store,
+    model: str,
+    path: str | Path,
+    *,
+    version: str,
+    id_col: str,
+    attrs: list[str],
+    pred: str | None = None,
+    score: str | None = None,
+    decision_threshold: float | None = None,
+    at_col: str | None = None,
+    actor_name: str = "unknown",
+    progress: Progress = None,
+) -> dict[str, Any]:
+    """Write one prediction batch; returns a summary (``duplicate_of`` for a re-sent one)."""
+    if not version or not str(version).strip():
+        raise MonitorInputError("--version is empty; name the model version being logged")
+    if not attrs:
+        raise MonitorInputError("at least one attribute is needed; pass --attr COL")
+    if len(set(attrs)) != len(attrs):
+        raise MonitorInputError("an attribute is given twice; pass each --attr once")
+    if len(attrs) > ATTR_SLOTS:
+        raise MonitorInputError(f"at most {ATTR_SLOTS} attributes can be logged per model")
+    if (pred is None) == (score is None):
+        raise MonitorInputError(
+            "pass exactly one of --pred COL or --score COL --decision-threshold T"
+        )
+    if score is not None and decision_threshold is None:
+        raise MonitorInputError("--score needs --decision-threshold T (prediction = score >= T)")
+    if pred is not None and decision_threshold is not None:
+        raise MonitorInputError("--decision-threshold goes with --score, not --pred")
+    required: dict[str, str] = {id_col: "--id"}
+    for a in attrs:
+        required.setdefault(a, "--attr")
+    required.setdefault(pred or score or "", "--pred" if pred else "--score")
+    if at_col is not None:
+        required.setdefault(at_col, "--at")
+    p = Path(path)
+    if not p.exists():
+        raise MonitorInputError(f"{p}: no such file; check the path")
+    options = {"kind": "predictions", "model": model_key(model), "version": version,
+               "id": id_col, "attrs": attrs, "pred": pred, "score": score,
+               "decision_threshold": decision_threshold, "at": at_col}
+    digest = _digest(p, options)
+    frame, fmt, p = _read(p, required)
+    source = str(p)
+    ids = _ids(frame[id_col], id_col, fmt, source)
+    if score is not None:
+        assert decision_threshold is not None
+        scores = _numbers(frame[score], score, "score", fmt, source, True)
+        preds = (scores >= decision_threshold).astype("float64")
+    else:
+        assert pred is not None
+        scores = None
+        preds = _numbers(frame[pred], pred, "prediction", fmt, source, True)
+    n = len(frame)
+    if at_col is not None:
+        at = _times(frame[at_col], at_col, fmt, source)
+    else:
+        at = np.full(n, int(time.time()), dtype=np.int64)
+    day = at // 86400
+    meta = {"file": source, "pred": pred, "score": score,
+            "decision_threshold": decision_threshold, "attrs": attrs, "at": at_col,
+            "id": id_col}
+    with store.transaction():
+        # one writer of batches at a time (SQLite's write lock already is that; on
+        # PostgreSQL this keeps two senders of one batch from both writing it)
+        store.lock("faircode-batches")
+        key = model_key(model)
+        dup = store.execute(
+            "SELECT id FROM batches WHERE model = ? AND kind = 'predictions' AND digest = ?",
+            (key, digest),
+        ).fetchone()
+        if dup is not None:
+            return {"model": key, "batch": None, "duplicate_of": int(dup[0]), "rows": n,
+                    "new": 0, "already_stored": n, "labels_joined": 0}
+        _ensure_model(store, model)
+        slots = _slots(store, key, attrs)
+        attr_codes = [_codes(store, key, s, frame[a]) for a, s in zip(attrs, slots)]
+        batch = _next_batch(store, key, "predictions", digest, version, n, meta, actor_name)
+        const = {"model": key, "version": str(version), "batch": batch}
+        columns = ["request_id", "at", "day", "pred"]
+        columns += [SLOT_COLUMNS[s] for s in slots]
+        varying = [ids, at.tolist(), day.tolist(), preds.tolist(),
+                   *(c.tolist() for c in attr_codes)]
+        if scores is not None:
+            columns.append("score")
+            varying.append(scores.tolist())
+        new = _bulk(store, "predictions", const, columns, zip(*varying), n,
+                    "ON CONFLICT (model, request_id) DO NOTHING", progress)
+        if new == n:
+            rollup.add_batch(store, key, version, day, dict(zip(slots, attr_codes)), preds)
+        else:  # some request ids were stored already: count what is really there
+            rollup.rebuild(store, key)
+        joined = 0
+        if store.one("SELECT COUNT(*) FROM orphan_labels WHERE model = ?", (key,)):
+            rollup.add_label_delta(
+                store, key,
+                "orphan_labels t JOIN predictions p ON t.model = ? "
+                "AND p.request_id = t.request_id", (key,))
+            joined = store.execute(
+                "UPDATE predictions SET label = o.label, labelled_at = o.at FROM orphan_labels o "
+                "WHERE predictions.model = ? AND o.model = predictions.model "
+                "AND o.request_id = predictions.request_id",
+                (key,),
+            ).rowcount
+            store.execute(
+                "DELETE FROM orphan_labels WHERE model = ? AND EXISTS (SELECT 1 FROM "
+                "predictions p WHERE p.model = orphan_labels.model "
+                "AND p.request_id = orphan_labels.request_id)",
+                (key,),
+            )
+        store.execute("UPDATE batches SET rows_new = ? WHERE id = ?", (new, batch))
+    return {"model": key, "batch": batch, "duplicate_of": None, "rows": n, "new": new,
+            "already_stored": n - new, "labels_joined": joined}
+
+
+def log_labels(
+    store: Store,
+    model: str,
+    path: str | Path,
+    *,
+    id_col: str,
+    label_col: str,
+    actor_name: str = "unknown",
+    progress: Progress = None,
+) -> dict[str, Any]:
+    """Write one label batch, joined to the predictions by request id."""
+    required = {id_col: "--id"}
+    required.setdefault(label_col, "--label")
+    p = Path(path)
+    if not p.exists():
+        raise MonitorInputError(f"{p}: no such file; check the path")
+    options = {"kind": "labels", "model": model_key(model), "id": id_col, "label": label_col}
+    digest = _digest(p, options)
+    frame, fmt, p = _read(p, required)
+    source = str(p)
+    ids = _ids(frame[id_col], id_col, fmt, source)
+    labels = _numbers(frame[label_col], label_col, "label", fmt, source, True)
+    n = len(frame)
+    now = int(time.time())
+    with store.transaction():
+        # one writer of batches at a time (SQLite's write lock already is that; on
+        # PostgreSQL this keeps two senders of one batch from both writing it)
+        store.lock("faircode-batches")
+        key = model_key(model)
+        dup = store.execute(
+            "SELECT id FROM batches WHERE model = ? AND kind = 'labels' AND digest = ?",
+            (key, digest),
+        ).fetchone()
+        if dup is not None:
+            return {"model": key, "batch": None, "duplicate_of": int(dup[0]), "rows": n,
+                    "joined": 0, "orphans": 0, "replaced": 0}
+        _ensure_model(store, model)
+        meta = {"file": source, "id": id_col, "label": label_col}
+        batch = _next_batch(store, key, "labels", digest, None, n, meta, actor_name)
+        store.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS incoming_labels "
+            "(request_id TEXT PRIMARY KEY, label DOUBLE PRECISION NOT NULL)"
+        )
+        store.execute("DELETE FROM incoming_labels")
+        if store.dialect == "postgresql":
+            with store.conn.cursor().copy(
+                "COPY incoming_labels (request_id, label) FROM STDIN"
+            ) as cp:
+                for row in zip(ids, labels.tolist()):
+                    cp.write_row(row)
+        else:
+            done = 0
+            pairs = list(zip(ids, labels.tolist()))
+            for start in range(0, n, CHUNK_ROWS):
+                part = pairs[start : start + CHUNK_ROWS]
+                store.executemany(
+                    "INSERT INTO incoming_labels (request_id, label) VALUES (?, ?)", part
+                )
+                done += len(part)
+                if progress is not None:
+                    progress(done, n)
+        replaced = rollup.add_label_delta(
+            store, key, "incoming_labels t JOIN predictions p ON p.request_id = t.request_id", ())
+        joined = store.execute(
+            "UPDATE predictions SET label = t.label, labelled_at = ? FROM incoming_labels t "
+            "WHERE predictions.model = ? AND predictions.request_id = t.request_id",
+            (now, key),
+        ).rowcount
+        orphans = 0 if joined == n else store.execute(
+            "INSERT INTO orphan_labels (model, request_id, label, at, batch) "
+            "SELECT ?, t.request_id, t.label, ?, ? FROM incoming_labels t WHERE NOT EXISTS "
+            "(SELECT 1 FROM predictions p WHERE p.model = ? AND p.request_id = t.request_id) "
+            "ON CONFLICT (model, request_id) DO UPDATE SET label = excluded.label, "
+            "at = excluded.at, batch = excluded.batch",
+            (key, now, batch, key),
+        ).rowcount
+        store.execute("DELETE FROM incoming_labels")
+        store.execute("UPDATE batches SET rows_new = ? WHERE id = ?", (n, batch))
+    return {"model": key, "batch": batch, "duplicate_of": None, "rows": n, "joined": joined,
+            "orphans": orphans, "replaced": replaced}

@@ -1,0 +1,231 @@
+"""The slice registry: ``fairness.yaml`` (the declaration) and the store's override.
+
+``fairness.yaml``::
+
+    models:
+      compas:
+        slices: [race, sex]   # required, non-empty, no duplicates
+        threshold: 0.1        # largest allowed disparity (default 0.1)
+        min_samples: 30       # low-n guard (default 30)
+        gate: true            # the gate blocks promotion (default true)
+        task: binary          # binary | regression (default: inferred)
+        enabled: true         # false turns the model's fairness gate off (default true)
+
+Validation is strict: an unknown key (``slice:`` for ``slices:``), a wrong type, an
+empty or duplicated slice list is an error naming the file, the model and the key,
+because a registry that silently declares nothing makes every gate pass. PyYAML is
+imported only here (extra ``registry``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import MonitorInputError
+from .store import ATTR_SLOTS, model_key
+
+DEFAULT_REGISTRY = "fairness.yaml"
+FIELDS = ("slices", "threshold", "min_samples", "gate", "task", "enabled")
+DEFAULTS: dict[str, Any] = {
+    "threshold": 0.1,
+    "min_samples": 30,
+    "gate": True,
+    "task": None,
+    "enabled": True,
+}
+
+
+class RegistryError(MonitorInputError):
+    """A malformed registry (one line naming file, model and key; exit 2)."""
+
+
+@dataclass(frozen=True)
+class Registry:
+    """The fairness settings of one model."""
+
+    model: str
+    slices: tuple[str, ...]
+    threshold: float = 0.1
+    min_samples: int = 30
+    gate: bool = True
+    task: str | None = None
+    enabled: bool = True
+
+    def fields(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("model")
+        d["slices"] = list(self.slices)
+        return d
+
+    def to_json(self) -> str:
+        return json.dumps(self.fields(), sort_keys=True)
+
+
+def resolve_path(path: str | None) -> Path:
+    return Path(path or os.environ.get("FAIRCODE_REGISTRY") or DEFAULT_REGISTRY)
+
+
+def _yaml() -> Any:
+    try:
+        import yaml
+    except ImportError:
+        raise RegistryError(
+            "reading fairness.yaml needs PyYAML; install it with: pip install 'faircode[registry]'"
+        ) from None
+    return yaml
+
+
+def _loader(yaml: Any) -> Any:
+    class StrictLoader(yaml.SafeLoader):
+        """SafeLoader that rejects a key given twice in one mapping."""
+
+    def construct_mapping(loader: Any, node: Any, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            key = loader.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise RegistryError(
+                    f"line {key_node.start_mark.line + 1}: key {key!r} is given twice "
+                    f"(first on line {seen[key]})"
+                )
+            seen[key] = key_node.start_mark.line + 1
+        return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+
+    StrictLoader.add_constructor(
+        yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping
+    )
+    return StrictLoader
+
+
+def check_fields(where: str, raw: dict[str, Any], model: str, partial: bool = False) -> dict:
+    """Validate one model's settings; ``where`` prefixes every message."""
+    out: dict[str, Any] = {}
+    for key in raw:
+        if key not in FIELDS:
+            hint = " (did you mean 'slices'?)" if key in ("slice", "attrs", "attributes") else ""
+            raise RegistryError(
+                f"{where}: model {model!r}: unknown key {key!r}{hint}; "
+                f"allowed keys: {', '.join(FIELDS)}"
+            )
+    if "slices" not in raw and not partial:
+        raise RegistryError(f"{where}: model {model!r}: key 'slices' is required")
+    if "slices" in raw:
+        s = raw["slices"]
+        if not isinstance(s, list) or not all(isinstance(x, str) and x.strip() for x in s):
+            raise RegistryError(
+                f"{where}: model {model!r}: key 'slices' must be a list of column names, "
+                f"got {s!r}"
+            )
+        if not s:
+            raise RegistryError(
+                f"{where}: model {model!r}: key 'slices' is empty; a gate over no "
+                "attributes would pass every model"
+            )
+        dupes = sorted({x for x in s if s.count(x) > 1})
+        if dupes:
+            raise RegistryError(
+                f"{where}: model {model!r}: key 'slices' lists {', '.join(dupes)} twice"
+            )
+        if len(s) > ATTR_SLOTS:
+            raise RegistryError(
+                f"{where}: model {model!r}: key 'slices' has {len(s)} attributes; at most "
+                f"{ATTR_SLOTS} are supported"
+            )
+        out["slices"] = tuple(s)
+    if "threshold" in raw:
+        t = raw["threshold"]
+        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
+            raise RegistryError(
+                f"{where}: model {model!r}: key 'threshold' must be a number >= 0, got {t!r}"
+            )
+        out["threshold"] = float(t)
+    if "min_samples" in raw:
+        m = raw["min_samples"]
+        if isinstance(m, bool) or not isinstance(m, int) or m < 0:
+            raise RegistryError(
+                f"{where}: model {model!r}: key 'min_samples' must be a whole number >= 0, "
+                f"got {m!r}"
+            )
+        out["min_samples"] = m
+    for key in ("gate", "enabled"):
+        if key in raw:
+            if not isinstance(raw[key], bool):
+                raise RegistryError(
+                    f"{where}: model {model!r}: key {key!r} must be true or false, "
+                    f"got {raw[key]!r}"
+                )
+            out[key] = raw[key]
+    if "task" in raw:
+        if raw["task"] not in (None, "binary", "regression"):
+            raise RegistryError(
+                f"{where}: model {model!r}: key 'task' must be binary or regression, "
+                f"got {raw['task']!r}"
+            )
+        out["task"] = raw["task"]
+    return out
+
+
+def load_yaml(path: Path) -> dict[str, Registry]:
+    """Every model declared in ``path`` (keyed case-insensitively); strict validation."""
+    yaml = _yaml()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RegistryError(f"{path}: no such file; create it or pass --registry FILE") from None
+    except OSError as exc:
+        raise RegistryError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        doc = yaml.load(text, Loader=_loader(yaml))  # noqa: S506 - a SafeLoader subclass
+    except RegistryError as exc:
+        raise RegistryError(f"{path}: {exc}") from None
+    except yaml.YAMLError as exc:
+        first = (str(exc).strip().splitlines() or ["invalid YAML"])[0]
+        mark = getattr(exc, "problem_mark", None)
+        at = f" (line {mark.line + 1})" if mark is not None else ""
+        raise RegistryError(f"{path}: not valid YAML{at}: {first}") from None
+    if doc is None:
+        raise RegistryError(f"{path}: the file is empty; it needs a 'models:' mapping")
+    if not isinstance(doc, dict):
+        raise RegistryError(f"{path}: the top level must be a mapping with a 'models:' key")
+    unknown = [k for k in doc if k != "models"]
+    if unknown:
+        raise RegistryError(
+            f"{path}: unknown top-level key {unknown[0]!r}; the only key is 'models'"
+        )
+    models = doc.get("models")
+    if not isinstance(models, dict) or not models:
+        raise RegistryError(f"{path}: key 'models' must map model names to their settings")
+    out: dict[str, Registry] = {}
+    for name, raw in models.items():
+        if not isinstance(name, str) or not name.strip():
+            raise RegistryError(f"{path}: model name {name!r} must be a non-empty text")
+        if not isinstance(raw, dict):
+            raise RegistryError(
+                f"{path}: model {name!r}: settings must be a mapping (slices:, threshold:, ...)"
+            )
+        key = model_key(name)
+        if key in out:
+            raise RegistryError(
+                f"{path}: model {name!r} is declared twice (names match case-insensitively: "
+                f"{out[key].model!r})"
+            )
+        fields = {**DEFAULTS, **check_fields(str(path), raw, name)}
+        out[key] = Registry(model=name, **fields)
+    return out
+
+
+def from_json(model: str, text: str) -> Registry:
+    raw = json.loads(text)
+    fields = {**DEFAULTS, **check_fields("store override", raw, model)}
+    return Registry(model=model, **fields)
+
+
+def diff(a: Registry, b: Registry) -> list[tuple[str, Any, Any]]:
+    """(field, a value, b value) for every field where ``a`` and ``b`` disagree."""
+    fa, fb = a.fields(), b.fields()
+    return [(k, fa[k], fb[k]) for k in FIELDS if fa[k] != fb[k]]

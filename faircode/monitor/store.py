@@ -1,0 +1,285 @@
+"""The prediction store: SQLite by default, PostgreSQL by URL (SPEC section 15).
+
+One :class:`Store` wraps a DB-API connection and hides the two dialects' differences
+(placeholders, DDL types, bulk loading, write locks). The schema is created and
+upgraded by numbered migrations recorded in ``schema_version``; opening a store applies
+the missing ones in one transaction.
+
+Where the store is: ``--db URL|PATH``, else ``$FAIRCODE_DB``, else
+``.faircode/monitor.db`` under the working directory. ``postgresql://...`` (or
+``postgres://``) selects PostgreSQL through psycopg 3, imported only then (extra
+``postgres``); ``sqlite:///path`` or any other text is a SQLite file path.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from .errors import MonitorInputError
+
+DEFAULT_DB = Path(".faircode") / "monitor.db"
+#: Attribute slots per model: predictions carry at most this many slicing attributes.
+ATTR_SLOTS = 8
+SLOT_COLUMNS = tuple(f"a{i}" for i in range(ATTR_SLOTS))
+#: Additive statistics per slice_stats row: integer counts, then float sums.
+STAT_COUNTS = ("n", "n_selected", "n_nonbinary_pred", "n_labelled", "n_nonbinary_label",
+               "n_correct", "n_label_pos", "n_tp", "n_fp", "n_pred_pos_labelled")
+STAT_SUMS = ("sum_abs_error", "sum_sq_error", "sum_pred_labelled", "sum_label")
+#: How long a writer waits for another writer's lock before giving up (SQLite).
+BUSY_TIMEOUT_S = 120.0
+
+
+class StoreError(MonitorInputError):
+    """A store problem the user can act on (one line, exit 2)."""
+
+
+def _ddl(dialect: str) -> dict[str, str]:
+    if dialect == "postgresql":
+        return {"REAL": "DOUBLE PRECISION", "INT": "BIGINT", "ROWID": ""}
+    # WITHOUT ROWID: the predictions are stored in their primary-key B-tree, one
+    # B-tree write per row instead of two
+    return {"REAL": "REAL", "INT": "INTEGER", "ROWID": " WITHOUT ROWID"}
+
+
+_SLOT_DDL = ", ".join(f"{c} {{INT}}" for c in SLOT_COLUMNS)
+
+#: (version, statements). Statements use {REAL}/{INT} for the dialect's types; a
+#: statement starting with "sqlite:" or "postgresql:" runs on that dialect only.
+MIGRATIONS: list[tuple[int, list[str]]] = [
+    (
+        1,
+        [
+            "CREATE TABLE models (key TEXT PRIMARY KEY, name TEXT NOT NULL)",
+            "CREATE TABLE attributes (model TEXT NOT NULL, name TEXT NOT NULL, "
+            "slot {INT} NOT NULL, PRIMARY KEY (model, name), UNIQUE (model, slot))",
+            "CREATE TABLE attr_values (model TEXT NOT NULL, slot {INT} NOT NULL, "
+            "code {INT} NOT NULL, value TEXT NOT NULL, PRIMARY KEY (model, slot, code), "
+            "UNIQUE (model, slot, value))",
+            "CREATE TABLE batches (id {INT} PRIMARY KEY, model TEXT NOT NULL, "
+            "kind TEXT NOT NULL, digest TEXT NOT NULL, version TEXT, rows_in {INT} NOT NULL, "
+            "rows_new {INT} NOT NULL, meta TEXT NOT NULL, actor TEXT NOT NULL, "
+            "at {INT} NOT NULL, UNIQUE (model, kind, digest))",
+            "CREATE TABLE predictions (model TEXT NOT NULL, request_id TEXT NOT NULL, "
+            "version TEXT NOT NULL, at {INT} NOT NULL, day {INT} NOT NULL, "
+            "pred {REAL} NOT NULL, score {REAL}, label {REAL}, labelled_at {INT}, "
+            f"{_SLOT_DDL}, batch {{INT}} NOT NULL, PRIMARY KEY (model, request_id))"
+            "{ROWID}",
+            # per (model, version, day, attribute codes) sufficient statistics, kept in
+            # step with predictions and labels in the same transaction; reports read
+            # this instead of every prediction (-1 marks a missing or unused attribute)
+            "CREATE TABLE slice_stats (model TEXT NOT NULL, version TEXT NOT NULL, "
+            "day {INT} NOT NULL, " + ", ".join(f"{c} {{INT}} NOT NULL" for c in SLOT_COLUMNS)
+            + ", " + ", ".join(f"{c} {{INT}} NOT NULL" for c in STAT_COUNTS)
+            + ", " + ", ".join(f"{c} {{REAL}} NOT NULL" for c in STAT_SUMS)
+            + ", PRIMARY KEY (model, version, day, " + ", ".join(SLOT_COLUMNS) + "))",
+            "CREATE TABLE orphan_labels (model TEXT NOT NULL, request_id TEXT NOT NULL, "
+            "label {REAL} NOT NULL, at {INT} NOT NULL, batch {INT} NOT NULL, "
+            "PRIMARY KEY (model, request_id))",
+            "CREATE TABLE registry_overrides (model TEXT PRIMARY KEY, config TEXT NOT NULL, "
+            "actor TEXT NOT NULL, at TEXT NOT NULL, reason TEXT)",
+            "CREATE TABLE audit (id {INT} PRIMARY KEY, at TEXT NOT NULL, actor TEXT NOT NULL, "
+            "event TEXT NOT NULL, model TEXT NOT NULL, version TEXT, details TEXT NOT NULL, "
+            "prev_hash TEXT NOT NULL, hash TEXT NOT NULL)",
+            "CREATE INDEX audit_by_model ON audit (model, id)",
+            # append-only: the database itself refuses to change or remove an audit row
+            "sqlite:CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit "
+            "BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END",
+            "sqlite:CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit "
+            "BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END",
+            "postgresql:CREATE FUNCTION faircode_audit_append_only() RETURNS trigger "
+            "LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the audit log is append-only'; "
+            "END $$",
+            "postgresql:CREATE TRIGGER audit_append_only BEFORE UPDATE OR DELETE ON audit "
+            "FOR EACH ROW EXECUTE FUNCTION faircode_audit_append_only()",
+        ],
+    ),
+]
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+def resolve_location(db: str | None) -> str:
+    """The store location from ``--db``, ``$FAIRCODE_DB`` or the default path."""
+    if db:
+        return db
+    env = os.environ.get("FAIRCODE_DB")
+    if env:
+        return env
+    return str(DEFAULT_DB)
+
+
+def _is_postgres(location: str) -> bool:
+    return location.startswith(("postgresql://", "postgres://"))
+
+
+def describe(location: str) -> str:
+    """``location`` without a password, for messages."""
+    if _is_postgres(location) and "@" in location:
+        scheme, rest = location.split("://", 1)
+        creds, host = rest.rsplit("@", 1)
+        user = creds.split(":", 1)[0]
+        return f"{scheme}://{user}@{host}"
+    return location
+
+
+class Store:
+    """An open prediction store. Use :func:`open_store`; close with :meth:`close`."""
+
+    def __init__(self, location: str) -> None:
+        self.location = location
+        self._in_tx = False
+        if _is_postgres(location):
+            self.dialect = "postgresql"
+            try:
+                import psycopg
+            except ImportError:
+                raise StoreError(
+                    "a postgresql:// store needs the psycopg driver; install it with: "
+                    "pip install 'faircode[postgres]'"
+                ) from None
+            try:
+                self.conn: Any = psycopg.connect(location, autocommit=True)
+            except psycopg.Error as exc:
+                first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                raise StoreError(
+                    f"cannot connect to {describe(location)}: {first}; check --db / FAIRCODE_DB"
+                ) from None
+        else:
+            self.dialect = "sqlite"
+            path = location[len("sqlite:///") :] if location.startswith("sqlite:///") else location
+            p = Path(path)
+            try:
+                p.parent.mkdir(parents=True, exist_ok=True)
+                self.conn = sqlite3.connect(
+                    str(p), timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+                )
+                # WAL lets readers work while one process writes; the busy timeout makes
+                # a second writer wait for the lock instead of failing at once.
+                self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+                self.conn.execute("PRAGMA journal_mode = WAL")
+                self.conn.execute("PRAGMA synchronous = NORMAL")
+                self.conn.execute("PRAGMA cache_size = -65536")  # 64 MiB
+                self.conn.execute("PRAGMA temp_store = MEMORY")
+                self.conn.execute("PRAGMA threads = 2")  # the sorter of a large GROUP BY
+            except (OSError, sqlite3.Error) as exc:
+                raise StoreError(
+                    f"cannot open the store {path}: {exc}; check --db / FAIRCODE_DB"
+                ) from None
+        self._migrate()
+
+    # -- SQL helpers -------------------------------------------------------------
+    def sql(self, text: str) -> str:
+        return text.replace("?", "%s") if self.dialect == "postgresql" else text
+
+    def execute(self, text: str, params: Sequence[Any] = ()) -> Any:
+        cur = self.conn.cursor()
+        cur.execute(self.sql(text), tuple(params))
+        return cur
+
+    def executemany(self, text: str, rows: Any) -> int:
+        cur = self.conn.cursor()
+        cur.executemany(self.sql(text), rows)
+        return cur.rowcount
+
+    def query(self, text: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return list(self.execute(text, params).fetchall())
+
+    def one(self, text: str, params: Sequence[Any] = ()) -> Any:
+        row = self.execute(text, params).fetchone()
+        return None if row is None else row[0]
+
+    @contextmanager
+    def transaction(self) -> Iterator[Store]:
+        """One write transaction; all or nothing. SQLite takes the write lock up front."""
+        if self._in_tx:
+            yield self
+            return
+        self._in_tx = True
+        try:
+            if self.dialect == "sqlite":
+                self._begin_sqlite()
+                try:
+                    yield self
+                except BaseException:
+                    self.conn.execute("ROLLBACK")
+                    raise
+                self.conn.execute("COMMIT")
+            else:
+                with self.conn.transaction():
+                    yield self
+        finally:
+            self._in_tx = False
+
+    def _begin_sqlite(self) -> None:
+        # busy_timeout covers most waits; BEGIN IMMEDIATE can still report "locked"
+        # right away while a WAL checkpoint runs, so retry until the same deadline.
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        while True:
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise StoreError(f"the store {self.location} is busy: {exc}") from None
+                time.sleep(0.05)
+
+    def lock(self, name: str) -> None:
+        """Serialise writers of ``name`` inside a transaction (the audit chain)."""
+        if self.dialect == "postgresql":
+            self.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (name,))
+        # SQLite: BEGIN IMMEDIATE already holds the database's single write lock.
+
+    def close(self) -> None:
+        try:
+            self.conn.close()
+        except Exception:  # closing is best effort
+            pass
+
+    # -- schema ------------------------------------------------------------------
+    def _migrate(self) -> None:
+        with self.transaction():
+            self.lock("faircode-schema")
+            self.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version "
+                "(version INTEGER NOT NULL, applied_at TEXT NOT NULL)"
+            )
+            current = self.one("SELECT MAX(version) FROM schema_version") or 0
+            if current > SCHEMA_VERSION:
+                raise StoreError(
+                    f"the store {describe(self.location)} has schema version {current}, newer "
+                    f"than this faircode ({SCHEMA_VERSION}); upgrade faircode"
+                )
+            types = _ddl(self.dialect)
+            for version, statements in MIGRATIONS:
+                if version <= current:
+                    continue
+                for stmt in statements:
+                    for prefix in ("sqlite:", "postgresql:"):
+                        if stmt.startswith(prefix):
+                            if prefix[:-1] != self.dialect:
+                                stmt = ""
+                            else:
+                                stmt = stmt[len(prefix) :]
+                    if stmt:
+                        self.execute(stmt.format(**types) if "{" in stmt else stmt)
+                self.execute(
+                    "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                    (version, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
+                )
+
+    def schema_version(self) -> int:
+        return int(self.one("SELECT MAX(version) FROM schema_version") or 0)
+
+
+def open_store(db: str | None = None) -> Store:
+    return Store(resolve_location(db))
+
+
+def model_key(name: str) -> str:
+    """Model names match case-insensitively: ``JPCP`` and ``jpcp`` are one model."""
+    return name.strip().casefold()

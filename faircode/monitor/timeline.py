@@ -1,0 +1,419 @@
+"""Reports from the store: one ``GROUP BY`` in the database, the rest from its counts.
+
+The database groups a model version's predictions by every attribute slot it needs and
+by day, returning additive sufficient statistics per group (a small "cube"). Every
+slicing, every day of the trend and the whole window are sums over that cube, computed
+with the same code as ``faircode fairness evaluate`` (:mod:`faircode.monitor.counts`,
+:func:`faircode.monitor.core.assemble_group`), so the report from stored rows equals
+the report from a file holding the same rows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from typing import Any
+
+import pandas as pd
+
+from . import rollup
+from .core import _Attribute, _slices_of, assemble_group, assemble_report
+from .counts import counts_from_cube as _sum_cube
+from .counts import metrics_from_counts
+from .errors import MonitorInputError
+from .registry import Registry
+from .store import SLOT_COLUMNS, Store, describe, model_key
+
+GATED = ("demographic_parity_difference", "equalized_odds_difference", "accuracy_range",
+         "mae_range")
+
+BINARY_KEYS = ("n", "n_selected", "n_labelled", "n_correct", "n_label_pos", "n_tp", "n_fp",
+               "n_pred_pos_labelled")
+REGRESSION_KEYS = ("n", "n_labelled", "sum_abs_error", "sum_sq_error", "sum_pred_labelled",
+                   "sum_label")
+
+
+def parse_time(text: str | None, option: str, end: bool = False) -> int | None:
+    """Epoch seconds of a ``--since``/``--until`` value; a bare date covers its whole day."""
+    if text is None:
+        return None
+    try:
+        if len(text) == 10:
+            d = dt.date.fromisoformat(text)
+            moment = dt.datetime(d.year, d.month, d.day, tzinfo=dt.UTC)
+            if end:
+                moment += dt.timedelta(days=1)
+            return int(moment.timestamp())
+        moment = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise MonitorInputError(
+            f"{option} {text!r} is not a date (YYYY-MM-DD) or ISO-8601 time"
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.UTC)
+    return int(moment.timestamp()) + (1 if end else 0)
+
+
+def day_text(day: int) -> str:
+    return (dt.date(1970, 1, 1) + dt.timedelta(days=int(day))).isoformat()
+
+
+def versions(store: Store, key: str) -> list[str]:
+    """Versions of ``key`` in the order their first batch was logged."""
+    rows = store.query(
+        "SELECT version, MIN(id) FROM batches WHERE model = ? AND kind = 'predictions' "
+        "GROUP BY version ORDER BY MIN(id)",
+        (key,),
+    )
+    return [r[0] for r in rows]
+
+
+def _known_model(store: Store, model: str) -> str:
+    key = model_key(model)
+    if store.one("SELECT key FROM models WHERE key = ?", (key,)) is None:
+        known = [r[0] for r in store.query("SELECT name FROM models ORDER BY key")]
+        listed = ", ".join(known) if known else "none yet"
+        raise MonitorInputError(
+            f"model {model!r} has nothing logged in the store (models: {listed}); "
+            "log predictions with: faircode fairness log"
+        )
+    return key
+
+
+def cube(store: Store, key: str, slots: list[int], version: str, since: int | None,
+         until: int | None) -> pd.DataFrame:
+    """Sufficient statistics per (attribute codes, day): a GROUP BY over slice_stats.
+
+    The window is whole UTC days: ``since`` and ``until`` (epoch seconds, ``until``
+    exclusive) are widened to the days that contain them.
+    """
+    first = None if since is None else since // 86400
+    end = None if until is None else (until - 1) // 86400 + 1
+    return rollup.cells(store, key, slots, version, first, end)
+
+
+def _decoders(store: Store, key: str) -> dict[int, dict[int, Any]]:
+    out: dict[int, dict[int, Any]] = {}
+    for slot, code, value in store.query(
+        "SELECT slot, code, value FROM attr_values WHERE model = ?", (key,)
+    ):
+        out.setdefault(int(slot), {})[int(code)] = json.loads(value)
+    return out
+
+
+class _Context:
+    """What a report needs besides the cube: names, decoders, task, settings."""
+
+    def __init__(self, store: Store, model: str, registry: Registry, version: str | None,
+                 attrs: list[str] | None, since: str | None, until: str | None) -> None:
+        self.key = _known_model(store, model)
+        known_versions = versions(store, self.key)
+        if version is None:
+            if not known_versions:
+                raise MonitorInputError(f"model {model!r} has no predictions logged")
+            version = known_versions[-1]
+            self.version_source = "latest logged"
+        else:
+            if version not in known_versions:
+                listed = ", ".join(known_versions) or "none"
+                raise MonitorInputError(
+                    f"model {model!r} has no predictions for version {version!r} "
+                    f"(logged versions: {listed})"
+                )
+            self.version_source = "given"
+        self.version = version
+        self.registry = registry
+        slot_of = dict(store.query("SELECT name, slot FROM attributes WHERE model = ?",
+                                   (self.key,)))
+        self.attrs = list(attrs) if attrs is not None else list(registry.slices)
+        missing = [a for a in self.attrs if a not in slot_of]
+        if missing:
+            raise MonitorInputError(
+                f"model {model!r}: attribute(s) {', '.join(missing)} were never logged "
+                f"(logged: {', '.join(sorted(slot_of)) or 'none'}); log them with --attr "
+                "or fix the registry's slices"
+            )
+        self.slots = [int(slot_of[a]) for a in self.attrs]
+        self.since_text, self.until_text = since, until
+        self.since = parse_time(since, "--since")
+        self.until = parse_time(until, "--until", end=True)
+        self.decode = _decoders(store, self.key)
+        metas = [json.loads(r[0]) for r in store.query(
+            "SELECT meta FROM batches WHERE model = ? AND kind = 'predictions' AND version = ? "
+            "ORDER BY id", (self.key, version))]
+        self.pred_meta = metas[-1]
+        self.all_scored = all(m.get("score") is not None for m in metas)
+        label_meta = store.query(
+            "SELECT meta FROM batches WHERE model = ? AND kind = 'labels' ORDER BY id DESC "
+            "LIMIT 1", (self.key,))
+        self.label_col = json.loads(label_meta[0][0])["label"] if label_meta else None
+        self.orphans = int(store.one("SELECT COUNT(*) FROM orphan_labels WHERE model = ?",
+                                     (self.key,)) or 0)
+        self.source = f"store {describe(store.location)}: model {self.key}, version {version}"
+
+    def task(self, frame: pd.DataFrame) -> dict[str, Any]:
+        pred = self.pred_meta.get("pred")
+        if self.registry.task is not None:
+            info = {"type": self.registry.task, "source": "given",
+                    "reason": "given in the registry (task)"}
+        elif self.all_scored:
+            info = {"type": "binary", "source": "inferred",
+                    "reason": "predictions are derived from a score and a decision threshold"}
+        elif frame["n_nonbinary_pred"].sum() == 0:
+            info = {"type": "binary", "source": "inferred",
+                    "reason": f"every prediction in {pred!r} is 0 or 1"}
+        else:
+            info = {"type": "regression", "source": "inferred",
+                    "reason": f"predictions in {pred!r} take values other than 0 and 1"}
+        if info["type"] == "binary":
+            if frame["n_nonbinary_pred"].sum() > 0:
+                raise MonitorInputError(
+                    f"model {self.key} version {self.version}: predictions other than 0/1 in "
+                    "a binary task; set task: regression in the registry"
+                )
+            if frame["n_nonbinary_label"].sum() > 0:
+                raise MonitorInputError(
+                    f"model {self.key}: labels other than 0/1 but the task is binary; "
+                    "encode labels as 0/1 or set task: regression in the registry"
+                )
+        return info
+
+
+def _groups(ctx: _Context, frame: pd.DataFrame, task: str, names: list[list[str]]
+            ) -> list[dict[str, Any]]:
+    keys = BINARY_KEYS if task == "binary" else REGRESSION_KEYS
+    has_sel = task == "binary"
+    out = []
+    for combo in names:
+        ats = []
+        for a in combo:
+            slot = ctx.slots[ctx.attrs.index(a)]
+            table = ctx.decode.get(slot, {})
+            col = frame[SLOT_COLUMNS[slot]]
+            values = [None if c < 0 else table[c] for c in col.tolist()]
+            ats.append(_Attribute(a, pd.Series(values, dtype=object)))
+        codes, slice_parts = _slices_of(ats)
+        counts = _sum_cube(codes, len(slice_parts), {k: frame[k].to_numpy() for k in keys})
+        stats = metrics_from_counts(counts, task)
+        out.append(assemble_group(ats, slice_parts, stats, task, True, has_sel,
+                                  ctx.registry.threshold, ctx.registry.min_samples))
+    return out
+
+
+def _evaluation(ctx: _Context, frame: pd.DataFrame, intersect: bool = False) -> dict[str, Any]:
+    task_info = ctx.task(frame)
+    task = task_info["type"]
+    names = [[a] for a in ctx.attrs]
+    if intersect:
+        from itertools import combinations
+
+        for size in range(2, len(ctx.attrs) + 1):
+            names.extend(list(c) for c in combinations(ctx.attrs, size))
+    groups = _groups(ctx, frame, task, names)
+    n = int(frame["n"].sum())
+    labelled = int(frame["n_labelled"].sum())
+    score = ctx.pred_meta.get("score") if ctx.all_scored else None
+    threshold_d = ctx.pred_meta.get("decision_threshold") if ctx.all_scored else None
+    if score is not None:
+        prediction = f"{score} >= {threshold_d:g}"
+    else:
+        prediction = ctx.pred_meta.get("pred") or "(stored prediction)"
+    report = assemble_report(
+        source=ctx.source,
+        engine="sql",
+        task_info=task_info,
+        columns={"prediction": None if score is not None else ctx.pred_meta.get("pred"),
+                 "label": ctx.label_col, "score": score, "attributes": list(ctx.attrs)},
+        prediction=prediction,
+        decision_threshold=threshold_d,
+        threshold=ctx.registry.threshold,
+        min_samples=ctx.registry.min_samples,
+        intersect=intersect,
+        rows={"total": n, "without_prediction": 0, "scored": n, "labelled": labelled,
+              "awaiting_label": n - labelled},
+        groups=groups,
+    )
+    return report
+
+
+def sli(evaluation: dict[str, Any], declared: list[str], target: float | None
+        ) -> dict[str, Any]:
+    """good = declared attributes within threshold; total = those measurable."""
+    by_name = {g["name"]: g for g in evaluation["groups"]}
+    good = [a for a in declared if by_name[a]["status"] == "within_threshold"]
+    bad = [a for a in declared if by_name[a]["status"] == "exceeded"]
+    unmeasurable = [
+        {"attribute": a,
+         "reason": "; ".join(d["reason"] for d in by_name[a]["disparities"]
+                             if d["gated"] and d["status"] == "unmeasured")}
+        for a in declared if by_name[a]["status"] == "unmeasured"
+    ]
+    total = len(good) + len(bad)
+    out: dict[str, Any] = {
+        "good": len(good),
+        "total": total,
+        "ratio": None if total == 0 else len(good) / total,
+        "within_threshold": good,
+        "exceeded": bad,
+        "unmeasurable": unmeasurable,
+        "target": target,
+        "error_budget": None,
+    }
+    if target is not None:
+        if total == 0:
+            out["error_budget"] = {"allowed_bad": None, "bad": 0, "remaining": None,
+                                   "remaining_fraction": None,
+                                   "reason": "nothing measurable; the budget cannot be judged"}
+        else:
+            allowed = (1.0 - target) * total
+            remaining = allowed - len(bad)
+            frac = (remaining / allowed) if allowed > 0 else (1.0 if not bad else -math.inf)
+            out["error_budget"] = {
+                "allowed_bad": allowed,
+                "bad": len(bad),
+                "remaining": remaining,
+                "remaining_fraction": None if math.isinf(frac) else frac,
+                "exhausted": remaining < 0 or (allowed == 0 and bool(bad)),
+            }
+    return out
+
+
+def store_report(store: Store, model: str, registry: Registry, *, version: str | None = None,
+                 since: str | None = None, until: str | None = None,
+                 attrs: list[str] | None = None, target: float | None = None,
+                 intersect: bool = False, trend: bool = True,
+                 registry_source: str | None = None) -> dict[str, Any]:
+    """The report of one model version over a window: evaluation, daily trend, SLI."""
+    if target is not None and not (0 < target <= 1):
+        raise MonitorInputError(f"--target must be in (0, 1], e.g. 0.99; got {target}")
+    ctx = _Context(store, model, registry, version, attrs, since, until)
+    frame = cube(store, ctx.key, ctx.slots, ctx.version, ctx.since, ctx.until)
+    if frame.empty:
+        raise MonitorInputError(
+            f"model {model!r} version {ctx.version!r}: no predictions in the window "
+            f"(since {since or 'the start'}, until {until or 'now'})"
+        )
+    evaluation = _evaluation(ctx, frame, intersect)
+    days = []
+    if trend:
+        task = evaluation["task"]["type"]
+        for day in sorted(frame["day"].unique().tolist()):
+            part = frame[frame["day"] == day].reset_index(drop=True)
+            groups = _groups(ctx, part, task, [[a] for a in ctx.attrs])
+            days.append({
+                "day": day_text(day),
+                "n": int(part["n"].sum()),
+                "labelled": int(part["n_labelled"].sum()),
+                "groups": [
+                    {"name": g["name"], "status": g["status"],
+                     "disparities": {d["metric"]: d["value"] for d in g["disparities"]
+                                     if d["gated"]}}
+                    for g in groups
+                ],
+            })
+    return {
+        "kind": "faircode.fairness.report",
+        "format_version": 1,
+        "model": registry.model,
+        "version": ctx.version,
+        "version_source": ctx.version_source,
+        "window": {"since": since, "until": until},
+        "registry": {"source": registry_source, **registry.fields()},
+        "orphan_labels": ctx.orphans,
+        "evaluation": evaluation,
+        "trend": days,
+        "sli": sli(evaluation, list(ctx.attrs), target),
+    }
+
+
+def _cell(v: float | None) -> str:
+    return "-" if v is None else f"{v:.3f}"
+
+
+def trend_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    head = ["Day", "N", "Labelled"]
+    metrics: list[tuple[str, str]] = []
+    for day in report["trend"]:
+        for g in day["groups"]:
+            for m in g["disparities"]:
+                if (g["name"], m) not in metrics:
+                    metrics.append((g["name"], m))
+    short = {"demographic_parity_difference": "DP", "equalized_odds_difference": "EO",
+             "accuracy_range": "Acc", "mae_range": "MAE"}
+    head += [f"{g}:{short.get(m, m)}" for g, m in metrics]
+    rows = []
+    threshold = report["evaluation"]["settings"]["threshold"]
+    from .stats import exceeds
+
+    for day in report["trend"]:
+        values = {(g["name"], m): v for g in day["groups"] for m, v in g["disparities"].items()}
+        cells = [day["day"], str(day["n"]), str(day["labelled"])]
+        for key in metrics:
+            v = values.get(key)
+            mark = "!" if v is not None and exceeds(v, threshold) else ""
+            cells.append(_cell(v) + mark)
+        rows.append(cells)
+    return head, rows
+
+
+def _table(head: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    return ["  ".join(c.rjust(w) if i else c.ljust(w)
+                      for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+            for cells in [head, *rows]]
+
+
+def sli_lines(s: dict[str, Any]) -> list[str]:
+    ratio = "-" if s["ratio"] is None else f"{s['ratio']:.3f}"
+    lines = [f"SLI: {s['good']}/{s['total']} measurable declared attributes within threshold "
+             f"(ratio {ratio})"]
+    for u in s["unmeasurable"]:
+        lines.append(f"  unmeasurable (not counted as good): {u['attribute']}: {u['reason']}")
+    b = s["error_budget"]
+    if b is not None:
+        if b.get("remaining") is None:
+            lines.append(f"error budget (target {s['target']:g}): {b['reason']}")
+        else:
+            frac = b["remaining_fraction"]
+            left = "exhausted" if b.get("exhausted") else (
+                f"{frac:.1%} left" if frac is not None else "left")
+            lines.append(
+                f"error budget (target {s['target']:g}): {b['bad']} bad of "
+                f"{b['allowed_bad']:.3g} allowed; {left}"
+            )
+    return lines
+
+
+def render_report_text(report: dict[str, Any]) -> str:
+    from .render import render_text
+
+    out = [f"model {report['model']} version {report['version']} "
+           f"({report['version_source']}); window {report['window']['since'] or 'start'} .. "
+           f"{report['window']['until'] or 'now'}; registry from {report['registry']['source']}"]
+    if report["orphan_labels"]:
+        out.append(f"orphan labels (no prediction logged for their request id): "
+                   f"{report['orphan_labels']}")
+    out.append(render_text(report["evaluation"]).rstrip("\n"))
+    if report["trend"]:
+        out.append("")
+        out.append("trend per day (gated disparities; ! exceeds the threshold):")
+        out += _table(*trend_rows(report))
+    out.append("")
+    out += sli_lines(report["sli"])
+    return "\n".join(out) + "\n"
+
+
+def render_report_markdown(report: dict[str, Any]) -> str:
+    from .render import render_markdown
+
+    out = [f"**Model** `{report['model']}` version `{report['version']}`; registry from "
+           f"{report['registry']['source']}; orphan labels: {report['orphan_labels']}", ""]
+    out.append(render_markdown(report["evaluation"]).rstrip("\n"))
+    if report["trend"]:
+        head, rows = trend_rows(report)
+        out += ["", "### Trend per day", "", "| " + " | ".join(head) + " |",
+                "|" + "|".join("---" for _ in head) + "|"]
+        out += ["| " + " | ".join(r) + " |" for r in rows]
+    out += ["", "### SLI", ""] + [f"- {line.strip()}" for line in sli_lines(report["sli"])]
+    return "\n".join(out) + "\n"

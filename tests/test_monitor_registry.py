@@ -1,0 +1,113 @@
+"""fairness.yaml: strict validation, ``faircode fairness validate``, case-insensitive names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from faircode.monitor.cli import run
+from faircode.monitor.registry import RegistryError, load_yaml
+
+GOOD = """\
+models:
+  JPCP:
+    slices: [region, tier]
+    threshold: 0.1
+    min_samples: 30
+    gate: true
+    task: binary
+    enabled: true
+  other:
+    slices: [race]
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "fairness.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_a_good_registry_with_defaults(tmp_path: Path) -> None:
+    models = load_yaml(write(tmp_path, GOOD))
+    assert set(models) == {"jpcp", "other"}
+    assert models["jpcp"].slices == ("region", "tier") and models["jpcp"].task == "binary"
+    other = models["other"]
+    assert (other.threshold, other.min_samples, other.gate, other.enabled, other.task) == (
+        0.1, 30, True, True, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "needles"),
+    [
+        ("models:\n  JPCP:\n    slice: [region]\n",
+         ["model 'JPCP'", "unknown key 'slice'", "did you mean 'slices'"]),
+        ("models:\n  JPCP:\n    slices: []\n", ["model 'JPCP'", "'slices' is empty"]),
+        ("models:\n  JPCP:\n    slices: [a, b, a]\n", ["'slices' lists a twice"]),
+        ("models:\n  JPCP:\n    slices: region\n", ["'slices' must be a list"]),
+        ("models:\n  JPCP:\n    slices: [a]\n    threshold: high\n",
+         ["key 'threshold' must be a number"]),
+        ("models:\n  JPCP:\n    slices: [a]\n    threshold: -1\n", ["'threshold'"]),
+        ("models:\n  JPCP:\n    slices: [a]\n    min_samples: 2.5\n", ["'min_samples'"]),
+        ("models:\n  JPCP:\n    slices: [a]\n    min_samples: true\n", ["'min_samples'"]),
+        ("models:\n  JPCP:\n    slices: [a]\n    gate: 'yes please'\n",
+         ["key 'gate' must be true or false"]),
+        ("models:\n  JPCP:\n    slices: [a]\n    enabled: 0\n", ["key 'enabled'"]),
+        ("models:\n  JPCP:\n    slices: [a]\n    task: multiclass\n", ["key 'task'"]),
+        ("models:\n  JPCP:\n    threshold: 0.1\n", ["key 'slices' is required"]),
+        ("models:\n  JPCP:\n    slices: [a]\n  jpcp:\n    slices: [b]\n",
+         ["declared twice", "case-insensitively"]),
+        ("models:\n  JPCP:\n    slices: [a]\n    slices: [b]\n",
+         ["line 4", "'slices' is given twice (first on line 3)"]),
+        ("model:\n  JPCP:\n    slices: [a]\n", ["unknown top-level key 'model'"]),
+        ("", ["the file is empty"]),
+        ("models: [\n", ["not valid YAML"]),
+    ],
+)
+def test_malformed_registries_are_errors_naming_file_model_and_key(
+    tmp_path: Path, text: str, needles: list[str]
+) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(RegistryError) as info:
+        load_yaml(path)
+    message = str(info.value)
+    assert message.startswith(str(path)) and "\n" not in message
+    for needle in needles:
+        assert needle in message
+
+
+def test_validate_command_for_ci(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, GOOD)
+    assert run(["fairness", "validate"]) == 0
+    assert "valid; 2 model(s): JPCP, other" in capsys.readouterr().err
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("models:\n  JPCP:\n    slice: [region]\n")
+    assert run(["fairness", "validate", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("faircode: error: ")
+    assert run(["fairness", "validate", str(tmp_path / "missing.yaml")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_show_reads_names_case_insensitively_and_reports_no_registry(
+    tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("FAIRCODE_DB", str(tmp_path / "m.db"))
+    write(tmp_path, GOOD)
+    assert run(["fairness", "show", "jpcp"]) == 0
+    out = capsys.readouterr().out
+    assert "model JPCP: registry in force from yaml" in out and "slices: [region, tier]" in out
+    assert run(["fairness", "gate", "nobody", "--version", "1"]) == 2
+    assert "no fairness registry for model 'nobody'" in capsys.readouterr().err
+
+
+def test_missing_pyyaml_names_the_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "yaml", None)
+    with pytest.raises(RegistryError, match=r"pip install 'faircode\[registry\]'"):
+        load_yaml(write(tmp_path, GOOD))

@@ -1,0 +1,487 @@
+"""The prediction store on SQLite and on a real PostgreSQL server (SPEC section 15).
+
+Every test taking ``db`` runs twice: on a SQLite file and on a fresh PostgreSQL
+database (see tests/storeutil.py for where the server comes from).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+import storeutil
+
+from faircode.monitor import evaluate
+from faircode.monitor.cli import run
+from faircode.monitor.registry import Registry
+from faircode.monitor.store import open_store
+from faircode.monitor.timeline import store_report
+
+YAML = """\
+models:
+  COMPAS:
+    slices: [race, sex]
+    threshold: 0.1
+    min_samples: 30
+    gate: true
+    enabled: true
+"""
+
+
+@pytest.fixture(scope="session")
+def pg_server_url():
+    yield from storeutil.pg_server()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "store" / "monitor.db")
+    return storeutil.fresh_pg_database(request.getfixturevalue("pg_server_url"))
+
+
+@pytest.fixture
+def cli(db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture):
+    """Run ``faircode fairness ...`` in-process in tmp_path against ``db``."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("FAIRCODE_DB", db)
+    monkeypatch.setenv("FAIRCODE_ACTOR", "test-operator")
+
+    def call(*argv: str) -> tuple[int, str, str]:
+        code = run(["fairness", *argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return call
+
+
+@pytest.fixture(scope="module")
+def compas() -> pd.DataFrame:
+    df = pd.read_csv(storeutil.require_compas())
+    return df[["id", "race", "sex", "decile_score", "two_year_recid", "compas_screening_date"]]
+
+
+def _strip(report: dict[str, Any]) -> dict[str, Any]:
+    """A report without the fields that name its producer."""
+    return {k: v for k, v in report.items() if k not in ("source", "engine")}
+
+
+def _events(db: str, model: str = "compas") -> list[tuple[str, str | None]]:
+    store = open_store(db)
+    try:
+        return [(r[0], r[1]) for r in store.query(
+            "SELECT event, version FROM audit WHERE model = ? ORDER BY id", (model,))]
+    finally:
+        store.close()
+
+
+def test_scenario_log_label_override_apply_gate_force_audit(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    v1 = compas.iloc[:3600]
+    v2 = compas.iloc[3600:]
+    preds = ["--id", "id", "--score", "decile_score", "--decision-threshold", "5",
+             "--attr", "race", "--attr", "sex", "--at", "compas_screening_date"]
+    v1.drop(columns="two_year_recid").to_csv(tmp_path / "v1.csv", index=False)
+    v2.drop(columns="two_year_recid").to_csv(tmp_path / "v2.csv", index=False)
+    compas[["id", "two_year_recid"]].to_csv(tmp_path / "labels.csv", index=False)
+
+    assert cli("validate")[0] == 0
+    code, _, err = cli("log", "compas", "v1.csv", "--version", "v1", *preds)
+    assert code == 0, err
+    assert "logged 3600 predictions" in err
+
+    # no labels yet: only the selection rate is measurable (and already exceeds)
+    code, _, err = cli("gate", "COMPAS", "--version", "v1")
+    assert code == 1, err
+    assert "UNMEASURED race: equalized_odds_difference" in err
+
+    # the labels arrive days later, some for predictions not logged yet (orphans)
+    code, out, err = cli("label", "compas", "labels.csv", "--id", "id",
+                         "--label", "two_year_recid", "--json")
+    assert code == 0, err
+    summary = json.loads(out)
+    assert (summary["joined"], summary["orphans"]) == (3600, len(v2))
+    # the same batch again changes nothing
+    code, _, err = cli("label", "compas", "labels.csv", "--id", "id",
+                       "--label", "two_year_recid")
+    assert code == 0 and "already logged" in err
+
+    code, out, _ = cli("report", "compas", "--version", "v1", "--json", "--target", "0.99")
+    assert code == 0
+    report = json.loads(out)
+    assert report["orphan_labels"] == len(v2)
+    assert report["evaluation"]["rows"]["labelled"] == 3600
+    assert report["registry"]["source"] == "yaml"
+    assert len(report["trend"]) > 10
+    assert report["sli"]["total"] + len(report["sli"]["unmeasurable"]) == 2
+
+    # a live override wins, but show names every field where it departs from the YAML
+    code, _, err = cli("config", "compas", "--attr", "race", "--threshold", "0.5",
+                       "--reason", "incident 42: widen while investigating")
+    assert code == 0, err
+    code, out, _ = cli("show", "compas", "--json")
+    shown = json.loads(out)
+    assert shown["source"] == "store"
+    assert {d["field"] for d in shown["drift"]} == {"slices", "threshold"}
+    code, out, _ = cli("show", "Compas")
+    assert "DRIFT" in out and "threshold: yaml 0.1, store 0.5 (in force)" in out
+
+    code, _, err = cli("apply", "compas", "--reason", "incident closed")
+    assert code == 0, err
+    shown = json.loads(cli("show", "compas", "--json")[1])
+    assert shown["source"] == "yaml" and shown["drift"] == []
+
+    # v2 arrives; its waiting labels join it
+    code, out, err = cli("log", "compas", "v2.csv", "--version", "v2", *preds, "--json")
+    assert code == 0, err
+    assert json.loads(out)["labels_joined"] == len(v2)
+
+    code, out, err = cli("gate", "compas", "--version", "v2", "--json")
+    assert code == 1, err
+    decision = json.loads(out)
+    assert decision["event"] == "promotion_blocked_by_fairness"
+    # the gate judged v2's predictions only
+    assert decision["report"]["evaluation"]["rows"]["scored"] == len(v2)
+    assert decision["report"]["orphan_labels"] == 0
+    assert "FAIL race: equalized_odds_difference" in err
+
+    code, _, err = cli("gate", "compas", "--version", "v2", "--force")
+    assert code == 2 and "--reason" in err
+    code, _, err = cli("gate", "compas", "--version", "v2", "--force",
+                       "--reason", "approved by the ethics board, ticket 7")
+    assert code == 0, err
+    assert "OVERRIDDEN" in err
+
+    code, out, err = cli("audit", "compas", "--verify", "--json")
+    assert code == 0, err
+    entries = json.loads(out)["entries"]
+    assert [(e["event"], e["version"]) for e in entries] == [
+        ("promotion_blocked_by_fairness", "v1"),
+        ("fairness_config_set", None),
+        ("fairness_registry_applied", None),
+        ("promotion_blocked_by_fairness", "v2"),
+        ("fairness_gate_override", "v2"),
+    ]
+    assert {e["actor"] for e in entries} == {"test-operator"}
+    blocked, forced = entries[3]["details"], entries[4]["details"]
+    assert blocked["threshold"] == 0.1 and blocked["status"] == "exceeded"
+    eo = [d for d in blocked["disparities"]
+          if d["group"] == "race" and d["metric"] == "equalized_odds_difference"][0]
+    assert eo["value"] > 0.1 and eo["status"] == "exceeded"
+    assert forced["reason"] == "approved by the ethics board, ticket 7"
+    assert entries[1]["details"]["after"]["threshold"] == 0.5
+    assert entries[2]["details"]["discarded_override"]["slices"] == ["race"]
+    assert "chain verified" in err
+
+
+def test_store_report_equals_evaluate_on_the_same_rows(db: str, tmp_path: Path,
+                                                       compas: pd.DataFrame) -> None:
+    path = tmp_path / "compas.csv"
+    compas.to_csv(path, index=False)
+    expected = evaluate(path, pred=None, score="decile_score", decision_threshold=5,
+                        label="two_year_recid", attrs=["race", "sex"], intersect=True,
+                        engine="pandas")
+    store = open_store(db)
+    try:
+        from faircode.monitor.ingest import log_labels, log_predictions
+
+        log_predictions(store, "compas", path, version="v1", id_col="id",
+                        attrs=["race", "sex"], score="decile_score", decision_threshold=5,
+                        at_col="compas_screening_date")
+        log_labels(store, "compas", path, id_col="id", label_col="two_year_recid")
+        reg = Registry(model="compas", slices=("race", "sex"), threshold=0.1, min_samples=30)
+        got = store_report(store, "compas", reg, intersect=True)["evaluation"]
+    finally:
+        store.close()
+    assert got["engine"] == "sql"
+    assert _strip(got) == _strip(expected)
+    import jsonschema
+
+    schema = json.loads((storeutil.ROOT / "faircode" / "monitor" / "schema.json").read_text())
+    jsonschema.validate(got, schema)
+
+
+def _mixed_frame(n: int = 3000, seed: int = 7) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    label = rng.integers(0, 2, n).astype(float)
+    label[rng.random(n) < 0.3] = np.nan  # awaiting a label
+    return pd.DataFrame({
+        "rid": np.arange(n) * 3 + 100,
+        "age": rng.choice([20, 30, 40, 50], n),
+        "flag": rng.choice([True, False], n),
+        "region": rng.choice(["north", "south", "east"], n, p=[0.6, 0.39, 0.01]),
+        "pred": rng.integers(0, 2, n),
+        "yhat": rng.normal(10, 3, n).round(3),
+        "y": rng.normal(10, 3, n).round(3),
+        "label": label,
+    })
+
+
+def test_store_equals_evaluate_with_missing_labels_and_typed_slices(db: str,
+                                                                    tmp_path: Path) -> None:
+    df = _mixed_frame()
+    path = tmp_path / "preds.csv"
+    df.drop(columns="label").to_csv(path, index=False)
+    labels = tmp_path / "labels.csv"
+    df.dropna(subset=["label"])[["rid", "label"]].to_csv(labels, index=False)
+    both = tmp_path / "both.csv"
+    df.to_csv(both, index=False)
+    attrs = ["age", "flag", "region"]
+    expected = evaluate(both, pred="pred", label="label", attrs=attrs, intersect=True,
+                        engine="pandas")
+    store = open_store(db)
+    try:
+        from faircode.monitor.ingest import log_labels, log_predictions
+
+        log_predictions(store, "m", path, version="1", id_col="rid", attrs=attrs, pred="pred")
+        log_labels(store, "m", labels, id_col="rid", label_col="label")
+        reg = Registry(model="m", slices=tuple(attrs))
+        got = store_report(store, "m", reg, intersect=True)["evaluation"]
+    finally:
+        store.close()
+    # slice values come back as ingest read them (whatever type read_table gives), so the
+    # keys, their order and their JSON types match evaluate's on the same file
+    assert [s["key"] for s in got["groups"][0]["slices"]] == [
+        s["key"] for s in expected["groups"][0]["slices"]]
+    assert _strip(got) == _strip(expected)
+
+
+def _close(a: Any, b: Any, path: str = "") -> None:
+    if isinstance(a, dict):
+        assert a.keys() == b.keys(), path
+        for k in a:
+            _close(a[k], b[k], f"{path}.{k}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b)):
+            _close(x, y, f"{path}[{i}]")
+    elif isinstance(a, float) and isinstance(b, float):
+        # sums of floats in another order: equal to 1e-12 relative
+        assert math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12), f"{path}: {a} != {b}"
+    else:
+        assert a == b, f"{path}: {a!r} != {b!r}"
+
+
+def test_store_equals_evaluate_for_regression_within_float_summation(db: str,
+                                                                      tmp_path: Path) -> None:
+    df = _mixed_frame(seed=11)
+    path = tmp_path / "reg.csv"
+    df.to_csv(path, index=False)
+    expected = evaluate(path, pred="yhat", label="y", attrs=["region", "age"], engine="pandas")
+    store = open_store(db)
+    try:
+        from faircode.monitor.ingest import log_labels, log_predictions
+
+        log_predictions(store, "r", path, version="1", id_col="rid", attrs=["region", "age"],
+                        pred="yhat")
+        log_labels(store, "r", path, id_col="rid", label_col="y")
+        reg = Registry(model="r", slices=("region", "age"))
+        got = store_report(store, "r", reg)["evaluation"]
+    finally:
+        store.close()
+    assert got["task"]["type"] == "regression"
+    _close(_strip(got), _strip(expected))
+
+
+def test_a_bad_row_rejects_the_whole_batch_naming_its_line(cli, db: str,
+                                                           tmp_path: Path) -> None:
+    df = _mixed_frame(200)
+    df["pred"] = df["pred"].astype(object)
+    df.loc[150, "pred"] = "yes"
+    df.to_csv(tmp_path / "bad.csv", index=False)
+    code, _, err = cli("log", "m", "bad.csv", "--version", "1", "--id", "rid", "--pred", "pred",
+                       "--attr", "region")
+    assert code == 2
+    assert err.count("\n") == 1 and "line 152" in err and "'yes'" in err
+    dup = _mixed_frame(50)
+    dup.loc[40, "rid"] = dup.loc[3, "rid"]
+    dup.to_csv(tmp_path / "dup.csv", index=False)
+    code, _, err = cli("log", "m", "dup.csv", "--version", "1", "--id", "rid", "--pred", "pred",
+                       "--attr", "region")
+    assert code == 2 and "line 42" in err and "first on line 5" in err
+    store = open_store(db)
+    try:
+        assert store.one("SELECT COUNT(*) FROM predictions") == 0
+        assert store.one("SELECT COUNT(*) FROM batches") == 0
+    finally:
+        store.close()
+
+
+def test_a_resent_batch_is_idempotent_and_overlaps_keep_the_first(cli, db: str,
+                                                                   tmp_path: Path) -> None:
+    df = _mixed_frame(500)
+    df.to_csv(tmp_path / "a.csv", index=False)
+    args = ["--version", "1", "--id", "rid", "--pred", "pred", "--attr", "region"]
+    assert cli("log", "m", "a.csv", *args)[0] == 0
+    code, _, err = cli("log", "m", "a.csv", *args)
+    assert code == 0 and "already logged" in err
+    df.iloc[400:].assign(pred=1).to_csv(tmp_path / "b.csv", index=False)
+    code, out, err = cli("log", "m", "b.csv", *args, "--json")
+    assert code == 0 and json.loads(out)["already_stored"] == 100
+    store = open_store(db)
+    try:
+        assert store.one("SELECT COUNT(*) FROM predictions") == 500
+        kept = store.one("SELECT SUM(pred) FROM predictions WHERE model = 'm'")
+        assert kept == df["pred"].sum()
+    finally:
+        store.close()
+
+
+def test_editing_an_audit_row_breaks_verification_naming_the_row(cli, db: str,
+                                                                 tmp_path: Path) -> None:
+    for t in ("0.2", "0.3", "0.4"):
+        assert cli("config", "m", "--attr", "region", "--threshold", t,
+                   "--reason", f"set {t}")[0] == 0
+    assert cli("audit", "m", "--verify")[0] == 0
+    store = open_store(db)
+    try:
+        with pytest.raises(Exception, match="append-only"):
+            with store.transaction():
+                store.execute("UPDATE audit SET actor = 'mallory' WHERE id = 2")
+        with store.transaction():  # an attacker with DDL rights removes the guard first
+            if store.dialect == "sqlite":
+                store.execute("DROP TRIGGER audit_no_update")
+            else:
+                store.execute("DROP TRIGGER audit_append_only ON audit")
+            store.execute("UPDATE audit SET details = replace(details, '0.3', '0.9') "
+                          "WHERE id = 2")
+    finally:
+        store.close()
+    code, _, err = cli("audit", "m", "--verify")
+    assert code == 1
+    assert "row 2: content does not match its hash" in err
+    assert "row 1" not in err
+
+
+def _even_frame(n: int = 4000) -> pd.DataFrame:
+    """Predictions at one selection rate in every slice; no labels."""
+    return pd.DataFrame({
+        "rid": [f"q{i}" for i in range(n)],
+        "race": np.resize(["a", "b"], n),
+        "sex": np.resize(["F", "F", "M", "M"], n),
+        "pred": np.resize([0, 1, 1, 0, 1, 0, 0, 1], n),
+    })
+
+
+def test_enabled_false_disables_the_gate_and_says_so(cli, db: str, tmp_path: Path) -> None:
+    (tmp_path / "fairness.yaml").write_text(YAML.replace("enabled: true", "enabled: false"))
+    _even_frame().to_csv(tmp_path / "c.csv", index=False)
+    assert cli("log", "compas", "c.csv", "--version", "9", "--id", "rid", "--pred", "pred",
+               "--attr", "race", "--attr", "sex")[0] == 0
+    code, _, err = cli("gate", "compas", "--version", "9")
+    assert code == 0 and "disabled" in err and "not judged" in err
+    assert _events(db) == [("fairness_gate_disabled", "9")]
+    # enabled, the same version is judged: selection rates agree, but with no labels the
+    # label disparities are unmeasured, and unmeasured never passes
+    assert cli("config", "compas", "--enable", "--reason", "re-enable")[0] == 0
+    code, _, err = cli("gate", "compas", "--version", "9")
+    assert code == 3, err
+    assert "UNMEASURED race: accuracy_range" in err
+    assert [e for e, _ in _events(db)][-1] == "promotion_blocked_by_fairness"
+
+
+def test_gate_names_known_versions_for_an_unknown_one(cli, tmp_path: Path) -> None:
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    df = _mixed_frame(100).rename(columns={"region": "race", "flag": "sex"})
+    df.to_csv(tmp_path / "x.csv", index=False)
+    assert cli("log", "compas", "x.csv", "--version", "v1", "--id", "rid", "--pred", "pred",
+               "--attr", "race", "--attr", "sex")[0] == 0
+    code, _, err = cli("gate", "compas", "--version", "v7")
+    assert code == 2 and "logged versions: v1" in err
+
+
+def test_missing_postgres_driver_is_one_line_naming_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)
+    code = run(["fairness", "audit", "m", "--db", "postgresql://nobody@127.0.0.1:1/x"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.strip() == ("faircode: error: a postgresql:// store needs the psycopg driver; "
+                           "install it with: pip install 'faircode[postgres]'")
+
+
+def test_schema_version_is_recorded(db: str) -> None:
+    from faircode.monitor.store import SCHEMA_VERSION
+
+    for _ in range(2):  # reopening applies nothing twice
+        store = open_store(db)
+        try:
+            assert store.schema_version() == SCHEMA_VERSION
+            assert store.one("SELECT COUNT(*) FROM schema_version") == SCHEMA_VERSION
+        finally:
+            store.close()
+
+
+def test_slice_stats_always_equal_a_group_by_over_the_predictions(db: str,
+                                                                  tmp_path: Path) -> None:
+    from faircode.monitor import rollup
+    from faircode.monitor.ingest import log_labels, log_predictions
+
+    df = _mixed_frame(900, seed=3)
+    df["yhat"] = df["yhat"].round(1)
+    parts = {name: tmp_path / f"{name}.csv" for name in ("a", "b", "l1", "l2", "l3")}
+    df.iloc[:500].to_csv(parts["a"], index=False)
+    df.iloc[450:].to_csv(parts["b"], index=False)  # overlaps the first batch
+    df.iloc[::2][["rid", "y"]].to_csv(parts["l1"], index=False)
+    df.iloc[::3].assign(y=lambda d: d["y"] + 1)[["rid", "y"]].to_csv(parts["l2"], index=False)
+    pd.DataFrame({"rid": [10**9, 10**9 + 1], "y": [1.0, 2.0]}).to_csv(parts["l3"], index=False)
+    store = open_store(db)
+    try:
+        log_predictions(store, "r", parts["a"], version="1", id_col="rid",
+                        attrs=["region", "age"], pred="yhat")
+        log_labels(store, "r", parts["l1"], id_col="rid", label_col="y")  # some orphans
+        log_labels(store, "r", parts["l3"], id_col="rid", label_col="y")  # orphans only
+        log_predictions(store, "r", parts["b"], version="2", id_col="rid",
+                        attrs=["region", "age", "flag"], pred="yhat")  # joins orphans
+        log_labels(store, "r", parts["l2"], id_col="rid", label_col="y")  # replaces some
+        slots = [0, 1, 2]
+        for version in ("1", "2"):
+            kept = rollup.cells(store, "r", slots, version, None, None)
+            raw = rollup.raw_cells(store, "r", slots, version)
+            dims = ["a0", "a1", "a2", "day"]
+            kept = kept.sort_values(dims).reset_index(drop=True)
+            raw = raw.sort_values(dims).reset_index(drop=True)
+            pd.testing.assert_frame_equal(kept, raw, check_exact=False, rtol=1e-12)
+        assert store.one("SELECT COUNT(*) FROM orphan_labels") == 2
+    finally:
+        store.close()
+
+
+def test_slice_and_report_renderings_and_windows(cli, tmp_path: Path,
+                                                 compas: pd.DataFrame) -> None:
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    compas.to_csv(tmp_path / "c.csv", index=False)
+    assert cli("log", "compas", "c.csv", "--version", "v1", "--id", "id", "--score",
+               "decile_score", "--decision-threshold", "5", "--attr", "race", "--attr", "sex",
+               "--at", "compas_screening_date")[0] == 0
+    assert cli("label", "compas", "c.csv", "--id", "id", "--label", "two_year_recid")[0] == 0
+    code, out, _ = cli("slice", "compas", "race")
+    assert code == 0 and out.startswith("faircode fairness evaluate: store ")
+    assert "African-American" in out and "sex" not in out.split("race:")[1].split("\n")[0]
+    code, out, _ = cli("report", "compas", "--markdown", "--target", "0.5")
+    assert code == 0 and "### Trend per day" in out and "### SLI" in out
+    code, out, _ = cli("report", "compas", "--json", "--since", "2013-02-01",
+                       "--until", "2013-02-28")
+    report = json.loads(out)
+    days = [d["day"] for d in report["trend"]]
+    assert days and days[0] >= "2013-02-01" and days[-1] <= "2013-02-28"
+    in_window = compas["compas_screening_date"].between("2013-02-01", "2013-02-28").sum()
+    assert report["evaluation"]["rows"]["scored"] == in_window
+    code, out, _ = cli("report", "compas", "--json", "--target", "0.5")
+    sli = json.loads(out)["sli"]
+    assert (sli["good"], sli["total"], sli["exceeded"], sli["within_threshold"]) == (
+        1, 2, ["race"], ["sex"])
+    budget = sli["error_budget"]
+    assert (budget["allowed_bad"], budget["bad"], budget["remaining"]) == (1.0, 1, 0.0)
+    assert budget["exhausted"] is False
+    code, _, err = cli("report", "compas", "--since", "tomorrow")
+    assert code == 2 and "--since 'tomorrow'" in err
