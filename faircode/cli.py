@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 import time
@@ -19,6 +20,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error as one line and exit code 2."""
 
     def error(self, message: str):  # type: ignore[override]
+        from .safetext import shown
+
+        message = shown(message)
         sys.stderr.write(f"faircode: error: {message} (see faircode {self.prog.split()[-1]} "
                          "--help)\n" if " " in self.prog else f"faircode: error: {message}\n")
         raise SystemExit(EXIT_INPUT)
@@ -306,22 +310,66 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for `cmd | head`
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help(sys.stderr)
-        return EXIT_INPUT
+    """Run the CLI. Bad input is one stderr line and exit 2, never a traceback; a reader
+    that closes the pipe early (`| head`) ends the run quietly with 141; an output that
+    cannot be written (`/dev/full`, a closed stdout) is one line and exit 2."""
     try:
-        return args.func(args)
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help(sys.stderr)
+            return EXIT_INPUT
+        if sys.stdout is None:  # started with stdout closed (`>&-`)
+            raise InputError("cannot write the report: standard output is closed")
+        code = args.func(args)
+        sys.stdout.flush()
+        return code
     except InputError as err:
-        sys.stderr.write(f"faircode: error: {err}\n")
+        _error(str(err))
         return EXIT_INPUT
     except KeyboardInterrupt:
-        sys.stderr.write("faircode: interrupted\n")
+        _error("interrupted", prefix="faircode: ")
         return 130
     except BrokenPipeError:
-        return EXIT_OK
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except OSError as err:
+        if err.filename is None and err.errno in _OUTPUT_ERRNOS:
+            _silence_stdout()
+            _error(f"cannot write the report to standard output ({err.strerror or err}); "
+                   "check the disk or the redirection")
+            return EXIT_INPUT
+        where = f"{err.filename}: " if err.filename is not None else ""
+        _error(f"{where}{err.strerror or err}")
+        return EXIT_INPUT
+
+
+def _error(message: str, prefix: str = "faircode: error: ") -> None:
+    from .safetext import shown
+
+    try:
+        sys.stderr.write(f"{prefix}{shown(message)}\n")
+        sys.stderr.flush()
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+# errors of writing the report (a full disk or /dev/full, a file too large, a bad fd)
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EBADF})
+
+
+def _silence_stdout() -> None:
+    """Point fd 1 at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 if __name__ == "__main__":
