@@ -95,7 +95,14 @@ OPTION_KEYS = ("min_share", "min_group_size", "intersection_floor", "imbalance_f
 
 
 def _opts_from_args(args: argparse.Namespace) -> dict:
-    return {k: getattr(args, k) for k in OPTION_KEYS if getattr(args, k, None) is not None}
+    opts = {k: getattr(args, k) for k in OPTION_KEYS if getattr(args, k, None) is not None}
+    if opts.get("names") is not None and not opts["names"].strip(" \t"):
+        raise InputError("--names: give at least one column name")
+    bands = opts.get("age_bands")
+    if bands is not None and any(not b.strip(" \t") for b in bands.split(",")):
+        raise InputError(f"--age-bands: {bands} is out of range (increasing integers starting "
+                         "at 0, separated by single commas)")
+    return opts
 
 
 def _overrides_from_args(args: argparse.Namespace) -> dict[str, str]:
@@ -104,7 +111,11 @@ def _overrides_from_args(args: argparse.Namespace) -> dict[str, str]:
         col, sep, kind = item.partition("=")
         if not sep or not col.strip(" \t"):
             raise InputError(f"--map: expected COLUMN=KIND, got '{item}'")
-        out[col.strip(" \t")] = kind.strip(" \t")
+        col, kind = col.strip(" \t"), kind.strip(" \t")
+        if col in out and out[col] != kind:
+            raise InputError(f"--map: '{col}' is given twice ({col}={out[col]}, {col}={kind}); "
+                             "give one kind per column")
+        out[col] = kind
     return out
 
 
@@ -182,7 +193,8 @@ def _fail_under(args: argparse.Namespace) -> float | None:
     try:
         value = float(args.fail_under)
     except ValueError:
-        value = float("nan")
+        raise InputError(f"--fail-under: '{args.fail_under}' is not a number; give a score "
+                         "from 0 to 100") from None
     if not 0 <= value <= 100:
         raise InputError(f"--fail-under: {args.fail_under} is out of range (0..100)")
     return value
@@ -271,6 +283,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from .profiler import profile
     from .provenance import StreamHash, provenance
     from .report import render_compare, to_json
+    from .safetext import shown
 
     opts = _opts_from_args(args)
     opts_b = dict(opts)
@@ -305,7 +318,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         hit = [d["name"] for d in result["dimensions"] if d["drift_level"] in levels]
         if hit:
             sys.stderr.write(f"faircode: {args.fail_on_drift} drift or worse in "
-                             f"{', '.join(hit)}\n")
+                             f"{shown(', '.join(hit))}\n")
             return EXIT_FAIL_UNDER
     return EXIT_OK
 

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..summary import label_of
 from .engines import SliceInput, fairlearn_available, run_engine
 from .io import MonitorInputError, check_columns, read_table
 from .stats import COMPARE_DECIMALS, Z95, exceeds, round12, wilson_arrays
@@ -56,11 +57,52 @@ def _display(value: Any) -> str:
     return MISSING_LABEL if value is None else str(value)
 
 
+# An attribute with more distinct values than this is an identifier, not a group
+# attribute (SPEC 12.3); --intersect takes at most this many attributes, and a report
+# holds at most this many slices over all its slicings.
+MAX_SLICES_PER_ATTRIBUTE = 1_000
+MAX_INTERSECT_ATTRIBUTES = 6
+MAX_TOTAL_SLICES = 50_000
+
+
+def _attribute_values(column: pd.Series, name: str, source: str) -> pd.Series:
+    """SPEC 0.4 for typed cells: a string is a label (trimmed; a missing token is
+    missing), other values keep their type; lists and objects cannot slice."""
+    if column.dtype != object and not pd.api.types.is_string_dtype(column.dtype):
+        return column
+    values = column.tolist()
+    out: list[Any] = []
+    for i, v in enumerate(values):
+        if isinstance(v, str):
+            out.append(label_of(v))
+        elif isinstance(v, list | dict | tuple | set | np.ndarray):
+            raise MonitorInputError(
+                f"{source}: row {i + 1}: attribute column {name!r} holds a "
+                f"{type(v).__name__}, not a single value; slice by a column of plain values"
+            )
+        else:
+            out.append(v)
+    return pd.Series(out, index=column.index, dtype=object)
+
+
 class _Attribute:
     """One attribute column factorised to sorted codes (missing values last)."""
 
-    def __init__(self, name: str, column: pd.Series) -> None:
-        codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    def __init__(self, name: str, column: pd.Series, source: str = "data") -> None:
+        column = _attribute_values(column, name, source)
+        try:
+            codes, uniques = pd.factorize(column, use_na_sentinel=True)
+        except TypeError as exc:  # unhashable cells that slipped through
+            raise MonitorInputError(
+                f"{source}: attribute column {name!r} holds values that cannot be "
+                f"compared ({exc}); slice by a column of plain values"
+            ) from None
+        if len(uniques) > MAX_SLICES_PER_ATTRIBUTE:
+            raise MonitorInputError(
+                f"{source}: attribute column {name!r} has {len(uniques):,} distinct values "
+                f"(at most {MAX_SLICES_PER_ATTRIBUTE:,}); it looks like an identifier, not a "
+                "group: bucket it into fewer values or slice by a coarser column"
+            )
         values = [_native(v) for v in uniques]
         try:
             order = sorted(range(len(values)), key=lambda i: values[i])
@@ -76,7 +118,26 @@ class _Attribute:
         self.values: list[Any] = [values[i] for i in order]
         if missing.any():
             self.values.append(None)
+        if not len(order):  # no value at all: every row is in the missing slice
+            self.codes = np.zeros(len(codes), dtype=np.int64)
+            return
         self.codes = np.where(missing, len(order), rank[np.where(missing, 0, codes)])
+
+
+_BOOL_TEXT = {"True": 1.0, "true": 1.0, "TRUE": 1.0, "False": 0.0, "false": 0.0, "FALSE": 0.0}
+
+
+def _number_cell(v: Any) -> Any:
+    """A text cell of a numeric column: trimmed, a missing token is missing, a boolean
+    word is 0/1; lists and objects are left for the not-numeric error."""
+    if isinstance(v, str):
+        t = label_of(v)
+        if t is None:
+            return None
+        return _BOOL_TEXT.get(t, t)
+    if isinstance(v, bool):
+        return float(v)
+    return v
 
 
 def _numeric(series: pd.Series, column: str, role: str, source: str) -> np.ndarray:
@@ -86,6 +147,7 @@ def _numeric(series: pd.Series, column: str, role: str, source: str) -> np.ndarr
     if pd.api.types.is_numeric_dtype(series.dtype):
         values = series.astype("float64").to_numpy(na_value=np.nan)
     else:
+        series = series.map(_number_cell, na_action="ignore")
         converted = pd.to_numeric(series, errors="coerce")
         bad = converted.isna() & series.notna()
         if bad.any():
@@ -290,7 +352,14 @@ def evaluate(
         selected = pred_values >= decision_threshold if decision_threshold is not None else None
 
     n_labelled = int((~np.isnan(label_values)).sum()) if label_values is not None else 0
-    attributes = [_Attribute(a, frame[a]) for a in attr_list]
+    if intersect and len(attr_list) > MAX_INTERSECT_ATTRIBUTES:
+        n = len(attr_list)
+        raise MonitorInputError(
+            f"--intersect with {n} attributes would make {2**n - n - 1:,} combined "
+            f"slicings; intersect at most {MAX_INTERSECT_ATTRIBUTES} attributes "
+            f"({2**MAX_INTERSECT_ATTRIBUTES - MAX_INTERSECT_ATTRIBUTES - 1} slicings)"
+        )
+    attributes = [_Attribute(a, frame[a], source) for a in attr_list]
     if keep is not None:
         for at in attributes:
             at.codes = at.codes[keep]
@@ -300,6 +369,7 @@ def evaluate(
         for size in range(2, len(attributes) + 1):
             slicings.extend(list(c) for c in combinations(attributes, size))
 
+    budget = [MAX_TOTAL_SLICES]
     groups = [
         _evaluate_group(
             ats,
@@ -310,6 +380,7 @@ def evaluate(
             engine_used,
             threshold,
             min_samples,
+            budget,
         )
         for ats in slicings
     ]
@@ -403,8 +474,16 @@ def _evaluate_group(
     engine: str,
     threshold: float,
     min_samples: int,
+    budget: list[int] | None = None,
 ) -> dict[str, Any]:
     codes, slice_parts = _slices_of(ats)
+    if budget is not None:
+        budget[0] -= len(slice_parts)
+        if budget[0] < 0:
+            raise MonitorInputError(
+                f"slicing {' x '.join(a.name for a in ats)!r} brings the report above "
+                f"{MAX_TOTAL_SLICES:,} slices; intersect fewer or coarser attributes"
+            )
     row_parts = np.column_stack([a.codes for a in ats])
     stats = run_engine(
         engine,

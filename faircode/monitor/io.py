@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import gzip
+import io
+import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import BinaryIO
 
 import pandas as pd
 
+from ..reader import clean_header
+from ..summary import label_of
 from .errors import MonitorInputError
 
 CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".txt")
@@ -45,35 +51,105 @@ def check_columns(available: Iterable[str], required: dict[str, str], source: st
 
 
 def read_table(path: str | Path, required: dict[str, str]) -> pd.DataFrame:
-    """Read the ``required`` columns (column name -> option that named it) of ``path``."""
+    """Read the ``required`` columns (column name -> option that named it) of ``path``.
+
+    CSV is read by the profiler's own reader (SPEC section 0): labels are the text as
+    written (trimmed of ASCII space/tab; ``02134`` stays ``02134``), missing by the
+    profiler's token list, a long row or a NUL byte is an error naming the line or
+    byte, a short row's missing cells are missing. Cells come back as ``str`` or
+    ``None``; the prediction, score and label columns are parsed as numbers later.
+    ``-``, a FIFO or a process substitution is read once, as a stream.
+    """
+    from ..errors import InputError
+    from ..profiler import open_input
+
+    name = "<stdin>" if str(path) == "-" else str(path)
     p = Path(path)
-    if not p.exists():
-        raise MonitorInputError(f"{p}: no such file; check the path")
-    if p.is_dir():
-        raise MonitorInputError(f"{p}: is a directory; pass a CSV, Parquet or JSON lines file")
-    fmt = file_format(p)
+    try:
+        if str(path) == "-":
+            fh, regular = sys.stdin.buffer, False
+        else:
+            fh, regular = open_input(p, name)
+    except InputError as exc:
+        raise MonitorInputError(str(exc)) from None
+    with fh:
+        try:
+            fmt = file_format(p)
+        except MonitorInputError:
+            if regular:
+                raise
+            fmt = None  # a pipe has no extension: told by its first bytes below
+        return _read_open(fh, p, name, fmt, regular, required)
+
+
+def _read_open(fh: BinaryIO, p: Path, name: str, fmt: str | None, regular: bool,
+               required: dict[str, str]) -> pd.DataFrame:
+    from ..errors import InputError
+    from ..formats import sniff_format
+
     wanted = set(required)
     try:
-        if p.stat().st_size == 0:
-            raise MonitorInputError(f"{p}: file is empty; it needs a header and data rows")
-        if fmt == "csv":
-            sep = "\t" if p.name.lower().endswith(".tsv") else ","
-            header = pd.read_csv(p, sep=sep, nrows=0).columns
-            check_columns(header, required, str(p))
-            df = pd.read_csv(p, sep=sep, usecols=lambda c: c in wanted, low_memory=False)
-        elif fmt == "parquet":
-            df = pd.read_parquet(p)
+        if fmt != "jsonl":
+            if fmt is None or not p.name.lower().endswith(".gz"):
+                kind, source = sniff_format(fh, p, regular)
+            else:
+                kind, source = None, fh
+            if fmt is None:
+                head = source.read(1) if kind is None else b""
+                if kind is None and head == b"{":
+                    fmt = "jsonl"
+                else:
+                    fmt = "parquet" if kind == "parquet" else "csv"
+                if kind is None:
+                    from ..formats import Prefixed
+
+                    source = Prefixed(head, source)
+            if fmt == "csv" and kind == "parquet":
+                fmt = "parquet"
         else:
-            df = pd.read_json(p, lines=True)
+            source = fh
+        if fmt == "csv":
+            return _read_csv(source, p, name, required)
+        if fmt == "parquet":
+            data = source if isinstance(source, Path) else io.BytesIO(
+                source if isinstance(source, bytes) else source.read())
+            df = pd.read_parquet(data)
+        else:
+            raw = source.read()
+            if p.name.lower().endswith(".gz"):
+                raw = gzip.decompress(raw)
+            if not raw.strip():
+                raise MonitorInputError(f"{name}: file is empty; it needs data rows")
+            df = pd.read_json(io.BytesIO(raw), lines=True, dtype=False)
     except MonitorInputError:
         raise
-    except pd.errors.EmptyDataError:
-        raise MonitorInputError(f"{p}: file is empty; it needs a header and data rows") from None
+    except InputError as exc:
+        raise MonitorInputError(str(exc)) from None
     except ImportError as exc:
         raise MonitorInputError(
-            f"{p}: reading {fmt} needs an optional package ({_first_line(exc)}); install pyarrow"
+            f"{name}: reading {fmt} needs an optional package ({_first_line(exc)}); "
+            "install pyarrow"
         ) from None
     except Exception as exc:  # any parser failure is an input error, not a crash
-        raise MonitorInputError(f"{p}: could not read as {fmt}: {_first_line(exc)}") from None
-    check_columns(df.columns, required, str(p))
+        raise MonitorInputError(f"{name}: could not read as {fmt}: {_first_line(exc)}") from None
+    df.columns = clean_header(str(c) for c in df.columns)
+    check_columns(df.columns, required, name)
     return df[[c for c in df.columns if c in wanted]]
+
+
+def _read_csv(stream: BinaryIO, p: Path, name: str, required: dict[str, str]) -> pd.DataFrame:
+    """The required columns of a CSV as str/None cells (SPEC section 0)."""
+    from ..reader import open_table
+
+    if p.name.lower().endswith(".gz"):
+        stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
+    delimiter = "\t" if p.name.lower().endswith((".tsv", ".tsv.gz")) else None
+    header, records = open_table(stream, name, delimiter=delimiter)
+    check_columns(header, required, name)
+    index = {c: header.index(c) for c in header if c in required}
+    columns: dict[str, list[str | None]] = {c: [] for c in index}
+    appends = [(columns[c].append, i) for c, i in index.items()]
+    for rec, _line in records:
+        for append, i in appends:
+            append(label_of(rec[i]))
+    return pd.DataFrame({c: pd.Series(v, dtype=object) for c, v in columns.items()})
