@@ -181,7 +181,9 @@ def _open_source(args: argparse.Namespace):
         return str(ref), SAMPLE, os.path.getsize(str(ref))
     if not args.path:
         raise InputError("profile needs a PATH (or - for standard input, or --sample)")
-    if args.path == "-":
+    if args.path == "-":  # as a path when possible: told apart like files (Parquet, CSV)
+        if os.path.exists("/dev/stdin"):
+            return "/dev/stdin", "<stdin>", None
         return sys.stdin.buffer, "<stdin>", None
     size = os.path.getsize(args.path) if os.path.isfile(args.path) else None
     return args.path, args.path, size

@@ -30,10 +30,15 @@ def load_reference(spec: str) -> tuple[list[dict], bytes, str]:
         data = builtin_bytes(spec)
         return parse_reference(data, spec), data, spec
     path = Path(spec)
+    if path.is_dir():
+        raise InputError(f"--reference: {spec}: is a directory, not a file")
     if not path.is_file():
         known = ", ".join(BUILTIN)
         raise InputError(f"--reference: {spec}: no such file (built-in baselines: {known})")
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except PermissionError:
+        raise InputError(f"--reference: {spec}: permission denied") from None
     return parse_reference(data, spec), data, spec
 
 

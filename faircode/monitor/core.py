@@ -124,6 +124,9 @@ class _Attribute:
         self.codes = np.where(missing, len(order), rank[np.where(missing, 0, codes)])
 
 
+# predictions, scores and labels beyond this magnitude are refused: their squares (RMSE)
+# would overflow a double
+MAX_MAGNITUDE = 1e100
 _BOOL_TEXT = {"True": 1.0, "true": 1.0, "TRUE": 1.0, "False": 0.0, "false": 0.0, "FALSE": 0.0}
 
 
@@ -160,6 +163,13 @@ def _numeric(series: pd.Series, column: str, role: str, source: str) -> np.ndarr
     if np.isinf(values).any():
         raise MonitorInputError(
             f"{source}: {role} column {column!r} contains infinite values; remove them"
+        )
+    with np.errstate(invalid="ignore"):
+        huge = np.abs(values) > MAX_MAGNITUDE
+    if huge.any():
+        raise MonitorInputError(
+            f"{source}: {role} column {column!r} has a value beyond +-1e100 "
+            f"({_fmt_num(values[huge][0])}); squared errors would overflow, rescale it"
         )
     return values
 
