@@ -65,45 +65,48 @@ MAX_INTERSECT_ATTRIBUTES = 6
 MAX_TOTAL_SLICES = 50_000
 
 
-def _attribute_values(column: pd.Series, name: str, source: str) -> pd.Series:
-    """SPEC 0.4 for typed cells: a string is a label (trimmed; a missing token is
-    missing), other values keep their type; lists and objects cannot slice."""
-    if column.dtype != object and not pd.api.types.is_string_dtype(column.dtype):
-        return column
-    values = column.tolist()
-    out: list[Any] = []
-    for i, v in enumerate(values):
-        if isinstance(v, str):
-            out.append(label_of(v))
-        elif isinstance(v, list | dict | tuple | set | np.ndarray):
-            raise MonitorInputError(
-                f"{source}: row {i + 1}: attribute column {name!r} holds a "
-                f"{type(v).__name__}, not a single value; slice by a column of plain values"
-            )
-        else:
-            out.append(v)
-    return pd.Series(out, index=column.index, dtype=object)
+_NOT_SCALAR = (list, dict, tuple, set, np.ndarray)
+
+
+def _not_scalar(name: str, source: str, row: int, value: Any) -> MonitorInputError:
+    return MonitorInputError(
+        f"{source}: row {row + 1}: attribute column {name!r} holds a "
+        f"{type(value).__name__}, not a single value; slice by a column of plain values"
+    )
 
 
 class _Attribute:
-    """One attribute column factorised to sorted codes (missing values last)."""
+    """One attribute column factorised to sorted codes (missing values last).
+
+    Cells follow SPEC 12.1: a string is a label (trimmed; a missing token is missing),
+    a null is missing, other values keep their type. The rule is applied to the
+    distinct values only (one pass of pd.factorize over the rows)."""
 
     def __init__(self, name: str, column: pd.Series, source: str = "data") -> None:
-        column = _attribute_values(column, name, source)
         try:
             codes, uniques = pd.factorize(column, use_na_sentinel=True)
-        except TypeError as exc:  # unhashable cells that slipped through
+        except TypeError:  # unhashable cells (lists, dicts): name the first one's row
+            for i, v in enumerate(column.tolist()):
+                if isinstance(v, _NOT_SCALAR):
+                    raise _not_scalar(name, source, i, v) from None
+            raise
+        codes = np.asarray(codes, dtype=np.int64)
+        index: dict[Any, int] = {}
+        remap = np.full(len(uniques) + 1, -1, dtype=np.int64)  # last slot: missing (-1)
+        for i, u in enumerate(uniques):
+            if isinstance(u, _NOT_SCALAR):
+                raise _not_scalar(name, source, int(np.flatnonzero(codes == i)[0]), u)
+            v = _native(label_of(u) if isinstance(u, str) else u)
+            if v is not None:
+                remap[i] = index.setdefault(v, len(index))
+        codes = remap[codes]  # -1 indexes the last slot: missing stays -1
+        values = list(index)
+        if len(values) > MAX_SLICES_PER_ATTRIBUTE:
             raise MonitorInputError(
-                f"{source}: attribute column {name!r} holds values that cannot be "
-                f"compared ({exc}); slice by a column of plain values"
-            ) from None
-        if len(uniques) > MAX_SLICES_PER_ATTRIBUTE:
-            raise MonitorInputError(
-                f"{source}: attribute column {name!r} has {len(uniques):,} distinct values "
+                f"{source}: attribute column {name!r} has {len(values):,} distinct values "
                 f"(at most {MAX_SLICES_PER_ATTRIBUTE:,}); it looks like an identifier, not a "
                 "group: bucket it into fewer values or slice by a coarser column"
             )
-        values = [_native(v) for v in uniques]
         try:
             order = sorted(range(len(values)), key=lambda i: values[i])
         except TypeError:  # mixed types: order by type name, then text
@@ -112,7 +115,6 @@ class _Attribute:
             )
         rank = np.empty(len(values), dtype=np.int64)
         rank[order] = np.arange(len(values), dtype=np.int64)
-        codes = np.asarray(codes, dtype=np.int64)
         missing = codes < 0
         self.name = name
         self.values: list[Any] = [values[i] for i in order]
