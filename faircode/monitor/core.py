@@ -145,6 +145,13 @@ def _number_cell(v: Any) -> Any:
     return v
 
 
+def _not_numeric(source: str, role: str, column: str, example: Any) -> MonitorInputError:
+    return MonitorInputError(
+        f"{source}: {role} column {column!r} is not numeric (found {example!r}); "
+        f"give {role}s as numbers (0/1 for a binary model)"
+    )
+
+
 def _numeric(series: pd.Series, column: str, role: str, source: str) -> np.ndarray:
     """Float array of ``series`` (NaN for missing), or a one-line error naming a bad value."""
     if pd.api.types.is_bool_dtype(series.dtype):
@@ -152,16 +159,22 @@ def _numeric(series: pd.Series, column: str, role: str, source: str) -> np.ndarr
     if pd.api.types.is_numeric_dtype(series.dtype):
         values = series.astype("float64").to_numpy(na_value=np.nan)
     else:
-        series = series.map(_number_cell, na_action="ignore")
-        converted = pd.to_numeric(series, errors="coerce")
-        bad = converted.isna() & series.notna()
+        # the text rules per distinct value (a 0/1 column has two), then indexed by row
+        try:
+            codes, uniques = pd.factorize(series, use_na_sentinel=True)
+        except TypeError:  # unhashable cells (lists, dicts)
+            example = next(v for v in series.tolist() if isinstance(v, _NOT_SCALAR))
+            raise _not_numeric(source, role, column, example) from None
+        cells = pd.Series([_number_cell(u) for u in uniques], dtype=object)
+        try:
+            converted = pd.to_numeric(cells, errors="coerce")
+        except TypeError:
+            converted = pd.Series(np.nan, index=cells.index)
+        bad = converted.isna() & cells.notna()
         if bad.any():
-            example = series[bad].iloc[0]
-            raise MonitorInputError(
-                f"{source}: {role} column {column!r} is not numeric (found {example!r}); "
-                f"give {role}s as numbers (0/1 for a binary model)"
-            )
-        values = converted.astype("float64").to_numpy(na_value=np.nan)
+            raise _not_numeric(source, role, column, uniques[int(np.flatnonzero(bad)[0])])
+        table = np.append(converted.astype("float64").to_numpy(na_value=np.nan), np.nan)
+        values = table[np.asarray(codes, dtype=np.int64)]  # -1 (missing) -> the NaN slot
     if np.isinf(values).any():
         raise MonitorInputError(
             f"{source}: {role} column {column!r} contains infinite values; remove them"
