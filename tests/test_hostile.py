@@ -477,3 +477,52 @@ def test_missing_file_everywhere(d: Path) -> None:
     assert py == one_error(node("profile", nope))
     one_error(run([*PY, "compare", nope, str(d / "ok.csv")]), "no such file")
     one_error(run([*EVAL, nope, "--pred", "p", "--attr", "g"]), "no such file")
+
+
+def test_reference_through_a_pipe_in_both_engines(d: Path) -> None:
+    (d / "ref.csv").write_text("column,group,share\nsex,M,0.5\nsex,F,0.5\n")
+    env = dict(os.environ, F=str(d / "ref.csv"), OK=str(d / "ok.csv"))
+    for cmd in ([*PY, "profile", "--json"], [*node_command(), str(BRIDGE), "profile"]):
+        script = " ".join(map(_q, cmd)) + ' "$OK" --reference <(cat "$F")'
+        res = json.loads(ok(run(["bash", "-c", script], env=env)))
+        assert res["dimensions"][0]["reference"] is not None
+
+
+@pytest.mark.parametrize("dev, needle", [("/dev/zero", "byte 0: NUL byte"),
+                                         ("/dev/null", "file is empty"),
+                                         ("/dev/urandom", ": byte ")])
+def test_character_devices(dev: str, needle: str) -> None:
+    if not Path(dev).exists():
+        pytest.skip(f"no {dev}")
+    py = one_error(run([*PY, "profile", dev]), needle)
+    if dev != "/dev/urandom":  # random bytes: the first bad byte may differ in kind
+        assert py == one_error(node("profile", dev))
+    one_error(run([*EVAL, dev, "--pred", "p", "--attr", "g"]), needle)
+
+
+def test_compare_reads_two_pipes(d: Path) -> None:
+    env = dict(os.environ, OK=str(d / "ok.csv"))
+    script = " ".join(map(_q, [*PY, "compare"])) + ' <(cat "$OK") <(cat "$OK")'
+    assert "3 -> 3 rows" in ok(run(["bash", "-c", script], env=env))
+
+
+def test_monitor_reads_bom_gzip_and_tsv(d: Path) -> None:
+    import gzip
+
+    text = "\ufeffg,pred\nA,1\nB,0\n"
+    (d / "b.csv").write_text(text, encoding="utf-8")
+    (d / "b.csv.gz").write_bytes(gzip.compress(text.encode()))
+    (d / "b.tsv").write_text(text.replace(",", "\t"))
+    for name in ("b.csv", "b.csv.gz", "b.tsv"):
+        r = evaluate_json(d / name, "--attr", "g", "--min-samples", "1")
+        assert [s["key"]["g"] for s in r["groups"][0]["slices"]] == ["A", "B"], name
+    (d / "bad.csv.gz").write_bytes(b"not gzip at all")
+    one_error(run([*EVAL, str(d / "bad.csv.gz"), "--pred", "pred", "--attr", "g"]),
+              "bad.csv.gz")
+
+
+def test_monitor_module_entry_point_broken_pipe(d: Path) -> None:
+    p = _closed_pipe_run([sys.executable, "-m", "faircode.monitor", "fairness", "evaluate",
+                          str(d / "ok.csv"), "--engine", "pandas", "--pred", "age", "--task",
+                          "regression", "--decision-threshold", "35", "--attr", "sex"])
+    assert p.returncode == 141 and p.stderr == b"", p.stderr

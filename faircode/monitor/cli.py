@@ -243,4 +243,12 @@ def run(argv: list[str]) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help (0) or a usage error (2)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
-    return int(args.func(args))
+    try:
+        code = int(args.func(args))
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:  # `| head`: end quietly, as `faircode` does (README)
+        from ..cli import EXIT_BROKEN_PIPE, _silence_stdout
+
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
