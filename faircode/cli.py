@@ -263,7 +263,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
         score = result["overall_score"]
         if score is None or score < threshold:
             shown = "not measured" if score is None else str(score)
-            sys.stderr.write(f"faircode: score {shown} is below --fail-under {args.fail_under}\n")
+            value_text = f"{threshold:g}"  # the option's text may hold a line break
+            sys.stderr.write(f"faircode: score {shown} is below --fail-under {value_text}\n")
             return EXIT_FAIL_UNDER
     return EXIT_OK
 
