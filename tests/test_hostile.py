@@ -526,3 +526,13 @@ def test_monitor_module_entry_point_broken_pipe(d: Path) -> None:
                           str(d / "ok.csv"), "--engine", "pandas", "--pred", "age", "--task",
                           "regression", "--decision-threshold", "35", "--attr", "sex"])
     assert p.returncode == 141 and p.stderr == b"", p.stderr
+
+
+def test_monitor_typed_values_that_python_calls_equal_stay_apart(d: Path) -> None:
+    f = d / "t.jsonl"
+    f.write_text('{"g": true, "pred": 1}\n{"g": 1, "pred": 0}\n{"g": 1.0, "pred": 0}\n'
+                 '{"g": null, "pred": 0}\n{"g": "1", "pred": 1}\n')
+    r = evaluate_json(f, "--attr", "g", "--min-samples", "1")
+    keys = [s["key"]["g"] for s in r["groups"][0]["slices"]]
+    assert len(keys) == 5 and keys[-1] is None
+    assert {repr(k) for k in keys[:-1]} == {"True", "1", "1.0", "'1'"}

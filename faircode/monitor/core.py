@@ -75,6 +75,15 @@ def _not_scalar(name: str, source: str, row: int, value: Any) -> MonitorInputErr
     )
 
 
+def _typed(v: Any, name: str, source: str, row: int) -> Any:
+    """A mixed column's cell keyed by its type (None for missing)."""
+    if isinstance(v, _NOT_SCALAR):
+        raise _not_scalar(name, source, row, v)
+    if v is None or v is pd.NA or v is pd.NaT or (isinstance(v, float) and math.isnan(v)):
+        return None
+    return (type(v).__name__, v)
+
+
 class _Attribute:
     """One attribute column factorised to sorted codes (missing values last).
 
@@ -83,6 +92,11 @@ class _Attribute:
     distinct values only (one pass of pd.factorize over the rows)."""
 
     def __init__(self, name: str, column: pd.Series, source: str = "data") -> None:
+        mixed = column.dtype == object and pd.api.types.infer_dtype(
+            column, skipna=True).startswith("mixed")
+        if mixed:  # True, 1 and 1.0 are equal in Python but different labels (SPEC 0.4)
+            column = pd.Series([_typed(v, name, source, i) for i, v in
+                                enumerate(column.tolist())], dtype=object)
         try:
             codes, uniques = pd.factorize(column, use_na_sentinel=True)
         except TypeError:  # unhashable cells (lists, dicts): name the first one's row
@@ -94,13 +108,15 @@ class _Attribute:
         index: dict[Any, int] = {}
         remap = np.full(len(uniques) + 1, -1, dtype=np.int64)  # last slot: missing (-1)
         for i, u in enumerate(uniques):
+            if mixed:
+                u = u[1]
             if isinstance(u, _NOT_SCALAR):
                 raise _not_scalar(name, source, int(np.flatnonzero(codes == i)[0]), u)
             v = _native(label_of(u) if isinstance(u, str) else u)
             if v is not None:
-                remap[i] = index.setdefault(v, len(index))
+                remap[i] = index.setdefault((type(v), v), len(index))
         codes = remap[codes]  # -1 indexes the last slot: missing stays -1
-        values = list(index)
+        values = [v for _, v in index]
         if len(values) > MAX_SLICES_PER_ATTRIBUTE:
             raise MonitorInputError(
                 f"{source}: attribute column {name!r} has {len(values):,} distinct values "
