@@ -536,3 +536,13 @@ def test_monitor_typed_values_that_python_calls_equal_stay_apart(d: Path) -> Non
     keys = [s["key"]["g"] for s in r["groups"][0]["slices"]]
     assert len(keys) == 5 and keys[-1] is None
     assert {repr(k) for k in keys[:-1]} == {"True", "1", "1.0", "'1'"}
+
+
+def test_monitor_refuses_arrow_ipc_clearly(d: Path) -> None:
+    pa = pytest.importorskip("pyarrow")
+    f = d / "t.csv"  # named .csv, but the bytes decide
+    with pa.ipc.new_file(str(f), pa.schema([("g", pa.string())])) as w:
+        w.write_table(pa.table({"g": ["a"]}))
+    one_error(run([*EVAL, str(f), "--pred", "p", "--attr", "g"]), "an Arrow IPC file")
+    one_error(run([*EVAL, "-", "--pred", "p", "--attr", "g"], stdin=f.read_bytes()),
+              "<stdin>: an Arrow IPC file")

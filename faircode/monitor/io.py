@@ -86,29 +86,24 @@ def read_table(path: str | Path, required: dict[str, str]) -> pd.DataFrame:
 def _read_open(fh: BinaryIO, p: Path, name: str, fmt: str | None, regular: bool,
                required: dict[str, str]) -> pd.DataFrame:
     from ..errors import InputError
-    from ..formats import sniff_format
+    from ..formats import Prefixed, sniff_format
 
     wanted = set(required)
     try:
-        if fmt != "jsonl":
-            if fmt is None or not p.name.lower().endswith(".gz"):
-                kind, source = sniff_format(fh, p, regular)
-            else:
-                kind, source = None, fh
-            if fmt is None:
-                head = source.read(1) if kind is None else b""
-                if kind is None and head == b"{":
-                    fmt = "jsonl"
-                else:
-                    fmt = "parquet" if kind == "parquet" else "csv"
-                if kind is None:
-                    from ..formats import Prefixed
-
-                    source = Prefixed(head, source)
-            if fmt == "csv" and kind == "parquet":
-                fmt = "parquet"
-        else:
-            source = fh
+        gz = p.name.lower().endswith(".gz")
+        # the content decides between Parquet and text, as in `profile` (SPEC 0.8)
+        kind, source = (None, fh) if gz or fmt == "jsonl" else sniff_format(fh, p, regular)
+        if kind in ("arrow", "arrows"):
+            raise MonitorInputError(
+                f"{name}: an Arrow IPC file; fairness evaluate reads CSV, Parquet or JSON "
+                "lines (convert it, e.g. with pyarrow.parquet.write_table)"
+            )
+        if kind == "parquet":
+            fmt = "parquet"
+        elif fmt is None:  # no extension (a pipe): JSON lines start with {, else CSV
+            head = source.read(1)
+            source = Prefixed(head, source)
+            fmt = "jsonl" if head == b"{" else "csv"
         if fmt == "csv":
             return _read_csv(source, p, name, required)
         if fmt == "parquet":
