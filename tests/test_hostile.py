@@ -546,3 +546,17 @@ def test_monitor_refuses_arrow_ipc_clearly(d: Path) -> None:
     one_error(run([*EVAL, str(f), "--pred", "p", "--attr", "g"]), "an Arrow IPC file")
     one_error(run([*EVAL, "-", "--pred", "p", "--attr", "g"], stdin=f.read_bytes()),
               "<stdin>: an Arrow IPC file")
+
+
+def test_shown_is_the_same_function_in_both_engines(d: Path) -> None:
+    edges = [*range(1, 0x22), 0x7E, 0x7F, *range(0x80, 0xA2), 0x061B, 0x061C, 0x061D,
+             *range(0x200C, 0x2011), *range(0x2027, 0x2030), *range(0x2065, 0x206B),
+             0xFEFF, 0x1F600]
+    name = "".join(chr(c) for c in edges if chr(c) not in '",') + "z"
+    f = d / "all.csv"
+    f.write_bytes(('"' + name + '",b\n1,2\n').encode("utf-8"))
+    py = one_error(run([*PY, "profile", str(f), "--map", "nope=sex"]))
+    js = one_error(node("profile", str(f), "--overrides", json.dumps({"nope": "sex"})))
+    assert py == js
+    assert "\\x1f" in py and "\\x7f" in py and "\\x9f" in py and "\\u2069" in py
+    assert "\u00a0" in py and "\ufeff" in py and "\U0001f600" in py  # printable: kept
