@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 import time
@@ -19,6 +20,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error as one line and exit code 2."""
 
     def error(self, message: str):  # type: ignore[override]
+        from .safetext import shown
+
+        message = shown(message)
         sys.stderr.write(f"faircode: error: {message} (see faircode {self.prog.split()[-1]} "
                          "--help)\n" if " " in self.prog else f"faircode: error: {message}\n")
         raise SystemExit(EXIT_INPUT)
@@ -91,7 +95,14 @@ OPTION_KEYS = ("min_share", "min_group_size", "intersection_floor", "imbalance_f
 
 
 def _opts_from_args(args: argparse.Namespace) -> dict:
-    return {k: getattr(args, k) for k in OPTION_KEYS if getattr(args, k, None) is not None}
+    opts = {k: getattr(args, k) for k in OPTION_KEYS if getattr(args, k, None) is not None}
+    if opts.get("names") is not None and not opts["names"].strip(" \t"):
+        raise InputError("--names: give at least one column name")
+    bands = opts.get("age_bands")
+    if bands is not None and any(not b.strip(" \t") for b in bands.split(",")):
+        raise InputError(f"--age-bands: {bands} is out of range (increasing integers starting "
+                         "at 0, separated by single commas)")
+    return opts
 
 
 def _overrides_from_args(args: argparse.Namespace) -> dict[str, str]:
@@ -100,7 +111,11 @@ def _overrides_from_args(args: argparse.Namespace) -> dict[str, str]:
         col, sep, kind = item.partition("=")
         if not sep or not col.strip(" \t"):
             raise InputError(f"--map: expected COLUMN=KIND, got '{item}'")
-        out[col.strip(" \t")] = kind.strip(" \t")
+        col, kind = col.strip(" \t"), kind.strip(" \t")
+        if col in out and out[col] != kind:
+            raise InputError(f"--map: '{col}' is given twice ({col}={out[col]}, {col}={kind}); "
+                             "give one kind per column")
+        out[col] = kind
     return out
 
 
@@ -166,7 +181,9 @@ def _open_source(args: argparse.Namespace):
         return str(ref), SAMPLE, os.path.getsize(str(ref))
     if not args.path:
         raise InputError("profile needs a PATH (or - for standard input, or --sample)")
-    if args.path == "-":
+    if args.path == "-":  # as a path when possible: told apart like files (Parquet, CSV)
+        if os.path.exists("/dev/stdin"):
+            return "/dev/stdin", "<stdin>", None
         return sys.stdin.buffer, "<stdin>", None
     size = os.path.getsize(args.path) if os.path.isfile(args.path) else None
     return args.path, args.path, size
@@ -178,7 +195,8 @@ def _fail_under(args: argparse.Namespace) -> float | None:
     try:
         value = float(args.fail_under)
     except ValueError:
-        value = float("nan")
+        raise InputError(f"--fail-under: '{args.fail_under}' is not a number; give a score "
+                         "from 0 to 100") from None
     if not 0 <= value <= 100:
         raise InputError(f"--fail-under: {args.fail_under} is out of range (0..100)")
     return value
@@ -245,7 +263,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
         score = result["overall_score"]
         if score is None or score < threshold:
             shown = "not measured" if score is None else str(score)
-            sys.stderr.write(f"faircode: score {shown} is below --fail-under {args.fail_under}\n")
+            value_text = f"{threshold:g}"  # the option's text may hold a line break
+            sys.stderr.write(f"faircode: score {shown} is below --fail-under {value_text}\n")
             return EXIT_FAIL_UNDER
     return EXIT_OK
 
@@ -297,6 +316,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from .profiler import profile
     from .provenance import StreamHash, provenance
     from .report import render_compare, to_json
+    from .safetext import shown
 
     opts = _opts_from_args(args)
     opts_b = dict(opts)
@@ -331,27 +351,71 @@ def cmd_compare(args: argparse.Namespace) -> int:
         hit = [d["name"] for d in result["dimensions"] if d["drift_level"] in levels]
         if hit:
             sys.stderr.write(f"faircode: {args.fail_on_drift} drift or worse in "
-                             f"{', '.join(hit)}\n")
+                             f"{shown(', '.join(hit))}\n")
             return EXIT_FAIL_UNDER
     return EXIT_OK
 
 
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for `cmd | head`
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help(sys.stderr)
-        return EXIT_INPUT
+    """Run the CLI. Bad input is one stderr line and exit 2, never a traceback; a reader
+    that closes the pipe early (`| head`) ends the run quietly with 141; an output that
+    cannot be written (`/dev/full`, a closed stdout) is one line and exit 2."""
     try:
-        return args.func(args)
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help(sys.stderr)
+            return EXIT_INPUT
+        if sys.stdout is None:  # started with stdout closed (`>&-`)
+            raise InputError("cannot write the report: standard output is closed")
+        code = args.func(args)
+        sys.stdout.flush()
+        return code
     except InputError as err:
-        sys.stderr.write(f"faircode: error: {err}\n")
+        _error(str(err))
         return EXIT_INPUT
     except KeyboardInterrupt:
-        sys.stderr.write("faircode: interrupted\n")
+        _error("interrupted", prefix="faircode: ")
         return 130
     except BrokenPipeError:
-        return EXIT_OK
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except OSError as err:
+        if err.filename is None and err.errno in _OUTPUT_ERRNOS:
+            _silence_stdout()
+            _error(f"cannot write the report to standard output ({err.strerror or err}); "
+                   "check the disk or the redirection")
+            return EXIT_INPUT
+        where = f"{err.filename}: " if err.filename is not None else ""
+        _error(f"{where}{err.strerror or err}")
+        return EXIT_INPUT
+
+
+def _error(message: str, prefix: str = "faircode: error: ") -> None:
+    from .safetext import shown
+
+    try:
+        sys.stderr.write(f"{prefix}{shown(message)}\n")
+        sys.stderr.flush()
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+# errors of writing the report (a full disk or /dev/full, a file too large, a bad fd)
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EBADF})
+
+
+def _silence_stdout() -> None:
+    """Point fd 1 at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

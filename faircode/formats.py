@@ -7,9 +7,10 @@ only when such a source is profiled.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from .errors import InputError, require
 from .options import Options
@@ -20,22 +21,102 @@ PARQUET_MAGIC = b"PAR1"
 ARROW_MAGIC = b"ARROW1"
 STREAM_SUFFIXES = (".arrows",)
 BATCH_ROWS = 65_536
+HEAD_BYTES = 64  # looked at to tell Parquet / Arrow from CSV
 
 
-def sniff_format(path: Path) -> str | None:
-    """'parquet', 'arrow' (IPC file), 'arrows' (IPC stream) or None (text: CSV)."""
+class Prefixed:
+    """A read-only binary stream: `head` (bytes already read), then the rest of `raw`.
+    Lets a pipe's first bytes be looked at without a second open (a FIFO or
+    `/dev/stdin` can be read only once)."""
+
+    def __init__(self, head: bytes, raw: BinaryIO):
+        self._head, self._raw = head, raw
+        self.name = getattr(raw, "name", None)
+
+    def read(self, n: int = -1) -> bytes:
+        if self._head:
+            if n is None or n < 0:
+                out, self._head = self._head + self._raw.read(), b""
+                return out
+            out, self._head = self._head[:n], self._head[n:]
+            return out
+        return self._raw.read(n)
+
+    def seekable(self) -> bool:
+        return False
+
+
+def _read_head(fh: BinaryIO, n: int) -> bytes:
+    """Up to n bytes (fewer only at end of input): a pipe may deliver them in pieces."""
+    head = b""
+    while len(head) < n:
+        got = fh.read(n - len(head))
+        if not got:
+            break
+        head += got
+    return head
+
+
+def _parquet_tail_ok(tail: bytes, size: int) -> bool:
+    """A Parquet file ends with its footer's length (4 bytes, little-endian) and PAR1."""
+    if len(tail) < 8 or tail[-4:] != PARQUET_MAGIC:
+        return False
+    footer = int.from_bytes(tail[-8:-4], "little")
+    return 0 < footer <= size - 12
+
+
+def sniff_format(fh: BinaryIO, path: Path, regular: bool) -> tuple[str | None, Any]:
+    """Tell the format from the first bytes of an open file, reading it once.
+
+    Returns (format, source): format is 'parquet', 'arrow' (IPC file), 'arrows' (IPC
+    stream) or None (text: CSV). For a regular file the source is the open file,
+    rewound (format None) or its path; for a pipe or other special file it is a stream
+    that replays the bytes already looked at (CSV) or, for Parquet / Arrow, which need
+    random access, the whole input as bytes. A file that starts with `PAR1` (or
+    `ARROW1`) is Parquet (Arrow) only when it also ends with that magic (and, for
+    Parquet, a footer length that fits), so a CSV whose header starts `PAR1,` is CSV.
+    """
+    head = _read_head(fh, HEAD_BYTES)
+    magic = None
+    if head[:4] == PARQUET_MAGIC:
+        magic = "parquet"
+    elif head[:6] == ARROW_MAGIC:
+        magic = "arrow"
+    elif path.suffix.lower() in STREAM_SUFFIXES and head[:4] == b"\xff\xff\xff\xff":
+        magic = "arrows"
+    if regular:
+        if magic in ("parquet", "arrow"):
+            size = os.fstat(fh.fileno()).st_size
+            fh.seek(max(0, size - 8))
+            tail = _read_head(fh, 8)
+            ok = (_parquet_tail_ok(tail, size) if magic == "parquet"
+                  else size >= 12 and tail[-6:] == ARROW_MAGIC)
+            if not ok and _text(head):
+                magic = None  # e.g. a CSV whose first column is named PAR1
+        if magic is not None:
+            return magic, path
+        fh.seek(0)
+        return None, fh
+    if magic is None:
+        return None, Prefixed(head, fh)
+    data = head + fh.read()  # a Parquet / IPC file needs random access
+    ok = (_parquet_tail_ok(data[-8:], len(data)) if magic == "parquet"
+          else magic != "arrow" or (len(data) >= 12 and data[-6:] == ARROW_MAGIC))
+    if not ok and _text(head):
+        return None, Prefixed(data, fh)
+    return magic, data
+
+
+def _text(head: bytes) -> bool:
+    """The first bytes look like text: no NUL, valid UTF-8 (a cut last character
+    allowed). A broken Parquet file (say, truncated) is binary from its first page on."""
+    if b"\x00" in head:
+        return False
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(8)
-            if head[:4] == PARQUET_MAGIC:
-                return "parquet"
-            if head[:6] == ARROW_MAGIC:
-                return "arrow"
-            if path.suffix.lower() in STREAM_SUFFIXES and head[:4] == b"\xff\xff\xff\xff":
-                return "arrows"
-    except OSError:
-        return None
-    return None
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.reason == "unexpected end of data" and exc.end == len(head)
+    return True
 
 
 def is_arrow_table(obj: Any) -> bool:
@@ -48,10 +129,13 @@ def is_polars_frame(obj: Any) -> bool:
     return mod.startswith("polars") and type(obj).__name__ in ("DataFrame", "LazyFrame")
 
 
-def _batches_of_file(path: Path, fmt: str, name: str) -> tuple[Any, Iterator[Any]]:
-    """(schema, iterator of record batches) of a Parquet or IPC file."""
+def _batches_of_file(path: Path | bytes, fmt: str, name: str) -> tuple[Any, Iterator[Any]]:
+    """(schema, iterator of record batches) of a Parquet or IPC file (a path, or the
+    whole file as bytes when it came from a pipe)."""
     kind = "Parquet" if fmt == "parquet" else "Arrow IPC"
     pa = require("pyarrow", f"{name}: reading a {kind} file")
+    if isinstance(path, bytes):
+        path = pa.BufferReader(path)
     try:
         if fmt == "parquet":
             pq = require("pyarrow.parquet", f"{name}: reading a Parquet file")
@@ -60,7 +144,8 @@ def _batches_of_file(path: Path, fmt: str, name: str) -> tuple[Any, Iterator[Any
         if fmt == "arrow":
             reader = pa.ipc.open_file(path)
             return reader.schema, (reader.get_batch(i) for i in range(reader.num_record_batches))
-        reader = pa.ipc.open_stream(pa.OSFile(str(path), "rb"))
+        reader = pa.ipc.open_stream(path if isinstance(path, pa.BufferReader)
+                                    else pa.OSFile(str(path), "rb"))
         return reader.schema, iter(reader)
     except (pa.ArrowException, OSError) as exc:
         raise InputError(f"{name}: not a readable {kind} file ({_first_line(exc)})") from None
@@ -97,11 +182,13 @@ def summarize_batches(schema_names: list[str], batches: Iterator[Any], name: str
     return builder.finish(), checked
 
 
-def summarize_file(path: Path, fmt: str, name: str, overrides: dict[str, str] | None,
-                   options: Options, check, on_bytes=None, on_rows=None
-                   ) -> tuple[Summary, dict[str, str]]:
+def summarize_file(path: Path | bytes, fmt: str, name: str,
+                   overrides: dict[str, str] | None, options: Options, check,
+                   on_bytes=None, on_rows=None) -> tuple[Summary, dict[str, str]]:
     schema, batches = _batches_of_file(path, fmt, name)
-    if on_bytes is not None:  # report the file's bytes (for hashing / progress) up front
+    if on_bytes is not None and isinstance(path, bytes):
+        on_bytes(path)
+    elif on_bytes is not None:  # report the file's bytes (for hashing / progress) up front
         with open(path, "rb") as fh:
             while block := fh.read(1 << 20):
                 on_bytes(block)

@@ -147,9 +147,12 @@ def resolve(opts: dict | Options | None) -> Options:
         import codecs
 
         try:
-            codecs.lookup(opts["encoding"])
-        except LookupError:
+            info = codecs.lookup(opts["encoding"])
+        except (LookupError, TypeError, ValueError):
             raise InputError(f"--encoding: unknown encoding '{opts['encoding']}'") from None
+        if not getattr(info, "_is_text_encoding", True):  # rot13, base64, zlib, hex ...
+            raise InputError(f"--encoding: '{opts['encoding']}' is not a text encoding; "
+                             "name the file's character set (e.g. latin-1, cp1252, utf-16)")
         out["encoding"] = opts["encoding"]
     if opts.get("reference") is not None:
         out["reference"] = opts["reference"]

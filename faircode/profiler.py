@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -124,23 +126,57 @@ def _summarize_many(paths: list[str], overrides, options: Options, name: str | N
     return total, checked, options
 
 
-def _summarize_path(path: Path, label: str, overrides, options: Options, block_size: int,
-                    on_bytes, on_rows, engine: str) -> tuple[Summary, dict[str, str], Options]:
-    if not path.exists():
-        raise InputError(f"{label}: no such file")
-    if path.is_dir():
-        raise InputError(f"{label}: is a directory, not a file")
+def open_input(path: Path, label: str) -> tuple[BinaryIO, bool]:
+    """Open a path once for reading: (binary file, is it a regular file). A FIFO, a
+    process substitution or /dev/stdin is read as a stream, never opened twice.
+    Raises InputError with one line for a missing, unreadable or looping path."""
     try:
-        fmt = sniff_format(path)
-        if fmt is not None:
-            summary, checked = summarize_file(path, fmt, label, overrides, options,
-                                              check_overrides, on_bytes, on_rows)
-            return summary, checked, options
-        with open(path, "rb") as fh:
-            return _summarize_stream(fh, label, overrides, options, block_size, on_bytes,
-                                     on_rows, engine)
+        fh = open(path, "rb")
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise InputError(f"{label}: a broken symbolic link (its target does not "
+                             "exist); point it at a file") from None
+        raise InputError(f"{label}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{label}: is a directory, not a file") from None
     except PermissionError:
         raise InputError(f"{label}: permission denied") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(f"{label}: a symbolic link loop (too many levels of "
+                             "symbolic links); point the link at a file") from None
+        raise InputError(f"{label}: cannot open ({exc.strerror or exc})") from None
+    try:
+        mode = os.fstat(fh.fileno()).st_mode
+    except OSError:
+        mode = 0
+    if stat.S_ISDIR(mode):
+        fh.close()
+        raise InputError(f"{label}: is a directory, not a file")
+    return fh, stat.S_ISREG(mode)
+
+
+def _summarize_path(path: Path, label: str, overrides, options: Options, block_size: int,
+                    on_bytes, on_rows, engine: str) -> tuple[Summary, dict[str, str], Options]:
+    fh, regular = open_input(path, label)
+    try:
+        with fh:
+            fmt, source = sniff_format(fh, path, regular)
+            if fmt is not None:
+                summary, checked = summarize_file(source, fmt, label, overrides, options,
+                                                  check_overrides, on_bytes, on_rows)
+                return summary, checked, options
+            # a pipe or special file: no fast path (it needs seeking)
+            return _summarize_stream(source, label, overrides, options, block_size, on_bytes,
+                                     on_rows, engine if regular else "reference")
+    except PermissionError:
+        raise InputError(f"{label}: permission denied") from None
+    except IsADirectoryError:
+        raise InputError(f"{label}: is a directory, not a file") from None
+    except OSError as exc:
+        if exc.filename is None and exc.errno in (errno.ENOSPC, errno.EBADF):
+            raise  # writing the report failed, not reading the input
+        raise InputError(f"{label}: cannot read ({exc.strerror or exc})") from None
 
 
 def _stream_size(stream: BinaryIO) -> int | None:

@@ -69,6 +69,9 @@ def decoded_blocks(stream: BinaryIO, name: str, encoding: str, block_size: int,
             except UnicodeDecodeError as exc:
                 raise InputError(f"{name}: byte {base + exc.start}: not valid {encoding}; "
                                  "check the file's encoding and pass --encoding") from None
+            except UnicodeError as exc:  # e.g. a UTF-16 stream with no byte order mark
+                raise InputError(f"{name}: not valid {encoding} ({exc}); check the "
+                                 "file's encoding and pass --encoding") from None
         if first and text:
             first = False
             if utf8 and text.startswith("\ufeff"):

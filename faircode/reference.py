@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 from importlib import resources
 from pathlib import Path
 
@@ -29,11 +30,20 @@ def load_reference(spec: str) -> tuple[list[dict], bytes, str]:
     if spec in BUILTIN:
         data = builtin_bytes(spec)
         return parse_reference(data, spec), data, spec
+    from .profiler import open_input
+
     path = Path(spec)
-    if not path.is_file():
+    if not os.path.lexists(path):
         known = ", ".join(BUILTIN)
         raise InputError(f"--reference: {spec}: no such file (built-in baselines: {known})")
-    data = path.read_bytes()
+    try:
+        fh, _ = open_input(path, spec)  # read once: a pipe or <(...) works too
+        with fh:
+            data = fh.read()
+    except InputError as exc:
+        raise InputError(f"--reference: {exc}") from None
+    except OSError as exc:
+        raise InputError(f"--reference: {spec}: cannot read ({exc.strerror or exc})") from None
     return parse_reference(data, spec), data, spec
 
 

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from .numerics import fmt
+from .safetext import clip, shown
 
 BAR_WIDTH = 24
 MAX_GROUPS_SHOWN = 12
@@ -94,12 +95,13 @@ def render(result: dict, source: str) -> str:
             f", imbalance {fmt(dim['imbalance_ratio'], 2)}x"
         out.append(f"{dim['name']} ({dim['kind']}{extra}) score {dim['dimension_score']}, "
                    f"{dim['n_groups']} groups{ratio}, missing {_pct(dim['missing_pct'])}")
-        width = max((len(g["label"]) for g in dim["groups"][:MAX_GROUPS_SHOWN]), default=0)
+        width = max((len(shown(g["label"])) for g in dim["groups"][:MAX_GROUPS_SHOWN]),
+                    default=0)
         width = min(max(width, 5), 28)
         n = sum(g["count"] for g in dim["groups"])
         for g in dim["groups"][:MAX_GROUPS_SHOWN]:
             share = g["count"] / n  # unrounded, so the text matches the flags
-            label = g["label"] if len(g["label"]) <= width else g["label"][: width - 1] + "…"
+            label = clip(g["label"], width)
             marks = []
             if g["label"] in dim["under_represented"]:
                 marks.append("under-represented")
@@ -130,7 +132,7 @@ def render(result: dict, source: str) -> str:
         out.append("")
         out.append(f"Flags ({len(result['flags'])}):")
         out.extend(f"  - {f}" for f in result["flags"])
-    return "\n".join(out) + "\n"
+    return _lines(out)
 
 
 def render_compare(result: dict, name_a: str, name_b: str) -> str:
@@ -148,7 +150,7 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
             delta = g["share_delta"] * 100
             sign = "+" if delta > 0 else ""
             status = "" if g["status"] == "shifted" else f"  [{g['status']}]"
-            out.append(f"  {g['label'][:28].ljust(28)} {_pct(g['share_a']).rjust(6)} -> "
+            out.append(f"  {clip(g['label'], 28, '').ljust(28)} {_pct(g['share_a']).rjust(6)} -> "
                        f"{_pct(g['share_b']).rjust(6)}  ({sign}{fmt(delta, 1)} pts){status}")
         hidden = len(d["groups"]) - MAX_GROUPS_SHOWN
         if hidden > 0:
@@ -163,4 +165,10 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
         out.append("")
         out.append(f"Flags ({len(result['flags'])}):")
         out.extend(f"  - {f}" for f in result["flags"])
-    return "\n".join(out) + "\n"
+    return _lines(out)
+
+
+def _lines(out: list[str]) -> str:
+    """The report's text: every line through shown() (labels, column names and file
+    names may hold control characters; the report's own text holds none)."""
+    return "\n".join(map(shown, out)) + "\n"

@@ -56,10 +56,61 @@ function usage() {
   process.exit(2);
 }
 
+/**
+ * Text from a file made safe for a terminal line, as faircode/safetext.py `shown`:
+ * C0 controls (TAB, LF, CR included), DEL, C1 controls, U+2028/9 and the bidi controls
+ * become visible escapes (\x1b, \r, \u202e); everything else is kept.
+ */
+const UNSAFE = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const NAMED = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+function shown(text) {
+  return String(text).replace(UNSAFE, (ch) => {
+    if (NAMED[ch]) return NAMED[ch];
+    const code = ch.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}`
+      : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
 function fail(message) {
-  process.stderr.write(`faircode: error: ${message}\n`);
+  process.stderr.write(`faircode: error: ${shown(message)}\n`);
   process.exit(2);
 }
+
+/** The one-line message for a file that cannot be opened or read (as the Python
+ * engine's open_input), or null when `e` is no such error. */
+function fileErrorText(e, file) {
+  if (!e || typeof e.code !== 'string') return null;
+  if (e.code === 'ENOENT') {
+    let link = false;
+    try {
+      link = fs.lstatSync(file).isSymbolicLink();
+    } catch (_) {
+      link = false;
+    }
+    return link ? `${file}: a broken symbolic link (its target does not exist); point it at a file`
+      : `${file}: no such file`;
+  }
+  if (e.code === 'ELOOP') {
+    return `${file}: a symbolic link loop (too many levels of symbolic links); point the link at a file`;
+  }
+  if (e.code === 'EISDIR') return `${file}: is a directory, not a file`;
+  if (e.code === 'EACCES' || e.code === 'EPERM') return `${file}: permission denied`;
+  if (e.code === 'ENOTDIR' || e.code === 'ENXIO' || e.code === 'EIO' || e.code === 'EINVAL') {
+    return `${file}: cannot read (${e.message.split(',')[0].replace(/^[A-Z]+: /, '')})`;
+  }
+  return null;
+}
+
+// A reader that closes the pipe early (`| head`) ends the run quietly with 141 (128 +
+// SIGPIPE), as the Python CLI; an output that cannot be written (/dev/full) is one line.
+function onStdoutError(e) {
+  if (e && e.code === 'EPIPE') process.exit(141);
+  process.stderr.write(`faircode: error: cannot write the report to standard output (${
+    shown(e && e.code ? e.code : e)}); check the disk or the redirection\n`);
+  process.exit(2);
+}
+process.stdout.on('error', onStdoutError);
 
 /** Re-chunk a stream's buffers to exactly `size` bytes (tests exercise boundaries). */
 function* rechunk(buf, size) {
@@ -272,7 +323,14 @@ async function hashFile(file, chunkSize) {
 }
 
 function referenceFromFile(file) {
-  const bytes = fs.readFileSync(file);
+  let bytes;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (e) {
+    const text = fileErrorText(e, file);
+    if (text === null) throw e;
+    throw new Engine.InputError(`--reference: ${text}`);
+  }
   const hasher = Engine.createSha256();
   hasher.update(bytes);
   return { table: Engine.parseReference(bytes, file), hash: hasher.hex() };
@@ -309,8 +367,8 @@ async function guarded(file, work) {
     return await work();
   } catch (e) {
     if (e instanceof Engine.InputError) fail(e.message);
-    if (e && e.code === 'ENOENT') fail(`${e.path || file}: no such file`);
-    if (e && e.code === 'EISDIR') fail(`${file}: is a directory, not a file`);
+    const text = fileErrorText(e, e && e.path ? e.path : file);
+    if (text !== null) fail(text);
     throw e;
   }
 }

@@ -265,7 +265,7 @@ def test_markdown_report(tmp_path: Path, capsys) -> None:
     assert code == 0
     assert out.startswith("### faircode fairness: disparity exceeded")
     assert "| Slice | N | Labelled | Accuracy | Sel.Rate | TPR | FPR | Guard |" in out
-    assert "- `group` equalized_odds_difference = 0.4 > 0.1" in out
+    assert "- **group** `equalized_odds_difference` = 0.4 > 0.1" in out
     assert "| equalized odds difference | 0.4000 |" in out
 
 

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
+from ..safetext import shown
 from .errors import MonitorInputError
 
 EXIT_OK = 0
@@ -29,7 +30,7 @@ class OneLineErrorParser(argparse.ArgumentParser):
 
 
 def _one_line_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
-    parser.exit(EXIT_USAGE, f"faircode: error: {message} (see '{parser.prog} --help')\n")
+    parser.exit(EXIT_USAGE, f"faircode: error: {shown(message)} (see '{parser.prog} --help')\n")
 
 
 def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
@@ -132,12 +133,15 @@ def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
         from .render import exact
 
         print(
-            f"faircode: gate: FAIL {f['group']}: {f['metric']} = {exact(f['value'])} "
+            f"faircode: gate: FAIL {shown(f['group'])}: {f['metric']} = {exact(f['value'])} "
             f"> threshold {f['threshold']:g}",
             file=err,
         )
     for u in report["unmeasured"]:
-        print(f"faircode: gate: UNMEASURED {u['group']}: {u['metric']}: {u['reason']}", file=err)
+        print(
+            f"faircode: gate: UNMEASURED {shown(u['group'])}: {u['metric']}: {shown(u['reason'])}",
+            file=err,
+        )
     if report["failures"]:
         n = len(report["failures"])
         print(
@@ -173,6 +177,13 @@ def evaluate_command(args: argparse.Namespace) -> int:
     from .core import evaluate
     from .render import render_html, render_markdown, render_text
 
+    if args.html and _same_file(args.html, args.file):
+        print(
+            f"faircode: error: --html {shown(args.html)} is the input file; "
+            "write the report to another path",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     try:
         report = evaluate(
             args.file,
@@ -188,7 +199,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
             engine=args.engine,
         )
     except MonitorInputError as exc:
-        print(f"faircode: error: {exc}", file=sys.stderr)
+        print(f"faircode: error: {shown(exc)}", file=sys.stderr)
         return EXIT_USAGE
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
@@ -201,16 +212,23 @@ def evaluate_command(args: argparse.Namespace) -> int:
             Path(args.html).write_text(render_html(report), encoding="utf-8")
         except OSError as exc:
             print(
-                f"faircode: error: cannot write HTML report to {args.html}: "
+                f"faircode: error: cannot write HTML report to {shown(args.html)}: "
                 f"{exc.strerror or exc}; check the directory exists",
                 file=sys.stderr,
             )
             return EXIT_USAGE
-        print(f"faircode: wrote HTML report to {args.html}", file=sys.stderr)
+        print(f"faircode: wrote HTML report to {shown(args.html)}", file=sys.stderr)
     sys.stdout.flush()
     if not args.gate:
         return EXIT_OK
     return _gate(report, args.allow_unmeasured)
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve() or Path(a).samefile(b)
+    except OSError:
+        return False
 
 
 def build_parser(prog: str = "faircode") -> argparse.ArgumentParser:
@@ -228,4 +246,12 @@ def run(argv: list[str]) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help (0) or a usage error (2)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
-    return int(args.func(args))
+    try:
+        code = int(args.func(args))
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:  # `| head`: end quietly, as `faircode` does (README)
+        from ..cli import EXIT_BROKEN_PIPE, _silence_stdout
+
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE

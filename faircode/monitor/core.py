@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..summary import label_of
 from .engines import SliceInput, fairlearn_available, run_engine
 from .io import MonitorInputError, check_columns, read_table
 from .stats import COMPARE_DECIMALS, Z95, exceeds, round12, wilson_arrays
@@ -56,12 +57,72 @@ def _display(value: Any) -> str:
     return MISSING_LABEL if value is None else str(value)
 
 
-class _Attribute:
-    """One attribute column factorised to sorted codes (missing values last)."""
+# An attribute with more distinct values than this is an identifier, not a group
+# attribute (SPEC 12.3); --intersect takes at most this many attributes, and a report
+# holds at most this many slices over all its slicings.
+MAX_SLICES_PER_ATTRIBUTE = 1_000
+MAX_INTERSECT_ATTRIBUTES = 6
+MAX_TOTAL_SLICES = 50_000
 
-    def __init__(self, name: str, column: pd.Series) -> None:
-        codes, uniques = pd.factorize(column, use_na_sentinel=True)
-        values = [_native(v) for v in uniques]
+
+_NOT_SCALAR = (list, dict, tuple, set, np.ndarray)
+
+
+def _not_scalar(name: str, source: str, row: int, value: Any) -> MonitorInputError:
+    return MonitorInputError(
+        f"{source}: row {row + 1}: attribute column {name!r} holds a "
+        f"{type(value).__name__}, not a single value; slice by a column of plain values"
+    )
+
+
+def _typed(v: Any, name: str, source: str, row: int) -> Any:
+    """A mixed column's cell keyed by its type (None for missing)."""
+    if isinstance(v, _NOT_SCALAR):
+        raise _not_scalar(name, source, row, v)
+    if v is None or v is pd.NA or v is pd.NaT or (isinstance(v, float) and math.isnan(v)):
+        return None
+    return (type(v).__name__, v)
+
+
+class _Attribute:
+    """One attribute column factorised to sorted codes (missing values last).
+
+    Cells follow SPEC 12.1: a string is a label (trimmed; a missing token is missing),
+    a null is missing, other values keep their type. The rule is applied to the
+    distinct values only (one pass of pd.factorize over the rows)."""
+
+    def __init__(self, name: str, column: pd.Series, source: str = "data") -> None:
+        mixed = column.dtype == object and pd.api.types.infer_dtype(
+            column, skipna=True).startswith("mixed")
+        if mixed:  # True, 1 and 1.0 are equal in Python but different labels (SPEC 0.4)
+            column = pd.Series([_typed(v, name, source, i) for i, v in
+                                enumerate(column.tolist())], dtype=object)
+        try:
+            codes, uniques = pd.factorize(column, use_na_sentinel=True)
+        except TypeError:  # unhashable cells (lists, dicts): name the first one's row
+            for i, v in enumerate(column.tolist()):
+                if isinstance(v, _NOT_SCALAR):
+                    raise _not_scalar(name, source, i, v) from None
+            raise
+        codes = np.asarray(codes, dtype=np.int64)
+        index: dict[Any, int] = {}
+        remap = np.full(len(uniques) + 1, -1, dtype=np.int64)  # last slot: missing (-1)
+        for i, u in enumerate(uniques):
+            if mixed:
+                u = u[1]
+            if isinstance(u, _NOT_SCALAR):
+                raise _not_scalar(name, source, int(np.flatnonzero(codes == i)[0]), u)
+            v = _native(label_of(u) if isinstance(u, str) else u)
+            if v is not None:
+                remap[i] = index.setdefault((type(v), v), len(index))
+        codes = remap[codes]  # -1 indexes the last slot: missing stays -1
+        values = [v for _, v in index]
+        if len(values) > MAX_SLICES_PER_ATTRIBUTE:
+            raise MonitorInputError(
+                f"{source}: attribute column {name!r} has {len(values):,} distinct values "
+                f"(at most {MAX_SLICES_PER_ATTRIBUTE:,}); it looks like an identifier, not a "
+                "group: bucket it into fewer values or slice by a coarser column"
+            )
         try:
             order = sorted(range(len(values)), key=lambda i: values[i])
         except TypeError:  # mixed types: order by type name, then text
@@ -70,13 +131,41 @@ class _Attribute:
             )
         rank = np.empty(len(values), dtype=np.int64)
         rank[order] = np.arange(len(values), dtype=np.int64)
-        codes = np.asarray(codes, dtype=np.int64)
         missing = codes < 0
         self.name = name
         self.values: list[Any] = [values[i] for i in order]
         if missing.any():
             self.values.append(None)
+        if not len(order):  # no value at all: every row is in the missing slice
+            self.codes = np.zeros(len(codes), dtype=np.int64)
+            return
         self.codes = np.where(missing, len(order), rank[np.where(missing, 0, codes)])
+
+
+# predictions, scores and labels beyond this magnitude are refused: their squares (RMSE)
+# would overflow a double
+MAX_MAGNITUDE = 1e100
+_BOOL_TEXT = {"True": 1.0, "true": 1.0, "TRUE": 1.0, "False": 0.0, "false": 0.0, "FALSE": 0.0}
+
+
+def _number_cell(v: Any) -> Any:
+    """A text cell of a numeric column: trimmed, a missing token is missing, a boolean
+    word is 0/1; lists and objects are left for the not-numeric error."""
+    if isinstance(v, str):
+        t = label_of(v)
+        if t is None:
+            return None
+        return _BOOL_TEXT.get(t, t)
+    if isinstance(v, bool):
+        return float(v)
+    return v
+
+
+def _not_numeric(source: str, role: str, column: str, example: Any) -> MonitorInputError:
+    return MonitorInputError(
+        f"{source}: {role} column {column!r} is not numeric (found {example!r}); "
+        f"give {role}s as numbers (0/1 for a binary model)"
+    )
 
 
 def _numeric(series: pd.Series, column: str, role: str, source: str) -> np.ndarray:
@@ -86,18 +175,32 @@ def _numeric(series: pd.Series, column: str, role: str, source: str) -> np.ndarr
     if pd.api.types.is_numeric_dtype(series.dtype):
         values = series.astype("float64").to_numpy(na_value=np.nan)
     else:
-        converted = pd.to_numeric(series, errors="coerce")
-        bad = converted.isna() & series.notna()
+        # the text rules per distinct value (a 0/1 column has two), then indexed by row
+        try:
+            codes, uniques = pd.factorize(series, use_na_sentinel=True)
+        except TypeError:  # unhashable cells (lists, dicts)
+            example = next(v for v in series.tolist() if isinstance(v, _NOT_SCALAR))
+            raise _not_numeric(source, role, column, example) from None
+        cells = pd.Series([_number_cell(u) for u in uniques], dtype=object)
+        try:
+            converted = pd.to_numeric(cells, errors="coerce")
+        except TypeError:
+            converted = pd.Series(np.nan, index=cells.index)
+        bad = converted.isna() & cells.notna()
         if bad.any():
-            example = series[bad].iloc[0]
-            raise MonitorInputError(
-                f"{source}: {role} column {column!r} is not numeric (found {example!r}); "
-                f"give {role}s as numbers (0/1 for a binary model)"
-            )
-        values = converted.astype("float64").to_numpy(na_value=np.nan)
+            raise _not_numeric(source, role, column, uniques[int(np.flatnonzero(bad)[0])])
+        table = np.append(converted.astype("float64").to_numpy(na_value=np.nan), np.nan)
+        values = table[np.asarray(codes, dtype=np.int64)]  # -1 (missing) -> the NaN slot
     if np.isinf(values).any():
         raise MonitorInputError(
             f"{source}: {role} column {column!r} contains infinite values; remove them"
+        )
+    with np.errstate(invalid="ignore"):
+        huge = np.abs(values) > MAX_MAGNITUDE
+    if huge.any():
+        raise MonitorInputError(
+            f"{source}: {role} column {column!r} has a value beyond +-1e100 "
+            f"({_fmt_num(values[huge][0])}); squared errors would overflow, rescale it"
         )
     return values
 
@@ -290,7 +393,14 @@ def evaluate(
         selected = pred_values >= decision_threshold if decision_threshold is not None else None
 
     n_labelled = int((~np.isnan(label_values)).sum()) if label_values is not None else 0
-    attributes = [_Attribute(a, frame[a]) for a in attr_list]
+    if intersect and len(attr_list) > MAX_INTERSECT_ATTRIBUTES:
+        n = len(attr_list)
+        raise MonitorInputError(
+            f"--intersect with {n} attributes would make {2**n - n - 1:,} combined "
+            f"slicings; intersect at most {MAX_INTERSECT_ATTRIBUTES} attributes "
+            f"({2**MAX_INTERSECT_ATTRIBUTES - MAX_INTERSECT_ATTRIBUTES - 1} slicings)"
+        )
+    attributes = [_Attribute(a, frame[a], source) for a in attr_list]
     if keep is not None:
         for at in attributes:
             at.codes = at.codes[keep]
@@ -300,6 +410,7 @@ def evaluate(
         for size in range(2, len(attributes) + 1):
             slicings.extend(list(c) for c in combinations(attributes, size))
 
+    budget = [MAX_TOTAL_SLICES]
     groups = [
         _evaluate_group(
             ats,
@@ -310,6 +421,7 @@ def evaluate(
             engine_used,
             threshold,
             min_samples,
+            budget,
         )
         for ats in slicings
     ]
@@ -432,8 +544,16 @@ def _evaluate_group(
     engine: str,
     threshold: float,
     min_samples: int,
+    budget: list[int] | None = None,
 ) -> dict[str, Any]:
     codes, slice_parts = _slices_of(ats)
+    if budget is not None:
+        budget[0] -= len(slice_parts)
+        if budget[0] < 0:
+            raise MonitorInputError(
+                f"slicing {' x '.join(a.name for a in ats)!r} brings the report above "
+                f"{MAX_TOTAL_SLICES:,} slices; intersect fewer or coarser attributes"
+            )
     row_parts = np.column_stack([a.codes for a in ats])
     stats = run_engine(
         engine,

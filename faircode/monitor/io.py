@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import gzip
+import io
+import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import BinaryIO
 
 import pandas as pd
 
+from ..reader import clean_header
 from .errors import MonitorInputError
 
 CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".txt")
@@ -45,38 +50,105 @@ def check_columns(available: Iterable[str], required: dict[str, str], source: st
 
 
 def read_table(path: str | Path, required: dict[str, str]) -> pd.DataFrame:
-    """Read the ``required`` columns (column name -> option that named it) of ``path``."""
+    """Read the ``required`` columns (column name -> option that named it) of ``path``.
+
+    CSV is read by the profiler's own reader (SPEC section 0): labels are the text as
+    written (trimmed of ASCII space/tab; ``02134`` stays ``02134``), missing by the
+    profiler's token list, a long row or a NUL byte is an error naming the line or
+    byte, a short row's missing cells are missing. Cells come back as the raw ``str``
+    (a short row's missing cells as ``""``); `core` applies the label rule (trim,
+    missing tokens) to each distinct value and parses the prediction, score and label
+    columns as numbers.
+    ``-``, a FIFO or a process substitution is read once, as a stream.
+    """
+    from ..errors import InputError
+    from ..profiler import open_input
+
+    name = "<stdin>" if str(path) == "-" else str(path)
     p = Path(path)
-    if not p.exists():
-        raise MonitorInputError(f"{p}: no such file; check the path")
-    if p.is_dir():
-        raise MonitorInputError(f"{p}: is a directory; pass a CSV, Parquet or JSON lines file")
-    fmt = file_format(p)
+    try:
+        if str(path) == "-":
+            fh, regular = sys.stdin.buffer, False
+        else:
+            fh, regular = open_input(p, name)
+    except InputError as exc:
+        raise MonitorInputError(str(exc)) from None
+    with fh:
+        try:
+            fmt = file_format(p)
+        except MonitorInputError:
+            if regular:
+                raise
+            fmt = None  # a pipe has no extension: told by its first bytes below
+        return _read_open(fh, p, name, fmt, regular, required)
+
+
+def _read_open(fh: BinaryIO, p: Path, name: str, fmt: str | None, regular: bool,
+               required: dict[str, str]) -> pd.DataFrame:
+    from ..errors import InputError
+    from ..formats import Prefixed, sniff_format
+
     wanted = set(required)
     try:
-        if p.stat().st_size == 0:
-            raise MonitorInputError(f"{p}: file is empty; it needs a header and data rows")
+        gz = p.name.lower().endswith(".gz")
+        # the content decides between Parquet and text, as in `profile` (SPEC 0.8)
+        kind, source = (None, fh) if gz or fmt == "jsonl" else sniff_format(fh, p, regular)
+        if kind in ("arrow", "arrows"):
+            raise MonitorInputError(
+                f"{name}: an Arrow IPC file; fairness evaluate reads CSV, Parquet or JSON "
+                "lines (convert it, e.g. with pyarrow.parquet.write_table)"
+            )
+        if kind == "parquet":
+            fmt = "parquet"
+        elif fmt is None:  # no extension (a pipe): JSON lines start with {, else CSV
+            head = source.read(1)
+            source = Prefixed(head, source)
+            fmt = "jsonl" if head == b"{" else "csv"
         if fmt == "csv":
-            sep = "\t" if p.name.lower().endswith(".tsv") else ","
-            header = pd.read_csv(p, sep=sep, nrows=0).columns
-            check_columns(header, required, str(p))
-            df = pd.read_csv(p, sep=sep, usecols=lambda c: c in wanted, low_memory=False)
-        elif fmt == "parquet":
-            df = pd.read_parquet(p)
+            return _read_csv(source, p, name, required)
+        if fmt == "parquet":
+            data = source if isinstance(source, Path) else io.BytesIO(
+                source if isinstance(source, bytes) else source.read())
+            df = pd.read_parquet(data)
         else:
-            df = pd.read_json(p, lines=True)
+            raw = source.read()
+            if p.name.lower().endswith(".gz"):
+                raw = gzip.decompress(raw)
+            if not raw.strip():
+                raise MonitorInputError(f"{name}: file is empty; it needs data rows")
+            df = pd.read_json(io.BytesIO(raw), lines=True, dtype=False)
     except MonitorInputError:
         raise
-    except pd.errors.EmptyDataError:
-        raise MonitorInputError(f"{p}: file is empty; it needs a header and data rows") from None
+    except InputError as exc:
+        raise MonitorInputError(str(exc)) from None
     except ImportError:
         from ..errors import EXTRA_OF
 
         raise MonitorInputError(
-            f"{p}: reading {fmt} needs pyarrow, which is not installed: "
+            f"{name}: reading {fmt} needs pyarrow, which is not installed: "
             f"pip install 'faircode[{EXTRA_OF['pyarrow']}]'"
         ) from None
     except Exception as exc:  # any parser failure is an input error, not a crash
-        raise MonitorInputError(f"{p}: could not read as {fmt}: {_first_line(exc)}") from None
-    check_columns(df.columns, required, str(p))
+        raise MonitorInputError(f"{name}: could not read as {fmt}: {_first_line(exc)}") from None
+    df.columns = clean_header(str(c) for c in df.columns)
+    check_columns(df.columns, required, name)
     return df[[c for c in df.columns if c in wanted]]
+
+
+def _read_csv(stream: BinaryIO, p: Path, name: str, required: dict[str, str]) -> pd.DataFrame:
+    """The required columns of a CSV as str/None cells (SPEC section 0)."""
+    from ..reader import read_records
+
+    if p.name.lower().endswith(".gz"):
+        stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
+    delimiter = "\t" if p.name.lower().endswith((".tsv", ".tsv.gz")) else None
+    header, batches = read_records(stream, name, delimiter=delimiter)
+    check_columns(header, required, name)
+    index = {c: header.index(c) for c in header if c in required}
+    columns: dict[str, list[str]] = {c: [] for c in index}
+    for batch in batches:
+        for c, i in index.items():
+            columns[c].extend([r[i] for r in batch])
+    # raw cells: the label rule (trim, missing tokens) is applied per distinct value by
+    # the consumers (core._Attribute, core._numeric), which is what makes this fast
+    return pd.DataFrame({c: pd.Series(v, dtype=object) for c, v in columns.items()})

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
+from ..safetext import shown
 from .stats import round12
 
 DISPARITY_TITLES = {
@@ -124,7 +126,7 @@ def render_text(report: dict[str, Any]) -> str:
         out.append(f"{g['name']}: {STATUS_TEXT[g['status']]}")
         head = ["Slice", "N", "Labelled"] + [h for h, _ in cols] + ["Guard"]
         rows = [
-            [s["slice"], str(s["n"]), str(s["n_labelled"])]
+            [shown(s["slice"]), str(s["n"]), str(s["n_labelled"])]
             + [_cell(s, m) for _, m in cols]
             + [guard_text(s)]
             for s in g["slices"]
@@ -151,11 +153,21 @@ def render_text(report: dict[str, Any]) -> str:
             out.append(f"  {note}")
     out.append("")
     out.append(f"status: {STATUS_TEXT[report['status']]}")
-    return "\n".join(out) + "\n"
+    # labels, column and file names may hold control characters: every line is shown()
+    return "\n".join(map(shown, out)) + "\n"
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#!])")
+_MD_ENTITY = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 
 def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """User text as inert Markdown: control characters (CR, LF, ESC, bidi) shown as
+    escapes, HTML made entities, and the Markdown punctuation that could open a code
+    span, emphasis, a link, a table cell or a heading backslash-escaped."""
+    t = shown(text)
+    t = re.sub("[&<>]", lambda m: _MD_ENTITY[m.group()], t)
+    return _MD_SPECIAL.sub(r"\\\1", t)
 
 
 def _md_rate(slice_: dict[str, Any], metric: str | None) -> str:
@@ -175,12 +187,16 @@ def render_markdown(report: dict[str, Any]) -> str:
     if report["failures"]:
         out += ["", "**Exceeded:**", ""]
         out += [
-            f"- `{f['group']}` {f['metric']} = {exact(f['value'])} > {f['threshold']:g}"
+            f"- **{_md_escape(f['group'])}** `{f['metric']}` = {exact(f['value'])} > "
+            f"{f['threshold']:g}"
             for f in report["failures"]
         ]
     if report["unmeasured"]:
         out += ["", "**Unmeasured:**", ""]
-        out += [f"- `{u['group']}` {u['metric']}: {u['reason']}" for u in report["unmeasured"]]
+        out += [
+            f"- **{_md_escape(u['group'])}** `{u['metric']}`: {_md_escape(u['reason'])}"
+            for u in report["unmeasured"]
+        ]
     cols = _columns(report)
     for g in report["groups"]:
         out += ["", f"#### {_md_escape(g['name'])}: {STATUS_TEXT[g['status']]}", ""]
@@ -189,12 +205,12 @@ def render_markdown(report: dict[str, Any]) -> str:
         out.append("|" + "|".join(["---"] + ["---:"] * (len(head) - 2) + ["---"]) + "|")
         for s in g["slices"]:
             cells = [_md_escape(s["slice"]), str(s["n"]), str(s["n_labelled"])]
-            cells += [_md_rate(s, m) for _, m in cols] + [guard_text(s)]
+            cells += [_md_rate(s, m) for _, m in cols] + [_md_escape(guard_text(s))]
             out.append("| " + " | ".join(cells) + " |")
         out += ["", "| Disparity | Value | Verdict |", "|---|---:|---|"]
         for d in g["disparities"]:
             title, value, note = _disparity_line(d)
-            out.append(f"| {title} | {value} | {_md_escape(note)} |")
+            out.append(f"| {_md_escape(title)} | {value} | {_md_escape(note)} |")
         note = _excluded_note(g)
         if note:
             out += ["", f"_{_md_escape(note)}_"]
@@ -217,7 +233,9 @@ small{color:#666}
 
 
 def render_html(report: dict[str, Any]) -> str:
-    e = html.escape
+    def e(text: str) -> str:
+        return html.escape(shown(text))
+
     status = report["status"]
     parts = [
         "<!DOCTYPE html>",

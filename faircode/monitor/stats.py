@@ -43,8 +43,15 @@ def wilson_arrays(
 
 
 def round_half_up_units(x: float) -> int:
-    """``floor(x * 1e12 + 0.5)``: ``x`` in units of 1e-12, rounded half-up."""
-    return math.floor(x * _SCALE + 0.5)
+    """``floor(x * 1e12 + 0.5)``: ``x`` in units of 1e-12, rounded half-up.
+
+    Above about 1.8e296 the product overflows to infinity; such an ``x`` is an integer
+    anyway, so its exact units are ``int(x) * 10**12`` (Python integers do not overflow).
+    """
+    scaled = x * _SCALE + 0.5
+    if math.isinf(scaled) and math.isfinite(x):
+        return int(x) * 10**12
+    return math.floor(scaled)
 
 
 def round12(x: float) -> float:

@@ -1,0 +1,54 @@
+"""Text from a file made safe to print: the one home of the rule (README, SPEC 0.6).
+
+Labels and column names come from the data, so they may hold anything: ESC sequences
+that recolour the terminal, set its title or plant an OSC 8 hyperlink, BEL, backspace,
+CR (which lets a label overwrite what came before it), LF (which forges a new line,
+e.g. a fake `faircode: gate: PASS`), C1 controls and bidi overrides (U+202E reverses
+what follows). `shown(text)` replaces each such character with a visible escape:
+`\\x1b`, `\\r`, `\\u202e`. Everything else, including a backslash, is kept, so
+`shown(shown(t)) == shown(t)` and a report can pass a whole line through it again.
+
+JSON output is exact (raw labels, escaped by JSON itself); only text meant for a
+terminal or an error line goes through `shown`. The JS bridge (`scripts/engine-js.js`)
+has the same function.
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 controls (TAB, LF and CR included), DEL, C1 controls, and the bidi controls:
+# LRM/RLM, ALM, LRE/RLE/PDF/LRO/RLO, LRI/RLI/FSI/PDI; plus the line and paragraph
+# separators, which some terminals and editors treat as line ends.
+UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+                    "\u202a-\u202e\u2066-\u2069]")
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _escape(m: re.Match) -> str:
+    ch = m.group()
+    if ch in _NAMED:
+        return _NAMED[ch]
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def shown(text: object) -> str:
+    """`text` (str() of it) with every control and bidi character made a visible escape."""
+    s = text if isinstance(text, str) else str(text)
+    return UNSAFE.sub(_escape, s)
+
+
+def clip(text: str, width: int, ellipsis: str = "…") -> str:
+    """shown(text) cut to at most `width` characters, never inside an escape."""
+    s = shown(text)
+    if len(s) <= width:
+        return s
+    keep = width - len(ellipsis)
+    # an escape is a backslash and 1..5 characters; move the cut before one it splits
+    start = s.rfind("\\", max(0, keep - 5), keep)
+    if start >= 0:
+        m = re.match(r"\\(x[0-9a-f]{2}|u[0-9a-f]{4}|[tnr])", s[start:])
+        if m and start + len(m.group()) > keep:
+            keep = start
+    return s[:keep] + ellipsis
