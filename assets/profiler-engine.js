@@ -1207,9 +1207,13 @@ function () {
           const i = alive[x];
           const j = alive[y];
           if (!this.opts.cross && sureBefore[y] - (sure(i) ? 1 : 0) >= 1) continue;
+          // Pruning only removes pairs: a pair skipped for a sure column that was then
+          // capped stays uncounted (SPEC 0.9).
+          const table = old ? old.get(i * 1048576 + j) : new PairTable();
+          if (table === undefined) continue;
           pa.push(i);
           pb.push(j);
-          tables.push(old ? old.get(i * 1048576 + j) : new PairTable());
+          tables.push(table);
         }
       }
       this.pairA = Int32Array.from(pa);
