@@ -137,3 +137,26 @@ test('the bridge stays under 300 MB on 8,000 columns and on zip x city', { skip:
   assert.equal(z.result.intersections[0].cells_not_listed, 10000 * 10000 - 1000);
   fs.rmSync(dir, { recursive: true });
 });
+
+test('parts (worker threads) respect the cap like one read', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'faircode-bounds-'));
+  const bridge = (file, parts) => {
+    const p = spawnSync(process.execPath, [BRIDGE, 'profile', file, '--parts', String(parts)],
+      { encoding: 'utf8', maxBuffer: 1 << 28 });
+    assert.equal(p.status, 0, p.stderr);
+    return JSON.parse(p.stdout);
+  };
+  for (const [n, capped] of [[LABEL_CAP - 10, false], [LABEL_CAP + 20000, true]]) {
+    const file = path.join(dir, `l${n}.csv`);
+    fs.writeFileSync(file, labelsCsv(n));
+    const one = bridge(file, 1);
+    const two = bridge(file, 2);
+    const four = bridge(file, 4);
+    assert.deepEqual(two, one);
+    assert.deepEqual(four, one);
+    assert.deepEqual(one.dropped, [capped
+      ? { name: 'race', kind: 'race', n_groups: null, more_than: LABEL_CAP }
+      : { name: 'race', kind: 'race', n_groups: n }]);
+  }
+  fs.rmSync(dir, { recursive: true });
+});
