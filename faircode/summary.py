@@ -72,15 +72,15 @@ class Summary:
             capped.append(cap)
         pairs = {}
         # A pair absent on one side had a column proven not to be a dimension there,
-        # which stays true for the union.
+        # which stays true for the union; so does a column capped in the union.
         for key in self.pairs.keys() & other.pairs.keys():
+            if counts[key[0]] is None or counts[key[1]] is None:
+                continue
             c = Counter(self.pairs[key])
             c.update(other.pairs[key])
             pairs[key] = dict(c)
         missing = [x + y if c is not None else 0
                    for x, y, c in zip(self.missing, other.missing, counts)]
-        pairs = {k: v for k, v in pairs.items()
-                 if counts[k[0]] is not None and counts[k[1]] is not None}
         return Summary(self.name, list(self.columns), self.n_rows + other.n_rows, counts,
                        missing, pairs, capped if any(capped) else [])
 
