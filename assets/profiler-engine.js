@@ -790,6 +790,12 @@ function () {
   // small tables (whose cells wrap often) and in a Map for large ones (rarely).
   // ---------------------------------------------------------------------------------
 
+  // Bounds of SPEC 0.9 (the same numbers in faircode/summary.py and analyze.py).
+  const LABEL_CAP = 100000; // distinct labels a column is counted for; past it: capped
+  const PAIR_COLUMNS = 64; // without cross, pairs among the first 64 counted columns
+  const CELL_CAP = 1000; // gaps listed in an intersection's cells; the rest are counted
+  const GROUP_FLAG_CAP = 100; // under-represented flag lines per dimension
+
   const DENSE_LIMIT = 1 << 22; // cells: 4 MB per pair at most, sparse beyond
   const SMALL_CELLS = 1 << 16; // tables up to this many cells keep carries in an array
   const BATCH_BITS = 10;
@@ -1132,6 +1138,7 @@ function () {
       this.missing = new Float64Array(n);
       this.notNumeric = new Uint8Array(n);
       this.notInterval = new Uint8Array(n);
+      this.capped = new Uint8Array(n); // 1: more than LABEL_CAP labels, no longer counted
       for (let i = 0; i < n; i++) {
         const col = names[i];
         const ov = this.overrides.get(col);
@@ -1151,7 +1158,7 @@ function () {
         }
       }
       // Columns whose pairs are counted: the crossed pair when `cross` is given, else
-      // every column that can still become a dimension.
+      // the first PAIR_COLUMNS counted columns (SPEC 0.9).
       let cand;
       if (opts.cross) {
         const idx = [];
@@ -1163,7 +1170,9 @@ function () {
         cand = idx.length === 2 ? idx.filter((i) => this.roles[i] !== ROLE_IGNORED) : [];
       } else {
         cand = [];
-        for (let i = 0; i < n; i++) if (this.roles[i] !== ROLE_IGNORED) cand.push(i);
+        for (let i = 0; i < n && cand.length < PAIR_COLUMNS; i++) {
+          if (this.roles[i] !== ROLE_IGNORED) cand.push(i);
+        }
       }
       if (cand.length < 2) cand = [];
       this.isAlive = new Uint8Array(n);
@@ -1198,9 +1207,13 @@ function () {
           const i = alive[x];
           const j = alive[y];
           if (!this.opts.cross && sureBefore[y] - (sure(i) ? 1 : 0) >= 1) continue;
+          // Pruning only removes pairs: a pair skipped for a sure column that was then
+          // capped stays uncounted (SPEC 0.9).
+          const table = old ? old.get(i * 1048576 + j) : new PairTable();
+          if (table === undefined) continue;
           pa.push(i);
           pb.push(j);
-          tables.push(old ? old.get(i * 1048576 + j) : new PairTable());
+          tables.push(table);
         }
       }
       this.pairA = Int32Array.from(pa);
@@ -1511,8 +1524,13 @@ function () {
         if (!AGE_NUMERIC.test(label)) this.notNumeric[c] = 1;
         if (!AGE_INTERVAL.test(label)) this.notInterval[c] = 1;
       }
-      if (role === ROLE_OPEN && code + 1 > this.opts.max_categorical) {
-        // More than max_categorical labels and no keyword: never a dimension.
+      const maxCat = this.opts.max_categorical;
+      const open = role === ROLE_OPEN && code + 1 > maxCat && maxCat <= LABEL_CAP;
+      if (open || code + 1 > LABEL_CAP) {
+        // More than max_categorical labels and no keyword: never a dimension (SPEC 0.5);
+        // or more than LABEL_CAP labels: capped (SPEC 0.9). Whichever limit is lower
+        // is met first, as in the Python engine's per-batch test.
+        if (!open) this.capped[c] = 1;
         this.roles[c] = ROLE_DEAD;
         this.keepCol[c] = 0;
         this.tables[c] = null;
@@ -1685,8 +1703,9 @@ function () {
         columns: this.header.slice(),
         n_rows: this.nRows,
         counts,
-        missing: Array.from(this.missing),
+        missing: Array.from(this.missing, (m, i) => (counts[i] === null ? 0 : m)),
         pairs,
+        capped: Array.from(this.capped, (x) => x === 1),
       };
     }
   }
@@ -1704,10 +1723,16 @@ function () {
     const n = a.columns.length;
     const counts = new Array(n).fill(null);
     const missing = new Array(n).fill(0);
+    const capped = new Array(n).fill(false);
     for (let i = 0; i < n; i++) {
+      capped[i] = !!(a.capped && a.capped[i]) || !!(b.capped && b.capped[i]);
       if (a.counts[i] === null || b.counts[i] === null) continue;
       const m = new Map(a.counts[i]);
       for (const [label, c] of b.counts[i]) m.set(label, (m.get(label) || 0) + c);
+      if (m.size > LABEL_CAP) { // the union passed the cap: as one read would (SPEC 0.9)
+        capped[i] = true;
+        continue;
+      }
       counts[i] = m;
       missing[i] = a.missing[i] + b.missing[i];
     }
@@ -1715,6 +1740,8 @@ function () {
     const pairs = new LazyPairs();
     for (const key of a.pairs.keys()) {
       if (!b.pairs.has(key)) continue;
+      const [pi, pj] = key.split(',').map(Number);
+      if (counts[pi] === null || counts[pj] === null) continue;
       pairs.set(key, () => {
         const cells = new Map(); // labelA -> Map(labelB -> count)
         for (const side of [a.pairs.get(key), b.pairs.get(key)]) {
@@ -1730,7 +1757,7 @@ function () {
       });
     }
     return { name: a.name, columns: a.columns.slice(), n_rows: a.n_rows + b.n_rows, counts,
-      missing, pairs };
+      missing, pairs, capped };
   }
 
   /** A summary from Profiler.finishPacked() (posted from another thread) with its pairs
@@ -1979,6 +2006,10 @@ function () {
       const ov = overrides.get(col);
       if (ov === 'ignore') continue;
       const counts = summary.counts[i];
+      // More than LABEL_CAP labels: capped (SPEC 0.9). An engine stops counting such a
+      // column (counts null); one that counted it all has more labels.
+      const capped = counts === null ? !!(summary.capped && summary.capped[i])
+        : counts.size > LABEL_CAP;
       let kind;
       let forced = false;
       if (ov !== undefined && ov !== null) {
@@ -1987,10 +2018,18 @@ function () {
       } else {
         kind = kindFromName(col);
         if (!kind) {
-          if (counts === null) continue;
+          if (capped && opts.max_categorical > LABEL_CAP) {
+            dropped.push({ name: col, kind: 'categorical', n_groups: null, more_than: LABEL_CAP });
+            continue;
+          }
+          if (counts === null || capped) continue;
           if (counts.size < 2 || counts.size > opts.max_categorical) continue;
           kind = 'categorical';
         }
+      }
+      if (capped || counts === null) {
+        dropped.push({ name: col, kind, n_groups: null, more_than: LABEL_CAP });
+        continue;
       }
       const dim = buildDimension(col, kind, counts, summary.missing[i], opts);
       dim.index = i;
@@ -2007,8 +2046,13 @@ function () {
     for (const dim of dims) {
       const outDim = metrics(dim, nRows, opts);
       dimensions.push(outDim);
-      for (const [label, share] of dim.under) {
+      const listed = Math.min(dim.under.length, GROUP_FLAG_CAP);
+      for (let u = 0; u < listed; u++) {
+        const [label, share] = dim.under[u];
         flags.push(`${dim.name}: '${label}' is under-represented (${P(share)}%)`);
+      }
+      if (dim.under.length > listed) {
+        flags.push(`${dim.name}: ${dim.under.length - listed} more under-represented groups (see under_represented)`);
       }
       const k = dim.groups.length;
       if (k >= 1 && dim.ratio >= opts.imbalance_flag) {
@@ -2032,6 +2076,7 @@ function () {
     const intersections = [];
     let crossFlag = null;
     let pair = null;
+    let notCountedPair = null;
     if (opts.cross) {
       const byName = new Map(dims.map((d) => [d.name, d]));
       const bad = opts.cross.find((c) => !byName.has(c));
@@ -2039,30 +2084,49 @@ function () {
       else pair = [byName.get(opts.cross[0]), byName.get(opts.cross[1])];
     } else if (dims.length >= 2) {
       pair = [dims[0], dims[1]];
+      const why = notCounted(columns, overrides, pair[0].index, pair[1].index);
+      if (why !== null) {
+        notCountedPair = [pair[0].name, pair[1].name];
+        flags.push(`${pair[0].name} x ${pair[1].name}: intersection not counted (${why}); pass --cross ${pair[0].name},${pair[1].name}`);
+        pair = null;
+      }
     }
     if (pair) {
       const [A, B] = pair;
       const cells = intersect(summary, A, B);
+      const nCells = A.groups.length * B.groups.length;
+      // Every cell not in `cells` is absent; a counted cell is a gap when below the
+      // floor. So the number of gaps is known without visiting all nCells (zip x city
+      // has 10^8), and listing stops at CELL_CAP gaps (SPEC 0.9).
+      const floor = opts.intersection_floor * nRows;
+      let filled = 0;
+      for (const c of cells.values()) if (!(c < floor)) filled++;
+      const total = nCells - filled;
       const gaps = [];
-      for (const [ga] of A.groups) {
-        for (const [gb] of B.groups) {
-          const count = cells.get(ga + '\u0000' + gb) || 0;
-          if (count === 0 || count < opts.intersection_floor * nRows) {
-            gaps.push({ a: ga, b: gb, count, share: roundHalfUp(count / nRows, 4), raw: count / nRows });
+      if (total > 0) {
+        outer: for (const [ga] of A.groups) {
+          for (const [gb] of B.groups) {
+            const count = cells.get(ga + '\u0000' + gb) || 0;
+            if (count === 0 || count < floor) {
+              gaps.push({ a: ga, b: gb, count, share: roundHalfUp(count / nRows, 4), raw: count / nRows });
+              if (gaps.length === CELL_CAP) break outer;
+            }
           }
         }
       }
-      intersections.push({
+      const entry = {
         dims: [A.name, B.name],
-        n_cells: A.groups.length * B.groups.length,
+        n_cells: nCells,
         cells: gaps.map(({ a, b, count, share }) => ({ a, b, count, share })),
-      });
+      };
+      if (total > gaps.length) entry.cells_not_listed = total - gaps.length;
+      intersections.push(entry);
       const AB = `${A.name} x ${B.name}`;
       for (const g of gaps.slice(0, 10)) {
         if (g.count === 0) flags.push(`${AB}: '${g.a}' x '${g.b}' is absent (0 rows)`);
         else flags.push(`${AB}: '${g.a}' x '${g.b}' is near-empty (${g.count} rows, ${P(g.raw)}%)`);
       }
-      if (gaps.length > 10) flags.push(`${AB}: ${gaps.length - 10} more sparse cells (see intersections)`);
+      if (total > 10) flags.push(`${AB}: ${total - 10} more sparse cells (see intersections)`);
     }
     if (opts.reference) flags.push(...referenceSumWarnings(opts.reference));
     if (crossFlag) flags.push(crossFlag);
@@ -2075,7 +2139,7 @@ function () {
       overall = roundHalfUp(fsum(dimensions.map((d) => d.dimension_score)) / dimensions.length, 0);
       grade = gradeOf(overall);
     }
-    return {
+    const result = {
       n_rows: nRows,
       n_cols: columns.length,
       overall_score: overall,
@@ -2085,6 +2149,27 @@ function () {
       intersections,
       flags,
     };
+    if (notCountedPair !== null) result.intersection_not_counted = notCountedPair;
+    return result;
+  }
+
+  /** Why the default pair (columns ia, ib) had no pair table while reading, or null
+   * (SPEC 0.9): a pure function of the header and overrides, as the reading rule is. */
+  function notCounted(columns, overrides, ia, ib) {
+    const i = Math.min(ia, ib);
+    const j = Math.max(ia, ib);
+    const counted = [];
+    for (let k = 0; k < columns.length; k++) if (overrides.get(columns[k]) !== 'ignore') counted.push(k);
+    const pos = counted.indexOf(j);
+    if (pos >= PAIR_COLUMNS) return `'${columns[j]}' is not among the first ${PAIR_COLUMNS} counted columns`;
+    for (let x = 0; x < pos; x++) {
+      const k = counted[x];
+      const ov = overrides.get(columns[k]);
+      if (k !== i && ((ov !== undefined && ov !== null) || kindFromName(columns[k]) === 'geography')) {
+        return `'${columns[k]}' before it was capped`;
+      }
+    }
+    return null;
   }
 
   /** Pair counts of two dimensions mapped to their groups: "ga\0gb" -> count. */

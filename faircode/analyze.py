@@ -9,10 +9,13 @@ from .detect import kind_from_name
 from .numerics import fmt, fsum, ln, round_half_up, round_int
 from .options import Options
 from .reference import match_reference, reference_block, sum_warnings
-from .summary import Summary, age_shape
+from .summary import LABEL_CAP, PAIR_COLUMNS, Summary, age_shape
 
 Z = 1.959963984540054
 MAX_GAP_FLAGS = 10
+# Bounds of SPEC 0.9 (the same numbers in assets/profiler-engine.js).
+CELL_CAP = 1000  # gaps listed in an intersection's cells; the rest are counted
+GROUP_FLAG_CAP = 100  # under-represented flag lines per dimension; then one summary line
 
 
 def _pct(x: float) -> str:
@@ -158,15 +161,26 @@ def analyze(summary: Summary, overrides: dict[str, str], opts: Options) -> dict:
     raw_flags: list[tuple[float, float, int, int]] = []  # unrounded values for flag tests
     for i, name in enumerate(summary.columns):
         ov = overrides.get(name)
-        counts = summary.counts[i]
-        if ov == "ignore" or counts is None:
+        if ov == "ignore":
             continue
+        counts = summary.counts[i]
         kind = ov or kind_from_name(name)
+        # A column with more than LABEL_CAP labels is capped (SPEC 0.9): an engine stops
+        # counting it (counts None), one that counted it all (Spark) has more labels.
+        capped = summary.is_capped(i) if counts is None else len(counts) > LABEL_CAP
         if kind is None:
-            if 2 <= len(counts) <= opts.max_categorical:
+            if capped and opts.max_categorical > LABEL_CAP:
+                dropped.append({"name": name, "kind": "categorical", "n_groups": None,
+                                "more_than": LABEL_CAP})
+                continue
+            if counts is not None and not capped and 2 <= len(counts) <= opts.max_categorical:
                 kind = "categorical"
             else:
                 continue
+        elif capped or counts is None:
+            dropped.append({"name": name, "kind": kind, "n_groups": None,
+                            "more_than": LABEL_CAP})
+            continue
         age_mode = None
         skew = None
         implausible = 0
@@ -205,12 +219,19 @@ def analyze(summary: Summary, overrides: dict[str, str], opts: Options) -> dict:
         name = dim["name"]
         under = set(dim["under_represented"])  # a set: geography can have 30k groups
         pct: dict[int, str] = {}
+        listed = 0
         for g in dim["groups"]:
             if g["label"] in under:
+                if listed == GROUP_FLAG_CAP:
+                    break
+                listed += 1
                 c = g["count"]
                 if c not in pct:
                     pct[c] = _pct(c / _n)
                 flags.append(f"{name}: '{g['label']}' is under-represented ({pct[c]}%)")
+        if len(under) > listed:
+            flags.append(f"{name}: {len(under) - listed} more under-represented groups "
+                         "(see under_represented)")
         if k >= 1 and ratio >= opts.imbalance_flag:
             flags.append(f"{name}: imbalance ratio {fmt(ratio, 1)} "
                          f"('{dim['groups'][0]['label']}' vs '{dim['groups'][-1]['label']}')")
@@ -235,6 +256,14 @@ def analyze(summary: Summary, overrides: dict[str, str], opts: Options) -> dict:
             pair = opts.cross
     elif len(dims) >= 2:
         pair = (dims[0]["name"], dims[1]["name"])
+    not_counted = None
+    if pair is not None and opts.cross is None:
+        why = _not_counted(summary.columns, overrides, index_of[pair[0]], index_of[pair[1]])
+        if why is not None:
+            not_counted = list(pair)
+            flags.append(f"{pair[0]} x {pair[1]}: intersection not counted ({why}); "
+                         f"pass --cross {pair[0]},{pair[1]}")
+            pair = None
     if pair is not None:
         entry, gap_flags = _intersection(summary, dims, pair, index_of, mappers, opts)
         intersections.append(entry)
@@ -248,7 +277,7 @@ def analyze(summary: Summary, overrides: dict[str, str], opts: Options) -> dict:
     else:
         score = None
         flags.append("no demographic column detected; declare one with --map COLUMN=KIND")
-    return {
+    result = {
         "n_rows": n_rows,
         "n_cols": len(summary.columns),
         "overall_score": score,
@@ -258,6 +287,25 @@ def analyze(summary: Summary, overrides: dict[str, str], opts: Options) -> dict:
         "intersections": intersections,
         "flags": flags,
     }
+    if not_counted is not None:
+        result["intersection_not_counted"] = not_counted
+    return result
+
+
+def _not_counted(columns: list[str], overrides: dict[str, str], ia: int, ib: int
+                 ) -> str | None:
+    """Why the default pair (columns ia, ib) had no pair table while reading, or None
+    (SPEC 0.9): a pure function of the header and overrides, as the reading rule is."""
+    i, j = min(ia, ib), max(ia, ib)
+    counted = [k for k, c in enumerate(columns) if overrides.get(c) != "ignore"]
+    pos = counted.index(j)
+    if pos >= PAIR_COLUMNS:
+        return f"'{columns[j]}' is not among the first {PAIR_COLUMNS} counted columns"
+    for k in counted[:pos]:
+        ov = overrides.get(columns[k])
+        if k != i and (ov is not None or kind_from_name(columns[k]) == "geography"):
+            return f"'{columns[k]}' before it was capped"
+    return None
 
 
 def _identity(label: str) -> str:
@@ -284,13 +332,24 @@ def _intersection(summary: Summary, dims: list[dict], pair: tuple[str, str],
     dim_a = next(d for d in dims if d["name"] == a_name)
     dim_b = next(d for d in dims if d["name"] == b_name)
     n_rows = summary.n_rows
-    gaps = []
-    for ga in dim_a["groups"]:
-        for gb in dim_b["groups"]:
-            c = cells.get((ga["label"], gb["label"]), 0)
-            if c == 0 or c < opts.intersection_floor * n_rows:
-                gaps.append({"a": ga["label"], "b": gb["label"], "count": c,
-                             "share": round_half_up(c / n_rows, 4)})
+    n_cells = len(dim_a["groups"]) * len(dim_b["groups"])
+    # Every cell not in `cells` is absent; a counted cell is a gap when below the floor.
+    # So the number of gaps is known without visiting all n_cells (zip x city has 10^8),
+    # and listing stops at CELL_CAP gaps (SPEC 0.9).
+    floor = opts.intersection_floor * n_rows
+    total = n_cells - sum(1 for c in cells.values() if not c < floor)
+    gaps: list[dict] = []
+    if total:
+        for ga in dim_a["groups"]:
+            for gb in dim_b["groups"]:
+                c = cells.get((ga["label"], gb["label"]), 0)
+                if c == 0 or c < floor:
+                    gaps.append({"a": ga["label"], "b": gb["label"], "count": c,
+                                 "share": round_half_up(c / n_rows, 4)})
+                    if len(gaps) == CELL_CAP:
+                        break
+            if len(gaps) == CELL_CAP:
+                break
     flags = []
     for g in gaps[:MAX_GAP_FLAGS]:
         if g["count"] == 0:
@@ -298,10 +357,10 @@ def _intersection(summary: Summary, dims: list[dict], pair: tuple[str, str],
         else:
             flags.append(f"{a_name} x {b_name}: '{g['a']}' x '{g['b']}' is near-empty "
                          f"({g['count']} rows, {_pct(g['count'] / n_rows)}%)")
-    if len(gaps) > MAX_GAP_FLAGS:
-        flags.append(f"{a_name} x {b_name}: {len(gaps) - MAX_GAP_FLAGS} more sparse cells "
+    if total > MAX_GAP_FLAGS:
+        flags.append(f"{a_name} x {b_name}: {total - MAX_GAP_FLAGS} more sparse cells "
                      "(see intersections)")
-    entry = {"dims": [a_name, b_name],
-             "n_cells": len(dim_a["groups"]) * len(dim_b["groups"]),
-             "cells": gaps}
+    entry: dict = {"dims": [a_name, b_name], "n_cells": n_cells, "cells": gaps}
+    if total > len(gaps):
+        entry["cells_not_listed"] = total - len(gaps)
     return entry, flags

@@ -109,14 +109,13 @@ class ArrowSummaryBuilder(SummaryBuilder):
         if n == 0:
             return
         self.n_rows += n
-        cap = self.opts.max_categorical
         code_arrays: dict[int, np.ndarray] = {}
         for i, st in enumerate(self.state):
             if st is None:
                 continue
             codes = self._encode(i, st, arrays[i], n, want_codes=i in self.codes)
-            if self.roles[i] == "open" and len(st.labels) > cap:
-                self.state[i] = None  # cannot be a dimension: stop counting it
+            if self._stop_counting(i, len(st.labels)):
+                self.state[i] = None  # cannot be a dimension, or capped: stop counting it
                 self.counts[i] = None
                 continue
             if codes is not None and i in self.codes:

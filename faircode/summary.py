@@ -21,6 +21,9 @@ MISSING_TOKENS = frozenset({"", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL"
 AGE_NUMERIC = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 AGE_INTERVAL = re.compile(r"[\[(][0-9]+ *[-,] *[0-9]+[\])]")
 _DENSE_LIMIT = 4_000_000  # pair tables larger than this are kept sparse
+# Bounds of SPEC 0.9 (the same numbers in assets/profiler-engine.js).
+LABEL_CAP = 100_000  # distinct labels a column is counted for; past it it is "capped"
+PAIR_COLUMNS = 64  # without cross, pairs are counted among the first 64 counted columns
 
 
 def label_of(raw: str) -> str | None:
@@ -41,28 +44,45 @@ class Summary:
     counts: list[dict[str, int] | None] = field(default_factory=list)
     missing: list[int] = field(default_factory=list)
     pairs: dict[tuple[int, int], Mapping[tuple[str, str], int]] = field(default_factory=dict)
+    # capped[i]: column i stopped being counted at more than LABEL_CAP labels (SPEC 0.9);
+    # its counts are then None. Empty (or shorter) means no column was capped.
+    capped: list[bool] = field(default_factory=list)
+
+    def is_capped(self, i: int) -> bool:
+        return i < len(self.capped) and self.capped[i]
 
     def merge(self, other: Summary) -> Summary:
         """Add two summaries of disjoint row sets of the same table."""
         if self.columns != other.columns:
             raise ValueError("cannot merge summaries of tables with different columns")
         counts: list[dict[str, int] | None] = []
-        for a, b in zip(self.counts, other.counts):
+        capped: list[bool] = []
+        for i, (a, b) in enumerate(zip(self.counts, other.counts)):
+            cap = self.is_capped(i) or other.is_capped(i)
             if a is None or b is None:
                 counts.append(None)
             else:
                 c = Counter(a)
                 c.update(b)
-                counts.append(dict(c))
+                if len(c) > LABEL_CAP:  # the union passed the cap: as one read would
+                    counts.append(None)
+                    cap = True
+                else:
+                    counts.append(dict(c))
+            capped.append(cap)
         pairs = {}
         # A pair absent on one side had a column proven not to be a dimension there,
-        # which stays true for the union.
+        # which stays true for the union; so does a column capped in the union.
         for key in self.pairs.keys() & other.pairs.keys():
+            if counts[key[0]] is None or counts[key[1]] is None:
+                continue
             c = Counter(self.pairs[key])
             c.update(other.pairs[key])
             pairs[key] = dict(c)
+        missing = [x + y if c is not None else 0
+                   for x, y, c in zip(self.missing, other.missing, counts)]
         return Summary(self.name, list(self.columns), self.n_rows + other.n_rows, counts,
-                       [x + y for x, y in zip(self.missing, other.missing)], pairs)
+                       missing, pairs, capped if any(capped) else [])
 
 
 class _PairTable:
@@ -184,13 +204,14 @@ class SummaryBuilder:
                 self.counts[i] = {}
         self.age_not_numeric = [False] * n
         self.age_not_interval = [False] * n
+        self.capped = [False] * n
         # Pair tracking: label codes per candidate column, tables per pair.
         if opts.cross is not None:
             idx = [self.columns.index(c) for c in opts.cross if c in self.columns]
             cand = sorted(set(idx)) if len(set(idx)) == 2 else []
             cand = [i for i in cand if self.roles[i] is not None]
-        else:
-            cand = [i for i, r in enumerate(self.roles) if r is not None]
+        else:  # the first PAIR_COLUMNS counted columns (SPEC 0.9)
+            cand = [i for i, r in enumerate(self.roles) if r is not None][:PAIR_COLUMNS]
         self.alive: list[int] = cand if len(cand) >= 2 else []
         # Without cross, skip a pair (i, j) when a column k < j other than i is certain to
         # be a dimension (forced, or a geography name): (i, j) can never be the first two.
@@ -213,7 +234,6 @@ class SummaryBuilder:
 
     def _add_columns(self, columns: Sequence[Sequence], n: int) -> None:
         label_fn = self.label_fn
-        cap = self.opts.max_categorical
         code_arrays: dict[int, np.ndarray] = {}
         for i, counts in enumerate(self.counts):
             if counts is None:
@@ -239,8 +259,8 @@ class SummaryBuilder:
                         self.age_not_numeric[i] |= not num
                         self.age_not_interval[i] |= not interval
             self.missing[i] += missing
-            if self.roles[i] == "open" and len(counts) > cap:
-                self.counts[i] = None  # cannot be a dimension: stop counting it
+            if self._stop_counting(i, len(counts)):
+                self.counts[i] = None
                 self.caches[i] = {}
                 continue
             if i in self.codes:
@@ -259,6 +279,18 @@ class SummaryBuilder:
                 self.caches[i] = {}  # keep memory bounded on very wide columns
         self._prune()
         self._count_pairs(code_arrays)
+
+    def _stop_counting(self, i: int, n_labels: int) -> bool:
+        """Whether column i, now with n_labels labels, stops being counted: an open column
+        past max_categorical cannot be a dimension (SPEC 0.5), any column past LABEL_CAP
+        is capped (SPEC 0.9). An open column meets whichever limit is lower first."""
+        cap = self.opts.max_categorical
+        if self.roles[i] == "open" and n_labels > cap and cap <= LABEL_CAP:
+            return True
+        if n_labels > LABEL_CAP:
+            self.capped[i] = True
+            return True
+        return False
 
     def _count_pairs(self, code_arrays: dict[int, np.ndarray]) -> None:
         """Add one batch's label codes + 1 (0 = missing) to every tracked pair table."""
@@ -298,4 +330,4 @@ class SummaryBuilder:
         # batch sizes, and the number is never used.
         missing = [m if c is not None else 0 for m, c in zip(self.missing, self.counts)]
         return Summary(self.name, list(self.columns), self.n_rows, list(self.counts),
-                       missing, pairs)
+                       missing, pairs, list(self.capped) if any(self.capped) else [])

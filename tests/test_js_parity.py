@@ -439,6 +439,13 @@ def check_case(js, case: Case) -> None:
                         for d in r["dimensions"]})
         for k in kinds:
             event(f"kind {k}")
+        if "intersection_not_counted" in r:
+            event("bound: intersection not counted")
+        if any("cells_not_listed" in i for i in r["intersections"]):
+            event("bound: cells not listed")
+        if any(f.endswith("more under-represented groups (see under_represented)")
+               for f in r["flags"]):
+            event("bound: under-represented flags capped")
 
 
 INDEPENDENT = (
@@ -470,6 +477,56 @@ def test_independent_file(js):
                                  HealthCheck.large_base_example], deadline=None)
 @given(csv_cases())
 def test_generated_files(js, case: Case):
+    note(case.describe())
+    check_case(js, case)
+
+
+@st.composite
+def bounded_cases(draw) -> Case:
+    """Files at the bounds of SPEC 0.9 that are cheap to generate: the default pair just
+    inside or past the first 64 counted columns (some lead columns ignored), more than
+    1,000 gap cells, more than 100 under-represented groups. (LABEL_CAP, 100,000
+    labels, is tested directly in tests/test_bounds.py.)"""
+    kind = draw(st.sampled_from(["columns", "cells", "flags"]))
+    overrides: dict = {}
+    opts: dict = {}
+    if kind == "columns":
+        lead = draw(st.sampled_from([62, 63, 64, 70]))
+        n_rows = draw(st.integers(2, 8))
+        names = [f"k{i}" for i in range(lead)] + [draw(header_names("sex")),
+                                                  draw(header_names("race"))]
+        names = clean_header(names)
+        two = draw(st.sets(st.integers(0, lead - 1), max_size=2))  # two-label columns
+        rows = [[("y" if i in two and r % 2 else "x") for i in range(lead)]
+                + [draw(st.sampled_from(SEXES)), draw(st.sampled_from(RACES))]
+                for r in range(n_rows)]
+        for _ in range(draw(st.integers(0, 3))):
+            overrides[names[draw(st.integers(0, lead - 1))]] = draw(st.sampled_from(
+                ["ignore", "ignore", "geography"]))
+    else:
+        n_a = draw(st.integers(20, 45)) if kind == "cells" else \
+            draw(st.sampled_from([99, 100, 101, 102, 130]))
+        n_rows = draw(st.integers(n_a, 2 * n_a))
+        names = ["zip", "city"] if kind == "cells" else ["state"]
+        rows = [[f"z{draw(st.integers(0, n_a - 1)) if r >= n_a else r}"]
+                + ([f"c{draw(st.integers(0, 44))}"] if kind == "cells" else [])
+                for r in range(n_rows)]
+        if draw(st.booleans()):
+            opts["intersection_floor"] = draw(st.sampled_from([0.0, 0.001, 0.05]))
+        if draw(st.booleans()):
+            opts["min_share"] = draw(st.sampled_from([0.0, 0.005, 0.02, 0.5]))
+    if len(names) > 1 and draw(st.integers(0, 4)) == 0:
+        opts["cross"] = [names[-1], names[-2]]
+    text = "\n".join(",".join(r) for r in [names] + rows) + "\n"
+    chunk = draw(st.sampled_from([1, 7, 64, 1024, 1 << 20]))
+    block = draw(st.sampled_from([1, 5, 64, 1 << 20]))
+    return Case(text.encode(), overrides, opts, chunk, block)
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow,
+                                                  HealthCheck.data_too_large], deadline=None)
+@given(bounded_cases())
+def test_bounded_files(js, case: Case):
     note(case.describe())
     check_case(js, case)
 

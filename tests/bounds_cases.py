@@ -1,0 +1,103 @@
+"""Generated files past the bounds of SPEC 0.9, shared by tests/test_bounds.py and the
+measurements in benchmarks (peak RSS before/after). Each writer is seeded and fast."""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import subprocess
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BRIDGE = ROOT / "scripts" / "engine-js.js"
+
+
+def write_w8000(path: Path) -> Path:
+    """8,000 columns without a keyword, 3 rows: every column a possible categorical."""
+    rng = random.Random(1)
+    cols = 8000
+    lines = [",".join(f"c{i}" for i in range(cols))]
+    for _ in range(3):
+        lines.append(",".join(rng.choice("ab") for _ in range(cols)))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def write_onehot(path: Path, cols: int = 2000, rows: int = 2000) -> Path:
+    """One-hot columns: each row has a single 1; every column has labels 0 and 1."""
+    header = ",".join(f"f{i}" for i in range(cols))
+    with open(path, "w") as fh:
+        fh.write(header + "\n")
+        zeros = ["0"] * cols
+        for r in range(rows):
+            row = zeros[:]
+            row[r % cols] = "1"
+            fh.write(",".join(row) + "\n")
+    return path
+
+
+def write_zip_city(path: Path, rows: int = 10_000) -> Path:
+    """zip next to city (both geography, never dropped), distinct-ish values."""
+    rng = random.Random(2)
+    with open(path, "w") as fh:
+        fh.write("zip,city,sex\n")
+        for r in range(rows):
+            fh.write(f"{r:05d},city{rng.randrange(rows):05d},{'MF'[r % 2]}\n")
+    return path
+
+
+def write_race(path: Path, labels: int = 1_000_000) -> Path:
+    """A race column with `labels` distinct labels (one per row), and a sex column."""
+    with open(path, "w") as fh:
+        fh.write("race,sex\n")
+        fh.writelines(f"r{r},{'MF'[r % 3 == 0]}\n" for r in range(labels))
+    return path
+
+
+def write_wide_geo(path: Path, labels: int) -> Path:
+    """A geography column with `labels` distinct labels, one row each, and a sex column."""
+    with open(path, "w") as fh:
+        fh.write("sex,zip\n")
+        fh.writelines(f"{'MF'[r % 2]},z{r}\n" for r in range(labels))
+    return path
+
+
+CASES = {
+    "w8000": write_w8000,
+    "onehot": write_onehot,
+    "zip_city": write_zip_city,
+    "race_1m": write_race,
+    "geo_200k": lambda p: write_wide_geo(p, 200_000),
+    "geo_60k": lambda p: write_wide_geo(p, 60_000),
+}
+
+
+def measure(cmd: list[str], as_limit: int | None = None, timeout: float = 600,
+            cwd: Path | str = ROOT
+            ) -> tuple[int, bytes, bytes, float, float]:
+    """(returncode, stdout, stderr, peak RSS in MB, seconds) of one child, whose peak RSS
+    is read from its own rusage (os.wait4), not from every child's maximum."""
+    import tempfile
+
+    def limit() -> None:
+        if as_limit is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (as_limit, as_limit))
+
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, preexec_fn=limit, cwd=cwd)
+        deadline = t0 + timeout
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                proc.kill()
+            time.sleep(0.02)
+        seconds = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return proc.returncode, out.read(), err.read(), usage.ru_maxrss / 1024, seconds
