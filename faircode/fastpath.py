@@ -47,7 +47,9 @@ from .summary import Summary, label_of
 
 ARROW_BLOCK_SIZE = 1 << 19
 FAST_MIN_BYTES = 4 << 20  # below this the reference reader is as fast (no pyarrow import)
-_COMBINE_ROWS = 65_536  # count batches of about this many rows at a time
+_COMBINE_ROWS = 65_536  # count batches of about this many rows at a time,
+_COMBINE_CELLS = 1 << 23  # and of at most this many cells (wide files: fewer rows)
+_QUEUE_COLUMNS = 8192  # queued batches per part: this over the counted columns, 2..32
 SPLIT_MIN_BYTES = 32 << 20  # smaller files are read in one part
 _SPLIT_WINDOW = 1 << 18  # bytes looked at for a part boundary
 _RELAY_BLOCK = 1 << 20
@@ -460,8 +462,10 @@ class _PartsRead:
             null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False,
             check_utf8=False)
         # Room for more batches than one count takes (_COMBINE_ROWS rows, some 16
-        # blocks): with less, the parsers stop while a count runs. 32 blocks a part.
-        self.queue: queue.Queue = queue.Queue(maxsize=32 * self.n_parts)
+        # blocks): with less, the parsers stop while a count runs.
+        # A queued batch holds an Arrow array per column: wide files queue fewer.
+        slots = max(2, min(32, _QUEUE_COLUMNS // len(self.included)))
+        self.queue: queue.Queue = queue.Queue(maxsize=slots * self.n_parts)
         sentinel = f"\n{self.sentinel_text}\n".encode()
         self.streams = [_PartStream(pread, bounds[k], bounds[k + 1], self.shared, sentinel)
                         for k in range(self.n_parts)]
@@ -469,6 +473,9 @@ class _PartsRead:
             if on_bytes is not None else None
         self.threads = [threading.Thread(target=self._produce, args=(k,), daemon=True,
                                          name=f"faircode-csv-{k}") for k in range(self.n_parts)]
+        # Pending batches hold a code per cell: with 2,000 columns, 65,536 rows were
+        # 200 MB. A count batch is capped in cells too (1,024 rows at the least).
+        self.combine_rows = max(1024, min(_COMBINE_ROWS, _COMBINE_CELLS // len(self.included)))
         self.pending: list = []  # (part, record batch) not yet counted
         self.pending_rows = 0
 
@@ -575,7 +582,7 @@ class _PartsRead:
                 last = batch
             else:
                 self._add_pending(k, batch)
-            if self.pending_rows >= _COMBINE_ROWS:
+            if self.pending_rows >= self.combine_rows:
                 self._flush()
             self._drain_short()
             self._tell_rows()

@@ -117,17 +117,24 @@ def render(result: dict, source: str) -> str:
             out.append(f"  skewness of ages {fmt(dim['skewness'], 2)}")
     for d in result["dropped"]:
         out.append("")
-        out.append(f"not profiled: {d['name']} ({d['kind']}), {d['n_groups']} groups looks like "
-                   "an identifier or a date (force it with --map)")
+        if d["n_groups"] is None:  # capped while reading (SPEC 0.9)
+            out.append(f"not profiled: {d['name']} ({d['kind']}), more than "
+                       f"{d['more_than']:,} distinct labels: counting stopped there")
+        else:
+            out.append(f"not profiled: {d['name']} ({d['kind']}), {d['n_groups']} groups looks "
+                       "like an identifier or a date (force it with --map)")
     for inter in result["intersections"]:
         a, b = inter["dims"]
         out.append("")
-        out.append(f"Intersections {a} x {b}: {len(inter['cells'])} of {inter['n_cells']} "
+        not_listed = inter.get("cells_not_listed", 0)
+        gaps = len(inter["cells"]) + not_listed
+        out.append(f"Intersections {a} x {b}: {gaps:,} of {inter['n_cells']:,} "
                    "cells absent or near-empty")
         for cell in inter["cells"][:10]:
             out.append(f"  {cell['a']} x {cell['b']}: {cell['count']} rows ({_pct(cell['share'])})")
-        if len(inter["cells"]) > 10:
-            out.append(f"  ... {len(inter['cells']) - 10} more (--json shows all)")
+        if gaps > 10:
+            listed = "" if not not_listed else f"; --json lists the first {len(inter['cells']):,}"
+            out.append(f"  ... {gaps - 10:,} more{listed or ' (--json shows all)'}")
     if result["flags"]:
         out.append("")
         out.append(f"Flags ({len(result['flags'])}):")
