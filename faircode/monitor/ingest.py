@@ -109,10 +109,14 @@ def _numbers(series: pd.Series, column: str, role: str, fmt: str, source: str,
 
 def _times(series: pd.Series, column: str, fmt: str, source: str) -> np.ndarray:
     """Epoch seconds (UTC) of ``series``: ISO-8601 text, or numbers as epoch seconds."""
-    if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
+    numeric = pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
         series.dtype
-    ):
-        values = series.astype("float64").to_numpy()
+    )
+    if not numeric and len(series):
+        # CSV cells arrive as text (SPEC 12.1): epoch seconds written as digits are numbers
+        numeric = bool(series.astype(str).str.fullmatch(r"-?[0-9]+(\.[0-9]+)?").all())
+    if numeric:
+        values = pd.to_numeric(series).astype("float64").to_numpy()
         bad = ~np.isfinite(values)
         parsed = None
     else:
