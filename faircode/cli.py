@@ -9,23 +9,22 @@ import sys
 import time
 from importlib import resources
 
-from .errors import InputError
+from .cliparse import Parser, default_help
+from .errors import (
+    EXIT_BROKEN_PIPE,
+    EXIT_FAIL,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    FaircodeError,
+    InputError,
+)
+from .monitor.cli import add_fairness_parser
+from .options import Options
+from .report import add_format_options, format_of
 
-EXIT_OK, EXIT_FAIL_UNDER, EXIT_INPUT = 0, 1, 2
 PROGRESS_MIN_BYTES = 16 << 20
 SAMPLE = "compas-scores-two-years.csv"
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line and exit code 2."""
-
-    def error(self, message: str):  # type: ignore[override]
-        from .safetext import shown
-
-        message = shown(message)
-        sys.stderr.write(f"faircode: error: {message} (see faircode {self.prog.split()[-1]} "
-                         "--help)\n" if " " in self.prog else f"faircode: error: {message}\n")
-        raise SystemExit(EXIT_INPUT)
 
 
 class Progress:
@@ -68,24 +67,34 @@ class Progress:
 
 
 def _add_threshold_options(p: argparse.ArgumentParser) -> None:
+    d = Options()
     p.add_argument("--map", action="append", default=[], metavar="COL=KIND",
                    help="force a column's kind: sex, race, age, geography, categorical, ignore")
-    p.add_argument("--min-share", metavar="X", help="under-represented below this share (0.05)")
-    p.add_argument("--min-group-size", metavar="N", help="small_group below this count (100)")
+    p.add_argument("--min-share", metavar="X",
+                   help=default_help("under-represented below this share", d.min_share))
+    p.add_argument("--min-group-size", metavar="N",
+                   help=default_help("small_group below this count", d.min_group_size))
     p.add_argument("--intersection-floor", metavar="X",
-                   help="near-empty intersection cell below this share of rows (0.01)")
-    p.add_argument("--imbalance-flag", metavar="X", help="flag imbalance ratios from this (3.0)")
-    p.add_argument("--missing-flag", metavar="X", help="flag missing shares from this (0.05)")
-    p.add_argument("--max-age", metavar="N", help="ages above this are implausible (120)")
+                   help=default_help("near-empty intersection cell below this share of rows",
+                                     d.intersection_floor))
+    p.add_argument("--imbalance-flag", metavar="X",
+                   help=default_help("flag imbalance ratios from this", d.imbalance_flag))
+    p.add_argument("--missing-flag", metavar="X",
+                   help=default_help("flag missing shares from this", d.missing_flag))
+    p.add_argument("--max-age", metavar="N",
+                   help=default_help("ages above this are implausible", d.max_age))
     p.add_argument("--max-categorical", metavar="N",
-                   help="most distinct values of a generic categorical (20)")
+                   help=default_help("most distinct values of a generic categorical",
+                                     d.max_categorical))
     p.add_argument("--max-groups", metavar="N", dest="max_dimension_groups",
-                   help="drop non-geography dimensions with more groups (50)")
-    p.add_argument("--age-bands", metavar="E,E,...", help="age band edges (0,18,30,45,60,75)")
+                   help=default_help("drop non-geography dimensions with more groups",
+                                     d.max_dimension_groups))
+    p.add_argument("--age-bands", metavar="E,E,...",
+                   help=default_help("age band edges", d.age_bands))
     p.add_argument("--names", metavar="A,B,...", help="column names for a file with no header")
     p.add_argument("--skip-lines", metavar="N", help="skip N lines before the table")
     p.add_argument("--delimiter", metavar="D", help="one of , ; tab | (default: sniffed)")
-    p.add_argument("--encoding", metavar="NAME", help="text encoding (default utf-8)")
+    p.add_argument("--encoding", metavar="NAME", help=f"text encoding (default {d.encoding})")
 
 
 OPTION_KEYS = ("min_share", "min_group_size", "intersection_floor", "imbalance_flag",
@@ -120,23 +129,24 @@ def _overrides_from_args(args: argparse.Namespace) -> dict[str, str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="faircode",
+    parser = Parser(prog="faircode",
                      description="Audit who is, and is not, represented in a table.")
     parser.add_argument("--version", action="version", version=f"faircode {_version()}")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", parser_class=Parser)
     p = sub.add_parser("profile", help="profile a CSV's demographic representation",
                        description="Profile the demographic representation of a CSV file.")
     p.add_argument("path", nargs="?", help="CSV file, or - for standard input")
     p.add_argument("--sample", action="store_true",
                    help=f"profile the bundled sample ({SAMPLE}, ProPublica)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_format_options(p, "profile")
     p.add_argument("--cross", metavar="A,B", help="the two columns to intersect")
     p.add_argument("--fail-under", metavar="SCORE",
                    help="exit 1 when the overall score is below SCORE (or not measured)")
     p.add_argument("--reference", metavar="PATH|NAME",
                    help="population baseline: a column,group,share CSV or us-2019 / us-2024")
     p.add_argument("--reference-flag", metavar="X",
-                   help="flag groups this far below the reference share (0.05)")
+                   help=default_help("flag groups this far below the reference share",
+                                     Options().reference_flag))
     p.add_argument("--no-provenance", action="store_true",
                    help="leave the provenance block out of --json output")
     p.add_argument("--engine", choices=("local", "spark"), default="local",
@@ -150,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Compare the representation of baseline A and current B.")
     c.add_argument("path_a", metavar="A", help="baseline CSV (e.g. training data)")
     c.add_argument("path_b", metavar="B", help="current CSV (e.g. production data)")
-    c.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_format_options(c, "compare")
     c.add_argument("--fail-on-drift", choices=("moderate", "significant"),
                    help="exit 1 when any dimension drifts at least this much")
     c.add_argument("--skip-lines-b", metavar="N", help="--skip-lines for B only")
@@ -158,12 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="leave the provenance block out of --json output")
     _add_threshold_options(c)
     c.set_defaults(func=cmd_compare)
-    try:
-        from .monitor.cli import add_fairness_parser
-    except ImportError:  # the monitor package is optional at import time
-        pass
-    else:
-        add_fairness_parser(sub)
+    add_fairness_parser(sub)
     return parser
 
 
@@ -220,7 +225,7 @@ def _hashing_progress(size: int | None, hasher, hashing: bool):
 def cmd_profile(args: argparse.Namespace) -> int:
     from .profiler import profile
     from .provenance import StreamHash, provenance
-    from .report import render, to_json
+    from .report import render_as
 
     threshold = _fail_under(args)
     opts = _opts_from_args(args)
@@ -233,7 +238,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
         reference_hash = sha256_bytes(ref_bytes)
     source, name, size = _open_source(args)
     hasher = StreamHash()
-    on_bytes, progress = _hashing_progress(size, hasher, args.json and not args.no_provenance)
+    on_bytes, progress = _hashing_progress(size, hasher,
+                                          format_of(args) == "json" and not args.no_provenance)
     overrides = _overrides_from_args(args)
     notes = {}
     if args.engine == "spark":
@@ -247,25 +253,22 @@ def cmd_profile(args: argparse.Namespace) -> int:
         finally:
             progress.close()
         digest = hasher.digest()
-    if args.json:
-        if not args.no_provenance:
-            from .options import resolve
+    if format_of(args) == "json" and not args.no_provenance:
+        from .options import resolve
 
-            result["provenance"] = provenance(
-                params=resolve(opts).params(), overrides=overrides,
-                dataset_hashes={"dataset_hash": digest}, notes=notes,
-                reference_hash=reference_hash)
-            result["provenance"]["engine"] = "spark" if args.engine == "spark" else "python"
-        sys.stdout.write(to_json(result))
-    else:
-        sys.stdout.write(render(result, name))
+        result["provenance"] = provenance(
+            params=resolve(opts).params(), overrides=overrides,
+            dataset_hashes={"dataset_hash": digest}, notes=notes,
+            reference_hash=reference_hash)
+        result["provenance"]["engine"] = "spark" if args.engine == "spark" else "python"
+    sys.stdout.write(render_as("profile", format_of(args), result, name=name))
     if threshold is not None:
         score = result["overall_score"]
         if score is None or score < threshold:
             shown = "not measured" if score is None else str(score)
             value_text = f"{threshold:g}"  # the option's text may hold a line break
             sys.stderr.write(f"faircode: score {shown} is below --fail-under {value_text}\n")
-            return EXIT_FAIL_UNDER
+            return EXIT_FAIL
     return EXIT_OK
 
 
@@ -315,7 +318,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from .options import resolve
     from .profiler import profile
     from .provenance import StreamHash, provenance
-    from .report import render_compare, to_json
+    from .report import render_as
     from .safetext import shown
 
     opts = _opts_from_args(args)
@@ -330,7 +333,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         size = os.path.getsize(path) if os.path.isfile(path) else None
         hasher = StreamHash()
         on_bytes, progress = _hashing_progress(size, hasher,
-                                               args.json and not args.no_provenance)
+                                               format_of(args) == "json"
+                                               and not args.no_provenance)
         try:
             results.append(profile(path, overrides, o, on_bytes=on_bytes,
                                    on_rows=progress.add_rows))
@@ -338,13 +342,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
             progress.close()
         hashes[f"dataset_hash_{key}"] = hasher.digest()
     result = compare(results[0], results[1], opts)
-    if args.json:
-        if not args.no_provenance:
-            result["provenance"] = provenance(params=resolve(opts).params(),
-                                              overrides=overrides, dataset_hashes=hashes)
-        sys.stdout.write(to_json(result))
-    else:
-        sys.stdout.write(render_compare(result, args.path_a, args.path_b))
+    if format_of(args) == "json" and not args.no_provenance:
+        result["provenance"] = provenance(params=resolve(opts).params(),
+                                          overrides=overrides, dataset_hashes=hashes)
+    sys.stdout.write(render_as("compare", format_of(args), result, name_a=args.path_a,
+                               name_b=args.path_b))
     if args.fail_on_drift:
         levels = ("moderate", "significant") if args.fail_on_drift == "moderate" \
             else ("significant",)
@@ -352,11 +354,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if hit:
             sys.stderr.write(f"faircode: {args.fail_on_drift} drift or worse in "
                              f"{shown(', '.join(hit))}\n")
-            return EXIT_FAIL_UNDER
+            return EXIT_FAIL
     return EXIT_OK
-
-
-EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for `cmd | head`
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -374,12 +373,12 @@ def main(argv: list[str] | None = None) -> int:
         code = args.func(args)
         sys.stdout.flush()
         return code
-    except InputError as err:
+    except FaircodeError as err:
         _error(str(err))
-        return EXIT_INPUT
+        return err.exit_code
     except KeyboardInterrupt:
         _error("interrupted", prefix="faircode: ")
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_BROKEN_PIPE

@@ -1,9 +1,23 @@
-"""The one exception type for bad input: its text is the whole user-facing message."""
+"""The exception types for bad input and the exit codes of every faircode command.
+
+:class:`FaircodeError` is the one base: its text is the whole user-facing message (one
+line naming the problem and the fix) and its ``exit_code`` is what the CLI exits with.
+:class:`InputError` (profiler, CLI) and ``MonitorInputError`` (the monitor, also a
+``ValueError``) derive from it, so a caller can catch both with one ``except``.
+"""
 
 from __future__ import annotations
 
 import importlib
 from types import ModuleType
+
+# Exit codes, shared by `faircode profile|compare` and `faircode fairness ...` (SPEC 12.9).
+EXIT_OK = 0
+EXIT_FAIL = 1  # --fail-under not met, --fail-on-drift hit, a disparity exceeded
+EXIT_INPUT = 2  # usage or input error (also: the report cannot be written)
+EXIT_UNMEASURED = 3  # fairness gate: not enough eligible slices to decide
+EXIT_INTERRUPTED = 130  # 128 + SIGINT
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for `cmd | head`
 
 # The pip extra that brings each optional package (pyproject.toml's optional-dependencies).
 EXTRA_OF = {
@@ -15,7 +29,13 @@ EXTRA_OF = {
 }
 
 
-class InputError(Exception):
+class FaircodeError(Exception):
+    """Bad input or usage. str(err) is one line; the CLI prints it and exits ``exit_code``."""
+
+    exit_code: int = EXIT_INPUT
+
+
+class InputError(FaircodeError):
     """Bad input or options. str(err) is one line naming the problem and the fix."""
 
 

@@ -10,6 +10,10 @@ from .errors import InputError
 DEFAULT_AGE_BANDS = (0, 18, 30, 45, 60, 75)
 DELIMITERS = {",": ",", ";": ";", "tab": "\t", "\t": "\t", "|": "|"}
 
+# `faircode fairness` defaults (SPEC 12): the largest allowed disparity and the low-n guard.
+FAIRNESS_THRESHOLD = 0.1
+FAIRNESS_MIN_SAMPLES = 30
+
 
 @dataclass(frozen=True)
 class Options:

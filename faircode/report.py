@@ -1,8 +1,18 @@
-"""Terminal rendering of a profile result."""
+"""Terminal rendering of a profile result, and the renderer registry of every command.
+
+:data:`RENDERERS` maps a command (``profile``, ``compare``, ``fairness evaluate``) to
+its output formats, each a ``render(result, **context) -> str``; the CLI's ``--format``
+choices are its keys (:func:`add_format_options`), so a new format of a command (e.g.
+Markdown for ``profile``) is one entry here. Renderers outside this module are named
+``"module:function"`` and imported only when used.
+"""
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from .numerics import fmt
@@ -179,3 +189,90 @@ def _lines(out: list[str]) -> str:
     """The report's text: every line through shown() (labels, column names and file
     names may hold control characters; the report's own text holds none)."""
     return "\n".join(map(shown, out)) + "\n"
+
+
+# ---------------------------------------------------------------------------------------
+# The renderer registry
+
+#: Every output format, in the order `--help` lists them.
+FORMATS = ("text", "json", "markdown", "html")
+#: The flags that stand for a format (kept from before --format existed).
+FORMAT_ALIASES = {
+    "json": ("--json", "print the result as JSON"),
+    "markdown": ("--markdown", "print a Markdown report"),
+}
+
+Renderer = Callable[..., str]
+
+
+def _profile_text(result: dict, *, name: str, **_: Any) -> str:
+    return render(result, name)
+
+
+def _compare_text(result: dict, *, name_a: str, name_b: str, **_: Any) -> str:
+    return render_compare(result, name_a, name_b)
+
+
+def _json(result: dict, **_: Any) -> str:
+    return to_json(result)
+
+
+RENDERERS: dict[str, dict[str, Renderer | str]] = {
+    "profile": {"text": _profile_text, "json": _json},
+    "compare": {"text": _compare_text, "json": _json},
+    "fairness evaluate": {
+        "text": "faircode.monitor.render:render_text",
+        "json": "faircode.monitor.render:render_json",
+        "markdown": "faircode.monitor.render:render_markdown",
+        "html": "faircode.monitor.render:render_html",
+    },
+}
+
+
+def formats_of(command: str) -> tuple[str, ...]:
+    """The formats ``command`` renders, in :data:`FORMATS` order."""
+    return tuple(f for f in FORMATS if f in RENDERERS[command])
+
+
+def renderer(command: str, form: str) -> Renderer:
+    """The render function of ``command`` in format ``form``."""
+    entry = RENDERERS[command][form]
+    if isinstance(entry, str):
+        module, _, attr = entry.partition(":")
+        fn: Callable[..., str] = getattr(importlib.import_module(module), attr)
+
+        def entry(result: Any, _fn: Callable[..., str] = fn, **_: Any) -> str:
+            return _fn(result)
+
+    return entry
+
+
+def render_as(command: str, form: str, result: Any, **context: Any) -> str:
+    """``result`` rendered by ``command``'s renderer for ``form``."""
+    return renderer(command, form)(result, **context)
+
+
+def format_of(args: argparse.Namespace) -> str:
+    """The output format the parsed ``args`` ask for (``text`` by default)."""
+    return getattr(args, "format", None) or "text"
+
+
+def add_format_options(
+    parser: argparse.ArgumentParser, command: str
+) -> argparse._MutuallyExclusiveGroup:
+    """``--format F`` (the formats of ``command``) and its aliases (``--json``,
+    ``--markdown`` where the command has them), mutually exclusive, into ``args.format``
+    (None when none is given: see :func:`format_of`). Returns the group, for a command's
+    own exclusive flags."""
+    formats = formats_of(command)
+    group = parser.add_mutually_exclusive_group()
+    # default None, not "text": argparse tells a given option from the default by identity,
+    # so `--json --format text` would not count as two formats
+    group.add_argument("--format", choices=formats, default=None, dest="format",
+                       help=f"output format: {', '.join(formats)} (default text)")
+    for form, (flag, text) in FORMAT_ALIASES.items():
+        if form in formats:
+            group.add_argument(flag, action="store_const", const=form, dest="format",
+                               help=f"{text} (= --format {form})")
+    return group
+

@@ -88,3 +88,90 @@ def test_bad_input_gives_one_line_and_exit_2(bad_files, case, args, message):
     assert p.returncode == 2, (case, err)
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert err.startswith("faircode: error: " + message.format(d=bad_files)), err
+
+
+COMPAS_EVAL = ["fairness", "evaluate", str(DATA / "compas-scores-two-years.csv"), "--score",
+               "decile_score", "--decision-threshold", "5", "--label", "two_year_recid",
+               "--attr", "race", "--engine", "pandas"]
+
+
+def _main(capsys, *args):
+    from faircode.cli import main
+
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_format_option(capsys):
+    """--format picks the renderer; --json / --markdown are its aliases (SPEC 12.11)."""
+    sample = ["profile", "--sample"]
+    assert _main(capsys, *sample, "--format", "json")[1] == _main(capsys, *sample, "--json")[1]
+    text = _main(capsys, *sample)[1]
+    assert _main(capsys, *sample, "--format", "text")[1] == text and text.startswith("Score")
+    for args in ([*sample, "--format", "markdown"], [*sample, "--json", "--format", "text"]):
+        with pytest.raises(SystemExit) as exc:
+            _main(capsys, *args)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.endswith("(see 'faircode profile --help')\n"), err
+    for fmt, alias in (("json", "--json"), ("markdown", "--markdown")):
+        a = _main(capsys, *COMPAS_EVAL, "--format", fmt)
+        b = _main(capsys, *COMPAS_EVAL, alias)
+        assert a == b and a[0] == 0
+    assert _main(capsys, *COMPAS_EVAL, "--format", "text")[1] == _main(capsys, *COMPAS_EVAL)[1]
+    html = _main(capsys, *COMPAS_EVAL, "--format", "html")[1]
+    assert html.startswith("<!DOCTYPE html>")
+
+
+def test_one_usage_error_format_for_every_command(capsys):
+    from faircode.cli import build_parser
+
+    for args, prog in ((["profile", "--bogus"], "faircode profile"),
+                       (["compare", "a"], "faircode compare"),
+                       (["fairness", "evaluate", "f.csv"], "faircode fairness evaluate"),
+                       (["fairness", "nope"], "faircode fairness")):
+        with pytest.raises(SystemExit) as exc:
+            build_parser().parse_args(args)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith("faircode: error: ") and err.count("\n") == 1, err
+        assert err.endswith(f"(see '{prog} --help')\n"), err
+
+
+def test_help_defaults_come_from_options():
+    from faircode.cli import build_parser
+    from faircode.options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD, Options
+
+    parser = build_parser()
+    sub = parser._subparsers._group_actions[0].choices  # noqa: SLF001
+    helps = {a.dest: a.help for a in sub["profile"]._actions}  # noqa: SLF001
+    d = Options()
+    assert helps["min_share"].endswith(f"({d.min_share})")
+    assert helps["max_age"].endswith(f"({d.max_age})")
+    assert helps["age_bands"].endswith("(" + ",".join(map(str, d.age_bands)) + ")")
+    assert helps["reference_flag"].endswith(f"({d.reference_flag})")
+    fairness = sub["fairness"]._subparsers._group_actions[0].choices["evaluate"]  # noqa: SLF001
+    fh = {a.dest: (a.help, a.default) for a in fairness._actions}  # noqa: SLF001
+    assert fh["threshold"] == (f"largest allowed disparity (default {FAIRNESS_THRESHOLD})",
+                               FAIRNESS_THRESHOLD)
+    assert fh["min_samples"][0].endswith(f"({FAIRNESS_MIN_SAMPLES})")
+    assert fh["min_samples"][1] == FAIRNESS_MIN_SAMPLES
+
+
+def test_input_errors_share_one_base_with_exit_code_2():
+    from faircode.errors import EXIT_INPUT, FaircodeError, InputError
+    from faircode.monitor import MonitorInputError
+
+    for cls in (InputError, MonitorInputError):
+        assert issubclass(cls, FaircodeError) and cls("x").exit_code == EXIT_INPUT == 2
+    assert issubclass(MonitorInputError, ValueError)
+
+
+def test_renderer_registry_lists_each_commands_formats():
+    from faircode.report import FORMATS, RENDERERS, formats_of
+
+    assert formats_of("profile") == ("text", "json")
+    assert formats_of("compare") == ("text", "json")
+    assert formats_of("fairness evaluate") == FORMATS
+    assert set(RENDERERS) == {"profile", "compare", "fairness evaluate"}

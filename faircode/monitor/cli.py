@@ -8,29 +8,15 @@ Exit codes (with ``--gate``): 0 within threshold, 1 a disparity exceeded, 3 unme
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+from ..cliparse import Parser, default_help, usage_error
+from ..errors import EXIT_BROKEN_PIPE, EXIT_FAIL, EXIT_INPUT, EXIT_OK, EXIT_UNMEASURED
+from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD
 from ..safetext import shown
 from .errors import MonitorInputError
-
-EXIT_OK = 0
-EXIT_EXCEEDED = 1
-EXIT_USAGE = 2
-EXIT_UNMEASURED = 3
-
-
-class OneLineErrorParser(argparse.ArgumentParser):
-    """An ArgumentParser whose usage errors are one stderr line and exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        _one_line_error(self, message)
-
-
-def _one_line_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
-    parser.exit(EXIT_USAGE, f"faircode: error: {shown(message)} (see '{parser.prog} --help')\n")
 
 
 def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
@@ -61,21 +47,27 @@ def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
         help="model type (default: inferred once from the whole file)",
     )
     p.add_argument(
-        "--threshold", type=float, default=0.1, help="largest allowed disparity (default 0.1)"
+        "--threshold",
+        type=float,
+        default=FAIRNESS_THRESHOLD,
+        help=f"largest allowed disparity (default {FAIRNESS_THRESHOLD})",
     )
     p.add_argument(
         "--min-samples",
         type=int,
-        default=30,
-        help="a slice counts for a metric only with this many rows for it (30)",
+        default=FAIRNESS_MIN_SAMPLES,
+        help=default_help(
+            "a slice counts for a metric only with this many rows for it", FAIRNESS_MIN_SAMPLES
+        ),
     )
     p.add_argument(
         "--intersect", action="store_true", help="also slice by every combination of the attributes"
     )
-    out = p.add_mutually_exclusive_group()
-    out.add_argument("--json", action="store_true", help="print the JSON report")
-    out.add_argument("--markdown", action="store_true", help="print a Markdown report")
-    out.add_argument("--html", metavar="PATH", help="write an HTML report to PATH")
+    from ..report import add_format_options
+
+    out = add_format_options(p, "fairness evaluate")
+    out.add_argument("--html", metavar="PATH",
+                     help="write an HTML report to PATH (the terminal report still prints)")
     p.add_argument(
         "--gate",
         action="store_true",
@@ -104,11 +96,9 @@ def add_fairness_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="subgroup model performance and fairness disparities",
         description="Subgroup model performance, fairness disparities and a CI gate.",
     )
-    # The parent parser's class is not ours, so route its usage errors explicitly.
-    fairness.error = lambda message: _one_line_error(fairness, message)  # type: ignore[method-assign]
-    sub = fairness.add_subparsers(
-        dest="fairness_command", metavar="COMMAND", parser_class=OneLineErrorParser
-    )
+    if not isinstance(fairness, Parser):  # a caller's own parser class: route its errors
+        fairness.error = lambda message: usage_error(fairness, message)  # type: ignore[method-assign]
+    sub = fairness.add_subparsers(dest="fairness_command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     evaluate_parser = sub.add_parser(
         "evaluate",
@@ -149,7 +139,7 @@ def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
             f"threshold {report['settings']['threshold']:g}",
             file=err,
         )
-        return EXIT_EXCEEDED
+        return EXIT_FAIL
     if report["unmeasured"]:
         if allow_unmeasured:
             print(
@@ -174,8 +164,8 @@ def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
 
 def evaluate_command(args: argparse.Namespace) -> int:
     """Run ``fairness evaluate`` for parsed ``args``; returns the exit code."""
+    from ..report import format_of, render_as
     from .core import evaluate
-    from .render import render_html, render_markdown, render_text
 
     if args.html and _same_file(args.html, args.file):
         print(
@@ -183,7 +173,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
             "write the report to another path",
             file=sys.stderr,
         )
-        return EXIT_USAGE
+        return EXIT_INPUT
     try:
         report = evaluate(
             args.file,
@@ -200,23 +190,19 @@ def evaluate_command(args: argparse.Namespace) -> int:
         )
     except MonitorInputError as exc:
         print(f"faircode: error: {shown(exc)}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.json:
-        sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
-    elif args.markdown:
-        sys.stdout.write(render_markdown(report))
-    else:
-        sys.stdout.write(render_text(report))
+        return exc.exit_code
+    sys.stdout.write(render_as("fairness evaluate", format_of(args), report))
     if args.html:
         try:
-            Path(args.html).write_text(render_html(report), encoding="utf-8")
+            Path(args.html).write_text(render_as("fairness evaluate", "html", report),
+                                       encoding="utf-8")
         except OSError as exc:
             print(
                 f"faircode: error: cannot write HTML report to {shown(args.html)}: "
                 f"{exc.strerror or exc}; check the directory exists",
                 file=sys.stderr,
             )
-            return EXIT_USAGE
+            return EXIT_INPUT
         print(f"faircode: wrote HTML report to {shown(args.html)}", file=sys.stderr)
     sys.stdout.flush()
     if not args.gate:
@@ -232,8 +218,8 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def build_parser(prog: str = "faircode") -> argparse.ArgumentParser:
-    parser = OneLineErrorParser(prog=prog, description="faircode fairness monitoring")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser = Parser(prog=prog, description="faircode fairness monitoring")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     add_fairness_parser(sub)
     return parser
@@ -245,13 +231,13 @@ def run(argv: list[str]) -> int:
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help (0) or a usage error (2)
-        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+        return exc.code if isinstance(exc.code, int) else EXIT_INPUT
     try:
         code = int(args.func(args))
         sys.stdout.flush()
         return code
     except BrokenPipeError:  # `| head`: end quietly, as `faircode` does (README)
-        from ..cli import EXIT_BROKEN_PIPE, _silence_stdout
+        from ..cli import _silence_stdout
 
         _silence_stdout()
         return EXIT_BROKEN_PIPE

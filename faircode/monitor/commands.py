@@ -14,9 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_OK
 from .errors import MonitorInputError
-
-EXIT_OK, EXIT_EXCEEDED, EXIT_USAGE, EXIT_UNMEASURED = 0, 1, 2, 3
 
 
 def _store_options(p: argparse.ArgumentParser, registry: bool = True) -> None:
@@ -63,14 +62,14 @@ def _run(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namesp
             return func(args)
         except MonitorInputError as exc:
             print(f"faircode: error: {exc}", file=sys.stderr)
-            return EXIT_USAGE
+            return exc.exit_code
         except Exception as exc:  # a database error: one line, not a traceback
             mod = type(exc).__module__.split(".")[0]
             if mod not in ("sqlite3", "psycopg"):
                 raise
             first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
             print(f"faircode: error: store: {first}", file=sys.stderr)
-            return EXIT_USAGE
+            return EXIT_INPUT
         finally:
             if store is not None:
                 store.close()
@@ -133,7 +132,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         models = load_yaml(path)
     except MonitorInputError as exc:
         print(f"faircode: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return exc.exit_code
     names = ", ".join(r.model for r in models.values())
     print(f"faircode: {path}: valid; {len(models)} model(s): {names}", file=sys.stderr)
     return EXIT_OK
@@ -277,7 +276,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
         print(f"faircode: warning: gate OVERRIDDEN with --force for {who} (recorded as "
               f"fairness_gate_override, reason: {args.reason})", file=err)
     elif event == "promotion_blocked_by_fairness":
-        what = "exceeded" if res["code"] == EXIT_EXCEEDED else "unmeasured"
+        what = "exceeded" if res["code"] == EXIT_FAIL else "unmeasured"
         print(f"faircode: gate: blocked: {who}: {what} (recorded as "
               "promotion_blocked_by_fairness); fix it, or --force --reason TEXT", file=err)
     elif event == "fairness_gate_passed" and not res["message"]:

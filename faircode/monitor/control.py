@@ -13,13 +13,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..errors import EXIT_FAIL, EXIT_OK, EXIT_UNMEASURED
 from . import audit
 from .errors import MonitorInputError
 from .registry import DEFAULTS, Registry, RegistryError, check_fields, diff, from_json, load_yaml
 from .store import Store, model_key
 from .timeline import store_report
-
-EXIT_OK, EXIT_EXCEEDED, EXIT_USAGE, EXIT_UNMEASURED = 0, 1, 2, 3
 
 
 def registry_state(store: Store, model: str, yaml_path: Path) -> dict[str, Any]:
@@ -201,7 +200,7 @@ def run_gate(store: Store, model: str, yaml_path: Path, version: str, *, force: 
     report = store_report(store, model, reg, version=version, trend=False,
                           registry_source=state["source"])
     status = report["evaluation"]["status"]
-    code = {"exceeded": EXIT_EXCEEDED, "unmeasured": EXIT_UNMEASURED}.get(status, EXIT_OK)
+    code = {"exceeded": EXIT_FAIL, "unmeasured": EXIT_UNMEASURED}.get(status, EXIT_OK)
     details = _verdict_details(report, reg, state["source"], reason)
     message = None
     if code != EXIT_OK and not reg.gate:

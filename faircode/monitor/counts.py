@@ -97,24 +97,21 @@ def counts_from_cube(
 def metrics_from_counts(counts: dict[str, np.ndarray], task: str) -> dict[str, np.ndarray]:
     """The engine result (counts and metric arrays, NaN where undefined) from ``counts``.
 
-    Which metrics exist follows from which counts are present: ``n_selected`` gives a
-    selection rate, ``n_labelled`` the label metrics of ``task``.
+    The formulas are those of :data:`faircode.monitor.metrics.METRICS`; which metrics
+    exist follows from which counts are present: ``n_selected`` gives a selection rate,
+    ``n_labelled`` the label metrics of ``task``.
     """
+    from .metrics import DERIVED_COUNTS, metrics_of
+
     out = {k: np.asarray(v, dtype=float) for k, v in counts.items()}
-    if "n_selected" in out:
-        out["selection_rate"] = _div(out["n_selected"], out["n"])
-    if "n_labelled" not in out:
-        return out
-    n_lab = out["n_labelled"]
-    if task == "binary":
-        out["accuracy"] = _div(out["n_correct"], n_lab)
-        out["tpr"] = _div(out["n_tp"], out["n_label_pos"])
-        out["n_label_neg"] = n_lab - out["n_label_pos"]
-        out["fpr"] = _div(out["n_fp"], out["n_label_neg"])
-        out["precision"] = _div(out["n_tp"], out["n_pred_pos_labelled"])
-    else:
-        out["mae"] = _div(out["sum_abs_error"], n_lab)
-        out["rmse"] = np.sqrt(_div(out["sum_sq_error"], n_lab))
-        out["mean_prediction"] = _div(out["sum_pred_labelled"], n_lab)
-        out["mean_label"] = _div(out["sum_label"], n_lab)
+    labelled = "n_labelled" in out
+    if labelled:
+        for key, (total, part) in DERIVED_COUNTS.items():
+            if total in out and part in out:
+                out[key] = out[total] - out[part]
+    for m in metrics_of(task):
+        if (m.needs_label and not labelled) or m.numerator not in out:
+            continue
+        value = _div(out[m.numerator], out[m.denominator])
+        out[m.name] = np.sqrt(value) if m.formula == "sqrt_ratio" else value
     return out

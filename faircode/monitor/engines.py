@@ -18,25 +18,7 @@ from typing import Any
 import numpy as np
 
 from .counts import counts_from_rows, metrics_from_counts
-
-ENGINES = ("pandas", "fairlearn")
-
-#: Keys every engine returns for a binary task (label keys only when labels are given).
-BINARY_ALL_ROWS = ("n", "n_selected", "selection_rate")
-BINARY_LABELLED = (
-    "n_labelled",
-    "n_correct",
-    "accuracy",
-    "n_label_pos",
-    "n_tp",
-    "tpr",
-    "n_label_neg",
-    "n_fp",
-    "fpr",
-    "n_pred_pos_labelled",
-    "precision",
-)
-REGRESSION_LABELLED = ("n_labelled", "mae", "rmse", "mean_prediction", "mean_label")
+from .metrics import metrics_of
 
 
 @dataclass(frozen=True)
@@ -151,71 +133,74 @@ def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
     y = data.label[lab]
     p = data.pred[lab]
     parts = data.parts[lab]
+
+    def n_label_pos(yt: np.ndarray, yp: np.ndarray) -> int:
+        return int(np.sum(yt == 1))
+
+    def n_label_neg(yt: np.ndarray, yp: np.ndarray) -> int:
+        return int(np.sum(yt == 0))
+
+    def n_tp(yt: np.ndarray, yp: np.ndarray) -> int:
+        return int(np.sum((yt == 1) & (yp == 1)))
+
+    def n_fp(yt: np.ndarray, yp: np.ndarray) -> int:
+        return int(np.sum((yt == 0) & (yp == 1)))
+
+    def n_correct(yt: np.ndarray, yp: np.ndarray) -> int:
+        return int(np.sum(yt == yp))
+
+    def tpr(yt: np.ndarray, yp: np.ndarray) -> float:
+        return float(true_positive_rate(yt, yp, pos_label=1))
+
+    def fpr(yt: np.ndarray, yp: np.ndarray) -> float:
+        return float(false_positive_rate(yt, yp, pos_label=1))
+
+    def precision(yt: np.ndarray, yp: np.ndarray) -> float:
+        return float(precision_score(yt, yp, labels=[0, 1], pos_label=1, zero_division=np.nan))
+
+    def rmse(yt: np.ndarray, yp: np.ndarray) -> float:
+        return float(np.sqrt(mean_squared_error(yt, yp)))
+
+    def mean_prediction(yt: np.ndarray, yp: np.ndarray) -> float:
+        return float(np.mean(yp))
+
+    def mean_label(yt: np.ndarray, yp: np.ndarray) -> float:
+        return float(np.mean(yt))
+
+    # Fairlearn / scikit-learn functions for the names of metrics.METRICS (and their
+    # counts); the regression sums are not needed, the metrics come from Fairlearn.
+    functions: dict[str, Callable[..., Any]] = {
+        "n_labelled": count,
+        "n_correct": n_correct,
+        "accuracy": accuracy_score,
+        "n_label_pos": n_label_pos,
+        "n_tp": n_tp,
+        "tpr": tpr,
+        "n_label_neg": n_label_neg,
+        "n_fp": n_fp,
+        "fpr": fpr,
+        "n_pred_pos_labelled": n_true_pos_pred,
+        "precision": precision,
+        "mae": mean_absolute_error,
+        "rmse": rmse,
+        "mean_prediction": mean_prediction,
+        "mean_label": mean_label,
+    }
+    labelled = [m for m in metrics_of(data.task) if m.needs_label]
+    metrics = {
+        key: functions[key]
+        for m in labelled
+        for key in (m.denominator, m.numerator, m.name)
+        if key in functions
+    }
     if data.task == "binary":
-        yi = y.astype(np.int8)
-        pi = p.astype(np.int8)
-
-        def n_label_pos(yt: np.ndarray, yp: np.ndarray) -> int:
-            return int(np.sum(yt == 1))
-
-        def n_label_neg(yt: np.ndarray, yp: np.ndarray) -> int:
-            return int(np.sum(yt == 0))
-
-        def n_tp(yt: np.ndarray, yp: np.ndarray) -> int:
-            return int(np.sum((yt == 1) & (yp == 1)))
-
-        def n_fp(yt: np.ndarray, yp: np.ndarray) -> int:
-            return int(np.sum((yt == 0) & (yp == 1)))
-
-        def n_correct(yt: np.ndarray, yp: np.ndarray) -> int:
-            return int(np.sum(yt == yp))
-
-        def tpr(yt: np.ndarray, yp: np.ndarray) -> float:
-            return float(true_positive_rate(yt, yp, pos_label=1))
-
-        def fpr(yt: np.ndarray, yp: np.ndarray) -> float:
-            return float(false_positive_rate(yt, yp, pos_label=1))
-
-        def precision(yt: np.ndarray, yp: np.ndarray) -> float:
-            return float(precision_score(yt, yp, labels=[0, 1], pos_label=1, zero_division=np.nan))
-
-        metrics: dict[str, Callable[..., Any]] = {
-            "n_labelled": count,
-            "n_correct": n_correct,
-            "accuracy": accuracy_score,
-            "n_label_pos": n_label_pos,
-            "n_tp": n_tp,
-            "tpr": tpr,
-            "n_label_neg": n_label_neg,
-            "n_fp": n_fp,
-            "fpr": fpr,
-            "n_pred_pos_labelled": n_true_pos_pred,
-            "precision": precision,
-        }
-        res = _by_group(metrics, yi, pi, parts, slice_index, g)
+        res = _by_group(metrics, y.astype(np.int8), p.astype(np.int8), parts, slice_index, g)
         # Fairlearn reports a rate of 0 for a slice with no positives (negatives); the
         # rate is undefined there, so it becomes null, never 0.
-        res["tpr"] = np.where(res["n_label_pos"] > 0, res["tpr"], np.nan)
-        res["fpr"] = np.where(res["n_label_neg"] > 0, res["fpr"], np.nan)
-        res["precision"] = np.where(res["n_pred_pos_labelled"] > 0, res["precision"], np.nan)
+        for m in labelled:
+            if m.wilson:
+                res[m.name] = np.where(res[m.denominator] > 0, res[m.name], np.nan)
     else:
-
-        def rmse(yt: np.ndarray, yp: np.ndarray) -> float:
-            return float(np.sqrt(mean_squared_error(yt, yp)))
-
-        def mean_prediction(yt: np.ndarray, yp: np.ndarray) -> float:
-            return float(np.mean(yp))
-
-        def mean_label(yt: np.ndarray, yp: np.ndarray) -> float:
-            return float(np.mean(yt))
-
-        metrics = {
-            "n_labelled": count,
-            "mae": mean_absolute_error,
-            "rmse": rmse,
-            "mean_prediction": mean_prediction,
-            "mean_label": mean_label,
-        }
         res = _by_group(metrics, y, p, parts, slice_index, g)
     for key in res:
         if key.startswith("n_"):  # slices with no labelled rows are absent from the frame

@@ -167,7 +167,7 @@ def _slots(store: Store, key: str, attrs: list[str]) -> list[int]:
 
 def _codes(store: Store, key: str, slot: int, column: pd.Series) -> np.ndarray:
     """Per-row dictionary code of an attribute column (-1 for a missing value)."""
-    from .core import _native
+    from .slices import _native
 
     codes, uniques = pd.factorize(column, use_na_sentinel=True)
     texts = [json.dumps(_native(v)) for v in uniques]

@@ -26,14 +26,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD
 from .errors import MonitorInputError
 from .store import ATTR_SLOTS, model_key
 
 DEFAULT_REGISTRY = "fairness.yaml"
 FIELDS = ("slices", "threshold", "min_samples", "gate", "task", "enabled")
 DEFAULTS: dict[str, Any] = {
-    "threshold": 0.1,
-    "min_samples": 30,
+    "threshold": FAIRNESS_THRESHOLD,
+    "min_samples": FAIRNESS_MIN_SAMPLES,
     "gate": True,
     "task": None,
     "enabled": True,
@@ -50,8 +51,8 @@ class Registry:
 
     model: str
     slices: tuple[str, ...]
-    threshold: float = 0.1
-    min_samples: int = 30
+    threshold: float = FAIRNESS_THRESHOLD
+    min_samples: int = FAIRNESS_MIN_SAMPLES
     gate: bool = True
     task: str | None = None
     enabled: bool = True

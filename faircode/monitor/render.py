@@ -1,22 +1,20 @@
-"""Terminal, Markdown and HTML renderings of an ``evaluate`` report."""
+"""Terminal, JSON, Markdown and HTML renderings of an ``evaluate`` report (registered in
+:data:`faircode.report.RENDERERS`)."""
 
 from __future__ import annotations
 
 import html
+import json
 import re
 from typing import Any
 
 from ..safetext import shown
+from .disparities import TITLES
+from .metrics import columns
 from .stats import round12
 
-DISPARITY_TITLES = {
-    "demographic_parity_difference": "demographic parity difference",
-    "demographic_parity_ratio": "demographic parity ratio",
-    "selection_rate_range": "selection rate range",
-    "equalized_odds_difference": "equalized odds difference",
-    "accuracy_range": "accuracy range",
-    "mae_range": "MAE range",
-}
+#: Disparity names as the reports title them (from the one list, disparities.DISPARITIES).
+DISPARITY_TITLES = TITLES
 STATUS_TEXT = {
     "within_threshold": "within threshold",
     "exceeded": "disparity exceeded",
@@ -34,21 +32,8 @@ def exact(value: float) -> str:
 
 
 def _columns(report: dict[str, Any]) -> list[tuple[str, str | None]]:
-    """(header, metric) pairs after Slice/N/Labelled; metric None means not applicable."""
-    if report["task"]["type"] == "binary":
-        return [
-            ("Accuracy", "accuracy"),
-            ("Sel.Rate", "selection_rate"),
-            ("TPR", "tpr"),
-            ("FPR", "fpr"),
-        ]
-    return [
-        ("MAE", "mae"),
-        ("RMSE", "rmse"),
-        ("Sel.Rate", "selection_rate"),
-        ("Mean pred", "mean_prediction"),
-        ("Mean label", "mean_label"),
-    ]
+    """(header, metric) pairs after Slice/N/Labelled, from the one list metrics.METRICS."""
+    return list(columns(report["task"]["type"]))
 
 
 def guard_text(slice_: dict[str, Any]) -> str:
@@ -115,6 +100,11 @@ def _excluded_note(group: dict[str, Any]) -> str | None:
         return None
     parts = [f"{k} ({'/'.join(sorted(v))})" for k, v in seen.items()]
     return "excluded from some disparities: " + ", ".join(parts)
+
+
+def render_json(report: dict[str, Any]) -> str:
+    """The report as JSON (schema.json), two-space indented, no NaN."""
+    return json.dumps(report, indent=2, allow_nan=False) + "\n"
 
 
 def render_text(report: dict[str, Any]) -> str:

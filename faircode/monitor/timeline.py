@@ -18,11 +18,12 @@ from typing import Any
 import pandas as pd
 
 from . import rollup
-from .core import _Attribute, _slices_of, assemble_group, assemble_report
+from .core import assemble_group, assemble_report
 from .counts import counts_from_cube as _sum_cube
 from .counts import metrics_from_counts
 from .errors import MonitorInputError
 from .registry import Registry
+from .slices import _Attribute, _slices_of
 from .store import SLOT_COLUMNS, Store, describe, model_key
 
 GATED = ("demographic_parity_difference", "equalized_odds_difference", "accuracy_range",

@@ -1,0 +1,60 @@
+"""The one argparse subclass of every faircode command (profile, compare, fairness ...).
+
+A usage error is one stderr line, ``faircode: error: MESSAGE (see 'PROG --help')``, and
+exit code 2 (:data:`faircode.errors.EXIT_INPUT`); the message is shown() so that a
+hostile argument cannot move the cursor or hide text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+from .errors import EXIT_INPUT
+
+
+def usage_hint(prog: str) -> str:
+    """The hint after a usage error: where the command's help is."""
+    return f"(see '{prog} --help')"
+
+
+def usage_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    from .safetext import shown
+
+    sys.stderr.write(f"faircode: error: {shown(message)} {usage_hint(parser.prog)}\n")
+    raise SystemExit(EXIT_INPUT)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:  # type: ignore[override]
+        usage_error(self, message)
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        # as argparse does, but an unknown option is reported by the subcommand that was
+        # chosen, so that the hint names the help that lists its options
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            _chosen(self, ns).error(f"unrecognized arguments: {' '.join(extras)}")
+        return ns
+
+
+def _chosen(parser: argparse.ArgumentParser, ns: argparse.Namespace) -> argparse.ArgumentParser:
+    """The innermost subcommand parser that ``ns`` selected (``parser`` when none)."""
+    while True:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs:
+            return parser
+        choice = getattr(ns, subs[0].dest, None)
+        if choice not in subs[0].choices:
+            return parser
+        parser = subs[0].choices[choice]
+
+
+def default_help(text: str, default: object) -> str:
+    """``text`` followed by the default in parentheses, e.g. ``... share (0.05)``."""
+    if isinstance(default, tuple | list):
+        default = ",".join(str(v) for v in default)
+    return f"{text} ({default})"

@@ -1,0 +1,182 @@
+"""The disparities between eligible slices: ONE declarative list, and their evaluation.
+
+Each disparity is over one or more metrics of :data:`faircode.monitor.metrics.METRICS`:
+
+- ``range``: max - min of the metric over eligible slices;
+- ``difference``: the largest of the ranges of its metrics (one metric: its range;
+  equalized odds: max(TPR range, FPR range), with both in ``components``);
+- ``ratio``: min / max of the metric (1 when every eligible slice is at 0), with the
+  four-fifths rule.
+
+``needs`` says which input it needs (``selection``: a selection rate, ``label``: labels)
+and ``task`` for which model type (None: any). The renderers take ``title`` from here and
+``schema.json`` is tested against this list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .stats import exceeds, round12
+
+KINDS = ("difference", "ratio", "range")
+
+
+@dataclass(frozen=True)
+class Disparity:
+    name: str
+    metrics: tuple[str, ...]
+    kind: str  # one of KINDS
+    gated: bool  # compared with the threshold (the gate); else only reported
+    needs: str  # "selection" or "label"
+    task: str | None  # "binary", "regression" or None (any)
+    title: str  # as the text, Markdown and HTML reports name it
+
+
+#: In report order.
+DISPARITIES: tuple[Disparity, ...] = (
+    Disparity("demographic_parity_difference", ("selection_rate",), "difference", True,
+              "selection", None, "demographic parity difference"),
+    Disparity("demographic_parity_ratio", ("selection_rate",), "ratio", False,
+              "selection", None, "demographic parity ratio"),
+    Disparity("selection_rate_range", ("selection_rate",), "range", False,
+              "selection", None, "selection rate range"),
+    Disparity("equalized_odds_difference", ("tpr", "fpr"), "difference", True,
+              "label", "binary", "equalized odds difference"),
+    Disparity("accuracy_range", ("accuracy",), "range", True, "label", "binary",
+              "accuracy range"),
+    Disparity("mae_range", ("mae",), "range", True, "label", "regression", "MAE range"),
+)
+
+TITLES = {d.name: d.title for d in DISPARITIES}
+FOUR_FIFTHS = 0.8
+
+
+def _range(
+    slices: list[dict[str, Any]], metric: str
+) -> tuple[dict[str, Any] | None, list[dict[str, str]], int]:
+    """Max-min of ``metric`` over eligible slices; also the excluded slices and eligible count."""
+    eligible = []
+    excluded = []
+    for s in slices:
+        m = s["metrics"][metric]
+        if m["value"] is None:
+            excluded.append({"slice": s["slice"], "reason": "undefined"})
+        elif m["low_n"]:
+            excluded.append({"slice": s["slice"], "reason": "low-n"})
+        else:
+            eligible.append((m["value"], s["slice"]))
+    if len(eligible) < 2:
+        return None, excluded, len(eligible)
+    hi = max(eligible, key=lambda t: t[0])
+    lo = min(eligible, key=lambda t: t[0])
+    spread = {
+        "value": hi[0] - lo[0],
+        "max": {"slice": hi[1], "value": hi[0]},
+        "min": {"slice": lo[1], "value": lo[0]},
+    }
+    return spread, excluded, len(eligible)
+
+
+def _unmeasured_reason(metric: str, n_eligible: int, excluded: list[dict[str, str]]) -> str:
+    low = sum(e["reason"] == "low-n" for e in excluded)
+    undef = sum(e["reason"] == "undefined" for e in excluded)
+    parts = []
+    if low:
+        parts.append(f"{low} low-n")
+    if undef:
+        parts.append(f"{undef} undefined")
+    extra = f" ({', '.join(parts)})" if parts else ""
+    return f"{n_eligible} eligible slice(s) for {metric}, need 2{extra}"
+
+
+def _disparity(
+    metric: str,
+    based_on: list[str],
+    spread: dict[str, Any] | None,
+    excluded: list[dict[str, str]],
+    n_eligible: int,
+    gated: bool,
+    threshold: float,
+    reason: str | None = None,
+) -> dict[str, Any]:
+    value = None if spread is None else spread["value"]
+    if value is None:
+        status = "unmeasured"
+    elif not gated:
+        status = "reported"
+    else:
+        status = "exceeded" if exceeds(value, threshold) else "ok"
+    return {
+        "metric": metric,
+        "based_on": based_on,
+        "value": value,
+        "gated": gated,
+        "threshold": threshold if gated else None,
+        "status": status,
+        "max": None if spread is None else spread["max"],
+        "min": None if spread is None else spread["min"],
+        "eligible_slices": n_eligible,
+        "excluded_slices": excluded,
+        "reason": reason if value is None else None,
+    }
+
+
+def applies(d: Disparity, task: str, has_label: bool, has_selection: bool) -> bool:
+    """Whether the report of a ``task`` model with these inputs has disparity ``d``."""
+    have = has_selection if d.needs == "selection" else has_label
+    return have and (d.task is None or d.task == task)
+
+
+def _evaluate(
+    d: Disparity, slices: list[dict[str, Any]], threshold: float,
+    ranges: dict[str, tuple[dict[str, Any] | None, list[dict[str, str]], int]],
+) -> dict[str, Any]:
+    for m in d.metrics:
+        if m not in ranges:
+            ranges[m] = _range(slices, m)
+    parts = [ranges[m] for m in d.metrics]
+    why = "; ".join(_unmeasured_reason(m, k, excl) for m, (_, excl, k) in zip(
+        d.metrics, parts, strict=True))
+    if d.kind == "difference" and len(parts) > 1:
+        candidates = [p[0] for p in parts if p[0] is not None]
+        best = max(candidates, key=lambda s: s["value"]) if candidates else None
+        pick = next((i for i, p in enumerate(parts) if best is not None and p[0] is best),
+                    len(parts) - 1)
+        spread, excl, k = best, parts[pick][1], parts[pick][2]
+    else:
+        spread, excl, k = parts[0]
+    if d.kind == "ratio" and spread is not None:
+        top, bottom = spread["max"]["value"], spread["min"]["value"]
+        # every eligible slice at a rate of 0: no slice is disadvantaged
+        spread = {"value": 1.0 if top == 0 else bottom / top, "max": spread["max"],
+                  "min": spread["min"]}
+    out = _disparity(d.name, list(d.metrics), spread, excl, k, d.gated, threshold, why)
+    if d.kind == "ratio":
+        out["four_fifths_rule"] = None if spread is None else (
+            "pass" if round12(spread["value"]) >= FOUR_FIFTHS else "fail")
+    if d.kind == "difference" and len(parts) > 1:
+        comp: dict[str, Any] = {
+            f"{m}_range": None if p[0] is None else p[0]["value"]
+            for m, p in zip(d.metrics, parts, strict=True)
+        }
+        comp["larger"] = None if spread is None else f"{d.metrics[pick]}_range"
+        out["components"] = comp
+    return out
+
+
+def build_disparities(
+    slices: list[dict[str, Any]],
+    task: str,
+    has_label: bool,
+    has_selection: bool,
+    threshold: float,
+) -> list[dict[str, Any]]:
+    """The disparities of one slicing, in :data:`DISPARITIES` order."""
+    ranges: dict[str, Any] = {}
+    return [
+        _evaluate(d, slices, threshold, ranges)
+        for d in DISPARITIES
+        if applies(d, task, has_label, has_selection)
+    ]

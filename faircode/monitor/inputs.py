@@ -1,0 +1,116 @@
+"""Inputs: the settings of ``evaluate`` and the numeric prediction, score and label columns
+(SPEC 12.1, 12.2), each checked with a one-line error naming the fix."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..summary import label_of
+from .engines import fairlearn_available
+from .errors import MonitorInputError
+from .metrics import TASKS
+from .slices import _NOT_SCALAR
+
+# predictions, scores and labels beyond this magnitude are refused: their squares (RMSE)
+# would overflow a double
+MAX_MAGNITUDE = 1e100
+_BOOL_TEXT = {"True": 1.0, "true": 1.0, "TRUE": 1.0, "False": 0.0, "false": 0.0, "FALSE": 0.0}
+
+
+def _number_cell(v: Any) -> Any:
+    """A text cell of a numeric column: trimmed, a missing token is missing, a boolean
+    word is 0/1; lists and objects are left for the not-numeric error."""
+    if isinstance(v, str):
+        t = label_of(v)
+        if t is None:
+            return None
+        return _BOOL_TEXT.get(t, t)
+    if isinstance(v, bool):
+        return float(v)
+    return v
+
+
+def _not_numeric(source: str, role: str, column: str, example: Any) -> MonitorInputError:
+    return MonitorInputError(
+        f"{source}: {role} column {column!r} is not numeric (found {example!r}); "
+        f"give {role}s as numbers (0/1 for a binary model)"
+    )
+
+
+def _numeric(series: pd.Series, column: str, role: str, source: str) -> np.ndarray:
+    """Float array of ``series`` (NaN for missing), or a one-line error naming a bad value."""
+    if pd.api.types.is_bool_dtype(series.dtype):
+        return series.astype("float64").to_numpy()
+    if pd.api.types.is_numeric_dtype(series.dtype):
+        values = series.astype("float64").to_numpy(na_value=np.nan)
+    else:
+        # the text rules per distinct value (a 0/1 column has two), then indexed by row
+        try:
+            codes, uniques = pd.factorize(series, use_na_sentinel=True)
+        except TypeError:  # unhashable cells (lists, dicts)
+            example = next(v for v in series.tolist() if isinstance(v, _NOT_SCALAR))
+            raise _not_numeric(source, role, column, example) from None
+        cells = pd.Series([_number_cell(u) for u in uniques], dtype=object)
+        try:
+            converted = pd.to_numeric(cells, errors="coerce")
+        except TypeError:
+            converted = pd.Series(np.nan, index=cells.index)
+        bad = converted.isna() & cells.notna()
+        if bad.any():
+            raise _not_numeric(source, role, column, uniques[int(np.flatnonzero(bad)[0])])
+        table = np.append(converted.astype("float64").to_numpy(na_value=np.nan), np.nan)
+        values = table[np.asarray(codes, dtype=np.int64)]  # -1 (missing) -> the NaN slot
+    if np.isinf(values).any():
+        raise MonitorInputError(
+            f"{source}: {role} column {column!r} contains infinite values; remove them"
+        )
+    with np.errstate(invalid="ignore"):
+        huge = np.abs(values) > MAX_MAGNITUDE
+    if huge.any():
+        raise MonitorInputError(
+            f"{source}: {role} column {column!r} has a value beyond +-1e100 "
+            f"({_fmt_num(values[huge][0])}); squared errors would overflow, rescale it"
+        )
+    return values
+
+
+# Fairlearn's MetricFrame costs about 200x the pandas engine at 10M rows (see
+# benchmarks/README-monitor.md), so "auto" uses it only up to this many rows.
+AUTO_FAIRLEARN_MAX_ROWS = 200_000
+
+
+def _resolve_engine(engine: str, n_rows: int = 0) -> str:
+    if engine == "auto":
+        use = fairlearn_available() and n_rows <= AUTO_FAIRLEARN_MAX_ROWS
+        return "fairlearn" if use else "pandas"
+    if engine == "fairlearn" and not fairlearn_available():
+        raise MonitorInputError(
+            "engine 'fairlearn' needs the fairlearn package; "
+            "install it with: pip install 'faircode[fairness]'"
+        )
+    if engine not in ("pandas", "fairlearn"):
+        raise MonitorInputError(f"unknown engine {engine!r}; use auto, pandas or fairlearn")
+    return engine
+
+
+def _fmt_num(x: float) -> str:
+    return f"{x:g}"
+
+
+def _check_settings(attrs: list[str], threshold: float, min_samples: int, task: str | None) -> None:
+    if not attrs:
+        raise MonitorInputError("at least one attribute is needed; pass --attr COL")
+    if len(set(attrs)) != len(attrs):
+        raise MonitorInputError("an attribute is given twice; pass each --attr once")
+    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+        raise MonitorInputError("threshold must be a number, e.g. --threshold 0.1")
+    if not math.isfinite(threshold) or threshold < 0:
+        raise MonitorInputError(f"threshold must be a finite number >= 0, got {threshold}")
+    if isinstance(min_samples, bool) or not isinstance(min_samples, int) or min_samples < 0:
+        raise MonitorInputError(f"min-samples must be a whole number >= 0, got {min_samples}")
+    if task is not None and task not in TASKS:
+        raise MonitorInputError(f"unknown task {task!r}; use binary or regression")

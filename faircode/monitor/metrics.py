@@ -1,0 +1,134 @@
+"""The per-slice metrics: ONE declarative list, and the report's slice entries from it.
+
+Every metric is a formula over the per-slice sufficient statistics of
+:mod:`faircode.monitor.counts` (SPEC 15.1): ``numerator / denominator`` (``"ratio"``) or
+its square root (``"sqrt_ratio"``, RMSE). The denominator is also the metric's count for
+the low-n guard (SPEC 12.5); a ratio of counts (``wilson``) gets a Wilson 95% interval
+and reports its numerator as ``successes``. The engines (:mod:`.counts`, :mod:`.engines`),
+the renderers (:mod:`.render`: column headers) and ``schema.json`` (tested against this
+list) all read :data:`METRICS`; a new metric is one entry here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .stats import wilson_arrays
+
+TASKS = ("binary", "regression")
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    task: str  # "binary" or "regression"
+    numerator: str  # a counts key: successes of a rate, or a sum
+    denominator: str  # a counts key: the metric's count (low-n guard)
+    formula: str = "ratio"  # "ratio" or "sqrt_ratio"
+    wilson: bool = False  # numerator counts successes: Wilson interval, "successes"
+    needs_label: bool = True
+    header: str | None = None  # column header in text/Markdown/HTML tables (None: no column)
+    column: int | None = None  # position of that column
+
+
+#: In report order per task (the order of a slice's ``metrics``).
+METRICS: tuple[Metric, ...] = (
+    Metric("accuracy", "binary", "n_correct", "n_labelled", wilson=True,
+           header="Accuracy", column=0),
+    Metric("selection_rate", "binary", "n_selected", "n", wilson=True, needs_label=False,
+           header="Sel.Rate", column=1),
+    Metric("tpr", "binary", "n_tp", "n_label_pos", wilson=True, header="TPR", column=2),
+    Metric("fpr", "binary", "n_fp", "n_label_neg", wilson=True, header="FPR", column=3),
+    Metric("precision", "binary", "n_tp", "n_pred_pos_labelled", wilson=True),
+    Metric("mae", "regression", "sum_abs_error", "n_labelled", header="MAE", column=0),
+    Metric("rmse", "regression", "sum_sq_error", "n_labelled", formula="sqrt_ratio",
+           header="RMSE", column=1),
+    Metric("mean_prediction", "regression", "sum_pred_labelled", "n_labelled",
+           header="Mean pred", column=3),
+    Metric("mean_label", "regression", "sum_label", "n_labelled", header="Mean label",
+           column=4),
+    Metric("selection_rate", "regression", "n_selected", "n", wilson=True, needs_label=False,
+           header="Sel.Rate", column=2),
+)
+
+#: Counts derived from others: key -> (minuend, subtrahend).
+DERIVED_COUNTS: dict[str, tuple[str, str]] = {"n_label_neg": ("n_labelled", "n_label_pos")}
+
+
+def metrics_of(task: str) -> tuple[Metric, ...]:
+    """The metrics of ``task``, in report order."""
+    return tuple(m for m in METRICS if m.task == task)
+
+
+def metric_names() -> list[str]:
+    """Every metric name once (schema.json's ``metric_name``)."""
+    return list(dict.fromkeys(m.name for m in METRICS))
+
+
+def columns(task: str) -> list[tuple[str, str]]:
+    """(header, metric) of the table columns of ``task``, in column order."""
+    shown = sorted((m for m in metrics_of(task) if m.header), key=lambda m: m.column or 0)
+    return [(m.header, m.name) for m in shown if m.header is not None]
+
+
+def _num(x: float) -> float | None:
+    return None if np.isnan(x) else float(x)
+
+
+def _display(value: Any) -> str:
+    from .slices import MISSING_LABEL
+
+    return MISSING_LABEL if value is None else str(value)
+
+
+def build_slices(
+    ats: list[Any],
+    slice_parts: np.ndarray,
+    stats: dict[str, np.ndarray],
+    task: str,
+    min_samples: int,
+) -> list[dict[str, Any]]:
+    """The report's slice entries of one slicing from its engine result ``stats``."""
+    present = [m for m in metrics_of(task) if m.name in stats]
+    bounds = {
+        m.name: wilson_arrays(stats[m.numerator], stats[m.denominator])
+        for m in present
+        if m.wilson
+    }
+    out = []
+    for gi, row in enumerate(slice_parts):
+        key = {a.name: a.values[int(c)] for a, c in zip(ats, row, strict=True)}
+        if len(ats) == 1:
+            text = _display(next(iter(key.values())))
+        else:
+            text = ", ".join(f"{k}={_display(v)}" for k, v in key.items())
+        metrics: dict[str, Any] = {}
+        low_n = []
+        for m in present:
+            count = int(stats[m.denominator][gi])
+            entry: dict[str, Any] = {
+                "value": _num(stats[m.name][gi]),
+                "count": count,
+                "low_n": count < min_samples,
+            }
+            if m.wilson:
+                entry["successes"] = int(stats[m.numerator][gi])
+                lo, hi = bounds[m.name][0][gi], bounds[m.name][1][gi]
+                entry["ci95"] = None if np.isnan(lo) else [float(lo), float(hi)]
+            if entry["low_n"]:
+                low_n.append(m.name)
+            metrics[m.name] = entry
+        out.append(
+            {
+                "slice": text,
+                "key": key,
+                "n": int(stats["n"][gi]),
+                "n_labelled": int(stats["n_labelled"][gi]) if "n_labelled" in stats else 0,
+                "metrics": metrics,
+                "low_n": low_n,
+            }
+        )
+    return out

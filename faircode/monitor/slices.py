@@ -1,0 +1,151 @@
+"""Slices: attribute columns factorised to sorted codes, and the slices of a slicing.
+
+A slicing is one attribute or one combination of attributes (``--intersect``); its
+slices are the value combinations present in the scored rows (SPEC 12.3).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..summary import label_of
+from .errors import MonitorInputError
+
+MISSING_LABEL = "(missing)"
+
+
+def _native(value: Any) -> Any:
+    """A JSON-friendly Python scalar for a slice value (None for missing)."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float):
+        if math.isnan(value):
+            return None
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, pd.Timestamp):
+        return value.isoformat()
+    return str(value)
+
+
+def _display(value: Any) -> str:
+    return MISSING_LABEL if value is None else str(value)
+
+
+# An attribute with more distinct values than this is an identifier, not a group
+# attribute (SPEC 12.3); --intersect takes at most this many attributes, and a report
+# holds at most this many slices over all its slicings.
+MAX_SLICES_PER_ATTRIBUTE = 1_000
+MAX_INTERSECT_ATTRIBUTES = 6
+MAX_TOTAL_SLICES = 50_000
+
+
+_NOT_SCALAR = (list, dict, tuple, set, np.ndarray)
+
+
+def _not_scalar(name: str, source: str, row: int, value: Any) -> MonitorInputError:
+    return MonitorInputError(
+        f"{source}: row {row + 1}: attribute column {name!r} holds a "
+        f"{type(value).__name__}, not a single value; slice by a column of plain values"
+    )
+
+
+def _typed(v: Any, name: str, source: str, row: int) -> Any:
+    """A mixed column's cell keyed by its type (None for missing)."""
+    if isinstance(v, _NOT_SCALAR):
+        raise _not_scalar(name, source, row, v)
+    if v is None or v is pd.NA or v is pd.NaT or (isinstance(v, float) and math.isnan(v)):
+        return None
+    return (type(v).__name__, v)
+
+
+class _Attribute:
+    """One attribute column factorised to sorted codes (missing values last).
+
+    Cells follow SPEC 12.1: a string is a label (trimmed; a missing token is missing),
+    a null is missing, other values keep their type. The rule is applied to the
+    distinct values only (one pass of pd.factorize over the rows)."""
+
+    def __init__(self, name: str, column: pd.Series, source: str = "data") -> None:
+        mixed = column.dtype == object and pd.api.types.infer_dtype(
+            column, skipna=True).startswith("mixed")
+        if mixed:  # True, 1 and 1.0 are equal in Python but different labels (SPEC 0.4)
+            column = pd.Series([_typed(v, name, source, i) for i, v in
+                                enumerate(column.tolist())], dtype=object)
+        try:
+            codes, uniques = pd.factorize(column, use_na_sentinel=True)
+        except TypeError:  # unhashable cells (lists, dicts): name the first one's row
+            for i, v in enumerate(column.tolist()):
+                if isinstance(v, _NOT_SCALAR):
+                    raise _not_scalar(name, source, i, v) from None
+            raise
+        codes = np.asarray(codes, dtype=np.int64)
+        index: dict[Any, int] = {}
+        remap = np.full(len(uniques) + 1, -1, dtype=np.int64)  # last slot: missing (-1)
+        for i, u in enumerate(uniques):
+            if mixed:
+                u = u[1]
+            if isinstance(u, _NOT_SCALAR):
+                raise _not_scalar(name, source, int(np.flatnonzero(codes == i)[0]), u)
+            v = _native(label_of(u) if isinstance(u, str) else u)
+            if v is not None:
+                remap[i] = index.setdefault((type(v), v), len(index))
+        codes = remap[codes]  # -1 indexes the last slot: missing stays -1
+        values = [v for _, v in index]
+        if len(values) > MAX_SLICES_PER_ATTRIBUTE:
+            raise MonitorInputError(
+                f"{source}: attribute column {name!r} has {len(values):,} distinct values "
+                f"(at most {MAX_SLICES_PER_ATTRIBUTE:,}); it looks like an identifier, not a "
+                "group: bucket it into fewer values or slice by a coarser column"
+            )
+        try:
+            order = sorted(range(len(values)), key=lambda i: values[i])
+        except TypeError:  # mixed types: order by type name, then text
+            order = sorted(
+                range(len(values)), key=lambda i: (type(values[i]).__name__, str(values[i]))
+            )
+        rank = np.empty(len(values), dtype=np.int64)
+        rank[order] = np.arange(len(values), dtype=np.int64)
+        missing = codes < 0
+        self.name = name
+        self.values: list[Any] = [values[i] for i in order]
+        if missing.any():
+            self.values.append(None)
+        if not len(order):  # no value at all: every row is in the missing slice
+            self.codes = np.zeros(len(codes), dtype=np.int64)
+            return
+        self.codes = np.where(missing, len(order), rank[np.where(missing, 0, codes)])
+
+
+def _slices_of(ats: list[_Attribute]) -> tuple[np.ndarray, np.ndarray]:
+    """Compact slice codes per row and the per-attribute codes of each slice."""
+    if len(ats) == 1:
+        at = ats[0]
+        n = len(at.values)
+        counts = np.bincount(at.codes, minlength=n)
+        present = np.flatnonzero(counts)
+        if len(present) == n:
+            return at.codes, np.arange(n, dtype=np.int64)[:, None]
+        remap = np.full(n, -1, dtype=np.int64)
+        remap[present] = np.arange(len(present))
+        return remap[at.codes], present[:, None]
+    sizes = [len(a.values) for a in ats]
+    if math.prod(sizes) >= 2**62:
+        raise MonitorInputError("too many attribute combinations to intersect")
+    combined = np.zeros(len(ats[0].codes), dtype=np.int64)
+    for a, size in zip(ats, sizes, strict=True):
+        combined = combined * size + a.codes
+    uniq, codes = np.unique(combined, return_inverse=True)
+    parts = np.empty((len(uniq), len(ats)), dtype=np.int64)
+    rest = uniq.copy()
+    for i in range(len(ats) - 1, -1, -1):
+        parts[:, i] = rest % sizes[i]
+        rest //= sizes[i]
+    return codes.astype(np.int64).ravel(), parts
