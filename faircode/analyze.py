@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from .detect import kind_from_name
+from .detect import check_overrides, kind_from_name
+from .labels import age_shape, age_value, band_labels
 from .numerics import fmt, fsum, ln, round_half_up, round_int
-from .options import Options
+from .options import Options, resolve
 from .reference import match_reference, reference_block, sum_warnings
-from .summary import LABEL_CAP, PAIR_COLUMNS, Summary, age_shape
+from .summary import LABEL_CAP, PAIR_COLUMNS, Summary
 
 Z = 1.959963984540054
 MAX_GAP_FLAGS = 10
@@ -32,12 +33,6 @@ def wilson(c: int, n: int) -> tuple[float, float]:
             round_half_up(min(1.0, center + margin), 4))
 
 
-def band_labels(edges: tuple[int, ...]) -> list[str]:
-    labels = [f"{lo}-{hi - 1}" for lo, hi in zip(edges, edges[1:])]
-    labels.append(f"{edges[-1]}+")
-    return labels
-
-
 def age_mapper(counts: dict[str, int], opts: Options) -> tuple[str, Callable[[str], str | None]]:
     """(mode, label -> group label or None when implausible) for an age column."""
     numeric = interval = True
@@ -53,19 +48,8 @@ def age_mapper(counts: dict[str, int], opts: Options) -> tuple[str, Callable[[st
     labels = band_labels(edges)
     max_age = opts.max_age
 
-    def value(lab: str) -> float:
-        if numeric:
-            return float(lab)
-        digits = ""
-        for ch in lab:
-            if ch.isdigit():
-                digits += ch
-            elif digits:
-                break
-        return float(int(digits))
-
     def to_band(lab: str) -> str | None:
-        v = value(lab)
+        v = age_value(lab, numeric)
         if v < 0 or v > max_age:
             return None
         band = 0
@@ -152,7 +136,13 @@ def grade_for(score: int | None) -> str | None:
     return "F"
 
 
-def analyze(summary: Summary, overrides: dict[str, str], opts: Options) -> dict:
+def analyze(summary: Summary, overrides: dict[str, str] | None = None,
+            opts: dict | Options | None = None) -> dict:
+    """The SPEC section 6 result of a summary. `overrides`: column -> kind or "ignore"
+    (checked against the summary's columns, as a read checks them); `opts`: a dict of
+    options (validated, defaults filled, like the JS engine's `analyze`) or an Options."""
+    opts = resolve(opts)
+    overrides = check_overrides(overrides, summary.columns)
     n_rows = summary.n_rows
     dims: list[dict] = []
     dropped: list[dict] = []

@@ -20,8 +20,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .labels import age_shape, label_of, typed_label
 from .options import Options
-from .summary import Summary, SummaryBuilder, age_shape, label_of
+from .summary import Summary, SummaryBuilder
+
+__all__ = ["ArrowSummaryBuilder", "index_array", "int_values", "typed_label"]
 
 _EMPTY = np.zeros(0, dtype=np.int64)
 
@@ -46,25 +49,6 @@ def index_array(positions: np.ndarray) -> pa.Array:
     """int64 positions as an Arrow array (for take), without pa.array's pandas import."""
     data = np.ascontiguousarray(positions, dtype=np.int64)
     return pa.Array.from_buffers(pa.int64(), len(data), [None, pa.py_buffer(data)])
-
-
-def typed_label(value: Any) -> str | None:
-    """A typed (non-CSV) cell's label (SPEC 0.4, typed sources; see benchmarks/NOTES).
-
-    null and float NaN are missing; strings go through the label rules; bytes are
-    decoded as UTF-8 (undecodable bytes replaced) and then treated as strings; every
-    other value is Python ``str()`` of its Python form (``34``, ``34.5``, ``True``,
-    ``2020-01-31``, ``2020-01-31 08:00:00``) and is not trimmed or matched against the
-    missing tokens (a typed value is never a marker)."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return label_of(value)
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return label_of(bytes(value).decode("utf-8", "replace"))
-    return str(value)
 
 
 def _float32_label(value: Any) -> str | None:

@@ -6,8 +6,8 @@ import re
 from dataclasses import asdict, dataclass
 
 from .errors import InputError
+from .labels import DEFAULT_AGE_BANDS
 
-DEFAULT_AGE_BANDS = (0, 18, 30, 45, 60, 75)
 DELIMITERS = {",": ",", ";": ";", "tab": "\t", "\t": "\t", "|": "|"}
 
 

@@ -8,9 +8,9 @@ from importlib import resources
 from pathlib import Path
 
 from .errors import InputError
+from .labels import share_value, trim
 from .numerics import fmt, fsum, round_half_up
 from .reader import open_table
-from .summary import AGE_NUMERIC
 
 HEADER_ALIASES = {
     "column": "column", "dimension": "column",
@@ -67,14 +67,15 @@ def parse_reference(data: bytes, name: str) -> list[dict]:
         raise InputError(f"{name}: a reference needs column, group and share headers")
     rows: list[tuple[str, str, float, int]] = []
     for rec, line in records:
-        col = rec[roles["column"]].strip(" \t")
-        group = rec[roles["group"]].strip(" \t")
-        raw = rec[roles["share"]].strip(" \t")
+        col = trim(rec[roles["column"]])
+        group = trim(rec[roles["group"]])
+        raw = trim(rec[roles["share"]])
         if not col or not group:
             raise InputError(f"{name}: line {line}: column and group must not be empty")
-        if AGE_NUMERIC.fullmatch(raw) is None or raw.startswith("-"):
+        share = share_value(raw)
+        if share is None:
             raise InputError(f"{name}: line {line}: share '{raw}' is not a non-negative number")
-        rows.append((col, group, float(raw), line))
+        rows.append((col, group, share, line))
     percent = any(share > 1.5 for _, _, share, _ in rows)
     table: list[dict] = []
     by_col: dict[str, dict] = {}

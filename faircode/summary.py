@@ -7,7 +7,6 @@ table merge by adding counts.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,25 +14,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .detect import kind_from_name
+from .labels import AGE_INTERVAL, AGE_NUMERIC, MISSING_TOKENS, age_shape, label_of
 from .options import Options
 
-MISSING_TOKENS = frozenset({"", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", "?"})
-AGE_NUMERIC = re.compile(r"-?[0-9]+(\.[0-9]+)?")
-AGE_INTERVAL = re.compile(r"[\[(][0-9]+ *[-,] *[0-9]+[\])]")
+__all__ = ["AGE_INTERVAL", "AGE_NUMERIC", "LABEL_CAP", "MISSING_TOKENS", "PAIR_COLUMNS",
+           "PairCounts", "Summary", "SummaryBuilder", "age_shape", "label_of"]
 _DENSE_LIMIT = 4_000_000  # pair tables larger than this are kept sparse
 # Bounds of SPEC 0.9 (the same numbers in assets/profiler-engine.js).
 LABEL_CAP = 100_000  # distinct labels a column is counted for; past it it is "capped"
 PAIR_COLUMNS = 64  # without cross, pairs are counted among the first 64 counted columns
-
-
-def label_of(raw: str) -> str | None:
-    """A CSV cell's label, or None when it is missing (SPEC 0.4)."""
-    s = raw.strip(" \t")
-    return None if s in MISSING_TOKENS else s
-
-
-def age_shape(label: str) -> tuple[bool, bool]:
-    return AGE_NUMERIC.fullmatch(label) is not None, AGE_INTERVAL.fullmatch(label) is not None
 
 
 @dataclass
@@ -226,11 +215,18 @@ class SummaryBuilder:
         self.codes: dict[int, dict[str, int]] = {i: {} for i in self.alive}
 
     def add_rows(self, rows: list[list]) -> None:
+        """Add a batch of records (lists of raw cells, one per header column)."""
         if not rows:
             return
-        self.n_rows += len(rows)
-        columns = list(zip(*rows))
-        self._add_columns(columns, len(rows))
+        self.add_columns(list(zip(*rows)), len(rows))
+
+    def add_columns(self, columns: Sequence[Sequence], n: int) -> None:
+        """Add n rows given column-wise: columns[i] holds the n raw cells of column i
+        (labelled by this builder's label_fn)."""
+        if n == 0:
+            return
+        self.n_rows += n
+        self._add_columns(columns, n)
 
     def _add_columns(self, columns: Sequence[Sequence], n: int) -> None:
         label_fn = self.label_fn

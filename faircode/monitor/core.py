@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..summary import label_of
+from ..labels import label_of
 from .engines import SliceInput, fairlearn_available, run_engine
 from .io import MonitorInputError, check_columns, read_table
 from .stats import COMPARE_DECIMALS, Z95, exceeds, round12, wilson_arrays
