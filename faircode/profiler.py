@@ -9,7 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
-from . import fastpath
 from .analyze import analyze
 from .detect import check_overrides
 from .errors import InputError
@@ -26,8 +25,14 @@ from .options import Options, resolve
 from .reader import BLOCK_SIZE, read_records
 from .summary import Summary, SummaryBuilder
 
-__all__ = ["Summarized", "check_overrides", "display_name", "open_input", "profile",
-           "summarize"]
+__all__ = ["FAST_MIN_BYTES", "Summarized", "check_overrides", "display_name", "open_input",
+           "profile", "summarize"]
+
+
+# From this size `engine="auto"` tries the pyarrow fast path; below it the reference
+# reader is as fast, and neither fastpath.py (threads, logging) nor pyarrow is imported.
+# fastpath.FAST_MIN_BYTES is its twin (tests/test_fastpath.py checks they agree).
+FAST_MIN_BYTES = 4 << 20
 
 
 class Summarized(NamedTuple):
@@ -198,7 +203,9 @@ def _summarize_stream(stream: BinaryIO, name: str, overrides, options: Options,
                       ) -> Summarized:
     if engine != "reference":
         size = _stream_size(stream)
-        if size is not None and (engine == "fast" or size >= fastpath.FAST_MIN_BYTES):
+        if size is not None and (engine == "fast" or size >= FAST_MIN_BYTES):
+            from . import fastpath
+
             got = fastpath.summarize_csv(stream, name, overrides, options,
                                          on_bytes=on_bytes, on_rows=on_rows)
             if not isinstance(got, fastpath.Fallback):

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import io
 import os
-from importlib import resources
 from pathlib import Path
 
 from .errors import InputError
 from .labels import share_value, trim
-from .numerics import fmt, fsum, round_half_up
+from .numerics import fmt, fsum, pct, round_half_up
 from .reader import open_table
 
 HEADER_ALIASES = {
@@ -22,6 +21,8 @@ SUM_TOLERANCE = 0.02
 
 
 def builtin_bytes(name: str) -> bytes:
+    from importlib import resources  # (it imports tempfile, shutil, bz2...: only when used)
+
     return (resources.files("faircode") / "data" / BUILTIN[name]).read_bytes()
 
 
@@ -134,7 +135,7 @@ def reference_block(dim: dict, entry: dict, flag_at: float) -> tuple[dict, list[
     rows.sort(key=lambda r: (-abs(round_half_up(r[3] - r[2], 4)), r[1]))
     deviation = 0.5 * fsum(r[0] for r in rows)
     flags = [f"{dim['name']}: '{label}' is under-represented vs reference "
-             f"({fmt(a * 100, 1)}% vs {fmt(e * 100, 1)}%)"
+             f"({pct(a)}% vs {pct(e)}%)"
              for _, label, e, a in rows if e - a >= flag_at]
     block = {
         "deviation": round_half_up(deviation, 4),

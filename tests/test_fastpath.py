@@ -18,7 +18,7 @@ from hypothesis import strategies as st  # noqa: E402
 from util import DATA  # noqa: E402
 
 import faircode  # noqa: E402
-from faircode import InputError, fastpath  # noqa: E402
+from faircode import InputError, fastpath, profiler  # noqa: E402
 from faircode.options import resolve  # noqa: E402
 
 NAMES = ["sex", "race", "age", "zip", "note", "grp", "id", "sex"]
@@ -295,6 +295,10 @@ def test_summarize_picks_the_fast_path_for_big_files(tmp_path, monkeypatch):
         *a, **k))
     faircode.summarize(DATA / "insurance.csv")
     assert not calls  # small: the reference reader, no pyarrow import needed
-    monkeypatch.setattr(fastpath, "FAST_MIN_BYTES", 1000)
+    monkeypatch.setattr(profiler, "FAST_MIN_BYTES", 1000)
     faircode.summarize(DATA / "insurance.csv")
     assert calls
+
+
+def test_the_dispatch_threshold_is_the_fast_paths():
+    assert profiler.FAST_MIN_BYTES == fastpath.FAST_MIN_BYTES
