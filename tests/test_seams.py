@@ -119,3 +119,34 @@ def test_a_pandas_frame_is_read_through_formats():
     assert summary.counts[1] == {"30.0": 1, "40.0": 1, "50.0": 1} and summary.missing[1] == 1
     big = pd.read_csv(DATA / "insurance.csv")
     assert faircode.profile(big)["n_rows"] == len(big)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pure_python_pair_counts_equal_the_arrow_builders(seed):
+    """The reference reader's pair tables (bitsets, or zipped rows for wide columns and
+    many combinations) hold exactly what columnar.py's numpy tables hold."""
+    pytest.importorskip("pyarrow")
+    import random
+
+    import pyarrow as pa
+
+    from faircode.columnar import ArrowSummaryBuilder
+
+    rng = random.Random(seed)
+    names = ["sex", "race", "age", "grp", "zip"]
+    overrides = {"zip": "categorical", "grp": "categorical"}
+    pools = [["M", "F", "", "NA"], [f"r{k}" for k in range(7)] + ["?"],
+             [str(a) for a in range(90)] + [""], [f"g{k}" for k in range(30)],
+             [f"{k:05d}" for k in range(600)] + ["null"]]
+    opts = resolve({"max_dimension_groups": 1000, "max_categorical": 1000})
+    py = SummaryBuilder("t", names, overrides, opts)
+    arrow = ArrowSummaryBuilder("t", names, overrides, opts)
+    for n in (5000, 1, 3000, 700):
+        cols = [[rng.choice(pool) for _ in range(n)] for pool in pools]
+        py.add_columns(cols, n)
+        arrow.add_arrays([pa.array(c) for c in cols], n)
+    a, b = py.finish(), arrow.finish()
+    # (0, 1): bitsets; (1, 2): 7 x 90 combinations, zipped; (3, 4): zip's codes pass a byte
+    assert {(0, 1), (1, 2), (3, 4)} <= set(a.pairs) and a == b
+    for key in a.pairs:
+        assert dict(a.pairs[key]) == dict(b.pairs[key])
