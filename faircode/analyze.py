@@ -5,24 +5,21 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from .detect import kind_from_name
-from .numerics import fmt, fsum, ln, round_half_up, round_int
-from .options import Options
+from .detect import check_overrides, kind_from_name
+from .labels import age_shape, age_value, band_labels
+from .numerics import Z, fmt, fsum, ln, pct, round_half_up, round_int
+from .options import Options, resolve
 from .reference import match_reference, reference_block, sum_warnings
-from .summary import LABEL_CAP, PAIR_COLUMNS, Summary, age_shape
+from .summary import LABEL_CAP, PAIR_COLUMNS, Summary
 
-Z = 1.959963984540054
 MAX_GAP_FLAGS = 10
 # Bounds of SPEC 0.9 (the same numbers in assets/profiler-engine.js).
 CELL_CAP = 1000  # gaps listed in an intersection's cells; the rest are counted
 GROUP_FLAG_CAP = 100  # under-represented flag lines per dimension; then one summary line
 
 
-def _pct(x: float) -> str:
-    return fmt(x * 100, 1)
-
-
 def wilson(c: int, n: int) -> tuple[float, float]:
+    """The Wilson score interval of c out of n at Z, clipped to [0, 1], 4 dp (SPEC 3)."""
     z2 = Z * Z
     p = c / n
     denom = 1 + z2 / n
@@ -30,12 +27,6 @@ def wilson(c: int, n: int) -> tuple[float, float]:
     margin = (Z / denom) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
     return (round_half_up(max(0.0, center - margin), 4),
             round_half_up(min(1.0, center + margin), 4))
-
-
-def band_labels(edges: tuple[int, ...]) -> list[str]:
-    labels = [f"{lo}-{hi - 1}" for lo, hi in zip(edges, edges[1:])]
-    labels.append(f"{edges[-1]}+")
-    return labels
 
 
 def age_mapper(counts: dict[str, int], opts: Options) -> tuple[str, Callable[[str], str | None]]:
@@ -53,19 +44,8 @@ def age_mapper(counts: dict[str, int], opts: Options) -> tuple[str, Callable[[st
     labels = band_labels(edges)
     max_age = opts.max_age
 
-    def value(lab: str) -> float:
-        if numeric:
-            return float(lab)
-        digits = ""
-        for ch in lab:
-            if ch.isdigit():
-                digits += ch
-            elif digits:
-                break
-        return float(int(digits))
-
     def to_band(lab: str) -> str | None:
-        v = value(lab)
+        v = age_value(lab, numeric)
         if v < 0 or v > max_age:
             return None
         band = 0
@@ -152,7 +132,13 @@ def grade_for(score: int | None) -> str | None:
     return "F"
 
 
-def analyze(summary: Summary, overrides: dict[str, str], opts: Options) -> dict:
+def analyze(summary: Summary, overrides: dict[str, str] | None = None,
+            opts: dict | Options | None = None) -> dict:
+    """The SPEC section 6 result of a summary. `overrides`: column -> kind or "ignore"
+    (checked against the summary's columns, as a read checks them); `opts`: a dict of
+    options (validated, defaults filled, like the JS engine's `analyze`) or an Options."""
+    opts = resolve(opts)
+    overrides = check_overrides(overrides, summary.columns)
     n_rows = summary.n_rows
     dims: list[dict] = []
     dropped: list[dict] = []
@@ -218,7 +204,7 @@ def analyze(summary: Summary, overrides: dict[str, str], opts: Options) -> dict:
     for dim, (ratio, miss, k, _n) in zip(dims, raw_flags):
         name = dim["name"]
         under = set(dim["under_represented"])  # a set: geography can have 30k groups
-        pct: dict[int, str] = {}
+        pct_of: dict[int, str] = {}
         listed = 0
         for g in dim["groups"]:
             if g["label"] in under:
@@ -226,9 +212,9 @@ def analyze(summary: Summary, overrides: dict[str, str], opts: Options) -> dict:
                     break
                 listed += 1
                 c = g["count"]
-                if c not in pct:
-                    pct[c] = _pct(c / _n)
-                flags.append(f"{name}: '{g['label']}' is under-represented ({pct[c]}%)")
+                if c not in pct_of:
+                    pct_of[c] = pct(c / _n)
+                flags.append(f"{name}: '{g['label']}' is under-represented ({pct_of[c]}%)")
         if len(under) > listed:
             flags.append(f"{name}: {len(under) - listed} more under-represented groups "
                          "(see under_represented)")
@@ -236,7 +222,7 @@ def analyze(summary: Summary, overrides: dict[str, str], opts: Options) -> dict:
             flags.append(f"{name}: imbalance ratio {fmt(ratio, 1)} "
                          f"('{dim['groups'][0]['label']}' vs '{dim['groups'][-1]['label']}')")
         if n_rows >= 1 and miss >= opts.missing_flag:
-            text = f"{name}: {_pct(miss)}% missing"
+            text = f"{name}: {pct(miss)}% missing"
             if dim["implausible_count"]:
                 text += f" ({dim['implausible_count']} implausible ages treated as missing)"
             flags.append(text)
@@ -356,7 +342,7 @@ def _intersection(summary: Summary, dims: list[dict], pair: tuple[str, str],
             flags.append(f"{a_name} x {b_name}: '{g['a']}' x '{g['b']}' is absent (0 rows)")
         else:
             flags.append(f"{a_name} x {b_name}: '{g['a']}' x '{g['b']}' is near-empty "
-                         f"({g['count']} rows, {_pct(g['count'] / n_rows)}%)")
+                         f"({g['count']} rows, {pct(g['count'] / n_rows)}%)")
     if total > MAX_GAP_FLAGS:
         flags.append(f"{a_name} x {b_name}: {total - MAX_GAP_FLAGS} more sparse cells "
                      "(see intersections)")

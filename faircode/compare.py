@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from .numerics import fmt, fsum, ln, round_half_up
+from .numerics import fmt, fsum, ln, pct, round_half_up
 from .options import Options, resolve
-
-
-def _pct(x: float) -> str:
-    return fmt(x * 100, 1)
 
 
 def _shares(dim: dict) -> dict[str, float]:
@@ -46,7 +42,7 @@ def compare_dimension(da: dict, db: dict, opts: Options) -> tuple[dict, list[str
         flags.append(f"{name}: {level} representation drift (PSI {fmt(psi, 2)})")
     for _, label, a, b, status in groups:
         if status != "shifted":
-            flags.append(f"{name}: '{label}' {status} ({_pct(a)}% -> {_pct(b)}%)")
+            flags.append(f"{name}: '{label}' {status} ({pct(a)}% -> {pct(b)}%)")
     out = {
         "name": name,
         "kind": da["kind"],

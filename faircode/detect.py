@@ -1,8 +1,12 @@
-"""Column-name tokenising and kind detection (SPEC.md section 1)."""
+"""Column-name tokenising and kind detection (SPEC.md section 1), and the check of the
+user's declared kinds (`--map`) against a header, which every reader calls once it
+knows the header."""
 
 from __future__ import annotations
 
 import re
+
+from .errors import InputError
 
 KINDS = ("sex", "race", "age", "geography", "categorical")
 OVERRIDE_VALUES = KINDS + ("ignore",)
@@ -46,3 +50,17 @@ def kind_from_name(name: str) -> str | None:
                 if _matches(kw, tok):
                     return kind
     return None
+
+
+def check_overrides(overrides: dict[str, str] | None, columns: list[str]) -> dict[str, str]:
+    """The declared kinds (column -> kind or "ignore"), checked against the header:
+    raises InputError for a column not in it or an unknown kind."""
+    overrides = dict(overrides or {})
+    for col, kind in overrides.items():
+        if col not in columns:
+            shown = ", ".join(columns[:5]) + ("..." if len(columns) > 5 else "")
+            raise InputError(f"--map: no column named '{col}' (columns: {shown})")
+        if kind not in OVERRIDE_VALUES:
+            raise InputError(f"--map: unknown kind '{kind}' for '{col}' "
+                             "(use sex, race, age, geography, categorical or ignore)")
+    return overrides

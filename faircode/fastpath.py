@@ -40,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
+from .detect import check_overrides
 from .errors import InputError
 from .options import Options
 from .reader import open_table
@@ -334,7 +335,6 @@ def skip_reported(callback: Callable | None, already: int, measure: Callable[[An
 
 def summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None,
                   options: Options, *,
-                  check: Callable[[dict[str, str] | None, list[str]], dict[str, str]],
                   on_bytes: Callable[[bytes], None] | None = None,
                   on_rows: Callable[[int], None] | None = None,
                   block_size: int = ARROW_BLOCK_SIZE, probe_rows: int = PROBE_ROWS,
@@ -342,12 +342,12 @@ def summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None,
                   ) -> tuple[Summary, dict[str, str]] | Fallback:
     """Summarize a seekable UTF-8 CSV stream with pyarrow, or say why not.
 
-    Returns (summary, checked overrides) or a Fallback. `check(overrides, header)`
-    validates the overrides once the header is known; the InputError it raises is the
-    one the reference reader raises at the same point. `parts`: how many byte ranges
+    Returns (summary, checked overrides) or a Fallback. The overrides are checked
+    (`detect.check_overrides`) once the header is known; the InputError that raises is
+    the one the reference reader raises at the same point. `parts`: how many byte ranges
     of the file to parse at once (default: `default_parts`). Every fallback is logged
     with its reason on the `faircode.fastpath` logger."""
-    got = _summarize_csv(stream, name, overrides, options, check, on_bytes, on_rows,
+    got = _summarize_csv(stream, name, overrides, options, on_bytes, on_rows,
                          block_size, probe_rows, parts)
     if isinstance(got, Fallback):
         log.info("%s: read by the reference reader: %s", name, got.reason)
@@ -355,7 +355,7 @@ def summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None,
 
 
 def _summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None,
-                   options: Options, check, on_bytes, on_rows, block_size: int,
+                   options: Options, on_bytes, on_rows, block_size: int,
                    probe_rows: int, parts: int | None
                    ) -> tuple[Summary, dict[str, str]] | Fallback:
     reason = applies(options)
@@ -373,7 +373,7 @@ def _summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None
         return Fallback("the reference reader reports a problem in the first records")
     end = stream.seek(0, os.SEEK_END)
     stream.seek(start)
-    checked_overrides = check(overrides, header)
+    checked_overrides = check_overrides(overrides, header)
     width = len(header)
     # Open columns with more than max_categorical labels among the first records can
     # never be dimensions: Arrow need not even convert them.

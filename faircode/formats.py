@@ -1,8 +1,10 @@
-"""Typed columnar sources: Parquet, Arrow IPC (file and stream), pyarrow and polars tables.
+"""Typed sources: Parquet, Arrow IPC (file and stream), pyarrow and polars tables, and
+pandas DataFrames.
 
 Files are streamed a row group / record batch at a time; cells become labels by
-`columnar.typed_label` (SPEC 0.4, typed sources). pyarrow (and polars) are imported
-only when such a source is profiled.
+`labels.MissingRule.typed_label` (SPEC 0.4, typed sources); a pandas frame is read a
+slice of rows at a time (`summarize_frame`). pyarrow (and polars) are imported only
+when such a source is profiled; pandas only exists here as the caller's object.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from .detect import check_overrides
 from .errors import InputError, require
+from .labels import DEFAULT_RULE, clean_header
 from .options import Options
-from .reader import clean_header
-from .summary import Summary
+from .reader import BATCH_ROWS as READ_BATCH_ROWS
+from .summary import Summary, SummaryBuilder
 
 PARQUET_MAGIC = b"PAR1"
 ARROW_MAGIC = b"ARROW1"
@@ -158,16 +162,16 @@ def _first_line(exc: Exception) -> str:
 
 def summarize_batches(schema_names: list[str], batches: Iterator[Any], name: str,
                       overrides: dict[str, str] | None, options: Options,
-                      check: Callable[[dict[str, str] | None, list[str]], dict[str, str]],
                       on_rows: Callable[[int], None] | None = None,
                       ) -> tuple[Summary, dict[str, str]]:
     import pyarrow as pa
 
-    from .columnar import ArrowSummaryBuilder, typed_label
+    from .columnar import ArrowSummaryBuilder
 
     header = clean_header(str(c) for c in schema_names)
-    checked = check(overrides, header)
-    builder = ArrowSummaryBuilder(name, header, checked, options, label_fn=typed_label)
+    checked = check_overrides(overrides, header)
+    builder = ArrowSummaryBuilder(name, header, checked, options,
+                                  label_fn=DEFAULT_RULE.typed_label)
     try:
         for batch in batches:
             n = batch.num_rows
@@ -183,7 +187,7 @@ def summarize_batches(schema_names: list[str], batches: Iterator[Any], name: str
 
 
 def summarize_file(path: Path | bytes, fmt: str, name: str,
-                   overrides: dict[str, str] | None, options: Options, check,
+                   overrides: dict[str, str] | None, options: Options,
                    on_bytes=None, on_rows=None) -> tuple[Summary, dict[str, str]]:
     schema, batches = _batches_of_file(path, fmt, name)
     if on_bytes is not None and isinstance(path, bytes):
@@ -192,12 +196,11 @@ def summarize_file(path: Path | bytes, fmt: str, name: str,
         with open(path, "rb") as fh:
             while block := fh.read(1 << 20):
                 on_bytes(block)
-    return summarize_batches(list(schema.names), batches, name, overrides, options, check,
-                             on_rows)
+    return summarize_batches(list(schema.names), batches, name, overrides, options, on_rows)
 
 
 def summarize_table(table: Any, name: str, overrides: dict[str, str] | None,
-                    options: Options, check, on_rows=None) -> tuple[Summary, dict[str, str]]:
+                    options: Options, on_rows=None) -> tuple[Summary, dict[str, str]]:
     """A pyarrow Table / RecordBatch or a polars DataFrame / LazyFrame."""
     if is_polars_frame(table):
         require("pyarrow", f"{name}: profiling a polars frame")  # polars' to_arrow needs it
@@ -210,4 +213,33 @@ def summarize_table(table: Any, name: str, overrides: dict[str, str] | None,
         table = pa.Table.from_batches([table])
     return summarize_batches(list(table.schema.names),
                              iter(table.to_batches(max_chunksize=BATCH_ROWS)), name,
-                             overrides, options, check, on_rows)
+                             overrides, options, on_rows)
+
+
+FRAME_ROWS = READ_BATCH_ROWS  # rows of a pandas frame labelled at a time
+
+
+def is_pandas_frame(obj: Any) -> bool:
+    mod = type(obj).__module__
+    return mod.startswith("pandas") and type(obj).__name__ == "DataFrame"
+
+
+def summarize_frame(df: Any, name: str, overrides: dict[str, str] | None, options: Options,
+                    on_rows=None) -> tuple[Summary, dict[str, str]]:
+    """A pandas DataFrame: its nulls (None, NaN, NaT, pd.NA) are missing, other cells are
+    labelled by `labels.MissingRule.frame_label` (SPEC 0.4, typed sources)."""
+    header = clean_header(str(c) for c in df.columns)
+    if len(df) == 0:
+        raise InputError(f"{name}: no data rows, only a header")
+    checked = check_overrides(overrides, header)
+    builder = SummaryBuilder(name, header, checked, options, label_fn=DEFAULT_RULE.frame_label)
+    for start in range(0, len(df), FRAME_ROWS):
+        part = df.iloc[start:start + FRAME_ROWS]
+        cols = []
+        for k in range(part.shape[1]):
+            s = part.iloc[:, k]
+            cols.append(s.astype(object).where(s.notna(), None).tolist())
+        builder.add_columns(cols, len(part))
+        if on_rows is not None:
+            on_rows(len(part))
+    return builder.finish(), checked

@@ -10,6 +10,9 @@ import math
 
 fsum = math.fsum
 
+#: The two-sided 95% normal quantile of every Wilson interval (SPEC 3 and 12.4).
+Z = 1.959963984540054
+
 _SCALE = {0: 1, 1: 10, 2: 100, 3: 1000, 4: 10000}
 _SQRT2 = 1.4142135623730951
 _LN2 = 0.6931471805599453
@@ -52,3 +55,8 @@ def ln(x: float) -> float:
     for j in range(21, 0, -2):
         q = q * s2 + 1.0 / j
     return e * _LN2 + 2.0 * s * q
+
+
+def pct(x: float) -> str:
+    """`P(x)` of the flag texts: a share as a percentage with one decimal, `fmt(x * 100, 1)`."""
+    return fmt(x * 100, 1)

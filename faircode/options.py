@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from typing import NamedTuple
 
 from .errors import InputError
+from .labels import DEFAULT_AGE_BANDS
 
-DEFAULT_AGE_BANDS = (0, 18, 30, 45, 60, 75)
 DELIMITERS = {",": ",", ";": ";", "tab": "\t", "\t": "\t", "|": "|"}
 
 # `faircode fairness` defaults (SPEC 12): the largest allowed disparity and the low-n guard.
@@ -15,8 +15,10 @@ FAIRNESS_THRESHOLD = 0.1
 FAIRNESS_MIN_SAMPLES = 30
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
+    """The resolved options (SPEC 7), immutable. A NamedTuple, not a dataclass: importing
+    dataclasses (and inspect) is a tenth of the CLI's start-up."""
+
     min_share: float = 0.05
     min_group_size: int = 100
     intersection_floor: float = 0.01
@@ -40,7 +42,7 @@ class Options:
 
     def params(self) -> dict:
         """The resolved knobs that change numbers, for provenance."""
-        d = asdict(self)
+        d = self._asdict()
         d.pop("reference")
         d["age_bands"] = list(self.age_bands)
         d["cross"] = list(self.cross) if self.cross else None
@@ -80,7 +82,7 @@ def resolve(opts: dict | Options | None) -> Options:
         return opts
     opts = dict(opts or {})
     out: dict = {}
-    known = set(Options.__dataclass_fields__)
+    known = set(Options._fields)
     for key in list(opts):
         if key not in known:
             raise InputError(f"unknown option '{key}' (known: {', '.join(sorted(known))})")

@@ -7,28 +7,40 @@ import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
-from . import fastpath
 from .analyze import analyze
-from .detect import OVERRIDE_VALUES
+from .detect import check_overrides
 from .errors import InputError
-from .formats import is_arrow_table, is_polars_frame, sniff_format, summarize_file, summarize_table
+from .formats import (
+    is_arrow_table,
+    is_pandas_frame,
+    is_polars_frame,
+    sniff_format,
+    summarize_file,
+    summarize_frame,
+    summarize_table,
+)
 from .options import Options, resolve
-from .reader import BATCH_ROWS, BLOCK_SIZE, clean_header, read_records
-from .summary import Summary, SummaryBuilder, label_of
+from .reader import BLOCK_SIZE, read_records
+from .summary import Summary, SummaryBuilder
+
+__all__ = ["FAST_MIN_BYTES", "Summarized", "check_overrides", "display_name", "open_input",
+           "profile", "summarize"]
 
 
-def check_overrides(overrides: dict[str, str] | None, columns: list[str]) -> dict[str, str]:
-    overrides = dict(overrides or {})
-    for col, kind in overrides.items():
-        if col not in columns:
-            shown = ", ".join(columns[:5]) + ("..." if len(columns) > 5 else "")
-            raise InputError(f"--map: no column named '{col}' (columns: {shown})")
-        if kind not in OVERRIDE_VALUES:
-            raise InputError(f"--map: unknown kind '{kind}' for '{col}' "
-                             "(use sex, race, age, geography, categorical or ignore)")
-    return overrides
+# From this size `engine="auto"` tries the pyarrow fast path; below it the reference
+# reader is as fast, and neither fastpath.py (threads, logging) nor pyarrow is imported.
+# fastpath.FAST_MIN_BYTES is its twin (tests/test_fastpath.py checks they agree).
+FAST_MIN_BYTES = 4 << 20
+
+
+class Summarized(NamedTuple):
+    """What `summarize` returns; unpacks as (summary, overrides, options)."""
+
+    summary: Summary  # the counts every metric is computed from (SPEC 0.5)
+    overrides: dict[str, str]  # the declared kinds, checked against the header
+    options: Options  # the resolved options
 
 
 def display_name(source: Any) -> str:
@@ -36,14 +48,6 @@ def display_name(source: Any) -> str:
         return str(source)
     return getattr(source, "name", None) if isinstance(getattr(source, "name", None), str) \
         else "<stream>"
-
-
-def _frame_label(value: Any) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return label_of(value)
-    return str(value)
 
 
 GLOB_CHARS = frozenset("*?[")
@@ -55,8 +59,9 @@ def summarize(source: Any, overrides: dict[str, str] | None = None,
               on_bytes: Callable[[bytes], None] | None = None,
               on_rows: Callable[[int], None] | None = None,
               engine: str = "auto",
-              ) -> tuple[Summary, dict[str, str], Options]:
-    """Read source once into a Summary; return it with the checked overrides and options.
+              ) -> Summarized:
+    """Read source once into a Summary; return `Summarized(summary, overrides, options)`
+    (a named tuple: `summary, overrides, options = summarize(...)` works).
 
     source: a path (CSV, Parquet or Arrow IPC, told apart by their magic bytes), a glob
     string or a list of paths (profiled as one dataset: their summaries are merged; the
@@ -68,12 +73,14 @@ def summarize(source: Any, overrides: dict[str, str] | None = None,
     if engine not in ("auto", "fast", "reference"):
         raise InputError(f"engine: unknown engine '{engine}' (use auto, fast or reference)")
     options = resolve(opts)
-    if _is_dataframe(source):
-        return _summarize_frame(source, overrides, options, name or "<dataframe>", on_rows)
+    if is_pandas_frame(source):
+        summary, checked = summarize_frame(source, name or "<dataframe>", overrides, options,
+                                           on_rows)
+        return Summarized(summary, checked, options)
     if is_arrow_table(source) or is_polars_frame(source):
         summary, checked = summarize_table(source, name or "<dataframe>", overrides, options,
-                                           check_overrides, on_rows)
-        return summary, checked, options
+                                           on_rows)
+        return Summarized(summary, checked, options)
     paths = _expand_paths(source)
     if paths is not None:
         return _summarize_many(paths, overrides, options, name, block_size, on_bytes,
@@ -106,8 +113,7 @@ def _expand_paths(source: Any) -> list[str] | None:
 
 
 def _summarize_many(paths: list[str], overrides, options: Options, name: str | None,
-                    block_size: int, on_bytes, on_rows, engine: str
-                    ) -> tuple[Summary, dict[str, str], Options]:
+                    block_size: int, on_bytes, on_rows, engine: str) -> Summarized:
     total: Summary | None = None
     checked: dict[str, str] = {}
     for path in paths:
@@ -123,7 +129,7 @@ def _summarize_many(paths: list[str], overrides, options: Options, name: str | N
     assert total is not None
     if name is not None or len(paths) > 1:
         total.name = name or f"{paths[0]} (+{len(paths) - 1} more)"
-    return total, checked, options
+    return Summarized(total, checked, options)
 
 
 def open_input(path: Path, label: str) -> tuple[BinaryIO, bool]:
@@ -157,15 +163,15 @@ def open_input(path: Path, label: str) -> tuple[BinaryIO, bool]:
 
 
 def _summarize_path(path: Path, label: str, overrides, options: Options, block_size: int,
-                    on_bytes, on_rows, engine: str) -> tuple[Summary, dict[str, str], Options]:
+                    on_bytes, on_rows, engine: str) -> Summarized:
     fh, regular = open_input(path, label)
     try:
         with fh:
             fmt, source = sniff_format(fh, path, regular)
             if fmt is not None:
                 summary, checked = summarize_file(source, fmt, label, overrides, options,
-                                                  check_overrides, on_bytes, on_rows)
-                return summary, checked, options
+                                                  on_bytes, on_rows)
+                return Summarized(summary, checked, options)
             # a pipe or special file: no fast path (it needs seeking)
             return _summarize_stream(source, label, overrides, options, block_size, on_bytes,
                                      on_rows, engine if regular else "reference")
@@ -194,16 +200,17 @@ def _stream_size(stream: BinaryIO) -> int | None:
 
 def _summarize_stream(stream: BinaryIO, name: str, overrides, options: Options,
                       block_size: int, on_bytes, on_rows=None, engine: str = "auto"
-                      ) -> tuple[Summary, dict[str, str], Options]:
+                      ) -> Summarized:
     if engine != "reference":
         size = _stream_size(stream)
-        if size is not None and (engine == "fast" or size >= fastpath.FAST_MIN_BYTES):
+        if size is not None and (engine == "fast" or size >= FAST_MIN_BYTES):
+            from . import fastpath
+
             got = fastpath.summarize_csv(stream, name, overrides, options,
-                                         check=check_overrides, on_bytes=on_bytes,
-                                         on_rows=on_rows)
+                                         on_bytes=on_bytes, on_rows=on_rows)
             if not isinstance(got, fastpath.Fallback):
                 summary, checked = got
-                return summary, checked, options
+                return Summarized(summary, checked, options)
             on_bytes = fastpath.skip_reported(on_bytes, got.bytes_reported, len)
             on_rows = fastpath.skip_reported(on_rows, got.rows_reported, int)
     header, batches = read_records(
@@ -216,31 +223,7 @@ def _summarize_stream(stream: BinaryIO, name: str, overrides, options: Options,
         builder.add_rows(batch)
         if on_rows is not None:
             on_rows(len(batch))
-    return builder.finish(), checked, options
-
-
-def _is_dataframe(obj: Any) -> bool:
-    mod = type(obj).__module__
-    return mod.startswith("pandas") and type(obj).__name__ == "DataFrame"
-
-
-def _summarize_frame(df, overrides, options: Options, name: str, on_rows=None):
-    header = clean_header(str(c) for c in df.columns)
-    if len(df) == 0:
-        raise InputError(f"{name}: no data rows, only a header")
-    checked = check_overrides(overrides, header)
-    builder = SummaryBuilder(name, header, checked, options, label_fn=_frame_label)
-    for start in range(0, len(df), BATCH_ROWS):
-        part = df.iloc[start:start + BATCH_ROWS]
-        cols = []
-        for k in range(part.shape[1]):
-            s = part.iloc[:, k]
-            cols.append(s.astype(object).where(s.notna(), None).tolist())
-        builder.n_rows += len(part)
-        builder._add_columns(cols, len(part))
-        if on_rows is not None:
-            on_rows(len(part))
-    return builder.finish(), checked, options
+    return Summarized(builder.finish(), checked, options)
 
 
 def profile(source: Any, overrides: dict[str, str] | None = None,

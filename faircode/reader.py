@@ -15,6 +15,10 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, BinaryIO
 
 from .errors import InputError
+from .labels import clean_header
+
+__all__ = ["BATCH_ROWS", "BLOCK_SIZE", "clean_header", "decoded_blocks", "open_table",
+           "physical_lines", "read_records", "sniff_delimiter"]
 
 BLOCK_SIZE = 1 << 20
 BATCH_ROWS = 4096
@@ -132,22 +136,6 @@ def sniff_delimiter(line: str) -> str:
             counts[ch] += 1
     best = max(SNIFF_ORDER, key=lambda d: (counts[d], -SNIFF_ORDER.index(d)))
     return best if counts[best] else ","
-
-
-def clean_header(names: Iterable[str]) -> list[str]:
-    """Trim, name empty headers column_N, rename duplicates name.1, name.2, ..."""
-    out: list[str] = []
-    taken: set[str] = set()
-    for i, raw in enumerate(names, start=1):
-        name = raw.strip(" \t") or f"column_{i}"
-        if name in taken:
-            k = 1
-            while f"{name}.{k}" in taken:
-                k += 1
-            name = f"{name}.{k}"
-        taken.add(name)
-        out.append(name)
-    return out
 
 
 class _Lines:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import io
 import os
-from importlib import resources
 from pathlib import Path
 
 from .errors import InputError
-from .numerics import fmt, fsum, round_half_up
+from .labels import share_value, trim
+from .numerics import fmt, fsum, pct, round_half_up
 from .reader import open_table
-from .summary import AGE_NUMERIC
 
 HEADER_ALIASES = {
     "column": "column", "dimension": "column",
@@ -22,6 +21,8 @@ SUM_TOLERANCE = 0.02
 
 
 def builtin_bytes(name: str) -> bytes:
+    from importlib import resources  # (it imports tempfile, shutil, bz2...: only when used)
+
     return (resources.files("faircode") / "data" / BUILTIN[name]).read_bytes()
 
 
@@ -67,14 +68,15 @@ def parse_reference(data: bytes, name: str) -> list[dict]:
         raise InputError(f"{name}: a reference needs column, group and share headers")
     rows: list[tuple[str, str, float, int]] = []
     for rec, line in records:
-        col = rec[roles["column"]].strip(" \t")
-        group = rec[roles["group"]].strip(" \t")
-        raw = rec[roles["share"]].strip(" \t")
+        col = trim(rec[roles["column"]])
+        group = trim(rec[roles["group"]])
+        raw = trim(rec[roles["share"]])
         if not col or not group:
             raise InputError(f"{name}: line {line}: column and group must not be empty")
-        if AGE_NUMERIC.fullmatch(raw) is None or raw.startswith("-"):
+        share = share_value(raw)
+        if share is None:
             raise InputError(f"{name}: line {line}: share '{raw}' is not a non-negative number")
-        rows.append((col, group, float(raw), line))
+        rows.append((col, group, share, line))
     percent = any(share > 1.5 for _, _, share, _ in rows)
     table: list[dict] = []
     by_col: dict[str, dict] = {}
@@ -133,7 +135,7 @@ def reference_block(dim: dict, entry: dict, flag_at: float) -> tuple[dict, list[
     rows.sort(key=lambda r: (-abs(round_half_up(r[3] - r[2], 4)), r[1]))
     deviation = 0.5 * fsum(r[0] for r in rows)
     flags = [f"{dim['name']}: '{label}' is under-represented vs reference "
-             f"({fmt(a * 100, 1)}% vs {fmt(e * 100, 1)}%)"
+             f"({pct(a)}% vs {pct(e)}%)"
              for _, label, e, a in rows if e - a >= flag_at]
     block = {
         "deviation": round_half_up(deviation, 4),

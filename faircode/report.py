@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from .numerics import fmt
+from .numerics import fmt, pct
 from .safetext import clip, shown
 
 BAR_WIDTH = 24
@@ -77,7 +77,7 @@ def _emit(value: Any, pad: str, out: list[str]) -> None:
 
 
 def _pct(x: float) -> str:
-    return fmt(x * 100, 1) + "%"
+    return pct(x) + "%"
 
 
 def _bar(share: float) -> str:

@@ -83,11 +83,12 @@ from typing import Any
 from urllib.parse import urlparse
 
 from .analyze import analyze
+from .detect import check_overrides
 from .errors import InputError
+from .labels import MISSING_TOKENS, TRIMMED, clean_header
 from .options import Options, resolve
-from .profiler import check_overrides
-from .reader import clean_header, decoded_blocks, open_table, physical_lines, sniff_delimiter
-from .summary import MISSING_TOKENS, Summary, SummaryBuilder
+from .reader import decoded_blocks, open_table, physical_lines, sniff_delimiter
+from .summary import Summary, SummaryBuilder
 
 try:  # pragma: no cover - exercised by the import check in tests
     from pyspark import StorageLevel
@@ -138,7 +139,7 @@ def get_session(master: str | None = None) -> SparkSession:
 
 def _string_label(c: Column) -> Column:
     """SPEC 0.4 in Spark: trim ASCII space/tab only; missing tokens and null -> null."""
-    t = F.btrim(c, F.lit(" \t"))
+    t = F.btrim(c, F.lit(TRIMMED))
     return F.when(c.isNull() | t.isin(*sorted(MISSING_TOKENS)), F.lit(None)).otherwise(t)
 
 

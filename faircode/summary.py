@@ -2,51 +2,73 @@
 
 A Summary holds, per column, the count of each label and of missing cells, and pair
 counts for the columns that can still become dimensions. Summaries of parts of one
-table merge by adding counts.
+table merge by adding counts. SummaryBuilder counts cells (the reference reader's
+records, a pandas frame's columns) in pure Python; columnar.ArrowSummaryBuilder counts
+Arrow arrays with numpy. Cells become labels by the rules in labels.py.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-
-import numpy as np
+from typing import Any
 
 from .detect import kind_from_name
+from .labels import AGE_INTERVAL, AGE_NUMERIC, MISSING_TOKENS, age_shape, label_of
 from .options import Options
 
-MISSING_TOKENS = frozenset({"", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", "?"})
-AGE_NUMERIC = re.compile(r"-?[0-9]+(\.[0-9]+)?")
-AGE_INTERVAL = re.compile(r"[\[(][0-9]+ *[-,] *[0-9]+[\])]")
-_DENSE_LIMIT = 4_000_000  # pair tables larger than this are kept sparse
+__all__ = ["AGE_INTERVAL", "AGE_NUMERIC", "LABEL_CAP", "MISSING_TOKENS", "PAIR_COLUMNS",
+           "PairCounts", "Summary", "SummaryBuilder", "age_shape", "label_of"]
 # Bounds of SPEC 0.9 (the same numbers in assets/profiler-engine.js).
 LABEL_CAP = 100_000  # distinct labels a column is counted for; past it it is "capped"
 PAIR_COLUMNS = 64  # without cross, pairs are counted among the first 64 counted columns
 
 
-def label_of(raw: str) -> str | None:
-    """A CSV cell's label, or None when it is missing (SPEC 0.4)."""
-    s = raw.strip(" \t")
-    return None if s in MISSING_TOKENS else s
-
-
-def age_shape(label: str) -> tuple[bool, bool]:
-    return AGE_NUMERIC.fullmatch(label) is not None, AGE_INTERVAL.fullmatch(label) is not None
-
-
-@dataclass
 class Summary:
-    name: str
-    columns: list[str]
-    n_rows: int = 0
-    counts: list[dict[str, int] | None] = field(default_factory=list)
-    missing: list[int] = field(default_factory=list)
-    pairs: dict[tuple[int, int], Mapping[tuple[str, str], int]] = field(default_factory=dict)
-    # capped[i]: column i stopped being counted at more than LABEL_CAP labels (SPEC 0.9);
-    # its counts are then None. Empty (or shorter) means no column was capped.
-    capped: list[bool] = field(default_factory=list)
+    """name, columns, n_rows; per column counts (label -> cells, None when not counted)
+    and missing; pairs ((i, j) -> (label_i, label_j) -> cells); capped.
+
+    A plain class rather than a dataclass: importing dataclasses (and inspect) is a
+    tenth of the CLI's start-up. Equality compares every field, as a dataclass's would."""
+
+    __slots__ = ("name", "columns", "n_rows", "counts", "missing", "pairs", "capped")
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+
+    def __init__(self, name: str, columns: list[str], n_rows: int = 0,
+                 counts: list[dict[str, int] | None] | None = None,
+                 missing: list[int] | None = None,
+                 pairs: dict[tuple[int, int], Mapping[tuple[str, str], int]] | None = None,
+                 capped: list[bool] | None = None) -> None:
+        self.name = name
+        self.columns = columns
+        self.n_rows = n_rows
+        self.counts: list[dict[str, int] | None] = [] if counts is None else counts
+        self.missing: list[int] = [] if missing is None else missing
+        self.pairs: dict[tuple[int, int], Mapping[tuple[str, str], int]] = \
+            {} if pairs is None else pairs
+        # capped[i]: column i stopped being counted at more than LABEL_CAP labels (SPEC
+        # 0.9); its counts are then None. Empty (or shorter) means no column was capped.
+        self.capped: list[bool] = [] if capped is None else capped
+
+    def _fields(self) -> tuple:
+        return (self.name, self.columns, self.n_rows, self.counts, self.missing, self.pairs,
+                self.capped)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        return ("Summary(name={!r}, columns={!r}, n_rows={!r}, counts={!r}, missing={!r}, "
+                "pairs={!r}, capped={!r})".format(*self._fields()))
+
+    def __getstate__(self) -> tuple:
+        return self._fields()
+
+    def __setstate__(self, state: tuple) -> None:
+        (self.name, self.columns, self.n_rows, self.counts, self.missing, self.pairs,
+         self.capped) = state
 
     def is_capped(self, i: int) -> bool:
         return i < len(self.capped) and self.capped[i]
@@ -85,58 +107,43 @@ class Summary:
                        missing, pairs, capped if any(capped) else [])
 
 
+_BITSET_COMBOS = 256  # label combinations of a batch counted by bitsets; past it, by rows
+_ONE_OF: dict[int, bytes] = {}  # code -> bytes.translate table: that code -> 1, others -> 0
+
+
+def _one_of(code: int) -> bytes:
+    table = _ONE_OF.get(code)
+    if table is None:
+        table = _ONE_OF[code] = bytes(256)[:code] + b"\x01" + bytes(255 - code)
+    return table
+
+
+def _bitsets(rows: bytes, codes: set[int]) -> dict[int, int]:
+    """code -> the rows holding it as the bits of an int (row r = 8q + s at bit 8q + s
+    of slice s's bytes: any fixed order of rows works for an AND and a popcount)."""
+    slices = [rows[s::8] for s in range(8)]
+    out = {}
+    for code in codes:
+        table = _one_of(code)
+        bits = 0
+        for s, part in enumerate(slices):
+            bits |= int.from_bytes(part.translate(table), "little") << s
+        out[code] = bits
+    return out
+
+
 class _PairTable:
-    """Counts of (code_a, code_b), dense while small. Codes come shifted by one, 0 meaning
-    missing, so a batch is counted without masking; row and column 0 are never read.
-    The dense table grows by doubling, so a column that keeps meeting new labels (zip
-    codes) does not copy it every batch."""
+    """Counts of (code_a, code_b) of non-missing labels, in a dict (pure Python: the
+    reference reader imports no numpy). See SummaryBuilder._count_pairs."""
+
+    __slots__ = ("counts",)
 
     def __init__(self) -> None:
-        self.dense = np.zeros((0, 0), dtype=np.int64)
-        self.sparse: Counter | None = None
-        self.ka = self.kb = 0
-
-    def add(self, a: np.ndarray, b: np.ndarray, ka: int, kb: int) -> None:
-        """a, b: shifted codes (0 = missing) of one batch; ka, kb: labels known so far."""
-        ka, kb = ka + 1, kb + 1  # the missing slot
-        self.ka, self.kb = max(self.ka, ka), max(self.kb, kb)
-        if self.sparse is None and ka * kb > _DENSE_LIMIT:
-            self.sparse = Counter()
-            rows, cols = np.nonzero(self.dense)
-            for r, c in zip(rows.tolist(), cols.tolist()):
-                self.sparse[(r, c)] = int(self.dense[r, c])
-            self.dense = np.zeros((0, 0), dtype=np.int64)
-        if self.sparse is not None:
-            both = (a > 0) & (b > 0)
-            keys, n = np.unique(a[both] * kb + b[both], return_counts=True)
-            for key, c in zip(keys.tolist(), n.tolist()):
-                self.sparse[divmod(key, kb)] += c
-            return
-        ca, cb = self.dense.shape
-        if ka > ca or kb > cb:
-            na = ca if ka <= ca else min(max(ka, 2 * ca), max(ka, _DENSE_LIMIT // max(kb, 1)))
-            nb = cb if kb <= cb else min(max(kb, 2 * cb), max(kb, _DENSE_LIMIT // max(na, 1)))
-            grown = np.zeros((na, nb), dtype=np.int64)
-            grown[:ca, :cb] = self.dense
-            self.dense = grown
-            ca, cb = na, nb
-        keys = a * cb
-        keys += b
-        if ca * cb <= 4 * len(keys):
-            self.dense += np.bincount(keys, minlength=ca * cb).reshape(ca, cb)
-        else:  # a wide table (e.g. zip x region): touch only the cells this batch hits
-            np.add.at(self.dense.reshape(-1), keys, 1)  # 5x faster than np.unique here
+        self.counts: dict[tuple[int, int], int] = {}
 
     def items(self):
-        """((code_a, code_b), count) for pairs of non-missing labels (codes unshifted)."""
-        if self.sparse is not None:
-            for (r, c), n in self.sparse.items():
-                yield (r - 1, c - 1), n
-            return
-        dense = self.dense[1:self.ka, 1:self.kb]
-        rows, cols = np.nonzero(dense)
-        for r, c, n in zip(rows.tolist(), cols.tolist(), dense[rows, cols].tolist()):
-            yield (r, c), n
+        """((code_a, code_b), count) for pairs of non-missing labels."""
+        return self.counts.items()
 
 
 class PairCounts(Mapping):
@@ -217,8 +224,9 @@ class SummaryBuilder:
         # be a dimension (forced, or a geography name): (i, j) can never be the first two.
         sure = {i for i in self.alive if self.roles[i] == "forced" or
                 (self.roles[i] == "named" and self.kinds[i] == "geography")}
-        self.pair_tables: dict[tuple[int, int], _PairTable] = {
-            (i, j): _PairTable() for k, i in enumerate(self.alive) for j in self.alive[k + 1:]
+        self.pair_tables: dict[tuple[int, int], Any] = {
+            (i, j): self._new_pair_table() for k, i in enumerate(self.alive)
+            for j in self.alive[k + 1:]
             if opts.cross is not None or not any(c < j and c != i for c in sure)
         }
         paired = {c for pair in self.pair_tables for c in pair}
@@ -226,15 +234,25 @@ class SummaryBuilder:
         self.codes: dict[int, dict[str, int]] = {i: {} for i in self.alive}
 
     def add_rows(self, rows: list[list]) -> None:
+        """Add a batch of records (lists of raw cells, one per header column)."""
         if not rows:
             return
-        self.n_rows += len(rows)
-        columns = list(zip(*rows))
-        self._add_columns(columns, len(rows))
+        self.add_columns(list(zip(*rows)), len(rows))
+
+    def add_columns(self, columns: Sequence[Sequence], n: int) -> None:
+        """Add n rows given column-wise: columns[i] holds the n raw cells of column i
+        (labelled by this builder's label_fn)."""
+        if n == 0:
+            return
+        self.n_rows += n
+        self._add_columns(columns, n)
+
+    def _new_pair_table(self) -> Any:
+        return _PairTable()
 
     def _add_columns(self, columns: Sequence[Sequence], n: int) -> None:
         label_fn = self.label_fn
-        code_arrays: dict[int, np.ndarray] = {}
+        code_arrays: dict[int, tuple[bytes | list[int], set[int]]] = {}
         for i, counts in enumerate(self.counts):
             if counts is None:
                 continue
@@ -242,7 +260,8 @@ class SummaryBuilder:
             cache = self.caches[i]
             is_age = self.kinds[i] == "age"
             missing = 0
-            for raw, c in Counter(col).items():
+            raws = Counter(col)
+            for raw, c in raws.items():
                 if raw in cache:
                     lab = cache[raw]
                 else:
@@ -274,7 +293,10 @@ class SummaryBuilder:
                         if code is None:
                             code = codes[lab] = len(codes)
                         lookup[raw] = code + 1
-                code_arrays[i] = np.fromiter(map(lookup.__getitem__, col), np.int64, n)
+                get = lookup.__getitem__
+                # codes + 1 of the batch's rows: one byte each while they fit in one
+                row_codes = bytes(map(get, col)) if len(codes) < 256 else list(map(get, col))
+                code_arrays[i] = row_codes, {get(raw) for raw in raws} - {0}
             if len(cache) > 100_000:
                 self.caches[i] = {}  # keep memory bounded on very wide columns
         self._prune()
@@ -292,10 +314,35 @@ class SummaryBuilder:
             return True
         return False
 
-    def _count_pairs(self, code_arrays: dict[int, np.ndarray]) -> None:
-        """Add one batch's label codes + 1 (0 = missing) to every tracked pair table."""
+    def _count_pairs(self, code_arrays: dict[int, tuple[bytes | list[int], set[int]]]
+                     ) -> None:
+        """Add one batch to every tracked pair table. code_arrays[i]: (the rows' label
+        codes + 1, 0 = missing; the codes + 1 present in the batch).
+
+        Pure Python, and fast: when both columns' codes fit a byte and the batch has few
+        label combinations, each label gets a bitset of the rows holding it (a Python
+        int, one bit per row, made by bytes.translate) and the count of (x, y) is the
+        popcount of their AND; other pairs count the zipped rows with a Counter."""
+        masks: dict[int, dict[int, int]] = {}
+        for i, (rows, seen) in code_arrays.items():
+            if isinstance(rows, bytes) and len(seen) <= _BITSET_COMBOS:
+                masks[i] = _bitsets(rows, seen)
         for (i, j), table in self.pair_tables.items():
-            table.add(code_arrays[i], code_arrays[j], len(self.codes[i]), len(self.codes[j]))
+            counts = table.counts
+            ma, mb = masks.get(i), masks.get(j)
+            if ma is not None and mb is not None and len(ma) * len(mb) <= _BITSET_COMBOS:
+                items_b = list(mb.items())
+                for x, bits_x in ma.items():
+                    for y, bits_y in items_b:
+                        c = (bits_x & bits_y).bit_count()
+                        if c:
+                            key = (x - 1, y - 1)
+                            counts[key] = counts.get(key, 0) + c
+            else:
+                for (x, y), c in Counter(zip(code_arrays[i][0], code_arrays[j][0])).items():
+                    if x and y:
+                        key = (x - 1, y - 1)
+                        counts[key] = counts.get(key, 0) + c
 
     def _n_labels(self, i: int) -> int:
         """Distinct labels of counted column i so far."""

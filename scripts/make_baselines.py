@@ -19,13 +19,18 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-EDGES = (0, 18, 30, 45, 60, 75)
+sys.path.insert(0, str(ROOT))  # the faircode next to this script, installed or not
+
+from faircode.labels import DEFAULT_AGE_BANDS, band_labels  # noqa: E402
+
+EDGES = DEFAULT_AGE_BANDS  # the default bands of SPEC 2, as the profiler groups ages
+LABELS = band_labels(EDGES)
 SOURCES = {"2019": "nc-est2019-agesex-res.csv", "2024": "nc-est2024-agesex-res.csv"}
 
 
 def band(age: int) -> str:
-    k = max(i for i, e in enumerate(EDGES) if e <= age)
-    return f"{EDGES[k]}+" if k == len(EDGES) - 1 else f"{EDGES[k]}-{EDGES[k + 1] - 1}"
+    """The band label of an age: that of the largest edge not above it (SPEC 2)."""
+    return LABELS[max(i for i, e in enumerate(EDGES) if e <= age)]
 
 
 def share(part: int, total: int) -> str:

@@ -29,3 +29,25 @@ def test_importing_faircode_does_not_import_pandas_or_pyarrow():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_profiling_a_small_csv_imports_neither_numpy_nor_pyarrow():
+    """Start-up: the reference reader and the analysis are pure Python (numpy is for the
+    Arrow paths, columnar.py), so `faircode profile small.csv` loads neither."""
+    code = ("import sys, faircode; from faircode.cli import main; "
+            f"faircode.profile({str(DATA / 'insurance.csv')!r}); "
+            f"faircode.profile({str(DATA / 'insurance.csv')!r}, {{'sex': 'sex'}}, "
+            "{'cross': ['sex', 'region']}); "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & "
+            "{'numpy', 'pyarrow', 'pandas'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
+    cli = ("import runpy, sys; sys.argv = ['faircode', 'profile', "
+           f"{str(DATA / 'insurance.csv')!r}, '--json']; "
+           "import atexit; atexit.register(lambda: sys.stderr.write(repr(sorted("
+           "{m.split('.')[0] for m in sys.modules} & {'numpy', 'pyarrow', 'pandas'}))))\n"
+           "runpy.run_module('faircode', run_name='__main__')")
+    r = subprocess.run([sys.executable, "-c", cli], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.strip().endswith("[]")

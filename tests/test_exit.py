@@ -25,7 +25,6 @@ pa = pytest.importorskip("pyarrow")
 
 from faircode import fastpath  # noqa: E402
 from faircode.options import resolve  # noqa: E402
-from faircode.profiler import check_overrides  # noqa: E402
 
 GOOD = b"sex,race,age\n" + b"M,A,34\nF,B,20\n\"x\ny\",C,1\n" * 5000
 BODY = GOOD[len(b"sex,race,age\n"):]
@@ -53,7 +52,7 @@ def test_no_arrow_reader_or_thread_outlives_a_read(case, parts):
     gc.disable()
     try:
         got = fastpath.summarize_csv(io.BytesIO(CASES[case]), "t.csv", None, resolve(None),
-                                     check=check_overrides, block_size=4096, parts=parts)
+                                     block_size=4096, parts=parts)
         assert isinstance(got, fastpath.Fallback) == (case not in ("clean", "short row"))
         assert _readers_alive() == before
         assert not [t.name for t in threading.enumerate() if t.name.startswith("faircode")]
@@ -67,14 +66,13 @@ WORK = textwrap.dedent("""
     import faircode
     from faircode import fastpath
     from faircode.options import resolve
-    from faircode.profiler import check_overrides
     import pyarrow as pa, pyarrow.parquet as pq
     cases = {cases!r}
     for round_ in range({rounds}):
         for data in cases.values():
             for parts in (1, 2):
                 fastpath.summarize_csv(io.BytesIO(data), "t.csv", None, resolve(None),
-                                       check=check_overrides, block_size=4096, parts=parts)
+                                       block_size=4096, parts=parts)
     faircode.profile({sample!r}, engine="fast")
     parquet, arrow = {parquet!r} + sys.argv[1], {arrow!r} + sys.argv[1]  # one per process
     table = pa.table({{"sex": ["M", "F"] * 500, "race": ["A", "B", "C", "D"] * 250}})

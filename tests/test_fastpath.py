@@ -18,9 +18,8 @@ from hypothesis import strategies as st  # noqa: E402
 from util import DATA  # noqa: E402
 
 import faircode  # noqa: E402
-from faircode import InputError, fastpath  # noqa: E402
+from faircode import InputError, fastpath, profiler  # noqa: E402
 from faircode.options import resolve  # noqa: E402
-from faircode.profiler import check_overrides  # noqa: E402
 
 NAMES = ["sex", "race", "age", "zip", "note", "grp", "id", "sex"]
 CELLS = ["M", "F", " M ", "\tF", "A", "B", "C", "", "NA", "?", "nan", "None", "34", "34.0",
@@ -107,7 +106,7 @@ def fast(data: bytes, block_size: int, probe_rows: int = 1, parts: int = 1, **op
     """(summary or error text, whether the fast path itself produced it). A probe of one
     record leaves every later problem to Arrow and the checks around it."""
     got = fastpath.summarize_csv(io.BytesIO(data), "t.csv", None, resolve(opts),
-                                 check=check_overrides, block_size=block_size,
+                                 block_size=block_size,
                                  probe_rows=probe_rows, parts=parts)
     if isinstance(got, fastpath.Fallback):
         return reference(data, **opts), False
@@ -133,7 +132,7 @@ def test_parts_report_bytes_in_order_and_rows_once(data, block_size, parts):
     seen: list[bytes] = []
     rows: list[int] = []
     got = fastpath.summarize_csv(io.BytesIO(data), "t.csv", None, resolve(None),
-                                 check=check_overrides, block_size=block_size, probe_rows=1,
+                                 block_size=block_size, probe_rows=1,
                                  parts=parts, on_bytes=seen.append, on_rows=rows.append)
     if isinstance(got, fastpath.Fallback):
         assert b"".join(seen) == data[:got.bytes_reported]
@@ -252,7 +251,7 @@ def test_problems_fall_back_and_report_the_reference_error(data, message):
 def test_real_files_stay_on_the_fast_path_and_match(path):
     opts = resolve(None)
     with open(DATA / path, "rb") as fh:
-        got = fastpath.summarize_csv(fh, path, None, opts, check=check_overrides)
+        got = fastpath.summarize_csv(fh, path, None, opts)
     assert not isinstance(got, fastpath.Fallback), got
     ref, _, _ = faircode.summarize(DATA / path, name=path, engine="reference")
     assert got[0] == ref
@@ -268,8 +267,7 @@ def test_real_files_in_parts_match_with_options(parts, opts, overrides):
     """Parts with options that change what is counted (cross, caps, overrides)."""
     path = "compas-scores-two-years.csv"
     with open(DATA / path, "rb") as fh:
-        got = fastpath.summarize_csv(fh, path, overrides, resolve(opts), check=check_overrides,
-                                     parts=parts)
+        got = fastpath.summarize_csv(fh, path, overrides, resolve(opts), parts=parts)
     assert not isinstance(got, fastpath.Fallback), got
     ref, _, _ = faircode.summarize(DATA / path, overrides, opts, name=path, engine="reference")
     assert got[0] == ref
@@ -283,7 +281,7 @@ def test_headerless_file_in_parts_matches():
     opts = {"names": names}
     with open(DATA / "adult.data", "rb") as fh:
         got = fastpath.summarize_csv(fh, "adult.data", None, resolve(opts),
-                                     check=check_overrides, parts=3)
+                                     parts=3)
     assert not isinstance(got, fastpath.Fallback), got
     ref, _, _ = faircode.summarize(DATA / "adult.data", None, opts, engine="reference",
                                    name="adult.data")
@@ -297,6 +295,10 @@ def test_summarize_picks_the_fast_path_for_big_files(tmp_path, monkeypatch):
         *a, **k))
     faircode.summarize(DATA / "insurance.csv")
     assert not calls  # small: the reference reader, no pyarrow import needed
-    monkeypatch.setattr(fastpath, "FAST_MIN_BYTES", 1000)
+    monkeypatch.setattr(profiler, "FAST_MIN_BYTES", 1000)
     faircode.summarize(DATA / "insurance.csv")
     assert calls
+
+
+def test_the_dispatch_threshold_is_the_fast_paths():
+    assert profiler.FAST_MIN_BYTES == fastpath.FAST_MIN_BYTES

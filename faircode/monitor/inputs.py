@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..summary import label_of
+from ..labels import label_of
 from .engines import fairlearn_available
 from .errors import MonitorInputError
 from .metrics import TASKS

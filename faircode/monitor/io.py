@@ -11,7 +11,7 @@ from typing import BinaryIO
 
 import pandas as pd
 
-from ..reader import clean_header
+from ..labels import clean_header
 from .errors import MonitorInputError
 
 CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".txt")

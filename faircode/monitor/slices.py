@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..summary import label_of
+from ..labels import label_of
 from .errors import MonitorInputError
 
 MISSING_LABEL = "(missing)"
