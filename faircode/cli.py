@@ -7,7 +7,6 @@ import errno
 import os
 import sys
 import time
-from importlib import resources
 
 from .cliparse import Parser, default_help
 from .errors import (
@@ -182,6 +181,8 @@ def _open_source(args: argparse.Namespace):
     if args.sample:
         if args.path:
             raise InputError("give either PATH or --sample, not both")
+        from importlib import resources  # only here: it imports tempfile, shutil, bz2
+
         ref = resources.files("faircode") / "data" / SAMPLE
         return str(ref), SAMPLE, os.path.getsize(str(ref))
     if not args.path:
