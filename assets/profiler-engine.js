@@ -301,6 +301,18 @@ function () {
     return a === 0 && b === s.length ? s : s.slice(a, b);
   }
 
+  /** trimLabel on bytes: the start of b[s, e) without leading spaces and tabs. */
+  function trimStart(b, s, e) {
+    while (s < e) { const x = b[s]; if (x !== 32 && x !== 9) break; s++; }
+    return s;
+  }
+
+  /** trimLabel on bytes: the end of b[s, e) without trailing spaces and tabs. */
+  function trimEnd(b, s, e) {
+    while (e > s) { const x = b[e - 1]; if (x !== 32 && x !== 9) break; e--; }
+    return e;
+  }
+
   /**
    * The missing-token test, as a string Set and, for the reader, the same tokens'
    * UTF-8 bytes grouped by length: both are built from one list, so a token added to
@@ -1655,9 +1667,8 @@ function () {
 
     /** A wanted cell of column c, bytes b[s, e) before trimming: count its label. */
     cell(c, b, s, e) {
-      // Trim ASCII spaces and tabs (SPEC 0.4).
-      while (s < e) { const x = b[s]; if (x !== 32 && x !== 9) break; s++; }
-      while (e > s) { const x = b[e - 1]; if (x !== 32 && x !== 9) break; e--; }
+      s = trimStart(b, s, e);
+      e = trimEnd(b, s, e);
       if (e - s <= this.missMax && isMissingBytes(this.miss, b, s, e - s)) {
         this.missing[c]++;
         this.codes[(c << BATCH_BITS) | this.batchN] = -1;
