@@ -8,6 +8,7 @@
  *
  *       A file of 32 MB or more is cut into one part per core (at most 4; --parts N
  *       sets the number), parsed at once on worker threads, and the summaries merged.
+ *       Where it is cut is the engine's rule (planParts, SPEC 0.8).
  *
  *   node scripts/engine-js.js profile FILE --reference REF.csv --provenance
  *       With a section 9 reference table, and with the section 10 provenance block
