@@ -22,6 +22,7 @@
  * Contents: sections in the order of the Python modules they mirror.
  *   Errors       faircode/errors.py       InputError
  *   Numerics     faircode/numerics.py     SPEC 13: fsum, ln, rounding, code-point order
+ *                                         (then Python's text of values in messages)
  *   Labels       faircode/labels.py       SPEC 0.3, 0.4, 2, 9: missing tokens, trimming,
  *                                         header names, age and share grammars
  *   Options      faircode/options.py      SPEC 7: resolveOptions
@@ -29,7 +30,7 @@
  *   Reader       faircode/reader.py       SPEC 0.1-0.3: UTF-8, CsvScanner (bytes -> records)
  *   Summary      faircode/summary.py      SPEC 0.4, 0.5, 0.9, 4: CountSink, createProfiler,
  *                                         mergeSummaries
- *   Parts        (SPEC 0.8)               planParts: where a big file is cut into parts
+ *   Parts        faircode/fastpath.py     SPEC 0.8: planParts, where a big file is cut
  *   Analyze      faircode/analyze.py      SPEC 1-6: summary -> result
  *   Compare      faircode/compare.py      SPEC 8
  *   Reference    faircode/reference.py    SPEC 9: parseReference (RecordSink)
