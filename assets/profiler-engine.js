@@ -18,7 +18,24 @@
  * ("2") first, which changes which bad override is reported first.
  *
  * Errors are thrown as FaircodeEngine.InputError (code 2) whose message is the exact
- * one-line text of SPEC section 0.6 / section 7.
+ * one-line text of SPEC section 0.6 / section 7. *
+ * Contents: sections in the order of the Python modules they mirror.
+ *   Errors       faircode/errors.py       InputError
+ *   Numerics     faircode/numerics.py     SPEC 13: fsum, ln, rounding, code-point order
+ *                                         (then Python's text of values in messages)
+ *   Labels       faircode/labels.py       SPEC 0.3, 0.4, 2, 9: missing tokens, trimming,
+ *                                         header names, age and share grammars
+ *   Options      faircode/options.py      SPEC 7: resolveOptions
+ *   Detect       faircode/detect.py       SPEC 1: column names -> kinds
+ *   Reader       faircode/reader.py       SPEC 0.1-0.3: UTF-8, CsvScanner (bytes -> records)
+ *   Summary      faircode/summary.py      SPEC 0.4, 0.5, 0.9, 4: CountSink, createProfiler,
+ *                                         mergeSummaries
+ *   Parts        faircode/fastpath.py     SPEC 0.8: planParts, where a big file is cut
+ *   Analyze      faircode/analyze.py      SPEC 1-6: summary -> result
+ *   Compare      faircode/compare.py      SPEC 8
+ *   Reference    faircode/reference.py    SPEC 9: parseReference (RecordSink)
+ *   Provenance   faircode/provenance.py   SPEC 10, and a streaming SHA-256
+ *   API                                   profileBytes, the exports
  */
 (function (root, factory) {
   'use strict';
@@ -33,7 +50,7 @@ function () {
   'use strict';
 
   // ---------------------------------------------------------------------------------
-  // Errors
+  // Errors: faircode/errors.py
   // ---------------------------------------------------------------------------------
 
   class InputError extends Error {
@@ -45,7 +62,7 @@ function () {
   }
 
   // ---------------------------------------------------------------------------------
-  // Numerics (SPEC section 13)
+  // Numerics (SPEC 13): faircode/numerics.py
   // ---------------------------------------------------------------------------------
 
   const VERSION = '0.1.0'; // faircode/__init__.py __version__
@@ -207,7 +224,8 @@ function () {
   }
 
   // ---------------------------------------------------------------------------------
-  // Python-compatible text of values inside error messages
+  // Python-compatible text of values inside error messages (faircode/numerics.py,
+  // options.py)
   // ---------------------------------------------------------------------------------
 
   /** Python repr() of a float (shortest round-trip, exponent for e < -4 or >= 16). */
@@ -266,8 +284,115 @@ function () {
   }
 
   // ---------------------------------------------------------------------------------
-  // Options (SPEC section 7), validated in the same order and with the same messages
-  // as faircode/options.py
+  // Labels (SPEC 0.3 header names, 0.4 missing tokens and trimming, 2 age grammar,
+  // 9 share grammar): faircode/labels.py
+  // ---------------------------------------------------------------------------------
+
+  const MISSING_TOKENS = Object.freeze(['', 'NA', 'N/A', 'n/a', 'NaN', 'nan', 'null', 'NULL', '?']);
+  const AGE_NUMERIC = /^-?[0-9]+(\.[0-9]+)?$/;
+  const AGE_INTERVAL = /^[[(][0-9]+ *[-,] *[0-9]+[\])]$/;
+  const SHARE_GRAMMAR = /^-?[0-9]+(\.[0-9]+)?$/;
+
+  /** Trim ASCII spaces and tabs only. */
+  function trimLabel(s) {
+    let a = 0;
+    let b = s.length;
+    while (a < b) { const c = s.charCodeAt(a); if (c !== 32 && c !== 9) break; a++; }
+    while (b > a) { const c = s.charCodeAt(b - 1); if (c !== 32 && c !== 9) break; b--; }
+    return a === 0 && b === s.length ? s : s.slice(a, b);
+  }
+
+  /** trimLabel on bytes: the start of b[s, e) without leading spaces and tabs. */
+  function trimStart(b, s, e) {
+    while (s < e) { const x = b[s]; if (x !== 32 && x !== 9) break; s++; }
+    return s;
+  }
+
+  /** trimLabel on bytes: the end of b[s, e) without trailing spaces and tabs. */
+  function trimEnd(b, s, e) {
+    while (e > s) { const x = b[e - 1]; if (x !== 32 && x !== 9) break; e--; }
+    return e;
+  }
+
+  /**
+   * The missing-token test, as a string Set and, for the reader, the same tokens'
+   * UTF-8 bytes grouped by length: both are built from one list, so a token added to
+   * it is missing for isMissing() and for profiling alike. `extra` (strings) adds
+   * tokens at run time; the default list is SPEC 0.4's.
+   */
+  function missingMatcher(extra) {
+    const tokens = MISSING_TOKENS.concat(extra ? Array.from(extra, String) : []);
+    const set = new Set(tokens);
+    const byLen = [];
+    const first = new Uint8Array(256); // 1: some token starts with this byte
+    let maxLen = 0;
+    for (const t of set) {
+      const bytes = utf8Encode(t);
+      while (byLen.length <= bytes.length) byLen.push([]);
+      byLen[bytes.length].push(bytes);
+      if (bytes.length > maxLen) maxLen = bytes.length;
+      if (bytes.length) first[bytes[0]] = 1;
+    }
+    return { set, byLen, first, maxLen };
+  }
+
+  function utf8Encode(s) {
+    if (typeof TextEncoder !== 'undefined') return new TextEncoder().encode(s);
+    const out = [];
+    for (const ch of s) {
+      const cp = ch.codePointAt(0);
+      if (cp < 0x80) out.push(cp);
+      else if (cp < 0x800) out.push(0xc0 | (cp >> 6), 0x80 | (cp & 63));
+      else if (cp < 0x10000) out.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+      else {
+        out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63),
+          0x80 | (cp & 63));
+      }
+    }
+    return Uint8Array.from(out);
+  }
+
+  const DEFAULT_MISSING = missingMatcher(null);
+
+  function isMissing(label, matcher) {
+    return (matcher || DEFAULT_MISSING).set.has(label);
+  }
+
+  /** Is the trimmed label bytes[s, s + len) a missing token of `m` (len <= m.maxLen,
+   * which the caller checks first: most labels are longer). */
+  function isMissingBytes(m, b, s, len) {
+    // Most short labels ("Male", "34") fail on their first byte: as fast as a switch.
+    if (len !== 0 && m.first[b[s]] === 0) return false;
+    const cands = m.byLen[len];
+    if (cands === undefined) return false;
+    next: for (let k = 0; k < cands.length; k++) {
+      const t = cands[k];
+      for (let i = 0; i < len; i++) if (b[s + i] !== t[i]) continue next;
+      return true;
+    }
+    return false;
+  }
+
+  function cleanHeader(raw) {
+    const out = [];
+    const taken = new Set();
+    for (let i = 0; i < raw.length; i++) {
+      let name = trimLabel(raw[i]);
+      if (name === '') name = 'column_' + (i + 1);
+      if (taken.has(name)) {
+        let k = 1;
+        while (taken.has(name + '.' + k)) k++;
+        name = name + '.' + k;
+      }
+      taken.add(name);
+      out.push(name);
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Options (SPEC 7): faircode/options.py, validated in the same order and with the
+  // same messages
   // ---------------------------------------------------------------------------------
 
   const DEFAULT_AGE_BANDS = [0, 18, 30, 45, 60, 75];
@@ -427,7 +552,7 @@ function () {
   }
 
   // ---------------------------------------------------------------------------------
-  // Detection (SPEC section 1)
+  // Detect (SPEC 1): faircode/detect.py
   // ---------------------------------------------------------------------------------
 
   const KEYWORDS = [
@@ -465,45 +590,7 @@ function () {
   }
 
   // ---------------------------------------------------------------------------------
-  // Labels (SPEC section 0.4) and age grammar (section 2)
-  // ---------------------------------------------------------------------------------
-
-  const MISSING_TOKENS = new Set(['', 'NA', 'N/A', 'n/a', 'NaN', 'nan', 'null', 'NULL', '?']);
-  const AGE_NUMERIC = /^-?[0-9]+(\.[0-9]+)?$/;
-  const AGE_INTERVAL = /^[[(][0-9]+ *[-,] *[0-9]+[\])]$/;
-
-  /** Trim ASCII spaces and tabs only. */
-  function trimLabel(s) {
-    let a = 0;
-    let b = s.length;
-    while (a < b) { const c = s.charCodeAt(a); if (c !== 32 && c !== 9) break; a++; }
-    while (b > a) { const c = s.charCodeAt(b - 1); if (c !== 32 && c !== 9) break; b--; }
-    return a === 0 && b === s.length ? s : s.slice(a, b);
-  }
-
-  function isMissing(label) {
-    return label.length <= 4 && MISSING_TOKENS.has(label);
-  }
-
-  function cleanHeader(raw) {
-    const out = [];
-    const taken = new Set();
-    for (let i = 0; i < raw.length; i++) {
-      let name = trimLabel(raw[i]);
-      if (name === '') name = 'column_' + (i + 1);
-      if (taken.has(name)) {
-        let k = 1;
-        while (taken.has(name + '.' + k)) k++;
-        name = name + '.' + k;
-      }
-      taken.add(name);
-      out.push(name);
-    }
-    return out;
-  }
-
-  // ---------------------------------------------------------------------------------
-  // UTF-8 (SPEC section 0.1)
+  // Reader (SPEC 0.1-0.3): faircode/reader.py. Bytes -> header and records.
   //
   // The reader works on bytes: a chunk is validated once (firstBadByte), then parsed as
   // bytes, and only the bytes of a label seen for the first time are decoded to a JS
@@ -646,34 +733,464 @@ function () {
     return out + parts.join('');
   }
 
-  /** Is the (trimmed) label bytes[s, s + len), len <= 4, one of the missing tokens of
-   * SPEC 0.4: "", NA, N/A, n/a, NaN, nan, null, NULL, ? (exact, case-sensitive). */
-  function isMissingBytes(b, s, len) {
-    switch (len) {
-      case 0: return true;
-      case 1: return b[s] === 63; // ?
-      case 2: return b[s] === 78 && b[s + 1] === 65; // NA
-      case 3: {
-        const x = b[s];
-        const y = b[s + 1];
-        const z = b[s + 2];
-        if (x === 78) return (y === 47 && z === 65) || (y === 97 && z === 78); // N/A NaN
-        if (x === 110) return (y === 47 && z === 97) || (y === 97 && z === 110); // n/a nan
-        return false;
+  // Parser states.
+  const REC_START = 0; // no character of the current record read yet
+  const FIELD_START = 1; // right after a delimiter
+  const UNQUOTED = 2; // inside an unquoted field (or after a closing quote)
+  const QUOTED = 3; // inside a quoted field
+  const QUOTE_IN_QUOTED = 4; // a '"' seen inside a quoted field: '""' or the close
+
+
+  const SNIFF_ORDER = [',', ';', '\t', '|'];
+
+  function sniffDelimiter(line) {
+    const counts = [0, 0, 0, 0];
+    let inQuotes = false;
+    for (let i = 0; i < line.length; i++) {
+      const c = line.charCodeAt(i);
+      if (c === 34) inQuotes = !inQuotes;
+      else if (!inQuotes) {
+        if (c === 44) counts[0]++;
+        else if (c === 59) counts[1]++;
+        else if (c === 9) counts[2]++;
+        else if (c === 124) counts[3]++;
       }
-      case 4: {
-        const x = b[s];
-        if (x === 110) return b[s + 1] === 117 && b[s + 2] === 108 && b[s + 3] === 108; // null
-        if (x === 78) return b[s + 1] === 85 && b[s + 2] === 76 && b[s + 3] === 76; // NULL
-        return false;
+    }
+    let best = 0;
+    for (let k = 1; k < 4; k++) if (counts[k] > counts[best]) best = k;
+    return counts[best] ? SNIFF_ORDER[best] : ',';
+  }
+
+  const NO_BYTES = new Uint8Array(0);
+
+  /** A growable byte buffer. */
+  function appendBytes(buf, len, b, s, e) {
+    const need = len + (e - s);
+    if (need > buf.length) {
+      const grown = new Uint8Array(Math.max(buf.length * 2, need));
+      grown.set(buf.subarray(0, len));
+      buf = grown;
+    }
+    if (e - s < 64) for (let k = s; k < e; k++) buf[len++] = b[k];
+    else buf.set(b.subarray(s, e), len);
+    return buf;
+  }
+
+  /**
+   * The CSV scanner (SPEC 0.1, 0.2, 0.3): bytes -> header and records. It validates
+   * UTF-8, drops skip_lines, sniffs the delimiter and runs the state machine; what a
+   * record means is the sink's: CountSink counts cells (profiling), RecordSink keeps
+   * records as text (references). A sink has:
+   *   keepsAll             decode every field as text and hand it to record()
+   *   setHeader(names)     -> Uint8Array, 1 where a column's cells go to cell() (the
+   *                        sink may clear an entry later: that column is then skipped)
+   *   checkHeader()        once the header is known (may throw an InputError)
+   *   cell(c, b, s, e)     the untrimmed bytes of a wanted field of column c
+   *   record(nf, fields, line)  a data record of nf <= width fields has ended
+   *   end()                the input has ended
+   */
+  class CsvScanner {
+    constructor(name, opts, sink) {
+      this.name = name;
+      this.opts = opts;
+      this.sink = sink;
+      this.finished = false;
+
+      // Byte layer.
+      this.carry = null; // held-back bytes of an incomplete character
+      this.offset = 0; // file offset of the next byte to validate
+      this.atStart = true; // no byte handed on yet (a BOM may still be dropped)
+
+      // Pre-phase: skipped lines, then buffer the first non-blank physical line for
+      // delimiter sniffing.
+      this.toSkip = opts.skip_lines;
+      this.skipPendingCR = false;
+      this.pre = new Uint8Array(0); // buffered bytes not yet handed to the parser
+      this.preLen = 0;
+      this.preScan = 0; // pre[0, preScan) holds no line end of the first non-blank line
+      this.preLineStart = -1; // where the first non-blank line starts in pre, once seen
+      this.prePhase = true;
+      this.skipped = 0; // physical lines dropped by skip_lines
+
+      // Parser.
+      this.delim = opts.delimiter ? opts.delimiter.charCodeAt(0) : -1;
+      this.stop = null; // byte -> 1 if it ends an unquoted field (set with the delimiter)
+      this.state = REC_START;
+      this.line = 1;
+      this.recLine = 1;
+      this.pendingCR = false; // a record-ending CR was the last byte: swallow one LF
+      this.qPendingCR = false; // a CR inside quotes ended the last chunk
+      // The current field's bytes when they are not one slice of the current chunk
+      // (quoted, or split across chunks): acc[0, accLen).
+      this.acc = new Uint8Array(256);
+      this.accLen = 0;
+      this.inAcc = false;
+      this.keep = true; // the current field's bytes are needed (else only skipped)
+      this.nf = 0; // fields of the current record so far
+      this.fields = []; // decoded fields (header record, or every record when keepAll)
+      this.keepAll = true; // decode every field (header not read yet, or sink.keepsAll)
+      this.keepCol = new Uint8Array(0); // the sink's: 1 where cells go to sink.cell()
+
+      // Table.
+      this.header = null;
+      this.width = 0;
+      this.nRows = 0;
+      this.headerChecked = false;
+      if (opts.names) this.setHeader(cleanHeader(opts.names));
+    }
+
+    setHeader(names) {
+      this.header = names;
+      this.width = names.length;
+      this.keepAll = this.sink.keepsAll;
+      this.keepCol = this.sink.setHeader(names);
+    }
+
+    /** The sink checks the header once it is known: after the header record, or with
+     * `names` after the first non-blank physical line (as the Python engine). */
+    checkHeader() {
+      if (this.headerChecked) return;
+      this.headerChecked = true;
+      try {
+        this.sink.checkHeader();
+      } catch (e) {
+        this.finished = true;
+        throw e;
       }
-      default: return false;
+    }
+
+    // ----- byte layer -----------------------------------------------------------------
+
+    push(chunk) {
+      if (this.finished) throw new Error('push() after finish()');
+      if (!(chunk instanceof Uint8Array)) chunk = new Uint8Array(chunk);
+      if (chunk.length === 0) return;
+      let bytes;
+      if (this.carry) {
+        bytes = new Uint8Array(this.carry.length + chunk.length);
+        bytes.set(this.carry, 0);
+        bytes.set(chunk, this.carry.length);
+        this.carry = null;
+      } else {
+        // A plain Uint8Array view (not a Node Buffer) keeps the parser's element
+        // accesses monomorphic.
+        bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
+      }
+      const base = this.offset;
+      const cut = completeLength(bytes);
+      const bad = firstBadByte(bytes, cut);
+      // Bytes before a bad byte are read first: earlier records are checked first (0.6).
+      this.feed(bytes, bad >= 0 ? bad : cut);
+      if (bad >= 0) {
+        this.finished = true;
+        throw this.byteError(base + bad, badIsNul ? 'nul' : 'utf8');
+      }
+      this.offset = base + cut;
+      if (cut < bytes.length) this.carry = bytes.slice(cut);
+    }
+
+    byteError(offset, kind) {
+      if (kind === 'nul') {
+        return new InputError(`${this.name}: byte ${offset}: NUL byte; this looks like a binary file, not CSV`);
+      }
+      return new InputError(`${this.name}: byte ${offset}: not valid UTF-8; re-save the file as UTF-8 or pass --encoding`);
+    }
+
+    /** Hand on validated bytes[0, end). */
+    feed(bytes, end) {
+      let start = 0;
+      if (end === 0) return;
+      if (this.atStart) {
+        this.atStart = false;
+        // A BOM is a whole character, so it is complete here if it is present at all.
+        if (end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
+        if (start === end) return;
+      }
+      if (this.prePhase) this.preFeed(bytes, start, end);
+      else this.parse(bytes, start, end);
+    }
+
+    // ----- pre-phase: skip_lines, then find the first non-blank physical line -----
+
+    preFeed(b, i, n) {
+      if (this.skipPendingCR) {
+        this.skipPendingCR = false;
+        if (b[i] === 10) i++;
+      }
+      // Drop skip_lines physical lines (CRLF, LF or lone CR each end one).
+      while (this.toSkip > 0 && i < n) {
+        let j = i;
+        while (j < n) { const c = b[j]; if (c === 10 || c === 13) break; j++; }
+        if (j === n) return; // the rest of this line comes in a later chunk
+        this.toSkip--;
+        this.skipped++;
+        if (b[j] === 13) {
+          if (j + 1 < n) { if (b[j + 1] === 10) j++; }
+          else this.skipPendingCR = true;
+        }
+        i = j + 1;
+      }
+      if (this.toSkip > 0) return;
+      if (this.skipPendingCR) return; // (i === n) the LF decision waits for more bytes
+      this.pre = appendBytes(this.pre, this.preLen, b, i, n);
+      this.preLen += n - i;
+      if (this.delim >= 0 && !this.opts.names) { this.endPrePhase(); return; }
+      // Sniffing needs the first physical line that is not blank. preScan remembers how
+      // far previous chunks were searched, so a long first line is scanned once.
+      const pre = this.pre;
+      const len = this.preLen;
+      let k = this.preLineStart;
+      if (k < 0) {
+        k = this.preScan;
+        while (k < len) {
+          const c = pre[k];
+          if (c !== 10 && c !== 13) break; // blank lines (CRLF = CR + LF here)
+          k++;
+        }
+        if (k === len) { this.preScan = k; return; }
+        this.preLineStart = k;
+        this.preScan = k;
+      }
+      let j = this.preScan;
+      while (j < len) { const d = pre[j]; if (d === 10 || d === 13) break; j++; }
+      if (j === len) { this.preScan = j; return; } // first line incomplete: wait
+      if (this.delim < 0) this.delim = sniffDelimiter(decodeValid(pre, k, j)).charCodeAt(0);
+      if (this.opts.names) this.checkHeader();
+      this.endPrePhase();
+    }
+
+    endPrePhase() {
+      this.prePhase = false;
+      // Bytes that end an unquoted field: the delimiter, CR and LF.
+      this.stop = new Uint8Array(256);
+      this.stop[this.delim] = 1;
+      this.stop[13] = 1;
+      this.stop[10] = 1;
+      this.line = 1 + this.skipped;
+      const pre = this.pre;
+      const len = this.preLen;
+      this.pre = NO_BYTES;
+      this.preLen = 0;
+      if (len) this.parse(pre, 0, len);
+    }
+
+    // ----- the CSV state machine (SPEC 0.2) ------------------------------------------
+
+    /** Append b[s, e) to the current field's buffer. */
+    append(b, s, e) {
+      if (e > s) {
+        this.acc = appendBytes(this.acc, this.accLen, b, s, e);
+        this.accLen += e - s;
+      }
+    }
+
+    /** Parse bytes b[i, n) (n > i). Delimiters, quotes, CR and LF are ASCII, so the
+     * state machine runs on bytes exactly as on characters. */
+    parse(b, i, n) {
+      const D = this.delim;
+      const stop = this.stop;
+      let st = this.state;
+      let line = this.line;
+      if (this.pendingCR) {
+        this.pendingCR = false;
+        if (b[i] === 10) i++;
+      }
+      let seg = i; // start of the not yet consumed part of the current field in b
+      if (this.qPendingCR) {
+        // A CR inside quotes ended the previous chunk: a following LF is the same line
+        // end (not counted again), and is kept in the field.
+        this.qPendingCR = false;
+        if (st === QUOTED && b[i] === 10) {
+          if (this.keep) this.append(b, i, i + 1);
+          i++;
+          seg = i;
+        }
+      }
+      while (i < n) {
+        if (st === REC_START) {
+          const c = b[i];
+          if (c === 13) {
+            line++;
+            i++;
+            if (i < n) { if (b[i] === 10) i++; } else this.pendingCR = true;
+            continue;
+          }
+          if (c === 10) { line++; i++; continue; }
+          this.recLine = line;
+          this.nf = 0;
+          st = FIELD_START;
+        }
+        if (st === FIELD_START) {
+          // Fields of ignored, dead or surplus columns are scanned, never copied.
+          this.keep = this.wants(this.nf);
+          this.accLen = 0;
+          if (b[i] === 34) { st = QUOTED; i++; seg = i; this.inAcc = true; continue; }
+          st = UNQUOTED;
+          seg = i;
+          this.inAcc = false;
+        }
+        if (st === UNQUOTED) {
+          let j = i;
+          let c = 0;
+          while (j < n) {
+            c = b[j];
+            if (stop[c] !== 0) break;
+            j++;
+          }
+          if (j === n) {
+            // The field continues in the next chunk.
+            if (this.keep) this.append(b, seg, n);
+            this.inAcc = true;
+            i = n;
+            break;
+          }
+          if (this.inAcc) {
+            if (this.keep) this.append(b, seg, j);
+            this.field(this.acc, 0, this.accLen);
+          } else if (this.keep) {
+            this.field(b, seg, j);
+          } else {
+            this.nf++;
+          }
+          if (c === D) { st = FIELD_START; i = j + 1; continue; }
+          this.line = line;
+          this.endRecord();
+          line++;
+          i = j + 1;
+          if (c === 13) {
+            if (i < n) { if (b[i] === 10) i++; } else this.pendingCR = true;
+          }
+          st = REC_START;
+          continue;
+        }
+        if (st === QUOTED) {
+          let j = i;
+          while (j < n) {
+            const c = b[j];
+            if (c === 34) break;
+            if (c === 13) {
+              line++;
+              if (j + 1 < n) { if (b[j + 1] === 10) j++; } else this.qPendingCR = true;
+            } else if (c === 10) line++;
+            j++;
+          }
+          if (this.keep) this.append(b, seg, j);
+          if (j === n) { i = n; break; }
+          i = j + 1;
+          st = QUOTE_IN_QUOTED;
+          continue;
+        }
+        // QUOTE_IN_QUOTED
+        if (b[i] === 34) {
+          // '""': one literal quote; the field stays quoted.
+          if (this.keep) this.append(b, i, i + 1);
+          i++;
+          seg = i;
+          st = QUOTED;
+          continue;
+        }
+        // The field closed: what follows up to the delimiter or line end is appended.
+        st = UNQUOTED;
+        seg = i;
+      }
+      this.state = st;
+      this.line = line;
+    }
+
+    /** Whether the bytes of field number nf of a record are needed. */
+    wants(nf) {
+      return this.keepAll || (nf < this.width && this.keepCol[nf] === 1);
+    }
+
+    /** One complete field, bytes b[s, e) before trimming. this.keep says whether it is
+     * wanted (else b[s, e) may be incomplete). */
+    field(b, s, e) {
+      const c = this.nf++;
+      if (!this.keep) return; // ignored or dead column, or a long row's extra field
+      if (this.keepAll) this.fields[c] = decodeValid(b, s, e);
+      else this.sink.cell(c, b, s, e);
+    }
+
+    endRecord() {
+      const nf = this.nf;
+      if (this.header === null) {
+        this.setHeader(cleanHeader(this.fields.slice(0, nf)));
+        this.fields = [];
+        this.checkHeader();
+        return;
+      }
+      if (nf > this.width) {
+        this.finished = true;
+        throw new InputError(`${this.name}: line ${this.recLine}: ${nf} fields but the header has ${this.width}; quote values that contain the delimiter`);
+      }
+      this.nRows++;
+      this.sink.record(nf, this.fields, this.recLine);
+    }
+
+    // ----- end of input ---------------------------------------------------------------
+
+    finish() {
+      if (this.finished) throw new Error('finish() called twice or after an error');
+      if (this.carry) {
+        // A multi-byte sequence cut off by the end of input.
+        this.finished = true;
+        throw this.byteError(this.offset, 'utf8');
+      }
+      this.finished = true;
+      if (this.prePhase) {
+        // The first non-blank line had no line end, or there is none.
+        const pre = this.pre;
+        const len = this.preLen;
+        let k = 0;
+        while (k < len && (pre[k] === 10 || pre[k] === 13)) k++;
+        if (k === len) throw new InputError(`${this.name}: file is empty`);
+        if (this.delim < 0) {
+          let j = k;
+          while (j < len && pre[j] !== 10 && pre[j] !== 13) j++;
+          this.delim = sniffDelimiter(decodeValid(pre, k, j)).charCodeAt(0);
+        }
+        if (this.opts.names) this.checkHeader();
+        this.endPrePhase();
+      }
+      switch (this.state) {
+        case QUOTED:
+          throw new InputError(`${this.name}: line ${this.recLine}: a quoted field is never closed; add the closing quote`);
+        case FIELD_START:
+          this.keep = this.wants(this.nf);
+          this.field(NO_BYTES, 0, 0);
+          this.endRecord();
+          break;
+        case UNQUOTED:
+        case QUOTE_IN_QUOTED:
+          // The input ended inside a field, whose bytes are in the buffer.
+          this.field(this.acc, 0, this.accLen);
+          this.endRecord();
+          break;
+        default:
+          break;
+      }
+      if (this.header === null) throw new InputError(`${this.name}: file is empty`);
+      if (this.nRows === 0) {
+        if (this.opts.names) throw new InputError(`${this.name}: file is empty`);
+        throw new InputError(`${this.name}: no data rows, only a header`);
+      }
+      this.sink.end();
+    }
+
+    /** The header and delimiter once the header record is read, else null: what a
+     * profiler of a later part of the same file needs (as `names` and `delimiter`). */
+    layout() {
+      if (this.header === null || this.prePhase || this.delim < 0) return null;
+      return { columns: this.header.slice(), delimiter: String.fromCharCode(this.delim) };
     }
   }
 
   // ---------------------------------------------------------------------------------
-  // Per-column label tables: label bytes -> integer code, with a count per code
+  // Summary (SPEC 0.4, 0.5, 0.9, 4): faircode/summary.py. Cells -> label and pair
+  // counts, the summary analyze() reads; merging summaries of parts.
   // ---------------------------------------------------------------------------------
+
+  // Per-column label tables: label bytes -> integer code, with a count per code.
 
   /**
    * An open-addressing hash table from a label's UTF-8 bytes to its code (codes are
@@ -780,7 +1297,6 @@ function () {
     return h ^ (h >>> 13);
   }
 
-  // ---------------------------------------------------------------------------------
   // Pair counting tables (SPEC section 4): dense while small, sparse beyond.
   //
   // Counting pairs is mostly cache misses (zip x age alone has millions of cells), so
@@ -788,7 +1304,6 @@ function () {
   // adds one to the cell's carry count. Counts stay exact (a cell is low + 256 * carry)
   // and the tables are a quarter of Uint32 ones. Carries live in a Float64Array for
   // small tables (whose cells wrap often) and in a Map for large ones (rarely).
-  // ---------------------------------------------------------------------------------
 
   // Bounds of SPEC 0.9 (the same numbers in faircode/summary.py and analyze.py).
   const LABEL_CAP = 100000; // distinct labels a column is counted for; past it: capped
@@ -1000,18 +1515,7 @@ function () {
     }
   }
 
-  // ---------------------------------------------------------------------------------
-  // The streaming profiler (SPEC section 0): bytes -> records -> summary
-  // ---------------------------------------------------------------------------------
-
-  // Parser states.
-  const REC_START = 0; // no character of the current record read yet
-  const FIELD_START = 1; // right after a delimiter
-  const UNQUOTED = 2; // inside an unquoted field (or after a closing quote)
-  const QUOTED = 3; // inside a quoted field
-  const QUOTE_IN_QUOTED = 4; // a '"' seen inside a quoted field: '""' or the close
-
-  // Column roles while reading.
+  // The counting sink. Column roles while reading:
   const ROLE_IGNORED = 0; // overridden to ignore: not counted
   const ROLE_FORCED = 1; // overridden to a kind: always a dimension
   const ROLE_NAMED = 2; // kind from its name: a dimension unless it explodes
@@ -1023,114 +1527,31 @@ function () {
     return role === ROLE_FORCED || role === ROLE_NAMED || role === ROLE_OPEN;
   }
 
-  const SNIFF_ORDER = [',', ';', '\t', '|'];
-
-  function sniffDelimiter(line) {
-    const counts = [0, 0, 0, 0];
-    let inQuotes = false;
-    for (let i = 0; i < line.length; i++) {
-      const c = line.charCodeAt(i);
-      if (c === 34) inQuotes = !inQuotes;
-      else if (!inQuotes) {
-        if (c === 44) counts[0]++;
-        else if (c === 59) counts[1]++;
-        else if (c === 9) counts[2]++;
-        else if (c === 124) counts[3]++;
-      }
-    }
-    let best = 0;
-    for (let k = 1; k < 4; k++) if (counts[k] > counts[best]) best = k;
-    return counts[best] ? SNIFF_ORDER[best] : ',';
-  }
-
-  const NO_BYTES = new Uint8Array(0);
-
-  /** A growable byte buffer. */
-  function appendBytes(buf, len, b, s, e) {
-    const need = len + (e - s);
-    if (need > buf.length) {
-      const grown = new Uint8Array(Math.max(buf.length * 2, need));
-      grown.set(buf.subarray(0, len));
-      buf = grown;
-    }
-    if (e - s < 64) for (let k = s; k < e; k++) buf[len++] = b[k];
-    else buf.set(b.subarray(s, e), len);
-    return buf;
-  }
-
-  class Profiler {
-    constructor(config) {
-      config = config || {};
-      this.name = config.name === undefined ? '<stdin>' : String(config.name);
-      this.opts = resolveOptions(config.opts);
-      this.overrides = overrideMap(config.overrides);
-      this.finished = false;
-
-      // Byte layer.
-      this.carry = null; // held-back bytes of an incomplete character
-      this.offset = 0; // file offset of the next byte to validate
-      this.atStart = true; // no byte handed on yet (a BOM may still be dropped)
-
-      // Pre-phase: skipped lines, then buffer the first non-blank physical line for
-      // delimiter sniffing.
-      this.toSkip = this.opts.skip_lines;
-      this.skipPendingCR = false;
-      this.pre = new Uint8Array(0); // buffered bytes not yet handed to the parser
-      this.preLen = 0;
-      this.preScan = 0; // pre[0, preScan) holds no line end of the first non-blank line
-      this.preLineStart = -1; // where the first non-blank line starts in pre, once seen
-      this.prePhase = true;
-      this.skipped = 0; // physical lines dropped by skip_lines
-
-      // Parser.
-      this.delim = this.opts.delimiter ? this.opts.delimiter.charCodeAt(0) : -1;
-      this.stop = null; // byte -> 1 if it ends an unquoted field (set with the delimiter)
-      this.state = REC_START;
-      this.line = 1;
-      this.recLine = 1;
-      this.pendingCR = false; // a record-ending CR was the last byte: swallow one LF
-      this.qPendingCR = false; // a CR inside quotes ended the last chunk
-      // The current field's bytes when they are not one slice of the current chunk
-      // (quoted, or split across chunks): acc[0, accLen).
-      this.acc = new Uint8Array(256);
-      this.accLen = 0;
-      this.inAcc = false;
-      this.keep = true; // the current field's bytes are needed (else only skipped)
-      this.nf = 0; // fields of the current record so far
-      this.fields = []; // decoded fields (header record, or every record when collecting)
-      this.collect = false; // RecordCollector: keep every field as text
-      this.keepAll = true; // decode every field (header not read yet, or collecting)
-      this.keepCol = new Uint8Array(0);
-
-      // Table.
+  /** The counting sink (SPEC 0.4, 0.5, 0.9, 4): label tables per column and pair
+   * tables, batch by batch; summary() is what analyze() reads. */
+  class CountSink {
+    constructor(name, opts, overrides, missing) {
+      this.name = name;
+      this.opts = opts;
+      this.overrides = overrides;
+      this.miss = missing; // missingMatcher()
+      this.missMax = missing.maxLen;
+      this.keepsAll = false;
       this.header = null;
       this.width = 0;
       this.nRows = 0;
       this.needPrune = false;
-      if (this.opts.names) this.setHeader(cleanHeader(this.opts.names));
     }
 
-    /** Overrides are checked once the header is known: after the header record, or
-     * with `names` after the first non-blank physical line (as the Python engine). */
-    checkOverrides() {
-      if (this.overridesChecked) return;
-      this.overridesChecked = true;
-      try {
-        validateOverrides(this.overrides, this.header);
-      } catch (e) {
-        this.finished = true;
-        throw e;
-      }
+    checkHeader() {
+      validateOverrides(this.overrides, this.header);
     }
-
-    // ----- setup once the header is known -------------------------------------------
 
     setHeader(names) {
       const opts = this.opts;
       const n = names.length;
       this.header = names;
       this.width = n;
-      this.keepAll = this.collect;
       this.keepCol = new Uint8Array(n); // 1: the column's cells are counted
       this.roles = new Int8Array(n);
       this.kinds = new Array(n).fill(null);
@@ -1183,6 +1604,7 @@ function () {
       // other, which keeps each table's loop tight and its cache misses overlapping.
       this.codes = new Int32Array(n << BATCH_BITS);
       this.batchN = 0; // rows in the batch
+      return this.keepCol;
     }
 
     /** (Re)build the list of live pairs, keeping existing tables. Without `cross`, a
@@ -1244,262 +1666,11 @@ function () {
       this.rebuildPairs(this.alive.filter((i) => !dead.includes(i)), old);
     }
 
-    // ----- byte layer -----------------------------------------------------------------
-
-    push(chunk) {
-      if (this.finished) throw new Error('push() after finish()');
-      if (!(chunk instanceof Uint8Array)) chunk = new Uint8Array(chunk);
-      if (chunk.length === 0) return;
-      let bytes;
-      if (this.carry) {
-        bytes = new Uint8Array(this.carry.length + chunk.length);
-        bytes.set(this.carry, 0);
-        bytes.set(chunk, this.carry.length);
-        this.carry = null;
-      } else {
-        // A plain Uint8Array view (not a Node Buffer) keeps the parser's element
-        // accesses monomorphic.
-        bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
-      }
-      const base = this.offset;
-      const cut = completeLength(bytes);
-      const bad = firstBadByte(bytes, cut);
-      // Bytes before a bad byte are read first: earlier records are checked first (0.6).
-      this.feed(bytes, bad >= 0 ? bad : cut);
-      if (bad >= 0) {
-        this.finished = true;
-        throw this.byteError(base + bad, badIsNul ? 'nul' : 'utf8');
-      }
-      this.offset = base + cut;
-      if (cut < bytes.length) this.carry = bytes.slice(cut);
-    }
-
-    byteError(offset, kind) {
-      if (kind === 'nul') {
-        return new InputError(`${this.name}: byte ${offset}: NUL byte; this looks like a binary file, not CSV`);
-      }
-      return new InputError(`${this.name}: byte ${offset}: not valid UTF-8; re-save the file as UTF-8 or pass --encoding`);
-    }
-
-    /** Hand on validated bytes[0, end). */
-    feed(bytes, end) {
-      let start = 0;
-      if (end === 0) return;
-      if (this.atStart) {
-        this.atStart = false;
-        // A BOM is a whole character, so it is complete here if it is present at all.
-        if (end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
-        if (start === end) return;
-      }
-      if (this.prePhase) this.preFeed(bytes, start, end);
-      else this.parse(bytes, start, end);
-    }
-
-    // ----- pre-phase: skip_lines, then find the first non-blank physical line -----
-
-    preFeed(b, i, n) {
-      if (this.skipPendingCR) {
-        this.skipPendingCR = false;
-        if (b[i] === 10) i++;
-      }
-      // Drop skip_lines physical lines (CRLF, LF or lone CR each end one).
-      while (this.toSkip > 0 && i < n) {
-        let j = i;
-        while (j < n) { const c = b[j]; if (c === 10 || c === 13) break; j++; }
-        if (j === n) return; // the rest of this line comes in a later chunk
-        this.toSkip--;
-        this.skipped++;
-        if (b[j] === 13) {
-          if (j + 1 < n) { if (b[j + 1] === 10) j++; }
-          else this.skipPendingCR = true;
-        }
-        i = j + 1;
-      }
-      if (this.toSkip > 0) return;
-      if (this.skipPendingCR) return; // (i === n) the LF decision waits for more bytes
-      this.pre = appendBytes(this.pre, this.preLen, b, i, n);
-      this.preLen += n - i;
-      if (this.delim >= 0 && !this.opts.names) { this.endPrePhase(); return; }
-      // Sniffing needs the first physical line that is not blank. preScan remembers how
-      // far previous chunks were searched, so a long first line is scanned once.
-      const pre = this.pre;
-      const len = this.preLen;
-      let k = this.preLineStart;
-      if (k < 0) {
-        k = this.preScan;
-        while (k < len) {
-          const c = pre[k];
-          if (c !== 10 && c !== 13) break; // blank lines (CRLF = CR + LF here)
-          k++;
-        }
-        if (k === len) { this.preScan = k; return; }
-        this.preLineStart = k;
-        this.preScan = k;
-      }
-      let j = this.preScan;
-      while (j < len) { const d = pre[j]; if (d === 10 || d === 13) break; j++; }
-      if (j === len) { this.preScan = j; return; } // first line incomplete: wait
-      if (this.delim < 0) this.delim = sniffDelimiter(decodeValid(pre, k, j)).charCodeAt(0);
-      if (this.opts.names) this.checkOverrides();
-      this.endPrePhase();
-    }
-
-    endPrePhase() {
-      this.prePhase = false;
-      // Bytes that end an unquoted field: the delimiter, CR and LF.
-      this.stop = new Uint8Array(256);
-      this.stop[this.delim] = 1;
-      this.stop[13] = 1;
-      this.stop[10] = 1;
-      this.line = 1 + this.skipped;
-      const pre = this.pre;
-      const len = this.preLen;
-      this.pre = NO_BYTES;
-      this.preLen = 0;
-      if (len) this.parse(pre, 0, len);
-    }
-
-    // ----- the CSV state machine (SPEC 0.2) ------------------------------------------
-
-    /** Append b[s, e) to the current field's buffer. */
-    append(b, s, e) {
-      if (e > s) {
-        this.acc = appendBytes(this.acc, this.accLen, b, s, e);
-        this.accLen += e - s;
-      }
-    }
-
-    /** Parse bytes b[i, n) (n > i). Delimiters, quotes, CR and LF are ASCII, so the
-     * state machine runs on bytes exactly as on characters. */
-    parse(b, i, n) {
-      const D = this.delim;
-      const stop = this.stop;
-      let st = this.state;
-      let line = this.line;
-      if (this.pendingCR) {
-        this.pendingCR = false;
-        if (b[i] === 10) i++;
-      }
-      let seg = i; // start of the not yet consumed part of the current field in b
-      if (this.qPendingCR) {
-        // A CR inside quotes ended the previous chunk: a following LF is the same line
-        // end (not counted again), and is kept in the field.
-        this.qPendingCR = false;
-        if (st === QUOTED && b[i] === 10) {
-          if (this.keep) this.append(b, i, i + 1);
-          i++;
-          seg = i;
-        }
-      }
-      while (i < n) {
-        if (st === REC_START) {
-          const c = b[i];
-          if (c === 13) {
-            line++;
-            i++;
-            if (i < n) { if (b[i] === 10) i++; } else this.pendingCR = true;
-            continue;
-          }
-          if (c === 10) { line++; i++; continue; }
-          this.recLine = line;
-          this.nf = 0;
-          st = FIELD_START;
-        }
-        if (st === FIELD_START) {
-          // Fields of ignored, dead or surplus columns are scanned, never copied.
-          this.keep = this.wants(this.nf);
-          this.accLen = 0;
-          if (b[i] === 34) { st = QUOTED; i++; seg = i; this.inAcc = true; continue; }
-          st = UNQUOTED;
-          seg = i;
-          this.inAcc = false;
-        }
-        if (st === UNQUOTED) {
-          let j = i;
-          let c = 0;
-          while (j < n) {
-            c = b[j];
-            if (stop[c] !== 0) break;
-            j++;
-          }
-          if (j === n) {
-            // The field continues in the next chunk.
-            if (this.keep) this.append(b, seg, n);
-            this.inAcc = true;
-            i = n;
-            break;
-          }
-          if (this.inAcc) {
-            if (this.keep) this.append(b, seg, j);
-            this.field(this.acc, 0, this.accLen);
-          } else if (this.keep) {
-            this.field(b, seg, j);
-          } else {
-            this.nf++;
-          }
-          if (c === D) { st = FIELD_START; i = j + 1; continue; }
-          this.line = line;
-          this.endRecord();
-          line++;
-          i = j + 1;
-          if (c === 13) {
-            if (i < n) { if (b[i] === 10) i++; } else this.pendingCR = true;
-          }
-          st = REC_START;
-          continue;
-        }
-        if (st === QUOTED) {
-          let j = i;
-          while (j < n) {
-            const c = b[j];
-            if (c === 34) break;
-            if (c === 13) {
-              line++;
-              if (j + 1 < n) { if (b[j + 1] === 10) j++; } else this.qPendingCR = true;
-            } else if (c === 10) line++;
-            j++;
-          }
-          if (this.keep) this.append(b, seg, j);
-          if (j === n) { i = n; break; }
-          i = j + 1;
-          st = QUOTE_IN_QUOTED;
-          continue;
-        }
-        // QUOTE_IN_QUOTED
-        if (b[i] === 34) {
-          // '""': one literal quote; the field stays quoted.
-          if (this.keep) this.append(b, i, i + 1);
-          i++;
-          seg = i;
-          st = QUOTED;
-          continue;
-        }
-        // The field closed: what follows up to the delimiter or line end is appended.
-        st = UNQUOTED;
-        seg = i;
-      }
-      this.state = st;
-      this.line = line;
-    }
-
-    /** Whether the bytes of field number nf of a record are needed. */
-    wants(nf) {
-      return this.keepAll || (nf < this.width && this.keepCol[nf] === 1);
-    }
-
-    /** One complete field, bytes b[s, e) before trimming: count its label. this.keep
-     * says whether it is wanted (else b[s, e) may be incomplete). */
-    field(b, s, e) {
-      const c = this.nf++;
-      if (!this.keep) return; // ignored or dead column, or a long row's extra field
-      if (this.keepAll) {
-        this.fields[c] = decodeValid(b, s, e);
-        return;
-      }
-      // Trim ASCII spaces and tabs (SPEC 0.4).
-      while (s < e) { const x = b[s]; if (x !== 32 && x !== 9) break; s++; }
-      while (e > s) { const x = b[e - 1]; if (x !== 32 && x !== 9) break; e--; }
-      if (e - s <= 4 && isMissingBytes(b, s, e - s)) {
+    /** A wanted cell of column c, bytes b[s, e) before trimming: count its label. */
+    cell(c, b, s, e) {
+      s = trimStart(b, s, e);
+      e = trimEnd(b, s, e);
+      if (e - s <= this.missMax && isMissingBytes(this.miss, b, s, e - s)) {
         this.missing[c]++;
         this.codes[(c << BATCH_BITS) | this.batchN] = -1;
         return;
@@ -1543,19 +1714,8 @@ function () {
       this.codes[(c << BATCH_BITS) | this.batchN] = code;
     }
 
-    endRecord() {
-      const nf = this.nf;
-      if (this.header === null) {
-        this.setHeader(cleanHeader(this.fields.slice(0, nf)));
-        this.fields = [];
-        this.checkOverrides();
-        return;
-      }
+    record(nf) {
       const width = this.width;
-      if (nf > width) {
-        this.finished = true;
-        throw new InputError(`${this.name}: line ${this.recLine}: ${nf} fields but the header has ${width}; quote values that contain the delimiter`);
-      }
       this.nRows++;
       const row = this.batchN;
       // Short row: the missing trailing cells are missing values.
@@ -1589,62 +1749,12 @@ function () {
       }
     }
 
-    // ----- end of input ---------------------------------------------------------------
-
-    finish() {
-      if (this.finished) throw new Error('finish() called twice or after an error');
-      if (this.carry) {
-        // A multi-byte sequence cut off by the end of input.
-        this.finished = true;
-        throw this.byteError(this.offset, 'utf8');
-      }
-      this.finished = true;
-      if (this.prePhase) {
-        // The first non-blank line had no line end, or there is none.
-        const pre = this.pre;
-        const len = this.preLen;
-        let k = 0;
-        while (k < len && (pre[k] === 10 || pre[k] === 13)) k++;
-        if (k === len) throw new InputError(`${this.name}: file is empty`);
-        if (this.delim < 0) {
-          let j = k;
-          while (j < len && pre[j] !== 10 && pre[j] !== 13) j++;
-          this.delim = sniffDelimiter(decodeValid(pre, k, j)).charCodeAt(0);
-        }
-        if (this.opts.names) this.checkOverrides();
-        this.endPrePhase();
-      }
-      switch (this.state) {
-        case QUOTED:
-          throw new InputError(`${this.name}: line ${this.recLine}: a quoted field is never closed; add the closing quote`);
-        case FIELD_START:
-          this.keep = this.wants(this.nf);
-          this.field(NO_BYTES, 0, 0);
-          this.endRecord();
-          break;
-        case UNQUOTED:
-        case QUOTE_IN_QUOTED:
-          // The input ended inside a field, whose bytes are in the buffer.
-          this.field(this.acc, 0, this.accLen);
-          this.endRecord();
-          break;
-        default:
-          break;
-      }
-      if (this.header === null) throw new InputError(`${this.name}: file is empty`);
-      if (this.nRows === 0) {
-        if (this.opts.names) throw new InputError(`${this.name}: file is empty`);
-        throw new InputError(`${this.name}: no data rows, only a header`);
-      }
+    end() {
       this.countPairs(this.batchN);
-      return this.summary();
     }
 
-    /** finish(), with each pair table as typed arrays of label codes (indexes into the
-     * keys of summary.counts[i]) and counts: cheap to post to another thread, where
-     * unpackSummary() restores the usual form. */
-    finishPacked() {
-      const summary = this.finish();
+    /** Each pair table as typed arrays of label codes and counts (finishPacked). */
+    packedPairs() {
       const packed = [];
       for (let p = 0; p < this.pairTables.length; p++) {
         let cap = 1024;
@@ -1664,15 +1774,7 @@ function () {
         packed.push([this.pairA[p] + ',' + this.pairB[p], a.slice(0, n), b.slice(0, n),
           c.slice(0, n)]);
       }
-      summary.pairs = packed;
-      return summary;
-    }
-
-    /** The header and delimiter once the header record is read, else null: what a
-     * profiler of a later part of the same file needs (as `names` and `delimiter`). */
-    layout() {
-      if (this.header === null || this.prePhase || this.delim < 0) return null;
-      return { columns: this.header.slice(), delimiter: String.fromCharCode(this.delim) };
+      return packed;
     }
 
     summary() {
@@ -1707,6 +1809,43 @@ function () {
         pairs,
         capped: Array.from(this.capped, (x) => x === 1),
       };
+    }
+  }
+
+  /** What createProfiler() returns: a CsvScanner feeding a CountSink.
+   * config: {name, overrides, opts, missingTokens}; missingTokens (strings) are
+   * missing values besides SPEC 0.4's (an extension point; no CLI option yet). */
+  class Profiler {
+    constructor(config) {
+      config = config || {};
+      const name = config.name === undefined ? '<stdin>' : String(config.name);
+      const opts = resolveOptions(config.opts);
+      const overrides = overrideMap(config.overrides);
+      const missing = config.missingTokens ? missingMatcher(config.missingTokens) : DEFAULT_MISSING;
+      this.counts = new CountSink(name, opts, overrides, missing);
+      this.scanner = new CsvScanner(name, opts, this.counts);
+    }
+
+    push(chunk) {
+      this.scanner.push(chunk);
+    }
+
+    finish() {
+      this.scanner.finish();
+      return this.counts.summary();
+    }
+
+    /** finish(), with each pair table as typed arrays of label codes (indexes into the
+     * keys of summary.counts[i]) and counts: cheap to post to another thread, where
+     * unpackSummary() restores the usual form. */
+    finishPacked() {
+      const summary = this.finish();
+      summary.pairs = this.counts.packedPairs();
+      return summary;
+    }
+
+    layout() {
+      return this.scanner.layout();
     }
   }
 
@@ -1782,7 +1921,66 @@ function () {
   }
 
   // ---------------------------------------------------------------------------------
-  // Analysis: summary -> result (SPEC sections 1-6)
+  // Parts (SPEC 0.8): where a big file is cut to be read as parts at once. The rule
+  // lives here so the Node bridge and a page (Web Workers) cut files alike.
+  // ---------------------------------------------------------------------------------
+
+  const PARALLEL_MIN_BYTES = 32 << 20; // smaller files are read in one part
+  const MAX_PARTS = 4;
+  const SPLIT_WINDOW = 1 << 18; // bytes looked at for a part boundary
+
+  /** How many parts a file of `size` bytes is read as on `cores` cores (skip_lines
+   * counts physical lines from the top, so it needs one read). */
+  function defaultParts(size, cores, opts) {
+    if (size < PARALLEL_MIN_BYTES || (opts && opts.skip_lines)) return 1;
+    return Math.max(1, Math.min(cores, MAX_PARTS));
+  }
+
+  /**
+   * Part boundaries [0, b1, ..., size], each just after a LF, near equal sizes (as the
+   * Python fast path cuts): a LF is preferred whose line before and line after hold an
+   * even number of double quotes. A cut that still falls inside a quoted field makes
+   * the part before it end inside quotes: that part fails and the file is read again
+   * in one part. readAt(pos, len) returns the file's bytes [pos, pos + len) (fewer at
+   * its end) as a Uint8Array.
+   */
+  function planParts(size, parts, readAt) {
+    const bounds = [0];
+    for (let k = 1; k < parts; k++) {
+      const target = Math.floor((size * k) / parts);
+      if (target <= bounds[bounds.length - 1]) continue;
+      const win = readAt(target, Math.min(SPLIT_WINDOW, size - target));
+      const got = win.length;
+      const lfs = [];
+      for (let i = 0; i < got && lfs.length < 64; i++) if (win[i] === 10) lfs.push(i);
+      const quotes = (from, to) => {
+        let q = 0;
+        for (let i = from; i < to; i++) if (win[i] === 34) q++;
+        return q;
+      };
+      let chosen = -1;
+      for (let x = 0; x + 2 < lfs.length && chosen < 0; x++) {
+        if (quotes(lfs[x] + 1, lfs[x + 1]) % 2 === 0 && quotes(lfs[x + 1] + 1, lfs[x + 2]) % 2 === 0) {
+          chosen = lfs[x + 1];
+        }
+      }
+      if (chosen < 0 && lfs.length) chosen = lfs[0];
+      if (chosen < 0) continue;
+      const point = target + chosen + 1;
+      if (point > bounds[bounds.length - 1] && point < size) bounds.push(point);
+    }
+    bounds.push(size);
+    return bounds;
+  }
+
+  /** Options of a part after the first: the first part's header and delimiter
+   * (Profiler.layout()) as `names` and `delimiter`. */
+  function partOptions(opts, layout) {
+    return Object.assign({}, opts, { names: layout.columns, delimiter: layout.delimiter });
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Analyze (SPEC 1-6): faircode/analyze.py. Summary -> result.
   // ---------------------------------------------------------------------------------
 
   /** Overrides as an insertion-ordered Map (from a Map, [col, kind] pairs or an object). */
@@ -2195,7 +2393,7 @@ function () {
   }
 
   // ---------------------------------------------------------------------------------
-  // Comparison (SPEC section 8): pure post-processing of two profile results
+  // Compare (SPEC 8): faircode/compare.py. Post-processing of two profile results.
   // ---------------------------------------------------------------------------------
 
   function sharesOf(dim) {
@@ -2299,7 +2497,7 @@ function () {
   }
 
   // ---------------------------------------------------------------------------------
-  // Reference baseline (SPEC section 9)
+  // Reference (SPEC 9): faircode/reference.py
   // ---------------------------------------------------------------------------------
 
   const REFERENCE_HEADERS = {
@@ -2382,46 +2580,42 @@ function () {
     };
   }
 
-  /** Collects raw records with their line numbers instead of counting them. */
-  class RecordCollector extends Profiler {
-    constructor(config) {
-      super(config);
+  /** The sink of a reference table: every record as text, with its line number. */
+  class RecordSink {
+    constructor() {
+      this.keepsAll = true;
+      this.width = 0;
       this.records = [];
-      this.collect = true; // every field of every record is decoded into this.fields
-      this.keepAll = true;
     }
 
-    endRecord() {
-      const nf = this.nf;
-      if (this.header === null) {
-        this.setHeader(cleanHeader(this.fields.slice(0, nf)));
-        return;
-      }
-      if (nf > this.width) {
-        this.finished = true;
-        throw new InputError(`${this.name}: line ${this.recLine}: ${nf} fields but the header has ${this.width}; quote values that contain the delimiter`);
-      }
-      const rec = this.fields.slice(0, nf);
+    setHeader(names) {
+      this.width = names.length;
+      return new Uint8Array(names.length);
+    }
+
+    checkHeader() {}
+
+    cell() {}
+
+    record(nf, fields, line) {
+      const rec = fields.slice(0, nf);
       while (rec.length < this.width) rec.push('');
-      this.records.push([rec, this.recLine]);
-      this.nRows++;
+      this.records.push([rec, line]);
     }
 
-    summary() {
-      return null;
-    }
+    end() {}
   }
-
-  const SHARE_GRAMMAR = /^-?[0-9]+(\.[0-9]+)?$/;
 
   /** Long-format reference bytes -> [{column, shares: [[label, share], ...]}] (section 9). */
   function parseReference(bytes, name) {
     if (!(bytes instanceof Uint8Array)) bytes = new Uint8Array(bytes);
-    const c = new RecordCollector({ name });
-    c.push(bytes);
-    c.finish();
+    const c = new RecordSink();
+    const shownName = name === undefined ? '<stdin>' : String(name);
+    const scanner = new CsvScanner(shownName, resolveOptions(undefined), c);
+    scanner.push(bytes);
+    scanner.finish();
     const roles = new Map();
-    c.header.forEach((h, i) => {
+    scanner.header.forEach((h, i) => {
       const role = Object.prototype.hasOwnProperty.call(REFERENCE_HEADERS, asciiLower(h))
         ? REFERENCE_HEADERS[asciiLower(h)] : undefined;
       if (role === undefined) {
@@ -2466,7 +2660,8 @@ function () {
   }
 
   // ---------------------------------------------------------------------------------
-  // Export provenance (SPEC section 10): attached by the caller at the export boundary
+  // Provenance (SPEC 10): faircode/provenance.py, attached by the caller at the
+  // export boundary
   // ---------------------------------------------------------------------------------
 
   /** The resolved section 7 options, keyed and valued as the Python engine reports them. */
@@ -2595,7 +2790,7 @@ function () {
   }
 
   // ---------------------------------------------------------------------------------
-  // Convenience
+  // API: convenience and the exports
   // ---------------------------------------------------------------------------------
 
   function profileBytes(bytes, name, overrides, opts, chunkSize) {
@@ -2620,6 +2815,9 @@ function () {
     provenance,
     createSha256,
     resolveOptions,
+    defaultParts,
+    planParts,
+    partOptions,
     // Exposed for tests and for the page's own use.
     fsum,
     ln,
@@ -2630,6 +2828,8 @@ function () {
     kindFromName,
     trimLabel,
     isMissing,
+    missingMatcher,
+    MISSING_TOKENS,
     cleanHeader,
     sniffDelimiter,
     firstInvalidUtf8,

@@ -8,6 +8,7 @@
  *
  *       A file of 32 MB or more is cut into one part per core (at most 4; --parts N
  *       sets the number), parsed at once on worker threads, and the summaries merged.
+ *       Where it is cut is the engine's rule (planParts, SPEC 0.8).
  *
  *   node scripts/engine-js.js profile FILE --reference REF.csv --provenance
  *       With a section 9 reference table, and with the section 10 provenance block
@@ -43,8 +44,6 @@ const { Worker, isMainThread, parentPort, workerData } = require('worker_threads
 const Engine = require(path.join(__dirname, '..', 'assets', 'profiler-engine.js'));
 
 const DEFAULT_CHUNK = 1 << 20;
-const PARALLEL_MIN_BYTES = 32 << 20; // smaller files are read in one part
-const SPLIT_WINDOW = 1 << 18; // bytes looked at for a part boundary
 
 function usage() {
   process.stderr.write(
@@ -159,47 +158,18 @@ function readRange(fd, begin, end, push) {
   }
 }
 
-/**
- * Part boundaries [0, b1, ..., size], each just after a LF, near equal sizes (as the
- * Python fast path cuts, SPEC 0.8): a LF is preferred whose line before and line after
- * hold an even number of double quotes. A cut that still falls inside a quoted field
- * makes the part before it end inside quotes: that part fails and the file is read
- * again in one part.
- */
+/** Part boundaries of an open file: the engine's rule (SPEC 0.8, Engine.planParts). */
 function splitPoints(fd, size, parts) {
-  const bounds = [0];
-  for (let k = 1; k < parts; k++) {
-    const target = Math.floor((size * k) / parts);
-    if (target <= bounds[bounds.length - 1]) continue;
-    const win = Buffer.allocUnsafe(Math.min(SPLIT_WINDOW, size - target));
-    const got = fs.readSync(fd, win, 0, win.length, target);
-    const lfs = [];
-    for (let i = 0; i < got && lfs.length < 64; i++) if (win[i] === 10) lfs.push(i);
-    const quotes = (from, to) => {
-      let q = 0;
-      for (let i = from; i < to; i++) if (win[i] === 34) q++;
-      return q;
-    };
-    let chosen = -1;
-    for (let x = 0; x + 2 < lfs.length && chosen < 0; x++) {
-      if (quotes(lfs[x] + 1, lfs[x + 1]) % 2 === 0 && quotes(lfs[x + 1] + 1, lfs[x + 2]) % 2 === 0) {
-        chosen = lfs[x + 1];
-      }
-    }
-    if (chosen < 0 && lfs.length) chosen = lfs[0];
-    if (chosen < 0) continue;
-    const point = target + chosen + 1;
-    if (point > bounds[bounds.length - 1] && point < size) bounds.push(point);
-  }
-  bounds.push(size);
-  return bounds;
+  return Engine.planParts(size, parts, (pos, len) => {
+    const win = Buffer.allocUnsafe(len);
+    return win.subarray(0, fs.readSync(fd, win, 0, len, pos));
+  });
 }
 
-function defaultParts(size) {
-  if (size < PARALLEL_MIN_BYTES) return 1;
+function defaultParts(size, opts) {
   const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism()
     : os.cpus().length;
-  return Math.max(1, Math.min(cores, 4));
+  return Engine.defaultParts(size, cores, opts);
 }
 
 /** A worker thread: profile one part (no header: `names` and `delimiter` given) and
@@ -255,7 +225,7 @@ async function profileInParts(file, opts, overrides, parts) {
       }
       const layout = first.layout();
       if (layout === null) return null;
-      const partOpts = Object.assign({}, opts, { names: layout.columns, delimiter: layout.delimiter });
+      const partOpts = Engine.partOptions(opts, layout);
       for (let k = 1; k + 1 < bounds.length; k++) {
         const w = new Worker(__filename, { workerData: { part: true, file, begin: bounds[k],
           end: bounds[k + 1], name: file, overrides, opts: partOpts } });
@@ -298,7 +268,7 @@ async function profileFile(file, opts, overrides, chunkSize, hasher, parts) {
     } catch (e) {
       // the one-part read reports a missing file
     }
-    const n = parts || (stat ? defaultParts(stat.size) : 1);
+    const n = parts || (stat ? defaultParts(stat.size, opts) : 1);
     if (n > 1 && stat && stat.isFile()) {
       const result = await profileInParts(file, opts, overrides, n);
       if (result !== null) return result;

@@ -51,7 +51,7 @@ test('only the first 64 counted columns get pair tables', () => {
   const header = Array.from({ length: n }, (_, i) => `c${i}`);
   const p = profiler(lines(header, [header.map(() => 'a'), header.map(() => 'b')]));
   p.finish();
-  assert.equal(p.pairTables.length, 64 * 63 / 2);
+  assert.equal(p.counts.pairTables.length, 64 * 63 / 2);
 });
 
 test('label cap: 100,000 labels are counted, 100,001 cap the column', () => {

@@ -124,3 +124,31 @@ test('a small file is read in one part by default', () => {
     { encoding: 'utf8' });
   assert.equal(JSON.parse(out).n_rows, 50);
 });
+
+test('planParts (the engine rule the bridge calls): cuts after a LF, quote-balanced lines', () => {
+  const bytes = Buffer.from(generated(3000, 7, '\n'));
+  const readAt = (pos, len) => bytes.subarray(pos, pos + len);
+  for (const parts of [1, 2, 3, 4]) {
+    const bounds = E.planParts(bytes.length, parts, readAt);
+    assert.equal(bounds[0], 0);
+    assert.equal(bounds[bounds.length - 1], bytes.length);
+    assert.equal(bounds.length, parts + 1, `parts=${parts}`);
+    for (let k = 1; k + 1 < bounds.length; k++) {
+      assert.ok(bounds[k] > bounds[k - 1]);
+      assert.equal(bytes[bounds[k] - 1], 10);
+    }
+  }
+  // The first LF after the target ends a line with one quote: the cut skips past it.
+  const text = 'a,b\n' + 'x,y\n'.repeat(10) + 'x,"open\n' + 'q"\n' + 'x,y\n'.repeat(10);
+  const b = Buffer.from(text);
+  const target = Math.floor(b.length / 2);
+  const at = E.planParts(b.length, 2, (pos, len) => b.subarray(pos, pos + len))[1];
+  const before = b.subarray(b.lastIndexOf(10, at - 2) + 1, at - 1).toString();
+  assert.ok(at > target && !before.includes('"'), before);
+  assert.equal(E.defaultParts(1 << 20, 8), 1);
+  assert.equal(E.defaultParts(64 << 20, 8), 4);
+  assert.equal(E.defaultParts(64 << 20, 2), 2);
+  assert.equal(E.defaultParts(64 << 20, 8, { skip_lines: 1 }), 1);
+  assert.deepEqual(E.partOptions({ cross: ['a', 'b'] }, { columns: ['a', 'b'], delimiter: ';' }),
+    { cross: ['a', 'b'], names: ['a', 'b'], delimiter: ';' });
+});

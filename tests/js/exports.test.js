@@ -1,0 +1,26 @@
+'use strict';
+// The engine's export surface: a name added or removed is a decision, made here.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { E } = require('./helpers');
+
+const EXPORTS = [
+  // API (SPEC sections 0-10)
+  'version', 'InputError', 'createProfiler', 'mergeSummaries', 'unpackSummary', 'analyze',
+  'profileBytes', 'compare', 'parseReference', 'provenance', 'createSha256', 'resolveOptions',
+  // parts (SPEC 0.8)
+  'defaultParts', 'planParts', 'partOptions',
+  // for tests and the page's own use
+  'fsum', 'ln', 'roundHalfUp', 'fmt', 'cmpCodePoint', 'tokenize', 'kindFromName',
+  'trimLabel', 'isMissing', 'missingMatcher', 'MISSING_TOKENS', 'cleanHeader',
+  'sniffDelimiter', 'firstInvalidUtf8', 'pyFloatRepr',
+];
+
+test('the engine exports exactly these names', () => {
+  assert.deepEqual(Object.keys(E).sort(), EXPORTS.slice().sort());
+});
+
+test('a profiler has push, finish, finishPacked and layout', () => {
+  const p = E.createProfiler({ name: 't' });
+  for (const m of ['push', 'finish', 'finishPacked', 'layout']) assert.equal(typeof p[m], 'function', m);
+});
