@@ -136,6 +136,23 @@ def _times(series: pd.Series, column: str, fmt: str, source: str) -> np.ndarray:
     return np.floor(values).astype(np.int64)
 
 
+def _begin_batch(store: Store, model: str, kind: str, digest: str) -> tuple[str, int | None]:
+    """Inside the batch's transaction: (model key, id of an identical batch already
+    stored, or None once the model is known and the batch may be written)."""
+    # one writer of batches at a time (SQLite's write lock already is that; on
+    # PostgreSQL this keeps two senders of one batch from both writing it)
+    store.lock("faircode-batches")
+    key = model_key(model)
+    dup = store.execute(
+        "SELECT id FROM batches WHERE model = ? AND kind = ? AND digest = ?",
+        (key, kind, digest),
+    ).fetchone()
+    if dup is not None:
+        return key, int(dup[0])
+    _ensure_model(store, model)
+    return key, None
+
+
 def _ensure_model(store: Store, model: str) -> str:
     key = model_key(model)
     if not key:
@@ -335,18 +352,10 @@ def log_predictions(
             "decision_threshold": decision_threshold, "attrs": attrs, "at": at_col,
             "id": id_col}
     with store.transaction():
-        # one writer of batches at a time (SQLite's write lock already is that; on
-        # PostgreSQL this keeps two senders of one batch from both writing it)
-        store.lock("faircode-batches")
-        key = model_key(model)
-        dup = store.execute(
-            "SELECT id FROM batches WHERE model = ? AND kind = 'predictions' AND digest = ?",
-            (key, digest),
-        ).fetchone()
+        key, dup = _begin_batch(store, model, "predictions", digest)
         if dup is not None:
-            return {"model": key, "batch": None, "duplicate_of": int(dup[0]), "rows": n,
+            return {"model": key, "batch": None, "duplicate_of": dup, "rows": n,
                     "new": 0, "already_stored": n, "labels_joined": 0}
-        _ensure_model(store, model)
         slots = _slots(store, key, attrs)
         attr_codes = [_codes(store, key, s, frame[a]) for a, s in zip(attrs, slots)]
         batch = _next_batch(store, key, "predictions", digest, version, n, meta, actor_name)
@@ -412,18 +421,10 @@ def log_labels(
     n = len(frame)
     now = int(time.time())
     with store.transaction():
-        # one writer of batches at a time (SQLite's write lock already is that; on
-        # PostgreSQL this keeps two senders of one batch from both writing it)
-        store.lock("faircode-batches")
-        key = model_key(model)
-        dup = store.execute(
-            "SELECT id FROM batches WHERE model = ? AND kind = 'labels' AND digest = ?",
-            (key, digest),
-        ).fetchone()
+        key, dup = _begin_batch(store, model, "labels", digest)
         if dup is not None:
-            return {"model": key, "batch": None, "duplicate_of": int(dup[0]), "rows": n,
+            return {"model": key, "batch": None, "duplicate_of": dup, "rows": n,
                     "joined": 0, "orphans": 0, "replaced": 0}
-        _ensure_model(store, model)
         meta = {"file": source, "id": id_col, "label": label_col}
         batch = _next_batch(store, key, "labels", digest, None, n, meta, actor_name)
         store.execute(
