@@ -150,9 +150,25 @@ def header_names(draw, theme: str | None = None) -> str:
     return name
 
 
-MISSING_LIKE = ["", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", "?", "NA ", " NA", "na",
+def _engine_tokens() -> set[str]:
+    """Both engines' missing tokens: a token added to one engine only is drawn, and the
+    other engine's answer then differs (a one-engine edit cannot pass)."""
+    import subprocess
+
+    from util import ROOT
+
+    from faircode.labels import MISSING_TOKENS
+
+    js = subprocess.run(["node", "-e", "process.stdout.write(JSON.stringify(require("
+                         "'./assets/profiler-engine.js').MISSING_TOKENS))"],
+                        cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return set(MISSING_TOKENS) | set(json.loads(js))
+
+
+_NEAR_MISSES = ["", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", "?", "NA ", " NA", "na",
                 "Na", "N/a", "none", "None", "NONE", "-", "??", " ? ", "\tNA\t", "nil", "NaT",
                 "Null", "n/a ", '""', "N\\A"]
+MISSING_LIKE = _NEAR_MISSES + sorted(_engine_tokens() - set(_NEAR_MISSES))
 SEXES = ["Male", "Female", "male", "female", "M", "F", "Non-binary", "Unknown",
          "Unknown/Invalid", "⚧", "女性", "Männlich"]
 RACES = ["White", "Black", "Asian", "African-American", "Caucasian", "Hispanic", "Other",
