@@ -37,4 +37,12 @@ function dim(result, name) {
 
 const CHUNKS = [1, 2, 3, 4, 5, 7, 64, 1 << 20];
 
-module.exports = { E, enc, run, summarize, countsOf, dim, CHUNKS };
+/** SPEC 0.4's missing tokens, read from SPEC.md: the spec is the list both engines
+ * are checked against, so adding a token is one edit per engine plus the spec. */
+function specMissingTokens() {
+  const spec = require('fs').readFileSync(path.join(__dirname, '..', '..', 'SPEC.md'), 'utf8');
+  const line = spec.split('\n').find((l) => l.trim().startsWith('`""` (empty)'));
+  return Array.from(line.matchAll(/`([^`]*)`/g), (m) => (m[1] === '""' ? '' : m[1]));
+}
+
+module.exports = { E, enc, run, summarize, countsOf, dim, CHUNKS, specMissingTokens };
