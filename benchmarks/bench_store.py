@@ -46,8 +46,7 @@ from faircode.monitor.registry import Registry  # noqa: E402
 from faircode.monitor.store import open_store  # noqa: E402
 from faircode.monitor.timeline import store_report  # noqa: E402
 
-RACES = np.array(["African-American", "Caucasian", "Hispanic", "Other", "Asian",
-                  "Native American"])
+RACES = np.array(["African-American", "Caucasian", "Hispanic", "Other", "Asian", "Native American"])
 RACE_P = np.array([0.45, 0.33, 0.1, 0.08, 0.03, 0.01])
 SEXES = np.array(["Female", "Male"])
 START = pd.Timestamp("2026-11-01", tz="UTC").value // 10**9
@@ -61,12 +60,14 @@ def generate(rows: int, seed: int, directory: Path) -> tuple[Path, Path, Path]:
     pred = (rng.random(rows) < base).astype(np.int8)
     label = np.where(rng.random(rows) < 0.8, pred, 1 - pred).astype(np.int8)
     at = START + rng.integers(0, 30 * 86400, rows)
-    preds = pd.DataFrame({"rid": np.arange(rows), "race": race, "sex": sex, "pred": pred,
-                          "at": at})
+    preds = pd.DataFrame({"rid": np.arange(rows), "race": race, "sex": sex, "pred": pred, "at": at})
     has_label = rng.random(rows) >= 0.1
     labels = pd.DataFrame({"rid": np.arange(rows)[has_label], "label": label[has_label]})
-    p_path, l_path, both = (directory / "preds.csv", directory / "labels.csv",
-                            directory / "both.csv")
+    p_path, l_path, both = (
+        directory / "preds.csv",
+        directory / "labels.csv",
+        directory / "both.csv",
+    )
     preds.to_csv(p_path, index=False)
     labels.to_csv(l_path, index=False)
     full = preds.assign(label=np.where(has_label, label, np.nan))
@@ -86,15 +87,27 @@ def timed(fn: Any, cpu_key: str | None = None) -> tuple[float, Any]:
     return time.perf_counter() - t0, out
 
 
-def bench_backend(name: str, location: str, preds: Path, labels: Path, rows: int,
-                  n_labels: int, repeat: int) -> dict[str, Any]:
+def bench_backend(
+    name: str, location: str, preds: Path, labels: Path, rows: int, n_labels: int, repeat: int
+) -> dict[str, Any]:
     store = open_store(location)
     try:
-        t_log, _ = timed(lambda: log_predictions(
-            store, "bench", preds, version="v1", id_col="rid", attrs=["race", "sex"],
-            pred="pred", at_col="at"), "log")
-        t_lab, _ = timed(lambda: log_labels(store, "bench", labels, id_col="rid",
-                                            label_col="label"), "label")
+        t_log, _ = timed(
+            lambda: log_predictions(
+                store,
+                "bench",
+                preds,
+                version="v1",
+                id_col="rid",
+                attrs=["race", "sex"],
+                pred="pred",
+                at_col="at",
+            ),
+            "log",
+        )
+        t_lab, _ = timed(
+            lambda: log_labels(store, "bench", labels, id_col="rid", label_col="label"), "label"
+        )
         reg = Registry(model="bench", slices=("race", "sex"))
         best = float("inf")
         report: dict[str, Any] = {}
@@ -137,17 +150,26 @@ def metricframe(both: Path, rows: int) -> float:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for attr in ("race", "sex"):
-            mf = MetricFrame(metrics={"count": count, "selection_rate": selection_rate},
-                             y_true=df["pred"], y_pred=df["pred"],
-                             sensitive_features=df[attr])
+            mf = MetricFrame(
+                metrics={"count": count, "selection_rate": selection_rate},
+                y_true=df["pred"],
+                y_pred=df["pred"],
+                sensitive_features=df[attr],
+            )
             mf.difference()
             lab = df.dropna(subset=["label"])
             mf = MetricFrame(
-                metrics={"count": count, "accuracy": accuracy_score,
-                         "tpr": true_positive_rate, "fpr": false_positive_rate,
-                         "precision": precision_score},
-                y_true=lab["label"].astype(int), y_pred=lab["pred"],
-                sensitive_features=lab[attr])
+                metrics={
+                    "count": count,
+                    "accuracy": accuracy_score,
+                    "tpr": true_positive_rate,
+                    "fpr": false_positive_rate,
+                    "precision": precision_score,
+                },
+                y_true=lab["label"].astype(int),
+                y_pred=lab["pred"],
+                sensitive_features=lab[attr],
+            )
             mf.difference()
     return time.perf_counter() - t0
 
@@ -160,8 +182,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-postgres", action="store_true")
     ap.add_argument("--no-sqlite", action="store_true")
     ap.add_argument("--pg-url", help="PostgreSQL server (default: start scripts/pg-test-server)")
-    ap.add_argument("--fairlearn-rows", type=int, default=None,
-                    help="rows for the MetricFrame timing (default: all; 0 skips it)")
+    ap.add_argument(
+        "--fairlearn-rows",
+        type=int,
+        default=None,
+        help="rows for the MetricFrame timing (default: all; 0 skips it)",
+    )
     ap.add_argument("--json", metavar="PATH", help="write the results as JSON")
     ap.add_argument("--workdir", metavar="DIR", help="where to write data (default: temp)")
     args = ap.parse_args(argv)
@@ -170,17 +196,24 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     t_gen, (preds, labels, both) = timed(lambda: generate(args.rows, args.seed, work))
     n_labels = sum(1 for _ in labels.open()) - 1
-    print(f"generated {args.rows:,} predictions, {n_labels:,} labels in {t_gen:.1f}s",
-          file=sys.stderr)
+    print(
+        f"generated {args.rows:,} predictions, {n_labels:,} labels in {t_gen:.1f}s", file=sys.stderr
+    )
     results: dict[str, Any] = {
-        "rows": args.rows, "labels": n_labels,
-        "machine": {"cpu": cpu_model(), "cores": os.cpu_count(),
-                    "python": platform.python_version(), "pandas": pd.__version__,
-                    "load_before": os.getloadavg()},
+        "rows": args.rows,
+        "labels": n_labels,
+        "machine": {
+            "cpu": cpu_model(),
+            "cores": os.cpu_count(),
+            "python": platform.python_version(),
+            "pandas": pd.__version__,
+            "load_before": os.getloadavg(),
+        },
         "runs": [],
     }
-    t_file, expected = timed(lambda: evaluate(both, "pred", ["race", "sex"], label="label",
-                                              engine="pandas"))
+    t_file, expected = timed(
+        lambda: evaluate(both, "pred", ["race", "sex"], label="label", engine="pandas")
+    )
     results["evaluate_file_seconds"] = t_file
 
     backends = [] if args.no_sqlite else [("sqlite", str(work / "monitor.db"))]
@@ -188,27 +221,31 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_postgres:
         url = args.pg_url
         if url is None:
-            out = subprocess.run([str(HERE.parent / "scripts" / "pg-test-server")],
-                                 capture_output=True, text=True, check=True)
+            out = subprocess.run(
+                [str(HERE.parent / "scripts" / "pg-test-server")],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
             url, pg_dir = out.stdout.split()[:2]
         backends.append(("postgresql", url))
     try:
         for name, location in backends:
             print(f"{name}: ...", file=sys.stderr)
-            run = bench_backend(name, location, preds, labels, args.rows, n_labels,
-                                args.repeat)
+            run = bench_backend(name, location, preds, labels, args.rows, n_labels, args.repeat)
             got = run.pop("evaluation")
             strip = ("source", "engine")
-            run["equals_evaluate"] = (
-                {k: v for k, v in got.items() if k not in strip}
-                == {k: v for k, v in expected.items() if k not in strip}
-            )
+            run["equals_evaluate"] = {k: v for k, v in got.items() if k not in strip} == {
+                k: v for k, v in expected.items() if k not in strip
+            }
             results["runs"].append(run)
             print(json.dumps(run), file=sys.stderr)
     finally:
         if pg_dir:
-            subprocess.run([str(HERE.parent / "scripts" / "pg-test-server"), "stop", pg_dir],
-                           capture_output=True)
+            subprocess.run(
+                [str(HERE.parent / "scripts" / "pg-test-server"), "stop", pg_dir],
+                capture_output=True,
+            )
     fl_rows = args.rows if args.fairlearn_rows is None else args.fairlearn_rows
     if fl_rows:
         results["metricframe_rows"] = fl_rows

@@ -36,18 +36,48 @@ def main() -> None:
             bc.CASES[name](path)
         runs = {
             # cwd outside the checkout and PYTHONPATH: `python -m` imports the tree's code
-            "python": (["env", f"PYTHONPATH={tree}", sys.executable, "-m", "faircode",
-                        "profile", str(path), "--json"], 3 << 30, "/"),
-            "js": (["node", "--max-old-space-size=2048", str(tree / "scripts" / "engine-js.js"),
-                    "profile", str(path)], None, str(tree)),
+            "python": (
+                [
+                    "env",
+                    f"PYTHONPATH={tree}",
+                    sys.executable,
+                    "-m",
+                    "faircode",
+                    "profile",
+                    str(path),
+                    "--json",
+                ],
+                3 << 30,
+                "/",
+            ),
+            "js": (
+                [
+                    "node",
+                    "--max-old-space-size=2048",
+                    str(tree / "scripts" / "engine-js.js"),
+                    "profile",
+                    str(path),
+                ],
+                None,
+                str(tree),
+            ),
         }
         for engine, (cmd, ceiling, cwd) in runs.items():
             rc, out, err, rss, seconds = bc.measure(cmd, as_limit=ceiling, timeout=300, cwd=cwd)
-            print(json.dumps({"case": name, "engine": engine, "exit": rc,
-                              "peak_rss_mb": round(rss), "seconds": round(seconds, 1),
-                              "output_kb": len(out) // 1024,
-                              "error": err.decode(errors="replace").strip()[-160:]}),
-                  flush=True)
+            print(
+                json.dumps(
+                    {
+                        "case": name,
+                        "engine": engine,
+                        "exit": rc,
+                        "peak_rss_mb": round(rss),
+                        "seconds": round(seconds, 1),
+                        "output_kb": len(out) // 1024,
+                        "error": err.decode(errors="replace").strip()[-160:],
+                    }
+                ),
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -46,14 +46,17 @@ LABELS = {
 
 # --- baselines run in child processes -------------------------------------------------
 
+
 def baseline_duckdb(path: str, cols: list[str]) -> dict:
     import duckdb
 
     con = duckdb.connect()
     quoted = [f'"{c}"' for c in cols]
     sets = ", ".join(f"({q})" for q in quoted)
-    query = (f"SELECT {', '.join(quoted)}, count(*) AS n FROM "
-             f"read_csv(?, all_varchar=true, header=true) GROUP BY GROUPING SETS ({sets})")
+    query = (
+        f"SELECT {', '.join(quoted)}, count(*) AS n FROM "
+        f"read_csv(?, all_varchar=true, header=true) GROUP BY GROUPING SETS ({sets})"
+    )
     rows = con.execute(query, [path]).fetchall()
     return {"groups": len(rows)}
 
@@ -70,6 +73,7 @@ def baseline_pandas(path: str, cols: list[str]) -> dict:
 
 # --- measuring -------------------------------------------------------------------------
 
+
 def header_of(path: str) -> list[str]:
     with open(path, newline="", encoding="utf-8-sig") as fh:
         return next(csv.reader(fh))
@@ -79,8 +83,7 @@ def commands(path: str, cols: list[str]) -> dict[str, list[str] | str]:
     """Tool -> argv, or a string saying why the tool is absent."""
     node = shutil.which("node")
     out: dict[str, list[str] | str] = {}
-    out["python"] = [sys.executable, "-m", "faircode", "profile", path, "--json",
-                     "--no-provenance"]
+    out["python"] = [sys.executable, "-m", "faircode", "profile", path, "--json", "--no-provenance"]
     engine_js = ROOT / "scripts" / "engine-js.js"
     if not node:
         out["js"] = "node is not on PATH"
@@ -104,8 +107,7 @@ def commands(path: str, cols: list[str]) -> dict[str, list[str] | str]:
     if not node:
         out["papaparse"] = "node is not on PATH"
     elif not (HERE / "node_modules" / "papaparse").exists():
-        out["papaparse"] = ("papaparse is not installed "
-                            "(npm install --prefix benchmarks papaparse)")
+        out["papaparse"] = "papaparse is not installed (npm install --prefix benchmarks papaparse)"
     else:
         out["papaparse"] = [node, str(HERE / "papaparse-count.js"), path, ",".join(cols)]
     return out
@@ -116,8 +118,14 @@ def measure(argv: list[str]) -> dict:
     timer = ["/usr/bin/time", "-v"] if os.path.exists("/usr/bin/time") else []
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     start = time.perf_counter()
-    proc = subprocess.run(timer + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          text=True, env=env, cwd=ROOT)
+    proc = subprocess.run(
+        timer + argv,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
     wall = time.perf_counter() - start
     rss = None
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
@@ -144,9 +152,11 @@ def run(paths: list[str], tools: list[str], repeat: int, skip: tuple[str, ...]) 
             for t in tools:
                 if isinstance(cmds[t], list):
                     r = measure(cmds[t])
-                    sys.stderr.write(f"{Path(path).name} {t}: {r['seconds']:.2f} s, "
-                                     f"{r['rss_mb'] or 0:.0f} MB"
-                                     f"{' FAILED ' + str(r['error']) if r['returncode'] else ''}\n")
+                    sys.stderr.write(
+                        f"{Path(path).name} {t}: {r['seconds']:.2f} s, "
+                        f"{r['rss_mb'] or 0:.0f} MB"
+                        f"{' FAILED ' + str(r['error']) if r['returncode'] else ''}\n"
+                    )
                     runs[t].append(r)
         results = {}
         for t, rs in runs.items():
@@ -158,10 +168,21 @@ def run(paths: list[str], tools: list[str], repeat: int, skip: tuple[str, ...]) 
                 continue
             secs = statistics.median(r["seconds"] for r in ok)
             rss = max((r["rss_mb"] or 0) for r in ok)
-            results[t] = {"seconds": round(secs, 3), "mb_per_s": round(size / 1e6 / secs, 1),
-                          "rss_mb": round(rss, 1), "runs": len(ok)}
-        report["files"].append({"path": path, "bytes": size, "columns": cols,
-                                "results": results, "ratios": ratios(results)})
+            results[t] = {
+                "seconds": round(secs, 3),
+                "mb_per_s": round(size / 1e6 / secs, 1),
+                "rss_mb": round(rss, 1),
+                "runs": len(ok),
+            }
+        report["files"].append(
+            {
+                "path": path,
+                "bytes": size,
+                "columns": cols,
+                "results": results,
+                "ratios": ratios(results),
+            }
+        )
     return report
 
 
@@ -194,9 +215,15 @@ def machine() -> dict:
         load = os.getloadavg()
     except OSError:
         load = None
-    return {"nproc": sh(["nproc"]), "free_h": sh(["free", "-h"]), "cpu": cpu,
-            "python": platform.python_version(), "node": sh(["node", "--version"]),
-            "platform": platform.platform(), "loadavg_at_start": load}
+    return {
+        "nproc": sh(["nproc"]),
+        "free_h": sh(["free", "-h"]),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "node": sh(["node", "--version"]),
+        "platform": platform.platform(),
+        "loadavg_at_start": load,
+    }
 
 
 def markdown(report: dict) -> str:
@@ -208,20 +235,32 @@ def markdown(report: dict) -> str:
             if "error" in r:
                 lines.append(f"| {name} | {t} | failed | | |")
                 continue
-            lines.append(f"| {name} | {t} | {r['seconds']:.2f} | {r['mb_per_s']:.1f} | "
-                         f"{r['rss_mb']:.0f} |")
+            lines.append(
+                f"| {name} | {t} | {r['seconds']:.2f} | {r['mb_per_s']:.1f} | {r['rss_mb']:.0f} |"
+            )
     lines += ["", "| file | ratio | value | target |", "|---|---|---:|---|"]
-    targets = {"python_time_over_duckdb": "<= 1.5", "pandas_time_over_python": ">= 4",
-               "js_throughput_over_papaparse": ">= 2.5", "js_time_over_python": ""}
+    targets = {
+        "python_time_over_duckdb": "<= 1.5",
+        "pandas_time_over_python": ">= 4",
+        "js_throughput_over_papaparse": ">= 2.5",
+        "js_time_over_python": "",
+    }
     for f in report["files"]:
         for k, v in f["ratios"].items():
             lines.append(f"| {Path(f['path']).name} | {k} | {v} | {targets.get(k, '')} |")
     lines += ["", "Tools: " + "; ".join(f"`{t}` = {LABELS[t]}" for t in TOOLS) + ".", ""]
     if report["notes"]:
         lines += ["Notes: " + "; ".join(report["notes"]) + ".", ""]
-    lines += ["Machine: " + f"{m['nproc']} CPUs ({m['cpu']}), Python {m['python']}, "
-              f"Node {m['node']}, {m['platform']}; load average at start "
-              f"{m['loadavg_at_start']}.", "", "```", m["free_h"], "```", ""]
+    lines += [
+        "Machine: " + f"{m['nproc']} CPUs ({m['cpu']}), Python {m['python']}, "
+        f"Node {m['node']}, {m['platform']}; load average at start "
+        f"{m['loadavg_at_start']}.",
+        "",
+        "```",
+        m["free_h"],
+        "```",
+        "",
+    ]
     return "\n".join(lines)
 
 

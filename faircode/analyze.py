@@ -25,8 +25,10 @@ def wilson(c: int, n: int) -> tuple[float, float]:
     denom = 1 + z2 / n
     center = (p + z2 / (2 * n)) / denom
     margin = (Z / denom) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return (round_half_up(max(0.0, center - margin), 4),
-            round_half_up(min(1.0, center + margin), 4))
+    return (
+        round_half_up(max(0.0, center - margin), 4),
+        round_half_up(min(1.0, center + margin), 4),
+    )
 
 
 def age_mapper(counts: dict[str, int], opts: Options) -> tuple[str, Callable[[str], str | None]]:
@@ -75,9 +77,17 @@ def _sorted_groups(counts: dict[str, int]) -> list[tuple[str, int]]:
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
-def dimension_metrics(name: str, kind: str, group_counts: dict[str, int], missing: int,
-                      implausible: int, n_rows: int, opts: Options, age_mode: str | None,
-                      skew: float | None) -> dict:
+def dimension_metrics(
+    name: str,
+    kind: str,
+    group_counts: dict[str, int],
+    missing: int,
+    implausible: int,
+    n_rows: int,
+    opts: Options,
+    age_mode: str | None,
+    skew: float | None,
+) -> dict:
     groups = _sorted_groups(group_counts)
     k = len(groups)
     n = sum(c for _, c in groups)
@@ -91,10 +101,23 @@ def dimension_metrics(name: str, kind: str, group_counts: dict[str, int], missin
         if known is None:
             lo, hi = wilson(c, n)
             share = c / n
-            known = per_count[c] = (round_half_up(share, 4), lo, hi,
-                                    c < opts.min_group_size, share < opts.min_share)
-        out_groups.append({"label": label, "count": c, "share": known[0],
-                           "ci_low": known[1], "ci_high": known[2], "small_group": known[3]})
+            known = per_count[c] = (
+                round_half_up(share, 4),
+                lo,
+                hi,
+                c < opts.min_group_size,
+                share < opts.min_share,
+            )
+        out_groups.append(
+            {
+                "label": label,
+                "count": c,
+                "share": known[0],
+                "ci_low": known[1],
+                "ci_high": known[2],
+                "small_group": known[3],
+            }
+        )
         if known[4]:
             under.append(label)
     if k >= 2:
@@ -132,8 +155,9 @@ def grade_for(score: int | None) -> str | None:
     return "F"
 
 
-def analyze(summary: Summary, overrides: dict[str, str] | None = None,
-            opts: dict | Options | None = None) -> dict:
+def analyze(
+    summary: Summary, overrides: dict[str, str] | None = None, opts: dict | Options | None = None
+) -> dict:
     """The SPEC section 6 result of a summary. `overrides`: column -> kind or "ignore"
     (checked against the summary's columns, as a read checks them); `opts`: a dict of
     options (validated, defaults filled, like the JS engine's `analyze`) or an Options."""
@@ -156,16 +180,16 @@ def analyze(summary: Summary, overrides: dict[str, str] | None = None,
         capped = summary.is_capped(i) if counts is None else len(counts) > LABEL_CAP
         if kind is None:
             if capped and opts.max_categorical > LABEL_CAP:
-                dropped.append({"name": name, "kind": "categorical", "n_groups": None,
-                                "more_than": LABEL_CAP})
+                dropped.append(
+                    {"name": name, "kind": "categorical", "n_groups": None, "more_than": LABEL_CAP}
+                )
                 continue
             if counts is not None and not capped and 2 <= len(counts) <= opts.max_categorical:
                 kind = "categorical"
             else:
                 continue
         elif capped or counts is None:
-            dropped.append({"name": name, "kind": kind, "n_groups": None,
-                            "more_than": LABEL_CAP})
+            dropped.append({"name": name, "kind": kind, "n_groups": None, "more_than": LABEL_CAP})
             continue
         age_mode = None
         skew = None
@@ -186,11 +210,12 @@ def analyze(summary: Summary, overrides: dict[str, str] | None = None,
                 else:
                     group_counts[g] = group_counts.get(g, 0) + c
         n_groups = len(group_counts)
-        if (n_groups > opts.max_dimension_groups and kind != "geography" and ov is None):
+        if n_groups > opts.max_dimension_groups and kind != "geography" and ov is None:
             dropped.append({"name": name, "kind": kind, "n_groups": n_groups})
             continue
-        dim = dimension_metrics(name, kind, group_counts, summary.missing[i], implausible,
-                                n_rows, opts, age_mode, skew)
+        dim = dimension_metrics(
+            name, kind, group_counts, summary.missing[i], implausible, n_rows, opts, age_mode, skew
+        )
         n = sum(group_counts.values())
         ratio = (max(group_counts.values()) / min(group_counts.values())) if n_groups else 0.0
         miss = (summary.missing[i] + implausible) / n_rows if n_rows else 0.0
@@ -216,19 +241,24 @@ def analyze(summary: Summary, overrides: dict[str, str] | None = None,
                     pct_of[c] = pct(c / _n)
                 flags.append(f"{name}: '{g['label']}' is under-represented ({pct_of[c]}%)")
         if len(under) > listed:
-            flags.append(f"{name}: {len(under) - listed} more under-represented groups "
-                         "(see under_represented)")
+            flags.append(
+                f"{name}: {len(under) - listed} more under-represented groups "
+                "(see under_represented)"
+            )
         if k >= 1 and ratio >= opts.imbalance_flag:
-            flags.append(f"{name}: imbalance ratio {fmt(ratio, 1)} "
-                         f"('{dim['groups'][0]['label']}' vs '{dim['groups'][-1]['label']}')")
+            flags.append(
+                f"{name}: imbalance ratio {fmt(ratio, 1)} "
+                f"('{dim['groups'][0]['label']}' vs '{dim['groups'][-1]['label']}')"
+            )
         if n_rows >= 1 and miss >= opts.missing_flag:
             text = f"{name}: {pct(miss)}% missing"
             if dim["implausible_count"]:
                 text += f" ({dim['implausible_count']} implausible ages treated as missing)"
             flags.append(text)
         if name in ref_entries:
-            dim["reference"], ref_flags = reference_block(dim, ref_entries[name],
-                                                          opts.reference_flag)
+            dim["reference"], ref_flags = reference_block(
+                dim, ref_entries[name], opts.reference_flag
+            )
             flags.extend(ref_flags)
 
     intersections: list[dict] = []
@@ -247,8 +277,10 @@ def analyze(summary: Summary, overrides: dict[str, str] | None = None,
         why = _not_counted(summary.columns, overrides, index_of[pair[0]], index_of[pair[1]])
         if why is not None:
             not_counted = list(pair)
-            flags.append(f"{pair[0]} x {pair[1]}: intersection not counted ({why}); "
-                         f"pass --cross {pair[0]},{pair[1]}")
+            flags.append(
+                f"{pair[0]} x {pair[1]}: intersection not counted ({why}); "
+                f"pass --cross {pair[0]},{pair[1]}"
+            )
             pair = None
     if pair is not None:
         entry, gap_flags = _intersection(summary, dims, pair, index_of, mappers, opts)
@@ -278,8 +310,7 @@ def analyze(summary: Summary, overrides: dict[str, str] | None = None,
     return result
 
 
-def _not_counted(columns: list[str], overrides: dict[str, str], ia: int, ib: int
-                 ) -> str | None:
+def _not_counted(columns: list[str], overrides: dict[str, str], ia: int, ib: int) -> str | None:
     """Why the default pair (columns ia, ib) had no pair table while reading, or None
     (SPEC 0.9): a pure function of the header and overrides, as the reading rule is."""
     i, j = min(ia, ib), max(ia, ib)
@@ -298,9 +329,14 @@ def _identity(label: str) -> str:
     return label
 
 
-def _intersection(summary: Summary, dims: list[dict], pair: tuple[str, str],
-                  index_of: dict[str, int], mappers: dict, opts: Options
-                  ) -> tuple[dict, list[str]]:
+def _intersection(
+    summary: Summary,
+    dims: list[dict],
+    pair: tuple[str, str],
+    index_of: dict[str, int],
+    mappers: dict,
+    opts: Options,
+) -> tuple[dict, list[str]]:
     a_name, b_name = pair
     ia, ib = index_of[a_name], index_of[b_name]
     key = (min(ia, ib), max(ia, ib))
@@ -330,8 +366,14 @@ def _intersection(summary: Summary, dims: list[dict], pair: tuple[str, str],
             for gb in dim_b["groups"]:
                 c = cells.get((ga["label"], gb["label"]), 0)
                 if c == 0 or c < floor:
-                    gaps.append({"a": ga["label"], "b": gb["label"], "count": c,
-                                 "share": round_half_up(c / n_rows, 4)})
+                    gaps.append(
+                        {
+                            "a": ga["label"],
+                            "b": gb["label"],
+                            "count": c,
+                            "share": round_half_up(c / n_rows, 4),
+                        }
+                    )
                     if len(gaps) == CELL_CAP:
                         break
             if len(gaps) == CELL_CAP:
@@ -341,11 +383,14 @@ def _intersection(summary: Summary, dims: list[dict], pair: tuple[str, str],
         if g["count"] == 0:
             flags.append(f"{a_name} x {b_name}: '{g['a']}' x '{g['b']}' is absent (0 rows)")
         else:
-            flags.append(f"{a_name} x {b_name}: '{g['a']}' x '{g['b']}' is near-empty "
-                         f"({g['count']} rows, {pct(g['count'] / n_rows)}%)")
+            flags.append(
+                f"{a_name} x {b_name}: '{g['a']}' x '{g['b']}' is near-empty "
+                f"({g['count']} rows, {pct(g['count'] / n_rows)}%)"
+            )
     if total > MAX_GAP_FLAGS:
-        flags.append(f"{a_name} x {b_name}: {total - MAX_GAP_FLAGS} more sparse cells "
-                     "(see intersections)")
+        flags.append(
+            f"{a_name} x {b_name}: {total - MAX_GAP_FLAGS} more sparse cells (see intersections)"
+        )
     entry: dict = {"dims": [a_name, b_name], "n_cells": n_cells, "cells": gaps}
     if total > len(gaps):
         entry["cells_not_listed"] = total - len(gaps)

@@ -67,39 +67,80 @@ class Progress:
 
 def _add_threshold_options(p: argparse.ArgumentParser) -> None:
     d = Options()
-    p.add_argument("--map", action="append", default=[], metavar="COL=KIND",
-                   help="force a column's kind: sex, race, age, geography, categorical, ignore")
-    p.add_argument("--min-share", metavar="X",
-                   help=default_help("under-represented below this share", d.min_share))
-    p.add_argument("--min-group-size", metavar="N",
-                   help=default_help("small_group below this count", d.min_group_size))
-    p.add_argument("--intersection-floor", metavar="X",
-                   help=default_help("near-empty intersection cell below this share of rows",
-                                     d.intersection_floor))
-    p.add_argument("--imbalance-flag", metavar="X",
-                   help=default_help("flag imbalance ratios from this", d.imbalance_flag))
-    p.add_argument("--missing-flag", metavar="X",
-                   help=default_help("flag missing shares from this", d.missing_flag))
-    p.add_argument("--max-age", metavar="N",
-                   help=default_help("ages above this are implausible", d.max_age))
-    p.add_argument("--max-categorical", metavar="N",
-                   help=default_help("most distinct values of a generic categorical",
-                                     d.max_categorical))
-    p.add_argument("--max-groups", metavar="N", dest="max_dimension_groups",
-                   help=default_help("drop non-geography dimensions with more groups",
-                                     d.max_dimension_groups))
-    p.add_argument("--age-bands", metavar="E,E,...",
-                   help=default_help("age band edges", d.age_bands))
+    p.add_argument(
+        "--map",
+        action="append",
+        default=[],
+        metavar="COL=KIND",
+        help="force a column's kind: sex, race, age, geography, categorical, ignore",
+    )
+    p.add_argument(
+        "--min-share",
+        metavar="X",
+        help=default_help("under-represented below this share", d.min_share),
+    )
+    p.add_argument(
+        "--min-group-size",
+        metavar="N",
+        help=default_help("small_group below this count", d.min_group_size),
+    )
+    p.add_argument(
+        "--intersection-floor",
+        metavar="X",
+        help=default_help(
+            "near-empty intersection cell below this share of rows", d.intersection_floor
+        ),
+    )
+    p.add_argument(
+        "--imbalance-flag",
+        metavar="X",
+        help=default_help("flag imbalance ratios from this", d.imbalance_flag),
+    )
+    p.add_argument(
+        "--missing-flag",
+        metavar="X",
+        help=default_help("flag missing shares from this", d.missing_flag),
+    )
+    p.add_argument(
+        "--max-age", metavar="N", help=default_help("ages above this are implausible", d.max_age)
+    )
+    p.add_argument(
+        "--max-categorical",
+        metavar="N",
+        help=default_help("most distinct values of a generic categorical", d.max_categorical),
+    )
+    p.add_argument(
+        "--max-groups",
+        metavar="N",
+        dest="max_dimension_groups",
+        help=default_help("drop non-geography dimensions with more groups", d.max_dimension_groups),
+    )
+    p.add_argument(
+        "--age-bands", metavar="E,E,...", help=default_help("age band edges", d.age_bands)
+    )
     p.add_argument("--names", metavar="A,B,...", help="column names for a file with no header")
     p.add_argument("--skip-lines", metavar="N", help="skip N lines before the table")
     p.add_argument("--delimiter", metavar="D", help="one of , ; tab | (default: sniffed)")
     p.add_argument("--encoding", metavar="NAME", help=f"text encoding (default {d.encoding})")
 
 
-OPTION_KEYS = ("min_share", "min_group_size", "intersection_floor", "imbalance_flag",
-               "missing_flag", "max_age", "max_categorical", "max_dimension_groups",
-               "age_bands", "names", "skip_lines", "delimiter", "encoding", "cross",
-               "reference_flag")
+OPTION_KEYS = (
+    "min_share",
+    "min_group_size",
+    "intersection_floor",
+    "imbalance_flag",
+    "missing_flag",
+    "max_age",
+    "max_categorical",
+    "max_dimension_groups",
+    "age_bands",
+    "names",
+    "skip_lines",
+    "delimiter",
+    "encoding",
+    "cross",
+    "reference_flag",
+)
 
 
 def _opts_from_args(args: argparse.Namespace) -> dict:
@@ -108,8 +149,10 @@ def _opts_from_args(args: argparse.Namespace) -> dict:
         raise InputError("--names: give at least one column name")
     bands = opts.get("age_bands")
     if bands is not None and any(not b.strip(" \t") for b in bands.split(",")):
-        raise InputError(f"--age-bands: {bands} is out of range (increasing integers starting "
-                         "at 0, separated by single commas)")
+        raise InputError(
+            f"--age-bands: {bands} is out of range (increasing integers starting "
+            "at 0, separated by single commas)"
+        )
     return opts
 
 
@@ -121,50 +164,84 @@ def _overrides_from_args(args: argparse.Namespace) -> dict[str, str]:
             raise InputError(f"--map: expected COLUMN=KIND, got '{item}'")
         col, kind = col.strip(" \t"), kind.strip(" \t")
         if col in out and out[col] != kind:
-            raise InputError(f"--map: '{col}' is given twice ({col}={out[col]}, {col}={kind}); "
-                             "give one kind per column")
+            raise InputError(
+                f"--map: '{col}' is given twice ({col}={out[col]}, {col}={kind}); "
+                "give one kind per column"
+            )
         out[col] = kind
     return out
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="faircode",
-                     description="Audit who is, and is not, represented in a table.")
+    parser = Parser(
+        prog="faircode", description="Audit who is, and is not, represented in a table."
+    )
     parser.add_argument("--version", action="version", version=f"faircode {_version()}")
     sub = parser.add_subparsers(dest="command", parser_class=Parser)
-    p = sub.add_parser("profile", help="profile a CSV's demographic representation",
-                       description="Profile the demographic representation of a CSV file.")
+    p = sub.add_parser(
+        "profile",
+        help="profile a CSV's demographic representation",
+        description="Profile the demographic representation of a CSV file.",
+    )
     p.add_argument("path", nargs="?", help="CSV file, or - for standard input")
-    p.add_argument("--sample", action="store_true",
-                   help=f"profile the bundled sample ({SAMPLE}, ProPublica)")
+    p.add_argument(
+        "--sample", action="store_true", help=f"profile the bundled sample ({SAMPLE}, ProPublica)"
+    )
     add_format_options(p, "profile")
     p.add_argument("--cross", metavar="A,B", help="the two columns to intersect")
-    p.add_argument("--fail-under", metavar="SCORE",
-                   help="exit 1 when the overall score is below SCORE (or not measured)")
-    p.add_argument("--reference", metavar="PATH|NAME",
-                   help="population baseline: a column,group,share CSV or us-2019 / us-2024")
-    p.add_argument("--reference-flag", metavar="X",
-                   help=default_help("flag groups this far below the reference share",
-                                     Options().reference_flag))
-    p.add_argument("--no-provenance", action="store_true",
-                   help="leave the provenance block out of --json output")
-    p.add_argument("--engine", choices=("local", "spark"), default="local",
-                   help="count locally (default) or with Spark (the spark extra)")
-    p.add_argument("--spark-master", metavar="URL",
-                   help="Spark master for --engine spark (default local[2])")
+    p.add_argument(
+        "--fail-under",
+        metavar="SCORE",
+        help="exit 1 when the overall score is below SCORE (or not measured)",
+    )
+    p.add_argument(
+        "--reference",
+        metavar="PATH|NAME",
+        help="population baseline: a column,group,share CSV or us-2019 / us-2024",
+    )
+    p.add_argument(
+        "--reference-flag",
+        metavar="X",
+        help=default_help(
+            "flag groups this far below the reference share", Options().reference_flag
+        ),
+    )
+    p.add_argument(
+        "--no-provenance",
+        action="store_true",
+        help="leave the provenance block out of --json output",
+    )
+    p.add_argument(
+        "--engine",
+        choices=("local", "spark"),
+        default="local",
+        help="count locally (default) or with Spark (the spark extra)",
+    )
+    p.add_argument(
+        "--spark-master", metavar="URL", help="Spark master for --engine spark (default local[2])"
+    )
     _add_threshold_options(p)
     p.set_defaults(func=cmd_profile)
 
-    c = sub.add_parser("compare", help="representation drift between two CSV files",
-                       description="Compare the representation of baseline A and current B.")
+    c = sub.add_parser(
+        "compare",
+        help="representation drift between two CSV files",
+        description="Compare the representation of baseline A and current B.",
+    )
     c.add_argument("path_a", metavar="A", help="baseline CSV (e.g. training data)")
     c.add_argument("path_b", metavar="B", help="current CSV (e.g. production data)")
     add_format_options(c, "compare")
-    c.add_argument("--fail-on-drift", choices=("moderate", "significant"),
-                   help="exit 1 when any dimension drifts at least this much")
+    c.add_argument(
+        "--fail-on-drift",
+        choices=("moderate", "significant"),
+        help="exit 1 when any dimension drifts at least this much",
+    )
     c.add_argument("--skip-lines-b", metavar="N", help="--skip-lines for B only")
-    c.add_argument("--no-provenance", action="store_true",
-                   help="leave the provenance block out of --json output")
+    c.add_argument(
+        "--no-provenance",
+        action="store_true",
+        help="leave the provenance block out of --json output",
+    )
     _add_threshold_options(c)
     c.set_defaults(func=cmd_compare)
     add_fairness_parser(sub)
@@ -201,8 +278,9 @@ def _fail_under(args: argparse.Namespace) -> float | None:
     try:
         value = float(args.fail_under)
     except ValueError:
-        raise InputError(f"--fail-under: '{args.fail_under}' is not a number; give a score "
-                         "from 0 to 100") from None
+        raise InputError(
+            f"--fail-under: '{args.fail_under}' is not a number; give a score from 0 to 100"
+        ) from None
     if not 0 <= value <= 100:
         raise InputError(f"--fail-under: {args.fail_under} is out of range (0..100)")
     return value
@@ -239,8 +317,9 @@ def cmd_profile(args: argparse.Namespace) -> int:
         reference_hash = sha256_bytes(ref_bytes)
     source, name, size = _open_source(args)
     hasher = StreamHash()
-    on_bytes, progress = _hashing_progress(size, hasher,
-                                          format_of(args) == "json" and not args.no_provenance)
+    on_bytes, progress = _hashing_progress(
+        size, hasher, format_of(args) == "json" and not args.no_provenance
+    )
     overrides = _overrides_from_args(args)
     notes = {}
     if args.engine == "spark":
@@ -249,8 +328,9 @@ def cmd_profile(args: argparse.Namespace) -> int:
         notes["dataset_hash"] = "counted by Spark, which does not expose the raw bytes"
     else:
         try:
-            result = profile(source, overrides, opts, name=name, on_bytes=on_bytes,
-                             on_rows=progress.add_rows)
+            result = profile(
+                source, overrides, opts, name=name, on_bytes=on_bytes, on_rows=progress.add_rows
+            )
         finally:
             progress.close()
         digest = hasher.digest()
@@ -258,9 +338,12 @@ def cmd_profile(args: argparse.Namespace) -> int:
         from .options import resolve
 
         result["provenance"] = provenance(
-            params=resolve(opts).params(), overrides=overrides,
-            dataset_hashes={"dataset_hash": digest}, notes=notes,
-            reference_hash=reference_hash)
+            params=resolve(opts).params(),
+            overrides=overrides,
+            dataset_hashes={"dataset_hash": digest},
+            notes=notes,
+            reference_hash=reference_hash,
+        )
         result["provenance"]["engine"] = "spark" if args.engine == "spark" else "python"
     sys.stdout.write(render_as("profile", format_of(args), result, name=name))
     if threshold is not None:
@@ -305,9 +388,10 @@ def _spark_session_quietly(spark, master: str | None):
         return spark.get_session(master)
     except Exception as exc:
         text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        raise InputError(f"--engine spark: Spark did not start ({text}); it needs a Java 17+ "
-                         f"runtime (java on PATH or JAVA_HOME); Spark's log: {log_path}"
-                         ) from None
+        raise InputError(
+            f"--engine spark: Spark did not start ({text}); it needs a Java 17+ "
+            f"runtime (java on PATH or JAVA_HOME); Spark's log: {log_path}"
+        ) from None
     finally:
         os.dup2(saved, 2)
         os.close(saved)
@@ -333,28 +417,33 @@ def cmd_compare(args: argparse.Namespace) -> int:
             raise InputError("compare reads two files; standard input is not supported")
         size = os.path.getsize(path) if os.path.isfile(path) else None
         hasher = StreamHash()
-        on_bytes, progress = _hashing_progress(size, hasher,
-                                               format_of(args) == "json"
-                                               and not args.no_provenance)
+        on_bytes, progress = _hashing_progress(
+            size, hasher, format_of(args) == "json" and not args.no_provenance
+        )
         try:
-            results.append(profile(path, overrides, o, on_bytes=on_bytes,
-                                   on_rows=progress.add_rows))
+            results.append(
+                profile(path, overrides, o, on_bytes=on_bytes, on_rows=progress.add_rows)
+            )
         finally:
             progress.close()
         hashes[f"dataset_hash_{key}"] = hasher.digest()
     result = compare(results[0], results[1], opts)
     if format_of(args) == "json" and not args.no_provenance:
-        result["provenance"] = provenance(params=resolve(opts).params(),
-                                          overrides=overrides, dataset_hashes=hashes)
-    sys.stdout.write(render_as("compare", format_of(args), result, name_a=args.path_a,
-                               name_b=args.path_b))
+        result["provenance"] = provenance(
+            params=resolve(opts).params(), overrides=overrides, dataset_hashes=hashes
+        )
+    sys.stdout.write(
+        render_as("compare", format_of(args), result, name_a=args.path_a, name_b=args.path_b)
+    )
     if args.fail_on_drift:
-        levels = ("moderate", "significant") if args.fail_on_drift == "moderate" \
-            else ("significant",)
+        levels = (
+            ("moderate", "significant") if args.fail_on_drift == "moderate" else ("significant",)
+        )
         hit = [d["name"] for d in result["dimensions"] if d["drift_level"] in levels]
         if hit:
-            sys.stderr.write(f"faircode: {args.fail_on_drift} drift or worse in "
-                             f"{shown(', '.join(hit))}\n")
+            sys.stderr.write(
+                f"faircode: {args.fail_on_drift} drift or worse in {shown(', '.join(hit))}\n"
+            )
             return EXIT_FAIL
     return EXIT_OK
 
@@ -386,8 +475,10 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as err:
         if err.filename is None and err.errno in _OUTPUT_ERRNOS:
             _silence_stdout()
-            _error(f"cannot write the report to standard output ({err.strerror or err}); "
-                   "check the disk or the redirection")
+            _error(
+                f"cannot write the report to standard output ({err.strerror or err}); "
+                "check the disk or the redirection"
+            )
             return EXIT_INPUT
         where = f"{err.filename}: " if err.filename is not None else ""
         _error(f"{where}{err.strerror or err}")

@@ -45,7 +45,7 @@ def int_values(arr: pa.Array, fill: int) -> np.ndarray:
     if arr.null_count:
         bits = np.frombuffer(bufs[0], dtype=np.uint8)
         valid = np.unpackbits(bits, bitorder="little", count=arr.offset + len(arr))
-        vals[valid[arr.offset:] == 0] = fill
+        vals[valid[arr.offset :] == 0] = fill
     return vals
 
 
@@ -64,8 +64,15 @@ def _float32_label(value: Any) -> str | None:
 class _Column:
     """Per-column state: known raw values -> label codes, raw counts."""
 
-    __slots__ = ("raw_ids", "raw_values", "known", "raw_label", "raw_count", "labels",
-                 "short_float")
+    __slots__ = (
+        "raw_ids",
+        "raw_values",
+        "known",
+        "raw_label",
+        "raw_count",
+        "labels",
+        "short_float",
+    )
 
     def __init__(self) -> None:
         self.raw_ids: dict[Any, int] = {}
@@ -125,7 +132,7 @@ class _ArrayPairTable:
             for (r, c), n in self.sparse.items():
                 yield (r - 1, c - 1), n
             return
-        dense = self.dense[1:self.ka, 1:self.kb]
+        dense = self.dense[1 : self.ka, 1 : self.kb]
         rows, cols = np.nonzero(dense)
         for r, c, n in zip(rows.tolist(), cols.tolist(), dense[rows, cols].tolist()):
             yield (r, c), n
@@ -134,11 +141,18 @@ class _ArrayPairTable:
 class ArrowSummaryBuilder(SummaryBuilder):
     """SummaryBuilder that consumes Arrow arrays (one per header column) instead of rows."""
 
-    def __init__(self, name: str, columns: Sequence[str], overrides: dict[str, str],
-                 opts: Options, label_fn: Callable[[Any], str | None] = label_of) -> None:
+    def __init__(
+        self,
+        name: str,
+        columns: Sequence[str],
+        overrides: dict[str, str],
+        opts: Options,
+        label_fn: Callable[[Any], str | None] = label_of,
+    ) -> None:
         super().__init__(name, columns, overrides, opts, label_fn=label_fn)
         self.state: list[_Column | None] = [
-            _Column() if c is not None else None for c in self.counts]
+            _Column() if c is not None else None for c in self.counts
+        ]
         # Alive columns share their label codes with the pair machinery.
         for i in self.alive:
             self.codes[i] = self.state[i].labels
@@ -182,8 +196,7 @@ class ArrowSummaryBuilder(SummaryBuilder):
         self.counts[i] = None
         self._prune()
 
-    def _encode(self, i: int, st: _Column, arr: Any, n: int, want_codes: bool
-                ) -> np.ndarray | None:
+    def _encode(self, i: int, st: _Column, arr: Any, n: int, want_codes: bool) -> np.ndarray | None:
         """Count one batch of column i; return its per-row label codes + 1 (0 = missing)
         when want_codes. Only numpy and Arrow compute run per row: no pandas, no Python
         objects except for values never seen before."""
@@ -193,8 +206,9 @@ class ArrowSummaryBuilder(SummaryBuilder):
             st.short_float = True
         if not pa.types.is_dictionary(arr.type):
             if pa.types.is_string_view(arr.type) or pa.types.is_binary_view(arr.type):
-                arr = arr.cast(pa.large_string() if pa.types.is_string_view(arr.type)
-                               else pa.large_binary())
+                arr = arr.cast(
+                    pa.large_string() if pa.types.is_string_view(arr.type) else pa.large_binary()
+                )
             arr = arr.dictionary_encode()
         dvals = arr.dictionary
         k = len(dvals)
@@ -222,13 +236,15 @@ class ArrowSummaryBuilder(SummaryBuilder):
         lab += 1
         return np.append(lab, 0)[idx_np]
 
-    def _learn(self, i: int, st: _Column, dvals: pa.Array, ids: np.ndarray,
-               new: np.ndarray) -> None:
+    def _learn(
+        self, i: int, st: _Column, dvals: pa.Array, ids: np.ndarray, new: np.ndarray
+    ) -> None:
         label_fn = _float32_label if st.short_float else self.label_fn
         is_age = self.kinds[i] == "age"
         start = len(st.raw_values)
-        values = dvals.take(index_array(new)).to_pylist() if len(new) < len(dvals) \
-            else dvals.to_pylist()
+        values = (
+            dvals.take(index_array(new)).to_pylist() if len(new) < len(dvals) else dvals.to_pylist()
+        )
         added_labels = []
         added_at = []  # positions in dvals of values that became new raw ids
         for j, v in zip(new.tolist(), values):

@@ -53,8 +53,13 @@ def compare_dimension(da: dict, db: dict, opts: Options) -> tuple[dict, list[str
         "tvd": round_half_up(tvd, 4),
         "drift_level": level,
         "groups": [
-            {"label": label, "share_a": round_half_up(a, 4), "share_b": round_half_up(b, 4),
-             "share_delta": round_half_up(b - a, 4), "status": status}
+            {
+                "label": label,
+                "share_a": round_half_up(a, 4),
+                "share_b": round_half_up(b, 4),
+                "share_delta": round_half_up(b - a, 4),
+                "status": status,
+            }
             for _, label, a, b, status in groups
         ],
     }

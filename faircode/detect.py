@@ -17,8 +17,18 @@ KEYWORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("age", ("age", "dob", "yob", "birth")),
     (
         "geography",
-        ("region", "state", "zip", "zipcode", "postal", "country", "county", "city",
-         "location", "province"),
+        (
+            "region",
+            "state",
+            "zip",
+            "zipcode",
+            "postal",
+            "country",
+            "county",
+            "city",
+            "location",
+            "province",
+        ),
     ),
 )
 
@@ -61,6 +71,8 @@ def check_overrides(overrides: dict[str, str] | None, columns: list[str]) -> dic
             shown = ", ".join(columns[:5]) + ("..." if len(columns) > 5 else "")
             raise InputError(f"--map: no column named '{col}' (columns: {shown})")
         if kind not in OVERRIDE_VALUES:
-            raise InputError(f"--map: unknown kind '{kind}' for '{col}' "
-                             "(use sex, race, age, geography, categorical or ignore)")
+            raise InputError(
+                f"--map: unknown kind '{kind}' for '{col}' "
+                "(use sex, race, age, geography, categorical or ignore)"
+            )
     return overrides

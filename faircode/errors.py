@@ -41,8 +41,10 @@ class InputError(FaircodeError):
 
 def missing_extra(what: str, package: str) -> InputError:
     """The one-line error for an optional package that is not installed."""
-    return InputError(f"{what} needs {package}, which is not installed: "
-                      f"pip install 'faircode[{EXTRA_OF[package]}]'")
+    return InputError(
+        f"{what} needs {package}, which is not installed: "
+        f"pip install 'faircode[{EXTRA_OF[package]}]'"
+    )
 
 
 def require(module: str, what: str) -> ModuleType:

@@ -144,8 +144,14 @@ class _PartStream(io.RawIOBase):
     a CRLF inside a quoted field when a block boundary falls between the CR and the LF
     ("B\r\nB" became "B\rB"), so a trailing CR is held back and starts the next block."""
 
-    def __init__(self, pread: Callable[[int, int], bytes], begin: int, end: int,
-                 shared: _Shared, sentinel: bytes) -> None:
+    def __init__(
+        self,
+        pread: Callable[[int, int], bytes],
+        begin: int,
+        end: int,
+        shared: _Shared,
+        sentinel: bytes,
+    ) -> None:
         super().__init__()
         self.pread, self.pos, self.end = pread, begin, end
         self.shared = shared
@@ -188,7 +194,7 @@ class _PartStream(io.RawIOBase):
 
     def readinto(self, b: Any) -> int:
         data = self.read(len(b))
-        b[:len(data)] = data
+        b[: len(data)] = data
         return len(data)
 
     def _fail(self, problem: str) -> None:
@@ -201,8 +207,14 @@ class _ByteRelay:
     never ahead of what Arrow has been given: parts are read concurrently, but a hash
     needs the bytes in order, and progress should show what was read."""
 
-    def __init__(self, pread: Callable[[int, int], bytes], begin: int, end: int,
-                 shared: _Shared, on_bytes: Callable[[bytes], None]) -> None:
+    def __init__(
+        self,
+        pread: Callable[[int, int], bytes],
+        begin: int,
+        end: int,
+        shared: _Shared,
+        on_bytes: Callable[[bytes], None],
+    ) -> None:
         self.pread, self.begin, self.end = pread, begin, end
         self.shared, self.on_bytes = shared, on_bytes
         self.reported = 0
@@ -216,9 +228,11 @@ class _ByteRelay:
             pos = self.begin
             while pos < self.end:
                 with self.shared.cond:
-                    while not (self.shared.stop or self.finish or
-                               self.begin + self.shared.read >= min(pos + _RELAY_BLOCK,
-                                                                    self.end)):
+                    while not (
+                        self.shared.stop
+                        or self.finish
+                        or self.begin + self.shared.read >= min(pos + _RELAY_BLOCK, self.end)
+                    ):
                         self.shared.cond.wait()
                     if self.shared.stop:
                         return
@@ -257,8 +271,9 @@ def _header_end(pread: Callable[[int, int], bytes], begin: int, end: int) -> int
     return end if lf < 0 else begin + lf + 1
 
 
-def _split_points(pread: Callable[[int, int], bytes], begin: int, end: int,
-                  parts: int, first: int | None = None) -> list[int]:
+def _split_points(
+    pread: Callable[[int, int], bytes], begin: int, end: int, parts: int, first: int | None = None
+) -> list[int]:
     """Boundaries [begin, b1, ..., end] near equal sizes, each just after a LF, none
     before `first` (default: just after the header line, `_header_end`).
 
@@ -333,13 +348,18 @@ def skip_reported(callback: Callable | None, already: int, measure: Callable[[An
     return wrapped
 
 
-def summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None,
-                  options: Options, *,
-                  on_bytes: Callable[[bytes], None] | None = None,
-                  on_rows: Callable[[int], None] | None = None,
-                  block_size: int = ARROW_BLOCK_SIZE, probe_rows: int = PROBE_ROWS,
-                  parts: int | None = None,
-                  ) -> tuple[Summary, dict[str, str]] | Fallback:
+def summarize_csv(
+    stream: BinaryIO,
+    name: str,
+    overrides: dict[str, str] | None,
+    options: Options,
+    *,
+    on_bytes: Callable[[bytes], None] | None = None,
+    on_rows: Callable[[int], None] | None = None,
+    block_size: int = ARROW_BLOCK_SIZE,
+    probe_rows: int = PROBE_ROWS,
+    parts: int | None = None,
+) -> tuple[Summary, dict[str, str]] | Fallback:
     """Summarize a seekable UTF-8 CSV stream with pyarrow, or say why not.
 
     Returns (summary, checked overrides) or a Fallback. The overrides are checked
@@ -347,17 +367,25 @@ def summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None,
     the one the reference reader raises at the same point. `parts`: how many byte ranges
     of the file to parse at once (default: `default_parts`). Every fallback is logged
     with its reason on the `faircode.fastpath` logger."""
-    got = _summarize_csv(stream, name, overrides, options, on_bytes, on_rows,
-                         block_size, probe_rows, parts)
+    got = _summarize_csv(
+        stream, name, overrides, options, on_bytes, on_rows, block_size, probe_rows, parts
+    )
     if isinstance(got, Fallback):
         log.info("%s: read by the reference reader: %s", name, got.reason)
     return got
 
 
-def _summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None,
-                   options: Options, on_bytes, on_rows, block_size: int,
-                   probe_rows: int, parts: int | None
-                   ) -> tuple[Summary, dict[str, str]] | Fallback:
+def _summarize_csv(
+    stream: BinaryIO,
+    name: str,
+    overrides: dict[str, str] | None,
+    options: Options,
+    on_bytes,
+    on_rows,
+    block_size: int,
+    probe_rows: int,
+    parts: int | None,
+) -> tuple[Summary, dict[str, str]] | Fallback:
     reason = applies(options)
     if reason:
         return Fallback(reason)
@@ -365,8 +393,9 @@ def _summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None
     start = stream.tell()
     info: dict = {}
     try:
-        header, records = open_table(stream, name, delimiter=options.delimiter,
-                                     names=options.names, info=info)
+        header, records = open_table(
+            stream, name, delimiter=options.delimiter, names=options.names, info=info
+        )
         probe = list(itertools.islice(records, max(1, probe_rows)))  # >= 1 record, or an error
     except (InputError, StopIteration):
         stream.seek(start)
@@ -388,17 +417,37 @@ def _summarize_csv(stream: BinaryIO, name: str, overrides: dict[str, str] | None
     if width == 1:
         n_parts = 1  # the sentinel line is a valid one-column row: see _PartsRead._count_all
     bounds = _split_points(pread, start, end, n_parts) if n_parts > 1 else [start, end]
-    got = _PartsRead(pread, bounds, name, header, checked_overrides, options, wide,
-                     info["delimiter"], on_bytes, on_rows, block_size).run()
+    got = _PartsRead(
+        pread,
+        bounds,
+        name,
+        header,
+        checked_overrides,
+        options,
+        wide,
+        info["delimiter"],
+        on_bytes,
+        on_rows,
+        block_size,
+    ).run()
     if isinstance(got, Fallback) and len(bounds) > 2:
         # A boundary inside a quoted field, or a problem of the file: reading it in one
         # part decides which. The callbacks skip what they already saw.
         first = got
         log.info("%s: %s in a parts read; reading it again in one part", name, first.reason)
-        got = _PartsRead(pread, [start, end], name, header, checked_overrides, options,
-                         wide, info["delimiter"],
-                         skip_reported(on_bytes, first.bytes_reported, len),
-                         skip_reported(on_rows, first.rows_reported, int), block_size).run()
+        got = _PartsRead(
+            pread,
+            [start, end],
+            name,
+            header,
+            checked_overrides,
+            options,
+            wide,
+            info["delimiter"],
+            skip_reported(on_bytes, first.bytes_reported, len),
+            skip_reported(on_rows, first.rows_reported, int),
+            block_size,
+        ).run()
         if isinstance(got, Fallback):
             got.bytes_reported = max(got.bytes_reported, first.bytes_reported)
             got.rows_reported = max(got.rows_reported, first.rows_reported)
@@ -425,10 +474,20 @@ class _PartsRead:
     part, every batch counted on the caller's thread; `run()` gives the Summary or a
     Fallback saying why not."""
 
-    def __init__(self, pread: Callable[[int, int], bytes], bounds: list[int], name: str,
-                 header: list[str], overrides: dict[str, str], options: Options,
-                 wide: set[int], delim: str, on_bytes: Callable[[bytes], None] | None,
-                 on_rows: Callable[[int], None] | None, block_size: int) -> None:
+    def __init__(
+        self,
+        pread: Callable[[int, int], bytes],
+        bounds: list[int],
+        name: str,
+        header: list[str],
+        overrides: dict[str, str],
+        options: Options,
+        wide: set[int],
+        delim: str,
+        on_bytes: Callable[[bytes], None] | None,
+        on_rows: Callable[[int], None] | None,
+        block_size: int,
+    ) -> None:
         import pyarrow as pa
         import pyarrow.csv as pacsv
 
@@ -455,24 +514,36 @@ class _PartsRead:
         # RSS). An open column dropped later is still encoded by Arrow, for nothing.
         types = {names[i]: pa.dictionary(pa.int32(), pa.string()) for i in self.included}
         # One part: Arrow's own threads convert columns; several: one thread per part.
-        self.read_opts = pacsv.ReadOptions(column_names=names, block_size=block_size,
-                                           use_threads=self.n_parts == 1)
+        self.read_opts = pacsv.ReadOptions(
+            column_names=names, block_size=block_size, use_threads=self.n_parts == 1
+        )
         self.convert_opts = pacsv.ConvertOptions(
-            column_types=types, include_columns=[names[i] for i in self.included],
-            null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False,
-            check_utf8=False)
+            column_types=types,
+            include_columns=[names[i] for i in self.included],
+            null_values=[],
+            strings_can_be_null=False,
+            quoted_strings_can_be_null=False,
+            check_utf8=False,
+        )
         # Room for more batches than one count takes (_COMBINE_ROWS rows, some 16
         # blocks): with less, the parsers stop while a count runs.
         # A queued batch holds an Arrow array per column: wide files queue fewer.
         slots = max(2, min(32, _QUEUE_COLUMNS // len(self.included)))
         self.queue: queue.Queue = queue.Queue(maxsize=slots * self.n_parts)
         sentinel = f"\n{self.sentinel_text}\n".encode()
-        self.streams = [_PartStream(pread, bounds[k], bounds[k + 1], self.shared, sentinel)
-                        for k in range(self.n_parts)]
-        self.relay = _ByteRelay(pread, bounds[0], bounds[-1], self.shared, on_bytes) \
-            if on_bytes is not None else None
-        self.threads = [threading.Thread(target=self._produce, args=(k,), daemon=True,
-                                         name=f"faircode-csv-{k}") for k in range(self.n_parts)]
+        self.streams = [
+            _PartStream(pread, bounds[k], bounds[k + 1], self.shared, sentinel)
+            for k in range(self.n_parts)
+        ]
+        self.relay = (
+            _ByteRelay(pread, bounds[0], bounds[-1], self.shared, on_bytes)
+            if on_bytes is not None
+            else None
+        )
+        self.threads = [
+            threading.Thread(target=self._produce, args=(k,), daemon=True, name=f"faircode-csv-{k}")
+            for k in range(self.n_parts)
+        ]
         # Pending batches hold a code per cell: with 2,000 columns, 65,536 rows were
         # 200 MB. A count batch is capped in cells too (1,024 rows at the least).
         self.combine_rows = max(1024, min(_COMBINE_ROWS, _COMBINE_CELLS // len(self.included)))
@@ -493,8 +564,14 @@ class _PartsRead:
             return "skip"
 
         return self.pacsv.ParseOptions(
-            delimiter=self.delim, quote_char='"', double_quote=True, escape_char=False,
-            newlines_in_values=True, ignore_empty_lines=True, invalid_row_handler=on_invalid)
+            delimiter=self.delim,
+            quote_char='"',
+            double_quote=True,
+            escape_char=False,
+            newlines_in_values=True,
+            ignore_empty_lines=True,
+            invalid_row_handler=on_invalid,
+        )
 
     def _produce(self, k: int) -> None:
         """Parse part k and queue its batches, then _DONE or an _Abort.
@@ -508,9 +585,12 @@ class _PartsRead:
         reader = batch = None
         failure: _Abort | None = None
         try:
-            reader = self.pacsv.open_csv(self.streams[k], read_options=self.read_opts,
-                                         parse_options=self._parse_options(self.parts[k]),
-                                         convert_options=self.convert_opts)
+            reader = self.pacsv.open_csv(
+                self.streams[k],
+                read_options=self.read_opts,
+                parse_options=self._parse_options(self.parts[k]),
+                convert_options=self.convert_opts,
+            )
             for batch in reader:
                 if not self._put((k, batch)):
                     return
@@ -543,8 +623,11 @@ class _PartsRead:
         try:
             self._count_all()
         except Exception as exc:  # any library disagreement: the reference reader decides
-            return self._stop(self._why(exc), unexpected=isinstance(exc, _Unexpected)
-                              or not isinstance(exc, (_Abort, self.pa.ArrowException)))
+            return self._stop(
+                self._why(exc),
+                unexpected=isinstance(exc, _Unexpected)
+                or not isinstance(exc, (_Abort, self.pa.ArrowException)),
+            )
         except BaseException:  # interrupted (KeyboardInterrupt): no thread outlives us
             self._stop("interrupted")
             raise
@@ -553,8 +636,7 @@ class _PartsRead:
         if self.relay is not None:
             self.relay.close(complete=True)
         if self.builder.n_rows == 0:  # cannot happen after the checks, but never guess
-            return Fallback("no rows", self.relay.reported if self.relay else 0,
-                            self._rows_told())
+            return Fallback("no rows", self.relay.reported if self.relay else 0, self._rows_told())
         return self.builder.finish()
 
     def _count_all(self) -> None:
@@ -628,19 +710,30 @@ class _PartsRead:
             texts = part.short[:]
             if not texts:
                 continue
-            del part.short[:len(texts)]
+            del part.short[: len(texts)]
             cols: list[list[str]] = [[] for _ in range(width)]
             for text in texts:
-                recs = list(csv.reader(io.StringIO(text, newline=""), delimiter=self.delim,
-                                       quotechar='"', doublequote=True, strict=False))
+                recs = list(
+                    csv.reader(
+                        io.StringIO(text, newline=""),
+                        delimiter=self.delim,
+                        quotechar='"',
+                        doublequote=True,
+                        strict=False,
+                    )
+                )
                 if len(recs) != 1 or len(recs[0]) > width:
                     raise _Abort("a short row Python's csv module reads differently")
                 rec = recs[0] + [""] * (width - len(recs[0]))
                 for j, cell in enumerate(rec):
                     cols[j].append(cell)
-            self.builder.add_arrays([pa.array(c, pa.string())
-                                     if self.builder.state[j] is not None else None
-                                     for j, c in enumerate(cols)], len(texts))
+            self.builder.add_arrays(
+                [
+                    pa.array(c, pa.string()) if self.builder.state[j] is not None else None
+                    for j, c in enumerate(cols)
+                ],
+                len(texts),
+            )
             part.counted += len(texts)
 
     def _tell_rows(self) -> None:
@@ -659,11 +752,13 @@ class _PartsRead:
         return sum(part.told for part in self.parts)
 
     def _why(self, exc: Exception) -> str:
-        why = next((s.problem for s in self.streams if s.problem not in (None, "stopped")),
-                   None)
+        why = next((s.problem for s in self.streams if s.problem not in (None, "stopped")), None)
         if why is None:
-            why = "long row" if any(part.long for part in self.parts) else \
-                (str(exc).splitlines() or [type(exc).__name__])[0]
+            why = (
+                "long row"
+                if any(part.long for part in self.parts)
+                else (str(exc).splitlines() or [type(exc).__name__])[0]
+            )
         return why
 
     def _stop(self, why: str, unexpected: bool = False) -> Fallback:
@@ -679,6 +774,8 @@ class _PartsRead:
             self.relay.close(complete=False)
             bytes_reported = self.relay.reported
         if unexpected:  # not a dialect difference: a bug worth seeing, still answered right
-            log.warning("fast path failed unexpectedly (%s); the reference reader reads "
-                        "the file instead", why)
+            log.warning(
+                "fast path failed unexpectedly (%s); the reference reader reads the file instead",
+                why,
+            )
         return Fallback(f"fast path aborted: {why}", bytes_reported, self._rows_told())

@@ -93,8 +93,11 @@ def sniff_format(fh: BinaryIO, path: Path, regular: bool) -> tuple[str | None, A
             size = os.fstat(fh.fileno()).st_size
             fh.seek(max(0, size - 8))
             tail = _read_head(fh, 8)
-            ok = (_parquet_tail_ok(tail, size) if magic == "parquet"
-                  else size >= 12 and tail[-6:] == ARROW_MAGIC)
+            ok = (
+                _parquet_tail_ok(tail, size)
+                if magic == "parquet"
+                else size >= 12 and tail[-6:] == ARROW_MAGIC
+            )
             if not ok and _text(head):
                 magic = None  # e.g. a CSV whose first column is named PAR1
         if magic is not None:
@@ -104,8 +107,11 @@ def sniff_format(fh: BinaryIO, path: Path, regular: bool) -> tuple[str | None, A
     if magic is None:
         return None, Prefixed(head, fh)
     data = head + fh.read()  # a Parquet / IPC file needs random access
-    ok = (_parquet_tail_ok(data[-8:], len(data)) if magic == "parquet"
-          else magic != "arrow" or (len(data) >= 12 and data[-6:] == ARROW_MAGIC))
+    ok = (
+        _parquet_tail_ok(data[-8:], len(data))
+        if magic == "parquet"
+        else magic != "arrow" or (len(data) >= 12 and data[-6:] == ARROW_MAGIC)
+    )
     if not ok and _text(head):
         return None, Prefixed(data, fh)
     return magic, data
@@ -148,8 +154,9 @@ def _batches_of_file(path: Path | bytes, fmt: str, name: str) -> tuple[Any, Iter
         if fmt == "arrow":
             reader = pa.ipc.open_file(path)
             return reader.schema, (reader.get_batch(i) for i in range(reader.num_record_batches))
-        reader = pa.ipc.open_stream(path if isinstance(path, pa.BufferReader)
-                                    else pa.OSFile(str(path), "rb"))
+        reader = pa.ipc.open_stream(
+            path if isinstance(path, pa.BufferReader) else pa.OSFile(str(path), "rb")
+        )
         return reader.schema, iter(reader)
     except (pa.ArrowException, OSError) as exc:
         raise InputError(f"{name}: not a readable {kind} file ({_first_line(exc)})") from None
@@ -160,18 +167,21 @@ def _first_line(exc: Exception) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def summarize_batches(schema_names: list[str], batches: Iterator[Any], name: str,
-                      overrides: dict[str, str] | None, options: Options,
-                      on_rows: Callable[[int], None] | None = None,
-                      ) -> tuple[Summary, dict[str, str]]:
+def summarize_batches(
+    schema_names: list[str],
+    batches: Iterator[Any],
+    name: str,
+    overrides: dict[str, str] | None,
+    options: Options,
+    on_rows: Callable[[int], None] | None = None,
+) -> tuple[Summary, dict[str, str]]:
     import pyarrow as pa
 
     from .columnar import ArrowSummaryBuilder
 
     header = clean_header(str(c) for c in schema_names)
     checked = check_overrides(overrides, header)
-    builder = ArrowSummaryBuilder(name, header, checked, options,
-                                  label_fn=DEFAULT_RULE.typed_label)
+    builder = ArrowSummaryBuilder(name, header, checked, options, label_fn=DEFAULT_RULE.typed_label)
     try:
         for batch in batches:
             n = batch.num_rows
@@ -186,9 +196,15 @@ def summarize_batches(schema_names: list[str], batches: Iterator[Any], name: str
     return builder.finish(), checked
 
 
-def summarize_file(path: Path | bytes, fmt: str, name: str,
-                   overrides: dict[str, str] | None, options: Options,
-                   on_bytes=None, on_rows=None) -> tuple[Summary, dict[str, str]]:
+def summarize_file(
+    path: Path | bytes,
+    fmt: str,
+    name: str,
+    overrides: dict[str, str] | None,
+    options: Options,
+    on_bytes=None,
+    on_rows=None,
+) -> tuple[Summary, dict[str, str]]:
     schema, batches = _batches_of_file(path, fmt, name)
     if on_bytes is not None and isinstance(path, bytes):
         on_bytes(path)
@@ -199,8 +215,9 @@ def summarize_file(path: Path | bytes, fmt: str, name: str,
     return summarize_batches(list(schema.names), batches, name, overrides, options, on_rows)
 
 
-def summarize_table(table: Any, name: str, overrides: dict[str, str] | None,
-                    options: Options, on_rows=None) -> tuple[Summary, dict[str, str]]:
+def summarize_table(
+    table: Any, name: str, overrides: dict[str, str] | None, options: Options, on_rows=None
+) -> tuple[Summary, dict[str, str]]:
     """A pyarrow Table / RecordBatch or a polars DataFrame / LazyFrame."""
     if is_polars_frame(table):
         require("pyarrow", f"{name}: profiling a polars frame")  # polars' to_arrow needs it
@@ -211,9 +228,14 @@ def summarize_table(table: Any, name: str, overrides: dict[str, str] | None,
         import pyarrow as pa
 
         table = pa.Table.from_batches([table])
-    return summarize_batches(list(table.schema.names),
-                             iter(table.to_batches(max_chunksize=BATCH_ROWS)), name,
-                             overrides, options, on_rows)
+    return summarize_batches(
+        list(table.schema.names),
+        iter(table.to_batches(max_chunksize=BATCH_ROWS)),
+        name,
+        overrides,
+        options,
+        on_rows,
+    )
 
 
 FRAME_ROWS = READ_BATCH_ROWS  # rows of a pandas frame labelled at a time
@@ -224,8 +246,9 @@ def is_pandas_frame(obj: Any) -> bool:
     return mod.startswith("pandas") and type(obj).__name__ == "DataFrame"
 
 
-def summarize_frame(df: Any, name: str, overrides: dict[str, str] | None, options: Options,
-                    on_rows=None) -> tuple[Summary, dict[str, str]]:
+def summarize_frame(
+    df: Any, name: str, overrides: dict[str, str] | None, options: Options, on_rows=None
+) -> tuple[Summary, dict[str, str]]:
     """A pandas DataFrame: its nulls (None, NaN, NaT, pd.NA) are missing, other cells are
     labelled by `labels.MissingRule.frame_label` (SPEC 0.4, typed sources)."""
     header = clean_header(str(c) for c in df.columns)
@@ -234,7 +257,7 @@ def summarize_frame(df: Any, name: str, overrides: dict[str, str] | None, option
     checked = check_overrides(overrides, header)
     builder = SummaryBuilder(name, header, checked, options, label_fn=DEFAULT_RULE.frame_label)
     for start in range(0, len(df), FRAME_ROWS):
-        part = df.iloc[start:start + FRAME_ROWS]
+        part = df.iloc[start : start + FRAME_ROWS]
         cols = []
         for k in range(part.shape[1]):
             s = part.iloc[:, k]

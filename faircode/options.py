@@ -58,8 +58,15 @@ def _range_error(name: str, value, valid: str) -> InputError:
     return InputError(f"{_flag(name)}: {value} is out of range ({valid})")
 
 
-def _number(name: str, value, lo: float | None, hi: float | None, valid: str,
-            integer: bool = False, lo_open: bool = False) -> float:
+def _number(
+    name: str,
+    value,
+    lo: float | None,
+    hi: float | None,
+    valid: str,
+    integer: bool = False,
+    lo_open: bool = False,
+) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         try:
             value = float(value) if not integer else int(str(value))
@@ -94,25 +101,34 @@ def resolve(opts: dict | Options | None) -> Options:
         out["imbalance_flag"] = _number("imbalance_flag", opts["imbalance_flag"], 1, None, ">= 1")
     if opts.get("min_group_size") is not None:
         out["min_group_size"] = _number(
-            "min_group_size", opts["min_group_size"], 0, None, "integer >= 0", integer=True)
+            "min_group_size", opts["min_group_size"], 0, None, "integer >= 0", integer=True
+        )
     if opts.get("max_age") is not None:
         out["max_age"] = _number("max_age", opts["max_age"], 0, None, "> 0", lo_open=True)
     if opts.get("max_categorical") is not None:
         out["max_categorical"] = _number(
-            "max_categorical", opts["max_categorical"], 2, None, "integer >= 2", integer=True)
+            "max_categorical", opts["max_categorical"], 2, None, "integer >= 2", integer=True
+        )
     if opts.get("max_dimension_groups") is not None:
         out["max_dimension_groups"] = _number(
-            "max_dimension_groups", opts["max_dimension_groups"], 2, None, "integer >= 2",
-            integer=True)
+            "max_dimension_groups",
+            opts["max_dimension_groups"],
+            2,
+            None,
+            "integer >= 2",
+            integer=True,
+        )
     if opts.get("skip_lines") is not None:
         out["skip_lines"] = _number(
-            "skip_lines", opts["skip_lines"], 0, None, "integer >= 0", integer=True)
+            "skip_lines", opts["skip_lines"], 0, None, "integer >= 0", integer=True
+        )
     for key in ("psi_epsilon", "psi_moderate", "psi_significant"):
         if opts.get(key) is not None:
             out[key] = _number(key, opts[key], 0, 1, "0..1")
     if opts.get("score_drop_flag") is not None:
-        out["score_drop_flag"] = _number("score_drop_flag", opts["score_drop_flag"], 0, 100,
-                                         "0..100")
+        out["score_drop_flag"] = _number(
+            "score_drop_flag", opts["score_drop_flag"], 0, 100, "0..100"
+        )
     if opts.get("age_bands") is not None:
         bands = opts["age_bands"]
         if isinstance(bands, str):
@@ -121,12 +137,14 @@ def resolve(opts: dict | Options | None) -> Options:
         # whitespace, which the browser engine does not.
         texts = [str(b).strip(" \t") for b in bands]
         if not all(re.fullmatch(r"[+-]?[0-9]+", t) for t in texts):
-            raise _range_error("age_bands", ",".join(map(str, bands)),
-                               "increasing integers starting at 0")
+            raise _range_error(
+                "age_bands", ",".join(map(str, bands)), "increasing integers starting at 0"
+            )
         edges = tuple(int(t) for t in texts)
         if not edges or edges[0] != 0 or any(b >= c for b, c in zip(edges, edges[1:])):
-            raise _range_error("age_bands", ",".join(map(str, edges)),
-                               "increasing integers starting at 0")
+            raise _range_error(
+                "age_bands", ",".join(map(str, edges)), "increasing integers starting at 0"
+            )
         out["age_bands"] = edges
     if opts.get("cross") is not None:
         cross = opts["cross"]
@@ -135,7 +153,8 @@ def resolve(opts: dict | Options | None) -> Options:
         cross = tuple(str(c).strip(" \t") for c in cross)  # trimmed like header names
         if len(cross) != 2 or not all(cross) or cross[0] == cross[1]:
             raise InputError(
-                f"--cross: expected two different column names A,B, got {','.join(cross)}")
+                f"--cross: expected two different column names A,B, got {','.join(cross)}"
+            )
         out["cross"] = cross
     if opts.get("names") is not None:
         names = opts["names"]
@@ -157,8 +176,10 @@ def resolve(opts: dict | Options | None) -> Options:
         except (LookupError, TypeError, ValueError):
             raise InputError(f"--encoding: unknown encoding '{opts['encoding']}'") from None
         if not getattr(info, "_is_text_encoding", True):  # rot13, base64, zlib, hex ...
-            raise InputError(f"--encoding: '{opts['encoding']}' is not a text encoding; "
-                             "name the file's character set (e.g. latin-1, cp1252, utf-16)")
+            raise InputError(
+                f"--encoding: '{opts['encoding']}' is not a text encoding; "
+                "name the file's character set (e.g. latin-1, cp1252, utf-16)"
+            )
         out["encoding"] = opts["encoding"]
     if opts.get("reference") is not None:
         out["reference"] = opts["reference"]

@@ -25,8 +25,15 @@ from .options import Options, resolve
 from .reader import BLOCK_SIZE, read_records
 from .summary import Summary, SummaryBuilder
 
-__all__ = ["FAST_MIN_BYTES", "Summarized", "check_overrides", "display_name", "open_input",
-           "profile", "summarize"]
+__all__ = [
+    "FAST_MIN_BYTES",
+    "Summarized",
+    "check_overrides",
+    "display_name",
+    "open_input",
+    "profile",
+    "summarize",
+]
 
 
 # From this size `engine="auto"` tries the pyarrow fast path; below it the reference
@@ -46,20 +53,27 @@ class Summarized(NamedTuple):
 def display_name(source: Any) -> str:
     if isinstance(source, (str, os.PathLike)):
         return str(source)
-    return getattr(source, "name", None) if isinstance(getattr(source, "name", None), str) \
+    return (
+        getattr(source, "name", None)
+        if isinstance(getattr(source, "name", None), str)
         else "<stream>"
+    )
 
 
 GLOB_CHARS = frozenset("*?[")
 
 
-def summarize(source: Any, overrides: dict[str, str] | None = None,
-              opts: dict | Options | None = None, *, name: str | None = None,
-              block_size: int = BLOCK_SIZE,
-              on_bytes: Callable[[bytes], None] | None = None,
-              on_rows: Callable[[int], None] | None = None,
-              engine: str = "auto",
-              ) -> Summarized:
+def summarize(
+    source: Any,
+    overrides: dict[str, str] | None = None,
+    opts: dict | Options | None = None,
+    *,
+    name: str | None = None,
+    block_size: int = BLOCK_SIZE,
+    on_bytes: Callable[[bytes], None] | None = None,
+    on_rows: Callable[[int], None] | None = None,
+    engine: str = "auto",
+) -> Summarized:
     """Read source once into a Summary; return `Summarized(summary, overrides, options)`
     (a named tuple: `summary, overrides, options = summarize(...)` works).
 
@@ -74,26 +88,47 @@ def summarize(source: Any, overrides: dict[str, str] | None = None,
         raise InputError(f"engine: unknown engine '{engine}' (use auto, fast or reference)")
     options = resolve(opts)
     if is_pandas_frame(source):
-        summary, checked = summarize_frame(source, name or "<dataframe>", overrides, options,
-                                           on_rows)
+        summary, checked = summarize_frame(
+            source, name or "<dataframe>", overrides, options, on_rows
+        )
         return Summarized(summary, checked, options)
     if is_arrow_table(source) or is_polars_frame(source):
-        summary, checked = summarize_table(source, name or "<dataframe>", overrides, options,
-                                           on_rows)
+        summary, checked = summarize_table(
+            source, name or "<dataframe>", overrides, options, on_rows
+        )
         return Summarized(summary, checked, options)
     paths = _expand_paths(source)
     if paths is not None:
-        return _summarize_many(paths, overrides, options, name, block_size, on_bytes,
-                               on_rows, engine)
+        return _summarize_many(
+            paths, overrides, options, name, block_size, on_bytes, on_rows, engine
+        )
     if isinstance(source, (str, os.PathLike)):
-        return _summarize_path(Path(source), name or str(source), overrides, options,
-                               block_size, on_bytes, on_rows, engine)
+        return _summarize_path(
+            Path(source),
+            name or str(source),
+            overrides,
+            options,
+            block_size,
+            on_bytes,
+            on_rows,
+            engine,
+        )
     if hasattr(source, "read"):
-        return _summarize_stream(source, name or display_name(source), overrides, options,
-                                 block_size, on_bytes, on_rows, engine)
-    raise InputError(f"cannot profile a {type(source).__name__}: give a path, a list of "
-                     "paths, a binary file object, or a pandas / polars DataFrame or a "
-                     "pyarrow Table")
+        return _summarize_stream(
+            source,
+            name or display_name(source),
+            overrides,
+            options,
+            block_size,
+            on_bytes,
+            on_rows,
+            engine,
+        )
+    raise InputError(
+        f"cannot profile a {type(source).__name__}: give a path, a list of "
+        "paths, a binary file object, or a pandas / polars DataFrame or a "
+        "pyarrow Table"
+    )
 
 
 def _expand_paths(source: Any) -> list[str] | None:
@@ -112,19 +147,30 @@ def _expand_paths(source: Any) -> list[str] | None:
     return None
 
 
-def _summarize_many(paths: list[str], overrides, options: Options, name: str | None,
-                    block_size: int, on_bytes, on_rows, engine: str) -> Summarized:
+def _summarize_many(
+    paths: list[str],
+    overrides,
+    options: Options,
+    name: str | None,
+    block_size: int,
+    on_bytes,
+    on_rows,
+    engine: str,
+) -> Summarized:
     total: Summary | None = None
     checked: dict[str, str] = {}
     for path in paths:
-        summary, checked, _ = _summarize_path(Path(path), path, overrides, options, block_size,
-                                              on_bytes, on_rows, engine)
+        summary, checked, _ = _summarize_path(
+            Path(path), path, overrides, options, block_size, on_bytes, on_rows, engine
+        )
         if total is None:
             total = summary
             continue
         if summary.columns != total.columns:
-            raise InputError(f"{path}: its columns differ from {paths[0]}'s; files profiled "
-                             "as one dataset must have the same header")
+            raise InputError(
+                f"{path}: its columns differ from {paths[0]}'s; files profiled "
+                "as one dataset must have the same header"
+            )
         total = total.merge(summary)
     assert total is not None
     if name is not None or len(paths) > 1:
@@ -140,8 +186,9 @@ def open_input(path: Path, label: str) -> tuple[BinaryIO, bool]:
         fh = open(path, "rb")
     except FileNotFoundError:
         if os.path.islink(path):
-            raise InputError(f"{label}: a broken symbolic link (its target does not "
-                             "exist); point it at a file") from None
+            raise InputError(
+                f"{label}: a broken symbolic link (its target does not exist); point it at a file"
+            ) from None
         raise InputError(f"{label}: no such file") from None
     except IsADirectoryError:
         raise InputError(f"{label}: is a directory, not a file") from None
@@ -149,8 +196,10 @@ def open_input(path: Path, label: str) -> tuple[BinaryIO, bool]:
         raise InputError(f"{label}: permission denied") from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise InputError(f"{label}: a symbolic link loop (too many levels of "
-                             "symbolic links); point the link at a file") from None
+            raise InputError(
+                f"{label}: a symbolic link loop (too many levels of "
+                "symbolic links); point the link at a file"
+            ) from None
         raise InputError(f"{label}: cannot open ({exc.strerror or exc})") from None
     try:
         mode = os.fstat(fh.fileno()).st_mode
@@ -162,19 +211,36 @@ def open_input(path: Path, label: str) -> tuple[BinaryIO, bool]:
     return fh, stat.S_ISREG(mode)
 
 
-def _summarize_path(path: Path, label: str, overrides, options: Options, block_size: int,
-                    on_bytes, on_rows, engine: str) -> Summarized:
+def _summarize_path(
+    path: Path,
+    label: str,
+    overrides,
+    options: Options,
+    block_size: int,
+    on_bytes,
+    on_rows,
+    engine: str,
+) -> Summarized:
     fh, regular = open_input(path, label)
     try:
         with fh:
             fmt, source = sniff_format(fh, path, regular)
             if fmt is not None:
-                summary, checked = summarize_file(source, fmt, label, overrides, options,
-                                                  on_bytes, on_rows)
+                summary, checked = summarize_file(
+                    source, fmt, label, overrides, options, on_bytes, on_rows
+                )
                 return Summarized(summary, checked, options)
             # a pipe or special file: no fast path (it needs seeking)
-            return _summarize_stream(source, label, overrides, options, block_size, on_bytes,
-                                     on_rows, engine if regular else "reference")
+            return _summarize_stream(
+                source,
+                label,
+                overrides,
+                options,
+                block_size,
+                on_bytes,
+                on_rows,
+                engine if regular else "reference",
+            )
     except PermissionError:
         raise InputError(f"{label}: permission denied") from None
     except IsADirectoryError:
@@ -198,25 +264,39 @@ def _stream_size(stream: BinaryIO) -> int | None:
         return None
 
 
-def _summarize_stream(stream: BinaryIO, name: str, overrides, options: Options,
-                      block_size: int, on_bytes, on_rows=None, engine: str = "auto"
-                      ) -> Summarized:
+def _summarize_stream(
+    stream: BinaryIO,
+    name: str,
+    overrides,
+    options: Options,
+    block_size: int,
+    on_bytes,
+    on_rows=None,
+    engine: str = "auto",
+) -> Summarized:
     if engine != "reference":
         size = _stream_size(stream)
         if size is not None and (engine == "fast" or size >= FAST_MIN_BYTES):
             from . import fastpath
 
-            got = fastpath.summarize_csv(stream, name, overrides, options,
-                                         on_bytes=on_bytes, on_rows=on_rows)
+            got = fastpath.summarize_csv(
+                stream, name, overrides, options, on_bytes=on_bytes, on_rows=on_rows
+            )
             if not isinstance(got, fastpath.Fallback):
                 summary, checked = got
                 return Summarized(summary, checked, options)
             on_bytes = fastpath.skip_reported(on_bytes, got.bytes_reported, len)
             on_rows = fastpath.skip_reported(on_rows, got.rows_reported, int)
     header, batches = read_records(
-        stream, name, encoding=options.encoding, delimiter=options.delimiter,
-        names=options.names, skip_lines=options.skip_lines, block_size=block_size,
-        on_bytes=on_bytes)
+        stream,
+        name,
+        encoding=options.encoding,
+        delimiter=options.delimiter,
+        names=options.names,
+        skip_lines=options.skip_lines,
+        block_size=block_size,
+        on_bytes=on_bytes,
+    )
     checked = check_overrides(overrides, header)
     builder = SummaryBuilder(name, header, checked, options)
     for batch in batches:
@@ -226,8 +306,12 @@ def _summarize_stream(stream: BinaryIO, name: str, overrides, options: Options,
     return Summarized(builder.finish(), checked, options)
 
 
-def profile(source: Any, overrides: dict[str, str] | None = None,
-            opts: dict | Options | None = None, **kwargs: Any) -> dict:
+def profile(
+    source: Any,
+    overrides: dict[str, str] | None = None,
+    opts: dict | Options | None = None,
+    **kwargs: Any,
+) -> dict:
     """Profile a source (see summarize) and return the SPEC section 6 dict."""
     summary, checked, options = summarize(source, overrides, opts, **kwargs)
     return analyze(summary, checked, options)

@@ -24,9 +24,15 @@ def sha256_bytes(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def provenance(*, params: dict, overrides: dict, dataset_hashes: dict[str, str | None],
-               notes: dict[str, str] | None = None, reference_hash: str | None = None,
-               engine: str = "python") -> dict:
+def provenance(
+    *,
+    params: dict,
+    overrides: dict,
+    dataset_hashes: dict[str, str | None],
+    notes: dict[str, str] | None = None,
+    reference_hash: str | None = None,
+    engine: str = "python",
+) -> dict:
     from . import __version__
 
     out: dict = {"faircode_version": __version__, "engine": engine}
@@ -41,8 +47,9 @@ def provenance(*, params: dict, overrides: dict, dataset_hashes: dict[str, str |
     return out
 
 
-def provenance_for(source, overrides: dict | None = None, opts=None, *,
-                   reference_hash: str | None = None) -> dict:
+def provenance_for(
+    source, overrides: dict | None = None, opts=None, *, reference_hash: str | None = None
+) -> dict:
     """The provenance block for a Python API result (the CLI streams the hash instead).
 
     A path is hashed by reading its bytes (a second read: pass the CLI's streamed digest
@@ -59,11 +66,17 @@ def provenance_for(source, overrides: dict | None = None, opts=None, *,
         with open(source, "rb") as fh:
             for block in iter(lambda: fh.read(1 << 20), b""):
                 h(block)
-        return provenance(params=params, overrides=overrides or {},
-                          dataset_hashes={"dataset_hash": h.digest()},
-                          reference_hash=reference_hash)
+        return provenance(
+            params=params,
+            overrides=overrides or {},
+            dataset_hashes={"dataset_hash": h.digest()},
+            reference_hash=reference_hash,
+        )
     kind = type(source).__name__
-    return provenance(params=params, overrides=overrides or {},
-                      dataset_hashes={"dataset_hash": None},
-                      notes={"dataset_hash": f"an in-memory {kind} has no raw bytes to hash"},
-                      reference_hash=reference_hash)
+    return provenance(
+        params=params,
+        overrides=overrides or {},
+        dataset_hashes={"dataset_hash": None},
+        notes={"dataset_hash": f"an in-memory {kind} has no raw bytes to hash"},
+        reference_hash=reference_hash,
+    )

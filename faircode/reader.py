@@ -17,8 +17,16 @@ from typing import Any, BinaryIO
 from .errors import InputError
 from .labels import clean_header
 
-__all__ = ["BATCH_ROWS", "BLOCK_SIZE", "clean_header", "decoded_blocks", "open_table",
-           "physical_lines", "read_records", "sniff_delimiter"]
+__all__ = [
+    "BATCH_ROWS",
+    "BLOCK_SIZE",
+    "clean_header",
+    "decoded_blocks",
+    "open_table",
+    "physical_lines",
+    "read_records",
+    "sniff_delimiter",
+]
 
 BLOCK_SIZE = 1 << 20
 BATCH_ROWS = 4096
@@ -33,8 +41,13 @@ _SENTINEL_LINES = ("\n", '"\x01"\n')
 FLUSH: Any = object()  # from decoded_blocks: no more text will follow
 
 
-def decoded_blocks(stream: BinaryIO, name: str, encoding: str, block_size: int,
-                   on_bytes: Callable[[bytes], None] | None = None) -> Iterator[str]:
+def decoded_blocks(
+    stream: BinaryIO,
+    name: str,
+    encoding: str,
+    block_size: int,
+    on_bytes: Callable[[bytes], None] | None = None,
+) -> Iterator[str]:
     """Yield decoded text; raise InputError at the first NUL or undecodable byte.
 
     Text before a bad byte is yielded first so earlier records are checked first
@@ -71,11 +84,15 @@ def decoded_blocks(stream: BinaryIO, name: str, encoding: str, block_size: int,
             try:
                 text = decoder.decode(data[:cut], final and bad is None)
             except UnicodeDecodeError as exc:
-                raise InputError(f"{name}: byte {base + exc.start}: not valid {encoding}; "
-                                 "check the file's encoding and pass --encoding") from None
+                raise InputError(
+                    f"{name}: byte {base + exc.start}: not valid {encoding}; "
+                    "check the file's encoding and pass --encoding"
+                ) from None
             except UnicodeError as exc:  # e.g. a UTF-16 stream with no byte order mark
-                raise InputError(f"{name}: not valid {encoding} ({exc}); check the "
-                                 "file's encoding and pass --encoding") from None
+                raise InputError(
+                    f"{name}: not valid {encoding} ({exc}); check the "
+                    "file's encoding and pass --encoding"
+                ) from None
         if first and text:
             first = False
             if utf8 and text.startswith("\ufeff"):
@@ -86,9 +103,12 @@ def decoded_blocks(stream: BinaryIO, name: str, encoding: str, block_size: int,
             yield FLUSH  # the bad byte is not LF: a held-back CR line is complete
             if kind == "nul":
                 raise InputError(
-                    f"{name}: byte {base + bad}: NUL byte; this looks like a binary file, not CSV")
-            raise InputError(f"{name}: byte {base + bad}: not valid UTF-8; "
-                             "re-save the file as UTF-8 or pass --encoding")
+                    f"{name}: byte {base + bad}: NUL byte; this looks like a binary file, not CSV"
+                )
+            raise InputError(
+                f"{name}: byte {base + bad}: not valid UTF-8; "
+                "re-save the file as UTF-8 or pass --encoding"
+            )
         base += cut
         pending = data[cut:]
         if final:
@@ -152,12 +172,18 @@ class _Lines:
         yield _SENTINEL_LINES[1]
 
 
-def open_table(stream: BinaryIO, name: str, *, encoding: str = "utf-8",
-               delimiter: str | None = None, names: Iterable[str] | None = None,
-               skip_lines: int = 0, block_size: int = BLOCK_SIZE,
-               on_bytes: Callable[[bytes], None] | None = None,
-               info: dict | None = None,
-               ) -> tuple[list[str], Iterator[tuple[list[str], int]]]:
+def open_table(
+    stream: BinaryIO,
+    name: str,
+    *,
+    encoding: str = "utf-8",
+    delimiter: str | None = None,
+    names: Iterable[str] | None = None,
+    skip_lines: int = 0,
+    block_size: int = BLOCK_SIZE,
+    on_bytes: Callable[[bytes], None] | None = None,
+    info: dict | None = None,
+) -> tuple[list[str], Iterator[tuple[list[str], int]]]:
     """Return (header, iterator of (record, line where it starts)). Records are lists of
     raw cells padded to the header's width. Raises InputError as SPEC 0.6 says.
     When `info` is a dict, the delimiter used is stored in info["delimiter"]."""
@@ -180,8 +206,9 @@ def open_table(stream: BinaryIO, name: str, *, encoding: str = "utf-8",
     if info is not None:
         info["delimiter"] = delim
     source = _Lines(itertools.chain([first], lines))
-    reader = csv.reader(iter(source), delimiter=delim, quotechar='"', doublequote=True,
-                        strict=False)
+    reader = csv.reader(
+        iter(source), delimiter=delim, quotechar='"', doublequote=True, strict=False
+    )
 
     def next_record() -> tuple[list[str], int] | None:
         """The next non-blank record and the line it starts on, or None at the end."""
@@ -191,8 +218,9 @@ def open_table(stream: BinaryIO, name: str, *, encoding: str = "utf-8",
             if source.in_sentinel:
                 if rec == [_SENTINEL_FIELD]:
                     return None
-                raise InputError(f"{name}: line {start}: a quoted field is never closed; "
-                                 "add the closing quote")
+                raise InputError(
+                    f"{name}: line {start}: a quoted field is never closed; add the closing quote"
+                )
             if rec:
                 return rec, start
 
@@ -217,7 +245,8 @@ def open_table(stream: BinaryIO, name: str, *, encoding: str = "utf-8",
                 if n > width:
                     raise InputError(
                         f"{name}: line {start}: {n} fields but the header has {width}; "
-                        "quote values that contain the delimiter")
+                        "quote values that contain the delimiter"
+                    )
                 rec.extend([""] * (width - n))
             seen += 1
             yield rec, start
@@ -229,8 +258,9 @@ def open_table(stream: BinaryIO, name: str, *, encoding: str = "utf-8",
     return header, records()
 
 
-def read_records(stream: BinaryIO, name: str, **kwargs) -> tuple[list[str],
-                                                                 Iterator[list[list[str]]]]:
+def read_records(
+    stream: BinaryIO, name: str, **kwargs
+) -> tuple[list[str], Iterator[list[list[str]]]]:
     """Like open_table, but records come in batches of BATCH_ROWS, without line numbers."""
     header, records = open_table(stream, name, **kwargs)
 

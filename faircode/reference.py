@@ -12,9 +12,14 @@ from .numerics import fmt, fsum, pct, round_half_up
 from .reader import open_table
 
 HEADER_ALIASES = {
-    "column": "column", "dimension": "column",
-    "group": "group", "value": "group", "label": "group",
-    "share": "share", "expected": "share", "percent": "share",
+    "column": "column",
+    "dimension": "column",
+    "group": "group",
+    "value": "group",
+    "label": "group",
+    "share": "share",
+    "expected": "share",
+    "percent": "share",
 }
 BUILTIN = {"us-2019": "reference-us-2019.csv", "us-2024": "reference-us-2024.csv"}
 SUM_TOLERANCE = 0.02
@@ -59,8 +64,9 @@ def parse_reference(data: bytes, name: str) -> list[dict]:
     for i, h in enumerate(header):
         role = HEADER_ALIASES.get(_ascii_lower(h))
         if role is None:
-            raise InputError(f"{name}: unknown reference header '{h}' "
-                             "(expected column, group and share)")
+            raise InputError(
+                f"{name}: unknown reference header '{h}' (expected column, group and share)"
+            )
         if role in roles:
             raise InputError(f"{name}: two headers mean '{role}'")
         roles[role] = i
@@ -134,13 +140,21 @@ def reference_block(dim: dict, entry: dict, flag_at: float) -> tuple[dict, list[
     # order by the delta as reported (4 dp), so float noise cannot reorder visible ties
     rows.sort(key=lambda r: (-abs(round_half_up(r[3] - r[2], 4)), r[1]))
     deviation = 0.5 * fsum(r[0] for r in rows)
-    flags = [f"{dim['name']}: '{label}' is under-represented vs reference "
-             f"({pct(a)}% vs {pct(e)}%)"
-             for _, label, e, a in rows if e - a >= flag_at]
+    flags = [
+        f"{dim['name']}: '{label}' is under-represented vs reference ({pct(a)}% vs {pct(e)}%)"
+        for _, label, e, a in rows
+        if e - a >= flag_at
+    ]
     block = {
         "deviation": round_half_up(deviation, 4),
-        "groups": [{"label": label, "expected": round_half_up(e, 4),
-                    "actual": round_half_up(a, 4), "delta": round_half_up(a - e, 4)}
-                   for _, label, e, a in rows],
+        "groups": [
+            {
+                "label": label,
+                "expected": round_half_up(e, 4),
+                "actual": round_half_up(a, 4),
+                "delta": round_half_up(a - e, 4),
+            }
+            for _, label, e, a in rows
+        ],
     }
     return block, flags

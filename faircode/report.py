@@ -96,17 +96,23 @@ def render(result: dict, source: str) -> str:
     else:
         out.append(f"Score {score}/100  grade {grade}: {GRADE_MEANING[grade]}")
         out.append(f"faircode profile: {source}")
-    out.append(f"{result['n_rows']} rows, {result['n_cols']} columns, "
-               f"{len(result['dimensions'])} dimensions profiled")
+    out.append(
+        f"{result['n_rows']} rows, {result['n_cols']} columns, "
+        f"{len(result['dimensions'])} dimensions profiled"
+    )
     for dim in result["dimensions"]:
         out.append("")
         extra = f", ages {dim['age_mode']}" if dim["age_mode"] else ""
-        ratio = "" if dim["imbalance_ratio"] is None else \
-            f", imbalance {fmt(dim['imbalance_ratio'], 2)}x"
-        out.append(f"{dim['name']} ({dim['kind']}{extra}) score {dim['dimension_score']}, "
-                   f"{dim['n_groups']} groups{ratio}, missing {_pct(dim['missing_pct'])}")
-        width = max((len(shown(g["label"])) for g in dim["groups"][:MAX_GROUPS_SHOWN]),
-                    default=0)
+        ratio = (
+            ""
+            if dim["imbalance_ratio"] is None
+            else f", imbalance {fmt(dim['imbalance_ratio'], 2)}x"
+        )
+        out.append(
+            f"{dim['name']} ({dim['kind']}{extra}) score {dim['dimension_score']}, "
+            f"{dim['n_groups']} groups{ratio}, missing {_pct(dim['missing_pct'])}"
+        )
+        width = max((len(shown(g["label"])) for g in dim["groups"][:MAX_GROUPS_SHOWN]), default=0)
         width = min(max(width, 5), 28)
         n = sum(g["count"] for g in dim["groups"])
         for g in dim["groups"][:MAX_GROUPS_SHOWN]:
@@ -118,8 +124,10 @@ def render(result: dict, source: str) -> str:
             if g["small_group"]:
                 marks.append("small group")
             mark = f"  [{', '.join(marks)}]" if marks else ""
-            out.append(f"  {label.ljust(width)} {_bar(share)} {_pct(share).rjust(6)}"
-                       f"  [{_pct(g['ci_low'])}-{_pct(g['ci_high'])}]  n={g['count']}{mark}")
+            out.append(
+                f"  {label.ljust(width)} {_bar(share)} {_pct(share).rjust(6)}"
+                f"  [{_pct(g['ci_low'])}-{_pct(g['ci_high'])}]  n={g['count']}{mark}"
+            )
         hidden = len(dim["groups"]) - MAX_GROUPS_SHOWN
         if hidden > 0:
             out.append(f"  ... {hidden} more groups (--json shows all)")
@@ -128,18 +136,23 @@ def render(result: dict, source: str) -> str:
     for d in result["dropped"]:
         out.append("")
         if d["n_groups"] is None:  # capped while reading (SPEC 0.9)
-            out.append(f"not profiled: {d['name']} ({d['kind']}), more than "
-                       f"{d['more_than']:,} distinct labels: counting stopped there")
+            out.append(
+                f"not profiled: {d['name']} ({d['kind']}), more than "
+                f"{d['more_than']:,} distinct labels: counting stopped there"
+            )
         else:
-            out.append(f"not profiled: {d['name']} ({d['kind']}), {d['n_groups']} groups looks "
-                       "like an identifier or a date (force it with --map)")
+            out.append(
+                f"not profiled: {d['name']} ({d['kind']}), {d['n_groups']} groups looks "
+                "like an identifier or a date (force it with --map)"
+            )
     for inter in result["intersections"]:
         a, b = inter["dims"]
         out.append("")
         not_listed = inter.get("cells_not_listed", 0)
         gaps = len(inter["cells"]) + not_listed
-        out.append(f"Intersections {a} x {b}: {gaps:,} of {inter['n_cells']:,} "
-                   "cells absent or near-empty")
+        out.append(
+            f"Intersections {a} x {b}: {gaps:,} of {inter['n_cells']:,} cells absent or near-empty"
+        )
         for cell in inter["cells"][:10]:
             out.append(f"  {cell['a']} x {cell['b']}: {cell['count']} rows ({_pct(cell['share'])})")
         if gaps > 10:
@@ -155,20 +168,27 @@ def render(result: dict, source: str) -> str:
 def render_compare(result: dict, name_a: str, name_b: str) -> str:
     a, b = result["a"], result["b"]
     out = [f"faircode compare: A = {name_a}  ->  B = {name_b}"]
-    score = (f"score {a['overall_score']} ({a['grade']}) -> {b['overall_score']} ({b['grade']})"
-             if result["score_delta"] is not None else "score not measured on one side")
+    score = (
+        f"score {a['overall_score']} ({a['grade']}) -> {b['overall_score']} ({b['grade']})"
+        if result["score_delta"] is not None
+        else "score not measured on one side"
+    )
     out.append(f"{a['n_rows']} -> {b['n_rows']} rows, {score}")
     for d in result["dimensions"]:
         out.append("")
-        out.append(f"{d['name']} ({d['kind']}): drift {d['drift_level']}, "
-                   f"PSI {fmt(d['psi'], 4)}, TVD {fmt(d['tvd'], 4)}, "
-                   f"score {d['dimension_score_a']} -> {d['dimension_score_b']}")
+        out.append(
+            f"{d['name']} ({d['kind']}): drift {d['drift_level']}, "
+            f"PSI {fmt(d['psi'], 4)}, TVD {fmt(d['tvd'], 4)}, "
+            f"score {d['dimension_score_a']} -> {d['dimension_score_b']}"
+        )
         for g in d["groups"][:MAX_GROUPS_SHOWN]:
             delta = g["share_delta"] * 100
             sign = "+" if delta > 0 else ""
             status = "" if g["status"] == "shifted" else f"  [{g['status']}]"
-            out.append(f"  {clip(g['label'], 28, '').ljust(28)} {_pct(g['share_a']).rjust(6)} -> "
-                       f"{_pct(g['share_b']).rjust(6)}  ({sign}{fmt(delta, 1)} pts){status}")
+            out.append(
+                f"  {clip(g['label'], 28, '').ljust(28)} {_pct(g['share_a']).rjust(6)} -> "
+                f"{_pct(g['share_b']).rjust(6)}  ({sign}{fmt(delta, 1)} pts){status}"
+            )
         hidden = len(d["groups"]) - MAX_GROUPS_SHOWN
         if hidden > 0:
             out.append(f"  ... {hidden} more groups (--json shows all)")
@@ -268,11 +288,20 @@ def add_format_options(
     group = parser.add_mutually_exclusive_group()
     # default None, not "text": argparse tells a given option from the default by identity,
     # so `--json --format text` would not count as two formats
-    group.add_argument("--format", choices=formats, default=None, dest="format",
-                       help=f"output format: {', '.join(formats)} (default text)")
+    group.add_argument(
+        "--format",
+        choices=formats,
+        default=None,
+        dest="format",
+        help=f"output format: {', '.join(formats)} (default text)",
+    )
     for form, (flag, text) in FORMAT_ALIASES.items():
         if form in formats:
-            group.add_argument(flag, action="store_const", const=form, dest="format",
-                               help=f"{text} (= --format {form})")
+            group.add_argument(
+                flag,
+                action="store_const",
+                const=form,
+                dest="format",
+                help=f"{text} (= --format {form})",
+            )
     return group
-

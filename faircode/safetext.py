@@ -20,8 +20,7 @@ import re
 # C0 controls (TAB, LF and CR included), DEL, C1 controls, and the bidi controls:
 # LRM/RLM, ALM, LRE/RLE/PDF/LRO/RLO, LRI/RLI/FSI/PDI; plus the line and paragraph
 # separators, which some terminals and editors treat as line ends.
-UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
-                    "\u202a-\u202e\u2066-\u2069]")
+UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 

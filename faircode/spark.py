@@ -96,11 +96,18 @@ try:  # pragma: no cover - exercised by the import check in tests
     from pyspark.sql import functions as F
     from pyspark.sql import types as T
 except ImportError as _exc:  # pragma: no cover
-    raise ImportError("faircode.spark needs PySpark: pip install 'faircode[spark]' "
-                      "(and a Java 17+ runtime)") from _exc
+    raise ImportError(
+        "faircode.spark needs PySpark: pip install 'faircode[spark]' (and a Java 17+ runtime)"
+    ) from _exc
 
-__all__ = ["SparkDialectWarning", "get_session", "profile", "profile_path", "summarize",
-           "summarize_path"]
+__all__ = [
+    "SparkDialectWarning",
+    "get_session",
+    "profile",
+    "profile_path",
+    "summarize",
+    "summarize_path",
+]
 
 HEAD_BYTES = 1 << 20
 MAX_HEAD_BYTES = 64 << 20
@@ -136,6 +143,7 @@ def get_session(master: str | None = None) -> SparkSession:
 
 
 # --------------------------------------------------------------------------- labels
+
 
 def _string_label(c: Column) -> Column:
     """SPEC 0.4 in Spark: trim ASCII space/tab only; missing tokens and null -> null."""
@@ -190,6 +198,7 @@ def _key_for(c: Column, dtype: T.DataType) -> tuple[Column, Callable[[str], str]
 
 # --------------------------------------------------------------------------- counting
 
+
 class _PairProbe(dict):
     """A pairs mapping that records which pair the analysis asks for."""
 
@@ -212,8 +221,15 @@ class _PairProbe(dict):
 class _Table:
     """What the counting needs to know about a table read by Spark."""
 
-    def __init__(self, name: str, header: list[str], frame: DataFrame, columns: list[str],
-                 keys: list[tuple[Column, Any]], checks: Column | None) -> None:
+    def __init__(
+        self,
+        name: str,
+        header: list[str],
+        frame: DataFrame,
+        columns: list[str],
+        keys: list[tuple[Column, Any]],
+        checks: Column | None,
+    ) -> None:
         self.name = name
         self.header = header
         self.frame = frame  # the data rows, with the internal column names
@@ -222,8 +238,9 @@ class _Table:
         self.checks = checks  # a string column of check letters per row, or None
 
 
-def _count(table: _Table, overrides: dict[str, str], options: Options, spark: SparkSession
-           ) -> tuple[Summary, dict[str, int]]:
+def _count(
+    table: _Table, overrides: dict[str, str], options: Options, spark: SparkSession
+) -> tuple[Summary, dict[str, int]]:
     """Pass 1: label counts, missing counts, n_rows and row checks in one aggregation."""
     builder = SummaryBuilder(table.name, table.header, overrides, options)
     roles = builder.roles
@@ -235,16 +252,21 @@ def _count(table: _Table, overrides: dict[str, str], options: Options, spark: Sp
     grouped = exploded.groupBy("i", "k").agg(F.count(F.lit(1)).alias("n"))
     grouped = grouped.persist(StorageLevel.MEMORY_AND_DISK)
     try:
-        stats = grouped.groupBy("i").agg(
-            F.count("k").alias("labels"),
-            F.sum(F.when(F.col("k").isNull(), F.col("n")).otherwise(0)).alias("missing"),
-        ).collect()
+        stats = (
+            grouped.groupBy("i")
+            .agg(
+                F.count("k").alias("labels"),
+                F.sum(F.when(F.col("k").isNull(), F.col("n")).otherwise(0)).alias("missing"),
+            )
+            .collect()
+        )
         n_labels = {r["i"]: r["labels"] for r in stats}
         missing = {r["i"]: int(r["missing"] or 0) for r in stats}
         cap = options.max_categorical
         wanted = [i for i in counted if roles[i] != "open" or n_labels.get(i, 0) <= cap]
-        rows = grouped.where(F.col("k").isNotNull() & F.col("i").isin(wanted + [_ROW_ITEM])
-                             ).collect()
+        rows = grouped.where(
+            F.col("k").isNotNull() & F.col("i").isin(wanted + [_ROW_ITEM])
+        ).collect()
     finally:
         grouped.unpersist()
     checks: dict[str, int] = {}
@@ -258,8 +280,14 @@ def _count(table: _Table, overrides: dict[str, str], options: Options, spark: Sp
     counts: list[dict[str, int] | None] = [None] * len(table.header)
     for i in wanted:
         counts[i] = _labels(raw[i], table.keys[i][1], table.frame, table.columns[i], spark)
-    summary = Summary(table.name, list(table.header), n_rows, counts,
-                      [missing.get(i, 0) for i in range(len(table.header))], {})
+    summary = Summary(
+        table.name,
+        list(table.header),
+        n_rows,
+        counts,
+        [missing.get(i, 0) for i in range(len(table.header))],
+        {},
+    )
     flags: dict[str, int] = {}
     for letters, n in checks.items():
         for ch in letters:
@@ -267,15 +295,19 @@ def _count(table: _Table, overrides: dict[str, str], options: Options, spark: Sp
     return summary, flags
 
 
-def _labels(raw: dict[str, int], convert: Any, frame: DataFrame, column: str,
-            spark: SparkSession) -> dict[str, int]:
+def _labels(
+    raw: dict[str, int], convert: Any, frame: DataFrame, column: str, spark: SparkSession
+) -> dict[str, int]:
     """Turn key counts into label counts."""
     if convert == _ROUNDTRIP:
         keys = sorted(raw)
         dtype = frame.schema[column].dataType
         if keys:
-            back = spark.createDataFrame([(k,) for k in keys], "k string").select(
-                "k", F.col("k").cast(dtype).alias("v")).collect()
+            back = (
+                spark.createDataFrame([(k,) for k in keys], "k string")
+                .select("k", F.col("k").cast(dtype).alias("v"))
+                .collect()
+            )
             text = {r["k"]: str(r["v"]) for r in back}
         else:
             text = {}
@@ -291,9 +323,13 @@ def _pair(table: _Table, i: int, j: int) -> dict[tuple[str, str], int]:
     """Pass 2: counts of (label i, label j) over rows where neither is missing."""
     ki, fi = table.keys[i]
     kj, fj = table.keys[j]
-    rows = (table.frame.select(ki.alias("a"), kj.alias("b"))
-            .where(F.col("a").isNotNull() & F.col("b").isNotNull())
-            .groupBy("a", "b").agg(F.count(F.lit(1)).alias("n")).collect())
+    rows = (
+        table.frame.select(ki.alias("a"), kj.alias("b"))
+        .where(F.col("a").isNotNull() & F.col("b").isNotNull())
+        .groupBy("a", "b")
+        .agg(F.count(F.lit(1)).alias("n"))
+        .collect()
+    )
     if fi == _ROUNDTRIP or fj == _ROUNDTRIP:
         spark = table.frame.sparkSession
         if fi == _ROUNDTRIP:
@@ -309,17 +345,28 @@ def _pair(table: _Table, i: int, j: int) -> dict[tuple[str, str], int]:
 
 def _roundtrip_map(keys: set[str], table: _Table, i: int, spark: SparkSession):
     dtype = table.frame.schema[table.columns[i]].dataType
-    back = spark.createDataFrame([(k,) for k in sorted(keys)], "k string").select(
-        "k", F.col("k").cast(dtype).alias("v")).collect() if keys else []
+    back = (
+        spark.createDataFrame([(k,) for k in sorted(keys)], "k string")
+        .select("k", F.col("k").cast(dtype).alias("v"))
+        .collect()
+        if keys
+        else []
+    )
     return {r["k"]: str(r["v"]) for r in back}.__getitem__
 
 
-def _finish(table: _Table, summary: Summary, overrides: dict[str, str], options: Options
-            ) -> Summary:
+def _finish(
+    table: _Table, summary: Summary, overrides: dict[str, str], options: Options
+) -> Summary:
     """Add the pair table the analysis will read."""
     probe = _PairProbe()
-    analyze(Summary(summary.name, summary.columns, summary.n_rows, summary.counts,
-                    summary.missing, probe), overrides, options)
+    analyze(
+        Summary(
+            summary.name, summary.columns, summary.n_rows, summary.counts, summary.missing, probe
+        ),
+        overrides,
+        options,
+    )
     pairs = {}
     for key in dict.fromkeys(probe.wanted):
         pairs[key] = _pair(table, key[0], key[1])
@@ -329,14 +376,21 @@ def _finish(table: _Table, summary: Summary, overrides: dict[str, str], options:
 
 # --------------------------------------------------------------------------- DataFrames
 
-def summarize(spark_df: DataFrame, overrides: dict[str, str] | None = None,
-              opts: dict | Options | None = None, *, name: str = "<dataframe>",
-              ) -> tuple[Summary, dict[str, str], Options]:
+
+def summarize(
+    spark_df: DataFrame,
+    overrides: dict[str, str] | None = None,
+    opts: dict | Options | None = None,
+    *,
+    name: str = "<dataframe>",
+) -> tuple[Summary, dict[str, str], Options]:
     """Count a Spark DataFrame into a Summary; return it with checked overrides and options."""
     options = resolve(opts)
     if not isinstance(spark_df, DataFrame):
-        raise InputError(f"cannot profile a {type(spark_df).__name__} with faircode.spark: "
-                         "give a pyspark.sql.DataFrame")
+        raise InputError(
+            f"cannot profile a {type(spark_df).__name__} with faircode.spark: "
+            "give a pyspark.sql.DataFrame"
+        )
     header = clean_header(str(c) for c in spark_df.columns)
     checked = check_overrides(overrides, header)
     internal = [f"_c{i}" for i in range(len(header))]
@@ -349,9 +403,12 @@ def summarize(spark_df: DataFrame, overrides: dict[str, str] | None = None,
         if own_form and checked.get(header[i]) != "ignore":
             spark_form.append(f"{header[i]} ({field.dataType.simpleString()})")
     if spark_form:
-        warnings.warn(f"{name}: Spark's string form is used for {', '.join(spark_form)}; "
-                      "it differs from Python str() (map them to 'ignore' to skip them)",
-                      SparkDialectWarning, stacklevel=2)
+        warnings.warn(
+            f"{name}: Spark's string form is used for {', '.join(spark_form)}; "
+            "it differs from Python str() (map them to 'ignore' to skip them)",
+            SparkDialectWarning,
+            stacklevel=2,
+        )
     table = _Table(name, header, frame, internal, keys, None)
     summary, _ = _count(table, checked, options, spark_df.sparkSession)
     if summary.n_rows == 0:
@@ -359,14 +416,16 @@ def summarize(spark_df: DataFrame, overrides: dict[str, str] | None = None,
     return _finish(table, summary, checked, options), checked, options
 
 
-def profile(spark_df: DataFrame, overrides: dict[str, str] | None = None,
-            opts: dict | Options | None = None) -> dict:
+def profile(
+    spark_df: DataFrame, overrides: dict[str, str] | None = None, opts: dict | Options | None = None
+) -> dict:
     """Profile a Spark DataFrame; return the SPEC section 6 dict."""
     summary, checked, options = summarize(spark_df, overrides, opts)
     return analyze(summary, checked, options)
 
 
 # --------------------------------------------------------------------------- paths
+
 
 def _is_local(path: str) -> bool:
     scheme = urlparse(path).scheme
@@ -392,9 +451,11 @@ class _Source:
         else:
             jvm = getattr(spark.sparkContext, "_jvm", None)
             if jvm is None:  # pragma: no cover - Spark Connect
-                raise InputError(f"{name}: this Spark session cannot open files from the "
-                                 "driver; read the table with Spark and call "
-                                 "faircode.spark.profile(df)")
+                raise InputError(
+                    f"{name}: this Spark session cannot open files from the "
+                    "driver; read the table with Spark and call "
+                    "faircode.spark.profile(df)"
+                )
             self._jpath = jvm.org.apache.hadoop.fs.Path(path)
             self._fs = self._jpath.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
             if not self._fs.exists(self._jpath):
@@ -421,31 +482,39 @@ def _head(source: _Source, options: Options) -> tuple[list[str], str, str, list[
         whole = len(data) <= size
         if not whole:
             cut = max(data.rfind(b"\n", 0, size), data.rfind(b"\r", 0, size - 1))
-            data = data[:cut + 1] if cut >= 0 else b""
+            data = data[: cut + 1] if cut >= 0 else b""
         try:
             if not data and not whole:
                 raise InputError("head too short")
-            header, _ = open_table(io.BytesIO(data), source.name, encoding=options.encoding,
-                                   delimiter=options.delimiter, names=options.names,
-                                   skip_lines=options.skip_lines)
+            header, _ = open_table(
+                io.BytesIO(data),
+                source.name,
+                encoding=options.encoding,
+                delimiter=options.delimiter,
+                names=options.names,
+                skip_lines=options.skip_lines,
+            )
             break
         except InputError:
             if whole:
                 raise
             if size >= MAX_HEAD_BYTES:
-                raise InputError(f"{source.name}: the header is not complete in the first "
-                                 f"{MAX_HEAD_BYTES >> 20} MB; faircode.spark cannot read "
-                                 "this file (profile it with the local engine)") from None
+                raise InputError(
+                    f"{source.name}: the header is not complete in the first "
+                    f"{MAX_HEAD_BYTES >> 20} MB; faircode.spark cannot read "
+                    "this file (profile it with the local engine)"
+                ) from None
             size *= 4
-    lines = physical_lines(decoded_blocks(io.BytesIO(data), source.name, options.encoding,
-                                          len(data) + 1))
+    lines = physical_lines(
+        decoded_blocks(io.BytesIO(data), source.name, options.encoding, len(data) + 1)
+    )
     skipped: list[str] = []
     first: str | None = None
     line_end = "\n"
     for k, line in enumerate(lines):
         if k == 0:
             body = line.rstrip("\r\n")
-            line_end = line[len(body):] or "\n"
+            line_end = line[len(body) :] or "\n"
         if k < options.skip_lines:
             skipped.append(line)
         elif line not in ("\n", "\r\n", "\r"):
@@ -455,11 +524,22 @@ def _head(source: _Source, options: Options) -> tuple[list[str], str, str, list[
     delimiter = options.delimiter or sniff_delimiter(first.rstrip("\r\n"))
     text = "".join(skipped)
     if text.count('"') % 2:
-        raise InputError(f"{source.name}: a skipped line holds an unbalanced quote; "
-                         "faircode.spark cannot tell where Spark's CSV reader resumes "
-                         "(profile it with the local engine)")
-    skip_records = [r for r in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter,
-                                          quotechar='"', doublequote=True, strict=False) if r]
+        raise InputError(
+            f"{source.name}: a skipped line holds an unbalanced quote; "
+            "faircode.spark cannot tell where Spark's CSV reader resumes "
+            "(profile it with the local engine)"
+        )
+    skip_records = [
+        r
+        for r in csv.reader(
+            io.StringIO(text, newline=""),
+            delimiter=delimiter,
+            quotechar='"',
+            doublequote=True,
+            strict=False,
+        )
+        if r
+    ]
     return header, delimiter, line_end, skip_records
 
 
@@ -471,29 +551,44 @@ def _field_count(raw: Column, delimiter: str) -> Column:
     return F.length(bare) - F.length(F.replace(bare, F.lit(delimiter), F.lit(""))) + 1
 
 
-def _read_csv(source: _Source, options: Options, spark: SparkSession
-              ) -> tuple[_Table, str, DataFrame]:
+def _read_csv(
+    source: _Source, options: Options, spark: SparkSession
+) -> tuple[_Table, str, DataFrame]:
     header, delimiter, line_end, skip_records = _head(source, options)
     m = len(header)
     internal = [f"_c{i}" for i in range(m)]
-    schema = T.StructType([T.StructField(c, T.StringType()) for c in internal]
-                          + [T.StructField(_BAD, T.StringType())])
+    schema = T.StructType(
+        [T.StructField(c, T.StringType()) for c in internal] + [T.StructField(_BAD, T.StringType())]
+    )
     reader = spark.read.schema(schema).options(
-        header=False, multiLine=True, sep=delimiter, quote='"', escape='"',
-        nullValue=_NEVER, emptyValue="", ignoreLeadingWhiteSpace=False,
-        ignoreTrailingWhiteSpace=False, mode="PERMISSIVE", columnNameOfCorruptRecord=_BAD,
-        unescapedQuoteHandling="STOP_AT_DELIMITER", encoding=options.encoding,
-        enforceSchema=True, maxCharsPerColumn=-1)
+        header=False,
+        multiLine=True,
+        sep=delimiter,
+        quote='"',
+        escape='"',
+        nullValue=_NEVER,
+        emptyValue="",
+        ignoreLeadingWhiteSpace=False,
+        ignoreTrailingWhiteSpace=False,
+        mode="PERMISSIVE",
+        columnNameOfCorruptRecord=_BAD,
+        unescapedQuoteHandling="STOP_AT_DELIMITER",
+        encoding=options.encoding,
+        enforceSchema=True,
+        maxCharsPerColumn=-1,
+    )
     raw = reader.csv(source.path)
     drop = len(skip_records) + (0 if options.names is not None else 1)
-    _check_first_records(raw.limit(drop).collect() if drop else [], skip_records, header,
-                         options, source.name, m)
+    _check_first_records(
+        raw.limit(drop).collect() if drop else [], skip_records, header, options, source.name, m
+    )
     frame = raw.withColumn("_row", F.monotonically_increasing_id()).where(F.col("_row") >= drop)
     cols = [F.col(c) for c in internal]
     joined = F.concat_ws("\u0001", *cols)
     checks = F.concat(
-        F.when(F.col(_BAD).isNotNull() & (_field_count(F.col(_BAD), delimiter) > m),
-               F.lit("L")).otherwise(""),
+        F.when(
+            F.col(_BAD).isNotNull() & (_field_count(F.col(_BAD), delimiter) > m), F.lit("L")
+        ).otherwise(""),
         F.when(F.instr(joined, "\u0000") > 0, F.lit("0")).otherwise(""),
         F.when(F.instr(joined, "\ufffd") > 0, F.lit("U")).otherwise(""),
         F.when(F.instr(joined, "\r") > 0, F.lit("R")).otherwise(""),
@@ -503,85 +598,125 @@ def _read_csv(source: _Source, options: Options, spark: SparkSession
     return _Table(source.name, header, frame, internal, keys, checks), line_end, frame
 
 
-def _check_first_records(rows: list, skip_records: list[list[str]], header: list[str],
-                         options: Options, name: str, m: int) -> None:
+def _check_first_records(
+    rows: list,
+    skip_records: list[list[str]],
+    header: list[str],
+    options: Options,
+    name: str,
+    m: int,
+) -> None:
     """The records Spark drops must be the skipped lines and the header faircode read."""
+
     def cells(row) -> list[str]:
         return [v or "" for v in list(row)[:m]]
 
     expected = [(r + [""] * m)[:m] for r in skip_records]
-    got = [cells(r) for r in rows[:len(skip_records)]]
+    got = [cells(r) for r in rows[: len(skip_records)]]
     ok = got == expected and len(rows) == len(skip_records) + (options.names is None)
     if ok and options.names is None:
         head_row = rows[-1]
-        ok = head_row[_BAD] is None and clean_header(
-            c.lstrip("\ufeff") if k == 0 else c for k, c in enumerate(cells(head_row))
-        ) == header
+        ok = (
+            head_row[_BAD] is None
+            and clean_header(
+                c.lstrip("\ufeff") if k == 0 else c for k, c in enumerate(cells(head_row))
+            )
+            == header
+        )
     if not ok:
-        raise InputError(f"{name}: Spark's CSV reader splits the first records differently "
-                         "from faircode (header or skipped lines); profile this file with "
-                         "the local engine")
+        raise InputError(
+            f"{name}: Spark's CSV reader splits the first records differently "
+            "from faircode (header or skipped lines); profile this file with "
+            "the local engine"
+        )
 
 
 def _local_error(source: _Source, options: Options) -> None:
     """Run the local reader over a local file to raise the exact SPEC 0.6 error, if any."""
     with open(source.local_path, "rb") as fh:
-        _, records = open_table(fh, source.name, encoding=options.encoding,
-                                delimiter=options.delimiter, names=options.names,
-                                skip_lines=options.skip_lines)
+        _, records = open_table(
+            fh,
+            source.name,
+            encoding=options.encoding,
+            delimiter=options.delimiter,
+            names=options.names,
+            skip_lines=options.skip_lines,
+        )
         for _ in records:
             pass
 
 
 def _raise_remote(name: str, flags: dict[str, int], m: int) -> None:
     if "0" in flags:
-        raise InputError(f"{name}: NUL byte; this looks like a binary file, not CSV "
-                         "(Spark cannot report the byte offset)")
+        raise InputError(
+            f"{name}: NUL byte; this looks like a binary file, not CSV "
+            "(Spark cannot report the byte offset)"
+        )
     if "U" in flags:
-        raise InputError(f"{name}: not valid UTF-8 (Spark read undecodable bytes as U+FFFD "
-                         "and cannot report the offset); re-save the file as UTF-8 or pass "
-                         "--encoding")
+        raise InputError(
+            f"{name}: not valid UTF-8 (Spark read undecodable bytes as U+FFFD "
+            "and cannot report the offset); re-save the file as UTF-8 or pass "
+            "--encoding"
+        )
     if "L" in flags:
-        raise InputError(f"{name}: {flags['L']} records have more fields than the header's "
-                         f"{m} (Spark cannot report the line); quote values that contain "
-                         "the delimiter")
+        raise InputError(
+            f"{name}: {flags['L']} records have more fields than the header's "
+            f"{m} (Spark cannot report the line); quote values that contain "
+            "the delimiter"
+        )
 
 
-def _check_csv(source: _Source, summary: Summary, flags: dict[str, int], line_end: str,
-               options: Options) -> None:
+def _check_csv(
+    source: _Source, summary: Summary, flags: dict[str, int], line_end: str, options: Options
+) -> None:
     m = len(summary.columns)
     if flags.keys() & {"0", "U", "L"}:
         if source.local:
             _local_error(source, options)  # raises the local engine's exact message
             if "L" in flags:
-                raise InputError(f"{source.name}: Spark's CSV reader found records longer "
-                                 "than the header where faircode finds none; profile this "
-                                 "file with the local engine")
+                raise InputError(
+                    f"{source.name}: Spark's CSV reader found records longer "
+                    "than the header where faircode finds none; profile this "
+                    "file with the local engine"
+                )
             # U+FFFD really is in the file: Spark read what faircode reads.
         else:
             _raise_remote(source.name, flags, m)
     if "R" in flags:
-        raise InputError(f"{source.name}: a value contains a carriage return: the file mixes "
-                         "line ends (or quotes a CR), which Spark's CSV reader cannot read as "
-                         "SPEC 0.2 says; convert line ends or profile it with the local engine")
-    used = [(summary.columns[i], lab) for i, counts in enumerate(summary.counts)
-            if counts is not None for lab in counts]
+        raise InputError(
+            f"{source.name}: a value contains a carriage return: the file mixes "
+            "line ends (or quotes a CR), which Spark's CSV reader cannot read as "
+            "SPEC 0.2 says; convert line ends or profile it with the local engine"
+        )
+    used = [
+        (summary.columns[i], lab)
+        for i, counts in enumerate(summary.counts)
+        if counts is not None
+        for lab in counts
+    ]
     for col, lab in used:
         if "\n" in lab and line_end != "\n":
-            raise InputError(f"{source.name}: column '{col}' has a value with a line break "
-                             f"in a {_eol_name(line_end)} file; Spark's CSV reader changes "
-                             "those (profile this file with the local engine)")
+            raise InputError(
+                f"{source.name}: column '{col}' has a value with a line break "
+                f"in a {_eol_name(line_end)} file; Spark's CSV reader changes "
+                "those (profile this file with the local engine)"
+            )
         if lab.startswith('"'):
-            raise InputError(f"{source.name}: column '{col}' has a value starting with '\"' "
-                             f"({lab[:_STRAY_LIMIT]!r}); Spark's CSV reader keeps text after "
-                             "a closing quote differently (profile this file with the local "
-                             "engine)")
+            raise InputError(
+                f"{source.name}: column '{col}' has a value starting with '\"' "
+                f"({lab[:_STRAY_LIMIT]!r}); Spark's CSV reader keeps text after "
+                "a closing quote differently (profile this file with the local "
+                "engine)"
+            )
     if "N" in flags and line_end != "\n":
-        warnings.warn(f"{source.name}: {flags['N']} records have values with line breaks in a "
-                      f"{_eol_name(line_end)} file; Spark's CSV reader returns those as LF and "
-                      "does not end a record at a bare LF, so such values (not used as groups "
-                      "here) may differ from the local engine", SparkDialectWarning,
-                      stacklevel=3)
+        warnings.warn(
+            f"{source.name}: {flags['N']} records have values with line breaks in a "
+            f"{_eol_name(line_end)} file; Spark's CSV reader returns those as LF and "
+            "does not end a record at a bare LF, so such values (not used as groups "
+            "here) may differ from the local engine",
+            SparkDialectWarning,
+            stacklevel=3,
+        )
 
 
 def _eol_name(line_end: str) -> str:
@@ -594,10 +729,15 @@ def _looks_parquet(source: _Source) -> bool:
     return source.head(4) == b"PAR1"
 
 
-def summarize_path(path: str | os.PathLike, overrides: dict[str, str] | None = None,
-                   opts: dict | Options | None = None, master: str | None = None, *,
-                   spark: SparkSession | None = None, name: str | None = None,
-                   ) -> tuple[Summary, dict[str, str], Options]:
+def summarize_path(
+    path: str | os.PathLike,
+    overrides: dict[str, str] | None = None,
+    opts: dict | Options | None = None,
+    master: str | None = None,
+    *,
+    spark: SparkSession | None = None,
+    name: str | None = None,
+) -> tuple[Summary, dict[str, str], Options]:
     """Count a CSV or Parquet file with Spark; return (Summary, overrides, options)."""
     options = resolve(opts)
     path = os.fspath(path)
@@ -609,13 +749,17 @@ def summarize_path(path: str | os.PathLike, overrides: dict[str, str] | None = N
             frame = spark.read.parquet(path)
         except Exception as exc:  # AnalysisException: no Parquet files found
             if source.is_dir:
-                raise InputError(f"{label}: is a directory without Parquet data (faircode.spark "
-                                 "reads one CSV file, or Parquet files or directories)") from None
+                raise InputError(
+                    f"{label}: is a directory without Parquet data (faircode.spark "
+                    "reads one CSV file, or Parquet files or directories)"
+                ) from None
             raise InputError(f"{label}: cannot read as Parquet: {exc}") from None
         return summarize(frame, overrides, options, name=label)
     if source.is_dir or any(ch in path for ch in "*?["):
-        raise InputError(f"{label}: is a directory, not a file (faircode.spark reads one CSV "
-                         "file; read several with Spark and call faircode.spark.profile)")
+        raise InputError(
+            f"{label}: is a directory, not a file (faircode.spark reads one CSV "
+            "file; read several with Spark and call faircode.spark.profile)"
+        )
     table, line_end, _ = _read_csv(source, options, spark)
     checked = check_overrides(overrides, table.header)
     summary, flags = _count(table, checked, options, spark)
@@ -627,9 +771,14 @@ def summarize_path(path: str | os.PathLike, overrides: dict[str, str] | None = N
     return _finish(table, summary, checked, options), checked, options
 
 
-def profile_path(path: str | os.PathLike, overrides: dict[str, str] | None = None,
-                 opts: dict | Options | None = None, master: str | None = None, *,
-                 spark: SparkSession | None = None) -> dict:
+def profile_path(
+    path: str | os.PathLike,
+    overrides: dict[str, str] | None = None,
+    opts: dict | Options | None = None,
+    master: str | None = None,
+    *,
+    spark: SparkSession | None = None,
+) -> dict:
     """Profile a CSV or Parquet file (local path or cluster URL) with Spark.
 
     ``master`` picks the Spark master when no session is active (default ``local[2]``);

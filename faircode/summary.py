@@ -17,8 +17,18 @@ from .detect import kind_from_name
 from .labels import AGE_INTERVAL, AGE_NUMERIC, MISSING_TOKENS, age_shape, label_of
 from .options import Options
 
-__all__ = ["AGE_INTERVAL", "AGE_NUMERIC", "LABEL_CAP", "MISSING_TOKENS", "PAIR_COLUMNS",
-           "PairCounts", "Summary", "SummaryBuilder", "age_shape", "label_of"]
+__all__ = [
+    "AGE_INTERVAL",
+    "AGE_NUMERIC",
+    "LABEL_CAP",
+    "MISSING_TOKENS",
+    "PAIR_COLUMNS",
+    "PairCounts",
+    "Summary",
+    "SummaryBuilder",
+    "age_shape",
+    "label_of",
+]
 # Bounds of SPEC 0.9 (the same numbers in assets/profiler-engine.js).
 LABEL_CAP = 100_000  # distinct labels a column is counted for; past it it is "capped"
 PAIR_COLUMNS = 64  # without cross, pairs are counted among the first 64 counted columns
@@ -34,25 +44,38 @@ class Summary:
     __slots__ = ("name", "columns", "n_rows", "counts", "missing", "pairs", "capped")
     __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
 
-    def __init__(self, name: str, columns: list[str], n_rows: int = 0,
-                 counts: list[dict[str, int] | None] | None = None,
-                 missing: list[int] | None = None,
-                 pairs: dict[tuple[int, int], Mapping[tuple[str, str], int]] | None = None,
-                 capped: list[bool] | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        columns: list[str],
+        n_rows: int = 0,
+        counts: list[dict[str, int] | None] | None = None,
+        missing: list[int] | None = None,
+        pairs: dict[tuple[int, int], Mapping[tuple[str, str], int]] | None = None,
+        capped: list[bool] | None = None,
+    ) -> None:
         self.name = name
         self.columns = columns
         self.n_rows = n_rows
         self.counts: list[dict[str, int] | None] = [] if counts is None else counts
         self.missing: list[int] = [] if missing is None else missing
-        self.pairs: dict[tuple[int, int], Mapping[tuple[str, str], int]] = \
+        self.pairs: dict[tuple[int, int], Mapping[tuple[str, str], int]] = (
             {} if pairs is None else pairs
+        )
         # capped[i]: column i stopped being counted at more than LABEL_CAP labels (SPEC
         # 0.9); its counts are then None. Empty (or shorter) means no column was capped.
         self.capped: list[bool] = [] if capped is None else capped
 
     def _fields(self) -> tuple:
-        return (self.name, self.columns, self.n_rows, self.counts, self.missing, self.pairs,
-                self.capped)
+        return (
+            self.name,
+            self.columns,
+            self.n_rows,
+            self.counts,
+            self.missing,
+            self.pairs,
+            self.capped,
+        )
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -60,15 +83,24 @@ class Summary:
         return self._fields() == other._fields()  # type: ignore[attr-defined]
 
     def __repr__(self) -> str:
-        return ("Summary(name={!r}, columns={!r}, n_rows={!r}, counts={!r}, missing={!r}, "
-                "pairs={!r}, capped={!r})".format(*self._fields()))
+        return (
+            "Summary(name={!r}, columns={!r}, n_rows={!r}, counts={!r}, missing={!r}, "
+            "pairs={!r}, capped={!r})".format(*self._fields())
+        )
 
     def __getstate__(self) -> tuple:
         return self._fields()
 
     def __setstate__(self, state: tuple) -> None:
-        (self.name, self.columns, self.n_rows, self.counts, self.missing, self.pairs,
-         self.capped) = state
+        (
+            self.name,
+            self.columns,
+            self.n_rows,
+            self.counts,
+            self.missing,
+            self.pairs,
+            self.capped,
+        ) = state
 
     def is_capped(self, i: int) -> bool:
         return i < len(self.capped) and self.capped[i]
@@ -101,10 +133,18 @@ class Summary:
             c = Counter(self.pairs[key])
             c.update(other.pairs[key])
             pairs[key] = dict(c)
-        missing = [x + y if c is not None else 0
-                   for x, y, c in zip(self.missing, other.missing, counts)]
-        return Summary(self.name, list(self.columns), self.n_rows + other.n_rows, counts,
-                       missing, pairs, capped if any(capped) else [])
+        missing = [
+            x + y if c is not None else 0 for x, y, c in zip(self.missing, other.missing, counts)
+        ]
+        return Summary(
+            self.name,
+            list(self.columns),
+            self.n_rows + other.n_rows,
+            counts,
+            missing,
+            pairs,
+            capped if any(capped) else [],
+        )
 
 
 _BITSET_COMBOS = 256  # label combinations of a batch counted by bitsets; past it, by rows
@@ -180,8 +220,14 @@ class PairCounts(Mapping):
 class SummaryBuilder:
     """Consumes batches of raw cells column-wise and keeps bounded state."""
 
-    def __init__(self, name: str, columns: Sequence[str], overrides: dict[str, str],
-                 opts: Options, label_fn=label_of) -> None:
+    def __init__(
+        self,
+        name: str,
+        columns: Sequence[str],
+        overrides: dict[str, str],
+        opts: Options,
+        label_fn=label_of,
+    ) -> None:
         self.name = name
         self.columns = list(columns)
         self.opts = opts
@@ -222,11 +268,16 @@ class SummaryBuilder:
         self.alive: list[int] = cand if len(cand) >= 2 else []
         # Without cross, skip a pair (i, j) when a column k < j other than i is certain to
         # be a dimension (forced, or a geography name): (i, j) can never be the first two.
-        sure = {i for i in self.alive if self.roles[i] == "forced" or
-                (self.roles[i] == "named" and self.kinds[i] == "geography")}
+        sure = {
+            i
+            for i in self.alive
+            if self.roles[i] == "forced"
+            or (self.roles[i] == "named" and self.kinds[i] == "geography")
+        }
         self.pair_tables: dict[tuple[int, int], Any] = {
-            (i, j): self._new_pair_table() for k, i in enumerate(self.alive)
-            for j in self.alive[k + 1:]
+            (i, j): self._new_pair_table()
+            for k, i in enumerate(self.alive)
+            for j in self.alive[k + 1 :]
             if opts.cross is not None or not any(c < j and c != i for c in sure)
         }
         paired = {c for pair in self.pair_tables for c in pair}
@@ -314,8 +365,7 @@ class SummaryBuilder:
             return True
         return False
 
-    def _count_pairs(self, code_arrays: dict[int, tuple[bytes | list[int], set[int]]]
-                     ) -> None:
+    def _count_pairs(self, code_arrays: dict[int, tuple[bytes | list[int], set[int]]]) -> None:
         """Add one batch to every tracked pair table. code_arrays[i]: (the rows' label
         codes + 1, 0 = missing; the codes + 1 present in the batch).
 
@@ -366,8 +416,9 @@ class SummaryBuilder:
         self.alive = [i for i in self.alive if i not in dead]
         for i in dead:
             self.codes.pop(i, None)
-        self.pair_tables = {k: t for k, t in self.pair_tables.items()
-                            if k[0] not in dead and k[1] not in dead}
+        self.pair_tables = {
+            k: t for k, t in self.pair_tables.items() if k[0] not in dead and k[1] not in dead
+        }
 
     def finish(self) -> Summary:
         pairs: dict[tuple[int, int], Mapping[tuple[str, str], int]] = {}
@@ -376,5 +427,12 @@ class SummaryBuilder:
         # A column no longer counted has missing 0: when counting stopped depends on
         # batch sizes, and the number is never used.
         missing = [m if c is not None else 0 for m, c in zip(self.missing, self.counts)]
-        return Summary(self.name, list(self.columns), self.n_rows, list(self.counts),
-                       missing, pairs, list(self.capped) if any(self.capped) else [])
+        return Summary(
+            self.name,
+            list(self.columns),
+            self.n_rows,
+            list(self.counts),
+            missing,
+            pairs,
+            list(self.capped) if any(self.capped) else [],
+        )

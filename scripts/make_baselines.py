@@ -45,8 +45,10 @@ def derive(path: Path, year: str) -> list[tuple[str, str, str]]:
     total = pop[(0, 999)]
     assert sum(pop[(0, a)] for a in range(101)) == total, "single years must add up"
     assert pop[(1, 999)] + pop[(2, 999)] == total, "sexes must add up"
-    rows = [("sex", "Male", share(pop[(1, 999)], total)),
-            ("sex", "Female", share(pop[(2, 999)], total))]
+    rows = [
+        ("sex", "Male", share(pop[(1, 999)], total)),
+        ("sex", "Female", share(pop[(2, 999)], total)),
+    ]
     bands: dict[str, int] = {}
     for age in range(101):
         bands[band(age)] = bands.get(band(age), 0) + pop[(0, age)]

@@ -34,8 +34,9 @@ def main(argv: list[str]) -> int:
     if not argv:
         sys.stderr.write(__doc__ or "")
         return 2
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+    )
     summary_seen = threading.Event()
 
     def relay() -> None:
@@ -73,13 +74,19 @@ def _finish(proc: subprocess.Popen, reader: threading.Thread) -> int:
 
 def _hung(proc: subprocess.Popen, argv: list[str], grace: float) -> int:
     sys.stdout.flush()
-    sys.stderr.write(f"\nmust_exit: `{' '.join(argv)}` printed its summary but was still "
-                     f"running {grace:g} s later (a hang at exit); native stacks follow\n")
+    sys.stderr.write(
+        f"\nmust_exit: `{' '.join(argv)}` printed its summary but was still "
+        f"running {grace:g} s later (a hang at exit); native stacks follow\n"
+    )
     if shutil.which("gdb"):
         for pid in _processes_of(proc.pid):
-            subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "thread apply all bt 30"],
-                           stdout=sys.stderr, stderr=subprocess.DEVNULL, timeout=60,
-                           check=False)
+            subprocess.run(
+                ["gdb", "-p", str(pid), "-batch", "-ex", "thread apply all bt 30"],
+                stdout=sys.stderr,
+                stderr=subprocess.DEVNULL,
+                timeout=60,
+                check=False,
+            )
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     sys.stderr.write("must_exit: killed; failing the run\n")
@@ -90,8 +97,9 @@ def _processes_of(pid: int) -> list[int]:
     """pid and its descendants (the test runner may run under a wrapper)."""
     out = [pid]
     try:
-        kids = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True,
-                              check=False).stdout.split()
+        kids = subprocess.run(
+            ["pgrep", "-P", str(pid)], capture_output=True, text=True, check=False
+        ).stdout.split()
     except FileNotFoundError:
         return out
     for kid in kids:

@@ -74,9 +74,9 @@ CASES = {
 }
 
 
-def measure(cmd: list[str], as_limit: int | None = None, timeout: float = 600,
-            cwd: Path | str = ROOT
-            ) -> tuple[int, bytes, bytes, float, float]:
+def measure(
+    cmd: list[str], as_limit: int | None = None, timeout: float = 600, cwd: Path | str = ROOT
+) -> tuple[int, bytes, bytes, float, float]:
     """(returncode, stdout, stderr, peak RSS in MB, seconds) of one child, whose peak RSS
     is read from its own rusage (os.wait4), not from every child's maximum."""
     import tempfile

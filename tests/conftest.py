@@ -13,10 +13,17 @@ from hypothesis import HealthCheck, settings
 
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
 
-settings.register_profile("ci", derandomize=True, max_examples=500, deadline=None,
-                          database=None, suppress_health_check=_SLOW_OK)
-settings.register_profile("deep", max_examples=20_000, deadline=None,
-                          suppress_health_check=_SLOW_OK)
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    max_examples=500,
+    deadline=None,
+    database=None,
+    suppress_health_check=_SLOW_OK,
+)
+settings.register_profile(
+    "deep", max_examples=20_000, deadline=None, suppress_health_check=_SLOW_OK
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 

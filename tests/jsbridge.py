@@ -79,8 +79,14 @@ class JSEngine:
     def _start(self) -> subprocess.Popen:
         if self._proc is None or self._proc.poll() is not None:
             self._proc = subprocess.Popen(
-                self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None,
-                text=True, encoding="utf-8", bufsize=1)
+                self.cmd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=None,
+                text=True,
+                encoding="utf-8",
+                bufsize=1,
+            )
         return self._proc
 
     def request(self, req: dict) -> dict:
@@ -97,19 +103,39 @@ class JSEngine:
                 raise RuntimeError(f"JS bridge answered out of order: {answer!r}")
             return answer
 
-    def profile_bytes(self, data: bytes, name: str = "t.csv", overrides=None, opts=None,
-                      chunk_size: int | None = None) -> dict:
+    def profile_bytes(
+        self,
+        data: bytes,
+        name: str = "t.csv",
+        overrides=None,
+        opts=None,
+        chunk_size: int | None = None,
+    ) -> dict:
         """{"result": ...} or {"error": message} (plus "internal": true on a crash)."""
-        req = {"bytes_b64": base64.b64encode(data).decode("ascii"), "name": name,
-               "overrides": _pairs(overrides), "opts": opts or {}}
+        req = {
+            "bytes_b64": base64.b64encode(data).decode("ascii"),
+            "name": name,
+            "overrides": _pairs(overrides),
+            "opts": opts or {},
+        }
         if chunk_size:
             req["chunk_size"] = chunk_size
         return self.request(req)
 
-    def profile_path(self, path: str | Path, name: str | None = None, overrides=None,
-                     opts=None, chunk_size: int | None = None) -> dict:
-        req = {"path": str(path), "name": name if name is not None else str(path),
-               "overrides": _pairs(overrides), "opts": opts or {}}
+    def profile_path(
+        self,
+        path: str | Path,
+        name: str | None = None,
+        overrides=None,
+        opts=None,
+        chunk_size: int | None = None,
+    ) -> dict:
+        req = {
+            "path": str(path),
+            "name": name if name is not None else str(path),
+            "overrides": _pairs(overrides),
+            "opts": opts or {},
+        }
         if chunk_size:
             req["chunk_size"] = chunk_size
         return self.request(req)

@@ -11,8 +11,14 @@ import faircode
 
 
 def test_the_public_api_is_exported():
-    assert sorted(faircode.__all__) == ["InputError", "__version__", "compare", "profile",
-                                        "provenance_for", "summarize"]
+    assert sorted(faircode.__all__) == [
+        "InputError",
+        "__version__",
+        "compare",
+        "profile",
+        "provenance_for",
+        "summarize",
+    ]
     a = faircode.profile(DATA / "insurance.csv")
     drift = faircode.compare(a, a)
     assert all(d["drift_level"] == "none" for d in drift["dimensions"])
@@ -24,30 +30,38 @@ def test_the_public_api_is_exported():
 
 
 def test_importing_faircode_does_not_import_pandas_or_pyarrow():
-    code = ("import sys, faircode; "
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'pyarrow'}))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    code = (
+        "import sys, faircode; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'pyarrow'}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert out.strip() == "[]"
 
 
 def test_profiling_a_small_csv_imports_neither_numpy_nor_pyarrow():
     """Start-up: the reference reader and the analysis are pure Python (numpy is for the
     Arrow paths, columnar.py), so `faircode profile small.csv` loads neither."""
-    code = ("import sys, faircode; from faircode.cli import main; "
-            f"faircode.profile({str(DATA / 'insurance.csv')!r}); "
-            f"faircode.profile({str(DATA / 'insurance.csv')!r}, {{'sex': 'sex'}}, "
-            "{'cross': ['sex', 'region']}); "
-            "print(sorted({m.split('.')[0] for m in sys.modules} & "
-            "{'numpy', 'pyarrow', 'pandas'}))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    code = (
+        "import sys, faircode; from faircode.cli import main; "
+        f"faircode.profile({str(DATA / 'insurance.csv')!r}); "
+        f"faircode.profile({str(DATA / 'insurance.csv')!r}, {{'sex': 'sex'}}, "
+        "{'cross': ['sex', 'region']}); "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & "
+        "{'numpy', 'pyarrow', 'pandas'}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert out.strip() == "[]"
-    cli = ("import runpy, sys; sys.argv = ['faircode', 'profile', "
-           f"{str(DATA / 'insurance.csv')!r}, '--json']; "
-           "import atexit; atexit.register(lambda: sys.stderr.write(repr(sorted("
-           "{m.split('.')[0] for m in sys.modules} & {'numpy', 'pyarrow', 'pandas'}))))\n"
-           "runpy.run_module('faircode', run_name='__main__')")
+    cli = (
+        "import runpy, sys; sys.argv = ['faircode', 'profile', "
+        f"{str(DATA / 'insurance.csv')!r}, '--json']; "
+        "import atexit; atexit.register(lambda: sys.stderr.write(repr(sorted("
+        "{m.split('.')[0] for m in sys.modules} & {'numpy', 'pyarrow', 'pandas'}))))\n"
+        "runpy.run_module('faircode', run_name='__main__')"
+    )
     r = subprocess.run([sys.executable, "-c", cli], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stderr.strip().endswith("[]")

@@ -24,8 +24,11 @@ def base(tmp_path_factory):
     env_dir = where / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     py = env_dir / "bin" / "python"
-    done = subprocess.run([str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                           str(ROOT)], capture_output=True, text=True)
+    done = subprocess.run(
+        [str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(ROOT)],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     probe = subprocess.run([str(py), "-c", "import pyarrow"], capture_output=True)
     assert probe.returncode != 0, "the base install must not bring pyarrow"
@@ -38,21 +41,52 @@ def base(tmp_path_factory):
 
 def run(cmd, *args):
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    return subprocess.run([str(cmd), *map(str, args)], capture_output=True, text=True,
-                          env=env, timeout=300)
+    return subprocess.run(
+        [str(cmd), *map(str, args)], capture_output=True, text=True, env=env, timeout=300
+    )
 
 
-@pytest.mark.parametrize("args, extra", [
-    (["profile", "{dir}/x.parquet"], "fast"),
-    (["profile", "{dir}/x.arrow"], "fast"),
-    (["profile", "{data}/insurance.csv", "--engine", "spark"], "spark"),
-    (["compare", "{dir}/x.parquet", "{data}/insurance.csv"], "fast"),
-    (["fairness", "evaluate", "{dir}/x.parquet", "--pred", "pred", "--label", "label",
-      "--attr", "sex"], "fast"),
-    (["fairness", "evaluate", "{data}/compas-scores-two-years.csv", "--score", "decile_score",
-      "--decision-threshold", "5", "--label", "two_year_recid", "--attr", "race",
-      "--engine", "fairlearn"], "fairness"),
-])
+@pytest.mark.parametrize(
+    "args, extra",
+    [
+        (["profile", "{dir}/x.parquet"], "fast"),
+        (["profile", "{dir}/x.arrow"], "fast"),
+        (["profile", "{data}/insurance.csv", "--engine", "spark"], "spark"),
+        (["compare", "{dir}/x.parquet", "{data}/insurance.csv"], "fast"),
+        (
+            [
+                "fairness",
+                "evaluate",
+                "{dir}/x.parquet",
+                "--pred",
+                "pred",
+                "--label",
+                "label",
+                "--attr",
+                "sex",
+            ],
+            "fast",
+        ),
+        (
+            [
+                "fairness",
+                "evaluate",
+                "{data}/compas-scores-two-years.csv",
+                "--score",
+                "decile_score",
+                "--decision-threshold",
+                "5",
+                "--label",
+                "two_year_recid",
+                "--attr",
+                "race",
+                "--engine",
+                "fairlearn",
+            ],
+            "fairness",
+        ),
+    ],
+)
 def test_a_missing_extra_is_one_line_and_exit_2(base, args, extra):
     cmd, where = base
     got = run(cmd, *(a.format(dir=where, data=DATA) for a in args))
@@ -67,9 +101,20 @@ def test_a_base_install_profiles_csv_without_pyarrow(base):
     cmd, _ = base
     got = run(cmd, "profile", DATA / "diabetic_data.csv", "--json")  # 19 MB: fast path size
     assert got.returncode == 0, got.stderr
-    here = subprocess.run([sys.executable, "-m", "faircode", "profile",
-                           DATA / "diabetic_data.csv", "--json", "--no-provenance"],
-                          capture_output=True, text=True, cwd=ROOT)
+    here = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "faircode",
+            "profile",
+            DATA / "diabetic_data.csv",
+            "--json",
+            "--no-provenance",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     import json
 
     mine = json.loads(got.stdout)

@@ -13,10 +13,24 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_bench_store_smoke(tmp_path: Path) -> None:
     out = tmp_path / "results.json"
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_store.py"), "--rows", "3000",
-         "--repeat", "1", "--no-postgres", "--fairlearn-rows", "3000",
-         "--workdir", str(tmp_path / "work"), "--json", str(out)],
-        capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "bench_store.py"),
+            "--rows",
+            "3000",
+            "--repeat",
+            "1",
+            "--no-postgres",
+            "--fairlearn-rows",
+            "3000",
+            "--workdir",
+            str(tmp_path / "work"),
+            "--json",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stderr
     result = json.loads(out.read_text())

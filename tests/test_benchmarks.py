@@ -15,27 +15,43 @@ BENCH = ROOT / "benchmarks"
 def test_generator_is_seeded_and_realistic(tmp_path):
     a, b = tmp_path / "a.csv", tmp_path / "b.csv"
     for p in (a, b):
-        subprocess.run([sys.executable, str(BENCH / "generate.py"), str(p), "--size", "300KB"],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, str(BENCH / "generate.py"), str(p), "--size", "300KB"],
+            check=True,
+            capture_output=True,
+        )
     assert a.read_bytes() == b.read_bytes()
     assert a.stat().st_size >= 300 * 1024
     import faircode
 
     r = faircode.profile(a)
     names = [d["name"] for d in r["dimensions"]]
-    assert names == ["gender", "race", "age", "region", "zip", "education",
-                     "employment_status"]
+    assert names == ["gender", "race", "age", "region", "zip", "education", "employment_status"]
     assert r["n_cols"] == 12
 
 
 def test_runner_end_to_end(tmp_path):
     data = tmp_path / "small.csv"
-    subprocess.run([sys.executable, str(BENCH / "generate.py"), str(data), "--size", "2MB"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(BENCH / "generate.py"), str(data), "--size", "2MB"],
+        check=True,
+        capture_output=True,
+    )
     out_md, out_json = tmp_path / "table.md", tmp_path / "report.json"
-    proc = subprocess.run([sys.executable, str(BENCH / "run.py"), str(data), "--markdown",
-                           str(out_md), "--json", str(out_json)],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH / "run.py"),
+            str(data),
+            "--markdown",
+            str(out_md),
+            "--json",
+            str(out_json),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr
     report = json.loads(out_json.read_text())
     results = report["files"][0]["results"]
@@ -64,11 +80,19 @@ def test_big_export_in_parts_equals_one_read_and_hashes_in_order(tmp_path):
     from faircode import fastpath
 
     data = tmp_path / "export.csv"
-    subprocess.run([sys.executable, str(BENCH / "generate.py"), str(data), "--size", "40MB"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(BENCH / "generate.py"), str(data), "--size", "40MB"],
+        check=True,
+        capture_output=True,
+    )
     assert data.stat().st_size >= fastpath.SPLIT_MIN_BYTES
-    proc = subprocess.run([sys.executable, "-m", "faircode", "profile", str(data), "--json"],
-                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "faircode", "profile", str(data), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+    )
     assert proc.returncode == 0, proc.stderr
     cli = json.loads(proc.stdout)
     prov = cli.pop("provenance")
@@ -76,7 +100,11 @@ def test_big_export_in_parts_equals_one_read_and_hashes_in_order(tmp_path):
     assert cli == faircode.profile(data, engine="reference")
     from jsbridge import node_command
 
-    js = subprocess.run([*node_command(), str(ROOT / "scripts" / "engine-js.js"), "profile",
-                         str(data)], capture_output=True, text=True, timeout=600)
+    js = subprocess.run(
+        [*node_command(), str(ROOT / "scripts" / "engine-js.js"), "profile", str(data)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert js.returncode == 0, js.stderr
     assert json.loads(js.stdout) == cli

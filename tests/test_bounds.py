@@ -36,8 +36,12 @@ NODE_HEAP_MB = 256  # --max-old-space-size of the node child (V8 reserves a larg
 def run_both(path: Path, cross: tuple[str, str] | None = None) -> dict:
     """Profile path with the CLI and with the JS bridge; check memory, equality, return."""
     py_cmd = [sys.executable, "-m", "faircode", "profile", str(path), "--json"]
-    js_cmd = node_command() + [f"--max-old-space-size={NODE_HEAP_MB}", str(BRIDGE), "profile",
-                               str(path)]
+    js_cmd = node_command() + [
+        f"--max-old-space-size={NODE_HEAP_MB}",
+        str(BRIDGE),
+        "profile",
+        str(path),
+    ]
     if cross:
         py_cmd += ["--cross", ",".join(cross)]
         js_cmd += ["--opts", json.dumps({"cross": list(cross)})]
@@ -113,14 +117,17 @@ def test_zip_by_city_lists_1000_cells(data):
     assert len(inter["cells"]) == CELL_CAP
     assert inter["cells_not_listed"] == inter["n_cells"] - CELL_CAP
     assert inter["cells"][0]["a"] == zips["groups"][0]["label"]
-    assert f"zip x city: {inter['n_cells'] - 10} more sparse cells (see intersections)" \
-        in r["flags"]
+    assert (
+        f"zip x city: {inter['n_cells'] - 10} more sparse cells (see intersections)" in r["flags"]
+    )
     # Flags: at most 100 under-represented lines per dimension, then one summary line.
     zip_flags = [f for f in r["flags"] if f.startswith("zip: ")]
     under = [f for f in zip_flags if f.endswith("%)") and "is under-represented" in f]
     assert len(under) == GROUP_FLAG_CAP
-    assert f"zip: {10_000 - GROUP_FLAG_CAP} more under-represented groups " \
+    assert (
+        f"zip: {10_000 - GROUP_FLAG_CAP} more under-represented groups "
         "(see under_represented)" in zip_flags
+    )
     assert len(zips["under_represented"]) == 10_000
     assert len(r["flags"]) < 300
 
@@ -128,8 +135,9 @@ def test_zip_by_city_lists_1000_cells(data):
 def test_race_with_a_million_labels_is_capped(data):
     path = write_race(data / "race_1m.csv")
     r = run_both(path)
-    assert r["dropped"] == [{"name": "race", "kind": "race", "n_groups": None,
-                             "more_than": LABEL_CAP}]
+    assert r["dropped"] == [
+        {"name": "race", "kind": "race", "n_groups": None, "more_than": LABEL_CAP}
+    ]
     assert [d["name"] for d in r["dimensions"]] == ["sex"]
     assert r["intersections"] == []
 
@@ -137,8 +145,9 @@ def test_race_with_a_million_labels_is_capped(data):
 def test_wide_geography_past_the_cap(data):
     path = write_wide_geo(data / "geo_200k.csv", 200_000)
     r = run_both(path)
-    assert r["dropped"] == [{"name": "zip", "kind": "geography", "n_groups": None,
-                             "more_than": LABEL_CAP}]
+    assert r["dropped"] == [
+        {"name": "zip", "kind": "geography", "n_groups": None, "more_than": LABEL_CAP}
+    ]
     assert [d["name"] for d in r["dimensions"]] == ["sex"]
     assert r["intersections"] == [] and "intersection_not_counted" not in r
 
@@ -167,13 +176,16 @@ def test_capped_geography_before_the_pair(data):
     assert r["dropped"][0]["name"] == "zip" and r["dropped"][0]["n_groups"] is None
     assert r["intersections"] == []
     assert r["intersection_not_counted"] == ["sex", "race"]
-    assert "sex x race: intersection not counted ('zip' before it was capped); " \
+    assert (
+        "sex x race: intersection not counted ('zip' before it was capped); "
         "pass --cross sex,race" in r["flags"]
+    )
     r = run_both(path, cross=("sex", "race"))
     assert r["intersections"][0]["dims"] == ["sex", "race"]
 
 
 # ------------------------------------------------------------------ cheap rule checks
+
 
 def late_pair_csv(path: Path, lead: int) -> Path:
     """`lead` one-label columns (never dimensions), then sex and race."""
@@ -189,8 +201,10 @@ def test_pair_past_the_first_64_columns_is_not_counted(tmp_path, js):
     path = late_pair_csv(tmp_path / "out.csv", PAIR_COLUMNS - 1)
     r = profile(path)
     assert r["intersections"] == [] and r["intersection_not_counted"] == ["sex", "race"]
-    assert r["flags"][-1] == ("sex x race: intersection not counted ('race' is not among "
-                              "the first 64 counted columns); pass --cross sex,race")
+    assert r["flags"][-1] == (
+        "sex x race: intersection not counted ('race' is not among "
+        "the first 64 counted columns); pass --cross sex,race"
+    )
     assert js_result(js, path) == r
     # Columns overridden to ignore are not counted, so do not use up the 64.
     ov = {"k0": "ignore"}
@@ -214,8 +228,9 @@ def test_label_cap_boundary(tmp_path, engine, js):
     assert at["dropped"] == [{"name": "race", "kind": "race", "n_groups": LABEL_CAP}]
     past = labels_csv(tmp_path / "past.csv", LABEL_CAP + 1)
     r = profile(past, engine=engine)
-    assert r["dropped"] == [{"name": "race", "kind": "race", "n_groups": None,
-                             "more_than": LABEL_CAP}]
+    assert r["dropped"] == [
+        {"name": "race", "kind": "race", "n_groups": None, "more_than": LABEL_CAP}
+    ]
     summary, _, _ = summarize(past, engine=engine)
     assert summary.counts[0] is None and summary.capped == [True, False]
     assert summary.missing[0] == 0
@@ -236,8 +251,11 @@ def test_merge_caps_the_union(tmp_path):
     whole = tmp_path / "whole.csv"
     whole.write_text(a.read_text() + "".join(b.read_text().splitlines(True)[1:]))
     r = profile([str(a), str(b)])
-    assert r["dropped"] == profile(whole)["dropped"] == [
-        {"name": "race", "kind": "race", "n_groups": None, "more_than": LABEL_CAP}]
+    assert (
+        r["dropped"]
+        == profile(whole)["dropped"]
+        == [{"name": "race", "kind": "race", "n_groups": None, "more_than": LABEL_CAP}]
+    )
     # A capped side stays capped.
     assert merged.merge(sa).capped[0] and sa.merge(merged).counts[0] is None
 
@@ -248,8 +266,9 @@ def test_open_column_above_a_large_max_categorical(tmp_path, js):
     path = labels_csv(tmp_path / "open.csv", LABEL_CAP + 1, kind_col="code")
     opts = {"max_categorical": LABEL_CAP + 5}
     r = profile(path, opts=opts)
-    assert r["dropped"] == [{"name": "code", "kind": "categorical", "n_groups": None,
-                             "more_than": LABEL_CAP}]
+    assert r["dropped"] == [
+        {"name": "code", "kind": "categorical", "n_groups": None, "more_than": LABEL_CAP}
+    ]
     assert js_result(js, path, opts=opts) == r
     assert profile(path)["dropped"] == []
 
@@ -263,8 +282,9 @@ def test_spark_style_complete_counts_are_capped_in_analysis():
     counts = [{f"v{i}": 1 for i in range(LABEL_CAP + 1)}, {"M": 50_001, "F": 50_000}]
     s = Summary("t", ["race", "sex"], LABEL_CAP + 1, counts, [0, 0], {})
     r = analyze(s, {}, resolve(None))
-    assert r["dropped"] == [{"name": "race", "kind": "race", "n_groups": None,
-                             "more_than": LABEL_CAP}]
+    assert r["dropped"] == [
+        {"name": "race", "kind": "race", "n_groups": None, "more_than": LABEL_CAP}
+    ]
 
 
 def test_results_validate_against_the_schema(tmp_path):

@@ -9,8 +9,9 @@ from util import ADULT_NAMES, DATA
 
 
 def run(*args, stdin: bytes | None = None):
-    return subprocess.run([sys.executable, "-m", "faircode", *args], input=stdin,
-                          capture_output=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "faircode", *args], input=stdin, capture_output=True, timeout=120
+    )
 
 
 def test_sample_report_leads_with_score_and_grade():
@@ -31,8 +32,20 @@ def test_json_output_and_published_counts():
 
 def test_map_cross_thresholds_and_stdin():
     data = b"gndr,ethnicity,x\nm,A,1\nf,B,1\nf,A,1\n"
-    p = run("profile", "-", "--json", "--map", "gndr=sex", "--cross", "ethnicity,gndr",
-            "--min-share", "0.4", "--min-group-size", "2", stdin=data)
+    p = run(
+        "profile",
+        "-",
+        "--json",
+        "--map",
+        "gndr=sex",
+        "--cross",
+        "ethnicity,gndr",
+        "--min-share",
+        "0.4",
+        "--min-group-size",
+        "2",
+        stdin=data,
+    )
     assert p.returncode == 0, p.stderr
     r = json.loads(p.stdout)
     assert r["dimensions"][0]["kind"] == "sex"
@@ -55,33 +68,55 @@ def test_headerless_adult():
 @pytest.fixture
 def bad_files(tmp_path):
     files = {
-        "empty": b"", "header_only": b"sex,race\n",
-        "binary": b"SQLite format 3\x00\x10\x00\x01\x01", "png": b"\x89PNG\r\n\x1a\n\x00",
-        "utf8": b"sex\nM\n\xe9\n", "ragged": b"sex,race\nM,A\nF,B,C\n",
+        "empty": b"",
+        "header_only": b"sex,race\n",
+        "binary": b"SQLite format 3\x00\x10\x00\x01\x01",
+        "png": b"\x89PNG\r\n\x1a\n\x00",
+        "utf8": b"sex\nM\n\xe9\n",
+        "ragged": b"sex,race\nM,A\nF,B,C\n",
     }
     for name, data in files.items():
         (tmp_path / f"{name}.csv").write_bytes(data)
     return tmp_path
 
 
-@pytest.mark.parametrize("case,args,message", [
-    ("missing path", ["{d}/nope.csv"], "{d}/nope.csv: no such file"),
-    ("directory", ["{d}"], "{d}: is a directory, not a file"),
-    ("empty file", ["{d}/empty.csv"], "{d}/empty.csv: file is empty"),
-    ("header only", ["{d}/header_only.csv"], "{d}/header_only.csv: no data rows, only a header"),
-    ("binary", ["{d}/binary.csv"], "{d}/binary.csv: byte 15: NUL byte; this looks like a binary"),
-    ("png", ["{d}/png.csv"], "{d}/png.csv: byte 0: not valid UTF-8"),
-    ("invalid utf-8", ["{d}/utf8.csv"], "{d}/utf8.csv: byte 6: not valid UTF-8"),
-    ("ragged row", ["{d}/ragged.csv"], "{d}/ragged.csv: line 3: 3 fields but the header has 2"),
-    ("unknown column", ["--sample", "--map", "gnder=sex"], "--map: no column named 'gnder'"),
-    ("unknown kind", ["--sample", "--map", "sex=gender"], "--map: unknown kind 'gender'"),
-    ("bad map", ["--sample", "--map", "sex"], "--map: expected COLUMN=KIND, got 'sex'"),
-    ("out of range", ["--sample", "--min-share", "1.5"], "--min-share: 1.5 is out of range"),
-    ("not a number", ["--sample", "--imbalance-flag", "x"], "--imbalance-flag: x is out of range"),
-    ("fail-under range", ["--sample", "--fail-under", "101"], "--fail-under: 101 is out of range"),
-    ("no path", [], "profile needs a PATH"),
-    ("unknown option", ["--sample", "--bogus"], "unrecognized arguments: --bogus"),
-])
+@pytest.mark.parametrize(
+    "case,args,message",
+    [
+        ("missing path", ["{d}/nope.csv"], "{d}/nope.csv: no such file"),
+        ("directory", ["{d}"], "{d}: is a directory, not a file"),
+        ("empty file", ["{d}/empty.csv"], "{d}/empty.csv: file is empty"),
+        (
+            "header only",
+            ["{d}/header_only.csv"],
+            "{d}/header_only.csv: no data rows, only a header",
+        ),
+        (
+            "binary",
+            ["{d}/binary.csv"],
+            "{d}/binary.csv: byte 15: NUL byte; this looks like a binary",
+        ),
+        ("png", ["{d}/png.csv"], "{d}/png.csv: byte 0: not valid UTF-8"),
+        ("invalid utf-8", ["{d}/utf8.csv"], "{d}/utf8.csv: byte 6: not valid UTF-8"),
+        ("ragged row", ["{d}/ragged.csv"], "{d}/ragged.csv: line 3: 3 fields but the header has 2"),
+        ("unknown column", ["--sample", "--map", "gnder=sex"], "--map: no column named 'gnder'"),
+        ("unknown kind", ["--sample", "--map", "sex=gender"], "--map: unknown kind 'gender'"),
+        ("bad map", ["--sample", "--map", "sex"], "--map: expected COLUMN=KIND, got 'sex'"),
+        ("out of range", ["--sample", "--min-share", "1.5"], "--min-share: 1.5 is out of range"),
+        (
+            "not a number",
+            ["--sample", "--imbalance-flag", "x"],
+            "--imbalance-flag: x is out of range",
+        ),
+        (
+            "fail-under range",
+            ["--sample", "--fail-under", "101"],
+            "--fail-under: 101 is out of range",
+        ),
+        ("no path", [], "profile needs a PATH"),
+        ("unknown option", ["--sample", "--bogus"], "unrecognized arguments: --bogus"),
+    ],
+)
 def test_bad_input_gives_one_line_and_exit_2(bad_files, case, args, message):
     p = run("profile", *[a.format(d=bad_files) for a in args])
     err = p.stderr.decode()
@@ -90,9 +125,21 @@ def test_bad_input_gives_one_line_and_exit_2(bad_files, case, args, message):
     assert err.startswith("faircode: error: " + message.format(d=bad_files)), err
 
 
-COMPAS_EVAL = ["fairness", "evaluate", str(DATA / "compas-scores-two-years.csv"), "--score",
-               "decile_score", "--decision-threshold", "5", "--label", "two_year_recid",
-               "--attr", "race", "--engine", "pandas"]
+COMPAS_EVAL = [
+    "fairness",
+    "evaluate",
+    str(DATA / "compas-scores-two-years.csv"),
+    "--score",
+    "decile_score",
+    "--decision-threshold",
+    "5",
+    "--label",
+    "two_year_recid",
+    "--attr",
+    "race",
+    "--engine",
+    "pandas",
+]
 
 
 def _main(capsys, *args):
@@ -127,10 +174,12 @@ def test_format_option(capsys):
 def test_one_usage_error_format_for_every_command(capsys):
     from faircode.cli import build_parser
 
-    for args, prog in ((["profile", "--bogus"], "faircode profile"),
-                       (["compare", "a"], "faircode compare"),
-                       (["fairness", "evaluate", "f.csv"], "faircode fairness evaluate"),
-                       (["fairness", "nope"], "faircode fairness")):
+    for args, prog in (
+        (["profile", "--bogus"], "faircode profile"),
+        (["compare", "a"], "faircode compare"),
+        (["fairness", "evaluate", "f.csv"], "faircode fairness evaluate"),
+        (["fairness", "nope"], "faircode fairness"),
+    ):
         with pytest.raises(SystemExit) as exc:
             build_parser().parse_args(args)
         assert exc.value.code == 2
@@ -153,8 +202,10 @@ def test_help_defaults_come_from_options():
     assert helps["reference_flag"].endswith(f"({d.reference_flag})")
     fairness = sub["fairness"]._subparsers._group_actions[0].choices["evaluate"]  # noqa: SLF001
     fh = {a.dest: (a.help, a.default) for a in fairness._actions}  # noqa: SLF001
-    assert fh["threshold"] == (f"largest allowed disparity (default {FAIRNESS_THRESHOLD})",
-                               FAIRNESS_THRESHOLD)
+    assert fh["threshold"] == (
+        f"largest allowed disparity (default {FAIRNESS_THRESHOLD})",
+        FAIRNESS_THRESHOLD,
+    )
     assert fh["min_samples"][0].endswith(f"({FAIRNESS_MIN_SAMPLES})")
     assert fh["min_samples"][1] == FAIRNESS_MIN_SAMPLES
 

@@ -25,13 +25,19 @@ def test_compare_hand_worked_psi_tvd_and_flags():
     import math
 
     e = 0.0001
-    psi = (0.75 - 0.5) * math.log(0.75 / 0.5) + (e - 0.5) * math.log(e / 0.5) \
+    psi = (
+        (0.75 - 0.5) * math.log(0.75 / 0.5)
+        + (e - 0.5) * math.log(e / 0.5)
         + (0.25 - e) * math.log(0.25 / e)
+    )
     assert race["psi"] == round(psi, 4)
     assert race["tvd"] == 0.5
     assert race["drift_level"] == "significant"
     assert [(g["label"], g["status"]) for g in race["groups"]] == [
-        ("B", "disappeared"), ("A", "shifted"), ("C", "appeared")]
+        ("B", "disappeared"),
+        ("A", "shifted"),
+        ("C", "appeared"),
+    ]
     assert race["groups"][0]["share_delta"] == -0.5
     assert r["dimensions"][0]["drift_level"] == "none" and r["dimensions"][0]["psi"] == 0.0
     assert r["flags"] == [
@@ -53,9 +59,23 @@ def test_compare_score_drop_added_and_removed_dimensions():
 
 
 def test_compare_cli_on_adult_train_vs_test():
-    p = subprocess.run([sys.executable, "-m", "faircode", "compare", str(DATA / "adult.data"),
-                        str(DATA / "adult.test"), "--names", ADULT_NAMES, "--skip-lines-b", "1",
-                        "--json"], capture_output=True, timeout=120)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "faircode",
+            "compare",
+            str(DATA / "adult.data"),
+            str(DATA / "adult.test"),
+            "--names",
+            ADULT_NAMES,
+            "--skip-lines-b",
+            "1",
+            "--json",
+        ],
+        capture_output=True,
+        timeout=120,
+    )
     assert p.returncode == 0, p.stderr
     r = json.loads(p.stdout)
     income = next(d for d in r["dimensions"] if d["name"] == "income")
@@ -63,16 +83,29 @@ def test_compare_cli_on_adult_train_vs_test():
     assert {g["status"] for g in income["groups"]} == {"appeared", "disappeared"}
     assert income["drift_level"] == "significant"
     prov = r["provenance"]
-    assert prov["dataset_hash_a"] == "sha256:" + hashlib.sha256(
-        (DATA / "adult.data").read_bytes()).hexdigest()
+    assert (
+        prov["dataset_hash_a"]
+        == "sha256:" + hashlib.sha256((DATA / "adult.data").read_bytes()).hexdigest()
+    )
     sex = next(d for d in r["dimensions"] if d["name"] == "sex")
     assert sex["drift_level"] == "none"
 
 
 def test_fail_on_drift_exit_code():
-    args = [sys.executable, "-m", "faircode", "compare", str(DATA / "adult.data"),
-            str(DATA / "adult.test"), "--names", ADULT_NAMES, "--skip-lines-b", "1",
-            "--fail-on-drift", "significant"]
+    args = [
+        sys.executable,
+        "-m",
+        "faircode",
+        "compare",
+        str(DATA / "adult.data"),
+        str(DATA / "adult.test"),
+        "--names",
+        ADULT_NAMES,
+        "--skip-lines-b",
+        "1",
+        "--fail-on-drift",
+        "significant",
+    ]
     p = subprocess.run(args, capture_output=True, timeout=120)
     assert p.returncode == 1 and b"income" in p.stderr
 
@@ -103,13 +136,27 @@ def test_reference_block_deviation_and_flags():
     assert "race: 'C' is under-represented vs reference (0.0% vs 20.0%)" in r["flags"]
     assert r["overall_score"] == prof("race\n" + "A\n" * 7 + "B\n" * 3)["overall_score"]
     bad = parse_reference(b"column,group,share\nrace,A,0.5\nrace,B,0.3\n", "r")
-    assert prof("race\nA\nB\n", reference=bad)["flags"][-1] == \
-        "reference: shares of 'race' sum to 0.800, not 1"
+    assert (
+        prof("race\nA\nB\n", reference=bad)["flags"][-1]
+        == "reference: shares of 'race' sum to 0.800, not 1"
+    )
 
 
 def test_compas_against_us_2024_flags_women():
-    p = subprocess.run([sys.executable, "-m", "faircode", "profile", "--sample", "--json",
-                        "--reference", "us-2024"], capture_output=True, timeout=120)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "faircode",
+            "profile",
+            "--sample",
+            "--json",
+            "--reference",
+            "us-2024",
+        ],
+        capture_output=True,
+        timeout=120,
+    )
     assert p.returncode == 0, p.stderr
     r = json.loads(p.stdout)
     sex = next(d for d in r["dimensions"] if d["name"] == "sex")
@@ -127,12 +174,16 @@ def test_builtin_baselines_are_reproducible_from_the_census_files(tmp_path):
     work = tmp_path / "repo"
     shutil.copytree(ROOT / "scripts", work / "scripts")
     (work / "faircode" / "data").mkdir(parents=True)
-    subprocess.run([sys.executable, str(work / "scripts" / "make_baselines.py"),
-                    str(DATA / "census")], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(work / "scripts" / "make_baselines.py"), str(DATA / "census")],
+        check=True,
+        capture_output=True,
+    )
     for year in ("2019", "2024"):
         name = f"reference-us-{year}.csv"
-        assert (work / "faircode" / "data" / name).read_bytes() == \
-            (ROOT / "faircode" / "data" / name).read_bytes()
+        assert (work / "faircode" / "data" / name).read_bytes() == (
+            ROOT / "faircode" / "data" / name
+        ).read_bytes()
 
 
 def test_provenance_block_and_no_provenance(tmp_path):
@@ -145,8 +196,9 @@ def test_provenance_block_and_no_provenance(tmp_path):
     assert prov["engine"] == "python" and prov["overrides"] == {"sex": "sex"}
     assert prov["params"]["min_share"] == 0.05 and prov["params"]["max_age"] == 120
     assert r == faircode.profile(path, {"sex": "sex"})
-    plain = json.loads(subprocess.run(base + ["--no-provenance"], capture_output=True,
-                                      check=True).stdout)
+    plain = json.loads(
+        subprocess.run(base + ["--no-provenance"], capture_output=True, check=True).stdout
+    )
     assert "provenance" not in plain and plain == r
 
 
@@ -155,8 +207,10 @@ def test_results_validate_against_the_json_schemas():
     schemas = Path(faircode.__file__).parent / "schemas"
     profile_schema = json.loads((schemas / "profile.schema.json").read_text())
     compare_schema = json.loads((schemas / "compare.schema.json").read_text())
-    results = [faircode.profile(DATA / f) for f in
-               ("compas-scores-two-years.csv", "insurance.csv", "credit.csv")]
+    results = [
+        faircode.profile(DATA / f)
+        for f in ("compas-scores-two-years.csv", "insurance.csv", "credit.csv")
+    ]
     results.append(prof("id\n" + "\n".join(map(str, range(30)))))
     for r in results:
         jsonschema.validate(r, profile_schema)

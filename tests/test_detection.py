@@ -7,27 +7,57 @@ from faircode import InputError
 from faircode.detect import kind_from_name, tokenize
 
 
-@pytest.mark.parametrize("name,tokens", [
-    ("DateOfBirth", ["date", "of", "birth"]), ("Sex_Code_Text", ["sex", "code", "text"]),
-    ("ageGroup", ["age", "group"]), ("DOBDate", ["dob", "date"]), ("age2", ["age", "2"]),
-    ("patient-race/ethnicity", ["patient", "race", "ethnicity"]), ("ABc", ["a", "bc"]),
-    ("G\u00e9nero", ["g", "nero"]), ("  ", []),
-])
+@pytest.mark.parametrize(
+    "name,tokens",
+    [
+        ("DateOfBirth", ["date", "of", "birth"]),
+        ("Sex_Code_Text", ["sex", "code", "text"]),
+        ("ageGroup", ["age", "group"]),
+        ("DOBDate", ["dob", "date"]),
+        ("age2", ["age", "2"]),
+        ("patient-race/ethnicity", ["patient", "race", "ethnicity"]),
+        ("ABc", ["a", "bc"]),
+        ("G\u00e9nero", ["g", "nero"]),
+        ("  ", []),
+    ],
+)
 def test_tokenize(name, tokens):
     assert tokenize(name) == tokens
 
 
-@pytest.mark.parametrize("name,kind", [
-    ("sex", "sex"), ("Gender", "sex"), ("genders", "sex"), ("Sex_Code_Text", "sex"),
-    ("race", "race"), ("Ethnic_Code_Text", "race"), ("ethnicity", "race"),
-    ("age", "age"), ("DateOfBirth", "age"), ("dob", "age"), ("birthYear", "age"),
-    ("age_cat", "age"), ("region", "geography"), ("statecode", "geography"),
-    ("zip", "geography"), ("ZipCode", "geography"), ("native-country", "geography"),
-    ("Agency_Text", None), ("Language", None), ("stage", None), ("zipper", None),
-    ("dobby", None), ("page", None), ("agent", None), ("usage", None),
-    # the first matching list wins: sex before age
-    ("sex_age", "sex"), ("age_race", "race"),
-])
+@pytest.mark.parametrize(
+    "name,kind",
+    [
+        ("sex", "sex"),
+        ("Gender", "sex"),
+        ("genders", "sex"),
+        ("Sex_Code_Text", "sex"),
+        ("race", "race"),
+        ("Ethnic_Code_Text", "race"),
+        ("ethnicity", "race"),
+        ("age", "age"),
+        ("DateOfBirth", "age"),
+        ("dob", "age"),
+        ("birthYear", "age"),
+        ("age_cat", "age"),
+        ("region", "geography"),
+        ("statecode", "geography"),
+        ("zip", "geography"),
+        ("ZipCode", "geography"),
+        ("native-country", "geography"),
+        ("Agency_Text", None),
+        ("Language", None),
+        ("stage", None),
+        ("zipper", None),
+        ("dobby", None),
+        ("page", None),
+        ("agent", None),
+        ("usage", None),
+        # the first matching list wins: sex before age
+        ("sex_age", "sex"),
+        ("age_race", "race"),
+    ],
+)
 def test_kind_from_name(name, kind):
     assert kind_from_name(name) == kind
 
@@ -63,7 +93,9 @@ def test_overrides_force_and_ignore():
     data = "gndr,sex,notes\nm,M,a\nf,F,a\nf,F,a\n"
     r = prof(data, {"gndr": "sex", "sex": "ignore", "notes": "categorical"})
     assert [(d["name"], d["kind"]) for d in r["dimensions"]] == [
-        ("gndr", "sex"), ("notes", "categorical")]
+        ("gndr", "sex"),
+        ("notes", "categorical"),
+    ]
     assert r["dimensions"][1]["n_groups"] == 1
 
 

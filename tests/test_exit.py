@@ -26,8 +26,8 @@ pa = pytest.importorskip("pyarrow")
 from faircode import fastpath  # noqa: E402
 from faircode.options import resolve  # noqa: E402
 
-GOOD = b"sex,race,age\n" + b"M,A,34\nF,B,20\n\"x\ny\",C,1\n" * 5000
-BODY = GOOD[len(b"sex,race,age\n"):]
+GOOD = b"sex,race,age\n" + b'M,A,34\nF,B,20\n"x\ny",C,1\n' * 5000
+BODY = GOOD[len(b"sex,race,age\n") :]
 CASES = {
     "clean": GOOD,
     "nul": GOOD + b"M,\x00,1\n" + BODY,
@@ -51,8 +51,9 @@ def test_no_arrow_reader_or_thread_outlives_a_read(case, parts):
     before = _readers_alive()
     gc.disable()
     try:
-        got = fastpath.summarize_csv(io.BytesIO(CASES[case]), "t.csv", None, resolve(None),
-                                     block_size=4096, parts=parts)
+        got = fastpath.summarize_csv(
+            io.BytesIO(CASES[case]), "t.csv", None, resolve(None), block_size=4096, parts=parts
+        )
         assert isinstance(got, fastpath.Fallback) == (case not in ("clean", "short row"))
         assert _readers_alive() == before
         assert not [t.name for t in threading.enumerate() if t.name.startswith("faircode")]
@@ -95,11 +96,25 @@ def test_processes_using_arrow_exit_promptly(tmp_path):
     """The issue's check: the fast path and every Arrow-backed format, in fresh processes,
     many times; each must exit within seconds of finishing its work."""
     script = tmp_path / "work.py"
-    script.write_text(WORK.format(
-        cases=CASES, rounds=3, sample=str(DATA / "compas-scores-two-years.csv"),
-        parquet=str(tmp_path / "t.parquet"), arrow=str(tmp_path / "t.arrow")))
-    procs = [subprocess.Popen([sys.executable, str(script), str(i)], cwd=ROOT, text=True,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for i in range(8)]
+    script.write_text(
+        WORK.format(
+            cases=CASES,
+            rounds=3,
+            sample=str(DATA / "compas-scores-two-years.csv"),
+            parquet=str(tmp_path / "t.parquet"),
+            arrow=str(tmp_path / "t.arrow"),
+        )
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, str(script), str(i)],
+            cwd=ROOT,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for i in range(8)
+    ]
     hung = []
     for proc in procs:
         line = proc.stdout.readline()  # blocks until the work is done (or the process died)

@@ -22,10 +22,51 @@ from faircode import InputError, fastpath, profiler  # noqa: E402
 from faircode.options import resolve  # noqa: E402
 
 NAMES = ["sex", "race", "age", "zip", "note", "grp", "id", "sex"]
-CELLS = ["M", "F", " M ", "\tF", "A", "B", "C", "", "NA", "?", "nan", "None", "34", "34.0",
-         "[20-30)", "-1", "200", "x\u00e9", "\U0001f600", "a b", "0", "1", "2", "3", "4",
-         "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18",
-         "19", "20", "21", "22"]
+CELLS = [
+    "M",
+    "F",
+    " M ",
+    "\tF",
+    "A",
+    "B",
+    "C",
+    "",
+    "NA",
+    "?",
+    "nan",
+    "None",
+    "34",
+    "34.0",
+    "[20-30)",
+    "-1",
+    "200",
+    "x\u00e9",
+    "\U0001f600",
+    "a b",
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "10",
+    "11",
+    "12",
+    "13",
+    "14",
+    "15",
+    "16",
+    "17",
+    "18",
+    "19",
+    "20",
+    "21",
+    "22",
+]
 EOLS = ["\n", "\r\n", "\r"]
 
 
@@ -89,15 +130,17 @@ def csv_bytes(draw) -> bytes:
     bad = draw(st.integers(0, 20))
     if bad <= 1 and data:
         pos = draw(st.integers(0, len(data)))
-        data = data[:pos] + [b"\x00", b"\xff", b"\xe2\x82", b"\xc0\x80"][
-            draw(st.integers(0, 3))] + data[pos:]
+        data = (
+            data[:pos]
+            + [b"\x00", b"\xff", b"\xe2\x82", b"\xc0\x80"][draw(st.integers(0, 3))]
+            + data[pos:]
+        )
     return data
 
 
 def reference(data: bytes, **opts):
     try:
-        return faircode.summarize(io.BytesIO(data), None, opts, name="t.csv",
-                                  engine="reference")[0]
+        return faircode.summarize(io.BytesIO(data), None, opts, name="t.csv", engine="reference")[0]
     except InputError as err:
         return str(err)
 
@@ -105,19 +148,29 @@ def reference(data: bytes, **opts):
 def fast(data: bytes, block_size: int, probe_rows: int = 1, parts: int = 1, **opts):
     """(summary or error text, whether the fast path itself produced it). A probe of one
     record leaves every later problem to Arrow and the checks around it."""
-    got = fastpath.summarize_csv(io.BytesIO(data), "t.csv", None, resolve(opts),
-                                 block_size=block_size,
-                                 probe_rows=probe_rows, parts=parts)
+    got = fastpath.summarize_csv(
+        io.BytesIO(data),
+        "t.csv",
+        None,
+        resolve(opts),
+        block_size=block_size,
+        probe_rows=probe_rows,
+        parts=parts,
+    )
     if isinstance(got, fastpath.Fallback):
         return reference(data, **opts), False
     return got[0], True
 
 
 @settings(max_examples=150)
-@given(csv_bytes(), st.sampled_from([64, 200, 1000, 1 << 16]), st.integers(2, 20),
-       st.sampled_from([1, 3, 1000]), st.integers(1, 4))
-def test_fast_path_equals_reference_reader(data, block_size, max_categorical, probe_rows,
-                                           parts):
+@given(
+    csv_bytes(),
+    st.sampled_from([64, 200, 1000, 1 << 16]),
+    st.integers(2, 20),
+    st.sampled_from([1, 3, 1000]),
+    st.integers(1, 4),
+)
+def test_fast_path_equals_reference_reader(data, block_size, max_categorical, probe_rows, parts):
     """Whatever the block size and however many parts the file is cut into and parsed
     at once (a cut may fall inside a quoted field)."""
     opts = {"max_categorical": max_categorical}
@@ -131,26 +184,37 @@ def test_parts_report_bytes_in_order_and_rows_once(data, block_size, parts):
     parsed at once; on_rows adds up to the rows; a fallback says how much was reported."""
     seen: list[bytes] = []
     rows: list[int] = []
-    got = fastpath.summarize_csv(io.BytesIO(data), "t.csv", None, resolve(None),
-                                 block_size=block_size, probe_rows=1,
-                                 parts=parts, on_bytes=seen.append, on_rows=rows.append)
+    got = fastpath.summarize_csv(
+        io.BytesIO(data),
+        "t.csv",
+        None,
+        resolve(None),
+        block_size=block_size,
+        probe_rows=1,
+        parts=parts,
+        on_bytes=seen.append,
+        on_rows=rows.append,
+    )
     if isinstance(got, fastpath.Fallback):
-        assert b"".join(seen) == data[:got.bytes_reported]
+        assert b"".join(seen) == data[: got.bytes_reported]
         assert sum(rows) == got.rows_reported
     else:
         assert b"".join(seen) == data
         assert sum(rows) == got[0].n_rows
 
 
-@pytest.mark.parametrize("data", [
-    b"\n" * 40 + b"sex,race\nM,A\nF,B\n",
-    b"\xef\xbb\xbf" + b"\r\n" * 30 + b"sex,race\r\nM,A\r\nF,B\r\n",
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\n" * 40 + b"sex,race\nM,A\nF,B\n",
+        b"\xef\xbb\xbf" + b"\r\n" * 30 + b"sex,race\r\nM,A\r\nF,B\r\n",
+    ],
+)
 def test_no_cut_before_the_end_of_the_header(data):
     """Part 0 must hold the header (only there is it skipped): found by a deep
     hypothesis run, where a cut fell among blank lines before the header."""
     for parts in (2, 3, 4):
-        bounds = fastpath._split_points(lambda off, n: data[off:off + n], 0, len(data), parts)
+        bounds = fastpath._split_points(lambda off, n: data[off : off + n], 0, len(data), parts)
         assert all(b >= data.index(b"race") + 5 for b in bounds[1:])
         assert fast(data, 64, parts=parts)[0] == reference(data)
 
@@ -160,15 +224,14 @@ def test_crlf_inside_quotes_at_every_block_boundary(block_size):
     """Arrow drops the LF of a CRLF inside quotes when a block ends between the two:
     found by a deep hypothesis run (80 of these 960 cases were silently wrong)."""
     for pad in range(120):
-        data = (b"a,b\n" + b"x" * pad + b',"B\r\nB"\n1,2\r\n"\r\n\r\n",\r\r\n'
-                + b'y,"\r\n"\n' * 5)
+        data = b"a,b\n" + b"x" * pad + b',"B\r\nB"\n1,2\r\n"\r\n\r\n",\r\r\n' + b'y,"\r\n"\n' * 5
         for parts in (1, 2):
             assert fast(data, block_size, parts=parts)[0] == reference(data), (pad, parts)
 
 
 def test_a_cut_inside_a_quoted_header_is_read_again_in_one_part():
     data = b'"s' + b"\n" * 30 + b'x",race\n' + b"M,A\nF,B\n" * 3
-    cuts = fastpath._split_points(lambda off, n: data[off:off + n], 0, len(data), 4)
+    cuts = fastpath._split_points(lambda off, n: data[off : off + n], 0, len(data), 4)
     assert cuts[1] < data.index(b"race")  # inside the header's quotes
     summary, on_fast = fast(data, 64, parts=4)
     assert on_fast and summary == reference(data)
@@ -181,7 +244,7 @@ def test_a_cut_inside_a_quoted_field_is_read_again_in_one_part():
     body = "\n".join(f"line {k}" for k in range(400))
     rows = [f'{"F" if k % 3 else "M"},A,"{body if k == 5 else "note"}"' for k in range(10)]
     data = ("sex,race,note\n" + "\n".join(rows) + "\n").encode()
-    bounds = fastpath._split_points(lambda off, n: data[off:off + n], 0, len(data), 2)
+    bounds = fastpath._split_points(lambda off, n: data[off : off + n], 0, len(data), 2)
     inside = data.index(b"line 0"), data.index(b"line 399")
     assert inside[0] < bounds[1] < inside[1]  # the cut does fall inside the field
     summary, on_fast = fast(data, 1 << 16, parts=2)
@@ -194,8 +257,9 @@ def test_callbacks_see_every_byte_once_and_every_row(data, block_size):
     seen: list[bytes] = []
     rows: list[int] = []
     try:
-        summary, _, _ = faircode.summarize(io.BytesIO(data), engine="fast",
-                                           on_bytes=seen.append, on_rows=rows.append)
+        summary, _, _ = faircode.summarize(
+            io.BytesIO(data), engine="fast", on_bytes=seen.append, on_rows=rows.append
+        )
     except InputError:
         return
     assert b"".join(seen) == data  # even when the fast path fell back half way
@@ -224,8 +288,10 @@ def test_valid_quirks_stay_on_the_fast_path(case):
 
 
 def test_quoted_newlines_straddling_many_blocks_stay_on_the_fast_path():
-    rows = [f'{"MF"[i % 2]},{"ABC"[i % 3]},"line {i},\nnext ""{i}""\r\nend",{i % 90}\n'
-            for i in range(3000)]
+    rows = [
+        f'{"MF"[i % 2]},{"ABC"[i % 3]},"line {i},\nnext ""{i}""\r\nend",{i % 90}\n'
+        for i in range(3000)
+    ]
     data = ("sex,race,note,age\n" + "".join(rows)).encode()
     for block in (256, 1000, 4096):
         got, on_fast_path = fast(data, block)
@@ -233,21 +299,27 @@ def test_quoted_newlines_straddling_many_blocks_stay_on_the_fast_path():
         assert got == reference(data)
 
 
-@pytest.mark.parametrize("data,message", [
-    (b"sex,race\nM,A\n1,2,3\n", "t.csv: line 3: 3 fields but the header has 2"),
-    (b'sex,race\nM,A\nF,"open\n', "t.csv: line 3: a quoted field is never closed"),
-    (b"sex,race\nM,A\nF,\x00\n", "t.csv: byte 15: NUL byte"),
-    (b"sex,race\nM,A\nF,\xff\n", "t.csv: byte 15: not valid UTF-8"),
-    (b"sex\nM\n" + b'"x\n' + b"M\n" * 3000, "t.csv: line 3: a quoted field is never closed"),
-], ids=["long row", "unterminated", "nul", "utf8", "unterminated after many blocks"])
+@pytest.mark.parametrize(
+    "data,message",
+    [
+        (b"sex,race\nM,A\n1,2,3\n", "t.csv: line 3: 3 fields but the header has 2"),
+        (b'sex,race\nM,A\nF,"open\n', "t.csv: line 3: a quoted field is never closed"),
+        (b"sex,race\nM,A\nF,\x00\n", "t.csv: byte 15: NUL byte"),
+        (b"sex,race\nM,A\nF,\xff\n", "t.csv: byte 15: not valid UTF-8"),
+        (b"sex\nM\n" + b'"x\n' + b"M\n" * 3000, "t.csv: line 3: a quoted field is never closed"),
+    ],
+    ids=["long row", "unterminated", "nul", "utf8", "unterminated after many blocks"],
+)
 def test_problems_fall_back_and_report_the_reference_error(data, message):
     got, on_fast_path = fast(data, 256)
     assert not on_fast_path
     assert got.startswith(message)
 
 
-@pytest.mark.parametrize("path", ["compas-scores-two-years.csv", "diabetic_data.csv",
-                                  "compas-scores-raw.csv", "insurance.csv"])
+@pytest.mark.parametrize(
+    "path",
+    ["compas-scores-two-years.csv", "diabetic_data.csv", "compas-scores-raw.csv", "insurance.csv"],
+)
 def test_real_files_stay_on_the_fast_path_and_match(path):
     opts = resolve(None)
     with open(DATA / path, "rb") as fh:
@@ -258,11 +330,14 @@ def test_real_files_stay_on_the_fast_path_and_match(path):
 
 
 @pytest.mark.parametrize("parts", [2, 3, 4])
-@pytest.mark.parametrize("opts,overrides", [
-    ({}, None),
-    ({"cross": ["sex", "race"], "max_categorical": 5}, {"c_charge_degree": "categorical"}),
-    ({"delimiter": ","}, {"race": "ignore"}),
-])
+@pytest.mark.parametrize(
+    "opts,overrides",
+    [
+        ({}, None),
+        ({"cross": ["sex", "race"], "max_categorical": 5}, {"c_charge_degree": "categorical"}),
+        ({"delimiter": ","}, {"race": "ignore"}),
+    ],
+)
 def test_real_files_in_parts_match_with_options(parts, opts, overrides):
     """Parts with options that change what is counted (cross, caps, overrides)."""
     path = "compas-scores-two-years.csv"
@@ -275,24 +350,37 @@ def test_real_files_in_parts_match_with_options(parts, opts, overrides):
 
 def test_headerless_file_in_parts_matches():
     """--names: no header row, so part 0's first record is data too."""
-    names = ["age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
-             "occupation", "relationship", "race", "sex", "capital-gain", "capital-loss",
-             "hours-per-week", "native-country", "income"]
+    names = [
+        "age",
+        "workclass",
+        "fnlwgt",
+        "education",
+        "education-num",
+        "marital-status",
+        "occupation",
+        "relationship",
+        "race",
+        "sex",
+        "capital-gain",
+        "capital-loss",
+        "hours-per-week",
+        "native-country",
+        "income",
+    ]
     opts = {"names": names}
     with open(DATA / "adult.data", "rb") as fh:
-        got = fastpath.summarize_csv(fh, "adult.data", None, resolve(opts),
-                                     parts=3)
+        got = fastpath.summarize_csv(fh, "adult.data", None, resolve(opts), parts=3)
     assert not isinstance(got, fastpath.Fallback), got
-    ref, _, _ = faircode.summarize(DATA / "adult.data", None, opts, engine="reference",
-                                   name="adult.data")
+    ref, _, _ = faircode.summarize(
+        DATA / "adult.data", None, opts, engine="reference", name="adult.data"
+    )
     assert got[0] == ref and ref.n_rows == 32561
 
 
 def test_summarize_picks_the_fast_path_for_big_files(tmp_path, monkeypatch):
     calls = []
     real = fastpath.summarize_csv
-    monkeypatch.setattr(fastpath, "summarize_csv", lambda *a, **k: calls.append(1) or real(
-        *a, **k))
+    monkeypatch.setattr(fastpath, "summarize_csv", lambda *a, **k: calls.append(1) or real(*a, **k))
     faircode.summarize(DATA / "insurance.csv")
     assert not calls  # small: the reference reader, no pyarrow import needed
     monkeypatch.setattr(profiler, "FAST_MIN_BYTES", 1000)

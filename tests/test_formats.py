@@ -17,10 +17,15 @@ def strings_table(path):
     """The CSV as Arrow strings, cells exactly as written (no type or null inference)."""
     with open(path, "rb") as fh:
         header = fh.readline().decode().strip().split(",")
-    return pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(
-        column_types={c: pa.string() for c in header}, strings_can_be_null=False,
-        quoted_strings_can_be_null=False),
-        read_options=pacsv.ReadOptions(autogenerate_column_names=False))
+    return pacsv.read_csv(
+        path,
+        convert_options=pacsv.ConvertOptions(
+            column_types={c: pa.string() for c in header},
+            strings_can_be_null=False,
+            quoted_strings_can_be_null=False,
+        ),
+        read_options=pacsv.ReadOptions(autogenerate_column_names=False),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -74,12 +79,16 @@ def test_typed_values_become_text():
     assert typed_label(datetime.date(2020, 1, 31)) == "2020-01-31"
     assert typed_label(datetime.datetime(2020, 1, 31, 8)) == "2020-01-31 08:00:00"
     assert typed_label(b"F ") == "F"
-    t = pa.table({"sex": pa.array(["M", None, "F", "M"]),
-                  "age": pa.array([30, None, 41, 30], pa.int64()),
-                  "score": pa.array([1.5, float("nan"), None, 0.1], pa.float32()),
-                  "ok": pa.array([True, False, None, True]),
-                  "day": pa.array([datetime.date(2020, 1, 1)] * 4),
-                  "grp": pa.array(["a", "b", "a", "b"]).dictionary_encode()})
+    t = pa.table(
+        {
+            "sex": pa.array(["M", None, "F", "M"]),
+            "age": pa.array([30, None, 41, 30], pa.int64()),
+            "score": pa.array([1.5, float("nan"), None, 0.1], pa.float32()),
+            "ok": pa.array([True, False, None, True]),
+            "day": pa.array([datetime.date(2020, 1, 1)] * 4),
+            "grp": pa.array(["a", "b", "a", "b"]).dictionary_encode(),
+        }
+    )
     s, _, _ = faircode.summarize(t)
     assert s.counts[0] == {"M": 2, "F": 1} and s.missing[0] == 1
     assert s.counts[1] == {"30": 2, "41": 1} and s.missing[1] == 1
@@ -108,7 +117,7 @@ def split_csv(src, tmp_path, parts=3):
     paths = []
     for k in range(parts):
         p = tmp_path / f"part-{k}.csv"
-        p.write_bytes(b"\r\n".join([header, *body[k * size:(k + 1) * size]]) + b"\r\n")
+        p.write_bytes(b"\r\n".join([header, *body[k * size : (k + 1) * size]]) + b"\r\n")
         paths.append(p)
     return paths
 

@@ -38,11 +38,24 @@ def _limit() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
-def run(cmd: list[str], *, stdin: bytes | None = None, cwd: Path | None = None,
-        timeout: float = TIMEOUT, **kw) -> subprocess.CompletedProcess:
+def run(
+    cmd: list[str],
+    *,
+    stdin: bytes | None = None,
+    cwd: Path | None = None,
+    timeout: float = TIMEOUT,
+    **kw,
+) -> subprocess.CompletedProcess:
     """The command's result (bytes), under the memory ceiling and a timeout."""
-    return subprocess.run(cmd, input=stdin, capture_output="stdout" not in kw, cwd=cwd,
-                          timeout=timeout, preexec_fn=_limit, **kw)
+    return subprocess.run(
+        cmd,
+        input=stdin,
+        capture_output="stdout" not in kw,
+        cwd=cwd,
+        timeout=timeout,
+        preexec_fn=_limit,
+        **kw,
+    )
 
 
 def node(*args: str, **kw) -> subprocess.CompletedProcess:
@@ -73,7 +86,7 @@ def ok(p: subprocess.CompletedProcess) -> str:
 def clean_terminal(text: str) -> None:
     """No control or bidi character except the line ends of the report itself."""
     bad = UNSAFE.search(text.replace("\n", ""))
-    assert bad is None, repr(text[max(0, bad.start() - 30):bad.end() + 30])
+    assert bad is None, repr(text[max(0, bad.start() - 30) : bad.end() + 30])
 
 
 @pytest.fixture
@@ -85,16 +98,21 @@ def d(tmp_path: Path) -> Path:
 # ---------------------------------------------------------------- safetext
 
 
-@pytest.mark.parametrize("raw, want", [
-    ("\x1b[31mred", "\\x1b[31mred"),
-    ("\x1b]0;title\x07", "\\x1b]0;title\\x07"),
-    ("a\bb\rc\nd\te", "a\\x08b\\rc\\nd\\te"),
-    ("\x7f\x85\x9b", "\\x7f\\x85\\x9b"),
-    ("abc\u202edef\u2066\u2069\u200e\u200f\u061c",
-     "abc\\u202edef\\u2066\\u2069\\u200e\\u200f\\u061c"),
-    ("\u2028\u2029", "\\u2028\\u2029"),
-    ("plain é 中 😀 \\x", "plain é 中 😀 \\x"),
-])
+@pytest.mark.parametrize(
+    "raw, want",
+    [
+        ("\x1b[31mred", "\\x1b[31mred"),
+        ("\x1b]0;title\x07", "\\x1b]0;title\\x07"),
+        ("a\bb\rc\nd\te", "a\\x08b\\rc\\nd\\te"),
+        ("\x7f\x85\x9b", "\\x7f\\x85\\x9b"),
+        (
+            "abc\u202edef\u2066\u2069\u200e\u200f\u061c",
+            "abc\\u202edef\\u2066\\u2069\\u200e\\u200f\\u061c",
+        ),
+        ("\u2028\u2029", "\\u2028\\u2029"),
+        ("plain é 中 😀 \\x", "plain é 中 😀 \\x"),
+    ],
+)
 def test_shown_makes_controls_visible(raw: str, want: str) -> None:
     assert shown(raw) == want
     assert shown(shown(raw)) == shown(raw)  # idempotent: a whole line can be re-shown
@@ -113,11 +131,13 @@ def test_clip_never_splits_an_escape() -> None:
 
 # ---------------------------------------------------------------- terminal injection
 
-INJECT = ('"se\nx",race\n'
-          '"\x1b]8;;http://evil\x1b\\click\x1b]8;;\x1b\\ and a long tail of text",A\n'
-          'M\x08\x08F,B\n'
-          '"\x1b[2J\x07\r\u202e",A\n'
-          '\u009b31m,B\n')
+INJECT = (
+    '"se\nx",race\n'
+    '"\x1b]8;;http://evil\x1b\\click\x1b]8;;\x1b\\ and a long tail of text",A\n'
+    "M\x08\x08F,B\n"
+    '"\x1b[2J\x07\r\u202e",A\n'
+    "\u009b31m,B\n"
+)
 
 
 def test_profile_and_compare_reports_are_escaped(d: Path) -> None:
@@ -137,10 +157,14 @@ def test_profile_and_compare_reports_are_escaped(d: Path) -> None:
 def test_error_lines_are_escaped_in_both_engines(d: Path) -> None:
     f = d / "esc.csv"
     f.write_text('a\x1b]0;pwn\x07,"b\nfaircode: gate: PASS"\n1,2\n')
-    py = one_error(run([*PY, "profile", str(f), "--map", "zz\nfaircode: gate: PASS=sex"]),
-                   "\\x1b]0;pwn\\x07", "zz\\nfaircode")
-    js = one_error(node("profile", str(f), "--overrides",
-                        json.dumps({"zz\nfaircode: gate: PASS": "sex"})))
+    py = one_error(
+        run([*PY, "profile", str(f), "--map", "zz\nfaircode: gate: PASS=sex"]),
+        "\\x1b]0;pwn\\x07",
+        "zz\\nfaircode",
+    )
+    js = one_error(
+        node("profile", str(f), "--overrides", json.dumps({"zz\nfaircode: gate: PASS": "sex"}))
+    )
     assert py == js
 
 
@@ -194,13 +218,27 @@ def evaluate_json(path: Path, *args: str) -> dict:
 def test_monitor_long_row_is_an_error_naming_the_line(d: Path) -> None:
     f = d / "long.csv"
     f.write_bytes(b"grp,pred,label\nA,1,1\nB,0,0\nA,1,0,B,0\n")
-    one_error(run([*EVAL, str(f), "--pred", "pred", "--label", "label", "--attr", "grp"]),
-              "long.csv: line 4: 5 fields but the header has 3")
+    one_error(
+        run([*EVAL, str(f), "--pred", "pred", "--label", "label", "--attr", "grp"]),
+        "long.csv: line 4: 5 fields but the header has 3",
+    )
 
 
 def test_monitor_labels_are_as_written(d: Path) -> None:
-    labels = ["02134", "2134", "007", "7", "1.50", "1.5", "None", "#N/A", "-nan", "<NA>",
-              "TRUE", "true"]
+    labels = [
+        "02134",
+        "2134",
+        "007",
+        "7",
+        "1.50",
+        "1.5",
+        "None",
+        "#N/A",
+        "-nan",
+        "<NA>",
+        "TRUE",
+        "true",
+    ]
     missing = ["", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", "?"]
     f = d / "z.csv"
     f.write_text("zip,pred\n" + "".join(f"{x},1\n" for x in labels + missing))
@@ -214,8 +252,13 @@ def test_monitor_short_rows_read_as_missing_and_header_trimmed(d: Path) -> None:
     f = d / "short.csv"
     f.write_text(" grp , pred ,label\nA,1,1\nA,0\nB\n")
     r = evaluate_json(f, "--attr", "grp", "--label", "label", "--min-samples", "1")
-    assert r["rows"] == {"total": 3, "without_prediction": 1, "scored": 2, "labelled": 1,
-                         "awaiting_label": 1}
+    assert r["rows"] == {
+        "total": 3,
+        "without_prediction": 1,
+        "scored": 2,
+        "labelled": 1,
+        "awaiting_label": 1,
+    }
 
 
 def test_monitor_nul_byte_is_refused(d: Path) -> None:
@@ -234,21 +277,43 @@ def test_monitor_attribute_with_no_value(d: Path) -> None:
 def test_monitor_huge_threshold_and_values(d: Path) -> None:
     f = d / "t.csv"
     f.write_text("grp,pred,label\n" + "A,1e90,-1e90\nB,0,0\n" * 5)
-    ok(run([*EVAL, str(f), "--pred", "pred", "--attr", "grp", "--threshold", "1e297",
-            "--label", "label", "--gate", "--min-samples", "1"]))
-    r = evaluate_json(f, "--attr", "grp", "--label", "label", "--min-samples", "1",
-                      "--threshold", "1e80")
+    ok(
+        run(
+            [
+                *EVAL,
+                str(f),
+                "--pred",
+                "pred",
+                "--attr",
+                "grp",
+                "--threshold",
+                "1e297",
+                "--label",
+                "label",
+                "--gate",
+                "--min-samples",
+                "1",
+            ]
+        )
+    )
+    r = evaluate_json(
+        f, "--attr", "grp", "--label", "label", "--min-samples", "1", "--threshold", "1e80"
+    )
     assert r["status"] == "exceeded"  # mae_range 2e90 > 1e80
     f.write_text("grp,pred,label\nA,1e300,1\nB,0,0\n")
-    one_error(run([*EVAL, str(f), "--pred", "pred", "--attr", "grp", "--label", "label"]),
-              "beyond +-1e100")
+    one_error(
+        run([*EVAL, str(f), "--pred", "pred", "--attr", "grp", "--label", "label"]),
+        "beyond +-1e100",
+    )
 
 
 def test_monitor_list_valued_jsonl_attribute(d: Path) -> None:
     f = d / "l.jsonl"
     f.write_text('{"g": "a", "pred": 1}\n{"g": ["a", "b"], "pred": 0}\n')
-    one_error(run([*EVAL, str(f), "--pred", "pred", "--attr", "g"]),
-              "row 2: attribute column 'g' holds a list")
+    one_error(
+        run([*EVAL, str(f), "--pred", "pred", "--attr", "g"]),
+        "row 2: attribute column 'g' holds a list",
+    )
 
 
 def test_monitor_jsonl_strings_follow_the_label_rules(d: Path) -> None:
@@ -260,41 +325,54 @@ def test_monitor_jsonl_strings_follow_the_label_rules(d: Path) -> None:
 
 def test_monitor_intersect_is_bounded(d: Path) -> None:
     names = [f"a{i}" for i in range(12)]
-    rows = [",".join(str((r * (i + 3)) % 5) for i in range(12)) + f",{r % 2}"
-            for r in range(2000)]
+    rows = [",".join(str((r * (i + 3)) % 5) for i in range(12)) + f",{r % 2}" for r in range(2000)]
     f = d / "wide.csv"
     f.write_text(",".join(names) + ",pred\n" + "\n".join(rows) + "\n")
     attrs = [x for n in names for x in ("--attr", n)]
     t = time.monotonic()
-    one_error(run([*EVAL, str(f), "--pred", "pred", *attrs, "--intersect"]),
-              "--intersect with 12 attributes", "at most 6")
+    one_error(
+        run([*EVAL, str(f), "--pred", "pred", *attrs, "--intersect"]),
+        "--intersect with 12 attributes",
+        "at most 6",
+    )
     assert time.monotonic() - t < 30
     # six attributes are allowed, and the total number of slices is capped
-    ok(run([*EVAL, str(f), "--pred", "pred", *attrs[:12], "--intersect", "--json"],
-           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+    ok(
+        run(
+            [*EVAL, str(f), "--pred", "pred", *attrs[:12], "--intersect", "--json"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+    )
 
 
 def test_monitor_identifier_like_attribute_is_refused(d: Path) -> None:
     f = d / "id.csv"
     f.write_text("id,pred\n" + "".join(f"u{i},{i % 2}\n" for i in range(1500)))
-    one_error(run([*EVAL, str(f), "--pred", "pred", "--attr", "id"]),
-              "1,500 distinct values", "looks like an identifier")
+    one_error(
+        run([*EVAL, str(f), "--pred", "pred", "--attr", "id"]),
+        "1,500 distinct values",
+        "looks like an identifier",
+    )
 
 
 def test_monitor_too_many_intersected_slices(d: Path) -> None:
     f = d / "many.csv"
     rows = "".join(f"{i % 1000},{(i * 7) % 997},{i % 2}\n" for i in range(60_000))
     f.write_text("a,b,pred\n" + rows)
-    one_error(run([*EVAL, str(f), "--pred", "pred", "--attr", "a", "--attr", "b",
-                   "--intersect"]), "above 50,000 slices")
+    one_error(
+        run([*EVAL, str(f), "--pred", "pred", "--attr", "a", "--attr", "b", "--intersect"]),
+        "above 50,000 slices",
+    )
 
 
 def test_monitor_html_never_overwrites_the_input(d: Path) -> None:
     f = d / "in.csv"
     f.write_text("g,pred\nA,1\nB,0\n")
     before = f.read_bytes()
-    one_error(run([*EVAL, str(f), "--pred", "pred", "--attr", "g", "--html", str(f)]),
-              "is the input file")
+    one_error(
+        run([*EVAL, str(f), "--pred", "pred", "--attr", "g", "--html", str(f)]), "is the input file"
+    )
     assert f.read_bytes() == before
 
 
@@ -371,16 +449,14 @@ def test_parquet_from_a_pipe(d: Path) -> None:
     f = d / "t.parquet"
     pq.write_table(pa.table({"sex": ["M", "F", "F"], "pred": [1, 0, 1]}), f)
     assert "3 rows" in ok(run([*PY, "profile", "-"], stdin=f.read_bytes()))
-    out = ok(run([*EVAL, "-", "--pred", "pred", "--attr", "sex", "--json"],
-                 stdin=f.read_bytes()))
+    out = ok(run([*EVAL, "-", "--pred", "pred", "--attr", "sex", "--json"], stdin=f.read_bytes()))
     assert json.loads(out)["rows"]["total"] == 3
 
 
 # ---------------------------------------------------------------- no traceback
 
 
-@pytest.mark.parametrize("enc", ["utf-16", "utf-32", "rot13", "base64", "zlib", "hex",
-                                 "nonesuch"])
+@pytest.mark.parametrize("enc", ["utf-16", "utf-32", "rot13", "base64", "zlib", "hex", "nonesuch"])
 def test_bad_encodings(d: Path, enc: str) -> None:
     one_error(run([*PY, "profile", str(d / "ok.csv"), "--encoding", enc]))
 
@@ -389,14 +465,30 @@ def test_bad_encodings(d: Path, enc: str) -> None:
 def test_output_to_dev_full(d: Path, cmd: str) -> None:
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full")
-    argv = ([*PY, "profile", str(d / "ok.csv"), "--json"] if cmd == "profile" else
-            [*EVAL, str(d / "ok.csv"), "--pred", "age", "--task", "regression",
-             "--decision-threshold", "35", "--attr", "sex", "--json"])
+    argv = (
+        [*PY, "profile", str(d / "ok.csv"), "--json"]
+        if cmd == "profile"
+        else [
+            *EVAL,
+            str(d / "ok.csv"),
+            "--pred",
+            "age",
+            "--task",
+            "regression",
+            "--decision-threshold",
+            "35",
+            "--attr",
+            "sex",
+            "--json",
+        ]
+    )
     with open("/dev/full", "wb") as full:
         one_error(run(argv, stdout=full, stderr=subprocess.PIPE), "standard output")
     with open("/dev/full", "wb") as full:
-        one_error(node("profile", str(d / "ok.csv"), stdout=full, stderr=subprocess.PIPE),
-                  "standard output")
+        one_error(
+            node("profile", str(d / "ok.csv"), stdout=full, stderr=subprocess.PIPE),
+            "standard output",
+        )
 
 
 def _closed_pipe_run(cmd: list[str]) -> subprocess.CompletedProcess:
@@ -409,18 +501,30 @@ def _closed_pipe_run(cmd: list[str]) -> subprocess.CompletedProcess:
 
 
 def test_broken_pipe_exits_141_quietly(d: Path) -> None:
-    for cmd in ([*PY, "profile", str(d / "ok.csv"), "--json"],
-                [*PY, "profile", str(d / "ok.csv")],
-                [*EVAL, str(d / "ok.csv"), "--pred", "age", "--task", "regression",
-                 "--decision-threshold", "35", "--attr", "sex"],
-                [*node_command(), str(BRIDGE), "profile", str(d / "ok.csv")]):
+    for cmd in (
+        [*PY, "profile", str(d / "ok.csv"), "--json"],
+        [*PY, "profile", str(d / "ok.csv")],
+        [
+            *EVAL,
+            str(d / "ok.csv"),
+            "--pred",
+            "age",
+            "--task",
+            "regression",
+            "--decision-threshold",
+            "35",
+            "--attr",
+            "sex",
+        ],
+        [*node_command(), str(BRIDGE), "profile", str(d / "ok.csv")],
+    ):
         p = _closed_pipe_run(cmd)
         assert p.returncode == 141, (cmd, p.stderr)
         assert p.stderr == b"", p.stderr
 
 
 def test_closed_stdout(d: Path) -> None:
-    script = f'exec {" ".join(map(_q, [*PY, "profile", str(d / "ok.csv")]))} >&-'
+    script = f"exec {' '.join(map(_q, [*PY, 'profile', str(d / 'ok.csv')]))} >&-"
     p = run(["bash", "-c", script])
     one_error(p, "standard output is closed")
 
@@ -449,20 +553,24 @@ def test_directory_inputs(d: Path) -> None:
     py = one_error(run([*PY, "profile", str(d)]), "is a directory")
     assert py == one_error(node("profile", str(d)))
     ok_csv = str(d / "ok.csv")
-    py = one_error(run([*PY, "profile", ok_csv, "--reference", str(d)]),
-                   f"--reference: {d}: is a directory")
+    py = one_error(
+        run([*PY, "profile", ok_csv, "--reference", str(d)]), f"--reference: {d}: is a directory"
+    )
     assert py == one_error(node("profile", ok_csv, "--reference", str(d)))
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["--fail-under", "abc"], "--fail-under: 'abc' is not a number"),
-    (["--fail-under", "101"], "--fail-under: 101 is out of range"),
-    (["--names", ""], "--names: give at least one column name"),
-    (["--age-bands", "0,18,"], "--age-bands: 0,18, is out of range"),
-    (["--age-bands", "0,,18"], "--age-bands: 0,,18 is out of range"),
-    (["--map", "sex=sex", "--map", "sex=ignore"], "--map: 'sex' is given twice"),
-    (["--map", "nope=sex"], "--map: no column named 'nope'"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--fail-under", "abc"], "--fail-under: 'abc' is not a number"),
+        (["--fail-under", "101"], "--fail-under: 101 is out of range"),
+        (["--names", ""], "--names: give at least one column name"),
+        (["--age-bands", "0,18,"], "--age-bands: 0,18, is out of range"),
+        (["--age-bands", "0,,18"], "--age-bands: 0,,18 is out of range"),
+        (["--map", "sex=sex", "--map", "sex=ignore"], "--map: 'sex' is given twice"),
+        (["--map", "nope=sex"], "--map: no column named 'nope'"),
+    ],
+)
 def test_option_errors(d: Path, args: list[str], needle: str) -> None:
     one_error(run([*PY, "profile", str(d / "ok.csv"), *args]), needle)
 
@@ -488,9 +596,14 @@ def test_reference_through_a_pipe_in_both_engines(d: Path) -> None:
         assert res["dimensions"][0]["reference"] is not None
 
 
-@pytest.mark.parametrize("dev, needle", [("/dev/zero", "byte 0: NUL byte"),
-                                         ("/dev/null", "file is empty"),
-                                         ("/dev/urandom", ": byte ")])
+@pytest.mark.parametrize(
+    "dev, needle",
+    [
+        ("/dev/zero", "byte 0: NUL byte"),
+        ("/dev/null", "file is empty"),
+        ("/dev/urandom", ": byte "),
+    ],
+)
 def test_character_devices(dev: str, needle: str) -> None:
     if not Path(dev).exists():
         pytest.skip(f"no {dev}")
@@ -517,21 +630,39 @@ def test_monitor_reads_bom_gzip_and_tsv(d: Path) -> None:
         r = evaluate_json(d / name, "--attr", "g", "--min-samples", "1")
         assert [s["key"]["g"] for s in r["groups"][0]["slices"]] == ["A", "B"], name
     (d / "bad.csv.gz").write_bytes(b"not gzip at all")
-    one_error(run([*EVAL, str(d / "bad.csv.gz"), "--pred", "pred", "--attr", "g"]),
-              "bad.csv.gz")
+    one_error(run([*EVAL, str(d / "bad.csv.gz"), "--pred", "pred", "--attr", "g"]), "bad.csv.gz")
 
 
 def test_monitor_module_entry_point_broken_pipe(d: Path) -> None:
-    p = _closed_pipe_run([sys.executable, "-m", "faircode.monitor", "fairness", "evaluate",
-                          str(d / "ok.csv"), "--engine", "pandas", "--pred", "age", "--task",
-                          "regression", "--decision-threshold", "35", "--attr", "sex"])
+    p = _closed_pipe_run(
+        [
+            sys.executable,
+            "-m",
+            "faircode.monitor",
+            "fairness",
+            "evaluate",
+            str(d / "ok.csv"),
+            "--engine",
+            "pandas",
+            "--pred",
+            "age",
+            "--task",
+            "regression",
+            "--decision-threshold",
+            "35",
+            "--attr",
+            "sex",
+        ]
+    )
     assert p.returncode == 141 and p.stderr == b"", p.stderr
 
 
 def test_monitor_typed_values_that_python_calls_equal_stay_apart(d: Path) -> None:
     f = d / "t.jsonl"
-    f.write_text('{"g": true, "pred": 1}\n{"g": 1, "pred": 0}\n{"g": 1.0, "pred": 0}\n'
-                 '{"g": null, "pred": 0}\n{"g": "1", "pred": 1}\n')
+    f.write_text(
+        '{"g": true, "pred": 1}\n{"g": 1, "pred": 0}\n{"g": 1.0, "pred": 0}\n'
+        '{"g": null, "pred": 0}\n{"g": "1", "pred": 1}\n'
+    )
     r = evaluate_json(f, "--attr", "g", "--min-samples", "1")
     keys = [s["key"]["g"] for s in r["groups"][0]["slices"]]
     assert len(keys) == 5 and keys[-1] is None
@@ -544,14 +675,27 @@ def test_monitor_refuses_arrow_ipc_clearly(d: Path) -> None:
     with pa.ipc.new_file(str(f), pa.schema([("g", pa.string())])) as w:
         w.write_table(pa.table({"g": ["a"]}))
     one_error(run([*EVAL, str(f), "--pred", "p", "--attr", "g"]), "an Arrow IPC file")
-    one_error(run([*EVAL, "-", "--pred", "p", "--attr", "g"], stdin=f.read_bytes()),
-              "<stdin>: an Arrow IPC file")
+    one_error(
+        run([*EVAL, "-", "--pred", "p", "--attr", "g"], stdin=f.read_bytes()),
+        "<stdin>: an Arrow IPC file",
+    )
 
 
 def test_shown_is_the_same_function_in_both_engines(d: Path) -> None:
-    edges = [*range(1, 0x22), 0x7E, 0x7F, *range(0x80, 0xA2), 0x061B, 0x061C, 0x061D,
-             *range(0x200C, 0x2011), *range(0x2027, 0x2030), *range(0x2065, 0x206B),
-             0xFEFF, 0x1F600]
+    edges = [
+        *range(1, 0x22),
+        0x7E,
+        0x7F,
+        *range(0x80, 0xA2),
+        0x061B,
+        0x061C,
+        0x061D,
+        *range(0x200C, 0x2011),
+        *range(0x2027, 0x2030),
+        *range(0x2065, 0x206B),
+        0xFEFF,
+        0x1F600,
+    ]
     name = "".join(chr(c) for c in edges if chr(c) not in '",') + "z"
     f = d / "all.csv"
     f.write_bytes(('"' + name + '",b\n1,2\n').encode("utf-8"))

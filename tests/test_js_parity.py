@@ -32,14 +32,29 @@ from faircode.reader import clean_header
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parents[1].parent / "shared" / "data"
-ADULT_NAMES = ["age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
-               "occupation", "relationship", "race", "sex", "capital-gain", "capital-loss",
-               "hours-per-week", "native-country", "income"]
+ADULT_NAMES = [
+    "age",
+    "workclass",
+    "fnlwgt",
+    "education",
+    "education-num",
+    "marital-status",
+    "occupation",
+    "relationship",
+    "race",
+    "sex",
+    "capital-gain",
+    "capital-loss",
+    "hours-per-week",
+    "native-country",
+    "income",
+]
 
 
 # ---------------------------------------------------------------------------------------
 # Running both engines
 # ---------------------------------------------------------------------------------------
+
 
 def run_python(source, overrides, opts, **kwargs) -> dict:
     try:
@@ -88,29 +103,100 @@ def assert_same(py: dict, js: dict, context: str) -> None:
 # Strategies
 # ---------------------------------------------------------------------------------------
 
-KEYWORDS = ["sex", "gender", "race", "ethnic", "ethnicity", "age", "dob", "yob", "birth",
-            "region", "state", "zip", "zipcode", "postal", "country", "county", "city",
-            "location", "province"]
-NEAR_MISSES = ["agency", "language", "stage", "Agency_Text", "mileage", "image", "average",
-               "sextant", "racecar", "zipper", "cityscape", "birthday", "statecode", "dobby",
-               "regional", "usage", "teenager", "massage", "genderless"]
-FILLERS = ["code", "group", "text", "id", "name", "of", "date", "cat", "value", "x", "2",
-           "Date", "ID", "DOB"]
-ACCENTED = ["Âge", "séx", "ráce", "géndér", "Région", "Città", "País", "Ähnlich", "naïve",
-            "Straße", "età"]
+KEYWORDS = [
+    "sex",
+    "gender",
+    "race",
+    "ethnic",
+    "ethnicity",
+    "age",
+    "dob",
+    "yob",
+    "birth",
+    "region",
+    "state",
+    "zip",
+    "zipcode",
+    "postal",
+    "country",
+    "county",
+    "city",
+    "location",
+    "province",
+]
+NEAR_MISSES = [
+    "agency",
+    "language",
+    "stage",
+    "Agency_Text",
+    "mileage",
+    "image",
+    "average",
+    "sextant",
+    "racecar",
+    "zipper",
+    "cityscape",
+    "birthday",
+    "statecode",
+    "dobby",
+    "regional",
+    "usage",
+    "teenager",
+    "massage",
+    "genderless",
+]
+FILLERS = [
+    "code",
+    "group",
+    "text",
+    "id",
+    "name",
+    "of",
+    "date",
+    "cat",
+    "value",
+    "x",
+    "2",
+    "Date",
+    "ID",
+    "DOB",
+]
+ACCENTED = [
+    "Âge",
+    "séx",
+    "ráce",
+    "géndér",
+    "Région",
+    "Città",
+    "País",
+    "Ähnlich",
+    "naïve",
+    "Straße",
+    "età",
+]
 SEPARATORS = ["_", " ", "-", ".", "", "/", "__", "é", "\u00a0", "😀"]
 
 
 # Text without NUL: NUL bytes are injected on purpose, and rarely (BAD_BYTES).
-TEXT = st.text(st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)),
-               max_size=8)
+TEXT = st.text(st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)), max_size=8)
 
 THEME_KEYWORDS = {
     "sex": ["sex", "gender", "Sex_Code_Text", "GENDER"],
     "race": ["race", "ethnic", "ethnicity", "Ethnic_Code_Text"],
     "age": ["age", "dob", "yob", "birth", "DateOfBirth", "age_cat", "AgeGroup", "Âge"],
-    "geo": ["region", "state", "zip", "zipcode", "postal", "country", "county", "city",
-            "location", "province", "native-country"],
+    "geo": [
+        "region",
+        "state",
+        "zip",
+        "zipcode",
+        "postal",
+        "country",
+        "county",
+        "city",
+        "location",
+        "province",
+        "native-country",
+    ],
 }
 
 
@@ -125,8 +211,11 @@ def header_names(draw, theme: str | None = None) -> str:
         return draw(TEXT)
     if kind == 1:
         return draw(st.sampled_from(["", " ", "  ", "\t", "column_1", "column_2", "a.1", "a"]))
-    parts = draw(st.lists(st.sampled_from(KEYWORDS + NEAR_MISSES + FILLERS + ACCENTED),
-                          min_size=1, max_size=3))
+    parts = draw(
+        st.lists(
+            st.sampled_from(KEYWORDS + NEAR_MISSES + FILLERS + ACCENTED), min_size=1, max_size=3
+        )
+    )
     case = draw(st.sampled_from(["lower", "upper", "title", "camel", "random", "keep"]))
     if case == "lower":
         parts = [p.lower() for p in parts]
@@ -138,13 +227,18 @@ def header_names(draw, theme: str | None = None) -> str:
         parts = [parts[0].lower()] + [p[:1].upper() + p[1:] for p in parts[1:]]
     elif case == "random":
         flips = draw(st.lists(st.booleans(), min_size=40, max_size=40))
-        parts = ["".join(c.upper() if flips[i % 40] else c.lower() for i, c in enumerate(p))
-                 for p in parts]
+        parts = [
+            "".join(c.upper() if flips[i % 40] else c.lower() for i, c in enumerate(p))
+            for p in parts
+        ]
     sep = "" if case == "camel" else draw(st.sampled_from(SEPARATORS))
     name = sep.join(parts)
     if draw(st.integers(0, 4)) == 0:
-        name = draw(st.sampled_from(["", "1", "2", "_", "x"])) + name + \
-            draw(st.sampled_from(["", "1", "2", "_1", "99"]))
+        name = (
+            draw(st.sampled_from(["", "1", "2", "_", "x"]))
+            + name
+            + draw(st.sampled_from(["", "1", "2", "_1", "99"]))
+        )
     if draw(st.integers(0, 6)) == 0:
         name = draw(st.sampled_from([" ", "\t", "  "])) + name + draw(st.sampled_from(["", " "]))
     return name
@@ -159,42 +253,215 @@ def _engine_tokens() -> set[str]:
 
     from faircode.labels import MISSING_TOKENS
 
-    js = subprocess.run(["node", "-e", "process.stdout.write(JSON.stringify(require("
-                         "'./assets/profiler-engine.js').MISSING_TOKENS))"],
-                        cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    js = subprocess.run(
+        [
+            "node",
+            "-e",
+            "process.stdout.write(JSON.stringify(require("
+            "'./assets/profiler-engine.js').MISSING_TOKENS))",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return set(MISSING_TOKENS) | set(json.loads(js))
 
 
-_NEAR_MISSES = ["", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", "?", "NA ", " NA", "na",
-                "Na", "N/a", "none", "None", "NONE", "-", "??", " ? ", "\tNA\t", "nil", "NaT",
-                "Null", "n/a ", '""', "N\\A"]
+_NEAR_MISSES = [
+    "",
+    "NA",
+    "N/A",
+    "n/a",
+    "NaN",
+    "nan",
+    "null",
+    "NULL",
+    "?",
+    "NA ",
+    " NA",
+    "na",
+    "Na",
+    "N/a",
+    "none",
+    "None",
+    "NONE",
+    "-",
+    "??",
+    " ? ",
+    "\tNA\t",
+    "nil",
+    "NaT",
+    "Null",
+    "n/a ",
+    '""',
+    "N\\A",
+]
 MISSING_LIKE = _NEAR_MISSES + sorted(_engine_tokens() - set(_NEAR_MISSES))
-SEXES = ["Male", "Female", "male", "female", "M", "F", "Non-binary", "Unknown",
-         "Unknown/Invalid", "⚧", "女性", "Männlich"]
-RACES = ["White", "Black", "Asian", "African-American", "Caucasian", "Hispanic", "Other",
-         "Native American", "AfricanAmerican", "Asian-Pac-Islander", "Amer-Indian-Eskimo"]
-TRICKY = ["😀", "👩🏽‍💻", "🇫🇷", "a😀", "😀b", "\U0001f600", "\U00010000", "\U0010fffd",
-          "\ue000", "\uff21", "\ufffd", "\ufeff", "e\u0301", "é", "\u0301", "עברית", "العربية",
-          "\u202eabc", "ﬃ", "İ", "ß", "Σ", "a b", "a,b", "a;b", "a|b", "a\tb", 'a"b', '"a"',
-          "a\nb", "a\rb", "a\r\nb", "\n", "\r", "  x  ", "\tx\t", "x ", " x", "\u3000x",
-          "\u00a0", "\x0b", "\x1f", "~", "\\", "'", "''"]
-NUMBERS = ["0", "00", "007", "-1", "-0", "1.5", "1.50", "01.5", "1e3", "1E3", "-1e-3", "+5",
-           "1,000", "1 000", "99999999999999999999", "1" * 30, "1" * 400, ".5", "5.", "١٢",
-           "12 ", " 12", "Ⅻ", "0x10", "inf", "-inf", "3.14159265358979323846", "-2.5",
-           "120", "121", "120.0", "120.5", "999", "-999", "17.999", "18", "0.0001"]
-INTERVALS = ["[70-80)", "(40, 50]", "[0-10)", "[10-20)", "[20-30)", "[30-40)", "[40-50)",
-             "[50-60)", "[60-70)", "[80-90)", "[90-100)", "[100-110)", "[1000-2000)",
-             "[70 - 80)", "[70-80]", "(70,80)", "[70-80", "70-80", "[ 70-80)", "[007-010)",
-             "[999999999999999999999-1)", "[18-29)", "(17,18]"]
-DATES = ["1947-04-18", "04/18/1947", "18/04/47", "2013-08-14 06:03:42", "2013-08-14",
-         "1999-12-31", "2000-01-01", "31.12.1999"]
+SEXES = [
+    "Male",
+    "Female",
+    "male",
+    "female",
+    "M",
+    "F",
+    "Non-binary",
+    "Unknown",
+    "Unknown/Invalid",
+    "⚧",
+    "女性",
+    "Männlich",
+]
+RACES = [
+    "White",
+    "Black",
+    "Asian",
+    "African-American",
+    "Caucasian",
+    "Hispanic",
+    "Other",
+    "Native American",
+    "AfricanAmerican",
+    "Asian-Pac-Islander",
+    "Amer-Indian-Eskimo",
+]
+TRICKY = [
+    "😀",
+    "👩🏽‍💻",
+    "🇫🇷",
+    "a😀",
+    "😀b",
+    "\U0001f600",
+    "\U00010000",
+    "\U0010fffd",
+    "\ue000",
+    "\uff21",
+    "\ufffd",
+    "\ufeff",
+    "e\u0301",
+    "é",
+    "\u0301",
+    "עברית",
+    "العربية",
+    "\u202eabc",
+    "ﬃ",
+    "İ",
+    "ß",
+    "Σ",
+    "a b",
+    "a,b",
+    "a;b",
+    "a|b",
+    "a\tb",
+    'a"b',
+    '"a"',
+    "a\nb",
+    "a\rb",
+    "a\r\nb",
+    "\n",
+    "\r",
+    "  x  ",
+    "\tx\t",
+    "x ",
+    " x",
+    "\u3000x",
+    "\u00a0",
+    "\x0b",
+    "\x1f",
+    "~",
+    "\\",
+    "'",
+    "''",
+]
+NUMBERS = [
+    "0",
+    "00",
+    "007",
+    "-1",
+    "-0",
+    "1.5",
+    "1.50",
+    "01.5",
+    "1e3",
+    "1E3",
+    "-1e-3",
+    "+5",
+    "1,000",
+    "1 000",
+    "99999999999999999999",
+    "1" * 30,
+    "1" * 400,
+    ".5",
+    "5.",
+    "١٢",
+    "12 ",
+    " 12",
+    "Ⅻ",
+    "0x10",
+    "inf",
+    "-inf",
+    "3.14159265358979323846",
+    "-2.5",
+    "120",
+    "121",
+    "120.0",
+    "120.5",
+    "999",
+    "-999",
+    "17.999",
+    "18",
+    "0.0001",
+]
+INTERVALS = [
+    "[70-80)",
+    "(40, 50]",
+    "[0-10)",
+    "[10-20)",
+    "[20-30)",
+    "[30-40)",
+    "[40-50)",
+    "[50-60)",
+    "[60-70)",
+    "[80-90)",
+    "[90-100)",
+    "[100-110)",
+    "[1000-2000)",
+    "[70 - 80)",
+    "[70-80]",
+    "(70,80)",
+    "[70-80",
+    "70-80",
+    "[ 70-80)",
+    "[007-010)",
+    "[999999999999999999999-1)",
+    "[18-29)",
+    "(17,18]",
+]
+DATES = [
+    "1947-04-18",
+    "04/18/1947",
+    "18/04/47",
+    "2013-08-14 06:03:42",
+    "2013-08-14",
+    "1999-12-31",
+    "2000-01-01",
+    "31.12.1999",
+]
 
 
 THEME_SHAPES = {
     "sex": ["sex", "sex", "tricky", "distinct"],
     "race": ["race", "race", "tricky", "distinct"],
-    "age": ["age_int", "age_int", "age_num", "interval", "interval", "dates", "numbers",
-            "distinct"],
+    "age": [
+        "age_int",
+        "age_int",
+        "age_num",
+        "interval",
+        "interval",
+        "dates",
+        "numbers",
+        "distinct",
+    ],
     "geo": ["distinct", "tricky", "text"],
     "generic": ["distinct", "distinct", "tricky", "numbers", "missing", "const", "sex"],
     "text": ["text", "tricky", "dates"],
@@ -241,23 +508,22 @@ def column_values(draw, n_rows: int, theme: str) -> list[str]:
             # A sub-pool keeps group counts interesting (ties, small groups).
             size = draw(st.integers(1, min(len(pool), 30)))
             sub = draw(st.lists(st.sampled_from(pool), min_size=size, max_size=size))
-            idx = draw(st.lists(st.integers(0, len(sub) - 1), min_size=n_rows,
-                                max_size=n_rows))
+            idx = draw(st.lists(st.integers(0, len(sub) - 1), min_size=n_rows, max_size=n_rows))
             base = [sub[i] for i in idx]
         else:
             base = draw(st.lists(TEXT, min_size=n_rows, max_size=n_rows))
     if miss:
         flags = draw(st.lists(st.floats(0, 1), min_size=n_rows, max_size=n_rows))
         tokens = draw(st.lists(st.sampled_from(MISSING_LIKE), min_size=1, max_size=4))
-        base = [tokens[i % len(tokens)] if f < miss else v
-                for i, (v, f) in enumerate(zip(base, flags))]
+        base = [
+            tokens[i % len(tokens)] if f < miss else v for i, (v, f) in enumerate(zip(base, flags))
+        ]
     return base
 
 
 def encode_cell(draw, value: str, delim: str) -> str:
     needs = any(ch in value for ch in (delim, '"', "\r", "\n")) or value.startswith('"')
-    mode = draw(st.sampled_from(["auto"] * 6 + ["quote", "raw", "space_quote", "trailer",
-                                                  "pad"]))
+    mode = draw(st.sampled_from(["auto"] * 6 + ["quote", "raw", "space_quote", "trailer", "pad"]))
     quoted = '"' + value.replace('"', '""') + '"'
     if needs and mode in ("space_quote", "pad", "raw") and draw(st.integers(0, 3)) != 0:
         return quoted  # these leave a delimiter or line end bare, a long row: keep it rare
@@ -270,14 +536,30 @@ def encode_cell(draw, value: str, delim: str) -> str:
         # rest of the line: a legal but drastic case, so it is drawn rarely
         return quoted + draw(st.sampled_from(["x", " ", "y z"] * 3 + ['"']))
     if mode == "pad":
-        return draw(st.sampled_from([" ", "\t", "  "])) + value + draw(
-            st.sampled_from(["", " ", "\t"]))
+        return (
+            draw(st.sampled_from([" ", "\t", "  "]))
+            + value
+            + draw(st.sampled_from(["", " ", "\t"]))
+        )
     return value
 
 
-BAD_BYTES = [b"\x00", b"\xff", b"\x80", b"\xc0\x80", b"\xc1\xbf", b"\xe0\x80\x80",
-             b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xf5\x80\x80\x80", b"\xe2\x82",
-             b"\xf0\x9f\x98", b"\xc3", b"\xe2\x28\xa1", b"a\x00b"]
+BAD_BYTES = [
+    b"\x00",
+    b"\xff",
+    b"\x80",
+    b"\xc0\x80",
+    b"\xc1\xbf",
+    b"\xe0\x80\x80",
+    b"\xed\xa0\x80",
+    b"\xf4\x90\x80\x80",
+    b"\xf5\x80\x80\x80",
+    b"\xe2\x82",
+    b"\xf0\x9f\x98",
+    b"\xc3",
+    b"\xe2\x28\xa1",
+    b"a\x00b",
+]
 
 
 @dataclass
@@ -296,33 +578,55 @@ class Case:
         lines = [f"bytes: {self.data!r}"]
         if text is not None:
             lines.append("text:\n" + text)
-        lines.append(f"overrides={self.overrides!r} opts={self.opts!r} "
-                     f"js chunk_size={self.chunk_size} python block_size={self.block_size}")
+        lines.append(
+            f"overrides={self.overrides!r} opts={self.opts!r} "
+            f"js chunk_size={self.chunk_size} python block_size={self.block_size}"
+        )
         return "\n".join(lines)
 
 
 @st.composite
 def options(draw, names: list[str]) -> dict:
     opts: dict = {}
-    pick = draw(st.lists(st.sampled_from(
-        ["min_share", "min_group_size", "intersection_floor", "imbalance_flag",
-         "missing_flag", "max_age", "max_categorical", "max_dimension_groups", "age_bands",
-         "cross"]), max_size=4, unique=True))
+    pick = draw(
+        st.lists(
+            st.sampled_from(
+                [
+                    "min_share",
+                    "min_group_size",
+                    "intersection_floor",
+                    "imbalance_flag",
+                    "missing_flag",
+                    "max_age",
+                    "max_categorical",
+                    "max_dimension_groups",
+                    "age_bands",
+                    "cross",
+                ]
+            ),
+            max_size=4,
+            unique=True,
+        )
+    )
     if draw(st.integers(0, 24)) == 0:
         pick.append("invalid")
-    share = st.one_of(st.sampled_from([0, 0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 1.0]),
-                      st.floats(0, 1, allow_nan=False))
+    share = st.one_of(
+        st.sampled_from([0, 0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 1.0]),
+        st.floats(0, 1, allow_nan=False),
+    )
     for key in pick:
         if key in ("min_share", "intersection_floor", "missing_flag"):
             opts[key] = draw(share)
         elif key == "min_group_size":
             opts[key] = draw(st.integers(0, 200))
         elif key == "imbalance_flag":
-            opts[key] = draw(st.one_of(st.sampled_from([1, 1.0, 1.5, 2, 3, 10]),
-                                       st.floats(1, 1e6, allow_nan=False)))
+            opts[key] = draw(
+                st.one_of(
+                    st.sampled_from([1, 1.0, 1.5, 2, 3, 10]), st.floats(1, 1e6, allow_nan=False)
+                )
+            )
         elif key == "max_age":
-            opts[key] = draw(st.sampled_from([1, 17.5, 18, 60, 99, 100, 120, 121, 130, 1e9,
-                                              0.5]))
+            opts[key] = draw(st.sampled_from([1, 17.5, 18, 60, 99, 100, 120, 121, 130, 1e9, 0.5]))
         elif key == "max_categorical":
             opts[key] = draw(st.sampled_from([2, 3, 19, 20, 21, 22, 49, 50, 51, 52, 60]))
         elif key == "max_dimension_groups":
@@ -333,20 +637,41 @@ def options(draw, names: list[str]) -> dict:
         elif key == "cross":
             pool = names + ["nope"] if names else ["nope"]
             same_ok = draw(st.integers(0, 4)) == 0  # mostly two different names
-            opts[key] = draw(st.lists(st.sampled_from(pool), min_size=2, max_size=2,
-                                      unique=not same_ok))
+            opts[key] = draw(
+                st.lists(st.sampled_from(pool), min_size=2, max_size=2, unique=not same_ok)
+            )
         else:
-            bad_key, bad_value = draw(st.sampled_from([
-                ("min_share", 1.5), ("min_share", -0.1), ("missing_flag", 2),
-                ("intersection_floor", -1), ("imbalance_flag", 0.5), ("imbalance_flag", 0),
-                ("min_group_size", -1), ("min_group_size", 2.5), ("max_age", 0),
-                ("max_age", -5), ("max_categorical", 1), ("max_categorical", 2.5),
-                ("max_dimension_groups", 0), ("age_bands", [1, 5]), ("age_bands", [0, 5, 5]),
-                ("age_bands", []), ("age_bands", [0, 30, 18]), ("skip_lines", -1),
-                ("cross", ["a"]), ("cross", ["a", "b", "c"]), ("cross", ["a", " "]),
-                ("delimiter", ":"), ("delimiter", "\\t"), ("min_shares", 0.1),
-                ("names", []),
-            ]))
+            bad_key, bad_value = draw(
+                st.sampled_from(
+                    [
+                        ("min_share", 1.5),
+                        ("min_share", -0.1),
+                        ("missing_flag", 2),
+                        ("intersection_floor", -1),
+                        ("imbalance_flag", 0.5),
+                        ("imbalance_flag", 0),
+                        ("min_group_size", -1),
+                        ("min_group_size", 2.5),
+                        ("max_age", 0),
+                        ("max_age", -5),
+                        ("max_categorical", 1),
+                        ("max_categorical", 2.5),
+                        ("max_dimension_groups", 0),
+                        ("age_bands", [1, 5]),
+                        ("age_bands", [0, 5, 5]),
+                        ("age_bands", []),
+                        ("age_bands", [0, 30, 18]),
+                        ("skip_lines", -1),
+                        ("cross", ["a"]),
+                        ("cross", ["a", "b", "c"]),
+                        ("cross", ["a", " "]),
+                        ("delimiter", ":"),
+                        ("delimiter", "\\t"),
+                        ("min_shares", 0.1),
+                        ("names", []),
+                    ]
+                )
+            )
             opts[bad_key] = bad_value
     return opts
 
@@ -363,9 +688,13 @@ def csv_cases(draw) -> Case:
 
     n_cols = draw(st.integers(1, 6))
     n_rows = draw(st.sampled_from([0, 1, 2, 3, 5, 10, 25, 25, 60, 60]))
-    themes = draw(st.lists(st.sampled_from(["sex", "race", "age", "age", "geo", "generic",
-                                            "generic", "text"]),
-                           min_size=n_cols, max_size=n_cols))
+    themes = draw(
+        st.lists(
+            st.sampled_from(["sex", "race", "age", "age", "geo", "generic", "generic", "text"]),
+            min_size=n_cols,
+            max_size=n_cols,
+        )
+    )
     raw_names = [draw(header_names(t)) for t in themes]
     if n_cols > 1 and draw(st.integers(0, 4)) == 0:  # duplicate headers
         raw_names[-1] = raw_names[0]
@@ -382,8 +711,9 @@ def csv_cases(draw) -> Case:
         if ragged == "short" and draw(st.integers(0, 3)) == 0:
             row = row[: draw(st.integers(1, n_cols))]  # short row: missing trailing cells
         elif ragged == "long" and r == long_row:
-            row = row + draw(st.lists(st.sampled_from(["x", "", "1"]), min_size=1,
-                                      max_size=2))  # long row: an error
+            row = row + draw(
+                st.lists(st.sampled_from(["x", "", "1"]), min_size=1, max_size=2)
+            )  # long row: an error
         records.append(row)
 
     text_lines: list[str] = []
@@ -391,8 +721,10 @@ def csv_cases(draw) -> Case:
     if draw(st.integers(0, 5)) == 0:
         skip = draw(st.integers(1, 2))
         for _ in range(skip):
-            text_lines.append(draw(st.sampled_from(["|1x3 Cross validator", "", '"', "a,b;c",
-                                                    "# comment"])) + eol())
+            text_lines.append(
+                draw(st.sampled_from(["|1x3 Cross validator", "", '"', "a,b;c", "# comment"]))
+                + eol()
+            )
     for rec in records:
         while draw(st.integers(0, 12)) == 0:  # blank lines anywhere
             text_lines.append(eol())
@@ -420,14 +752,17 @@ def csv_cases(draw) -> Case:
         opts.setdefault("delimiter", "tab" if delim == "\t" else delim)
 
     overrides: dict = {}
-    cleaned = clean_header(opts["names"] if isinstance(opts.get("names"), list) and
-                           opts["names"] else raw_names)
+    cleaned = clean_header(
+        opts["names"] if isinstance(opts.get("names"), list) and opts["names"] else raw_names
+    )
     for _ in range(draw(st.integers(0, 2))):
-        col = draw(st.sampled_from(cleaned + ["nope"] if draw(st.integers(0, 9)) == 0
-                                   else cleaned))
-        overrides[col] = draw(st.sampled_from(
-            ["sex", "race", "age", "age", "geography", "categorical", "ignore"] +
-            (["gender"] if draw(st.integers(0, 9)) == 0 else [])))
+        col = draw(st.sampled_from(cleaned + ["nope"] if draw(st.integers(0, 9)) == 0 else cleaned))
+        overrides[col] = draw(
+            st.sampled_from(
+                ["sex", "race", "age", "age", "geography", "categorical", "ignore"]
+                + (["gender"] if draw(st.integers(0, 9)) == 0 else [])
+            )
+        )
 
     chunk = draw(st.sampled_from([1, 2, 3, 4, 5, 7, 13, 64, 1024, 1 << 20]))
     block = draw(st.sampled_from([1, 2, 3, 5, 64, 1 << 20]))
@@ -438,11 +773,12 @@ def csv_cases(draw) -> Case:
 # Tests
 # ---------------------------------------------------------------------------------------
 
+
 def check_case(js, case: Case) -> None:
-    py = run_python(io.BytesIO(case.data), case.overrides, case.opts, name="t.csv",
-                    block_size=case.block_size)
-    got = run_js(js.profile_bytes(case.data, "t.csv", case.overrides, case.opts,
-                                  case.chunk_size))
+    py = run_python(
+        io.BytesIO(case.data), case.overrides, case.opts, name="t.csv", block_size=case.block_size
+    )
+    got = run_js(js.profile_bytes(case.data, "t.csv", case.overrides, case.opts, case.chunk_size))
     assert_same(py, got, case.describe())
     # Statistics (pytest --hypothesis-show-statistics) show what the strategies reach.
     if "error" in py:
@@ -451,16 +787,18 @@ def check_case(js, case: Case) -> None:
         r = py["result"]
         event(f"result: {min(len(r['dimensions']), 3)}+ dimensions")
         event(f"intersection: {bool(r['intersections'])}, dropped: {bool(r['dropped'])}")
-        kinds = sorted({d["kind"] + (f"/{d['age_mode']}" if d["age_mode"] else "")
-                        for d in r["dimensions"]})
+        kinds = sorted(
+            {d["kind"] + (f"/{d['age_mode']}" if d["age_mode"] else "") for d in r["dimensions"]}
+        )
         for k in kinds:
             event(f"kind {k}")
         if "intersection_not_counted" in r:
             event("bound: intersection not counted")
         if any("cells_not_listed" in i for i in r["intersections"]):
             event("bound: cells not listed")
-        if any(f.endswith("more under-represented groups (see under_represented)")
-               for f in r["flags"]):
+        if any(
+            f.endswith("more under-represented groups (see under_represented)") for f in r["flags"]
+        ):
             event("bound: under-represented flags capped")
 
 
@@ -469,11 +807,11 @@ INDEPENDENT = (
     # ';' delimiter, quoted newlines (CR and LF inside quotes), a doubled quote.
     b"\xef\xbb\xbf"
     + b"gender;Region;note;age\r"
-    + "👩;north;\"line one\rline two\";34\r".encode()
-    + "👨;south;\"a \"\"quoted\"\" word\";71\r".encode()
-    + "👩;\"no\nrth\";plain;19\r".encode()
+    + '👩;north;"line one\rline two";34\r'.encode()
+    + '👨;south;"a ""quoted"" word";71\r'.encode()
+    + '👩;"no\nrth";plain;19\r'.encode()
     + "🧑;south;;17\r".encode()
-    + "👨;south;\"x;y\";NA\r".encode()
+    + '👨;south;"x;y";NA\r'.encode()
     + "👩🏽;north;z;45\r".encode()
 )
 
@@ -482,15 +820,25 @@ def test_independent_file(js):
     py = run_python(io.BytesIO(INDEPENDENT), None, None, name="t.csv")
     assert "result" in py, py
     # Ties are broken by code point: U+1F468 before U+1F469.
-    assert [g["label"] for g in py["result"]["dimensions"][0]["groups"]] == \
-        ["👨", "👩", "👩🏽", "🧑"]
+    assert [g["label"] for g in py["result"]["dimensions"][0]["groups"]] == [
+        "👨",
+        "👩",
+        "👩🏽",
+        "🧑",
+    ]
     for chunk in (1, 2, 3, 5, 1 << 20):
         got = run_js(js.profile_bytes(INDEPENDENT, "t.csv", chunk_size=chunk))
         assert_same(py, got, f"independent file, js chunk_size={chunk}")
 
 
-@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                 HealthCheck.large_base_example], deadline=None)
+@settings(
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.large_base_example,
+    ],
+    deadline=None,
+)
 @given(csv_cases())
 def test_generated_files(js, case: Case):
     note(case.describe())
@@ -509,24 +857,34 @@ def bounded_cases(draw) -> Case:
     if kind == "columns":
         lead = draw(st.sampled_from([62, 63, 64, 70]))
         n_rows = draw(st.integers(2, 8))
-        names = [f"k{i}" for i in range(lead)] + [draw(header_names("sex")),
-                                                  draw(header_names("race"))]
+        names = [f"k{i}" for i in range(lead)] + [
+            draw(header_names("sex")),
+            draw(header_names("race")),
+        ]
         names = clean_header(names)
         two = draw(st.sets(st.integers(0, lead - 1), max_size=2))  # two-label columns
-        rows = [[("y" if i in two and r % 2 else "x") for i in range(lead)]
-                + [draw(st.sampled_from(SEXES)), draw(st.sampled_from(RACES))]
-                for r in range(n_rows)]
+        rows = [
+            [("y" if i in two and r % 2 else "x") for i in range(lead)]
+            + [draw(st.sampled_from(SEXES)), draw(st.sampled_from(RACES))]
+            for r in range(n_rows)
+        ]
         for _ in range(draw(st.integers(0, 3))):
-            overrides[names[draw(st.integers(0, lead - 1))]] = draw(st.sampled_from(
-                ["ignore", "ignore", "geography"]))
+            overrides[names[draw(st.integers(0, lead - 1))]] = draw(
+                st.sampled_from(["ignore", "ignore", "geography"])
+            )
     else:
-        n_a = draw(st.integers(20, 45)) if kind == "cells" else \
-            draw(st.sampled_from([99, 100, 101, 102, 130]))
+        n_a = (
+            draw(st.integers(20, 45))
+            if kind == "cells"
+            else draw(st.sampled_from([99, 100, 101, 102, 130]))
+        )
         n_rows = draw(st.integers(n_a, 2 * n_a))
         names = ["zip", "city"] if kind == "cells" else ["state"]
-        rows = [[f"z{draw(st.integers(0, n_a - 1)) if r >= n_a else r}"]
-                + ([f"c{draw(st.integers(0, 44))}"] if kind == "cells" else [])
-                for r in range(n_rows)]
+        rows = [
+            [f"z{draw(st.integers(0, n_a - 1)) if r >= n_a else r}"]
+            + ([f"c{draw(st.integers(0, 44))}"] if kind == "cells" else [])
+            for r in range(n_rows)
+        ]
         if draw(st.booleans()):
             opts["intersection_floor"] = draw(st.sampled_from([0.0, 0.001, 0.05]))
         if draw(st.booleans()):
@@ -539,8 +897,11 @@ def bounded_cases(draw) -> Case:
     return Case(text.encode(), overrides, opts, chunk, block)
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow,
-                                                  HealthCheck.data_too_large], deadline=None)
+@settings(
+    max_examples=60,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    deadline=None,
+)
 @given(bounded_cases())
 def test_bounded_files(js, case: Case):
     note(case.describe())
@@ -573,10 +934,16 @@ def test_real_dataset(js, path: Path):
 # A lone CR ends a record, so that record's checks (its field count, or the override
 # check after the header) come before a bad byte right after the CR (SPEC 0.6).
 CR_ORDER_CASES = [
-    (b"a,b\r1,2,3\r\x00", {}, "t.csv: line 2: 3 fields but the header has 2; "
-                              "quote values that contain the delimiter"),
-    (b"a,b\r1,2,3\r\xff", {}, "t.csv: line 2: 3 fields but the header has 2; "
-                              "quote values that contain the delimiter"),
+    (
+        b"a,b\r1,2,3\r\x00",
+        {},
+        "t.csv: line 2: 3 fields but the header has 2; quote values that contain the delimiter",
+    ),
+    (
+        b"a,b\r1,2,3\r\xff",
+        {},
+        "t.csv: line 2: 3 fields but the header has 2; quote values that contain the delimiter",
+    ),
     (b"a,b\r\x00", {"nope": "sex"}, "--map: no column named 'nope' (columns: a, b)"),
 ]
 

@@ -45,12 +45,15 @@ def derive(draw, data: bytes) -> bytes:
     return out
 
 
-compare_opts = st.fixed_dictionaries({}, optional={
-    "psi_epsilon": st.sampled_from([0.0001, 0.001, 0.01, 1e-06]),
-    "psi_moderate": st.sampled_from([0.05, 0.1, 0.2]),
-    "psi_significant": st.sampled_from([0.25, 0.3, 0.5]),
-    "score_drop_flag": st.sampled_from([0, 1, 5, 10]),
-})
+compare_opts = st.fixed_dictionaries(
+    {},
+    optional={
+        "psi_epsilon": st.sampled_from([0.0001, 0.001, 0.01, 1e-06]),
+        "psi_moderate": st.sampled_from([0.05, 0.1, 0.2]),
+        "psi_significant": st.sampled_from([0.25, 0.3, 0.5]),
+        "score_drop_flag": st.sampled_from([0, 1, 5, 10]),
+    },
+)
 
 
 @given(st.data())
@@ -63,11 +66,14 @@ def test_compare_parity(js, data):
     assume("result" in py_a and "result" in py_b)
     copts = data.draw(compare_opts)
     py = {"result": json.loads(json.dumps(compare(py_a["result"], py_b["result"], copts)))}
-    req = {"op": "compare", "opts": dict(case.opts, **copts),
-           "overrides": [[k, v] for k, v in case.overrides.items()],
-           "a": {"bytes_b64": b64(a_bytes), "name": "a.csv", "opts": case.opts},
-           "b": {"bytes_b64": b64(b_bytes), "name": "b.csv", "opts": case.opts},
-           "chunk_size": case.chunk_size}
+    req = {
+        "op": "compare",
+        "opts": dict(case.opts, **copts),
+        "overrides": [[k, v] for k, v in case.overrides.items()],
+        "a": {"bytes_b64": b64(a_bytes), "name": "a.csv", "opts": case.opts},
+        "b": {"bytes_b64": b64(b_bytes), "name": "b.csv", "opts": case.opts},
+        "chunk_size": case.chunk_size,
+    }
     got = run_js(js.request(req))
     assert_same(py, got, f"A: {a_bytes!r}\nB: {b_bytes!r}\nopts={case.opts} {copts}")
 
@@ -87,13 +93,40 @@ def reference_tables(draw) -> bytes:
         header[draw(st.integers(0, 2))] = draw(st.sampled_from(["pct", "", "share"]))
     percent = draw(st.booleans())
     rows = []
-    for col in draw(st.lists(st.sampled_from(["sex", "race", "age", "gender", "region",
-                                              "geography", "x"]), min_size=1, max_size=3,
-                             unique=True)):
-        labels = draw(st.lists(st.sampled_from(["M", "F", "m", "f", "Male", "Female", "A",
-                                                "B", "White", "other", "18-29", "30-44",
-                                                "75+", "0-17", "😀"]),
-                               min_size=1, max_size=5, unique=True))
+    for col in draw(
+        st.lists(
+            st.sampled_from(["sex", "race", "age", "gender", "region", "geography", "x"]),
+            min_size=1,
+            max_size=3,
+            unique=True,
+        )
+    ):
+        labels = draw(
+            st.lists(
+                st.sampled_from(
+                    [
+                        "M",
+                        "F",
+                        "m",
+                        "f",
+                        "Male",
+                        "Female",
+                        "A",
+                        "B",
+                        "White",
+                        "other",
+                        "18-29",
+                        "30-44",
+                        "75+",
+                        "0-17",
+                        "😀",
+                    ]
+                ),
+                min_size=1,
+                max_size=5,
+                unique=True,
+            )
+        )
         for label in labels:
             share = draw(st.integers(0, 100)) / 100
             text = str(round(share * 100, 2)) if percent else str(share)
@@ -125,11 +158,15 @@ def test_reference_parity(js, ref: bytes, data):
     if data.draw(st.booleans()):
         opts["reference_flag"] = data.draw(st.sampled_from([0, 0.01, 0.05, 0.2]))
     prof_py = run_python(io.BytesIO(case.data), case.overrides, opts, name="t.csv")
-    req = {"bytes_b64": b64(case.data), "name": "t.csv", "reference_b64": b64(ref),
-           "reference_name": "ref.csv", "opts": {k: v for k, v in opts.items()
-                                                 if k != "reference"},
-           "overrides": [[k, v] for k, v in case.overrides.items()],
-           "chunk_size": case.chunk_size}
+    req = {
+        "bytes_b64": b64(case.data),
+        "name": "t.csv",
+        "reference_b64": b64(ref),
+        "reference_name": "ref.csv",
+        "opts": {k: v for k, v in opts.items() if k != "reference"},
+        "overrides": [[k, v] for k, v in case.overrides.items()],
+        "chunk_size": case.chunk_size,
+    }
     assert_same(prof_py, run_js(js.request(req)), f"{case.describe()}\nreference: {ref!r}")
 
 
@@ -146,9 +183,14 @@ def test_provenance_params_parity(js, data):
         params = resolve(case.opts).params()
     except faircode.InputError:
         return
-    got = js.request({"op": "provenance", "opts": case.opts,
-                      "overrides": [[k, v] for k, v in case.overrides.items()],
-                      "hashes": {"dataset_hash": None}})
+    got = js.request(
+        {
+            "op": "provenance",
+            "opts": case.opts,
+            "overrides": [[k, v] for k, v in case.overrides.items()],
+            "hashes": {"dataset_hash": None},
+        }
+    )
     assert got["result"]["params"] == json.loads(json.dumps(params))
     assert got["result"]["overrides"] == case.overrides
     assert got["result"]["engine"] == "js"
@@ -161,9 +203,14 @@ def test_adult_compare_parity(js):
     a = faircode.profile(DATA / "adult.data", opts=opts)
     b = faircode.profile(DATA / "adult.test", opts=dict(opts, skip_lines=1))
     py = json.loads(json.dumps(compare(a, b)))
-    got = js.request({"op": "compare", "opts": opts,
-                      "a": {"path": str(DATA / "adult.data")},
-                      "b": {"path": str(DATA / "adult.test"), "opts": dict(opts, skip_lines=1)}})
+    got = js.request(
+        {
+            "op": "compare",
+            "opts": opts,
+            "a": {"path": str(DATA / "adult.data")},
+            "b": {"path": str(DATA / "adult.test"), "opts": dict(opts, skip_lines=1)},
+        }
+    )
     assert got["result"] == py
     assert any(d["drift_level"] != "none" for d in py["dimensions"])
 
@@ -186,18 +233,43 @@ def test_bridge_hash_and_provenance_cli_match_python(tmp_path):
 
     path = tmp_path / "d.csv"
     path.write_bytes("sex;race\r\n👩;A\r\nM;B\r\n".encode() * 50)
-    js_out = json.loads(subprocess.run(
-        node_command() + [str(ROOT / "scripts" / "engine-js.js"), "profile", str(path),
-                          "--provenance", "--reference",
-                          str(ROOT / "faircode" / "data" / "reference-us-2019.csv")],
-        capture_output=True, check=True).stdout)
-    py_out = json.loads(subprocess.run(
-        [sys.executable, "-m", "faircode", "profile", str(path), "--json", "--reference",
-         str(ROOT / "faircode" / "data" / "reference-us-2019.csv")],
-        capture_output=True, check=True).stdout)
+    js_out = json.loads(
+        subprocess.run(
+            node_command()
+            + [
+                str(ROOT / "scripts" / "engine-js.js"),
+                "profile",
+                str(path),
+                "--provenance",
+                "--reference",
+                str(ROOT / "faircode" / "data" / "reference-us-2019.csv"),
+            ],
+            capture_output=True,
+            check=True,
+        ).stdout
+    )
+    py_out = json.loads(
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "faircode",
+                "profile",
+                str(path),
+                "--json",
+                "--reference",
+                str(ROOT / "faircode" / "data" / "reference-us-2019.csv"),
+            ],
+            capture_output=True,
+            check=True,
+        ).stdout
+    )
     pj, pp = js_out.pop("provenance"), py_out.pop("provenance")
     assert js_out == py_out
-    assert pj["dataset_hash"] == pp["dataset_hash"] == \
-        "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
+    assert (
+        pj["dataset_hash"]
+        == pp["dataset_hash"]
+        == "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
+    )
     assert pj["reference_hash"] == pp["reference_hash"]
     assert pj["params"] == pp["params"] and pj["engine"] == "js" and pp["engine"] == "python"

@@ -114,13 +114,27 @@ def test_overall_score_is_mean_rounded_half_up():
 
 
 def test_numeric_age_bands_plausibility_and_skewness():
-    ages = ["5", "17", "17.9", "18", "29", "30", "44.5", "45", "60", "75", "120", "121",
-            "-1", "NA", "0"]
+    ages = [
+        "5",
+        "17",
+        "17.9",
+        "18",
+        "29",
+        "30",
+        "44.5",
+        "45",
+        "60",
+        "75",
+        "120",
+        "121",
+        "-1",
+        "NA",
+        "0",
+    ]
     r = prof("age\n" + "\n".join(ages) + "\n")
     d = dim(r, "age")
     assert d["age_mode"] == "numeric"
-    assert counts(r, "age") == {"0-17": 4, "18-29": 2, "30-44": 2, "45-59": 1, "60-74": 1,
-                                "75+": 2}
+    assert counts(r, "age") == {"0-17": 4, "18-29": 2, "30-44": 2, "45-59": 1, "60-74": 1, "75+": 2}
     assert d["implausible_count"] == 2 and d["missing_count"] == 3
     assert r["flags"][-1] == "age: 20.0% missing (2 implausible ages treated as missing)"
     from scipy.stats import skew
@@ -137,7 +151,7 @@ def test_age_options_max_age_and_bands():
 
 
 def test_interval_ages_use_the_lower_bound():
-    r = prof("age\n[70-80)\n[0-10)\n\"(40, 50]\"\n[10-20)\n[130-140)\n")
+    r = prof('age\n[70-80)\n[0-10)\n"(40, 50]"\n[10-20)\n[130-140)\n')
     d = dim(r, "age")
     assert d["age_mode"] == "interval" and d["skewness"] is None
     assert counts(r, "age") == {"60-74": 1, "0-17": 2, "30-44": 1}
@@ -148,7 +162,7 @@ def test_mixed_or_text_ages_are_categorical():
     r = prof("age\n34\n[70-80)\n")
     assert dim(r, "age")["age_mode"] == "categorical"
     assert counts(r, "age") == {"34": 1, "[70-80)": 1}
-    r = prof("age\n1e3\n+5\n\"1,000\"\n")
+    r = prof('age\n1e3\n+5\n"1,000"\n')
     assert dim(r, "age")["age_mode"] == "categorical"
 
 
@@ -192,11 +206,19 @@ def test_more_than_ten_gaps_are_summarised():
     assert gap_flags[-1] == "sex x region: 1 more sparse cells (see intersections)"
 
 
-@pytest.mark.parametrize("opt,value", [
-    ("min_share", 2), ("min_share", -0.1), ("intersection_floor", 1.5),
-    ("imbalance_flag", 0.5), ("missing_flag", "abc"), ("min_group_size", 2.5),
-    ("max_age", 0), ("max_categorical", 1),
-])
+@pytest.mark.parametrize(
+    "opt,value",
+    [
+        ("min_share", 2),
+        ("min_share", -0.1),
+        ("intersection_floor", 1.5),
+        ("imbalance_flag", 0.5),
+        ("missing_flag", "abc"),
+        ("min_group_size", 2.5),
+        ("max_age", 0),
+        ("max_categorical", 1),
+    ],
+)
 def test_out_of_range_options(opt, value):
     flag = "--" + opt.replace("_", "-")
     with pytest.raises(InputError, match=rf"^{flag}: {value} is out of range"):
@@ -205,15 +227,22 @@ def test_out_of_range_options(opt, value):
 
 @st.composite
 def small_tables(draw):
-    names = draw(st.lists(st.sampled_from(["sex", "race", "region", "zip", "age", "x", "y",
-                                           "city", "grp"]), min_size=2, max_size=6))
+    names = draw(
+        st.lists(
+            st.sampled_from(["sex", "race", "region", "zip", "age", "x", "y", "city", "grp"]),
+            min_size=2,
+            max_size=6,
+        )
+    )
     n = draw(st.integers(1, 40))
-    rows = [[draw(st.sampled_from(["a", "b", "c", "", "12", "NA"])) for _ in names]
-            for _ in range(n)]
+    rows = [
+        [draw(st.sampled_from(["a", "b", "c", "", "12", "NA"])) for _ in names] for _ in range(n)
+    ]
     overrides = {}
     if draw(st.booleans()):
-        overrides[draw(st.sampled_from(names))] = draw(st.sampled_from(
-            ["sex", "geography", "categorical", "ignore"]))
+        overrides[draw(st.sampled_from(names))] = draw(
+            st.sampled_from(["sex", "geography", "categorical", "ignore"])
+        )
     text = ",".join(names) + "\n" + "".join(",".join(r) + "\n" for r in rows)
     return text, overrides
 
@@ -242,6 +271,7 @@ def test_skipping_impossible_pairs_never_changes_the_intersection(table):
         for j in range(i + 1, len(header)):
             pairs = Counter((label_of(r[i]), label_of(r[j])) for r in rows)
             brute[(i, j)] = {k: c for k, c in pairs.items() if None not in k}
-    full = type(summary)(summary.name, summary.columns, summary.n_rows, summary.counts,
-                         summary.missing, brute)
+    full = type(summary)(
+        summary.name, summary.columns, summary.n_rows, summary.counts, summary.missing, brute
+    )
     assert analyze(summary, checked, opts) == analyze(full, checked, opts)

@@ -55,5 +55,9 @@ def test_lists_are_consistent() -> None:
 def test_table_columns_are_todays() -> None:
     assert [h for h, _ in columns("binary")] == ["Accuracy", "Sel.Rate", "TPR", "FPR"]
     assert [h for h, _ in columns("regression")] == [
-        "MAE", "RMSE", "Sel.Rate", "Mean pred", "Mean label"
+        "MAE",
+        "RMSE",
+        "Sel.Rate",
+        "Mean pred",
+        "Mean label",
     ]

@@ -35,31 +35,46 @@ def test_a_good_registry_with_defaults(tmp_path: Path) -> None:
     assert models["jpcp"].slices == ("region", "tier") and models["jpcp"].task == "binary"
     other = models["other"]
     assert (other.threshold, other.min_samples, other.gate, other.enabled, other.task) == (
-        0.1, 30, True, True, None)
+        0.1,
+        30,
+        True,
+        True,
+        None,
+    )
 
 
 @pytest.mark.parametrize(
     ("text", "needles"),
     [
-        ("models:\n  JPCP:\n    slice: [region]\n",
-         ["model 'JPCP'", "unknown key 'slice'", "did you mean 'slices'"]),
+        (
+            "models:\n  JPCP:\n    slice: [region]\n",
+            ["model 'JPCP'", "unknown key 'slice'", "did you mean 'slices'"],
+        ),
         ("models:\n  JPCP:\n    slices: []\n", ["model 'JPCP'", "'slices' is empty"]),
         ("models:\n  JPCP:\n    slices: [a, b, a]\n", ["'slices' lists a twice"]),
         ("models:\n  JPCP:\n    slices: region\n", ["'slices' must be a list"]),
-        ("models:\n  JPCP:\n    slices: [a]\n    threshold: high\n",
-         ["key 'threshold' must be a number"]),
+        (
+            "models:\n  JPCP:\n    slices: [a]\n    threshold: high\n",
+            ["key 'threshold' must be a number"],
+        ),
         ("models:\n  JPCP:\n    slices: [a]\n    threshold: -1\n", ["'threshold'"]),
         ("models:\n  JPCP:\n    slices: [a]\n    min_samples: 2.5\n", ["'min_samples'"]),
         ("models:\n  JPCP:\n    slices: [a]\n    min_samples: true\n", ["'min_samples'"]),
-        ("models:\n  JPCP:\n    slices: [a]\n    gate: 'yes please'\n",
-         ["key 'gate' must be true or false"]),
+        (
+            "models:\n  JPCP:\n    slices: [a]\n    gate: 'yes please'\n",
+            ["key 'gate' must be true or false"],
+        ),
         ("models:\n  JPCP:\n    slices: [a]\n    enabled: 0\n", ["key 'enabled'"]),
         ("models:\n  JPCP:\n    slices: [a]\n    task: multiclass\n", ["key 'task'"]),
         ("models:\n  JPCP:\n    threshold: 0.1\n", ["key 'slices' is required"]),
-        ("models:\n  JPCP:\n    slices: [a]\n  jpcp:\n    slices: [b]\n",
-         ["declared twice", "case-insensitively"]),
-        ("models:\n  JPCP:\n    slices: [a]\n    slices: [b]\n",
-         ["line 4", "'slices' is given twice (first on line 3)"]),
+        (
+            "models:\n  JPCP:\n    slices: [a]\n  jpcp:\n    slices: [b]\n",
+            ["declared twice", "case-insensitively"],
+        ),
+        (
+            "models:\n  JPCP:\n    slices: [a]\n    slices: [b]\n",
+            ["line 4", "'slices' is given twice (first on line 3)"],
+        ),
         ("model:\n  JPCP:\n    slices: [a]\n", ["unknown top-level key 'model'"]),
         ("", ["the file is empty"]),
         ("models: [\n", ["not valid YAML"]),
@@ -77,8 +92,9 @@ def test_malformed_registries_are_errors_naming_file_model_and_key(
         assert needle in message
 
 
-def test_validate_command_for_ci(tmp_path: Path, capsys: pytest.CaptureFixture,
-                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_validate_command_for_ci(
+    tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     write(tmp_path, GOOD)
     assert run(["fairness", "validate"]) == 0

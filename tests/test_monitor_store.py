@@ -75,8 +75,12 @@ def _strip(report: dict[str, Any]) -> dict[str, Any]:
 def _events(db: str, model: str = "compas") -> list[tuple[str, str | None]]:
     store = open_store(db)
     try:
-        return [(r[0], r[1]) for r in store.query(
-            "SELECT event, version FROM audit WHERE model = ? ORDER BY id", (model,))]
+        return [
+            (r[0], r[1])
+            for r in store.query(
+                "SELECT event, version FROM audit WHERE model = ? ORDER BY id", (model,)
+            )
+        ]
     finally:
         store.close()
 
@@ -87,8 +91,20 @@ def test_scenario_log_label_override_apply_gate_force_audit(
     (tmp_path / "fairness.yaml").write_text(YAML)
     v1 = compas.iloc[:3600]
     v2 = compas.iloc[3600:]
-    preds = ["--id", "id", "--score", "decile_score", "--decision-threshold", "5",
-             "--attr", "race", "--attr", "sex", "--at", "compas_screening_date"]
+    preds = [
+        "--id",
+        "id",
+        "--score",
+        "decile_score",
+        "--decision-threshold",
+        "5",
+        "--attr",
+        "race",
+        "--attr",
+        "sex",
+        "--at",
+        "compas_screening_date",
+    ]
     v1.drop(columns="two_year_recid").to_csv(tmp_path / "v1.csv", index=False)
     v2.drop(columns="two_year_recid").to_csv(tmp_path / "v2.csv", index=False)
     compas[["id", "two_year_recid"]].to_csv(tmp_path / "labels.csv", index=False)
@@ -104,14 +120,14 @@ def test_scenario_log_label_override_apply_gate_force_audit(
     assert "UNMEASURED race: equalized_odds_difference" in err
 
     # the labels arrive days later, some for predictions not logged yet (orphans)
-    code, out, err = cli("label", "compas", "labels.csv", "--id", "id",
-                         "--label", "two_year_recid", "--json")
+    code, out, err = cli(
+        "label", "compas", "labels.csv", "--id", "id", "--label", "two_year_recid", "--json"
+    )
     assert code == 0, err
     summary = json.loads(out)
     assert (summary["joined"], summary["orphans"]) == (3600, len(v2))
     # the same batch again changes nothing
-    code, _, err = cli("label", "compas", "labels.csv", "--id", "id",
-                       "--label", "two_year_recid")
+    code, _, err = cli("label", "compas", "labels.csv", "--id", "id", "--label", "two_year_recid")
     assert code == 0 and "already logged" in err
 
     code, out, _ = cli("report", "compas", "--version", "v1", "--json", "--target", "0.99")
@@ -124,8 +140,16 @@ def test_scenario_log_label_override_apply_gate_force_audit(
     assert report["sli"]["total"] + len(report["sli"]["unmeasurable"]) == 2
 
     # a live override wins, but show names every field where it departs from the YAML
-    code, _, err = cli("config", "compas", "--attr", "race", "--threshold", "0.5",
-                       "--reason", "incident 42: widen while investigating")
+    code, _, err = cli(
+        "config",
+        "compas",
+        "--attr",
+        "race",
+        "--threshold",
+        "0.5",
+        "--reason",
+        "incident 42: widen while investigating",
+    )
     assert code == 0, err
     code, out, _ = cli("show", "compas", "--json")
     shown = json.loads(out)
@@ -155,8 +179,15 @@ def test_scenario_log_label_override_apply_gate_force_audit(
 
     code, _, err = cli("gate", "compas", "--version", "v2", "--force")
     assert code == 2 and "--reason" in err
-    code, _, err = cli("gate", "compas", "--version", "v2", "--force",
-                       "--reason", "approved by the ethics board, ticket 7")
+    code, _, err = cli(
+        "gate",
+        "compas",
+        "--version",
+        "v2",
+        "--force",
+        "--reason",
+        "approved by the ethics board, ticket 7",
+    )
     assert code == 0, err
     assert "OVERRIDDEN" in err
 
@@ -173,8 +204,11 @@ def test_scenario_log_label_override_apply_gate_force_audit(
     assert {e["actor"] for e in entries} == {"test-operator"}
     blocked, forced = entries[3]["details"], entries[4]["details"]
     assert blocked["threshold"] == 0.1 and blocked["status"] == "exceeded"
-    eo = [d for d in blocked["disparities"]
-          if d["group"] == "race" and d["metric"] == "equalized_odds_difference"][0]
+    eo = [
+        d
+        for d in blocked["disparities"]
+        if d["group"] == "race" and d["metric"] == "equalized_odds_difference"
+    ][0]
     assert eo["value"] > 0.1 and eo["status"] == "exceeded"
     assert forced["reason"] == "approved by the ethics board, ticket 7"
     assert entries[1]["details"]["after"]["threshold"] == 0.5
@@ -182,20 +216,36 @@ def test_scenario_log_label_override_apply_gate_force_audit(
     assert "chain verified" in err
 
 
-def test_store_report_equals_evaluate_on_the_same_rows(db: str, tmp_path: Path,
-                                                       compas: pd.DataFrame) -> None:
+def test_store_report_equals_evaluate_on_the_same_rows(
+    db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
     path = tmp_path / "compas.csv"
     compas.to_csv(path, index=False)
-    expected = evaluate(path, pred=None, score="decile_score", decision_threshold=5,
-                        label="two_year_recid", attrs=["race", "sex"], intersect=True,
-                        engine="pandas")
+    expected = evaluate(
+        path,
+        pred=None,
+        score="decile_score",
+        decision_threshold=5,
+        label="two_year_recid",
+        attrs=["race", "sex"],
+        intersect=True,
+        engine="pandas",
+    )
     store = open_store(db)
     try:
         from faircode.monitor.ingest import log_labels, log_predictions
 
-        log_predictions(store, "compas", path, version="v1", id_col="id",
-                        attrs=["race", "sex"], score="decile_score", decision_threshold=5,
-                        at_col="compas_screening_date")
+        log_predictions(
+            store,
+            "compas",
+            path,
+            version="v1",
+            id_col="id",
+            attrs=["race", "sex"],
+            score="decile_score",
+            decision_threshold=5,
+            at_col="compas_screening_date",
+        )
         log_labels(store, "compas", path, id_col="id", label_col="two_year_recid")
         reg = Registry(model="compas", slices=("race", "sex"), threshold=0.1, min_samples=30)
         got = store_report(store, "compas", reg, intersect=True)["evaluation"]
@@ -213,20 +263,23 @@ def _mixed_frame(n: int = 3000, seed: int = 7) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     label = rng.integers(0, 2, n).astype(float)
     label[rng.random(n) < 0.3] = np.nan  # awaiting a label
-    return pd.DataFrame({
-        "rid": np.arange(n) * 3 + 100,
-        "age": rng.choice([20, 30, 40, 50], n),
-        "flag": rng.choice([True, False], n),
-        "region": rng.choice(["north", "south", "east"], n, p=[0.6, 0.39, 0.01]),
-        "pred": rng.integers(0, 2, n),
-        "yhat": rng.normal(10, 3, n).round(3),
-        "y": rng.normal(10, 3, n).round(3),
-        "label": label,
-    })
+    return pd.DataFrame(
+        {
+            "rid": np.arange(n) * 3 + 100,
+            "age": rng.choice([20, 30, 40, 50], n),
+            "flag": rng.choice([True, False], n),
+            "region": rng.choice(["north", "south", "east"], n, p=[0.6, 0.39, 0.01]),
+            "pred": rng.integers(0, 2, n),
+            "yhat": rng.normal(10, 3, n).round(3),
+            "y": rng.normal(10, 3, n).round(3),
+            "label": label,
+        }
+    )
 
 
-def test_store_equals_evaluate_with_missing_labels_and_typed_slices(db: str,
-                                                                    tmp_path: Path) -> None:
+def test_store_equals_evaluate_with_missing_labels_and_typed_slices(
+    db: str, tmp_path: Path
+) -> None:
     df = _mixed_frame()
     path = tmp_path / "preds.csv"
     df.drop(columns="label").to_csv(path, index=False)
@@ -235,8 +288,9 @@ def test_store_equals_evaluate_with_missing_labels_and_typed_slices(db: str,
     both = tmp_path / "both.csv"
     df.to_csv(both, index=False)
     attrs = ["age", "flag", "region"]
-    expected = evaluate(both, pred="pred", label="label", attrs=attrs, intersect=True,
-                        engine="pandas")
+    expected = evaluate(
+        both, pred="pred", label="label", attrs=attrs, intersect=True, engine="pandas"
+    )
     store = open_store(db)
     try:
         from faircode.monitor.ingest import log_labels, log_predictions
@@ -250,7 +304,8 @@ def test_store_equals_evaluate_with_missing_labels_and_typed_slices(db: str,
     # slice values come back as ingest read them (whatever type read_table gives), so the
     # keys, their order and their JSON types match evaluate's on the same file
     assert [s["key"] for s in got["groups"][0]["slices"]] == [
-        s["key"] for s in expected["groups"][0]["slices"]]
+        s["key"] for s in expected["groups"][0]["slices"]
+    ]
     assert _strip(got) == _strip(expected)
 
 
@@ -270,8 +325,9 @@ def _close(a: Any, b: Any, path: str = "") -> None:
         assert a == b, f"{path}: {a!r} != {b!r}"
 
 
-def test_store_equals_evaluate_for_regression_within_float_summation(db: str,
-                                                                      tmp_path: Path) -> None:
+def test_store_equals_evaluate_for_regression_within_float_summation(
+    db: str, tmp_path: Path
+) -> None:
     df = _mixed_frame(seed=11)
     path = tmp_path / "reg.csv"
     df.to_csv(path, index=False)
@@ -280,8 +336,9 @@ def test_store_equals_evaluate_for_regression_within_float_summation(db: str,
     try:
         from faircode.monitor.ingest import log_labels, log_predictions
 
-        log_predictions(store, "r", path, version="1", id_col="rid", attrs=["region", "age"],
-                        pred="yhat")
+        log_predictions(
+            store, "r", path, version="1", id_col="rid", attrs=["region", "age"], pred="yhat"
+        )
         log_labels(store, "r", path, id_col="rid", label_col="y")
         reg = Registry(model="r", slices=("region", "age"))
         got = store_report(store, "r", reg)["evaluation"]
@@ -291,21 +348,22 @@ def test_store_equals_evaluate_for_regression_within_float_summation(db: str,
     _close(_strip(got), _strip(expected))
 
 
-def test_a_bad_row_rejects_the_whole_batch_naming_its_line(cli, db: str,
-                                                           tmp_path: Path) -> None:
+def test_a_bad_row_rejects_the_whole_batch_naming_its_line(cli, db: str, tmp_path: Path) -> None:
     df = _mixed_frame(200)
     df["pred"] = df["pred"].astype(object)
     df.loc[150, "pred"] = "yes"
     df.to_csv(tmp_path / "bad.csv", index=False)
-    code, _, err = cli("log", "m", "bad.csv", "--version", "1", "--id", "rid", "--pred", "pred",
-                       "--attr", "region")
+    code, _, err = cli(
+        "log", "m", "bad.csv", "--version", "1", "--id", "rid", "--pred", "pred", "--attr", "region"
+    )
     assert code == 2
     assert err.count("\n") == 1 and "line 152" in err and "'yes'" in err
     dup = _mixed_frame(50)
     dup.loc[40, "rid"] = dup.loc[3, "rid"]
     dup.to_csv(tmp_path / "dup.csv", index=False)
-    code, _, err = cli("log", "m", "dup.csv", "--version", "1", "--id", "rid", "--pred", "pred",
-                       "--attr", "region")
+    code, _, err = cli(
+        "log", "m", "dup.csv", "--version", "1", "--id", "rid", "--pred", "pred", "--attr", "region"
+    )
     assert code == 2 and "line 42" in err and "first on line 5" in err
     store = open_store(db)
     try:
@@ -315,8 +373,9 @@ def test_a_bad_row_rejects_the_whole_batch_naming_its_line(cli, db: str,
         store.close()
 
 
-def test_a_resent_batch_is_idempotent_and_overlaps_keep_the_first(cli, db: str,
-                                                                   tmp_path: Path) -> None:
+def test_a_resent_batch_is_idempotent_and_overlaps_keep_the_first(
+    cli, db: str, tmp_path: Path
+) -> None:
     df = _mixed_frame(500)
     df.to_csv(tmp_path / "a.csv", index=False)
     args = ["--version", "1", "--id", "rid", "--pred", "pred", "--attr", "region"]
@@ -335,11 +394,13 @@ def test_a_resent_batch_is_idempotent_and_overlaps_keep_the_first(cli, db: str,
         store.close()
 
 
-def test_editing_an_audit_row_breaks_verification_naming_the_row(cli, db: str,
-                                                                 tmp_path: Path) -> None:
+def test_editing_an_audit_row_breaks_verification_naming_the_row(
+    cli, db: str, tmp_path: Path
+) -> None:
     for t in ("0.2", "0.3", "0.4"):
-        assert cli("config", "m", "--attr", "region", "--threshold", t,
-                   "--reason", f"set {t}")[0] == 0
+        assert (
+            cli("config", "m", "--attr", "region", "--threshold", t, "--reason", f"set {t}")[0] == 0
+        )
     assert cli("audit", "m", "--verify")[0] == 0
     store = open_store(db)
     try:
@@ -351,8 +412,7 @@ def test_editing_an_audit_row_breaks_verification_naming_the_row(cli, db: str,
                 store.execute("DROP TRIGGER audit_no_update")
             else:
                 store.execute("DROP TRIGGER audit_append_only ON audit")
-            store.execute("UPDATE audit SET details = replace(details, '0.3', '0.9') "
-                          "WHERE id = 2")
+            store.execute("UPDATE audit SET details = replace(details, '0.3', '0.9') WHERE id = 2")
     finally:
         store.close()
     code, _, err = cli("audit", "m", "--verify")
@@ -363,19 +423,37 @@ def test_editing_an_audit_row_breaks_verification_naming_the_row(cli, db: str,
 
 def _even_frame(n: int = 4000) -> pd.DataFrame:
     """Predictions at one selection rate in every slice; no labels."""
-    return pd.DataFrame({
-        "rid": [f"q{i}" for i in range(n)],
-        "race": np.resize(["a", "b"], n),
-        "sex": np.resize(["F", "F", "M", "M"], n),
-        "pred": np.resize([0, 1, 1, 0, 1, 0, 0, 1], n),
-    })
+    return pd.DataFrame(
+        {
+            "rid": [f"q{i}" for i in range(n)],
+            "race": np.resize(["a", "b"], n),
+            "sex": np.resize(["F", "F", "M", "M"], n),
+            "pred": np.resize([0, 1, 1, 0, 1, 0, 0, 1], n),
+        }
+    )
 
 
 def test_enabled_false_disables_the_gate_and_says_so(cli, db: str, tmp_path: Path) -> None:
     (tmp_path / "fairness.yaml").write_text(YAML.replace("enabled: true", "enabled: false"))
     _even_frame().to_csv(tmp_path / "c.csv", index=False)
-    assert cli("log", "compas", "c.csv", "--version", "9", "--id", "rid", "--pred", "pred",
-               "--attr", "race", "--attr", "sex")[0] == 0
+    assert (
+        cli(
+            "log",
+            "compas",
+            "c.csv",
+            "--version",
+            "9",
+            "--id",
+            "rid",
+            "--pred",
+            "pred",
+            "--attr",
+            "race",
+            "--attr",
+            "sex",
+        )[0]
+        == 0
+    )
     code, _, err = cli("gate", "compas", "--version", "9")
     assert code == 0 and "disabled" in err and "not judged" in err
     assert _events(db) == [("fairness_gate_disabled", "9")]
@@ -392,8 +470,24 @@ def test_gate_names_known_versions_for_an_unknown_one(cli, tmp_path: Path) -> No
     (tmp_path / "fairness.yaml").write_text(YAML)
     df = _mixed_frame(100).rename(columns={"region": "race", "flag": "sex"})
     df.to_csv(tmp_path / "x.csv", index=False)
-    assert cli("log", "compas", "x.csv", "--version", "v1", "--id", "rid", "--pred", "pred",
-               "--attr", "race", "--attr", "sex")[0] == 0
+    assert (
+        cli(
+            "log",
+            "compas",
+            "x.csv",
+            "--version",
+            "v1",
+            "--id",
+            "rid",
+            "--pred",
+            "pred",
+            "--attr",
+            "race",
+            "--attr",
+            "sex",
+        )[0]
+        == 0
+    )
     code, _, err = cli("gate", "compas", "--version", "v7")
     assert code == 2 and "logged versions: v1" in err
 
@@ -405,8 +499,10 @@ def test_missing_postgres_driver_is_one_line_naming_the_extra(
     code = run(["fairness", "audit", "m", "--db", "postgresql://nobody@127.0.0.1:1/x"])
     err = capsys.readouterr().err
     assert code == 2
-    assert err.strip() == ("faircode: error: a postgresql:// store needs the psycopg driver; "
-                           "install it with: pip install 'faircode[postgres]'")
+    assert err.strip() == (
+        "faircode: error: a postgresql:// store needs the psycopg driver; "
+        "install it with: pip install 'faircode[postgres]'"
+    )
 
 
 def test_schema_version_is_recorded(db: str) -> None:
@@ -421,8 +517,7 @@ def test_schema_version_is_recorded(db: str) -> None:
             store.close()
 
 
-def test_slice_stats_always_equal_a_group_by_over_the_predictions(db: str,
-                                                                  tmp_path: Path) -> None:
+def test_slice_stats_always_equal_a_group_by_over_the_predictions(db: str, tmp_path: Path) -> None:
     from faircode.monitor import rollup
     from faircode.monitor.ingest import log_labels, log_predictions
 
@@ -436,12 +531,20 @@ def test_slice_stats_always_equal_a_group_by_over_the_predictions(db: str,
     pd.DataFrame({"rid": [10**9, 10**9 + 1], "y": [1.0, 2.0]}).to_csv(parts["l3"], index=False)
     store = open_store(db)
     try:
-        log_predictions(store, "r", parts["a"], version="1", id_col="rid",
-                        attrs=["region", "age"], pred="yhat")
+        log_predictions(
+            store, "r", parts["a"], version="1", id_col="rid", attrs=["region", "age"], pred="yhat"
+        )
         log_labels(store, "r", parts["l1"], id_col="rid", label_col="y")  # some orphans
         log_labels(store, "r", parts["l3"], id_col="rid", label_col="y")  # orphans only
-        log_predictions(store, "r", parts["b"], version="2", id_col="rid",
-                        attrs=["region", "age", "flag"], pred="yhat")  # joins orphans
+        log_predictions(
+            store,
+            "r",
+            parts["b"],
+            version="2",
+            id_col="rid",
+            attrs=["region", "age", "flag"],
+            pred="yhat",
+        )  # joins orphans
         log_labels(store, "r", parts["l2"], id_col="rid", label_col="y")  # replaces some
         slots = [0, 1, 2]
         for version in ("1", "2"):
@@ -456,21 +559,40 @@ def test_slice_stats_always_equal_a_group_by_over_the_predictions(db: str,
         store.close()
 
 
-def test_slice_and_report_renderings_and_windows(cli, tmp_path: Path,
-                                                 compas: pd.DataFrame) -> None:
+def test_slice_and_report_renderings_and_windows(cli, tmp_path: Path, compas: pd.DataFrame) -> None:
     (tmp_path / "fairness.yaml").write_text(YAML)
     compas.to_csv(tmp_path / "c.csv", index=False)
-    assert cli("log", "compas", "c.csv", "--version", "v1", "--id", "id", "--score",
-               "decile_score", "--decision-threshold", "5", "--attr", "race", "--attr", "sex",
-               "--at", "compas_screening_date")[0] == 0
+    assert (
+        cli(
+            "log",
+            "compas",
+            "c.csv",
+            "--version",
+            "v1",
+            "--id",
+            "id",
+            "--score",
+            "decile_score",
+            "--decision-threshold",
+            "5",
+            "--attr",
+            "race",
+            "--attr",
+            "sex",
+            "--at",
+            "compas_screening_date",
+        )[0]
+        == 0
+    )
     assert cli("label", "compas", "c.csv", "--id", "id", "--label", "two_year_recid")[0] == 0
     code, out, _ = cli("slice", "compas", "race")
     assert code == 0 and out.startswith("faircode fairness evaluate: store ")
     assert "African-American" in out and "sex" not in out.split("race:")[1].split("\n")[0]
     code, out, _ = cli("report", "compas", "--markdown", "--target", "0.5")
     assert code == 0 and "### Trend per day" in out and "### SLI" in out
-    code, out, _ = cli("report", "compas", "--json", "--since", "2013-02-01",
-                       "--until", "2013-02-28")
+    code, out, _ = cli(
+        "report", "compas", "--json", "--since", "2013-02-01", "--until", "2013-02-28"
+    )
     report = json.loads(out)
     days = [d["day"] for d in report["trend"]]
     assert days and days[0] >= "2013-02-01" and days[-1] <= "2013-02-28"
@@ -479,7 +601,11 @@ def test_slice_and_report_renderings_and_windows(cli, tmp_path: Path,
     code, out, _ = cli("report", "compas", "--json", "--target", "0.5")
     sli = json.loads(out)["sli"]
     assert (sli["good"], sli["total"], sli["exceeded"], sli["within_threshold"]) == (
-        1, 2, ["race"], ["sex"])
+        1,
+        2,
+        ["race"],
+        ["sex"],
+    )
     budget = sli["error_budget"]
     assert (budget["allowed_bad"], budget["bad"], budget["remaining"]) == (1.0, 1, 0.0)
     assert budget["exhausted"] is False

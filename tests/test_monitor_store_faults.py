@@ -19,19 +19,40 @@ from faircode.monitor.store import open_store
 
 def _batch(path: Path, prefix: str, n: int) -> None:
     rng = np.random.default_rng(len(prefix) + n)
-    pd.DataFrame({
-        "rid": [f"{prefix}{i}" for i in range(n)],
-        "race": rng.choice(["a", "b", "c"], n),
-        "pred": rng.integers(0, 2, n),
-    }).to_csv(path, index=False)
+    pd.DataFrame(
+        {
+            "rid": [f"{prefix}{i}" for i in range(n)],
+            "race": rng.choice(["a", "b", "c"], n),
+            "pred": rng.integers(0, 2, n),
+        }
+    ).to_csv(path, index=False)
 
 
 def _log(db: Path | str, path: Path, version: str, **popen: object) -> subprocess.Popen:
     env = {**os.environ, "FAIRCODE_DB": str(db), **popen.pop("env", {})}  # type: ignore[dict-item]
     return subprocess.Popen(
-        [sys.executable, "-m", "faircode.monitor", "fairness", "log", "m", str(path),
-         "--version", version, "--id", "rid", "--pred", "pred", "--attr", "race"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen,
+        [
+            sys.executable,
+            "-m",
+            "faircode.monitor",
+            "fairness",
+            "log",
+            "m",
+            str(path),
+            "--version",
+            version,
+            "--id",
+            "rid",
+            "--pred",
+            "pred",
+            "--attr",
+            "race",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **popen,
     )
 
 
@@ -98,9 +119,27 @@ def test_progress_goes_to_a_terminal_only(tmp_path: Path) -> None:
     master, slave = pty.openpty()
     env = {**os.environ, "FAIRCODE_DB": str(tmp_path / "b.db")}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "faircode.monitor", "fairness", "log", "m", str(path),
-         "--version", "v1", "--id", "rid", "--pred", "pred", "--attr", "race"],
-        env=env, stdout=subprocess.DEVNULL, stderr=slave)
+        [
+            sys.executable,
+            "-m",
+            "faircode.monitor",
+            "fairness",
+            "log",
+            "m",
+            str(path),
+            "--version",
+            "v1",
+            "--id",
+            "rid",
+            "--pred",
+            "pred",
+            "--attr",
+            "race",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=slave,
+    )
     os.close(slave)
     seen = b""
     while True:
@@ -122,8 +161,9 @@ def pg_server_url():
     yield from storeutil.pg_server()
 
 
-def test_postgresql_concurrent_batches_and_one_batch_sent_twice(tmp_path: Path,
-                                                                pg_server_url: str) -> None:
+def test_postgresql_concurrent_batches_and_one_batch_sent_twice(
+    tmp_path: Path, pg_server_url: str
+) -> None:
     url = storeutil.fresh_pg_database(pg_server_url)
     a, b = tmp_path / "a.csv", tmp_path / "b.csv"
     _batch(a, "a", 60_000)

@@ -36,10 +36,20 @@ def test_bom_is_dropped_from_the_first_header():
     assert r["dimensions"][0]["name"] == "sex"
 
 
-@pytest.mark.parametrize("line,expected", [
-    ("a;b;c,d", ";"), ("a,b;c", ","), ("a\tb\tc", "\t"), ("a|b", "|"), ("abc", ","),
-    ('"a,b,c";d;e', ";"), ("a;b\tc|d", ";"), ("a|b|c;d;e", ";"), ("a|b|c;d", "|"),
-])
+@pytest.mark.parametrize(
+    "line,expected",
+    [
+        ("a;b;c,d", ";"),
+        ("a,b;c", ","),
+        ("a\tb\tc", "\t"),
+        ("a|b", "|"),
+        ("abc", ","),
+        ('"a,b,c";d;e', ";"),
+        ("a;b\tc|d", ";"),
+        ("a|b|c;d;e", ";"),
+        ("a|b|c;d", "|"),
+    ],
+)
 def test_delimiter_sniffing(line, expected):
     assert sniff_delimiter(line) == expected
 
@@ -52,7 +62,13 @@ def test_semicolon_file_is_sniffed_and_read():
 
 def test_empty_and_duplicate_header_names():
     assert clean_header(["sex", "sex", "", " x ", "sex.1", "sex"]) == [
-        "sex", "sex.1", "column_3", "x", "sex.1.1", "sex.2"]
+        "sex",
+        "sex.1",
+        "column_3",
+        "x",
+        "sex.1.1",
+        "sex.2",
+    ]
     assert columns(b"sex,sex,,x\nM,F,1,2\n") == ["sex", "sex.1", "column_3", "x"]
 
 
@@ -81,8 +97,9 @@ def test_long_row_line_counts_newlines_inside_quotes():
 def test_unterminated_quote_names_the_line_where_the_record_starts():
     with pytest.raises(InputError) as err:
         prof(b'a,b\n1,2\n3,"never\nclosed\n')
-    assert str(err.value) == ("t.csv: line 3: a quoted field is never closed; "
-                              "add the closing quote")
+    assert str(err.value) == (
+        "t.csv: line 3: a quoted field is never closed; add the closing quote"
+    )
 
 
 def test_quote_closed_at_the_very_end_without_newline_is_fine():
@@ -95,14 +112,22 @@ def test_quote_closed_at_the_very_end_without_newline_is_fine():
 def test_invalid_utf8_names_the_byte_offset():
     with pytest.raises(InputError) as err:
         prof(b"sex\nM\n\xffF\n")
-    assert str(err.value) == ("t.csv: byte 6: not valid UTF-8; re-save the file as UTF-8 "
-                              "or pass --encoding")
+    assert str(err.value) == (
+        "t.csv: byte 6: not valid UTF-8; re-save the file as UTF-8 or pass --encoding"
+    )
 
 
-@pytest.mark.parametrize("data,offset", [
-    (b"sex\nM\xc3\n", 5), (b"sex\n\xe2\x82A\n", 4), (b"sex\n\xc0\x80\n", 4),
-    (b"sex\n\xed\xa0\x80\n", 4), (b"sex\nM\n\xf0\x9f\x98", 6), (b"s\n\x80", 2),
-])
+@pytest.mark.parametrize(
+    "data,offset",
+    [
+        (b"sex\nM\xc3\n", 5),
+        (b"sex\n\xe2\x82A\n", 4),
+        (b"sex\n\xc0\x80\n", 4),
+        (b"sex\n\xed\xa0\x80\n", 4),
+        (b"sex\nM\n\xf0\x9f\x98", 6),
+        (b"s\n\x80", 2),
+    ],
+)
 def test_ill_formed_sequences_report_their_first_byte(data, offset):
     with pytest.raises(InputError, match=rf"byte {offset}: not valid UTF-8"):
         prof(data)
@@ -135,10 +160,18 @@ def test_empty_and_header_only_files():
 
 
 def test_labels_are_the_text_as_written_trimmed_of_ascii_space_and_tab():
-    summary, _, _ = faircode.summarize(io.BytesIO(
-        "zip\n02134\n 02134\t\n2134\n1.50\n1.5\nTRUE\ntrue\n\u00a0x\n".encode()))
-    assert summary.counts[0] == {"02134": 2, "2134": 1, "1.50": 1, "1.5": 1, "TRUE": 1,
-                                 "true": 1, "\u00a0x": 1}
+    summary, _, _ = faircode.summarize(
+        io.BytesIO("zip\n02134\n 02134\t\n2134\n1.50\n1.5\nTRUE\ntrue\n\u00a0x\n".encode())
+    )
+    assert summary.counts[0] == {
+        "02134": 2,
+        "2134": 1,
+        "1.50": 1,
+        "1.5": 1,
+        "TRUE": 1,
+        "true": 1,
+        "\u00a0x": 1,
+    }
 
 
 def test_missing_tokens_are_exact_and_case_sensitive():
@@ -157,11 +190,17 @@ def test_skip_lines_and_names_for_headerless_files():
     assert counts(r, "sex") == {"Female": 1, "Male": 1}
 
 
-TRICKY = ("\ufeffsexe;Gender;race;age;note\r"
-          + "".join(f"{s};{g};{r};{a};\"l\u00e9\r\nn{i};\"\"q\"\"\"\r"
-                    for i, (s, g, r, a) in enumerate(
-                        [("\U0001f600", "F", "\u05e9\u05dc\u05d5\u05dd", "34"),
-                         ("e\u0301", "M", "A", "[70-80)"), ("x", " F ", "B", "")] * 40)))
+TRICKY = "\ufeffsexe;Gender;race;age;note\r" + "".join(
+    f'{s};{g};{r};{a};"l\u00e9\r\nn{i};""q"""\r'
+    for i, (s, g, r, a) in enumerate(
+        [
+            ("\U0001f600", "F", "\u05e9\u05dc\u05d5\u05dd", "34"),
+            ("e\u0301", "M", "A", "[70-80)"),
+            ("x", " F ", "B", ""),
+        ]
+        * 40
+    )
+)
 
 
 @pytest.mark.parametrize("block", [1, 2, 3, 5, 64, 1000])

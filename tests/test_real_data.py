@@ -75,8 +75,9 @@ def test_tiny_blocks_give_the_identical_result_on_a_real_file():
     data = (DATA / "compas-scores-two-years.csv").read_bytes()
     whole = faircode.profile(io.BytesIO(data))
     assert faircode.profile(io.BytesIO(data), block_size=4099) == whole
-    assert faircode.profile(io.BytesIO(data[:60000]), block_size=7) == \
-        faircode.profile(io.BytesIO(data[:60000]))
+    assert faircode.profile(io.BytesIO(data[:60000]), block_size=7) == faircode.profile(
+        io.BytesIO(data[:60000])
+    )
 
 
 def test_summaries_merge_to_the_whole():

@@ -31,8 +31,9 @@ def test_summarize_returns_a_named_result_that_unpacks_as_three():
 def test_analyze_takes_an_option_dict_like_the_js_engine():
     summary, _, _ = _summarize("sex,grp\nM,a\nF,b\nF,a\n")
     opts = {"min_share": 0.4, "min_group_size": 1}
-    assert analyze(summary, {"grp": "categorical"}, opts) == \
-        analyze(summary, {"grp": "categorical"}, resolve(opts))
+    assert analyze(summary, {"grp": "categorical"}, opts) == analyze(
+        summary, {"grp": "categorical"}, resolve(opts)
+    )
     assert analyze(summary) == analyze(summary, {}, Options())
     with pytest.raises(InputError, match="--min-share"):
         analyze(summary, None, {"min_share": 2})
@@ -87,8 +88,11 @@ def spec_missing_tokens() -> frozenset[str]:
 
     from util import ROOT
 
-    line = next(s for s in (ROOT / "SPEC.md").read_text(encoding="utf-8").splitlines()
-                if s.strip().startswith('`""` (empty)'))
+    line = next(
+        s
+        for s in (ROOT / "SPEC.md").read_text(encoding="utf-8").splitlines()
+        if s.strip().startswith('`""` (empty)')
+    )
     return frozenset("" if t == '""' else t for t in re.findall(r"`([^`]*)`", line))
 
 
@@ -147,9 +151,13 @@ def test_pure_python_pair_counts_equal_the_arrow_builders(seed):
     rng = random.Random(seed)
     names = ["sex", "race", "age", "grp", "zip"]
     overrides = {"zip": "categorical", "grp": "categorical"}
-    pools = [["M", "F", "", "NA"], [f"r{k}" for k in range(7)] + ["?"],
-             [str(a) for a in range(90)] + [""], [f"g{k}" for k in range(30)],
-             [f"{k:05d}" for k in range(600)] + ["null"]]
+    pools = [
+        ["M", "F", "", "NA"],
+        [f"r{k}" for k in range(7)] + ["?"],
+        [str(a) for a in range(90)] + [""],
+        [f"g{k}" for k in range(30)],
+        [f"{k:05d}" for k in range(600)] + ["null"],
+    ]
     opts = resolve({"max_dimension_groups": 1000, "max_categorical": 1000})
     py = SummaryBuilder("t", names, overrides, opts)
     arrow = ArrowSummaryBuilder("t", names, overrides, opts)

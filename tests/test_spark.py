@@ -22,12 +22,17 @@ from faircode.errors import InputError
 try:
     import pyspark  # noqa: F401
 except ImportError:  # pragma: no cover
-    pytest.fail("tests/test_spark.py needs PySpark: pip install -e '.[spark]' "
-                "(and a Java 17+ runtime, e.g. apt-get install openjdk-17-jre-headless)",
-                pytrace=False)
+    pytest.fail(
+        "tests/test_spark.py needs PySpark: pip install -e '.[spark]' "
+        "(and a Java 17+ runtime, e.g. apt-get install openjdk-17-jre-headless)",
+        pytrace=False,
+    )
 if not (shutil.which("java") or os.environ.get("JAVA_HOME")):  # pragma: no cover
-    pytest.fail("tests/test_spark.py needs a Java runtime for Spark: "
-                "apt-get install openjdk-17-jre-headless (or set JAVA_HOME)", pytrace=False)
+    pytest.fail(
+        "tests/test_spark.py needs a Java runtime for Spark: "
+        "apt-get install openjdk-17-jre-headless (or set JAVA_HOME)",
+        pytrace=False,
+    )
 
 import pandas as pd  # noqa: E402
 from pyspark.sql import SparkSession  # noqa: E402
@@ -78,12 +83,24 @@ def test_real_datasets_equal_the_local_engine(spark, rel, opts):
 
 def test_overrides_cross_and_thresholds(spark):
     path = DATA / "compas-scores-two-years.csv"
-    overrides = {"race": "ignore", "c_charge_degree": "categorical", "age": "age",
-                 "juv_fel_count": "categorical"}
-    opts = {"cross": "c_charge_degree,age", "min_share": 0.1, "max_categorical": 8,
-            "max_dimension_groups": 12, "age_bands": "0,25,45,65", "max_age": 70,
-            "intersection_floor": 0.05, "imbalance_flag": 2, "missing_flag": 0.01,
-            "min_group_size": 500}
+    overrides = {
+        "race": "ignore",
+        "c_charge_degree": "categorical",
+        "age": "age",
+        "juv_fel_count": "categorical",
+    }
+    opts = {
+        "cross": "c_charge_degree,age",
+        "min_share": 0.1,
+        "max_categorical": 8,
+        "max_dimension_groups": 12,
+        "age_bands": "0,25,45,65",
+        "max_age": 70,
+        "intersection_floor": 0.05,
+        "imbalance_flag": 2,
+        "missing_flag": 0.01,
+        "min_group_size": 500,
+    }
     got, want = both(path, spark, overrides, **opts)
     assert got == want
     assert got["intersections"][0]["dims"] == ["c_charge_degree", "age"]
@@ -105,39 +122,33 @@ def test_override_errors_match(spark):
 # ----------------------------------------------------------------------- generated CSV
 
 GENERATED = {
-    "quoted_delims_newlines.csv":
-        b'id,sex,race,note,region\n'
-        b'1,F,"Black, African","a, b",north\n'
-        b'2, M ,White,"line one\nline two",south\n'
-        b'3,?,"",NA,  \n'
-        b'4,F,Asian,"say ""hi""",north\n'
-        b'\n\n'
-        b'5,F,White,x,N/A\n'
-        b'6,m,NaN,y,nan\n'
-        b'7,\t M\t,White,"",null\n',
-    "blank_short_dup.csv":
-        b'\n\nsex,sex,,age,age,grp\n'
-        b'F,F,1,34,34.0,a\n'
-        b'M\n'
-        b'F,M,2,,35,b\n'
-        b',,,,,\n'
-        b'   ,x,3,70,?,a\n'
-        b'F,x,4,NULL,120,None\n',
-    "semicolon_bom.csv":
-        '\ufeffGender;Ethnicity;Age Group;Zip\n'
-        'Femme;Blanc;[20-30);01234\n'
-        'Homme; Noir ;[30-40);01234\n'
-        'Homme;Blanc;[20-30);1234\n'
-        'Femme;Noir;[40-50);n/a\n'.encode(),
-    "crlf.csv":
-        b'sex,race,age\r\nF,A,20\r\nM,B,30\r\n\r\nM,A,-1\r\nF,B,999\r\n',
-    "cr_only.csv":
-        b'sex,race,age\rF,A,20\rM,B,30\rM,A,41\r',
-    "unicode_pipe.csv":
-        'r\u00e9gion|sexe|\u00e2ge\n'
-        '\u00cele-de-France|F|22\n'
-        'Provence\u2013Alpes|M|22\n'
-        '\u00cele-de-France|\u00a0F|23\n'.encode(),
+    "quoted_delims_newlines.csv": b"id,sex,race,note,region\n"
+    b'1,F,"Black, African","a, b",north\n'
+    b'2, M ,White,"line one\nline two",south\n'
+    b'3,?,"",NA,  \n'
+    b'4,F,Asian,"say ""hi""",north\n'
+    b"\n\n"
+    b"5,F,White,x,N/A\n"
+    b"6,m,NaN,y,nan\n"
+    b'7,\t M\t,White,"",null\n',
+    "blank_short_dup.csv": b"\n\nsex,sex,,age,age,grp\n"
+    b"F,F,1,34,34.0,a\n"
+    b"M\n"
+    b"F,M,2,,35,b\n"
+    b",,,,,\n"
+    b"   ,x,3,70,?,a\n"
+    b"F,x,4,NULL,120,None\n",
+    "semicolon_bom.csv": "\ufeffGender;Ethnicity;Age Group;Zip\n"
+    "Femme;Blanc;[20-30);01234\n"
+    "Homme; Noir ;[30-40);01234\n"
+    "Homme;Blanc;[20-30);1234\n"
+    "Femme;Noir;[40-50);n/a\n".encode(),
+    "crlf.csv": b"sex,race,age\r\nF,A,20\r\nM,B,30\r\n\r\nM,A,-1\r\nF,B,999\r\n",
+    "cr_only.csv": b"sex,race,age\rF,A,20\rM,B,30\rM,A,41\r",
+    "unicode_pipe.csv": "r\u00e9gion|sexe|\u00e2ge\n"
+    "\u00cele-de-France|F|22\n"
+    "Provence\u2013Alpes|M|22\n"
+    "\u00cele-de-France|\u00a0F|23\n".encode(),
 }
 
 
@@ -151,9 +162,15 @@ def test_generated_csv_equal_the_local_engine(spark, tmp_path, fname):
 
 def test_generated_csv_with_names_skip_and_overrides(spark, tmp_path):
     path = tmp_path / "t.csv"
-    path.write_bytes(b'title line, not a record\n\na,b,c\n1,x,F\n2,y,M\n3,x,M\n4,,F\n')
-    got, want = both(path, spark, {"n": "age", "loc": "geography"}, names="n,loc,sex",
-                     skip_lines=1, delimiter=",")
+    path.write_bytes(b"title line, not a record\n\na,b,c\n1,x,F\n2,y,M\n3,x,M\n4,,F\n")
+    got, want = both(
+        path,
+        spark,
+        {"n": "age", "loc": "geography"},
+        names="n,loc,sex",
+        skip_lines=1,
+        delimiter=",",
+    )
     assert got == want
     assert got["n_rows"] == 5  # the 'a,b,c' line is data when names are given
 
@@ -161,8 +178,7 @@ def test_generated_csv_with_names_skip_and_overrides(spark, tmp_path):
 def test_named_wide_columns_and_cap(spark, tmp_path):
     rows = ["dob,zip,ident,grp,sex"]
     for k in range(400):
-        rows.append(f"19{k % 90:02d}-01-{k % 28 + 1:02d},{k % 60:05d},id{k},g{k % 3},"
-                    f"{'FM'[k % 2]}")
+        rows.append(f"19{k % 90:02d}-01-{k % 28 + 1:02d},{k % 60:05d},id{k},g{k % 3},{'FM'[k % 2]}")
     path = tmp_path / "wide.csv"
     path.write_text("\n".join(rows) + "\n")
     got, want = both(path, spark, None)
@@ -173,11 +189,11 @@ def test_named_wide_columns_and_cap(spark, tmp_path):
 # ----------------------------------------------------------------------- errors
 
 ERRORS = {
-    "long_row.csv": b'sex,age\nF,1\nM,2,\n',
-    "nul.csv": b'sex,age\nF,1\nM\x00,2\n',
-    "bad_utf8.csv": b'sex,age\nF,1\n\xffM,2\n',
-    "header_only.csv": b'sex,age\n\n',
-    "empty.csv": b'\n\r\n',
+    "long_row.csv": b"sex,age\nF,1\nM,2,\n",
+    "nul.csv": b"sex,age\nF,1\nM\x00,2\n",
+    "bad_utf8.csv": b"sex,age\nF,1\n\xffM,2\n",
+    "header_only.csv": b"sex,age\n\n",
+    "empty.csv": b"\n\r\n",
 }
 
 
@@ -194,14 +210,14 @@ def test_reading_errors_match_the_local_engine(spark, tmp_path, fname):
 
 def test_genuine_replacement_character_is_accepted(spark, tmp_path):
     path = tmp_path / "fffd.csv"
-    path.write_bytes('sex,age\nF,1\nM\ufffd,2\nM,3\n'.encode())
+    path.write_bytes("sex,age\nF,1\nM\ufffd,2\nM,3\n".encode())
     got, want = both(path, spark)
     assert got == want
 
 
 def test_dialect_mismatches_are_refused_or_warned(spark, tmp_path):
     mixed = tmp_path / "mixed.csv"
-    mixed.write_bytes(b'sex,age\nF,1\r\nM,2\n')
+    mixed.write_bytes(b"sex,age\nF,1\r\nM,2\n")
     with pytest.raises(InputError, match="carriage return"):
         fspark.profile_path(str(mixed), spark=spark)
     stray = tmp_path / "stray.csv"
@@ -209,7 +225,7 @@ def test_dialect_mismatches_are_refused_or_warned(spark, tmp_path):
     with pytest.raises(InputError, match="starting with"):
         fspark.profile_path(str(stray), spark=spark)
     crlf_text = tmp_path / "crlf_text.csv"
-    notes = b"".join(b'M,note %d\r\n' % k for k in range(25))  # too wide for a dimension
+    notes = b"".join(b"M,note %d\r\n" % k for k in range(25))  # too wide for a dimension
     crlf_text.write_bytes(b'sex,note\r\nF,"a\r\nb"\r\n' + notes)
     with pytest.warns(fspark.SparkDialectWarning):
         got = fspark.profile_path(str(crlf_text), spark=spark)
@@ -231,17 +247,21 @@ def test_directory_of_csv_is_refused(spark, tmp_path):
 
 # ----------------------------------------------------------------------- DataFrames
 
+
 def _typed_pandas() -> pd.DataFrame:
     n = 40
-    return pd.DataFrame({
-        "sex": pd.Series([[" F", "M ", "?", None, "NA", "F"][k % 6] for k in range(n)],
-                         dtype=object),
-        "age": pd.Series([float(18 + k) if k % 7 else math.nan for k in range(n)]),
-        "n_kids": pd.Series([k % 3 for k in range(n)], dtype="int64"),
-        "smoker": pd.Series([k % 4 == 0 for k in range(n)], dtype=bool),
-        "score": pd.Series([[0.1 + 0.2, 1e16, -0.0, 34.0][k % 4] for k in range(n)]),
-        "race": pd.Series([["A", "B", "C\tD", "  "][k % 4] for k in range(n)], dtype=object),
-    })
+    return pd.DataFrame(
+        {
+            "sex": pd.Series(
+                [[" F", "M ", "?", None, "NA", "F"][k % 6] for k in range(n)], dtype=object
+            ),
+            "age": pd.Series([float(18 + k) if k % 7 else math.nan for k in range(n)]),
+            "n_kids": pd.Series([k % 3 for k in range(n)], dtype="int64"),
+            "smoker": pd.Series([k % 4 == 0 for k in range(n)], dtype=bool),
+            "score": pd.Series([[0.1 + 0.2, 1e16, -0.0, 34.0][k % 4] for k in range(n)]),
+            "race": pd.Series([["A", "B", "C\tD", "  "][k % 4] for k in range(n)], dtype=object),
+        }
+    )
 
 
 def test_spark_dataframe_equals_pandas_dataframe(spark):
@@ -249,21 +269,33 @@ def test_spark_dataframe_equals_pandas_dataframe(spark):
     sdf = spark.createDataFrame(pdf)
     assert fspark.profile(sdf) == faircode.profile(pdf)
     opts = {"cross": ["smoker", "sex"], "min_share": 0.2}
-    assert fspark.profile(sdf, {"score": "categorical"}, opts) == \
-        faircode.profile(pdf, {"score": "categorical"}, opts)
+    assert fspark.profile(sdf, {"score": "categorical"}, opts) == faircode.profile(
+        pdf, {"score": "categorical"}, opts
+    )
 
 
 def test_spark_dataframe_other_types_and_duplicate_names(spark):
-    rows = [(k % 2 == 0, Decimal("1.50") if k % 3 else Decimal("0.00000001"),
-             datetime.date(2020, 1, 1 + k % 3), datetime.datetime(2020, 1, 2, 3, 4, k % 2),
-             None if k % 5 == 0 else f" g{k % 2}", k) for k in range(30)]
-    sdf = spark.createDataFrame(rows, "flag boolean, amount decimal(20,8), day date, "
-                                      "ts timestamp, grp string, grp long")
+    rows = [
+        (
+            k % 2 == 0,
+            Decimal("1.50") if k % 3 else Decimal("0.00000001"),
+            datetime.date(2020, 1, 1 + k % 3),
+            datetime.datetime(2020, 1, 2, 3, 4, k % 2),
+            None if k % 5 == 0 else f" g{k % 2}",
+            k,
+        )
+        for k in range(30)
+    ]
+    sdf = spark.createDataFrame(
+        rows, "flag boolean, amount decimal(20,8), day date, ts timestamp, grp string, grp long"
+    )
     got = fspark.profile(sdf, {"amount": "categorical", "ts": "categorical"})
     # the pandas reference: the values collect() returns, with the same header rule
-    pdf = pd.DataFrame([list(r) for r in sdf.collect()], columns=["flag", "amount", "day",
-                                                                   "ts", "grp", "grp"],
-                       dtype=object)
+    pdf = pd.DataFrame(
+        [list(r) for r in sdf.collect()],
+        columns=["flag", "amount", "day", "ts", "grp", "grp"],
+        dtype=object,
+    )
     want = faircode.profile(pdf, {"amount": "categorical", "ts": "categorical"})
     assert got == want
     assert got["n_cols"] == 6 and "grp" in [d["name"] for d in got["dimensions"]]
@@ -281,6 +313,7 @@ def test_spark_dataframe_complex_column_warns(spark):
 
 
 # ----------------------------------------------------------------------- Parquet
+
 
 def test_parquet_file_and_spark_written_directory(spark, tmp_path):
     pdf = _typed_pandas()
@@ -302,8 +335,11 @@ def test_cli_engine_spark_matches_local():
 
     path = str(DATA / "insurance.csv")
     run = [sys.executable, "-m", "faircode", "profile", path, "--json"]
-    spark_out = json.loads(subprocess.run(run + ["--engine", "spark"], capture_output=True,
-                                          check=True, timeout=300).stdout)
+    spark_out = json.loads(
+        subprocess.run(
+            run + ["--engine", "spark"], capture_output=True, check=True, timeout=300
+        ).stdout
+    )
     local_out = json.loads(subprocess.run(run, capture_output=True, check=True).stdout)
     spark_prov, local_prov = spark_out.pop("provenance"), local_out.pop("provenance")
     assert spark_out == local_out

@@ -38,8 +38,12 @@ def test_every_numbered_section_names_existing_tests():
     problems, not_built = [], set()
     for number, lines in found.items():
         has_subsections = any(k.startswith(number + ".") for k in found)
-        entries = [e.strip(" `") for line in lines if line.startswith("Tests:")
-                   for e in line[len("Tests:"):].split(",")]
+        entries = [
+            e.strip(" `")
+            for line in lines
+            if line.startswith("Tests:")
+            for e in line[len("Tests:") :].split(",")
+        ]
         if not entries:
             if not has_subsections:
                 problems.append(f"{number}: no Tests: line")
@@ -52,11 +56,13 @@ def test_every_numbered_section_names_existing_tests():
             file = ROOT / path
             if not file.is_file():
                 problems.append(f"{number}: {path} does not exist")
-            elif name and not re.search(rf"(def |test\(['\"]){re.escape(name)}\b",
-                                        file.read_text(encoding="utf-8")):
+            elif name and not re.search(
+                rf"(def |test\(['\"]){re.escape(name)}\b", file.read_text(encoding="utf-8")
+            ):
                 problems.append(f"{number}: {path} has no test {name}")
             elif path.startswith("tests/cases/") and not any(
-                    c["spec"] == number for c in json.loads(file.read_text(encoding="utf-8"))):
+                c["spec"] == number for c in json.loads(file.read_text(encoding="utf-8"))
+            ):
                 problems.append(f"{number}: {path} has no case with spec {number!r}")
     assert not problems, problems
     assert not_built == KNOWN_NOT_BUILT, "update KNOWN_NOT_BUILT with the built sections"

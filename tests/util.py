@@ -9,9 +9,11 @@ import faircode
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
-ADULT_NAMES = ("age,workclass,fnlwgt,education,education-num,marital-status,occupation,"
-               "relationship,race,sex,capital-gain,capital-loss,hours-per-week,native-country,"
-               "income")
+ADULT_NAMES = (
+    "age,workclass,fnlwgt,education,education-num,marital-status,occupation,"
+    "relationship,race,sex,capital-gain,capital-loss,hours-per-week,native-country,"
+    "income"
+)
 
 
 def prof(data: bytes | str, overrides=None, **opts) -> dict:

@@ -43,8 +43,9 @@ def actor() -> str:
 
 
 def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False)
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
 
 
 def row_hash(prev_hash: str, content: dict[str, Any]) -> str:
@@ -131,15 +132,14 @@ def verify(store: Store) -> list[str]:
         try:
             recomputed = row_hash(
                 e["prev_hash"],
-                _content(e["id"], e["at"], e["actor"], e["event"], e["model"], e["version"],
-                         e["details"]),
+                _content(
+                    e["id"], e["at"], e["actor"], e["event"], e["model"], e["version"], e["details"]
+                ),
             )
         except ValueError:
             recomputed = ""
         if recomputed != e["hash"]:
-            problems.append(
-                f"row {e['id']}: content does not match its hash (the row was changed)"
-            )
+            problems.append(f"row {e['id']}: content does not match its hash (the row was changed)")
         prev = e["hash"]
         expected_id = e["id"] + 1
     return problems

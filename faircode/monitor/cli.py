@@ -66,8 +66,11 @@ def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
     from ..report import add_format_options
 
     out = add_format_options(p, "fairness evaluate")
-    out.add_argument("--html", metavar="PATH",
-                     help="write an HTML report to PATH (the terminal report still prints)")
+    out.add_argument(
+        "--html",
+        metavar="PATH",
+        help="write an HTML report to PATH (the terminal report still prints)",
+    )
     p.add_argument(
         "--gate",
         action="store_true",
@@ -194,8 +197,9 @@ def evaluate_command(args: argparse.Namespace) -> int:
     sys.stdout.write(render_as("fairness evaluate", format_of(args), report))
     if args.html:
         try:
-            Path(args.html).write_text(render_as("fairness evaluate", "html", report),
-                                       encoding="utf-8")
+            Path(args.html).write_text(
+                render_as("fairness evaluate", "html", report), encoding="utf-8"
+            )
         except OSError as exc:
             print(
                 f"faircode: error: cannot write HTML report to {shown(args.html)}: "

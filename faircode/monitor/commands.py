@@ -19,12 +19,18 @@ from .errors import MonitorInputError
 
 
 def _store_options(p: argparse.ArgumentParser, registry: bool = True) -> None:
-    p.add_argument("--db", metavar="URL|PATH",
-                   help="store: a SQLite path or postgresql:// URL "
-                        "(default $FAIRCODE_DB, else .faircode/monitor.db)")
+    p.add_argument(
+        "--db",
+        metavar="URL|PATH",
+        help="store: a SQLite path or postgresql:// URL "
+        "(default $FAIRCODE_DB, else .faircode/monitor.db)",
+    )
     if registry:
-        p.add_argument("--registry", metavar="FILE",
-                       help="slice registry (default $FAIRCODE_REGISTRY, else fairness.yaml)")
+        p.add_argument(
+            "--registry",
+            metavar="FILE",
+            help="slice registry (default $FAIRCODE_REGISTRY, else fairness.yaml)",
+        )
 
 
 def _output_options(p: argparse.ArgumentParser) -> None:
@@ -88,18 +94,34 @@ def cmd_log(args: argparse.Namespace) -> int:
     from .audit import actor
     from .ingest import log_predictions
 
-    s = log_predictions(args.store, args.model, args.file, version=args.version,
-                        id_col=args.id, attrs=args.attr, pred=args.pred, score=args.score,
-                        decision_threshold=args.decision_threshold, at_col=args.at,
-                        actor_name=actor(), progress=_progress())
+    s = log_predictions(
+        args.store,
+        args.model,
+        args.file,
+        version=args.version,
+        id_col=args.id,
+        attrs=args.attr,
+        pred=args.pred,
+        score=args.score,
+        decision_threshold=args.decision_threshold,
+        at_col=args.at,
+        actor_name=actor(),
+        progress=_progress(),
+    )
     if s["duplicate_of"] is not None:
-        print(f"faircode: {args.file}: this batch was already logged (batch {s['duplicate_of']});"
-              " nothing changed", file=sys.stderr)
+        print(
+            f"faircode: {args.file}: this batch was already logged (batch {s['duplicate_of']});"
+            " nothing changed",
+            file=sys.stderr,
+        )
     else:
         extra = f", {s['already_stored']} already stored (kept)" if s["already_stored"] else ""
         joined = f", {s['labels_joined']} waiting labels joined" if s["labels_joined"] else ""
-        print(f"faircode: logged {s['new']} predictions of {s['model']} version {args.version} "
-              f"(batch {s['batch']}{extra}{joined})", file=sys.stderr)
+        print(
+            f"faircode: logged {s['new']} predictions of {s['model']} version {args.version} "
+            f"(batch {s['batch']}{extra}{joined})",
+            file=sys.stderr,
+        )
     if args.json:
         print(json.dumps(s))
     return EXIT_OK
@@ -109,15 +131,28 @@ def cmd_label(args: argparse.Namespace) -> int:
     from .audit import actor
     from .ingest import log_labels
 
-    s = log_labels(args.store, args.model, args.file, id_col=args.id, label_col=args.label,
-                   actor_name=actor(), progress=_progress())
+    s = log_labels(
+        args.store,
+        args.model,
+        args.file,
+        id_col=args.id,
+        label_col=args.label,
+        actor_name=actor(),
+        progress=_progress(),
+    )
     if s["duplicate_of"] is not None:
-        print(f"faircode: {args.file}: this batch was already logged (batch {s['duplicate_of']});"
-              " nothing changed", file=sys.stderr)
+        print(
+            f"faircode: {args.file}: this batch was already logged (batch {s['duplicate_of']});"
+            " nothing changed",
+            file=sys.stderr,
+        )
     else:
-        print(f"faircode: {s['rows']} labels for {s['model']} (batch {s['batch']}): "
-              f"{s['joined']} joined to predictions, {s['orphans']} orphans (no prediction "
-              f"yet), {s['replaced']} replaced an earlier different label", file=sys.stderr)
+        print(
+            f"faircode: {s['rows']} labels for {s['model']} (batch {s['batch']}): "
+            f"{s['joined']} joined to predictions, {s['orphans']} orphans (no prediction "
+            f"yet), {s['replaced']} replaced an earlier different label",
+            file=sys.stderr,
+        )
     if args.json:
         print(json.dumps(s))
     return EXIT_OK
@@ -152,8 +187,10 @@ def _show_text(state: dict[str, Any]) -> str:
     from .registry import FIELDS
 
     reg = state["in_force"]
-    lines = [f"model {state['model']}: registry in force from "
-             f"{state['source'] or 'nowhere (none declared)'}"]
+    lines = [
+        f"model {state['model']}: registry in force from "
+        f"{state['source'] or 'nowhere (none declared)'}"
+    ]
     if reg is not None:
         for f in FIELDS:
             lines.append(f"  {f}: {_fmt_field(reg.fields()[f])}")
@@ -164,11 +201,15 @@ def _show_text(state: dict[str, Any]) -> str:
     if state["yaml_note"]:
         lines.append(f"yaml: {state['yaml_note']}")
     if state["drift"]:
-        lines.append(f"DRIFT: the store override differs from {state['yaml_path']} in "
-                     f"{len(state['drift'])} field(s):")
+        lines.append(
+            f"DRIFT: the store override differs from {state['yaml_path']} in "
+            f"{len(state['drift'])} field(s):"
+        )
         for d in state["drift"]:
-            lines.append(f"  {d['field']}: yaml {_fmt_field(d['yaml'])}, "
-                         f"store {_fmt_field(d['store'])} (in force)")
+            lines.append(
+                f"  {d['field']}: yaml {_fmt_field(d['yaml'])}, "
+                f"store {_fmt_field(d['store'])} (in force)"
+            )
         lines.append("run 'faircode fairness apply MODEL' to make the YAML authoritative again")
     elif state["yaml"] is not None and state["store"] is not None:
         lines.append("the store override equals the YAML declaration (no drift)")
@@ -189,12 +230,24 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_config(args: argparse.Namespace) -> int:
     from .control import set_config
 
-    res = set_config(args.store, args.model, _yaml_path(args), attrs=args.attr,
-                     threshold=args.threshold, min_samples=args.min_samples, gate=args.gate,
-                     task=args.task, enabled=args.enabled, reason=args.reason)
+    res = set_config(
+        args.store,
+        args.model,
+        _yaml_path(args),
+        attrs=args.attr,
+        threshold=args.threshold,
+        min_samples=args.min_samples,
+        gate=args.gate,
+        task=args.task,
+        enabled=args.enabled,
+        reason=args.reason,
+    )
     reg = res["registry"]
-    print(f"faircode: runtime override set for {reg.model} (audit row {res['audit']['id']}); "
-          "it wins over fairness.yaml until 'faircode fairness apply'", file=sys.stderr)
+    print(
+        f"faircode: runtime override set for {reg.model} (audit row {res['audit']['id']}); "
+        "it wins over fairness.yaml until 'faircode fairness apply'",
+        file=sys.stderr,
+    )
     return EXIT_OK
 
 
@@ -204,8 +257,11 @@ def cmd_apply(args: argparse.Namespace) -> int:
     res = apply_yaml(args.store, args.model, _yaml_path(args), args.reason)
     st = res["state"]
     what = "discarded the store override" if st["store"] is not None else "no override existed"
-    print(f"faircode: {st['yaml_path']} is authoritative for {st['model']} ({what}; audit row "
-          f"{res['audit']['id']})", file=sys.stderr)
+    print(
+        f"faircode: {st['yaml_path']} is authoritative for {st['model']} ({what}; audit row "
+        f"{res['audit']['id']})",
+        file=sys.stderr,
+    )
     return EXIT_OK
 
 
@@ -216,10 +272,18 @@ def _report(args: argparse.Namespace, attrs: list[str] | None) -> dict[str, Any]
 
     state = registry_state(args.store, args.model, _yaml_path(args))
     reg = require_registry(state)
-    return store_report(args.store, args.model, reg, version=args.version, since=args.since,
-                        until=args.until, attrs=attrs, target=getattr(args, "target", None),
-                        intersect=getattr(args, "intersect", False),
-                        registry_source=state["source"])
+    return store_report(
+        args.store,
+        args.model,
+        reg,
+        version=args.version,
+        since=args.since,
+        until=args.until,
+        attrs=attrs,
+        target=getattr(args, "target", None),
+        intersect=getattr(args, "intersect", False),
+        registry_source=state["source"],
+    )
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -252,36 +316,56 @@ def cmd_gate(args: argparse.Namespace) -> int:
     from .control import run_gate
     from .render import exact
 
-    res = run_gate(args.store, args.model, _yaml_path(args), args.version, force=args.force,
-                   reason=args.reason)
+    res = run_gate(
+        args.store, args.model, _yaml_path(args), args.version, force=args.force, reason=args.reason
+    )
     err = sys.stderr
     report = res["report"]
     if args.json:
-        sys.stdout.write(json.dumps({"event": res["event"], "exit": res["code"],
-                                     "audit_id": res["audit"]["id"], "report": report},
-                                    indent=2, allow_nan=False) + "\n")
+        sys.stdout.write(
+            json.dumps(
+                {
+                    "event": res["event"],
+                    "exit": res["code"],
+                    "audit_id": res["audit"]["id"],
+                    "report": report,
+                },
+                indent=2,
+                allow_nan=False,
+            )
+            + "\n"
+        )
     if report is not None:
         ev = report["evaluation"]
         for f in ev["failures"]:
-            print(f"faircode: gate: FAIL {f['group']}: {f['metric']} = {exact(f['value'])} "
-                  f"> threshold {f['threshold']:g}", file=err)
+            print(
+                f"faircode: gate: FAIL {f['group']}: {f['metric']} = {exact(f['value'])} "
+                f"> threshold {f['threshold']:g}",
+                file=err,
+            )
         for u in ev["unmeasured"]:
-            print(f"faircode: gate: UNMEASURED {u['group']}: {u['metric']}: {u['reason']}",
-                  file=err)
+            print(
+                f"faircode: gate: UNMEASURED {u['group']}: {u['metric']}: {u['reason']}", file=err
+            )
     if res["message"]:
         print(f"faircode: warning: {res['message']}", file=err)
     event = res["event"]
     who = f"{args.model} version {args.version}"
     if event == "fairness_gate_override":
-        print(f"faircode: warning: gate OVERRIDDEN with --force for {who} (recorded as "
-              f"fairness_gate_override, reason: {args.reason})", file=err)
+        print(
+            f"faircode: warning: gate OVERRIDDEN with --force for {who} (recorded as "
+            f"fairness_gate_override, reason: {args.reason})",
+            file=err,
+        )
     elif event == "promotion_blocked_by_fairness":
         what = "exceeded" if res["code"] == EXIT_FAIL else "unmeasured"
-        print(f"faircode: gate: blocked: {who}: {what} (recorded as "
-              "promotion_blocked_by_fairness); fix it, or --force --reason TEXT", file=err)
+        print(
+            f"faircode: gate: blocked: {who}: {what} (recorded as "
+            "promotion_blocked_by_fairness); fix it, or --force --reason TEXT",
+            file=err,
+        )
     elif event == "fairness_gate_passed" and not res["message"]:
-        print(f"faircode: gate: passed: {who}: every gated disparity within threshold",
-              file=err)
+        print(f"faircode: gate: passed: {who}: every gated disparity within threshold", file=err)
     return int(res["code"])
 
 
@@ -292,9 +376,17 @@ def cmd_audit(args: argparse.Namespace) -> int:
     rows = audit.entries(args.store, model_key(args.model))
     problems = audit.verify(args.store) if args.verify else []
     if args.json:
-        print(json.dumps({"model": args.model, "entries": rows,
-                          "verified": (not problems) if args.verify else None,
-                          "problems": problems}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "model": args.model,
+                    "entries": rows,
+                    "verified": (not problems) if args.verify else None,
+                    "problems": problems,
+                },
+                indent=2,
+            )
+        )
     else:
         for e in rows:
             d = e["details"] if isinstance(e["details"], dict) else {}
@@ -309,16 +401,20 @@ def cmd_audit(args: argparse.Namespace) -> int:
                 extra.append(f"overrode exit {d['would_exit']}")
             if d.get("reason"):
                 extra.append(f"reason: {d['reason']}")
-            print(f"{e['id']:>5}  {e['at']}  {e['actor']}  {e['event']}"
-                  + (f"  ({'; '.join(extra)})" if extra else ""))
+            print(
+                f"{e['id']:>5}  {e['at']}  {e['actor']}  {e['event']}"
+                + (f"  ({'; '.join(extra)})" if extra else "")
+            )
         if not rows:
             print(f"(no audit entries for {args.model})")
     if args.verify:
         if problems:
             for p in problems:
                 print(f"faircode: audit: BROKEN {p}", file=sys.stderr)
-            print(f"faircode: audit: verification FAILED ({len(problems)} problem(s))",
-                  file=sys.stderr)
+            print(
+                f"faircode: audit: verification FAILED ({len(problems)} problem(s))",
+                file=sys.stderr,
+            )
             return 1
         n = len(audit.entries(args.store))
         print(f"faircode: audit: chain verified ({n} rows, every hash matches)", file=sys.stderr)
@@ -334,10 +430,14 @@ def add_store_commands(sub: Any) -> None:
     p.add_argument("--id", required=True, metavar="COL", help="request id column")
     p.add_argument("--pred", metavar="COL", help="prediction column")
     p.add_argument("--score", metavar="COL", help="score column (with --decision-threshold)")
-    p.add_argument("--decision-threshold", type=float, metavar="T",
-                   help="prediction = score >= T")
-    p.add_argument("--attr", action="append", required=True, metavar="COL",
-                   help="attribute to slice by (repeatable)")
+    p.add_argument("--decision-threshold", type=float, metavar="T", help="prediction = score >= T")
+    p.add_argument(
+        "--attr",
+        action="append",
+        required=True,
+        metavar="COL",
+        help="attribute to slice by (repeatable)",
+    )
     p.add_argument("--at", metavar="COL", help="prediction time column (default: now)")
     p.add_argument("--json", action="store_true", help="print the batch summary as JSON")
     _store_options(p, registry=False)
@@ -362,13 +462,15 @@ def add_store_commands(sub: Any) -> None:
     p.add_argument("--threshold", type=float, help="largest allowed disparity")
     p.add_argument("--min-samples", type=int, help="low-n guard")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--gate", dest="gate", action="store_true", default=None,
-                   help="the gate blocks promotion")
+    g.add_argument(
+        "--gate", dest="gate", action="store_true", default=None, help="the gate blocks promotion"
+    )
     g.add_argument("--no-gate", dest="gate", action="store_false", help="advisory only")
     e = p.add_mutually_exclusive_group()
     e.add_argument("--enable", dest="enabled", action="store_true", default=None)
-    e.add_argument("--disable", dest="enabled", action="store_false",
-                   help="turn the model's fairness gate off")
+    e.add_argument(
+        "--disable", dest="enabled", action="store_false", help="turn the model's fairness gate off"
+    )
     p.add_argument("--task", choices=("binary", "regression"))
     p.add_argument("--reason", metavar="TEXT", help="why (kept in the audit log)")
     _store_options(p)

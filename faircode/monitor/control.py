@@ -93,15 +93,31 @@ def state_json(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def set_config(store: Store, model: str, yaml_path: Path, *, attrs: list[str] | None,
-               threshold: float | None, min_samples: int | None, gate: bool | None,
-               task: str | None, enabled: bool | None, reason: str | None) -> dict[str, Any]:
+def set_config(
+    store: Store,
+    model: str,
+    yaml_path: Path,
+    *,
+    attrs: list[str] | None,
+    threshold: float | None,
+    min_samples: int | None,
+    gate: bool | None,
+    task: str | None,
+    enabled: bool | None,
+    reason: str | None,
+) -> dict[str, Any]:
     """Write a runtime override (fields not given keep the value in force) and audit it."""
     state = registry_state(store, model, yaml_path)
     base = state["in_force"]
     fields: dict[str, Any] = dict(DEFAULTS) if base is None else base.fields()
-    given = {"slices": attrs, "threshold": threshold, "min_samples": min_samples,
-             "gate": gate, "task": task, "enabled": enabled}
+    given = {
+        "slices": attrs,
+        "threshold": threshold,
+        "min_samples": min_samples,
+        "gate": gate,
+        "task": task,
+        "enabled": enabled,
+    }
     fields.update({k: v for k, v in given.items() if v is not None})
     if "slices" not in fields or fields["slices"] is None:
         raise MonitorInputError(
@@ -112,8 +128,11 @@ def set_config(store: Store, model: str, yaml_path: Path, *, attrs: list[str] | 
         checked = check_fields("faircode fairness config", fields, model)
     except RegistryError as exc:
         text = str(exc)
-        for key, option in (("slices", "--attr"), ("threshold", "--threshold"),
-                            ("min_samples", "--min-samples")):
+        for key, option in (
+            ("slices", "--attr"),
+            ("threshold", "--threshold"),
+            ("min_samples", "--min-samples"),
+        ):
             text = text.replace(f"key '{key}'", option)
         raise MonitorInputError(text) from None
     name = state["model"]
@@ -127,22 +146,30 @@ def set_config(store: Store, model: str, yaml_path: Path, *, attrs: list[str] | 
             "actor = excluded.actor, at = excluded.at, reason = excluded.reason",
             (state["key"], new.to_json(), who, now, reason),
         )
-        store.execute("INSERT INTO models (key, name) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
-                      (state["key"], name))
-        entry = audit.append(store, "fairness_config_set", state["key"], None, {
-            "before": None if base is None else base.fields(),
-            "before_source": state["source"],
-            "after": new.fields(),
-            "yaml": None if state["yaml"] is None else state["yaml"].fields(),
-            "drift_from_yaml": [] if state["yaml"] is None else [
-                {"field": f, "yaml": y, "store": s} for f, y, s in diff(state["yaml"], new)],
-            "reason": reason,
-        })
+        store.execute(
+            "INSERT INTO models (key, name) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+            (state["key"], name),
+        )
+        entry = audit.append(
+            store,
+            "fairness_config_set",
+            state["key"],
+            None,
+            {
+                "before": None if base is None else base.fields(),
+                "before_source": state["source"],
+                "after": new.fields(),
+                "yaml": None if state["yaml"] is None else state["yaml"].fields(),
+                "drift_from_yaml": []
+                if state["yaml"] is None
+                else [{"field": f, "yaml": y, "store": s} for f, y, s in diff(state["yaml"], new)],
+                "reason": reason,
+            },
+        )
     return {"registry": new, "audit": entry}
 
 
-def apply_yaml(store: Store, model: str, yaml_path: Path, reason: str | None
-               ) -> dict[str, Any]:
+def apply_yaml(store: Store, model: str, yaml_path: Path, reason: str | None) -> dict[str, Any]:
     """Remove the store override so the YAML declaration is in force again (audited)."""
     state = registry_state(store, model, yaml_path)
     if state["yaml"] is None:
@@ -151,18 +178,25 @@ def apply_yaml(store: Store, model: str, yaml_path: Path, reason: str | None
         )
     with store.transaction():
         store.execute("DELETE FROM registry_overrides WHERE model = ?", (state["key"],))
-        entry = audit.append(store, "fairness_registry_applied", state["key"], None, {
-            "yaml_path": state["yaml_path"],
-            "yaml": state["yaml"].fields(),
-            "discarded_override": None if state["store"] is None else state["store"].fields(),
-            "drift": state["drift"],
-            "reason": reason,
-        })
+        entry = audit.append(
+            store,
+            "fairness_registry_applied",
+            state["key"],
+            None,
+            {
+                "yaml_path": state["yaml_path"],
+                "yaml": state["yaml"].fields(),
+                "discarded_override": None if state["store"] is None else state["store"].fields(),
+                "drift": state["drift"],
+                "reason": reason,
+            },
+        )
     return {"state": state, "audit": entry}
 
 
-def _verdict_details(report: dict[str, Any], reg: Registry, source: str | None,
-                     reason: str | None) -> dict[str, Any]:
+def _verdict_details(
+    report: dict[str, Any], reg: Registry, source: str | None, reason: str | None
+) -> dict[str, Any]:
     ev = report["evaluation"]
     return {
         "status": ev["status"],
@@ -172,9 +206,16 @@ def _verdict_details(report: dict[str, Any], reg: Registry, source: str | None,
         "slices": list(reg.slices),
         "rows": ev["rows"],
         "disparities": [
-            {"group": g["name"], "metric": d["metric"], "value": d["value"],
-             "threshold": d["threshold"], "status": d["status"]}
-            for g in ev["groups"] for d in g["disparities"] if d["gated"]
+            {
+                "group": g["name"],
+                "metric": d["metric"],
+                "value": d["value"],
+                "threshold": d["threshold"],
+                "status": d["status"],
+            }
+            for g in ev["groups"]
+            for d in g["disparities"]
+            if d["gated"]
         ],
         "failures": ev["failures"],
         "unmeasured": ev["unmeasured"],
@@ -182,8 +223,9 @@ def _verdict_details(report: dict[str, Any], reg: Registry, source: str | None,
     }
 
 
-def run_gate(store: Store, model: str, yaml_path: Path, version: str, *, force: bool,
-             reason: str | None) -> dict[str, Any]:
+def run_gate(
+    store: Store, model: str, yaml_path: Path, version: str, *, force: bool, reason: str | None
+) -> dict[str, Any]:
     """Judge ``version``'s predictions only; record the decision; return code and report."""
     if force and not (reason and reason.strip()):
         raise MonitorInputError("--force needs --reason TEXT; an override must say why")
@@ -191,14 +233,25 @@ def run_gate(store: Store, model: str, yaml_path: Path, version: str, *, force: 
     reg = require_registry(state)
     key = state["key"]
     if not reg.enabled:
-        entry = audit.append(store, "fairness_gate_disabled", key, version, {
-            "registry_source": state["source"], "enabled": False, "reason": reason})
-        return {"code": EXIT_OK, "event": entry["event"], "report": None, "state": state,
-                "audit": entry,
-                "message": f"fairness gate disabled for {reg.model} (enabled: false in the "
-                           f"{state['source']} registry); version {version} was not judged"}
-    report = store_report(store, model, reg, version=version, trend=False,
-                          registry_source=state["source"])
+        entry = audit.append(
+            store,
+            "fairness_gate_disabled",
+            key,
+            version,
+            {"registry_source": state["source"], "enabled": False, "reason": reason},
+        )
+        return {
+            "code": EXIT_OK,
+            "event": entry["event"],
+            "report": None,
+            "state": state,
+            "audit": entry,
+            "message": f"fairness gate disabled for {reg.model} (enabled: false in the "
+            f"{state['source']} registry); version {version} was not judged",
+        }
+    report = store_report(
+        store, model, reg, version=version, trend=False, registry_source=state["source"]
+    )
     status = report["evaluation"]["status"]
     code = {"exceeded": EXIT_FAIL, "unmeasured": EXIT_UNMEASURED}.get(status, EXIT_OK)
     details = _verdict_details(report, reg, state["source"], reason)
@@ -206,8 +259,10 @@ def run_gate(store: Store, model: str, yaml_path: Path, version: str, *, force: 
     if code != EXIT_OK and not reg.gate:
         details["advisory"] = True
         event = "fairness_gate_passed"
-        message = (f"gate is advisory for {reg.model} (gate: false): status {status} "
-                   "recorded, promotion not blocked")
+        message = (
+            f"gate is advisory for {reg.model} (gate: false): status {status} "
+            "recorded, promotion not blocked"
+        )
         code = EXIT_OK
     elif code != EXIT_OK and force:
         details["would_exit"] = code
@@ -220,8 +275,14 @@ def run_gate(store: Store, model: str, yaml_path: Path, version: str, *, force: 
         if force:
             details["force_unused"] = True
     entry = audit.append(store, event, key, version, details)
-    return {"code": code, "event": event, "report": report, "state": state,
-            "message": message, "audit": entry}
+    return {
+        "code": code,
+        "event": event,
+        "report": report,
+        "state": state,
+        "message": message,
+        "audit": entry,
+    }
 
 
 def override_json(state: dict[str, Any]) -> str:

@@ -43,10 +43,24 @@ FORMAT_VERSION = 1
 
 # re-exported: core stays the monitor's entry point (timeline, ingest, tests import these)
 __all__ = [
-    "AUTO_FAIRLEARN_MAX_ROWS", "DISPARITIES", "FORMAT_VERSION", "MAX_INTERSECT_ATTRIBUTES",
-    "MAX_MAGNITUDE", "MAX_SLICES_PER_ATTRIBUTE", "MAX_TOTAL_SLICES", "METRICS",
-    "MISSING_LABEL", "TASKS", "assemble_group", "assemble_report", "build_disparities",
-    "build_slices", "evaluate", "_Attribute", "_native", "_slices_of",
+    "AUTO_FAIRLEARN_MAX_ROWS",
+    "DISPARITIES",
+    "FORMAT_VERSION",
+    "MAX_INTERSECT_ATTRIBUTES",
+    "MAX_MAGNITUDE",
+    "MAX_SLICES_PER_ATTRIBUTE",
+    "MAX_TOTAL_SLICES",
+    "METRICS",
+    "MISSING_LABEL",
+    "TASKS",
+    "assemble_group",
+    "assemble_report",
+    "build_disparities",
+    "build_slices",
+    "evaluate",
+    "_Attribute",
+    "_native",
+    "_slices_of",
 ]
 
 
@@ -349,7 +363,13 @@ def _evaluate_group(
         ),
     )
     return assemble_group(
-        ats, slice_parts, stats, task, label is not None, selected is not None, threshold,
+        ats,
+        slice_parts,
+        stats,
+        task,
+        label is not None,
+        selected is not None,
+        threshold,
         min_samples,
     )
 

@@ -36,16 +36,43 @@ class Disparity:
 
 #: In report order.
 DISPARITIES: tuple[Disparity, ...] = (
-    Disparity("demographic_parity_difference", ("selection_rate",), "difference", True,
-              "selection", None, "demographic parity difference"),
-    Disparity("demographic_parity_ratio", ("selection_rate",), "ratio", False,
-              "selection", None, "demographic parity ratio"),
-    Disparity("selection_rate_range", ("selection_rate",), "range", False,
-              "selection", None, "selection rate range"),
-    Disparity("equalized_odds_difference", ("tpr", "fpr"), "difference", True,
-              "label", "binary", "equalized odds difference"),
-    Disparity("accuracy_range", ("accuracy",), "range", True, "label", "binary",
-              "accuracy range"),
+    Disparity(
+        "demographic_parity_difference",
+        ("selection_rate",),
+        "difference",
+        True,
+        "selection",
+        None,
+        "demographic parity difference",
+    ),
+    Disparity(
+        "demographic_parity_ratio",
+        ("selection_rate",),
+        "ratio",
+        False,
+        "selection",
+        None,
+        "demographic parity ratio",
+    ),
+    Disparity(
+        "selection_rate_range",
+        ("selection_rate",),
+        "range",
+        False,
+        "selection",
+        None,
+        "selection rate range",
+    ),
+    Disparity(
+        "equalized_odds_difference",
+        ("tpr", "fpr"),
+        "difference",
+        True,
+        "label",
+        "binary",
+        "equalized odds difference",
+    ),
+    Disparity("accuracy_range", ("accuracy",), "range", True, "label", "binary", "accuracy range"),
     Disparity("mae_range", ("mae",), "range", True, "label", "regression", "MAE range"),
 )
 
@@ -130,32 +157,42 @@ def applies(d: Disparity, task: str, has_label: bool, has_selection: bool) -> bo
 
 
 def _evaluate(
-    d: Disparity, slices: list[dict[str, Any]], threshold: float,
+    d: Disparity,
+    slices: list[dict[str, Any]],
+    threshold: float,
     ranges: dict[str, tuple[dict[str, Any] | None, list[dict[str, str]], int]],
 ) -> dict[str, Any]:
     for m in d.metrics:
         if m not in ranges:
             ranges[m] = _range(slices, m)
     parts = [ranges[m] for m in d.metrics]
-    why = "; ".join(_unmeasured_reason(m, k, excl) for m, (_, excl, k) in zip(
-        d.metrics, parts, strict=True))
+    why = "; ".join(
+        _unmeasured_reason(m, k, excl) for m, (_, excl, k) in zip(d.metrics, parts, strict=True)
+    )
     if d.kind == "difference" and len(parts) > 1:
         candidates = [p[0] for p in parts if p[0] is not None]
         best = max(candidates, key=lambda s: s["value"]) if candidates else None
-        pick = next((i for i, p in enumerate(parts) if best is not None and p[0] is best),
-                    len(parts) - 1)
+        pick = next(
+            (i for i, p in enumerate(parts) if best is not None and p[0] is best), len(parts) - 1
+        )
         spread, excl, k = best, parts[pick][1], parts[pick][2]
     else:
         spread, excl, k = parts[0]
     if d.kind == "ratio" and spread is not None:
         top, bottom = spread["max"]["value"], spread["min"]["value"]
         # every eligible slice at a rate of 0: no slice is disadvantaged
-        spread = {"value": 1.0 if top == 0 else bottom / top, "max": spread["max"],
-                  "min": spread["min"]}
+        spread = {
+            "value": 1.0 if top == 0 else bottom / top,
+            "max": spread["max"],
+            "min": spread["min"],
+        }
     out = _disparity(d.name, list(d.metrics), spread, excl, k, d.gated, threshold, why)
     if d.kind == "ratio":
-        out["four_fifths_rule"] = None if spread is None else (
-            "pass" if round12(spread["value"]) >= FOUR_FIFTHS else "fail")
+        out["four_fifths_rule"] = (
+            None
+            if spread is None
+            else ("pass" if round12(spread["value"]) >= FOUR_FIFTHS else "fail")
+        )
     if d.kind == "difference" and len(parts) > 1:
         comp: dict[str, Any] = {
             f"{m}_range": None if p[0] is None else p[0]["value"]

@@ -77,14 +77,13 @@ def _ids(series: pd.Series, column: str, fmt: str, source: str) -> list[str]:
     return text.tolist()
 
 
-def _numbers(series: pd.Series, column: str, role: str, fmt: str, source: str,
-             required: bool) -> np.ndarray:
+def _numbers(
+    series: pd.Series, column: str, role: str, fmt: str, source: str, required: bool
+) -> np.ndarray:
     if pd.api.types.is_bool_dtype(series.dtype):
         values = series.astype("float64").to_numpy()
     else:
-        values = pd.to_numeric(series, errors="coerce").astype("float64").to_numpy(
-            na_value=np.nan
-        )
+        values = pd.to_numeric(series, errors="coerce").astype("float64").to_numpy(na_value=np.nan)
         bad = np.isnan(values) & series.notna().to_numpy()
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
@@ -189,8 +188,7 @@ def _codes(store: Store, key: str, slot: int, column: pd.Series) -> np.ndarray:
     codes, uniques = pd.factorize(column, use_na_sentinel=True)
     texts = [json.dumps(_native(v)) for v in uniques]
     known = dict(
-        store.query("SELECT value, code FROM attr_values WHERE model = ? AND slot = ?",
-                    (key, slot))
+        store.query("SELECT value, code FROM attr_values WHERE model = ? AND slot = ?", (key, slot))
     )
     next_code = max(known.values(), default=-1) + 1
     mapping = np.full(len(texts) + 1, -1, dtype=np.int64)
@@ -208,14 +206,31 @@ def _codes(store: Store, key: str, slot: int, column: pd.Series) -> np.ndarray:
     return mapping[np.asarray(codes, dtype=np.int64)]
 
 
-def _next_batch(store: Store, key: str, kind: str, digest: str, version: str | None,
-                rows: int, meta: dict[str, Any], who: str) -> int:
+def _next_batch(
+    store: Store,
+    key: str,
+    kind: str,
+    digest: str,
+    version: str | None,
+    rows: int,
+    meta: dict[str, Any],
+    who: str,
+) -> int:
     batch = int(store.one("SELECT COALESCE(MAX(id), 0) FROM batches") or 0) + 1
     store.execute(
         "INSERT INTO batches (id, model, kind, digest, version, rows_in, rows_new, meta, actor, "
         "at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
-        (batch, key, kind, digest, version, rows, json.dumps(meta, sort_keys=True), who,
-         int(time.time())),
+        (
+            batch,
+            key,
+            kind,
+            digest,
+            version,
+            rows,
+            json.dumps(meta, sort_keys=True),
+            who,
+            int(time.time()),
+        ),
     )
     return batch
 
@@ -229,9 +244,16 @@ def _literal(value: Any) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
-def _bulk(store: Store, table: str, const: dict[str, Any], columns: list[str],
-          rows: Iterable[tuple[Any, ...]], total: int, conflict: str,
-          progress: Progress) -> int:
+def _bulk(
+    store: Store,
+    table: str,
+    const: dict[str, Any],
+    columns: list[str],
+    rows: Iterable[tuple[Any, ...]],
+    total: int,
+    conflict: str,
+    progress: Progress,
+) -> int:
     """Insert ``rows`` (values of ``columns``; ``const`` the same for every row) in chunks.
 
     SQLite: ``executemany`` with the constants written into the statement, so each row
@@ -327,9 +349,17 @@ def log_predictions(
     p = Path(path)
     if not p.exists():
         raise MonitorInputError(f"{p}: no such file; check the path")
-    options = {"kind": "predictions", "model": model_key(model), "version": version,
-               "id": id_col, "attrs": attrs, "pred": pred, "score": score,
-               "decision_threshold": decision_threshold, "at": at_col}
+    options = {
+        "kind": "predictions",
+        "model": model_key(model),
+        "version": version,
+        "id": id_col,
+        "attrs": attrs,
+        "pred": pred,
+        "score": score,
+        "decision_threshold": decision_threshold,
+        "at": at_col,
+    }
     digest = _digest(p, options)
     frame, fmt, p = _read(p, required)
     source = str(p)
@@ -348,27 +378,53 @@ def log_predictions(
     else:
         at = np.full(n, int(time.time()), dtype=np.int64)
     day = at // 86400
-    meta = {"file": source, "pred": pred, "score": score,
-            "decision_threshold": decision_threshold, "attrs": attrs, "at": at_col,
-            "id": id_col}
+    meta = {
+        "file": source,
+        "pred": pred,
+        "score": score,
+        "decision_threshold": decision_threshold,
+        "attrs": attrs,
+        "at": at_col,
+        "id": id_col,
+    }
     with store.transaction():
         key, dup = _begin_batch(store, model, "predictions", digest)
         if dup is not None:
-            return {"model": key, "batch": None, "duplicate_of": dup, "rows": n,
-                    "new": 0, "already_stored": n, "labels_joined": 0}
+            return {
+                "model": key,
+                "batch": None,
+                "duplicate_of": dup,
+                "rows": n,
+                "new": 0,
+                "already_stored": n,
+                "labels_joined": 0,
+            }
         slots = _slots(store, key, attrs)
         attr_codes = [_codes(store, key, s, frame[a]) for a, s in zip(attrs, slots)]
         batch = _next_batch(store, key, "predictions", digest, version, n, meta, actor_name)
         const = {"model": key, "version": str(version), "batch": batch}
         columns = ["request_id", "at", "day", "pred"]
         columns += [SLOT_COLUMNS[s] for s in slots]
-        varying = [ids, at.tolist(), day.tolist(), preds.tolist(),
-                   *(c.tolist() for c in attr_codes)]
+        varying = [
+            ids,
+            at.tolist(),
+            day.tolist(),
+            preds.tolist(),
+            *(c.tolist() for c in attr_codes),
+        ]
         if scores is not None:
             columns.append("score")
             varying.append(scores.tolist())
-        new = _bulk(store, "predictions", const, columns, zip(*varying), n,
-                    "ON CONFLICT (model, request_id) DO NOTHING", progress)
+        new = _bulk(
+            store,
+            "predictions",
+            const,
+            columns,
+            zip(*varying),
+            n,
+            "ON CONFLICT (model, request_id) DO NOTHING",
+            progress,
+        )
         if new == n:
             rollup.add_batch(store, key, version, day, dict(zip(slots, attr_codes)), preds)
         else:  # some request ids were stored already: count what is really there
@@ -376,9 +432,11 @@ def log_predictions(
         joined = 0
         if store.one("SELECT COUNT(*) FROM orphan_labels WHERE model = ?", (key,)):
             rollup.add_label_delta(
-                store, key,
-                "orphan_labels t JOIN predictions p ON t.model = ? "
-                "AND p.request_id = t.request_id", (key,))
+                store,
+                key,
+                "orphan_labels t JOIN predictions p ON t.model = ? AND p.request_id = t.request_id",
+                (key,),
+            )
             joined = store.execute(
                 "UPDATE predictions SET label = o.label, labelled_at = o.at FROM orphan_labels o "
                 "WHERE predictions.model = ? AND o.model = predictions.model "
@@ -392,8 +450,15 @@ def log_predictions(
                 (key,),
             )
         store.execute("UPDATE batches SET rows_new = ? WHERE id = ?", (new, batch))
-    return {"model": key, "batch": batch, "duplicate_of": None, "rows": n, "new": new,
-            "already_stored": n - new, "labels_joined": joined}
+    return {
+        "model": key,
+        "batch": batch,
+        "duplicate_of": None,
+        "rows": n,
+        "new": new,
+        "already_stored": n - new,
+        "labels_joined": joined,
+    }
 
 
 def log_labels(
@@ -423,8 +488,15 @@ def log_labels(
     with store.transaction():
         key, dup = _begin_batch(store, model, "labels", digest)
         if dup is not None:
-            return {"model": key, "batch": None, "duplicate_of": dup, "rows": n,
-                    "joined": 0, "orphans": 0, "replaced": 0}
+            return {
+                "model": key,
+                "batch": None,
+                "duplicate_of": dup,
+                "rows": n,
+                "joined": 0,
+                "orphans": 0,
+                "replaced": 0,
+            }
         meta = {"file": source, "id": id_col, "label": label_col}
         batch = _next_batch(store, key, "labels", digest, None, n, meta, actor_name)
         store.execute(
@@ -450,21 +522,33 @@ def log_labels(
                 if progress is not None:
                     progress(done, n)
         replaced = rollup.add_label_delta(
-            store, key, "incoming_labels t JOIN predictions p ON p.request_id = t.request_id", ())
+            store, key, "incoming_labels t JOIN predictions p ON p.request_id = t.request_id", ()
+        )
         joined = store.execute(
             "UPDATE predictions SET label = t.label, labelled_at = ? FROM incoming_labels t "
             "WHERE predictions.model = ? AND predictions.request_id = t.request_id",
             (now, key),
         ).rowcount
-        orphans = 0 if joined == n else store.execute(
-            "INSERT INTO orphan_labels (model, request_id, label, at, batch) "
-            "SELECT ?, t.request_id, t.label, ?, ? FROM incoming_labels t WHERE NOT EXISTS "
-            "(SELECT 1 FROM predictions p WHERE p.model = ? AND p.request_id = t.request_id) "
-            "ON CONFLICT (model, request_id) DO UPDATE SET label = excluded.label, "
-            "at = excluded.at, batch = excluded.batch",
-            (key, now, batch, key),
-        ).rowcount
+        orphans = (
+            0
+            if joined == n
+            else store.execute(
+                "INSERT INTO orphan_labels (model, request_id, label, at, batch) "
+                "SELECT ?, t.request_id, t.label, ?, ? FROM incoming_labels t WHERE NOT EXISTS "
+                "(SELECT 1 FROM predictions p WHERE p.model = ? AND p.request_id = t.request_id) "
+                "ON CONFLICT (model, request_id) DO UPDATE SET label = excluded.label, "
+                "at = excluded.at, batch = excluded.batch",
+                (key, now, batch, key),
+            ).rowcount
+        )
         store.execute("DELETE FROM incoming_labels")
         store.execute("UPDATE batches SET rows_new = ? WHERE id = ?", (n, batch))
-    return {"model": key, "batch": batch, "duplicate_of": None, "rows": n, "joined": joined,
-            "orphans": orphans, "replaced": replaced}
+    return {
+        "model": key,
+        "batch": batch,
+        "duplicate_of": None,
+        "rows": n,
+        "joined": joined,
+        "orphans": orphans,
+        "replaced": replaced,
+    }

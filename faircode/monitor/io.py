@@ -83,8 +83,9 @@ def read_table(path: str | Path, required: dict[str, str]) -> pd.DataFrame:
         return _read_open(fh, p, name, fmt, regular, required)
 
 
-def _read_open(fh: BinaryIO, p: Path, name: str, fmt: str | None, regular: bool,
-               required: dict[str, str]) -> pd.DataFrame:
+def _read_open(
+    fh: BinaryIO, p: Path, name: str, fmt: str | None, regular: bool, required: dict[str, str]
+) -> pd.DataFrame:
     from ..errors import InputError
     from ..formats import Prefixed, sniff_format
 
@@ -107,8 +108,11 @@ def _read_open(fh: BinaryIO, p: Path, name: str, fmt: str | None, regular: bool,
         if fmt == "csv":
             return _read_csv(source, p, name, required)
         if fmt == "parquet":
-            data = source if isinstance(source, Path) else io.BytesIO(
-                source if isinstance(source, bytes) else source.read())
+            data = (
+                source
+                if isinstance(source, Path)
+                else io.BytesIO(source if isinstance(source, bytes) else source.read())
+            )
             df = pd.read_parquet(data)
         else:
             raw = source.read()

@@ -36,22 +36,51 @@ class Metric:
 
 #: In report order per task (the order of a slice's ``metrics``).
 METRICS: tuple[Metric, ...] = (
-    Metric("accuracy", "binary", "n_correct", "n_labelled", wilson=True,
-           header="Accuracy", column=0),
-    Metric("selection_rate", "binary", "n_selected", "n", wilson=True, needs_label=False,
-           header="Sel.Rate", column=1),
+    Metric(
+        "accuracy", "binary", "n_correct", "n_labelled", wilson=True, header="Accuracy", column=0
+    ),
+    Metric(
+        "selection_rate",
+        "binary",
+        "n_selected",
+        "n",
+        wilson=True,
+        needs_label=False,
+        header="Sel.Rate",
+        column=1,
+    ),
     Metric("tpr", "binary", "n_tp", "n_label_pos", wilson=True, header="TPR", column=2),
     Metric("fpr", "binary", "n_fp", "n_label_neg", wilson=True, header="FPR", column=3),
     Metric("precision", "binary", "n_tp", "n_pred_pos_labelled", wilson=True),
     Metric("mae", "regression", "sum_abs_error", "n_labelled", header="MAE", column=0),
-    Metric("rmse", "regression", "sum_sq_error", "n_labelled", formula="sqrt_ratio",
-           header="RMSE", column=1),
-    Metric("mean_prediction", "regression", "sum_pred_labelled", "n_labelled",
-           header="Mean pred", column=3),
-    Metric("mean_label", "regression", "sum_label", "n_labelled", header="Mean label",
-           column=4),
-    Metric("selection_rate", "regression", "n_selected", "n", wilson=True, needs_label=False,
-           header="Sel.Rate", column=2),
+    Metric(
+        "rmse",
+        "regression",
+        "sum_sq_error",
+        "n_labelled",
+        formula="sqrt_ratio",
+        header="RMSE",
+        column=1,
+    ),
+    Metric(
+        "mean_prediction",
+        "regression",
+        "sum_pred_labelled",
+        "n_labelled",
+        header="Mean pred",
+        column=3,
+    ),
+    Metric("mean_label", "regression", "sum_label", "n_labelled", header="Mean label", column=4),
+    Metric(
+        "selection_rate",
+        "regression",
+        "n_selected",
+        "n",
+        wilson=True,
+        needs_label=False,
+        header="Sel.Rate",
+        column=2,
+    ),
 )
 
 #: Counts derived from others: key -> (minuend, subtrahend).
@@ -94,9 +123,7 @@ def build_slices(
     """The report's slice entries of one slicing from its engine result ``stats``."""
     present = [m for m in metrics_of(task) if m.name in stats]
     bounds = {
-        m.name: wilson_arrays(stats[m.numerator], stats[m.denominator])
-        for m in present
-        if m.wilson
+        m.name: wilson_arrays(stats[m.numerator], stats[m.denominator]) for m in present if m.wilson
     }
     out = []
     for gi, row in enumerate(slice_parts):

@@ -97,9 +97,7 @@ def _loader(yaml: Any) -> Any:
             seen[key] = key_node.start_mark.line + 1
         return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
 
-    StrictLoader.add_constructor(
-        yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping
-    )
+    StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
     return StrictLoader
 
 
@@ -119,8 +117,7 @@ def check_fields(where: str, raw: dict[str, Any], model: str, partial: bool = Fa
         s = raw["slices"]
         if not isinstance(s, list) or not all(isinstance(x, str) and x.strip() for x in s):
             raise RegistryError(
-                f"{where}: model {model!r}: key 'slices' must be a list of column names, "
-                f"got {s!r}"
+                f"{where}: model {model!r}: key 'slices' must be a list of column names, got {s!r}"
             )
         if not s:
             raise RegistryError(
@@ -157,8 +154,7 @@ def check_fields(where: str, raw: dict[str, Any], model: str, partial: bool = Fa
         if key in raw:
             if not isinstance(raw[key], bool):
                 raise RegistryError(
-                    f"{where}: model {model!r}: key {key!r} must be true or false, "
-                    f"got {raw[key]!r}"
+                    f"{where}: model {model!r}: key {key!r} must be true or false, got {raw[key]!r}"
                 )
             out[key] = raw[key]
     if "task" in raw:

@@ -60,8 +60,10 @@ def _cell_select(alias: str, used: set[int] | None = None) -> tuple[str, str]:
     Slots outside ``used`` (the model's assigned slots) are never written, so they are
     the constant -1 and stay out of the GROUP BY (a shorter sort key).
     """
-    slots = [f"COALESCE({alias}.{c}, -1)" if used is None or i in used else "-1"
-             for i, c in enumerate(SLOT_COLUMNS)]
+    slots = [
+        f"COALESCE({alias}.{c}, -1)" if used is None or i in used else "-1"
+        for i, c in enumerate(SLOT_COLUMNS)
+    ]
     cols = [f"{alias}.model", f"{alias}.version", f"{alias}.day", *slots]
     group = [c for c in cols if c != "-1"]
     return ", ".join(cols), ", ".join(group)
@@ -70,12 +72,20 @@ def _cell_select(alias: str, used: set[int] | None = None) -> tuple[str, str]:
 def _upsert(select_sql: str) -> str:
     cols = ", ".join((*CELL, *STATS))
     update = ", ".join(f"{c} = slice_stats.{c} + excluded.{c}" for c in STATS)
-    return (f"INSERT INTO slice_stats ({cols}) {select_sql} "
-            f"ON CONFLICT ({', '.join(CELL)}) DO UPDATE SET {update}")
+    return (
+        f"INSERT INTO slice_stats ({cols}) {select_sql} "
+        f"ON CONFLICT ({', '.join(CELL)}) DO UPDATE SET {update}"
+    )
 
 
-def add_batch(store: Store, key: str, version: str, day: np.ndarray,
-              codes: dict[int, np.ndarray], pred: np.ndarray) -> None:
+def add_batch(
+    store: Store,
+    key: str,
+    version: str,
+    day: np.ndarray,
+    codes: dict[int, np.ndarray],
+    pred: np.ndarray,
+) -> None:
     """Add a prediction batch's cells (every row newly inserted, none labelled yet)."""
     n = len(day)
     frame = pd.DataFrame({"day": day})
@@ -89,8 +99,16 @@ def add_batch(store: Store, key: str, version: str, day: np.ndarray,
     zeros_counts = [0] * (len(STAT_COUNTS) - len(_PREDICTION_ONLY))
     zeros_sums = [0.0] * len(STAT_SUMS)
     for idx, values in zip(cells.index.tolist(), cells.to_numpy().tolist()):
-        rows.append((key, version, *[int(v) for v in idx], *[int(v) for v in values],
-                     *zeros_counts, *zeros_sums))
+        rows.append(
+            (
+                key,
+                version,
+                *[int(v) for v in idx],
+                *[int(v) for v in values],
+                *zeros_counts,
+                *zeros_sums,
+            )
+        )
     marks = ", ".join("?" for _ in (*CELL, *STATS))
     store.executemany(_upsert(f"VALUES ({marks})"), rows)
 
@@ -105,8 +123,7 @@ def add_label_delta(store: Store, key: str, source: str, params: tuple[Any, ...]
     """
     new = label_exprs("p.pred", "t.label")
     old = label_exprs("p.pred", "p.label")
-    used = {int(r[0]) for r in store.query("SELECT slot FROM attributes WHERE model = ?",
-                                           (key,))}
+    used = {int(r[0]) for r in store.query("SELECT slot FROM attributes WHERE model = ?", (key,))}
     cell, group = _cell_select("p", used)
     deltas = [f"SUM({new[c]}) - SUM({old[c]})" for c in STATS if c not in _PREDICTION_ONLY]
     replaced = "SUM(CASE WHEN p.label IS NOT NULL AND p.label <> t.label THEN 1 ELSE 0 END)"
@@ -142,8 +159,14 @@ def _sum(store: Store, col: str) -> str:
     return f"SUM({col})"
 
 
-def cells(store: Store, key: str, slots: list[int], version: str, first_day: int | None,
-          end_day: int | None) -> pd.DataFrame:
+def cells(
+    store: Store,
+    key: str,
+    slots: list[int],
+    version: str,
+    first_day: int | None,
+    end_day: int | None,
+) -> pd.DataFrame:
     """Statistics per (the given attribute slots, day) of a version, from slice_stats."""
     dims = [SLOT_COLUMNS[s] for s in slots] + ["day"]
     where = "model = ? AND version = ?"
@@ -166,9 +189,13 @@ def raw_cells(store: Store, key: str, slots: list[int], version: str) -> pd.Data
     dims = [f"COALESCE({SLOT_COLUMNS[s]}, -1)" for s in slots] + ["day"]
     exprs = {**prediction_exprs("pred"), **label_exprs("pred", "label")}
     select = ", ".join(
-        [f"{d} AS {SLOT_COLUMNS[s]}" for d, s in zip(dims, slots)] + ["day"]
-        + [f"{'CAST(' if c in STAT_COUNTS else ''}SUM({exprs[c]})"
-           f"{' AS BIGINT)' if c in STAT_COUNTS else ''} AS {c}" for c in STATS]
+        [f"{d} AS {SLOT_COLUMNS[s]}" for d, s in zip(dims, slots)]
+        + ["day"]
+        + [
+            f"{'CAST(' if c in STAT_COUNTS else ''}SUM({exprs[c]})"
+            f"{' AS BIGINT)' if c in STAT_COUNTS else ''} AS {c}"
+            for c in STATS
+        ]
     )
     rows = store.query(
         f"SELECT {select} FROM predictions WHERE model = ? AND version = ? "

@@ -74,11 +74,13 @@ class _Attribute:
     distinct values only (one pass of pd.factorize over the rows)."""
 
     def __init__(self, name: str, column: pd.Series, source: str = "data") -> None:
-        mixed = column.dtype == object and pd.api.types.infer_dtype(
-            column, skipna=True).startswith("mixed")
+        mixed = column.dtype == object and pd.api.types.infer_dtype(column, skipna=True).startswith(
+            "mixed"
+        )
         if mixed:  # True, 1 and 1.0 are equal in Python but different labels (SPEC 0.4)
-            column = pd.Series([_typed(v, name, source, i) for i, v in
-                                enumerate(column.tolist())], dtype=object)
+            column = pd.Series(
+                [_typed(v, name, source, i) for i, v in enumerate(column.tolist())], dtype=object
+            )
         try:
             codes, uniques = pd.factorize(column, use_na_sentinel=True)
         except TypeError:  # unhashable cells (lists, dicts): name the first one's row

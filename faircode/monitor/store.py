@@ -28,8 +28,18 @@ DEFAULT_DB = Path(".faircode") / "monitor.db"
 ATTR_SLOTS = 8
 SLOT_COLUMNS = tuple(f"a{i}" for i in range(ATTR_SLOTS))
 #: Additive statistics per slice_stats row: integer counts, then float sums.
-STAT_COUNTS = ("n", "n_selected", "n_nonbinary_pred", "n_labelled", "n_nonbinary_label",
-               "n_correct", "n_label_pos", "n_tp", "n_fp", "n_pred_pos_labelled")
+STAT_COUNTS = (
+    "n",
+    "n_selected",
+    "n_nonbinary_pred",
+    "n_labelled",
+    "n_nonbinary_label",
+    "n_correct",
+    "n_label_pos",
+    "n_tp",
+    "n_fp",
+    "n_pred_pos_labelled",
+)
 STAT_SUMS = ("sum_abs_error", "sum_sq_error", "sum_pred_labelled", "sum_label")
 #: How long a writer waits for another writer's lock before giving up (SQLite).
 BUSY_TIMEOUT_S = 120.0
@@ -74,10 +84,15 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             # step with predictions and labels in the same transaction; reports read
             # this instead of every prediction (-1 marks a missing or unused attribute)
             "CREATE TABLE slice_stats (model TEXT NOT NULL, version TEXT NOT NULL, "
-            "day {INT} NOT NULL, " + ", ".join(f"{c} {{INT}} NOT NULL" for c in SLOT_COLUMNS)
-            + ", " + ", ".join(f"{c} {{INT}} NOT NULL" for c in STAT_COUNTS)
-            + ", " + ", ".join(f"{c} {{REAL}} NOT NULL" for c in STAT_SUMS)
-            + ", PRIMARY KEY (model, version, day, " + ", ".join(SLOT_COLUMNS) + "))",
+            "day {INT} NOT NULL, "
+            + ", ".join(f"{c} {{INT}} NOT NULL" for c in SLOT_COLUMNS)
+            + ", "
+            + ", ".join(f"{c} {{INT}} NOT NULL" for c in STAT_COUNTS)
+            + ", "
+            + ", ".join(f"{c} {{REAL}} NOT NULL" for c in STAT_SUMS)
+            + ", PRIMARY KEY (model, version, day, "
+            + ", ".join(SLOT_COLUMNS)
+            + "))",
             "CREATE TABLE orphan_labels (model TEXT NOT NULL, request_id TEXT NOT NULL, "
             "label {REAL} NOT NULL, at {INT} NOT NULL, batch {INT} NOT NULL, "
             "PRIMARY KEY (model, request_id))",

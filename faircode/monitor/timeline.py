@@ -26,13 +26,31 @@ from .registry import Registry
 from .slices import _Attribute, _slices_of
 from .store import SLOT_COLUMNS, Store, describe, model_key
 
-GATED = ("demographic_parity_difference", "equalized_odds_difference", "accuracy_range",
-         "mae_range")
+GATED = (
+    "demographic_parity_difference",
+    "equalized_odds_difference",
+    "accuracy_range",
+    "mae_range",
+)
 
-BINARY_KEYS = ("n", "n_selected", "n_labelled", "n_correct", "n_label_pos", "n_tp", "n_fp",
-               "n_pred_pos_labelled")
-REGRESSION_KEYS = ("n", "n_labelled", "sum_abs_error", "sum_sq_error", "sum_pred_labelled",
-                   "sum_label")
+BINARY_KEYS = (
+    "n",
+    "n_selected",
+    "n_labelled",
+    "n_correct",
+    "n_label_pos",
+    "n_tp",
+    "n_fp",
+    "n_pred_pos_labelled",
+)
+REGRESSION_KEYS = (
+    "n",
+    "n_labelled",
+    "sum_abs_error",
+    "sum_sq_error",
+    "sum_pred_labelled",
+    "sum_label",
+)
 
 
 def parse_time(text: str | None, option: str, end: bool = False) -> int | None:
@@ -82,8 +100,9 @@ def _known_model(store: Store, model: str) -> str:
     return key
 
 
-def cube(store: Store, key: str, slots: list[int], version: str, since: int | None,
-         until: int | None) -> pd.DataFrame:
+def cube(
+    store: Store, key: str, slots: list[int], version: str, since: int | None, until: int | None
+) -> pd.DataFrame:
     """Sufficient statistics per (attribute codes, day): a GROUP BY over slice_stats.
 
     The window is whole UTC days: ``since`` and ``until`` (epoch seconds, ``until``
@@ -106,8 +125,16 @@ def _decoders(store: Store, key: str) -> dict[int, dict[int, Any]]:
 class _Context:
     """What a report needs besides the cube: names, decoders, task, settings."""
 
-    def __init__(self, store: Store, model: str, registry: Registry, version: str | None,
-                 attrs: list[str] | None, since: str | None, until: str | None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        model: str,
+        registry: Registry,
+        version: str | None,
+        attrs: list[str] | None,
+        since: str | None,
+        until: str | None,
+    ) -> None:
         self.key = _known_model(store, model)
         known_versions = versions(store, self.key)
         if version is None:
@@ -125,8 +152,9 @@ class _Context:
             self.version_source = "given"
         self.version = version
         self.registry = registry
-        slot_of = dict(store.query("SELECT name, slot FROM attributes WHERE model = ?",
-                                   (self.key,)))
+        slot_of = dict(
+            store.query("SELECT name, slot FROM attributes WHERE model = ?", (self.key,))
+        )
         self.attrs = list(attrs) if attrs is not None else list(registry.slices)
         missing = [a for a in self.attrs if a not in slot_of]
         if missing:
@@ -140,33 +168,52 @@ class _Context:
         self.since = parse_time(since, "--since")
         self.until = parse_time(until, "--until", end=True)
         self.decode = _decoders(store, self.key)
-        metas = [json.loads(r[0]) for r in store.query(
-            "SELECT meta FROM batches WHERE model = ? AND kind = 'predictions' AND version = ? "
-            "ORDER BY id", (self.key, version))]
+        metas = [
+            json.loads(r[0])
+            for r in store.query(
+                "SELECT meta FROM batches WHERE model = ? AND kind = 'predictions' AND version = ? "
+                "ORDER BY id",
+                (self.key, version),
+            )
+        ]
         self.pred_meta = metas[-1]
         self.all_scored = all(m.get("score") is not None for m in metas)
         label_meta = store.query(
-            "SELECT meta FROM batches WHERE model = ? AND kind = 'labels' ORDER BY id DESC "
-            "LIMIT 1", (self.key,))
+            "SELECT meta FROM batches WHERE model = ? AND kind = 'labels' ORDER BY id DESC LIMIT 1",
+            (self.key,),
+        )
         self.label_col = json.loads(label_meta[0][0])["label"] if label_meta else None
-        self.orphans = int(store.one("SELECT COUNT(*) FROM orphan_labels WHERE model = ?",
-                                     (self.key,)) or 0)
+        self.orphans = int(
+            store.one("SELECT COUNT(*) FROM orphan_labels WHERE model = ?", (self.key,)) or 0
+        )
         self.source = f"store {describe(store.location)}: model {self.key}, version {version}"
 
     def task(self, frame: pd.DataFrame) -> dict[str, Any]:
         pred = self.pred_meta.get("pred")
         if self.registry.task is not None:
-            info = {"type": self.registry.task, "source": "given",
-                    "reason": "given in the registry (task)"}
+            info = {
+                "type": self.registry.task,
+                "source": "given",
+                "reason": "given in the registry (task)",
+            }
         elif self.all_scored:
-            info = {"type": "binary", "source": "inferred",
-                    "reason": "predictions are derived from a score and a decision threshold"}
+            info = {
+                "type": "binary",
+                "source": "inferred",
+                "reason": "predictions are derived from a score and a decision threshold",
+            }
         elif frame["n_nonbinary_pred"].sum() == 0:
-            info = {"type": "binary", "source": "inferred",
-                    "reason": f"every prediction in {pred!r} is 0 or 1"}
+            info = {
+                "type": "binary",
+                "source": "inferred",
+                "reason": f"every prediction in {pred!r} is 0 or 1",
+            }
         else:
-            info = {"type": "regression", "source": "inferred",
-                    "reason": f"predictions in {pred!r} take values other than 0 and 1"}
+            info = {
+                "type": "regression",
+                "source": "inferred",
+                "reason": f"predictions in {pred!r} take values other than 0 and 1",
+            }
         if info["type"] == "binary":
             if frame["n_nonbinary_pred"].sum() > 0:
                 raise MonitorInputError(
@@ -181,8 +228,9 @@ class _Context:
         return info
 
 
-def _groups(ctx: _Context, frame: pd.DataFrame, task: str, names: list[list[str]]
-            ) -> list[dict[str, Any]]:
+def _groups(
+    ctx: _Context, frame: pd.DataFrame, task: str, names: list[list[str]]
+) -> list[dict[str, Any]]:
     keys = BINARY_KEYS if task == "binary" else REGRESSION_KEYS
     has_sel = task == "binary"
     out = []
@@ -197,8 +245,18 @@ def _groups(ctx: _Context, frame: pd.DataFrame, task: str, names: list[list[str]
         codes, slice_parts = _slices_of(ats)
         counts = _sum_cube(codes, len(slice_parts), {k: frame[k].to_numpy() for k in keys})
         stats = metrics_from_counts(counts, task)
-        out.append(assemble_group(ats, slice_parts, stats, task, True, has_sel,
-                                  ctx.registry.threshold, ctx.registry.min_samples))
+        out.append(
+            assemble_group(
+                ats,
+                slice_parts,
+                stats,
+                task,
+                True,
+                has_sel,
+                ctx.registry.threshold,
+                ctx.registry.min_samples,
+            )
+        )
     return out
 
 
@@ -224,31 +282,45 @@ def _evaluation(ctx: _Context, frame: pd.DataFrame, intersect: bool = False) -> 
         source=ctx.source,
         engine="sql",
         task_info=task_info,
-        columns={"prediction": None if score is not None else ctx.pred_meta.get("pred"),
-                 "label": ctx.label_col, "score": score, "attributes": list(ctx.attrs)},
+        columns={
+            "prediction": None if score is not None else ctx.pred_meta.get("pred"),
+            "label": ctx.label_col,
+            "score": score,
+            "attributes": list(ctx.attrs),
+        },
         prediction=prediction,
         decision_threshold=threshold_d,
         threshold=ctx.registry.threshold,
         min_samples=ctx.registry.min_samples,
         intersect=intersect,
-        rows={"total": n, "without_prediction": 0, "scored": n, "labelled": labelled,
-              "awaiting_label": n - labelled},
+        rows={
+            "total": n,
+            "without_prediction": 0,
+            "scored": n,
+            "labelled": labelled,
+            "awaiting_label": n - labelled,
+        },
         groups=groups,
     )
     return report
 
 
-def sli(evaluation: dict[str, Any], declared: list[str], target: float | None
-        ) -> dict[str, Any]:
+def sli(evaluation: dict[str, Any], declared: list[str], target: float | None) -> dict[str, Any]:
     """good = declared attributes within threshold; total = those measurable."""
     by_name = {g["name"]: g for g in evaluation["groups"]}
     good = [a for a in declared if by_name[a]["status"] == "within_threshold"]
     bad = [a for a in declared if by_name[a]["status"] == "exceeded"]
     unmeasurable = [
-        {"attribute": a,
-         "reason": "; ".join(d["reason"] for d in by_name[a]["disparities"]
-                             if d["gated"] and d["status"] == "unmeasured")}
-        for a in declared if by_name[a]["status"] == "unmeasured"
+        {
+            "attribute": a,
+            "reason": "; ".join(
+                d["reason"]
+                for d in by_name[a]["disparities"]
+                if d["gated"] and d["status"] == "unmeasured"
+            ),
+        }
+        for a in declared
+        if by_name[a]["status"] == "unmeasured"
     ]
     total = len(good) + len(bad)
     out: dict[str, Any] = {
@@ -263,9 +335,13 @@ def sli(evaluation: dict[str, Any], declared: list[str], target: float | None
     }
     if target is not None:
         if total == 0:
-            out["error_budget"] = {"allowed_bad": None, "bad": 0, "remaining": None,
-                                   "remaining_fraction": None,
-                                   "reason": "nothing measurable; the budget cannot be judged"}
+            out["error_budget"] = {
+                "allowed_bad": None,
+                "bad": 0,
+                "remaining": None,
+                "remaining_fraction": None,
+                "reason": "nothing measurable; the budget cannot be judged",
+            }
         else:
             allowed = (1.0 - target) * total
             remaining = allowed - len(bad)
@@ -280,11 +356,20 @@ def sli(evaluation: dict[str, Any], declared: list[str], target: float | None
     return out
 
 
-def store_report(store: Store, model: str, registry: Registry, *, version: str | None = None,
-                 since: str | None = None, until: str | None = None,
-                 attrs: list[str] | None = None, target: float | None = None,
-                 intersect: bool = False, trend: bool = True,
-                 registry_source: str | None = None) -> dict[str, Any]:
+def store_report(
+    store: Store,
+    model: str,
+    registry: Registry,
+    *,
+    version: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    attrs: list[str] | None = None,
+    target: float | None = None,
+    intersect: bool = False,
+    trend: bool = True,
+    registry_source: str | None = None,
+) -> dict[str, Any]:
     """The report of one model version over a window: evaluation, daily trend, SLI."""
     if target is not None and not (0 < target <= 1):
         raise MonitorInputError(f"--target must be in (0, 1], e.g. 0.99; got {target}")
@@ -302,17 +387,23 @@ def store_report(store: Store, model: str, registry: Registry, *, version: str |
         for day in sorted(frame["day"].unique().tolist()):
             part = frame[frame["day"] == day].reset_index(drop=True)
             groups = _groups(ctx, part, task, [[a] for a in ctx.attrs])
-            days.append({
-                "day": day_text(day),
-                "n": int(part["n"].sum()),
-                "labelled": int(part["n_labelled"].sum()),
-                "groups": [
-                    {"name": g["name"], "status": g["status"],
-                     "disparities": {d["metric"]: d["value"] for d in g["disparities"]
-                                     if d["gated"]}}
-                    for g in groups
-                ],
-            })
+            days.append(
+                {
+                    "day": day_text(day),
+                    "n": int(part["n"].sum()),
+                    "labelled": int(part["n_labelled"].sum()),
+                    "groups": [
+                        {
+                            "name": g["name"],
+                            "status": g["status"],
+                            "disparities": {
+                                d["metric"]: d["value"] for d in g["disparities"] if d["gated"]
+                            },
+                        }
+                        for g in groups
+                    ],
+                }
+            )
     return {
         "kind": "faircode.fairness.report",
         "format_version": 1,
@@ -340,8 +431,12 @@ def trend_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
             for m in g["disparities"]:
                 if (g["name"], m) not in metrics:
                     metrics.append((g["name"], m))
-    short = {"demographic_parity_difference": "DP", "equalized_odds_difference": "EO",
-             "accuracy_range": "Acc", "mae_range": "MAE"}
+    short = {
+        "demographic_parity_difference": "DP",
+        "equalized_odds_difference": "EO",
+        "accuracy_range": "Acc",
+        "mae_range": "MAE",
+    }
     head += [f"{g}:{short.get(m, m)}" for g, m in metrics]
     rows = []
     threshold = report["evaluation"]["settings"]["threshold"]
@@ -360,15 +455,20 @@ def trend_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
 
 def _table(head: list[str], rows: list[list[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    return ["  ".join(c.rjust(w) if i else c.ljust(w)
-                      for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
-            for cells in [head, *rows]]
+    return [
+        "  ".join(
+            c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))
+        ).rstrip()
+        for cells in [head, *rows]
+    ]
 
 
 def sli_lines(s: dict[str, Any]) -> list[str]:
     ratio = "-" if s["ratio"] is None else f"{s['ratio']:.3f}"
-    lines = [f"SLI: {s['good']}/{s['total']} measurable declared attributes within threshold "
-             f"(ratio {ratio})"]
+    lines = [
+        f"SLI: {s['good']}/{s['total']} measurable declared attributes within threshold "
+        f"(ratio {ratio})"
+    ]
     for u in s["unmeasurable"]:
         lines.append(f"  unmeasurable (not counted as good): {u['attribute']}: {u['reason']}")
     b = s["error_budget"]
@@ -377,8 +477,11 @@ def sli_lines(s: dict[str, Any]) -> list[str]:
             lines.append(f"error budget (target {s['target']:g}): {b['reason']}")
         else:
             frac = b["remaining_fraction"]
-            left = "exhausted" if b.get("exhausted") else (
-                f"{frac:.1%} left" if frac is not None else "left")
+            left = (
+                "exhausted"
+                if b.get("exhausted")
+                else (f"{frac:.1%} left" if frac is not None else "left")
+            )
             lines.append(
                 f"error budget (target {s['target']:g}): {b['bad']} bad of "
                 f"{b['allowed_bad']:.3g} allowed; {left}"
@@ -389,12 +492,15 @@ def sli_lines(s: dict[str, Any]) -> list[str]:
 def render_report_text(report: dict[str, Any]) -> str:
     from .render import render_text
 
-    out = [f"model {report['model']} version {report['version']} "
-           f"({report['version_source']}); window {report['window']['since'] or 'start'} .. "
-           f"{report['window']['until'] or 'now'}; registry from {report['registry']['source']}"]
+    out = [
+        f"model {report['model']} version {report['version']} "
+        f"({report['version_source']}); window {report['window']['since'] or 'start'} .. "
+        f"{report['window']['until'] or 'now'}; registry from {report['registry']['source']}"
+    ]
     if report["orphan_labels"]:
-        out.append(f"orphan labels (no prediction logged for their request id): "
-                   f"{report['orphan_labels']}")
+        out.append(
+            f"orphan labels (no prediction logged for their request id): {report['orphan_labels']}"
+        )
     out.append(render_text(report["evaluation"]).rstrip("\n"))
     if report["trend"]:
         out.append("")
@@ -408,13 +514,21 @@ def render_report_text(report: dict[str, Any]) -> str:
 def render_report_markdown(report: dict[str, Any]) -> str:
     from .render import render_markdown
 
-    out = [f"**Model** `{report['model']}` version `{report['version']}`; registry from "
-           f"{report['registry']['source']}; orphan labels: {report['orphan_labels']}", ""]
+    out = [
+        f"**Model** `{report['model']}` version `{report['version']}`; registry from "
+        f"{report['registry']['source']}; orphan labels: {report['orphan_labels']}",
+        "",
+    ]
     out.append(render_markdown(report["evaluation"]).rstrip("\n"))
     if report["trend"]:
         head, rows = trend_rows(report)
-        out += ["", "### Trend per day", "", "| " + " | ".join(head) + " |",
-                "|" + "|".join("---" for _ in head) + "|"]
+        out += [
+            "",
+            "### Trend per day",
+            "",
+            "| " + " | ".join(head) + " |",
+            "|" + "|".join("---" for _ in head) + "|",
+        ]
         out += ["| " + " | ".join(r) + " |" for r in rows]
     out += ["", "### SLI", ""] + [f"- {line.strip()}" for line in sli_lines(report["sli"])]
     return "\n".join(out) + "\n"
