@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from .detect import check_overrides, kind_from_name
 from .labels import age_shape, age_value, band_labels
-from .numerics import Z, fmt, fsum, ln, pct, round_half_up, round_int
+from .numerics import fmt, fsum, ln, pct, round_half_up, round_int, wilson_bounds
 from .options import Options, resolve
 from .reference import match_reference, reference_block, sum_warnings
 from .summary import LABEL_CAP, PAIR_COLUMNS, Summary
@@ -20,15 +20,8 @@ GROUP_FLAG_CAP = 100  # under-represented flag lines per dimension; then one sum
 
 def wilson(c: int, n: int) -> tuple[float, float]:
     """The Wilson score interval of c out of n at Z, clipped to [0, 1], 4 dp (SPEC 3)."""
-    z2 = Z * Z
-    p = c / n
-    denom = 1 + z2 / n
-    center = (p + z2 / (2 * n)) / denom
-    margin = (Z / denom) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return (
-        round_half_up(max(0.0, center - margin), 4),
-        round_half_up(min(1.0, center + margin), 4),
-    )
+    lo, hi = wilson_bounds(c, n)
+    return round_half_up(lo, 4), round_half_up(hi, 4)
 
 
 def age_mapper(counts: dict[str, int], opts: Options) -> tuple[str, Callable[[str], str | None]]:

@@ -20,7 +20,7 @@ from .errors import (
 )
 from .monitor.cli import add_fairness_parser
 from .options import Options
-from .report import add_format_options, format_of
+from .render import add_format_options, format_of
 
 PROGRESS_MIN_BYTES = 16 << 20
 SAMPLE = "compas-scores-two-years.csv"
@@ -304,7 +304,7 @@ def _hashing_progress(size: int | None, hasher, hashing: bool):
 def cmd_profile(args: argparse.Namespace) -> int:
     from .profiler import profile
     from .provenance import StreamHash, provenance
-    from .report import render_as
+    from .render import render_as
 
     threshold = _fail_under(args)
     opts = _opts_from_args(args)
@@ -403,7 +403,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from .options import resolve
     from .profiler import profile
     from .provenance import StreamHash, provenance
-    from .report import render_as
+    from .render import render_as
     from .safetext import shown
 
     opts = _opts_from_args(args)

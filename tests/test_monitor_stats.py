@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from faircode.monitor.stats import Z95, exceeds, round12, wilson_interval
+from faircode.monitor.stats import exceeds, round12, wilson_interval
+from faircode.numerics import Z as Z95
 
 
 # Newcombe (1998), "Two-sided confidence intervals for the single proportion",

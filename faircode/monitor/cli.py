@@ -63,7 +63,7 @@ def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--intersect", action="store_true", help="also slice by every combination of the attributes"
     )
-    from ..report import add_format_options
+    from ..render import add_format_options
 
     out = add_format_options(p, "fairness evaluate")
     out.add_argument(
@@ -167,7 +167,7 @@ def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
 
 def evaluate_command(args: argparse.Namespace) -> int:
     """Run ``fairness evaluate`` for parsed ``args``; returns the exit code."""
-    from ..report import format_of, render_as
+    from ..render import format_of, render_as
     from .core import evaluate
 
     if args.html and _same_file(args.html, args.file):

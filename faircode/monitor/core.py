@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..numerics import Z as Z95
 from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD
 from .disparities import DISPARITIES, build_disparities
 from .engines import SliceInput, run_engine
@@ -37,7 +38,7 @@ from .slices import (
     _native,
     _slices_of,
 )
-from .stats import COMPARE_DECIMALS, Z95
+from .stats import COMPARE_DECIMALS
 
 FORMAT_VERSION = 1
 

@@ -1,5 +1,5 @@
 """Terminal, JSON, Markdown and HTML renderings of an ``evaluate`` report (registered in
-:data:`faircode.report.RENDERERS`)."""
+:data:`faircode.render.RENDERERS`)."""
 
 from __future__ import annotations
 

@@ -6,39 +6,35 @@ import math
 
 import numpy as np
 
-#: Two-sided 95% normal quantile used for every Wilson interval: the profiler's Z.
-from ..numerics import Z as Z95
+from ..numerics import wilson_bounds
 
 #: Values are compared after rounding half-up to this many decimals (see SPEC section 12).
 COMPARE_DECIMALS = 12
 _SCALE = 10**COMPARE_DECIMALS
 
 
-def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None:
-    """Wilson score interval for ``successes`` out of ``n``; ``None`` when ``n == 0``."""
+def wilson_interval(successes: int, n: int) -> tuple[float, float] | None:
+    """Wilson score interval for ``successes`` out of ``n``; ``None`` when ``n == 0``.
+
+    The package's one Wilson (:func:`faircode.numerics.wilson_bounds`), with the ends
+    pinned as SPEC 12.4 says: low is 0 exactly at k = 0, high is 1 exactly at k = n.
+    """
     if n <= 0:
         return None
-    lo, hi = wilson_arrays(np.array([successes], dtype=float), np.array([n], dtype=float), z)
-    return float(lo[0]), float(hi[0])
+    lo, hi = wilson_bounds(successes, n)
+    return (0.0 if successes == 0 else lo), (1.0 if successes == n else hi)
 
 
-def wilson_arrays(
-    successes: np.ndarray, n: np.ndarray, z: float = Z95
-) -> tuple[np.ndarray, np.ndarray]:
-    """Vectorised Wilson bounds; entries with ``n == 0`` are NaN."""
+def wilson_arrays(successes: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`wilson_interval` per entry (at most 50,000 slices); NaN where ``n == 0``."""
     k = np.asarray(successes, dtype=float)
     m = np.asarray(n, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = k / m
-        z2 = z * z
-        denom = 1.0 + z2 / m
-        centre = (p + z2 / (2.0 * m)) / denom
-        half = z * np.sqrt(p * (1.0 - p) / m + z2 / (4.0 * m * m)) / denom
-        # at k = 0 (k = n) the lower (upper) bound is exactly 0 (1); pin it against rounding
-        lo = np.where(k == 0, 0.0, np.clip(centre - half, 0.0, 1.0))
-        hi = np.where(k == m, 1.0, np.clip(centre + half, 0.0, 1.0))
-    lo = np.where(m > 0, lo, np.nan)
-    hi = np.where(m > 0, hi, np.nan)
+    pairs = [
+        wilson_interval(a, b) or (math.nan, math.nan)
+        for a, b in zip(k.tolist(), m.tolist(), strict=True)
+    ]
+    lo = np.array([p[0] for p in pairs], dtype=float)
+    hi = np.array([p[1] for p in pairs], dtype=float)
     return lo, hi
 
 
