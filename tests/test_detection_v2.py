@@ -196,3 +196,32 @@ def test_schema_lists_the_engine_kinds():
     dims = schema["properties"]["dimensions"]["items"]["properties"]
     assert dims["kind"]["enum"] == list(KINDS)
     assert schema["properties"]["format_version"] == {"const": 2}
+
+
+def _excerpt_matches(shown, real, path="") -> list[str]:
+    """Every value of the SPEC example equals the real result; a list in the example is
+    the real list's first elements."""
+    if isinstance(shown, dict):
+        problems = []
+        for key, value in shown.items():
+            if key not in real:
+                problems.append(f"{path}.{key}: not in the result")
+            else:
+                problems += _excerpt_matches(value, real[key], f"{path}.{key}")
+        return problems
+    if isinstance(shown, list) and shown and shown != ["..."]:
+        return [
+            p
+            for i, item in enumerate(shown)
+            for p in _excerpt_matches(item, real[i], f"{path}[{i}]")
+        ]
+    return [] if shown == real or shown == ["..."] else [f"{path}: {shown!r} != {real!r}"]
+
+
+def test_spec_section_6_example_is_a_real_result():
+    spec = (ROOT / "SPEC.md").read_text(encoding="utf-8")
+    start = spec.index("```json", spec.index("## 6. Result shape")) + len("```json")
+    example = json.loads(spec[start : spec.index("```", start)])
+    real = faircode.profile(DATA / "compas-scores-two-years.csv")
+    assert list(example) == [k for k in real if k in example]  # key order
+    assert _excerpt_matches(example, real) == []
