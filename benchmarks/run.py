@@ -387,16 +387,13 @@ def markdown(report: dict) -> str:
             lines.append(f"| {Path(f['path']).name} | {k} | {v} | {targets.get(k, '')} |")
     lines += ["", "Tools: " + "; ".join(f"`{t}` = {LABELS[t]}" for t in TOOLS) + ".", ""]
     if report.get("trees"):
-        trees = [
-            f"`@{label}` = {t['path']}"
-            + (
-                f" (commit {t['commit']}{', with uncommitted changes' if t['dirty'] else ''})"
-                if t["commit"]
-                else ""
-            )
-            + f", importing {t['faircode_file']}"
-            for label, t in report["trees"].items()
-        ]
+        trees = []
+        for label, t in report["trees"].items():
+            commit = ""
+            if t["commit"]:
+                dirty = ", with uncommitted changes" if t["dirty"] else ""
+                commit = f" (commit {t['commit'].split()[0]}{dirty})"
+            trees.append(f"`@{label}` = {t['path']}{commit}, importing {t['faircode_file']}")
         lines += ["Trees: " + "; ".join(trees) + ".", ""]
         lines += [
             "Tree ratios `TOOL@LABEL_over_FIRST` = median time of that tree over the first "
