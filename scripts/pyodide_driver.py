@@ -12,9 +12,10 @@ directories of the files it is given at the same paths, and then calls these fun
 
 A job is {"op": "profile", "path" | "bytes_b64", "name", "opts", "overrides" (an object
 or [column, kind] pairs), "block_size"}, {"op": "compare", "a": {...}, "b": {...},
-"opts", "overrides"} or {"op": "cli", "argv": [...]}; its answer is {"result": ...} or
-{"error": message} (an InputError; "internal": true with a traceback on any other
-exception), or {"code", "stdout", "stderr"} for "cli".
+"opts", "overrides"}, {"op": "cli", "argv": [...]} or {"op": "runtime"}. Its answer is
+{"result": ...} or {"error": message} (an InputError; "internal": true with a traceback
+on any other exception); {"code", "stdout", "stderr"} for "cli"; for "runtime", where
+the jobs ran (`runtime()`).
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ def _job(job: dict) -> dict:
     import faircode
 
     op = job.get("op", "profile")
+    if op == "runtime":
+        return {"result": runtime()}
     if op == "cli":
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -87,6 +90,32 @@ def _job(job: dict) -> dict:
     except Exception:
         return {"error": traceback.format_exc(), "internal": True}
     return {"result": result}
+
+
+def runtime() -> dict:
+    """Where the jobs ran: the platform, the faircode loaded (and whether from a wheel:
+    only a wheel has the dist-info that importlib.metadata reads), and the modules
+    imported that are neither the standard library's nor faircode's, the bridge's or
+    Pyodide's own."""
+    import importlib.metadata
+
+    import faircode
+
+    try:
+        distribution = importlib.metadata.version("faircode")
+    except importlib.metadata.PackageNotFoundError:
+        distribution = None
+    own = {"faircode", "pyodide_driver", "pyodide", "_pyodide", "_pyodide_core", "js"}
+    own |= {"pyodide_js", "__main__"}
+    top = {name.partition(".")[0] for name in list(sys.modules)}
+    return {
+        "platform": sys.platform,
+        "python": sys.version,
+        "faircode": faircode.__version__,
+        "faircode_file": faircode.__file__,
+        "distribution": distribution,
+        "third_party_modules": sorted(top - set(sys.stdlib_module_names) - own),
+    }
 
 
 def run_jobs(jobs_json: str) -> str:
