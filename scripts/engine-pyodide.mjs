@@ -109,7 +109,9 @@ function installFaircode(py, wheel) {
   }
   const driver = fs.readFileSync(path.join(ROOT, 'scripts', 'pyodide_driver.py'));
   py.FS.writeFile(`${PKG_DIR}/pyodide_driver.py`, driver);
-  py.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(PKG_DIR)})`);
+  // Only the copied package: '' (the working directory, the host's once mounted) is
+  // taken off sys.path, so a checkout's faircode/ or *.egg-info there is never seen.
+  py.runPython(`import sys; sys.path[:] = [${JSON.stringify(PKG_DIR)}] + [p for p in sys.path if p]`);
 }
 
 /** Mount the host directories holding `paths` (and the working directory) at the same

@@ -214,6 +214,7 @@ def test_the_jobs_ran_in_pyodide_on_the_standard_library_only(batch):
     # Third-party modules loaded after every job: none (faircode and the bridge aside).
     assert info["third_party_modules"] == [], info
     assert info["faircode"] == faircode.__version__
+    assert info["faircode_file"].startswith("/faircode-pkg/faircode/"), info
     assert info["distribution"] is None  # the source tree, copied: no dist-info
 
 
