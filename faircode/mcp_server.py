@@ -103,8 +103,8 @@ def serve(root: Root) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        require("mcp", PROG)  # before anything else: one line naming the extra
         root = Root(args.root if args.root is not None else os.getcwd())
+        require("mcp", PROG)  # one line naming the extra, before any protocol traffic
         os.chdir(root.path)  # relative paths, and the names in messages, are the root's
         serve(root)
     except FaircodeError as err:
