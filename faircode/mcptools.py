@@ -59,6 +59,8 @@ class Root:
         """The path to open for ``given`` (an argument's value), or an InputError."""
         if not isinstance(given, str) or not given.strip():
             raise InputError(f"{argument}: give a file path (a non-empty string)")
+        if "\0" in given:
+            raise InputError(f"{argument}: a path cannot hold a NUL character")
         if given in STDIN_NAMES or os.path.normpath(given) in STDIN_NAMES:
             raise InputError(
                 f"{argument}: {given}: the MCP server does not read standard input (it "

@@ -66,6 +66,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (outside / "secret.csv").write_text("sex,race\nMale,Other\nFemale,Other\n")
     (root / "link.csv").symlink_to(outside / "secret.csv")
     (root / "linkdir").symlink_to(outside)
+    os.mkfifo(root / "pipe.csv")  # opening it would block the server until a writer came
     (root / "globbed").mkdir()
     shutil.copy(root / "sub" / "ref.csv", root / "globbed" / "a.csv")
     (root / "globbed" / "b.csv").symlink_to(outside / "secret.csv")
@@ -338,6 +339,8 @@ ERRORS = [
     ("profile_dataset", {}, "profile_dataset: the argument 'path' is required"),
     ("profile_dataset", {"path": "-"}, "path: -: the MCP server does not read standard input"),
     ("profile_dataset", {"path": "/dev/stdin"}, "the MCP server does not read standard input"),
+    ("profile_dataset", {"path": "pipe.csv"}, "path: pipe.csv: not a regular file"),
+    ("profile_dataset", {"path": "a\0b.csv"}, "path: a path cannot hold a NUL character"),
     ("profile_dataset", {"path": "OUTSIDE"}, "OUTSIDE is outside the server's root ROOT"),
     ("profile_dataset", {"path": "/etc/passwd"}, "/etc/passwd is outside the server's root"),
     (
