@@ -378,7 +378,7 @@ def compare_datasets(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, A
 
 NOT_AVAILABLE = (
     "proxy_hints: proxy hints are not available in this version of faircode "
-    "(it has no faircode.proxy module); upgrade faircode"
+    "(it has no faircode.proxy.proxy_hints); upgrade faircode"
 )
 
 
