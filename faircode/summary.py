@@ -261,12 +261,18 @@ class SummaryBuilder:
         self.age_not_interval = [False] * n
         self.capped = [False] * n
         # Pair tracking: label codes per candidate column, tables per pair.
+        cross: list[int] = []
         if opts.cross is not None:
             idx = [self.columns.index(c) for c in opts.cross if c in self.columns]
-            cand = sorted(set(idx)) if len(set(idx)) == 2 else []
-            cand = [i for i in cand if self.roles[i] is not None]
+            cross = sorted(set(idx)) if len(set(idx)) == 2 else []
+            cross = [i for i in cross if self.roles[i] is not None]
+        first = [i for i, r in enumerate(self.roles) if r is not None][:PAIR_COLUMNS]
+        if opts.proxy_hints:  # SPEC 16: every pair of the first PAIR_COLUMNS, and cross
+            cand = sorted(set(first) | set(cross if len(cross) == 2 else []))
+        elif opts.cross is not None:
+            cand = cross
         else:  # the first PAIR_COLUMNS counted columns (SPEC 0.9)
-            cand = [i for i, r in enumerate(self.roles) if r is not None][:PAIR_COLUMNS]
+            cand = first
         self.alive: list[int] = cand if len(cand) >= 2 else []
         # Without cross, skip a pair (i, j) when a column k < j other than i is certain to
         # be a dimension (forced, or a geography name): (i, j) can never be the first two.
@@ -276,11 +282,18 @@ class SummaryBuilder:
             if self.roles[i] == "forced"
             or (self.roles[i] == "named" and self.kinds[i] == "geography")
         }
+        in_first = set(first)
+
+        def counted(i: int, j: int) -> bool:
+            if opts.proxy_hints:
+                return (i in in_first and j in in_first) or [i, j] == cross
+            return opts.cross is not None or not any(c < j and c != i for c in sure)
+
         self.pair_tables: dict[tuple[int, int], Any] = {
             (i, j): self._new_pair_table()
             for k, i in enumerate(self.alive)
             for j in self.alive[k + 1 :]
-            if opts.cross is not None or not any(c < j and c != i for c in sure)
+            if counted(i, j)
         }
         paired = {c for pair in self.pair_tables for c in pair}
         self.alive = [i for i in self.alive if i in paired]
