@@ -15,14 +15,16 @@ from typing import Any
 from .errors import require
 from .numerics import fmt, round_half_up
 from .options import Options
-from .summary import PAIR_COLUMNS
+from .summary import LABEL_CAP, PAIR_COLUMNS
 
 __all__ = [
+    "add_proxy_options",
     "adjust",
     "chi2_test",
     "compare_lines",
     "hints_block",
     "p_text",
+    "proxy_opts",
     "report_lines",
     "round_p",
 ]
@@ -311,4 +313,99 @@ def summary_hints(
                 return cells
 
             pairs.append((a, b, get))
-    return hints_block(pairs, groups, opts)
+    held = summary.held
+    info = None
+    if held is not None:
+        info = held["info"]
+        base = len(summary.columns)
+        hnames = held["names"]
+        for k, h in enumerate(hnames):
+            counts = held["counts"][k]
+            groups[h] = sorted(counts or {}, key=lambda lab, c=counts: (-c[lab], lab))
+        for k, h in enumerate(hnames):
+            for a in names:
+                ia = index_of[a]
+
+                def get_h(ia: int = ia, k: int = k) -> Mapping[tuple[str, str], int] | str:
+                    raw = held["pairs"].get((ia, base + k))
+                    if raw is None:
+                        return _held_why(summary, overrides, ia, held, k)
+                    cells: dict[tuple[str, str], int] = {}
+                    for (x, y), c in raw.items():
+                        g = mappers[ia](x)
+                        if g is not None:
+                            cells[(g, y)] = cells.get((g, y), 0) + c
+                    return cells
+
+                pairs.append((a, h, get_h))
+            for m in range(k + 1, len(hnames)):
+
+                def get_hh(k: int = k, m: int = m) -> Mapping[tuple[str, str], int] | str:
+                    raw = held["pairs"].get((base + k, base + m))
+                    if raw is None:
+                        return "a held-out column was capped"
+                    return dict(raw)
+
+                pairs.append((h, hnames[m], get_hh))
+    return hints_block(pairs, groups, opts, info)
+
+
+def _held_why(summary: Any, overrides: Mapping[str, str], ia: int, held: dict, k: int) -> str:
+    if held["capped"][k]:
+        return f"'{held['names'][k]}' has more than {LABEL_CAP} labels"
+    return not_counted_why(summary.columns, overrides, ia, ia)
+
+
+# -------------------------------------------------------------------------------- CLI
+
+
+def add_proxy_options(p: Any, held_out: bool) -> None:
+    """The CLI's proxy-hint options (SPEC 16); --proxy-hints-with on profile only."""
+    d = Options()
+    p.add_argument(
+        "--proxy-hints",
+        action="store_true",
+        default=None,
+        help="test every pair of dimensions for association (the proxy extra: scipy)",
+    )
+    p.add_argument(
+        "--proxy-alpha", metavar="X", help=f"significance level (default {d.proxy_alpha})"
+    )
+    p.add_argument(
+        "--proxy-correction",
+        choices=("holm", "bonferroni", "none"),
+        help=f"multiple-testing correction (default {d.proxy_correction})",
+    )
+    p.add_argument(
+        "--proxy-exact",
+        action="store_true",
+        default=None,
+        help="Fisher's exact test for 2x2 tables, a seeded permutation test otherwise",
+    )
+    p.add_argument(
+        "--proxy-permutations",
+        metavar="N",
+        help=f"permutations of --proxy-exact (default {d.proxy_permutations})",
+    )
+    p.add_argument(
+        "--proxy-seed", metavar="N", help=f"seed of --proxy-exact (default {d.proxy_seed})"
+    )
+    if held_out:
+        p.add_argument(
+            "--proxy-hints-with",
+            action="append",
+            metavar="PATH=COLUMN[:KEY]",
+            help="also test COLUMN of another CSV, by row order or joined on KEY; repeatable",
+        )
+
+
+def proxy_opts(args: Any) -> dict:
+    """The options of add_proxy_options that were given."""
+    keys = ("proxy_hints", "proxy_alpha", "proxy_correction", "proxy_exact")
+    out = {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
+    for k in ("proxy_permutations", "proxy_seed"):
+        if getattr(args, k, None) is not None:
+            out[k] = getattr(args, k)
+    if getattr(args, "proxy_hints_with", None):
+        out["proxy_with"] = list(args.proxy_hints_with)
+    return out
