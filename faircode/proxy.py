@@ -79,8 +79,8 @@ def _small_expected(expected: Any) -> bool:
 def chi2_test(table: Any, opts: Options) -> dict:
     """The statistics of one r x c table of counts (every row and column sum > 0, r, c
     >= 2): chi2, dof, p_value (unrounded), cramers_v, n, small_expected, method."""
+    stats = require("scipy.stats", WHAT)  # first: scipy brings numpy
     np = require("numpy", WHAT)
-    stats = require("scipy.stats", WHAT)
     obs = np.asarray(table, dtype=np.int64)
     res = stats.chi2_contingency(obs, correction=False)
     chi2, p, dof, expected = float(res[0]), float(res[1]), int(res[2]), res[3]
