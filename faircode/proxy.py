@@ -24,6 +24,7 @@ __all__ = [
     "compare_lines",
     "hints_block",
     "p_text",
+    "proxy_hints",
     "proxy_opts",
     "report_lines",
     "round_p",
@@ -38,6 +39,8 @@ TINY_EXPECTED = 1.0
 PERMUTATION_CHUNK = 1000  # random tables drawn at once (bounded memory)
 #: Hints rows shown in the terminal report; --json lists all.
 SHOWN = 20
+#: Not-tested pairs named in flags; then one line counts the rest (SPEC 16).
+NOT_TESTED_FLAGS = 10
 
 
 def round_p(p: float) -> float:
@@ -203,8 +206,11 @@ def hints_block(
                 f"proxy: '{a}' x '{b}': small expected counts (Cochran: over 20% below 5 or "
                 "any below 1); the chi-squared p-value is approximate (--proxy-exact)"
             )
-    for nt in not_tested:
+    for nt in not_tested[:NOT_TESTED_FLAGS]:
         flags.append(f"proxy: '{nt['a']}' x '{nt['b']}' not tested ({nt['why']})")
+    if len(not_tested) > NOT_TESTED_FLAGS:
+        more = len(not_tested) - NOT_TESTED_FLAGS
+        flags.append(f"proxy: {more} more pairs not tested (see proxy_hints)")
     block: dict = {
         "alpha": opts.proxy_alpha,
         "correction": opts.proxy_correction,
@@ -409,3 +415,23 @@ def proxy_opts(args: Any) -> dict:
     if getattr(args, "proxy_hints_with", None):
         out["proxy_with"] = list(args.proxy_hints_with)
     return out
+
+
+# -------------------------------------------------------------------------------- API
+
+
+def proxy_hints(
+    source: Any,
+    overrides: dict[str, str] | None = None,
+    opts: dict | Options | None = None,
+    **kwargs: Any,
+) -> dict:
+    """The SPEC 16 block of a source (what `faircode profile --proxy-hints` adds):
+    profile(source) with proxy_hints on; `kwargs` as for profile (engine, name, ...)."""
+    from .options import resolve
+    from .profiler import profile
+
+    options = resolve(opts)._replace(proxy_hints=True) if isinstance(opts, Options) else None
+    if options is None:
+        options = resolve({**(opts or {}), "proxy_hints": True})
+    return profile(source, overrides, options, **kwargs)["proxy_hints"]

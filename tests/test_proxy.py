@@ -217,6 +217,15 @@ def test_compas_hints_equal_scipy_on_an_independent_crosstab():
     jsonschema.validate(result, schema)
 
 
+def test_the_api_function_returns_the_block():
+    from faircode.proxy import proxy_hints
+
+    block = proxy_hints(COMPAS, opts={"proxy_correction": "none"})
+    full = faircode.profile(COMPAS, opts={"proxy_hints": True, "proxy_correction": "none"})
+    assert block == full["proxy_hints"]
+    assert all(h["p_adjusted"] == h["p_value"] for h in block["hints"])
+
+
 def test_compas_report_and_bonferroni_stated():
     code, out, _ = run_cli("profile", COMPAS, "--proxy-hints", "--proxy-correction", "bonferroni")
     assert code == 0
@@ -422,6 +431,18 @@ def test_a_pair_past_the_bound_is_reported_not_tested(tmp_path):
         "proxy: 'sex' x 'race' not tested ('race' is not among the first 64 counted columns)"
         in result["flags"]
     )
+    many = tmp_path / "many.csv"
+    extra = ["gender", "ethnicity", "region", "country"]
+    with open(many, "w") as f:
+        f.write(",".join(cols + extra) + "\n")
+        for line in lines[1:]:
+            f.write(line + ",a,b,c,d\n" if rng.random() < 0.5 else line + ",e,f,g,h\n")
+    block = faircode.profile(many, opts={"proxy_hints": True})
+    assert len(block["proxy_hints"]["not_tested"]) == 5 + 4 + 3 + 2 + 1
+    lines_nt = [f for f in block["flags"] if "not tested" in f]
+    assert (
+        len(lines_nt) == 11 and lines_nt[-1] == "proxy: 5 more pairs not tested (see proxy_hints)"
+    )
     crossed = faircode.profile(path, opts={"proxy_hints": True, "cross": "sex,race"})
     assert [(h["a"], h["b"]) for h in crossed["proxy_hints"]["hints"]] == [("sex", "race")]
 
@@ -439,6 +460,16 @@ def test_fast_path_and_reference_reader_give_the_same_hints(tmp_path):
     ref = faircode.profile(tmp_path / "g.csv", opts=opts, engine="reference")
     assert fast == ref
     assert len(fast["proxy_hints"]["hints"]) >= 6
+    # cut into parts as a file of 32 MB or more is (SPEC 0.8), counted on one thread
+    from faircode import fastpath
+    from faircode.analyze import analyze
+
+    options = resolve(opts)
+    with open(tmp_path / "g.csv", "rb") as fh:
+        got = fastpath.summarize_csv(fh, str(tmp_path / "g.csv"), {}, options, parts=3)
+    assert not isinstance(got, fastpath.Fallback), got
+    summary, checked = got
+    assert analyze(summary, checked, options) == ref
 
 
 def main_code(tmp_path) -> str:
