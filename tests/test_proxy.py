@@ -516,3 +516,33 @@ def test_without_proxy_hints_the_result_is_mains(tmp_path):
     del ours["proxy_hints"]
     assert to_json(ours) == to_json({k: v for k, v in plain.items() if k != "flags"})
     assert flags == plain["flags"]
+
+
+def test_labels_are_the_intersections_after_recode_na_and_age_bands(tmp_path):
+    path = tmp_path / "r.csv"
+    rng = random.Random(9)
+    rows = ["sex,race,age"]
+    for _ in range(400):
+        sex = rng.choice(["M", "Male", "F", "Female", "?"])
+        race = rng.choice(["White", "Black", "Asian"])
+        rows.append(f"{sex},{race},{rng.choice([17, 25, 40, 50, 200])}")
+    path.write_text("\n".join(rows) + "\n")
+    opts = {"proxy_hints": True, "recode": [["sex", "M", "Male"], ["sex", "F", "Female"]]}
+    opts["na"] = ["?"]
+    result = faircode.profile(path, opts=opts)
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    df["sex"] = df["sex"].replace({"M": "Male", "F": "Female", "?": None})
+    age = df["age"].astype(int)
+    df["age"] = pd.cut(age, [0, 18, 30, 45, 60, 75, 121], right=False).astype(str)
+    df.loc[age > 120, "age"] = None  # implausible: missing
+    hints = {(h["a"], h["b"]): h for h in result["proxy_hints"]["hints"]}
+    for a, b in (("sex", "race"), ("sex", "age"), ("race", "age")):
+        both = df.dropna(subset=[a, b])
+        obs = pd.crosstab(both[a], both[b]).to_numpy()
+        chi2, p, dof, _ = stats.chi2_contingency(obs, correction=False)
+        assert hints[(a, b)]["n"] == obs.sum()
+        assert hints[(a, b)]["dof"] == dof == (obs.shape[0] - 1) * (obs.shape[1] - 1)
+        assert hints[(a, b)]["chi2"] == pytest.approx(chi2, abs=5e-5)
+        assert hints[(a, b)]["p_value"] == pytest.approx(round_p(p), rel=1e-9)
+    inter = result["intersections"][0]
+    assert inter["dims"] == ["sex", "race"]
