@@ -9,8 +9,6 @@ protocol. Every path a tool reads goes through :meth:`Root.confine` first.
 from __future__ import annotations
 
 import glob
-import importlib
-import inspect
 import json
 import os
 import stat
@@ -20,7 +18,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .detect import OVERRIDE_VALUES
-from .errors import EXTRA_OF, FaircodeError, InputError, missing_extra
+from .errors import FaircodeError, InputError
 from .options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD, Options
 from .profiler import GLOB_CHARS
 
@@ -376,38 +374,14 @@ def compare_datasets(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, A
     return _profile_json(result)
 
 
-NOT_AVAILABLE = (
-    "proxy_hints: proxy hints are not available in this version of faircode "
-    "(it has no faircode.proxy.proxy_hints); upgrade faircode"
-)
-
-
 def proxy_hints(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    try:
-        module = importlib.import_module("faircode.proxy")
-    except ModuleNotFoundError as exc:
-        top = (exc.name or "").split(".")[0]
-        if exc.name in ("faircode.proxy", None):
-            raise InputError(NOT_AVAILABLE) from None
-        if top in EXTRA_OF:
-            raise missing_extra("proxy_hints", top) from None
-        raise
-    fn = getattr(module, "proxy_hints", None)
-    if fn is None:
-        raise InputError(NOT_AVAILABLE)
+    """SPEC 16's block ({"alpha", "correction", "exact", "hints": [...], "not_tested"}),
+    an object, never a bare list."""
+    from .proxy import proxy_hints as hints_of
+
     source = root.source(args["path"], "path")
-    kwargs: dict[str, Any] = {
-        "overrides": _overrides(args),
-        "opts": _opts(args, list(PROXY_OPTIONS)),
-    }
-    params = inspect.signature(fn).parameters
-    if not any(p.kind is p.VAR_KEYWORD for p in params.values()):
-        kwargs = {k: v for k, v in kwargs.items() if k in params}
-    out = fn(source, **kwargs)
-    hints = out.get("hints") if isinstance(out, dict) else out
-    if not isinstance(hints, list | tuple):
-        raise TypeError(f"faircode.proxy.proxy_hints returned {type(out).__name__}")
-    return _profile_json({"hints": list(hints)})
+    block = hints_of(source, _overrides(args), _opts(args, list(PROXY_OPTIONS)))
+    return _profile_json(block)
 
 
 def evaluate_model(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:

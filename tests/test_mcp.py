@@ -24,7 +24,7 @@ import pytest
 from util import DATA, ROOT
 
 import faircode
-from faircode.mcptools import NOT_AVAILABLE, Root, run_tool
+from faircode.mcptools import Root, run_tool
 
 NO_MCP = "the mcp package is not installed: pip install 'faircode[mcp]' (the test extra has it)"
 HAVE_MCP = importlib.util.find_spec("mcp") is not None
@@ -299,21 +299,14 @@ def test_evaluate_model_is_fairness_evaluate(
     assert server.call("evaluate_model", EVALUATE).content[0].text == cli
 
 
-def _has_proxy_hints() -> bool:
-    """Whether this faircode has faircode.proxy.proxy_hints (another branch builds it)."""
-    if importlib.util.find_spec("faircode.proxy") is None:
-        return False
-    return callable(getattr(importlib.import_module("faircode.proxy"), "proxy_hints", None))
-
-
-def test_proxy_hints_is_an_object_or_says_it_is_not_available(server: Client):
+def test_proxy_hints_is_the_profile_block(server: Client, root: Path):
     res = server.call("proxy_hints", {"path": "compas.csv"})
-    if not _has_proxy_hints():
-        assert res.is_error and res.content[0].text == NOT_AVAILABLE
-        return
     assert not res.is_error, res.content[0].text
-    assert list(res.structured_content) == ["hints"]
-    assert isinstance(res.structured_content["hints"], list)
+    from faircode.proxy import proxy_hints
+
+    want = proxy_hints(root / "compas.csv")
+    assert res.structured_content == json.loads(json.dumps(want))
+    assert isinstance(res.structured_content["hints"], list) and want["hints"]
 
 
 # ---------------------------------------------------------------------------------------
