@@ -458,25 +458,25 @@ function () {
     return value;
   }
 
-  /** SPEC 1.1 `na`: items are a token (every column) or [column, token]; resolved to
-   * [[column or null, token], ...], tokens trimmed. */
+  /** SPEC 1.1 `na`: a token, or a list of tokens (every column) and [column, token]
+   * pairs; resolved to [[column or null, token], ...], tokens trimmed. The texts are
+   * faircode/options.py's. */
   function resolveNa(na) {
-    if (!Array.isArray(na)) throw new InputError(`--na: expected a list of tokens or [column, token] pairs, got ${pyRepr(na)}`);
+    const items = typeof na === 'string' ? [na] : na;
+    if (!Array.isArray(items)) throw new InputError('--na: give a list of tokens and [column, token] pairs');
     const out = [];
-    for (const item of na) {
+    for (const item of items) {
       let col = null;
       let tok;
       if (typeof item === 'string') {
         tok = item;
-      } else if (Array.isArray(item) && item.length === 2 && typeof item[0] === 'string' &&
-                 typeof item[1] === 'string') {
+      } else if (Array.isArray(item) && item.length === 2 && typeof item[0] === 'string') {
         col = item[0];
         tok = item[1];
-      } else {
-        throw new InputError(`--na: expected a token or [column, token], got ${pyRepr(item)}`);
       }
+      if (typeof tok !== 'string') throw new InputError('--na: each item is a token or a [column, token] pair');
       tok = trimLabel(tok);
-      if (tok === '') throw new InputError('--na: an empty token; give the text that means missing');
+      if (tok === '') throw new InputError('--na: empty token');
       out.push([col, tok]);
     }
     return out;
@@ -485,31 +485,31 @@ function () {
   /** SPEC 1.1 `recode`: [[column, from, to], ...] or {column: {from: to}} (iteration
    * order); from and to trimmed; resolved to [[column, from, to], ...]. */
   function resolveRecode(recode) {
-    let items = recode;
-    if (!Array.isArray(recode)) {
-      if (recode === null || typeof recode !== 'object' || recode instanceof Map) {
-        throw new InputError(`--recode: expected a list of [column, from, to] or an object {column: {from: to}}, got ${pyRepr(recode)}`);
-      }
+    const shape = '--recode: each item is [column, from, to]';
+    let items;
+    if (Array.isArray(recode)) {
+      items = recode;
+    } else if (recode !== null && typeof recode === 'object' && !(recode instanceof Map)) {
       items = [];
       for (const [col, m] of Object.entries(recode)) {
-        if (m === null || typeof m !== 'object' || Array.isArray(m)) {
-          throw new InputError(`--recode: expected {from: to} for '${col}', got ${pyRepr(m)}`);
-        }
+        if (m === null || typeof m !== 'object' || Array.isArray(m)) throw new InputError(shape);
         for (const [from, to] of Object.entries(m)) items.push([col, from, to]);
       }
+    } else {
+      throw new InputError(shape);
     }
     const out = [];
     const seen = new Set();
     for (const item of items) {
       if (!Array.isArray(item) || item.length !== 3 || !item.every((x) => typeof x === 'string')) {
-        throw new InputError(`--recode: expected [column, from, to], got ${pyRepr(item)}`);
+        throw new InputError(shape);
       }
       const col = item[0];
       const from = trimLabel(item[1]);
       const to = trimLabel(item[2]);
-      if (from === '') throw new InputError(`--recode: an empty label to recode in '${col}'`);
+      if (from === '') throw new InputError(`--recode: empty FROM for '${col}'`);
       const key = col + '\u0000' + from;
-      if (seen.has(key)) throw new InputError(`--recode: '${col}' recodes '${from}' twice`);
+      if (seen.has(key)) throw new InputError(`--recode: '${from}' of '${col}' is given twice`);
       seen.add(key);
       out.push([col, from, to]);
     }
@@ -628,13 +628,6 @@ function () {
       }
       out.cross = cross;
     }
-    if (given('score_categoricals')) {
-      const v = opts.score_categoricals;
-      if (typeof v !== 'boolean') throw rangeError('score_categoricals', v, 'boolean');
-      out.score_categoricals = v;
-    }
-    if (given('na')) out.na = resolveNa(opts.na);
-    if (given('recode')) out.recode = resolveRecode(opts.recode);
     if (given('names')) {
       let names = opts.names;
       if (typeof names === 'string') names = names.split(',');
@@ -656,6 +649,13 @@ function () {
       }
       out.encoding = 'utf-8';
     }
+    if (given('score_categoricals')) {
+      const v = opts.score_categoricals;
+      if (typeof v !== 'boolean') throw new InputError(`--score-categoricals: ${pyStr(v)} is not true or false`);
+      out.score_categoricals = v;
+    }
+    if (given('na')) out.na = resolveNa(opts.na);
+    if (given('recode')) out.recode = resolveRecode(opts.recode);
     if (given('reference')) {
       // A parsed section 9 table (parseReference), as in the Python engine: not re-checked.
       if (!Array.isArray(opts.reference)) {
@@ -782,13 +782,35 @@ function () {
     return covered * 10 >= n * 9;
   }
 
-  /** SPEC 1.2: 'sex', 'race' or null for an unnamed column's counts (after 1.1). */
-  function kindFromValues(counts) {
+  /** SPEC 1.2: 'sex', 'race' or null for an unnamed column's counts (after 1.1).
+   * namedKinds: the kinds the header's names and overrides give; a match whose core
+   * labels are all single letters (F/M) is not taken for one of them. */
+  function kindFromValues(counts, namedKinds) {
     for (const [kind, core] of VOCABULARIES) {
       const v = vocabularyCoverage(counts, core);
-      if (v.cores >= 2 && coverageMet(v.covered, v.n)) return kind;
+      if (!(v.cores >= 2 && coverageMet(v.covered, v.n))) continue;
+      if (namedKinds && namedKinds.has(kind)) {
+        let letters = true;
+        for (const label of counts.keys()) {
+          const f = foldLabel(label);
+          if (core.has(f) && f.length !== 1) { letters = false; break; }
+        }
+        if (letters) continue;
+      }
+      return kind;
     }
     return null;
+  }
+
+  /** The kinds the columns' names and overrides give (kindFromValues' namedKinds). */
+  function namedKindsOf(columns, overrides) {
+    const out = new Set();
+    for (const c of columns) {
+      const ov = overrides.get(c);
+      const k = ov !== undefined && ov !== null ? ov : kindFromName(c);
+      if (k) out.add(k);
+    }
+    return out;
   }
 
   /** SPEC 1.3: the why text when a column named like `kind` holds labels that say
@@ -2239,7 +2261,7 @@ function () {
         throw new InputError(`--map: no column named '${col}' (columns: ${shown})`);
       }
       if (!OVERRIDE_VALUES.includes(kind)) {
-        throw new InputError(`--map: unknown kind '${pyStr(kind)}' for '${col}' (use sex, race, age, geography, categorical or ignore)`);
+        throw new InputError(`--map: unknown kind '${pyStr(kind)}' for '${col}' (use ${KINDS.join(', ')} or ignore)`);
       }
     }
   }
@@ -2518,6 +2540,7 @@ function () {
     const dropped = [];
     const unscored = [];
     const contradicted = [];
+    let namedKinds = null; // built when the first open column needs it
     for (let i = 0; i < columns.length; i++) {
       const col = columns[i];
       const ov = overrides.get(col);
@@ -2543,7 +2566,8 @@ function () {
           }
           if (counts === null || capped) continue;
           if (counts.size < 2 || counts.size > opts.max_categorical) continue;
-          kind = kindFromValues(counts);
+          if (namedKinds === null) namedKinds = namedKindsOf(columns, overrides);
+          kind = kindFromValues(counts, namedKinds);
           detectedBy = 'values';
           if (!kind) {
             if (!opts.score_categoricals) {
@@ -2606,7 +2630,7 @@ function () {
         }
       }
       if (refEntries.has(dim.name)) {
-        const r = referenceBlock(outDim, refEntries.get(dim.name), opts.reference_flag, dim);
+        const r = referenceBlock(outDim, refEntries.get(dim.name), opts.reference_flag, dim, opts);
         outDim.reference = r.block;
         flags.push(...r.flags);
       }
@@ -2905,25 +2929,21 @@ function () {
     return out;
   }
 
-  function referenceBlock(dim, entry, flagAt) {
-    let n = 0;
-    for (const g of dim.groups) n += g.count;
-    const counts = new Map();
-    for (const g of dim.groups) {
-      const key = asciiLower(g.label);
-      const prev = counts.get(key);
-      counts.set(key, prev ? [prev[0], prev[1] + g.count] : [g.label, g.count]);
+  /** A label's key when matching a reference (SPEC 9): ASCII case ignored, and for a
+   * sex dimension the aliases of SEX_ALIASES are one label. */
+  function referenceKey(label, kind) {
+    if (kind === 'sex') {
+      const alias = SEX_ALIASES.get(foldLabel(label));
+      if (alias !== undefined) return alias;
     }
-    const expected = new Map();
-    for (const [g, s] of entry.shares) expected.set(asciiLower(g), [g, s]);
-    const keys = new Set([...counts.keys(), ...expected.keys()]);
-    const rows = [];
-    for (const key of keys) {
-      const label = expected.has(key) ? expected.get(key)[0] : counts.get(key)[0];
-      const e = expected.has(key) ? expected.get(key)[1] : 0.0;
-      const a = counts.has(key) ? counts.get(key)[1] / n : 0.0;
-      rows.push({ label, e, a, key: Math.abs(roundHalfUp(a - e, 4)) });
-    }
+    return asciiLower(label);
+  }
+
+  const YEAR = /^[0-9]+$/; // a single year of age in a reference table (SPEC 9)
+
+  /** Rows {label, e, a} -> the block and its flags (SPEC 9). */
+  function referenceRows(dim, rows, flagAt, extra) {
+    for (const r of rows) r.key = Math.abs(roundHalfUp(r.a - r.e, 4));
     rows.sort((x, y) => (x.key !== y.key ? y.key - x.key : cmpCodePoint(x.label, y.label)));
     const deviation = 0.5 * fsum(rows.map((r) => Math.abs(r.a - r.e)));
     const flags = [];
@@ -2933,18 +2953,131 @@ function () {
           `(${fmt(r.a * 100, 1)}% vs ${fmt(r.e * 100, 1)}%)`);
       }
     }
-    return {
-      block: {
-        deviation: roundHalfUp(deviation, 4),
-        groups: rows.map((r) => ({
-          label: r.label,
-          expected: roundHalfUp(r.e, 4),
-          actual: roundHalfUp(r.a, 4),
-          delta: roundHalfUp(r.a - r.e, 4),
-        })),
-      },
-      flags,
+    const block = {
+      deviation: roundHalfUp(deviation, 4),
+      groups: rows.map((r) => ({
+        label: r.label,
+        expected: roundHalfUp(r.e, 4),
+        actual: roundHalfUp(r.a, 4),
+        delta: roundHalfUp(r.a - r.e, 4),
+      })),
     };
+    return { block: Object.assign(block, extra || {}), flags };
+  }
+
+  function noMatch(dim, entry) {
+    const mine = firstLabels(dim.groups.map((g) => g.label), 3);
+    const theirs = firstLabels(entry.shares.map(([g]) => g), 3);
+    return {
+      block: { deviation: null, groups: [] },
+      flags: [`${dim.name}: no label matches the reference (${mine} vs ${theirs}); no deviation reported (--recode can rename labels)`],
+    };
+  }
+
+  /** What a single-year table needs of an age dimension with groups (SPEC 9): its
+   * groups as [label, first year, last year or null for an open band], in the order
+   * years are assigned, and whether they are bands (else its own intervals). */
+  function ageYears(dim, built, opts) {
+    if (dim.groups.length === 0) return null;
+    if (built.ageMode === 'interval_as_written') {
+      return { groups: dim.groups.map((g) => [g.label].concat(built.years.get(g.label))), banded: false };
+    }
+    const edges = opts.age_bands;
+    const labels = bandLabels(edges);
+    const present = new Set(dim.groups.map((g) => g.label));
+    const bands = labels.map((lab, k) => [lab, edges[k], k + 1 < edges.length ? edges[k + 1] - 1 : null]);
+    let lo = Infinity;
+    let hi = -Infinity;
+    let open = false;
+    for (const [lab, first, last] of bands) {
+      if (!present.has(lab)) continue;
+      if (first < lo) lo = first;
+      if (last === null) open = true;
+      else if (last > hi) hi = last;
+    }
+    const inside = bands.filter((b) => b[1] >= lo && (open || b[1] <= hi));
+    return { groups: inside, banded: true };
+  }
+
+  /** Expected shares of the dimension's groups from a single-year table and the span
+   * [first, last] (SPEC 9), or null when no year of the table falls in it. */
+  function sharesByYear(entry, years) {
+    const table = entry.shares.map(([g, sh]) => [Number(g), sh]);
+    table.sort((x, y) => (x[0] - y[0]) || (x[1] - y[1]));
+    const { groups, banded } = years;
+    const lastYear = table[table.length - 1][0];
+    let first = Infinity;
+    let last = -Infinity;
+    for (const [, lo, hi] of groups) {
+      if (lo < first) first = lo;
+      const h = hi === null ? lastYear : hi;
+      if (h > last) last = h;
+    }
+    const parts = new Map();
+    const inSpan = [];
+    for (const [year, share] of table) {
+      let label = null;
+      if (banded) {
+        if (!(first <= year && year <= last)) continue;
+        for (const [lab, lo] of groups) if (lo <= year) label = lab;
+      } else {
+        for (const [lab, lo, hi] of groups) {
+          if (lo <= year && year <= hi) { label = lab; break; }
+        }
+      }
+      if (label === null) continue;
+      if (!parts.has(label)) parts.set(label, []);
+      parts.get(label).push(share);
+      inSpan.push(share);
+    }
+    const total = fsum(inSpan);
+    if (total === 0) return null;
+    const shares = new Map();
+    for (const [lab, list] of parts) shares.set(lab, fsum(list) / total);
+    return { shares, span: [first, last] };
+  }
+
+  /** The `reference` block of a dimension and its flags (SPEC 9). `built`: the
+   * dimension from buildDimension (its age mode and intervals). */
+  function referenceBlock(dim, entry, flagAt, built, opts) {
+    let n = 0;
+    for (const g of dim.groups) n += g.count;
+    const kind = dim.kind;
+    const years = built && built.kind === 'age' && built.ageMode !== 'categorical'
+      ? ageYears(dim, built, opts) : null;
+    const single = years !== null && entry.shares.every(([g]) => YEAR.test(g));
+    let span = null;
+    const expected = new Map();
+    if (single) {
+      const found = sharesByYear(entry, years);
+      if (found !== null) {
+        span = found.span;
+        for (const [lab, sh] of found.shares) expected.set(lab, [lab, sh]);
+      }
+    } else {
+      for (const [g, sh] of entry.shares) {
+        const key = referenceKey(g, kind);
+        if (!expected.has(key)) expected.set(key, [g, sh]);
+      }
+    }
+    const counts = new Map();
+    for (const g of dim.groups) {
+      const key = single ? g.label : referenceKey(g.label, kind);
+      const prev = counts.get(key);
+      counts.set(key, prev ? [prev[0], prev[1] + g.count] : [g.label, g.count]);
+    }
+    let matched = false;
+    for (const key of counts.keys()) if (expected.has(key)) matched = true;
+    if (!matched) return noMatch(dim, entry);
+    const keys = new Set([...counts.keys(), ...expected.keys()]);
+    const rows = [];
+    for (const key of keys) {
+      const label = expected.has(key) ? expected.get(key)[0] : counts.get(key)[0];
+      const e = expected.has(key) ? expected.get(key)[1] : 0.0;
+      const a = counts.has(key) ? counts.get(key)[1] / n : 0.0;
+      rows.push({ label, e, a });
+    }
+    return referenceRows(dim, rows, flagAt, span === null ? null : { ages: span });
   }
 
   /** The sink of a reference table: every record as text, with its line number. */
@@ -3037,12 +3170,16 @@ function () {
     const keys = ['min_share', 'min_group_size', 'intersection_floor', 'imbalance_flag',
       'missing_flag', 'max_age', 'max_categorical', 'max_dimension_groups', 'age_bands',
       'cross', 'names', 'skip_lines', 'delimiter', 'encoding', 'reference_flag',
-      'psi_epsilon', 'psi_moderate', 'psi_significant', 'score_drop_flag'];
+      'psi_epsilon', 'psi_moderate', 'psi_significant', 'score_drop_flag',
+      'score_categoricals', 'na', 'recode'];
     const out = {};
     for (const k of keys) {
       const v = o[k];
       out[k] = Array.isArray(v) ? v.slice() : v === undefined ? null : v;
     }
+    // SPEC 1.1 lists as the Python engine reports them: a token, or [column, token].
+    out.na = (o.na || []).map(([c, t]) => (c === null ? t : [c, t]));
+    out.recode = (o.recode || []).map((r) => r.slice());
     return out;
   }
 
