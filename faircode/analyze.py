@@ -5,14 +5,24 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from .detect import check_overrides, kind_from_name
-from .labels import age_shape, age_value, band_labels
+from .detect import (
+    NOT_DEMOGRAPHIC,
+    check_overrides,
+    contradiction,
+    kind_from_name,
+    kind_from_values,
+)
+from .labels import MISSING_TOKENS, age_shape, age_value, band_index, band_labels, interval_years
 from .numerics import fmt, fsum, ln, pct, round_half_up, round_int, wilson_bounds
 from .options import Options, resolve
 from .reference import match_reference, reference_block, sum_warnings
 from .summary import LABEL_CAP, PAIR_COLUMNS, Summary
 
 MAX_GAP_FLAGS = 10
+#: The result's format (SPEC 1): 2 since detection and scoring v2.
+FORMAT_VERSION = 2
+#: Unscored columns named in the unscored and no-dimension flags (SPEC 6).
+UNSCORED_NAMED = 5
 # Bounds of SPEC 0.9 (the same numbers in assets/profiler-engine.js).
 CELL_CAP = 1000  # gaps listed in an intersection's cells; the rest are counted
 GROUP_FLAG_CAP = 100  # under-represented flag lines per dimension; then one summary line
@@ -25,7 +35,7 @@ def wilson(c: int, n: int) -> tuple[float, float]:
 
 
 def age_mapper(counts: dict[str, int], opts: Options) -> tuple[str, Callable[[str], str | None]]:
-    """(mode, label -> group label or None when implausible) for an age column."""
+    """(mode, label -> group label or None when implausible) for an age column (SPEC 2)."""
     numeric = interval = True
     for lab in counts:
         num, inter = age_shape(lab)
@@ -39,17 +49,30 @@ def age_mapper(counts: dict[str, int], opts: Options) -> tuple[str, Callable[[st
     labels = band_labels(edges)
     max_age = opts.max_age
 
+    def plausible(lab: str) -> bool:
+        v = age_value(lab, numeric)
+        return not (v < 0 or v > max_age)
+
+    if not numeric:
+        # Banded only when every plausible interval lies inside one band.
+        for lab in counts:
+            if plausible(lab):
+                _, _, first, last = interval_years(lab)
+                if first > last or band_index(edges, first) != band_index(edges, last):
+                    return "interval_as_written", lambda lab: lab if plausible(lab) else None
+
     def to_band(lab: str) -> str | None:
         v = age_value(lab, numeric)
         if v < 0 or v > max_age:
             return None
-        band = 0
-        for k, edge in enumerate(edges):
-            if edge <= v:
-                band = k
-        return labels[band]
+        return labels[band_index(edges, v)]
 
     return ("numeric" if numeric else "interval"), to_band
+
+
+def _interval_order(groups: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """interval_as_written groups by lower bound, upper bound, then label (SPEC 2)."""
+    return sorted(groups, key=lambda g: interval_years(g[0])[:2] + (g[0],))
 
 
 def skewness(counts: dict[str, int], keep: Callable[[str], str | None]) -> float | None:
@@ -73,6 +96,7 @@ def _sorted_groups(counts: dict[str, int]) -> list[tuple[str, int]]:
 def dimension_metrics(
     name: str,
     kind: str,
+    detected_by: str,
     group_counts: dict[str, int],
     missing: int,
     implausible: int,
@@ -81,7 +105,8 @@ def dimension_metrics(
     age_mode: str | None,
     skew: float | None,
 ) -> dict:
-    groups = _sorted_groups(group_counts)
+    by_count = _sorted_groups(group_counts)
+    groups = _interval_order(by_count) if age_mode == "interval_as_written" else by_count
     k = len(groups)
     n = sum(c for _, c in groups)
     out_groups = []
@@ -123,13 +148,14 @@ def dimension_metrics(
     return {
         "name": name,
         "kind": kind,
+        "detected_by": detected_by,
         "age_mode": age_mode,
         "n_groups": k,
         "dimension_score": round_int(entropy * 100),
         "entropy_ratio": round_half_up(entropy, 4),
-        "imbalance_ratio": round_half_up(groups[0][1] / groups[-1][1], 2) if k else None,
-        "min_share": round_half_up(groups[-1][1] / n, 4) if k else None,
-        "max_share": round_half_up(groups[0][1] / n, 4) if k else None,
+        "imbalance_ratio": round_half_up(by_count[0][1] / by_count[-1][1], 2) if k else None,
+        "min_share": round_half_up(by_count[-1][1] / n, 4) if k else None,
+        "max_share": round_half_up(by_count[0][1] / n, 4) if k else None,
         "missing_count": missing_count,
         "missing_pct": round_half_up(missing_count / n_rows, 4) if n_rows else 0.0,
         "implausible_count": implausible,
@@ -148,6 +174,66 @@ def grade_for(score: int | None) -> str | None:
     return "F"
 
 
+def _relabeler(name: str, opts: Options) -> Callable[[str], str | None] | None:
+    """SPEC 1.1: label -> rewritten label, or None when it becomes missing; None when
+    the column has neither a declared missing token nor a recode."""
+    tokens = {t for t in opts.na if isinstance(t, str)}
+    tokens |= {t[1] for t in opts.na if not isinstance(t, str) and t[0] == name}
+    table = {frm: to for col, frm, to in opts.recode if col == name}
+    if not tokens and not table:
+        return None
+    missing = MISSING_TOKENS | tokens
+
+    def relabel(label: str) -> str | None:
+        out = table.get(label, label)
+        return None if out in missing else out
+
+    return relabel
+
+
+def _rewrite(
+    counts: dict[str, int], relabel: Callable[[str], str | None] | None
+) -> tuple[dict[str, int], int]:
+    """(counts after SPEC 1.1, cells that became missing)."""
+    if relabel is None:
+        return counts, 0
+    out: dict[str, int] = {}
+    gone = 0
+    for label, c in counts.items():
+        new = relabel(label)
+        if new is None:
+            gone += c
+        else:
+            out[new] = out.get(new, 0) + c
+    return out, gone
+
+
+def _unscored(name: str, counts: dict[str, int], missing: int, why: str) -> dict:
+    return {
+        "name": name,
+        "n_groups": len(counts),
+        "missing_count": missing,
+        "why": why,
+        "groups": [{"label": lab, "count": c} for lab, c in _sorted_groups(counts)],
+    }
+
+
+def _names(names: list[str]) -> str:
+    shown = ", ".join(names[:UNSCORED_NAMED])
+    return shown + (", ..." if len(names) > UNSCORED_NAMED else "")
+
+
+def _imbalance(dim: dict, min_group_size: int) -> tuple[float, str, int | None]:
+    """(ratio, smaller label, its count when below min_group_size) of SPEC 6's imbalance
+    flag: against the smallest group of min_group_size rows, when two groups have that."""
+    by_count = sorted(dim["groups"], key=lambda g: (-g["count"], g["label"]))
+    big = by_count[0]
+    sized = [g for g in by_count if g["count"] >= min_group_size]
+    small = sized[-1] if len(sized) >= 2 else by_count[-1]
+    note = small["count"] if small["count"] < min_group_size else None
+    return big["count"] / small["count"], small["label"], note
+
+
 def analyze(
     summary: Summary, overrides: dict[str, str] | None = None, opts: dict | Options | None = None
 ) -> dict:
@@ -155,33 +241,51 @@ def analyze(
     (checked against the summary's columns, as a read checks them); `opts`: a dict of
     options (validated, defaults filled, like the JS engine's `analyze`) or an Options."""
     opts = resolve(opts)
-    overrides = check_overrides(overrides, summary.columns)
+    overrides = check_overrides(overrides, summary.columns, opts)
     n_rows = summary.n_rows
     dims: list[dict] = []
     dropped: list[dict] = []
+    unscored: list[dict] = []
+    contradicted: list[tuple[str, str, str]] = []  # (column, kind, why text)
     mappers: dict[int, Callable[[str], str | None]] = {}
     index_of: dict[str, int] = {}
-    raw_flags: list[tuple[float, float, int, int]] = []  # unrounded values for flag tests
+    age_info: dict[str, tuple[str, dict[str, int]]] = {}  # dim -> (mode, raw counts)
+    raw_flags: list[tuple[float, int]] = []  # unrounded missing share, n, for flag tests
+    named_kinds: frozenset | None = None  # kinds the header's names give (SPEC 1.2)
     for i, name in enumerate(summary.columns):
         ov = overrides.get(name)
         if ov == "ignore":
             continue
-        counts = summary.counts[i]
-        kind = ov or kind_from_name(name)
+        raw = summary.counts[i]
         # A column with more than LABEL_CAP labels is capped (SPEC 0.9): an engine stops
         # counting it (counts None), one that counted it all (Spark) has more labels.
-        capped = summary.is_capped(i) if counts is None else len(counts) > LABEL_CAP
+        capped = summary.is_capped(i) if raw is None else len(raw) > LABEL_CAP
+        relabel = _relabeler(name, opts)
+        counts, gone = (None, 0) if raw is None or capped else _rewrite(raw, relabel)
+        missing = summary.missing[i] + gone
+        named = kind_from_name(name) if ov is None else None
+        kind = ov or named
+        detected_by = "override" if ov else "name"
         if kind is None:
             if capped and opts.max_categorical > LABEL_CAP:
                 dropped.append(
                     {"name": name, "kind": "categorical", "n_groups": None, "more_than": LABEL_CAP}
                 )
                 continue
-            if counts is not None and not capped and 2 <= len(counts) <= opts.max_categorical:
-                kind = "categorical"
-            else:
+            if counts is None or not 2 <= len(counts) <= opts.max_categorical:
                 continue
-        elif capped or counts is None:
+            if named_kinds is None:
+                named_kinds = frozenset(
+                    overrides.get(c) or kind_from_name(c) for c in summary.columns
+                ) - {None}
+            kind = kind_from_values(counts, named_kinds)
+            detected_by = "values"
+            if kind is None:
+                if not opts.score_categoricals:
+                    unscored.append(_unscored(name, counts, missing, NOT_DEMOGRAPHIC))
+                    continue
+                kind, detected_by = "categorical", "label_count"
+        elif counts is None:
             dropped.append({"name": name, "kind": kind, "n_groups": None, "more_than": LABEL_CAP})
             continue
         age_mode = None
@@ -192,7 +296,8 @@ def analyze(
             age_mode, mapper = age_mapper(counts, opts)
             if age_mode == "numeric":
                 skew = skewness(counts, mapper)
-        if mapper is _identity:
+        if mapper is _identity or age_mode == "categorical":
+            mapper = _identity
             group_counts = dict(counts)
         else:
             group_counts = {}
@@ -206,21 +311,40 @@ def analyze(
         if n_groups > opts.max_dimension_groups and kind != "geography" and ov is None:
             dropped.append({"name": name, "kind": kind, "n_groups": n_groups})
             continue
+        if named is not None:
+            why = contradiction(kind, counts, opts.max_categorical)
+            if why is not None:
+                contradicted.append((name, kind, why))
+                unscored.append(
+                    _unscored(name, counts, missing, f"named like {kind} but holds {why}")
+                )
+                continue
         dim = dimension_metrics(
-            name, kind, group_counts, summary.missing[i], implausible, n_rows, opts, age_mode, skew
+            name,
+            kind,
+            detected_by,
+            group_counts,
+            missing,
+            implausible,
+            n_rows,
+            opts,
+            age_mode,
+            skew,
         )
         n = sum(group_counts.values())
-        ratio = (max(group_counts.values()) / min(group_counts.values())) if n_groups else 0.0
-        miss = (summary.missing[i] + implausible) / n_rows if n_rows else 0.0
-        raw_flags.append((ratio, miss, n_groups, n))
+        raw_flags.append(((missing + implausible) / n_rows if n_rows else 0.0, n))
         dims.append(dim)
-        mappers[i] = mapper
+        mappers[i] = _composed(relabel, mapper)
         index_of[name] = i
+        if age_mode in ("numeric", "interval", "interval_as_written"):
+            age_info[name] = (age_mode, counts)
 
     flags: list[str] = []
     ref_entries = match_reference(opts.reference, dims) if opts.reference else {}
-    for dim, (ratio, miss, k, _n) in zip(dims, raw_flags):
+    min_size = opts.min_group_size
+    for dim, (miss, _n) in zip(dims, raw_flags):
         name = dim["name"]
+        k = dim["n_groups"]
         under = set(dim["under_represented"])  # a set: geography can have 30k groups
         pct_of: dict[int, str] = {}
         listed = 0
@@ -231,26 +355,32 @@ def analyze(
                 listed += 1
                 c = g["count"]
                 if c not in pct_of:
-                    pct_of[c] = pct(c / _n)
-                flags.append(f"{name}: '{g['label']}' is under-represented ({pct_of[c]}%)")
+                    pct_of[c] = pct(c / _n) + ("%" if c >= min_size else f"%, {c} rows")
+                flags.append(f"{name}: '{g['label']}' is under-represented ({pct_of[c]})")
         if len(under) > listed:
             flags.append(
                 f"{name}: {len(under) - listed} more under-represented groups "
                 "(see under_represented)"
             )
-        if k >= 1 and ratio >= opts.imbalance_flag:
-            flags.append(
-                f"{name}: imbalance ratio {fmt(ratio, 1)} "
-                f"('{dim['groups'][0]['label']}' vs '{dim['groups'][-1]['label']}')"
-            )
+        if k >= 1:
+            ratio, small_label, small_count = _imbalance(dim, min_size)
+            if ratio >= opts.imbalance_flag:
+                rows = "" if small_count is None else f", {small_count} rows"
+                flags.append(
+                    f"{name}: imbalance ratio {fmt(ratio, 1)} "
+                    f"('{dim_max_label(dim)}' vs '{small_label}'{rows})"
+                )
         if n_rows >= 1 and miss >= opts.missing_flag:
             text = f"{name}: {pct(miss)}% missing"
             if dim["implausible_count"]:
                 text += f" ({dim['implausible_count']} implausible ages treated as missing)"
             flags.append(text)
         if name in ref_entries:
+            years = None
+            if name in age_info:
+                years = _age_years(dim, age_info[name], opts)
             dim["reference"], ref_flags = reference_block(
-                dim, ref_entries[name], opts.reference_flag
+                dim, ref_entries[name], opts.reference_flag, years
             )
             flags.extend(ref_flags)
 
@@ -281,26 +411,88 @@ def analyze(
         flags.extend(gap_flags)
     if opts.reference:
         flags.extend(sum_warnings(opts.reference))
+    for col, kind, why in contradicted:
+        flags.append(
+            f"{col}: named like {kind} but holds {why}; not scored "
+            f"(force it with --map {col}={kind})"
+        )
+    plain = [u["name"] for u in unscored if u["why"] == NOT_DEMOGRAPHIC]
+    if plain and dims:
+        flags.append(
+            f"not scored: {len(plain)} columns that are not demographic ({_names(plain)}); "
+            "--score-categoricals scores them, --map COLUMN=KIND declares one"
+        )
     flags.extend(tail_flags)
 
     if dims:
         score: int | None = round_int(fsum(d["dimension_score"] for d in dims) / len(dims))
     else:
         score = None
-        flags.append("no demographic column detected; declare one with --map COLUMN=KIND")
+        if plain:
+            flags.append(
+                f"no demographic column detected (not scored: {_names(plain)}); "
+                "declare one with --map COLUMN=KIND"
+            )
+        else:
+            flags.append("no demographic column detected; declare one with --map COLUMN=KIND")
     result = {
+        "format_version": FORMAT_VERSION,
         "n_rows": n_rows,
         "n_cols": len(summary.columns),
         "overall_score": score,
         "grade": grade_for(score),
         "dimensions": dims,
-        "dropped": dropped,
         "intersections": intersections,
+        "unscored": unscored,
+        "dropped": dropped,
         "flags": flags,
     }
     if not_counted is not None:
         result["intersection_not_counted"] = not_counted
     return result
+
+
+def dim_max_label(dim: dict) -> str:
+    """The largest group's label (the first in count order, SPEC 3)."""
+    return min(dim["groups"], key=lambda g: (-g["count"], g["label"]))["label"]
+
+
+def _composed(
+    relabel: Callable[[str], str | None] | None, mapper: Callable[[str], str | None]
+) -> Callable[[str], str | None]:
+    if relabel is None:
+        return mapper
+
+    def both(label: str) -> str | None:
+        new = relabel(label)
+        return None if new is None else mapper(new)
+
+    return both
+
+
+def _age_years(dim: dict, info: tuple[str, dict[str, int]], opts: Options) -> tuple | None:
+    """What a single-year reference needs of an age dimension (SPEC 9): ((label, first
+    year, last year or None for an open band), ...) in the order years are assigned,
+    and whether they are bands (else the dimension's own intervals); None without
+    groups."""
+    mode, _counts = info
+    present = {g["label"] for g in dim["groups"]}
+    if not present:
+        return None
+    if mode == "interval_as_written":
+        return tuple((g["label"],) + interval_years(g["label"])[2:] for g in dim["groups"]), False
+    edges = opts.age_bands
+    labels = band_labels(edges)
+    bands = []
+    for k, lab in enumerate(labels):
+        last = edges[k + 1] - 1 if k + 1 < len(edges) else None
+        bands.append((lab, edges[k], last))
+    firsts = [b[1] for b in bands if b[0] in present]
+    lasts = [b[2] for b in bands if b[0] in present]
+    lo = min(firsts)
+    hi = None if any(x is None for x in lasts) else max(lasts)
+    inside = tuple(b for b in bands if b[1] >= lo and (hi is None or b[1] <= hi))
+    return inside, True
 
 
 def _not_counted(columns: list[str], overrides: dict[str, str], ia: int, ib: int) -> str | None:

@@ -9,6 +9,7 @@ import sys
 import time
 
 from .cliparse import Parser, default_help
+from .detect import OVERRIDE_VALUES
 from .errors import (
     EXIT_BROKEN_PIPE,
     EXIT_FAIL,
@@ -72,7 +73,25 @@ def _add_threshold_options(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="COL=KIND",
-        help="force a column's kind: sex, race, age, geography, categorical, ignore",
+        help=f"force a column's kind: {', '.join(OVERRIDE_VALUES)}",
+    )
+    p.add_argument(
+        "--score-categoricals",
+        action="store_true",
+        default=None,
+        help="also score columns with few labels that are not demographic (version 1's score)",
+    )
+    p.add_argument(
+        "--na",
+        action="append",
+        metavar="[COL=]TOKEN",
+        help="treat TOKEN as missing (in every column, or in COL); repeatable",
+    )
+    p.add_argument(
+        "--recode",
+        action="append",
+        metavar="COL:FROM=TO[,...]",
+        help="rename labels of COL before counting (TO may be empty: missing); repeatable",
     )
     p.add_argument(
         "--min-share",
@@ -140,6 +159,7 @@ OPTION_KEYS = (
     "encoding",
     "cross",
     "reference_flag",
+    "score_categoricals",
 )
 
 
@@ -153,7 +173,36 @@ def _opts_from_args(args: argparse.Namespace) -> dict:
             f"--age-bands: {bands} is out of range (increasing integers starting "
             "at 0, separated by single commas)"
         )
+    if getattr(args, "na", None):
+        opts["na"] = [_na_item(item) for item in args.na]
+    if getattr(args, "recode", None):
+        opts["recode"] = [t for item in args.recode for t in _recode_items(item)]
     return opts
+
+
+def _na_item(item: str) -> str | list[str]:
+    """`--na TOKEN`, `--na COL=TOKEN`, `--na =TOKEN` (SPEC 1.1)."""
+    col, sep, token = item.partition("=")
+    if not sep:
+        return item
+    col = col.strip(" \t")
+    return token if not col else [col, token]
+
+
+def _recode_items(item: str) -> list[list[str]]:
+    """`--recode COL:FROM=TO[,FROM=TO...]` -> [column, from, to] triples (SPEC 1.1)."""
+    col, sep, rest = item.partition(":")
+    col = col.strip(" \t")
+    out = []
+    for part in rest.split(",") if sep else []:
+        frm, eq, to = part.partition("=")
+        if not eq:
+            break
+        out.append([col, frm, to])
+    else:
+        if col and out:
+            return out
+    raise InputError(f"--recode: expected COLUMN:FROM=TO[,FROM=TO...], got '{item}'")
 
 
 def _overrides_from_args(args: argparse.Namespace) -> dict[str, str]:

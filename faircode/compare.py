@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .analyze import FORMAT_VERSION
 from .numerics import fmt, fsum, ln, pct, round_half_up
 from .options import Options, resolve
 
@@ -89,6 +90,7 @@ def compare(a: dict, b: dict, opts: dict | Options | None = None) -> dict:
     flags.extend(f"{n}: dimension added" for n in added)
     flags.extend(f"{n}: dimension removed" for n in removed)
     return {
+        "format_version": FORMAT_VERSION,
         "a": {k: a[k] for k in ("n_rows", "overall_score", "grade")},
         "b": {k: b[k] for k in ("n_rows", "overall_score", "grade")},
         "score_delta": score_delta,

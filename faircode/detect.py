@@ -7,14 +7,47 @@ from __future__ import annotations
 import re
 
 from .errors import InputError
+from .labels import AGE_NUMERIC
 
-KINDS = ("sex", "race", "age", "geography", "categorical")
+KINDS = (
+    "sex",
+    "race",
+    "nationality",
+    "religion",
+    "disability",
+    "marital",
+    "age",
+    "geography",
+    "categorical",
+)
 OVERRIDE_VALUES = KINDS + ("ignore",)
 
+#: SPEC 1 keywords, in matching order (age last: a place of birth is a place).
 KEYWORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sex", ("sex", "gender")),
-    ("race", ("race", "ethnic", "ethnicity")),
-    ("age", ("age", "dob", "yob", "birth")),
+    (
+        "race",
+        ("race", "ethnic", "ethnicity", "ethnicities", "hispanic", "latino", "latina", "latinx"),
+    ),
+    (
+        "nationality",
+        (
+            "nationality",
+            "nationalities",
+            "citizenship",
+            "citizen",
+            "immigration",
+            "immigrant",
+            "nativity",
+            "native",
+        ),
+    ),
+    ("religion", ("religion", "religious", "faith")),
+    (
+        "disability",
+        ("disability", "disabilities", "disabled", "handicap", "handicapped", "impairment"),
+    ),
+    ("marital", ("marital", "married", "marriage")),
     (
         "geography",
         (
@@ -28,9 +61,80 @@ KEYWORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "city",
             "location",
             "province",
+            "neighborhood",
+            "neighbourhood",
+            "district",
+            "borough",
+            "birthplace",
         ),
     ),
+    ("age", ("age", "dob", "yob", "birth")),
 )
+#: What may follow a keyword inside one token (`statecode`, `agegroup`), SPEC 1.
+SUFFIXES = (
+    "s",
+    "es",
+    "code",
+    "cd",
+    "id",
+    "name",
+    "group",
+    "grp",
+    "type",
+    "cat",
+    "category",
+    "desc",
+    "text",
+    "txt",
+    "date",
+    "day",
+    "year",
+    "yr",
+    "fips",
+    "abbr",
+    "status",
+    "identity",
+)
+_KEYWORD_FORMS: tuple[tuple[str, frozenset[str]], ...] = tuple(
+    (kind, frozenset(kw + suffix for kw in kws for suffix in ("",) + SUFFIXES))
+    for kind, kws in KEYWORDS
+)
+
+#: SPEC 1.2 vocabularies, as folded forms.
+SEX_VOCABULARY = frozenset(
+    (
+        "male female m f man woman men women boy girl nonbinary intersex transgender trans "
+        "transman transwoman genderqueer genderfluid agender"
+    ).split()
+)
+RACE_VOCABULARY = frozenset(
+    (
+        "white black asian hispanic latino latina latinx caucasian africanamerican "
+        "blackorafricanamerican amerindianeskimo asianpacislander asianpacificislander "
+        "pacificislander nativehawaiian nativehawaiianorotherpacificislander nativeamerican "
+        "americanindian alaskanative americanindianoralaskanative hispanicorlatino "
+        "nothispanicorlatino middleeastern arab multiracial mixed mixedrace twoormoreraces "
+        "biracial indigenous aboriginal eastasian southasian"
+    ).split()
+)
+NEUTRAL_VOCABULARY = frozenset(
+    (
+        "other unknown unknowninvalid invalid notstated notspecified notreported notknown "
+        "prefernottosay prefernottoanswer declined undisclosed none missing unk u x o"
+    ).split()
+)
+#: Value detection order and vocabularies (SPEC 1.2).
+VOCABULARIES = (("sex", SEX_VOCABULARY), ("race", RACE_VOCABULARY))
+#: SPEC 9: sex labels that are one label when matched with a reference.
+SEX_ALIASES = {
+    **{k: "male" for k in ("m", "male", "man", "men", "boy")},
+    **{k: "female" for k in ("f", "female", "woman", "women", "girl")},
+}
+# VALUE_COVERAGE = 0.9, compared in integers: covered * 10 >= n * 9.
+_COVER_NUM, _COVER_DEN = 9, 10
+#: Why a column is unscored (SPEC 1.4).
+NOT_DEMOGRAPHIC = "not a demographic name or vocabulary"
+_FOLD_DROP = re.compile(r"[^a-z0-9]+")
 
 # Runs of ASCII letters/digits are words; inside a word, split at camelCase humps,
 # acronym ends (DOBDate -> DOB Date) and letter/digit changes.
@@ -45,34 +149,109 @@ def tokenize(name: str) -> list[str]:
     return tokens
 
 
-def _matches(keyword: str, token: str) -> bool:
-    if len(keyword) < 4:
-        return token == keyword
-    return token.startswith(keyword)
-
-
 def kind_from_name(name: str) -> str | None:
-    """The kind a column's name implies, or None (a candidate generic categorical)."""
+    """The kind a column's name implies, or None (SPEC 1 keywords and suffixes)."""
     tokens = tokenize(name)
-    for kind, keywords in KEYWORDS:
-        for kw in keywords:
-            for tok in tokens:
-                if _matches(kw, tok):
-                    return kind
+    for kind, forms in _KEYWORD_FORMS:
+        for tok in tokens:
+            if tok in forms:
+                return kind
     return None
 
 
-def check_overrides(overrides: dict[str, str] | None, columns: list[str]) -> dict[str, str]:
+def fold(label: str) -> str:
+    """SPEC 1.2's folded form: ASCII lower case, only a-z and 0-9 kept."""
+    lowered = "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in label)
+    return _FOLD_DROP.sub("", lowered)
+
+
+def _covered(counts: dict[str, int], vocabulary: frozenset[str]) -> tuple[bool, int]:
+    """(core or neutral rows are at least 0.9 of all, distinct labels in the core)."""
+    n = covered = 0
+    core = 0
+    for label, c in counts.items():
+        n += c
+        f = fold(label)
+        if f in vocabulary:
+            covered += c
+            core += 1
+        elif f in NEUTRAL_VOCABULARY:
+            covered += c
+    return covered * _COVER_DEN >= n * _COVER_NUM, core
+
+
+def kind_from_values(
+    counts: dict[str, int], named_kinds: frozenset[str] = frozenset()
+) -> str | None:
+    """`sex` or `race` when the labels are that vocabulary (SPEC 1.2), else None. The
+    caller has checked the column has 2..max_categorical labels. `named_kinds`: the kinds
+    other columns' names or overrides give; a match on single-letter labels alone is
+    not taken for a kind in it."""
+    for kind, vocabulary in VOCABULARIES:
+        enough, core = _covered(counts, vocabulary)
+        if enough and core >= 2:
+            if kind in named_kinds and all(
+                len(fold(label)) == 1 for label in counts if fold(label) in vocabulary
+            ):
+                continue
+            return kind
+    return None
+
+
+def contradiction(kind: str, counts: dict[str, int], max_categorical: int) -> str | None:
+    """Why a name-matched column's labels contradict its kind (SPEC 1.3), or None."""
+    if kind in ("age", "geography", "categorical"):
+        return None
+    k = len(counts)
+    numeric = all(AGE_NUMERIC.fullmatch(label) for label in counts)
+    if kind == "sex":
+        if k > 3 and not _covered(counts, SEX_VOCABULARY)[0]:
+            if numeric:
+                return f"{k} distinct numbers"
+            return f"{k} distinct labels that are not sex or gender words"
+        return None
+    if numeric and k:
+        if any("." in label for label in counts):
+            return "numbers with decimals"
+        if k > max_categorical:
+            return f"{k} distinct numbers"
+    return None
+
+
+def label_slack(opts, column: str) -> int:
+    """SPEC 1.1: how many labels the declared `na` tokens and `recode` entries can remove
+    from a column, so a reader keeps counting it that much longer."""
+    if not opts.na and not opts.recode:
+        return 0
+    s = sum(1 for item in opts.na if isinstance(item, str) or item[0] == column)
+    return s + sum(1 for col, _, _ in opts.recode if col == column)
+
+
+def _no_column(flag: str, col: str, columns: list[str]) -> InputError:
+    shown = ", ".join(columns[:5]) + ("..." if len(columns) > 5 else "")
+    return InputError(f"{flag}: no column named '{col}' (columns: {shown})")
+
+
+def check_overrides(
+    overrides: dict[str, str] | None, columns: list[str], opts=None
+) -> dict[str, str]:
     """The declared kinds (column -> kind or "ignore"), checked against the header:
-    raises InputError for a column not in it or an unknown kind."""
+    raises InputError for a column not in it or an unknown kind. With `opts`, the
+    columns named by `na` and `recode` (SPEC 1.1) are checked too."""
     overrides = dict(overrides or {})
     for col, kind in overrides.items():
         if col not in columns:
-            shown = ", ".join(columns[:5]) + ("..." if len(columns) > 5 else "")
-            raise InputError(f"--map: no column named '{col}' (columns: {shown})")
+            raise _no_column("--map", col, columns)
         if kind not in OVERRIDE_VALUES:
             raise InputError(
-                f"--map: unknown kind '{kind}' for '{col}' "
-                "(use sex, race, age, geography, categorical or ignore)"
+                f"--map: unknown kind '{kind}' for '{col}' (use {', '.join(KINDS)} or ignore)"
             )
+    if opts is not None and (opts.na or opts.recode):
+        names = set(columns)
+        for item in opts.na:
+            if not isinstance(item, str) and item[0] not in names:
+                raise _no_column("--na", item[0], columns)
+        for col, _, _ in opts.recode:
+            if col not in names:
+                raise _no_column("--recode", col, columns)
     return overrides

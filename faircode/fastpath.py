@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from .detect import check_overrides
+from .detect import check_overrides, label_slack
 from .errors import InputError
 from .options import Options
 from .reader import open_table
@@ -402,7 +402,7 @@ def _summarize_csv(
         return Fallback("the reference reader reports a problem in the first records")
     end = stream.seek(0, os.SEEK_END)
     stream.seek(start)
-    checked_overrides = check_overrides(overrides, header)
+    checked_overrides = check_overrides(overrides, header, options)
     width = len(header)
     # Open columns with more than max_categorical labels among the first records can
     # never be dimensions: Arrow need not even convert them.
@@ -410,7 +410,7 @@ def _summarize_csv(
     for i in range(width):
         if width > 1:
             labels = {label_of(rec[i]) for rec, _ in probe} - {None}
-            if len(labels) > options.max_categorical:
+            if len(labels) > options.max_categorical + label_slack(options, header[i]):
                 wide.add(i)
     pread = _positional_reader(stream)
     n_parts = default_parts(end - start) if parts is None else max(1, parts)

@@ -180,7 +180,7 @@ def summarize_batches(
     from .columnar import ArrowSummaryBuilder
 
     header = clean_header(str(c) for c in schema_names)
-    checked = check_overrides(overrides, header)
+    checked = check_overrides(overrides, header, options)
     builder = ArrowSummaryBuilder(name, header, checked, options, label_fn=DEFAULT_RULE.typed_label)
     try:
         for batch in batches:
@@ -254,7 +254,7 @@ def summarize_frame(
     header = clean_header(str(c) for c in df.columns)
     if len(df) == 0:
         raise InputError(f"{name}: no data rows, only a header")
-    checked = check_overrides(overrides, header)
+    checked = check_overrides(overrides, header, options)
     builder = SummaryBuilder(name, header, checked, options, label_fn=DEFAULT_RULE.frame_label)
     for start in range(0, len(df), FRAME_ROWS):
         part = df.iloc[start : start + FRAME_ROWS]

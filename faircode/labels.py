@@ -4,8 +4,8 @@ place (the browser engine has them in assets/profiler-engine.js).
 - trimming (`trim`) and the missing tokens (`MISSING_TOKENS`, `MissingRule`), 0.4;
 - typed cells (`MissingRule.typed_label`), 0.4 typed sources;
 - header cleaning (`clean_header`), 0.3;
-- the age grammar (`age_shape`, `age_value`) and bands (`DEFAULT_AGE_BANDS`,
-  `band_labels`), 2;
+- the age grammar (`age_shape`, `age_value`, `interval_years`) and bands
+  (`DEFAULT_AGE_BANDS`, `band_index`, `band_labels`), 2;
 - the reference share grammar (`share_value`), 9.
 
 This module imports nothing heavy: every reader (CSV, Arrow, Spark, the monitor's)
@@ -128,6 +128,32 @@ def age_value(label: str, numeric: bool) -> float:
         elif digits:
             break
     return float(int(digits))
+
+
+def interval_years(label: str) -> tuple[int, int, int, int]:
+    """An interval label's (a, b, first year, last year), SPEC 2: `[a-b)` holds the years
+    a..b-1, `(a, b]` the years a+1..b."""
+    runs: list[str] = []
+    digits = ""
+    for ch in label:
+        if "0" <= ch <= "9":
+            digits += ch
+        elif digits:
+            runs.append(digits)
+            digits = ""
+    a, b = int(runs[0]), int(runs[1])
+    first = a + 1 if label[0] == "(" else a
+    last = b - 1 if label[-1] == ")" else b
+    return a, b, first, last
+
+
+def band_index(edges: tuple[int, ...], value: float) -> int:
+    """The band of a value: that of the largest edge not above it (SPEC 2)."""
+    band = 0
+    for k, edge in enumerate(edges):
+        if edge <= value:
+            band = k
+    return band
 
 
 def band_labels(edges: tuple[int, ...]) -> list[str]:

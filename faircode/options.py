@@ -38,6 +38,9 @@ class Options(NamedTuple):
     psi_moderate: float = 0.10
     psi_significant: float = 0.25
     score_drop_flag: float = 5
+    score_categoricals: bool = False
+    na: tuple = ()  # SPEC 1.1: a token (str) for every column, or (column, token)
+    recode: tuple = ()  # SPEC 1.1: (column, from, to) triples, in order
     reference: list | None = None  # parsed section 9 table; identified by its hash
 
     def params(self) -> dict:
@@ -47,6 +50,8 @@ class Options(NamedTuple):
         d["age_bands"] = list(self.age_bands)
         d["cross"] = list(self.cross) if self.cross else None
         d["names"] = list(self.names) if self.names else None
+        d["na"] = [t if isinstance(t, str) else list(t) for t in self.na]
+        d["recode"] = [list(t) for t in self.recode]
         return d
 
 
@@ -81,6 +86,63 @@ def _number(
     if hi is not None and value > hi:
         raise _range_error(name, value, valid)
     return int(value) if integer else value
+
+
+def _trimmed(value) -> str | None:
+    return value.strip(" \t") if isinstance(value, str) else None
+
+
+def _na(value) -> tuple:
+    """SPEC 1.1 `na`: a token or a list of tokens and [column, token] pairs."""
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)):
+        raise InputError("--na: give a list of tokens and [column, token] pairs")
+    out: list = []
+    for item in items:
+        if isinstance(item, str):
+            token = _trimmed(item)
+            column = None
+        elif isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[0], str):
+            column, token = item[0], _trimmed(item[1])
+        else:
+            raise InputError("--na: each item is a token or a [column, token] pair")
+        if token is None:
+            raise InputError("--na: each item is a token or a [column, token] pair")
+        if not token:
+            raise InputError("--na: empty token")
+        out.append(token if column is None else (column, token))
+    return tuple(out)
+
+
+def _recode(value) -> tuple:
+    """SPEC 1.1 `recode`: [column, from, to] triples, or {column: {from: to}}."""
+    if isinstance(value, dict):
+        items: list = []
+        for col, table in value.items():
+            if not isinstance(table, dict):
+                raise InputError("--recode: each item is [column, from, to]")
+            items.extend([col, k, v] for k, v in table.items())
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        raise InputError("--recode: each item is [column, from, to]")
+    out: list = []
+    seen: set = set()
+    for item in items:
+        if not (
+            isinstance(item, (list, tuple))
+            and len(item) == 3
+            and all(isinstance(x, str) for x in item)
+        ):
+            raise InputError("--recode: each item is [column, from, to]")
+        col, frm, to = item[0], _trimmed(item[1]), _trimmed(item[2])
+        if not frm:
+            raise InputError(f"--recode: empty FROM for '{col}'")
+        if (col, frm) in seen:
+            raise InputError(f"--recode: '{frm}' of '{col}' is given twice")
+        seen.add((col, frm))
+        out.append((col, frm, to))
+    return tuple(out)
 
 
 def resolve(opts: dict | Options | None) -> Options:
@@ -181,6 +243,15 @@ def resolve(opts: dict | Options | None) -> Options:
                 "name the file's character set (e.g. latin-1, cp1252, utf-16)"
             )
         out["encoding"] = opts["encoding"]
+    if opts.get("score_categoricals") is not None:
+        flag = opts["score_categoricals"]
+        if not isinstance(flag, bool):
+            raise InputError(f"--score-categoricals: {flag} is not true or false")
+        out["score_categoricals"] = flag
+    if opts.get("na") is not None:
+        out["na"] = _na(opts["na"])
+    if opts.get("recode") is not None:
+        out["recode"] = _recode(opts["recode"])
     if opts.get("reference") is not None:
         out["reference"] = opts["reference"]
     return Options(**out)

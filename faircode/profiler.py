@@ -297,7 +297,7 @@ def _summarize_stream(
         block_size=block_size,
         on_bytes=on_bytes,
     )
-    checked = check_overrides(overrides, header)
+    checked = check_overrides(overrides, header, options)
     builder = SummaryBuilder(name, header, checked, options)
     for batch in batches:
         builder.add_rows(batch)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from pathlib import Path
 
+from .detect import SEX_ALIASES, fold
 from .errors import InputError
 from .labels import share_value, trim
 from .numerics import fmt, fsum, pct, round_half_up
@@ -23,6 +25,9 @@ HEADER_ALIASES = {
 }
 BUILTIN = {"us-2019": "reference-us-2019.csv", "us-2024": "reference-us-2024.csv"}
 SUM_TOLERANCE = 0.02
+#: Labels shown in the no-match flag, per side (SPEC 9).
+NO_MATCH_SHOWN = 3
+_YEAR = re.compile(r"[0-9]+")
 
 
 def builtin_bytes(name: str) -> bytes:
@@ -122,15 +127,85 @@ def match_reference(table: list[dict], dims: list[dict]) -> dict[str, dict]:
     return out
 
 
-def reference_block(dim: dict, entry: dict, flag_at: float) -> tuple[dict, list[str]]:
+def _key_of(dim: dict):
+    """How labels match a reference (SPEC 9): ASCII case ignored; sex aliases."""
+    if dim["kind"] != "sex":
+        return _ascii_lower
+
+    def key(label: str) -> str:
+        alias = SEX_ALIASES.get(fold(label))
+        return alias if alias is not None else _ascii_lower(label)
+
+    return key
+
+
+def _by_year(entry: dict, years: tuple) -> tuple[dict[str, float], list[int]] | None:
+    """Expected shares of the dimension's groups from a single-year table, and the span
+    (SPEC 9); None when no year falls in the span."""
+    table = sorted((int(g), share) for g, share in entry["shares"])
+    groups, banded = years
+    last_year = table[-1][0]
+    first = min(g[1] for g in groups)
+    last = max(last_year if g[2] is None else g[2] for g in groups)
+    parts: dict[str, list[float]] = {}
+    in_span: list[float] = []
+    for year, share in table:
+        if banded:
+            if not first <= year <= last:
+                continue
+            label = None
+            for lab, lo, _hi in groups:
+                if lo <= year:
+                    label = lab
+        else:
+            label = next((lab for lab, lo, hi in groups if lo <= year <= hi), None)
+        if label is None:
+            continue
+        parts.setdefault(label, []).append(share)
+        in_span.append(share)
+    total = fsum(in_span)
+    if total == 0:
+        return None
+    return {lab: fsum(shares) / total for lab, shares in parts.items()}, [first, last]
+
+
+def _quoted(labels: list[str]) -> str:
+    text = ", ".join(f"'{x}'" for x in labels[:NO_MATCH_SHOWN])
+    return text + (", ..." if len(labels) > NO_MATCH_SHOWN else "")
+
+
+def reference_block(
+    dim: dict, entry: dict, flag_at: float, years: tuple | None = None
+) -> tuple[dict, list[str]]:
+    """The `reference` block of a dimension and its flags (SPEC 9). `years`: an age
+    dimension's groups by year (analyze._age_years), for a single-year table."""
     n = sum(g["count"] for g in dim["groups"])
+    key_of = _key_of(dim)
+    span = None
+    expected: dict[str, tuple[str, float]] = {}
+    single = years is not None and all(_YEAR.fullmatch(g) for g, _ in entry["shares"])
+    if single:
+        found = _by_year(entry, years)
+        if found is not None:
+            shares, span = found
+            expected = {lab: (lab, share) for lab, share in shares.items()}
+    else:
+        for g, share in entry["shares"]:
+            expected.setdefault(key_of(g), (g, share))
     counts: dict[str, tuple[str, int]] = {}
     for g in dim["groups"]:
-        key = _ascii_lower(g["label"])
+        key = g["label"] if single else key_of(g["label"])
         label, c = counts.get(key, (g["label"], 0))
         counts[key] = (label, c + g["count"])
+    if not counts.keys() & expected.keys():
+        flag = (
+            f"{dim['name']}: no label matches the reference "
+            f"({_quoted([g['label'] for g in dim['groups']])} vs "
+            f"{_quoted([g for g, _ in entry['shares']])}); no deviation reported "
+            "(--recode can rename labels)"
+        )
+        return {"deviation": None, "groups": []}, [flag]
     actual = {key: (label, c / n) for key, (label, c) in counts.items()}
-    expected = {_ascii_lower(g): (g, s) for g, s in entry["shares"]}
     rows = []
     for key in actual.keys() | expected.keys():
         label = expected[key][0] if key in expected else actual[key][0]
@@ -145,7 +220,7 @@ def reference_block(dim: dict, entry: dict, flag_at: float) -> tuple[dict, list[
         for _, label, e, a in rows
         if e - a >= flag_at
     ]
-    block = {
+    block: dict = {
         "deviation": round_half_up(deviation, 4),
         "groups": [
             {
@@ -157,4 +232,6 @@ def reference_block(dim: dict, entry: dict, flag_at: float) -> tuple[dict, list[
             for _, label, e, a in rows
         ],
     }
+    if span is not None:
+        block["ages"] = span
     return block, flags

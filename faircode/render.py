@@ -15,10 +15,18 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from .detect import NOT_DEMOGRAPHIC
 from .numerics import fmt, pct
 from .safetext import clip, shown
 
 BAR_WIDTH = 24
+#: How each dimension was found (SPEC 1.4 `detected_by`), as the report says it.
+FOUND_BY = {
+    "name": "found by name",
+    "values": "found by its values",
+    "override": "declared with --map",
+    "label_count": "scored by --score-categoricals",
+}
 MAX_GROUPS_SHOWN = 12
 
 GRADE_MEANING = {
@@ -102,7 +110,8 @@ def render(result: dict, source: str) -> str:
     )
     for dim in result["dimensions"]:
         out.append("")
-        extra = f", ages {dim['age_mode']}" if dim["age_mode"] else ""
+        extra = f", ages {dim['age_mode'].replace('_', ' ')}" if dim["age_mode"] else ""
+        extra += f", {FOUND_BY[dim['detected_by']]}"
         ratio = (
             ""
             if dim["imbalance_ratio"] is None
@@ -133,18 +142,6 @@ def render(result: dict, source: str) -> str:
             out.append(f"  ... {hidden} more groups (--json shows all)")
         if dim["skewness"] is not None:
             out.append(f"  skewness of ages {fmt(dim['skewness'], 2)}")
-    for d in result["dropped"]:
-        out.append("")
-        if d["n_groups"] is None:  # capped while reading (SPEC 0.9)
-            out.append(
-                f"not profiled: {d['name']} ({d['kind']}), more than "
-                f"{d['more_than']:,} distinct labels: counting stopped there"
-            )
-        else:
-            out.append(
-                f"not profiled: {d['name']} ({d['kind']}), {d['n_groups']} groups looks "
-                "like an identifier or a date (force it with --map)"
-            )
     for inter in result["intersections"]:
         a, b = inter["dims"]
         out.append("")
@@ -158,11 +155,43 @@ def render(result: dict, source: str) -> str:
         if gaps > 10:
             listed = "" if not not_listed else f"; --json lists the first {len(inter['cells']):,}"
             out.append(f"  ... {gaps - 10:,} more{listed or ' (--json shows all)'}")
+    _unscored_lines(result.get("unscored", []), out)
+    for d in result["dropped"]:
+        out.append("")
+        if d["n_groups"] is None:  # capped while reading (SPEC 0.9)
+            out.append(
+                f"not profiled: {d['name']} ({d['kind']}), more than "
+                f"{d['more_than']:,} distinct labels: counting stopped there"
+            )
+        else:
+            out.append(
+                f"not profiled: {d['name']} ({d['kind']}), {d['n_groups']} groups looks "
+                "like an identifier or a date (force it with --map)"
+            )
     if result["flags"]:
         out.append("")
         out.append(f"Flags ({len(result['flags'])}):")
         out.extend(f"  - {f}" for f in result["flags"])
     return _lines(out)
+
+
+def _unscored_lines(unscored: list[dict], out: list[str]) -> None:
+    """One line per unscored column (SPEC 1.4): its largest labels and why."""
+    if not unscored:
+        return
+    out.append("")
+    out.append(f"Not scored ({len(unscored)} columns; --score-categoricals scores the plain ones):")
+    width = min(max(len(shown(u["name"])) for u in unscored), 24)
+    for u in unscored:
+        n = sum(g["count"] for g in u["groups"]) or 1
+        top = ", ".join(
+            f"{clip(g['label'], 16, '')} {_pct(g['count'] / n)}" for g in u["groups"][:3]
+        )
+        more = ", ..." if len(u["groups"]) > 3 else ""
+        why = "" if u["why"] == NOT_DEMOGRAPHIC else f"  [{u['why']}]"
+        out.append(
+            f"  {clip(u['name'], width).ljust(width)} {u['n_groups']} labels: {top}{more}{why}"
+        )
 
 
 def render_compare(result: dict, name_a: str, name_b: str) -> str:

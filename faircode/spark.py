@@ -83,7 +83,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from .analyze import analyze
-from .detect import check_overrides
+from .detect import check_overrides, label_slack
 from .errors import InputError
 from .labels import MISSING_TOKENS, TRIMMED, clean_header
 from .options import Options, resolve
@@ -263,7 +263,12 @@ def _count(
         n_labels = {r["i"]: r["labels"] for r in stats}
         missing = {r["i"]: int(r["missing"] or 0) for r in stats}
         cap = options.max_categorical
-        wanted = [i for i in counted if roles[i] != "open" or n_labels.get(i, 0) <= cap]
+        wanted = [
+            i
+            for i in counted
+            if roles[i] != "open"
+            or n_labels.get(i, 0) <= cap + label_slack(options, table.header[i])
+        ]
         rows = grouped.where(
             F.col("k").isNotNull() & F.col("i").isin(wanted + [_ROW_ITEM])
         ).collect()
@@ -392,7 +397,7 @@ def summarize(
             "give a pyspark.sql.DataFrame"
         )
     header = clean_header(str(c) for c in spark_df.columns)
-    checked = check_overrides(overrides, header)
+    checked = check_overrides(overrides, header, options)
     internal = [f"_c{i}" for i in range(len(header))]
     frame = spark_df.toDF(*internal)  # positional: Spark frames may repeat names
     keys: list[tuple[Column, Any]] = []
@@ -761,7 +766,7 @@ def summarize_path(
             "file; read several with Spark and call faircode.spark.profile)"
         )
     table, line_end, _ = _read_csv(source, options, spark)
-    checked = check_overrides(overrides, table.header)
+    checked = check_overrides(overrides, table.header, options)
     summary, flags = _count(table, checked, options, spark)
     _check_csv(source, summary, flags, line_end, options)
     if summary.n_rows == 0:

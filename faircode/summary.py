@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from .detect import kind_from_name
+from .detect import kind_from_name, label_slack
 from .labels import AGE_INTERVAL, AGE_NUMERIC, MISSING_TOKENS, age_shape, label_of
 from .options import Options
 
@@ -255,6 +255,8 @@ class SummaryBuilder:
         for i, role in enumerate(self.roles):
             if role is not None:
                 self.counts[i] = {}
+        # SPEC 1.1: labels the declared missing tokens and recodes may still remove
+        self.slack = [label_slack(opts, col) for col in columns]
         self.age_not_numeric = [False] * n
         self.age_not_interval = [False] * n
         self.capped = [False] * n
@@ -357,7 +359,7 @@ class SummaryBuilder:
         """Whether column i, now with n_labels labels, stops being counted: an open column
         past max_categorical cannot be a dimension (SPEC 0.5), any column past LABEL_CAP
         is capped (SPEC 0.9). An open column meets whichever limit is lower first."""
-        cap = self.opts.max_categorical
+        cap = self.opts.max_categorical + self.slack[i]
         if self.roles[i] == "open" and n_labels > cap and cap <= LABEL_CAP:
             return True
         if n_labels > LABEL_CAP:
@@ -403,7 +405,7 @@ class SummaryBuilder:
             return True
         if self.roles[i] != "named" or self.kinds[i] == "geography":
             return False
-        if self._n_labels(i) <= self.opts.max_dimension_groups:
+        if self._n_labels(i) <= self.opts.max_dimension_groups + self.slack[i]:
             return False
         if self.kinds[i] == "age":
             return self.age_not_numeric[i] and self.age_not_interval[i]

@@ -18,7 +18,7 @@ def test_sample_report_leads_with_score_and_grade():
     p = run("profile", "--sample")
     assert p.returncode == 0, p.stderr
     out = p.stdout.decode()
-    assert out.startswith("Score 71/100  grade B")
+    assert out.startswith("Score 74/100  grade B")
     assert "African-American" in out and "Flags (" in out
 
 
@@ -54,9 +54,9 @@ def test_map_cross_thresholds_and_stdin():
 
 
 def test_fail_under_exit_codes():
-    assert run("profile", "--sample", "--fail-under", "70").returncode == 0
-    p = run("profile", "--sample", "--fail-under", "72")
-    assert p.returncode == 1 and b"below --fail-under 72" in p.stderr
+    assert run("profile", "--sample", "--fail-under", "74").returncode == 0
+    p = run("profile", "--sample", "--fail-under", "75")
+    assert p.returncode == 1 and b"below --fail-under 75" in p.stderr
 
 
 def test_headerless_adult():

@@ -72,6 +72,7 @@ def test_compare_cli_on_adult_train_vs_test():
             "--skip-lines-b",
             "1",
             "--json",
+            "--score-categoricals",  # income is an outcome, scored only on request (SPEC 1.5)
         ],
         capture_output=True,
         timeout=120,
@@ -106,6 +107,9 @@ def test_fail_on_drift_exit_code():
         "--fail-on-drift",
         "significant",
     ]
+    p = subprocess.run(args, capture_output=True, timeout=120)
+    assert p.returncode == 0, p.stderr  # income is not scored by default (SPEC 1.4)
+    args.append("--score-categoricals")
     p = subprocess.run(args, capture_output=True, timeout=120)
     assert p.returncode == 1 and b"income" in p.stderr
 

@@ -44,7 +44,7 @@ def test_tokenize(name, tokens):
         ("statecode", "geography"),
         ("zip", "geography"),
         ("ZipCode", "geography"),
-        ("native-country", "geography"),
+        ("native-country", "nationality"),
         ("Agency_Text", None),
         ("Language", None),
         ("stage", None),
@@ -68,14 +68,21 @@ def _column(values):
 
 def test_generic_categorical_needs_2_to_20_distinct_labels():
     rows = [f"{i % 1},{i % 2},{i % 20},{i % 21},{i}" for i in range(420)]
-    r = prof("one,two,twenty,twentyone,id\n" + "\n".join(rows) + "\n")
+    text = "one,two,twenty,twentyone,id\n" + "\n".join(rows) + "\n"
+    r = prof(text, score_categoricals=True)
     assert [d["name"] for d in r["dimensions"]] == ["two", "twenty"]
     assert all(d["kind"] == "categorical" for d in r["dimensions"])
+    assert all(d["detected_by"] == "label_count" for d in r["dimensions"])
+    # SPEC 1.4: by default they are listed, not scored
+    r = prof(text)
+    assert r["dimensions"] == [] and r["overall_score"] is None
+    assert [u["name"] for u in r["unscored"]] == ["two", "twenty"]
 
 
 def test_max_categorical_option():
     rows = [f"{i % 21}" for i in range(100)]
-    assert prof("c\n" + "\n".join(rows) + "\n", max_categorical=21)["dimensions"]
+    assert prof("c\n" + "\n".join(rows) + "\n", max_categorical=21)["unscored"]
+    assert not prof("c\n" + "\n".join(rows) + "\n")["unscored"]
 
 
 def test_named_dimension_with_more_than_50_groups_is_dropped_except_geography_and_forced():

@@ -64,7 +64,10 @@ def test_hand_worked_dimension():
     assert all(g["small_group"] for g in d["groups"])
     assert d["under_represented"] == []
     assert r["overall_score"] == 81 and r["grade"] == "B"
-    # imbalance_ratio >= 3.0 is flagged (inclusive)
+    # imbalance_ratio >= 3.0 is flagged (inclusive); both groups are small, so the flag
+    # compares with the smallest and says its count (SPEC 6)
+    assert r["flags"] == ["sex: imbalance ratio 3.0 ('M' vs 'F', 1 rows)"]
+    r = prof("sex\nM\nM\nM\nF\n\n", min_group_size=0)
     assert r["flags"] == ["sex: imbalance ratio 3.0 ('M' vs 'F')"]
 
 
@@ -80,6 +83,8 @@ def test_under_represented_uses_the_unrounded_share_and_min_share_option():
     assert dim(r, "race")["under_represented"] == []
     r = prof("race\n" + "\n".join(rows) + "\n", min_share=0.06)
     assert dim(r, "race")["under_represented"] == ["B"]
+    assert "race: 'B' is under-represented (5.0%, 5 rows)" in r["flags"]
+    r = prof("race\n" + "\n".join(rows) + "\n", min_share=0.06, min_group_size=5)
     assert "race: 'B' is under-represented (5.0%)" in r["flags"]
 
 
@@ -150,12 +155,19 @@ def test_age_options_max_age_and_bands():
         prof("age\n1\n", age_bands="5,10")
 
 
-def test_interval_ages_use_the_lower_bound():
-    r = prof('age\n[70-80)\n[0-10)\n"(40, 50]"\n[10-20)\n[130-140)\n')
+def test_interval_ages_banded_only_when_each_fits_one_band():
+    r = prof('age\n[60-70)\n[0-10)\n"(40, 44]"\n[10-18)\n[130-140)\n')
     d = dim(r, "age")
     assert d["age_mode"] == "interval" and d["skewness"] is None
     assert counts(r, "age") == {"60-74": 1, "0-17": 2, "30-44": 1}
     assert d["implausible_count"] == 1
+    # [70-80) holds 70..79, across the 75 edge: the intervals are the groups (SPEC 2),
+    # ordered by lower bound
+    r = prof('age\n[70-80)\n[0-10)\n"(40, 50]"\n[10-20)\n[130-140)\n[0-10)\n')
+    d = dim(r, "age")
+    assert d["age_mode"] == "interval_as_written"
+    assert [g["label"] for g in d["groups"]] == ["[0-10)", "[10-20)", "(40, 50]", "[70-80)"]
+    assert d["max_share"] == 0.4 and d["implausible_count"] == 1
 
 
 def test_mixed_or_text_ages_are_categorical():

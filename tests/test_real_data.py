@@ -21,8 +21,8 @@ def test_compas_published_counts(compas):
 
 
 def test_compas_crlf_duplicate_headers_and_dropped_dob(compas):
-    names = [d["name"] for d in compas["dimensions"]]
-    assert "decile_score.1" in names and "decile_score" in names
+    unscored = [u["name"] for u in compas["unscored"]]
+    assert "decile_score.1" in unscored and "decile_score" in unscored
     assert compas["n_cols"] == 53
     assert compas["dropped"][0]["name"] == "dob"
     assert compas["intersections"][0]["dims"] == ["sex", "age"]
@@ -34,12 +34,13 @@ def test_diabetic_interval_ages_and_question_mark_missing():
     r = faircode.profile(DATA / "diabetic_data.csv")
     assert r["n_rows"] == 101766
     age = dim(r, "age")
-    assert age["age_mode"] == "interval"
-    # [0-10) and [10-20) fall in 0-17; [70-80) in 60-74 along with [60-70)
-    assert counts(r, "age")["0-17"] == 161 + 691
+    # decades cross the band edges 18 and 75: they are the groups, as written (SPEC 2)
+    assert age["age_mode"] == "interval_as_written"
+    assert counts(r, "age")["[0-10)"] == 161 and counts(r, "age")["[10-20)"] == 691
     assert dim(r, "race")["missing_count"] == 2273
     assert counts(r, "gender")["Unknown/Invalid"] == 3
-    assert "None" in counts(r, "max_glu_serum")
+    serum = next(u for u in r["unscored"] if u["name"] == "max_glu_serum")
+    assert "None" in {g["label"] for g in serum["groups"]}
 
 
 def test_adult_headerless_with_names():
