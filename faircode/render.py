@@ -117,6 +117,9 @@ def render(result: dict, source: str) -> str:
             if dim["imbalance_ratio"] is None
             else f", imbalance {fmt(dim['imbalance_ratio'], 2)}x"
         )
+        smallest = min(dim["groups"], key=lambda g: g["count"], default=None)
+        if smallest is not None and smallest["small_group"] and dim["n_groups"] > 1:
+            ratio += f" (vs a group of {smallest['count']} rows)"
         out.append(
             f"{dim['name']} ({dim['kind']}{extra}) score {dim['dimension_score']}, "
             f"{dim['n_groups']} groups{ratio}, missing {_pct(dim['missing_pct'])}"

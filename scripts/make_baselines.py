@@ -6,7 +6,9 @@ April 2010 to July 2019, and nc-est2024-agesex-res, April 2020 to July 2024).
 SEX: 0 both, 1 male, 2 female; AGE: 0..99 single years, 100 = 100 and over, 999 = all.
 
 Writes faircode/data/reference-us-2019.csv and reference-us-2024.csv in the SPEC
-section 9 long format: sex (Male/Female) and age in the default bands, July estimates.
+section 9 long format: sex (Male/Female) and age by single year 0..100 (100 = 100 and
+over), July estimates, shares to 9 decimals. Single years let the profiler compute
+expected shares for whatever bands or intervals a dataset has (SPEC 9).
 
     python scripts/make_baselines.py [../shared/data/census]
 """
@@ -19,22 +21,12 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # the faircode next to this script, installed or not
-
-from faircode.labels import DEFAULT_AGE_BANDS, band_labels  # noqa: E402
-
-EDGES = DEFAULT_AGE_BANDS  # the default bands of SPEC 2, as the profiler groups ages
-LABELS = band_labels(EDGES)
 SOURCES = {"2019": "nc-est2019-agesex-res.csv", "2024": "nc-est2024-agesex-res.csv"}
-
-
-def band(age: int) -> str:
-    """The band label of an age: that of the largest edge not above it (SPEC 2)."""
-    return LABELS[max(i for i, e in enumerate(EDGES) if e <= age)]
+DECIMALS = Decimal("0.000000001")
 
 
 def share(part: int, total: int) -> str:
-    return str((Decimal(part) / Decimal(total)).quantize(Decimal("0.000001"), ROUND_HALF_UP))
+    return str((Decimal(part) / Decimal(total)).quantize(DECIMALS, ROUND_HALF_UP))
 
 
 def derive(path: Path, year: str) -> list[tuple[str, str, str]]:
@@ -49,10 +41,7 @@ def derive(path: Path, year: str) -> list[tuple[str, str, str]]:
         ("sex", "Male", share(pop[(1, 999)], total)),
         ("sex", "Female", share(pop[(2, 999)], total)),
     ]
-    bands: dict[str, int] = {}
-    for age in range(101):
-        bands[band(age)] = bands.get(band(age), 0) + pop[(0, age)]
-    rows += [("age", b, share(n, total)) for b, n in bands.items()]
+    rows += [("age", str(age), share(pop[(0, age)], total)) for age in range(101)]
     return rows
 
 
