@@ -2356,7 +2356,9 @@ function () {
       for (const p of plausible) {
         const y = intervalYears(p[0]);
         p.push(y);
-        if (bandIndex(y.first, edges) !== bandIndex(y.last, edges)) mode = 'interval_as_written';
+        if (y.first > y.last || bandIndex(y.first, edges) !== bandIndex(y.last, edges)) {
+          mode = 'interval_as_written';
+        }
       }
     }
     dim.ageMode = mode;
@@ -2376,8 +2378,10 @@ function () {
       return dim;
     }
     const bandCounts = new Array(edges.length).fill(0);
-    for (const [label, c, v, y] of plausible) {
-      const b = bandIndex(mode === 'numeric' ? v : y.first, edges);
+    for (const [label, c, v] of plausible) {
+      // An interval is banded by its value, the lower bound a (SPEC 2 grammar; as the
+      // Python engine does: "(17, 29]", holding 18..29, goes to the band of 17).
+      const b = bandIndex(v, edges);
       bandCounts[b] += c;
       labelToGroup.set(label, names[b]);
     }

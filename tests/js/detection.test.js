@@ -74,8 +74,8 @@ test('age: numeric bands, implausible values, skewness; interval and categorical
   assert.equal(a.implausible_count, 2);
   assert.equal(a.missing_count, 3);
   assert.equal(typeof a.skewness, 'number');
-  // Every interval inside one band: banded (SPEC 2); (29, 44] holds 30..44.
-  const iv = dim(run('age\n[60-75)\n"(29, 44]"\n[0-10)\n[60-75)\n'), 'age');
+  // Every interval inside one band: banded (SPEC 2), by its lower bound.
+  const iv = dim(run('age\n[60-75)\n"[30, 45)"\n[0-10)\n[60-75)\n'), 'age');
   assert.equal(iv.age_mode, 'interval');
   assert.deepEqual(iv.groups.map((g) => [g.label, g.count]), [['60-74', 2], ['0-17', 1], ['30-44', 1]]);
   assert.equal(iv.skewness, null);
