@@ -2378,10 +2378,10 @@ function () {
       return dim;
     }
     const bandCounts = new Array(edges.length).fill(0);
-    for (const [label, c, v] of plausible) {
-      // An interval is banded by its value, the lower bound a (SPEC 2 grammar; as the
-      // Python engine does: "(17, 29]", holding 18..29, goes to the band of 17).
-      const b = bandIndex(v, edges);
+    for (const [label, c, v, y] of plausible) {
+      // A banded interval goes to the band of its first year (SPEC 2): "(17, 29]" holds
+      // 18..29, so its band is 18-29, whatever its lower bound says.
+      const b = bandIndex(y === undefined ? v : y.first, edges);
       bandCounts[b] += c;
       labelToGroup.set(label, names[b]);
     }

@@ -65,7 +65,8 @@ def age_mapper(counts: dict[str, int], opts: Options) -> tuple[str, Callable[[st
         v = age_value(lab, numeric)
         if v < 0 or v > max_age:
             return None
-        return labels[band_index(edges, v)]
+        # a banded interval goes to the band of its first year (SPEC 2): (17, 29] is 18-29
+        return labels[band_index(edges, v if numeric else interval_years(lab)[2])]
 
     return ("numeric" if numeric else "interval"), to_band
 

@@ -461,6 +461,10 @@ class SummaryBuilder:
         if self._n_labels(i) <= self.opts.max_dimension_groups + self.slack[i]:
             return False
         if self.kinds[i] == "age":
+            # The shape is judged on the labels as read; a declared missing token or a
+            # recode (SPEC 1.1) can still turn them into ages, so such a column stays.
+            if self.slack[i]:
+                return False
             return self.age_not_numeric[i] and self.age_not_interval[i]
         return True
 

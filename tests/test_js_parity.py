@@ -801,13 +801,23 @@ def rewrites(draw, names: list[str], columns: list[list[str]]) -> dict:
         na: list = []
         for _ in range(draw(st.integers(1, 3))):
             c = a_column()
-            token = occurring(c) if draw(st.integers(0, 3)) else draw(st.sampled_from(SEX_WORDS + ["9", "-1", "unknown"]))
+            token = (
+                occurring(c)
+                if draw(st.integers(0, 3))
+                else draw(st.sampled_from(SEX_WORDS + ["9", "-1", "unknown"]))
+            )
             if draw(st.booleans()) or not names:
                 na.append(token)
             else:
                 na.append([names[c], token])
         if draw(st.integers(0, 15)) == 0:
-            na.append(draw(st.sampled_from(["", " ", ["nope", "x"], ["a"], 5, [names[0] if names else "a", 3]])))
+            na.append(
+                draw(
+                    st.sampled_from(
+                        ["", " ", ["nope", "x"], ["a"], 5, [names[0] if names else "a", 3]]
+                    )
+                )
+            )
         opts["na"] = na if draw(st.integers(0, 9)) else (na[0] if isinstance(na[0], str) else na)
     if draw(st.booleans()) and names:
         items: list = []
@@ -829,7 +839,11 @@ def rewrites(draw, names: list[str], columns: list[list[str]]) -> dict:
                     kept.append([col, frm, to])
             items = kept
         if draw(st.integers(0, 15)) == 0:
-            items.append(draw(st.sampled_from([["nope", "a", "b"], [names[0], "", "b"], [names[0], "a"], "x"])))
+            items.append(
+                draw(
+                    st.sampled_from([["nope", "a", "b"], [names[0], "", "b"], [names[0], "a"], "x"])
+                )
+            )
         if draw(st.integers(0, 4)) == 0 and all(isinstance(i, list) and len(i) == 3 for i in items):
             as_object: dict = {}
             for col, frm, to in items:
@@ -1107,7 +1121,10 @@ def test_independent_file(js):
     # `unscored`, whose groups are in section 3 order: ties by code point, U+1F468
     # before U+1F469.
     (gender,) = [u for u in py["result"]["unscored"] if u["name"] == "gender"]
-    assert gender["why"] == "named like sex but holds 4 distinct labels that are not sex or gender words"
+    assert (
+        gender["why"]
+        == "named like sex but holds 4 distinct labels that are not sex or gender words"
+    )
     assert [g["label"] for g in gender["groups"]] == [
         "👨",
         "👩",
@@ -1232,13 +1249,17 @@ def v2_cases(draw) -> Case:
     if draw(st.integers(0, 3)) == 0:
         opts["max_categorical"] = draw(st.sampled_from([2, 3, 5, 20]))
     if draw(st.integers(0, 3)) == 0:
-        opts["age_bands"] = draw(st.sampled_from([[0, 10, 20, 30, 40, 50, 60, 70, 80, 90], [0, 18, 65], [0, 50]]))
+        opts["age_bands"] = draw(
+            st.sampled_from([[0, 10, 20, 30, 40, 50, 60, 70, 80, 90], [0, 18, 65], [0, 50]])
+        )
     if draw(st.integers(0, 3)) == 0:
         opts["imbalance_flag"] = draw(st.sampled_from([1, 1.5, 2]))
     overrides: dict = {}
     if draw(st.integers(0, 4)) == 0:
         overrides[draw(st.sampled_from(names))] = draw(
-            st.sampled_from(["sex", "race", "nationality", "marital", "age", "ignore", "categorical"])
+            st.sampled_from(
+                ["sex", "race", "nationality", "marital", "age", "ignore", "categorical"]
+            )
         )
     records = [names] + [[columns[c][r] for c in range(n_cols)] for r in range(n_rows)]
     pad = draw(st.booleans())
@@ -1315,15 +1336,17 @@ def test_error_order_at_lone_cr(js, data, overrides, message):
 # A named age column past max_dimension_groups + s labels whose only non-numeric label
 # is declared missing: after SPEC 1.1 it is a numeric age (a dimension), so its pairs
 # must still be counted. The JS reader decides the age shape on rewritten labels; the
-# Python reader (summary.py age_not_numeric) on the raw ones, prunes the pair and
-# analyze raises "internal error: no pair counts for sex x age". Reported; strict, so
-# the marker goes when Python is fixed.
-AGE_NA_PAIRS = ("sex,age\n" + "".join(
-    f"{'Male' if i % 3 else 'Female'},{10 + i % 60 if i % 7 else 'unknown'}\n" for i in range(200)
-)).encode()
+# Python reader keeps an age column with declared tokens or recodes (it once judged the
+# raw labels, pruned the pair and raised "internal error: no pair counts").
+AGE_NA_PAIRS = (
+    "sex,age\n"
+    + "".join(
+        f"{'Male' if i % 3 else 'Female'},{10 + i % 60 if i % 7 else 'unknown'}\n"
+        for i in range(200)
+    )
+).encode()
 
 
-@pytest.mark.xfail(strict=True, reason="Python reader prunes age pairs on raw labels (reported)")
 def test_age_na_keeps_pairs(js):
     opts = {"na": ["unknown"]}
     py = run_python(io.BytesIO(AGE_NA_PAIRS), None, opts, name="t.csv")

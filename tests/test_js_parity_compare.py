@@ -197,7 +197,16 @@ def test_reference_parity(js, ref: bytes, data):
     for d in prof_py.get("result", {}).get("dimensions", []):
         block = d.get("reference")
         if block is not None:
-            event("reference: " + ("single years" if "ages" in block else "no match" if block["deviation"] is None else "labels"))
+            event(
+                "reference: "
+                + (
+                    "single years"
+                    if "ages" in block
+                    else "no match"
+                    if block["deviation"] is None
+                    else "labels"
+                )
+            )
 
 
 @st.composite
@@ -222,10 +231,14 @@ def age_files(draw) -> Case:
     opts: dict = {}
     if draw(st.integers(0, 2)) == 0:
         opts["age_bands"] = draw(
-            st.sampled_from([[0, 10, 20, 30, 40, 50, 60, 70, 80, 90], [0, 18, 65], [0, 50], [0, 100]])
+            st.sampled_from(
+                [[0, 10, 20, 30, 40, 50, 60, 70, 80, 90], [0, 18, 65], [0, 50], [0, 100]]
+            )
         )
     if draw(st.integers(0, 3)) == 0:
-        opts["recode"] = [["sex", draw(st.sampled_from(sexes)), draw(st.sampled_from(["Male", "Female", "NA"]))]]
+        opts["recode"] = [
+            ["sex", draw(st.sampled_from(sexes)), draw(st.sampled_from(["Male", "Female", "NA"]))]
+        ]
     return Case(("\n".join(lines) + "\n").encode(), {}, opts, 1 << 20, 1 << 20)
 
 
@@ -246,7 +259,9 @@ def single_year_tables(draw) -> bytes:
         share = draw(st.integers(0, 30)) / 1000 if draw(st.integers(0, 9)) else 0.0
         lines.append(f"age,{y:03d}" if draw(st.integers(0, 20)) == 0 else f"age,{y}")
         lines[-1] += f",{share}"
-    for label in draw(st.sampled_from([["Male", "Female"], ["M", "F"], ["male", "female", "other"], ["A", "B"]])):
+    for label in draw(
+        st.sampled_from([["Male", "Female"], ["M", "F"], ["male", "female", "other"], ["A", "B"]])
+    ):
         lines.append(f"sex,{label},{draw(st.integers(0, 100)) / 100}")
     return ("\n".join(lines) + "\n").encode()
 
@@ -270,7 +285,16 @@ def test_single_year_reference_parity(js, ref: bytes, case: Case):
     for d in prof_py.get("result", {}).get("dimensions", []):
         block = d.get("reference")
         if block is not None:
-            event(f"{d['kind']}/{d['age_mode']}: " + ("single years" if "ages" in block else "no match" if block["deviation"] is None else "labels"))
+            event(
+                f"{d['kind']}/{d['age_mode']}: "
+                + (
+                    "single years"
+                    if "ages" in block
+                    else "no match"
+                    if block["deviation"] is None
+                    else "labels"
+                )
+            )
 
 
 @given(st.binary(max_size=3000), st.sampled_from([1, 3, 63, 64, 65, 1000, 1 << 20]))
