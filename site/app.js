@@ -125,6 +125,7 @@
     const cores = navigator.hardwareConcurrency || 2;
     const parts = E.defaultParts(blob.size, cores, opts);
     const hashP = runWorker(job, { op: 'hash', blob });
+    hashP.catch(() => {}); // awaited below; a cancel must not be an unhandled rejection
     let summary = null;
     if (parts > 1) {
       const plan = await runWorker(job, { op: 'plan', blob, parts, name, overrides, opts });
@@ -142,8 +143,10 @@
         }
         try {
           const results = await Promise.all(tasks);
+          const t = performance.now();
           summary = E.unpackSummary(results[0].summary);
           for (const r of results.slice(1)) summary = E.mergeSummaries(summary, E.unpackSummary(r.summary));
+          job.timings.merge = performance.now() - t;
         } catch (e) {
           if (e.cancelled) throw e;
           summary = null; // a cut inside quotes, or a problem of the file: one part says which
@@ -155,7 +158,10 @@
         (d) => onProgress(d.progress, d.rows, 1));
       summary = E.unpackSummary(r.summary);
     }
+    const th = performance.now();
     const { hash } = await hashP;
+    job.timings.hashWait = performance.now() - th;
+    job.timings.read = performance.now() - job.t0;
     return { summary, hash, parts: Math.max(1, parts) };
   }
 
@@ -421,9 +427,9 @@
       error(e.message);
       return;
     }
-    const job = { workers: [], rejects: [], cancelled: false };
-    state.job = job;
     const t0 = performance.now();
+    const job = { workers: [], rejects: [], cancelled: false, timings: {}, t0 };
+    state.job = job;
     startProgress(state.blob.size);
     const onProgress = progressUpdater(state.blob.size, t0);
     $('reread').hidden = true;
@@ -452,13 +458,18 @@
       buildControls(read.summary.columns, overrides);
     }
     let result;
+    const ta = performance.now();
     try {
       result = E.analyze(read.summary, overrides, analysisOpts(opts));
     } catch (e) {
       error(e.message);
       return;
     }
+    job.timings.analyze = performance.now() - ta;
+    const tr = performance.now();
     show(result, overrides, opts);
+    job.timings.render = performance.now() - tr;
+    $('results').dataset.timings = JSON.stringify(job.timings);
     const how = read.parts > 1 ? `${read.parts} workers` : read.parts === 1 ? 'a worker' : 'this page\'s thread';
     notice(`${state.name}: ${result.n_rows.toLocaleString('en-US')} rows read in ${secs.toFixed(2)} s on ${how}; score ${result.overall_score === null ? 'not measured' : result.overall_score}, grade ${result.grade || 'none'}.` +
       (read.parts === 0 && workerWhyNot ? ' ' + workerWhyNot : ''));
@@ -543,7 +554,7 @@
       opts = $('controls').hidden ? chosenOptsBeforeControls() : chosenOpts();
       delete opts.cross;
     } catch (e) { say(e.message); return; }
-    const job = { workers: [], rejects: [], cancelled: false };
+    const job = { workers: [], rejects: [], cancelled: false, timings: {}, t0: performance.now() };
     const results = [];
     const hashes = {};
     try {

@@ -144,7 +144,8 @@
     return row;
   }
 
-  const GROUPS_SHOWN = 40;
+  const GROUPS_SHOWN = 40; // groups drawn at once per dimension
+  const GROUPS_LISTED = 1000; // groups drawn at most, when the rest is opened
 
   function referenceTable(dim) {
     const ref = dim.reference;
@@ -191,10 +192,20 @@
     for (const g of shown) list.appendChild(groupRow(dim.name, g, under, maxShare));
     card.appendChild(list);
     if (dim.groups.length > GROUPS_SHOWN) {
+      // The rest is drawn when opened (a zip code dimension has 30,000 groups), at most
+      // GROUPS_LISTED rows in all; the exported JSON has every group.
       const more = h('details', { className: 'more-groups' }, h('summary', null, `${dim.groups.length - GROUPS_SHOWN} more groups`));
-      const rest = h('div', { className: 'bars', attrs: { role: 'list' } });
-      for (const g of dim.groups.slice(GROUPS_SHOWN)) rest.appendChild(groupRow(dim.name, g, under, maxShare));
-      more.appendChild(rest);
+      more.addEventListener('toggle', () => {
+        if (!more.open || more.dataset.drawn) return;
+        more.dataset.drawn = 'true';
+        const rest = h('div', { className: 'bars', attrs: { role: 'list' } });
+        for (const g of dim.groups.slice(GROUPS_SHOWN, GROUPS_LISTED)) rest.appendChild(groupRow(dim.name, g, under, maxShare));
+        more.appendChild(rest);
+        if (dim.groups.length > GROUPS_LISTED) {
+          more.appendChild(h('p', { className: 'muted not-listed', dataset: { notListed: dim.groups.length - GROUPS_LISTED } },
+            `${num(dim.groups.length - GROUPS_LISTED)} more groups are not drawn (the JSON export has them all).`));
+        }
+      });
       card.appendChild(more);
     }
     if (dim.reference) card.appendChild(referenceTable(dim));
@@ -360,7 +371,7 @@
     mount.replaceChildren(view);
   }
 
-  const api = { renderProfile, renderCompare, scoreRing, h, data, pct, boot };
+  const api = { GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, pct, boot };
   root.FaircodeViews = api;
   if (typeof document !== 'undefined' && document.getElementById && document.getElementById('faircode-result')) {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);
