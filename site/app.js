@@ -403,7 +403,7 @@
       none.value = '';
       sel.appendChild(none);
       for (const col of columns) {
-        const o = V.h('option', null, col);
+        const o = V.h('option', null, V.shown(col));
         o.value = col;
         sel.appendChild(o);
       }

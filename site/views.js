@@ -40,11 +40,26 @@
     }
   }
 
-  /** Text from the data, isolated for bidi and never parsed. */
+  // Controls and bidi characters (as faircode/safetext.py): shown as visible escapes,
+  // so a U+202E cannot make 'evil' read 'live', nor U+2028 hide a line break. The
+  // exact text stays in data-* attributes and the JSON.
+  const UNSAFE = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+  const NAMED = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+  function shown(text) {
+    return String(text).replace(UNSAFE, (ch) => {
+      if (NAMED[ch]) return NAMED[ch];
+      const code = ch.charCodeAt(0);
+      return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}`
+        : `\\u${code.toString(16).padStart(4, '0')}`;
+    });
+  }
+
+  /** Text from the data: as text (never parsed), escapes for controls, bidi-isolated. */
   function data(text, className) {
     const b = document.createElement('bdi');
     if (className) b.className = className;
-    b.textContent = String(text);
+    b.textContent = shown(text);
     return b;
   }
 
@@ -371,7 +386,7 @@
     mount.replaceChildren(view);
   }
 
-  const api = { GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, pct, boot };
+  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, pct, boot };
   root.FaircodeViews = api;
   if (typeof document !== 'undefined' && document.getElementById && document.getElementById('faircode-result')) {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);
