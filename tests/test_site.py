@@ -692,3 +692,84 @@ def test_big_file_in_workers_with_progress_and_cancel(site, big_file, shots):
     assert reads(page) == 1
     assert page.evaluate("faircodePage.state.job") is None
     page.screenshot(path=shots / "big-file-cancelled.png", full_page=True)
+
+
+def test_other_delimiters(site, tmp_path):
+    """TSV, semicolons and pipes are sniffed; the delimiter menu forces one (a re-read)."""
+    rows = (SAMPLES["insurance.csv"]).read_text(encoding="utf-8").splitlines()
+    pg = site()
+    for name, sep in (("insurance.tsv", "\t"), ("insurance-semicolon.csv", ";"), ("pipe.txt", "|")):
+        path = tmp_path / name
+        path.write_text("\n".join(r.replace(",", sep) for r in rows) + "\n", encoding="utf-8")
+        load(pg, path)
+        got = assert_shows(pg.page, faircode.profile(path))
+        assert got["n_cols"] == 7
+    # forcing the comma on the pipe file: one column, and the summary cannot say that
+    change(pg, lambda: pg.page.select_option("#delimiter", ","))
+    assert "another delimiter" in pg.page.text_content("#notice")
+    before = renders(pg.page)
+    pg.page.click("#reread")
+    wait_js(pg.page, f"() => Number(document.getElementById('results').dataset.renders) > {before}")
+    assert_shows(pg.page, faircode.profile(path, opts={"delimiter": ","}))
+
+
+def test_download_report_from_the_page(site, browser, tmp_path, shots):
+    path = SAMPLES["compas-scores-two-years.csv"]
+    pg = site()
+    load(pg, path)
+    with pg.page.expect_download() as d:
+        pg.page.click("#download-report")
+    out = tmp_path / "page-report.html"
+    shutil.copy(d.value.path(), out)
+    rp = Page(browser, ("file://",))
+    rp.page.goto(out.as_uri())
+    rp.page.wait_for_selector("#report .profile-view")
+    assert_shows(rp.page, faircode.profile(path), "#report .profile-view")
+    assert rp.requests == [out.as_uri()]
+    rp.page.screenshot(path=shots / "page-report.png", full_page=True)
+    rp.check_clean()
+    rp.close()
+
+
+def test_keyboard_themes_phone_and_print(site, shots):
+    pg = site()
+    page = pg.page
+    # keyboard only: Tab to the first sample, Enter runs it
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.classList.contains('sample')"):
+            break
+    else:
+        raise AssertionError("no sample button reachable with Tab")
+    before = renders(page)
+    page.keyboard.press("Enter")
+    wait_js(
+        page, f"() => Number(document.getElementById('results').dataset.renders || 0) > {before}"
+    )
+    # every control has a label; the result is announced in a live region
+    unlabelled = page.evaluate(
+        """() => [...document.querySelectorAll('select, input, textarea')].filter((el) =>
+        !el.labels?.length && !el.getAttribute('aria-label') && el.type !== 'hidden'
+        && !el.hidden).map((el) => el.id || el.outerHTML)"""
+    )
+    assert unlabelled == []
+    assert page.get_attribute("#notice", "aria-live") == "polite"
+    assert "grade B" in page.text_content("#notice")
+    # dark and light themes follow the system
+    page.emulate_media(color_scheme="light")
+    light = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    page.emulate_media(color_scheme="dark")
+    dark = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    assert light != dark
+    page.screenshot(path=shots / "dark.png", full_page=True)
+    # a phone: nothing wider than the screen
+    page.set_viewport_size({"width": 375, "height": 800})
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= 375 + 1, wide
+    page.screenshot(path=shots / "phone.png", full_page=True)
+    # print: the controls are not printed, the results are
+    page.emulate_media(media="print", color_scheme="light")
+    assert page.evaluate("() => getComputedStyle(document.getElementById('controls')).display") == (
+        "none"
+    )
+    assert page.is_visible("#results .profile-view")
