@@ -248,8 +248,9 @@ def _write_html(args: argparse.Namespace, command: str, result: dict, **context)
                 raise InputError(
                     f"--html {args.html}: is an input file; write the report elsewhere"
                 )
+    page = render_as(command, "html", result, **context)
     try:
-        target.write_text(render_as(command, "html", result, **context), encoding="utf-8")
+        target.write_text(page, encoding="utf-8")
     except OSError as exc:
         raise InputError(
             f"cannot write the HTML report to {args.html} ({exc.strerror or exc}); "

@@ -14,7 +14,6 @@ import base64
 import hashlib
 import html
 import json
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -24,14 +23,12 @@ SITE_FILES = ("views.js", "style.css")
 
 def site_dir() -> Path:
     """The website's folder: ``faircode/site`` in an installed package (the wheel ships
-    it there), else ``site/`` of the source tree this module runs from."""
-    try:
-        shipped = resources.files("faircode.site")
-        if shipped.joinpath("index.html").is_file():
-            return Path(str(shipped))
-    except ModuleNotFoundError:
-        pass
-    return Path(__file__).resolve().parent.parent / "site"
+    ``site/`` there), else ``site/`` of the source tree this module runs from."""
+    here = Path(__file__).resolve().parent
+    shipped = here / "site"
+    if (shipped / "index.html").is_file():
+        return shipped
+    return here.parent / "site"
 
 
 def _site_text(name: str) -> str:
