@@ -11,6 +11,8 @@
   const V = window.FaircodeViews;
   const $ = (id) => document.getElementById(id);
   const SLICE = 4 << 20; // bytes per read of a Blob slice
+  /** Let the page draw a frame and take input between two pieces of main-thread work. */
+  const breathe = () => new Promise((r) => setTimeout(r, 0));
   const KINDS = ['sex', 'race', 'nationality', 'religion', 'disability', 'marital', 'age',
     'geography', 'categorical'];
   const OPT_DEFAULTS = { min_share: 0.05, min_group_size: 100, intersection_floor: 0.01,
@@ -143,10 +145,15 @@
         }
         try {
           const results = await Promise.all(tasks);
-          const t = performance.now();
+          let t = performance.now();
           summary = E.unpackSummary(results[0].summary);
-          for (const r of results.slice(1)) summary = E.mergeSummaries(summary, E.unpackSummary(r.summary));
-          job.timings.merge = performance.now() - t;
+          job.timings.merge = 0;
+          for (const r of results.slice(1)) {
+            await breathe();
+            t = performance.now();
+            summary = E.mergeSummaries(summary, E.unpackSummary(r.summary));
+            job.timings.merge += performance.now() - t;
+          }
         } catch (e) {
           if (e.cancelled) throw e;
           summary = null; // a cut inside quotes, or a problem of the file: one part says which
@@ -458,6 +465,8 @@
       buildControls(read.summary.columns, overrides);
     }
     let result;
+    await breathe();
+    if (state.job !== null || state.summary !== read.summary) return; // another read began
     const ta = performance.now();
     try {
       result = E.analyze(read.summary, overrides, analysisOpts(opts));
@@ -466,6 +475,8 @@
       return;
     }
     job.timings.analyze = performance.now() - ta;
+    await breathe();
+    if (state.job !== null || state.summary !== read.summary) return;
     const tr = performance.now();
     show(result, overrides, opts);
     job.timings.render = performance.now() - tr;
