@@ -2,6 +2,7 @@
 
     python benchmarks/run.py FILE.csv [FILE2.csv ...] [--repeat N] [--markdown OUT.md]
                              [--json OUT.json] [--tools python,js,duckdb,pandas,papaparse]
+                             [--tree LABEL=PATH ...]
 
 Every tool runs as its own process under `/usr/bin/time -v` (peak RSS), one after the
 other, file by file, `--repeat` rounds interleaved (so background load hits every tool
@@ -12,6 +13,14 @@ installed is skipped with a note (never silently).
 The counted columns are the ones faircode would consider for these files: every column
 of the header except `--skip-columns` (by default those of benchmarks/generate.py's
 files that are ids or free text).
+
+`--tree LABEL=PATH` (repeatable) compares checkouts of faircode: the `python` and `js`
+tools then run each tree's own code (`python -m faircode` with `PYTHONPATH=PATH` and
+PATH as the working directory, `node PATH/scripts/engine-js.js`), named `python@LABEL`
+and `js@LABEL`; which `faircode/__init__.py` each tree imports is checked (and printed)
+once before timing. Rounds stay interleaved over tools and trees, the order of the trees
+rotating from round to round. Ratio rows `TOOL@LABEL_over_FIRST` give each later tree's
+time over the first tree's (e.g. `python@after_over_before`).
 """
 
 from __future__ import annotations
@@ -34,6 +43,7 @@ from machine import cpu_model  # benchmarks/ is on sys.path when run as a script
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 TOOLS = ("python", "js", "duckdb", "pandas", "papaparse")
+TREE_TOOLS = ("python", "js")  # the tools that run a tree's own code under --tree
 DEFAULT_SKIP = ("person_id", "full_name", "annual_income", "comment", "visit_date")
 LABELS = {
     "python": "faircode Python engine (`faircode profile --json`)",
@@ -79,10 +89,16 @@ def header_of(path: str) -> list[str]:
         return next(csv.reader(fh))
 
 
-def commands(path: str, cols: list[str]) -> dict[str, list[str] | str]:
-    """Tool -> argv, or a string saying why the tool is absent."""
+def commands(
+    path: str, cols: list[str], trees: dict[str, Path] | None = None
+) -> dict[str, list[str] | str]:
+    """Tool -> argv, or a string saying why the tool is absent. With trees, `python` and
+    `js` become `python@LABEL` and `js@LABEL`, one per tree (see tree_commands)."""
     node = shutil.which("node")
     out: dict[str, list[str] | str] = {}
+    if trees:
+        for label, root in trees.items():
+            out.update(tree_commands(path, label, root, node))
     out["python"] = [sys.executable, "-m", "faircode", "profile", path, "--json", "--no-provenance"]
     engine_js = ROOT / "scripts" / "engine-js.js"
     if not node:
@@ -113,10 +129,110 @@ def commands(path: str, cols: list[str]) -> dict[str, list[str] | str]:
     return out
 
 
-def measure(argv: list[str]) -> dict:
+def tree_commands(path: str, label: str, root: Path, node: str | None) -> dict:
+    """`python@LABEL` and `js@LABEL`: the argv that runs this tree's engines on path."""
+    out: dict[str, list[str] | str] = {}
+    py = [sys.executable, "-m", "faircode", "profile", path, "--json", "--no-provenance"]
+    out[f"python@{label}"] = py
+    engine_js = root / "scripts" / "engine-js.js"
+    if not node:
+        out[f"js@{label}"] = "node is not on PATH"
+    elif not engine_js.exists() or not (root / "assets" / "profiler-engine.js").exists():
+        out[f"js@{label}"] = f"{engine_js} (the JS engine) does not exist"
+    else:
+        out[f"js@{label}"] = [node, str(engine_js), "profile", path]
+    return out
+
+
+def env_for(root: Path) -> dict:
+    """The environment a tool runs in: root's package first on the import path."""
+    return dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+def tree_root(name: str, trees: dict[str, Path]) -> Path:
+    """The checkout a run name (`python@before`) belongs to; ROOT for the other tools."""
+    _, _, label = name.partition("@")
+    return trees[label] if label else ROOT
+
+
+def check_tree(label: str, root: Path) -> dict:
+    """Which faircode a tree's `python -m faircode` imports (must be root's own), and the
+    checkout's commit when it is a git tree."""
+    proc = subprocess.run(
+        [sys.executable, "-c", "import faircode; print(faircode.__file__)"],
+        capture_output=True,
+        text=True,
+        env=env_for(root),
+        cwd=root,
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"--tree {label}={root}: cannot import faircode: {proc.stderr.strip()}")
+    imported = Path(proc.stdout.strip()).resolve()
+    if not imported.is_relative_to(root):
+        raise SystemExit(
+            f"--tree {label}={root}: `import faircode` gives {imported}, not this tree"
+        )
+    git = subprocess.run(
+        ["git", "-C", str(root), "log", "-1", "--format=%h %s"],
+        capture_output=True,
+        text=True,
+    )
+    dirty = subprocess.run(
+        ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+        capture_output=True,
+        text=True,
+    )
+    info = {
+        "path": str(root),
+        "faircode_file": str(imported),
+        "engine_js": str(root / "scripts" / "engine-js.js"),
+        "commit": git.stdout.strip() if git.returncode == 0 else None,
+        "dirty": bool(dirty.stdout.strip()) if dirty.returncode == 0 else None,
+    }
+    sys.stderr.write(
+        f"tree {label}: faircode.__file__ = {imported}"
+        f"{'; commit ' + info['commit'] if info['commit'] else ''}"
+        f"{' (with uncommitted changes)' if info['dirty'] else ''}\n"
+    )
+    return info
+
+
+def parse_trees(specs: list[str] | None) -> dict[str, Path]:
+    """`--tree LABEL=PATH` options -> {label: resolved path}, in the order given."""
+    trees: dict[str, Path] = {}
+    for spec in specs or []:
+        label, sep, where = spec.partition("=")
+        if not sep or not re.fullmatch(r"[A-Za-z0-9_.-]+", label) or not where:
+            raise ValueError(f"--tree {spec!r}: expected LABEL=PATH (LABEL: letters, digits, _.-)")
+        if label in trees:
+            raise ValueError(f"--tree {spec!r}: label {label!r} given twice")
+        root = Path(where).expanduser().resolve()
+        if not (root / "faircode" / "__init__.py").exists():
+            raise ValueError(f"--tree {spec!r}: {root} is not a faircode checkout")
+        trees[label] = root
+    return trees
+
+
+def run_names(tools: list[str], trees: dict[str, Path], round_no: int) -> list[str]:
+    """The runs of one round, in order: each tool in turn, a tree tool once per tree, the
+    trees' order rotated by the round number (so no tree always runs first)."""
+    labels = list(trees)
+    if labels:
+        k = round_no % len(labels)
+        labels = labels[k:] + labels[:k]
+    names = []
+    for t in tools:
+        if labels and t in TREE_TOOLS:
+            names += [f"{t}@{label}" for label in labels]
+        else:
+            names.append(t)
+    return names
+
+
+def measure(argv: list[str], root: Path = ROOT) -> dict:
     """Run argv under /usr/bin/time -v; wall seconds, peak RSS in MB, exit code."""
     timer = ["/usr/bin/time", "-v"] if os.path.exists("/usr/bin/time") else []
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = env_for(root)
     start = time.perf_counter()
     proc = subprocess.run(
         timer + argv,
@@ -124,7 +240,7 @@ def measure(argv: list[str]) -> dict:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
-        cwd=ROOT,
+        cwd=root,
     )
     wall = time.perf_counter() - start
     rss = None
@@ -135,23 +251,32 @@ def measure(argv: list[str]) -> dict:
     return {"seconds": wall, "rss_mb": rss, "returncode": proc.returncode, "error": err}
 
 
-def run(paths: list[str], tools: list[str], repeat: int, skip: tuple[str, ...]) -> dict:
+def run(
+    paths: list[str],
+    tools: list[str],
+    repeat: int,
+    skip: tuple[str, ...],
+    trees: dict[str, Path] | None = None,
+) -> dict:
+    trees = trees or {}
     report: dict = {"machine": machine(), "files": [], "notes": []}
+    if trees:
+        report["trees"] = {label: check_tree(label, root) for label, root in trees.items()}
     for path in paths:
         size = os.path.getsize(path)
         cols = [c for c in header_of(path) if c not in skip]
-        cmds = commands(path, cols)
-        runs: dict[str, list[dict]] = {t: [] for t in tools}
-        for t in tools:
+        cmds = commands(path, cols, trees)
+        runs: dict[str, list[dict]] = {t: [] for t in run_names(tools, trees, 0)}
+        for t in runs:
             if isinstance(cmds[t], str):
                 note = f"{t}: skipped, {cmds[t]}"
                 if note not in report["notes"]:
                     report["notes"].append(note)
                     sys.stderr.write(note + "\n")
-        for _ in range(repeat):
-            for t in tools:
+        for round_no in range(repeat):
+            for t in run_names(tools, trees, round_no):
                 if isinstance(cmds[t], list):
-                    r = measure(cmds[t])
+                    r = measure(cmds[t], tree_root(t, trees))
                     sys.stderr.write(
                         f"{Path(path).name} {t}: {r['seconds']:.2f} s, "
                         f"{r['rss_mb'] or 0:.0f} MB"
@@ -180,10 +305,22 @@ def run(paths: list[str], tools: list[str], repeat: int, skip: tuple[str, ...]) 
                 "bytes": size,
                 "columns": cols,
                 "results": results,
-                "ratios": ratios(results),
+                "ratios": {**ratios(results), **tree_ratios(results, list(trees))},
             }
         )
     return report
+
+
+def tree_ratios(results: dict, labels: list[str]) -> dict:
+    """`TOOL@LABEL_over_FIRST`: each later tree's median time over the first tree's."""
+    out = {}
+    for t in TREE_TOOLS:
+        first = results.get(f"{t}@{labels[0]}", {}).get("seconds") if labels else None
+        for label in labels[1:]:
+            later = results.get(f"{t}@{label}", {}).get("seconds")
+            if first and later:
+                out[f"{t}@{label}_over_{labels[0]}"] = round(later / first, 3)
+    return out
 
 
 def ratios(results: dict) -> dict:
@@ -249,6 +386,20 @@ def markdown(report: dict) -> str:
         for k, v in f["ratios"].items():
             lines.append(f"| {Path(f['path']).name} | {k} | {v} | {targets.get(k, '')} |")
     lines += ["", "Tools: " + "; ".join(f"`{t}` = {LABELS[t]}" for t in TOOLS) + ".", ""]
+    if report.get("trees"):
+        trees = []
+        for label, t in report["trees"].items():
+            commit = ""
+            if t["commit"]:
+                dirty = ", with uncommitted changes" if t["dirty"] else ""
+                commit = f" (commit {t['commit'].split()[0]}{dirty})"
+            trees.append(f"`@{label}` = {t['path']}{commit}, importing {t['faircode_file']}")
+        lines += ["Trees: " + "; ".join(trees) + ".", ""]
+        lines += [
+            "Tree ratios `TOOL@LABEL_over_FIRST` = median time of that tree over the first "
+            "tree's (below 1: faster).",
+            "",
+        ]
     if report["notes"]:
         lines += ["Notes: " + "; ".join(report["notes"]) + ".", ""]
     lines += [
@@ -272,6 +423,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-columns", default=",".join(DEFAULT_SKIP))
     ap.add_argument("--markdown", help="write the Markdown table here")
     ap.add_argument("--json", help="write the full report as JSON here")
+    ap.add_argument(
+        "--tree",
+        action="append",
+        metavar="LABEL=PATH",
+        help="a faircode checkout whose python and js engines to run (repeatable)",
+    )
     ap.add_argument("--baseline", choices=("duckdb", "pandas"), help=argparse.SUPPRESS)
     ap.add_argument("--columns", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -284,7 +441,11 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         ap.error(f"unknown tools: {', '.join(sorted(unknown))}")
     skip = tuple(c for c in args.skip_columns.split(",") if c)
-    report = run(args.files, tools, args.repeat, skip)
+    try:
+        trees = parse_trees(args.tree)
+    except ValueError as e:
+        ap.error(str(e))
+    report = run(args.files, tools, args.repeat, skip, trees)
     text = markdown(report)
     if args.markdown:
         Path(args.markdown).write_text(text)

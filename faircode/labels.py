@@ -73,11 +73,14 @@ class MissingRule:
             return str(value)
 
         def frame_label(value: Any) -> str | None:
-            """A pandas cell's label, the frame's nulls already turned into None."""
+            """A pandas cell's label, the frame's nulls already turned into None; bytes
+            are decoded as for every typed source (SPEC 0.4), not shown as b'...'."""
             if value is None:
                 return None
             if isinstance(value, str):
                 return label_of(value)
+            if isinstance(value, (bytes, bytearray, memoryview)):
+                return label_of(bytes(value).decode("utf-8", "replace"))
             return str(value)
 
         self.label_of: Callable[[str], str | None] = label_of

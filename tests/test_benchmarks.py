@@ -108,3 +108,82 @@ def test_big_export_in_parts_equals_one_read_and_hashes_in_order(tmp_path):
     )
     assert js.returncode == 0, js.stderr
     assert json.loads(js.stdout) == cli
+
+
+def _checkout_copy(dest: Path) -> Path:
+    """A copy of this tree's engines whose entry points note in dest/ran-* that they ran."""
+    import shutil
+
+    skip = shutil.ignore_patterns("__pycache__", "node_modules")
+    shutil.copytree(ROOT / "faircode", dest / "faircode", ignore=skip)
+    (dest / "scripts").mkdir()
+    shutil.copy2(ROOT / "scripts" / "engine-js.js", dest / "scripts" / "engine-js.js")
+    shutil.copytree(ROOT / "assets", dest / "assets", ignore=skip)
+    main_py = dest / "faircode" / "__main__.py"
+    main_py.write_text(
+        "import pathlib\n"
+        "with open(pathlib.Path(__file__).parents[1] / 'ran-python', 'a') as _f:\n"
+        "    _f.write('x')\n" + main_py.read_text()
+    )
+    js = dest / "scripts" / "engine-js.js"
+    first, rest = js.read_text().split("\n", 1)
+    js.write_text(
+        first + "\nrequire('fs').appendFileSync("
+        "require('path').join(__dirname, '..', 'ran-js'), 'x');\n" + rest
+    )
+    return dest
+
+
+def test_runner_trees_run_each_trees_own_code(tmp_path):
+    """--tree LABEL=PATH: python@LABEL and js@LABEL run that checkout's code (each copy's
+    entry points leave a mark), the report names the faircode each tree imports, and the
+    ratio rows compare the later tree with the first."""
+    data = tmp_path / "small.csv"
+    subprocess.run(
+        [sys.executable, str(BENCH / "generate.py"), str(data), "--size", "2MB"],
+        check=True,
+        capture_output=True,
+    )
+    a, b = _checkout_copy(tmp_path / "a"), _checkout_copy(tmp_path / "b")
+    out_md, out_json = tmp_path / "table.md", tmp_path / "report.json"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH / "run.py"),
+            str(data),
+            "--tree",
+            f"before={a}",
+            "--tree",
+            f"after={b}",
+            "--tools",
+            "python,js",
+            "--repeat",
+            "2",
+            "--markdown",
+            str(out_md),
+            "--json",
+            str(out_json),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(out_json.read_text())
+    trees = report["trees"]
+    assert list(trees) == ["before", "after"]
+    for label, root in (("before", a), ("after", b)):
+        assert trees[label]["faircode_file"] == str(root.resolve() / "faircode" / "__init__.py")
+        assert f"tree {label}: faircode.__file__ = {root.resolve()}" in proc.stderr
+        assert (root / "ran-python").read_text() == "xx"  # the two timed rounds, not the check
+        assert (root / "ran-js").read_text() == "xx"
+    results = report["files"][0]["results"]
+    assert list(results) == ["python@before", "python@after", "js@before", "js@after"]
+    for r in results.values():
+        assert "error" not in r and r["runs"] == 2 and r["mb_per_s"] > 0
+    ratios = report["files"][0]["ratios"]
+    assert set(ratios) == {"python@after_over_before", "js@after_over_before"}
+    table = out_md.read_text()
+    assert "| python@after |" in table and "| js@after_over_before |" in table
+    assert f"`@before` = {a.resolve()}" in table

@@ -160,3 +160,17 @@ def test_big_csv_uses_rows_callback(tmp_path):
     rows = []
     r = faircode.profile(DATA / "compas-scores-raw.csv", on_rows=rows.append)
     assert sum(rows) == r["n_rows"] == 60843
+
+
+def test_bytes_cells_are_decoded_in_a_pandas_frame_as_in_arrow():
+    """SPEC 0.4: bytes are UTF-8 text in every typed source (a pandas object column of
+    bytes once showed labels as "b'M'")."""
+    import pandas as pd
+    import pyarrow as pa
+
+    cells = [b"M", b"F", b" M ", b"\xff", None]
+    frame = faircode.profile(pd.DataFrame({"sex": cells}))
+    table = faircode.profile(pa.table({"sex": pa.array(cells, pa.binary())}))
+    assert frame == table
+    groups = {g["label"]: g["count"] for g in frame["dimensions"][0]["groups"]}
+    assert groups == {"M": 2, "F": 1, "\ufffd": 1}
