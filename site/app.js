@@ -582,6 +582,7 @@
       $('compare-results').replaceChildren(V.renderCompare(result, { nameA: fa.name, nameB: fb.name }));
       $('compare-copy-json').disabled = false;
       $('compare-download-json').disabled = false;
+      $('compare-download-report').disabled = false;
       say(`Compared ${fa.name} with ${fb.name}: ${result.dimensions.length} shared dimensions, ${result.flags.length} flags.`);
     } catch (e) {
       say(e.message);
@@ -667,6 +668,12 @@
     });
     $('run-compare').addEventListener('click', runCompare);
     $('compare-copy-json').addEventListener('click', () => copyText(JSON.stringify(compareState.exported, null, 2), (t) => { $('compare-notice').textContent = t; }));
+    $('compare-download-report').addEventListener('click', async () => {
+      try {
+        download('compare.faircode.html', await reportHtml('compare', compareState.result,
+          { nameA: compareState.names[0], nameB: compareState.names[1] }), 'text/html');
+      } catch (e) { $('compare-notice').textContent = e.message; }
+    });
     $('compare-download-json').addEventListener('click', () => download('compare.faircode.json', JSON.stringify(compareState.exported, null, 2) + '\n', 'application/json'));
     for (const [tab, panel] of [['tab-profile', 'panel-profile'], ['tab-compare', 'panel-compare']]) {
       $(tab).addEventListener('click', () => {

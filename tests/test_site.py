@@ -479,7 +479,7 @@ def test_reference_builtin_and_uploaded(site, shots, tmp_path):
     assert_shows(page, faircode.profile(path, opts={"reference": table}))
 
 
-def test_compare_view_and_its_json(site, shots):
+def test_compare_view_and_its_json(site, browser, shots, tmp_path):
     # the first 4,000 encounters against all 101,766: race, gender and age shared
     a = SAMPLES["diabetic_data-4000.csv"]
     b = DATA / "diabetic_data.csv"
@@ -523,6 +523,20 @@ def test_compare_view_and_its_json(site, shots):
         page.click("#compare-download-json")
     got = json.loads(Path(d.value.path()).read_text(encoding="utf-8"))
     assert without_engine(got) == without_engine(cli_json("compare", str(a), str(b)))
+    # the page's compare report: the same view, standalone
+    with page.expect_download() as d:
+        page.click("#compare-download-report")
+    report = tmp_path / "page-compare.html"
+    shutil.copy(d.value.path(), report)
+    rp = Page(browser, ("file://",))
+    rp.page.goto(report.as_uri())
+    rp.page.wait_for_selector("#report .compare-view")
+    psis = rp.page.eval_on_selector_all(
+        "#report article.drift", "els => els.map((e) => [e.dataset.dim, Number(e.dataset.psi)])"
+    )
+    assert psis == [[d["name"], d["psi"]] for d in want["dimensions"]]
+    rp.check_clean()
+    rp.close()
 
 
 def test_cli_html_report_shows_the_same_numbers(browser, tmp_path, shots):
@@ -773,3 +787,28 @@ def test_keyboard_themes_phone_and_print(site, shots):
         "none"
     )
     assert page.is_visible("#results .profile-view")
+
+
+def test_input_errors_are_the_engines_line(site, tmp_path):
+    """A bad file shows the one-line error of SPEC 0.6, as Python words it; in a file of
+    parts (>= 32 MB) the failing part is read again as one, for the exact line."""
+    small = tmp_path / "ragged.csv"
+    small.write_text("sex,race\nF,White\nM,Black,extra\n", encoding="utf-8")
+    body = (SAMPLES["insurance.csv"]).read_text(encoding="utf-8").splitlines()
+    big = tmp_path / "ragged-big.csv"
+    with big.open("w", encoding="utf-8") as fh:
+        fh.write(body[0] + "\n")
+        rows = "\n".join(body[1:]) + "\n"
+        while fh.tell() < 34 << 20:
+            fh.write(rows)
+        fh.write("19,female,27.9,0,yes,southwest,16884.924,surplus\n")
+        fh.write(rows)
+    pg = site()
+    for path in (small, big):
+        with pytest.raises(faircode.InputError) as exc:
+            faircode.profile(str(path), name=path.name)
+        pg.page.set_input_files("#file", str(path))
+        assert pg.page.text_content("#error") == ""  # cleared when the file is chosen
+        wait_js(pg.page, "() => document.getElementById('error').textContent !== ''", 120_000)
+        assert pg.page.text_content("#error") == str(exc.value)
+        assert "line" in str(exc.value)
