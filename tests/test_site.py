@@ -311,6 +311,15 @@ def cli_json(*args: str) -> dict:
     return json.loads(out.stdout)
 
 
+def key_order(x):
+    """Every object's keys in order, nested (JSON equality ignores key order)."""
+    if isinstance(x, dict):
+        return [(k, key_order(v)) for k, v in x.items()]
+    if isinstance(x, list):
+        return [key_order(v) for v in x]
+    return None
+
+
 def without_engine(r: dict) -> dict:
     r = json.loads(json.dumps(r))
     assert r["provenance"].pop("engine") in ("js", "python")
@@ -451,6 +460,7 @@ def test_export_json_is_the_cli_json(site, tmp_path):
     )
     assert got["dimensions"][0]["reference"]
     assert without_engine(got) == without_engine(want)
+    assert key_order(got) == key_order(want)
     page.click("#copy-json")
     wait_js(page, "() => document.getElementById('notice').textContent.includes('Copied')")
     copied = json.loads(page.evaluate("navigator.clipboard.readText()"))
@@ -812,3 +822,29 @@ def test_input_errors_are_the_engines_line(site, tmp_path):
         wait_js(pg.page, "() => document.getElementById('error').textContent !== ''", 120_000)
         assert pg.page.text_content("#error") == str(exc.value)
         assert "line" in str(exc.value)
+
+
+def test_the_policy_blocks_other_hosts(site):
+    """The page's CSP refuses a request to any other host (and says so), and allows
+    the page's own files: what makes the page private by construction."""
+    pg = site()
+    got = pg.page.evaluate(
+        """async () => {
+      const seen = [];
+      document.addEventListener('securitypolicyviolation', (e) => seen.push(e.violatedDirective));
+      let external = 'allowed';
+      try { await fetch('http://192.0.2.1/x'); } catch (e) { external = 'refused'; }
+      const own = (await fetch('views.js')).ok;
+      const img = await new Promise((done) => {
+        const i = new Image(); i.onload = () => done('loaded');
+        i.onerror = () => done('refused'); i.src = 'http://192.0.2.1/pixel.png'; });
+      await new Promise((r) => setTimeout(r, 50));
+      return { external, own, img, seen };
+    }"""
+    )
+    assert got["external"] == "refused" and got["img"] == "refused" and got["own"]
+    assert "connect-src" in got["seen"] and "img-src" in got["seen"]
+    pg.errors.clear()  # the browser logs the two refusals as console errors
+    # Playwright reports the refused image as a request (it never reached the network:
+    # 192.0.2.1 is a documentation address and the image failed at once)
+    pg.requests = [u for u in pg.requests if not u.startswith("http://192.0.2.1/")]
