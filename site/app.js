@@ -77,15 +77,24 @@
 
   let workerUrl = null; // Blob URL of engine + workerMain, or null: main thread
   let workerWhyNot = '';
+  /** The engine's source for a worker: from the loaded engine itself when it exposes
+   * its factory (FaircodeEngine.factory; then no request is made and file:// pages get
+   * workers too), else fetched from the page's own folder (not possible on file://). */
+  async function engineSource() {
+    if (typeof E.factory === 'function') return 'self.FaircodeEngine = (' + E.factory.toString() + ')();\n';
+    if (location.protocol === 'file:') return null;
+    const resp = await fetch('profiler-engine.js');
+    if (!resp.ok) throw new Error('HTTP ' + resp.status);
+    return await resp.text();
+  }
+
   const workersReady = (async () => {
-    if (location.protocol === 'file:') {
-      workerWhyNot = 'Opened from a file:// address, where the browser allows no workers: the file is read on this page\'s thread, in slices (serve the folder, e.g. `faircode serve`, for the faster worker path).';
-      return;
-    }
     try {
-      const resp = await fetch('profiler-engine.js');
-      if (!resp.ok) throw new Error('HTTP ' + resp.status);
-      const text = await resp.text();
+      const text = await engineSource();
+      if (text === null) {
+        workerWhyNot = 'Opened from a file:// address, where the browser allows no worker scripts from files: the file is read on this page\'s thread, in slices (serve the folder, e.g. `faircode serve`, for the faster worker path).';
+        return;
+      }
       const src = text + '\n;(' + workerMain.toString() + ')();\n';
       workerUrl = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
       const probe = new Worker(workerUrl); // a policy that refuses workers throws here
