@@ -852,3 +852,37 @@ def test_the_policy_blocks_other_hosts(site):
     # Playwright reports the refused image as a request (it never reached the network:
     # 192.0.2.1 is a documentation address and the image failed at once)
     pg.requests = [u for u in pg.requests if not u.startswith("http://192.0.2.1/")]
+
+
+def test_browser_benchmark_runs_end_to_end(tmp_path):
+    """benchmarks/browser.py on a small file (not timed): both tools count every row."""
+    if not (ROOT / "benchmarks" / "node_modules" / "papaparse").exists():
+        if os.environ.get("CI"):
+            pytest.fail("papaparse is missing (npm install --prefix benchmarks papaparse)")
+        pytest.skip("papaparse is not installed (npm install --prefix benchmarks papaparse)")
+    data = tmp_path / "g.csv"
+    subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "generate.py"), str(data), "--size", "2MB"],
+        check=True,
+        capture_output=True,
+    )
+    out = tmp_path / "table.md"
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "browser.py"),
+            str(data),
+            "--markdown",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    runs = [json.loads(line) for line in run.stderr.splitlines() if line.startswith("{")]
+    assert [r["tool"] for r in runs] == ["site", "papaparse"]
+    assert runs[0]["rows"] == runs[1]["rows"] == faircode.profile(data)["n_rows"]
+    assert all(r["renderer_peak_mb"] > 0 for r in runs)
+    assert "| site |" in out.read_text(encoding="utf-8")
