@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import json
 from collections.abc import Callable
 from typing import Any
@@ -278,8 +279,16 @@ def _json(result: dict, **_: Any) -> str:
 
 
 RENDERERS: dict[str, dict[str, Renderer | str]] = {
-    "profile": {"text": _profile_text, "json": _json},
-    "compare": {"text": _compare_text, "json": _json},
+    "profile": {
+        "text": _profile_text,
+        "json": _json,
+        "html": "faircode.htmlreport:render_profile_html",
+    },
+    "compare": {
+        "text": _compare_text,
+        "json": _json,
+        "html": "faircode.htmlreport:render_compare_html",
+    },
     "fairness evaluate": {
         "text": "faircode.monitor.render:render_text",
         "json": "faircode.monitor.render:render_json",
@@ -300,9 +309,12 @@ def renderer(command: str, form: str) -> Renderer:
     if isinstance(entry, str):
         module, _, attr = entry.partition(":")
         fn: Callable[..., str] = getattr(importlib.import_module(module), attr)
+        # the context keywords (name, name_a, ...) the function takes, by its signature
+        params = inspect.signature(fn).parameters
+        takes = {n for n, q in params.items() if q.kind is inspect.Parameter.KEYWORD_ONLY}
 
-        def entry(result: Any, _fn: Callable[..., str] = fn, **_: Any) -> str:
-            return _fn(result)
+        def entry(result: Any, _fn: Callable[..., str] = fn, **context: Any) -> str:
+            return _fn(result, **{k: v for k, v in context.items() if k in takes})
 
     return entry
 
