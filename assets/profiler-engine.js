@@ -40,6 +40,9 @@
 (function (root, factory) {
   'use strict';
   const api = factory();
+  // The page builds its Web Workers from this source text (a Blob URL), which a file://
+  // page cannot fetch; the factory itself carries it.
+  api.factory = factory;
   if (typeof module === 'object' && module && module.exports) {
     module.exports = api;
   } else {

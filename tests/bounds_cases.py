@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import random
-import resource
 import subprocess
 import time
 from pathlib import Path
@@ -74,30 +73,50 @@ CASES = {
 }
 
 
+# Runs the measured command as its own child and writes that child's peak RSS to a file.
+# A child forked straight from pytest reports pytest's pages as its own peak (Linux keeps
+# the high-water mark across fork and exec: 306 MB after the parity tests), so the
+# command is started from this small process instead. argv: AS limit or "-", RSS file,
+# the command.
+_MEASURED_CHILD = """
+import os, resource, subprocess, sys
+if sys.argv[1] != "-":
+    n = int(sys.argv[1])
+    resource.setrlimit(resource.RLIMIT_AS, (n, n))
+proc = subprocess.Popen(sys.argv[3:])
+_, status, usage = os.wait4(proc.pid, 0)
+with open(sys.argv[2], "w") as fh:
+    fh.write(str(usage.ru_maxrss))
+code = os.waitstatus_to_exitcode(status)
+sys.exit(code if code >= 0 else 128 - code)
+"""
+
+
 def measure(
     cmd: list[str], as_limit: int | None = None, timeout: float = 600, cwd: Path | str = ROOT
 ) -> tuple[int, bytes, bytes, float, float]:
     """(returncode, stdout, stderr, peak RSS in MB, seconds) of one child, whose peak RSS
     is read from its own rusage (os.wait4), not from every child's maximum."""
+    import signal
+    import sys
     import tempfile
 
-    def limit() -> None:
-        if as_limit is not None:
-            resource.setrlimit(resource.RLIMIT_AS, (as_limit, as_limit))
-
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with (
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+        tempfile.NamedTemporaryFile("r") as rss,
+    ):
+        limit = "-" if as_limit is None else str(as_limit)
+        wrapped = [sys.executable, "-c", _MEASURED_CHILD, limit, rss.name, *cmd]
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, preexec_fn=limit, cwd=cwd)
+        proc = subprocess.Popen(wrapped, stdout=out, stderr=err, cwd=cwd, start_new_session=True)
         deadline = t0 + timeout
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
+        while proc.poll() is None:
             if time.perf_counter() > deadline:
-                proc.kill()
+                os.killpg(proc.pid, signal.SIGKILL)
             time.sleep(0.02)
         seconds = time.perf_counter() - t0
-        proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        return proc.returncode, out.read(), err.read(), usage.ru_maxrss / 1024, seconds
+        peak_kb = int(rss.read() or 0)
+        return proc.returncode, out.read(), err.read(), peak_kb / 1024, seconds

@@ -222,7 +222,7 @@ def test_input_errors_share_one_base_with_exit_code_2():
 def test_renderer_registry_lists_each_commands_formats():
     from faircode.render import FORMATS, RENDERERS, formats_of
 
-    assert formats_of("profile") == ("text", "json")
-    assert formats_of("compare") == ("text", "json")
+    assert formats_of("profile") == ("text", "json", "html")
+    assert formats_of("compare") == ("text", "json", "html")
     assert formats_of("fairness evaluate") == FORMATS
     assert set(RENDERERS) == {"profile", "compare", "fairness evaluate"}
