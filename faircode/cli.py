@@ -21,7 +21,7 @@ from .errors import (
 )
 from .monitor.cli import add_fairness_parser
 from .options import Options
-from .render import add_format_options, format_of
+from .render import add_format_options, check_exports, format_of, write_exports
 
 PROGRESS_MIN_BYTES = 16 << 20
 SAMPLE = "compas-scores-two-years.csv"
@@ -277,8 +277,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="representation drift between two CSV files",
         description="Compare the representation of baseline A and current B.",
     )
-    c.add_argument("path_a", metavar="A", help="baseline CSV (e.g. training data)")
-    c.add_argument("path_b", metavar="B", help="current CSV (e.g. production data)")
+    c.add_argument(
+        "path_a", metavar="A", help="baseline CSV (e.g. training data) or its saved profile --json"
+    )
+    c.add_argument("path_b", metavar="B", help="current CSV (e.g. production data) or a profile")
     add_format_options(c, "compare")
     c.add_argument(
         "--fail-on-drift",
@@ -286,6 +288,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="exit 1 when any dimension drifts at least this much",
     )
     c.add_argument("--skip-lines-b", metavar="N", help="--skip-lines for B only")
+    c.add_argument(
+        "--allow-different-options",
+        action="store_true",
+        help="compare a saved profile made with other options than this run (warns)",
+    )
     c.add_argument(
         "--no-provenance",
         action="store_true",
@@ -365,6 +372,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
         opts["reference"], ref_bytes, _ = load_reference(args.reference)
         reference_hash = sha256_bytes(ref_bytes)
     source, name, size = _open_source(args)
+    check_exports(args, [source if isinstance(source, str) else None])
     hasher = StreamHash()
     on_bytes, progress = _hashing_progress(
         size, hasher, format_of(args) == "json" and not args.no_provenance
@@ -395,6 +403,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
         )
         result["provenance"]["engine"] = "spark" if args.engine == "spark" else "python"
     sys.stdout.write(render_as("profile", format_of(args), result, name=name))
+    write_exports(args, "profile", result, name=name)
     if threshold is not None:
         score = result["overall_score"]
         if score is None or score < threshold:
@@ -451,19 +460,33 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from .compare import compare
     from .options import resolve
     from .profiler import profile
-    from .provenance import StreamHash, provenance
+    from .provenance import StreamHash, provenance, sha256_bytes
     from .render import render_as
     from .safetext import shown
+    from .saved import load_saved, saved_profile
 
     opts = _opts_from_args(args)
     opts_b = dict(opts)
     if args.skip_lines_b is not None:
         opts_b["skip_lines"] = args.skip_lines_b
     overrides = _overrides_from_args(args)
-    results, hashes = [], {}
+    check_exports(args, [args.path_a, args.path_b])
+    results, hashes, notes = [], {}, {}
     for key, path, o in (("a", args.path_a, opts), ("b", args.path_b, opts_b)):
         if path == "-":
             raise InputError("compare reads two files; standard input is not supported")
+        saved = load_saved(path)
+        if saved is not None:  # a saved `profile --json` result (SPEC 8.1)
+            side, warnings = saved_profile(
+                path, saved[0], resolve(o).params(), overrides, args.allow_different_options
+            )
+            sys.stderr.writelines(shown(w) + "\n" for w in warnings)
+            results.append(side)
+            prov = saved[0].get("provenance") or {}
+            hashes[f"dataset_hash_{key}"] = prov.get("dataset_hash")
+            notes[f"dataset_hash_{key}"] = f"the saved profile {path} has no dataset_hash"
+            hashes[f"saved_profile_hash_{key}"] = sha256_bytes(saved[1])
+            continue
         size = os.path.getsize(path) if os.path.isfile(path) else None
         hasher = StreamHash()
         on_bytes, progress = _hashing_progress(
@@ -479,11 +502,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     result = compare(results[0], results[1], opts)
     if format_of(args) == "json" and not args.no_provenance:
         result["provenance"] = provenance(
-            params=resolve(opts).params(), overrides=overrides, dataset_hashes=hashes
+            params=resolve(opts).params(), overrides=overrides, dataset_hashes=hashes, notes=notes
         )
-    sys.stdout.write(
-        render_as("compare", format_of(args), result, name_a=args.path_a, name_b=args.path_b)
-    )
+    names = {"name_a": args.path_a, "name_b": args.path_b}
+    sys.stdout.write(render_as("compare", format_of(args), result, **names))
+    write_exports(args, "compare", result, **names)
     if args.fail_on_drift:
         levels = (
             ("moderate", "significant") if args.fail_on_drift == "moderate" else ("significant",)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import json
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -247,12 +249,18 @@ def _lines(out: list[str]) -> str:
 # The renderer registry
 
 #: Every output format, in the order `--help` lists them.
-FORMATS = ("text", "json", "markdown", "html")
+FORMATS = ("text", "json", "markdown", "csv", "html")
 #: The flags that stand for a format (kept from before --format existed).
 FORMAT_ALIASES = {
     "json": ("--json", "print the result as JSON"),
-    "markdown": ("--markdown", "print a Markdown report"),
 }
+#: The export flags, `--markdown [PATH|-]` and `--csv [PATH|-]` (SPEC 6.1): write the
+#: format to PATH and still print the usual report; `-` (or no PATH) prints it instead.
+EXPORTS = {
+    "markdown": ("--markdown", "the Markdown report (a PR comment, $GITHUB_STEP_SUMMARY)"),
+    "csv": ("--csv", "the result as one flat CSV table"),
+}
+EXPORT_WHAT = {"markdown": "the Markdown report", "csv": "the CSV table"}
 
 Renderer = Callable[..., str]
 
@@ -270,12 +278,23 @@ def _json(result: dict, **_: Any) -> str:
 
 
 RENDERERS: dict[str, dict[str, Renderer | str]] = {
-    "profile": {"text": _profile_text, "json": _json},
-    "compare": {"text": _compare_text, "json": _json},
+    "profile": {
+        "text": _profile_text,
+        "json": _json,
+        "markdown": "faircode.exports:render_profile_markdown",
+        "csv": "faircode.exports:render_profile_csv",
+    },
+    "compare": {
+        "text": _compare_text,
+        "json": _json,
+        "markdown": "faircode.exports:render_compare_markdown",
+        "csv": "faircode.exports:render_compare_csv",
+    },
     "fairness evaluate": {
         "text": "faircode.monitor.render:render_text",
         "json": "faircode.monitor.render:render_json",
         "markdown": "faircode.monitor.render:render_markdown",
+        "csv": "faircode.monitor.render:render_csv",
         "html": "faircode.monitor.render:render_html",
     },
 }
@@ -292,9 +311,12 @@ def renderer(command: str, form: str) -> Renderer:
     if isinstance(entry, str):
         module, _, attr = entry.partition(":")
         fn: Callable[..., str] = getattr(importlib.import_module(module), attr)
+        # the context keywords (name, name_a, ...) the function takes, by its signature
+        params = inspect.signature(fn).parameters
+        takes = {n for n, q in params.items() if q.kind is inspect.Parameter.KEYWORD_ONLY}
 
-        def entry(result: Any, _fn: Callable[..., str] = fn, **_: Any) -> str:
-            return _fn(result)
+        def entry(result: Any, _fn: Callable[..., str] = fn, **context: Any) -> str:
+            return _fn(result, **{k: v for k, v in context.items() if k in takes})
 
     return entry
 
@@ -309,13 +331,42 @@ def format_of(args: argparse.Namespace) -> str:
     return getattr(args, "format", None) or "text"
 
 
+def exports_of(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The (format, PATH) pairs of the export flags given with a path (not ``-``)."""
+    return [(form, path) for form in EXPORTS if (path := getattr(args, form, None))]
+
+
+class _ClaimStdout(argparse.Action):
+    """--format F, --json, and --markdown/--csv given `-`: each claims standard output
+    (``args.format``); a second claim by another flag is a usage error, whatever the
+    order (an export flag given a PATH claims nothing and stores the PATH)."""
+
+    def __init__(self, option_strings: list[str], dest: str, form: str | None = None, **kw):
+        self.form = form
+        super().__init__(option_strings, dest, **kw)
+
+    def __call__(self, parser, namespace, values, option_string=None):  # noqa: ANN001
+        form = self.form if self.form is not None else values
+        if self.form is not None and self.nargs == "?":  # an export flag: PATH or -
+            if values != "-":
+                setattr(namespace, self.dest, values)
+                return
+            setattr(namespace, self.dest, None)
+        claimed = getattr(namespace, "_format_flag", None)
+        if claimed is not None and claimed != option_string:
+            parser.error(f"argument {option_string}: not allowed with argument {claimed}")
+        namespace._format_flag = option_string
+        namespace.format = form
+
+
 def add_format_options(
     parser: argparse.ArgumentParser, command: str
 ) -> argparse._MutuallyExclusiveGroup:
-    """``--format F`` (the formats of ``command``) and its aliases (``--json``,
-    ``--markdown`` where the command has them), mutually exclusive, into ``args.format``
-    (None when none is given: see :func:`format_of`). Returns the group, for a command's
-    own exclusive flags."""
+    """``--format F`` (the formats of ``command``) and its alias ``--json``, mutually
+    exclusive, into ``args.format`` (None when none is given: see :func:`format_of`); and
+    the export flags ``--markdown [PATH|-]`` / ``--csv [PATH|-]`` where the command has
+    the format (into ``args.markdown`` / ``args.csv``: the PATH, or None; ``-`` or no
+    PATH is ``--format`` of it). Returns the group, for a command's own exclusive flags."""
     formats = formats_of(command)
     group = parser.add_mutually_exclusive_group()
     # default None, not "text": argparse tells a given option from the default by identity,
@@ -325,15 +376,65 @@ def add_format_options(
         choices=formats,
         default=None,
         dest="format",
+        action=_ClaimStdout,
         help=f"output format: {', '.join(formats)} (default text)",
     )
     for form, (flag, text) in FORMAT_ALIASES.items():
         if form in formats:
             group.add_argument(
+                flag, nargs=0, form=form, action=_ClaimStdout, help=f"{text} (= --format {form})"
+            )
+    for form, (flag, text) in EXPORTS.items():
+        if form in formats:
+            parser.add_argument(
                 flag,
-                action="store_const",
-                const=form,
-                dest="format",
-                help=f"{text} (= --format {form})",
+                nargs="?",
+                const="-",
+                default=None,
+                form=form,
+                dest=form,
+                action=_ClaimStdout,
+                metavar="PATH|-",
+                help=f"also write {text} to PATH (the usual report still prints); "
+                f"- or no PATH: print it instead (= --format {form})",
             )
     return group
+
+
+def check_exports(args: argparse.Namespace, inputs: list[str | None]) -> None:
+    """Refuse an export PATH that is one of the command's input files (before reading)."""
+    from pathlib import Path
+
+    from .errors import InputError
+
+    for form, path in exports_of(args):
+        for src in inputs:
+            if not src or src == "-":
+                continue
+            try:
+                same = Path(path).resolve() == Path(src).resolve()
+            except OSError:
+                same = False
+            if same:
+                raise InputError(
+                    f"{EXPORTS[form][0]} {path}: is an input file; write the export elsewhere"
+                )
+
+
+def write_exports(args: argparse.Namespace, command: str, result: Any, **context: Any) -> None:
+    """Write each ``--markdown PATH`` / ``--csv PATH`` export of ``result`` (UTF-8),
+    saying so on stderr; a path that cannot be written is an input error (exit 2)."""
+    from .errors import InputError
+    from .safetext import shown
+
+    for form, path in exports_of(args):
+        text = render_as(command, form, result, **context)
+        try:
+            with open(path, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise InputError(
+                f"cannot write {EXPORT_WHAT[form]} to {path} ({exc.strerror or exc}); "
+                "check the directory exists"
+            ) from None
+        sys.stderr.write(f"faircode: wrote {EXPORT_WHAT[form]} to {shown(path)}\n")
