@@ -234,6 +234,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("path", nargs="?", help="CSV file, or - for standard input")
     p.add_argument(
+        "more_paths",
+        nargs="*",
+        metavar="PATH",
+        help="more files, each profiled on its own with a report each (as pre-commit passes "
+        "them; one dataset in many files is a quoted glob)",
+    )
+    p.add_argument(
         "--sample", action="store_true", help=f"profile the bundled sample ({SAMPLE}, ProPublica)"
     )
     add_format_options(p, "profile")
@@ -362,6 +369,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
     from .provenance import StreamHash, provenance
     from .render import render_as
 
+    if getattr(args, "more_paths", None):
+        return _profile_each(args)
     threshold = _fail_under(args)
     opts = _opts_from_args(args)
     reference_hash = None
@@ -412,6 +421,26 @@ def cmd_profile(args: argparse.Namespace) -> int:
             sys.stderr.write(f"faircode: score {shown} is below --fail-under {value_text}\n")
             return EXIT_FAIL
     return EXIT_OK
+
+
+def _profile_each(args: argparse.Namespace) -> int:
+    """`faircode profile A B ...`: each file profiled on its own, reports one after the
+    other; the exit code is the worst (1 when any misses --fail-under)."""
+    from .render import exports_of
+
+    if format_of(args) not in ("text", "markdown") or exports_of(args):
+        raise InputError(
+            "several PATHs print one text or Markdown report each; for --json, --csv or an "
+            "export file give one PATH (one dataset in many files: a quoted glob)"
+        )
+    code = EXIT_OK
+    for i, path in enumerate([args.path, *args.more_paths]):
+        if i:
+            sys.stdout.write("\n")
+        code = max(
+            code, cmd_profile(argparse.Namespace(**{**vars(args), "path": path, "more_paths": []}))
+        )
+    return code
 
 
 def _profile_spark(args: argparse.Namespace, source, overrides: dict, opts: dict) -> dict:
