@@ -2,9 +2,11 @@
 
 :data:`RENDERERS` maps a command (``profile``, ``compare``, ``fairness evaluate``) to
 its output formats, each a ``render(result, **context) -> str``; the CLI's ``--format``
-choices are its keys (:func:`add_format_options`), so a new format of a command (e.g.
-Markdown for ``profile``) is one entry here. Renderers outside this module are named
-``"module:function"`` and imported only when used.
+choices are its keys (:func:`add_format_options`), so a new format of a command is one
+entry here. Renderers outside this module are named ``"module:function"`` and imported
+only when used (the Markdown and CSV exports: :mod:`faircode.exports`). The export flags
+``--markdown [PATH|-]`` and ``--csv [PATH|-]`` (SPEC 6.1) write a format to a file
+beside the usual report (:func:`write_exports`).
 """
 
 from __future__ import annotations
@@ -345,7 +347,7 @@ class _ClaimStdout(argparse.Action):
         self.form = form
         super().__init__(option_strings, dest, **kw)
 
-    def __call__(self, parser, namespace, values, option_string=None):  # noqa: ANN001
+    def __call__(self, parser, namespace, values, option_string=None):
         form = self.form if self.form is not None else values
         if self.form is not None and self.nargs == "?":  # an export flag: PATH or -
             if values != "-":
