@@ -407,6 +407,9 @@ function () {
     max_dimension_groups: 50,
     age_bands: DEFAULT_AGE_BANDS,
     cross: null,
+    score_categoricals: false,
+    na: null, // SPEC 1.1: [[column or null, token], ...] once resolved
+    recode: null, // SPEC 1.1: [[column, from, to], ...] once resolved
     names: null,
     skip_lines: 0,
     delimiter: null,
@@ -453,6 +456,112 @@ function () {
     if (lo !== null && (value < lo || (loOpen && value === lo))) throw rangeError(name, value, valid);
     if (hi !== null && value > hi) throw rangeError(name, value, valid);
     return value;
+  }
+
+  /** SPEC 1.1 `na`: a token, or a list of tokens (every column) and [column, token]
+   * pairs; resolved to [[column or null, token], ...], tokens trimmed. The texts are
+   * faircode/options.py's. */
+  function resolveNa(na) {
+    const items = typeof na === 'string' ? [na] : na;
+    if (!Array.isArray(items)) throw new InputError('--na: give a list of tokens and [column, token] pairs');
+    const out = [];
+    for (const item of items) {
+      let col = null;
+      let tok;
+      if (typeof item === 'string') {
+        tok = item;
+      } else if (Array.isArray(item) && item.length === 2 && typeof item[0] === 'string') {
+        col = item[0];
+        tok = item[1];
+      }
+      if (typeof tok !== 'string') throw new InputError('--na: each item is a token or a [column, token] pair');
+      tok = trimLabel(tok);
+      if (tok === '') throw new InputError('--na: empty token');
+      out.push([col, tok]);
+    }
+    return out;
+  }
+
+  /** SPEC 1.1 `recode`: [[column, from, to], ...] or {column: {from: to}} (iteration
+   * order); from and to trimmed; resolved to [[column, from, to], ...]. */
+  function resolveRecode(recode) {
+    const shape = '--recode: each item is [column, from, to]';
+    let items;
+    if (Array.isArray(recode)) {
+      items = recode;
+    } else if (recode !== null && typeof recode === 'object' && !(recode instanceof Map)) {
+      items = [];
+      for (const [col, m] of Object.entries(recode)) {
+        if (m === null || typeof m !== 'object' || Array.isArray(m)) throw new InputError(shape);
+        for (const [from, to] of Object.entries(m)) items.push([col, from, to]);
+      }
+    } else {
+      throw new InputError(shape);
+    }
+    const out = [];
+    const seen = new Set();
+    for (const item of items) {
+      if (!Array.isArray(item) || item.length !== 3 || !item.every((x) => typeof x === 'string')) {
+        throw new InputError(shape);
+      }
+      const col = item[0];
+      const from = trimLabel(item[1]);
+      const to = trimLabel(item[2]);
+      if (from === '') throw new InputError(`--recode: empty FROM for '${col}'`);
+      const key = col + '\u0000' + from;
+      if (seen.has(key)) throw new InputError(`--recode: '${from}' of '${col}' is given twice`);
+      seen.add(key);
+      out.push([col, from, to]);
+    }
+    return out;
+  }
+
+  /** SPEC 1.1: na and recode must name columns of the header (checked with overrides). */
+  function validateRewrites(opts, columns) {
+    const cols = new Set(columns);
+    const shown = () => columns.slice(0, 5).join(', ') + (columns.length > 5 ? '...' : '');
+    for (const [col] of opts.na || []) {
+      if (col !== null && !cols.has(col)) throw new InputError(`--na: no column named '${col}' (columns: ${shown()})`);
+    }
+    for (const [col] of opts.recode || []) {
+      if (!cols.has(col)) throw new InputError(`--recode: no column named '${col}' (columns: ${shown()})`);
+    }
+  }
+
+  /**
+   * SPEC 1.1: the label rewrite of column `col`, or null when no na token or recode
+   * applies to it. rewrite(label) is the new label, or null when it becomes missing;
+   * slack is the number of labels the rewrite can remove (the reader's `s`).
+   */
+  function rewriteOf(opts, col) {
+    const na = new Set();
+    let slack = 0;
+    for (const [c, tok] of opts.na || []) {
+      if (c === null || c === col) { na.add(tok); slack++; }
+    }
+    const map = new Map();
+    for (const [c, from, to] of opts.recode || []) {
+      if (c === col) { map.set(from, to); slack++; }
+    }
+    if (slack === 0) return null;
+    const rewrite = (label) => {
+      const to = map.has(label) ? map.get(label) : label;
+      return DEFAULT_MISSING.set.has(to) || na.has(to) ? null : to;
+    };
+    return { rewrite, slack };
+  }
+
+  /** SPEC 1.1 applied to one column's counts: [counts, added missing]. */
+  function rewriteCounts(rw, counts) {
+    if (rw === null || counts === null) return [counts, 0];
+    const out = new Map();
+    let missing = 0;
+    for (const [label, c] of counts) {
+      const to = rw.rewrite(label);
+      if (to === null) missing += c;
+      else out.set(to, (out.get(to) || 0) + c);
+    }
+    return [out, missing];
   }
 
   function resolveOptions(opts) {
@@ -540,6 +649,13 @@ function () {
       }
       out.encoding = 'utf-8';
     }
+    if (given('score_categoricals')) {
+      const v = opts.score_categoricals;
+      if (typeof v !== 'boolean') throw new InputError(`--score-categoricals: ${pyStr(v)} is not true or false`);
+      out.score_categoricals = v;
+    }
+    if (given('na')) out.na = resolveNa(opts.na);
+    if (given('recode')) out.recode = resolveRecode(opts.recode);
     if (given('reference')) {
       // A parsed section 9 table (parseReference), as in the Python engine: not re-checked.
       if (!Array.isArray(opts.reference)) {
@@ -552,18 +668,59 @@ function () {
   }
 
   // ---------------------------------------------------------------------------------
-  // Detect (SPEC 1): faircode/detect.py
+  // Detect (SPEC 1): faircode/detect.py. The one home of the keyword table, the
+  // suffix list, the value vocabularies and the sex aliases of section 9.
   // ---------------------------------------------------------------------------------
 
+  const FORMAT_VERSION = 2; // SPEC section 1 (issue 13)
+
+  // SPEC 1: a keyword matches a token equal to it or to it followed by one of these.
+  const KEYWORD_SUFFIXES = Object.freeze(['s', 'es', 'code', 'cd', 'id', 'name', 'group',
+    'grp', 'type', 'cat', 'category', 'desc', 'text', 'txt', 'date', 'day', 'year', 'yr',
+    'fips', 'abbr', 'status', 'identity']);
+  // The first kind, in this order, with a keyword matching any token gives the kind.
   const KEYWORDS = [
     ['sex', ['sex', 'gender']],
-    ['race', ['race', 'ethnic', 'ethnicity']],
-    ['age', ['age', 'dob', 'yob', 'birth']],
+    ['race', ['race', 'ethnic', 'ethnicity', 'ethnicities', 'hispanic', 'latino', 'latina',
+      'latinx']],
+    ['nationality', ['nationality', 'nationalities', 'citizenship', 'citizen', 'immigration',
+      'immigrant', 'nativity', 'native']],
+    ['religion', ['religion', 'religious', 'faith']],
+    ['disability', ['disability', 'disabilities', 'disabled', 'handicap', 'handicapped',
+      'impairment']],
+    ['marital', ['marital', 'married', 'marriage']],
     ['geography', ['region', 'state', 'zip', 'zipcode', 'postal', 'country', 'county', 'city',
-      'location', 'province']],
+      'location', 'province', 'neighborhood', 'neighbourhood', 'district', 'borough',
+      'birthplace']],
+    ['age', ['age', 'dob', 'yob', 'birth']],
   ];
-  const KINDS = ['sex', 'race', 'age', 'geography', 'categorical'];
+  const KINDS = ['sex', 'race', 'nationality', 'religion', 'disability', 'marital', 'age',
+    'geography', 'categorical'];
   const OVERRIDE_VALUES = KINDS.concat(['ignore']);
+
+  // SPEC 1.2: value vocabularies (folded forms).
+  const SEX_CORE = new Set(['male', 'female', 'm', 'f', 'man', 'woman', 'men', 'women', 'boy',
+    'girl', 'nonbinary', 'intersex', 'transgender', 'trans', 'transman', 'transwoman',
+    'genderqueer', 'genderfluid', 'agender']);
+  const RACE_CORE = new Set(['white', 'black', 'asian', 'hispanic', 'latino', 'latina', 'latinx',
+    'caucasian', 'africanamerican', 'blackorafricanamerican', 'amerindianeskimo',
+    'asianpacislander', 'asianpacificislander', 'pacificislander', 'nativehawaiian',
+    'nativehawaiianorotherpacificislander', 'nativeamerican', 'americanindian', 'alaskanative',
+    'americanindianoralaskanative', 'hispanicorlatino', 'nothispanicorlatino', 'middleeastern',
+    'arab', 'multiracial', 'mixed', 'mixedrace', 'twoormoreraces', 'biracial', 'indigenous',
+    'aboriginal', 'eastasian', 'southasian']);
+  const NEUTRAL = new Set(['other', 'unknown', 'unknowninvalid', 'invalid', 'notstated',
+    'notspecified', 'notreported', 'notknown', 'prefernottosay', 'prefernottoanswer',
+    'declined', 'undisclosed', 'none', 'missing', 'unk', 'u', 'x', 'o']);
+  const VOCABULARIES = [['sex', SEX_CORE], ['race', RACE_CORE]];
+  // SPEC 9: sex labels whose folded form is here are one label when matching a reference.
+  const SEX_ALIASES = new Map([
+    ['m', 'male'], ['male', 'male'], ['man', 'male'], ['men', 'male'], ['boy', 'male'],
+    ['f', 'female'], ['female', 'female'], ['woman', 'female'], ['women', 'female'],
+    ['girl', 'female'],
+  ]);
+  // Contradicted named columns are not checked for these kinds (SPEC 1.3).
+  const UNCONTRADICTED_KINDS = new Set(['age', 'geography']);
 
   /** Tokens of a column name: ASCII words split at camelCase humps, acronym ends and
    * letter/digit changes (the exact regular expressions are in SPEC section 1). */
@@ -577,15 +734,105 @@ function () {
     return tokens;
   }
 
+  /** Does token `tok` match keyword `kw`: equal, or kw + one of KEYWORD_SUFFIXES. */
+  function keywordMatches(kw, tok) {
+    if (tok === kw) return true;
+    if (tok.length <= kw.length || !tok.startsWith(kw)) return false;
+    return KEYWORD_SUFFIXES.includes(tok.slice(kw.length));
+  }
+
   function kindFromName(name) {
     const tokens = tokenize(name);
     for (const [kind, kws] of KEYWORDS) {
       for (const kw of kws) {
         for (const tok of tokens) {
-          if (kw.length < 4 ? tok === kw : tok.startsWith(kw)) return kind;
+          if (keywordMatches(kw, tok)) return kind;
         }
       }
     }
+    return null;
+  }
+
+  /** SPEC 1.2 folded form: ASCII lower case, every character but a-z and 0-9 removed. */
+  function foldLabel(label) {
+    return asciiLower(label).replace(/[^a-z0-9]/g, '');
+  }
+
+  /** Rows whose folded label is in `core` or NEUTRAL, non-missing rows, and the number
+   * of distinct labels folding to a `core` label. counts: label -> count (after 1.1). */
+  function vocabularyCoverage(counts, core) {
+    let covered = 0;
+    let n = 0;
+    const cores = new Set();
+    for (const [label, c] of counts) {
+      n += c;
+      const f = foldLabel(label);
+      if (core.has(f)) {
+        covered += c;
+        cores.add(label);
+      } else if (NEUTRAL.has(f)) {
+        covered += c;
+      }
+    }
+    return { covered, n, cores: cores.size };
+  }
+
+  /** VALUE_COVERAGE = 0.9, compared exactly in integers. */
+  function coverageMet(covered, n) {
+    return covered * 10 >= n * 9;
+  }
+
+  /** SPEC 1.2: 'sex', 'race' or null for an unnamed column's counts (after 1.1).
+   * namedKinds: the kinds the header's names and overrides give; a match whose core
+   * labels are all single letters (F/M) is not taken for one of them. */
+  function kindFromValues(counts, namedKinds) {
+    for (const [kind, core] of VOCABULARIES) {
+      const v = vocabularyCoverage(counts, core);
+      if (!(v.cores >= 2 && coverageMet(v.covered, v.n))) continue;
+      if (namedKinds && namedKinds.has(kind)) {
+        let letters = true;
+        for (const label of counts.keys()) {
+          const f = foldLabel(label);
+          if (core.has(f) && f.length !== 1) { letters = false; break; }
+        }
+        if (letters) continue;
+      }
+      return kind;
+    }
+    return null;
+  }
+
+  /** The kinds the columns' names and overrides give (kindFromValues' namedKinds). */
+  function namedKindsOf(columns, overrides) {
+    const out = new Set();
+    for (const c of columns) {
+      const ov = overrides.get(c);
+      const k = ov !== undefined && ov !== null ? ov : kindFromName(c);
+      if (k) out.add(k);
+    }
+    return out;
+  }
+
+  /** SPEC 1.3: the why text when a column named like `kind` holds labels that say
+   * otherwise, else null. counts: label -> count (after 1.1). */
+  function contradiction(kind, counts, opts) {
+    if (UNCONTRADICTED_KINDS.has(kind)) return null;
+    const k = counts.size;
+    let allNumeric = true;
+    let decimal = false;
+    for (const label of counts.keys()) {
+      if (!AGE_NUMERIC.test(label)) { allNumeric = false; break; }
+      if (label.includes('.')) decimal = true;
+    }
+    if (kind === 'sex') {
+      if (k <= 3) return null;
+      const v = vocabularyCoverage(counts, SEX_CORE);
+      if (coverageMet(v.covered, v.n)) return null;
+      return allNumeric ? `${k} distinct numbers` : `${k} distinct labels that are not sex or gender words`;
+    }
+    if (!allNumeric) return null;
+    if (decimal) return 'numbers with decimals';
+    if (k > opts.max_categorical) return `${k} distinct numbers`;
     return null;
   }
 
@@ -1545,6 +1792,7 @@ function () {
 
     checkHeader() {
       validateOverrides(this.overrides, this.header);
+      validateRewrites(this.opts, this.header);
     }
 
     setHeader(names) {
@@ -1560,8 +1808,18 @@ function () {
       this.notNumeric = new Uint8Array(n);
       this.notInterval = new Uint8Array(n);
       this.capped = new Uint8Array(n); // 1: more than LABEL_CAP labels, no longer counted
+      // SPEC 1.1: the label rewrite per column (null: none), and the limits of 0.5
+      // moved by the number of labels it can remove.
+      this.rewrites = new Array(n).fill(null);
+      this.openCap = new Float64Array(n);
+      this.groupCap = new Float64Array(n);
       for (let i = 0; i < n; i++) {
         const col = names[i];
+        const rw = rewriteOf(opts, col);
+        const slack = rw === null ? 0 : rw.slack;
+        this.rewrites[i] = rw;
+        this.openCap[i] = opts.max_categorical + slack;
+        this.groupCap[i] = opts.max_dimension_groups + slack;
         const ov = this.overrides.get(col);
         if (ov === 'ignore') {
           this.roles[i] = ROLE_IGNORED;
@@ -1652,7 +1910,7 @@ function () {
         let gone = false;
         if (role === ROLE_DEAD) gone = true;
         else if (role === ROLE_NAMED && this.kinds[i] !== 'geography' &&
-                 this.tables[i].n > opts.max_dimension_groups) {
+                 this.tables[i].n > this.groupCap[i]) {
           gone = this.kinds[i] === 'age' ? (this.notNumeric[i] && this.notInterval[i]) === 1 : true;
         }
         if (gone) dead.push(i);
@@ -1692,11 +1950,16 @@ function () {
       const label = decodeValid(b, s, e);
       const code = t.insert(b, s, e, h, label);
       if (this.kinds[c] === 'age') {
-        if (!AGE_NUMERIC.test(label)) this.notNumeric[c] = 1;
-        if (!AGE_INTERVAL.test(label)) this.notInterval[c] = 1;
+        // The age mode is decided on the labels after SPEC 1.1's rewrite.
+        const rw = this.rewrites[c];
+        const seen = rw === null ? label : rw.rewrite(label);
+        if (seen !== null) {
+          if (!AGE_NUMERIC.test(seen)) this.notNumeric[c] = 1;
+          if (!AGE_INTERVAL.test(seen)) this.notInterval[c] = 1;
+        }
       }
-      const maxCat = this.opts.max_categorical;
-      const open = role === ROLE_OPEN && code + 1 > maxCat && maxCat <= LABEL_CAP;
+      const open = role === ROLE_OPEN && code + 1 > this.openCap[c] &&
+        this.opts.max_categorical <= LABEL_CAP;
       if (open || code + 1 > LABEL_CAP) {
         // More than max_categorical labels and no keyword: never a dimension (SPEC 0.5);
         // or more than LABEL_CAP labels: capped (SPEC 0.9). Whichever limit is lower
@@ -1708,7 +1971,7 @@ function () {
         this.needPrune = true;
         return;
       }
-      if (role === ROLE_NAMED && code + 1 > this.opts.max_dimension_groups && this.isAlive[c]) {
+      if (role === ROLE_NAMED && code + 1 > this.groupCap[c] && this.isAlive[c]) {
         this.needPrune = true;
       }
       this.codes[(c << BATCH_BITS) | this.batchN] = code;
@@ -1998,7 +2261,7 @@ function () {
         throw new InputError(`--map: no column named '${col}' (columns: ${shown})`);
       }
       if (!OVERRIDE_VALUES.includes(kind)) {
-        throw new InputError(`--map: unknown kind '${pyStr(kind)}' for '${col}' (use sex, race, age, geography, categorical or ignore)`);
+        throw new InputError(`--map: unknown kind '${pyStr(kind)}' for '${col}' (use ${KINDS.join(', ')} or ignore)`);
       }
     }
   }
@@ -2028,9 +2291,18 @@ function () {
     return Number(/[0-9]+/.exec(label)[0]);
   }
 
+  /** An interval label's bounds and the whole years it holds (SPEC 2): a, b, and the
+   * first and last year ([a-b) holds a..b-1, (a, b] holds a+1..b). */
+  function intervalYears(label) {
+    const m = /^([[(])([0-9]+) *[-,] *([0-9]+)([\])])$/.exec(label);
+    const a = Number(m[2]);
+    const b = Number(m[3]);
+    return { a, b, first: m[1] === '(' ? a + 1 : a, last: m[4] === ')' ? b - 1 : b };
+  }
+
   function bandIndex(v, edges) {
     for (let i = edges.length - 1; i >= 0; i--) if (edges[i] <= v) return i;
-    return -1; // unreachable for plausible (>= 0) values: edges start at 0
+    return -1; // below the first edge (0): an interval holding no year, [0-0)
   }
 
   function sortGroups(entries) {
@@ -2041,12 +2313,12 @@ function () {
 
   /**
    * Resolve one column into a dimension: its groups (label -> count), a label -> group
-   * mapping for intersections, and age details.
+   * mapping for intersections, and age details. counts are after SPEC 1.1.
    */
   function buildDimension(name, kind, counts, missing, opts) {
     const dim = {
       name, kind, ageMode: null, groups: null, labelToGroup: null,
-      missing, implausible: 0, skewness: null,
+      missing, implausible: 0, skewness: null, years: null,
     };
     if (kind !== 'age') {
       dim.groups = sortGroups(Array.from(counts.entries()));
@@ -2059,15 +2331,14 @@ function () {
       if (allNum && !AGE_NUMERIC.test(label)) allNum = false;
       if (allInt && !AGE_INTERVAL.test(label)) allInt = false;
     }
-    const mode = entries.length === 0 || allNum ? 'numeric' : allInt ? 'interval' : 'categorical';
-    dim.ageMode = mode;
+    let mode = entries.length === 0 || allNum ? 'numeric' : allInt ? 'interval' : 'categorical';
     if (mode === 'categorical') {
+      dim.ageMode = mode;
       dim.groups = sortGroups(entries);
       return dim;
     }
     const edges = opts.age_bands;
     const names = bandLabels(edges);
-    const bandCounts = new Array(edges.length).fill(0);
     const labelToGroup = new Map();
     const plausible = [];
     let implausible = 0;
@@ -2078,17 +2349,46 @@ function () {
         labelToGroup.set(label, null);
         continue;
       }
-      const b = bandIndex(v, edges);
-      bandCounts[b] += c;
-      labelToGroup.set(label, names[b]);
-      if (mode === 'numeric') plausible.push([v, c]);
+      plausible.push([label, c, v]);
     }
+    if (mode === 'interval') {
+      // Banded only when every plausible interval lies within one band (SPEC 2).
+      for (const p of plausible) {
+        const y = intervalYears(p[0]);
+        p.push(y);
+        if (y.first > y.last || bandIndex(y.first, edges) !== bandIndex(y.last, edges)) {
+          mode = 'interval_as_written';
+        }
+      }
+    }
+    dim.ageMode = mode;
     dim.implausible = implausible;
     dim.labelToGroup = labelToGroup;
+    if (mode === 'interval_as_written') {
+      const groups = [];
+      const years = new Map();
+      for (const [label, c, , y] of plausible) {
+        labelToGroup.set(label, label);
+        groups.push([label, c, y]);
+        years.set(label, [y.first, y.last]);
+      }
+      groups.sort((x, z) => (x[2].a - z[2].a) || (x[2].b - z[2].b) || cmpCodePoint(x[0], z[0]));
+      dim.groups = groups.map(([label, c]) => [label, c]);
+      dim.years = years;
+      return dim;
+    }
+    const bandCounts = new Array(edges.length).fill(0);
+    for (const [label, c, v, y] of plausible) {
+      // A banded interval goes to the band of its first year (SPEC 2): "(17, 29]" holds
+      // 18..29, so its band is 18-29, whatever its lower bound says.
+      const b = bandIndex(y === undefined ? v : y.first, edges);
+      bandCounts[b] += c;
+      labelToGroup.set(label, names[b]);
+    }
     const groups = [];
     for (let b = 0; b < edges.length; b++) if (bandCounts[b] > 0) groups.push([names[b], bandCounts[b]]);
     dim.groups = sortGroups(groups);
-    if (mode === 'numeric') dim.skewness = skewness(plausible);
+    if (mode === 'numeric') dim.skewness = skewness(plausible.map(([, c, v]) => [v, c]));
     return dim;
   }
 
@@ -2119,6 +2419,7 @@ function () {
     const out = {
       name: dim.name,
       kind: dim.kind,
+      detected_by: dim.detectedBy,
       age_mode: dim.ageMode,
       n_groups: k,
       dimension_score: 0,
@@ -2153,11 +2454,15 @@ function () {
           label, count: c, share: known.rounded, ci_low: known.lo, ci_high: known.hi,
           small_group: c < opts.min_group_size,
         });
-        if (known.share < opts.min_share) under.push([label, known.share]);
+        if (known.share < opts.min_share) under.push([label, known.share, c]);
         terms.push(known.term);
       }
-      const maxCount = groups[0][1];
-      const minCount = groups[k - 1][1];
+      // The largest and smallest groups are those of the count order (SPEC 3), which
+      // an interval_as_written age does not list its groups in.
+      const byCount = dim.ageMode === 'interval_as_written' ? sortGroups(groups.slice()) : groups;
+      dim.byCount = byCount;
+      const maxCount = byCount[0][1];
+      const minCount = byCount[k - 1][1];
       out.min_share = roundHalfUp(minCount / n, 4);
       out.max_share = roundHalfUp(maxCount / n, 4);
       const ratio = maxCount / minCount;
@@ -2189,32 +2494,75 @@ function () {
     return 'F';
   }
 
+  /** The imbalance flag of a dimension with k >= 1 groups, or null (SPEC 6 Flags): the
+   * largest group against the smallest of at least min_group_size rows when two groups
+   * have that many, else against the smallest group of all, with its count. */
+  function imbalanceFlag(dim, opts) {
+    const groups = dim.byCount;
+    const [maxLabel, maxCount] = groups[0];
+    let big = 0;
+    let last = -1;
+    for (let g = 0; g < groups.length; g++) {
+      if (groups[g][1] >= opts.min_group_size) { big++; last = g; }
+    }
+    const [minLabel, minCount] = big >= 2 ? groups[last] : groups[groups.length - 1];
+    const ratio = maxCount / minCount;
+    if (!(ratio >= opts.imbalance_flag)) return null;
+    const rows = minCount < opts.min_group_size ? `, ${minCount} rows` : '';
+    return `${dim.name}: imbalance ratio ${fmt(ratio, 1)} ('${maxLabel}' vs '${minLabel}'${rows})`;
+  }
+
+  /** Labels for a flag: the first 3, quoted, then ', ...' when there are more. */
+  function firstLabels(labels, n) {
+    const shownLabels = labels.slice(0, n).map((l) => `'${l}'`).join(', ');
+    return labels.length > n ? shownLabels + ', ...' : shownLabels;
+  }
+
   function analyze(summary, overrides, opts) {
     opts = resolveOptions(opts);
     overrides = overrideMap(overrides);
     const columns = summary.columns;
     validateOverrides(overrides, columns);
+    validateRewrites(opts, columns);
     const nRows = summary.n_rows;
 
-    // Detection, in column order.
+    // SPEC 1.1: counts, missing and pairs with na and recode applied.
+    const rewrites = columns.map((col) => rewriteOf(opts, col));
+    const countsOf = new Array(columns.length).fill(undefined);
+    const missingOf = new Array(columns.length).fill(0);
+    const rewritten = (i) => {
+      if (countsOf[i] === undefined) {
+        const [c, m] = rewriteCounts(rewrites[i], summary.counts[i]);
+        countsOf[i] = c;
+        missingOf[i] = summary.missing[i] + m;
+      }
+      return countsOf[i];
+    };
+
+    // Detection, in column order (SPEC 1.4).
     const dims = [];
     const dropped = [];
+    const unscored = [];
+    const contradicted = [];
+    let namedKinds = null; // built when the first open column needs it
     for (let i = 0; i < columns.length; i++) {
       const col = columns[i];
       const ov = overrides.get(col);
       if (ov === 'ignore') continue;
-      const counts = summary.counts[i];
+      const raw = summary.counts[i];
       // More than LABEL_CAP labels: capped (SPEC 0.9). An engine stops counting such a
       // column (counts null); one that counted it all has more labels.
-      const capped = counts === null ? !!(summary.capped && summary.capped[i])
-        : counts.size > LABEL_CAP;
+      const capped = raw === null ? !!(summary.capped && summary.capped[i])
+        : raw.size > LABEL_CAP;
+      const counts = rewritten(i);
       let kind;
-      let forced = false;
+      let detectedBy;
       if (ov !== undefined && ov !== null) {
         kind = ov;
-        forced = true;
+        detectedBy = 'override';
       } else {
         kind = kindFromName(col);
+        detectedBy = 'name';
         if (!kind) {
           if (capped && opts.max_categorical > LABEL_CAP) {
             dropped.push({ name: col, kind: 'categorical', n_groups: null, more_than: LABEL_CAP });
@@ -2222,18 +2570,38 @@ function () {
           }
           if (counts === null || capped) continue;
           if (counts.size < 2 || counts.size > opts.max_categorical) continue;
-          kind = 'categorical';
+          if (namedKinds === null) namedKinds = namedKindsOf(columns, overrides);
+          kind = kindFromValues(counts, namedKinds);
+          detectedBy = 'values';
+          if (!kind) {
+            if (!opts.score_categoricals) {
+              unscored.push(unscoredEntry(col, counts, missingOf[i], 'not a demographic name or vocabulary'));
+              continue;
+            }
+            kind = 'categorical';
+            detectedBy = 'label_count';
+          }
         }
       }
       if (capped || counts === null) {
         dropped.push({ name: col, kind, n_groups: null, more_than: LABEL_CAP });
         continue;
       }
-      const dim = buildDimension(col, kind, counts, summary.missing[i], opts);
+      const dim = buildDimension(col, kind, counts, missingOf[i], opts);
       dim.index = i;
-      if (!forced && kind !== 'geography' && dim.groups.length > opts.max_dimension_groups) {
+      dim.detectedBy = detectedBy;
+      if (detectedBy !== 'override' && kind !== 'geography' && dim.groups.length > opts.max_dimension_groups) {
         dropped.push({ name: col, kind, n_groups: dim.groups.length });
         continue;
+      }
+      if (detectedBy === 'name') {
+        const why = contradiction(kind, counts, opts);
+        if (why !== null) {
+          unscored.push(unscoredEntry(col, counts, missingOf[i], `named like ${kind} but holds ${why}`));
+          contradicted.push(`${col}: named like ${kind} but holds ${why}; not scored (force it with --map ${col}=${kind})`);
+          unscored[unscored.length - 1].contradicted = true;
+          continue;
+        }
       }
       dims.push(dim);
     }
@@ -2246,15 +2614,17 @@ function () {
       dimensions.push(outDim);
       const listed = Math.min(dim.under.length, GROUP_FLAG_CAP);
       for (let u = 0; u < listed; u++) {
-        const [label, share] = dim.under[u];
-        flags.push(`${dim.name}: '${label}' is under-represented (${P(share)}%)`);
+        const [label, share, count] = dim.under[u];
+        const rows = count < opts.min_group_size ? `, ${count} rows` : '';
+        flags.push(`${dim.name}: '${label}' is under-represented (${P(share)}%${rows})`);
       }
       if (dim.under.length > listed) {
         flags.push(`${dim.name}: ${dim.under.length - listed} more under-represented groups (see under_represented)`);
       }
       const k = dim.groups.length;
-      if (k >= 1 && dim.ratio >= opts.imbalance_flag) {
-        flags.push(`${dim.name}: imbalance ratio ${fmt(dim.ratio, 1)} ('${dim.groups[0][0]}' vs '${dim.groups[k - 1][0]}')`);
+      if (k >= 1) {
+        const f = imbalanceFlag(dim, opts);
+        if (f !== null) flags.push(f);
       }
       if (nRows >= 1 && dim.missingPctRaw >= opts.missing_flag) {
         if (dim.implausible > 0) {
@@ -2264,7 +2634,7 @@ function () {
         }
       }
       if (refEntries.has(dim.name)) {
-        const r = referenceBlock(outDim, refEntries.get(dim.name), opts.reference_flag);
+        const r = referenceBlock(outDim, refEntries.get(dim.name), opts.reference_flag, dim, opts);
         outDim.reference = r.block;
         flags.push(...r.flags);
       }
@@ -2291,7 +2661,7 @@ function () {
     }
     if (pair) {
       const [A, B] = pair;
-      const cells = intersect(summary, A, B);
+      const cells = intersect(summary, A, B, rewrites);
       const nCells = A.groups.length * B.groups.length;
       // Every cell not in `cells` is absent; a counted cell is a gap when below the
       // floor. So the number of gaps is known without visiting all nCells (zip x city
@@ -2327,24 +2697,37 @@ function () {
       if (total > 10) flags.push(`${AB}: ${total - 10} more sparse cells (see intersections)`);
     }
     if (opts.reference) flags.push(...referenceSumWarnings(opts.reference));
+    flags.push(...contradicted);
+    const plain = unscored.filter((u) => !u.contradicted).map((u) => u.name);
+    const names = plain.slice(0, 5).join(', ') + (plain.length > 5 ? ', ...' : '');
+    if (dims.length > 0 && plain.length > 0) {
+      flags.push(`not scored: ${plain.length} columns that are not demographic (${names}); --score-categoricals scores them, --map COLUMN=KIND declares one`);
+    }
     if (crossFlag) flags.push(crossFlag);
 
     let overall = null;
     let grade = null;
     if (dims.length === 0) {
-      flags.push('no demographic column detected; declare one with --map COLUMN=KIND');
+      if (plain.length > 0) {
+        flags.push(`no demographic column detected (not scored: ${names}); declare one with --map COLUMN=KIND`);
+      } else {
+        flags.push('no demographic column detected; declare one with --map COLUMN=KIND');
+      }
     } else {
       overall = roundHalfUp(fsum(dimensions.map((d) => d.dimension_score)) / dimensions.length, 0);
       grade = gradeOf(overall);
     }
     const result = {
+      format_version: FORMAT_VERSION,
       n_rows: nRows,
       n_cols: columns.length,
       overall_score: overall,
       grade,
       dimensions,
-      dropped,
       intersections,
+      unscored: unscored.map((u) => ({ name: u.name, n_groups: u.n_groups,
+        missing_count: u.missing_count, why: u.why, groups: u.groups })),
+      dropped,
       flags,
     };
     if (notCountedPair !== null) result.intersection_not_counted = notCountedPair;
@@ -2370,8 +2753,15 @@ function () {
     return null;
   }
 
-  /** Pair counts of two dimensions mapped to their groups: "ga\0gb" -> count. */
-  function intersect(summary, A, B) {
+  /** An unscored entry (SPEC 1.4); groups in section 3 order. */
+  function unscoredEntry(name, counts, missing, why) {
+    const groups = sortGroups(Array.from(counts.entries())).map(([label, count]) => ({ label, count }));
+    return { name, n_groups: counts.size, missing_count: missing, why, groups };
+  }
+
+  /** Pair counts of two dimensions mapped to their groups: "ga\0gb" -> count; labels
+   * rewritten by SPEC 1.1 first (a pair is dropped when either side becomes missing). */
+  function intersect(summary, A, B, rewrites) {
     let i = A.index;
     let j = B.index;
     const swap = i > j;
@@ -2380,9 +2770,13 @@ function () {
     const out = new Map();
     const mapA = A.labelToGroup;
     const mapB = B.labelToGroup;
+    const rwA = rewrites ? rewrites[A.index] : null;
+    const rwB = rewrites ? rewrites[B.index] : null;
     for (const e of entries) {
-      const la = swap ? e[1] : e[0];
-      const lb = swap ? e[0] : e[1];
+      let la = swap ? e[1] : e[0];
+      let lb = swap ? e[0] : e[1];
+      if (rwA !== null) { la = rwA.rewrite(la); if (la === null) continue; }
+      if (rwB !== null) { lb = rwB.rewrite(lb); if (lb === null) continue; }
       const ga = mapA ? mapA.get(la) : la;
       const gb = mapB ? mapB.get(lb) : lb;
       if (ga === null || gb === null) continue; // implausible ages
@@ -2486,6 +2880,7 @@ function () {
     for (const n of removed) flags.push(`${n}: dimension removed`);
     const side = (r) => ({ n_rows: r.n_rows, overall_score: r.overall_score, grade: r.grade });
     return {
+      format_version: FORMAT_VERSION,
       a: side(a),
       b: side(b),
       score_delta: scoreDelta,
@@ -2538,25 +2933,21 @@ function () {
     return out;
   }
 
-  function referenceBlock(dim, entry, flagAt) {
-    let n = 0;
-    for (const g of dim.groups) n += g.count;
-    const counts = new Map();
-    for (const g of dim.groups) {
-      const key = asciiLower(g.label);
-      const prev = counts.get(key);
-      counts.set(key, prev ? [prev[0], prev[1] + g.count] : [g.label, g.count]);
+  /** A label's key when matching a reference (SPEC 9): ASCII case ignored, and for a
+   * sex dimension the aliases of SEX_ALIASES are one label. */
+  function referenceKey(label, kind) {
+    if (kind === 'sex') {
+      const alias = SEX_ALIASES.get(foldLabel(label));
+      if (alias !== undefined) return alias;
     }
-    const expected = new Map();
-    for (const [g, s] of entry.shares) expected.set(asciiLower(g), [g, s]);
-    const keys = new Set([...counts.keys(), ...expected.keys()]);
-    const rows = [];
-    for (const key of keys) {
-      const label = expected.has(key) ? expected.get(key)[0] : counts.get(key)[0];
-      const e = expected.has(key) ? expected.get(key)[1] : 0.0;
-      const a = counts.has(key) ? counts.get(key)[1] / n : 0.0;
-      rows.push({ label, e, a, key: Math.abs(roundHalfUp(a - e, 4)) });
-    }
+    return asciiLower(label);
+  }
+
+  const YEAR = /^[0-9]+$/; // a single year of age in a reference table (SPEC 9)
+
+  /** Rows {label, e, a} -> the block and its flags (SPEC 9). */
+  function referenceRows(dim, rows, flagAt, extra) {
+    for (const r of rows) r.key = Math.abs(roundHalfUp(r.a - r.e, 4));
     rows.sort((x, y) => (x.key !== y.key ? y.key - x.key : cmpCodePoint(x.label, y.label)));
     const deviation = 0.5 * fsum(rows.map((r) => Math.abs(r.a - r.e)));
     const flags = [];
@@ -2566,18 +2957,131 @@ function () {
           `(${fmt(r.a * 100, 1)}% vs ${fmt(r.e * 100, 1)}%)`);
       }
     }
-    return {
-      block: {
-        deviation: roundHalfUp(deviation, 4),
-        groups: rows.map((r) => ({
-          label: r.label,
-          expected: roundHalfUp(r.e, 4),
-          actual: roundHalfUp(r.a, 4),
-          delta: roundHalfUp(r.a - r.e, 4),
-        })),
-      },
-      flags,
+    const block = {
+      deviation: roundHalfUp(deviation, 4),
+      groups: rows.map((r) => ({
+        label: r.label,
+        expected: roundHalfUp(r.e, 4),
+        actual: roundHalfUp(r.a, 4),
+        delta: roundHalfUp(r.a - r.e, 4),
+      })),
     };
+    return { block: Object.assign(block, extra || {}), flags };
+  }
+
+  function noMatch(dim, entry) {
+    const mine = firstLabels(dim.groups.map((g) => g.label), 3);
+    const theirs = firstLabels(entry.shares.map(([g]) => g), 3);
+    return {
+      block: { deviation: null, groups: [] },
+      flags: [`${dim.name}: no label matches the reference (${mine} vs ${theirs}); no deviation reported (--recode can rename labels)`],
+    };
+  }
+
+  /** What a single-year table needs of an age dimension with groups (SPEC 9): its
+   * groups as [label, first year, last year or null for an open band], in the order
+   * years are assigned, and whether they are bands (else its own intervals). */
+  function ageYears(dim, built, opts) {
+    if (dim.groups.length === 0) return null;
+    if (built.ageMode === 'interval_as_written') {
+      return { groups: dim.groups.map((g) => [g.label].concat(built.years.get(g.label))), banded: false };
+    }
+    const edges = opts.age_bands;
+    const labels = bandLabels(edges);
+    const present = new Set(dim.groups.map((g) => g.label));
+    const bands = labels.map((lab, k) => [lab, edges[k], k + 1 < edges.length ? edges[k + 1] - 1 : null]);
+    let lo = Infinity;
+    let hi = -Infinity;
+    let open = false;
+    for (const [lab, first, last] of bands) {
+      if (!present.has(lab)) continue;
+      if (first < lo) lo = first;
+      if (last === null) open = true;
+      else if (last > hi) hi = last;
+    }
+    const inside = bands.filter((b) => b[1] >= lo && (open || b[1] <= hi));
+    return { groups: inside, banded: true };
+  }
+
+  /** Expected shares of the dimension's groups from a single-year table and the span
+   * [first, last] (SPEC 9), or null when no year of the table falls in it. */
+  function sharesByYear(entry, years) {
+    const table = entry.shares.map(([g, sh]) => [Number(g), sh]);
+    table.sort((x, y) => (x[0] - y[0]) || (x[1] - y[1]));
+    const { groups, banded } = years;
+    const lastYear = table[table.length - 1][0];
+    let first = Infinity;
+    let last = -Infinity;
+    for (const [, lo, hi] of groups) {
+      if (lo < first) first = lo;
+      const h = hi === null ? lastYear : hi;
+      if (h > last) last = h;
+    }
+    const parts = new Map();
+    const inSpan = [];
+    for (const [year, share] of table) {
+      let label = null;
+      if (banded) {
+        if (!(first <= year && year <= last)) continue;
+        for (const [lab, lo] of groups) if (lo <= year) label = lab;
+      } else {
+        for (const [lab, lo, hi] of groups) {
+          if (lo <= year && year <= hi) { label = lab; break; }
+        }
+      }
+      if (label === null) continue;
+      if (!parts.has(label)) parts.set(label, []);
+      parts.get(label).push(share);
+      inSpan.push(share);
+    }
+    const total = fsum(inSpan);
+    if (total === 0) return null;
+    const shares = new Map();
+    for (const [lab, list] of parts) shares.set(lab, fsum(list) / total);
+    return { shares, span: [first, last] };
+  }
+
+  /** The `reference` block of a dimension and its flags (SPEC 9). `built`: the
+   * dimension from buildDimension (its age mode and intervals). */
+  function referenceBlock(dim, entry, flagAt, built, opts) {
+    let n = 0;
+    for (const g of dim.groups) n += g.count;
+    const kind = dim.kind;
+    const years = built && built.kind === 'age' && built.ageMode !== 'categorical'
+      ? ageYears(dim, built, opts) : null;
+    const single = years !== null && entry.shares.every(([g]) => YEAR.test(g));
+    let span = null;
+    const expected = new Map();
+    if (single) {
+      const found = sharesByYear(entry, years);
+      if (found !== null) {
+        span = found.span;
+        for (const [lab, sh] of found.shares) expected.set(lab, [lab, sh]);
+      }
+    } else {
+      for (const [g, sh] of entry.shares) {
+        const key = referenceKey(g, kind);
+        if (!expected.has(key)) expected.set(key, [g, sh]);
+      }
+    }
+    const counts = new Map();
+    for (const g of dim.groups) {
+      const key = single ? g.label : referenceKey(g.label, kind);
+      const prev = counts.get(key);
+      counts.set(key, prev ? [prev[0], prev[1] + g.count] : [g.label, g.count]);
+    }
+    let matched = false;
+    for (const key of counts.keys()) if (expected.has(key)) matched = true;
+    if (!matched) return noMatch(dim, entry);
+    const keys = new Set([...counts.keys(), ...expected.keys()]);
+    const rows = [];
+    for (const key of keys) {
+      const label = expected.has(key) ? expected.get(key)[0] : counts.get(key)[0];
+      const e = expected.has(key) ? expected.get(key)[1] : 0.0;
+      const a = counts.has(key) ? counts.get(key)[1] / n : 0.0;
+      rows.push({ label, e, a });
+    }
+    return referenceRows(dim, rows, flagAt, span === null ? null : { ages: span });
   }
 
   /** The sink of a reference table: every record as text, with its line number. */
@@ -2670,12 +3174,16 @@ function () {
     const keys = ['min_share', 'min_group_size', 'intersection_floor', 'imbalance_flag',
       'missing_flag', 'max_age', 'max_categorical', 'max_dimension_groups', 'age_bands',
       'cross', 'names', 'skip_lines', 'delimiter', 'encoding', 'reference_flag',
-      'psi_epsilon', 'psi_moderate', 'psi_significant', 'score_drop_flag'];
+      'psi_epsilon', 'psi_moderate', 'psi_significant', 'score_drop_flag',
+      'score_categoricals', 'na', 'recode'];
     const out = {};
     for (const k of keys) {
       const v = o[k];
       out[k] = Array.isArray(v) ? v.slice() : v === undefined ? null : v;
     }
+    // SPEC 1.1 lists as the Python engine reports them: a token, or [column, token].
+    out.na = (o.na || []).map(([c, t]) => (c === null ? t : [c, t]));
+    out.recode = (o.recode || []).map((r) => r.slice());
     return out;
   }
 

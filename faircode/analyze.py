@@ -65,7 +65,8 @@ def age_mapper(counts: dict[str, int], opts: Options) -> tuple[str, Callable[[st
         v = age_value(lab, numeric)
         if v < 0 or v > max_age:
             return None
-        return labels[band_index(edges, v)]
+        # a banded interval goes to the band of its first year (SPEC 2): (17, 29] is 18-29
+        return labels[band_index(edges, v if numeric else interval_years(lab)[2])]
 
     return ("numeric" if numeric else "interval"), to_band
 
@@ -449,6 +450,13 @@ def analyze(
     }
     if not_counted is not None:
         result["intersection_not_counted"] = not_counted
+    if opts.proxy_hints:  # SPEC 16; scipy is imported only here
+        from .proxy import summary_hints
+
+        result["proxy_hints"], proxy_flags = summary_hints(
+            summary, overrides, dims, index_of, mappers, opts
+        )
+        flags.extend(proxy_flags)
     return result
 
 
@@ -514,6 +522,30 @@ def _identity(label: str) -> str:
     return label
 
 
+def pair_cells(
+    summary: Summary,
+    pair: tuple[str, str],
+    index_of: dict[str, int],
+    mappers: dict,
+) -> dict[tuple[str, str], int] | None:
+    """(group of A, group of B) -> rows of two dimensions, from the summary's pair table
+    (labels after 1.1 and age bands, rows with either side missing or implausible
+    skipped: SPEC 4); None when the pair was not counted."""
+    ia, ib = index_of[pair[0]], index_of[pair[1]]
+    raw = summary.pairs.get((min(ia, ib), max(ia, ib)))
+    if raw is None:
+        return None
+    ma, mb = mappers[ia], mappers[ib]
+    cells: dict[tuple[str, str], int] = {}
+    for (x, y), c in raw.items():
+        la, lb = (x, y) if ia < ib else (y, x)
+        ga, gb = ma(la), mb(lb)
+        if ga is None or gb is None:
+            continue
+        cells[(ga, gb)] = cells.get((ga, gb), 0) + c
+    return cells
+
+
 def _intersection(
     summary: Summary,
     dims: list[dict],
@@ -523,19 +555,9 @@ def _intersection(
     opts: Options,
 ) -> tuple[dict, list[str]]:
     a_name, b_name = pair
-    ia, ib = index_of[a_name], index_of[b_name]
-    key = (min(ia, ib), max(ia, ib))
-    raw = summary.pairs.get(key)
-    if raw is None:
+    cells = pair_cells(summary, pair, index_of, mappers)
+    if cells is None:
         raise RuntimeError(f"internal error: no pair counts for {a_name} x {b_name}")
-    ma, mb = mappers[ia], mappers[ib]
-    cells: dict[tuple[str, str], int] = {}
-    for (x, y), c in raw.items():
-        la, lb = (x, y) if ia < ib else (y, x)
-        ga, gb = ma(la), mb(lb)
-        if ga is None or gb is None:
-            continue
-        cells[(ga, gb)] = cells.get((ga, gb), 0) + c
     dim_a = next(d for d in dims if d["name"] == a_name)
     dim_b = next(d for d in dims if d["name"] == b_name)
     n_rows = summary.n_rows

@@ -21,6 +21,7 @@ from .errors import (
 )
 from .monitor.cli import add_fairness_parser
 from .options import Options
+from .proxy import add_proxy_options, proxy_opts
 from .render import add_format_options, check_exports, format_of, write_exports
 
 PROGRESS_MIN_BYTES = 16 << 20
@@ -177,6 +178,7 @@ def _opts_from_args(args: argparse.Namespace) -> dict:
         opts["na"] = [_na_item(item) for item in args.na]
     if getattr(args, "recode", None):
         opts["recode"] = [t for item in args.recode for t in _recode_items(item)]
+    opts.update(proxy_opts(args))  # SPEC 16
     return opts
 
 
@@ -277,6 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--spark-master", metavar="URL", help="Spark master for --engine spark (default local[2])"
     )
     _add_threshold_options(p)
+    add_proxy_options(p, held_out=True)  # SPEC 16
     p.set_defaults(func=cmd_profile)
 
     c = sub.add_parser(
@@ -306,6 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="leave the provenance block out of --json output",
     )
     _add_threshold_options(c)
+    add_proxy_options(c, held_out=False)  # SPEC 16
     c.set_defaults(func=cmd_compare)
     add_fairness_parser(sub)
     return parser
@@ -446,6 +450,8 @@ def _profile_each(args: argparse.Namespace) -> int:
 def _profile_spark(args: argparse.Namespace, source, overrides: dict, opts: dict) -> dict:
     if not isinstance(source, str):
         raise InputError("--engine spark reads a path (CSV or Parquet), not standard input")
+    if opts.get("proxy_hints"):  # SPEC 16, before Spark starts
+        raise InputError("proxy hints (--proxy-hints) are not supported with --engine spark")
     try:
         from . import spark
     except ImportError:

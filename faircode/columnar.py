@@ -172,6 +172,8 @@ class ArrowSummaryBuilder(SummaryBuilder):
         """Add n rows given as one Arrow array per column (arrays[i] for column i)."""
         if n == 0:
             return
+        if self.held:  # SPEC 16 held-out columns, after the header's
+            arrays = list(arrays) + [self._held_array(h, arrays, n) for h in self.held]
         self.n_rows += n
         code_arrays: dict[int, np.ndarray] = {}
         for i, st in enumerate(self.state):
@@ -186,6 +188,22 @@ class ArrowSummaryBuilder(SummaryBuilder):
                 code_arrays[i] = codes
         self._prune()
         self._count_pairs(code_arrays)
+
+    def _held_array(self, h: Any, arrays: Sequence[Any], n: int) -> pa.Array:
+        """A held-out column's labels for this batch (SPEC 16), as an Arrow array."""
+        if h.key_at is None:
+            return pa.array(h.by_order(self.n_rows, n), pa.string())
+        arr = arrays[h.key_at]
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        if not pa.types.is_dictionary(arr.type):
+            arr = arr.dictionary_encode()
+        values = arr.dictionary.to_pylist()
+        labels, matched = h.lookup(values, self.label_fn)
+        idx = int_values(arr.indices, len(values))  # slot len(values): null keys
+        cnt = np.bincount(idx, minlength=len(values) + 1)
+        h.unmatched += n - int(cnt[: len(values)][np.array(matched, dtype=bool)].sum())
+        return pa.array(labels + [None], pa.string()).take(index_array(idx))
 
     def drop(self, i: int) -> None:
         """Stop counting open column i: it is known to have more than max_categorical

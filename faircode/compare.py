@@ -91,15 +91,16 @@ def compare(a: dict, b: dict, opts: dict | Options | None = None) -> CompareResu
     removed = [d["name"] for d in a["dimensions"] if d["name"] not in dims_b]
     flags.extend(f"{n}: dimension added" for n in added)
     flags.extend(f"{n}: dimension removed" for n in removed)
-    return CompareResult(
-        {
-            "format_version": FORMAT_VERSION,
-            "a": {k: a[k] for k in ("n_rows", "overall_score", "grade")},
-            "b": {k: b[k] for k in ("n_rows", "overall_score", "grade")},
-            "score_delta": score_delta,
-            "dimensions": dims,
-            "added_dimensions": added,
-            "removed_dimensions": removed,
-            "flags": flags,
-        }
-    )
+    out = {
+        "format_version": FORMAT_VERSION,
+        "a": {k: a[k] for k in ("n_rows", "overall_score", "grade")},
+        "b": {k: b[k] for k in ("n_rows", "overall_score", "grade")},
+        "score_delta": score_delta,
+        "dimensions": dims,
+        "added_dimensions": added,
+        "removed_dimensions": removed,
+        "flags": flags,
+    }
+    if options.proxy_hints and "proxy_hints" in a and "proxy_hints" in b:  # SPEC 16
+        out["proxy_hints"] = {"a": a["proxy_hints"], "b": b["proxy_hints"]}
+    return CompareResult(out)

@@ -26,6 +26,7 @@ EXTRA_OF = {
     "pyspark": "spark",
     "fairlearn": "fairness",
     "scipy": "proxy",
+    "mcp": "mcp",
 }
 
 

@@ -94,6 +94,8 @@ def applies(options: Options) -> str | None:
         return "skip_lines"
     if not available():
         return "pyarrow is not installed"
+    if options.proxy_with:  # SPEC 16: held-out columns follow the rows in file order
+        return "held-out proxy columns"
     return None
 
 

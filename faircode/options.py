@@ -14,6 +14,18 @@ DELIMITERS = {",": ",", ";": ";", "tab": "\t", "\t": "\t", "|": "|"}
 FAIRNESS_THRESHOLD = 0.1
 FAIRNESS_MIN_SAMPLES = 30
 
+#: SPEC 16: the multiple-testing corrections of proxy hints.
+PROXY_CORRECTIONS = ("holm", "bonferroni", "none")
+PROXY_KEYS = (
+    "proxy_hints",
+    "proxy_alpha",
+    "proxy_correction",
+    "proxy_exact",
+    "proxy_permutations",
+    "proxy_seed",
+    "proxy_with",
+)
+
 
 class Options(NamedTuple):
     """The resolved options (SPEC 7), immutable. A NamedTuple, not a dataclass: importing
@@ -42,11 +54,25 @@ class Options(NamedTuple):
     na: tuple = ()  # SPEC 1.1: a token (str) for every column, or (column, token)
     recode: tuple = ()  # SPEC 1.1: (column, from, to) triples, in order
     reference: list | None = None  # parsed section 9 table; identified by its hash
+    # SPEC 16 proxy hints (the `proxy` extra): off by default, and then no other
+    # number, key or provenance parameter changes.
+    proxy_hints: bool = False
+    proxy_alpha: float = 0.05
+    proxy_correction: str = "holm"
+    proxy_exact: bool = False
+    proxy_permutations: int = 9999
+    proxy_seed: int = 0
+    proxy_with: tuple = ()  # held-out columns: (path, column, key or None) triples
 
     def params(self) -> dict:
         """The resolved knobs that change numbers, for provenance."""
         d = self._asdict()
         d.pop("reference")
+        if not self.proxy_hints:  # SPEC 16: without proxy hints, params are as before
+            for key in PROXY_KEYS:
+                d.pop(key)
+        else:
+            d["proxy_with"] = [list(t) for t in self.proxy_with]
         d["age_bands"] = list(self.age_bands)
         d["cross"] = list(self.cross) if self.cross else None
         d["names"] = list(self.names) if self.names else None
@@ -254,4 +280,69 @@ def resolve(opts: dict | Options | None) -> Options:
         out["recode"] = _recode(opts["recode"])
     if opts.get("reference") is not None:
         out["reference"] = opts["reference"]
+    _proxy_options(opts, out)
     return Options(**out)
+
+
+def _proxy_options(opts: dict, out: dict) -> None:
+    """SPEC 16: proxy_hints and its knobs (the knobs need proxy_hints)."""
+    for key in ("proxy_hints", "proxy_exact"):
+        if opts.get(key) is not None:
+            if not isinstance(opts[key], bool):
+                raise InputError(f"{_flag(key)}: {opts[key]} is not true or false")
+            out[key] = opts[key]
+    if opts.get("proxy_alpha") is not None:
+        out["proxy_alpha"] = _number(
+            "proxy_alpha", opts["proxy_alpha"], 0, 1, "0..1, above 0", lo_open=True
+        )
+    if opts.get("proxy_correction") is not None:
+        corr = opts["proxy_correction"]
+        if corr not in PROXY_CORRECTIONS:
+            raise InputError(
+                f"--proxy-correction: '{corr}' is not one of {', '.join(PROXY_CORRECTIONS)}"
+            )
+        out["proxy_correction"] = corr
+    if opts.get("proxy_permutations") is not None:
+        out["proxy_permutations"] = _number(
+            "proxy_permutations",
+            opts["proxy_permutations"],
+            1,
+            10_000_000,
+            "integer 1..10000000",
+            integer=True,
+        )
+    if opts.get("proxy_seed") is not None:
+        out["proxy_seed"] = _number(
+            "proxy_seed", opts["proxy_seed"], 0, 2**32 - 1, "integer 0..4294967295", integer=True
+        )
+    if opts.get("proxy_with") is not None:
+        items = opts["proxy_with"]
+        if not isinstance(items, (list, tuple)):
+            raise InputError("--proxy-hints-with: give a list of [path, column, key] items")
+        held: list = []
+        for item in items:
+            if isinstance(item, str):
+                item = parse_held_out(item)
+            if not (
+                isinstance(item, (list, tuple))
+                and len(item) in (2, 3)
+                and all(isinstance(x, str) or x is None for x in item)
+                and item[0]
+                and item[1]
+            ):
+                raise InputError("--proxy-hints-with: each item is [path, column, key or null]")
+            held.append((item[0], item[1], item[2] if len(item) == 3 and item[2] else None))
+        out["proxy_with"] = tuple(held)
+    given = [k for k in PROXY_KEYS[1:] if opts.get(k) not in (None, (), [], False)]
+    if given and not out.get("proxy_hints"):
+        raise InputError(f"{_flag(given[0])}: needs --proxy-hints")
+
+
+def parse_held_out(text: str) -> tuple[str, str, str | None]:
+    """`PATH=COLUMN[:KEY]` of --proxy-hints-with (SPEC 16); the last `=` splits."""
+    path, sep, rest = text.rpartition("=")
+    column, _, key = rest.partition(":")
+    column, key = column.strip(" \t"), key.strip(" \t")
+    if not sep or not path or not column:
+        raise InputError(f"--proxy-hints-with: expected PATH=COLUMN[:KEY], got '{text}'")
+    return path, column, key or None

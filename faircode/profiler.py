@@ -158,6 +158,8 @@ def _summarize_many(
     on_rows,
     engine: str,
 ) -> Summarized:
+    if options.proxy_with and len(paths) > 1:
+        raise InputError("--proxy-hints-with: profile one file (rows are aligned with one file)")
     total: Summary | None = None
     checked: dict[str, str] = {}
     for path in paths:

@@ -175,6 +175,10 @@ def render(result: dict, source: str) -> str:
                 f"not profiled: {d['name']} ({d['kind']}), {d['n_groups']} groups looks "
                 "like an identifier or a date (force it with --map)"
             )
+    if "proxy_hints" in result:  # SPEC 16
+        from .proxy import report_lines
+
+        out.extend(report_lines(result["proxy_hints"]))
     if result["flags"]:
         out.append("")
         out.append(f"Flags ({len(result['flags'])}):")
@@ -234,6 +238,10 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
     if result["removed_dimensions"]:
         out.append("")
         out.append("removed dimensions: " + ", ".join(result["removed_dimensions"]))
+    if "proxy_hints" in result:  # SPEC 16
+        from .proxy import compare_lines
+
+        out.extend(compare_lines(result["proxy_hints"]))
     if result["flags"]:
         out.append("")
         out.append(f"Flags ({len(result['flags'])}):")

@@ -391,6 +391,8 @@ def summarize(
 ) -> tuple[Summary, dict[str, str], Options]:
     """Count a Spark DataFrame into a Summary; return it with checked overrides and options."""
     options = resolve(opts)
+    if options.proxy_hints:
+        raise InputError("proxy hints (--proxy-hints) are not supported with --engine spark")
     if not isinstance(spark_df, DataFrame):
         raise InputError(
             f"cannot profile a {type(spark_df).__name__} with faircode.spark: "
@@ -745,6 +747,8 @@ def summarize_path(
 ) -> tuple[Summary, dict[str, str], Options]:
     """Count a CSV or Parquet file with Spark; return (Summary, overrides, options)."""
     options = resolve(opts)
+    if options.proxy_hints:
+        raise InputError("proxy hints (--proxy-hints) are not supported with --engine spark")
     path = os.fspath(path)
     label = name or path
     spark = spark or get_session(master)

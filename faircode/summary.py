@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .detect import kind_from_name, label_slack
+from .errors import InputError
 from .labels import AGE_INTERVAL, AGE_NUMERIC, MISSING_TOKENS, age_shape, label_of
 from .options import Options
 
@@ -41,7 +42,7 @@ class Summary:
     A plain class rather than a dataclass: importing dataclasses (and inspect) is a
     tenth of the CLI's start-up. Equality compares every field, as a dataclass's would."""
 
-    __slots__ = ("name", "columns", "n_rows", "counts", "missing", "pairs", "capped")
+    __slots__ = ("name", "columns", "n_rows", "counts", "missing", "pairs", "capped", "held")
     __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
 
     def __init__(
@@ -65,6 +66,9 @@ class Summary:
         # capped[i]: column i stopped being counted at more than LABEL_CAP labels (SPEC
         # 0.9); its counts are then None. Empty (or shorter) means no column was capped.
         self.capped: list[bool] = [] if capped is None else capped
+        # SPEC 16 held-out columns counted beside the table (None without them): not a
+        # field of equality, pickling or repr, which stay those of the table's counts.
+        self.held: dict | None = None
 
     def _fields(self) -> tuple:
         return (
@@ -101,6 +105,7 @@ class Summary:
             self.pairs,
             self.capped,
         ) = state
+        self.held = None
 
     def is_capped(self, i: int) -> bool:
         return i < len(self.capped) and self.capped[i]
@@ -260,13 +265,44 @@ class SummaryBuilder:
         self.age_not_numeric = [False] * n
         self.age_not_interval = [False] * n
         self.capped = [False] * n
+        # SPEC 16: held-out columns of other files are counted as extra columns after
+        # the header's (index n + k), paired with every candidate; finish() sets them apart.
+        self.n_header = n
+        self.held: list[Any] = []
+        if opts.proxy_hints and opts.proxy_with:
+            from .heldout import load
+
+            for path, col, key in opts.proxy_with:
+                if key is not None and key not in self.columns:
+                    raise InputError(
+                        f"--proxy-hints-with {path}: the key '{key}' is not a column of {name}"
+                    )
+                self.held.append(load(path, col, key))
+            for h in self.held:
+                h.key_at = self.columns.index(h.key) if h.key is not None else None
+                self.missing.append(0)
+                self.counts.append({})
+                self.caches.append({})
+                self.roles.append("forced")
+                self.kinds.append("categorical")
+                self.slack.append(0)
+                self.age_not_numeric.append(False)
+                self.age_not_interval.append(False)
+                self.capped.append(False)
+        extra = list(range(n, n + len(self.held)))
         # Pair tracking: label codes per candidate column, tables per pair.
+        cross: list[int] = []
         if opts.cross is not None:
             idx = [self.columns.index(c) for c in opts.cross if c in self.columns]
-            cand = sorted(set(idx)) if len(set(idx)) == 2 else []
-            cand = [i for i in cand if self.roles[i] is not None]
+            cross = sorted(set(idx)) if len(set(idx)) == 2 else []
+            cross = [i for i in cross if self.roles[i] is not None]
+        first = [i for i, r in enumerate(self.roles) if r is not None][:PAIR_COLUMNS]
+        if opts.proxy_hints:  # SPEC 16: every pair of the first PAIR_COLUMNS, and cross
+            cand = sorted(set(first) | set(cross if len(cross) == 2 else [])) + extra
+        elif opts.cross is not None:
+            cand = cross
         else:  # the first PAIR_COLUMNS counted columns (SPEC 0.9)
-            cand = [i for i, r in enumerate(self.roles) if r is not None][:PAIR_COLUMNS]
+            cand = first
         self.alive: list[int] = cand if len(cand) >= 2 else []
         # Without cross, skip a pair (i, j) when a column k < j other than i is certain to
         # be a dimension (forced, or a geography name): (i, j) can never be the first two.
@@ -276,11 +312,18 @@ class SummaryBuilder:
             if self.roles[i] == "forced"
             or (self.roles[i] == "named" and self.kinds[i] == "geography")
         }
+        in_first = set(first)
+
+        def counted(i: int, j: int) -> bool:
+            if opts.proxy_hints:
+                return (i in in_first and j in in_first) or [i, j] == cross or j >= n
+            return opts.cross is not None or not any(c < j and c != i for c in sure)
+
         self.pair_tables: dict[tuple[int, int], Any] = {
             (i, j): self._new_pair_table()
             for k, i in enumerate(self.alive)
             for j in self.alive[k + 1 :]
-            if opts.cross is not None or not any(c < j and c != i for c in sure)
+            if counted(i, j)
         }
         paired = {c for pair in self.pair_tables for c in pair}
         self.alive = [i for i in self.alive if i in paired]
@@ -297,8 +340,18 @@ class SummaryBuilder:
         (labelled by this builder's label_fn)."""
         if n == 0:
             return
+        if self.held:
+            columns = list(columns) + [self._held_cells(h, columns, n) for h in self.held]
         self.n_rows += n
         self._add_columns(columns, n)
+
+    def _held_cells(self, h: Any, columns: Sequence[Sequence], n: int) -> list[str]:
+        """A held-out column's labels for this batch's rows (SPEC 16)."""
+        if h.key_at is None:
+            got = h.by_order(self.n_rows, n)
+        else:
+            got = h.by_keys(columns[h.key_at], self.label_fn)
+        return ["" if lab is None else lab for lab in got]  # "": a missing cell (SPEC 0.4)
 
     def _new_pair_table(self) -> Any:
         return _PairTable()
@@ -408,6 +461,10 @@ class SummaryBuilder:
         if self._n_labels(i) <= self.opts.max_dimension_groups + self.slack[i]:
             return False
         if self.kinds[i] == "age":
+            # The shape is judged on the labels as read; a declared missing token or a
+            # recode (SPEC 1.1) can still turn them into ages, so such a column stays.
+            if self.slack[i]:
+                return False
             return self.age_not_numeric[i] and self.age_not_interval[i]
         return True
 
@@ -424,12 +481,36 @@ class SummaryBuilder:
 
     def finish(self) -> Summary:
         pairs: dict[tuple[int, int], Mapping[tuple[str, str], int]] = {}
+        held_pairs: dict[tuple[int, int], Mapping[tuple[str, str], int]] = {}
+        n = self.n_header
         for (i, j), table in self.pair_tables.items():
-            pairs[(i, j)] = PairCounts(list(self.codes[i]), list(self.codes[j]), table)
+            into = held_pairs if j >= n else pairs
+            into[(i, j)] = PairCounts(list(self.codes[i]), list(self.codes[j]), table)
+        held = None
+        if self.held:
+            for h in self.held:
+                if h.key is None and h.rows != self.n_rows:
+                    raise InputError(
+                        f"--proxy-hints-with {h.path}: it has {h.rows} rows and {self.name} "
+                        f"has {self.n_rows}; rows are aligned by order (give PATH=COLUMN:KEY "
+                        "to join by a key column)"
+                    )
+            held = {
+                "names": [h.name for h in self.held],
+                "counts": self.counts[n:],
+                "capped": self.capped[n:],
+                "pairs": held_pairs,
+                "info": [h.info() for h in self.held],
+            }
+            self.counts, self.missing, self.capped = (
+                self.counts[:n],
+                self.missing[:n],
+                self.capped[:n],
+            )
         # A column no longer counted has missing 0: when counting stopped depends on
         # batch sizes, and the number is never used.
         missing = [m if c is not None else 0 for m, c in zip(self.missing, self.counts)]
-        return Summary(
+        summary = Summary(
             self.name,
             list(self.columns),
             self.n_rows,
@@ -438,3 +519,5 @@ class SummaryBuilder:
             pairs,
             list(self.capped) if any(self.capped) else [],
         )
+        summary.held = held
+        return summary

@@ -3,6 +3,7 @@
  * Node bridge to the browser engine (assets/profiler-engine.js).
  *
  *   node scripts/engine-js.js profile FILE|- [--opts JSON] [--overrides JSON] [--chunk-size N]
+ *       [--na [COL=]TOKEN]... [--recode COL:FROM=TO[,FROM=TO...]]... [--score-categoricals]
  *       Streams the file and prints the result JSON. On an input error prints
  *       "faircode: error: <message>" on stderr and exits 2 (like the CLI).
  *
@@ -48,6 +49,7 @@ const DEFAULT_CHUNK = 1 << 20;
 function usage() {
   process.stderr.write(
     'usage: engine-js.js profile FILE|- [--opts JSON] [--overrides JSON] [--chunk-size N]\n' +
+    '                    [--na [COL=]TOKEN] [--recode COL:FROM=TO[,...]] [--score-categoricals]\n' +
     '                    [--reference REF.csv] [--provenance]\n' +
     '       engine-js.js compare A B [--opts JSON] [--opts-b JSON] [--overrides JSON] [--provenance]\n' +
     '       engine-js.js hash FILE [--chunk-size N]\n' +
@@ -313,12 +315,51 @@ function profileBuffer(bytes, name, opts, overrides, chunkSize) {
   return Engine.analyze(profiler.finish(), overrides, opts);
 }
 
+/** Trim ASCII spaces and tabs (as the CLI trims a column name). */
+function trimmed(s) {
+  return s.replace(/^[ \t]+|[ \t]+$/g, '');
+}
+
+/** `--na TOKEN`, `--na COL=TOKEN`, `--na =TOKEN` (SPEC 1.1; faircode/cli.py _na_item). */
+function naItem(item) {
+  const eq = item.indexOf('=');
+  if (eq < 0) return item;
+  const col = trimmed(item.slice(0, eq));
+  const token = item.slice(eq + 1);
+  return col === '' ? token : [col, token];
+}
+
+/** `--recode COL:FROM=TO[,FROM=TO...]` -> [column, from, to] triples (SPEC 1.1;
+ * faircode/cli.py _recode_items). */
+function recodeItems(item) {
+  const colon = item.indexOf(':');
+  const col = trimmed(colon < 0 ? item : item.slice(0, colon));
+  const out = [];
+  let ok = colon >= 0;
+  if (ok) {
+    for (const part of item.slice(colon + 1).split(',')) {
+      const eq = part.indexOf('=');
+      if (eq < 0) { ok = false; break; }
+      out.push([col, part.slice(0, eq), part.slice(eq + 1)]);
+    }
+  }
+  if (ok && col !== '' && out.length) return out;
+  fail(`--recode: expected COLUMN:FROM=TO[,FROM=TO...], got '${item}'`);
+  return [];
+}
+
 function parseArgs(args, nFiles) {
   const out = { files: [], opts: {}, optsB: null, overrides: {}, chunkSize: 0,
     reference: null, provenance: false };
+  const na = [];
+  const recode = [];
+  let scoreCategoricals = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === '--opts') out.opts = JSON.parse(args[++i]);
+    if (a === '--na') na.push(naItem(args[++i]));
+    else if (a === '--recode') recode.push(...recodeItems(args[++i]));
+    else if (a === '--score-categoricals') scoreCategoricals = true;
+    else if (a === '--opts') out.opts = JSON.parse(args[++i]);
     else if (a === '--opts-b') out.optsB = JSON.parse(args[++i]);
     else if (a === '--overrides') out.overrides = JSON.parse(args[++i]);
     else if (a === '--chunk-size') out.chunkSize = parseInt(args[++i], 10);
@@ -329,6 +370,13 @@ function parseArgs(args, nFiles) {
     else usage();
   }
   if (out.files.length !== nFiles) usage();
+  // The CLI's options, as faircode/cli.py passes them (after any --opts JSON).
+  const extra = {};
+  if (na.length) extra.na = na;
+  if (recode.length) extra.recode = recode;
+  if (scoreCategoricals) extra.score_categoricals = true;
+  out.opts = Object.assign({}, out.opts, extra);
+  if (out.optsB !== null) out.optsB = Object.assign({}, out.optsB, extra);
   return out;
 }
 

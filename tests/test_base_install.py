@@ -52,6 +52,7 @@ def run(cmd, *args):
         (["profile", "{dir}/x.parquet"], "fast"),
         (["profile", "{dir}/x.arrow"], "fast"),
         (["profile", "{data}/insurance.csv", "--engine", "spark"], "spark"),
+        (["profile", "{data}/insurance.csv", "--proxy-hints"], "proxy"),
         (["compare", "{dir}/x.parquet", "{data}/insurance.csv"], "fast"),
         (
             [

@@ -16,7 +16,7 @@ from util import ROOT
 SPEC = ROOT / "SPEC.md"
 HEADING = re.compile(r"^(#{2,3}) (\d+(?:\.\d+)?)\.? ")
 NOT_BUILT = "none yet (not built)"
-KNOWN_NOT_BUILT = {"11"}  # MCP tools (issue 16)
+KNOWN_NOT_BUILT: set[str] = set()
 
 
 def sections() -> dict[str, list[str]]:

@@ -19,7 +19,7 @@ test('tokenizer: words, camelCase humps, acronym ends, letter/digit changes', ()
   assert.deepEqual(E.tokenize(''), []);
 });
 
-test('keywords: exact below 4 characters, prefix from 4; list order decides', () => {
+test('keywords: equal, or followed by a listed suffix; list order decides', () => {
   const k = E.kindFromName;
   assert.equal(k('sex'), 'sex');
   assert.equal(k('Gender_Identity'), 'sex');
@@ -32,19 +32,27 @@ test('keywords: exact below 4 characters, prefix from 4; list order decides', ()
   assert.equal(k('DateOfBirth'), 'age');
   assert.equal(k('Ethnic_Code_Text'), 'race');
   assert.equal(k('race_sex'), 'sex');
-  assert.equal(k('native-country'), 'geography');
+  assert.equal(k('native-country'), 'nationality');
   assert.equal(k('zipper'), null);
-  assert.equal(k('cityscape'), 'geography');
+  assert.equal(k('cityscape'), null); // v1 prefix match; 'scape' is no suffix (SPEC 1)
   assert.equal(k('AGE2'), 'age');
 });
 
-test('generic categoricals: 2..max_categorical distinct labels', () => {
+test('generic categoricals: 2..max_categorical distinct labels, unscored by default', () => {
   const rows = (k) => 'x\n' + Array.from({ length: 60 }, (_, i) => `v${i % k}`).join('\n') + '\n';
-  assert.equal(run(rows(1)).dimensions.length, 0);
-  assert.equal(run(rows(2)).dimensions.length, 1);
-  assert.equal(run(rows(20)).dimensions.length, 1);
-  assert.equal(run(rows(21)).dimensions.length, 0);
-  assert.equal(run(rows(21), { max_categorical: 21 }).dimensions.length, 1);
+  const on = { score_categoricals: true };
+  assert.equal(run(rows(1), on).dimensions.length, 0);
+  assert.equal(run(rows(2), on).dimensions.length, 1);
+  assert.equal(run(rows(20), on).dimensions.length, 1);
+  assert.equal(run(rows(21), on).dimensions.length, 0);
+  assert.equal(run(rows(21), { max_categorical: 21, score_categoricals: true }).dimensions.length, 1);
+  assert.equal(dim(run(rows(2), on), 'x').detected_by, 'label_count');
+  // Without the option the same columns are unscored (SPEC 1.4, 1.5).
+  assert.equal(run(rows(1)).unscored.length, 0);
+  assert.deepEqual(run(rows(2)).unscored.map((u) => [u.name, u.n_groups]), [['x', 2]]);
+  assert.equal(run(rows(20)).unscored.length, 1);
+  assert.equal(run(rows(21)).unscored.length, 0);
+  assert.equal(run(rows(2)).dimensions.length, 0);
 });
 
 test('group explosion: >max_dimension_groups dropped unless geography or forced', () => {
@@ -66,10 +74,16 @@ test('age: numeric bands, implausible values, skewness; interval and categorical
   assert.equal(a.implausible_count, 2);
   assert.equal(a.missing_count, 3);
   assert.equal(typeof a.skewness, 'number');
-  const iv = dim(run('age\n[70-80)\n"(40, 50]"\n[0-10)\n'), 'age');
+  // Every interval inside one band: banded (SPEC 2), by its lower bound.
+  const iv = dim(run('age\n[60-75)\n"[30, 45)"\n[0-10)\n[60-75)\n'), 'age');
   assert.equal(iv.age_mode, 'interval');
-  assert.deepEqual(iv.groups.map((g) => g.label), ['0-17', '30-44', '60-74']);
+  assert.deepEqual(iv.groups.map((g) => [g.label, g.count]), [['60-74', 2], ['0-17', 1], ['30-44', 1]]);
   assert.equal(iv.skewness, null);
+  // [70-80) spans 60-74 and 75+: the intervals are the groups, in interval order.
+  const aw = dim(run('age\n[70-80)\n"(40, 50]"\n[0-10)\n[70-80)\n'), 'age');
+  assert.equal(aw.age_mode, 'interval_as_written');
+  assert.deepEqual(aw.groups.map((g) => [g.label, g.count]), [['[0-10)', 1], ['(40, 50]', 1], ['[70-80)', 2]]);
+  assert.equal(aw.max_share, 0.5);
   const cat = dim(run('age\n25 - 45\nLess than 25\n25 - 45\n'), 'age');
   assert.equal(cat.age_mode, 'categorical');
   assert.deepEqual(cat.groups.map((g) => g.label), ['25 - 45', 'Less than 25']);
@@ -82,9 +96,9 @@ test('flags: exact texts and order', () => {
   rows.push('X,200');
   const r = run(rows.join('\n') + '\n');
   assert.deepEqual(r.flags, [
-    "sex: 'F' is under-represented (4.2%)",
-    "sex: 'X' is under-represented (1.1%)",
-    "sex: imbalance ratio 90.0 ('M' vs 'X')",
+    "sex: 'F' is under-represented (4.2%, 4 rows)",
+    "sex: 'X' is under-represented (1.1%, 1 rows)",
+    "sex: imbalance ratio 90.0 ('M' vs 'X', 1 rows)",
     'age: 5.3% missing (1 implausible ages treated as missing)',
     "sex x age: 'F' x '18-29' is absent (0 rows)",
     "sex x age: 'X' x '18-29' is absent (0 rows)",
@@ -124,6 +138,14 @@ test('COMPAS two-year: published counts', { skip: !fs.existsSync(COMPAS) && 'no 
     assert.equal(race['African-American'], 3696);
     assert.equal(race.Caucasian, 2454);
     assert.deepEqual(r.dropped, [{ name: 'dob', kind: 'age', n_groups: 5452 }]);
-    assert.ok(r.dimensions.some((d) => d.name === 'decile_score.1'));
+    // Version 2 scores people's attributes only (SPEC 1.4).
+    assert.deepEqual(r.dimensions.map((d) => [d.name, d.detected_by]),
+      [['sex', 'name'], ['age', 'name'], ['age_cat', 'name'], ['race', 'name']]);
+    assert.equal(r.overall_score, 74);
+    const u = r.unscored.find((x) => x.name === 'decile_score.1');
+    assert.equal(u.why, 'not a demographic name or vocabulary');
+    assert.equal(u.n_groups, 10);
+    // c_charge_degree holds F/M beside a sex column: not taken for sex (SPEC 1.2).
+    assert.ok(r.unscored.some((x) => x.name === 'c_charge_degree'));
   }
 });

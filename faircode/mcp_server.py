@@ -1,0 +1,121 @@
+"""`faircode-mcp`: faircode's tools for agents, as an MCP server over stdio (SPEC.md 11).
+
+Built on the `mcp` package's low-level ``Server`` rather than ``MCPServer`` (FastMCP):
+the input schemas are written out by hand so that they name the SPEC section 7 options
+exactly, a failure reaches the client as the project's own one-line message (MCPServer
+prefixes ``Error executing tool ...`` and reports bad argument types as pydantic
+dumps), and a result is the object the CLI's ``--json`` prints, not a re-serialisation.
+The tools themselves live in :mod:`faircode.mcptools`, which does not import ``mcp``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from .errors import EXIT_INTERRUPTED, EXIT_OK, FaircodeError, require
+from .mcptools import DESCRIPTIONS, SCHEMAS, Root, run_tool
+
+PROG = "faircode-mcp"
+INSTRUCTIONS = (
+    "faircode profiles who is, and is not, represented in a table (CSV, Parquet, Arrow), "
+    "compares two tables for representation drift, and evaluates a model's predictions "
+    "per subgroup. Paths are files inside the server's root folder."
+)
+
+
+def build_parser():
+    from .cliparse import Parser
+
+    parser = Parser(
+        prog=PROG,
+        description=(
+            "Serve faircode's tools (profile_dataset, compare_datasets, proxy_hints, "
+            "evaluate_model) to an MCP client over standard input and output."
+        ),
+    )
+    parser.add_argument(
+        "--root",
+        metavar="DIR",
+        help=(
+            "the only folder the tools read: paths are relative to it, and a path outside "
+            "it (absolute, through '..' or a symbolic link) is refused "
+            "(default: the working directory)"
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    return parser
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def make_server(root: Root) -> Any:
+    """The low-level MCP server answering tools/list and tools/call for ``root``."""
+    anyio_to_thread = require("anyio.to_thread", PROG)
+    lowlevel = require("mcp.server.lowlevel", PROG)
+    types = require("mcp_types", PROG)
+
+    tools = [
+        types.Tool(name=name, description=DESCRIPTIONS[name], input_schema=schema)
+        for name, schema in SCHEMAS.items()
+    ]
+
+    async def list_tools(ctx: Any, params: Any) -> Any:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(ctx: Any, params: Any) -> Any:
+        # a worker thread: profiling a large file must not stall the protocol loop
+        outcome = await anyio_to_thread.run_sync(
+            run_tool, root, params.name, params.arguments, abandon_on_cancel=True
+        )
+        content = [types.TextContent(type="text", text=outcome.text)]
+        if outcome.is_error:
+            return types.CallToolResult(content=content, is_error=True)
+        return types.CallToolResult(content=content, structured_content=outcome.data)
+
+    return lowlevel.Server(
+        "faircode",
+        version=_version(),
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+def serve(root: Root) -> None:
+    """Serve over stdio until the client closes standard input."""
+    anyio = require("anyio", PROG)
+    stdio = require("mcp.server.stdio", PROG)
+    server = make_server(root)
+
+    async def run() -> None:
+        async with stdio.stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    anyio.run(run)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        root = Root(args.root if args.root is not None else os.getcwd())
+        require("mcp", PROG)  # one line naming the extra, before any protocol traffic
+        os.chdir(root.path)  # relative paths, and the names in messages, are the root's
+        serve(root)
+    except FaircodeError as err:
+        from .safetext import shown
+
+        sys.stderr.write(f"{PROG}: error: {shown(str(err))}\n")
+        return err.exit_code
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

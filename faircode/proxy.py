@@ -1,0 +1,437 @@
+"""Proxy hints (SPEC.md section 16): which pairs of dimensions are associated.
+
+A chi-squared test of independence, with Cramér's V, over every pair of scored
+dimensions, from the summary's pair tables (no second read of the profiled file), and
+over held-out columns of other files. Needs scipy (the `proxy` extra), imported only
+when hints are computed; the report helpers at the bottom need nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from .errors import require
+from .numerics import fmt, round_half_up
+from .options import Options
+from .summary import LABEL_CAP, PAIR_COLUMNS
+
+__all__ = [
+    "add_proxy_options",
+    "adjust",
+    "chi2_test",
+    "compare_lines",
+    "hints_block",
+    "p_text",
+    "proxy_hints",
+    "proxy_opts",
+    "report_lines",
+    "round_p",
+]
+
+WHAT = "proxy hints (--proxy-hints)"
+#: Cochran's rule (SPEC 16): small when more than 20% of expected cells are below 5, or
+#: any is below 1.
+SMALL_EXPECTED = 5.0
+SMALL_SHARE = 0.2
+TINY_EXPECTED = 1.0
+PERMUTATION_CHUNK = 1000  # random tables drawn at once (bounded memory)
+#: Hints rows shown in the terminal report; --json lists all.
+SHOWN = 20
+#: Not-tested pairs named in flags; then one line counts the rest (SPEC 16).
+NOT_TESTED_FLAGS = 10
+
+
+def round_p(p: float) -> float:
+    """A p-value as reported: 4 dp from 0.0001 up, else 3 significant digits (SPEC 16)."""
+    if p >= 0.0001:
+        return round_half_up(p, 4)
+    return float(f"{p:.3g}")
+
+
+def p_text(p: float) -> str:
+    """A reported p-value as text: 4 decimals, or 3 significant digits below 0.0001."""
+    return fmt(p, 4) if p >= 0.0001 else f"{p:.3g}"
+
+
+def adjust(p_values: Sequence[float], correction: str) -> list[float]:
+    """Adjusted p-values (SPEC 16): Holm's step-down, Bonferroni, or none; at most 1."""
+    m = len(p_values)
+    if correction == "none":
+        return [float(p) for p in p_values]
+    if correction == "bonferroni":
+        return [min(1.0, m * p) for p in p_values]
+    if correction != "holm":
+        raise ValueError(f"unknown correction {correction!r}")
+    order = sorted(range(m), key=lambda k: p_values[k])
+    out = [0.0] * m
+    running = 0.0
+    for rank, k in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[k]))
+        out[k] = running
+    return out
+
+
+def _small_expected(expected: Any) -> bool:
+    cells = expected.size
+    below5 = int((expected < SMALL_EXPECTED).sum())
+    return bool((expected < TINY_EXPECTED).any()) or below5 > SMALL_SHARE * cells
+
+
+def chi2_test(table: Any, opts: Options) -> dict:
+    """The statistics of one r x c table of counts (every row and column sum > 0, r, c
+    >= 2): chi2, dof, p_value (unrounded), cramers_v, n, small_expected, method."""
+    stats = require("scipy.stats", WHAT)  # first: scipy brings numpy
+    np = require("numpy", WHAT)
+    obs = np.asarray(table, dtype=np.int64)
+    res = stats.chi2_contingency(obs, correction=False)
+    chi2, p, dof, expected = float(res[0]), float(res[1]), int(res[2]), res[3]
+    n = int(obs.sum())
+    k = min(obs.shape) - 1
+    v = math.sqrt(chi2 / (n * k)) if n and k else 0.0
+    method = "chi2"
+    if opts.proxy_exact:
+        if obs.shape == (2, 2):
+            p = float(stats.fisher_exact(obs).pvalue)
+            method = "fisher"
+        else:
+            p = _permutation_p(obs, expected, chi2, opts, np, stats)
+            method = "permutation"
+    return {
+        "chi2": chi2,
+        "dof": dof,
+        "p_value": p,
+        "cramers_v": v,
+        "n": n,
+        "small_expected": _small_expected(expected),
+        "method": method,
+    }
+
+
+def _permutation_p(
+    obs: Any, expected: Any, chi2: float, opts: Options, np: Any, stats: Any
+) -> float:
+    """(1 + tables at least as extreme) / (1 + permutations): tables drawn with the
+    observed margins (a permutation of one column against the other), seeded per pair."""
+    rng = np.random.default_rng(opts.proxy_seed)
+    dist = stats.random_table(obs.sum(axis=1), obs.sum(axis=0), seed=rng)
+    left = opts.proxy_permutations
+    hits = 0
+    tol = 1e-9 * max(1.0, chi2)  # ties up to float noise count as at least as extreme
+    while left:
+        k = min(left, PERMUTATION_CHUNK)
+        tables = dist.rvs(size=k, random_state=rng).astype(np.float64)
+        stat = (((tables - expected) ** 2) / expected).sum(axis=(1, 2))
+        hits += int((stat >= chi2 - tol).sum())
+        left -= k
+    return (1 + hits) / (1 + opts.proxy_permutations)
+
+
+def _crosstab(
+    cells: Mapping[tuple[str, str], int], groups_a: list[str], groups_b: list[str]
+) -> tuple[list[list[int]], int, int]:
+    """The counts of `cells` as rows of a's groups by b's groups (group order), only
+    groups with at least one row where the other side is present."""
+    rows = {g: 0 for g in groups_a}
+    cols = {g: 0 for g in groups_b}
+    for (x, y), c in cells.items():
+        if x in rows and y in cols:
+            rows[x] += c
+            cols[y] += c
+    ra = [g for g in groups_a if rows[g]]
+    cb = [g for g in groups_b if cols[g]]
+    table = [[cells.get((x, y), 0) for y in cb] for x in ra]
+    return table, len(ra), len(cb)
+
+
+def hints_block(
+    pairs: Sequence[tuple[str, str, Callable[[], Mapping[tuple[str, str], int] | str]]],
+    groups: Mapping[str, list[str]],
+    opts: Options,
+    held_out: list[dict] | None = None,
+) -> tuple[dict, list[str]]:
+    """`result["proxy_hints"]` and its flags. pairs: (a, b, cells) where cells() gives
+    the (group of a, group of b) -> count table, or a string saying why it was not
+    counted; groups: every tested name's groups in order."""
+    tested: list[tuple[str, str, dict]] = []
+    not_tested: list[dict] = []
+    for a, b, get in pairs:
+        cells = get()
+        if isinstance(cells, str):
+            not_tested.append({"a": a, "b": b, "why": cells})
+            continue
+        table, r, c = _crosstab(cells, groups[a], groups[b])
+        if r < 2 or c < 2:
+            not_tested.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "why": "fewer than two groups on one side among rows where both are present",
+                }
+            )
+            continue
+        tested.append((a, b, chi2_test(table, opts)))
+    adjusted = adjust([t[2]["p_value"] for t in tested], opts.proxy_correction)
+    rows = []
+    for (a, b, st), p_adj in zip(tested, adjusted):
+        rows.append((p_adj, st["p_value"], -st["cramers_v"], a, b, st))
+    rows.sort(key=lambda r: r[:5])
+    hints = []
+    flags = []
+    for p_adj, _p, _v, a, b, st in rows:
+        significant = p_adj <= opts.proxy_alpha
+        hint = {
+            "a": a,
+            "b": b,
+            "chi2": round_half_up(st["chi2"], 4),
+            "dof": st["dof"],
+            "p_value": round_p(st["p_value"]),
+            "p_adjusted": round_p(p_adj),
+            "cramers_v": round_half_up(st["cramers_v"], 4),
+            "n": st["n"],
+            "significant": significant,
+            "small_expected": st["small_expected"],
+            "method": st["method"],
+        }
+        hints.append(hint)
+        if significant:
+            flags.append(
+                f"proxy: '{a}' and '{b}' are associated (Cramér's V "
+                f"{fmt(hint['cramers_v'], 4)}, p {p_text(hint['p_adjusted'])} "
+                f"after {opts.proxy_correction})"
+            )
+        if st["small_expected"] and st["method"] == "chi2":
+            flags.append(
+                f"proxy: '{a}' x '{b}': small expected counts (Cochran: over 20% below 5 or "
+                "any below 1); the chi-squared p-value is approximate (--proxy-exact)"
+            )
+    for nt in not_tested[:NOT_TESTED_FLAGS]:
+        flags.append(f"proxy: '{nt['a']}' x '{nt['b']}' not tested ({nt['why']})")
+    if len(not_tested) > NOT_TESTED_FLAGS:
+        more = len(not_tested) - NOT_TESTED_FLAGS
+        flags.append(f"proxy: {more} more pairs not tested (see proxy_hints)")
+    block: dict = {
+        "alpha": opts.proxy_alpha,
+        "correction": opts.proxy_correction,
+        "exact": opts.proxy_exact,
+    }
+    if opts.proxy_exact:
+        block["permutations"] = opts.proxy_permutations
+        block["seed"] = opts.proxy_seed
+    if held_out:
+        block["held_out"] = held_out
+    block["hints"] = hints
+    block["not_tested"] = not_tested
+    return block, flags
+
+
+def not_counted_why(columns: list[str], overrides: Mapping[str, str], ia: int, ib: int) -> str:
+    """Why a pair of dimensions has no pair table (SPEC 16): past PAIR_COLUMNS."""
+    counted = [k for k, c in enumerate(columns) if overrides.get(c) != "ignore"]
+    for k in (min(ia, ib), max(ia, ib)):
+        if counted.index(k) >= PAIR_COLUMNS:
+            return f"'{columns[k]}' is not among the first {PAIR_COLUMNS} counted columns"
+    return "not counted while reading"
+
+
+# ----------------------------------------------------------------------------- report
+
+
+def report_lines(block: dict) -> list[str]:
+    """The terminal report's proxy table (SPEC 16)."""
+    out = ["", _heading(block)]
+    hints = block["hints"]
+    if not hints:
+        out.append("  no pair tested")
+    width = min(max((len(f"{h['a']} x {h['b']}") for h in hints[:SHOWN]), default=4), 40)
+    for h in hints[:SHOWN]:
+        pair = f"{h['a']} x {h['b']}"[:width].ljust(width)
+        mark = "  associated" if h["significant"] else ""
+        small = "  [small expected counts]" if h["small_expected"] else ""
+        out.append(
+            f"  {pair}  V {fmt(h['cramers_v'], 4)}  p {p_text(h['p_adjusted']).rjust(9)}"
+            f"  ({h['method']}, n={h['n']}){mark}{small}"
+        )
+    if len(hints) > SHOWN:
+        out.append(f"  ... {len(hints) - SHOWN} more pairs (--json shows all)")
+    for nt in block["not_tested"]:
+        out.append(f"  not tested: {nt['a']} x {nt['b']} ({nt['why']})")
+    return out
+
+
+def _heading(block: dict) -> str:
+    exact = ""
+    if block["exact"]:
+        exact = (
+            f"; exact: Fisher for 2x2, else {block['permutations']} permutations, "
+            f"seed {block['seed']}"
+        )
+    return (
+        f"Proxy hints (chi-squared test of independence, alpha {block['alpha']}, "
+        f"p adjusted by {block['correction']}{exact}):"
+    )
+
+
+def compare_lines(blocks: Mapping[str, dict]) -> list[str]:
+    """Hints of A and B side by side: one line per pair tested on either side."""
+    a, b = blocks["a"], blocks["b"]
+    out = ["", _heading(a).replace("Proxy hints", "Proxy hints, A | B")]
+    by_a = {(h["a"], h["b"]): h for h in a["hints"]}
+    by_b = {(h["a"], h["b"]): h for h in b["hints"]}
+    keys = list(by_a) + [k for k in by_b if k not in by_a]
+
+    def cell(h: dict | None) -> str:
+        if h is None:
+            return "not tested".ljust(24)
+        star = "*" if h["significant"] else " "
+        return f"V {fmt(h['cramers_v'], 4)} p {p_text(h['p_adjusted']).rjust(9)}{star}"
+
+    for key in keys[:SHOWN]:
+        out.append(f"  {key[0]} x {key[1]}:  A {cell(by_a.get(key))}  |  B {cell(by_b.get(key))}")
+    if len(keys) > SHOWN:
+        out.append(f"  ... {len(keys) - SHOWN} more pairs (--json shows all)")
+    out.append("  (* associated at alpha after the correction)")
+    return out
+
+
+def summary_hints(
+    summary: Any,
+    overrides: Mapping[str, str],
+    dims: list[dict],
+    index_of: dict[str, int],
+    mappers: dict,
+    opts: Options,
+) -> tuple[dict, list[str]]:
+    """SPEC 16 over a profile's dimensions (and the summary's held-out columns)."""
+    from .analyze import pair_cells
+
+    names = [d["name"] for d in dims]
+    groups = {d["name"]: [g["label"] for g in d["groups"]] for d in dims}
+    pairs: list = []
+    for k, a in enumerate(names):
+        for b in names[k + 1 :]:
+
+            def get(a: str = a, b: str = b) -> Mapping[tuple[str, str], int] | str:
+                cells = pair_cells(summary, (a, b), index_of, mappers)
+                if cells is None:
+                    return not_counted_why(summary.columns, overrides, index_of[a], index_of[b])
+                return cells
+
+            pairs.append((a, b, get))
+    held = summary.held
+    info = None
+    if held is not None:
+        info = held["info"]
+        base = len(summary.columns)
+        hnames = held["names"]
+        for k, h in enumerate(hnames):
+            counts = held["counts"][k]
+            groups[h] = sorted(counts or {}, key=lambda lab, c=counts: (-c[lab], lab))
+        for k, h in enumerate(hnames):
+            for a in names:
+                ia = index_of[a]
+
+                def get_h(ia: int = ia, k: int = k) -> Mapping[tuple[str, str], int] | str:
+                    raw = held["pairs"].get((ia, base + k))
+                    if raw is None:
+                        return _held_why(summary, overrides, ia, held, k)
+                    cells: dict[tuple[str, str], int] = {}
+                    for (x, y), c in raw.items():
+                        g = mappers[ia](x)
+                        if g is not None:
+                            cells[(g, y)] = cells.get((g, y), 0) + c
+                    return cells
+
+                pairs.append((a, h, get_h))
+            for m in range(k + 1, len(hnames)):
+
+                def get_hh(k: int = k, m: int = m) -> Mapping[tuple[str, str], int] | str:
+                    raw = held["pairs"].get((base + k, base + m))
+                    if raw is None:
+                        return "a held-out column was capped"
+                    return dict(raw)
+
+                pairs.append((h, hnames[m], get_hh))
+    return hints_block(pairs, groups, opts, info)
+
+
+def _held_why(summary: Any, overrides: Mapping[str, str], ia: int, held: dict, k: int) -> str:
+    if held["capped"][k]:
+        return f"'{held['names'][k]}' has more than {LABEL_CAP} labels"
+    return not_counted_why(summary.columns, overrides, ia, ia)
+
+
+# -------------------------------------------------------------------------------- CLI
+
+
+def add_proxy_options(p: Any, held_out: bool) -> None:
+    """The CLI's proxy-hint options (SPEC 16); --proxy-hints-with on profile only."""
+    d = Options()
+    p.add_argument(
+        "--proxy-hints",
+        action="store_true",
+        default=None,
+        help="test every pair of dimensions for association (the proxy extra: scipy)",
+    )
+    p.add_argument(
+        "--proxy-alpha", metavar="X", help=f"significance level (default {d.proxy_alpha})"
+    )
+    p.add_argument(
+        "--proxy-correction",
+        choices=("holm", "bonferroni", "none"),
+        help=f"multiple-testing correction (default {d.proxy_correction})",
+    )
+    p.add_argument(
+        "--proxy-exact",
+        action="store_true",
+        default=None,
+        help="Fisher's exact test for 2x2 tables, a seeded permutation test otherwise",
+    )
+    p.add_argument(
+        "--proxy-permutations",
+        metavar="N",
+        help=f"permutations of --proxy-exact (default {d.proxy_permutations})",
+    )
+    p.add_argument(
+        "--proxy-seed", metavar="N", help=f"seed of --proxy-exact (default {d.proxy_seed})"
+    )
+    if held_out:
+        p.add_argument(
+            "--proxy-hints-with",
+            action="append",
+            metavar="PATH=COLUMN[:KEY]",
+            help="also test COLUMN of another CSV, by row order or joined on KEY; repeatable",
+        )
+
+
+def proxy_opts(args: Any) -> dict:
+    """The options of add_proxy_options that were given."""
+    keys = ("proxy_hints", "proxy_alpha", "proxy_correction", "proxy_exact")
+    out = {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
+    for k in ("proxy_permutations", "proxy_seed"):
+        if getattr(args, k, None) is not None:
+            out[k] = getattr(args, k)
+    if getattr(args, "proxy_hints_with", None):
+        out["proxy_with"] = list(args.proxy_hints_with)
+    return out
+
+
+# -------------------------------------------------------------------------------- API
+
+
+def proxy_hints(
+    source: Any,
+    overrides: dict[str, str] | None = None,
+    opts: dict | Options | None = None,
+    **kwargs: Any,
+) -> dict:
+    """The SPEC 16 block of a source (what `faircode profile --proxy-hints` adds):
+    profile(source) with proxy_hints on; `kwargs` as for profile (engine, name, ...)."""
+    from .options import resolve
+    from .profiler import profile
+
+    options = resolve(opts)._replace(proxy_hints=True) if isinstance(opts, Options) else None
+    if options is None:
+        options = resolve({**(opts or {}), "proxy_hints": True})
+    return profile(source, overrides, options, **kwargs)["proxy_hints"]
