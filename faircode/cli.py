@@ -7,6 +7,7 @@ import errno
 import os
 import sys
 import time
+from pathlib import Path
 
 from .cliparse import Parser, default_help
 from .detect import OVERRIDE_VALUES
@@ -223,6 +224,43 @@ def _overrides_from_args(args: argparse.Namespace) -> dict[str, str]:
     return out
 
 
+def _add_html_option(group: argparse._MutuallyExclusiveGroup) -> None:
+    group.add_argument(
+        "--html",
+        metavar="PATH",
+        help="also write a self-contained HTML report to PATH (the site's views; "
+        "= --format html into a file)",
+    )
+
+
+def _write_html(args: argparse.Namespace, command: str, result: dict, **context) -> None:
+    """``--html PATH``: the report of ``result`` into PATH (refusing an input file)."""
+    from .render import render_as
+    from .safetext import shown
+
+    inputs = [getattr(args, k, None) for k in ("path", "path_a", "path_b")]
+    target = Path(args.html)
+    for src in inputs:
+        if src and src != "-":
+            try:
+                same = target.resolve() == Path(src).resolve()
+            except OSError:
+                same = False
+            if same:
+                raise InputError(
+                    f"--html {args.html}: is an input file; write the report elsewhere"
+                )
+    page = render_as(command, "html", result, **context)
+    try:
+        target.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(
+            f"cannot write the HTML report to {args.html} ({exc.strerror or exc}); "
+            "check the directory exists"
+        ) from None
+    sys.stderr.write(f"faircode: wrote the HTML report to {shown(args.html)}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="faircode", description="Audit who is, and is not, represented in a table."
@@ -245,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--sample", action="store_true", help=f"profile the bundled sample ({SAMPLE}, ProPublica)"
     )
-    add_format_options(p, "profile")
+    _add_html_option(add_format_options(p, "profile"))
     p.add_argument("--cross", metavar="A,B", help="the two columns to intersect")
     p.add_argument(
         "--fail-under",
@@ -291,7 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
         "path_a", metavar="A", help="baseline CSV (e.g. training data) or its saved profile --json"
     )
     c.add_argument("path_b", metavar="B", help="current CSV (e.g. production data) or a profile")
-    add_format_options(c, "compare")
+    _add_html_option(add_format_options(c, "compare"))
     c.add_argument(
         "--fail-on-drift",
         choices=("moderate", "significant"),
@@ -312,7 +350,22 @@ def build_parser() -> argparse.ArgumentParser:
     add_proxy_options(c, held_out=False)  # SPEC 16
     c.set_defaults(func=cmd_compare)
     add_fairness_parser(sub)
+    v = sub.add_parser(
+        "serve",
+        help="serve the website (profile files in your browser) on 127.0.0.1",
+        description="Serve the faircode website from this machine (127.0.0.1 only). "
+        "Files are read by the page in the browser; nothing is uploaded.",
+    )
+    v.add_argument("--port", type=int, default=8000, help="TCP port (default 8000; 0: any free)")
+    v.add_argument("--no-open", action="store_true", help="do not open a browser")
+    v.set_defaults(func=cmd_serve)
     return parser
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .serve import serve
+
+    return serve(port=args.port, open_browser=not args.no_open)
 
 
 def _version() -> str:
@@ -416,6 +469,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
         )
         result["provenance"]["engine"] = "spark" if args.engine == "spark" else "python"
     sys.stdout.write(render_as("profile", format_of(args), result, name=name))
+    if args.html:
+        _write_html(args, "profile", result, name=name)
     write_exports(args, "profile", result, name=name)
     if threshold is not None:
         score = result["overall_score"]
@@ -541,6 +596,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         )
     names = {"name_a": args.path_a, "name_b": args.path_b}
     sys.stdout.write(render_as("compare", format_of(args), result, **names))
+    if args.html:
+        _write_html(args, "compare", result, **names)
     write_exports(args, "compare", result, **names)
     if args.fail_on_drift:
         levels = (

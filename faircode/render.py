@@ -293,12 +293,14 @@ RENDERERS: dict[str, dict[str, Renderer | str]] = {
         "json": _json,
         "markdown": "faircode.exports:render_profile_markdown",
         "csv": "faircode.exports:render_profile_csv",
+        "html": "faircode.htmlreport:render_profile_html",
     },
     "compare": {
         "text": _compare_text,
         "json": _json,
         "markdown": "faircode.exports:render_compare_markdown",
         "csv": "faircode.exports:render_compare_csv",
+        "html": "faircode.htmlreport:render_compare_html",
     },
     "fairness evaluate": {
         "text": "faircode.monitor.render:render_text",

@@ -1,0 +1,256 @@
+"""The website's worker path against PapaParse in the same browser, in one run.
+
+    python benchmarks/browser.py FILE [--repeat N] [--markdown OUT]
+
+Both read FILE through a real file input in Chromium (Debian's /usr/bin/chromium, driven
+by Playwright for Python), served from 127.0.0.1:
+
+* ``site``: the website (site/index.html), as a user runs it: the engine on Web Workers,
+  the file cut by planParts into one part per core, summaries merged, SHA-256 hashed
+  on one more worker, then the analysis and the drawing of the result.
+* ``papaparse``: what a web page usually does: PapaParse (benchmarks/node_modules,
+  ``npm install --prefix benchmarks papaparse``) in one Web Worker, counting the values
+  of the same columns as benchmarks/run.py (a Map per column).
+
+Measured per run: the wall time from choosing the file to the result on the page, the
+renderer process's peak memory (VmHWM of the page's renderer, workers included: they are
+threads of that process; a fresh browser per run), and the main thread's longest gap
+between two animation frames while reading (a page that stays responsive draws a frame
+every ~16 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import json
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+from run import DEFAULT_SKIP, header_of  # noqa: E402
+
+CHROMIUM = os.environ.get("FAIRCODE_CHROMIUM", "/usr/bin/chromium")
+
+PAPA_HTML = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self';
+ worker-src 'self'">
+<title>PapaParse baseline</title></head>
+<body><input type="file" id="file" aria-label="file"><p id="out"></p>
+<script src="bench.js"></script></body></html>
+"""
+
+PAPA_MAIN = """'use strict';
+const COLS = %s;
+document.getElementById('file').addEventListener('change', () => {
+  const f = document.getElementById('file').files[0];
+  const w = new Worker('papa-worker.js');
+  w.onmessage = (ev) => {
+    const out = document.getElementById('out');
+    out.dataset.rows = String(ev.data.rows);
+    out.dataset.labels = JSON.stringify(ev.data.labels);
+    out.textContent = ev.data.rows + ' rows';
+    out.dataset.done = 'true';
+  };
+  w.postMessage({ file: f, cols: COLS });
+});
+"""
+
+PAPA_WORKER = """'use strict';
+importScripts('papaparse.min.js');
+self.onmessage = (ev) => {
+  const { file, cols } = ev.data;
+  let idx = null;
+  let counts = null;
+  let rows = 0;
+  Papa.parse(file, {
+    chunk(results) {
+      for (const row of results.data) {
+        if (idx === null) {
+          idx = cols.map((c) => row.indexOf(c));
+          counts = cols.map(() => new Map());
+          continue;
+        }
+        if (row.length === 1 && row[0] === '') continue;
+        rows += 1;
+        for (let k = 0; k < idx.length; k++) {
+          const v = row[idx[k]];
+          const m = counts[k];
+          m.set(v, (m.get(v) || 0) + 1);
+        }
+      }
+    },
+    complete() {
+      self.postMessage({ rows, labels: counts.map((m) => m.size) });
+    },
+  });
+};
+"""
+
+GAP_PROBE = """() => { window.__gap = 0; let last = performance.now();
+  const tick = (t) => { window.__gap = Math.max(window.__gap, t - last); last = t;
+    requestAnimationFrame(tick); };
+  requestAnimationFrame(tick); }"""
+
+
+def serve(root: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {
+            **http.server.SimpleHTTPRequestHandler.extensions_map,
+            ".js": "text/javascript",
+        }
+
+        def log_message(self, *args) -> None:
+            pass
+
+    srv = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Handler, directory=str(root))
+    )
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv, f"http://127.0.0.1:{srv.server_address[1]}"
+
+
+def renderer_peak_mb(browser) -> float | None:
+    """The largest VmHWM (peak resident set) among this browser's renderer processes."""
+    cdp = browser.new_browser_cdp_session()
+    info = cdp.send("SystemInfo.getProcessInfo")
+    peaks = []
+    for p in info["processInfo"]:
+        if p["type"] != "renderer":
+            continue
+        try:
+            status = Path(f"/proc/{p['id']}/status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                peaks.append(int(line.split()[1]) / 1024)
+    return max(peaks) if peaks else None
+
+
+def wait(page, fn: str, timeout: float) -> None:
+    end = time.monotonic() + timeout
+    while not page.evaluate(fn):
+        if time.monotonic() > end:
+            raise TimeoutError(fn)
+        time.sleep(0.02)
+
+
+def one_run(pw, tool: str, url: str, path: str) -> dict:
+    browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+    try:
+        page = browser.new_page()
+        if tool == "site":
+            page.goto(url + "/site/index.html")
+            wait(page, "() => document.body.dataset.workers !== undefined", 30)
+            done = "() => Number(document.getElementById('results').dataset.renders || 0) > 0"
+        else:
+            page.goto(url + "/papa/index.html")
+            done = "() => document.getElementById('out').dataset.done === 'true'"
+        page.evaluate(GAP_PROBE)
+        t0 = time.monotonic()
+        page.set_input_files("#file", path)
+        wait(page, done, 1800)
+        wall = time.monotonic() - t0
+        gap = page.evaluate("() => window.__gap")
+        out = {
+            "tool": tool,
+            "seconds": wall,
+            "frame_gap_ms": gap,
+            "renderer_peak_mb": renderer_peak_mb(browser),
+        }
+        if tool == "site":
+            out["rows"] = int(
+                page.evaluate("() => document.querySelector('.profile-view').dataset.nRows")
+            )
+            out["parts"] = int(page.get_attribute("#results", "data-read-parts"))
+            out["timings_ms"] = json.loads(page.get_attribute("#results", "data-timings"))
+        else:
+            out["rows"] = int(page.get_attribute("#out", "data-rows"))
+        return out
+    finally:
+        browser.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("file")
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--markdown", metavar="OUT", help="write the table as Markdown")
+    args = ap.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    papa = HERE / "node_modules" / "papaparse" / "papaparse.min.js"
+    if not papa.exists():
+        sys.exit("papaparse is not installed: npm install --prefix benchmarks papaparse")
+    cols = [c for c in header_of(args.file) if c not in DEFAULT_SKIP]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        os.symlink(ROOT / "site", root / "site")
+        (root / "papa").mkdir()
+        shutil.copy(papa, root / "papa" / "papaparse.min.js")
+        (root / "papa" / "index.html").write_text(PAPA_HTML, encoding="utf-8")
+        (root / "papa" / "bench.js").write_text(PAPA_MAIN % json.dumps(cols), encoding="utf-8")
+        (root / "papa" / "papa-worker.js").write_text(PAPA_WORKER, encoding="utf-8")
+        srv, url = serve(root)
+        load = os.getloadavg()
+        runs = []
+        with sync_playwright() as pw:
+            for _ in range(args.repeat):
+                for tool in ("site", "papaparse"):  # interleaved
+                    r = one_run(pw, tool, url, args.file)
+                    print(json.dumps(r), file=sys.stderr)
+                    runs.append(r)
+        srv.shutdown()
+    size = os.path.getsize(args.file)
+    rows = []
+    for tool in ("site", "papaparse"):
+        mine = sorted((r for r in runs if r["tool"] == tool), key=lambda r: r["seconds"])
+        med = mine[len(mine) // 2]
+        rows.append(
+            (
+                tool,
+                med,
+                max(r["renderer_peak_mb"] or 0 for r in mine),
+                max(r["frame_gap_ms"] for r in mine),
+            )
+        )
+    site_s = rows[0][1]["seconds"]
+    papa_s = rows[1][1]["seconds"]
+    lines = [
+        "| file | tool | seconds | MB/s | renderer peak (MB) | longest frame gap (ms) | rows |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    name = f"{Path(args.file).name} ({size / 2**20:,.0f} MB)"
+    for tool, med, peak, gap in rows:
+        lines.append(
+            f"| {name} | {tool} | {med['seconds']:.2f} | {size / 1e6 / med['seconds']:.1f} | "
+            f"{peak:.0f} | {gap:.0f} | {med['rows']:,} |"
+        )
+    lines.append("")
+    lines.append(f"site throughput over PapaParse: {papa_s / site_s:.2f}x")
+    lines.append("")
+    lines.append(
+        f"Chromium {Path(CHROMIUM).name}, {os.cpu_count()} CPUs, {platform.platform()}; "
+        f"load average at start {tuple(round(x, 2) for x in load)}; "
+        f"median of {args.repeat} interleaved run(s)."
+    )
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.markdown:
+        Path(args.markdown).write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+../assets/profiler-engine.js

@@ -1,0 +1,395 @@
+/*
+ * faircode views: render a profile result (SPEC section 6) or a comparison (section 8)
+ * into DOM. One renderer for the website (site/index.html) and for the self-contained
+ * report of `faircode profile FILE --html OUT` / `faircode compare A B --html OUT`.
+ *
+ * Every text that comes from the data (labels, column names, flags) goes into the DOM
+ * as text (createTextNode / textContent), inside <bdi> so a bidi override (U+202E)
+ * cannot reorder the text around it; no innerHTML, no attribute built from data other
+ * than data-* attributes (set through dataset, which cannot run script). Widths are set
+ * through the CSSOM (element.style), which a Content-Security-Policy without
+ * 'unsafe-inline' allows. Dependency-free; a classic script defining `FaircodeViews`.
+ *
+ *   FaircodeViews.renderProfile(result, {name}) -> HTMLElement
+ *   FaircodeViews.renderCompare(result, {nameA, nameB}) -> HTMLElement
+ */
+(function (root) {
+  'use strict';
+
+  const SVG = 'http://www.w3.org/2000/svg';
+
+  /** h('div', {className, dataset, attrs}, child...) with text children as text nodes. */
+  function h(tag, props, ...children) {
+    const el = document.createElement(tag);
+    if (props) {
+      if (props.className) el.className = props.className;
+      if (props.dataset) for (const [k, v] of Object.entries(props.dataset)) el.dataset[k] = String(v);
+      if (props.attrs) for (const [k, v] of Object.entries(props.attrs)) el.setAttribute(k, String(v));
+      if (props.title !== undefined) el.title = String(props.title);
+    }
+    append(el, children);
+    return el;
+  }
+
+  function append(el, children) {
+    for (const c of children) {
+      if (c === null || c === undefined || c === false) continue;
+      if (Array.isArray(c)) append(el, c);
+      else if (typeof c === 'string' || typeof c === 'number') el.appendChild(document.createTextNode(String(c)));
+      else el.appendChild(c);
+    }
+  }
+
+  // Controls and bidi characters (as faircode/safetext.py): shown as visible escapes,
+  // so a U+202E cannot make 'evil' read 'live', nor U+2028 hide a line break. The
+  // exact text stays in data-* attributes and the JSON.
+  const UNSAFE = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+  const NAMED = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+  function shown(text) {
+    return String(text).replace(UNSAFE, (ch) => {
+      if (NAMED[ch]) return NAMED[ch];
+      const code = ch.charCodeAt(0);
+      return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}`
+        : `\\u${code.toString(16).padStart(4, '0')}`;
+    });
+  }
+
+  /** Text from the data: as text (never parsed), escapes for controls, bidi-isolated. */
+  function data(text, className) {
+    const b = document.createElement('bdi');
+    if (className) b.className = className;
+    b.textContent = shown(text);
+    return b;
+  }
+
+  /** fmt(x * 100, 1) as SPEC 13's P(x) for display (the engine's rounding). */
+  function pct(x, dp) {
+    if (x === null || x === undefined) return 'n/a';
+    const d = dp === undefined ? 1 : dp;
+    const f = Math.pow(10, d);
+    return (Math.floor(x * 100 * f + 0.5) / f).toFixed(d) + '%';
+  }
+
+  function num(x) {
+    if (x === null || x === undefined) return 'n/a';
+    return Number(x).toLocaleString('en-US');
+  }
+
+  const FOUND_BY = {
+    name: 'found by name',
+    values: 'found by its values',
+    override: 'declared (kind chosen)',
+    label_count: 'scored as a categorical (score categoricals)',
+  };
+
+  const GRADE_MEANING = {
+    A: 'well balanced across detected demographics',
+    B: 'mostly balanced, minor under-representation',
+    C: 'noticeable imbalance in one or more dimensions',
+    D: 'strong imbalance or sparse subgroups',
+    F: 'severe imbalance or single-group dimensions',
+  };
+
+  /** The score ring: an SVG arc proportional to the score, the score and grade inside. */
+  function scoreRing(score, grade) {
+    const wrap = h('div', { className: 'ring', dataset: { score: score === null ? '' : score, grade: grade === null ? '' : grade },
+      attrs: { role: 'img', 'aria-label': score === null ? 'score not measured' : `score ${score} of 100, grade ${grade}` } });
+    const svg = document.createElementNS(SVG, 'svg');
+    svg.setAttribute('viewBox', '0 0 120 120');
+    svg.setAttribute('aria-hidden', 'true');
+    const r = 52;
+    const c = 2 * Math.PI * r;
+    const bg = document.createElementNS(SVG, 'circle');
+    for (const [k, v] of [['cx', 60], ['cy', 60], ['r', r], ['class', 'ring-bg']]) bg.setAttribute(k, v);
+    const fg = document.createElementNS(SVG, 'circle');
+    const frac = score === null ? 0 : Math.max(0, Math.min(100, score)) / 100;
+    for (const [k, v] of [['cx', 60], ['cy', 60], ['r', r], ['class', 'ring-fg grade-' + (grade || 'none')],
+      ['stroke-dasharray', `${(frac * c).toFixed(2)} ${c.toFixed(2)}`], ['transform', 'rotate(-90 60 60)']]) {
+      fg.setAttribute(k, v);
+    }
+    svg.appendChild(bg);
+    svg.appendChild(fg);
+    wrap.appendChild(svg);
+    wrap.appendChild(h('div', { className: 'ring-text' },
+      h('span', { className: 'ring-score' }, score === null ? '–' : String(score)),
+      h('span', { className: 'ring-grade' }, grade === null ? 'not measured' : 'grade ' + grade)));
+    return wrap;
+  }
+
+  function flagList(flags, title) {
+    const sec = h('section', { className: 'flags', attrs: { 'aria-label': title || 'Flags' } },
+      h('h2', null, (title || 'Flags') + ` (${flags.length})`));
+    if (!flags.length) sec.appendChild(h('p', { className: 'muted' }, 'No flags.'));
+    const ul = h('ul', { className: 'flag-list' });
+    for (const f of flags) ul.appendChild(h('li', { className: 'flag', dataset: { flag: f } }, data(f)));
+    sec.appendChild(ul);
+    return sec;
+  }
+
+  /** One group's bar: share, Wilson interval whisker, count and marks. */
+  function groupRow(dimName, g, under, maxShare) {
+    const scale = maxShare > 0 ? 1 / maxShare : 1;
+    const isUnder = under.has(g.label);
+    const row = h('div', {
+      className: 'bar-row' + (isUnder ? ' under' : '') + (g.small_group ? ' small' : ''),
+      dataset: { dim: dimName, label: g.label, count: g.count, share: g.share, ciLow: g.ci_low,
+        ciHigh: g.ci_high, smallGroup: g.small_group ? 'true' : 'false', under: isUnder ? 'true' : 'false' },
+      attrs: { role: 'listitem' },
+    });
+    const label = h('div', { className: 'bar-label' }, data(g.label));
+    const track = h('div', { className: 'bar-track', attrs: { 'aria-hidden': 'true' } });
+    const fill = h('div', { className: 'bar-fill' });
+    fill.style.width = Math.min(100, g.share * scale * 100).toFixed(2) + '%';
+    const whisker = h('div', { className: 'whisker' });
+    whisker.style.left = Math.min(100, g.ci_low * scale * 100).toFixed(2) + '%';
+    whisker.style.width = Math.max(0.3, Math.min(100, (g.ci_high - g.ci_low) * scale * 100)).toFixed(2) + '%';
+    track.appendChild(fill);
+    track.appendChild(whisker);
+    const marks = [];
+    if (isUnder) marks.push(h('span', { className: 'mark mark-under', title: 'under-represented (below the minimum share)' }, 'under-represented'));
+    if (g.small_group) marks.push(h('span', { className: 'mark mark-small', title: 'fewer rows than the minimum group size' }, 'small group'));
+    const value = h('div', { className: 'bar-value' },
+      h('span', { className: 'share' }, pct(g.share)),
+      h('span', { className: 'ci' }, ` [${pct(g.ci_low)}–${pct(g.ci_high)}]`),
+      h('span', { className: 'count' }, ` n=${num(g.count)}`), ...marks);
+    row.appendChild(label);
+    row.appendChild(track);
+    row.appendChild(value);
+    return row;
+  }
+
+  const GROUPS_SHOWN = 40; // groups drawn at once per dimension
+  const GROUPS_LISTED = 1000; // groups drawn at most, when the rest is opened
+
+  function referenceTable(dim) {
+    const ref = dim.reference;
+    const box = h('div', { className: 'reference', dataset: { deviation: ref.deviation === null ? '' : ref.deviation } },
+      h('h4', null, 'Reference: ', ref.deviation === null ? 'no label matches the reference'
+        : `deviation ${pct(ref.deviation)} (total variation)`, ref.ages ? ` over ages ${ref.ages[0]}–${ref.ages[1]}` : ''));
+    if (!ref.groups.length) return box;
+    const table = h('table', { className: 'ref-table' },
+      h('thead', null, h('tr', null, h('th', { attrs: { scope: 'col' } }, 'group'), h('th', { attrs: { scope: 'col' } }, 'expected'),
+        h('th', { attrs: { scope: 'col' } }, 'actual'), h('th', { attrs: { scope: 'col' } }, 'delta'))));
+    const body = h('tbody');
+    for (const g of ref.groups) {
+      body.appendChild(h('tr', { className: g.delta < 0 ? 'neg' : 'pos', dataset: { label: g.label, expected: g.expected, actual: g.actual, delta: g.delta } },
+        h('td', null, data(g.label)), h('td', null, pct(g.expected)), h('td', null, pct(g.actual)),
+        h('td', null, (g.delta > 0 ? '+' : '') + pct(g.delta))));
+    }
+    table.appendChild(body);
+    box.appendChild(table);
+    return box;
+  }
+
+  function dimensionCard(dim) {
+    const under = new Set(dim.under_represented);
+    const card = h('article', {
+      className: 'card dim',
+      dataset: { dim: dim.name, kind: dim.kind, detectedBy: dim.detected_by, score: dim.dimension_score,
+        nGroups: dim.n_groups, missingPct: dim.missing_pct, missingCount: dim.missing_count,
+        skewness: dim.skewness === null ? '' : dim.skewness, ageMode: dim.age_mode === null ? '' : dim.age_mode },
+      attrs: { 'aria-label': `dimension ${dim.name}` },
+    });
+    card.appendChild(h('header', { className: 'card-head' },
+      h('h3', null, data(dim.name)),
+      h('span', { className: 'pill kind' }, dim.kind + (dim.age_mode ? ` (${dim.age_mode})` : '')),
+      h('span', { className: 'pill found' }, FOUND_BY[dim.detected_by] || dim.detected_by),
+      h('span', { className: 'dim-score', title: 'dimension score (0-100)' }, `score ${dim.dimension_score}`)));
+    const facts = [`${dim.n_groups} groups`, `missing ${pct(dim.missing_pct)} (${num(dim.missing_count)})`,
+      `entropy ratio ${dim.entropy_ratio}`, `imbalance ratio ${dim.imbalance_ratio === null ? 'n/a' : dim.imbalance_ratio}`];
+    if (dim.implausible_count) facts.push(`${num(dim.implausible_count)} implausible ages treated as missing`);
+    if (dim.skewness !== null) facts.push(`skewness ${dim.skewness}`);
+    card.appendChild(h('p', { className: 'facts' }, facts.join(' · ')));
+    const list = h('div', { className: 'bars', attrs: { role: 'list', 'aria-label': `groups of ${dim.name}` } });
+    const maxShare = dim.groups.reduce((m, g) => Math.max(m, g.ci_high), 0);
+    const shown = dim.groups.slice(0, GROUPS_SHOWN);
+    for (const g of shown) list.appendChild(groupRow(dim.name, g, under, maxShare));
+    card.appendChild(list);
+    if (dim.groups.length > GROUPS_SHOWN) {
+      // The rest is drawn when opened (a zip code dimension has 30,000 groups), at most
+      // GROUPS_LISTED rows in all; the exported JSON has every group.
+      const more = h('details', { className: 'more-groups' }, h('summary', null, `${dim.groups.length - GROUPS_SHOWN} more groups`));
+      more.addEventListener('toggle', () => {
+        if (!more.open || more.dataset.drawn) return;
+        more.dataset.drawn = 'true';
+        const rest = h('div', { className: 'bars', attrs: { role: 'list' } });
+        for (const g of dim.groups.slice(GROUPS_SHOWN, GROUPS_LISTED)) rest.appendChild(groupRow(dim.name, g, under, maxShare));
+        more.appendChild(rest);
+        if (dim.groups.length > GROUPS_LISTED) {
+          more.appendChild(h('p', { className: 'muted not-listed', dataset: { notListed: dim.groups.length - GROUPS_LISTED } },
+            `${num(dim.groups.length - GROUPS_LISTED)} more groups are not drawn (the JSON export has them all).`));
+        }
+      });
+      card.appendChild(more);
+    }
+    if (dim.reference) card.appendChild(referenceTable(dim));
+    return card;
+  }
+
+  /** The intersection as a heat table: absent cells and near-empty cells marked (the
+   * result lists the gaps only; a cell not listed holds at least the floor's rows). */
+  function intersectionTable(result) {
+    const sec = h('section', { className: 'intersections', attrs: { 'aria-label': 'Intersections' } },
+      h('h2', null, 'Intersections'));
+    if (!result.intersections.length) {
+      sec.appendChild(h('p', { className: 'muted' }, result.intersection_not_counted
+        ? `${result.intersection_not_counted.join(' x ')}: not counted while reading (choose them as the cross to count them).`
+        : 'No intersection (fewer than two dimensions, or the cross is not a dimension).'));
+      return sec;
+    }
+    for (const it of result.intersections) {
+      const [A, B] = it.dims;
+      const dimA = result.dimensions.find((d) => d.name === A);
+      const dimB = result.dimensions.find((d) => d.name === B);
+      const gaps = new Map();
+      for (const c of it.cells) gaps.set(c.a + '\u0000' + c.b, c);
+      sec.appendChild(h('p', { className: 'facts' }, data(A), ' x ', data(B),
+        `: ${it.n_cells} cells, ${it.cells.length + (it.cells_not_listed || 0)} sparse (absent or below the floor)`));
+      const wrap = h('div', { className: 'heat-wrap' });
+      const table = h('table', { className: 'heat', dataset: { a: A, b: B, nCells: it.n_cells } });
+      const head = h('tr', null, h('th', { attrs: { scope: 'col' } }, data(A), ' \\ ', data(B)));
+      const bLabels = dimB ? dimB.groups.map((g) => g.label) : [];
+      const aLabels = dimA ? dimA.groups.map((g) => g.label) : [];
+      const MAXC = 30;
+      for (const lb of bLabels.slice(0, MAXC)) head.appendChild(h('th', { attrs: { scope: 'col' } }, data(lb)));
+      table.appendChild(h('thead', null, head));
+      const body = h('tbody');
+      for (const la of aLabels.slice(0, MAXC)) {
+        const tr = h('tr', null, h('th', { attrs: { scope: 'row' } }, data(la)));
+        for (const lb of bLabels.slice(0, MAXC)) {
+          const g = gaps.get(la + '\u0000' + lb);
+          let td;
+          if (!g) td = h('td', { className: 'cell ok', dataset: { a: la, b: lb, state: 'filled' }, title: 'at or above the floor' }, '✓');
+          else if (g.count === 0) td = h('td', { className: 'cell absent', dataset: { a: la, b: lb, state: 'absent', count: 0 }, title: 'absent' }, 'absent');
+          else td = h('td', { className: 'cell near', dataset: { a: la, b: lb, state: 'near-empty', count: g.count, share: g.share }, title: 'near-empty' }, `${num(g.count)} (${pct(g.share, 2)})`);
+          tr.appendChild(td);
+        }
+        body.appendChild(tr);
+      }
+      table.appendChild(body);
+      wrap.appendChild(table);
+      sec.appendChild(wrap);
+      if (aLabels.length > MAXC || bLabels.length > MAXC) sec.appendChild(h('p', { className: 'muted' }, `Showing the first ${MAXC} groups of each side.`));
+      if (it.cells_not_listed) sec.appendChild(h('p', { className: 'muted' }, `${num(it.cells_not_listed)} more sparse cells not listed.`));
+    }
+    return sec;
+  }
+
+  function unscoredList(result) {
+    const sec = h('section', { className: 'unscored', attrs: { 'aria-label': 'Not scored' } },
+      h('h2', null, `Not scored (${result.unscored.length})`));
+    if (!result.unscored.length) {
+      sec.appendChild(h('p', { className: 'muted' }, 'Every small categorical column is a scored dimension.'));
+    }
+    const ul = h('ul', { className: 'unscored-list' });
+    for (const u of result.unscored) {
+      const top = u.groups.slice(0, 3).map((g) => `${g.label} ${num(g.count)}`).join(', ') + (u.groups.length > 3 ? ', …' : '');
+      ul.appendChild(h('li', { dataset: { column: u.name, nGroups: u.n_groups, why: u.why } },
+        h('strong', null, data(u.name)), `: ${u.n_groups} labels, ${num(u.missing_count)} missing, `, data(u.why), ' (', data(top), ')'));
+    }
+    sec.appendChild(ul);
+    if (result.dropped.length) {
+      sec.appendChild(h('h3', null, `Dropped (${result.dropped.length})`));
+      const dl = h('ul', { className: 'dropped-list' });
+      for (const d of result.dropped) {
+        dl.appendChild(h('li', { dataset: { column: d.name } }, h('strong', null, data(d.name)),
+          `: ${d.kind}, ${d.n_groups === null ? `more than ${num(d.more_than)}` : num(d.n_groups)} groups (too many to be a distribution)`));
+      }
+      sec.appendChild(dl);
+    }
+    return sec;
+  }
+
+  function renderProfile(result, ctx) {
+    ctx = ctx || {};
+    const view = h('div', { className: 'view profile-view', dataset: { view: 'profile', nRows: result.n_rows,
+      nCols: result.n_cols, score: result.overall_score === null ? '' : result.overall_score,
+      grade: result.grade === null ? '' : result.grade, formatVersion: result.format_version } });
+    const head = h('section', { className: 'summary-head' }, scoreRing(result.overall_score, result.grade),
+      h('div', { className: 'headline' },
+        h('h2', null, ctx.name ? data(ctx.name) : 'Profile'),
+        h('p', { className: 'facts' }, `${num(result.n_rows)} rows · ${num(result.n_cols)} columns · ${result.dimensions.length} dimensions scored · ${result.unscored.length} not scored`),
+        result.grade ? h('p', { className: 'grade-meaning' }, `Grade ${result.grade}: ${GRADE_MEANING[result.grade]}`) : h('p', null, 'No score: no demographic column was scored.')));
+    view.appendChild(head);
+    const dims = h('section', { className: 'dims', attrs: { 'aria-label': 'Dimensions' } }, h('h2', null, `Dimensions (${result.dimensions.length})`));
+    for (const d of result.dimensions) dims.appendChild(dimensionCard(d));
+    view.appendChild(dims);
+    view.appendChild(intersectionTable(result));
+    view.appendChild(unscoredList(result));
+    view.appendChild(flagList(result.flags));
+    return view;
+  }
+
+  /** A diverging bar: the share delta, left (negative) or right (positive) of zero. */
+  function deltaBar(delta, scale) {
+    const track = h('div', { className: 'div-track', attrs: { 'aria-hidden': 'true' } }, h('div', { className: 'div-zero' }));
+    const bar = h('div', { className: 'div-bar ' + (delta < 0 ? 'neg' : 'pos') });
+    const w = Math.min(50, (Math.abs(delta) / scale) * 50);
+    bar.style.width = w.toFixed(2) + '%';
+    bar.style.left = (delta < 0 ? 50 - w : 50).toFixed(2) + '%';
+    track.appendChild(bar);
+    return track;
+  }
+
+  function renderCompare(result, ctx) {
+    ctx = ctx || {};
+    const view = h('div', { className: 'view compare-view', dataset: { view: 'compare',
+      scoreDelta: result.score_delta === null ? '' : result.score_delta } });
+    view.appendChild(h('section', { className: 'summary-head' },
+      h('div', { className: 'side', dataset: { side: 'a' } }, scoreRing(result.a.overall_score, result.a.grade),
+        h('p', null, 'A (baseline): ', ctx.nameA ? data(ctx.nameA) : '', ` ${num(result.a.n_rows)} rows`)),
+      h('div', { className: 'side', dataset: { side: 'b' } }, scoreRing(result.b.overall_score, result.b.grade),
+        h('p', null, 'B (current): ', ctx.nameB ? data(ctx.nameB) : '', ` ${num(result.b.n_rows)} rows`)),
+      h('p', { className: 'headline facts' }, result.score_delta === null ? 'score change: not measured'
+        : `score change ${result.score_delta > 0 ? '+' : ''}${result.score_delta}`)));
+    const dims = h('section', { className: 'dims', attrs: { 'aria-label': 'Drift per dimension' } }, h('h2', null, `Shared dimensions (${result.dimensions.length})`));
+    for (const d of result.dimensions) {
+      const card = h('article', { className: 'card drift drift-' + d.drift_level,
+        dataset: { dim: d.name, psi: d.psi, tvd: d.tvd, driftLevel: d.drift_level, scoreDelta: d.dimension_score_delta } },
+      h('header', { className: 'card-head' }, h('h3', null, data(d.name)),
+        h('span', { className: 'pill level-' + d.drift_level }, `${d.drift_level} drift`),
+        h('span', null, `PSI ${d.psi} · TVD ${d.tvd} · score ${d.dimension_score_a} → ${d.dimension_score_b}`)));
+      const scale = d.groups.reduce((m, g) => Math.max(m, Math.abs(g.share_delta)), 0) || 1;
+      const list = h('div', { className: 'bars', attrs: { role: 'list' } });
+      for (const g of d.groups.slice(0, GROUPS_SHOWN)) {
+        list.appendChild(h('div', { className: 'bar-row status-' + g.status, attrs: { role: 'listitem' },
+          dataset: { label: g.label, shareA: g.share_a, shareB: g.share_b, shareDelta: g.share_delta, status: g.status } },
+        h('div', { className: 'bar-label' }, data(g.label)), deltaBar(g.share_delta, scale),
+        h('div', { className: 'bar-value' }, `${pct(g.share_a)} → ${pct(g.share_b)} (${g.share_delta > 0 ? '+' : ''}${pct(g.share_delta)})`,
+          g.status !== 'shifted' ? h('span', { className: 'mark mark-' + g.status }, g.status) : null)));
+      }
+      card.appendChild(list);
+      if (d.groups.length > GROUPS_SHOWN) card.appendChild(h('p', { className: 'muted' }, `${d.groups.length - GROUPS_SHOWN} more groups`));
+      dims.appendChild(card);
+    }
+    view.appendChild(dims);
+    const ar = h('section', { className: 'added-removed' }, h('h2', null, 'Added and removed dimensions'));
+    const ul = h('ul');
+    for (const n of result.added_dimensions) ul.appendChild(h('li', { dataset: { added: n } }, 'added: ', data(n)));
+    for (const n of result.removed_dimensions) ul.appendChild(h('li', { dataset: { removed: n } }, 'removed: ', data(n)));
+    if (!result.added_dimensions.length && !result.removed_dimensions.length) ar.appendChild(h('p', { className: 'muted' }, 'None.'));
+    ar.appendChild(ul);
+    view.appendChild(ar);
+    view.appendChild(flagList(result.flags));
+    return view;
+  }
+
+  /** The HTML report's start: the result JSON from <script type="application/json">. */
+  function boot() {
+    const holder = document.getElementById('faircode-result');
+    const mount = document.getElementById('report');
+    if (!holder || !mount) return;
+    const payload = JSON.parse(holder.textContent);
+    const view = payload.kind === 'compare' ? renderCompare(payload.result, payload.context)
+      : renderProfile(payload.result, payload.context);
+    mount.replaceChildren(view);
+  }
+
+  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, pct, boot };
+  root.FaircodeViews = api;
+  if (typeof document !== 'undefined' && document.getElementById && document.getElementById('faircode-result')) {
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);
+    else boot();
+  }
+})(typeof globalThis !== 'undefined' ? globalThis : this);

@@ -1,0 +1,888 @@
+"""The website (site/) and the --html report in a real browser (Chromium via Playwright).
+
+The numbers a page shows (read from its DOM: data attributes and text) must equal
+``faircode.profile`` for the same file; the page's exported JSON must equal the CLI's
+``--json`` (provenance.engine aside); the CLI's ``--html`` report must show the same
+numbers; no request may leave the page except to the local server; labels from the
+data must render as text. Skipped when Chromium or Playwright is missing, except under
+CI (the environment variable CI set), where that is a failure.
+
+Screenshots of each view are written under pytest's temporary folder (printed; run
+with -s to see the paths).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from util import DATA
+
+import faircode
+from faircode.reference import load_reference
+from faircode.safetext import shown
+from faircode.serve import make_server
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = ROOT / "site"
+GROUPS_LISTED = 1000  # site/views.js: groups drawn at most per dimension
+CHROMIUM = os.environ.get("FAIRCODE_CHROMIUM", "/usr/bin/chromium")
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    sync_playwright = None
+
+_missing = (
+    "playwright is not installed (pip install playwright)"
+    if sync_playwright is None
+    else f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
+    if not Path(CHROMIUM).exists()
+    else None
+)
+if _missing:
+    if os.environ.get("CI"):
+        raise RuntimeError(f"tests/test_site.py needs a browser under CI: {_missing}")
+    pytest.skip(_missing, allow_module_level=True)
+
+# ---------------------------------------------------------------------------------------
+# Fixtures: one local server of site/, one browser, a page that records every request
+
+
+@pytest.fixture(scope="module")
+def server():
+    srv = make_server(0)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}"
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    d = tmp_path_factory.mktemp("site-screenshots")
+    print(f"\nscreenshots: {d}")
+    return d
+
+
+class Page:
+    """A page with its requests, console errors and page errors recorded."""
+
+    def __init__(self, browser, allowed: tuple[str, ...]):
+        self.context = browser.new_context(accept_downloads=True)
+        self.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        self.page = self.context.new_page()
+        self.allowed = allowed
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        self.page.on(
+            "console",
+            lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None,
+        )
+
+    def check_clean(self):
+        stray = [u for u in self.requests if not u.startswith(self.allowed)]
+        assert stray == [], f"requests left the page: {stray}"
+        assert self.errors == [], self.errors
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def site(browser, server):
+    pages = []
+
+    def open_page(url: str | None = None) -> Page:
+        pg = Page(browser, (server + "/", "blob:", "data:"))
+        pg.page.goto(url or server + "/index.html")
+        wait_js(pg.page, "() => document.body.dataset.workers !== undefined")
+        pages.append(pg)
+        return pg
+
+    yield open_page
+    for pg in pages:
+        pg.check_clean()
+        pg.close()
+
+
+# ---------------------------------------------------------------------------------------
+# Reading a result from the DOM, and the same fields from a Python result
+
+DOM_RESULT = """(root) => {
+  const v = document.querySelector(root);
+  const num = (s) => (s === '' || s === undefined ? null : Number(s));
+  const dims = [...v.querySelectorAll('article.dim')].map((c) => ({
+    name: c.dataset.dim, heading: c.querySelector('h3 bdi').textContent, kind: c.dataset.kind,
+    detected_by: c.dataset.detectedBy, score: num(c.dataset.score),
+    n_groups: num(c.dataset.nGroups),
+    missing_pct: num(c.dataset.missingPct), missing_count: num(c.dataset.missingCount),
+    skewness: num(c.dataset.skewness), age_mode: c.dataset.ageMode || null,
+    groups: [...c.querySelectorAll('.bar-row')].map((r) => [r.dataset.label,
+      r.querySelector('.bar-label bdi').textContent, num(r.dataset.count), num(r.dataset.share),
+      num(r.dataset.ciLow), num(r.dataset.ciHigh), r.dataset.smallGroup === 'true',
+      r.dataset.under === 'true']),
+    reference: c.querySelector('.reference') ? {
+      deviation: num(c.querySelector('.reference').dataset.deviation),
+      groups: [...c.querySelectorAll('.ref-table tbody tr')].map((t) => [t.dataset.label,
+        num(t.dataset.expected), num(t.dataset.actual), num(t.dataset.delta)]) } : null,
+  }));
+  const gaps = [...v.querySelectorAll('table.heat td.cell')]
+    .filter((t) => t.dataset.state !== 'filled')
+    .map((t) => [t.dataset.a, t.dataset.b, num(t.dataset.count)]);
+  const heat = v.querySelector('table.heat');
+  return {
+    n_rows: num(v.dataset.nRows), n_cols: num(v.dataset.nCols), score: num(v.dataset.score),
+    grade: v.dataset.grade || null, ring: v.querySelector('.ring').dataset.score,
+    ring_text: v.querySelector('.ring-score').textContent, dims,
+    cross: heat ? [heat.dataset.a, heat.dataset.b] : null, gaps,
+    unscored: [...v.querySelectorAll('.unscored-list li')].map((l) => l.dataset.column),
+    flags: [...v.querySelectorAll('li.flag')].map((l) => l.querySelector('bdi').textContent),
+  };
+}"""
+
+
+def dom_result(page, root: str = "#results .profile-view") -> dict:
+    # open every "more groups" list (drawn when opened)
+    page.evaluate(
+        "(root) => document.querySelectorAll(root + ' details.more-groups')"
+        ".forEach((d) => { d.open = true; })",
+        root,
+    )
+    wait_js(
+        page,
+        f"() => [...document.querySelectorAll({json.dumps(root + ' details.more-groups')})]"
+        ".every((d) => d.dataset.drawn)",
+    )
+    return page.evaluate(DOM_RESULT, root)
+
+
+def expected(r: dict) -> dict:
+    """The fields of result ``r`` that the page shows, in DOM_RESULT's shape."""
+    dims = []
+    for d in r["dimensions"]:
+        under = set(d["under_represented"])
+        ref = d.get("reference")
+        dims.append(
+            {
+                "name": d["name"],
+                "heading": shown(d["name"]),
+                "kind": d["kind"],
+                "detected_by": d["detected_by"],
+                "score": d["dimension_score"],
+                "n_groups": d["n_groups"],
+                "missing_pct": d["missing_pct"],
+                "missing_count": d["missing_count"],
+                "skewness": d["skewness"],
+                "age_mode": d["age_mode"],
+                "groups": [
+                    [
+                        g["label"],
+                        shown(g["label"]),
+                        g["count"],
+                        g["share"],
+                        g["ci_low"],
+                        g["ci_high"],
+                        g["small_group"],
+                        g["label"] in under,
+                    ]
+                    for g in d["groups"][:GROUPS_LISTED]
+                ],
+                "reference": None
+                if ref is None
+                else {
+                    "deviation": ref["deviation"],
+                    "groups": [
+                        [g["label"], g["expected"], g["actual"], g["delta"]] for g in ref["groups"]
+                    ],
+                },
+            }
+        )
+    inter = r["intersections"][0] if r["intersections"] else None
+    listed = {}
+    if inter:
+        la = [
+            g["label"]
+            for g in next(d for d in r["dimensions"] if d["name"] == inter["dims"][0])["groups"]
+        ][:30]
+        lb = [
+            g["label"]
+            for g in next(d for d in r["dimensions"] if d["name"] == inter["dims"][1])["groups"]
+        ][:30]
+        listed = {
+            (c["a"], c["b"]): c["count"] for c in inter["cells"] if c["a"] in la and c["b"] in lb
+        }
+    return {
+        "n_rows": r["n_rows"],
+        "n_cols": r["n_cols"],
+        "score": r["overall_score"],
+        "grade": r["grade"],
+        "ring": "" if r["overall_score"] is None else str(r["overall_score"]),
+        "ring_text": "–" if r["overall_score"] is None else str(r["overall_score"]),
+        "dims": dims,
+        "cross": list(inter["dims"]) if inter else None,
+        "gaps": listed,
+        "unscored": [u["name"] for u in r["unscored"]],
+        "flags": [shown(f) for f in r["flags"]],
+    }
+
+
+def assert_shows(page, r: dict, root: str = "#results .profile-view") -> dict:
+    got = dom_result(page, root)
+    if os.environ.get("SITE_DEBUG"):
+        print("page opts:", page.evaluate("() => JSON.stringify(faircodePage.state.shownOpts)"))
+    got["gaps"] = {(a, b): c for a, b, c in got["gaps"]}
+    want = expected(r)
+    assert got == want
+    return got
+
+
+def wait_js(page, fn: str, timeout: float = 60_000) -> None:
+    """Poll the function ``fn`` in the page until it returns true (Playwright's
+    wait_for_function evaluates a string, which the page's CSP forbids: no
+    'unsafe-eval'; page.evaluate calls a function and is allowed)."""
+    end = time.monotonic() + timeout / 1000
+    while not page.evaluate(fn):
+        if time.monotonic() > end:
+            raise TimeoutError(f"waited {timeout / 1000:.0f} s for {fn}")
+        time.sleep(0.03)
+
+
+def renders(page) -> int:
+    return int(page.evaluate("document.getElementById('results').dataset.renders || 0"))
+
+
+def load(pg: Page, path: Path, timeout: float = 60_000) -> None:
+    """Choose ``path`` in the page's file input and wait for its result."""
+    before = renders(pg.page)
+    pg.page.set_input_files("#file", str(path))
+    wait_js(
+        pg.page,
+        f"() => Number(document.getElementById('results').dataset.renders || 0) > {before}"
+        " || document.getElementById('error').textContent !== ''",
+        timeout=timeout,
+    )
+    assert pg.page.text_content("#error") == ""
+
+
+def change(pg: Page, action) -> None:
+    """Run ``action`` (a control change) and wait for the re-analysis it causes."""
+    before = renders(pg.page)
+    action()
+    wait_js(
+        pg.page,
+        f"() => Number(document.getElementById('results').dataset.renders || 0) > {before}"
+        " || !document.getElementById('reread').hidden"
+        " || document.getElementById('error').textContent !== ''",
+    )
+
+
+def reads(page) -> int:
+    return int(page.evaluate("document.getElementById('results').dataset.reads || 0"))
+
+
+def cli_json(*args: str) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run(
+        [sys.executable, "-m", "faircode", *args, "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    return json.loads(out.stdout)
+
+
+def key_order(x):
+    """Every object's keys in order, nested (JSON equality ignores key order)."""
+    if isinstance(x, dict):
+        return [(k, key_order(v)) for k, v in x.items()]
+    if isinstance(x, list):
+        return [key_order(v) for v in x]
+    return None
+
+
+def without_engine(r: dict) -> dict:
+    r = json.loads(json.dumps(r))
+    assert r["provenance"].pop("engine") in ("js", "python")
+    return r
+
+
+# ---------------------------------------------------------------------------------------
+# Tests
+
+SAMPLES = {
+    "compas-scores-two-years.csv": ROOT / "faircode" / "data" / "compas-scores-two-years.csv",
+    "insurance.csv": SITE / "samples" / "insurance.csv",
+    "diabetic_data-4000.csv": SITE / "samples" / "diabetic_data-4000.csv",
+}
+
+
+def test_samples_shown_as_python_profiles_them(site, shots):
+    pg = site()
+    for name, path in SAMPLES.items():
+        before = renders(pg.page)
+        pg.page.click(f"button.sample[data-name='{name}']")
+        wait_js(
+            pg.page, f"Number(document.getElementById('results').dataset.renders || 0) > {before}"
+        )
+        assert_shows(pg.page, faircode.profile(path))
+        pg.page.screenshot(path=shots / f"profile-{name}.png", full_page=True)
+    assert pg.page.evaluate("document.body.dataset.workers") == "yes"
+    # the diabetic sample: unscored medications listed, one line each
+    items = pg.page.locator(".unscored-list li")
+    assert items.count() == len(faircode.profile(SAMPLES["diabetic_data-4000.csv"])["unscored"])
+    print(f"screenshots of the samples: {shots}/profile-*.png")
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["compas-scores-raw.csv", "credit.csv", "adult.data", "german.data", "diabetic_data.csv"],
+)
+def test_shared_data_through_the_file_input(site, name):
+    path = DATA / name
+    if not path.exists():
+        pytest.skip(f"{path} is not here (../shared/data)")
+    pg = site()
+    load(pg, path)
+    assert_shows(pg.page, faircode.profile(path))
+
+
+def test_controls_reanalyse_from_the_summary(site, shots):
+    path = SAMPLES["compas-scores-two-years.csv"]
+    pg = site()
+    page = pg.page
+    load(pg, path)
+    assert reads(page) == 1
+    # a kind: decile_score declared categorical
+    change(pg, lambda: page.select_option("select[data-column='decile_score']", "categorical"))
+    ov = {"decile_score": "categorical"}
+    assert_shows(page, faircode.profile(path, ov))
+    # a threshold
+    change(pg, lambda: page.fill("#opt-min_share", "0.1") or page.press("#opt-min_share", "Enter"))
+    opts = {"min_share": 0.1}
+    assert_shows(page, faircode.profile(path, ov, opts))
+    # the cross: race x sex
+    change(pg, lambda: page.select_option("#cross-a", "race"))
+    change(pg, lambda: page.select_option("#cross-b", "sex"))
+    opts["cross"] = ["race", "sex"]
+    got = assert_shows(page, faircode.profile(path, ov, opts))
+    assert got["cross"] == ["race", "sex"]
+    # missing tokens and a recode
+    change(pg, lambda: page.fill("#opt-na", "Other") or page.press("#opt-na", "Enter"))
+    opts["na"] = ["Other"]
+    change(
+        pg,
+        lambda: (
+            page.fill("#opt-recode", "sex:Male=M,Female=F") or page.locator("#opt-recode").blur()
+        ),
+    )
+    opts["recode"] = [["sex", "Male", "M"], ["sex", "Female", "F"]]
+    assert_shows(page, faircode.profile(path, ov, opts))
+    page.screenshot(path=shots / "reanalysed.png", full_page=True)
+    assert reads(page) == 1, "a control change read the file again"
+    # a column whose labels were not counted (name: thousands of labels) needs a re-read
+    change(pg, lambda: page.select_option("select[data-column='name']", "geography"))
+    assert page.is_visible("#reread")
+    assert "needs the file to be read again" in page.text_content("#notice")
+    assert page.get_attribute("#results", "data-stale") == "true"
+    page.screenshot(path=shots / "reread-needed.png", full_page=True)
+    before = renders(page)
+    page.click("#reread")
+    wait_js(page, f"() => Number(document.getElementById('results').dataset.renders) > {before}")
+    assert reads(page) == 2
+    ov["name"] = "geography"
+    assert_shows(page, faircode.profile(path, ov, opts))
+    # a cross whose pair the read did not count: the read counted race x sex only
+    change(pg, lambda: page.select_option("#cross-a", ""))
+    change(pg, lambda: page.select_option("#cross-b", ""))
+    del opts["cross"]
+    if page.is_visible("#reread"):
+        assert "was not counted while reading" in page.text_content("#notice")
+        before = renders(page)
+        page.click("#reread")
+        wait_js(page, f"Number(document.getElementById('results').dataset.renders) > {before}")
+    assert_shows(page, faircode.profile(path, ov, opts))
+
+
+def test_export_json_is_the_cli_json(site, tmp_path):
+    path = SAMPLES["compas-scores-two-years.csv"]
+    pg = site()
+    page = pg.page
+    load(pg, path)
+    with page.expect_download() as d:
+        page.click("#download-json")
+    got = json.loads(Path(d.value.path()).read_text(encoding="utf-8"))
+    assert got["provenance"]["engine"] == "js"
+    assert without_engine(got) == without_engine(cli_json("profile", str(path)))
+    # with options, a kind, a reference: the same again (provenance records them)
+    change(pg, lambda: page.select_option("select[data-column='decile_score']", "categorical"))
+    change(
+        pg,
+        lambda: (
+            page.fill("#opt-min_group_size", "50") or page.press("#opt-min_group_size", "Enter")
+        ),
+    )
+    change(pg, lambda: page.fill("#opt-na", "Other") or page.press("#opt-na", "Enter"))
+    change(pg, lambda: page.select_option("#reference", "samples/reference-us-2024.csv"))
+    with page.expect_download() as d:
+        page.click("#download-json")
+    got = json.loads(Path(d.value.path()).read_text(encoding="utf-8"))
+    want = cli_json(
+        "profile",
+        str(path),
+        "--map",
+        "decile_score=categorical",
+        "--min-group-size",
+        "50",
+        "--na",
+        "Other",
+        "--reference",
+        "us-2024",
+    )
+    assert got["dimensions"][0]["reference"]
+    assert without_engine(got) == without_engine(want)
+    assert key_order(got) == key_order(want)
+    page.click("#copy-json")
+    wait_js(page, "() => document.getElementById('notice').textContent.includes('Copied')")
+    copied = json.loads(page.evaluate("navigator.clipboard.readText()"))
+    assert without_engine(copied) == without_engine(want)
+
+
+def test_reference_builtin_and_uploaded(site, shots, tmp_path):
+    path = SAMPLES["compas-scores-two-years.csv"]
+    pg = site()
+    page = pg.page
+    load(pg, path)
+    change(pg, lambda: page.select_option("#reference", "samples/reference-us-2019.csv"))
+    table, _, _ = load_reference("us-2019")
+    got = assert_shows(page, faircode.profile(path, opts={"reference": table}))
+    assert got["dims"][0]["reference"]["deviation"] > 0
+    page.screenshot(path=shots / "reference-us-2019.png", full_page=True)
+    own = tmp_path / "baseline.csv"
+    own.write_text(
+        "column,group,share\nrace,African-American,0.13\nrace,Caucasian,0.6\n"
+        "race,Hispanic,0.19\nrace,Asian,0.06\nrace,Other,0.02\n",
+        encoding="utf-8",
+    )
+    page.select_option("#reference", "upload")
+    change(pg, lambda: page.set_input_files("#reference-file", str(own)))
+    table, _, _ = load_reference(str(own))
+    assert_shows(page, faircode.profile(path, opts={"reference": table}))
+
+
+def test_compare_view_and_its_json(site, browser, shots, tmp_path):
+    # the first 4,000 encounters against all 101,766: race, gender and age shared
+    a = SAMPLES["diabetic_data-4000.csv"]
+    b = DATA / "diabetic_data.csv"
+    if not b.exists():
+        pytest.skip(f"{b} is not here (../shared/data)")
+    pg = site()
+    page = pg.page
+    page.click("#tab-compare")
+    page.set_input_files("#file-a", str(a))
+    page.set_input_files("#file-b", str(b))
+    page.click("#run-compare")
+    page.wait_for_selector("#compare-results .compare-view", timeout=60_000)
+    want = faircode.compare(faircode.profile(a), faircode.profile(b))
+    got = page.evaluate(
+        """() => [...document.querySelectorAll('#compare-results article.drift')].map((c) => [
+        c.dataset.dim, Number(c.dataset.psi), Number(c.dataset.tvd), c.dataset.driftLevel,
+        [...c.querySelectorAll('.bar-row')].map((r) => [r.dataset.label, Number(r.dataset.shareA),
+          Number(r.dataset.shareB), Number(r.dataset.shareDelta), r.dataset.status])])"""
+    )
+    assert len(want["dimensions"]) == 3 and any(d["psi"] > 0 for d in want["dimensions"])
+    assert got == [
+        [
+            d["name"],
+            d["psi"],
+            d["tvd"],
+            d["drift_level"],
+            [
+                [g["label"], g["share_a"], g["share_b"], g["share_delta"], g["status"]]
+                for g in d["groups"][:40]
+            ],
+        ]
+        for d in want["dimensions"]
+    ]
+    added = page.eval_on_selector_all("[data-added]", "els => els.map((e) => e.dataset.added)")
+    removed = page.eval_on_selector_all(
+        "[data-removed]", "els => els.map((e) => e.dataset.removed)"
+    )
+    assert (added, removed) == (want["added_dimensions"], want["removed_dimensions"])
+    page.screenshot(path=shots / "compare.png", full_page=True)
+    with page.expect_download() as d:
+        page.click("#compare-download-json")
+    got = json.loads(Path(d.value.path()).read_text(encoding="utf-8"))
+    assert without_engine(got) == without_engine(cli_json("compare", str(a), str(b)))
+    # the page's compare report: the same view, standalone
+    with page.expect_download() as d:
+        page.click("#compare-download-report")
+    report = tmp_path / "page-compare.html"
+    shutil.copy(d.value.path(), report)
+    rp = Page(browser, ("file://",))
+    rp.page.goto(report.as_uri())
+    rp.page.wait_for_selector("#report .compare-view")
+    psis = rp.page.eval_on_selector_all(
+        "#report article.drift", "els => els.map((e) => [e.dataset.dim, Number(e.dataset.psi)])"
+    )
+    assert psis == [[d["name"], d["psi"]] for d in want["dimensions"]]
+    rp.check_clean()
+    rp.close()
+
+
+def test_cli_html_report_shows_the_same_numbers(browser, tmp_path, shots):
+    path = SAMPLES["compas-scores-two-years.csv"]
+    out = tmp_path / "report.html"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    subprocess.run(
+        [sys.executable, "-m", "faircode", "profile", str(path), "--html", str(out)],
+        check=True,
+        env=env,
+        capture_output=True,
+    )
+    pg = Page(browser, ("file://",))
+    pg.page.goto(out.as_uri())
+    pg.page.wait_for_selector("#report .profile-view")
+    assert_shows(pg.page, faircode.profile(path), "#report .profile-view")
+    pg.page.screenshot(path=shots / "cli-html-profile.png", full_page=True)
+    assert pg.requests == [out.as_uri()]
+    pg.check_clean()
+    pg.close()
+    b = SAMPLES["insurance.csv"]
+    out = tmp_path / "compare.html"
+    subprocess.run(
+        [sys.executable, "-m", "faircode", "compare", str(path), str(b), "--html", str(out)],
+        check=True,
+        env=env,
+        capture_output=True,
+    )
+    pg = Page(browser, ("file://",))
+    pg.page.goto(out.as_uri())
+    pg.page.wait_for_selector("#report .compare-view")
+    want = faircode.compare(faircode.profile(path), faircode.profile(b))
+    dims = pg.page.eval_on_selector_all(
+        "#report article.drift", "els => els.map((e) => [e.dataset.dim, Number(e.dataset.psi)])"
+    )
+    assert dims == [[d["name"], d["psi"]] for d in want["dimensions"]]
+    pg.page.screenshot(path=shots / "cli-html-compare.png", full_page=True)
+    assert pg.requests == [out.as_uri()]
+    pg.check_clean()
+    pg.close()
+
+
+HOSTILE = [
+    "<script>window.__pwned=1</script>",
+    "<img src=x onerror=window.__pwned=2>",
+    "\"double\" and 'single' quotes",
+    "javascript:window.__pwned=3",
+    "\u202eevil\u202c",
+    "</script><script>window.__pwned=4</script>",
+    "a\u2028b",
+]
+
+
+def test_hostile_labels_render_as_text(site, browser, tmp_path, shots):
+    col = "<b onmouseover=window.__pwned=5>sex"
+    rows = [f'"{col}",race']
+    for i, label in enumerate(HOSTILE * 30):
+        q = label.replace('"', '""')
+        rows.append(f'{"Male" if i % 2 else "Female"},"{q}"')
+    path = tmp_path / "hostile.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    want = faircode.profile(path)
+    assert {g["label"] for g in want["dimensions"][1]["groups"]} == set(HOSTILE)
+    pg = site()
+    load(pg, path)
+    assert_shows(pg.page, want)
+    assert pg.page.evaluate("window.__pwned") is None
+    assert pg.page.locator("#results img, #results script, #results b, #results a").count() == 0
+    texts = pg.page.eval_on_selector_all(
+        "article[data-dim='race'] .bar-label bdi", "els => els.map((e) => e.textContent)"
+    )
+    assert "\\u202eevil\\u202c" in texts and "a\\u2028b" in texts
+    pg.page.screenshot(path=shots / "hostile-labels.png", full_page=True)
+    # the --html report of the same file
+    out = tmp_path / "hostile.html"
+    subprocess.run(
+        [sys.executable, "-m", "faircode", "profile", str(path), "--html", str(out)],
+        check=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        capture_output=True,
+    )
+    rp = Page(browser, ("file://",))
+    rp.page.goto(out.as_uri())
+    rp.page.wait_for_selector("#report .profile-view")
+    assert_shows(rp.page, want, "#report .profile-view")
+    assert rp.page.evaluate("window.__pwned") is None
+    assert rp.page.locator("#report img, #report script, #report b").count() == 0
+    rp.check_clean()
+    rp.close()
+
+
+def test_file_url_main_thread_fallback(browser, shots):
+    pg = Page(browser, ("file://",))
+    pg.page.goto((SITE / "index.html").as_uri())
+    wait_js(pg.page, "() => document.body.dataset.workers !== undefined")
+    # workers on file:// need the engine's source from the engine itself (its factory,
+    # a Blob URL); without it the page reads on its own thread and says so
+    factory = pg.page.evaluate("() => typeof FaircodeEngine.factory === 'function'")
+    assert pg.page.evaluate("document.body.dataset.workers") == ("yes" if factory else "no")
+    path = SAMPLES["compas-scores-two-years.csv"]
+    load(pg, path)
+    assert_shows(pg.page, faircode.profile(path))
+    if not factory:
+        assert "file://" in pg.page.text_content("#notice")
+    assert pg.page.get_attribute("#results", "data-read-parts") == ("1" if factory else "0")
+    pg.page.screenshot(path=shots / "file-url.png", full_page=True)
+    pg.check_clean()
+    pg.close()
+
+
+@pytest.fixture(scope="module")
+def big_file(tmp_path_factory):
+    out = tmp_path_factory.mktemp("big") / "generated-200MB.csv"
+    subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "generate.py"), str(out), "--size", "200MB"],
+        check=True,
+        capture_output=True,
+    )
+    yield out
+    shutil.rmtree(out.parent, ignore_errors=True)
+
+
+def test_big_file_in_workers_with_progress_and_cancel(site, big_file, shots):
+    pg = site()
+    page = pg.page
+    # the longest gap between two animation frames while the file is read
+    page.evaluate(
+        """() => { window.__gap = 0; let last = performance.now();
+        const tick = (t) => { window.__gap = Math.max(window.__gap, t - last); last = t;
+          requestAnimationFrame(tick); };
+        requestAnimationFrame(tick); }"""
+    )
+    page.set_input_files("#file", str(big_file))
+    seen = set()
+    t0 = time.monotonic()
+    while reads(page) < 1 and time.monotonic() - t0 < 120:
+        seen.add(int(page.get_attribute("#progress", "data-done") or 0))
+        # the page answers while it reads (its thread is not blocked)
+        assert page.evaluate("1 + 1") == 2
+        time.sleep(0.05)
+    assert page.text_content("#error") == ""
+    wait_js(page, "() => Number(document.getElementById('results').dataset.renders || 0) > 0")
+    moving = sorted(v for v in seen if 0 < v < big_file.stat().st_size)
+    assert len(moving) >= 3, f"the progress bar did not move: {moving}"
+    parts = int(page.get_attribute("#results", "data-read-parts"))
+    assert parts >= 2, "a 200 MB file is read in parts on workers"
+    secs = float(page.get_attribute("#results", "data-read-seconds"))
+    t1 = time.monotonic()
+    print(
+        f"\n200 MB in the browser: {secs:.2f} s, {big_file.stat().st_size / 1e6 / secs:.0f} MB/s, "
+        f"{parts} workers"
+    )
+    gap = page.evaluate("() => window.__gap")
+    print(f"longest frame gap while reading: {gap:.0f} ms")
+    assert gap < 2000, "the page's thread was blocked while the workers read"
+    page.screenshot(path=shots / "big-file.png", full_page=True)
+    want = faircode.profile(big_file)
+    assert_shows(page, want)
+    zips = next(d for d in want["dimensions"] if d["name"] == "zip")
+    assert len(zips["groups"]) > GROUPS_LISTED
+    note = page.get_attribute("article[data-dim='zip'] .not-listed", "data-not-listed")
+    assert int(note) == len(zips["groups"]) - GROUPS_LISTED
+    print(f"faircode.profile of the same file (and the DOM check): {time.monotonic() - t1:.1f} s")
+    # a second run (the same file chosen again), cancelled part way
+    page.set_input_files("#file", [])
+    page.set_input_files("#file", str(big_file))
+    wait_js(page, "() => Number(document.getElementById('progress').dataset.done) > 0")
+    page.click("#cancel")
+    wait_js(page, "() => document.getElementById('notice').textContent.startsWith('Cancelled')")
+    assert page.get_attribute("#progress-box", "data-state") == "cancelled"
+    assert reads(page) == 1
+    assert page.evaluate("faircodePage.state.job") is None
+    page.screenshot(path=shots / "big-file-cancelled.png", full_page=True)
+
+
+def test_other_delimiters(site, tmp_path):
+    """TSV, semicolons and pipes are sniffed; the delimiter menu forces one (a re-read)."""
+    rows = (SAMPLES["insurance.csv"]).read_text(encoding="utf-8").splitlines()
+    pg = site()
+    for name, sep in (("insurance.tsv", "\t"), ("insurance-semicolon.csv", ";"), ("pipe.txt", "|")):
+        path = tmp_path / name
+        path.write_text("\n".join(r.replace(",", sep) for r in rows) + "\n", encoding="utf-8")
+        load(pg, path)
+        got = assert_shows(pg.page, faircode.profile(path))
+        assert got["n_cols"] == 7
+    # forcing the comma on the pipe file: one column, and the summary cannot say that
+    change(pg, lambda: pg.page.select_option("#delimiter", ","))
+    assert "another delimiter" in pg.page.text_content("#notice")
+    before = renders(pg.page)
+    pg.page.click("#reread")
+    wait_js(pg.page, f"() => Number(document.getElementById('results').dataset.renders) > {before}")
+    assert_shows(pg.page, faircode.profile(path, opts={"delimiter": ","}))
+
+
+def test_download_report_from_the_page(site, browser, tmp_path, shots):
+    path = SAMPLES["compas-scores-two-years.csv"]
+    pg = site()
+    load(pg, path)
+    with pg.page.expect_download() as d:
+        pg.page.click("#download-report")
+    out = tmp_path / "page-report.html"
+    shutil.copy(d.value.path(), out)
+    rp = Page(browser, ("file://",))
+    rp.page.goto(out.as_uri())
+    rp.page.wait_for_selector("#report .profile-view")
+    assert_shows(rp.page, faircode.profile(path), "#report .profile-view")
+    assert rp.requests == [out.as_uri()]
+    rp.page.screenshot(path=shots / "page-report.png", full_page=True)
+    rp.check_clean()
+    rp.close()
+
+
+def test_keyboard_themes_phone_and_print(site, shots):
+    pg = site()
+    page = pg.page
+    # keyboard only: Tab to the first sample, Enter runs it
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.classList.contains('sample')"):
+            break
+    else:
+        raise AssertionError("no sample button reachable with Tab")
+    before = renders(page)
+    page.keyboard.press("Enter")
+    wait_js(
+        page, f"() => Number(document.getElementById('results').dataset.renders || 0) > {before}"
+    )
+    # every control has a label; the result is announced in a live region
+    unlabelled = page.evaluate(
+        """() => [...document.querySelectorAll('select, input, textarea')].filter((el) =>
+        !el.labels?.length && !el.getAttribute('aria-label') && el.type !== 'hidden'
+        && !el.hidden).map((el) => el.id || el.outerHTML)"""
+    )
+    assert unlabelled == []
+    assert page.get_attribute("#notice", "aria-live") == "polite"
+    assert "grade B" in page.text_content("#notice")
+    # dark and light themes follow the system
+    page.emulate_media(color_scheme="light")
+    light = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    page.emulate_media(color_scheme="dark")
+    dark = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    assert light != dark
+    page.screenshot(path=shots / "dark.png", full_page=True)
+    # a phone: nothing wider than the screen
+    page.set_viewport_size({"width": 375, "height": 800})
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= 375 + 1, wide
+    page.screenshot(path=shots / "phone.png", full_page=True)
+    # print: the controls are not printed, the results are
+    page.emulate_media(media="print", color_scheme="light")
+    assert page.evaluate("() => getComputedStyle(document.getElementById('controls')).display") == (
+        "none"
+    )
+    assert page.is_visible("#results .profile-view")
+
+
+def test_input_errors_are_the_engines_line(site, tmp_path):
+    """A bad file shows the one-line error of SPEC 0.6, as Python words it; in a file of
+    parts (>= 32 MB) the failing part is read again as one, for the exact line."""
+    small = tmp_path / "ragged.csv"
+    small.write_text("sex,race\nF,White\nM,Black,extra\n", encoding="utf-8")
+    body = (SAMPLES["insurance.csv"]).read_text(encoding="utf-8").splitlines()
+    big = tmp_path / "ragged-big.csv"
+    with big.open("w", encoding="utf-8") as fh:
+        fh.write(body[0] + "\n")
+        rows = "\n".join(body[1:]) + "\n"
+        while fh.tell() < 34 << 20:
+            fh.write(rows)
+        fh.write("19,female,27.9,0,yes,southwest,16884.924,surplus\n")
+        fh.write(rows)
+    pg = site()
+    for path in (small, big):
+        with pytest.raises(faircode.InputError) as exc:
+            faircode.profile(str(path), name=path.name)
+        pg.page.set_input_files("#file", str(path))
+        want = json.dumps(str(exc.value))  # the two files' messages differ (their names)
+        wait_js(pg.page, f"() => document.getElementById('error').textContent === {want}", 120_000)
+        assert pg.page.get_attribute("#results", "aria-busy") == "false"
+        assert "line" in str(exc.value)
+
+
+def test_the_policy_blocks_other_hosts(site):
+    """The page's CSP refuses a request to any other host (and says so), and allows
+    the page's own files: what makes the page private by construction."""
+    pg = site()
+    got = pg.page.evaluate(
+        """async () => {
+      const seen = [];
+      document.addEventListener('securitypolicyviolation', (e) => seen.push(e.violatedDirective));
+      let external = 'allowed';
+      try { await fetch('http://192.0.2.1/x'); } catch (e) { external = 'refused'; }
+      const own = (await fetch('views.js')).ok;
+      const img = await new Promise((done) => {
+        const i = new Image(); i.onload = () => done('loaded');
+        i.onerror = () => done('refused'); i.src = 'http://192.0.2.1/pixel.png'; });
+      await new Promise((r) => setTimeout(r, 50));
+      return { external, own, img, seen };
+    }"""
+    )
+    assert got["external"] == "refused" and got["img"] == "refused" and got["own"]
+    assert "connect-src" in got["seen"] and "img-src" in got["seen"]
+    pg.errors.clear()  # the browser logs the two refusals as console errors
+    # Playwright reports the refused image as a request (it never reached the network:
+    # 192.0.2.1 is a documentation address and the image failed at once)
+    pg.requests = [u for u in pg.requests if not u.startswith("http://192.0.2.1/")]
+
+
+def test_browser_benchmark_runs_end_to_end(tmp_path):
+    """benchmarks/browser.py on a small file (not timed): both tools count every row."""
+    if not (ROOT / "benchmarks" / "node_modules" / "papaparse").exists():
+        if os.environ.get("CI"):
+            pytest.fail("papaparse is missing (npm install --prefix benchmarks papaparse)")
+        pytest.skip("papaparse is not installed (npm install --prefix benchmarks papaparse)")
+    data = tmp_path / "g.csv"
+    subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "generate.py"), str(data), "--size", "2MB"],
+        check=True,
+        capture_output=True,
+    )
+    out = tmp_path / "table.md"
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "browser.py"),
+            str(data),
+            "--markdown",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    runs = [json.loads(line) for line in run.stderr.splitlines() if line.startswith("{")]
+    assert [r["tool"] for r in runs] == ["site", "papaparse"]
+    assert runs[0]["rows"] == runs[1]["rows"] == faircode.profile(data)["n_rows"]
+    assert all(r["renderer_peak_mb"] > 0 for r in runs)
+    assert "| site |" in out.read_text(encoding="utf-8")
