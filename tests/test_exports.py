@@ -8,6 +8,7 @@ import csv
 import html.parser
 import io
 import json
+import os
 import pickle
 from pathlib import Path
 
@@ -401,3 +402,33 @@ def test_evaluate_result_displays_its_html_report_escaped():
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in document
     assert "<script>" not in document and '"><img>' not in document
     assert "<script" not in page and "<img" not in page
+
+
+def test_repr_html_draws_the_report_in_a_browser_and_runs_no_label(tmp_path):
+    """The notebook output in Chromium: the report is drawn inside its sandboxed frame
+    (its own scripts run there), a hostile label is text, and no label opens a dialog."""
+    chromium = os.environ.get("FAIRCODE_CHROMIUM", "/usr/bin/chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(chromium):
+        pytest.skip(f"Chromium is not installed at {chromium}")
+    labels = ["<script>alert(1)</script>", '"><img src=x onerror=alert(2)>', "a|b"]
+    r = faircode.profile(labels_file(tmp_path, labels))
+    cell = r._repr_html_()
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            dialogs: list[str] = []
+            page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+            page.set_content(f"<!DOCTYPE html><html><body>{cell}</body></html>")
+            frames = page.frames
+            assert len(frames) == (2 if cell.startswith("<iframe") else 1)
+            body = frames[-1].locator("body")
+            body.get_by_text("<script>alert(1)</script>").first.wait_for(timeout=20000)
+            text = body.inner_text()
+            assert '"><img src=x onerror=alert(2)>' in text and "a|b" in text
+            page.wait_for_timeout(300)
+            assert dialogs == [] and page.locator("img").count() == 0
+            assert frames[-1].locator("img").count() == 0
+        finally:
+            browser.close()
