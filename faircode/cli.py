@@ -23,7 +23,7 @@ from .errors import (
 from .monitor.cli import add_fairness_parser
 from .options import Options
 from .proxy import add_proxy_options, proxy_opts
-from .render import add_format_options, format_of
+from .render import add_format_options, check_exports, format_of, write_exports
 
 PROGRESS_MIN_BYTES = 16 << 20
 SAMPLE = "compas-scores-two-years.csv"
@@ -274,6 +274,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("path", nargs="?", help="CSV file, or - for standard input")
     p.add_argument(
+        "more_paths",
+        nargs="*",
+        metavar="PATH",
+        help="more files, each profiled on its own with a report each (as pre-commit passes "
+        "them; one dataset in many files is a quoted glob)",
+    )
+    p.add_argument(
         "--sample", action="store_true", help=f"profile the bundled sample ({SAMPLE}, ProPublica)"
     )
     _add_html_option(add_format_options(p, "profile"))
@@ -318,8 +325,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="representation drift between two CSV files",
         description="Compare the representation of baseline A and current B.",
     )
-    c.add_argument("path_a", metavar="A", help="baseline CSV (e.g. training data)")
-    c.add_argument("path_b", metavar="B", help="current CSV (e.g. production data)")
+    c.add_argument(
+        "path_a", metavar="A", help="baseline CSV (e.g. training data) or its saved profile --json"
+    )
+    c.add_argument("path_b", metavar="B", help="current CSV (e.g. production data) or a profile")
     _add_html_option(add_format_options(c, "compare"))
     c.add_argument(
         "--fail-on-drift",
@@ -327,6 +336,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="exit 1 when any dimension drifts at least this much",
     )
     c.add_argument("--skip-lines-b", metavar="N", help="--skip-lines for B only")
+    c.add_argument(
+        "--allow-different-options",
+        action="store_true",
+        help="compare a saved profile made with other options than this run (warns)",
+    )
     c.add_argument(
         "--no-provenance",
         action="store_true",
@@ -412,6 +426,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
     from .provenance import StreamHash, provenance
     from .render import render_as
 
+    if getattr(args, "more_paths", None):
+        return _profile_each(args)
     threshold = _fail_under(args)
     opts = _opts_from_args(args)
     reference_hash = None
@@ -422,6 +438,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
         opts["reference"], ref_bytes, _ = load_reference(args.reference)
         reference_hash = sha256_bytes(ref_bytes)
     source, name, size = _open_source(args)
+    check_exports(args, [source if isinstance(source, str) else None])
     hasher = StreamHash()
     on_bytes, progress = _hashing_progress(
         size, hasher, format_of(args) == "json" and not args.no_provenance
@@ -454,6 +471,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
     sys.stdout.write(render_as("profile", format_of(args), result, name=name))
     if args.html:
         _write_html(args, "profile", result, name=name)
+    write_exports(args, "profile", result, name=name)
     if threshold is not None:
         score = result["overall_score"]
         if score is None or score < threshold:
@@ -462,6 +480,26 @@ def cmd_profile(args: argparse.Namespace) -> int:
             sys.stderr.write(f"faircode: score {shown} is below --fail-under {value_text}\n")
             return EXIT_FAIL
     return EXIT_OK
+
+
+def _profile_each(args: argparse.Namespace) -> int:
+    """`faircode profile A B ...`: each file profiled on its own, reports one after the
+    other; the exit code is the worst (1 when any misses --fail-under)."""
+    from .render import exports_of
+
+    if format_of(args) not in ("text", "markdown") or exports_of(args):
+        raise InputError(
+            "several PATHs print one text or Markdown report each; for --json, --csv or an "
+            "export file give one PATH (one dataset in many files: a quoted glob)"
+        )
+    code = EXIT_OK
+    for i, path in enumerate([args.path, *args.more_paths]):
+        if i:
+            sys.stdout.write("\n")
+        code = max(
+            code, cmd_profile(argparse.Namespace(**{**vars(args), "path": path, "more_paths": []}))
+        )
+    return code
 
 
 def _profile_spark(args: argparse.Namespace, source, overrides: dict, opts: dict) -> dict:
@@ -512,19 +550,33 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from .compare import compare
     from .options import resolve
     from .profiler import profile
-    from .provenance import StreamHash, provenance
+    from .provenance import StreamHash, provenance, sha256_bytes
     from .render import render_as
     from .safetext import shown
+    from .saved import load_saved, saved_profile
 
     opts = _opts_from_args(args)
     opts_b = dict(opts)
     if args.skip_lines_b is not None:
         opts_b["skip_lines"] = args.skip_lines_b
     overrides = _overrides_from_args(args)
-    results, hashes = [], {}
+    check_exports(args, [args.path_a, args.path_b])
+    results, hashes, notes = [], {}, {}
     for key, path, o in (("a", args.path_a, opts), ("b", args.path_b, opts_b)):
         if path == "-":
             raise InputError("compare reads two files; standard input is not supported")
+        saved = load_saved(path)
+        if saved is not None:  # a saved `profile --json` result (SPEC 8.1)
+            side, warnings = saved_profile(
+                path, saved[0], resolve(o).params(), overrides, args.allow_different_options
+            )
+            sys.stderr.writelines(shown(w) + "\n" for w in warnings)
+            results.append(side)
+            prov = saved[0].get("provenance") or {}
+            hashes[f"dataset_hash_{key}"] = prov.get("dataset_hash")
+            notes[f"dataset_hash_{key}"] = f"the saved profile {path} has no dataset_hash"
+            hashes[f"saved_profile_hash_{key}"] = sha256_bytes(saved[1])
+            continue
         size = os.path.getsize(path) if os.path.isfile(path) else None
         hasher = StreamHash()
         on_bytes, progress = _hashing_progress(
@@ -540,13 +592,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     result = compare(results[0], results[1], opts)
     if format_of(args) == "json" and not args.no_provenance:
         result["provenance"] = provenance(
-            params=resolve(opts).params(), overrides=overrides, dataset_hashes=hashes
+            params=resolve(opts).params(), overrides=overrides, dataset_hashes=hashes, notes=notes
         )
-    sys.stdout.write(
-        render_as("compare", format_of(args), result, name_a=args.path_a, name_b=args.path_b)
-    )
+    names = {"name_a": args.path_a, "name_b": args.path_b}
+    sys.stdout.write(render_as("compare", format_of(args), result, **names))
     if args.html:
-        _write_html(args, "compare", result, name_a=args.path_a, name_b=args.path_b)
+        _write_html(args, "compare", result, **names)
+    write_exports(args, "compare", result, **names)
     if args.fail_on_drift:
         levels = (
             ("moderate", "significant") if args.fail_on_drift == "moderate" else ("significant",)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .analyze import FORMAT_VERSION
 from .numerics import fmt, fsum, ln, pct, round_half_up
 from .options import Options, resolve
+from .results import CompareResult
 
 
 def _shares(dim: dict) -> dict[str, float]:
@@ -67,8 +68,9 @@ def compare_dimension(da: dict, db: dict, opts: Options) -> tuple[dict, list[str
     return out, flags
 
 
-def compare(a: dict, b: dict, opts: dict | Options | None = None) -> dict:
-    """Compare a baseline profile result a with a current one b."""
+def compare(a: dict, b: dict, opts: dict | Options | None = None) -> CompareResult:
+    """Compare a baseline profile result a with a current one b (a CompareResult: a
+    plain dict that displays itself in a notebook, SPEC 6.2)."""
     options = resolve(opts)
     dims_b = {d["name"]: d for d in b["dimensions"]}
     names_a = {d["name"] for d in a["dimensions"]}
@@ -101,4 +103,4 @@ def compare(a: dict, b: dict, opts: dict | Options | None = None) -> dict:
     }
     if options.proxy_hints and "proxy_hints" in a and "proxy_hints" in b:  # SPEC 16
         out["proxy_hints"] = {"a": a["proxy_hints"], "b": b["proxy_hints"]}
-    return out
+    return CompareResult(out)

@@ -23,6 +23,7 @@ from .formats import (
 )
 from .options import Options, resolve
 from .reader import BLOCK_SIZE, read_records
+from .results import ProfileResult
 from .summary import Summary, SummaryBuilder
 
 __all__ = [
@@ -313,7 +314,9 @@ def profile(
     overrides: dict[str, str] | None = None,
     opts: dict | Options | None = None,
     **kwargs: Any,
-) -> dict:
-    """Profile a source (see summarize) and return the SPEC section 6 dict."""
+) -> ProfileResult:
+    """Profile a source (see summarize) and return the SPEC section 6 dict (a
+    ProfileResult: a plain dict that displays itself in a notebook, SPEC 6.2)."""
     summary, checked, options = summarize(source, overrides, opts, **kwargs)
-    return analyze(summary, checked, options)
+    name = kwargs.get("name") or display_name(source)
+    return ProfileResult(analyze(summary, checked, options), name=name)

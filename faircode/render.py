@@ -2,9 +2,11 @@
 
 :data:`RENDERERS` maps a command (``profile``, ``compare``, ``fairness evaluate``) to
 its output formats, each a ``render(result, **context) -> str``; the CLI's ``--format``
-choices are its keys (:func:`add_format_options`), so a new format of a command (e.g.
-Markdown for ``profile``) is one entry here. Renderers outside this module are named
-``"module:function"`` and imported only when used.
+choices are its keys (:func:`add_format_options`), so a new format of a command is one
+entry here. Renderers outside this module are named ``"module:function"`` and imported
+only when used (the Markdown and CSV exports: :mod:`faircode.exports`). The export flags
+``--markdown [PATH|-]`` and ``--csv [PATH|-]`` (SPEC 6.1) write a format to a file
+beside the usual report (:func:`write_exports`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import argparse
 import importlib
 import inspect
 import json
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -256,12 +259,18 @@ def _lines(out: list[str]) -> str:
 # The renderer registry
 
 #: Every output format, in the order `--help` lists them.
-FORMATS = ("text", "json", "markdown", "html")
+FORMATS = ("text", "json", "markdown", "csv", "html")
 #: The flags that stand for a format (kept from before --format existed).
 FORMAT_ALIASES = {
     "json": ("--json", "print the result as JSON"),
-    "markdown": ("--markdown", "print a Markdown report"),
 }
+#: The export flags, `--markdown [PATH|-]` and `--csv [PATH|-]` (SPEC 6.1): write the
+#: format to PATH and still print the usual report; `-` (or no PATH) prints it instead.
+EXPORTS = {
+    "markdown": ("--markdown", "the Markdown report (a PR comment, $GITHUB_STEP_SUMMARY)"),
+    "csv": ("--csv", "the result as one flat CSV table"),
+}
+EXPORT_WHAT = {"markdown": "the Markdown report", "csv": "the CSV table"}
 
 Renderer = Callable[..., str]
 
@@ -282,17 +291,22 @@ RENDERERS: dict[str, dict[str, Renderer | str]] = {
     "profile": {
         "text": _profile_text,
         "json": _json,
+        "markdown": "faircode.exports:render_profile_markdown",
+        "csv": "faircode.exports:render_profile_csv",
         "html": "faircode.htmlreport:render_profile_html",
     },
     "compare": {
         "text": _compare_text,
         "json": _json,
+        "markdown": "faircode.exports:render_compare_markdown",
+        "csv": "faircode.exports:render_compare_csv",
         "html": "faircode.htmlreport:render_compare_html",
     },
     "fairness evaluate": {
         "text": "faircode.monitor.render:render_text",
         "json": "faircode.monitor.render:render_json",
         "markdown": "faircode.monitor.render:render_markdown",
+        "csv": "faircode.monitor.render:render_csv",
         "html": "faircode.monitor.render:render_html",
     },
 }
@@ -329,13 +343,42 @@ def format_of(args: argparse.Namespace) -> str:
     return getattr(args, "format", None) or "text"
 
 
+def exports_of(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The (format, PATH) pairs of the export flags given with a path (not ``-``)."""
+    return [(form, path) for form in EXPORTS if (path := getattr(args, form, None))]
+
+
+class _ClaimStdout(argparse.Action):
+    """--format F, --json, and --markdown/--csv given `-`: each claims standard output
+    (``args.format``); a second claim by another flag is a usage error, whatever the
+    order (an export flag given a PATH claims nothing and stores the PATH)."""
+
+    def __init__(self, option_strings: list[str], dest: str, form: str | None = None, **kw):
+        self.form = form
+        super().__init__(option_strings, dest, **kw)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        form = self.form if self.form is not None else values
+        if self.form is not None and self.nargs == "?":  # an export flag: PATH or -
+            if values != "-":
+                setattr(namespace, self.dest, values)
+                return
+            setattr(namespace, self.dest, None)
+        claimed = getattr(namespace, "_format_flag", None)
+        if claimed is not None and claimed != option_string:
+            parser.error(f"argument {option_string}: not allowed with argument {claimed}")
+        namespace._format_flag = option_string
+        namespace.format = form
+
+
 def add_format_options(
     parser: argparse.ArgumentParser, command: str
 ) -> argparse._MutuallyExclusiveGroup:
-    """``--format F`` (the formats of ``command``) and its aliases (``--json``,
-    ``--markdown`` where the command has them), mutually exclusive, into ``args.format``
-    (None when none is given: see :func:`format_of`). Returns the group, for a command's
-    own exclusive flags."""
+    """``--format F`` (the formats of ``command``) and its alias ``--json``, mutually
+    exclusive, into ``args.format`` (None when none is given: see :func:`format_of`); and
+    the export flags ``--markdown [PATH|-]`` / ``--csv [PATH|-]`` where the command has
+    the format (into ``args.markdown`` / ``args.csv``: the PATH, or None; ``-`` or no
+    PATH is ``--format`` of it). Returns the group, for a command's own exclusive flags."""
     formats = formats_of(command)
     group = parser.add_mutually_exclusive_group()
     # default None, not "text": argparse tells a given option from the default by identity,
@@ -345,15 +388,65 @@ def add_format_options(
         choices=formats,
         default=None,
         dest="format",
+        action=_ClaimStdout,
         help=f"output format: {', '.join(formats)} (default text)",
     )
     for form, (flag, text) in FORMAT_ALIASES.items():
         if form in formats:
             group.add_argument(
+                flag, nargs=0, form=form, action=_ClaimStdout, help=f"{text} (= --format {form})"
+            )
+    for form, (flag, text) in EXPORTS.items():
+        if form in formats:
+            parser.add_argument(
                 flag,
-                action="store_const",
-                const=form,
-                dest="format",
-                help=f"{text} (= --format {form})",
+                nargs="?",
+                const="-",
+                default=None,
+                form=form,
+                dest=form,
+                action=_ClaimStdout,
+                metavar="PATH|-",
+                help=f"also write {text} to PATH (the usual report still prints); "
+                f"- or no PATH: print it instead (= --format {form})",
             )
     return group
+
+
+def check_exports(args: argparse.Namespace, inputs: list[str | None]) -> None:
+    """Refuse an export PATH that is one of the command's input files (before reading)."""
+    from pathlib import Path
+
+    from .errors import InputError
+
+    for form, path in exports_of(args):
+        for src in inputs:
+            if not src or src == "-":
+                continue
+            try:
+                same = Path(path).resolve() == Path(src).resolve()
+            except OSError:
+                same = False
+            if same:
+                raise InputError(
+                    f"{EXPORTS[form][0]} {path}: is an input file; write the export elsewhere"
+                )
+
+
+def write_exports(args: argparse.Namespace, command: str, result: Any, **context: Any) -> None:
+    """Write each ``--markdown PATH`` / ``--csv PATH`` export of ``result`` (UTF-8),
+    saying so on stderr; a path that cannot be written is an input error (exit 2)."""
+    from .errors import InputError
+    from .safetext import shown
+
+    for form, path in exports_of(args):
+        text = render_as(command, form, result, **context)
+        try:
+            with open(path, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise InputError(
+                f"cannot write {EXPORT_WHAT[form]} to {path} ({exc.strerror or exc}); "
+                "check the directory exists"
+            ) from None
+        sys.stderr.write(f"faircode: wrote {EXPORT_WHAT[form]} to {shown(path)}\n")

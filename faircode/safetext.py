@@ -51,3 +51,39 @@ def clip(text: str, width: int, ellipsis: str = "…") -> str:
         if m and start + len(m.group()) > keep:
             keep = start
     return s[:keep] + ellipsis
+
+
+# ---------------------------------------------------------------------------------------
+# Markdown and CSV: the one home of the escaping of every export (SPEC 6.1)
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#!])")
+_MD_ENTITY = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+
+
+def md_escape(text: object) -> str:
+    """User text as inert Markdown: control characters (CR, LF, ESC, bidi) shown as
+    escapes, HTML made entities, and the Markdown punctuation that could open a code
+    span, emphasis, a link, a table cell or a heading backslash-escaped. One line, so
+    it is safe in a table cell: a label holding ``|`` or a newline stays in its cell."""
+    t = shown(text)
+    t = re.sub("[&<>]", lambda m: _MD_ENTITY[m.group()], t)
+    return _MD_SPECIAL.sub(r"\\\1", t)
+
+
+#: The first characters that make a spreadsheet run a cell as a formula (OWASP CSV
+#: injection): a text cell starting with one of them gets a leading single quote.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """One CSV cell: numbers stay numbers, None is empty, booleans are true/false, and a
+    text cell a spreadsheet would run as a formula is prefixed with ``'`` (OWASP). Text
+    is otherwise exact (the csv module quotes commas, quotes and line breaks)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return value
+    s = value if isinstance(value, str) else str(value)
+    return "'" + s if s.startswith(FORMULA_START) else s

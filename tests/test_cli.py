@@ -151,21 +151,30 @@ def _main(capsys, *args):
 
 
 def test_format_option(capsys):
-    """--format picks the renderer; --json / --markdown are its aliases (SPEC 12.11)."""
+    """--format picks the renderer; --json, --markdown and --csv (no PATH, or -) are its
+    aliases (SPEC 12.11, 6.1)."""
     sample = ["profile", "--sample"]
     assert _main(capsys, *sample, "--format", "json")[1] == _main(capsys, *sample, "--json")[1]
     text = _main(capsys, *sample)[1]
     assert _main(capsys, *sample, "--format", "text")[1] == text and text.startswith("Score")
-    for args in ([*sample, "--format", "markdown"], [*sample, "--json", "--format", "text"]):
+    for args in (
+        [*sample, "--format", "yaml"],
+        [*sample, "--json", "--format", "text"],
+        [*sample, "--markdown", "--json"],
+        [*sample, "--csv", "-", "--format", "markdown"],
+    ):
         with pytest.raises(SystemExit) as exc:
             _main(capsys, *args)
         assert exc.value.code == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.endswith("(see 'faircode profile --help')\n"), err
-    for fmt, alias in (("json", "--json"), ("markdown", "--markdown")):
+    for fmt, alias in (("json", ["--json"]), ("markdown", ["--markdown"]), ("csv", ["--csv", "-"])):
         a = _main(capsys, *COMPAS_EVAL, "--format", fmt)
-        b = _main(capsys, *COMPAS_EVAL, alias)
+        b = _main(capsys, *COMPAS_EVAL, *alias)
         assert a == b and a[0] == 0
+    for fmt in ("markdown", "csv"):
+        a = _main(capsys, *sample, "--format", fmt)
+        assert a == _main(capsys, *sample, f"--{fmt}") and a[0] == 0
     assert _main(capsys, *COMPAS_EVAL, "--format", "text")[1] == _main(capsys, *COMPAS_EVAL)[1]
     html = _main(capsys, *COMPAS_EVAL, "--format", "html")[1]
     assert html.startswith("<!DOCTYPE html>")
@@ -222,7 +231,7 @@ def test_input_errors_share_one_base_with_exit_code_2():
 def test_renderer_registry_lists_each_commands_formats():
     from faircode.render import FORMATS, RENDERERS, formats_of
 
-    assert formats_of("profile") == ("text", "json", "html")
-    assert formats_of("compare") == ("text", "json", "html")
+    assert formats_of("profile") == ("text", "json", "markdown", "csv", "html")
+    assert formats_of("compare") == ("text", "json", "markdown", "csv", "html")
     assert formats_of("fairness evaluate") == FORMATS
     assert set(RENDERERS) == {"profile", "compare", "fairness evaluate"}

@@ -167,7 +167,8 @@ def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
 
 def evaluate_command(args: argparse.Namespace) -> int:
     """Run ``fairness evaluate`` for parsed ``args``; returns the exit code."""
-    from ..render import format_of, render_as
+    from ..errors import InputError
+    from ..render import check_exports, format_of, render_as, write_exports
     from .core import evaluate
 
     if args.html and _same_file(args.html, args.file):
@@ -176,6 +177,11 @@ def evaluate_command(args: argparse.Namespace) -> int:
             "write the report to another path",
             file=sys.stderr,
         )
+        return EXIT_INPUT
+    try:
+        check_exports(args, [args.file])
+    except InputError as exc:
+        print(f"faircode: error: {shown(exc)}", file=sys.stderr)
         return EXIT_INPUT
     try:
         report = evaluate(
@@ -195,6 +201,11 @@ def evaluate_command(args: argparse.Namespace) -> int:
         print(f"faircode: error: {shown(exc)}", file=sys.stderr)
         return exc.exit_code
     sys.stdout.write(render_as("fairness evaluate", format_of(args), report))
+    try:
+        write_exports(args, "fairness evaluate", report)
+    except InputError as exc:
+        print(f"faircode: error: {shown(exc)}", file=sys.stderr)
+        return EXIT_INPUT
     if args.html:
         try:
             Path(args.html).write_text(

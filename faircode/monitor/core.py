@@ -248,29 +248,33 @@ def evaluate(
         for ats in slicings
     ]
 
-    return assemble_report(
-        source=source_path,
-        engine=engine_used,
-        task_info=task_info,
-        columns={
-            "prediction": pred,
-            "label": label,
-            "score": score,
-            "attributes": attr_list,
-        },
-        prediction=pred_name,
-        decision_threshold=decision_threshold,
-        threshold=threshold,
-        min_samples=min_samples,
-        intersect=intersect,
-        rows={
-            "total": total_rows,
-            "without_prediction": total_rows - n_scored,
-            "scored": n_scored,
-            "labelled": n_labelled,
-            "awaiting_label": n_scored - n_labelled if label is not None else n_scored,
-        },
-        groups=groups,
+    from ..results import EvaluateResult
+
+    return EvaluateResult(
+        assemble_report(
+            source=source_path,
+            engine=engine_used,
+            task_info=task_info,
+            columns={
+                "prediction": pred,
+                "label": label,
+                "score": score,
+                "attributes": attr_list,
+            },
+            prediction=pred_name,
+            decision_threshold=decision_threshold,
+            threshold=threshold,
+            min_samples=min_samples,
+            intersect=intersect,
+            rows={
+                "total": total_rows,
+                "without_prediction": total_rows - n_scored,
+                "scored": n_scored,
+                "labelled": n_labelled,
+                "awaiting_label": n_scored - n_labelled if label is not None else n_scored,
+            },
+            groups=groups,
+        )
     )
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import html
 import json
-import re
 from typing import Any
 
-from ..safetext import shown
+from ..safetext import md_escape, shown
 from .disparities import TITLES
 from .metrics import columns
 from .stats import round12
@@ -147,17 +146,8 @@ def render_text(report: dict[str, Any]) -> str:
     return "\n".join(map(shown, out)) + "\n"
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#!])")
-_MD_ENTITY = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
-
-
-def _md_escape(text: str) -> str:
-    """User text as inert Markdown: control characters (CR, LF, ESC, bidi) shown as
-    escapes, HTML made entities, and the Markdown punctuation that could open a code
-    span, emphasis, a link, a table cell or a heading backslash-escaped."""
-    t = shown(text)
-    t = re.sub("[&<>]", lambda m: _MD_ENTITY[m.group()], t)
-    return _MD_SPECIAL.sub(r"\\\1", t)
+#: The one Markdown escaping of every export (faircode/safetext.py).
+_md_escape = md_escape
 
 
 def _md_rate(slice_: dict[str, Any], metric: str | None) -> str:
@@ -270,3 +260,86 @@ def render_html(report: dict[str, Any]) -> str:
         "</small></p></body></html>"
     )
     return "\n".join(parts) + "\n"
+
+
+#: The columns of `fairness evaluate --csv`, in order (README and SPEC 12.11).
+CSV_COLUMNS = (
+    "section",
+    "group",
+    "slice",
+    "n",
+    "n_labelled",
+    "metric",
+    "value",
+    "count",
+    "successes",
+    "ci_low",
+    "ci_high",
+    "low_n",
+    "status",
+    "gated",
+    "threshold",
+    "max_slice",
+    "max_value",
+    "min_slice",
+    "min_value",
+    "eligible_slices",
+    "four_fifths_rule",
+    "note",
+)
+
+
+def _csv_rows(report: dict[str, Any]):
+    s = report["settings"]
+    yield {
+        "section": "evaluate",
+        "status": report["status"],
+        "threshold": s["threshold"],
+        "n": report["rows"]["scored"],
+        "n_labelled": report["rows"]["labelled"],
+        "note": f"{report['task']['type']} model; prediction {report['prediction']}",
+    }
+    for g in report["groups"]:
+        for sl in g["slices"]:
+            for metric, m in sl["metrics"].items():
+                ci = m.get("ci95") or (None, None)
+                yield {
+                    "section": "slice",
+                    "group": g["name"],
+                    "slice": sl["slice"],
+                    "n": sl["n"],
+                    "n_labelled": sl["n_labelled"],
+                    "metric": metric,
+                    "value": m["value"],
+                    "count": m["count"],
+                    "successes": m.get("successes"),
+                    "ci_low": ci[0],
+                    "ci_high": ci[1],
+                    "low_n": m["low_n"],
+                }
+        for d in g["disparities"]:
+            hi, lo = d.get("max") or {}, d.get("min") or {}
+            yield {
+                "section": "disparity",
+                "group": g["name"],
+                "metric": d["metric"],
+                "value": d["value"],
+                "status": d["status"],
+                "gated": d["gated"],
+                "threshold": d["threshold"],
+                "max_slice": hi.get("slice"),
+                "max_value": hi.get("value"),
+                "min_slice": lo.get("slice"),
+                "min_value": lo.get("value"),
+                "eligible_slices": d["eligible_slices"],
+                "four_fifths_rule": d.get("four_fifths_rule"),
+                "note": d["reason"],
+            }
+
+
+def render_csv(report: dict[str, Any]) -> str:
+    """The report as one flat CSV table (sections `evaluate`, `slice` per slice and
+    metric, `disparity`); cells neutralised against formulas (faircode.safetext)."""
+    from ..exports import csv_table
+
+    return csv_table(CSV_COLUMNS, _csv_rows(report))

@@ -1,0 +1,135 @@
+"""Results that display themselves in a notebook and stay plain dicts (SPEC 6.2).
+
+``faircode.profile``, ``faircode.compare`` and ``faircode.monitor.evaluate`` return a
+:class:`ProfileResult`, :class:`CompareResult` or :class:`EvaluateResult`: a ``dict``
+subclass with no other state than the name of the data (never a key), so ``==`` with a
+plain dict, ``json.dumps``, pickling and ``copy.deepcopy`` behave as for the dict.
+Jupyter shows ``_repr_html_``: the command's HTML report (the ``html`` renderer of
+:data:`faircode.render.RENDERERS`, e.g. ``faircode.htmlreport``, imported only then) in
+a sandboxed ``<iframe srcdoc>`` so its styles and scripts cannot touch the notebook,
+or, where the command has no HTML renderer installed, the Markdown report, escaped,
+in a ``<pre>``. ``repr()`` is one line: what was measured, labels shown by 0.6.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any, ClassVar
+
+from .safetext import clip, shown
+
+#: Names a one-line repr lists before `...`.
+REPR_NAMES = 6
+
+
+def _names(items: list[str]) -> str:
+    head = ", ".join(clip(n, 24) for n in items[:REPR_NAMES])
+    return head + (", ..." if len(items) > REPR_NAMES else "")
+
+
+def pre_html(markdown: str) -> str:
+    """The Markdown report as escaped text in a ``<pre>`` (no HTML renderer)."""
+    return f'<pre class="faircode">{html.escape(markdown, quote=True)}</pre>'
+
+
+def iframe_html(document: str, title: str) -> str:
+    """A whole HTML document shown inside a notebook: an ``<iframe srcdoc>`` (the document
+    attribute-escaped) sandboxed to scripts only, so it runs with an opaque origin."""
+    return (
+        f'<iframe srcdoc="{html.escape(document, quote=True)}" sandbox="allow-scripts" '
+        f'title="{html.escape(title, quote=True)}" '
+        'style="width:100%;height:36em;border:1px solid #ddd"></iframe>'
+    )
+
+
+class Result(dict):
+    """A result dict that renders itself (subclasses name their command)."""
+
+    __slots__ = ("_name",)
+    command: ClassVar[str] = ""
+
+    def __init__(self, *args: Any, name: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._name = name
+
+    def _context(self) -> dict[str, str]:
+        return {"name": getattr(self, "_name", "")}
+
+    def report(self, form: str = "text") -> str:
+        """The report in ``form`` (a format of the command: text, json, markdown, csv,
+        html where installed), as the CLI prints it."""
+        from .render import render_as
+
+        return render_as(self.command, form, dict(self), **self._context())
+
+    def _html_document(self) -> str | None:
+        from .render import RENDERERS
+
+        if "html" not in RENDERERS[self.command]:
+            return None
+        try:
+            return self.report("html")
+        except ModuleNotFoundError as exc:  # a registered renderer not installed here
+            if (exc.name or "").startswith("faircode"):
+                return None
+            raise
+
+    def _repr_html_(self) -> str:
+        document = self._html_document()
+        if document is None:
+            return pre_html(self.report("markdown"))
+        return iframe_html(document, f"faircode {self.command}")
+
+
+class ProfileResult(Result):
+    """``faircode.profile``'s result (SPEC 6)."""
+
+    __slots__ = ()
+    command = "profile"
+
+    def __repr__(self) -> str:
+        score = self.get("overall_score")
+        head = "score not measured" if score is None else f"score {score}/100 grade {self['grade']}"
+        dims = [d["name"] for d in self.get("dimensions", [])]
+        return shown(
+            f"ProfileResult({head}; {self.get('n_rows')} rows, {self.get('n_cols')} columns; "
+            f"{len(dims)} dimensions: {_names(dims) or 'none'}; "
+            f"{len(self.get('flags', []))} flags)"
+        )
+
+
+class CompareResult(Result):
+    """``faircode.compare``'s result (SPEC 8)."""
+
+    __slots__ = ()
+    command = "compare"
+
+    def _context(self) -> dict[str, str]:
+        return {}
+
+    def __repr__(self) -> str:
+        a, b = self.get("a", {}), self.get("b", {})
+        drift = [f"{d['name']} {d['drift_level']}" for d in self.get("dimensions", [])]
+        return shown(
+            f"CompareResult({a.get('n_rows')} -> {b.get('n_rows')} rows; score "
+            f"{a.get('overall_score')} ({a.get('grade')}) -> {b.get('overall_score')} "
+            f"({b.get('grade')}); drift: {_names(drift) or 'no shared dimension'}; "
+            f"{len(self.get('flags', []))} flags)"
+        )
+
+
+class EvaluateResult(Result):
+    """``faircode.monitor.evaluate``'s report (SPEC 12.11)."""
+
+    __slots__ = ()
+    command = "fairness evaluate"
+
+    def __repr__(self) -> str:
+        groups = [g["name"] for g in self.get("groups", [])]
+        task = (self.get("task") or {}).get("type")
+        n = len(self.get("failures", []))
+        return shown(
+            f"EvaluateResult({self.get('status')}; {task} model; "
+            f"{len(groups)} slicings: {_names(groups) or 'none'}; "
+            f"{n} disparit{'y' if n == 1 else 'ies'} exceeded)"
+        )

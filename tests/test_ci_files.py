@@ -1,0 +1,134 @@
+"""The GitHub Action (action.yml) and the pre-commit hook (.pre-commit-hooks.yaml) run
+commands the CLI has; the action's run step is run here as GitHub would (no network)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from util import ROOT
+
+from faircode.cli import build_parser, cmd_compare, cmd_profile
+from faircode.monitor.cli import evaluate_command
+
+
+def action() -> dict:
+    return yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+
+
+def run_script() -> str:
+    """The Python program of the action's `Run faircode` step."""
+    (step,) = [s for s in action()["runs"]["steps"] if s.get("name") == "Run faircode"]
+    m = re.search(r"<<'PY'\n(.*?)\nPY\n", step["run"], re.S)
+    assert m, step["run"]
+    return m.group(1)
+
+
+def markdown_commands() -> list[list[str]]:
+    tree = ast.parse(run_script())
+    (node,) = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "MARKDOWN_COMMANDS"
+    ]
+    return ast.literal_eval(node.value)
+
+
+def test_action_inputs_and_steps():
+    a = action()
+    assert set(a["inputs"]) == {"args", "python-version", "faircode-version", "extras", "summary"}
+    assert a["inputs"]["args"]["required"] is True
+    assert a["runs"]["using"] == "composite"
+    steps = a["runs"]["steps"]
+    assert steps[0]["uses"].startswith("actions/setup-python@")
+    assert all(s.get("shell") == "bash" for s in steps[1:])
+    install = steps[1]["run"]
+    assert "python -m pip install" in install and "faircode${extras}${FAIRCODE_VERSION}" in install
+    # inputs reach the scripts as environment variables, never pasted into the script
+    for s in steps[1:]:
+        assert "${{" not in s["run"]
+
+
+def test_action_markdown_commands_exist_and_take_markdown_path(tmp_path):
+    funcs = {"profile": cmd_profile, "compare": cmd_compare, "evaluate": evaluate_command}
+    operands = {"profile": ["d.csv"], "compare": ["a.csv", "b.csv"], "evaluate": ["p.csv"]}
+    commands = markdown_commands()
+    assert commands == [["profile"], ["compare"], ["fairness", "evaluate"]]
+    summary = str(tmp_path / "summary.md")
+    for cmd in commands:
+        extra = ["--attr", "g", "--pred", "p"] if cmd[-1] == "evaluate" else []
+        args = build_parser().parse_args([*cmd, *operands[cmd[-1]], *extra, "--markdown", summary])
+        assert args.func is funcs[cmd[-1]] and args.markdown == summary
+
+
+def run_action(tmp_path: Path, args: str, summary: bool = True) -> tuple[int, str]:
+    target = tmp_path / "step_summary.md"
+    target.write_text("")
+    env = {
+        **os.environ,
+        "FAIRCODE_ARGS": args,
+        "FAIRCODE_SUMMARY": "true" if summary else "false",
+        "GITHUB_STEP_SUMMARY": str(target),
+        "PYTHONPATH": str(ROOT),
+    }
+    p = subprocess.run(
+        [sys.executable, "-c", run_script()],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert p.stdout.startswith("+ faircode "), p.stdout + p.stderr
+    return p.returncode, target.read_text(encoding="utf-8")
+
+
+def test_action_run_step_writes_the_summary_and_keeps_the_exit_code(tmp_path):
+    code, summary = run_action(tmp_path, "profile --sample --fail-under 99")
+    assert code == 1 and summary.startswith("### faircode profile: score 74/100")
+    code, summary = run_action(tmp_path, "profile --sample --fail-under 50")
+    assert code == 0 and "| Dimension | Group |" in summary
+    code, summary = run_action(tmp_path, "profile --sample", summary=False)
+    assert code == 0 and summary == ""
+    code, summary = run_action(tmp_path, "--version")  # no --markdown where not supported
+    assert code == 0 and summary == ""
+    code, _ = run_action(tmp_path, "profile --sample --bogus")
+    assert code == 2
+
+
+def test_pre_commit_hook_runs_faircode_profile(tmp_path, capsys):
+    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert hook["id"] == "faircode-profile" and hook["language"] == "python"
+    assert hook["pass_filenames"] is True and hook["entry"] == "faircode profile"
+    files = re.compile(hook["files"])
+    assert [bool(files.search(n)) for n in ("a.csv", "b.tsv", "c.parquet", "d.json")] == [
+        True,
+        True,
+        True,
+        False,
+    ]
+    entry = shlex.split(hook["entry"])
+    assert entry[0] == "faircode"  # the console script of pyproject.toml
+    assert re.search(
+        r'^faircode = "faircode\.cli:main"', (ROOT / "pyproject.toml").read_text(), re.M
+    )
+    # pre-commit passes every staged file at once: each is profiled on its own
+    from faircode.cli import main
+
+    a = tmp_path / "a.csv"
+    a.write_text("sex\n" + "M\nF\n" * 200)
+    b = tmp_path / "b.tsv"
+    b.write_text("race\tsex\n" + "x\tM\n" * 390 + "y\tF\n" * 10)
+    code = main([*entry[1:], "--fail-under", "70", str(a), str(b)])
+    out = capsys.readouterr().out
+    assert code == 1 and out.count("faircode profile: ") == 2
+    assert main([*entry[1:], str(a), str(a)]) == 0
+    with pytest.raises(SystemExit):
+        build_parser().parse_args([*entry[1:], "--bogus"])

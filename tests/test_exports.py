@@ -1,0 +1,434 @@
+"""Exports (SPEC 6.1): --markdown and --csv for profile, compare and fairness evaluate;
+a saved profile as a side of compare (SPEC 8.1); results in a notebook (SPEC 6.2)."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import html.parser
+import io
+import json
+import os
+import pickle
+from pathlib import Path
+
+import pytest
+from util import ADULT_NAMES, DATA
+
+import faircode
+from faircode.cli import main
+
+FORMULAS = ['=HYPERLINK("http://x","y")', "+1", "-2", "@x", "\rCR"]
+HOSTILE = ["a|b", "x\ny", "`tick`", "<b>bold</b>", "<script>alert(1)</script>", '"><img>']
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write_csv(path: Path, header: list[str], rows: list[list[str]]) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows([header, *rows])
+    return path
+
+
+def labels_file(tmp_path: Path, labels: list[str], name: str = "data.csv") -> Path:
+    """A race dimension holding ``labels`` (150 rows each, 10 more rows of one)."""
+    rows = [[lab, "F" if i % 2 else "M"] for lab in labels for i in range(150)]
+    rows += [[labels[0], "M"]] * 10
+    return write_csv(tmp_path / name, ["race", "sex"], rows)
+
+
+def read_csv(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
+def is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
+
+
+def assert_inert(rows: list[dict[str, str]]) -> None:
+    for row in rows:
+        for key, cell in row.items():
+            if not is_number(cell):
+                assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), (key, cell)
+
+
+# ---------------------------------------------------------------------------------------
+# CSV
+
+
+def test_profile_csv_neutralises_formulas_and_keeps_numbers(tmp_path, capsys):
+    path = labels_file(tmp_path, FORMULAS)
+    code, out, _ = run(capsys, "profile", path, "--csv", "-")
+    assert code == 0
+    rows = read_csv(out)
+    assert_inert(rows)
+    groups = [r for r in rows if r["section"] == "group" and r["dimension"] == "race"]
+    assert sorted(r["label"] for r in groups) == sorted("'" + lab for lab in FORMULAS)
+    hyperlink = next(r for r in groups if "HYPERLINK" in r["label"])
+    assert hyperlink["label"] == "'" + FORMULAS[0]  # the quotes inside kept, exact
+    assert int(hyperlink["count"]) == 160 and float(hyperlink["share"]) > 0
+    # numbers stay numbers: every numeric column parses, none is quoted or prefixed
+    for r in groups:
+        for col in ("n_groups", "dimension_score", "count", "share", "ci_low", "ci_high"):
+            assert is_number(r[col]), (col, r[col])
+        assert r["small_group"] in ("true", "false")
+    (profile_row,) = [r for r in rows if r["section"] == "profile"]
+    assert int(profile_row["n_rows"]) == 150 * len(FORMULAS) + 10 and profile_row["grade"]
+    flags = [r["note"] for r in rows if r["section"] == "flag"]
+    assert flags == faircode.profile(path)["flags"]
+
+
+def test_csv_tab_leading_cell_and_negative_numbers(tmp_path, capsys):
+    from faircode.render import render_as
+
+    # the reader trims tabs from labels (SPEC 0.4), so a tab-leading label reaches the
+    # renderer only from a result built elsewhere (an API caller's dict)
+    result = copy.deepcopy(dict(faircode.profile(labels_file(tmp_path, ["a", "b"]))))
+    result["dimensions"][0]["groups"][0]["label"] = "\tTab"
+    rows = read_csv(render_as("profile", "csv", result, name="x"))
+    assert "'\tTab" in [r["label"] for r in rows]
+    assert_inert(rows)
+    # compare: a negative share_delta is a number, not text with a quote
+    a = labels_file(tmp_path, ["a", "b"], "a.csv")
+    b = write_csv(tmp_path / "b.csv", ["race", "sex"], [["a", "M"]] * 100 + [["b", "F"]] * 300)
+    code, out, _ = run(capsys, "compare", a, b, "--csv", "-")
+    assert code == 0
+    table = read_csv(out)
+    deltas = [r["share_delta"] for r in table if r["section"] == "group"]
+    assert any(d.startswith("-") for d in deltas) and all(is_number(d) for d in deltas)
+    flags = [r["note"] for r in table if r["section"] == "flag"]
+    assert flags == faircode.compare(faircode.profile(a), faircode.profile(b))["flags"] and flags
+
+
+def test_evaluate_csv_neutralises_slice_labels(tmp_path, capsys):
+    labels = [*FORMULAS, "plain"]
+    rows = [json.dumps({"g": labels[i % 6], "p": i % 2, "y": (i // 2) % 2}) for i in range(600)]
+    path = tmp_path / "preds.jsonl"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    base = ["fairness", "evaluate", path, "--pred", "p", "--label", "y", "--attr", "g"]
+    code, out, _ = run(capsys, *base, "--engine", "pandas", "--csv", "-")
+    assert code == 0
+    table = read_csv(out)
+    assert_inert(table)
+    slices = {r["slice"] for r in table if r["section"] == "slice"}
+    assert slices == {"'" + lab for lab in FORMULAS} | {"plain"}
+    acc = [r for r in table if r["section"] == "slice" and r["metric"] == "accuracy"]
+    assert all(int(r["n"]) == 100 and 0 <= float(r["value"]) <= 1 for r in acc)
+    assert {r["section"] for r in table} == {"evaluate", "slice", "disparity"}
+
+
+# ---------------------------------------------------------------------------------------
+# Markdown
+
+
+def split_row(line: str) -> list[str]:
+    """The cells of a GFM table row: split at pipes not escaped by a backslash."""
+    cells, cur, i = [], "", 0
+    assert line.startswith("|") and line.endswith("|"), line
+    body = line[1:-1]
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            cur += body[i : i + 2]
+            i += 2
+            continue
+        if ch == "|":
+            cells.append(cur)
+            cur = ""
+        else:
+            cur += ch
+        i += 1
+    return [*cells, cur]
+
+
+def tables(markdown: str) -> list[list[list[str]]]:
+    out, current = [], None
+    for line in markdown.split("\n"):
+        if line.startswith("|"):
+            if current is None:
+                current = []
+                out.append(current)
+            current.append(split_row(line))
+        else:
+            current = None
+    return out
+
+
+def test_profile_markdown_keeps_hostile_labels_in_their_cells(tmp_path, capsys):
+    path = labels_file(tmp_path, HOSTILE)
+    code, out, _ = run(capsys, "profile", path, "--markdown", "-")
+    assert code == 0
+    found = tables(out)
+    assert len(found) == 2  # the dimensions table and the groups table, nothing else
+    dims, groups = found
+    assert [len(r) for r in dims] == [7] * (2 + 2)  # header, rule, race, sex
+    assert [len(r) for r in groups] == [6] * (2 + len(HOSTILE) + 2)
+    race = [r[1].strip() for r in groups[2:] if r[0].strip() == "race"]
+    assert race[0] == "a\\|b" and "x\\\\ny" in race and "\\`tick\\`" in race
+    assert "&lt;script&gt;" in out and "<script>" not in out and "<b>" not in out
+
+
+def test_compare_markdown_is_tables_and_flags(tmp_path, capsys):
+    a = labels_file(tmp_path, HOSTILE[:3], "a.csv")
+    b = labels_file(tmp_path, HOSTILE[1:4], "b.csv")
+    code, out, _ = run(capsys, "compare", a, b, "--markdown", "-")
+    assert code == 0 and out.startswith("### faircode compare: significant representation drift")
+    dims, groups = tables(out)
+    assert all(len(r) == 7 for r in dims) and all(len(r) == 6 for r in groups)
+    statuses = [r[5].strip() for r in groups[2:] if r[0].strip() == "race"]
+    assert sorted(statuses) == ["appeared", "disappeared", "shifted", "shifted"]
+    assert "#### Flags" in out and "<b>" not in out
+
+
+# ---------------------------------------------------------------------------------------
+# The one --format convention of the three commands
+
+
+def evaluate_args(tmp_path: Path) -> list:
+    rows = [json.dumps({"g": "ab"[i % 2], "p": int(i % 3 == 0), "y": i % 2}) for i in range(400)]
+    path = tmp_path / "preds.jsonl"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return ["fairness", "evaluate", path, "--pred", "p", "--label", "y", "--attr", "g"]
+
+
+@pytest.mark.parametrize("command", ["profile", "compare", "fairness evaluate"])
+@pytest.mark.parametrize("form", ["markdown", "csv"])
+def test_export_flags_of_every_command(tmp_path, capsys, command, form):
+    data = labels_file(tmp_path, ["a", "b", "c"])
+    args = {
+        "profile": ["profile", data],
+        "compare": ["compare", data, labels_file(tmp_path, ["a", "b"], "b.csv")],
+        "fairness evaluate": evaluate_args(tmp_path),
+    }[command]
+    inp = args[2] if command == "fairness evaluate" else args[1]
+    text = run(capsys, *args)
+    assert text[0] == 0
+    stdout = run(capsys, *args, "--format", form)
+    assert stdout[0] == 0 and stdout[1] != text[1]
+    assert run(capsys, *args, f"--{form}", "-") == stdout  # `-`: instead of the report
+    target = tmp_path / f"out.{form}"
+    code, out, err = run(capsys, *args, f"--{form}", target)
+    assert (code, out) == (0, text[1])  # PATH: the usual report still prints
+    assert target.read_bytes().decode() == stdout[1]
+    assert err.startswith("faircode: wrote ") and str(target) in err
+    # with --json on stdout, the export still goes to its file
+    code, out, _ = run(capsys, *args, "--json", f"--{form}", target)
+    assert code == 0 and json.loads(out) and target.read_bytes().decode() == stdout[1]
+    # an export onto an input file is refused before anything is read or written
+    before = Path(inp).read_bytes()
+    code, _, err = run(capsys, *args, f"--{form}", inp)
+    assert code == 2 and "is an input file" in err and Path(inp).read_bytes() == before
+    code, _, err = run(capsys, *args, f"--{form}", tmp_path / "no" / "such" / "dir.out")
+    assert code == 2 and err.startswith("faircode: error: cannot write") and err.count("\n") == 1
+
+
+def test_two_claims_on_stdout_are_a_usage_error(tmp_path, capsys):
+    data = labels_file(tmp_path, ["a", "b"])
+    for extra in (["--markdown", "--json"], ["--json", "--csv", "-"], ["--csv", "--markdown"]):
+        with pytest.raises(SystemExit) as exc:
+            main(["profile", str(data), *extra])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert "not allowed with argument" in err and err.count("\n") == 1, err
+
+
+# ---------------------------------------------------------------------------------------
+# A saved profile as a side of compare (SPEC 8.1)
+
+
+def saved_profile(capsys, tmp_path: Path, data: Path, *args: str, name: str = "saved.json"):
+    code, out, _ = run(capsys, "profile", data, "--json", *args)
+    assert code == 0
+    path = tmp_path / name
+    path.write_text(out, encoding="utf-8")
+    return path
+
+
+def compare_json(capsys, *args) -> dict:
+    code, out, err = run(capsys, "compare", *args, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+needs_data = pytest.mark.skipif(not (DATA / "adult.data").is_file(), reason="shared data")
+
+
+@needs_data
+def test_saved_profile_compares_as_its_file_adult(tmp_path, capsys):
+    train, test = DATA / "adult.data", DATA / "adult.test"
+    names = ["--names", ADULT_NAMES]
+    saved_a = saved_profile(capsys, tmp_path, train, *names)
+    saved_b = saved_profile(capsys, tmp_path, test, *names, "--skip-lines", "1", name="b.json")
+    opts = [*names, "--skip-lines-b", "1"]
+    files = compare_json(capsys, train, test, *opts)
+    for a, b in ((saved_a, test), (train, saved_b), (saved_a, saved_b)):
+        got = compare_json(capsys, a, b, *opts)
+        assert {k: v for k, v in got.items() if k != "provenance"} == {
+            k: v for k, v in files.items() if k != "provenance"
+        }
+        # the dataset digests are those of the files the saved profiles were made from
+        for side in "ab":
+            key = f"dataset_hash_{side}"
+            assert got["provenance"][key] == files["provenance"][key]
+    assert got["provenance"]["saved_profile_hash_a"].startswith("sha256:")
+    # the text report names the files given, and the numbers are those of the files
+    code, out, _ = run(capsys, "compare", saved_a, test, *opts, "--no-provenance")
+    assert code == 0 and out.startswith(f"faircode compare: A = {saved_a}")
+    assert out.split("\n", 1)[1] == run(capsys, "compare", train, test, *opts)[1].split("\n", 1)[1]
+
+
+@needs_data
+def test_saved_profile_compares_as_its_file_compas(tmp_path, capsys):
+    two_years = DATA / "compas-scores-two-years.csv"
+    lines = two_years.read_bytes().splitlines(keepends=True)
+    later = tmp_path / "later.csv"  # the first 1,500 people screened: another mix
+    later.write_bytes(b"".join(lines[:1501]))
+    saved = saved_profile(capsys, tmp_path, two_years)
+    got = compare_json(capsys, saved, later, "--no-provenance")
+    assert got == compare_json(capsys, two_years, later, "--no-provenance")
+    assert len(got["dimensions"]) == 4 and got["a"]["n_rows"] == 7214
+    assert got["b"]["n_rows"] == 1500 and any(d["psi"] > 0 for d in got["dimensions"])
+    code, _, err = run(capsys, "compare", saved, later, "--fail-on-drift", "moderate")
+    assert code == run(capsys, "compare", two_years, later, "--fail-on-drift", "moderate")[0]
+
+
+def test_saved_profile_with_other_options_is_refused(tmp_path, capsys):
+    a = labels_file(tmp_path, ["a", "b", "c"], "a.csv")
+    b = labels_file(tmp_path, ["a", "b"], "b.csv")
+    saved = saved_profile(capsys, tmp_path, a, "--min-share", "0.2", "--map", "race=race")
+    code, out, err = run(capsys, "compare", saved, b)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "min_share 0.2 (this run: 0.05)" in err
+    assert 'overrides {"race": "race"} (this run: {})' in err
+    assert "--allow-different-options" in err
+    # the same options: accepted
+    same = compare_json(capsys, saved, b, "--min-share", "0.2", "--map", "race=race")
+    assert same["dimensions"][0]["name"] == "race"
+    code, out, err = run(capsys, "compare", saved, b, "--allow-different-options")
+    assert code == 0 and out.startswith("faircode compare:")
+    assert err.startswith("faircode: warning: ") and "min_share" in err
+    # no provenance: its options cannot be checked
+    bare = saved_profile(capsys, tmp_path, a, "--no-provenance", name="bare.json")
+    code, _, err = run(capsys, "compare", bare, b)
+    assert code == 2 and "--no-provenance" in err and err.count("\n") == 1
+
+
+def test_saved_result_of_another_format_version_or_kind_is_refused(tmp_path, capsys):
+    a = labels_file(tmp_path, ["a", "b"], "a.csv")
+    saved = json.loads(saved_profile(capsys, tmp_path, a).read_text())
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({**saved, "format_version": 1}))
+    code, _, err = run(capsys, "compare", old, a)
+    assert code == 2 and err.count("\n") == 1
+    assert "format_version 1" in err and "profile the data again" in err
+    drift = tmp_path / "drift.json"
+    drift.write_text(json.dumps(compare_json(capsys, a, a)))
+    code, _, err = run(capsys, "compare", drift, a)
+    assert code == 2 and "not a profile" in err
+
+
+# ---------------------------------------------------------------------------------------
+# Notebook display (SPEC 6.2)
+
+
+class Tags(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+def parsed(markup: str) -> list[tuple[str, dict]]:
+    p = Tags()
+    p.feed(markup)
+    p.close()
+    return p.tags
+
+
+def test_results_display_in_a_notebook_and_stay_dicts(tmp_path):
+    from faircode.results import pre_html
+    from faircode.safetext import md_escape
+
+    r = faircode.profile(labels_file(tmp_path, HOSTILE))
+    plain = json.loads(json.dumps(r))
+    assert r == plain and plain == r and isinstance(r, dict)
+    assert json.dumps(r) == json.dumps(plain)
+    for copied in (pickle.loads(pickle.dumps(r)), copy.deepcopy(r), copy.copy(r)):
+        assert copied == r and type(copied) is type(r)
+        assert copied._repr_html_() == r._repr_html_()
+    text = repr(r)
+    assert text.startswith("ProfileResult(score ") and "\n" not in text
+    page = r._repr_html_()
+    tags = parsed(page)
+    assert tags and tags[0][0] in ("pre", "iframe")
+    if tags[0][0] == "pre":  # no HTML renderer installed: the Markdown, escaped
+        assert [t for t, _ in tags] == ["pre"] and page == pre_html(r.report("markdown"))
+        assert "&amp;lt;script&amp;gt;" in page and md_escape("a|b") in page
+    else:  # the HTML report, in a sandboxed frame
+        assert len(tags) == 1 and tags[0][1]["sandbox"] == "allow-scripts"
+        assert tags[0][1]["srcdoc"] == r.report("html")
+    assert "<script>alert" not in page and "<img>" not in page
+    c = faircode.compare(r, r)
+    assert c == json.loads(json.dumps(c)) and repr(c).startswith("CompareResult(")
+    assert "<script>alert" not in c._repr_html_()
+
+
+def test_evaluate_result_displays_its_html_report_escaped():
+    pd = pytest.importorskip("pandas")
+    from faircode.monitor import evaluate
+
+    frame = pd.DataFrame(
+        {"g": [HOSTILE[4], HOSTILE[5]] * 100, "p": [1, 0, 0, 1] * 50, "y": [1, 0] * 100}
+    )
+    report = evaluate(frame, pred="p", label="y", attrs=["g"], engine="pandas")
+    assert report == json.loads(json.dumps(report))
+    assert pickle.loads(pickle.dumps(report)) == report == copy.deepcopy(report)
+    assert repr(report).startswith("EvaluateResult(")
+    page = report._repr_html_()
+    tags = parsed(page)
+    assert [t for t, _ in tags] == ["iframe"] and tags[0][1]["sandbox"] == "allow-scripts"
+    document = tags[0][1]["srcdoc"]
+    assert document == report.report("html") and document.startswith("<!DOCTYPE html>")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in document
+    assert "<script>" not in document and '"><img>' not in document
+    assert "<script" not in page and "<img" not in page
+
+
+def test_repr_html_draws_the_report_in_a_browser_and_runs_no_label(tmp_path):
+    """The notebook output in Chromium: the report is drawn inside its sandboxed frame
+    (its own scripts run there), a hostile label is text, and no label opens a dialog."""
+    chromium = os.environ.get("FAIRCODE_CHROMIUM", "/usr/bin/chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(chromium):
+        pytest.skip(f"Chromium is not installed at {chromium}")
+    labels = ["<script>alert(1)</script>", '"><img src=x onerror=alert(2)>', "a|b"]
+    r = faircode.profile(labels_file(tmp_path, labels))
+    cell = r._repr_html_()
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            dialogs: list[str] = []
+            page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+            page.set_content(f"<!DOCTYPE html><html><body>{cell}</body></html>")
+            frames = page.frames
+            assert len(frames) == (2 if cell.startswith("<iframe") else 1)
+            body = frames[-1].locator("body")
+            body.get_by_text("<script>alert(1)</script>").first.wait_for(timeout=20000)
+            text = body.inner_text()
+            assert '"><img src=x onerror=alert(2)>' in text and "a|b" in text
+            page.wait_for_timeout(300)
+            assert dialogs == [] and page.locator("img").count() == 0
+            assert frames[-1].locator("img").count() == 0
+        finally:
+            browser.close()
