@@ -485,8 +485,9 @@ function () {
     return out;
   }
 
-  /** SPEC 1.1 `recode`: [[column, from, to], ...] or {column: {from: to}} (iteration
-   * order); from and to trimmed; resolved to [[column, from, to], ...]. */
+  /** SPEC 1.1 `recode`: [[column, from, to], ...] or {column: {from: to}} (columns, then
+   * froms, by code point: JS objects put integer-like keys first, so their own order is
+   * not the writer's); from and to trimmed; resolved to [[column, from, to], ...]. */
   function resolveRecode(recode) {
     const shape = '--recode: each item is [column, from, to]';
     let items;
@@ -498,6 +499,7 @@ function () {
         if (m === null || typeof m !== 'object' || Array.isArray(m)) throw new InputError(shape);
         for (const [from, to] of Object.entries(m)) items.push([col, from, to]);
       }
+      items.sort((x, y) => cmpCodePoint(x[0], y[0]) || cmpCodePoint(x[1], y[1]));
     } else {
       throw new InputError(shape);
     }

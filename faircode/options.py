@@ -148,6 +148,9 @@ def _recode(value) -> tuple:
             if not isinstance(table, dict):
                 raise InputError("--recode: each item is [column, from, to]")
             items.extend([col, k, v] for k, v in table.items())
+        # by code point: a JS object puts integer-like keys first, so iteration order
+        # cannot be the writer's in both engines (SPEC 1.1)
+        items.sort(key=lambda item: (str(item[0]), str(item[1])))
     elif isinstance(value, (list, tuple)):
         items = list(value)
     else:

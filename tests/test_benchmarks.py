@@ -26,7 +26,9 @@ def test_generator_is_seeded_and_realistic(tmp_path):
 
     r = faircode.profile(a)
     names = [d["name"] for d in r["dimensions"]]
-    assert names == ["gender", "race", "age", "region", "zip", "education", "employment_status"]
+    assert names == ["gender", "race", "age", "region", "zip"]
+    # education and employment status are counted but not scored (SPEC 1.4)
+    assert [u["name"] for u in r["unscored"]] == ["education", "employment_status"]
     assert r["n_cols"] == 12
 
 

@@ -225,3 +225,27 @@ def test_spec_section_6_example_is_a_real_result():
     real = faircode.profile(DATA / "compas-scores-two-years.csv")
     assert list(example) == [k for k in real if k in example]  # key order
     assert _excerpt_matches(example, real) == []
+
+
+def test_recode_objects_resolve_in_code_point_order_in_both_engines():
+    """A JS object lists integer-like keys first, so the object form of `recode` is taken
+    in code-point order (SPEC 1.1); provenance params are then the same in both."""
+    from jsbridge import node_command
+
+    from faircode.options import resolve
+
+    given = {"sex": {"2": "F", "b": "x", "1": "M"}, "age": {"9": "NA"}}
+    want = [["age", "9", "NA"], ["sex", "1", "M"], ["sex", "2", "F"], ["sex", "b", "x"]]
+    assert resolve({"recode": given}).params()["recode"] == want
+    script = (
+        "const E = require(process.argv[1]);"
+        "console.log(JSON.stringify(E.resolveOptions(JSON.parse(process.argv[2])).recode))"
+    )
+    engine = str(ROOT / "assets" / "profiler-engine.js")
+    out = subprocess.run(
+        [*node_command(), "-e", script, engine, json.dumps({"recode": given})],
+        capture_output=True,
+        check=True,
+        text=True,
+    ).stdout
+    assert json.loads(out) == want

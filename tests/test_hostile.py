@@ -145,7 +145,7 @@ def test_profile_and_compare_reports_are_escaped(d: Path) -> None:
     f.write_text(INJECT)
     out = ok(run([*PY, "profile", str(f), "--map", "se\nx=sex"]))
     clean_terminal(out)
-    assert "se\\nx (sex)" in out and "\\x1b]8;;http://evil" in out
+    assert "se\\nx (sex, declared with --map)" in out and "\\x1b]8;;http://evil" in out
     out = ok(run([*PY, "compare", str(f), str(f), "--map", "se\nx=sex"]))
     clean_terminal(out)
     # JSON stays exact

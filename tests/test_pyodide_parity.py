@@ -294,7 +294,9 @@ def test_adult_compare_cli_three_engines(pyodide, js):
     """`compare A B --json` (section 8, provenance included) through the CLI in Pyodide."""
     names = ",".join(ADULT_NAMES)
     a, b = str(DATA / "adult.data"), str(DATA / "adult.test")
+    # income is an outcome: scored on request, so its drift is compared (SPEC 1.5)
     argv = ["compare", a, b, "--json", "--names", names, "--skip-lines-b", "1"]
+    argv.append("--score-categoricals")
     proc = subprocess.run(
         NODE + [str(BRIDGE), *argv], capture_output=True, text=True, encoding="utf-8", cwd=ROOT
     )
@@ -302,7 +304,7 @@ def test_adult_compare_cli_three_engines(pyodide, js):
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, want["stdout"], want["stderr"])
     out = json.loads(proc.stdout)
     prov = out.pop("provenance")
-    opts = {"names": ADULT_NAMES}
+    opts = {"names": ADULT_NAMES, "score_categoricals": True}
     got = js.request(
         {
             "op": "compare",
@@ -323,6 +325,9 @@ def test_a_built_wheel_loads_in_pyodide(pyodide, tmp_path):
     shutil.copytree(
         ROOT / "faircode", src / "faircode", ignore=shutil.ignore_patterns("__pycache__")
     )
+    # the site ships as faircode.site from the top-level site/ (pyproject package-dir);
+    # its links (the engine, the sample) are copied as files
+    shutil.copytree(ROOT / "site", src / "site")
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, src / name)
     dist = tmp_path / "dist"
