@@ -446,18 +446,25 @@ function () {
   }
 
   function checkNumber(name, value, lo, hi, valid, integer, loOpen) {
+    // `shown` is the value as Python's message writes it: a text or a boolean given for
+    // a float option is converted first (float("2") is 2.0, float(True) is 1.0), and a
+    // boolean that is not converted reads True/False (issue 14: form inputs give text).
+    let shown = value;
     if (typeof value === 'boolean' || typeof value !== 'number') {
       let conv;
       if (typeof value === 'boolean') conv = integer ? undefined : Number(value);
       else if (integer) conv = /^\s*[+-]?\d+\s*$/.test(String(value)) ? Number(String(value).trim()) : undefined;
       else conv = pyFloatFromString(value);
-      if (conv === undefined) throw rangeError(name, value, valid);
+      if (conv === undefined) {
+        throw rangeError(name, typeof value === 'boolean' ? (value ? 'True' : 'False') : value, valid);
+      }
       value = conv;
+      shown = integer ? conv : pyFloatRepr(conv);
     }
-    if (Number.isNaN(value)) throw rangeError(name, value, valid);
-    if (integer && value !== Math.trunc(value)) throw rangeError(name, value, valid);
-    if (lo !== null && (value < lo || (loOpen && value === lo))) throw rangeError(name, value, valid);
-    if (hi !== null && value > hi) throw rangeError(name, value, valid);
+    if (Number.isNaN(value)) throw rangeError(name, shown, valid);
+    if (integer && value !== Math.trunc(value)) throw rangeError(name, shown, valid);
+    if (lo !== null && (value < lo || (loOpen && value === lo))) throw rangeError(name, shown, valid);
+    if (hi !== null && value > hi) throw rangeError(name, shown, valid);
     return value;
   }
 
@@ -1115,7 +1122,13 @@ function () {
 
     push(chunk) {
       if (this.finished) throw new Error('push() after finish()');
-      if (!(chunk instanceof Uint8Array)) chunk = new Uint8Array(chunk);
+      // Bytes only: a string (a TextDecoderStream's chunk), a DataView or null would
+      // otherwise become zero bytes and a silently wrong result (issue 14).
+      if (chunk instanceof ArrayBuffer) chunk = new Uint8Array(chunk);
+      else if (!(chunk instanceof Uint8Array)) {
+        const what = chunk === null ? 'null' : Array.isArray(chunk) ? 'an array' : typeof chunk === 'object' ? (chunk.constructor && chunk.constructor.name) || 'an object' : `a ${typeof chunk}`;
+        throw new TypeError(`push() takes bytes (a Uint8Array or an ArrayBuffer), not ${what}`);
+      }
       if (chunk.length === 0) return;
       let bytes;
       if (this.carry) {

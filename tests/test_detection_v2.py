@@ -249,3 +249,43 @@ def test_recode_objects_resolve_in_code_point_order_in_both_engines():
         text=True,
     ).stdout
     assert json.loads(out) == want
+
+
+def test_text_and_boolean_options_fail_alike_in_both_engines():
+    """Issue 14 item 9: a page's form gives options as text; the JS engine's messages
+    are Python's (float("2") is 2.0 in the message, True reads True)."""
+    from jsbridge import node_command
+
+    from faircode.options import resolve
+
+    cases = [
+        {"min_share": "2"},
+        {"min_share": "1e5"},
+        {"min_share": "abc"},
+        {"min_share": True},
+        {"min_group_size": True},
+        {"min_group_size": "5.5"},
+        {"max_age": False},
+        {"imbalance_flag": "0.5"},
+    ]
+    want = []
+    for opts in cases:
+        try:
+            resolve(opts)
+            want.append(None)
+        except InputError as exc:
+            want.append(str(exc))
+    script = (
+        "const E = require(process.argv[1]);"
+        "console.log(JSON.stringify(JSON.parse(process.argv[2]).map((o) => {"
+        "try { E.resolveOptions(o); return null; } catch (e) { return e.message; } })))"
+    )
+    engine = str(ROOT / "assets" / "profiler-engine.js")
+    out = subprocess.run(
+        [*node_command(), "-e", script, engine, json.dumps(cases)],
+        capture_output=True,
+        check=True,
+        text=True,
+    ).stdout
+    assert json.loads(out) == want
+    assert want[0] == "--min-share: 2.0 is out of range (0..1)"
