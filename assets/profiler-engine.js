@@ -424,7 +424,11 @@ function () {
     score_drop_flag: 5,
     reference: null, // a parsed section 9 table, identified in provenance by its hash
   };
-  const KNOWN_OPTIONS = Object.keys(DEFAULTS).slice().sort();
+  // Proxy hints (SPEC 16) are computed by the Python engine only: their options are
+  // known here (so an unknown option's message lists what Python lists) and refused.
+  const PYTHON_ONLY_OPTIONS = ['proxy_alpha', 'proxy_correction', 'proxy_exact', 'proxy_hints',
+    'proxy_permutations', 'proxy_seed', 'proxy_with'];
+  const KNOWN_OPTIONS = Object.keys(DEFAULTS).concat(PYTHON_ONLY_OPTIONS).sort();
   const DELIMITERS = { ',': ',', ';': ';', tab: '\t', '\t': '\t', '|': '|' };
   const UTF8_NAMES = new Set(['utf-8', 'utf8', 'u8', 'utf', 'cp65001', 'utf_8', 'utf-8_']);
 
@@ -581,7 +585,10 @@ function () {
     opts = opts || {};
     const given = (k) => opts[k] !== undefined && opts[k] !== null;
     for (const key of Object.keys(opts)) {
-      if (!Object.prototype.hasOwnProperty.call(DEFAULTS, key)) {
+      if (PYTHON_ONLY_OPTIONS.includes(key) && given(key) && opts[key] !== false) {
+        throw new InputError(`--${key.replace(/_/g, '-')}: proxy hints are computed by the Python engine only (faircode profile --proxy-hints)`);
+      }
+      if (!Object.prototype.hasOwnProperty.call(DEFAULTS, key) && !PYTHON_ONLY_OPTIONS.includes(key)) {
         throw new InputError(`unknown option '${key}' (known: ${KNOWN_OPTIONS.join(', ')})`);
       }
     }

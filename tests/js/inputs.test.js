@@ -32,3 +32,12 @@ test('push() takes a Uint8Array or an ArrayBuffer, anything else is a TypeError'
   p.push(new TextEncoder().encode('F\n'));
   assert.equal(p.finish().n_rows, 2);
 });
+
+test('proxy hints are Python only: their options are known, and refused when asked for', () => {
+  assert.match(message({ min_shares: 1 }), /known: .*proxy_hints, proxy_permutations/);
+  assert.equal(
+    message({ proxy_hints: true }),
+    '--proxy-hints: proxy hints are computed by the Python engine only (faircode profile --proxy-hints)',
+  );
+  assert.equal(message({ proxy_hints: false }), null);
+});
