@@ -224,15 +224,16 @@ def _names(names: list[str]) -> str:
     return shown + (", ..." if len(names) > UNSCORED_NAMED else "")
 
 
-def _imbalance(dim: dict, min_group_size: int) -> tuple[float, str, int | None]:
-    """(ratio, smaller label, its count when below min_group_size) of SPEC 6's imbalance
-    flag: against the smallest group of min_group_size rows, when two groups have that."""
+def _imbalance(dim: dict, min_group_size: int) -> tuple[float, str, str, int | None]:
+    """(ratio, largest label, smaller label, its count when below min_group_size) of SPEC
+    6's imbalance flag: against the smallest group of min_group_size rows, when two groups
+    have that."""
     by_count = sorted(dim["groups"], key=lambda g: (-g["count"], g["label"]))
     big = by_count[0]
     sized = [g for g in by_count if g["count"] >= min_group_size]
     small = sized[-1] if len(sized) >= 2 else by_count[-1]
     note = small["count"] if small["count"] < min_group_size else None
-    return big["count"] / small["count"], small["label"], note
+    return big["count"] / small["count"], big["label"], small["label"], note
 
 
 def analyze(
@@ -250,7 +251,7 @@ def analyze(
     contradicted: list[tuple[str, str, str]] = []  # (column, kind, why text)
     mappers: dict[int, Callable[[str], str | None]] = {}
     index_of: dict[str, int] = {}
-    age_info: dict[str, tuple[str, dict[str, int]]] = {}  # dim -> (mode, raw counts)
+    age_modes: dict[str, str] = {}  # age dimensions a single-year reference can map
     raw_flags: list[tuple[float, int]] = []  # unrounded missing share, n, for flag tests
     named_kinds: frozenset | None = None  # kinds the header's names give (SPEC 1.2)
     for i, name in enumerate(summary.columns):
@@ -338,7 +339,7 @@ def analyze(
         mappers[i] = _composed(relabel, mapper)
         index_of[name] = i
         if age_mode in ("numeric", "interval", "interval_as_written"):
-            age_info[name] = (age_mode, counts)
+            age_modes[name] = age_mode
 
     flags: list[str] = []
     ref_entries = match_reference(opts.reference, dims) if opts.reference else {}
@@ -364,12 +365,12 @@ def analyze(
                 "(see under_represented)"
             )
         if k >= 1:
-            ratio, small_label, small_count = _imbalance(dim, min_size)
+            ratio, big_label, small_label, small_count = _imbalance(dim, min_size)
             if ratio >= opts.imbalance_flag:
                 rows = "" if small_count is None else f", {small_count} rows"
                 flags.append(
                     f"{name}: imbalance ratio {fmt(ratio, 1)} "
-                    f"('{dim_max_label(dim)}' vs '{small_label}'{rows})"
+                    f"('{big_label}' vs '{small_label}'{rows})"
                 )
         if n_rows >= 1 and miss >= opts.missing_flag:
             text = f"{name}: {pct(miss)}% missing"
@@ -378,8 +379,8 @@ def analyze(
             flags.append(text)
         if name in ref_entries:
             years = None
-            if name in age_info:
-                years = _age_years(dim, age_info[name], opts)
+            if name in age_modes:
+                years = _age_years(dim, age_modes[name], opts)
             dim["reference"], ref_flags = reference_block(
                 dim, ref_entries[name], opts.reference_flag, years
             )
@@ -460,11 +461,6 @@ def analyze(
     return result
 
 
-def dim_max_label(dim: dict) -> str:
-    """The largest group's label (the first in count order, SPEC 3)."""
-    return min(dim["groups"], key=lambda g: (-g["count"], g["label"]))["label"]
-
-
 def _composed(
     relabel: Callable[[str], str | None] | None, mapper: Callable[[str], str | None]
 ) -> Callable[[str], str | None]:
@@ -478,12 +474,11 @@ def _composed(
     return both
 
 
-def _age_years(dim: dict, info: tuple[str, dict[str, int]], opts: Options) -> tuple | None:
+def _age_years(dim: dict, mode: str, opts: Options) -> tuple | None:
     """What a single-year reference needs of an age dimension (SPEC 9): ((label, first
     year, last year or None for an open band), ...) in the order years are assigned,
     and whether they are bands (else the dimension's own intervals); None without
     groups."""
-    mode, _counts = info
     present = {g["label"] for g in dim["groups"]}
     if not present:
         return None
