@@ -42,7 +42,20 @@ class Summary:
     A plain class rather than a dataclass: importing dataclasses (and inspect) is a
     tenth of the CLI's start-up. Equality compares every field, as a dataclass's would."""
 
-    __slots__ = ("name", "columns", "n_rows", "counts", "missing", "pairs", "capped", "held")
+    __slots__ = (
+        "name",
+        "columns",
+        "n_rows",
+        "counts",
+        "missing",
+        "pairs",
+        "capped",
+        "label_pairs",
+        "label_cells",
+        "missing_all",
+        "missing_by",
+        "held",
+    )
     __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
 
     def __init__(
@@ -54,6 +67,10 @@ class Summary:
         missing: list[int] | None = None,
         pairs: dict[tuple[int, int], Mapping[tuple[str, str], int]] | None = None,
         capped: list[bool] | None = None,
+        label_pairs: dict[int, Mapping[tuple[str, str], int]] | None = None,
+        label_cells: dict[tuple[int, int], Mapping[tuple[str, str, str], int]] | None = None,
+        missing_all: list[int] | None = None,
+        missing_by: dict[int, dict[int, dict[str, int]]] | None = None,
     ) -> None:
         self.name = name
         self.columns = columns
@@ -66,6 +83,17 @@ class Summary:
         # capped[i]: column i stopped being counted at more than LABEL_CAP labels (SPEC
         # 0.9); its counts are then None. Empty (or shorter) means no column was capped.
         self.capped: list[bool] = [] if capped is None else capped
+        # SPEC 17.2, with `label`: group column D -> (label of D, label of L) -> rows;
+        # pair (i, j) -> (label of i, label of j, label of L) -> rows (all as read).
+        self.label_pairs: dict[int, Mapping[tuple[str, str], int]] = label_pairs or {}
+        self.label_cells: dict[tuple[int, int], Mapping[tuple[str, str, str], int]] = (
+            label_cells or {}
+        )
+        # SPEC 17.2, with `missing_by_group`: per column, cells missing after 1.1 (every
+        # column, counted or not; empty when not kept); group column D -> column C ->
+        # label of D (as read) -> rows of it whose C is missing after 1.1.
+        self.missing_all: list[int] = [] if missing_all is None else missing_all
+        self.missing_by: dict[int, dict[int, dict[str, int]]] = missing_by or {}
         # SPEC 16 held-out columns counted beside the table (None without them): not a
         # field of equality, pickling or repr, which stay those of the table's counts.
         self.held: dict | None = None
@@ -79,6 +107,10 @@ class Summary:
             self.missing,
             self.pairs,
             self.capped,
+            self.label_pairs,
+            self.label_cells,
+            self.missing_all,
+            self.missing_by,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -89,7 +121,8 @@ class Summary:
     def __repr__(self) -> str:
         return (
             "Summary(name={!r}, columns={!r}, n_rows={!r}, counts={!r}, missing={!r}, "
-            "pairs={!r}, capped={!r})".format(*self._fields())
+            "pairs={!r}, capped={!r}, label_pairs={!r}, label_cells={!r}, "
+            "missing_all={!r}, missing_by={!r})".format(*self._fields())
         )
 
     def __getstate__(self) -> tuple:
@@ -104,6 +137,10 @@ class Summary:
             self.missing,
             self.pairs,
             self.capped,
+            self.label_pairs,
+            self.label_cells,
+            self.missing_all,
+            self.missing_by,
         ) = state
         self.held = None
 
@@ -141,6 +178,27 @@ class Summary:
         missing = [
             x + y if c is not None else 0 for x, y, c in zip(self.missing, other.missing, counts)
         ]
+        # SPEC 17.2: tables of a group column pruned (absent) on either side, or capped
+        # in the union, are dropped, as pairs are; missing_all always adds.
+        label_pairs = {
+            d: _added(self.label_pairs[d], other.label_pairs[d])
+            for d in self.label_pairs.keys() & other.label_pairs.keys()
+            if counts[d] is not None
+        }
+        label_cells = {
+            key: _added(self.label_cells[key], other.label_cells[key])
+            for key in self.label_cells.keys() & other.label_cells.keys()
+            if key in pairs
+        }
+        missing_all = [x + y for x, y in zip(self.missing_all, other.missing_all)]
+        missing_by = {}
+        for d in self.missing_by.keys() & other.missing_by.keys():
+            if counts[d] is None:
+                continue
+            a, b = self.missing_by[d], other.missing_by[d]
+            missing_by[d] = {
+                c: _added(a.get(c, {}), b.get(c, {})) for c in sorted(a.keys() | b.keys())
+            }
         return Summary(
             self.name,
             list(self.columns),
@@ -149,7 +207,19 @@ class Summary:
             missing,
             pairs,
             capped if any(capped) else [],
+            label_pairs,
+            label_cells,
+            missing_all,
+            missing_by,
         )
+
+
+def _added(a: Mapping, b: Mapping) -> dict:
+    """Two count tables added (SPEC 0: summaries merge by adding counts)."""
+    out = dict(a)
+    for key, c in b.items():
+        out[key] = out.get(key, 0) + c
+    return out
 
 
 _BITSET_COMBOS = 256  # label combinations of a batch counted by bitsets; past it, by rows
