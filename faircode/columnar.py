@@ -23,9 +23,28 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .labels import age_shape, label_of, typed_label
+from .labels import DEFAULT_RULE, MISSING_TOKENS, TRIMMED, age_shape, label_of, typed_label
 from .options import Options
-from .summary import Summary, SummaryBuilder
+from .summary import PAIR_COLUMNS, Summary, SummaryBuilder
+
+try:
+    from .options import relabeler
+except ImportError:  # pragma: no cover - before options.relabeler (SPEC 1.1) existed
+
+    def relabeler(name: str, opts: Options):
+        tokens = {t for t in opts.na if isinstance(t, str)}
+        tokens |= {t[1] for t in opts.na if not isinstance(t, str) and t[0] == name}
+        table = {frm: to for col, frm, to in opts.recode if col == name}
+        if not tokens and not table:
+            return None
+        missing = MISSING_TOKENS | tokens
+
+        def relabel(label: str) -> str | None:
+            out = table.get(label, label)
+            return None if out in missing else out
+
+        return relabel
+
 
 __all__ = ["ArrowSummaryBuilder", "index_array", "int_values", "typed_label"]
 
@@ -47,6 +66,46 @@ def int_values(arr: pa.Array, fill: int) -> np.ndarray:
         valid = np.unpackbits(bits, bitorder="little", count=arr.offset + len(arr))
         vals[valid[arr.offset :] == 0] = fill
     return vals
+
+
+def _bits(buf: Any, offset: int, n: int) -> np.ndarray:
+    """n bits of an Arrow bitmap from bit `offset`, as numpy bools."""
+    bits = np.frombuffer(buf, dtype=np.uint8)
+    return np.unpackbits(bits, bitorder="little", count=offset + n)[offset:].view(np.bool_)
+
+
+def null_mask(arr: pa.Array) -> np.ndarray | None:
+    """True where an Arrow array is null; None when it has no null."""
+    if not arr.null_count:
+        return None
+    if pa.types.is_null(arr.type):
+        return np.ones(len(arr), dtype=np.bool_)
+    return ~_bits(arr.buffers()[0], arr.offset, len(arr))
+
+
+def bool_values(arr: pa.Array) -> np.ndarray:
+    """An Arrow boolean array as numpy bools, nulls False (read from the buffers, as
+    int_values: no pandas import)."""
+    vals = _bits(arr.buffers()[1], arr.offset, len(arr)).copy()
+    nulls = null_mask(arr)
+    if nulls is not None:
+        vals &= ~nulls
+    return vals
+
+
+def missing_set(name: str, opts: Options, tokens: frozenset[str] = MISSING_TOKENS) -> set[str]:
+    """The trimmed texts a string cell of column `name` holds when it is missing after
+    SPEC 1.1: the 0.4 tokens (missing as read) and every label the column's `na` tokens
+    and `recode` entries turn into a missing cell."""
+    relabel = relabeler(name, opts)
+    out = set(tokens)
+    if relabel is None:
+        return out
+    candidates = {t for t in opts.na if isinstance(t, str)}
+    candidates |= {t[1] for t in opts.na if not isinstance(t, str) and t[0] == name}
+    candidates |= {frm for col, frm, _ in opts.recode if col == name}
+    candidates |= MISSING_TOKENS
+    return out | {lab for lab in candidates if relabel(lab) is None}
 
 
 def index_array(positions: np.ndarray) -> pa.Array:
@@ -72,6 +131,8 @@ class _Column:
         "raw_count",
         "labels",
         "short_float",
+        "label_miss",
+        "raw_miss",
     )
 
     def __init__(self) -> None:
@@ -82,6 +143,8 @@ class _Column:
         self.raw_count = _EMPTY.copy()  # raw id -> cells
         self.labels: dict[str, int] = {}  # label -> code, in order of first sight
         self.short_float = False  # float16/float32 values: printed at their own precision
+        self.label_miss: list[bool] = []  # label code -> missing after SPEC 1.1
+        self.raw_miss = np.zeros(0, dtype=np.bool_)  # raw id -> missing after SPEC 1.1
 
 
 class _ArrayPairTable:
@@ -138,8 +201,87 @@ class _ArrayPairTable:
             yield (r, c), n
 
 
+class _CubeTable:
+    """A pair table that also keeps the label column's code (SPEC 17.2): counts of
+    (code_a, code_b, code_l), codes shifted by one (0 = missing). The pair counts are
+    its sums over code_l (a missing label included), the label cells its cells with all
+    three present, so one count per batch gives both. Dense while small, grown by
+    doubling, like _ArrayPairTable."""
+
+    def __init__(self) -> None:
+        self.dense = np.zeros((0, 0, 0), dtype=np.int64)
+        self.sparse: Counter | None = None
+        self.ka = self.kb = self.kl = 0
+
+    def add(self, a: np.ndarray, b: np.ndarray, c: np.ndarray, ka: int, kb: int, kl: int) -> None:
+        ka, kb, kl = ka + 1, kb + 1, kl + 1
+        self.ka, self.kb, self.kl = max(self.ka, ka), max(self.kb, kb), max(self.kl, kl)
+        if self.sparse is None and ka * kb * kl > _DENSE_LIMIT:
+            self.sparse = Counter()
+            for r, s, t in zip(*(x.tolist() for x in np.nonzero(self.dense))):
+                self.sparse[(r, s, t)] = int(self.dense[r, s, t])
+            self.dense = np.zeros((0, 0, 0), dtype=np.int64)
+        if self.sparse is not None:
+            both = (a > 0) & (b > 0)
+            keys = (a[both] * kb + b[both]) * kl + c[both]
+            keys, n = np.unique(keys, return_counts=True)
+            for key, m in zip(keys.tolist(), n.tolist()):
+                ab, t = divmod(key, kl)
+                self.sparse[(*divmod(ab, kb), t)] += m
+            return
+        ca, cb, cl = self.dense.shape
+        if ka > ca or kb > cb or kl > cl:
+            na, nb, nl = (max(k, 2 * c) if k > c else c for k, c in ((ka, ca), (kb, cb), (kl, cl)))
+            if na * nb * nl > _DENSE_LIMIT:
+                na, nb, nl = max(ka, ca), max(kb, cb), max(kl, cl)
+            grown = np.zeros((na, nb, nl), dtype=np.int64)
+            grown[:ca, :cb, :cl] = self.dense
+            self.dense = grown
+            ca, cb, cl = na, nb, nl
+        keys = a * (cb * cl)
+        keys += b * cl
+        keys += c
+        size = ca * cb * cl
+        if size <= 4 * len(keys):
+            self.dense += np.bincount(keys, minlength=size).reshape(ca, cb, cl)
+        else:
+            np.add.at(self.dense.reshape(-1), keys, 1)
+
+    def items(self):
+        """((code_a, code_b), count) of the pair table (codes unshifted)."""
+        if self.sparse is not None:
+            out: Counter = Counter()
+            for (r, s, _), n in self.sparse.items():
+                out[(r - 1, s - 1)] += n
+            yield from out.items()
+            return
+        dense = self.dense[1 : self.ka, 1 : self.kb].sum(axis=2)
+        rows, cols = np.nonzero(dense)
+        for r, c, n in zip(rows.tolist(), cols.tolist(), dense[rows, cols].tolist()):
+            yield (r, c), n
+
+    def cells(self):
+        """((code_a, code_b, code_l), count) of rows with all three present."""
+        if self.sparse is not None:
+            for (r, s, t), n in self.sparse.items():
+                if t:
+                    yield (r - 1, s - 1, t - 1), n
+            return
+        dense = self.dense[1 : self.ka, 1 : self.kb, 1 : self.kl]
+        idx = np.nonzero(dense)
+        for r, s, t, n in zip(*(x.tolist() for x in idx), dense[idx].tolist()):
+            yield (r, s, t), n
+
+
 class ArrowSummaryBuilder(SummaryBuilder):
-    """SummaryBuilder that consumes Arrow arrays (one per header column) instead of rows."""
+    """SummaryBuilder that consumes Arrow arrays (one per header column) instead of rows.
+
+    With `label` and `missing_by_group` it also keeps the tables of SPEC 17.2 (as the
+    reference builder does): per batch the label codes of the group columns and of the
+    label column, and a missing mask (after SPEC 1.1) of every column not ignored,
+    counted or not; then per group column one bincount of (its code, the label's code)
+    and one of (its code, the column) over the batch's missing cells, and the pair
+    tables become `_CubeTable`s that count the label's code beside each pair."""
 
     def __init__(
         self,
@@ -149,6 +291,9 @@ class ArrowSummaryBuilder(SummaryBuilder):
         opts: Options,
         label_fn: Callable[[Any], str | None] = label_of,
     ) -> None:
+        n = len(columns)
+        label = getattr(opts, "label", None)
+        self.label_at: int | None = list(columns).index(label) if label in columns else None
         super().__init__(name, columns, overrides, opts, label_fn=label_fn)
         self.state: list[_Column | None] = [
             _Column() if c is not None else None for c in self.counts
@@ -156,38 +301,122 @@ class ArrowSummaryBuilder(SummaryBuilder):
         # Alive columns share their label codes with the pair machinery.
         for i in self.alive:
             self.codes[i] = self.state[i].labels
+        # SPEC 17.2
+        self.by_group = bool(getattr(opts, "missing_by_group", False))
+        at = self.label_at
+        self.groups: list[int] = []
+        if at is not None or self.by_group:
+            counted = [i for i in range(n) if self.roles[i] is not None and i != at]
+            self.groups = counted[:PAIR_COLUMNS]
+        self.label_tables = {d: _ArrayPairTable() for d in self.groups} if at is not None else {}
+        self.missing_tables = {d: _ArrayPairTable() for d in self.groups} if self.by_group else {}
+        self.missing_all = [0] * n
+        # Per column: a relabel function (SPEC 1.1) and, for a column no longer counted,
+        # how its missing cells are found (see _uncounted_mask).
+        self.relabels = [relabeler(c, opts) for c in columns]
+        self.default_rule = label_fn in (DEFAULT_RULE.label_of, DEFAULT_RULE.typed_label)
+        self.miss_sets: dict[int, pa.Array] = {}
+        self.miss_cache: list[dict] = [{} for _ in range(n)]
+        self._prune_groups()
 
     def _n_labels(self, i: int) -> int:
         return len(self.state[i].labels)
 
-    def _new_pair_table(self) -> _ArrayPairTable:
+    def _new_pair_table(self) -> _ArrayPairTable | _CubeTable:
+        if getattr(self, "label_at", None) is not None:
+            return _CubeTable()
         return _ArrayPairTable()
 
     def _count_pairs(self, code_arrays: dict[int, np.ndarray]) -> None:  # type: ignore[override]
         """Add one batch's label codes + 1 (0 = missing) to every tracked pair table."""
+        at = self.label_at
+        if at is not None:
+            lc = code_arrays.get(at)
+            kl = len(self.state[at].labels) if self.state[at] is not None else 0
+            for (i, j), table in self.pair_tables.items():
+                if lc is None:
+                    lc = np.zeros(len(code_arrays[i]), dtype=np.int64)
+                table.add(
+                    code_arrays[i], code_arrays[j], lc, len(self.codes[i]), len(self.codes[j]), kl
+                )
+            return
         for (i, j), table in self.pair_tables.items():
             table.add(code_arrays[i], code_arrays[j], len(self.codes[i]), len(self.codes[j]))
 
+    def needs_array(self, i: int) -> bool:
+        """Whether add_arrays reads column i: it is counted, or its missing cells are
+        (SPEC 17.2: every column not ignored)."""
+        if self.state[i] is not None:
+            return True
+        return self.by_group and i < self.n_header and self.roles[i] is not None
+
     def add_arrays(self, arrays: Sequence[pa.Array | pa.ChunkedArray], n: int) -> None:
-        """Add n rows given as one Arrow array per column (arrays[i] for column i)."""
+        """Add n rows given as one Arrow array per column (arrays[i] for column i; None
+        for a column that needs_array says is not read)."""
         if n == 0:
             return
         if self.held:  # SPEC 16 held-out columns, after the header's
             arrays = list(arrays) + [self._held_array(h, arrays, n) for h in self.held]
         self.n_rows += n
         code_arrays: dict[int, np.ndarray] = {}
+        masks: dict[int, np.ndarray] = {}
+        track = self.by_group
+        wanted = set(self.groups)
+        if self.label_at is not None:
+            wanted.add(self.label_at)
+        header = self.n_header
         for i, st in enumerate(self.state):
             if st is None:
+                if track and i < header and self.roles[i] is not None:
+                    mask = self._uncounted_mask(i, arrays[i], n)
+                    if mask is not None:
+                        masks[i] = mask
                 continue
-            codes = self._encode(i, st, arrays[i], n, want_codes=i in self.codes)
+            codes, mask = self._encode(
+                i,
+                st,
+                arrays[i],
+                n,
+                want_codes=i in self.codes or i in wanted,
+                want_mask=track and i < header,
+            )
+            if mask is not None:
+                masks[i] = mask
             if self._stop_counting(i, len(st.labels)):
                 self.state[i] = None  # cannot be a dimension, or capped: stop counting it
                 self.counts[i] = None
                 continue
-            if codes is not None and i in self.codes:
+            if codes is not None:
                 code_arrays[i] = codes
+        for i, mask in masks.items():
+            self.missing_all[i] += int(np.count_nonzero(mask))
         self._prune()
+        self._prune_groups()
         self._count_pairs(code_arrays)
+        self._count_tables(code_arrays, masks)
+
+    def _prune_groups(self) -> None:
+        """A group column proven not to be a dimension stops being one (SPEC 17.2)."""
+        dead = [d for d in self.groups if self._cannot_be_dimension(d)]
+        for d in dead:
+            self.groups.remove(d)
+            self.label_tables.pop(d, None)
+            self.missing_tables.pop(d, None)
+
+    def _count_tables(self, code_arrays: dict[int, np.ndarray], masks: dict[int, np.ndarray]):
+        """SPEC 17.2: label pairs and missing cells by group of one batch."""
+        at = self.label_at
+        if self.label_tables and self.state[at] is not None:
+            lc, kl = code_arrays[at], len(self.state[at].labels)
+            for d, table in self.label_tables.items():
+                table.add(code_arrays[d], lc, len(self.state[d].labels), kl)
+        if self.missing_tables and masks:
+            order = sorted(masks)
+            hits = [np.flatnonzero(masks[c]) for c in order]
+            rows = np.concatenate(hits)
+            cols = np.repeat(np.array(order, dtype=np.int64) + 1, [len(h) for h in hits])
+            for d, table in self.missing_tables.items():
+                table.add(code_arrays[d][rows], cols, len(self.state[d].labels), self.n_header)
 
     def _held_array(self, h: Any, arrays: Sequence[Any], n: int) -> pa.Array:
         """A held-out column's labels for this batch (SPEC 16), as an Arrow array."""
@@ -213,11 +442,15 @@ class ArrowSummaryBuilder(SummaryBuilder):
         self.state[i] = None
         self.counts[i] = None
         self._prune()
+        self._prune_groups()
 
-    def _encode(self, i: int, st: _Column, arr: Any, n: int, want_codes: bool) -> np.ndarray | None:
-        """Count one batch of column i; return its per-row label codes + 1 (0 = missing)
-        when want_codes. Only numpy and Arrow compute run per row: no pandas, no Python
-        objects except for values never seen before."""
+    def _encode(
+        self, i: int, st: _Column, arr: Any, n: int, want_codes: bool, want_mask: bool = False
+    ) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """Count one batch of column i; return (its per-row label codes + 1, 0 = missing,
+        when want_codes; when want_mask and some cell is missing after SPEC 1.1, the
+        rows' missing mask). Only numpy and Arrow compute run per row: no pandas, no
+        Python objects except for values never seen before."""
         if isinstance(arr, pa.ChunkedArray):
             arr = arr.combine_chunks()  # dictionary chunks: dictionaries are unified
         if pa.types.is_floating(arr.type) and arr.type.bit_width < 64:
@@ -243,27 +476,35 @@ class ArrowSummaryBuilder(SummaryBuilder):
             self._learn(i, st, dvals, ids, new)
         self.missing[i] += int(cnt[k])
         if not len(st.raw_values):  # only nulls so far
-            return np.zeros(n, dtype=np.int64) if want_codes else None
+            codes = np.zeros(n, dtype=np.int64) if want_codes else None
+            return codes, np.ones(n, dtype=np.bool_) if want_mask else None
         ids[ids < 0] = 0  # unused entries: no row refers to them
         u = np.flatnonzero(used)
         st.raw_count[ids[u]] += cnt[u]
         lab = st.raw_label[ids]
         self.missing[i] += int(cnt[u][lab[u] < 0].sum())
+        mask = None
+        if want_mask:
+            miss = st.raw_miss[ids]
+            if cnt[k] or cnt[:k][miss].any():
+                mask = np.append(miss, True)[idx_np]
         if not want_codes:
-            return None
+            return None, mask
         lab += 1
-        return np.append(lab, 0)[idx_np]
+        return np.append(lab, 0)[idx_np], mask
 
     def _learn(
         self, i: int, st: _Column, dvals: pa.Array, ids: np.ndarray, new: np.ndarray
     ) -> None:
         label_fn = _float32_label if st.short_float else self.label_fn
+        relabel = self.relabels[i] if i < self.n_header else None
         is_age = self.kinds[i] == "age"
         start = len(st.raw_values)
         values = (
             dvals.take(index_array(new)).to_pylist() if len(new) < len(dvals) else dvals.to_pylist()
         )
         added_labels = []
+        added_miss = []
         added_at = []  # positions in dvals of values that became new raw ids
         for j, v in zip(new.tolist(), values):
             rid = st.raw_ids.get(v)
@@ -278,15 +519,18 @@ class ArrowSummaryBuilder(SummaryBuilder):
                     code = st.labels.get(lab)
                     if code is None:
                         code = st.labels[lab] = len(st.labels)
+                        st.label_miss.append(relabel is not None and relabel(lab) is None)
                         if is_age:
                             num, interval = age_shape(lab)
                             self.age_not_numeric[i] |= not num
                             self.age_not_interval[i] |= not interval
                 added_labels.append(code)
+                added_miss.append(code < 0 or st.label_miss[code])
             ids[j] = rid
         grow = len(st.raw_values) - start
         if grow:
             st.raw_label = np.concatenate([st.raw_label, np.array(added_labels, np.int64)])
+            st.raw_miss = np.concatenate([st.raw_miss, np.array(added_miss, np.bool_)])
             st.raw_count = np.concatenate([st.raw_count, np.zeros(grow, np.int64)])
             part = dvals.take(index_array(np.array(added_at, dtype=np.int64)))
             if start == 0:
@@ -297,6 +541,81 @@ class ArrowSummaryBuilder(SummaryBuilder):
                 except (pa.ArrowInvalid, pa.ArrowTypeError):  # types differ: no lookup
                     st.known = None
 
+    # -- missing cells of a column no longer counted (SPEC 17.2)
+
+    def _uncounted_mask(self, i: int, arr: Any, n: int) -> np.ndarray | None:
+        """The rows of column i (not counted) that are missing after SPEC 1.1, or None
+        when none is. Strings: trimmed and looked up in the column's missing texts
+        (Arrow compute, no Python per row); other typed values are never a 0.4 token, so
+        without `na` or `recode` for the column only nulls (and NaN) are missing; the
+        rest goes through the label function once per distinct value."""
+        if arr is None:
+            raise ValueError(f"column {i}: its missing cells are counted, give its array")
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        t = arr.type
+        if pa.types.is_dictionary(t):
+            k = len(arr.dictionary)
+            per_value = self._uncounted_values(i, arr.dictionary)
+            idx = int_values(arr.indices, k)
+            if arr.indices.null_count == 0 and not per_value.any():
+                return None
+            return np.append(per_value, True)[idx]
+        if self.default_rule and (
+            pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t)
+        ):
+            return self._string_mask(i, arr)
+        if self.default_rule and self.relabels[i] is None and not pa.types.is_binary(t):
+            if not (
+                pa.types.is_large_binary(t)
+                or pa.types.is_fixed_size_binary(t)
+                or pa.types.is_binary_view(t)
+            ):
+                mask = null_mask(arr)
+                if pa.types.is_floating(t):
+                    nan = bool_values(pc.is_nan(arr))
+                    mask = nan if mask is None else mask | nan
+                return mask if mask is not None and mask.any() else None
+        enc = arr.dictionary_encode()
+        return self._uncounted_mask(i, enc, n)
+
+    def _string_mask(self, i: int, arr: pa.Array) -> np.ndarray | None:
+        if pa.types.is_string_view(arr.type):
+            arr = arr.cast(pa.large_string())
+        values = self.miss_sets.get(i)
+        if values is None:
+            texts = sorted(missing_set(self.columns[i], self.opts))
+            values = self.miss_sets[i] = pa.array(texts, pa.string())
+        if values.type != arr.type:
+            values = values.cast(arr.type)
+        hit = pc.is_in(pc.ascii_trim(arr, TRIMMED), value_set=values)
+        nulls = null_mask(arr)
+        if not pc.any(hit).as_py() and nulls is None:
+            return None
+        mask = bool_values(hit)
+        return mask if nulls is None else mask | nulls
+
+    def _uncounted_values(self, i: int, values: pa.Array) -> np.ndarray:
+        """Missing after SPEC 1.1, per value of a dictionary (the exact label rule)."""
+        t = values.type
+        if self.default_rule and (pa.types.is_string(t) or pa.types.is_large_string(t)):
+            mask = self._string_mask(i, values)
+            return np.zeros(len(values), np.bool_) if mask is None else mask
+        cache = self.miss_cache[i]
+        if len(cache) > 100_000:
+            cache.clear()
+        label_fn = _float32_label if pa.types.is_floating(t) and t.bit_width < 64 else self.label_fn
+        relabel = self.relabels[i]
+        out = np.zeros(len(values), dtype=np.bool_)
+        for j, v in enumerate(values.to_pylist()):
+            miss = cache.get(v) if v is not None else True
+            if miss is None:
+                lab = label_fn(v)
+                miss = lab is None or (relabel is not None and relabel(lab) is None)
+                cache[v] = miss
+            out[j] = miss
+        return out
+
     def finish(self) -> Summary:
         for i, st in enumerate(self.state):
             if st is None:
@@ -306,4 +625,36 @@ class ArrowSummaryBuilder(SummaryBuilder):
             totals = np.zeros(len(order), dtype=np.int64)
             np.add.at(totals, st.raw_label[keep], st.raw_count[keep])
             self.counts[i] = {lab: int(c) for lab, c in zip(order, totals.tolist()) if c}
-        return super().finish()
+        summary = super().finish()
+        self._finish_tables(summary)
+        return summary
+
+    def _finish_tables(self, summary: Summary) -> None:
+        """The SPEC 17.2 tables, labels in place of codes."""
+        at = self.label_at
+        names = {d: list(self.state[d].labels) for d in self.groups}
+        label_pairs: dict = {}
+        label_cells: dict = {}
+        if at is not None and self.state[at] is not None:
+            ll = list(self.state[at].labels)
+            for d, table in self.label_tables.items():
+                ld = names[d]
+                label_pairs[d] = {(ld[a], ll[b]): c for (a, b), c in table.items()}
+            for (i, j), table in self.pair_tables.items():
+                if j >= self.n_header or not isinstance(table, _CubeTable):
+                    continue
+                li, lj = self.codes[i], self.codes[j]
+                li, lj = list(li), list(lj)
+                label_cells[(i, j)] = {(li[a], lj[b], ll[c]): m for (a, b, c), m in table.cells()}
+        missing_by: dict = {}
+        for d, table in self.missing_tables.items():
+            ld = names[d]
+            by: dict[int, dict[str, int]] = {}
+            for (a, c), m in table.items():
+                if c != d:
+                    by.setdefault(c, {})[ld[a]] = m
+            missing_by[d] = by
+        summary.label_pairs = label_pairs
+        summary.label_cells = label_cells
+        summary.missing_all = list(self.missing_all) if self.by_group else []
+        summary.missing_by = missing_by

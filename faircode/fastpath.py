@@ -501,7 +501,8 @@ class _PartsRead:
         for i in sorted(wide):
             if self.builder.roles[i] == "open" and self.builder.state[i] is not None:
                 self.builder.drop(i)
-        self.included = [i for i, st in enumerate(self.builder.state) if st is not None] or [0]
+        b = self.builder
+        self.included = [i for i in range(self.width) if b.needs_array(i)] or [0]
         self.token = "\x01faircode-" + os.urandom(8).hex()
         self.sentinel_text = f'"{self.token}"'
         self.delim, self.on_rows = delim, on_rows
@@ -514,7 +515,13 @@ class _PartsRead:
         # part's thread: encoding it on the counting thread cost that thread 0.46 s per GB,
         # and the batches then hold no views of Arrow's parse buffers (20 MB less peak
         # RSS). An open column dropped later is still encoded by Arrow, for nothing.
-        types = {names[i]: pa.dictionary(pa.int32(), pa.string()) for i in self.included}
+        # A column read only for its missing cells (SPEC 17.2) stays plain text.
+        types = {
+            names[i]: pa.dictionary(pa.int32(), pa.string())
+            if b.state[i] is not None
+            else pa.string()
+            for i in self.included
+        }
         # One part: Arrow's own threads convert columns; several: one thread per part.
         self.read_opts = pacsv.ReadOptions(
             column_names=names, block_size=block_size, use_threads=self.n_parts == 1
@@ -731,7 +738,7 @@ class _PartsRead:
                     cols[j].append(cell)
             self.builder.add_arrays(
                 [
-                    pa.array(c, pa.string()) if self.builder.state[j] is not None else None
+                    pa.array(c, pa.string()) if self.builder.needs_array(j) else None
                     for j, c in enumerate(cols)
                 ],
                 len(texts),
