@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 
 from .labels import DEFAULT_RULE, MISSING_TOKENS, TRIMMED, age_shape, label_of, typed_label
 from .options import Options
-from .summary import PAIR_COLUMNS, Summary, SummaryBuilder
+from .summary import Summary, SummaryBuilder
 
 try:
     from .options import relabeler
@@ -291,33 +291,30 @@ class ArrowSummaryBuilder(SummaryBuilder):
         opts: Options,
         label_fn: Callable[[Any], str | None] = label_of,
     ) -> None:
-        n = len(columns)
-        label = getattr(opts, "label", None)
-        self.label_at: int | None = list(columns).index(label) if label in columns else None
+        self.label_at: int | None = None  # set by SummaryBuilder (the pair tables need it)
+        if opts.label in columns:
+            self.label_at = list(columns).index(opts.label)
         super().__init__(name, columns, overrides, opts, label_fn=label_fn)
         self.state: list[_Column | None] = [
             _Column() if c is not None else None for c in self.counts
         ]
-        # Alive columns share their label codes with the pair machinery.
-        for i in self.alive:
+        # Coded columns (pairs, SPEC 17.2 group and label columns) share their label
+        # codes with the pair machinery.
+        for i in self.codes:
             self.codes[i] = self.state[i].labels
-        # SPEC 17.2
-        self.by_group = bool(getattr(opts, "missing_by_group", False))
-        at = self.label_at
-        self.groups: list[int] = []
-        if at is not None or self.by_group:
-            counted = [i for i in range(n) if self.roles[i] is not None and i != at]
-            self.groups = counted[:PAIR_COLUMNS]
-        self.label_tables = {d: _ArrayPairTable() for d in self.groups} if at is not None else {}
-        self.missing_tables = {d: _ArrayPairTable() for d in self.groups} if self.by_group else {}
-        self.missing_all = [0] * n
-        # Per column: a relabel function (SPEC 1.1) and, for a column no longer counted,
-        # how its missing cells are found (see _uncounted_mask).
-        self.relabels = [relabeler(c, opts) for c in columns]
+        # SPEC 17.2, in SummaryBuilder's attributes (its _prune drops a group column's
+        # tables): label_tables and missing_by hold one _ArrayPairTable per group column,
+        # of (its code, the label's code) and of (its code, column + 1) over the missing
+        # cells; the label cells live in the _CubeTable pair tables.
+        self.by_group = bool(opts.missing_by_group)
+        self.label_tables = {d: _ArrayPairTable() for d in self.label_tables}  # type: ignore[misc]
+        self.missing_by = {d: _ArrayPairTable() for d in self.missing_by}  # type: ignore[misc]
+        self.cell_tables = {}
+        # Per column, for a column no longer counted: how its missing cells are found
+        # (see _uncounted_mask).
         self.default_rule = label_fn in (DEFAULT_RULE.label_of, DEFAULT_RULE.typed_label)
         self.miss_sets: dict[int, pa.Array] = {}
-        self.miss_cache: list[dict] = [{} for _ in range(n)]
-        self._prune_groups()
+        self.miss_cache: list[dict] = [{} for _ in columns]
 
     def _n_labels(self, i: int) -> int:
         return len(self.state[i].labels)
@@ -361,9 +358,6 @@ class ArrowSummaryBuilder(SummaryBuilder):
         code_arrays: dict[int, np.ndarray] = {}
         masks: dict[int, np.ndarray] = {}
         track = self.by_group
-        wanted = set(self.groups)
-        if self.label_at is not None:
-            wanted.add(self.label_at)
         header = self.n_header
         for i, st in enumerate(self.state):
             if st is None:
@@ -377,7 +371,7 @@ class ArrowSummaryBuilder(SummaryBuilder):
                 st,
                 arrays[i],
                 n,
-                want_codes=i in self.codes or i in wanted,
+                want_codes=i in self.codes,
                 want_mask=track and i < header,
             )
             if mask is not None:
@@ -391,17 +385,8 @@ class ArrowSummaryBuilder(SummaryBuilder):
         for i, mask in masks.items():
             self.missing_all[i] += int(np.count_nonzero(mask))
         self._prune()
-        self._prune_groups()
         self._count_pairs(code_arrays)
         self._count_tables(code_arrays, masks)
-
-    def _prune_groups(self) -> None:
-        """A group column proven not to be a dimension stops being one (SPEC 17.2)."""
-        dead = [d for d in self.groups if self._cannot_be_dimension(d)]
-        for d in dead:
-            self.groups.remove(d)
-            self.label_tables.pop(d, None)
-            self.missing_tables.pop(d, None)
 
     def _count_tables(self, code_arrays: dict[int, np.ndarray], masks: dict[int, np.ndarray]):
         """SPEC 17.2: label pairs and missing cells by group of one batch."""
@@ -410,12 +395,12 @@ class ArrowSummaryBuilder(SummaryBuilder):
             lc, kl = code_arrays[at], len(self.state[at].labels)
             for d, table in self.label_tables.items():
                 table.add(code_arrays[d], lc, len(self.state[d].labels), kl)
-        if self.missing_tables and masks:
+        if self.missing_by and masks:
             order = sorted(masks)
             hits = [np.flatnonzero(masks[c]) for c in order]
             rows = np.concatenate(hits)
             cols = np.repeat(np.array(order, dtype=np.int64) + 1, [len(h) for h in hits])
-            for d, table in self.missing_tables.items():
+            for d, table in self.missing_by.items():
                 table.add(code_arrays[d][rows], cols, len(self.state[d].labels), self.n_header)
 
     def _held_array(self, h: Any, arrays: Sequence[Any], n: int) -> pa.Array:
@@ -442,7 +427,6 @@ class ArrowSummaryBuilder(SummaryBuilder):
         self.state[i] = None
         self.counts[i] = None
         self._prune()
-        self._prune_groups()
 
     def _encode(
         self, i: int, st: _Column, arr: Any, n: int, want_codes: bool, want_mask: bool = False
@@ -497,7 +481,7 @@ class ArrowSummaryBuilder(SummaryBuilder):
         self, i: int, st: _Column, dvals: pa.Array, ids: np.ndarray, new: np.ndarray
     ) -> None:
         label_fn = _float32_label if st.short_float else self.label_fn
-        relabel = self.relabels[i] if i < self.n_header else None
+        relabel = self.relabel[i] if i < self.n_header else None
         is_age = self.kinds[i] == "age"
         start = len(st.raw_values)
         values = (
@@ -565,7 +549,7 @@ class ArrowSummaryBuilder(SummaryBuilder):
             pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t)
         ):
             return self._string_mask(i, arr)
-        if self.default_rule and self.relabels[i] is None and not pa.types.is_binary(t):
+        if self.default_rule and self.relabel[i] is None and not pa.types.is_binary(t):
             if not (
                 pa.types.is_large_binary(t)
                 or pa.types.is_fixed_size_binary(t)
@@ -605,7 +589,7 @@ class ArrowSummaryBuilder(SummaryBuilder):
         if len(cache) > 100_000:
             cache.clear()
         label_fn = _float32_label if pa.types.is_floating(t) and t.bit_width < 64 else self.label_fn
-        relabel = self.relabels[i]
+        relabel = self.relabel[i]
         out = np.zeros(len(values), dtype=np.bool_)
         for j, v in enumerate(values.to_pylist()):
             miss = cache.get(v) if v is not None else True
@@ -625,9 +609,7 @@ class ArrowSummaryBuilder(SummaryBuilder):
             totals = np.zeros(len(order), dtype=np.int64)
             np.add.at(totals, st.raw_label[keep], st.raw_count[keep])
             self.counts[i] = {lab: int(c) for lab, c in zip(order, totals.tolist()) if c}
-        summary = super().finish()
-        self._finish_tables(summary)
-        return summary
+        return super().finish()  # which calls _finish_tables
 
     def _finish_tables(self, summary: Summary) -> None:
         """The SPEC 17.2 tables, labels in place of codes."""
@@ -647,7 +629,7 @@ class ArrowSummaryBuilder(SummaryBuilder):
                 li, lj = list(li), list(lj)
                 label_cells[(i, j)] = {(li[a], lj[b], ll[c]): m for (a, b, c), m in table.cells()}
         missing_by: dict = {}
-        for d, table in self.missing_tables.items():
+        for d, table in self.missing_by.items():
             ld = names[d]
             by: dict[int, dict[str, int]] = {}
             for (a, c), m in table.items():
@@ -656,5 +638,5 @@ class ArrowSummaryBuilder(SummaryBuilder):
             missing_by[d] = by
         summary.label_pairs = label_pairs
         summary.label_cells = label_cells
-        summary.missing_all = list(self.missing_all) if self.by_group else []
+        summary.missing_all = list(self.missing_all)
         summary.missing_by = missing_by
