@@ -86,7 +86,7 @@ from .analyze import analyze
 from .detect import check_overrides, label_slack
 from .errors import InputError
 from .labels import MISSING_TOKENS, TRIMMED, clean_header
-from .options import Options, resolve
+from .options import Options, relabeler, resolve
 from .reader import decoded_blocks, open_table, physical_lines, sniff_delimiter
 from .summary import Summary, SummaryBuilder
 
@@ -236,6 +236,12 @@ class _Table:
         self.columns = columns
         self.keys = keys  # per header column: (Spark key, key -> label)
         self.checks = checks  # a string column of check letters per row, or None
+        # SPEC 17.2, set by _count: the group columns, the label column, and per column
+        # with `na` / `recode` the Spark keys whose label is missing after SPEC 1.1
+        self.groups: list[int] = []
+        self.label_at: int | None = None
+        self.read: list[int] = []  # columns whose missing cells are counted (not ignored)
+        self.miss_keys: dict[int, list[str]] = {}
 
 
 def _count(
@@ -244,6 +250,8 @@ def _count(
     """Pass 1: label counts, missing counts, n_rows and row checks in one aggregation."""
     builder = SummaryBuilder(table.name, table.header, overrides, options)
     roles = builder.roles
+    table.groups, table.label_at = list(builder.groups), builder.label_at
+    table.read = [i for i, r in enumerate(roles) if r is not None]
     counted = [i for i, r in enumerate(roles) if r is not None]
     items = [F.struct(F.lit(i).alias("i"), table.keys[i][0].alias("k")) for i in counted]
     check = table.checks if table.checks is not None else F.lit("")
@@ -272,6 +280,7 @@ def _count(
         rows = grouped.where(
             F.col("k").isNotNull() & F.col("i").isin(wanted + [_ROW_ITEM])
         ).collect()
+        extra = _missing_after(grouped, table, options, spark) if options.missing_by_group else {}
     finally:
         grouped.unpersist()
     checks: dict[str, int] = {}
@@ -293,6 +302,11 @@ def _count(
         [missing.get(i, 0) for i in range(len(table.header))],
         {},
     )
+    if options.missing_by_group:  # SPEC 17.2: every column, counted or not, after 1.1
+        summary.missing_all = [
+            missing.get(i, 0) + extra.get(i, 0) if i in table.read else 0
+            for i in range(len(table.header))
+        ]
     flags: dict[str, int] = {}
     for letters, n in checks.items():
         for ch in letters:
@@ -363,20 +377,212 @@ def _roundtrip_map(keys: set[str], table: _Table, i: int, spark: SparkSession):
 def _finish(
     table: _Table, summary: Summary, overrides: dict[str, str], options: Options
 ) -> Summary:
-    """Add the pair table the analysis will read."""
+    """Add the tables the analysis will read: the pair table it crosses and, for SPEC
+    17, the label and missing tables of its dimensions (found by running it once on
+    probes that record what it asks for)."""
     probe = _PairProbe()
-    analyze(
-        Summary(
-            summary.name, summary.columns, summary.n_rows, summary.counts, summary.missing, probe
-        ),
-        overrides,
-        options,
+    groups = set(table.groups)
+    label_probe = _TableProbe(groups)
+    cells_probe = _TableProbe(None)
+    missing_probe = _TableProbe(groups)
+    probed = Summary(
+        summary.name,
+        summary.columns,
+        summary.n_rows,
+        summary.counts,
+        summary.missing,
+        probe,
+        missing_all=summary.missing_all,
     )
+    # (assigned, not passed: an empty probe is falsy, and Summary would replace it)
+    if options.label is not None:
+        probed.label_pairs, probed.label_cells = label_probe, cells_probe
+    if options.missing_by_group:
+        probed.missing_by = missing_probe
+    analyze(probed, overrides, options)
     pairs = {}
     for key in dict.fromkeys(probe.wanted):
         pairs[key] = _pair(table, key[0], key[1])
     summary.pairs = pairs
+    if options.label is not None and table.label_at is not None:
+        dims = [d for d in dict.fromkeys(label_probe.wanted) if d in groups]
+        summary.label_pairs = _label_pairs(table, dims)
+        cells = [key for key in dict.fromkeys(cells_probe.wanted) if key in pairs]
+        summary.label_cells = {key: _label_cells(table, *key) for key in cells}
+    if options.missing_by_group:
+        dims = [d for d in dict.fromkeys(missing_probe.wanted) if d in groups]
+        summary.missing_by = _missing_by(table, dims)
     return summary
+
+
+class _TableProbe(dict):
+    """A SPEC 17.2 table mapping that records the keys the analysis asks for and answers
+    as an empty table for keys in `allowed` (None: every key), as absent otherwise."""
+
+    def __init__(self, allowed: set | None) -> None:
+        super().__init__()
+        self.allowed = allowed
+        self.wanted: list = []
+
+    def _has(self, key) -> bool:
+        return self.allowed is None or key in self.allowed
+
+    def get(self, key, default=None):  # type: ignore[override]
+        self.wanted.append(key)
+        return {} if self._has(key) else default
+
+    def __getitem__(self, key):
+        self.wanted.append(key)
+        if not self._has(key):
+            raise KeyError(key)
+        return {}
+
+    def __contains__(self, key) -> bool:
+        self.wanted.append(key)
+        return self._has(key)
+
+
+def _missing_keys(name: str, options: Options) -> set[str] | None:
+    """The labels of column `name` that SPEC 1.1 turns into missing cells (beyond the 0.4
+    tokens, already null keys), or None when the column has no `na` / `recode`."""
+    relabel = relabeler(name, options)
+    if relabel is None:
+        return None
+    candidates = {t for t in options.na if isinstance(t, str)}
+    candidates |= {t[1] for t in options.na if not isinstance(t, str) and t[0] == name}
+    candidates |= {frm for col, frm, _ in options.recode if col == name}
+    candidates |= MISSING_TOKENS
+    return {lab for lab in candidates if relabel(lab) is None}
+
+
+def _missing_after(
+    grouped: DataFrame, table: _Table, options: Options, spark: SparkSession
+) -> dict[int, int]:
+    """Per column with `na` / `recode` (SPEC 1.1): cells whose label becomes missing
+    (the null keys, missing as read, are counted already). Sets table.miss_keys, the
+    Spark keys of those labels, for the missing masks of _missing_by."""
+    conds = []
+    for i in table.read:
+        labels = _missing_keys(table.header[i], options)
+        if labels is None:
+            continue
+        convert = table.keys[i][1]
+        if convert is _identity:
+            keys = sorted(labels)
+        elif convert is _bool_text:
+            keys = [k for k in ("true", "false") if _bool_text(k) in labels]
+        else:  # typed: look at the column's keys (only with na / recode on it)
+            found = [
+                r["k"]
+                for r in grouped.where((F.col("i") == i) & F.col("k").isNotNull())
+                .select("k")
+                .collect()
+            ]
+            label = _converter(table, i, set(found))
+            keys = sorted(k for k in found if label(k) in labels)
+        table.miss_keys[i] = keys
+        if keys:
+            conds.append((F.col("i") == i) & F.col("k").isin(*keys))
+    if not conds:
+        return {}
+    cond = conds[0]
+    for c in conds[1:]:
+        cond = cond | c
+    rows = grouped.where(cond).groupBy("i").agg(F.sum("n").alias("n")).collect()
+    return {r["i"]: int(r["n"]) for r in rows}
+
+
+def _converter(table: _Table, i: int, keys: set[str]) -> Callable[[str], str]:
+    """Spark key -> label for column i (decimals need a round trip through Spark)."""
+    convert = table.keys[i][1]
+    if convert == _ROUNDTRIP:
+        return _roundtrip_map(keys, table, i, table.frame.sparkSession)
+    return convert
+
+
+def _missing_expr(table: _Table, i: int) -> Column:
+    """Column i is missing after SPEC 1.1 in this row."""
+    key = table.keys[i][0]
+    keys = table.miss_keys.get(i)
+    return key.isNull() | key.isin(*keys) if keys else key.isNull()
+
+
+def _label_pairs(table: _Table, dims: list[int]) -> dict[int, dict[tuple[str, str], int]]:
+    """SPEC 17.2: (label of D, label of L) -> rows with both present, for each D."""
+    if not dims:
+        return {}
+    at = table.label_at
+    items = [F.struct(F.lit(d).alias("d"), table.keys[d][0].alias("x")) for d in dims]
+    rows = (
+        table.frame.select(F.explode(F.array(*items)).alias("e"), table.keys[at][0].alias("y"))
+        .where(F.col("e.x").isNotNull() & F.col("y").isNotNull())
+        .groupBy("e.d", "e.x", "y")
+        .agg(F.count(F.lit(1)).alias("n"))
+        .collect()
+    )
+    return _keyed(table, dims, rows, "y", at)
+
+
+def _keyed(table: _Table, dims: list[int], rows: list, other: str, j: int) -> dict:
+    """{d: {(label of x, label of `other`): n}} from rows of (d, x, other, n)."""
+    conv = {d: _converter(table, d, {r["x"] for r in rows if r["d"] == d}) for d in dims}
+    conv_j = _converter(table, j, {r[other] for r in rows}) if j is not None else None
+    out: dict[int, dict] = {d: {} for d in dims}
+    for r in rows:
+        key = (conv[r["d"]](r["x"]), conv_j(r[other]))
+        t = out[r["d"]]
+        t[key] = t.get(key, 0) + r["n"]
+    return out
+
+
+def _label_cells(table: _Table, i: int, j: int) -> dict[tuple[str, str, str], int]:
+    """SPEC 17.2: (label of i, label of j, label of L) -> rows with all three present."""
+    at = table.label_at
+    rows = (
+        table.frame.select(
+            table.keys[i][0].alias("a"), table.keys[j][0].alias("b"), table.keys[at][0].alias("c")
+        )
+        .where(F.col("a").isNotNull() & F.col("b").isNotNull() & F.col("c").isNotNull())
+        .groupBy("a", "b", "c")
+        .agg(F.count(F.lit(1)).alias("n"))
+        .collect()
+    )
+    fa = _converter(table, i, {r["a"] for r in rows})
+    fb = _converter(table, j, {r["b"] for r in rows})
+    fc = _converter(table, at, {r["c"] for r in rows})
+    out: dict[tuple[str, str, str], int] = {}
+    for r in rows:
+        key = (fa(r["a"]), fb(r["b"]), fc(r["c"]))
+        out[key] = out.get(key, 0) + r["n"]
+    return out
+
+
+def _missing_by(table: _Table, dims: list[int]) -> dict[int, dict[int, dict[str, int]]]:
+    """SPEC 17.2: per D, column C -> label of D -> rows of it whose C is missing after
+    1.1 (non-zero entries only)."""
+    if not dims:
+        return {}
+    # One aggregation: the group columns' (index, key) exploded, a 0/1 per column.
+    flags = [_missing_expr(table, c).cast("int").alias(f"m{c}") for c in table.read]
+    items = [F.struct(F.lit(d).alias("d"), table.keys[d][0].alias("x")) for d in dims]
+    grouped = (
+        table.frame.select(F.explode(F.array(*items)).alias("e"), *flags)
+        .where(F.col("e.x").isNotNull())
+        .groupBy(F.col("e.d").alias("d"), F.col("e.x").alias("x"))
+        .agg(*[F.sum(f"m{c}").alias(f"m{c}") for c in table.read])
+    )
+    rows = grouped.collect()
+    conv = {d: _converter(table, d, {r["x"] for r in rows if r["d"] == d}) for d in dims}
+    out: dict[int, dict[int, dict[str, int]]] = {d: {} for d in dims}
+    for r in rows:
+        d = r["d"]
+        lab = conv[d](r["x"])
+        for c in table.read:
+            n = r[f"m{c}"]
+            if n and c != d:
+                t = out[d].setdefault(c, {})
+                t[lab] = t.get(lab, 0) + n
+    return out
 
 
 # --------------------------------------------------------------------------- DataFrames
