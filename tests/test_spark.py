@@ -78,6 +78,13 @@ REAL = [
         {"na": [["gender", "Unknown/Invalid"], "None"], "recode": [["race", "Other", "NA"]]},
     ),
     ("compas-scores-two-years.csv", {"score_categoricals": True}),
+    # SPEC 17: label base rates and missing data by group (the default) from Spark's counts
+    ("compas-scores-two-years.csv", {"label": "two_year_recid"}),
+    ("compas-scores-two-years.csv", {"label": "is_recid", "missing_by_group": False}),
+    (
+        "adult.data",
+        {"names": ADULT_NAMES, "label": "income", "na": [["workclass", "Never-worked"]]},
+    ),
 ]
 
 
@@ -278,6 +285,46 @@ def test_spark_dataframe_equals_pandas_dataframe(spark):
     assert fspark.profile(sdf, {"score": "categorical"}, opts) == faircode.profile(
         pdf, {"score": "categorical"}, opts
     )
+
+
+def test_label_and_missing_cells_equal_the_local_engine(spark, tmp_path):
+    """SPEC 17 on a CSV file and on typed frames: a label with missing cells, missing
+    cells after SPEC 1.1 (declared tokens, a recode to missing, a token that is an
+    integer's text), an uncounted wide column with blanks, and an intersection."""
+    lines = ["sex,race,person_id,grp,hired,note"]
+    for k in range(400):
+        sex = ["F", "M", "", "M", "NA", " F"][k % 6]
+        race = ["A", "B", "C", "?", "B", "A", "-"][k % 7]
+        pid = "" if k % 11 == 0 else f"p{k}"
+        grp = ["g1", "g2", "x", "g1"][k % 4]
+        hired = ["yes", "no", "", "no", "yes", "n/a", "no"][(k * 3) % 7]
+        note = ["", "ok", "zz", "fine"][(k // 3) % 4]
+        lines.append(f"{sex},{race},{pid},{grp},{hired},{note}")
+    path = tmp_path / "hire.csv"
+    path.write_text("\n".join(lines) + "\n")
+    cases = [
+        {"label": "hired"},
+        {"label": "hired", "positive": "no", "cross": ["race", "sex"], "missing_gap": 0.01},
+        {"label": "grp", "positive": "g1", "na": ["-", ["note", "zz"]]},
+        {"recode": [["note", "fine", ""], ["race", "?", "C"]], "missing_gap": 0.0},
+    ]
+    for opts in cases:
+        got, want = both(path, spark, None, **opts)
+        assert got == want, opts
+        assert want["missing_by_group"], opts
+    pdf = _typed_pandas()
+    pdf["hired"] = pd.Series([["1", "0", None, "0"][k % 4] for k in range(len(pdf))], dtype=object)
+    sdf = spark.createDataFrame(pdf)
+    for opts in (
+        {"label": "hired"},
+        {"label": "n_kids", "positive": "2", "na": [["score", "34.0"], ["smoker", "True"]]},
+    ):
+        got = fspark.profile(sdf, {"n_kids": "ignore"} if opts["label"] == "hired" else None, opts)
+        want = faircode.profile(
+            pdf, {"n_kids": "ignore"} if opts["label"] == "hired" else None, opts
+        )
+        assert got == want, opts
+        assert want["label_rates"]["dimensions"], opts
 
 
 def test_spark_dataframe_other_types_and_duplicate_names(spark):
