@@ -411,7 +411,7 @@ def _finish(
         summary.label_cells = {key: _label_cells(table, *key) for key in cells}
     if options.missing_by_group:
         dims = [d for d in dict.fromkeys(missing_probe.wanted) if d in groups]
-        summary.missing_by = _missing_by(table, dims)
+        summary.missing_by = _missing_by(table, dims, summary.missing_all)
     return summary
 
 
@@ -557,19 +557,23 @@ def _label_cells(table: _Table, i: int, j: int) -> dict[tuple[str, str, str], in
     return out
 
 
-def _missing_by(table: _Table, dims: list[int]) -> dict[int, dict[int, dict[str, int]]]:
+def _missing_by(
+    table: _Table, dims: list[int], missing_all: list[int]
+) -> dict[int, dict[int, dict[str, int]]]:
     """SPEC 17.2: per D, column C -> label of D -> rows of it whose C is missing after
     1.1 (non-zero entries only)."""
-    if not dims:
-        return {}
+    # Only columns with a missing cell can have one in a group (most have none).
+    read = [c for c in table.read if missing_all[c]]
+    if not dims or not read:
+        return {d: {} for d in dims}
     # One aggregation: the group columns' (index, key) exploded, a 0/1 per column.
-    flags = [_missing_expr(table, c).cast("int").alias(f"m{c}") for c in table.read]
+    flags = [_missing_expr(table, c).cast("int").alias(f"m{c}") for c in read]
     items = [F.struct(F.lit(d).alias("d"), table.keys[d][0].alias("x")) for d in dims]
     grouped = (
         table.frame.select(F.explode(F.array(*items)).alias("e"), *flags)
         .where(F.col("e.x").isNotNull())
         .groupBy(F.col("e.d").alias("d"), F.col("e.x").alias("x"))
-        .agg(*[F.sum(f"m{c}").alias(f"m{c}") for c in table.read])
+        .agg(*[F.sum(f"m{c}").alias(f"m{c}") for c in read])
     )
     rows = grouped.collect()
     conv = {d: _converter(table, d, {r["x"] for r in rows if r["d"] == d}) for d in dims}
@@ -577,7 +581,7 @@ def _missing_by(table: _Table, dims: list[int]) -> dict[int, dict[int, dict[str,
     for r in rows:
         d = r["d"]
         lab = conv[d](r["x"])
-        for c in table.read:
+        for c in read:
             n = r[f"m{c}"]
             if n and c != d:
                 t = out[d].setdefault(c, {})
