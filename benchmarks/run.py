@@ -14,6 +14,13 @@ The counted columns are the ones faircode would consider for these files: every 
 of the header except `--skip-columns` (by default those of benchmarks/generate.py's
 files that are ids or free text).
 
+`--variant NAME=ARGS` (repeatable) adds a run `python[NAME]`: the `python` command with
+the extra CLI arguments ARGS (e.g. `--variant 'label=--label employment_status
+--positive Employed'`, `--variant nomissing=--no-missing-by-group`), run right after
+`python` in every round. Its ratio row `python[NAME]_over_python` is the median of the
+per-round ratios (each variant run over the `python` run of the same round, which
+cancels most of the machine's load drift).
+
 `--tree LABEL=PATH` (repeatable) compares checkouts of faircode: the `python` and `js`
 tools then run each tree's own code (`python -m faircode` with `PYTHONPATH=PATH` and
 PATH as the working directory, `node PATH/scripts/engine-js.js`), named `python@LABEL`
@@ -31,6 +38,7 @@ import json
 import os
 import platform
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -90,7 +98,10 @@ def header_of(path: str) -> list[str]:
 
 
 def commands(
-    path: str, cols: list[str], trees: dict[str, Path] | None = None
+    path: str,
+    cols: list[str],
+    trees: dict[str, Path] | None = None,
+    variants: dict[str, list[str]] | None = None,
 ) -> dict[str, list[str] | str]:
     """Tool -> argv, or a string saying why the tool is absent. With trees, `python` and
     `js` become `python@LABEL` and `js@LABEL`, one per tree (see tree_commands)."""
@@ -100,6 +111,8 @@ def commands(
         for label, root in trees.items():
             out.update(tree_commands(path, label, root, node))
     out["python"] = [sys.executable, "-m", "faircode", "profile", path, "--json", "--no-provenance"]
+    for name, extra in (variants or {}).items():
+        out[f"python[{name}]"] = [*out["python"], *extra]
     engine_js = ROOT / "scripts" / "engine-js.js"
     if not node:
         out["js"] = "node is not on PATH"
@@ -213,9 +226,12 @@ def parse_trees(specs: list[str] | None) -> dict[str, Path]:
     return trees
 
 
-def run_names(tools: list[str], trees: dict[str, Path], round_no: int) -> list[str]:
+def run_names(
+    tools: list[str], trees: dict[str, Path], round_no: int, variants: dict | None = None
+) -> list[str]:
     """The runs of one round, in order: each tool in turn, a tree tool once per tree, the
-    trees' order rotated by the round number (so no tree always runs first)."""
+    trees' order rotated by the round number (so no tree always runs first); `python`'s
+    variants right after it, `python` and its variants in an order rotated likewise."""
     labels = list(trees)
     if labels:
         k = round_no % len(labels)
@@ -224,9 +240,43 @@ def run_names(tools: list[str], trees: dict[str, Path], round_no: int) -> list[s
     for t in tools:
         if labels and t in TREE_TOOLS:
             names += [f"{t}@{label}" for label in labels]
+        elif t == "python" and variants:
+            group = ["python"] + [f"python[{v}]" for v in variants]
+            k = round_no % len(group)
+            names += group[k:] + group[:k]
         else:
             names.append(t)
     return names
+
+
+def parse_variants(specs: list[str] | None) -> dict[str, list[str]]:
+    """`NAME=ARGS` items -> {NAME: argv list}."""
+    out: dict[str, list[str]] = {}
+    for spec in specs or []:
+        name, sep, args = spec.partition("=")
+        if not sep or not name or not re.fullmatch(r"[A-Za-z0-9_-]+", name):
+            raise ValueError(f"--variant: expected NAME=ARGS, got {spec!r}")
+        out[name] = shlex.split(args)
+    return out
+
+
+def variant_ratios(runs: dict[str, list[dict]]) -> dict:
+    """`python[NAME]_over_python`: the median over rounds of the variant's time over the
+    same round's `python` time (rounds where either failed are left out)."""
+    out = {}
+    base = runs.get("python", [])
+    for t, rs in runs.items():
+        if not t.startswith("python["):
+            continue
+        per = [
+            v["seconds"] / b["seconds"]
+            for v, b in zip(rs, base)
+            if v["returncode"] == 0 and b["returncode"] == 0
+        ]
+        if per:
+            out[f"{t}_over_python"] = round(statistics.median(per), 3)
+            out[f"{t}_over_python_rounds"] = [round(x, 3) for x in per]
+    return out
 
 
 def measure(argv: list[str], root: Path = ROOT) -> dict:
@@ -257,16 +307,18 @@ def run(
     repeat: int,
     skip: tuple[str, ...],
     trees: dict[str, Path] | None = None,
+    variants: dict[str, list[str]] | None = None,
 ) -> dict:
     trees = trees or {}
+    variants = variants or {}
     report: dict = {"machine": machine(), "files": [], "notes": []}
     if trees:
         report["trees"] = {label: check_tree(label, root) for label, root in trees.items()}
     for path in paths:
         size = os.path.getsize(path)
         cols = [c for c in header_of(path) if c not in skip]
-        cmds = commands(path, cols, trees)
-        runs: dict[str, list[dict]] = {t: [] for t in run_names(tools, trees, 0)}
+        cmds = commands(path, cols, trees, variants)
+        runs: dict[str, list[dict]] = {t: [] for t in run_names(tools, trees, 0, variants)}
         for t in runs:
             if isinstance(cmds[t], str):
                 note = f"{t}: skipped, {cmds[t]}"
@@ -274,7 +326,7 @@ def run(
                     report["notes"].append(note)
                     sys.stderr.write(note + "\n")
         for round_no in range(repeat):
-            for t in run_names(tools, trees, round_no):
+            for t in run_names(tools, trees, round_no, variants):
                 if isinstance(cmds[t], list):
                     r = measure(cmds[t], tree_root(t, trees))
                     sys.stderr.write(
@@ -305,7 +357,11 @@ def run(
                 "bytes": size,
                 "columns": cols,
                 "results": results,
-                "ratios": {**ratios(results), **tree_ratios(results, list(trees))},
+                "ratios": {
+                    **ratios(results),
+                    **tree_ratios(results, list(trees)),
+                    **variant_ratios(runs),
+                },
             }
         )
     return report
@@ -384,7 +440,11 @@ def markdown(report: dict) -> str:
     }
     for f in report["files"]:
         for k, v in f["ratios"].items():
-            lines.append(f"| {Path(f['path']).name} | {k} | {v} | {targets.get(k, '')} |")
+            if k.endswith("_rounds"):
+                continue
+            rounds = f["ratios"].get(f"{k}_rounds")
+            shown = f"{v} (rounds: {', '.join(map(str, rounds))})" if rounds else v
+            lines.append(f"| {Path(f['path']).name} | {k} | {shown} | {targets.get(k, '')} |")
     lines += ["", "Tools: " + "; ".join(f"`{t}` = {LABELS[t]}" for t in TOOLS) + ".", ""]
     if report.get("trees"):
         trees = []
@@ -429,6 +489,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="LABEL=PATH",
         help="a faircode checkout whose python and js engines to run (repeatable)",
     )
+    ap.add_argument(
+        "--variant",
+        action="append",
+        metavar="NAME=ARGS",
+        help="also run `python` with these extra CLI arguments, as python[NAME] (repeatable)",
+    )
     ap.add_argument("--baseline", choices=("duckdb", "pandas"), help=argparse.SUPPRESS)
     ap.add_argument("--columns", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -445,7 +511,13 @@ def main(argv: list[str] | None = None) -> int:
         trees = parse_trees(args.tree)
     except ValueError as e:
         ap.error(str(e))
-    report = run(args.files, tools, args.repeat, skip, trees)
+    try:
+        variants = parse_variants(args.variant)
+    except ValueError as e:
+        ap.error(str(e))
+    if variants and "python" not in tools:
+        ap.error("--variant needs the python tool")
+    report = run(args.files, tools, args.repeat, skip, trees, variants)
     text = markdown(report)
     if args.markdown:
         Path(args.markdown).write_text(text)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -91,6 +91,26 @@ def bool_values(arr: pa.Array) -> np.ndarray:
     if nulls is not None:
         vals &= ~nulls
     return vals
+
+
+def _padded(arr: pa.Array, nulls: np.ndarray | None) -> np.ndarray:
+    """Positions of the non-null cells of a string array whose first or last byte is a
+    space or a tab (the only ones SPEC 0.4 trimming changes), read from its buffers."""
+    bufs = arr.buffers()
+    n = len(arr)
+    if n == 0 or bufs[2] is None or not bufs[2].size:
+        return _EMPTY
+    width = 8 if pa.types.is_large_string(arr.type) else 4
+    off = np.frombuffer(bufs[1], dtype=f"<i{width}", count=n + 1, offset=arr.offset * width)
+    data = np.frombuffer(bufs[2], dtype=np.uint8)
+    starts, ends = off[:-1], off[1:]
+    first = data[np.minimum(starts, len(data) - 1)]
+    last = data[np.maximum(ends - 1, 0)]
+    pad = (first == 32) | (first == 9) | (last == 32) | (last == 9)
+    pad &= ends > starts
+    if nulls is not None:
+        pad &= ~nulls
+    return np.flatnonzero(pad)
 
 
 def missing_set(name: str, opts: Options, tokens: frozenset[str] = MISSING_TOKENS) -> set[str]:
@@ -201,33 +221,45 @@ class _ArrayPairTable:
             yield (r, c), n
 
 
+_SHIFT = 21  # bits per code in a sparse cube key (LABEL_CAP and a batch more < 2**21)
+_LOW = (1 << _SHIFT) - 1
+
+
 class _CubeTable:
     """A pair table that also keeps the label column's code (SPEC 17.2): counts of
     (code_a, code_b, code_l), codes shifted by one (0 = missing). The pair counts are
     its sums over code_l (a missing label included), the label cells its cells with all
     three present, so one count per batch gives both. Dense while small, grown by
-    doubling, like _ArrayPairTable."""
+    doubling, like _ArrayPairTable; past _DENSE_LIMIT cells (zip x region x label) it
+    keeps sorted keys `a << 42 | b << 21 | l` and their counts, each batch's unique keys
+    merged in numpy now and then (no Python per combination)."""
 
     def __init__(self) -> None:
         self.dense = np.zeros((0, 0, 0), dtype=np.int64)
-        self.sparse: Counter | None = None
+        self.sparse = False
+        self.keys = _EMPTY.copy()
+        self.counts = _EMPTY.copy()
+        self.pending: list[tuple[np.ndarray, np.ndarray]] = []
+        self.pending_len = 0
         self.ka = self.kb = self.kl = 0
 
     def add(self, a: np.ndarray, b: np.ndarray, c: np.ndarray, ka: int, kb: int, kl: int) -> None:
         ka, kb, kl = ka + 1, kb + 1, kl + 1
         self.ka, self.kb, self.kl = max(self.ka, ka), max(self.kb, kb), max(self.kl, kl)
-        if self.sparse is None and ka * kb * kl > _DENSE_LIMIT:
-            self.sparse = Counter()
-            for r, s, t in zip(*(x.tolist() for x in np.nonzero(self.dense))):
-                self.sparse[(r, s, t)] = int(self.dense[r, s, t])
+        if not self.sparse and ka * kb * kl > _DENSE_LIMIT:
+            self.sparse = True
+            r, s, t = np.nonzero(self.dense)
+            if len(r):
+                self.pending.append((_cube_key(r, s, t), self.dense[r, s, t]))
+                self.pending_len += len(r)
             self.dense = np.zeros((0, 0, 0), dtype=np.int64)
-        if self.sparse is not None:
+        if self.sparse:
             both = (a > 0) & (b > 0)
-            keys = (a[both] * kb + b[both]) * kl + c[both]
-            keys, n = np.unique(keys, return_counts=True)
-            for key, m in zip(keys.tolist(), n.tolist()):
-                ab, t = divmod(key, kl)
-                self.sparse[(*divmod(ab, kb), t)] += m
+            keys, n = np.unique(_cube_key(a[both], b[both], c[both]), return_counts=True)
+            self.pending.append((keys, n))
+            self.pending_len += len(keys)
+            if self.pending_len > max(1 << 20, len(self.keys)):
+                self._compact()
             return
         ca, cb, cl = self.dense.shape
         if ka > ca or kb > cb or kl > cl:
@@ -247,13 +279,23 @@ class _CubeTable:
         else:
             np.add.at(self.dense.reshape(-1), keys, 1)
 
+    def _compact(self) -> None:
+        if not self.pending:
+            return
+        keys = np.concatenate([self.keys] + [k for k, _ in self.pending])
+        counts = np.concatenate([self.counts] + [n for _, n in self.pending])
+        self.keys, where = np.unique(keys, return_inverse=True)
+        self.counts = np.bincount(where, weights=counts, minlength=len(self.keys)).astype(np.int64)
+        self.pending, self.pending_len = [], 0
+
     def items(self):
         """((code_a, code_b), count) of the pair table (codes unshifted)."""
-        if self.sparse is not None:
-            out: Counter = Counter()
-            for (r, s, _), n in self.sparse.items():
-                out[(r - 1, s - 1)] += n
-            yield from out.items()
+        if self.sparse:
+            self._compact()
+            pairs, where = np.unique(self.keys >> _SHIFT, return_inverse=True)
+            n = np.bincount(where, weights=self.counts, minlength=len(pairs)).astype(np.int64)
+            a, b = (pairs >> _SHIFT) - 1, (pairs & _LOW) - 1
+            yield from zip(zip(a.tolist(), b.tolist()), n.tolist())
             return
         dense = self.dense[1 : self.ka, 1 : self.kb].sum(axis=2)
         rows, cols = np.nonzero(dense)
@@ -262,15 +304,57 @@ class _CubeTable:
 
     def cells(self):
         """((code_a, code_b, code_l), count) of rows with all three present."""
-        if self.sparse is not None:
-            for (r, s, t), n in self.sparse.items():
-                if t:
-                    yield (r - 1, s - 1, t - 1), n
+        if self.sparse:
+            self._compact()
+            keep = (self.keys & _LOW) > 0
+            keys, n = self.keys[keep], self.counts[keep]
+            a = (keys >> (2 * _SHIFT)) - 1
+            b = ((keys >> _SHIFT) & _LOW) - 1
+            t = (keys & _LOW) - 1
+            yield from zip(zip(a.tolist(), b.tolist(), t.tolist()), n.tolist())
             return
         dense = self.dense[1 : self.ka, 1 : self.kb, 1 : self.kl]
         idx = np.nonzero(dense)
         for r, s, t, n in zip(*(x.tolist() for x in idx), dense[idx].tolist()):
             yield (r, s, t), n
+
+
+def _cube_key(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    key = a.astype(np.int64) << (2 * _SHIFT)
+    key |= b.astype(np.int64) << _SHIFT
+    key |= c
+    return key
+
+
+class LabelCells(Mapping):
+    """(label_a, label_b, label_l) -> count of a _CubeTable, turned into a dict only when
+    read (as summary.PairCounts): the analysis reads the label cells of one pair."""
+
+    def __init__(self, la: list[str], lb: list[str], ll: list[str], table: _CubeTable) -> None:
+        self._args: tuple | None = (la, lb, ll, table)
+        self._dict: dict[tuple[str, str, str], int] | None = None
+
+    def _data(self) -> dict[tuple[str, str, str], int]:
+        if self._dict is None:
+            la, lb, ll, table = self._args  # type: ignore[misc]
+            self._dict = {(la[a], lb[b], ll[c]): m for (a, b, c), m in table.cells()}
+            self._args = None
+        return self._dict
+
+    def __getitem__(self, key: tuple[str, str, str]) -> int:
+        return self._data()[key]
+
+    def __iter__(self) -> Iterator[tuple[str, str, str]]:
+        return iter(self._data())
+
+    def __len__(self) -> int:
+        return len(self._data())
+
+    def __repr__(self) -> str:
+        return f"LabelCells({self._data()!r})"
+
+    def __reduce__(self):
+        return (dict, (dict(self._data()),))
 
 
 class ArrowSummaryBuilder(SummaryBuilder):
@@ -313,7 +397,9 @@ class ArrowSummaryBuilder(SummaryBuilder):
         # Per column, for a column no longer counted: how its missing cells are found
         # (see _uncounted_mask).
         self.default_rule = label_fn in (DEFAULT_RULE.label_of, DEFAULT_RULE.typed_label)
-        self.miss_sets: dict[int, pa.Array] = {}
+        self.miss_sets: dict[int, tuple[pa.Array, pa.Array]] = {}
+        # The reader turned the SPEC 0.4 tokens (as written, untrimmed) into nulls.
+        self.tokens_null = False
         self.miss_cache: list[dict] = [{} for _ in columns]
 
     def _n_labels(self, i: int) -> int:
@@ -564,20 +650,42 @@ class ArrowSummaryBuilder(SummaryBuilder):
         return self._uncounted_mask(i, enc, n)
 
     def _string_mask(self, i: int, arr: pa.Array) -> np.ndarray | None:
+        """Missing after SPEC 1.1 per cell of a string array: null, or its trimmed text
+        is one of the column's missing texts. Only cells that start or end with a space
+        or tab are trimmed (found from the offsets, in numpy); the others are looked up
+        as they are, and not at all when `tokens_null` (the CSV fast path has Arrow
+        read the 0.4 tokens as nulls) and the column has no other missing text."""
         if pa.types.is_string_view(arr.type):
             arr = arr.cast(pa.large_string())
-        values = self.miss_sets.get(i)
-        if values is None:
-            texts = sorted(missing_set(self.columns[i], self.opts))
-            values = self.miss_sets[i] = pa.array(texts, pa.string())
-        if values.type != arr.type:
-            values = values.cast(arr.type)
-        hit = pc.is_in(pc.ascii_trim(arr, TRIMMED), value_set=values)
+        texts = self.miss_sets.get(i)
+        if texts is None:
+            every = sorted(missing_set(self.columns[i], self.opts))
+            extra = [t for t in every if t not in MISSING_TOKENS]
+            texts = self.miss_sets[i] = (
+                pa.array(every, pa.string()),
+                pa.array(extra if self.tokens_null else every, pa.string()),
+            )
+        every, exact = texts
+        if every.type != arr.type:
+            every, exact = every.cast(arr.type), exact.cast(arr.type)
         nulls = null_mask(arr)
-        if not pc.any(hit).as_py() and nulls is None:
-            return None
-        mask = bool_values(hit)
-        return mask if nulls is None else mask | nulls
+        mask = None
+        if len(exact):
+            hit = pc.is_in(arr, value_set=exact)
+            if pc.any(hit).as_py():
+                mask = bool_values(hit)
+        padded = _padded(arr, nulls)
+        if len(padded):
+            hit = bool_values(
+                pc.is_in(pc.ascii_trim(arr.take(index_array(padded)), TRIMMED), value_set=every)
+            )
+            if hit.any():
+                if mask is None:
+                    mask = np.zeros(len(arr), dtype=np.bool_)
+                mask[padded[hit]] = True
+        if nulls is None:
+            return mask
+        return nulls if mask is None else mask | nulls
 
     def _uncounted_values(self, i: int, values: pa.Array) -> np.ndarray:
         """Missing after SPEC 1.1, per value of a dictionary (the exact label rule)."""
@@ -625,9 +733,9 @@ class ArrowSummaryBuilder(SummaryBuilder):
             for (i, j), table in self.pair_tables.items():
                 if j >= self.n_header or not isinstance(table, _CubeTable):
                     continue
-                li, lj = self.codes[i], self.codes[j]
-                li, lj = list(li), list(lj)
-                label_cells[(i, j)] = {(li[a], lj[b], ll[c]): m for (a, b, c), m in table.cells()}
+                label_cells[(i, j)] = LabelCells(
+                    list(self.codes[i]), list(self.codes[j]), ll, table
+                )
         missing_by: dict = {}
         for d, table in self.missing_by.items():
             ld = names[d]

@@ -44,7 +44,7 @@ from .detect import check_overrides, label_slack
 from .errors import InputError
 from .options import Options
 from .reader import open_table
-from .summary import Summary, label_of
+from .summary import MISSING_TOKENS, Summary, label_of
 
 ARROW_BLOCK_SIZE = 1 << 19
 FAST_MIN_BYTES = 4 << 20  # below this the reference reader is as fast (no pyarrow import)
@@ -502,6 +502,7 @@ class _PartsRead:
             if self.builder.roles[i] == "open" and self.builder.state[i] is not None:
                 self.builder.drop(i)
         b = self.builder
+        b.tokens_null = True
         self.included = [i for i in range(self.width) if b.needs_array(i)] or [0]
         self.token = "\x01faircode-" + os.urandom(8).hex()
         self.sentinel_text = f'"{self.token}"'
@@ -529,9 +530,11 @@ class _PartsRead:
         self.convert_opts = pacsv.ConvertOptions(
             column_types=types,
             include_columns=[names[i] for i in self.included],
-            null_values=[],
-            strings_can_be_null=False,
-            quoted_strings_can_be_null=False,
+            # The SPEC 0.4 tokens as written are missing wherever they are: Arrow makes
+            # them nulls (no dictionary entry, no per-row lookup of text-only columns).
+            null_values=sorted(MISSING_TOKENS),
+            strings_can_be_null=True,
+            quoted_strings_can_be_null=True,
             check_utf8=False,
         )
         # Room for more batches than one count takes (_COMBINE_ROWS rows, some 16
@@ -737,8 +740,10 @@ class _PartsRead:
                 for j, cell in enumerate(rec):
                     cols[j].append(cell)
             self.builder.add_arrays(
-                [
-                    pa.array(c, pa.string()) if self.builder.needs_array(j) else None
+                [  # the 0.4 tokens as nulls, as Arrow's converter gives them
+                    pa.array([None if x in MISSING_TOKENS else x for x in c], pa.string())
+                    if self.builder.needs_array(j)
+                    else None
                     for j, c in enumerate(cols)
                 ],
                 len(texts),
