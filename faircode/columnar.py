@@ -93,6 +93,10 @@ def bool_values(arr: pa.Array) -> np.ndarray:
     return vals
 
 
+_TRIMMED_BYTE = np.zeros(256, dtype=np.bool_)
+_TRIMMED_BYTE[[ord(ch) for ch in TRIMMED]] = True
+
+
 def _padded(arr: pa.Array, nulls: np.ndarray | None) -> np.ndarray:
     """Positions of the non-null cells of a string array whose first or last byte is a
     space or a tab (the only ones SPEC 0.4 trimming changes), read from its buffers."""
@@ -104,9 +108,11 @@ def _padded(arr: pa.Array, nulls: np.ndarray | None) -> np.ndarray:
     off = np.frombuffer(bufs[1], dtype=f"<i{width}", count=n + 1, offset=arr.offset * width)
     data = np.frombuffer(bufs[2], dtype=np.uint8)
     starts, ends = off[:-1], off[1:]
-    first = data[np.minimum(starts, len(data) - 1)]
-    last = data[np.maximum(ends - 1, 0)]
-    pad = (first == 32) | (first == 9) | (last == 32) | (last == 9)
+    used = data[starts[0] : ends[-1]]
+    if not (used == 32).any() and not (used == 9).any():  # ids, numbers, dates
+        return _EMPTY
+    pad = _TRIMMED_BYTE[data[np.minimum(starts, len(data) - 1)]]
+    pad |= _TRIMMED_BYTE[data[np.maximum(ends - 1, 0)]]
     pad &= ends > starts
     if nulls is not None:
         pad &= ~nulls
