@@ -276,6 +276,14 @@ def variant_ratios(runs: dict[str, list[dict]]) -> dict:
         if per:
             out[f"{t}_over_python"] = round(statistics.median(per), 3)
             out[f"{t}_over_python_rounds"] = [round(x, 3) for x in per]
+        cpu = [
+            v["cpu_seconds"] / b["cpu_seconds"]
+            for v, b in zip(rs, base)
+            if v["returncode"] == 0 == b["returncode"] and v["cpu_seconds"] and b["cpu_seconds"]
+        ]
+        if cpu:
+            out[f"{t}_over_python_cpu"] = round(statistics.median(cpu), 3)
+            out[f"{t}_over_python_cpu_rounds"] = [round(x, 3) for x in cpu]
     return out
 
 
@@ -297,8 +305,18 @@ def measure(argv: list[str], root: Path = ROOT) -> dict:
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
     if m:
         rss = int(m.group(1)) / 1024
+    cpu = None  # user + system seconds: less moved by other jobs than wall time
+    times = re.findall(r"(?:User|System) time \(seconds\): ([0-9.]+)", proc.stderr)
+    if len(times) == 2:
+        cpu = float(times[0]) + float(times[1])
     err = "" if proc.returncode == 0 else proc.stderr.strip().splitlines()[:3]
-    return {"seconds": wall, "rss_mb": rss, "returncode": proc.returncode, "error": err}
+    return {
+        "seconds": wall,
+        "cpu_seconds": cpu,
+        "rss_mb": rss,
+        "returncode": proc.returncode,
+        "error": err,
+    }
 
 
 def run(
@@ -345,8 +363,10 @@ def run(
                 continue
             secs = statistics.median(r["seconds"] for r in ok)
             rss = max((r["rss_mb"] or 0) for r in ok)
+            cpus = [r["cpu_seconds"] for r in ok if r.get("cpu_seconds") is not None]
             results[t] = {
                 "seconds": round(secs, 3),
+                "cpu_seconds": round(statistics.median(cpus), 3) if cpus else None,
                 "mb_per_s": round(size / 1e6 / secs, 1),
                 "rss_mb": round(rss, 1),
                 "runs": len(ok),
@@ -441,7 +461,7 @@ def markdown(report: dict) -> str:
     for f in report["files"]:
         for k, v in f["ratios"].items():
             if k.endswith("_rounds"):
-                continue
+                continue  # shown beside their median
             rounds = f["ratios"].get(f"{k}_rounds")
             shown = f"{v} (rounds: {', '.join(map(str, rounds))})" if rounds else v
             lines.append(f"| {Path(f['path']).name} | {k} | {shown} | {targets.get(k, '')} |")
