@@ -225,6 +225,16 @@ class _ArrayPairTable:
         else:  # a wide table (e.g. zip x region): touch only the cells this batch hits
             np.add.at(self.dense.reshape(-1), keys, 1)  # 5x faster than np.unique here
 
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(codes a, codes b, counts) of the non-zero cells (codes unshifted)."""
+        if self.sparse is not None:
+            keys = np.array(list(self.sparse), dtype=np.int64).reshape(-1, 2)
+            n = np.array(list(self.sparse.values()), dtype=np.int64)
+            return keys[:, 0] - 1, keys[:, 1] - 1, n
+        dense = self.dense[1 : self.ka, 1 : self.kb]
+        rows, cols = np.nonzero(dense)
+        return rows, cols, dense[rows, cols]
+
     def items(self):
         """((code_a, code_b), count) for pairs of non-missing labels (codes unshifted)."""
         if self.sparse is not None:
@@ -371,6 +381,13 @@ class LabelCells(Mapping):
 
     def __reduce__(self):
         return (dict, (dict(self._data()),))
+
+
+def _pick(labels: list[str], codes: np.ndarray) -> list[str]:
+    """The labels of an array of codes (a C-level gather, not a Python loop)."""
+    if not len(codes):
+        return []
+    return np.array(labels, dtype=object)[codes].tolist()
 
 
 class ArrowSummaryBuilder(SummaryBuilder):
@@ -744,8 +761,9 @@ class ArrowSummaryBuilder(SummaryBuilder):
         if at is not None and self.state[at] is not None:
             ll = list(self.state[at].labels)
             for d, table in self.label_tables.items():
-                ld = names[d]
-                label_pairs[d] = {(ld[a], ll[b]): c for (a, b), c in table.items()}
+                a, b, n = table.arrays()
+                keys = zip(_pick(names[d], a), _pick(ll, b))
+                label_pairs[d] = dict(zip(keys, n.tolist()))
             for (i, j), table in self.pair_tables.items():
                 if j >= self.n_header or not isinstance(table, _CubeTable):
                     continue
@@ -754,11 +772,12 @@ class ArrowSummaryBuilder(SummaryBuilder):
                 )
         missing_by: dict = {}
         for d, table in self.missing_by.items():
-            ld = names[d]
+            a, c, n = table.arrays()
             by: dict[int, dict[str, int]] = {}
-            for (a, c), m in table.items():
-                if c != d:
-                    by.setdefault(c, {})[ld[a]] = m
+            for col in np.unique(c).tolist():
+                if col != d:
+                    at_col = c == col
+                    by[col] = dict(zip(_pick(names[d], a[at_col]), n[at_col].tolist()))
             missing_by[d] = by
         summary.label_pairs = label_pairs
         summary.label_cells = label_cells
