@@ -8,6 +8,14 @@ for the pair tables, counted in `_ArrayPairTable`s). The Summary is the same as
 `SummaryBuilder.add_rows` would build from the same cells: same roles, same cap on open
 columns, same pair pruning. Cells become labels by `labels.py` (SPEC 0.4).
 
+The SPEC 17.2 tables: with `label` the pair tables are `_CubeTable`s (the label's code
+beside each pair: the pair counts and the label cells from one count) and each group
+column has an `_ArrayPairTable` of (its code, the label's code); with
+`missing_by_group` every column not ignored gets a missing mask per batch (after SPEC
+1.1: from its raw values' labels when counted, else from Arrow compute on its text or
+its nulls), and each group column one bincount of (its code, the column) over the
+batch's missing cells.
+
 This is the one module of the profiler that uses numpy. pyarrow and numpy are imported
 lazily by the callers (formats.py, fastpath.py); this module imports them at load time.
 """

@@ -7,7 +7,7 @@ local engine builds (label counts, missing counts, row count, and the one pair t
 the analysis reads) and call :func:`faircode.analyze.analyze`, so results are ``==`` to
 ``faircode.profile`` for the same data, except where listed below.
 
-How it counts (two Spark jobs, plus a third when an intersection is needed):
+How it counts (two Spark jobs, plus one per table the analysis needs):
 
 1. every row yields one ``(column, label)`` item per counted column plus one item that
    carries row-level checks; one ``groupBy(column, label).count()`` gives label counts,
@@ -16,7 +16,10 @@ How it counts (two Spark jobs, plus a third when an intersection is needed):
    that can be dimensions are brought to the driver (an undetected column with more than
    ``max_categorical`` labels never is, SPEC 0.5);
 2. the analysis is run once to learn which pair of columns it crosses, and that one
-   pair is counted with a second aggregation.
+   pair is counted with a second aggregation; with ``label`` (SPEC 17) one more counts
+   the label beside each dimension and one the label beside the crossed pair, and with
+   ``missing_by_group`` (the default) one aggregation counts, per dimension label, the
+   rows where each column that has a missing cell is missing.
 
 Labels are made in Spark by SPEC 0.4: leading/trailing ASCII spaces and tabs trimmed
 (``btrim(c, ' \\t')``), the exact case-sensitive missing tokens and Spark nulls missing.
@@ -68,7 +71,11 @@ Where Spark's CSV dialect cannot follow SPEC section 0, and what this module doe
   passed to Spark's (Java) decoder, whose error handling replaces bad bytes.
 - *Summary differences* (results are unaffected): missing counts of columns that cannot
   be dimensions are complete here (the local engine stops counting them), and ``pairs``
-  holds only the pair the analysis crosses.
+  holds only the pair the analysis crosses; likewise the SPEC 17.2 tables hold only what
+  the analysis reads: ``label_pairs`` and ``missing_by`` for its dimensions among the
+  group columns, ``label_cells`` for the crossed pair (``missing_all`` is complete, as
+  the local engine's: pass 1's null counts plus the cells of the labels that ``na`` and
+  ``recode`` make missing).
 """
 
 from __future__ import annotations
