@@ -233,6 +233,20 @@ class _ArrayPairTable:
         else:  # a wide table (e.g. zip x region): touch only the cells this batch hits
             np.add.at(self.dense.reshape(-1), keys, 1)  # 5x faster than np.unique here
 
+    @classmethod
+    def from_counts(
+        cls, a: np.ndarray, b: np.ndarray, n: np.ndarray, ka: int, kb: int
+    ) -> _ArrayPairTable:
+        """A table holding counts n of (code a, code b) already (codes unshifted)."""
+        table = cls()
+        table.ka, table.kb = ka + 1, kb + 1
+        if table.ka * table.kb > _DENSE_LIMIT:
+            table.sparse = Counter(dict(zip(zip((a + 1).tolist(), (b + 1).tolist()), n.tolist())))
+        else:
+            table.dense = np.zeros((table.ka, table.kb), dtype=np.int64)
+            table.dense[a + 1, b + 1] = n
+        return table
+
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(codes a, codes b, counts) of the non-zero cells (codes unshifted)."""
         if self.sparse is not None:
@@ -287,9 +301,8 @@ class _CubeTable:
                 self.pending.append((_cube_key(r, s, t), self.dense[r, s, t]))
                 self.pending_len += len(r)
             self.dense = np.zeros((0, 0, 0), dtype=np.int64)
-        if self.sparse:
-            both = (a > 0) & (b > 0)
-            keys, n = np.unique(_cube_key(a[both], b[both], c[both]), return_counts=True)
+        if self.sparse:  # every row, as the dense table (marginal() needs the zeros)
+            keys, n = np.unique(_cube_key(a, b, c), return_counts=True)
             self.pending.append((keys, n))
             self.pending_len += len(keys)
             if self.pending_len > max(1 << 20, len(self.keys)):
@@ -329,6 +342,8 @@ class _CubeTable:
             pairs, where = np.unique(self.keys >> _SHIFT, return_inverse=True)
             n = np.bincount(where, weights=self.counts, minlength=len(pairs)).astype(np.int64)
             a, b = (pairs >> _SHIFT) - 1, (pairs & _LOW) - 1
+            keep = (a >= 0) & (b >= 0)
+            a, b, n = a[keep], b[keep], n[keep]
             yield from zip(zip(a.tolist(), b.tolist()), n.tolist())
             return
         dense = self.dense[1 : self.ka, 1 : self.kb].sum(axis=2)
@@ -340,8 +355,11 @@ class _CubeTable:
         """((code_a, code_b, code_l), count) of rows with all three present."""
         if self.sparse:
             self._compact()
-            keep = (self.keys & _LOW) > 0
-            keys, n = self.keys[keep], self.counts[keep]
+            keys = self.keys
+            keep = (keys & _LOW) > 0
+            keep &= ((keys >> _SHIFT) & _LOW) > 0
+            keep &= (keys >> (2 * _SHIFT)) > 0
+            keys, n = keys[keep], self.counts[keep]
             a = (keys >> (2 * _SHIFT)) - 1
             b = ((keys >> _SHIFT) & _LOW) - 1
             t = (keys & _LOW) - 1
@@ -351,6 +369,26 @@ class _CubeTable:
         idx = np.nonzero(dense)
         for r, s, t, n in zip(*(x.tolist() for x in idx), dense[idx].tolist()):
             yield (r, s, t), n
+
+    def marginal(self, side: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(codes of column a (side 0) or b (side 1), codes of the label, counts) of the
+        rows where both are present, whatever the other column holds: the label pairs of
+        that column (SPEC 17.2), read off the cube. Codes unshifted."""
+        if self.sparse:
+            self._compact()
+            keys = self.keys
+            col = (keys >> (2 * _SHIFT)) if side == 0 else ((keys >> _SHIFT) & _LOW)
+            lab = keys & _LOW
+            keep = (col > 0) & (lab > 0)
+            pairs, where = np.unique((col[keep] << _SHIFT) | lab[keep], return_inverse=True)
+            n = np.bincount(where, weights=self.counts[keep], minlength=len(pairs))
+            return (pairs >> _SHIFT) - 1, (pairs & _LOW) - 1, n.astype(np.int64)
+        if side == 0:
+            sums = self.dense[1 : self.ka, : self.kb, 1 : self.kl].sum(axis=1)
+        else:
+            sums = self.dense[: self.ka, 1 : self.kb, 1 : self.kl].sum(axis=0)
+        rows, cols = np.nonzero(sums)
+        return rows, cols, sums[rows, cols]
 
 
 def _cube_key(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -432,7 +470,13 @@ class ArrowSummaryBuilder(SummaryBuilder):
         # of (its code, the label's code) and of (its code, column + 1) over the missing
         # cells; the label cells live in the _CubeTable pair tables.
         self.by_group = bool(opts.missing_by_group)
-        self.label_tables = {d: _ArrayPairTable() for d in self.label_tables}  # type: ignore[misc]
+        # A group column in a pair table reads its label pairs off a cube (None here);
+        # the others count their own, and so does one whose last cube is pruned (see
+        # _prune).
+        in_pairs = {c for key in self.pair_tables for c in key}
+        self.label_tables = {  # type: ignore[misc]
+            d: None if d in in_pairs else _ArrayPairTable() for d in self.label_tables
+        }
         self.missing_by = {d: _ArrayPairTable() for d in self.missing_by}  # type: ignore[misc]
         self.cell_tables = {}
         # Per column, for a column no longer counted: how its missing cells are found
@@ -515,13 +559,34 @@ class ArrowSummaryBuilder(SummaryBuilder):
         self._count_pairs(code_arrays)
         self._count_tables(code_arrays, masks)
 
+    def _prune(self) -> None:
+        """SummaryBuilder's pruning; a group column whose label pairs were read off cubes
+        that are now all gone keeps their counts so far in a table of its own."""
+        before = self.pair_tables
+        super()._prune()
+        if before is self.pair_tables or not any(t is None for t in self.label_tables.values()):
+            return
+        live = {c for key in self.pair_tables for c in key}
+        at = self.label_at
+        for d, own in self.label_tables.items():
+            if own is not None or d in live:
+                continue
+            key = next(k for k in before if d in k and k not in self.pair_tables)
+            a, lab, n = before[key].marginal(key.index(d))
+            kl = len(self.state[at].labels) if self.state[at] is not None else 0
+            self.label_tables[d] = _ArrayPairTable.from_counts(
+                a, lab, n, len(self.state[d].labels), kl
+            )
+
     def _count_tables(self, code_arrays: dict[int, np.ndarray], masks: dict[int, np.ndarray]):
-        """SPEC 17.2: label pairs and missing cells by group of one batch."""
+        """SPEC 17.2: label pairs (of group columns in no pair table) and missing cells
+        by group of one batch."""
         at = self.label_at
         if self.label_tables and self.state[at] is not None:
             lc, kl = code_arrays[at], len(self.state[at].labels)
             for d, table in self.label_tables.items():
-                table.add(code_arrays[d], lc, len(self.state[d].labels), kl)
+                if table is not None:
+                    table.add(code_arrays[d], lc, len(self.state[d].labels), kl)
         if self.missing_by and masks:
             order = sorted(masks)
             hits = [np.flatnonzero(masks[c]) for c in order]
@@ -769,7 +834,11 @@ class ArrowSummaryBuilder(SummaryBuilder):
         if at is not None and self.state[at] is not None:
             ll = list(self.state[at].labels)
             for d, table in self.label_tables.items():
-                a, b, n = table.arrays()
+                if table is None:
+                    key = next(k for k in self.pair_tables if d in k)
+                    a, b, n = self.pair_tables[key].marginal(key.index(d))
+                else:
+                    a, b, n = table.arrays()
                 keys = zip(_pick(names[d], a), _pick(ll, b))
                 label_pairs[d] = dict(zip(keys, n.tolist()))
             for (i, j), table in self.pair_tables.items():

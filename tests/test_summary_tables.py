@@ -253,3 +253,38 @@ def test_real_data_label_counts_are_a_crosstab():
     want = frame.groupby(["race", "two_year_recid"]).size().to_dict()
     assert s.label_pairs[race] == want
     assert s.missing_all[s.columns.index("two_year_recid")] == 0
+
+
+@pytest.mark.parametrize("dense_limit", [20, None])
+def test_label_pairs_survive_the_pruning_of_their_pair(monkeypatch, dense_limit):
+    """The Arrow builder reads a group column's label pairs off its pair tables; when
+    the last of them is pruned (here `race` passes max_dimension_groups mid-file), the
+    counts so far move to a table of its own. Dense and sparse pair tables."""
+    import random
+
+    from faircode import columnar
+
+    if dense_limit is not None:
+        monkeypatch.setattr(columnar, "_DENSE_LIMIT", dense_limit)
+    rng = random.Random(2)
+    header = ["sex", "race", "grp", "y"]
+    rows = [
+        [
+            rng.choice(["M", "F", "", "?"]),
+            rng.choice("ABC") if k < 700 else f"r{rng.randint(0, 90)}",
+            rng.choice(["g1", "g2"]),
+            rng.choice(["0", "1", ""]),
+        ]
+        for k in range(2000)
+    ]
+    for opts in ({"label": "y", "cross": ["sex", "race"]}, {"label": "y"}):
+        options = resolve(opts)
+        builder = ArrowSummaryBuilder("t", header, {}, options)
+        for start in range(0, len(rows), 250):
+            part = rows[start : start + 250]
+            builder.add_arrays([pa.array([r[i] for r in part]) for i in range(4)], len(part))
+        ref = SummaryBuilder("t", header, {}, options)
+        ref.add_rows(rows)
+        want = ref.finish()
+        assert builder.finish() == want
+        assert 0 in want.label_pairs and 1 not in want.label_pairs
