@@ -890,9 +890,10 @@ function () {
   }
 
   /** The kinds the columns' names and overrides give (kindFromValues' namedKinds). */
-  function namedKindsOf(columns, overrides) {
+  function namedKindsOf(columns, overrides, label) {
     const out = new Set();
     for (const c of columns) {
+      if (c === label) continue; // the label's name gives no kind (SPEC 17.4)
       const ov = overrides.get(c);
       const k = ov !== undefined && ov !== null ? ov : kindFromName(c);
       if (k) out.add(k);
@@ -1917,9 +1918,10 @@ function () {
     }
 
     checkHeader() {
+      // In faircode/detect.py check_overrides' order: overrides, label, na and recode.
       validateOverrides(this.overrides, this.header);
-      validateRewrites(this.opts, this.header);
       validateLabel(this.opts, this.overrides, this.header);
+      validateRewrites(this.opts, this.header);
     }
 
     setHeader(names) {
@@ -2869,8 +2871,8 @@ function () {
     overrides = overrideMap(overrides);
     const columns = summary.columns;
     validateOverrides(overrides, columns);
-    validateRewrites(opts, columns);
     const labelIndex = validateLabel(opts, overrides, columns);
+    validateRewrites(opts, columns);
     const nRows = summary.n_rows;
 
     // SPEC 1.1: counts, missing and pairs with na and recode applied.
@@ -2885,15 +2887,6 @@ function () {
       }
       return countsOf[i];
     };
-
-    // SPEC 17.2/17.3: the label's counts and positive value are input errors first.
-    if (labelIndex >= 0) {
-      const raw = summary.counts[labelIndex];
-      if (raw === null || raw.size > LABEL_CAP) {
-        throw new InputError(`--label ${opts.label}: more than ${LABEL_CAP} distinct values`);
-      }
-      labelValue({ opts }, rewritten(labelIndex));
-    }
 
     // Detection, in column order (SPEC 1.4).
     const dims = [];
@@ -2926,7 +2919,7 @@ function () {
           }
           if (counts === null || capped) continue;
           if (counts.size < 2 || counts.size > opts.max_categorical) continue;
-          if (namedKinds === null) namedKinds = namedKindsOf(columns, overrides);
+          if (namedKinds === null) namedKinds = namedKindsOf(columns, overrides, opts.label);
           kind = kindFromValues(counts, namedKinds);
           detectedBy = 'values';
           if (!kind) {
@@ -3058,9 +3051,20 @@ function () {
     let labelRates = null;
     let missingByGroup = null;
     if (labelIndex >= 0 || opts.missing_by_group) {
-      const groupCols = new Set(countedColumns(columns, overrides, labelIndex).slice(0, PAIR_COLUMNS));
-      const ctx = { summary, opts, columns, overrides, rewrites, nRows, groupCols, labelIndex };
+      const ctx = { summary, opts, columns, overrides, rewrites, nRows, labelIndex };
+      // A dimension past the group columns (0.9, 17.2) has no tables: one flag each.
+      const tables = (labelIndex >= 0 ? summary.label_pairs : summary.missing_by) || new Map();
+      for (const dim of dims) {
+        if (!tables.has(dim.index)) {
+          flags.push(`${dim.name}: label rates and missing data by group not counted ('${dim.name}' is not among the first ${PAIR_COLUMNS} counted columns)`);
+        }
+      }
       if (labelIndex >= 0) {
+        // SPEC 17.2/17.3: a capped label, or no positive value, is an input error.
+        const raw = summary.counts[labelIndex];
+        if (raw === null || (summary.capped && summary.capped[labelIndex]) || raw.size > LABEL_CAP) {
+          throw new InputError(`--label ${opts.label}: more than ${LABEL_CAP} distinct values`);
+        }
         ctx.label = labelValue(ctx, rewritten(labelIndex));
         labelRates = labelRatesBlock(ctx, dims, crossed, rewritten(labelIndex), flags);
       }
@@ -3222,7 +3226,7 @@ function () {
 
   /** SPEC 17.4: the label_rates block; its flags are pushed onto `flags`. */
   function labelRatesBlock(ctx, dims, crossed, labelCounts, flags) {
-    const { summary, opts, rewrites, nRows, groupCols, labelIndex } = ctx;
+    const { summary, opts, rewrites, nRows, labelIndex } = ctx;
     const { positive, from } = ctx.label;
     const rwL = rewrites[labelIndex];
     const L = opts.label;
@@ -3242,13 +3246,13 @@ function () {
     const tables = summary.label_pairs || new Map();
     const lead = (it) => `'${it.label}'`;
     for (const dim of dims) {
-      if (!groupCols.has(dim.index)) {
+      if (!tables.has(dim.index)) {
         block.dimensions.push({ name: dim.name, not_counted: true });
         continue;
       }
       const rw = rewrites[dim.index];
       const acc = new Map();
-      for (const [ld, ll, c] of tables.get(dim.index) || []) {
+      for (const [ld, ll, c] of tables.get(dim.index)) {
         const g = groupOfRaw(dim, rw, ld);
         if (g === null) continue;
         const l = labelOf(ll);
@@ -3345,18 +3349,17 @@ function () {
 
   /** SPEC 17.5: the missing_by_group block; its flags are pushed onto `flags`. */
   function missingBlock(ctx, dims, flags) {
-    const { summary, opts, columns, overrides, rewrites, nRows, groupCols } = ctx;
+    const { summary, opts, columns, overrides, rewrites, nRows } = ctx;
     const all = summary.missing_all || [];
     const by = summary.missing_by || new Map();
     const out = [];
     for (const dim of dims) {
-      if (!groupCols.has(dim.index)) {
+      if (!by.has(dim.index)) {
         out.push({ dimension: dim.name, not_counted: true });
-        flags.push(`${dim.name}: label rates and missing data by group not counted ('${dim.name}' is not among the first ${PAIR_COLUMNS} counted columns)`);
         continue;
       }
       const rw = rewrites[dim.index];
-      const tables = by.get(dim.index) || new Map();
+      const tables = by.get(dim.index);
       const entry = { dimension: dim.name, columns: [] };
       const lines = [];
       for (let c = 0; c < columns.length; c++) {
@@ -3376,16 +3379,20 @@ function () {
           const mg = m.get(g.label) || 0;
           const share = mg / g.count;
           const [lo, hi] = wilson(mg, g.count);
-          groups.push({ label: g.label, count: g.count, missing: mg, missing_pct: roundHalfUp(share, 4),
-            ci_low: roundHalfUp(lo, 4), ci_high: roundHalfUp(hi, 4) });
+          if (groups.length < CELL_CAP) {
+            groups.push({ label: g.label, count: g.count, missing: mg, missing_pct: roundHalfUp(share, 4),
+              ci_low: roundHalfUp(lo, 4), ci_high: roundHalfUp(hi, 4) });
+          }
           if (share - overall > opts.missing_gap && lo > overall) {
             flagged.push(g.label);
             const rows = g.count < opts.min_group_size ? `, ${g.count} rows` : '';
             lines.push(`${dim.name}: '${columns[c]}' is missing for ${P(share)}% of '${g.label}'${rows} vs ${P(overall)}% overall`);
           }
         }
-        entry.columns.push({ name: columns[c], missing_count: total,
-          missing_pct: roundHalfUp(overall, 4), flagged, groups });
+        const col = { name: columns[c], missing_count: total,
+          missing_pct: roundHalfUp(overall, 4), flagged, groups };
+        if (dim.out.groups.length > CELL_CAP) col.groups_not_listed = dim.out.groups.length - CELL_CAP;
+        entry.columns.push(col);
       }
       out.push(entry);
       const listed = Math.min(lines.length, GROUP_FLAG_CAP);
@@ -3527,12 +3534,19 @@ function () {
       dims.push(r.out);
       flags.push(...r.flags);
     }
+    // SPEC 17.6: label-rate and missing-share shifts, when both sides have them.
+    let rates = null;
+    let byGroup = null;
+    if (a.label_rates !== undefined && b.label_rates !== undefined) rates = compareLabelRates(a, b, o, flags);
+    if (a.missing_by_group !== undefined && b.missing_by_group !== undefined) {
+      byGroup = compareMissing(a, b, o, flags);
+    }
     const added = b.dimensions.filter((d) => !namesA.has(d.name)).map((d) => d.name);
     const removed = a.dimensions.filter((d) => !dimsB.has(d.name)).map((d) => d.name);
     for (const n of added) flags.push(`${n}: dimension added`);
     for (const n of removed) flags.push(`${n}: dimension removed`);
     const side = (r) => ({ n_rows: r.n_rows, overall_score: r.overall_score, grade: r.grade });
-    return {
+    const out = {
       format_version: FORMAT_VERSION,
       a: side(a),
       b: side(b),
@@ -3540,8 +3554,120 @@ function () {
       dimensions: dims,
       added_dimensions: added,
       removed_dimensions: removed,
-      flags,
     };
+    if (rates !== null) out.label_rates = rates;
+    if (byGroup !== null) out.missing_by_group = byGroup;
+    out.flags = flags;
+    return out;
+  }
+
+  /** [label, a, b] rows ordered like share groups: |rounded delta| descending, then
+   * label (SPEC 8, 17.6). */
+  function byDelta(rows) {
+    const keyed = rows.map((r) => [Math.abs(roundHalfUp(r[2] - r[1], 4)), r]);
+    keyed.sort((x, y) => (x[0] !== y[0] ? y[0] - x[0] : cmpCodePoint(x[1][0], y[1][0])));
+    return keyed.map((k) => k[1]);
+  }
+
+  /** SPEC 17.6: rate shifts per shared dimension and group with a rate on both sides
+   * (faircode/compare.py compare_label_rates); flags pushed onto `flags`. */
+  function compareLabelRates(a, b, opts, flags) {
+    const ra = a.label_rates;
+    const rb = b.label_rates;
+    if (ra.label !== rb.label || ra.positive !== rb.positive) {
+      flags.push(`label rates not compared (${ra.label}=${ra.positive} vs ${rb.label}=${rb.positive})`);
+      return null;
+    }
+    const head = `${ra.label}=${ra.positive}`;
+    const dimsB = new Map(rb.dimensions.map((d) => [d.name, d]));
+    const dims = [];
+    for (const da of ra.dimensions) {
+      const db = dimsB.get(da.name);
+      if (db === undefined || da.groups === undefined || db.groups === undefined) continue;
+      const ratesB = new Map();
+      for (const g of db.groups) if (g.n) ratesB.set(g.label, g);
+      let rows = [];
+      const sized = new Set();
+      for (const g of da.groups) {
+        const h = ratesB.get(g.label);
+        if (g.n && h !== undefined) rows.push([g.label, g.positive / g.n, h.positive / h.n]);
+        if (g.n >= opts.min_group_size && (h === undefined ? g : h).n >= opts.min_group_size) sized.add(g.label);
+      }
+      rows = byDelta(rows);
+      for (const [label, x, y] of rows) {
+        if (Math.abs(y - x) > opts.label_gap && sized.has(label)) {
+          flags.push(`${da.name}: ${head} rate for '${label}' moved ${P(x)}% -> ${P(y)}%`);
+        }
+      }
+      dims.push({
+        name: da.name,
+        groups: rows.map(([label, x, y]) => ({ label, rate_a: roundHalfUp(x, 4), rate_b: roundHalfUp(y, 4),
+          rate_delta: roundHalfUp(y - x, 4) })),
+      });
+    }
+    return { label: ra.label, positive: ra.positive, dimensions: dims };
+  }
+
+  /** SPEC 17.6: missing-share shifts per shared dimension, column and group
+   * (faircode/compare.py compare_missing); flags pushed onto `flags`. */
+  function compareMissing(a, b, opts, flags) {
+    const groupsOf = (r) => new Map(r.dimensions.map((d) => [d.name, new Map(d.groups.map((g) => [g.label, g.count]))]));
+    const gA = groupsOf(a);
+    const gB = groupsOf(b);
+    const entriesB = new Map(b.missing_by_group.map((e) => [e.dimension, e]));
+    const out = [];
+    for (const ea of a.missing_by_group) {
+      const name = ea.dimension;
+      const eb = entriesB.get(name);
+      if (eb === undefined || ea.columns === undefined || eb.columns === undefined) continue;
+      const colsA = new Map(ea.columns.map((c) => [c.name, c]));
+      const colsB = new Map(eb.columns.map((c) => [c.name, c]));
+      const order = ea.columns.map((c) => c.name);
+      for (const c of eb.columns) if (!colsA.has(c.name)) order.push(c.name);
+      const ga = gA.get(name);
+      const gb = gB.get(name);
+      const shared = Array.from(ga.keys()).filter((g) => gb.has(g));
+      // a shift is flagged only between groups of min_group_size rows on both sides
+      const sized = new Set(shared.filter((g) => Math.min(ga.get(g), gb.get(g)) >= opts.min_group_size));
+      const columns = [];
+      for (const col of order) {
+        const sides = [];
+        for (const [cols, r] of [[colsA, a], [colsB, b]]) {
+          const entry = cols.get(col);
+          // a side without the column had no missing cell in it; groups past a listing
+          // cap (groups_not_listed) are unknown and left out
+          const listed = entry === undefined ? null : new Map(entry.groups.map((g) => [g.label, g.missing]));
+          const total = entry === undefined ? 0 : entry.missing_count;
+          sides.push([total / r.n_rows, listed]);
+        }
+        let rows = [];
+        for (const label of shared) {
+          const got = [];
+          for (const [k, counts] of [[0, ga], [1, gb]]) {
+            const listed = sides[k][1];
+            if (listed !== null && !listed.has(label)) break;
+            const m = listed === null ? 0 : listed.get(label);
+            got.push(m / counts.get(label));
+          }
+          if (got.length === 2) rows.push([label, got[0], got[1]]);
+        }
+        rows = byDelta(rows);
+        for (const [label, x, y] of rows) {
+          if (Math.abs(y - x) > opts.missing_gap && sized.has(label)) {
+            flags.push(`${name}: '${col}' missing for '${label}' moved ${P(x)}% -> ${P(y)}%`);
+          }
+        }
+        columns.push({
+          name: col,
+          missing_pct_a: roundHalfUp(sides[0][0], 4),
+          missing_pct_b: roundHalfUp(sides[1][0], 4),
+          groups: rows.map(([label, x, y]) => ({ label, missing_pct_a: roundHalfUp(x, 4),
+            missing_pct_b: roundHalfUp(y, 4), missing_delta: roundHalfUp(y - x, 4) })),
+        });
+      }
+      out.push({ dimension: name, columns });
+    }
+    return out;
   }
 
   // ---------------------------------------------------------------------------------
