@@ -268,11 +268,15 @@ MISSING_SPREAD_SHOWN = 3
 FLAGGED_NAMED = 3
 
 
-def not_counted_text(name: str) -> str:
+def not_counted_why() -> str:
     """Why a dimension has no label rates nor missing data by group (SPEC 17.4)."""
     from .summary import PAIR_COLUMNS
 
-    return f"{name}: not counted (not among the first {PAIR_COLUMNS} counted columns)"
+    return f"not among the first {PAIR_COLUMNS} counted columns"
+
+
+def not_counted_text(name: str) -> str:
+    return f"{name}: not counted ({not_counted_why()})"
 
 
 def positive_from_text(block: dict) -> str:
@@ -488,6 +492,15 @@ def _moved(a: float, b: float) -> str:
 MISSING_SHIFT_COLUMNS = 5
 
 
+def missing_shift_columns(entry: dict) -> tuple[list[dict], int]:
+    """The columns of a compare `missing_by_group` entry a report lists: those whose
+    most-moved group (the first, SPEC 17.6) moved most, at most MISSING_SHIFT_COLUMNS,
+    and how many more there are."""
+    columns = [c for c in entry["columns"] if c["groups"]]
+    columns.sort(key=lambda c: -abs(c["groups"][0]["missing_delta"]))
+    return columns[:MISSING_SHIFT_COLUMNS], max(0, len(columns) - MISSING_SHIFT_COLUMNS)
+
+
 def label_rate_shift_lines(block: dict) -> list[str]:
     """compare's label-rate shifts (SPEC 17.6): per shared dimension, its groups by how
     far their rate moved (at most MAX_GROUPS_SHOWN)."""
@@ -517,13 +530,12 @@ def missing_shift_lines(entries: list[dict]) -> list[str]:
         out.append("  no column with missing cells on either side")
         return out
     for e in entries:
-        columns = [c for c in e["columns"] if c["groups"]]
+        columns, hidden = missing_shift_columns(e)
         if not columns:
             continue
-        columns.sort(key=lambda c: -abs(c["groups"][0]["missing_delta"]))
         out.append(f"  {e['dimension']}:")
-        cw = min(max([6, *(len(shown(c["name"])) for c in columns[:MISSING_SHIFT_COLUMNS])]), 24)
-        for c in columns[:MISSING_SHIFT_COLUMNS]:
+        cw = min(max([6, *(len(shown(c["name"])) for c in columns)]), 24)
+        for c in columns:
             g = c["groups"][0]
             moved = _moved(c["missing_pct_a"], c["missing_pct_b"])
             out.append(
@@ -531,7 +543,6 @@ def missing_shift_lines(entries: list[dict]) -> list[str]:
                 f"; most moved '{clip(g['label'], 24)}' "
                 f"{_pct(g['missing_pct_a'])} -> {_pct(g['missing_pct_b'])}"
             )
-        hidden = len(columns) - MISSING_SHIFT_COLUMNS
         if hidden > 0:
             out.append(f"    ... {hidden} more columns (--json lists all)")
     return out
