@@ -601,6 +601,7 @@ def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
     flagged group, else the few whose groups are farthest apart), one table."""
     from .render import (
         FLAGGED_NAMED,
+        columns_word,
         missing_columns_shown,
         missing_extremes,
         not_counted_text,
@@ -638,7 +639,7 @@ def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
             )
         hidden = len(columns) - len(picked)
         if hidden > 0:
-            rows.append([name, f"... {hidden} more columns", "", "", "", ""])
+            rows.append([name, f"... {hidden} more {columns_word(hidden)}", "", "", "", ""])
     out += notes
     out += ["", "_Lowest and highest group by their 95% intervals._"]
     if rows:
@@ -787,7 +788,7 @@ def _md_label_rate_shifts(block: dict, out: list[str]) -> None:
 def _md_missing_shifts(entries: list[dict], out: list[str]) -> None:
     """SPEC 17.6: per shared dimension the columns whose groups moved most, each with
     its overall share and the group that moved most."""
-    from .render import MISSING_SHIFT_COLUMNS, missing_shift_columns
+    from .render import MISSING_SHIFT_COLUMNS, columns_word, missing_shift_columns
 
     out += ["", "#### Missing data by group, A -> B", ""]
     rows: list[list[object]] = []
@@ -807,7 +808,7 @@ def _md_missing_shifts(entries: list[dict], out: list[str]) -> None:
                 ]
             )
         if hidden > 0:
-            rows.append([name, f"... {hidden} more columns", "", "", "", ""])
+            rows.append([name, f"... {hidden} more {columns_word(hidden)}", "", "", "", ""])
     if not rows:
         out += ["No column has missing cells on either side."]
         return

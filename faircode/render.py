@@ -268,6 +268,10 @@ MISSING_SPREAD_SHOWN = 3
 FLAGGED_NAMED = 3
 
 
+def columns_word(n: int) -> str:
+    return "column" if n == 1 else "columns"
+
+
 def not_counted_why() -> str:
     """Why a dimension has no label rates nor missing data by group (SPEC 17.4)."""
     from .summary import PAIR_COLUMNS
@@ -477,7 +481,8 @@ def missing_by_group_lines(entries: list[dict]) -> list[str]:
             out.append((line + (f"  flagged: {flagged}" if flagged else "")).rstrip())
         hidden = len(columns) - len(picked)
         if hidden > 0:
-            out.append(f"    ... {hidden} more columns with missing cells (--json lists all)")
+            more = f"{hidden} more {columns_word(hidden)}"
+            out.append(f"    ... {more} with missing cells (--json lists all)")
     return out
 
 
@@ -544,7 +549,7 @@ def missing_shift_lines(entries: list[dict]) -> list[str]:
                 f"{_pct(g['missing_pct_a'])} -> {_pct(g['missing_pct_b'])}"
             )
         if hidden > 0:
-            out.append(f"    ... {hidden} more columns (--json lists all)")
+            out.append(f"    ... {hidden} more {columns_word(hidden)} (--json lists all)")
     return out
 
 
