@@ -583,7 +583,7 @@ def _profile_text(result: dict, *, name: str, **_: Any) -> str:
     return render(result, name)
 
 
-def _compare_text(result: dict, *, name_a: str, name_b: str, **_: Any) -> str:
+def _compare_text(result: dict, *, name_a: str = "a", name_b: str = "b", **_: Any) -> str:
     return render_compare(result, name_a, name_b)
 
 
