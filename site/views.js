@@ -576,8 +576,7 @@
     return sec;
   }
 
-  function shiftRow(label, a, b, dataset, scale) {
-    const delta = b - a;
+  function shiftRow(label, a, b, delta, dataset, scale) {
     return h('div', { className: 'bar-row', attrs: { role: 'listitem' }, dataset },
       h('div', { className: 'bar-label' }, label), deltaBar(delta, scale),
       h('div', { className: 'bar-value' }, `${pct(a)} → ${pct(b)} (${delta > 0 ? '+' : ''}${pct(delta)})`));
@@ -592,7 +591,7 @@
       const scale = d.groups.reduce((m, g) => Math.max(m, Math.abs(g.rate_delta)), 0) || 1;
       const list = h('div', { className: 'bars', attrs: { role: 'list' } });
       for (const g of d.groups.slice(0, GROUPS_SHOWN)) {
-        list.appendChild(shiftRow(data(g.label), g.rate_a, g.rate_b,
+        list.appendChild(shiftRow(data(g.label), g.rate_a, g.rate_b, g.rate_delta,
           { dim: d.name, label: g.label, rateA: g.rate_a, rateB: g.rate_b, rateDelta: g.rate_delta }, scale));
       }
       const card = h('article', { className: 'card rates', dataset: { dim: d.name } },
