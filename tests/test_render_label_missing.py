@@ -394,7 +394,7 @@ def compare_blocks() -> dict:
 @pytest.fixture(scope="module")
 def compared(adult):
     c = faircode.compare(adult, adult)
-    c.update(compare_blocks())  # until compare() computes them
+    c.update(compare_blocks())  # hostile labels in SPEC 17.6's shape
     flags = c.pop("flags")
     c["flags"] = flags
     return c
@@ -427,6 +427,39 @@ def test_compare_renderers_show_the_shifts(compared):
         ("workclass", "Male", "0.004"),
     ]
     validate(compared, "compare")
+
+
+def test_compare_adult_train_vs_test(adult):
+    test = faircode.profile(
+        DATA / "adult.test",
+        None,
+        {
+            "names": ADULT_NAMES,
+            "skip_lines": 1,
+            "label": "income",
+            "positive": ">50K",
+            "recode": [["income", ">50K.", ">50K"], ["income", "<=50K.", "<=50K"]],
+        },
+    )
+    c = faircode.compare(adult, test)
+    rates = c["label_rates"]
+    lines = section(c.report("text"), "Label rates, A -> B", "Flags (")
+    assert lines[0] == "Label rates, A -> B (income = '>50K'):"
+    race = next(d for d in rates["dimensions"] if d["name"] == "race")
+    g = race["groups"][0]
+    row = next(x for x in lines if x.startswith(f"    {g['label']} "))
+    assert f"{P(g['rate_a'])} ->  {P(g['rate_b'])}" in row
+    rows = read_csv(c.report("csv"))
+    assert len([x for x in rows if x["section"] == "label_rate"]) == sum(
+        len(d["groups"]) for d in rates["dimensions"]
+    )
+    assert len([x for x in rows if x["section"] == "missing_by_group"]) == sum(
+        len(col["groups"]) for e in c["missing_by_group"] for col in e["columns"]
+    )
+    md = c.report("markdown")
+    assert "#### Label rates, A -> B: income = &gt;50K" in md
+    assert "#### Missing data by group, A -> B" in md
+    validate(c, "compare")
 
 
 # ---------------------------------------------------------------------------------------
