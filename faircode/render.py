@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import inspect
 import json
 import sys
 from collections.abc import Callable
@@ -627,9 +626,11 @@ def renderer(command: str, form: str) -> Renderer:
     if isinstance(entry, str):
         module, _, attr = entry.partition(":")
         fn: Callable[..., str] = getattr(importlib.import_module(module), attr)
-        # the context keywords (name, name_a, ...) the function takes, by its signature
-        params = inspect.signature(fn).parameters
-        takes = {n for n, q in params.items() if q.kind is inspect.Parameter.KEYWORD_ONLY}
+        # the context keywords (name, name_a, ...) the function takes: its keyword-only
+        # parameters, read from its code (importing inspect costs the CLI's start-up)
+        code = fn.__code__
+        first = code.co_argcount
+        takes = set(code.co_varnames[first : first + code.co_kwonlyargcount])
 
         def entry(result: Any, _fn: Callable[..., str] = fn, **context: Any) -> str:
             return _fn(result, **{k: v for k, v in context.items() if k in takes})
