@@ -1,6 +1,6 @@
 /*
  * faircode browser engine: a hand-written, dependency-free implementation of SPEC.md
- * (sections 0-7 and 13). It must return results `==` to the Python engine for the
+ * (sections 0-8, 13 and 17). It must return results `==` to the Python engine for the
  * same bytes and options; tests/test_js_parity.py enforces that.
  *
  * Runs unchanged as a classic <script> (global `FaircodeEngine`), in a Web Worker
@@ -28,11 +28,12 @@
  *   Options      faircode/options.py      SPEC 7: resolveOptions
  *   Detect       faircode/detect.py       SPEC 1: column names -> kinds
  *   Reader       faircode/reader.py       SPEC 0.1-0.3: UTF-8, CsvScanner (bytes -> records)
- *   Summary      faircode/summary.py      SPEC 0.4, 0.5, 0.9, 4: CountSink, createProfiler,
- *                                         mergeSummaries
+ *   Summary      faircode/summary.py      SPEC 0.4, 0.5, 0.9, 4, 17.2: CountSink,
+ *                                         createProfiler, mergeSummaries
  *   Parts        faircode/fastpath.py     SPEC 0.8: planParts, where a big file is cut
- *   Analyze      faircode/analyze.py      SPEC 1-6: summary -> result
- *   Compare      faircode/compare.py      SPEC 8
+ *   Analyze      faircode/analyze.py      SPEC 1-6: summary -> result; with
+ *                faircode/groupstats.py   SPEC 17.3-17.5: label_rates, missing_by_group
+ *   Compare      faircode/compare.py      SPEC 8, 17.6
  *   Reference    faircode/reference.py    SPEC 9: parseReference (RecordSink)
  *   Provenance   faircode/provenance.py   SPEC 10, and a streaming SHA-256
  *   API                                   profileBytes, the exports
