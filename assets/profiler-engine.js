@@ -1,6 +1,6 @@
 /*
  * faircode browser engine: a hand-written, dependency-free implementation of SPEC.md
- * (sections 0-8, 13 and 17). It must return results `==` to the Python engine for the
+ * (sections 0-10, 13 and 17). It must return results `==` to the Python engine for the
  * same bytes and options; tests/test_js_parity.py enforces that.
  *
  * Runs unchanged as a classic <script> (global `FaircodeEngine`), in a Web Worker
