@@ -299,6 +299,15 @@ def change(pg: Page, action) -> None:
     )
 
 
+def reread(pg: Page) -> None:
+    """Press "Read the file again" (it must be showing) and wait for the new render."""
+    page = pg.page
+    assert page.is_visible("#reread"), page.text_content("#notice")
+    before = renders(page)
+    page.click("#reread")
+    wait_js(page, f"() => Number(document.getElementById('results').dataset.renders) > {before}")
+
+
 def reads(page) -> int:
     return int(page.evaluate("document.getElementById('results').dataset.reads || 0"))
 
@@ -390,7 +399,11 @@ def test_controls_reanalyse_from_the_summary(site, shots):
     opts["cross"] = ["race", "sex"]
     got = assert_shows(page, faircode.profile(path, ov, opts))
     assert got["cross"] == ["race", "sex"]
-    # missing tokens and a recode
+    # missing tokens and a recode: answered from the summary once missing data by group
+    # is off (its tables are counted with the read's tokens and recodes, SPEC 1.1)
+    change(pg, lambda: page.uncheck("#opt-missing_by_group"))
+    opts["missing_by_group"] = False
+    assert_shows(page, faircode.profile(path, ov, opts))
     change(pg, lambda: page.fill("#opt-na", "Other") or page.press("#opt-na", "Enter"))
     opts["na"] = ["Other"]
     change(
@@ -403,6 +416,13 @@ def test_controls_reanalyse_from_the_summary(site, shots):
     assert_shows(page, faircode.profile(path, ov, opts))
     page.screenshot(path=shots / "reanalysed.png", full_page=True)
     assert reads(page) == 1, "a control change read the file again"
+    # with missing data by group on again, these tokens need a read that counts with them
+    change(pg, lambda: page.check("#opt-missing_by_group"))
+    assert "missing tokens and recodes of the read" in page.text_content("#notice")
+    reread(pg)
+    del opts["missing_by_group"]
+    assert reads(page) == 2
+    assert_shows(page, faircode.profile(path, ov, opts))
     # a column whose labels were not counted (name: thousands of labels) needs a re-read
     change(pg, lambda: page.select_option("select[data-column='name']", "geography"))
     assert page.is_visible("#reread")
@@ -412,7 +432,7 @@ def test_controls_reanalyse_from_the_summary(site, shots):
     before = renders(page)
     page.click("#reread")
     wait_js(page, f"() => Number(document.getElementById('results').dataset.renders) > {before}")
-    assert reads(page) == 2
+    assert reads(page) == 3
     ov["name"] = "geography"
     assert_shows(page, faircode.profile(path, ov, opts))
     # a cross whose pair the read did not count: the read counted race x sex only
@@ -446,6 +466,9 @@ def test_export_json_is_the_cli_json(site, tmp_path):
         ),
     )
     change(pg, lambda: page.fill("#opt-na", "Other") or page.press("#opt-na", "Enter"))
+    reread(pg)  # missing data by group counts with the read's tokens (SPEC 1.1)
+    change(pg, lambda: page.select_option("#label-col", "two_year_recid"))
+    reread(pg)  # the label's tables are counted while reading (SPEC 17.2)
     change(pg, lambda: page.select_option("#reference", "samples/reference-us-2024.csv"))
     with page.expect_download() as d:
         page.click("#download-json")
@@ -461,8 +484,11 @@ def test_export_json_is_the_cli_json(site, tmp_path):
         "Other",
         "--reference",
         "us-2024",
+        "--label",
+        "two_year_recid",
     )
     assert got["dimensions"][0]["reference"]
+    assert got["label_rates"]["dimensions"] and got["missing_by_group"]
     assert without_engine(got) == without_engine(want)
     assert key_order(got) == key_order(want)
     page.click("#copy-json")
