@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from . import groupstats
 from .detect import (
     NOT_DEMOGRAPHIC,
     check_overrides,
@@ -12,9 +13,9 @@ from .detect import (
     kind_from_name,
     kind_from_values,
 )
-from .labels import MISSING_TOKENS, age_shape, age_value, band_index, band_labels, interval_years
+from .labels import age_shape, age_value, band_index, band_labels, interval_years
 from .numerics import fmt, fsum, ln, pct, round_half_up, round_int, wilson_bounds
-from .options import Options, resolve
+from .options import Options, relabeler, resolve
 from .reference import match_reference, reference_block, sum_warnings
 from .summary import LABEL_CAP, PAIR_COLUMNS, Summary
 
@@ -175,23 +176,6 @@ def grade_for(score: int | None) -> str | None:
     return "F"
 
 
-def _relabeler(name: str, opts: Options) -> Callable[[str], str | None] | None:
-    """SPEC 1.1: label -> rewritten label, or None when it becomes missing; None when
-    the column has neither a declared missing token nor a recode."""
-    tokens = {t for t in opts.na if isinstance(t, str)}
-    tokens |= {t[1] for t in opts.na if not isinstance(t, str) and t[0] == name}
-    table = {frm: to for col, frm, to in opts.recode if col == name}
-    if not tokens and not table:
-        return None
-    missing = MISSING_TOKENS | tokens
-
-    def relabel(label: str) -> str | None:
-        out = table.get(label, label)
-        return None if out in missing else out
-
-    return relabel
-
-
 def _rewrite(
     counts: dict[str, int], relabel: Callable[[str], str | None] | None
 ) -> tuple[dict[str, int], int]:
@@ -256,13 +240,13 @@ def analyze(
     named_kinds: frozenset | None = None  # kinds the header's names give (SPEC 1.2)
     for i, name in enumerate(summary.columns):
         ov = overrides.get(name)
-        if ov == "ignore":
+        if ov == "ignore" or name == opts.label:  # the label is never a dimension (SPEC 17)
             continue
         raw = summary.counts[i]
         # A column with more than LABEL_CAP labels is capped (SPEC 0.9): an engine stops
         # counting it (counts None), one that counted it all (Spark) has more labels.
         capped = summary.is_capped(i) if raw is None else len(raw) > LABEL_CAP
-        relabel = _relabeler(name, opts)
+        relabel = relabeler(name, opts)
         counts, gone = (None, 0) if raw is None or capped else _rewrite(raw, relabel)
         missing = summary.missing[i] + gone
         named = kind_from_name(name) if ov is None else None
@@ -278,7 +262,9 @@ def analyze(
                 continue
             if named_kinds is None:
                 named_kinds = frozenset(
-                    overrides.get(c) or kind_from_name(c) for c in summary.columns
+                    overrides.get(c) or kind_from_name(c)
+                    for c in summary.columns
+                    if c != opts.label
                 ) - {None}
             kind = kind_from_values(counts, named_kinds)
             detected_by = "values"
@@ -399,7 +385,9 @@ def analyze(
         pair = (dims[0]["name"], dims[1]["name"])
     not_counted = None
     if pair is not None and opts.cross is None:
-        why = _not_counted(summary.columns, overrides, index_of[pair[0]], index_of[pair[1]])
+        why = _not_counted(
+            summary.columns, overrides, index_of[pair[0]], index_of[pair[1]], opts.label
+        )
         if why is not None:
             not_counted = list(pair)
             flags.append(
@@ -411,6 +399,20 @@ def analyze(
         entry, gap_flags = _intersection(summary, dims, pair, index_of, mappers, opts)
         intersections.append(entry)
         flags.extend(gap_flags)
+    rates = by_group = None
+    if opts.label is not None or opts.missing_by_group:  # SPEC 17
+        flags.extend(groupstats.not_counted_flags(dims, index_of, summary, opts))
+    if opts.label is not None:
+        cells = pair_cells(summary, pair, index_of, mappers) if pair is not None else None
+        rates, rate_flags = groupstats.label_rates(
+            summary, dims, index_of, mappers, intersections[0] if pair else None, cells, opts
+        )
+        flags.extend(rate_flags)
+    if opts.missing_by_group:
+        by_group, missing_flags = groupstats.missing_by_group(
+            summary, dims, index_of, mappers, overrides, opts
+        )
+        flags.extend(missing_flags)
     if opts.reference:
         flags.extend(sum_warnings(opts.reference))
     for col, kind, why in contradicted:
@@ -447,8 +449,12 @@ def analyze(
         "intersections": intersections,
         "unscored": unscored,
         "dropped": dropped,
-        "flags": flags,
     }
+    if rates is not None:
+        result["label_rates"] = rates
+    if by_group is not None:
+        result["missing_by_group"] = by_group
+    result["flags"] = flags
     if not_counted is not None:
         result["intersection_not_counted"] = not_counted
     if opts.proxy_hints:  # SPEC 16; scipy is imported only here
@@ -498,11 +504,13 @@ def _age_years(dim: dict, mode: str, opts: Options) -> tuple | None:
     return inside, True
 
 
-def _not_counted(columns: list[str], overrides: dict[str, str], ia: int, ib: int) -> str | None:
+def _not_counted(
+    columns: list[str], overrides: dict[str, str], ia: int, ib: int, label: str | None
+) -> str | None:
     """Why the default pair (columns ia, ib) had no pair table while reading, or None
     (SPEC 0.9): a pure function of the header and overrides, as the reading rule is."""
     i, j = min(ia, ib), max(ia, ib)
-    counted = [k for k, c in enumerate(columns) if overrides.get(c) != "ignore"]
+    counted = [k for k, c in enumerate(columns) if overrides.get(c) != "ignore" and c != label]
     pos = counted.index(j)
     if pos >= PAIR_COLUMNS:
         return f"'{columns[j]}' is not among the first {PAIR_COLUMNS} counted columns"

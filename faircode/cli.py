@@ -96,6 +96,35 @@ def _add_threshold_options(p: argparse.ArgumentParser) -> None:
         help="rename labels of COL before counting (TO may be empty: missing); repeatable",
     )
     p.add_argument(
+        "--label",
+        metavar="COL",
+        help="the outcome column: positive-label rate per group (never a dimension)",
+    )
+    p.add_argument(
+        "--positive",
+        metavar="VALUE",
+        help="the label's positive value (needed when it has more than two values)",
+    )
+    p.add_argument(
+        "--label-gap",
+        metavar="X",
+        help=default_help("flag a group's rate this far below the highest", d.label_gap),
+    )
+    p.add_argument(
+        "--missing-gap",
+        metavar="X",
+        help=default_help(
+            "flag a column missing this much more often in a group than overall", d.missing_gap
+        ),
+    )
+    p.add_argument(
+        "--no-missing-by-group",
+        dest="missing_by_group",
+        action="store_false",
+        default=None,
+        help="leave out missing data by group",
+    )
+    p.add_argument(
         "--min-share",
         metavar="X",
         help=default_help("under-represented below this share", d.min_share),
@@ -162,6 +191,11 @@ OPTION_KEYS = (
     "cross",
     "reference_flag",
     "score_categoricals",
+    "label",
+    "positive",
+    "label_gap",
+    "missing_gap",
+    "missing_by_group",
 )
 
 

@@ -246,6 +246,12 @@ def check_overrides(
             raise InputError(
                 f"--map: unknown kind '{kind}' for '{col}' (use {', '.join(KINDS)} or ignore)"
             )
+    label = getattr(opts, "label", None)
+    if label is not None:  # SPEC 17.1
+        if label not in columns:
+            raise _no_column("--label", label, columns)
+        if label in overrides:
+            raise InputError(f"--label {label}: the label column cannot also be given to --map")
     if opts is not None and (opts.na or opts.recode):
         names = set(columns)
         for item in opts.na:

@@ -6,7 +6,7 @@ import re
 from typing import NamedTuple
 
 from .errors import InputError
-from .labels import DEFAULT_AGE_BANDS
+from .labels import DEFAULT_AGE_BANDS, MISSING_TOKENS
 
 DELIMITERS = {",": ",", ";": ";", "tab": "\t", "\t": "\t", "|": "|"}
 
@@ -63,6 +63,12 @@ class Options(NamedTuple):
     proxy_permutations: int = 9999
     proxy_seed: int = 0
     proxy_with: tuple = ()  # held-out columns: (path, column, key or None) triples
+    # SPEC 17: label base rates (with `label`) and missing data by group (default on)
+    label: str | None = None
+    positive: str | None = None
+    label_gap: float = 0.1
+    missing_by_group: bool = True
+    missing_gap: float = 0.1
 
     def params(self) -> dict:
         """The resolved knobs that change numbers, for provenance."""
@@ -73,6 +79,9 @@ class Options(NamedTuple):
                 d.pop(key)
         else:
             d["proxy_with"] = [list(t) for t in self.proxy_with]
+        if self.label is None:  # SPEC 17.1: a run without a label keeps its params
+            d.pop("label")
+            d.pop("positive")
         d["age_bands"] = list(self.age_bands)
         d["cross"] = list(self.cross) if self.cross else None
         d["names"] = list(self.names) if self.names else None
@@ -284,7 +293,32 @@ def resolve(opts: dict | Options | None) -> Options:
     if opts.get("reference") is not None:
         out["reference"] = opts["reference"]
     _proxy_options(opts, out)
+    _label_options(opts, out)
     return Options(**out)
+
+
+def _label_options(opts: dict, out: dict) -> None:
+    """SPEC 17.1: label, positive and the two gaps."""
+    for key in ("label_gap", "missing_gap"):
+        if opts.get(key) is not None:
+            out[key] = _number(key, opts[key], 0, 1, "0..1")
+    if opts.get("missing_by_group") is not None:
+        flag = opts["missing_by_group"]
+        if not isinstance(flag, bool):
+            raise InputError(f"--missing-by-group: {flag} is not true or false")
+        out["missing_by_group"] = flag
+    if opts.get("label") is not None:
+        label = _trimmed(opts["label"])
+        if not label:
+            raise InputError("--label: give a column name")
+        out["label"] = label
+    if opts.get("positive") is not None:
+        positive = _trimmed(opts["positive"])
+        if positive is None:
+            raise InputError(f"--positive: {opts['positive']} is not text")
+        if "label" not in out:
+            raise InputError("--positive needs --label")
+        out["positive"] = positive
 
 
 def _proxy_options(opts: dict, out: dict) -> None:
@@ -339,6 +373,23 @@ def _proxy_options(opts: dict, out: dict) -> None:
     given = [k for k in PROXY_KEYS[1:] if opts.get(k) not in (None, (), [], False)]
     if given and not out.get("proxy_hints"):
         raise InputError(f"{_flag(given[0])}: needs --proxy-hints")
+
+
+def relabeler(name: str, opts: Options):
+    """SPEC 1.1: label -> rewritten label, or None when it becomes missing; None when
+    column `name` has neither a declared missing token nor a recode."""
+    tokens = {t for t in opts.na if isinstance(t, str)}
+    tokens |= {t[1] for t in opts.na if not isinstance(t, str) and t[0] == name}
+    table = {frm: to for col, frm, to in opts.recode if col == name}
+    if not tokens and not table:
+        return None
+    missing = MISSING_TOKENS | tokens
+
+    def relabel(label: str) -> str | None:
+        out = table.get(label, label)
+        return None if out in missing else out
+
+    return relabel
 
 
 def parse_held_out(text: str) -> tuple[str, str, str | None]:

@@ -16,7 +16,7 @@ from typing import Any
 from .detect import kind_from_name, label_slack
 from .errors import InputError
 from .labels import AGE_INTERVAL, AGE_NUMERIC, MISSING_TOKENS, age_shape, label_of
-from .options import Options
+from .options import Options, relabeler
 
 __all__ = [
     "AGE_INTERVAL",
@@ -315,9 +315,14 @@ class SummaryBuilder:
         # role: None (not counted), "forced", "named" (kind from name), "open" (capped)
         self.roles: list[str | None] = []
         self.kinds: list[str | None] = []
+        # SPEC 17.2: the label column is counted like a forced column, never a dimension
+        self.label_at = self.columns.index(opts.label) if opts.label in self.columns else None
         for col in columns:
             ov = overrides.get(col)
-            if ov == "ignore":
+            if col == opts.label:
+                self.roles.append("label")
+                self.kinds.append(None)
+            elif ov == "ignore":
                 self.roles.append(None)
                 self.kinds.append(None)
             elif ov is not None:
@@ -365,8 +370,8 @@ class SummaryBuilder:
         if opts.cross is not None:
             idx = [self.columns.index(c) for c in opts.cross if c in self.columns]
             cross = sorted(set(idx)) if len(set(idx)) == 2 else []
-            cross = [i for i in cross if self.roles[i] is not None]
-        first = [i for i, r in enumerate(self.roles) if r is not None][:PAIR_COLUMNS]
+            cross = [i for i in cross if self.roles[i] not in (None, "label")]
+        first = [i for i, r in enumerate(self.roles) if r not in (None, "label")][:PAIR_COLUMNS]
         if opts.proxy_hints:  # SPEC 16: every pair of the first PAIR_COLUMNS, and cross
             cand = sorted(set(first) | set(cross if len(cross) == 2 else [])) + extra
         elif opts.cross is not None:
@@ -397,7 +402,28 @@ class SummaryBuilder:
         }
         paired = {c for pair in self.pair_tables for c in pair}
         self.alive = [i for i in self.alive if i in paired]
-        self.codes: dict[int, dict[str, int]] = {i: {} for i in self.alive}
+        # SPEC 17.2: group columns (the first PAIR_COLUMNS counted header columns other
+        # than the label) keep label and missing tables while they can be dimensions.
+        want_label = self.label_at is not None
+        want_missing = opts.missing_by_group
+        self.groups: list[int] = [i for i in first if i < n] if want_label or want_missing else []
+        self.label_tables: dict[int, dict[tuple[int, int], int]] = (
+            {d: {} for d in self.groups} if want_label else {}
+        )
+        self.cell_tables: dict[tuple[int, int], dict[tuple[int, int, int], int]] = (
+            {key: {} for key in self.pair_tables} if want_label else {}
+        )
+        self.missing_all: list[int] = [0] * n if want_missing else []
+        self.missing_by: dict[int, dict[int, dict[int, int]]] = (
+            {d: {} for d in self.groups} if want_missing else {}
+        )
+        # missing after 1.1 per column: raw cell -> bool, for every read column
+        self.relabel = [relabeler(col, opts) for col in columns]
+        self.miss_caches: list[dict] = [{} for _ in range(n)]
+        coded = set(self.alive) | set(self.groups)
+        if want_label:
+            coded.add(self.label_at)
+        self.codes: dict[int, dict[str, int]] = {i: {} for i in sorted(coded)}
 
     def add_rows(self, rows: list[list]) -> None:
         """Add a batch of records (lists of raw cells, one per header column)."""
@@ -477,6 +503,67 @@ class SummaryBuilder:
                 self.caches[i] = {}  # keep memory bounded on very wide columns
         self._prune()
         self._count_pairs(code_arrays)
+        if self.label_tables or self.cell_tables:
+            self._count_label(code_arrays)
+        if self.missing_all:
+            self._count_missing(columns, code_arrays)
+
+    def _count_label(self, code_arrays: dict[int, tuple[bytes | list[int], set[int]]]) -> None:
+        """SPEC 17.2: (D, L) and (i, j, L) code counts of rows where all are present."""
+        got = code_arrays.get(self.label_at)
+        if got is None:  # the label column was capped: its tables mean nothing now
+            self.label_tables, self.cell_tables = {}, {}
+            return
+        lab = got[0]
+        for d, table in self.label_tables.items():
+            for (x, y), c in Counter(zip(code_arrays[d][0], lab)).items():
+                if x and y:
+                    table[(x - 1, y - 1)] = table.get((x - 1, y - 1), 0) + c
+        for (i, j), table in self.cell_tables.items():
+            triples = Counter(zip(code_arrays[i][0], code_arrays[j][0], lab))
+            for (x, y, z), c in triples.items():
+                if x and y and z:
+                    key = (x - 1, y - 1, z - 1)
+                    table[key] = table.get(key, 0) + c
+
+    def _count_missing(
+        self,
+        columns: Sequence[Sequence],
+        code_arrays: dict[int, tuple[bytes | list[int], set[int]]],
+    ) -> None:
+        """SPEC 17.2: every read column's cells missing after 1.1, and per group column
+        the codes of its rows where that column is missing."""
+        label_fn = self.label_fn
+        for k in range(self.n_header):
+            if self.roles[k] is None:
+                continue
+            col = columns[k]
+            cache = self.miss_caches[k]
+            relabel = self.relabel[k]
+            missing_raws = set()
+            for raw in set(col):
+                gone = cache.get(raw)
+                if gone is None:
+                    lab = label_fn(raw)
+                    gone = lab is None or (relabel is not None and relabel(lab) is None)
+                    if len(cache) < 100_000:
+                        cache[raw] = gone
+                if gone:
+                    missing_raws.add(raw)
+            if not missing_raws:
+                continue
+            rows = [r for r, raw in enumerate(col) if raw in missing_raws]
+            self.missing_all[k] += len(rows)
+            for d, by_col in self.missing_by.items():
+                if d == k:
+                    continue
+                codes_d = code_arrays[d][0]
+                table = by_col.get(k)
+                for x, c in Counter(codes_d[r] for r in rows).items():
+                    if x:
+                        if table is None:
+                            table = by_col[k] = {}
+                        table[x - 1] = table.get(x - 1, 0) + c
 
     def _stop_counting(self, i: int, n_labels: int) -> bool:
         """Whether column i, now with n_labels labels, stops being counted: an open column
@@ -539,15 +626,26 @@ class SummaryBuilder:
         return True
 
     def _prune(self) -> None:
+        dead_groups = [d for d in self.groups if self._cannot_be_dimension(d)]
+        if dead_groups:
+            self.groups = [d for d in self.groups if d not in dead_groups]
+            for d in dead_groups:
+                self.label_tables.pop(d, None)
+                self.missing_by.pop(d, None)
         dead = [i for i in self.alive if self._cannot_be_dimension(i)]
+        for i in dead_groups:
+            if i not in self.alive:
+                self.codes.pop(i, None)
         if not dead:
             return
         self.alive = [i for i in self.alive if i not in dead]
         for i in dead:
-            self.codes.pop(i, None)
+            if i not in self.groups:
+                self.codes.pop(i, None)
         self.pair_tables = {
             k: t for k, t in self.pair_tables.items() if k[0] not in dead and k[1] not in dead
         }
+        self.cell_tables = {k: t for k, t in self.cell_tables.items() if k in self.pair_tables}
 
     def finish(self) -> Summary:
         pairs: dict[tuple[int, int], Mapping[tuple[str, str], int]] = {}
@@ -590,4 +688,26 @@ class SummaryBuilder:
             list(self.capped) if any(self.capped) else [],
         )
         summary.held = held
+        self._finish_tables(summary)
         return summary
+
+    def _finish_tables(self, summary: Summary) -> None:
+        """The SPEC 17.2 tables with labels for codes."""
+        names = {i: list(codes) for i, codes in self.codes.items()}
+        if self.label_at is not None and summary.counts[self.label_at] is not None:
+            lab = names[self.label_at]
+            summary.label_pairs = {
+                d: {(names[d][x], lab[y]): c for (x, y), c in t.items()}
+                for d, t in self.label_tables.items()
+            }
+            summary.label_cells = {
+                key: {(names[key[0]][x], names[key[1]][y], lab[z]): c for (x, y, z), c in t.items()}
+                for key, t in self.cell_tables.items()
+                if key in summary.pairs
+            }
+        if self.missing_all:
+            summary.missing_all = list(self.missing_all)
+            summary.missing_by = {
+                d: {k: {names[d][x]: c for x, c in t.items()} for k, t in by_col.items()}
+                for d, by_col in self.missing_by.items()
+            }

@@ -284,6 +284,16 @@ def test_skipping_impossible_pairs_never_changes_the_intersection(table):
             pairs = Counter((label_of(r[i]), label_of(r[j])) for r in rows)
             brute[(i, j)] = {k: c for k, c in pairs.items() if None not in k}
     full = type(summary)(
-        summary.name, summary.columns, summary.n_rows, summary.counts, summary.missing, brute
+        summary.name,
+        summary.columns,
+        summary.n_rows,
+        summary.counts,
+        summary.missing,
+        brute,
+        summary.capped,
+        summary.label_pairs,
+        summary.label_cells,
+        summary.missing_all,
+        summary.missing_by,
     )
     assert analyze(summary, checked, opts) == analyze(full, checked, opts)

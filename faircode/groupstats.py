@@ -1,0 +1,397 @@
+"""Label base rates and missing data by group (SPEC.md section 17): pure functions of
+the summary's label and missing tables and of the dimensions analyze() found."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .errors import InputError
+from .numerics import pct, round_half_up, wilson_bounds
+from .options import Options, relabeler
+from .summary import LABEL_CAP, PAIR_COLUMNS, Summary
+
+# Bounds shared with analyze (SPEC 0.9), the same numbers in assets/profiler-engine.js.
+CELL_CAP = 1000  # intersection cells with a rate, and groups per missing column, listed
+GROUP_FLAG_CAP = 100  # label-rate or missing-data flag lines per dimension
+MAX_CELL_FLAGS = 10  # label-rate flag lines of the intersection
+#: SPEC 17.4: what min_ratio is, and what it is not.
+RATIO_NOTE = (
+    "min_ratio is the lowest group rate over the highest; the four-fifths (0.8) rule of "
+    "US employment guidance is a convention, not a legal threshold"
+)
+VALUES_SHOWN = 10  # label values named in an input error (SPEC 17.3)
+
+Mapper = Callable[[str], "str | None"]
+
+
+def _wilson(c: int, n: int) -> tuple[float, float]:
+    lo, hi = wilson_bounds(c, n)
+    return round_half_up(lo, 4), round_half_up(hi, 4)
+
+
+def _values_text(values: list[str]) -> str:
+    shown = ", ".join(f"'{v}'" for v in values[:VALUES_SHOWN])
+    return shown + (", ..." if len(values) > VALUES_SHOWN else "")
+
+
+def label_values(summary: Summary, opts: Options) -> tuple[dict[str, int], str, str]:
+    """(value -> rows after 1.1, the positive value, positive_from) of SPEC 17.3;
+    InputError when the label cannot give rates."""
+    name = opts.label
+    i = summary.columns.index(name)
+    raw = summary.counts[i]
+    if raw is None or summary.is_capped(i) or len(raw) > LABEL_CAP:
+        raise InputError(f"--label {name}: more than {LABEL_CAP} distinct values")
+    relabel = relabeler(name, opts)
+    values: dict[str, int] = {}
+    for lab, c in raw.items():
+        new = lab if relabel is None else relabel(lab)
+        if new is not None:
+            values[new] = values.get(new, 0) + c
+    ordered = sorted(values)
+    if opts.positive is not None:
+        if opts.positive not in values:
+            raise InputError(
+                f"--positive {opts.positive}: not a value of '{name}' "
+                f"(values: {_values_text(ordered)})"
+            )
+        return values, opts.positive, "option"
+    if len(ordered) != 2:
+        raise InputError(
+            f"--label {name}: {len(ordered)} values; name the positive one with --positive "
+            f"(values: {_values_text(ordered)})"
+        )
+    return values, ordered[1], "larger_of_two"
+
+
+def _rate_entry(n: int, positive: int, count: int, min_size: int) -> dict:
+    if n:
+        lo, hi = _wilson(positive, n)
+        rate: float | None = round_half_up(positive / n, 4)
+    else:
+        rate = lo = hi = None  # type: ignore[assignment]
+    return {
+        "n": n,
+        "positive": positive,
+        "rate": rate,
+        "ci_low": lo,
+        "ci_high": hi,
+        "label_missing": count - n,
+        "small_group": n < min_size,
+    }
+
+
+def _extremes(items: list[tuple[object, int, int]], min_size: int) -> tuple | None:
+    """(highest key, highest rate, lowest key, lowest rate) over the compared items
+    (key, n, positive) in order (SPEC 17.4), or None with fewer than two compared."""
+    sized = [t for t in items if t[1] >= min_size and t[1] >= 1]
+    compared = sized if len(sized) >= 2 else [t for t in items if t[1] >= 1]
+    if len(compared) < 2:
+        return None
+    high = low = None
+    for key, n, pos in compared:
+        r = pos / n
+        if high is None or r > high[1]:
+            high = (key, r)
+        if low is None or r < low[1]:
+            low = (key, r)
+    return high[0], high[1], low[0], low[1]  # type: ignore[index]
+
+
+def _summary_fields(ext: tuple | None, as_key: Callable) -> dict:
+    if ext is None:
+        return {"highest": None, "lowest": None, "max_difference": None, "min_ratio": None}
+    hk, hr, lk, lr = ext
+    return {
+        "highest": as_key(hk),
+        "lowest": as_key(lk),
+        "max_difference": round_half_up(hr - lr, 4),
+        "min_ratio": round_half_up(lr / hr, 4) if hr > 0 else None,
+    }
+
+
+def label_rates(
+    summary: Summary,
+    dims: list[dict],
+    index_of: dict[str, int],
+    mappers: dict[int, Mapper],
+    intersection: dict | None,
+    pair_counts: dict[tuple[str, str], int] | None,
+    opts: Options,
+) -> tuple[dict, list[str]]:
+    """The `label_rates` block and its flags (SPEC 17.4)."""
+    values, positive, positive_from = label_values(summary, opts)
+    name = opts.label
+    relabel = relabeler(name, opts)
+    min_size = opts.min_group_size
+    gap = opts.label_gap
+    head = f"{name}={positive}"
+    n_all = sum(values.values())
+    pos_all = values.get(positive, 0)
+    top = _rate_entry(n_all, pos_all, summary.n_rows, min_size)
+    flags: list[str] = []
+    out_dims: list[dict] = []
+
+    def outcome(lab: str) -> int:
+        """0: label missing after 1.1, 1: negative, 2: positive."""
+        new = lab if relabel is None else relabel(lab)
+        return 0 if new is None else 2 if new == positive else 1
+
+    for dim in dims:
+        d = index_of[dim["name"]]
+        table = summary.label_pairs.get(d)
+        if table is None:
+            out_dims.append({"name": dim["name"], "not_counted": True})
+            continue
+        mapper = mappers[d]
+        n_of: dict[str, int] = {}
+        pos_of: dict[str, int] = {}
+        for (x, lab), c in table.items():
+            g = mapper(x)
+            o = outcome(lab)
+            if g is None or o == 0:
+                continue
+            n_of[g] = n_of.get(g, 0) + c
+            if o == 2:
+                pos_of[g] = pos_of.get(g, 0) + c
+        items = [
+            (g["label"], n_of.get(g["label"], 0), pos_of.get(g["label"], 0)) for g in dim["groups"]
+        ]
+        ext = _extremes(items, min_size)
+        groups = []
+        for g, (label, n, pos) in zip(dim["groups"], items):
+            groups.append({"label": label, **_rate_entry(n, pos, g["count"], min_size)})
+        entry = {"name": dim["name"], **_summary_fields(ext, lambda k: k), "groups": groups}
+        out_dims.append(entry)
+        if ext is not None:
+            flags.extend(
+                _gap_flags(
+                    dim["name"],
+                    head,
+                    [(f"'{k}'", k, n, p) for k, n, p in items],
+                    ext,
+                    f"'{ext[0]}'",
+                    gap,
+                    min_size,
+                    GROUP_FLAG_CAP,
+                )
+            )
+    inter = None
+    if intersection is not None and pair_counts is not None:
+        inter, cell_flags = _intersection_rates(
+            summary, dims, intersection, pair_counts, index_of, mappers, outcome, opts, head
+        )
+        flags.extend(cell_flags)
+    if top["label_missing"]:
+        flags.append(
+            f"{name}: {top['label_missing']} rows with a missing label are left out of the rates"
+        )
+    block = {
+        "label": name,
+        "positive": positive,
+        "positive_from": positive_from,
+        "n": n_all,
+        "positive_count": pos_all,
+        "rate": top["rate"],
+        "ci_low": top["ci_low"],
+        "ci_high": top["ci_high"],
+        "label_missing": top["label_missing"],
+        "ratio_note": RATIO_NOTE,
+        "dimensions": out_dims,
+        "intersection": inter,
+    }
+    return block, flags
+
+
+def _gap_flags(
+    where: str,
+    head: str,
+    items: list[tuple[str, object, int, int]],
+    ext: tuple,
+    high_text: str,
+    gap: float,
+    min_size: int,
+    cap: int,
+) -> list[str]:
+    """Flag lines of SPEC 17.4: items (quoted text, key, n, positive) in order."""
+    high_key, high_rate = ext[0], ext[1]
+    lines: list[str] = []
+    more = 0
+    for text, key, n, pos in items:
+        if n < 1 or key == high_key:
+            continue
+        rate = pos / n
+        if high_rate - rate > gap:
+            if len(lines) == cap:
+                more += 1
+                continue
+            rows = f", {n} rows" if n < min_size else ""
+            lines.append(
+                f"{where}: {head} rate {pct(rate)}% for {text}{rows} "
+                f"vs {pct(high_rate)}% for {high_text}"
+            )
+    if more:
+        lines.append(f"{where}: {more} more label-rate gaps (see label_rates)")
+    return lines
+
+
+def _intersection_rates(
+    summary: Summary,
+    dims: list[dict],
+    intersection: dict,
+    pair_counts: dict[tuple[str, str], int],
+    index_of: dict[str, int],
+    mappers: dict[int, Mapper],
+    outcome: Callable[[str], int],
+    opts: Options,
+    head: str,
+) -> tuple[dict, list[str]]:
+    a_name, b_name = intersection["dims"]
+    ia, ib = index_of[a_name], index_of[b_name]
+    table = summary.label_cells.get((min(ia, ib), max(ia, ib)), {})
+    ma, mb = mappers[ia], mappers[ib]
+    n_of: dict[tuple[str, str], int] = {}
+    pos_of: dict[tuple[str, str], int] = {}
+    for (x, y, lab), c in table.items():
+        la, lb = (x, y) if ia < ib else (y, x)
+        ga, gb = ma(la), mb(lb)
+        o = outcome(lab)
+        if ga is None or gb is None or o == 0:
+            continue
+        n_of[(ga, gb)] = n_of.get((ga, gb), 0) + c
+        if o == 2:
+            pos_of[(ga, gb)] = pos_of.get((ga, gb), 0) + c
+    dim_a = next(d for d in dims if d["name"] == a_name)
+    dim_b = next(d for d in dims if d["name"] == b_name)
+    rank_a = {g["label"]: k for k, g in enumerate(dim_a["groups"])}
+    rank_b = {g["label"]: k for k, g in enumerate(dim_b["groups"])}
+    # cells with at least one row, in A's group order then B's (never all of A x B)
+    keys = sorted(
+        (k for k, c in pair_counts.items() if c), key=lambda k: (rank_a[k[0]], rank_b[k[1]])
+    )
+    items = [(k, n_of.get(k, 0), pos_of.get(k, 0)) for k in keys]
+    min_size = opts.min_group_size
+    ext = _extremes(items, min_size)
+    cells = []
+    for k, n, pos in items[:CELL_CAP]:
+        cells.append({"a": k[0], "b": k[1], **_rate_entry(n, pos, pair_counts[k], min_size)})
+    entry = {
+        "dims": [a_name, b_name],
+        **_summary_fields(ext, lambda k: [k[0], k[1]]),
+        "cells": cells,
+    }
+    if len(items) > CELL_CAP:
+        entry["cells_not_listed"] = len(items) - CELL_CAP
+    flags: list[str] = []
+    if ext is not None:
+        flags = _gap_flags(
+            f"{a_name} x {b_name}",
+            head,
+            [(f"'{k[0]}' x '{k[1]}'", k, n, p) for k, n, p in items],
+            ext,
+            f"'{ext[0][0]}' x '{ext[0][1]}'",
+            opts.label_gap,
+            min_size,
+            MAX_CELL_FLAGS,
+        )
+    return entry, flags
+
+
+def missing_by_group(
+    summary: Summary,
+    dims: list[dict],
+    index_of: dict[str, int],
+    mappers: dict[int, Mapper],
+    overrides: dict[str, str],
+    opts: Options,
+) -> tuple[list[dict], list[str]]:
+    """The `missing_by_group` block and its flags (SPEC 17.5)."""
+    n_rows = summary.n_rows
+    gap = opts.missing_gap
+    min_size = opts.min_group_size
+    read = [
+        k
+        for k, col in enumerate(summary.columns)
+        if overrides.get(col) != "ignore"
+        and k < len(summary.missing_all)
+        and summary.missing_all[k]
+    ]
+    out: list[dict] = []
+    flags: list[str] = []
+    for dim in dims:
+        d = index_of[dim["name"]]
+        by_col = summary.missing_by.get(d)
+        if by_col is None:
+            out.append({"dimension": dim["name"], "not_counted": True})
+            continue
+        mapper = mappers[d]
+        columns = []
+        lines: list[str] = []
+        more = 0
+        for k in read:
+            if k == d:
+                continue
+            col = summary.columns[k]
+            m_all = summary.missing_all[k]
+            overall = m_all / n_rows
+            m_of: dict[str, int] = {}
+            for x, c in by_col.get(k, {}).items():
+                g = mapper(x)
+                if g is not None:
+                    m_of[g] = m_of.get(g, 0) + c
+            groups = []
+            flagged = []
+            for g in dim["groups"]:
+                label, count = g["label"], g["count"]
+                m = m_of.get(label, 0)
+                share = m / count
+                if share - overall > gap and wilson_bounds(m, count)[0] > overall:
+                    flagged.append(label)
+                    if len(lines) == GROUP_FLAG_CAP:
+                        more += 1
+                    else:
+                        rows = f", {count} rows" if count < min_size else ""
+                        lines.append(
+                            f"{dim['name']}: '{col}' is missing for {pct(share)}% of "
+                            f"'{label}'{rows} vs {pct(overall)}% overall"
+                        )
+                if len(groups) < CELL_CAP:
+                    lo, hi = _wilson(m, count)
+                    groups.append(
+                        {
+                            "label": label,
+                            "count": count,
+                            "missing": m,
+                            "missing_pct": round_half_up(share, 4),
+                            "ci_low": lo,
+                            "ci_high": hi,
+                        }
+                    )
+            entry = {
+                "name": col,
+                "missing_count": m_all,
+                "missing_pct": round_half_up(overall, 4),
+                "flagged": flagged,
+                "groups": groups,
+            }
+            if len(dim["groups"]) > CELL_CAP:
+                entry["groups_not_listed"] = len(dim["groups"]) - CELL_CAP
+            columns.append(entry)
+        out.append({"dimension": dim["name"], "columns": columns})
+        flags.extend(lines)
+        if more:
+            flags.append(f"{dim['name']}: {more} more missing-data gaps (see missing_by_group)")
+    return out, flags
+
+
+def not_counted_flags(
+    dims: list[dict], index_of: dict[str, int], summary: Summary, opts: Options
+) -> list[str]:
+    """One flag per dimension past the group columns (SPEC 17.5), in order."""
+    tables = summary.label_pairs if opts.label is not None else summary.missing_by
+    return [
+        f"{d['name']}: label rates and missing data by group not counted "
+        f"('{d['name']}' is not among the first {PAIR_COLUMNS} counted columns)"
+        for d in dims
+        if index_of[d["name"]] not in tables
+    ]
