@@ -1386,7 +1386,7 @@ def label_missing_cases(draw) -> Case:
     missing labels), and columns whose missing cells depend on a group; random `label`,
     `positive`, `label_gap`, `missing_by_group`, `missing_gap`, `min_group_size`,
     `na`/`recode` (often aimed at the label) and rarely the input errors of 17.1/17.3."""
-    n_rows = draw(st.sampled_from([0, 1, 2, 3, 10, 25, 60, 150]))
+    n_rows = draw(st.sampled_from([25, 10, 60, 3, 150, 1, 2, 0, 25, 10, 60]))  # rarely none
     n_dims = draw(st.integers(1, 3))
     themes = draw(
         st.lists(
@@ -1506,12 +1506,14 @@ def label_missing_cases(draw) -> Case:
         )
     elif how == 17:
         opts["label"] = draw(st.sampled_from(["nope", names[0]]))
-    if "label" in opts or draw(st.integers(0, 9)) == 0:
-        pick = draw(st.integers(0, 5))
-        if pick < 2 or (shape in ("multi", "codes", "many", "tricky") and pick < 5):
-            opts["positive"] = draw(st.sampled_from(values)) + draw(st.sampled_from(["", "", " "]))
-        elif pick == 5:
+    if "label" in opts or draw(st.integers(0, 9)) == 5:
+        present = [v for v in values if v in label_col] or values
+        pick = draw(st.integers(0, 9))
+        several = shape in ("multi", "codes", "many", "tricky")
+        if pick == 9:  # not a value (an input error, SPEC 17.3)
             opts["positive"] = draw(st.sampled_from(["zzz", ">50K", "yes", " "]))
+        elif (several and pick != 8) or pick in (3, 4, 5):
+            opts["positive"] = draw(st.sampled_from(present)) + draw(st.sampled_from(["", "", " "]))
     if draw(st.booleans()):
         opts["label_gap"] = draw(
             st.one_of(st.sampled_from([0, 0.0, 0.05, 0.1, 0.25, 1]), st.floats(0, 1))
@@ -1547,7 +1549,7 @@ def label_missing_cases(draw) -> Case:
             opts["na"] = [[names[li], draw(st.sampled_from(["unknown", "-", "None"] + values))]]
     if draw(st.integers(0, 4)) == 0 and len(names) > 1:
         opts["cross"] = draw(st.lists(st.sampled_from(names), min_size=2, max_size=2, unique=True))
-    if draw(st.integers(0, 30)) == 0:
+    if draw(st.integers(0, 30)) == 13:  # rare (hypothesis favours 0)
         bad_key, bad_value = draw(
             st.sampled_from(
                 [
@@ -1566,11 +1568,11 @@ def label_missing_cases(draw) -> Case:
 
     overrides: dict = {}
     r = draw(st.integers(0, 9))
-    if r == 0:
+    if r == 3:
         overrides[label_name] = draw(st.sampled_from(["sex", "ignore", "categorical"]))
-    elif r == 1 and len(names) > n_dims + 1:
+    elif r == 5 and len(names) > n_dims + 1:
         overrides[names[-1]] = "ignore"
-    elif r == 2:
+    elif r == 7:
         overrides[names[lead]] = draw(st.sampled_from(["sex", "race", "age", "categorical"]))
 
     def cell(value: str) -> str:

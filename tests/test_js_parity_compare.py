@@ -76,7 +76,11 @@ def test_compare_parity(js, data):
     py_b = run_python(io.BytesIO(b_bytes), case.overrides, case.opts, name="b.csv")
     assume("result" in py_a and "result" in py_b)
     copts = data.draw(compare_opts)
-    py = {"result": json.loads(json.dumps(compare(py_a["result"], py_b["result"], copts)))}
+    py = {
+        "result": json.loads(
+            json.dumps(compare(py_a["result"], py_b["result"], dict(case.opts, **copts)))
+        )
+    }
     req = {
         "op": "compare",
         "opts": dict(case.opts, **copts),
@@ -428,7 +432,11 @@ def test_label_missing_compare_parity(js, data):
     py_b = run_python(io.BytesIO(b_bytes), case.overrides, opts_b, name="b.csv")
     assume("result" in py_a and "result" in py_b)
     copts = data.draw(label_compare_opts)
-    py = {"result": json.loads(json.dumps(compare(py_a["result"], py_b["result"], copts)))}
+    py = {
+        "result": json.loads(
+            json.dumps(compare(py_a["result"], py_b["result"], dict(case.opts, **copts)))
+        )
+    }
     req = {
         "op": "compare",
         "opts": dict(case.opts, **copts),
