@@ -890,3 +890,62 @@ def test_browser_benchmark_runs_end_to_end(tmp_path):
     assert runs[0]["rows"] == runs[1]["rows"] == faircode.profile(data)["n_rows"]
     assert all(r["renderer_peak_mb"] > 0 for r in runs)
     assert "| site |" in out.read_text(encoding="utf-8")
+
+
+def test_cli_html_report_shows_label_rates_and_missing_by_group(browser, tmp_path, shots):
+    """SPEC 17's blocks in the --html report: the rates and highest/lowest marks equal
+    the result's, the missing-data table lists the terminal's columns, and a hostile
+    label or column name is text."""
+    label = "<img src=x onerror=window.__pwned=6>"
+    col = "<b onmouseover=window.__pwned=7>c|x"
+    rows = ["race,sex,y," + json.dumps(col)]
+    for k, race in enumerate([label, "B", "C"]):
+        for i in range(200):
+            cell = "" if k == 0 else "v"
+            rows.append(f"{json.dumps(race)},{'MF'[i % 2]},{(i + k) % 3 == 0},{cell}")
+    path = tmp_path / "labels.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "labels.html"
+    args = [sys.executable, "-m", "faircode", "profile", str(path), "--label", "y"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    subprocess.run([*args, "--html", str(out)], check=True, env=env, capture_output=True)
+    want = faircode.profile(path, None, {"label": "y"})
+    pg = Page(browser, ("file://",))
+    pg.page.goto(out.as_uri())
+    pg.page.wait_for_selector("#report section.label-rates")
+    got = pg.page.eval_on_selector_all(
+        "#report section.label-rates .rate-row[data-dim]",
+        "els => els.map((e) => [e.dataset.dim, e.dataset.label, Number(e.dataset.n),"
+        " Number(e.dataset.rate), e.dataset.highest === 'true', e.dataset.lowest === 'true'])",
+    )
+    assert got == [
+        [
+            d["name"],
+            g["label"],
+            g["n"],
+            g["rate"],
+            g["label"] == d["highest"],
+            g["label"] == d["lowest"],
+        ]
+        for d in want["label_rates"]["dimensions"]
+        for g in d["groups"]
+    ]
+    cols = pg.page.eval_on_selector_all(
+        "#report section.missing-by-group article > .heat-wrap tr[data-column]",
+        "els => els.map((e) => [e.dataset.dim, e.dataset.column, Number(e.dataset.flagged)])",
+    )
+    from faircode.render import missing_columns_shown
+
+    assert cols == [
+        [e["dimension"], c["name"], len(c["flagged"])]
+        for e in want["missing_by_group"]
+        for c in missing_columns_shown(e)[0]
+    ]
+    assert [col, 1] in [[c[1], c[2]] for c in cols if c[0] == "race"]
+    text = pg.page.locator("#report section.missing-by-group").inner_text()
+    assert col in text and label in text
+    assert pg.page.evaluate("window.__pwned") is None
+    assert pg.page.locator("#report img, #report b").count() == 0
+    pg.page.screenshot(path=shots / "cli-html-label-missing.png", full_page=True)
+    pg.check_clean()
+    pg.close()
