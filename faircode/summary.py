@@ -517,11 +517,41 @@ class SummaryBuilder:
             self.label_tables, self.cell_tables = {}, {}
             return
         lab = got[0]
+        masks = self._masks
+        ml = masks.get(self.label_at)
+        ml_items = list(ml.items()) if ml is not None else None
         for d, table in self.label_tables.items():
+            md = masks.get(d)
+            if md is not None and ml_items is not None:  # popcounts, as in _count_pairs
+                for x, bx in md.items():
+                    for z, bz in ml_items:
+                        c = (bx & bz).bit_count()
+                        if c:
+                            table[(x - 1, z - 1)] = table.get((x - 1, z - 1), 0) + c
+                continue
             for (x, y), c in Counter(zip(code_arrays[d][0], lab)).items():
                 if x and y:
                     table[(x - 1, y - 1)] = table.get((x - 1, y - 1), 0) + c
         for (i, j), table in self.cell_tables.items():
+            ma, mb = masks.get(i), masks.get(j)
+            if (
+                ma is not None
+                and mb is not None
+                and ml_items is not None
+                and len(ma) * len(mb) <= _BITSET_COMBOS
+            ):
+                items_b = list(mb.items())
+                for x, bx in ma.items():
+                    for y, by in items_b:
+                        bxy = bx & by
+                        if not bxy:
+                            continue
+                        for z, bz in ml_items:
+                            c = (bxy & bz).bit_count()
+                            if c:
+                                key = (x - 1, y - 1, z - 1)
+                                table[key] = table.get(key, 0) + c
+                continue
             triples = Counter(zip(code_arrays[i][0], code_arrays[j][0], lab))
             for (x, y, z), c in triples.items():
                 if x and y and z:
