@@ -1,6 +1,6 @@
 /*
  * faircode browser engine: a hand-written, dependency-free implementation of SPEC.md
- * (sections 0-7 and 13). It must return results `==` to the Python engine for the
+ * (sections 0-10, 13 and 17). It must return results `==` to the Python engine for the
  * same bytes and options; tests/test_js_parity.py enforces that.
  *
  * Runs unchanged as a classic <script> (global `FaircodeEngine`), in a Web Worker
@@ -28,11 +28,12 @@
  *   Options      faircode/options.py      SPEC 7: resolveOptions
  *   Detect       faircode/detect.py       SPEC 1: column names -> kinds
  *   Reader       faircode/reader.py       SPEC 0.1-0.3: UTF-8, CsvScanner (bytes -> records)
- *   Summary      faircode/summary.py      SPEC 0.4, 0.5, 0.9, 4: CountSink, createProfiler,
- *                                         mergeSummaries
+ *   Summary      faircode/summary.py      SPEC 0.4, 0.5, 0.9, 4, 17.2: CountSink,
+ *                                         createProfiler, mergeSummaries
  *   Parts        faircode/fastpath.py     SPEC 0.8: planParts, where a big file is cut
- *   Analyze      faircode/analyze.py      SPEC 1-6: summary -> result
- *   Compare      faircode/compare.py      SPEC 8
+ *   Analyze      faircode/analyze.py      SPEC 1-6: summary -> result; with
+ *                faircode/groupstats.py   SPEC 17.3-17.5: label_rates, missing_by_group
+ *   Compare      faircode/compare.py      SPEC 8, 17.6
  *   Reference    faircode/reference.py    SPEC 9: parseReference (RecordSink)
  *   Provenance   faircode/provenance.py   SPEC 10, and a streaming SHA-256
  *   API                                   profileBytes, the exports
@@ -423,6 +424,12 @@ function () {
     psi_significant: 0.25,
     score_drop_flag: 5,
     reference: null, // a parsed section 9 table, identified in provenance by its hash
+    // SPEC 17: label base rates (with `label`) and missing data by group (default on)
+    label: null,
+    positive: null,
+    label_gap: 0.1,
+    missing_by_group: true,
+    missing_gap: 0.1,
   };
   // Proxy hints (SPEC 16) are computed by the Python engine only: their options are
   // known here (so an unknown option's message lists what Python lists) and refused.
@@ -567,6 +574,29 @@ function () {
     return { rewrite, slack };
   }
 
+  /** SPEC 17.2: the labels SPEC 1.1 makes missing in column `col` (rewrite `rw`), as
+   * a byte matcher for cells of a column no longer counted: the na tokens and the
+   * recoded labels whose new label is missing. */
+  function lostMatcher(opts, col, rw) {
+    const cands = [];
+    for (const [c, tok] of opts.na || []) if (c === null || c === col) cands.push(tok);
+    for (const [c, from] of opts.recode || []) if (c === col) cands.push(from);
+    const labels = cands.filter((x) => !DEFAULT_MISSING.set.has(x) && rw.rewrite(x) === null);
+    if (labels.length === 0) return null;
+    // Only these labels (never empty): the 0.4 tokens are tested before.
+    const byLen = [];
+    const first = new Uint8Array(256);
+    let maxLen = 0;
+    for (const t of new Set(labels)) {
+      const bytes = utf8Encode(t);
+      while (byLen.length <= bytes.length) byLen.push([]);
+      byLen[bytes.length].push(bytes);
+      if (bytes.length > maxLen) maxLen = bytes.length;
+      first[bytes[0]] = 1;
+    }
+    return { set: new Set(labels), byLen, first, maxLen };
+  }
+
   /** SPEC 1.1 applied to one column's counts: [counts, added missing]. */
   function rewriteCounts(rw, counts) {
     if (rw === null || counts === null) return [counts, 0];
@@ -578,6 +608,44 @@ function () {
       else out.set(to, (out.get(to) || 0) + c);
     }
     return [out, missing];
+  }
+
+  /** SPEC 17.1: label, positive and the two gaps (faircode/options.py _label_options,
+   * in its order and with its texts). */
+  function labelOptions(opts, out, given) {
+    for (const key of ['label_gap', 'missing_gap']) {
+      if (given(key)) out[key] = checkNumber(key, opts[key], 0, 1, '0..1');
+    }
+    if (given('missing_by_group')) {
+      const v = opts.missing_by_group;
+      if (typeof v !== 'boolean') throw new InputError(`--missing-by-group: ${pyStr(v)} is not true or false`);
+      out.missing_by_group = v;
+    }
+    if (given('label')) {
+      const label = typeof opts.label === 'string' ? trimLabel(opts.label) : '';
+      if (label === '') throw new InputError('--label: give a column name');
+      out.label = label;
+    }
+    if (given('positive')) {
+      if (typeof opts.positive !== 'string') throw new InputError(`--positive: ${pyStr(opts.positive)} is not text`);
+      if (out.label === null) throw new InputError('--positive needs --label');
+      out.positive = trimLabel(opts.positive);
+    }
+  }
+
+  /** SPEC 17.1: the label must name a column of the header, and not one of --map's
+   * (checked with the overrides, after na and recode). Returns its index, or -1. */
+  function validateLabel(opts, overrides, columns) {
+    if (opts.label === null) return -1;
+    const i = columns.indexOf(opts.label);
+    if (i < 0) {
+      const shown = columns.slice(0, 5).join(', ') + (columns.length > 5 ? '...' : '');
+      throw new InputError(`--label: no column named '${opts.label}' (columns: ${shown})`);
+    }
+    if (overrides.has(opts.label)) {
+      throw new InputError(`--label ${opts.label}: the label column cannot also be given to --map`);
+    }
+    return i;
   }
 
   function resolveOptions(opts) {
@@ -682,6 +750,7 @@ function () {
       }
       out.reference = opts.reference;
     }
+    labelOptions(opts, out, given);
     Object.defineProperty(out, '__resolved', { value: true });
     return out;
   }
@@ -822,9 +891,10 @@ function () {
   }
 
   /** The kinds the columns' names and overrides give (kindFromValues' namedKinds). */
-  function namedKindsOf(columns, overrides) {
+  function namedKindsOf(columns, overrides, label) {
     const out = new Set();
     for (const c of columns) {
+      if (c === label) continue; // the label's name gives no kind (SPEC 17.4)
       const ov = overrides.get(c);
       const k = ov !== undefined && ov !== null ? ov : kindFromName(c);
       if (k) out.add(k);
@@ -1666,6 +1736,39 @@ function () {
       }
     }
 
+    /** Count one cell (a, b), both codes >= 0. */
+    add1(a, b) {
+      if (a < this.ca && b < this.cb) {
+        const k = a * this.cb + b;
+        const v = this.dense[k];
+        if (v === 255) {
+          this.dense[k] = 0;
+          this.carry(k);
+        } else {
+          this.dense[k] = v + 1;
+        }
+      } else {
+        this.addSlow(a, b);
+      }
+    }
+
+    /** SPEC 17.2 label_cells: count rows r < n with codes a, b and label code l (at
+     * ia, ib, il; skipping -1) in one (a, b) table per label code, kept beside the
+     * pair's own table (so pruning keeps or drops both). */
+    addLabelRows(codes, ia, ib, il, n) {
+      let byL = this.byL;
+      if (byL === undefined) byL = this.byL = [];
+      for (let r = 0; r < n; r++) {
+        const a = codes[ia + r];
+        const b = codes[ib + r];
+        const l = codes[il + r];
+        if ((a | b | l) < 0) continue;
+        let t = byL[l];
+        if (t === undefined) t = byL[l] = new PairTable();
+        t.add1(a, b);
+      }
+    }
+
     /** Dense cell k wrapped past 255. */
     carry(k) {
       let c = this.carries;
@@ -1816,7 +1919,9 @@ function () {
     }
 
     checkHeader() {
+      // In faircode/detect.py check_overrides' order: overrides, label, na and recode.
       validateOverrides(this.overrides, this.header);
+      validateLabel(this.opts, this.overrides, this.header);
       validateRewrites(this.opts, this.header);
     }
 
@@ -1838,6 +1943,16 @@ function () {
       this.rewrites = new Array(n).fill(null);
       this.openCap = new Float64Array(n);
       this.groupCap = new Float64Array(n);
+      // SPEC 17.2: the label column (-1: none), counted like a forced column and never
+      // a pair or group column; missing data after 1.1 per column when kept.
+      const L = opts.label === null ? -1 : names.indexOf(opts.label);
+      this.labelCol = L;
+      this.keepMiss = opts.missing_by_group === true;
+      this.missAll = new Float64Array(n); // cells missing after 1.1
+      this.lost = new Array(n).fill(null); // code -> 1 when 1.1 makes the label missing
+      this.lostMatch = new Array(n).fill(null); // those labels' bytes (for dead columns)
+      this.events = new Int32Array(BATCH); // (c << BATCH_BITS) | row of missing cells
+      this.nEvents = 0;
       for (let i = 0; i < n; i++) {
         const col = names[i];
         const rw = rewriteOf(opts, col);
@@ -1845,8 +1960,14 @@ function () {
         this.rewrites[i] = rw;
         this.openCap[i] = opts.max_categorical + slack;
         this.groupCap[i] = opts.max_dimension_groups + slack;
+        if (rw !== null && this.keepMiss) {
+          this.lost[i] = [];
+          this.lostMatch[i] = lostMatcher(opts, col, rw);
+        }
         const ov = this.overrides.get(col);
-        if (ov === 'ignore') {
+        if (i === L) {
+          this.roles[i] = ROLE_FORCED;
+        } else if (ov === 'ignore') {
           this.roles[i] = ROLE_IGNORED;
         } else if (ov !== undefined && ov !== null) {
           this.roles[i] = ROLE_FORCED;
@@ -1871,17 +1992,31 @@ function () {
           if (k >= 0 && !idx.includes(k)) idx.push(k);
         }
         idx.sort((a, b) => a - b);
-        cand = idx.length === 2 ? idx.filter((i) => this.roles[i] !== ROLE_IGNORED) : [];
-      } else {
-        cand = [];
-        for (let i = 0; i < n && cand.length < PAIR_COLUMNS; i++) {
-          if (this.roles[i] !== ROLE_IGNORED) cand.push(i);
-        }
+        cand = idx.length === 2 ? idx.filter((i) => this.roles[i] !== ROLE_IGNORED && i !== L) : [];
       }
+      // SPEC 17.2: the group columns, the first PAIR_COLUMNS counted columns (not the
+      // label), whatever `cross` is; without cross also the pair columns (0.9).
+      const first = [];
+      for (let i = 0; i < n && first.length < PAIR_COLUMNS; i++) {
+        if (this.roles[i] !== ROLE_IGNORED && i !== L) first.push(i);
+      }
+      if (!opts.cross) cand = first.slice();
       if (cand.length < 2) cand = [];
       this.isAlive = new Uint8Array(n);
       for (const i of cand) this.isAlive[i] = 1;
       this.rebuildPairs(cand, null);
+      const tracked = L >= 0 || this.keepMiss;
+      this.groups = tracked ? first : [];
+      this.isGroup = new Uint8Array(n);
+      for (const i of this.groups) this.isGroup[i] = 1;
+      // Per group column D: (label of D, label of L) table; column C -> counts by the
+      // label code of D of the rows whose C is missing after 1.1 (Float64Array).
+      this.labelPairs = new Map();
+      this.missBy = new Map();
+      for (const d of this.groups) {
+        if (L >= 0) this.labelPairs.set(d, new PairTable());
+        if (this.keepMiss) this.missBy.set(d, new Array(n).fill(null));
+      }
       // Codes of the last rows, column-major: row r of column c at (c << BATCH_BITS) | r
       // (-1: missing). Pairs are counted a batch at a time, one pair table after the
       // other, which keeps each table's loop tight and its cache misses overlapping.
@@ -1928,17 +2063,18 @@ function () {
 
     /** Stop pair-counting columns proven unable to become dimensions. */
     prune() {
-      const opts = this.opts;
       const dead = [];
-      for (const i of this.alive) {
-        const role = this.roles[i];
-        let gone = false;
-        if (role === ROLE_DEAD) gone = true;
-        else if (role === ROLE_NAMED && this.kinds[i] !== 'geography' &&
-                 this.tables[i].n > this.groupCap[i]) {
-          gone = this.kinds[i] === 'age' ? (this.notNumeric[i] && this.notInterval[i]) === 1 : true;
+      const lose = [];
+      for (const i of this.alive) if (this.cannotBeDimension(i)) dead.push(i);
+      for (const i of this.groups) if (this.cannotBeDimension(i)) lose.push(i);
+      if (lose.length) {
+        // SPEC 17.2: a group column proven not a dimension loses its tables.
+        for (const i of lose) {
+          this.isGroup[i] = 0;
+          this.labelPairs.delete(i);
+          this.missBy.delete(i);
         }
-        if (gone) dead.push(i);
+        this.groups = this.groups.filter((i) => this.isGroup[i] === 1);
       }
       if (!dead.length) return;
       const old = new Map();
@@ -1949,6 +2085,16 @@ function () {
       this.rebuildPairs(this.alive.filter((i) => !dead.includes(i)), old);
     }
 
+    /** Column i is proven unable to become a dimension (SPEC 0.5, 4). */
+    cannotBeDimension(i) {
+      const role = this.roles[i];
+      if (role === ROLE_DEAD) return true;
+      if (role === ROLE_NAMED && this.kinds[i] !== 'geography' && this.tables[i].n > this.groupCap[i]) {
+        return this.kinds[i] === 'age' ? (this.notNumeric[i] && this.notInterval[i]) === 1 : true;
+      }
+      return false;
+    }
+
     /** A wanted cell of column c, bytes b[s, e) before trimming: count its label. */
     cell(c, b, s, e) {
       s = trimStart(b, s, e);
@@ -1956,17 +2102,33 @@ function () {
       if (e - s <= this.missMax && isMissingBytes(this.miss, b, s, e - s)) {
         this.missing[c]++;
         this.codes[(c << BATCH_BITS) | this.batchN] = -1;
+        if (this.keepMiss) this.missEvent(c);
+        return;
+      }
+      const t = this.tables[c];
+      if (t === null) {
+        // No longer counted, still read for missing_all (SPEC 17.2): missing after 1.1?
+        const m = this.lostMatch[c];
+        if (m !== null && e - s <= m.maxLen && isMissingBytes(m, b, s, e - s)) this.missEvent(c);
         return;
       }
       const h = hashBytes(b, s, e);
-      const t = this.tables[c];
       const code = t.find(b, s, e, h);
       if (code >= 0) {
         t.counts[code]++;
         this.codes[(c << BATCH_BITS) | this.batchN] = code;
+        const lost = this.lost[c];
+        if (lost !== null && lost[code] === 1) this.missEvent(c);
       } else {
         this.newLabel(c, t, b, s, e, h);
       }
+    }
+
+    /** Column c's cell of the current row is missing after SPEC 1.1 (17.2). */
+    missEvent(c) {
+      this.missAll[c]++;
+      if (this.nEvents === this.events.length) this.events = grownInt32(this.events, this.nEvents * 2);
+      this.events[this.nEvents++] = (c << BATCH_BITS) | this.batchN;
     }
 
     /** The first cell with this label in column c. */
@@ -1974,10 +2136,15 @@ function () {
       const role = this.roles[c];
       const label = decodeValid(b, s, e);
       const code = t.insert(b, s, e, h, label);
+      const rw = this.rewrites[c];
+      const seen = rw === null ? label : rw.rewrite(label);
+      const lost = this.lost[c];
+      if (lost !== null) {
+        lost.push(seen === null ? 1 : 0);
+        if (seen === null) this.missEvent(c);
+      }
       if (this.kinds[c] === 'age') {
         // The age mode is decided on the labels after SPEC 1.1's rewrite.
-        const rw = this.rewrites[c];
-        const seen = rw === null ? label : rw.rewrite(label);
         if (seen !== null) {
           if (!AGE_NUMERIC.test(seen)) this.notNumeric[c] = 1;
           if (!AGE_INTERVAL.test(seen)) this.notInterval[c] = 1;
@@ -1991,12 +2158,19 @@ function () {
         // is met first, as in the Python engine's per-batch test.
         if (!open) this.capped[c] = 1;
         this.roles[c] = ROLE_DEAD;
-        this.keepCol[c] = 0;
+        if (!this.keepMiss) this.keepCol[c] = 0; // else still read for missing_all
         this.tables[c] = null;
+        this.lost[c] = null;
         this.needPrune = true;
+        if (c === this.labelCol) {
+          // SPEC 17.2: a capped label is an input error at analysis; its tables go.
+          this.labelCol = -1;
+          this.labelPairs = new Map();
+          this.labelDead = true;
+        }
         return;
       }
-      if (role === ROLE_NAMED && code + 1 > this.groupCap[c] && this.isAlive[c]) {
+      if (role === ROLE_NAMED && code + 1 > this.groupCap[c] && (this.isAlive[c] || this.isGroup[c])) {
         this.needPrune = true;
       }
       this.codes[(c << BATCH_BITS) | this.batchN] = code;
@@ -2012,6 +2186,7 @@ function () {
           this.missing[c]++;
           this.codes[(c << BATCH_BITS) | row] = -1;
         }
+        if (this.keepMiss && this.roles[c] !== ROLE_IGNORED) this.missEvent(c);
       }
       if (this.needPrune) {
         // The rows before this one are counted with the pairs they were read with;
@@ -2029,16 +2204,112 @@ function () {
     /** Count the pairs of the first n rows of the batch, and empty it. */
     countPairs(n) {
       this.batchN = 0;
+      if (n === 0) return;
       const np = this.pairA.length;
-      if (np === 0 || n === 0) return;
       const tables = this.pairTables;
+      const codes = this.codes;
       for (let p = 0; p < np; p++) {
-        tables[p].addRows(this.codes, this.pairA[p] << BATCH_BITS, this.pairB[p] << BATCH_BITS, n);
+        tables[p].addRows(codes, this.pairA[p] << BATCH_BITS, this.pairB[p] << BATCH_BITS, n);
       }
+      const L = this.labelCol;
+      if (L >= 0) {
+        // SPEC 17.2: label_pairs and label_cells.
+        const il = L << BATCH_BITS;
+        for (const [d, t] of this.labelPairs) t.addRows(codes, d << BATCH_BITS, il, n);
+        for (let p = 0; p < np; p++) {
+          tables[p].addLabelRows(codes, this.pairA[p] << BATCH_BITS, this.pairB[p] << BATCH_BITS, il, n);
+        }
+      }
+      if (this.keepMiss) this.countMissing(n);
+    }
+
+    /** SPEC 17.2 missing_by: the missing cells of rows r < n against the label of every
+     * group column of their row; a later row's (the current one, when a prune cuts
+     * the batch) becomes row r - n of the next batch. */
+    countMissing(n) {
+      const ev = this.events;
+      const codes = this.codes;
+      const groups = this.groups;
+      const tabs = groups.map((d) => this.missBy.get(d));
+      let kept = 0;
+      for (let k = 0; k < this.nEvents; k++) {
+        const e = ev[k];
+        const c = e >> BATCH_BITS;
+        const r = e & (BATCH - 1);
+        if (r >= n) {
+          ev[kept++] = (c << BATCH_BITS) | (r - n);
+          continue;
+        }
+        for (let g = 0; g < groups.length; g++) {
+          const d = groups[g];
+          if (d === c) continue;
+          const code = codes[(d << BATCH_BITS) | r];
+          if (code < 0) continue;
+          const byC = tabs[g];
+          let arr = byC[c];
+          if (arr === null || code >= arr.length) {
+            let cap = arr === null ? 16 : arr.length;
+            while (cap <= code) cap *= 2;
+            const grown = new Float64Array(cap);
+            if (arr !== null) grown.set(arr);
+            arr = byC[c] = grown;
+          }
+          arr[code]++;
+        }
+      }
+      this.nEvents = kept;
     }
 
     end() {
       this.countPairs(this.batchN);
+    }
+
+    /** SPEC 17.2 tables for summary(): label_pairs, label_cells (lazy, as pairs),
+     * missing_all and missing_by. */
+    labelTables(labels) {
+      const L = this.labelCol;
+      const labelPairs = new Map();
+      const labelCells = new LazyPairs();
+      if (L >= 0) {
+        const ll = labels[L];
+        for (const [d, t] of this.labelPairs) {
+          const ld = labels[d];
+          const entries = [];
+          t.forEach((a, l, c) => entries.push([ld[a], ll[l], c]));
+          labelPairs.set(d, entries);
+        }
+        for (let p = 0; p < this.pairTables.length; p++) {
+          const la = labels[this.pairA[p]];
+          const lb = labels[this.pairB[p]];
+          const byL = this.pairTables[p].byL || [];
+          labelCells.set(this.pairA[p] + ',' + this.pairB[p], () => {
+            const entries = [];
+            byL.forEach((t, l) => t.forEach((a, b, c) => entries.push([la[a], lb[b], ll[l], c])));
+            return entries;
+          });
+        }
+      }
+      const missingBy = new Map();
+      if (this.keepMiss) {
+        for (const [d, byC] of this.missBy) {
+          const ld = labels[d];
+          const out = new Map();
+          for (let c = 0; c < byC.length; c++) {
+            const arr = byC[c];
+            if (arr === null) continue;
+            const m = new Map();
+            for (let k = 0; k < arr.length; k++) if (arr[k] !== 0) m.set(ld[k], arr[k]);
+            if (m.size) out.set(c, m);
+          }
+          missingBy.set(d, out);
+        }
+      }
+      return {
+        label_pairs: labelPairs,
+        label_cells: labelCells,
+        missing_all: this.keepMiss ? Array.from(this.missAll) : [],
+        missing_by: missingBy,
+      };
     }
 
     /** Each pair table as typed arrays of label codes and counts (finishPacked). */
@@ -2096,6 +2367,7 @@ function () {
         missing: Array.from(this.missing, (m, i) => (counts[i] === null ? 0 : m)),
         pairs,
         capped: Array.from(this.capped, (x) => x === 1),
+        ...this.labelTables(labels),
       };
     }
   }
@@ -2129,6 +2401,7 @@ function () {
     finishPacked() {
       const summary = this.finish();
       summary.pairs = this.counts.packedPairs();
+      summary.label_cells = new Map(summary.label_cells); // built: a plain Map posts
       return summary;
     }
 
@@ -2183,8 +2456,59 @@ function () {
         return entries;
       });
     }
+    // SPEC 17.2: tables of a group column absent on either side (pruned), or not
+    // counted in the union, are dropped, as pairs are; missing_all always adds.
+    const labelPairs = new Map();
+    const aLP = a.label_pairs || new Map();
+    const bLP = b.label_pairs || new Map();
+    for (const [d, ea] of aLP) {
+      if (!bLP.has(d) || counts[d] === null) continue;
+      labelPairs.set(d, addedEntries([ea, bLP.get(d)], 2));
+    }
+    const labelCells = new LazyPairs();
+    const aLC = a.label_cells || new Map();
+    const bLC = b.label_cells || new Map();
+    for (const key of aLC.keys()) {
+      if (!bLC.has(key) || !pairs.has(key)) continue;
+      labelCells.set(key, () => addedEntries([aLC.get(key), bLC.get(key)], 3));
+    }
+    const ma = a.missing_all || [];
+    const mb = b.missing_all || [];
+    const missingAll = ma.length && mb.length ? ma.map((x, i) => x + mb[i]) : [];
+    const missingBy = new Map();
+    const aMB = a.missing_by || new Map();
+    const bMB = b.missing_by || new Map();
+    for (const [d, byA] of aMB) {
+      if (!bMB.has(d) || counts[d] === null) continue;
+      const byB = bMB.get(d);
+      const cols = Array.from(new Set([...byA.keys(), ...byB.keys()])).sort((x, y) => x - y);
+      const out = new Map();
+      for (const c of cols) {
+        const m = new Map(byA.get(c) || []);
+        for (const [label, k] of byB.get(c) || []) m.set(label, (m.get(label) || 0) + k);
+        out.set(c, m);
+      }
+      missingBy.set(d, out);
+    }
     return { name: a.name, columns: a.columns.slice(), n_rows: a.n_rows + b.n_rows, counts,
-      missing, pairs, capped };
+      missing, pairs, capped, label_pairs: labelPairs, label_cells: labelCells,
+      missing_all: missingAll, missing_by: missingBy };
+  }
+
+  /** Count tables [[key..., count], ...] (keys the first `width` items) added up. */
+  function addedEntries(sides, width) {
+    const sums = new Map();
+    const keys = new Map();
+    for (const side of sides) {
+      for (const e of side) {
+        const key = e.slice(0, width).join('\u0000');
+        if (sums.has(key)) sums.set(key, sums.get(key) + e[width]);
+        else { sums.set(key, e[width]); keys.set(key, e.slice(0, width)); }
+      }
+    }
+    const out = [];
+    for (const [key, c] of sums) out.push([...keys.get(key), c]);
+    return out;
   }
 
   /** A summary from Profiler.finishPacked() (posted from another thread) with its pairs
@@ -2548,6 +2872,7 @@ function () {
     overrides = overrideMap(overrides);
     const columns = summary.columns;
     validateOverrides(overrides, columns);
+    const labelIndex = validateLabel(opts, overrides, columns);
     validateRewrites(opts, columns);
     const nRows = summary.n_rows;
 
@@ -2573,7 +2898,7 @@ function () {
     for (let i = 0; i < columns.length; i++) {
       const col = columns[i];
       const ov = overrides.get(col);
-      if (ov === 'ignore') continue;
+      if (ov === 'ignore' || i === labelIndex) continue; // the label: never a dimension (17.2)
       const raw = summary.counts[i];
       // More than LABEL_CAP labels: capped (SPEC 0.9). An engine stops counting such a
       // column (counts null); one that counted it all has more labels.
@@ -2595,7 +2920,7 @@ function () {
           }
           if (counts === null || capped) continue;
           if (counts.size < 2 || counts.size > opts.max_categorical) continue;
-          if (namedKinds === null) namedKinds = namedKindsOf(columns, overrides);
+          if (namedKinds === null) namedKinds = namedKindsOf(columns, overrides, opts.label);
           kind = kindFromValues(counts, namedKinds);
           detectedBy = 'values';
           if (!kind) {
@@ -2677,16 +3002,18 @@ function () {
       else pair = [byName.get(opts.cross[0]), byName.get(opts.cross[1])];
     } else if (dims.length >= 2) {
       pair = [dims[0], dims[1]];
-      const why = notCounted(columns, overrides, pair[0].index, pair[1].index);
+      const why = notCounted(columns, overrides, pair[0].index, pair[1].index, labelIndex);
       if (why !== null) {
         notCountedPair = [pair[0].name, pair[1].name];
         flags.push(`${pair[0].name} x ${pair[1].name}: intersection not counted (${why}); pass --cross ${pair[0].name},${pair[1].name}`);
         pair = null;
       }
     }
+    let crossed = null; // [A, B, cells] of the intersection, for label rates (17.4)
     if (pair) {
       const [A, B] = pair;
       const cells = intersect(summary, A, B, rewrites);
+      crossed = [A, B, cells];
       const nCells = A.groups.length * B.groups.length;
       // Every cell not in `cells` is absent; a counted cell is a gap when below the
       // floor. So the number of gaps is known without visiting all nCells (zip x city
@@ -2721,6 +3048,29 @@ function () {
       }
       if (total > 10) flags.push(`${AB}: ${total - 10} more sparse cells (see intersections)`);
     }
+    // SPEC 17: label base rates and missing data by group.
+    let labelRates = null;
+    let missingByGroup = null;
+    if (labelIndex >= 0 || opts.missing_by_group) {
+      const ctx = { summary, opts, columns, overrides, rewrites, nRows, labelIndex };
+      // A dimension past the group columns (0.9, 17.2) has no tables: one flag each.
+      const tables = (labelIndex >= 0 ? summary.label_pairs : summary.missing_by) || new Map();
+      for (const dim of dims) {
+        if (!tables.has(dim.index)) {
+          flags.push(`${dim.name}: label rates and missing data by group not counted ('${dim.name}' is not among the first ${PAIR_COLUMNS} counted columns)`);
+        }
+      }
+      if (labelIndex >= 0) {
+        // SPEC 17.2/17.3: a capped label, or no positive value, is an input error.
+        const raw = summary.counts[labelIndex];
+        if (raw === null || (summary.capped && summary.capped[labelIndex]) || raw.size > LABEL_CAP) {
+          throw new InputError(`--label ${opts.label}: more than ${LABEL_CAP} distinct values`);
+        }
+        ctx.label = labelValue(ctx, rewritten(labelIndex));
+        labelRates = labelRatesBlock(ctx, dims, crossed, rewritten(labelIndex), flags);
+      }
+      if (opts.missing_by_group) missingByGroup = missingBlock(ctx, dims, flags);
+    }
     if (opts.reference) flags.push(...referenceSumWarnings(opts.reference));
     flags.push(...contradicted);
     const plain = unscored.filter((u) => !u.contradicted).map((u) => u.name);
@@ -2753,19 +3103,20 @@ function () {
       unscored: unscored.map((u) => ({ name: u.name, n_groups: u.n_groups,
         missing_count: u.missing_count, why: u.why, groups: u.groups })),
       dropped,
-      flags,
     };
+    if (labelRates !== null) result.label_rates = labelRates;
+    if (missingByGroup !== null) result.missing_by_group = missingByGroup;
+    result.flags = flags;
     if (notCountedPair !== null) result.intersection_not_counted = notCountedPair;
     return result;
   }
 
   /** Why the default pair (columns ia, ib) had no pair table while reading, or null
    * (SPEC 0.9): a pure function of the header and overrides, as the reading rule is. */
-  function notCounted(columns, overrides, ia, ib) {
+  function notCounted(columns, overrides, ia, ib, labelIndex) {
     const i = Math.min(ia, ib);
     const j = Math.max(ia, ib);
-    const counted = [];
-    for (let k = 0; k < columns.length; k++) if (overrides.get(columns[k]) !== 'ignore') counted.push(k);
+    const counted = countedColumns(columns, overrides, labelIndex);
     const pos = counted.indexOf(j);
     if (pos >= PAIR_COLUMNS) return `'${columns[j]}' is not among the first ${PAIR_COLUMNS} counted columns`;
     for (let x = 0; x < pos; x++) {
@@ -2776,6 +3127,291 @@ function () {
       }
     }
     return null;
+  }
+
+  // SPEC 17: label base rates and missing data by group, from the summary's 17.2 tables.
+
+  const RATIO_NOTE = 'min_ratio is the lowest group rate over the highest; the four-fifths (0.8) rule of US employment guidance is a convention, not a legal threshold';
+
+  /** Values for a message (SPEC 17.3): the first 10 in code-point order, quoted. */
+  function valueList(values) {
+    const shownValues = values.slice(0, 10).map((v) => `'${v}'`).join(', ');
+    return values.length > 10 ? shownValues + ', ...' : shownValues;
+  }
+
+  /** SPEC 17.3: the positive value of the label (counts after 1.1) and the rule. */
+  function labelValue(ctx, counts) {
+    const opts = ctx.opts;
+    const values = Array.from(counts.keys()).sort(cmpCodePoint);
+    if (opts.positive !== null) {
+      if (!counts.has(opts.positive)) {
+        throw new InputError(`--positive ${opts.positive}: not a value of '${opts.label}' (values: ${valueList(values)})`);
+      }
+      return { positive: opts.positive, from: 'option' };
+    }
+    if (values.length !== 2) {
+      throw new InputError(`--label ${opts.label}: ${values.length} values; name the positive one with --positive (values: ${valueList(values)})`);
+    }
+    return { positive: values[1], from: 'larger_of_two' };
+  }
+
+  /** The group of a dimension a label as read belongs to (SPEC 1.1, bands,
+   * plausibility), or null. */
+  function groupOfRaw(dim, rw, label) {
+    if (rw !== null) {
+      label = rw.rewrite(label);
+      if (label === null) return null;
+    }
+    if (dim.labelToGroup) {
+      const g = dim.labelToGroup.get(label);
+      return g === undefined ? null : g;
+    }
+    return label;
+  }
+
+  /** A rate entry's numbers: n, positive, rate and its interval (4 dp). */
+  function rateNumbers(n, pos) {
+    if (n === 0) return { n, positive: pos, rate: null, ci_low: null, ci_high: null };
+    const [lo, hi] = wilson(pos, n);
+    return { n, positive: pos, rate: roundHalfUp(pos / n, 4), ci_low: roundHalfUp(lo, 4),
+      ci_high: roundHalfUp(hi, 4) };
+  }
+
+  /** SPEC 17.4: the highest and lowest of rated items ({n, pos}, in order) among the
+   * compared ones: [hi, lo] indexes, or null when fewer than two are compared. */
+  function highLow(items, minGroup) {
+    let big = 0;
+    for (const it of items) if (it.n >= minGroup && it.n >= 1) big++;
+    const inCompared = big >= 2 ? (it) => it.n >= minGroup && it.n >= 1 : (it) => it.n >= 1;
+    let hi = -1;
+    let lo = -1;
+    let k = 0;
+    for (let x = 0; x < items.length; x++) {
+      const it = items[x];
+      if (!inCompared(it)) continue;
+      k++;
+      const r = it.pos / it.n;
+      if (hi < 0 || r > items[hi].pos / items[hi].n) hi = x;
+      if (lo < 0 || r < items[lo].pos / items[lo].n) lo = x;
+    }
+    return k >= 2 ? [hi, lo] : null;
+  }
+
+  /** max_difference and min_ratio of a [hi, lo] pair (SPEC 17.4). */
+  function spread(items, hl) {
+    if (hl === null) return { max_difference: null, min_ratio: null };
+    const rh = items[hl[0]].pos / items[hl[0]].n;
+    const rl = items[hl[1]].pos / items[hl[1]].n;
+    return { max_difference: roundHalfUp(rh - rl, 4), min_ratio: rh === 0 ? null : roundHalfUp(rl / rh, 4) };
+  }
+
+  /** The SPEC 17.4 gap lines of rated items (in order): one per item with a row,
+   * other than the highest, whose rate is below the highest's by more than label_gap.
+   * `head` starts a line, `name` quotes an item. */
+  function gapLines(items, hl, opts, head, name) {
+    if (hl === null) return [];
+    const high = items[hl[0]];
+    const rh = high.pos / high.n;
+    const out = [];
+    for (let x = 0; x < items.length; x++) {
+      const it = items[x];
+      if (x === hl[0] || it.n < 1) continue;
+      const r = it.pos / it.n;
+      if (rh - r > opts.label_gap) {
+        const rows = it.n < opts.min_group_size ? `, ${it.n} rows` : '';
+        out.push(`${head}${P(r)}% for ${name(it)}${rows} vs ${P(rh)}% for ${name(high)}`);
+      }
+    }
+    return out;
+  }
+
+  /** SPEC 17.4: the label_rates block; its flags are pushed onto `flags`. */
+  function labelRatesBlock(ctx, dims, crossed, labelCounts, flags) {
+    const { summary, opts, rewrites, nRows, labelIndex } = ctx;
+    const { positive, from } = ctx.label;
+    const rwL = rewrites[labelIndex];
+    const L = opts.label;
+    let n = 0;
+    for (const c of labelCounts.values()) n += c;
+    const pos = labelCounts.get(positive) || 0;
+    const top = rateNumbers(n, pos);
+    const block = {
+      label: L, positive, positive_from: from,
+      n, positive_count: pos, rate: top.rate, ci_low: top.ci_low, ci_high: top.ci_high,
+      label_missing: nRows - n,
+      ratio_note: RATIO_NOTE,
+      dimensions: [],
+      intersection: null,
+    };
+    const labelOf = (ll) => (rwL === null ? ll : rwL.rewrite(ll));
+    const tables = summary.label_pairs || new Map();
+    const lead = (it) => `'${it.label}'`;
+    for (const dim of dims) {
+      if (!tables.has(dim.index)) {
+        block.dimensions.push({ name: dim.name, not_counted: true });
+        continue;
+      }
+      const rw = rewrites[dim.index];
+      const acc = new Map();
+      for (const [ld, ll, c] of tables.get(dim.index)) {
+        const g = groupOfRaw(dim, rw, ld);
+        if (g === null) continue;
+        const l = labelOf(ll);
+        if (l === null) continue;
+        let a = acc.get(g);
+        if (a === undefined) acc.set(g, (a = { n: 0, pos: 0 }));
+        a.n += c;
+        if (l === positive) a.pos += c;
+      }
+      const items = dim.out.groups.map((g) => {
+        const a = acc.get(g.label) || { n: 0, pos: 0 };
+        return { label: g.label, count: g.count, n: a.n, pos: a.pos };
+      });
+      const hl = highLow(items, opts.min_group_size);
+      block.dimensions.push({
+        name: dim.name,
+        highest: hl === null ? null : items[hl[0]].label,
+        lowest: hl === null ? null : items[hl[1]].label,
+        ...spread(items, hl),
+        groups: items.map((it) => ({ label: it.label, ...rateNumbers(it.n, it.pos),
+          label_missing: it.count - it.n, small_group: it.n < opts.min_group_size })),
+      });
+      const lines = gapLines(items, hl, opts, `${dim.name}: ${L}=${positive} rate `, lead);
+      const listed = Math.min(lines.length, GROUP_FLAG_CAP);
+      for (let x = 0; x < listed; x++) flags.push(lines[x]);
+      if (lines.length > listed) {
+        flags.push(`${dim.name}: ${lines.length - listed} more label-rate gaps (see label_rates)`);
+      }
+    }
+    if (crossed !== null) {
+      const [A, B, cells] = crossed;
+      const acc = labelCellsOf(summary, A, B, rewrites, labelOf, positive);
+      const idxA = new Map(A.groups.map(([g], x) => [g, x]));
+      const idxB = new Map(B.groups.map(([g], x) => [g, x]));
+      const keys = [];
+      for (const [key, count] of cells) {
+        if (!(count >= 1)) continue;
+        const cut = key.indexOf('\u0000');
+        const a = key.slice(0, cut);
+        const b = key.slice(cut + 1);
+        const got = acc.get(key) || { n: 0, pos: 0 };
+        keys.push({ a, b, ia: idxA.get(a), ib: idxB.get(b), count, n: got.n, pos: got.pos });
+      }
+      keys.sort((x, y) => (x.ia - y.ia) || (x.ib - y.ib));
+      const hl = highLow(keys, opts.min_group_size);
+      const listed = keys.slice(0, CELL_CAP);
+      const entry = {
+        dims: [A.name, B.name],
+        highest: hl === null ? null : [keys[hl[0]].a, keys[hl[0]].b],
+        lowest: hl === null ? null : [keys[hl[1]].a, keys[hl[1]].b],
+        ...spread(keys, hl),
+        cells: listed.map((it) => ({ a: it.a, b: it.b, ...rateNumbers(it.n, it.pos),
+          label_missing: it.count - it.n, small_group: it.n < opts.min_group_size })),
+      };
+      if (keys.length > listed.length) entry.cells_not_listed = keys.length - listed.length;
+      block.intersection = entry;
+      const AB = `${A.name} x ${B.name}`;
+      const lines = gapLines(keys, hl, opts, `${AB}: ${L}=${positive} rate `, (it) => `'${it.a}' x '${it.b}'`);
+      for (const line of lines.slice(0, 10)) flags.push(line);
+      if (lines.length > 10) flags.push(`${AB}: ${lines.length - 10} more label-rate gaps (see label_rates)`);
+    }
+    if (block.label_missing > 0) {
+      flags.push(`${L}: ${block.label_missing} rows with a missing label are left out of the rates`);
+    }
+    return block;
+  }
+
+  /** label_cells of two dimensions mapped to their groups: "ga\0gb" -> {n, pos}. */
+  function labelCellsOf(summary, A, B, rewrites, labelOf, positive) {
+    let i = A.index;
+    let j = B.index;
+    const swap = i > j;
+    if (swap) { const t = i; i = j; j = t; }
+    const tables = summary.label_cells || new Map();
+    const entries = tables.get(i + ',' + j) || [];
+    const rwA = rewrites[A.index];
+    const rwB = rewrites[B.index];
+    const out = new Map();
+    for (const e of entries) {
+      const ga = groupOfRaw(A, rwA, swap ? e[1] : e[0]);
+      if (ga === null) continue;
+      const gb = groupOfRaw(B, rwB, swap ? e[0] : e[1]);
+      if (gb === null) continue;
+      const l = labelOf(e[2]);
+      if (l === null) continue;
+      const key = ga + '\u0000' + gb;
+      let a = out.get(key);
+      if (a === undefined) out.set(key, (a = { n: 0, pos: 0 }));
+      a.n += e[3];
+      if (l === positive) a.pos += e[3];
+    }
+    return out;
+  }
+
+  /** SPEC 17.5: the missing_by_group block; its flags are pushed onto `flags`. */
+  function missingBlock(ctx, dims, flags) {
+    const { summary, opts, columns, overrides, rewrites, nRows } = ctx;
+    const all = summary.missing_all || [];
+    const by = summary.missing_by || new Map();
+    const out = [];
+    for (const dim of dims) {
+      if (!by.has(dim.index)) {
+        out.push({ dimension: dim.name, not_counted: true });
+        continue;
+      }
+      const rw = rewrites[dim.index];
+      const tables = by.get(dim.index);
+      const entry = { dimension: dim.name, columns: [] };
+      const lines = [];
+      for (let c = 0; c < columns.length; c++) {
+        if (c === dim.index || overrides.get(columns[c]) === 'ignore') continue;
+        const total = all[c] || 0;
+        if (!(total > 0)) continue;
+        const overall = total / nRows;
+        const m = new Map();
+        for (const [ld, k] of tables.get(c) || []) {
+          const g = groupOfRaw(dim, rw, ld);
+          if (g === null) continue;
+          m.set(g, (m.get(g) || 0) + k);
+        }
+        const flagged = [];
+        const groups = [];
+        for (const g of dim.out.groups) {
+          const mg = m.get(g.label) || 0;
+          const share = mg / g.count;
+          const [lo, hi] = wilson(mg, g.count);
+          if (groups.length < CELL_CAP) {
+            groups.push({ label: g.label, count: g.count, missing: mg, missing_pct: roundHalfUp(share, 4),
+              ci_low: roundHalfUp(lo, 4), ci_high: roundHalfUp(hi, 4) });
+          }
+          if (share - overall > opts.missing_gap && lo > overall) {
+            flagged.push(g.label);
+            const rows = g.count < opts.min_group_size ? `, ${g.count} rows` : '';
+            lines.push(`${dim.name}: '${columns[c]}' is missing for ${P(share)}% of '${g.label}'${rows} vs ${P(overall)}% overall`);
+          }
+        }
+        const col = { name: columns[c], missing_count: total,
+          missing_pct: roundHalfUp(overall, 4), flagged, groups };
+        if (dim.out.groups.length > CELL_CAP) col.groups_not_listed = dim.out.groups.length - CELL_CAP;
+        entry.columns.push(col);
+      }
+      out.push(entry);
+      const listed = Math.min(lines.length, GROUP_FLAG_CAP);
+      for (let x = 0; x < listed; x++) flags.push(lines[x]);
+      if (lines.length > listed) {
+        flags.push(`${dim.name}: ${lines.length - listed} more missing-data gaps (see missing_by_group)`);
+      }
+    }
+    return out;
+  }
+
+  /** The counted columns of SPEC 0.9 in column order: not ignore, not the label (17.2). */
+  function countedColumns(columns, overrides, labelIndex) {
+    const counted = [];
+    for (let k = 0; k < columns.length; k++) {
+      if (overrides.get(columns[k]) !== 'ignore' && k !== labelIndex) counted.push(k);
+    }
+    return counted;
   }
 
   /** An unscored entry (SPEC 1.4); groups in section 3 order. */
@@ -2899,12 +3535,19 @@ function () {
       dims.push(r.out);
       flags.push(...r.flags);
     }
+    // SPEC 17.6: label-rate and missing-share shifts, when both sides have them.
+    let rates = null;
+    let byGroup = null;
+    if (a.label_rates !== undefined && b.label_rates !== undefined) rates = compareLabelRates(a, b, o, flags);
+    if (a.missing_by_group !== undefined && b.missing_by_group !== undefined) {
+      byGroup = compareMissing(a, b, o, flags);
+    }
     const added = b.dimensions.filter((d) => !namesA.has(d.name)).map((d) => d.name);
     const removed = a.dimensions.filter((d) => !dimsB.has(d.name)).map((d) => d.name);
     for (const n of added) flags.push(`${n}: dimension added`);
     for (const n of removed) flags.push(`${n}: dimension removed`);
     const side = (r) => ({ n_rows: r.n_rows, overall_score: r.overall_score, grade: r.grade });
-    return {
+    const out = {
       format_version: FORMAT_VERSION,
       a: side(a),
       b: side(b),
@@ -2912,8 +3555,120 @@ function () {
       dimensions: dims,
       added_dimensions: added,
       removed_dimensions: removed,
-      flags,
     };
+    if (rates !== null) out.label_rates = rates;
+    if (byGroup !== null) out.missing_by_group = byGroup;
+    out.flags = flags;
+    return out;
+  }
+
+  /** [label, a, b] rows ordered like share groups: |rounded delta| descending, then
+   * label (SPEC 8, 17.6). */
+  function byDelta(rows) {
+    const keyed = rows.map((r) => [Math.abs(roundHalfUp(r[2] - r[1], 4)), r]);
+    keyed.sort((x, y) => (x[0] !== y[0] ? y[0] - x[0] : cmpCodePoint(x[1][0], y[1][0])));
+    return keyed.map((k) => k[1]);
+  }
+
+  /** SPEC 17.6: rate shifts per shared dimension and group with a rate on both sides
+   * (faircode/compare.py compare_label_rates); flags pushed onto `flags`. */
+  function compareLabelRates(a, b, opts, flags) {
+    const ra = a.label_rates;
+    const rb = b.label_rates;
+    if (ra.label !== rb.label || ra.positive !== rb.positive) {
+      flags.push(`label rates not compared (${ra.label}=${ra.positive} vs ${rb.label}=${rb.positive})`);
+      return null;
+    }
+    const head = `${ra.label}=${ra.positive}`;
+    const dimsB = new Map(rb.dimensions.map((d) => [d.name, d]));
+    const dims = [];
+    for (const da of ra.dimensions) {
+      const db = dimsB.get(da.name);
+      if (db === undefined || da.groups === undefined || db.groups === undefined) continue;
+      const ratesB = new Map();
+      for (const g of db.groups) if (g.n) ratesB.set(g.label, g);
+      let rows = [];
+      const sized = new Set();
+      for (const g of da.groups) {
+        const h = ratesB.get(g.label);
+        if (g.n && h !== undefined) rows.push([g.label, g.positive / g.n, h.positive / h.n]);
+        if (g.n >= opts.min_group_size && (h === undefined ? g : h).n >= opts.min_group_size) sized.add(g.label);
+      }
+      rows = byDelta(rows);
+      for (const [label, x, y] of rows) {
+        if (Math.abs(y - x) > opts.label_gap && sized.has(label)) {
+          flags.push(`${da.name}: ${head} rate for '${label}' moved ${P(x)}% -> ${P(y)}%`);
+        }
+      }
+      dims.push({
+        name: da.name,
+        groups: rows.map(([label, x, y]) => ({ label, rate_a: roundHalfUp(x, 4), rate_b: roundHalfUp(y, 4),
+          rate_delta: roundHalfUp(y - x, 4) })),
+      });
+    }
+    return { label: ra.label, positive: ra.positive, dimensions: dims };
+  }
+
+  /** SPEC 17.6: missing-share shifts per shared dimension, column and group
+   * (faircode/compare.py compare_missing); flags pushed onto `flags`. */
+  function compareMissing(a, b, opts, flags) {
+    const groupsOf = (r) => new Map(r.dimensions.map((d) => [d.name, new Map(d.groups.map((g) => [g.label, g.count]))]));
+    const gA = groupsOf(a);
+    const gB = groupsOf(b);
+    const entriesB = new Map(b.missing_by_group.map((e) => [e.dimension, e]));
+    const out = [];
+    for (const ea of a.missing_by_group) {
+      const name = ea.dimension;
+      const eb = entriesB.get(name);
+      if (eb === undefined || ea.columns === undefined || eb.columns === undefined) continue;
+      const colsA = new Map(ea.columns.map((c) => [c.name, c]));
+      const colsB = new Map(eb.columns.map((c) => [c.name, c]));
+      const order = ea.columns.map((c) => c.name);
+      for (const c of eb.columns) if (!colsA.has(c.name)) order.push(c.name);
+      const ga = gA.get(name);
+      const gb = gB.get(name);
+      const shared = Array.from(ga.keys()).filter((g) => gb.has(g));
+      // a shift is flagged only between groups of min_group_size rows on both sides
+      const sized = new Set(shared.filter((g) => Math.min(ga.get(g), gb.get(g)) >= opts.min_group_size));
+      const columns = [];
+      for (const col of order) {
+        const sides = [];
+        for (const [cols, r] of [[colsA, a], [colsB, b]]) {
+          const entry = cols.get(col);
+          // a side without the column had no missing cell in it; groups past a listing
+          // cap (groups_not_listed) are unknown and left out
+          const listed = entry === undefined ? null : new Map(entry.groups.map((g) => [g.label, g.missing]));
+          const total = entry === undefined ? 0 : entry.missing_count;
+          sides.push([total / r.n_rows, listed]);
+        }
+        let rows = [];
+        for (const label of shared) {
+          const got = [];
+          for (const [k, counts] of [[0, ga], [1, gb]]) {
+            const listed = sides[k][1];
+            if (listed !== null && !listed.has(label)) break;
+            const m = listed === null ? 0 : listed.get(label);
+            got.push(m / counts.get(label));
+          }
+          if (got.length === 2) rows.push([label, got[0], got[1]]);
+        }
+        rows = byDelta(rows);
+        for (const [label, x, y] of rows) {
+          if (Math.abs(y - x) > opts.missing_gap && sized.has(label)) {
+            flags.push(`${name}: '${col}' missing for '${label}' moved ${P(x)}% -> ${P(y)}%`);
+          }
+        }
+        columns.push({
+          name: col,
+          missing_pct_a: roundHalfUp(sides[0][0], 4),
+          missing_pct_b: roundHalfUp(sides[1][0], 4),
+          groups: rows.map(([label, x, y]) => ({ label, missing_pct_a: roundHalfUp(x, 4),
+            missing_pct_b: roundHalfUp(y, 4), missing_delta: roundHalfUp(y - x, 4) })),
+        });
+      }
+      out.push({ dimension: name, columns });
+    }
+    return out;
   }
 
   // ---------------------------------------------------------------------------------
@@ -3201,6 +3956,9 @@ function () {
       'cross', 'names', 'skip_lines', 'delimiter', 'encoding', 'reference_flag',
       'psi_epsilon', 'psi_moderate', 'psi_significant', 'score_drop_flag',
       'score_categoricals', 'na', 'recode'];
+    // SPEC 17.1: label and positive only with a label, the gaps always.
+    if (o.label !== null) keys.push('label', 'positive');
+    keys.push('label_gap', 'missing_by_group', 'missing_gap');
     const out = {};
     for (const k of keys) {
       const v = o[k];

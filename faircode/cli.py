@@ -295,7 +295,9 @@ def _write_html(args: argparse.Namespace, command: str, result: dict, **context)
     sys.stderr.write(f"faircode: wrote the HTML report to {shown(args.html)}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = "fairness") -> argparse.ArgumentParser:
+    """The CLI's parser. ``command``: the subcommand the arguments name (the first
+    argument); the ``fairness`` tree is built in full only for it (start-up)."""
     parser = Parser(
         prog="faircode", description="Audit who is, and is not, represented in a table."
     )
@@ -383,7 +385,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_threshold_options(c)
     add_proxy_options(c, held_out=False)  # SPEC 16
     c.set_defaults(func=cmd_compare)
-    add_fairness_parser(sub)
+    add_fairness_parser(sub, full=command not in ("profile", "compare", "serve"))
     v = sub.add_parser(
         "serve",
         help="serve the website (profile files in your browser) on 127.0.0.1",
@@ -651,7 +653,8 @@ def main(argv: list[str] | None = None) -> int:
     that closes the pipe early (`| head`) ends the run quietly with 141; an output that
     cannot be written (`/dev/full`, a closed stdout) is one line and exit 2."""
     try:
-        parser = build_parser()
+        words = sys.argv[1:] if argv is None else argv
+        parser = build_parser(words[0] if words else None)
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
             parser.print_help(sys.stderr)

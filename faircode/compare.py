@@ -87,6 +87,13 @@ def compare(a: dict, b: dict, opts: dict | Options | None = None) -> CompareResu
         out, dim_flags = compare_dimension(da, db, options)
         dims.append(out)
         flags.extend(dim_flags)
+    rates = by_group = None
+    if "label_rates" in a and "label_rates" in b:  # SPEC 17.6
+        rates, rate_flags = compare_label_rates(a, b, options)
+        flags.extend(rate_flags)
+    if "missing_by_group" in a and "missing_by_group" in b:
+        by_group, missing_flags = compare_missing(a, b, options)
+        flags.extend(missing_flags)
     added = [d["name"] for d in b["dimensions"] if d["name"] not in names_a]
     removed = [d["name"] for d in a["dimensions"] if d["name"] not in dims_b]
     flags.extend(f"{n}: dimension added" for n in added)
@@ -101,6 +108,142 @@ def compare(a: dict, b: dict, opts: dict | Options | None = None) -> CompareResu
         "removed_dimensions": removed,
         "flags": flags,
     }
+    if rates is not None:
+        out["label_rates"] = rates
+    if by_group is not None:
+        out["missing_by_group"] = by_group
+    out["flags"] = out.pop("flags")
     if options.proxy_hints and "proxy_hints" in a and "proxy_hints" in b:  # SPEC 16
         out["proxy_hints"] = {"a": a["proxy_hints"], "b": b["proxy_hints"]}
     return CompareResult(out)
+
+
+def _by_delta(rows: list[tuple]) -> list[tuple]:
+    """(label, a, b) rows ordered like share groups: |rounded delta| desc, then label."""
+    return sorted(rows, key=lambda r: (-abs(round_half_up(r[2] - r[1], 4)), r[0]))
+
+
+def compare_label_rates(a: dict, b: dict, opts: Options) -> tuple[dict | None, list[str]]:
+    """SPEC 17.6: rate shifts per shared dimension and group with a rate on both sides."""
+    ra, rb = a["label_rates"], b["label_rates"]
+    if (ra["label"], ra["positive"]) != (rb["label"], rb["positive"]):
+        return None, [
+            f"label rates not compared ({ra['label']}={ra['positive']} vs "
+            f"{rb['label']}={rb['positive']})"
+        ]
+    head = f"{ra['label']}={ra['positive']}"
+    dims_b = {d["name"]: d for d in rb["dimensions"]}
+    dims = []
+    flags = []
+    for da in ra["dimensions"]:
+        db = dims_b.get(da["name"])
+        if db is None or "groups" not in da or "groups" not in db:
+            continue
+        rates_b = {g["label"]: g for g in db["groups"] if g["n"]}
+        rows = []
+        for g in da["groups"]:
+            h = rates_b.get(g["label"])
+            if g["n"] and h is not None:
+                rows.append((g["label"], g["positive"] / g["n"], h["positive"] / h["n"]))
+        sized = {
+            g["label"]
+            for g in da["groups"]
+            if g["n"] >= opts.min_group_size
+            and rates_b.get(g["label"], g)["n"] >= opts.min_group_size
+        }
+        rows = _by_delta(rows)
+        for label, x, y in rows:
+            if abs(y - x) > opts.label_gap and label in sized:
+                flags.append(
+                    f"{da['name']}: {head} rate for '{label}' moved {pct(x)}% -> {pct(y)}%"
+                )
+        dims.append(
+            {
+                "name": da["name"],
+                "groups": [
+                    {
+                        "label": label,
+                        "rate_a": round_half_up(x, 4),
+                        "rate_b": round_half_up(y, 4),
+                        "rate_delta": round_half_up(y - x, 4),
+                    }
+                    for label, x, y in rows
+                ],
+            }
+        )
+    return {"label": ra["label"], "positive": ra["positive"], "dimensions": dims}, flags
+
+
+def compare_missing(a: dict, b: dict, opts: Options) -> tuple[list[dict], list[str]]:
+    """SPEC 17.6: missing-share shifts per shared dimension, column and group."""
+    groups_of = {
+        side: {d["name"]: {g["label"]: g["count"] for g in d["groups"]} for d in r["dimensions"]}
+        for side, r in (("a", a), ("b", b))
+    }
+    rows_of = {"a": a["n_rows"], "b": b["n_rows"]}
+    entries_b = {e["dimension"]: e for e in b["missing_by_group"]}
+    out = []
+    flags = []
+    for ea in a["missing_by_group"]:
+        name = ea["dimension"]
+        eb = entries_b.get(name)
+        if eb is None or "columns" not in ea or "columns" not in eb:
+            continue
+        cols_a = {c["name"]: c for c in ea["columns"]}
+        cols_b = {c["name"]: c for c in eb["columns"]}
+        order = [c["name"] for c in ea["columns"]]
+        order += [c["name"] for c in eb["columns"] if c["name"] not in cols_a]
+        shared = [g for g in groups_of["a"][name] if g in groups_of["b"][name]]
+        # a shift is flagged only between groups of min_group_size rows on both sides
+        sized = {
+            g
+            for g in shared
+            if min(groups_of["a"][name][g], groups_of["b"][name][g]) >= opts.min_group_size
+        }
+        columns = []
+        for col in order:
+            sides = {}
+            for side, cols in (("a", cols_a), ("b", cols_b)):
+                entry = cols.get(col)
+                # a side without the column had no missing cell in it; groups past a
+                # listing cap (groups_not_listed) are unknown and left out
+                listed = (
+                    None if entry is None else {g["label"]: g["missing"] for g in entry["groups"]}
+                )
+                total = 0 if entry is None else entry["missing_count"]
+                sides[side] = (total / rows_of[side], listed)
+            rows = []
+            for label in shared:
+                got = []
+                for side in ("a", "b"):
+                    listed = sides[side][1]
+                    if listed is not None and label not in listed:
+                        break
+                    m = 0 if listed is None else listed[label]
+                    got.append(m / groups_of[side][name][label])
+                else:
+                    rows.append((label, got[0], got[1]))
+            rows = _by_delta(rows)
+            for label, x, y in rows:
+                if abs(y - x) > opts.missing_gap and label in sized:
+                    flags.append(
+                        f"{name}: '{col}' missing for '{label}' moved {pct(x)}% -> {pct(y)}%"
+                    )
+            columns.append(
+                {
+                    "name": col,
+                    "missing_pct_a": round_half_up(sides["a"][0], 4),
+                    "missing_pct_b": round_half_up(sides["b"][0], 4),
+                    "groups": [
+                        {
+                            "label": label,
+                            "missing_pct_a": round_half_up(x, 4),
+                            "missing_pct_b": round_half_up(y, 4),
+                            "missing_delta": round_half_up(y - x, 4),
+                        }
+                        for label, x, y in rows
+                    ],
+                }
+            )
+        out.append({"dimension": name, "columns": columns})
+    return out, flags

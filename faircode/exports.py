@@ -67,6 +67,19 @@ PROFILE_CSV_COLUMNS = (
     "overall_score",
     "grade",
     "note",
+    # SPEC 17 (after `note`, so the columns before keep their places)
+    "column",
+    "n",
+    "positive_count",
+    "rate",
+    "label_missing",
+    "highest",
+    "lowest",
+    "max_difference",
+    "min_ratio",
+    "flagged",
+    "column_missing_count",
+    "column_missing_pct",
 )
 
 _DIMENSION_FIELDS = (
@@ -177,8 +190,108 @@ def profile_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
                 else "looks like an identifier or a date"
             ),
         }
+    if result.get("label_rates"):
+        yield from _label_rate_rows(result["label_rates"])
+    for e in result.get("missing_by_group", []):
+        if e.get("not_counted"):
+            yield {
+                "section": "missing_by_group",
+                "dimension": e["dimension"],
+                "note": "not counted",
+            }
+            continue
+        for c in e["columns"]:
+            flagged = set(c["flagged"])
+            for g in c["groups"]:
+                yield {
+                    "section": "missing_by_group",
+                    "dimension": e["dimension"],
+                    "column": c["name"],
+                    "column_missing_count": c["missing_count"],
+                    "column_missing_pct": c["missing_pct"],
+                    "label": g["label"],
+                    "count": g["count"],
+                    "missing_count": g["missing"],
+                    "missing_pct": g["missing_pct"],
+                    "ci_low": g["ci_low"],
+                    "ci_high": g["ci_high"],
+                    "flagged": g["label"] in flagged,
+                }
     for flag in result["flags"]:
         yield {"section": "flag", "note": flag}
+
+
+def _rate_fields(r: dict) -> dict[str, Any]:
+    return {
+        "n": r["n"],
+        "positive_count": r["positive"],
+        "rate": r["rate"],
+        "ci_low": r["ci_low"],
+        "ci_high": r["ci_high"],
+        "label_missing": r["label_missing"],
+        "small_group": r["small_group"],
+    }
+
+
+def _label_rate_rows(block: dict) -> Iterable[dict[str, Any]]:
+    """SPEC 17.4 as rows: `label_rates` (one: the label column, its positive value and
+    the overall rate), `label_rate` (per dimension and group) and `label_rate_cell` (per
+    listed intersection cell), each with its dimension's comparison repeated and
+    `highest` / `lowest` true on the row that is it."""
+    yield {
+        "section": "label_rates",
+        "column": block["label"],
+        "label": block["positive"],
+        "n": block["n"],
+        "positive_count": block["positive_count"],
+        "rate": block["rate"],
+        "ci_low": block["ci_low"],
+        "ci_high": block["ci_high"],
+        "label_missing": block["label_missing"],
+        "note": block["positive_from"],
+    }
+    for d in block["dimensions"]:
+        if d.get("not_counted"):
+            yield {"section": "label_rate", "dimension": d["name"], "note": "not counted"}
+            continue
+        spread = {"max_difference": d["max_difference"], "min_ratio": d["min_ratio"]}
+        for g in d["groups"]:
+            yield {
+                "section": "label_rate",
+                "dimension": d["name"],
+                "column": block["label"],
+                "label": g["label"],
+                **_rate_fields(g),
+                "highest": g["label"] == d["highest"],
+                "lowest": g["label"] == d["lowest"],
+                **spread,
+            }
+    inter = block.get("intersection")
+    if inter:
+        a, b = inter["dims"]
+        spread = {"max_difference": inter["max_difference"], "min_ratio": inter["min_ratio"]}
+        for c in inter["cells"]:
+            pair = [c["a"], c["b"]]
+            yield {
+                "section": "label_rate_cell",
+                "dimension": a,
+                "dimension_b": b,
+                "column": block["label"],
+                "label": c["a"],
+                "label_b": c["b"],
+                **_rate_fields(c),
+                "highest": pair == inter["highest"],
+                "lowest": pair == inter["lowest"],
+                **spread,
+            }
+        if inter.get("cells_not_listed"):
+            yield {
+                "section": "label_rate_cell",
+                "dimension": a,
+                "dimension_b": b,
+                "count": inter["cells_not_listed"],
+                "note": "cells not listed",
+            }
 
 
 def render_profile_csv(result: dict, **_: Any) -> str:
@@ -209,6 +322,16 @@ COMPARE_CSV_COLUMNS = (
     "grade_b",
     "score_delta",
     "note",
+    # SPEC 17.6 (after `note`)
+    "column",
+    "rate_a",
+    "rate_b",
+    "rate_delta",
+    "missing_pct_a",
+    "missing_pct_b",
+    "missing_delta",
+    "column_missing_pct_a",
+    "column_missing_pct_b",
 )
 
 
@@ -245,6 +368,28 @@ def compare_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
         yield {"section": "added", "dimension": name}
     for name in result["removed_dimensions"]:
         yield {"section": "removed", "dimension": name}
+    rates = result.get("label_rates")
+    if rates:
+        yield {"section": "label_rates", "column": rates["label"], "label": rates["positive"]}
+        for d in rates["dimensions"]:
+            for g in d["groups"]:
+                yield {
+                    "section": "label_rate",
+                    "dimension": d["name"],
+                    "column": rates["label"],
+                    **g,
+                }
+    for e in result.get("missing_by_group") or []:
+        for c in e["columns"]:
+            for g in c["groups"]:
+                yield {
+                    "section": "missing_by_group",
+                    "dimension": e["dimension"],
+                    "column": c["name"],
+                    "column_missing_pct_a": c["missing_pct_a"],
+                    "column_missing_pct_b": c["missing_pct_b"],
+                    **g,
+                }
     for flag in result["flags"]:
         yield {"section": "flag", "note": flag}
 
@@ -354,8 +499,156 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
             )
             for d in result["dropped"]
         ]
+    if result.get("label_rates"):
+        _md_label_rates(result["label_rates"], out)
+    if "missing_by_group" in result:
+        _md_missing_by_group(result["missing_by_group"], out)
     _md_flags(result["flags"], out)
     return "\n".join(out) + "\n"
+
+
+def _md_rate(r: dict) -> list[object]:
+    if r["rate"] is None:
+        return ["n/a", ""]
+    return [_p(r["rate"]), f"{_p(r['ci_low'])}-{_p(r['ci_high'])}"]
+
+
+def _md_rate_marks(r: dict, high: bool, low: bool) -> str:
+    marks = [m for m, on in (("highest", high), ("lowest", low)) if on]
+    if r["small_group"]:
+        marks.append("small group")
+    return ", ".join(marks)
+
+
+def _md_spread(block: dict) -> list[object]:
+    if block["max_difference"] is None:
+        return ["-", "-", "-", "-"]
+    hi, lo = block["highest"], block["lowest"]
+    if isinstance(hi, list):  # an intersection cell
+        hi, lo = " x ".join(map(md_escape, hi)), " x ".join(map(md_escape, lo))
+    else:
+        hi, lo = md_escape(hi), md_escape(lo)
+    ratio = "-" if block["min_ratio"] is None else fmt(block["min_ratio"], 2)
+    return [hi, lo, f"{fmt(block['max_difference'] * 100, 1)} pts", ratio]
+
+
+def _md_label_rates(block: dict, out: list[str]) -> None:
+    """SPEC 17.4: the label, a table of each dimension's highest and lowest rate, and one
+    table of the rates of every group (at most MD_MAX_GROUPS per dimension) and cell."""
+    from .render import not_counted_why, positive_from_text
+
+    missing = block["label_missing"]
+    out += [
+        "",
+        f"#### Label rates: {md_escape(block['label'])} = {md_escape(block['positive'])}",
+        "",
+        f"- positive value: {positive_from_text(block)}",
+        f"- {_p(block['rate'])} positive (95% CI {_p(block['ci_low'])}-{_p(block['ci_high'])}) "
+        f"of {block['n']} rows with a label"
+        + (f"; {missing} rows with a missing label are left out" if missing else ""),
+        f"- _{md_escape(block['ratio_note'])}_",
+    ]
+    dims = block["dimensions"]
+    inter = block.get("intersection")
+    spread_rows = [
+        [md_escape(d["name"]), f"not counted ({not_counted_why()})", "", "", ""]
+        if d.get("not_counted")
+        else [md_escape(d["name"]), *_md_spread(d)]
+        for d in dims
+    ]
+    if inter:
+        a, b = inter["dims"]
+        spread_rows.append([f"{md_escape(a)} x {md_escape(b)}", *_md_spread(inter)])
+    out += [""]
+    out += md_table(
+        ["Dimension", "Highest", "Lowest", "Difference", "Min ratio"], "lllrr", spread_rows
+    )
+    rows: list[list[object]] = []
+    for d in dims:
+        if d.get("not_counted"):
+            continue
+        name = md_escape(d["name"])
+        for g in d["groups"][:MD_MAX_GROUPS]:
+            marks = _md_rate_marks(g, g["label"] == d["highest"], g["label"] == d["lowest"])
+            rows.append(
+                [name, md_escape(g["label"]), g["n"], *_md_rate(g), g["label_missing"], marks]
+            )
+        hidden = len(d["groups"]) - MD_MAX_GROUPS
+        if hidden > 0:
+            rows.append([name, f"... {hidden} more groups", "", "", "", "", ""])
+    if inter:
+        a, b = inter["dims"]
+        name = f"{md_escape(a)} x {md_escape(b)}"
+        for c in inter["cells"][:MD_MAX_GROUPS]:
+            pair = [c["a"], c["b"]]
+            marks = _md_rate_marks(c, pair == inter["highest"], pair == inter["lowest"])
+            cell = f"{md_escape(c['a'])} x {md_escape(c['b'])}"
+            rows.append([name, cell, c["n"], *_md_rate(c), c["label_missing"], marks])
+        hidden = len(inter["cells"]) + inter.get("cells_not_listed", 0) - MD_MAX_GROUPS
+        if hidden > 0:
+            rows.append([name, f"... {hidden} more cells", "", "", "", "", ""])
+    if rows:
+        out += [""]
+        out += md_table(
+            ["Dimension", "Group", "N", "Rate", "95% CI", "Label missing", "Marks"],
+            "llrrrrl",
+            rows,
+        )
+
+
+def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
+    """SPEC 17.5: per dimension, the columns the terminal report lists (those with a
+    flagged group, else the few whose groups are farthest apart), one table."""
+    from .render import (
+        FLAGGED_NAMED,
+        columns_word,
+        missing_columns_shown,
+        missing_extremes,
+        not_counted_text,
+    )
+
+    out += ["", "#### Missing data by group", ""]
+    if not any(e.get("columns") or e.get("not_counted") for e in entries):
+        out += ["No column has missing cells."]
+        return
+    rows: list[list[object]] = []
+    notes: list[str] = []
+    for e in entries:
+        name = md_escape(e["dimension"])
+        if e.get("not_counted"):
+            notes.append(f"- {md_escape(not_counted_text(e['dimension']))}")
+            continue
+        columns = e["columns"]
+        if not columns:
+            notes.append(f"- {name}: no other column with missing cells")
+            continue
+        picked, rule = missing_columns_shown(e)
+        notes.append(f"- {name}: {len(columns)} columns with missing cells, {rule}")
+
+        def group(g: dict | None) -> str:
+            return "-" if g is None else f"{md_escape(g['label'])} {_p(g['missing_pct'])}"
+
+        for c in picked:
+            low, high = missing_extremes(c)
+            named = {g["label"]: g for g in c["groups"]}
+            flagged = ", ".join(group(named.get(lab)) for lab in c["flagged"][:FLAGGED_NAMED])
+            if len(c["flagged"]) > FLAGGED_NAMED:
+                flagged += f", +{len(c['flagged']) - FLAGGED_NAMED} more"
+            rows.append(
+                [name, md_escape(c["name"]), _p(c["missing_pct"]), group(low), group(high), flagged]
+            )
+        hidden = len(columns) - len(picked)
+        if hidden > 0:
+            rows.append([name, f"... {hidden} more {columns_word(hidden)}", "", "", "", ""])
+    out += notes
+    out += ["", "_Lowest and highest group by their 95% intervals._"]
+    if rows:
+        out += [""]
+        out += md_table(
+            ["Dimension", "Column", "Overall", "Lowest group", "Highest group", "Flagged"],
+            "llrlll",
+            rows,
+        )
 
 
 def _profile_group_rows(dims: list[dict]) -> Iterable[list[object]]:
@@ -433,6 +726,10 @@ def render_compare_markdown(result: dict, *, name_a: str = "", name_b: str = "",
     for key, title in (("added_dimensions", "Added"), ("removed_dimensions", "Removed")):
         if result[key]:
             out += ["", f"- {title} dimensions: " + ", ".join(map(md_escape, result[key]))]
+    if result.get("label_rates"):
+        _md_label_rate_shifts(result["label_rates"], out)
+    if result.get("missing_by_group") is not None:
+        _md_missing_shifts(result["missing_by_group"], out)
     _md_flags(result["flags"], out)
     return "\n".join(out) + "\n"
 
@@ -452,3 +749,72 @@ def _compare_group_rows(dims: list[dict]) -> Iterable[list[object]]:
         hidden = len(d["groups"]) - MD_MAX_GROUPS
         if hidden > 0:
             yield [md_escape(d["name"]), f"... {hidden} more groups", "", "", "", ""]
+
+
+def _change(a: float, b: float) -> str:
+    delta = (b - a) * 100
+    return f"{'+' if delta > 0 else ''}{fmt(delta, 1)} pts"
+
+
+def _md_label_rate_shifts(block: dict, out: list[str]) -> None:
+    """SPEC 17.6: one table of the rate shifts, groups by how far they moved."""
+    out += [
+        "",
+        f"#### Label rates, A -> B: {md_escape(block['label'])} = {md_escape(block['positive'])}",
+        "",
+    ]
+    rows: list[list[object]] = []
+    for d in block["dimensions"]:
+        name = md_escape(d["name"])
+        for g in d["groups"][:MD_MAX_GROUPS]:
+            rows.append(
+                [
+                    name,
+                    md_escape(g["label"]),
+                    _p(g["rate_a"]),
+                    _p(g["rate_b"]),
+                    _change(g["rate_a"], g["rate_b"]),
+                ]
+            )
+        hidden = len(d["groups"]) - MD_MAX_GROUPS
+        if hidden > 0:
+            rows.append([name, f"... {hidden} more groups", "", "", ""])
+    if not rows:
+        out += ["No shared dimension with rates on both sides."]
+        return
+    out += md_table(["Dimension", "Group", "A", "B", "Change"], "llrrr", rows)
+
+
+def _md_missing_shifts(entries: list[dict], out: list[str]) -> None:
+    """SPEC 17.6: per shared dimension the columns whose groups moved most, each with
+    its overall share and the group that moved most."""
+    from .render import MISSING_SHIFT_COLUMNS, columns_word, missing_shift_columns
+
+    out += ["", "#### Missing data by group, A -> B", ""]
+    rows: list[list[object]] = []
+    for e in entries:
+        name = md_escape(e["dimension"])
+        columns, hidden = missing_shift_columns(e)
+        for c in columns:
+            g = c["groups"][0]
+            rows.append(
+                [
+                    name,
+                    md_escape(c["name"]),
+                    f"{_p(c['missing_pct_a'])} -> {_p(c['missing_pct_b'])}",
+                    md_escape(g["label"]),
+                    f"{_p(g['missing_pct_a'])} -> {_p(g['missing_pct_b'])}",
+                    _change(g["missing_pct_a"], g["missing_pct_b"]),
+                ]
+            )
+        if hidden > 0:
+            rows.append([name, f"... {hidden} more {columns_word(hidden)}", "", "", "", ""])
+    if not rows:
+        out += ["No column has missing cells on either side."]
+        return
+    out += [f"_Per dimension the {MISSING_SHIFT_COLUMNS} columns whose groups moved most._", ""]
+    out += md_table(
+        ["Dimension", "Column", "Overall A -> B", "Most moved group", "A -> B", "Change"],
+        "llrlrr",
+        rows,
+    )

@@ -159,6 +159,18 @@ COMMON_OPTIONS: dict[str, dict[str, Any]] = {
     "skip_lines": _opt("integer", "skip this many lines before the table (0)"),
     "delimiter": _opt("string", "one of , ; tab | (default: sniffed)", enum=[",", ";", "tab", "|"]),
     "encoding": _opt("string", f"text encoding ({_D.encoding})"),
+    "label": _opt(
+        "string", "outcome column: positive-label rate per group (SPEC 17; never a dimension)"
+    ),
+    "positive": _opt("string", "the label's positive value (needed with more than two values)"),
+    "label_gap": _opt("number", f"flag a group's rate this far below the highest ({_D.label_gap})"),
+    "missing_by_group": _opt(
+        "boolean",
+        f"report each column's missing share per group ({str(_D.missing_by_group).lower()})",
+    ),
+    "missing_gap": _opt(
+        "number", f"flag a column missing this much more often in a group ({_D.missing_gap})"
+    ),
     "provenance": _opt("boolean", "attach the SPEC section 10 provenance block (true)"),
 }
 PROFILE_ONLY: dict[str, dict[str, Any]] = {

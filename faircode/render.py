@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import inspect
 import json
 import sys
 from collections.abc import Callable
@@ -175,6 +174,10 @@ def render(result: dict, source: str) -> str:
                 f"not profiled: {d['name']} ({d['kind']}), {d['n_groups']} groups looks "
                 "like an identifier or a date (force it with --map)"
             )
+    if result.get("label_rates"):  # SPEC 17.4
+        out.extend(label_rate_lines(result["label_rates"]))
+    if "missing_by_group" in result:  # SPEC 17.5
+        out.extend(missing_by_group_lines(result["missing_by_group"]))
     if "proxy_hints" in result:  # SPEC 16
         from .proxy import report_lines
 
@@ -238,6 +241,10 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
     if result["removed_dimensions"]:
         out.append("")
         out.append("removed dimensions: " + ", ".join(result["removed_dimensions"]))
+    if result.get("label_rates"):  # SPEC 17.6
+        out.extend(label_rate_shift_lines(result["label_rates"]))
+    if result.get("missing_by_group") is not None:  # SPEC 17.6
+        out.extend(missing_shift_lines(result["missing_by_group"]))
     if "proxy_hints" in result:  # SPEC 16
         from .proxy import compare_lines
 
@@ -247,6 +254,302 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
         out.append(f"Flags ({len(result['flags'])}):")
         out.extend(f"  - {f}" for f in result["flags"])
     return _lines(out)
+
+
+# ---------------------------------------------------------------------------------------
+# SPEC 17: label base rates and missing data by group
+
+#: Columns with missing cells the terminal lists per dimension: those with a flagged
+#: group (at most this many), else the top this-many by spread between groups.
+MISSING_COLUMNS_SHOWN = 8
+MISSING_SPREAD_SHOWN = 3
+#: Groups of one column's flagged list the terminal names before `+K more`.
+FLAGGED_NAMED = 3
+
+
+def columns_word(n: int) -> str:
+    return "column" if n == 1 else "columns"
+
+
+def not_counted_why() -> str:
+    """Why a dimension has no label rates nor missing data by group (SPEC 17.4)."""
+    from .summary import PAIR_COLUMNS
+
+    return f"not among the first {PAIR_COLUMNS} counted columns"
+
+
+def not_counted_text(name: str) -> str:
+    return f"{name}: not counted ({not_counted_why()})"
+
+
+def positive_from_text(block: dict) -> str:
+    """How the positive value was chosen (SPEC 17.3 `positive_from`), for a report."""
+    if block["positive_from"] == "option":
+        return "given with --positive"
+    return "the larger of its two values"
+
+
+def missing_spread(column: dict) -> float:
+    """How far apart a column's groups are beyond noise: the highest lower Wilson bound
+    of a group's missing share minus the lowest upper bound (negative when every
+    interval overlaps). Ranks columns when no group is flagged."""
+    groups = [g for g in column["groups"] if g["count"]]
+    if len(groups) < 2:
+        return float("-inf")
+    return max(g["ci_low"] for g in groups) - min(g["ci_high"] for g in groups)
+
+
+def missing_extremes(column: dict) -> tuple[dict | None, dict | None]:
+    """The groups least and most often missing a column, by their intervals as the
+    flag rule does (SPEC 17.5): the lowest upper bound and the highest lower bound
+    (first on ties), so a group of 3 rows with 2 missing does not set the bar."""
+    groups = [g for g in column["groups"] if g["count"]]
+    if not groups:
+        return None, None
+    low = min(groups, key=lambda g: g["ci_high"])
+    high = max(groups, key=lambda g: g["ci_low"])
+    return low, high
+
+
+def missing_columns_shown(entry: dict) -> tuple[list[dict], str]:
+    """The columns of a `missing_by_group` entry a report lists, and the rule that chose
+    them: every column with a flagged group (at most MISSING_COLUMNS_SHOWN, in column
+    order), else the MISSING_SPREAD_SHOWN columns whose groups are farthest apart."""
+    columns = entry["columns"]
+    flagged = [c for c in columns if c["flagged"]]
+    if flagged:
+        rule = f"{len(flagged)} with a flagged group"
+        if len(flagged) > MISSING_COLUMNS_SHOWN:
+            rule += f", the first {MISSING_COLUMNS_SHOWN} shown"
+        return flagged[:MISSING_COLUMNS_SHOWN], rule
+    ranked = sorted(columns, key=missing_spread, reverse=True)[:MISSING_SPREAD_SHOWN]
+    order = {id(c): i for i, c in enumerate(columns)}
+    shown_cols = sorted(ranked, key=lambda c: order[id(c)])
+    if len(columns) <= MISSING_SPREAD_SHOWN:
+        return shown_cols, "no group flagged"
+    return (
+        shown_cols,
+        f"no group flagged; the {len(shown_cols)} with the widest spread between groups",
+    )
+
+
+def _rate(r: dict) -> str:
+    if r["rate"] is None:
+        return "n/a"
+    return f"{_pct(r['rate']).rjust(6)} [{_pct(r['ci_low'])}-{_pct(r['ci_high'])}]"
+
+
+def _rate_marks(row: dict, high: bool, low: bool) -> str:
+    marks = [m for m, on in (("highest", high), ("lowest", low)) if on]
+    if row["small_group"]:
+        marks.append("small group")
+    return f"  [{', '.join(marks)}]" if marks else ""
+
+
+def _rate_table(rows: list[tuple[str, dict, str]], with_missing: bool, out: list[str]) -> None:
+    """One row per group or cell: label, n, rate with interval, label missing, marks."""
+    width = min(max([5, *(len(shown(lab)) for lab, _, _ in rows)]), 32)
+    nw = max([1, *(len(str(r["n"])) for _, r, _ in rows)])
+    rw = max([4, *(len(_rate(r)) for _, r, _ in rows)])
+    head = f"    {'group'.ljust(width)} {'n'.rjust(nw)}  {'rate [95% CI]'.ljust(rw)}"
+    if with_missing:
+        head += "  label missing"
+    out.append(head.rstrip())
+    for lab, r, marks in rows:
+        line = f"    {clip(lab, width).ljust(width)} {str(r['n']).rjust(nw)}  {_rate(r).ljust(rw)}"
+        if with_missing:
+            line += f"  {str(r['label_missing']).rjust(13)}"
+        out.append((line + marks).rstrip())
+
+
+def _spread_text(block: dict, high: str, low: str) -> str:
+    if block["max_difference"] is None:
+        return "fewer than two groups to compare"
+    ratio = "n/a" if block["min_ratio"] is None else fmt(block["min_ratio"], 2)
+    return (
+        f"highest {high}, lowest {low}: difference "
+        f"{fmt(block['max_difference'] * 100, 1)} pts, ratio {ratio}"
+    )
+
+
+def label_rate_lines(block: dict) -> list[str]:
+    """The terminal report's label rates (SPEC 17.4): the label, then per dimension and
+    for the intersection a table of groups (at most MAX_GROUPS_SHOWN)."""
+    with_missing = block["label_missing"] > 0
+    out = [
+        "",
+        f"Label rates: {block['label']} = '{block['positive']}' "
+        f"({positive_from_text(block)}): {_rate(block).strip()} of {block['n']} rows"
+        + (f", {block['label_missing']} with a missing label" if with_missing else ""),
+        f"  ({block['ratio_note']})",
+    ]
+    for d in block["dimensions"]:
+        if d.get("not_counted"):
+            out.append("  " + not_counted_text(d["name"]))
+            continue
+        out.append(f"  {d['name']}: " + _spread_text(d, f"'{d['highest']}'", f"'{d['lowest']}'"))
+        rows = [
+            (
+                g["label"],
+                g,
+                _rate_marks(g, g["label"] == d["highest"], g["label"] == d["lowest"]),
+            )
+            for g in d["groups"][:MAX_GROUPS_SHOWN]
+        ]
+        _rate_table(rows, with_missing, out)
+        hidden = len(d["groups"]) - MAX_GROUPS_SHOWN
+        if hidden > 0:
+            out.append(f"    ... {hidden} more groups (--json shows all)")
+    inter = block.get("intersection")
+    if inter:
+        a, b = inter["dims"]
+        hi, lo = inter["highest"], inter["lowest"]
+        out.append(
+            f"  {a} x {b}: "
+            + _spread_text(
+                inter,
+                hi and f"'{hi[0]}' x '{hi[1]}'",
+                lo and f"'{lo[0]}' x '{lo[1]}'",
+            )
+        )
+        rows = [
+            (
+                f"{c['a']} x {c['b']}",
+                c,
+                _rate_marks(c, [c["a"], c["b"]] == hi, [c["a"], c["b"]] == lo),
+            )
+            for c in inter["cells"][:MAX_GROUPS_SHOWN]
+        ]
+        _rate_table(rows, with_missing, out)
+        hidden = len(inter["cells"]) + inter.get("cells_not_listed", 0) - MAX_GROUPS_SHOWN
+        if hidden > 0:
+            out.append(f"    ... {hidden} more cells (--json shows all)")
+    return out
+
+
+def _group_pct(g: dict | None, width: int) -> str:
+    if g is None:
+        return "-".ljust(width + 7)
+    return f"{_pct(g['missing_pct']).rjust(6)} {clip(g['label'], width).ljust(width)}"
+
+
+def missing_by_group_lines(entries: list[dict]) -> list[str]:
+    """The terminal report's missing data by group (SPEC 17.5): per dimension, the
+    columns with a flagged group, else the few whose groups are farthest apart (the
+    heading of each dimension says which), with the overall share, the groups with the
+    lowest and highest share, and the flagged groups."""
+    if not any(e.get("columns") for e in entries) and not any(
+        e.get("not_counted") for e in entries
+    ):
+        return ["", "Missing data by group: no column with missing cells"]
+    out = [
+        "",
+        "Missing data by group (the share of a column's cells missing; lowest and highest "
+        "group by their 95% intervals):",
+    ]
+    for e in entries:
+        if e.get("not_counted"):
+            out.append("  " + not_counted_text(e["dimension"]))
+            continue
+        columns = e["columns"]
+        if not columns:
+            out.append(f"  {e['dimension']}: no other column with missing cells")
+            continue
+        picked, rule = missing_columns_shown(e)
+        out.append(f"  {e['dimension']}: {len(columns)} columns with missing cells, {rule}")
+        cw = min(max([6, *(len(shown(c["name"])) for c in picked)]), 24)
+        lw = min(max([5, *(len(shown(g["label"])) for c in picked for g in c["groups"])]), 18)
+        out.append(
+            f"    {'column'.ljust(cw)} {'overall'.rjust(7)}  {'lowest group'.ljust(lw + 7)}"
+            f"  highest group"
+        )
+        for c in picked:
+            low, high = missing_extremes(c)
+            named = {g["label"]: g for g in c["groups"]}
+            flagged = ", ".join(
+                f"'{clip(lab, 24)}' {_pct(named[lab]['missing_pct'])}"
+                for lab in c["flagged"][:FLAGGED_NAMED]
+                if lab in named
+            )
+            if len(c["flagged"]) > FLAGGED_NAMED:
+                flagged += f", +{len(c['flagged']) - FLAGGED_NAMED} more"
+            line = (
+                f"    {clip(c['name'], cw).ljust(cw)} {_pct(c['missing_pct']).rjust(7)}"
+                f"  {_group_pct(low, lw)}  {_group_pct(high, lw)}"
+            )
+            out.append((line + (f"  flagged: {flagged}" if flagged else "")).rstrip())
+        hidden = len(columns) - len(picked)
+        if hidden > 0:
+            more = f"{hidden} more {columns_word(hidden)}"
+            out.append(f"    ... {more} with missing cells (--json lists all)")
+    return out
+
+
+def _moved(a: float, b: float) -> str:
+    delta = (b - a) * 100
+    return (
+        f"{_pct(a).rjust(6)} -> {_pct(b).rjust(6)}  ({'+' if delta > 0 else ''}{fmt(delta, 1)} pts)"
+    )
+
+
+#: Columns per dimension the compare report lists, those whose groups moved most.
+MISSING_SHIFT_COLUMNS = 5
+
+
+def missing_shift_columns(entry: dict) -> tuple[list[dict], int]:
+    """The columns of a compare `missing_by_group` entry a report lists: those whose
+    most-moved group (the first, SPEC 17.6) moved most, at most MISSING_SHIFT_COLUMNS,
+    and how many more there are."""
+    columns = [c for c in entry["columns"] if c["groups"]]
+    columns.sort(key=lambda c: -abs(c["groups"][0]["missing_delta"]))
+    return columns[:MISSING_SHIFT_COLUMNS], max(0, len(columns) - MISSING_SHIFT_COLUMNS)
+
+
+def label_rate_shift_lines(block: dict) -> list[str]:
+    """compare's label-rate shifts (SPEC 17.6): per shared dimension, its groups by how
+    far their rate moved (at most MAX_GROUPS_SHOWN)."""
+    out = ["", f"Label rates, A -> B ({block['label']} = '{block['positive']}'):"]
+    if not block["dimensions"]:
+        out.append("  no shared dimension with rates on both sides")
+    for d in block["dimensions"]:
+        out.append(f"  {d['name']}:")
+        for g in d["groups"][:MAX_GROUPS_SHOWN]:
+            out.append(f"    {clip(g['label'], 28).ljust(28)} {_moved(g['rate_a'], g['rate_b'])}")
+        hidden = len(d["groups"]) - MAX_GROUPS_SHOWN
+        if hidden > 0:
+            out.append(f"    ... {hidden} more groups (--json shows all)")
+    return out
+
+
+def missing_shift_lines(entries: list[dict]) -> list[str]:
+    """compare's missing-data shifts (SPEC 17.6): per shared dimension, the columns whose
+    groups moved most (at most MISSING_SHIFT_COLUMNS), each with its overall share and
+    the group that moved most."""
+    out = [
+        "",
+        f"Missing data by group, A -> B (per dimension the {MISSING_SHIFT_COLUMNS} columns "
+        "whose groups moved most):",
+    ]
+    if not any(e["columns"] for e in entries):
+        out.append("  no column with missing cells on either side")
+        return out
+    for e in entries:
+        columns, hidden = missing_shift_columns(e)
+        if not columns:
+            continue
+        out.append(f"  {e['dimension']}:")
+        cw = min(max([6, *(len(shown(c["name"])) for c in columns)]), 24)
+        for c in columns:
+            g = c["groups"][0]
+            moved = _moved(c["missing_pct_a"], c["missing_pct_b"])
+            out.append(
+                f"    {clip(c['name'], cw).ljust(cw)} {moved}"
+                f"; most moved '{clip(g['label'], 24)}' "
+                f"{_pct(g['missing_pct_a'])} -> {_pct(g['missing_pct_b'])}"
+            )
+        if hidden > 0:
+            out.append(f"    ... {hidden} more {columns_word(hidden)} (--json lists all)")
+    return out
 
 
 def _lines(out: list[str]) -> str:
@@ -279,7 +582,7 @@ def _profile_text(result: dict, *, name: str, **_: Any) -> str:
     return render(result, name)
 
 
-def _compare_text(result: dict, *, name_a: str, name_b: str, **_: Any) -> str:
+def _compare_text(result: dict, *, name_a: str = "a", name_b: str = "b", **_: Any) -> str:
     return render_compare(result, name_a, name_b)
 
 
@@ -323,9 +626,11 @@ def renderer(command: str, form: str) -> Renderer:
     if isinstance(entry, str):
         module, _, attr = entry.partition(":")
         fn: Callable[..., str] = getattr(importlib.import_module(module), attr)
-        # the context keywords (name, name_a, ...) the function takes, by its signature
-        params = inspect.signature(fn).parameters
-        takes = {n for n, q in params.items() if q.kind is inspect.Parameter.KEYWORD_ONLY}
+        # the context keywords (name, name_a, ...) the function takes: its keyword-only
+        # parameters, read from its code (importing inspect costs the CLI's start-up)
+        code = fn.__code__
+        first = code.co_argcount
+        takes = set(code.co_varnames[first : first + code.co_kwonlyargcount])
 
         def entry(result: Any, _fn: Callable[..., str] = fn, **context: Any) -> str:
             return _fn(result, **{k: v for k, v in context.items() if k in takes})

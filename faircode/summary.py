@@ -424,6 +424,7 @@ class SummaryBuilder:
         if want_label:
             coded.add(self.label_at)
         self.codes: dict[int, dict[str, int]] = {i: {} for i in sorted(coded)}
+        self._masks: dict[int, dict[int, int]] = {}  # this batch's bitsets per column code
 
     def add_rows(self, rows: list[list]) -> None:
         """Add a batch of records (lists of raw cells, one per header column)."""
@@ -455,6 +456,7 @@ class SummaryBuilder:
     def _add_columns(self, columns: Sequence[Sequence], n: int) -> None:
         label_fn = self.label_fn
         code_arrays: dict[int, tuple[bytes | list[int], set[int]]] = {}
+        batch_raws: dict[int, Counter] = {}
         for i, counts in enumerate(self.counts):
             if counts is None:
                 continue
@@ -462,7 +464,7 @@ class SummaryBuilder:
             cache = self.caches[i]
             is_age = self.kinds[i] == "age"
             missing = 0
-            raws = Counter(col)
+            raws = batch_raws[i] = Counter(col)
             for raw, c in raws.items():
                 if raw in cache:
                     lab = cache[raw]
@@ -506,7 +508,7 @@ class SummaryBuilder:
         if self.label_tables or self.cell_tables:
             self._count_label(code_arrays)
         if self.missing_all:
-            self._count_missing(columns, code_arrays)
+            self._count_missing(columns, code_arrays, batch_raws)
 
     def _count_label(self, code_arrays: dict[int, tuple[bytes | list[int], set[int]]]) -> None:
         """SPEC 17.2: (D, L) and (i, j, L) code counts of rows where all are present."""
@@ -515,11 +517,41 @@ class SummaryBuilder:
             self.label_tables, self.cell_tables = {}, {}
             return
         lab = got[0]
+        masks = self._masks
+        ml = masks.get(self.label_at)
+        ml_items = list(ml.items()) if ml is not None else None
         for d, table in self.label_tables.items():
+            md = masks.get(d)
+            if md is not None and ml_items is not None:  # popcounts, as in _count_pairs
+                for x, bx in md.items():
+                    for z, bz in ml_items:
+                        c = (bx & bz).bit_count()
+                        if c:
+                            table[(x - 1, z - 1)] = table.get((x - 1, z - 1), 0) + c
+                continue
             for (x, y), c in Counter(zip(code_arrays[d][0], lab)).items():
                 if x and y:
                     table[(x - 1, y - 1)] = table.get((x - 1, y - 1), 0) + c
         for (i, j), table in self.cell_tables.items():
+            ma, mb = masks.get(i), masks.get(j)
+            if (
+                ma is not None
+                and mb is not None
+                and ml_items is not None
+                and len(ma) * len(mb) <= _BITSET_COMBOS
+            ):
+                items_b = list(mb.items())
+                for x, bx in ma.items():
+                    for y, by in items_b:
+                        bxy = bx & by
+                        if not bxy:
+                            continue
+                        for z, bz in ml_items:
+                            c = (bxy & bz).bit_count()
+                            if c:
+                                key = (x - 1, y - 1, z - 1)
+                                table[key] = table.get(key, 0) + c
+                continue
             triples = Counter(zip(code_arrays[i][0], code_arrays[j][0], lab))
             for (x, y, z), c in triples.items():
                 if x and y and z:
@@ -530,6 +562,7 @@ class SummaryBuilder:
         self,
         columns: Sequence[Sequence],
         code_arrays: dict[int, tuple[bytes | list[int], set[int]]],
+        batch_raws: dict[int, Counter],
     ) -> None:
         """SPEC 17.2: every read column's cells missing after 1.1, and per group column
         the codes of its rows where that column is missing."""
@@ -541,7 +574,8 @@ class SummaryBuilder:
             cache = self.miss_caches[k]
             relabel = self.relabel[k]
             missing_raws = set()
-            for raw in set(col):
+            raws = batch_raws.get(k)
+            for raw in set(col) if raws is None else raws:
                 gone = cache.get(raw)
                 if gone is None:
                     lab = label_fn(raw)
@@ -552,15 +586,26 @@ class SummaryBuilder:
                     missing_raws.add(raw)
             if not missing_raws:
                 continue
-            rows = [r for r, raw in enumerate(col) if raw in missing_raws]
-            self.missing_all[k] += len(rows)
+            flags = bytes(map(missing_raws.__contains__, col))
+            self.missing_all[k] += flags.count(1)
+            bits = None
+            rows = None
             for d, by_col in self.missing_by.items():
                 if d == k:
                     continue
-                codes_d = code_arrays[d][0]
+                masks = self._masks.get(d)
+                if masks is not None:  # few codes: popcounts of bitsets (see _count_pairs)
+                    if bits is None:
+                        bits = _bitsets(flags, {1})[1]
+                    got = ((x, (m & bits).bit_count()) for x, m in masks.items())
+                else:
+                    if rows is None:
+                        rows = [r for r, f in enumerate(flags) if f]
+                    codes_d = code_arrays[d][0]
+                    got = Counter(codes_d[r] for r in rows).items()
                 table = by_col.get(k)
-                for x, c in Counter(codes_d[r] for r in rows).items():
-                    if x:
+                for x, c in got:
+                    if x and c:
                         if table is None:
                             table = by_col[k] = {}
                         table[x - 1] = table.get(x - 1, 0) + c
@@ -585,7 +630,7 @@ class SummaryBuilder:
         label combinations, each label gets a bitset of the rows holding it (a Python
         int, one bit per row, made by bytes.translate) and the count of (x, y) is the
         popcount of their AND; other pairs count the zipped rows with a Counter."""
-        masks: dict[int, dict[int, int]] = {}
+        masks = self._masks = {}
         for i, (rows, seen) in code_arrays.items():
             if isinstance(rows, bytes) and len(seen) <= _BITSET_COMBOS:
                 masks[i] = _bitsets(rows, seen)

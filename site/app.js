@@ -15,9 +15,8 @@
   const breathe = () => new Promise((r) => setTimeout(r, 0));
   const KINDS = ['sex', 'race', 'nationality', 'religion', 'disability', 'marital', 'age',
     'geography', 'categorical'];
-  const OPT_DEFAULTS = { min_share: 0.05, min_group_size: 100, intersection_floor: 0.01,
-    imbalance_flag: 3, missing_flag: 0.05, max_age: 120, max_categorical: 20,
-    max_dimension_groups: 50 };
+  // the engine's defaults (SPEC 7), so a threshold left at its default is not sent
+  const OPT_DEFAULTS = E.resolveOptions({});
 
   // ------------------------------------------------------------------------------
   // Workers: built from the engine's own source text (a Blob URL). Chromium refuses
@@ -289,6 +288,13 @@
     const a = $('cross-a').value;
     const b = $('cross-b').value;
     if (a && b) opts.cross = [a, b];
+    const label = $('label-col').value;
+    if (label) {
+      opts.label = label;
+      const positive = $('label-positive').value.trim();
+      if (positive) opts.positive = positive;
+    }
+    if (!$('opt-missing_by_group').checked) opts.missing_by_group = false;
     const delim = $('delimiter').value;
     if (delim) opts.delimiter = delim;
     return opts;
@@ -323,6 +329,16 @@
     const ro = new Map(state.readOverrides);
     const no = new Map(overrides);
     if ((opts.delimiter || '') !== (state.readOpts.delimiter || '')) return 'another delimiter changes how the file is split';
+    // SPEC 17.2: the label's tables are counted while reading, and missing data by group
+    // with the read's missing tokens and recodes (SPEC 1.1's one exception)
+    const ro17 = state.readOpts;
+    if ((opts.label || '') !== (ro17.label || '')) return 'the label column\'s rates are counted while reading';
+    const mbg = (o) => o.missing_by_group !== false;
+    if (mbg(opts) && !mbg(ro17)) return 'missing data by group is counted while reading';
+    const same = (x, y) => JSON.stringify(x || []) === JSON.stringify(y || []);
+    if (mbg(opts) && (!same(opts.na, ro17.na) || !same(opts.recode, ro17.recode))) {
+      return 'missing data by group is counted with the missing tokens and recodes of the read';
+    }
     const maxCat = (o) => (o.max_categorical === undefined ? 20 : o.max_categorical);
     for (let i = 0; i < s.columns.length; i++) {
       const col = s.columns[i];
@@ -411,11 +427,11 @@
       const label = V.h('label', { attrs: { for: id } }, V.data(col));
       box.appendChild(V.h('div', { className: 'kind-row' }, label, sel));
     }
-    for (const id of ['cross-a', 'cross-b']) {
+    for (const id of ['cross-a', 'cross-b', 'label-col']) {
       const sel = $(id);
       const keep = sel.value;
       sel.replaceChildren();
-      const none = V.h('option', null, id === 'cross-a' ? 'default (first two dimensions)' : '—');
+      const none = V.h('option', null, id === 'cross-a' ? 'default (first two dimensions)' : id === 'label-col' ? 'none' : '—');
       none.value = '';
       sel.appendChild(none);
       for (const col of columns) {
@@ -509,6 +525,8 @@
     $('kinds').replaceChildren();
     $('cross-a').value = '';
     $('cross-b').value = '';
+    $('label-col').value = '';
+    $('label-positive').value = '';
     readAndShow();
   }
 
@@ -646,7 +664,9 @@
     $('delimiter').addEventListener('change', () => { if (state.summary) reanalyze(); });
     $('cancel').addEventListener('click', () => { if (state.job) cancelJob(state.job); });
     $('reread').addEventListener('click', readAndShow);
-    for (const id of ['cross-a', 'cross-b', 'opt-score_categoricals']) $(id).addEventListener('change', reanalyze);
+    for (const id of ['cross-a', 'cross-b', 'opt-score_categoricals', 'label-col', 'label-positive', 'opt-missing_by_group']) {
+      $(id).addEventListener('change', reanalyze);
+    }
     for (const el of document.querySelectorAll('[data-opt], #opt-age_bands, #opt-na, #opt-recode')) {
       el.addEventListener('change', reanalyze);
     }

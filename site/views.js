@@ -317,6 +317,8 @@
     view.appendChild(dims);
     view.appendChild(intersectionTable(result));
     view.appendChild(unscoredList(result));
+    if (result.label_rates) view.appendChild(labelRatesSection(result.label_rates));
+    if (result.missing_by_group) view.appendChild(missingSection(result.missing_by_group));
     view.appendChild(flagList(result.flags));
     return view;
   }
@@ -371,8 +373,264 @@
     if (!result.added_dimensions.length && !result.removed_dimensions.length) ar.appendChild(h('p', { className: 'muted' }, 'None.'));
     ar.appendChild(ul);
     view.appendChild(ar);
+    if (result.label_rates) view.appendChild(labelRateShifts(result.label_rates));
+    if (result.missing_by_group) view.appendChild(missingShifts(result.missing_by_group));
     view.appendChild(flagList(result.flags));
     return view;
+  }
+
+  // ---- SPEC 17: label base rates and missing data by group -----------------------------
+  // The columns a dimension's missing-data table lists, as faircode/render.py
+  // (missing_columns_shown): those with a flagged group, else the few whose groups are
+  // farthest apart; the rest open in a <details>.
+  const MISSING_COLUMNS_SHOWN = 8;
+  const MISSING_SPREAD_SHOWN = 3;
+  const MISSING_SHIFT_COLUMNS = 5;
+
+  function missingSpread(c) {
+    const gs = c.groups.filter((g) => g.count);
+    if (gs.length < 2) return -Infinity;
+    return Math.max(...gs.map((g) => g.ci_low)) - Math.min(...gs.map((g) => g.ci_high));
+  }
+
+  /** Lowest and highest group by their intervals (the lowest upper bound, the highest
+   * lower bound; first on ties), as faircode/render.py missing_extremes. */
+  function missingExtremes(c) {
+    let low = null;
+    let high = null;
+    for (const g of c.groups) {
+      if (!g.count) continue;
+      if (low === null || g.ci_high < low.ci_high) low = g;
+      if (high === null || g.ci_low > high.ci_low) high = g;
+    }
+    return [low, high];
+  }
+
+  function missingColumnsShown(entry) {
+    const cols = entry.columns;
+    const flagged = cols.filter((c) => c.flagged.length);
+    if (flagged.length) {
+      let rule = `${flagged.length} with a flagged group`;
+      if (flagged.length > MISSING_COLUMNS_SHOWN) rule += `, the first ${MISSING_COLUMNS_SHOWN} shown`;
+      return [flagged.slice(0, MISSING_COLUMNS_SHOWN), rule];
+    }
+    // stable sort by spread, descending, then back to column order
+    const ranked = cols.map((c, i) => [missingSpread(c), i]).sort((x, y) => (y[0] - x[0]) || (x[1] - y[1]))
+      .slice(0, MISSING_SPREAD_SHOWN).map((x) => x[1]).sort((x, y) => x - y);
+    const picked = ranked.map((i) => cols[i]);
+    if (cols.length <= MISSING_SPREAD_SHOWN) return [picked, 'no group flagged'];
+    return [picked, `no group flagged; the ${picked.length} with the widest spread between groups`];
+  }
+
+  function th(text) { return h('th', { attrs: { scope: 'col' } }, text); }
+
+  function spreadText(block, high, low) {
+    if (block.max_difference === null) return 'fewer than two groups to compare';
+    return ['highest ', high, ', lowest ', low, `: difference ${pct(block.max_difference).slice(0, -1)} pts`,
+      `, ratio ${block.min_ratio === null ? 'n/a' : (Math.floor(block.min_ratio * 100 + 0.5) / 100).toFixed(2)}`];
+  }
+
+  /** One group's (or cell's) rate: a bar on a 0-100% scale, its Wilson whisker, n,
+   * label missing and marks. */
+  function rateRow(labelNodes, r, high, low, dataset) {
+    const row = h('div', { className: 'bar-row rate-row' + (r.small_group ? ' small' : ''), attrs: { role: 'listitem' },
+      dataset: Object.assign({ n: r.n, positive: r.positive, rate: r.rate === null ? '' : r.rate,
+        labelMissing: r.label_missing, smallGroup: r.small_group ? 'true' : 'false', highest: high ? 'true' : 'false',
+        lowest: low ? 'true' : 'false' }, dataset) });
+    const track = h('div', { className: 'bar-track', attrs: { 'aria-hidden': 'true' } });
+    if (r.rate !== null) {
+      const fill = h('div', { className: 'bar-fill' });
+      fill.style.width = (Math.min(1, r.rate) * 100).toFixed(2) + '%';
+      const whisker = h('div', { className: 'whisker' });
+      whisker.style.left = (r.ci_low * 100).toFixed(2) + '%';
+      whisker.style.width = Math.max(0.3, (r.ci_high - r.ci_low) * 100).toFixed(2) + '%';
+      track.appendChild(fill);
+      track.appendChild(whisker);
+    }
+    const marks = [];
+    if (high) marks.push(h('span', { className: 'mark mark-high', title: 'the highest rate among the compared groups' }, 'highest'));
+    if (low) marks.push(h('span', { className: 'mark mark-low', title: 'the lowest rate among the compared groups' }, 'lowest'));
+    if (r.small_group) marks.push(h('span', { className: 'mark mark-small', title: 'fewer labelled rows than the minimum group size' }, 'small group'));
+    row.appendChild(h('div', { className: 'bar-label' }, labelNodes));
+    row.appendChild(track);
+    row.appendChild(h('div', { className: 'bar-value' },
+      h('span', { className: 'share' }, r.rate === null ? 'n/a' : pct(r.rate)),
+      r.rate === null ? null : h('span', { className: 'ci' }, ` [${pct(r.ci_low)}–${pct(r.ci_high)}]`),
+      h('span', { className: 'count' }, ` n=${num(r.n)}`),
+      r.label_missing ? h('span', { className: 'count' }, ` · ${num(r.label_missing)} label missing`) : null, ...marks));
+    return row;
+  }
+
+  function rateCard(title, facts, rows, total, dataset) {
+    const card = h('article', { className: 'card rates', dataset });
+    card.appendChild(h('header', { className: 'card-head' }, h('h3', null, title)));
+    card.appendChild(h('p', { className: 'facts' }, facts));
+    const list = h('div', { className: 'bars', attrs: { role: 'list' } });
+    for (const r of rows.slice(0, GROUPS_SHOWN)) list.appendChild(r);
+    card.appendChild(list);
+    if (total > GROUPS_SHOWN) card.appendChild(h('p', { className: 'muted' }, `${num(total - GROUPS_SHOWN)} more (the JSON export has them all)`));
+    return card;
+  }
+
+  /** A dimension past the columns reading counts these tables for; the flags say why
+   * (the engine's text, not repeated here). */
+  function notCountedText() {
+    return 'not counted while reading (see the flags)';
+  }
+
+  function labelRatesSection(block) {
+    const sec = h('section', { className: 'label-rates', attrs: { 'aria-label': 'Label rates' },
+      dataset: { label: block.label, positive: block.positive, positiveFrom: block.positive_from, rate: block.rate === null ? '' : block.rate } },
+    h('h2', null, 'Label rates: ', data(block.label), ' = ', data(block.positive)));
+    const facts = [`${pct(block.rate)} positive`, block.rate === null ? '' : ` [${pct(block.ci_low)}–${pct(block.ci_high)}]`,
+      ` of ${num(block.n)} rows with a label · positive value: `,
+      block.positive_from === 'option' ? 'given with --positive' : 'the larger of its two values'];
+    if (block.label_missing) facts.push(` · ${num(block.label_missing)} rows with a missing label are left out`);
+    sec.appendChild(h('p', { className: 'facts' }, facts));
+    sec.appendChild(h('p', { className: 'muted ratio-note' }, data(block.ratio_note)));
+    for (const d of block.dimensions) {
+      if (d.not_counted) {
+        sec.appendChild(h('p', { className: 'muted not-counted', dataset: { dim: d.name } }, data(d.name), ': ', notCountedText()));
+        continue;
+      }
+      const rows = d.groups.map((g) => rateRow([data(g.label)], g, g.label === d.highest, g.label === d.lowest,
+        { dim: d.name, label: g.label }));
+      sec.appendChild(rateCard(data(d.name), spreadText(d, data(d.highest === null ? '' : d.highest), data(d.lowest === null ? '' : d.lowest)),
+        rows, d.groups.length, { dim: d.name, maxDifference: d.max_difference === null ? '' : d.max_difference,
+          minRatio: d.min_ratio === null ? '' : d.min_ratio }));
+    }
+    const it = block.intersection;
+    if (it) {
+      const [A, B] = it.dims;
+      const same = (p, q) => p !== null && p[0] === q[0] && p[1] === q[1];
+      const pair = (p) => (p === null ? '' : [data(p[0]), ' × ', data(p[1])]);
+      const rows = it.cells.map((c) => rateRow([data(c.a), ' × ', data(c.b)], c, same(it.highest, [c.a, c.b]),
+        same(it.lowest, [c.a, c.b]), { a: c.a, b: c.b }));
+      sec.appendChild(rateCard([data(A), ' × ', data(B)], spreadText(it, pair(it.highest), pair(it.lowest)), rows,
+        it.cells.length + (it.cells_not_listed || 0), { dims: `${A}\u0000${B}`, intersection: 'true' }));
+    }
+    return sec;
+  }
+
+  function groupPct(g) {
+    return g === null ? '–' : [data(g.label), ` ${pct(g.missing_pct)}`];
+  }
+
+  function missingRow(dimName, c) {
+    const [low, high] = missingExtremes(c);
+    const named = new Map(c.groups.map((g) => [g.label, g]));
+    const flagged = [];
+    for (const lab of c.flagged) {
+      if (flagged.length) flagged.push(', ');
+      flagged.push(h('span', { className: 'flagged', dataset: { label: lab } }, groupPct(named.get(lab) || null)));
+    }
+    return h('tr', { className: c.flagged.length ? 'has-flagged' : '', dataset: { dim: dimName, column: c.name,
+      missingPct: c.missing_pct, missingCount: c.missing_count, flagged: c.flagged.length } },
+    h('th', { attrs: { scope: 'row' } }, data(c.name)), h('td', { className: 'num' }, pct(c.missing_pct)),
+    h('td', null, groupPct(low)), h('td', null, groupPct(high)), h('td', null, flagged));
+  }
+
+  function missingTable(dimName, columns) {
+    const table = h('table', { className: 'missing-table' },
+      h('thead', null, h('tr', null, th('column'), th('overall'), th('lowest group'), th('highest group'), th('flagged'))));
+    const body = h('tbody');
+    for (const c of columns) body.appendChild(missingRow(dimName, c));
+    table.appendChild(body);
+    return h('div', { className: 'heat-wrap' }, table);
+  }
+
+  function missingSection(entries) {
+    const sec = h('section', { className: 'missing-by-group', attrs: { 'aria-label': 'Missing data by group' } },
+      h('h2', null, 'Missing data by group'));
+    if (!entries.some((e) => (e.columns && e.columns.length) || e.not_counted)) {
+      sec.appendChild(h('p', { className: 'muted' }, 'No column has missing cells.'));
+      return sec;
+    }
+    sec.appendChild(h('p', { className: 'muted' }, 'The share of a column’s cells that are missing, per group; lowest and highest group by their 95% intervals.'));
+    for (const e of entries) {
+      if (e.not_counted) {
+        sec.appendChild(h('p', { className: 'muted not-counted', dataset: { dim: e.dimension } }, data(e.dimension), ': ', notCountedText()));
+        continue;
+      }
+      const card = h('article', { className: 'card missing', dataset: { dim: e.dimension, nColumns: e.columns.length } });
+      card.appendChild(h('header', { className: 'card-head' }, h('h3', null, data(e.dimension))));
+      if (!e.columns.length) {
+        card.appendChild(h('p', { className: 'muted' }, 'No other column has missing cells.'));
+        sec.appendChild(card);
+        continue;
+      }
+      const [picked, rule] = missingColumnsShown(e);
+      card.appendChild(h('p', { className: 'facts' }, `${e.columns.length} columns with missing cells, ${rule}`));
+      card.appendChild(missingTable(e.dimension, picked));
+      if (picked.length < e.columns.length) {
+        const more = h('details', { className: 'more-columns' }, h('summary', null, `all ${e.columns.length} columns with missing cells`));
+        more.addEventListener('toggle', () => {
+          if (!more.open || more.dataset.drawn) return;
+          more.dataset.drawn = 'true';
+          more.appendChild(missingTable(e.dimension, e.columns));
+        });
+        card.appendChild(more);
+      }
+      sec.appendChild(card);
+    }
+    return sec;
+  }
+
+  function shiftRow(label, a, b, delta, dataset, scale) {
+    return h('div', { className: 'bar-row', attrs: { role: 'listitem' }, dataset },
+      h('div', { className: 'bar-label' }, label), deltaBar(delta, scale),
+      h('div', { className: 'bar-value' }, `${pct(a)} → ${pct(b)} (${delta > 0 ? '+' : ''}${pct(delta)})`));
+  }
+
+  function labelRateShifts(block) {
+    const sec = h('section', { className: 'label-rates', attrs: { 'aria-label': 'Label rate shifts' },
+      dataset: { label: block.label, positive: block.positive } },
+    h('h2', null, 'Label rates, A → B: ', data(block.label), ' = ', data(block.positive)));
+    if (!block.dimensions.length) sec.appendChild(h('p', { className: 'muted' }, 'No shared dimension with rates on both sides.'));
+    for (const d of block.dimensions) {
+      const scale = d.groups.reduce((m, g) => Math.max(m, Math.abs(g.rate_delta)), 0) || 1;
+      const list = h('div', { className: 'bars', attrs: { role: 'list' } });
+      for (const g of d.groups.slice(0, GROUPS_SHOWN)) {
+        list.appendChild(shiftRow(data(g.label), g.rate_a, g.rate_b, g.rate_delta,
+          { dim: d.name, label: g.label, rateA: g.rate_a, rateB: g.rate_b, rateDelta: g.rate_delta }, scale));
+      }
+      const card = h('article', { className: 'card rates', dataset: { dim: d.name } },
+        h('header', { className: 'card-head' }, h('h3', null, data(d.name))), list);
+      if (d.groups.length > GROUPS_SHOWN) card.appendChild(h('p', { className: 'muted' }, `${d.groups.length - GROUPS_SHOWN} more groups`));
+      sec.appendChild(card);
+    }
+    return sec;
+  }
+
+  function missingShifts(entries) {
+    const sec = h('section', { className: 'missing-by-group', attrs: { 'aria-label': 'Missing data shifts' } },
+      h('h2', null, 'Missing data by group, A → B'));
+    const any = entries.some((e) => e.columns.some((c) => c.groups.length));
+    if (!any) {
+      sec.appendChild(h('p', { className: 'muted' }, 'No column has missing cells on either side.'));
+      return sec;
+    }
+    sec.appendChild(h('p', { className: 'muted' }, `Per dimension the ${MISSING_SHIFT_COLUMNS} columns whose groups moved most.`));
+    for (const e of entries) {
+      const cols = e.columns.filter((c) => c.groups.length)
+        .map((c, i) => [Math.abs(c.groups[0].missing_delta), i, c]).sort((x, y) => (y[0] - x[0]) || (x[1] - y[1])).map((x) => x[2]);
+      if (!cols.length) continue;
+      const table = h('table', { className: 'missing-table' },
+        h('thead', null, h('tr', null, th('column'), th('overall A → B'), th('most moved group'), th('A → B'))));
+      const body = h('tbody');
+      for (const c of cols.slice(0, MISSING_SHIFT_COLUMNS)) {
+        const g = c.groups[0];
+        body.appendChild(h('tr', { dataset: { dim: e.dimension, column: c.name, label: g.label, missingDelta: g.missing_delta } },
+          h('th', { attrs: { scope: 'row' } }, data(c.name)), h('td', null, `${pct(c.missing_pct_a)} → ${pct(c.missing_pct_b)}`),
+          h('td', null, data(g.label)), h('td', null, `${pct(g.missing_pct_a)} → ${pct(g.missing_pct_b)}`)));
+      }
+      table.appendChild(body);
+      const card = h('article', { className: 'card missing', dataset: { dim: e.dimension } },
+        h('header', { className: 'card-head' }, h('h3', null, data(e.dimension))), h('div', { className: 'heat-wrap' }, table));
+      if (cols.length > MISSING_SHIFT_COLUMNS) card.appendChild(h('p', { className: 'muted' }, `${cols.length - MISSING_SHIFT_COLUMNS} more columns`));
+      sec.appendChild(card);
+    }
+    return sec;
   }
 
   /** The HTML report's start: the result JSON from <script type="application/json">. */

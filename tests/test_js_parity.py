@@ -1353,3 +1353,305 @@ def test_age_na_keeps_pairs(js):
     got = run_js(js.profile_bytes(AGE_NA_PAIRS, "t.csv", None, opts))
     assert got["result"]["intersections"][0]["dims"] == ["sex", "age"]
     assert_same(py, got, "age with na unknown")
+
+
+# ---------------------------------------------------------------------------------------
+# SPEC 17: label base rates and missing data by group
+# ---------------------------------------------------------------------------------------
+
+LABEL_NAMES = ["y", "label", "outcome", "two_year_recid", "income", "Target", "hired", "y"]
+# Label columns named like a dimension: the label must never become one (SPEC 17.2)
+LABEL_NAMES_DEMOGRAPHIC = ["sex", "race", "age", "Ethnicity", "region"]
+LABEL_VALUES = {
+    "01": ["0", "1"],
+    "bool": ["false", "true"],
+    "yesno": ["No", "Yes"],
+    "income": ["<=50K", ">50K"],
+    "income_test": ["<=50K", ">50K."],  # adult.test's spelling beside adult.data's
+    "codes": ["1", "2", "10"],
+    "multi": ["hired", "rejected", "pending", "withdrawn", "Hired"],
+    "single": ["1"],
+    "many": [f"v{i}" for i in range(25)],
+    "tricky": ["😀", "é", "e\u0301", "a,b", '"q"', "\u202eabc", " x ", "ﬃ"],
+}
+MISSING_COLUMN_NAMES = ["lab", "weight", "A1Cresult", "payer_code", "note", "max_glu_serum"]
+MISSING_TOKENS_17 = ["", "?", "NA", "null", "None", "unknown", "-"]
+
+
+@st.composite
+def label_missing_cases(draw) -> Case:
+    """Small well-formed files for SPEC 17: one or more demographic columns, a label
+    column whose positive share depends on the first demographic column's group (two
+    values, several values, one value, 25 values, adult.test's spelling, tricky text,
+    missing labels), and columns whose missing cells depend on a group; random `label`,
+    `positive`, `label_gap`, `missing_by_group`, `missing_gap`, `min_group_size`,
+    `na`/`recode` (often aimed at the label) and rarely the input errors of 17.1/17.3."""
+    n_rows = draw(st.sampled_from([25, 10, 60, 3, 150, 1, 2, 0, 25, 10, 60]))  # rarely none
+    n_dims = draw(st.integers(1, 3))
+    themes = draw(
+        st.lists(
+            st.sampled_from(["sex", "race", "age", "vocab", "generic", "clean", "clean"]),
+            min_size=n_dims,
+            max_size=n_dims,
+        )
+    )
+    names: list[str] = []
+    columns: list[list[str]] = []
+    for t in themes:
+        if t == "clean":
+            pool = draw(
+                st.sampled_from(
+                    [["M", "F"], ["Male", "Female", "Unknown"], ["A", "B", "C", "D"], RACES[:5]]
+                )
+            )
+            name = draw(st.sampled_from(["sex", "gender", "race", "ethnicity", "group"]))
+            weights = draw(st.lists(st.integers(1, 9), min_size=len(pool), max_size=len(pool)))
+            flat = [v for v, w in zip(pool, weights) for _ in range(w)]
+            col = [flat[draw(st.integers(0, len(flat) - 1))] for _ in range(n_rows)]
+            if draw(st.integers(0, 3)) == 0:
+                col = [
+                    draw(st.sampled_from(MISSING_TOKENS_17)) if draw(st.integers(0, 9)) == 0 else v
+                    for v in col
+                ]
+        elif t == "age" and draw(st.booleans()):
+            name = "age"
+            ages = draw(st.sampled_from([list(range(0, 95)), [5, 17, 18, 29, 30, 44, 75, 200, -1]]))
+            col = [str(draw(st.sampled_from(ages))) for _ in range(n_rows)]
+        else:
+            name = draw(header_names(t))
+            col = draw(column_values(n_rows, t))
+        names.append(name)
+        columns.append(col)
+    key = columns[0]
+    groups = sorted(set(key))
+
+    # the label, correlated with the first column's group
+    shape = draw(st.sampled_from(sorted(LABEL_VALUES)))
+    values = LABEL_VALUES[shape]
+    label_name = draw(
+        st.sampled_from(LABEL_NAMES + LABEL_NAMES_DEMOGRAPHIC)
+        if draw(st.integers(0, 5)) == 0
+        else st.sampled_from(LABEL_NAMES)
+    )
+    p_of = dict(
+        zip(
+            groups,
+            draw(
+                st.lists(
+                    st.sampled_from([0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0]),
+                    min_size=len(groups),
+                    max_size=len(groups),
+                )
+            ),
+        )
+    )
+    label_miss = draw(st.sampled_from([0.0, 0.0, 0.0, 0.05, 0.3, 1.0]))
+    label_col = []
+    for g in key:
+        u = draw(st.floats(0, 1))
+        if draw(st.floats(0, 1)) < label_miss:
+            label_col.append(draw(st.sampled_from(MISSING_TOKENS_17)))
+        elif shape == "many":
+            label_col.append(draw(st.sampled_from(values)))
+        else:
+            # the last value is "positive", the others share the rest
+            label_col.append(
+                values[-1] if u < p_of[g] else values[draw(st.integers(0, len(values) - 1))]
+            )
+    names.append(label_name)
+    columns.append(label_col)
+
+    # columns whose missing cells depend on a group (of a random demographic column)
+    for _ in range(draw(st.integers(0, 2))):
+        src = columns[draw(st.integers(0, n_dims - 1))]
+        src_groups = sorted(set(src))
+        q_of = dict(
+            zip(
+                src_groups,
+                draw(
+                    st.lists(
+                        st.sampled_from([0.0, 0.0, 0.05, 0.2, 0.5, 0.9, 1.0]),
+                        min_size=len(src_groups),
+                        max_size=len(src_groups),
+                    )
+                ),
+            )
+        )
+        token = draw(st.sampled_from(MISSING_TOKENS_17))
+        present = draw(st.sampled_from([["ok"], ["None", "Norm", ">200"], ["1", "2", "3"]]))
+        col = [
+            token if draw(st.floats(0, 1)) < q_of[g] else present[i % len(present)]
+            for i, g in enumerate(src)
+        ]
+        names.append(draw(st.sampled_from(MISSING_COLUMN_NAMES)))
+        columns.append(col)
+
+    # column order: mostly as built, sometimes shuffled; rarely past 64 counted columns
+    order = list(range(len(names)))
+    if draw(st.integers(0, 2)) == 0:
+        order = draw(st.permutations(order))
+    lead = draw(st.sampled_from([0] * 12 + [62, 63, 64, 65]))
+    names = [f"k{i}" for i in range(lead)] + [names[i] for i in order]
+    columns = [["x"] * n_rows for _ in range(lead)] + [columns[i] for i in order]
+    names = clean_header(names)
+    label_name = names[lead + order.index(n_dims)]
+
+    opts: dict = {}
+    how = draw(st.integers(0, 19))
+    if how < 17:
+        opts["label"] = (
+            draw(st.sampled_from(["", "", "", " ", "\t"]))
+            + label_name
+            + draw(st.sampled_from(["", "", " "]))
+        )
+    elif how == 17:
+        opts["label"] = draw(st.sampled_from(["nope", names[0]]))
+    if "label" in opts or draw(st.integers(0, 9)) == 5:
+        present = [v for v in values if v in label_col] or values
+        pick = draw(st.integers(0, 9))
+        several = shape in ("multi", "codes", "many", "tricky")
+        if pick == 9:  # not a value (an input error, SPEC 17.3)
+            opts["positive"] = draw(st.sampled_from(["zzz", ">50K", "yes", " "]))
+        elif (several and pick != 8) or pick in (3, 4, 5):
+            opts["positive"] = draw(st.sampled_from(present)) + draw(st.sampled_from(["", "", " "]))
+    if draw(st.booleans()):
+        opts["label_gap"] = draw(
+            st.one_of(st.sampled_from([0, 0.0, 0.05, 0.1, 0.25, 1]), st.floats(0, 1))
+        )
+    if draw(st.booleans()):
+        opts["missing_gap"] = draw(
+            st.one_of(st.sampled_from([0, 0.0, 0.01, 0.1, 0.3, 1]), st.floats(0, 1))
+        )
+    if draw(st.integers(0, 3)) == 0:
+        opts["missing_by_group"] = draw(st.sampled_from([False, False, True]))
+    if draw(st.booleans()):
+        opts["min_group_size"] = draw(st.sampled_from([0, 1, 2, 3, 5, 10, 30, 100]))
+    if draw(st.integers(0, 3)) == 0:
+        opts.update(draw(rewrites(names, columns)))
+    if draw(st.integers(0, 3)) == 0:  # rewrites aimed at the label
+        li = names.index(label_name)
+        recode = [
+            [label_name, draw(st.sampled_from(values)), draw(st.sampled_from(values + ["", "NA"]))]
+        ]
+        if shape == "income_test":
+            recode = [[label_name, ">50K.", ">50K"]]
+        if isinstance(opts.get("recode"), list):
+            seen = {
+                (item[0], item[1].strip(" \t"))
+                for item in opts["recode"]
+                if isinstance(item, list) and len(item) > 1 and isinstance(item[1], str)
+            }
+            recode = [r for r in recode if (r[0], r[1].strip(" \t")) not in seen]
+            opts["recode"] = opts["recode"] + recode
+        elif "recode" not in opts:
+            opts["recode"] = recode
+        if draw(st.booleans()) and "na" not in opts:
+            opts["na"] = [[names[li], draw(st.sampled_from(["unknown", "-", "None"] + values))]]
+    if draw(st.integers(0, 4)) == 0 and len(names) > 1:
+        opts["cross"] = draw(st.lists(st.sampled_from(names), min_size=2, max_size=2, unique=True))
+    if draw(st.integers(0, 30)) == 13:  # rare (hypothesis favours 0)
+        bad_key, bad_value = draw(
+            st.sampled_from(
+                [
+                    ("label_gap", 1.5),
+                    ("label_gap", -0.1),
+                    ("missing_gap", 2),
+                    ("missing_gap", -1),
+                    ("missing_by_group", 1),
+                    ("missing_by_group", "yes"),
+                    ("label", 5),
+                    ("positive", 1),
+                ]
+            )
+        )
+        opts[bad_key] = bad_value
+
+    overrides: dict = {}
+    r = draw(st.integers(0, 9))
+    if r == 3:
+        overrides[label_name] = draw(st.sampled_from(["sex", "ignore", "categorical"]))
+    elif r == 5 and len(names) > n_dims + 1:
+        overrides[names[-1]] = "ignore"
+    elif r == 7:
+        overrides[names[lead]] = draw(st.sampled_from(["sex", "race", "age", "categorical"]))
+
+    def cell(value: str) -> str:
+        if any(ch in value for ch in (",", '"', "\r", "\n")) or value.startswith('"'):
+            return '"' + value.replace('"', '""') + '"'
+        return value
+
+    text = "".join(
+        ",".join(cell(v) for v in rec) + "\n"
+        for rec in [names] + [[col[r] for col in columns] for r in range(n_rows)]
+    )
+    chunk = draw(st.sampled_from([1, 7, 64, 1024, 1 << 20]))
+    block = draw(st.sampled_from([1, 5, 64, 1 << 20]))
+    return Case(text.encode(), overrides, opts, chunk, block)
+
+
+@settings(
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    deadline=None,
+)
+@given(label_missing_cases())
+def test_label_missing_files(js, case: Case):
+    note(case.describe())
+    py = run_python(
+        io.BytesIO(case.data), case.overrides, case.opts, name="t.csv", block_size=case.block_size
+    )
+    got = run_js(js.profile_bytes(case.data, "t.csv", case.overrides, case.opts, case.chunk_size))
+    assert_same(py, got, case.describe())
+    if "error" in py:
+        event("error: " + re.sub(r"^t\.csv: |[0-9]+|'.*'", "", py["error"])[:40])
+        return
+    r = py["result"]
+    lr = r.get("label_rates")
+    if lr:
+        event(f"label: positive_from {lr['positive_from']}")
+        event(f"label: missing labels {bool(lr['label_missing'])}")
+        event(f"label: intersection {lr['intersection'] is not None}")
+        if any(d.get("not_counted") for d in lr["dimensions"]):
+            event("label: a dimension not counted")
+        if any(" rate " in f and " vs " in f for f in r["flags"]):
+            event("label: gap flags")
+    if r.get("missing_by_group"):
+        flagged = sum(
+            len(c["flagged"]) for d in r["missing_by_group"] for c in d.get("columns", [])
+        )
+        event(f"missing: flagged groups {min(flagged, 3)}+")
+
+
+LABEL_REAL = [
+    ("compas-scores-two-years.csv", {"label": "two_year_recid"}),
+    ("compas-scores-two-years.csv", {"label": "race", "positive": "Caucasian", "label_gap": 0.02}),
+    ("diabetic_data.csv", {"label": "readmitted", "positive": "<30", "missing_gap": 0.02}),
+    ("diabetic_data.csv", {"na": [["max_glu_serum", "None"], ["A1Cresult", "None"]]}),
+    ("adult.data", {"names": ADULT_NAMES, "label": "income", "positive": ">50K"}),
+    (
+        "adult.test",
+        {
+            "names": ADULT_NAMES,
+            "skip_lines": 1,
+            "label": "income",
+            "recode": [["income", ">50K.", ">50K"], ["income", "<=50K.", "<=50K"]],
+            "missing_by_group": False,
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize("name,opts", LABEL_REAL, ids=[f"{n} {sorted(o)}" for n, o in LABEL_REAL])
+def test_label_missing_real_data(js, name, opts):
+    path = DATA / name
+    py = run_python(str(path), None, opts)
+    got = run_js(js.profile_path(path, str(path), None, opts))
+    assert_same(py, got, f"file {path} opts={opts}")
+
+
+def test_label_cap_error_parity(js):
+    """SPEC 17.2: a label past LABEL_CAP distinct values is an input error in both."""
+    data = ("sex,y\n" + "".join(f"{'MF'[i % 2]},v{i}\n" for i in range(100_001))).encode()
+    opts = {"label": "y", "positive": "v1"}
+    py = run_python(io.BytesIO(data), None, opts, name="t.csv")
+    assert py == {"error": "--label y: more than 100000 distinct values"}
+    assert_same(py, run_js(js.profile_bytes(data, "t.csv", None, opts)), "label cap")

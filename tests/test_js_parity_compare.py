@@ -22,6 +22,7 @@ from test_js_parity import (
     Case,
     assert_same,
     csv_cases,
+    label_missing_cases,
     run_js,
     run_python,
     v2_cases,
@@ -75,7 +76,11 @@ def test_compare_parity(js, data):
     py_b = run_python(io.BytesIO(b_bytes), case.overrides, case.opts, name="b.csv")
     assume("result" in py_a and "result" in py_b)
     copts = data.draw(compare_opts)
-    py = {"result": json.loads(json.dumps(compare(py_a["result"], py_b["result"], copts)))}
+    py = {
+        "result": json.loads(
+            json.dumps(compare(py_a["result"], py_b["result"], dict(case.opts, **copts)))
+        )
+    }
     req = {
         "op": "compare",
         "opts": dict(case.opts, **copts),
@@ -401,3 +406,69 @@ def test_bridge_hash_and_provenance_cli_match_python(tmp_path):
     )
     assert pj["reference_hash"] == pp["reference_hash"]
     assert pj["params"] == pp["params"] and pj["engine"] == "js" and pp["engine"] == "python"
+
+
+label_compare_opts = st.fixed_dictionaries(
+    {},
+    optional={
+        "label_gap": st.sampled_from([0, 0.01, 0.1, 0.3]),
+        "missing_gap": st.sampled_from([0, 0.01, 0.1, 0.3]),
+        "psi_epsilon": st.sampled_from([0.0001, 0.01]),
+    },
+)
+
+
+@given(st.data())
+def test_label_missing_compare_parity(js, data):
+    """SPEC 17.6: compare's label_rates and missing_by_group shifts, and the flag when the
+    two sides' label or positive differ (B sometimes profiled with another positive)."""
+    case = data.draw(label_missing_cases())
+    a_bytes = case.data
+    b_bytes = derive(data.draw, a_bytes)
+    opts_b = dict(case.opts)
+    if data.draw(st.integers(0, 4)) == 0:
+        opts_b.pop("positive", None)
+    py_a = run_python(io.BytesIO(a_bytes), case.overrides, case.opts, name="a.csv")
+    py_b = run_python(io.BytesIO(b_bytes), case.overrides, opts_b, name="b.csv")
+    assume("result" in py_a and "result" in py_b)
+    copts = data.draw(label_compare_opts)
+    py = {
+        "result": json.loads(
+            json.dumps(compare(py_a["result"], py_b["result"], dict(case.opts, **copts)))
+        )
+    }
+    req = {
+        "op": "compare",
+        "opts": dict(case.opts, **copts),
+        "overrides": [[k, v] for k, v in case.overrides.items()],
+        "a": {"bytes_b64": b64(a_bytes), "name": "a.csv", "opts": case.opts},
+        "b": {"bytes_b64": b64(b_bytes), "name": "b.csv", "opts": opts_b},
+        "chunk_size": case.chunk_size,
+    }
+    got = run_js(js.request(req))
+    assert_same(py, got, f"A: {a_bytes!r}\nB: {b_bytes!r}\nopts={case.opts} b={opts_b} {copts}")
+    r = py["result"]
+    event(f"compare: label_rates {'label_rates' in r}, missing_by_group {'missing_by_group' in r}")
+    if any(f.startswith("label rates not compared") for f in r["flags"]):
+        event("compare: label rates not compared")
+
+
+@given(label_missing_cases())
+def test_label_provenance_params_parity(js, case):
+    """SPEC 17.1: label_gap, missing_gap and missing_by_group always in params; label and
+    positive only with label."""
+    try:
+        params = resolve(case.opts).params()
+    except faircode.InputError:
+        return
+    got = js.request(
+        {
+            "op": "provenance",
+            "opts": case.opts,
+            "overrides": [[k, v] for k, v in case.overrides.items()],
+            "hashes": {"dataset_hash": None},
+        }
+    )
+    assert got["result"]["params"] == json.loads(json.dumps(params))
+    assert {"label_gap", "missing_gap", "missing_by_group"} <= set(params)
+    assert ("label" in params) == ("label" in case.opts)

@@ -167,6 +167,11 @@ def test_lists_the_four_tools_with_schemas_naming_the_options(server: Client):
         "delimiter",
         "encoding",
         "provenance",
+        "label",
+        "positive",
+        "label_gap",
+        "missing_by_group",
+        "missing_gap",
     }
     props = {name: set(t.input_schema["properties"]) for name, t in tools.items()}
     assert props["profile_dataset"] == section7 | {"path", "cross", "reference", "reference_flag"}

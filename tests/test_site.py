@@ -299,6 +299,15 @@ def change(pg: Page, action) -> None:
     )
 
 
+def reread(pg: Page) -> None:
+    """Press "Read the file again" (it must be showing) and wait for the new render."""
+    page = pg.page
+    assert page.is_visible("#reread"), page.text_content("#notice")
+    before = renders(page)
+    page.click("#reread")
+    wait_js(page, f"() => Number(document.getElementById('results').dataset.renders) > {before}")
+
+
 def reads(page) -> int:
     return int(page.evaluate("document.getElementById('results').dataset.reads || 0"))
 
@@ -390,7 +399,11 @@ def test_controls_reanalyse_from_the_summary(site, shots):
     opts["cross"] = ["race", "sex"]
     got = assert_shows(page, faircode.profile(path, ov, opts))
     assert got["cross"] == ["race", "sex"]
-    # missing tokens and a recode
+    # missing tokens and a recode: answered from the summary once missing data by group
+    # is off (its tables are counted with the read's tokens and recodes, SPEC 1.1)
+    change(pg, lambda: page.uncheck("#opt-missing_by_group"))
+    opts["missing_by_group"] = False
+    assert_shows(page, faircode.profile(path, ov, opts))
     change(pg, lambda: page.fill("#opt-na", "Other") or page.press("#opt-na", "Enter"))
     opts["na"] = ["Other"]
     change(
@@ -403,6 +416,13 @@ def test_controls_reanalyse_from_the_summary(site, shots):
     assert_shows(page, faircode.profile(path, ov, opts))
     page.screenshot(path=shots / "reanalysed.png", full_page=True)
     assert reads(page) == 1, "a control change read the file again"
+    # with missing data by group on again, these tokens need a read that counts with them
+    change(pg, lambda: page.check("#opt-missing_by_group"))
+    assert "missing tokens and recodes of the read" in page.text_content("#notice")
+    reread(pg)
+    del opts["missing_by_group"]
+    assert reads(page) == 2
+    assert_shows(page, faircode.profile(path, ov, opts))
     # a column whose labels were not counted (name: thousands of labels) needs a re-read
     change(pg, lambda: page.select_option("select[data-column='name']", "geography"))
     assert page.is_visible("#reread")
@@ -412,7 +432,7 @@ def test_controls_reanalyse_from_the_summary(site, shots):
     before = renders(page)
     page.click("#reread")
     wait_js(page, f"() => Number(document.getElementById('results').dataset.renders) > {before}")
-    assert reads(page) == 2
+    assert reads(page) == 3
     ov["name"] = "geography"
     assert_shows(page, faircode.profile(path, ov, opts))
     # a cross whose pair the read did not count: the read counted race x sex only
@@ -446,6 +466,9 @@ def test_export_json_is_the_cli_json(site, tmp_path):
         ),
     )
     change(pg, lambda: page.fill("#opt-na", "Other") or page.press("#opt-na", "Enter"))
+    reread(pg)  # missing data by group counts with the read's tokens (SPEC 1.1)
+    change(pg, lambda: page.select_option("#label-col", "two_year_recid"))
+    reread(pg)  # the label's tables are counted while reading (SPEC 17.2)
     change(pg, lambda: page.select_option("#reference", "samples/reference-us-2024.csv"))
     with page.expect_download() as d:
         page.click("#download-json")
@@ -461,8 +484,11 @@ def test_export_json_is_the_cli_json(site, tmp_path):
         "Other",
         "--reference",
         "us-2024",
+        "--label",
+        "two_year_recid",
     )
     assert got["dimensions"][0]["reference"]
+    assert got["label_rates"]["dimensions"] and got["missing_by_group"]
     assert without_engine(got) == without_engine(want)
     assert key_order(got) == key_order(want)
     page.click("#copy-json")
@@ -890,3 +916,62 @@ def test_browser_benchmark_runs_end_to_end(tmp_path):
     assert runs[0]["rows"] == runs[1]["rows"] == faircode.profile(data)["n_rows"]
     assert all(r["renderer_peak_mb"] > 0 for r in runs)
     assert "| site |" in out.read_text(encoding="utf-8")
+
+
+def test_cli_html_report_shows_label_rates_and_missing_by_group(browser, tmp_path, shots):
+    """SPEC 17's blocks in the --html report: the rates and highest/lowest marks equal
+    the result's, the missing-data table lists the terminal's columns, and a hostile
+    label or column name is text."""
+    label = "<img src=x onerror=window.__pwned=6>"
+    col = "<b onmouseover=window.__pwned=7>c|x"
+    rows = ["race,sex,y," + json.dumps(col)]
+    for k, race in enumerate([label, "B", "C"]):
+        for i in range(200):
+            cell = "" if k == 0 else "v"
+            rows.append(f"{json.dumps(race)},{'MF'[i % 2]},{(i + k) % 3 == 0},{cell}")
+    path = tmp_path / "labels.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "labels.html"
+    args = [sys.executable, "-m", "faircode", "profile", str(path), "--label", "y"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    subprocess.run([*args, "--html", str(out)], check=True, env=env, capture_output=True)
+    want = faircode.profile(path, None, {"label": "y"})
+    pg = Page(browser, ("file://",))
+    pg.page.goto(out.as_uri())
+    pg.page.wait_for_selector("#report section.label-rates")
+    got = pg.page.eval_on_selector_all(
+        "#report section.label-rates .rate-row[data-dim]",
+        "els => els.map((e) => [e.dataset.dim, e.dataset.label, Number(e.dataset.n),"
+        " Number(e.dataset.rate), e.dataset.highest === 'true', e.dataset.lowest === 'true'])",
+    )
+    assert got == [
+        [
+            d["name"],
+            g["label"],
+            g["n"],
+            g["rate"],
+            g["label"] == d["highest"],
+            g["label"] == d["lowest"],
+        ]
+        for d in want["label_rates"]["dimensions"]
+        for g in d["groups"]
+    ]
+    cols = pg.page.eval_on_selector_all(
+        "#report section.missing-by-group article > .heat-wrap tr[data-column]",
+        "els => els.map((e) => [e.dataset.dim, e.dataset.column, Number(e.dataset.flagged)])",
+    )
+    from faircode.render import missing_columns_shown
+
+    assert cols == [
+        [e["dimension"], c["name"], len(c["flagged"])]
+        for e in want["missing_by_group"]
+        for c in missing_columns_shown(e)[0]
+    ]
+    assert [col, 1] in [[c[1], c[2]] for c in cols if c[0] == "race"]
+    text = pg.page.locator("#report section.missing-by-group").inner_text()
+    assert col in text and label in text
+    assert pg.page.evaluate("window.__pwned") is None
+    assert pg.page.locator("#report img, #report b").count() == 0
+    pg.page.screenshot(path=shots / "cli-html-label-missing.png", full_page=True)
+    pg.check_clean()
+    pg.close()

@@ -89,16 +89,20 @@ def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def add_fairness_parser(subparsers: Any) -> argparse.ArgumentParser:
+def add_fairness_parser(subparsers: Any, full: bool = True) -> argparse.ArgumentParser:
     """Add ``fairness`` (with its ``evaluate`` subcommand) to an argparse subparsers object.
 
     Each leaf parser gets ``func(args) -> int`` as a default; call it to run the command.
+    ``full=False`` adds the command's name and help only (what ``faircode --help`` lists):
+    a run of another command does not import the store's commands (start-up, SPEC 12).
     """
     fairness = subparsers.add_parser(
         "fairness",
         help="subgroup model performance and fairness disparities",
         description="Subgroup model performance, fairness disparities and a CI gate.",
     )
+    if not full:
+        return fairness
     if not isinstance(fairness, Parser):  # a caller's own parser class: route its errors
         fairness.error = lambda message: usage_error(fairness, message)  # type: ignore[method-assign]
     sub = fairness.add_subparsers(dest="fairness_command", metavar="COMMAND", parser_class=Parser)

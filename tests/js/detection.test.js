@@ -102,6 +102,8 @@ test('flags: exact texts and order', () => {
     'age: 5.3% missing (1 implausible ages treated as missing)',
     "sex x age: 'F' x '18-29' is absent (0 rows)",
     "sex x age: 'X' x '18-29' is absent (0 rows)",
+    // SPEC 17.5: every F row lacks its age (4 of 4; the interval lies above 4.2%)
+    "sex: 'age' is missing for 100.0% of 'F', 4 rows vs 4.2% overall",
   ]);
   const mean = (dim(r, 'sex').dimension_score + dim(r, 'age').dimension_score) / 2;
   assert.equal(r.overall_score, Math.floor(mean + 0.5));

@@ -1,0 +1,353 @@
+'use strict';
+// SPEC 17: label base rates and missing data by group in the JS engine: options and
+// their texts, the positive value, rates and missing shares checked against a brute
+// force over the rows, flags, bounds, chunk and part invariance, and compare.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { E, enc, run, summarize } = require('./helpers');
+
+function lines(header, rows) {
+  return [header.join(','), ...rows.map((r) => r.join(','))].join('\n') + '\n';
+}
+
+function err(fn) {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof E.InputError) return e.message;
+    throw e;
+  }
+  return null;
+}
+
+// A deterministic generator: sex, race, age, a label y, and columns with blanks whose
+// rate depends on the group (so missing shares and rates differ between groups).
+function rows(n, seed) {
+  let x = seed;
+  const rnd = (k) => { x = (x * 1103515245 + 12345) % 2147483648; return x % k; };
+  const out = [];
+  for (let r = 0; r < n; r++) {
+    const sex = ['M', 'F', 'F', '', 'NA'][rnd(5)];
+    const race = ['A', 'B', 'C', 'D', '?'][rnd(5)];
+    const age = String(rnd(90));
+    const y = sex === 'M' ? ['1', '1', '0', ''][rnd(4)] : ['1', '0', '0', 'x'][rnd(4)];
+    const lab = race === 'B' && rnd(2) ? '' : String(rnd(7));
+    const note = rnd(3) === 0 ? 'none' : `n${rnd(40)}`; // an open column past 20 labels
+    out.push([sex, race, age, y, lab, note]);
+  }
+  return out;
+}
+const HEADER = ['sex', 'race', 'age', 'y', 'lab', 'note'];
+const MISSING = new Set(['', 'NA', 'N/A', 'n/a', 'NaN', 'nan', 'null', 'NULL', '?']);
+
+function band(a) {
+  const v = Number(a);
+  const edges = [0, 18, 30, 45, 60, 75];
+  let b = 0;
+  for (let i = 0; i < edges.length; i++) if (edges[i] <= v) b = i;
+  return b + 1 < edges.length ? `${edges[b]}-${edges[b + 1] - 1}` : `${edges[b]}+`;
+}
+
+/** Brute force over the rows: per dimension group, [count, n, positive]; per column
+ * (after the na and recode of `opts`) missing cells per group and overall. */
+function brute(data, opts) {
+  const na = new Set(opts.na || []);
+  const recode = new Map((opts.recode || []).map(([c, f, t]) => [c + '\u0000' + f, t]));
+  const value = (col, v) => {
+    if (MISSING.has(v)) return null;
+    const to = recode.has(col + '\u0000' + v) ? recode.get(col + '\u0000' + v) : v;
+    return MISSING.has(to) || na.has(to) ? null : to;
+  };
+  const dims = { sex: 0, race: 1, age: 2 };
+  const out = {};
+  for (const [name, k] of Object.entries(dims)) {
+    const groups = new Map();
+    const missing = new Map();
+    for (const row of data) {
+      let g = value(name, row[k]);
+      if (g === null) continue;
+      if (name === 'age') g = band(g);
+      const e = groups.get(g) || [0, 0, 0];
+      e[0]++;
+      const y = value('y', row[3]);
+      if (y !== null) { e[1]++; if (y === opts.positive) e[2]++; }
+      groups.set(g, e);
+      for (let c = 0; c < HEADER.length; c++) {
+        if (c === k || value(HEADER[c], row[c]) !== null) continue;
+        const key = HEADER[c] + '\u0000' + g;
+        missing.set(key, (missing.get(key) || 0) + 1);
+      }
+    }
+    out[name] = { groups, missing };
+  }
+  out.total = HEADER.map((col, c) => data.filter((row) => value(col, row[c]) === null).length);
+  return out;
+}
+
+test('options: defaults, ranges and texts (faircode/options.py)', () => {
+  const o = E.resolveOptions({});
+  assert.equal(o.label, null);
+  assert.equal(o.positive, null);
+  assert.equal(o.label_gap, 0.1);
+  assert.equal(o.missing_by_group, true);
+  assert.equal(o.missing_gap, 0.1);
+  assert.equal(err(() => E.resolveOptions({ label_gap: 2 })), '--label-gap: 2 is out of range (0..1)');
+  assert.equal(err(() => E.resolveOptions({ missing_gap: -0.5 })), '--missing-gap: -0.5 is out of range (0..1)');
+  assert.equal(err(() => E.resolveOptions({ missing_gap: '3' })), '--missing-gap: 3.0 is out of range (0..1)');
+  assert.equal(err(() => E.resolveOptions({ missing_by_group: 'yes' })), '--missing-by-group: yes is not true or false');
+  assert.equal(err(() => E.resolveOptions({ missing_by_group: 1 })), '--missing-by-group: 1 is not true or false');
+  assert.equal(err(() => E.resolveOptions({ label: '  ' })), '--label: give a column name');
+  assert.equal(err(() => E.resolveOptions({ label: 3 })), '--label: give a column name');
+  assert.equal(err(() => E.resolveOptions({ positive: '1' })), '--positive needs --label');
+  assert.equal(err(() => E.resolveOptions({ label: 'y', positive: 1 })), '--positive: 1 is not text');
+  assert.equal(E.resolveOptions({ label: ' y\t', positive: ' 1 ' }).positive, '1');
+  assert.equal(E.resolveOptions({ label: ' y\t' }).label, 'y');
+  // provenance params: the gaps always, label and positive only with a label
+  const plain = E.provenance({ opts: {} }).params;
+  assert.deepEqual(Object.keys(plain).slice(-3), ['label_gap', 'missing_by_group', 'missing_gap']);
+  assert.ok(!('label' in plain) && !('positive' in plain));
+  const with_ = E.provenance({ opts: { label: 'y' } }).params;
+  assert.deepEqual(Object.keys(with_).slice(-5), ['label', 'positive', 'label_gap', 'missing_by_group', 'missing_gap']);
+  assert.equal(with_.positive, null);
+  assert.ok(err(() => E.resolveOptions({ lable: 'y' })).includes('label, label_gap'));
+});
+
+test('label column errors: no such column, also given to --map, in check_overrides order', () => {
+  const csv = lines(['sex', 'y'], [['M', '1'], ['F', '0']]);
+  assert.equal(run(csv, { label: 'z' }).error, "--label: no column named 'z' (columns: sex, y)");
+  assert.equal(run(csv, { label: 'y' }, { y: 'ignore' }).error, '--label y: the label column cannot also be given to --map');
+  assert.equal(run(csv, { label: 'y' }, { sex: 'sex', y: 'race' }).error, '--label y: the label column cannot also be given to --map');
+  // --map's own errors come first, then the label's, then --na's and --recode's
+  assert.equal(run(csv, { label: 'z' }, { q: 'sex' }).error, "--map: no column named 'q' (columns: sex, y)");
+  assert.equal(run(csv, { label: 'z', na: [['q', 'x']] }).error, "--label: no column named 'z' (columns: sex, y)");
+  // analysis checks the same against the summary's header
+  const s = summarize(csv, {});
+  assert.equal(err(() => E.analyze(s, {}, { label: 'z' })), "--label: no column named 'z' (columns: sex, y)");
+});
+
+test('the positive value: larger of two, the option, or an input error listing values', () => {
+  const two = lines(['sex', 'y'], [['M', 'No'], ['F', 'Yes'], ['F', 'No']]);
+  const r = run(two, { label: 'y' });
+  assert.equal(r.label_rates.positive, 'Yes');
+  assert.equal(r.label_rates.positive_from, 'larger_of_two');
+  assert.equal(run(two, { label: 'y', positive: 'No' }).label_rates.positive_from, 'option');
+  assert.equal(run(two, { label: 'y', positive: 'no' }).error, "--positive no: not a value of 'y' (values: 'No', 'Yes')");
+  // values after 1.1: a recode joins two spellings, an na token removes one
+  const spell = lines(['sex', 'y'], [['M', '>50K'], ['F', '>50K.'], ['F', '<=50K']]);
+  assert.equal(run(spell, { label: 'y' }).error, "--label y: 3 values; name the positive one with --positive (values: '<=50K', '>50K', '>50K.')");
+  const joined = run(spell, { label: 'y', recode: [['y', '>50K.', '>50K']] });
+  assert.equal(joined.label_rates.positive, '>50K');
+  assert.equal(joined.label_rates.positive_count, 2);
+  assert.equal(run(two, { label: 'y', na: ['No'] }).error, "--label y: 1 values; name the positive one with --positive (values: 'Yes')");
+  const many = lines(['sex', 'y'], Array.from({ length: 12 }, (_, i) => [i % 2 ? 'M' : 'F', `v${i}`]));
+  assert.equal(run(many, { label: 'y' }).error,
+    "--label y: 12 values; name the positive one with --positive (values: 'v0', 'v1', 'v10', 'v11', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', ...)");
+  // a label past LABEL_CAP distinct values is capped: an input error at analysis
+  const s = summarize(two, { label: 'y' });
+  s.counts[1] = null;
+  s.capped = [false, true];
+  assert.equal(err(() => E.analyze(s, {}, { label: 'y' })), '--label y: more than 100000 distinct values');
+});
+
+test('the label is never a dimension, unscored, dropped or a pair column; its name gives no kind', () => {
+  const csv = lines(['gender', 'sex', 'race'], [['F', 'M', 'A'], ['M', 'F', 'B'], ['M', 'F', 'A']]);
+  const r = run(csv, { label: 'sex', positive: 'M' });
+  assert.deepEqual(r.dimensions.map((d) => d.name), ['gender', 'race']);
+  assert.deepEqual(r.intersections[0].dims, ['gender', 'race']);
+  assert.deepEqual(Object.keys(r).slice(-3), ['label_rates', 'missing_by_group', 'flags']);
+  // `c` holds F/M beside a label named sex: the label's name gives no kind (1.2's rule)
+  const coded = lines(['id', 'c', 'sex'], [['1', 'F', 'x'], ['2', 'M', 'y'], ['3', 'M', 'y']]);
+  assert.deepEqual(run(coded, { label: 'sex' }).dimensions.map((d) => d.name), ['c']);
+  assert.deepEqual(run(coded, {}).dimensions.map((d) => d.name), ['sex']);
+  // crossing the label: it is not a profiled dimension
+  const crossed = run(csv, { label: 'sex', cross: ['sex', 'race'] });
+  assert.ok(crossed.flags.includes("cross: 'sex' is not a profiled dimension"));
+  assert.equal(crossed.label_rates.intersection, null);
+});
+
+test('rates and missing shares equal a brute force over the rows, at every chunk size', () => {
+  for (const seed of [1, 7, 42]) {
+    const data = rows(1500, seed);
+    const csv = lines(HEADER, data);
+    for (const opts of [
+      { label: 'y', positive: '1' },
+      { label: 'y', positive: '1', na: ['x', '3'], recode: [['race', 'D', 'C'], ['lab', '5', 'NA']] },
+      { label: 'y', positive: '0', recode: [['y', 'x', '0']], min_group_size: 300 },
+    ]) {
+      const want = brute(data, opts);
+      let first = null;
+      for (const chunk of [7, 1000, 1 << 20]) {
+        const r = run(csv, opts, {}, chunk);
+        assert.ok(r.label_rates, JSON.stringify(r).slice(0, 300));
+        if (first === null) first = r;
+        else assert.deepEqual(r, first, `chunk ${chunk}`);
+      }
+      const r = first;
+      for (const d of r.label_rates.dimensions) {
+        const { groups } = want[d.name];
+        for (const g of d.groups) {
+          const [count, n, pos] = groups.get(g.label);
+          assert.equal(g.n, n, `${d.name} ${g.label}`);
+          assert.equal(g.positive, pos);
+          assert.equal(g.label_missing, count - n);
+          assert.equal(g.rate, n ? E.roundHalfUp(pos / n, 4) : null);
+          assert.equal(g.small_group, n < (opts.min_group_size ?? 100));
+        }
+      }
+      for (const entry of r.missing_by_group) {
+        const { groups, missing } = want[entry.dimension];
+        const listed = entry.columns.map((c) => c.name);
+        const expected = HEADER.filter((c, k) => c !== entry.dimension && want.total[k] > 0);
+        assert.deepEqual(listed, expected);
+        for (const col of entry.columns) {
+          assert.equal(col.missing_count, want.total[HEADER.indexOf(col.name)]);
+          for (const g of col.groups) {
+            assert.equal(g.count, groups.get(g.label)[0]);
+            assert.equal(g.missing, missing.get(col.name + '\u0000' + g.label) || 0, `${entry.dimension} ${col.name} ${g.label}`);
+          }
+        }
+      }
+    }
+  }
+});
+
+test('parts merged give the one-read result (mergeSummaries adds the SPEC 17 tables)', () => {
+  const data = rows(3000, 5);
+  const opts = { label: 'y', na: ['x'], recode: [['lab', '2', 'NA']] };
+  const one = run(lines(HEADER, data), opts);
+  for (const cut of [1, 700, 1500, 2999]) {
+    const a = summarize(lines(HEADER, data.slice(0, cut)), opts);
+    const b = summarize(lines(HEADER, data.slice(cut)), opts);
+    const merged = E.mergeSummaries(a, b);
+    assert.deepEqual(E.analyze(merged, {}, opts), one, `cut ${cut}`);
+    // as posted from a worker (finishPacked, structured clone, unpackSummary)
+    const p = E.createProfiler({ name: 't.csv', opts: E.partOptions(opts, { columns: HEADER, delimiter: ',' }) });
+    p.push(enc.encode(data.slice(cut).map((r) => r.join(',')).join('\n') + '\n'));
+    const packed = structuredClone(p.finishPacked());
+    assert.deepEqual(E.analyze(E.mergeSummaries(a, E.unpackSummary(packed)), {}, opts), one);
+  }
+  // a group column pruned on one side has no tables in the union; missing_all adds
+  const a = summarize(lines(['race', 'y', 'lab'], [['A', '1', ''], ['B', '0', '1']]), { label: 'y' });
+  const b = summarize(lines(['race', 'y', 'lab'], Array.from({ length: 60 }, (_, i) => [`r${i}`, '1', ''])), { label: 'y' });
+  const m = E.mergeSummaries(a, b);
+  assert.ok(!b.label_pairs.has(0) && !m.label_pairs.has(0) && !m.missing_by.has(0));
+  assert.deepEqual(m.missing_all, [0, 0, 61]);
+});
+
+test('missing data is taken after 1.1 for every read column, counted or not', () => {
+  const header = ['sex', 'free', 'skip', 'y'];
+  const data = [];
+  for (let i = 0; i < 200; i++) {
+    const sex = i % 4 === 0 ? 'F' : 'M';
+    // F rows miss `free` (an open column past 20 labels) half the time, M rows never
+    const free = sex === 'F' && i % 8 === 0 ? '-' : `t${i}`;
+    data.push([sex, free, i % 2 ? '' : 'k', i % 10 ? '1' : '']);
+  }
+  data.push(['M']); // a short row: its trailing cells are missing
+  const r = run(lines(header, data), { na: [['free', '-']], label: 'y', positive: '1', min_group_size: 10 }, { skip: 'ignore' });
+  const sex = r.missing_by_group[0];
+  assert.deepEqual(sex.columns.map((c) => c.name), ['free', 'y']); // ignore never; the label listed
+  const free = sex.columns[0];
+  assert.equal(free.missing_count, 26);
+  assert.deepEqual(free.groups.map((g) => [g.label, g.count, g.missing]), [['M', 151, 1], ['F', 50, 25]]);
+  assert.deepEqual(free.flagged, ['F']);
+  assert.ok(r.flags.includes("sex: 'free' is missing for 50.0% of 'F' vs 12.9% overall"));
+  assert.ok(r.flags.includes('y: 21 rows with a missing label are left out of the rates'));
+  // off: no block, no tables
+  const off = run(lines(header, data), { missing_by_group: false }, { skip: 'ignore' });
+  assert.ok(!('missing_by_group' in off));
+  const s = summarize(lines(header, data), { missing_by_group: false });
+  assert.deepEqual(s.missing_all, []);
+  assert.equal(s.missing_by.size, 0);
+});
+
+test('flags: texts, order, the compared rule and the caps', () => {
+  const data = [];
+  const add = (sex, race, y, k) => { for (let i = 0; i < k; i++) data.push([sex, race, y]); };
+  add('M', 'A', '1', 120); add('M', 'A', '0', 80);
+  add('F', 'A', '1', 30); add('F', 'A', '0', 170);
+  add('F', 'B', '1', 3); // 3 rows at rate 1.0: listed, never the highest
+  add('M', 'B', '0', 2);
+  add('M', 'A', '', 4);
+  const r = run(lines(['sex', 'race', 'y'], data), { label: 'y' });
+  const sex = r.label_rates.dimensions[0];
+  assert.deepEqual([sex.highest, sex.lowest, sex.max_difference, sex.min_ratio], ['M', 'F', 0.4315, 0.2736]);
+  const race = r.label_rates.dimensions[1];
+  // only A has 100 rows: every group with a row is compared
+  assert.deepEqual([race.highest, race.lowest], ['B', 'A']);
+  assert.equal(race.groups.find((g) => g.label === 'B').rate, 0.6);
+  const inter = r.label_rates.intersection;
+  assert.deepEqual(inter.dims, ['sex', 'race']);
+  assert.deepEqual([inter.highest, inter.lowest], [['M', 'A'], ['F', 'A']]);
+  assert.deepEqual(inter.cells.map((c) => [c.a, c.b, c.n]), [['M', 'A', 200], ['M', 'B', 2], ['F', 'A', 200], ['F', 'B', 3]]);
+  // B's 3 + 2 rows at 0.6 are the highest of race: no line for A (37.5%), 0.225 below
+  assert.ok(r.flags.includes("race: y=1 rate 37.5% for 'A' vs 60.0% for 'B'"));
+  // the cap: at most GROUP_FLAG_CAP lines per dimension, then one more line
+  const wide = [];
+  for (let g = 0; g < 130; g++) for (let i = 0; i < 4; i++) wide.push([`g${g}`, g === 0 || i === 0 ? '1' : '0']);
+  const w = run(lines(['region', 'y'], wide), { label: 'y', min_group_size: 1 }, { region: 'geography' });
+  const gaps = w.flags.filter((f) => f.startsWith('region: y=1 rate'));
+  assert.equal(gaps.length, 100);
+  assert.ok(w.flags.includes('region: 29 more label-rate gaps (see label_rates)'));
+});
+
+test('label-rate flags: exact lines in order', () => {
+  const data = [];
+  const add = (sex, race, y, k) => { for (let i = 0; i < k; i++) data.push([sex, race, y]); };
+  add('M', 'A', '1', 120); add('M', 'A', '0', 80);
+  add('F', 'A', '1', 30); add('F', 'A', '0', 170);
+  add('M', 'B', '0', 2);
+  add('M', 'A', '', 4);
+  const r = run(lines(['sex', 'race', 'y'], data), { label: 'y', missing_by_group: false });
+  const at = r.flags.indexOf("sex: y=1 rate 15.0% for 'F' vs 59.4% for 'M'");
+  assert.ok(at > 0, JSON.stringify(r.flags));
+  assert.deepEqual(r.flags.slice(at), [
+    "sex: y=1 rate 15.0% for 'F' vs 59.4% for 'M'",
+    "race: y=1 rate 0.0% for 'B', 2 rows vs 37.5% for 'A'",
+    "sex x race: y=1 rate 0.0% for 'M' x 'B', 2 rows vs 60.0% for 'M' x 'A'",
+    "sex x race: y=1 rate 15.0% for 'F' x 'A' vs 60.0% for 'M' x 'A'",
+    'y: 4 rows with a missing label are left out of the rates',
+  ]);
+});
+
+test('a dimension past the first 64 counted columns is not counted', () => {
+  const lead = Array.from({ length: 64 }, (_, i) => `k${i}`);
+  const data = [['M', ...Array(64).fill('x'), 'A', '1'], ['F', ...Array(64).fill(''), 'B', '0']];
+  const r = run(lines(['sex', ...lead, 'race', 'y'], data), { label: 'y' });
+  assert.deepEqual(r.label_rates.dimensions[1], { name: 'race', not_counted: true });
+  assert.deepEqual(r.missing_by_group[1], { dimension: 'race', not_counted: true });
+  const flag = "race: label rates and missing data by group not counted ('race' is not among the first 64 counted columns)";
+  assert.equal(r.flags.filter((f) => f === flag).length, 1);
+  // the label does not take a place among the 64; ignored columns free places
+  const inside = run(lines(['sex', ...lead, 'race', 'y'], data), { label: 'y' }, { k0: 'ignore', k1: 'ignore' });
+  assert.ok(inside.label_rates.dimensions[1].groups);
+  const noLabel = run(lines(['sex', ...lead, 'race', 'y'], data), {});
+  assert.ok(noLabel.flags.includes(flag));
+});
+
+test('compare: rate and missing shifts, and labels that differ', () => {
+  const side = (k) => {
+    const data = [];
+    for (let i = 0; i < 400; i++) {
+      const sex = i % 2 ? 'M' : 'F';
+      const y = sex === 'F' ? (i % 10 < k ? '1' : '0') : (i % 10 < 5 ? '1' : '0');
+      data.push([sex, y, sex === 'F' && i % 10 < k ? '' : 'v']);
+    }
+    return run(lines(['sex', 'y', 'lab'], data), { label: 'y' });
+  };
+  const a = side(2);
+  const b = side(6);
+  const c = E.compare(a, b, {});
+  assert.deepEqual(Object.keys(c).slice(-3), ['label_rates', 'missing_by_group', 'flags']);
+  assert.deepEqual(c.label_rates.dimensions[0].groups[0], { label: 'F', rate_a: 0.2, rate_b: 0.6, rate_delta: 0.4 });
+  assert.deepEqual(c.flags, [
+    "sex: y=1 rate for 'F' moved 20.0% -> 60.0%",
+    "sex: 'lab' missing for 'F' moved 20.0% -> 60.0%",
+  ]);
+  const lab = c.missing_by_group[0].columns[0];
+  assert.deepEqual([lab.name, lab.missing_pct_a, lab.missing_pct_b], ['lab', 0.1, 0.3]);
+  const other = run(lines(['sex', 'y'], [['M', '1'], ['F', '0']]), { label: 'y', positive: '0' });
+  const d = E.compare(a, other, {});
+  assert.ok(!('label_rates' in d));
+  assert.ok(d.flags.includes('label rates not compared (y=1 vs y=0)'));
+});

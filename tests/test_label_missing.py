@@ -1,0 +1,704 @@
+"""SPEC 17 on real data: label base rates and missing data by group, checked against an
+independent computation (pandas crosstabs, this file's own Wilson interval of SPEC 3 and
+the rules of 17.3-17.6 written out again), never against either engine's output.
+
+The files are /work/shared/data's (tests/util.py DATA), read here by pandas as text:
+every cell a string, trimmed of ASCII space and tab, missing when it is one of SPEC
+0.4's tokens (so diabetic_data.csv's `None` is a category and its `?` is missing).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+from util import ADULT_NAMES, DATA
+
+import faircode
+from faircode import InputError
+
+COMPAS = DATA / "compas-scores-two-years.csv"
+DIABETIC = DATA / "diabetic_data.csv"
+ADULT = DATA / "adult.data"
+ADULT_TEST = DATA / "adult.test"
+NAMES = ADULT_NAMES.split(",")
+
+MISSING = {"", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", "?"}
+Z = 1.959963984540054
+MIN_GROUP_SIZE = 100
+NOTE = (
+    "min_ratio is the lowest group rate over the highest; the four-fifths (0.8) rule of US "
+    "employment guidance is a convention, not a legal threshold"
+)
+
+
+# ---------------------------------------------------------------------------------------
+# An independent reading of SPEC 3, 13, 17
+# ---------------------------------------------------------------------------------------
+
+
+def r4(x: float) -> float:
+    return math.floor(x * 10000 + 0.5) / 10000
+
+
+def pct(x: float) -> str:
+    """P(x) of SPEC 6: fmt(x * 100, 1) by integer arithmetic (SPEC 13)."""
+    t = math.floor(x * 100 * 10 + 0.5)
+    return ("-" if t < 0 else "") + f"{abs(t) // 10}.{abs(t) % 10}"
+
+
+def wilson_raw(c: int, n: int) -> tuple[float, float]:
+    z2 = Z * Z
+    p = c / n
+    denom = 1 + z2 / n
+    center = (p + z2 / (2 * n)) / denom
+    margin = (Z / denom) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return max(0, center - margin), min(1, center + margin)
+
+
+def rate_fields(pos: int, n: int) -> dict:
+    if n == 0:
+        return {"rate": None, "ci_low": None, "ci_high": None}
+    lo, hi = wilson_raw(pos, n)
+    return {"rate": r4(pos / n), "ci_low": r4(lo), "ci_high": r4(hi)}
+
+
+def read_table(path, names=None, skip=0, recode=None) -> pd.DataFrame:
+    df = pd.read_csv(
+        path,
+        dtype=str,
+        keep_default_na=False,
+        header=None if names else "infer",
+        names=names,
+        skiprows=skip,
+        skip_blank_lines=True,
+    )
+    df = df.apply(lambda col: col.str.strip(" \t"))
+    for column, frm, to in recode or ():
+        df[column] = df[column].where(df[column] != frm, to)
+    return df
+
+
+def is_missing(series: pd.Series) -> pd.Series:
+    return series.isin(MISSING)
+
+
+def group_order(counts: dict) -> list:
+    """SPEC 3: by count descending, then label by code point (Python's str order)."""
+    return sorted(counts, key=lambda k: (-counts[k], k))
+
+
+def expected_dimension_rates(df, dim: str, label: str, positive: str, mgs=MIN_GROUP_SIZE):
+    """label_rates.dimensions[dim] and its gap flags (17.4), from a crosstab."""
+    present = ~is_missing(df[dim])
+    sub = df[present]
+    ct = pd.crosstab(sub[dim], sub[label])
+    counts = sub[dim].value_counts().to_dict()
+    value_cols = [c for c in ct.columns if c not in MISSING]
+    groups = []
+    for g in group_order(counts):
+        n = int(ct.loc[g, value_cols].sum())
+        pos = int(ct.loc[g, positive]) if positive in ct.columns else 0
+        groups.append(
+            {
+                "label": g,
+                "n": n,
+                "positive": pos,
+                **rate_fields(pos, n),
+                "label_missing": int(counts[g]) - n,
+                "small_group": n < mgs,
+            }
+        )
+    return compared_summary(groups, mgs) | {"name": dim, "groups": groups}
+
+
+def compared_summary(groups: list[dict], mgs: int, key=lambda g: g["label"]) -> dict:
+    big = [g for g in groups if g["n"] >= mgs]
+    compared = big if len(big) >= 2 else [g for g in groups if g["n"] >= 1]
+    if len(compared) < 2:
+        return {"highest": None, "lowest": None, "max_difference": None, "min_ratio": None}
+
+    def r(g):
+        return g["positive"] / g["n"]
+
+    high = max(compared, key=r)  # max/min return the first of equal rates: group order
+    low = min(compared, key=r)
+    return {
+        "highest": key(high),
+        "lowest": key(low),
+        "max_difference": r4(r(high) - r(low)),
+        "min_ratio": r4(r(low) / r(high)) if r(high) else None,
+    }
+
+
+def gap_flags(entry: dict, label: str, positive: str, gap=0.1, mgs=MIN_GROUP_SIZE) -> list:
+    if entry["highest"] is None:
+        return []
+    by = {g["label"]: g for g in entry["groups"]}
+    high = by[entry["highest"]]
+    rh = high["positive"] / high["n"]
+    out = []
+    for g in entry["groups"]:
+        if g["n"] < 1 or g["label"] == entry["highest"]:
+            continue
+        rg = g["positive"] / g["n"]
+        if rh - rg > gap:
+            rows = f", {g['n']} rows" if g["n"] < mgs else ""
+            out.append(
+                f"{entry['name']}: {label}={positive} rate {pct(rg)}% for '{g['label']}'{rows} "
+                f"vs {pct(rh)}% for '{entry['highest']}'"
+            )
+    return out
+
+
+def expected_top(df, label: str, positive: str) -> dict:
+    y = df[label]
+    n = int((~is_missing(y)).sum())
+    pos = int((y == positive).sum())
+    lo, hi = wilson_raw(pos, n)
+    return {
+        "n": n,
+        "positive_count": pos,
+        "rate": r4(pos / n),
+        "ci_low": r4(lo),
+        "ci_high": r4(hi),
+        "label_missing": len(df) - n,
+    }
+
+
+def expected_missing(df, dim: str, ignore=(), mgs=MIN_GROUP_SIZE, gap=0.1):
+    """missing_by_group's entry for dim (17.5) and its flags."""
+    n_rows = len(df)
+    present = ~is_missing(df[dim])
+    counts = df[dim][present].value_counts().to_dict()
+    order = group_order(counts)
+    columns, flags = [], []
+    for c in df.columns:
+        if c == dim or c in ignore:
+            continue
+        miss = is_missing(df[c])
+        total = int(miss.sum())
+        if total == 0:
+            continue
+        overall = total / n_rows
+        per = df[dim][present & miss].value_counts().to_dict()
+        groups, flagged = [], []
+        for g in order:
+            m, cnt = int(per.get(g, 0)), int(counts[g])
+            lo, hi = wilson_raw(m, cnt)
+            groups.append(
+                {
+                    "label": g,
+                    "count": cnt,
+                    "missing": m,
+                    "missing_pct": r4(m / cnt),
+                    "ci_low": r4(lo),
+                    "ci_high": r4(hi),
+                }
+            )
+            if m / cnt - overall > gap and lo > overall:
+                flagged.append(g)
+                rows = f", {cnt} rows" if cnt < mgs else ""
+                flags.append(
+                    f"{dim}: '{c}' is missing for {pct(m / cnt)}% of '{g}'{rows} "
+                    f"vs {pct(overall)}% overall"
+                )
+        columns.append(
+            {
+                "name": c,
+                "missing_count": total,
+                "missing_pct": r4(overall),
+                "flagged": flagged,
+                "groups": groups,
+            }
+        )
+    return {"dimension": dim, "columns": columns}, flags
+
+
+def label_dim(result: dict, name: str) -> dict:
+    return next(d for d in result["label_rates"]["dimensions"] if d["name"] == name)
+
+
+def missing_dim(result: dict, name: str) -> dict:
+    return next(d for d in result["missing_by_group"] if d["dimension"] == name)
+
+
+def flags_of(result: dict, dim: str, marker: str) -> list:
+    return [f for f in result["flags"] if f.startswith(f"{dim}: ") and marker in f]
+
+
+def cli(*args) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "faircode", *args], capture_output=True, timeout=300
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# (a) COMPAS: two-year recidivism by race and by sex
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def compas_df():
+    return read_table(COMPAS)
+
+
+@pytest.fixture(scope="module")
+def compas_result():
+    return faircode.profile(COMPAS, opts={"label": "two_year_recid"})
+
+
+def test_compas_published_base_rate(compas_df, compas_result):
+    lr = compas_result["label_rates"]
+    assert (lr["label"], lr["positive"], lr["positive_from"]) == (
+        "two_year_recid",
+        "1",
+        "larger_of_two",
+    )
+    # the published counts: 3251 of 7214 rows recidivated within two years
+    assert (lr["n"], lr["positive_count"], lr["label_missing"]) == (7214, 3251, 0)
+    top = expected_top(compas_df, "two_year_recid", "1")
+    assert {k: lr[k] for k in top} == top
+    assert lr["ratio_note"] == NOTE
+    # the label column is no dimension and not unscored
+    assert "two_year_recid" not in [d["name"] for d in compas_result["dimensions"]]
+    assert "two_year_recid" not in [u["name"] for u in compas_result["unscored"]]
+    assert [d["name"] for d in lr["dimensions"]] == [d["name"] for d in compas_result["dimensions"]]
+    assert list(compas_result)[-3:] == ["label_rates", "missing_by_group", "flags"]
+
+
+@pytest.mark.parametrize("dim", ["race", "sex"])
+def test_compas_rates_by_group(compas_df, compas_result, dim):
+    want = expected_dimension_rates(compas_df, dim, "two_year_recid", "1")
+    got = label_dim(compas_result, dim)
+    assert got == want
+    assert flags_of(compas_result, dim, "two_year_recid=1 rate") == gap_flags(
+        want, "two_year_recid", "1"
+    )
+
+
+def test_compas_race_small_groups_do_not_set_the_bar(compas_df, compas_result):
+    race = label_dim(compas_result, "race")
+    small = {g["label"] for g in race["groups"] if g["small_group"]}
+    assert small == {"Asian", "Native American"}  # 32 and 18 rows
+    assert race["highest"] not in small and race["lowest"] not in small
+    assert race["highest"] == "African-American"  # 1901 / 3696 = 51.4%
+
+
+def test_compas_intersection_rates(compas_df, compas_result):
+    """The default intersection is sex x age (bands of SPEC 2); its cells' rates."""
+    df = compas_df.copy()
+    age = df["age"].astype(int)
+    edges = [0, 18, 30, 45, 60, 75]
+    labels = [f"{lo}-{hi - 1}" for lo, hi in zip(edges, edges[1:])] + ["75+"]
+    df["band"] = [labels[max(i for i, e in enumerate(edges) if e <= a)] for a in age]
+    inter = compas_result["label_rates"]["intersection"]
+    assert inter["dims"] == ["sex", "age"]
+    sex_order = group_order(df["sex"].value_counts().to_dict())
+    band_order = group_order(df["band"].value_counts().to_dict())
+    ct = pd.crosstab([df["sex"], df["band"]], df["two_year_recid"])
+    cells = []
+    for a in sex_order:
+        for b in band_order:
+            if (a, b) not in ct.index:
+                continue
+            n = int(ct.loc[(a, b)].sum())
+            pos = int(ct.loc[(a, b), "1"])
+            cells.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "n": n,
+                    "positive": pos,
+                    **rate_fields(pos, n),
+                    "label_missing": 0,
+                    "small_group": n < MIN_GROUP_SIZE,
+                }
+            )
+    summary = compared_summary(cells, MIN_GROUP_SIZE, key=lambda c: [c["a"], c["b"]])
+    assert inter == {"dims": ["sex", "age"], **summary, "cells": cells}
+
+
+def test_compas_cli_json_and_provenance(compas_result):
+    p = cli("profile", str(COMPAS), "--label", "two_year_recid", "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    params = out.pop("provenance")["params"]
+    assert out == json.loads(json.dumps(compas_result))
+    assert params["label"] == "two_year_recid" and params["positive"] is None
+    assert (params["label_gap"], params["missing_gap"], params["missing_by_group"]) == (
+        0.1,
+        0.1,
+        True,
+    )
+
+
+def test_cli_options_and_params_without_label():
+    p = cli(
+        "profile",
+        str(COMPAS),
+        "--json",
+        "--no-missing-by-group",
+        "--missing-gap",
+        "0.2",
+        "--label-gap",
+        "0.05",
+    )
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert "label_rates" not in out and "missing_by_group" not in out
+    params = out["provenance"]["params"]
+    assert "label" not in params and "positive" not in params
+    assert (params["label_gap"], params["missing_gap"], params["missing_by_group"]) == (
+        0.05,
+        0.2,
+        False,
+    )
+
+
+def test_cli_positive_and_label_gap():
+    p = cli(
+        "profile", str(COMPAS), "--label", "two_year_recid", "--positive", "0", "--json",
+        "--label-gap", "0.01",
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    lr = out["label_rates"]
+    assert (lr["positive"], lr["positive_from"], lr["positive_count"]) == ("0", "option", 3963)
+    assert out["provenance"]["params"]["positive"] == "0"
+    df = read_table(COMPAS)
+    want = expected_dimension_rates(df, "race", "two_year_recid", "0")
+    assert flags_of(out, "race", "two_year_recid=0 rate") == gap_flags(
+        want, "two_year_recid", "0", gap=0.01
+    )
+
+
+CLI_ERRORS = [
+    (
+        ["--label", "nope"],
+        "--label: no column named 'nope' (columns: id, name, first, last, "
+        "compas_screening_date...)",
+    ),
+    (["--positive", "1"], "--positive needs --label"),
+    (
+        ["--label", "sex", "--map", "sex=sex"],
+        "--label sex: the label column cannot also be given to --map",
+    ),
+    (
+        ["--label", "race"],
+        "--label race: 6 values; name the positive one with --positive (values: "
+        "'African-American', 'Asian', 'Caucasian', 'Hispanic', 'Native American', 'Other')",
+    ),
+    (
+        ["--label", "two_year_recid", "--positive", "yes"],
+        "--positive yes: not a value of 'two_year_recid' (values: '0', '1')",
+    ),
+    (
+        ["--label", "two_year_recid", "--label-gap", "2"],
+        "--label-gap: 2.0 is out of range (0..1)",
+    ),
+]
+
+
+@pytest.mark.parametrize("args,message", CLI_ERRORS)
+def test_cli_input_errors(args, message):
+    p = cli("profile", str(COMPAS), *args)
+    assert p.returncode == 2
+    assert p.stderr.decode().strip() == "faircode: error: " + message
+
+
+def test_label_cap_is_an_input_error():
+    """SPEC 17.2: a label with more than LABEL_CAP (100,000) distinct values."""
+    import io
+
+    data = ("sex,y\n" + "".join(f"{'MF'[i % 2]},v{i}\n" for i in range(100_001))).encode()
+    with pytest.raises(InputError) as err:
+        faircode.profile(io.BytesIO(data), opts={"label": "y", "positive": "v1"}, name="t.csv")
+    assert str(err.value) == "--label y: more than 100000 distinct values"
+
+
+# ---------------------------------------------------------------------------------------
+# (b) diabetic_data.csv: missing lab results and weight by race and gender
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def diabetic_df():
+    return read_table(DIABETIC)
+
+
+@pytest.fixture(scope="module", params=["auto", "reference"])
+def diabetic_result(request):
+    """diabetic_data.csv (18 MB) takes the Arrow fast path (SPEC 0.8) by default, when
+    pyarrow is installed; the reference reader must give the same."""
+    return faircode.profile(DIABETIC, engine=request.param)
+
+
+@pytest.mark.parametrize("dim", ["race", "gender"])
+def test_diabetic_missing_by_group(diabetic_df, diabetic_result, dim):
+    want, want_flags = expected_missing(diabetic_df, dim)
+    got = missing_dim(diabetic_result, dim)
+    assert got == want
+    names = [c["name"] for c in got["columns"]]
+    # `None` is a category (test not performed), not missing: these two are never listed
+    assert "max_glu_serum" not in names and "A1Cresult" not in names
+    assert "weight" in names
+    assert flags_of(diabetic_result, dim, "is missing for") == want_flags
+
+
+def test_diabetic_weight_shares(diabetic_result):
+    """The published count: 98,569 of 101,766 rows have no weight."""
+    race = missing_dim(diabetic_result, "race")
+    weight = next(c for c in race["columns"] if c["name"] == "weight")
+    assert weight["missing_count"] == 98569
+    assert weight["missing_pct"] == r4(98569 / 101766)
+    assert "label_rates" not in diabetic_result
+
+
+@pytest.mark.parametrize("engine", ["auto", "reference"])
+def test_diabetic_none_declared_missing(diabetic_df, engine):
+    """With `--na max_glu_serum=None --na A1Cresult=None` the lab tests not performed are
+    missing cells (SPEC 17.2: the missing side is after 1.1), with their flags."""
+    na = [["max_glu_serum", "None"], ["A1Cresult", "None"]]
+    result = faircode.profile(DIABETIC, opts={"na": na, "missing_gap": 0.02}, engine=engine)
+    df = diabetic_df.copy()
+    for col, token in na:
+        df[col] = df[col].where(df[col] != token, "")
+    all_flags = []
+    for dim in ("race", "gender"):
+        want, flags = expected_missing(df, dim, gap=0.02)
+        assert missing_dim(result, dim) == want
+        names = [c["name"] for c in want["columns"]]
+        assert "max_glu_serum" in names and "A1Cresult" in names
+        assert flags_of(result, dim, "is missing for") == flags
+        all_flags += flags
+    assert all_flags  # the rule does flag something here
+    # missing-data flags follow the label-rate flags and come before the unscored summary
+    idx = [result["flags"].index(f) for f in all_flags]
+    assert idx == sorted(idx)
+    unscored = [i for i, f in enumerate(result["flags"]) if f.startswith("not scored:")]
+    assert all(i < unscored[0] for i in idx)
+
+
+# ---------------------------------------------------------------------------------------
+# (c) adult.data: income above 50K by sex and race
+# ---------------------------------------------------------------------------------------
+
+ADULT_OPTS = {"names": ADULT_NAMES, "label": "income", "positive": ">50K"}
+
+
+@pytest.fixture(scope="module")
+def adult_df():
+    return read_table(ADULT, names=NAMES)
+
+
+@pytest.fixture(scope="module")
+def adult_result():
+    return faircode.profile(ADULT, opts=ADULT_OPTS)
+
+
+@pytest.mark.parametrize("dim", ["sex", "race", "marital-status"])
+def test_adult_base_rates(adult_df, adult_result, dim):
+    lr = adult_result["label_rates"]
+    assert (lr["positive"], lr["positive_from"]) == (">50K", "option")
+    top = expected_top(adult_df, "income", ">50K")
+    assert {k: lr[k] for k in top} == top
+    assert (lr["n"], lr["positive_count"]) == (32561, 7841)  # UCI's published 24,720 / 7,841
+    want = expected_dimension_rates(adult_df, dim, "income", ">50K")
+    assert label_dim(adult_result, dim) == want
+    assert flags_of(adult_result, dim, "income=>50K rate") == gap_flags(want, "income", ">50K")
+
+
+def test_adult_sex_gap_flag(adult_result):
+    assert "sex: income=>50K rate 10.9% for 'Female' vs 30.6% for 'Male'" in adult_result["flags"]
+
+
+def test_adult_positive_by_larger_of_two(adult_result):
+    opts = {k: v for k, v in ADULT_OPTS.items() if k != "positive"}
+    r = faircode.profile(ADULT, opts=opts)
+    assert r["label_rates"]["positive"] == ">50K"  # '>' (U+003E) after '<' (U+003C)
+    assert r["label_rates"]["positive_from"] == "larger_of_two"
+    assert r["label_rates"]["dimensions"] == adult_result["label_rates"]["dimensions"]
+
+
+@pytest.mark.parametrize("dim", ["sex", "race"])
+def test_adult_missing_by_group(adult_df, adult_result, dim):
+    want, flags = expected_missing(adult_df, dim)
+    assert missing_dim(adult_result, dim) == want
+    assert [c["name"] for c in want["columns"]] == ["workclass", "occupation", "native-country"]
+    assert flags_of(adult_result, dim, "is missing for") == flags
+
+
+# ---------------------------------------------------------------------------------------
+# (d) compare adult.data with adult.test (17.6)
+# ---------------------------------------------------------------------------------------
+
+TEST_RECODE = [["income", ">50K.", ">50K"], ["income", "<=50K.", "<=50K"]]
+GAPS = {"label_gap": 0.01, "missing_gap": 0.005}
+
+
+def rates_by(df, dim):
+    present = df[~is_missing(df[dim])]
+    y = present["income"]
+    n = present[~is_missing(y)].groupby(dim).size()
+    pos = present[y == ">50K"].groupby(dim).size()
+    return {g: (int(pos.get(g, 0)), int(n[g])) for g in n.index}
+
+
+def missing_by(df, dim):
+    present = df[~is_missing(df[dim])]
+    counts = present[dim].value_counts().to_dict()
+    out = {}
+    for c in df.columns:
+        if c == dim:
+            continue
+        m = present[is_missing(present[c])][dim].value_counts().to_dict()
+        out[c] = {g: (int(m.get(g, 0)), int(counts[g])) for g in counts}
+    return out
+
+
+def share_order(groups: list[dict], key: str) -> list[dict]:
+    return sorted(groups, key=lambda g: (-abs(g[key]), g["label"]))
+
+
+@pytest.fixture(scope="module")
+def adult_pair():
+    opts = {"names": ADULT_NAMES, "label": "income", "recode": TEST_RECODE, **GAPS}
+    a = faircode.profile(ADULT, opts=opts)
+    b = faircode.profile(ADULT_TEST, opts={**opts, "skip_lines": 1})
+    da = read_table(ADULT, names=NAMES, recode=TEST_RECODE)
+    db = read_table(ADULT_TEST, names=NAMES, skip=1, recode=TEST_RECODE)
+    return a, b, da, db, faircode.compare(a, b, GAPS)
+
+
+def test_adult_test_needs_the_recode():
+    opts = {"names": ADULT_NAMES, "skip_lines": 1, "label": "income", "positive": ">50K"}
+    with pytest.raises(InputError) as err:
+        faircode.profile(ADULT_TEST, opts=opts)
+    assert str(err.value) == "--positive >50K: not a value of 'income' (values: '<=50K.', '>50K.')"
+
+
+@pytest.mark.parametrize("dim", ["sex", "race", "marital-status"])
+def test_compare_label_rates(adult_pair, dim):
+    a, b, da, db, c = adult_pair
+    lr = c["label_rates"]
+    assert (lr["label"], lr["positive"]) == ("income", ">50K")
+    assert [d["name"] for d in lr["dimensions"]] == [d["name"] for d in a["dimensions"]]
+    ra, rb = rates_by(da, dim), rates_by(db, dim)
+    groups, flags = [], []
+    for g in ra:
+        if g not in rb or ra[g][1] == 0 or rb[g][1] == 0:
+            continue
+        xa, xb = ra[g][0] / ra[g][1], rb[g][0] / rb[g][1]
+        groups.append({"label": g, "rate_a": r4(xa), "rate_b": r4(xb), "rate_delta": r4(xb - xa)})
+        big = min(ra[g][1], rb[g][1]) >= MIN_GROUP_SIZE  # n on both sides
+        if abs(xb - xa) > GAPS["label_gap"] and big:
+            flags.append(f"{dim}: income=>50K rate for '{g}' moved {pct(xa)}% -> {pct(xb)}%")
+    entry = next(d for d in lr["dimensions"] if d["name"] == dim)
+    assert entry == {"name": dim, "groups": share_order(groups, "rate_delta")}
+    got = [f for f in c["flags"] if f.startswith(f"{dim}: income=>50K rate for ")]
+    assert sorted(got) == sorted(flags)
+
+
+def test_compare_label_rate_flags_exist(adult_pair):
+    c = adult_pair[4]
+    shifts = [f for f in c["flags"] if " rate for '" in f and " moved " in f]
+    assert shifts, c["flags"]
+
+
+@pytest.mark.parametrize("dim", ["sex", "race"])
+def test_compare_missing_by_group(adult_pair, dim):
+    a, b, da, db, c = adult_pair
+    ma, mb = missing_by(da, dim), missing_by(db, dim)
+    listed_a = [x for x in da.columns if x != dim and is_missing(da[x]).any()]
+    listed_b = [x for x in db.columns if x != dim and is_missing(db[x]).any()]
+    names = listed_a + [x for x in listed_b if x not in listed_a]
+    columns, flags = [], []
+    for col in names:
+        groups = []
+        for g in ma[col]:
+            if g not in mb[col]:
+                continue
+            (xa, na), (xb, nb) = ma[col][g], mb[col][g]
+            sa = xa / na if col in listed_a else 0
+            sb = xb / nb if col in listed_b else 0
+            groups.append(
+                {
+                    "label": g,
+                    "missing_pct_a": r4(sa),
+                    "missing_pct_b": r4(sb),
+                    "missing_delta": r4(sb - sa),
+                }
+            )
+            if abs(sb - sa) > GAPS["missing_gap"] and min(na, nb) >= MIN_GROUP_SIZE:
+                flags.append(f"{dim}: '{col}' missing for '{g}' moved {pct(sa)}% -> {pct(sb)}%")
+        columns.append(
+            {
+                "name": col,
+                "missing_pct_a": r4(is_missing(da[col]).sum() / len(da)),
+                "missing_pct_b": r4(is_missing(db[col]).sum() / len(db)),
+                "groups": share_order(groups, "missing_delta"),
+            }
+        )
+    entry = next(d for d in c["missing_by_group"] if d.get("dimension", d.get("name")) == dim)
+    assert entry["columns"] == columns
+    got = [f for f in c["flags"] if f.startswith(f"{dim}: '") and "' missing for '" in f]
+    assert sorted(got) == sorted(flags)
+
+
+def test_compare_missing_flags_exist(adult_pair):
+    c = adult_pair[4]
+    assert [f for f in c["flags"] if "' missing for '" in f and " moved " in f], c["flags"]
+
+
+def test_compare_flag_order(adult_pair):
+    """17.6: after the share-drift flags, before the added/removed dimension flags;
+    label-rate shifts before missing-data shifts. The keys after removed_dimensions."""
+    c = adult_pair[4]
+    assert list(c)[-3:] == ["label_rates", "missing_by_group", "flags"]
+    assert list(c).index("removed_dimensions") == len(c) - 4
+    flags = c["flags"]
+    kinds = []
+    for f in flags:
+        if " moved " in f and " rate for '" in f:
+            kinds.append(2)
+        elif " moved " in f and "' missing for '" in f:
+            kinds.append(3)
+        elif f.endswith(": dimension added") or f.endswith(": dimension removed"):
+            kinds.append(4)
+        else:
+            kinds.append(1)
+    assert kinds == sorted(kinds), flags
+
+
+def test_compare_cli_with_one_recode():
+    """From the command line: adult.test's `>50K.` joined by `--recode`, so both sides'
+    positive is `>50K` (larger of `<=50K` and `>50K`, or of `<=50K.` and `>50K`)."""
+    p = cli(
+        "compare", str(ADULT), str(ADULT_TEST), "--names", ADULT_NAMES, "--skip-lines-b", "1",
+        "--label", "income", "--recode", "income:>50K.=>50K", "--json", "--label-gap", "0.01",
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert (out["label_rates"]["label"], out["label_rates"]["positive"]) == ("income", ">50K")
+    sex = next(d for d in out["label_rates"]["dimensions"] if d["name"] == "sex")
+    da = read_table(ADULT, names=NAMES)
+    db = read_table(ADULT_TEST, names=NAMES, skip=1, recode=[TEST_RECODE[0]])
+    ra, rb = rates_by(da, "sex"), rates_by(db, "sex")
+    assert {g["label"]: (g["rate_a"], g["rate_b"]) for g in sex["groups"]} == {
+        g: (r4(ra[g][0] / ra[g][1]), r4(rb[g][0] / rb[g][1])) for g in ra
+    }
+
+
+def test_compare_label_mismatch_is_one_flag():
+    opts = {"names": ADULT_NAMES, "label": "income"}
+    a = faircode.profile(ADULT, opts=opts)
+    b = faircode.profile(ADULT_TEST, opts={**opts, "skip_lines": 1})
+    assert b["label_rates"]["positive"] == ">50K."
+    c = faircode.compare(a, b)
+    assert "label_rates" not in c
+    assert "label rates not compared (income=>50K vs income=>50K.)" in c["flags"]

@@ -1,0 +1,524 @@
+"""Label base rates and missing data by group (SPEC 17) in every renderer: the terminal
+report, the Markdown and CSV exports (SPEC 6.1), the JSON schemas, and the notebook
+display (SPEC 6.2). The site's drawing of them is in tests/test_site.py."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from util import ADULT_NAMES, DATA
+
+import faircode
+from faircode.exports import COMPARE_CSV_COLUMNS, PROFILE_CSV_COLUMNS
+from faircode.numerics import fmt, pct
+from faircode.render import (
+    FLAGGED_NAMED,
+    MISSING_COLUMNS_SHOWN,
+    MISSING_SPREAD_SHOWN,
+    missing_columns_shown,
+)
+from faircode.safetext import md_escape
+from faircode.summary import PAIR_COLUMNS
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMAS = ROOT / "faircode" / "schemas"
+COMPAS = DATA / "compas-scores-two-years.csv"
+FORMULAS = ['=HYPERLINK("http://x","y")', "+1", "-2", "@x"]
+HOSTILE = ["a|b", "x\ny", "`tick`", "<b>bold</b>", "<script>alert(1)</script>", '"><img>']
+
+
+@pytest.fixture(scope="module")
+def compas():
+    return faircode.profile(COMPAS, None, {"label": "two_year_recid"})
+
+
+@pytest.fixture(scope="module")
+def diabetic():
+    # The reference reader: the CSV fast path (files of 4 MB or more) does not keep the
+    # SPEC 17.2 tables yet, so its missing_by_group lists no column.
+    return faircode.profile(DATA / "diabetic_data.csv", engine="reference")
+
+
+@pytest.fixture(scope="module")
+def adult():
+    return faircode.profile(
+        DATA / "adult.data", None, {"names": ADULT_NAMES, "label": "income", "positive": ">50K"}
+    )
+
+
+def section(text: str, start: str, end: str) -> list[str]:
+    """The lines of the report from the one starting with ``start`` to before ``end``."""
+    lines = text.splitlines()
+    i = next(k for k, line in enumerate(lines) if line.startswith(start))
+    j = next((k for k in range(i + 1, len(lines)) if lines[k].startswith(end)), len(lines))
+    return [line for line in lines[i:j] if line]
+
+
+def P(x: float) -> str:
+    return pct(x) + "%"
+
+
+def write_csv(path: Path, header: list[str], rows: list[list[str]]) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows([header, *rows])
+    return path
+
+
+def hostile_file(tmp_path: Path, labels: list[str]) -> Path:
+    """race holding ``labels``, a label column ``y`` and a column named like markup with
+    missing cells for the first label only (so that group is flagged)."""
+    rows = []
+    for k, lab in enumerate(labels):
+        for i in range(200):
+            rows.append([lab, "M" if i % 2 else "F", str((i + k) % 3 == 0), "" if k == 0 else "v"])
+    return write_csv(tmp_path / "h.csv", ["race", "sex", "y", "<i>col|x</i>"], rows)
+
+
+def not_counted_file(tmp_path: Path) -> Path:
+    """race after PAIR_COLUMNS counted columns: no label rates or missing data for it."""
+    header = [f"c{i}" for i in range(PAIR_COLUMNS)] + ["race", "sex", "y"]
+    rows = [
+        [str(i % 2)] * PAIR_COLUMNS + [["A", "B"][i % 2], ["M", "F"][i % 3 % 2], str(i % 4 == 0)]
+        for i in range(400)
+    ]
+    rows[0][0] = ""  # one missing cell, so missing_by_group has a column for sex
+    return write_csv(tmp_path / "wide.csv", header, rows)
+
+
+def read_csv(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
+def md_cells(line: str) -> list[str]:
+    """A Markdown table row's cells, split on the pipes md_escape left unescaped."""
+    assert line.startswith("| ") and line.endswith(" |"), line
+    return re.split(r"(?<!\\) \| ", line[2:-2])
+
+
+def md_tables(text: str) -> list[list[list[str]]]:
+    tables, current = [], []
+    for line in text.splitlines():
+        if line.startswith("|"):
+            if not line.startswith("|---"):
+                current.append(md_cells(line))
+        elif current:
+            tables.append(current)
+            current = []
+    if current:
+        tables.append(current)
+    return tables
+
+
+# ---------------------------------------------------------------------------------------
+# Terminal report
+
+
+def test_terminal_label_rates_compas(compas):
+    text = compas.report("text")
+    block = compas["label_rates"]
+    lines = section(text, "Label rates:", "Missing data by group")
+    assert lines[0] == (
+        "Label rates: two_year_recid = '1' (the larger of its two values): "
+        f"{P(block['rate'])} [{P(block['ci_low'])}-{P(block['ci_high'])}] of 7214 rows"
+    )
+    assert lines[1] == f"  ({block['ratio_note']})"  # the engine's text, not repeated
+    race = next(d for d in block["dimensions"] if d["name"] == "race")
+    head = f"  race: highest 'African-American', lowest '{race['lowest']}': difference "
+    assert any(line.startswith(head) for line in lines)
+    assert f"ratio {fmt(race['min_ratio'], 2)}" in next(x for x in lines if x.startswith(head))
+    for g in race["groups"]:
+        row = next(x for x in lines if x.startswith(f"    {g['label']} "))
+        assert re.search(
+            rf" {g['n']}\s+{re.escape(P(g['rate']))} "
+            rf"\[{re.escape(P(g['ci_low']))}-{re.escape(P(g['ci_high']))}\]",
+            row,
+        ), row
+        assert ("[highest]" in row) == (g["label"] == "African-American")
+        assert ("small group" in row) == g["small_group"]
+    assert [g["n"] for g in race["groups"][:2]] == [3696, 2454]  # the published counts
+    # no row has a missing label: no label-missing column to read zeros from
+    assert block["label_missing"] == 0 and not any("label missing" in x for x in lines)
+    # the intersection's cells, named a x b
+    a, b = block["intersection"]["dims"]
+    assert any(x.startswith(f"  {a} x {b}: highest ") for x in lines)
+
+
+def test_terminal_missing_by_group_lists_flagged_columns(compas):
+    text = compas.report("text")
+    lines = section(text, "Missing data by group", "Flags (")
+    for entry in compas["missing_by_group"]:
+        flagged = [c for c in entry["columns"] if c["flagged"]]
+        picked, rule = missing_columns_shown(entry)
+        assert picked == flagged[:MISSING_COLUMNS_SHOWN]
+        i = lines.index(
+            f"  {entry['dimension']}: {len(entry['columns'])} columns with missing cells, {rule}"
+        )
+        rows = lines[i + 2 : i + 2 + len(picked)]
+        for c, row in zip(picked, rows):
+            assert row.startswith(f"    {c['name']} ") and "flagged: " in row
+            for lab in c["flagged"][:FLAGGED_NAMED]:
+                assert f"'{lab}'" in row.split("flagged: ")[1]
+    assert "12 with a flagged group, the first 8 shown" in text  # COMPAS age
+
+
+def test_terminal_missing_by_group_stays_short_on_a_wide_file(diabetic):
+    assert diabetic["n_cols"] == 50
+    text = diabetic.report("text")
+    lines = section(text, "Missing data by group", "Flags (")
+    assert len(lines) <= 1 + 4 * (2 + MISSING_COLUMNS_SHOWN + 1)
+    race = next(e for e in diabetic["missing_by_group"] if e["dimension"] == "race")
+    assert not any(c["flagged"] for c in race["columns"])
+    assert (
+        f"  race: {len(race['columns'])} columns with missing cells, no group flagged; "
+        f"the {MISSING_SPREAD_SHOWN} with the widest spread between groups"
+    ) in lines
+    picked, _ = missing_columns_shown(race)
+    assert len(picked) == MISSING_SPREAD_SHOWN
+    hidden = len(race["columns"]) - MISSING_SPREAD_SHOWN
+    assert f"    ... {hidden} more columns with missing cells (--json lists all)" in lines
+    gender = lines[lines.index(next(x for x in lines if x.startswith("  gender: "))) + 2]
+    assert gender.startswith("    race ") and "flagged: 'Unknown/Invalid' 66.7%" in gender
+
+
+def test_terminal_without_label_or_missing(tmp_path):
+    path = write_csv(tmp_path / "c.csv", ["sex"], [["M"], ["F"]] * 200)
+    r = faircode.profile(path)
+    assert "label_rates" not in r and r["missing_by_group"] == [{"dimension": "sex", "columns": []}]
+    text = r.report("text")
+    assert "Label rates" not in text
+    assert "Missing data by group: no column with missing cells" in text
+    off = faircode.profile(path, None, {"missing_by_group": False})
+    assert "missing_by_group" not in off and "Missing data" not in off.report("text")
+
+
+def test_not_counted_dimension_in_every_format(tmp_path):
+    r = faircode.profile(not_counted_file(tmp_path), None, {"label": "y"})
+    by = {d["name"]: d for d in r["label_rates"]["dimensions"]}
+    assert by["race"] == {"name": "race", "not_counted": True}
+    why = f"not among the first {PAIR_COLUMNS} counted columns"
+    text = r.report("text")
+    assert f"  race: not counted ({why})" in text.splitlines()
+    md = r.report("markdown")
+    assert f"| race | not counted ({why}) |  |  |  |" in md
+    rows = read_csv(r.report("csv"))
+    assert {"section": "label_rate", "dimension": "race", "note": "not counted"}.items() <= next(
+        x for x in rows if x["section"] == "label_rate" and x["dimension"] == "race"
+    ).items()
+    assert any(
+        x["section"] == "missing_by_group" and x["dimension"] == "race" and x["note"] for x in rows
+    )
+    validate(r, "profile")
+
+
+# ---------------------------------------------------------------------------------------
+# Markdown
+
+
+def test_markdown_label_rates_and_missing(compas, diabetic):
+    md = compas.report("markdown")
+    assert "#### Label rates: two\\_year\\_recid = 1" in md
+    assert f"- _{md_escape(compas['label_rates']['ratio_note'])}_" in md
+    tables = md_tables(md)
+    spread = next(
+        t for t in tables if t[0] == ["Dimension", "Highest", "Lowest", "Difference", "Min ratio"]
+    )
+    race = next(d for d in compas["label_rates"]["dimensions"] if d["name"] == "race")
+    assert ["race", "African-American", race["lowest"]] == spread[
+        [r[0] for r in spread].index("race")
+    ][:3]
+    rates = next(t for t in tables if t[0][:3] == ["Dimension", "Group", "N"])
+    assert rates[0] == ["Dimension", "Group", "N", "Rate", "95% CI", "Label missing", "Marks"]
+    aa = next(r for r in rates if r[:2] == ["race", "African-American"])
+    g = race["groups"][0]
+    assert aa[2:] == [
+        str(g["n"]),
+        P(g["rate"]),
+        f"{P(g['ci_low'])}-{P(g['ci_high'])}",
+        "0",
+        "highest",
+    ]
+    missing = next(t for t in tables if t[0][:2] == ["Dimension", "Column"])
+    assert missing[0] == [
+        "Dimension",
+        "Column",
+        "Overall",
+        "Lowest group",
+        "Highest group",
+        "Flagged",
+    ]
+    flagged_rows = [r for r in missing[1:] if r[5]]
+    assert len(flagged_rows) == sum(
+        len(missing_columns_shown(e)[0]) for e in compas["missing_by_group"]
+    )
+    assert "#### Missing data by group" in md
+    dmd = diabetic.report("markdown")
+    assert "- race: 6 columns with missing cells, no group flagged; the 3 with the widest" in dmd
+
+
+def test_markdown_keeps_hostile_labels_in_their_cells(tmp_path):
+    r = faircode.profile(hostile_file(tmp_path, HOSTILE), None, {"label": "y"})
+    md = r.report("markdown")
+    assert "<script>" not in md and "<b>" not in md and "<i>" not in md
+    for table in md_tables(md):
+        assert len({len(row) for row in table}) == 1, table  # no label split a cell
+    race = next(e for e in r["missing_by_group"] if e["dimension"] == "race")
+    col = next(c for c in race["columns"] if c["name"] == "<i>col|x</i>")
+    assert col["flagged"] == [HOSTILE[0]]
+    assert f"| race | {md_escape('<i>col|x</i>')} |" in md
+
+
+# ---------------------------------------------------------------------------------------
+# CSV
+
+
+def test_csv_label_rate_and_missing_rows(compas):
+    rows = read_csv(compas.report("csv"))
+    assert list(rows[0]) == list(PROFILE_CSV_COLUMNS)
+    block = compas["label_rates"]
+    head = next(x for x in rows if x["section"] == "label_rates")
+    assert (head["column"], head["label"], head["note"]) == ("two_year_recid", "1", "larger_of_two")
+    assert (int(head["n"]), int(head["positive_count"]), float(head["rate"])) == (
+        block["n"],
+        block["positive_count"],
+        block["rate"],
+    )
+    for d in block["dimensions"]:
+        got = [x for x in rows if x["section"] == "label_rate" and x["dimension"] == d["name"]]
+        assert [x["label"] for x in got] == [g["label"] for g in d["groups"]]
+        for x, g in zip(got, d["groups"]):
+            assert (int(x["n"]), int(x["positive_count"]), float(x["rate"])) == (
+                g["n"],
+                g["positive"],
+                g["rate"],
+            )
+            assert float(x["max_difference"]) == d["max_difference"]
+        assert [x["label"] for x in got if x["highest"] == "true"] == [d["highest"]]
+        assert [x["label"] for x in got if x["lowest"] == "true"] == [d["lowest"]]
+    cells = [x for x in rows if x["section"] == "label_rate_cell"]
+    inter = block["intersection"]
+    assert [(x["label"], x["label_b"]) for x in cells] == [(c["a"], c["b"]) for c in inter["cells"]]
+    assert [x for x in cells if x["highest"] == "true"][0]["label"] == inter["highest"][0]
+    missing = [x for x in rows if x["section"] == "missing_by_group"]
+    assert len(missing) == sum(
+        len(c["groups"]) for e in compas["missing_by_group"] for c in e["columns"]
+    )
+    sex = next(e for e in compas["missing_by_group"] if e["dimension"] == "sex")
+    col = next(c for c in sex["columns"] if c["flagged"])
+    got = {x["label"]: x for x in missing if x["dimension"] == "sex" and x["column"] == col["name"]}
+    for g in col["groups"]:
+        x = got[g["label"]]
+        assert (int(x["count"]), int(x["missing_count"]), float(x["missing_pct"])) == (
+            g["count"],
+            g["missing"],
+            g["missing_pct"],
+        )
+        assert float(x["column_missing_pct"]) == col["missing_pct"]
+        assert x["flagged"] == ("true" if g["label"] in col["flagged"] else "false")
+
+
+def test_csv_neutralises_formula_labels(tmp_path):
+    r = faircode.profile(hostile_file(tmp_path, FORMULAS), None, {"label": "y"})
+    rows = read_csv(r.report("csv"))
+    ours = [x for x in rows if x["section"] in ("label_rate", "missing_by_group")]
+    assert ours
+    for x in ours:
+        for key, cell in x.items():
+            try:
+                float(cell)
+            except ValueError:
+                assert not cell.startswith(("=", "+", "-", "@")), (key, cell)
+    labels = {x["label"] for x in ours if x["dimension"] == "race"}
+    assert labels == {"'" + lab for lab in FORMULAS}
+
+
+# ---------------------------------------------------------------------------------------
+# Compare (SPEC 17.6)
+
+
+def compare_blocks() -> dict:
+    """SPEC 17.6's shape, by hand (numbers made up)."""
+    return {
+        "label_rates": {
+            "label": "income",
+            "positive": ">50K",
+            "dimensions": [
+                {
+                    "name": "sex",
+                    "groups": [
+                        {"label": "Male", "rate_a": 0.3057, "rate_b": 0.4057, "rate_delta": 0.1},
+                        {
+                            "label": "<b>F|x</b>",
+                            "rate_a": 0.1095,
+                            "rate_b": 0.1,
+                            "rate_delta": -0.0095,
+                        },
+                    ],
+                }
+            ],
+        },
+        "missing_by_group": [
+            {
+                "dimension": "sex",
+                "columns": [
+                    {
+                        "name": "workclass",
+                        "missing_pct_a": 0.0564,
+                        "missing_pct_b": 0.059,
+                        "groups": [
+                            {
+                                "label": "<b>F|x</b>",
+                                "missing_pct_a": 0.0778,
+                                "missing_pct_b": 0.2,
+                                "missing_delta": 0.1222,
+                            },
+                            {
+                                "label": "Male",
+                                "missing_pct_a": 0.046,
+                                "missing_pct_b": 0.05,
+                                "missing_delta": 0.004,
+                            },
+                        ],
+                    }
+                ],
+            }
+        ],
+    }
+
+
+@pytest.fixture(scope="module")
+def compared(adult):
+    c = faircode.compare(adult, adult)
+    c.update(compare_blocks())  # hostile labels in SPEC 17.6's shape
+    flags = c.pop("flags")
+    c["flags"] = flags
+    return c
+
+
+def test_compare_renderers_show_the_shifts(compared):
+    text = compared.report("text")
+    lines = section(text, "Label rates, A -> B", "Flags (")
+    assert lines[0] == "Label rates, A -> B (income = '>50K'):"
+    assert any(x.startswith("    Male ") and "30.6% ->  40.6%  (+10.0 pts)" in x for x in lines)
+    assert any(
+        x.startswith("    workclass ") and "most moved '<b>F|x</b>' 7.8% -> 20.0%" in x
+        for x in lines
+    )
+    md = compared.report("markdown")
+    assert "#### Label rates, A -> B: income = &gt;50K" in md
+    assert "<b>" not in md
+    for table in md_tables(md):
+        assert len({len(row) for row in table}) == 1, table
+    rows = read_csv(compared.report("csv"))
+    assert list(rows[0]) == list(COMPARE_CSV_COLUMNS)
+    rate = [x for x in rows if x["section"] == "label_rate"]
+    assert [(x["label"], x["rate_delta"]) for x in rate] == [
+        ("Male", "0.1"),
+        ("<b>F|x</b>", "-0.0095"),
+    ]
+    miss = [x for x in rows if x["section"] == "missing_by_group"]
+    assert [(x["column"], x["label"], x["missing_delta"]) for x in miss] == [
+        ("workclass", "<b>F|x</b>", "0.1222"),
+        ("workclass", "Male", "0.004"),
+    ]
+    validate(compared, "compare")
+
+
+def test_compare_adult_train_vs_test(adult):
+    test = faircode.profile(
+        DATA / "adult.test",
+        None,
+        {
+            "names": ADULT_NAMES,
+            "skip_lines": 1,
+            "label": "income",
+            "positive": ">50K",
+            "recode": [["income", ">50K.", ">50K"], ["income", "<=50K.", "<=50K"]],
+        },
+    )
+    c = faircode.compare(adult, test)
+    rates = c["label_rates"]
+    lines = section(c.report("text"), "Label rates, A -> B", "Flags (")
+    assert lines[0] == "Label rates, A -> B (income = '>50K'):"
+    race = next(d for d in rates["dimensions"] if d["name"] == "race")
+    g = race["groups"][0]
+    row = next(x for x in lines if x.startswith(f"    {g['label']} "))
+    assert f"{P(g['rate_a'])} ->  {P(g['rate_b'])}" in row
+    rows = read_csv(c.report("csv"))
+    assert len([x for x in rows if x["section"] == "label_rate"]) == sum(
+        len(d["groups"]) for d in rates["dimensions"]
+    )
+    assert len([x for x in rows if x["section"] == "missing_by_group"]) == sum(
+        len(col["groups"]) for e in c["missing_by_group"] for col in e["columns"]
+    )
+    md = c.report("markdown")
+    assert "#### Label rates, A -> B: income = &gt;50K" in md
+    assert "#### Missing data by group, A -> B" in md
+    validate(c, "compare")
+
+
+# ---------------------------------------------------------------------------------------
+# JSON schemas
+
+
+def validate(result: dict, kind: str) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((SCHEMAS / f"{kind}.schema.json").read_text())
+    jsonschema.validate(json.loads(json.dumps(result)), schema)
+
+
+def test_results_validate_against_the_schemas(compas, diabetic, adult, tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    for r in (compas, diabetic, adult, faircode.profile(hostile_file(tmp_path, HOSTILE))):
+        validate(r, "profile")
+    schema = json.loads((SCHEMAS / "profile.schema.json").read_text())
+    props = schema["properties"]
+    assert list(props).index("label_rates") == list(props).index("dropped") + 1
+    assert "label_rates" not in schema["required"] and "missing_by_group" not in schema["required"]
+    bad = json.loads(json.dumps(compas))
+    bad["label_rates"]["dimensions"][0]["groups"][0]["rate"] = "0.5"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema)
+    bad = json.loads(json.dumps(compas))
+    bad["missing_by_group"][0]["columns"][0]["flagged"] = "Female"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema)
+    bad = json.loads(json.dumps(compas))
+    bad["label_rates"]["positive_from"] = "guess"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema)
+    compare_schema = json.loads((SCHEMAS / "compare.schema.json").read_text())
+    c = faircode.compare(compas, compas)
+    jsonschema.validate(json.loads(json.dumps(c)), compare_schema)  # without the blocks
+    c.update(compare_blocks())
+    c["label_rates"]["dimensions"][0]["groups"][0]["rate_b"] = None
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(json.loads(json.dumps(c)), compare_schema)
+
+
+# ---------------------------------------------------------------------------------------
+# Notebook (SPEC 6.2)
+
+
+def test_notebook_display_carries_the_blocks(tmp_path):
+    from faircode.results import pre_html
+
+    r = faircode.profile(hostile_file(tmp_path, HOSTILE), None, {"label": "y"})
+    page = r._repr_html_()
+    assert page.startswith("<iframe ") and 'sandbox="allow-scripts"' in page
+    document = html.unescape(re.search(r'srcdoc="([^"]*)"', page).group(1))
+    assert document == r.report("html")
+    payload = re.search(
+        r'<script type="application/json" id="faircode-result">(.*?)</script>', document, re.S
+    ).group(1)
+    assert json.loads(payload)["result"] == json.loads(json.dumps(r))  # what views.js draws
+    assert "<script>alert" not in page and "<script>alert" not in document
+    # the fallback where no HTML renderer is installed: the Markdown, escaped
+    pre = pre_html(r.report("markdown"))
+    assert "#### Label rates: y = True" in pre and "#### Missing data by group" in pre
+    assert "<script>alert" not in pre and "&amp;lt;script&amp;gt;" in pre
