@@ -3268,14 +3268,17 @@ function () {
         return { label: g.label, count: g.count, n: a.n, pos: a.pos };
       });
       const hl = highLow(items, opts.min_group_size);
-      block.dimensions.push({
+      const entry = {
         name: dim.name,
         highest: hl === null ? null : items[hl[0]].label,
         lowest: hl === null ? null : items[hl[1]].label,
         ...spread(items, hl),
-        groups: items.map((it) => ({ label: it.label, ...rateNumbers(it.n, it.pos),
+        groups: items.slice(0, CELL_CAP).map((it) => ({ label: it.label, ...rateNumbers(it.n, it.pos),
           label_missing: it.count - it.n, small_group: it.n < opts.min_group_size })),
-      });
+      };
+      // a 30,000-zip dimension lists its first 1,000 groups (SPEC 17.4)
+      if (items.length > CELL_CAP) entry.groups_not_listed = items.length - CELL_CAP;
+      block.dimensions.push(entry);
       const lines = gapLines(items, hl, opts, `${dim.name}: ${L}=${positive} rate `, lead);
       const listed = Math.min(lines.length, GROUP_FLAG_CAP);
       for (let x = 0; x < listed; x++) flags.push(lines[x]);

@@ -159,9 +159,11 @@ def label_rates(
         ]
         ext = _extremes(items, min_size)
         groups = []
-        for g, (label, n, pos) in zip(dim["groups"], items):
+        for g, (label, n, pos) in zip(dim["groups"][:CELL_CAP], items):
             groups.append({"label": label, **_rate_entry(n, pos, g["count"], min_size)})
         entry = {"name": dim["name"], **_summary_fields(ext, lambda k: k), "groups": groups}
+        if len(items) > CELL_CAP:  # a 30,000-zip dimension: the first 1,000 (SPEC 17.4)
+            entry["groups_not_listed"] = len(items) - CELL_CAP
         out_dims.append(entry)
         if ext is not None:
             flags.extend(

@@ -9,6 +9,7 @@ every cell a string, trimmed of ASCII space and tab, missing when it is one of S
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import subprocess
@@ -702,3 +703,28 @@ def test_compare_label_mismatch_is_one_flag():
     c = faircode.compare(a, b)
     assert "label_rates" not in c
     assert "label rates not compared (income=>50K vs income=>50K.)" in c["flags"]
+
+
+def test_a_wide_geography_lists_its_first_1000_groups_in_both_engines():
+    """SPEC 17.4/17.5: label-rate groups and a missing column's groups stop at CELL_CAP
+    (groups_not_listed says how many more), and highest/lowest still see every group."""
+    from jsbridge import JSEngine
+
+    rows = ["zip,outcome,note"]
+    for i in range(2600):
+        z = f"{i % 1300:05d}"
+        rows.append(f"{z},{1 if i % 1300 == 1299 or i % 3 == 0 else 0},{'' if i % 5 == 0 else 'x'}")
+    data = ("\n".join(rows) + "\n").encode()
+    opts = {"label": "outcome", "min_group_size": 1}
+    py = faircode.profile(io.BytesIO(data), None, opts, name="t.csv")
+    dim = py["label_rates"]["dimensions"][0]
+    assert len(dim["groups"]) == 1000 and dim["groups_not_listed"] == 300
+    assert dim["highest"] == "01299"  # past the listed groups: both its rows are positive
+    cols = {c["name"]: c for c in py["missing_by_group"][0]["columns"]}
+    assert len(cols["note"]["groups"]) == 1000 and cols["note"]["groups_not_listed"] == 300
+    engine = JSEngine()
+    try:
+        js = engine.profile_bytes(data, opts=opts)
+    finally:
+        engine.close()
+    assert js["result"] == json.loads(json.dumps(py))
