@@ -32,27 +32,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .labels import DEFAULT_RULE, MISSING_TOKENS, TRIMMED, age_shape, label_of, typed_label
-from .options import Options
+from .options import Options, missing_labels
 from .summary import Summary, SummaryBuilder
-
-try:
-    from .options import relabeler
-except ImportError:  # pragma: no cover - before options.relabeler (SPEC 1.1) existed
-
-    def relabeler(name: str, opts: Options):
-        tokens = {t for t in opts.na if isinstance(t, str)}
-        tokens |= {t[1] for t in opts.na if not isinstance(t, str) and t[0] == name}
-        table = {frm: to for col, frm, to in opts.recode if col == name}
-        if not tokens and not table:
-            return None
-        missing = MISSING_TOKENS | tokens
-
-        def relabel(label: str) -> str | None:
-            out = table.get(label, label)
-            return None if out in missing else out
-
-        return relabel
-
 
 __all__ = ["ArrowSummaryBuilder", "index_array", "int_values", "typed_label"]
 
@@ -131,15 +112,8 @@ def missing_set(name: str, opts: Options, tokens: frozenset[str] = MISSING_TOKEN
     """The trimmed texts a string cell of column `name` holds when it is missing after
     SPEC 1.1: the 0.4 tokens (missing as read) and every label the column's `na` tokens
     and `recode` entries turn into a missing cell."""
-    relabel = relabeler(name, opts)
-    out = set(tokens)
-    if relabel is None:
-        return out
-    candidates = {t for t in opts.na if isinstance(t, str)}
-    candidates |= {t[1] for t in opts.na if not isinstance(t, str) and t[0] == name}
-    candidates |= {frm for col, frm, _ in opts.recode if col == name}
-    candidates |= MISSING_TOKENS
-    return out | {lab for lab in candidates if relabel(lab) is None}
+    extra = missing_labels(name, opts)
+    return set(tokens) if extra is None else set(tokens) | extra
 
 
 def index_array(positions: np.ndarray) -> pa.Array:

@@ -392,6 +392,21 @@ def relabeler(name: str, opts: Options):
     return relabel
 
 
+def missing_labels(name: str, opts: Options) -> set[str] | None:
+    """The labels of column `name` that SPEC 1.1 turns into missing cells (the 0.4
+    tokens among them when a recode maps one elsewhere, they are not), or None when the
+    column has no `na` / `recode`. Every such label is a declared token, a recode's
+    FROM, or a 0.4 token, so the set is found without reading the column."""
+    relabel = relabeler(name, opts)
+    if relabel is None:
+        return None
+    candidates = {t for t in opts.na if isinstance(t, str)}
+    candidates |= {t[1] for t in opts.na if not isinstance(t, str) and t[0] == name}
+    candidates |= {frm for col, frm, _ in opts.recode if col == name}
+    candidates |= MISSING_TOKENS
+    return {lab for lab in candidates if relabel(lab) is None}
+
+
 def parse_held_out(text: str) -> tuple[str, str, str | None]:
     """`PATH=COLUMN[:KEY]` of --proxy-hints-with (SPEC 16); the last `=` splits."""
     path, sep, rest = text.rpartition("=")

@@ -93,7 +93,7 @@ from .analyze import analyze
 from .detect import check_overrides, label_slack
 from .errors import InputError
 from .labels import MISSING_TOKENS, TRIMMED, clean_header
-from .options import Options, relabeler, resolve
+from .options import Options, missing_labels, resolve
 from .reader import decoded_blocks, open_table, physical_lines, sniff_delimiter
 from .summary import Summary, SummaryBuilder
 
@@ -452,14 +452,7 @@ class _TableProbe(dict):
 def _missing_keys(name: str, options: Options) -> set[str] | None:
     """The labels of column `name` that SPEC 1.1 turns into missing cells (beyond the 0.4
     tokens, already null keys), or None when the column has no `na` / `recode`."""
-    relabel = relabeler(name, options)
-    if relabel is None:
-        return None
-    candidates = {t for t in options.na if isinstance(t, str)}
-    candidates |= {t[1] for t in options.na if not isinstance(t, str) and t[0] == name}
-    candidates |= {frm for col, frm, _ in options.recode if col == name}
-    candidates |= MISSING_TOKENS
-    return {lab for lab in candidates if relabel(lab) is None}
+    return missing_labels(name, options)
 
 
 def _missing_after(
