@@ -13,7 +13,7 @@ import hashlib
 import io
 import json
 
-from hypothesis import assume, event, given
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 from test_js_parity import (
     INTERVALS,
@@ -418,6 +418,12 @@ label_compare_opts = st.fixed_dictionaries(
 )
 
 
+# A fifth of the profile's examples (100 in CI, 4,000 deep): each example profiles two
+# files in both engines, and test_label_missing_files covers the profiles themselves.
+FIFTH = settings(max_examples=max(100, settings.default.max_examples // 5))
+
+
+@FIFTH
 @given(st.data())
 def test_label_missing_compare_parity(js, data):
     """SPEC 17.6: compare's label_rates and missing_by_group shifts, and the flag when the
@@ -453,6 +459,7 @@ def test_label_missing_compare_parity(js, data):
         event("compare: label rates not compared")
 
 
+@FIFTH
 @given(label_missing_cases())
 def test_label_provenance_params_parity(js, case):
     """SPEC 17.1: label_gap, missing_gap and missing_by_group always in params; label and

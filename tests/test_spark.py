@@ -75,7 +75,12 @@ REAL = [
     # SPEC 1.1 and 1.5 on Spark's complete counts
     (
         "diabetic_data.csv",
-        {"na": [["gender", "Unknown/Invalid"], "None"], "recode": [["race", "Other", "NA"]]},
+        # missing by group with na/recode: test_label_and_missing_cells_equal_the_local_engine
+        {
+            "na": [["gender", "Unknown/Invalid"], "None"],
+            "recode": [["race", "Other", "NA"]],
+            "missing_by_group": False,
+        },
     ),
     ("compas-scores-two-years.csv", {"score_categoricals": True}),
     # SPEC 17: label base rates and missing data by group (the default) from Spark's counts
