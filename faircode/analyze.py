@@ -17,16 +17,12 @@ from .labels import age_shape, age_value, band_index, band_labels, interval_year
 from .numerics import fmt, fsum, ln, pct, round_half_up, round_int, wilson_bounds
 from .options import Options, relabeler, resolve
 from .reference import match_reference, reference_block, sum_warnings
-from .summary import LABEL_CAP, PAIR_COLUMNS, Summary
+from .summary import CELL_CAP, GROUP_FLAG_CAP, LABEL_CAP, MAX_GAP_FLAGS, PAIR_COLUMNS, Summary
 
-MAX_GAP_FLAGS = 10
 #: The result's format (SPEC 1): 2 since detection and scoring v2.
 FORMAT_VERSION = 2
 #: Unscored columns named in the unscored and no-dimension flags (SPEC 6).
 UNSCORED_NAMED = 5
-# Bounds of SPEC 0.9 (the same numbers in assets/profiler-engine.js).
-CELL_CAP = 1000  # gaps listed in an intersection's cells; the rest are counted
-GROUP_FLAG_CAP = 100  # under-represented flag lines per dimension; then one summary line
 
 
 def wilson(c: int, n: int) -> tuple[float, float]:

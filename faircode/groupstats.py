@@ -8,12 +8,8 @@ from collections.abc import Callable
 from .errors import InputError
 from .numerics import pct, round_half_up, wilson_bounds
 from .options import Options, relabeler
-from .summary import LABEL_CAP, PAIR_COLUMNS, Summary
+from .summary import CELL_CAP, GROUP_FLAG_CAP, LABEL_CAP, MAX_GAP_FLAGS, PAIR_COLUMNS, Summary
 
-# Bounds shared with analyze (SPEC 0.9), the same numbers in assets/profiler-engine.js.
-CELL_CAP = 1000  # intersection cells with a rate, and groups per missing column, listed
-GROUP_FLAG_CAP = 100  # label-rate or missing-data flag lines per dimension
-MAX_CELL_FLAGS = 10  # label-rate flag lines of the intersection
 #: SPEC 17.4: what min_ratio is, and what it is not.
 RATIO_NOTE = (
     "min_ratio is the lowest group rate over the highest; the four-fifths (0.8) rule of "
@@ -294,7 +290,7 @@ def _intersection_rates(
             f"'{ext[0][0]}' x '{ext[0][1]}'",
             opts.label_gap,
             min_size,
-            MAX_CELL_FLAGS,
+            MAX_GAP_FLAGS,
         )
     return entry, flags
 

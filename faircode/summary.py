@@ -33,6 +33,9 @@ __all__ = [
 # Bounds of SPEC 0.9 (the same numbers in assets/profiler-engine.js).
 LABEL_CAP = 100_000  # distinct labels a column is counted for; past it it is "capped"
 PAIR_COLUMNS = 64  # without cross, pairs are counted among the first 64 counted columns
+CELL_CAP = 1000  # intersection gaps, rated cells and listed groups (SPEC 17); the rest counted
+GROUP_FLAG_CAP = 100  # flag lines of one kind per dimension; then one summary line
+MAX_GAP_FLAGS = 10  # flag lines of one kind for the intersection
 
 
 class Summary:
