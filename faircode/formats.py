@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any, BinaryIO
 
 from .detect import check_overrides
 from .errors import InputError, require
@@ -20,6 +18,10 @@ from .labels import DEFAULT_RULE, clean_header
 from .options import Options
 from .reader import BATCH_ROWS as READ_BATCH_ROWS
 from .summary import Summary, SummaryBuilder
+
+TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 PARQUET_MAGIC = b"PAR1"
 ARROW_MAGIC = b"ARROW1"
@@ -69,7 +71,7 @@ def _parquet_tail_ok(tail: bytes, size: int) -> bool:
     return 0 < footer <= size - 12
 
 
-def sniff_format(fh: BinaryIO, path: Path, regular: bool) -> tuple[str | None, Any]:
+def sniff_format(fh: BinaryIO, path: str, regular: bool) -> tuple[str | None, Any]:
     """Tell the format from the first bytes of an open file, reading it once.
 
     Returns (format, source): format is 'parquet', 'arrow' (IPC file), 'arrows' (IPC
@@ -86,7 +88,7 @@ def sniff_format(fh: BinaryIO, path: Path, regular: bool) -> tuple[str | None, A
         magic = "parquet"
     elif head[:6] == ARROW_MAGIC:
         magic = "arrow"
-    elif path.suffix.lower() in STREAM_SUFFIXES and head[:4] == b"\xff\xff\xff\xff":
+    elif os.path.splitext(path)[1].lower() in STREAM_SUFFIXES and head[:4] == b"\xff\xff\xff\xff":
         magic = "arrows"
     if regular:
         if magic in ("parquet", "arrow"):
@@ -139,7 +141,7 @@ def is_polars_frame(obj: Any) -> bool:
     return mod.startswith("polars") and type(obj).__name__ in ("DataFrame", "LazyFrame")
 
 
-def _batches_of_file(path: Path | bytes, fmt: str, name: str) -> tuple[Any, Iterator[Any]]:
+def _batches_of_file(path: str | bytes, fmt: str, name: str) -> tuple[Any, Iterator[Any]]:
     """(schema, iterator of record batches) of a Parquet or IPC file (a path, or the
     whole file as bytes when it came from a pipe)."""
     kind = "Parquet" if fmt == "parquet" else "Arrow IPC"
@@ -197,7 +199,7 @@ def summarize_batches(
 
 
 def summarize_file(
-    path: Path | bytes,
+    path: str | bytes,
     fmt: str,
     name: str,
     overrides: dict[str, str] | None,

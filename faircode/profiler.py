@@ -6,8 +6,6 @@ import errno
 import os
 import stat
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any, BinaryIO, NamedTuple
 
 from .analyze import analyze
 from .detect import check_overrides
@@ -21,10 +19,14 @@ from .formats import (
     summarize_frame,
     summarize_table,
 )
-from .options import Options, resolve
+from .options import Options, TupleBase, named_tuple, resolve
 from .reader import BLOCK_SIZE, read_records
 from .results import ProfileResult
 from .summary import Summary, SummaryBuilder
+
+TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 __all__ = [
     "FAST_MIN_BYTES",
@@ -43,7 +45,8 @@ __all__ = [
 FAST_MIN_BYTES = 4 << 20
 
 
-class Summarized(NamedTuple):
+@named_tuple
+class Summarized(TupleBase):
     """What `summarize` returns; unpacks as (summary, overrides, options)."""
 
     summary: Summary  # the counts every metric is computed from (SPEC 0.5)
@@ -105,7 +108,7 @@ def summarize(
         )
     if isinstance(source, (str, os.PathLike)):
         return _summarize_path(
-            Path(source),
+            os.fspath(source),
             name or str(source),
             overrides,
             options,
@@ -164,7 +167,7 @@ def _summarize_many(
     checked: dict[str, str] = {}
     for path in paths:
         summary, checked, _ = _summarize_path(
-            Path(path), path, overrides, options, block_size, on_bytes, on_rows, engine
+            path, path, overrides, options, block_size, on_bytes, on_rows, engine
         )
         if total is None:
             total = summary
@@ -181,7 +184,7 @@ def _summarize_many(
     return Summarized(total, checked, options)
 
 
-def open_input(path: Path, label: str) -> tuple[BinaryIO, bool]:
+def open_input(path: str, label: str) -> tuple[BinaryIO, bool]:
     """Open a path once for reading: (binary file, is it a regular file). A FIFO, a
     process substitution or /dev/stdin is read as a stream, never opened twice.
     Raises InputError with one line for a missing, unreadable or looping path."""
@@ -215,7 +218,7 @@ def open_input(path: Path, label: str) -> tuple[BinaryIO, bool]:
 
 
 def _summarize_path(
-    path: Path,
+    path: str,
     label: str,
     overrides,
     options: Options,

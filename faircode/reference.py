@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import os
 import re
-from pathlib import Path
 
 from .detect import SEX_ALIASES, fold
 from .errors import InputError
@@ -43,7 +42,7 @@ def load_reference(spec: str) -> tuple[list[dict], bytes, str]:
         return parse_reference(data, spec), data, spec
     from .profiler import open_input
 
-    path = Path(spec)
+    path = spec
     if not os.path.lexists(path):
         known = ", ".join(BUILTIN)
         raise InputError(f"--reference: {spec}: no such file (built-in baselines: {known})")

@@ -16,11 +16,14 @@ import importlib
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
 
 from .detect import NOT_DEMOGRAPHIC
 from .numerics import fmt, pct
 from .safetext import clip, shown
+
+TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
+if TYPE_CHECKING:
+    from typing import Any
 
 BAR_WIDTH = 24
 #: How each dimension was found (SPEC 1.4 `detected_by`), as the report says it.
@@ -720,7 +723,7 @@ def add_format_options(
 
 def check_exports(args: argparse.Namespace, inputs: list[str | None]) -> None:
     """Refuse an export PATH that is one of the command's input files (before reading)."""
-    from pathlib import Path
+    import os
 
     from .errors import InputError
 
@@ -729,7 +732,7 @@ def check_exports(args: argparse.Namespace, inputs: list[str | None]) -> None:
             if not src or src == "-":
                 continue
             try:
-                same = Path(path).resolve() == Path(src).resolve()
+                same = os.path.realpath(path) == os.path.realpath(src)
             except OSError:
                 same = False
             if same:

@@ -13,10 +13,11 @@ in a ``<pre>``. ``repr()`` is one line: what was measured, labels shown by 0.6.
 
 from __future__ import annotations
 
-import html
-from typing import Any, ClassVar
-
 from .safetext import clip, shown
+
+TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 #: Names a one-line repr lists before `...`.
 REPR_NAMES = 6
@@ -29,12 +30,16 @@ def _names(items: list[str]) -> str:
 
 def pre_html(markdown: str) -> str:
     """The Markdown report as escaped text in a ``<pre>`` (no HTML renderer)."""
+    import html  # only in a notebook: not at every start of the CLI
+
     return f'<pre class="faircode">{html.escape(markdown, quote=True)}</pre>'
 
 
 def iframe_html(document: str, title: str) -> str:
     """A whole HTML document shown inside a notebook: an ``<iframe srcdoc>`` (the document
     attribute-escaped) sandboxed to scripts only, so it runs with an opaque origin."""
+    import html
+
     return (
         f'<iframe srcdoc="{html.escape(document, quote=True)}" sandbox="allow-scripts" '
         f'title="{html.escape(title, quote=True)}" '

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 from util import DATA
 
@@ -65,3 +66,31 @@ def test_profiling_a_small_csv_imports_neither_numpy_nor_pyarrow():
     r = subprocess.run([sys.executable, "-c", cli], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stderr.strip().endswith("[]")
+
+
+#: Modules whose loading was most of the CLI's start-up (issue 12): typing (NamedTuple
+#: compiles each annotation), OpenSSL (hashlib), pathlib (urllib, ipaddress), shutil
+#: (argparse's terminal width: bz2, lzma), html, dataclasses and inspect.
+START_UP_HEAVY = {
+    "numpy", "pyarrow", "pandas", "typing", "hashlib", "_hashlib", "pathlib", "shutil",
+    "html", "dataclasses", "inspect", "tempfile", "faircode.monitor.cli",
+}  # fmt: skip
+
+
+def test_the_cli_on_a_small_csv_loads_none_of_the_heavy_modules():
+    """`faircode profile small.csv --json` as the console script runs it. With -S (no site:
+    an editable install's finder loads pathlib itself) and the source tree on sys.path,
+    so what is seen is what faircode loads beyond the bare interpreter."""
+    root = str(Path(__file__).resolve().parent.parent)
+    code = (
+        f"import sys; sys.path.insert(0, {root!r}); before = set(sys.modules)\n"
+        "import atexit; atexit.register(lambda: sys.stderr.write('LOADED ' + repr(sorted("
+        f"(set(sys.modules) - before) & set({sorted(START_UP_HEAVY)!r})))))\n"
+        "from faircode.cli import console_main\n"
+        f"sys.argv = ['faircode', 'profile', {str(DATA / 'insurance.csv')!r}, '--json']\n"
+        "sys.exit(console_main())"
+    )
+    r = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert '"dataset_hash": "sha256:' in r.stdout  # the provenance is there, hashed
+    assert r.stderr.strip().endswith("LOADED []"), r.stderr

@@ -117,7 +117,7 @@ def test_pre_commit_hook_runs_faircode_profile(tmp_path, capsys):
     entry = shlex.split(hook["entry"])
     assert entry[0] == "faircode"  # the console script of pyproject.toml
     assert re.search(
-        r'^faircode = "faircode\.cli:main"', (ROOT / "pyproject.toml").read_text(), re.M
+        r'^faircode = "faircode\.cli:console_main"', (ROOT / "pyproject.toml").read_text(), re.M
     )
     # pre-commit passes every staged file at once: each is profiled on its own
     from faircode.cli import main

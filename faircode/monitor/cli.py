@@ -93,16 +93,20 @@ def add_fairness_parser(subparsers: Any, full: bool = True) -> argparse.Argument
     """Add ``fairness`` (with its ``evaluate`` subcommand) to an argparse subparsers object.
 
     Each leaf parser gets ``func(args) -> int`` as a default; call it to run the command.
-    ``full=False`` adds the command's name and help only (what ``faircode --help`` lists):
-    a run of another command does not import the store's commands (start-up, SPEC 12).
+    ``full=False`` adds the command's name and help only (what ``faircode --help`` lists).
+    Its texts are `faircode.cli.COMMANDS`'s, where `faircode` lists every command.
     """
-    fairness = subparsers.add_parser(
-        "fairness",
-        help="subgroup model performance and fairness disparities",
-        description="Subgroup model performance, fairness disparities and a CI gate.",
-    )
-    if not full:
-        return fairness
+    from ..cli import COMMANDS
+
+    help_text, description = COMMANDS["fairness"]
+    fairness = subparsers.add_parser("fairness", help=help_text, description=description)
+    if full:
+        add_fairness_commands(fairness)
+    return fairness
+
+
+def add_fairness_commands(fairness: argparse.ArgumentParser) -> None:
+    """The subcommands of ``fairness`` (evaluate and the store's) into its parser."""
     if not isinstance(fairness, Parser):  # a caller's own parser class: route its errors
         fairness.error = lambda message: usage_error(fairness, message)  # type: ignore[method-assign]
     sub = fairness.add_subparsers(dest="fairness_command", metavar="COMMAND", parser_class=Parser)
@@ -121,7 +125,6 @@ def add_fairness_parser(subparsers: Any, full: bool = True) -> argparse.Argument
     from .commands import add_store_commands
 
     add_store_commands(sub)
-    return fairness
 
 
 def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
