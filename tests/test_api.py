@@ -94,3 +94,25 @@ def test_the_cli_on_a_small_csv_loads_none_of_the_heavy_modules():
     assert r.returncode == 0, r.stderr
     assert '"dataset_hash": "sha256:' in r.stdout  # the provenance is there, hashed
     assert r.stderr.strip().endswith("LOADED []"), r.stderr
+
+
+def test_the_streamed_hash_is_sha256_on_both_sides_of_the_small_input_bound():
+    """StreamHash hashes inputs up to SMALL_INPUT bytes with CPython's own module and
+    larger ones with OpenSSL's, switching while fed: every split gives hashlib's digest."""
+    import hashlib
+    import random
+
+    from faircode.provenance import SMALL_INPUT, StreamHash, sha256_bytes
+
+    rng = random.Random(12)
+    for size in (0, 1, 64, SMALL_INPUT - 1, SMALL_INPUT, SMALL_INPUT + 1, 2 * SMALL_INPUT + 5):
+        data = rng.randbytes(size)
+        want = "sha256:" + hashlib.sha256(data).hexdigest()
+        assert sha256_bytes(data) == want, size
+        for _ in range(3):
+            h, at = StreamHash(), 0
+            while at < size:
+                step = rng.choice((0, 1, 63, 4096, SMALL_INPUT // 2, SMALL_INPUT + 3))
+                h(data[at : at + step])
+                at += step
+            assert h.digest() == want, size
