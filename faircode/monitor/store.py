@@ -176,7 +176,9 @@ class Store:
                 # WAL lets readers work while one process writes; the busy timeout makes
                 # a second writer wait for the lock instead of failing at once.
                 self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-                self.conn.execute("PRAGMA journal_mode = WAL")
+                # The first switch to WAL takes the database's exclusive lock without the
+                # busy handler: processes opening a new store at once retry it.
+                self._retry_locked("PRAGMA journal_mode = WAL")
                 self.conn.execute("PRAGMA synchronous = NORMAL")
                 self.conn.execute("PRAGMA cache_size = -65536")  # 64 MiB
                 self.conn.execute("PRAGMA temp_store = MEMORY")
@@ -233,14 +235,22 @@ class Store:
     def _begin_sqlite(self) -> None:
         # busy_timeout covers most waits; BEGIN IMMEDIATE can still report "locked"
         # right away while a WAL checkpoint runs, so retry until the same deadline.
+        try:
+            self._retry_locked("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"the store {self.location} is busy: {exc}") from None
+
+    def _retry_locked(self, statement: str) -> None:
+        """Run a SQLite statement, again every 50 ms while it reports "locked" (a lock
+        the busy handler does not wait for), for up to BUSY_TIMEOUT_S."""
         deadline = time.monotonic() + BUSY_TIMEOUT_S
         while True:
             try:
-                self.conn.execute("BEGIN IMMEDIATE")
+                self.conn.execute(statement)
                 return
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) or time.monotonic() > deadline:
-                    raise StoreError(f"the store {self.location} is busy: {exc}") from None
+                    raise
                 time.sleep(0.05)
 
     def lock(self, name: str) -> None:
