@@ -250,9 +250,18 @@ function main() {
   const e = report.mb_per_s.engine;
   const o = report.mb_per_s.old;
   const k = report.mb_per_s.crypto;
+  // The ratio of medians, and the median of each round's own ratio (the round's runs are
+  // seconds apart, so a change in the machine's load falls mostly on both).
+  const perRound = (m, a, b) => median(m[a].map((x, i) => x / m[b][i]));
   report.ratios = {
     engine_over_crypto: { wall: e.wall / k.wall, cpu: e.cpu / k.cpu },
     engine_over_old: { wall: e.wall / o.wall, cpu: e.cpu / o.cpu },
+    engine_over_old_per_round: {
+      wall: perRound(wall, 'engine', 'old'), cpu: perRound(cpu, 'engine', 'old'),
+    },
+    engine_over_crypto_per_round: {
+      wall: perRound(wall, 'engine', 'crypto'), cpu: perRound(cpu, 'engine', 'crypto'),
+    },
   };
   report.fresh = FRESH_ROUNDS > 0 ? fresh() : {};
   report.load_end = os.loadavg();
@@ -271,8 +280,9 @@ function main() {
     console.log(`${label.padEnd(16)}${f(med(t).wall)} ${f(med(t).cpu)}   (${runs})`);
   }
   const r = report.ratios;
-  console.log(`new / old        ${r.engine_over_old.wall.toFixed(2).padStart(6)} ${r.engine_over_old.cpu.toFixed(2).padStart(6)}`);
-  console.log(`new / crypto     ${r.engine_over_crypto.wall.toFixed(2).padStart(6)} ${r.engine_over_crypto.cpu.toFixed(2).padStart(6)}`);
+  const pair = (x) => `${x.wall.toFixed(2).padStart(6)} ${x.cpu.toFixed(2).padStart(6)}`;
+  console.log(`new / old        ${pair(r.engine_over_old)}   (median of per-round ratios ${pair(r.engine_over_old_per_round)})`);
+  console.log(`new / crypto     ${pair(r.engine_over_crypto)}   (median of per-round ratios ${pair(r.engine_over_crypto_per_round)})`);
   if (!FRESH_ROUNDS) return;
   console.log(`\nin a fresh process (median of ${FRESH_ROUNDS}, JIT warm-up included), ms:`);
   console.log('size        new     old   old/new');
