@@ -115,19 +115,6 @@ function oldCreateSha256() {
 }
 
 // ---------------------------------------------------------------------------------
-// API: convenience and the exports
-// ---------------------------------------------------------------------------------
-
-function profileBytes(bytes, name, overrides, opts, chunkSize) {
-  const p = createProfiler({ name, overrides, opts });
-  if (!(bytes instanceof Uint8Array)) bytes = new Uint8Array(bytes);
-  const step = chunkSize && chunkSize > 0 ? chunkSize : 1 << 20;
-  for (let i = 0; i < bytes.length; i += step) p.push(bytes.subarray(i, i + step));
-  const summary = p.finish();
-  return analyze(summary, overrides, opts);
-}
-
-// ---------------------------------------------------------------------------------
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(name);
