@@ -1,34 +1,139 @@
 /*
  * The page: reads a table with the engine (assets/profiler-engine.js, loaded as
- * site/profiler-engine.js) in Web Workers, keeps the summary, and renders results with
- * site/views.js. Every control re-runs analyze() on the cached summary; a change the
- * summary cannot answer (a column it did not count, a pair it did not count, another
- * delimiter) says so and offers to read the file again.
+ * site/profiler-engine.js) in Web Workers and renders results with site/views.js.
+ *
+ * The path of a file (SPEC 0.8's parts on Web Workers):
+ *   - an analysis worker, kept for as long as its result is shown, plans the parts;
+ *   - one worker per part streams its bytes into a profiler and posts the packed
+ *     summary straight to the analysis worker (a MessagePort; its typed arrays are
+ *     transferred, not copied), then ends;
+ *   - the analysis worker merges the parts and analyses; it keeps the merged summary,
+ *     so every control re-runs analyze() there, without reading the file again (a change
+ *     the summary cannot answer, such as a column it did not count, says so and offers
+ *     to read the file again);
+ *   - the page's thread only draws the result: no parsing, merging or analysing on it;
+ *   - the SHA-256 of the bytes (for the exported JSON's provenance only) runs on one
+ *     more worker once a core is free of parts, and goes on after the result is
+ *     shown; Copy and Download JSON say how far it is and work once it is done.
+ * Without workers (a policy that refuses them) the page reads, hashes and analyses on
+ * its own thread, slice by slice, and says so.
  */
 (function () {
   'use strict';
   const E = window.FaircodeEngine;
   const V = window.FaircodeViews;
   const $ = (id) => document.getElementById(id);
-  const SLICE = 4 << 20; // bytes per read of a Blob slice
-  /** Let the page draw a frame and take input between two pieces of main-thread work. */
-  const breathe = () => new Promise((r) => setTimeout(r, 0));
+  const SLICE = 4 << 20; // bytes per read of a Blob slice on the page's thread (no workers)
+  /** Let the page draw a frame and take input between two pieces of main-thread work
+   * (a timeout alone may run before the next frame; a hidden page draws none, so at
+   * most 100 ms are waited for one). */
+  const breathe = () => new Promise((resolve) => {
+    let done = false;
+    const go = () => { if (!done) { done = true; setTimeout(resolve, 0); } };
+    requestAnimationFrame(go);
+    setTimeout(go, 100);
+  });
   const KINDS = ['sex', 'race', 'nationality', 'religion', 'disability', 'marital', 'age',
     'geography', 'categorical'];
   // the engine's defaults (SPEC 7), so a threshold left at its default is not sent
   const OPT_DEFAULTS = E.resolveOptions({});
+  const CORES = navigator.hardwareConcurrency || 2;
 
   // ------------------------------------------------------------------------------
   // Workers: built from the engine's own source text (a Blob URL). Chromium refuses
   // new Worker() and importScripts on file:// pages; there the page reads on the main
   // thread, slice by slice, yielding between slices, and says so.
 
+  /** What the page's thread needs of a summary to know whether it answers a change
+   * (needsReread): its columns, which were counted or capped, which pairs it holds. */
+  function summaryShape(s) {
+    return { columns: s.columns.slice(), n_rows: s.n_rows, counted: s.counts.map((c) => c !== null),
+      capped: s.columns.map((c, i) => !!(s.capped && s.capped[i])), pairs: Array.from(s.pairs.keys()) };
+  }
+
   /** The worker's program (runs after the engine's source, which sets FaircodeEngine). */
   function workerMain() {
-    /* global FaircodeEngine, FileReaderSync */
+    /* global FaircodeEngine, FileReaderSync, summaryShape */
     const E = FaircodeEngine;
-    const SLICE = 4 << 20;
+    const VIEW = 1 << 20; // bytes asked for per read of the file
+    const PROGRESS_EVERY = 8 << 20; // bytes between two progress messages
     const readSync = (blob, pos, len) => new Uint8Array(new FileReaderSync().readAsArrayBuffer(blob.slice(pos, pos + len)));
+
+    /** Hand fn(bytes) every chunk of blob[begin, end), in order. The stream's BYOB
+     * reader fills one buffer again and again: no new ArrayBuffer per read, so memory
+     * stays flat (the engine copies what it keeps of a chunk, as under Node). Without
+     * one, 4 MiB slices, the next one read while this one is used. */
+    async function eachChunk(blob, begin, end, fn) {
+      const part = blob.slice(begin, end);
+      let reader = null;
+      try { reader = part.stream().getReader({ mode: 'byob' }); } catch (e) { reader = null; }
+      if (reader !== null) {
+        let buf = new ArrayBuffer(VIEW);
+        for (;;) {
+          const r = await reader.read(new Uint8Array(buf));
+          if (r.done) return;
+          fn(r.value);
+          buf = r.value.buffer;
+        }
+      }
+      const STEP = 4 << 20;
+      let next = part.slice(0, STEP).arrayBuffer();
+      for (let pos = 0; pos < part.size; pos += STEP) {
+        const bytes = new Uint8Array(await next);
+        if (pos + STEP < part.size) next = part.slice(pos + STEP, pos + 2 * STEP).arrayBuffer();
+        fn(bytes);
+      }
+    }
+
+    /** Post progress every PROGRESS_EVERY bytes (and at the end). */
+    function progressPoster(extra) {
+      let done = 0;
+      let told = 0;
+      return (n, last) => {
+        done += n;
+        if (done - told >= PROGRESS_EVERY || last) {
+          told = done;
+          self.postMessage(Object.assign({ progress: done }, extra ? extra() : null));
+        }
+      };
+    }
+
+    let kept = null; // the analysis worker's merged summary
+
+    const GROUP_CHUNK = 4000; // groups per piece of JSON text (packResult)
+
+    /** A result as JSON text for the page: JSON.parse there takes a third of the time
+     * that structured cloning the object does. A dimension's long group list (30,000
+     * zip codes: three quarters of a 1 GB file's result) goes as separate pieces of
+     * GROUP_CHUNK groups, each parsed in a task of its own (unpackResult); its place
+     * in the text holds [] (same keys, same order). */
+    function packResult(result) {
+      const chunks = [];
+      const dimensions = result.dimensions.map((d, i) => {
+        if (d.groups.length <= GROUP_CHUNK) return d;
+        for (let k = 0; k < d.groups.length; k += GROUP_CHUNK) chunks.push([i, JSON.stringify(d.groups.slice(k, k + GROUP_CHUNK))]);
+        return Object.assign({}, d, { groups: [] });
+      });
+      return { json: JSON.stringify(Object.assign({}, result, { dimensions })), chunks };
+    }
+
+    /** analyze() on the kept summary, posted with how long it took. */
+    function analyzed(id, overrides, opts, extra) {
+      const t = performance.now();
+      let out;
+      try {
+        const result = E.analyze(kept, overrides, opts);
+        const ta = performance.now() - t;
+        out = { id, packed: packResult(result) };
+        extra = Object.assign({ analyze: ta, pack: performance.now() - t - ta }, extra);
+      } catch (e) {
+        out = { id, error: String(e && e.message ? e.message : e) };
+        extra = Object.assign({ analyze: performance.now() - t }, extra);
+      }
+      out.timings = extra;
+      return out;
+    }
+
     self.onmessage = async (ev) => {
       const m = ev.data;
       try {
@@ -43,33 +148,65 @@
             }
             layout = p.layout();
           }
-          self.postMessage({ bounds, layout });
+          self.postMessage({ id: m.id, bounds, layout });
           return;
         }
         if (m.op === 'hash') {
           const h = E.createSha256();
-          let next = m.blob.slice(0, SLICE).arrayBuffer();
-          for (let pos = 0; pos < m.blob.size; pos += SLICE) {
-            const buf = new Uint8Array(await next);
-            if (pos + SLICE < m.blob.size) next = m.blob.slice(pos + SLICE, pos + 2 * SLICE).arrayBuffer();
-            h.update(buf);
-          }
+          const tell = progressPoster();
+          await eachChunk(m.blob, 0, m.blob.size, (bytes) => { h.update(bytes); tell(bytes.length, false); });
           self.postMessage({ hash: h.hex() });
           return;
         }
-        // profile bytes [begin, end): the next slice is read while this one is counted
-        const p = E.createProfiler({ name: m.name, overrides: m.overrides, opts: m.opts });
-        let next = m.blob.slice(m.begin, Math.min(m.end, m.begin + SLICE)).arrayBuffer();
-        for (let pos = m.begin; pos < m.end; pos += SLICE) {
-          const buf = new Uint8Array(await next);
-          const after = pos + SLICE;
-          if (after < m.end) next = m.blob.slice(after, Math.min(m.end, after + SLICE)).arrayBuffer();
-          p.push(buf);
-          self.postMessage({ progress: Math.min(m.end, after) - m.begin, rows: p.counts ? p.counts.nRows : 0 });
+        if (m.op === 'profile') {
+          // bytes [begin, end) of a part after the first: the packed summary goes to the
+          // analysis worker (m.port, typed arrays transferred), the page hears it is done
+          const p = E.createProfiler({ name: m.name, overrides: m.overrides, opts: m.opts });
+          const tell = progressPoster(() => ({ rows: p.counts ? p.counts.nRows : 0 }));
+          await eachChunk(m.blob, m.begin, m.end, (bytes) => { p.push(bytes); tell(bytes.length, false); });
+          tell(0, true);
+          const t = performance.now();
+          const summary = p.finishPacked();
+          const finish = performance.now() - t;
+          const buffers = [];
+          for (const [, a, b, c] of summary.pairs) buffers.push(a.buffer, b.buffer, c.buffer);
+          m.port.postMessage({ summary, finish }, buffers);
+          m.port.close();
+          self.postMessage({ done: true, rows: summary.n_rows });
+          return;
         }
-        self.postMessage({ summary: p.finishPacked() });
+        if (m.op === 'read') {
+          // the analysis worker counts the first part itself, [begin, end), then merges
+          // the other parts' summaries (from m.ports, in order) and analyses
+          const others = m.ports.map((port) => new Promise((resolve) => {
+            port.onmessage = (e) => { port.close(); resolve(e.data); };
+          }));
+          const p = E.createProfiler({ name: m.name, overrides: m.overrides, opts: m.opts });
+          const tell = progressPoster(() => ({ id: m.id, rows: p.counts ? p.counts.nRows : 0 }));
+          await eachChunk(m.blob, m.begin, m.end, (bytes) => { p.push(bytes); tell(bytes.length, false); });
+          let t = performance.now();
+          let summary = p.finish();
+          const finish = performance.now() - t;
+          self.postMessage({ id: m.id, progress: m.end - m.begin, rows: summary.n_rows, counted: true });
+          t = performance.now();
+          const got = await Promise.all(others);
+          const wait = performance.now() - t;
+          t = performance.now();
+          for (const g of got) summary = E.mergeSummaries(summary, E.unpackSummary(g.summary));
+          const merge = performance.now() - t;
+          got.length = 0; // the packed parts live on only inside the merged pairs
+          kept = summary;
+          const out = analyzed(m.id, m.analysis.overrides, m.analysis.opts, { finish, wait, merge });
+          out.shape = summaryShape(kept);
+          self.postMessage(out);
+          return;
+        }
+        if (m.op === 'analyze') {
+          self.postMessage(analyzed(m.id, m.overrides, m.opts));
+          return;
+        }
       } catch (e) {
-        self.postMessage({ error: String(e && e.message ? e.message : e), input: !!(e && e.name === 'InputError') });
+        self.postMessage({ id: m.id, error: String(e && e.message ? e.message : e), input: !!(e && e.name === 'InputError') });
       }
     };
   }
@@ -94,7 +231,7 @@
         workerWhyNot = 'Opened from a file:// address, where the browser allows no worker scripts from files: the file is read on this page\'s thread, in slices (serve the folder, e.g. `faircode serve`, for the faster worker path).';
         return;
       }
-      const src = text + '\n;(' + workerMain.toString() + ')();\n';
+      const src = text + '\n;' + summaryShape.toString() + '\n;(' + workerMain.toString() + ')();\n';
       workerUrl = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
       const probe = new Worker(workerUrl); // a policy that refuses workers throws here
       probe.terminate();
@@ -104,8 +241,11 @@
     }
   })();
 
-  /** A task on a new worker; resolves with its last message (summary, hash or plan). */
-  function runWorker(job, msg, onProgress) {
+  const cancelled = () => Object.assign(new Error('cancelled'), { cancelled: true });
+
+  /** A task on a new worker, ended with its last message (done, hash); resolves with
+   * that message. */
+  function runWorker(job, msg, onProgress, transfer) {
     return new Promise((resolve, reject) => {
       const w = new Worker(workerUrl);
       job.workers.push(w);
@@ -118,88 +258,233 @@
         else resolve(d);
       };
       w.onerror = (ev) => { w.terminate(); reject(new Error(ev.message || 'worker failed')); };
-      w.postMessage(msg);
+      w.postMessage(msg, transfer || []);
     });
+  }
+
+  /** The analysis worker: plans the parts, counts the first, keeps the merged summary
+   * of one read. ask(msg, transfer, onProgress) posts a request and resolves with its
+   * answer; end() ends the worker. */
+  function startAnalyst() {
+    const w = new Worker(workerUrl);
+    const pending = new Map();
+    let next = 1;
+    const fail = (err) => { for (const p of pending.values()) p.reject(err); pending.clear(); };
+    w.onmessage = (ev) => {
+      const d = ev.data;
+      const p = pending.get(d.id);
+      if (p === undefined) return;
+      if (d.progress !== undefined) { if (p.onProgress) p.onProgress(d); return; }
+      pending.delete(d.id);
+      if (d.packed === undefined) { p.resolve(d); return; }
+      unpackResult(d.packed).then((u) => {
+        Object.assign(d, u);
+        delete d.packed;
+        p.resolve(d);
+      }, p.reject);
+    };
+    w.onerror = (ev) => fail(new Error(ev.message || 'the analysis worker failed'));
+    return {
+      inWorker: true,
+      ask(msg, transfer, onProgress) {
+        return new Promise((resolve, reject) => {
+          const id = next++;
+          pending.set(id, { resolve, reject, onProgress });
+          w.postMessage(Object.assign({ id }, msg), transfer || []);
+        });
+      },
+      end() { w.terminate(); fail(cancelled()); },
+    };
+  }
+
+  /** The result from the worker's packResult: the text, then each piece of a long group
+   * list parsed in a task of its own, so that no frame waits for all of it. Resolves
+   * with {result, chars (the texts' length), parseMs (the page thread's time)}. */
+  async function unpackResult(packed) {
+    let t = performance.now();
+    const result = JSON.parse(packed.json);
+    let parseMs = performance.now() - t;
+    let chars = packed.json.length;
+    for (const [i, text] of packed.chunks) {
+      await breathe();
+      t = performance.now();
+      const groups = result.dimensions[i].groups;
+      for (const g of JSON.parse(text)) groups.push(g);
+      parseMs += performance.now() - t;
+      chars += text.length;
+    }
+    return { result, chars, parseMs };
+  }
+
+  /** The same requests answered on this page's thread (no workers): a summary read here. */
+  function mainThreadAnalyst(summary) {
+    return {
+      inWorker: false,
+      async ask(msg) {
+        const t = performance.now();
+        try {
+          return { id: 0, result: E.analyze(summary, msg.overrides, msg.opts), timings: { analyze: performance.now() - t } };
+        } catch (e) {
+          return { id: 0, error: e.message, timings: { analyze: performance.now() - t } };
+        }
+      },
+      end() {},
+    };
   }
 
   function cancelJob(job) {
     job.cancelled = true;
     for (const w of job.workers) w.terminate();
-    for (const r of job.rejects) r(Object.assign(new Error('cancelled'), { cancelled: true }));
+    if (job.analyst) job.analyst.end();
+    for (const r of job.rejects) r(cancelled());
+    if (job.onCancel) job.onCancel();
   }
 
-  /** Read a Blob into a summary and the SHA-256 of its bytes. */
-  async function readSummary(blob, name, overrides, opts, job, onProgress) {
+  // ------------------------------------------------------------------------------
+  // The SHA-256 of a file's bytes: only the exported JSON's provenance needs it, so it
+  // runs beside (or after) the profile and never holds up the result.
+
+  /** The hash of `blob`: one worker per blob, its progress kept for the export buttons.
+   * Returns {blob, promise, hash, done, progress, error}. */
+  function hashJob(blob) {
+    const hj = { blob, hash: null, done: false, progress: 0, error: null, worker: null, listeners: [] };
+    const tell = () => { for (const f of hj.listeners) f(hj); };
+    const t0 = performance.now();
+    const w = new Worker(workerUrl);
+    hj.worker = w;
+    hj.promise = new Promise((resolve) => {
+      const finish = (hash, err) => {
+        if (hj.worker === null) return;
+        w.terminate();
+        hj.worker = null;
+        hj.hash = hash;
+        hj.error = err;
+        hj.done = err === null || err !== 'cancelled';
+        hj.ms = performance.now() - t0;
+        tell();
+        resolve(hj);
+      };
+      w.onmessage = (ev) => {
+        const d = ev.data;
+        if (d.progress !== undefined) { hj.progress = d.progress; tell(); return; }
+        finish(d.error !== undefined ? null : d.hash, d.error !== undefined ? d.error : null);
+      };
+      w.onerror = (ev) => finish(null, ev.message || 'the hashing worker failed');
+      hj.cancel = () => finish(null, 'cancelled');
+    });
+    w.postMessage({ op: 'hash', blob });
+    return hj;
+  }
+
+  /** A hash already known (the page's own thread hashed while reading). */
+  function doneHash(blob, hash) {
+    return { blob, hash, done: true, progress: blob.size, error: null, worker: null, listeners: [],
+      promise: null, cancel() {}, ms: 0 };
+  }
+
+  /**
+   * Read a Blob: the analysis worker plans the parts and counts the first, one more
+   * worker counts each other part, the analysis worker merges and analyses.
+   * `analysis` is {overrides, opts} of the first analysis. Resolves with {analyst,
+   * shape, answer: {result | error, timings}, parts}; job.onCounted(left) is called as
+   * each part is counted, with the number of parts still being counted (the hash
+   * starts once a core is free of them).
+   */
+  async function readFile(blob, name, overrides, opts, analysis, job, onProgress) {
     await workersReady;
-    if (!workerUrl) return readOnMainThread(blob, name, overrides, opts, job, onProgress);
-    const cores = navigator.hardwareConcurrency || 2;
-    const parts = E.defaultParts(blob.size, cores, opts);
-    const hashP = runWorker(job, { op: 'hash', blob });
-    hashP.catch(() => {}); // awaited below; a cancel must not be an unhandled rejection
-    let summary = null;
+    if (!workerUrl) return readOnMainThread(blob, name, overrides, opts, analysis, job, onProgress);
+    const parts = E.defaultParts(blob.size, CORES, opts);
+    job.analyst = startAnalyst();
+    let bounds = [0, blob.size];
+    let layout = null;
     if (parts > 1) {
-      const plan = await runWorker(job, { op: 'plan', blob, parts, name, overrides, opts });
-      if (plan.layout !== null && plan.bounds.length >= 3) {
-        const done = new Array(plan.bounds.length - 1).fill(0);
-        const rows = done.slice();
-        const partOpts = E.partOptions(opts, plan.layout);
-        const tasks = [];
-        for (let k = 0; k + 1 < plan.bounds.length; k++) {
-          tasks.push(runWorker(job, { op: 'profile', blob, begin: plan.bounds[k], end: plan.bounds[k + 1], name,
-            overrides, opts: k === 0 ? opts : partOpts }, (d) => {
-            done[k] = d.progress; rows[k] = d.rows;
-            onProgress(done.reduce((a, b) => a + b, 0), rows.reduce((a, b) => a + b, 0), plan.bounds.length - 1);
-          }));
-        }
-        try {
-          const results = await Promise.all(tasks);
-          let t = performance.now();
-          summary = E.unpackSummary(results[0].summary);
-          job.timings.merge = 0;
-          for (const r of results.slice(1)) {
-            await breathe();
-            t = performance.now();
-            summary = E.mergeSummaries(summary, E.unpackSummary(r.summary));
-            job.timings.merge += performance.now() - t;
-          }
-        } catch (e) {
-          if (e.cancelled) throw e;
-          summary = null; // a cut inside quotes, or a problem of the file: one part says which
-        }
-      }
+      const t = performance.now();
+      const plan = await job.analyst.ask({ op: 'plan', blob, parts, name, overrides, opts });
+      job.timings.plan = performance.now() - t;
+      if (plan.error !== undefined) throw Object.assign(new Error(plan.error), { input: plan.input });
+      if (plan.layout !== null && plan.bounds.length >= 3) { bounds = plan.bounds; layout = plan.layout; }
     }
-    if (summary === null) {
-      const r = await runWorker(job, { op: 'profile', blob, begin: 0, end: blob.size, name, overrides, opts },
-        (d) => onProgress(d.progress, d.rows, 1));
-      summary = E.unpackSummary(r.summary);
+    let answer;
+    try {
+      answer = await countParts(blob, bounds, layout, name, overrides, opts, analysis, job, onProgress);
+    } catch (e) {
+      if (e.cancelled || bounds.length < 3) throw e;
+      // a cut inside quotes, or a problem of the file: one part says which
+      for (const w of job.workers) w.terminate();
+      job.workers = [];
+      job.analyst.end();
+      job.analyst = startAnalyst();
+      bounds = [0, blob.size];
+      answer = await countParts(blob, bounds, null, name, overrides, opts, analysis, job, onProgress);
     }
-    const th = performance.now();
-    const { hash } = await hashP;
-    job.timings.hashWait = performance.now() - th;
-    job.timings.read = performance.now() - job.t0;
-    return { summary, hash, parts: Math.max(1, parts) };
+    return { analyst: job.analyst, shape: answer.shape, answer, parts: bounds.length - 1 };
   }
 
-  async function readOnMainThread(blob, name, overrides, opts, job, onProgress) {
+  /** Count the parts [bounds[k], bounds[k + 1]): the first on the analysis worker, each
+   * other on a worker of its own that posts its summary to the analysis worker. Resolves
+   * with the analysis worker's answer (the merged summary's shape and first result). */
+  async function countParts(blob, bounds, layout, name, overrides, opts, analysis, job, onProgress) {
+    const n = bounds.length - 1;
+    const done = new Array(n).fill(0);
+    const rows = done.slice();
+    let counting = n;
+    const counted = () => {
+      counting--;
+      if (counting === n - 1) job.timings.firstPart = performance.now() - job.t0;
+      if (counting === 0) job.timings.parts = performance.now() - job.t0;
+      if (job.onCounted) job.onCounted(counting);
+    };
+    const report = (k) => (d) => {
+      done[k] = d.progress; rows[k] = d.rows;
+      onProgress(done.reduce((a, b) => a + b, 0), rows.reduce((a, b) => a + b, 0), n);
+      if (d.counted) counted();
+    };
+    const channels = Array.from({ length: n - 1 }, () => new MessageChannel());
+    const ports = channels.map((c) => c.port2);
+    const first = job.analyst.ask({ op: 'read', blob, begin: 0, end: bounds[1], name, overrides, opts, ports, analysis },
+      ports, report(0)).then((a) => {
+      if (a.shape === undefined) throw Object.assign(new Error(a.error), { input: a.input });
+      return a;
+    });
+    const partOpts = layout === null ? opts : E.partOptions(opts, layout);
+    const others = channels.map((c, i) => runWorker(job, { op: 'profile', blob, begin: bounds[i + 1], end: bounds[i + 2],
+      name, overrides, opts: partOpts, port: c.port1 }, report(i + 1), [c.port1]).then((d) => { counted(); return d; }));
+    const [answer] = await Promise.all([first, ...others]);
+    job.timings.answered = performance.now() - job.t0;
+    return answer;
+  }
+
+  async function readOnMainThread(blob, name, overrides, opts, analysis, job, onProgress) {
     const p = E.createProfiler({ name, overrides, opts });
     const h = E.createSha256();
     for (let pos = 0; pos < blob.size; pos += SLICE) {
-      if (job.cancelled) throw Object.assign(new Error('cancelled'), { cancelled: true });
+      if (job.cancelled) throw cancelled();
       const buf = new Uint8Array(await blob.slice(pos, pos + SLICE).arrayBuffer());
       p.push(buf);
       h.update(buf);
       onProgress(Math.min(blob.size, pos + SLICE), p.counts ? p.counts.nRows : 0, 0);
       await new Promise((r) => setTimeout(r, 0)); // let the page paint and take input
     }
-    return { summary: p.finish(), hash: h.hex(), parts: 0 };
+    const summary = p.finish();
+    job.hash = h.hex();
+    job.timings.parts = performance.now() - job.t0;
+    if (job.onCounted) job.onCounted(0);
+    await breathe();
+    const analyst = mainThreadAnalyst(summary);
+    const answer = await analyst.ask({ op: 'analyze', overrides: analysis.overrides, opts: analysis.opts });
+    return { analyst, shape: summaryShape(summary), answer, parts: 0 };
   }
 
   // ------------------------------------------------------------------------------
   // State and controls
 
   const state = {
-    blob: null, name: '', summary: null, hash: null, readOverrides: [], readOpts: {},
-    result: null, reference: null, referenceHash: null, job: null,
+    blob: null, name: '', readOverrides: [], readOpts: {},
+    // the read whose result is shown: its analysis worker (holding the merged summary),
+    // the summary's shape (what needsReread asks), its Blob and its job
+    analyst: null, shape: null, readBlob: null, lastJob: null,
+    hashes: new Map(), // Blob -> its hash job (hashJob)
+    result: null, reference: null, referenceHash: null, job: null, asked: 0,
   };
 
   function notice(text) { $('notice').textContent = text || ''; }
@@ -325,7 +610,7 @@
 
   /** Why the cached summary cannot answer these settings, or null when it can. */
   function needsReread(overrides, opts, result) {
-    const s = state.summary;
+    const s = state.shape;
     const ro = new Map(state.readOverrides);
     const no = new Map(overrides);
     if ((opts.delimiter || '') !== (state.readOpts.delimiter || '')) return 'another delimiter changes how the file is split';
@@ -342,7 +627,7 @@
     const maxCat = (o) => (o.max_categorical === undefined ? 20 : o.max_categorical);
     for (let i = 0; i < s.columns.length; i++) {
       const col = s.columns[i];
-      if (s.counts[i] !== null || (s.capped && s.capped[i])) continue;
+      if (s.counted[i] || s.capped[i]) continue;
       const kind = no.get(col);
       if (kind === 'ignore') continue;
       if (ro.get(col) === 'ignore') return `'${col}' was ignored while reading, so its labels were not counted`;
@@ -368,27 +653,44 @@
     return o;
   }
 
-  /** Re-run the analysis from the cached summary (no byte is read). */
-  function reanalyze() {
-    if (!state.summary) return;
+  /** Re-run the analysis from the cached summary, on the analysis worker that keeps it
+   * (no byte is read). Only the answer to the latest change is shown. */
+  async function reanalyze() {
+    if (!state.shape) return;
     error('');
     let overrides;
     let opts;
-    let result;
     try {
       overrides = chosenOverrides();
       opts = chosenOpts();
       const why0 = needsReread(overrides, opts, null);
       if (why0 !== null) return askReread(why0, overrides, opts);
-      result = E.analyze(state.summary, overrides, analysisOpts(opts));
     } catch (e) {
       error(e.message);
       return;
     }
+    const analyst = state.analyst;
+    const asked = ++state.asked;
+    const busy = setTimeout(() => { if (asked === state.asked) $('results').setAttribute('aria-busy', 'true'); }, 100);
+    let answer;
+    try {
+      answer = await analyst.ask({ op: 'analyze', overrides, opts: analysisOpts(opts) });
+    } catch (e) {
+      if (!e.cancelled) error(e.message);
+      return;
+    } finally {
+      clearTimeout(busy);
+    }
+    if (asked !== state.asked || analyst !== state.analyst) return; // a later change, or another read
+    $('results').setAttribute('aria-busy', 'false');
+    $('results').dataset.analyses = String(Number($('results').dataset.analyses || 0) + 1);
+    $('results').dataset.analysedIn = analyst.inWorker ? 'worker' : 'page';
+    if (answer.error !== undefined) { error(answer.error); return; }
+    const result = answer.result;
     const why = needsReread(overrides, opts, result);
     if (why !== null) return askReread(why, overrides, opts);
     $('reread').hidden = true;
-    show(result, overrides, opts);
+    if (!await show(result, overrides, opts, answer.chars)) return;
     notice(`Re-analysed from the counts already read (no byte read again): score ${result.overall_score === null ? 'not measured' : result.overall_score}, grade ${result.grade || 'none'}.`);
   }
 
@@ -399,15 +701,54 @@
     $('results').dataset.stale = 'true';
   }
 
-  function show(result, overrides, opts) {
+  /** A result whose JSON text is longer is drawn over several frames (show). */
+  const DRAW_IN_FRAMES = 256 << 10;
+  let drawing = 0;
+
+  /**
+   * Draw a result (views.js). A large one (`chars`, its JSON's length, over
+   * DRAW_IN_FRAMES: a 1 GB file's result took 110-190 ms to build and 150-300 ms to lay
+   * out at once) is built in two halves, the sections up to "not scored" and then label
+   * rates, missing data by group and flags, and its sections are put in place one frame
+   * each; the page ends with the same view as one renderProfile() of the whole result
+   * (tests/test_site.py compares them). Resolves false when a later show() took over.
+   */
+  async function show(result, overrides, opts, chars) {
+    const token = ++drawing;
     state.result = result;
     state.shownOverrides = overrides;
     state.shownOpts = opts;
     const mount = $('results');
     mount.dataset.stale = 'false';
+    const ctx = { name: state.name };
+    if (!(chars > DRAW_IN_FRAMES)) {
+      mount.replaceChildren(V.renderProfile(result, ctx));
+    } else {
+      mount.setAttribute('aria-busy', 'true');
+      const view = V.renderProfile(Object.assign({}, result, { label_rates: null, missing_by_group: null, flags: [] }), ctx);
+      const first = Array.from(view.children).filter((sec) => !sec.matches('.flags'));
+      view.replaceChildren();
+      await breathe();
+      if (token !== drawing) return false;
+      mount.replaceChildren(view);
+      for (const sec of first) {
+        view.appendChild(sec);
+        await breathe();
+        if (token !== drawing) return false;
+      }
+      const rest = V.renderProfile(Object.assign({}, result, { dimensions: [], intersections: [], unscored: [] }), ctx);
+      await breathe();
+      for (const sec of Array.from(rest.children).filter((x) => x.matches('.label-rates, .missing-by-group, .flags'))) {
+        if (token !== drawing) return false;
+        view.appendChild(sec);
+        await breathe();
+      }
+      if (token !== drawing) return false;
+    }
     mount.dataset.renders = String(Number(mount.dataset.renders || 0) + 1);
-    mount.replaceChildren(V.renderProfile(result, { name: state.name }));
     mount.setAttribute('aria-busy', 'false');
+    updateExports();
+    return true;
   }
 
   function buildControls(columns, overrides) {
@@ -444,7 +785,8 @@
     $('controls').hidden = false;
   }
 
-  /** Read state.blob with the current settings, then analyse and show. */
+  /** Read state.blob with the current settings, then analyse and show; the hash goes
+   * on after the result is shown (the export buttons wait for it). */
   async function readAndShow() {
     if (!state.blob) return;
     if (state.job) cancelJob(state.job);
@@ -459,56 +801,147 @@
       error(e.message);
       return;
     }
+    const blob = state.blob;
     const t0 = performance.now();
-    const job = { workers: [], rejects: [], cancelled: false, timings: {}, t0 };
+    const job = { workers: [], rejects: [], cancelled: false, timings: {}, t0, analyst: null };
     state.job = job;
-    startProgress(state.blob.size);
-    const onProgress = progressUpdater(state.blob.size, t0);
+    watchLongTasks(job);
+    startProgress(blob.size);
+    const onProgress = progressUpdater(blob.size, t0);
     $('reread').hidden = true;
     notice(workerUrl === null && workerWhyNot ? workerWhyNot : `Reading ${state.name} in your browser…`);
+    const hashNow = () => { if (workerUrl !== null && !state.hashes.has(blob)) state.hashes.set(blob, hashJob(blob)); };
+    // The hash starts once a core is free of parts (on two cores: as the first of two
+    // parts ends). Started with the parts, three busy threads on two cores delayed the
+    // result of a 1 GB file from 7-10 s to 14-15 s, and the hash ended at about the
+    // same time either way (measured: benchmarks/README.md).
+    job.onCounted = (left) => { if (left < CORES) hashNow(); };
+    job.onCancel = () => {
+      // a hash nobody will export: the file whose read was cancelled is not the one shown
+      const hj = state.hashes.get(blob);
+      if (hj && blob !== state.readBlob) { hj.cancel(); state.hashes.delete(blob); }
+    };
     let read;
     try {
-      read = await readSummary(state.blob, state.name, overrides, countingOpts(opts), job, onProgress);
+      read = await readFile(blob, state.name, overrides, countingOpts(opts), { overrides, opts: analysisOpts(opts) }, job, onProgress);
     } catch (e) {
       state.job = null;
       $('results').setAttribute('aria-busy', 'false');
       if (e.cancelled) { notice('Cancelled: nothing was read to the end.'); $('progress-box').dataset.state = 'cancelled'; return; }
+      job.onCancel();
       error(e.message);
       $('progress-box').hidden = true;
       return;
     }
     state.job = null;
-    $('results').dataset.reads = String(Number($('results').dataset.reads || 0) + 1);
-    onProgress(state.blob.size, read.summary.n_rows, read.parts);
+    if (job.hash !== undefined) state.hashes.set(blob, doneHash(blob, job.hash)); // read on this thread
+    if (state.analyst && state.analyst !== read.analyst) state.analyst.end();
+    const shape = Object.assign({}, read.shape, { pairs: new Set(read.shape.pairs) });
+    Object.assign(state, { analyst: read.analyst, shape, readBlob: blob, lastJob: job,
+      readOverrides: overrides, readOpts: countingOpts(opts) });
+    state.asked++; // an answer to a change asked of the previous summary is not shown
+    for (const [b, hj] of state.hashes) if (b !== blob) { hj.cancel(); state.hashes.delete(b); }
+    const mount = $('results');
+    mount.dataset.reads = String(Number(mount.dataset.reads || 0) + 1);
+    onProgress(blob.size, read.shape.n_rows, read.parts);
     $('progress-box').dataset.state = 'done';
     const secs = (performance.now() - t0) / 1000;
-    Object.assign(state, { summary: read.summary, hash: read.hash, readOverrides: overrides, readOpts: countingOpts(opts) });
-    $('results').dataset.readSeconds = secs.toFixed(3);
-    $('results').dataset.readParts = String(read.parts);
-    if ($('controls').hidden || $('kinds').childElementCount !== read.summary.columns.length ||
-        Array.from(document.querySelectorAll('#kinds select')).some((s, i) => s.dataset.column !== read.summary.columns[i])) {
-      buildControls(read.summary.columns, overrides);
+    mount.dataset.readSeconds = secs.toFixed(3);
+    mount.dataset.readParts = String(read.parts);
+    mount.dataset.analysedIn = read.analyst.inWorker ? 'worker' : 'page';
+    Object.assign(job.timings, prefixed('worker_', read.answer.timings));
+    if (read.answer.parseMs !== undefined) job.timings.parse = read.answer.parseMs;
+    const columns = read.shape.columns;
+    if ($('controls').hidden || $('kinds').childElementCount !== columns.length ||
+        Array.from(document.querySelectorAll('#kinds select')).some((s, i) => s.dataset.column !== columns[i])) {
+      buildControls(columns, overrides);
     }
-    let result;
-    await breathe();
-    if (state.job !== null || state.summary !== read.summary) return; // another read began
-    const ta = performance.now();
-    try {
-      result = E.analyze(read.summary, overrides, analysisOpts(opts));
-    } catch (e) {
-      error(e.message);
+    if (read.answer.error !== undefined) {
+      error(read.answer.error);
+      state.result = null; // (the view shown is of another read: not exported)
+      updateExports();
+      mount.setAttribute('aria-busy', 'false');
       return;
     }
-    job.timings.analyze = performance.now() - ta;
+    const result = read.answer.result;
     await breathe();
-    if (state.job !== null || state.summary !== read.summary) return;
+    if (state.job !== null || state.analyst !== read.analyst) return; // another read began
     const tr = performance.now();
-    show(result, overrides, opts);
+    if (!await show(result, overrides, opts, read.answer.chars)) return;
     job.timings.render = performance.now() - tr;
-    $('results').dataset.timings = JSON.stringify(job.timings);
+    job.timings.resultShown = performance.now() - t0;
+    recordTimings(job);
     const how = read.parts > 1 ? `${read.parts} workers` : read.parts === 1 ? 'a worker' : 'this page\'s thread';
     notice(`${state.name}: ${result.n_rows.toLocaleString('en-US')} rows read in ${secs.toFixed(2)} s on ${how}; score ${result.overall_score === null ? 'not measured' : result.overall_score}, grade ${result.grade || 'none'}.` +
       (read.parts === 0 && workerWhyNot ? ' ' + workerWhyNot : ''));
+    hashNow(); // (started already unless the read took the page's thread or failed over)
+    const hj = state.hashes.get(blob);
+    if (hj && !hj.done) hj.listeners.push(updateExports);
+    if (hj && hj.promise) await hj.promise;
+    if (state.lastJob !== job) return;
+    job.timings.hashDone = performance.now() - t0;
+    job.watchUntil = performance.now();
+    if (hj && hj.ms) job.timings.hash = hj.ms;
+    recordTimings(job);
+    updateExports();
+  }
+
+  function prefixed(prefix, obj) {
+    const out = {};
+    for (const k of Object.keys(obj || {})) out[prefix + k] = obj[k];
+    return out;
+  }
+
+  /** The read's timings (ms from choosing the file, or durations) on #results, as JSON
+   * in data-timings: parts (every part counted), resultShown, hashDone (the export
+   * ready), longestTask (the page thread's longest task meanwhile, if over 50 ms), and
+   * the pieces between (plan, worker_merge, worker_analyze, parse, render, hash...). */
+  function recordTimings(job) {
+    const mount = $('results');
+    const t = {};
+    for (const [k, v] of Object.entries(job.timings)) t[k] = Math.round(v * 10) / 10;
+    mount.dataset.timings = JSON.stringify(t);
+  }
+
+  // The longest task on this page's thread from choosing a file until its result is
+  // drawn and hashed (a task over 50 ms is a "long task"; frames wait for it).
+  let longTaskJob = null;
+  try {
+    new PerformanceObserver((list) => {
+      const job = longTaskJob;
+      if (job === null) return;
+      for (const e of list.getEntries()) {
+        if (e.startTime + e.duration < job.t0 || e.startTime > job.watchUntil) continue;
+        if (e.duration > job.timings.longestTask) job.timings.longestTask = e.duration;
+      }
+      if (state.lastJob === job) recordTimings(job);
+    }).observe({ type: 'longtask' });
+  } catch (e) { /* no long task timing in this browser */ }
+  function watchLongTasks(job) {
+    longTaskJob = job;
+    job.watchUntil = Infinity;
+    job.timings.longestTask = 0;
+  }
+
+  /** Copy and Download JSON hold the file's SHA-256: until it is computed they say how
+   * far it is, and are disabled. */
+  function updateExports() {
+    const hj = state.readBlob ? state.hashes.get(state.readBlob) : undefined;
+    const ready = hj !== undefined && hj.done && state.result !== null;
+    $('results').dataset.hash = ready ? 'done' : 'pending';
+    for (const id of ['copy-json', 'download-json']) {
+      const b = $(id);
+      if (!b.dataset.text) b.dataset.text = b.textContent;
+      b.disabled = !ready;
+      if (ready) {
+        b.textContent = b.dataset.text;
+        b.removeAttribute('title');
+        continue;
+      }
+      const pct = hj && state.readBlob.size ? Math.floor((100 * hj.progress) / state.readBlob.size) : 0;
+      b.textContent = `${b.dataset.text} (hashing the file: ${pct}%)`;
+      b.title = 'The JSON\'s provenance holds the SHA-256 of the file\'s bytes, still being computed.';
+    }
   }
 
   /** Before the first read the only setting is the delimiter. */
@@ -520,7 +953,9 @@
   function openBlob(blob, name) {
     state.blob = blob;
     state.name = name;
-    state.summary = null;
+    // another file: the shown result's controls and analysis go (its view stays until
+    // the new one is drawn, and so does its export)
+    if (state.analyst && state.readBlob !== blob) { state.analyst.end(); state.analyst = null; state.shape = null; }
     $('controls').hidden = true;
     $('kinds').replaceChildren();
     $('cross-a').value = '';
@@ -535,8 +970,11 @@
 
   function exported() {
     const r = Object.assign({}, state.result);
-    r.provenance = E.provenance({ opts: state.shownOpts, overrides: state.shownOverrides,
-      hashes: { dataset_hash: state.hash }, referenceHash: state.reference ? state.referenceHash : undefined });
+    const hj = state.hashes.get(state.readBlob);
+    const hashes = { dataset_hash: hj && hj.done ? hj.hash : null };
+    const notes = hj && hj.error ? { dataset_hash: `the bytes could not be hashed: ${hj.error}` } : undefined;
+    r.provenance = E.provenance({ opts: state.shownOpts, overrides: state.shownOverrides, hashes, notes,
+      referenceHash: state.reference ? state.referenceHash : undefined });
     return r;
   }
 
@@ -592,26 +1030,44 @@
       opts = $('controls').hidden ? chosenOptsBeforeControls() : chosenOpts();
       delete opts.cross;
     } catch (e) { say(e.message); return; }
-    const job = { workers: [], rejects: [], cancelled: false, timings: {}, t0: performance.now() };
     const results = [];
-    const hashes = {};
+    const hashJobs = [];
+    const jobs = [];
     try {
-      for (const [k, f] of [['a', fa], ['b', fb]]) {
+      for (const f of [fa, fb]) {
         say(`Reading ${f.name}…`);
-        const r = await readSummary(f, f.name, [], opts, job, () => {});
-        results.push(E.analyze(r.summary, [], opts));
-        hashes[`dataset_hash_${k}`] = r.hash;
+        const job = { workers: [], rejects: [], cancelled: false, timings: {}, t0: performance.now(), analyst: null };
+        jobs.push(job);
+        job.onCounted = (left) => { if (left < CORES && workerUrl !== null && !job.hj) job.hj = hashJob(f); };
+        const r = await readFile(f, f.name, [], opts, { overrides: [], opts }, job, () => {});
+        r.analyst.end(); // a comparison is not re-analysed
+        if (r.answer.error !== undefined) throw new Error(r.answer.error);
+        results.push(r.answer.result);
+        hashJobs.push(job.hash !== undefined ? doneHash(f, job.hash) : job.hj || hashJob(f));
       }
       const result = E.compare(results[0], results[1], opts);
       compareState.result = result;
-      compareState.exported = Object.assign({}, result, { provenance: E.provenance({ opts, overrides: [], hashes }) });
+      compareState.exported = null;
       compareState.names = [fa.name, fb.name];
       $('compare-results').replaceChildren(V.renderCompare(result, { nameA: fa.name, nameB: fb.name }));
-      $('compare-copy-json').disabled = false;
-      $('compare-download-json').disabled = false;
       $('compare-download-report').disabled = false;
-      say(`Compared ${fa.name} with ${fb.name}: ${result.dimensions.length} shared dimensions, ${result.flags.length} flags.`);
+      const told = `Compared ${fa.name} with ${fb.name}: ${result.dimensions.length} shared dimensions, ${result.flags.length} flags.`;
+      const exportsDisabled = (v) => { $('compare-copy-json').disabled = v; $('compare-download-json').disabled = v; };
+      exportsDisabled(true);
+      if (hashJobs.some((h) => !h.done)) say(told + ' Copy and Download JSON wait for the files\' SHA-256 (their provenance).');
+      const done = await Promise.all(hashJobs.map((h) => h.promise || h));
+      if (compareState.result !== result) return;
+      const hashes = {};
+      done.forEach((h, i) => { hashes[`dataset_hash_${'ab'[i]}`] = h.hash; });
+      compareState.exported = Object.assign({}, result, { provenance: E.provenance({ opts, overrides: [], hashes }) });
+      exportsDisabled(false);
+      say(told);
     } catch (e) {
+      for (const job of jobs) {
+        if (job.analyst) job.analyst.end();
+        for (const w of job.workers) w.terminate();
+      }
+      for (const h of hashJobs) h.cancel();
       say(e.message);
     }
   }
@@ -661,7 +1117,7 @@
         }
       });
     }
-    $('delimiter').addEventListener('change', () => { if (state.summary) reanalyze(); });
+    $('delimiter').addEventListener('change', () => { if (state.shape) reanalyze(); });
     $('cancel').addEventListener('click', () => { if (state.job) cancelJob(state.job); });
     $('reread').addEventListener('click', readAndShow);
     for (const id of ['cross-a', 'cross-b', 'opt-score_categoricals', 'label-col', 'label-positive', 'opt-missing_by_group']) {
@@ -688,8 +1144,9 @@
       const f = $('reference-file').files[0];
       if (f) await setReference(new Uint8Array(await f.arrayBuffer()), f.name);
     });
-    $('copy-json').addEventListener('click', () => copyText(JSON.stringify(exported(), null, 2), notice));
-    $('download-json').addEventListener('click', () => download(baseName(state.name) + '.faircode.json', JSON.stringify(exported(), null, 2) + '\n', 'application/json'));
+    const hashed = () => { const hj = state.hashes.get(state.readBlob); return hj !== undefined && hj.done && state.result !== null; };
+    $('copy-json').addEventListener('click', () => { if (hashed()) copyText(JSON.stringify(exported(), null, 2), notice); });
+    $('download-json').addEventListener('click', () => { if (hashed()) download(baseName(state.name) + '.faircode.json', JSON.stringify(exported(), null, 2) + '\n', 'application/json'); });
     $('download-report').addEventListener('click', async () => {
       try {
         download(baseName(state.name) + '.faircode.html', await reportHtml('profile', state.result, { name: state.name }), 'text/html');
