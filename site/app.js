@@ -703,15 +703,20 @@
 
   /** A result whose JSON text is longer is drawn over several frames (show). */
   const DRAW_IN_FRAMES = 256 << 10;
+  /** Elements put in place per frame while a large result is drawn. */
+  const NODES_PER_FRAME = 1000;
   let drawing = 0;
 
   /**
    * Draw a result (views.js). A large one (`chars`, its JSON's length, over
-   * DRAW_IN_FRAMES: a 1 GB file's result took 110-190 ms to build and 150-300 ms to lay
-   * out at once) is built in two halves, the sections up to "not scored" and then label
-   * rates, missing data by group and flags, and its sections are put in place one frame
-   * each; the page ends with the same view as one renderProfile() of the whole result
-   * (tests/test_site.py compares them). Resolves false when a later show() took over.
+   * DRAW_IN_FRAMES) would hold one frame for the whole of its building and layout: for
+   * the 1 GB benchmark 110-190 ms to build and 150-300 ms to lay out, for its 100 MB
+   * slice 300 ms of layout in the missing-data table alone (8,900 flagged groups).
+   * It is built in two halves, the sections up to "not scored", then label rates,
+   * missing data by group and flags, and put in place at most NODES_PER_FRAME elements
+   * per frame (attachInFrames). The page ends with the same nodes in the same order as
+   * one renderProfile() of the whole result (tests/test_site.py compares them).
+   * Resolves false when a later show() took over.
    */
   async function show(result, overrides, opts, chars) {
     const token = ++drawing;
@@ -731,23 +736,43 @@
       await breathe();
       if (token !== drawing) return false;
       mount.replaceChildren(view);
-      for (const sec of first) {
-        view.appendChild(sec);
-        await breathe();
-        if (token !== drawing) return false;
-      }
-      const rest = V.renderProfile(Object.assign({}, result, { dimensions: [], intersections: [], unscored: [] }), ctx);
+      if (!await attachInFrames(view, first, token, { left: NODES_PER_FRAME })) return false;
       await breathe();
-      for (const sec of Array.from(rest.children).filter((x) => x.matches('.label-rates, .missing-by-group, .flags'))) {
-        if (token !== drawing) return false;
-        view.appendChild(sec);
-        await breathe();
-      }
       if (token !== drawing) return false;
+      const rest = V.renderProfile(Object.assign({}, result, { dimensions: [], intersections: [], unscored: [] }), ctx);
+      const second = Array.from(rest.children).filter((sec) => sec.matches('.label-rates, .missing-by-group, .flags'));
+      await breathe();
+      if (token !== drawing) return false;
+      if (!await attachInFrames(view, second, token, { left: NODES_PER_FRAME })) return false;
     }
     mount.dataset.renders = String(Number(mount.dataset.renders || 0) + 1);
     mount.setAttribute('aria-busy', 'false');
     updateExports();
+    return true;
+  }
+
+  /** Append `nodes` to `parent` in order, a frame after every NODES_PER_FRAME elements: a
+   * subtree larger than what is left of the frame's budget goes in as an empty shell,
+   * then its children the same way. Resolves false when a later show() took over. */
+  async function attachInFrames(parent, nodes, token, budget) {
+    for (const node of nodes) {
+      const n = node.nodeType === 1 ? node.getElementsByTagName('*').length + 1 : 0;
+      if (n <= budget.left || n <= 1) {
+        parent.appendChild(node);
+        budget.left -= n;
+      } else {
+        const kids = Array.from(node.childNodes);
+        node.replaceChildren();
+        parent.appendChild(node);
+        budget.left -= 1;
+        if (!await attachInFrames(node, kids, token, budget)) return false;
+      }
+      if (budget.left <= 0) {
+        await breathe();
+        if (token !== drawing) return false;
+        budget.left = NODES_PER_FRAME;
+      }
+    }
     return true;
   }
 
@@ -1170,6 +1195,9 @@
       });
     }
     workersReady.then(() => { document.body.dataset.workers = workerUrl ? 'yes' : 'no'; });
+    // ICU's number formatting loads on its first use (50 ms of this thread, which was
+    // the longest task while a file was read): load it while the page is idle
+    (window.requestIdleCallback || setTimeout)(() => (0).toLocaleString('en-US'));
   }
 
   // Exposed for tests and the console: the current state (read-only use).
