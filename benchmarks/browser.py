@@ -12,11 +12,19 @@ by Playwright for Python), served from 127.0.0.1:
   ``npm install --prefix benchmarks papaparse``) in one Web Worker, counting the values
   of the same columns as benchmarks/run.py (a Map per column).
 
-Measured per run: the wall time from choosing the file to the result on the page, the
-renderer process's peak memory (VmHWM of the page's renderer, workers included: they are
-threads of that process; a fresh browser per run), and the main thread's longest gap
-between two animation frames while reading (a page that stays responsive draws a frame
-every ~16 ms).
+Measured per run, a fresh browser each:
+
+* ``seconds``: the wall time from choosing the file to the result on the page (for
+  ``site``, the profile drawn; the page no longer waits for the hash to show it), and
+  ``hash_seconds``: to the result *and* the SHA-256 of the file (``site`` only: the
+  exported JSON's provenance needs it; Copy and Download JSON wait for it);
+* ``renderer_peak_mb``: the renderer process's peak memory (VmHWM of the page's
+  renderer, workers included: they are threads of that process);
+* ``added_mb``: the workers' added memory, that peak less the same renderer's resident
+  memory (VmRSS) after the page has loaded and before the file is chosen;
+* ``frame_gap_ms``: the page thread's longest gap between two animation frames while the
+  file is read and the result drawn (a page that stays responsive draws a frame every
+  ~16 ms); ``frame_gap_hash_ms`` the same until the hash is done too.
 """
 
 from __future__ import annotations
@@ -120,11 +128,11 @@ def serve(root: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
     return srv, f"http://127.0.0.1:{srv.server_address[1]}"
 
 
-def renderer_peak_mb(browser) -> float | None:
-    """The largest VmHWM (peak resident set) among this browser's renderer processes."""
+def renderer_memory(browser) -> dict[int, dict[str, float]]:
+    """VmRSS and VmHWM (MB) of each of this browser's renderer processes, by pid."""
     cdp = browser.new_browser_cdp_session()
     info = cdp.send("SystemInfo.getProcessInfo")
-    peaks = []
+    out = {}
     for p in info["processInfo"]:
         if p["type"] != "renderer":
             continue
@@ -132,10 +140,23 @@ def renderer_peak_mb(browser) -> float | None:
             status = Path(f"/proc/{p['id']}/status").read_text()
         except OSError:
             continue
+        mem = {}
         for line in status.splitlines():
-            if line.startswith("VmHWM:"):
-                peaks.append(int(line.split()[1]) / 1024)
-    return max(peaks) if peaks else None
+            if line.startswith(("VmHWM:", "VmRSS:")):
+                mem[line.split(":")[0]] = int(line.split()[1]) / 1024
+        out[p["id"]] = mem
+    return out
+
+
+def added_mb(before: dict, after: dict) -> tuple[float | None, float | None]:
+    """The renderer with the largest peak: (its peak, its peak less its resident memory
+    before the file was chosen, or None when it was not running then)."""
+    if not after:
+        return None, None
+    pid = max(after, key=lambda p: after[p].get("VmHWM", 0))
+    peak = after[pid].get("VmHWM")
+    base = before.get(pid, {}).get("VmRSS")
+    return peak, None if base is None or peak is None else peak - base
 
 
 def wait(page, fn: str, timeout: float) -> None:
@@ -144,6 +165,9 @@ def wait(page, fn: str, timeout: float) -> None:
         if time.monotonic() > end:
             raise TimeoutError(fn)
         time.sleep(0.02)
+
+
+FRAMES_AFTER = 0.3  # seconds waited after an end, so its last frames are counted
 
 
 def one_run(pw, tool: str, url: str, path: str) -> dict:
@@ -157,29 +181,42 @@ def one_run(pw, tool: str, url: str, path: str) -> dict:
         else:
             page.goto(url + "/papa/index.html")
             done = "() => document.getElementById('out').dataset.done === 'true'"
+        time.sleep(1.0)  # the page loaded and settled: its memory before the file
+        before = renderer_memory(browser)
         page.evaluate(GAP_PROBE)
         t0 = time.monotonic()
         page.set_input_files("#file", path)
         wait(page, done, 1800)
         wall = time.monotonic() - t0
+        time.sleep(FRAMES_AFTER)
         gap = page.evaluate("() => window.__gap")
-        out = {
-            "tool": tool,
-            "seconds": wall,
-            "frame_gap_ms": gap,
-            "renderer_peak_mb": renderer_peak_mb(browser),
-        }
+        out = {"tool": tool, "seconds": wall, "frame_gap_ms": gap}
+        if tool == "site":
+            wait(page, "() => document.getElementById('results').dataset.hash === 'done'", 1800)
+            out["hash_seconds"] = max(wall, time.monotonic() - t0)
+            time.sleep(FRAMES_AFTER)
+            out["frame_gap_hash_ms"] = page.evaluate("() => window.__gap")
+        peak, added = added_mb(before, renderer_memory(browser))
+        out["renderer_peak_mb"] = peak
+        out["added_mb"] = added
         if tool == "site":
             out["rows"] = int(
                 page.evaluate("() => document.querySelector('.profile-view').dataset.nRows")
             )
             out["parts"] = int(page.get_attribute("#results", "data-read-parts"))
+            out["analysed_in"] = page.get_attribute("#results", "data-analysed-in")
             out["timings_ms"] = json.loads(page.get_attribute("#results", "data-timings"))
         else:
             out["rows"] = int(page.get_attribute("#out", "data-rows"))
         return out
     finally:
         browser.close()
+
+
+def median(values: list[float]) -> float:
+    v = sorted(values)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -213,36 +250,65 @@ def main(argv: list[str] | None = None) -> int:
                     runs.append(r)
         srv.shutdown()
     size = os.path.getsize(args.file)
-    rows = []
-    for tool in ("site", "papaparse"):
-        mine = sorted((r for r in runs if r["tool"] == tool), key=lambda r: r["seconds"])
-        med = mine[len(mine) // 2]
-        rows.append(
-            (
-                tool,
-                med,
-                max(r["renderer_peak_mb"] or 0 for r in mine),
-                max(r["frame_gap_ms"] for r in mine),
-            )
-        )
-    site_s = rows[0][1]["seconds"]
-    papa_s = rows[1][1]["seconds"]
-    lines = [
-        "| file | tool | seconds | MB/s | renderer peak (MB) | longest frame gap (ms) | rows |",
-        "|---|---|---:|---:|---:|---:|---:|",
-    ]
     name = f"{Path(args.file).name} ({size / 2**20:,.0f} MB)"
-    for tool, med, peak, gap in rows:
+    by = {tool: [r for r in runs if r["tool"] == tool] for tool in ("site", "papaparse")}
+
+    def med(tool: str, key: str) -> float | None:
+        vals = [r[key] for r in by[tool] if r.get(key) is not None]
+        return median(vals) if vals else None
+
+    def worst(tool: str, key: str) -> float | None:
+        vals = [r[key] for r in by[tool] if r.get(key) is not None]
+        return max(vals) if vals else None
+
+    def cell(x: float | None, fmt: str) -> str:
+        return "" if x is None else format(x, fmt)
+
+    lines = [
+        "| file | tool | result shown (s) | MB/s | result and hash (s) | renderer peak (MB) "
+        "| workers' added memory (MB) | longest frame gap (ms) | rows |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for tool in ("site", "papaparse"):
+        secs = med(tool, "seconds")
+        gap = cell(worst(tool, "frame_gap_ms"), ".0f")
+        gap_hash = worst(tool, "frame_gap_hash_ms")
+        if gap_hash is not None:
+            gap += f" ({gap_hash:.0f} to the hash)"
+        hash_s = cell(med(tool, "hash_seconds"), ".2f")
+        peak = cell(worst(tool, "renderer_peak_mb"), ".0f")
+        added = cell(worst(tool, "added_mb"), ".0f")
         lines.append(
-            f"| {name} | {tool} | {med['seconds']:.2f} | {size / 1e6 / med['seconds']:.1f} | "
-            f"{peak:.0f} | {gap:.0f} | {med['rows']:,} |"
+            f"| {name} | {tool} | {secs:.2f} | {size / 1e6 / secs:.1f} | {hash_s} | {peak} | "
+            f"{added} | {gap} | {by[tool][0]['rows']:,} |"
         )
+    papa_s = med("papaparse", "seconds")
     lines.append("")
-    lines.append(f"site throughput over PapaParse: {papa_s / site_s:.2f}x")
+    lines.append(
+        f"site throughput over PapaParse: {papa_s / med('site', 'seconds'):.2f}x to the result "
+        f"shown, {papa_s / med('site', 'hash_seconds'):.2f}x to the result and the hash."
+    )
+    timings = [r.get("timings_ms", {}) for r in by["site"]]
+    keys = sorted({k for t in timings for k in t})
+    if keys:
+        meds = [f"{k} {median([t[k] for t in timings if k in t]):.0f}" for k in keys]
+        lines.append("")
+        lines.append("Page timings of `site` (ms, median): " + ", ".join(meds) + ".")
+    if args.repeat > 1:
+        rounds = []
+        for tool in ("site", "papaparse"):
+            each = [
+                f"{r['seconds']:.2f}" + (f"/{r['hash_seconds']:.2f}" if "hash_seconds" in r else "")
+                for r in by[tool]
+            ]
+            rounds.append(f"{tool} " + ", ".join(each))
+        lines.append("")
+        lines.append("Rounds (s; site: result/hash): " + "; ".join(rounds) + ".")
     lines.append("")
     lines.append(
         f"Chromium {Path(CHROMIUM).name}, {os.cpu_count()} CPUs, {platform.platform()}; "
-        f"load average at start {tuple(round(x, 2) for x in load)}; "
+        f"load average at start {tuple(round(x, 2) for x in load)}, "
+        f"at the end {tuple(round(x, 2) for x in os.getloadavg())}; "
         f"median of {args.repeat} interleaved run(s)."
     )
     text = "\n".join(lines) + "\n"
