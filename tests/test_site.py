@@ -26,6 +26,7 @@ import pytest
 from util import DATA
 
 import faircode
+from faircode.htmlreport import site_dir
 from faircode.reference import load_reference
 from faircode.safetext import shown
 from faircode.serve import make_server
@@ -58,6 +59,9 @@ if _missing:
 
 @pytest.fixture(scope="module")
 def server():
+    # the site these tests run is the one of this tree (an editable install elsewhere
+    # would serve another checkout's site/ and test that instead)
+    assert site_dir().resolve() == SITE.resolve(), f"faircode serves {site_dir()}, not {SITE}"
     srv = make_server(0)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
@@ -115,8 +119,10 @@ class Page:
 def site(browser, server):
     pages = []
 
-    def open_page(url: str | None = None) -> Page:
+    def open_page(url: str | None = None, init: str | None = None) -> Page:
         pg = Page(browser, (server + "/", "blob:", "data:"))
+        if init:
+            pg.context.add_init_script(init)  # runs before the page's own scripts
         pg.page.goto(url or server + "/index.html")
         wait_js(pg.page, "() => document.body.dataset.workers !== undefined")
         pages.append(pg)
@@ -312,6 +318,41 @@ def reads(page) -> int:
     return int(page.evaluate("document.getElementById('results').dataset.reads || 0"))
 
 
+# Counts calls of the engine's analyze() on the page's own thread (the workers run their
+# own copy of the engine, built from its source).
+MAIN_THREAD_ANALYSES = """() => { window.__mainAnalyses = 0; const analyze = FaircodeEngine.analyze;
+  FaircodeEngine.analyze = (...args) => { window.__mainAnalyses++; return analyze(...args); }; }"""
+
+# Holds the page's request to its hashing worker until window.__releaseHash() (an init
+# script: it runs before the page's own scripts).
+HOLD_HASH = """(() => { const post = Worker.prototype.postMessage; const held = [];
+  let hold = true;
+  Worker.prototype.postMessage = function (msg, transfer) {
+    if (hold && msg && msg.op === 'hash') { held.push([this, msg]); return; }
+    return post.call(this, msg, transfer);
+  };
+  window.__releaseHash = () => {
+    hold = false;
+    for (const [w, m] of held.splice(0)) post.call(w, m);
+  };
+})();"""
+
+# The JSON the page exported before its reads moved to workers, for the file chosen:
+# the engine run whole on the page's thread, its provenance with the SHA-256 of the
+# bytes, JSON.stringify(.., null, 2) and a newline.
+ENGINE_ON_THIS_PAGE = """async (overrides) => { const E = FaircodeEngine;
+  const f = document.getElementById('file').files[0];
+  const bytes = new Uint8Array(await f.arrayBuffer());
+  const r = E.profileBytes(bytes, f.name, overrides, {});
+  const h = E.createSha256(); h.update(bytes);
+  r.provenance = E.provenance({ opts: {}, overrides, hashes: { dataset_hash: h.hex() } });
+  return JSON.stringify(r, null, 2) + '\\n'; }"""
+
+
+def timings(page) -> dict:
+    return json.loads(page.get_attribute("#results", "data-timings") or "{}")
+
+
 def cli_json(*args: str) -> dict:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     out = subprocess.run(
@@ -385,6 +426,9 @@ def test_controls_reanalyse_from_the_summary(site, shots):
     page = pg.page
     load(pg, path)
     assert reads(page) == 1
+    assert page.get_attribute("#results", "data-analysed-in") == "worker"
+    # the analysis worker keeps the merged summary: the page's thread never analyses
+    page.evaluate(MAIN_THREAD_ANALYSES)
     # a kind: decile_score declared categorical
     change(pg, lambda: page.select_option("select[data-column='decile_score']", "categorical"))
     ov = {"decile_score": "categorical"}
@@ -416,6 +460,9 @@ def test_controls_reanalyse_from_the_summary(site, shots):
     assert_shows(page, faircode.profile(path, ov, opts))
     page.screenshot(path=shots / "reanalysed.png", full_page=True)
     assert reads(page) == 1, "a control change read the file again"
+    assert int(page.get_attribute("#results", "data-analyses")) >= 7
+    assert page.get_attribute("#results", "data-analysed-in") == "worker"
+    assert page.evaluate("window.__mainAnalyses") == 0, "analyze() ran on the page's thread"
     # with missing data by group on again, these tokens need a read that counts with them
     change(pg, lambda: page.check("#opt-missing_by_group"))
     assert "missing tokens and recodes of the read" in page.text_content("#notice")
@@ -495,6 +542,67 @@ def test_export_json_is_the_cli_json(site, tmp_path):
     wait_js(page, "() => document.getElementById('notice').textContent.includes('Copied')")
     copied = json.loads(page.evaluate("navigator.clipboard.readText()"))
     assert without_engine(copied) == without_engine(want)
+
+
+def test_export_waits_for_the_hash_then_gives_the_same_bytes(site, tmp_path):
+    """The result is shown before the file's SHA-256 is known; Copy and Download JSON
+    say so and wait for it, then export the bytes the page exported before (the engine
+    run whole on the page's thread) and the CLI's JSON."""
+    path = SAMPLES["compas-scores-two-years.csv"]
+    pg = site(init=HOLD_HASH)
+    page = pg.page
+    load(pg, path)
+    assert page.get_attribute("#results", "data-hash") == "pending"
+    for button in ("#copy-json", "#download-json"):
+        assert page.is_disabled(button)
+        assert "hashing the file: 0%" in page.text_content(button)
+    t = timings(page)
+    assert t["resultShown"] > 0 and "hashDone" not in t
+    # the controls work meanwhile (on the analysis worker), the export still waits
+    change(pg, lambda: page.select_option("select[data-column='decile_score']", "categorical"))
+    assert page.get_attribute("#results", "data-hash") == "pending"
+    assert page.is_disabled("#download-json")
+    page.evaluate("window.__releaseHash()")
+    wait_js(page, "() => document.getElementById('results').dataset.hash === 'done'")
+    assert (
+        page.is_enabled("#download-json") and page.text_content("#download-json") == "Download JSON"
+    )
+    t = timings(page)
+    assert t["hashDone"] >= t["resultShown"] > 0
+    with page.expect_download() as d:
+        page.click("#download-json")
+    text = Path(d.value.path()).read_text(encoding="utf-8")
+    overrides = [["decile_score", "categorical"]]
+    assert text == page.evaluate(ENGINE_ON_THIS_PAGE, overrides)
+    want = cli_json("profile", str(path), "--map", "decile_score=categorical")
+    got = json.loads(text)
+    assert without_engine(got) == without_engine(want)
+    assert key_order(got) == key_order(want)
+    page.click("#copy-json")
+    wait_js(page, "() => document.getElementById('notice').textContent.includes('Copied')")
+    assert page.evaluate("navigator.clipboard.readText()") + "\n" == text
+
+
+def test_without_workers_the_page_reads_and_analyses_on_its_thread(site):
+    """Where no worker can start, the page reads, hashes and analyses on its own thread
+    (slice by slice, and says so); the result and the export are the same."""
+    path = SAMPLES["compas-scores-two-years.csv"]
+    pg = site(init="window.Worker = undefined;")
+    page = pg.page
+    assert page.evaluate("document.body.dataset.workers") == "no"
+    load(pg, path)
+    assert "Web Workers are not available here" in page.text_content("#notice")
+    assert page.get_attribute("#results", "data-read-parts") == "0"
+    assert page.get_attribute("#results", "data-analysed-in") == "page"
+    assert page.get_attribute("#results", "data-hash") == "done"  # hashed while reading
+    assert_shows(page, faircode.profile(path))
+    change(pg, lambda: page.select_option("select[data-column='decile_score']", "categorical"))
+    assert_shows(page, faircode.profile(path, {"decile_score": "categorical"}))
+    assert reads(page) == 1
+    with page.expect_download() as d:
+        page.click("#download-json")
+    text = Path(d.value.path()).read_text(encoding="utf-8")
+    assert text == page.evaluate(ENGINE_ON_THIS_PAGE, [["decile_score", "categorical"]])
 
 
 def test_reference_builtin_and_uploaded(site, shots, tmp_path):
@@ -732,6 +840,19 @@ def test_big_file_in_workers_with_progress_and_cancel(site, big_file, shots):
     gap = page.evaluate("() => window.__gap")
     print(f"longest frame gap while reading: {gap:.0f} ms")
     assert gap < 2000, "the page's thread was blocked while the workers read"
+    # a large result is drawn over several frames: the page ends with the same view as
+    # one renderProfile() of the whole result
+    assert page.evaluate(
+        "() => { const s = faircodePage.state;"
+        " return FaircodeViews.renderProfile(s.result, { name: s.name }).outerHTML"
+        " === document.querySelector('#results .profile-view').outerHTML; }"
+    )
+    # the page records its timings: the result, the hash, its thread's longest task
+    wait_js(page, "() => document.getElementById('results').dataset.hash === 'done'", 120_000)
+    t = timings(page)
+    print(f"page timings (ms): {t}")
+    assert t["hashDone"] >= t["resultShown"] >= t["parts"] > 0
+    assert t["longestTask"] >= 0 and t["render"] > 0
     page.screenshot(path=shots / "big-file.png", full_page=True)
     want = faircode.profile(big_file)
     assert_shows(page, want)
@@ -915,7 +1036,17 @@ def test_browser_benchmark_runs_end_to_end(tmp_path):
     assert [r["tool"] for r in runs] == ["site", "papaparse"]
     assert runs[0]["rows"] == runs[1]["rows"] == faircode.profile(data)["n_rows"]
     assert all(r["renderer_peak_mb"] > 0 for r in runs)
-    assert "| site |" in out.read_text(encoding="utf-8")
+    # both times, the memory added by reading (peak less the loaded page's resident
+    # memory) and the frame gap measured to the result and to the hash
+    site_run = runs[0]
+    assert site_run["hash_seconds"] >= site_run["seconds"] > 0
+    assert all(r["added_mb"] is not None and r["added_mb"] < r["renderer_peak_mb"] for r in runs)
+    assert site_run["frame_gap_hash_ms"] >= site_run["frame_gap_ms"] > 0
+    assert site_run["analysed_in"] == "worker"
+    assert {"parts", "resultShown", "hashDone", "longestTask"} <= set(site_run["timings_ms"])
+    table = out.read_text(encoding="utf-8")
+    assert "| site |" in table and "workers' added memory" in table
+    assert "to the result and the hash" in table
 
 
 def test_cli_html_report_shows_label_rates_and_missing_by_group(browser, tmp_path, shots):
