@@ -105,7 +105,7 @@
     /** A result as JSON text for the page: JSON.parse there takes a third of the time
      * that structured cloning the object does. A dimension's long group list (30,000
      * zip codes: three quarters of a 1 GB file's result) goes as separate pieces of
-     * GROUP_CHUNK groups, each parsed in a task of its own (unpackResult); its place
+     * GROUP_CHUNK groups, parsed a few per frame (unpackResult); its place
      * in the text holds [] (same keys, same order). */
     function packResult(result) {
       const chunks = [];
@@ -297,17 +297,24 @@
     };
   }
 
-  /** The result from the worker's packResult: the text, then each piece of a long group
-   * list parsed in a task of its own, so that no frame waits for all of it. Resolves
+  /** Milliseconds of JSON.parse per frame while a result comes in (unpackResult). */
+  const PARSE_PER_FRAME_MS = 25;
+
+  /** The result from the worker's packResult: the text, then the pieces of a long group
+   * list, a frame drawn whenever PARSE_PER_FRAME_MS were spent parsing, so that no frame
+   * waits for all of it. Resolves
    * with {result, chars (the texts' length), parseMs (the page thread's time)}. */
   async function unpackResult(packed) {
-    let t = performance.now();
+    let since = performance.now();
     const result = JSON.parse(packed.json);
-    let parseMs = performance.now() - t;
+    let parseMs = performance.now() - since;
     let chars = packed.json.length;
     for (const [i, text] of packed.chunks) {
-      await breathe();
-      t = performance.now();
+      if (performance.now() - since > PARSE_PER_FRAME_MS) {
+        await breathe();
+        since = performance.now();
+      }
+      const t = performance.now();
       const groups = result.dimensions[i].groups;
       for (const g of JSON.parse(text)) groups.push(g);
       parseMs += performance.now() - t;
