@@ -38,6 +38,11 @@
   // the engine's defaults (SPEC 7), so a threshold left at its default is not sent
   const OPT_DEFAULTS = E.resolveOptions({});
   const CORES = navigator.hardwareConcurrency || 2;
+  /** The hash worker starts once at most this many parts are still being counted: a
+   * core is free of them (benchmarks/README.md: on two cores, started with the parts it
+   * made the 1 GB file's result a third to two thirds later; started after every part,
+   * it ended up to 3.6 s later). */
+  const HASH_AT_PARTS_LEFT = CORES - 1;
 
   // ------------------------------------------------------------------------------
   // Workers: built from the engine's own source text (a Blob URL). Chromium refuses
@@ -857,11 +862,7 @@
     $('reread').hidden = true;
     notice(workerUrl === null && workerWhyNot ? workerWhyNot : `Reading ${state.name} in your browser…`);
     const hashNow = () => { if (workerUrl !== null && !state.hashes.has(blob)) state.hashes.set(blob, hashJob(blob)); };
-    // The hash starts once a core is free of parts (on two cores: as the first of two
-    // parts ends). Started with the parts, three busy threads on two cores delayed the
-    // result of a 1 GB file from 7-10 s to 14-15 s, and the hash ended at about the
-    // same time either way (measured: benchmarks/README.md).
-    job.onCounted = (left) => { if (left < CORES) hashNow(); };
+    job.onCounted = (left) => { if (left <= HASH_AT_PARTS_LEFT) hashNow(); };
     job.onCancel = () => {
       // a hash nobody will export: the file whose read was cancelled is not the one shown
       const hj = state.hashes.get(blob);
@@ -1084,7 +1085,7 @@
         say(`Reading ${f.name}…`);
         const job = { workers: [], rejects: [], cancelled: false, timings: {}, t0: performance.now(), analyst: null };
         jobs.push(job);
-        job.onCounted = (left) => { if (left < CORES && workerUrl !== null && !job.hj) job.hj = hashJob(f); };
+        job.onCounted = (left) => { if (left <= HASH_AT_PARTS_LEFT && workerUrl !== null && !job.hj) job.hj = hashJob(f); };
         const r = await readFile(f, f.name, [], opts, { overrides: [], opts }, job, () => {});
         r.analyst.end(); // a comparison is not re-analysed
         if (r.answer.error !== undefined) throw new Error(r.answer.error);
