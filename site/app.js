@@ -385,7 +385,7 @@
         hj.worker = null;
         hj.hash = hash;
         hj.error = err;
-        hj.done = err === null || err !== 'cancelled';
+        hj.done = err !== 'cancelled'; // a failed hash exports null, with a note
         hj.ms = performance.now() - t0;
         tell();
         resolve(hj);
