@@ -267,21 +267,12 @@ def _add_html_option(group: argparse._MutuallyExclusiveGroup) -> None:
 
 def _write_html(args: argparse.Namespace, command: str, result: dict, **context) -> None:
     """``--html PATH``: the report of ``result`` into PATH (refusing an input file)."""
-    from .render import render_as
+    from .render import is_an_input, render_as
     from .safetext import shown
 
     inputs = [getattr(args, k, None) for k in ("path", "path_a", "path_b")]
-    target = os.path.realpath(args.html)
-    for src in inputs:
-        if src and src != "-":
-            try:
-                same = target == os.path.realpath(src)
-            except OSError:
-                same = False
-            if same:
-                raise InputError(
-                    f"--html {args.html}: is an input file; write the report elsewhere"
-                )
+    if is_an_input(args.html, inputs):
+        raise InputError(f"--html {args.html}: is an input file; write the report elsewhere")
     page = render_as(command, "html", result, **context)
     try:
         with open(args.html, "w", encoding="utf-8") as fh:

@@ -721,24 +721,30 @@ def add_format_options(
     return group
 
 
-def check_exports(args: argparse.Namespace, inputs: list[str | None]) -> None:
-    """Refuse an export PATH that is one of the command's input files (before reading)."""
+def is_an_input(path: str, inputs: list[str | None]) -> bool:
+    """Whether ``path`` names one of the command's input files (``-`` is none)."""
     import os
 
+    for src in inputs:
+        if not src or src == "-":
+            continue
+        try:
+            if os.path.realpath(path) == os.path.realpath(src):
+                return True
+        except OSError:
+            pass
+    return False
+
+
+def check_exports(args: argparse.Namespace, inputs: list[str | None]) -> None:
+    """Refuse an export PATH that is one of the command's input files (before reading)."""
     from .errors import InputError
 
     for form, path in exports_of(args):
-        for src in inputs:
-            if not src or src == "-":
-                continue
-            try:
-                same = os.path.realpath(path) == os.path.realpath(src)
-            except OSError:
-                same = False
-            if same:
-                raise InputError(
-                    f"{EXPORTS[form][0]} {path}: is an input file; write the export elsewhere"
-                )
+        if is_an_input(path, inputs):
+            raise InputError(
+                f"{EXPORTS[form][0]} {path}: is an input file; write the export elsewhere"
+            )
 
 
 def write_exports(args: argparse.Namespace, command: str, result: Any, **context: Any) -> None:

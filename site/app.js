@@ -972,9 +972,15 @@
 
   /** Copy and Download JSON hold the file's SHA-256: until it is computed they say how
    * far it is, and are disabled. */
+  /** Whether the shown result can be exported: its file's hash is known. */
+  function exportReady() {
+    const hj = state.readBlob ? state.hashes.get(state.readBlob) : undefined;
+    return hj !== undefined && hj.done && state.result !== null;
+  }
+
   function updateExports() {
     const hj = state.readBlob ? state.hashes.get(state.readBlob) : undefined;
-    const ready = hj !== undefined && hj.done && state.result !== null;
+    const ready = exportReady();
     $('results').dataset.hash = ready ? 'done' : 'pending';
     for (const id of ['copy-json', 'download-json']) {
       const b = $(id);
@@ -1191,9 +1197,8 @@
       const f = $('reference-file').files[0];
       if (f) await setReference(new Uint8Array(await f.arrayBuffer()), f.name);
     });
-    const hashed = () => { const hj = state.hashes.get(state.readBlob); return hj !== undefined && hj.done && state.result !== null; };
-    $('copy-json').addEventListener('click', () => { if (hashed()) copyText(JSON.stringify(exported(), null, 2), notice); });
-    $('download-json').addEventListener('click', () => { if (hashed()) download(baseName(state.name) + '.faircode.json', JSON.stringify(exported(), null, 2) + '\n', 'application/json'); });
+    $('copy-json').addEventListener('click', () => { if (exportReady()) copyText(JSON.stringify(exported(), null, 2), notice); });
+    $('download-json').addEventListener('click', () => { if (exportReady()) download(baseName(state.name) + '.faircode.json', JSON.stringify(exported(), null, 2) + '\n', 'application/json'); });
     $('download-report').addEventListener('click', async () => {
       try {
         download(baseName(state.name) + '.faircode.html', await reportHtml('profile', state.result, { name: state.name }), 'text/html');
