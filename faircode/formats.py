@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 PARQUET_MAGIC = b"PAR1"
 ARROW_MAGIC = b"ARROW1"
-STREAM_SUFFIXES = (".arrows",)
+STREAM_MAGIC = b"\xff\xff\xff\xff"  # an Arrow IPC stream's first message (continuation)
+GZIP_MAGIC = b"\x1f\x8b"  # never valid UTF-8 (0x8b is a continuation byte)
 BATCH_ROWS = 65_536
 HEAD_BYTES = 64  # looked at to tell Parquet / Arrow from CSV
 
@@ -52,6 +53,49 @@ class Prefixed:
         return False
 
 
+class Gunzipped:
+    """A read-only binary stream: the decompressed bytes of a gzip stream `raw` (all its
+    members), decompressed as they are read. `on_bytes` sees the compressed bytes (what
+    the file holds: its hash and size). A broken stream is one line,
+    `{name}: not a readable gzip file ({reason})`."""
+
+    def __init__(self, raw: BinaryIO, name: str, on_bytes: Callable[[bytes], None] | None):
+        import gzip
+
+        self._name = name
+        self._gz = gzip.GzipFile(fileobj=_Reported(raw, on_bytes), mode="rb")
+        self.name = getattr(raw, "name", None)
+
+    def read(self, n: int = -1) -> bytes:
+        import zlib
+
+        try:
+            return self._gz.read(n)
+        except (EOFError, zlib.error, OSError) as exc:
+            if isinstance(exc, OSError) and exc.filename is not None:
+                raise
+            raise InputError(
+                f"{self._name}: not a readable gzip file ({_first_line(exc)})"
+            ) from None
+
+    def seekable(self) -> bool:
+        return False
+
+
+class _Reported:
+    """A binary stream whose bytes read are handed to on_bytes (the compressed side of
+    Gunzipped)."""
+
+    def __init__(self, raw: BinaryIO, on_bytes: Callable[[bytes], None] | None):
+        self._raw, self._on_bytes = raw, on_bytes
+
+    def read(self, n: int = -1) -> bytes:
+        got = self._raw.read(n)
+        if got and self._on_bytes is not None:
+            self._on_bytes(got)
+        return got
+
+
 def _read_head(fh: BinaryIO, n: int) -> bytes:
     """Up to n bytes (fewer only at end of input): a pipe may deliver them in pieces."""
     head = b""
@@ -75,12 +119,15 @@ def sniff_format(fh: BinaryIO, path: str, regular: bool) -> tuple[str | None, An
     """Tell the format from the first bytes of an open file, reading it once.
 
     Returns (format, source): format is 'parquet', 'arrow' (IPC file), 'arrows' (IPC
-    stream) or None (text: CSV). For a regular file the source is the open file,
-    rewound (format None) or its path; for a pipe or other special file it is a stream
-    that replays the bytes already looked at (CSV) or, for Parquet / Arrow, which need
+    stream), 'gzip' (a gzip-compressed file, read as CSV once decompressed) or None
+    (text: CSV). For a regular file the source is the open file, rewound (format None
+    or 'gzip') or its path; for a pipe or other special file it is a stream that
+    replays the bytes already looked at (CSV, gzip) or, for Parquet / Arrow, which need
     random access, the whole input as bytes. A file that starts with `PAR1` (or
     `ARROW1`) is Parquet (Arrow) only when it also ends with that magic (and, for
     Parquet, a footer length that fits), so a CSV whose header starts `PAR1,` is CSV.
+    The IPC stream marker `FF FF FF FF` and the gzip magic `1F 8B` are never the start
+    of UTF-8 text, so they decide whatever the file's name (SPEC 0.8).
     """
     head = _read_head(fh, HEAD_BYTES)
     magic = None
@@ -88,8 +135,15 @@ def sniff_format(fh: BinaryIO, path: str, regular: bool) -> tuple[str | None, An
         magic = "parquet"
     elif head[:6] == ARROW_MAGIC:
         magic = "arrow"
-    elif os.path.splitext(path)[1].lower() in STREAM_SUFFIXES and head[:4] == b"\xff\xff\xff\xff":
+    elif head[:4] == STREAM_MAGIC:
         magic = "arrows"
+    elif head[:2] == GZIP_MAGIC:
+        magic = "gzip"
+    if magic == "gzip":  # streamed: decompressed as it is read
+        if regular:
+            fh.seek(0)
+            return magic, fh
+        return magic, Prefixed(head, fh)
     if regular:
         if magic in ("parquet", "arrow"):
             size = os.fstat(fh.fileno()).st_size

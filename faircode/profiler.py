@@ -11,6 +11,7 @@ from .analyze import analyze
 from .detect import check_overrides
 from .errors import InputError
 from .formats import (
+    Gunzipped,
     is_arrow_table,
     is_pandas_frame,
     is_polars_frame,
@@ -231,6 +232,17 @@ def _summarize_path(
     try:
         with fh:
             fmt, source = sniff_format(fh, path, regular)
+            if fmt == "gzip":  # SPEC 0.8: a gzip-compressed CSV, decompressed as read
+                return _summarize_stream(
+                    Gunzipped(source, label, on_bytes),
+                    label,
+                    overrides,
+                    options,
+                    block_size,
+                    None,  # on_bytes saw the compressed bytes
+                    on_rows,
+                    "reference",
+                )
             if fmt is not None:
                 summary, checked = summarize_file(
                     source, fmt, label, overrides, options, on_bytes, on_rows
