@@ -38,6 +38,7 @@ from .summary import Summary, SummaryBuilder
 __all__ = ["ArrowSummaryBuilder", "index_array", "int_values", "typed_label"]
 
 _EMPTY = np.zeros(0, dtype=np.int64)
+_NEG_ZERO: Any = object()  # the raw-id key of -0.0 (Python's dict would take it for 0.0)
 _DENSE_LIMIT = 4_000_000  # pair tables larger than this are kept sparse
 
 
@@ -630,7 +631,7 @@ class ArrowSummaryBuilder(SummaryBuilder):
             return codes, np.ones(n, dtype=np.bool_) if want_mask else None
         ids[ids < 0] = 0  # unused entries: no row refers to them
         u = np.flatnonzero(used)
-        st.raw_count[ids[u]] += cnt[u]
+        np.add.at(st.raw_count, ids[u], cnt[u])  # two entries may share a raw id (NaN)
         lab = st.raw_label[ids]
         self.missing[i] += int(cnt[u][lab[u] < 0].sum())
         mask = None
@@ -657,9 +658,11 @@ class ArrowSummaryBuilder(SummaryBuilder):
         added_miss = []
         added_at = []  # positions in dvals of values that became new raw ids
         for j, v in zip(new.tolist(), values):
-            rid = st.raw_ids.get(v)
+            # -0.0 equals 0.0 in Python but is labelled -0.0 (Arrow tells them apart)
+            key = _NEG_ZERO if type(v) is float and v == 0 and math.copysign(1, v) < 0 else v
+            rid = st.raw_ids.get(key)
             if rid is None:  # (NaN never equals itself in index_in: dedupe here)
-                rid = st.raw_ids[v] = len(st.raw_values)
+                rid = st.raw_ids[key] = len(st.raw_values)
                 st.raw_values.append(v)
                 added_at.append(j)
                 lab = label_fn(v)

@@ -185,7 +185,9 @@ def profile_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
             "kind": d["kind"],
             "n_groups": d["n_groups"],
             "note": (
-                f"more than {more} distinct labels"
+                d["why"]
+                if "why" in d
+                else f"more than {more} distinct labels"
                 if d["n_groups"] is None
                 else "looks like an identifier or a date"
             ),
@@ -491,9 +493,13 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
     if result["dropped"]:
         out += ["", "#### Not profiled", ""]
         out += [
-            f"- {md_escape(d['name'])} ({d['kind']}): "
+            f"- {md_escape(d['name'])}"
+            + (f" ({d['kind']})" if d["kind"] else "")
+            + ": "
             + (
-                f"more than {d['more_than']:,} distinct labels"
+                d["why"]
+                if "why" in d
+                else f"more than {d['more_than']:,} distinct labels"
                 if d["n_groups"] is None
                 else f"{d['n_groups']} groups, looks like an identifier or a date"
             )

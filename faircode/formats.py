@@ -223,6 +223,42 @@ def _first_line(exc: Exception) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
+def nested_word(t: Any) -> str | None:
+    """What a nested Arrow type holds ('struct', 'list', 'map', 'union'), or None for a
+    type whose values are single values (SPEC 0.4: nested columns are not profiled)."""
+    import pyarrow as pa
+
+    if isinstance(t, pa.ExtensionType):
+        t = t.storage_type
+    if pa.types.is_dictionary(t):
+        t = t.value_type
+    if pa.types.is_struct(t):
+        return "struct"
+    if pa.types.is_map(t):
+        return "map"
+    if pa.types.is_union(t):
+        return "union"
+    if pa.types.is_nested(t):  # list, large_list, fixed_size_list, list views
+        return "list"
+    return None
+
+
+def _ignoring(
+    checked: dict[str, str], header: list[str], unread: dict[int, str], options: Options, name: str
+) -> dict[str, str]:
+    """The overrides a builder gets: the checked ones, and `ignore` for the nested
+    columns (never read). The label column (SPEC 17) must hold single values."""
+    if not unread:
+        return checked
+    for i, word in unread.items():
+        if header[i] == options.label:
+            raise InputError(
+                f"--label: '{header[i]}' of {name} holds nested values ({word}); "
+                "give a column of single values"
+            )
+    return {**checked, **{header[i]: "ignore" for i in unread}}
+
+
 def summarize_batches(
     schema_names: list[str],
     batches: Iterator[Any],
@@ -230,14 +266,24 @@ def summarize_batches(
     overrides: dict[str, str] | None,
     options: Options,
     on_rows: Callable[[int], None] | None = None,
+    types: list[Any] | None = None,
 ) -> tuple[Summary, dict[str, str]]:
+    """Count record batches. `types`: the schema's Arrow types; nested columns (struct,
+    list, map, union) are not read and are listed in the summary's `unread`."""
     import pyarrow as pa
 
     from .columnar import ArrowSummaryBuilder
 
     header = clean_header(str(c) for c in schema_names)
     checked = check_overrides(overrides, header, options)
-    builder = ArrowSummaryBuilder(name, header, checked, options, label_fn=DEFAULT_RULE.typed_label)
+    unread = {i: w for i, t in enumerate(types or []) if (w := nested_word(t)) is not None}
+    builder = ArrowSummaryBuilder(
+        name,
+        header,
+        _ignoring(checked, header, unread, options, name),
+        options,
+        label_fn=DEFAULT_RULE.typed_label,
+    )
     try:
         for batch in batches:
             n = batch.num_rows
@@ -249,7 +295,9 @@ def summarize_batches(
         raise InputError(f"{name}: cannot read ({_first_line(exc)})") from None
     if builder.n_rows == 0:
         raise InputError(f"{name}: no data rows, only a header")
-    return builder.finish(), checked
+    summary = builder.finish()
+    summary.unread = unread
+    return summary, checked
 
 
 def summarize_file(
@@ -268,7 +316,9 @@ def summarize_file(
         with open(path, "rb") as fh:
             while block := fh.read(1 << 20):
                 on_bytes(block)
-    return summarize_batches(list(schema.names), batches, name, overrides, options, on_rows)
+    return summarize_batches(
+        list(schema.names), batches, name, overrides, options, on_rows, list(schema.types)
+    )
 
 
 def summarize_table(
@@ -291,6 +341,7 @@ def summarize_table(
         overrides,
         options,
         on_rows,
+        list(table.schema.types),
     )
 
 
@@ -302,23 +353,86 @@ def is_pandas_frame(obj: Any) -> bool:
     return mod.startswith("pandas") and type(obj).__name__ == "DataFrame"
 
 
+def _frame_unread(df: Any) -> dict[int, str]:
+    """The columns of a pandas frame holding nested values: an Arrow-backed nested dtype,
+    or an object column with a cell Python cannot hash (a list, dict, set or array):
+    column -> the kinds of values, sorted ('dict, list')."""
+    out: dict[int, str] = {}
+    for k in range(df.shape[1]):
+        s = df.iloc[:, k]
+        arrow = getattr(s.dtype, "pyarrow_dtype", None)
+        if arrow is not None:
+            if (word := nested_word(arrow)) is not None:
+                out[k] = word
+            continue
+        if s.dtype != object:
+            continue
+        kinds = set(map(type, s.to_numpy()))
+        nested = sorted(t.__name__ for t in kinds if t.__hash__ is None and t is not bytearray)
+        if nested:
+            out[k] = ", ".join(nested)
+    return out
+
+
+_TYPED: Any = object()  # (_TYPED, label): a typed cell of a mixed column, labelled already
+_KEYED_ALIKE = ({int}, {bool})  # one of these types alone: equal values have equal str()
+
+
+def _frame_label(value: Any) -> str | None:
+    if type(value) is tuple and len(value) == 2 and value[0] is _TYPED:
+        return value[1]
+    return DEFAULT_RULE.frame_label(value)
+
+
+def _frame_cells(s: Any) -> list[Any]:
+    """One frame column's cells for SummaryBuilder: None for nulls, else the value; the
+    builder counts cells by equality, so where values that are equal in Python have
+    different labels (True, 1 and 1.0 in an object column; 0.0 and -0.0; Decimal 1.0
+    and 1.00) each non-string cell is handed over as (_TYPED, its label): distinct
+    labels stay distinct groups, as in the CSV of the same frame (SPEC 0.4)."""
+    cells = s.astype(object).where(s.notna(), None).tolist()
+    if s.dtype == object:
+        kinds = set(map(type, cells)) - {type(None), str}
+        if not kinds or kinds in _KEYED_ALIKE:
+            return cells
+    elif getattr(s.dtype, "kind", None) == "f":
+        import numpy as np
+
+        values = s.to_numpy(dtype="float64", na_value=np.nan)
+        sign = np.signbit(values[values == 0])
+        if not (sign.any() and not sign.all()):  # not both 0.0 and -0.0
+            return cells
+    else:
+        return cells
+    label = DEFAULT_RULE.frame_label
+    return [v if v is None or type(v) is str else (_TYPED, label(v)) for v in cells]
+
+
 def summarize_frame(
     df: Any, name: str, overrides: dict[str, str] | None, options: Options, on_rows=None
 ) -> tuple[Summary, dict[str, str]]:
     """A pandas DataFrame: its nulls (None, NaN, NaT, pd.NA) are missing, other cells are
-    labelled by `labels.MissingRule.frame_label` (SPEC 0.4, typed sources)."""
+    labelled by `labels.MissingRule.frame_label` (SPEC 0.4, typed sources); columns
+    holding nested values are not read (listed in the summary's `unread`)."""
     header = clean_header(str(c) for c in df.columns)
     if len(df) == 0:
         raise InputError(f"{name}: no data rows, only a header")
     checked = check_overrides(overrides, header, options)
-    builder = SummaryBuilder(name, header, checked, options, label_fn=DEFAULT_RULE.frame_label)
+    unread = _frame_unread(df)
+    builder = SummaryBuilder(
+        name, header, _ignoring(checked, header, unread, options, name), options, _frame_label
+    )
     for start in range(0, len(df), FRAME_ROWS):
         part = df.iloc[start : start + FRAME_ROWS]
         cols = []
         for k in range(part.shape[1]):
-            s = part.iloc[:, k]
-            cols.append(s.astype(object).where(s.notna(), None).tolist())
+            if k in unread:
+                cols.append([None] * len(part))  # never read: the builder ignores it
+            else:
+                cols.append(_frame_cells(part.iloc[:, k]))
         builder.add_columns(cols, len(part))
         if on_rows is not None:
             on_rows(len(part))
-    return builder.finish(), checked
+    summary = builder.finish()
+    summary.unread = unread
+    return summary, checked

@@ -334,4 +334,31 @@ def profile(
     ProfileResult: a plain dict that displays itself in a notebook, SPEC 6.2)."""
     summary, checked, options = summarize(source, overrides, opts, **kwargs)
     name = kwargs.get("name") or display_name(source)
-    return ProfileResult(analyze(summary, checked, options), name=name)
+    return ProfileResult(analyze_read(summary, checked, options), name=name)
+
+
+def analyze_read(summary: Summary, checked: dict[str, str], options: Options) -> dict:
+    """analyze() of a summary whose nested columns (SPEC 0.4, `summary.unread`) are
+    listed in `dropped`, in column order with the others, as
+    `{"name", "kind", "n_groups": null, "why": "nested values (list) are not profiled"}`
+    (`kind`: the declared one, else the one the name gives, else null); a column the
+    overrides ignore is not listed."""
+    if not summary.unread:
+        return analyze(summary, checked, options)
+    cols = summary.columns
+    result = analyze(summary, {**checked, **{cols[i]: "ignore" for i in summary.unread}}, options)
+    from .detect import kind_from_name
+
+    listed = [
+        {
+            "name": cols[i],
+            "kind": checked.get(cols[i]) or kind_from_name(cols[i]),
+            "n_groups": None,
+            "why": f"nested values ({word}) are not profiled",
+        }
+        for i, word in sorted(summary.unread.items())
+        if checked.get(cols[i]) != "ignore"
+    ]
+    at = {c: i for i, c in enumerate(cols)}
+    result["dropped"] = sorted([*result["dropped"], *listed], key=lambda d: at[d["name"]])
+    return result

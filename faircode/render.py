@@ -167,7 +167,10 @@ def render(result: dict, source: str) -> str:
     _unscored_lines(result.get("unscored", []), out)
     for d in result["dropped"]:
         out.append("")
-        if d["n_groups"] is None:  # capped while reading (SPEC 0.9)
+        if "why" in d:  # nested values (SPEC 0.4)
+            kind = f" ({d['kind']})" if d["kind"] else ""
+            out.append(f"not profiled: {d['name']}{kind}, {d['why']}")
+        elif d["n_groups"] is None:  # capped while reading (SPEC 0.9)
             out.append(
                 f"not profiled: {d['name']} ({d['kind']}), more than "
                 f"{d['more_than']:,} distinct labels: counting stopped there"

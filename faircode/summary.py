@@ -60,6 +60,7 @@ class Summary:
         "label_cells",
         "missing_all",
         "missing_by",
+        "unread",
         "held",
     )
     __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
@@ -77,6 +78,7 @@ class Summary:
         label_cells: dict[tuple[int, int], Mapping[tuple[str, str, str], int]] | None = None,
         missing_all: list[int] | None = None,
         missing_by: dict[int, dict[int, dict[str, int]]] | None = None,
+        unread: dict[int, str] | None = None,
     ) -> None:
         self.name = name
         self.columns = columns
@@ -100,6 +102,9 @@ class Summary:
         # label of D (as read) -> rows of it whose C is missing after 1.1.
         self.missing_all: list[int] = [] if missing_all is None else missing_all
         self.missing_by: dict[int, dict[int, dict[str, int]]] = missing_by or {}
+        # SPEC 0.4: columns of a typed source whose values are nested (struct, list, map;
+        # lists or dicts in a frame): column -> what they hold ("list"). Not counted.
+        self.unread: dict[int, str] = unread or {}
         # SPEC 16 held-out columns counted beside the table (None without them): not a
         # field of equality, pickling or repr, which stay those of the table's counts.
         self.held: dict | None = None
@@ -117,6 +122,7 @@ class Summary:
             self.label_cells,
             self.missing_all,
             self.missing_by,
+            self.unread,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -128,7 +134,7 @@ class Summary:
         return (
             "Summary(name={!r}, columns={!r}, n_rows={!r}, counts={!r}, missing={!r}, "
             "pairs={!r}, capped={!r}, label_pairs={!r}, label_cells={!r}, "
-            "missing_all={!r}, missing_by={!r})".format(*self._fields())
+            "missing_all={!r}, missing_by={!r}, unread={!r})".format(*self._fields())
         )
 
     def __getstate__(self) -> tuple:
@@ -147,6 +153,7 @@ class Summary:
             self.label_cells,
             self.missing_all,
             self.missing_by,
+            self.unread,
         ) = state
         self.held = None
 
@@ -159,9 +166,14 @@ class Summary:
             raise ValueError("cannot merge summaries of tables with different columns")
         counts: list[dict[str, int] | None] = []
         capped: list[bool] = []
+        # a column nested in either part is nested in the whole (SPEC 0.4)
+        unread = {
+            i: self.unread.get(i) or other.unread[i]
+            for i in self.unread.keys() | other.unread.keys()
+        }
         for i, (a, b) in enumerate(zip(self.counts, other.counts)):
             cap = self.is_capped(i) or other.is_capped(i)
-            if a is None or b is None:
+            if a is None or b is None or i in unread:
                 counts.append(None)
             else:
                 c = Counter(a)
@@ -217,6 +229,7 @@ class Summary:
             label_cells,
             missing_all,
             missing_by,
+            dict(sorted(unread.items())),
         )
 
 

@@ -294,7 +294,8 @@
       const dl = h('ul', { className: 'dropped-list' });
       for (const d of result.dropped) {
         dl.appendChild(h('li', { dataset: { column: d.name } }, h('strong', null, data(d.name)),
-          `: ${d.kind}, ${d.n_groups === null ? `more than ${num(d.more_than)}` : num(d.n_groups)} groups (too many to be a distribution)`));
+          d.why !== undefined ? `: ${d.why}` // nested values (SPEC 0.4)
+            : `: ${d.kind}, ${d.n_groups === null ? `more than ${num(d.more_than)}` : num(d.n_groups)} groups (too many to be a distribution)`));
       }
       sec.appendChild(dl);
     }
