@@ -8,20 +8,37 @@ what follows). `shown(text)` replaces each such character with a visible escape:
 `\\x1b`, `\\r`, `\\u202e`. Everything else, including a backslash, is kept, so
 `shown(shown(t)) == shown(t)` and a report can pass a whole line through it again.
 
-JSON output is exact (raw labels, escaped by JSON itself); only text meant for a
-terminal or an error line goes through `shown`. The JS bridge (`scripts/engine-js.js`)
-has the same function.
+Invisible characters are shown too (SPEC 0.6): every format character (Unicode
+category Cf: zero-width space, joiner and non-joiner, word joiner, U+FEFF, soft hyphen,
+tag characters, ...) and space separator other than the ASCII space (Zs: NBSP, the
+en/em/thin spaces, U+3000, ...) of Unicode 17, and the four Hangul fillers, so four
+groups that all print as "Male" are told apart. The set is written out as ranges (not
+the running Python's or browser's Unicode tables, which differ by version).
+
+JSON output is exact (raw labels, escaped by JSON itself) except for the length bound
+of `bounded` (SPEC 0.9); only text meant for a terminal or an error line goes through
+`shown`. The JS bridge (`scripts/engine-js.js`) and the views (`site/views.js`) have
+the same function; `bounded` is `boundedResult` in `assets/profiler-engine.js`.
 """
 
 from __future__ import annotations
 
 import re
 
-# C0 controls (TAB, LF and CR included), DEL, C1 controls, and the bidi controls:
-# LRM/RLM, ALM, LRE/RLE/PDF/LRO/RLO, LRI/RLI/FSI/PDI; plus the line and paragraph
-# separators, which some terminals and editors treat as line ends.
-UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# C0 controls (TAB, LF and CR included), DEL, C1 controls, the line and paragraph
+# separators (some terminals and editors treat them as line ends), and the invisible
+# characters: every format character (Cf, the bidi controls among them) and every
+# space separator but U+0020 (Zs) of Unicode 17, and the Hangul fillers U+115F, U+1160,
+# U+3164, U+FFA0. The same class, range for range, is UNSAFE in scripts/engine-js.js
+# and site/views.js (tests/test_hostile.py compares them on every code point).
+UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\xa0\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2"
+    "\u115f\u1160\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f"
+    "\u3000\u3164\ufeff\uffa0\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]"
+)
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+_ESCAPE = re.compile(r"\\(x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[tnr])")
 
 
 def _escape(m: re.Match) -> str:
@@ -29,7 +46,9 @@ def _escape(m: re.Match) -> str:
     if ch in _NAMED:
         return _NAMED[ch]
     code = ord(ch)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def shown(text: object) -> str:
@@ -44,10 +63,10 @@ def clip(text: str, width: int, ellipsis: str = "…") -> str:
     if len(s) <= width:
         return s
     keep = width - len(ellipsis)
-    # an escape is a backslash and 1..5 characters; move the cut before one it splits
-    start = s.rfind("\\", max(0, keep - 5), keep)
+    # an escape is a backslash and 1..9 characters; move the cut before one it splits
+    start = s.rfind("\\", max(0, keep - 9), keep)
     if start >= 0:
-        m = re.match(r"\\(x[0-9a-f]{2}|u[0-9a-f]{4}|[tnr])", s[start:])
+        m = _ESCAPE.match(s, start)
         if m and start + len(m.group()) > keep:
             keep = start
     return s[:keep] + ellipsis

@@ -40,18 +40,23 @@
     }
   }
 
-  // Controls and bidi characters (as faircode/safetext.py): shown as visible escapes,
-  // so a U+202E cannot make 'evil' read 'live', nor U+2028 hide a line break. The
-  // exact text stays in data-* attributes and the JSON.
-  const UNSAFE = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+  // Controls, bidi and invisible characters (as faircode/safetext.py): shown as visible
+  // escapes, so a U+202E cannot make 'evil' read 'live', nor U+2028 hide a line break,
+  // nor a zero-width joiner or NBSP make two groups both read 'Male'. The exact text
+  // stays in data-* attributes and the JSON.
+  const UNSAFE = new RegExp('[\\x00-\\x1f\\x7f-\\xa0\\xad\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890\\u0891\\u08e2' +
+    '\\u115f\\u1160\\u1680\\u180e\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f' +
+    '\\u3000\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb\\u{110bd}\\u{110cd}\\u{13430}-\\u{1343f}' +
+    '\\u{1bca0}-\\u{1bca3}\\u{1d173}-\\u{1d17a}\\u{e0001}\\u{e0020}-\\u{e007f}]', 'gu');
   const NAMED = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
   function shown(text) {
     return String(text).replace(UNSAFE, (ch) => {
       if (NAMED[ch]) return NAMED[ch];
-      const code = ch.charCodeAt(0);
-      return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}`
-        : `\\u${code.toString(16).padStart(4, '0')}`;
+      const code = ch.codePointAt(0);
+      if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
+      return code < 0x10000 ? `\\u${code.toString(16).padStart(4, '0')}`
+        : `\\U${code.toString(16).padStart(8, '0')}`;
     });
   }
 

@@ -111,6 +111,14 @@ def d(tmp_path: Path) -> Path:
         ),
         ("\u2028\u2029", "\\u2028\\u2029"),
         ("plain é 中 😀 \\x", "plain é 中 😀 \\x"),
+        # invisible: zero-width space/joiners, word joiner, BOM inside, NBSP, tags
+        ("Ma\u200ble", "Ma\\u200ble"),
+        ("M\u200cal\u200de\u2060", "M\\u200cal\\u200de\\u2060"),
+        ("\ufeffMale", "\\ufeffMale"),
+        ("Male\u00a0", "Male\\xa0"),
+        ("so\u00adft \u3000 \u2009 \u202f", "so\\xadft \\u3000 \\u2009 \\u202f"),
+        ("\u3164\u115f", "\\u3164\\u115f"),
+        ("x\U000e0041\U000e007f", "x\\U000e0041\\U000e007f"),
     ],
 )
 def test_shown_makes_controls_visible(raw: str, want: str) -> None:
@@ -127,6 +135,11 @@ def test_clip_never_splits_an_escape() -> None:
         # what is kept is a prefix of the shown text ending on an escape boundary
         assert shown(label).startswith(body)
         assert re.search(r"\\(x[0-9a-f]?|u[0-9a-f]{0,3})$", body) is None, out
+    wide = "Ma\U000e0041le\u200d" * 3
+    for width in range(2, 40):
+        body = clip(wide, width).removesuffix("…")
+        assert shown(wide).startswith(body)
+        assert re.search(r"\\(U[0-9a-f]{0,7}|u[0-9a-f]{0,3})$", body) is None, body
 
 
 # ---------------------------------------------------------------- terminal injection
@@ -693,8 +706,14 @@ def test_shown_is_the_same_function_in_both_engines(d: Path) -> None:
         *range(0x200C, 0x2011),
         *range(0x2027, 0x2030),
         *range(0x2065, 0x206B),
+        0xA0,
+        0xAD,
+        0x200B,
+        0x2060,
+        0x3164,
         0xFEFF,
         0x1F600,
+        0xE0041,
     ]
     name = "".join(chr(c) for c in edges if chr(c) not in '",') + "z"
     f = d / "all.csv"
@@ -703,4 +722,55 @@ def test_shown_is_the_same_function_in_both_engines(d: Path) -> None:
     js = one_error(node("profile", str(f), "--overrides", json.dumps({"nope": "sex"})))
     assert py == js
     assert "\\x1f" in py and "\\x7f" in py and "\\x9f" in py and "\\u2069" in py
-    assert "\u00a0" in py and "\ufeff" in py and "\U0001f600" in py  # printable: kept
+    assert "\\xa0" in py and "\\ufeff" in py and "\\u200b" in py and "\\U000e0041" in py
+    assert "\U0001f600" in py  # printable: kept
+
+
+def _js_unsafe(path: Path) -> str:
+    """The UNSAFE class of a JS file, as written (whitespace between pieces dropped)."""
+    text = path.read_text(encoding="utf-8")
+    m = re.search(r"const UNSAFE = new RegExp\((.*?)\);", text, re.S)
+    assert m, path
+    return re.sub(r"'\s*\+\s*'", "", m.group(1))
+
+
+def test_shown_is_one_rule_on_every_code_point() -> None:
+    """SPEC 0.6: the Python `shown`, the bridge's and the views' escape the same code
+    points the same way, on all of Unicode (not only the edges above)."""
+    views = ROOT / "site" / "views.js"
+    assert _js_unsafe(BRIDGE) == _js_unsafe(views)
+    script = (
+        f"require({json.dumps(str(views))}); const s = globalThis.FaircodeViews.shown; "
+        "const out = []; for (let c = 0; c < 0x110000; c++) { "
+        "if (c >= 0xd800 && c <= 0xdfff) continue; const ch = String.fromCodePoint(c); "
+        "const t = s(ch); if (t !== ch) out.push([c, t]); } "
+        "process.stdout.write(JSON.stringify(out));"
+    )
+    p = run([*node_command(), "-e", script])
+    assert p.returncode == 0, p.stderr
+    js = json.loads(p.stdout)
+    py = [
+        [c, shown(chr(c))]
+        for c in range(0x110000)
+        if not 0xD800 <= c <= 0xDFFF and shown(chr(c)) != chr(c)
+    ]
+    assert js == py
+    assert len(py) == 257  # the ranges of SPEC 0.6, counted
+
+
+def test_invisible_characters_in_labels_are_shown(d: Path) -> None:
+    """Four groups that print as 'Male' (a zero-width joiner, a zero-width space, a BOM
+    inside, an NBSP) are told apart in the text and Markdown reports; counts and the
+    JSON labels are the raw text."""
+    labels = ["Male", "Ma\u200dle", "Male\u200b", "\ufeffMale", "Male\u00a0"]
+    f = d / "zw.csv"
+    f.write_text("sex\n" + "\n".join(labels * 3 + ["Female"] * 4) + "\n", encoding="utf-8")
+    p = run([*PY, "profile", str(f), "--json"])
+    got = {g["label"]: g["count"] for g in json.loads(p.stdout)["dimensions"][0]["groups"]}
+    assert got == {**dict.fromkeys(labels, 3), "Female": 4}
+    text = run([*PY, "profile", str(f)]).stdout.decode()
+    md = run([*PY, "profile", str(f), "--markdown", "-"]).stdout.decode()
+    for out, slash in ((text, "\\"), (md, "\\\\")):  # Markdown escapes the backslash
+        for seen in ("Ma|u200dle", "Male|u200b", "|ufeffMale", "Male|xa0"):
+            assert seen.replace("|", slash) in out, (seen, out)
+        assert not re.search("[\u200b-\u200d\ufeff\u00a0]", out), out
