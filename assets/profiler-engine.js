@@ -394,6 +394,85 @@ function () {
     return out;
   }
 
+  // Shown labels (SPEC 0.9 LABEL_SHOWN): faircode/safetext.py `capped` and `bounded`.
+  // A label or column name longer than LABEL_SHOWN code points is cut in every output
+  // (the JSON export, the page), never in the counts: its first LABEL_SHOWN code points,
+  // then `... (N more characters, sha256 H)`, H the first 12 hex digits of the SHA-256
+  // of the whole label's UTF-8, so two labels that differ only past the cut stay apart.
+  const LABEL_SHOWN = 200;
+  // A label capped already (read back from a saved result): capped again it stays itself.
+  const CAPPED = /^[^]{200}\.\.\. \([0-9]+ more characters, sha256 [0-9a-f]{12}\)$/u;
+
+  /** The UTF-16 index after the code point at i. */
+  function nextCodePoint(s, i) {
+    const c = s.charCodeAt(i);
+    return c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? i + 2 : i + 1;
+  }
+
+  function capLabel(s) {
+    if (s.length <= LABEL_SHOWN || CAPPED.test(s)) return s; // (units >= code points)
+    let i = 0;
+    for (let k = 0; k < LABEL_SHOWN && i < s.length; k++) i = nextCodePoint(s, i);
+    if (i >= s.length) return s;
+    let more = 0;
+    for (let j = i; j < s.length; j = nextCodePoint(s, j)) more++;
+    const h = createSha256();
+    h.update(utf8Encode(s));
+    return `${s.slice(0, i)}... (${more} more characters, sha256 ${h.hex().slice(7, 19)})`;
+  }
+
+  function codePoints(s) {
+    if (s.length <= LABEL_SHOWN) return s.length;
+    let n = 0;
+    for (let j = 0; j < s.length; j = nextCodePoint(s, j)) n++;
+    return n;
+  }
+
+  /**
+   * A result (profile, compare, or any JSON value) with every label and name longer than
+   * LABEL_SHOWN code points capped (capLabel): each such string outside `flags`, a key
+   * or a value, is capped where it stands, and a flag is left whole but for the capped
+   * form of each of those strings in it (longest first, then in code point order).
+   * `provenance` is kept as is. A result with no such string (labels capped already
+   * are not) is returned itself, so bounding twice is bounding once.
+   */
+  function boundedResult(result) {
+    const atoms = new Set();
+    const scan = (v, inFlags) => {
+      if (typeof v === 'string') {
+        if (!inFlags && v.length > LABEL_SHOWN && codePoints(v) > LABEL_SHOWN && !CAPPED.test(v)) atoms.add(v);
+      } else if (Array.isArray(v)) {
+        for (const x of v) scan(x, inFlags);
+      } else if (v !== null && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          if (k.length > LABEL_SHOWN && codePoints(k) > LABEL_SHOWN && !CAPPED.test(k)) atoms.add(k);
+          if (k !== 'provenance') scan(x, inFlags || k === 'flags');
+        }
+      }
+    };
+    scan(result, false);
+    if (atoms.size === 0) return result;
+    const cut = new Map(Array.from(atoms, (a) => [a, capLabel(a)]));
+    const size = new Map(Array.from(atoms, (a) => [a, codePoints(a)]));
+    const order = Array.from(atoms).sort((a, b) => size.get(b) - size.get(a) || cmpCodePoint(a, b));
+    const fix = (v) => {
+      if (typeof v === 'string') {
+        if (cut.has(v)) return cut.get(v);
+        if (v.length <= LABEL_SHOWN) return v;
+        for (const a of order) if (a.length <= v.length && v.includes(a)) v = v.split(a).join(cut.get(a));
+        return v;
+      }
+      if (Array.isArray(v)) return v.map(fix);
+      if (v !== null && typeof v === 'object') {
+        const out = {};
+        for (const [k, x] of Object.entries(v)) out[cut.has(k) ? cut.get(k) : k] = k === 'provenance' ? x : fix(x);
+        return out;
+      }
+      return v;
+    };
+    return fix(result);
+  }
+
   // ---------------------------------------------------------------------------------
   // Options (SPEC 7): faircode/options.py, validated in the same order and with the
   // same messages
@@ -4530,6 +4609,9 @@ function () {
     missingMatcher,
     MISSING_TOKENS,
     cleanHeader,
+    LABEL_SHOWN,
+    capLabel,
+    boundedResult,
     sniffDelimiter,
     firstInvalidUtf8,
     pyFloatRepr,

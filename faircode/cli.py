@@ -654,6 +654,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
         finally:
             progress.close()
         hashes[f"dataset_hash_{key}"] = hasher.digest()
+    if any(k.startswith("saved_profile_hash_") for k in hashes):
+        # a saved side holds its long labels capped (SPEC 0.9): so must the other
+        from .safetext import bounded
+
+        results = [bounded(r) for r in results]
     result = compare(results[0], results[1], opts)
     if format_of(args) == "json" and not args.no_provenance:
         result["provenance"] = provenance(

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from .detect import NOT_DEMOGRAPHIC
 from .numerics import fmt, pct
-from .safetext import clip, shown
+from .safetext import bounded, clip, shown
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
@@ -644,8 +644,16 @@ def renderer(command: str, form: str) -> Renderer:
     return entry
 
 
+#: The commands whose outputs show labels from the data, capped in length (SPEC 0.9).
+BOUNDED = ("profile", "compare")
+
+
 def render_as(command: str, form: str, result: Any, **context: Any) -> str:
-    """``result`` rendered by ``command``'s renderer for ``form``."""
+    """``result`` rendered by ``command``'s renderer for ``form``; a profile's or a
+    comparison's labels and names longer than LABEL_SHOWN are capped first (SPEC 0.9),
+    in every format (text, JSON, Markdown, CSV, HTML, and the MCP replies)."""
+    if command in BOUNDED:
+        result = bounded(result)
     return renderer(command, form)(result, **context)
 
 

@@ -25,6 +25,10 @@ from __future__ import annotations
 
 import re
 
+TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
+if TYPE_CHECKING:
+    from typing import Any
+
 # C0 controls (TAB, LF and CR included), DEL, C1 controls, the line and paragraph
 # separators (some terminals and editors treat them as line ends), and the invisible
 # characters: every format character (Cf, the bidi controls among them) and every
@@ -70,6 +74,76 @@ def clip(text: str, width: int, ellipsis: str = "…") -> str:
         if m and start + len(m.group()) > keep:
             keep = start
     return s[:keep] + ellipsis
+
+
+# ---------------------------------------------------------------------------------------
+# Labels in outputs: the length bound (SPEC 0.9 LABEL_SHOWN)
+
+#: A label or column name longer than this many code points is cut in every output (the
+#: counts are not): `capLabel` and `boundedResult` in assets/profiler-engine.js.
+LABEL_SHOWN = 200
+#: A label capped already (read back from a saved result): capped again it stays itself.
+CAPPED = re.compile(r"(?s).{200}\.\.\. \([0-9]+ more characters, sha256 [0-9a-f]{12}\)")
+
+
+def capped(text: str) -> str:
+    """`text` itself, or, past LABEL_SHOWN code points, its first LABEL_SHOWN then
+    ``... (N more characters, sha256 H)``, H the first 12 hex digits of the SHA-256 of
+    the whole text's UTF-8: two labels that differ only after the cut stay apart. A
+    text of that form is kept, so capping twice is capping once."""
+    if len(text) <= LABEL_SHOWN or CAPPED.fullmatch(text):
+        return text
+    import hashlib  # only for a label that long
+
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{text[:LABEL_SHOWN]}... ({len(text) - LABEL_SHOWN} more characters, sha256 {digest})"
+
+
+def bounded(result: Any) -> Any:
+    """A result (profile, compare, or any JSON value) with every label and name longer
+    than LABEL_SHOWN capped: each such string outside ``flags`` (a dict key or a value)
+    is `capped` where it stands, and a flag is left whole but for the capped form of
+    each of those strings in it (longest first, then in code point order).
+    ``provenance`` is kept as is. A result with no such string (labels capped already
+    are not) is returned itself, so bounding twice is bounding once."""
+    atoms: set[str] = set()
+
+    def scan(v: Any, in_flags: bool) -> None:
+        if isinstance(v, str):
+            if not in_flags and len(v) > LABEL_SHOWN and not CAPPED.fullmatch(v):
+                atoms.add(v)
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                if isinstance(k, str) and len(k) > LABEL_SHOWN and not CAPPED.fullmatch(k):
+                    atoms.add(k)
+                if k != "provenance":
+                    scan(x, in_flags or k == "flags")
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                scan(x, in_flags)
+
+    scan(result, False)
+    if not atoms:
+        return result
+    cut = {a: capped(a) for a in atoms}
+    order = sorted(atoms, key=lambda a: (-len(a), a))
+
+    def fix(v: Any) -> Any:
+        if isinstance(v, str):
+            if v in cut:
+                return cut[v]
+            if len(v) > LABEL_SHOWN:  # a flag: its labels capped inside it
+                for a in order:
+                    if len(a) <= len(v) and a in v:
+                        v = v.replace(a, cut[a])
+            return v
+        if isinstance(v, dict):
+            return {cut.get(k, k): x if k == "provenance" else fix(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [fix(x) for x in v]
+        return v
+
+    return fix(result)
 
 
 # ---------------------------------------------------------------------------------------
