@@ -1204,6 +1204,23 @@ function () {
    *   record(nf, fields, line)  a data record of nf <= width fields has ended
    *   end()                the input has ended
    */
+  /**
+   * What a binary input is, told by its first bytes once reading it as text failed (a
+   * NUL or invalid UTF-8): the rest of the one-line message naming it, or null. The
+   * Python engine reads these formats (SPEC 0.8); this engine reads CSV only.
+   */
+  function binaryFormat(head) {
+    const starts = (...magic) => magic.length <= head.length && magic.every((b, i) => head[i] === b);
+    if (starts(0x1f, 0x8b)) {
+      return 'a gzip-compressed file; the browser engine reads uncompressed CSV only (decompress it first, e.g. gunzip, or profile it with the Python engine)';
+    }
+    const other = 'the browser engine reads CSV only (profile it with the Python engine: faircode profile)';
+    if (starts(0x50, 0x41, 0x52, 0x31)) return `a Parquet file; ${other}`;
+    if (starts(0x41, 0x52, 0x52, 0x4f, 0x57, 0x31)) return `an Arrow IPC file; ${other}`;
+    if (starts(0xff, 0xff, 0xff, 0xff)) return `an Arrow IPC stream; ${other}`;
+    return null;
+  }
+
   class CsvScanner {
     constructor(name, opts, sink) {
       this.name = name;
@@ -1215,6 +1232,9 @@ function () {
       this.carry = null; // held-back bytes of an incomplete character
       this.offset = 0; // file offset of the next byte to validate
       this.atStart = true; // no byte handed on yet (a BOM may still be dropped)
+      this.head = new Uint8Array(8); // the first bytes of the input: which format it is
+      this.headLen = 0;
+      this.deferred = null; // a bad byte among the first 4, reported once they are known
 
       // Pre-phase: skipped lines, then buffer the first non-blank physical line for
       // delimiter sniffing.
@@ -1286,6 +1306,15 @@ function () {
         throw new TypeError(`push() takes bytes (a Uint8Array or an ArrayBuffer), not ${what}`);
       }
       if (chunk.length === 0) return;
+      if (this.headLen < 8) {
+        const take = Math.min(8 - this.headLen, chunk.length);
+        this.head.set(chunk.subarray(0, take), this.headLen);
+        this.headLen += take;
+      }
+      if (this.deferred) { // an error at the first bytes, waiting for the magic's end
+        if (this.headLen >= 4 || this.head[this.headLen - 1] !== 0xff) this.throwDeferred();
+        return;
+      }
       let bytes;
       if (this.carry) {
         bytes = new Uint8Array(this.carry.length + chunk.length);
@@ -1303,14 +1332,27 @@ function () {
       // Bytes before a bad byte are read first: earlier records are checked first (0.6).
       this.feed(bytes, bad >= 0 ? bad : cut);
       if (bad >= 0) {
+        const kind = badIsNul ? 'nul' : 'utf8';
+        if (this.headLen < 4 && this.head.subarray(0, this.headLen).every((b) => b === 0xff)) {
+          // FF FF FF FF starts an Arrow IPC stream: told once 4 bytes are in (or at the end)
+          this.deferred = { offset: base + bad, kind };
+          return;
+        }
         this.finished = true;
-        throw this.byteError(base + bad, badIsNul ? 'nul' : 'utf8');
+        throw this.byteError(base + bad, kind);
       }
       this.offset = base + cut;
       if (cut < bytes.length) this.carry = bytes.slice(cut);
     }
 
+    throwDeferred() {
+      this.finished = true;
+      throw this.byteError(this.deferred.offset, this.deferred.kind);
+    }
+
     byteError(offset, kind) {
+      const format = binaryFormat(this.head.subarray(0, this.headLen));
+      if (format !== null) return new InputError(`${this.name}: ${format}`);
       if (kind === 'nul') {
         return new InputError(`${this.name}: byte ${offset}: NUL byte; this looks like a binary file, not CSV`);
       }
@@ -1552,6 +1594,7 @@ function () {
 
     finish() {
       if (this.finished) throw new Error('finish() called twice or after an error');
+      if (this.deferred) this.throwDeferred();
       if (this.carry) {
         // A multi-byte sequence cut off by the end of input.
         this.finished = true;

@@ -11,7 +11,9 @@ from .analyze import analyze
 from .detect import check_overrides
 from .errors import InputError
 from .formats import (
+    GZIP_MAGIC,
     Gunzipped,
+    Prefixed,
     is_arrow_table,
     is_pandas_frame,
     is_polars_frame,
@@ -119,6 +121,19 @@ def summarize(
             engine,
         )
     if hasattr(source, "read"):
+        source, gzipped = _gzip_sniffed(source)
+        if gzipped:  # SPEC 0.8: decompressed as it is read
+            label = name or display_name(source)
+            return _summarize_stream(
+                Gunzipped(source, label, on_bytes),
+                label,
+                overrides,
+                options,
+                block_size,
+                None,
+                on_rows,
+                "reference",
+            )
         return _summarize_stream(
             source,
             name or display_name(source),
@@ -134,6 +149,24 @@ def summarize(
         "paths, a binary file object, or a pandas / polars DataFrame or a "
         "pyarrow Table"
     )
+
+
+def _gzip_sniffed(stream: BinaryIO) -> tuple[BinaryIO, bool]:
+    """(the stream, rewound or replaying what was looked at; does it start with the gzip
+    magic 1f 8b). A stream that is not gzip reads exactly as before."""
+    try:
+        seekable = stream.seekable()
+    except (AttributeError, OSError, ValueError):
+        seekable = False
+    if seekable:
+        here = stream.tell()
+        head = stream.read(2)
+        stream.seek(here)
+        return stream, head == GZIP_MAGIC
+    head = stream.read(2)
+    if len(head) == 1:
+        head += stream.read(1)
+    return Prefixed(head, stream), head == GZIP_MAGIC
 
 
 def _expand_paths(source: Any) -> list[str] | None:

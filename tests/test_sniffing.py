@@ -74,3 +74,27 @@ def test_arrow_ipc_stream_named_csv_is_read_as_arrow(tmp_path):
     broken.write_bytes(sink.getvalue()[:40])
     with pytest.raises(InputError, match=r"broken.csv: not a readable Arrow IPC file \("):
         faircode.profile(broken)
+
+
+def test_gzip_file_object_is_read_too(tmp_path):
+    plain = tmp_path / "plain.csv"
+    plain.write_bytes(CSV)
+    want = faircode.profile(plain)
+    assert faircode.profile(io.BytesIO(gzip.compress(CSV))) == want  # seekable
+    with open(plain, "rb") as fh:  # a plain file object reads as before
+        assert faircode.profile(fh) == want
+
+    class Pipe(io.RawIOBase):  # not seekable, one byte per read
+        def __init__(self, data: bytes) -> None:
+            self.data = data
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buf) -> int:
+            n = min(1, len(self.data))
+            buf[:n], self.data = self.data[:n], self.data[n:]
+            return n
+
+    assert faircode.profile(Pipe(gzip.compress(CSV))) == want
+    assert faircode.profile(Pipe(CSV)) == want
