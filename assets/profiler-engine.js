@@ -430,12 +430,17 @@ function () {
 
   /**
    * A result (profile, compare, or any JSON value) with every label and name longer than
-   * LABEL_SHOWN code points capped (capLabel): each such string outside `flags`, a key
-   * or a value, is capped where it stands, and a flag is left whole but for the capped
-   * form of each of those strings in it (longest first, then in code point order).
+   * LABEL_SHOWN code points capped (capLabel): each such string outside SENTENCES, a
+   * key or a value, is capped where it stands, and a sentence (a flag) is left whole but
+   * for the capped form of each of those strings in it (longest first, then in code
+   * point order).
    * `provenance` is kept as is. A result with no such string (labels capped already
    * are not) is returned itself, so bounding twice is bounding once.
    */
+  // Keys whose strings are sentences quoting labels (a flag, a finding's text): kept
+  // whole, with the labels in them capped.
+  const SENTENCES = ['flags', 'text'];
+
   function boundedResult(result) {
     const atoms = new Set();
     const scan = (v, inFlags) => {
@@ -446,7 +451,7 @@ function () {
       } else if (v !== null && typeof v === 'object') {
         for (const [k, x] of Object.entries(v)) {
           if (k.length > LABEL_SHOWN && codePoints(k) > LABEL_SHOWN && !CAPPED.test(k)) atoms.add(k);
-          if (k !== 'provenance') scan(x, inFlags || k === 'flags');
+          if (k !== 'provenance') scan(x, inFlags || SENTENCES.includes(k));
         }
       }
     };

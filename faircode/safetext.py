@@ -99,11 +99,16 @@ def capped(text: str) -> str:
     return f"{text[:LABEL_SHOWN]}... ({len(text) - LABEL_SHOWN} more characters, sha256 {digest})"
 
 
+#: Keys whose strings are sentences quoting labels (a flag, a finding's text): kept
+#: whole, with the labels in them capped.
+SENTENCES = ("flags", "text")
+
+
 def bounded(result: Any) -> Any:
     """A result (profile, compare, or any JSON value) with every label and name longer
-    than LABEL_SHOWN capped: each such string outside ``flags`` (a dict key or a value)
-    is `capped` where it stands, and a flag is left whole but for the capped form of
-    each of those strings in it (longest first, then in code point order).
+    than LABEL_SHOWN capped: each such string outside SENTENCES (a dict key or a value)
+    is `capped` where it stands, and a sentence (a flag) is left whole but for the
+    capped form of each of those strings in it (longest first, then in code point order).
     ``provenance`` is kept as is. A result with no such string (labels capped already
     are not) is returned itself, so bounding twice is bounding once."""
     atoms: set[str] = set()
@@ -117,7 +122,7 @@ def bounded(result: Any) -> Any:
                 if isinstance(k, str) and len(k) > LABEL_SHOWN and not CAPPED.fullmatch(k):
                     atoms.add(k)
                 if k != "provenance":
-                    scan(x, in_flags or k == "flags")
+                    scan(x, in_flags or k in SENTENCES)
         elif isinstance(v, (list, tuple)):
             for x in v:
                 scan(x, in_flags)
