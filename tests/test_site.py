@@ -1106,3 +1106,29 @@ def test_cli_html_report_shows_label_rates_and_missing_by_group(browser, tmp_pat
     pg.page.screenshot(path=shots / "cli-html-label-missing.png", full_page=True)
     pg.check_clean()
     pg.close()
+
+
+def test_long_and_invisible_labels_on_the_page(site, tmp_path):
+    """SPEC 0.9 LABEL_SHOWN and 0.6: the page draws and exports a 1 MB label capped as
+    the CLI writes it (the same JSON), and labels that all read 'Male' told apart."""
+    from faircode.safetext import bounded, capped
+
+    big = "A" * (1 << 20)
+    labels = [big, big[:-1] + "B", "Male", "Ma\u200dle", "Male\u00a0"]
+    rows = ["race,sex"] + [f"{labels[i % 5]},{'MF'[i % 2]}" for i in range(50)]
+    path = tmp_path / "long.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    want = bounded(faircode.profile(path))
+    pg = site()
+    page = pg.page
+    load(pg, path)
+    assert_shows(page, want)
+    texts = page.eval_on_selector_all(
+        "article[data-dim='race'] .bar-label bdi", "els => els.map((e) => e.textContent)"
+    )
+    assert capped(big) in texts and "Ma\\u200dle" in texts and "Male\\xa0" in texts
+    with page.expect_download() as d:
+        page.click("#download-json")
+    got = json.loads(Path(d.value.path()).read_text(encoding="utf-8"))
+    assert without_engine(got) == without_engine(cli_json("profile", str(path)))
+    assert len(json.dumps(got)) < 50_000
