@@ -13,13 +13,15 @@ from .detect import OVERRIDE_VALUES
 from .errors import (
     EXIT_BROKEN_PIPE,
     EXIT_FAIL,
+    EXIT_FINDING,
     EXIT_INPUT,
     EXIT_INTERRUPTED,
     EXIT_OK,
     FaircodeError,
     InputError,
 )
-from .options import Options
+from .evidence import FINDING_KINDS
+from .options import SCORE_RULES, Options
 
 PROGRESS_MIN_BYTES = 16 << 20
 SAMPLE = "compas-scores-two-years.csv"
@@ -78,6 +80,17 @@ def _add_threshold_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         default=None,
         help="also score columns with few labels that are not demographic (version 1's score)",
+    )
+    p.add_argument(
+        "--score-rule",
+        choices=SCORE_RULES,
+        help="v3 (default): bounded by the worst dimension, with intervals; v2 or seed: "
+        "the earlier numbers",
+    )
+    p.add_argument(
+        "--alpha",
+        metavar="A",
+        help=default_help("family-wise error level of the findings' verdicts (Holm)", d.alpha),
     )
     p.add_argument(
         "--na",
@@ -187,6 +200,8 @@ OPTION_KEYS = (
     "cross",
     "reference_flag",
     "score_categoricals",
+    "score_rule",
+    "alpha",
     "label",
     "positive",
     "label_gap",
@@ -347,6 +362,12 @@ def _build_profile(p: argparse.ArgumentParser) -> None:
         help="exit 1 when the overall score is below SCORE (or not measured)",
     )
     p.add_argument(
+        "--fail-on",
+        metavar="KIND[,KIND]",
+        help=f"exit {EXIT_FINDING} when a confirmed finding of a kind is found "
+        f"({', '.join(FINDING_KINDS)}, or any)",
+    )
+    p.add_argument(
         "--reference",
         metavar="PATH|NAME",
         help="population baseline: a column,group,share CSV or us-2019 / us-2024",
@@ -494,6 +515,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
     if getattr(args, "more_paths", None):
         return _profile_each(args)
     threshold = _fail_under(args)
+    fail_on = _fail_on(args)
     opts = _opts_from_args(args)
     reference_hash = None
     if args.reference:
@@ -544,7 +566,33 @@ def cmd_profile(args: argparse.Namespace) -> int:
             value_text = f"{threshold:g}"  # the option's text may hold a line break
             sys.stderr.write(f"faircode: score {shown} is below --fail-under {value_text}\n")
             return EXIT_FAIL
+    if fail_on:
+        hits = [
+            f for f in result["findings"] if f["verdict"] == "confirmed" and f["kind"] in fail_on
+        ]
+        if hits:
+            sys.stderr.write(
+                f"faircode: {len(hits)} confirmed finding{'s' if len(hits) != 1 else ''} "
+                f"of --fail-on {','.join(sorted(fail_on))} (first: {hits[0]['text']})\n"
+            )
+            return EXIT_FINDING
     return EXIT_OK
+
+
+def _fail_on(args: argparse.Namespace) -> frozenset[str]:
+    """SPEC 18: the kinds --fail-on names (`any`: all of them)."""
+    given = getattr(args, "fail_on", None)
+    if not given:
+        return frozenset()
+    kinds = [k.strip(" \t") for k in given.split(",")]
+    if "any" in kinds:
+        return frozenset(FINDING_KINDS)
+    bad = [k for k in kinds if k not in FINDING_KINDS]
+    if bad:
+        raise InputError(
+            f"--fail-on: '{bad[0]}' is not a kind of finding ({', '.join(FINDING_KINDS)}, or any)"
+        )
+    return frozenset(kinds)
 
 
 def _profile_each(args: argparse.Namespace) -> int:

@@ -175,8 +175,9 @@ def _quoted(labels: list[str]) -> str:
 
 def reference_block(
     dim: dict, entry: dict, flag_at: float, years: tuple | None = None
-) -> tuple[dict, list[str]]:
-    """The `reference` block of a dimension and its flags (SPEC 9). `years`: an age
+) -> tuple[dict, list[tuple]]:
+    """The `reference` block of a dimension and its flags (SPEC 9): (text, None) for a
+    note, (text, (label, count, n, expected)) for a finding. `years`: an age
     dimension's groups by year (analyze._age_years), for a single-year table."""
     n = sum(g["count"] for g in dim["groups"])
     key_of = _key_of(dim)
@@ -203,20 +204,25 @@ def reference_block(
             f"{_quoted([g for g, _ in entry['shares']])}); no deviation reported "
             "(--recode can rename labels)"
         )
-        return {"deviation": None, "groups": []}, [flag]
+        return {"deviation": None, "groups": []}, [(flag, None)]
     actual = {key: (label, c / n) for key, (label, c) in counts.items()}
     rows = []
     for key in actual.keys() | expected.keys():
         label = expected[key][0] if key in expected else actual[key][0]
         e = expected[key][1] if key in expected else 0.0
         a = actual[key][1] if key in actual else 0.0
-        rows.append((abs(a - e), label, e, a))
+        c = counts[key][1] if key in counts else 0
+        rows.append((abs(a - e), label, e, a, c))
     # order by the delta as reported (4 dp), so float noise cannot reorder visible ties
     rows.sort(key=lambda r: (-abs(round_half_up(r[3] - r[2], 4)), r[1]))
     deviation = 0.5 * fsum(r[0] for r in rows)
+    # (text, (label, count, n, expected)) of each reference_gap finding (SPEC 18)
     flags = [
-        f"{dim['name']}: '{label}' is under-represented vs reference ({pct(a)}% vs {pct(e)}%)"
-        for _, label, e, a in rows
+        (
+            f"{dim['name']}: '{label}' is under-represented vs reference ({pct(a)}% vs {pct(e)}%)",
+            (label, c, n, e),
+        )
+        for _, label, e, a, c in rows
         if e - a >= flag_at
     ]
     block: dict = {
@@ -228,7 +234,7 @@ def reference_block(
                 "actual": round_half_up(a, 4),
                 "delta": round_half_up(a - e, 4),
             }
-            for _, label, e, a in rows
+            for _, label, e, a, _c in rows
         ],
     }
     if span is not None:

@@ -106,9 +106,16 @@ def render(result: dict, source: str) -> str:
     score, grade = result["overall_score"], result["grade"]
     if score is None:
         out.append(f"faircode profile: {source}")
-        out.append("Score: not measured (no demographic column detected)")
+        why = (
+            "no dimension has enough rows to score"
+            if result["dimensions"]
+            else "no demographic column detected"
+        )
+        out.append(f"Score: not measured ({why})")
     else:
-        out.append(f"Score {score}/100  grade {grade}: {GRADE_MEANING[grade]}")
+        ci = result.get("overall_ci")
+        band = f" [{ci[0]}-{ci[1]}]" if ci else ""
+        out.append(f"Score {score}/100{band}  grade {grade}: {GRADE_MEANING[grade]}")
         out.append(f"faircode profile: {source}")
     out.append(
         f"{result['n_rows']} rows, {result['n_cols']} columns, "
@@ -127,7 +134,7 @@ def render(result: dict, source: str) -> str:
         if smallest is not None and smallest["small_group"] and dim["n_groups"] > 1:
             ratio += f" (vs a group of {smallest['count']} rows)"
         out.append(
-            f"{dim['name']} ({dim['kind']}{extra}) score {dim['dimension_score']}, "
+            f"{dim['name']} ({dim['kind']}{extra}) {score_text(dim)}, "
             f"{dim['n_groups']} groups{ratio}, missing {_pct(dim['missing_pct'])}"
         )
         width = max((len(shown(g["label"])) for g in dim["groups"][:MAX_GROUPS_SHOWN]), default=0)
@@ -187,9 +194,52 @@ def render(result: dict, source: str) -> str:
         out.extend(report_lines(result["proxy_hints"]))
     if result["flags"]:
         out.append("")
-        out.append(f"Flags ({len(result['flags'])}):")
-        out.extend(f"  - {f}" for f in result["flags"])
+        out.extend(findings_lines(result))
     return _lines(out)
+
+
+def score_text(dim: dict) -> str:
+    """`score 71 [69-73]`, `score 71` (v2, seed) or `not scored (why)` (SPEC 5)."""
+    if dim["dimension_score"] is None:
+        return f"not scored ({dim.get('score_note') or 'no rows'})"
+    ci = dim.get("score_ci")
+    return f"score {dim['dimension_score']}" + (f" [{ci[0]}-{ci[1]}]" if ci else "")
+
+
+#: How a report marks each entry of `findings` (SPEC 18).
+VERDICT_MARKS = {"confirmed": "[confirmed]", "possible": "[possible] ", None: "[note]     "}
+
+
+def evidence_text(result: dict) -> str:
+    """One line on the family: `3 confirmed, 2 possible, of 96 tests (Holm, alpha 0.05)`."""
+    ev = result.get("evidence")
+    if not ev:
+        return ""
+    return (
+        f"{ev['confirmed']} confirmed, {ev['possible']} possible, of {ev['tests']:,} tests "
+        f"(Holm, family-wise alpha {fmt(ev['alpha'] * 100, 1)}%)"
+    )
+
+
+def findings_lines(result: dict) -> list[str]:
+    """The terminal's findings: each line with its verdict, a finding's interval and n
+    (SPEC 18); a result of version 2 (flags only) lists its flags."""
+    findings = result.get("findings")
+    if findings is None:
+        return [f"Flags ({len(result['flags'])}):", *(f"  - {f}" for f in result["flags"])]
+    out = [f"Findings and notes ({len(findings)}): {evidence_text(result)}"]
+    for f in findings:
+        line = f"  {VERDICT_MARKS[f['verdict']]} {f['text']}"
+        if f["severity"] == "finding" and f["ci_low"] is not None:
+            hi = "inf" if f["ci_high"] is None else _num(f["ci_high"], f["kind"])
+            line += f"  (95% CI {_num(f['ci_low'], f['kind'])}-{hi}, n={f['n']:,})"
+        out.append(line)
+    return out
+
+
+def _num(x: float, kind: str) -> str:
+    """A finding's interval end: a ratio as 4.17x, a share or difference as 3.4%."""
+    return f"{fmt(x, 2)}x" if kind == "imbalance" else _pct(x)
 
 
 def _unscored_lines(unscored: list[dict], out: list[str]) -> None:
@@ -367,11 +417,18 @@ def _rate_table(rows: list[tuple[str, dict, str]], with_missing: bool, out: list
 
 def _spread_text(block: dict, high: str, low: str) -> str:
     if block["max_difference"] is None:
-        return "fewer than two groups to compare"
+        return "not measurable: fewer than two groups of the minimum group size"
     ratio = "n/a" if block["min_ratio"] is None else fmt(block["min_ratio"], 2)
+    gap = block.get("gap")
+    diff_ci = ratio_ci = verdict = ""
+    if gap:
+        diff_ci = f" [{fmt(gap['ci_low'] * 100, 1)}-{fmt(gap['ci_high'] * 100, 1)}]"
+        if gap["ratio_ci_low"] is not None:
+            ratio_ci = f" [{fmt(gap['ratio_ci_low'], 2)}-{fmt(gap['ratio_ci_high'], 2)}]"
+        verdict = f"; {gap['verdict']}"
     return (
         f"highest {high}, lowest {low}: difference "
-        f"{fmt(block['max_difference'] * 100, 1)} pts, ratio {ratio}"
+        f"{fmt(block['max_difference'] * 100, 1)} pts{diff_ci}, ratio {ratio}{ratio_ci}{verdict}"
     )
 
 
