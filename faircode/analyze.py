@@ -443,19 +443,20 @@ def analyze(
         result["label_rates"] = rates
     if by_group is not None:
         result["missing_by_group"] = by_group
+    hints = None
     if opts.proxy_hints:  # SPEC 16; scipy is imported only here
         from .proxy import summary_hints
 
-        result["proxy_hints"], proxy_flags = summary_hints(
-            summary, overrides, dims, index_of, mappers, opts
-        )
+        hints, proxy_flags = summary_hints(summary, overrides, dims, index_of, mappers, opts)
         for text in proxy_flags:
             fs.note("proxy", text)
-    findings, result["evidence"] = fs.close(opts.alpha)
-    result["findings"] = findings
-    result["flags"] = [f["text"] for f in findings]
+    result["findings"], evidence_block = fs.close(opts.alpha)
+    result["evidence"] = evidence_block
+    result["flags"] = [f["text"] for f in result["findings"]]
     if not_counted is not None:
         result["intersection_not_counted"] = not_counted
+    if hints is not None:
+        result["proxy_hints"] = hints
     return result
 
 

@@ -12,8 +12,10 @@ import math
 
 from .numerics import Z, fsum, ln, round_half_up, round_int
 
-#: SPEC 5: a group under this share of a dimension's rows does not enter its balance.
+#: SPEC 5: a group under this share of a dimension's rows does not enter its balance...
 SCORE_FLOOR = 0.01
+#: ... and one from this share on counts fully (linearly between: a group of 3% is half).
+SCORE_FULL = 0.05
 #: SPEC 5: a dimension whose score interval is wider than this (points) is not scored.
 SCORE_CI_WIDTH = 30
 #: SPEC 5: the top of the grade one letter better than the worst dimension's grade.
@@ -49,8 +51,10 @@ def balance(counts: list[int]) -> tuple[float, float]:
     if n == 0:
         return 0.0, 0.0
     f = SCORE_FLOOR
+    g = SCORE_FULL
+    ramp = g - f
     ps = [c / n for c in counts]
-    ws = [min(1.0, max(0.0, p / f - 1.0)) for p in ps]
+    ws = [min(1.0, max(0.0, (p - f) / ramp)) for p in ps]
     us = [w * p for w, p in zip(ws, ps)]
     big_u = fsum(us)
     big_k = fsum(ws)
@@ -63,10 +67,10 @@ def balance(counts: list[int]) -> tuple[float, float]:
     value = min(1.0, ratio)
     if not ratio < 1:
         return value, 0.0
-    inv_f = 1 / f
+    slope = 1 / ramp
     gs = []
     for p, w, u, lq in zip(ps, ws, us, logs):
-        d = inv_f if f < p < 2 * f else 0.0
+        d = slope if f < p < g else 0.0
         a = w + p * d
         hi = -(lq + h) / big_u if u > 0 else 0.0
         dl = d / big_k if big_k > 2 else 0.0

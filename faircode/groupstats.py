@@ -258,7 +258,7 @@ def _gap_findings(
         fs.note(
             "not_measurable",
             f"{where}: label-rate gap not measurable: fewer than two groups of "
-            f"{opts.min_group_size} rows",
+            f"{max(1, opts.min_group_size)} rows",
             dims,
         )
         return
