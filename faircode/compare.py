@@ -50,7 +50,11 @@ def compare_dimension(da: dict, db: dict, opts: Options) -> tuple[dict, list[str
         "kind": da["kind"],
         "dimension_score_a": da["dimension_score"],
         "dimension_score_b": db["dimension_score"],
-        "dimension_score_delta": db["dimension_score"] - da["dimension_score"],
+        "dimension_score_delta": (
+            None
+            if da["dimension_score"] is None or db["dimension_score"] is None
+            else db["dimension_score"] - da["dimension_score"]
+        ),
         "psi": round_half_up(psi, 4),
         "tvd": round_half_up(tvd, 4),
         "drift_level": level,
