@@ -1,0 +1,303 @@
+"""The store's edges (issue 25): an anchored audit chain, what ingest refuses, bad rows an
+older store holds, read-only and foreign SQLite files (SPEC 15.2, 15.3, 15.5, 15.7).
+
+Tests taking ``db`` run on a SQLite file and on a fresh PostgreSQL database (see
+tests/storeutil.py); the read-only and foreign-file tests are SQLite's alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import storeutil
+
+from faircode.monitor import rollup
+from faircode.monitor.cli import run
+from faircode.monitor.store import open_store
+
+HEAD = re.compile(r"[0-9]+:[0-9a-f]{64}")
+LOG = ["--id", "rid", "--pred", "pred", "--attr", "race"]
+
+
+@pytest.fixture(scope="session")
+def pg_server_url():
+    yield from storeutil.pg_server()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "store" / "monitor.db")
+    return storeutil.fresh_pg_database(request.getfixturevalue("pg_server_url"))
+
+
+@pytest.fixture
+def cli(db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture):
+    """Run ``faircode fairness ...`` in-process in tmp_path against ``db``."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("FAIRCODE_DB", db)
+    monkeypatch.setenv("FAIRCODE_ACTOR", "test-operator")
+
+    def call(*argv: str) -> tuple[int, str, str]:
+        code = run(["fairness", *argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return call
+
+
+def _one_error(err: str, *parts: str) -> None:
+    """``err`` is exactly one ``faircode: error:`` line holding every part."""
+    assert err.count("\n") == 1 and err.startswith("faircode: error: "), err
+    assert "Traceback" not in err
+    for part in parts:
+        assert part in err, (part, err)
+
+
+def _sql(db: str, *statements: str, rebuild: str | None = None) -> None:
+    """Change the store behind faircode's back (an older version, an attacker)."""
+    store = open_store(db)
+    try:
+        with store.transaction():
+            for stmt in statements:
+                store.execute(stmt)
+            if rebuild is not None:
+                rollup.rebuild(store, rebuild)
+    finally:
+        store.close()
+
+
+def _count(db: str, sql: str) -> int:
+    store = open_store(db)
+    try:
+        return int(store.one(sql) or 0)
+    finally:
+        store.close()
+
+
+def _drop_audit_triggers(db: str) -> list[str]:
+    if db.startswith("postgresql://"):
+        return ["DROP TRIGGER audit_append_only ON audit"]
+    return ["DROP TRIGGER audit_no_update", "DROP TRIGGER audit_no_delete"]
+
+
+def _frame(n: int = 8, pred: list[float] | None = None) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "rid": [f"r{i}" for i in range(n)],
+            "race": ["a", "b"] * (n // 2),
+            "pred": pred if pred is not None else [0, 1, 1, 0, 1, 0, 0, 1][:n],
+            "at": [1_700_000_000 + 86_400 * (i % 2) for i in range(n)],
+        }
+    )
+
+
+YAML = "models:\n  m:\n    slices: [race]\n    min_samples: 1\n"
+
+
+# -- 15.2 read-only and foreign SQLite files ------------------------------------------------
+@pytest.fixture
+def shared_dir(monkeypatch: pytest.MonkeyPatch):
+    """A working directory another user can reach (pytest's tmp_path is root's alone)."""
+    path = Path(tempfile.mkdtemp(prefix="faircode-ro-"))
+    path.chmod(0o755)
+    if os.geteuid() == 0 and not all(p.stat().st_mode & 0o001 for p in path.parents):
+        shutil.rmtree(path)
+        pytest.skip(f"nobody cannot reach {path} (a parent directory is private)")
+    monkeypatch.chdir(path)
+    yield path
+    for p in path.rglob("*"):
+        if p.is_dir():
+            p.chmod(0o755)
+    shutil.rmtree(path)
+
+
+def _sqlite_store(where: Path) -> Path:
+    """A SQLite store in ``where``/ro holding one model's predictions and labels, closed
+    cleanly (no -wal or -shm file left), with the files ``_commands`` reads."""
+    (where / "fairness.yaml").write_text(YAML)
+    path = where / "ro" / "monitor.db"
+    _frame().to_csv(where / "p.csv", index=False)
+    pd.DataFrame({"rid": [f"r{i}" for i in range(8)], "y": [1, 0] * 4}).to_csv(
+        where / "l.csv", index=False
+    )
+    db = ["--db", str(path)]
+    assert run(["fairness", "log", "m", "p.csv", "--version", "v1", *LOG, *db]) == 0
+    assert run(["fairness", "label", "m", "l.csv", "--id", "rid", "--label", "y", *db]) == 0
+    for p in (where / "fairness.yaml", where / "p.csv", where / "l.csv"):
+        p.chmod(0o644)
+    return path
+
+
+def _commands(path: Path) -> list[list]:
+    """report, slice, audit MODEL --verify, gate and log on ``path``: [exit, stdout, stderr]."""
+    out = []
+    for argv in (
+        ["report", "m", "--json"],
+        ["slice", "m", "race"],
+        ["audit", "m", "--verify"],
+        ["gate", "m", "--version", "v1"],
+        ["log", "m", "p.csv", "--version", "v2", *LOG],
+    ):
+        o, e = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
+            code = run(["fairness", *argv, "--db", str(path)])
+        out.append([code, o.getvalue(), e.getvalue()])
+    return out
+
+
+def _as_another_user(func, *args):  # type: ignore[no-untyped-def]
+    """``func(*args)`` (a JSON value) with real file permissions: as root, in a forked
+    child that has dropped to nobody (everything it imports is imported before the fork:
+    the interpreter's own files may be unreadable to nobody); otherwise directly."""
+    if os.geteuid() != 0:
+        return func(*args)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        code = 1
+        try:
+            os.close(read)
+            os.setgid(65534)
+            os.setuid(65534)
+            with os.fdopen(write, "w") as fh:
+                json.dump(func(*args), fh)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    with os.fdopen(read) as fh:
+        text = fh.read()
+    _, status = os.waitpid(pid, 0)
+    assert status == 0 and text, "the child running as nobody failed"
+    return json.loads(text)
+
+
+def _check_read_only(results: list[list], how: str) -> None:
+    report, slice_, verify, gate, log = results
+    assert report[0] == 0, report[2]
+    assert json.loads(report[1])["evaluation"]["rows"]["labelled"] == 8
+    assert slice_[0] == 0 and "race" in slice_[1], slice_[2]
+    assert verify[0] == 0 and "chain verified" in verify[2], verify[2]
+    for code, _, err in (gate, log):
+        assert code == 2
+        _one_error(err, f"is read-only (opened {how}", "this command writes to it")
+
+
+def _read_only(path: Path) -> None:
+    for p in path.parent.iterdir():
+        p.chmod(0o444)
+    path.parent.chmod(0o555)
+
+
+def test_a_store_this_process_cannot_write_is_opened_read_only(
+    shared_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _sqlite_store(shared_dir)
+    before = path.read_bytes()
+    # what os.access says on read-only media (root passes permission checks otherwise)
+    from faircode.monitor import store as store_module
+
+    real = os.access
+    monkeypatch.setattr(
+        store_module.os,
+        "access",
+        lambda p, mode, *a, **k: False if mode & os.W_OK else real(p, mode, *a, **k),
+    )
+    _check_read_only(_commands(path), "read-only")  # mode=ro
+    assert path.read_bytes() == before
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_store_in_a_read_only_directory_is_readable_by_another_user(shared_dir: Path) -> None:
+    path = _sqlite_store(shared_dir)
+    # every lazy import done before a fork (on a copy: gate and log write)
+    copy = shared_dir / "copy" / "monitor.db"
+    copy.parent.mkdir()
+    shutil.copy(path, copy)
+    _commands(copy)
+    assert sorted(p.name for p in path.parent.iterdir()) == ["monitor.db"]  # closed cleanly
+    before = path.read_bytes()
+    _read_only(path)
+    # no -shm file can be made in the directory, so mode=ro fails: immutable=1 reads it
+    _check_read_only(_as_another_user(_commands, path), "immutable")
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in path.parent.iterdir()) == ["monitor.db"]
+
+
+def _open(path: Path) -> list:
+    try:
+        open_store(str(path)).close()
+    except Exception as exc:  # noqa: BLE001 - the message is the result
+        return [type(exc).__name__, str(exc)]
+    return ["opened", ""]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_read_only_store_whose_wal_cannot_be_read_is_refused(shared_dir: Path) -> None:
+    path = shared_dir / "ro" / "monitor.db"
+    # a writer killed before its checkpoint leaves committed rows in the -wal file
+    script = (
+        "import os, sys\n"
+        "from faircode.monitor import audit\n"
+        "from faircode.monitor.store import open_store\n"
+        "s = open_store(sys.argv[1])\n"
+        "s.conn.execute('PRAGMA wal_autocheckpoint = 0')\n"
+        "audit.append(s, 'fairness_config_set', 'm', None, {})\n"
+        "os._exit(0)\n"
+    )
+    subprocess.run([sys.executable, "-c", script, str(path)], check=True, timeout=120)
+    assert path.with_name("monitor.db-wal").stat().st_size > 0
+    path.with_name("monitor.db-shm").unlink()
+    _read_only(path)
+    kind, message = _as_another_user(_open, path)
+    assert kind == "StoreError", message
+    assert "its write-ahead log monitor.db-wal holds changes" in message
+
+
+def test_a_foreign_sqlite_file_is_refused_unless_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    other = tmp_path / "crm.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)")
+    conn.execute("INSERT INTO customers (name) VALUES ('Ada')")
+    conn.commit()
+    conn.close()
+    before = other.read_bytes()
+    code = run(["fairness", "audit", "m", "--verify", "--db", str(other)])
+    err = capsys.readouterr().err
+    assert code == 2
+    _one_error(
+        err,
+        f"{other} is a SQLite database of another application (tables: customers), not a "
+        "faircode store; nothing was changed",
+    )
+    assert other.read_bytes() == before
+    # an empty file (0 bytes) or a SQLite database without tables becomes a store
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    blank = tmp_path / "blank.db"
+    conn = sqlite3.connect(blank)
+    conn.execute("PRAGMA user_version = 7")
+    conn.close()
+    for path in (empty, blank):
+        assert run(["fairness", "audit", "m", "--verify", "--db", str(path)]) == 0
+        assert "chain verified (0 rows" in capsys.readouterr().err
+        tables = {r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master")}
+        assert {"predictions", "audit", "schema_version"} <= tables
+    # and a faircode store opens as before
+    assert run(["fairness", "audit", "m", "--verify", "--db", str(empty)]) == 0
