@@ -23,7 +23,7 @@ import pandas as pd
 import pytest
 import storeutil
 
-from faircode.monitor import rollup
+from faircode.monitor import audit, rollup
 from faircode.monitor.cli import run
 from faircode.monitor.store import open_store
 
@@ -105,6 +105,91 @@ def _frame(n: int = 8, pred: list[float] | None = None) -> pd.DataFrame:
 
 
 YAML = "models:\n  m:\n    slices: [race]\n    min_samples: 1\n"
+
+
+# -- 15.7 the audit chain's head -------------------------------------------------------
+def test_audit_head_detects_tail_deletion_and_a_rewritten_chain(cli, db: str, tmp_path: Path):
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    for t in ("0.2", "0.3"):
+        assert cli("config", "m", "--attr", "race", "--threshold", t, "--reason", t)[0] == 0
+    assert cli("apply", "m", "--reason", "back to the yaml")[0] == 0
+    assert cli("config", "m", "--attr", "race", "--threshold", "0.4", "--reason", "0.4")[0] == 0
+    code, out, err = cli("audit", "--head")
+    assert code == 0, err
+    head = out.strip()
+    assert HEAD.fullmatch(head) and head.startswith("4:"), out
+    (tmp_path / "head.txt").write_text(out)
+    code, _, err = cli("audit", "--verify", "--head", head)
+    assert code == 0 and "row 4 matches the head, 0 row(s) added since" in err, err
+    # rows appended after the head was taken are fine
+    assert cli("config", "m", "--threshold", "0.5", "--reason", "later")[0] == 0
+    code, _, err = cli("audit", "m", "--verify", "--head", "head.txt")
+    assert code == 0 and "1 row(s) added since" in err, err
+
+    # the last row cut off, the triggers dropped first: the registry override in the
+    # store is not the one the last remaining fairness_config_set records
+    _sql(db, *_drop_audit_triggers(db), "DELETE FROM audit WHERE id = 5")
+    code, _, err = cli("audit", "--verify")
+    assert code == 1
+    assert "BROKEN model m: the store's registry override" in err
+    assert "last fairness_config_set (row 4)" in err
+    # two more rows cut: the head names them
+    _sql(db, "DELETE FROM audit WHERE id >= 3")
+    code, _, err = cli("audit", "--verify", "--head", "head.txt")
+    assert code == 1
+    assert (
+        "rows missing from the tail: the head has 4 rows, the store holds 2 (rows 3..4 gone)" in err
+    )
+    # an apply whose row is cut: the last event is a config the store no longer holds
+    _sql(db, "DELETE FROM audit WHERE id = 2", "DELETE FROM registry_overrides")
+    code, _, err = cli("audit", "--verify")
+    assert code == 1
+    assert (
+        "last registry event is fairness_config_set (row 1) but the store holds no override" in err
+    )
+    # --head refuses to print the head of a broken chain
+    code, out, err = cli("audit", "--head")
+    assert code == 1 and out == "" and "no head printed" in err
+
+
+def test_a_chain_rewritten_with_every_hash_recomputed_fails_only_against_the_head(
+    cli, db: str, tmp_path: Path
+) -> None:
+    for t in ("0.2", "0.3", "0.4"):
+        assert cli("config", "m", "--attr", "race", "--threshold", t, "--reason", t)[0] == 0
+    code, out, _ = cli("audit", "--head", "--json")
+    assert code == 0
+    (tmp_path / "head.json").write_text(out)
+    head = json.loads(out)["head"]
+    assert head["rows"] == 3
+    # rewrite row 2's reason and recompute every hash after it: the chain is consistent
+    store = open_store(db)
+    try:
+        rows = audit.entries(store)
+    finally:
+        store.close()
+    statements = _drop_audit_triggers(db)
+    prev = audit.GENESIS
+    for e in rows:
+        if e["id"] == 2:
+            e["details"]["reason"] = "rewritten"
+        content = {k: e[k] for k in ("id", "at", "actor", "event", "model", "version", "details")}
+        digest = audit.row_hash(prev, content)
+        details = audit.canonical(e["details"]).replace("'", "''")
+        statements.append(
+            f"UPDATE audit SET details = '{details}', prev_hash = '{prev}', hash = '{digest}' "
+            f"WHERE id = {e['id']}"
+        )
+        prev = digest
+    _sql(db, *statements)
+    code, _, err = cli("audit", "--verify")
+    assert code == 0, err  # the limit of an unkeyed chain: it verifies
+    code, _, err = cli("audit", "--verify", "--head", "head.json")
+    assert code == 1
+    assert "BROKEN row 3: hash differs from the head" in err
+    code, _, err = cli("audit", "--verify", "--head", "3:" + "0" * 63)
+    _one_error(err, "is neither a head (ROWS:HASH")
+    assert code == 2
 
 
 # -- 15.2 read-only and foreign SQLite files ------------------------------------------------

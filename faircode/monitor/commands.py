@@ -373,20 +373,41 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from . import audit
     from .store import model_key
 
-    rows = audit.entries(args.store, model_key(args.model))
-    problems = audit.verify(args.store) if args.verify else []
+    printing_head = args.head == ""
+    expected = audit.parse_head(args.head) if args.head else None
+    verify = args.verify or args.head is not None
+    if args.model is None and not verify:
+        raise MonitorInputError(
+            "name a MODEL to list its audit events, or pass --verify or --head for the whole chain"
+        )
+    chain = audit.entries(args.store) if verify else []
+    problems = audit.verify(args.store, chain) if verify else []
+    if expected is not None:
+        problems += audit.verify_head(chain, *expected)
+    rows = (
+        audit.entries(args.store, model_key(args.model))
+        if args.model is not None and not printing_head
+        else []
+    )
+    n, digest = audit.head(chain)
     if args.json:
         print(
             json.dumps(
                 {
                     "model": args.model,
                     "entries": rows,
-                    "verified": (not problems) if args.verify else None,
+                    "verified": (not problems) if verify else None,
                     "problems": problems,
+                    "head": {"rows": n, "hash": digest}
+                    if verify and not (printing_head and problems)
+                    else None,
                 },
                 indent=2,
             )
         )
+    elif printing_head:
+        if not problems:
+            print(f"{n}:{digest}")
     else:
         for e in rows:
             d = e["details"] if isinstance(e["details"], dict) else {}
@@ -405,19 +426,26 @@ def cmd_audit(args: argparse.Namespace) -> int:
                 f"{e['id']:>5}  {e['at']}  {e['actor']}  {e['event']}"
                 + (f"  ({'; '.join(extra)})" if extra else "")
             )
-        if not rows:
+        if args.model is not None and not rows:
             print(f"(no audit entries for {args.model})")
-    if args.verify:
+    if verify:
         if problems:
             for p in problems:
                 print(f"faircode: audit: BROKEN {p}", file=sys.stderr)
+            what = "no head printed; " if printing_head else ""
             print(
-                f"faircode: audit: verification FAILED ({len(problems)} problem(s))",
+                f"faircode: audit: verification FAILED ({what}{len(problems)} problem(s))",
                 file=sys.stderr,
             )
             return 1
-        n = len(audit.entries(args.store))
-        print(f"faircode: audit: chain verified ({n} rows, every hash matches)", file=sys.stderr)
+        against = ""
+        if expected is not None and expected[0]:
+            added = n - expected[0]
+            against = f"; row {expected[0]} matches the head, {added} row(s) added since"
+        print(
+            f"faircode: audit: chain verified ({n} rows, every hash matches{against})",
+            file=sys.stderr,
+        )
     return EXIT_OK
 
 
@@ -514,9 +542,24 @@ def add_store_commands(sub: Any) -> None:
     _store_options(p)
     p.set_defaults(func=_run(cmd_gate))
 
-    p = sub.add_parser("audit", help="the audit log of a model; --verify checks the chain")
-    p.add_argument("model", metavar="MODEL")
-    p.add_argument("--verify", action="store_true", help="verify the whole hash chain")
+    p = sub.add_parser(
+        "audit",
+        help="the audit log of a model; --verify checks the chain, --head anchors it",
+    )
+    p.add_argument("model", metavar="MODEL", nargs="?", help="list this model's events")
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="verify the whole hash chain and that the store's state has its audit rows",
+    )
+    p.add_argument(
+        "--head",
+        nargs="?",
+        const="",
+        metavar="ROWS:HASH|FILE",
+        help="alone: verify, then print the chain's head (row count and last hash) to keep "
+        "outside the store; with a head printed earlier: verify against it",
+    )
     p.add_argument("--json", action="store_true")
     _store_options(p, registry=False)
     p.set_defaults(func=_run(cmd_audit))
