@@ -192,6 +192,101 @@ def test_a_chain_rewritten_with_every_hash_recomputed_fails_only_against_the_hea
     assert code == 2
 
 
+# -- 15.3 what ingest refuses ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("column", "value", "expected"),
+    [
+        ("label", "1e300", "label 1e+300 in column 'y' is beyond +-1e100"),
+        ("label", "-2e100", "label -2e+100 in column 'y' is beyond +-1e100"),
+        ("pred", "1e300", "prediction 1e+300 in column 'pred' is beyond +-1e100"),
+        ("at", "99999999999999", "time '99999999999999' in column 'at' is outside"),
+        ("at", "-62135596801", "time '-62135596801' in column 'at' is outside"),
+        ("at", "253402300800", "time '253402300800' in column 'at' is outside"),
+    ],
+)
+def test_huge_values_and_times_outside_the_iso_range_are_refused_at_ingest(
+    cli, db: str, tmp_path: Path, column: str, value: str, expected: str
+) -> None:
+    df = _frame(pred=[0.5, 1.5, 2.0, 0.1, 3.0, 0.2, 1.0, 0.9]).astype(
+        {"pred": object, "at": object}
+    )
+    labels = pd.DataFrame({"rid": df["rid"], "y": [1.0] * len(df)}).astype({"y": object})
+    if column == "label":
+        labels.loc[5, "y"] = value
+    else:
+        df.loc[5, column] = value
+    df.to_csv(tmp_path / "p.csv", index=False)
+    labels.to_csv(tmp_path / "l.csv", index=False)
+    code, _, err = cli("log", "m", "p.csv", "--version", "v1", *LOG, "--at", "at")
+    if column != "label":
+        assert code == 2
+        _one_error(err, "p.csv: line 7 (request id 'r5'): ", expected, "the batch was not written")
+        assert _count(db, "SELECT COUNT(*) FROM predictions") == 0
+        assert _count(db, "SELECT COUNT(*) FROM batches") == 0
+        return
+    assert code == 0, err
+    code, _, err = cli("label", "m", "l.csv", "--id", "rid", "--label", "y")
+    assert code == 2
+    _one_error(err, "l.csv: line 7 (request id 'r5'): ", expected, "the batch was not written")
+    assert _count(db, "SELECT COUNT(label) FROM predictions") == 0
+    assert _count(db, "SELECT COUNT(*) FROM batches") == 1
+
+
+def test_times_at_the_ends_of_the_iso_range_are_kept_and_reported(
+    cli, db: str, tmp_path: Path
+) -> None:
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    df = _frame(4)
+    df["at"] = [-62_135_596_800, 253_402_300_799, "2024-01-01T00:00:00Z", "2024-01-02"]
+    df.to_csv(tmp_path / "p.csv", index=False)
+    code, _, err = cli("log", "m", "p.csv", "--version", "v1", *LOG, "--at", "at")
+    # one column mixing epoch numbers and ISO text is not epoch seconds
+    assert code == 2 and "not an ISO-8601 date/time or epoch seconds" in err
+    df.iloc[:2].to_csv(tmp_path / "e.csv", index=False)
+    df.iloc[2:].to_csv(tmp_path / "i.csv", index=False)
+    for name in ("e.csv", "i.csv"):
+        code, _, err = cli("log", "m", name, "--version", "v1", *LOG, "--at", "at")
+        assert code == 0, err
+    code, out, err = cli("report", "m", "--json")
+    assert code == 0, err
+    days = [d["day"] for d in json.loads(out)["trend"]]
+    assert days == ["0001-01-01", "2024-01-01", "2024-01-02", "9999-12-31"]
+
+
+@pytest.mark.parametrize("value", ["2", "-1", "0.5"])
+@pytest.mark.parametrize("declared", [True, False])
+def test_binary_labels_other_than_0_1_are_refused_naming_line_and_request_id(
+    cli, db: str, tmp_path: Path, value: str, declared: bool
+) -> None:
+    task = "    task: binary\n" if declared else ""
+    (tmp_path / "fairness.yaml").write_text(YAML + task)
+    _frame().to_csv(tmp_path / "p.csv", index=False)
+    assert cli("log", "m", "p.csv", "--version", "v1", *LOG)[0] == 0
+    labels = pd.DataFrame({"rid": [f"r{i}" for i in range(8)], "y": ["1", "0"] * 4})
+    labels.loc[3, "y"] = value
+    labels.to_csv(tmp_path / "l.csv", index=False)
+    code, _, err = cli("label", "m", "l.csv", "--id", "rid", "--label", "y")
+    assert code == 2
+    why = (
+        "model m is binary (task: binary in the registry)"
+        if declared
+        else "model m version v1 is binary (inferred: every prediction is 0 or 1)"
+    )
+    _one_error(
+        err,
+        f"l.csv: line 5 (request id 'r3'): label {float(value):g} in column 'y' is not 0 or 1",
+        why,
+        "the batch was not written",
+    )
+    assert _count(db, "SELECT COUNT(label) FROM predictions") == 0
+    assert _count(db, "SELECT COUNT(*) FROM batches") == 1
+    labels.loc[3, "y"] = "yes"
+    labels.to_csv(tmp_path / "l.csv", index=False)
+    code, _, err = cli("label", "m", "l.csv", "--id", "rid", "--label", "y")
+    assert code == 2
+    _one_error(err, "l.csv: line 5 (request id 'r3'): label 'yes' in column 'y' is not a number")
+
+
 # -- 15.2 read-only and foreign SQLite files ------------------------------------------------
 @pytest.fixture
 def shared_dir(monkeypatch: pytest.MonkeyPatch):

@@ -90,6 +90,14 @@ def _yaml_path(args: argparse.Namespace) -> Path:
 
 
 # -- log / label ----------------------------------------------------------------
+def _declared_task(args: argparse.Namespace) -> str | None:
+    """The task the registry in force declares for the model (None: inferred)."""
+    from .control import registry_state
+
+    reg = registry_state(args.store, args.model, _yaml_path(args))["in_force"]
+    return None if reg is None else reg.task
+
+
 def cmd_log(args: argparse.Namespace) -> int:
     from .audit import actor
     from .ingest import log_predictions
@@ -107,6 +115,7 @@ def cmd_log(args: argparse.Namespace) -> int:
         at_col=args.at,
         actor_name=actor(),
         progress=_progress(),
+        task=_declared_task(args),
     )
     if s["duplicate_of"] is not None:
         print(
@@ -139,6 +148,7 @@ def cmd_label(args: argparse.Namespace) -> int:
         label_col=args.label,
         actor_name=actor(),
         progress=_progress(),
+        task=_declared_task(args),
     )
     if s["duplicate_of"] is not None:
         print(
@@ -468,7 +478,7 @@ def add_store_commands(sub: Any) -> None:
     )
     p.add_argument("--at", metavar="COL", help="prediction time column (default: now)")
     p.add_argument("--json", action="store_true", help="print the batch summary as JSON")
-    _store_options(p, registry=False)
+    _store_options(p)
     p.set_defaults(func=_run(cmd_log))
 
     p = sub.add_parser("label", help="log ground-truth labels, joined by request id")
@@ -477,7 +487,7 @@ def add_store_commands(sub: Any) -> None:
     p.add_argument("--id", required=True, metavar="COL", help="request id column")
     p.add_argument("--label", required=True, metavar="COL", help="label column")
     p.add_argument("--json", action="store_true", help="print the batch summary as JSON")
-    _store_options(p, registry=False)
+    _store_options(p)
     p.set_defaults(func=_run(cmd_label))
 
     p = sub.add_parser("validate", help="check fairness.yaml strictly (for CI)")
