@@ -287,6 +287,150 @@ def test_binary_labels_other_than_0_1_are_refused_naming_line_and_request_id(
     _one_error(err, "l.csv: line 5 (request id 'r3'): label 'yes' in column 'y' is not a number")
 
 
+def test_task_checks_at_ingest_follow_the_registry_and_the_version(cli, db: str, tmp_path: Path):
+    (tmp_path / "fairness.yaml").write_text(YAML + "    task: binary\n")
+    _frame(pred=[0, 1, 1, 0.5, 1, 0, 0, 1]).to_csv(tmp_path / "p.csv", index=False)
+    code, _, err = cli("log", "m", "p.csv", "--version", "v1", *LOG)
+    assert code == 2
+    _one_error(err, "line 5 (request id 'r3'): prediction 0.5 in column 'pred' is not 0 or 1")
+    # a regression version takes any finite label
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    assert cli("log", "m", "p.csv", "--version", "v1", *LOG)[0] == 0
+    pd.DataFrame({"rid": ["r0", "r1", "x9"], "y": [0.5, 2, 7]}).to_csv(
+        tmp_path / "l.csv", index=False
+    )
+    assert cli("label", "m", "l.csv", "--id", "rid", "--label", "y")[0] == 0
+    # a label waiting for its prediction is checked when that prediction arrives: a
+    # binary version refuses the batch, naming the label batch to remove
+    pd.DataFrame({"rid": ["x8", "x9"], "race": ["a", "b"], "pred": [1, 0]}).to_csv(
+        tmp_path / "q.csv", index=False
+    )
+    code, _, err = cli("log", "m", "q.csv", "--version", "v2", *LOG)
+    assert code == 2
+    _one_error(
+        err,
+        "q.csv: line 3 (request id 'x9'): its waiting label 7 (label batch 2) is not 0 or 1, "
+        "but model m version v2 is binary",
+        "faircode fairness remove-batch m 2 --reason TEXT",
+    )
+    assert _count(db, "SELECT COUNT(*) FROM predictions WHERE version = 'v2'") == 0
+    code, _, err = cli("remove-batch", "m", "2", "--reason", "labels of the wrong model")
+    assert code == 0, err
+    assert "2 labels, 1 orphan labels" in err
+    assert cli("log", "m", "q.csv", "--version", "v2", *LOG)[0] == 0
+
+
+# -- 15.5 rows an older store holds ---------------------------------------------------------
+BAD_ROWS = {
+    # what an older faircode let in, written here with SQL: (statements, the line's
+    # parts, the batch that removes it)
+    "time": (
+        ["UPDATE predictions SET at = 99999999999999, day = 1157407407 WHERE request_id = 'r3'"],
+        [
+            "1 stored row with a time outside 0001-01-01..9999-12-31: request id 'r3'",
+            "remove prediction batch 1 with: faircode fairness remove-batch m 1 --reason TEXT",
+        ],
+        1,
+    ),
+    "label": (
+        ["UPDATE predictions SET label = {huge} WHERE request_id = 'r3'"],
+        [
+            "1 stored row with a label beyond +-1e100 (evaluate's bound): request id 'r3'",
+            "remove label batch 2 with: faircode fairness remove-batch m 2 --reason TEXT",
+        ],
+        2,
+    ),
+    "label before label batches": (
+        ["UPDATE predictions SET label = {huge}, label_batch = NULL WHERE request_id = 'r3'"],
+        [
+            "1 stored row with a label beyond +-1e100",
+            "remove prediction batch 1 (their label batch is not recorded",
+            "faircode fairness remove-batch m 1 --reason TEXT",
+        ],
+        1,
+    ),
+    "binary label": (
+        ["UPDATE predictions SET label = 2 WHERE request_id IN ('r3', 'r5')"],
+        [
+            "2 stored rows with a label other than 0/1 in a binary task: request id 'r3', 'r5'",
+            "remove label batch 2 with",
+            "or set task: regression in the registry",
+        ],
+        2,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_ROWS))
+def test_bad_rows_of_an_older_store_give_one_line_then_remove_batch_repairs(
+    cli, db: str, tmp_path: Path, case: str
+) -> None:
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    statements, parts, batch = BAD_ROWS[case]
+    _frame().to_csv(tmp_path / "p.csv", index=False)
+    assert cli("log", "m", "p.csv", "--version", "v1", *LOG, "--at", "at")[0] == 0
+    labels = pd.DataFrame({"rid": [f"r{i}" for i in range(8)], "y": [1, 0] * 4})
+    labels.to_csv(tmp_path / "l.csv", index=False)
+    assert cli("label", "m", "l.csv", "--id", "rid", "--label", "y")[0] == 0
+    # PostgreSQL cannot square 1e300 (a real older store could not hold it there)
+    huge = "1e300" if not db.startswith("postgresql://") else "1e150"
+    _sql(db, *[s.format(huge=huge) for s in statements], rebuild="m")
+    for argv in (
+        ("report", "m"),
+        ("report", "m", "--json"),
+        ("report", "m", "--markdown"),
+        ("slice", "m", "race"),
+        ("slice", "m", "race", "--json"),
+        ("gate", "m", "--version", "v1"),
+        ("gate", "m", "--version", "v1", "--json"),
+    ):
+        code, out, err = cli(*argv)
+        assert code == 2, (argv, err)
+        assert out == "", argv
+        _one_error(err, "model m version v1: ", *parts)
+    assert _count(db, "SELECT COUNT(*) FROM audit") == 0  # no gate decision was recorded
+    code, out, err = cli("remove-batch", "m", str(batch), "--reason", "bad rows", "--json")
+    assert code == 0, err
+    assert f"removed batch {batch} of m" in err
+    removed = json.loads(out)
+    assert removed["batch"] == batch and removed["reason"] == "bad rows"
+    if batch == 1:  # the predictions went; log them again (their labels wait as orphans)
+        assert cli("report", "m")[0] == 2
+        assert cli("log", "m", "p.csv", "--version", "v1", *LOG, "--at", "at")[0] == 0
+    else:  # the labels went; the same file can be sent again
+        code, _, err = cli("label", "m", "l.csv", "--id", "rid", "--label", "y")
+        assert code == 0 and "already logged" not in err, err
+    for argv in (("report", "m", "--json"), ("slice", "m", "race", "--json")):
+        code, out, err = cli(*argv)
+        assert code == 0, err
+        json.loads(out)
+    code, out, err = cli("gate", "m", "--version", "v1", "--json")
+    assert code in (0, 1, 3), err
+    code, out, err = cli("audit", "m", "--verify", "--json")
+    assert code == 0, err
+    events = [e["event"] for e in json.loads(out)["entries"]]
+    assert events[0] == "fairness_batch_removed"
+    assert json.loads(out)["entries"][0]["details"]["reason"] == "bad rows"
+    # the removal is implied by the store's state: cutting its audit row shows
+    _sql(db, *_drop_audit_triggers(db), "DELETE FROM audit")
+    code, _, err = cli("audit", "--verify")
+    assert code == 1
+    assert f"batch {batch} is marked removed but no fairness_batch_removed row records it" in err
+
+
+def test_remove_batch_names_what_it_cannot_remove(cli, db: str, tmp_path: Path) -> None:
+    _frame().to_csv(tmp_path / "p.csv", index=False)
+    assert cli("log", "m", "p.csv", "--version", "v1", *LOG)[0] == 0
+    code, _, err = cli("remove-batch", "m", "7", "--reason", "x")
+    _one_error(err, "model 'm' has no batch 7 (its latest batches: 1 (predictions v1))")
+    assert cli("remove-batch", "m", "1", "--reason", "x")[0] == 0
+    code, _, err = cli("remove-batch", "m", "1", "--reason", "x")
+    assert code == 2
+    _one_error(err, "batch 1 of model m was already removed")
+    code, _, err = cli("remove-batch", "m", "1", "--reason", " ")
+    _one_error(err, "--reason is empty")
+
+
 # -- 15.2 read-only and foreign SQLite files ------------------------------------------------
 @pytest.fixture
 def shared_dir(monkeypatch: pytest.MonkeyPatch):

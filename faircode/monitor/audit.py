@@ -12,7 +12,7 @@ Two checks reach past that. The *head* (row count and last hash, :func:`head`) k
 outside the database (a CI artifact, a commit) anchors the chain: :func:`verify_head`
 names the rows missing from the tail or the row whose hash differs. And the store's
 state implies audit rows (:func:`state_problems`): a registry override needs the
-``fairness_config_set`` that wrote it.
+``fairness_config_set`` that wrote it, a removed batch its ``fairness_batch_removed``.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ EVENTS = (
     "promotion_blocked_by_fairness",
     "fairness_gate_override",
     "fairness_gate_disabled",
+    "fairness_batch_removed",
 )
 
 
@@ -168,13 +169,19 @@ def state_problems(store: Store, rows: list[dict[str, Any]]) -> list[str]:
 
     Every registry override was written with a ``fairness_config_set`` row holding it
     (``after``), and only ``apply`` (which writes ``fairness_registry_applied``) removes
-    one. So cutting those rows from the log shows, even when the chain itself is intact.
+    one; every batch marked removed was removed with a ``fairness_batch_removed`` row.
+    So cutting those rows from the log shows, even when the chain itself is intact.
     """
     problems: list[str] = []
     last: dict[str, dict[str, Any]] = {}
+    removed_logged: set[int] = set()
     for e in rows:
         if e["event"] in ("fairness_config_set", "fairness_registry_applied"):
             last[e["model"]] = e
+        elif e["event"] == "fairness_batch_removed" and isinstance(e["details"], dict):
+            batch = e["details"].get("batch")
+            if isinstance(batch, int):
+                removed_logged.add(batch)
     overrides = set()
     for model, config, who, at in store.query(
         "SELECT model, config, actor, at FROM registry_overrides ORDER BY model"
@@ -202,6 +209,14 @@ def state_problems(store: Store, rows: list[dict[str, Any]]) -> list[str]:
                 f"model {model}: the last registry event is fairness_config_set (row "
                 f"{e['id']}) but the store holds no override: the fairness_registry_applied "
                 "row that removed it is missing"
+            )
+    for batch, model in store.query(
+        "SELECT id, model FROM batches WHERE kind LIKE ? ORDER BY id", ("removed:%",)
+    ):
+        if int(batch) not in removed_logged:
+            problems.append(
+                f"model {model}: batch {batch} is marked removed but no "
+                "fairness_batch_removed row records it: audit rows are missing"
             )
     return problems
 

@@ -1,8 +1,8 @@
 """CLI for the prediction store, the registry and the gate (SPEC section 15).
 
-``faircode fairness log | label | validate | config | show | apply | slice | report |
-gate | audit``. Errors are one ``faircode: error: ...`` line and exit 2; ``gate`` exits
-like ``evaluate --gate`` (0 pass, 1 exceeded, 3 unmeasured, 2 error).
+``faircode fairness log | label | remove-batch | validate | config | show | apply | slice |
+report | gate | audit``. Errors are one ``faircode: error: ...`` line and exit 2; ``gate``
+exits like ``evaluate --gate`` (0 pass, 1 exceeded, 3 unmeasured, 2 error).
 """
 
 from __future__ import annotations
@@ -165,6 +165,37 @@ def cmd_label(args: argparse.Namespace) -> int:
         )
     if args.json:
         print(json.dumps(s))
+    return EXIT_OK
+
+
+def cmd_remove_batch(args: argparse.Namespace) -> int:
+    from .audit import actor
+    from .ingest import remove_batch
+
+    r = remove_batch(args.store, args.model, args.batch, reason=args.reason, actor_name=actor())
+    if r["kind"] == "predictions":
+        what = f"{r['predictions_removed']} predictions of version {r['version']}"
+        if r["labels_waiting_again"]:
+            what += f"; {r['labels_waiting_again']} of their labels wait again as orphans"
+        if r["labels_removed"]:
+            what += (
+                f"; {r['labels_removed']} labels stored before label batches were recorded "
+                "went with them"
+            )
+    else:
+        what = f"{r['labels_removed']} labels, {r['orphan_labels_removed']} orphan labels"
+    print(
+        f"faircode: removed batch {r['batch']} of {r['model']} ({r['kind']}, "
+        f"{r['file'] or 'no file recorded'}): {what} (audit row {r['audit']['id']}); "
+        "the same file can be sent again",
+        file=sys.stderr,
+    )
+    if args.json:
+        print(
+            json.dumps(
+                {k: v for k, v in r.items() if k != "audit"} | {"audit_id": r["audit"]["id"]}
+            )
+        )
     return EXIT_OK
 
 
@@ -430,6 +461,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
                 extra.append("advisory: gate false")
             if d.get("would_exit") is not None:
                 extra.append(f"overrode exit {d['would_exit']}")
+            if d.get("batch") is not None:
+                extra.append(f"batch {d['batch']}")
             if d.get("reason"):
                 extra.append(f"reason: {d['reason']}")
             print(
@@ -489,6 +522,14 @@ def add_store_commands(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the batch summary as JSON")
     _store_options(p)
     p.set_defaults(func=_run(cmd_label))
+
+    p = sub.add_parser("remove-batch", help="remove a bad batch of predictions or labels (audited)")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("batch", metavar="BATCH", type=int, help="the batch id (log and label print it)")
+    p.add_argument("--reason", required=True, metavar="TEXT", help="why (kept in the audit log)")
+    p.add_argument("--json", action="store_true", help="print what was removed as JSON")
+    _store_options(p, registry=False)
+    p.set_defaults(func=_run(cmd_remove_batch))
 
     p = sub.add_parser("validate", help="check fairness.yaml strictly (for CI)")
     p.add_argument("file", metavar="FILE", nargs="?", help="registry (default fairness.yaml)")

@@ -507,6 +507,10 @@ def log_predictions(
             rollup.rebuild(store, key)
         joined = 0
         if store.one("SELECT COUNT(*) FROM orphan_labels WHERE model = ?", (key,)):
+            binary = task == "binary" or (
+                task is None and str(version) in binary_versions(store, key)
+            )
+            _check_waiting_labels(store, key, batch, binary, ids, fmt, source, str(version))
             rollup.add_label_delta(
                 store,
                 key,
@@ -514,7 +518,8 @@ def log_predictions(
                 (key,),
             )
             joined = store.execute(
-                "UPDATE predictions SET label = o.label, labelled_at = o.at FROM orphan_labels o "
+                "UPDATE predictions SET label = o.label, labelled_at = o.at, label_batch = o.batch "
+                "FROM orphan_labels o "
                 "WHERE predictions.model = ? AND o.model = predictions.model "
                 "AND o.request_id = predictions.request_id",
                 (key,),
@@ -610,9 +615,10 @@ def log_labels(
             store, key, "incoming_labels t JOIN predictions p ON p.request_id = t.request_id", ()
         )
         joined = store.execute(
-            "UPDATE predictions SET label = t.label, labelled_at = ? FROM incoming_labels t "
+            "UPDATE predictions SET label = t.label, labelled_at = ?, label_batch = ? "
+            "FROM incoming_labels t "
             "WHERE predictions.model = ? AND predictions.request_id = t.request_id",
-            (now, key),
+            (now, batch, key),
         ).rowcount
         orphans = (
             0
@@ -664,3 +670,144 @@ def _check_inferred_binary(
         "is 0 or 1); encode labels as 0/1 or declare task: regression in the registry; "
         f"{NOT_WRITTEN}"
     )
+
+
+def _check_waiting_labels(
+    store: Store,
+    key: str,
+    batch: int,
+    binary: bool,
+    ids: list[str],
+    fmt: str,
+    source: str,
+    version: str,
+) -> None:
+    """Inside a prediction batch: refuse it when a waiting (orphan) label about to join
+    one of its predictions is one its reports could not use."""
+    bad = f"ABS(o.label) > {MAX_MAGNITUDE!r}"
+    if binary:
+        bad += " OR (o.label <> 0 AND o.label <> 1)"
+    rows = store.query(
+        "SELECT o.request_id, o.label, o.batch FROM orphan_labels o JOIN predictions p "
+        "ON p.model = o.model AND p.request_id = o.request_id "
+        f"WHERE o.model = ? AND p.batch = ? AND ({bad}) LIMIT 10000",
+        (key, batch),
+    )
+    if not rows:
+        return
+    line = {rid: i for i, rid in enumerate(ids)}
+    rid, value, label_batch = min(rows, key=lambda r: line.get(r[0], len(ids)))
+    if abs(value) > MAX_MAGNITUDE:
+        why = "is beyond +-1e100"
+    else:
+        why = f"is not 0 or 1, but model {key} version {version} is binary"
+    where = _at(fmt, line[rid], ids) if rid in line else f"request id {rid!r}"
+    raise MonitorInputError(
+        f"{source}: {where}: its waiting label {value:g} (label batch {label_batch}) {why}; "
+        f"remove that label batch with: faircode fairness remove-batch {key} {label_batch} "
+        f"--reason TEXT; {NOT_WRITTEN}"
+    )
+
+
+REMOVED = "removed:"
+
+
+def remove_batch(
+    store: Store, model: str, batch: int, *, reason: str, actor_name: str = "unknown"
+) -> dict[str, Any]:
+    """Remove what batch ``batch`` of ``model`` wrote, in one transaction with its
+    ``fairness_batch_removed`` audit row (SPEC 15.3).
+
+    A prediction batch: the predictions it stored; labels joined to them that came from
+    a recorded label batch wait again as orphans (they join the predictions when those
+    are logged again), labels stored before label batches were recorded go with them.
+    A label batch: the labels it wrote (a label it replaced is not restored) and its
+    orphans. The batch row stays, marked removed (ids are never reused), and its digest
+    is released so the same file can be sent again. ``slice_stats`` are rebuilt.
+    """
+    from . import audit
+
+    if not reason or not reason.strip():
+        raise MonitorInputError("--reason is empty; say why the batch is removed")
+    key = model_key(model)
+    with store.transaction():
+        store.lock("faircode-batches")
+        row = store.execute(
+            "SELECT model, kind, digest, version, rows_in, rows_new, meta FROM batches "
+            "WHERE id = ?",
+            (batch,),
+        ).fetchone()
+        if row is None or row[0] != key:
+            listed = [
+                f"{i} ({k}{' ' + str(v) if v else ''})"
+                for i, k, v in store.query(
+                    "SELECT id, kind, version FROM batches WHERE model = ? AND kind NOT LIKE ? "
+                    "ORDER BY id DESC LIMIT 10",
+                    (key, REMOVED + "%"),
+                )
+            ]
+            known = ", ".join(listed) if listed else "none"
+            raise MonitorInputError(
+                f"model {key!r} has no batch {batch} (its latest batches: {known})"
+            )
+        _, kind, digest, version, rows_in, rows_new, meta = row
+        if kind.startswith(REMOVED):
+            raise MonitorInputError(
+                f"batch {batch} of model {key} was already removed; see "
+                f"'faircode fairness audit {key}'"
+            )
+        waiting = dropped = 0
+        if kind == "predictions":
+            labelled = "model = ? AND batch = ? AND label IS NOT NULL"
+            dropped = int(
+                store.one(
+                    f"SELECT COUNT(*) FROM predictions WHERE {labelled} AND label_batch IS NULL",
+                    (key, batch),
+                )
+                or 0
+            )
+            waiting = store.execute(
+                "INSERT INTO orphan_labels (model, request_id, label, at, batch) "
+                "SELECT model, request_id, label, labelled_at, label_batch FROM predictions "
+                f"WHERE {labelled} AND label_batch IS NOT NULL "
+                "ON CONFLICT (model, request_id) DO NOTHING",
+                (key, batch),
+            ).rowcount
+            predictions = store.execute(
+                "DELETE FROM predictions WHERE model = ? AND batch = ?", (key, batch)
+            ).rowcount
+            labels = dropped
+        else:
+            predictions = 0
+            labels = store.execute(
+                "UPDATE predictions SET label = NULL, labelled_at = NULL, label_batch = NULL "
+                "WHERE model = ? AND label_batch = ?",
+                (key, batch),
+            ).rowcount
+            dropped = store.execute(
+                "DELETE FROM orphan_labels WHERE model = ? AND batch = ?", (key, batch)
+            ).rowcount
+        store.execute(
+            "UPDATE batches SET kind = ?, digest = ? WHERE id = ?",
+            (REMOVED + kind, f"{REMOVED}{batch}:{digest}", batch),
+        )
+        rollup.rebuild(store, key)
+        try:
+            file = json.loads(meta).get("file")
+        except (ValueError, AttributeError):
+            file = None
+        details = {
+            "batch": batch,
+            "kind": kind,
+            "file": file,
+            "digest": digest,
+            "rows_in": rows_in,
+            "rows_new": rows_new,
+            "predictions_removed": predictions,
+            "labels_removed": labels,
+            "orphan_labels_removed": dropped if kind == "labels" else 0,
+            "labels_waiting_again": waiting,
+            "reason": reason,
+        }
+        entry = audit.append(store, "fairness_batch_removed", key, version, details)
+    return {"model": key, "version": version, "audit": entry, **details}

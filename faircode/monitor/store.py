@@ -120,6 +120,14 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             "FOR EACH ROW EXECUTE FUNCTION faircode_audit_append_only()",
         ],
     ),
+    (
+        2,
+        [
+            # the label batch that wrote a prediction's label (NULL: no label, or a label
+            # stored before this migration), so a label batch can be removed (SPEC 15.3)
+            "ALTER TABLE predictions ADD COLUMN label_batch {INT}",
+        ],
+    ),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 #: The tables every faircode store has (schema 1); a SQLite file with other tables and
