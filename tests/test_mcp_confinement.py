@@ -30,6 +30,7 @@ from typing import Any
 import pytest
 from util import ROOT
 
+from faircode.errors import InputError
 from faircode.mcptools import Outcome, Root, run_tool
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -373,3 +374,59 @@ def test_the_server_exits_when_stdin_closes_during_a_long_call(tree: Path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+# ---------------------------------------------------------------------------------------
+# What the confined open still allows, and refuses, without a race
+
+
+def test_links_inside_the_root_are_followed_inside_it(tree: Path):
+    (tree / "alias.csv").symlink_to("race.csv")
+    (tree / "abs.csv").symlink_to(tree / "race.csv")
+    (tree / "d" / "up.csv").symlink_to("../race.csv")
+    (tree / "dlink").symlink_to("d")
+    (tree / "d" / "out.csv").symlink_to("../../outside/race.csv")
+    (tree / "d" / "abs_out.csv").symlink_to(tree.parent / "outside" / "race.csv")
+    (tree / "loop1").symlink_to("loop2")
+    (tree / "loop2").symlink_to("loop1")
+    (tree / "broken.csv").symlink_to("nowhere.csv")
+    root = Root(str(tree))
+    inside = run_tool(root, "profile_dataset", {"path": "race.csv", "provenance": False})
+    for path in ("alias.csv", "abs.csv", "d/up.csv", "dlink/race.csv", "dlink/../race.csv"):
+        out = run_tool(root, "profile_dataset", {"path": path, "provenance": False})
+        assert out.text == inside.text, (path, out.text)
+    refused = {
+        "d/out.csv": "path: d/out.csv: a symbolic link leads outside the server's root",
+        "d/abs_out.csv": "path: d/abs_out.csv: a symbolic link leads outside",
+        "loop1": "loop1: a symbolic link loop (too many levels of symbolic links)",
+        "broken.csv": "broken.csv: a broken symbolic link (its target does not exist)",
+        "race.csv/x.csv": "race.csv/x.csv: cannot open (Not a directory)",
+        ".": ".: is a directory, not a file",
+        "dlink": "dlink: is a directory, not a file",
+    }
+    for path, message in refused.items():
+        out = run_tool(root, "profile_dataset", {"path": path})
+        shown = out.text.replace(str(tree) + os.sep, "").replace(str(tree) + ":", ".:")
+        assert out.is_error and shown.startswith(message), (path, out.text)
+
+
+def test_a_glob_walks_links_before_its_first_wildcard_only(tree: Path):
+    (tree / "dlink").symlink_to("d")
+    (tree / "d" / "e").mkdir()
+    (tree / "d" / "e" / "race.csv").write_bytes(INSIDE)
+    root = Root(str(tree))
+    assert root.glob("dlink/*.csv", "path") == ["dlink/race.csv"]
+    assert root.glob("**/race.csv", "path") == ["d/e/race.csv", "d/race.csv", "race.csv"]
+    (tree / "d" / "e" / "deeper").mkdir()
+    with pytest.raises(InputError, match=r"^path: \*\*/x: the search .* reached folders 2 levels"):
+        Root(str(tree), glob_depth=2).glob("**/x", "path")
+
+
+def test_a_glob_names_a_file_link_out_and_opening_it_refuses_it(tree: Path):
+    (tree / "d" / "secret.csv").symlink_to(tree.parent / "outside" / "race.csv")
+    (tree / "d" / "gone.csv").symlink_to(tree.parent / "outside" / "nothing.csv")
+    root = Root(str(tree))
+    # a link out is named whether or not its target exists: no existence oracle
+    assert root.glob("d/*.csv", "path") == ["d/gone.csv", "d/race.csv", "d/secret.csv"]
+    out = run_tool(root, "profile_dataset", {"path": "d/*.csv"})
+    assert out.is_error and "d/gone.csv: a symbolic link leads outside" in out.text, out.text
