@@ -38,21 +38,28 @@ SECRET = "ZebraOutside"  # a label only the outside files hold
 INSIDE = b"sex,race,pred\nMale,A,1\nFemale,B,0\nMale,B,0\nFemale,A,1\n"
 OUTSIDE = f"sex,race,pred\n{SECRET},X,1\nOther,Y,0\n{SECRET},Y,0\nOther,X,1\n{SECRET},X,1\n"
 OUTSIDE_BYTES = OUTSIDE.encode()
-# Calls per race through run_tool (most take well under a millisecond), and over stdio.
-# Before the fix, 400 calls read the outside file 1 to 25 times (the hostile tester saw
-# 9 and 13 in 400); these counts make a miss unlikely and keep each test near a second.
+# Calls per race through run_tool (a few milliseconds at most; a refusal much less),
+# and over stdio: 2,000 for a plain profile, fewer for the slower tools. Before the fix
+# the outside file was read in 1 to 20 of 500-2,000 calls (the hostile tester saw 9 and
+# 13 in 400); a miss is possible, a pass with the leak is then unlikely across them.
 CALLS = 2000
 STDIO_CALLS = 200
 
 # A separate process swaps NAME in a loop until it is killed: `link` replaces the
 # regular file NAME.inside (a hard link to it) by a symbolic link to TARGET and back,
 # `fifo` by a FIFO and back, `dir` a folder by a link to the folder TARGET and back.
-# Each state lasts about one system call; each replacement is one rename, so NAME
-# always exists (but for `dir`). It prints "ready" after its first round.
+# The link and the FIFO are made once and hard-linked in too, so each state lasts about
+# one system call (creating a link to a long target is much slower than linking it).
+# Each replacement is one rename, so NAME always exists (but for `dir`). It prints
+# "ready" after its first round.
 SWAPPER = r"""
 import os, sys
 mode, name, target = sys.argv[1:4]
-tmp = name + ".swap"
+tmp, made = name + ".swap", name + ".made"
+if mode == "link":
+    os.symlink(target, made)
+elif mode == "fifo":
+    os.mkfifo(made)
 first = True
 while True:
     if mode == "dir":  # a folder cannot be replaced by a rename: move it aside and back
@@ -61,10 +68,7 @@ while True:
         os.unlink(name)
         os.rename(tmp, name)
     else:
-        if mode == "link":
-            os.symlink(target, tmp)
-        else:
-            os.mkfifo(tmp)
+        os.link(made, tmp, follow_symlinks=False)
         os.replace(tmp, name)
         os.link(name + ".inside", tmp)
         os.replace(tmp, name)
@@ -79,11 +83,13 @@ def swapping(mode: str, name: Path, target: Path) -> Iterator[None]:
     proc = subprocess.Popen(
         [sys.executable, "-c", SWAPPER, mode, str(name), str(target)],
         stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
     )
     try:
         assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
         yield
+        assert proc.poll() is None, f"the swapper stopped early: {proc.communicate()[1]}"
     finally:
         proc.kill()
         proc.wait()
@@ -96,6 +102,7 @@ def swapping(mode: str, name: Path, target: Path) -> Iterator[None]:
             tmp.rename(name)
     else:
         tmp.unlink(missing_ok=True)
+        name.with_name(name.name + ".made").unlink(missing_ok=True)
         name.unlink(missing_ok=True)
         name.write_bytes(name.with_name(name.name + ".inside").read_bytes())
 
@@ -130,7 +137,10 @@ def make_tree(tmp_path: Path) -> Path:
 def tally(outcomes: list[Any], inside: Any) -> Counter:
     """How the calls ended: read the outside file (a result other than `inside`, the
     answer before the swapping began, or any text naming SECRET), read the inside
-    file, or refused with one line."""
+    file, or refused with one line. How many read the inside file depends on the
+    timing (the load of the machine): a call that meets a link, or a name that changes
+    under it 8 times, is refused; the tests ask only that none read outside and that
+    the swapping ran (some calls were refused)."""
     assert not inside.is_error, inside.text
     kinds: Counter = Counter()
     for out in outcomes:
@@ -152,7 +162,7 @@ RACES = [
     pytest.param(
         "link",
         "race.csv",
-        CALLS,
+        CALLS // 2,
         "profile_dataset",
         {"path": "rac?.csv", **NO_PROVENANCE},
         id="profile-glob",
@@ -160,16 +170,16 @@ RACES = [
     pytest.param(
         "link",
         "race.parquet",
-        CALLS,
+        CALLS // 2,
         "profile_dataset",
         {"path": "race.parquet"},
         id="profile-parquet",
     ),
-    pytest.param("link", "race.csv", CALLS // 2, "proxy_hints", {"path": "race.csv"}, id="proxy"),
+    pytest.param("link", "race.csv", CALLS // 4, "proxy_hints", {"path": "race.csv"}, id="proxy"),
     pytest.param(
         "link",
         "race.csv",
-        CALLS // 2,
+        CALLS // 4,
         "compare_datasets",
         {"path_a": "d/race.csv", "path_b": "race.csv", **NO_PROVENANCE},
         id="compare",
@@ -177,13 +187,18 @@ RACES = [
     pytest.param(
         "link",
         "ref.csv",
-        CALLS,
+        CALLS // 2,
         "profile_dataset",
         {"path": "d/race.csv", "reference": "ref.csv", **NO_PROVENANCE},
         id="reference",
     ),
     pytest.param(
-        "dir", "d", CALLS, "profile_dataset", {"path": "d/race.csv", **NO_PROVENANCE}, id="folder"
+        "dir",
+        "d",
+        CALLS // 2,
+        "profile_dataset",
+        {"path": "d/race.csv", **NO_PROVENANCE},
+        id="folder",
     ),
 ]
 
@@ -199,7 +214,7 @@ def test_a_name_swapped_for_a_link_out_is_never_read(
         outcomes = [run_tool(root, tool, args) for _ in range(calls)]
     kinds = tally(outcomes, inside)
     assert kinds["outside"] == 0, dict(kinds)
-    assert kinds["inside"] > 0, dict(kinds)  # the swap left room for honest reads
+    assert kinds["refused"] > 0, dict(kinds)  # the swapping ran during the calls
 
 
 @pytest.mark.parametrize("name", ["race.csv", "race.parquet"])
@@ -208,9 +223,9 @@ def test_evaluate_model_never_reads_a_link_out(tree: Path, name: str):
     args = {"path": name, "pred": "pred", "attrs": ["sex"], "engine": "pandas"}
     inside = run_tool(root, "evaluate_model", args)
     with swapping("link", tree / name, tree.parent / "outside" / name):
-        kinds = tally([run_tool(root, "evaluate_model", args) for _ in range(CALLS // 4)], inside)
+        kinds = tally([run_tool(root, "evaluate_model", args) for _ in range(CALLS // 8)], inside)
     assert kinds["outside"] == 0, dict(kinds)
-    assert kinds["inside"] > 0, dict(kinds)
+    assert kinds["refused"] > 0, dict(kinds)
 
 
 def test_the_race_through_the_mcp_client_over_stdio(tree: Path):
@@ -227,7 +242,7 @@ def test_the_race_through_the_mcp_client_over_stdio(tree: Path):
         Outcome(inside.content[0].text, None, inside.is_error),
     )
     assert kinds["outside"] == 0, dict(kinds)
-    assert kinds["inside"] > 0, dict(kinds)
+    assert kinds["refused"] > 0, dict(kinds)
 
 
 def _within(seconds: float, fn: Any, *args: Any) -> Any:
@@ -247,12 +262,12 @@ def test_a_fifo_swapped_in_never_blocks_a_call(tree: Path):
     args = {"path": "race.csv", "provenance": False}
     inside = run_tool(root, "profile_dataset", args)
 
-    def calls() -> list[Any]:
-        return [run_tool(root, "profile_dataset", args) for _ in range(CALLS)]
+    def calls() -> list[Any]:  # most are refused at once: twice as many calls
+        return [run_tool(root, "profile_dataset", args) for _ in range(2 * CALLS)]
 
     with swapping("fifo", tree / "race.csv", Path(os.devnull)):
         kinds = tally(_within(15, calls), inside)
-    assert kinds["outside"] == 0 and kinds["inside"] > 0, dict(kinds)
+    assert kinds["outside"] == 0 and kinds["refused"] > 0, dict(kinds)
 
 
 # ---------------------------------------------------------------------------------------
