@@ -41,6 +41,11 @@ class InputError(FaircodeError):
     """Bad input or options. str(err) is one line naming the problem and the fix."""
 
 
+class NoSuchFile(InputError):
+    """A path names no file (the reader's `{label}: no such file`), so that a caller can
+    say what it would have accepted instead (e.g. the built-in reference baselines)."""
+
+
 def missing_extra(what: str, package: str) -> InputError:
     """The one-line error for an optional package that is not installed."""
     return InputError(
