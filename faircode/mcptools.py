@@ -24,7 +24,7 @@ from typing import Any, BinaryIO, NamedTuple
 
 from .detect import OVERRIDE_VALUES
 from .errors import FaircodeError, InputError, NoSuchFile
-from .options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD, Options
+from .options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD, SCORE_RULES, Options
 from .profiler import GLOB_CHARS
 
 #: Paths that name the server's own standard input, which carries the protocol.
@@ -525,6 +525,13 @@ COMMON_OPTIONS: dict[str, dict[str, Any]] = {
         "number", f"flag a column missing this much more often in a group ({_D.missing_gap})"
     ),
     "provenance": _opt("boolean", "attach the SPEC section 10 provenance block (true)"),
+    "score_rule": _opt(
+        "string",
+        f"score rule: v3 (bounded by the worst dimension, with intervals), v2 or seed "
+        f"({_D.score_rule})",
+        enum=list(SCORE_RULES),
+    ),
+    "alpha": _opt("number", f"family-wise error level of the findings' verdicts ({_D.alpha})"),
 }
 PROFILE_ONLY: dict[str, dict[str, Any]] = {
     "cross": _opt(
