@@ -371,7 +371,8 @@ def test_monitor_html_never_overwrites_the_input(d: Path) -> None:
     f.write_text("g,pred\nA,1\nB,0\n")
     before = f.read_bytes()
     one_error(
-        run([*EVAL, str(f), "--pred", "pred", "--attr", "g", "--html", str(f)]), "is the input file"
+        run([*EVAL, str(f), "--pred", "pred", "--attr", "g", "--html", str(f)]),
+        "is an input file",
     )
     assert f.read_bytes() == before
 
@@ -704,3 +705,134 @@ def test_shown_is_the_same_function_in_both_engines(d: Path) -> None:
     assert py == js
     assert "\\x1f" in py and "\\x7f" in py and "\\x9f" in py and "\\u2069" in py
     assert "\u00a0" in py and "\ufeff" in py and "\U0001f600" in py  # printable: kept
+
+
+# ---------------------------------------------------------------- outputs never replace an input
+# (issue 25) An output is compared with every input by device and inode, so a hard link,
+# a symbolic link, the --reference or --proxy-hints-with file, either side of compare,
+# the file standard input reads or a file a glob matches is refused before anything is
+# read, with one line naming both; two outputs to one file are refused the same way.
+
+
+def _link(src: Path, dst: Path) -> Path:
+    os.link(src, dst)
+    return dst
+
+
+OVERWRITES = {
+    # name: (argv after faircode, given d; the file that must survive; needles)
+    "hard link of the input": (
+        lambda d: ["profile", str(d / "ok.csv"), "--csv", str(_link(d / "ok.csv", d / "l.csv"))],
+        "ok.csv",
+        ["--csv ", "l.csv: is an input file (the same file as the input ", "ok.csv)"],
+    ),
+    "symbolic link of the input": (
+        lambda d: ["profile", str(d / "ok.csv"), "--markdown", str(d / "s.md")],
+        "ok.csv",
+        ["--markdown ", "s.md: is an input file (the same file as the input ", "ok.csv)"],
+    ),
+    "the --reference file": (
+        lambda d: (
+            ["profile", str(d / "ok.csv"), "--reference", str(d / "ref.csv")]
+            + ["--csv", str(d / "ref.csv")]
+        ),
+        "ref.csv",
+        ["ref.csv: is an input file (the same file as --reference ", "ref.csv)"],
+    ),
+    "the --proxy-hints-with file": (
+        lambda d: (
+            ["profile", str(d / "ok.csv"), "--proxy-hints"]
+            + ["--proxy-hints-with", f"{d / 'held.csv'}=race", "--html", str(d / "held.csv")]
+        ),
+        "held.csv",
+        ["--html ", "held.csv: is an input file (the same file as --proxy-hints-with "],
+    ),
+    "compare's side B through a hard link": (
+        lambda d: (
+            ["compare", str(d / "ok.csv"), str(d / "b.csv")]
+            + ["--markdown", str(_link(d / "b.csv", d / "bl.md"))]
+        ),
+        "b.csv",
+        ["bl.md: is an input file (the same file as the input ", "b.csv)"],
+    ),
+    "compare's side A as --html": (
+        lambda d: ["compare", str(d / "ok.csv"), str(d / "b.csv"), "--html", str(d / "ok.csv")],
+        "ok.csv",
+        ["--html ", "ok.csv: is an input file", "write the report elsewhere"],
+    ),
+    "evaluate's FILE through a hard link": (
+        lambda d: (
+            ["fairness", "evaluate", str(d / "p.csv"), "--pred", "pred", "--attr", "g"]
+            + ["--csv", str(_link(d / "p.csv", d / "pl.csv"))]
+        ),
+        "p.csv",
+        ["pl.csv: is an input file (the same file as the input ", "p.csv)"],
+    ),
+    "evaluate's FILE as --html": (
+        lambda d: (
+            ["fairness", "evaluate", str(d / "p.csv"), "--pred", "pred", "--attr", "g"]
+            + ["--html", str(d / "p.csv")]
+        ),
+        "p.csv",
+        ["--html ", "p.csv: is an input file", "write the report elsewhere"],
+    ),
+    "a file of the glob": (
+        lambda d: ["profile", str(d / "parts" / "*.csv"), "--csv", str(d / "parts" / "2.csv")],
+        "parts/2.csv",
+        ["2.csv: is an input file (the same file as the input ", "parts/2.csv)"],
+    ),
+    "two outputs to one file": (
+        lambda d: (
+            ["profile", str(d / "ok.csv"), "--csv", str(d / "o.txt")]
+            + ["--markdown", str(d / "o.txt")]
+        ),
+        "o.txt",
+        ["o.txt: is also the path of --", "; give each output its own path"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(OVERWRITES))
+def test_no_output_overwrites_an_input(d: Path, case: str) -> None:
+    argv, keep, needles = OVERWRITES[case]
+    (d / "ref.csv").write_text("column,group,share\nsex,M,0.5\nsex,F,0.5\n")
+    (d / "held.csv").write_text("race\nX\nY\nX\n")
+    (d / "b.csv").write_text("sex,race,age\nF,A,30\nF,B,40\nM,A,50\n")
+    (d / "p.csv").write_text("g,pred\nA,1\nB,0\n")
+    (d / "o.txt").write_text("an earlier output\n")
+    (d / "s.md").symlink_to(d / "ok.csv")
+    (d / "parts").mkdir()
+    for i in (1, 2):
+        (d / "parts" / f"{i}.csv").write_text("sex,race\nM,A\nF,B\n")
+    args = argv(d)
+    before = {p: p.read_bytes() for p in d.rglob("*") if p.is_file()}
+    one_error(run([*PY, *args]), *needles)
+    assert (d / keep).read_bytes() == before[d / keep]
+    assert {p: p.read_bytes() for p in d.rglob("*") if p.is_file()} == before
+
+
+def test_no_output_overwrites_the_file_standard_input_reads(d: Path) -> None:
+    f = d / "ok.csv"
+    before = f.read_bytes()
+    with open(f, "rb") as stdin:
+        p = subprocess.run(
+            [*PY, "profile", "-", "--csv", str(f)],
+            stdin=stdin,
+            capture_output=True,
+            timeout=TIMEOUT,
+            preexec_fn=_limit,
+        )
+    one_error(p, "ok.csv: is an input file (the same file as the standard input)")
+    assert f.read_bytes() == before
+
+
+def test_the_input_check_leaves_special_files_alone(d: Path) -> None:
+    """A terminal, /dev/null or a pipe is no input file to protect: `-` and /dev/stdout
+    may be one device, and several outputs may go to /dev/null."""
+    out = ok(
+        run(
+            [*PY, "profile", "-", "--csv", "/dev/null", "--markdown", "/dev/null"],
+            stdin=(d / "ok.csv").read_bytes(),
+        )
+    )
+    assert "3 rows" in out
