@@ -743,6 +743,9 @@ def main(argv: list[str] | None = None) -> int:
     that closes the pipe early (`| head`) ends the run quietly with 141; an output that
     cannot be written (`/dev/full`, a closed stdout) is one line and exit 2."""
     try:
+        from .safetext import fit_stdout
+
+        fit_stdout()  # any encoding: escapes and ASCII bars, never UnicodeEncodeError
         words = sys.argv[1:] if argv is None else argv
         parser = build_parser(words[0] if words else "")
         args = parser.parse_args(argv)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from .detect import NOT_DEMOGRAPHIC
 from .numerics import fmt, pct
-from .safetext import clip, shown
+from .safetext import SYMBOLS, clip, shown
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
@@ -97,8 +97,8 @@ def _pct(x: float) -> str:
 def _bar(share: float) -> str:
     filled = int(share * BAR_WIDTH * 8 + 0.5)
     full, part = divmod(filled, 8)
-    partial = " ▏▎▍▌▋▊▉"[part] if part else ""
-    return ("█" * full + partial).ljust(BAR_WIDTH)
+    partial = SYMBOLS["eighths"][part] if part else ""  # ASCII on an ASCII output
+    return (SYMBOLS["block"] * full + partial).ljust(BAR_WIDTH)
 
 
 def render(result: dict, source: str) -> str:

@@ -836,3 +836,122 @@ def test_the_input_check_leaves_special_files_alone(d: Path) -> None:
         )
     )
     assert "3 rows" in out
+
+
+# ---------------------------------------------------------------- any stdout encoding
+# (issue 25) An output that cannot encode the report's characters gets ASCII bars and
+# `\uXXXX` escapes (valid JSON stays valid and exact), never a UnicodeEncodeError.
+
+NON_UTF8 = {
+    "PYTHONIOENCODING=ascii": {"PYTHONIOENCODING": "ascii"},
+    "C locale, no coercion": {
+        "LC_ALL": "C",
+        "LANG": "C",
+        "PYTHONCOERCECLOCALE": "0",
+        "PYTHONUTF8": "0",
+        "PYTHONIOENCODING": None,
+    },
+}
+LABELS = "sex,race,age\nM,Métis,30\nF,Black,40\nF,中文,50\nM,Métis,22\nF,█…,33\n"
+
+
+def _env(which: str) -> dict[str, str]:
+    env = dict(os.environ)
+    for k, v in NON_UTF8[which].items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
+    return env
+
+
+def ascii_ok(p: subprocess.CompletedProcess, *codes: int) -> str:
+    err = p.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err and "UnicodeEncodeError" not in err, err
+    assert p.returncode in (codes or (0,)), (p.returncode, err)
+    return p.stdout.decode("ascii")  # every byte ASCII
+
+
+@pytest.mark.parametrize("which", list(NON_UTF8))
+def test_profile_and_compare_on_a_non_utf8_stdout(d: Path, which: str) -> None:
+    env = _env(which)
+    plain = d / "ok.csv"
+    f = d / "labels.csv"
+    f.write_text(LABELS, encoding="utf-8")
+    text = ascii_ok(run([*PY, "profile", str(plain)], env=env))
+    assert "  M     ################          66.7%" in text  # ASCII bars, same widths
+    text = ascii_ok(run([*PY, "profile", str(f)], env=env))
+    assert "M\\u00e9tis" in text and "\\u4e2d\\u6587" in text and "  F     ###" in text
+    assert "\\u2588" in text  # a label holding a bar character is escaped, not a bar
+    out = ascii_ok(run([*PY, "profile", str(f), "--json"], env=env))
+    labels = {g["label"] for dim in json.loads(out)["dimensions"] for g in dim["groups"]}
+    assert {"Métis", "中文", "█…"} <= labels  # exact through the escapes
+    for form in ("markdown", "csv"):
+        assert "M\\u00e9tis" in ascii_ok(run([*PY, "profile", str(f), "--format", form], env=env))
+    text = ascii_ok(run([*PY, "compare", str(plain), str(f)], env=env))
+    assert "M\\u00e9tis" in text and "->" in text
+    ascii_ok(run([*PY, "compare", str(f), str(f), "--json"], env=env))
+    assert "usage:" in ascii_ok(run([*PY, "profile", "--help"], env=env))
+
+
+@pytest.mark.parametrize("which", list(NON_UTF8))
+def test_fairness_commands_on_a_non_utf8_stdout(d: Path, which: str) -> None:
+    env = _env(which)
+    env.update(FAIRCODE_DB=str(d / "store.db"), FAIRCODE_ACTOR="test")
+    preds = d / "p.csv"
+    preds.write_text(
+        "id,g,pred,label\n"
+        + "".join(
+            f"{i},{'Métis' if i % 2 else '中文'},{i // 3 % 2},{i // 2 % 2}\n" for i in range(60)
+        ),
+        encoding="utf-8",
+    )
+    (d / "fairness.yaml").write_text(
+        "models:\n  m:\n    slices: [g]\n    threshold: 0.9\n    min_samples: 5\n"
+        "    gate: true\n    enabled: true\n"
+    )
+    fair = [*PY, "fairness"]
+    text = ascii_ok(
+        run([*EVAL, str(preds), "--pred", "pred", "--label", "label", "--attr", "g"], env=env)
+    )
+    assert "M\\u00e9tis" in text
+    for form in ("--json", "--format=markdown", "--format=csv"):
+        ascii_ok(run([*EVAL, str(preds), "--pred", "pred", "--attr", "g", form], env=env))
+    ascii_ok(
+        run(
+            [
+                *fair,
+                "log",
+                "m",
+                str(preds),
+                "--version",
+                "v1",
+                "--id",
+                "id",
+                "--pred",
+                "pred",
+                "--attr",
+                "g",
+            ],
+            env=env,
+            cwd=d,
+        )
+    )
+    ascii_ok(
+        run([*fair, "label", "m", str(preds), "--id", "id", "--label", "label"], env=env, cwd=d)
+    )
+    for argv in (
+        ["show", "m"],
+        ["report", "m"],
+        ["report", "m", "--markdown"],
+        ["report", "m", "--json"],
+        ["slice", "m", "g"],
+        ["slice", "m", "g", "--json"],
+        ["audit", "m"],
+        ["audit", "m", "--verify"],
+        ["validate"],
+    ):
+        ascii_ok(run([*fair, *argv], env=env, cwd=d))
+    assert "M\\u00e9tis" in ascii_ok(run([*fair, "slice", "m", "g"], env=env, cwd=d))
+    ascii_ok(run([*fair, "gate", "m", "--version", "v1"], env=env, cwd=d), 0, 1, 3)
+    ascii_ok(run([*fair, "gate", "m", "--version", "v1", "--json"], env=env, cwd=d), 0, 1, 3)

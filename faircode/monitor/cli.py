@@ -232,6 +232,9 @@ def build_parser(prog: str = "faircode") -> argparse.ArgumentParser:
 
 def run(argv: list[str]) -> int:
     """Run ``faircode`` with ``argv`` (e.g. ``["fairness", "evaluate", ...]``); exit code."""
+    from ..safetext import fit_stdout
+
+    fit_stdout()  # any encoding: escapes, never UnicodeEncodeError
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
