@@ -955,3 +955,31 @@ def test_fairness_commands_on_a_non_utf8_stdout(d: Path, which: str) -> None:
     assert "M\\u00e9tis" in ascii_ok(run([*fair, "slice", "m", "g"], env=env, cwd=d))
     ascii_ok(run([*fair, "gate", "m", "--version", "v1"], env=env, cwd=d), 0, 1, 3)
     ascii_ok(run([*fair, "gate", "m", "--version", "v1", "--json"], env=env, cwd=d), 0, 1, 3)
+
+
+# ---------------------------------------------------------------- help into a full disk
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--help"],
+        ["--version"],
+        ["profile", "--help"],
+        ["compare", "--help"],
+        ["fairness", "--help"],
+        ["fairness", "evaluate", "--help"],
+        ["fairness", "report", "--help"],
+    ],
+)
+def test_help_and_version_into_dev_full_are_an_error(argv: list[str]) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    for cmd in ([*PY, *argv], [sys.executable, "-m", "faircode.monitor", *argv]):
+        if cmd[2] == "faircode.monitor" and argv[0] in ("--version", "profile", "compare"):
+            continue
+        with open("/dev/full", "wb") as full:
+            one_error(
+                run(cmd, stdout=full, stderr=subprocess.PIPE),
+                "cannot write to standard output (No space left on device)",
+            )

@@ -12,7 +12,14 @@ import sys
 from typing import Any
 
 from ..cliparse import Parser, default_help, usage_error
-from ..errors import EXIT_BROKEN_PIPE, EXIT_FAIL, EXIT_INPUT, EXIT_OK, EXIT_UNMEASURED
+from ..errors import (
+    EXIT_BROKEN_PIPE,
+    EXIT_FAIL,
+    EXIT_INPUT,
+    EXIT_OK,
+    EXIT_UNMEASURED,
+    FaircodeError,
+)
 from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD
 from ..safetext import shown
 from .errors import MonitorInputError
@@ -240,6 +247,14 @@ def run(argv: list[str]) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help (0) or a usage error (2)
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
+    except BrokenPipeError:  # --help | head
+        from ..cli import _silence_stdout
+
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except FaircodeError as exc:  # --help into a full disk
+        print(f"faircode: error: {shown(exc)}", file=sys.stderr)
+        return exc.exit_code
     try:
         code = int(args.func(args))
         sys.stdout.flush()
