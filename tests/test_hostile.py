@@ -983,3 +983,28 @@ def test_help_and_version_into_dev_full_are_an_error(argv: list[str]) -> None:
                 run(cmd, stdout=full, stderr=subprocess.PIPE),
                 "cannot write to standard output (No space left on device)",
             )
+
+
+# ---------------------------------------------------------------- the Python API
+
+
+def test_api_compare_takes_paths(d: Path) -> None:
+    import faircode
+
+    a, b = d / "ok.csv", d / "b.csv"
+    b.write_text("sex,race,age\nF,A,30\nF,B,40\nM,A,50\nF,B,60\n")
+    opts = {"min_share": 0.2}
+    want = faircode.compare(
+        faircode.profile(str(a), None, opts), faircode.profile(b, None, opts), opts
+    )
+    assert faircode.compare(str(a), b, opts) == want  # str or PathLike
+    saved = d / "a.json"
+    with open(saved, "wb") as fh:
+        ok(run([*PY, "profile", str(a), "--json", "--min-share", "0.2"], stdout=fh))
+    assert faircode.compare(saved, b, opts) == want  # a saved profile --json is a side
+    with pytest.raises(faircode.InputError, match="profiled with other options"):
+        faircode.compare(saved, b)
+    with pytest.raises(faircode.InputError, match="no such file"):
+        faircode.compare(d / "nope.csv", b)
+    with pytest.raises(faircode.InputError, match="cannot profile a int"):
+        faircode.compare(3, b)  # type: ignore[arg-type]
