@@ -501,14 +501,15 @@ def _hashing_progress(size: int | None, hasher, hashing: bool):
 def cmd_profile(args: argparse.Namespace) -> int:
     from .profiler import profile
     from .provenance import StreamHash, provenance
-    from .render import check_exports, format_of, render_as, write_exports
+    from .render import check_exports, exports_of, format_of, render_as, write_exports
 
     if getattr(args, "more_paths", None):
         return _profile_each(args)
     threshold = _fail_under(args)
     fail_on = _fail_on(args)
     opts = _opts_from_args(args)
-    check_exports(args, _profile_inputs(args))  # before anything is read (SPEC 6.1)
+    if args.html or exports_of(args):  # before anything is read (SPEC 6.1)
+        check_exports(args, _profile_inputs(args))
     reference_hash = None
     if args.reference:
         from .provenance import sha256_bytes
@@ -613,10 +614,10 @@ def _profile_each(args: argparse.Namespace) -> int:
     other; the exit code is the worst (1 when any misses --fail-under)."""
     from .render import exports_of, format_of
 
-    if format_of(args) not in ("text", "markdown") or exports_of(args):
+    if format_of(args) not in ("text", "markdown") or exports_of(args) or args.html:
         raise InputError(
-            "several PATHs print one text or Markdown report each; for --json, --csv or an "
-            "export file give one PATH (one dataset in many files: a quoted glob)"
+            "several PATHs print one text or Markdown report each; for --json, --csv, --html "
+            "or an export file give one PATH (one dataset in many files: a quoted glob)"
         )
     code = EXIT_OK
     for i, path in enumerate([args.path, *args.more_paths]):

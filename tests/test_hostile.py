@@ -811,6 +811,18 @@ def test_no_output_overwrites_an_input(d: Path, case: str) -> None:
     assert {p: p.read_bytes() for p in d.rglob("*") if p.is_file()} == before
 
 
+def test_several_paths_take_no_html(d: Path) -> None:
+    """Each file's report would overwrite the last, and a later input (it was)."""
+    b = d / "b.csv"
+    b.write_text("sex,race\nM,A\nF,B\n")
+    before = b.read_bytes()
+    one_error(
+        run([*PY, "profile", str(d / "ok.csv"), str(b), "--html", str(b)]),
+        "several PATHs print one text or Markdown report each; for --json, --csv, --html",
+    )
+    assert b.read_bytes() == before
+
+
 def test_no_output_overwrites_the_file_standard_input_reads(d: Path) -> None:
     f = d / "ok.csv"
     before = f.read_bytes()
