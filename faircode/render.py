@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from .detect import NOT_DEMOGRAPHIC
 from .numerics import fmt, pct
-from .safetext import clip, shown
+from .safetext import SYMBOLS, clip, shown
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
@@ -97,8 +97,8 @@ def _pct(x: float) -> str:
 def _bar(share: float) -> str:
     filled = int(share * BAR_WIDTH * 8 + 0.5)
     full, part = divmod(filled, 8)
-    partial = " ▏▎▍▌▋▊▉"[part] if part else ""
-    return ("█" * full + partial).ljust(BAR_WIDTH)
+    partial = SYMBOLS["eighths"][part] if part else ""  # ASCII on an ASCII output
+    return (SYMBOLS["block"] * full + partial).ljust(BAR_WIDTH)
 
 
 def render(result: dict, source: str) -> str:
@@ -778,46 +778,28 @@ def add_format_options(
     return group
 
 
-def is_an_input(path: str, inputs: list[str | None]) -> bool:
-    """Whether ``path`` names one of the command's input files (``-`` is none)."""
-    import os
+def check_exports(args: argparse.Namespace, inputs: list) -> None:
+    """Refuse an output (``--html``, ``--markdown PATH``, ``--csv PATH``) that is one of
+    the command's input files, or the path of another output, before anything is read
+    (SPEC 6.1). ``inputs``: paths (the command's positional inputs) or ``(how the command
+    names it, path)`` pairs."""
+    from .atomic import check_outputs, input_paths
 
+    named: list[tuple[str, str]] = []
     for src in inputs:
-        if not src or src == "-":
-            continue
-        try:
-            if os.path.realpath(path) == os.path.realpath(src):
-                return True
-        except OSError:
-            pass
-    return False
-
-
-def check_exports(args: argparse.Namespace, inputs: list[str | None]) -> None:
-    """Refuse an export PATH that is one of the command's input files (before reading)."""
-    from .errors import InputError
-
-    for form, path in exports_of(args):
-        if is_an_input(path, inputs):
-            raise InputError(
-                f"{EXPORTS[form][0]} {path}: is an input file; write the export elsewhere"
-            )
+        named += [src] if isinstance(src, tuple) else input_paths("the input", src)
+    outputs = [("--html", getattr(args, "html", None))]
+    outputs += [(EXPORTS[form][0], path) for form, path in exports_of(args)]
+    check_outputs(outputs, named)
 
 
 def write_exports(args: argparse.Namespace, command: str, result: Any, **context: Any) -> None:
     """Write each ``--markdown PATH`` / ``--csv PATH`` export of ``result`` (UTF-8),
-    saying so on stderr; a path that cannot be written is an input error (exit 2)."""
-    from .errors import InputError
+    saying so on stderr, atomically (:mod:`faircode.atomic`); a path that cannot be
+    written is an input error (exit 2)."""
+    from .atomic import write_output
     from .safetext import shown
 
     for form, path in exports_of(args):
-        text = render_as(command, form, result, **context)
-        try:
-            with open(path, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
-        except OSError as exc:
-            raise InputError(
-                f"cannot write {EXPORT_WHAT[form]} to {path} ({exc.strerror or exc}); "
-                "check the directory exists"
-            ) from None
+        write_output(path, render_as(command, form, result, **context), EXPORT_WHAT[form])
         sys.stderr.write(f"faircode: wrote {EXPORT_WHAT[form]} to {shown(path)}\n")
