@@ -793,8 +793,8 @@ def render_compare_markdown(result: dict, *, name_a: str = "", name_b: str = "",
                     d["drift_level"],
                     fmt(d["psi"], 4),
                     fmt(d["tvd"], 4),
-                    d["dimension_score_a"],
-                    d["dimension_score_b"],
+                    "not scored" if d["dimension_score_a"] is None else d["dimension_score_a"],
+                    "not scored" if d["dimension_score_b"] is None else d["dimension_score_b"],
                 ]
                 for d in result["dimensions"]
             ),

@@ -261,6 +261,12 @@ def _unscored_lines(unscored: list[dict], out: list[str]) -> None:
         )
 
 
+def _side_score(score: int | None) -> str:
+    """A compared dimension's score on one side, or "not scored" when it is null there
+    (SPEC 5: too few rows to score; SPEC 8)."""
+    return "not scored" if score is None else str(score)
+
+
 def render_compare(result: dict, name_a: str, name_b: str) -> str:
     a, b = result["a"], result["b"]
     out = [f"faircode compare: A = {name_a}  ->  B = {name_b}"]
@@ -275,7 +281,8 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
         out.append(
             f"{d['name']} ({d['kind']}): drift {d['drift_level']}, "
             f"PSI {fmt(d['psi'], 4)}, TVD {fmt(d['tvd'], 4)}, "
-            f"score {d['dimension_score_a']} -> {d['dimension_score_b']}"
+            f"score {_side_score(d['dimension_score_a'])} -> "
+            f"{_side_score(d['dimension_score_b'])}"
         )
         for g in d["groups"][:MAX_GROUPS_SHOWN]:
             delta = g["share_delta"] * 100

@@ -127,6 +127,9 @@
     return sec;
   }
 
+  /** A score, or 'not scored' for a dimension whose rows cannot support one (SPEC 5). */
+  function scoreOrNot(x) { return x === null ? 'not scored' : String(x); }
+
   /** A finding's interval end (SPEC 18): a ratio as 4.17x, a share or difference as %. */
   function findingEnd(x, kind) {
     if (x === null) return 'inf';
@@ -386,10 +389,10 @@
     const dims = h('section', { className: 'dims', attrs: { 'aria-label': 'Drift per dimension' } }, h('h2', null, `Shared dimensions (${result.dimensions.length})`));
     for (const d of result.dimensions) {
       const card = h('article', { className: 'card drift drift-' + d.drift_level,
-        dataset: { dim: d.name, psi: d.psi, tvd: d.tvd, driftLevel: d.drift_level, scoreDelta: d.dimension_score_delta } },
+        dataset: { dim: d.name, psi: d.psi, tvd: d.tvd, driftLevel: d.drift_level, scoreDelta: d.dimension_score_delta === null ? '' : d.dimension_score_delta } },
       h('header', { className: 'card-head' }, h('h3', null, data(d.name)),
         h('span', { className: 'pill level-' + d.drift_level }, `${d.drift_level} drift`),
-        h('span', null, `PSI ${d.psi} · TVD ${d.tvd} · score ${d.dimension_score_a} → ${d.dimension_score_b}`)));
+        h('span', null, `PSI ${d.psi} · TVD ${d.tvd} · score ${scoreOrNot(d.dimension_score_a)} → ${scoreOrNot(d.dimension_score_b)}`)));
       const scale = d.groups.reduce((m, g) => Math.max(m, Math.abs(g.share_delta)), 0) || 1;
       const list = h('div', { className: 'bars', attrs: { role: 'list' } });
       for (const g of d.groups.slice(0, GROUPS_SHOWN)) {
