@@ -1,6 +1,6 @@
 /*
  * faircode browser engine: a hand-written, dependency-free implementation of SPEC.md
- * (sections 0-10, 13 and 17). It must return results `==` to the Python engine for the
+ * (sections 0-10, 13, 17 and 18). It must return results `==` to the Python engine for the
  * same bytes and options; tests/test_js_parity.py enforces that.
  *
  * Runs unchanged as a classic <script> (global `FaircodeEngine`), in a Web Worker
@@ -21,7 +21,9 @@
  * one-line text of SPEC section 0.6 / section 7. *
  * Contents: sections in the order of the Python modules they mirror.
  *   Errors       faircode/errors.py       InputError
- *   Numerics     faircode/numerics.py     SPEC 13: fsum, ln, rounding, code-point order
+ *   Numerics     faircode/numerics.py     SPEC 13: fsum, ln, rounding, code-point order;
+ *                                         13.1: expX, normalUpper, wilsonAt, newcombe,
+ *                                         logRatio, scoreP, searchP, holm
  *                                         (then Python's text of values in messages)
  *   Labels       faircode/labels.py       SPEC 0.3, 0.4, 2, 9: missing tokens, trimming,
  *                                         header names, age and share grammars
@@ -32,6 +34,7 @@
  *                                         createProfiler, mergeSummaries
  *   Parts        faircode/fastpath.py     SPEC 0.8: planParts, where a big file is cut
  *   Analyze      faircode/analyze.py      SPEC 1-6: summary -> result; with
+ *                faircode/evidence.py     SPEC 5, 18: score v3, Findings (the family, Holm)
  *                faircode/groupstats.py   SPEC 17.3-17.5: label_rates, missing_by_group
  *   Compare      faircode/compare.py      SPEC 8, 17.6
  *   Reference    faircode/reference.py    SPEC 9: parseReference (RecordSink)
@@ -205,6 +208,132 @@ function () {
     let q = 1.0 / 23.0;
     for (let j = 21; j >= 1; j -= 2) q = q * s2 + 1.0 / j;
     return e * LN2 + 2.0 * s * q;
+  }
+
+  // ---- Evidence (SPEC 13.1): exp, the normal tail, intervals at any z, Holm ---------
+  // Twins of the functions at the end of faircode/numerics.py: the same operations in
+  // the same order, so both engines give the same bits.
+
+  const INV_LN2 = 1.4426950408889634;
+  const LN2_HI = 0.6931471803691238;
+  const LN2_LO = 1.9082149292705877e-10;
+  const INV_SQRT_2PI = 0.3989422804014327;
+  const EXP_FLOOR = -708.0; // below it exp() is 0 (SPEC 13.1)
+  const Z_SEARCH = 40.0; // the largest z searchP looks at; 2 * Q(40) is below 1e-300
+  const POW2 = new DataView(new ArrayBuffer(8));
+
+  /** 2^k exactly, for an integer k in [-1022, 1023] (a normal double): the double whose
+   * biased exponent is k + 1023 and whose mantissa is 0, like Python's ldexp(1, k). */
+  function pow2(k) {
+    if (k > 1023) return Infinity; // Python's ldexp raises; exp() is for x <= 709
+    POW2.setUint32(0, (k + 1023) << 20);
+    POW2.setUint32(4, 0);
+    return POW2.getFloat64(0);
+  }
+
+  /** e^x from +, -, *, / and an exact power of two (SPEC 13.1); numerics.exp. */
+  function expX(x) {
+    if (x < EXP_FLOOR) return 0.0;
+    const k = Math.floor(x * INV_LN2 + 0.5);
+    const r = (x - k * LN2_HI) - k * LN2_LO;
+    let s = 1.0;
+    for (let j = 20; j >= 1; j--) s = 1.0 + s * r / j;
+    return s * pow2(k);
+  }
+
+  /** Q(z) = P(N(0, 1) > z) (SPEC 13.1): a series below 3, a continued fraction above;
+   * numerics.normal_upper. */
+  function normalUpper(z) {
+    if (z < 0) return 1.0 - normalUpper(-z);
+    const phi = expX(-(z * z) / 2.0) * INV_SQRT_2PI;
+    if (z < 3.0) {
+      let term = z;
+      let total = z;
+      let i = 1;
+      while (term > 1e-17 * total && i < 300) {
+        term = term * (z * z) / (2 * i + 1);
+        total = total + term;
+        i += 1;
+      }
+      return 0.5 - phi * total;
+    }
+    let t = z;
+    for (let j = 120; j >= 1; j--) t = z + j / t;
+    return phi / t;
+  }
+
+  /** The Wilson interval of c out of n at quantile z, clipped to [0, 1], unrounded
+   * (SPEC 3's operations with z for Z); numerics.wilson_at. */
+  function wilsonAt(c, n, z) {
+    const z2 = z * z;
+    const p = c / n;
+    const denom = 1 + z2 / n;
+    const center = (p + z2 / (2 * n)) / denom;
+    const margin = (z / denom) * Math.sqrt(p * (1 - p) / n + z2 / (4 * n * n));
+    return [Math.max(0.0, center - margin), Math.min(1.0, center + margin)];
+  }
+
+  /** Newcombe's hybrid score interval for c1/n1 - c2/n2 at quantile z (SPEC 13.1). */
+  function newcombe(c1, n1, c2, n2, z) {
+    const p1 = c1 / n1;
+    const p2 = c2 / n2;
+    const [l1, u1] = wilsonAt(c1, n1, z);
+    const [l2, u2] = wilsonAt(c2, n2, z);
+    const d = p1 - p2;
+    const lo = d - Math.sqrt((p1 - l1) * (p1 - l1) + (u2 - p2) * (u2 - p2));
+    const hi = d + Math.sqrt((u1 - p1) * (u1 - p1) + (p2 - l2) * (p2 - l2));
+    return [lo, hi];
+  }
+
+  /** The Katz log interval for (c1/n1) / (c2/n2) at quantile z (SPEC 13.1); null when a
+   * count is 0. numerics.log_ratio_interval. */
+  function logRatio(c1, n1, c2, n2, z) {
+    if (c1 === 0 || c2 === 0) return null;
+    const r = (c1 / n1) / (c2 / n2);
+    const se = Math.sqrt(1 / c1 - 1 / n1 + 1 / c2 - 1 / n2);
+    return [r * expX(-(z * se)), r * expX(z * se)];
+  }
+
+  /** The two-sided-equivalent p of the score test that c/n lies beyond t (below it when
+   * `below`): 2 * Q(z), 1 when the share is not beyond (SPEC 13.1). */
+  function scoreP(c, n, t, below) {
+    if (!(0.0 < t && t < 1.0)) return 1.0;
+    const p = c / n;
+    let z = (t - p) / Math.sqrt(t * (1 - t) / n);
+    if (!below) z = -z;
+    if (!(z > 0)) return 1.0;
+    return Math.min(1.0, 2.0 * normalUpper(z));
+  }
+
+  /** 2 * Q(z*) for the largest z* at which beyond(z) still holds, by 60 halvings of
+   * [0, Z_SEARCH]; 1 when it does not hold at z = 0 (SPEC 13.1). */
+  function searchP(beyond) {
+    if (!beyond(0.0)) return 1.0;
+    let lo = 0.0;
+    let hi = Z_SEARCH;
+    if (beyond(hi)) return Math.min(1.0, 2.0 * normalUpper(hi));
+    for (let i = 0; i < 60; i++) {
+      const mid = (lo + hi) / 2.0;
+      if (beyond(mid)) lo = mid;
+      else hi = mid;
+    }
+    return Math.min(1.0, 2.0 * normalUpper(lo));
+  }
+
+  /** Holm's adjusted p-values of ps in a family of m >= ps.length tests (the others'
+   * p being 1), in the order given; ties by position (SPEC 13.1). */
+  function holm(ps, m) {
+    const order = ps.map((_, i) => i);
+    order.sort((i, j) => (ps[i] - ps[j]) || (i - j));
+    const out = new Array(ps.length).fill(1.0);
+    let running = 0.0;
+    for (let rank = 0; rank < order.length; rank++) {
+      const i = order[rank];
+      const adj = Math.min(1.0, (m - rank) * ps[i]);
+      running = Math.max(running, adj);
+      out[i] = running;
+    }
+    return out;
   }
 
   /**
@@ -514,7 +643,13 @@ function () {
     label_gap: 0.1,
     missing_by_group: true,
     missing_gap: 0.1,
+    // SPEC 5 and 18: the score rule (v3, or version 2's and the seed's numbers) and the
+    // family-wise error level of every finding's verdict
+    score_rule: 'v3',
+    alpha: 0.05,
   };
+  // SPEC 5: the score rules, the default first.
+  const SCORE_RULES = ['v3', 'v2', 'seed'];
   // Proxy hints (SPEC 16) are computed by the Python engine only: their options are
   // known here (so an unknown option's message lists what Python lists) and refused.
   const PYTHON_ONLY_OPTIONS = ['proxy_alpha', 'proxy_correction', 'proxy_exact', 'proxy_hints',
@@ -717,6 +852,23 @@ function () {
     }
   }
 
+  /** SPEC 5 and 18: score_rule and alpha (faircode/options.py _evidence_options). */
+  function evidenceOptions(opts, out, given) {
+    if (given('score_rule')) {
+      const rule = opts.score_rule;
+      if (!SCORE_RULES.includes(rule)) {
+        throw new InputError(`--score-rule: ${pyRepr(rule)} is not one of ${SCORE_RULES.join(', ')}`);
+      }
+      out.score_rule = rule;
+    }
+    if (given('alpha')) {
+      const valid = '0..1, both excluded';
+      const a = checkNumber('alpha', opts.alpha, 0, 1, valid, false, true);
+      if (a === 1) throw rangeError('alpha', opts.alpha, valid);
+      out.alpha = a;
+    }
+  }
+
   /** SPEC 17.1: the label must name a column of the header, and not one of --map's
    * (checked with the overrides, after na and recode). Returns its index, or -1. */
   function validateLabel(opts, overrides, columns) {
@@ -835,6 +987,7 @@ function () {
       out.reference = opts.reference;
     }
     labelOptions(opts, out, given);
+    evidenceOptions(opts, out, given);
     Object.defineProperty(out, '__resolved', { value: true });
     return out;
   }
@@ -844,7 +997,7 @@ function () {
   // suffix list, the value vocabularies and the sex aliases of section 9.
   // ---------------------------------------------------------------------------------
 
-  const FORMAT_VERSION = 2; // SPEC section 1 (issue 13)
+  const FORMAT_VERSION = 3; // SPEC section 5 (issue 24): findings with evidence, score v3
 
   // SPEC 1: a keyword matches a token equal to it or to it followed by one of these.
   const KEYWORD_SUFFIXES = Object.freeze(['s', 'es', 'code', 'cd', 'id', 'name', 'group',
@@ -1778,7 +1931,8 @@ function () {
   const LABEL_CAP = 100000; // distinct labels a column is counted for; past it: capped
   const PAIR_COLUMNS = 64; // without cross, pairs among the first 64 counted columns
   const CELL_CAP = 1000; // gaps listed in an intersection's cells; the rest are counted
-  const GROUP_FLAG_CAP = 100; // under-represented flag lines per dimension
+  const GROUP_FLAG_CAP = 100; // label-rate and missing-data gap lines per dimension
+  const MAX_GAP_FLAGS = 10; // flag lines of one kind for the intersection
 
   const DENSE_LIMIT = 1 << 22; // cells: 4 MB per pair at most, sparse beyond
   const SMALL_CELLS = 1 << 16; // tables up to this many cells keep carries in an array
@@ -2899,6 +3053,8 @@ function () {
       age_mode: dim.ageMode,
       n_groups: k,
       dimension_score: 0,
+      score_ci: null,
+      score_note: null,
       entropy_ratio: 0,
       imbalance_ratio: null,
       min_share: null,
@@ -2950,9 +3106,15 @@ function () {
       dim.ratio = ratio;
     }
     out.entropy_ratio = roundHalfUp(entropyRatio, 4);
-    out.dimension_score = roundHalfUp(entropyRatio * 100, 0);
+    if (opts.score_rule === 'v3') {
+      [out.dimension_score, out.score_ci, out.score_note] = dimensionScore(groups.map((g) => g[1]),
+        opts.min_group_size);
+    } else {
+      out.dimension_score = roundHalfUp(entropyRatio * 100, 0); // SPEC 5: v2 and seed
+    }
     out.under_represented = under.map(([label]) => label);
     dim.under = under;
+    dim.n = n;
     dim.missingPctRaw = missingCount / nRows;
     dim.out = out;
     return out;
@@ -2963,6 +3125,7 @@ function () {
   }
 
   function gradeOf(score) {
+    if (score === null) return null;
     if (score >= 85) return 'A';
     if (score >= 70) return 'B';
     if (score >= 55) return 'C';
@@ -2970,22 +3133,253 @@ function () {
     return 'F';
   }
 
-  /** The imbalance flag of a dimension with k >= 1 groups, or null (SPEC 6 Flags): the
-   * largest group against the smallest of at least min_group_size rows when two groups
-   * have that many, else against the smallest group of all, with its count. */
-  function imbalanceFlag(dim, opts) {
-    const groups = dim.byCount;
-    const [maxLabel, maxCount] = groups[0];
-    let big = 0;
+  // ---- Score v3 and findings (SPEC 5 and 18): faircode/evidence.py -----------------
+
+  const SCORE_FLOOR = 0.01; // SPEC 5: a group under this share does not enter the balance...
+  const SCORE_FULL = 0.05; // ... and one from this share on counts fully (linear between)
+  const SCORE_CI_WIDTH = 30; // SPEC 5: a wider score interval (points) is not scored
+  // SPEC 5: the top of the grade one letter better than the worst dimension's grade.
+  const GRADE_CAP = { F: 54, D: 69, C: 84, B: 100, A: 100 };
+  const UNDER_LINES = 5; // SPEC 6: under-represented lines per dimension, then "more"
+
+  const LN2_OF_2 = ln(2.0); // SPEC 5: the least normaliser of the balance
+
+  /** [balance, half width of its 95% interval] of SPEC 5 for group counts: the weights
+   * ramp from 1% to 5% of the rows, and the interval is the multinomial delta method. */
+  function balance(counts) {
+    let n = 0;
+    for (const c of counts) n += c;
+    if (n === 0) return [0.0, 0.0];
+    const f = SCORE_FLOOR;
+    const g = SCORE_FULL;
+    const ramp = g - f;
+    const ps = counts.map((c) => c / n);
+    const ws = ps.map((p) => Math.min(1.0, Math.max(0.0, (p - f) / ramp)));
+    const us = ws.map((w, i) => w * ps[i]);
+    const U = fsum(us);
+    const K = fsum(ws);
+    if (U === 0) return [0.0, 0.0];
+    const logs = us.map((u) => (u > 0 ? ln(u / U) : 0.0));
+    const terms = [];
+    for (let i = 0; i < us.length; i++) if (us[i] > 0) terms.push((us[i] / U) * logs[i]);
+    const H = -fsum(terms);
+    const L = K > 2 ? ln(K) : LN2_OF_2;
+    const ratio = H / L;
+    const value = Math.min(1.0, ratio);
+    if (!(ratio < 1)) return [value, 0.0];
+    const slope = 1 / ramp;
+    const pg = [];
+    const pgg = [];
+    for (let i = 0; i < ps.length; i++) {
+      const p = ps[i];
+      const d = f < p && p < g ? slope : 0.0;
+      const a = ws[i] + p * d;
+      const h = us[i] > 0 ? -(logs[i] + H) / U : 0.0;
+      const dl = K > 2 ? d / K : 0.0;
+      const gi = (h * a * L - H * dl) / (L * L);
+      pg.push(p * gi);
+      pgg.push(p * gi * gi);
+    }
+    const mean = fsum(pg);
+    const v = Math.max(0.0, (fsum(pgg) - mean * mean) / n);
+    return [value, Z * Math.sqrt(v)];
+  }
+
+  function roundInt(x) {
+    return Math.floor(x + 0.5);
+  }
+
+  /** [dimension_score, score_ci, score_note] under score rule v3 (SPEC 5). */
+  function dimensionScore(counts, minGroupSize) {
+    let n = 0;
+    for (const c of counts) n += c;
+    const least = Math.max(1, minGroupSize);
+    if (n < least) return [null, null, `fewer than ${least} rows (${n})`];
+    if (!counts.some((c) => c / n > SCORE_FLOOR)) return [null, null, 'no group holds 1% of the rows'];
+    const [value, half] = balance(counts);
+    const lo = Math.max(0.0, value - half);
+    const hi = Math.min(1.0, value + half);
+    if (100 * (hi - lo) > SCORE_CI_WIDTH) {
+      return [null, null, `the score's interval is wider than ${SCORE_CI_WIDTH} points ` +
+        `(${roundInt(lo * 100)}-${roundInt(hi * 100)})`];
+    }
+    return [roundInt(value * 100), [roundInt(lo * 100), roundInt(hi * 100)], null];
+  }
+
+  function gradeCap(worst) {
+    return GRADE_CAP[gradeOf(worst)];
+  }
+
+  /** [overall_score, overall_ci] over the scored dimensions (SPEC 5). */
+  function overallScore(dims, rule) {
+    const scored = dims.filter((d) => d.dimension_score !== null);
+    if (scored.length === 0) return [null, null];
+    const k = scored.length;
+    const mean = roundInt(fsum(scored.map((d) => d.dimension_score)) / k);
+    if (rule !== 'v3') return [mean, null];
+    const least = (xs) => xs.reduce((a, b) => (b < a ? b : a));
+    const worst = least(scored.map((d) => d.dimension_score));
+    const lows = scored.map((d) => d.score_ci[0]);
+    const highs = scored.map((d) => d.score_ci[1]);
+    const ci = [
+      Math.min(roundInt(fsum(lows) / k), gradeCap(least(lows))),
+      Math.min(roundInt(fsum(highs) / k), gradeCap(least(highs))),
+    ];
+    return [Math.min(mean, gradeCap(worst)), ci];
+  }
+
+  function r4(x) {
+    return x === null || x === undefined ? null : roundHalfUp(x, 4);
+  }
+
+  function findingEntry(kind, severity, dims, groups, text) {
+    return {
+      kind, severity, dimensions: dims ? dims.slice() : [], groups: groups ? groups.slice() : [],
+      value: null, n: null, ci_low: null, ci_high: null, threshold: null, p: null, verdict: null,
+      text,
+    };
+  }
+
+  /** The entries of one report, in order, and its family of tests (SPEC 18). */
+  class Findings {
+    constructor() {
+      this.entries = [];
+      this.tests = 0;
+      this.ps = []; // [raw p, how many findings share it, the listed entry or null]
+      this.sinks = []; // [block, entry]: the block takes the entry's verdict
+      this.late = []; // [block, index in ps]: the block takes an unlisted finding's verdict
+    }
+
+    note(kind, text, dims, groups) {
+      const e = findingEntry(kind, 'note', dims, groups, text);
+      this.entries.push(e);
+      return e;
+    }
+
+    finding(kind, text, f) {
+      const e = findingEntry(kind, 'finding', f.dims, f.groups, text);
+      e.value = r4(f.value);
+      e.n = f.n;
+      e.ci_low = r4(f.interval[0]);
+      e.ci_high = r4(f.interval[1]);
+      e.threshold = f.threshold;
+      e.p = f.p;
+      this.entries.push(e);
+      this.ps.push([f.p, 1, e]);
+      return e;
+    }
+
+    /** Findings past a listing cap: in the family and the counts, not in the list;
+     * `sink.verdict` takes their verdict when a sink is given. */
+    unlisted(p, count, sink) {
+      if (count === undefined) count = 1;
+      if (count) {
+        this.ps.push([p, count, null]);
+        if (sink !== null && sink !== undefined) this.late.push([sink, this.ps.length - 1]);
+      }
+    }
+
+    verdictTo(block, entry) {
+      if (entry !== null && entry !== undefined) this.sinks.push([block, entry]);
+    }
+
+    /** [findings, evidence]: Holm's adjusted p and the verdict of every finding. */
+    close(alpha) {
+      let listed = 0;
+      for (const [, c] of this.ps) listed += c;
+      const m = Math.max(this.tests, listed);
+      const ps = this.ps;
+      const order = ps.map((_, i) => i);
+      order.sort((i, j) => (ps[i][0] - ps[j][0]) || (i - j));
+      let rank = 0;
+      let running = 0.0;
+      let confirmed = 0;
+      let possible = 0;
+      const verdicts = new Array(ps.length);
+      for (const i of order) {
+        const [p, count, entry] = ps[i];
+        running = Math.max(running, Math.min(1.0, (m - rank) * p));
+        rank += count;
+        const verdict = running < alpha ? 'confirmed' : 'possible';
+        verdicts[i] = verdict;
+        if (verdict === 'confirmed') confirmed += count;
+        else possible += count;
+        if (entry !== null) {
+          entry.p = roundHalfUp(running, 4);
+          entry.verdict = verdict;
+        }
+      }
+      for (const [block, entry] of this.sinks) block.verdict = entry.verdict;
+      for (const [block, i] of this.late) block.verdict = verdicts[i];
+      const evidence = { alpha, correction: 'holm', tests: m, confirmed, possible };
+      return [this.entries, evidence];
+    }
+  }
+
+  /** A dimension's under-represented, imbalance and missing findings (SPEC 6, 18). */
+  function dimensionFindings(fs, dim, nRows, opts) {
+    const out = dim.out;
+    const name = dim.name;
+    const n = dim.n;
+    const minSize = opts.min_group_size;
+    const under = dim.under; // [label, share, count] in group order
+    if (n >= Math.max(1, minSize)) {
+      fs.tests += out.n_groups;
+      const pOf = new Map();
+      let listed = 0;
+      for (const [label, share, c] of under) {
+        let p = pOf.get(c);
+        if (p === undefined) { p = scoreP(c, n, opts.min_share, true); pOf.set(c, p); }
+        if (listed === UNDER_LINES) { fs.unlisted(p); continue; }
+        listed++;
+        const rows = c < minSize ? `, ${c} rows` : '';
+        fs.finding('under_represented', `${name}: '${label}' is under-represented (${P(share)}%${rows})`, {
+          dims: [name], groups: [label], value: share, n, interval: wilson(c, n),
+          threshold: opts.min_share, p,
+        });
+      }
+      if (under.length > listed) {
+        const k = under.length - listed;
+        fs.note('more', `${name}: ${k} more under-represented groups (see under_represented)`, [name]);
+      }
+    } else if (under.length > 0) {
+      fs.note('representation', `${name}: ${under.length} groups under ${P(opts.min_share)}% in ${n} rows; ` +
+        'too few rows to judge representation', [name]);
+    }
+    const groups = dim.byCount || [];
+    let sized = 0;
     let last = -1;
     for (let g = 0; g < groups.length; g++) {
-      if (groups[g][1] >= opts.min_group_size) { big++; last = g; }
+      if (groups[g][1] >= minSize) { sized++; last = g; }
     }
-    const [minLabel, minCount] = big >= 2 ? groups[last] : groups[groups.length - 1];
-    const ratio = maxCount / minCount;
-    if (!(ratio >= opts.imbalance_flag)) return null;
-    const rows = minCount < opts.min_group_size ? `, ${minCount} rows` : '';
-    return `${dim.name}: imbalance ratio ${fmt(ratio, 1)} ('${maxLabel}' vs '${minLabel}'${rows})`;
+    if (sized >= 2) {
+      const [bigLabel, bigCount] = groups[0];
+      const [smallLabel, smallCount] = groups[last];
+      const ratio = bigCount / smallCount;
+      fs.tests += 1;
+      if (ratio >= opts.imbalance_flag) {
+        const both = bigCount + smallCount;
+        const [lo, hi] = wilson(bigCount, both);
+        const r = opts.imbalance_flag;
+        fs.finding('imbalance', `${name}: imbalance ratio ${fmt(ratio, 1)} ('${bigLabel}' vs '${smallLabel}')`, {
+          dims: [name], groups: [bigLabel, smallLabel], value: ratio, n: both,
+          interval: [lo / (1 - lo), hi < 1 ? hi / (1 - hi) : null], threshold: r,
+          p: scoreP(bigCount, both, r / (1 + r), false),
+        });
+      }
+    }
+    if (nRows >= 1) {
+      fs.tests += 1;
+      const miss = dim.missingPctRaw;
+      if (miss >= opts.missing_flag) {
+        const extra = dim.implausible > 0 ? ` (${dim.implausible} implausible ages treated as missing)` : '';
+        const m = out.missing_count;
+        fs.finding('missing', `${name}: ${P(miss)}% missing${extra}`, {
+          dims: [name], groups: [], value: miss, n: nRows, interval: wilson(m, nRows),
+          threshold: opts.missing_flag, p: scoreP(m, nRows, opts.missing_flag, false),
+        });
+      }
+    }
   }
 
   /** Labels for a flag: the first 3, quoted, then ', ...' when there are more. */
@@ -3051,7 +3445,7 @@ function () {
           kind = kindFromValues(counts, namedKinds);
           detectedBy = 'values';
           if (!kind) {
-            if (!opts.score_categoricals) {
+            if (!(opts.score_categoricals || opts.score_rule === 'seed')) { // SPEC 5: seed
               unscored.push(unscoredEntry(col, counts, missingOf[i], 'not a demographic name or vocabulary'));
               continue;
             }
@@ -3083,37 +3477,33 @@ function () {
       dims.push(dim);
     }
 
-    const flags = [];
+    const fs = new Findings();
     const dimensions = [];
     const refEntries = opts.reference ? matchReference(opts.reference, dims) : new Map();
     for (const dim of dims) {
       const outDim = metrics(dim, nRows, opts);
       dimensions.push(outDim);
-      const listed = Math.min(dim.under.length, GROUP_FLAG_CAP);
-      for (let u = 0; u < listed; u++) {
-        const [label, share, count] = dim.under[u];
-        const rows = count < opts.min_group_size ? `, ${count} rows` : '';
-        flags.push(`${dim.name}: '${label}' is under-represented (${P(share)}%${rows})`);
-      }
-      if (dim.under.length > listed) {
-        flags.push(`${dim.name}: ${dim.under.length - listed} more under-represented groups (see under_represented)`);
-      }
-      const k = dim.groups.length;
-      if (k >= 1) {
-        const f = imbalanceFlag(dim, opts);
-        if (f !== null) flags.push(f);
-      }
-      if (nRows >= 1 && dim.missingPctRaw >= opts.missing_flag) {
-        if (dim.implausible > 0) {
-          flags.push(`${dim.name}: ${P(dim.missingPctRaw)}% missing (${dim.implausible} implausible ages treated as missing)`);
-        } else {
-          flags.push(`${dim.name}: ${P(dim.missingPctRaw)}% missing`);
-        }
-      }
+      dimensionFindings(fs, dim, nRows, opts);
       if (refEntries.has(dim.name)) {
         const r = referenceBlock(outDim, refEntries.get(dim.name), opts.reference_flag, dim, opts);
         outDim.reference = r.block;
-        flags.push(...r.flags);
+        for (const [text, about] of r.flags) {
+          if (about === null) {
+            fs.note('reference', text, [dim.name]);
+            continue;
+          }
+          const [label, c, rows, expected] = about;
+          const t = expected - opts.reference_flag;
+          fs.finding('reference_gap', text, {
+            dims: [dim.name], groups: [label], value: c / rows, n: rows,
+            interval: wilson(c, rows), threshold: t, p: scoreP(c, rows, t, true),
+          });
+        }
+        // every matched group is a test, flagged or not
+        fs.tests += r.block.groups.length;
+      }
+      if (outDim.dimension_score === null && outDim.score_note !== null) {
+        fs.note('not_scored', `${dim.name}: too few rows to score (${outDim.score_note}); shares are shown`, [dim.name]);
       }
     }
 
@@ -3132,7 +3522,8 @@ function () {
       const why = notCounted(columns, overrides, pair[0].index, pair[1].index, labelIndex);
       if (why !== null) {
         notCountedPair = [pair[0].name, pair[1].name];
-        flags.push(`${pair[0].name} x ${pair[1].name}: intersection not counted (${why}); pass --cross ${pair[0].name},${pair[1].name}`);
+        fs.note('not_counted', `${pair[0].name} x ${pair[1].name}: intersection not counted (${why}); pass --cross ${pair[0].name},${pair[1].name}`,
+          notCountedPair);
         pair = null;
       }
     }
@@ -3141,50 +3532,19 @@ function () {
       const [A, B] = pair;
       const cells = intersect(summary, A, B, rewrites);
       crossed = [A, B, cells];
-      const nCells = A.groups.length * B.groups.length;
-      // Every cell not in `cells` is absent; a counted cell is a gap when below the
-      // floor. So the number of gaps is known without visiting all nCells (zip x city
-      // has 10^8), and listing stops at CELL_CAP gaps (SPEC 0.9).
-      const floor = opts.intersection_floor * nRows;
-      let filled = 0;
-      for (const c of cells.values()) if (!(c < floor)) filled++;
-      const total = nCells - filled;
-      const gaps = [];
-      if (total > 0) {
-        outer: for (const [ga] of A.groups) {
-          for (const [gb] of B.groups) {
-            const count = cells.get(ga + '\u0000' + gb) || 0;
-            if (count === 0 || count < floor) {
-              gaps.push({ a: ga, b: gb, count, share: roundHalfUp(count / nRows, 4), raw: count / nRows });
-              if (gaps.length === CELL_CAP) break outer;
-            }
-          }
-        }
-      }
-      const entry = {
-        dims: [A.name, B.name],
-        n_cells: nCells,
-        cells: gaps.map(({ a, b, count, share }) => ({ a, b, count, share })),
-      };
-      if (total > gaps.length) entry.cells_not_listed = total - gaps.length;
-      intersections.push(entry);
-      const AB = `${A.name} x ${B.name}`;
-      for (const g of gaps.slice(0, 10)) {
-        if (g.count === 0) flags.push(`${AB}: '${g.a}' x '${g.b}' is absent (0 rows)`);
-        else flags.push(`${AB}: '${g.a}' x '${g.b}' is near-empty (${g.count} rows, ${P(g.raw)}%)`);
-      }
-      if (total > 10) flags.push(`${AB}: ${total - 10} more sparse cells (see intersections)`);
+      intersections.push(intersectionEntry(A, B, cells, nRows, opts, fs));
     }
     // SPEC 17: label base rates and missing data by group.
     let labelRates = null;
     let missingByGroup = null;
     if (labelIndex >= 0 || opts.missing_by_group) {
       const ctx = { summary, opts, columns, overrides, rewrites, nRows, labelIndex };
-      // A dimension past the group columns (0.9, 17.2) has no tables: one flag each.
+      // A dimension past the group columns (0.9, 17.2) has no tables: one note each.
       const tables = (labelIndex >= 0 ? summary.label_pairs : summary.missing_by) || new Map();
       for (const dim of dims) {
         if (!tables.has(dim.index)) {
-          flags.push(`${dim.name}: label rates and missing data by group not counted ('${dim.name}' is not among the first ${PAIR_COLUMNS} counted columns)`);
+          fs.note('not_counted', `${dim.name}: label rates and missing data by group not counted ('${dim.name}' is not among the first ${PAIR_COLUMNS} counted columns)`,
+            [dim.name]);
         }
       }
       if (labelIndex >= 0) {
@@ -3194,37 +3554,37 @@ function () {
           throw new InputError(`--label ${opts.label}: more than ${LABEL_CAP} distinct values`);
         }
         ctx.label = labelValue(ctx, rewritten(labelIndex));
-        labelRates = labelRatesBlock(ctx, dims, crossed, rewritten(labelIndex), flags);
+        labelRates = labelRatesBlock(ctx, dims, crossed, rewritten(labelIndex), fs);
       }
-      if (opts.missing_by_group) missingByGroup = missingBlock(ctx, dims, flags);
+      if (opts.missing_by_group) missingByGroup = missingBlock(ctx, dims, fs);
     }
-    if (opts.reference) flags.push(...referenceSumWarnings(opts.reference));
-    flags.push(...contradicted);
+    if (opts.reference) for (const text of referenceSumWarnings(opts.reference)) fs.note('reference', text);
+    for (const text of contradicted) fs.note('contradicted', text);
     const plain = unscored.filter((u) => !u.contradicted).map((u) => u.name);
-    const names = plain.slice(0, 5).join(', ') + (plain.length > 5 ? ', ...' : '');
+    const names = namesText(plain);
     if (dims.length > 0 && plain.length > 0) {
-      flags.push(`not scored: ${plain.length} columns that are not demographic (${names}); --score-categoricals scores them, --map COLUMN=KIND declares one`);
+      fs.note('unscored', `not scored: ${plain.length} columns that are not demographic (${names}); --score-categoricals scores them, --map COLUMN=KIND declares one`);
     }
-    if (crossFlag) flags.push(crossFlag);
+    if (crossFlag) fs.note('cross', crossFlag);
 
-    let overall = null;
-    let grade = null;
+    const [overall, overallCi] = overallScore(dimensions, opts.score_rule);
     if (dims.length === 0) {
       if (plain.length > 0) {
-        flags.push(`no demographic column detected (not scored: ${names}); declare one with --map COLUMN=KIND`);
+        fs.note('no_dimension', `no demographic column detected (not scored: ${names}); declare one with --map COLUMN=KIND`);
       } else {
-        flags.push('no demographic column detected; declare one with --map COLUMN=KIND');
+        fs.note('no_dimension', 'no demographic column detected; declare one with --map COLUMN=KIND');
       }
-    } else {
-      overall = roundHalfUp(fsum(dimensions.map((d) => d.dimension_score)) / dimensions.length, 0);
-      grade = gradeOf(overall);
+    } else if (overall === null) {
+      fs.note('no_dimension', `no dimension has enough rows to score (${namesText(dims.map((d) => d.name))}); the grade is not given`);
     }
+    const [findings, evidence] = fs.close(opts.alpha);
     const result = {
       format_version: FORMAT_VERSION,
       n_rows: nRows,
       n_cols: columns.length,
       overall_score: overall,
-      grade,
+      overall_ci: overallCi,
+      grade: gradeOf(overall),
       dimensions,
       intersections,
       unscored: unscored.map((u) => ({ name: u.name, n_groups: u.n_groups,
@@ -3233,9 +3593,85 @@ function () {
     };
     if (labelRates !== null) result.label_rates = labelRates;
     if (missingByGroup !== null) result.missing_by_group = missingByGroup;
-    result.flags = flags;
+    result.findings = findings;
+    result.evidence = evidence;
+    result.flags = findings.map((f) => f.text);
     if (notCountedPair !== null) result.intersection_not_counted = notCountedPair;
     return result;
+  }
+
+  /** The first 5 names, ', '-joined, then ', ...' when there are more (SPEC 6). */
+  function namesText(list) {
+    return list.slice(0, 5).join(', ') + (list.length > 5 ? ', ...' : '');
+  }
+
+  /** The intersection entry of a crossed pair and its intersection_gap findings (SPEC 4,
+   * 6, 18). `cells`: "ga\0gb" -> count of the pair table (after 1.1 and bands). */
+  function intersectionEntry(A, B, cells, nRows, opts, fs) {
+    const nCells = A.groups.length * B.groups.length;
+    // margins of the pair table, for each cell's count under independence (SPEC 6)
+    const rowsA = new Map();
+    const rowsB = new Map();
+    let counted = 0;
+    for (const [key, c] of cells) {
+      const cut = key.indexOf('\u0000');
+      const a = key.slice(0, cut);
+      const b = key.slice(cut + 1);
+      rowsA.set(a, (rowsA.get(a) || 0) + c);
+      rowsB.set(b, (rowsB.get(b) || 0) + c);
+      counted += c;
+    }
+    // Every cell not in `cells` is absent; a counted cell is a gap when below the
+    // floor. So the number of gaps is known without visiting all nCells (zip x city
+    // has 10^8), and listing stops at CELL_CAP gaps (SPEC 0.9).
+    const floor = opts.intersection_floor * nRows;
+    let filled = 0;
+    for (const c of cells.values()) if (!(c < floor)) filled++;
+    const total = nCells - filled;
+    fs.tests += nCells;
+    const AB = `${A.name} x ${B.name}`;
+    const pOf = new Map();
+    const pFor = (c) => {
+      let p = pOf.get(c);
+      if (p === undefined) { p = scoreP(c, nRows, opts.intersection_floor, true); pOf.set(c, p); }
+      return p;
+    };
+    const gaps = [];
+    if (total > 0) {
+      outer: for (const [ga] of A.groups) {
+        for (const [gb] of B.groups) {
+          const count = cells.get(ga + '\u0000' + gb) || 0;
+          if (count === 0 || count < floor) {
+            const ra = rowsA.get(ga) || 0;
+            const rb = rowsB.get(gb) || 0;
+            gaps.push({ a: ga, b: gb, count, share: roundHalfUp(count / nRows, 4),
+              expected: counted ? roundHalfUp(ra * rb / counted, 2) : 0.0 });
+            if (gaps.length <= MAX_GAP_FLAGS) {
+              const text = count === 0 ? `${AB}: '${ga}' x '${gb}' is absent (0 rows)`
+                : `${AB}: '${ga}' x '${gb}' is near-empty (${count} rows, ${P(count / nRows)}%)`;
+              fs.finding('intersection_gap', text, {
+                dims: [A.name, B.name], groups: [ga, gb], value: count / nRows, n: nRows,
+                interval: wilson(count, nRows), threshold: opts.intersection_floor, p: pFor(count),
+              });
+            }
+            if (gaps.length === CELL_CAP) break outer;
+          }
+        }
+      }
+    }
+    if (total > MAX_GAP_FLAGS) {
+      // the unlisted gaps' p-values, by count: the listed ones are the first MAX_GAP_FLAGS
+      const byCount = new Map();
+      for (const c of cells.values()) if (c < floor) byCount.set(c, (byCount.get(c) || 0) + 1);
+      const absent = nCells - cells.size;
+      if (absent) byCount.set(0, (byCount.get(0) || 0) + absent);
+      for (const g of gaps.slice(0, MAX_GAP_FLAGS)) byCount.set(g.count, byCount.get(g.count) - 1);
+      for (const c of Array.from(byCount.keys()).sort((x, y) => x - y)) fs.unlisted(pFor(c), byCount.get(c));
+      fs.note('more', `${AB}: ${total - MAX_GAP_FLAGS} more sparse cells (see intersections)`, [A.name, B.name]);
+    }
+    const entry = { dims: [A.name, B.name], n_cells: nCells, cells: gaps };
+    if (total > gaps.length) entry.cells_not_listed = total - gaps.length;
+    return entry;
   }
 
   /** Why the default pair (columns ia, ib) had no pair table while reading, or null
@@ -3305,17 +3741,16 @@ function () {
   }
 
   /** SPEC 17.4: the highest and lowest of rated items ({n, pos}, in order) among the
-   * compared ones: [hi, lo] indexes, or null when fewer than two are compared. */
+   * compared ones (n >= max(1, min_group_size)): [hi, lo] indexes, or null when fewer
+   * than two are compared (no fallback to smaller groups). */
   function highLow(items, minGroup) {
-    let big = 0;
-    for (const it of items) if (it.n >= minGroup && it.n >= 1) big++;
-    const inCompared = big >= 2 ? (it) => it.n >= minGroup && it.n >= 1 : (it) => it.n >= 1;
+    const least = Math.max(1, minGroup);
     let hi = -1;
     let lo = -1;
     let k = 0;
     for (let x = 0; x < items.length; x++) {
       const it = items[x];
-      if (!inCompared(it)) continue;
+      if (!(it.n >= least)) continue;
       k++;
       const r = it.pos / it.n;
       if (hi < 0 || r > items[hi].pos / items[hi].n) hi = x;
@@ -3324,36 +3759,83 @@ function () {
     return k >= 2 ? [hi, lo] : null;
   }
 
-  /** max_difference and min_ratio of a [hi, lo] pair (SPEC 17.4). */
-  function spread(items, hl) {
-    if (hl === null) return { max_difference: null, min_ratio: null };
-    const rh = items[hl[0]].pos / items[hl[0]].n;
-    const rl = items[hl[1]].pos / items[hl[1]].n;
-    return { max_difference: roundHalfUp(rh - rl, 4), min_ratio: rh === 0 ? null : roundHalfUp(rl / rh, 4) };
+  /** search_p of Newcombe's lower bound of rate(high) - rate(it) above gap (SPEC 18). */
+  function gapP(high, it, gap) {
+    return searchP((z) => newcombe(high.pos, high.n, it.pos, it.n, z)[0] > gap);
   }
 
-  /** The SPEC 17.4 gap lines of rated items (in order): one per item with a row,
-   * other than the highest, whose rate is below the highest's by more than label_gap.
-   * `head` starts a line, `name` quotes an item. */
-  function gapLines(items, hl, opts, head, name) {
-    if (hl === null) return [];
-    const high = items[hl[0]];
-    const rh = high.pos / high.n;
-    const out = [];
-    for (let x = 0; x < items.length; x++) {
-      const it = items[x];
-      if (x === hl[0] || it.n < 1) continue;
-      const r = it.pos / it.n;
-      if (rh - r > opts.label_gap) {
-        const rows = it.n < opts.min_group_size ? `, ${it.n} rows` : '';
-        out.push(`${head}${P(r)}% for ${name(it)}${rows} vs ${P(rh)}% for ${name(high)}`);
-      }
+  /** highest, lowest, max_difference, min_ratio and gap of a [hi, lo] pair (SPEC 17.4).
+   * The gap's verdict is the lowest group's finding's, after the family's correction,
+   * when the difference is above label_gap (set by the Findings at close). */
+  function spread(items, hl, asKey, gap) {
+    if (hl === null) {
+      return { highest: null, lowest: null, max_difference: null, min_ratio: null, gap: null };
     }
-    return out;
+    const high = items[hl[0]];
+    const low = items[hl[1]];
+    const rh = high.pos / high.n;
+    const rl = low.pos / low.n;
+    const [lo, hi] = newcombe(high.pos, high.n, low.pos, low.n, Z);
+    const ratio = logRatio(low.pos, low.n, high.pos, high.n, Z);
+    const verdict = rh - rl > gap ? null : hi < gap ? 'within' : 'possible';
+    return {
+      highest: asKey(high),
+      lowest: asKey(low),
+      max_difference: roundHalfUp(rh - rl, 4),
+      min_ratio: rh > 0 ? roundHalfUp(rl / rh, 4) : null,
+      gap: {
+        difference: roundHalfUp(rh - rl, 4),
+        ci_low: roundHalfUp(lo, 4),
+        ci_high: roundHalfUp(hi, 4),
+        ratio_ci_low: ratio === null ? null : roundHalfUp(ratio[0], 4),
+        ratio_ci_high: ratio === null ? null : roundHalfUp(ratio[1], 4),
+        verdict,
+      },
+    };
   }
 
-  /** SPEC 17.4: the label_rates block; its flags are pushed onto `flags`. */
-  function labelRatesBlock(ctx, dims, crossed, labelCounts, flags) {
+  /** The label_gap findings of SPEC 17.4 and 18 of rated items (in order): the compared
+   * ones other than the highest are tests; those whose rate is below the highest's by
+   * more than label_gap are findings, the first `cap` listed. `dims`: the dimension or
+   * the crossed pair; `groups(it)`: an item's labels; `block`: the gap block. */
+  function gapFindings(fs, dims, head, items, hl, block, groups, opts, cap) {
+    const where = dims.join(' x ');
+    if (hl === null) {
+      fs.note('not_measurable', `${where}: label-rate gap not measurable: fewer than two groups of ${Math.max(1, opts.min_group_size)} rows`, dims);
+      return;
+    }
+    const high = items[hl[0]];
+    const low = items[hl[1]];
+    const rh = high.pos / high.n;
+    const highText = groups(high).map((g) => `'${g}'`).join(' x ');
+    const least = Math.max(1, opts.min_group_size);
+    const gap = opts.label_gap;
+    let listed = 0;
+    let more = 0;
+    for (const it of items) {
+      if (it.n < least || it === high) continue;
+      fs.tests += 1;
+      const r = it.pos / it.n;
+      if (!(rh - r > gap)) continue;
+      const p = gapP(high, it, gap);
+      if (listed === cap) {
+        more++;
+        fs.unlisted(p, 1, it === low ? block : null);
+        continue;
+      }
+      listed++;
+      const text = groups(it).map((g) => `'${g}'`).join(' x ');
+      const entry = fs.finding('label_gap', `${where}: ${head}${P(r)}% for ${text} vs ${P(rh)}% for ${highText}`, {
+        dims, groups: groups(it).concat(groups(high)), value: rh - r, n: it.n,
+        interval: newcombe(high.pos, high.n, it.pos, it.n, Z), threshold: gap, p,
+      });
+      if (it === low && block !== null) fs.verdictTo(block, entry);
+    }
+    if (more) fs.note('more', `${where}: ${more} more label-rate gaps (see label_rates)`, dims);
+  }
+
+  /** SPEC 17.4: the label_rates block; its findings and notes go to `fs`. */
+  function labelRatesBlock(ctx, dims, crossed, labelCounts, fs) {
     const { summary, opts, rewrites, nRows, labelIndex } = ctx;
     const { positive, from } = ctx.label;
     const rwL = rewrites[labelIndex];
@@ -3372,7 +3854,7 @@ function () {
     };
     const labelOf = (ll) => (rwL === null ? ll : rwL.rewrite(ll));
     const tables = summary.label_pairs || new Map();
-    const lead = (it) => `'${it.label}'`;
+    const head = `${L}=${positive} rate `;
     for (const dim of dims) {
       if (!tables.has(dim.index)) {
         block.dimensions.push({ name: dim.name, not_counted: true });
@@ -3397,21 +3879,14 @@ function () {
       const hl = highLow(items, opts.min_group_size);
       const entry = {
         name: dim.name,
-        highest: hl === null ? null : items[hl[0]].label,
-        lowest: hl === null ? null : items[hl[1]].label,
-        ...spread(items, hl),
+        ...spread(items, hl, (it) => it.label, opts.label_gap),
         groups: items.slice(0, CELL_CAP).map((it) => ({ label: it.label, ...rateNumbers(it.n, it.pos),
           label_missing: it.count - it.n, small_group: it.n < opts.min_group_size })),
       };
       // a 30,000-zip dimension lists its first 1,000 groups (SPEC 17.4)
       if (items.length > CELL_CAP) entry.groups_not_listed = items.length - CELL_CAP;
       block.dimensions.push(entry);
-      const lines = gapLines(items, hl, opts, `${dim.name}: ${L}=${positive} rate `, lead);
-      const listed = Math.min(lines.length, GROUP_FLAG_CAP);
-      for (let x = 0; x < listed; x++) flags.push(lines[x]);
-      if (lines.length > listed) {
-        flags.push(`${dim.name}: ${lines.length - listed} more label-rate gaps (see label_rates)`);
-      }
+      gapFindings(fs, [dim.name], head, items, hl, entry.gap, (it) => [it.label], opts, GROUP_FLAG_CAP);
     }
     if (crossed !== null) {
       const [A, B, cells] = crossed;
@@ -3432,21 +3907,16 @@ function () {
       const listed = keys.slice(0, CELL_CAP);
       const entry = {
         dims: [A.name, B.name],
-        highest: hl === null ? null : [keys[hl[0]].a, keys[hl[0]].b],
-        lowest: hl === null ? null : [keys[hl[1]].a, keys[hl[1]].b],
-        ...spread(keys, hl),
+        ...spread(keys, hl, (it) => [it.a, it.b], opts.label_gap),
         cells: listed.map((it) => ({ a: it.a, b: it.b, ...rateNumbers(it.n, it.pos),
           label_missing: it.count - it.n, small_group: it.n < opts.min_group_size })),
       };
       if (keys.length > listed.length) entry.cells_not_listed = keys.length - listed.length;
       block.intersection = entry;
-      const AB = `${A.name} x ${B.name}`;
-      const lines = gapLines(keys, hl, opts, `${AB}: ${L}=${positive} rate `, (it) => `'${it.a}' x '${it.b}'`);
-      for (const line of lines.slice(0, 10)) flags.push(line);
-      if (lines.length > 10) flags.push(`${AB}: ${lines.length - 10} more label-rate gaps (see label_rates)`);
+      gapFindings(fs, [A.name, B.name], head, keys, hl, entry.gap, (it) => [it.a, it.b], opts, MAX_GAP_FLAGS);
     }
     if (block.label_missing > 0) {
-      flags.push(`${L}: ${block.label_missing} rows with a missing label are left out of the rates`);
+      fs.note('label_missing', `${L}: ${block.label_missing} rows with a missing label are left out of the rates`);
     }
     return block;
   }
@@ -3478,11 +3948,12 @@ function () {
     return out;
   }
 
-  /** SPEC 17.5: the missing_by_group block; its flags are pushed onto `flags`. */
-  function missingBlock(ctx, dims, flags) {
-    const { summary, opts, columns, overrides, rewrites, nRows } = ctx;
+  /** SPEC 17.5: the missing_by_group block; its findings go to `fs`. */
+  function missingBlock(ctx, dims, fs) {
+    const { summary, opts, columns, overrides, nRows, rewrites } = ctx;
     const all = summary.missing_all || [];
     const by = summary.missing_by || new Map();
+    const least = Math.max(1, opts.min_group_size);
     const out = [];
     for (const dim of dims) {
       if (!by.has(dim.index)) {
@@ -3492,7 +3963,10 @@ function () {
       const rw = rewrites[dim.index];
       const tables = by.get(dim.index);
       const entry = { dimension: dim.name, columns: [] };
-      const lines = [];
+      let sized = 0;
+      for (const g of dim.out.groups) if (g.count >= least) sized++;
+      let listed = 0;
+      let more = 0;
       for (let c = 0; c < columns.length; c++) {
         if (c === dim.index || overrides.get(columns[c]) === 'ignore') continue;
         const total = all[c] || 0;
@@ -3504,6 +3978,8 @@ function () {
           if (g === null) continue;
           m.set(g, (m.get(g) || 0) + k);
         }
+        fs.tests += sized;
+        const t = overall + opts.missing_gap;
         const flagged = [];
         const groups = [];
         for (const g of dim.out.groups) {
@@ -3514,10 +3990,19 @@ function () {
             groups.push({ label: g.label, count: g.count, missing: mg, missing_pct: roundHalfUp(share, 4),
               ci_low: roundHalfUp(lo, 4), ci_high: roundHalfUp(hi, 4) });
           }
-          if (share - overall > opts.missing_gap && lo > overall) {
+          if (g.count >= least && share - overall > opts.missing_gap) {
             flagged.push(g.label);
-            const rows = g.count < opts.min_group_size ? `, ${g.count} rows` : '';
-            lines.push(`${dim.name}: '${columns[c]}' is missing for ${P(share)}% of '${g.label}'${rows} vs ${P(overall)}% overall`);
+            const p = scoreP(mg, g.count, t, false);
+            if (listed === GROUP_FLAG_CAP) {
+              more++;
+              fs.unlisted(p);
+            } else {
+              listed++;
+              fs.finding('missing_gap', `${dim.name}: '${columns[c]}' is missing for ${P(share)}% of '${g.label}' vs ${P(overall)}% overall`, {
+                dims: [dim.name], groups: [g.label, columns[c]], value: share, n: g.count,
+                interval: [lo, hi], threshold: t, p,
+              });
+            }
           }
         }
         const col = { name: columns[c], missing_count: total,
@@ -3526,11 +4011,7 @@ function () {
         entry.columns.push(col);
       }
       out.push(entry);
-      const listed = Math.min(lines.length, GROUP_FLAG_CAP);
-      for (let x = 0; x < listed; x++) flags.push(lines[x]);
-      if (lines.length > listed) {
-        flags.push(`${dim.name}: ${lines.length - listed} more missing-data gaps (see missing_by_group)`);
-      }
+      if (more) fs.note('more', `${dim.name}: ${more} more missing-data gaps (see missing_by_group)`, [dim.name]);
     }
     return out;
   }
@@ -3629,7 +4110,9 @@ function () {
         kind: da.kind,
         dimension_score_a: da.dimension_score,
         dimension_score_b: db.dimension_score,
-        dimension_score_delta: db.dimension_score - da.dimension_score,
+        // a dimension not scored (SPEC 5) has no score to subtract
+        dimension_score_delta: da.dimension_score === null || db.dimension_score === null ? null
+          : db.dimension_score - da.dimension_score,
         psi: roundHalfUp(psi, 4),
         tvd: roundHalfUp(tvd, 4),
         drift_level: level,
@@ -3860,11 +4343,12 @@ function () {
     for (const r of rows) r.key = Math.abs(roundHalfUp(r.a - r.e, 4));
     rows.sort((x, y) => (x.key !== y.key ? y.key - x.key : cmpCodePoint(x.label, y.label)));
     const deviation = 0.5 * fsum(rows.map((r) => Math.abs(r.a - r.e)));
+    // [text, [label, count, n, expected]] of each reference_gap finding (SPEC 18)
     const flags = [];
     for (const r of rows) {
       if (r.e - r.a >= flagAt) {
-        flags.push(`${dim.name}: '${r.label}' is under-represented vs reference ` +
-          `(${fmt(r.a * 100, 1)}% vs ${fmt(r.e * 100, 1)}%)`);
+        flags.push([`${dim.name}: '${r.label}' is under-represented vs reference ` +
+          `(${fmt(r.a * 100, 1)}% vs ${fmt(r.e * 100, 1)}%)`, [r.label, r.c, r.n, r.e]]);
       }
     }
     const block = {
@@ -3884,7 +4368,7 @@ function () {
     const theirs = firstLabels(entry.shares.map(([g]) => g), 3);
     return {
       block: { deviation: null, groups: [] },
-      flags: [`${dim.name}: no label matches the reference (${mine} vs ${theirs}); no deviation reported (--recode can rename labels)`],
+      flags: [[`${dim.name}: no label matches the reference (${mine} vs ${theirs}); no deviation reported (--recode can rename labels)`, null]],
     };
   }
 
@@ -3988,8 +4472,9 @@ function () {
     for (const key of keys) {
       const label = expected.has(key) ? expected.get(key)[0] : counts.get(key)[0];
       const e = expected.has(key) ? expected.get(key)[1] : 0.0;
-      const a = counts.has(key) ? counts.get(key)[1] / n : 0.0;
-      rows.push({ label, e, a });
+      const c = counts.has(key) ? counts.get(key)[1] : 0;
+      const a = counts.has(key) ? c / n : 0.0;
+      rows.push({ label, e, a, c, n });
     }
     return referenceRows(dim, rows, flagAt, span === null ? null : { ages: span });
   }
@@ -4088,7 +4573,7 @@ function () {
       'score_categoricals', 'na', 'recode'];
     // SPEC 17.1: label and positive only with a label, the gaps always.
     if (o.label !== null) keys.push('label', 'positive');
-    keys.push('label_gap', 'missing_by_group', 'missing_gap');
+    keys.push('label_gap', 'missing_by_group', 'missing_gap', 'score_rule', 'alpha');
     const out = {};
     for (const k of keys) {
       const v = o[k];
@@ -4649,6 +5134,18 @@ function () {
     ln,
     roundHalfUp,
     fmt,
+    // SPEC 13.1 and the score of SPEC 5 (faircode/numerics.py, faircode/evidence.py)
+    expX,
+    normalUpper,
+    wilsonAt,
+    newcombe,
+    logRatio,
+    scoreP,
+    searchP,
+    holm,
+    balance,
+    dimensionScore,
+    overallScore,
     cmpCodePoint,
     tokenize,
     kindFromName,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from . import groupstats
+from . import evidence, groupstats
 from .detect import (
     NOT_DEMOGRAPHIC,
     check_overrides,
@@ -13,14 +13,15 @@ from .detect import (
     kind_from_name,
     kind_from_values,
 )
+from .evidence import UNDER_LINES, Findings, grade_for
 from .labels import age_shape, age_value, band_index, band_labels, interval_years
-from .numerics import fmt, fsum, ln, pct, round_half_up, round_int, wilson_bounds
+from .numerics import fmt, fsum, ln, pct, round_half_up, round_int, score_p, wilson_bounds
 from .options import Options, relabeler, resolve
 from .reference import match_reference, reference_block, sum_warnings
-from .summary import CELL_CAP, GROUP_FLAG_CAP, LABEL_CAP, MAX_GAP_FLAGS, PAIR_COLUMNS, Summary
+from .summary import CELL_CAP, LABEL_CAP, MAX_GAP_FLAGS, PAIR_COLUMNS, Summary
 
-#: The result's format (SPEC 1): 2 since detection and scoring v2.
-FORMAT_VERSION = 2
+#: The result's format (SPEC 5): 3 since findings with evidence and score v3.
+FORMAT_VERSION = 3
 #: Unscored columns named in the unscored and no-dimension flags (SPEC 6).
 UNSCORED_NAMED = 5
 
@@ -142,6 +143,12 @@ def dimension_metrics(
         entropy = min(1.0, max(0.0, h / ln(k)))
     else:
         entropy = 0.0
+    if opts.score_rule == "v3":
+        score, score_ci, score_note = evidence.dimension_score(
+            [c for _, c in groups], opts.min_group_size
+        )
+    else:  # SPEC 5: version 2's and the seed's score
+        score, score_ci, score_note = round_int(entropy * 100), None, None
     missing_count = missing + implausible
     return {
         "name": name,
@@ -149,7 +156,9 @@ def dimension_metrics(
         "detected_by": detected_by,
         "age_mode": age_mode,
         "n_groups": k,
-        "dimension_score": round_int(entropy * 100),
+        "dimension_score": score,
+        "score_ci": score_ci,
+        "score_note": score_note,
         "entropy_ratio": round_half_up(entropy, 4),
         "imbalance_ratio": round_half_up(by_count[0][1] / by_count[-1][1], 2) if k else None,
         "min_share": round_half_up(by_count[-1][1] / n, 4) if k else None,
@@ -161,15 +170,6 @@ def dimension_metrics(
         "groups": out_groups,
         "under_represented": under,
     }
-
-
-def grade_for(score: int | None) -> str | None:
-    if score is None:
-        return None
-    for grade, floor in (("A", 85), ("B", 70), ("C", 55), ("D", 40)):
-        if score >= floor:
-            return grade
-    return "F"
 
 
 def _rewrite(
@@ -202,18 +202,6 @@ def _unscored(name: str, counts: dict[str, int], missing: int, why: str) -> dict
 def _names(names: list[str]) -> str:
     shown = ", ".join(names[:UNSCORED_NAMED])
     return shown + (", ..." if len(names) > UNSCORED_NAMED else "")
-
-
-def _imbalance(dim: dict, min_group_size: int) -> tuple[float, str, str, int | None]:
-    """(ratio, largest label, smaller label, its count when below min_group_size) of SPEC
-    6's imbalance flag: against the smallest group of min_group_size rows, when two groups
-    have that."""
-    by_count = sorted(dim["groups"], key=lambda g: (-g["count"], g["label"]))
-    big = by_count[0]
-    sized = [g for g in by_count if g["count"] >= min_group_size]
-    small = sized[-1] if len(sized) >= 2 else by_count[-1]
-    note = small["count"] if small["count"] < min_group_size else None
-    return big["count"] / small["count"], big["label"], small["label"], note
 
 
 def analyze(
@@ -265,7 +253,7 @@ def analyze(
             kind = kind_from_values(counts, named_kinds)
             detected_by = "values"
             if kind is None:
-                if not opts.score_categoricals:
+                if not (opts.score_categoricals or opts.score_rule == "seed"):
                     unscored.append(_unscored(name, counts, missing, NOT_DEMOGRAPHIC))
                     continue
                 kind, detected_by = "categorical", "label_count"
@@ -323,42 +311,11 @@ def analyze(
         if age_mode in ("numeric", "interval", "interval_as_written"):
             age_modes[name] = age_mode
 
-    flags: list[str] = []
+    fs = Findings()
     ref_entries = match_reference(opts.reference, dims) if opts.reference else {}
-    min_size = opts.min_group_size
-    for dim, (miss, _n) in zip(dims, raw_flags):
+    for dim, (miss, n) in zip(dims, raw_flags):
         name = dim["name"]
-        k = dim["n_groups"]
-        under = set(dim["under_represented"])  # a set: geography can have 30k groups
-        pct_of: dict[int, str] = {}
-        listed = 0
-        for g in dim["groups"]:
-            if g["label"] in under:
-                if listed == GROUP_FLAG_CAP:
-                    break
-                listed += 1
-                c = g["count"]
-                if c not in pct_of:
-                    pct_of[c] = pct(c / _n) + ("%" if c >= min_size else f"%, {c} rows")
-                flags.append(f"{name}: '{g['label']}' is under-represented ({pct_of[c]})")
-        if len(under) > listed:
-            flags.append(
-                f"{name}: {len(under) - listed} more under-represented groups "
-                "(see under_represented)"
-            )
-        if k >= 1:
-            ratio, big_label, small_label, small_count = _imbalance(dim, min_size)
-            if ratio >= opts.imbalance_flag:
-                rows = "" if small_count is None else f", {small_count} rows"
-                flags.append(
-                    f"{name}: imbalance ratio {fmt(ratio, 1)} "
-                    f"('{big_label}' vs '{small_label}'{rows})"
-                )
-        if n_rows >= 1 and miss >= opts.missing_flag:
-            text = f"{name}: {pct(miss)}% missing"
-            if dim["implausible_count"]:
-                text += f" ({dim['implausible_count']} implausible ages treated as missing)"
-            flags.append(text)
+        _dimension_findings(fs, dim, n, miss, n_rows, opts)
         if name in ref_entries:
             years = None
             if name in age_modes:
@@ -366,15 +323,40 @@ def analyze(
             dim["reference"], ref_flags = reference_block(
                 dim, ref_entries[name], opts.reference_flag, years
             )
-            flags.extend(ref_flags)
+            for text, about in ref_flags:
+                if about is None:
+                    fs.note("reference", text, [name])
+                    continue
+                label, c, rows, expected = about
+                t = expected - opts.reference_flag
+                fs.tests += 1
+                fs.finding(
+                    "reference_gap",
+                    text,
+                    dims=[name],
+                    groups=[label],
+                    value=c / rows,
+                    n=rows,
+                    interval=wilson_bounds(c, rows),
+                    threshold=t,
+                    p=score_p(c, rows, t, True),
+                )
+            # every matched group is a test, flagged or not
+            fs.tests += len(dim["reference"]["groups"]) - sum(1 for _, ab in ref_flags if ab)
+        if dim["dimension_score"] is None and dim["score_note"] is not None:
+            fs.note(
+                "not_scored",
+                f"{name}: too few rows to score ({dim['score_note']}); shares are shown",
+                [name],
+            )
 
     intersections: list[dict] = []
-    tail_flags: list[str] = []
+    tail: list[tuple[str, str]] = []  # (kind, text) of the notes that close the list
     pair = None
     if opts.cross is not None:
         bad = [c for c in opts.cross if c not in index_of]
         if bad:
-            tail_flags.append(f"cross: '{bad[0]}' is not a profiled dimension")
+            tail.append(("cross", f"cross: '{bad[0]}' is not a profiled dimension"))
         else:
             pair = opts.cross
     elif len(dims) >= 2:
@@ -386,60 +368,71 @@ def analyze(
         )
         if why is not None:
             not_counted = list(pair)
-            flags.append(
+            fs.note(
+                "not_counted",
                 f"{pair[0]} x {pair[1]}: intersection not counted ({why}); "
-                f"pass --cross {pair[0]},{pair[1]}"
+                f"pass --cross {pair[0]},{pair[1]}",
+                list(pair),
             )
             pair = None
     if pair is not None:
-        entry, gap_flags = _intersection(summary, dims, pair, index_of, mappers, opts)
-        intersections.append(entry)
-        flags.extend(gap_flags)
+        intersections.append(_intersection(summary, dims, pair, index_of, mappers, opts, fs))
     rates = by_group = None
     if opts.label is not None or opts.missing_by_group:  # SPEC 17
-        flags.extend(groupstats.not_counted_flags(dims, index_of, summary, opts))
+        for text, dim_name in groupstats.not_counted_flags(dims, index_of, summary, opts):
+            fs.note("not_counted", text, [dim_name])
     if opts.label is not None:
         cells = pair_cells(summary, pair, index_of, mappers) if pair is not None else None
-        rates, rate_flags = groupstats.label_rates(
-            summary, dims, index_of, mappers, intersections[0] if pair else None, cells, opts
+        rates = groupstats.label_rates(
+            summary, dims, index_of, mappers, intersections[0] if pair else None, cells, opts, fs
         )
-        flags.extend(rate_flags)
     if opts.missing_by_group:
-        by_group, missing_flags = groupstats.missing_by_group(
-            summary, dims, index_of, mappers, overrides, opts
+        by_group = groupstats.missing_by_group(
+            summary, dims, index_of, mappers, overrides, opts, fs
         )
-        flags.extend(missing_flags)
     if opts.reference:
-        flags.extend(sum_warnings(opts.reference))
+        for text in sum_warnings(opts.reference):
+            fs.note("reference", text)
     for col, kind, why in contradicted:
-        flags.append(
+        fs.note(
+            "contradicted",
             f"{col}: named like {kind} but holds {why}; not scored "
-            f"(force it with --map {col}={kind})"
+            f"(force it with --map {col}={kind})",
         )
     plain = [u["name"] for u in unscored if u["why"] == NOT_DEMOGRAPHIC]
     if plain and dims:
-        flags.append(
+        fs.note(
+            "unscored",
             f"not scored: {len(plain)} columns that are not demographic ({_names(plain)}); "
-            "--score-categoricals scores them, --map COLUMN=KIND declares one"
+            "--score-categoricals scores them, --map COLUMN=KIND declares one",
         )
-    flags.extend(tail_flags)
+    for kind, text in tail:
+        fs.note(kind, text)
 
-    if dims:
-        score: int | None = round_int(fsum(d["dimension_score"] for d in dims) / len(dims))
-    else:
-        score = None
+    score, score_ci = evidence.overall_score(dims, opts.score_rule)
+    if not dims:
         if plain:
-            flags.append(
+            fs.note(
+                "no_dimension",
                 f"no demographic column detected (not scored: {_names(plain)}); "
-                "declare one with --map COLUMN=KIND"
+                "declare one with --map COLUMN=KIND",
             )
         else:
-            flags.append("no demographic column detected; declare one with --map COLUMN=KIND")
+            fs.note(
+                "no_dimension", "no demographic column detected; declare one with --map COLUMN=KIND"
+            )
+    elif score is None:
+        fs.note(
+            "no_dimension",
+            f"no dimension has enough rows to score ({_names([d['name'] for d in dims])}); "
+            "the grade is not given",
+        )
     result = {
         "format_version": FORMAT_VERSION,
         "n_rows": n_rows,
         "n_cols": len(summary.columns),
         "overall_score": score,
+        "overall_ci": score_ci,
         "grade": grade_for(score),
         "dimensions": dims,
         "intersections": intersections,
@@ -450,17 +443,109 @@ def analyze(
         result["label_rates"] = rates
     if by_group is not None:
         result["missing_by_group"] = by_group
-    result["flags"] = flags
-    if not_counted is not None:
-        result["intersection_not_counted"] = not_counted
+    hints = None
     if opts.proxy_hints:  # SPEC 16; scipy is imported only here
         from .proxy import summary_hints
 
-        result["proxy_hints"], proxy_flags = summary_hints(
-            summary, overrides, dims, index_of, mappers, opts
-        )
-        flags.extend(proxy_flags)
+        hints, proxy_flags = summary_hints(summary, overrides, dims, index_of, mappers, opts)
+        for text in proxy_flags:
+            fs.note("proxy", text)
+    result["findings"], evidence_block = fs.close(opts.alpha)
+    result["evidence"] = evidence_block
+    result["flags"] = [f["text"] for f in result["findings"]]
+    if not_counted is not None:
+        result["intersection_not_counted"] = not_counted
+    if hints is not None:
+        result["proxy_hints"] = hints
     return result
+
+
+def _dimension_findings(
+    fs: Findings, dim: dict, n: int, miss: float, n_rows: int, opts: Options
+) -> None:
+    """A dimension's under-represented, imbalance and missing findings (SPEC 6, 18)."""
+    name = dim["name"]
+    min_size = opts.min_group_size
+    under = set(dim["under_represented"])  # a set: geography can have 30k groups
+    if n >= max(1, min_size):
+        fs.tests += dim["n_groups"]
+        p_of: dict[int, float] = {}
+        listed = 0
+        for g in dim["groups"]:
+            if g["label"] not in under:
+                continue
+            c = g["count"]
+            if c not in p_of:
+                p_of[c] = score_p(c, n, opts.min_share, True)
+            if listed == UNDER_LINES:
+                fs.unlisted(p_of[c])
+                continue
+            listed += 1
+            share = pct(c / n) + ("%" if c >= min_size else f"%, {c} rows")
+            fs.finding(
+                "under_represented",
+                f"{name}: '{g['label']}' is under-represented ({share})",
+                dims=[name],
+                groups=[g["label"]],
+                value=c / n,
+                n=n,
+                interval=wilson_bounds(c, n),
+                threshold=opts.min_share,
+                p=p_of[c],
+            )
+        if len(under) > listed:
+            fs.note(
+                "more",
+                f"{name}: {len(under) - listed} more under-represented groups "
+                "(see under_represented)",
+                [name],
+            )
+    elif under:
+        fs.note(
+            "representation",
+            f"{name}: {len(under)} groups under {pct(opts.min_share)}% in {n} rows; "
+            "too few rows to judge representation",
+            [name],
+        )
+    sized = [g for g in dim["groups"] if g["count"] >= min_size]
+    if len(sized) >= 2:
+        big = min(sized, key=lambda g: (-g["count"], g["label"]))
+        small = max(sized, key=lambda g: (-g["count"], g["label"]))
+        ratio = big["count"] / small["count"]
+        fs.tests += 1
+        if ratio >= opts.imbalance_flag:
+            both = big["count"] + small["count"]
+            lo, hi = wilson_bounds(big["count"], both)
+            r = opts.imbalance_flag
+            fs.finding(
+                "imbalance",
+                f"{name}: imbalance ratio {fmt(ratio, 1)} ('{big['label']}' vs '{small['label']}')",
+                dims=[name],
+                groups=[big["label"], small["label"]],
+                value=ratio,
+                n=both,
+                interval=(lo / (1 - lo), hi / (1 - hi) if hi < 1 else None),
+                threshold=r,
+                p=score_p(big["count"], both, r / (1 + r), False),
+            )
+    if n_rows >= 1:
+        fs.tests += 1
+        if miss >= opts.missing_flag:
+            text = f"{name}: {pct(miss)}% missing"
+            if dim["implausible_count"]:
+                text += f" ({dim['implausible_count']} implausible ages treated as missing)"
+            m = dim["missing_count"]
+            fs.finding(
+                "missing",
+                text,
+                dims=[name],
+                groups=[],
+                value=miss,
+                n=n_rows,
+                interval=wilson_bounds(m, n_rows),
+                threshold=opts.missing_flag,
+                p=score_p(m, n_rows, opts.missing_flag, False),
+            )
 
 
 def _composed(
@@ -552,7 +637,8 @@ def _intersection(
     index_of: dict[str, int],
     mappers: dict,
     opts: Options,
-) -> tuple[dict, list[str]]:
+    fs: Findings,
+) -> dict:
     a_name, b_name = pair
     cells = pair_cells(summary, pair, index_of, mappers)
     if cells is None:
@@ -561,43 +647,86 @@ def _intersection(
     dim_b = next(d for d in dims if d["name"] == b_name)
     n_rows = summary.n_rows
     n_cells = len(dim_a["groups"]) * len(dim_b["groups"])
+    # margins of the pair table, for each cell's count under independence (SPEC 6)
+    rows_a: dict[str, int] = {}
+    rows_b: dict[str, int] = {}
+    for (x, y), c in cells.items():
+        rows_a[x] = rows_a.get(x, 0) + c
+        rows_b[y] = rows_b.get(y, 0) + c
+    counted = sum(rows_a.values())
     # Every cell not in `cells` is absent; a counted cell is a gap when below the floor.
     # So the number of gaps is known without visiting all n_cells (zip x city has 10^8),
     # and listing stops at CELL_CAP gaps (SPEC 0.9).
     floor = opts.intersection_floor * n_rows
-    total = n_cells - sum(1 for c in cells.values() if not c < floor)
+    present = [c for c in cells.values() if not c < floor]
+    total = n_cells - len(present)
+    fs.tests += n_cells
+    where = f"{a_name} x {b_name}"
     gaps: list[dict] = []
+    p_of: dict[int, float] = {}
+
+    def p_for(c: int) -> float:
+        if c not in p_of:
+            p_of[c] = score_p(c, n_rows, opts.intersection_floor, True)
+        return p_of[c]
+
     if total:
         for ga in dim_a["groups"]:
             for gb in dim_b["groups"]:
                 c = cells.get((ga["label"], gb["label"]), 0)
                 if c == 0 or c < floor:
-                    gaps.append(
-                        {
-                            "a": ga["label"],
-                            "b": gb["label"],
-                            "count": c,
-                            "share": round_half_up(c / n_rows, 4),
-                        }
-                    )
+                    ra = rows_a.get(ga["label"], 0)
+                    rb = rows_b.get(gb["label"], 0)
+                    gap = {
+                        "a": ga["label"],
+                        "b": gb["label"],
+                        "count": c,
+                        "share": round_half_up(c / n_rows, 4),
+                        "expected": round_half_up(ra * rb / counted, 2) if counted else 0.0,
+                    }
+                    gaps.append(gap)
+                    if len(gaps) <= MAX_GAP_FLAGS:
+                        if c == 0:
+                            text = f"{where}: '{ga['label']}' x '{gb['label']}' is absent (0 rows)"
+                        else:
+                            text = (
+                                f"{where}: '{ga['label']}' x '{gb['label']}' is near-empty "
+                                f"({c} rows, {pct(c / n_rows)}%)"
+                            )
+                        fs.finding(
+                            "intersection_gap",
+                            text,
+                            dims=[a_name, b_name],
+                            groups=[ga["label"], gb["label"]],
+                            value=c / n_rows,
+                            n=n_rows,
+                            interval=wilson_bounds(c, n_rows),
+                            threshold=opts.intersection_floor,
+                            p=p_for(c),
+                        )
                     if len(gaps) == CELL_CAP:
                         break
             if len(gaps) == CELL_CAP:
                 break
-    flags = []
-    for g in gaps[:MAX_GAP_FLAGS]:
-        if g["count"] == 0:
-            flags.append(f"{a_name} x {b_name}: '{g['a']}' x '{g['b']}' is absent (0 rows)")
-        else:
-            flags.append(
-                f"{a_name} x {b_name}: '{g['a']}' x '{g['b']}' is near-empty "
-                f"({g['count']} rows, {pct(g['count'] / n_rows)}%)"
-            )
     if total > MAX_GAP_FLAGS:
-        flags.append(
-            f"{a_name} x {b_name}: {total - MAX_GAP_FLAGS} more sparse cells (see intersections)"
+        # the unlisted gaps' p-values, by count: listed ones are the first MAX_GAP_FLAGS
+        by_count: dict[int, int] = {}
+        for c in cells.values():
+            if c < floor:
+                by_count[c] = by_count.get(c, 0) + 1
+        absent = n_cells - len(cells)
+        if absent:
+            by_count[0] = by_count.get(0, 0) + absent
+        for g in gaps[:MAX_GAP_FLAGS]:
+            by_count[g["count"]] -= 1
+        for c in sorted(by_count):
+            fs.unlisted(p_for(c), by_count[c])
+        fs.note(
+            "more",
+            f"{where}: {total - MAX_GAP_FLAGS} more sparse cells (see intersections)",
+            [a_name, b_name],
         )
     entry: dict = {"dims": [a_name, b_name], "n_cells": n_cells, "cells": gaps}
     if total > len(gaps):
         entry["cells_not_listed"] = total - len(gaps)
-    return entry, flags
+    return entry

@@ -13,13 +13,15 @@ from .detect import OVERRIDE_VALUES
 from .errors import (
     EXIT_BROKEN_PIPE,
     EXIT_FAIL,
+    EXIT_FINDING,
     EXIT_INPUT,
     EXIT_INTERRUPTED,
     EXIT_OK,
     FaircodeError,
     InputError,
 )
-from .options import Options
+from .evidence import FINDING_KINDS
+from .options import SCORE_RULES, Options
 
 PROGRESS_MIN_BYTES = 16 << 20
 SAMPLE = "compas-scores-two-years.csv"
@@ -78,6 +80,17 @@ def _add_threshold_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         default=None,
         help="also score columns with few labels that are not demographic (version 1's score)",
+    )
+    p.add_argument(
+        "--score-rule",
+        choices=SCORE_RULES,
+        help="v3 (default): bounded by the worst dimension, with intervals; v2 or seed: "
+        "the earlier numbers",
+    )
+    p.add_argument(
+        "--alpha",
+        metavar="A",
+        help=default_help("family-wise error level of the findings' verdicts (Holm)", d.alpha),
     )
     p.add_argument(
         "--na",
@@ -187,6 +200,8 @@ OPTION_KEYS = (
     "cross",
     "reference_flag",
     "score_categoricals",
+    "score_rule",
+    "alpha",
     "label",
     "positive",
     "label_gap",
@@ -266,22 +281,13 @@ def _add_html_option(group: argparse._MutuallyExclusiveGroup) -> None:
 
 
 def _write_html(args: argparse.Namespace, command: str, result: dict, **context) -> None:
-    """``--html PATH``: the report of ``result`` into PATH (refusing an input file)."""
-    from .render import is_an_input, render_as
+    """``--html PATH``: the report of ``result`` into PATH, atomically (SPEC 6.1; an
+    input file was refused by check_exports before reading)."""
+    from .atomic import write_output
+    from .render import render_as
     from .safetext import shown
 
-    inputs = [getattr(args, k, None) for k in ("path", "path_a", "path_b")]
-    if is_an_input(args.html, inputs):
-        raise InputError(f"--html {args.html}: is an input file; write the report elsewhere")
-    page = render_as(command, "html", result, **context)
-    try:
-        with open(args.html, "w", encoding="utf-8") as fh:
-            fh.write(page)
-    except OSError as exc:
-        raise InputError(
-            f"cannot write the HTML report to {args.html} ({exc.strerror or exc}); "
-            "check the directory exists"
-        ) from None
+    write_output(args.html, render_as(command, "html", result, **context), "the HTML report")
     sys.stderr.write(f"faircode: wrote the HTML report to {shown(args.html)}\n")
 
 
@@ -345,6 +351,12 @@ def _build_profile(p: argparse.ArgumentParser) -> None:
         "--fail-under",
         metavar="SCORE",
         help="exit 1 when the overall score is below SCORE (or not measured)",
+    )
+    p.add_argument(
+        "--fail-on",
+        metavar="KIND[,KIND]",
+        help=f"exit {EXIT_FINDING} when a confirmed finding of a kind is found "
+        f"({', '.join(FINDING_KINDS)}, or any)",
     )
     p.add_argument(
         "--reference",
@@ -489,12 +501,15 @@ def _hashing_progress(size: int | None, hasher, hashing: bool):
 def cmd_profile(args: argparse.Namespace) -> int:
     from .profiler import profile
     from .provenance import StreamHash, provenance
-    from .render import check_exports, format_of, render_as, write_exports
+    from .render import check_exports, exports_of, format_of, render_as, write_exports
 
     if getattr(args, "more_paths", None):
         return _profile_each(args)
     threshold = _fail_under(args)
+    fail_on = _fail_on(args)
     opts = _opts_from_args(args)
+    if args.html or exports_of(args):  # before anything is read (SPEC 6.1)
+        check_exports(args, _profile_inputs(args))
     reference_hash = None
     if args.reference:
         from .provenance import sha256_bytes
@@ -503,7 +518,6 @@ def cmd_profile(args: argparse.Namespace) -> int:
         opts["reference"], ref_bytes, _ = load_reference(args.reference)
         reference_hash = sha256_bytes(ref_bytes)
     source, name, size = _open_source(args)
-    check_exports(args, [source if isinstance(source, str) else None])
     hasher = StreamHash()
     on_bytes, progress = _hashing_progress(
         size, hasher, format_of(args) == "json" and not args.no_provenance
@@ -544,7 +558,55 @@ def cmd_profile(args: argparse.Namespace) -> int:
             value_text = f"{threshold:g}"  # the option's text may hold a line break
             sys.stderr.write(f"faircode: score {shown} is below --fail-under {value_text}\n")
             return EXIT_FAIL
+    if fail_on:
+        hits = [
+            f for f in result["findings"] if f["verdict"] == "confirmed" and f["kind"] in fail_on
+        ]
+        if hits:
+            sys.stderr.write(
+                f"faircode: {len(hits)} confirmed finding{'s' if len(hits) != 1 else ''} "
+                f"of --fail-on {','.join(sorted(fail_on))} (first: {hits[0]['text']})\n"
+            )
+            return EXIT_FINDING
     return EXIT_OK
+
+
+def _fail_on(args: argparse.Namespace) -> frozenset[str]:
+    """SPEC 18: the kinds --fail-on names (`any`: all of them)."""
+    given = getattr(args, "fail_on", None)
+    if not given:
+        return frozenset()
+    kinds = [k.strip(" \t") for k in given.split(",")]
+    if "any" in kinds:
+        return frozenset(FINDING_KINDS)
+    bad = [k for k in kinds if k not in FINDING_KINDS]
+    if bad:
+        raise InputError(
+            f"--fail-on: '{bad[0]}' is not a kind of finding ({', '.join(FINDING_KINDS)}, or any)"
+        )
+    return frozenset(kinds)
+
+
+def _profile_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """Every input file of `profile` as (how it is named, path): the data (or the
+    bundled sample), a --reference file and each --proxy-hints-with file."""
+    from .atomic import input_paths
+    from .options import parse_held_out
+
+    path = args.path
+    if args.sample and not path:
+        from importlib import resources
+
+        path = str(resources.files("faircode") / "data" / SAMPLE)
+    inputs = input_paths("the input", path)
+    if args.reference:
+        from .reference import BUILTIN
+
+        if args.reference not in BUILTIN:
+            inputs += input_paths("--reference", args.reference)
+    for item in getattr(args, "proxy_hints_with", None) or []:
+        inputs += input_paths("--proxy-hints-with", parse_held_out(item)[0])
+    return inputs
 
 
 def _profile_each(args: argparse.Namespace) -> int:
@@ -552,10 +614,10 @@ def _profile_each(args: argparse.Namespace) -> int:
     other; the exit code is the worst (1 when any misses --fail-under)."""
     from .render import exports_of, format_of
 
-    if format_of(args) not in ("text", "markdown") or exports_of(args):
+    if format_of(args) not in ("text", "markdown") or exports_of(args) or args.html:
         raise InputError(
-            "several PATHs print one text or Markdown report each; for --json, --csv or an "
-            "export file give one PATH (one dataset in many files: a quoted glob)"
+            "several PATHs print one text or Markdown report each; for --json, --csv, --html "
+            "or an export file give one PATH (one dataset in many files: a quoted glob)"
         )
     code = EXIT_OK
     for i, path in enumerate([args.path, *args.more_paths]):
@@ -687,6 +749,9 @@ def main(argv: list[str] | None = None) -> int:
     that closes the pipe early (`| head`) ends the run quietly with 141; an output that
     cannot be written (`/dev/full`, a closed stdout) is one line and exit 2."""
     try:
+        from .safetext import fit_stdout
+
+        fit_stdout()  # any encoding: escapes and ASCII bars, never UnicodeEncodeError
         words = sys.argv[1:] if argv is None else argv
         parser = build_parser(words[0] if words else "")
         args = parser.parse_args(argv)

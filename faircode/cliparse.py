@@ -65,6 +65,31 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # type: ignore[override]
         usage_error(self, message)
 
+    def _print_message(self, message: str, file=None) -> None:  # type: ignore[override]
+        """argparse's, but a help or version text that cannot be written to standard
+        output (a full disk, /dev/full) is one error line and exit 2, not exit 0:
+        argparse ignores the error. A closed pipe (`| head`) is left to the caller."""
+        if not message:
+            return
+        file = file or sys.stderr
+        try:
+            file.write(message)
+            if file is sys.stdout:
+                file.flush()
+        except BrokenPipeError:
+            raise
+        except (AttributeError, OSError) as exc:
+            if file is not sys.stdout or not isinstance(exc, OSError):
+                return
+            from .cli import _silence_stdout
+            from .errors import InputError
+
+            _silence_stdout()  # the interpreter's last flush cannot fail again
+            raise InputError(
+                f"cannot write to standard output ({exc.strerror or exc}); "
+                "check the disk or the redirection"
+            ) from None
+
     def parse_args(self, args=None, namespace=None):  # type: ignore[override]
         # as argparse does, but an unknown option is reported by the subcommand that was
         # chosen, so that the hint names the help that lists its options

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .analyze import FORMAT_VERSION
 from .numerics import fmt, fsum, ln, pct, round_half_up
 from .options import Options, resolve
 from .results import CompareResult
+
+TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _shares(dim: dict) -> dict[str, float]:
@@ -50,7 +56,11 @@ def compare_dimension(da: dict, db: dict, opts: Options) -> tuple[dict, list[str
         "kind": da["kind"],
         "dimension_score_a": da["dimension_score"],
         "dimension_score_b": db["dimension_score"],
-        "dimension_score_delta": db["dimension_score"] - da["dimension_score"],
+        "dimension_score_delta": (
+            None
+            if da["dimension_score"] is None or db["dimension_score"] is None
+            else db["dimension_score"] - da["dimension_score"]
+        ),
         "psi": round_half_up(psi, 4),
         "tvd": round_half_up(tvd, 4),
         "drift_level": level,
@@ -68,10 +78,16 @@ def compare_dimension(da: dict, db: dict, opts: Options) -> tuple[dict, list[str
     return out, flags
 
 
-def compare(a: dict, b: dict, opts: dict | Options | None = None) -> CompareResult:
-    """Compare a baseline profile result a with a current one b (a CompareResult: a
-    plain dict that displays itself in a notebook, SPEC 6.2)."""
+def compare(
+    a: Any, b: Any, opts: dict | Options | None = None, *, overrides: dict | None = None
+) -> CompareResult:
+    """Compare a baseline a with a current b (a CompareResult: a plain dict that
+    displays itself in a notebook, SPEC 6.2). Each side is a profile result, or what
+    profile() reads (a path, a glob, a DataFrame, ...), profiled here with ``opts`` and
+    ``overrides``; a path to a saved `profile --json` result is that result, refused
+    when profiled with other options (SPEC 8.1), as in `faircode compare A B`."""
     options = resolve(opts)
+    a, b = _side(a, options, overrides), _side(b, options, overrides)
     dims_b = {d["name"]: d for d in b["dimensions"]}
     names_a = {d["name"] for d in a["dimensions"]}
     flags: list[str] = []
@@ -116,6 +132,25 @@ def compare(a: dict, b: dict, opts: dict | Options | None = None) -> CompareResu
     if options.proxy_hints and "proxy_hints" in a and "proxy_hints" in b:  # SPEC 16
         out["proxy_hints"] = {"a": a["proxy_hints"], "b": b["proxy_hints"]}
     return CompareResult(out)
+
+
+def _side(side: Any, options: Options, overrides: dict | None) -> Mapping:
+    """A profile result as it is, anything else profiled (SPEC 8, 8.1)."""
+    if isinstance(side, Mapping):
+        return side
+    import os
+
+    from .profiler import profile
+
+    if isinstance(side, str | os.PathLike):
+        from .saved import load_saved, saved_profile
+
+        path = os.fspath(side)
+        saved = load_saved(path) if isinstance(path, str) else None
+        if saved is not None:
+            return saved_profile(path, saved[0], options.params(), overrides or {}, False)[0]
+        side = path
+    return profile(side, overrides, options)
 
 
 def _by_delta(rows: list[tuple]) -> list[tuple]:

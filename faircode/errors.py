@@ -16,6 +16,7 @@ EXIT_OK = 0
 EXIT_FAIL = 1  # --fail-under not met, --fail-on-drift hit, a disparity exceeded
 EXIT_INPUT = 2  # usage or input error (also: the report cannot be written)
 EXIT_UNMEASURED = 3  # fairness gate: not enough eligible slices to decide
+EXIT_FINDING = 4  # profile --fail-on: a confirmed finding of a named kind (SPEC 18)
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for `cmd | head`
 
@@ -38,6 +39,11 @@ class FaircodeError(Exception):
 
 class InputError(FaircodeError):
     """Bad input or options. str(err) is one line naming the problem and the fix."""
+
+
+class NoSuchFile(InputError):
+    """A path names no file (the reader's `{label}: no such file`), so that a caller can
+    say what it would have accepted instead (e.g. the built-in reference baselines)."""
 
 
 def missing_extra(what: str, package: str) -> InputError:

@@ -80,6 +80,16 @@ PROFILE_CSV_COLUMNS = (
     "flagged",
     "column_missing_count",
     "column_missing_pct",
+    # format version 3 (SPEC 5 and 18), after the section 17 columns
+    "score_ci_low",
+    "score_ci_high",
+    "score_note",
+    "finding_kind",
+    "severity",
+    "value",
+    "threshold",
+    "p",
+    "verdict",
 )
 
 _DIMENSION_FIELDS = (
@@ -104,15 +114,25 @@ def profile_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
     and group, the dimension's numbers repeated), `reference` (per dimension and
     reference group), `intersection` (per listed gap), `unscored` (per unscored column
     and label), `dropped` (per dropped column), `flag` (per flag)."""
+    ci = result.get("overall_ci") or [None, None]
     yield {
         "section": "profile",
         "n_rows": result["n_rows"],
         "n_cols": result["n_cols"],
         "overall_score": result["overall_score"],
         "grade": result["grade"],
+        "score_ci_low": ci[0],
+        "score_ci_high": ci[1],
     }
     for dim in result["dimensions"]:
-        base = {"dimension": dim["name"], **{k: dim[k] for k in _DIMENSION_FIELDS}}
+        dim_ci = dim.get("score_ci") or [None, None]
+        base = {
+            "dimension": dim["name"],
+            **{k: dim[k] for k in _DIMENSION_FIELDS},
+            "score_ci_low": dim_ci[0],
+            "score_ci_high": dim_ci[1],
+            "score_note": dim.get("score_note"),
+        }
         under = set(dim["under_represented"])
         for g in dim["groups"]:
             yield {
@@ -219,8 +239,29 @@ def profile_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
                     "ci_high": g["ci_high"],
                     "flagged": g["label"] in flagged,
                 }
-    for flag in result["flags"]:
-        yield {"section": "flag", "note": flag}
+    if "findings" not in result:  # a version-2 result
+        for flag in result["flags"]:
+            yield {"section": "flag", "note": flag}
+        return
+    for f in result["findings"]:  # SPEC 18: one row per line of the report
+        dims, groups = f["dimensions"], f["groups"]
+        yield {
+            "section": "flag",
+            "note": f["text"],
+            "finding_kind": f["kind"],
+            "severity": f["severity"],
+            "dimension": dims[0] if dims else None,
+            "dimension_b": dims[1] if len(dims) > 1 else None,
+            "label": groups[0] if groups else None,
+            "label_b": groups[1] if len(groups) > 1 else None,
+            "value": f["value"],
+            "n": f["n"],
+            "ci_low": f["ci_low"],
+            "ci_high": f["ci_high"],
+            "threshold": f["threshold"],
+            "p": f["p"],
+            "verdict": f["verdict"],
+        }
 
 
 def _rate_fields(r: dict) -> dict[str, Any]:
@@ -423,11 +464,15 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
     from .render import FOUND_BY, GRADE_MEANING
 
     score, grade = result["overall_score"], result["grade"]
-    head = (
-        "score not measured (no demographic column detected)"
-        if score is None
-        else f"score {score}/100, grade {grade}"
-    )
+    ci = result.get("overall_ci")
+    if score is None:
+        head = "score not measured (" + (
+            "no dimension has enough rows to score)"
+            if result["dimensions"]
+            else "no demographic column detected)"
+        )
+    else:
+        head = f"score {score}/100" + (f" [{ci[0]}-{ci[1]}]" if ci else "") + f", grade {grade}"
     out = [f"### faircode profile: {head}", ""]
     if score is not None:
         out += [f"_{GRADE_MEANING[grade]}_", ""]
@@ -447,7 +492,7 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
                     md_escape(d["name"]),
                     d["kind"],
                     FOUND_BY[d["detected_by"]],
-                    d["dimension_score"],
+                    _md_score(d),
                     d["n_groups"],
                     "-" if d["imbalance_ratio"] is None else f"{fmt(d['imbalance_ratio'], 2)}x",
                     _p(d["missing_pct"]),
@@ -509,7 +554,7 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
         _md_label_rates(result["label_rates"], out)
     if "missing_by_group" in result:
         _md_missing_by_group(result["missing_by_group"], out)
-    _md_flags(result["flags"], out)
+    _md_findings(result, out)
     return "\n".join(out) + "\n"
 
 
@@ -535,7 +580,13 @@ def _md_spread(block: dict) -> list[object]:
     else:
         hi, lo = md_escape(hi), md_escape(lo)
     ratio = "-" if block["min_ratio"] is None else fmt(block["min_ratio"], 2)
-    return [hi, lo, f"{fmt(block['max_difference'] * 100, 1)} pts", ratio]
+    diff = f"{fmt(block['max_difference'] * 100, 1)} pts"
+    gap = block.get("gap")
+    if gap:
+        diff += f" [{fmt(gap['ci_low'] * 100, 1)}, {fmt(gap['ci_high'] * 100, 1)}] {gap['verdict']}"
+        if gap["ratio_ci_low"] is not None:
+            ratio += f" [{fmt(gap['ratio_ci_low'], 2)}, {fmt(gap['ratio_ci_high'], 2)}]"
+    return [hi, lo, diff, ratio]
 
 
 def _md_label_rates(block: dict, out: list[str]) -> None:
@@ -680,6 +731,37 @@ def _profile_group_rows(dims: list[dict]) -> Iterable[list[object]]:
             yield [md_escape(d["name"]), f"... {hidden} more groups", "", "", "", ""]
 
 
+def _md_score(d: dict) -> str:
+    if d["dimension_score"] is None:
+        return "not scored"
+    ci = d.get("score_ci")
+    return f"{d['dimension_score']}" + (f" [{ci[0]}-{ci[1]}]" if ci else "")
+
+
+def _md_findings(result: dict, out: list[str]) -> None:
+    """SPEC 18 in Markdown: the family's line, then each line with its verdict and a
+    finding's interval and n."""
+    from .render import evidence_text
+
+    findings = result.get("findings")
+    if findings is None:
+        _md_flags(result["flags"], out)
+        return
+    if not findings:
+        return
+    out += ["", f"#### Findings and notes ({len(findings)})", "", evidence_text(result), ""]
+    for f in findings:
+        line = f"- **{f['verdict']}**: " if f["verdict"] else "- note: "
+        line += md_escape(f["text"])
+        if f["severity"] == "finding" and f["ci_low"] is not None:
+            ratio = f["kind"] == "imbalance"
+            lo = fmt(f["ci_low"], 2) if ratio else _p(f["ci_low"])
+            hi = f["ci_high"]
+            hi = "inf" if hi is None else fmt(hi, 2) if ratio else _p(hi)
+            line += f" (95% CI {lo}-{hi}, n={f['n']:,})"
+        out.append(line)
+
+
 def _md_flags(flags: list[str], out: list[str]) -> None:
     if flags:
         out += ["", f"#### Flags ({len(flags)})", ""]
@@ -717,8 +799,8 @@ def render_compare_markdown(result: dict, *, name_a: str = "", name_b: str = "",
                     d["drift_level"],
                     fmt(d["psi"], 4),
                     fmt(d["tvd"], 4),
-                    d["dimension_score_a"],
-                    d["dimension_score_b"],
+                    "not scored" if d["dimension_score_a"] is None else d["dimension_score_a"],
+                    "not scored" if d["dimension_score_b"] is None else d["dimension_score_b"],
                 ]
                 for d in result["dimensions"]
             ),

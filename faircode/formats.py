@@ -120,9 +120,10 @@ def sniff_format(fh: BinaryIO, path: str, regular: bool) -> tuple[str | None, An
 
     Returns (format, source): format is 'parquet', 'arrow' (IPC file), 'arrows' (IPC
     stream), 'gzip' (a gzip-compressed file, read as CSV once decompressed) or None
-    (text: CSV). For a regular file the source is the open file, rewound (format None
-    or 'gzip') or its path; for a pipe or other special file it is a stream that
-    replays the bytes already looked at (CSV, gzip) or, for Parquet / Arrow, which need
+    (text: CSV). For a regular file the source is the open file itself (rewound for
+    CSV and gzip; never its path, which may name another file by the time it is read:
+    see `arrow_source`); for a pipe or other special file it is a stream that replays
+    the bytes already looked at (CSV, gzip) or, for Parquet / Arrow, which need
     random access, the whole input as bytes. A file that starts with `PAR1` (or
     `ARROW1`) is Parquet (Arrow) only when it also ends with that magic (and, for
     Parquet, a footer length that fits), so a CSV whose header starts `PAR1,` is CSV.
@@ -156,10 +157,8 @@ def sniff_format(fh: BinaryIO, path: str, regular: bool) -> tuple[str | None, An
             )
             if not ok and _text(head):
                 magic = None  # e.g. a CSV whose first column is named PAR1
-        if magic is not None:
-            return magic, path
         fh.seek(0)
-        return None, fh
+        return magic, fh
     if magic is None:
         return None, Prefixed(head, fh)
     data = head + fh.read()  # a Parquet / IPC file needs random access
@@ -195,11 +194,37 @@ def is_polars_frame(obj: Any) -> bool:
     return mod.startswith("polars") and type(obj).__name__ in ("DataFrame", "LazyFrame")
 
 
-def _batches_of_file(path: str | bytes, fmt: str, name: str) -> tuple[Any, Iterator[Any]]:
-    """(schema, iterator of record batches) of a Parquet or IPC file (a path, or the
-    whole file as bytes when it came from a pipe)."""
+def arrow_source(fh: BinaryIO) -> str | bytes:
+    """What pyarrow (or pandas) should read for the regular file open as `fh`: a name of
+    that open file itself (`/proc/self/fd/N`, `/dev/fd/N`), which Arrow opens natively
+    and which cannot be swapped for another file, or, where no such name exists, the
+    whole file as bytes. Never the file's own path: the MCP server opens a file once
+    inside its root, and a second open by name could read whatever the name has become
+    (SPEC 11). Not a Python file object either: Arrow would call back into Python from
+    its IO threads (the hang at exit that tests/test_exit.py guards against)."""
+    fd = fh.fileno()
+    st = os.fstat(fd)
+    for alias in (f"/proc/self/fd/{fd}", f"/dev/fd/{fd}"):
+        try:
+            same = os.stat(alias)
+        except OSError:
+            continue
+        if (same.st_dev, same.st_ino) == (st.st_dev, st.st_ino):
+            return alias
+    fh.seek(0)
+    return fh.read()
+
+
+def _batches_of_file(
+    path: str | bytes | BinaryIO, fmt: str, name: str
+) -> tuple[Any, Iterator[Any]]:
+    """(schema, iterator of record batches) of a Parquet or IPC file: an open regular
+    file (read through `arrow_source`), a path, or the whole file as bytes when it came
+    from a pipe."""
     kind = "Parquet" if fmt == "parquet" else "Arrow IPC"
     pa = require("pyarrow", f"{name}: reading a {kind} file")
+    if hasattr(path, "fileno"):
+        path = arrow_source(path)
     if isinstance(path, bytes):
         path = pa.BufferReader(path)
     try:
@@ -301,7 +326,7 @@ def summarize_batches(
 
 
 def summarize_file(
-    path: str | bytes,
+    path: str | bytes | BinaryIO,
     fmt: str,
     name: str,
     overrides: dict[str, str] | None,
@@ -309,13 +334,21 @@ def summarize_file(
     on_bytes=None,
     on_rows=None,
 ) -> tuple[Summary, dict[str, str]]:
-    schema, batches = _batches_of_file(path, fmt, name)
+    """A Parquet or IPC file: open (as `sniff_format` returns it), a path, or bytes.
+    `on_bytes` sees the file's bytes (for hashing / progress) before any batch is read,
+    so Arrow starts from a rewound file."""
     if on_bytes is not None and isinstance(path, bytes):
         on_bytes(path)
-    elif on_bytes is not None:  # report the file's bytes (for hashing / progress) up front
+    elif on_bytes is not None and hasattr(path, "read"):
+        path.seek(0)
+        while block := path.read(1 << 20):
+            on_bytes(block)
+        path.seek(0)
+    elif on_bytes is not None:
         with open(path, "rb") as fh:
             while block := fh.read(1 << 20):
                 on_bytes(block)
+    schema, batches = _batches_of_file(path, fmt, name)
     return summarize_batches(
         list(schema.names), batches, name, overrides, options, on_rows, list(schema.types)
     )

@@ -6,7 +6,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .errors import InputError
-from .numerics import pct, round_half_up, wilson_bounds
+from .evidence import Findings
+from .numerics import (
+    Z,
+    log_ratio_interval,
+    newcombe,
+    pct,
+    round_half_up,
+    score_p,
+    search_p,
+    wilson_bounds,
+)
 from .options import Options, relabeler
 from .summary import CELL_CAP, GROUP_FLAG_CAP, LABEL_CAP, MAX_GAP_FLAGS, PAIR_COLUMNS, Summary
 
@@ -78,31 +88,58 @@ def _rate_entry(n: int, positive: int, count: int, min_size: int) -> dict:
 
 
 def _extremes(items: list[tuple[object, int, int]], min_size: int) -> tuple | None:
-    """(highest key, highest rate, lowest key, lowest rate) over the compared items
-    (key, n, positive) in order (SPEC 17.4), or None with fewer than two compared."""
-    sized = [t for t in items if t[1] >= min_size and t[1] >= 1]
-    compared = sized if len(sized) >= 2 else [t for t in items if t[1] >= 1]
+    """(highest (key, n, positive), lowest (key, n, positive)) over the compared items
+    (key, n, positive): those with n >= max(1, min_size), in order (SPEC 17.4); None
+    with fewer than two compared (no fallback to smaller groups)."""
+    least = max(1, min_size)
+    compared = [t for t in items if t[1] >= least]
     if len(compared) < 2:
         return None
     high = low = None
-    for key, n, pos in compared:
-        r = pos / n
-        if high is None or r > high[1]:
-            high = (key, r)
-        if low is None or r < low[1]:
-            low = (key, r)
-    return high[0], high[1], low[0], low[1]  # type: ignore[index]
+    for t in compared:
+        r = t[2] / t[1]
+        if high is None or r > high[2] / high[1]:
+            high = t
+        if low is None or r < low[2] / low[1]:
+            low = t
+    return high, low
 
 
-def _summary_fields(ext: tuple | None, as_key: Callable) -> dict:
+def _gap_p(high: tuple, item: tuple, gap: float) -> float:
+    """search_p of Newcombe's lower bound of rate(high) - rate(item) above gap (SPEC 18)."""
+    return search_p(lambda z: newcombe(high[2], high[1], item[2], item[1], z)[0] > gap)
+
+
+def _summary_fields(ext: tuple | None, as_key: Callable, gap: float) -> dict:
     if ext is None:
-        return {"highest": None, "lowest": None, "max_difference": None, "min_ratio": None}
-    hk, hr, lk, lr = ext
+        return {
+            "highest": None,
+            "lowest": None,
+            "max_difference": None,
+            "min_ratio": None,
+            "gap": None,
+        }
+    high, low = ext
+    hr, lr = high[2] / high[1], low[2] / low[1]
+    lo, hi = newcombe(high[2], high[1], low[2], low[1], Z)
+    ratio = log_ratio_interval(low[2], low[1], high[2], high[1], Z)
+    if hr - lr > gap:
+        verdict = None  # the finding's, after the family's correction
+    else:
+        verdict = "within" if hi < gap else "possible"
     return {
-        "highest": as_key(hk),
-        "lowest": as_key(lk),
+        "highest": as_key(high[0]),
+        "lowest": as_key(low[0]),
         "max_difference": round_half_up(hr - lr, 4),
         "min_ratio": round_half_up(lr / hr, 4) if hr > 0 else None,
+        "gap": {
+            "difference": round_half_up(hr - lr, 4),
+            "ci_low": round_half_up(lo, 4),
+            "ci_high": round_half_up(hi, 4),
+            "ratio_ci_low": None if ratio is None else round_half_up(ratio[0], 4),
+            "ratio_ci_high": None if ratio is None else round_half_up(ratio[1], 4),
+            "verdict": verdict,
+        },
     }
 
 
@@ -114,8 +151,9 @@ def label_rates(
     intersection: dict | None,
     pair_counts: dict[tuple[str, str], int] | None,
     opts: Options,
-) -> tuple[dict, list[str]]:
-    """The `label_rates` block and its flags (SPEC 17.4)."""
+    fs: Findings,
+) -> dict:
+    """The `label_rates` block; its findings and notes go to fs (SPEC 17.4, 18)."""
     values, positive, positive_from = label_values(summary, opts)
     name = opts.label
     relabel = relabeler(name, opts)
@@ -125,7 +163,6 @@ def label_rates(
     n_all = sum(values.values())
     pos_all = values.get(positive, 0)
     top = _rate_entry(n_all, pos_all, summary.n_rows, min_size)
-    flags: list[str] = []
     out_dims: list[dict] = []
 
     def outcome(lab: str) -> int:
@@ -157,32 +194,34 @@ def label_rates(
         groups = []
         for g, (label, n, pos) in zip(dim["groups"][:CELL_CAP], items):
             groups.append({"label": label, **_rate_entry(n, pos, g["count"], min_size)})
-        entry = {"name": dim["name"], **_summary_fields(ext, lambda k: k), "groups": groups}
+        entry = {
+            "name": dim["name"],
+            **_summary_fields(ext, lambda k: k, gap),
+            "groups": groups,
+        }
         if len(items) > CELL_CAP:  # a 30,000-zip dimension: the first 1,000 (SPEC 17.4)
             entry["groups_not_listed"] = len(items) - CELL_CAP
         out_dims.append(entry)
-        if ext is not None:
-            flags.extend(
-                _gap_flags(
-                    dim["name"],
-                    head,
-                    [(f"'{k}'", k, n, p) for k, n, p in items],
-                    ext,
-                    f"'{ext[0]}'",
-                    gap,
-                    min_size,
-                    GROUP_FLAG_CAP,
-                )
-            )
+        _gap_findings(
+            fs,
+            [dim["name"]],
+            head,
+            [(f"'{k}'", k, n, p) for k, n, p in items],
+            ext,
+            entry["gap"],
+            lambda k: [k],
+            opts,
+            GROUP_FLAG_CAP,
+        )
     inter = None
     if intersection is not None and pair_counts is not None:
-        inter, cell_flags = _intersection_rates(
-            summary, dims, intersection, pair_counts, index_of, mappers, outcome, opts, head
+        inter = _intersection_rates(
+            summary, dims, intersection, pair_counts, index_of, mappers, outcome, opts, head, fs
         )
-        flags.extend(cell_flags)
     if top["label_missing"]:
-        flags.append(
-            f"{name}: {top['label_missing']} rows with a missing label are left out of the rates"
+        fs.note(
+            "label_missing",
+            f"{name}: {top['label_missing']} rows with a missing label are left out of the rates",
         )
     block = {
         "label": name,
@@ -198,39 +237,66 @@ def label_rates(
         "dimensions": out_dims,
         "intersection": inter,
     }
-    return block, flags
+    return block
 
 
-def _gap_flags(
-    where: str,
+def _gap_findings(
+    fs: Findings,
+    dims: list[str],
     head: str,
     items: list[tuple[str, object, int, int]],
-    ext: tuple,
-    high_text: str,
-    gap: float,
-    min_size: int,
+    ext: tuple | None,
+    block: dict | None,
+    as_groups: Callable,
+    opts: Options,
     cap: int,
-) -> list[str]:
-    """Flag lines of SPEC 17.4: items (quoted text, key, n, positive) in order."""
-    high_key, high_rate = ext[0], ext[1]
-    lines: list[str] = []
-    more = 0
+) -> None:
+    """The label_gap findings of SPEC 17.4 and 18: items (quoted text, key, n, positive)
+    in order; the compared ones other than the highest are tests."""
+    where = " x ".join(dims)
+    if ext is None:
+        fs.note(
+            "not_measurable",
+            f"{where}: label-rate gap not measurable: fewer than two groups of "
+            f"{max(1, opts.min_group_size)} rows",
+            dims,
+        )
+        return
+    high, low = ext
+    high_rate = high[2] / high[1]
+    high_text = " x ".join(f"'{k}'" for k in as_groups(high[0]))
+    least = max(1, opts.min_group_size)
+    gap = opts.label_gap
+    listed = more = 0
     for text, key, n, pos in items:
-        if n < 1 or key == high_key:
+        if n < least or key == high[0]:
             continue
+        fs.tests += 1
         rate = pos / n
-        if high_rate - rate > gap:
-            if len(lines) == cap:
-                more += 1
-                continue
-            rows = f", {n} rows" if n < min_size else ""
-            lines.append(
-                f"{where}: {head} rate {pct(rate)}% for {text}{rows} "
-                f"vs {pct(high_rate)}% for {high_text}"
-            )
+        if not high_rate - rate > gap:
+            continue
+        p = _gap_p(high, (key, n, pos), gap)
+        if listed == cap:
+            more += 1
+            fs.unlisted(p, sink=block if key == low[0] else None)
+            continue
+        listed += 1
+        lo, hi = newcombe(high[2], high[1], pos, n, Z)
+        entry = fs.finding(
+            "label_gap",
+            f"{where}: {head} rate {pct(rate)}% for {text} vs {pct(high_rate)}% for {high_text}",
+            dims=dims,
+            groups=[*as_groups(key), *as_groups(high[0])],
+            value=high_rate - rate,
+            n=n,
+            interval=(lo, hi),
+            threshold=gap,
+            p=p,
+        )
+        if key == low[0] and block is not None:
+            fs.verdict_to(block, entry)
     if more:
-        lines.append(f"{where}: {more} more label-rate gaps (see label_rates)")
-    return lines
+        fs.note("more", f"{where}: {more} more label-rate gaps (see label_rates)", dims)
 
 
 def _intersection_rates(
@@ -243,7 +309,8 @@ def _intersection_rates(
     outcome: Callable[[str], int],
     opts: Options,
     head: str,
-) -> tuple[dict, list[str]]:
+    fs: Findings,
+) -> dict:
     a_name, b_name = intersection["dims"]
     ia, ib = index_of[a_name], index_of[b_name]
     table = summary.label_cells.get((min(ia, ib), max(ia, ib)), {})
@@ -275,24 +342,23 @@ def _intersection_rates(
         cells.append({"a": k[0], "b": k[1], **_rate_entry(n, pos, pair_counts[k], min_size)})
     entry = {
         "dims": [a_name, b_name],
-        **_summary_fields(ext, lambda k: [k[0], k[1]]),
+        **_summary_fields(ext, lambda k: [k[0], k[1]], opts.label_gap),
         "cells": cells,
     }
     if len(items) > CELL_CAP:
         entry["cells_not_listed"] = len(items) - CELL_CAP
-    flags: list[str] = []
-    if ext is not None:
-        flags = _gap_flags(
-            f"{a_name} x {b_name}",
-            head,
-            [(f"'{k[0]}' x '{k[1]}'", k, n, p) for k, n, p in items],
-            ext,
-            f"'{ext[0][0]}' x '{ext[0][1]}'",
-            opts.label_gap,
-            min_size,
-            MAX_GAP_FLAGS,
-        )
-    return entry, flags
+    _gap_findings(
+        fs,
+        [a_name, b_name],
+        head,
+        [(f"'{k[0]}' x '{k[1]}'", k, n, p) for k, n, p in items],
+        ext,
+        entry["gap"],
+        lambda k: [k[0], k[1]],
+        opts,
+        MAX_GAP_FLAGS,
+    )
+    return entry
 
 
 def missing_by_group(
@@ -302,11 +368,12 @@ def missing_by_group(
     mappers: dict[int, Mapper],
     overrides: dict[str, str],
     opts: Options,
-) -> tuple[list[dict], list[str]]:
-    """The `missing_by_group` block and its flags (SPEC 17.5)."""
+    fs: Findings,
+) -> list[dict]:
+    """The `missing_by_group` block; its findings go to fs (SPEC 17.5, 18)."""
     n_rows = summary.n_rows
     gap = opts.missing_gap
-    min_size = opts.min_group_size
+    least = max(1, opts.min_group_size)
     read = [
         k
         for k, col in enumerate(summary.columns)
@@ -315,7 +382,6 @@ def missing_by_group(
         and summary.missing_all[k]
     ]
     out: list[dict] = []
-    flags: list[str] = []
     for dim in dims:
         d = index_of[dim["name"]]
         by_col = summary.missing_by.get(d)
@@ -324,8 +390,8 @@ def missing_by_group(
             continue
         mapper = mappers[d]
         columns = []
-        lines: list[str] = []
-        more = 0
+        listed = more = 0
+        sized = sum(1 for g in dim["groups"] if g["count"] >= least)
         for k in read:
             if k == d:
                 continue
@@ -339,19 +405,31 @@ def missing_by_group(
                     m_of[g] = m_of.get(g, 0) + c
             groups = []
             flagged = []
+            fs.tests += sized
+            t = overall + gap
             for g in dim["groups"]:
                 label, count = g["label"], g["count"]
                 m = m_of.get(label, 0)
                 share = m / count
-                if share - overall > gap and wilson_bounds(m, count)[0] > overall:
+                if count >= least and share - overall > gap:
                     flagged.append(label)
-                    if len(lines) == GROUP_FLAG_CAP:
+                    p = score_p(m, count, t, False)
+                    if listed == GROUP_FLAG_CAP:
                         more += 1
+                        fs.unlisted(p)
                     else:
-                        rows = f", {count} rows" if count < min_size else ""
-                        lines.append(
+                        listed += 1
+                        fs.finding(
+                            "missing_gap",
                             f"{dim['name']}: '{col}' is missing for {pct(share)}% of "
-                            f"'{label}'{rows} vs {pct(overall)}% overall"
+                            f"'{label}' vs {pct(overall)}% overall",
+                            dims=[dim["name"]],
+                            groups=[label, col],
+                            value=share,
+                            n=count,
+                            interval=wilson_bounds(m, count),
+                            threshold=t,
+                            p=p,
                         )
                 if len(groups) < CELL_CAP:
                     lo, hi = _wilson(m, count)
@@ -376,20 +454,26 @@ def missing_by_group(
                 entry["groups_not_listed"] = len(dim["groups"]) - CELL_CAP
             columns.append(entry)
         out.append({"dimension": dim["name"], "columns": columns})
-        flags.extend(lines)
         if more:
-            flags.append(f"{dim['name']}: {more} more missing-data gaps (see missing_by_group)")
-    return out, flags
+            fs.note(
+                "more",
+                f"{dim['name']}: {more} more missing-data gaps (see missing_by_group)",
+                [dim["name"]],
+            )
+    return out
 
 
 def not_counted_flags(
     dims: list[dict], index_of: dict[str, int], summary: Summary, opts: Options
-) -> list[str]:
-    """One flag per dimension past the group columns (SPEC 17.5), in order."""
+) -> list[tuple[str, str]]:
+    """(text, dimension) of one note per dimension past the group columns (SPEC 17.5)."""
     tables = summary.label_pairs if opts.label is not None else summary.missing_by
     return [
-        f"{d['name']}: label rates and missing data by group not counted "
-        f"('{d['name']}' is not among the first {PAIR_COLUMNS} counted columns)"
+        (
+            f"{d['name']}: label rates and missing data by group not counted "
+            f"('{d['name']}' is not among the first {PAIR_COLUMNS} counted columns)",
+            d["name"],
+        )
         for d in dims
         if index_of[d["name"]] not in tables
     ]

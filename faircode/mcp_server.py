@@ -10,8 +10,10 @@ The tools themselves live in :mod:`faircode.mcptools`, which does not import ``m
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+import threading
 from typing import Any
 
 from .errors import EXIT_INTERRUPTED, EXIT_OK, FaircodeError, require
@@ -88,7 +90,8 @@ def make_server(root: Root) -> Any:
 
 
 def serve(root: Root) -> None:
-    """Serve over stdio until the client closes standard input."""
+    """Serve over stdio until the client closes standard input. A call still running
+    then is abandoned (its worker thread is not waited for: see `main`)."""
     anyio = require("anyio", PROG)
     stdio = require("mcp.server.stdio", PROG)
     server = make_server(root)
@@ -107,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         require("mcp", PROG)  # one line naming the extra, before any protocol traffic
         os.chdir(root.path)  # relative paths, and the names in messages, are the root's
         serve(root)
+        _end_running_calls()
     except FaircodeError as err:
         from .safetext import shown
 
@@ -115,6 +119,20 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def _end_running_calls() -> None:
+    """Exit now when a tool call is still running on a worker thread after the client
+    closed standard input: nobody can read its answer, and the interpreter would wait
+    for that thread (a large file, or any long call) before exiting. os._exit ends the
+    process, and so the call, without waiting."""
+    main_thread = threading.main_thread()
+    running = [t for t in threading.enumerate() if t is not main_thread and not t.daemon]
+    if any(t.is_alive() for t in running):
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(EXIT_OK)
 
 
 if __name__ == "__main__":

@@ -3,58 +3,118 @@
 Each tool takes the arguments of one `tools/call` (a JSON object) and returns the
 JSON text and the object the CLI's ``--json`` prints for the same request. Nothing
 here imports ``mcp``: :mod:`faircode.mcp_server` connects these functions to the
-protocol. Every path a tool reads goes through :meth:`Root.confine` first.
+protocol. Every file a tool reads is opened by :meth:`Root.open` (the readers get it as
+their ``opener``) and read from that open file only.
 """
 
 from __future__ import annotations
 
-import glob
+import contextlib
+import errno
+import fnmatch
+import io
 import json
 import os
 import stat
 import sys
+import time
 import traceback
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 from .detect import OVERRIDE_VALUES
-from .errors import FaircodeError, InputError
-from .options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD, Options
+from .errors import FaircodeError, InputError, NoSuchFile
+from .options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD, SCORE_RULES, Options
 from .profiler import GLOB_CHARS
 
 #: Paths that name the server's own standard input, which carries the protocol.
 STDIN_NAMES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 
 
+#: The most symbolic links one path may pass through (Linux's own limit, MAXSYMLINKS).
+MAX_LINKS = 40
+#: How often a name may change between looking at it and opening it before giving up.
+MAX_RETRIES = 8
+#: The bounds of a glob pattern: files it may match, seconds of searching, and folders
+#: below where the pattern's wildcards start.
+GLOB_MATCHES = 10_000
+GLOB_SECONDS = 10.0
+GLOB_DEPTH = 100
+
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NOCTTY = getattr(os, "O_NOCTTY", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+#: A folder on the way: never through a link (O_NOFOLLOW), and only a folder.
+_DIR_FLAGS = os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC
+#: The file: never through a link, and without blocking (a FIFO swapped in after the
+#: look opens at once, and is then refused by fstat).
+_FILE_FLAGS = os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _NOCTTY | _CLOEXEC
+#: The errors of an O_NOFOLLOW open when the name has become a link or a non-folder.
+_CHANGED = frozenset({errno.ELOOP, errno.EMLINK, errno.ENOTDIR})
+
+
+class OutsideRoot(InputError):
+    """A path that a symbolic link (or '..' in a link's target) takes out of the root."""
+
+
+def _components(path: str) -> list[str]:
+    """The names of a relative path, last first (a stack to pop from)."""
+    return [p for p in reversed(path.split(os.sep)) if p not in ("", ".")]
+
+
 class Root:
     """The one folder every tool reads from (``--root``; default the working directory).
 
-    A path is taken relative to the root, or absolute inside it; it is resolved with
-    every symbolic link followed (``os.path.realpath``) and refused when the result is
-    outside the root, with a message saying which rule it broke.
+    A path is taken relative to the root, or absolute inside it. It is opened once, by
+    walking it from a descriptor of the root one component at a time (``openat`` with
+    ``O_NOFOLLOW``): a symbolic link on the way is read and its target walked the same
+    way, from the folder it is in, and a link (or ``..``) that would leave the root is
+    refused. So no name is looked up twice: swapping a file or folder for a link while a
+    call runs cannot take the read outside (SPEC 11). The file is opened without
+    blocking, checked to be a regular file on the open descriptor, and read from that
+    descriptor only (the tools hand ``opener`` to the readers).
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(
+        self,
+        path: str,
+        *,
+        glob_matches: int = GLOB_MATCHES,
+        glob_seconds: float = GLOB_SECONDS,
+        glob_depth: int = GLOB_DEPTH,
+    ) -> None:
         real = os.path.realpath(path)
         if not os.path.isdir(real):
             raise InputError(f"--root: {path}: not a directory; give an existing folder")
+        if os.open not in os.supports_dir_fd or not _NOFOLLOW:
+            raise InputError(
+                "--root: this system cannot open a file relative to a folder without "
+                "following links (openat, O_NOFOLLOW), which keeping reads inside the root "
+                "needs; run the MCP server on Linux, macOS or another POSIX system"
+            )
         self.path = real
         self._spelled = os.path.abspath(path)  # the root as given, before links are followed
+        self._fd = os.open(real, _DIR_FLAGS & ~_NOFOLLOW)
+        self.glob_matches = glob_matches
+        self.glob_seconds = glob_seconds
+        self.glob_depth = glob_depth
 
-    def _inside(self, path: str, *, spelled: bool = False) -> bool:
-        roots = (self.path, self._spelled) if spelled else (self.path,)
-        return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
 
-    def _shown(self, real: str) -> str:
-        """A confined path as the tools open it: relative to the root when the server
-        runs in it (the messages and reports then name the file as a CLI run there
-        would), else absolute."""
-        if os.path.realpath(os.getcwd()) == self.path:
-            return os.path.relpath(real, self.path)
-        return real
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
 
-    def confine(self, given: Any, argument: str) -> str:
-        """The path to open for ``given`` (an argument's value), or an InputError."""
+    # -- names -------------------------------------------------------------------------
+
+    def _relative(self, given: Any, argument: str) -> str:
+        """`given` relative to the root, normalised ('' for the root itself), or an
+        InputError for a path that is not one or that leads out by its text alone."""
         if not isinstance(given, str) or not given.strip():
             raise InputError(f"{argument}: give a file path (a non-empty string)")
         if "\0" in given:
@@ -64,45 +124,338 @@ class Root:
                 f"{argument}: {given}: the MCP server does not read standard input (it "
                 "carries the protocol); give a file inside the root"
             )
-        joined = os.path.join(self.path, given)  # an absolute `given` replaces the root
-        if not self._inside(os.path.normpath(joined), spelled=True):
-            if os.path.isabs(given):
-                raise InputError(
-                    f"{argument}: {given} is outside the server's root {self.path}; "
-                    "give a path inside it (start the server with --root DIR to change it)"
-                )
+        # an absolute `given` replaces the root; '..' is taken by its text
+        rel = self._below(os.path.join(self.path, given))
+        if rel is not None:
+            return rel
+        if os.path.isabs(given):
             raise InputError(
-                f"{argument}: {given}: '..' leads outside the server's root {self.path}; "
-                "give a path inside it"
+                f"{argument}: {given} is outside the server's root {self.path}; "
+                "give a path inside it (start the server with --root DIR to change it)"
             )
-        real = os.path.realpath(joined)
-        if not self._inside(real):
-            raise InputError(
-                f"{argument}: {given}: a symbolic link leads outside the server's root "
-                f"{self.path}; copy the file into the root instead"
-            )
+        raise InputError(
+            f"{argument}: {given}: '..' leads outside the server's root {self.path}; "
+            "give a path inside it"
+        )
+
+    def _below(self, path: str) -> str | None:
+        """The absolute `path` (normalised by its text) relative to the root, as resolved
+        or as spelled; None when it is outside."""
+        norm = os.path.normpath(path)
+        for root in (self.path, self._spelled):
+            if norm == root:
+                return ""
+            prefix = root.rstrip(os.sep) + os.sep
+            if norm.startswith(prefix):
+                return norm[len(prefix) :]
+        return None
+
+    def _shown(self, rel: str) -> str:
+        """A path inside the root as the tools name it: relative to the root when the
+        server runs in it (the messages and reports then name the file as a CLI run
+        there would), else absolute."""
+        if os.path.realpath(os.getcwd()) == self.path:
+            return rel or "."
+        return os.path.join(self.path, rel) if rel else self.path
+
+    def confine(self, given: Any, argument: str) -> str:
+        """The name the tools use for ``given`` (an argument's value): checked by its
+        text here (not a path, standard input, absolute outside the root, '..' out),
+        and by every component when it is opened (`open`). Or an InputError."""
+        return self._shown(self._relative(given, argument))
+
+    # -- opening -----------------------------------------------------------------------
+
+    def open(self, path: str, argument: str, label: str | None = None) -> tuple[BinaryIO, bool]:
+        """Open the file ``path`` inside the root once, as `profiler.open_input` opens a
+        path: (binary file, True). Errors are one line: what the root refuses names
+        the argument (``path: x.csv: a symbolic link leads outside ...``), what the
+        reader would say names ``label`` (``x.csv: no such file``)."""
+        fd = self._walk(self._relative(path, argument), path, argument, label or path, "file")
+        raw = io.FileIO(fd, "r", closefd=True)
+        raw.name = path  # type: ignore[misc]
+        return io.BufferedReader(raw), True
+
+    def opener(self, argument: str) -> Callable[[str, str], tuple[BinaryIO, bool]]:
+        """`open` for the readers' ``opener`` argument (profile, evaluate, references)."""
+        return lambda path, label: self.open(path, argument, label)
+
+    def _walk(self, rel: str, given: str, argument: str, label: str, want: str) -> Any:
+        """Walk ``rel`` from the root's descriptor. ``want``: "file" -> the descriptor of
+        the regular file it names; "dir" -> a descriptor of the folder; "stat" -> the
+        lstat result of what it names (not opened). Links are followed inside the root
+        only; each component is looked at (lstat) and then opened with O_NOFOLLOW, so a
+        name changed in between is looked at again, never followed blindly."""
+        todo = _components(rel)
+        stack: list[int] = []  # descriptors of the folders (and file) below the root
+        links = retries = 0
+        through_link = False  # the current name came from a link's target
+        opened_file = False
         try:
-            mode = os.stat(real).st_mode
-        except OSError:
-            return self._shown(real)  # missing: the reader names it ("no such file")
-        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-            raise InputError(
-                f"{argument}: {given}: not a regular file (a pipe, socket or device); "
-                "the MCP server reads files only"
+            while todo:
+                name = todo.pop()
+                if name == "..":
+                    if not stack:  # (a given '..' out is refused by its text before)
+                        raise self._out(argument, given)
+                    os.close(stack.pop())
+                    continue
+                here = stack[-1] if stack else self._fd
+                try:
+                    st = os.stat(name, dir_fd=here, follow_symlinks=False)
+                except FileNotFoundError:
+                    raise self._missing(label, through_link and not todo) from None
+                except OSError as exc:
+                    raise self._unopened(label, exc) from None
+                if stat.S_ISLNK(st.st_mode):
+                    links += 1
+                    if links > MAX_LINKS:
+                        raise InputError(
+                            f"{label}: a symbolic link loop (too many levels of symbolic "
+                            "links); point the link at a file"
+                        )
+                    try:
+                        target = os.readlink(name, dir_fd=here)
+                    except OSError:  # no longer a link: look again
+                        retries = self._retry(retries, label)
+                        todo.append(name)
+                        continue
+                    if os.path.isabs(target):
+                        below = self._below(target)
+                        if below is None:
+                            raise self._out(argument, given)
+                        while stack:  # an absolute target inside: walk it from the root
+                            os.close(stack.pop())
+                        target = below
+                    todo.extend(_components(target))
+                    through_link = True
+                    continue
+                through_link = False
+                last = not todo
+                if last and want == "stat":
+                    return st
+                if last and want == "file":
+                    if stat.S_ISDIR(st.st_mode):
+                        raise InputError(f"{label}: is a directory, not a file")
+                    if not stat.S_ISREG(st.st_mode):
+                        raise self._special(argument, given)
+                    flags = _FILE_FLAGS
+                elif stat.S_ISDIR(st.st_mode):
+                    flags = _DIR_FLAGS
+                else:
+                    raise InputError(f"{label}: cannot open (Not a directory)")
+                try:
+                    fd = os.open(name, flags, dir_fd=here)
+                except FileNotFoundError:
+                    raise self._missing(label, False) from None
+                except OSError as exc:
+                    if exc.errno not in _CHANGED:
+                        raise self._unopened(label, exc) from None
+                    retries = self._retry(retries, label)  # became a link: look again
+                    todo.append(name)
+                    continue
+                stack.append(fd)
+                if flags == _FILE_FLAGS:
+                    mode = os.fstat(fd).st_mode  # what was opened, not what was looked at
+                    if stat.S_ISDIR(mode):
+                        raise InputError(f"{label}: is a directory, not a file")
+                    if not stat.S_ISREG(mode):
+                        raise self._special(argument, given)
+                    os.set_blocking(fd, True)
+                    opened_file = True
+            # the whole path is walked: it names the root itself or a folder in it
+            # (through '..' or a link), or, for "file", the file just opened
+            if want == "stat":
+                return os.fstat(stack[-1] if stack else self._fd)
+            if want == "file" and not opened_file:
+                raise InputError(f"{label}: is a directory, not a file")
+            return stack.pop() if stack else os.dup(self._fd)
+        finally:
+            for fd in stack:
+                os.close(fd)
+
+    def _out(self, argument: str, given: str) -> InputError:
+        return OutsideRoot(
+            f"{argument}: {given}: a symbolic link leads outside the server's root "
+            f"{self.path}; copy the file into the root instead"
+        )
+
+    @staticmethod
+    def _special(argument: str, given: str) -> InputError:
+        return InputError(
+            f"{argument}: {given}: not a regular file (a pipe, socket or device); "
+            "the MCP server reads files only"
+        )
+
+    @staticmethod
+    def _missing(label: str, broken_link: bool) -> InputError:
+        if broken_link:
+            return InputError(
+                f"{label}: a broken symbolic link (its target does not exist); point it at a file"
             )
-        return self._shown(real)
+        return NoSuchFile(f"{label}: no such file")
+
+    @staticmethod
+    def _unopened(label: str, exc: OSError) -> InputError:
+        if isinstance(exc, PermissionError):
+            return InputError(f"{label}: permission denied")
+        return InputError(f"{label}: cannot open ({exc.strerror or exc})")
+
+    @staticmethod
+    def _retry(retries: int, label: str) -> int:
+        if retries >= MAX_RETRIES:
+            raise InputError(
+                f"{label}: it kept changing while being opened (replaced {MAX_RETRIES} "
+                "times); try again"
+            )
+        return retries + 1
+
+    # -- glob patterns -----------------------------------------------------------------
 
     def source(self, given: Any, argument: str) -> str | list[str]:
-        """confine() for a table to profile, which may be a glob pattern (SPEC 0): the
-        pattern is expanded here and every match confined, so no match can lead out."""
-        path = self.confine(given, argument)
-        if os.path.exists(path) or not GLOB_CHARS & set(given):
-            return path
-        pattern = os.path.join(self.path, given)
-        found = sorted(p for p in glob.glob(pattern, recursive=True) if os.path.isfile(p))
-        if not found:
-            raise InputError(f"{given}: no file matches this pattern")
-        return [self.confine(p, argument) for p in found]
+        """The table to profile for ``given``: its name (`confine`), or, for a glob
+        pattern (SPEC 0) that names no file as written, the names of its matches
+        (`glob`). Either is then opened through `opener`."""
+        rel = self._relative(given, argument)
+        if not GLOB_CHARS & set(given):
+            return self._shown(rel)
+        try:
+            self._walk(rel, given, argument, given, "stat")
+            return self._shown(rel)  # a file whose name holds * ? [
+        except OutsideRoot:
+            raise
+        except InputError:
+            pass  # no such name: a pattern
+        return [self._shown(m) for m in self.glob(given, argument)]
+
+    def glob(self, pattern: str, argument: str) -> list[str]:
+        """The files a glob pattern matches inside the root (relative to it, sorted),
+        as `glob.glob(recursive=True)` would, except that a folder link is never
+        entered after the first wildcard (the part before it is walked as any path:
+        links inside the root followed), and a file link is a match (opening it then
+        refuses a link out). Bounded: more than ``glob_matches`` files, more than
+        ``glob_seconds`` of searching, or folders ``glob_depth`` levels below the first
+        wildcard is an InputError saying so."""
+        rel = self._relative(pattern, argument)
+        parts = _components(rel)[::-1]
+        first = next((i for i, p in enumerate(parts) if GLOB_CHARS & set(p)), None)
+        if first is None:  # no wildcard left once '..' and '.' are taken by their text
+            raise InputError(f"{pattern}: no file matches this pattern")
+        start = os.sep.join(parts[:first])
+        search = _Search(self, pattern, argument)
+        try:
+            fd = self._walk(start, pattern, argument, pattern, "dir")
+        except OutsideRoot:
+            raise
+        except InputError:  # the part before the wildcards names no folder
+            raise InputError(f"{pattern}: no file matches this pattern") from None
+        try:
+            search.match(fd, start, parts[first:])
+        finally:
+            os.close(fd)
+        if not search.found:
+            raise InputError(f"{pattern}: no file matches this pattern")
+        return sorted(search.found)
+
+
+class _Search:
+    """One glob search (Root.glob): folders are entered by descriptor with O_NOFOLLOW,
+    so a link to a folder (`.`, `..`, /usr) is never entered and no loop can form."""
+
+    def __init__(self, root: Root, pattern: str, argument: str) -> None:
+        self.root, self.pattern, self.argument = root, pattern, argument
+        self.found: set[str] = set()
+        self.folders = 0
+        self.deadline = time.monotonic() + root.glob_seconds
+
+    def _check_time(self) -> None:
+        if time.monotonic() >= self.deadline:
+            raise InputError(
+                f"{self.argument}: {self.pattern}: the search for matching files stopped "
+                f"after {self.root.glob_seconds:g} s ({self.folders} folders looked at); "
+                "narrow the pattern"
+            )
+
+    def _add(self, rel: str) -> None:
+        self.found.add(rel)
+        if len(self.found) > self.root.glob_matches:
+            limit = self.root.glob_matches
+            raise InputError(
+                f"{self.argument}: {self.pattern}: more than {limit} files match this "
+                f"pattern; narrow it (the MCP server takes at most {limit} files in one call)"
+            )
+
+    def _entries(self, fd: int) -> list[tuple[str, bool, bool, bool]]:
+        """(name, is a folder, is a regular file, is a link) of a folder's entries, none
+        followed."""
+        self.folders += 1
+        self._check_time()
+        out = []
+        try:
+            with os.scandir(fd) as it:
+                for entry in it:
+                    self._check_time()
+                    try:
+                        out.append(
+                            (
+                                entry.name,
+                                entry.is_dir(follow_symlinks=False),
+                                entry.is_file(follow_symlinks=False),
+                                entry.is_symlink(),
+                            )
+                        )
+                    except OSError:
+                        continue
+        except OSError:
+            return []  # unreadable: as glob.glob, no matches from it
+        return out
+
+    def _descend(self, fd: int, name: str, rel: str, parts: list[str], depth: int) -> None:
+        """match() in the sub-folder `name`, entered without following a link."""
+        if depth >= self.root.glob_depth:
+            raise InputError(
+                f"{self.argument}: {self.pattern}: the search for matching files reached "
+                f"folders {self.root.glob_depth} levels deep; narrow the pattern"
+            )
+        try:
+            sub = os.open(name, _DIR_FLAGS, dir_fd=fd)
+        except OSError:
+            return  # gone, unreadable, or become a link since it was listed: not entered
+        try:
+            self.match(sub, rel, parts, depth + 1)
+        finally:
+            os.close(sub)
+
+    def _file(self, rel: str, regular: bool, link: bool) -> None:
+        """A name that matched the last part: a regular file, or a link that is one (or
+        that leads out, which opening it then refuses, naming the link)."""
+        if regular:
+            self._add(rel)
+        elif link:
+            try:
+                st = self.root._walk(rel, rel, self.argument, rel, "stat")
+            except OutsideRoot:
+                self._add(rel)  # opening it refuses it, naming the link (inside the root)
+                return
+            except InputError:
+                return
+            if stat.S_ISREG(st.st_mode):
+                self._add(rel)
+
+    def match(self, fd: int, rel: str, parts: list[str], depth: int = 0) -> None:
+        """Add the files below the folder `fd` (at `rel`) that match `parts`."""
+        part, rest = parts[0], parts[1:]
+        if part == "**" and rest:
+            self.match(fd, rel, rest, depth)  # ** matches no folder too
+        for name, is_dir, regular, link in self._entries(fd):
+            if name.startswith(".") and not (part != "**" and part.startswith(".")):
+                continue  # as glob.glob: hidden names only for a pattern starting with .
+            if part != "**" and not fnmatch.fnmatchcase(name, part):
+                continue
+            path = os.path.join(rel, name) if rel else name
+            if not rest:
+                self._file(path, regular, link)
+            if is_dir and (rest or part == "**"):
+                self._descend(fd, name, path, parts if part == "**" else rest, depth)
 
 
 # ---------------------------------------------------------------------------------------
@@ -172,6 +525,13 @@ COMMON_OPTIONS: dict[str, dict[str, Any]] = {
         "number", f"flag a column missing this much more often in a group ({_D.missing_gap})"
     ),
     "provenance": _opt("boolean", "attach the SPEC section 10 provenance block (true)"),
+    "score_rule": _opt(
+        "string",
+        f"score rule: v3 (bounded by the worst dimension, with intervals), v2 or seed "
+        f"({_D.score_rule})",
+        enum=list(SCORE_RULES),
+    ),
+    "alpha": _opt("number", f"family-wise error level of the findings' verdicts ({_D.alpha})"),
 }
 PROFILE_ONLY: dict[str, dict[str, Any]] = {
     "cross": _opt(
@@ -338,14 +698,23 @@ def profile_dataset(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, An
         from .reference import BUILTIN, load_reference
 
         spec = args["reference"]
-        if spec not in BUILTIN:
-            spec = root.confine(spec, "reference")
-        opts["reference"], ref_bytes, _ = load_reference(spec)
+        if spec in BUILTIN:
+            opts["reference"], ref_bytes, _ = load_reference(spec)
+        else:
+            shown = root.confine(spec, "reference")
+            opts["reference"], ref_bytes, _ = load_reference(shown, root.opener("reference"))
         reference_hash = sha256_bytes(ref_bytes)
     source = root.source(args["path"], "path")
     want = args.get("provenance", True)
     hasher = StreamHash()
-    result = profile(source, overrides, opts, name=args["path"], on_bytes=hasher if want else None)
+    result = profile(
+        source,
+        overrides,
+        opts,
+        name=args["path"],
+        on_bytes=hasher if want else None,
+        opener=root.opener("path"),
+    )
     if want:
         result["provenance"] = provenance(
             params=resolve(opts).params(),
@@ -374,7 +743,12 @@ def compare_datasets(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, A
         hasher = StreamHash()
         results.append(
             profile(
-                source, overrides, o, name=args[f"path_{key}"], on_bytes=hasher if want else None
+                source,
+                overrides,
+                o,
+                name=args[f"path_{key}"],
+                on_bytes=hasher if want else None,
+                opener=root.opener(f"path_{key}"),
             )
         )
         hashes[f"dataset_hash_{key}"] = hasher.digest()
@@ -392,7 +766,8 @@ def proxy_hints(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     from .proxy import proxy_hints as hints_of
 
     source = root.source(args["path"], "path")
-    block = hints_of(source, _overrides(args), _opts(args, list(PROXY_OPTIONS)))
+    opts = _opts(args, list(PROXY_OPTIONS))
+    block = hints_of(source, _overrides(args), opts, opener=root.opener("path"))
     return _profile_json(block)
 
 
@@ -420,6 +795,7 @@ def evaluate_model(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any
         min_samples=args.get("min_samples", FAIRNESS_MIN_SAMPLES),
         intersect=args.get("intersect", False),
         engine=args.get("engine", "auto"),
+        opener=root.opener("path"),
     )
     text = render_json(report)
     return text, json.loads(text)

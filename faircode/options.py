@@ -92,6 +92,10 @@ class Options(TupleBase):
     label_gap: float = 0.1
     missing_by_group: bool = True
     missing_gap: float = 0.1
+    # SPEC 5 and 18: the score rule (v3, or version 2's and the seed's numbers) and the
+    # family-wise error level of every finding's verdict
+    score_rule: str = "v3"
+    alpha: float = 0.05
 
     def params(self) -> dict:
         """The resolved knobs that change numbers, for provenance."""
@@ -317,7 +321,26 @@ def resolve(opts: dict | Options | None) -> Options:
         out["reference"] = opts["reference"]
     _proxy_options(opts, out)
     _label_options(opts, out)
+    _evidence_options(opts, out)
     return Options(**out)
+
+
+#: SPEC 5: the score rules, the default first.
+SCORE_RULES = ("v3", "v2", "seed")
+
+
+def _evidence_options(opts: dict, out: dict) -> None:
+    """SPEC 5 and 18: score_rule and alpha."""
+    if opts.get("score_rule") is not None:
+        rule = opts["score_rule"]
+        if rule not in SCORE_RULES:
+            raise InputError(f"--score-rule: {rule!r} is not one of {', '.join(SCORE_RULES)}")
+        out["score_rule"] = rule
+    if opts.get("alpha") is not None:
+        a = _number("alpha", opts["alpha"], 0, 1, "0..1, both excluded", lo_open=True)
+        if a == 1:
+            raise _range_error("alpha", opts["alpha"], "0..1, both excluded")
+        out["alpha"] = a
 
 
 def _label_options(opts: dict, out: dict) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from .analyze import analyze
 from .detect import check_overrides
-from .errors import InputError
+from .errors import InputError, NoSuchFile
 from .formats import (
     GZIP_MAGIC,
     Gunzipped,
@@ -30,6 +30,9 @@ from .summary import Summary, SummaryBuilder
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
     from typing import Any, BinaryIO
+
+    #: opener(path, label) -> (binary file, is it a regular file), as open_input
+    Opener = Callable[[str, str], tuple[BinaryIO, bool]]
 
 __all__ = [
     "FAST_MIN_BYTES",
@@ -80,6 +83,7 @@ def summarize(
     on_bytes: Callable[[bytes], None] | None = None,
     on_rows: Callable[[int], None] | None = None,
     engine: str = "auto",
+    opener: Opener | None = None,
 ) -> Summarized:
     """Read source once into a Summary; return `Summarized(summary, overrides, options)`
     (a named tuple: `summary, overrides, options = summarize(...)` works).
@@ -90,7 +94,11 @@ def summarize(
     pyarrow Table. `on_bytes(block)` sees every byte read; `on_rows(n)` is called with
     the number of data rows just counted (an increment). `engine`: "auto" (the pyarrow
     fast path for seekable CSV files of FAST_MIN_BYTES or more, when installed),
-    "fast" (try it whatever the size) or "reference" (never)."""
+    "fast" (try it whatever the size) or "reference" (never). `opener(path, label)`
+    opens each path, returning (binary file, is it a regular file) as `open_input`
+    does (the default); the file is then read from that open file only. The MCP server
+    passes its root's confined open (SPEC 11); with an opener a string is a path,
+    never expanded as a glob pattern (the caller expands it)."""
     if engine not in ("auto", "fast", "reference"):
         raise InputError(f"engine: unknown engine '{engine}' (use auto, fast or reference)")
     options = resolve(opts)
@@ -104,10 +112,10 @@ def summarize(
             source, name or "<dataframe>", overrides, options, on_rows
         )
         return Summarized(summary, checked, options)
-    paths = _expand_paths(source)
+    paths = _expand_paths(source, globs=opener is None)
     if paths is not None:
         return _summarize_many(
-            paths, overrides, options, name, block_size, on_bytes, on_rows, engine
+            paths, overrides, options, name, block_size, on_bytes, on_rows, engine, opener
         )
     if isinstance(source, (str, os.PathLike)):
         return _summarize_path(
@@ -119,6 +127,7 @@ def summarize(
             on_bytes,
             on_rows,
             engine,
+            opener,
         )
     if hasattr(source, "read"):
         source, gzipped = _gzip_sniffed(source)
@@ -169,13 +178,19 @@ def _gzip_sniffed(stream: BinaryIO) -> tuple[BinaryIO, bool]:
     return Prefixed(head, stream), head == GZIP_MAGIC
 
 
-def _expand_paths(source: Any) -> list[str] | None:
-    """The files of a list of paths or a glob pattern; None for any other source."""
+def _expand_paths(source: Any, globs: bool = True) -> list[str] | None:
+    """The files of a list of paths or (when `globs`) a glob pattern; None for any other
+    source."""
     if isinstance(source, (list, tuple)):
         if not source:
             raise InputError("no files to profile: the list of paths is empty")
         return [str(p) for p in source]
-    if isinstance(source, str) and not os.path.exists(source) and GLOB_CHARS & set(source):
+    if (
+        globs
+        and isinstance(source, str)
+        and not os.path.exists(source)
+        and GLOB_CHARS & set(source)
+    ):
         import glob
 
         found = sorted(p for p in glob.glob(source, recursive=True) if os.path.isfile(p))
@@ -194,6 +209,7 @@ def _summarize_many(
     on_bytes,
     on_rows,
     engine: str,
+    opener: Opener | None = None,
 ) -> Summarized:
     if options.proxy_with and len(paths) > 1:
         raise InputError("--proxy-hints-with: profile one file (rows are aligned with one file)")
@@ -201,7 +217,7 @@ def _summarize_many(
     checked: dict[str, str] = {}
     for path in paths:
         summary, checked, _ = _summarize_path(
-            path, path, overrides, options, block_size, on_bytes, on_rows, engine
+            path, path, overrides, options, block_size, on_bytes, on_rows, engine, opener
         )
         if total is None:
             total = summary
@@ -229,7 +245,7 @@ def open_input(path: str, label: str) -> tuple[BinaryIO, bool]:
             raise InputError(
                 f"{label}: a broken symbolic link (its target does not exist); point it at a file"
             ) from None
-        raise InputError(f"{label}: no such file") from None
+        raise NoSuchFile(f"{label}: no such file") from None
     except IsADirectoryError:
         raise InputError(f"{label}: is a directory, not a file") from None
     except PermissionError:
@@ -260,8 +276,9 @@ def _summarize_path(
     on_bytes,
     on_rows,
     engine: str,
+    opener: Opener | None = None,
 ) -> Summarized:
-    fh, regular = open_input(path, label)
+    fh, regular = (opener or open_input)(path, label)
     try:
         with fh:
             fmt, source = sniff_format(fh, path, regular)

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import io
-import os
 import re
 
 from .detect import SEX_ALIASES, fold
-from .errors import InputError
+from .errors import InputError, NoSuchFile
 from .labels import share_value, trim
 from .numerics import fmt, fsum, pct, round_half_up
 from .reader import open_table
+
+TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import BinaryIO
 
 HEADER_ALIASES = {
     "column": "column",
@@ -35,23 +39,26 @@ def builtin_bytes(name: str) -> bytes:
     return (resources.files("faircode") / "data" / BUILTIN[name]).read_bytes()
 
 
-def load_reference(spec: str) -> tuple[list[dict], bytes, str]:
-    """A built-in name or a path -> (parsed table, raw bytes, display name)."""
+def load_reference(
+    spec: str, opener: Callable[[str, str], tuple[BinaryIO, bool]] | None = None
+) -> tuple[list[dict], bytes, str]:
+    """A built-in name or a path -> (parsed table, raw bytes, display name). `opener`
+    opens the path instead of the profiler's `open_input` (see `profiler.summarize`)."""
     if spec in BUILTIN:
         data = builtin_bytes(spec)
         return parse_reference(data, spec), data, spec
     from .profiler import open_input
 
-    path = spec
-    if not os.path.lexists(path):
-        known = ", ".join(BUILTIN)
-        raise InputError(f"--reference: {spec}: no such file (built-in baselines: {known})")
     try:
-        fh, _ = open_input(path, spec)  # read once: a pipe or <(...) works too
+        # opened once and read from that file: a pipe or <(...) works too
+        fh, _ = (opener or open_input)(spec, f"--reference: {spec}")
         with fh:
             data = fh.read()
-    except InputError as exc:
-        raise InputError(f"--reference: {exc}") from None
+    except NoSuchFile:
+        known = ", ".join(BUILTIN)
+        raise InputError(
+            f"--reference: {spec}: no such file (built-in baselines: {known})"
+        ) from None
     except OSError as exc:
         raise InputError(f"--reference: {spec}: cannot read ({exc.strerror or exc})") from None
     return parse_reference(data, spec), data, spec
@@ -175,8 +182,9 @@ def _quoted(labels: list[str]) -> str:
 
 def reference_block(
     dim: dict, entry: dict, flag_at: float, years: tuple | None = None
-) -> tuple[dict, list[str]]:
-    """The `reference` block of a dimension and its flags (SPEC 9). `years`: an age
+) -> tuple[dict, list[tuple]]:
+    """The `reference` block of a dimension and its flags (SPEC 9): (text, None) for a
+    note, (text, (label, count, n, expected)) for a finding. `years`: an age
     dimension's groups by year (analyze._age_years), for a single-year table."""
     n = sum(g["count"] for g in dim["groups"])
     key_of = _key_of(dim)
@@ -203,20 +211,25 @@ def reference_block(
             f"{_quoted([g for g, _ in entry['shares']])}); no deviation reported "
             "(--recode can rename labels)"
         )
-        return {"deviation": None, "groups": []}, [flag]
+        return {"deviation": None, "groups": []}, [(flag, None)]
     actual = {key: (label, c / n) for key, (label, c) in counts.items()}
     rows = []
     for key in actual.keys() | expected.keys():
         label = expected[key][0] if key in expected else actual[key][0]
         e = expected[key][1] if key in expected else 0.0
         a = actual[key][1] if key in actual else 0.0
-        rows.append((abs(a - e), label, e, a))
+        c = counts[key][1] if key in counts else 0
+        rows.append((abs(a - e), label, e, a, c))
     # order by the delta as reported (4 dp), so float noise cannot reorder visible ties
     rows.sort(key=lambda r: (-abs(round_half_up(r[3] - r[2], 4)), r[1]))
     deviation = 0.5 * fsum(r[0] for r in rows)
+    # (text, (label, count, n, expected)) of each reference_gap finding (SPEC 18)
     flags = [
-        f"{dim['name']}: '{label}' is under-represented vs reference ({pct(a)}% vs {pct(e)}%)"
-        for _, label, e, a in rows
+        (
+            f"{dim['name']}: '{label}' is under-represented vs reference ({pct(a)}% vs {pct(e)}%)",
+            (label, c, n, e),
+        )
+        for _, label, e, a, c in rows
         if e - a >= flag_at
     ]
     block: dict = {
@@ -228,7 +241,7 @@ def reference_block(
                 "actual": round_half_up(a, 4),
                 "delta": round_half_up(a - e, 4),
             }
-            for _, label, e, a in rows
+            for _, label, e, a, _c in rows
         ],
     }
     if span is not None:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from .detect import NOT_DEMOGRAPHIC
 from .numerics import fmt, pct
-from .safetext import bounded, clip, shown
+from .safetext import SYMBOLS, bounded, clip, shown
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
@@ -97,8 +97,8 @@ def _pct(x: float) -> str:
 def _bar(share: float) -> str:
     filled = int(share * BAR_WIDTH * 8 + 0.5)
     full, part = divmod(filled, 8)
-    partial = " ▏▎▍▌▋▊▉"[part] if part else ""
-    return ("█" * full + partial).ljust(BAR_WIDTH)
+    partial = SYMBOLS["eighths"][part] if part else ""  # ASCII on an ASCII output
+    return (SYMBOLS["block"] * full + partial).ljust(BAR_WIDTH)
 
 
 def render(result: dict, source: str) -> str:
@@ -106,9 +106,16 @@ def render(result: dict, source: str) -> str:
     score, grade = result["overall_score"], result["grade"]
     if score is None:
         out.append(f"faircode profile: {source}")
-        out.append("Score: not measured (no demographic column detected)")
+        why = (
+            "no dimension has enough rows to score"
+            if result["dimensions"]
+            else "no demographic column detected"
+        )
+        out.append(f"Score: not measured ({why})")
     else:
-        out.append(f"Score {score}/100  grade {grade}: {GRADE_MEANING[grade]}")
+        ci = result.get("overall_ci")
+        band = f" [{ci[0]}-{ci[1]}]" if ci else ""
+        out.append(f"Score {score}/100{band}  grade {grade}: {GRADE_MEANING[grade]}")
         out.append(f"faircode profile: {source}")
     out.append(
         f"{result['n_rows']} rows, {result['n_cols']} columns, "
@@ -127,7 +134,7 @@ def render(result: dict, source: str) -> str:
         if smallest is not None and smallest["small_group"] and dim["n_groups"] > 1:
             ratio += f" (vs a group of {smallest['count']} rows)"
         out.append(
-            f"{dim['name']} ({dim['kind']}{extra}) score {dim['dimension_score']}, "
+            f"{dim['name']} ({dim['kind']}{extra}) {score_text(dim)}, "
             f"{dim['n_groups']} groups{ratio}, missing {_pct(dim['missing_pct'])}"
         )
         width = max((len(shown(g["label"])) for g in dim["groups"][:MAX_GROUPS_SHOWN]), default=0)
@@ -190,9 +197,52 @@ def render(result: dict, source: str) -> str:
         out.extend(report_lines(result["proxy_hints"]))
     if result["flags"]:
         out.append("")
-        out.append(f"Flags ({len(result['flags'])}):")
-        out.extend(f"  - {f}" for f in result["flags"])
+        out.extend(findings_lines(result))
     return _lines(out)
+
+
+def score_text(dim: dict) -> str:
+    """`score 71 [69-73]`, `score 71` (v2, seed) or `not scored (why)` (SPEC 5)."""
+    if dim["dimension_score"] is None:
+        return f"not scored ({dim.get('score_note') or 'no rows'})"
+    ci = dim.get("score_ci")
+    return f"score {dim['dimension_score']}" + (f" [{ci[0]}-{ci[1]}]" if ci else "")
+
+
+#: How a report marks each entry of `findings` (SPEC 18).
+VERDICT_MARKS = {"confirmed": "[confirmed]", "possible": "[possible] ", None: "[note]     "}
+
+
+def evidence_text(result: dict) -> str:
+    """One line on the family: `3 confirmed, 2 possible, of 96 tests (Holm, alpha 0.05)`."""
+    ev = result.get("evidence")
+    if not ev:
+        return ""
+    return (
+        f"{ev['confirmed']} confirmed, {ev['possible']} possible, of {ev['tests']:,} tests "
+        f"(Holm, family-wise alpha {fmt(ev['alpha'] * 100, 1)}%)"
+    )
+
+
+def findings_lines(result: dict) -> list[str]:
+    """The terminal's findings: each line with its verdict, a finding's interval and n
+    (SPEC 18); a result of version 2 (flags only) lists its flags."""
+    findings = result.get("findings")
+    if findings is None:
+        return [f"Flags ({len(result['flags'])}):", *(f"  - {f}" for f in result["flags"])]
+    out = [f"Findings and notes ({len(findings)}): {evidence_text(result)}"]
+    for f in findings:
+        line = f"  {VERDICT_MARKS[f['verdict']]} {f['text']}"
+        if f["severity"] == "finding" and f["ci_low"] is not None:
+            hi = "inf" if f["ci_high"] is None else _num(f["ci_high"], f["kind"])
+            line += f"  (95% CI {_num(f['ci_low'], f['kind'])}-{hi}, n={f['n']:,})"
+        out.append(line)
+    return out
+
+
+def _num(x: float, kind: str) -> str:
+    """A finding's interval end: a ratio as 4.17x, a share or difference as 3.4%."""
+    return f"{fmt(x, 2)}x" if kind == "imbalance" else _pct(x)
 
 
 def _unscored_lines(unscored: list[dict], out: list[str]) -> None:
@@ -214,6 +264,12 @@ def _unscored_lines(unscored: list[dict], out: list[str]) -> None:
         )
 
 
+def _side_score(score: int | None) -> str:
+    """A compared dimension's score on one side, or "not scored" when it is null there
+    (SPEC 5: too few rows to score; SPEC 8)."""
+    return "not scored" if score is None else str(score)
+
+
 def render_compare(result: dict, name_a: str, name_b: str) -> str:
     a, b = result["a"], result["b"]
     out = [f"faircode compare: A = {name_a}  ->  B = {name_b}"]
@@ -228,7 +284,8 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
         out.append(
             f"{d['name']} ({d['kind']}): drift {d['drift_level']}, "
             f"PSI {fmt(d['psi'], 4)}, TVD {fmt(d['tvd'], 4)}, "
-            f"score {d['dimension_score_a']} -> {d['dimension_score_b']}"
+            f"score {_side_score(d['dimension_score_a'])} -> "
+            f"{_side_score(d['dimension_score_b'])}"
         )
         for g in d["groups"][:MAX_GROUPS_SHOWN]:
             delta = g["share_delta"] * 100
@@ -370,11 +427,18 @@ def _rate_table(rows: list[tuple[str, dict, str]], with_missing: bool, out: list
 
 def _spread_text(block: dict, high: str, low: str) -> str:
     if block["max_difference"] is None:
-        return "fewer than two groups to compare"
+        return "not measurable: fewer than two groups of the minimum group size"
     ratio = "n/a" if block["min_ratio"] is None else fmt(block["min_ratio"], 2)
+    gap = block.get("gap")
+    diff_ci = ratio_ci = verdict = ""
+    if gap:
+        diff_ci = f" [{fmt(gap['ci_low'] * 100, 1)}-{fmt(gap['ci_high'] * 100, 1)}]"
+        if gap["ratio_ci_low"] is not None:
+            ratio_ci = f" [{fmt(gap['ratio_ci_low'], 2)}-{fmt(gap['ratio_ci_high'], 2)}]"
+        verdict = f"; {gap['verdict']}"
     return (
         f"highest {high}, lowest {low}: difference "
-        f"{fmt(block['max_difference'] * 100, 1)} pts, ratio {ratio}"
+        f"{fmt(block['max_difference'] * 100, 1)} pts{diff_ci}, ratio {ratio}{ratio_ci}{verdict}"
     )
 
 
@@ -732,46 +796,28 @@ def add_format_options(
     return group
 
 
-def is_an_input(path: str, inputs: list[str | None]) -> bool:
-    """Whether ``path`` names one of the command's input files (``-`` is none)."""
-    import os
+def check_exports(args: argparse.Namespace, inputs: list) -> None:
+    """Refuse an output (``--html``, ``--markdown PATH``, ``--csv PATH``) that is one of
+    the command's input files, or the path of another output, before anything is read
+    (SPEC 6.1). ``inputs``: paths (the command's positional inputs) or ``(how the command
+    names it, path)`` pairs."""
+    from .atomic import check_outputs, input_paths
 
+    named: list[tuple[str, str]] = []
     for src in inputs:
-        if not src or src == "-":
-            continue
-        try:
-            if os.path.realpath(path) == os.path.realpath(src):
-                return True
-        except OSError:
-            pass
-    return False
-
-
-def check_exports(args: argparse.Namespace, inputs: list[str | None]) -> None:
-    """Refuse an export PATH that is one of the command's input files (before reading)."""
-    from .errors import InputError
-
-    for form, path in exports_of(args):
-        if is_an_input(path, inputs):
-            raise InputError(
-                f"{EXPORTS[form][0]} {path}: is an input file; write the export elsewhere"
-            )
+        named += [src] if isinstance(src, tuple) else input_paths("the input", src)
+    outputs = [("--html", getattr(args, "html", None))]
+    outputs += [(EXPORTS[form][0], path) for form, path in exports_of(args)]
+    check_outputs(outputs, named)
 
 
 def write_exports(args: argparse.Namespace, command: str, result: Any, **context: Any) -> None:
     """Write each ``--markdown PATH`` / ``--csv PATH`` export of ``result`` (UTF-8),
-    saying so on stderr; a path that cannot be written is an input error (exit 2)."""
-    from .errors import InputError
+    saying so on stderr, atomically (:mod:`faircode.atomic`); a path that cannot be
+    written is an input error (exit 2)."""
+    from .atomic import write_output
     from .safetext import shown
 
     for form, path in exports_of(args):
-        text = render_as(command, form, result, **context)
-        try:
-            with open(path, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
-        except OSError as exc:
-            raise InputError(
-                f"cannot write {EXPORT_WHAT[form]} to {path} ({exc.strerror or exc}); "
-                "check the directory exists"
-            ) from None
+        write_output(path, render_as(command, form, result, **context), EXPORT_WHAT[form])
         sys.stderr.write(f"faircode: wrote {EXPORT_WHAT[form]} to {shown(path)}\n")

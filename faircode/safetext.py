@@ -24,6 +24,7 @@ the same function; `bounded` is `boundedResult` in `assets/profiler-engine.js`.
 from __future__ import annotations
 
 import re
+import sys
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
@@ -61,8 +62,11 @@ def shown(text: object) -> str:
     return UNSAFE.sub(_escape, s)
 
 
-def clip(text: str, width: int, ellipsis: str = "…") -> str:
-    """shown(text) cut to at most `width` characters, never inside an escape."""
+def clip(text: str, width: int, ellipsis: str | None = None) -> str:
+    """shown(text) cut to at most `width` characters, never inside an escape; the cut is
+    marked with `ellipsis` (default the report's, SYMBOLS)."""
+    if ellipsis is None:
+        ellipsis = SYMBOLS["ellipsis"]
     s = shown(text)
     if len(s) <= width:
         return s
@@ -149,6 +153,69 @@ def bounded(result: Any) -> Any:
         return v
 
     return fix(result)
+
+
+# ---------------------------------------------------------------------------------------
+# Standard output of any encoding: the report degrades, never a UnicodeEncodeError
+
+#: The text report's own symbols: a bar's full block and its eighths, the ellipsis of a
+#: clipped label. `fit_stdout` makes them ASCII (a half cell or more is a `#`) for an
+#: output that cannot encode them.
+UNICODE_SYMBOLS = {
+    "block": "\u2588",
+    "eighths": " \u258f\u258e\u258d\u258c\u258b\u258a\u2589",
+    "ellipsis": "\u2026",
+}
+ASCII_SYMBOLS = {"block": "#", "eighths": "    ####", "ellipsis": "~"}
+SYMBOLS = dict(UNICODE_SYMBOLS)
+#: The error handler `fit_stdout` gives a standard output that is not UTF-8.
+ESCAPE_ERRORS = "faircode.escape"
+
+
+def _escape_unencodable(exc: UnicodeError) -> tuple[str, int]:
+    """A character the output cannot encode as `\\uXXXX` (a pair of them beyond the
+    BMP): visible, and what JSON reads back as the same character."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for ch in exc.object[exc.start : exc.end]:
+        code = ord(ch)
+        if code > 0xFFFF:
+            high, low = divmod(code - 0x10000, 0x400)
+            out.append(f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}")
+        else:
+            out.append(f"\\u{code:04x}")
+    return "".join(out), exc.end
+
+
+def fit_stdout() -> None:
+    """Fit the reports to standard output's encoding (the CLI calls it first): on an
+    output that is not UTF-8 (`PYTHONIOENCODING=ascii`, the C locale), a character it
+    cannot encode is written as an escape (`fi\\u00f1o`) instead of failing with
+    UnicodeEncodeError, and where the bars cannot be drawn they are ASCII `#`. An error
+    handler the user chose (PYTHONIOENCODING=ascii:replace) is kept."""
+    import codecs
+
+    out = sys.stdout
+    encoding = getattr(out, "encoding", None)
+    if not encoding:
+        return
+    try:
+        utf = codecs.lookup(encoding).name.startswith("utf")
+        "".join(UNICODE_SYMBOLS.values()).encode(encoding)
+        drawable = True
+    except LookupError:
+        return
+    except UnicodeEncodeError:
+        drawable = False
+    SYMBOLS.update(UNICODE_SYMBOLS if drawable else ASCII_SYMBOLS)
+    if utf or getattr(out, "errors", "strict") not in ("strict", "surrogateescape"):
+        return
+    codecs.register_error(ESCAPE_ERRORS, _escape_unencodable)
+    try:
+        out.reconfigure(errors=ESCAPE_ERRORS)  # type: ignore[union-attr]
+    except (AttributeError, OSError, ValueError):
+        pass  # not a text stream of the io module: left as it is
 
 
 # ---------------------------------------------------------------------------------------

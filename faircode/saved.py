@@ -17,9 +17,9 @@ from .errors import InputError
 
 #: Keys a saved profile result has besides format_version and dimensions.
 PROFILE_KEYS = ("n_rows", "overall_score", "grade")
-#: Options that cannot change a compare result (they only shape reference flags, which
-#: compare never reads), so a saved profile may differ in them.
-NOT_COMPARED = frozenset({"reference_flag"})
+#: Options that cannot change a compare result (they only shape reference flags and
+#: verdicts, which compare never reads), so a saved profile may differ in them.
+NOT_COMPARED = frozenset({"reference_flag", "alpha"})
 
 
 def load_saved(path: str) -> tuple[dict, bytes] | None:

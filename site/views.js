@@ -132,6 +132,43 @@
     return sec;
   }
 
+  /** A score, or 'not scored' for a dimension whose rows cannot support one (SPEC 5). */
+  function scoreOrNot(x) { return x === null ? 'not scored' : String(x); }
+
+  /** A finding's interval end (SPEC 18): a ratio as 4.17x, a share or difference as %. */
+  function findingEnd(x, kind) {
+    if (x === null) return 'inf';
+    return kind === 'imbalance' ? `${x.toFixed(2)}x` : pct(x);
+  }
+
+  /** Findings and notes (SPEC 18): each line with its verdict; a finding's interval, n
+   * and threshold; the family's line on top. The lines keep the flag list's classes. */
+  function findingList(result) {
+    const findings = result.findings;
+    const ev = result.evidence;
+    const sec = h('section', { className: 'flags findings', attrs: { 'aria-label': 'Findings' } },
+      h('h2', null, `Findings and notes (${findings.length})`));
+    if (ev) {
+      sec.appendChild(h('p', { className: 'evidence', dataset: { tests: ev.tests, confirmed: ev.confirmed, possible: ev.possible } },
+        `${num(ev.confirmed)} confirmed, ${num(ev.possible)} possible, of ${num(ev.tests)} tests ` +
+        `(Holm, family-wise alpha ${(ev.alpha * 100).toFixed(1)}%)`));
+    }
+    if (!findings.length) sec.appendChild(h('p', { className: 'muted' }, 'No findings.'));
+    const ul = h('ul', { className: 'flag-list' });
+    for (const f of findings) {
+      const verdict = f.verdict || 'note';
+      const li = h('li', { className: 'flag verdict-' + verdict, dataset: { flag: f.text, kind: f.kind, verdict } },
+        h('span', { className: 'pill verdict' }, verdict), ' ', data(f.text));
+      if (f.severity === 'finding' && f.ci_low !== null) {
+        li.appendChild(h('span', { className: 'muted evidence-of' },
+          ` 95% CI ${findingEnd(f.ci_low, f.kind)}-${findingEnd(f.ci_high, f.kind)}, n=${num(f.n)}`));
+      }
+      ul.appendChild(li);
+    }
+    sec.appendChild(ul);
+    return sec;
+  }
+
   /** One group's bar: share, Wilson interval whisker, count and marks. */
   function groupRow(dimName, g, under, maxShare) {
     const scale = maxShare > 0 ? 1 / maxShare : 1;
@@ -191,7 +228,7 @@
     const under = new Set(dim.under_represented);
     const card = h('article', {
       className: 'card dim',
-      dataset: { dim: dim.name, kind: dim.kind, detectedBy: dim.detected_by, score: dim.dimension_score,
+      dataset: { dim: dim.name, kind: dim.kind, detectedBy: dim.detected_by, score: dim.dimension_score === null ? "" : dim.dimension_score,
         nGroups: dim.n_groups, missingPct: dim.missing_pct, missingCount: dim.missing_count,
         skewness: dim.skewness === null ? '' : dim.skewness, ageMode: dim.age_mode === null ? '' : dim.age_mode },
       attrs: { 'aria-label': `dimension ${dim.name}` },
@@ -200,7 +237,9 @@
       h('h3', null, data(dim.name)),
       h('span', { className: 'pill kind' }, dim.kind + (dim.age_mode ? ` (${dim.age_mode})` : '')),
       h('span', { className: 'pill found' }, FOUND_BY[dim.detected_by] || dim.detected_by),
-      h('span', { className: 'dim-score', title: 'dimension score (0-100)' }, `score ${dim.dimension_score}`)));
+      h('span', { className: 'dim-score', title: dim.score_note ? `not scored: ${dim.score_note}` : 'dimension score (0-100) and its 95% interval' },
+        dim.dimension_score === null ? 'not scored'
+          : `score ${dim.dimension_score}` + (dim.score_ci ? ` [${dim.score_ci[0]}-${dim.score_ci[1]}]` : ''))));
     const facts = [`${dim.n_groups} groups`, `missing ${pct(dim.missing_pct)} (${num(dim.missing_count)})`,
       `entropy ratio ${dim.entropy_ratio}`, `imbalance ratio ${dim.imbalance_ratio === null ? 'n/a' : dim.imbalance_ratio}`];
     if (dim.implausible_count) facts.push(`${num(dim.implausible_count)} implausible ages treated as missing`);
@@ -316,7 +355,9 @@
       h('div', { className: 'headline' },
         h('h2', null, ctx.name ? data(ctx.name) : 'Profile'),
         h('p', { className: 'facts' }, `${num(result.n_rows)} rows · ${num(result.n_cols)} columns · ${result.dimensions.length} dimensions scored · ${result.unscored.length} not scored`),
-        result.grade ? h('p', { className: 'grade-meaning' }, `Grade ${result.grade}: ${GRADE_MEANING[result.grade]}`) : h('p', null, 'No score: no demographic column was scored.')));
+        result.grade ? h('p', { className: 'grade-meaning' }, `Grade ${result.grade}: ${GRADE_MEANING[result.grade]}` +
+          (result.overall_ci ? ` (score ${result.overall_score}, interval ${result.overall_ci[0]}-${result.overall_ci[1]})` : ''))
+          : h('p', null, result.dimensions.length ? 'No score: no dimension has enough rows to score.' : 'No score: no demographic column was scored.')));
     view.appendChild(head);
     const dims = h('section', { className: 'dims', attrs: { 'aria-label': 'Dimensions' } }, h('h2', null, `Dimensions (${result.dimensions.length})`));
     for (const d of result.dimensions) dims.appendChild(dimensionCard(d));
@@ -325,7 +366,7 @@
     view.appendChild(unscoredList(result));
     if (result.label_rates) view.appendChild(labelRatesSection(result.label_rates));
     if (result.missing_by_group) view.appendChild(missingSection(result.missing_by_group));
-    view.appendChild(flagList(result.flags));
+    view.appendChild(result.findings ? findingList(result) : flagList(result.flags));
     return view;
   }
 
@@ -354,10 +395,10 @@
     const dims = h('section', { className: 'dims', attrs: { 'aria-label': 'Drift per dimension' } }, h('h2', null, `Shared dimensions (${result.dimensions.length})`));
     for (const d of result.dimensions) {
       const card = h('article', { className: 'card drift drift-' + d.drift_level,
-        dataset: { dim: d.name, psi: d.psi, tvd: d.tvd, driftLevel: d.drift_level, scoreDelta: d.dimension_score_delta } },
+        dataset: { dim: d.name, psi: d.psi, tvd: d.tvd, driftLevel: d.drift_level, scoreDelta: d.dimension_score_delta === null ? '' : d.dimension_score_delta } },
       h('header', { className: 'card-head' }, h('h3', null, data(d.name)),
         h('span', { className: 'pill level-' + d.drift_level }, `${d.drift_level} drift`),
-        h('span', null, `PSI ${d.psi} · TVD ${d.tvd} · score ${d.dimension_score_a} → ${d.dimension_score_b}`)));
+        h('span', null, `PSI ${d.psi} · TVD ${d.tvd} · score ${scoreOrNot(d.dimension_score_a)} → ${scoreOrNot(d.dimension_score_b)}`)));
       const scale = d.groups.reduce((m, g) => Math.max(m, Math.abs(g.share_delta)), 0) || 1;
       const list = h('div', { className: 'bars', attrs: { role: 'list' } });
       for (const g of d.groups.slice(0, GROUPS_SHOWN)) {
@@ -431,9 +472,13 @@
   function th(text) { return h('th', { attrs: { scope: 'col' } }, text); }
 
   function spreadText(block, high, low) {
-    if (block.max_difference === null) return 'fewer than two groups to compare';
-    return ['highest ', high, ', lowest ', low, `: difference ${pct(block.max_difference).slice(0, -1)} pts`,
-      `, ratio ${block.min_ratio === null ? 'n/a' : (Math.floor(block.min_ratio * 100 + 0.5) / 100).toFixed(2)}`];
+    if (block.max_difference === null) return 'not measurable: fewer than two groups of the minimum group size';
+    const r2 = (x) => (Math.floor(x * 100 + 0.5) / 100).toFixed(2);
+    const gap = block.gap;
+    const diffCi = gap ? ` [${pct(gap.ci_low).slice(0, -1)}-${pct(gap.ci_high).slice(0, -1)}]` : '';
+    const ratioCi = gap && gap.ratio_ci_low !== null ? ` [${r2(gap.ratio_ci_low)}-${r2(gap.ratio_ci_high)}]` : '';
+    return ['highest ', high, ', lowest ', low, `: difference ${pct(block.max_difference).slice(0, -1)} pts${diffCi}`,
+      `, ratio ${block.min_ratio === null ? 'n/a' : r2(block.min_ratio)}${ratioCi}`, gap ? `; ${gap.verdict}` : ''];
   }
 
   /** One group's (or cell's) rate: a bar on a 0-100% scale, its Wilson whisker, n,

@@ -23,7 +23,8 @@ from bounds_cases import (
 from jsbridge import node_command
 
 from faircode import profile
-from faircode.analyze import CELL_CAP, GROUP_FLAG_CAP
+from faircode.analyze import CELL_CAP
+from faircode.evidence import UNDER_LINES
 from faircode.profiler import summarize
 from faircode.summary import LABEL_CAP, PAIR_COLUMNS
 
@@ -132,14 +133,16 @@ def test_zip_by_city_lists_1000_cells(data):
     assert (
         f"zip x city: {inter['n_cells'] - 10} more sparse cells (see intersections)" in r["flags"]
     )
-    # Flags: at most 100 under-represented lines per dimension, then one summary line.
+    # Flags: at most 5 under-represented lines per dimension, then one summary line; all
+    # 10,000 are in the family of tests (SPEC 18).
     zip_flags = [f for f in r["flags"] if f.startswith("zip: ")]
     under = [f for f in zip_flags if "' is under-represented (" in f]
-    assert len(under) == GROUP_FLAG_CAP
+    assert len(under) == UNDER_LINES
     assert (
-        f"zip: {10_000 - GROUP_FLAG_CAP} more under-represented groups "
+        f"zip: {10_000 - UNDER_LINES} more under-represented groups "
         "(see under_represented)" in zip_flags
     )
+    assert r["evidence"]["confirmed"] + r["evidence"]["possible"] >= 10_000
     assert len(zips["under_represented"]) == 10_000
     assert len(r["flags"]) < 300
 
@@ -170,8 +173,12 @@ def test_wide_geography_within_the_cap(data):
     zips = r["dimensions"][1]
     assert zips["name"] == "zip" and zips["n_groups"] == 60_000
     zip_flags = [f for f in r["flags"] if f.startswith("zip: ")]
-    assert len(zip_flags) == GROUP_FLAG_CAP + 1
-    assert zip_flags[-1] == "zip: 59900 more under-represented groups (see under_represented)"
+    # 5 lines, the "more" note, and the note that no zip holds 1% of the rows to score
+    assert len(zip_flags) == UNDER_LINES + 2
+    assert zip_flags[-2] == "zip: 59995 more under-represented groups (see under_represented)"
+    assert zip_flags[-1] == (
+        "zip: too few rows to score (no group holds 1% of the rows); shares are shown"
+    )
     (inter,) = r["intersections"]
     assert inter["n_cells"] == 120_000 and len(inter["cells"]) == CELL_CAP
     assert inter["cells_not_listed"] == 120_000 - CELL_CAP
@@ -213,12 +220,14 @@ def test_pair_past_the_first_64_columns_is_not_counted(tmp_path, js):
     path = late_pair_csv(tmp_path / "out.csv", PAIR_COLUMNS - 1)
     r = profile(path)
     assert r["intersections"] == [] and r["intersection_not_counted"] == ["sex", "race"]
-    assert r["flags"][-2:] == [
+    assert r["flags"][-3:] == [
         "sex x race: intersection not counted ('race' is not among "
         "the first 64 counted columns); pass --cross sex,race",
         # SPEC 17.4: race is past the group columns too
         "race: label rates and missing data by group not counted ('race' is not among "
         "the first 64 counted columns)",
+        # SPEC 5: 3 rows are too few to score; this note closes the list (SPEC 6)
+        "no dimension has enough rows to score (sex, race); the grade is not given",
     ]
     assert js_result(js, path) == r
     # Columns overridden to ignore are not counted, so do not use up the 64.

@@ -92,7 +92,8 @@ def run_action(tmp_path: Path, args: str, summary: bool = True) -> tuple[int, st
 
 def test_action_run_step_writes_the_summary_and_keeps_the_exit_code(tmp_path):
     code, summary = run_action(tmp_path, "profile --sample --fail-under 99")
-    assert code == 1 and summary.startswith("### faircode profile: score 74/100")
+    # COMPAS under score v3: 82 [80, 83] B (SPEC 5)
+    assert code == 1 and summary.startswith("### faircode profile: score 82/100 [80-83], grade B\n")
     code, summary = run_action(tmp_path, "profile --sample --fail-under 50")
     assert code == 0 and "| Dimension | Group |" in summary
     code, summary = run_action(tmp_path, "profile --sample", summary=False)

@@ -18,8 +18,10 @@ def test_sample_report_leads_with_score_and_grade():
     p = run("profile", "--sample")
     assert p.returncode == 0, p.stderr
     out = p.stdout.decode()
-    assert out.startswith("Score 74/100  grade B")
-    assert "African-American" in out and "Flags (" in out
+    # score v3 (SPEC 5): COMPAS 82 [80, 83] B (sex 71, age 88, age_cat 89, race 78)
+    assert out.startswith("Score 82/100 [80-83]  grade B")
+    assert "African-American" in out and "Findings and notes (" in out
+    assert "Flags (" not in out
 
 
 def test_json_output_and_published_counts():
@@ -54,8 +56,12 @@ def test_map_cross_thresholds_and_stdin():
 
 
 def test_fail_under_exit_codes():
-    assert run("profile", "--sample", "--fail-under", "74").returncode == 0
-    p = run("profile", "--sample", "--fail-under", "75")
+    assert run("profile", "--sample", "--fail-under", "82").returncode == 0
+    p = run("profile", "--sample", "--fail-under", "83")
+    assert p.returncode == 1 and b"below --fail-under 83" in p.stderr
+    # --score-rule v2 gates on version 2's number, 74
+    assert run("profile", "--sample", "--score-rule", "v2", "--fail-under", "74").returncode == 0
+    p = run("profile", "--sample", "--score-rule", "v2", "--fail-under", "75")
     assert p.returncode == 1 and b"below --fail-under 75" in p.stderr
 
 

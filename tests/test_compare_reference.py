@@ -16,8 +16,9 @@ from faircode.reference import parse_reference
 
 
 def test_compare_hand_worked_psi_tvd_and_flags():
-    a = prof("sex,race\nM,A\nF,A\nM,B\nF,B\n")
-    b = prof("sex,race\nM,A\nF,A\nM,A\nF,C\n")
+    # version 2's scores (score rule v2): 4 rows are too few for a v3 score (SPEC 5)
+    a = prof("sex,race\nM,A\nF,A\nM,B\nF,B\n", score_rule="v2")
+    b = prof("sex,race\nM,A\nF,A\nM,A\nF,C\n", score_rule="v2")
     r = compare(a, b)
     race = r["dimensions"][1]
     assert race["name"] == "race"
@@ -46,11 +47,25 @@ def test_compare_hand_worked_psi_tvd_and_flags():
         "race: 'B' disappeared (50.0% -> 0.0%)",
         "race: 'C' appeared (0.0% -> 25.0%)",
     ]
+    assert r["dimensions"][1]["dimension_score_delta"] == 81 - 100
+    # v3: neither side is scored, so no score delta and no score flag; drift is the same
+    v3 = compare(prof("sex,race\nM,A\nF,A\nM,B\nF,B\n"), prof("sex,race\nM,A\nF,A\nM,A\nF,C\n"))
+    assert v3["score_delta"] is None
+    assert [d["dimension_score_delta"] for d in v3["dimensions"]] == [None, None]
+    assert v3["flags"] == r["flags"][1:]
+    # the reports say so rather than printing None
+    text, md = v3.report("text"), v3.report("markdown")
+    assert "score not measured on one side" in text and "None" not in text
+    assert (
+        "race (race): drift significant, PSI 6.3143, TVD 0.5000, score not scored -> not scored"
+        in text
+    )
+    assert "| race | race | significant | 6.3143 | 0.5000 | not scored | not scored |" in md
 
 
 def test_compare_score_drop_added_and_removed_dimensions():
-    a = prof("sex,race\nM,A\nF,B\n")
-    b = prof("sex,region\nM,N\nM,S\nM,N\nF,N\n")
+    a = prof("sex,race\nM,A\nF,B\n", score_rule="v2")
+    b = prof("sex,region\nM,N\nM,S\nM,N\nF,N\n", score_rule="v2")
     r = compare(a, b)
     assert r["score_delta"] == b["overall_score"] - a["overall_score"] < -5
     assert r["flags"][0].startswith("overall score dropped ")
@@ -138,12 +153,16 @@ def test_reference_block_deviation_and_flags():
         {"label": "b", "expected": 0.3, "actual": 0.3, "delta": 0.0},
     ]
     assert "race: 'C' is under-represented vs reference (0.0% vs 20.0%)" in r["flags"]
-    assert r["overall_score"] == prof("race\n" + "A\n" * 7 + "B\n" * 3)["overall_score"]
+    # the reference never changes the score (v2: 10 rows are too few for a v3 score)
+    with_ref = prof("race\n" + "A\n" * 7 + "B\n" * 3, reference=table, score_rule="v2")
+    plain = prof("race\n" + "A\n" * 7 + "B\n" * 3, score_rule="v2")
+    assert with_ref["overall_score"] == plain["overall_score"] == 88
     bad = parse_reference(b"column,group,share\nrace,A,0.5\nrace,B,0.3\n", "r")
-    assert (
-        prof("race\nA\nB\n", reference=bad)["flags"][-1]
-        == "reference: shares of 'race' sum to 0.800, not 1"
-    )
+    # the sum warning, then the note that 2 rows give no grade (SPEC 6's order)
+    assert prof("race\nA\nB\n", reference=bad)["flags"][-2:] == [
+        "reference: shares of 'race' sum to 0.800, not 1",
+        "no dimension has enough rows to score (race); the grade is not given",
+    ]
 
 
 def test_compas_against_us_2024_flags_women():

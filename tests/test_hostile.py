@@ -384,7 +384,8 @@ def test_monitor_html_never_overwrites_the_input(d: Path) -> None:
     f.write_text("g,pred\nA,1\nB,0\n")
     before = f.read_bytes()
     one_error(
-        run([*EVAL, str(f), "--pred", "pred", "--attr", "g", "--html", str(f)]), "is the input file"
+        run([*EVAL, str(f), "--pred", "pred", "--attr", "g", "--html", str(f)]),
+        "is an input file",
     )
     assert f.read_bytes() == before
 
@@ -774,3 +775,318 @@ def test_invisible_characters_in_labels_are_shown(d: Path) -> None:
         for seen in ("Ma|u200dle", "Male|u200b", "|ufeffMale", "Male|xa0"):
             assert seen.replace("|", slash) in out, (seen, out)
         assert not re.search("[\u200b-\u200d\ufeff\u00a0]", out), out
+
+
+# ---------------------------------------------------------------- outputs never replace an input
+# (issue 25) An output is compared with every input by device and inode, so a hard link,
+# a symbolic link, the --reference or --proxy-hints-with file, either side of compare,
+# the file standard input reads or a file a glob matches is refused before anything is
+# read, with one line naming both; two outputs to one file are refused the same way.
+
+
+def _link(src: Path, dst: Path) -> Path:
+    os.link(src, dst)
+    return dst
+
+
+OVERWRITES = {
+    # name: (argv after faircode, given d; the file that must survive; needles)
+    "hard link of the input": (
+        lambda d: ["profile", str(d / "ok.csv"), "--csv", str(_link(d / "ok.csv", d / "l.csv"))],
+        "ok.csv",
+        ["--csv ", "l.csv: is an input file (the same file as the input ", "ok.csv)"],
+    ),
+    "symbolic link of the input": (
+        lambda d: ["profile", str(d / "ok.csv"), "--markdown", str(d / "s.md")],
+        "ok.csv",
+        ["--markdown ", "s.md: is an input file (the same file as the input ", "ok.csv)"],
+    ),
+    "the --reference file": (
+        lambda d: (
+            ["profile", str(d / "ok.csv"), "--reference", str(d / "ref.csv")]
+            + ["--csv", str(d / "ref.csv")]
+        ),
+        "ref.csv",
+        ["ref.csv: is an input file (the same file as --reference ", "ref.csv)"],
+    ),
+    "the --proxy-hints-with file": (
+        lambda d: (
+            ["profile", str(d / "ok.csv"), "--proxy-hints"]
+            + ["--proxy-hints-with", f"{d / 'held.csv'}=race", "--html", str(d / "held.csv")]
+        ),
+        "held.csv",
+        ["--html ", "held.csv: is an input file (the same file as --proxy-hints-with "],
+    ),
+    "compare's side B through a hard link": (
+        lambda d: (
+            ["compare", str(d / "ok.csv"), str(d / "b.csv")]
+            + ["--markdown", str(_link(d / "b.csv", d / "bl.md"))]
+        ),
+        "b.csv",
+        ["bl.md: is an input file (the same file as the input ", "b.csv)"],
+    ),
+    "compare's side A as --html": (
+        lambda d: ["compare", str(d / "ok.csv"), str(d / "b.csv"), "--html", str(d / "ok.csv")],
+        "ok.csv",
+        ["--html ", "ok.csv: is an input file", "write the report elsewhere"],
+    ),
+    "evaluate's FILE through a hard link": (
+        lambda d: (
+            ["fairness", "evaluate", str(d / "p.csv"), "--pred", "pred", "--attr", "g"]
+            + ["--csv", str(_link(d / "p.csv", d / "pl.csv"))]
+        ),
+        "p.csv",
+        ["pl.csv: is an input file (the same file as the input ", "p.csv)"],
+    ),
+    "evaluate's FILE as --html": (
+        lambda d: (
+            ["fairness", "evaluate", str(d / "p.csv"), "--pred", "pred", "--attr", "g"]
+            + ["--html", str(d / "p.csv")]
+        ),
+        "p.csv",
+        ["--html ", "p.csv: is an input file", "write the report elsewhere"],
+    ),
+    "a file of the glob": (
+        lambda d: ["profile", str(d / "parts" / "*.csv"), "--csv", str(d / "parts" / "2.csv")],
+        "parts/2.csv",
+        ["2.csv: is an input file (the same file as the input ", "parts/2.csv)"],
+    ),
+    "two outputs to one file": (
+        lambda d: (
+            ["profile", str(d / "ok.csv"), "--csv", str(d / "o.txt")]
+            + ["--markdown", str(d / "o.txt")]
+        ),
+        "o.txt",
+        ["o.txt: is also the path of --", "; give each output its own path"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(OVERWRITES))
+def test_no_output_overwrites_an_input(d: Path, case: str) -> None:
+    argv, keep, needles = OVERWRITES[case]
+    (d / "ref.csv").write_text("column,group,share\nsex,M,0.5\nsex,F,0.5\n")
+    (d / "held.csv").write_text("race\nX\nY\nX\n")
+    (d / "b.csv").write_text("sex,race,age\nF,A,30\nF,B,40\nM,A,50\n")
+    (d / "p.csv").write_text("g,pred\nA,1\nB,0\n")
+    (d / "o.txt").write_text("an earlier output\n")
+    (d / "s.md").symlink_to(d / "ok.csv")
+    (d / "parts").mkdir()
+    for i in (1, 2):
+        (d / "parts" / f"{i}.csv").write_text("sex,race\nM,A\nF,B\n")
+    args = argv(d)
+    before = {p: p.read_bytes() for p in d.rglob("*") if p.is_file()}
+    one_error(run([*PY, *args]), *needles)
+    assert (d / keep).read_bytes() == before[d / keep]
+    assert {p: p.read_bytes() for p in d.rglob("*") if p.is_file()} == before
+
+
+def test_several_paths_take_no_html(d: Path) -> None:
+    """Each file's report would overwrite the last, and a later input (it was)."""
+    b = d / "b.csv"
+    b.write_text("sex,race\nM,A\nF,B\n")
+    before = b.read_bytes()
+    one_error(
+        run([*PY, "profile", str(d / "ok.csv"), str(b), "--html", str(b)]),
+        "several PATHs print one text or Markdown report each; for --json, --csv, --html",
+    )
+    assert b.read_bytes() == before
+
+
+def test_no_output_overwrites_the_file_standard_input_reads(d: Path) -> None:
+    f = d / "ok.csv"
+    before = f.read_bytes()
+    with open(f, "rb") as stdin:
+        p = subprocess.run(
+            [*PY, "profile", "-", "--csv", str(f)],
+            stdin=stdin,
+            capture_output=True,
+            timeout=TIMEOUT,
+            preexec_fn=_limit,
+        )
+    one_error(p, "ok.csv: is an input file (the same file as the standard input)")
+    assert f.read_bytes() == before
+
+
+def test_the_input_check_leaves_special_files_alone(d: Path) -> None:
+    """A terminal, /dev/null or a pipe is no input file to protect: `-` and /dev/stdout
+    may be one device, and several outputs may go to /dev/null."""
+    out = ok(
+        run(
+            [*PY, "profile", "-", "--csv", "/dev/null", "--markdown", "/dev/null"],
+            stdin=(d / "ok.csv").read_bytes(),
+        )
+    )
+    assert "3 rows" in out
+
+
+# ---------------------------------------------------------------- any stdout encoding
+# (issue 25) An output that cannot encode the report's characters gets ASCII bars and
+# `\uXXXX` escapes (valid JSON stays valid and exact), never a UnicodeEncodeError.
+
+NON_UTF8 = {
+    "PYTHONIOENCODING=ascii": {"PYTHONIOENCODING": "ascii"},
+    "C locale, no coercion": {
+        "LC_ALL": "C",
+        "LANG": "C",
+        "PYTHONCOERCECLOCALE": "0",
+        "PYTHONUTF8": "0",
+        "PYTHONIOENCODING": None,
+    },
+}
+LABELS = "sex,race,age\nM,Métis,30\nF,Black,40\nF,中文,50\nM,Métis,22\nF,█…,33\n"
+
+
+def _env(which: str) -> dict[str, str]:
+    env = dict(os.environ)
+    for k, v in NON_UTF8[which].items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
+    return env
+
+
+def ascii_ok(p: subprocess.CompletedProcess, *codes: int) -> str:
+    err = p.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err and "UnicodeEncodeError" not in err, err
+    assert p.returncode in (codes or (0,)), (p.returncode, err)
+    return p.stdout.decode("ascii")  # every byte ASCII
+
+
+@pytest.mark.parametrize("which", list(NON_UTF8))
+def test_profile_and_compare_on_a_non_utf8_stdout(d: Path, which: str) -> None:
+    env = _env(which)
+    plain = d / "ok.csv"
+    f = d / "labels.csv"
+    f.write_text(LABELS, encoding="utf-8")
+    text = ascii_ok(run([*PY, "profile", str(plain)], env=env))
+    assert "  M     ################          66.7%" in text  # ASCII bars, same widths
+    text = ascii_ok(run([*PY, "profile", str(f)], env=env))
+    assert "M\\u00e9tis" in text and "\\u4e2d\\u6587" in text and "  F     ###" in text
+    assert "\\u2588" in text  # a label holding a bar character is escaped, not a bar
+    out = ascii_ok(run([*PY, "profile", str(f), "--json"], env=env))
+    labels = {g["label"] for dim in json.loads(out)["dimensions"] for g in dim["groups"]}
+    assert {"Métis", "中文", "█…"} <= labels  # exact through the escapes
+    for form in ("markdown", "csv"):
+        assert "M\\u00e9tis" in ascii_ok(run([*PY, "profile", str(f), "--format", form], env=env))
+    text = ascii_ok(run([*PY, "compare", str(plain), str(f)], env=env))
+    assert "M\\u00e9tis" in text and "->" in text
+    ascii_ok(run([*PY, "compare", str(f), str(f), "--json"], env=env))
+    assert "usage:" in ascii_ok(run([*PY, "profile", "--help"], env=env))
+
+
+@pytest.mark.parametrize("which", list(NON_UTF8))
+def test_fairness_commands_on_a_non_utf8_stdout(d: Path, which: str) -> None:
+    env = _env(which)
+    env.update(FAIRCODE_DB=str(d / "store.db"), FAIRCODE_ACTOR="test")
+    preds = d / "p.csv"
+    preds.write_text(
+        "id,g,pred,label\n"
+        + "".join(
+            f"{i},{'Métis' if i % 2 else '中文'},{i // 3 % 2},{i // 2 % 2}\n" for i in range(60)
+        ),
+        encoding="utf-8",
+    )
+    (d / "fairness.yaml").write_text(
+        "models:\n  m:\n    slices: [g]\n    threshold: 0.9\n    min_samples: 5\n"
+        "    gate: true\n    enabled: true\n"
+    )
+    fair = [*PY, "fairness"]
+    text = ascii_ok(
+        run([*EVAL, str(preds), "--pred", "pred", "--label", "label", "--attr", "g"], env=env)
+    )
+    assert "M\\u00e9tis" in text
+    for form in ("--json", "--format=markdown", "--format=csv"):
+        ascii_ok(run([*EVAL, str(preds), "--pred", "pred", "--attr", "g", form], env=env))
+    ascii_ok(
+        run(
+            [
+                *fair,
+                "log",
+                "m",
+                str(preds),
+                "--version",
+                "v1",
+                "--id",
+                "id",
+                "--pred",
+                "pred",
+                "--attr",
+                "g",
+            ],
+            env=env,
+            cwd=d,
+        )
+    )
+    ascii_ok(
+        run([*fair, "label", "m", str(preds), "--id", "id", "--label", "label"], env=env, cwd=d)
+    )
+    for argv in (
+        ["show", "m"],
+        ["report", "m"],
+        ["report", "m", "--markdown"],
+        ["report", "m", "--json"],
+        ["slice", "m", "g"],
+        ["slice", "m", "g", "--json"],
+        ["audit", "m"],
+        ["audit", "m", "--verify"],
+        ["validate"],
+    ):
+        ascii_ok(run([*fair, *argv], env=env, cwd=d))
+    assert "M\\u00e9tis" in ascii_ok(run([*fair, "slice", "m", "g"], env=env, cwd=d))
+    ascii_ok(run([*fair, "gate", "m", "--version", "v1"], env=env, cwd=d), 0, 1, 3)
+    ascii_ok(run([*fair, "gate", "m", "--version", "v1", "--json"], env=env, cwd=d), 0, 1, 3)
+
+
+# ---------------------------------------------------------------- help into a full disk
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--help"],
+        ["--version"],
+        ["profile", "--help"],
+        ["compare", "--help"],
+        ["fairness", "--help"],
+        ["fairness", "evaluate", "--help"],
+        ["fairness", "report", "--help"],
+    ],
+)
+def test_help_and_version_into_dev_full_are_an_error(argv: list[str]) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    for cmd in ([*PY, *argv], [sys.executable, "-m", "faircode.monitor", *argv]):
+        if cmd[2] == "faircode.monitor" and argv[0] in ("--version", "profile", "compare"):
+            continue
+        with open("/dev/full", "wb") as full:
+            one_error(
+                run(cmd, stdout=full, stderr=subprocess.PIPE),
+                "cannot write to standard output (No space left on device)",
+            )
+
+
+# ---------------------------------------------------------------- the Python API
+
+
+def test_api_compare_takes_paths(d: Path) -> None:
+    import faircode
+
+    a, b = d / "ok.csv", d / "b.csv"
+    b.write_text("sex,race,age\nF,A,30\nF,B,40\nM,A,50\nF,B,60\n")
+    opts = {"min_share": 0.2}
+    want = faircode.compare(
+        faircode.profile(str(a), None, opts), faircode.profile(b, None, opts), opts
+    )
+    assert faircode.compare(str(a), b, opts) == want  # str or PathLike
+    saved = d / "a.json"
+    with open(saved, "wb") as fh:
+        ok(run([*PY, "profile", str(a), "--json", "--min-share", "0.2"], stdout=fh))
+    assert faircode.compare(saved, b, opts) == want  # a saved profile --json is a side
+    with pytest.raises(faircode.InputError, match="profiled with other options"):
+        faircode.compare(saved, b)
+    with pytest.raises(faircode.InputError, match="no such file"):
+        faircode.compare(d / "nope.csv", b)
+    with pytest.raises(faircode.InputError, match="cannot profile a int"):
+        faircode.compare(3, b)  # type: ignore[arg-type]

@@ -1,6 +1,10 @@
 """SPEC 17 on real data: label base rates and missing data by group, checked against an
-independent computation (pandas crosstabs, this file's own Wilson interval of SPEC 3 and
-the rules of 17.3-17.6 written out again), never against either engine's output.
+independent computation (pandas crosstabs, this file's own Wilson interval of SPEC 3,
+statsmodels' Newcombe and log-ratio intervals for the version-3 `gap` block, and the
+rules of 17.3-17.6 written out again), never against either engine's output. The one
+exception is a verdict Holm's correction over the whole report decides: its bounds (the
+raw p and m times it) are computed here, and only between them is the finding's adjusted
+p read, after checking it lies inside them.
 
 The files are /work/shared/data's (tests/util.py DATA), read here by pandas as text:
 every cell a string, trimmed of ASCII space and tab, missing when it is one of SPEC
@@ -17,6 +21,9 @@ import sys
 
 import pandas as pd
 import pytest
+from scipy.optimize import brentq
+from scipy.stats import norm
+from statsmodels.stats.proportion import confint_proportions_2indep
 from util import ADULT_NAMES, DATA
 
 import faircode
@@ -31,6 +38,7 @@ NAMES = ADULT_NAMES.split(",")
 MISSING = {"", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", "?"}
 Z = 1.959963984540054
 MIN_GROUP_SIZE = 100
+ALPHA = 0.05
 NOTE = (
     "min_ratio is the lowest group rate over the highest; the four-fifths (0.8) rule of US "
     "employment guidance is a convention, not a legal threshold"
@@ -93,8 +101,11 @@ def group_order(counts: dict) -> list:
     return sorted(counts, key=lambda k: (-counts[k], k))
 
 
-def expected_dimension_rates(df, dim: str, label: str, positive: str, mgs=MIN_GROUP_SIZE):
-    """label_rates.dimensions[dim] and its gap flags (17.4), from a crosstab."""
+def expected_dimension_rates(
+    df, dim: str, label: str, positive: str, mgs=MIN_GROUP_SIZE, gap=0.1
+) -> dict:
+    """label_rates.dimensions[dim] (17.4), from a crosstab; its gap's verdict may still
+    need check_gap_verdict."""
     present = ~is_missing(df[dim])
     sub = df[present]
     ct = pd.crosstab(sub[dim], sub[label])
@@ -114,43 +125,132 @@ def expected_dimension_rates(df, dim: str, label: str, positive: str, mgs=MIN_GR
                 "small_group": n < mgs,
             }
         )
-    return compared_summary(groups, mgs) | {"name": dim, "groups": groups}
+    return {"name": dim} | compared_summary(groups, mgs, gap=gap) | {"groups": groups}
 
 
-def compared_summary(groups: list[dict], mgs: int, key=lambda g: g["label"]) -> dict:
-    big = [g for g in groups if g["n"] >= mgs]
-    compared = big if len(big) >= 2 else [g for g in groups if g["n"] >= 1]
+def compared_summary(groups: list[dict], mgs: int, key=lambda g: g["label"], gap=0.1) -> dict:
+    """highest, lowest, max_difference, min_ratio and `gap` of 17.4 (version 3): only the
+    groups with n >= max(1, mgs) are compared, with no fallback to smaller ones. The
+    gap's verdict is left as RESOLVE when it depends on the family (check_gap_verdict)."""
+    compared = [g for g in groups if g["n"] >= max(1, mgs)]
     if len(compared) < 2:
-        return {"highest": None, "lowest": None, "max_difference": None, "min_ratio": None}
+        return {
+            "highest": None,
+            "lowest": None,
+            "max_difference": None,
+            "min_ratio": None,
+            "gap": None,
+        }
 
     def r(g):
         return g["positive"] / g["n"]
 
     high = max(compared, key=r)  # max/min return the first of equal rates: group order
     low = min(compared, key=r)
+    ph, nh, pl, nl = high["positive"], high["n"], low["positive"], low["n"]
+    lo, hi = confint_proportions_2indep(ph, nh, pl, nl, method="newcomb")
+    ratio = (None, None)
+    if ph and pl:
+        ratio = confint_proportions_2indep(pl, nl, ph, nh, compare="ratio", method="log")
+    if hi < gap:
+        verdict = "within"
+    elif not r(high) - r(low) > gap:
+        verdict = "possible"
+    else:
+        verdict = RESOLVE
     return {
         "highest": key(high),
         "lowest": key(low),
         "max_difference": r4(r(high) - r(low)),
         "min_ratio": r4(r(low) / r(high)) if r(high) else None,
+        "gap": {
+            "difference": r4(r(high) - r(low)),
+            "ci_low": r4(lo),
+            "ci_high": r4(hi),
+            "ratio_ci_low": None if ratio[0] is None else r4(ratio[0]),
+            "ratio_ci_high": None if ratio[1] is None else r4(ratio[1]),
+            "verdict": verdict,
+        },
+        "_raw": (ph, nh, pl, nl),
     }
 
 
+RESOLVE = "confirmed or possible: depends on the family"
+
+
+def newcombe_p(ph: int, nh: int, pl: int, nl: int, gap: float) -> float:
+    """The p of 'rate(high) - rate(low) > gap' by inverting statsmodels' Newcombe lower
+    bound (SPEC 13.1 search_p): 2 * Q(z) at the z where the bound meets the gap."""
+
+    def lower(z: float) -> float:
+        alpha = 2 * norm.sf(z)
+        return confint_proportions_2indep(ph, nh, pl, nl, method="newcomb", alpha=alpha)[0]
+
+    if not lower(1e-9) > gap:
+        return 1.0
+    if lower(30) > gap:  # statsmodels' alpha underflows past z = 37; p < 1e-196 here
+        return 2 * norm.sf(30)
+    return min(1.0, 2 * norm.sf(brentq(lambda z: lower(z) - gap, 1e-9, 30, xtol=1e-12)))
+
+
+def check_gap_verdict(result: dict, want: dict, dims: list[str], gap=0.1) -> dict:
+    """want with its gap's verdict resolved. When the difference is above the gap, the
+    block's verdict is the Holm-corrected verdict of the lowest group's label_gap finding
+    (SPEC 17.4, 18). Holm's adjusted p lies between the raw p and m times it (Bonferroni),
+    so the verdict is fixed independently when raw p >= alpha or m * raw p < alpha, and in
+    between the finding's adjusted p must lie inside those bounds and decide it."""
+    raw = want.pop("_raw", None)
+    if want["gap"] is None or want["gap"]["verdict"] != RESOLVE:
+        return want
+    p = newcombe_p(*raw, gap)
+    m = result["evidence"]["tests"]
+    low = want["lowest"] if isinstance(want["lowest"], list) else [want["lowest"]]
+    high = want["highest"] if isinstance(want["highest"], list) else [want["highest"]]
+    finding = next(
+        f
+        for f in result["findings"]
+        if f["kind"] == "label_gap" and f["dimensions"] == dims and f["groups"] == low + high
+    )
+    assert finding["value"] == want["gap"]["difference"]
+    assert (finding["ci_low"], finding["ci_high"]) == (
+        want["gap"]["ci_low"],
+        want["gap"]["ci_high"],
+    )
+    assert finding["n"] == raw[3] and finding["threshold"] == gap
+    assert r4(p) - 1e-4 <= finding["p"] <= r4(min(1.0, m * p)) + 1e-4, (finding, p, m)
+    if p >= ALPHA:
+        verdict = "possible"
+    elif m * p < ALPHA:
+        verdict = "confirmed"
+    else:
+        assert abs(finding["p"] - ALPHA) > 1e-4  # rounded p decides the verdict
+        verdict = "confirmed" if finding["p"] < ALPHA else "possible"
+    assert finding["verdict"] == verdict
+    want["gap"]["verdict"] = verdict
+    return want
+
+
 def gap_flags(entry: dict, label: str, positive: str, gap=0.1, mgs=MIN_GROUP_SIZE) -> list:
+    """17.4's lines for a dimension: a compared group (n >= max(1, mgs)) other than the
+    highest whose rate lies more than the gap below it; never a small group, and no
+    ", N rows" (version 2 flagged 18-row groups, with their count); the not-measurable
+    note when fewer than two groups are compared."""
     if entry["highest"] is None:
-        return []
+        return [
+            f"{entry['name']}: label-rate gap not measurable: fewer than two groups of "
+            f"{max(1, mgs)} rows"
+        ]
     by = {g["label"]: g for g in entry["groups"]}
     high = by[entry["highest"]]
     rh = high["positive"] / high["n"]
     out = []
     for g in entry["groups"]:
-        if g["n"] < 1 or g["label"] == entry["highest"]:
+        if g["n"] < max(1, mgs) or g["label"] == entry["highest"]:
             continue
         rg = g["positive"] / g["n"]
         if rh - rg > gap:
-            rows = f", {g['n']} rows" if g["n"] < mgs else ""
             out.append(
-                f"{entry['name']}: {label}={positive} rate {pct(rg)}% for '{g['label']}'{rows} "
+                f"{entry['name']}: {label}={positive} rate {pct(rg)}% for '{g['label']}' "
                 f"vs {pct(rh)}% for '{entry['highest']}'"
             )
     return out
@@ -201,11 +301,13 @@ def expected_missing(df, dim: str, ignore=(), mgs=MIN_GROUP_SIZE, gap=0.1):
                     "ci_high": r4(hi),
                 }
             )
-            if m / cnt - overall > gap and lo > overall:
+            # version 3: a group of max(1, mgs) rows whose share is more than the gap
+            # above the overall one; no Wilson condition, no ", N rows" (the verdict of
+            # the finding says whether the interval clears overall + gap)
+            if cnt >= max(1, mgs) and m / cnt - overall > gap:
                 flagged.append(g)
-                rows = f", {cnt} rows" if cnt < mgs else ""
                 flags.append(
-                    f"{dim}: '{c}' is missing for {pct(m / cnt)}% of '{g}'{rows} "
+                    f"{dim}: '{c}' is missing for {pct(m / cnt)}% of '{g}' "
                     f"vs {pct(overall)}% overall"
                 )
         columns.append(
@@ -218,6 +320,39 @@ def expected_missing(df, dim: str, ignore=(), mgs=MIN_GROUP_SIZE, gap=0.1):
             }
         )
     return {"dimension": dim, "columns": columns}, flags
+
+
+def check_missing_findings(result: dict, want: dict, flags: list, gap=0.1) -> None:
+    """Each flagged group of want (expected_missing's entry) is a missing_gap finding of
+    SPEC 18 with the flag's text: the group's missing share, its rows, its Wilson interval
+    and the threshold overall + gap; its verdict is `possible` when the interval reaches
+    the threshold, else bounded by the raw score-test p and Bonferroni as for label gaps."""
+    n_rows, m_tests = result["n_rows"], result["evidence"]["tests"]
+    texts = iter(flags)
+    for col in want["columns"]:
+        t = col["missing_count"] / n_rows + gap
+        for label in col["flagged"]:
+            g = next(g for g in col["groups"] if g["label"] == label)
+            f = next(
+                f
+                for f in result["findings"]
+                if f["kind"] == "missing_gap"
+                and f["dimensions"] == [want["dimension"]]
+                and f["groups"] == [label, col["name"]]
+            )
+            assert f["text"] == next(texts)
+            assert (f["value"], f["n"], f["threshold"]) == (g["missing_pct"], g["count"], t)
+            assert (f["ci_low"], f["ci_high"]) == (g["ci_low"], g["ci_high"])
+            share = g["missing"] / g["count"]
+            z = (share - t) / math.sqrt(t * (1 - t) / g["count"])
+            p = min(1.0, 2 * norm.sf(z)) if z > 0 else 1.0
+            assert r4(p) - 1e-4 <= f["p"] <= r4(min(1.0, m_tests * p)) + 1e-4, (f, p)
+            if wilson_raw(g["missing"], g["count"])[0] <= t:
+                assert f["verdict"] == "possible", f
+            elif m_tests * p < ALPHA:
+                assert f["verdict"] == "confirmed", f
+            else:
+                assert f["verdict"] == ("confirmed" if f["p"] < ALPHA else "possible"), f
 
 
 def label_dim(result: dict, name: str) -> dict:
@@ -269,12 +404,20 @@ def test_compas_published_base_rate(compas_df, compas_result):
     assert "two_year_recid" not in [d["name"] for d in compas_result["dimensions"]]
     assert "two_year_recid" not in [u["name"] for u in compas_result["unscored"]]
     assert [d["name"] for d in lr["dimensions"]] == [d["name"] for d in compas_result["dimensions"]]
-    assert list(compas_result)[-3:] == ["label_rates", "missing_by_group", "flags"]
+    # SPEC 6 (version 3): findings and evidence come between the section 17 blocks and flags
+    assert list(compas_result)[-5:] == [
+        "label_rates",
+        "missing_by_group",
+        "findings",
+        "evidence",
+        "flags",
+    ]
 
 
 @pytest.mark.parametrize("dim", ["race", "sex"])
 def test_compas_rates_by_group(compas_df, compas_result, dim):
     want = expected_dimension_rates(compas_df, dim, "two_year_recid", "1")
+    want = check_gap_verdict(compas_result, want, [dim])
     got = label_dim(compas_result, dim)
     assert got == want
     assert flags_of(compas_result, dim, "two_year_recid=1 rate") == gap_flags(
@@ -321,6 +464,7 @@ def test_compas_intersection_rates(compas_df, compas_result):
                 }
             )
     summary = compared_summary(cells, MIN_GROUP_SIZE, key=lambda c: [c["a"], c["b"]])
+    summary = check_gap_verdict(compas_result, summary, ["sex", "age"])
     assert inter == {"dims": ["sex", "age"], **summary, "cells": cells}
 
 
@@ -449,6 +593,7 @@ def test_diabetic_missing_by_group(diabetic_df, diabetic_result, dim):
     assert "max_glu_serum" not in names and "A1Cresult" not in names
     assert "weight" in names
     assert flags_of(diabetic_result, dim, "is missing for") == want_flags
+    check_missing_findings(diabetic_result, want, want_flags)
 
 
 def test_diabetic_weight_shares(diabetic_result):
@@ -476,6 +621,7 @@ def test_diabetic_none_declared_missing(diabetic_df, engine):
         names = [c["name"] for c in want["columns"]]
         assert "max_glu_serum" in names and "A1Cresult" in names
         assert flags_of(result, dim, "is missing for") == flags
+        check_missing_findings(result, want, flags, gap=0.02)
         all_flags += flags
     assert all_flags  # the rule does flag something here
     # missing-data flags follow the label-rate flags and come before the unscored summary
@@ -510,6 +656,7 @@ def test_adult_base_rates(adult_df, adult_result, dim):
     assert {k: lr[k] for k in top} == top
     assert (lr["n"], lr["positive_count"]) == (32561, 7841)  # UCI's published 24,720 / 7,841
     want = expected_dimension_rates(adult_df, dim, "income", ">50K")
+    want = check_gap_verdict(adult_result, want, [dim])
     assert label_dim(adult_result, dim) == want
     assert flags_of(adult_result, dim, "income=>50K rate") == gap_flags(want, "income", ">50K")
 
@@ -532,6 +679,7 @@ def test_adult_missing_by_group(adult_df, adult_result, dim):
     assert missing_dim(adult_result, dim) == want
     assert [c["name"] for c in want["columns"]] == ["workclass", "occupation", "native-country"]
     assert flags_of(adult_result, dim, "is missing for") == flags
+    check_missing_findings(adult_result, want, flags)
 
 
 # ---------------------------------------------------------------------------------------

@@ -172,6 +172,8 @@ def test_lists_the_four_tools_with_schemas_naming_the_options(server: Client):
         "label_gap",
         "missing_by_group",
         "missing_gap",
+        "score_rule",
+        "alpha",
     }
     props = {name: set(t.input_schema["properties"]) for name, t in tools.items()}
     assert props["profile_dataset"] == section7 | {"path", "cross", "reference", "reference_flag"}

@@ -54,21 +54,49 @@ def test_wilson_matches_statsmodels():
 
 def test_hand_worked_dimension():
     # 3 x M, 1 x F: p = .75/.25; H = 0.562335; ratio = H / ln 2 = 0.811278
-    r = prof("sex\nM\nM\nM\nF\n\n")
+    # The score of version 2 (score rule v2): entropy_ratio * 100, the plain mean (SPEC 5)
+    r = prof("sex\nM\nM\nM\nF\n\n", score_rule="v2")
     d = dim(r, "sex")
     assert d["entropy_ratio"] == 0.8113
     assert d["dimension_score"] == 81
+    assert d["score_ci"] is None and d["score_note"] is None and r["overall_ci"] is None
     assert d["imbalance_ratio"] == 3.0
     assert d["min_share"] == 0.25 and d["max_share"] == 0.75
     assert [g["label"] for g in d["groups"]] == ["M", "F"]
     assert all(g["small_group"] for g in d["groups"])
     assert d["under_represented"] == []
     assert r["overall_score"] == 81 and r["grade"] == "B"
-    # imbalance_ratio >= 3.0 is flagged (inclusive); both groups are small, so the flag
-    # compares with the smallest and says its count (SPEC 6)
-    assert r["flags"] == ["sex: imbalance ratio 3.0 ('M' vs 'F', 1 rows)"]
-    r = prof("sex\nM\nM\nM\nF\n\n", min_group_size=0)
+    # imbalance_ratio >= 3.0 is flagged (inclusive), between two groups of min_group_size
+    # rows; both are small here, so there is no imbalance finding (version 2 compared with
+    # the smallest group, "('M' vs 'F', 1 rows)"; SPEC 6). The findings are the same under
+    # every score rule.
+    assert r["flags"] == []
+    r = prof("sex\nM\nM\nM\nF\n\n", min_group_size=0, score_rule="v2")
     assert r["flags"] == ["sex: imbalance ratio 3.0 ('M' vs 'F')"]
+    # Score rule v3 (the default): 4 rows are fewer than min_group_size, so no score, no
+    # grade, and a note says why (SPEC 5)
+    r = prof("sex\nM\nM\nM\nF\n\n")
+    d = dim(r, "sex")
+    assert d["entropy_ratio"] == 0.8113
+    assert (d["dimension_score"], d["score_ci"]) == (None, None)
+    assert d["score_note"] == "fewer than 100 rows (4)"
+    assert (r["overall_score"], r["overall_ci"], r["grade"]) == (None, None, None)
+    assert r["flags"] == [
+        "sex: too few rows to score (fewer than 100 rows (4)); shares are shown",
+        "no dimension has enough rows to score (sex); the grade is not given",
+    ]
+    # With min_group_size 0 the rows are enough, but not the interval: both groups weigh 1
+    # (K = 2, L = ln 2), so balance = 0.811278; the delta method's gradient is
+    # g_i = -(ln p_i + H) / ln 2 = (-0.396, 1.189), var = (.75 g1^2 + .25 g2^2) / 4 = 0.11776,
+    # half = Z * sqrt(var) = 0.6726: [0.1387, 1], 86 points wide > 30
+    r = prof("sex\nM\nM\nM\nF\n\n", min_group_size=0)
+    assert dim(r, "sex")["score_note"] == "the score's interval is wider than 30 points (14-100)"
+    assert r["flags"] == [
+        "sex: imbalance ratio 3.0 ('M' vs 'F')",
+        "sex: too few rows to score (the score's interval is wider than 30 points (14-100)); "
+        "shares are shown",
+        "no dimension has enough rows to score (sex); the grade is not given",
+    ]
 
 
 def test_groups_ordered_by_count_then_code_point():
@@ -89,20 +117,37 @@ def test_under_represented_uses_the_unrounded_share_and_min_share_option():
 
 
 def test_missing_flag_and_single_group_dimension():
-    r = prof("race\nA\nA\nNA\n")
+    r = prof("race\nA\nA\nNA\n", score_rule="v2")
     d = dim(r, "race")
     assert d["missing_count"] == 1 and d["missing_pct"] == 0.3333
     assert d["dimension_score"] == 0 and d["entropy_ratio"] == 0.0
     assert d["imbalance_ratio"] == 1.0
     assert r["flags"] == ["race: 33.3% missing"]
-    assert prof("race\nA\nA\nNA\n", missing_flag=0.34)["flags"] == []
+    assert prof("race\nA\nA\nNA\n", missing_flag=0.34, score_rule="v2")["flags"] == []
+    # v3: one group holding every row balances nothing (H = 0) and its gradient is 0, so
+    # with enough rows for the size rule it scores 0 [0, 0], grade F
+    r = prof("race\nA\nA\nNA\n", min_group_size=1)
+    d = dim(r, "race")
+    assert (d["dimension_score"], d["score_ci"], d["score_note"]) == (0, [0, 0], None)
+    assert (r["overall_score"], r["overall_ci"], r["grade"]) == (0, [0, 0], "F")
+    assert r["flags"] == ["race: 33.3% missing"]
 
 
 def test_empty_named_dimension_scores_zero():
-    r = prof("race,x\nNA,1\n?,1\n")
+    r = prof("race,x\nNA,1\n?,1\n", score_rule="v2")
     d = dim(r, "race")
     assert d["n_groups"] == 0 and d["min_share"] is None and d["imbalance_ratio"] is None
     assert r["overall_score"] == 0 and r["grade"] == "F"
+    # v3: a dimension without rows is not scored, whatever min_group_size (SPEC 5)
+    for size, least in ((100, 100), (0, 1)):
+        r = prof("race,x\nNA,1\n?,1\n", min_group_size=size)
+        d = dim(r, "race")
+        assert (d["dimension_score"], d["score_ci"]) == (None, None)
+        assert d["score_note"] == f"fewer than {least} rows (0)"
+        assert (r["overall_score"], r["overall_ci"], r["grade"]) == (None, None, None)
+        assert r["flags"][-1] == (
+            "no dimension has enough rows to score (race); the grade is not given"
+        )
 
 
 def test_no_dimension_means_no_score():
@@ -113,9 +158,21 @@ def test_no_dimension_means_no_score():
 
 def test_overall_score_is_mean_rounded_half_up():
     # sex uniform (100) + race 3:1 (81) -> 90.5 -> 91
-    r = prof("sex,race\nM,A\nF,A\nM,A\nF,B\n")
+    r = prof("sex,race\nM,A\nF,A\nM,A\nF,B\n", score_rule="v2")
     assert [d["dimension_score"] for d in r["dimensions"]] == [100, 81]
     assert r["overall_score"] == 91 and r["grade"] == "A"
+    # v3, the same shares in 400 rows: sex 100 [100, 100] (exact balance: a point);
+    # race 3:1 balance 0.811278, half = Z * sqrt(0.47106 / 400) = 0.0673: [74, 88].
+    # Mean 90.5 -> 91, under the cap of the worst (81, B: 100); overall_ci is the mean of
+    # each end, (100 + 74) / 2 = 87 and (100 + 88) / 2 = 94, under the caps of 74 (B: 100)
+    # and 88 (A: 100)
+    rows = "".join(f"{'MF'[i % 2]},{'A' if i < 300 else 'B'}\n" for i in range(400))
+    r = prof("sex,race\n" + rows)
+    assert [(d["dimension_score"], d["score_ci"]) for d in r["dimensions"]] == [
+        (100, [100, 100]),
+        (81, [74, 88]),
+    ]
+    assert (r["overall_score"], r["overall_ci"], r["grade"]) == (91, [87, 94], "A")
 
 
 def test_numeric_age_bands_plausibility_and_skewness():
@@ -141,7 +198,13 @@ def test_numeric_age_bands_plausibility_and_skewness():
     assert d["age_mode"] == "numeric"
     assert counts(r, "age") == {"0-17": 4, "18-29": 2, "30-44": 2, "45-59": 1, "60-74": 1, "75+": 2}
     assert d["implausible_count"] == 2 and d["missing_count"] == 3
-    assert r["flags"][-1] == "age: 20.0% missing (2 implausible ages treated as missing)"
+    # 12 plausible ages are too few to score (v3, SPEC 5): the note follows the
+    # dimension's own lines
+    assert r["flags"] == [
+        "age: 20.0% missing (2 implausible ages treated as missing)",
+        "age: too few rows to score (fewer than 100 rows (12)); shares are shown",
+        "no dimension has enough rows to score (age); the grade is not given",
+    ]
     from scipy.stats import skew
 
     vals = [float(a) for a in ages if a not in ("NA", "121", "-1")]
@@ -188,10 +251,22 @@ def test_intersection_gaps_and_flags():
     r = prof("sex,race\n" + "\n".join(rows) + "\n", min_share=0.0)
     inter = r["intersections"][0]
     assert inter["dims"] == ["sex", "race"] and inter["n_cells"] == 6
+    # expected: the cell's count under independence, row total * column total / 262
+    # (M 152, F 110; A 250, B 2, C 10): 152 * 10 / 262 = 5.80, 152 * 2 / 262 = 1.16,
+    # 110 * 2 / 262 = 0.84 (SPEC 4)
     assert inter["cells"] == [
-        {"a": "M", "b": "C", "count": 0, "share": 0.0},
-        {"a": "M", "b": "B", "count": 2, "share": 0.0076},
-        {"a": "F", "b": "B", "count": 0, "share": 0.0},
+        {"a": "M", "b": "C", "count": 0, "share": 0.0, "expected": 5.8},
+        {"a": "M", "b": "B", "count": 2, "share": 0.0076, "expected": 1.16},
+        {"a": "F", "b": "B", "count": 0, "share": 0.0, "expected": 0.84},
+    ]
+    from scipy.stats.contingency import expected_freq
+
+    table = [[150, 2, 0], [100, 0, 10]]  # M, F x A, B, C
+    want = expected_freq(table)
+    assert [c["expected"] for c in inter["cells"]] == [
+        round_half_up(float(want[0][2]), 2),
+        round_half_up(float(want[0][1]), 2),
+        round_half_up(float(want[1][1]), 2),
     ]
     assert r["flags"][-3:] == [
         "sex x race: 'M' x 'C' is absent (0 rows)",
@@ -206,7 +281,11 @@ def test_cross_option_and_unknown_cross():
     assert r["intersections"][0]["dims"] == ["region", "sex"]
     r = prof(data, cross="sex,nope")
     assert r["intersections"] == []
-    assert r["flags"][-1] == "cross: 'nope' is not a profiled dimension"
+    # the cross note, then (2 rows are too few to score, v3) the no-grade note (SPEC 6)
+    assert r["flags"][-2:] == [
+        "cross: 'nope' is not a profiled dimension",
+        "no dimension has enough rows to score (sex, race, region); the grade is not given",
+    ]
 
 
 def test_more_than_ten_gaps_are_summarised():

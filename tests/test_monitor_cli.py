@@ -280,9 +280,9 @@ def test_html_report_is_written_and_escaped(tmp_path: Path, capsys) -> None:
     assert html.startswith("<!DOCTYPE html>")
     assert "&lt;script&gt;x&lt;/script&gt;" in html and "<script>" not in html
     assert "<table>" in html and "Wilson" in html
-    assert "wrote HTML report" in err
+    assert "wrote the HTML report" in err
     code, _, err = cli(capsys, path, *BASE, "--html", str(tmp_path / "no" / "r.html"))
-    assert code == 2 and err.startswith("faircode: error: cannot write HTML report")
+    assert code == 2 and err.startswith("faircode: error: cannot write the HTML report")
 
 
 def test_output_formats_are_exclusive(tmp_path: Path, capsys) -> None:

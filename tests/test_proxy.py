@@ -513,9 +513,16 @@ def test_without_proxy_hints_the_result_is_mains(tmp_path):
     ours = faircode.profile(COMPAS, opts={"proxy_hints": True})
     plain = faircode.profile(COMPAS)
     flags = [f for f in ours.pop("flags") if not f.startswith("proxy: ")]
+    # the hints' lines are notes of kind proxy (SPEC 18): not tests of the family, so the
+    # evidence block and every other finding stay as they are without hints
+    entries = ours.pop("findings")
+    proxy = [f for f in entries if f["kind"] == "proxy"]
+    assert proxy and all(f["severity"] == "note" and f["text"].startswith("proxy: ") for f in proxy)
     del ours["proxy_hints"]
-    assert to_json(ours) == to_json({k: v for k, v in plain.items() if k != "flags"})
+    rest = {k: v for k, v in plain.items() if k not in ("flags", "findings")}
+    assert to_json(ours) == to_json(rest)
     assert flags == plain["flags"]
+    assert [f for f in entries if f["kind"] != "proxy"] == plain["findings"]
 
 
 def test_labels_are_the_intersections_after_recode_na_and_age_bands(tmp_path):

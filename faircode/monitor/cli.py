@@ -9,11 +9,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from ..cliparse import Parser, default_help, usage_error
-from ..errors import EXIT_BROKEN_PIPE, EXIT_FAIL, EXIT_INPUT, EXIT_OK, EXIT_UNMEASURED
+from ..errors import (
+    EXIT_BROKEN_PIPE,
+    EXIT_FAIL,
+    EXIT_INPUT,
+    EXIT_OK,
+    EXIT_UNMEASURED,
+    FaircodeError,
+)
 from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD
 from ..safetext import shown
 from .errors import MonitorInputError
@@ -178,15 +184,8 @@ def evaluate_command(args: argparse.Namespace) -> int:
     from ..render import check_exports, format_of, render_as, write_exports
     from .core import evaluate
 
-    if args.html and _same_file(args.html, args.file):
-        print(
-            f"faircode: error: --html {shown(args.html)} is the input file; "
-            "write the report to another path",
-            file=sys.stderr,
-        )
-        return EXIT_INPUT
     try:
-        check_exports(args, [args.file])
+        check_exports(args, [args.file])  # --html and the exports (SPEC 6.1)
     except InputError as exc:
         print(f"faircode: error: {shown(exc)}", file=sys.stderr)
         return EXIT_INPUT
@@ -214,29 +213,20 @@ def evaluate_command(args: argparse.Namespace) -> int:
         print(f"faircode: error: {shown(exc)}", file=sys.stderr)
         return EXIT_INPUT
     if args.html:
+        from ..atomic import write_output
+
         try:
-            Path(args.html).write_text(
-                render_as("fairness evaluate", "html", report), encoding="utf-8"
+            write_output(
+                args.html, render_as("fairness evaluate", "html", report), "the HTML report"
             )
-        except OSError as exc:
-            print(
-                f"faircode: error: cannot write HTML report to {shown(args.html)}: "
-                f"{exc.strerror or exc}; check the directory exists",
-                file=sys.stderr,
-            )
+        except InputError as exc:
+            print(f"faircode: error: {shown(exc)}", file=sys.stderr)
             return EXIT_INPUT
-        print(f"faircode: wrote HTML report to {shown(args.html)}", file=sys.stderr)
+        print(f"faircode: wrote the HTML report to {shown(args.html)}", file=sys.stderr)
     sys.stdout.flush()
     if not args.gate:
         return EXIT_OK
     return _gate(report, args.allow_unmeasured)
-
-
-def _same_file(a: str, b: str) -> bool:
-    try:
-        return Path(a).resolve() == Path(b).resolve() or Path(a).samefile(b)
-    except OSError:
-        return False
 
 
 def build_parser(prog: str = "faircode") -> argparse.ArgumentParser:
@@ -249,11 +239,22 @@ def build_parser(prog: str = "faircode") -> argparse.ArgumentParser:
 
 def run(argv: list[str]) -> int:
     """Run ``faircode`` with ``argv`` (e.g. ``["fairness", "evaluate", ...]``); exit code."""
+    from ..safetext import fit_stdout
+
+    fit_stdout()  # any encoding: escapes, never UnicodeEncodeError
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help (0) or a usage error (2)
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
+    except BrokenPipeError:  # --help | head
+        from ..cli import _silence_stdout
+
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except FaircodeError as exc:  # --help into a full disk
+        print(f"faircode: error: {shown(exc)}", file=sys.stderr)
+        return exc.exit_code
     try:
         code = int(args.func(args))
         sys.stdout.flush()

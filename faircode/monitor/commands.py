@@ -1,8 +1,8 @@
 """CLI for the prediction store, the registry and the gate (SPEC section 15).
 
-``faircode fairness log | label | validate | config | show | apply | slice | report |
-gate | audit``. Errors are one ``faircode: error: ...`` line and exit 2; ``gate`` exits
-like ``evaluate --gate`` (0 pass, 1 exceeded, 3 unmeasured, 2 error).
+``faircode fairness log | label | remove-batch | validate | config | show | apply | slice |
+report | gate | audit``. Errors are one ``faircode: error: ...`` line and exit 2; ``gate``
+exits like ``evaluate --gate`` (0 pass, 1 exceeded, 3 unmeasured, 2 error).
 """
 
 from __future__ import annotations
@@ -90,6 +90,14 @@ def _yaml_path(args: argparse.Namespace) -> Path:
 
 
 # -- log / label ----------------------------------------------------------------
+def _declared_task(args: argparse.Namespace) -> str | None:
+    """The task the registry in force declares for the model (None: inferred)."""
+    from .control import registry_state
+
+    reg = registry_state(args.store, args.model, _yaml_path(args))["in_force"]
+    return None if reg is None else reg.task
+
+
 def cmd_log(args: argparse.Namespace) -> int:
     from .audit import actor
     from .ingest import log_predictions
@@ -107,6 +115,7 @@ def cmd_log(args: argparse.Namespace) -> int:
         at_col=args.at,
         actor_name=actor(),
         progress=_progress(),
+        task=_declared_task(args),
     )
     if s["duplicate_of"] is not None:
         print(
@@ -139,6 +148,7 @@ def cmd_label(args: argparse.Namespace) -> int:
         label_col=args.label,
         actor_name=actor(),
         progress=_progress(),
+        task=_declared_task(args),
     )
     if s["duplicate_of"] is not None:
         print(
@@ -155,6 +165,37 @@ def cmd_label(args: argparse.Namespace) -> int:
         )
     if args.json:
         print(json.dumps(s))
+    return EXIT_OK
+
+
+def cmd_remove_batch(args: argparse.Namespace) -> int:
+    from .audit import actor
+    from .ingest import remove_batch
+
+    r = remove_batch(args.store, args.model, args.batch, reason=args.reason, actor_name=actor())
+    if r["kind"] == "predictions":
+        what = f"{r['predictions_removed']} predictions of version {r['version']}"
+        if r["labels_waiting_again"]:
+            what += f"; {r['labels_waiting_again']} of their labels wait again as orphans"
+        if r["labels_removed"]:
+            what += (
+                f"; {r['labels_removed']} labels stored before label batches were recorded "
+                "went with them"
+            )
+    else:
+        what = f"{r['labels_removed']} labels, {r['orphan_labels_removed']} orphan labels"
+    print(
+        f"faircode: removed batch {r['batch']} of {r['model']} ({r['kind']}, "
+        f"{r['file'] or 'no file recorded'}): {what} (audit row {r['audit']['id']}); "
+        "the same file can be sent again",
+        file=sys.stderr,
+    )
+    if args.json:
+        print(
+            json.dumps(
+                {k: v for k, v in r.items() if k != "audit"} | {"audit_id": r["audit"]["id"]}
+            )
+        )
     return EXIT_OK
 
 
@@ -373,20 +414,41 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from . import audit
     from .store import model_key
 
-    rows = audit.entries(args.store, model_key(args.model))
-    problems = audit.verify(args.store) if args.verify else []
+    printing_head = args.head == ""
+    expected = audit.parse_head(args.head) if args.head else None
+    verify = args.verify or args.head is not None
+    if args.model is None and not verify:
+        raise MonitorInputError(
+            "name a MODEL to list its audit events, or pass --verify or --head for the whole chain"
+        )
+    chain = audit.entries(args.store) if verify else []
+    problems = audit.verify(args.store, chain) if verify else []
+    if expected is not None:
+        problems += audit.verify_head(chain, *expected)
+    rows = (
+        audit.entries(args.store, model_key(args.model))
+        if args.model is not None and not printing_head
+        else []
+    )
+    n, digest = audit.head(chain)
     if args.json:
         print(
             json.dumps(
                 {
                     "model": args.model,
                     "entries": rows,
-                    "verified": (not problems) if args.verify else None,
+                    "verified": (not problems) if verify else None,
                     "problems": problems,
+                    "head": {"rows": n, "hash": digest}
+                    if verify and not (printing_head and problems)
+                    else None,
                 },
                 indent=2,
             )
         )
+    elif printing_head:
+        if not problems:
+            print(f"{n}:{digest}")
     else:
         for e in rows:
             d = e["details"] if isinstance(e["details"], dict) else {}
@@ -399,25 +461,34 @@ def cmd_audit(args: argparse.Namespace) -> int:
                 extra.append("advisory: gate false")
             if d.get("would_exit") is not None:
                 extra.append(f"overrode exit {d['would_exit']}")
+            if d.get("batch") is not None:
+                extra.append(f"batch {d['batch']}")
             if d.get("reason"):
                 extra.append(f"reason: {d['reason']}")
             print(
                 f"{e['id']:>5}  {e['at']}  {e['actor']}  {e['event']}"
                 + (f"  ({'; '.join(extra)})" if extra else "")
             )
-        if not rows:
+        if args.model is not None and not rows:
             print(f"(no audit entries for {args.model})")
-    if args.verify:
+    if verify:
         if problems:
             for p in problems:
                 print(f"faircode: audit: BROKEN {p}", file=sys.stderr)
+            what = "no head printed; " if printing_head else ""
             print(
-                f"faircode: audit: verification FAILED ({len(problems)} problem(s))",
+                f"faircode: audit: verification FAILED ({what}{len(problems)} problem(s))",
                 file=sys.stderr,
             )
             return 1
-        n = len(audit.entries(args.store))
-        print(f"faircode: audit: chain verified ({n} rows, every hash matches)", file=sys.stderr)
+        against = ""
+        if expected is not None and expected[0]:
+            added = n - expected[0]
+            against = f"; row {expected[0]} matches the head, {added} row(s) added since"
+        print(
+            f"faircode: audit: chain verified ({n} rows, every hash matches{against})",
+            file=sys.stderr,
+        )
     return EXIT_OK
 
 
@@ -440,7 +511,7 @@ def add_store_commands(sub: Any) -> None:
     )
     p.add_argument("--at", metavar="COL", help="prediction time column (default: now)")
     p.add_argument("--json", action="store_true", help="print the batch summary as JSON")
-    _store_options(p, registry=False)
+    _store_options(p)
     p.set_defaults(func=_run(cmd_log))
 
     p = sub.add_parser("label", help="log ground-truth labels, joined by request id")
@@ -449,8 +520,16 @@ def add_store_commands(sub: Any) -> None:
     p.add_argument("--id", required=True, metavar="COL", help="request id column")
     p.add_argument("--label", required=True, metavar="COL", help="label column")
     p.add_argument("--json", action="store_true", help="print the batch summary as JSON")
-    _store_options(p, registry=False)
+    _store_options(p)
     p.set_defaults(func=_run(cmd_label))
+
+    p = sub.add_parser("remove-batch", help="remove a bad batch of predictions or labels (audited)")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("batch", metavar="BATCH", type=int, help="the batch id (log and label print it)")
+    p.add_argument("--reason", required=True, metavar="TEXT", help="why (kept in the audit log)")
+    p.add_argument("--json", action="store_true", help="print what was removed as JSON")
+    _store_options(p, registry=False)
+    p.set_defaults(func=_run(cmd_remove_batch))
 
     p = sub.add_parser("validate", help="check fairness.yaml strictly (for CI)")
     p.add_argument("file", metavar="FILE", nargs="?", help="registry (default fairness.yaml)")
@@ -514,9 +593,24 @@ def add_store_commands(sub: Any) -> None:
     _store_options(p)
     p.set_defaults(func=_run(cmd_gate))
 
-    p = sub.add_parser("audit", help="the audit log of a model; --verify checks the chain")
-    p.add_argument("model", metavar="MODEL")
-    p.add_argument("--verify", action="store_true", help="verify the whole hash chain")
+    p = sub.add_parser(
+        "audit",
+        help="the audit log of a model; --verify checks the chain, --head anchors it",
+    )
+    p.add_argument("model", metavar="MODEL", nargs="?", help="list this model's events")
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="verify the whole hash chain and that the store's state has its audit rows",
+    )
+    p.add_argument(
+        "--head",
+        nargs="?",
+        const="",
+        metavar="ROWS:HASH|FILE",
+        help="alone: verify, then print the chain's head (row count and last hash) to keep "
+        "outside the store; with a head printed earlier: verify against it",
+    )
     p.add_argument("--json", action="store_true")
     _store_options(p, registry=False)
     p.set_defaults(func=_run(cmd_audit))

@@ -8,9 +8,10 @@ entries), :mod:`.disparities` (the disparity list), :mod:`.engines` (per-slice c
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import pandas as pd
@@ -77,13 +78,16 @@ def evaluate(
     min_samples: int = FAIRNESS_MIN_SAMPLES,
     intersect: bool = False,
     engine: str = "auto",
+    opener: Callable[[str, str], tuple[BinaryIO, bool]] | None = None,
 ) -> dict[str, Any]:
     """Evaluate a model's predictions per slice and return the report (see schema.json).
 
     ``data`` is a DataFrame or a path to a CSV, Parquet or JSON lines file. Give either
     ``pred`` (a prediction column) or ``score`` with ``decision_threshold`` (prediction =
     ``score >= decision_threshold``). Rows whose label is missing are predictions
-    awaiting a label. Raises :class:`MonitorInputError` for bad input.
+    awaiting a label. Raises :class:`MonitorInputError` for bad input. ``opener(path,
+    label)`` opens a path instead of the profiler's ``open_input`` (the MCP server's
+    confined open, SPEC 11); the file is read from what it returns only.
     """
     attr_list = [attrs] if isinstance(attrs, str) else list(attrs)
     _check_settings(attr_list, threshold, min_samples, task)
@@ -128,7 +132,7 @@ def evaluate(
     else:
         source = str(data)
         source_path = source
-        frame = read_table(data, required)
+        frame = read_table(data, required, opener)
     engine_used = _resolve_engine(engine, len(frame))
     if len(frame) == 0:
         raise MonitorInputError(f"{source}: no data rows; the file has a header only")

@@ -5,6 +5,11 @@ rejects the whole batch with a message naming its line. Predictions and labels a
 joined per request id; a label with no prediction is kept as an orphan and joins its
 prediction when that arrives. Re-sending a batch changes nothing: the batch's digest
 is recognised, and a prediction already stored under its request id is kept.
+
+What a report needs is checked here, so the store never holds a row its reports cannot
+use (SPEC 15.3): magnitudes within evaluate's +-1e100, times within the ISO-8601 years
+0001..9999 (epoch seconds too), and 0/1 labels (and predictions) for a binary model,
+the task declared in the registry or inferred from the version's predictions.
 """
 
 from __future__ import annotations
@@ -24,11 +29,17 @@ import pandas as pd
 
 from . import rollup
 from .errors import MonitorInputError
+from .inputs import MAX_MAGNITUDE
 from .io import file_format, read_table
 from .store import ATTR_SLOTS, SLOT_COLUMNS, Store, model_key
 
 CHUNK_ROWS = 50_000
 Progress = Callable[[int, int], None] | None
+#: Epoch seconds of 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the ISO-8601 years a
+#: report can name as days (Python's date range).
+MIN_EPOCH = -62_135_596_800
+MAX_EPOCH = 253_402_300_799
+NOT_WRITTEN = "the batch was not written"
 
 
 def _where(fmt: str, index: int) -> str:
@@ -38,6 +49,12 @@ def _where(fmt: str, index: int) -> str:
     if fmt == "jsonl":
         return f"line {index + 1}"
     return f"row {index + 1}"
+
+
+def _at(fmt: str, index: int, ids: list[str] | None) -> str:
+    """``line N`` of a row, with its request id when the ids are known."""
+    rid = f" (request id {ids[index]!r})" if ids is not None else ""
+    return _where(fmt, index) + rid
 
 
 def _digest(path: Path, options: dict[str, Any]) -> str:
@@ -78,7 +95,13 @@ def _ids(series: pd.Series, column: str, fmt: str, source: str) -> list[str]:
 
 
 def _numbers(
-    series: pd.Series, column: str, role: str, fmt: str, source: str, required: bool
+    series: pd.Series,
+    column: str,
+    role: str,
+    fmt: str,
+    source: str,
+    required: bool,
+    ids: list[str] | None = None,
 ) -> np.ndarray:
     if pd.api.types.is_bool_dtype(series.dtype):
         values = series.astype("float64").to_numpy()
@@ -88,26 +111,37 @@ def _numbers(
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise MonitorInputError(
-                f"{source}: {_where(fmt, i)}: {role} {series.iloc[i]!r} in column {column!r} "
-                "is not a number; the batch was not written"
+                f"{source}: {_at(fmt, i, ids)}: {role} {series.iloc[i]!r} in column {column!r} "
+                f"is not a number; {NOT_WRITTEN}"
             )
     if np.isinf(values).any():
         i = int(np.flatnonzero(np.isinf(values))[0])
         raise MonitorInputError(
-            f"{source}: {_where(fmt, i)}: {role} in column {column!r} is infinite; "
-            "the batch was not written"
+            f"{source}: {_at(fmt, i, ids)}: {role} in column {column!r} is infinite; {NOT_WRITTEN}"
+        )
+    with np.errstate(invalid="ignore"):
+        huge = np.abs(values) > MAX_MAGNITUDE
+    if huge.any():
+        # evaluate refuses these too (SPEC 12.1): their squares overflow a double
+        i = int(np.flatnonzero(huge)[0])
+        raise MonitorInputError(
+            f"{source}: {_at(fmt, i, ids)}: {role} {values[i]:g} in column {column!r} is "
+            f"beyond +-1e100 (squared errors would overflow); rescale it; {NOT_WRITTEN}"
         )
     if required and np.isnan(values).any():
         i = int(np.flatnonzero(np.isnan(values))[0])
         raise MonitorInputError(
-            f"{source}: {_where(fmt, i)}: {role} column {column!r} is empty; every row needs "
-            f"its {role} (the batch was not written)"
+            f"{source}: {_at(fmt, i, ids)}: {role} column {column!r} is empty; every row "
+            f"needs its {role} ({NOT_WRITTEN})"
         )
     return values
 
 
-def _times(series: pd.Series, column: str, fmt: str, source: str) -> np.ndarray:
-    """Epoch seconds (UTC) of ``series``: ISO-8601 text, or numbers as epoch seconds."""
+def _times(
+    series: pd.Series, column: str, fmt: str, source: str, ids: list[str] | None = None
+) -> np.ndarray:
+    """Epoch seconds (UTC) of ``series``: ISO-8601 text, or numbers as epoch seconds,
+    within the years 0001..9999 either way."""
     numeric = pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
         series.dtype
     )
@@ -125,14 +159,50 @@ def _times(series: pd.Series, column: str, fmt: str, source: str) -> np.ndarray:
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise MonitorInputError(
-            f"{source}: {_where(fmt, i)}: time {series.iloc[i]!r} in column {column!r} is "
-            "not an ISO-8601 date/time or epoch seconds; the batch was not written"
+            f"{source}: {_at(fmt, i, ids)}: time {series.iloc[i]!r} in column {column!r} is "
+            f"not an ISO-8601 date/time or epoch seconds; {NOT_WRITTEN}"
         )
     if parsed is not None:
         epoch = pd.Timestamp("1970-01-01", tz="UTC")
-        return ((parsed - epoch) // pd.Timedelta(seconds=1)).to_numpy(dtype=np.int64)
-    assert values is not None
-    return np.floor(values).astype(np.int64)
+        seconds = ((parsed - epoch) // pd.Timedelta(seconds=1)).to_numpy(dtype=np.int64)
+        outside = (seconds < MIN_EPOCH) | (seconds > MAX_EPOCH)
+    else:
+        assert values is not None
+        # compared as floats: 1e30 would not fit an int64
+        outside = (values < MIN_EPOCH) | (values >= MAX_EPOCH + 1)
+        seconds = np.floor(np.where(outside, 0, values)).astype(np.int64)
+    if outside.any():
+        # a report names each prediction's UTC day as a date: years 0001..9999
+        i = int(np.flatnonzero(outside)[0])
+        raise MonitorInputError(
+            f"{source}: {_at(fmt, i, ids)}: time {series.iloc[i]!r} in column {column!r} is "
+            "outside 0001-01-01T00:00:00Z..9999-12-31T23:59:59Z (epoch seconds "
+            f"{MIN_EPOCH}..{MAX_EPOCH}); {NOT_WRITTEN}"
+        )
+    return seconds
+
+
+def _not_binary(
+    source: str, fmt: str, ids: list[str], values: np.ndarray, role: str, column: str, why: str
+) -> None:
+    """Refuse the first value of ``values`` other than 0 and 1 (a binary task's)."""
+    off = ~np.isin(values, (0.0, 1.0))
+    if off.any():
+        i = int(np.flatnonzero(off)[0])
+        raise MonitorInputError(
+            f"{source}: {_at(fmt, i, ids)}: {role} {values[i]:g} in column {column!r} is not "
+            f"0 or 1, but {why}; encode {role}s as 0/1 or declare task: regression in the "
+            f"registry; {NOT_WRITTEN}"
+        )
+
+
+def binary_versions(store: Store, key: str) -> set[str]:
+    """Versions of ``key`` whose stored predictions are all 0 or 1 (inferred binary)."""
+    rows = store.query(
+        "SELECT version, SUM(n_nonbinary_pred) FROM slice_stats WHERE model = ? GROUP BY version",
+        (key,),
+    )
+    return {str(v) for v, nb in rows if not nb}
 
 
 def _begin_batch(store: Store, model: str, kind: str, digest: str) -> tuple[str, int | None]:
@@ -322,8 +392,11 @@ def log_predictions(
     at_col: str | None = None,
     actor_name: str = "unknown",
     progress: Progress = None,
+    task: str | None = None,
 ) -> dict[str, Any]:
-    """Write one prediction batch; returns a summary (``duplicate_of`` for a re-sent one)."""
+    """Write one prediction batch; returns a summary (``duplicate_of`` for a re-sent one).
+
+    ``task`` is the task declared in the registry in force (None: inferred)."""
     if not version or not str(version).strip():
         raise MonitorInputError("--version is empty; name the model version being logged")
     if not attrs:
@@ -366,15 +439,18 @@ def log_predictions(
     ids = _ids(frame[id_col], id_col, fmt, source)
     if score is not None:
         assert decision_threshold is not None
-        scores = _numbers(frame[score], score, "score", fmt, source, True)
+        scores = _numbers(frame[score], score, "score", fmt, source, True, ids)
         preds = (scores >= decision_threshold).astype("float64")
     else:
         assert pred is not None
         scores = None
-        preds = _numbers(frame[pred], pred, "prediction", fmt, source, True)
+        preds = _numbers(frame[pred], pred, "prediction", fmt, source, True, ids)
+        if task == "binary":
+            why = f"model {model_key(model)} is binary (task: binary in the registry)"
+            _not_binary(source, fmt, ids, preds, "prediction", pred, why)
     n = len(frame)
     if at_col is not None:
-        at = _times(frame[at_col], at_col, fmt, source)
+        at = _times(frame[at_col], at_col, fmt, source, ids)
     else:
         at = np.full(n, int(time.time()), dtype=np.int64)
     day = at // 86400
@@ -431,6 +507,10 @@ def log_predictions(
             rollup.rebuild(store, key)
         joined = 0
         if store.one("SELECT COUNT(*) FROM orphan_labels WHERE model = ?", (key,)):
+            binary = task == "binary" or (
+                task is None and str(version) in binary_versions(store, key)
+            )
+            _check_waiting_labels(store, key, batch, binary, ids, fmt, source, str(version))
             rollup.add_label_delta(
                 store,
                 key,
@@ -438,7 +518,8 @@ def log_predictions(
                 (key,),
             )
             joined = store.execute(
-                "UPDATE predictions SET label = o.label, labelled_at = o.at FROM orphan_labels o "
+                "UPDATE predictions SET label = o.label, labelled_at = o.at, label_batch = o.batch "
+                "FROM orphan_labels o "
                 "WHERE predictions.model = ? AND o.model = predictions.model "
                 "AND o.request_id = predictions.request_id",
                 (key,),
@@ -470,8 +551,12 @@ def log_labels(
     label_col: str,
     actor_name: str = "unknown",
     progress: Progress = None,
+    task: str | None = None,
 ) -> dict[str, Any]:
-    """Write one label batch, joined to the predictions by request id."""
+    """Write one label batch, joined to the predictions by request id.
+
+    ``task`` is the task declared in the registry in force; when it is None, a label
+    joining a prediction of a version whose predictions are all 0/1 must be 0 or 1."""
     required = {id_col: "--id"}
     required.setdefault(label_col, "--label")
     p = Path(path)
@@ -482,7 +567,10 @@ def log_labels(
     frame, fmt, p = _read(p, required)
     source = str(p)
     ids = _ids(frame[id_col], id_col, fmt, source)
-    labels = _numbers(frame[label_col], label_col, "label", fmt, source, True)
+    labels = _numbers(frame[label_col], label_col, "label", fmt, source, True, ids)
+    if task == "binary":
+        why = f"model {model_key(model)} is binary (task: binary in the registry)"
+        _not_binary(source, fmt, ids, labels, "label", label_col, why)
     n = len(frame)
     now = int(time.time())
     with store.transaction():
@@ -521,13 +609,16 @@ def log_labels(
                 done += len(part)
                 if progress is not None:
                     progress(done, n)
+        if task is None and not np.isin(labels, (0.0, 1.0)).all():
+            _check_inferred_binary(store, key, ids, fmt, source, label_col)
         replaced = rollup.add_label_delta(
             store, key, "incoming_labels t JOIN predictions p ON p.request_id = t.request_id", ()
         )
         joined = store.execute(
-            "UPDATE predictions SET label = t.label, labelled_at = ? FROM incoming_labels t "
+            "UPDATE predictions SET label = t.label, labelled_at = ?, label_batch = ? "
+            "FROM incoming_labels t "
             "WHERE predictions.model = ? AND predictions.request_id = t.request_id",
-            (now, key),
+            (now, batch, key),
         ).rowcount
         orphans = (
             0
@@ -552,3 +643,171 @@ def log_labels(
         "orphans": orphans,
         "replaced": replaced,
     }
+
+
+def _check_inferred_binary(
+    store: Store, key: str, ids: list[str], fmt: str, source: str, column: str
+) -> None:
+    """Inside a label batch (``incoming_labels`` loaded): refuse it when a label other
+    than 0/1 joins a prediction of a version inferred binary, naming its first line."""
+    versions = sorted(binary_versions(store, key))
+    if not versions:
+        return
+    marks = ", ".join("?" for _ in versions)
+    rows = store.query(
+        "SELECT t.request_id, t.label, p.version FROM incoming_labels t JOIN predictions p "
+        "ON p.model = ? AND p.request_id = t.request_id WHERE t.label <> 0 AND t.label <> 1 "
+        f"AND p.version IN ({marks}) LIMIT 10000",
+        (key, *versions),
+    )
+    if not rows:
+        return
+    line = {rid: i for i, rid in enumerate(ids)}
+    rid, value, version = min(rows, key=lambda r: line[r[0]])
+    raise MonitorInputError(
+        f"{source}: {_at(fmt, line[rid], ids)}: label {value:g} in column {column!r} is not 0 "
+        f"or 1, but model {key} version {version} is binary (inferred: every prediction "
+        "is 0 or 1); encode labels as 0/1 or declare task: regression in the registry; "
+        f"{NOT_WRITTEN}"
+    )
+
+
+def _check_waiting_labels(
+    store: Store,
+    key: str,
+    batch: int,
+    binary: bool,
+    ids: list[str],
+    fmt: str,
+    source: str,
+    version: str,
+) -> None:
+    """Inside a prediction batch: refuse it when a waiting (orphan) label about to join
+    one of its predictions is one its reports could not use."""
+    bad = f"ABS(o.label) > {MAX_MAGNITUDE!r}"
+    if binary:
+        bad += " OR (o.label <> 0 AND o.label <> 1)"
+    rows = store.query(
+        "SELECT o.request_id, o.label, o.batch FROM orphan_labels o JOIN predictions p "
+        "ON p.model = o.model AND p.request_id = o.request_id "
+        f"WHERE o.model = ? AND p.batch = ? AND ({bad}) LIMIT 10000",
+        (key, batch),
+    )
+    if not rows:
+        return
+    line = {rid: i for i, rid in enumerate(ids)}
+    rid, value, label_batch = min(rows, key=lambda r: line.get(r[0], len(ids)))
+    if abs(value) > MAX_MAGNITUDE:
+        why = "is beyond +-1e100"
+    else:
+        why = f"is not 0 or 1, but model {key} version {version} is binary"
+    where = _at(fmt, line[rid], ids) if rid in line else f"request id {rid!r}"
+    raise MonitorInputError(
+        f"{source}: {where}: its waiting label {value:g} (label batch {label_batch}) {why}; "
+        f"remove that label batch with: faircode fairness remove-batch {key} {label_batch} "
+        f"--reason TEXT; {NOT_WRITTEN}"
+    )
+
+
+REMOVED = "removed:"
+
+
+def remove_batch(
+    store: Store, model: str, batch: int, *, reason: str, actor_name: str = "unknown"
+) -> dict[str, Any]:
+    """Remove what batch ``batch`` of ``model`` wrote, in one transaction with its
+    ``fairness_batch_removed`` audit row (SPEC 15.3).
+
+    A prediction batch: the predictions it stored; labels joined to them that came from
+    a recorded label batch wait again as orphans (they join the predictions when those
+    are logged again), labels stored before label batches were recorded go with them.
+    A label batch: the labels it wrote (a label it replaced is not restored) and its
+    orphans. The batch row stays, marked removed (ids are never reused), and its digest
+    is released so the same file can be sent again. ``slice_stats`` are rebuilt.
+    """
+    from . import audit
+
+    if not reason or not reason.strip():
+        raise MonitorInputError("--reason is empty; say why the batch is removed")
+    key = model_key(model)
+    with store.transaction():
+        store.lock("faircode-batches")
+        row = store.execute(
+            "SELECT model, kind, digest, version, rows_in, rows_new, meta FROM batches "
+            "WHERE id = ?",
+            (batch,),
+        ).fetchone()
+        if row is None or row[0] != key:
+            listed = [
+                f"{i} ({k}{' ' + str(v) if v else ''})"
+                for i, k, v in store.query(
+                    "SELECT id, kind, version FROM batches WHERE model = ? AND kind NOT LIKE ? "
+                    "ORDER BY id DESC LIMIT 10",
+                    (key, REMOVED + "%"),
+                )
+            ]
+            known = ", ".join(listed) if listed else "none"
+            raise MonitorInputError(
+                f"model {key!r} has no batch {batch} (its latest batches: {known})"
+            )
+        _, kind, digest, version, rows_in, rows_new, meta = row
+        if kind.startswith(REMOVED):
+            raise MonitorInputError(
+                f"batch {batch} of model {key} was already removed; see "
+                f"'faircode fairness audit {key}'"
+            )
+        waiting = dropped = 0
+        if kind == "predictions":
+            labelled = "model = ? AND batch = ? AND label IS NOT NULL"
+            dropped = int(
+                store.one(
+                    f"SELECT COUNT(*) FROM predictions WHERE {labelled} AND label_batch IS NULL",
+                    (key, batch),
+                )
+                or 0
+            )
+            waiting = store.execute(
+                "INSERT INTO orphan_labels (model, request_id, label, at, batch) "
+                "SELECT model, request_id, label, labelled_at, label_batch FROM predictions "
+                f"WHERE {labelled} AND label_batch IS NOT NULL "
+                "ON CONFLICT (model, request_id) DO NOTHING",
+                (key, batch),
+            ).rowcount
+            predictions = store.execute(
+                "DELETE FROM predictions WHERE model = ? AND batch = ?", (key, batch)
+            ).rowcount
+            labels = dropped
+        else:
+            predictions = 0
+            labels = store.execute(
+                "UPDATE predictions SET label = NULL, labelled_at = NULL, label_batch = NULL "
+                "WHERE model = ? AND label_batch = ?",
+                (key, batch),
+            ).rowcount
+            dropped = store.execute(
+                "DELETE FROM orphan_labels WHERE model = ? AND batch = ?", (key, batch)
+            ).rowcount
+        store.execute(
+            "UPDATE batches SET kind = ?, digest = ? WHERE id = ?",
+            (REMOVED + kind, f"{REMOVED}{batch}:{digest}", batch),
+        )
+        rollup.rebuild(store, key)
+        try:
+            file = json.loads(meta).get("file")
+        except (ValueError, AttributeError):
+            file = None
+        details = {
+            "batch": batch,
+            "kind": kind,
+            "file": file,
+            "digest": digest,
+            "rows_in": rows_in,
+            "rows_new": rows_new,
+            "predictions_removed": predictions,
+            "labels_removed": labels,
+            "orphan_labels_removed": dropped if kind == "labels" else 0,
+            "labels_waiting_again": waiting,
+            "reason": reason,
+        }
+        entry = audit.append(store, "fairness_batch_removed", key, version, details)
+    return {"model": key, "version": version, "audit": entry, **details}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -49,7 +49,11 @@ def check_columns(available: Iterable[str], required: dict[str, str], source: st
     )
 
 
-def read_table(path: str | Path, required: dict[str, str]) -> pd.DataFrame:
+def read_table(
+    path: str | Path,
+    required: dict[str, str],
+    opener: Callable[[str, str], tuple[BinaryIO, bool]] | None = None,
+) -> pd.DataFrame:
     """Read the ``required`` columns (column name -> option that named it) of ``path``.
 
     CSV is read by the profiler's own reader (SPEC section 0): labels are the text as
@@ -59,7 +63,9 @@ def read_table(path: str | Path, required: dict[str, str]) -> pd.DataFrame:
     (a short row's missing cells as ``""``); `core` applies the label rule (trim,
     missing tokens) to each distinct value and parses the prediction, score and label
     columns as numbers.
-    ``-``, a FIFO or a process substitution is read once, as a stream.
+    ``-``, a FIFO or a process substitution is read once, as a stream. ``opener`` opens
+    the path instead of the profiler's `open_input` (the MCP server's confined open);
+    the file is read from what it returns only.
     """
     from ..errors import InputError
     from ..profiler import open_input
@@ -67,10 +73,10 @@ def read_table(path: str | Path, required: dict[str, str]) -> pd.DataFrame:
     name = "<stdin>" if str(path) == "-" else str(path)
     p = Path(path)
     try:
-        if str(path) == "-":
+        if str(path) == "-" and opener is None:
             fh, regular = sys.stdin.buffer, False
         else:
-            fh, regular = open_input(p, name)
+            fh, regular = (opener or open_input)(name, name)
     except InputError as exc:
         raise MonitorInputError(str(exc)) from None
     with fh:
@@ -87,7 +93,7 @@ def _read_open(
     fh: BinaryIO, p: Path, name: str, fmt: str | None, regular: bool, required: dict[str, str]
 ) -> pd.DataFrame:
     from ..errors import InputError
-    from ..formats import Prefixed, sniff_format
+    from ..formats import Prefixed, arrow_source, sniff_format
 
     wanted = set(required)
     try:
@@ -108,11 +114,11 @@ def _read_open(
         if fmt == "csv":
             return _read_csv(source, p, name, required)
         if fmt == "parquet":
-            data = (
-                source
-                if isinstance(source, Path)
-                else io.BytesIO(source if isinstance(source, bytes) else source.read())
-            )
+            if regular:  # the open file itself, never its name again (formats.arrow_source)
+                source = arrow_source(source)
+            elif not isinstance(source, bytes):
+                source = source.read()
+            data = source if isinstance(source, str) else io.BytesIO(source)
             df = pd.read_parquet(data)
         else:
             raw = source.read()

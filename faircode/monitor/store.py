@@ -9,6 +9,11 @@ Where the store is: ``--db URL|PATH``, else ``$FAIRCODE_DB``, else
 ``.faircode/monitor.db`` under the working directory. ``postgresql://...`` (or
 ``postgres://``) selects PostgreSQL through psycopg 3, imported only then (extra
 ``postgres``); ``sqlite:///path`` or any other text is a SQLite file path.
+
+A SQLite file that the process cannot write (the file or its directory is read-only:
+read-only media, another user's store) is opened for reading only (``mode=ro``, else
+``immutable=1``): reports work, and a command that writes says it cannot. A SQLite file
+holding another application's tables is refused unless it is empty.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -114,8 +120,19 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             "FOR EACH ROW EXECUTE FUNCTION faircode_audit_append_only()",
         ],
     ),
+    (
+        2,
+        [
+            # the label batch that wrote a prediction's label (NULL: no label, or a label
+            # stored before this migration), so a label batch can be removed (SPEC 15.3)
+            "ALTER TABLE predictions ADD COLUMN label_batch {INT}",
+        ],
+    ),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
+#: The tables every faircode store has (schema 1); a SQLite file with other tables and
+#: without these belongs to another application.
+STORE_TABLES = frozenset({"schema_version", "predictions", "batches", "audit"})
 
 
 def resolve_location(db: str | None) -> str:
@@ -148,6 +165,10 @@ class Store:
     def __init__(self, location: str) -> None:
         self.location = location
         self._in_tx = False
+        #: opened for reading only (SQLite file or directory not writable); see _writable
+        self.read_only: str | None = None
+        #: the schema version of the open store (older only when read-only)
+        self.version = SCHEMA_VERSION
         if _is_postgres(location):
             self.dialect = "postgresql"
             try:
@@ -168,26 +189,43 @@ class Store:
             self.dialect = "sqlite"
             path = location[len("sqlite:///") :] if location.startswith("sqlite:///") else location
             p = Path(path)
-            try:
-                p.parent.mkdir(parents=True, exist_ok=True)
-                self.conn = sqlite3.connect(
-                    str(p), timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
-                )
-                # WAL lets readers work while one process writes; the busy timeout makes
-                # a second writer wait for the lock instead of failing at once.
-                self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-                # The first switch to WAL takes the database's exclusive lock without the
-                # busy handler: processes opening a new store at once retry it.
-                self._retry_locked("PRAGMA journal_mode = WAL")
-                self.conn.execute("PRAGMA synchronous = NORMAL")
-                self.conn.execute("PRAGMA cache_size = -65536")  # 64 MiB
-                self.conn.execute("PRAGMA temp_store = MEMORY")
-                self.conn.execute("PRAGMA threads = 2")  # the sorter of a large GROUP BY
-            except (OSError, sqlite3.Error) as exc:
-                raise StoreError(
-                    f"cannot open the store {path}: {exc}; check --db / FAIRCODE_DB"
-                ) from None
-        self._migrate()
+            if p.exists() and not _writable(p):
+                self.conn, self.read_only = _open_read_only(p, path)
+            else:
+                self.conn = self._open_sqlite(p, path)
+        if self.read_only:
+            self._check_readable()
+        else:
+            self._migrate()
+
+    def _open_sqlite(self, p: Path, path: str) -> Any:
+        conn = None
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(
+                str(p), timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+            )
+            self.conn = conn
+            # before anything is written (switching to WAL rewrites the file header)
+            _refuse_foreign(conn, path)
+            # WAL lets readers work while one process writes; the busy timeout makes
+            # a second writer wait for the lock instead of failing at once.
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            # The first switch to WAL takes the database's exclusive lock without the
+            # busy handler: processes opening a new store at once retry it.
+            self._retry_locked("PRAGMA journal_mode = WAL")
+            _tune(conn)
+        except (OSError, sqlite3.Error) as exc:
+            if conn is not None:
+                conn.close()
+            raise StoreError(
+                f"cannot open the store {path}: {exc}; check --db / FAIRCODE_DB"
+            ) from None
+        except StoreError:
+            if conn is not None:
+                conn.close()
+            raise
+        return conn
 
     # -- SQL helpers -------------------------------------------------------------
     def sql(self, text: str) -> str:
@@ -216,6 +254,11 @@ class Store:
         if self._in_tx:
             yield self
             return
+        if self.read_only:
+            raise StoreError(
+                f"the store {self.location} is read-only ({self.read_only}); this command "
+                "writes to it: run it where the store is writable"
+            )
         self._in_tx = True
         try:
             if self.dialect == "sqlite":
@@ -297,8 +340,104 @@ class Store:
                     (version, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
                 )
 
+    def _check_readable(self) -> None:
+        """A read-only store: faircode's, not newer than the code; no migration runs
+        (an older schema is read as it is)."""
+        tables = _tables(self.conn)
+        if not tables:
+            raise StoreError(
+                f"the store {self.location} is empty and read-only ({self.read_only}); "
+                "nothing to read: check --db / FAIRCODE_DB"
+            )
+        current = self.schema_version()
+        if current > SCHEMA_VERSION:
+            raise StoreError(
+                f"the store {describe(self.location)} has schema version {current}, newer "
+                f"than this faircode ({SCHEMA_VERSION}); upgrade faircode"
+            )
+        self.version = current
+
     def schema_version(self) -> int:
         return int(self.one("SELECT MAX(version) FROM schema_version") or 0)
+
+
+def _writable(p: Path) -> bool:
+    """Whether this process may write the SQLite file ``p`` and create its journal
+    files (``-wal``, ``-shm``) next to it."""
+    parent = p.parent if str(p.parent) else Path(".")
+    return os.access(p, os.W_OK) and os.access(parent, os.W_OK)
+
+
+def _tune(conn: Any) -> None:
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA cache_size = -65536")  # 64 MiB
+    conn.execute("PRAGMA temp_store = MEMORY")
+    conn.execute("PRAGMA threads = 2")  # the sorter of a large GROUP BY
+
+
+def _tables(conn: Any) -> set[str]:
+    rows = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+    ).fetchall()
+    return {str(r[0]) for r in rows}
+
+
+def _refuse_foreign(conn: Any, path: str) -> None:
+    """A SQLite file is faircode's store, or empty; anything else is refused untouched."""
+    tables = _tables(conn)
+    if tables and not STORE_TABLES <= tables:
+        listed = sorted(tables)
+        shown = ", ".join(listed[:5]) + (f" and {len(listed) - 5} more" if len(listed) > 5 else "")
+        raise StoreError(
+            f"{path} is a SQLite database of another application (tables: {shown}), not a "
+            "faircode store; nothing was changed: pass --db a new or empty file"
+        )
+
+
+def _open_read_only(p: Path, path: str) -> tuple[Any, str]:
+    """Open a SQLite store the process cannot write: ``mode=ro`` (reads a write-ahead
+    log, needs its ``-shm`` file or the right to create it), else ``immutable=1`` (no
+    locks, no journal: for read-only media, refused when a ``-wal`` file holds changes
+    it would not see)."""
+    uri = "file:" + urllib.parse.quote(str(p.resolve()))
+    last: Exception | None = None
+    for query, why in (
+        ("mode=ro", "opened read-only: the file or its directory is not writable"),
+        ("immutable=1", "opened immutable: the file or its directory is not writable"),
+    ):
+        conn = None
+        try:
+            conn = sqlite3.connect(
+                f"{uri}?{query}",
+                uri=True,
+                timeout=BUSY_TIMEOUT_S,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            # the first read: a WAL store fails here without its -shm file
+            _refuse_foreign(conn, path)
+        except sqlite3.Error as exc:
+            if conn is not None:
+                conn.close()
+            last = exc
+            continue
+        except StoreError:
+            if conn is not None:
+                conn.close()
+            raise
+        wal = p.with_name(p.name + "-wal")
+        if query == "immutable=1" and wal.exists() and wal.stat().st_size > 0:
+            conn.close()
+            raise StoreError(
+                f"cannot read the store {path}: it is read-only and its write-ahead log "
+                f"{wal.name} holds changes that can only be read with write access to "
+                "the directory (or with its -shm file present)"
+            )
+        for stmt in ("PRAGMA cache_size = -65536", "PRAGMA temp_store = MEMORY"):
+            conn.execute(stmt)
+        return conn, why
+    raise StoreError(f"cannot open the read-only store {path}: {last}; check --db / FAIRCODE_DB")
 
 
 def open_store(db: str | None = None) -> Store:

@@ -15,6 +15,7 @@ import json
 import math
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from . import rollup
@@ -22,9 +23,14 @@ from .core import assemble_group, assemble_report
 from .counts import counts_from_cube as _sum_cube
 from .counts import metrics_from_counts
 from .errors import MonitorInputError
+from .inputs import MAX_MAGNITUDE
 from .registry import Registry
 from .slices import _Attribute, _slices_of
 from .store import SLOT_COLUMNS, Store, describe, model_key
+
+#: UTC days (since 1970-01-01) of 0001-01-01 and 9999-12-31: the days a report can name.
+MIN_DAY = -719_162
+MAX_DAY = 2_932_896
 
 GATED = (
     "demographic_parity_difference",
@@ -135,6 +141,7 @@ class _Context:
         since: str | None,
         until: str | None,
     ) -> None:
+        self.store = store
         self.key = _known_model(store, model)
         known_versions = versions(store, self.key)
         if version is None:
@@ -217,15 +224,129 @@ class _Context:
         if info["type"] == "binary":
             if frame["n_nonbinary_pred"].sum() > 0:
                 raise MonitorInputError(
-                    f"model {self.key} version {self.version}: predictions other than 0/1 in "
-                    "a binary task; set task: regression in the registry"
+                    self.rows_to_fix(
+                        "pred <> 0 AND pred <> 1",
+                        "with a prediction other than 0/1 in a binary task",
+                        "or set task: regression in the registry",
+                    )
+                    or self.unexplained()
                 )
             if frame["n_nonbinary_label"].sum() > 0:
                 raise MonitorInputError(
-                    f"model {self.key}: labels other than 0/1 but the task is binary; "
-                    "encode labels as 0/1 or set task: regression in the registry"
+                    self.rows_to_fix(
+                        "label IS NOT NULL AND label <> 0 AND label <> 1",
+                        "with a label other than 0/1 in a binary task",
+                        "or set task: regression in the registry",
+                        labels=True,
+                    )
+                    or self.unexplained()
                 )
         return info
+
+    def days(self) -> tuple[int | None, int | None]:
+        """The window's first day and the day after its last (None: open)."""
+        first = None if self.since is None else self.since // 86400
+        end = None if self.until is None else (self.until - 1) // 86400 + 1
+        return first, end
+
+    def rows_to_fix(
+        self, cond: str, what: str, alternative: str = "", labels: bool = False
+    ) -> str | None:
+        """One line naming the stored predictions of this version and window matching
+        ``cond`` (SQL over ``predictions``), their batches and how to remove them (None
+        when no row matches)."""
+        where = f"model = ? AND version = ? AND ({cond})"
+        params: list[Any] = [self.key, self.version]
+        first, end = self.days()
+        if first is not None:
+            where += " AND day >= ?"
+            params.append(first)
+        if end is not None:
+            where += " AND day < ?"
+            params.append(end)
+        # stores of schema 1 (read-only, so not migrated) do not record label batches
+        label_batch = "label_batch" if self.store.version >= 2 else "NULL"
+        count = int(self.store.one(f"SELECT COUNT(*) FROM predictions WHERE {where}", params))
+        head = f"model {self.key} version {self.version}"
+        if not count:
+            return None
+        ids = [
+            r[0]
+            for r in self.store.query(
+                f"SELECT request_id FROM predictions WHERE {where} ORDER BY request_id LIMIT 3",
+                params,
+            )
+        ]
+        pairs = self.store.query(
+            f"SELECT DISTINCT batch, {label_batch} FROM predictions WHERE {where} "
+            "ORDER BY batch LIMIT 50",
+            params,
+        )
+        more = f" and {count - len(ids)} more" if count > len(ids) else ""
+        rows = "row" if count == 1 else "rows"
+        named = ", ".join(repr(i) for i in ids)
+        if labels and all(lb is not None for _, lb in pairs):
+            batches = sorted({int(lb) for _, lb in pairs})
+            kind, note = "label batch", ""
+        else:
+            batches = sorted({int(b) for b, _ in pairs})
+            kind = "prediction batch"
+            note = (
+                " (their label batch is not recorded: labels stored before faircode "
+                "recorded it; the labels go with the predictions)"
+                if labels
+                else ""
+            )
+        listed = ", ".join(str(b) for b in batches[:5]) + (", ..." if len(batches) > 5 else "")
+        plural = "es" if len(batches) > 1 else ""
+        alt = f", {alternative}" if alternative else ""
+        return (
+            f"{head}: {count} stored {rows} {what}: request id {named}{more}; remove "
+            f"{kind}{plural} {listed}{note} with: faircode fairness remove-batch {self.key} "
+            f"{batches[0] if len(batches) == 1 else 'BATCH'} --reason TEXT{alt}"
+        )
+
+    def unexplained(self) -> str:
+        return (
+            f"model {self.key} version {self.version}: the stored statistics (slice_stats) "
+            "hold values no stored prediction explains: the store was changed outside faircode"
+        )
+
+    def check_cells(self, frame: pd.DataFrame) -> None:
+        """Refuse, naming the rows, what an older store may hold and a report cannot
+        use: days outside the years 0001..9999, values beyond evaluate's bounds."""
+        days = frame["day"].to_numpy()
+        if len(days) and (days.min() < MIN_DAY or days.max() > MAX_DAY):
+            raise MonitorInputError(
+                self.rows_to_fix(
+                    f"day < {MIN_DAY} OR day > {MAX_DAY}",
+                    "with a time outside 0001-01-01..9999-12-31",
+                    "then log it again with its times fixed",
+                )
+                or self.unexplained()
+            )
+        stats = frame[list(rollup.STATS)].to_numpy(dtype="float64")
+        n = frame["n_labelled"].to_numpy(dtype="float64") * (1 + 1e-9)
+        with np.errstate(all="ignore"):
+            bad = ~np.isfinite(stats).all(axis=1)
+            bad |= np.abs(frame["sum_label"].to_numpy()) > MAX_MAGNITUDE * n
+            bad |= np.abs(frame["sum_pred_labelled"].to_numpy()) > MAX_MAGNITUDE * n
+            bad |= frame["sum_abs_error"].to_numpy() > 2 * MAX_MAGNITUDE * n
+            bad |= frame["sum_sq_error"].to_numpy() > 4 * MAX_MAGNITUDE**2 * n
+        if bad.any():
+            huge = f"{MAX_MAGNITUDE!r}"
+            raise MonitorInputError(
+                self.rows_to_fix(
+                    f"label IS NOT NULL AND ABS(pred) > {huge}",
+                    "with a prediction beyond +-1e100 (evaluate's bound)",
+                )
+                or self.rows_to_fix(
+                    f"ABS(label) > {huge}",
+                    "with a label beyond +-1e100 (evaluate's bound)",
+                    labels=True,
+                )
+                or self.unexplained()
+            )
 
 
 def _groups(
@@ -380,6 +501,7 @@ def store_report(
             f"model {model!r} version {ctx.version!r}: no predictions in the window "
             f"(since {since or 'the start'}, until {until or 'now'})"
         )
+    ctx.check_cells(frame)
     evaluation = _evaluation(ctx, frame, intersect)
     days = []
     if trend:

@@ -40,8 +40,13 @@ test('a default pair past the first 64 counted columns is said not counted', () 
   assert.deepEqual(out.intersections, []);
   assert.deepEqual(out.intersection_not_counted, ['sex', 'race']);
   assert.ok(out.flags.includes("sex x race: intersection not counted ('race' is not among the first 64 counted columns); pass --cross sex,race"));
-  // SPEC 17.4: race is past the group columns too, and says so last
-  assert.equal(out.flags[out.flags.length - 1], "race: label rates and missing data by group not counted ('race' is not among the first 64 counted columns)");
+  // SPEC 17.4: race is past the group columns too, and says so; then (SPEC 5) the note
+  // that 3 rows score no dimension closes the list
+  assert.deepEqual(out.flags.slice(-2), [
+    "race: label rates and missing data by group not counted ('race' is not among the first 64 counted columns)",
+    'no dimension has enough rows to score (sex, race); the grade is not given',
+  ]);
+  assert.deepEqual(out.findings.find((f) => f.text.startsWith('race: label rates')).dimensions, ['race']);
   const crossed = run(csv(63), { cross: 'sex,race' });
   assert.deepEqual(crossed.intersections[0].cells, inside.intersections[0].cells);
   const ignored = run(csv(63), {}, { k5: 'ignore' });
@@ -100,15 +105,29 @@ test('gaps: at most 1,000 listed, the rest counted', () => {
   assert.equal('cells_not_listed' in small.intersections[0], false);
 });
 
-test('flags: at most 100 under-represented lines per dimension, then one summary line', () => {
+test('flags: at most 5 under-represented lines per dimension, then one note; all in the family', () => {
   const rows = [];
   for (let i = 0; i < 150; i++) rows.push([`s${String(i).padStart(3, '0')}`]);
   const r = run(lines(['state'], rows));
-  assert.equal(r.flags.length, 101);
-  // A group below min_group_size (100) is named with its count (SPEC 6).
-  assert.equal(r.flags[99], "state: 's099' is under-represented (0.7%, 1 rows)");
-  assert.equal(r.flags[100], 'state: 50 more under-represented groups (see under_represented)');
+  // SPEC 6 / 0.9: UNDER_LINES (5) lines, a group below min_group_size (100) named with
+  // its count, then the "more" note; 150 rows of 1 row each hold no 1% group (SPEC 5)
+  assert.deepEqual(r.flags, [
+    "state: 's000' is under-represented (0.7%, 1 rows)",
+    "state: 's001' is under-represented (0.7%, 1 rows)",
+    "state: 's002' is under-represented (0.7%, 1 rows)",
+    "state: 's003' is under-represented (0.7%, 1 rows)",
+    "state: 's004' is under-represented (0.7%, 1 rows)",
+    'state: 145 more under-represented groups (see under_represented)',
+    'state: too few rows to score (no group holds 1% of the rows); shares are shown',
+    'no dimension has enough rows to score (state); the grade is not given',
+  ]);
+  assert.deepEqual(r.findings.map((f) => f.kind), ['under_represented', 'under_represented',
+    'under_represented', 'under_represented', 'under_represented', 'more', 'not_scored', 'no_dimension']);
   assert.equal(r.dimensions[0].under_represented.length, 150);
+  // SPEC 18: every group is a test (150) and the missing check one more; the 145 groups
+  // past the listing cap count among the verdicts
+  assert.equal(r.evidence.tests, 151);
+  assert.equal(r.evidence.confirmed + r.evidence.possible, 150);
 });
 
 function peakRss(file, extra) {

@@ -43,8 +43,10 @@ test('value detection: F/M in an unnamed column is sex; S/M/L is not', () => {
   assert.deepEqual(r.unscored, [{ name: 'size', n_groups: 3, missing_count: 0,
     why: 'not a demographic name or vocabulary',
     groups: [{ label: 'S', count: 6 }, { label: 'M', count: 4 }, { label: 'L', count: 1 }] }]);
-  assert.equal(r.flags[r.flags.length - 1],
-    'not scored: 1 columns that are not demographic (size); --score-categoricals scores them, --map COLUMN=KIND declares one');
+  // 11 rows score no dimension (SPEC 5), which closes the list after the unscored note
+  assert.deepEqual(r.flags.slice(-2), [
+    'not scored: 1 columns that are not demographic (size); --score-categoricals scores them, --map COLUMN=KIND declares one',
+    'no dimension has enough rows to score (gndr); the grade is not given']);
   // Coverage 0.9 exactly, in integers: 9 of 10 rows are vocabulary (one stray code).
   const race = run(csv(['who'], [...repeat(5, ['White']), ...repeat(3, ['Black or African American']), ['Unknown'], ['zz']]));
   assert.deepEqual(race.dimensions.map((d) => [d.name, d.kind, d.detected_by]), [['who', 'race', 'values']]);
@@ -93,7 +95,8 @@ test('recode sex:1=Male,2=Female renames labels before everything reads them', (
   const crossed = run(text, { recode: [['sex', '1', 'Male'], ['sex', '2', 'Female'], ['sex', '9', 'NA']],
     score_categoricals: true });
   assert.deepEqual(crossed.intersections[0].dims, ['sex', 'x']);
-  assert.deepEqual(crossed.intersections[0].cells, [{ a: 'Female', b: 'a', count: 0, share: 0 }]);
+  // expected: row total 1 x column total 2 / 4 rows of the pair table (SPEC 4)
+  assert.deepEqual(crossed.intersections[0].cells, [{ a: 'Female', b: 'a', count: 0, share: 0, expected: 0.5 }]);
 });
 
 test('na: a token for every column, or for one column', () => {
@@ -146,18 +149,19 @@ test('intervals: banded when each fits a band, else kept as written (diabetic de
   assert.deepEqual(banded.groups.slice(0, 2).map((g) => [g.label, g.count]), [['90+', 10], ['80-89', 9]]);
 });
 
-test('small groups: the under-represented and imbalance flags say their count', () => {
+test('small groups: the under-represented line says their count; no imbalance rests on one', () => {
   const rows = [...repeat(300, ['Female']), ...repeat(200, ['Male']), ...repeat(3, ['Unknown/Invalid'])];
   const r = run(csv(['gender'], rows));
   assert.deepEqual(r.flags, [
     "gender: 'Unknown/Invalid' is under-represented (0.6%, 3 rows)",
   ]);
-  // Without two groups of min_group_size rows the ratio is against the smallest, with its count.
+  // Without two groups of min_group_size rows there is no imbalance finding (SPEC 6,
+  // version 3: no fallback to the smallest group).
   const small = run(csv(['gender'], [...repeat(300, ['Female']), ...repeat(3, ['Male'])]));
   assert.deepEqual(small.flags, [
     "gender: 'Male' is under-represented (1.0%, 3 rows)",
-    "gender: imbalance ratio 100.0 ('Female' vs 'Male', 3 rows)",
   ]);
+  assert.equal(dim(small, 'gender').imbalance_ratio, 100); // the field: max / min of all
   // --min-group-size 0 gives version 1's flags.
   const v1 = run(csv(['gender'], rows), { min_group_size: 0 });
   assert.deepEqual(v1.flags, [
@@ -180,8 +184,13 @@ test('reference: F/M match Female/Male; no match is a null deviation and a flag'
   const none = withReference(csv(['race'], [['A'], ['B'], ['C'], ['D']]),
     'column,group,share\nrace,White,0.6\nrace,Black,0.3\nrace,Asian,0.05\nrace,Other,0.05\n');
   assert.deepEqual(dim(none, 'race').reference, { deviation: null, groups: [] });
-  assert.equal(none.flags[none.flags.length - 1],
-    "race: no label matches the reference ('A', 'B', 'C', ... vs 'White', 'Black', 'Asian', ...); no deviation reported (--recode can rename labels)");
+  // the reference note follows the dimension's lines, then its not-scored note (4 rows)
+  assert.deepEqual(none.flags, [
+    "race: no label matches the reference ('A', 'B', 'C', ... vs 'White', 'Black', 'Asian', ...); no deviation reported (--recode can rename labels)",
+    'race: too few rows to score (fewer than 100 rows (4)); shares are shown',
+    'no dimension has enough rows to score (race); the grade is not given']);
+  assert.deepEqual(none.findings.map((f) => [f.kind, f.severity, f.dimensions]), [
+    ['reference', 'note', ['race']], ['not_scored', 'note', ['race']], ['no_dimension', 'note', []]]);
 });
 
 test('reference: a single-year table against banded ages covers the span', () => {

@@ -94,19 +94,43 @@ test('flags: exact texts and order', () => {
   for (let i = 0; i < 90; i++) rows.push(`M,${20 + (i % 10)}`);
   for (let i = 0; i < 4; i++) rows.push('F,NA');
   rows.push('X,200');
-  const r = run(rows.join('\n') + '\n');
+  const text = rows.join('\n') + '\n';
+  // 95 rows, under min_group_size (100): no under-represented or imbalance finding rests
+  // on them, no dimension is scored, and the notes say so (SPEC 5, 6, 18)
+  const r = run(text);
   assert.deepEqual(r.flags, [
-    "sex: 'F' is under-represented (4.2%, 4 rows)",
+    'sex: 2 groups under 5.0% in 95 rows; too few rows to judge representation',
+    'sex: too few rows to score (fewer than 100 rows (95)); shares are shown',
+    'age: 5.3% missing (1 implausible ages treated as missing)',
+    'age: too few rows to score (fewer than 100 rows (90)); shares are shown',
+    "sex x age: 'F' x '18-29' is absent (0 rows)",
+    "sex x age: 'X' x '18-29' is absent (0 rows)",
+    'no dimension has enough rows to score (sex, age); the grade is not given',
+  ]);
+  assert.deepEqual(r.findings.map((f) => f.kind), ['representation', 'not_scored', 'missing', 'not_scored',
+    'intersection_gap', 'intersection_gap', 'no_dimension']);
+  assert.deepEqual([r.overall_score, r.overall_ci, r.grade], [null, null, null]);
+  // the family: a missing check per dimension and the 3 cells of sex x age
+  assert.deepEqual(r.evidence, { alpha: 0.05, correction: 'holm', tests: 5, confirmed: 0, possible: 3 });
+  // With min_group_size 4 the lines come back, each a finding with its evidence
+  const small = run(text, { min_group_size: 4 });
+  assert.deepEqual(small.flags, [
+    "sex: 'F' is under-represented (4.2%)",
     "sex: 'X' is under-represented (1.1%, 1 rows)",
-    "sex: imbalance ratio 90.0 ('M' vs 'X', 1 rows)",
+    "sex: imbalance ratio 22.5 ('M' vs 'F')",
+    "sex: too few rows to score (the score's interval is wider than 30 points (0-59)); shares are shown",
     'age: 5.3% missing (1 implausible ages treated as missing)',
     "sex x age: 'F' x '18-29' is absent (0 rows)",
     "sex x age: 'X' x '18-29' is absent (0 rows)",
-    // SPEC 17.5: every F row lacks its age (4 of 4; the interval lies above 4.2%)
-    "sex: 'age' is missing for 100.0% of 'F', 4 rows vs 4.2% overall",
+    // SPEC 17.5: every F row lacks its age (4 of 4 rows, a group of min_group_size)
+    "sex: 'age' is missing for 100.0% of 'F' vs 4.2% overall",
   ]);
-  const mean = (dim(r, 'sex').dimension_score + dim(r, 'age').dimension_score) / 2;
-  assert.equal(r.overall_score, Math.floor(mean + 0.5));
+  assert.deepEqual(small.findings[2], { kind: 'imbalance', severity: 'finding', dimensions: ['sex'],
+    groups: ['M', 'F'], value: 22.5, n: 94, ci_low: 8.5825, ci_high: 58.986, threshold: 3, p: 0,
+    verdict: 'confirmed', text: "sex: imbalance ratio 22.5 ('M' vs 'F')" });
+  // age is one group of 90 rows: scored 0, and the grade is the worst scored dimension's
+  assert.deepEqual([dim(small, 'age').dimension_score, dim(small, 'age').score_ci], [0, [0, 0]]);
+  assert.deepEqual([small.overall_score, small.overall_ci, small.grade], [0, [0, 0], 'F']);
 });
 
 test('no dimension: null score and the flag', () => {
@@ -123,7 +147,10 @@ test('cross: named pair, and a flag when a name is not a dimension', () => {
   assert.equal(r.intersections[0].n_cells, 4);
   const bad = run(text, { cross: ['sex', 'nope'] });
   assert.deepEqual(bad.intersections, []);
-  assert.equal(bad.flags[bad.flags.length - 1], "cross: 'nope' is not a profiled dimension");
+  // the cross note closes the list, before the note that 3 rows score nothing
+  assert.deepEqual(bad.flags.slice(-2), ["cross: 'nope' is not a profiled dimension",
+    'no dimension has enough rows to score (sex, race); the grade is not given']);
+  assert.deepEqual(bad.findings[bad.findings.length - 2].kind, 'cross');
 });
 
 const DATA = path.join(__dirname, '..', '..', '..', 'shared', 'data');
@@ -143,7 +170,22 @@ test('COMPAS two-year: published counts', { skip: !fs.existsSync(COMPAS) && 'no 
     // Version 2 scores people's attributes only (SPEC 1.4).
     assert.deepEqual(r.dimensions.map((d) => [d.name, d.detected_by]),
       [['sex', 'name'], ['age', 'name'], ['age_cat', 'name'], ['race', 'name']]);
-    assert.equal(r.overall_score, 74);
+    // Score v3 (SPEC 5): sex 71 [69, 73], race 78; overall 82 [80, 83] B
+    assert.deepEqual(r.dimensions.map((d) => [d.dimension_score, d.score_ci]),
+      [[71, [69, 73]], [88, [87, 88]], [89, [88, 90]], [78, [77, 79]]]);
+    assert.deepEqual([r.overall_score, r.overall_ci, r.grade], [82, [80, 83], 'B']);
+    // SPEC 6's example: the imbalance finding, the family and a cell's expected count
+    assert.deepEqual(r.findings[0], { kind: 'imbalance', severity: 'finding', dimensions: ['sex'],
+      groups: ['Male', 'Female'], value: 4.1713, n: 7214, ci_low: 3.9346, ci_high: 4.4223,
+      threshold: 3, p: 0, verdict: 'confirmed', text: "sex: imbalance ratio 4.2 ('Male' vs 'Female')" });
+    assert.deepEqual(r.evidence, { alpha: 0.05, correction: 'holm', tests: 320, confirmed: 13, possible: 20 });
+    assert.deepEqual(r.intersections[0].cells[0], { a: 'Male', b: '75+', count: 14, share: 0.0019, expected: 12.1 });
+    assert.deepEqual(r.flags, r.findings.map((f) => f.text));
+    const v2 = E.profileBytes(bytes, 'compas', {}, { score_rule: 'v2' }, chunk);
+    assert.equal(v2.overall_score, 74);
+    assert.deepEqual(v2.dimensions.map((d) => [d.dimension_score, d.score_ci, d.score_note]),
+      [[71, null, null], [73, null, null], [89, null, null], [62, null, null]]);
+    assert.equal(v2.overall_ci, null);
     const u = r.unscored.find((x) => x.name === 'decile_score.1');
     assert.equal(u.why, 'not a demographic name or vocabulary');
     assert.equal(u.n_groups, 10);

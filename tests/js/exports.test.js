@@ -16,6 +16,9 @@ const EXPORTS = [
   'fsum', 'ln', 'roundHalfUp', 'fmt', 'cmpCodePoint', 'tokenize', 'kindFromName',
   'trimLabel', 'isMissing', 'missingMatcher', 'MISSING_TOKENS', 'cleanHeader',
   'sniffDelimiter', 'firstInvalidUtf8', 'pyFloatRepr',
+  // the evidence functions of SPEC 13.1 and the score of SPEC 5 (tests/js/evidence.test.js)
+  'expX', 'normalUpper', 'wilsonAt', 'newcombe', 'logRatio', 'scoreP', 'searchP', 'holm',
+  'balance', 'dimensionScore', 'overallScore',
   // the page builds its workers from this function's source (file:// pages too)
   'factory',
 ];

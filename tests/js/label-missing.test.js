@@ -103,11 +103,13 @@ test('options: defaults, ranges and texts (faircode/options.py)', () => {
   assert.equal(E.resolveOptions({ label: ' y\t', positive: ' 1 ' }).positive, '1');
   assert.equal(E.resolveOptions({ label: ' y\t' }).label, 'y');
   // provenance params: the gaps always, label and positive only with a label
+  // (then SPEC 5 and 18's score_rule and alpha)
   const plain = E.provenance({ opts: {} }).params;
-  assert.deepEqual(Object.keys(plain).slice(-3), ['label_gap', 'missing_by_group', 'missing_gap']);
+  assert.deepEqual(Object.keys(plain).slice(-5), ['label_gap', 'missing_by_group', 'missing_gap', 'score_rule', 'alpha']);
   assert.ok(!('label' in plain) && !('positive' in plain));
   const with_ = E.provenance({ opts: { label: 'y' } }).params;
-  assert.deepEqual(Object.keys(with_).slice(-5), ['label', 'positive', 'label_gap', 'missing_by_group', 'missing_gap']);
+  assert.deepEqual(Object.keys(with_).slice(-7), ['label', 'positive', 'label_gap', 'missing_by_group', 'missing_gap',
+    'score_rule', 'alpha']);
   assert.equal(with_.positive, null);
   assert.ok(err(() => E.resolveOptions({ lable: 'y' })).includes('label, label_gap'));
 });
@@ -154,7 +156,7 @@ test('the label is never a dimension, unscored, dropped or a pair column; its na
   const r = run(csv, { label: 'sex', positive: 'M' });
   assert.deepEqual(r.dimensions.map((d) => d.name), ['gender', 'race']);
   assert.deepEqual(r.intersections[0].dims, ['gender', 'race']);
-  assert.deepEqual(Object.keys(r).slice(-3), ['label_rates', 'missing_by_group', 'flags']);
+  assert.deepEqual(Object.keys(r).slice(-5), ['label_rates', 'missing_by_group', 'findings', 'evidence', 'flags']);
   // `c` holds F/M beside a label named sex: the label's name gives no kind (1.2's rule)
   const coded = lines(['id', 'c', 'sex'], [['1', 'F', 'x'], ['2', 'M', 'y'], ['3', 'M', 'y']]);
   assert.deepEqual(run(coded, { label: 'sex' }).dimensions.map((d) => d.name), ['c']);
@@ -272,16 +274,27 @@ test('flags: texts, order, the compared rule and the caps', () => {
   const r = run(lines(['sex', 'race', 'y'], data), { label: 'y' });
   const sex = r.label_rates.dimensions[0];
   assert.deepEqual([sex.highest, sex.lowest, sex.max_difference, sex.min_ratio], ['M', 'F', 0.4315, 0.2736]);
+  // the gap block: Newcombe's interval of the difference, the log interval of the ratio
+  // (the numerics are checked against statsmodels in evidence.test.js) and its verdict
+  assert.deepEqual(sex.gap, { difference: 0.4315, ci_low: 0.3421, ci_high: 0.5105, ratio_ci_low: 0.1963,
+    ratio_ci_high: 0.3815, verdict: 'confirmed' });
   const race = r.label_rates.dimensions[1];
-  // only A has 100 rows: every group with a row is compared
-  assert.deepEqual([race.highest, race.lowest], ['B', 'A']);
-  assert.equal(race.groups.find((g) => g.label === 'B').rate, 0.6);
+  // only A has 100 rows: nothing is compared, with no fallback to B's 5 rows (SPEC 17.4)
+  assert.deepEqual([race.highest, race.lowest, race.max_difference, race.min_ratio, race.gap],
+    [null, null, null, null, null]);
+  assert.equal(race.groups.find((g) => g.label === 'B').rate, 0.6); // still listed
+  assert.ok(r.flags.includes('race: label-rate gap not measurable: fewer than two groups of 100 rows'));
+  assert.ok(!r.flags.some((f) => f.startsWith('race: y=1 rate')));
   const inter = r.label_rates.intersection;
   assert.deepEqual(inter.dims, ['sex', 'race']);
   assert.deepEqual([inter.highest, inter.lowest], [['M', 'A'], ['F', 'A']]);
   assert.deepEqual(inter.cells.map((c) => [c.a, c.b, c.n]), [['M', 'A', 200], ['M', 'B', 2], ['F', 'A', 200], ['F', 'B', 3]]);
-  // B's 3 + 2 rows at 0.6 are the highest of race: no line for A (37.5%), 0.225 below
-  assert.ok(r.flags.includes("race: y=1 rate 37.5% for 'A' vs 60.0% for 'B'"));
+  assert.equal(inter.gap.verdict, 'confirmed');
+  // a cell's finding names the cell, then the highest cell (SPEC 18)
+  const cell = r.findings.find((f) => f.kind === 'label_gap' && f.dimensions.length === 2);
+  assert.deepEqual([cell.groups, cell.value, cell.n, cell.threshold], [['F', 'A', 'M', 'A'], 0.45, 200, 0.1]);
+  // the family: 2 + 2 groups, 1 imbalance, 2 missing, 4 cells, 2 label gaps, 3 missing gaps
+  assert.deepEqual(r.evidence, { alpha: 0.05, correction: 'holm', tests: 16, confirmed: 3, possible: 2 });
   // the cap: at most GROUP_FLAG_CAP lines per dimension, then one more line
   const wide = [];
   for (let g = 0; g < 130; g++) for (let i = 0; i < 4; i++) wide.push([`g${g}`, g === 0 || i === 0 ? '1' : '0']);
@@ -289,6 +302,27 @@ test('flags: texts, order, the compared rule and the caps', () => {
   const gaps = w.flags.filter((f) => f.startsWith('region: y=1 rate'));
   assert.equal(gaps.length, 100);
   assert.ok(w.flags.includes('region: 29 more label-rate gaps (see label_rates)'));
+  // every compared group but the highest is a test, listed or not; the 29 past the cap
+  // count among the verdicts (SPEC 18)
+  const region = w.label_rates.dimensions[0];
+  assert.deepEqual([region.highest, region.lowest], ['g0', 'g1']);
+  assert.equal(w.findings.filter((f) => f.kind === 'label_gap').length, 100);
+  assert.equal(w.findings.find((f) => f.kind === 'more').groups.length, 0);
+  const labelTests = 129;
+  assert.ok(w.evidence.tests >= labelTests);
+  // (and the 125 under-represented groups past UNDER_LINES: 130 groups of 0.8% each)
+  assert.equal(w.evidence.confirmed + w.evidence.possible,
+    w.findings.filter((f) => f.severity === 'finding').length + 29 + 125);
+  // 4 rows against 4: the interval straddles label_gap, so the gap is possible
+  assert.equal(region.gap.verdict, 'possible');
+  // the same lowest group past the cap still gives the gap its verdict
+  const late = [];
+  for (let g = 0; g < 130; g++) for (let i = 0; i < 4; i++) late.push([`g${String(g).padStart(3, '0')}`, g === 0 || (g < 129 && i === 0) ? '1' : '0']);
+  const l = run(lines(['region', 'y'], late), { label: 'y', min_group_size: 1 }, { region: 'geography' });
+  const lr = l.label_rates.dimensions[0];
+  assert.deepEqual([lr.highest, lr.lowest], ['g000', 'g129']);
+  assert.ok(!l.flags.some((f) => f.includes("'g129'")));
+  assert.ok(['confirmed', 'possible'].includes(lr.gap.verdict));
 });
 
 test('label-rate flags: exact lines in order', () => {
@@ -301,13 +335,18 @@ test('label-rate flags: exact lines in order', () => {
   const r = run(lines(['sex', 'race', 'y'], data), { label: 'y', missing_by_group: false });
   const at = r.flags.indexOf("sex: y=1 rate 15.0% for 'F' vs 59.4% for 'M'");
   assert.ok(at > 0, JSON.stringify(r.flags));
+  // no line rests on B's 2 rows (SPEC 17.4, version 3): race has one group of 100 rows
   assert.deepEqual(r.flags.slice(at), [
     "sex: y=1 rate 15.0% for 'F' vs 59.4% for 'M'",
-    "race: y=1 rate 0.0% for 'B', 2 rows vs 37.5% for 'A'",
-    "sex x race: y=1 rate 0.0% for 'M' x 'B', 2 rows vs 60.0% for 'M' x 'A'",
+    'race: label-rate gap not measurable: fewer than two groups of 100 rows',
     "sex x race: y=1 rate 15.0% for 'F' x 'A' vs 60.0% for 'M' x 'A'",
     'y: 4 rows with a missing label are left out of the rates',
   ]);
+  assert.deepEqual(r.findings.slice(at).map((f) => [f.kind, f.severity]), [['label_gap', 'finding'],
+    ['not_measurable', 'note'], ['label_gap', 'finding'], ['label_missing', 'note']]);
+  // with min_group_size 0 every group with a row is compared, as version 2 did
+  const all = run(lines(['sex', 'race', 'y'], data), { label: 'y', missing_by_group: false, min_group_size: 0 });
+  assert.ok(all.flags.includes("race: y=1 rate 0.0% for 'B' vs 37.5% for 'A'"));
 });
 
 test('a dimension past the first 64 counted columns is not counted', () => {
