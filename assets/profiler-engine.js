@@ -4076,9 +4076,39 @@ function () {
     return 'significant';
   }
 
+  /** Newcombe's 95% interval of cb/nb - ca/na, the two sides independent (SPEC 8);
+   * compare.py _shift. */
+  function shiftInterval(ca, na, cb, nb) {
+    return newcombe(cb, nb, ca, na, Z);
+  }
+
+  /** The p that a shift is larger than gap in its direction (SPEC 17.6's order);
+   * compare.py _shift_p. */
+  function shiftP(ca, na, cb, nb, gap) {
+    if (cb / nb >= ca / na) return searchP((z) => newcombe(cb, nb, ca, na, z)[0] > gap);
+    return searchP((z) => newcombe(cb, nb, ca, na, z)[1] < -gap);
+  }
+
+  function changeText(lo, hi) {
+    return `change ${fmt(lo * 100, 1)} to ${fmt(hi * 100, 1)} pts`;
+  }
+
+  /** Flag texts by p, then by their rows' order (SPEC 17.6); compare.py _by_evidence. */
+  function byEvidence(flagged) {
+    const sorted = flagged.slice();
+    sorted.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] - y[1]));
+    return sorted.map((f) => f[2]);
+  }
+
   function compareDimension(da, db, opts) {
     const sa = sharesOf(da);
     const sb = sharesOf(db);
+    const countsA = new Map(da.groups.map((g) => [g.label, g.count]));
+    const countsB = new Map(db.groups.map((g) => [g.label, g.count]));
+    let na = 0;
+    for (const c of countsA.values()) na += c;
+    let nb = 0;
+    for (const c of countsB.values()) nb += c;
     const labels = new Set([...sa.keys(), ...sb.keys()]);
     const eps = opts.psi_epsilon;
     const terms = [];
@@ -4116,13 +4146,28 @@ function () {
         psi: roundHalfUp(psi, 4),
         tvd: roundHalfUp(tvd, 4),
         drift_level: level,
-        groups: rows.map((r) => ({
-          label: r.label,
-          share_a: roundHalfUp(r.a, 4),
-          share_b: roundHalfUp(r.b, 4),
-          share_delta: roundHalfUp(r.b - r.a, 4),
-          status: r.status,
-        })),
+        n_a: na,
+        n_b: nb,
+        groups: rows.map((r) => {
+          // a side without rows in the dimension has no share to estimate
+          let lo = null;
+          let hi = null;
+          if (na && nb) {
+            [lo, hi] = shiftInterval(countsA.has(r.label) ? countsA.get(r.label) : 0, na,
+              countsB.has(r.label) ? countsB.get(r.label) : 0, nb);
+            lo = roundHalfUp(lo, 4);
+            hi = roundHalfUp(hi, 4);
+          }
+          return {
+            label: r.label,
+            share_a: roundHalfUp(r.a, 4),
+            share_b: roundHalfUp(r.b, 4),
+            share_delta: roundHalfUp(r.b - r.a, 4),
+            ci_low: lo,
+            ci_high: hi,
+            status: r.status,
+          };
+        }),
       },
       flags,
     };
@@ -4201,23 +4246,40 @@ function () {
       const ratesB = new Map();
       for (const g of db.groups) if (g.n) ratesB.set(g.label, g);
       let rows = [];
+      const sides = new Map();
       const sized = new Set();
       for (const g of da.groups) {
         const h = ratesB.get(g.label);
-        if (g.n && h !== undefined) rows.push([g.label, g.positive / g.n, h.positive / h.n]);
+        if (g.n && h !== undefined) {
+          rows.push([g.label, g.positive / g.n, h.positive / h.n]);
+          sides.set(g.label, [g.positive, g.n, h.positive, h.n]);
+        }
         if (g.n >= opts.min_group_size && (h === undefined ? g : h).n >= opts.min_group_size) sized.add(g.label);
       }
       rows = byDelta(rows);
-      for (const [label, x, y] of rows) {
+      const flagged = [];
+      const groups = [];
+      rows.forEach(([label, x, y], i) => {
+        const [pa, na, pb, nb] = sides.get(label);
+        const [lo, hi] = shiftInterval(pa, na, pb, nb);
         if (Math.abs(y - x) > opts.label_gap && sized.has(label)) {
-          flags.push(`${da.name}: ${head} rate for '${label}' moved ${P(x)}% -> ${P(y)}%`);
+          const p = shiftP(pa, na, pb, nb, opts.label_gap);
+          flagged.push([p, i, `${da.name}: ${head} rate for '${label}' moved ${P(x)}% -> ${P(y)}% `
+            + `(${na} -> ${nb} rows, ${changeText(lo, hi)})`]);
         }
-      }
-      dims.push({
-        name: da.name,
-        groups: rows.map(([label, x, y]) => ({ label, rate_a: roundHalfUp(x, 4), rate_b: roundHalfUp(y, 4),
-          rate_delta: roundHalfUp(y - x, 4) })),
+        groups.push({
+          label,
+          rate_a: roundHalfUp(x, 4),
+          rate_b: roundHalfUp(y, 4),
+          rate_delta: roundHalfUp(y - x, 4),
+          n_a: na,
+          n_b: nb,
+          ci_low: roundHalfUp(lo, 4),
+          ci_high: roundHalfUp(hi, 4),
+        });
       });
+      flags.push(...byEvidence(flagged));
+      dims.push({ name: da.name, groups });
     }
     return { label: ra.label, positive: ra.positive, dimensions: dims };
   }
@@ -4255,28 +4317,49 @@ function () {
           sides.push([total / r.n_rows, listed]);
         }
         let rows = [];
+        const missingOf = new Map();
         for (const label of shared) {
           const got = [];
-          for (const [k, counts] of [[0, ga], [1, gb]]) {
+          for (const k of [0, 1]) {
             const listed = sides[k][1];
             if (listed !== null && !listed.has(label)) break;
-            const m = listed === null ? 0 : listed.get(label);
-            got.push(m / counts.get(label));
+            got.push(listed === null ? 0 : listed.get(label));
           }
-          if (got.length === 2) rows.push([label, got[0], got[1]]);
+          if (got.length === 2) {
+            const ca = ga.get(label);
+            const cb = gb.get(label);
+            missingOf.set(label, [got[0], ca, got[1], cb]);
+            rows.push([label, got[0] / ca, got[1] / cb]);
+          }
         }
         rows = byDelta(rows);
-        for (const [label, x, y] of rows) {
+        const flagged = [];
+        const groups = [];
+        rows.forEach(([label, x, y], i) => {
+          const [ma, ca, mb, cb] = missingOf.get(label);
+          const [lo, hi] = shiftInterval(ma, ca, mb, cb);
           if (Math.abs(y - x) > opts.missing_gap && sized.has(label)) {
-            flags.push(`${name}: '${col}' missing for '${label}' moved ${P(x)}% -> ${P(y)}%`);
+            const p = shiftP(ma, ca, mb, cb, opts.missing_gap);
+            flagged.push([p, i, `${name}: '${col}' missing for '${label}' moved ${P(x)}% -> ${P(y)}% `
+              + `(${ca} -> ${cb} rows, ${changeText(lo, hi)})`]);
           }
-        }
+          groups.push({
+            label,
+            missing_pct_a: roundHalfUp(x, 4),
+            missing_pct_b: roundHalfUp(y, 4),
+            missing_delta: roundHalfUp(y - x, 4),
+            count_a: ca,
+            count_b: cb,
+            ci_low: roundHalfUp(lo, 4),
+            ci_high: roundHalfUp(hi, 4),
+          });
+        });
+        flags.push(...byEvidence(flagged));
         columns.push({
           name: col,
           missing_pct_a: roundHalfUp(sides[0][0], 4),
           missing_pct_b: roundHalfUp(sides[1][0], 4),
-          groups: rows.map(([label, x, y]) => ({ label, missing_pct_a: roundHalfUp(x, 4),
-            missing_pct_b: roundHalfUp(y, 4), missing_delta: roundHalfUp(y - x, 4) })),
+          groups,
         });
       }
       out.push({ dimension: name, columns });

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .analyze import FORMAT_VERSION
-from .numerics import fmt, fsum, ln, pct, round_half_up
+from .numerics import Z, fmt, fsum, ln, newcombe, pct, round_half_up, search_p
 from .options import Options, resolve
 from .results import CompareResult
 
@@ -27,8 +27,32 @@ def drift_level(psi: float, opts: Options) -> str:
     return "significant"
 
 
+def _shift(ca: int, na: int, cb: int, nb: int) -> tuple[float, float]:
+    """Newcombe's 95% interval of cb/nb - ca/na, the two sides independent (SPEC 8)."""
+    return newcombe(cb, nb, ca, na, Z)
+
+
+def _shift_p(ca: int, na: int, cb: int, nb: int, gap: float) -> float:
+    """The p that a shift is larger than gap in its direction (SPEC 17.6's order)."""
+    if cb / nb >= ca / na:
+        return search_p(lambda z: newcombe(cb, nb, ca, na, z)[0] > gap)
+    return search_p(lambda z: newcombe(cb, nb, ca, na, z)[1] < -gap)
+
+
+def _change(lo: float, hi: float) -> str:
+    return f"change {fmt(lo * 100, 1)} to {fmt(hi * 100, 1)} pts"
+
+
+def _by_evidence(flagged: list[tuple[float, int, str]]) -> list[str]:
+    """Flag texts by p, then by their rows' order (SPEC 17.6)."""
+    return [t for _, _, t in sorted(flagged, key=lambda f: (f[0], f[1]))]
+
+
 def compare_dimension(da: dict, db: dict, opts: Options) -> tuple[dict, list[str]]:
     sa, sb = _shares(da), _shares(db)
+    counts_a = {g["label"]: g["count"] for g in da["groups"]}
+    counts_b = {g["label"]: g["count"] for g in db["groups"]}
+    na, nb = sum(counts_a.values()), sum(counts_b.values())
     labels = set(sa) | set(sb)
     eps = opts.psi_epsilon
     terms = []
@@ -64,17 +88,26 @@ def compare_dimension(da: dict, db: dict, opts: Options) -> tuple[dict, list[str
         "psi": round_half_up(psi, 4),
         "tvd": round_half_up(tvd, 4),
         "drift_level": level,
-        "groups": [
+        "n_a": na,
+        "n_b": nb,
+        "groups": [],
+    }
+    for _, label, a, b, status in groups:
+        lo = hi = None  # a side without rows in the dimension has no share to estimate
+        if na and nb:
+            lo, hi = _shift(counts_a.get(label, 0), na, counts_b.get(label, 0), nb)
+            lo, hi = round_half_up(lo, 4), round_half_up(hi, 4)
+        out["groups"].append(
             {
                 "label": label,
                 "share_a": round_half_up(a, 4),
                 "share_b": round_half_up(b, 4),
                 "share_delta": round_half_up(b - a, 4),
+                "ci_low": lo,
+                "ci_high": hi,
                 "status": status,
             }
-            for _, label, a, b, status in groups
-        ],
-    }
+        )
     return out, flags
 
 
@@ -176,10 +209,12 @@ def compare_label_rates(a: dict, b: dict, opts: Options) -> tuple[dict | None, l
             continue
         rates_b = {g["label"]: g for g in db["groups"] if g["n"]}
         rows = []
+        sides = {}
         for g in da["groups"]:
             h = rates_b.get(g["label"])
             if g["n"] and h is not None:
                 rows.append((g["label"], g["positive"] / g["n"], h["positive"] / h["n"]))
+                sides[g["label"]] = (g["positive"], g["n"], h["positive"], h["n"])
         sized = {
             g["label"]
             for g in da["groups"]
@@ -187,25 +222,35 @@ def compare_label_rates(a: dict, b: dict, opts: Options) -> tuple[dict | None, l
             and rates_b.get(g["label"], g)["n"] >= opts.min_group_size
         }
         rows = _by_delta(rows)
-        for label, x, y in rows:
+        flagged = []
+        groups = []
+        for i, (label, x, y) in enumerate(rows):
+            pa, na, pb, nb = sides[label]
+            lo, hi = _shift(pa, na, pb, nb)
             if abs(y - x) > opts.label_gap and label in sized:
-                flags.append(
-                    f"{da['name']}: {head} rate for '{label}' moved {pct(x)}% -> {pct(y)}%"
+                p = _shift_p(pa, na, pb, nb, opts.label_gap)
+                flagged.append(
+                    (
+                        p,
+                        i,
+                        f"{da['name']}: {head} rate for '{label}' moved {pct(x)}% -> "
+                        f"{pct(y)}% ({na} -> {nb} rows, {_change(lo, hi)})",
+                    )
                 )
-        dims.append(
-            {
-                "name": da["name"],
-                "groups": [
-                    {
-                        "label": label,
-                        "rate_a": round_half_up(x, 4),
-                        "rate_b": round_half_up(y, 4),
-                        "rate_delta": round_half_up(y - x, 4),
-                    }
-                    for label, x, y in rows
-                ],
-            }
-        )
+            groups.append(
+                {
+                    "label": label,
+                    "rate_a": round_half_up(x, 4),
+                    "rate_b": round_half_up(y, 4),
+                    "rate_delta": round_half_up(y - x, 4),
+                    "n_a": na,
+                    "n_b": nb,
+                    "ci_low": round_half_up(lo, 4),
+                    "ci_high": round_half_up(hi, 4),
+                }
+            )
+        flags.extend(_by_evidence(flagged))
+        dims.append({"name": da["name"], "groups": groups})
     return {"label": ra["label"], "positive": ra["positive"], "dimensions": dims}, flags
 
 
@@ -248,6 +293,7 @@ def compare_missing(a: dict, b: dict, opts: Options) -> tuple[list[dict], list[s
                 total = 0 if entry is None else entry["missing_count"]
                 sides[side] = (total / rows_of[side], listed)
             rows = []
+            missing_of = {}
             for label in shared:
                 got = []
                 for side in ("a", "b"):
@@ -255,29 +301,46 @@ def compare_missing(a: dict, b: dict, opts: Options) -> tuple[list[dict], list[s
                     if listed is not None and label not in listed:
                         break
                     m = 0 if listed is None else listed[label]
-                    got.append(m / groups_of[side][name][label])
+                    got.append(m)
                 else:
-                    rows.append((label, got[0], got[1]))
+                    ca, cb = groups_of["a"][name][label], groups_of["b"][name][label]
+                    missing_of[label] = (got[0], ca, got[1], cb)
+                    rows.append((label, got[0] / ca, got[1] / cb))
             rows = _by_delta(rows)
-            for label, x, y in rows:
+            flagged = []
+            groups = []
+            for i, (label, x, y) in enumerate(rows):
+                ma, ca, mb, cb = missing_of[label]
+                lo, hi = _shift(ma, ca, mb, cb)
                 if abs(y - x) > opts.missing_gap and label in sized:
-                    flags.append(
-                        f"{name}: '{col}' missing for '{label}' moved {pct(x)}% -> {pct(y)}%"
+                    p = _shift_p(ma, ca, mb, cb, opts.missing_gap)
+                    flagged.append(
+                        (
+                            p,
+                            i,
+                            f"{name}: '{col}' missing for '{label}' moved {pct(x)}% -> "
+                            f"{pct(y)}% ({ca} -> {cb} rows, {_change(lo, hi)})",
+                        )
                     )
+                groups.append(
+                    {
+                        "label": label,
+                        "missing_pct_a": round_half_up(x, 4),
+                        "missing_pct_b": round_half_up(y, 4),
+                        "missing_delta": round_half_up(y - x, 4),
+                        "count_a": ca,
+                        "count_b": cb,
+                        "ci_low": round_half_up(lo, 4),
+                        "ci_high": round_half_up(hi, 4),
+                    }
+                )
+            flags.extend(_by_evidence(flagged))
             columns.append(
                 {
                     "name": col,
                     "missing_pct_a": round_half_up(sides["a"][0], 4),
                     "missing_pct_b": round_half_up(sides["b"][0], 4),
-                    "groups": [
-                        {
-                            "label": label,
-                            "missing_pct_a": round_half_up(x, 4),
-                            "missing_pct_b": round_half_up(y, 4),
-                            "missing_delta": round_half_up(y - x, 4),
-                        }
-                        for label, x, y in rows
-                    ],
+                    "groups": groups,
                 }
             )
         out.append({"dimension": name, "columns": columns})

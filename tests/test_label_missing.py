@@ -714,6 +714,20 @@ def share_order(groups: list[dict], key: str) -> list[dict]:
     return sorted(groups, key=lambda g: (-abs(g[key]), g["label"]))
 
 
+def shift_p(ca: int, na: int, cb: int, nb: int, gap: float) -> float:
+    """The p that cb/nb - ca/na moved by more than gap in its direction, from
+    statsmodels' Newcombe interval (newcombe_p; a fall is a rise read backwards)."""
+    if cb / nb >= ca / na:
+        return newcombe_p(cb, nb, ca, na, gap)
+    return newcombe_p(ca, na, cb, nb, gap)
+
+
+def by_evidence(flags: dict, groups: list[dict]) -> list[str]:
+    """SPEC 17.6: flag texts by p, then by their groups' row order."""
+    rank = {g["label"]: i for i, g in enumerate(groups)}
+    return [t for _, _, t in sorted((p, rank[g], t) for g, (p, t) in flags.items())]
+
+
 @pytest.fixture(scope="module")
 def adult_pair():
     opts = {"names": ADULT_NAMES, "label": "income", "recode": TEST_RECODE, **GAPS}
@@ -738,19 +752,38 @@ def test_compare_label_rates(adult_pair, dim):
     assert (lr["label"], lr["positive"]) == ("income", ">50K")
     assert [d["name"] for d in lr["dimensions"]] == [d["name"] for d in a["dimensions"]]
     ra, rb = rates_by(da, dim), rates_by(db, dim)
-    groups, flags = [], []
+    groups, flags = [], {}
     for g in ra:
         if g not in rb or ra[g][1] == 0 or rb[g][1] == 0:
             continue
-        xa, xb = ra[g][0] / ra[g][1], rb[g][0] / rb[g][1]
-        groups.append({"label": g, "rate_a": r4(xa), "rate_b": r4(xb), "rate_delta": r4(xb - xa)})
-        big = min(ra[g][1], rb[g][1]) >= MIN_GROUP_SIZE  # n on both sides
+        (pa, na), (pb, nb) = ra[g], rb[g]
+        xa, xb = pa / na, pb / nb
+        lo, hi = confint_proportions_2indep(pb, nb, pa, na, method="newcomb")
+        groups.append(
+            {
+                "label": g,
+                "rate_a": r4(xa),
+                "rate_b": r4(xb),
+                "rate_delta": r4(xb - xa),
+                "n_a": na,
+                "n_b": nb,
+                "ci_low": r4(lo),
+                "ci_high": r4(hi),
+            }
+        )
+        big = min(na, nb) >= MIN_GROUP_SIZE  # n on both sides
         if abs(xb - xa) > GAPS["label_gap"] and big:
-            flags.append(f"{dim}: income=>50K rate for '{g}' moved {pct(xa)}% -> {pct(xb)}%")
+            flags[g] = (
+                shift_p(pa, na, pb, nb, GAPS["label_gap"]),
+                f"{dim}: income=>50K rate for '{g}' moved {pct(xa)}% -> {pct(xb)}% "
+                f"({na} -> {nb} rows, change {pct(lo)} to {pct(hi)} pts)",
+            )
+    groups = share_order(groups, "rate_delta")
     entry = next(d for d in lr["dimensions"] if d["name"] == dim)
-    assert entry == {"name": dim, "groups": share_order(groups, "rate_delta")}
+    assert entry == {"name": dim, "groups": groups}
+    assert [list(g) for g in entry["groups"]] == [list(g) for g in groups]  # key order
     got = [f for f in c["flags"] if f.startswith(f"{dim}: income=>50K rate for ")]
-    assert sorted(got) == sorted(flags)
+    assert got == by_evidence(flags, groups)
 
 
 def test_compare_label_rate_flags_exist(adult_pair):
@@ -768,35 +801,50 @@ def test_compare_missing_by_group(adult_pair, dim):
     names = listed_a + [x for x in listed_b if x not in listed_a]
     columns, flags = [], []
     for col in names:
-        groups = []
+        groups, col_flags = [], {}
         for g in ma[col]:
             if g not in mb[col]:
                 continue
             (xa, na), (xb, nb) = ma[col][g], mb[col][g]
-            sa = xa / na if col in listed_a else 0
-            sb = xb / nb if col in listed_b else 0
+            xa = xa if col in listed_a else 0
+            xb = xb if col in listed_b else 0
+            sa, sb = xa / na, xb / nb
+            lo, hi = confint_proportions_2indep(xb, nb, xa, na, method="newcomb")
             groups.append(
                 {
                     "label": g,
                     "missing_pct_a": r4(sa),
                     "missing_pct_b": r4(sb),
                     "missing_delta": r4(sb - sa),
+                    "count_a": na,
+                    "count_b": nb,
+                    "ci_low": r4(lo),
+                    "ci_high": r4(hi),
                 }
             )
             if abs(sb - sa) > GAPS["missing_gap"] and min(na, nb) >= MIN_GROUP_SIZE:
-                flags.append(f"{dim}: '{col}' missing for '{g}' moved {pct(sa)}% -> {pct(sb)}%")
+                col_flags[g] = (
+                    shift_p(xa, na, xb, nb, GAPS["missing_gap"]),
+                    f"{dim}: '{col}' missing for '{g}' moved {pct(sa)}% -> {pct(sb)}% "
+                    f"({na} -> {nb} rows, change {pct(lo)} to {pct(hi)} pts)",
+                )
+        groups = share_order(groups, "missing_delta")
+        flags += by_evidence(col_flags, groups)
         columns.append(
             {
                 "name": col,
                 "missing_pct_a": r4(is_missing(da[col]).sum() / len(da)),
                 "missing_pct_b": r4(is_missing(db[col]).sum() / len(db)),
-                "groups": share_order(groups, "missing_delta"),
+                "groups": groups,
             }
         )
     entry = next(d for d in c["missing_by_group"] if d.get("dimension", d.get("name")) == dim)
     assert entry["columns"] == columns
+    assert [list(g) for x in entry["columns"] for g in x["groups"]] == [
+        list(g) for x in columns for g in x["groups"]
+    ]  # key order
     got = [f for f in c["flags"] if f.startswith(f"{dim}: '") and "' missing for '" in f]
-    assert sorted(got) == sorted(flags)
+    assert got == flags
 
 
 def test_compare_missing_flags_exist(adult_pair):

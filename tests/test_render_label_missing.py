@@ -366,12 +366,25 @@ def compare_blocks() -> dict:
                 {
                     "name": "sex",
                     "groups": [
-                        {"label": "Male", "rate_a": 0.3057, "rate_b": 0.4057, "rate_delta": 0.1},
+                        {
+                            "label": "Male",
+                            "rate_a": 0.3057,
+                            "rate_b": 0.4057,
+                            "rate_delta": 0.1,
+                            "n_a": 21790,
+                            "n_b": 10860,
+                            "ci_low": 0.0891,
+                            "ci_high": 0.1109,
+                        },
                         {
                             "label": "<b>F|x</b>",
                             "rate_a": 0.1095,
                             "rate_b": 0.1,
                             "rate_delta": -0.0095,
+                            "n_a": 10771,
+                            "n_b": 5421,
+                            "ci_low": -0.0193,
+                            "ci_high": 0.0006,
                         },
                     ],
                 }
@@ -391,12 +404,20 @@ def compare_blocks() -> dict:
                                 "missing_pct_a": 0.0778,
                                 "missing_pct_b": 0.2,
                                 "missing_delta": 0.1222,
+                                "count_a": 10771,
+                                "count_b": 5421,
+                                "ci_low": 0.1112,
+                                "ci_high": 0.1335,
                             },
                             {
                                 "label": "Male",
                                 "missing_pct_a": 0.046,
                                 "missing_pct_b": 0.05,
                                 "missing_delta": 0.004,
+                                "count_a": 21790,
+                                "count_b": 10860,
+                                "ci_low": -0.0009,
+                                "ci_high": 0.0091,
                             },
                         ],
                     }

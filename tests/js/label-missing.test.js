@@ -378,13 +378,21 @@ test('compare: rate and missing shifts, and labels that differ', () => {
   const b = side(6);
   const c = E.compare(a, b, {});
   assert.deepEqual(Object.keys(c).slice(-3), ['label_rates', 'missing_by_group', 'flags']);
-  assert.deepEqual(c.label_rates.dimensions[0].groups[0], { label: 'F', rate_a: 0.2, rate_b: 0.6, rate_delta: 0.4 });
+  // the interval is statsmodels' confint_proportions_2indep(120, 200, 40, 200, method="newcomb")
+  assert.deepEqual(c.label_rates.dimensions[0].groups[0], { label: 'F', rate_a: 0.2, rate_b: 0.6, rate_delta: 0.4,
+    n_a: 200, n_b: 200, ci_low: 0.3079, ci_high: 0.482 });
   assert.deepEqual(c.flags, [
-    "sex: y=1 rate for 'F' moved 20.0% -> 60.0%",
-    "sex: 'lab' missing for 'F' moved 20.0% -> 60.0%",
+    "sex: y=1 rate for 'F' moved 20.0% -> 60.0% (200 -> 200 rows, change 30.8 to 48.2 pts)",
+    "sex: 'lab' missing for 'F' moved 20.0% -> 60.0% (200 -> 200 rows, change 30.8 to 48.2 pts)",
   ]);
   const lab = c.missing_by_group[0].columns[0];
   assert.deepEqual([lab.name, lab.missing_pct_a, lab.missing_pct_b], ['lab', 0.1, 0.3]);
+  assert.deepEqual(lab.groups[0], { label: 'F', missing_pct_a: 0.2, missing_pct_b: 0.6, missing_delta: 0.4,
+    count_a: 200, count_b: 200, ci_low: 0.3079, ci_high: 0.482 });
+  assert.deepEqual(Object.keys(c.dimensions[0]).slice(-3), ['n_a', 'n_b', 'groups']);
+  assert.deepEqual([c.dimensions[0].n_a, c.dimensions[0].n_b], [400, 400]);
+  assert.deepEqual(Object.keys(c.dimensions[0].groups[0]),
+    ['label', 'share_a', 'share_b', 'share_delta', 'ci_low', 'ci_high', 'status']);
   const other = run(lines(['sex', 'y'], [['M', '1'], ['F', '0']]), { label: 'y', positive: '0' });
   const d = E.compare(a, other, {});
   assert.ok(!('label_rates' in d));
