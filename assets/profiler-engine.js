@@ -2897,14 +2897,10 @@ function () {
   }
 
   const Z = 1.959963984540054;
-  const Z2 = Z * Z;
 
+  /** SPEC 3's Wilson: wilsonAt at Z (one home for its operations). */
   function wilson(c, n) {
-    const p = c / n;
-    const denom = 1 + Z2 / n;
-    const center = (p + Z2 / (2 * n)) / denom;
-    const margin = (Z / denom) * Math.sqrt(p * (1 - p) / n + Z2 / (4 * n * n));
-    return [Math.max(0, center - margin), Math.min(1, center + margin)];
+    return wilsonAt(c, n, Z);
   }
 
   function bandLabels(edges) {

@@ -22,15 +22,11 @@ _LN2 = 0.6931471805599453
 def wilson_bounds(c: float, n: float) -> tuple[float, float]:
     """The Wilson score interval of c out of n at Z, clipped to [0, 1], unrounded.
 
-    The one Wilson of the Python package (SPEC 3's operations in SPEC 3's order): the
-    profiler rounds it to 4 dp, the monitor (SPEC 12.4) pins its ends at k = 0 and k = n.
+    The Wilson of the profiler and the monitor (SPEC 3's operations in SPEC 3's order,
+    `wilson_at` at Z): the profiler rounds it to 4 dp, the monitor (SPEC 12.4) pins its
+    ends at k = 0 and k = n.
     """
-    z2 = Z * Z
-    p = c / n
-    denom = 1 + z2 / n
-    center = (p + z2 / (2 * n)) / denom
-    margin = (Z / denom) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return max(0.0, center - margin), min(1.0, center + margin)
+    return wilson_at(c, n, Z)
 
 
 def round_half_up(x: float, dp: int) -> float:
