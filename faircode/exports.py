@@ -741,7 +741,7 @@ def _md_score(d: dict) -> str:
 def _md_findings(result: dict, out: list[str]) -> None:
     """SPEC 18 in Markdown: the family's line, then each line with its verdict and a
     finding's interval and n."""
-    from .render import evidence_text
+    from .render import evidence_of, evidence_text
 
     findings = result.get("findings")
     if findings is None:
@@ -752,14 +752,7 @@ def _md_findings(result: dict, out: list[str]) -> None:
     out += ["", f"#### Findings and notes ({len(findings)})", "", evidence_text(result), ""]
     for f in findings:
         line = f"- **{f['verdict']}**: " if f["verdict"] else "- note: "
-        line += md_escape(f["text"])
-        if f["severity"] == "finding" and f["ci_low"] is not None:
-            ratio = f["kind"] == "imbalance"
-            lo = fmt(f["ci_low"], 2) if ratio else _p(f["ci_low"])
-            hi = f["ci_high"]
-            hi = "inf" if hi is None else fmt(hi, 2) if ratio else _p(hi)
-            line += f" (95% CI {lo}-{hi}, n={f['n']:,})"
-        out.append(line)
+        out.append(line + md_escape(f["text"]) + evidence_of(f, " "))
 
 
 def _md_flags(flags: list[str], out: list[str]) -> None:

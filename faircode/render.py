@@ -232,17 +232,22 @@ def findings_lines(result: dict) -> list[str]:
         return [f"Flags ({len(result['flags'])}):", *(f"  - {f}" for f in result["flags"])]
     out = [f"Findings and notes ({len(findings)}): {evidence_text(result)}"]
     for f in findings:
-        line = f"  {VERDICT_MARKS[f['verdict']]} {f['text']}"
-        if f["severity"] == "finding" and f["ci_low"] is not None:
-            hi = "inf" if f["ci_high"] is None else _num(f["ci_high"], f["kind"])
-            line += f"  (95% CI {_num(f['ci_low'], f['kind'])}-{hi}, n={f['n']:,})"
-        out.append(line)
+        out.append(f"  {VERDICT_MARKS[f['verdict']]} {f['text']}{evidence_of(f, '  ')}")
     return out
 
 
-def _num(x: float, kind: str) -> str:
-    """A finding's interval end: a ratio as 4.17x, a share or difference as 3.4%."""
-    return f"{fmt(x, 2)}x" if kind == "imbalance" else _pct(x)
+def evidence_of(f: dict, sep: str) -> str:
+    """`{sep}(95% CI 3.0%-3.9%, n=7,214)` for a finding with an interval, else "": the
+    ends as a ratio (4.17x) for an imbalance, a share or difference (3.4%) otherwise."""
+    if f["severity"] != "finding" or f["ci_low"] is None:
+        return ""
+
+    def end(x: float | None) -> str:
+        if x is None:
+            return "inf"
+        return f"{fmt(x, 2)}x" if f["kind"] == "imbalance" else _pct(x)
+
+    return f"{sep}(95% CI {end(f['ci_low'])}-{end(f['ci_high'])}, n={f['n']:,})"
 
 
 def _unscored_lines(unscored: list[dict], out: list[str]) -> None:
