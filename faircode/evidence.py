@@ -138,8 +138,7 @@ class Findings:
         self.tests = 0
         # (raw p, how many findings share it, sink for the verdict of a listed one)
         self._ps: list[tuple[float, int, dict | None]] = []
-        self._sinks: list[tuple[dict, dict]] = []
-        self._late: list[tuple[dict, int]] = []  # (block, index in _ps)
+        self._sinks: list[tuple[dict, int]] = []  # (block, index in _ps) for verdicts
 
     def note(
         self, kind: str, text: str, dims: list[str] | None = None, groups: list | None = None
@@ -158,7 +157,9 @@ class Findings:
         interval: tuple[float | None, float | None],
         threshold: float,
         p: float,
+        sink: dict | None = None,
     ) -> dict:
+        """A listed finding; `sink["verdict"]` takes its verdict at close() when given."""
         entry = _entry(kind, "finding", dims, groups, text)
         entry.update(
             value=_r4(value),
@@ -170,6 +171,8 @@ class Findings:
         )
         self.entries.append(entry)
         self._ps.append((p, 1, entry))
+        if sink is not None:
+            self._sinks.append((sink, len(self._ps) - 1))
         return entry
 
     def unlisted(self, p: float, count: int = 1, sink: dict | None = None) -> None:
@@ -178,12 +181,7 @@ class Findings:
         if count:
             self._ps.append((p, count, None))
             if sink is not None:
-                self._late.append((sink, len(self._ps) - 1))
-
-    def verdict_to(self, block: dict, entry: dict | None) -> None:
-        """After close(), block["verdict"] takes entry's verdict (when entry is given)."""
-        if entry is not None:
-            self._sinks.append((block, entry))
+                self._sinks.append((sink, len(self._ps) - 1))
 
     def close(self, alpha: float) -> tuple[list[dict], dict]:
         """(findings, evidence): Holm's adjusted p and the verdict of every finding."""
@@ -206,9 +204,7 @@ class Findings:
             if entry is not None:
                 entry["p"] = round_half_up(running, 4)
                 entry["verdict"] = verdict
-        for block, entry in self._sinks:
-            block["verdict"] = entry["verdict"]
-        for block, i in self._late:
+        for block, i in self._sinks:
             block["verdict"] = verdicts[i]
         evidence = {
             "alpha": alpha,

@@ -282,7 +282,7 @@ def _gap_findings(
             continue
         listed += 1
         lo, hi = newcombe(high[2], high[1], pos, n, Z)
-        entry = fs.finding(
+        fs.finding(
             "label_gap",
             f"{where}: {head} rate {pct(rate)}% for {text} vs {pct(high_rate)}% for {high_text}",
             dims=dims,
@@ -292,9 +292,8 @@ def _gap_findings(
             interval=(lo, hi),
             threshold=gap,
             p=p,
+            sink=block if key == low[0] else None,
         )
-        if key == low[0] and block is not None:
-            fs.verdict_to(block, entry)
     if more:
         fs.note("more", f"{where}: {more} more label-rate gaps (see label_rates)", dims)
 
