@@ -4089,14 +4089,21 @@ function () {
     return `change ${fmt(lo * 100, 1)} to ${fmt(hi * 100, 1)} pts`;
   }
 
-  /** Flag texts by p, then by their rows' order (SPEC 17.6); compare.py _by_evidence. */
-  function byEvidence(flagged) {
+  /** The flagged shifts as findings, by p, then by their rows' order (SPEC 17.6, 18.1);
+   * compare.py _by_evidence. */
+  function byEvidence(fs, flagged) {
     const sorted = flagged.slice();
     sorted.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] - y[1]));
-    return sorted.map((f) => f[2]);
+    for (const [p, , text, f] of sorted) fs.finding(f.kind, text, { ...f, p });
   }
 
-  function compareDimension(da, db, opts) {
+  /** A shift finding's evidence (SPEC 18.1): n is the rows of both sides; compare.py
+   * _evidence. */
+  function shiftEvidence(kind, dim, label, delta, n, lo, hi, threshold) {
+    return { kind, dims: [dim], groups: [label], value: delta, n, interval: [lo, hi], threshold };
+  }
+
+  function compareDimension(da, db, opts, fs) {
     const sa = sharesOf(da);
     const sb = sharesOf(db);
     const countsA = new Map(da.groups.map((g) => [g.label, g.count]));
@@ -4123,15 +4130,14 @@ function () {
     rows.sort((x, y) => (x.key !== y.key ? y.key - x.key : cmpCodePoint(x.label, y.label)));
     const level = driftLevel(psi, opts);
     const name = da.name;
-    const flags = [];
-    if (level !== 'none') flags.push(`${name}: ${level} representation drift (PSI ${fmt(psi, 2)})`);
+    if (level !== 'none') fs.note('drift', `${name}: ${level} representation drift (PSI ${fmt(psi, 2)})`, [name]);
     for (const r of rows) {
       if (r.status !== 'shifted') {
-        flags.push(`${name}: '${r.label}' ${r.status} (${fmt(r.a * 100, 1)}% -> ${fmt(r.b * 100, 1)}%)`);
+        fs.note(r.status, `${name}: '${r.label}' ${r.status} (${fmt(r.a * 100, 1)}% -> ${fmt(r.b * 100, 1)}%)`,
+          [name], [r.label]);
       }
     }
     return {
-      out: {
         name,
         kind: da.kind,
         dimension_score_a: da.dimension_score,
@@ -4164,8 +4170,6 @@ function () {
             status: r.status,
           };
         }),
-      },
-      flags,
     };
   }
 
@@ -4174,32 +4178,31 @@ function () {
     const o = resolveOptions(opts);
     const dimsB = new Map(b.dimensions.map((d) => [d.name, d]));
     const namesA = new Set(a.dimensions.map((d) => d.name));
-    const flags = [];
+    const fs = new Findings();
     const sa = a.overall_score;
     const sb = b.overall_score;
     const scoreDelta = sa === null || sb === null ? null : sb - sa;
     if (scoreDelta !== null && -scoreDelta >= o.score_drop_flag) {
-      flags.push(`overall score dropped ${-scoreDelta} points (${sa} -> ${sb})`);
+      fs.note('score_drop', `overall score dropped ${-scoreDelta} points (${sa} -> ${sb})`);
     }
     const dims = [];
     for (const da of a.dimensions) {
       const db = dimsB.get(da.name);
       if (db === undefined) continue;
-      const r = compareDimension(da, db, o);
-      dims.push(r.out);
-      flags.push(...r.flags);
+      dims.push(compareDimension(da, db, o, fs));
     }
     // SPEC 17.6: label-rate and missing-share shifts, when both sides have them.
     let rates = null;
     let byGroup = null;
-    if (a.label_rates !== undefined && b.label_rates !== undefined) rates = compareLabelRates(a, b, o, flags);
+    if (a.label_rates !== undefined && b.label_rates !== undefined) rates = compareLabelRates(a, b, o, fs);
     if (a.missing_by_group !== undefined && b.missing_by_group !== undefined) {
-      byGroup = compareMissing(a, b, o, flags);
+      byGroup = compareMissing(a, b, o, fs);
     }
     const added = b.dimensions.filter((d) => !namesA.has(d.name)).map((d) => d.name);
     const removed = a.dimensions.filter((d) => !dimsB.has(d.name)).map((d) => d.name);
-    for (const n of added) flags.push(`${n}: dimension added`);
-    for (const n of removed) flags.push(`${n}: dimension removed`);
+    for (const n of added) fs.note('dimension_added', `${n}: dimension added`, [n]);
+    for (const n of removed) fs.note('dimension_removed', `${n}: dimension removed`, [n]);
+    const [findings, evidence] = fs.close(o.alpha);
     const side = (r) => ({ n_rows: r.n_rows, overall_score: r.overall_score, grade: r.grade });
     const out = {
       format_version: FORMAT_VERSION,
@@ -4212,7 +4215,9 @@ function () {
     };
     if (rates !== null) out.label_rates = rates;
     if (byGroup !== null) out.missing_by_group = byGroup;
-    out.flags = flags;
+    out.findings = findings;
+    out.evidence = evidence;
+    out.flags = findings.map((f) => f.text);
     return out;
   }
 
@@ -4225,12 +4230,12 @@ function () {
   }
 
   /** SPEC 17.6: rate shifts per shared dimension and group with a rate on both sides
-   * (faircode/compare.py compare_label_rates); flags pushed onto `flags`. */
-  function compareLabelRates(a, b, opts, flags) {
+   * (faircode/compare.py compare_label_rates); findings added to `fs`. */
+  function compareLabelRates(a, b, opts, fs) {
     const ra = a.label_rates;
     const rb = b.label_rates;
     if (ra.label !== rb.label || ra.positive !== rb.positive) {
-      flags.push(`label rates not compared (${ra.label}=${ra.positive} vs ${rb.label}=${rb.positive})`);
+      fs.note('not_compared', `label rates not compared (${ra.label}=${ra.positive} vs ${rb.label}=${rb.positive})`);
       return null;
     }
     const head = `${ra.label}=${ra.positive}`;
@@ -4258,10 +4263,12 @@ function () {
       rows.forEach(([label, x, y], i) => {
         const [pa, na, pb, nb] = sides.get(label);
         const [lo, hi] = shiftInterval(pa, na, pb, nb);
+        if (sized.has(label)) fs.tests += 1;
         if (Math.abs(y - x) > opts.label_gap && sized.has(label)) {
           const p = shiftP(pa, na, pb, nb, opts.label_gap);
           flagged.push([p, i, `${da.name}: ${head} rate for '${label}' moved ${P(x)}% -> ${P(y)}% `
-            + `(${na} -> ${nb} rows, ${changeText(lo, hi)})`]);
+            + `(${na} -> ${nb} rows, ${changeText(lo, hi)})`,
+          shiftEvidence('rate_shift', da.name, label, y - x, na + nb, lo, hi, opts.label_gap)]);
         }
         groups.push({
           label,
@@ -4274,15 +4281,15 @@ function () {
           ci_high: roundHalfUp(hi, 4),
         });
       });
-      flags.push(...byEvidence(flagged));
+      byEvidence(fs, flagged);
       dims.push({ name: da.name, groups });
     }
     return { label: ra.label, positive: ra.positive, dimensions: dims };
   }
 
   /** SPEC 17.6: missing-share shifts per shared dimension, column and group
-   * (faircode/compare.py compare_missing); flags pushed onto `flags`. */
-  function compareMissing(a, b, opts, flags) {
+   * (faircode/compare.py compare_missing); findings added to `fs`. */
+  function compareMissing(a, b, opts, fs) {
     const groupsOf = (r) => new Map(r.dimensions.map((d) => [d.name, new Map(d.groups.map((g) => [g.label, g.count]))]));
     const gA = groupsOf(a);
     const gB = groupsOf(b);
@@ -4334,10 +4341,13 @@ function () {
         rows.forEach(([label, x, y], i) => {
           const [ma, ca, mb, cb] = missingOf.get(label);
           const [lo, hi] = shiftInterval(ma, ca, mb, cb);
+          if (sized.has(label)) fs.tests += 1;
           if (Math.abs(y - x) > opts.missing_gap && sized.has(label)) {
             const p = shiftP(ma, ca, mb, cb, opts.missing_gap);
+            const f = shiftEvidence('missing_shift', name, label, y - x, ca + cb, lo, hi, opts.missing_gap);
+            f.groups.push(col);
             flagged.push([p, i, `${name}: '${col}' missing for '${label}' moved ${P(x)}% -> ${P(y)}% `
-              + `(${ca} -> ${cb} rows, ${changeText(lo, hi)})`]);
+              + `(${ca} -> ${cb} rows, ${changeText(lo, hi)})`, f]);
           }
           groups.push({
             label,
@@ -4350,7 +4360,7 @@ function () {
             ci_high: roundHalfUp(hi, 4),
           });
         });
-        flags.push(...byEvidence(flagged));
+        byEvidence(fs, flagged);
         columns.push({
           name: col,
           missing_pct_a: roundHalfUp(sides[0][0], 4),

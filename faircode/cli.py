@@ -20,7 +20,7 @@ from .errors import (
     FaircodeError,
     InputError,
 )
-from .evidence import FINDING_KINDS
+from .evidence import COMPARE_FINDING_KINDS, FINDING_KINDS
 from .options import SCORE_RULES, Options
 
 PROGRESS_MIN_BYTES = 16 << 20
@@ -403,6 +403,12 @@ def _build_compare(c: argparse.ArgumentParser) -> None:
         choices=("moderate", "significant"),
         help="exit 1 when any dimension drifts at least this much",
     )
+    c.add_argument(
+        "--fail-on",
+        metavar="KIND[,KIND]",
+        help=f"exit {EXIT_FINDING} when a confirmed shift of a kind is found "
+        f"({', '.join(COMPARE_FINDING_KINDS)}, or any)",
+    )
     c.add_argument("--skip-lines-b", metavar="N", help="--skip-lines for B only")
     c.add_argument(
         "--allow-different-options",
@@ -558,33 +564,35 @@ def cmd_profile(args: argparse.Namespace) -> int:
             value_text = f"{threshold:g}"  # the option's text may hold a line break
             sys.stderr.write(f"faircode: score {shown} is below --fail-under {value_text}\n")
             return EXIT_FAIL
-    if fail_on:
-        hits = [
-            f for f in result["findings"] if f["verdict"] == "confirmed" and f["kind"] in fail_on
-        ]
-        if hits:
-            sys.stderr.write(
-                f"faircode: {len(hits)} confirmed finding{'s' if len(hits) != 1 else ''} "
-                f"of --fail-on {','.join(sorted(fail_on))} (first: {hits[0]['text']})\n"
-            )
-            return EXIT_FINDING
-    return EXIT_OK
+    return _confirmed_exit(result, fail_on)
 
 
-def _fail_on(args: argparse.Namespace) -> frozenset[str]:
+def _fail_on(args: argparse.Namespace, known: tuple[str, ...] = FINDING_KINDS) -> frozenset[str]:
     """SPEC 18: the kinds --fail-on names (`any`: all of them)."""
     given = getattr(args, "fail_on", None)
     if not given:
         return frozenset()
     kinds = [k.strip(" \t") for k in given.split(",")]
     if "any" in kinds:
-        return frozenset(FINDING_KINDS)
-    bad = [k for k in kinds if k not in FINDING_KINDS]
+        return frozenset(known)
+    bad = [k for k in kinds if k not in known]
     if bad:
         raise InputError(
-            f"--fail-on: '{bad[0]}' is not a kind of finding ({', '.join(FINDING_KINDS)}, or any)"
+            f"--fail-on: '{bad[0]}' is not a kind of finding ({', '.join(known)}, or any)"
         )
     return frozenset(kinds)
+
+
+def _confirmed_exit(result: dict, fail_on: frozenset[str]) -> int:
+    """EXIT_FINDING when a confirmed finding of a kind in fail_on is in result (SPEC 18)."""
+    hits = [f for f in result["findings"] if f["verdict"] == "confirmed" and f["kind"] in fail_on]
+    if not hits:
+        return EXIT_OK
+    sys.stderr.write(
+        f"faircode: {len(hits)} confirmed finding{'s' if len(hits) != 1 else ''} "
+        f"of --fail-on {','.join(sorted(fail_on))} (first: {hits[0]['text']})\n"
+    )
+    return EXIT_FINDING
 
 
 def _profile_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
@@ -683,6 +691,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from .saved import load_saved, saved_profile
 
     opts = _opts_from_args(args)
+    fail_on = _fail_on(args, COMPARE_FINDING_KINDS)
     opts_b = dict(opts)
     if args.skip_lines_b is not None:
         opts_b["skip_lines"] = args.skip_lines_b
@@ -741,7 +750,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
                 f"faircode: {args.fail_on_drift} drift or worse in {shown(', '.join(hit))}\n"
             )
             return EXIT_FAIL
-    return EXIT_OK
+    return _confirmed_exit(result, fail_on)
 
 
 def main(argv: list[str] | None = None) -> int:

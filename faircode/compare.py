@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .analyze import FORMAT_VERSION
+from .evidence import Findings
 from .numerics import Z, fmt, fsum, ln, newcombe, pct, round_half_up, search_p
 from .options import Options, resolve
 from .results import CompareResult
@@ -43,12 +44,13 @@ def _change(lo: float, hi: float) -> str:
     return f"change {fmt(lo * 100, 1)} to {fmt(hi * 100, 1)} pts"
 
 
-def _by_evidence(flagged: list[tuple[float, int, str]]) -> list[str]:
-    """Flag texts by p, then by their rows' order (SPEC 17.6)."""
-    return [t for _, _, t in sorted(flagged, key=lambda f: (f[0], f[1]))]
+def _by_evidence(fs: Findings, flagged: list[tuple[float, int, str, dict]]) -> None:
+    """The flagged shifts as findings, by p, then by their rows' order (SPEC 17.6, 18.1)."""
+    for p, _, text, f in sorted(flagged, key=lambda f: (f[0], f[1])):
+        fs.finding(f.pop("kind"), text, p=p, **f)
 
 
-def compare_dimension(da: dict, db: dict, opts: Options) -> tuple[dict, list[str]]:
+def compare_dimension(da: dict, db: dict, opts: Options, fs: Findings) -> dict:
     sa, sb = _shares(da), _shares(db)
     counts_a = {g["label"]: g["count"] for g in da["groups"]}
     counts_b = {g["label"]: g["count"] for g in db["groups"]}
@@ -69,12 +71,11 @@ def compare_dimension(da: dict, db: dict, opts: Options) -> tuple[dict, list[str
     groups.sort(key=lambda g: (-abs(round_half_up(g[3] - g[2], 4)), g[1]))
     level = drift_level(psi, opts)
     name = da["name"]
-    flags = []
     if level != "none":
-        flags.append(f"{name}: {level} representation drift (PSI {fmt(psi, 2)})")
+        fs.note("drift", f"{name}: {level} representation drift (PSI {fmt(psi, 2)})", [name])
     for _, label, a, b, status in groups:
         if status != "shifted":
-            flags.append(f"{name}: '{label}' {status} ({pct(a)}% -> {pct(b)}%)")
+            fs.note(status, f"{name}: '{label}' {status} ({pct(a)}% -> {pct(b)}%)", [name], [label])
     out = {
         "name": name,
         "kind": da["kind"],
@@ -108,7 +109,7 @@ def compare_dimension(da: dict, db: dict, opts: Options) -> tuple[dict, list[str
                 "status": status,
             }
         )
-    return out, flags
+    return out
 
 
 def compare(
@@ -123,30 +124,29 @@ def compare(
     a, b = _side(a, options, overrides), _side(b, options, overrides)
     dims_b = {d["name"]: d for d in b["dimensions"]}
     names_a = {d["name"] for d in a["dimensions"]}
-    flags: list[str] = []
+    fs = Findings()
     sa, sb = a["overall_score"], b["overall_score"]
     score_delta = None if sa is None or sb is None else sb - sa
     if score_delta is not None and -score_delta >= options.score_drop_flag:
-        flags.append(f"overall score dropped {-score_delta} points ({sa} -> {sb})")
+        fs.note("score_drop", f"overall score dropped {-score_delta} points ({sa} -> {sb})")
     dims = []
     for da in a["dimensions"]:
         db = dims_b.get(da["name"])
         if db is None:
             continue
-        out, dim_flags = compare_dimension(da, db, options)
-        dims.append(out)
-        flags.extend(dim_flags)
+        dims.append(compare_dimension(da, db, options, fs))
     rates = by_group = None
     if "label_rates" in a and "label_rates" in b:  # SPEC 17.6
-        rates, rate_flags = compare_label_rates(a, b, options)
-        flags.extend(rate_flags)
+        rates = compare_label_rates(a, b, options, fs)
     if "missing_by_group" in a and "missing_by_group" in b:
-        by_group, missing_flags = compare_missing(a, b, options)
-        flags.extend(missing_flags)
+        by_group = compare_missing(a, b, options, fs)
     added = [d["name"] for d in b["dimensions"] if d["name"] not in names_a]
     removed = [d["name"] for d in a["dimensions"] if d["name"] not in dims_b]
-    flags.extend(f"{n}: dimension added" for n in added)
-    flags.extend(f"{n}: dimension removed" for n in removed)
+    for n in added:
+        fs.note("dimension_added", f"{n}: dimension added", [n])
+    for n in removed:
+        fs.note("dimension_removed", f"{n}: dimension removed", [n])
+    findings, evidence = fs.close(options.alpha)
     out = {
         "format_version": FORMAT_VERSION,
         "a": {k: a[k] for k in ("n_rows", "overall_score", "grade")},
@@ -155,13 +155,14 @@ def compare(
         "dimensions": dims,
         "added_dimensions": added,
         "removed_dimensions": removed,
-        "flags": flags,
     }
     if rates is not None:
         out["label_rates"] = rates
     if by_group is not None:
         out["missing_by_group"] = by_group
-    out["flags"] = out.pop("flags")
+    out["findings"] = findings
+    out["evidence"] = evidence
+    out["flags"] = [f["text"] for f in findings]
     if options.proxy_hints and "proxy_hints" in a and "proxy_hints" in b:  # SPEC 16
         out["proxy_hints"] = {"a": a["proxy_hints"], "b": b["proxy_hints"]}
     return CompareResult(out)
@@ -191,18 +192,19 @@ def _by_delta(rows: list[tuple]) -> list[tuple]:
     return sorted(rows, key=lambda r: (-abs(round_half_up(r[2] - r[1], 4)), r[0]))
 
 
-def compare_label_rates(a: dict, b: dict, opts: Options) -> tuple[dict | None, list[str]]:
+def compare_label_rates(a: dict, b: dict, opts: Options, fs: Findings) -> dict | None:
     """SPEC 17.6: rate shifts per shared dimension and group with a rate on both sides."""
     ra, rb = a["label_rates"], b["label_rates"]
     if (ra["label"], ra["positive"]) != (rb["label"], rb["positive"]):
-        return None, [
+        fs.note(
+            "not_compared",
             f"label rates not compared ({ra['label']}={ra['positive']} vs "
-            f"{rb['label']}={rb['positive']})"
-        ]
+            f"{rb['label']}={rb['positive']})",
+        )
+        return None
     head = f"{ra['label']}={ra['positive']}"
     dims_b = {d["name"]: d for d in rb["dimensions"]}
     dims = []
-    flags = []
     for da in ra["dimensions"]:
         db = dims_b.get(da["name"])
         if db is None or "groups" not in da or "groups" not in db:
@@ -227,16 +229,15 @@ def compare_label_rates(a: dict, b: dict, opts: Options) -> tuple[dict | None, l
         for i, (label, x, y) in enumerate(rows):
             pa, na, pb, nb = sides[label]
             lo, hi = _shift(pa, na, pb, nb)
+            fs.tests += label in sized
             if abs(y - x) > opts.label_gap and label in sized:
                 p = _shift_p(pa, na, pb, nb, opts.label_gap)
-                flagged.append(
-                    (
-                        p,
-                        i,
-                        f"{da['name']}: {head} rate for '{label}' moved {pct(x)}% -> "
-                        f"{pct(y)}% ({na} -> {nb} rows, {_change(lo, hi)})",
-                    )
+                text = (
+                    f"{da['name']}: {head} rate for '{label}' moved {pct(x)}% -> "
+                    f"{pct(y)}% ({na} -> {nb} rows, {_change(lo, hi)})"
                 )
+                evidence = _evidence("rate_shift", da["name"], label, y - x, na + nb, lo, hi)
+                flagged.append((p, i, text, evidence | {"threshold": opts.label_gap}))
             groups.append(
                 {
                     "label": label,
@@ -249,12 +250,24 @@ def compare_label_rates(a: dict, b: dict, opts: Options) -> tuple[dict | None, l
                     "ci_high": round_half_up(hi, 4),
                 }
             )
-        flags.extend(_by_evidence(flagged))
+        _by_evidence(fs, flagged)
         dims.append({"name": da["name"], "groups": groups})
-    return {"label": ra["label"], "positive": ra["positive"], "dimensions": dims}, flags
+    return {"label": ra["label"], "positive": ra["positive"], "dimensions": dims}
 
 
-def compare_missing(a: dict, b: dict, opts: Options) -> tuple[list[dict], list[str]]:
+def _evidence(kind: str, dim: str, label: str, delta: float, n: int, lo: float, hi: float) -> dict:
+    """A shift finding's evidence (SPEC 18.1): n is the rows of both sides."""
+    return {
+        "kind": kind,
+        "dims": [dim],
+        "groups": [label],
+        "value": delta,
+        "n": n,
+        "interval": (lo, hi),
+    }
+
+
+def compare_missing(a: dict, b: dict, opts: Options, fs: Findings) -> list[dict]:
     """SPEC 17.6: missing-share shifts per shared dimension, column and group."""
     groups_of = {
         side: {d["name"]: {g["label"]: g["count"] for g in d["groups"]} for d in r["dimensions"]}
@@ -263,7 +276,6 @@ def compare_missing(a: dict, b: dict, opts: Options) -> tuple[list[dict], list[s
     rows_of = {"a": a["n_rows"], "b": b["n_rows"]}
     entries_b = {e["dimension"]: e for e in b["missing_by_group"]}
     out = []
-    flags = []
     for ea in a["missing_by_group"]:
         name = ea["dimension"]
         eb = entries_b.get(name)
@@ -312,16 +324,16 @@ def compare_missing(a: dict, b: dict, opts: Options) -> tuple[list[dict], list[s
             for i, (label, x, y) in enumerate(rows):
                 ma, ca, mb, cb = missing_of[label]
                 lo, hi = _shift(ma, ca, mb, cb)
+                fs.tests += label in sized
                 if abs(y - x) > opts.missing_gap and label in sized:
                     p = _shift_p(ma, ca, mb, cb, opts.missing_gap)
-                    flagged.append(
-                        (
-                            p,
-                            i,
-                            f"{name}: '{col}' missing for '{label}' moved {pct(x)}% -> "
-                            f"{pct(y)}% ({ca} -> {cb} rows, {_change(lo, hi)})",
-                        )
+                    text = (
+                        f"{name}: '{col}' missing for '{label}' moved {pct(x)}% -> "
+                        f"{pct(y)}% ({ca} -> {cb} rows, {_change(lo, hi)})"
                     )
+                    evidence = _evidence("missing_shift", name, label, y - x, ca + cb, lo, hi)
+                    evidence["groups"].append(col)
+                    flagged.append((p, i, text, evidence | {"threshold": opts.missing_gap}))
                 groups.append(
                     {
                         "label": label,
@@ -334,7 +346,7 @@ def compare_missing(a: dict, b: dict, opts: Options) -> tuple[list[dict], list[s
                         "ci_high": round_half_up(hi, 4),
                     }
                 )
-            flags.extend(_by_evidence(flagged))
+            _by_evidence(fs, flagged)
             columns.append(
                 {
                     "name": col,
@@ -344,4 +356,4 @@ def compare_missing(a: dict, b: dict, opts: Options) -> tuple[list[dict], list[s
                 }
             )
         out.append({"dimension": name, "columns": columns})
-    return out, flags
+    return out

@@ -30,6 +30,32 @@ FINDING_KINDS = (
     "label_gap",
     "missing_gap",
 )
+#: SPEC 18: the kinds of note of a profile.
+NOTE_KINDS = (
+    "more",
+    "not_scored",
+    "not_measurable",
+    "not_counted",
+    "cross",
+    "contradicted",
+    "unscored",
+    "no_dimension",
+    "label_missing",
+    "reference",
+    "representation",
+    "proxy",
+)
+#: SPEC 18.1: the kinds of finding of a comparison, and of its notes.
+COMPARE_FINDING_KINDS = ("rate_shift", "missing_shift")
+COMPARE_NOTE_KINDS = (
+    "score_drop",
+    "drift",
+    "appeared",
+    "disappeared",
+    "not_compared",
+    "dimension_added",
+    "dimension_removed",
+)
 #: SPEC 6: under-represented lines listed per dimension before one "more" line.
 UNDER_LINES = 5
 

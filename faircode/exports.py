@@ -239,11 +239,17 @@ def profile_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
                     "ci_high": g["ci_high"],
                     "flagged": g["label"] in flagged,
                 }
-    if "findings" not in result:  # a version-2 result
+    yield from finding_rows(result)
+
+
+def finding_rows(result: dict) -> Iterable[dict[str, Any]]:
+    """The `flag` rows of a CSV export: one per line of the report with its evidence
+    (SPEC 18), or one per flag of a version-2 result."""
+    if "findings" not in result:
         for flag in result["flags"]:
             yield {"section": "flag", "note": flag}
         return
-    for f in result["findings"]:  # SPEC 18: one row per line of the report
+    for f in result["findings"]:
         dims, groups = f["dimensions"], f["groups"]
         yield {
             "section": "flag",
@@ -375,6 +381,20 @@ COMPARE_CSV_COLUMNS = (
     "missing_delta",
     "column_missing_pct_a",
     "column_missing_pct_b",
+    # SPEC 8 and 18.1 (format 3): the sides' rows, the shift's interval, the evidence
+    "n_a",
+    "n_b",
+    "count_a",
+    "count_b",
+    "ci_low",
+    "ci_high",
+    "finding_kind",
+    "severity",
+    "value",
+    "n",
+    "threshold",
+    "p",
+    "verdict",
 )
 
 
@@ -403,6 +423,8 @@ def compare_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
                 "dimension_score_a",
                 "dimension_score_b",
                 "dimension_score_delta",
+                "n_a",
+                "n_b",
             )
         }
         for g in d["groups"]:
@@ -433,8 +455,7 @@ def compare_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
                     "column_missing_pct_b": c["missing_pct_b"],
                     **g,
                 }
-    for flag in result["flags"]:
-        yield {"section": "flag", "note": flag}
+    yield from finding_rows(result)
 
 
 def render_compare_csv(result: dict, **_: Any) -> str:
@@ -811,7 +832,7 @@ def render_compare_markdown(result: dict, *, name_a: str = "", name_b: str = "",
         _md_label_rate_shifts(result["label_rates"], out)
     if result.get("missing_by_group") is not None:
         _md_missing_shifts(result["missing_by_group"], out)
-    _md_flags(result["flags"], out)
+    _md_findings(result, out)
     return "\n".join(out) + "\n"
 
 

@@ -319,8 +319,7 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
         out.extend(compare_lines(result["proxy_hints"]))
     if result["flags"]:
         out.append("")
-        out.append(f"Flags ({len(result['flags'])}):")
-        out.extend(f"  - {f}" for f in result["flags"])
+        out.extend(findings_lines(result))
     return _lines(out)
 
 

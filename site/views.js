@@ -422,7 +422,7 @@
     view.appendChild(ar);
     if (result.label_rates) view.appendChild(labelRateShifts(result.label_rates));
     if (result.missing_by_group) view.appendChild(missingShifts(result.missing_by_group));
-    view.appendChild(flagList(result.flags));
+    view.appendChild(result.findings ? findingList(result) : flagList(result.flags));
     return view;
   }
 

@@ -257,3 +257,26 @@ def test_adult_findings_validate_and_the_json_flags_are_the_texts():
     r = faircode.profile(str(DATA / "adult.data"), opts={"names": ADULT_NAMES})
     jsonschema.validate(r, SCHEMA)
     assert r["flags"] == [f["text"] for f in r["findings"]]
+
+
+def test_the_schemas_list_the_kinds_the_engine_defines():
+    """One home for the kinds (SPEC 18, 18.1): each schema's enum is evidence.py's tuple."""
+    import json
+    from importlib import resources
+
+    from faircode.evidence import (
+        COMPARE_FINDING_KINDS,
+        COMPARE_NOTE_KINDS,
+        FINDING_KINDS,
+        NOTE_KINDS,
+    )
+
+    for name, kinds in (
+        ("profile", FINDING_KINDS + NOTE_KINDS),
+        ("compare", COMPARE_FINDING_KINDS + COMPARE_NOTE_KINDS),
+    ):
+        schema = json.loads(
+            (resources.files("faircode") / "schemas" / f"{name}.schema.json").read_text()
+        )
+        enum = schema["properties"]["findings"]["items"]["properties"]["kind"]["enum"]
+        assert enum == list(kinds), name

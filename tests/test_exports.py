@@ -185,7 +185,7 @@ def test_compare_markdown_is_tables_and_flags(tmp_path, capsys):
     assert all(len(r) == 7 for r in dims) and all(len(r) == 6 for r in groups)
     statuses = [r[5].strip() for r in groups[2:] if r[0].strip() == "race"]
     assert sorted(statuses) == ["appeared", "disappeared", "shifted", "shifted"]
-    assert "#### Flags" in out and "<b>" not in out
+    assert "#### Findings and notes" in out and "<b>" not in out
 
 
 # ---------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from util import ADULT_NAMES, DATA
 
 import faircode
 from faircode import InputError
+from faircode.options import resolve
 
 COMPAS = DATA / "compas-scores-two-years.csv"
 DIABETIC = DATA / "diabetic_data.csv"
@@ -856,20 +857,17 @@ def test_compare_flag_order(adult_pair):
     """17.6: after the share-drift flags, before the added/removed dimension flags;
     label-rate shifts before missing-data shifts. The keys after removed_dimensions."""
     c = adult_pair[4]
-    assert list(c)[-3:] == ["label_rates", "missing_by_group", "flags"]
-    assert list(c).index("removed_dimensions") == len(c) - 4
-    flags = c["flags"]
-    kinds = []
-    for f in flags:
-        if " moved " in f and " rate for '" in f:
-            kinds.append(2)
-        elif " moved " in f and "' missing for '" in f:
-            kinds.append(3)
-        elif f.endswith(": dimension added") or f.endswith(": dimension removed"):
-            kinds.append(4)
-        else:
-            kinds.append(1)
-    assert kinds == sorted(kinds), flags
+    keys = ["label_rates", "missing_by_group", "findings", "evidence", "flags"]
+    assert list(c)[-5:] == keys
+    assert list(c).index("removed_dimensions") == len(c) - 6
+    assert c["flags"] == [f["text"] for f in c["findings"]]
+    rank = {"rate_shift": 2, "missing_shift": 3, "dimension_added": 4, "dimension_removed": 4}
+    kinds = [rank.get(f["kind"], 1) for f in c["findings"]]
+    assert kinds == sorted(kinds), c["flags"]
+    assert {2, 3} <= set(kinds)
+    for f in c["findings"]:  # the kind agrees with the text it carries
+        text = f["text"]
+        assert (f["kind"] == "rate_shift") == (" rate for '" in text and " moved " in text)
 
 
 def test_compare_cli_with_one_recode():
@@ -889,6 +887,116 @@ def test_compare_cli_with_one_recode():
     assert {g["label"]: (g["rate_a"], g["rate_b"]) for g in sex["groups"]} == {
         g: (r4(ra[g][0] / ra[g][1]), r4(rb[g][0] / rb[g][1])) for g in ra
     }
+
+
+def test_compare_shifts_are_findings_with_holm_verdicts(adult_pair):
+    """SPEC 18.1: each flagged shift is a finding whose value, n and interval are its
+    row's, tested against statsmodels' Newcombe interval and Holm over the whole family
+    (every sized comparison, flagged or not, padded with p = 1 as the unflagged ones'
+    tests are never below the flagged ones')."""
+    from statsmodels.stats.multitest import multipletests
+
+    from faircode.compare import _shift_p
+
+    a, b, _, _, c = adult_pair
+    floor = resolve(GAPS).min_group_size
+    rows = {}
+    sized = 0
+    for d in c["label_rates"]["dimensions"]:
+        for g in d["groups"]:
+            rows[("rate_shift", d["name"], g["label"])] = (g["rate_delta"], g["n_a"], g["n_b"], g)
+            sized += min(g["n_a"], g["n_b"]) >= floor
+    for e in c["missing_by_group"]:
+        for col in e["columns"]:
+            for g in col["groups"]:
+                key = ("missing_shift", e["dimension"], g["label"], col["name"])
+                rows[key] = (g["missing_delta"], g["count_a"], g["count_b"], g)
+                sized += min(g["count_a"], g["count_b"]) >= floor
+    shifts = [f for f in c["findings"] if f["severity"] == "finding"]
+    assert {f["kind"] for f in shifts} == {"rate_shift", "missing_shift"}
+    assert c["evidence"]["tests"] == sized > len(shifts)
+    raw = []
+    for f in shifts:
+        delta, na, nb, g = rows[(f["kind"], *f["dimensions"], *f["groups"])]
+        assert (f["n"], f["ci_low"], f["ci_high"]) == (na + nb, g["ci_low"], g["ci_high"])
+        assert abs(f["value"] - delta) <= 1e-4
+        gap = GAPS["label_gap"] if f["kind"] == "rate_shift" else GAPS["missing_gap"]
+        assert f["threshold"] == gap and abs(f["value"]) > gap
+        raw.append((f, delta))
+
+    def counts(result, f):
+        if f["kind"] == "rate_shift":
+            dims = result["label_rates"]["dimensions"]
+            d = next(d for d in dims if d["name"] == f["dimensions"][0])
+            g = next(g for g in d["groups"] if g["label"] == f["groups"][0])
+            return g["positive"], g["n"]
+        e = next(e for e in result["missing_by_group"] if e["dimension"] == f["dimensions"][0])
+        col = next(c for c in e["columns"] if c["name"] == f["groups"][1])
+        g = next(g for g in col["groups"] if g["label"] == f["groups"][0])
+        return g["missing"], g["count"]
+
+    ps = []
+    for f, _ in raw:
+        (xa, na), (xb, nb) = counts(a, f), counts(b, f)
+        lo, hi = confint_proportions_2indep(xb, nb, xa, na, method="newcomb", compare="diff")
+        assert abs(lo - f["ci_low"]) <= 5e-5 and abs(hi - f["ci_high"]) <= 5e-5
+        gap = GAPS["label_gap"] if f["kind"] == "rate_shift" else GAPS["missing_gap"]
+        ps.append(_shift_p(xa, na, xb, nb, gap))
+    m = c["evidence"]["tests"]
+    reject, adjusted, _, _ = multipletests(ps + [1.0] * (m - len(ps)), alpha=0.05, method="holm")
+    for (f, _), adj, rej in zip(raw, adjusted, reject):
+        assert f["p"] == round(adj, 4) or abs(f["p"] - adj) <= 5e-5
+        assert f["verdict"] == ("confirmed" if rej else "possible")
+    assert c["evidence"]["confirmed"] == int(sum(reject))
+    assert c["evidence"]["confirmed"] + c["evidence"]["possible"] == len(ps)
+
+
+def _shift_pair(tmp_path, pos_f_b: int, missing_f_b: int):
+    """Two 400-row files: sex, outcome (30% positive), income; in B the women's rate is
+    pos_f_b of 200 and their income is missing in missing_f_b rows."""
+    paths = []
+    for side, pos_f, miss_f in (("a", 60, 10), ("b", pos_f_b, missing_f_b)):
+        lines = ["sex,outcome,income"]
+        for sex, pos, miss in (("M", 60, 10), ("F", pos_f, miss_f)):
+            for i in range(200):
+                lines.append(f"{sex},{int(i < pos)},{'' if i % 200 >= 200 - miss else 100 + i}")
+        path = tmp_path / f"{side}.csv"
+        path.write_text("\n".join(lines) + "\n")
+        paths.append(str(path))
+    return paths
+
+
+def test_compare_fail_on_exits_4_on_a_confirmed_shift_only(tmp_path):
+    """SPEC 18.1: `compare --fail-on` gates on confirmed shifts of the named kinds: the
+    women's rate 30% -> 60% of 200 is confirmed; 30% -> 42% is beyond the 10-point gap
+    but not confirmed, so no exit 4."""
+    a, b = _shift_pair(tmp_path, 120, 80)
+    base = ("compare", a, b, "--label", "outcome", "--positive", "1")
+    p = cli(*base, "--json", "--fail-on", "rate_shift")
+    out = json.loads(p.stdout)
+    confirmed = [f for f in out["findings"] if f["verdict"] == "confirmed"]
+    assert [(f["kind"], f["groups"]) for f in confirmed] == [
+        ("rate_shift", ["F"]),
+        ("missing_shift", ["F", "income"]),
+    ]
+    assert p.returncode == 4, p.stderr
+    assert p.stderr.decode() == (
+        f"faircode: 1 confirmed finding of --fail-on rate_shift (first: {confirmed[0]['text']})\n"
+    )
+    assert cli(*base, "--fail-on", "any").returncode == 4
+    a, b = _shift_pair(tmp_path, 84, 10)
+    p = cli("compare", a, b, "--label", "outcome", "--positive", "1", "--json", "--fail-on", "any")
+    out = json.loads(p.stdout)
+    (shift,) = [f for f in out["findings"] if f["severity"] == "finding"]
+    assert (shift["kind"], shift["verdict"], shift["n"]) == ("rate_shift", "possible", 400)
+    assert shift["ci_low"] < 0.1 < shift["value"] == 0.12
+    assert p.returncode == 0, p.stderr
+    p = cli(*base, "--fail-on", "label_gap")
+    assert p.returncode == 2
+    assert p.stderr.decode() == (
+        "faircode: error: --fail-on: 'label_gap' is not a kind of finding "
+        "(rate_shift, missing_shift, or any)\n"
+    )
 
 
 def test_compare_label_mismatch_is_one_flag():

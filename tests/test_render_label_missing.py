@@ -438,7 +438,7 @@ def compared(adult):
 
 def test_compare_renderers_show_the_shifts(compared):
     text = compared.report("text")
-    lines = section(text, "Label rates, A -> B", "Flags (")
+    lines = section(text, "Label rates, A -> B", "Findings and notes (")
     assert lines[0] == "Label rates, A -> B (income = '>50K'):"
     assert any(x.startswith("    Male ") and "30.6% ->  40.6%  (+10.0 pts)" in x for x in lines)
     assert any(
@@ -479,7 +479,7 @@ def test_compare_adult_train_vs_test(adult):
     )
     c = faircode.compare(adult, test)
     rates = c["label_rates"]
-    lines = section(c.report("text"), "Label rates, A -> B", "Flags (")
+    lines = section(c.report("text"), "Label rates, A -> B", "Findings and notes (")
     assert lines[0] == "Label rates, A -> B (income = '>50K'):"
     race = next(d for d in rates["dimensions"] if d["name"] == "race")
     g = race["groups"][0]

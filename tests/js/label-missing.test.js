@@ -377,7 +377,7 @@ test('compare: rate and missing shifts, and labels that differ', () => {
   const a = side(2);
   const b = side(6);
   const c = E.compare(a, b, {});
-  assert.deepEqual(Object.keys(c).slice(-3), ['label_rates', 'missing_by_group', 'flags']);
+  assert.deepEqual(Object.keys(c).slice(-5), ['label_rates', 'missing_by_group', 'findings', 'evidence', 'flags']);
   // the interval is statsmodels' confint_proportions_2indep(120, 200, 40, 200, method="newcomb")
   assert.deepEqual(c.label_rates.dimensions[0].groups[0], { label: 'F', rate_a: 0.2, rate_b: 0.6, rate_delta: 0.4,
     n_a: 200, n_b: 200, ci_low: 0.3079, ci_high: 0.482 });
@@ -385,6 +385,13 @@ test('compare: rate and missing shifts, and labels that differ', () => {
     "sex: y=1 rate for 'F' moved 20.0% -> 60.0% (200 -> 200 rows, change 30.8 to 48.2 pts)",
     "sex: 'lab' missing for 'F' moved 20.0% -> 60.0% (200 -> 200 rows, change 30.8 to 48.2 pts)",
   ]);
+  // SPEC 18.1: each shift a finding; both confirmed in a family of two sized tests
+  // (M's rate and missing share, within the gap, count too)
+  assert.deepEqual(c.findings.map((f) => [f.kind, f.groups, f.n, f.value, f.threshold, f.verdict]), [
+    ['rate_shift', ['F'], 400, 0.4, 0.1, 'confirmed'],
+    ['missing_shift', ['F', 'lab'], 400, 0.4, 0.1, 'confirmed'],
+  ]);
+  assert.deepEqual(c.evidence, { alpha: 0.05, correction: 'holm', tests: 4, confirmed: 2, possible: 0 });
   const lab = c.missing_by_group[0].columns[0];
   assert.deepEqual([lab.name, lab.missing_pct_a, lab.missing_pct_b], ['lab', 0.1, 0.3]);
   assert.deepEqual(lab.groups[0], { label: 'F', missing_pct_a: 0.2, missing_pct_b: 0.6, missing_delta: 0.4,
