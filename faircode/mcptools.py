@@ -24,7 +24,14 @@ from typing import Any, BinaryIO, NamedTuple
 
 from .detect import OVERRIDE_VALUES
 from .errors import FaircodeError, InputError, NoSuchFile
-from .options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD, SCORE_RULES, Options
+from .options import (
+    FAIRNESS_ALPHA,
+    FAIRNESS_MIN_SAMPLES,
+    FAIRNESS_RULES,
+    FAIRNESS_THRESHOLD,
+    SCORE_RULES,
+    Options,
+)
 from .profiler import GLOB_CHARS
 
 #: Paths that name the server's own standard input, which carries the protocol.
@@ -570,6 +577,13 @@ EVALUATE_OPTIONS: dict[str, dict[str, Any]] = {
         "metric engine (auto: fairlearn when installed)",
         enum=["auto", "pandas", "fairlearn"],
     ),
+    "rule": _opt(
+        "string",
+        f"how gated disparities are judged: by their interval, or the value alone "
+        f"({FAIRNESS_RULES[0]})",
+        enum=list(FAIRNESS_RULES),
+    ),
+    "alpha": _opt("number", f"family-wise error of the intervals ({FAIRNESS_ALPHA})"),
 }
 
 
@@ -796,6 +810,8 @@ def evaluate_model(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any
         intersect=args.get("intersect", False),
         engine=args.get("engine", "auto"),
         opener=root.opener("path"),
+        rule=args.get("rule", FAIRNESS_RULES[0]),
+        alpha=FAIRNESS_ALPHA if number("alpha") is None else number("alpha"),
     )
     text = render_json(report)
     return text, json.loads(text)

@@ -156,7 +156,12 @@ def score_p(c: int, n: int, threshold: float, below: bool) -> float:
     if not 0.0 < threshold < 1.0:
         return 1.0
     p = c / n
-    z = (threshold - p) / math.sqrt(threshold * (1 - threshold) / n)
+    se = math.sqrt(threshold * (1 - threshold) / n)
+    diff = threshold - p
+    if se == 0.0:  # a subnormal threshold's variance underflows; JS divides to +-inf (or NaN)
+        z = diff * math.inf if diff else math.nan
+    else:
+        z = diff / se
     if not below:
         z = -z
     if not z > 0:
@@ -180,6 +185,23 @@ def search_p(beyond: Callable[[float], bool]) -> float:
         else:
             hi = mid
     return min(1.0, 2.0 * normal_upper(lo))
+
+
+def normal_quantile(p: float) -> float:
+    """The z with Q(z) = p for 0 < p < 1 (the upper-tail quantile; SPEC 13.1): 80 halvings
+    of [0, Z_SEARCH] on `normal_upper`, negated for p > 1/2. Only the monitor uses it."""
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"normal_quantile needs 0 < p < 1, got {p!r}")
+    if p > 0.5:
+        return -normal_quantile(1.0 - p)
+    lo, hi = 0.0, Z_SEARCH
+    for _ in range(80):
+        mid = (lo + hi) / 2.0
+        if normal_upper(mid) > p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2.0
 
 
 def holm(ps: list[float], m: int) -> list[float]:

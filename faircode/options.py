@@ -35,6 +35,9 @@ DELIMITERS = {",": ",", ";": ";", "tab": "\t", "\t": "\t", "|": "|"}
 # `faircode fairness` defaults (SPEC 12): the largest allowed disparity and the low-n guard.
 FAIRNESS_THRESHOLD = 0.1
 FAIRNESS_MIN_SAMPLES = 30
+#: SPEC 12.7: how the fairness gate decides (the first is the default), and its error.
+FAIRNESS_RULES = ("interval", "point")
+FAIRNESS_ALPHA = 0.05
 
 #: SPEC 16: the multiple-testing corrections of proxy hints.
 PROXY_CORRECTIONS = ("holm", "bonferroni", "none")

@@ -280,3 +280,13 @@ def test_the_schemas_list_the_kinds_the_engine_defines():
         )
         enum = schema["properties"]["findings"]["items"]["properties"]["kind"]["enum"]
         assert enum == list(kinds), name
+
+
+def test_score_p_at_a_subnormal_threshold_is_the_limit():
+    """SPEC 13.1: t * (1 - t) / n underflows to 0 at t = 5e-324, so the score statistic
+    is infinite: p = 0 when the share is beyond t, 1 when it is not (JS divides to +-inf
+    or NaN and gets the same; tests/js/evidence.test.js). Deep parity found the raise."""
+    assert score_p(26, 26, 5e-324, False) == 0.0  # 100% is above t
+    assert score_p(0, 26, 5e-324, False) == 1.0  # 0% is not above t
+    assert score_p(0, 3, 5e-324, True) == 0.0  # 0% is below t
+    assert score_p(3, 3, 5e-324, True) == 1.0

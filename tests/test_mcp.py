@@ -191,6 +191,8 @@ def test_lists_the_four_tools_with_schemas_naming_the_options(server: Client):
         "min_samples",
         "intersect",
         "engine",
+        "rule",
+        "alpha",
     }
     required = {name: t.input_schema["required"] for name, t in tools.items()}
     assert required == {

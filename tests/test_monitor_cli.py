@@ -28,14 +28,14 @@ def write(tmp_path: Path, df: pd.DataFrame, name: str = "preds.csv") -> str:
     return str(path)
 
 
-def fair_frame(gap: int = 0) -> pd.DataFrame:
-    """Two groups of 100; group b's predictions flip ``gap`` correct negatives to 1."""
+def fair_frame(gap: int = 0, n: int = 100) -> pd.DataFrame:
+    """Two groups of n; group b's predictions flip ``gap`` correct negatives to 1."""
     rows = []
     for g in ("a", "b"):
-        for i in range(100):
+        for i in range(n):
             y = i % 2
             p = y if not (g == "b" and y == 0 and i < 2 * gap) else 1
-            rows.append({"group": g, "pred": p, "label": y, "region": "n" if i < 50 else "s"})
+            rows.append({"group": g, "pred": p, "label": y, "region": "n" if i < n // 2 else "s"})
     return pd.DataFrame(rows)
 
 
@@ -46,12 +46,15 @@ def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 BASE = ("--pred", "pred", "--label", "label", "--attr", "group", "--engine", "pandas")
+POINT = ("--rule", "point")  # the seed's rule: the value alone (SPEC 12.7)
 
 
 def test_within_threshold_exits_0_and_prints_the_table(tmp_path: Path, capsys) -> None:
-    path = write(tmp_path, fair_frame(0))
+    """Two groups of 2,000 with no gap: every interval lies below 0.1 (on 100 rows each
+    the same table is insufficient evidence, below)."""
+    path = write(tmp_path, fair_frame(0, n=2000))
     code, out, err = cli(capsys, path, *BASE, "--gate")
-    assert code == 0
+    assert code == 0, err
     header = next(line for line in out.splitlines() if line.startswith("Slice"))
     assert header.split() == [
         "Slice",
@@ -67,9 +70,51 @@ def test_within_threshold_exits_0_and_prints_the_table(tmp_path: Path, capsys) -
     assert "gate: passed" in err
 
 
+def test_the_same_rows_fewer_times_are_insufficient_evidence(tmp_path: Path, capsys) -> None:
+    """SPEC 12.7/12.9: no gap on 100 rows a group cannot show a disparity under 0.1: exit
+    5, each straddling disparity with its interval and the rows that would settle it;
+    `--rule point` passes it as before."""
+    path = write(tmp_path, fair_frame(0))
+    code, out, err = cli(capsys, path, *BASE, "--gate")
+    assert code == 5, err
+    lines = [line for line in err.splitlines() if "gate: INSUFFICIENT" in line]
+    assert [line.split(":")[3].split(" = ")[0].strip() for line in lines] == [
+        "demographic_parity_difference",
+        "equalized_odds_difference",
+    ]  # accuracy is 100% in both: its interval lies within
+    assert lines[0].startswith(
+        "faircode: gate: INSUFFICIENT group: demographic_parity_difference = 0 (95% CI 0.000-"
+    )
+    assert (
+        "straddles threshold 0.1; about " in lines[0] and " rows in each of 'a' and 'b'" in lines[0]
+    )
+    assert "(now 100 and 100) would settle it" in lines[0]
+    assert "labelled positives in each of" in lines[1]
+    assert err.splitlines()[-1].startswith("faircode: gate: insufficient evidence: 2 disparities")
+    assert "INSUFFICIENT (interval across 0.1" in out
+    assert cli(capsys, path, *BASE, "--gate", *POINT)[0] == 0
+
+
+def test_exceeded_exits_1_under_the_interval_rule(tmp_path: Path, capsys) -> None:
+    """A 20-point gap on 1,000 rows a group: each interval lies above 0.1."""
+    path = write(tmp_path, fair_frame(gap=200, n=1000))
+    code, out, err = cli(capsys, path, *BASE, "--gate", "--json")
+    assert code == 1, err
+    report = json.loads(out)
+    gated = {d["metric"]: d for d in report["groups"][0]["disparities"] if d["gated"]}
+    assert [f["metric"] for f in report["failures"]] == list(gated)
+    for f in report["failures"]:
+        d = gated[f["metric"]]
+        assert f["ci95"] == d["ci95"] and d["ci95"][0] > 0.1 and d["evidence"]["p_exceeds"] < 0.05
+    assert [line.split(" > ")[0] for line in err.splitlines() if "gate: FAIL" in line][0] == (
+        "faircode: gate: FAIL group: demographic_parity_difference = 0.2 (95% CI "
+        f"{report['failures'][0]['ci95'][0]:.3f}-{report['failures'][0]['ci95'][1]:.3f})"
+    )
+
+
 def test_exceeded_exits_1_and_names_each_failure(tmp_path: Path, capsys) -> None:
     path = write(tmp_path, fair_frame(gap=20))  # b: 20 of 50 negatives predicted 1
-    code, out, err = cli(capsys, path, *BASE, "--gate", "--threshold", "0.15")
+    code, out, err = cli(capsys, path, *BASE, "--gate", "--threshold", "0.15", *POINT)
     assert code == 1
     fails = [line for line in err.splitlines() if "gate: FAIL" in line]
     assert fails == [
@@ -99,7 +144,7 @@ def test_exceeded_wins_over_unmeasured(tmp_path: Path, capsys) -> None:
     df = fair_frame(gap=20)
     df.loc[df["group"] == "b", "label"] = None  # b has predictions but no labels
     path = write(tmp_path, df)
-    code, _, err = cli(capsys, path, *BASE, "--gate")
+    code, _, err = cli(capsys, path, *BASE, "--gate", *POINT)
     assert code == 1
     assert "FAIL group: demographic_parity_difference" in err
     assert "UNMEASURED group: accuracy_range" in err
@@ -261,7 +306,7 @@ def test_parquet_and_json_lines_read_like_csv(tmp_path: Path, capsys, name: str)
 
 def test_markdown_report(tmp_path: Path, capsys) -> None:
     path = write(tmp_path, fair_frame(gap=20))
-    code, out, _ = cli(capsys, path, *BASE, "--markdown")
+    code, out, _ = cli(capsys, path, *BASE, "--markdown", *POINT)
     assert code == 0
     assert out.startswith("### faircode fairness: disparity exceeded")
     assert "| Slice | N | Labelled | Accuracy | Sel.Rate | TPR | FPR | Guard |" in out
@@ -297,7 +342,7 @@ def test_add_fairness_parser_wires_into_another_cli(tmp_path: Path, capsys) -> N
     sub.add_parser("profile")  # the host CLI's own commands keep working
     add_fairness_parser(sub)
     path = write(tmp_path, fair_frame(gap=20))
-    args = parser.parse_args(["fairness", "evaluate", path, *BASE, "--gate"])
+    args = parser.parse_args(["fairness", "evaluate", path, *BASE, "--gate", *POINT])
     assert args.func(args) == 1
     assert "gate: FAIL group" in capsys.readouterr().err
     assert parser.parse_args(["profile"]).command == "profile"

@@ -61,7 +61,16 @@ def hand_frame() -> pd.DataFrame:
 @pytest.mark.parametrize("engine", ["pandas", "fairlearn"])
 def test_binary_slice_metrics_by_hand(engine: str) -> None:
     _require_engine(engine)
-    r = evaluate(hand_frame(), "p", ["g"], label="y", threshold=0.2, min_samples=0, engine=engine)
+    r = evaluate(
+        hand_frame(),
+        "p",
+        ["g"],
+        label="y",
+        threshold=0.2,
+        min_samples=0,
+        engine=engine,
+        rule="point",
+    )
     assert r["engine"] == engine
     assert r["task"] == {
         "type": "binary",
@@ -136,9 +145,15 @@ def test_binary_slice_metrics_by_hand(engine: str) -> None:
             "group": "g",
             "metric": "demographic_parity_difference",
             "value": dp["value"],
+            "ci95": dp["ci95"],
             "threshold": 0.2,
         }
     ]
+    # the interval rule: 3 or 4 rows a slice cannot tell 0.42 from 0.2
+    r = evaluate(hand_frame(), "p", ["g"], label="y", threshold=0.2, min_samples=0, engine=engine)
+    dp = disparity(group(r, "g"), "demographic_parity_difference")
+    assert (dp["status"], r["status"]) == ("insufficient", "insufficient_evidence")
+    assert dp["ci95"][0] < 0.2 < dp["ci95"][1]
 
 
 def test_undefined_rates_are_null_not_zero_and_excluded() -> None:
@@ -147,10 +162,11 @@ def test_undefined_rates_are_null_not_zero_and_excluded() -> None:
     assert slice_of(g, "c")["metrics"]["tpr"]["value"] is None
     assert slice_of(g, "b")["metrics"]["fpr"]["value"] is None
     eo = disparity(g, "equalized_odds_difference")
-    assert eo["excluded_slices"] in (
-        [{"slice": "c", "reason": "undefined"}],
-        [{"slice": "b", "reason": "undefined"}],
-    )
+    # both halves' exclusions (SPEC 12.8)
+    assert eo["excluded_slices"] == [
+        {"slice": "c", "metric": "tpr", "reason": "undefined"},
+        {"slice": "b", "metric": "fpr", "reason": "undefined"},
+    ]
 
 
 def test_low_n_guard_uses_each_metrics_own_count() -> None:
@@ -161,6 +177,7 @@ def test_low_n_guard_uses_each_metrics_own_count() -> None:
     r = evaluate(df, "p", ["g"], label="y", threshold=1.0, min_samples=30, engine="pandas")
     g = group(r, "g")
     sx = slice_of(g, "x")
+    # a threshold of 1 holds every rate difference: within under either rule
     assert sx["metrics"]["selection_rate"]["low_n"] is False  # 40 predictions
     assert sx["metrics"]["accuracy"]["low_n"] is True  # 10 labelled
     assert set(sx["low_n"]) == {"accuracy", "tpr", "fpr", "precision"}
@@ -171,7 +188,7 @@ def test_low_n_guard_uses_each_metrics_own_count() -> None:
     acc = disparity(g, "accuracy_range")
     assert acc["status"] == "unmeasured" and acc["value"] is None
     assert acc["eligible_slices"] == 1
-    assert acc["excluded_slices"] == [{"slice": "x", "reason": "low-n"}]
+    assert acc["excluded_slices"] == [{"slice": "x", "metric": "accuracy", "reason": "low-n"}]
     assert "need 2" in acc["reason"]
     # unmeasured is never a pass
     assert g["status"] == "unmeasured" and r["status"] == "unmeasured"
@@ -189,7 +206,7 @@ def test_equalized_odds_uses_whichever_range_exists() -> None:
         return pd.DataFrame({"g": name, "p": preds, "y": labels})
 
     df = pd.concat([block("p", 4), block("q", 10)], ignore_index=True)
-    r = evaluate(df, "p", ["g"], label="y", min_samples=30, engine="pandas")
+    r = evaluate(df, "p", ["g"], label="y", min_samples=30, engine="pandas", rule="point")
     eo = disparity(group(r, "g"), "equalized_odds_difference")
     assert eo["components"] == {
         "tpr_range": None,
@@ -197,19 +214,44 @@ def test_equalized_odds_uses_whichever_range_exists() -> None:
         "larger": "fpr_range",
     }
     assert eo["value"] == pytest.approx(10 / 40 - 4 / 40)
-    assert eo["status"] == "exceeded"
+    assert eo["status"] == "exceeded"  # the measured half alone exceeds: so does the max
+    assert eo["measured"] == ["fpr"]
+    # the interval rule cannot confirm 0.15 > 0.1 on 40 rows: half measured, never ok
+    r = evaluate(df, "p", ["g"], label="y", min_samples=30, engine="pandas")
+    eo = disparity(group(r, "g"), "equalized_odds_difference")
+    assert eo["status"] == "partly_measured" and eo["measured"] == ["fpr"]
+    assert "for tpr, need 2" in eo["reason"]
+    assert ("g", "equalized_odds_difference") in {
+        (u["group"], u["metric"]) for u in r["unmeasured"]
+    }
+    assert [e["metric"] for e in eo["excluded_slices"]] == ["tpr", "tpr"]
+
+
+def test_equalized_odds_half_measured_and_within_is_not_ok() -> None:
+    """SPEC 12.8 (issue 26): FPR equal in two slices of 2,000 negatives, no labelled
+    positives: the FPR half is within, the TPR half unmeasured; not ok under either rule."""
+    df = pd.DataFrame(
+        {"g": ["a"] * 2000 + ["b"] * 2000, "p": ([1] * 200 + [0] * 1800) * 2, "y": [0] * 4000}
+    )
+    for rule in ("point", "interval"):
+        r = evaluate(df, "p", ["g"], label="y", engine="pandas", rule=rule)
+        eo = disparity(group(r, "g"), "equalized_odds_difference")
+        assert eo["value"] == 0 and eo["measured"] == ["fpr"]
+        assert eo["status"] == "partly_measured", rule
+        assert eo["ci95"][1] < 0.1  # the half that was measured is within
+        assert r["status"] == "unmeasured"
 
 
 def test_float_noise_at_the_threshold_is_not_a_failure() -> None:
     # selection rates 10/10 and 7/10: 1.0 - 0.7 == 0.30000000000000004 in floats
     df = pd.DataFrame({"g": ["a"] * 10 + ["b"] * 10, "p": [1] * 10 + [1] * 7 + [0] * 3})
-    r = evaluate(df, "p", ["g"], threshold=0.3, min_samples=1, engine="pandas")
+    r = evaluate(df, "p", ["g"], threshold=0.3, min_samples=1, engine="pandas", rule="point")
     dp = disparity(group(r, "g"), "demographic_parity_difference")
     assert dp["value"] > 0.3  # the raw float is above the threshold...
     assert dp["status"] == "ok"  # ...but the rule compares at 12 decimals
     assert r["status"] == "within_threshold"
     df.loc[16, "p"] = 0  # 6/10 selected: 0.4 > 0.3
-    r = evaluate(df, "p", ["g"], threshold=0.3, min_samples=1, engine="pandas")
+    r = evaluate(df, "p", ["g"], threshold=0.3, min_samples=1, engine="pandas", rule="point")
     assert r["status"] == "exceeded"
 
 
@@ -256,7 +298,9 @@ def test_regression_metrics_and_selection_only_with_a_decision_threshold() -> No
             "y": [2.0, 2.0, NA, 1.0, 5.0],
         }
     )
-    r = evaluate(df, "p", ["g"], label="y", min_samples=1, threshold=0.5, engine="pandas")
+    r = evaluate(
+        df, "p", ["g"], label="y", min_samples=1, threshold=0.5, engine="pandas", rule="point"
+    )
     g = group(r, "g")
     a, b = slice_of(g, "a"), slice_of(g, "b")
     assert a["metrics"]["mae"]["value"] == pytest.approx(0.5)  # |1-2|, |2-2|

@@ -31,6 +31,7 @@ models:
     min_samples: 30
     gate: true
     enabled: true
+    rule: point  # the store's mechanics, judged as the seed did (SPEC 12.7)
 """
 
 
@@ -464,6 +465,39 @@ def test_enabled_false_disables_the_gate_and_says_so(cli, db: str, tmp_path: Pat
     assert code == 3, err
     assert "UNMEASURED race: accuracy_range" in err
     assert [e for e, _ in _events(db)][-1] == "promotion_blocked_by_fairness"
+
+
+def test_the_rule_comes_from_the_registry_and_the_audit_says_which_decided(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    """SPEC 12.7, 15.4, 15.6: on 600 COMPAS rows sliced by sex, intervals straddle 0.1,
+    so the interval rule (the default) blocks with exit 5; `config --rule point` judges
+    the values alone, and each gate's audit row records the rule that decided."""
+    (tmp_path / "fairness.yaml").write_text("models:\n  compas:\n    slices: [sex]\n")
+    compas.head(600).to_csv(tmp_path / "c.csv", index=False)
+    preds = ("--id", "id", "--score", "decile_score", "--decision-threshold", "5")
+    code, _, err = cli(
+        "log", "compas", "c.csv", "--version", "v1", *preds, "--attr", "race", "--attr", "sex"
+    )
+    assert code == 0, err
+    assert cli("label", "compas", "c.csv", "--id", "id", "--label", "two_year_recid")[0] == 0
+    code, _, err = cli("gate", "compas", "--version", "v1")
+    assert code == 5, err
+    assert "INSUFFICIENT sex: " in err and "would settle it" in err
+    assert "insufficient evidence (recorded as promotion_blocked_by_fairness)" in err
+    assert cli("config", "compas", "--rule", "point", "--reason", "seed rule for now")[0] == 0
+    code, _, err = cli("gate", "compas", "--version", "v1")
+    assert code in (0, 1) and "INSUFFICIENT" not in err, err
+    store = open_store(db)
+    try:
+        rows = store.query(
+            "SELECT event, details FROM audit WHERE model = ? ORDER BY id", ("compas",)
+        )
+    finally:
+        store.close()
+    gates = ("fairness_gate_passed", "promotion_blocked_by_fairness")
+    rules = [json.loads(d)["rule"] for e, d in rows if e in gates]
+    assert rules == ["interval", "point"], rows
 
 
 def test_gate_names_known_versions_for_an_unknown_one(cli, tmp_path: Path) -> None:

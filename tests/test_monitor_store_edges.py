@@ -405,7 +405,7 @@ def test_bad_rows_of_an_older_store_give_one_line_then_remove_batch_repairs(
         assert code == 0, err
         json.loads(out)
     code, out, err = cli("gate", "m", "--version", "v1", "--json")
-    assert code in (0, 1, 3), err
+    assert code in (0, 1, 3, 5), err  # any verdict: the store is readable again
     code, out, err = cli("audit", "m", "--verify", "--json")
     assert code == 0, err
     events = [e["event"] for e in json.loads(out)["entries"]]

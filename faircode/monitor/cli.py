@@ -1,6 +1,7 @@
 """``faircode fairness evaluate``: argparse wiring, output and the gate's exit codes.
 
-Exit codes (with ``--gate``): 0 within threshold, 1 a disparity exceeded, 3 unmeasured
+Exit codes (with ``--gate``): 0 within threshold, 1 a disparity exceeded, 5 the evidence
+is insufficient (an interval straddles the threshold), 3 unmeasured
 (``--allow-unmeasured`` turns 3 into 0 with a warning), 2 usage or input error. Without
 ``--gate`` the command exits 0 after a successful evaluation and 2 on bad input.
 """
@@ -16,11 +17,12 @@ from ..errors import (
     EXIT_BROKEN_PIPE,
     EXIT_FAIL,
     EXIT_INPUT,
+    EXIT_INSUFFICIENT,
     EXIT_OK,
     EXIT_UNMEASURED,
     FaircodeError,
 )
-from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD
+from ..options import FAIRNESS_ALPHA, FAIRNESS_MIN_SAMPLES, FAIRNESS_RULES, FAIRNESS_THRESHOLD
 from ..safetext import shown
 from .errors import MonitorInputError
 
@@ -80,7 +82,21 @@ def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--gate",
         action="store_true",
-        help="exit 1 when a disparity exceeds the threshold, 3 when unmeasured",
+        help="exit 1 when a disparity exceeds the threshold, 5 when the evidence is "
+        "insufficient, 3 when unmeasured",
+    )
+    p.add_argument(
+        "--rule",
+        choices=FAIRNESS_RULES,
+        default=FAIRNESS_RULES[0],
+        help="how the gate decides: by the disparity's interval after Holm's correction "
+        "(default), or by its value alone (point, the seed's rule)",
+    )
+    p.add_argument(
+        "--alpha",
+        type=float,
+        default=FAIRNESS_ALPHA,
+        help=default_help("family-wise error of the intervals and the gate", FAIRNESS_ALPHA),
     )
     p.add_argument(
         "--allow-unmeasured",
@@ -133,21 +149,55 @@ def add_fairness_commands(fairness: argparse.ArgumentParser) -> None:
     add_store_commands(sub)
 
 
-def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
-    err = sys.stderr
-    for f in report["failures"]:
-        from .render import exact
+def gate_lines(report: dict[str, Any]) -> list[str]:
+    """One stderr line per exceeded, insufficient and unmeasured gated disparity (SPEC
+    12.9), for `evaluate --gate` and the store's `gate` alike."""
+    from .intervals import count_unit
+    from .render import ci_text, exact
 
-        print(
-            f"faircode: gate: FAIL {shown(f['group'])}: {f['metric']} = {exact(f['value'])} "
-            f"> threshold {f['threshold']:g}",
-            file=err,
+    rule = report["settings"].get("rule", "point")
+    lines = []
+    for f in report["failures"]:
+        ci = "" if rule == "point" else f" (95% CI {ci_text(f['ci95'])})"
+        lines.append(
+            f"faircode: gate: FAIL {shown(f['group'])}: {f['metric']} = {exact(f['value'])}"
+            f"{ci} > threshold {f['threshold']:g}"
+        )
+    for f in report.get("insufficient", []):
+        need = f["rows_needed"]
+        settle = ""
+        if need["per_slice"] is not None:
+            a, b = (shown(x) for x in need["slices"])
+            now = " and ".join(f"{c:,}" for c in need["count_now"])
+            settle = (
+                f"; about {need['per_slice']:,} {count_unit(need['metric'])} in each of "
+                f"'{a}' and '{b}' (now {now}) would settle it"
+            )
+        lines.append(
+            f"faircode: gate: INSUFFICIENT {shown(f['group'])}: {f['metric']} = "
+            f"{exact(f['value'])} (95% CI {ci_text(f['ci95'])}) straddles threshold "
+            f"{f['threshold']:g}{settle}"
         )
     for u in report["unmeasured"]:
-        print(
-            f"faircode: gate: UNMEASURED {shown(u['group'])}: {u['metric']}: {shown(u['reason'])}",
-            file=err,
+        lines.append(
+            f"faircode: gate: UNMEASURED {shown(u['group'])}: {u['metric']}: {shown(u['reason'])}"
         )
+    return lines
+
+
+def gate_code(report: dict[str, Any]) -> int:
+    """The exit code of a report's status (SPEC 12.9)."""
+    return {
+        "exceeded": EXIT_FAIL,
+        "insufficient_evidence": EXIT_INSUFFICIENT,
+        "unmeasured": EXIT_UNMEASURED,
+    }.get(report["status"], EXIT_OK)
+
+
+def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
+    err = sys.stderr
+    for line in gate_lines(report):
+        print(line, file=err)
     if report["failures"]:
         n = len(report["failures"])
         print(
@@ -156,6 +206,15 @@ def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
             file=err,
         )
         return EXIT_FAIL
+    if report.get("insufficient"):
+        n = len(report["insufficient"])
+        print(
+            f"faircode: gate: insufficient evidence: {n} disparit{'y' if n == 1 else 'ies'} "
+            f"with an interval across threshold {report['settings']['threshold']:g}; add "
+            "labelled rows (above), or pass --rule point to judge the values alone",
+            file=err,
+        )
+        return EXIT_INSUFFICIENT
     if report["unmeasured"]:
         if allow_unmeasured:
             print(
@@ -202,6 +261,8 @@ def evaluate_command(args: argparse.Namespace) -> int:
             min_samples=args.min_samples,
             intersect=args.intersect,
             engine=args.engine,
+            rule=args.rule,
+            alpha=args.alpha,
         )
     except MonitorInputError as exc:
         print(f"faircode: error: {shown(exc)}", file=sys.stderr)

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_OK
+from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK
+from ..options import FAIRNESS_RULES
 from .errors import MonitorInputError
 
 
@@ -281,6 +282,7 @@ def cmd_config(args: argparse.Namespace) -> int:
         gate=args.gate,
         task=args.task,
         enabled=args.enabled,
+        rule=args.rule,
         reason=args.reason,
     )
     reg = res["registry"]
@@ -354,8 +356,8 @@ def cmd_slice(args: argparse.Namespace) -> int:
 
 
 def cmd_gate(args: argparse.Namespace) -> int:
+    from .cli import gate_lines
     from .control import run_gate
-    from .render import exact
 
     res = run_gate(
         args.store, args.model, _yaml_path(args), args.version, force=args.force, reason=args.reason
@@ -377,17 +379,8 @@ def cmd_gate(args: argparse.Namespace) -> int:
             + "\n"
         )
     if report is not None:
-        ev = report["evaluation"]
-        for f in ev["failures"]:
-            print(
-                f"faircode: gate: FAIL {f['group']}: {f['metric']} = {exact(f['value'])} "
-                f"> threshold {f['threshold']:g}",
-                file=err,
-            )
-        for u in ev["unmeasured"]:
-            print(
-                f"faircode: gate: UNMEASURED {u['group']}: {u['metric']}: {u['reason']}", file=err
-            )
+        for line in gate_lines(report["evaluation"]):
+            print(line, file=err)
     if res["message"]:
         print(f"faircode: warning: {res['message']}", file=err)
     event = res["event"]
@@ -399,7 +392,9 @@ def cmd_gate(args: argparse.Namespace) -> int:
             file=err,
         )
     elif event == "promotion_blocked_by_fairness":
-        what = "exceeded" if res["code"] == EXIT_FAIL else "unmeasured"
+        what = {EXIT_FAIL: "exceeded", EXIT_INSUFFICIENT: "insufficient evidence"}.get(
+            res["code"], "unmeasured"
+        )
         print(
             f"faircode: gate: blocked: {who}: {what} (recorded as "
             "promotion_blocked_by_fairness); fix it, or --force --reason TEXT",
@@ -551,6 +546,7 @@ def add_store_commands(sub: Any) -> None:
         "--disable", dest="enabled", action="store_false", help="turn the model's fairness gate off"
     )
     p.add_argument("--task", choices=("binary", "regression"))
+    p.add_argument("--rule", choices=FAIRNESS_RULES, help="how the gate decides: interval or point")
     p.add_argument("--reason", metavar="TEXT", help="why (kept in the audit log)")
     _store_options(p)
     p.set_defaults(func=_run(cmd_config))

@@ -13,8 +13,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..errors import EXIT_FAIL, EXIT_OK, EXIT_UNMEASURED
+from ..errors import EXIT_OK
 from . import audit
+from .cli import gate_code
 from .errors import MonitorInputError
 from .registry import DEFAULTS, Registry, RegistryError, check_fields, diff, from_json, load_yaml
 from .store import Store, model_key
@@ -105,6 +106,7 @@ def set_config(
     task: str | None,
     enabled: bool | None,
     reason: str | None,
+    rule: str | None = None,
 ) -> dict[str, Any]:
     """Write a runtime override (fields not given keep the value in force) and audit it."""
     state = registry_state(store, model, yaml_path)
@@ -117,6 +119,7 @@ def set_config(
         "gate": gate,
         "task": task,
         "enabled": enabled,
+        "rule": rule,
     }
     fields.update({k: v for k, v in given.items() if v is not None})
     if "slices" not in fields or fields["slices"] is None:
@@ -201,6 +204,7 @@ def _verdict_details(
     return {
         "status": ev["status"],
         "registry_source": source,
+        "rule": ev["settings"]["rule"],
         "threshold": reg.threshold,
         "min_samples": reg.min_samples,
         "slices": list(reg.slices),
@@ -210,6 +214,7 @@ def _verdict_details(
                 "group": g["name"],
                 "metric": d["metric"],
                 "value": d["value"],
+                "ci95": d["ci95"],
                 "threshold": d["threshold"],
                 "status": d["status"],
             }
@@ -218,6 +223,7 @@ def _verdict_details(
             if d["gated"]
         ],
         "failures": ev["failures"],
+        "insufficient": ev["insufficient"],
         "unmeasured": ev["unmeasured"],
         "reason": reason,
     }
@@ -253,7 +259,7 @@ def run_gate(
         store, model, reg, version=version, trend=False, registry_source=state["source"]
     )
     status = report["evaluation"]["status"]
-    code = {"exceeded": EXIT_FAIL, "unmeasured": EXIT_UNMEASURED}.get(status, EXIT_OK)
+    code = gate_code(report["evaluation"])
     details = _verdict_details(report, reg, state["source"], reason)
     message = None
     if code != EXIT_OK and not reg.gate:

@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 
 from ..numerics import Z as Z95
-from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD
+from ..numerics import holm
+from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_RULES, FAIRNESS_THRESHOLD
 from .disparities import DISPARITIES, build_disparities
 from .engines import SliceInput, run_engine
 from .inputs import (
@@ -28,6 +29,7 @@ from .inputs import (
     _numeric,
     _resolve_engine,
 )
+from .intervals import ALPHA
 from .io import MonitorInputError, check_columns, read_table
 from .metrics import METRICS, TASKS, build_slices
 from .slices import (
@@ -39,9 +41,9 @@ from .slices import (
     _native,
     _slices_of,
 )
-from .stats import COMPARE_DECIMALS
+from .stats import COMPARE_DECIMALS, exceeds
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 # re-exported: core stays the monitor's entry point (timeline, ingest, tests import these)
 __all__ = [
@@ -79,6 +81,8 @@ def evaluate(
     intersect: bool = False,
     engine: str = "auto",
     opener: Callable[[str, str], tuple[BinaryIO, bool]] | None = None,
+    rule: str = "interval",
+    alpha: float = ALPHA,
 ) -> dict[str, Any]:
     """Evaluate a model's predictions per slice and return the report (see schema.json).
 
@@ -87,10 +91,15 @@ def evaluate(
     ``score >= decision_threshold``). Rows whose label is missing are predictions
     awaiting a label. Raises :class:`MonitorInputError` for bad input. ``opener(path,
     label)`` opens a path instead of the profiler's ``open_input`` (the MCP server's
-    confined open, SPEC 11); the file is read from what it returns only.
+    confined open, SPEC 11); the file is read from what it returns only. ``rule`` decides
+    the gate (SPEC 12.7): ``interval`` (a disparity exceeds when its interval, after
+    Holm's correction over the report at ``alpha``, lies above the threshold; is within
+    when it lies at or below it; else the evidence is insufficient) or ``point`` (the
+    value alone, the seed's rule).
     """
     attr_list = [attrs] if isinstance(attrs, str) else list(attrs)
     _check_settings(attr_list, threshold, min_samples, task)
+    check_rule(rule, alpha)
     if pred is None and score is None:
         raise MonitorInputError("no predictions given; pass --pred COL or --score COL")
     if pred is not None and score is not None:
@@ -270,6 +279,8 @@ def evaluate(
             threshold=threshold,
             min_samples=min_samples,
             intersect=intersect,
+            rule=rule,
+            alpha=alpha,
             rows={
                 "total": total_rows,
                 "without_prediction": total_rows - n_scored,
@@ -295,21 +306,44 @@ def assemble_report(
     intersect: bool,
     rows: dict[str, int],
     groups: list[dict[str, Any]],
+    rule: str = "interval",
+    alpha: float = ALPHA,
 ) -> dict[str, Any]:
-    """The report (schema.json) around already evaluated ``groups``; shared with the store."""
+    """The report (schema.json) around already evaluated ``groups``; shared with the store.
+    Decides every gated disparity by ``rule`` (SPEC 12.7) across the whole report."""
+    decide(groups, rule, alpha)
     failures = [
-        {"group": g["name"], "metric": d["metric"], "value": d["value"], "threshold": threshold}
+        {
+            "group": g["name"],
+            "metric": d["metric"],
+            "value": d["value"],
+            "ci95": d["ci95"],
+            "threshold": threshold,
+        }
         for g in groups
         for d in g["disparities"]
         if d["status"] == "exceeded"
+    ]
+    insufficient = [
+        {
+            "group": g["name"],
+            "metric": d["metric"],
+            "value": d["value"],
+            "ci95": d["ci95"],
+            "threshold": threshold,
+            "rows_needed": d["rows_needed"],
+        }
+        for g in groups
+        for d in g["disparities"]
+        if d["status"] == "insufficient"
     ]
     unmeasured = [
         {"group": g["name"], "metric": d["metric"], "reason": d["reason"]}
         for g in groups
         for d in g["disparities"]
-        if d["gated"] and d["status"] == "unmeasured"
+        if d["gated"] and d["status"] in ("unmeasured", "partly_measured")
     ]
-    status = "exceeded" if failures else ("unmeasured" if unmeasured else "within_threshold")
+    status = _status(bool(failures), bool(insufficient), bool(unmeasured))
     return {
         "kind": "faircode.fairness.evaluate",
         "format_version": FORMAT_VERSION,
@@ -328,14 +362,69 @@ def assemble_report(
             "exceed_rule": (
                 f"floor(value*1e{COMPARE_DECIMALS}+0.5) > floor(threshold*1e{COMPARE_DECIMALS}+0.5)"
             ),
+            "rule": rule,
+            "alpha": alpha,
+            "interval": "simultaneous slice intervals (Bonferroni over the slices)",
+            "correction": "holm",
         },
         "rows": rows,
         "groups": groups,
         "status": status,
         "disparity_exceeded": bool(failures),
         "failures": failures,
+        "insufficient": insufficient,
         "unmeasured": unmeasured,
     }
+
+
+def check_rule(rule: str, alpha: float) -> None:
+    if rule not in FAIRNESS_RULES:
+        raise MonitorInputError(f"rule must be one of {', '.join(FAIRNESS_RULES)}, got {rule!r}")
+    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
+        raise MonitorInputError(f"alpha must be a number between 0 and 1, got {alpha!r}")
+
+
+def _status(exceeded: bool, insufficient: bool, unmeasured: bool) -> str:
+    """A slicing's or a report's status: the worst of its gated disparities (SPEC 12.8)."""
+    if exceeded:
+        return "exceeded"
+    if insufficient:
+        return "insufficient_evidence"
+    return "unmeasured" if unmeasured else "within_threshold"
+
+
+def decide(groups: list[dict[str, Any]], rule: str, alpha: float) -> None:
+    """Each gated, measured disparity's status by ``rule`` (SPEC 12.7): Holm's correction
+    of ``p_exceeds`` over the report's family; ``exceeded`` when the adjusted p is below
+    alpha (``point``: when the value exceeds), ``ok`` when ``p_within`` is (``point``:
+    otherwise), else ``insufficient``; a half-measured equalized odds is never ok."""
+    judged = [
+        d for g in groups for d in g["disparities"] if d["gated"] and d["evidence"] is not None
+    ]
+    adjusted = holm([d["evidence"]["p_exceeds"] for d in judged], len(judged))
+    for d, p in zip(judged, adjusted, strict=True):
+        d["evidence"]["p_exceeds"] = p
+        if rule == "point":
+            over, within = exceeds(d["value"], d["threshold"]), True
+        else:
+            over, within = p < alpha, d["evidence"]["p_within"] < alpha
+        partial = len(d.get("measured", d["based_on"])) < len(d["based_on"])
+        if over:
+            d["status"] = "exceeded"
+        elif partial:
+            d["status"] = "partly_measured"
+        else:
+            d["status"] = "ok" if within else "insufficient"
+        if d["status"] != "insufficient":
+            d["rows_needed"] = None
+    for g in groups:
+        gated = [d for d in g["disparities"] if d["gated"]]
+        g["status"] = _status(
+            any(d["status"] == "exceeded" for d in gated),
+            any(d["status"] == "insufficient" for d in gated),
+            any(d["status"] in ("unmeasured", "partly_measured") for d in gated),
+        )
+        g["disparity_exceeded"] = g["status"] == "exceeded"
 
 
 def _evaluate_group(

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .intervals import estimates, evidence, pair_interval, rows_needed
 from .stats import exceeds, round12
 
 KINDS = ("difference", "ratio", "range")
@@ -89,9 +90,9 @@ def _range(
     for s in slices:
         m = s["metrics"][metric]
         if m["value"] is None:
-            excluded.append({"slice": s["slice"], "reason": "undefined"})
+            excluded.append({"slice": s["slice"], "metric": metric, "reason": "undefined"})
         elif m["low_n"]:
-            excluded.append({"slice": s["slice"], "reason": "low-n"})
+            excluded.append({"slice": s["slice"], "metric": metric, "reason": "low-n"})
         else:
             eligible.append((m["value"], s["slice"]))
     if len(eligible) < 2:
@@ -139,9 +140,12 @@ def _disparity(
         "metric": metric,
         "based_on": based_on,
         "value": value,
+        "ci95": None,
         "gated": gated,
         "threshold": threshold if gated else None,
         "status": status,
+        "evidence": None,
+        "rows_needed": None,
         "max": None if spread is None else spread["max"],
         "min": None if spread is None else spread["min"],
         "eligible_slices": n_eligible,
@@ -169,13 +173,15 @@ def _evaluate(
     why = "; ".join(
         _unmeasured_reason(m, k, excl) for m, (_, excl, k) in zip(d.metrics, parts, strict=True)
     )
+    pick = 0
     if d.kind == "difference" and len(parts) > 1:
         candidates = [p[0] for p in parts if p[0] is not None]
         best = max(candidates, key=lambda s: s["value"]) if candidates else None
         pick = next(
             (i for i, p in enumerate(parts) if best is not None and p[0] is best), len(parts) - 1
         )
-        spread, excl, k = best, parts[pick][1], parts[pick][2]
+        # every half's exclusions: a reader must see why a half was not measured
+        spread, excl, k = best, [e for p in parts for e in p[1]], parts[pick][2]
     else:
         spread, excl, k = parts[0]
     if d.kind == "ratio" and spread is not None:
@@ -187,6 +193,15 @@ def _evaluate(
             "min": spread["min"],
         }
     out = _disparity(d.name, list(d.metrics), spread, excl, k, d.gated, threshold, why)
+    measured = [m for m, p in zip(d.metrics, parts, strict=True) if p[0] is not None]
+    if measured:
+        _add_evidence(out, d, slices, measured, d.metrics[pick], threshold)
+    if len(d.metrics) > 1:
+        out["measured"] = measured
+        if measured and len(measured) < len(d.metrics):
+            out["reason"] = why  # what the unmeasured half lacks
+            if out["status"] == "ok":
+                out["status"] = "partly_measured"  # the unmeasured half could be the larger
     if d.kind == "ratio":
         out["four_fifths_rule"] = (
             None
@@ -201,6 +216,39 @@ def _evaluate(
         comp["larger"] = None if spread is None else f"{d.metrics[pick]}_range"
         out["components"] = comp
     return out
+
+
+def _add_evidence(
+    out: dict[str, Any],
+    d: Disparity,
+    slices: list[dict[str, Any]],
+    measured: list[str],
+    deciding: str,
+    threshold: float,
+) -> None:
+    """The interval of a measured disparity, and for a gated one its p-values and the
+    rows per slice that would settle it at today's gap (SPEC 12.7)."""
+    parts = [estimates(slices, m) for m in measured]
+    ev = evidence("ratio" if d.kind == "ratio" else "range", parts, threshold if d.gated else None)
+    out["ci95"] = ev.pop("ci95")
+    part = parts[measured.index(deciding)]
+    top = part.names.index(out["max"]["slice"])
+    bottom = part.names.index(out["min"]["slice"])
+    if d.kind != "ratio":
+        # the two extreme slices compared as a pair (not adjusted for picking them)
+        out["max_min_ci95"] = pair_interval(part, top, bottom)
+    if not d.gated:
+        return
+    out["evidence"] = ev
+    if top == bottom:  # every slice at one value: the fewest rows set the uncertainty
+        bottom = min((i for i in range(len(part.names)) if i != top), key=lambda i: part.counts[i])
+    need = rows_needed(part, top, bottom, threshold, ev["slice_estimates"])
+    out["rows_needed"] = {
+        "metric": deciding,
+        "slices": [part.names[top], part.names[bottom]],
+        "count_now": [int(part.counts[top]), int(part.counts[bottom])],
+        "per_slice": need,
+    }
 
 
 def build_disparities(

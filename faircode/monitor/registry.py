@@ -10,6 +10,7 @@
         gate: true            # the gate blocks promotion (default true)
         task: binary          # binary | regression (default: inferred)
         enabled: true         # false turns the model's fairness gate off (default true)
+        rule: interval        # interval | point: how the gate decides (default interval)
 
 Validation is strict: an unknown key (``slice:`` for ``slices:``), a wrong type, an
 empty or duplicated slice list is an error naming the file, the model and the key,
@@ -26,18 +27,19 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD
+from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_RULES, FAIRNESS_THRESHOLD
 from .errors import MonitorInputError
 from .store import ATTR_SLOTS, model_key
 
 DEFAULT_REGISTRY = "fairness.yaml"
-FIELDS = ("slices", "threshold", "min_samples", "gate", "task", "enabled")
+FIELDS = ("slices", "threshold", "min_samples", "gate", "task", "enabled", "rule")
 DEFAULTS: dict[str, Any] = {
     "threshold": FAIRNESS_THRESHOLD,
     "min_samples": FAIRNESS_MIN_SAMPLES,
     "gate": True,
     "task": None,
     "enabled": True,
+    "rule": FAIRNESS_RULES[0],
 }
 
 
@@ -56,6 +58,7 @@ class Registry:
     gate: bool = True
     task: str | None = None
     enabled: bool = True
+    rule: str = "interval"
 
     def fields(self) -> dict[str, Any]:
         d = asdict(self)
@@ -164,6 +167,13 @@ def check_fields(where: str, raw: dict[str, Any], model: str, partial: bool = Fa
                 f"got {raw['task']!r}"
             )
         out["task"] = raw["task"]
+    if "rule" in raw:
+        if raw["rule"] not in FAIRNESS_RULES:
+            raise RegistryError(
+                f"{where}: model {model!r}: key 'rule' must be {' or '.join(FAIRNESS_RULES)}, "
+                f"got {raw['rule']!r}"
+            )
+        out["rule"] = raw["rule"]
     return out
 
 

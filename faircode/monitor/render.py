@@ -17,12 +17,20 @@ DISPARITY_TITLES = TITLES
 STATUS_TEXT = {
     "within_threshold": "within threshold",
     "exceeded": "disparity exceeded",
+    "insufficient_evidence": "insufficient evidence (an interval straddles the threshold)",
     "unmeasured": "unmeasured (not enough eligible slices to decide)",
 }
 
 
 def fmt(value: float | None, digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
+
+
+def ci_text(ci: list[float] | None, digits: int = 3) -> str:
+    """A disparity's interval as `lo-hi` (SPEC 12.7)."""
+    if ci is None:
+        return "-"
+    return f"{fmt(ci[0], digits)}-{'inf' if ci[1] is None else fmt(ci[1], digits)}"
 
 
 def exact(value: float) -> str:
@@ -55,10 +63,21 @@ def _disparity_line(d: dict[str, Any]) -> tuple[str, str, str]:
     if d["value"] is None:
         return title, "-", f"UNMEASURED: {d['reason']}"
     notes = []
+    if d.get("ci95") is not None:
+        notes.append(f"95% CI {ci_text(d['ci95'])}")
     if d["status"] == "exceeded":
         notes.append(f"EXCEEDED (> {d['threshold']:g})")
     elif d["status"] == "ok":
         notes.append(f"ok (<= {d['threshold']:g})")
+    elif d["status"] == "insufficient":
+        need = d["rows_needed"]
+        more = ""
+        if need and need["per_slice"] is not None:
+            more = f"; ~{need['per_slice']:,} per slice would settle it"
+        notes.append(f"INSUFFICIENT (interval across {d['threshold']:g}{more})")
+    elif d["status"] == "partly_measured":
+        unmeasured = [m for m in d["based_on"] if m not in d.get("measured", [])]
+        notes.append(f"PARTLY MEASURED ({', '.join(unmeasured)} unmeasured)")
     if "four_fifths_rule" in d:
         notes.append(f"four-fifths rule: {d['four_fifths_rule']}")
     comp = d.get("components")
@@ -87,6 +106,14 @@ def _header_lines(report: dict[str, Any]) -> list[str]:
         f"threshold: {s['threshold']:g} (a disparity exceeds it when greater, compared at 12 "
         f"decimals); min samples: {s['min_samples']}",
     ]
+    if s.get("rule") == "interval":
+        lines.append(
+            f"rule: interval (a disparity is judged by its {100 * (1 - s['alpha']):g}% interval "
+            "from simultaneous slice intervals, Holm's correction over the report's gated "
+            "disparities)"
+        )
+    elif s.get("rule") == "point":
+        lines.append("rule: point (a disparity is judged by its value alone)")
     return lines
 
 
@@ -171,6 +198,18 @@ def render_markdown(report: dict[str, Any]) -> str:
             f"{f['threshold']:g}"
             for f in report["failures"]
         ]
+    if report.get("insufficient"):
+        out += ["", "**Insufficient evidence:**", ""]
+        out += [
+            f"- **{_md_escape(f['group'])}** `{f['metric']}` = {exact(f['value'])} "
+            f"(95% CI {ci_text(f['ci95'])}) straddles {f['threshold']:g}"
+            + (
+                f"; about {f['rows_needed']['per_slice']:,} per slice would settle it"
+                if f["rows_needed"]["per_slice"] is not None
+                else ""
+            )
+            for f in report["insufficient"]
+        ]
     if report["unmeasured"]:
         out += ["", "**Unmeasured:**", ""]
         out += [
@@ -207,7 +246,8 @@ body{font-family:system-ui,sans-serif;margin:2em;color:#222}
 table{border-collapse:collapse;margin:.5em 0 1em}
 th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}
 th:first-child,td:first-child{text-align:left}
-.exceeded{color:#a40000;font-weight:bold}.unmeasured{color:#8a5a00}.ok{color:#1a6b1a}
+.exceeded{color:#a40000;font-weight:bold}.unmeasured,.partly_measured,.insufficient,
+.insufficient_evidence{color:#8a5a00}.ok{color:#1a6b1a}
 small{color:#666}
 """
 
@@ -286,6 +326,10 @@ CSV_COLUMNS = (
     "eligible_slices",
     "four_fifths_rule",
     "note",
+    # SPEC 12.7: the disparity's interval, its p-values and the rows that would settle it
+    "p_exceeds",
+    "p_within",
+    "rows_needed_per_slice",
 )
 
 
@@ -319,11 +363,19 @@ def _csv_rows(report: dict[str, Any]):
                 }
         for d in g["disparities"]:
             hi, lo = d.get("max") or {}, d.get("min") or {}
+            ci = d.get("ci95") or (None, None)
+            ev = d.get("evidence") or {}
+            need = d.get("rows_needed") or {}
             yield {
                 "section": "disparity",
                 "group": g["name"],
                 "metric": d["metric"],
                 "value": d["value"],
+                "ci_low": ci[0],
+                "ci_high": ci[1],
+                "p_exceeds": ev.get("p_exceeds"),
+                "p_within": ev.get("p_within"),
+                "rows_needed_per_slice": need.get("per_slice"),
                 "status": d["status"],
                 "gated": d["gated"],
                 "threshold": d["threshold"],

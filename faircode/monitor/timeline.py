@@ -414,6 +414,7 @@ def _evaluation(ctx: _Context, frame: pd.DataFrame, intersect: bool = False) -> 
         threshold=ctx.registry.threshold,
         min_samples=ctx.registry.min_samples,
         intersect=intersect,
+        rule=ctx.registry.rule,
         rows={
             "total": n,
             "without_prediction": 0,
@@ -426,22 +427,33 @@ def _evaluation(ctx: _Context, frame: pd.DataFrame, intersect: bool = False) -> 
     return report
 
 
+def _undecided(d: dict[str, Any]) -> str:
+    """Why a gated disparity decides nothing ("" when it does)."""
+    if d["status"] in ("unmeasured", "partly_measured"):
+        return d["reason"]
+    if d["status"] == "insufficient":
+        lo, hi = d["ci95"]
+        top = "inf" if hi is None else f"{hi:.3f}"
+        return f"{d['metric']}: interval {lo:.3f}-{top} across threshold {d['threshold']:g}"
+    return ""
+
+
 def sli(evaluation: dict[str, Any], declared: list[str], target: float | None) -> dict[str, Any]:
     """good = declared attributes within threshold; total = those measurable."""
     by_name = {g["name"]: g for g in evaluation["groups"]}
     good = [a for a in declared if by_name[a]["status"] == "within_threshold"]
     bad = [a for a in declared if by_name[a]["status"] == "exceeded"]
+    # undecided attributes (unmeasured, or an interval across the threshold, SPEC 12.7)
+    # are neither good nor bad: listed with why, never counted
     unmeasurable = [
         {
             "attribute": a,
             "reason": "; ".join(
-                d["reason"]
-                for d in by_name[a]["disparities"]
-                if d["gated"] and d["status"] == "unmeasured"
+                _undecided(d) for d in by_name[a]["disparities"] if d["gated"] and _undecided(d)
             ),
         }
         for a in declared
-        if by_name[a]["status"] == "unmeasured"
+        if by_name[a]["status"] in ("unmeasured", "insufficient_evidence")
     ]
     total = len(good) + len(bad)
     out: dict[str, Any] = {

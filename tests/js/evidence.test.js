@@ -473,3 +473,10 @@ test('no finding rests on a group under min_group_size: a 60-row table (issue 24
   assert.ok(r.findings.some((f) => f.kind === 'not_measurable'));
   assert.ok(r.findings.some((f) => f.kind === 'representation'));
 });
+
+test('scoreP at a subnormal threshold is the limit (SPEC 13.1; as faircode.numerics.score_p)', () => {
+  assert.equal(E.scoreP(26, 26, 5e-324, false), 0);
+  assert.equal(E.scoreP(0, 26, 5e-324, false), 1);
+  assert.equal(E.scoreP(0, 3, 5e-324, true), 0);
+  assert.equal(E.scoreP(3, 3, 5e-324, true), 1);
+});

@@ -1,0 +1,222 @@
+"""The evidence of a disparity: its interval, its two p-values and the rows that would
+settle it (SPEC 12.7).
+
+A disparity is a statistic of several slices at once (a max - min range, a min / max
+ratio, the larger of two ranges). Its interval comes from **simultaneous slice
+intervals**: each of the K slice estimates it rests on gets its own interval at level
+1 - alpha / K (Bonferroni; Wilson for a rate, a normal interval for a mean error), so
+with probability at least 1 - alpha every true slice value lies in its interval at once,
+and then the true statistic lies between the smallest and largest value the statistic
+can take over those intervals. That bound is closed form, exact for the statistic
+reported (not for a proxy of it), needs only per-slice counts (so the store's SQL
+reports get the same interval) and keeps small slices from dragging a resampled
+estimate around, as an unstratified bootstrap does.
+
+The p-values are the inversions of those intervals: the smallest alpha at which the
+interval lies beyond the threshold (``p_exceeds``) or within it (``p_within``),
+found by :func:`faircode.numerics.search_p` on the per-slice quantile and multiplied
+by K (Bonferroni). Holm's correction across a report's gated disparities is applied in
+:mod:`faircode.monitor.core`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..numerics import Z, newcombe, normal_quantile, search_p
+from ..options import FAIRNESS_ALPHA
+from .stats import exceeds, round12
+
+#: The family-wise error of a disparity's interval and of the gate (SPEC 12.7).
+ALPHA = FAIRNESS_ALPHA
+#: The power the rows-needed estimate plans for (SPEC 12.7).
+POWER = 0.8
+
+
+#: What a metric's count counts, by its denominator (SPEC 12.4), for the rows-needed text.
+COUNT_UNITS = {
+    "n": "rows",
+    "n_labelled": "labelled rows",
+    "n_label_pos": "labelled positives",
+    "n_label_neg": "labelled negatives",
+    "n_pred_pos_labelled": "labelled rows predicted 1",
+}
+
+
+def count_unit(metric: str) -> str:
+    """The unit of ``metric``'s count, e.g. "labelled positives" for tpr."""
+    from .metrics import METRICS
+
+    denominator = next(m.denominator for m in METRICS if m.name == metric)
+    return COUNT_UNITS.get(denominator, denominator)
+
+
+def wilson_arrays_at(k: np.ndarray, n: np.ndarray, z: float) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson's interval at quantile z for each k of n (n > 0): the formula of
+    :func:`faircode.numerics.wilson_at`, over arrays (a report can hold 50,000 slices
+    and a p-value search evaluates the interval 60 times)."""
+    p = k / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2.0 * n)) / denom
+    half = z * np.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / denom
+    return np.maximum(0.0, centre - half), np.minimum(1.0, centre + half)
+
+
+@dataclass
+class SliceEstimates:
+    """The eligible slices of one metric: what their intervals are computed from."""
+
+    metric: str
+    names: list[str]
+    values: np.ndarray
+    counts: np.ndarray  # the metric's count (its denominator)
+    successes: np.ndarray | None  # a rate's numerator; None for a mean error
+    sds: np.ndarray | None  # a mean error's per-row standard deviation
+
+    def bounds(self, z: float) -> tuple[np.ndarray, np.ndarray]:
+        if self.successes is not None:
+            return wilson_arrays_at(self.successes, self.counts, z)
+        assert self.sds is not None
+        with np.errstate(divide="ignore", invalid="ignore"):
+            half = np.where(self.counts > 1, z * self.sds / np.sqrt(self.counts), np.inf)
+        return np.maximum(0.0, self.values - half), self.values + half
+
+
+def estimates(slices: list[dict[str, Any]], metric: str) -> SliceEstimates:
+    """The eligible slices of ``metric`` (value not null, not low-n), in report order."""
+    rows = [
+        s
+        for s in slices
+        if s["metrics"][metric]["value"] is not None and not s["metrics"][metric]["low_n"]
+    ]
+    values = np.array([s["metrics"][metric]["value"] for s in rows], dtype=float)
+    counts = np.array([s["metrics"][metric]["count"] for s in rows], dtype=float)
+    successes = sds = None
+    if rows and "successes" in rows[0]["metrics"][metric]:
+        successes = np.array([s["metrics"][metric]["successes"] for s in rows], dtype=float)
+    else:
+        # MAE: the absolute errors' variance from the slice's RMSE and MAE (mean of e^2
+        # minus the square of the mean of |e|), with n - 1 in the denominator
+        rmse = np.array([s["metrics"]["rmse"]["value"] for s in rows], dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            var = np.maximum(0.0, rmse * rmse - values * values) * counts / (counts - 1.0)
+        sds = np.sqrt(np.where(counts > 1, var, np.inf))
+    return SliceEstimates(metric, [s["slice"] for s in rows], values, counts, successes, sds)
+
+
+def _range_bounds(e: SliceEstimates, z: float) -> tuple[float, float]:
+    lo, hi = e.bounds(z)
+    return max(0.0, float(lo.max() - hi.min())), float(hi.max() - lo.min())
+
+
+def _ratio_bounds(e: SliceEstimates, z: float) -> tuple[float, float]:
+    lo, hi = e.bounds(z)
+    top, least_low = float(hi.max()), float(lo.min())
+    low = 1.0 if top == 0 else least_low / top
+    best_low, least_high = float(lo.max()), float(hi.min())
+    high = 1.0 if best_low == 0 else min(1.0, least_high / best_low)
+    return min(low, high), high
+
+
+def statistic_bounds(
+    kind: str, parts: list[SliceEstimates]
+) -> tuple[Callable[[float], tuple[float, float]], int]:
+    """(bounds at a per-slice quantile z, K): the statistic's interval from the measured
+    parts' slice intervals (each part has at least two slices), and K the number of
+    slice estimates they rest on."""
+    k = sum(len(p.names) for p in parts)
+    if kind == "ratio":
+        return (lambda z: _ratio_bounds(parts[0], z)), k
+
+    def bounds(z: float) -> tuple[float, float]:
+        pairs = [_range_bounds(p, z) for p in parts]
+        return max(lo for lo, _ in pairs), max(hi for _, hi in pairs)
+
+    return bounds, k
+
+
+def slice_z(k: int, alpha: float = ALPHA) -> float:
+    """The per-slice quantile of K simultaneous intervals at family level 1 - alpha."""
+    return normal_quantile(alpha / (2.0 * k))
+
+
+def evidence(
+    kind: str, parts: list[SliceEstimates], threshold: float | None, alpha: float = ALPHA
+) -> dict[str, Any]:
+    """ci95 (at family level 1 - alpha), and for a gated disparity the raw p_exceeds and
+    p_within of SPEC 12.7 (Bonferroni over its K slice estimates, before Holm)."""
+    bounds, k = statistic_bounds(kind, parts)
+    lo, hi = bounds(slice_z(k, alpha))
+    # a mean error of one row has no variance: its interval, and the range's, is unbounded
+    out: dict[str, Any] = {"ci95": [lo, hi if math.isfinite(hi) else None], "slice_estimates": k}
+    if threshold is not None:
+        out["p_exceeds"] = min(1.0, k * search_p(lambda z: _above(bounds(z)[0], threshold)))
+        out["p_within"] = min(1.0, k * search_p(lambda z: not _above(bounds(z)[1], threshold)))
+    return out
+
+
+def _above(x: float, threshold: float) -> bool:
+    """The exceed rule (SPEC 12.7), with an unbounded end above every threshold."""
+    return math.isinf(x) or exceeds(x, threshold)
+
+
+def rows_needed(
+    part: SliceEstimates,
+    top: int,
+    bottom: int,
+    threshold: float,
+    k: int,
+    alpha: float = ALPHA,
+    power: float = POWER,
+) -> int | None:
+    """The count per slice (of the metric's denominator) at which a gap of today's size
+    between slices ``top`` and ``bottom`` would be told apart from ``threshold`` with
+    ``power``, by a two-sided test at level alpha / K (SPEC 12.7):
+    ``(z_{alpha/2K} + z_{power})^2 * (v_top + v_bottom) / (gap - threshold)^2`` with v a
+    slice's per-row variance (p(1 - p) for a rate). None when the gap equals the
+    threshold at 12 decimals (no finite number of rows settles it)."""
+    gap = float(part.values[top] - part.values[bottom])
+    if round12(gap) == round12(threshold):  # equal as the exceed rule sees them
+        return None
+    if part.successes is not None:
+        ps = part.values[[top, bottom]]
+        var = float(np.sum(ps * (1.0 - ps)))
+    else:
+        assert part.sds is not None
+        sds = part.sds[[top, bottom]]
+        if not np.all(np.isfinite(sds)):
+            return None
+        var = float(np.sum(sds * sds))
+    za = normal_quantile(alpha / (2.0 * k))
+    zb = normal_quantile(1.0 - power)
+    n = (za + zb) * (za + zb) * var / ((gap - threshold) * (gap - threshold))
+    return max(2, math.ceil(n))
+
+
+def pair_interval(part: SliceEstimates, top: int, bottom: int) -> list[float | None]:
+    """The 95% interval of the difference between two named slices, as a pair (not
+    adjusted for having picked them; SPEC 12.7): Newcombe's hybrid score interval for
+    rates (13.1, statsmodels' ``method="newcomb"``), ``d +- Z * sqrt(s1^2/n1 + s2^2/n2)``
+    for a mean error."""
+    if part.successes is not None:
+        lo, hi = newcombe(
+            int(part.successes[top]),
+            int(part.counts[top]),
+            int(part.successes[bottom]),
+            int(part.counts[bottom]),
+            Z,
+        )
+        return [lo, hi]
+    assert part.sds is not None
+    d = float(part.values[top] - part.values[bottom])
+    var = sum(float(part.sds[i] ** 2 / part.counts[i]) for i in (top, bottom))
+    if not math.isfinite(var):
+        return [None, None]
+    half = Z * math.sqrt(var)
+    return [d - half, d + half]
