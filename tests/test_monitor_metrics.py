@@ -92,6 +92,11 @@ def test_binary_slice_metrics_by_hand(engine: str) -> None:
             "tpr": (1, 2),
             "fpr": (1, 2),
             "precision": (1, 2),
+            # a: TP 1, FP 1, TN 1, FN 1
+            "fnr": (1, 2),
+            "for": (1, 2),
+            "fdr": (1, 2),
+            "npv": (1, 2),
         },
         "b": {
             "accuracy": (2, 3),
@@ -99,6 +104,11 @@ def test_binary_slice_metrics_by_hand(engine: str) -> None:
             "tpr": (2, 3),
             "fpr": (0, 0),
             "precision": (2, 2),
+            # b: TP 2, FN 1, no negatives
+            "fnr": (1, 3),
+            "for": (1, 1),
+            "fdr": (0, 2),
+            "npv": (0, 1),
         },
         "c": {
             "accuracy": (2, 3),
@@ -106,6 +116,11 @@ def test_binary_slice_metrics_by_hand(engine: str) -> None:
             "tpr": (0, 0),
             "fpr": (1, 3),
             "precision": (0, 1),
+            # c: TN 2, FP 1, no positives: FNR undefined
+            "fnr": (0, 0),
+            "for": (0, 2),
+            "fdr": (1, 1),
+            "npv": (2, 2),
         },
     }
     for s in (a, b, c):
@@ -163,7 +178,7 @@ def test_low_n_guard_uses_each_metrics_own_count() -> None:
     sx = slice_of(g, "x")
     assert sx["metrics"]["selection_rate"]["low_n"] is False  # 40 predictions
     assert sx["metrics"]["accuracy"]["low_n"] is True  # 10 labelled
-    assert set(sx["low_n"]) == {"accuracy", "tpr", "fpr", "precision"}
+    assert set(sx["low_n"]) == {"accuracy", "tpr", "fpr", "precision", "fnr", "for", "fdr", "npv"}
     sy = slice_of(g, "y")
     assert sy["metrics"]["accuracy"]["low_n"] is False  # 40 labelled
     assert sy["metrics"]["tpr"]["low_n"] is True  # only 20 positive labels

@@ -95,9 +95,16 @@ def _by_group(
 
 def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
     """Engine built on ``fairlearn.metrics.MetricFrame`` (imported only here)."""
-    from fairlearn.metrics import count, false_positive_rate, selection_rate, true_positive_rate
+    from fairlearn.metrics import (
+        count,
+        false_negative_rate,
+        false_positive_rate,
+        selection_rate,
+        true_positive_rate,
+    )
     from sklearn.metrics import (
         accuracy_score,
+        confusion_matrix,
         mean_absolute_error,
         mean_squared_error,
         precision_score,
@@ -146,6 +153,15 @@ def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
     def n_fp(yt: np.ndarray, yp: np.ndarray) -> int:
         return int(np.sum((yt == 0) & (yp == 1)))
 
+    def n_fn(yt: np.ndarray, yp: np.ndarray) -> int:
+        return int(np.sum((yt == 1) & (yp == 0)))
+
+    def n_tn(yt: np.ndarray, yp: np.ndarray) -> int:
+        return int(np.sum((yt == 0) & (yp == 0)))
+
+    def n_pred_neg(yt: np.ndarray, yp: np.ndarray) -> int:
+        return int(np.sum(yp == 0))
+
     def n_correct(yt: np.ndarray, yp: np.ndarray) -> int:
         return int(np.sum(yt == yp))
 
@@ -157,6 +173,24 @@ def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
 
     def precision(yt: np.ndarray, yp: np.ndarray) -> float:
         return float(precision_score(yt, yp, labels=[0, 1], pos_label=1, zero_division=np.nan))
+
+    def fnr(yt: np.ndarray, yp: np.ndarray) -> float:
+        return float(false_negative_rate(yt, yp, pos_label=1))
+
+    def npv(yt: np.ndarray, yp: np.ndarray) -> float:
+        # NPV is the precision of the negative class
+        return float(precision_score(yt, yp, labels=[0, 1], pos_label=0, zero_division=np.nan))
+
+    def _share(part: str, of: tuple[str, str]) -> Callable[[np.ndarray, np.ndarray], float]:
+        # FOR and FDR have no Fairlearn / scikit-learn function: a cell of scikit-learn's
+        # confusion matrix over the column (predicted class) it lies in
+        def rate(yt: np.ndarray, yp: np.ndarray) -> float:
+            tn, fp, fn, tp = confusion_matrix(yt, yp, labels=[0, 1]).ravel()
+            cells = {"tn": tn, "fp": fp, "fn": fn, "tp": tp}
+            total = sum(int(cells[c]) for c in of)
+            return float(cells[part]) / total if total else float("nan")
+
+        return rate
 
     def rmse(yt: np.ndarray, yp: np.ndarray) -> float:
         return float(np.sqrt(mean_squared_error(yt, yp)))
@@ -181,6 +215,13 @@ def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
         "fpr": fpr,
         "n_pred_pos_labelled": n_true_pos_pred,
         "precision": precision,
+        "n_fn": n_fn,
+        "fnr": fnr,
+        "n_pred_neg_labelled": n_pred_neg,
+        "for": _share("fn", ("fn", "tn")),
+        "fdr": _share("fp", ("fp", "tp")),
+        "n_tn": n_tn,
+        "npv": npv,
         "mae": mean_absolute_error,
         "rmse": rmse,
         "mean_prediction": mean_prediction,
