@@ -142,6 +142,22 @@ def test_binary_slice_metrics_by_hand(engine: str) -> None:
     assert eo["status"] == "ok"
     acc = disparity(g, "accuracy_range")
     assert acc["value"] == pytest.approx(2 / 3 - 1 / 2) and acc["status"] == "ok"
+    # the error-rate ranges are reported, never gated: 1.0 > 0.2 is no failure below
+    fnr = disparity(g, "fnr_range")
+    assert fnr["value"] == pytest.approx(1 / 2 - 1 / 3)
+    assert (fnr["max"]["slice"], fnr["min"]["slice"]) == ("a", "b")
+    assert fnr["excluded_slices"] == [{"slice": "c", "reason": "undefined"}]
+    for name, top, bottom in (
+        ("for_range", "b", "c"),
+        ("fdr_range", "c", "b"),
+        ("precision_range", "b", "c"),
+        ("npv_range", "c", "b"),
+    ):
+        d = disparity(g, name)
+        assert d["value"] == 1.0 and (d["max"]["slice"], d["min"]["slice"]) == (top, bottom)
+    for name in ("fnr_range", "for_range", "fdr_range", "precision_range", "npv_range"):
+        d = disparity(g, name)
+        assert (d["gated"], d["status"], d["threshold"]) == (False, "reported", None), name
     ratio = disparity(g, "demographic_parity_ratio")
     assert ratio["value"] == pytest.approx((1 / 3) / 0.75)
     assert ratio["four_fifths_rule"] == "fail" and ratio["gated"] is False
