@@ -18,7 +18,10 @@ from typing import Any
 import numpy as np
 
 from .counts import counts_from_rows, metrics_from_counts
-from .metrics import metrics_of
+from .metrics import DERIVED_COUNTS, metrics_of
+
+#: Rates the Fairlearn engine takes as 1 - another rate: metric -> the other metric.
+COMPLEMENTS = {"for": "npv", "fdr": "precision"}
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,6 @@ def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
     )
     from sklearn.metrics import (
         accuracy_score,
-        confusion_matrix,
         mean_absolute_error,
         mean_squared_error,
         precision_score,
@@ -153,15 +155,6 @@ def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
     def n_fp(yt: np.ndarray, yp: np.ndarray) -> int:
         return int(np.sum((yt == 0) & (yp == 1)))
 
-    def n_fn(yt: np.ndarray, yp: np.ndarray) -> int:
-        return int(np.sum((yt == 1) & (yp == 0)))
-
-    def n_tn(yt: np.ndarray, yp: np.ndarray) -> int:
-        return int(np.sum((yt == 0) & (yp == 0)))
-
-    def n_pred_neg(yt: np.ndarray, yp: np.ndarray) -> int:
-        return int(np.sum(yp == 0))
-
     def n_correct(yt: np.ndarray, yp: np.ndarray) -> int:
         return int(np.sum(yt == yp))
 
@@ -180,17 +173,6 @@ def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
     def npv(yt: np.ndarray, yp: np.ndarray) -> float:
         # NPV is the precision of the negative class
         return float(precision_score(yt, yp, labels=[0, 1], pos_label=0, zero_division=np.nan))
-
-    def _share(part: str, of: tuple[str, str]) -> Callable[[np.ndarray, np.ndarray], float]:
-        # FOR and FDR have no Fairlearn / scikit-learn function: a cell of scikit-learn's
-        # confusion matrix over the column (predicted class) it lies in
-        def rate(yt: np.ndarray, yp: np.ndarray) -> float:
-            tn, fp, fn, tp = confusion_matrix(yt, yp, labels=[0, 1]).ravel()
-            cells = {"tn": tn, "fp": fp, "fn": fn, "tp": tp}
-            total = sum(int(cells[c]) for c in of)
-            return float(cells[part]) / total if total else float("nan")
-
-        return rate
 
     def rmse(yt: np.ndarray, yp: np.ndarray) -> float:
         return float(np.sqrt(mean_squared_error(yt, yp)))
@@ -215,12 +197,7 @@ def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
         "fpr": fpr,
         "n_pred_pos_labelled": n_true_pos_pred,
         "precision": precision,
-        "n_fn": n_fn,
         "fnr": fnr,
-        "n_pred_neg_labelled": n_pred_neg,
-        "for": _share("fn", ("fn", "tn")),
-        "fdr": _share("fp", ("fp", "tp")),
-        "n_tn": n_tn,
         "npv": npv,
         "mae": mean_absolute_error,
         "rmse": rmse,
@@ -236,6 +213,19 @@ def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
     }
     if data.task == "binary":
         res = _by_group(metrics, y.astype(np.int8), p.astype(np.int8), parts, slice_index, g)
+        # MetricFrame's time grows with rows x functions (it converts every row per
+        # function), so the counts FN, TN and predicted 0 are derived as the pandas engine
+        # derives them, and FOR, FDR are the complements of scikit-learn's NPV and
+        # precision (neither library has a function for them) rather than more functions.
+        for key in res:
+            if key.startswith("n_"):  # slices with no labelled rows are absent from the frame
+                res[key] = np.nan_to_num(res[key], nan=0.0)
+        for key, (total, part) in DERIVED_COUNTS.items():
+            if key not in res and total in res and part in res:
+                res[key] = res[total] - res[part]
+        for name, of in COMPLEMENTS.items():
+            if of in res:
+                res[name] = 1.0 - res[of]
         # Fairlearn reports a rate of 0 for a slice with no positives (negatives); the
         # rate is undefined there, so it becomes null, never 0.
         for m in labelled:
