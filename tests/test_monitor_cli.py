@@ -310,6 +310,7 @@ def test_markdown_report(tmp_path: Path, capsys) -> None:
     assert code == 0
     assert out.startswith("### faircode fairness: disparity exceeded")
     assert "| Slice | N | Labelled | Accuracy | Sel.Rate | TPR | FPR | Guard |" in out
+    assert "| Slice | Precision | FNR | FOR | FDR | NPV |" in out  # the error-rate table
     assert "- **group** `equalized_odds_difference` = 0.4 > 0.1" in out
     assert "| equalized odds difference | 0.4000 |" in out
 
@@ -325,6 +326,7 @@ def test_html_report_is_written_and_escaped(tmp_path: Path, capsys) -> None:
     assert html.startswith("<!DOCTYPE html>")
     assert "&lt;script&gt;x&lt;/script&gt;" in html and "<script>" not in html
     assert "<table>" in html and "Wilson" in html
+    assert "<th>FNR</th><th>FOR</th><th>FDR</th><th>NPV</th>" in html
     assert "wrote the HTML report" in err
     code, _, err = cli(capsys, path, *BASE, "--html", str(tmp_path / "no" / "r.html"))
     assert code == 2 and err.startswith("faircode: error: cannot write the HTML report")

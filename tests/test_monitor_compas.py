@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -138,3 +139,182 @@ def test_cli_gate_on_60_compas_rows_is_insufficient_evidence(tmp_path: Path) -> 
     assert proc.stderr.splitlines()[-1].startswith("faircode: gate: insufficient evidence:")
     point = _gate(sample, "--min-samples", "10", "--rule", "point")
     assert point.returncode == 1 and "INSUFFICIENT" not in point.stderr, point.stderr
+
+
+# ---- the error rates of Aequitas / Fairlearn (SPEC 12.4, 12.6) -----------------------
+
+#: metric -> (numerator cell, denominator cells) of the confusion matrix
+ERROR_RATES = {
+    "precision": ("tp", ("tp", "fp")),
+    "fnr": ("fn", ("fn", "tp")),
+    "for": ("fn", ("fn", "tn")),
+    "fdr": ("fp", ("fp", "tp")),
+    "npv": ("tn", ("tn", "fn")),
+}
+
+
+def confusion(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """tp, fp, fn, tn per slice from a plain groupby (no faircode code)."""
+    y, p = df["two_year_recid"], df["high_risk"]
+    cells = pd.DataFrame(
+        {
+            "tp": (y == 1) & (p == 1),
+            "fp": (y == 0) & (p == 1),
+            "fn": (y == 1) & (p == 0),
+            "tn": (y == 0) & (p == 0),
+        }
+    ).astype(int)
+    return cells.groupby([df[c] for c in by]).sum()
+
+
+def sklearn_rates(df: pd.DataFrame, by: list[str]) -> dict[tuple[str, ...], dict[str, float]]:
+    """The rates scikit-learn / Fairlearn define, per slice (NaN where undefined)."""
+    from fairlearn.metrics import false_negative_rate
+    from sklearn.metrics import precision_score
+
+    out = {}
+    for key, part in df.groupby(by):
+        y, p = part["two_year_recid"].to_numpy(), part["high_risk"].to_numpy()
+
+        def prec(pos: int, y: np.ndarray = y, p: np.ndarray = p) -> float:
+            return precision_score(y, p, labels=[0, 1], pos_label=pos, zero_division=np.nan)
+
+        out[tuple(key)] = {
+            "precision": prec(1),
+            "npv": prec(0),  # NPV is the precision of the negative class
+            "fdr": 1 - prec(1),
+            "for": 1 - prec(0),
+            "fnr": false_negative_rate(y, p, pos_label=1) if (y == 1).any() else np.nan,
+        }
+    return out
+
+
+def slice_key(s: dict, by: list[str]) -> tuple[str, ...]:
+    return tuple(s["key"][c] for c in by)
+
+
+@pytest.mark.parametrize("engine", ["pandas", "fairlearn"])
+def test_error_rates_per_slice_equal_the_confusion_matrix(
+    compas: pd.DataFrame, engine: str
+) -> None:
+    if engine == "fairlearn" and importlib.util.find_spec("fairlearn") is None:
+        pytest.fail("fairlearn is not installed; install the 'fairness' extra", pytrace=False)
+    from faircode.monitor.stats import wilson_interval
+
+    report = evaluate(
+        COMPAS,
+        None,
+        ["race", "sex"],
+        label="two_year_recid",
+        score="decile_score",
+        decision_threshold=5,
+        intersect=True,
+        engine=engine,
+    )
+    undefined = set()
+    for g in report["groups"]:
+        by = g["attributes"]
+        cm = confusion(compas, by)
+        theirs = sklearn_rates(compas, by)
+        slices = {slice_key(s, by): s for s in g["slices"]}
+        assert set(slices) == {k if isinstance(k, tuple) else (k,) for k in cm.index}
+        for key, s in slices.items():
+            row = cm.loc[key if len(by) > 1 else key[0]]
+            for metric, (num, den) in ERROR_RATES.items():
+                m = s["metrics"][metric]
+                k, n = int(row[num]), int(sum(row[c] for c in den))
+                assert (m["successes"], m["count"]) == (k, n), (key, metric)
+                if n == 0:  # undefined: null, never 0, and no interval
+                    assert m["value"] is None and m["ci95"] is None, (key, metric)
+                    assert np.isnan(theirs[key][metric]), (key, metric)
+                    undefined.add((key, metric))
+                    continue
+                assert m["value"] == pytest.approx(k / n, abs=1e-12), (key, metric)
+                assert m["value"] == pytest.approx(theirs[key][metric], abs=1e-12), (key, metric)
+                assert m["ci95"] == pytest.approx(list(wilson_interval(k, n)), abs=1e-12)
+                # the guard reads the metric's own denominator
+                assert m["low_n"] is (n < 30), (key, metric)
+    # Asian women (2 rows) were never predicted high risk: precision and FDR undefined
+    assert undefined == {
+        (("Asian", "Female"), "precision"),
+        (("Asian", "Female"), "fdr"),
+    }
+    race = next(g for g in report["groups"] if g["name"] == "race")
+    rates = {s["slice"]: s["metrics"] for s in race["slices"]}
+    # lower FNR for Black than white defendants: the other side of ProPublica's FPR gap
+    assert rates["Caucasian"]["fnr"]["value"] - rates["African-American"]["fnr"]["value"] > 0.15
+    cross = next(g for g in report["groups"] if g["name"] == "race x sex")
+    fdr = next(d for d in cross["disparities"] if d["metric"] == "fdr_range")
+    assert {"slice": "race=Asian, sex=Female", "metric": "fdr", "reason": "undefined"} in fdr[
+        "excluded_slices"
+    ]
+
+
+def test_error_rate_ranges_are_reported_over_eligible_slices(compas: pd.DataFrame) -> None:
+    report = evaluate(compas, "high_risk", ["race"], label="two_year_recid", engine="pandas")
+    race = report["groups"][0]
+    by_name = {d["metric"]: d for d in race["disparities"]}
+    for metric in ERROR_RATES:
+        d = by_name[f"{metric}_range"]
+        eligible = {
+            s["slice"]: s["metrics"][metric]["value"]
+            for s in race["slices"]
+            if s["metrics"][metric]["value"] is not None and not s["metrics"][metric]["low_n"]
+        }
+        assert d["eligible_slices"] == len(eligible) >= 2, metric
+        assert d["value"] == max(eligible.values()) - min(eligible.values()), metric
+        assert d["max"]["slice"] == max(eligible, key=eligible.__getitem__), metric
+        assert (d["gated"], d["status"], d["threshold"]) == (False, "reported", None), metric
+    # ranges of complementary rates agree up to rounding (FNR = 1 - TPR, and so on)
+    tpr = by_name["equalized_odds_difference"]["components"]["tpr_range"]
+    assert by_name["fnr_range"]["value"] == pytest.approx(tpr, abs=1e-15)
+    assert by_name["fdr_range"]["value"] == pytest.approx(
+        by_name["precision_range"]["value"], abs=1e-15
+    )
+    assert by_name["for_range"]["value"] == pytest.approx(by_name["npv_range"]["value"], abs=1e-15)
+    # reported, not gated: none of them is a failure, though FNR's range is above 0.1
+    assert by_name["fnr_range"]["value"] > 0.1
+    assert {f["metric"] for f in report["failures"]} == {
+        "demographic_parity_difference",
+        "equalized_odds_difference",
+    }  # accuracy_range rests on the 32-row Asian slice: insufficient (SPEC 12.7)
+
+
+def test_error_rates_in_every_format(compas: pd.DataFrame) -> None:
+    import csv
+    import io
+    import json
+
+    import jsonschema
+
+    from faircode.monitor.render import render_csv, render_html, render_markdown, render_text
+
+    report = evaluate(compas, "high_risk", ["race"], label="two_year_recid", engine="pandas")
+    schema = json.loads((ROOT / "faircode" / "monitor" / "schema.json").read_text())
+    jsonschema.validate(report, schema)
+    aa = next(s for s in report["groups"][0]["slices"] if s["slice"] == "African-American")
+    fnr = aa["metrics"]["fnr"]
+    md = render_markdown(report)
+    assert "| Slice | Precision | FNR | FOR | FDR | NPV |" in md
+    assert f"{fnr['value']:.3f} ({fnr['ci95'][0]:.3f}-{fnr['ci95'][1]:.3f})" in md
+    assert "| FNR range |" in md and "| NPV range |" in md
+    page = render_html(report)
+    assert "<th>Precision</th><th>FNR</th><th>FOR</th><th>FDR</th><th>NPV</th>" in page
+    text = render_text(report)
+    # the terminal table keeps its columns; the ranges are listed with the disparities
+    assert "Accuracy  Sel.Rate    TPR    FPR  Guard" in text and "FNR range" in text
+    assert "NPV" not in text.split("disparities:")[0]
+    rows = list(csv.DictReader(io.StringIO(render_csv(report))))
+    cell = next(
+        r
+        for r in rows
+        if r["section"] == "slice" and r["slice"] == "African-American" and r["metric"] == "fnr"
+    )
+    assert float(cell["value"]) == pytest.approx(fnr["value"], abs=1e-12)
+    assert (int(cell["count"]), int(cell["successes"])) == (fnr["count"], fnr["successes"])
+    names = {r["metric"] for r in rows if r["section"] == "disparity"}
+    assert {"fnr_range", "for_range", "fdr_range", "precision_range", "npv_range"} <= names
+    # without labels there is nothing to show: no error-rate table
+    unlabelled = evaluate(compas, "high_risk", ["race"], engine="pandas")
+    assert "| Slice | Precision |" not in render_markdown(unlabelled)
+    assert "<th>FNR</th>" not in render_html(unlabelled)

@@ -233,3 +233,10 @@ def test_mae_range_interval_from_the_slices_own_statistics() -> None:
     assert d["metric"] == "mae_range"
     assert d["ci95"] == pytest.approx(want, rel=1e-9)
     assert d["status"] == "exceeded"  # MAE about 2.4 vs 0.8: far beyond 0.5
+
+
+def test_every_metric_count_has_a_unit_for_the_rows_needed_text() -> None:
+    from faircode.monitor.intervals import COUNT_UNITS
+    from faircode.monitor.metrics import METRICS
+
+    assert {m.denominator for m in METRICS} <= set(COUNT_UNITS)

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from faircode.monitor.disparities import DISPARITIES, KINDS
-from faircode.monitor.metrics import METRICS, TASKS, columns, metric_names
+from faircode.monitor.metrics import METRICS, TASKS, columns, detail_columns, metric_names
 
 SCHEMA = json.loads(
     (Path(__file__).parent.parent / "faircode" / "monitor" / "schema.json").read_text()
@@ -50,6 +50,39 @@ def test_lists_are_consistent() -> None:
         assert d.needs in ("selection", "label")
         for metric in d.metrics:  # each of its metrics exists for the disparity's task(s)
             assert any(m.name == metric and d.task in (None, m.task) for m in METRICS)
+
+
+def test_every_count_a_metric_reads_is_stored_or_derived() -> None:
+    # the store keeps only slice_stats' columns; a metric over any other count would
+    # exist in evaluate and be missing (or wrong) in the store's reports
+    from faircode.monitor.counts import ALL_ROW_KEYS, BINARY_COUNT_KEYS, REGRESSION_SUM_KEYS
+    from faircode.monitor.metrics import DERIVED_COUNTS
+    from faircode.monitor.store import STAT_COUNTS, STAT_SUMS
+
+    produced = {
+        "binary": set(ALL_ROW_KEYS) | set(BINARY_COUNT_KEYS),
+        "regression": set(ALL_ROW_KEYS) | set(REGRESSION_SUM_KEYS),
+    }
+    assert produced["binary"] | produced["regression"] <= set(STAT_COUNTS) | set(STAT_SUMS)
+    for task, keys in produced.items():
+        have = set(keys)
+        for key, (total, part) in DERIVED_COUNTS.items():  # in order, as counts.py derives
+            if total in have and part in have:
+                have.add(key)
+        for m in METRICS:
+            if m.task == task:
+                assert {m.numerator, m.denominator} <= have, (task, m.name)
+
+
+def test_error_rate_table_lists_precision_and_the_error_rates() -> None:
+    assert detail_columns("binary") == [
+        ("Precision", "precision"),
+        ("FNR", "fnr"),
+        ("FOR", "for"),
+        ("FDR", "fdr"),
+        ("NPV", "npv"),
+    ]
+    assert detail_columns("regression") == []
 
 
 def test_table_columns_are_todays() -> None:

@@ -101,6 +101,11 @@ def test_binary_slice_metrics_by_hand(engine: str) -> None:
             "tpr": (1, 2),
             "fpr": (1, 2),
             "precision": (1, 2),
+            # a: TP 1, FP 1, TN 1, FN 1
+            "fnr": (1, 2),
+            "for": (1, 2),
+            "fdr": (1, 2),
+            "npv": (1, 2),
         },
         "b": {
             "accuracy": (2, 3),
@@ -108,6 +113,11 @@ def test_binary_slice_metrics_by_hand(engine: str) -> None:
             "tpr": (2, 3),
             "fpr": (0, 0),
             "precision": (2, 2),
+            # b: TP 2, FN 1, no negatives
+            "fnr": (1, 3),
+            "for": (1, 1),
+            "fdr": (0, 2),
+            "npv": (0, 1),
         },
         "c": {
             "accuracy": (2, 3),
@@ -115,6 +125,11 @@ def test_binary_slice_metrics_by_hand(engine: str) -> None:
             "tpr": (0, 0),
             "fpr": (1, 3),
             "precision": (0, 1),
+            # c: TN 2, FP 1, no positives: FNR undefined
+            "fnr": (0, 0),
+            "for": (0, 2),
+            "fdr": (1, 1),
+            "npv": (2, 2),
         },
     }
     for s in (a, b, c):
@@ -136,6 +151,22 @@ def test_binary_slice_metrics_by_hand(engine: str) -> None:
     assert eo["status"] == "ok"
     acc = disparity(g, "accuracy_range")
     assert acc["value"] == pytest.approx(2 / 3 - 1 / 2) and acc["status"] == "ok"
+    # the error-rate ranges are reported, never gated: 1.0 > 0.2 is no failure below
+    fnr = disparity(g, "fnr_range")
+    assert fnr["value"] == pytest.approx(1 / 2 - 1 / 3)
+    assert (fnr["max"]["slice"], fnr["min"]["slice"]) == ("a", "b")
+    assert fnr["excluded_slices"] == [{"slice": "c", "metric": "fnr", "reason": "undefined"}]
+    for name, top, bottom in (
+        ("for_range", "b", "c"),
+        ("fdr_range", "c", "b"),
+        ("precision_range", "b", "c"),
+        ("npv_range", "c", "b"),
+    ):
+        d = disparity(g, name)
+        assert d["value"] == 1.0 and (d["max"]["slice"], d["min"]["slice"]) == (top, bottom)
+    for name in ("fnr_range", "for_range", "fdr_range", "precision_range", "npv_range"):
+        d = disparity(g, name)
+        assert (d["gated"], d["status"], d["threshold"]) == (False, "reported", None), name
     ratio = disparity(g, "demographic_parity_ratio")
     assert ratio["value"] == pytest.approx((1 / 3) / 0.75)
     assert ratio["four_fifths_rule"] == "fail" and ratio["gated"] is False
@@ -180,7 +211,7 @@ def test_low_n_guard_uses_each_metrics_own_count() -> None:
     # a threshold of 1 holds every rate difference: within under either rule
     assert sx["metrics"]["selection_rate"]["low_n"] is False  # 40 predictions
     assert sx["metrics"]["accuracy"]["low_n"] is True  # 10 labelled
-    assert set(sx["low_n"]) == {"accuracy", "tpr", "fpr", "precision"}
+    assert set(sx["low_n"]) == {"accuracy", "tpr", "fpr", "precision", "fnr", "for", "fdr", "npv"}
     sy = slice_of(g, "y")
     assert sy["metrics"]["accuracy"]["low_n"] is False  # 40 labelled
     assert sy["metrics"]["tpr"]["low_n"] is True  # only 20 positive labels

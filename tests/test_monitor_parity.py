@@ -148,7 +148,7 @@ def test_engines_agree_on_regression_models(
 
 
 def test_parity_covers_undefined_rates() -> None:
-    """A fixed case: both engines give null (not 0) TPR/FPR/precision where undefined."""
+    """A fixed case: both engines give null (not 0) for every rate where it is undefined."""
     require_fairlearn()
     df = pd.DataFrame(
         {
@@ -167,6 +167,12 @@ def test_parity_covers_undefined_rates() -> None:
         assert slices[2]["precision"]["value"] is None
         assert slices[3]["accuracy"]["value"] is None
         assert slices[3]["selection_rate"]["value"] == 1.0
+        # the error rates: null where their own denominator is 0, whatever the others say
+        assert slices[1]["fnr"]["value"] is None and slices[1]["fdr"]["value"] == 1.0
+        assert slices[1]["for"]["value"] == 0.0 and slices[1]["npv"]["value"] == 1.0
+        assert slices[2]["fdr"]["value"] is None and slices[2]["fnr"]["value"] == 1.0
+        assert slices[2]["for"]["value"] == 1.0 and slices[2]["npv"]["value"] == 0.0
+        assert all(slices[3][m]["value"] is None for m in ("fnr", "for", "fdr", "npv"))
 
 
 def test_close_is_strict_enough_to_fail() -> None:

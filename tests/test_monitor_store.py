@@ -73,6 +73,30 @@ def _strip(report: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in report.items() if k not in ("source", "engine")}
 
 
+ERROR_RATES = ("fnr", "for", "fdr", "npv")
+ERROR_RANGES = ("fnr_range", "for_range", "fdr_range", "precision_range", "npv_range")
+
+
+def _assert_error_rates_present(report: dict[str, Any]) -> None:
+    """The store's report carries every error rate and range, measured somewhere (so an
+    equality with evaluate's report covers them, rather than two reports without them)."""
+    for g in report["groups"]:
+        for s in g["slices"]:
+            assert set(ERROR_RATES) <= set(s["metrics"]), (g["name"], s["slice"])
+        assert set(ERROR_RANGES) <= {d["metric"] for d in g["disparities"]}, g["name"]
+    for metric in ERROR_RATES:
+        assert any(
+            s["metrics"][metric]["value"] is not None for g in report["groups"] for s in g["slices"]
+        ), metric
+    for name in ERROR_RANGES:
+        assert any(
+            d["value"] is not None
+            for g in report["groups"]
+            for d in g["disparities"]
+            if d["metric"] == name
+        ), name
+
+
 def _events(db: str, model: str = "compas") -> list[tuple[str, str | None]]:
     store = open_store(db)
     try:
@@ -253,6 +277,7 @@ def test_store_report_equals_evaluate_on_the_same_rows(
     finally:
         store.close()
     assert got["engine"] == "sql"
+    _assert_error_rates_present(got)
     assert _strip(got) == _strip(expected)
     import jsonschema
 
@@ -307,6 +332,7 @@ def test_store_equals_evaluate_with_missing_labels_and_typed_slices(
     assert [s["key"] for s in got["groups"][0]["slices"]] == [
         s["key"] for s in expected["groups"][0]["slices"]
     ]
+    _assert_error_rates_present(got)
     assert _strip(got) == _strip(expected)
 
 

@@ -16,7 +16,8 @@ import numpy as np
 
 #: Counts over every scored row.
 ALL_ROW_KEYS = ("n", "n_selected")
-#: Counts over labelled rows of a binary model (``n_label_neg`` is derived).
+#: Counts over labelled rows of a binary model (``n_label_neg``, ``n_fn``, ``n_tn`` and
+#: ``n_pred_neg_labelled`` are derived: metrics.DERIVED_COUNTS).
 BINARY_COUNT_KEYS = (
     "n_labelled",
     "n_correct",

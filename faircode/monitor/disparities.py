@@ -75,6 +75,15 @@ DISPARITIES: tuple[Disparity, ...] = (
     ),
     Disparity("accuracy_range", ("accuracy",), "range", True, "label", "binary", "accuracy range"),
     Disparity("mae_range", ("mae",), "range", True, "label", "regression", "MAE range"),
+    # Reported, not gated (SPEC 12.6): the error-rate ranges of Aequitas / Fairlearn, for
+    # reading which slice bears which error; equalized odds already gates TPR/FPR.
+    Disparity("fnr_range", ("fnr",), "range", False, "label", "binary", "FNR range"),
+    Disparity("for_range", ("for",), "range", False, "label", "binary", "FOR range"),
+    Disparity("fdr_range", ("fdr",), "range", False, "label", "binary", "FDR range"),
+    Disparity(
+        "precision_range", ("precision",), "range", False, "label", "binary", "precision range"
+    ),
+    Disparity("npv_range", ("npv",), "range", False, "label", "binary", "NPV range"),
 )
 
 TITLES = {d.name: d.title for d in DISPARITIES}

@@ -18,7 +18,10 @@ from typing import Any
 import numpy as np
 
 from .counts import counts_from_rows, metrics_from_counts
-from .metrics import metrics_of
+from .metrics import DERIVED_COUNTS, metrics_of
+
+#: Rates the Fairlearn engine takes as 1 - another rate: metric -> the other metric.
+COMPLEMENTS = {"for": "npv", "fdr": "precision"}
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,13 @@ def _by_group(
 
 def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
     """Engine built on ``fairlearn.metrics.MetricFrame`` (imported only here)."""
-    from fairlearn.metrics import count, false_positive_rate, selection_rate, true_positive_rate
+    from fairlearn.metrics import (
+        count,
+        false_negative_rate,
+        false_positive_rate,
+        selection_rate,
+        true_positive_rate,
+    )
     from sklearn.metrics import (
         accuracy_score,
         mean_absolute_error,
@@ -158,6 +167,13 @@ def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
     def precision(yt: np.ndarray, yp: np.ndarray) -> float:
         return float(precision_score(yt, yp, labels=[0, 1], pos_label=1, zero_division=np.nan))
 
+    def fnr(yt: np.ndarray, yp: np.ndarray) -> float:
+        return float(false_negative_rate(yt, yp, pos_label=1))
+
+    def npv(yt: np.ndarray, yp: np.ndarray) -> float:
+        # NPV is the precision of the negative class
+        return float(precision_score(yt, yp, labels=[0, 1], pos_label=0, zero_division=np.nan))
+
     def rmse(yt: np.ndarray, yp: np.ndarray) -> float:
         return float(np.sqrt(mean_squared_error(yt, yp)))
 
@@ -181,6 +197,8 @@ def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
         "fpr": fpr,
         "n_pred_pos_labelled": n_true_pos_pred,
         "precision": precision,
+        "fnr": fnr,
+        "npv": npv,
         "mae": mean_absolute_error,
         "rmse": rmse,
         "mean_prediction": mean_prediction,
@@ -195,6 +213,19 @@ def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
     }
     if data.task == "binary":
         res = _by_group(metrics, y.astype(np.int8), p.astype(np.int8), parts, slice_index, g)
+        # MetricFrame's time grows with rows x functions (it converts every row per
+        # function), so the counts FN, TN and predicted 0 are derived as the pandas engine
+        # derives them, and FOR, FDR are the complements of scikit-learn's NPV and
+        # precision (neither library has a function for them) rather than more functions.
+        for key in res:
+            if key.startswith("n_"):  # slices with no labelled rows are absent from the frame
+                res[key] = np.nan_to_num(res[key], nan=0.0)
+        for key, (total, part) in DERIVED_COUNTS.items():
+            if key not in res and total in res and part in res:
+                res[key] = res[total] - res[part]
+        for name, of in COMPLEMENTS.items():
+            if of in res:
+                res[name] = 1.0 - res[of]
         # Fairlearn reports a rate of 0 for a slice with no positives (negatives); the
         # rate is undefined there, so it becomes null, never 0.
         for m in labelled:

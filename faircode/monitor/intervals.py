@@ -45,6 +45,7 @@ COUNT_UNITS = {
     "n_label_pos": "labelled positives",
     "n_label_neg": "labelled negatives",
     "n_pred_pos_labelled": "labelled rows predicted 1",
+    "n_pred_neg_labelled": "labelled rows predicted 0",
 }
 
 

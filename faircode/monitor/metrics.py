@@ -32,6 +32,9 @@ class Metric:
     needs_label: bool = True
     header: str | None = None  # column header in text/Markdown/HTML tables (None: no column)
     column: int | None = None  # position of that column
+    # header in the Markdown/HTML table of error rates (None: not there); list order.
+    # The terminal table has no room for these; JSON and CSV carry every metric.
+    detail: str | None = None
 
 
 #: In report order per task (the order of a slice's ``metrics``).
@@ -51,7 +54,13 @@ METRICS: tuple[Metric, ...] = (
     ),
     Metric("tpr", "binary", "n_tp", "n_label_pos", wilson=True, header="TPR", column=2),
     Metric("fpr", "binary", "n_fp", "n_label_neg", wilson=True, header="FPR", column=3),
-    Metric("precision", "binary", "n_tp", "n_pred_pos_labelled", wilson=True),
+    Metric("precision", "binary", "n_tp", "n_pred_pos_labelled", wilson=True, detail="Precision"),
+    # The error rates of Aequitas / Fairlearn (SPEC 12.4): each a Wilson rate guarded by
+    # its own denominator; their counts are derived (DERIVED_COUNTS), not stored.
+    Metric("fnr", "binary", "n_fn", "n_label_pos", wilson=True, detail="FNR"),
+    Metric("for", "binary", "n_fn", "n_pred_neg_labelled", wilson=True, detail="FOR"),
+    Metric("fdr", "binary", "n_fp", "n_pred_pos_labelled", wilson=True, detail="FDR"),
+    Metric("npv", "binary", "n_tn", "n_pred_neg_labelled", wilson=True, detail="NPV"),
     Metric("mae", "regression", "sum_abs_error", "n_labelled", header="MAE", column=0),
     Metric(
         "rmse",
@@ -83,8 +92,14 @@ METRICS: tuple[Metric, ...] = (
     ),
 )
 
-#: Counts derived from others: key -> (minuend, subtrahend).
-DERIVED_COUNTS: dict[str, tuple[str, str]] = {"n_label_neg": ("n_labelled", "n_label_pos")}
+#: Counts derived from others: key -> (minuend, subtrahend), in order (a later entry may
+#: use an earlier one). Exact: every operand is a whole count below 2**53.
+DERIVED_COUNTS: dict[str, tuple[str, str]] = {
+    "n_label_neg": ("n_labelled", "n_label_pos"),
+    "n_fn": ("n_label_pos", "n_tp"),
+    "n_tn": ("n_label_neg", "n_fp"),
+    "n_pred_neg_labelled": ("n_labelled", "n_pred_pos_labelled"),
+}
 
 
 def metrics_of(task: str) -> tuple[Metric, ...]:
@@ -101,6 +116,11 @@ def columns(task: str) -> list[tuple[str, str]]:
     """(header, metric) of the table columns of ``task``, in column order."""
     shown = sorted((m for m in metrics_of(task) if m.header), key=lambda m: m.column or 0)
     return [(m.header, m.name) for m in shown if m.header is not None]
+
+
+def detail_columns(task: str) -> list[tuple[str, str]]:
+    """(header, metric) of the Markdown/HTML error-rate table of ``task``, in list order."""
+    return [(m.detail, m.name) for m in metrics_of(task) if m.detail is not None]
 
 
 def _num(x: float) -> float | None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..safetext import md_escape, shown
 from .disparities import TITLES
-from .metrics import columns
+from .metrics import columns, detail_columns
 from .stats import round12
 
 #: Disparity names as the reports title them (from the one list, disparities.DISPARITIES).
@@ -41,6 +41,13 @@ def exact(value: float) -> str:
 def _columns(report: dict[str, Any]) -> list[tuple[str, str | None]]:
     """(header, metric) pairs after Slice/N/Labelled, from the one list metrics.METRICS."""
     return list(columns(report["task"]["type"]))
+
+
+def _detail_columns(group: dict[str, Any], task: str) -> list[tuple[str, str]]:
+    """(header, metric) of the error-rate table of ``group``; empty without labels."""
+    cols = detail_columns(task)
+    have = any(m in s["metrics"] for s in group["slices"] for _, m in cols)
+    return cols if have else []
 
 
 def guard_text(slice_: dict[str, Any]) -> str:
@@ -226,6 +233,14 @@ def render_markdown(report: dict[str, Any]) -> str:
             cells = [_md_escape(s["slice"]), str(s["n"]), str(s["n_labelled"])]
             cells += [_md_rate(s, m) for _, m in cols] + [_md_escape(guard_text(s))]
             out.append("| " + " | ".join(cells) + " |")
+        detail = _detail_columns(g, report["task"]["type"])
+        if detail:
+            # a second table: the main one is as wide as a PR comment allows
+            out += ["", "| Slice | " + " | ".join(h for h, _ in detail) + " |"]
+            out.append("|" + "|".join(["---"] + ["---:"] * len(detail)) + "|")
+            for s in g["slices"]:
+                cells = [_md_escape(s["slice"])] + [_md_rate(s, m) for _, m in detail]
+                out.append("| " + " | ".join(cells) + " |")
         out += ["", "| Disparity | Value | Verdict |", "|---|---:|---|"]
         for d in g["disparities"]:
             title, value, note = _disparity_line(d)
@@ -252,6 +267,15 @@ small{color:#666}
 """
 
 
+def _html_rate(slice_: dict[str, Any], metric: str) -> str:
+    if metric not in slice_["metrics"]:
+        return "n/a"
+    m = slice_["metrics"][metric]
+    ci = m.get("ci95")
+    extra = f"<br><small>{fmt(ci[0])}-{fmt(ci[1])}</small>" if ci else ""
+    return fmt(m["value"]) + extra
+
+
 def render_html(report: dict[str, Any]) -> str:
     def e(text: str) -> str:
         return html.escape(shown(text))
@@ -273,17 +297,18 @@ def render_html(report: dict[str, Any]) -> str:
         parts.append("<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>")
         for s in g["slices"]:
             cells = [e(s["slice"]), str(s["n"]), str(s["n_labelled"])]
-            for _, m in cols:
-                if m not in s["metrics"]:
-                    cells.append("n/a")
-                    continue
-                mm = s["metrics"][m]
-                ci = mm.get("ci95")
-                extra = f"<br><small>{fmt(ci[0])}-{fmt(ci[1])}</small>" if ci else ""
-                cells.append(fmt(mm["value"]) + extra)
+            cells += [_html_rate(s, m) for _, m in cols]
             cells.append(e(guard_text(s)))
             parts.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         parts.append("</table>")
+        detail = _detail_columns(g, report["task"]["type"])
+        if detail:
+            head = ["Slice"] + [h for h, _ in detail]
+            parts.append("<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>")
+            for s in g["slices"]:
+                cells = [e(s["slice"])] + [_html_rate(s, m) for _, m in detail]
+                parts.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+            parts.append("</table>")
         parts.append("<table><tr><th>Disparity</th><th>Value</th><th>Verdict</th></tr>")
         for d in g["disparities"]:
             title, value, note = _disparity_line(d)
