@@ -300,7 +300,17 @@ def test_intersections_missing_values_and_non_string_values() -> None:
             "p": [1, 0, 1, 1, 0, 1],
         }
     )
-    r = evaluate(df, "p", ["sex", "age", "flag"], intersect=True, min_samples=1, engine="pandas")
+    # `age` is an age by name, banded by default (SPEC 12.3); a kind other than age keeps
+    # its typed values as they are
+    r = evaluate(
+        df,
+        "p",
+        ["sex", "age", "flag"],
+        intersect=True,
+        min_samples=1,
+        engine="pandas",
+        overrides={"age": "categorical"},
+    )
     names = [g["name"] for g in r["groups"]]
     assert names == [
         "sex",
