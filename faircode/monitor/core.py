@@ -27,6 +27,8 @@ from .inputs import (
     _fmt_num,
     _numeric,
     _resolve_engine,
+    class_labels,
+    multiclass_error,
 )
 from .io import MonitorInputError, check_columns, read_table
 from .metrics import METRICS, TASKS, build_slices
@@ -175,6 +177,14 @@ def evaluate(
             label_values = label_values[keep]
 
     # task: once per model, from every scored row, never per slice
+    if task is None and score is None:  # class ids are not quantities (SPEC 12.2)
+        for role, col, values in (
+            ("prediction", pred, pred_values),
+            ("label", label, label_values),
+        ):
+            classes = None if values is None else class_labels(values)
+            if classes is not None:
+                raise multiclass_error(source, role, str(col), classes)
     if task is not None:
         task_info = {"type": task, "source": "given", "reason": "given with --task"}
     elif score is not None:
