@@ -69,6 +69,29 @@ def age_mapper(counts: dict[str, int], opts: Options) -> tuple[str, Callable[[st
     return ("numeric" if numeric else "interval"), to_band
 
 
+def group_rule(
+    name: str, labels, overrides: dict[str, str] | None, opts: Options
+) -> Callable[[str], str | None] | None:
+    """SPEC 12.3: the profiler's groups for column `name` as a function of a label as
+    read -> its group (None: missing after 1.1, or an implausible age), given the
+    column's distinct labels as read. The rules are `analyze`'s: `na` and `recode`
+    (1.1), then the age bands of section 2 when the column is an age (by `overrides`,
+    else by its name), their mode decided over every label. None when no rule changes
+    a label (the labels are the groups)."""
+    relabel = relabeler(name, opts)
+    kind = (overrides or {}).get(name) or kind_from_name(name)
+    mapper: Callable[[str], str | None] = _identity
+    if kind == "age":
+        counts = dict.fromkeys(labels if relabel is None else map(relabel, labels), 1)
+        counts.pop(None, None)
+        mode, age = age_mapper(counts, opts)
+        if mode != "categorical":
+            mapper = age
+    if relabel is None and mapper is _identity:
+        return None
+    return _composed(relabel, mapper)
+
+
 def _interval_order(groups: list[tuple[str, int]]) -> list[tuple[str, int]]:
     """interval_as_written groups by lower bound, upper bound, then label (SPEC 2)."""
     return sorted(groups, key=lambda g: interval_years(g[0])[:2] + (g[0],))

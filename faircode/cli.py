@@ -66,15 +66,60 @@ class Progress:
             sys.stderr.flush()
 
 
-def _add_threshold_options(p: argparse.ArgumentParser) -> None:
+def add_group_options(p: argparse.ArgumentParser) -> None:
+    """The options that decide a column's groups (SPEC 1.1, 1.6, 2): the one table of
+    them, shared by `profile`, `compare` and `fairness evaluate` (SPEC 12.3), so a
+    column gives the same groups in each. Read back with `group_options_from_args`."""
     d = Options()
     p.add_argument(
         "--map",
         action="append",
         default=[],
         metavar="COL=KIND",
-        help=f"force a column's kind: {', '.join(OVERRIDE_VALUES)}",
+        help=f"force a column's kind: {', '.join(OVERRIDE_VALUES)} (a kind other than age "
+        "keeps an age column's values as written)",
     )
+    p.add_argument(
+        "--na",
+        action="append",
+        metavar="[COL=]TOKEN",
+        help="treat TOKEN as missing (in every column, or in COL); repeatable",
+    )
+    p.add_argument(
+        "--recode",
+        action="append",
+        metavar="COL:FROM=TO[,...]",
+        help="rename labels of COL before counting (TO may be empty: missing); repeatable",
+    )
+    p.add_argument(
+        "--max-age", metavar="N", help=default_help("ages above this are implausible", d.max_age)
+    )
+    p.add_argument(
+        "--age-bands", metavar="E,E,...", help=default_help("age band edges", d.age_bands)
+    )
+
+
+def group_options_from_args(args: argparse.Namespace) -> tuple[dict[str, str], dict]:
+    """(overrides, options) of `add_group_options`'s arguments, parsed as `profile` parses
+    them; validated by `faircode.options.resolve` and `faircode.detect.check_overrides`."""
+    keys = ("max_age", "age_bands")
+    opts = {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
+    bands = opts.get("age_bands")
+    if bands is not None and any(not b.strip(" \t") for b in bands.split(",")):
+        raise InputError(
+            f"--age-bands: {bands} is out of range (increasing integers starting "
+            "at 0, separated by single commas)"
+        )
+    if getattr(args, "na", None):
+        opts["na"] = [_na_item(item) for item in args.na]
+    if getattr(args, "recode", None):
+        opts["recode"] = [t for item in args.recode for t in _recode_items(item)]
+    return _overrides_from_args(args), opts
+
+
+def _add_threshold_options(p: argparse.ArgumentParser) -> None:
+    d = Options()
+    add_group_options(p)
     p.add_argument(
         "--score-categoricals",
         action="store_true",
@@ -91,18 +136,6 @@ def _add_threshold_options(p: argparse.ArgumentParser) -> None:
         "--alpha",
         metavar="A",
         help=default_help("family-wise error level of the findings' verdicts (Holm)", d.alpha),
-    )
-    p.add_argument(
-        "--na",
-        action="append",
-        metavar="[COL=]TOKEN",
-        help="treat TOKEN as missing (in every column, or in COL); repeatable",
-    )
-    p.add_argument(
-        "--recode",
-        action="append",
-        metavar="COL:FROM=TO[,...]",
-        help="rename labels of COL before counting (TO may be empty: missing); repeatable",
     )
     p.add_argument(
         "--label",
@@ -161,9 +194,6 @@ def _add_threshold_options(p: argparse.ArgumentParser) -> None:
         help=default_help("flag missing shares from this", d.missing_flag),
     )
     p.add_argument(
-        "--max-age", metavar="N", help=default_help("ages above this are implausible", d.max_age)
-    )
-    p.add_argument(
         "--max-categorical",
         metavar="N",
         help=default_help("most distinct values of a generic categorical", d.max_categorical),
@@ -173,9 +203,6 @@ def _add_threshold_options(p: argparse.ArgumentParser) -> None:
         metavar="N",
         dest="max_dimension_groups",
         help=default_help("drop non-geography dimensions with more groups", d.max_dimension_groups),
-    )
-    p.add_argument(
-        "--age-bands", metavar="E,E,...", help=default_help("age band edges", d.age_bands)
     )
     p.add_argument("--names", metavar="A,B,...", help="column names for a file with no header")
     p.add_argument("--skip-lines", metavar="N", help="skip N lines before the table")
@@ -189,10 +216,8 @@ OPTION_KEYS = (
     "intersection_floor",
     "imbalance_flag",
     "missing_flag",
-    "max_age",
     "max_categorical",
     "max_dimension_groups",
-    "age_bands",
     "names",
     "skip_lines",
     "delimiter",
@@ -214,16 +239,7 @@ def _opts_from_args(args: argparse.Namespace) -> dict:
     opts = {k: getattr(args, k) for k in OPTION_KEYS if getattr(args, k, None) is not None}
     if opts.get("names") is not None and not opts["names"].strip(" \t"):
         raise InputError("--names: give at least one column name")
-    bands = opts.get("age_bands")
-    if bands is not None and any(not b.strip(" \t") for b in bands.split(",")):
-        raise InputError(
-            f"--age-bands: {bands} is out of range (increasing integers starting "
-            "at 0, separated by single commas)"
-        )
-    if getattr(args, "na", None):
-        opts["na"] = [_na_item(item) for item in args.na]
-    if getattr(args, "recode", None):
-        opts["recode"] = [t for item in args.recode for t in _recode_items(item)]
+    opts.update(group_options_from_args(args)[1])  # SPEC 1.1 and 2
     from .proxy import proxy_opts
 
     opts.update(proxy_opts(args))  # SPEC 16

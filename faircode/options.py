@@ -39,6 +39,10 @@ FAIRNESS_MIN_SAMPLES = 30
 FAIRNESS_RULES = ("interval", "point")
 FAIRNESS_ALPHA = 0.05
 
+#: SPEC 1.1 and 2: the options that decide a column's groups (with `--map`'s overrides);
+#: `fairness evaluate` takes these and no other (SPEC 12.3).
+GROUP_OPTIONS = ("na", "recode", "age_bands", "max_age")
+
 #: SPEC 16: the multiple-testing corrections of proxy hints.
 PROXY_CORRECTIONS = ("holm", "bonferroni", "none")
 PROXY_KEYS = (

@@ -168,7 +168,8 @@ def bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         ),
         "non-binary label": (
             [write(tmp_path, nonbin, "nonbin.csv"), *BASE],
-            "label column 'label' has a value other than 0/1 (2)",
+            "label column 'label' has 3 classes (0, 1, 2); faircode evaluates binary or "
+            "regression models",
         ),
         "non-numeric prediction": (
             [write(tmp_path, text_pred, "text.csv"), *BASE],

@@ -329,9 +329,9 @@ def test_regression_metrics_and_selection_only_with_a_decision_threshold() -> No
             "y": [2.0, 2.0, NA, 1.0, 5.0],
         }
     )
-    r = evaluate(
-        df, "p", ["g"], label="y", min_samples=1, threshold=0.5, engine="pandas", rule="point"
-    )
+    # whole numbers 1..5 would be class labels (SPEC 12.2): a regression says so
+    reg = {"task": "regression", "rule": "point"}
+    r = evaluate(df, "p", ["g"], label="y", min_samples=1, threshold=0.5, engine="pandas", **reg)
     g = group(r, "g")
     a, b = slice_of(g, "a"), slice_of(g, "b")
     assert a["metrics"]["mae"]["value"] == pytest.approx(0.5)  # |1-2|, |2-2|
@@ -344,7 +344,9 @@ def test_regression_metrics_and_selection_only_with_a_decision_threshold() -> No
     assert disparity(g, "mae_range")["value"] == pytest.approx(0.5)
     assert r["status"] == "within_threshold"  # 0.5 is not > 0.5
     # decision threshold: selected when prediction >= T (3.0 itself is selected)
-    r = evaluate(df, "p", ["g"], label="y", decision_threshold=3.0, min_samples=1, engine="pandas")
+    r = evaluate(
+        df, "p", ["g"], label="y", decision_threshold=3.0, min_samples=1, engine="pandas", **reg
+    )
     g = group(r, "g")
     assert slice_of(g, "a")["metrics"]["selection_rate"]["value"] == pytest.approx(1 / 3)
     assert slice_of(g, "b")["metrics"]["selection_rate"]["value"] == 1.0
@@ -375,7 +377,17 @@ def test_intersections_missing_values_and_non_string_values() -> None:
             "p": [1, 0, 1, 1, 0, 1],
         }
     )
-    r = evaluate(df, "p", ["sex", "age", "flag"], intersect=True, min_samples=1, engine="pandas")
+    # `age` is an age by name, banded by default (SPEC 12.3); a kind other than age keeps
+    # its typed values as they are
+    r = evaluate(
+        df,
+        "p",
+        ["sex", "age", "flag"],
+        intersect=True,
+        min_samples=1,
+        engine="pandas",
+        overrides={"age": "categorical"},
+    )
     names = [g["name"] for g in r["groups"]]
     assert names == [
         "sex",

@@ -71,6 +71,9 @@ def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--intersect", action="store_true", help="also slice by every combination of the attributes"
     )
+    from ..cli import add_group_options
+
+    add_group_options(p)  # profile's groups: --map, --na, --recode, --max-age, --age-bands
     from ..render import add_format_options
 
     out = add_format_options(p, "fairness evaluate")
@@ -248,7 +251,10 @@ def evaluate_command(args: argparse.Namespace) -> int:
     except InputError as exc:
         print(f"faircode: error: {shown(exc)}", file=sys.stderr)
         return EXIT_INPUT
+    from ..cli import group_options_from_args
+
     try:
+        overrides, opts = group_options_from_args(args)
         report = evaluate(
             args.file,
             pred=args.pred,
@@ -263,8 +269,10 @@ def evaluate_command(args: argparse.Namespace) -> int:
             engine=args.engine,
             rule=args.rule,
             alpha=args.alpha,
+            overrides=overrides,
+            opts=opts,
         )
-    except MonitorInputError as exc:
+    except (MonitorInputError, InputError) as exc:
         print(f"faircode: error: {shown(exc)}", file=sys.stderr)
         return exc.exit_code
     sys.stdout.write(render_as("fairness evaluate", format_of(args), report))

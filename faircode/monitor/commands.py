@@ -216,6 +216,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _fmt_field(v: Any) -> str:
+    if isinstance(v, dict):
+        return json.dumps(v, sort_keys=True, ensure_ascii=False)
     if isinstance(v, list | tuple):
         return "[" + ", ".join(str(x) for x in v) + "]"
     if isinstance(v, bool):
@@ -234,8 +236,10 @@ def _show_text(state: dict[str, Any]) -> str:
         f"{state['source'] or 'nowhere (none declared)'}"
     ]
     if reg is not None:
+        shown_fields = reg.fields()
         for f in FIELDS:
-            lines.append(f"  {f}: {_fmt_field(reg.fields()[f])}")
+            if f in shown_fields:  # `groups` only when given
+                lines.append(f"  {f}: {_fmt_field(shown_fields[f])}")
     if state["store_info"]:
         i = state["store_info"]
         why = f", reason: {i['reason']}" if i["reason"] else ""

@@ -28,6 +28,8 @@ from .inputs import (
     _fmt_num,
     _numeric,
     _resolve_engine,
+    class_labels,
+    multiclass_error,
 )
 from .intervals import ALPHA
 from .io import MonitorInputError, check_columns, read_table
@@ -37,6 +39,7 @@ from .slices import (
     MAX_SLICES_PER_ATTRIBUTE,
     MAX_TOTAL_SLICES,
     MISSING_LABEL,
+    Grouping,
     _Attribute,
     _native,
     _slices_of,
@@ -83,6 +86,8 @@ def evaluate(
     opener: Callable[[str, str], tuple[BinaryIO, bool]] | None = None,
     rule: str = "interval",
     alpha: float = ALPHA,
+    overrides: dict[str, str] | None = None,
+    opts: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Evaluate a model's predictions per slice and return the report (see schema.json).
 
@@ -96,10 +101,17 @@ def evaluate(
     Holm's correction over the report at ``alpha``, lies above the threshold; is within
     when it lies at or below it; else the evidence is insufficient) or ``point`` (the
     value alone, the seed's rule).
+
+    The attributes' groups are the profiler's (SPEC 12.3): ``overrides`` (column ->
+    kind, ``profile``'s ``--map``) and ``opts`` (``na``, ``recode``, ``age_bands``,
+    ``max_age``, as ``profile``'s options) apply to the ``attrs`` columns; an age
+    column (by name or ``overrides``) is banded unless ``overrides`` gives it another
+    kind.
     """
     attr_list = [attrs] if isinstance(attrs, str) else list(attrs)
     _check_settings(attr_list, threshold, min_samples, task)
     check_rule(rule, alpha)
+    grouping = _grouping(attr_list, overrides, opts)
     if pred is None and score is None:
         raise MonitorInputError("no predictions given; pass --pred COL or --score COL")
     if pred is not None and score is not None:
@@ -174,6 +186,14 @@ def evaluate(
             label_values = label_values[keep]
 
     # task: once per model, from every scored row, never per slice
+    if task is None and score is None:  # class ids are not quantities (SPEC 12.2)
+        for role, col, values in (
+            ("prediction", pred, pred_values),
+            ("label", label, label_values),
+        ):
+            classes = None if values is None else class_labels(values)
+            if classes is not None:
+                raise multiclass_error(source, role, str(col), classes)
     if task is not None:
         task_info = {"type": task, "source": "given", "reason": "given with --task"}
     elif score is not None:
@@ -235,7 +255,7 @@ def evaluate(
             f"slicings; intersect at most {MAX_INTERSECT_ATTRIBUTES} attributes "
             f"({2**MAX_INTERSECT_ATTRIBUTES - MAX_INTERSECT_ATTRIBUTES - 1} slicings)"
         )
-    attributes = [_Attribute(a, frame[a], source) for a in attr_list]
+    attributes = [_Attribute(a, frame[a], source, grouping) for a in attr_list]
     if keep is not None:
         for at in attributes:
             at.codes = at.codes[keep]
@@ -291,6 +311,47 @@ def evaluate(
             groups=groups,
         )
     )
+
+
+def _grouping(
+    attrs: list[str], overrides: dict[str, str] | None, opts: dict[str, Any] | None
+) -> Grouping:
+    """The profiler's group options for ``attrs``, validated by the profiler's own
+    checks (`options.resolve`, `detect.check_overrides`); one-line errors naming the
+    option."""
+    from ..detect import check_overrides
+    from ..errors import InputError
+    from ..options import GROUP_OPTIONS
+
+    opts = dict(opts or {})
+    if not isinstance(overrides, dict | None):
+        raise MonitorInputError("--map: give the overrides as {column: kind}")
+    for key in opts:
+        if key not in GROUP_OPTIONS:
+            raise MonitorInputError(
+                f"option {key!r} does not apply to fairness evaluate (its group options: "
+                f"{', '.join(GROUP_OPTIONS)}, and overrides for --map)"
+            )
+    try:
+        grouping = Grouping(overrides, opts)
+        named = [(c, "--map") for c in grouping.overrides]
+        named += [(t[0], "--na") for t in grouping.opts.na if not isinstance(t, str)]
+        named += [(c, "--recode") for c, _, _ in grouping.opts.recode]
+        for col, flag in named:
+            if col not in attrs:
+                raise MonitorInputError(
+                    f"{flag}: {col!r} is not an attribute (--attr: {', '.join(attrs)}); "
+                    f"add --attr {col}, or drop its {flag}"
+                )
+        check_overrides(grouping.overrides, attrs, grouping.opts)
+    except InputError as exc:
+        raise MonitorInputError(str(exc)) from None
+    for col, kind in grouping.overrides.items():
+        if kind == "ignore":
+            raise MonitorInputError(
+                f"--map: {col}=ignore leaves nothing to slice; drop --attr {col} instead"
+            )
+    return grouping
 
 
 def assemble_report(

@@ -78,6 +78,35 @@ def _numeric(series: pd.Series, column: str, role: str, source: str) -> np.ndarr
     return values
 
 
+#: SPEC 12.2: a column of at most this many distinct integers, not all 0/1, holds class
+#: labels (a multiclass model), which faircode does not evaluate as a regression.
+MAX_CLASSES = 20
+
+
+def class_labels(values: np.ndarray) -> list[float] | None:
+    """The distinct values of ``values`` (NaN: missing) when they are class labels
+    (SPEC 12.2: at most MAX_CLASSES distinct integers, not every one 0 or 1), else None."""
+    v = values[~np.isnan(values)]
+    if not len(v) or (v != np.floor(v)).any():
+        return None
+    distinct = np.unique(v)
+    if len(distinct) > MAX_CLASSES or np.isin(distinct, (0.0, 1.0)).all():
+        return None
+    return distinct.tolist()
+
+
+def multiclass_error(
+    source: str, role: str, column: str, classes: list[float]
+) -> MonitorInputError:
+    shown = ", ".join(_fmt_num(c) for c in classes)
+    return MonitorInputError(
+        f"{source}: {role} column {column!r} has {len(classes)} classes ({shown}); faircode "
+        "evaluates binary or regression models: encode a binary outcome as 0/1 (or give "
+        "--score COL --decision-threshold T), or pass --task regression if the values are "
+        "quantities"
+    )
+
+
 # Fairlearn's MetricFrame costs about 200x the pandas engine at 10M rows (see
 # benchmarks/README-monitor.md), so "auto" uses it only up to this many rows.
 AUTO_FAIRLEARN_MAX_ROWS = 200_000

@@ -11,6 +11,8 @@
         task: binary          # binary | regression (default: inferred)
         enabled: true         # false turns the model's fairness gate off (default true)
         rule: interval        # interval | point: how the gate decides (default interval)
+        groups:               # profile's --map, --na, --recode, age bands (SPEC 15.4)
+          recode: {race: {Asian: Other}}
 
 Validation is strict: an unknown key (``slice:`` for ``slices:``), a wrong type, an
 empty or duplicated slice list is an error naming the file, the model and the key,
@@ -32,7 +34,7 @@ from .errors import MonitorInputError
 from .store import ATTR_SLOTS, model_key
 
 DEFAULT_REGISTRY = "fairness.yaml"
-FIELDS = ("slices", "threshold", "min_samples", "gate", "task", "enabled", "rule")
+FIELDS = ("slices", "threshold", "min_samples", "gate", "task", "enabled", "rule", "groups")
 DEFAULTS: dict[str, Any] = {
     "threshold": FAIRNESS_THRESHOLD,
     "min_samples": FAIRNESS_MIN_SAMPLES,
@@ -40,6 +42,7 @@ DEFAULTS: dict[str, Any] = {
     "task": None,
     "enabled": True,
     "rule": FAIRNESS_RULES[0],
+    "groups": None,
 }
 
 
@@ -59,12 +62,24 @@ class Registry:
     task: str | None = None
     enabled: bool = True
     rule: str = "interval"
+    # SPEC 15.4: profile's group options ({map, na, recode, age_bands, max_age}), as
+    # given; None: the defaults (an age slice is banded)
+    groups: dict[str, Any] | None = None
 
     def fields(self) -> dict[str, Any]:
         d = asdict(self)
         d.pop("model")
         d["slices"] = list(self.slices)
+        if self.groups is None:  # a registry without groups keeps its earlier shape
+            d.pop("groups")
         return d
+
+    def grouping(self) -> Any:
+        """The slices' group rules (SPEC 12.3), from `groups` or the defaults."""
+        from .slices import Grouping
+
+        g = dict(self.groups or {})
+        return Grouping(g.pop("map", None), g)
 
     def to_json(self) -> str:
         return json.dumps(self.fields(), sort_keys=True)
@@ -174,7 +189,39 @@ def check_fields(where: str, raw: dict[str, Any], model: str, partial: bool = Fa
                 f"got {raw['rule']!r}"
             )
         out["rule"] = raw["rule"]
+    if raw.get("groups") is not None:
+        out["groups"] = _check_groups(where, model, raw["groups"], out.get("slices"))
     return out
+
+
+def _check_groups(where: str, model: str, groups: Any, slices: tuple[str, ...] | None) -> dict:
+    """`groups`: profile's `map` and options that decide groups, validated by the
+    profiler's own checks (`options.resolve`, `detect.check_overrides`)."""
+    from ..detect import check_overrides
+    from ..errors import InputError
+    from ..options import GROUP_OPTIONS, resolve
+
+    head = f"{where}: model {model!r}: key 'groups'"
+    allowed = ("map", *GROUP_OPTIONS)
+    if not isinstance(groups, dict):
+        raise RegistryError(f"{head} must be a mapping of {', '.join(allowed)}, got {groups!r}")
+    for key in groups:
+        if key not in allowed:
+            raise RegistryError(f"{head}: unknown key {key!r}; allowed keys: {', '.join(allowed)}")
+    overrides = groups.get("map") or {}
+    if not isinstance(overrides, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in overrides.items()
+    ):
+        raise RegistryError(f"{head}: 'map' must map slice names to kinds, got {overrides!r}")
+    try:
+        opts = resolve({k: v for k, v in groups.items() if k != "map"})
+        if slices is not None:
+            check_overrides(overrides, list(slices), opts)
+    except InputError as exc:
+        raise RegistryError(f"{head}: {exc}") from None
+    if "ignore" in overrides.values():
+        raise RegistryError(f"{head}: 'map' cannot ignore a slice; remove it from 'slices'")
+    return dict(groups)
 
 
 def load_yaml(path: Path) -> dict[str, Registry]:
@@ -235,4 +282,4 @@ def from_json(model: str, text: str) -> Registry:
 def diff(a: Registry, b: Registry) -> list[tuple[str, Any, Any]]:
     """(field, a value, b value) for every field where ``a`` and ``b`` disagree."""
     fa, fb = a.fields(), b.fields()
-    return [(k, fa[k], fb[k]) for k in FIELDS if fa[k] != fb[k]]
+    return [(k, fa.get(k), fb.get(k)) for k in FIELDS if fa.get(k) != fb.get(k)]

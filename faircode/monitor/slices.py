@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..labels import label_of
+from ..labels import label_of, typed_label
 from .errors import MonitorInputError
 
 MISSING_LABEL = "(missing)"
@@ -66,6 +66,37 @@ def _typed(v: Any, name: str, source: str, row: int) -> Any:
     return (type(v).__name__, v)
 
 
+class Grouping:
+    """The profiler's group rules for the attributes (SPEC 12.3): `overrides` (`--map`,
+    column -> kind) and the resolved options whose `na`, `recode`, `age_bands` and
+    `max_age` shape groups; both already validated (`faircode.options.resolve`,
+    `faircode.detect.check_overrides`)."""
+
+    def __init__(self, overrides: dict[str, str] | None = None, opts: Any = None) -> None:
+        from ..options import resolve
+
+        self.overrides = dict(overrides or {})
+        self.opts = resolve(opts)
+        self._pinned: dict[str, Any] = {}
+
+    def rule(self, name: str, values: list[Any]) -> Any:
+        """label -> group (None: missing) for column `name` with these distinct values,
+        or None when the profiler keeps its labels as they are. A rule `pin` fixed for
+        `name` is that rule, whatever the values."""
+        from ..analyze import group_rule
+
+        if name in self._pinned:
+            return self._pinned[name]
+        labels = [v if isinstance(v, str) else typed_label(v) for v in values if v is not None]
+        return group_rule(name, labels, self.overrides, self.opts)
+
+    def pin(self, name: str, values: list[Any]) -> None:
+        """Fix `name`'s rule to the one these values give (the store: an age column's
+        mode is decided once over the report's window, not again per day)."""
+        self._pinned.pop(name, None)
+        self._pinned[name] = self.rule(name, values)
+
+
 class _Attribute:
     """One attribute column factorised to sorted codes (missing values last).
 
@@ -73,7 +104,9 @@ class _Attribute:
     a null is missing, other values keep their type. The rule is applied to the
     distinct values only (one pass of pd.factorize over the rows)."""
 
-    def __init__(self, name: str, column: pd.Series, source: str = "data") -> None:
+    def __init__(
+        self, name: str, column: pd.Series, source: str = "data", grouping: Grouping | None = None
+    ) -> None:
         mixed = column.dtype == object and pd.api.types.infer_dtype(column, skipna=True).startswith(
             "mixed"
         )
@@ -91,12 +124,17 @@ class _Attribute:
         codes = np.asarray(codes, dtype=np.int64)
         index: dict[Any, int] = {}
         remap = np.full(len(uniques) + 1, -1, dtype=np.int64)  # last slot: missing (-1)
+        natives: list[Any] = []
         for i, u in enumerate(uniques):
             if mixed:
                 u = u[1]
             if isinstance(u, _NOT_SCALAR):
                 raise _not_scalar(name, source, int(np.flatnonzero(codes == i)[0]), u)
-            v = _native(label_of(u) if isinstance(u, str) else u)
+            natives.append(_native(label_of(u) if isinstance(u, str) else u))
+        rule = grouping.rule(name, natives) if grouping is not None else None
+        for i, v in enumerate(natives):
+            if rule is not None and v is not None:  # the profiler's group (SPEC 12.3)
+                v = rule(v if isinstance(v, str) else typed_label(v))
             if v is not None:
                 remap[i] = index.setdefault((type(v), v), len(index))
         codes = remap[codes]  # -1 indexes the last slot: missing stays -1

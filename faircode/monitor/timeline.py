@@ -175,6 +175,7 @@ class _Context:
         self.since = parse_time(since, "--since")
         self.until = parse_time(until, "--until", end=True)
         self.decode = _decoders(store, self.key)
+        self.grouping = registry.grouping()
         metas = [
             json.loads(r[0])
             for r in store.query(
@@ -312,6 +313,14 @@ class _Context:
             "hold values no stored prediction explains: the store was changed outside faircode"
         )
 
+    def pin_groups(self, frame: pd.DataFrame) -> None:
+        """The registry's group rules (SPEC 15.5), each decided once over the window's
+        values, so the evaluation and every day of the trend slice alike."""
+        for a, slot in zip(self.attrs, self.slots, strict=True):
+            table = self.decode.get(slot, {})
+            codes = frame[SLOT_COLUMNS[slot]].unique().tolist()
+            self.grouping.pin(a, [table[c] for c in codes if c >= 0])
+
     def check_cells(self, frame: pd.DataFrame) -> None:
         """Refuse, naming the rows, what an older store may hold and a report cannot
         use: days outside the years 0001..9999, values beyond evaluate's bounds."""
@@ -362,7 +371,7 @@ def _groups(
             table = ctx.decode.get(slot, {})
             col = frame[SLOT_COLUMNS[slot]]
             values = [None if c < 0 else table[c] for c in col.tolist()]
-            ats.append(_Attribute(a, pd.Series(values, dtype=object)))
+            ats.append(_Attribute(a, pd.Series(values, dtype=object), grouping=ctx.grouping))
         codes, slice_parts = _slices_of(ats)
         counts = _sum_cube(codes, len(slice_parts), {k: frame[k].to_numpy() for k in keys})
         stats = metrics_from_counts(counts, task)
@@ -514,6 +523,7 @@ def store_report(
             f"(since {since or 'the start'}, until {until or 'now'})"
         )
     ctx.check_cells(frame)
+    ctx.pin_groups(frame)
     evaluation = _evaluation(ctx, frame, intersect)
     days = []
     if trend:
