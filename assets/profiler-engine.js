@@ -770,6 +770,17 @@ function () {
     }
   }
 
+  /** SPEC 4: --cross must name columns of the header, as --map must (detect.py
+   * check_overrides, last). */
+  function validateCross(opts, columns) {
+    for (const col of opts.cross || []) {
+      if (!columns.includes(col)) {
+        const shown = columns.slice(0, 5).join(', ') + (columns.length > 5 ? '...' : '');
+        throw new InputError(`--cross: no column named '${col}' (columns: ${shown})`);
+      }
+    }
+  }
+
   /**
    * SPEC 1.1: the label rewrite of column `col`, or null when no na token or recode
    * applies to it. rewrite(label) is the new label, or null when it becomes missing;
@@ -1376,6 +1387,15 @@ function () {
     if (starts(0x50, 0x41, 0x52, 0x31)) return `a Parquet file; ${other}`;
     if (starts(0x41, 0x52, 0x52, 0x4f, 0x57, 0x31)) return `an Arrow IPC file; ${other}`;
     if (starts(0xff, 0xff, 0xff, 0xff)) return `an Arrow IPC stream; ${other}`;
+    // faircode/reader.py BINARY_FORMATS, in its order (SPEC 0.6)
+    if (starts(0xff, 0xfe, 0x00, 0x00)) return 'a UTF-32 file (byte order mark FF FE 00 00); re-save it as UTF-8 or pass --encoding utf-32';
+    if (starts(0x00, 0x00, 0xfe, 0xff)) return 'a UTF-32 file (byte order mark 00 00 FE FF); re-save it as UTF-8 or pass --encoding utf-32';
+    if (starts(0xff, 0xfe)) return 'a UTF-16 file (byte order mark FF FE); re-save it as UTF-8 or pass --encoding utf-16';
+    if (starts(0xfe, 0xff)) return 'a UTF-16 file (byte order mark FE FF); re-save it as UTF-8 or pass --encoding utf-16';
+    if (starts(0x50, 0x4b, 0x03, 0x04)) {
+      return 'a ZIP archive (an Excel .xlsx or OpenDocument .ods workbook is one), not CSV; export the sheet as CSV';
+    }
+    if (starts(0x25, 0x50, 0x44, 0x46, 0x2d)) return 'a PDF document, not CSV; export the table as CSV';
     return null;
   }
 
@@ -2204,6 +2224,7 @@ function () {
       validateOverrides(this.overrides, this.header);
       validateLabel(this.opts, this.overrides, this.header);
       validateRewrites(this.opts, this.header);
+      validateCross(this.opts, this.header);
     }
 
     setHeader(names) {
@@ -3391,6 +3412,7 @@ function () {
     validateOverrides(overrides, columns);
     const labelIndex = validateLabel(opts, overrides, columns);
     validateRewrites(opts, columns);
+    validateCross(opts, columns);
     const nRows = summary.n_rows;
 
     // SPEC 1.1: counts, missing and pairs with na and recode applied.

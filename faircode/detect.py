@@ -260,4 +260,7 @@ def check_overrides(
         for col, _, _ in opts.recode:
             if col not in names:
                 raise _no_column("--recode", col, columns)
+    for col in getattr(opts, "cross", None) or ():  # SPEC 4: as --map's (issue 27)
+        if col not in columns:
+            raise _no_column("--cross", col, columns)
     return overrides

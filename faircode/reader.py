@@ -63,12 +63,15 @@ def decoded_blocks(
     pending = b""
     base = 0  # file offset of pending[0]
     first = True
+    head = b""  # the first bytes: what a file that is not text is (SPEC 0.6)
     while True:
         block = stream.read(block_size)
         if on_bytes is not None and block:
             on_bytes(block)
         final = not block
         data = pending + block
+        if len(head) < 8:
+            head = (head + block)[:8]
         nul = -1 if wide else data.find(b"\x00")
         if utf8:
             bad, cut = _utf8_scan(data, final)
@@ -104,6 +107,9 @@ def decoded_blocks(
             yield text
         if bad is not None:
             yield FLUSH  # the bad byte is not LF: a held-back CR line is complete
+            what = binary_format(head) if utf8 else None
+            if what is not None:
+                raise InputError(f"{name}: {what}")
             if kind == "nul":
                 raise InputError(
                     f"{name}: byte {base + bad}: NUL byte; this looks like a binary file, not CSV"
@@ -116,6 +122,44 @@ def decoded_blocks(
         pending = data[cut:]
         if final:
             return
+
+
+#: SPEC 0.6: files that are not UTF-8 text, told by their first bytes once reading them
+#: failed: (magic, what the message says). Longer magics first (UTF-32 LE before 16 LE).
+BINARY_FORMATS = (
+    (
+        b"\xff\xfe\x00\x00",
+        "a UTF-32 file (byte order mark FF FE 00 00); re-save it as UTF-8 "
+        "or pass --encoding utf-32",
+    ),
+    (
+        b"\x00\x00\xfe\xff",
+        "a UTF-32 file (byte order mark 00 00 FE FF); re-save it as UTF-8 "
+        "or pass --encoding utf-32",
+    ),
+    (
+        b"\xff\xfe",
+        "a UTF-16 file (byte order mark FF FE); re-save it as UTF-8 or pass --encoding utf-16",
+    ),
+    (
+        b"\xfe\xff",
+        "a UTF-16 file (byte order mark FE FF); re-save it as UTF-8 or pass --encoding utf-16",
+    ),
+    (
+        b"PK\x03\x04",
+        "a ZIP archive (an Excel .xlsx or OpenDocument .ods workbook is one), "
+        "not CSV; export the sheet as CSV",
+    ),
+    (b"%PDF-", "a PDF document, not CSV; export the table as CSV"),
+)
+
+
+def binary_format(head: bytes) -> str | None:
+    """What a file whose reading as UTF-8 failed is, by its first bytes, or None."""
+    for magic, what in BINARY_FORMATS:
+        if head.startswith(magic):
+            return what
+    return None
 
 
 def _utf8_scan(data: bytes, final: bool) -> tuple[int | None, int]:

@@ -1655,3 +1655,22 @@ def test_label_cap_error_parity(js):
     py = run_python(io.BytesIO(data), None, opts, name="t.csv")
     assert py == {"error": "--label y: more than 100000 distinct values"}
     assert_same(py, run_js(js.profile_bytes(data, "t.csv", None, opts)), "label cap")
+
+
+WRONG_FILES = {
+    "UTF-16 LE": ("sex,age\nM,30\n".encode("utf-16"), "a UTF-16 file (byte order mark FF FE)"),
+    "UTF-16 BE": (b"\xfe\xff" + "sex\nM\n".encode("utf-16-be"), "a UTF-16 file (byte order"),
+    "UTF-32": ("sex,age\nM,30\n".encode("utf-32"), "a UTF-32 file (byte order mark FF FE 00 00)"),
+    "xlsx": (b"PK\x03\x04\x14\x00\x06\x00" + b"\x00" * 40, "a ZIP archive (an Excel .xlsx"),
+    "pdf": (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n", "a PDF document, not CSV"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(WRONG_FILES))
+def test_a_file_that_is_not_utf8_csv_is_named_by_both_engines(js, what: str) -> None:
+    """SPEC 0.6 (issue 27): a BOM names UTF-16/32 and --encoding; ZIP/XLSX and PDF are
+    named, not "byte 4: NUL byte" or "not valid UTF-8"; one line, the same in both."""
+    data, start = WRONG_FILES[what]
+    py = run_python(io.BytesIO(data), {}, {}, name="t.csv")
+    assert py["error"].startswith(f"t.csv: {start}"), py
+    assert_same(py, run_js(js.profile_bytes(data, "t.csv")), what)

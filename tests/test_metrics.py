@@ -279,12 +279,15 @@ def test_cross_option_and_unknown_cross():
     data = "sex,race,region\nM,A,N\nF,B,S\n"
     r = prof(data, cross="region,sex")
     assert r["intersections"][0]["dims"] == ["region", "sex"]
-    r = prof(data, cross="sex,nope")
+    with pytest.raises(InputError) as err:  # SPEC 4: not in the header, as --map's
+        prof(data, cross="sex,nope")
+    assert str(err.value) == "--cross: no column named 'nope' (columns: sex, race, region)"
+    r = prof("sex,race,id\nM,A,1\nF,B,2\n", cross="sex,id")  # a column, not a dimension
     assert r["intersections"] == []
     # the cross note, then (2 rows are too few to score, v3) the no-grade note (SPEC 6)
     assert r["flags"][-2:] == [
-        "cross: 'nope' is not a profiled dimension",
-        "no dimension has enough rows to score (sex, race, region); the grade is not given",
+        "cross: 'id' is not a profiled dimension",
+        "no dimension has enough rows to score (sex, race); the grade is not given",
     ]
 
 

@@ -81,13 +81,16 @@ def _numeric(series: pd.Series, column: str, role: str, source: str) -> np.ndarr
 #: SPEC 12.2: a column of at most this many distinct integers, not all 0/1, holds class
 #: labels (a multiclass model), which faircode does not evaluate as a regression.
 MAX_CLASSES = 20
+#: ... and every one of them between -1 and this (class ids are small; 1e90 is a quantity).
+MAX_CLASS_ID = 1000
 
 
 def class_labels(values: np.ndarray) -> list[float] | None:
     """The distinct values of ``values`` (NaN: missing) when they are class labels
-    (SPEC 12.2: at most MAX_CLASSES distinct integers, not every one 0 or 1), else None."""
+    (SPEC 12.2: at most MAX_CLASSES distinct integers from -1 to MAX_CLASS_ID, not every
+    one 0 or 1), else None."""
     v = values[~np.isnan(values)]
-    if not len(v) or (v != np.floor(v)).any():
+    if not len(v) or (v != np.floor(v)).any() or v.min() < -1 or v.max() > MAX_CLASS_ID:
         return None
     distinct = np.unique(v)
     if len(distinct) > MAX_CLASSES or np.isin(distinct, (0.0, 1.0)).all():

@@ -145,10 +145,13 @@ test('cross: named pair, and a flag when a name is not a dimension', () => {
   const r = run(text, { cross: ['race', 'sex'] });
   assert.deepEqual(r.intersections[0].dims, ['race', 'sex']);
   assert.equal(r.intersections[0].n_cells, 4);
-  const bad = run(text, { cross: ['sex', 'nope'] });
+  // SPEC 4: a name not in the header is an input error, as --map's
+  assert.deepEqual(run(text, { cross: ['sex', 'nope'] }),
+    { error: "--cross: no column named 'nope' (columns: sex, race, x)" });
+  const bad = run(text, { cross: ['sex', 'x'] });
   assert.deepEqual(bad.intersections, []);
   // the cross note closes the list, before the note that 3 rows score nothing
-  assert.deepEqual(bad.flags.slice(-2), ["cross: 'nope' is not a profiled dimension",
+  assert.deepEqual(bad.flags.slice(-2), ["cross: 'x' is not a profiled dimension",
     'no dimension has enough rows to score (sex, race); the grade is not given']);
   assert.deepEqual(bad.findings[bad.findings.length - 2].kind, 'cross');
 });
