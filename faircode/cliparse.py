@@ -30,6 +30,31 @@ def usage_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
     raise SystemExit(EXIT_INPUT)
 
 
+def _option_strings(parser: argparse.ArgumentParser) -> set[str]:
+    """Every long option of ``parser`` and of its subcommands' parsers."""
+    out: set[str] = set()
+    for action in parser._actions:
+        out.update(o for o in action.option_strings if o.startswith("--"))
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in set(action.choices.values()):
+                out |= _option_strings(sub)
+    return out
+
+
+def did_you_mean(parser: argparse.ArgumentParser, words: list[str]) -> str:
+    """`; did you mean --label?` for the first unknown --option with a close known one
+    (issue 27), else ""."""
+    import difflib
+
+    known = sorted(_option_strings(parser))
+    for word in words:
+        if word.startswith("--"):
+            close = difflib.get_close_matches(word.split("=", 1)[0], known, n=1, cutoff=0.75)
+            if close:
+                return f"; did you mean {close[0]}?"
+    return ""
+
+
 def terminal_columns() -> int:
     """The terminal's width as ``shutil.get_terminal_size`` gives it ($COLUMNS, else the
     width of standard output's terminal, else 80), without importing shutil (and bz2,
@@ -63,6 +88,8 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:  # type: ignore[override]
+        if message.startswith("unrecognized arguments: "):
+            message += did_you_mean(self, message.split(": ", 1)[1].split())
         usage_error(self, message)
 
     def _print_message(self, message: str, file=None) -> None:  # type: ignore[override]

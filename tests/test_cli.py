@@ -241,3 +241,27 @@ def test_renderer_registry_lists_each_commands_formats():
     assert formats_of("compare") == ("text", "json", "markdown", "csv", "html")
     assert formats_of("fairness evaluate") == FORMATS
     assert set(RENDERERS) == {"profile", "compare", "fairness evaluate"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "suggestion"),
+    [
+        (["profile", "--sample", "--lable", "x"], "; did you mean --label?"),
+        (
+            ["compare", "a.csv", "b.csv", "--fail-on-dirft", "moderate"],
+            "; did you mean --fail-on-drift?",
+        ),
+        (
+            ["fairness", "evaluate", "p.csv", "--attr", "a", "--tresholds", "1"],
+            "; did you mean --threshold?",
+        ),
+        (["profile", "--sample", "--zzz"], ""),
+    ],
+)
+def test_an_unknown_option_suggests_the_closest(argv, suggestion):
+    """Issue 27: one line, exit 2, and the closest known option when one is close."""
+    p = run(*argv)
+    assert p.returncode == 2
+    err = p.stderr.decode()
+    assert err.count("\n") == 1 and err.startswith("faircode: error: unrecognized arguments: ")
+    assert err.split(" (see '")[0].endswith(suggestion or argv[-1])
