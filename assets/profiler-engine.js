@@ -625,6 +625,7 @@ function () {
     age_bands: DEFAULT_AGE_BANDS,
     cross: null,
     score_categoricals: false,
+    one_column: false,
     na: null, // SPEC 1.1: [[column or null, token], ...] once resolved
     recode: null, // SPEC 1.1: [[column, from, to], ...] once resolved
     names: null,
@@ -655,7 +656,7 @@ function () {
   const PYTHON_ONLY_OPTIONS = ['proxy_alpha', 'proxy_correction', 'proxy_exact', 'proxy_hints',
     'proxy_permutations', 'proxy_seed', 'proxy_with'];
   const KNOWN_OPTIONS = Object.keys(DEFAULTS).concat(PYTHON_ONLY_OPTIONS).sort();
-  const DELIMITERS = { ',': ',', ';': ';', tab: '\t', '\t': '\t', '|': '|' };
+  const DELIMITERS = { ',': ',', ';': ';', tab: '\t', '\t': '\t', '|': '|', ':': ':' };
   const UTF8_NAMES = new Set(['utf-8', 'utf8', 'u8', 'utf', 'cp65001', 'utf_8', 'utf-8_']);
 
   function optFlag(name) {
@@ -971,7 +972,7 @@ function () {
     if (given('delimiter')) {
       const d = opts.delimiter;
       if (typeof d !== 'string' || !Object.prototype.hasOwnProperty.call(DELIMITERS, d)) {
-        throw new InputError(`--delimiter: ${pyRepr(d)} is not one of , ; tab |`);
+        throw new InputError(`--delimiter: ${pyRepr(d)} is not one of , ; tab | :`);
       }
       out.delimiter = DELIMITERS[d];
     }
@@ -987,6 +988,11 @@ function () {
       const v = opts.score_categoricals;
       if (typeof v !== 'boolean') throw new InputError(`--score-categoricals: ${pyStr(v)} is not true or false`);
       out.score_categoricals = v;
+    }
+    if (given('one_column')) {
+      const v = opts.one_column;
+      if (typeof v !== 'boolean') throw new InputError(`--one-column: ${pyStr(v)} is not true or false`);
+      out.one_column = v;
     }
     if (given('na')) out.na = resolveNa(opts.na);
     if (given('recode')) out.recode = resolveRecode(opts.recode);
@@ -1326,6 +1332,26 @@ function () {
 
 
   const SNIFF_ORDER = [',', ';', '\t', '|'];
+
+  /** SPEC 0.2: the characters that would split a one-column header, in this order
+   * (faircode/reader.py SPLIT_CANDIDATES). */
+  const SPLIT_CANDIDATES = [',', ';', '\t', '|', ':'];
+
+  /** Why a one-column header looks read with the wrong delimiter, or null
+   * (reader.py one_column_split). */
+  function oneColumnSplit(header, delimiter) {
+    if (header.length !== 1) return null;
+    let best = 0;
+    let bestChar = null;
+    for (const c of SPLIT_CANDIDATES) {
+      if (c === delimiter) continue;
+      const k = header[0].split(c).length - 1;
+      if (k > best) { best = k; bestChar = c; }
+    }
+    if (bestChar === null) return null;
+    const d = bestChar === '\t' ? 'tab' : bestChar;
+    return `the header is one column, but '${d}' would split it into ${best + 1}; pass --delimiter '${d}' (or --one-column if the table has one column)`;
+  }
 
   function sniffDelimiter(line) {
     const counts = [0, 0, 0, 0];
@@ -1757,6 +1783,11 @@ function () {
       if (this.header === null) {
         this.setHeader(cleanHeader(this.fields.slice(0, nf)));
         this.fields = [];
+        const split = this.opts.one_column ? null : oneColumnSplit(this.header, String.fromCharCode(this.delim));
+        if (split !== null) {
+          this.finished = true;
+          throw new InputError(`${this.name}: ${split}`);
+        }
         this.checkHeader();
         return;
       }
@@ -4684,6 +4715,7 @@ function () {
       'score_categoricals', 'na', 'recode'];
     // SPEC 17.1: label and positive only with a label, the gaps always.
     if (o.label !== null) keys.push('label', 'positive');
+    if (o.one_column) keys.push('one_column'); // SPEC 0.2: params as before unless given
     keys.push('label_gap', 'missing_by_group', 'missing_gap', 'score_rule', 'alpha');
     const out = {};
     for (const k of keys) {

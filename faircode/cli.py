@@ -206,7 +206,13 @@ def _add_threshold_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--names", metavar="A,B,...", help="column names for a file with no header")
     p.add_argument("--skip-lines", metavar="N", help="skip N lines before the table")
-    p.add_argument("--delimiter", metavar="D", help="one of , ; tab | (default: sniffed)")
+    p.add_argument("--delimiter", metavar="D", help="one of , ; tab | : (default: sniffed)")
+    p.add_argument(
+        "--one-column",
+        action="store_true",
+        default=None,
+        help="the table has one column, though its name holds a delimiter",
+    )
     p.add_argument("--encoding", metavar="NAME", help=f"text encoding (default {d.encoding})")
 
 
@@ -225,6 +231,7 @@ OPTION_KEYS = (
     "cross",
     "reference_flag",
     "score_categoricals",
+    "one_column",
     "score_rule",
     "alpha",
     "label",

@@ -396,7 +396,12 @@ def _summarize_csv(
     info: dict = {}
     try:
         header, records = open_table(
-            stream, name, delimiter=options.delimiter, names=options.names, info=info
+            stream,
+            name,
+            delimiter=options.delimiter,
+            names=options.names,
+            info=info,
+            one_column=options.one_column,
         )
         probe = list(itertools.islice(records, max(1, probe_rows)))  # >= 1 record, or an error
     except (InputError, StopIteration):

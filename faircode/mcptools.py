@@ -504,6 +504,9 @@ COMMON_OPTIONS: dict[str, dict[str, Any]] = {
     "score_categoricals": _opt(
         "boolean", "also score columns with few labels that are not demographic (false)"
     ),
+    "one_column": _opt(
+        "boolean", "the table has one column, though its name holds a delimiter (false)"
+    ),
     "na": _opt(
         ["array", "string"],
         "missing-value tokens: 'TOKEN' (every column) or [column, token] pairs",

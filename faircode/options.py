@@ -30,7 +30,7 @@ else:
         return type(cls.__name__, (base,), {**body, "__slots__": ()})
 
 
-DELIMITERS = {",": ",", ";": ";", "tab": "\t", "\t": "\t", "|": "|"}
+DELIMITERS = {",": ",", ";": ";", "tab": "\t", "\t": "\t", "|": "|", ":": ":"}
 
 # `faircode fairness` defaults (SPEC 12): the largest allowed disparity and the low-n guard.
 FAIRNESS_THRESHOLD = 0.1
@@ -81,6 +81,7 @@ class Options(TupleBase):
     psi_significant: float = 0.25
     score_drop_flag: float = 5
     score_categoricals: bool = False
+    one_column: bool = False  # SPEC 0.2: a table of one column whose name holds a delimiter
     na: tuple = ()  # SPEC 1.1: a token (str) for every column, or (column, token)
     recode: tuple = ()  # SPEC 1.1: (column, from, to) triples, in order
     reference: list | None = None  # parsed section 9 table; identified by its hash
@@ -116,6 +117,8 @@ class Options(TupleBase):
         if self.label is None:  # SPEC 17.1: a run without a label keeps its params
             d.pop("label")
             d.pop("positive")
+        if not self.one_column:  # SPEC 0.2: params as before unless it is given
+            d.pop("one_column")
         d["age_bands"] = list(self.age_bands)
         d["cross"] = list(self.cross) if self.cross else None
         d["names"] = list(self.names) if self.names else None
@@ -300,7 +303,7 @@ def resolve(opts: dict | Options | None) -> Options:
     if opts.get("delimiter") is not None:
         d = opts["delimiter"]
         if d not in DELIMITERS:
-            raise InputError(f"--delimiter: {d!r} is not one of , ; tab |")
+            raise InputError(f"--delimiter: {d!r} is not one of , ; tab | :")
         out["delimiter"] = DELIMITERS[d]
     if opts.get("encoding") is not None:
         import codecs
@@ -320,6 +323,11 @@ def resolve(opts: dict | Options | None) -> Options:
         if not isinstance(flag, bool):
             raise InputError(f"--score-categoricals: {flag} is not true or false")
         out["score_categoricals"] = flag
+    if opts.get("one_column") is not None:
+        flag = opts["one_column"]
+        if not isinstance(flag, bool):
+            raise InputError(f"--one-column: {flag} is not true or false")
+        out["one_column"] = flag
     if opts.get("na") is not None:
         out["na"] = _na(opts["na"])
     if opts.get("recode") is not None:

@@ -364,6 +364,7 @@ def _summarize_stream(
         skip_lines=options.skip_lines,
         block_size=block_size,
         on_bytes=on_bytes,
+        one_column=options.one_column,
     )
     checked = check_overrides(overrides, header, options)
     builder = SummaryBuilder(name, header, checked, options)

@@ -193,6 +193,26 @@ def physical_lines(texts: Iterable[Any]) -> Iterator[str]:
         yield carry
 
 
+#: SPEC 0.2: the characters that would split a one-column header, in this order.
+SPLIT_CANDIDATES = (",", ";", "\t", "|", ":")
+
+
+def one_column_split(header: list[str], delimiter: str) -> str | None:
+    """SPEC 0.2: why a header of one column looks like a table read with the wrong
+    delimiter (its name holds another candidate), or None."""
+    if len(header) != 1:
+        return None
+    counts = [(header[0].count(c), c) for c in SPLIT_CANDIDATES if c != delimiter]
+    k, c = max(counts, key=lambda t: (t[0], -SPLIT_CANDIDATES.index(t[1])))
+    if not k:
+        return None
+    d = "tab" if c == "\t" else c
+    return (
+        f"the header is one column, but '{d}' would split it into {k + 1}; pass "
+        f"--delimiter '{d}' (or --one-column if the table has one column)"
+    )
+
+
 def sniff_delimiter(line: str) -> str:
     counts = dict.fromkeys(SNIFF_ORDER, 0)
     in_quotes = False
@@ -230,6 +250,7 @@ def open_table(
     block_size: int = BLOCK_SIZE,
     on_bytes: Callable[[bytes], None] | None = None,
     info: dict | None = None,
+    one_column: bool = False,
 ) -> tuple[list[str], Iterator[tuple[list[str], int]]]:
     """Return (header, iterator of (record, line where it starts)). Records are lists of
     raw cells padded to the header's width. Raises InputError as SPEC 0.6 says.
@@ -278,6 +299,10 @@ def open_table(
         if got is None:
             raise InputError(f"{name}: file is empty")
         header = clean_header(got[0])
+        if not one_column:
+            split = one_column_split(header, delim)
+            if split is not None:
+                raise InputError(f"{name}: {split}")
     width = len(header)
 
     def records() -> Iterator[tuple[list[str], int]]:

@@ -710,6 +710,7 @@ def _head(source: _Source, options: Options) -> tuple[list[str], str, str, list[
                 delimiter=options.delimiter,
                 names=options.names,
                 skip_lines=options.skip_lines,
+                one_column=options.one_column,
             )
             break
         except InputError:

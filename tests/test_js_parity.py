@@ -1674,3 +1674,33 @@ def test_a_file_that_is_not_utf8_csv_is_named_by_both_engines(js, what: str) -> 
     py = run_python(io.BytesIO(data), {}, {}, name="t.csv")
     assert py["error"].startswith(f"t.csv: {start}"), py
     assert_same(py, run_js(js.profile_bytes(data, "t.csv")), what)
+
+
+@pytest.mark.parametrize(
+    ("data", "opts", "error"),
+    [
+        (
+            b"sex:age:race\nM:30:W\n",
+            {},
+            "t.csv: the header is one column, but ':' would split it into 3",
+        ),
+        (
+            b"sex,age\nM,30\n",
+            {"delimiter": ";"},
+            "t.csv: the header is one column, but ',' would split it into 2",
+        ),
+        (b"sex,age\nM,30\n", {"delimiter": ";", "one_column": True}, None),
+        (b"sex:age\nM:30\n", {"delimiter": ":"}, None),
+        (b'"a,b"\nx\n', {}, None),  # the delimiter in use, quoted: one column
+        (b"name\nx\n", {}, None),
+    ],
+)
+def test_a_one_column_header_that_another_delimiter_splits(js, data, opts, error) -> None:
+    """SPEC 0.2 (issue 27): an error naming the delimiter, the same in both engines,
+    unless --one-column; `:` is accepted by --delimiter."""
+    py = run_python(io.BytesIO(data), {}, opts, name="t.csv")
+    if error is None:
+        assert "result" in py, py
+    else:
+        assert py.get("error", "").startswith(error), py
+    assert_same(py, run_js(js.profile_bytes(data, "t.csv", {}, opts)), repr(data))

@@ -160,6 +160,7 @@ def test_lists_the_four_tools_with_schemas_naming_the_options(server: Client):
         "max_dimension_groups",
         "age_bands",
         "score_categoricals",
+        "one_column",
         "na",
         "recode",
         "names",
