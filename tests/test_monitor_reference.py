@@ -176,6 +176,26 @@ def test_maj_is_the_largest_slice_and_min_the_lowest_rate_per_metric() -> None:
     assert {c["reference"] for c in sel} == {"Other"}
 
 
+def test_maj_takes_the_first_of_the_largest_and_never_the_missing_slice() -> None:
+    frame = pd.DataFrame(
+        {
+            "g": ["a"] * 30 + ["b"] * 50 + ["c"] * 50 + [None] * 90,
+            "p": [0, 1] * 110,
+        }
+    )
+    r = evaluate(frame, pred="p", attrs="g", ref_groups={"g": "maj"})
+    assert r["groups"][0]["reference"]["slice"] == "b"
+    none = evaluate(frame.assign(g=None), pred="p", attrs="g", ref_groups={"g": "maj"})
+    ref = none["groups"][0]["reference"]
+    assert (ref["slice"], ref["comparisons"], ref["reason"]) == (
+        None,
+        [],
+        "g has no value but (missing)",
+    )
+    sex = evaluate(COMPAS, attrs="sex", engine="pandas", ref_groups={"sex": "maj"}, **ARGS)
+    assert sex["groups"][0]["reference"]["slice"] == "Male"
+
+
 def test_intersections_have_no_reference() -> None:
     r = evaluate(
         COMPAS,
