@@ -208,6 +208,24 @@ def test_intersections_have_no_reference() -> None:
     assert [("reference" in g) for g in r["groups"]] == [True, False, False]
 
 
+def test_a_low_n_reference_has_no_comparisons_for_that_metric() -> None:
+    r = evaluate(COMPAS, attrs="race", engine="pandas", ref_groups={"race": "Asian"}, **ARGS)
+    ref = r["groups"][0]["reference"]
+    assert {c["metric"] for c in ref["comparisons"]} == {"accuracy", "selection_rate"}
+    assert {"metric": "tpr", "slice": "Asian", "reason": "low-n"} in ref["excluded"]
+
+
+def test_a_regression_model_compares_its_selection_rate() -> None:
+    frame = pd.DataFrame({"g": ["a"] * 40 + ["b"] * 40, "y": np.arange(80.0) % 7 + 0.25})
+    frame["yhat"] = frame["y"] + 0.5
+    r = evaluate(
+        frame, pred="yhat", label="y", decision_threshold=3, attrs="g", ref_groups={"g": "a"}
+    )
+    assert r["task"]["type"] == "regression"
+    (c,) = r["groups"][0]["reference"]["comparisons"]
+    assert (c["metric"], c["slice"], c["reference"]) == ("selection_rate", "b", "a")
+
+
 def test_a_bad_reference_is_one_line_naming_the_values() -> None:
     base = (
         str(COMPAS),
