@@ -587,6 +587,13 @@ EVALUATE_OPTIONS: dict[str, dict[str, Any]] = {
         enum=list(FAIRNESS_RULES),
     ),
     "alpha": _opt("number", f"family-wise error of the intervals ({FAIRNESS_ALPHA})"),
+    "ref_groups": _opt(
+        "object",
+        "reference slice per attribute, {attribute: value}; a value, 'maj' (the slice with "
+        "the most rows) or 'min' (per metric, the lowest eligible rate): each slice's "
+        "difference and ratio to it, with 95% intervals",
+        additionalProperties={"type": ["string", "number", "boolean"]},
+    ),
 }
 
 
@@ -815,6 +822,7 @@ def evaluate_model(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any
         opener=root.opener("path"),
         rule=args.get("rule", FAIRNESS_RULES[0]),
         alpha=FAIRNESS_ALPHA if number("alpha") is None else number("alpha"),
+        ref_groups=args.get("ref_groups"),
     )
     text = render_json(report)
     return text, json.loads(text)

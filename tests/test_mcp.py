@@ -194,6 +194,7 @@ def test_lists_the_four_tools_with_schemas_naming_the_options(server: Client):
         "engine",
         "rule",
         "alpha",
+        "ref_groups",
     }
     required = {name: t.input_schema["required"] for name, t in tools.items()}
     assert required == {
@@ -307,6 +308,27 @@ def test_evaluate_model_is_fairness_evaluate(
         "pandas",
     )
     assert server.call("evaluate_model", EVALUATE).content[0].text == cli
+
+
+def test_evaluate_model_takes_reference_groups(
+    server: Client, root: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """`ref_groups` is `--ref-group` (SPEC 12.6): the same report as the CLI's."""
+    args = {**EVALUATE, "ref_groups": {"race": "Caucasian", "sex": "maj"}}
+    got = server.ok("evaluate_model", args)
+    refs = {g["name"]: g["reference"] for g in got["groups"] if "reference" in g}
+    assert refs["race"]["slice"] == "Caucasian" and refs["sex"]["slice"] == "Male"
+    assert refs["sex"]["method"] == "maj"
+    cli = cli_json(
+        root,
+        *("fairness", "evaluate", "compas.csv", "--score", "decile_score"),
+        *("--decision-threshold", "5", "--label", "two_year_recid", "--attr", "race"),
+        *("--attr", "sex", "--engine", "pandas", "--ref-group", "race=Caucasian"),
+        *("--ref-group", "sex=maj"),
+    )
+    assert server.call("evaluate_model", args).content[0].text == cli
+    bad = server.call("evaluate_model", {**EVALUATE, "ref_groups": {"race": "Caucasion"}})
+    assert bad.is_error and "not a slice of race" in bad.content[0].text
 
 
 def test_proxy_hints_is_the_profile_block(server: Client, root: Path):

@@ -71,6 +71,14 @@ def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--intersect", action="store_true", help="also slice by every combination of the attributes"
     )
+    p.add_argument(
+        "--ref-group",
+        metavar="ATTR=VALUE",
+        action="append",
+        help="compare each slice of ATTR with the reference slice VALUE (difference and "
+        "ratio with 95%% intervals); VALUE maj: the slice with the most rows, min: per "
+        "metric the lowest eligible value (repeatable, one per attribute)",
+    )
     from ..cli import add_group_options
 
     add_group_options(p)  # profile's groups: --map, --na, --recode, --max-age, --age-bands
@@ -252,9 +260,11 @@ def evaluate_command(args: argparse.Namespace) -> int:
         print(f"faircode: error: {shown(exc)}", file=sys.stderr)
         return EXIT_INPUT
     from ..cli import group_options_from_args
+    from .reference import parse_cli
 
     try:
         overrides, opts = group_options_from_args(args)
+        ref_groups = parse_cli(args.ref_group)
         report = evaluate(
             args.file,
             pred=args.pred,
@@ -271,6 +281,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
             alpha=args.alpha,
             overrides=overrides,
             opts=opts,
+            ref_groups=ref_groups,
         )
     except (MonitorInputError, InputError) as exc:
         print(f"faircode: error: {shown(exc)}", file=sys.stderr)

@@ -34,6 +34,8 @@ from .inputs import (
 from .intervals import ALPHA
 from .io import MonitorInputError, check_columns, read_table
 from .metrics import METRICS, TASKS, build_slices
+from .reference import attach as attach_references
+from .reference import check as check_references
 from .slices import (
     MAX_INTERSECT_ATTRIBUTES,
     MAX_SLICES_PER_ATTRIBUTE,
@@ -88,6 +90,7 @@ def evaluate(
     alpha: float = ALPHA,
     overrides: dict[str, str] | None = None,
     opts: dict[str, Any] | None = None,
+    ref_groups: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Evaluate a model's predictions per slice and return the report (see schema.json).
 
@@ -107,10 +110,15 @@ def evaluate(
     ``max_age``, as ``profile``'s options) apply to the ``attrs`` columns; an age
     column (by name or ``overrides``) is banded unless ``overrides`` gives it another
     kind.
+
+    ``ref_groups`` ({attribute: value}, Aequitas' ``ref_groups_dict``) compares each
+    slice of those attributes with a reference slice (SPEC 12.6): a value, ``"maj"``
+    (the slice with the most rows) or ``"min"`` (per metric, the lowest eligible value).
     """
     attr_list = [attrs] if isinstance(attrs, str) else list(attrs)
     _check_settings(attr_list, threshold, min_samples, task)
     check_rule(rule, alpha)
+    refs = check_references(ref_groups, attr_list)
     grouping = _grouping(attr_list, overrides, opts)
     if pred is None and score is None:
         raise MonitorInputError("no predictions given; pass --pred COL or --score COL")
@@ -309,6 +317,7 @@ def evaluate(
                 "awaiting_label": n_scored - n_labelled if label is not None else n_scored,
             },
             groups=groups,
+            ref_groups=refs,
         )
     )
 
@@ -369,9 +378,13 @@ def assemble_report(
     groups: list[dict[str, Any]],
     rule: str = "interval",
     alpha: float = ALPHA,
+    ref_groups: dict[str, str] | None = None,
+    ref_option: str = "--ref-group",
 ) -> dict[str, Any]:
     """The report (schema.json) around already evaluated ``groups``; shared with the store.
-    Decides every gated disparity by ``rule`` (SPEC 12.7) across the whole report."""
+    Decides every gated disparity by ``rule`` (SPEC 12.7) across the whole report, and
+    adds the reference comparisons of ``ref_groups`` (SPEC 12.6; reported only)."""
+    attach_references(groups, ref_groups, ref_option)
     decide(groups, rule, alpha)
     failures = [
         {

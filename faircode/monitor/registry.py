@@ -13,6 +13,7 @@
         rule: interval        # interval | point: how the gate decides (default interval)
         groups:               # profile's --map, --na, --recode, age bands (SPEC 15.4)
           recode: {race: {Asian: Other}}
+        ref_groups: {race: Caucasian}   # reference slices (SPEC 12.6): a value, maj or min
 
 Validation is strict: an unknown key (``slice:`` for ``slices:``), a wrong type, an
 empty or duplicated slice list is an error naming the file, the model and the key,
@@ -34,7 +35,17 @@ from .errors import MonitorInputError
 from .store import ATTR_SLOTS, model_key
 
 DEFAULT_REGISTRY = "fairness.yaml"
-FIELDS = ("slices", "threshold", "min_samples", "gate", "task", "enabled", "rule", "groups")
+FIELDS = (
+    "slices",
+    "threshold",
+    "min_samples",
+    "gate",
+    "task",
+    "enabled",
+    "rule",
+    "groups",
+    "ref_groups",
+)
 DEFAULTS: dict[str, Any] = {
     "threshold": FAIRNESS_THRESHOLD,
     "min_samples": FAIRNESS_MIN_SAMPLES,
@@ -43,6 +54,7 @@ DEFAULTS: dict[str, Any] = {
     "enabled": True,
     "rule": FAIRNESS_RULES[0],
     "groups": None,
+    "ref_groups": None,
 }
 
 
@@ -65,13 +77,16 @@ class Registry:
     # SPEC 15.4: profile's group options ({map, na, recode, age_bands, max_age}), as
     # given; None: the defaults (an age slice is banded)
     groups: dict[str, Any] | None = None
+    # SPEC 15.4: {slice: reference value | maj | min} (12.6); None: no reference
+    ref_groups: dict[str, str] | None = None
 
     def fields(self) -> dict[str, Any]:
         d = asdict(self)
         d.pop("model")
         d["slices"] = list(self.slices)
-        if self.groups is None:  # a registry without groups keeps its earlier shape
-            d.pop("groups")
+        for key in ("groups", "ref_groups"):  # a registry without them keeps its shape
+            if d[key] is None:
+                d.pop(key)
         return d
 
     def grouping(self) -> Any:
@@ -191,6 +206,35 @@ def check_fields(where: str, raw: dict[str, Any], model: str, partial: bool = Fa
         out["rule"] = raw["rule"]
     if raw.get("groups") is not None:
         out["groups"] = _check_groups(where, model, raw["groups"], out.get("slices"))
+    if raw.get("ref_groups") is not None:
+        out["ref_groups"] = _check_ref_groups(where, model, raw["ref_groups"], out.get("slices"))
+    return out
+
+
+def _check_ref_groups(
+    where: str, model: str, refs: Any, slices: tuple[str, ...] | None
+) -> dict[str, str]:
+    """`ref_groups`: {slice: value} as `--ref-group` takes them (SPEC 12.6); whether the
+    value is a slice is known only when a report slices the stored rows."""
+    head = f"{where}: model {model!r}: key 'ref_groups'"
+    if not isinstance(refs, dict) or not refs:
+        raise RegistryError(
+            f"{head} must map slice names to a reference value (or maj, min), got {refs!r}"
+        )
+    out: dict[str, str] = {}
+    for attr, value in refs.items():
+        if slices is not None and attr not in slices:
+            raise RegistryError(f"{head}: {attr!r} is not one of the slices ({', '.join(slices)})")
+        if isinstance(value, list | dict) or (isinstance(value, str) and not value.strip()):
+            raise RegistryError(
+                f"{head}: the reference of {attr!r} must be one value (or maj, min), got {value!r}"
+            )
+        # YAML reads `age: 30` as a number and `flag: true` as a boolean: the slice's
+        # label is its text (SPEC 12.3), `null` the missing slice
+        if value is None:
+            out[str(attr)] = "(missing)"
+        else:
+            out[str(attr)] = value.strip() if isinstance(value, str) else str(value)
     return out
 
 

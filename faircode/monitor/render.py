@@ -9,11 +9,13 @@ from typing import Any
 
 from ..safetext import md_escape, shown
 from .disparities import TITLES
-from .metrics import columns, detail_columns
+from .metrics import METRICS, columns, detail_columns
 from .stats import round12
 
 #: Disparity names as the reports title them (from the one list, disparities.DISPARITIES).
 DISPARITY_TITLES = TITLES
+#: A metric's short name in tables (its column or error-rate header).
+METRIC_SHORT = {m.name: m.header or m.detail or m.name for m in METRICS}
 STATUS_TEXT = {
     "within_threshold": "within threshold",
     "exceeded": "disparity exceeded",
@@ -135,6 +137,101 @@ def _excluded_note(group: dict[str, Any]) -> str | None:
     return "excluded from some disparities: " + ", ".join(parts)
 
 
+def _reference_head(ref: dict[str, Any]) -> str:
+    """Which slice is the reference of a `reference` block (SPEC 12.6)."""
+    attr = ref["attribute"]
+    if ref["method"] == "min":
+        return f"reference {attr}: per metric, the slice with the lowest eligible rate (min)"
+    if ref["slice"] is None:
+        return f"reference {attr} ({ref['method']}): none ({ref['reason']})"
+    how = " (maj: the slice with the most rows)" if ref["method"] == "maj" else ""
+    return f"reference {attr} = {ref['slice']}{how}"
+
+
+def _reference_grid(ref: dict[str, Any]) -> tuple[list[str], list[str], dict[tuple, Any]]:
+    """(metrics, slices, {(slice, metric): comparison or "ref"}) of a reference block."""
+    cells: dict[tuple, Any] = {}
+    metrics: list[str] = []
+    slices: list[str] = []
+    for c in ref["comparisons"]:
+        metrics.append(c["metric"])
+        slices.append(c["slice"])
+        cells[(c["slice"], c["metric"])] = c
+        cells.setdefault((c["reference"], c["metric"]), "ref")
+    if ref["method"] != "min" and ref["slice"] is not None:
+        slices = [ref["slice"], *slices]
+    return list(dict.fromkeys(metrics)), list(dict.fromkeys(slices)), cells
+
+
+def _ratio_cell(cell: Any) -> str:
+    if cell is None:
+        return "-"
+    if cell == "ref":
+        return "ref"
+    if cell["ratio"] is None:
+        return "-"
+    mark = {"below": "<", "above": ">"}.get(cell["four_fifths"], "")
+    return f"{cell['ratio']:.2f}{mark}"
+
+
+def _reference_text(ref: dict[str, Any]) -> list[str]:
+    """The terminal's compact reference table: the ratio of every slice and rate."""
+    lines = [_reference_head(ref) + ": ratio slice / reference (< below, > above 0.8-1.25)"]
+    metrics, slices, cells = _reference_grid(ref)
+    if not metrics:
+        lines.append("  no slice is eligible beside the reference")
+        return lines
+    head = ["Slice"] + [METRIC_SHORT.get(m, m) for m in metrics]
+    rows = [[s] + [_ratio_cell(cells.get((s, m))) for m in metrics] for s in slices]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    for r in [head, *rows]:
+        lines.append(
+            "  "
+            + "  ".join(
+                c.ljust(w) if i == 0 else c.rjust(w)
+                for i, (c, w) in enumerate(zip(r, widths, strict=True))
+            ).rstrip()
+        )
+    lines.append("  differences and their intervals: --format json, markdown, csv or html")
+    return lines
+
+
+def _ci_pair(ci: list[float] | None, digits: int = 3) -> str:
+    return "-" if ci is None else f"{ci[0]:.{digits}f} to {ci[1]:.{digits}f}"
+
+
+def _reference_rows(ref: dict[str, Any]) -> list[list[str]]:
+    """Metric, Slice, Rate, Reference, Difference (95% CI), Ratio (95% CI), Four-fifths."""
+    return [
+        [
+            METRIC_SHORT.get(c["metric"], c["metric"]),
+            c["slice"],
+            fmt(c["value"]),
+            f"{c['reference']} {fmt(c['reference_value'])}",
+            f"{c['difference']:+.3f} ({_ci_pair(c['difference_ci95'])})",
+            "-" if c["ratio"] is None else f"{c['ratio']:.3f} ({_ci_pair(c['ratio_ci95'])})",
+            c["four_fifths"] or "-",
+        ]
+        for c in ref["comparisons"]
+    ]
+
+
+REFERENCE_HEAD = [
+    "Metric",
+    "Slice",
+    "Rate",
+    "Reference",
+    "Difference (95% CI)",
+    "Ratio (95% CI)",
+    "Four-fifths",
+]
+REFERENCE_NOTE = (
+    "difference = slice - reference (Newcombe 95% CI), ratio = slice / reference (Katz "
+    "log 95% CI); four-fifths: the ratio within 0.8-1.25, a convention, not a test; "
+    "reported, never gated"
+)
+
+
 def render_json(report: dict[str, Any]) -> str:
     """The report as JSON (schema.json), two-space indented, no NaN."""
     return json.dumps(report, indent=2, allow_nan=False) + "\n"
@@ -174,6 +271,8 @@ def render_text(report: dict[str, Any]) -> str:
         note = _excluded_note(g)
         if note:
             out.append(f"  {note}")
+        if g.get("reference"):
+            out.extend(_reference_text(g["reference"]))
     out.append("")
     out.append(f"status: {STATUS_TEXT[report['status']]}")
     # labels, column and file names may hold control characters: every line is shown()
@@ -248,6 +347,17 @@ def render_markdown(report: dict[str, Any]) -> str:
         note = _excluded_note(g)
         if note:
             out += ["", f"_{_md_escape(note)}_"]
+        ref = g.get("reference")
+        if ref:
+            out += ["", f"**{_md_escape(_reference_head(ref))}**", ""]
+            if ref["comparisons"]:
+                out.append("| " + " | ".join(REFERENCE_HEAD) + " |")
+                out.append("|---|---|---:|---|---:|---:|---|")
+                for row in _reference_rows(ref):
+                    out.append("| " + " | ".join(_md_escape(c) for c in row) + " |")
+                out += ["", f"_{_md_escape(REFERENCE_NOTE)}_"]
+            else:
+                out.append("_no slice is eligible beside the reference_")
     out += [
         "",
         "Rates show Wilson 95% intervals in parentheses; `low-n` slices are excluded from "
@@ -320,6 +430,19 @@ def render_html(report: dict[str, Any]) -> str:
         note = _excluded_note(g)
         if note:
             parts.append(f"<p><small>{e(note)}</small></p>")
+        ref = g.get("reference")
+        if ref:
+            parts.append(f"<h3>{e(_reference_head(ref))}</h3>")
+            if ref["comparisons"]:
+                parts.append(
+                    "<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in REFERENCE_HEAD) + "</tr>"
+                )
+                for row in _reference_rows(ref):
+                    parts.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>")
+                parts.append("</table>")
+                parts.append(f"<p><small>{e(REFERENCE_NOTE)}</small></p>")
+            else:
+                parts.append("<p><small>no slice is eligible beside the reference</small></p>")
     parts.append(
         "<p><small>Rates show Wilson 95% intervals underneath. Generated by faircode."
         "</small></p></body></html>"
@@ -355,6 +478,12 @@ CSV_COLUMNS = (
     "p_exceeds",
     "p_within",
     "rows_needed_per_slice",
+    # SPEC 12.6: section `reference`: value, ci_low, ci_high = the difference and its
+    # Newcombe interval; the ratio and its Katz log interval; four_fifths_rule = the band
+    "reference_slice",
+    "ratio",
+    "ratio_ci_low",
+    "ratio_ci_high",
 )
 
 
@@ -411,6 +540,24 @@ def _csv_rows(report: dict[str, Any]):
                 "eligible_slices": d["eligible_slices"],
                 "four_fifths_rule": d.get("four_fifths_rule"),
                 "note": d["reason"],
+            }
+        ref = g.get("reference")
+        for c in ref["comparisons"] if ref else []:
+            rci = c["ratio_ci95"] or (None, None)
+            yield {
+                "section": "reference",
+                "group": g["name"],
+                "slice": c["slice"],
+                "metric": c["metric"],
+                "value": c["difference"],
+                "ci_low": c["difference_ci95"][0],
+                "ci_high": c["difference_ci95"][1],
+                "reference_slice": c["reference"],
+                "ratio": c["ratio"],
+                "ratio_ci_low": rci[0],
+                "ratio_ci_high": rci[1],
+                "four_fifths_rule": c["four_fifths"],
+                "note": f"reference {ref['method']}",
             }
 
 

@@ -424,6 +424,8 @@ def _evaluation(ctx: _Context, frame: pd.DataFrame, intersect: bool = False) -> 
         min_samples=ctx.registry.min_samples,
         intersect=intersect,
         rule=ctx.registry.rule,
+        ref_groups=ctx.registry.ref_groups,
+        ref_option="the registry's ref_groups:",
         rows={
             "total": n,
             "without_prediction": 0,
