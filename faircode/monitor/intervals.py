@@ -46,6 +46,8 @@ COUNT_UNITS = {
     "n_label_neg": "labelled negatives",
     "n_pred_pos_labelled": "labelled rows predicted 1",
     "n_pred_neg_labelled": "labelled rows predicted 0",
+    "n_auc": "labelled rows of the smaller class",
+    "n_scored_labelled": "labelled rows",
 }
 
 
