@@ -70,6 +70,15 @@ def test_score_threshold_on_the_raw_file_matches_the_derived_column(
         engine="pandas",
     )
     assert raw["prediction"] == "decile_score >= 5"
+    # the score adds AUC, Brier, ECE, the bins and auc_range (SPEC 12.4); the rest agrees
+    score_only = {"auc", "brier", "ece"}
+    for g in raw["groups"]:
+        g["disparities"] = [d for d in g["disparities"] if d["metric"] != "auc_range"]
+        for s in g["slices"]:
+            assert s.pop("calibration")
+            assert set(s["metrics"]) > score_only
+            s["metrics"] = {k: v for k, v in s["metrics"].items() if k not in score_only}
+            s["low_n"] = [m for m in s["low_n"] if m not in score_only]
     assert raw["groups"] == derived["groups"]
 
 

@@ -23,8 +23,8 @@ def test_every_metric_in_the_list_is_in_the_schema_and_back() -> None:
 def test_rate_metrics_are_the_wilson_ones() -> None:
     props = DEFS["slice"]["properties"]["metrics"]["properties"]
     for m in METRICS:
-        kind = "rate_metric" if m.wilson else "value_metric"
-        assert props[m.name] == {"$ref": f"#/$defs/{kind}"}, m.name
+        kind = "rate_metric" if m.wilson else "auc_metric" if m.name == "auc" else "value_metric"
+        assert props[m.name]["$ref"] == f"#/$defs/{kind}", m.name
 
 
 def test_every_disparity_in_the_list_is_in_the_schema_and_back() -> None:
@@ -36,7 +36,8 @@ def test_lists_are_consistent() -> None:
     names = set(metric_names())
     for m in METRICS:
         assert m.task in TASKS
-        assert m.formula in ("ratio", "sqrt_ratio")
+        assert m.formula in ("ratio", "sqrt_ratio", "score")
+        assert (m.scored is not None) == (m.formula == "score"), m.name
         assert (m.header is None) == (m.column is None)
     for task in TASKS:
         task_names = [m.name for m in METRICS if m.task == task]
@@ -47,7 +48,7 @@ def test_lists_are_consistent() -> None:
     for d in DISPARITIES:
         assert d.kind in KINDS
         assert set(d.metrics) <= names
-        assert d.needs in ("selection", "label")
+        assert d.needs in ("selection", "label", "score")
         for metric in d.metrics:  # each of its metrics exists for the disparity's task(s)
             assert any(m.name == metric and d.task in (None, m.task) for m in METRICS)
 
@@ -70,7 +71,9 @@ def test_every_count_a_metric_reads_is_stored_or_derived() -> None:
             if total in have and part in have:
                 have.add(key)
         for m in METRICS:
-            if m.task == task:
+            # a score metric reads the score table (scores.py), which the store groups
+            # from its predictions
+            if m.task == task and m.formula != "score":
                 assert {m.numerator, m.denominator} <= have, (task, m.name)
 
 
@@ -94,3 +97,12 @@ def test_table_columns_are_todays() -> None:
         "Mean pred",
         "Mean label",
     ]
+
+
+def test_score_metrics_are_one_table_and_auc_range_needs_a_score() -> None:
+    from faircode.monitor.metrics import score_columns
+
+    assert score_columns("binary") == [("AUC", "auc"), ("Brier", "brier"), ("ECE", "ece")]
+    assert score_columns("regression") == []
+    (auc_range,) = [d for d in DISPARITIES if d.needs == "score"]
+    assert (auc_range.name, auc_range.metrics, auc_range.gated) == ("auc_range", ("auc",), False)

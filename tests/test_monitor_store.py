@@ -278,6 +278,12 @@ def test_store_report_equals_evaluate_on_the_same_rows(
         store.close()
     assert got["engine"] == "sql"
     _assert_error_rates_present(got)
+    # --score: AUC, Brier, ECE and the bins from the store's score GROUP BY (SPEC 12.4)
+    assert got["calibration"]["scale"] == "min-max"
+    for g in got["groups"]:
+        assert "auc_range" in {d["metric"] for d in g["disparities"]}
+        for s in g["slices"]:
+            assert {"auc", "brier", "ece"} <= set(s["metrics"]) and "calibration" in s
     assert _strip(got) == _strip(expected)
     import jsonschema
 

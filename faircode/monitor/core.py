@@ -36,6 +36,7 @@ from .io import MonitorInputError, check_columns, read_table
 from .metrics import METRICS, TASKS, build_slices
 from .reference import attach as attach_references
 from .reference import check as check_references
+from .scores import score_scale
 from .slices import (
     MAX_INTERSECT_ATTRIBUTES,
     MAX_SLICES_PER_ATTRIBUTE,
@@ -192,6 +193,11 @@ def evaluate(
         label_values = _numeric(frame[label], label, "label", source)
         if keep is not None:
             label_values = label_values[keep]
+    # --score with labels: AUC and calibration per slice (SPEC 12.4), on one scale
+    score_values = calibration = None
+    if score is not None and label_values is not None:
+        score_values = raw[keep] if keep is not None else raw
+        calibration = score_scale(score_values[~np.isnan(label_values)])
 
     # task: once per model, from every scored row, never per slice
     if task is None and score is None:  # class ids are not quantities (SPEC 12.2)
@@ -285,6 +291,8 @@ def evaluate(
             threshold,
             min_samples,
             budget,
+            score_values=score_values,
+            calibration=calibration,
         )
         for ats in slicings
     ]
@@ -318,6 +326,7 @@ def evaluate(
             },
             groups=groups,
             ref_groups=refs,
+            calibration=calibration,
         )
     )
 
@@ -380,6 +389,7 @@ def assemble_report(
     alpha: float = ALPHA,
     ref_groups: dict[str, str] | None = None,
     ref_option: str = "--ref-group",
+    calibration: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The report (schema.json) around already evaluated ``groups``; shared with the store.
     Decides every gated disparity by ``rule`` (SPEC 12.7) across the whole report, and
@@ -418,7 +428,7 @@ def assemble_report(
         if d["gated"] and d["status"] in ("unmeasured", "partly_measured")
     ]
     status = _status(bool(failures), bool(insufficient), bool(unmeasured))
-    return {
+    report = {
         "kind": "faircode.fairness.evaluate",
         "format_version": FORMAT_VERSION,
         "source": source,
@@ -449,6 +459,9 @@ def assemble_report(
         "insufficient": insufficient,
         "unmeasured": unmeasured,
     }
+    if calibration is not None:  # --score with labels (SPEC 12.4, 12.11)
+        report["calibration"] = calibration
+    return report
 
 
 def check_rule(rule: str, alpha: float) -> None:
@@ -511,6 +524,8 @@ def _evaluate_group(
     threshold: float,
     min_samples: int,
     budget: list[int] | None = None,
+    score_values: np.ndarray | None = None,
+    calibration: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     codes, slice_parts = _slices_of(ats)
     if budget is not None:
@@ -532,6 +547,8 @@ def _evaluate_group(
             label=label,
             selected=None if selected is None else selected.astype("float64"),
             task=task,
+            score=score_values,
+            score_scale=calibration,
         ),
     )
     return assemble_group(
@@ -543,6 +560,7 @@ def _evaluate_group(
         selected is not None,
         threshold,
         min_samples,
+        has_score=calibration is not None,
     )
 
 
@@ -555,6 +573,7 @@ def assemble_group(
     has_selection: bool,
     threshold: float,
     min_samples: int,
+    has_score: bool = False,
 ) -> dict[str, Any]:
     """One slicing of the report from its per-slice engine result (counts and metrics).
 
@@ -563,7 +582,9 @@ def assemble_group(
     """
     slices = build_slices(ats, slice_parts, stats, task, min_samples)
     names = [a.name for a in ats]
-    disparities = build_disparities(slices, task, has_label, has_selection, threshold)
+    disparities = build_disparities(
+        slices, task, has_label, has_selection, threshold, has_score=has_score
+    )
     gated = [d for d in disparities if d["gated"]]
     if any(d["status"] == "exceeded" for d in gated):
         status = "exceeded"

@@ -111,7 +111,7 @@ def metrics_from_counts(counts: dict[str, np.ndarray], task: str) -> dict[str, n
             if total in out and part in out:
                 out[key] = out[total] - out[part]
     for m in metrics_of(task):
-        if (m.needs_label and not labelled) or m.numerator not in out:
+        if m.formula == "score" or (m.needs_label and not labelled) or m.numerator not in out:
             continue
         value = _div(out[m.numerator], out[m.denominator])
         out[m.name] = np.sqrt(value) if m.formula == "sqrt_ratio" else value

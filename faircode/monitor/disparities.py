@@ -30,7 +30,7 @@ class Disparity:
     metrics: tuple[str, ...]
     kind: str  # one of KINDS
     gated: bool  # compared with the threshold (the gate); else only reported
-    needs: str  # "selection" or "label"
+    needs: str  # "selection", "label" or "score" (--score with labels)
     task: str | None  # "binary", "regression" or None (any)
     title: str  # as the text, Markdown and HTML reports name it
 
@@ -84,6 +84,9 @@ DISPARITIES: tuple[Disparity, ...] = (
         "precision_range", ("precision",), "range", False, "label", "binary", "precision range"
     ),
     Disparity("npv_range", ("npv",), "range", False, "label", "binary", "NPV range"),
+    # With --score and labels (SPEC 12.6): how far apart the slices' AUCs are; reported,
+    # its interval from the slices' Hanley-McNeil intervals.
+    Disparity("auc_range", ("auc",), "range", False, "score", "binary", "AUC range"),
 )
 
 TITLES = {d.name: d.title for d in DISPARITIES}
@@ -163,9 +166,11 @@ def _disparity(
     }
 
 
-def applies(d: Disparity, task: str, has_label: bool, has_selection: bool) -> bool:
+def applies(
+    d: Disparity, task: str, has_label: bool, has_selection: bool, has_score: bool = False
+) -> bool:
     """Whether the report of a ``task`` model with these inputs has disparity ``d``."""
-    have = has_selection if d.needs == "selection" else has_label
+    have = {"selection": has_selection, "label": has_label, "score": has_score}[d.needs]
     return have and (d.task is None or d.task == task)
 
 
@@ -266,11 +271,12 @@ def build_disparities(
     has_label: bool,
     has_selection: bool,
     threshold: float,
+    has_score: bool = False,
 ) -> list[dict[str, Any]]:
     """The disparities of one slicing, in :data:`DISPARITIES` order."""
     ranges: dict[str, Any] = {}
     return [
         _evaluate(d, slices, threshold, ranges)
         for d in DISPARITIES
-        if applies(d, task, has_label, has_selection)
+        if applies(d, task, has_label, has_selection, has_score)
     ]

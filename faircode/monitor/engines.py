@@ -19,6 +19,7 @@ import numpy as np
 
 from .counts import counts_from_rows, metrics_from_counts
 from .metrics import DERIVED_COUNTS, metrics_of
+from .scores import bin_of, scaled, score_metrics, table_from_rows
 
 #: Rates the Fairlearn engine takes as 1 - another rate: metric -> the other metric.
 COMPLEMENTS = {"for": "npv", "fdr": "precision"}
@@ -41,6 +42,10 @@ class SliceInput:
     label: np.ndarray | None
     selected: np.ndarray | None
     task: str
+    # --score (binary): each row's score, and the report's calibration scale
+    # (scores.score_scale, decided once over the whole report)
+    score: np.ndarray | None = None
+    score_scale: dict[str, Any] | None = None
 
 
 def fairlearn_available() -> bool:
@@ -61,7 +66,18 @@ def pandas_engine(data: SliceInput) -> dict[str, np.ndarray]:
     counts = counts_from_rows(
         data.codes, data.n_slices, data.pred, data.label, data.selected, data.task
     )
-    return metrics_from_counts(counts, data.task)
+    out = metrics_from_counts(counts, data.task)
+    out.update(_score_table_metrics(data))
+    return out
+
+
+def _score_table_metrics(data: SliceInput) -> dict[str, Any]:
+    """AUC, Brier, ECE and the reliability bins from the score table (SPEC 12.4);
+    nothing without ``--score`` and labels."""
+    if data.score is None or data.label is None or data.score_scale is None:
+        return {}
+    table = table_from_rows(data.codes, data.score, data.label)
+    return score_metrics(table, data.n_slices, data.score_scale)
 
 
 def _by_group(
@@ -236,5 +252,48 @@ def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
     for key in res:
         if key.startswith("n_"):  # slices with no labelled rows are absent from the frame
             res[key] = np.nan_to_num(res[key], nan=0.0)
+    out.update(res)
+    if data.score is not None and data.score_scale is not None:
+        out.update(_fairlearn_scores(data, lab, y, parts, slice_index, g))
+    return out
+
+
+def _fairlearn_scores(
+    data: SliceInput,
+    lab: np.ndarray,
+    y: np.ndarray,
+    parts: np.ndarray,
+    slice_index: dict[tuple[int, ...], int],
+    g: int,
+) -> dict[str, Any]:
+    """AUC (scikit-learn's ``roc_auc_score``), Brier (``brier_score_loss``) and ECE per
+    MetricFrame group; the counts and the reliability bins are the score table's."""
+    from sklearn.metrics import brier_score_loss, roc_auc_score
+
+    assert data.score is not None and data.score_scale is not None
+    out = _score_table_metrics(data)
+    score = data.score[lab]
+    prob = scaled(score, data.score_scale)
+
+    def auc(yt: np.ndarray, yp: np.ndarray) -> float:
+        return float(roc_auc_score(yt, yp)) if 0 < np.sum(yt == 1) < len(yt) else np.nan
+
+    res = _by_group({"auc": auc}, y.astype(np.int8), score, parts, slice_index, g)
+    out["auc"] = res["auc"]
+    if prob is None:
+        return out
+
+    def brier(yt: np.ndarray, yp: np.ndarray) -> float:
+        return float(brier_score_loss(yt, yp, pos_label=1))
+
+    def ece(yt: np.ndarray, yp: np.ndarray) -> float:
+        b = bin_of(yp)
+        total = 0.0
+        for k in np.unique(b):
+            inside = b == k
+            total += inside.sum() / len(yp) * abs(yt[inside].mean() - yp[inside].mean())
+        return total
+
+    res = _by_group({"brier": brier, "ece": ece}, y.astype(np.int8), prob, parts, slice_index, g)
     out.update(res)
     return out

@@ -46,6 +46,8 @@ COUNT_UNITS = {
     "n_label_neg": "labelled negatives",
     "n_pred_pos_labelled": "labelled rows predicted 1",
     "n_pred_neg_labelled": "labelled rows predicted 0",
+    "n_auc": "labelled rows of the smaller class",
+    "n_scored_labelled": "labelled rows",
 }
 
 
@@ -79,14 +81,20 @@ class SliceEstimates:
     counts: np.ndarray  # the metric's count (its denominator)
     successes: np.ndarray | None  # a rate's numerator; None for a mean error
     sds: np.ndarray | None  # a mean error's per-row standard deviation
+    cap: float | None = None  # the largest value the metric takes (AUC: 1)
 
     def bounds(self, z: float) -> tuple[np.ndarray, np.ndarray]:
         if self.successes is not None:
             return wilson_arrays_at(self.successes, self.counts, z)
         assert self.sds is not None
         with np.errstate(divide="ignore", invalid="ignore"):
-            half = np.where(self.counts > 1, z * self.sds / np.sqrt(self.counts), np.inf)
-        return np.maximum(0.0, self.values - half), self.values + half
+            half = z * self.sds / np.sqrt(self.counts)
+        if self.cap is None:  # a mean error of one row has no variance: unbounded
+            half = np.where(self.counts > 1, half, np.inf)
+        high = self.values + half
+        return np.maximum(0.0, self.values - half), high if self.cap is None else np.minimum(
+            self.cap, high
+        )
 
 
 def estimates(slices: list[dict[str, Any]], metric: str) -> SliceEstimates:
@@ -99,6 +107,16 @@ def estimates(slices: list[dict[str, Any]], metric: str) -> SliceEstimates:
     values = np.array([s["metrics"][metric]["value"] for s in rows], dtype=float)
     counts = np.array([s["metrics"][metric]["count"] for s in rows], dtype=float)
     successes = sds = None
+    if metric == "auc":
+        # Hanley-McNeil: value +- z * se, se from the AUC and its two classes; as a
+        # per-row sd over the count so that bounds() and pair_interval() apply
+        from .scores import auc_se
+
+        pos = np.array([s["metrics"][metric]["positives"] for s in rows], dtype=float)
+        neg = np.array([s["metrics"][metric]["negatives"] for s in rows], dtype=float)
+        sds = auc_se(values, pos, neg) * np.sqrt(counts)
+        names = [s["slice"] for s in rows]
+        return SliceEstimates(metric, names, values, counts, None, sds, cap=1.0)
     if rows and "successes" in rows[0]["metrics"][metric]:
         successes = np.array([s["metrics"][metric]["successes"] for s in rows], dtype=float)
     else:

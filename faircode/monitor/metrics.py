@@ -2,7 +2,9 @@
 
 Every metric is a formula over the per-slice sufficient statistics of
 :mod:`faircode.monitor.counts` (SPEC 15.1): ``numerator / denominator`` (``"ratio"``) or
-its square root (``"sqrt_ratio"``, RMSE). The denominator is also the metric's count for
+its square root (``"sqrt_ratio"``, RMSE), or (``"score"``, with ``--score``) a value
+:mod:`faircode.monitor.scores` computes from the per-slice score table (AUC, Brier,
+ECE: not ratios of counts). The denominator is also the metric's count for
 the low-n guard (SPEC 12.5); a ratio of counts (``wilson``) gets a Wilson 95% interval
 and reports its numerator as ``successes``. The engines (:mod:`.counts`, :mod:`.engines`),
 the renderers (:mod:`.render`: column headers) and ``schema.json`` (tested against this
@@ -16,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from ..numerics import Z
+from .scores import auc_interval
 from .stats import wilson_arrays
 
 TASKS = ("binary", "regression")
@@ -27,7 +31,7 @@ class Metric:
     task: str  # "binary" or "regression"
     numerator: str  # a counts key: successes of a rate, or a sum
     denominator: str  # a counts key: the metric's count (low-n guard)
-    formula: str = "ratio"  # "ratio" or "sqrt_ratio"
+    formula: str = "ratio"  # "ratio", "sqrt_ratio" or "score" (from the score table)
     wilson: bool = False  # numerator counts successes: Wilson interval, "successes"
     needs_label: bool = True
     header: str | None = None  # column header in text/Markdown/HTML tables (None: no column)
@@ -35,6 +39,8 @@ class Metric:
     # header in the Markdown/HTML table of error rates (None: not there); list order.
     # The terminal table has no room for these; JSON and CSV carry every metric.
     detail: str | None = None
+    # header in the score table of every format (None: not there); list order
+    scored: str | None = None
 
 
 #: In report order per task (the order of a slice's ``metrics``).
@@ -61,6 +67,11 @@ METRICS: tuple[Metric, ...] = (
     Metric("for", "binary", "n_fn", "n_pred_neg_labelled", wilson=True, detail="FOR"),
     Metric("fdr", "binary", "n_fp", "n_pred_pos_labelled", wilson=True, detail="FDR"),
     Metric("npv", "binary", "n_tn", "n_pred_neg_labelled", wilson=True, detail="NPV"),
+    # With --score (SPEC 12.4): from the score table (faircode/monitor/scores.py). AUC's
+    # count is its smaller class; Brier's and ECE's the labelled rows.
+    Metric("auc", "binary", "auc", "n_auc", formula="score", scored="AUC"),
+    Metric("brier", "binary", "brier", "n_scored_labelled", formula="score", scored="Brier"),
+    Metric("ece", "binary", "ece", "n_scored_labelled", formula="score", scored="ECE"),
     Metric("mae", "regression", "sum_abs_error", "n_labelled", header="MAE", column=0),
     Metric(
         "rmse",
@@ -123,6 +134,11 @@ def detail_columns(task: str) -> list[tuple[str, str]]:
     return [(m.detail, m.name) for m in metrics_of(task) if m.detail is not None]
 
 
+def score_columns(task: str) -> list[tuple[str, str]]:
+    """(header, metric) of the score table of ``task`` (``--score``), in list order."""
+    return [(m.scored, m.name) for m in metrics_of(task) if m.scored is not None]
+
+
 def _num(x: float) -> float | None:
     return None if np.isnan(x) else float(x)
 
@@ -161,6 +177,10 @@ def build_slices(
                 "count": count,
                 "low_n": count < min_samples,
             }
+            if m.name == "auc":
+                pos, neg = stats["n_auc_pos"][gi], stats["n_auc_neg"][gi]
+                entry["positives"], entry["negatives"] = int(pos), int(neg)
+                entry["ci95"] = auc_interval(entry["value"], pos, neg, Z)
             if m.wilson:
                 entry["successes"] = int(stats[m.numerator][gi])
                 lo, hi = bounds[m.name][0][gi], bounds[m.name][1][gi]
@@ -168,6 +188,10 @@ def build_slices(
             if entry["low_n"]:
                 low_n.append(m.name)
             metrics[m.name] = entry
+        if "calibration" in stats and stats["calibration"][gi] is not None:
+            metrics_calibration = stats["calibration"][gi]
+        else:
+            metrics_calibration = None
         out.append(
             {
                 "slice": text,
@@ -178,4 +202,6 @@ def build_slices(
                 "low_n": low_n,
             }
         )
+        if "calibration" in stats:
+            out[-1]["calibration"] = metrics_calibration
     return out

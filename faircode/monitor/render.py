@@ -9,7 +9,7 @@ from typing import Any
 
 from ..safetext import md_escape, shown
 from .disparities import TITLES
-from .metrics import METRICS, columns, detail_columns
+from .metrics import METRICS, columns, detail_columns, score_columns
 from .stats import round12
 
 #: Disparity names as the reports title them (from the one list, disparities.DISPARITIES).
@@ -50,6 +50,44 @@ def _detail_columns(group: dict[str, Any], task: str) -> list[tuple[str, str]]:
     cols = detail_columns(task)
     have = any(m in s["metrics"] for s in group["slices"] for _, m in cols)
     return cols if have else []
+
+
+def _score_columns(group: dict[str, Any], task: str) -> list[tuple[str, str]]:
+    """(header, metric) of the score table of ``group`` (AUC, Brier, ECE; SPEC 12.4);
+    empty without ``--score`` and labels."""
+    cols = score_columns(task)
+    have = any(m in s["metrics"] for s in group["slices"] for _, m in cols)
+    return cols if have else []
+
+
+def _bins_text(slice_: dict[str, Any]) -> str:
+    """A slice's reliability bins, compactly: `0.1-0.2: 0.15/0.12 (n=40)` (mean score /
+    observed rate, count) per non-empty bin."""
+    bins = slice_.get("calibration") or []
+    return "; ".join(
+        f"{b['low']:.1f}-{b['high']:.1f}: {b['mean_score']:.3f}/{b['observed_rate']:.3f} "
+        f"(n={b['count']})"
+        for b in bins
+    )
+
+
+def _calibration_line(report: dict[str, Any]) -> str | None:
+    cal = report.get("calibration")
+    if cal is None:
+        return None
+    if cal["scale"] == "identity":
+        how = "scores used as probabilities"
+    elif cal["scale"] == "min-max":
+        how = (
+            f"scores min-max scaled from [{cal['min']:g}, {cal['max']:g}] to [0, 1] over the "
+            "labelled rows"
+        )
+    else:
+        how = "no probability scale (one score value outside [0, 1], or no labelled score)"
+    return (
+        f"calibration: {cal['bins']} equal-width bins over [0, 1]; {how}; AUC intervals "
+        "Hanley-McNeil"
+    )
 
 
 def guard_text(slice_: dict[str, Any]) -> str:
@@ -123,6 +161,9 @@ def _header_lines(report: dict[str, Any]) -> list[str]:
         )
     elif s.get("rule") == "point":
         lines.append("rule: point (a disparity is judged by its value alone)")
+    cal = _calibration_line(report)
+    if cal:
+        lines.append(cal)
     return lines
 
 
@@ -263,6 +304,15 @@ def render_text(report: dict[str, Any]) -> str:
         out.append(line(head))
         out.append(line(["-" * w for w in widths]))
         out.extend(line(r) for r in rows)
+        scored = _score_columns(g, report["task"]["type"])
+        if scored:  # compact: AUC, Brier, ECE per slice (bins in the other formats)
+            out.append(
+                "scores: "
+                + "; ".join(
+                    f"{shown(s['slice'])} " + " ".join(f"{h} {_cell(s, m)}" for h, m in scored)
+                    for s in g["slices"]
+                )
+            )
         out.append("disparities:")
         dl = [_disparity_line(d) for d in g["disparities"]]
         tw = max((len(t) for t, _, _ in dl), default=0)
@@ -340,6 +390,25 @@ def render_markdown(report: dict[str, Any]) -> str:
             for s in g["slices"]:
                 cells = [_md_escape(s["slice"])] + [_md_rate(s, m) for _, m in detail]
                 out.append("| " + " | ".join(cells) + " |")
+        scored = _score_columns(g, report["task"]["type"])
+        if scored:  # a third table: AUC (Hanley-McNeil interval), Brier, ECE
+            out += ["", "| Slice | " + " | ".join(h for h, _ in scored) + " | Guard |"]
+            out.append("|" + "|".join(["---"] + ["---:"] * len(scored) + ["---"]) + "|")
+            for s in g["slices"]:
+                low = [m for _, m in scored if m in s["metrics"] and s["metrics"][m]["low_n"]]
+                cells = [_md_escape(s["slice"])] + [_md_rate(s, m) for _, m in scored]
+                cells.append("low-n: " + ", ".join(low) if low else "")
+                out.append("| " + " | ".join(cells) + " |")
+            out += ["", "<details><summary>Reliability bins (mean score / observed rate)"]
+            out[-1] += "</summary>"
+            out += ["", "| Slice | Bin | N | Mean score | Observed |", "|---|---|---:|---:|---:|"]
+            for s in g["slices"]:
+                for b in s.get("calibration") or []:
+                    out.append(
+                        f"| {_md_escape(s['slice'])} | {b['low']:.1f}-{b['high']:.1f} | "
+                        f"{b['count']} | {fmt(b['mean_score'])} | {fmt(b['observed_rate'])} |"
+                    )
+            out += ["", "</details>"]
         out += ["", "| Disparity | Value | Verdict |", "|---|---:|---|"]
         for d in g["disparities"]:
             title, value, note = _disparity_line(d)
@@ -419,6 +488,15 @@ def render_html(report: dict[str, Any]) -> str:
                 cells = [e(s["slice"])] + [_html_rate(s, m) for _, m in detail]
                 parts.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
             parts.append("</table>")
+        scored = _score_columns(g, report["task"]["type"])
+        if scored:
+            head = ["Slice"] + [h for h, _ in scored] + ["Reliability bins (mean / observed)"]
+            parts.append("<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>")
+            for s in g["slices"]:
+                cells = [e(s["slice"])] + [_html_rate(s, m) for _, m in scored]
+                cells.append(f'<small style="text-align:left">{e(_bins_text(s))}</small>')
+                parts.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+            parts.append("</table>")
         parts.append("<table><tr><th>Disparity</th><th>Value</th><th>Verdict</th></tr>")
         for d in g["disparities"]:
             title, value, note = _disparity_line(d)
@@ -484,6 +562,10 @@ CSV_COLUMNS = (
     "ratio",
     "ratio_ci_low",
     "ratio_ci_high",
+    # SPEC 12.4: a reliability bin (section `calibration`, --score with labels)
+    "bin_low",
+    "bin_high",
+    "mean_score",
 )
 
 
@@ -514,6 +596,21 @@ def _csv_rows(report: dict[str, Any]):
                     "ci_low": ci[0],
                     "ci_high": ci[1],
                     "low_n": m["low_n"],
+                }
+            for b in sl.get("calibration") or []:
+                yield {
+                    "section": "calibration",
+                    "group": g["name"],
+                    "slice": sl["slice"],
+                    "n": sl["n"],
+                    "n_labelled": sl["n_labelled"],
+                    "metric": "observed_rate",
+                    "value": b["observed_rate"],
+                    "count": b["count"],
+                    "successes": b["positives"],
+                    "bin_low": b["low"],
+                    "bin_high": b["high"],
+                    "mean_score": b["mean_score"],
                 }
         for d in g["disparities"]:
             hi, lo = d.get("max") or {}, d.get("min") or {}

@@ -25,6 +25,7 @@ from .counts import metrics_from_counts
 from .errors import MonitorInputError
 from .inputs import MAX_MAGNITUDE
 from .registry import Registry
+from .scores import score_metrics, score_scale, table_from_cube
 from .slices import _Attribute, _slices_of
 from .store import SLOT_COLUMNS, Store, describe, model_key
 
@@ -358,8 +359,49 @@ class _Context:
             )
 
 
+def score_cube(ctx: _Context) -> pd.DataFrame:
+    """The score table's partial counts (SPEC 12.4, 15.1): labelled positives and
+    negatives per (attribute codes, distinct score) of the version's labelled, scored
+    predictions in the window, by one ``GROUP BY`` over ``predictions`` in the
+    database (there is no aggregate table of them yet: SPEC 15.1)."""
+    dims = [f"COALESCE({SLOT_COLUMNS[s]}, -1)" for s in ctx.slots]
+    where = "model = ? AND version = ? AND label IS NOT NULL AND score IS NOT NULL"
+    params: list[Any] = [ctx.key, ctx.version]
+    first, end = ctx.days()
+    if first is not None:
+        where += " AND day >= ?"
+        params.append(first)
+    if end is not None:
+        where += " AND day < ?"
+        params.append(end)
+    cols = [SLOT_COLUMNS[s] for s in ctx.slots]
+    select = ", ".join(
+        [f"{d} AS {c}" for d, c in zip(dims, cols, strict=True)]
+        + [
+            "score",
+            "CAST(SUM(CASE WHEN label = 1 THEN 1 ELSE 0 END) AS BIGINT)",
+            "CAST(SUM(CASE WHEN label = 0 THEN 1 ELSE 0 END) AS BIGINT)",
+        ]
+    )
+    rows = ctx.store.query(
+        f"SELECT {select} FROM predictions WHERE {where} GROUP BY {', '.join([*dims, 'score'])}",
+        params,
+    )
+    frame = pd.DataFrame.from_records(rows, columns=[*cols, "score", "pos", "neg"])
+    for c in cols:
+        frame[c] = pd.to_numeric(frame[c]).astype("int64")
+    for c in ("score", "pos", "neg"):
+        frame[c] = pd.to_numeric(frame[c]).astype("float64")
+    return frame
+
+
 def _groups(
-    ctx: _Context, frame: pd.DataFrame, task: str, names: list[list[str]]
+    ctx: _Context,
+    frame: pd.DataFrame,
+    task: str,
+    names: list[list[str]],
+    scores: pd.DataFrame | None = None,
+    calibration: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     keys = BINARY_KEYS if task == "binary" else REGRESSION_KEYS
     has_sel = task == "binary"
@@ -370,11 +412,22 @@ def _groups(
             slot = ctx.slots[ctx.attrs.index(a)]
             table = ctx.decode.get(slot, {})
             col = frame[SLOT_COLUMNS[slot]]
+            if scores is not None:  # the score rows' slices: the same attribute, after
+                col = pd.concat([col, scores[SLOT_COLUMNS[slot]]], ignore_index=True)
             values = [None if c < 0 else table[c] for c in col.tolist()]
             ats.append(_Attribute(a, pd.Series(values, dtype=object), grouping=ctx.grouping))
-        codes, slice_parts = _slices_of(ats)
+        all_codes, slice_parts = _slices_of(ats)
+        codes = all_codes[: len(frame)]
         counts = _sum_cube(codes, len(slice_parts), {k: frame[k].to_numpy() for k in keys})
         stats = metrics_from_counts(counts, task)
+        if scores is not None and calibration is not None:
+            table = table_from_cube(
+                all_codes[len(frame) :],
+                scores["score"].to_numpy(),
+                scores["pos"].to_numpy(),
+                scores["neg"].to_numpy(),
+            )
+            stats.update(score_metrics(table, len(slice_parts), calibration))
         out.append(
             assemble_group(
                 ats,
@@ -385,6 +438,7 @@ def _groups(
                 has_sel,
                 ctx.registry.threshold,
                 ctx.registry.min_samples,
+                has_score=calibration is not None,
             )
         )
     return out
@@ -399,7 +453,12 @@ def _evaluation(ctx: _Context, frame: pd.DataFrame, intersect: bool = False) -> 
 
         for size in range(2, len(ctx.attrs) + 1):
             names.extend(list(c) for c in combinations(ctx.attrs, size))
-    groups = _groups(ctx, frame, task, names)
+    scores = calibration = None
+    if ctx.all_scored and task == "binary":  # AUC and calibration per slice (SPEC 12.4)
+        scores = score_cube(ctx)
+        labelled = scores[(scores["pos"] + scores["neg"]) > 0]
+        calibration = score_scale(labelled["score"].to_numpy())
+    groups = _groups(ctx, frame, task, names, scores, calibration)
     n = int(frame["n"].sum())
     labelled = int(frame["n_labelled"].sum())
     score = ctx.pred_meta.get("score") if ctx.all_scored else None
@@ -434,6 +493,7 @@ def _evaluation(ctx: _Context, frame: pd.DataFrame, intersect: bool = False) -> 
             "awaiting_label": n - labelled,
         },
         groups=groups,
+        calibration=calibration,
     )
     return report
 

@@ -1,0 +1,213 @@
+"""Score metrics per slice (``--score``, binary task): ROC AUC and calibration (SPEC 12.4).
+
+Everything here is a function of one mergeable **score table**: per slice and distinct
+score value, the counts of labelled positives and labelled negatives with that score.
+A file gives it by sorting its labelled rows (:func:`table_from_rows`), the prediction
+store by a SQL ``GROUP BY`` over its rows (:func:`table_from_cube` adds up the partial
+counts), and :func:`score_metrics` computes the same numbers from either:
+
+- **AUC**, the Mann-Whitney form over each slice's sorted distinct scores:
+  ``sum_s pos(s) * (neg(< s) + neg(s) / 2) / (P * N)``: a tie of a positive and a
+  negative counts one half, as scikit-learn's ``roc_auc_score``; null when the slice has
+  no labelled positive or no labelled negative. Its ``ci95`` is Hanley and McNeil's
+  (1982) closed-form standard error (which assumes the two classes' scores follow
+  exponential-like distributions), ``auc +- z * se`` clipped to [0, 1].
+- **Calibration**: the scores on the probability scale of :func:`score_scale` (as they
+  are when every labelled score lies in [0, 1], else min-max scaled over the labelled
+  scores of the whole report), 10 equal-width bins over [0, 1] (bin ``k`` holds
+  ``k/10 <= s < (k+1)/10``, the last also ``s = 1``), per bin the count, positives, mean
+  score and observed positive rate; **ECE** = ``sum_b count_b / n * |observed_b -
+  mean_b|``; **Brier** = mean of ``(score - label)^2``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+#: Equal-width reliability bins over [0, 1] (SPEC 12.4).
+N_BINS = 10
+#: Inner bin edges k/10 (the doubles nearest them); a score equal to an edge opens the
+#: bin above it.
+BIN_EDGES = np.arange(1, N_BINS) / N_BINS
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """Per (slice, distinct score), labelled positives and negatives; sorted by slice
+    then score, one row per pair."""
+
+    slice: np.ndarray  # int64
+    score: np.ndarray  # float64
+    pos: np.ndarray  # float64 (whole counts)
+    neg: np.ndarray  # float64 (whole counts)
+
+
+def _collapse(
+    slices: np.ndarray, scores: np.ndarray, pos: np.ndarray, neg: np.ndarray
+) -> ScoreTable:
+    """Sort by (slice, score) and add up the rows of equal pairs."""
+    if len(slices) == 0:
+        empty = np.zeros(0)
+        return ScoreTable(np.zeros(0, dtype=np.int64), empty, empty, empty)
+    order = np.lexsort((scores, slices))
+    s, x = slices[order], scores[order]
+    start = np.ones(len(s), dtype=bool)
+    start[1:] = (s[1:] != s[:-1]) | (x[1:] != x[:-1])
+    idx = np.flatnonzero(start)
+    return ScoreTable(
+        s[idx].astype(np.int64),
+        x[idx].astype(np.float64),
+        np.add.reduceat(pos[order].astype(np.float64), idx),
+        np.add.reduceat(neg[order].astype(np.float64), idx),
+    )
+
+
+def table_from_rows(codes: np.ndarray, score: np.ndarray, label: np.ndarray) -> ScoreTable:
+    """The score table of scored rows (``label`` NaN: not labelled, left out)."""
+    lab = ~np.isnan(label)
+    y = label[lab]
+    return _collapse(codes[lab], score[lab], (y == 1).astype(float), (y == 0).astype(float))
+
+
+def table_from_cube(
+    codes: np.ndarray, score: np.ndarray, pos: np.ndarray, neg: np.ndarray
+) -> ScoreTable:
+    """The score table from partial counts (e.g. the rows of a SQL ``GROUP BY`` by
+    finer cells), ``codes`` mapping each row to its slice."""
+    return _collapse(
+        np.asarray(codes, dtype=np.int64),
+        np.asarray(score, dtype=np.float64),
+        np.asarray(pos, dtype=np.float64),
+        np.asarray(neg, dtype=np.float64),
+    )
+
+
+def labelled_scores(table: ScoreTable) -> np.ndarray:
+    """The distinct scores of the table's labelled rows (what :func:`score_scale` reads)."""
+    return table.score[(table.pos + table.neg) > 0]
+
+
+def score_scale(scores: np.ndarray) -> dict[str, Any]:
+    """How scores become probabilities for calibration (the report's ``calibration``).
+
+    ``scores`` are the labelled scores (repeats allowed). ``identity`` when every one
+    lies in [0, 1]; else ``min-max``, ``(s - min) / (max - min)`` over the labelled
+    scores of the whole report (every slice on one scale); ``none`` when there is no
+    labelled score or they are all one value outside [0, 1] (Brier, ECE and the bins
+    are then null).
+    """
+    if len(scores) == 0:
+        return {"bins": N_BINS, "scale": "none", "min": None, "max": None}
+    lo, hi = float(np.min(scores)), float(np.max(scores))
+    if lo >= 0.0 and hi <= 1.0:
+        scale = "identity"
+    elif hi > lo:
+        scale = "min-max"
+    else:
+        scale = "none"
+    return {"bins": N_BINS, "scale": scale, "min": lo, "max": hi}
+
+
+def scaled(score: np.ndarray, scale: dict[str, Any]) -> np.ndarray | None:
+    """Scores on the probability scale of ``scale`` (None: no such scale)."""
+    if scale["scale"] == "identity":
+        return score
+    if scale["scale"] == "min-max":
+        return (score - scale["min"]) / (scale["max"] - scale["min"])
+    return None
+
+
+def bin_of(p: np.ndarray) -> np.ndarray:
+    """The reliability bin (0..9) of each probability."""
+    return np.searchsorted(BIN_EDGES, p, side="right")
+
+
+def auc_se(auc: np.ndarray, n_pos: np.ndarray, n_neg: np.ndarray) -> np.ndarray:
+    """Hanley-McNeil standard error of an AUC from ``n_pos`` positives and ``n_neg``
+    negatives (NaN where the AUC is undefined)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q1 = auc / (2.0 - auc)
+        q2 = 2.0 * auc * auc / (1.0 + auc)
+        a2 = auc * auc
+        var = (auc * (1.0 - auc) + (n_pos - 1.0) * (q1 - a2) + (n_neg - 1.0) * (q2 - a2)) / (
+            n_pos * n_neg
+        )
+    return np.sqrt(np.maximum(var, 0.0))
+
+
+def auc_interval(auc: float, n_pos: float, n_neg: float, z: float) -> list[float] | None:
+    """``auc +- z * se`` (Hanley-McNeil), clipped to [0, 1]; None when undefined."""
+    if auc is None or math.isnan(auc) or n_pos <= 0 or n_neg <= 0:
+        return None
+    se = float(auc_se(np.array([auc]), np.array([n_pos]), np.array([n_neg]))[0])
+    return [max(0.0, auc - z * se), min(1.0, auc + z * se)]
+
+
+def score_metrics(table: ScoreTable, n_slices: int, scale: dict[str, Any]) -> dict[str, Any]:
+    """Per slice: ``auc``, ``brier``, ``ece`` (NaN where undefined), the AUC's classes
+    ``n_auc_pos``, ``n_auc_neg`` and count ``n_auc`` (the smaller class: the low-n guard),
+    ``n_scored_labelled`` (Brier's and ECE's count) and ``calibration`` (a list per
+    slice of its non-empty bins)."""
+    g = n_slices
+    sl, pos, neg = table.slice, table.pos, table.neg
+    n_pos = np.bincount(sl, weights=pos, minlength=g)
+    n_neg = np.bincount(sl, weights=neg, minlength=g)
+    # negatives with a lower score in the same slice: a cumulative sum restarted per slice
+    cum = np.cumsum(neg) - neg
+    below = cum
+    if len(sl):
+        first = np.minimum(np.searchsorted(sl, np.arange(g), side="left"), len(sl) - 1)
+        below = cum - cum[first][sl]
+    u = np.bincount(sl, weights=pos * (below + 0.5 * neg), minlength=g)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        auc = np.where((n_pos > 0) & (n_neg > 0), u / (n_pos * n_neg), np.nan)
+    n = n_pos + n_neg
+    out: dict[str, Any] = {
+        "auc": auc,
+        "n_auc_pos": n_pos,
+        "n_auc_neg": n_neg,
+        "n_auc": np.minimum(n_pos, n_neg),
+        "n_scored_labelled": n,
+        "brier": np.full(g, np.nan),
+        "ece": np.full(g, np.nan),
+        "calibration": [None] * g,
+    }
+    p = scaled(table.score, scale)
+    if p is None:
+        return out
+    sq = pos * (p - 1.0) * (p - 1.0) + neg * p * p
+    b = bin_of(p)
+    cell = sl * N_BINS + b
+    size = g * N_BINS
+    count = np.bincount(cell, weights=pos + neg, minlength=size).reshape(g, N_BINS)
+    hits = np.bincount(cell, weights=pos, minlength=size).reshape(g, N_BINS)
+    total = np.bincount(cell, weights=(pos + neg) * p, minlength=size).reshape(g, N_BINS)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out["brier"] = np.where(n > 0, np.bincount(sl, weights=sq, minlength=g) / n, np.nan)
+        mean = total / count
+        observed = hits / count
+        gap = np.where(count > 0, count / n[:, None] * np.abs(observed - mean), 0.0)
+    out["ece"] = np.where(n > 0, gap.sum(axis=1), np.nan)
+    out["calibration"] = [
+        None
+        if n[i] == 0
+        else [
+            {
+                "bin": k,
+                "low": k / N_BINS,
+                "high": (k + 1) / N_BINS,
+                "count": int(count[i, k]),
+                "positives": int(hits[i, k]),
+                "mean_score": float(mean[i, k]),
+                "observed_rate": float(observed[i, k]),
+            }
+            for k in range(N_BINS)
+            if count[i, k] > 0
+        ]
+        for i in range(g)
+    ]
+    return out
