@@ -3105,6 +3105,7 @@ function () {
       score_note: null,
       entropy_ratio: 0,
       imbalance_ratio: null,
+      imbalance_ratio_all: null,
       min_share: null,
       max_share: null,
       missing_count: missingCount,
@@ -3146,7 +3147,10 @@ function () {
       out.min_share = roundHalfUp(minCount / n, 4);
       out.max_share = roundHalfUp(maxCount / n, 4);
       const ratio = maxCount / minCount;
-      out.imbalance_ratio = roundHalfUp(ratio, 2);
+      // SPEC 3: the imbalance the flag judges: largest vs smallest group of min_group_size
+      const sized = byCount.filter((g) => g[1] >= opts.min_group_size);
+      if (sized.length > 1) out.imbalance_ratio = roundHalfUp(sized[0][1] / sized[sized.length - 1][1], 2);
+      out.imbalance_ratio_all = roundHalfUp(ratio, 2);
       if (k > 1) {
         const H = -fsum(terms);
         entropyRatio = Math.min(1, Math.max(0, H / ln(k)));

@@ -90,6 +90,8 @@ PROFILE_CSV_COLUMNS = (
     "threshold",
     "p",
     "verdict",
+    # SPEC 3 (issue 27): the ratio of all groups, beside the flag's imbalance_ratio
+    "imbalance_ratio_all",
 )
 
 _DIMENSION_FIELDS = (
@@ -100,6 +102,7 @@ _DIMENSION_FIELDS = (
     "dimension_score",
     "entropy_ratio",
     "imbalance_ratio",
+    "imbalance_ratio_all",
     "min_share",
     "max_share",
     "missing_count",

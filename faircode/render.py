@@ -125,14 +125,12 @@ def render(result: dict, source: str) -> str:
         out.append("")
         extra = f", ages {dim['age_mode'].replace('_', ' ')}" if dim["age_mode"] else ""
         extra += f", {FOUND_BY[dim['detected_by']]}"
+        # SPEC 3: the flag's ratio, between groups of min_group_size rows (issue 27)
         ratio = (
             ""
             if dim["imbalance_ratio"] is None
             else f", imbalance {fmt(dim['imbalance_ratio'], 2)}x"
         )
-        smallest = min(dim["groups"], key=lambda g: g["count"], default=None)
-        if smallest is not None and smallest["small_group"] and dim["n_groups"] > 1:
-            ratio += f" (vs a group of {smallest['count']} rows)"
         out.append(
             f"{dim['name']} ({dim['kind']}{extra}) {score_text(dim)}, "
             f"{dim['n_groups']} groups{ratio}, missing {_pct(dim['missing_pct'])}"

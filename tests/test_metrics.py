@@ -60,7 +60,10 @@ def test_hand_worked_dimension():
     assert d["entropy_ratio"] == 0.8113
     assert d["dimension_score"] == 81
     assert d["score_ci"] is None and d["score_note"] is None and r["overall_ci"] is None
-    assert d["imbalance_ratio"] == 3.0
+    # SPEC 3: the flag's ratio needs two groups of min_group_size rows; the field of
+    # all groups keeps max / min
+    assert d["imbalance_ratio"] is None and d["imbalance_ratio_all"] == 3.0
+    assert prof("sex\nM\nM\nM\nF\n", min_group_size=1)["dimensions"][0]["imbalance_ratio"] == 3.0
     assert d["min_share"] == 0.25 and d["max_share"] == 0.75
     assert [g["label"] for g in d["groups"]] == ["M", "F"]
     assert all(g["small_group"] for g in d["groups"])
@@ -121,7 +124,7 @@ def test_missing_flag_and_single_group_dimension():
     d = dim(r, "race")
     assert d["missing_count"] == 1 and d["missing_pct"] == 0.3333
     assert d["dimension_score"] == 0 and d["entropy_ratio"] == 0.0
-    assert d["imbalance_ratio"] == 1.0
+    assert d["imbalance_ratio"] is None and d["imbalance_ratio_all"] == 1.0
     assert r["flags"] == ["race: 33.3% missing"]
     assert prof("race\nA\nA\nNA\n", missing_flag=0.34, score_rule="v2")["flags"] == []
     # v3: one group holding every row balances nothing (H = 0) and its gradient is 0, so

@@ -142,7 +142,8 @@ test('intervals: banded when each fits a band, else kept as written (diabetic de
   assert.deepEqual(a.groups.map((g) => [g.label, g.count]), decades.map((d, i) => [d, i + 1]));
   assert.equal(a.max_share, 0.1818);
   assert.equal(a.min_share, 0.0182);
-  assert.equal(a.imbalance_ratio, 10);
+  assert.equal(a.imbalance_ratio, null); // no two groups of 100 rows (SPEC 3)
+  assert.equal(a.imbalance_ratio_all, 10);
   // With decade bands every interval fits one band: banded, under the band labels.
   const banded = dim(run(csv(['age'], rows), { age_bands: [0, 10, 20, 30, 40, 50, 60, 70, 80, 90] }), 'age');
   assert.equal(banded.age_mode, 'interval');
@@ -161,7 +162,8 @@ test('small groups: the under-represented line says their count; no imbalance re
   assert.deepEqual(small.flags, [
     "gender: 'Male' is under-represented (1.0%, 3 rows)",
   ]);
-  assert.equal(dim(small, 'gender').imbalance_ratio, 100); // the field: max / min of all
+  assert.equal(dim(small, 'gender').imbalance_ratio, null); // the flag's: none (SPEC 3)
+  assert.equal(dim(small, 'gender').imbalance_ratio_all, 100); // max / min of all
   // --min-group-size 0 gives version 1's flags.
   const v1 = run(csv(['gender'], rows), { min_group_size: 0 });
   assert.deepEqual(v1.flags, [
