@@ -3176,6 +3176,11 @@ function () {
     return fmt(x * 100, 1);
   }
 
+  /** `1 row`, `2 rows` (SPEC 6; numerics.py rows_text). */
+  function rowsText(n) {
+    return n === 1 ? `${n} row` : `${n} rows`;
+  }
+
   function gradeOf(score) {
     if (score === null) return null;
     if (score >= 85) return 'A';
@@ -3246,7 +3251,7 @@ function () {
     let n = 0;
     for (const c of counts) n += c;
     const least = Math.max(1, minGroupSize);
-    if (n < least) return [null, null, `fewer than ${least} rows (${n})`];
+    if (n < least) return [null, null, `fewer than ${rowsText(least)} (${n})`];
     if (!counts.some((c) => c / n > SCORE_FLOOR)) return [null, null, 'no group holds 1% of the rows'];
     const [value, half] = balance(counts);
     const lo = Math.max(0.0, value - half);
@@ -3384,7 +3389,7 @@ function () {
         if (p === undefined) { p = scoreP(c, n, opts.min_share, true); pOf.set(c, p); }
         if (listed === UNDER_LINES) { fs.unlisted(p); continue; }
         listed++;
-        const rows = c < minSize ? `, ${c} rows` : '';
+        const rows = c < minSize ? `, ${rowsText(c)}` : '';
         fs.finding('under_represented', `${name}: '${label}' is under-represented (${P(share)}%${rows})`, {
           dims: [name], groups: [label], value: share, n, interval: wilson(c, n),
           threshold: opts.min_share, p,
@@ -3395,7 +3400,7 @@ function () {
         fs.note('more', `${name}: ${k} more under-represented groups (see under_represented)`, [name]);
       }
     } else if (under.length > 0) {
-      fs.note('representation', `${name}: ${under.length} groups under ${P(opts.min_share)}% in ${n} rows; ` +
+      fs.note('representation', `${name}: ${under.length} groups under ${P(opts.min_share)}% in ${rowsText(n)}; ` +
         'too few rows to judge representation', [name]);
     }
     const groups = dim.byCount || [];
@@ -3701,7 +3706,7 @@ function () {
               expected: counted ? roundHalfUp(ra * rb / counted, 2) : 0.0 });
             if (gaps.length <= MAX_GAP_FLAGS) {
               const text = count === 0 ? `${AB}: '${ga}' x '${gb}' is absent (0 rows)`
-                : `${AB}: '${ga}' x '${gb}' is near-empty (${count} rows, ${P(count / nRows)}%)`;
+                : `${AB}: '${ga}' x '${gb}' is near-empty (${rowsText(count)}, ${P(count / nRows)}%)`;
               fs.finding('intersection_gap', text, {
                 dims: [A.name, B.name], groups: [ga, gb], value: count / nRows, n: nRows,
                 interval: wilson(count, nRows), threshold: opts.intersection_floor, p: pFor(count),
@@ -3854,7 +3859,7 @@ function () {
   function gapFindings(fs, dims, head, items, hl, block, groups, opts, cap) {
     const where = dims.join(' x ');
     if (hl === null) {
-      fs.note('not_measurable', `${where}: label-rate gap not measurable: fewer than two groups of ${Math.max(1, opts.min_group_size)} rows`, dims);
+      fs.note('not_measurable', `${where}: label-rate gap not measurable: fewer than two groups of ${rowsText(Math.max(1, opts.min_group_size))}`, dims);
       return;
     }
     const high = items[hl[0]];
@@ -3969,7 +3974,7 @@ function () {
       gapFindings(fs, [A.name, B.name], head, keys, hl, entry.gap, (it) => [it.a, it.b], opts, MAX_GAP_FLAGS);
     }
     if (block.label_missing > 0) {
-      fs.note('label_missing', `${L}: ${block.label_missing} rows with a missing label are left out of the rates`);
+      fs.note('label_missing', `${L}: ${rowsText(block.label_missing)} with a missing label ${block.label_missing === 1 ? 'is' : 'are'} left out of the rates`);
     }
     return block;
   }

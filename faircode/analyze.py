@@ -15,7 +15,17 @@ from .detect import (
 )
 from .evidence import UNDER_LINES, Findings, grade_for
 from .labels import age_shape, age_value, band_index, band_labels, interval_years
-from .numerics import fmt, fsum, ln, pct, round_half_up, round_int, score_p, wilson_bounds
+from .numerics import (
+    fmt,
+    fsum,
+    ln,
+    pct,
+    round_half_up,
+    round_int,
+    rows_text,
+    score_p,
+    wilson_bounds,
+)
 from .options import Options, relabeler, resolve
 from .reference import match_reference, reference_block, sum_warnings
 from .summary import CELL_CAP, LABEL_CAP, MAX_GAP_FLAGS, PAIR_COLUMNS, Summary
@@ -507,7 +517,7 @@ def _dimension_findings(
                 fs.unlisted(p_of[c])
                 continue
             listed += 1
-            share = pct(c / n) + ("%" if c >= min_size else f"%, {c} rows")
+            share = pct(c / n) + ("%" if c >= min_size else f"%, {rows_text(c)}")
             fs.finding(
                 "under_represented",
                 f"{name}: '{g['label']}' is under-represented ({share})",
@@ -529,7 +539,7 @@ def _dimension_findings(
     elif under:
         fs.note(
             "representation",
-            f"{name}: {len(under)} groups under {pct(opts.min_share)}% in {n} rows; "
+            f"{name}: {len(under)} groups under {pct(opts.min_share)}% in {rows_text(n)}; "
             "too few rows to judge representation",
             [name],
         )
@@ -717,7 +727,7 @@ def _intersection(
                         else:
                             text = (
                                 f"{where}: '{ga['label']}' x '{gb['label']}' is near-empty "
-                                f"({c} rows, {pct(c / n_rows)}%)"
+                                f"({rows_text(c)}, {pct(c / n_rows)}%)"
                             )
                         fs.finding(
                             "intersection_gap",

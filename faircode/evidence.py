@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from .numerics import Z, fsum, ln, round_half_up, round_int
+from .numerics import Z, fsum, ln, round_half_up, round_int, rows_text
 
 #: SPEC 5: a group under this share of a dimension's rows does not enter its balance...
 SCORE_FLOOR = 0.01
@@ -113,7 +113,7 @@ def dimension_score(
     n = sum(counts)
     least = max(1, min_group_size)
     if n < least:
-        return None, None, f"fewer than {least} rows ({n})"
+        return None, None, f"fewer than {rows_text(least)} ({n})"
     if not any(c / n > SCORE_FLOOR for c in counts):
         return None, None, "no group holds 1% of the rows"
     value, half = balance(counts)

@@ -13,6 +13,7 @@ from .numerics import (
     newcombe,
     pct,
     round_half_up,
+    rows_text,
     score_p,
     search_p,
     wilson_bounds,
@@ -221,7 +222,8 @@ def label_rates(
     if top["label_missing"]:
         fs.note(
             "label_missing",
-            f"{name}: {top['label_missing']} rows with a missing label are left out of the rates",
+            f"{name}: {rows_text(top['label_missing'])} with a missing label "
+            f"{'is' if top['label_missing'] == 1 else 'are'} left out of the rates",
         )
     block = {
         "label": name,
@@ -258,7 +260,7 @@ def _gap_findings(
         fs.note(
             "not_measurable",
             f"{where}: label-rate gap not measurable: fewer than two groups of "
-            f"{max(1, opts.min_group_size)} rows",
+            f"{rows_text(max(1, opts.min_group_size))}",
             dims,
         )
         return

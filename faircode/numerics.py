@@ -68,6 +68,11 @@ def ln(x: float) -> float:
     return e * _LN2 + 2.0 * s * q
 
 
+def rows_text(n: int) -> str:
+    """`1 row`, `2 rows` (SPEC 6: counts in texts agree with their noun; issue 27)."""
+    return f"{n} row" if n == 1 else f"{n} rows"
+
+
 def pct(x: float) -> str:
     """`P(x)` of the flag texts: a share as a percentage with one decimal, `fmt(x * 100, 1)`."""
     return fmt(x * 100, 1)

@@ -126,7 +126,7 @@ def test_zip_by_city_lists_1000_cells(data):
     zips = next(d for d in r["dimensions"] if d["name"] == "zip")
     cities = next(d for d in r["dimensions"] if d["name"] == "city")
     assert inter["n_cells"] == zips["n_groups"] * cities["n_groups"]
-    # Every cell holds 0 or 1 rows, below the 1% floor: every cell is a gap.
+    # Every cell holds 0 or 1 row, below the 1% floor: every cell is a gap.
     assert len(inter["cells"]) == CELL_CAP
     assert inter["cells_not_listed"] == inter["n_cells"] - CELL_CAP
     assert inter["cells"][0]["a"] == zips["groups"][0]["label"]

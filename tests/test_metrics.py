@@ -71,7 +71,7 @@ def test_hand_worked_dimension():
     assert r["overall_score"] == 81 and r["grade"] == "B"
     # imbalance_ratio >= 3.0 is flagged (inclusive), between two groups of min_group_size
     # rows; both are small here, so there is no imbalance finding (version 2 compared with
-    # the smallest group, "('M' vs 'F', 1 rows)"; SPEC 6). The findings are the same under
+    # the smallest group, "('M' vs 'F', 1 row)"; SPEC 6). The findings are the same under
     # every score rule.
     assert r["flags"] == []
     r = prof("sex\nM\nM\nM\nF\n\n", min_group_size=0, score_rule="v2")
@@ -142,11 +142,11 @@ def test_empty_named_dimension_scores_zero():
     assert d["n_groups"] == 0 and d["min_share"] is None and d["imbalance_ratio"] is None
     assert r["overall_score"] == 0 and r["grade"] == "F"
     # v3: a dimension without rows is not scored, whatever min_group_size (SPEC 5)
-    for size, least in ((100, 100), (0, 1)):
+    for size, least in ((100, "100 rows"), (0, "1 row")):
         r = prof("race,x\nNA,1\n?,1\n", min_group_size=size)
         d = dim(r, "race")
         assert (d["dimension_score"], d["score_ci"]) == (None, None)
-        assert d["score_note"] == f"fewer than {least} rows (0)"
+        assert d["score_note"] == f"fewer than {least} (0)"
         assert (r["overall_score"], r["overall_ci"], r["grade"]) == (None, None, None)
         assert r["flags"][-1] == (
             "no dimension has enough rows to score (race); the grade is not given"

@@ -116,7 +116,7 @@ test('flags: exact texts and order', () => {
   const small = run(text, { min_group_size: 4 });
   assert.deepEqual(small.flags, [
     "sex: 'F' is under-represented (4.2%)",
-    "sex: 'X' is under-represented (1.1%, 1 rows)",
+    "sex: 'X' is under-represented (1.1%, 1 row)",
     "sex: imbalance ratio 22.5 ('M' vs 'F')",
     "sex: too few rows to score (the score's interval is wider than 30 points (0-59)); shares are shown",
     'age: 5.3% missing (1 implausible ages treated as missing)',

@@ -170,7 +170,7 @@ test('score v3: the SPEC 5 rules and notes', () => {
   assert.deepEqual(E.dimensionScore([1000], 100), [0, [0, 0], null]);
   // too few rows to score, in the order of SPEC 5, with max(1, min_group_size)
   assert.deepEqual(E.dimensionScore([40, 30], 100), [null, null, 'fewer than 100 rows (70)']);
-  assert.deepEqual(E.dimensionScore([], 0), [null, null, 'fewer than 1 rows (0)']);
+  assert.deepEqual(E.dimensionScore([], 0), [null, null, 'fewer than 1 row (0)']);
   assert.deepEqual(E.dimensionScore(Array(300).fill(1), 100), [null, null, 'no group holds 1% of the rows']);
   assert.equal(E.dimensionScore(Array(300).fill(1), 100)[2], 'no group holds 1% of the rows');
   assert.deepEqual(E.dimensionScore([20, 5], 0), [null, null, "the score's interval is wider than 30 points (41-100)"]);
