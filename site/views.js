@@ -76,6 +76,15 @@
     return (Math.floor(x * 100 * f + 0.5) / f).toFixed(d) + '%';
   }
 
+  /** A change of a share or rate in percentage points, signed, with its direction:
+   * `+2.4 pts ↑` (issue 27: deltas read as "%", and colour said good or bad). */
+  function pts(x) {
+    if (x === null || x === undefined) return 'n/a';
+    const t = Math.floor(Math.abs(x) * 1000 + 0.5) / 10;
+    if (t === 0) return '0.0 pts';
+    return `${x > 0 ? '+' : '-'}${t.toFixed(1)} pts ${x > 0 ? '↑' : '↓'}`;
+  }
+
   function num(x) {
     if (x === null || x === undefined) return 'n/a';
     return Number(x).toLocaleString('en-US');
@@ -217,7 +226,7 @@
     for (const g of ref.groups) {
       body.appendChild(h('tr', { className: g.delta < 0 ? 'neg' : 'pos', dataset: { label: g.label, expected: g.expected, actual: g.actual, delta: g.delta } },
         h('td', null, data(g.label)), h('td', null, pct(g.expected)), h('td', null, pct(g.actual)),
-        h('td', null, (g.delta > 0 ? '+' : '') + pct(g.delta))));
+        h('td', null, pts(g.delta))));
     }
     table.appendChild(body);
     box.appendChild(table);
@@ -405,7 +414,7 @@
         list.appendChild(h('div', { className: 'bar-row status-' + g.status, attrs: { role: 'listitem' },
           dataset: { label: g.label, shareA: g.share_a, shareB: g.share_b, shareDelta: g.share_delta, status: g.status } },
         h('div', { className: 'bar-label' }, data(g.label)), deltaBar(g.share_delta, scale),
-        h('div', { className: 'bar-value' }, `${pct(g.share_a)} → ${pct(g.share_b)} (${g.share_delta > 0 ? '+' : ''}${pct(g.share_delta)})`,
+        h('div', { className: 'bar-value' }, `${pct(g.share_a)} → ${pct(g.share_b)} (${pts(g.share_delta)})`,
           g.status !== 'shifted' ? h('span', { className: 'mark mark-' + g.status }, g.status) : null)));
       }
       card.appendChild(list);
@@ -630,7 +639,7 @@
   function shiftRow(label, a, b, delta, dataset, scale) {
     return h('div', { className: 'bar-row', attrs: { role: 'listitem' }, dataset },
       h('div', { className: 'bar-label' }, label), deltaBar(delta, scale),
-      h('div', { className: 'bar-value' }, `${pct(a)} → ${pct(b)} (${delta > 0 ? '+' : ''}${pct(delta)})`));
+      h('div', { className: 'bar-value' }, `${pct(a)} → ${pct(b)} (${pts(delta)})`));
   }
 
   function labelRateShifts(block) {
