@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable
 
 from .detect import NOT_DEMOGRAPHIC
-from .numerics import fmt, pct
+from .numerics import fmt, pct, rows_text
 from .safetext import SYMBOLS, bounded, clip, shown
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
@@ -121,6 +121,7 @@ def render(result: dict, source: str) -> str:
         f"{result['n_rows']} rows, {result['n_cols']} columns, "
         f"{len(result['dimensions'])} dimensions profiled"
     )
+    out.extend(lead_lines(result))
     for dim in result["dimensions"]:
         out.append("")
         extra = f", ages {dim['age_mode'].replace('_', ' ')}" if dim["age_mode"] else ""
@@ -165,7 +166,9 @@ def render(result: dict, source: str) -> str:
             f"Intersections {a} x {b}: {gaps:,} of {inter['n_cells']:,} cells absent or near-empty"
         )
         for cell in inter["cells"][:10]:
-            out.append(f"  {cell['a']} x {cell['b']}: {cell['count']} rows ({_pct(cell['share'])})")
+            out.append(
+                f"  {cell['a']} x {cell['b']}: {rows_text(cell['count'])} ({_pct(cell['share'])})"
+            )
         if gaps > 10:
             listed = "" if not not_listed else f"; --json lists the first {len(inter['cells']):,}"
             out.append(f"  ... {gaps - 10:,} more{listed or ' (--json shows all)'}")
@@ -197,6 +200,25 @@ def render(result: dict, source: str) -> str:
         out.append("")
         out.extend(findings_lines(result))
     return _lines(out)
+
+
+#: SPEC 6: the confirmed findings a terminal report leads with (issue 27).
+LEAD_FINDINGS = 10
+
+
+def lead_lines(result: dict) -> list[str]:
+    """The confirmed findings first, strongest evidence (smallest adjusted p) first, at
+    most LEAD_FINDINGS, after the score: the verdict before the detail (SPEC 6)."""
+    confirmed = [f for f in result.get("findings") or [] if f["verdict"] == "confirmed"]
+    if not confirmed:
+        return []
+    order = sorted(range(len(confirmed)), key=lambda i: (confirmed[i]["p"], i))
+    out = ["", f"Confirmed findings, strongest first ({evidence_text(result)}):"]
+    out += [f"  {confirmed[i]['text']}" for i in order[:LEAD_FINDINGS]]
+    if len(confirmed) > LEAD_FINDINGS:
+        more = len(confirmed) - LEAD_FINDINGS
+        out.append(f"  ... {more} more (in the list at the end; --json lists all)")
+    return out
 
 
 def score_text(dim: dict) -> str:
