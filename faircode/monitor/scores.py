@@ -168,6 +168,15 @@ def auc_interval(auc: float, n_pos: float, n_neg: float, z: float) -> list[float
     return [max(0.0, auc - z * se), min(1.0, auc + z * se)]
 
 
+def _below(x: np.ndarray, sl: np.ndarray, g: int) -> np.ndarray:
+    """Per table row, the sum of ``x`` over the rows before it in the same slice."""
+    if not len(sl):
+        return np.zeros(0)
+    cum = np.concatenate(([0.0], np.cumsum(x)[:-1]))  # exclusive: zeros add nothing
+    first = np.minimum(np.searchsorted(sl, np.arange(g), side="left"), len(sl) - 1)
+    return cum - cum[first][sl]
+
+
 def score_metrics(table: ScoreTable, n_slices: int, scale: dict[str, Any]) -> dict[str, Any]:
     """Per slice: ``auc``, ``brier``, ``ece`` (NaN where undefined), the AUC's classes
     ``n_auc_pos``, ``n_auc_neg`` and count ``n_auc`` (the smaller class: the low-n guard),
@@ -191,8 +200,18 @@ def score_metrics(table: ScoreTable, n_slices: int, scale: dict[str, Any]) -> di
         first = np.minimum(np.searchsorted(sl, np.arange(g), side="left"), len(sl) - 1)
         below = cum - cum[first][sl]
     u = np.bincount(sl, weights=pos * (below + 0.5 * neg), minlength=g)
+    pairs = v_pos * v_neg
+    if weighted:
+        # sums of weights are rounded: divide by the concordant plus the discordant
+        # weight (P * N in exact arithmetic), so a slice with no discordant pair has an
+        # AUC of exactly 1 (and no spurious Hanley-McNeil width), as scikit-learn's
+        below = _below(neg, sl, g)
+        u = np.bincount(sl, weights=pos * (below + 0.5 * neg), minlength=g)
+        # discordant: each negative with the positives below it (ties: the other half)
+        disc = np.bincount(sl, weights=neg * (_below(pos, sl, g) + 0.5 * pos), minlength=g)
+        pairs = u + disc
     with np.errstate(divide="ignore", invalid="ignore"):
-        auc = np.where((v_pos > 0) & (v_neg > 0), u / (v_pos * v_neg), np.nan)
+        auc = np.where((v_pos > 0) & (v_neg > 0), u / pairs, np.nan)
     n_count = n_pos + n_neg
     n = v_pos + v_neg
     out: dict[str, Any] = {
