@@ -15,14 +15,13 @@ import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_monitor_parity import FAST, assert_same, frames, require_fairlearn
 
 from faircode.monitor import evaluate
 from faircode.monitor.errors import MonitorInputError
 from faircode.monitor.render import CSV_COLUMNS
-from faircode.render import render_as
 from faircode.numerics import Z, newcombe, wilson_at
-
-from test_monitor_parity import FAST, assert_same, frames, require_fairlearn
+from faircode.render import render_as
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPAS = ROOT.parent / "shared" / "data" / "compas-scores-two-years.csv"
@@ -127,7 +126,8 @@ def test_compas_weighted_report_has_counts_and_effective_sizes(compas: pd.DataFr
     from jsonschema import Draft202012Validator
 
     schema = json.loads((ROOT / "faircode" / "monitor" / "schema.json").read_text())
-    Draft202012Validator(schema).validate(json.loads(render_as("fairness evaluate", "json", report)))
+    text = render_as("fairness evaluate", "json", report)
+    Draft202012Validator(schema).validate(json.loads(text))
 
 
 def test_effective_size_and_interval_by_hand() -> None:
@@ -324,9 +324,7 @@ def test_engines_agree_on_weighted_binary_models(
 
 @FAST
 @given(frames("regression"), st.data())
-def test_engines_agree_on_weighted_regression_models(
-    df: pd.DataFrame, data: st.DataObject
-) -> None:
+def test_engines_agree_on_weighted_regression_models(df: pd.DataFrame, data: st.DataObject) -> None:
     require_fairlearn()
     df = df.assign(w=data.draw(st.lists(DYADIC, min_size=len(df), max_size=len(df))))
     kw: dict[str, Any] = {"label": "y", "intersect": True, "weight": "w", "task": "regression"}
