@@ -587,6 +587,11 @@ EVALUATE_OPTIONS: dict[str, dict[str, Any]] = {
         enum=list(FAIRNESS_RULES),
     ),
     "alpha": _opt("number", f"family-wise error of the intervals ({FAIRNESS_ALPHA})"),
+    "weight": _opt(
+        "string",
+        "sample (survey) weight column: every rate and disparity weighted; intervals and the "
+        "low-n guard at the effective sample size (sum w)^2 / sum w^2",
+    ),
     "ref_groups": _opt(
         "object",
         "reference slice per attribute, {attribute: value}; a value, 'maj' (the slice with "
@@ -823,6 +828,7 @@ def evaluate_model(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any
         rule=args.get("rule", FAIRNESS_RULES[0]),
         alpha=FAIRNESS_ALPHA if number("alpha") is None else number("alpha"),
         ref_groups=args.get("ref_groups"),
+        weight=args.get("weight"),
     )
     text = render_json(report)
     return text, json.loads(text)

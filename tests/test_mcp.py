@@ -195,6 +195,7 @@ def test_lists_the_four_tools_with_schemas_naming_the_options(server: Client):
         "rule",
         "alpha",
         "ref_groups",
+        "weight",
     }
     required = {name: t.input_schema["required"] for name, t in tools.items()}
     assert required == {
@@ -329,6 +330,23 @@ def test_evaluate_model_takes_reference_groups(
     assert server.call("evaluate_model", args).content[0].text == cli
     bad = server.call("evaluate_model", {**EVALUATE, "ref_groups": {"race": "Caucasion"}})
     assert bad.is_error and "not a slice of race" in bad.content[0].text
+
+
+def test_evaluate_model_takes_a_weight_column(server: Client, root: Path):
+    """`weight` is `--weight` (SPEC 12.4): the same weighted report as the CLI's."""
+    args = {**EVALUATE, "weight": "priors_count"}
+    got = server.ok("evaluate_model", args)
+    assert got["columns"]["weight"] == "priors_count"
+    assert "n_eff" in got["groups"][0]["slices"][0]["metrics"]["selection_rate"]
+    cli = cli_json(
+        root,
+        *("fairness", "evaluate", "compas.csv", "--score", "decile_score"),
+        *("--decision-threshold", "5", "--label", "two_year_recid", "--attr", "race"),
+        *("--attr", "sex", "--engine", "pandas", "--weight", "priors_count"),
+    )
+    assert server.call("evaluate_model", args).content[0].text == cli
+    bad = server.call("evaluate_model", {**EVALUATE, "weight": "race"})
+    assert bad.is_error and "weight column 'race' is not numeric" in bad.content[0].text
 
 
 def test_proxy_hints_is_the_profile_block(server: Client, root: Path):

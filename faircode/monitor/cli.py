@@ -72,6 +72,12 @@ def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
         "--intersect", action="store_true", help="also slice by every combination of the attributes"
     )
     p.add_argument(
+        "--weight",
+        metavar="COL",
+        help="sample (survey) weight column: every rate and disparity is weighted; "
+        "intervals and the low-n guard use the effective sample size (sum w)^2 / sum w^2",
+    )
+    p.add_argument(
         "--ref-group",
         metavar="ATTR=VALUE",
         action="append",
@@ -282,6 +288,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
             overrides=overrides,
             opts=opts,
             ref_groups=ref_groups,
+            weight=args.weight,
         )
     except (MonitorInputError, InputError) as exc:
         print(f"faircode: error: {shown(exc)}", file=sys.stderr)

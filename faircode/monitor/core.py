@@ -30,6 +30,7 @@ from .inputs import (
     _resolve_engine,
     class_labels,
     multiclass_error,
+    weights_of,
 )
 from .intervals import ALPHA
 from .io import MonitorInputError, check_columns, read_table
@@ -92,6 +93,7 @@ def evaluate(
     overrides: dict[str, str] | None = None,
     opts: dict[str, Any] | None = None,
     ref_groups: dict[str, Any] | None = None,
+    weight: str | None = None,
 ) -> dict[str, Any]:
     """Evaluate a model's predictions per slice and return the report (see schema.json).
 
@@ -115,6 +117,11 @@ def evaluate(
     ``ref_groups`` ({attribute: value}, Aequitas' ``ref_groups_dict``) compares each
     slice of those attributes with a reference slice (SPEC 12.6): a value, ``"maj"``
     (the slice with the most rows) or ``"min"`` (per metric, the lowest eligible value).
+
+    ``weight`` names a column of sample (survey) weights (SPEC 12.4): every rate is then
+    sum of the weights of its successes / sum of the weights of its count, every mean a
+    weighted mean, and each metric reports ``n_eff``, Kish's effective size ``(sum w)^2 /
+    sum w^2``, at which its interval is computed and its low-n guard compares (12.5, 12.7).
     """
     attr_list = [attrs] if isinstance(attrs, str) else list(attrs)
     _check_settings(attr_list, threshold, min_samples, task)
@@ -154,6 +161,10 @@ def evaluate(
         required.setdefault(score, "--score")
     if pred is not None:
         required.setdefault(pred, "--pred")
+    if weight is not None:
+        if not isinstance(weight, str):
+            raise MonitorInputError(f"--weight: give one column name, got {weight!r}")
+        required.setdefault(weight, "--weight")
     if isinstance(data, pd.DataFrame):
         source = "data"
         source_path = None
@@ -187,6 +198,11 @@ def evaluate(
             f"{source}: column {col!r} has no values; every row is missing its prediction"
         )
     keep = has_pred if n_scored < total_rows else None
+    weight_values: np.ndarray | None = None
+    if weight is not None:  # checked on the scored rows (SPEC 12.1)
+        weight_values = weights_of(frame[weight], weight, source, has_pred)
+        if keep is not None:
+            weight_values = weight_values[keep]
     pred_values = pred_values[keep] if keep is not None else pred_values
     label_values: np.ndarray | None = None
     if label is not None:
@@ -293,9 +309,18 @@ def evaluate(
             budget,
             score_values=score_values,
             calibration=calibration,
+            weight=weight_values,
         )
         for ats in slicings
     ]
+    columns: dict[str, Any] = {
+        "prediction": pred,
+        "label": label,
+        "score": score,
+        "attributes": attr_list,
+    }
+    if weight is not None:  # only then: an unweighted report keeps its keys (SPEC 12.11)
+        columns["weight"] = weight
 
     from ..results import EvaluateResult
 
@@ -304,12 +329,7 @@ def evaluate(
             source=source_path,
             engine=engine_used,
             task_info=task_info,
-            columns={
-                "prediction": pred,
-                "label": label,
-                "score": score,
-                "attributes": attr_list,
-            },
+            columns=columns,
             prediction=pred_name,
             decision_threshold=decision_threshold,
             threshold=threshold,
@@ -526,6 +546,7 @@ def _evaluate_group(
     budget: list[int] | None = None,
     score_values: np.ndarray | None = None,
     calibration: dict[str, Any] | None = None,
+    weight: np.ndarray | None = None,
 ) -> dict[str, Any]:
     codes, slice_parts = _slices_of(ats)
     if budget is not None:
@@ -549,6 +570,7 @@ def _evaluate_group(
             task=task,
             score=score_values,
             score_scale=calibration,
+            weight=weight,
         ),
     )
     return assemble_group(

@@ -260,9 +260,14 @@ def _add_evidence(
     out["rows_needed"] = {
         "metric": deciding,
         "slices": [part.names[top], part.names[bottom]],
-        "count_now": [int(part.counts[top]), int(part.counts[bottom])],
+        "count_now": [_count(part.counts[top]), _count(part.counts[bottom])],
         "per_slice": need,
     }
+
+
+def _count(x: float) -> int | float:
+    """A slice's count as reported: whole, or with sample weights its effective size."""
+    return int(x) if float(x).is_integer() else float(x)
 
 
 def build_disparities(

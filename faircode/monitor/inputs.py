@@ -78,6 +78,50 @@ def _numeric(series: pd.Series, column: str, role: str, source: str) -> np.ndarr
     return values
 
 
+def weights_of(series: pd.Series, column: str, source: str, scored: np.ndarray) -> np.ndarray:
+    """The sample weights of ``--weight`` (SPEC 12.1): a float per row, each finite and
+    >= 0 in every scored row (``scored``); else a one-line error naming the column, the
+    first bad data row (1-based) and its value. A missing weight in a scored row is an
+    error (0 leaves a row out); rows without a prediction are not read beyond the column
+    being numeric."""
+    rule = "weights must be finite numbers >= 0 (0 leaves a row out)"
+    try:
+        values = _numeric(series, column, "weight", source)
+    except MonitorInputError:
+        # locate the first bad cell (the error path only: one pass in Python)
+        for i, cell in enumerate(series.tolist()):
+            v = _number_cell(cell)
+            if v is None or (isinstance(v, float) and math.isnan(v)):
+                continue
+            try:
+                x = float(v)
+            except (TypeError, ValueError):
+                raise MonitorInputError(
+                    f"{source}: weight column {column!r} is not numeric: {cell!r} in data row "
+                    f"{i + 1}; {rule}"
+                ) from None
+            if not math.isfinite(x) or abs(x) > MAX_MAGNITUDE:
+                raise MonitorInputError(
+                    f"{source}: weight column {column!r} has {_fmt_num(x)} in data row {i + 1}; "
+                    f"{rule}, at most 1e100"
+                ) from None
+        raise
+    with np.errstate(invalid="ignore"):
+        bad = scored & (np.isnan(values) | (values < 0))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        if np.isnan(values[i]):
+            raise MonitorInputError(
+                f"{source}: weight column {column!r} is missing in data row {i + 1}, which has "
+                f"a prediction; give every scored row a weight ({rule})"
+            )
+        raise MonitorInputError(
+            f"{source}: weight column {column!r} has a negative weight "
+            f"({_fmt_num(values[i])}) in data row {i + 1}; {rule}"
+        )
+    return values
+
+
 #: SPEC 12.2: a column of at most this many distinct integers, not all 0/1, holds class
 #: labels (a multiclass model), which faircode does not evaluate as a regression.
 MAX_CLASSES = 20

@@ -105,7 +105,11 @@ def estimates(slices: list[dict[str, Any]], metric: str) -> SliceEstimates:
         if s["metrics"][metric]["value"] is not None and not s["metrics"][metric]["low_n"]
     ]
     values = np.array([s["metrics"][metric]["value"] for s in rows], dtype=float)
-    counts = np.array([s["metrics"][metric]["count"] for s in rows], dtype=float)
+    # with sample weights a slice's precision is that of its effective size (SPEC 12.7):
+    # the metric's n_eff stands for its count, successes_eff for its successes
+    size = "n_eff" if rows and "n_eff" in rows[0]["metrics"][metric] else "count"
+    hits = "successes_eff" if size == "n_eff" else "successes"
+    counts = np.array([s["metrics"][metric][size] for s in rows], dtype=float)
     successes = sds = None
     if metric == "auc":
         # Hanley-McNeil: value +- z * se, se from the AUC and its two classes; as a
@@ -118,7 +122,7 @@ def estimates(slices: list[dict[str, Any]], metric: str) -> SliceEstimates:
         names = [s["slice"] for s in rows]
         return SliceEstimates(metric, names, values, counts, None, sds, cap=1.0)
     if rows and "successes" in rows[0]["metrics"][metric]:
-        successes = np.array([s["metrics"][metric]["successes"] for s in rows], dtype=float)
+        successes = np.array([s["metrics"][metric][hits] for s in rows], dtype=float)
     else:
         # MAE: the absolute errors' variance from the slice's RMSE and MAE (mean of e^2
         # minus the square of the mean of |e|), with n - 1 in the denominator
@@ -224,11 +228,12 @@ def pair_interval(part: SliceEstimates, top: int, bottom: int) -> list[float | N
     rates (13.1, statsmodels' ``method="newcomb"``), ``d +- Z * sqrt(s1^2/n1 + s2^2/n2)``
     for a mean error."""
     if part.successes is not None:
+        # whole counts, or with sample weights the effective ones (SPEC 12.7)
         lo, hi = newcombe(
-            int(part.successes[top]),
-            int(part.counts[top]),
-            int(part.successes[bottom]),
-            int(part.counts[bottom]),
+            float(part.successes[top]),
+            float(part.counts[top]),
+            float(part.successes[bottom]),
+            float(part.counts[bottom]),
             Z,
         )
         return [lo, hi]

@@ -139,6 +139,18 @@ def score_columns(task: str) -> list[tuple[str, str]]:
     return [(m.scored, m.name) for m in metrics_of(task) if m.scored is not None]
 
 
+def _score_effective(stats: dict[str, Any]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The weighted score metrics' effective sizes (scores.score_metrics with weights):
+    AUC's the smaller class's n_eff, Brier's and ECE's the labelled rows'."""
+    if "w_eff_auc" not in stats:
+        return {}
+    return {
+        "auc": (stats["w_eff_auc"], stats["w_eff_auc"]),
+        "brier": (stats["w_eff_scored"], stats["w_eff_scored"]),
+        "ece": (stats["w_eff_scored"], stats["w_eff_scored"]),
+    }
+
+
 def _num(x: float) -> float | None:
     return None if np.isnan(x) else float(x)
 
@@ -156,10 +168,31 @@ def build_slices(
     task: str,
     min_samples: int,
 ) -> list[dict[str, Any]]:
-    """The report's slice entries of one slicing from its engine result ``stats``."""
+    """The report's slice entries of one slicing from its engine result ``stats``.
+
+    With sample weights (``stats`` has the ``w_`` sums of :mod:`.counts`) each metric also
+    reports ``n_eff``, Kish's effective size of its count, which the low-n guard compares
+    and a rate's Wilson interval is computed at (with ``successes_eff``, SPEC 12.7).
+    """
+    from .counts import effective, weighted
+
     present = [m for m in metrics_of(task) if m.name in stats]
+    eff: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    if weighted(stats):
+        eff = {
+            m.name: effective(stats, m.numerator, m.denominator)
+            for m in present
+            if f"w2_{m.denominator}" in stats
+        }
+        for name, pair in _score_effective(stats).items():
+            if name in stats:
+                eff[name] = pair
     bounds = {
-        m.name: wilson_arrays(stats[m.numerator], stats[m.denominator]) for m in present if m.wilson
+        m.name: wilson_arrays(*eff[m.name])
+        if m.name in eff
+        else wilson_arrays(stats[m.numerator], stats[m.denominator])
+        for m in present
+        if m.wilson
     }
     out = []
     for gi, row in enumerate(slice_parts):
@@ -177,12 +210,20 @@ def build_slices(
                 "count": count,
                 "low_n": count < min_samples,
             }
+            if m.name in eff:  # weighted: the guard compares the effective size
+                n_eff = float(eff[m.name][1][gi])
+                entry["n_eff"] = n_eff
+                entry["low_n"] = n_eff < min_samples
             if m.name == "auc":
                 pos, neg = stats["n_auc_pos"][gi], stats["n_auc_neg"][gi]
                 entry["positives"], entry["negatives"] = int(pos), int(neg)
+                if "auc" in eff:  # weighted: Hanley-McNeil at each class's n_eff
+                    pos, neg = stats["w_eff_auc_pos"][gi], stats["w_eff_auc_neg"][gi]
                 entry["ci95"] = auc_interval(entry["value"], pos, neg, Z)
             if m.wilson:
                 entry["successes"] = int(stats[m.numerator][gi])
+                if m.name in eff:
+                    entry["successes_eff"] = float(eff[m.name][0][gi])
                 lo, hi = bounds[m.name][0][gi], bounds[m.name][1][gi]
                 entry["ci95"] = None if np.isnan(lo) else [float(lo), float(hi)]
             if entry["low_n"]:

@@ -118,6 +118,8 @@ def compare(slice_: dict[str, Any], ref: dict[str, Any], metric: str) -> dict[st
     """One slice against the reference for ``metric`` (both eligible)."""
     a, b = slice_["metrics"][metric], ref["metrics"][metric]
     c1, n1, c2, n2 = a["successes"], a["count"], b["successes"], b["count"]
+    if "n_eff" in a:  # sample weights: at the effective sizes (SPEC 12.7)
+        c1, n1, c2, n2 = a["successes_eff"], a["n_eff"], b["successes_eff"], b["n_eff"]
     p1, p2 = c1 / n1, c2 / n2
     lo, hi = newcombe(c1, n1, c2, n2, Z)
     ratio = None if c2 == 0 else p1 / p2

@@ -161,6 +161,12 @@ def _header_lines(report: dict[str, Any]) -> list[str]:
         )
     elif s.get("rule") == "point":
         lines.append("rule: point (a disparity is judged by its value alone)")
+    if "weight" in cols:  # --weight (SPEC 12.4, 12.7)
+        lines.append(
+            f"weights: {cols['weight']} (every rate and mean weighted; intervals and the "
+            "low-n guard at each count's effective size (sum w)^2 / sum w^2, n_eff; N and "
+            "counts are rows)"
+        )
     cal = _calibration_line(report)
     if cal:
         lines.append(cal)
@@ -577,7 +583,8 @@ def _csv_rows(report: dict[str, Any]):
         "threshold": s["threshold"],
         "n": report["rows"]["scored"],
         "n_labelled": report["rows"]["labelled"],
-        "note": f"{report['task']['type']} model; prediction {report['prediction']}",
+        "note": f"{report['task']['type']} model; prediction {report['prediction']}"
+        + (f"; weighted by {report['columns']['weight']}" if _weighted(report) else ""),
     }
     for g in report["groups"]:
         for sl in g["slices"]:
@@ -596,6 +603,7 @@ def _csv_rows(report: dict[str, Any]):
                     "ci_low": ci[0],
                     "ci_high": ci[1],
                     "low_n": m["low_n"],
+                    "n_eff": m.get("n_eff"),
                 }
             for b in sl.get("calibration") or []:
                 yield {
@@ -663,4 +671,11 @@ def render_csv(report: dict[str, Any]) -> str:
     metric, `disparity`); cells neutralised against formulas (faircode.safetext)."""
     from ..exports import csv_table
 
-    return csv_table(CSV_COLUMNS, _csv_rows(report))
+    # --weight adds one last column, n_eff (SPEC 12.11); an unweighted report's CSV is as
+    # it was
+    columns = (*CSV_COLUMNS, "n_eff") if _weighted(report) else CSV_COLUMNS
+    return csv_table(columns, _csv_rows(report))
+
+
+def _weighted(report: dict[str, Any]) -> bool:
+    return "weight" in report["columns"]

@@ -44,33 +44,54 @@ class ScoreTable:
     score: np.ndarray  # float64
     pos: np.ndarray  # float64 (whole counts)
     neg: np.ndarray  # float64 (whole counts)
+    # with sample weights (SPEC 12.4): the sums of the weights, and of their squares, of
+    # the positives and negatives at each (slice, score); None without weights
+    wpos: np.ndarray | None = None
+    wneg: np.ndarray | None = None
+    w2pos: np.ndarray | None = None
+    w2neg: np.ndarray | None = None
 
 
 def _collapse(
-    slices: np.ndarray, scores: np.ndarray, pos: np.ndarray, neg: np.ndarray
+    slices: np.ndarray,
+    scores: np.ndarray,
+    pos: np.ndarray,
+    neg: np.ndarray,
+    weights: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> ScoreTable:
-    """Sort by (slice, score) and add up the rows of equal pairs."""
+    """Sort by (slice, score) and add up the rows of equal pairs (and their weights)."""
     if len(slices) == 0:
         empty = np.zeros(0)
-        return ScoreTable(np.zeros(0, dtype=np.int64), empty, empty, empty)
+        w = None if weights is None else (empty, empty, empty, empty)
+        return ScoreTable(np.zeros(0, dtype=np.int64), empty, empty, empty, *(w or ()))
     order = np.lexsort((scores, slices))
     s, x = slices[order], scores[order]
     start = np.ones(len(s), dtype=bool)
     start[1:] = (s[1:] != s[:-1]) | (x[1:] != x[:-1])
     idx = np.flatnonzero(start)
+
+    def add(a: np.ndarray) -> np.ndarray:
+        return np.add.reduceat(np.asarray(a, dtype=np.float64)[order], idx)
+
+    extra = () if weights is None else tuple(add(a) for a in weights)
     return ScoreTable(
-        s[idx].astype(np.int64),
-        x[idx].astype(np.float64),
-        np.add.reduceat(pos[order].astype(np.float64), idx),
-        np.add.reduceat(neg[order].astype(np.float64), idx),
+        s[idx].astype(np.int64), x[idx].astype(np.float64), add(pos), add(neg), *extra
     )
 
 
-def table_from_rows(codes: np.ndarray, score: np.ndarray, label: np.ndarray) -> ScoreTable:
-    """The score table of scored rows (``label`` NaN: not labelled, left out)."""
+def table_from_rows(
+    codes: np.ndarray, score: np.ndarray, label: np.ndarray, weight: np.ndarray | None = None
+) -> ScoreTable:
+    """The score table of scored rows (``label`` NaN: not labelled, left out), with the
+    sums of ``weight`` (sample weights) per class when given."""
     lab = ~np.isnan(label)
     y = label[lab]
-    return _collapse(codes[lab], score[lab], (y == 1).astype(float), (y == 0).astype(float))
+    pos, neg = (y == 1).astype(float), (y == 0).astype(float)
+    weights = None
+    if weight is not None:
+        w = weight[lab]
+        weights = (w * pos, w * neg, w * w * pos, w * w * neg)
+    return _collapse(codes[lab], score[lab], pos, neg, weights)
 
 
 def table_from_cube(
@@ -147,15 +168,31 @@ def auc_interval(auc: float, n_pos: float, n_neg: float, z: float) -> list[float
     return [max(0.0, auc - z * se), min(1.0, auc + z * se)]
 
 
+def _below(x: np.ndarray, sl: np.ndarray, g: int) -> np.ndarray:
+    """Per table row, the sum of ``x`` over the rows before it in the same slice."""
+    if not len(sl):
+        return np.zeros(0)
+    cum = np.concatenate(([0.0], np.cumsum(x)[:-1]))  # exclusive: zeros add nothing
+    first = np.minimum(np.searchsorted(sl, np.arange(g), side="left"), len(sl) - 1)
+    return cum - cum[first][sl]
+
+
 def score_metrics(table: ScoreTable, n_slices: int, scale: dict[str, Any]) -> dict[str, Any]:
     """Per slice: ``auc``, ``brier``, ``ece`` (NaN where undefined), the AUC's classes
     ``n_auc_pos``, ``n_auc_neg`` and count ``n_auc`` (the smaller class: the low-n guard),
     ``n_scored_labelled`` (Brier's and ECE's count) and ``calibration`` (a list per
     slice of its non-empty bins)."""
     g = n_slices
-    sl, pos, neg = table.slice, table.pos, table.neg
-    n_pos = np.bincount(sl, weights=pos, minlength=g)
-    n_neg = np.bincount(sl, weights=neg, minlength=g)
+    sl, cpos, cneg = table.slice, table.pos, table.neg
+    n_pos = np.bincount(sl, weights=cpos, minlength=g)
+    n_neg = np.bincount(sl, weights=cneg, minlength=g)
+    # the values are weighted when the table has sample weights (SPEC 12.4): every count
+    # below is then a sum of weights; the reported counts stay whole
+    weighted = table.wpos is not None and table.wneg is not None
+    pos = table.wpos if table.wpos is not None else cpos
+    neg = table.wneg if table.wneg is not None else cneg
+    v_pos = np.bincount(sl, weights=pos, minlength=g)
+    v_neg = np.bincount(sl, weights=neg, minlength=g)
     # negatives with a lower score in the same slice: a cumulative sum restarted per slice
     cum = np.cumsum(neg) - neg
     below = cum
@@ -163,19 +200,45 @@ def score_metrics(table: ScoreTable, n_slices: int, scale: dict[str, Any]) -> di
         first = np.minimum(np.searchsorted(sl, np.arange(g), side="left"), len(sl) - 1)
         below = cum - cum[first][sl]
     u = np.bincount(sl, weights=pos * (below + 0.5 * neg), minlength=g)
+    pairs = v_pos * v_neg
+    if weighted:
+        # sums of weights are rounded: divide by the concordant plus the discordant
+        # weight (P * N in exact arithmetic), so a slice with no discordant pair has an
+        # AUC of exactly 1 (and no spurious Hanley-McNeil width), as scikit-learn's
+        below = _below(neg, sl, g)
+        u = np.bincount(sl, weights=pos * (below + 0.5 * neg), minlength=g)
+        # discordant: each negative with the positives below it (ties: the other half)
+        disc = np.bincount(sl, weights=neg * (_below(pos, sl, g) + 0.5 * pos), minlength=g)
+        pairs = u + disc
     with np.errstate(divide="ignore", invalid="ignore"):
-        auc = np.where((n_pos > 0) & (n_neg > 0), u / (n_pos * n_neg), np.nan)
-    n = n_pos + n_neg
+        auc = np.where((v_pos > 0) & (v_neg > 0), u / pairs, np.nan)
+    n_count = n_pos + n_neg
+    n = v_pos + v_neg
     out: dict[str, Any] = {
         "auc": auc,
         "n_auc_pos": n_pos,
         "n_auc_neg": n_neg,
         "n_auc": np.minimum(n_pos, n_neg),
-        "n_scored_labelled": n,
+        "n_scored_labelled": n_count,
         "brier": np.full(g, np.nan),
         "ece": np.full(g, np.nan),
         "calibration": [None] * g,
     }
+    if weighted:
+        assert table.w2pos is not None and table.w2neg is not None
+        w2_pos = np.bincount(sl, weights=table.w2pos, minlength=g)
+        w2_neg = np.bincount(sl, weights=table.w2neg, minlength=g)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            eff_pos = np.where(w2_pos > 0, v_pos * v_pos / w2_pos, 0.0)
+            eff_neg = np.where(w2_neg > 0, v_neg * v_neg / w2_neg, 0.0)
+            w2 = w2_pos + w2_neg
+            eff = np.where(w2 > 0, n * n / w2, 0.0)
+        out.update(
+            w_eff_auc_pos=eff_pos,
+            w_eff_auc_neg=eff_neg,
+            w_eff_auc=np.minimum(eff_pos, eff_neg),
+            w_eff_scored=eff,
+        )
     p = scaled(table.score, scale)
     if p is None:
         return out
@@ -183,6 +246,8 @@ def score_metrics(table: ScoreTable, n_slices: int, scale: dict[str, Any]) -> di
     b = bin_of(p)
     cell = sl * N_BINS + b
     size = g * N_BINS
+    rows = np.bincount(cell, weights=cpos + cneg, minlength=size).reshape(g, N_BINS)
+    row_hits = np.bincount(cell, weights=cpos, minlength=size).reshape(g, N_BINS)
     count = np.bincount(cell, weights=pos + neg, minlength=size).reshape(g, N_BINS)
     hits = np.bincount(cell, weights=pos, minlength=size).reshape(g, N_BINS)
     total = np.bincount(cell, weights=(pos + neg) * p, minlength=size).reshape(g, N_BINS)
@@ -192,9 +257,14 @@ def score_metrics(table: ScoreTable, n_slices: int, scale: dict[str, Any]) -> di
         observed = hits / count
         gap = np.where(count > 0, count / n[:, None] * np.abs(observed - mean), 0.0)
     out["ece"] = np.where(n > 0, gap.sum(axis=1), np.nan)
+    # a bin's rows are listed when it has any; with weights, a bin whose rows all weigh 0
+    # has no mean score or observed rate (its weight is 0), and is left out
+    count, hits = rows, row_hits
+    if weighted:
+        count = np.where(np.isnan(mean), 0.0, rows)
     out["calibration"] = [
         None
-        if n[i] == 0
+        if n[i] == 0 or n_count[i] == 0
         else [
             {
                 "bin": k,
