@@ -530,6 +530,17 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
             "llrrrl",
             _profile_group_rows(dims),
         )
+        from .render import reference_head, reference_rows
+
+        for d in dims:  # SPEC 9: the expected-vs-actual table, as the terminal shows it
+            head = reference_head(d)
+            if head is None:
+                continue
+            out += ["", f"#### {md_escape(d['name'])} {md_escape(head)}"]
+            rows = [[md_escape(r[0]), *r[1:]] for r in reference_rows(d)]
+            if rows:
+                out += [""]
+                out += md_table(["Group", "Expected", "Actual", "Change"], "lrrr", rows)
     for inter in result["intersections"]:
         a, b = inter["dims"]
         gaps = len(inter["cells"]) + inter.get("cells_not_listed", 0)

@@ -157,6 +157,7 @@ def render(result: dict, source: str) -> str:
             out.append(f"  ... {hidden} more groups (--json shows all)")
         if dim["skewness"] is not None:
             out.append(f"  skewness of ages {fmt(dim['skewness'], 2)}")
+        out.extend(reference_lines(dim))
     for inter in result["intersections"]:
         a, b = inter["dims"]
         out.append("")
@@ -200,6 +201,45 @@ def render(result: dict, source: str) -> str:
         out.append("")
         out.extend(findings_lines(result))
     return _lines(out)
+
+
+def reference_rows(dim: dict) -> list[tuple[str, str, str, str]]:
+    """(group, expected, actual, change) of a dimension's reference table (SPEC 9), in
+    its order: the one table the terminal and Markdown reports both show (issue 27)."""
+    return [
+        (
+            g["label"],
+            _pct(g["expected"]),
+            _pct(g["actual"]),
+            f"{'+' if g['delta'] > 0 else ''}{fmt(g['delta'] * 100, 1)} pts",
+        )
+        for g in (dim.get("reference") or {}).get("groups", [])
+    ]
+
+
+def reference_head(dim: dict) -> str | None:
+    """`vs the population baseline: deviation 31.2 pts (ages 0-100)`, or None."""
+    ref = dim.get("reference")
+    if ref is None:
+        return None
+    if not ref["groups"]:
+        return "vs the population baseline: no group matched"
+    ages = ref.get("ages")
+    span = f" (ages {ages[0]}-{ages[1]})" if ages else ""
+    return f"vs the population baseline: deviation {fmt(ref['deviation'] * 100, 1)} pts{span}"
+
+
+def reference_lines(dim: dict) -> list[str]:
+    head = reference_head(dim)
+    if head is None:
+        return []
+    rows = reference_rows(dim)
+    width = min(max([5, *(len(shown(r[0])) for r in rows)]), 28)
+    out = [f"  {head}"]
+    if rows:
+        out.append(f"    {'group'.ljust(width)} {'expected':>8} {'actual':>8}  change")
+        out += [f"    {clip(r[0], width).ljust(width)} {r[1]:>8} {r[2]:>8}  {r[3]}" for r in rows]
+    return out
 
 
 #: SPEC 6: the confirmed findings a terminal report leads with (issue 27).

@@ -432,3 +432,23 @@ def test_repr_html_draws_the_report_in_a_browser_and_runs_no_label(tmp_path):
             assert frames[-1].locator("img").count() == 0
         finally:
             browser.close()
+
+
+def test_the_reference_table_is_in_the_terminal_and_markdown_alike(capsys):
+    """Issue 27 item 3: `--reference` showed expected vs actual only in JSON and HTML;
+    the terminal and Markdown now show the same rows, the same figures."""
+    from faircode.render import reference_rows
+
+    code, text, _ = run(capsys, "profile", "--sample", "--reference", "us-2024")
+    assert code == 0
+    code, md, _ = run(capsys, "profile", "--sample", "--reference", "us-2024", "--markdown", "-")
+    code, js, _ = run(capsys, "profile", "--sample", "--reference", "us-2024", "--json")
+    r = json.loads(js)
+    shown = 0
+    for d in r["dimensions"]:
+        for group, expected, actual, change in reference_rows(d):
+            assert f"{expected:>8} {actual:>8}  {change}" in text
+            assert f"| {group} | {expected} | {actual} | {change} |" in md
+            shown += 1
+    assert shown == 7  # sex: 2 groups, age: 5 bands
+    assert "| Female | 50.5% | 19.3% | -31.2 pts |" in md
