@@ -635,6 +635,7 @@ function () {
     reference_flag: 0.05,
     psi_epsilon: 0.0001,
     psi_moderate: 0.10,
+    share_gap: 0.05,
     psi_significant: 0.25,
     score_drop_flag: 5,
     reference: null, // a parsed section 9 table, identified in provenance by its hash
@@ -933,7 +934,7 @@ function () {
     if (given('skip_lines')) {
       out.skip_lines = checkNumber('skip_lines', opts.skip_lines, 0, null, 'integer >= 0', true);
     }
-    for (const key of ['psi_epsilon', 'psi_moderate', 'psi_significant']) {
+    for (const key of ['psi_epsilon', 'psi_moderate', 'psi_significant', 'share_gap']) {
       if (given(key)) out[key] = checkNumber(key, opts[key], 0, 1, '0..1');
     }
     if (given('score_drop_flag')) {
@@ -4199,6 +4200,22 @@ function () {
           [name], [r.label]);
       }
     }
+    const least = Math.max(1, opts.min_group_size);
+    if (na >= least && nb >= least) { // SPEC 18.1: each group's share, a test
+      const flagged = [];
+      rows.forEach((r, i) => {
+        fs.tests += 1;
+        if (r.status === 'shifted' && Math.abs(r.b - r.a) > opts.share_gap) {
+          const ca = countsA.get(r.label);
+          const cb = countsB.get(r.label);
+          const [lo, hi] = shiftInterval(ca, na, cb, nb);
+          flagged.push([shiftP(ca, na, cb, nb, opts.share_gap), i,
+            `${name}: '${r.label}' share moved ${P(r.a)}% -> ${P(r.b)}% (${na} -> ${nb} rows, ${changeText(lo, hi)})`,
+            shiftEvidence('share_shift', name, r.label, r.b - r.a, na + nb, lo, hi, opts.share_gap)]);
+        }
+      });
+      byEvidence(fs, flagged);
+    }
     return {
         name,
         kind: da.kind,
@@ -4725,6 +4742,7 @@ function () {
     // SPEC 17.1: label and positive only with a label, the gaps always.
     if (o.label !== null) keys.push('label', 'positive');
     if (o.one_column) keys.push('one_column'); // SPEC 0.2: params as before unless given
+    if (o.share_gap !== 0.05) keys.push('share_gap'); // SPEC 18.1: as before at the default
     keys.push('label_gap', 'missing_by_group', 'missing_gap', 'score_rule', 'alpha');
     const out = {};
     for (const k of keys) {

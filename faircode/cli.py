@@ -232,6 +232,7 @@ OPTION_KEYS = (
     "reference_flag",
     "score_categoricals",
     "one_column",
+    "share_gap",
     "score_rule",
     "alpha",
     "label",
@@ -431,6 +432,11 @@ def _build_compare(c: argparse.ArgumentParser) -> None:
         metavar="KIND[,KIND]",
         help=f"exit {EXIT_FINDING} when a confirmed shift of a kind is found "
         f"({', '.join(COMPARE_FINDING_KINDS)}, or any)",
+    )
+    c.add_argument(
+        "--share-gap",
+        metavar="X",
+        help="a group's share moving more than this is a finding (default 0.05)",
     )
     c.add_argument("--skip-lines-b", metavar="N", help="--skip-lines for B only")
     c.add_argument(

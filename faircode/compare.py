@@ -76,6 +76,22 @@ def compare_dimension(da: dict, db: dict, opts: Options, fs: Findings) -> dict:
     for _, label, a, b, status in groups:
         if status != "shifted":
             fs.note(status, f"{name}: '{label}' {status} ({pct(a)}% -> {pct(b)}%)", [name], [label])
+    least = max(1, opts.min_group_size)
+    if na >= least and nb >= least:  # SPEC 18.1: each group's share, a test
+        flagged = []
+        for i, (_, label, a, b, status) in enumerate(groups):
+            fs.tests += 1
+            if status == "shifted" and abs(b - a) > opts.share_gap:
+                ca, cb = counts_a[label], counts_b[label]
+                lo, hi = _shift(ca, na, cb, nb)
+                text = (
+                    f"{name}: '{label}' share moved {pct(a)}% -> {pct(b)}% "
+                    f"({na} -> {nb} rows, {_change(lo, hi)})"
+                )
+                evidence = _evidence("share_shift", name, label, b - a, na + nb, lo, hi)
+                p = _shift_p(ca, na, cb, nb, opts.share_gap)
+                flagged.append((p, i, text, evidence | {"threshold": opts.share_gap}))
+        _by_evidence(fs, flagged)
     out = {
         "name": name,
         "kind": da["kind"],

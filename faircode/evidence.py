@@ -46,7 +46,7 @@ NOTE_KINDS = (
     "proxy",
 )
 #: SPEC 18.1: the kinds of finding of a comparison, and of its notes.
-COMPARE_FINDING_KINDS = ("rate_shift", "missing_shift")
+COMPARE_FINDING_KINDS = ("share_shift", "rate_shift", "missing_shift")
 COMPARE_NOTE_KINDS = (
     "score_drop",
     "drift",

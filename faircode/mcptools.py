@@ -619,6 +619,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "path_b": _opt("string", "current file inside the root (e.g. production data)"),
             **COMMON_OPTIONS,
             "skip_lines_b": _opt("integer", "skip_lines for path_b only"),
+            "share_gap": _opt(
+                "number", f"a group's share moving more than this is a finding ({_D.share_gap})"
+            ),
         },
         ["path_a", "path_b"],
     ),
@@ -686,7 +689,7 @@ def checked_arguments(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
 
 
 _NUMERIC = {k for k, v in COMMON_OPTIONS.items() if v["type"] in ("number", "integer")}
-_NUMERIC |= {"reference_flag"}
+_NUMERIC |= {"reference_flag", "share_gap"}
 
 
 def _opts(args: dict[str, Any], names: list[str]) -> dict[str, Any]:
@@ -760,7 +763,7 @@ def compare_datasets(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, A
     from .profiler import profile
     from .provenance import StreamHash, provenance
 
-    opts = _opts(args, list(COMMON_OPTIONS))
+    opts = _opts(args, [*COMMON_OPTIONS, "share_gap"])
     opts_b = dict(opts)
     if "skip_lines_b" in args:
         opts_b["skip_lines"] = repr(args["skip_lines_b"])

@@ -80,6 +80,7 @@ class Options(TupleBase):
     psi_moderate: float = 0.10
     psi_significant: float = 0.25
     score_drop_flag: float = 5
+    share_gap: float = 0.05  # SPEC 18.1: a group's share moved more than this (compare)
     score_categoricals: bool = False
     one_column: bool = False  # SPEC 0.2: a table of one column whose name holds a delimiter
     na: tuple = ()  # SPEC 1.1: a token (str) for every column, or (column, token)
@@ -119,6 +120,8 @@ class Options(TupleBase):
             d.pop("positive")
         if not self.one_column:  # SPEC 0.2: params as before unless it is given
             d.pop("one_column")
+        if self.share_gap == 0.05:  # SPEC 18.1: params as before at the default
+            d.pop("share_gap")
         d["age_bands"] = list(self.age_bands)
         d["cross"] = list(self.cross) if self.cross else None
         d["names"] = list(self.names) if self.names else None
@@ -259,7 +262,7 @@ def resolve(opts: dict | Options | None) -> Options:
         out["skip_lines"] = _number(
             "skip_lines", opts["skip_lines"], 0, None, "integer >= 0", integer=True
         )
-    for key in ("psi_epsilon", "psi_moderate", "psi_significant"):
+    for key in ("psi_epsilon", "psi_moderate", "psi_significant", "share_gap"):
         if opts.get(key) is not None:
             out[key] = _number(key, opts[key], 0, 1, "0..1")
     if opts.get("score_drop_flag") is not None:

@@ -1,6 +1,7 @@
 """SPEC sections 8-10: comparison, reference baselines, provenance and JSON Schemas."""
 
 import hashlib
+import io
 import json
 import subprocess
 import sys
@@ -255,3 +256,28 @@ def test_provenance_for_api_results_notes_a_missing_digest():
     frame = provenance_for(pd.read_csv(path))
     assert frame["dataset_hash"] is None
     assert frame["dataset_hash_note"] == "an in-memory DataFrame has no raw bytes to hash"
+
+
+def test_a_share_that_moves_is_a_finding_with_its_interval():
+    """SPEC 18.1: 'F' 50% -> 66.7% of 600 rows on each side is a confirmed share_shift,
+    Newcombe's interval as statsmodels' (the groups' shares as independent proportions);
+    a 2-point move is within share_gap, tested but not listed."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    a = faircode.profile(io.BytesIO(b"sex\n" + b"M\n" * 300 + b"F\n" * 300), name="a.csv")
+    b = faircode.profile(io.BytesIO(b"sex\n" + b"M\n" * 200 + b"F\n" * 400), name="b.csv")
+    c = faircode.compare(a, b)
+    shifts = {f["groups"][0]: f for f in c["findings"] if f["kind"] == "share_shift"}
+    assert sorted(shifts) == ["F", "M"]  # two groups: each share moved
+    f = shifts["F"]
+    assert f["verdict"] == "confirmed" and f["n"] == 1200 and f["threshold"] == 0.05
+    assert f["text"] == (
+        "sex: 'F' share moved 50.0% -> 66.7% (600 -> 600 rows, change 11.1 to 22.1 pts)"
+    )
+    lo, hi = confint_proportions_2indep(400, 600, 300, 600, method="newcomb")
+    assert (f["ci_low"], f["ci_high"]) == (round(lo, 4), round(hi, 4))
+    assert c["evidence"]["tests"] == 2  # both groups' shares
+    small = faircode.profile(io.BytesIO(b"sex\n" + b"M\n" * 288 + b"F\n" * 312), name="s.csv")
+    d = faircode.compare(a, small)
+    assert not [f for f in d["findings"] if f["severity"] == "finding"]
+    assert d["evidence"]["tests"] == 2

@@ -912,7 +912,10 @@ def test_compare_shifts_are_findings_with_holm_verdicts(adult_pair):
                 key = ("missing_shift", e["dimension"], g["label"], col["name"])
                 rows[key] = (g["missing_delta"], g["count_a"], g["count_b"], g)
                 sized += min(g["count_a"], g["count_b"]) >= floor
+    for d in c["dimensions"]:  # each group's share is a test too (SPEC 18.1)
+        sized += len(d["groups"]) if min(d["n_a"], d["n_b"]) >= floor else 0
     shifts = [f for f in c["findings"] if f["severity"] == "finding"]
+    # a random split: no group's share moves 5 points
     assert {f["kind"] for f in shifts} == {"rate_shift", "missing_shift"}
     assert c["evidence"]["tests"] == sized > len(shifts)
     raw = []
@@ -995,7 +998,7 @@ def test_compare_fail_on_exits_4_on_a_confirmed_shift_only(tmp_path):
     assert p.returncode == 2
     assert p.stderr.decode() == (
         "faircode: error: --fail-on: 'label_gap' is not a kind of finding "
-        "(rate_shift, missing_shift, or any)\n"
+        "(share_shift, rate_shift, missing_shift, or any)\n"
     )
 
 

@@ -178,7 +178,7 @@ def test_lists_the_four_tools_with_schemas_naming_the_options(server: Client):
     }
     props = {name: set(t.input_schema["properties"]) for name, t in tools.items()}
     assert props["profile_dataset"] == section7 | {"path", "cross", "reference", "reference_flag"}
-    assert props["compare_datasets"] == section7 | {"path_a", "path_b", "skip_lines_b"}
+    assert props["compare_datasets"] == section7 | {"path_a", "path_b", "skip_lines_b", "share_gap"}
     assert {"path", "overrides", "min_share", "min_group_size"} <= props["proxy_hints"]
     assert props["evaluate_model"] == {
         "path",
