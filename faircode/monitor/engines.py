@@ -304,26 +304,18 @@ def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
             }
             for name, f in rates.items():
                 metrics[name] = _guarded(f)
-            metrics["precision"] = _guarded(
-                lambda yt, yp, sample_weight: precision_score(
-                    yt,
-                    yp,
-                    labels=[0, 1],
-                    pos_label=1,
-                    zero_division=np.nan,
-                    sample_weight=sample_weight,
+            # precision is the PPV of class 1; NPV is the same score for class 0
+            for name, positive in (("precision", 1), ("npv", 0)):
+                metrics[name] = _guarded(
+                    lambda yt, yp, sample_weight, positive=positive: precision_score(
+                        yt,
+                        yp,
+                        labels=[0, 1],
+                        pos_label=positive,
+                        zero_division=np.nan,
+                        sample_weight=sample_weight,
+                    )
                 )
-            )
-            metrics["npv"] = _guarded(
-                lambda yt, yp, sample_weight: precision_score(
-                    yt,
-                    yp,
-                    labels=[0, 1],
-                    pos_label=0,
-                    zero_division=np.nan,
-                    sample_weight=sample_weight,
-                )
-            )
             sums = _weight_sums(
                 {
                     "n_labelled": None,

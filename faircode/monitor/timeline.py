@@ -251,13 +251,10 @@ class _Context:
         end = None if self.until is None else (self.until - 1) // 86400 + 1
         return first, end
 
-    def rows_to_fix(
-        self, cond: str, what: str, alternative: str = "", labels: bool = False
-    ) -> str | None:
-        """One line naming the stored predictions of this version and window matching
-        ``cond`` (SQL over ``predictions``), their batches and how to remove them (None
-        when no row matches)."""
-        where = f"model = ? AND version = ? AND ({cond})"
+    def in_window(self, where: str) -> tuple[str, list[Any]]:
+        """``where`` over this model and version's ``predictions``, narrowed to the window
+        (SQL and its parameters)."""
+        where = f"model = ? AND version = ? AND ({where})"
         params: list[Any] = [self.key, self.version]
         first, end = self.days()
         if first is not None:
@@ -266,6 +263,15 @@ class _Context:
         if end is not None:
             where += " AND day < ?"
             params.append(end)
+        return where, params
+
+    def rows_to_fix(
+        self, cond: str, what: str, alternative: str = "", labels: bool = False
+    ) -> str | None:
+        """One line naming the stored predictions of this version and window matching
+        ``cond`` (SQL over ``predictions``), their batches and how to remove them (None
+        when no row matches)."""
+        where, params = self.in_window(cond)
         # stores of schema 1 (read-only, so not migrated) do not record label batches
         label_batch = "label_batch" if self.store.version >= 2 else "NULL"
         count = int(self.store.one(f"SELECT COUNT(*) FROM predictions WHERE {where}", params))
@@ -365,15 +371,7 @@ def score_cube(ctx: _Context) -> pd.DataFrame:
     predictions in the window, by one ``GROUP BY`` over ``predictions`` in the
     database (there is no aggregate table of them yet: SPEC 15.1)."""
     dims = [f"COALESCE({SLOT_COLUMNS[s]}, -1)" for s in ctx.slots]
-    where = "model = ? AND version = ? AND label IS NOT NULL AND score IS NOT NULL"
-    params: list[Any] = [ctx.key, ctx.version]
-    first, end = ctx.days()
-    if first is not None:
-        where += " AND day >= ?"
-        params.append(first)
-    if end is not None:
-        where += " AND day < ?"
-        params.append(end)
+    where, params = ctx.in_window("label IS NOT NULL AND score IS NOT NULL")
     cols = [SLOT_COLUMNS[s] for s in ctx.slots]
     select = ", ".join(
         [f"{d} AS {c}" for d, c in zip(dims, cols, strict=True)]
