@@ -3398,7 +3398,7 @@ function () {
       }
       if (under.length > listed) {
         const k = under.length - listed;
-        fs.note('more', `${name}: ${k} more under-represented groups (see under_represented)`, [name]);
+        fs.note('more', `${name}: ${k} more under-represented groups (the JSON lists all)`, [name]);
       }
     } else if (under.length > 0) {
       fs.note('representation', `${name}: ${under.length} groups under ${P(opts.min_share)}% in ${rowsText(n)}; ` +
@@ -3726,7 +3726,7 @@ function () {
       if (absent) byCount.set(0, (byCount.get(0) || 0) + absent);
       for (const g of gaps.slice(0, MAX_GAP_FLAGS)) byCount.set(g.count, byCount.get(g.count) - 1);
       for (const c of Array.from(byCount.keys()).sort((x, y) => x - y)) fs.unlisted(pFor(c), byCount.get(c));
-      fs.note('more', `${AB}: ${total - MAX_GAP_FLAGS} more sparse cells (see intersections)`, [A.name, B.name]);
+      fs.note('more', `${AB}: ${total - MAX_GAP_FLAGS} more sparse cells (the JSON lists all)`, [A.name, B.name]);
     }
     const entry = { dims: [A.name, B.name], n_cells: nCells, cells: gaps };
     if (total > gaps.length) entry.cells_not_listed = total - gaps.length;
@@ -3890,7 +3890,7 @@ function () {
       });
       if (it === low && block !== null) fs.verdictTo(block, entry);
     }
-    if (more) fs.note('more', `${where}: ${more} more label-rate gaps (see label_rates)`, dims);
+    if (more) fs.note('more', `${where}: ${more} more label-rate gaps (the JSON lists all)`, dims);
   }
 
   /** SPEC 17.4: the label_rates block; its findings and notes go to `fs`. */
@@ -4070,7 +4070,7 @@ function () {
         entry.columns.push(col);
       }
       out.push(entry);
-      if (more) fs.note('more', `${dim.name}: ${more} more missing-data gaps (see missing_by_group)`, [dim.name]);
+      if (more) fs.note('more', `${dim.name}: ${more} more missing-data gaps (the JSON lists all)`, [dim.name]);
     }
     return out;
   }

@@ -532,8 +532,7 @@ def _dimension_findings(
         if len(under) > listed:
             fs.note(
                 "more",
-                f"{name}: {len(under) - listed} more under-represented groups "
-                "(see under_represented)",
+                f"{name}: {len(under) - listed} more under-represented groups (the JSON lists all)",
                 [name],
             )
     elif under:
@@ -759,7 +758,7 @@ def _intersection(
             fs.unlisted(p_for(c), by_count[c])
         fs.note(
             "more",
-            f"{where}: {total - MAX_GAP_FLAGS} more sparse cells (see intersections)",
+            f"{where}: {total - MAX_GAP_FLAGS} more sparse cells (the JSON lists all)",
             [a_name, b_name],
         )
     entry: dict = {"dims": [a_name, b_name], "n_cells": n_cells, "cells": gaps}

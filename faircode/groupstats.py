@@ -297,7 +297,7 @@ def _gap_findings(
             sink=block if key == low[0] else None,
         )
     if more:
-        fs.note("more", f"{where}: {more} more label-rate gaps (see label_rates)", dims)
+        fs.note("more", f"{where}: {more} more label-rate gaps (the JSON lists all)", dims)
 
 
 def _intersection_rates(
@@ -458,7 +458,7 @@ def missing_by_group(
         if more:
             fs.note(
                 "more",
-                f"{dim['name']}: {more} more missing-data gaps (see missing_by_group)",
+                f"{dim['name']}: {more} more missing-data gaps (the JSON lists all)",
                 [dim["name"]],
             )
     return out

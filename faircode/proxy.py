@@ -213,7 +213,7 @@ def hints_block(
         flags.append(f"proxy: '{nt['a']}' x '{nt['b']}' not tested ({nt['why']})")
     if len(not_tested) > NOT_TESTED_FLAGS:
         more = len(not_tested) - NOT_TESTED_FLAGS
-        flags.append(f"proxy: {more} more pairs not tested (see proxy_hints)")
+        flags.append(f"proxy: {more} more pairs not tested (the JSON lists all)")
     block: dict = {
         "alpha": opts.proxy_alpha,
         "correction": opts.proxy_correction,

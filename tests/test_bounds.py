@@ -131,7 +131,7 @@ def test_zip_by_city_lists_1000_cells(data):
     assert inter["cells_not_listed"] == inter["n_cells"] - CELL_CAP
     assert inter["cells"][0]["a"] == zips["groups"][0]["label"]
     assert (
-        f"zip x city: {inter['n_cells'] - 10} more sparse cells (see intersections)" in r["flags"]
+        f"zip x city: {inter['n_cells'] - 10} more sparse cells (the JSON lists all)" in r["flags"]
     )
     # Flags: at most 5 under-represented lines per dimension, then one summary line; all
     # 10,000 are in the family of tests (SPEC 18).
@@ -140,7 +140,7 @@ def test_zip_by_city_lists_1000_cells(data):
     assert len(under) == UNDER_LINES
     assert (
         f"zip: {10_000 - UNDER_LINES} more under-represented groups "
-        "(see under_represented)" in zip_flags
+        "(the JSON lists all)" in zip_flags
     )
     assert r["evidence"]["confirmed"] + r["evidence"]["possible"] >= 10_000
     assert len(zips["under_represented"]) == 10_000
@@ -175,7 +175,7 @@ def test_wide_geography_within_the_cap(data):
     zip_flags = [f for f in r["flags"] if f.startswith("zip: ")]
     # 5 lines, the "more" note, and the note that no zip holds 1% of the rows to score
     assert len(zip_flags) == UNDER_LINES + 2
-    assert zip_flags[-2] == "zip: 59995 more under-represented groups (see under_represented)"
+    assert zip_flags[-2] == "zip: 59995 more under-represented groups (the JSON lists all)"
     assert zip_flags[-1] == (
         "zip: too few rows to score (no group holds 1% of the rows); shares are shown"
     )

@@ -1095,7 +1095,7 @@ def check_case(js, case: Case) -> None:
         if any("cells_not_listed" in i for i in r["intersections"]):
             event("bound: cells not listed")
         if any(
-            f.endswith("more under-represented groups (see under_represented)") for f in r["flags"]
+            f.endswith("more under-represented groups (the JSON lists all)") for f in r["flags"]
         ):
             event("bound: under-represented flags capped")
 

@@ -300,7 +300,7 @@ def test_more_than_ten_gaps_are_summarised():
     gap_flags = [f for f in r["flags"] if f.startswith("sex x region")]
     assert len(r["intersections"][0]["cells"]) == 11
     assert len(gap_flags) == 11
-    assert gap_flags[-1] == "sex x region: 1 more sparse cells (see intersections)"
+    assert gap_flags[-1] == "sex x region: 1 more sparse cells (the JSON lists all)"
 
 
 @pytest.mark.parametrize(

@@ -98,7 +98,7 @@ test('gaps: at most 1,000 listed, the rest counted', () => {
   assert.equal(inter.cells.length, 1000);
   // 40 diagonal cells hold one row each (at or above the 1% floor): 1,560 gaps.
   assert.equal(inter.cells_not_listed, 1560 - 1000);
-  assert.ok(r.flags.includes('zip x city: 1550 more sparse cells (see intersections)'));
+  assert.ok(r.flags.includes('zip x city: 1550 more sparse cells (the JSON lists all)'));
   // Within the cap nothing changes: no extra key.
   const small = run(lines(['zip', 'city'], rows.slice(0, 30)));
   assert.equal(small.intersections[0].cells.length, 870);
@@ -117,7 +117,7 @@ test('flags: at most 5 under-represented lines per dimension, then one note; all
     "state: 's002' is under-represented (0.7%, 1 row)",
     "state: 's003' is under-represented (0.7%, 1 row)",
     "state: 's004' is under-represented (0.7%, 1 row)",
-    'state: 145 more under-represented groups (see under_represented)',
+    'state: 145 more under-represented groups (the JSON lists all)',
     'state: too few rows to score (no group holds 1% of the rows); shares are shown',
     'no dimension has enough rows to score (state); the grade is not given',
   ]);

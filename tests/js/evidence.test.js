@@ -441,7 +441,7 @@ test('the intersection: each gap cell has its count under independence; unlisted
   const gapsTotal = inter.cells.length + (inter.cells_not_listed || 0);
   assert.equal(w.findings.filter((x) => x.kind === 'intersection_gap').length, 10);
   const more = w.findings.find((x) => x.kind === 'more' && x.dimensions.length === 2);
-  assert.equal(more.text, `state x race: ${gapsTotal - 10} more sparse cells (see intersections)`);
+  assert.equal(more.text, `state x race: ${gapsTotal - 10} more sparse cells (the JSON lists all)`);
   assert.deepEqual([more.severity, more.n, more.p], ['note', null, null]);
   assert.ok(w.evidence.tests >= inter.n_cells);
   const beyondCaps = w.findings.filter((x) => x.severity === 'finding').length;
