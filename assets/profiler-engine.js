@@ -4160,10 +4160,15 @@ function () {
     for (const [p, , text, f] of sorted) fs.finding(f.kind, text, { ...f, p });
   }
 
-  /** A shift finding's evidence (SPEC 18.1): n is the rows of both sides; compare.py
-   * _evidence. */
-  function shiftEvidence(kind, dim, label, delta, n, lo, hi, threshold) {
-    return { kind, dims: [dim], groups: [label], value: delta, n, interval: [lo, hi], threshold };
+  /** A shift beyond its gap, as byEvidence takes it (SPEC 17.6, 18.1): its p, row order,
+   * text and evidence (n: the rows of both sides); counts [c_a, n_a, c_b, n_b];
+   * compare.py _flagged. */
+  function flaggedShift(i, kind, what, dim, groups, a, b, counts, interval, gap) {
+    const [ca, na, cb, nb] = counts;
+    const [lo, hi] = interval;
+    const text = `${what} moved ${P(a)}% -> ${P(b)}% (${na} -> ${nb} rows, ${changeText(lo, hi)})`;
+    const evidence = { kind, dims: [dim], groups, value: b - a, n: na + nb, interval, threshold: gap };
+    return [shiftP(ca, na, cb, nb, gap), i, text, evidence];
   }
 
   function compareDimension(da, db, opts, fs) {
@@ -4206,12 +4211,9 @@ function () {
       rows.forEach((r, i) => {
         fs.tests += 1;
         if (r.status === 'shifted' && Math.abs(r.b - r.a) > opts.share_gap) {
-          const ca = countsA.get(r.label);
-          const cb = countsB.get(r.label);
-          const [lo, hi] = shiftInterval(ca, na, cb, nb);
-          flagged.push([shiftP(ca, na, cb, nb, opts.share_gap), i,
-            `${name}: '${r.label}' share moved ${P(r.a)}% -> ${P(r.b)}% (${na} -> ${nb} rows, ${changeText(lo, hi)})`,
-            shiftEvidence('share_shift', name, r.label, r.b - r.a, na + nb, lo, hi, opts.share_gap)]);
+          const counts = [countsA.get(r.label), na, countsB.get(r.label), nb];
+          flagged.push(flaggedShift(i, 'share_shift', `${name}: '${r.label}' share`, name, [r.label],
+            r.a, r.b, counts, shiftInterval(...counts), opts.share_gap));
         }
       });
       byEvidence(fs, flagged);
@@ -4344,10 +4346,8 @@ function () {
         const [lo, hi] = shiftInterval(pa, na, pb, nb);
         if (sized.has(label)) fs.tests += 1;
         if (Math.abs(y - x) > opts.label_gap && sized.has(label)) {
-          const p = shiftP(pa, na, pb, nb, opts.label_gap);
-          flagged.push([p, i, `${da.name}: ${head} rate for '${label}' moved ${P(x)}% -> ${P(y)}% `
-            + `(${na} -> ${nb} rows, ${changeText(lo, hi)})`,
-          shiftEvidence('rate_shift', da.name, label, y - x, na + nb, lo, hi, opts.label_gap)]);
+          flagged.push(flaggedShift(i, 'rate_shift', `${da.name}: ${head} rate for '${label}'`, da.name,
+            [label], x, y, [pa, na, pb, nb], [lo, hi], opts.label_gap));
         }
         groups.push({
           label,
@@ -4422,11 +4422,8 @@ function () {
           const [lo, hi] = shiftInterval(ma, ca, mb, cb);
           if (sized.has(label)) fs.tests += 1;
           if (Math.abs(y - x) > opts.missing_gap && sized.has(label)) {
-            const p = shiftP(ma, ca, mb, cb, opts.missing_gap);
-            const f = shiftEvidence('missing_shift', name, label, y - x, ca + cb, lo, hi, opts.missing_gap);
-            f.groups.push(col);
-            flagged.push([p, i, `${name}: '${col}' missing for '${label}' moved ${P(x)}% -> ${P(y)}% `
-              + `(${ca} -> ${cb} rows, ${changeText(lo, hi)})`, f]);
+            flagged.push(flaggedShift(i, 'missing_shift', `${name}: '${col}' missing for '${label}'`, name,
+              [label, col], x, y, [ma, ca, mb, cb], [lo, hi], opts.missing_gap));
           }
           groups.push({
             label,

@@ -44,6 +44,36 @@ def _change(lo: float, hi: float) -> str:
     return f"change {fmt(lo * 100, 1)} to {fmt(hi * 100, 1)} pts"
 
 
+def _flagged(
+    i: int,
+    kind: str,
+    what: str,
+    dim: str,
+    groups: list[str],
+    a: float,
+    b: float,
+    counts: tuple[int, int, int, int],
+    interval: tuple[float, float],
+    gap: float,
+) -> tuple[float, int, str, dict]:
+    """A shift beyond its gap, as `_by_evidence` takes it (SPEC 17.6, 18.1): its p, row
+    order, text `{what} moved A% -> B% (n_a -> n_b rows, change lo to hi pts)` and its
+    evidence (n: the rows of both sides). counts: (c_a, n_a, c_b, n_b)."""
+    ca, na, cb, nb = counts
+    lo, hi = interval
+    text = f"{what} moved {pct(a)}% -> {pct(b)}% ({na} -> {nb} rows, {_change(lo, hi)})"
+    evidence = {
+        "kind": kind,
+        "dims": [dim],
+        "groups": groups,
+        "value": b - a,
+        "n": na + nb,
+        "interval": interval,
+        "threshold": gap,
+    }
+    return _shift_p(ca, na, cb, nb, gap), i, text, evidence
+
+
 def _by_evidence(fs: Findings, flagged: list[tuple[float, int, str, dict]]) -> None:
     """The flagged shifts as findings, by p, then by their rows' order (SPEC 17.6, 18.1)."""
     for p, _, text, f in sorted(flagged, key=lambda f: (f[0], f[1])):
@@ -82,15 +112,21 @@ def compare_dimension(da: dict, db: dict, opts: Options, fs: Findings) -> dict:
         for i, (_, label, a, b, status) in enumerate(groups):
             fs.tests += 1
             if status == "shifted" and abs(b - a) > opts.share_gap:
-                ca, cb = counts_a[label], counts_b[label]
-                lo, hi = _shift(ca, na, cb, nb)
-                text = (
-                    f"{name}: '{label}' share moved {pct(a)}% -> {pct(b)}% "
-                    f"({na} -> {nb} rows, {_change(lo, hi)})"
+                counts = (counts_a[label], na, counts_b[label], nb)
+                flagged.append(
+                    _flagged(
+                        i,
+                        "share_shift",
+                        f"{name}: '{label}' share",
+                        name,
+                        [label],
+                        a,
+                        b,
+                        counts,
+                        _shift(*counts),
+                        opts.share_gap,
+                    )
                 )
-                evidence = _evidence("share_shift", name, label, b - a, na + nb, lo, hi)
-                p = _shift_p(ca, na, cb, nb, opts.share_gap)
-                flagged.append((p, i, text, evidence | {"threshold": opts.share_gap}))
         _by_evidence(fs, flagged)
     out = {
         "name": name,
@@ -247,13 +283,21 @@ def compare_label_rates(a: dict, b: dict, opts: Options, fs: Findings) -> dict |
             lo, hi = _shift(pa, na, pb, nb)
             fs.tests += label in sized
             if abs(y - x) > opts.label_gap and label in sized:
-                p = _shift_p(pa, na, pb, nb, opts.label_gap)
-                text = (
-                    f"{da['name']}: {head} rate for '{label}' moved {pct(x)}% -> "
-                    f"{pct(y)}% ({na} -> {nb} rows, {_change(lo, hi)})"
+                what = f"{da['name']}: {head} rate for '{label}'"
+                flagged.append(
+                    _flagged(
+                        i,
+                        "rate_shift",
+                        what,
+                        da["name"],
+                        [label],
+                        x,
+                        y,
+                        sides[label],
+                        (lo, hi),
+                        opts.label_gap,
+                    )
                 )
-                evidence = _evidence("rate_shift", da["name"], label, y - x, na + nb, lo, hi)
-                flagged.append((p, i, text, evidence | {"threshold": opts.label_gap}))
             groups.append(
                 {
                     "label": label,
@@ -269,18 +313,6 @@ def compare_label_rates(a: dict, b: dict, opts: Options, fs: Findings) -> dict |
         _by_evidence(fs, flagged)
         dims.append({"name": da["name"], "groups": groups})
     return {"label": ra["label"], "positive": ra["positive"], "dimensions": dims}
-
-
-def _evidence(kind: str, dim: str, label: str, delta: float, n: int, lo: float, hi: float) -> dict:
-    """A shift finding's evidence (SPEC 18.1): n is the rows of both sides."""
-    return {
-        "kind": kind,
-        "dims": [dim],
-        "groups": [label],
-        "value": delta,
-        "n": n,
-        "interval": (lo, hi),
-    }
 
 
 def compare_missing(a: dict, b: dict, opts: Options, fs: Findings) -> list[dict]:
@@ -342,14 +374,21 @@ def compare_missing(a: dict, b: dict, opts: Options, fs: Findings) -> list[dict]
                 lo, hi = _shift(ma, ca, mb, cb)
                 fs.tests += label in sized
                 if abs(y - x) > opts.missing_gap and label in sized:
-                    p = _shift_p(ma, ca, mb, cb, opts.missing_gap)
-                    text = (
-                        f"{name}: '{col}' missing for '{label}' moved {pct(x)}% -> "
-                        f"{pct(y)}% ({ca} -> {cb} rows, {_change(lo, hi)})"
+                    what = f"{name}: '{col}' missing for '{label}'"
+                    flagged.append(
+                        _flagged(
+                            i,
+                            "missing_shift",
+                            what,
+                            name,
+                            [label, col],
+                            x,
+                            y,
+                            missing_of[label],
+                            (lo, hi),
+                            opts.missing_gap,
+                        )
                     )
-                    evidence = _evidence("missing_shift", name, label, y - x, ca + cb, lo, hi)
-                    evidence["groups"].append(col)
-                    flagged.append((p, i, text, evidence | {"threshold": opts.missing_gap}))
                 groups.append(
                     {
                         "label": label,
