@@ -128,16 +128,29 @@ def test_exceeded_exits_1_and_names_each_failure(tmp_path: Path, capsys) -> None
 
 
 def test_unmeasured_exits_3_unless_allowed(tmp_path: Path, capsys) -> None:
+    """Both slices of 100 rows under a guard of 101: the seed's rule calls it unmeasured
+    (3, or 0 with --allow-unmeasured); the interval rule calls it insufficient (5) and
+    asks for rows in both slices, since more rows would measure it (SPEC 12.8). One
+    slice alone is unmeasured under either rule: no number of rows adds a second."""
     path = write(tmp_path, fair_frame(0))
-    code, out, err = cli(capsys, path, *BASE, "--gate", "--min-samples", "101")
+    code, out, err = cli(capsys, path, *BASE, "--gate", "--min-samples", "101", *POINT)
     assert code == 3
     assert "UNMEASURED group: demographic_parity_difference" in err
     assert "low-n" in out
     code, out, err = cli(
-        capsys, path, *BASE, "--gate", "--min-samples", "101", "--allow-unmeasured"
+        capsys, path, *BASE, "--gate", "--min-samples", "101", "--allow-unmeasured", *POINT
     )
     assert code == 0
     assert "faircode: warning:" in err
+    code, out, err = cli(capsys, path, *BASE, "--gate", "--min-samples", "101")
+    assert code == 5
+    assert "INSUFFICIENT group: demographic_parity_difference: no value" in err
+    assert "below the low-n guard of 101" in err and "'a' and 'b' (now 100 and 100)" in err
+    one = fair_frame(0)
+    one = write(tmp_path, one[one["group"] == "a"], "one.csv")
+    code, out, err = cli(capsys, one, *BASE, "--gate")
+    assert code == 3
+    assert "UNMEASURED group: demographic_parity_difference" in err
 
 
 def test_exceeded_wins_over_unmeasured(tmp_path: Path, capsys) -> None:

@@ -98,7 +98,11 @@ def _gate(path: Path | str, *extra: str) -> subprocess.CompletedProcess:
 
 def _named(stderr: str, what: str) -> set[tuple[str, ...]]:
     lines = [line for line in stderr.splitlines() if f"gate: {what} " in line]
-    return {tuple(line.split(f"{what} ")[1].split(" = ")[0].split(": ")) for line in lines}
+    named = set()
+    for line in lines:
+        group, tail = line.split(f"{what} ", 1)[1].split(": ", 1)
+        named.add((group, tail.split(" = ")[0].split(":")[0]))
+    return named
 
 
 def test_cli_gate_fails_on_compas_and_names_the_failures() -> None:
@@ -132,14 +136,32 @@ def test_cli_gate_fails_on_compas_and_names_the_failures() -> None:
 
 
 def test_cli_gate_on_60_compas_rows_is_insufficient_evidence(tmp_path: Path) -> None:
-    """The same model on 60 rows (every 120th), with a low-n guard of 10 rows so that two
-    slices of race and of sex are eligible: exit 5, with the rows per slice that would
-    settle each straddling disparity; `--rule point` judges the values alone. (With the
-    default guard of 30 nothing is measurable there: exit 3.)"""
+    """The same model on 60 rows (every 120th): at the default guard of 30 rows only one
+    slice of race (33 African-American rows) and one of sex are eligible, so under the
+    interval rule every gated disparity is insufficient (SPEC 12.8), exit 5, each with
+    the rows per slice of its two largest slices that would settle it. With a guard of 10
+    two slices are eligible and the intervals straddle: exit 5 again. `--rule point`
+    reproduces the seed's exits: unmeasured (3) at the default guard, and with a guard
+    of 10 the values alone decide (1)."""
     rows = COMPAS.read_text().splitlines(keepends=True)
     sample = tmp_path / "compas60.csv"
     sample.write_text("".join([rows[0], *rows[1::120]][:61]))
-    assert _gate(sample).returncode == 3
+    proc = _gate(sample)
+    assert proc.returncode == 5, proc.stderr
+    assert _named(proc.stderr, "INSUFFICIENT") == {
+        (a, d)
+        for a in ("race", "sex")
+        for d in ("demographic_parity_difference", "equalized_odds_difference", "accuracy_range")
+    }
+    lines = [line for line in proc.stderr.splitlines() if "gate: INSUFFICIENT" in line]
+    race_dp = next(line for line in lines if "race: demographic_parity_difference" in line)
+    assert "below the low-n guard of 30" in race_dp
+    assert "in each of 'African-American' and 'Caucasian' (now 33 and 21)" in race_dp
+    assert "UNMEASURED" not in proc.stderr and "FAIL" not in proc.stderr
+    assert proc.stderr.splitlines()[-1].startswith(
+        "faircode: gate: insufficient evidence: 6 disparities below the low-n guard"
+    )
+    assert _gate(sample, "--rule", "point").returncode == 3
     proc = _gate(sample, "--min-samples", "10")
     assert proc.returncode == 5, proc.stderr
     lines = [line for line in proc.stderr.splitlines() if "gate: INSUFFICIENT" in line]

@@ -205,7 +205,8 @@ def test_low_n_guard_uses_each_metrics_own_count() -> None:
     x = pd.DataFrame({"g": "x", "p": rng.integers(0, 2, 40), "y": [0.0, 1.0] * 5 + [NA] * 30})
     y = pd.DataFrame({"g": "y", "p": rng.integers(0, 2, 40), "y": [0.0, 1.0] * 20})
     df = pd.concat([x, y], ignore_index=True)
-    r = evaluate(df, "p", ["g"], label="y", threshold=1.0, min_samples=30, engine="pandas")
+    kw = dict(label="y", threshold=1.0, min_samples=30, engine="pandas")
+    r = evaluate(df, "p", ["g"], rule="point", **kw)
     g = group(r, "g")
     sx = slice_of(g, "x")
     # a threshold of 1 holds every rate difference: within under either rule
@@ -228,6 +229,20 @@ def test_low_n_guard_uses_each_metrics_own_count() -> None:
         ("g", "accuracy_range"),
         ("g", "equalized_odds_difference"),
     }
+    # the interval rule (SPEC 12.8): both slices have an accuracy, one is below the
+    # guard, so more labelled rows would measure it: insufficient, not unmeasured, and
+    # the rows it asks for are at least the guard's 30 in each of the two slices
+    r = evaluate(df, "p", ["g"], **kw)
+    acc = disparity(group(r, "g"), "accuracy_range")
+    assert acc["status"] == "insufficient" and acc["value"] is None
+    need = acc["rows_needed"]
+    assert need["metric"] == "accuracy" and need["guard"] == 30
+    assert sorted(need["count_now"]) == [10, 40] and need["per_slice"] >= 30
+    assert r["status"] == "insufficient_evidence" and not r["unmeasured"]
+    assert {(f["group"], f["metric"]) for f in r["insufficient"]} == {
+        ("g", "accuracy_range"),
+        ("g", "equalized_odds_difference"),
+    }
 
 
 def test_equalized_odds_uses_whichever_range_exists() -> None:
@@ -247,14 +262,16 @@ def test_equalized_odds_uses_whichever_range_exists() -> None:
     assert eo["value"] == pytest.approx(10 / 40 - 4 / 40)
     assert eo["status"] == "exceeded"  # the measured half alone exceeds: so does the max
     assert eo["measured"] == ["fpr"]
-    # the interval rule cannot confirm 0.15 > 0.1 on 40 rows: half measured, never ok
+    # the interval rule cannot confirm 0.15 > 0.1 on 40 rows, and the TPR half has two
+    # labelled positives per slice, below the guard: more rows would settle it, so it
+    # is insufficient (SPEC 12.8), never ok, and asks for positives in both slices
     r = evaluate(df, "p", ["g"], label="y", min_samples=30, engine="pandas")
     eo = disparity(group(r, "g"), "equalized_odds_difference")
-    assert eo["status"] == "partly_measured" and eo["measured"] == ["fpr"]
+    assert eo["status"] == "insufficient" and eo["measured"] == ["fpr"]
     assert "for tpr, need 2" in eo["reason"]
-    assert ("g", "equalized_odds_difference") in {
-        (u["group"], u["metric"]) for u in r["unmeasured"]
-    }
+    assert eo["rows_needed"]["metric"] == "tpr" and eo["rows_needed"]["count_now"] == [2, 2]
+    assert eo["rows_needed"]["per_slice"] >= 30
+    assert not r["unmeasured"] and r["status"] == "insufficient_evidence"
     assert [e["metric"] for e in eo["excluded_slices"]] == ["tpr", "tpr"]
 
 

@@ -1,7 +1,8 @@
 """``faircode fairness evaluate``: argparse wiring, output and the gate's exit codes.
 
 Exit codes (with ``--gate``): 0 within threshold, 1 a disparity exceeded, 5 the evidence
-is insufficient (an interval straddles the threshold), 3 unmeasured
+is insufficient (an interval straddles the threshold, or slices sit below the low-n
+guard), 3 unmeasured
 (``--allow-unmeasured`` turns 3 into 0 with a warning), 2 usage or input error. Without
 ``--gate`` the command exits 0 after a successful evaluation and 2 on bad input.
 """
@@ -170,7 +171,7 @@ def gate_lines(report: dict[str, Any]) -> list[str]:
     """One stderr line per exceeded, insufficient and unmeasured gated disparity (SPEC
     12.9), for `evaluate --gate` and the store's `gate` alike."""
     from .intervals import count_unit
-    from .render import ci_text, exact
+    from .render import ci_text, exact, insufficient_text
 
     rule = report["settings"].get("rule", "point")
     lines = []
@@ -191,9 +192,8 @@ def gate_lines(report: dict[str, Any]) -> list[str]:
                 f"'{a}' and '{b}' (now {now}) would settle it"
             )
         lines.append(
-            f"faircode: gate: INSUFFICIENT {shown(f['group'])}: {f['metric']} = "
-            f"{exact(f['value'])} (95% CI {ci_text(f['ci95'])}) straddles threshold "
-            f"{f['threshold']:g}{settle}"
+            f"faircode: gate: INSUFFICIENT {shown(f['group'])}: {f['metric']}"
+            f"{shown(insufficient_text(f))}{settle}"
         )
     for u in report["unmeasured"]:
         lines.append(
@@ -225,10 +225,14 @@ def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
         return EXIT_FAIL
     if report.get("insufficient"):
         n = len(report["insufficient"])
+        low = sum("guard" in (f["rows_needed"] or {}) for f in report["insufficient"])
+        why = f"with an interval across threshold {report['settings']['threshold']:g}"
+        if low:
+            why = "below the low-n guard" if low == n else f"{why} or below the low-n guard"
         print(
             f"faircode: gate: insufficient evidence: {n} disparit{'y' if n == 1 else 'ies'} "
-            f"with an interval across threshold {report['settings']['threshold']:g}; add "
-            "labelled rows (above), or pass --rule point to judge the values alone",
+            f"{why}; add labelled rows (above), or pass --rule point to judge the values "
+            "alone",
             file=err,
         )
         return EXIT_INSUFFICIENT

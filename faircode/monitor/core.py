@@ -436,6 +436,7 @@ def assemble_report(
             "ci95": d["ci95"],
             "threshold": threshold,
             "rows_needed": d["rows_needed"],
+            **({"reason": d["reason"]} if d["value"] is None else {}),
         }
         for g in groups
         for d in g["disparities"]
@@ -524,6 +525,16 @@ def decide(groups: list[dict[str, Any]], rule: str, alpha: float) -> None:
             d["status"] = "ok" if within else "insufficient"
         if d["status"] != "insufficient":
             d["rows_needed"] = None
+    # slices that exist but sit below the low-n guard: more rows would measure and settle
+    # the disparity, so under the interval rule its evidence is insufficient (12.8)
+    for g in groups:
+        for d in g["disparities"]:
+            short = d.pop("below_guard", None)
+            if rule == "point" or not short or not d["gated"]:
+                continue
+            if d["status"] in ("unmeasured", "partly_measured"):
+                d["status"] = "insufficient"
+                d["rows_needed"] = short
     for g in groups:
         gated = [d for d in g["disparities"] if d["gated"]]
         g["status"] = _status(
@@ -605,7 +616,13 @@ def assemble_group(
     slices = build_slices(ats, slice_parts, stats, task, min_samples)
     names = [a.name for a in ats]
     disparities = build_disparities(
-        slices, task, has_label, has_selection, threshold, has_score=has_score
+        slices,
+        task,
+        has_label,
+        has_selection,
+        threshold,
+        has_score=has_score,
+        min_samples=min_samples,
     )
     gated = [d for d in disparities if d["gated"]]
     if any(d["status"] == "exceeded" for d in gated):

@@ -15,6 +15,7 @@ and ``task`` for which model type (None: any). The renderers take ``title`` from
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,6 +180,7 @@ def _evaluate(
     slices: list[dict[str, Any]],
     threshold: float,
     ranges: dict[str, tuple[dict[str, Any] | None, list[dict[str, str]], int]],
+    min_samples: int,
 ) -> dict[str, Any]:
     for m in d.metrics:
         if m not in ranges:
@@ -210,6 +212,10 @@ def _evaluate(
     measured = [m for m, p in zip(d.metrics, parts, strict=True) if p[0] is not None]
     if measured:
         _add_evidence(out, d, slices, measured, d.metrics[pick], threshold)
+    if d.gated and len(measured) < len(d.metrics):
+        out["below_guard"] = _below_guard(
+            slices, [m for m in d.metrics if m not in measured], threshold, min_samples
+        )
     if len(d.metrics) > 1:
         out["measured"] = measured
         if measured and len(measured) < len(d.metrics):
@@ -265,6 +271,35 @@ def _add_evidence(
     }
 
 
+def _below_guard(
+    slices: list[dict[str, Any]], metrics: list[str], threshold: float, min_samples: int
+) -> dict[str, Any] | None:
+    """What would measure an unmeasured metric whose slices exist but sit below the
+    low-n guard (SPEC 12.8): its two largest slices (by the metric's count), and the count
+    per slice that would settle the gap they show today: the larger of the guard and the
+    power-based count of 12.7 (None when that count is not finite). None when fewer than
+    two slices have a value: more rows of the same kind could not measure it."""
+    best = None
+    for metric in metrics:
+        part = estimates(slices, metric, low_n=True)
+        if len(part.names) < 2:
+            continue
+        # the cheapest two to bring over the guard; ties keep report order
+        big = sorted(range(len(part.names)), key=lambda i: -part.counts[i])[:2]
+        top, bottom = sorted(big, key=lambda i: -part.values[i])
+        need = rows_needed(part, top, bottom, threshold, len(part.names))
+        entry = {
+            "metric": metric,
+            "slices": [part.names[top], part.names[bottom]],
+            "count_now": [_count(part.counts[top]), _count(part.counts[bottom])],
+            "per_slice": None if need is None else max(min_samples, need),
+            "guard": min_samples,
+        }
+        if best is None or (entry["per_slice"] or math.inf) > (best["per_slice"] or math.inf):
+            best = entry
+    return best
+
+
 def _count(x: float) -> int | float:
     """A slice's count as reported: whole, or with sample weights its effective size."""
     return int(x) if float(x).is_integer() else float(x)
@@ -277,11 +312,12 @@ def build_disparities(
     has_selection: bool,
     threshold: float,
     has_score: bool = False,
+    min_samples: int = 30,
 ) -> list[dict[str, Any]]:
     """The disparities of one slicing, in :data:`DISPARITIES` order."""
     ranges: dict[str, Any] = {}
     return [
-        _evaluate(d, slices, threshold, ranges)
+        _evaluate(d, slices, threshold, ranges, min_samples)
         for d in DISPARITIES
         if applies(d, task, has_label, has_selection, has_score)
     ]

@@ -97,12 +97,14 @@ class SliceEstimates:
         )
 
 
-def estimates(slices: list[dict[str, Any]], metric: str) -> SliceEstimates:
-    """The eligible slices of ``metric`` (value not null, not low-n), in report order."""
+def estimates(slices: list[dict[str, Any]], metric: str, *, low_n: bool = False) -> SliceEstimates:
+    """The eligible slices of ``metric`` (value not null, not low-n), in report order;
+    with ``low_n`` every slice whose value is not null (the guard's shortfall, 12.8)."""
     rows = [
         s
         for s in slices
-        if s["metrics"][metric]["value"] is not None and not s["metrics"][metric]["low_n"]
+        if s["metrics"][metric]["value"] is not None
+        and (low_n or not s["metrics"][metric]["low_n"])
     ]
     values = np.array([s["metrics"][metric]["value"] for s in rows], dtype=float)
     # with sample weights a slice's precision is that of its effective size (SPEC 12.7):

@@ -19,7 +19,10 @@ METRIC_SHORT = {m.name: m.header or m.detail or m.name for m in METRICS}
 STATUS_TEXT = {
     "within_threshold": "within threshold",
     "exceeded": "disparity exceeded",
-    "insufficient_evidence": "insufficient evidence (an interval straddles the threshold)",
+    "insufficient_evidence": (
+        "insufficient evidence (an interval straddles the threshold, or slices are below "
+        "the low-n guard)"
+    ),
     "unmeasured": "unmeasured (not enough eligible slices to decide)",
 }
 
@@ -38,6 +41,25 @@ def ci_text(ci: list[float] | None, digits: int = 3) -> str:
 def exact(value: float) -> str:
     """A value as the exceed rule sees it (rounded half-up to 12 decimals)."""
     return format(round12(value), ".12g")
+
+
+def insufficient_text(d: dict[str, Any]) -> str:
+    """What an insufficient disparity (or its entry in the report's ``insufficient``)
+    shows after its metric's name: its value and interval straddling the threshold, or,
+    when its slices sit below the low-n guard (SPEC 12.8), the reason it has no value."""
+    need = d["rows_needed"] or {}
+    if "guard" in need:
+        below = f"below the low-n guard of {need['guard']}"
+        if d["value"] is None:
+            return f": no value, its slices are {below} ({d['reason']})"
+        return (
+            f" = {exact(d['value'])} (95% CI {ci_text(d['ci95'])}); {need['metric']} "
+            f"unmeasured, its slices {below}"
+        )
+    return (
+        f" = {exact(d['value'])} (95% CI {ci_text(d['ci95'])}) straddles threshold "
+        f"{d['threshold']:g}"
+    )
 
 
 def _columns(report: dict[str, Any]) -> list[tuple[str, str | None]]:
@@ -107,7 +129,7 @@ def _cell(slice_: dict[str, Any], metric: str | None) -> str:
 
 def _disparity_line(d: dict[str, Any]) -> tuple[str, str, str]:
     title = DISPARITY_TITLES.get(d["metric"], d["metric"])
-    if d["value"] is None:
+    if d["value"] is None and d["status"] != "insufficient":
         return title, "-", f"UNMEASURED: {d['reason']}"
     notes = []
     if d.get("ci95") is not None:
@@ -121,7 +143,10 @@ def _disparity_line(d: dict[str, Any]) -> tuple[str, str, str]:
         more = ""
         if need and need["per_slice"] is not None:
             more = f"; ~{need['per_slice']:,} per slice would settle it"
-        notes.append(f"INSUFFICIENT (interval across {d['threshold']:g}{more})")
+        if need and "guard" in need:
+            notes.append(f"INSUFFICIENT ({need['metric']} slices below the guard{more})")
+        else:
+            notes.append(f"INSUFFICIENT (interval across {d['threshold']:g}{more})")
     elif d["status"] == "partly_measured":
         unmeasured = [m for m in d["based_on"] if m not in d.get("measured", [])]
         notes.append(f"PARTLY MEASURED ({', '.join(unmeasured)} unmeasured)")
@@ -363,8 +388,7 @@ def render_markdown(report: dict[str, Any]) -> str:
     if report.get("insufficient"):
         out += ["", "**Insufficient evidence:**", ""]
         out += [
-            f"- **{_md_escape(f['group'])}** `{f['metric']}` = {exact(f['value'])} "
-            f"(95% CI {ci_text(f['ci95'])}) straddles {f['threshold']:g}"
+            f"- **{_md_escape(f['group'])}** `{f['metric']}`{_md_escape(insufficient_text(f))}"
             + (
                 f"; about {f['rows_needed']['per_slice']:,} per slice would settle it"
                 if f["rows_needed"]["per_slice"] is not None

@@ -500,6 +500,8 @@ def _undecided(d: dict[str, Any]) -> str:
     """Why a gated disparity decides nothing ("" when it does)."""
     if d["status"] in ("unmeasured", "partly_measured"):
         return d["reason"]
+    if d["status"] == "insufficient" and "guard" in (d["rows_needed"] or {}):
+        return f"{d['metric']}: slices below the low-n guard of {d['rows_needed']['guard']}"
     if d["status"] == "insufficient":
         lo, hi = d["ci95"]
         top = "inf" if hi is None else f"{hi:.3f}"
