@@ -1024,7 +1024,8 @@ function () {
   // The first kind, in this order, with a keyword matching any token gives the kind.
   const KEYWORDS = [
     ['sex', ['sex', 'gender']],
-    ['race', ['race', 'ethnic', 'ethnicity', 'ethnicities', 'hispanic', 'latino', 'latina',
+    ['race', ['race']],
+    ['ethnicity', ['ethnic', 'ethnicity', 'ethnicities', 'hispanic', 'latino', 'latina',
       'latinx']],
     ['nationality', ['nationality', 'nationalities', 'citizenship', 'citizen', 'immigration',
       'immigrant', 'nativity', 'native']],
@@ -1037,7 +1038,7 @@ function () {
       'birthplace']],
     ['age', ['age', 'dob', 'yob', 'birth']],
   ];
-  const KINDS = ['sex', 'race', 'nationality', 'religion', 'disability', 'marital', 'age',
+  const KINDS = ['sex', 'race', 'ethnicity', 'nationality', 'religion', 'disability', 'marital', 'age',
     'geography', 'categorical'];
   const OVERRIDE_VALUES = KINDS.concat(['ignore']);
 
@@ -1049,9 +1050,12 @@ function () {
     'caucasian', 'africanamerican', 'blackorafricanamerican', 'amerindianeskimo',
     'asianpacislander', 'asianpacificislander', 'pacificislander', 'nativehawaiian',
     'nativehawaiianorotherpacificislander', 'nativeamerican', 'americanindian', 'alaskanative',
-    'americanindianoralaskanative', 'hispanicorlatino', 'nothispanicorlatino', 'middleeastern',
-    'arab', 'multiracial', 'mixed', 'mixedrace', 'twoormoreraces', 'biracial', 'indigenous',
-    'aboriginal', 'eastasian', 'southasian']);
+    'americanindianoralaskanative', 'hispanicorlatino', 'nothispanicorlatino', 'nothispanic',
+    'nonhispanic', 'middleeastern', 'arab', 'multiracial', 'mixed', 'mixedrace',
+    'twoormoreraces', 'biracial', 'indigenous', 'aboriginal', 'eastasian', 'southasian']);
+  // SPEC 1.2: the race labels that say only whether someone is Hispanic or Latino.
+  const ETHNICITY_CORE = new Set(['hispanic', 'latino', 'latina', 'latinx', 'hispanicorlatino',
+    'nothispanicorlatino', 'nothispanic', 'nonhispanic']);
   const NEUTRAL = new Set(['other', 'unknown', 'unknowninvalid', 'invalid', 'notstated',
     'notspecified', 'notreported', 'notknown', 'prefernottosay', 'prefernottoanswer',
     'declined', 'undisclosed', 'none', 'missing', 'unk', 'u', 'x', 'o']);
@@ -1140,9 +1144,61 @@ function () {
         }
         if (letters) continue;
       }
+      if (kind === 'race') {
+        let onlyEthnicity = true;
+        for (const label of counts.keys()) {
+          const f = foldLabel(label);
+          if (core.has(f) && !ETHNICITY_CORE.has(f)) { onlyEthnicity = false; break; }
+        }
+        if (onlyEthnicity) return 'ethnicity';
+      }
       return kind;
     }
     return null;
+  }
+
+  /** SPEC 1.2: a column named like an ethnicity whose labels are races (the race
+   * vocabulary covers 0.9 of its rows, with two distinct race labels beyond Hispanic or
+   * not), as COMPAS's Ethnic_Code_Text. */
+  function ethnicityHoldsRace(counts) {
+    const v = vocabularyCoverage(counts, RACE_CORE);
+    let beyond = 0;
+    for (const label of counts.keys()) {
+      const f = foldLabel(label);
+      if (RACE_CORE.has(f) && !ETHNICITY_CORE.has(f)) beyond += 1;
+    }
+    return coverageMet(v.covered, v.n) && beyond >= 2;
+  }
+
+  // SPEC 1.7: the kinds whose labels name groups people recognise, and their words (a
+  // Y/N ethnicity column answers "Hispanic or Latino?").
+  const CODED_KINDS = new Map([['sex', SEX_CORE], ['race', RACE_CORE],
+    ['ethnicity', new Set([...ETHNICITY_CORE, 'y', 'n'])]]);
+
+  /** SPEC 1.7: the labels of a sex, race or ethnicity dimension when every label that is
+   * not a neutral word is a code (digits, or a single letter that is not a word of the
+   * kind); else []. */
+  function codedLabels(kind, labels) {
+    const core = CODED_KINDS.get(kind);
+    if (core === undefined) return [];
+    const named = labels.filter((lab) => !NEUTRAL.has(foldLabel(lab)));
+    for (const lab of named) {
+      const f = foldLabel(lab);
+      if (!(/^[0-9]+$/.test(lab) || (lab.length === 1 && f.length === 1 && !core.has(f)))) return [];
+    }
+    return named;
+  }
+
+  /** SPEC 1.7: the note on a dimension whose labels are codes. */
+  function codedText(name, codes) {
+    if (codes.length === 1) {
+      return `${name}: label ${codes[0]} looks like a code; the file does not say which group ` +
+        `it stands for (name it with --recode ${name}:${codes[0]}=NAME)`;
+    }
+    const shown = codes.slice(0, 5).join(', ') + (codes.length > 5 ? ', ...' : '');
+    const fix = codes.slice(0, 2).map((c) => `${c}=NAME`).join(',') + (codes.length > 2 ? ',...' : '');
+    return `${name}: labels ${shown} look like codes; the file does not say which group each ` +
+      `stands for (name them with --recode ${name}:${fix})`;
   }
 
   /** The kinds the columns' names and overrides give (kindFromValues' namedKinds). */
@@ -3493,6 +3549,8 @@ function () {
       } else {
         kind = kindFromName(col);
         detectedBy = 'name';
+        // SPEC 1.2: many exports call race "ethnicity"
+        if (kind === 'ethnicity' && counts !== null && !capped && ethnicityHoldsRace(counts)) kind = 'race';
         if (!kind) {
           if (capped && opts.max_categorical > LABEL_CAP) {
             dropped.push({ name: col, kind: 'categorical', n_groups: null, more_than: LABEL_CAP });
@@ -3619,6 +3677,10 @@ function () {
     }
     if (opts.reference) for (const text of referenceSumWarnings(opts.reference)) fs.note('reference', text);
     for (const text of contradicted) fs.note('contradicted', text);
+    for (const dim of dims) {
+      const codes = codedLabels(dim.kind, dim.groups.map((g) => g[0]));
+      if (codes.length > 0) fs.note('coded', codedText(dim.name, codes), [dim.name]);
+    }
     const plain = unscored.filter((u) => !u.contradicted).map((u) => u.name);
     const names = namesText(plain);
     if (dims.length > 0 && plain.length > 0) {

@@ -9,7 +9,9 @@ from . import evidence, groupstats
 from .detect import (
     NOT_DEMOGRAPHIC,
     check_overrides,
+    coded_labels,
     contradiction,
+    ethnicity_holds_race,
     kind_from_name,
     kind_from_values,
 )
@@ -77,6 +79,21 @@ def age_mapper(counts: dict[str, int], opts: Options) -> tuple[str, Callable[[st
         return labels[band_index(edges, v if numeric else interval_years(lab)[2])]
 
     return ("numeric" if numeric else "interval"), to_band
+
+
+def coded_text(name: str, codes: list[str]) -> str:
+    """SPEC 1.7: the note on a dimension whose labels are codes."""
+    if len(codes) == 1:
+        return (
+            f"{name}: label {codes[0]} looks like a code; the file does not say which group "
+            f"it stands for (name it with --recode {name}:{codes[0]}=NAME)"
+        )
+    shown = ", ".join(codes[:5]) + (", ..." if len(codes) > 5 else "")
+    fix = ",".join(f"{c}=NAME" for c in codes[:2]) + (",..." if len(codes) > 2 else "")
+    return (
+        f"{name}: labels {shown} look like codes; the file does not say which group each "
+        f"stands for (name them with --recode {name}:{fix})"
+    )
 
 
 def group_rule(
@@ -270,6 +287,8 @@ def analyze(
         counts, gone = (None, 0) if raw is None or capped else _rewrite(raw, relabel)
         missing = summary.missing[i] + gone
         named = kind_from_name(name) if ov is None else None
+        if named == "ethnicity" and counts is not None and ethnicity_holds_race(counts):
+            named = "race"  # SPEC 1.2: many exports call race "ethnicity"
         kind = ov or named
         detected_by = "override" if ov else "name"
         if kind is None:
@@ -435,6 +454,10 @@ def analyze(
             f"{col}: named like {kind} but holds {why}; not scored "
             f"(force it with --map {col}={kind})",
         )
+    for dim in dims:
+        codes = coded_labels(dim["kind"], [g["label"] for g in dim["groups"]])
+        if codes:
+            fs.note("coded", coded_text(dim["name"], codes), [dim["name"]])
     plain = [u["name"] for u in unscored if u["why"] == NOT_DEMOGRAPHIC]
     if plain and dims:
         fs.note(

@@ -12,6 +12,7 @@ from .labels import AGE_NUMERIC
 KINDS = (
     "sex",
     "race",
+    "ethnicity",
     "nationality",
     "religion",
     "disability",
@@ -25,10 +26,8 @@ OVERRIDE_VALUES = KINDS + ("ignore",)
 #: SPEC 1 keywords, in matching order (age last: a place of birth is a place).
 KEYWORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sex", ("sex", "gender")),
-    (
-        "race",
-        ("race", "ethnic", "ethnicity", "ethnicities", "hispanic", "latino", "latina", "latinx"),
-    ),
+    ("race", ("race",)),
+    ("ethnicity", ("ethnic", "ethnicity", "ethnicities", "hispanic", "latino", "latina", "latinx")),
     (
         "nationality",
         (
@@ -113,8 +112,15 @@ RACE_VOCABULARY = frozenset(
         "blackorafricanamerican amerindianeskimo asianpacislander asianpacificislander "
         "pacificislander nativehawaiian nativehawaiianorotherpacificislander nativeamerican "
         "americanindian alaskanative americanindianoralaskanative hispanicorlatino "
-        "nothispanicorlatino middleeastern arab multiracial mixed mixedrace twoormoreraces "
-        "biracial indigenous aboriginal eastasian southasian"
+        "nothispanicorlatino nothispanic nonhispanic middleeastern arab multiracial mixed "
+        "mixedrace twoormoreraces biracial indigenous aboriginal eastasian southasian"
+    ).split()
+)
+#: SPEC 1.2: the race labels that say only whether someone is Hispanic or Latino: a
+#: column whose race labels are all among them is an ethnicity, as the US census uses it.
+ETHNICITY_VOCABULARY = frozenset(
+    (
+        "hispanic latino latina latinx hispanicorlatino nothispanicorlatino nothispanic nonhispanic"
     ).split()
 )
 NEUTRAL_VOCABULARY = frozenset(
@@ -194,8 +200,45 @@ def kind_from_values(
                 len(fold(label)) == 1 for label in counts if fold(label) in vocabulary
             ):
                 continue
+            if kind == "race" and all(
+                fold(label) in ETHNICITY_VOCABULARY for label in counts if fold(label) in vocabulary
+            ):
+                return "ethnicity"
             return kind
     return None
+
+
+def ethnicity_holds_race(counts: dict[str, int]) -> bool:
+    """SPEC 1.2: a column named like an ethnicity whose labels are races (the race
+    vocabulary covers 0.9 of its rows, with two distinct race labels beyond Hispanic or
+    not): COMPAS's `Ethnic_Code_Text` holds African-American, Caucasian, Hispanic."""
+    enough, _ = _covered(counts, RACE_VOCABULARY)
+    beyond = sum(1 for label in counts if fold(label) in RACE_VOCABULARY - ETHNICITY_VOCABULARY)
+    return enough and beyond >= 2
+
+
+#: SPEC 1.7: the kinds whose labels name groups people recognise, and their core labels.
+_CODED_KINDS = {
+    "sex": SEX_VOCABULARY,
+    "race": RACE_VOCABULARY,
+    "ethnicity": ETHNICITY_VOCABULARY | {"y", "n"},  # Y/N answers "Hispanic or Latino?"
+}
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def coded_labels(kind: str, labels: list[str]) -> list[str]:
+    """SPEC 1.7: the labels of a sex, race or ethnicity dimension when every label that
+    is not a neutral word (1.2) is a code, digits or a single letter that is not one of
+    the kind's words (`1`/`2`, `W`/`B`; `M`/`F` are sex words); else []."""
+    core = _CODED_KINDS.get(kind)
+    if core is None:
+        return []
+    named = [lab for lab in labels if fold(lab) not in NEUTRAL_VOCABULARY]
+    for lab in named:
+        f = fold(lab)
+        if not (_DIGITS.fullmatch(lab) or (len(lab) == 1 and len(f) == 1 and f not in core)):
+            return []
+    return named
 
 
 def contradiction(kind: str, counts: dict[str, int], max_categorical: int) -> str | None:

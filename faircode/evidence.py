@@ -38,6 +38,7 @@ NOTE_KINDS = (
     "not_counted",
     "cross",
     "contradicted",
+    "coded",
     "unscored",
     "no_dimension",
     "label_missing",

@@ -33,7 +33,7 @@
     requestAnimationFrame(go);
     setTimeout(go, 100);
   });
-  const KINDS = ['sex', 'race', 'nationality', 'religion', 'disability', 'marital', 'age',
+  const KINDS = ['sex', 'race', 'ethnicity', 'nationality', 'religion', 'disability', 'marital', 'age',
     'geography', 'categorical'];
   // the engine's defaults (SPEC 7), so a threshold left at its default is not sent
   const OPT_DEFAULTS = E.resolveOptions({});

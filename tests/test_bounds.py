@@ -220,12 +220,15 @@ def test_pair_past_the_first_64_columns_is_not_counted(tmp_path, js):
     path = late_pair_csv(tmp_path / "out.csv", PAIR_COLUMNS - 1)
     r = profile(path)
     assert r["intersections"] == [] and r["intersection_not_counted"] == ["sex", "race"]
-    assert r["flags"][-3:] == [
+    assert r["flags"][-4:] == [
         "sex x race: intersection not counted ('race' is not among "
         "the first 64 counted columns); pass --cross sex,race",
         # SPEC 17.4: race is past the group columns too
         "race: label rates and missing data by group not counted ('race' is not among "
         "the first 64 counted columns)",
+        # SPEC 1.7
+        "race: labels B, A look like codes; the file does not say which group each stands "
+        "for (name them with --recode race:B=NAME,A=NAME)",
         # SPEC 5: 3 rows are too few to score; this note closes the list (SPEC 6)
         "no dimension has enough rows to score (sex, race); the grade is not given",
     ]

@@ -159,9 +159,12 @@ def test_reference_block_deviation_and_flags():
     plain = prof("race\n" + "A\n" * 7 + "B\n" * 3, score_rule="v2")
     assert with_ref["overall_score"] == plain["overall_score"] == 88
     bad = parse_reference(b"column,group,share\nrace,A,0.5\nrace,B,0.3\n", "r")
-    # the sum warning, then the note that 2 rows give no grade (SPEC 6's order)
-    assert prof("race\nA\nB\n", reference=bad)["flags"][-2:] == [
+    # the sum warning, SPEC 1.7's coded-label note, then the note that 2 rows give no
+    # grade (SPEC 6's order)
+    assert prof("race\nA\nB\n", reference=bad)["flags"][-3:] == [
         "reference: shares of 'race' sum to 0.800, not 1",
+        "race: labels A, B look like codes; the file does not say which group each stands "
+        "for (name them with --recode race:A=NAME,B=NAME)",
         "no dimension has enough rows to score (race); the grade is not given",
     ]
 

@@ -33,8 +33,8 @@ def test_tokenize(name, tokens):
         ("genders", "sex"),
         ("Sex_Code_Text", "sex"),
         ("race", "race"),
-        ("Ethnic_Code_Text", "race"),
-        ("ethnicity", "race"),
+        ("Ethnic_Code_Text", "ethnicity"),  # its labels make it race (SPEC 1.2)
+        ("ethnicity", "ethnicity"),
         ("age", "age"),
         ("DateOfBirth", "age"),
         ("dob", "age"),

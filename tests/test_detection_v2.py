@@ -209,7 +209,7 @@ def test_look_alikes_and_compounds():
     assert kind_from_name("birth_state") == kind_from_name("birthplace") == "geography"
     assert {kind_from_name(n) for n in ("DateOfBirth", "birth_year", "yob")} == {"age"}
     assert kind_from_name("native-country") == "nationality"
-    assert kind_from_name("Hispanic_Latino") == "race"
+    assert kind_from_name("Hispanic_Latino") == "ethnicity"
     assert kind_from_name("neighbourhood") == kind_from_name("borough_name") == "geography"
 
 

@@ -125,15 +125,19 @@ def test_missing_flag_and_single_group_dimension():
     assert d["missing_count"] == 1 and d["missing_pct"] == 0.3333
     assert d["dimension_score"] == 0 and d["entropy_ratio"] == 0.0
     assert d["imbalance_ratio"] is None and d["imbalance_ratio_all"] == 1.0
-    assert r["flags"] == ["race: 33.3% missing"]
-    assert prof("race\nA\nA\nNA\n", missing_flag=0.34, score_rule="v2")["flags"] == []
+    coded = (  # SPEC 1.7
+        "race: label A looks like a code; the file does not say which group it stands for "
+        "(name it with --recode race:A=NAME)"
+    )
+    assert r["flags"] == ["race: 33.3% missing", coded]
+    assert prof("race\nA\nA\nNA\n", missing_flag=0.34, score_rule="v2")["flags"] == [coded]
     # v3: one group holding every row balances nothing (H = 0) and its gradient is 0, so
     # with enough rows for the size rule it scores 0 [0, 0], grade F
     r = prof("race\nA\nA\nNA\n", min_group_size=1)
     d = dim(r, "race")
     assert (d["dimension_score"], d["score_ci"], d["score_note"]) == (0, [0, 0], None)
     assert (r["overall_score"], r["overall_ci"], r["grade"]) == (0, [0, 0], "F")
-    assert r["flags"] == ["race: 33.3% missing"]
+    assert r["flags"] == ["race: 33.3% missing", coded]
 
 
 def test_empty_named_dimension_scores_zero():
@@ -271,10 +275,13 @@ def test_intersection_gaps_and_flags():
         round_half_up(float(want[0][1]), 2),
         round_half_up(float(want[1][1]), 2),
     ]
-    assert r["flags"][-3:] == [
+    assert r["flags"][-4:] == [
         "sex x race: 'M' x 'C' is absent (0 rows)",
         "sex x race: 'M' x 'B' is near-empty (2 rows, 0.8%)",
         "sex x race: 'F' x 'B' is absent (0 rows)",
+        # SPEC 1.7: A, B and C say nothing of who is who
+        "race: labels A, C, B look like codes; the file does not say which group each "
+        "stands for (name them with --recode race:A=NAME,C=NAME,...)",
     ]
 
 

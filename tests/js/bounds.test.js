@@ -41,9 +41,10 @@ test('a default pair past the first 64 counted columns is said not counted', () 
   assert.deepEqual(out.intersection_not_counted, ['sex', 'race']);
   assert.ok(out.flags.includes("sex x race: intersection not counted ('race' is not among the first 64 counted columns); pass --cross sex,race"));
   // SPEC 17.4: race is past the group columns too, and says so; then (SPEC 5) the note
-  // that 3 rows score no dimension closes the list
-  assert.deepEqual(out.flags.slice(-2), [
+  // that 3 rows score no dimension closes the list (after SPEC 1.7's coded-label note)
+  assert.deepEqual(out.flags.slice(-3), [
     "race: label rates and missing data by group not counted ('race' is not among the first 64 counted columns)",
+    'race: labels B, A look like codes; the file does not say which group each stands for (name them with --recode race:B=NAME,A=NAME)',
     'no dimension has enough rows to score (sex, race); the grade is not given',
   ]);
   assert.deepEqual(out.findings.find((f) => f.text.startsWith('race: label rates')).dimensions, ['race']);

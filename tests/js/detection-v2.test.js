@@ -26,8 +26,8 @@ test('look-alikes are not demographic; compounds with listed suffixes are', () =
   assert.equal(k('agegroup'), 'age');
   assert.equal(k('native-country'), 'nationality');
   assert.equal(k('citizenship'), 'nationality');
-  assert.equal(k('hispanic'), 'race');
-  assert.equal(k('Latino_Origin'), 'race');
+  assert.equal(k('hispanic'), 'ethnicity');
+  assert.equal(k('Latino_Origin'), 'ethnicity');
   assert.equal(k('religion'), 'religion');
   assert.equal(k('DisabilityStatus'), 'disability');
   assert.equal(k('maritalstatus'), 'marital');
@@ -190,9 +190,11 @@ test('reference: F/M match Female/Male; no match is a null deviation and a flag'
   assert.deepEqual(none.flags, [
     "race: no label matches the reference ('A', 'B', 'C', ... vs 'White', 'Black', 'Asian', ...); no deviation reported (--recode can rename labels)",
     'race: too few rows to score (fewer than 100 rows (4)); shares are shown',
+    'race: labels A, B, C, D look like codes; the file does not say which group each stands for (name them with --recode race:A=NAME,B=NAME,...)',
     'no dimension has enough rows to score (race); the grade is not given']);
   assert.deepEqual(none.findings.map((f) => [f.kind, f.severity, f.dimensions]), [
-    ['reference', 'note', ['race']], ['not_scored', 'note', ['race']], ['no_dimension', 'note', []]]);
+    ['reference', 'note', ['race']], ['not_scored', 'note', ['race']], ['coded', 'note', ['race']],
+    ['no_dimension', 'note', []]]);
 });
 
 test('reference: a single-year table against banded ages covers the span', () => {

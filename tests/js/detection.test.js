@@ -30,7 +30,8 @@ test('keywords: equal, or followed by a listed suffix; list order decides', () =
   assert.equal(k('statecode'), 'geography');
   assert.equal(k('age_cat'), 'age');
   assert.equal(k('DateOfBirth'), 'age');
-  assert.equal(k('Ethnic_Code_Text'), 'race');
+  // the name says ethnicity; its labels decide race (SPEC 1.2: ethnicityHoldsRace)
+  assert.equal(k('Ethnic_Code_Text'), 'ethnicity');
   assert.equal(k('race_sex'), 'sex');
   assert.equal(k('native-country'), 'nationality');
   assert.equal(k('zipper'), null);

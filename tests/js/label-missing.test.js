@@ -341,9 +341,10 @@ test('label-rate flags: exact lines in order', () => {
     'race: label-rate gap not measurable: fewer than two groups of 100 rows',
     "sex x race: y=1 rate 15.0% for 'F' x 'A' vs 60.0% for 'M' x 'A'",
     'y: 4 rows with a missing label are left out of the rates',
+    'race: labels A, B look like codes; the file does not say which group each stands for (name them with --recode race:A=NAME,B=NAME)',
   ]);
   assert.deepEqual(r.findings.slice(at).map((f) => [f.kind, f.severity]), [['label_gap', 'finding'],
-    ['not_measurable', 'note'], ['label_gap', 'finding'], ['label_missing', 'note']]);
+    ['not_measurable', 'note'], ['label_gap', 'finding'], ['label_missing', 'note'], ['coded', 'note']]);
   // with min_group_size 0 every group with a row is compared, as version 2 did
   const all = run(lines(['sex', 'race', 'y'], data), { label: 'y', missing_by_group: false, min_group_size: 0 });
   assert.ok(all.flags.includes("race: y=1 rate 0.0% for 'B' vs 37.5% for 'A'"));

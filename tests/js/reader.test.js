@@ -188,7 +188,7 @@ test('option and override errors: exact messages', () => {
   assert.equal(run('a,b,c,d,e,f\n1,2,3,4,5,6\n', {}, { z: 'sex' }).error,
     "--map: no column named 'z' (columns: a, b, c, d, e...)");
   assert.equal(run('a\n1\n', {}, { a: 'gender' }).error,
-    "--map: unknown kind 'gender' for 'a' (use sex, race, nationality, religion, disability, marital, age, geography, categorical or ignore)");
+    "--map: unknown kind 'gender' for 'a' (use sex, race, ethnicity, nationality, religion, disability, marital, age, geography, categorical or ignore)");
 });
 
 // Pair tables: counts past 255 (the dense cells' carries), dense growth after carries,
