@@ -117,6 +117,7 @@ def cmd_log(args: argparse.Namespace) -> int:
         actor_name=actor(),
         progress=_progress(),
         task=_declared_task(args),
+        weight=args.weight,
     )
     if s["duplicate_of"] is not None:
         print(
@@ -127,9 +128,10 @@ def cmd_log(args: argparse.Namespace) -> int:
     else:
         extra = f", {s['already_stored']} already stored (kept)" if s["already_stored"] else ""
         joined = f", {s['labels_joined']} waiting labels joined" if s["labels_joined"] else ""
+        weighted = f", weighted by {args.weight}" if args.weight else ""
         print(
             f"faircode: logged {s['new']} predictions of {s['model']} version {args.version} "
-            f"(batch {s['batch']}{extra}{joined})",
+            f"(batch {s['batch']}{weighted}{extra}{joined})",
             file=sys.stderr,
         )
     if args.json:
@@ -509,6 +511,12 @@ def add_store_commands(sub: Any) -> None:
         help="attribute to slice by (repeatable)",
     )
     p.add_argument("--at", metavar="COL", help="prediction time column (default: now)")
+    p.add_argument(
+        "--weight",
+        metavar="COL",
+        help="sample (survey) weight column, as evaluate's: the model's reports are weighted "
+        "(every batch of a model has weights, or none does)",
+    )
     p.add_argument("--json", action="store_true", help="print the batch summary as JSON")
     _store_options(p)
     p.set_defaults(func=_run(cmd_log))

@@ -66,6 +66,23 @@ DENOMINATOR_KEYS = (
 )
 
 
+def weighted_keys(task: str, selected: bool = True) -> tuple[str, ...]:
+    """The sample-weight sums :func:`counts_from_rows` gives for ``task`` with labels
+    (and, with ``selected``, a selection rate): what a weighted store keeps per cell and
+    reads back for a report (SPEC 15.1)."""
+    counts = ["n", *(["n_selected"] if selected else []), "n_labelled"]
+    if task == "binary":
+        counts += [k for k in WEIGHTED_COUNT_KEYS if k not in counts]
+    else:
+        counts += list(REGRESSION_SUM_KEYS[1:])
+    keys = []
+    for k in counts:
+        keys.append(f"w_{k}")
+        if k in DENOMINATOR_KEYS:
+            keys.append(f"w2_{k}")
+    return tuple(keys)
+
+
 def weighted(counts: dict[str, np.ndarray]) -> bool:
     """Whether ``counts`` (or an engine result) carries sample-weight sums."""
     return "w_n" in counts

@@ -29,7 +29,7 @@ import pandas as pd
 
 from . import rollup
 from .errors import MonitorInputError
-from .inputs import MAX_MAGNITUDE
+from .inputs import MAX_MAGNITUDE, weights_of
 from .io import file_format, read_table
 from .store import ATTR_SLOTS, SLOT_COLUMNS, Store, model_key
 
@@ -194,6 +194,45 @@ def _not_binary(
             f"0 or 1, but {why}; encode {role}s as 0/1 or declare task: regression in the "
             f"registry; {NOT_WRITTEN}"
         )
+
+
+def prediction_weights(store: Store, key: str) -> list[str | None]:
+    """The ``--weight`` column of each stored (not removed) prediction batch of ``key``,
+    in logging order (None: logged without weights)."""
+    rows = store.query(
+        "SELECT meta FROM batches WHERE model = ? AND kind = 'predictions' ORDER BY id", (key,)
+    )
+    return [json.loads(r[0]).get("weight") for r in rows]
+
+
+def model_weight(store: Store, key: str) -> str | None:
+    """The weight column of a weighted model (its latest prediction batch's), None for
+    an unweighted one or a model without predictions."""
+    weights = prediction_weights(store, key)
+    return weights[-1] if weights else None
+
+
+def _check_weighting(store: Store, key: str, weight: str | None, source: str) -> None:
+    """A model's stored predictions are all weighted or all not (SPEC 15.3): refuse a
+    batch that would mix them."""
+    stored = prediction_weights(store, key)
+    if not stored or (weight is None) == (stored[-1] is None):
+        return
+    count = len(stored)
+    batches = f"{count} stored prediction " + ("batches were" if count > 1 else "batch was")
+    if weight is None:
+        raise MonitorInputError(
+            f"{source}: model {key} is weighted (its {batches} logged with --weight "
+            f"{stored[-1]}) and this batch has no --weight; a model's predictions are all "
+            f"weighted or all not: pass --weight COL, or log it as another model; "
+            f"{NOT_WRITTEN}"
+        )
+    raise MonitorInputError(
+        f"{source}: model {key} is unweighted (its {batches} logged without "
+        f"--weight) and this batch has --weight {weight}; a model's predictions are all "
+        "weighted or all not: log it as another model, or remove those batches first "
+        f"(faircode fairness remove-batch {key} BATCH --reason TEXT); {NOT_WRITTEN}"
+    )
 
 
 def binary_versions(store: Store, key: str) -> set[str]:
@@ -393,10 +432,15 @@ def log_predictions(
     actor_name: str = "unknown",
     progress: Progress = None,
     task: str | None = None,
+    weight: str | None = None,
 ) -> dict[str, Any]:
     """Write one prediction batch; returns a summary (``duplicate_of`` for a re-sent one).
 
-    ``task`` is the task declared in the registry in force (None: inferred)."""
+    ``task`` is the task declared in the registry in force (None: inferred). ``weight``
+    names a column of sample weights (``--weight``, SPEC 15.3), checked as ``evaluate``
+    checks them (:func:`faircode.monitor.inputs.weights_of`); a model's predictions are
+    all weighted or all not, so a batch that differs from the model's stored ones is
+    refused."""
     if not version or not str(version).strip():
         raise MonitorInputError("--version is empty; name the model version being logged")
     if not attrs:
@@ -419,10 +463,14 @@ def log_predictions(
     required.setdefault(pred or score or "", "--pred" if pred else "--score")
     if at_col is not None:
         required.setdefault(at_col, "--at")
+    if weight is not None:
+        if not isinstance(weight, str):
+            raise MonitorInputError(f"--weight: give one column name, got {weight!r}")
+        required.setdefault(weight, "--weight")
     p = Path(path)
     if not p.exists():
         raise MonitorInputError(f"{p}: no such file; check the path")
-    options = {
+    options: dict[str, Any] = {
         "kind": "predictions",
         "model": model_key(model),
         "version": version,
@@ -433,6 +481,8 @@ def log_predictions(
         "decision_threshold": decision_threshold,
         "at": at_col,
     }
+    if weight is not None:  # only then: an unweighted batch keeps its digest
+        options["weight"] = weight
     digest = _digest(p, options)
     frame, fmt, p = _read(p, required)
     source = str(p)
@@ -448,13 +498,19 @@ def log_predictions(
         if task == "binary":
             why = f"model {model_key(model)} is binary (task: binary in the registry)"
             _not_binary(source, fmt, ids, preds, "prediction", pred, why)
+    weights = None
+    if weight is not None:  # evaluate's check and words (SPEC 12.1): every row is scored
+        try:
+            weights = weights_of(frame[weight], weight, source, np.ones(len(frame), dtype=bool))
+        except MonitorInputError as exc:
+            raise MonitorInputError(f"{exc}; {NOT_WRITTEN}") from None
     n = len(frame)
     if at_col is not None:
         at = _times(frame[at_col], at_col, fmt, source, ids)
     else:
         at = np.full(n, int(time.time()), dtype=np.int64)
     day = at // 86400
-    meta = {
+    meta: dict[str, Any] = {
         "file": source,
         "pred": pred,
         "score": score,
@@ -463,6 +519,8 @@ def log_predictions(
         "at": at_col,
         "id": id_col,
     }
+    if weight is not None:
+        meta["weight"] = weight
     with store.transaction():
         key, dup = _begin_batch(store, model, "predictions", digest)
         if dup is not None:
@@ -475,6 +533,7 @@ def log_predictions(
                 "already_stored": n,
                 "labels_joined": 0,
             }
+        _check_weighting(store, key, weight, source)
         slots = _slots(store, key, attrs)
         attr_codes = [_codes(store, key, s, frame[a]) for a, s in zip(attrs, slots)]
         batch = _next_batch(store, key, "predictions", digest, version, n, meta, actor_name)
@@ -491,6 +550,9 @@ def log_predictions(
         if scores is not None:
             columns.append("score")
             varying.append(scores.tolist())
+        if weights is not None:
+            columns.append("weight")
+            varying.append(weights.tolist())
         new = _bulk(
             store,
             "predictions",
@@ -501,21 +563,24 @@ def log_predictions(
             "ON CONFLICT (model, request_id) DO NOTHING",
             progress,
         )
+        weighted = weights is not None
         if new == n:
-            rollup.add_batch(store, key, version, day, dict(zip(slots, attr_codes)), preds)
+            codes = dict(zip(slots, attr_codes))
+            rollup.add_batch(store, key, version, day, codes, preds, weights)
         else:  # some request ids were stored already: count what is really there
-            rollup.rebuild(store, key)
+            rollup.rebuild(store, key, weighted)
         joined = 0
         if store.one("SELECT COUNT(*) FROM orphan_labels WHERE model = ?", (key,)):
             binary = task == "binary" or (
                 task is None and str(version) in binary_versions(store, key)
             )
             _check_waiting_labels(store, key, batch, binary, ids, fmt, source, str(version))
-            rollup.add_label_delta(
+            _, relabelled = rollup.add_label_delta(
                 store,
                 key,
                 "orphan_labels t JOIN predictions p ON t.model = ? AND p.request_id = t.request_id",
                 (key,),
+                weighted,
             )
             joined = store.execute(
                 "UPDATE predictions SET label = o.label, labelled_at = o.at, label_batch = o.batch "
@@ -530,6 +595,8 @@ def log_predictions(
                 "AND p.request_id = orphan_labels.request_id)",
                 (key,),
             )
+            if weighted and relabelled:  # see rollup.add_label_delta
+                rollup.rebuild(store, key, weighted)
         store.execute("UPDATE batches SET rows_new = ? WHERE id = ?", (new, batch))
     return {
         "model": key,
@@ -611,8 +678,13 @@ def log_labels(
                     progress(done, n)
         if task is None and not np.isin(labels, (0.0, 1.0)).all():
             _check_inferred_binary(store, key, ids, fmt, source, label_col)
-        replaced = rollup.add_label_delta(
-            store, key, "incoming_labels t JOIN predictions p ON p.request_id = t.request_id", ()
+        weighted = model_weight(store, key) is not None
+        replaced, relabelled = rollup.add_label_delta(
+            store,
+            key,
+            "incoming_labels t JOIN predictions p ON p.request_id = t.request_id",
+            (),
+            weighted,
         )
         joined = store.execute(
             "UPDATE predictions SET label = t.label, labelled_at = ?, label_batch = ? "
@@ -633,6 +705,8 @@ def log_labels(
             ).rowcount
         )
         store.execute("DELETE FROM incoming_labels")
+        if weighted and relabelled:  # stored labels re-sent: see rollup.add_label_delta
+            rollup.rebuild(store, key, weighted)
         store.execute("UPDATE batches SET rows_new = ? WHERE id = ?", (n, batch))
     return {
         "model": key,
@@ -751,6 +825,7 @@ def remove_batch(
                 f"model {key!r} has no batch {batch} (its latest batches: {known})"
             )
         _, kind, digest, version, rows_in, rows_new, meta = row
+        weighted = model_weight(store, key) is not None  # before the batch is marked removed
         if kind.startswith(REMOVED):
             raise MonitorInputError(
                 f"batch {batch} of model {key} was already removed; see "
@@ -791,7 +866,7 @@ def remove_batch(
             "UPDATE batches SET kind = ?, digest = ? WHERE id = ?",
             (REMOVED + kind, f"{REMOVED}{batch}:{digest}", batch),
         )
-        rollup.rebuild(store, key)
+        rollup.rebuild(store, key, weighted)
         try:
             file = json.loads(meta).get("file")
         except (ValueError, AttributeError):

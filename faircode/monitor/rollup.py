@@ -6,6 +6,11 @@ between the labelled statistics with the new label and with the old one (none, o
 label it replaces). All of it happens in the ingest transaction, so the table always
 equals a ``GROUP BY`` over the stored predictions (:func:`raw_cells` computes that
 directly; a test holds the two equal). Reports aggregate this table, not every row.
+
+A weighted model (its predictions logged with ``--weight``, SPEC 15.3) also keeps the
+sample-weight sums :data:`WSTATS` per cell; every function here takes ``weighted`` and
+touches those columns only then (an unweighted model's stay 0), so an unweighted
+model's ingest writes what it wrote before they existed.
 """
 
 from __future__ import annotations
@@ -15,11 +20,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .store import SLOT_COLUMNS, STAT_COUNTS, STAT_SUMS, Store
+from .store import SLOT_COLUMNS, STAT_COUNTS, STAT_SUMS, STAT_WEIGHTED, Store
 
 STATS = STAT_COUNTS + STAT_SUMS
+WSTATS = STAT_WEIGHTED
 CELL = ("model", "version", "day", *SLOT_COLUMNS)
-_PREDICTION_ONLY = ("n", "n_selected", "n_nonbinary_pred")
+_PREDICTION_ONLY = ("n", "n_selected", "n_nonbinary_pred", "w_n", "w2_n", "w_n_selected")
+
+
+def stats(weighted: bool) -> tuple[str, ...]:
+    """The slice_stats columns a model keeps: the counts and sums, and with sample
+    weights the weighted sums too."""
+    return STATS + WSTATS if weighted else STATS
 
 
 def _one(cond: str) -> str:
@@ -54,6 +66,55 @@ def prediction_exprs(p: str) -> dict[str, str]:
     }
 
 
+def _w(cond: str, value: str) -> str:
+    return f"CASE WHEN {cond} THEN {value} ELSE 0 END"
+
+
+def weighted_label_exprs(p: str, y: str, w: str) -> dict[str, str]:
+    """Per-row SQL expressions of the labelled weighted sums (``w`` the row's weight),
+    the products ``counts.counts_from_rows`` forms (``w * part``, ``w * w * part``), so
+    that each row's term is the same double; a class is "not 1" as there (``<> 1``)."""
+    w2 = f"{w} * {w}"
+    conds = {
+        "n_labelled": f"{y} IS NOT NULL",
+        "n_correct": f"{y} = {p}",
+        "n_label_pos": f"{y} = 1",
+        "n_label_neg": f"{y} <> 1",
+        "n_tp": f"{y} = 1 AND {p} = 1",
+        "n_fp": f"{y} <> 1 AND {p} = 1",
+        "n_fn": f"{y} = 1 AND {p} <> 1",
+        "n_tn": f"{y} <> 1 AND {p} <> 1",
+        "n_pred_pos_labelled": f"{y} IS NOT NULL AND {p} = 1",
+        "n_pred_neg_labelled": f"{y} IS NOT NULL AND {p} <> 1",
+    }
+    out: dict[str, str] = {}
+    for key, cond in conds.items():
+        out[f"w_{key}"] = _w(cond, w)
+        if f"w2_{key}" in WSTATS:
+            out[f"w2_{key}"] = _w(cond, w2)
+    out.update(
+        {
+            "w_sum_abs_error": f"COALESCE({w} * ABS({p} - {y}), 0)",
+            "w_sum_sq_error": f"COALESCE({w} * (({p} - {y}) * ({p} - {y})), 0)",
+            "w_sum_pred_labelled": _w(f"{y} IS NOT NULL", f"{w} * {p}"),
+            "w_sum_label": f"COALESCE({w} * {y}, 0)",
+        }
+    )
+    return out
+
+
+def weighted_prediction_exprs(p: str, w: str) -> dict[str, str]:
+    return {"w_n": w, "w2_n": f"{w} * {w}", "w_n_selected": _w(f"{p} = 1", w)}
+
+
+def row_exprs(p: str, y: str, w: str, weighted: bool) -> dict[str, str]:
+    """Every statistic of a row (prediction ``p``, label ``y``, weight ``w``)."""
+    out = {**prediction_exprs(p), **label_exprs(p, y)}
+    if weighted:
+        out.update({**weighted_prediction_exprs(p, w), **weighted_label_exprs(p, y, w)})
+    return out
+
+
 def _cell_select(alias: str, used: set[int] | None = None) -> tuple[str, str]:
     """(select list, group-by list) of a cell from predictions aliased ``alias``.
 
@@ -69,9 +130,9 @@ def _cell_select(alias: str, used: set[int] | None = None) -> tuple[str, str]:
     return ", ".join(cols), ", ".join(group)
 
 
-def _upsert(select_sql: str) -> str:
-    cols = ", ".join((*CELL, *STATS))
-    update = ", ".join(f"{c} = slice_stats.{c} + excluded.{c}" for c in STATS)
+def _upsert(select_sql: str, columns: tuple[str, ...] = STATS) -> str:
+    cols = ", ".join((*CELL, *columns))
+    update = ", ".join(f"{c} = slice_stats.{c} + excluded.{c}" for c in columns)
     return (
         f"INSERT INTO slice_stats ({cols}) {select_sql} "
         f"ON CONFLICT ({', '.join(CELL)}) DO UPDATE SET {update}"
@@ -85,8 +146,10 @@ def add_batch(
     day: np.ndarray,
     codes: dict[int, np.ndarray],
     pred: np.ndarray,
+    weight: np.ndarray | None = None,
 ) -> None:
-    """Add a prediction batch's cells (every row newly inserted, none labelled yet)."""
+    """Add a prediction batch's cells (every row newly inserted, none labelled yet);
+    with ``weight`` (a weighted model) their weighted sums too."""
     n = len(day)
     frame = pd.DataFrame({"day": day})
     for s, col in enumerate(SLOT_COLUMNS):
@@ -94,60 +157,79 @@ def add_batch(
     frame["n"] = 1
     frame["n_selected"] = (pred == 1).astype(np.int64)
     frame["n_nonbinary_pred"] = (~np.isin(pred, (0.0, 1.0))).astype(np.int64)
-    cells = frame.groupby(["day", *SLOT_COLUMNS], sort=False)[list(_PREDICTION_ONLY)].sum()
+    added = ["n", "n_selected", "n_nonbinary_pred"]
+    if weight is not None:  # the terms of counts.counts_from_rows: w, w * w, w * selected
+        frame["w_n"] = weight
+        frame["w2_n"] = weight * weight
+        frame["w_n_selected"] = weight * (pred == 1)
+        added += ["w_n", "w2_n", "w_n_selected"]
+    cells = frame.groupby(["day", *SLOT_COLUMNS], sort=False)[added].sum()
+    columns = stats(weight is not None)
     rows = []
-    zeros_counts = [0] * (len(STAT_COUNTS) - len(_PREDICTION_ONLY))
-    zeros_sums = [0.0] * len(STAT_SUMS)
     for idx, values in zip(cells.index.tolist(), cells.to_numpy().tolist()):
-        rows.append(
-            (
-                key,
-                version,
-                *[int(v) for v in idx],
-                *[int(v) for v in values],
-                *zeros_counts,
-                *zeros_sums,
-            )
-        )
-    marks = ", ".join("?" for _ in (*CELL, *STATS))
-    store.executemany(_upsert(f"VALUES ({marks})"), rows)
+        row: dict[str, Any] = dict.fromkeys(columns, 0)
+        row.update(zip(added, values))
+        for c in STAT_COUNTS:
+            row[c] = int(row[c])
+        for c in columns[len(STAT_COUNTS) :]:
+            row[c] = float(row[c])
+        rows.append((key, version, *[int(v) for v in idx], *[row[c] for c in columns]))
+    marks = ", ".join("?" for _ in (*CELL, *columns))
+    store.executemany(_upsert(f"VALUES ({marks})", columns), rows)
 
 
-def add_label_delta(store: Store, key: str, source: str, params: tuple[Any, ...]) -> int:
+def add_label_delta(
+    store: Store, key: str, source: str, params: tuple[Any, ...], weighted: bool = False
+) -> tuple[int, int]:
     """Add, per cell, new-label minus old-label statistics for labels about to be written.
 
     ``source`` is a FROM fragment joining the incoming labels ``t`` (columns
     ``request_id``, ``label``) to ``predictions p``; ``params`` fill its placeholders.
     Call it before the predictions' labels change. Returns how many stored labels the
-    incoming ones replace with a different value (one pass over the join for both).
+    incoming ones replace with a different value, and how many joined predictions had
+    a label already (one pass over the join for all of it).
+
+    A weighted model whose stored labels are re-sent must then :func:`rebuild` its
+    cells: subtracting a float sum of weights can leave a residue where the exact sum
+    is 0 (a class whose remaining rows all weigh 0), which would turn an undefined
+    weighted rate into a defined one.
     """
-    new = label_exprs("p.pred", "t.label")
-    old = label_exprs("p.pred", "p.label")
+    new = row_exprs("p.pred", "t.label", "p.weight", weighted)
+    old = row_exprs("p.pred", "p.label", "p.weight", weighted)
+    columns = [c for c in stats(weighted) if c not in _PREDICTION_ONLY]
     used = {int(r[0]) for r in store.query("SELECT slot FROM attributes WHERE model = ?", (key,))}
     cell, group = _cell_select("p", used)
-    deltas = [f"SUM({new[c]}) - SUM({old[c]})" for c in STATS if c not in _PREDICTION_ONLY]
+    deltas = [f"SUM({new[c]}) - SUM({old[c]})" for c in columns]
     replaced = "SUM(CASE WHEN p.label IS NOT NULL AND p.label <> t.label THEN 1 ELSE 0 END)"
+    relabelled = "SUM(CASE WHEN p.label IS NOT NULL THEN 1 ELSE 0 END)"
     rows = store.query(
-        f"SELECT {cell}, {', '.join(deltas)}, {replaced} FROM {source} AND p.model = ? "
-        f"GROUP BY {group}",
+        f"SELECT {cell}, {', '.join(deltas)}, {replaced}, {relabelled} FROM {source} "
+        f"AND p.model = ? GROUP BY {group}",
         (*params, key),
     )
-    marks = ", ".join("?" for _ in (*CELL, *STATS))
-    zeros = (0,) * len(_PREDICTION_ONLY)
+    everything = stats(weighted)
+    marks = ", ".join("?" for _ in (*CELL, *everything))
     n_cell = len(CELL)
-    values = [(*r[:n_cell], *zeros, *r[n_cell:-1]) for r in rows]
-    store.executemany(_upsert(f"VALUES ({marks})"), values)
-    return int(sum(int(r[-1] or 0) for r in rows))
+    values = []
+    for r in rows:
+        delta = dict(zip(columns, r[n_cell:-2]))
+        values.append((*r[:n_cell], *[delta.get(c, 0) for c in everything]))
+    store.executemany(_upsert(f"VALUES ({marks})", everything), values)
+    replaced_n = int(sum(int(r[-2] or 0) for r in rows))
+    relabelled_n = int(sum(int(r[-1] or 0) for r in rows))
+    return replaced_n, relabelled_n
 
 
-def rebuild(store: Store, key: str) -> None:
-    """Recompute a model's cells from its predictions (after an overlapping batch)."""
+def rebuild(store: Store, key: str, weighted: bool = False) -> None:
+    """Recompute a model's cells from its predictions (after an overlapping batch, a
+    removed batch, or re-sent labels of a weighted model)."""
     store.execute("DELETE FROM slice_stats WHERE model = ?", (key,))
-    exprs = {**prediction_exprs("pred"), **label_exprs("pred", "label")}
+    columns = stats(weighted)
+    exprs = row_exprs("pred", "label", "weight", weighted)
     cell, group = _cell_select("predictions")
-    stats = ", ".join(f"SUM({exprs[c]})" for c in STATS)
+    sums = ", ".join(f"SUM({exprs[c]})" for c in columns)
     store.execute(
-        f"INSERT INTO slice_stats ({', '.join((*CELL, *STATS))}) SELECT {cell}, {stats} "
+        f"INSERT INTO slice_stats ({', '.join((*CELL, *columns))}) SELECT {cell}, {sums} "
         f"FROM predictions WHERE predictions.model = ? GROUP BY {group}",  # noqa: S608
         (key,),
     )
@@ -166,8 +248,11 @@ def cells(
     version: str,
     first_day: int | None,
     end_day: int | None,
+    weighted: bool = False,
 ) -> pd.DataFrame:
-    """Statistics per (the given attribute slots, day) of a version, from slice_stats."""
+    """Statistics per (the given attribute slots, day) of a version, from slice_stats
+    (with ``weighted``, the weighted sums too)."""
+    columns = stats(weighted)
     dims = [SLOT_COLUMNS[s] for s in slots] + ["day"]
     where = "model = ? AND version = ?"
     params: list[Any] = [key, version]
@@ -177,24 +262,27 @@ def cells(
     if end_day is not None:
         where += " AND day < ?"
         params.append(end_day)
-    select = ", ".join(dims + [f"{_sum(store, c)} AS {c}" for c in STATS])
+    select = ", ".join(dims + [f"{_sum(store, c)} AS {c}" for c in columns])
     rows = store.query(
         f"SELECT {select} FROM slice_stats WHERE {where} GROUP BY {', '.join(dims)}", params
     )
-    return _frame(rows, dims)
+    return _frame(rows, dims, columns)
 
 
-def raw_cells(store: Store, key: str, slots: list[int], version: str) -> pd.DataFrame:
+def raw_cells(
+    store: Store, key: str, slots: list[int], version: str, weighted: bool = False
+) -> pd.DataFrame:
     """The same statistics by a GROUP BY over every stored prediction (for checking)."""
+    columns = stats(weighted)
     dims = [f"COALESCE({SLOT_COLUMNS[s]}, -1)" for s in slots] + ["day"]
-    exprs = {**prediction_exprs("pred"), **label_exprs("pred", "label")}
+    exprs = row_exprs("pred", "label", "weight", weighted)
     select = ", ".join(
         [f"{d} AS {SLOT_COLUMNS[s]}" for d, s in zip(dims, slots)]
         + ["day"]
         + [
             f"{'CAST(' if c in STAT_COUNTS else ''}SUM({exprs[c]})"
             f"{' AS BIGINT)' if c in STAT_COUNTS else ''} AS {c}"
-            for c in STATS
+            for c in columns
         ]
     )
     rows = store.query(
@@ -202,12 +290,14 @@ def raw_cells(store: Store, key: str, slots: list[int], version: str) -> pd.Data
         f"GROUP BY {', '.join(dims)}",
         (key, version),
     )
-    return _frame(rows, [SLOT_COLUMNS[s] for s in slots] + ["day"])
+    return _frame(rows, [SLOT_COLUMNS[s] for s in slots] + ["day"], columns)
 
 
-def _frame(rows: list[tuple[Any, ...]], dims: list[str]) -> pd.DataFrame:
-    frame = pd.DataFrame.from_records(rows, columns=[*dims, *STATS])
-    for c in STATS:
+def _frame(
+    rows: list[tuple[Any, ...]], dims: list[str], columns: tuple[str, ...] = STATS
+) -> pd.DataFrame:
+    frame = pd.DataFrame.from_records(rows, columns=[*dims, *columns])
+    for c in columns:
         frame[c] = pd.to_numeric(frame[c]).fillna(0).astype("float64")
     for d in dims:
         frame[d] = pd.to_numeric(frame[d]).astype("int64")

@@ -95,15 +95,25 @@ def table_from_rows(
 
 
 def table_from_cube(
-    codes: np.ndarray, score: np.ndarray, pos: np.ndarray, neg: np.ndarray
+    codes: np.ndarray,
+    score: np.ndarray,
+    pos: np.ndarray,
+    neg: np.ndarray,
+    weights: tuple[np.ndarray, ...] | None = None,
 ) -> ScoreTable:
     """The score table from partial counts (e.g. the rows of a SQL ``GROUP BY`` by
-    finer cells), ``codes`` mapping each row to its slice."""
+    finer cells), ``codes`` mapping each row to its slice; ``weights`` the partial sums
+    of the weights of the positives and negatives and of their squares (sample weights)."""
+    extra = None
+    if weights is not None:
+        wpos, wneg, w2pos, w2neg = (np.asarray(w, dtype=np.float64) for w in weights)
+        extra = (wpos, wneg, w2pos, w2neg)
     return _collapse(
         np.asarray(codes, dtype=np.int64),
         np.asarray(score, dtype=np.float64),
         np.asarray(pos, dtype=np.float64),
         np.asarray(neg, dtype=np.float64),
+        extra,
     )
 
 

@@ -47,6 +47,35 @@ STAT_COUNTS = (
     "n_pred_pos_labelled",
 )
 STAT_SUMS = ("sum_abs_error", "sum_sq_error", "sum_pred_labelled", "sum_label")
+#: Sample-weight sums per slice_stats row (migration 3; SPEC 15.1): ``w_<count>`` for
+#: every count of a weighted report, ``w2_<count>`` for each metric's count, and the
+#: weighted regression sums: the keys ``counts.counts_from_rows`` gives with weights.
+#: Kept for a weighted model only; an unweighted model's stay 0 and are never read.
+#: Migration 3 adds exactly these columns: a new sum needs a migration of its own.
+STAT_WEIGHTED = (
+    "w_n",
+    "w2_n",
+    "w_n_selected",
+    "w_n_labelled",
+    "w2_n_labelled",
+    "w_n_correct",
+    "w_n_label_pos",
+    "w2_n_label_pos",
+    "w_n_label_neg",
+    "w2_n_label_neg",
+    "w_n_tp",
+    "w_n_fp",
+    "w_n_fn",
+    "w_n_tn",
+    "w_n_pred_pos_labelled",
+    "w2_n_pred_pos_labelled",
+    "w_n_pred_neg_labelled",
+    "w2_n_pred_neg_labelled",
+    "w_sum_abs_error",
+    "w_sum_sq_error",
+    "w_sum_pred_labelled",
+    "w_sum_label",
+)
 #: How long a writer waits for another writer's lock before giving up (SQLite).
 BUSY_TIMEOUT_S = 120.0
 
@@ -126,6 +155,18 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             # the label batch that wrote a prediction's label (NULL: no label, or a label
             # stored before this migration), so a label batch can be removed (SPEC 15.3)
             "ALTER TABLE predictions ADD COLUMN label_batch {INT}",
+        ],
+    ),
+    (
+        3,
+        [
+            # each prediction's sample weight (NULL: logged without --weight), and the
+            # weighted sums of SPEC 15.1 per cell (0 for an unweighted model)
+            "ALTER TABLE predictions ADD COLUMN weight {REAL}",
+            *(
+                f"ALTER TABLE slice_stats ADD COLUMN {c} {{REAL}} NOT NULL DEFAULT 0"
+                for c in STAT_WEIGHTED
+            ),
         ],
     ),
 ]

@@ -21,7 +21,7 @@ import pandas as pd
 from . import rollup
 from .core import assemble_group, assemble_report
 from .counts import counts_from_cube as _sum_cube
-from .counts import metrics_from_counts
+from .counts import metrics_from_counts, weighted_keys
 from .errors import MonitorInputError
 from .inputs import MAX_MAGNITUDE
 from .registry import Registry
@@ -108,16 +108,23 @@ def _known_model(store: Store, model: str) -> str:
 
 
 def cube(
-    store: Store, key: str, slots: list[int], version: str, since: int | None, until: int | None
+    store: Store,
+    key: str,
+    slots: list[int],
+    version: str,
+    since: int | None,
+    until: int | None,
+    weighted: bool = False,
 ) -> pd.DataFrame:
-    """Sufficient statistics per (attribute codes, day): a GROUP BY over slice_stats.
+    """Sufficient statistics per (attribute codes, day): a GROUP BY over slice_stats
+    (with ``weighted``, the sample-weight sums too).
 
     The window is whole UTC days: ``since`` and ``until`` (epoch seconds, ``until``
     exclusive) are widened to the days that contain them.
     """
     first = None if since is None else since // 86400
     end = None if until is None else (until - 1) // 86400 + 1
-    return rollup.cells(store, key, slots, version, first, end)
+    return rollup.cells(store, key, slots, version, first, end, weighted)
 
 
 def _decoders(store: Store, key: str) -> dict[int, dict[int, Any]]:
@@ -187,6 +194,14 @@ class _Context:
         ]
         self.pred_meta = metas[-1]
         self.all_scored = all(m.get("score") is not None for m in metas)
+        # --weight (SPEC 15.3): ingest keeps a model's batches all weighted or all not
+        if len({m.get("weight") is None for m in metas}) > 1:
+            raise MonitorInputError(
+                f"model {self.key} version {version}: some prediction batches were logged "
+                "with --weight and some without; the store was changed outside faircode"
+            )
+        #: the weight column (the latest batch's, as the prediction column), or None
+        self.weight: str | None = self.pred_meta.get("weight")
         label_meta = store.query(
             "SELECT meta FROM batches WHERE model = ? AND kind = 'labels' ORDER BY id DESC LIMIT 1",
             (self.key,),
@@ -373,22 +388,29 @@ def score_cube(ctx: _Context) -> pd.DataFrame:
     dims = [f"COALESCE({SLOT_COLUMNS[s]}, -1)" for s in ctx.slots]
     where, params = ctx.in_window("label IS NOT NULL AND score IS NOT NULL")
     cols = [SLOT_COLUMNS[s] for s in ctx.slots]
-    select = ", ".join(
-        [f"{d} AS {c}" for d, c in zip(dims, cols, strict=True)]
-        + [
-            "score",
-            "CAST(SUM(CASE WHEN label = 1 THEN 1 ELSE 0 END) AS BIGINT)",
-            "CAST(SUM(CASE WHEN label = 0 THEN 1 ELSE 0 END) AS BIGINT)",
-        ]
-    )
+    sums = [
+        "CAST(SUM(CASE WHEN label = 1 THEN 1 ELSE 0 END) AS BIGINT)",
+        "CAST(SUM(CASE WHEN label = 0 THEN 1 ELSE 0 END) AS BIGINT)",
+    ]
+    values = ["pos", "neg"]
+    if ctx.weight is not None:  # the weights of each class, and their squares (SPEC 12.4)
+        for name, cls, w in (
+            ("wpos", 1, "weight"),
+            ("wneg", 0, "weight"),
+            ("w2pos", 1, "weight * weight"),
+            ("w2neg", 0, "weight * weight"),
+        ):
+            sums.append(f"SUM(CASE WHEN label = {cls} THEN {w} ELSE 0 END)")
+            values.append(name)
+    select = ", ".join([f"{d} AS {c}" for d, c in zip(dims, cols, strict=True)] + ["score", *sums])
     rows = ctx.store.query(
         f"SELECT {select} FROM predictions WHERE {where} GROUP BY {', '.join([*dims, 'score'])}",
         params,
     )
-    frame = pd.DataFrame.from_records(rows, columns=[*cols, "score", "pos", "neg"])
+    frame = pd.DataFrame.from_records(rows, columns=[*cols, "score", *values])
     for c in cols:
         frame[c] = pd.to_numeric(frame[c]).astype("int64")
-    for c in ("score", "pos", "neg"):
+    for c in ("score", *values):
         frame[c] = pd.to_numeric(frame[c]).astype("float64")
     return frame
 
@@ -403,6 +425,8 @@ def _groups(
 ) -> list[dict[str, Any]]:
     keys = BINARY_KEYS if task == "binary" else REGRESSION_KEYS
     has_sel = task == "binary"
+    if ctx.weight is not None:  # evaluate's weighted sums (counts.counts_from_rows)
+        keys = keys + weighted_keys(task, selected=has_sel)
     out = []
     for combo in names:
         ats = []
@@ -419,11 +443,15 @@ def _groups(
         counts = _sum_cube(codes, len(slice_parts), {k: frame[k].to_numpy() for k in keys})
         stats = metrics_from_counts(counts, task)
         if scores is not None and calibration is not None:
+            weights = None
+            if ctx.weight is not None:
+                weights = tuple(scores[c].to_numpy() for c in ("wpos", "wneg", "w2pos", "w2neg"))
             table = table_from_cube(
                 all_codes[len(frame) :],
                 scores["score"].to_numpy(),
                 scores["pos"].to_numpy(),
                 scores["neg"].to_numpy(),
+                weights,
             )
             stats.update(score_metrics(table, len(slice_parts), calibration))
         out.append(
@@ -474,6 +502,8 @@ def _evaluation(ctx: _Context, frame: pd.DataFrame, intersect: bool = False) -> 
             "label": ctx.label_col,
             "score": score,
             "attributes": list(ctx.attrs),
+            # only for a weighted model: an unweighted report keeps its keys (SPEC 12.11)
+            **({"weight": ctx.weight} if ctx.weight is not None else {}),
         },
         prediction=prediction,
         decision_threshold=threshold_d,
@@ -578,7 +608,8 @@ def store_report(
     if target is not None and not (0 < target <= 1):
         raise MonitorInputError(f"--target must be in (0, 1], e.g. 0.99; got {target}")
     ctx = _Context(store, model, registry, version, attrs, since, until)
-    frame = cube(store, ctx.key, ctx.slots, ctx.version, ctx.since, ctx.until)
+    weighted = ctx.weight is not None
+    frame = cube(store, ctx.key, ctx.slots, ctx.version, ctx.since, ctx.until, weighted)
     if frame.empty:
         raise MonitorInputError(
             f"model {model!r} version {ctx.version!r}: no predictions in the window "
