@@ -486,6 +486,22 @@ def _profiled(source: Any, overrides: dict, opts: dict, name: str):
     return summary, analyze_read(summary, checked, options), checked, options
 
 
+def _forced(source, overrides, opts, name, outcome, chosen):
+    """_profiled, with the compared and chosen columns forced (counted whatever their
+    values); one of them missing from the header is named by its own option."""
+    try:
+        return _profiled(source, overrides, opts, name)
+    except InputError as exc:
+        for col in [*outcome, *chosen]:
+            head = f"--map: no column named '{col}'"
+            if str(exc).startswith(head):
+                flag = "--columns" if col in chosen else "scan"
+                raise InputError(
+                    f"{flag}: '{col}' is not a column of {name}{str(exc)[len(head) :]}"
+                ) from None
+        raise
+
+
 def _numeric_bins(weights: dict[str, int]) -> Callable[[str], str | None] | None:
     """NUMERIC_BINS bins of near-equal rows of a numeric column (SPEC 19), labelled by
     the lowest and highest value in each as written; None when a label is not a number."""
@@ -788,7 +804,7 @@ def scan(
             from .reference import load_reference
 
             opts["reference"], _, ref_name = load_reference(reference)
-    summary, result, checked, options = _profiled(source, overrides, opts, name)
+    summary, result, checked, options = _forced(source, overrides, opts, name, outcome, chosen)
     for col in [*outcome, *chosen]:
         if col not in summary.columns:
             flag = "--columns" if col in chosen else "scan"
@@ -798,7 +814,7 @@ def scan(
     if other is not None:
         name_b = name_b or display_name(other)
         other = _reread(other)
-        summary_b, result_b, _, _ = _profiled(other, overrides, opts, name_b)
+        summary_b, result_b, _, _ = _forced(other, overrides, opts, name_b, outcome, chosen)
         dims_b = {d["name"]: d for d in result_b["dimensions"]}
         attrs = [n for n in dims if n in dims_b]
         one_side = [n for n in [*dims, *dims_b] if n not in attrs]
