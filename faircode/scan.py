@@ -49,8 +49,12 @@ DEFAULT_SECONDS = 60.0
 DEFAULT_BEAM = 20
 #: Exact enumeration when (attribute sets) x (distinct tuples) is at most this.
 EXACT_LIMIT = 2_000_000
-#: Permuted tables evaluated at once (bounded memory: tuples x CHUNK counts).
+#: Null tables drawn and evaluated at once: CHUNK, fewer when tuples x CHUNK counts would
+#: pass CHUNK_CELLS (bounded memory).
 CHUNK = 64
+CHUNK_CELLS = 1 << 22
+#: Cells of one attribute set kept as candidates when many tie at the top.
+MAX_TIED = 10_000
 #: Subgroups listed after the worst one.
 RUNNERS_UP = 4
 #: Bins of a chosen numeric column with more labels than max_categorical.
@@ -218,10 +222,14 @@ def _exact_observed(table: Table, sets: _Sets, min_size: int, keep: int) -> list
     for subset, idx, starts, sn, cell_codes in sets.items:
         sy = np.add.reduceat(y[idx], starts, axis=0)[:, 0]
         score = _scores(table, sy[:, None], sn, min_size)[:, 0]
-        top = np.argsort(-score, kind="stable")[: keep * 4]
+        if len(score) > keep:  # the keep best, and every cell tied with the last of them
+            least = np.partition(score, -keep)[-keep]
+            top = np.flatnonzero(score >= least * (1 - 1e-12))[:MAX_TIED]
+        else:
+            top = np.arange(len(score))
         for c in top:
             if score[c] <= 0:
-                break
+                continue
             vals = tuple(int(v) for v in cell_codes[c])
             key = _order_key(float(score[c]), subset, vals, float(sn[c]))
             found.append((key, subset, vals, float(sy[c]), float(sn[c]), float(score[c])))
@@ -339,10 +347,11 @@ def search(
     observed = found[0][5] if found else 0.0
     rng = np.random.default_rng(seed)
     done = hits = 0
-    while done < permutations and complete:
+    chunk = max(1, min(CHUNK, CHUNK_CELLS // max(1, m)))
+    while found and done < permutations and complete:
         if deadline is not None and time.monotonic() > deadline:
             break
-        k = min(CHUNK, permutations - done)
+        k = min(chunk, permutations - done)
         y = _null_tables(table, rng, k)
         if sets is not None:
             maxima = _exact_max(table, sets, y, min_size)
@@ -810,6 +819,9 @@ def scan(
             flag = "--columns" if col in chosen else "scan"
             raise InputError(f"{flag}: '{col}' is not a column of {name}")
     dims = {d["name"]: d for d in result["dimensions"] if d["name"] not in outcome}
+    for col in chosen:
+        if col not in dims:
+            raise InputError(f"--columns: '{col}' is not searched (--map {col}={checked[col]})")
     notes: list[str] = []
     if other is not None:
         name_b = name_b or display_name(other)

@@ -154,6 +154,9 @@ def test_the_time_bound_stops_the_permutations_and_says_so():
     r = search(t, depth=3, min_size=100, permutations=100_000, seed=0, max_seconds=0.2)
     assert 0 < r["permutations_done"] < 100_000
     assert r["seconds"] < 5
+    cut = search(t, depth=3, min_size=100, permutations=99, method="beam", max_seconds=1e-9)
+    assert not cut["complete"] and cut["p"] is None and cut["permutations_done"] == 0
+    assert cut["found"]  # the best found before the bound
 
 
 # ---- the Maximum Subgroup Discrepancy paper's example --------------------------------
