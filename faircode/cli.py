@@ -325,6 +325,13 @@ COMMANDS = {
         "representation drift between two CSV files",
         "Compare the representation of baseline A and current B.",
     ),
+    "scan": (
+        "the worst subgroup: search attribute combinations for the largest gap",
+        "Search conjunctions of attribute values for the subgroup that differs most: "
+        "between two files (A B), between the rows where a column is positive and the "
+        "others (--versus), against a population reference (--reference), or in a "
+        "label's rate (--label). Advisory: never part of the grade or a gate.",
+    ),
     "fairness": (
         "subgroup model performance and fairness disparities",
         "Subgroup model performance, fairness disparities and a CI gate.",
@@ -466,9 +473,107 @@ def _build_fairness(f: argparse.ArgumentParser) -> None:
     add_fairness_commands(f)
 
 
+def _build_scan(c: argparse.ArgumentParser) -> None:
+    from .render import add_format_options
+    from .scan import DEFAULT_BEAM, DEFAULT_DEPTH, DEFAULT_PERMUTATIONS, DEFAULT_SECONDS
+
+    d = Options()
+    c.add_argument("path", metavar="A", help="the table (CSV, Parquet, Arrow; - for stdin)")
+    c.add_argument("path_b", metavar="B", nargs="?", help="a second table: compare A and B")
+    add_format_options(c, "scan")
+    c.add_argument(
+        "--versus",
+        metavar="COL[=VALUE]",
+        help="compare the rows where COL is its positive value (or VALUE) with the others",
+    )
+    c.add_argument(
+        "--reference",
+        metavar="PATH|NAME",
+        help="compare with a population baseline: a column,group,share CSV or us-2019 / us-2024",
+    )
+    c.add_argument("--label", metavar="COL", help="search gaps in COL's positive rate")
+    c.add_argument(
+        "--positive", metavar="VALUE", help="the label's positive value (more than two values)"
+    )
+    c.add_argument(
+        "--prediction",
+        metavar="COL",
+        help="with --label: search gaps in the error rate (COL != label)",
+    )
+    c.add_argument(
+        "--columns", metavar="A,B,...", help="also search these columns (numeric: five bins)"
+    )
+    c.add_argument(
+        "--depth", metavar="N", help=default_help("most conditions in a subgroup", DEFAULT_DEPTH)
+    )
+    c.add_argument(
+        "--min-size",
+        metavar="N",
+        help="fewest rows of a subgroup (default: --min-group-size for a rate, else 0)",
+    )
+    c.add_argument(
+        "--permutations",
+        metavar="N",
+        help=default_help("tables drawn under the null for the p-value", DEFAULT_PERMUTATIONS),
+    )
+    c.add_argument("--seed", metavar="N", help=default_help("seed of the permutations", 0))
+    c.add_argument(
+        "--max-seconds",
+        metavar="S",
+        help=default_help("time bound of the search and the test", f"{DEFAULT_SECONDS:g}"),
+    )
+    c.add_argument(
+        "--method",
+        choices=("auto", "exact", "beam"),
+        default="auto",
+        help="exact enumeration, beam search, or auto (exact when the space is small)",
+    )
+    c.add_argument(
+        "--beam-width",
+        metavar="W",
+        help=default_help("subgroups kept per level of the beam search", DEFAULT_BEAM),
+    )
+    c.add_argument("--alpha", metavar="A", help=default_help("level of the verdict", d.alpha))
+    add_group_options(c)
+    c.add_argument(
+        "--min-group-size",
+        metavar="N",
+        help=default_help("the default --min-size of a rate", d.min_group_size),
+    )
+    c.add_argument(
+        "--max-categorical",
+        metavar="N",
+        help=default_help("most distinct values of a generic categorical", d.max_categorical),
+    )
+    c.add_argument(
+        "--max-groups",
+        metavar="N",
+        dest="max_dimension_groups",
+        help=default_help("drop non-geography dimensions with more groups", d.max_dimension_groups),
+    )
+    c.add_argument(
+        "--score-categoricals",
+        action="store_true",
+        default=None,
+        help="also search columns with few labels that are not demographic",
+    )
+    c.add_argument("--names", metavar="A,B,...", help="column names for a file with no header")
+    c.add_argument("--skip-lines", metavar="N", help="skip N lines before the table")
+    c.add_argument("--delimiter", metavar="D", help="one of , ; tab | : (default: sniffed)")
+    c.add_argument(
+        "--one-column",
+        action="store_true",
+        default=None,
+        help="the table has one column, though its name holds a delimiter",
+    )
+    c.add_argument("--encoding", metavar="NAME", help=f"text encoding (default {d.encoding})")
+    c.set_defaults(func=cmd_scan)
+
+
 BUILDERS = {
     "profile": _build_profile,
     "compare": _build_compare,
+    "scan": _build_scan,
     "fairness": _build_fairness,
     "serve": _build_serve,
 }
@@ -780,6 +885,83 @@ def cmd_compare(args: argparse.Namespace) -> int:
             )
             return EXIT_FAIL
     return _confirmed_exit(result, fail_on)
+
+
+def _number_arg(flag: str, text: str | None, integer: bool, low: float, high: float | None):
+    """A --flag's number, or None when not given; one line naming the range otherwise."""
+    if text is None:
+        return None
+    valid = f"{'integer' if integer else 'number'} {low:g}..{'' if high is None else f'{high:g}'}"
+    try:
+        value = int(text) if integer else float(text)
+    except ValueError:
+        raise InputError(f"{flag}: '{text}' is not a number ({valid})") from None
+    if value < low or (high is not None and value > high) or value != value:
+        raise InputError(f"{flag}: {text} is out of range ({valid})")
+    return value
+
+
+def cmd_scan(args: argparse.Namespace) -> int:
+    """`faircode scan` (SPEC 19): advisory, so its exit code is 0 whatever it finds."""
+    from .render import check_exports, format_of, render_as, write_exports
+    from .scan import MAX_DEPTH, MAX_PERMUTATIONS, scan
+
+    overrides, opts = group_options_from_args(args)
+    for key in (
+        "names",
+        "skip_lines",
+        "delimiter",
+        "encoding",
+        "one_column",
+        "max_categorical",
+        "max_dimension_groups",
+        "score_categoricals",
+        "min_group_size",
+    ):
+        if getattr(args, key, None) is not None:
+            opts[key] = getattr(args, key)
+    if opts.get("names") is not None and not opts["names"].strip(" \t"):
+        raise InputError("--names: give at least one column name")
+    paths = [p for p in (args.path, args.path_b) if p is not None]
+    check_exports(args, paths)
+    kwargs = {}
+    for flag, key, integer, low, high in (
+        ("--depth", "depth", True, 1, MAX_DEPTH),
+        ("--min-size", "min_size", True, 0, None),
+        ("--permutations", "permutations", True, 0, MAX_PERMUTATIONS),
+        ("--seed", "seed", True, 0, 2**32 - 1),
+        ("--max-seconds", "max_seconds", False, 1e-9, None),
+        ("--beam-width", "beam_width", True, 1, None),
+        ("--alpha", "alpha", False, 1e-9, 1 - 1e-9),
+    ):
+        value = _number_arg(flag, getattr(args, key), integer, low, high)
+        if value is not None:
+            kwargs[key] = value
+    columns = None
+    if args.columns is not None:
+        columns = [c.strip(" \t") for c in args.columns.split(",")]
+        if not all(columns):
+            raise InputError(f"--columns: expected A,B,..., got '{args.columns}'")
+    source = "-" if args.path == "-" else args.path
+    result = scan(
+        source,
+        args.path_b,
+        versus=args.versus,
+        reference=args.reference,
+        label=args.label,
+        positive=args.positive,
+        prediction=args.prediction,
+        columns=columns,
+        method=args.method,
+        overrides=overrides,
+        opts=opts,
+        name="<stdin>" if args.path == "-" else args.path,
+        name_b=args.path_b,
+        **kwargs,
+    )
+    sys.stdout.write(render_as("scan", format_of(args), result, name=result._name))
+    write_exports(args, "scan", result, name=result._name)
+    return EXIT_OK
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -180,6 +180,31 @@ def _quoted(labels: list[str]) -> str:
     return text + (", ..." if len(labels) > NO_MATCH_SHOWN else "")
 
 
+def _same(label: str) -> str:
+    return label
+
+
+def expected_shares(
+    dim: dict, entry: dict, years: tuple | None = None
+) -> tuple[Callable[[str], str], dict[str, tuple[str, float]], list[int] | None]:
+    """(key of a dimension label, key -> (label as shown, expected share), the span of a
+    single-year table or None) of a dimension's reference entry (SPEC 9): labels match
+    by key (ASCII case ignored, sex aliases); a single-year table's keys are the
+    dimension's own groups."""
+    single = years is not None and all(_YEAR.fullmatch(g) for g, _ in entry["shares"])
+    expected: dict[str, tuple[str, float]] = {}
+    if single:
+        found = _by_year(entry, years)
+        if found is None:
+            return _same, expected, None
+        shares, span = found
+        return _same, {lab: (lab, share) for lab, share in shares.items()}, span
+    key_of = _key_of(dim)
+    for g, share in entry["shares"]:
+        expected.setdefault(key_of(g), (g, share))
+    return key_of, expected, None
+
+
 def reference_block(
     dim: dict, entry: dict, flag_at: float, years: tuple | None = None
 ) -> tuple[dict, list[tuple]]:
@@ -187,21 +212,10 @@ def reference_block(
     note, (text, (label, count, n, expected)) for a finding. `years`: an age
     dimension's groups by year (analyze._age_years), for a single-year table."""
     n = sum(g["count"] for g in dim["groups"])
-    key_of = _key_of(dim)
-    span = None
-    expected: dict[str, tuple[str, float]] = {}
-    single = years is not None and all(_YEAR.fullmatch(g) for g, _ in entry["shares"])
-    if single:
-        found = _by_year(entry, years)
-        if found is not None:
-            shares, span = found
-            expected = {lab: (lab, share) for lab, share in shares.items()}
-    else:
-        for g, share in entry["shares"]:
-            expected.setdefault(key_of(g), (g, share))
+    key_of, expected, span = expected_shares(dim, entry, years)
     counts: dict[str, tuple[str, int]] = {}
     for g in dim["groups"]:
-        key = g["label"] if single else key_of(g["label"])
+        key = key_of(g["label"])
         label, c = counts.get(key, (g["label"], 0))
         counts[key] = (label, c + g["count"])
     if not counts.keys() & expected.keys():

@@ -739,6 +739,11 @@ RENDERERS: dict[str, dict[str, Renderer | str]] = {
         "csv": "faircode.exports:render_compare_csv",
         "html": "faircode.htmlreport:render_compare_html",
     },
+    "scan": {
+        "text": "faircode.scanreport:render_text",
+        "json": _json,
+        "markdown": "faircode.scanreport:render_markdown",
+    },
     "fairness evaluate": {
         "text": "faircode.monitor.render:render_text",
         "json": "faircode.monitor.render:render_json",

@@ -18,6 +18,7 @@ def test_the_public_api_is_exported():
         "compare",
         "profile",
         "provenance_for",
+        "scan",
         "summarize",
     ]
     a = faircode.profile(DATA / "insurance.csv")

@@ -240,7 +240,8 @@ def test_renderer_registry_lists_each_commands_formats():
     assert formats_of("profile") == ("text", "json", "markdown", "csv", "html")
     assert formats_of("compare") == ("text", "json", "markdown", "csv", "html")
     assert formats_of("fairness evaluate") == FORMATS
-    assert set(RENDERERS) == {"profile", "compare", "fairness evaluate"}
+    assert formats_of("scan") == ("text", "json", "markdown")
+    assert set(RENDERERS) == {"profile", "compare", "scan", "fairness evaluate"}
 
 
 @pytest.mark.parametrize(

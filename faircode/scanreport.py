@@ -1,0 +1,159 @@
+"""The reports of `faircode scan` (SPEC.md section 19): terminal text and Markdown.
+
+Both say the same things in the same order: what was compared, the worst subgroup (its
+rule, rows, effect with its interval, and the p-value calibrated for the search), the
+runners-up, how large the search was, and how to declare the subgroup as a slice. Labels
+and names go through `safetext.shown` (SPEC 0.6): a hostile label cannot move the cursor.
+"""
+
+from __future__ import annotations
+
+from .numerics import fmt
+from .safetext import md_escape, shown
+
+TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
+if TYPE_CHECKING:
+    from typing import Any
+
+QUESTION_WORDS = {
+    "representation": "representation: the share of each subgroup in B vs in A "
+    "(Maximum Subgroup Discrepancy)",
+    "reference": "representation vs a population reference: each subgroup's share of the "
+    "rows vs its expected share",
+    "rate": "rate gap: each subgroup's rate vs the rest of the table",
+}
+
+
+def _rows(n: int) -> str:
+    return f"{n:,} row" if n == 1 else f"{n:,} rows"
+
+
+def _p_text(result: dict) -> str:
+    sub = result["subgroup"]
+    test = result["test"]
+    how = (
+        f"{test['done']} seeded bootstrap samples of the reference"
+        if test["method"] == "bootstrap"
+        else f"{test['done']} seeded permutations"
+    )
+    if sub["p"] is None:
+        return "p-value: not computed (no permutation ran)"
+    verdict = (
+        f"confirmed at alpha {test['alpha']:g}"
+        if sub["verdict"] == "confirmed"
+        else f"possible (p is not below alpha {test['alpha']:g})"
+    )
+    return (
+        f"p = {fmt(sub['p'], 4)}, calibrated for the search ({how}, seed {test['seed']}): {verdict}"
+    )
+
+
+def _compared(result: dict) -> str:
+    c = result["compared"]
+    if result["question"] == "rate":
+        what = f"{c['label']} = '{c['positive']}'"
+        if c.get("prediction"):
+            what = f"errors of {c['prediction']} against {c['label']}"
+        rate = "-" if c["rate"] is None else f"{fmt(c['rate'] * 100, 1)}%"
+        return f"{what}: {_rows(c['rows'])}, overall rate {rate}"
+    a, b = c["a"], c["b"]
+    a_rows = "" if a["rows"] is None else f" ({_rows(a['rows'])})"
+    return f"A = {a['name']}{a_rows}; B = {b['name']} ({_rows(b['rows'])})"
+
+
+def _search_text(result: dict) -> str:
+    s = result["search"]
+    names = ", ".join(a["name"] for a in result["attributes"])
+    how = (
+        "exact enumeration" if s["method"] == "exact" else f"beam search (width {s['beam_width']})"
+    )
+    done = "" if s["complete"] else ", stopped at the time bound"
+    return (
+        f"{how} of {s['evaluated']:,} subgroups (space {s['space']:,}) over "
+        f"{s['attribute_sets']:,} attribute sets of 1 to {s['depth']} of: {names}; "
+        f"min size {s['min_size']}; {fmt(s['seconds'], 2)} s{done}"
+    )
+
+
+def _effect(result: dict, sub: dict) -> str:
+    from .scan import describe_effect
+
+    return describe_effect(result["question"], sub, result["compared"])
+
+
+def render_text(result: dict, *, name: str = "", **_: Any) -> str:
+    out = [f"faircode scan: {name or result['compared'].get('b', {}).get('name', '')}"]
+    out.append(f"Question: {QUESTION_WORDS[result['question']]}")
+    out.append(f"Compared: {_compared(result)}")
+    sub = result["subgroup"]
+    if sub is None:
+        out.append("Worst subgroup: none")
+    else:
+        n_cond = f"{sub['length']} condition{'s' if sub['length'] != 1 else ''}"
+        out.append(f"Worst subgroup: {sub['text']}  ({n_cond}, {_rows(sub['rows'])})")
+        out.append(f"  {_effect(result, sub)}")
+        out.append(f"  {_p_text(result)}")
+        out.append("  (the interval is not adjusted for the search; the p-value is)")
+    if result["runners_up"]:
+        out.append("Next:")
+        for r in result["runners_up"]:
+            out.append(f"  {r['text']}  ({_rows(r['rows'])}): {_effect(result, r)}")
+    out.append(f"Search: {_search_text(result)}")
+    for note in result["notes"]:
+        out.append(f"Note: {note}")
+    if result["declare"] is not None:
+        d = result["declare"]
+        out.append("Advisory: a scan is never part of the grade or a gate. To watch this subgroup:")
+        out.append(f"  {d['profile']}")
+        out.append(
+            "  or a fairness.yaml entry (fairness report --intersect shows the combination):"
+        )
+        out.extend(f"    {line}" for line in d["registry"].rstrip("\n").split("\n"))
+    else:
+        out.append("Advisory: a scan is never part of the grade or a gate.")
+    return "\n".join(map(shown, out)) + "\n"
+
+
+def _md(text: str) -> str:
+    """User text as inert Markdown on one line (safetext.md_escape)."""
+    return md_escape(text)
+
+
+def render_markdown(result: dict, *, name: str = "", **_: Any) -> str:
+    title = name or result["compared"].get("b", {}).get("name", "")
+    out = [f"## faircode scan: {_md(title)}", ""]
+    out.append(f"**Question:** {_md(QUESTION_WORDS[result['question']])}  ")
+    out.append(f"**Compared:** {_md(_compared(result))}")
+    out.append("")
+    sub = result["subgroup"]
+    if sub is None:
+        out.append("No subgroup differs.")
+    else:
+        out.append(f"**Worst subgroup:** {_md(sub['text'])} ({_rows(sub['rows'])})")
+        out.append("")
+        out.append(f"- {_md(_effect(result, sub))}")
+        out.append(f"- {_md(_p_text(result))}")
+        out.append("- the interval is not adjusted for the search; the p-value is")
+    rows = ([sub] if sub else []) + result["runners_up"]
+    if rows:
+        out += [
+            "",
+            "| subgroup | rows | effect (pts) | 95% interval | score |",
+            "|---|---:|---:|---|---:|",
+        ]
+        for r in rows:
+            out.append(
+                f"| {_md(r['text'])} | {r['rows']:,} | {fmt(r['effect'] * 100, 1)} | "
+                f"{fmt(r['ci_low'] * 100, 1)} to {fmt(r['ci_high'] * 100, 1)} | "
+                f"{fmt(r['score'], 4)} |"
+            )
+    out += ["", f"Search: {_md(_search_text(result))}"]
+    for note in result["notes"]:
+        out += ["", f"Note: {_md(note)}"]
+    out += ["", "Advisory: a scan is never part of the grade or a gate."]
+    if result["declare"] is not None:
+        d = result["declare"]
+        out += ["To watch this subgroup:", "", "    " + shown(d["profile"]), ""]
+        out += ["or in `fairness.yaml` (`fairness report --intersect` shows the combination):", ""]
+        out += ["    " + shown(line) for line in d["registry"].rstrip("\n").split("\n")]
+    return "\n".join(out) + "\n"
