@@ -293,6 +293,14 @@ def load(pg: Page, path: Path, timeout: float = 60_000) -> None:
     assert pg.page.text_content("#error") == ""
 
 
+def open_settings(page) -> None:
+    """Open the settings panel (a <details> after the result, closed at first), as a
+    visitor does: its summary clicked."""
+    if not page.evaluate("document.getElementById('settings').open"):
+        page.click("#settings > summary")
+    assert page.is_visible("#controls")
+
+
 def change(pg: Page, action) -> None:
     """Run ``action`` (a control change) and wait for the re-analysis it causes."""
     before = renders(pg.page)
@@ -427,6 +435,7 @@ def test_controls_reanalyse_from_the_summary(site, shots):
     load(pg, path)
     assert reads(page) == 1
     assert page.get_attribute("#results", "data-analysed-in") == "worker"
+    open_settings(page)
     # the analysis worker keeps the merged summary: the page's thread never analyses
     page.evaluate(MAIN_THREAD_ANALYSES)
     # a kind: decile_score declared categorical
@@ -505,6 +514,7 @@ def test_export_json_is_the_cli_json(site, tmp_path):
     assert got["provenance"]["engine"] == "js"
     assert without_engine(got) == without_engine(cli_json("profile", str(path)))
     # with options, a kind, a reference: the same again (provenance records them)
+    open_settings(page)
     change(pg, lambda: page.select_option("select[data-column='decile_score']", "categorical"))
     change(
         pg,
@@ -559,6 +569,7 @@ def test_export_waits_for_the_hash_then_gives_the_same_bytes(site, tmp_path):
     t = timings(page)
     assert t["resultShown"] > 0 and "hashDone" not in t
     # the controls work meanwhile (on the analysis worker), the export still waits
+    open_settings(page)
     change(pg, lambda: page.select_option("select[data-column='decile_score']", "categorical"))
     assert page.get_attribute("#results", "data-hash") == "pending"
     assert page.is_disabled("#download-json")
@@ -596,6 +607,7 @@ def test_without_workers_the_page_reads_and_analyses_on_its_thread(site):
     assert page.get_attribute("#results", "data-analysed-in") == "page"
     assert page.get_attribute("#results", "data-hash") == "done"  # hashed while reading
     assert_shows(page, faircode.profile(path))
+    open_settings(page)
     change(pg, lambda: page.select_option("select[data-column='decile_score']", "categorical"))
     assert_shows(page, faircode.profile(path, {"decile_score": "categorical"}))
     assert reads(page) == 1
@@ -610,6 +622,7 @@ def test_reference_builtin_and_uploaded(site, shots, tmp_path):
     pg = site()
     page = pg.page
     load(pg, path)
+    open_settings(page)
     change(pg, lambda: page.select_option("#reference", "samples/reference-us-2019.csv"))
     table, _, _ = load_reference("us-2019")
     got = assert_shows(page, faircode.profile(path, opts={"reference": table}))
