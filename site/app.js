@@ -513,8 +513,41 @@
     result: null, reference: null, referenceHash: null, job: null, asked: 0,
   };
 
-  function notice(text) { $('notice').textContent = text || ''; }
-  function error(text) { $('error').textContent = text || ''; }
+  /** The settings panel's status line repeats what the last notice or error said: the
+   * live regions (#notice, #error) sit above the result, out of sight of a change made
+   * in the panel. It is not a live region itself (nothing is announced twice). */
+  function mirror(text, isError) {
+    const el = $('settings-status');
+    el.textContent = text;
+    el.classList.toggle('error', isError);
+  }
+  function notice(text) { $('notice').textContent = text || ''; mirror(text || '', false); }
+  function error(text) {
+    $('error').textContent = text || '';
+    if (text) mirror(text, true);
+    else if ($('settings-status').classList.contains('error')) mirror('', false);
+  }
+
+  /** "Read the file again": beside the notice that asks for it, and in the settings. */
+  function showReread(why) {
+    for (const id of ['reread', 'reread-here']) $(id).hidden = why === null;
+    if (why !== null) $('reread').dataset.why = why;
+  }
+
+  /** Whether the settings (and the export buttons) of a read are shown. */
+  const controlsShown = () => !$('settings').hidden;
+  function showControls(shown) {
+    $('settings').hidden = !shown;
+    $('result-tools').hidden = !shown;
+    // a read's result: the file chooser gets compact, the result comes first
+    if (shown) $('panel-profile').classList.add('has-result');
+  }
+
+  /** The progress bar and Cancel show only while a file is read. */
+  function endProgress(how) {
+    $('progress-box').dataset.state = how;
+    $('progress-box').hidden = true;
+  }
 
   function fmtBytes(n) { return (n / 1e6).toFixed(n < 1e7 ? 2 : 0) + ' MB'; }
 
@@ -715,14 +748,13 @@
     const result = answer.result;
     const why = needsReread(overrides, opts, result);
     if (why !== null) return askReread(why, overrides, opts);
-    $('reread').hidden = true;
+    showReread(null);
     if (!await show(result, overrides, opts, answer.chars)) return;
     notice(`Re-analysed from the counts already read (no byte read again): score ${result.overall_score === null ? 'not measured' : result.overall_score}, grade ${result.grade || 'none'}.`);
   }
 
   function askReread(why, overrides, opts) {
-    $('reread').hidden = false;
-    $('reread').dataset.why = why;
+    showReread(why);
     notice(`This change needs the file to be read again: ${why}. Press "Read the file again".`);
     $('results').dataset.stale = 'true';
   }
@@ -738,8 +770,9 @@
    * DRAW_IN_FRAMES) would hold one frame for the whole of its building and layout: for
    * the 1 GB benchmark 110-190 ms to build and 150-300 ms to lay out, for its 100 MB
    * slice 300 ms of layout in the missing-data table alone (8,900 flagged groups).
-   * It is built in two halves, the sections up to "not scored", then label rates,
-   * missing data by group and flags, and put in place at most NODES_PER_FRAME elements
+   * It is built in two halves, the sections up to "not scored" (the score, findings,
+   * dimensions, intersection), then label rates and missing data by group, and put in
+   * place at most NODES_PER_FRAME elements
    * per frame (attachInFrames). The page ends with the same nodes in the same order as
    * one renderProfile() of the whole result (tests/test_site.py compares them).
    * Resolves false when a later show() took over.
@@ -757,8 +790,8 @@
       mount.replaceChildren(V.renderProfile(result, ctx));
     } else {
       mount.setAttribute('aria-busy', 'true');
-      const view = V.renderProfile(Object.assign({}, result, { label_rates: null, missing_by_group: null, flags: [] }), ctx);
-      const first = Array.from(view.children).filter((sec) => !sec.matches('.flags'));
+      const view = V.renderProfile(Object.assign({}, result, { label_rates: null, missing_by_group: null }), ctx);
+      const first = Array.from(view.children);
       view.replaceChildren();
       await breathe();
       if (token !== drawing) return false;
@@ -766,8 +799,8 @@
       if (!await attachInFrames(view, first, token, { left: NODES_PER_FRAME })) return false;
       await breathe();
       if (token !== drawing) return false;
-      const rest = V.renderProfile(Object.assign({}, result, { dimensions: [], intersections: [], unscored: [] }), ctx);
-      const second = Array.from(rest.children).filter((sec) => sec.matches('.label-rates, .missing-by-group, .flags'));
+      const rest = V.renderProfile(Object.assign({}, result, { dimensions: [], intersections: [], unscored: [], findings: [], flags: [] }), ctx);
+      const second = Array.from(rest.children).filter((sec) => sec.matches('.label-rates, .missing-by-group'));
       await breathe();
       if (token !== drawing) return false;
       if (!await attachInFrames(view, second, token, { left: NODES_PER_FRAME })) return false;
@@ -834,7 +867,7 @@
       }
       if (columns.includes(keep)) sel.value = keep;
     }
-    $('controls').hidden = false;
+    showControls(true);
   }
 
   /** Read state.blob with the current settings, then analyse and show; the hash goes
@@ -846,8 +879,8 @@
     let overrides;
     let opts;
     try {
-      overrides = $('controls').hidden ? [] : chosenOverrides();
-      opts = $('controls').hidden ? chosenOptsBeforeControls() : chosenOpts();
+      overrides = controlsShown() ? chosenOverrides() : [];
+      opts = controlsShown() ? chosenOpts() : chosenOptsBeforeControls();
       E.resolveOptions(analysisOpts(opts)); // a bad option is said before any byte is read
     } catch (e) {
       error(e.message);
@@ -860,7 +893,7 @@
     watchLongTasks(job);
     startProgress(blob.size);
     const onProgress = progressUpdater(blob.size, t0);
-    $('reread').hidden = true;
+    showReread(null);
     notice(workerUrl === null && workerWhyNot ? workerWhyNot : `Reading ${state.name} in your browser…`);
     const hashNow = () => { if (workerUrl !== null && !state.hashes.has(blob)) state.hashes.set(blob, hashJob(blob)); };
     job.onCounted = (left) => { if (left <= HASH_AT_PARTS_LEFT) hashNow(); };
@@ -875,10 +908,10 @@
     } catch (e) {
       state.job = null;
       $('results').setAttribute('aria-busy', 'false');
-      if (e.cancelled) { notice('Cancelled: nothing was read to the end.'); $('progress-box').dataset.state = 'cancelled'; return; }
+      if (e.cancelled) { notice('Cancelled: nothing was read to the end.'); endProgress('cancelled'); return; }
       job.onCancel();
       error(e.message);
-      $('progress-box').hidden = true;
+      endProgress('failed');
       return;
     }
     state.job = null;
@@ -892,7 +925,7 @@
     const mount = $('results');
     mount.dataset.reads = String(Number(mount.dataset.reads || 0) + 1);
     onProgress(blob.size, read.shape.n_rows, read.parts);
-    $('progress-box').dataset.state = 'done';
+    endProgress('done');
     const secs = (performance.now() - t0) / 1000;
     mount.dataset.readSeconds = secs.toFixed(3);
     mount.dataset.readParts = String(read.parts);
@@ -900,7 +933,7 @@
     Object.assign(job.timings, prefixed('worker_', read.answer.timings));
     if (read.answer.parseMs !== undefined) job.timings.parse = read.answer.parseMs;
     const columns = read.shape.columns;
-    if ($('controls').hidden || $('kinds').childElementCount !== columns.length ||
+    if (!controlsShown() || $('kinds').childElementCount !== columns.length ||
         Array.from(document.querySelectorAll('#kinds select')).some((s, i) => s.dataset.column !== columns[i])) {
       buildControls(columns, overrides);
     }
@@ -1010,7 +1043,7 @@
     // another file: the shown result's controls and analysis go (its view stays until
     // the new one is drawn, and so does its export)
     if (state.analyst && state.readBlob !== blob) { state.analyst.end(); state.analyst = null; state.shape = null; }
-    $('controls').hidden = true;
+    showControls(false);
     $('kinds').replaceChildren();
     $('cross-a').value = '';
     $('cross-b').value = '';
@@ -1081,7 +1114,7 @@
     if (!fa || !fb) { say('Choose two files, A and B.'); return; }
     let opts;
     try {
-      opts = $('controls').hidden ? chosenOptsBeforeControls() : chosenOpts();
+      opts = controlsShown() ? chosenOpts() : chosenOptsBeforeControls();
       delete opts.cross;
     } catch (e) { say(e.message); return; }
     const results = [];
@@ -1174,6 +1207,9 @@
     $('delimiter').addEventListener('change', () => { if (state.shape) reanalyze(); });
     $('cancel').addEventListener('click', () => { if (state.job) cancelJob(state.job); });
     $('reread').addEventListener('click', readAndShow);
+    $('reread-here').addEventListener('click', readAndShow);
+    // "Settings" in the result's tools opens the panel it jumps to
+    $('to-settings').addEventListener('click', () => { $('settings').open = true; });
     for (const id of ['cross-a', 'cross-b', 'opt-score_categoricals', 'label-col', 'label-positive', 'opt-missing_by_group']) {
       $(id).addEventListener('change', reanalyze);
     }

@@ -368,6 +368,8 @@
           (result.overall_ci ? ` (score ${result.overall_score}, interval ${result.overall_ci[0]}-${result.overall_ci[1]})` : ''))
           : h('p', null, result.dimensions.length ? 'No score: no dimension has enough rows to score.' : 'No score: no demographic column was scored.')));
     view.appendChild(head);
+    // the result first (issue 27): the score, then the findings, then the dimensions
+    view.appendChild(result.findings ? findingList(result) : flagList(result.flags));
     const dims = h('section', { className: 'dims', attrs: { 'aria-label': 'Dimensions' } }, h('h2', null, `Dimensions (${result.dimensions.length})`));
     for (const d of result.dimensions) dims.appendChild(dimensionCard(d));
     view.appendChild(dims);
@@ -375,7 +377,6 @@
     view.appendChild(unscoredList(result));
     if (result.label_rates) view.appendChild(labelRatesSection(result.label_rates));
     if (result.missing_by_group) view.appendChild(missingSection(result.missing_by_group));
-    view.appendChild(result.findings ? findingList(result) : flagList(result.flags));
     return view;
   }
 

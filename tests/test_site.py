@@ -293,6 +293,14 @@ def load(pg: Page, path: Path, timeout: float = 60_000) -> None:
     assert pg.page.text_content("#error") == ""
 
 
+def open_settings(page) -> None:
+    """Open the settings panel (a <details> after the result, closed at first), as a
+    visitor does: its summary clicked."""
+    if not page.evaluate("document.getElementById('settings').open"):
+        page.click("#settings > summary")
+    assert page.is_visible("#controls")
+
+
 def change(pg: Page, action) -> None:
     """Run ``action`` (a control change) and wait for the re-analysis it causes."""
     before = renders(pg.page)
@@ -427,6 +435,7 @@ def test_controls_reanalyse_from_the_summary(site, shots):
     load(pg, path)
     assert reads(page) == 1
     assert page.get_attribute("#results", "data-analysed-in") == "worker"
+    open_settings(page)
     # the analysis worker keeps the merged summary: the page's thread never analyses
     page.evaluate(MAIN_THREAD_ANALYSES)
     # a kind: decile_score declared categorical
@@ -505,6 +514,7 @@ def test_export_json_is_the_cli_json(site, tmp_path):
     assert got["provenance"]["engine"] == "js"
     assert without_engine(got) == without_engine(cli_json("profile", str(path)))
     # with options, a kind, a reference: the same again (provenance records them)
+    open_settings(page)
     change(pg, lambda: page.select_option("select[data-column='decile_score']", "categorical"))
     change(
         pg,
@@ -559,6 +569,7 @@ def test_export_waits_for_the_hash_then_gives_the_same_bytes(site, tmp_path):
     t = timings(page)
     assert t["resultShown"] > 0 and "hashDone" not in t
     # the controls work meanwhile (on the analysis worker), the export still waits
+    open_settings(page)
     change(pg, lambda: page.select_option("select[data-column='decile_score']", "categorical"))
     assert page.get_attribute("#results", "data-hash") == "pending"
     assert page.is_disabled("#download-json")
@@ -596,6 +607,7 @@ def test_without_workers_the_page_reads_and_analyses_on_its_thread(site):
     assert page.get_attribute("#results", "data-analysed-in") == "page"
     assert page.get_attribute("#results", "data-hash") == "done"  # hashed while reading
     assert_shows(page, faircode.profile(path))
+    open_settings(page)
     change(pg, lambda: page.select_option("select[data-column='decile_score']", "categorical"))
     assert_shows(page, faircode.profile(path, {"decile_score": "categorical"}))
     assert reads(page) == 1
@@ -610,6 +622,7 @@ def test_reference_builtin_and_uploaded(site, shots, tmp_path):
     pg = site()
     page = pg.page
     load(pg, path)
+    open_settings(page)
     change(pg, lambda: page.select_option("#reference", "samples/reference-us-2019.csv"))
     table, _, _ = load_reference("us-2019")
     got = assert_shows(page, faircode.profile(path, opts={"reference": table}))
@@ -738,7 +751,8 @@ HOSTILE = [
 ]
 
 
-def test_hostile_labels_render_as_text(site, browser, tmp_path, shots):
+def hostile_csv(tmp_path: Path) -> Path:
+    """A file whose race labels are HOSTILE and whose sex column's name is markup."""
     col = "<b onmouseover=window.__pwned=5>sex"
     rows = [f'"{col}",race']
     for i, label in enumerate(HOSTILE * 30):
@@ -746,6 +760,11 @@ def test_hostile_labels_render_as_text(site, browser, tmp_path, shots):
         rows.append(f'{"Male" if i % 2 else "Female"},"{q}"')
     path = tmp_path / "hostile.csv"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_hostile_labels_render_as_text(site, browser, tmp_path, shots):
+    path = hostile_csv(tmp_path)
     want = faircode.profile(path)
     assert {g["label"] for g in want["dimensions"][1]["groups"]} == set(HOSTILE)
     pg = site()
@@ -774,6 +793,121 @@ def test_hostile_labels_render_as_text(site, browser, tmp_path, shots):
     assert rp.page.locator("#report img, #report script, #report b").count() == 0
     rp.check_clean()
     rp.close()
+
+
+# Where an element is, from the top of the page: the top of its label when it sits in
+# one (a label and its control are one cell of a grid row); inside a scrolled box (the
+# column kinds) its place in the box's content, at most the box's height down, so that
+# neither the box's scrolling nor what it hides reorders the page.
+PAGE_TOP = """const pageTop = (node) => {
+  const el = node.closest('label') || node;
+  let top = el.getBoundingClientRect().top;
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const o = getComputedStyle(p).overflowY;
+    if (o === 'auto' || o === 'scroll') {
+      const b = p.getBoundingClientRect();
+      top = b.top + Math.min(Math.max(top - b.top + p.scrollTop, 0), p.clientHeight);
+    }
+  }
+  return top + window.scrollY; };"""
+
+# Where each focus stop is, in the order the page shows them from the top: the page's
+# header, the file chooser, the result's tools, the result, the settings.
+REGIONS = ["header", "drop", "result-tools", "results", "settings"]
+
+FOCUS_STOP = f"""() => {{ {PAGE_TOP}
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const region = el.closest('#drop, #result-tools, #results, #settings, header.top, .skip');
+  return {{ id: el.id || el.tagName.toLowerCase(), top: pageTop(el),
+    region: region === null ? 'other' : region.matches('header.top, .skip') ? 'header' : region.id,
+    control: !!el.closest('#controls'), summary: el.matches('#settings > summary') }}; }}"""
+
+# Every focusable element of the profile panel in DOM order (the order Tab follows: the
+# page has no positive tabindex), with its place from the top of the page.
+FOCUSABLE_TOPS = f"""() => {{ {PAGE_TOP}
+  const sel = 'a[href], button, input, select, textarea, summary, [tabindex]';
+  const out = [];
+  for (const el of document.querySelectorAll(sel)) {{
+    if (!el.checkVisibility() || el.disabled || el.closest('#panel-compare, footer')) continue;
+    out.push([el.id || el.tagName.toLowerCase() + '.' + el.className, pageTop(el)]);
+  }}
+  return out; }}"""
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_result_comes_before_the_settings(site, tmp_path, shots, width):
+    """Issue 27 item 8: no progress bar or Cancel before a file is chosen (nor after it
+    is read); once read, the score, then the findings, then the dimension cards, all
+    above the settings (a closed panel, opened from the keyboard); focus follows the
+    page from the top, so the result comes before every setting. COMPAS (the bundled
+    sample: the bytes of ../shared/data's) and a file of hostile labels, on a laptop's
+    width and a phone's."""
+    height = 800 if width > 1000 else 812
+    for path in (SAMPLES["compas-scores-two-years.csv"], hostile_csv(tmp_path)):
+        pg = site()
+        page = pg.page
+        page.set_viewport_size({"width": width, "height": height})
+        for hidden in ("#progress-box", "#progress", "#cancel", "#settings", "#result-tools"):
+            assert not page.is_visible(hidden), f"{hidden} shows before a file is chosen"
+        load(pg, path)
+        wait_js(page, "() => document.getElementById('results').dataset.hash === 'done'")
+        assert not page.is_visible("#progress") and not page.is_visible("#cancel")
+        assert page.get_attribute("#progress-box", "data-state") == "done"
+        assert page.is_visible("#settings") and not page.is_visible("#controls")
+        page.evaluate("() => window.scrollTo(0, 0)")
+        box = {
+            name: page.locator(sel).first.bounding_box()
+            for name, sel in (
+                ("score", "#results .ring"),
+                ("grade", "#results .grade-meaning"),
+                ("findings", "#results section.findings"),
+                ("dims", "#results article.dim"),
+                ("settings", "#settings"),
+            )
+        }
+        tops = [box[k]["y"] for k in ("score", "findings", "dims", "settings")]
+        assert tops == sorted(tops) and len(set(tops)) == 4, box
+        assert box["score"]["y"] + box["score"]["height"] <= box["findings"]["y"]
+        # the score's ring (the score and the grade) is on the first screen, its words
+        # (the grade's meaning, the interval) begin there
+        assert box["score"]["y"] + box["score"]["height"] <= height, box["score"]
+        assert box["grade"]["y"] < height, box["grade"]
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 1
+        page.screenshot(path=shots / f"result-first-{width}-{path.stem}.png")
+        # the keyboard, from the top of the page: the settings' summary opens with Enter
+        page.evaluate("() => document.activeElement && document.activeElement.blur()")
+        stops = []
+        for _ in range(400):
+            page.keyboard.press("Tab")
+            stop = page.evaluate(FOCUS_STOP)
+            if stop is None or (stops and stop["id"] == stops[0]["id"]):
+                break  # out of the page, or round again
+            stops.append(stop)
+            if stop["summary"] and not page.evaluate("document.getElementById('settings').open"):
+                page.keyboard.press("Enter")
+                assert page.is_visible("#controls")
+        regions = [s["region"] for s in stops]
+        assert regions[0] == "header" and "other" not in regions, stops
+        assert [REGIONS.index(r) for r in regions] == sorted(REGIONS.index(r) for r in regions)
+        assert {"drop", "result-tools", "settings"} <= set(regions), regions
+        controls = [i for i, s in enumerate(stops) if s["control"]]
+        summary = next(i for i, s in enumerate(stops) if s["summary"])
+        kinds = page.locator("#kinds select").count()
+        assert len(controls) > kinds and summary < controls[0], stops
+        drift = [(a, b) for a, b in zip(stops, stops[1:]) if b["top"] < a["top"] - 1]
+        assert drift == [], f"focus went up the page: {drift}"
+        # and in the DOM: every focusable element, the result's region included, from the
+        # top of the page down
+        page.evaluate(
+            "() => { window.scrollTo(0, 0); document.getElementById('kinds').scrollTop = 0; }"
+        )
+        order = page.evaluate(FOCUSABLE_TOPS)
+        ids = [i for i, _ in order]
+        assert ids.index("download-report") < ids.index("results") < ids.index("opt-min_share")
+        up = [(a, b) for a, b in zip(order, order[1:]) if b[1] < a[1] - 1]
+        assert up == [], f"DOM order goes up the page: {up}"
+        assert page.evaluate("window.__pwned") is None
 
 
 def test_file_url_main_thread_fallback(browser, shots):
