@@ -186,7 +186,10 @@ def gate_lines(report: dict[str, Any]) -> list[str]:
         settle = ""
         if need["per_slice"] is not None:
             a, b = (shown(x) for x in need["slices"])
-            now = " and ".join(f"{c:,}" for c in need["count_now"])
+            # a whole count as is; a weighted effective size (SPEC 12.7) to one decimal
+            now = " and ".join(
+                f"{c:,}" if isinstance(c, int) else f"{c:,.1f}" for c in need["count_now"]
+            )
             settle = (
                 f"; about {need['per_slice']:,} {count_unit(need['metric'])} in each of "
                 f"'{a}' and '{b}' (now {now}) would settle it"
