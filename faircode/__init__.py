@@ -1,8 +1,9 @@
 """faircode: who is, and is not, represented in your data.
 
 The public API: `profile`, `summarize`, `compare`, `scan` (the worst subgroup; it imports
-numpy on use), `provenance_for`, `InputError`, and
-`faircode.monitor.evaluate` (subgroup model performance; it imports pandas on use).
+numpy on use), `audit_ll144` (the NYC Local Law 144 bias-audit pack), `provenance_for`,
+`InputError`, and `faircode.monitor.evaluate` (subgroup model performance; it imports
+pandas on use).
 """
 
 from .compare import compare
@@ -12,4 +13,23 @@ from .provenance import provenance_for
 from .scan import scan
 
 __version__ = "0.1.0"
-__all__ = ["InputError", "__version__", "compare", "profile", "provenance_for", "scan", "summarize"]
+__all__ = [
+    "InputError",
+    "__version__",
+    "audit_ll144",
+    "compare",
+    "profile",
+    "provenance_for",
+    "scan",
+    "summarize",
+]
+
+
+def __getattr__(name: str):
+    """`faircode.audit_ll144`, imported on first use (PEP 562): importing faircode stays
+    as cheap as before (SPEC 20; tests/test_api.py)."""
+    if name == "audit_ll144":
+        from .audit.ll144 import audit_ll144
+
+        return audit_ll144
+    raise AttributeError(f"module 'faircode' has no attribute {name!r}")

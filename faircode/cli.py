@@ -332,6 +332,12 @@ COMMANDS = {
         "others (--versus), against a population reference (--reference), or in a "
         "label's rate (--label). Advisory: never part of the grade or a gate.",
     ),
+    "audit": (
+        "audit packs regulators and reviewers ask for (ll144)",
+        "Documents built from faircode's measurements: ll144, the NYC Local Law 144 "
+        "bias-audit summary (selection or scoring rates and impact ratios by sex, "
+        "race/ethnicity and their intersections).",
+    ),
     "fairness": (
         "subgroup model performance and fairness disparities",
         "Subgroup model performance, fairness disparities and a CI gate.",
@@ -570,10 +576,157 @@ def _build_scan(c: argparse.ArgumentParser) -> None:
     c.set_defaults(func=cmd_scan)
 
 
+def _add_reading_options(c: argparse.ArgumentParser) -> None:
+    """How a table is read (SPEC 0): --names, --skip-lines, --delimiter, --one-column,
+    --encoding."""
+    d = Options()
+    c.add_argument("--names", metavar="A,B,...", help="column names for a file with no header")
+    c.add_argument("--skip-lines", metavar="N", help="skip N lines before the table")
+    c.add_argument("--delimiter", metavar="D", help="one of , ; tab | : (default: sniffed)")
+    c.add_argument(
+        "--one-column",
+        action="store_true",
+        default=None,
+        help="the table has one column, though its name holds a delimiter",
+    )
+    c.add_argument("--encoding", metavar="NAME", help=f"text encoding (default {d.encoding})")
+
+
+#: The reading options `_add_reading_options` adds, as option keys.
+READING_KEYS = ("names", "skip_lines", "delimiter", "encoding", "one_column")
+
+
+def _build_audit(a: argparse.ArgumentParser) -> None:
+    from .options import AUDIT_ALPHA, AUDIT_DATA_SOURCES, AUDIT_RATIO_THRESHOLD
+    from .render import add_format_options
+
+    sub = a.add_subparsers(dest="audit_command", metavar="PACK", parser_class=Parser)
+    sub.required = True
+    p = sub.add_parser(
+        "ll144",
+        help="NYC Local Law 144 bias-audit summary: rates and impact ratios",
+        description="The NYC Local Law 144 bias-audit summary (6 RCNY 5-300 to 5-304) of a "
+        "table of decisions or scores: per sex, race/ethnicity and sex x race/ethnicity "
+        "category the number of individuals, the selection or scoring rate and the impact "
+        "ratio; the unknown category; faircode's intervals and verdicts, marked as beyond "
+        "the law's table. Measurements, not legal advice.",
+    )
+    p.add_argument("path", metavar="FILE", help="the table (CSV, Parquet, Arrow; - for stdin)")
+    _add_html_option(add_format_options(p, "audit ll144"))
+    p.add_argument(
+        "--selected",
+        metavar="COL[=V,...]",
+        help="pass / fail column (1/0, true/false, yes/no, pass/fail), or COL=V,... naming "
+        "the values that mean selected",
+    )
+    p.add_argument(
+        "--score",
+        metavar="COL",
+        help="score column: scoring rate = share strictly above the median of all scores",
+    )
+    p.add_argument(
+        "--exclude-small",
+        action="store_true",
+        help="leave categories under 2%% of the data out of the impact ratios (still "
+        "listed); needs --exclusion-note",
+    )
+    p.add_argument(
+        "--exclusion-note", metavar="TEXT", help="the auditor's reason for --exclude-small"
+    )
+    p.add_argument(
+        "--audit-date", metavar="YYYY-MM-DD", help="the date of the audit (default: today)"
+    )
+    p.add_argument(
+        "--data-source",
+        choices=AUDIT_DATA_SOURCES,
+        help="historical data of the tool's use, or test data",
+    )
+    p.add_argument("--data-note", metavar="TEXT", help="the source and explanation of the data")
+    p.add_argument(
+        "--date-column", metavar="COL", help="a column of ISO dates: the data's first and last"
+    )
+    p.add_argument("--date-range", metavar="FROM,TO", help="the dates of the data, as declared")
+    p.add_argument("--distribution-date", metavar="YYYY-MM-DD", help="the tool's distribution date")
+    p.add_argument(
+        "--ratio-threshold",
+        metavar="X",
+        help=default_help("the faircode additions' four-fifths convention", AUDIT_RATIO_THRESHOLD),
+    )
+    p.add_argument(
+        "--alpha",
+        metavar="A",
+        help=default_help("family-wise level of the faircode additions (Holm)", AUDIT_ALPHA),
+    )
+    add_group_options(p)
+    p.add_argument(
+        "--max-groups",
+        metavar="N",
+        dest="max_dimension_groups",
+        help=default_help(
+            "drop non-geography dimensions with more groups", Options().max_dimension_groups
+        ),
+    )
+    _add_reading_options(p)
+    p.set_defaults(func=cmd_audit_ll144)
+
+
+def _reading_opts(args: argparse.Namespace) -> tuple[dict[str, str], dict]:
+    """(overrides, options) of the group and reading options, as `profile` parses them."""
+    overrides, opts = group_options_from_args(args)
+    for key in (*READING_KEYS, "max_dimension_groups"):
+        if getattr(args, key, None) is not None:
+            opts[key] = getattr(args, key)
+    if opts.get("names") is not None and not opts["names"].strip(" \t"):
+        raise InputError("--names: give at least one column name")
+    return overrides, opts
+
+
+def cmd_audit_ll144(args: argparse.Namespace) -> int:
+    """`faircode audit ll144` (SPEC 20.1): a report, so exit 0 (2 for bad input)."""
+    from .audit.ll144 import audit_ll144
+    from .render import check_exports, format_of, render_as, write_exports
+
+    overrides, opts = _reading_opts(args)
+    check_exports(args, [args.path])
+    date_range = None
+    if args.date_range is not None:
+        date_range = tuple(x.strip(" \t") for x in args.date_range.split(","))
+        if len(date_range) != 2:
+            raise InputError(f"--date-range: expected FROM,TO, got '{args.date_range}'")
+    kwargs = {}
+    for flag, key in (("--ratio-threshold", "ratio_threshold"), ("--alpha", "alpha")):
+        value = _number_arg(flag, getattr(args, key), False, 1e-12, 1.0)
+        if value is not None:
+            kwargs[key] = value
+    result = audit_ll144(
+        "-" if args.path == "-" else args.path,
+        selected=args.selected,
+        score=args.score,
+        exclude_small=args.exclude_small,
+        exclusion_note=args.exclusion_note,
+        audit_date=args.audit_date,
+        data_source=args.data_source,
+        data_note=args.data_note,
+        date_column=args.date_column,
+        date_range=date_range,
+        distribution_date=args.distribution_date,
+        overrides=overrides,
+        opts=opts,
+        name="<stdin>" if args.path == "-" else args.path,
+        **kwargs,
+    )
+    sys.stdout.write(render_as("audit ll144", format_of(args), result))
+    if args.html:
+        _write_html(args, "audit ll144", result)
+    write_exports(args, "audit ll144", result)
+    return EXIT_OK
+
+
 BUILDERS = {
     "profile": _build_profile,
     "compare": _build_compare,
     "scan": _build_scan,
+    "audit": _build_audit,
     "fairness": _build_fairness,
     "serve": _build_serve,
 }

@@ -39,6 +39,15 @@ FAIRNESS_MIN_SAMPLES = 30
 FAIRNESS_RULES = ("interval", "point")
 FAIRNESS_ALPHA = 0.05
 
+#: SPEC 20 audit packs: the four-fifths convention the faircode additions judge an
+#: impact ratio against (not a threshold of Local Law 144), their family-wise level, the
+#: 2% rule of 6 RCNY § 5-301 as an integer test (count * 50 < n: under 2%), and where the
+#: data of a bias audit come from (6 RCNY § 5-302).
+AUDIT_RATIO_THRESHOLD = 0.8
+AUDIT_ALPHA = 0.05
+AUDIT_SMALL_DENOMINATOR = 50
+AUDIT_DATA_SOURCES = ("historical", "test")
+
 #: SPEC 1.1 and 2: the options that decide a column's groups (with `--map`'s overrides);
 #: `fairness evaluate` takes these and no other (SPEC 12.3).
 GROUP_OPTIONS = ("na", "recode", "age_bands", "max_age")

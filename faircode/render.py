@@ -744,6 +744,13 @@ RENDERERS: dict[str, dict[str, Renderer | str]] = {
         "json": _json,
         "markdown": "faircode.scanreport:render_markdown",
     },
+    "audit ll144": {
+        "text": "faircode.audit.ll144doc:render_text",
+        "json": _json,
+        "markdown": "faircode.audit.ll144doc:render_markdown",
+        "csv": "faircode.audit.ll144doc:render_csv",
+        "html": "faircode.audit.ll144doc:render_html",
+    },
     "fairness evaluate": {
         "text": "faircode.monitor.render:render_text",
         "json": "faircode.monitor.render:render_json",

@@ -1,0 +1,494 @@
+"""Audit packs (SPEC 20): `faircode audit ll144`.
+
+The golden tests build a hand-made applicant table whose every number below was worked
+out by hand from the cell counts (the comments show the arithmetic), and compare the
+pack's JSON with it exactly.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from util import DATA, ROOT
+
+import faircode
+from faircode.audit.ll144 import median
+from faircode.render import render_as
+
+COMPAS = DATA / "compas-scores-two-years.csv"
+SCHEMA_LL144 = json.loads((ROOT / "faircode" / "schemas" / "audit-ll144.schema.json").read_text())
+DATE = "2025-06-30"
+
+# ---------------------------------------------------------------------------------------
+# The hand-made applicant table
+#
+# (sex, race, applicants, selected, unselected rows scored 0.6 instead of 0.4). A
+# selected applicant scores 0.9, an unselected one 0.4 (or 0.6 where said).
+CELLS = [
+    ("M", "White", 3500, 1750, 0),
+    ("M", "Black", 1301, 455, 0),
+    ("M", "Hispanic", 600, 300, 0),
+    # no M x Asian applicant: the intersection lists the cell with n = 0
+    ("M", "Native", 100, 20, 0),
+    ("F", "White", 2500, 1000, 0),
+    ("F", "Black", 1300, 390, 100),
+    ("F", "Hispanic", 400, 180, 0),
+    ("F", "Asian", 200, 0, 0),  # exactly 2.0% of 10,000; none selected
+    ("F", "Native", 99, 33, 0),  # F + M Native: 199 = 1.99% of 10,000
+]
+# Unknown category: 30 with no sex (race White, all selected), 20 with no race (sex M,
+# none selected), 5 with neither (2 selected); 7 rows with no decision and no score.
+UNKNOWN = [("", "White", 30, 30), ("M", "NA", 20, 0), ("?", "", 5, 2)]
+NO_OUTCOME = 7
+
+
+def golden_csv() -> bytes:
+    lines = ["id,gender,race,hired,score"]
+    i = 0
+
+    def add(sex, race, hired, score):
+        nonlocal i
+        i += 1
+        lines.append(f"{i},{sex},{race},{hired},{score}")
+
+    for sex, race, n, sel, mid in CELLS:
+        for k in range(n):
+            if k < sel:
+                add(sex, race, "yes" if k % 2 else "1", "0.9")
+            else:
+                add(sex, race, "0" if k % 3 else "no", "0.6" if k - sel < mid else "0.4")
+    for sex, race, n, sel in UNKNOWN:
+        for k in range(n):
+            add(sex, race, 1 if k < sel else 0, "0.9" if k < sel else "0.4")
+    for _ in range(NO_OUTCOME):
+        add("F", "White", "", "")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def row(category, n, positive, rate, ratio, excluded=False, highest=False):
+    return {
+        "category": category,
+        "n": n,
+        "positive": positive,
+        "rate": rate,
+        "impact_ratio": ratio,
+        "excluded": excluded,
+        "highest": highest,
+    }
+
+
+def cell(sex, race, n, positive, rate, ratio, excluded=False, highest=False):
+    return {"sex": sex, "race": race, **row("", n, positive, rate, ratio, excluded, highest)}
+
+
+def without_category(rows):
+    return [{k: v for k, v in r.items() if k != "category"} for r in rows]
+
+
+# Sex: M 3500 + 1301 + 600 + 100 = 5501 applicants, 1750 + 455 + 300 + 20 = 2525
+# selected; F 2500 + 1300 + 400 + 200 + 99 = 4499, 1000 + 390 + 180 + 0 + 33 = 1603.
+SEX_SELECTION = [
+    row("M", 5501, 2525, 0.4590, 1.0, highest=True),  # 2525 / 5501 = 0.459007
+    # 1603 / 4499 = 0.356301; / 0.459007 = (1603 * 5501) / (4499 * 2525) = 0.776243
+    row("F", 4499, 1603, 0.3563, 0.7762),
+]
+# Race, by applicants: White 6000, Black 2601, Hispanic 1000, Asian 200, Native 199.
+# The highest rate is Hispanic's, 480 / 1000 = 0.48.
+RACE_SELECTION = [
+    row("White", 6000, 2750, 0.4583, 0.9549),  # 2750/6000 = 0.458333; /0.48 = 0.954861
+    row("Black", 2601, 845, 0.3249, 0.6768),  # 845/2601 = 0.324875; /0.48 = 0.676823
+    row("Hispanic", 1000, 480, 0.48, 1.0, highest=True),
+    row("Asian", 200, 0, 0.0, 0.0),
+    row("Native", 199, 53, 0.2663, 0.5549),  # 53/199 = 0.266332; /0.48 = 0.554858
+]
+# Intersections, sex order x race order; M x White and M x Hispanic tie at 0.5: the
+# first in order (M x White) is the highest.
+GRID_SELECTION = [
+    cell("M", "White", 3500, 1750, 0.5, 1.0, highest=True),
+    cell("M", "Black", 1301, 455, 0.3497, 0.6995),  # 455/1301 = 0.349731; /0.5 = 0.699462
+    cell("M", "Hispanic", 600, 300, 0.5, 1.0),
+    cell("M", "Asian", 0, 0, None, None),
+    cell("M", "Native", 100, 20, 0.2, 0.4),
+    cell("F", "White", 2500, 1000, 0.4, 0.8),  # exactly 0.8
+    cell("F", "Black", 1300, 390, 0.3, 0.6),
+    cell("F", "Hispanic", 400, 180, 0.45, 0.9),
+    cell("F", "Asian", 200, 0, 0.0, 0.0),
+    cell("F", "Native", 99, 33, 0.3333, 0.6667),  # 33/99 = 1/3; /0.5 = 2/3
+]
+INDIVIDUALS = {
+    "rows": 10062,  # 10,000 + 55 unknown + 7 without an outcome
+    "outcome_missing": 7,
+    "assessed": 10055,
+    "unknown_category": 55,
+    "unknown_sex_only": 30,
+    "unknown_race_only": 20,
+    "unknown_both": 5,
+    "analysed": 10000,
+}
+
+
+@pytest.fixture(scope="module")
+def golden(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("ll144") / "applicants.csv"
+    path.write_bytes(golden_csv())
+    return path
+
+
+def test_golden_selection_rates_and_impact_ratios(golden):
+    r = faircode.audit_ll144(golden, selected="hired", audit_date=DATE)
+    assert r["method"] == "selection"
+    assert r["columns"] == {"sex": "gender", "race": "race"}
+    assert r["individuals"] == INDIVIDUALS
+    assert r["sex"] == SEX_SELECTION
+    assert r["race"] == RACE_SELECTION
+    assert r["intersection"] == without_category(GRID_SELECTION)
+    # |sex| x |race| rows, the empty one listed with n = 0
+    assert len(r["intersection"]) == 2 * 5
+    assert r["exclusion"]["applied"] is False
+    assert r["exclusion"]["excluded"] == {"sex": [], "race": [], "intersection": []}
+    assert any("7 rows with no decision" in n for n in r["notes"])
+
+
+def test_golden_two_percent_exclusion(golden):
+    r = faircode.audit_ll144(
+        golden,
+        selected="hired",
+        exclude_small=True,
+        exclusion_note="categories this small give ratios that mean little",
+        audit_date=DATE,
+    )
+    # Native: 199 * 50 = 9,950 < 10,000, excluded; Asian: 200 * 50 = 10,000, kept
+    race = [dict(r) for r in RACE_SELECTION]
+    race[4].update(impact_ratio=None, excluded=True)
+    assert r["race"] == race
+    assert r["sex"] == SEX_SELECTION  # 4,499 and 5,501 are far above 2%
+    grid = without_category(GRID_SELECTION)
+    for i in (3, 4, 9):  # M x Asian (0), M x Native (100), F x Native (99) are under 2%
+        grid[i].update(impact_ratio=None, excluded=True)
+    assert r["intersection"] == grid
+    assert r["exclusion"] == {
+        "applied": True,
+        "rule": r["exclusion"]["rule"],
+        "note": "categories this small give ratios that mean little",
+        "excluded": {
+            "sex": [],
+            "race": ["Native"],
+            "intersection": [["M", "Asian"], ["M", "Native"], ["F", "Native"]],
+        },
+    }
+    assert "count * 50 < n" in r["exclusion"]["rule"]
+    md = render_as("audit ll144", "markdown", r)
+    assert "excluded (under 2%)" in md
+    assert "categories this small give ratios that mean little" in md
+
+
+def test_golden_scoring_rates(golden):
+    r = faircode.audit_ll144(golden, score="score", audit_date=DATE)
+    # 10,055 scores: 5,795 at 0.4 (5,872 unselected of the table - 100 at 0.6 + 23
+    # unknown), 100 at 0.6, 4,160 at 0.9; the 5,028th is 0.4: the median. Above it
+    # (strictly): the selected and the 100 F x Black at 0.6.
+    assert r["method"] == "scoring"
+    assert r["outcome"]["median"] == 0.4
+    assert r["outcome"]["above"] == "strictly greater than the median"
+    assert r["individuals"] == INDIVIDUALS
+    sex = [dict(x) for x in SEX_SELECTION]
+    # F: 1603 + 100 = 1703 of 4499 = 0.378529; / 0.459007 = 0.824668
+    sex[1].update(positive=1703, rate=0.3785, impact_ratio=0.8247)
+    assert r["sex"] == sex
+    race = [dict(x) for x in RACE_SELECTION]
+    race[1].update(positive=945, rate=0.3633, impact_ratio=0.7569)  # 945/2601; /0.48
+    assert r["race"] == race
+    grid = without_category(GRID_SELECTION)
+    grid[6].update(positive=490, rate=0.3769, impact_ratio=0.7538)  # 490/1300; /0.5
+    assert r["intersection"] == grid
+    md = render_as("audit ll144", "markdown", r)
+    assert "Scoring rate" in md and "Selection rate" not in md
+
+
+def katz(c1, n1, c2, n2):
+    """The Katz log 95% interval, written out independently (math.log, math.exp)."""
+    r = (c1 / n1) / (c2 / n2)
+    se = math.sqrt(1 / c1 - 1 / n1 + 1 / c2 - 1 / n2)
+    return r * math.exp(-1.959963984540054 * se), r * math.exp(1.959963984540054 * se)
+
+
+def test_golden_faircode_additions(golden):
+    r = faircode.audit_ll144(golden, selected="hired", audit_date=DATE)
+    add = r["faircode_additions"]
+    # the family: every ordered pair of a table's compared categories (any might have
+    # come out highest): sex 2 * 1, race 5 * 4, intersection 9 * 8 (M x Asian is empty)
+    assert add["evidence"]["tests"] == 2 + 20 + 72
+    comps = {(c["table"], json.dumps(c["category"])): c for c in add["comparisons"]}
+    assert len(comps) == 1 + 4 + 8  # every compared category but the highest
+    f = comps[("sex", '"F"')]
+    lo, hi = katz(1603, 4499, 2525, 5501)
+    assert f["reference"] == "M"
+    assert abs(f["ci_low"] - lo) < 1e-4 and abs(f["ci_high"] - hi) < 1e-4
+    # 0.7762, but its interval reaches above 0.8 (to 0.815): possible, not confirmed
+    assert hi > 0.8 and f["verdict"] == "possible"
+    black = comps[("race", '"Black"')]
+    lo, hi = katz(845, 2601, 480, 1000)
+    assert abs(black["ci_low"] - lo) < 1e-4 and abs(black["ci_high"] - hi) < 1e-4
+    assert hi < 0.8 and black["verdict"] == "confirmed"  # 0.6768, the interval below 0.8
+    # a category with none selected: Katz's error is undefined; 0 is the lower end and
+    # the upper end is Katz's of the counts with half an applicant added to each cell
+    asian = comps[("race", '"Asian"')]
+    _, hi = katz(0.5, 201, 480.5, 1001)
+    assert asian["impact_ratio"] == 0.0 and asian["ci_low"] == 0.0
+    assert abs(asian["ci_high"] - hi) < 1e-4 and asian["verdict"] == "confirmed"
+    # exactly at 0.8 is not below it: within if the whole interval is, else possible
+    fw = comps[("intersection", '["F", "White"]')]
+    assert fw["impact_ratio"] == 0.8 and fw["p"] == 1.0 and fw["verdict"] == "possible"
+    tie = comps[("intersection", '["M", "Hispanic"]')]
+    assert tie["reference"] == ["M", "White"] and tie["impact_ratio"] == 1.0
+    lo, _ = katz(300, 600, 1750, 3500)
+    assert lo > 0.8 and tie["verdict"] == "within"  # the whole interval is above 0.8
+    # Holm: the adjusted p of the smallest raw p is m times it (capped at 1)
+    assert all(0 <= c["p"] <= 1 for c in comps.values())
+    assert add["evidence"]["confirmed"] == sum(c["verdict"] == "confirmed" for c in comps.values())
+
+
+def test_median_rules():
+    from collections import Counter
+    from fractions import Fraction as F
+
+    assert median(Counter({F(1): 1, F(2): 1, F(3): 1, F(4): 1})) == F(5, 2)
+    assert median(Counter({F(1): 1, F(2): 1, F(3): 1})) == 2
+    assert median(Counter({F("0.1"): 2, F("0.3"): 2})) == F("0.2")  # exact, not 0.2000001
+
+
+def test_median_includes_unknown_category_and_is_strict():
+    # 4 known (scores 1, 2, 3, 4) and 2 of unknown sex scoring 10: the median of all six
+    # is (3 + 4) / 2 = 3.5, so only the 4 of the known is above it.
+    data = "sex,race,s\nF,A,1\nM,A,2\nF,A,3\nM,A,4\n,A,10\n,A,10\n"
+    r = faircode.audit_ll144(io.BytesIO(data.encode()), score="s", audit_date=DATE)
+    assert r["outcome"]["median"] == 3.5
+    assert [(x["category"], x["positive"]) for x in r["sex"]] == [("F", 0), ("M", 1)]
+    assert r["individuals"]["unknown_category"] == 2
+    # ties at the median are not above it
+    data = "sex,race,s\nF,A,5\nM,A,5\nF,A,5\nM,A,9\n"
+    r = faircode.audit_ll144(io.BytesIO(data.encode()), score="s", audit_date=DATE)
+    assert r["outcome"]["median"] == 5
+    assert [x["positive"] for x in r["sex"]] == [0, 1]
+
+
+def test_selected_values_recode_and_na():
+    data = "gender,ethnic_group,stage\nF,A,offer\nM,A,reject\nF,B,interview\nM,B,Unknown\n"
+    src = io.BytesIO(data.encode())
+    r = faircode.audit_ll144(
+        src, selected="stage=offer,interview", audit_date=DATE, opts={"na": [["stage", "Unknown"]]}
+    )
+    assert r["columns"] == {"sex": "gender", "race": "ethnic_group"}
+    assert [(x["category"], x["n"], x["positive"]) for x in r["sex"]] == [("F", 2, 2), ("M", 1, 0)]
+    assert r["individuals"]["outcome_missing"] == 1
+    r2 = faircode.audit_ll144(
+        io.BytesIO(data.encode()),
+        selected="stage",
+        audit_date=DATE,
+        opts={"recode": [["stage", "offer", "1"], ["stage", "interview", "1"],
+                         ["stage", "reject", "0"], ["stage", "Unknown", ""]]},
+    )  # fmt: skip
+    assert r2["sex"] == r["sex"] and r2["intersection"] == r["intersection"]
+
+
+# ---------------------------------------------------------------------------------------
+# The command line: bad input is one line and exit 2
+
+
+def run(*args, cwd=None):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", "faircode", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "args", "says"),
+    [
+        ("a,race,hired\nx,A,1\n", ["--selected", "hired"], "no sex column found"),
+        ("sex,b,hired\nF,x,1\n", ["--selected", "hired"], "--map COLUMN=race"),
+        ("sex,race,hired\nF,A,maybe\n", ["--selected", "hired"], "is not a pass / fail value"),
+        ("sex,race,hired\nF,A,1\n", [], "give one of --selected"),
+        ("sex,race,hired,s\nF,A,1,2\n", ["--selected", "hired", "--score", "s"], "give one of"),
+        ("sex,race,hired\nF,A,1\n", ["--selected", "nope"], "--selected: 'nope' is not a col"),
+        ("sex,race,s\nF,A,high\n", ["--score", "s"], "'high' is not a number"),
+        ("sex,race,hired\nF,A,1\n", ["--selected", "hired", "--exclude-small"], "--exclusion-"),
+        ("sex,race,hired\nF,A,1\n", ["--selected", "hired", "--audit-date", "2025-13-01"], "not a"),
+        (
+            "sex,race,hired,t\nF,A,1,soon\n",
+            ["--selected", "hired", "--date-column", "t"],
+            "'soon' is",
+        ),
+        ("sex,race,hired\n,A,1\n", ["--selected", "hired"], "no individual"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path, data, args, says):
+    path = tmp_path / "t.csv"
+    path.write_text(data)
+    got = run("audit", "ll144", path, *args)
+    assert got.returncode == 2, got.stderr
+    assert got.stdout == ""
+    lines = got.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("faircode: error: "), got.stderr
+    assert says in lines[0]
+    assert "Traceback" not in got.stderr
+
+
+def test_audit_needs_a_pack():
+    got = run("audit")
+    assert got.returncode == 2 and "Traceback" not in got.stderr
+
+
+# ---------------------------------------------------------------------------------------
+# COMPAS: the four formats, reproducible bytes, the same numbers everywhere
+
+
+def compas_args(*extra):
+    return (
+        "audit", "ll144", COMPAS, "--audit-date", DATE, "--data-source", "historical",
+        "--date-column", "compas_screening_date", *extra,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def compas_outputs(tmp_path_factory):
+    d = tmp_path_factory.mktemp("ll144-compas")
+    out = {}
+    for how, flag in (("score", ["--score", "decile_score"]),
+                      ("selected", ["--selected", "score_text=Medium,High"])):  # fmt: skip
+        got = run(*compas_args(*flag, "--json"))
+        assert got.returncode == 0, got.stderr
+        out[how, "json"] = got.stdout
+        paths = {f: d / f"{how}.{f}" for f in ("html", "md", "csv")}
+        got = run(
+            *compas_args(*flag, "--html", paths["html"], "--markdown", paths["md"],
+                         "--csv", paths["csv"]),
+        )  # fmt: skip
+        assert got.returncode == 0, got.stderr
+        out[how, "text"] = got.stdout
+        for f, p in paths.items():
+            out[how, f] = p.read_text(encoding="utf-8")
+        out[how, "html_path"] = paths["html"]
+    return out
+
+
+def test_compas_rates_equal_an_independent_count(compas_outputs):
+    pd = pytest.importorskip("pandas")
+    df = pd.read_csv(COMPAS)
+    above = df["decile_score"] > df["decile_score"].median()
+    by_sex = df.assign(a=above).groupby("sex")["a"].agg(["size", "sum"])
+    by_cell = df.assign(a=above).groupby(["sex", "race"])["a"].agg(["size", "sum"])
+    for how in ("score", "selected"):
+        r = json.loads(compas_outputs[how, "json"])
+        for x in r["sex"]:
+            assert (x["n"], x["positive"]) == tuple(by_sex.loc[x["category"]])
+        for x in r["intersection"]:
+            key = (x["sex"], x["race"])
+            want = tuple(by_cell.loc[key]) if key in by_cell.index else (0, 0)
+            assert (x["n"], x["positive"]) == want
+        assert len(r["intersection"]) == len(r["sex"]) * len(r["race"])
+        assert r["summary"]["data_dates"] == {
+            "from": "2013-01-01",
+            "to": "2014-12-31",
+            "column": "compas_screening_date",
+        }
+    # decile_score > 4 (its median) is exactly score_text Medium or High
+    a, b = (json.loads(compas_outputs[h, "json"]) for h in ("score", "selected"))
+    assert a["outcome"]["median"] == 4
+    assert a["sex"] == b["sex"] and a["race"] == b["race"]
+    assert a["intersection"] == b["intersection"]
+
+
+def test_compas_json_matches_the_schema_and_formats_agree(compas_outputs):
+    jsonschema = pytest.importorskip("jsonschema")
+    for how in ("score", "selected"):
+        r = json.loads(compas_outputs[how, "json"])
+        jsonschema.validate(r, SCHEMA_LL144)
+        assert r["provenance"]["dataset_hash"].startswith("sha256:")
+        assert r["provenance"]["audit"]["audit_date"] == DATE
+        md, html, csv_text = (compas_outputs[how, f] for f in ("md", "html", "csv"))
+        for x in r["race"]:
+            shown = f"{x['rate'] * 100:.2f}%"
+            assert shown in md and shown in html and shown in compas_outputs[how, "text"]
+            assert f"{x['n']:,}" in md and f"{x['n']:,}" in html
+        assert r["provenance"]["dataset_hash"].split(":")[1] in md
+        rows = csv_text.splitlines()
+        assert rows[0].startswith("table,category,sex,race,n,positive,rate,impact_ratio")
+        # one row per category of the three tables and one of the unknown category
+        assert len(rows) == 1 + len(r["sex"]) + len(r["race"]) + len(r["intersection"]) + 1
+        assert "## Beyond the law" in md and ">Beyond the law" in html
+
+
+def test_compas_pack_is_byte_reproducible(compas_outputs, tmp_path):
+    again = run(*compas_args("--score", "decile_score", "--json"))
+    assert again.stdout == compas_outputs["score", "json"]
+    html = tmp_path / "again.html"
+    run(*compas_args("--score", "decile_score", "--html", html))
+    assert html.read_text(encoding="utf-8") == compas_outputs["score", "html"]
+
+
+def test_the_python_api_equals_the_cli(compas_outputs):
+    r = faircode.audit_ll144(
+        str(COMPAS),
+        score="decile_score",
+        audit_date=DATE,
+        data_source="historical",
+        date_column="compas_screening_date",
+    )
+    assert json.loads(json.dumps(r)) == json.loads(compas_outputs["score", "json"])
+    assert r.report("json") == compas_outputs["score", "json"]
+    assert "<iframe" in r._repr_html_()
+
+
+# ---------------------------------------------------------------------------------------
+# The HTML in Chromium: the tables are there, and the page requests nothing but itself
+
+CHROMIUM = os.environ.get("FAIRCODE_CHROMIUM", "/usr/bin/chromium")
+
+
+def test_html_in_chromium_shows_the_tables_and_requests_nothing(compas_outputs, tmp_path):
+    sync = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"Chromium is not installed at {CHROMIUM}")
+    path = compas_outputs["score", "html_path"]
+    r = json.loads(compas_outputs["score", "json"])
+    shots = tmp_path / "screenshots"
+    shots.mkdir()
+    with sync.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1000, "height": 1400})
+        requests, errors = [], []
+        page.on("request", lambda q: requests.append(q.url))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(path.as_uri())
+        tables = page.eval_on_selector_all(
+            "table:not(.facts)",
+            "ts => ts.map(t => [...t.rows].map(r => [...r.cells].map(c => c.innerText)))",
+        )
+        page.screenshot(path=shots / "ll144-compas.png", full_page=True)
+        pdf = page.pdf(format="Letter")
+        browser.close()
+    print(f"\nscreenshot: {shots / 'll144-compas.png'}")
+    assert requests == [path.as_uri()]
+    assert errors == []
+    sex, race, grid = tables[:3]
+    assert sex[0] == ["Category", "Number of applicants", "Scored above median",
+                      "Scoring rate", "Impact ratio"]  # fmt: skip
+    assert [x[0] for x in sex[1:]] == [x["category"] for x in r["sex"]]
+    assert [x[1] for x in race[1:]] == [f"{x['n']:,}" for x in r["race"]]
+    assert len(grid) == 1 + len(r["sex"]) * len(r["race"])
+    assert [x[5] for x in grid[1:]] == [f"{x['impact_ratio']:.4f}" for x in r["intersection"]]
+    # printable: the law's tables on the first page, the additions on the next
+    pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
+    assert pages <= 2, pages
