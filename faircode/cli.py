@@ -333,10 +333,11 @@ COMMANDS = {
         "label's rate (--label). Advisory: never part of the grade or a gate.",
     ),
     "audit": (
-        "audit packs regulators and reviewers ask for (ll144)",
+        "audit packs regulators and reviewers ask for (ll144, datasheet)",
         "Documents built from faircode's measurements: ll144, the NYC Local Law 144 "
         "bias-audit summary (selection or scoring rates and impact ratios by sex, "
-        "race/ethnicity and their intersections).",
+        "race/ethnicity and their intersections); datasheet, the composition questions of "
+        "Datasheets for Datasets, pre-filled from the profile.",
     ),
     "fairness": (
         "subgroup model performance and fairness disparities",
@@ -668,6 +669,25 @@ def _build_audit(a: argparse.ArgumentParser) -> None:
     )
     _add_reading_options(p)
     p.set_defaults(func=cmd_audit_ll144)
+    d = sub.add_parser(
+        "datasheet",
+        help="Datasheets for Datasets: the composition questions, pre-filled",
+        description="The Composition questions of Datasheets for Datasets (Gebru et al.): "
+        "those the data can answer pre-filled from the profile (every number points into "
+        "the profile's JSON), the others listed as questions for the author.",
+    )
+    d.add_argument("path", metavar="FILE", help="the table (CSV, Parquet, Arrow; - for stdin)")
+    _add_html_option(add_format_options(d, "audit datasheet"))
+    d.add_argument("--label", metavar="COL", help="the label column (its rate per group)")
+    d.add_argument(
+        "--positive", metavar="VALUE", help="the label's positive value (more than two values)"
+    )
+    d.add_argument(
+        "--audit-date", metavar="YYYY-MM-DD", help="the document's date (default: today)"
+    )
+    add_group_options(d)
+    _add_reading_options(d)
+    d.set_defaults(func=cmd_audit_datasheet)
 
 
 def _reading_opts(args: argparse.Namespace) -> tuple[dict[str, str], dict]:
@@ -719,6 +739,29 @@ def cmd_audit_ll144(args: argparse.Namespace) -> int:
     if args.html:
         _write_html(args, "audit ll144", result)
     write_exports(args, "audit ll144", result)
+    return EXIT_OK
+
+
+def cmd_audit_datasheet(args: argparse.Namespace) -> int:
+    """`faircode audit datasheet` (SPEC 20.2)."""
+    from .audit.datasheet import audit_datasheet
+    from .render import check_exports, format_of, render_as, write_exports
+
+    overrides, opts = _reading_opts(args)
+    check_exports(args, [args.path])
+    result = audit_datasheet(
+        "-" if args.path == "-" else args.path,
+        label=args.label,
+        positive=args.positive,
+        audit_date=args.audit_date,
+        overrides=overrides,
+        opts=opts,
+        name="<stdin>" if args.path == "-" else args.path,
+    )
+    sys.stdout.write(render_as("audit datasheet", format_of(args), result))
+    if args.html:
+        _write_html(args, "audit datasheet", result)
+    write_exports(args, "audit datasheet", result)
     return EXIT_OK
 
 

@@ -751,6 +751,12 @@ RENDERERS: dict[str, dict[str, Renderer | str]] = {
         "csv": "faircode.audit.ll144doc:render_csv",
         "html": "faircode.audit.ll144doc:render_html",
     },
+    "audit datasheet": {
+        "text": "faircode.audit.datasheet:render_text",
+        "json": _json,
+        "markdown": "faircode.audit.datasheet:render_markdown",
+        "html": "faircode.audit.datasheet:render_html",
+    },
     "fairness evaluate": {
         "text": "faircode.monitor.render:render_text",
         "json": "faircode.monitor.render:render_json",

@@ -492,3 +492,72 @@ def test_html_in_chromium_shows_the_tables_and_requests_nothing(compas_outputs, 
     # printable: the law's tables on the first page, the additions on the next
     pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
     assert pages <= 2, pages
+
+
+# ---------------------------------------------------------------------------------------
+# The datasheet (SPEC 20.2): every measured number is the profile's
+
+SCHEMA_DATASHEET = json.loads(
+    (ROOT / "faircode" / "schemas" / "audit-datasheet.schema.json").read_text()
+)
+
+
+@pytest.fixture(scope="module")
+def compas_datasheet(tmp_path_factory):
+    d = tmp_path_factory.mktemp("datasheet")
+    md = d / "datasheet.md"
+    args = ["audit", "datasheet", COMPAS, "--audit-date", DATE, "--label", "two_year_recid"]
+    got = run(*args, "--json")
+    assert got.returncode == 0, got.stderr
+    again = run(*args, "--markdown", md)
+    assert again.returncode == 0, again.stderr
+    return json.loads(got.stdout), got.stdout, md.read_text(encoding="utf-8"), again.stdout
+
+
+def test_datasheet_numbers_are_the_profiles(compas_datasheet):
+    from faircode.audit.measured import measures_in, resolve
+
+    sheet = compas_datasheet[0]
+    # the profile's JSON, as `faircode profile --json` gives it with the same options
+    got = run("profile", COMPAS, "--label", "two_year_recid", "--json")
+    profile = json.loads(got.stdout)
+    found = measures_in(sheet["answers"])
+    assert len(found) > 100
+    for m in found:
+        assert m["value"] == resolve(profile, m["from"]), m
+    assert {m["from"] for m in found} >= {"/n_rows", "/n_cols", "/label_rates/rate"}
+    # the profile's groups, every one of them, with their counts
+    subpop = next(a for a in sheet["answers"] if a["id"] == "subpopulations")
+    rows = subpop["tables"][0]["rows"]
+    assert len(rows) == sum(len(d["groups"]) for d in profile["dimensions"])
+    assert sheet["provenance"]["params"] == profile["provenance"]["params"]
+    assert sheet["provenance"]["dataset_hash"] == profile["provenance"]["dataset_hash"]
+
+
+def test_datasheet_lists_what_the_data_cannot_answer(compas_datasheet):
+    jsonschema = pytest.importorskip("jsonschema")
+    sheet, text, md, terminal = compas_datasheet
+    jsonschema.validate(sheet, SCHEMA_DATASHEET)
+    by = {a["id"]: a for a in sheet["answers"]}
+    assert len(by) == 15
+    for qid in ("instances", "sample", "relationships", "splits", "external",
+                "confidential", "offensive", "identification"):  # fmt: skip
+        assert by[qid]["answered_by"] == "author" and by[qid]["to_fill"], qid
+    assert by["count"]["answer"] == "7,214 instances (rows) of 53 columns each."
+    assert by["label"]["answered_by"] == "data"
+    assert by["sensitive"]["answered_by"] == "data_and_author"
+    assert sheet["for_the_author"] == [a["id"] for a in sheet["answers"]
+                                       if a["answered_by"] != "data"]  # fmt: skip
+    # the Markdown asks every question and marks each one the author must answer
+    from faircode.safetext import md_escape
+
+    for i, a in enumerate(sheet["answers"], 1):
+        assert f"## {i}. {md_escape(a['question'])}\n" in md
+        assert f"{i}. {a['question']}\n" in terminal
+    assert md.count("**Author: ") == len(sheet["for_the_author"])
+    assert "5,819" in md and "80.7%" in md  # Male: 5,819 rows, 80.7%
+
+
+def test_datasheet_is_reproducible_and_the_api_agrees(compas_datasheet):
+    sheet = faircode.audit_datasheet(str(COMPAS), label="two_year_recid", audit_date=DATE)
+    assert render_as("audit datasheet", "json", sheet) == compas_datasheet[1]

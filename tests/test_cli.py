@@ -241,7 +241,11 @@ def test_renderer_registry_lists_each_commands_formats():
     assert formats_of("compare") == ("text", "json", "markdown", "csv", "html")
     assert formats_of("fairness evaluate") == FORMATS
     assert formats_of("scan") == ("text", "json", "markdown")
-    assert set(RENDERERS) == {"profile", "compare", "scan", "fairness evaluate"}
+    assert formats_of("audit ll144") == FORMATS
+    assert formats_of("audit datasheet") == ("text", "json", "markdown", "html")
+    assert set(RENDERERS) == {
+        "profile", "compare", "scan", "fairness evaluate", "audit ll144", "audit datasheet",
+    }  # fmt: skip
 
 
 @pytest.mark.parametrize(

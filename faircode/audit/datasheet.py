@@ -1,0 +1,471 @@
+"""The datasheet pack (SPEC 20.2): `faircode audit datasheet`.
+
+Gebru et al.'s *Datasheets for Datasets* (arXiv:1803.09010) asks a dataset's creators
+a list of questions; those of its *Composition* section that the data can answer are
+answered here from the profile, every number a measure pointing into the profile's
+JSON (:mod:`faircode.audit.measured`); the others are listed as questions for the
+author, marked as such and never answered for them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import InputError
+from ..numerics import fmt
+from .common import PackResult, iso_date, provenance_block, source_hash, today
+from .measured import cell_text, measure
+
+DATASHEET_FORMAT_VERSION = 1
+SOURCE = (
+    "Gebru, Morgenstern, Vecchione, Wortman Vaughan, Wallach, Daume III and Crawford, "
+    "Datasheets for Datasets (arXiv:1803.09010), the Composition questions"
+)
+#: Who answers: the data alone, the data and then the author, or the author alone.
+ANSWERED_BY = ("data", "data_and_author", "author")
+#: How each kind of dimension is sensitive, as the datasheet's sensitive-data question
+#: lists it.
+SENSITIVE_KINDS = {
+    "sex": "sex or gender",
+    "race": "racial or ethnic origin",
+    "ethnicity": "racial or ethnic origin",
+    "nationality": "national origin or citizenship",
+    "religion": "religious beliefs",
+    "disability": "disability (health)",
+    "marital": "marital status",
+    "age": "age",
+    "geography": "location",
+}
+FOUND_BY = {
+    "name": "by its name",
+    "values": "by its values",
+    "override": "declared with --map",
+    "label_count": "scored by --score-categoricals",
+}
+
+# The Composition questions, in the paper's order: (id, question, answered by).
+QUESTIONS = (
+    ("instances", "What do the instances that comprise the dataset represent (for "
+     "example, documents, photos, people, countries)?", "author"),
+    ("count", "How many instances are there in total (of each type, if appropriate)?",
+     "data"),
+    ("sample", "Does the dataset contain all possible instances or is it a sample (not "
+     "necessarily random) of instances from a larger set? If it is a sample, what is the "
+     "larger set, and is the sample representative of it?", "author"),
+    ("contents", "What data does each instance consist of?", "data_and_author"),
+    ("label", "Is there a label or target associated with each instance?", "author"),
+    ("missing", "Is any information missing from individual instances? If so, describe "
+     "it and explain why it is missing.", "data_and_author"),
+    ("relationships", "Are relationships between individual instances made explicit (for "
+     "example, users' movie ratings, social network links)?", "author"),
+    ("splits", "Are there recommended data splits (for example, training, development or "
+     "validation, testing)?", "author"),
+    ("errors", "Are there any errors, sources of noise, or redundancies in the dataset?",
+     "data_and_author"),
+    ("external", "Is the dataset self-contained, or does it link to or otherwise rely on "
+     "external resources (for example, websites, other datasets)?", "author"),
+    ("confidential", "Does the dataset contain data that might be considered confidential "
+     "(for example, data protected by legal privilege or by doctor-patient "
+     "confidentiality, data that includes the content of non-public communications)?",
+     "author"),
+    ("offensive", "Does the dataset contain data that, if viewed directly, might be "
+     "offensive, insulting, threatening, or might otherwise cause anxiety?", "author"),
+    ("subpopulations", "Does the dataset identify any subpopulations (for example, by age, "
+     "gender)? If so, how are they identified, and what are their distributions within "
+     "the dataset?", "data"),
+    ("identification", "Is it possible to identify individuals, either directly or "
+     "indirectly (in combination with other data), from the dataset?", "author"),
+    ("sensitive", "Does the dataset contain data that might be considered sensitive in "
+     "any way (for example, data that reveals racial or ethnic origins, sexual "
+     "orientations, religious beliefs, political opinions or union memberships, or "
+     "locations; financial or health data; biometric or genetic data; forms of "
+     "government identification; criminal history)?", "data_and_author"),
+)  # fmt: skip
+
+
+class DatasheetResult(PackResult):
+    """``faircode.audit_datasheet``'s result (SPEC 20.2)."""
+
+    __slots__ = ()
+    command = "audit datasheet"
+
+
+def _table(head: list[str], forms: list[str], rows: list[list[Any]]) -> dict:
+    return {"head": head, "forms": forms, "rows": rows}
+
+
+def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, dict]:
+    """The pre-filled answers: {id: {"answer", "tables", "to_fill"}}."""
+    out: dict[str, dict] = {}
+    dims = profile["dimensions"]
+    n_rows = measure(profile, "n_rows")
+    n_cols = measure(profile, "n_cols")
+    kinds = sorted({d["kind"] for d in dims})
+    out["instances"] = {
+        "answer": (
+            f"faircode found demographic columns ({', '.join(kinds)}), so the instances "
+            "may be people; the author says what they are."
+            if dims
+            else None
+        ),
+        "measures": [],
+        "tables": [],
+    }
+    out["count"] = {
+        "answer": f"{n_rows['value']:,} instances (rows) of {n_cols['value']:,} columns each.",
+        "measures": [n_rows, n_cols],
+        "tables": [],
+    }
+    # what each column is, as faircode read it
+    role: dict[str, str] = {c: "other column (not profiled)" for c in columns}
+    if profile.get("label_rates"):
+        role[profile["label_rates"]["label"]] = "the label (--label)"
+    for d in dims:
+        role[d["name"]] = f"demographic dimension: {d['kind']}, found {FOUND_BY[d['detected_by']]}"
+    for u in profile.get("unscored", []):
+        role[u["name"]] = f"categorical, {u['n_groups']} labels (not demographic)"
+    for d in profile.get("dropped", []):
+        why = d.get("why") or (
+            f"more than {d['more_than']:,} distinct labels"
+            if d.get("n_groups") is None and d.get("more_than")
+            else f"{d['n_groups']:,} distinct labels: looks like an identifier or a date"
+        )
+        role[d["name"]] = f"set aside ({why})"
+    out["contents"] = {
+        "answer": f"{n_cols['value']:,} columns; how faircode read each is listed. What "
+        "each column means and how it was collected is the author's to say.",
+        "measures": [n_cols],
+        "tables": [_table(["Column", "As faircode read it"], ["text", "text"],
+                          [[c, role[c]] for c in columns])],
+    }  # fmt: skip
+    label = profile.get("label_rates")
+    if label:
+        rows = [
+            [d["name"], g["label"], measure(profile, "label_rates", "dimensions", i, "groups",
+             j, "n"), measure(profile, "label_rates", "dimensions", i, "groups", j, "rate")]
+            for i, d in enumerate(label["dimensions"]) if not d.get("not_counted")
+            for j, g in enumerate(d["groups"])
+        ]  # fmt: skip
+        n = measure(profile, "label_rates", "n")
+        rate = measure(profile, "label_rates", "rate")
+        missing = measure(profile, "label_rates", "label_missing")
+        out["label"] = {
+            "answer": f"Yes: '{label['label']}' (positive value '{label['positive']}'), "
+            f"positive in {cell_text(rate, 'share')} of {n['value']:,} rows with a label; "
+            f"{missing['value']:,} rows have none. Its rate per group is listed.",
+            "measures": [n, rate, missing],
+            "tables": [_table(["Dimension", "Group", "Rows with a label", "Positive rate"],
+                              ["text", "text", "count", "share"], rows)],
+        }  # fmt: skip
+    else:
+        out["label"] = {"answer": None, "measures": [], "tables": []}
+    # missing information
+    rows = []
+    for i, d in enumerate(dims):
+        rows.append([d["name"], measure(profile, "dimensions", i, "missing_count"),
+                     measure(profile, "dimensions", i, "missing_pct")])  # fmt: skip
+    seen = {d["name"] for d in dims}
+    mbg = profile.get("missing_by_group") or []
+    if mbg and mbg[0].get("columns") is not None:
+        for j, c in enumerate(mbg[0]["columns"]):
+            if c["name"] not in seen:
+                at = ("missing_by_group", 0, "columns", j)
+                rows.append([c["name"], measure(profile, *at, "missing_count"),
+                             measure(profile, *at, "missing_pct")])  # fmt: skip
+    flagged = [
+        (e["dimension"], c["name"], g)
+        for e in mbg if e.get("columns")
+        for c in e["columns"] for g in c["flagged"]
+    ]  # fmt: skip
+    with_missing = [r for r in rows if r[1]["value"]]
+    answer = (
+        f"{len(with_missing)} of the columns listed have missing cells (the profile's "
+        "missing tokens and --na). "
+        if with_missing
+        else "No missing cell in the dimensions and the columns counted. "
+    )
+    if flagged:
+        answer += (
+            f"{len(flagged)} column and group pairs are missing notably more often in one "
+            "group than overall (missing data by group, SPEC 17.5). "
+        )
+    out["missing"] = {
+        "answer": answer.strip(),
+        "measures": [],
+        "tables": [_table(["Column", "Missing cells", "Share of rows"],
+                          ["text", "count", "share"], rows)] if rows else [],
+    }  # fmt: skip
+    # errors and noise faircode can see
+    noise = []
+    for i, d in enumerate(dims):
+        if d["implausible_count"]:
+            noise.append([d["name"], "implausible ages, treated as missing",
+                          measure(profile, "dimensions", i, "implausible_count")])  # fmt: skip
+    for f in profile.get("findings", []):
+        if f["kind"] in ("coded", "contradicted"):
+            noise.append([", ".join(f["dimensions"]) or "-", f["text"], None])
+    out["errors"] = {
+        "answer": (
+            "faircode saw the following; duplicates, label noise and errors of collection "
+            "are the author's to describe."
+            if noise
+            else "faircode saw no implausible age, coded label or contradicted column; "
+            "duplicates, label noise and errors of collection are the author's to describe."
+        ),
+        "measures": [],
+        "tables": [_table(["Column", "What", "Rows"], ["text", "text", "count"], noise)]
+        if noise
+        else [],
+    }
+    # subpopulations and their distributions
+    rows = []
+    for i, d in enumerate(dims):
+        for j, g in enumerate(d["groups"]):
+            rows.append([
+                d["name"], d["kind"], g["label"],
+                measure(profile, "dimensions", i, "groups", j, "count"),
+                measure(profile, "dimensions", i, "groups", j, "share"),
+                measure(profile, "dimensions", i, "groups", j, "ci_low"),
+                measure(profile, "dimensions", i, "groups", j, "ci_high"),
+            ])  # fmt: skip
+    under = [
+        f"{d['name']}: {', '.join(repr(x) for x in d['under_represented'])}"
+        for d in dims
+        if d["under_represented"]
+    ]
+    cells = []
+    for i, inter in enumerate(profile.get("intersections", [])):
+        for j, c in enumerate(inter["cells"]):
+            cells.append([f"{inter['dims'][0]} x {inter['dims'][1]}", f"{c['a']} x {c['b']}",
+                          measure(profile, "intersections", i, "cells", j, "count"),
+                          measure(profile, "intersections", i, "cells", j, "share")])  # fmt: skip
+    tables = []
+    if rows:
+        tables.append(_table(
+            ["Dimension", "Kind", "Group", "Rows", "Share", "95% CI low", "95% CI high"],
+            ["text", "text", "text", "count", "share", "share", "share"], rows))  # fmt: skip
+    if cells:
+        tables.append(_table(["Intersection", "Cell (absent or near-empty)", "Rows", "Share"],
+                             ["text", "text", "count", "share"], cells))  # fmt: skip
+    out["subpopulations"] = {
+        "answer": (
+            f"Yes: {len(dims)} demographic dimensions ("
+            + "; ".join(f"{d['name']}: {d['kind']}, {FOUND_BY[d['detected_by']]}" for d in dims)
+            + "); their groups' shares (Wilson 95% intervals) are listed"
+            + (f"; under-represented (below {fmt(min_share * 100, 1)}%): " + "; ".join(under)
+               if under else "")
+            + "."
+            if dims
+            else "faircode detected no demographic column (declare one with --map COL=KIND)."
+        ),
+        "measures": [],
+        "tables": tables,
+    }  # fmt: skip
+    wide = [d for d in profile.get("dropped", []) if d.get("n_groups")]
+    out["identification"] = {
+        "answer": (
+            "Columns with many distinct values that faircode set aside (possible "
+            "identifiers or dates): "
+            + ", ".join(f"{d['name']} ({d['n_groups']:,} values)" for d in wide)
+            + ". Whether individuals can be identified is the author's to answer."
+            if wide
+            else None
+        ),
+        "measures": [
+            measure(profile, "dropped", k, "n_groups")
+            for k, d in enumerate(profile.get("dropped", []))
+            if d.get("n_groups")
+        ],
+        "tables": [],
+    }
+    found = [
+        [d["name"], SENSITIVE_KINDS.get(d["kind"], d["kind"]), FOUND_BY[d["detected_by"]],
+         measure(profile, "dimensions", i, "n_groups")]
+        for i, d in enumerate(dims) if d["kind"] in SENSITIVE_KINDS
+    ]  # fmt: skip
+    out["sensitive"] = {
+        "answer": (
+            f"Yes: {len(found)} columns reveal {', '.join(sorted({r[1] for r in found}))}. "
+            "faircode finds these by column names and values (SPEC 1); financial, health, "
+            "biometric, criminal-history data and identifiers it cannot recognise are the "
+            "author's to list."
+            if found
+            else "faircode found no column of a sensitive kind by its names and values "
+            "(SPEC 1); the author lists any it cannot recognise."
+        ),
+        "measures": [],
+        "tables": [_table(["Column", "Reveals", "Found", "Groups"],
+                          ["text", "text", "text", "count"], found)] if found else [],
+    }  # fmt: skip
+    return out
+
+
+def audit_datasheet(
+    source: Any,
+    *,
+    label: str | None = None,
+    positive: str | None = None,
+    audit_date: str | None = None,
+    overrides: dict[str, str] | None = None,
+    opts: dict | None = None,
+    name: str | None = None,
+) -> DatasheetResult:
+    """The Composition section of a datasheet, pre-filled from the profile (SPEC 20.2).
+
+    Parameters
+    ----------
+    source : path, file object or DataFrame
+        The table, read as ``faircode.profile`` reads it.
+    label, positive : str, optional
+        The label column (and its positive value) answering "is there a label?"
+        (SPEC 17).
+    audit_date : str, optional
+        ``YYYY-MM-DD``, the document's date; default today.
+    overrides, opts : dict, optional
+        ``--map`` kinds and the profile's options, as for ``faircode.profile``.
+
+    Returns
+    -------
+    DatasheetResult
+        A dict (``faircode/schemas/audit-datasheet.schema.json``): ``answers`` in the
+        paper's order, each ``answered_by`` data, data_and_author or author; every number
+        a measure ``{"value", "from"}`` whose ``from`` points into the profile's JSON.
+
+    Examples
+    --------
+    >>> import pandas as pd, faircode
+    >>> df = pd.DataFrame({"sex": ["F", "M", "M"] * 40, "score": range(120)})
+    >>> d = faircode.audit_datasheet(df, audit_date="2025-01-31")
+    >>> [a["id"] for a in d["answers"] if a["answered_by"] == "data"]
+    ['count', 'subpopulations']
+    >>> d["answers"][1]["answer"]
+    '120 instances (rows) of 2 columns each.'
+    """
+    from ..profiler import analyze_read, display_name, summarize
+    from ..scan import _reread
+
+    audit_date = iso_date(audit_date, "--audit-date") if audit_date is not None else today()
+    opts = dict(opts or {})
+    for key in ("reference", "proxy_hints", "cross"):
+        if opts.get(key):
+            raise InputError(f"audit datasheet: --{key.replace('_', '-')} is not an option here")
+    if label is not None:
+        opts["label"] = label
+    if positive is not None:
+        opts["positive"] = positive
+    overrides = dict(overrides or {})
+    name = name or display_name(source)
+    source = _reread(source)
+    digest, note = source_hash(source)
+    summary, checked, options = summarize(source, overrides, opts, name=name)
+    profile = analyze_read(summary, checked, options)
+    prefilled = _answers(profile, list(summary.columns), options.min_share)
+    answers = []
+    for qid, question, who in QUESTIONS:
+        got = prefilled.get(qid, {"answer": None, "measures": [], "tables": []})
+        if qid == "label" and got["answer"] is not None:
+            who = "data"
+        answered_by = who if got["answer"] is not None or who == "author" else "author"
+        answers.append(
+            {
+                "id": qid,
+                "question": question,
+                "answered_by": answered_by,
+                "answer": got["answer"],
+                "measures": got["measures"],
+                "tables": got["tables"],
+                "to_fill": None if answered_by == "data" else _to_fill(qid, answered_by),
+            }
+        )
+    from .. import __version__
+
+    result = {
+        "kind": "faircode.audit.datasheet",
+        "format_version": DATASHEET_FORMAT_VERSION,
+        "title": "Datasheet: composition",
+        "source": SOURCE,
+        "summary": {"file": name, "audit_date": audit_date, "tool": f"faircode {__version__}"},
+        "answers": answers,
+        "for_the_author": [a["id"] for a in answers if a["answered_by"] != "data"],
+        "provenance": provenance_block(
+            digest,
+            note,
+            options.params(),
+            overrides,
+            {"audit_date": audit_date, "label": label, "positive": positive},
+        ),
+    }
+    return DatasheetResult(result, name=name)
+
+
+def _to_fill(qid: str, who: str) -> str:
+    if who == "author":
+        return "to be answered by the dataset's author: the data cannot say"
+    return "to be completed by the dataset's author: faircode pre-filled what the data shows"
+
+
+# ---- the reports ------------------------------------------------------------------------
+
+WHO = {
+    "data": "Answered from the data.",
+    "data_and_author": "Pre-filled from the data; the author completes it.",
+    "author": "For the author: the data cannot answer it.",
+}
+
+
+def blocks(r: dict) -> list[tuple]:
+    s = r["summary"]
+    prov = r.get("provenance") or {}
+    out: list[tuple] = [
+        ("title", f"{r['title']}: {s['file']}"),
+        (
+            "p",
+            f"Answers to the questions of {r['source']}, pre-filled by {s['tool']} on "
+            f"{s['audit_date']} from the data's profile. A question the data cannot answer "
+            "is marked for the author and left blank.",
+        ),  # fmt: skip
+        (
+            "facts",
+            [
+                ("Data file", s["file"]),
+                ("Date", s["audit_date"]),
+                ("Tool", s["tool"]),
+                (
+                    "Dataset SHA-256",
+                    prov.get("dataset_hash") or prov.get("dataset_hash_note") or "-",
+                ),
+            ],
+        ),  # fmt: skip
+    ]
+    for i, a in enumerate(r["answers"], 1):
+        out.append(("h2", f"{i}. {a['question']}"))
+        out.append(("p", WHO[a["answered_by"]]))
+        if a["answer"]:
+            out.append(("p", a["answer"]))
+        for t in a["tables"]:
+            out.append((
+                "table", t["head"],
+                "".join("r" if f != "text" else "l" for f in t["forms"]),
+                [[cell_text(c, f) for c, f in zip(row, t["forms"])] for row in t["rows"]],
+            ))  # fmt: skip
+        if a["to_fill"]:
+            out.append(("mark", f"Author: {a['to_fill']}."))
+    return out
+
+
+def render_text(result: dict, **_: Any) -> str:
+    from .doc import render_text as draw
+
+    return draw(blocks(result))
+
+
+def render_markdown(result: dict, **_: Any) -> str:
+    from .doc import render_markdown as draw
+
+    return draw(blocks(result))
+
+
+def render_html(result: dict, **_: Any) -> str:
+    from .doc import render_html as draw
+
+    return draw(blocks(result), f"{result['title']}: {result['summary']['file']}")

@@ -1,0 +1,76 @@
+"""Measured numbers that point at the profile they come from (SPEC 20).
+
+A pack that restates the profile (the datasheet, Article 10) never recomputes a number:
+each one is a *measure* ``{"value": v, "from": "/json/pointer"}`` whose pointer (RFC
+6901) locates it in the profile's JSON, the ``faircode profile --json`` of the same file
+with the options recorded in the pack's provenance. A test walks every measure of a
+pack and resolves its pointer; a reader can do the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def pointer(*parts: str | int) -> str:
+    """The RFC 6901 JSON pointer of a path of keys and indexes."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def resolve(doc: Any, ptr: str) -> Any:
+    """The value at JSON pointer ``ptr`` in ``doc`` (KeyError / IndexError if none)."""
+    if ptr == "":
+        return doc
+    out = doc
+    for raw in ptr.split("/")[1:]:
+        key = raw.replace("~1", "/").replace("~0", "~")
+        out = out[int(key)] if isinstance(out, list) else out[key]
+    return out
+
+
+def measure(profile: dict, *parts: str | int) -> dict:
+    """``{"value", "from"}`` of the profile's value at ``parts``."""
+    ptr = pointer(*parts)
+    return {"value": resolve(profile, ptr), "from": ptr}
+
+
+def measures_in(obj: Any) -> list[dict]:
+    """Every measure inside a pack's result, in document order."""
+    out: list[dict] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, dict):
+            if set(x) == {"value", "from"}:
+                out.append(x)
+                return
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk(obj)
+    return out
+
+
+def cell_text(cell: Any, form: str) -> str:
+    """A table cell as a report shows it: ``form`` is ``text``, ``count`` (1,234),
+    ``share`` (12.3%), ``pct2`` (12.34%), ``ratio`` (1.23) or ``number``."""
+    from ..numerics import fmt
+
+    v = cell["value"] if isinstance(cell, dict) and "from" in cell else cell
+    if v is None:
+        return "-"
+    if form == "count":
+        return f"{v:,}"
+    if form == "share":
+        return fmt(v * 100, 1) + "%"
+    if form == "pct2":
+        return fmt(v * 100, 2) + "%"
+    if form == "ratio":
+        return fmt(v, 2)
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, list):
+        return " x ".join(str(x) for x in v)
+    return str(v)
