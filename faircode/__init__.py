@@ -1,7 +1,7 @@
 """faircode: who is, and is not, represented in your data.
 
 The public API: `profile`, `summarize`, `compare`, `scan` (the worst subgroup; it imports
-numpy on use), `audit_ll144` and `audit_datasheet` (audit packs), `provenance_for`,
+numpy on use), `audit_ll144`, `audit_datasheet`, `audit_art10` (audit packs), `provenance_for`,
 `InputError`, and `faircode.monitor.evaluate` (subgroup model performance; it imports
 pandas on use).
 """
@@ -16,6 +16,7 @@ __version__ = "0.1.0"
 __all__ = [
     "InputError",
     "__version__",
+    "audit_art10",
     "audit_datasheet",
     "audit_ll144",
     "compare",
@@ -27,12 +28,16 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    """`faircode.audit_ll144` and `faircode.audit_datasheet`, imported on first use (PEP
+    """`faircode.audit_ll144`, `audit_datasheet` and `audit_art10`, imported on first use (PEP
     562): importing faircode stays as cheap as before (SPEC 20; tests/test_api.py)."""
     if name == "audit_ll144":
         from .audit.ll144 import audit_ll144
 
         return audit_ll144
+    if name == "audit_art10":
+        from .audit.art10 import audit_art10
+
+        return audit_art10
     if name == "audit_datasheet":
         from .audit.datasheet import audit_datasheet
 

@@ -333,11 +333,12 @@ COMMANDS = {
         "label's rate (--label). Advisory: never part of the grade or a gate.",
     ),
     "audit": (
-        "audit packs regulators and reviewers ask for (ll144, datasheet)",
+        "audit packs regulators and reviewers ask for (ll144, datasheet, art10)",
         "Documents built from faircode's measurements: ll144, the NYC Local Law 144 "
         "bias-audit summary (selection or scoring rates and impact ratios by sex, "
         "race/ethnicity and their intersections); datasheet, the composition questions of "
-        "Datasheets for Datasets, pre-filled from the profile.",
+        "Datasheets for Datasets, pre-filled from the profile; art10, data-governance evidence "
+        "for Article 10 of the EU AI Act.",
     ),
     "fairness": (
         "subgroup model performance and fairness disparities",
@@ -688,6 +689,47 @@ def _build_audit(a: argparse.ArgumentParser) -> None:
     add_group_options(d)
     _add_reading_options(d)
     d.set_defaults(func=cmd_audit_datasheet)
+    t = sub.add_parser(
+        "art10",
+        help="EU AI Act Article 10: data-governance evidence for one data set",
+        description="A data-governance evidence document for one training, validation or "
+        "test set: faircode's measurements mapped to Article 10 of the AI Act (Regulation "
+        "(EU) 2024/1689): 10(2)(f) biases, 10(2)(h) data gaps, 10(3) representativeness and "
+        "completeness, 10(4) the declared setting, and a checklist of what a tool cannot "
+        "measure. Evidence, not a statement of conformity; not legal advice.",
+    )
+    t.add_argument("path", metavar="FILE", help="the table (CSV, Parquet, Arrow; - for stdin)")
+    _add_html_option(add_format_options(t, "audit art10"))
+    t.add_argument("--split", choices=("training", "validation", "test"), help="which set it is")
+    t.add_argument("--label", metavar="COL", help="the outcome column: base rates by group")
+    t.add_argument(
+        "--positive", metavar="VALUE", help="the label's positive value (more than two values)"
+    )
+    t.add_argument(
+        "--reference",
+        metavar="PATH|NAME",
+        help="population baseline for 10(3): a column,group,share CSV or us-2019 / us-2024",
+    )
+    t.add_argument("--proxy-hints", action="store_true", help="run the proxy hints (needs scipy)")
+    t.add_argument(
+        "--context",
+        metavar="TEXT",
+        action="append",
+        default=[],
+        help="the setting the system is meant for (10(4)); repeatable",
+    )
+    t.add_argument(
+        "--audit-date", metavar="YYYY-MM-DD", help="the document's date (default: today)"
+    )
+    t.add_argument("--cross", metavar="A,B", help="the two columns to intersect")
+    t.add_argument(
+        "--min-group-size",
+        metavar="N",
+        help=default_help("the size floor of a group", Options().min_group_size),
+    )
+    add_group_options(t)
+    _add_reading_options(t)
+    t.set_defaults(func=cmd_audit_art10)
 
 
 def _reading_opts(args: argparse.Namespace) -> tuple[dict[str, str], dict]:
@@ -762,6 +804,42 @@ def cmd_audit_datasheet(args: argparse.Namespace) -> int:
     if args.html:
         _write_html(args, "audit datasheet", result)
     write_exports(args, "audit datasheet", result)
+    return EXIT_OK
+
+
+def cmd_audit_art10(args: argparse.Namespace) -> int:
+    """`faircode audit art10` (SPEC 20.3)."""
+    from .audit.art10 import audit_art10
+    from .render import check_exports, format_of, render_as, write_exports
+
+    overrides, opts = _reading_opts(args)
+    for key in ("cross", "min_group_size"):
+        if getattr(args, key, None) is not None:
+            opts[key] = getattr(args, key)
+    inputs: list = [args.path]
+    if args.reference:
+        from .reference import BUILTIN
+
+        if args.reference not in BUILTIN:
+            inputs.append(args.reference)
+    check_exports(args, inputs)
+    result = audit_art10(
+        "-" if args.path == "-" else args.path,
+        split=args.split,
+        label=args.label,
+        positive=args.positive,
+        reference=args.reference,
+        proxy_hints=args.proxy_hints,
+        context=args.context,
+        audit_date=args.audit_date,
+        overrides=overrides,
+        opts=opts,
+        name="<stdin>" if args.path == "-" else args.path,
+    )
+    sys.stdout.write(render_as("audit art10", format_of(args), result))
+    if args.html:
+        _write_html(args, "audit art10", result)
+    write_exports(args, "audit art10", result)
     return EXIT_OK
 
 

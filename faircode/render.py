@@ -757,6 +757,12 @@ RENDERERS: dict[str, dict[str, Renderer | str]] = {
         "markdown": "faircode.audit.datasheet:render_markdown",
         "html": "faircode.audit.datasheet:render_html",
     },
+    "audit art10": {
+        "text": "faircode.audit.art10:render_text",
+        "json": _json,
+        "markdown": "faircode.audit.art10:render_markdown",
+        "html": "faircode.audit.art10:render_html",
+    },
     "fairness evaluate": {
         "text": "faircode.monitor.render:render_text",
         "json": "faircode.monitor.render:render_json",

@@ -15,6 +15,7 @@ def test_the_public_api_is_exported():
     assert sorted(faircode.__all__) == [
         "InputError",
         "__version__",
+        "audit_art10",
         "audit_datasheet",
         "audit_ll144",
         "compare",

@@ -45,42 +45,87 @@ FOUND_BY = {
 
 # The Composition questions, in the paper's order: (id, question, answered by).
 QUESTIONS = (
-    ("instances", "What do the instances that comprise the dataset represent (for "
-     "example, documents, photos, people, countries)?", "author"),
-    ("count", "How many instances are there in total (of each type, if appropriate)?",
-     "data"),
-    ("sample", "Does the dataset contain all possible instances or is it a sample (not "
-     "necessarily random) of instances from a larger set? If it is a sample, what is the "
-     "larger set, and is the sample representative of it?", "author"),
+    (
+        "instances",
+        "What do the instances that comprise the dataset represent (for "
+        "example, documents, photos, people, countries)?",
+        "author",
+    ),
+    ("count", "How many instances are there in total (of each type, if appropriate)?", "data"),
+    (
+        "sample",
+        "Does the dataset contain all possible instances or is it a sample (not "
+        "necessarily random) of instances from a larger set? If it is a sample, what is the "
+        "larger set, and is the sample representative of it?",
+        "author",
+    ),
     ("contents", "What data does each instance consist of?", "data_and_author"),
     ("label", "Is there a label or target associated with each instance?", "author"),
-    ("missing", "Is any information missing from individual instances? If so, describe "
-     "it and explain why it is missing.", "data_and_author"),
-    ("relationships", "Are relationships between individual instances made explicit (for "
-     "example, users' movie ratings, social network links)?", "author"),
-    ("splits", "Are there recommended data splits (for example, training, development or "
-     "validation, testing)?", "author"),
-    ("errors", "Are there any errors, sources of noise, or redundancies in the dataset?",
-     "data_and_author"),
-    ("external", "Is the dataset self-contained, or does it link to or otherwise rely on "
-     "external resources (for example, websites, other datasets)?", "author"),
-    ("confidential", "Does the dataset contain data that might be considered confidential "
-     "(for example, data protected by legal privilege or by doctor-patient "
-     "confidentiality, data that includes the content of non-public communications)?",
-     "author"),
-    ("offensive", "Does the dataset contain data that, if viewed directly, might be "
-     "offensive, insulting, threatening, or might otherwise cause anxiety?", "author"),
-    ("subpopulations", "Does the dataset identify any subpopulations (for example, by age, "
-     "gender)? If so, how are they identified, and what are their distributions within "
-     "the dataset?", "data"),
-    ("identification", "Is it possible to identify individuals, either directly or "
-     "indirectly (in combination with other data), from the dataset?", "author"),
-    ("sensitive", "Does the dataset contain data that might be considered sensitive in "
-     "any way (for example, data that reveals racial or ethnic origins, sexual "
-     "orientations, religious beliefs, political opinions or union memberships, or "
-     "locations; financial or health data; biometric or genetic data; forms of "
-     "government identification; criminal history)?", "data_and_author"),
-)  # fmt: skip
+    (
+        "missing",
+        "Is any information missing from individual instances? If so, describe "
+        "it and explain why it is missing.",
+        "data_and_author",
+    ),
+    (
+        "relationships",
+        "Are relationships between individual instances made explicit (for "
+        "example, users' movie ratings, social network links)?",
+        "author",
+    ),
+    (
+        "splits",
+        "Are there recommended data splits (for example, training, development or "
+        "validation, testing)?",
+        "author",
+    ),
+    (
+        "errors",
+        "Are there any errors, sources of noise, or redundancies in the dataset?",
+        "data_and_author",
+    ),
+    (
+        "external",
+        "Is the dataset self-contained, or does it link to or otherwise rely on "
+        "external resources (for example, websites, other datasets)?",
+        "author",
+    ),
+    (
+        "confidential",
+        "Does the dataset contain data that might be considered confidential "
+        "(for example, data protected by legal privilege or by doctor-patient "
+        "confidentiality, data that includes the content of non-public communications)?",
+        "author",
+    ),
+    (
+        "offensive",
+        "Does the dataset contain data that, if viewed directly, might be "
+        "offensive, insulting, threatening, or might otherwise cause anxiety?",
+        "author",
+    ),
+    (
+        "subpopulations",
+        "Does the dataset identify any subpopulations (for example, by age, "
+        "gender)? If so, how are they identified, and what are their distributions within "
+        "the dataset?",
+        "data",
+    ),
+    (
+        "identification",
+        "Is it possible to identify individuals, either directly or "
+        "indirectly (in combination with other data), from the dataset?",
+        "author",
+    ),
+    (
+        "sensitive",
+        "Does the dataset contain data that might be considered sensitive in "
+        "any way (for example, data that reveals racial or ethnic origins, sexual "
+        "orientations, religious beliefs, political opinions or union memberships, or "
+        "locations; financial or health data; biometric or genetic data; forms of "
+        "government identification; criminal history)?",
+        "data_and_author",
+    ),
+)
 
 
 class DatasheetResult(PackResult):
@@ -135,17 +180,25 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
         "answer": f"{n_cols['value']:,} columns; how faircode read each is listed. What "
         "each column means and how it was collected is the author's to say.",
         "measures": [n_cols],
-        "tables": [_table(["Column", "As faircode read it"], ["text", "text"],
-                          [[c, role[c]] for c in columns])],
-    }  # fmt: skip
+        "tables": [
+            _table(
+                ["Column", "As faircode read it"], ["text", "text"], [[c, role[c]] for c in columns]
+            )
+        ],
+    }
     label = profile.get("label_rates")
     if label:
         rows = [
-            [d["name"], g["label"], measure(profile, "label_rates", "dimensions", i, "groups",
-             j, "n"), measure(profile, "label_rates", "dimensions", i, "groups", j, "rate")]
-            for i, d in enumerate(label["dimensions"]) if not d.get("not_counted")
+            [
+                d["name"],
+                g["label"],
+                measure(profile, "label_rates", "dimensions", i, "groups", j, "n"),
+                measure(profile, "label_rates", "dimensions", i, "groups", j, "rate"),
+            ]
+            for i, d in enumerate(label["dimensions"])
+            if not d.get("not_counted")
             for j, g in enumerate(d["groups"])
-        ]  # fmt: skip
+        ]
         n = measure(profile, "label_rates", "n")
         rate = measure(profile, "label_rates", "rate")
         missing = measure(profile, "label_rates", "label_missing")
@@ -154,29 +207,46 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
             f"positive in {cell_text(rate, 'share')} of {n['value']:,} rows with a label; "
             f"{missing['value']:,} rows have none. Its rate per group is listed.",
             "measures": [n, rate, missing],
-            "tables": [_table(["Dimension", "Group", "Rows with a label", "Positive rate"],
-                              ["text", "text", "count", "share"], rows)],
-        }  # fmt: skip
+            "tables": [
+                _table(
+                    ["Dimension", "Group", "Rows with a label", "Positive rate"],
+                    ["text", "text", "count", "share"],
+                    rows,
+                )
+            ],
+        }
     else:
         out["label"] = {"answer": None, "measures": [], "tables": []}
     # missing information
     rows = []
     for i, d in enumerate(dims):
-        rows.append([d["name"], measure(profile, "dimensions", i, "missing_count"),
-                     measure(profile, "dimensions", i, "missing_pct")])  # fmt: skip
+        rows.append(
+            [
+                d["name"],
+                measure(profile, "dimensions", i, "missing_count"),
+                measure(profile, "dimensions", i, "missing_pct"),
+            ]
+        )
     seen = {d["name"] for d in dims}
     mbg = profile.get("missing_by_group") or []
     if mbg and mbg[0].get("columns") is not None:
         for j, c in enumerate(mbg[0]["columns"]):
             if c["name"] not in seen:
                 at = ("missing_by_group", 0, "columns", j)
-                rows.append([c["name"], measure(profile, *at, "missing_count"),
-                             measure(profile, *at, "missing_pct")])  # fmt: skip
+                rows.append(
+                    [
+                        c["name"],
+                        measure(profile, *at, "missing_count"),
+                        measure(profile, *at, "missing_pct"),
+                    ]
+                )
     flagged = [
         (e["dimension"], c["name"], g)
-        for e in mbg if e.get("columns")
-        for c in e["columns"] for g in c["flagged"]
-    ]  # fmt: skip
+        for e in mbg
+        if e.get("columns")
+        for c in e["columns"]
+        for g in c["flagged"]
+    ]
     with_missing = [r for r in rows if r[1]["value"]]
     answer = (
         f"{len(with_missing)} of the columns listed have missing cells (the profile's "
@@ -192,15 +262,23 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
     out["missing"] = {
         "answer": answer.strip(),
         "measures": [],
-        "tables": [_table(["Column", "Missing cells", "Share of rows"],
-                          ["text", "count", "share"], rows)] if rows else [],
-    }  # fmt: skip
+        "tables": [
+            _table(["Column", "Missing cells", "Share of rows"], ["text", "count", "share"], rows)
+        ]
+        if rows
+        else [],
+    }
     # errors and noise faircode can see
     noise = []
     for i, d in enumerate(dims):
         if d["implausible_count"]:
-            noise.append([d["name"], "implausible ages, treated as missing",
-                          measure(profile, "dimensions", i, "implausible_count")])  # fmt: skip
+            noise.append(
+                [
+                    d["name"],
+                    "implausible ages, treated as missing",
+                    measure(profile, "dimensions", i, "implausible_count"),
+                ]
+            )
     for f in profile.get("findings", []):
         if f["kind"] in ("coded", "contradicted"):
             noise.append([", ".join(f["dimensions"]) or "-", f["text"], None])
@@ -221,13 +299,17 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
     rows = []
     for i, d in enumerate(dims):
         for j, g in enumerate(d["groups"]):
-            rows.append([
-                d["name"], d["kind"], g["label"],
-                measure(profile, "dimensions", i, "groups", j, "count"),
-                measure(profile, "dimensions", i, "groups", j, "share"),
-                measure(profile, "dimensions", i, "groups", j, "ci_low"),
-                measure(profile, "dimensions", i, "groups", j, "ci_high"),
-            ])  # fmt: skip
+            rows.append(
+                [
+                    d["name"],
+                    d["kind"],
+                    g["label"],
+                    measure(profile, "dimensions", i, "groups", j, "count"),
+                    measure(profile, "dimensions", i, "groups", j, "share"),
+                    measure(profile, "dimensions", i, "groups", j, "ci_low"),
+                    measure(profile, "dimensions", i, "groups", j, "ci_high"),
+                ]
+            )
     under = [
         f"{d['name']}: {', '.join(repr(x) for x in d['under_represented'])}"
         for d in dims
@@ -236,31 +318,48 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
     cells = []
     for i, inter in enumerate(profile.get("intersections", [])):
         for j, c in enumerate(inter["cells"]):
-            cells.append([f"{inter['dims'][0]} x {inter['dims'][1]}", f"{c['a']} x {c['b']}",
-                          measure(profile, "intersections", i, "cells", j, "count"),
-                          measure(profile, "intersections", i, "cells", j, "share")])  # fmt: skip
+            cells.append(
+                [
+                    f"{inter['dims'][0]} x {inter['dims'][1]}",
+                    f"{c['a']} x {c['b']}",
+                    measure(profile, "intersections", i, "cells", j, "count"),
+                    measure(profile, "intersections", i, "cells", j, "share"),
+                ]
+            )
     tables = []
     if rows:
-        tables.append(_table(
-            ["Dimension", "Kind", "Group", "Rows", "Share", "95% CI low", "95% CI high"],
-            ["text", "text", "text", "count", "share", "share", "share"], rows))  # fmt: skip
+        tables.append(
+            _table(
+                ["Dimension", "Kind", "Group", "Rows", "Share", "95% CI low", "95% CI high"],
+                ["text", "text", "text", "count", "share", "share", "share"],
+                rows,
+            )
+        )
     if cells:
-        tables.append(_table(["Intersection", "Cell (absent or near-empty)", "Rows", "Share"],
-                             ["text", "text", "count", "share"], cells))  # fmt: skip
+        tables.append(
+            _table(
+                ["Intersection", "Cell (absent or near-empty)", "Rows", "Share"],
+                ["text", "text", "count", "share"],
+                cells,
+            )
+        )
     out["subpopulations"] = {
         "answer": (
             f"Yes: {len(dims)} demographic dimensions ("
             + "; ".join(f"{d['name']}: {d['kind']}, {FOUND_BY[d['detected_by']]}" for d in dims)
             + "); their groups' shares (Wilson 95% intervals) are listed"
-            + (f"; under-represented (below {fmt(min_share * 100, 1)}%): " + "; ".join(under)
-               if under else "")
+            + (
+                f"; under-represented (below {fmt(min_share * 100, 1)}%): " + "; ".join(under)
+                if under
+                else ""
+            )
             + "."
             if dims
             else "faircode detected no demographic column (declare one with --map COL=KIND)."
         ),
         "measures": [],
         "tables": tables,
-    }  # fmt: skip
+    }
     wide = [d for d in profile.get("dropped", []) if d.get("n_groups")]
     out["identification"] = {
         "answer": (
@@ -279,10 +378,15 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
         "tables": [],
     }
     found = [
-        [d["name"], SENSITIVE_KINDS.get(d["kind"], d["kind"]), FOUND_BY[d["detected_by"]],
-         measure(profile, "dimensions", i, "n_groups")]
-        for i, d in enumerate(dims) if d["kind"] in SENSITIVE_KINDS
-    ]  # fmt: skip
+        [
+            d["name"],
+            SENSITIVE_KINDS.get(d["kind"], d["kind"]),
+            FOUND_BY[d["detected_by"]],
+            measure(profile, "dimensions", i, "n_groups"),
+        ]
+        for i, d in enumerate(dims)
+        if d["kind"] in SENSITIVE_KINDS
+    ]
     out["sensitive"] = {
         "answer": (
             f"Yes: {len(found)} columns reveal {', '.join(sorted({r[1] for r in found}))}. "
@@ -294,9 +398,14 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
             "(SPEC 1); the author lists any it cannot recognise."
         ),
         "measures": [],
-        "tables": [_table(["Column", "Reveals", "Found", "Groups"],
-                          ["text", "text", "text", "count"], found)] if found else [],
-    }  # fmt: skip
+        "tables": [
+            _table(
+                ["Column", "Reveals", "Found", "Groups"], ["text", "text", "text", "count"], found
+            )
+        ]
+        if found
+        else [],
+    }
     return out
 
 
@@ -423,7 +532,7 @@ def blocks(r: dict) -> list[tuple]:
             f"Answers to the questions of {r['source']}, pre-filled by {s['tool']} on "
             f"{s['audit_date']} from the data's profile. A question the data cannot answer "
             "is marked for the author and left blank.",
-        ),  # fmt: skip
+        ),
         (
             "facts",
             [
@@ -435,7 +544,7 @@ def blocks(r: dict) -> list[tuple]:
                     prov.get("dataset_hash") or prov.get("dataset_hash_note") or "-",
                 ),
             ],
-        ),  # fmt: skip
+        ),
     ]
     for i, a in enumerate(r["answers"], 1):
         out.append(("h2", f"{i}. {a['question']}"))
@@ -443,11 +552,14 @@ def blocks(r: dict) -> list[tuple]:
         if a["answer"]:
             out.append(("p", a["answer"]))
         for t in a["tables"]:
-            out.append((
-                "table", t["head"],
-                "".join("r" if f != "text" else "l" for f in t["forms"]),
-                [[cell_text(c, f) for c, f in zip(row, t["forms"])] for row in t["rows"]],
-            ))  # fmt: skip
+            out.append(
+                (
+                    "table",
+                    t["head"],
+                    "".join("r" if f != "text" else "l" for f in t["forms"]),
+                    [[cell_text(c, f) for c, f in zip(row, t["forms"])] for row in t["rows"]],
+                )
+            )
         if a["to_fill"]:
             out.append(("mark", f"Author: {a['to_fill']}."))
     return out

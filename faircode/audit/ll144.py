@@ -508,11 +508,14 @@ def audit_ll144(
     race_rows, race_best = _table(race_order, race_cells, n_all, exclude_small)
     grid_rows, grid_best = _table(pairs, grid, n_all, exclude_small)
     comps, evidence = _additions(
-        [("sex", sex_rows, sex_best), ("race", race_rows, race_best),
-         ("intersection", grid_rows, grid_best)],
+        [
+            ("sex", sex_rows, sex_best),
+            ("race", race_rows, race_best),
+            ("intersection", grid_rows, grid_best),
+        ],
         ratio_threshold,
         alpha,
-    )  # fmt: skip
+    )
 
     def labelled(rows: list[dict], best, pair: bool) -> list[dict]:
         out = []
@@ -532,10 +535,21 @@ def audit_ll144(
             c["category"] = key
             c["reference"] = ref
     comps = [
-        {k: c[k] for k in ("table", "category", "reference", "impact_ratio", "ci_low",
-                           "ci_high", "p", "verdict")}
+        {
+            k: c[k]
+            for k in (
+                "table",
+                "category",
+                "reference",
+                "impact_ratio",
+                "ci_low",
+                "ci_high",
+                "p",
+                "verdict",
+            )
+        }
         for c in comps
-    ]  # fmt: skip
+    ]
 
     excluded = {
         "sex": [r["_key"] for r in sex_rows if r["excluded"]],

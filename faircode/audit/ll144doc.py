@@ -91,22 +91,27 @@ def summary_facts(r: dict) -> list[tuple[str, str]]:
         ("Source and explanation of the data", s["data_note"] or _not_stated("--data-note")),
         ("Dates of the data", when),
         ("Audit date", s["audit_date"]),
-        ("Distribution date of the tool", s["distribution_date"] or _not_stated(
-            "--distribution-date")),
+        (
+            "Distribution date of the tool",
+            s["distribution_date"] or _not_stated("--distribution-date"),
+        ),
         ("Method", method),
         ("Columns", f"sex '{r['columns']['sex']}', race/ethnicity '{r['columns']['race']}'"),
         (
             "Individuals assessed",
             f"{ind['assessed']:,} of {ind['rows']:,} rows"
-            + (f" ({ind['outcome_missing']:,} without an outcome left out)"
-               if ind["outcome_missing"] else ""),
+            + (
+                f" ({ind['outcome_missing']:,} without an outcome left out)"
+                if ind["outcome_missing"]
+                else ""
+            ),
         ),
         ("Unknown category", unknown),
         ("Individuals in the tables", f"{ind['analysed']:,}"),
         ("Categories under 2% excluded from impact ratios", exclusion),
         ("Tool", s["tool"]),
         ("Dataset SHA-256", prov.get("dataset_hash") or prov.get("dataset_hash_note") or "-"),
-    ]  # fmt: skip
+    ]
 
 
 def _excluded_text(r: dict) -> str:
@@ -219,12 +224,19 @@ def blocks(r: dict) -> list[tuple]:
         out.append(
             (
                 "table",
-                ["Table", "Category", "Highest category", "Impact ratio", "95% CI", "Holm p",
-                 "Verdict"],
+                [
+                    "Table",
+                    "Category",
+                    "Highest category",
+                    "Impact ratio",
+                    "95% CI",
+                    "Holm p",
+                    "Verdict",
+                ],
                 "lllrrrl",
                 rows,
             )
-        )  # fmt: skip
+        )
     else:
         out.append(("p", "No impact ratio to compare."))
     out += [("h2", "Provenance"), ("facts", _provenance_facts(r))]
@@ -281,10 +293,12 @@ def csv_rows(r: dict):
             yield {
                 "table": table,
                 "category": _category(list(key)) if table == "intersection" else key,
-                "sex": row.get("sex") if table == "intersection" else (
-                    key if table == "sex" else None),
-                "race": row.get("race") if table == "intersection" else (
-                    key if table == "race" else None),
+                "sex": row.get("sex")
+                if table == "intersection"
+                else (key if table == "sex" else None),
+                "race": row.get("race")
+                if table == "intersection"
+                else (key if table == "race" else None),
                 "n": row["n"],
                 "positive": row["positive"],
                 "rate": row["rate"],
@@ -295,7 +309,7 @@ def csv_rows(r: dict):
                 "ratio_ci_high": c.get("ci_high"),
                 "p_holm": c.get("p"),
                 "verdict": c.get("verdict"),
-            }  # fmt: skip
+            }
     yield {"table": "unknown_category", "n": r["individuals"]["unknown_category"]}
 
 

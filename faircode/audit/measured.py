@@ -55,17 +55,16 @@ def measures_in(obj: Any) -> list[dict]:
 
 def cell_text(cell: Any, form: str) -> str:
     """A table cell as a report shows it: ``form`` is ``text``, ``count`` (1,234),
-    ``share`` (12.3%), ``pct2`` (12.34%), ``ratio`` (1.23) or ``number``."""
+    ``share`` (12.34%: a 4-dp share shown whole, never rounded twice), ``ratio`` (1.23)
+    or ``number``."""
     from ..numerics import fmt
 
-    v = cell["value"] if isinstance(cell, dict) and "from" in cell else cell
+    v = cell["value"] if isinstance(cell, dict) and "value" in cell else cell
     if v is None:
         return "-"
     if form == "count":
         return f"{v:,}"
     if form == "share":
-        return fmt(v * 100, 1) + "%"
-    if form == "pct2":
         return fmt(v * 100, 2) + "%"
     if form == "ratio":
         return fmt(v, 2)
