@@ -665,3 +665,53 @@ def test_art10_marks_what_a_tool_cannot_measure(adult_art10):
         name=str(DATA / "adult.data"),
     )
     assert render_as("audit art10", "json", again) == text
+
+
+def test_every_pack_html_loads_nothing_in_chromium(adult_art10, compas_datasheet, tmp_path):
+    sync = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"Chromium is not installed at {CHROMIUM}")
+    sheet = tmp_path / "datasheet.html"
+    sheet.write_text(render_as("audit datasheet", "html", compas_datasheet[0]), encoding="utf-8")
+    with sync.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        for path in (adult_art10[3], sheet):
+            page = browser.new_page()
+            requests = []
+            page.on("request", lambda q, requests=requests: requests.append(q.url))
+            page.goto(path.as_uri())
+            assert page.eval_on_selector_all("table", "ts => ts.length") > 3
+            page.screenshot(path=tmp_path / f"{path.stem}.png", full_page=True)
+            assert requests == [path.as_uri()]
+            page.close()
+        browser.close()
+
+
+def test_labels_from_the_data_are_inert_and_stdin_reads(tmp_path):
+    data = 'sex,race,hired\n"<b>F</b>","<script>x</script>",1\nM,"a|b",0\nM,"a|b",1\n'
+    path = tmp_path / "h.csv"
+    path.write_text(data)
+    got = run("audit", "ll144", path, "--selected", "hired", "--audit-date", DATE,
+              "--html", tmp_path / "h.html")  # fmt: skip
+    assert got.returncode == 0, got.stderr
+    page = (tmp_path / "h.html").read_text()
+    assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
+    md = run("audit", "ll144", path, "--selected", "hired", "--audit-date", DATE, "--markdown")
+    assert "a\\|b" in md.stdout and "<b>" not in md.stdout
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    piped = subprocess.run(
+        [sys.executable, "-m", "faircode", "audit", "ll144", "-", "--selected", "hired",
+         "--audit-date", DATE, "--json"],
+        input=data.encode(), capture_output=True, env=env,
+    )  # fmt: skip
+    assert piped.returncode == 0, piped.stderr
+    r = json.loads(piped.stdout)
+    assert r["summary"]["file"] == "<stdin>"
+    assert (
+        r["provenance"]["dataset_hash"]
+        == json.loads(
+            run(
+                "audit", "ll144", path, "--selected", "hired", "--audit-date", DATE, "--json"
+            ).stdout
+        )["provenance"]["dataset_hash"]
+    )
