@@ -3684,7 +3684,8 @@ function () {
     const plain = unscored.filter((u) => !u.contradicted).map((u) => u.name);
     const names = namesText(plain);
     if (dims.length > 0 && plain.length > 0) {
-      fs.note('unscored', `not scored: ${plain.length} columns that are not demographic (${names}); --score-categoricals scores them, --map COLUMN=KIND declares one`);
+      const what = plain.length === 1 ? 'column that is' : 'columns that are';
+      fs.note('unscored', `not scored: ${plain.length} ${what} not demographic (${names}); --score-categoricals scores them, --map COLUMN=KIND declares one`);
     }
     if (crossFlag) fs.note('cross', crossFlag);
 

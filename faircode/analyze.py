@@ -462,7 +462,9 @@ def analyze(
     if plain and dims:
         fs.note(
             "unscored",
-            f"not scored: {len(plain)} columns that are not demographic ({_names(plain)}); "
+            f"not scored: {len(plain)} "
+            f"{'column that is' if len(plain) == 1 else 'columns that are'} not demographic "
+            f"({_names(plain)}); "
             "--score-categoricals scores them, --map COLUMN=KIND declares one",
         )
     for kind, text in tail:

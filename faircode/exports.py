@@ -560,7 +560,8 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
             out += md_table([md_escape(a), md_escape(b), "N", "Share"], "llrr", rows)
     unscored = result.get("unscored", [])
     if unscored:
-        out += ["", f"#### Not scored ({len(unscored)} columns)", ""]
+        cols = "column" if len(unscored) == 1 else "columns"
+        out += ["", f"#### Not scored ({len(unscored)} {cols})", ""]
         rows = []
         for u in unscored:
             n = sum(g["count"] for g in u["groups"]) or 1

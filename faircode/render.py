@@ -315,7 +315,8 @@ def _unscored_lines(unscored: list[dict], out: list[str]) -> None:
     if not unscored:
         return
     out.append("")
-    out.append(f"Not scored ({len(unscored)} columns; --score-categoricals scores the plain ones):")
+    cols = "column" if len(unscored) == 1 else "columns"
+    out.append(f"Not scored ({len(unscored)} {cols}; --score-categoricals scores the plain ones):")
     width = min(max(len(shown(u["name"])) for u in unscored), 24)
     for u in unscored:
         n = sum(g["count"] for g in u["groups"]) or 1
