@@ -697,6 +697,7 @@ def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
         columns_word,
         missing_columns_shown,
         missing_extremes,
+        missing_tie,
         not_counted_text,
     )
 
@@ -716,7 +717,9 @@ def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
             notes.append(f"- {name}: no other column with missing cells")
             continue
         picked, rule = missing_columns_shown(e)
-        notes.append(f"- {name}: {len(columns)} columns with missing cells, {rule}")
+        notes.append(
+            f"- {name}: {len(columns)} {columns_word(len(columns))} with missing cells, {rule}"
+        )
 
         def group(g: dict | None) -> str:
             return "-" if g is None else f"{md_escape(g['label'])} {_p(g['missing_pct'])}"
@@ -727,9 +730,13 @@ def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
             flagged = ", ".join(group(named.get(lab)) for lab in c["flagged"][:FLAGGED_NAMED])
             if len(c["flagged"]) > FLAGGED_NAMED:
                 flagged += f", +{len(c['flagged']) - FLAGGED_NAMED} more"
-            rows.append(
-                [name, md_escape(c["name"]), _p(c["missing_pct"]), group(low), group(high), flagged]
+            tie = missing_tie(c)
+            lows, highs = (
+                (group(low), group(high))
+                if tie is None
+                else (f"{md_escape(tie)} {_p(low['missing_pct'])}", "")
             )
+            rows.append([name, md_escape(c["name"]), _p(c["missing_pct"]), lows, highs, flagged])
         hidden = len(columns) - len(picked)
         if hidden > 0:
             rows.append([name, f"... {hidden} more {columns_word(hidden)}", "", "", "", ""])

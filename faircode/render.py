@@ -439,6 +439,21 @@ def missing_extremes(column: dict) -> tuple[dict | None, dict | None]:
     return low, high
 
 
+def missing_tie(column: dict) -> str | None:
+    """What a report shows instead of a lowest and a highest group when they cannot
+    differ (issue 27): `all groups equal` when every group with rows has the same share
+    (compared exactly, as counts), `only 'X'` when one group has rows; else None."""
+    groups = [g for g in column["groups"] if g["count"]]
+    if len(groups) == 1:
+        return f"only '{clip(groups[0]['label'], 24)}'"
+    first = groups[0] if groups else None
+    if first and all(
+        g["missing"] * first["count"] == first["missing"] * g["count"] for g in groups
+    ):
+        return "all groups equal"
+    return None
+
+
 def missing_columns_shown(entry: dict) -> tuple[list[dict], str]:
     """The columns of a `missing_by_group` entry a report lists, and the rule that chose
     them: every column with a flagged group (at most MISSING_COLUMNS_SHOWN, in column
@@ -591,7 +606,8 @@ def missing_by_group_lines(entries: list[dict]) -> list[str]:
             out.append(f"  {e['dimension']}: no other column with missing cells")
             continue
         picked, rule = missing_columns_shown(e)
-        out.append(f"  {e['dimension']}: {len(columns)} columns with missing cells, {rule}")
+        cols = columns_word(len(columns))
+        out.append(f"  {e['dimension']}: {len(columns)} {cols} with missing cells, {rule}")
         cw = min(max([6, *(len(shown(c["name"])) for c in picked)]), 24)
         lw = min(max([5, *(len(shown(g["label"])) for c in picked for g in c["groups"])]), 18)
         out.append(
@@ -608,9 +624,14 @@ def missing_by_group_lines(entries: list[dict]) -> list[str]:
             )
             if len(c["flagged"]) > FLAGGED_NAMED:
                 flagged += f", +{len(c['flagged']) - FLAGGED_NAMED} more"
+            tie = missing_tie(c)
+            extremes = (
+                f"{_group_pct(low, lw)}  {_group_pct(high, lw)}"
+                if tie is None
+                else f"{_pct(low['missing_pct']).rjust(6)} {tie}".ljust(2 * lw + 16)
+            )
             line = (
-                f"    {clip(c['name'], cw).ljust(cw)} {_pct(c['missing_pct']).rjust(7)}"
-                f"  {_group_pct(low, lw)}  {_group_pct(high, lw)}"
+                f"    {clip(c['name'], cw).ljust(cw)} {_pct(c['missing_pct']).rjust(7)}  {extremes}"
             )
             out.append((line + (f"  flagged: {flagged}" if flagged else "")).rstrip())
         hidden = len(columns) - len(picked)

@@ -577,8 +577,19 @@
     return g === null ? '–' : [data(g.label), ` ${pct(g.missing_pct)}`];
   }
 
+  /** What shows instead of a lowest and a highest group when they cannot differ, as
+   * faircode/render.py missing_tie: every group with rows at one share (compared as
+   * counts), or one group with rows. */
+  function missingTie(c) {
+    const gs = c.groups.filter((g) => g.count);
+    if (gs.length === 1) return `only '${gs[0].label}'`;
+    if (gs.length && gs.every((g) => g.missing * gs[0].count === gs[0].missing * g.count)) return 'all groups equal';
+    return null;
+  }
+
   function missingRow(dimName, c) {
     const [low, high] = missingExtremes(c);
+    const tie = missingTie(c);
     const named = new Map(c.groups.map((g) => [g.label, g]));
     const flagged = [];
     for (const lab of c.flagged) {
@@ -588,7 +599,9 @@
     return h('tr', { className: c.flagged.length ? 'has-flagged' : '', dataset: { dim: dimName, column: c.name,
       missingPct: c.missing_pct, missingCount: c.missing_count, flagged: c.flagged.length } },
     h('th', { attrs: { scope: 'row' } }, data(c.name)), h('td', { className: 'num' }, pct(c.missing_pct)),
-    h('td', null, groupPct(low)), h('td', null, groupPct(high)), h('td', null, flagged));
+    ...(tie === null ? [h('td', null, groupPct(low)), h('td', null, groupPct(high))]
+      : [h('td', { className: 'tie', attrs: { colspan: '2' } }, `${pct(low.missing_pct)} ${tie}`)]),
+    h('td', null, flagged));
   }
 
   function missingTable(dimName, columns) {

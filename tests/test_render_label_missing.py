@@ -15,13 +15,14 @@ import pytest
 from util import ADULT_NAMES, DATA
 
 import faircode
-from faircode.exports import COMPARE_CSV_COLUMNS, PROFILE_CSV_COLUMNS
+from faircode.exports import COMPARE_CSV_COLUMNS, PROFILE_CSV_COLUMNS, render_profile_markdown
 from faircode.numerics import fmt, pct
 from faircode.render import (
     FLAGGED_NAMED,
     MISSING_COLUMNS_SHOWN,
     MISSING_SPREAD_SHOWN,
     missing_columns_shown,
+    render,
 )
 from faircode.safetext import md_escape
 from faircode.summary import PAIR_COLUMNS
@@ -558,3 +559,19 @@ def test_notebook_display_carries_the_blocks(tmp_path):
     pre = pre_html(r.report("markdown"))
     assert "#### Label rates: y = True" in pre and "#### Missing data by group" in pre
     assert "<script>alert" not in pre and "&amp;lt;script&amp;gt;" in pre
+
+
+def test_missing_extremes_that_cannot_differ_say_so():
+    """Issue 27 item 4: groups at one missing share read "all groups equal", a column
+    whose rows fall in one group reads "only 'M'"; never "lowest M, highest M"."""
+    equal = b"sex,x\nM,1\nM,\nF,1\nF,\nF,2\nM,3\nF,\nM,\n"
+    r = faircode.profile(io.BytesIO(equal), None, {"min_group_size": 1}, name="t.csv")
+    text = render(r, "t.csv")
+    row = next(line for line in text.splitlines() if line.startswith("    x "))
+    assert "all groups equal" in row and "50.0%" in row
+    assert " M " not in row and " F " not in row
+    md = render_profile_markdown(r, name="t.csv")
+    assert "| sex | x | 50.0% | all groups equal 50.0% |  |  |" in md
+    r = faircode.profile(io.BytesIO(b"sex,y\nM,1\nM,\n"), None, {"min_group_size": 1}, name="t.csv")
+    row = next(line for line in render(r, "t.csv").splitlines() if line.startswith("    y "))
+    assert "only 'M'" in row
