@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable
 
 from .detect import NOT_DEMOGRAPHIC
+from .evidence import COMPARE_FINDING_KINDS, DIFFERENCE_KINDS
 from .numerics import fmt, pct, rows_text
 from .safetext import SYMBOLS, bounded, clip, shown
 
@@ -301,6 +302,11 @@ def evidence_of(f: dict, sep: str) -> str:
     ends as a ratio (4.17x) for an imbalance, a share or difference (3.4%) otherwise."""
     if f["severity"] != "finding" or f["ci_low"] is None:
         return ""
+    if f["kind"] in COMPARE_FINDING_KINDS:  # its text says "change lo to hi pts"
+        return f"{sep}(n={f['n']:,})"
+    if f["kind"] in DIFFERENCE_KINDS:
+        lo, hi = (fmt(x * 100, 1) for x in (f["ci_low"], f["ci_high"]))
+        return f"{sep}(95% CI {lo} to {hi} pts, n={f['n']:,})"
 
     def end(x: float | None) -> str:
         if x is None:

@@ -169,8 +169,13 @@
       const li = h('li', { className: 'flag verdict-' + verdict, dataset: { flag: f.text, kind: f.kind, verdict } },
         h('span', { className: 'pill verdict' }, verdict), ' ', data(f.text));
       if (f.severity === 'finding' && f.ci_low !== null) {
-        li.appendChild(h('span', { className: 'muted evidence-of' },
-          ` 95% CI ${findingEnd(f.ci_low, f.kind)}-${findingEnd(f.ci_high, f.kind)}, n=${num(f.n)}`));
+        // as faircode/render.py evidence_of: a difference in points; a comparison's
+        // findings carry their interval in their text, so only their n
+        const shift = ['share_shift', 'rate_shift', 'missing_shift'].includes(f.kind);
+        const ci = shift ? '' : f.kind === 'label_gap'
+          ? ` 95% CI ${pct(f.ci_low).slice(0, -1)} to ${pct(f.ci_high).slice(0, -1)} pts,`
+          : ` 95% CI ${findingEnd(f.ci_low, f.kind)}-${findingEnd(f.ci_high, f.kind)},`;
+        li.appendChild(h('span', { className: 'muted evidence-of' }, `${ci} n=${num(f.n)}`));
       }
       ul.appendChild(li);
     }

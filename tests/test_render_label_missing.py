@@ -23,6 +23,7 @@ from faircode.render import (
     MISSING_SPREAD_SHOWN,
     missing_columns_shown,
     render,
+    render_compare,
 )
 from faircode.safetext import md_escape
 from faircode.summary import PAIR_COLUMNS
@@ -575,3 +576,21 @@ def test_missing_extremes_that_cannot_differ_say_so():
     r = faircode.profile(io.BytesIO(b"sex,y\nM,1\nM,\n"), None, {"min_group_size": 1}, name="t.csv")
     row = next(line for line in render(r, "t.csv").splitlines() if line.startswith("    y "))
     assert "only 'M'" in row
+
+
+def test_difference_intervals_read_in_points_and_once():
+    """Issue 27 items 1 and 9: a label-rate gap's interval is a difference, shown in
+    points ("8.8 to 14.4 pts"), never as two percentages joined by a hyphen ("-15.6%--7.0%");
+    a comparison's shift carries its interval in its text, so the suffix shows only n."""
+    r = faircode.profile(COMPAS, None, {"label": "two_year_recid"})
+    gap = next(f for f in r["findings"] if f["kind"] == "label_gap")
+    lo, hi = (fmt(x * 100, 1) for x in (gap["ci_low"], gap["ci_high"]))
+    want = f"(95% CI {lo} to {hi} pts, n={gap['n']:,})"
+    assert want in render(r, "c.csv")
+    assert want in render_profile_markdown(r, name="c.csv")
+    a = b"sex\n" + b"M\n" * 613 + b"F\n" * 387
+    b = b"sex\n" + b"M\n" * 500 + b"F\n" * 500
+    c = faircode.compare(io.BytesIO(a), io.BytesIO(b))
+    lines = [x for x in render_compare(c, "a.csv", "b.csv").splitlines() if "share moved" in x]
+    assert lines and all(line.endswith("pts)  (n=2,000)") for line in lines), lines
+    assert not any("%--" in line for line in lines)
