@@ -207,3 +207,57 @@ def test_compas_intersection_cells_equal_pandas(compas):
     vals = df[(df.sex == "Female") & (df.age.between(30, 44))]["priors_count"].astype(float)
     assert cell["n"] == len(vals)
     assert close(cell["mean"], vals.mean()) and close(cell["sd"], vals.std(ddof=1))
+
+
+# ---- 19.4: renderers ---------------------------------------------------------------
+
+
+def test_terminal_and_markdown_show_the_outcome_like_label_rates(compas):
+    from faircode.exports import render_profile_markdown
+    from faircode.render import render
+
+    _, result = compas
+    text = render(result, "compas")
+    assert "Outcome: priors_count: mean 3.47 [3.36-3.59], sd 4.88, of 7214 rows" in text
+    assert (
+        "  sex: highest 'Male', lowest 'Female': difference 1.48 [1.25-1.71] "
+        "(Welch, df 2860.8); confirmed" in text
+    )
+    # a finding's interval is in the column's units, not a percentage
+    assert "vs 3.76 for 'Male'  (95% CI 1.25-1.71, n=1,395)" in text
+    md = render_profile_markdown(result, name="compas")
+    assert "#### Outcome: priors\\_count" in md
+    assert "| sex | Male | Female | 1.48 [1.25, 1.71] confirmed | 2860.8 |" in md
+    assert "| sex | Male | 5819 | 3.76 | 3.63-3.89 | 5.10 | 0 | highest |" in md
+
+
+def test_the_cli_takes_outcome_flags(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    data = tmp_path / "t.csv"
+    data.write_text("sex,y,z\n" + "".join(f"{'MF'[i % 2]},{i % 7},{i}\n" for i in range(300)))
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "faircode",
+            "profile",
+            str(data),
+            "--outcome",
+            "y",
+            "--outcome",
+            "z",
+            "--outcome-gap",
+            "0.5",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result = json.loads(out.stdout)
+    assert [b["column"] for b in result["outcomes"]] == ["y", "z"]
+    assert result["provenance"]["params"]["outcome"] == ["y", "z"]
+    assert result["provenance"]["params"]["outcome_gap"] == 0.5
