@@ -1,6 +1,6 @@
 /*
  * faircode browser engine: a hand-written, dependency-free implementation of SPEC.md
- * (sections 0-10, 13, 17 and 18). It must return results `==` to the Python engine for the
+ * (sections 0-10, 13, 17, 18 and 19). It must return results `==` to the Python engine for the
  * same bytes and options; tests/test_js_parity.py enforces that.
  *
  * Runs unchanged as a classic <script> (global `FaircodeEngine`), in a Web Worker
@@ -36,6 +36,7 @@
  *   Analyze      faircode/analyze.py      SPEC 1-6: summary -> result; with
  *                faircode/evidence.py     SPEC 5, 18: score v3, Findings (the family, Holm)
  *                faircode/groupstats.py   SPEC 17.3-17.5: label_rates, missing_by_group
+ *                faircode/outcomes.py     SPEC 19: numeric outcome columns by group
  *   Compare      faircode/compare.py      SPEC 8, 17.6
  *   Reference    faircode/reference.py    SPEC 9: parseReference (RecordSink)
  *   Provenance   faircode/provenance.py   SPEC 10, and a streaming SHA-256
