@@ -29,6 +29,7 @@ FINDING_KINDS = (
     "intersection_gap",
     "label_gap",
     "missing_gap",
+    "outcome_gap",
 )
 #: SPEC 18: the kinds of note of a profile.
 NOTE_KINDS = (
@@ -42,6 +43,7 @@ NOTE_KINDS = (
     "unscored",
     "no_dimension",
     "label_missing",
+    "outcome_missing",
     "reference",
     "representation",
     "proxy",

@@ -192,6 +192,8 @@ def render(result: dict, source: str) -> str:
             )
     if result.get("label_rates"):  # SPEC 17.4
         out.extend(label_rate_lines(result["label_rates"]))
+    for block in result.get("outcomes", []):  # SPEC 21.4
+        out.extend(outcome_lines(block))
     if "missing_by_group" in result:  # SPEC 17.5
         out.extend(missing_by_group_lines(result["missing_by_group"]))
     if "proxy_hints" in result:  # SPEC 16
@@ -307,6 +309,9 @@ def evidence_of(f: dict, sep: str) -> str:
     if f["kind"] in DIFFERENCE_KINDS:
         lo, hi = (fmt(x * 100, 1) for x in (f["ci_low"], f["ci_high"]))
         return f"{sep}(95% CI {lo} to {hi} pts, n={f['n']:,})"
+    if f["kind"] == "outcome_gap":  # a difference of means, in the column's units
+        lo, hi = (value_text(x) for x in (f["ci_low"], f["ci_high"]))
+        return f"{sep}(95% CI {lo} to {hi}, n={f['n']:,})"
 
     def end(x: float | None) -> str:
         if x is None:
@@ -314,6 +319,105 @@ def evidence_of(f: dict, sep: str) -> str:
         return f"{fmt(x, 2)}x" if f["kind"] == "imbalance" else _pct(x)
 
     return f"{sep}(95% CI {end(f['ci_low'])}-{end(f['ci_high'])}, n={f['n']:,})"
+
+
+def value_text(x: float) -> str:
+    """A finding's difference of means (4 dp in the JSON): 2 decimals from 1 on, else 4."""
+    return fmt(x, 2) if abs(x) >= 1 else fmt(x, 4)
+
+
+def mean_text(r: dict, dp: int) -> str:
+    """`3.47 [3.36-3.59]` (SPEC 21.4): a mean and its t interval, n/a without rows."""
+    if r["mean"] is None:
+        return "n/a"
+    if r["ci_low"] is None:
+        return fmt(r["mean"], dp)
+    return f"{fmt(r['mean'], dp)} [{fmt(r['ci_low'], dp)}-{fmt(r['ci_high'], dp)}]"
+
+
+def outcome_gap_text(block: dict, high: str, low: str, dp: int) -> str:
+    """`highest 'a', lowest 'b': difference 1.48 [1.25-1.71] (Welch, df 2,183.1); confirmed`."""
+    gap = block["gap"]
+    if gap is None:
+        return "not measurable: fewer than two groups of the minimum group size"
+    df = "both groups constant" if gap["df"] is None else f"Welch, df {fmt(gap['df'], 1)}"
+    return (
+        f"highest {high}, lowest {low}: difference {fmt(gap['difference'], dp)} "
+        f"[{fmt(gap['ci_low'], dp)}-{fmt(gap['ci_high'], dp)}] ({df}); {gap['verdict']}"
+    )
+
+
+def _outcome_table(rows: list[tuple[str, dict, str]], dp: int, out: list[str]) -> None:
+    width = min(max([5, *(len(shown(lab)) for lab, _, _ in rows)]), 32)
+    nw = max([1, *(len(str(r["n"])) for _, r, _ in rows)])
+    mw = max([13, *(len(mean_text(r, dp)) for _, r, _ in rows)])
+    out.append(
+        f"    {'group'.ljust(width)} {'n'.rjust(nw)}  {'mean [95% CI]'.ljust(mw)}  sd  missing"
+    )
+    for lab, r, marks in rows:
+        sd = "n/a" if r["sd"] is None else fmt(r["sd"], dp)
+        line = (
+            f"    {clip(lab, width).ljust(width)} {str(r['n']).rjust(nw)}  "
+            f"{mean_text(r, dp).ljust(mw)}  {sd}  {r['missing']}"
+        )
+        out.append((line + marks).rstrip())
+
+
+def outcome_lines(block: dict) -> list[str]:
+    """The terminal report's numeric outcome (SPEC 21.4): the column's mean, then per
+    dimension and for the intersection a table of groups, like label rates."""
+    dp = block["decimals"]
+    sd = "n/a" if block["sd"] is None else fmt(block["sd"], dp)
+    left = []
+    if block["missing"]:
+        left.append(f"{block['missing']} missing")
+    if block["non_numeric"]:
+        left.append(f"{block['non_numeric']} not a number")
+    out = [
+        "",
+        f"Outcome: {block['column']}: mean {mean_text(block, dp)}, sd {sd}, of "
+        f"{block['n']} rows" + (f" ({', '.join(left)})" if left else ""),
+        f"  (means with Student's t 95% intervals; differences with Welch's; a difference "
+        f"above {fmt(block['threshold'], dp)} is flagged)",
+    ]
+    for d in block["dimensions"]:
+        if d.get("not_counted"):
+            out.append("  " + not_counted_text(d["name"]))
+            continue
+        out.append(
+            f"  {d['name']}: " + outcome_gap_text(d, f"'{d['highest']}'", f"'{d['lowest']}'", dp)
+        )
+        rows = [
+            (g["label"], g, _rate_marks(g, g["label"] == d["highest"], g["label"] == d["lowest"]))
+            for g in d["groups"][:MAX_GROUPS_SHOWN]
+        ]
+        _outcome_table(rows, dp, out)
+        hidden = len(d["groups"]) - MAX_GROUPS_SHOWN
+        if hidden > 0:
+            out.append(f"    ... {hidden} more groups (--json shows all)")
+    inter = block.get("intersection")
+    if inter:
+        a, b = inter["dims"]
+        hi, lo = inter["highest"], inter["lowest"]
+        out.append(
+            f"  {a} x {b}: "
+            + outcome_gap_text(
+                inter, hi and f"'{hi[0]}' x '{hi[1]}'", lo and f"'{lo[0]}' x '{lo[1]}'", dp
+            )
+        )
+        rows = [
+            (
+                f"{c['a']} x {c['b']}",
+                c,
+                _rate_marks(c, [c["a"], c["b"]] == hi, [c["a"], c["b"]] == lo),
+            )
+            for c in inter["cells"][:MAX_GROUPS_SHOWN]
+        ]
+        _outcome_table(rows, dp, out)
+        hidden = len(inter["cells"]) + inter.get("cells_not_listed", 0) - MAX_GROUPS_SHOWN
+        if hidden > 0:
+            out.append(f"    ... {hidden} more cells (--json shows all)")
+    return out
 
 
 def _unscored_lines(unscored: list[dict], out: list[str]) -> None:
