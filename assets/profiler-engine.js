@@ -1,6 +1,6 @@
 /*
  * faircode browser engine: a hand-written, dependency-free implementation of SPEC.md
- * (sections 0-10, 13, 17 and 18). It must return results `==` to the Python engine for the
+ * (sections 0-10, 13, 17, 18 and 19). It must return results `==` to the Python engine for the
  * same bytes and options; tests/test_js_parity.py enforces that.
  *
  * Runs unchanged as a classic <script> (global `FaircodeEngine`), in a Web Worker
@@ -36,6 +36,7 @@
  *   Analyze      faircode/analyze.py      SPEC 1-6: summary -> result; with
  *                faircode/evidence.py     SPEC 5, 18: score v3, Findings (the family, Holm)
  *                faircode/groupstats.py   SPEC 17.3-17.5: label_rates, missing_by_group
+ *                faircode/outcomes.py     SPEC 21: numeric outcome columns by group
  *   Compare      faircode/compare.py      SPEC 8, 17.6
  *   Reference    faircode/reference.py    SPEC 9: parseReference (RecordSink)
  *   Provenance   faircode/provenance.py   SPEC 10, and a streaming SHA-256
@@ -336,6 +337,222 @@ function () {
     return out;
   }
 
+  // ---- Numeric outcomes (SPEC 21): exact sums, Student's t ---------------------------
+  // Twins of the end of faircode/numerics.py. The sums are exact integers (BigInt) in
+  // units of 2^-SCALE1 (values) and 2^-SCALE2 (squares); a reader adds values exactly as
+  // float expansions (Shewchuk's partials, squares split by Dekker's product) and turns
+  // them into those integers once.
+
+  const OUTCOME_HUGE = 1e140;
+  const OUTCOME_TINY = 1e-140;
+  const SCALE1 = 520;
+  const SCALE2 = 1040;
+  const LN_SQRT_PI = 0.5723649429247001;
+  const CF_EPS = 3e-16;
+  const CF_FPMIN = 1e-300;
+  const CF_MAXIT = 100000;
+  const PARTS = new DataView(new ArrayBuffer(8));
+
+  /** A finite double as [m, e] with x = m * 2^e exactly, m a BigInt. */
+  function floatParts(x) {
+    PARTS.setFloat64(0, x);
+    const hi = PARTS.getUint32(0);
+    const lo = PARTS.getUint32(4);
+    const biased = (hi >>> 20) & 0x7ff;
+    let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+    let e;
+    if (biased === 0) e = -1074;
+    else { m |= 1n << 52n; e = biased - 1075; }
+    if (hi >>> 31) m = -m;
+    return [m, e];
+  }
+
+  /** x * 2^k as an exact BigInt (x a whole multiple of 2^-k). */
+  function scaledBig(x, k) {
+    if (x === 0) return 0n;
+    const [m, e] = floatParts(x);
+    const s = e + k;
+    return s >= 0 ? m << BigInt(s) : m >> BigInt(-s);
+  }
+
+  /** Add x to the partials p (CPython fsum's inner loop): exact while nothing overflows. */
+  function expAdd(p, x) {
+    let i = 0;
+    for (let j = 0; j < p.length; j++) {
+      let y = p[j];
+      if (Math.abs(x) < Math.abs(y)) { const t = x; x = y; y = t; }
+      const hi = x + y;
+      const lo = y - (hi - x);
+      if (lo !== 0) p[i++] = lo;
+      x = hi;
+    }
+    p.length = i;
+    p.push(x);
+  }
+
+  /** v * v as [hi, lo] with hi + lo exact (Dekker; |v| within the outcome range). */
+  function square2(v) {
+    const hi = v * v;
+    const c = 134217729 * v;
+    const vh = c - (c - v);
+    const vl = v - vh;
+    const lo = ((vh * vh - hi) + 2 * (vh * vl)) + vl * vl;
+    return [hi, lo];
+  }
+
+  function bitLength(x) {
+    return x.toString(2).length;
+  }
+
+  /** num / den correctly rounded (half to even), BigInts with den > 0: the double
+   * Python's int division gives (SPEC 21.2). */
+  function bigRatio(num, den) {
+    if (num === 0n) return 0;
+    const neg = num < 0n;
+    if (neg) num = -num;
+    const shift = bitLength(num) - bitLength(den) - 55;
+    let q;
+    let r;
+    if (shift >= 0) {
+      const d2 = den << BigInt(shift);
+      q = num / d2;
+      r = num % d2;
+    } else {
+      const n2 = num << BigInt(-shift);
+      q = n2 / den;
+      r = n2 % den;
+    }
+    // num / den = (q + r / den') * 2^shift, q of 55 or 56 bits
+    let drop = bitLength(q) - 53;
+    if (shift + drop < -1074) drop = -1074 - shift;
+    const D = BigInt(drop);
+    let M = q >> D;
+    const rem = q - (M << D);
+    const half = 1n << (D - 1n);
+    if (rem > half || (rem === half && (r !== 0n || (M & 1n) === 1n))) M += 1n;
+    const E = shift + drop;
+    let x = Number(M);
+    if (E < -1022) x = (x * pow2(E + 600)) * pow2(-600);
+    else if (E > 1023) x = (x * pow2(1023)) * pow2(E - 1023);
+    else x = x * pow2(E);
+    return neg ? -x : x;
+  }
+
+  function exactMean(n, s1) {
+    return bigRatio(s1, BigInt(n) << BigInt(SCALE1));
+  }
+
+  function exactVar(n, s1, s2) {
+    const N = BigInt(n);
+    return bigRatio(N * s2 - s1 * s1, (N * (N - 1n)) << BigInt(SCALE2));
+  }
+
+  function exactDiff(na, s1a, nb, s1b) {
+    const A = BigInt(na);
+    const B = BigInt(nb);
+    return bigRatio(s1a * B - s1b * A, (A * B) << BigInt(SCALE1));
+  }
+
+  /** ln(1 + y) from ln (SPEC 21.5); numerics.log1p. */
+  function log1p(y) {
+    const u = 1.0 + y;
+    if (u === 1.0) return y;
+    return ln(u) * y / (u - 1.0);
+  }
+
+  function stirling(x) {
+    const r = 1.0 / x;
+    const r2 = r * r;
+    return r * (1.0 / 12.0 - r2 * (1.0 / 360.0 - r2 * (1.0 / 1260.0 - r2 * (1.0 / 1680.0 - r2 / 1188.0))));
+  }
+
+  /** ln B(a, 1/2), a > 0 (SPEC 21.5); numerics.lnbeta_half. */
+  function lnbetaHalf(a) {
+    let s = 0.0;
+    while (a < 20.0) {
+      s = s + ln((a + 0.5) / a);
+      a = a + 1.0;
+    }
+    const r = -(a * log1p(0.5 / a)) - 0.5 * ln(a) + 0.5 + (stirling(a) - stirling(a + 0.5));
+    return s + r + LN_SQRT_PI;
+  }
+
+  function betacf(a, b, x) {
+    const qab = a + b;
+    const qap = a + 1.0;
+    const qam = a - 1.0;
+    let c = 1.0;
+    let d = 1.0 - qab * x / qap;
+    if (Math.abs(d) < CF_FPMIN) d = CF_FPMIN;
+    d = 1.0 / d;
+    let h = d;
+    for (let m = 1; m <= CF_MAXIT; m++) {
+      const m2 = 2.0 * m;
+      let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+      d = 1.0 + aa * d;
+      if (Math.abs(d) < CF_FPMIN) d = CF_FPMIN;
+      c = 1.0 + aa / c;
+      if (Math.abs(c) < CF_FPMIN) c = CF_FPMIN;
+      d = 1.0 / d;
+      h = h * (d * c);
+      aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+      d = 1.0 + aa * d;
+      if (Math.abs(d) < CF_FPMIN) d = CF_FPMIN;
+      c = 1.0 + aa / c;
+      if (Math.abs(c) < CF_FPMIN) c = CF_FPMIN;
+      d = 1.0 / d;
+      const de = d * c;
+      h = h * de;
+      if (Math.abs(de - 1.0) < CF_EPS) break;
+    }
+    return h;
+  }
+
+  /** P(T > t), Student's t with df degrees of freedom (SPEC 21.5); numerics.t_upper. */
+  function tUpper(t, df) {
+    if (t < 0) return 1.0 - tUpper(-t, df);
+    if (t === 0) return 0.5;
+    const q = t * t;
+    if (q === Infinity) return 0.0;
+    const a = df / 2.0;
+    const den = df + q;
+    const front = expX(a * -log1p(q / df) + 0.5 * ln(q / den) - lnbetaHalf(a));
+    const x = df / den;
+    if (x < (a + 1.0) / (a + 2.5)) return 0.5 * (front * betacf(a, 0.5, x) / a);
+    return 0.5 * (1.0 - front * betacf(0.5, a, q / den) / 0.5);
+  }
+
+  const T_CACHE = new Map();
+
+  /** The t > 0 with P(T > t) = p, 0 < p < 1/2 (SPEC 21.5); numerics.t_quantile. */
+  function tQuantile(p, df) {
+    const key = p + ',' + df;
+    const got = T_CACHE.get(key);
+    if (got !== undefined) return got;
+    let lo = 0.0;
+    let hi = 1.0;
+    while (tUpper(hi, df) > p) { lo = hi; hi = hi * 2.0; }
+    for (let i = 0; i < 64; i++) {
+      const mid = (lo + hi) / 2.0;
+      if (tUpper(mid, df) > p) lo = mid;
+      else hi = mid;
+    }
+    const out = (lo + hi) / 2.0;
+    if (T_CACHE.size < 10000) T_CACHE.set(key, out);
+    return out;
+  }
+
+  /** Welch-Satterthwaite degrees of freedom, or null when both variances are 0. */
+  function welchDf(va, na, vb, nb) {
+    const sa = va / na;
+    const sb = vb / nb;
+    const tot = sa + sb;
+    if (tot === 0) return null;
+    const r = sa / tot;
+    const r1 = 1.0 - r;
+    return 1.0 / (r * r / (na - 1) + r1 * r1 / (nb - 1));
+  }
+
   /**
    * Compare two strings by Unicode code point (Python's str order). UTF-16 order
    * differs from code-point order only between a surrogate (astral character) and a
@@ -425,6 +642,18 @@ function () {
   const AGE_NUMERIC = /^-?[0-9]+(\.[0-9]+)?$/;
   const AGE_INTERVAL = /^[[(][0-9]+ *[-,] *[0-9]+[\])]$/;
   const SHARE_GRAMMAR = /^-?[0-9]+(\.[0-9]+)?$/;
+  // SPEC 21.2: the numbers an outcome cell may spell; Number() reads them as float() does.
+  const NUMBER = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
+
+  /** The value of an outcome label, or null (SPEC 21.2); labels.outcome_value. */
+  function outcomeValue(label) {
+    if (!NUMBER.test(label)) return null;
+    const v = Number(label);
+    if (v === 0) return 0;
+    const a = Math.abs(v);
+    if (!(OUTCOME_TINY <= a && a <= OUTCOME_HUGE)) return null;
+    return v;
+  }
 
   /** Trim ASCII spaces and tabs only. */
   function trimLabel(s) {
@@ -645,6 +874,9 @@ function () {
     label_gap: 0.1,
     missing_by_group: true,
     missing_gap: 0.1,
+    // SPEC 21: numeric outcome columns summarised by group (none by default)
+    outcome: [],
+    outcome_gap: 0.2,
     // SPEC 5 and 18: the score rule (v3, or version 2's and the seed's numbers) and the
     // family-wise error level of every finding's verdict
     score_rule: 'v3',
@@ -865,6 +1097,38 @@ function () {
     }
   }
 
+  /** SPEC 21.1: outcome and outcome_gap (faircode/options.py _outcome_options). */
+  function outcomeOptions(opts, out, given) {
+    if (given('outcome_gap')) out.outcome_gap = checkNumber('outcome_gap', opts.outcome_gap, 0, null, '>= 0');
+    if (!given('outcome')) return;
+    const v = opts.outcome;
+    const items = typeof v === 'string' ? [v] : v;
+    if (!Array.isArray(items)) throw new InputError('--outcome: give a column name or a list of them');
+    const names = [];
+    for (const item of items) {
+      if (typeof item !== 'string') throw new InputError(`--outcome: ${pyStr(item)} is not text`);
+      const name = trimLabel(item);
+      if (name === '') throw new InputError('--outcome: give a column name');
+      if (names.includes(name)) throw new InputError(`--outcome: '${name}' is given twice`);
+      if (name === out.label) throw new InputError(`--outcome ${name}: the label column cannot also be an outcome`);
+      names.push(name);
+    }
+    out.outcome = names;
+  }
+
+  /** SPEC 21.1: each outcome names a column of the header, not one of --map's. */
+  function validateOutcome(opts, overrides, columns) {
+    for (const name of opts.outcome) {
+      if (!columns.includes(name)) {
+        const shown = columns.slice(0, 5).join(', ') + (columns.length > 5 ? '...' : '');
+        throw new InputError(`--outcome: no column named '${name}' (columns: ${shown})`);
+      }
+      if (overrides.has(name)) {
+        throw new InputError(`--outcome ${name}: an outcome column cannot also be given to --map`);
+      }
+    }
+  }
+
   /** SPEC 5 and 18: score_rule and alpha (faircode/options.py _evidence_options). */
   function evidenceOptions(opts, out, given) {
     if (given('score_rule')) {
@@ -1005,6 +1269,7 @@ function () {
       out.reference = opts.reference;
     }
     labelOptions(opts, out, given);
+    outcomeOptions(opts, out, given);
     evidenceOptions(opts, out, given);
     Object.defineProperty(out, '__resolved', { value: true });
     return out;
@@ -1202,10 +1467,11 @@ function () {
   }
 
   /** The kinds the columns' names and overrides give (kindFromValues' namedKinds). */
-  function namedKindsOf(columns, overrides, label) {
+  function namedKindsOf(columns, overrides, opts) {
     const out = new Set();
     for (const c of columns) {
-      if (c === label) continue; // the label's name gives no kind (SPEC 17.4)
+      // the label's and the outcomes' names give no kind (SPEC 17.4, 19.2)
+      if (c === opts.label || opts.outcome.includes(c)) continue;
       const ov = overrides.get(c);
       const k = ov !== undefined && ov !== null ? ov : kindFromName(c);
       if (k) out.add(k);
@@ -2285,6 +2551,28 @@ function () {
   const ROLE_NAMED = 2; // kind from its name: a dimension unless it explodes
   const ROLE_OPEN = 3; // no keyword: a dimension only with 2..max_categorical labels
   const ROLE_DEAD = 4; // proven not a dimension: no longer counted
+  const ROLE_OUTCOME = 5; // an outcome column (SPEC 21.2): read for its sums, not counted
+
+  /** An outcome accumulator: rows, and the values and squares as exact partials. */
+  function newAcc() {
+    return { n: 0, s1: [], s2: [] };
+  }
+
+  function addValue(acc, v, hi, lo) {
+    acc.n++;
+    expAdd(acc.s1, v);
+    expAdd(acc.s2, hi);
+    if (lo !== 0) expAdd(acc.s2, lo);
+  }
+
+  /** An accumulator's [n, s1, s2] with the sums as exact BigInts (SPEC 21.2). */
+  function accStats(acc) {
+    let s1 = 0n;
+    for (const x of acc.s1) s1 += scaledBig(x, SCALE1);
+    let s2 = 0n;
+    for (const x of acc.s2) s2 += scaledBig(x, SCALE2);
+    return [acc.n, s1, s2];
+  }
 
   /** Roles whose cells are counted. */
   function counted(role) {
@@ -2311,6 +2599,7 @@ function () {
       // In faircode/detect.py check_overrides' order: overrides, label, na and recode.
       validateOverrides(this.overrides, this.header);
       validateLabel(this.opts, this.overrides, this.header);
+      validateOutcome(this.opts, this.overrides, this.header);
       validateRewrites(this.opts, this.header);
       validateCross(this.opts, this.header);
     }
@@ -2355,7 +2644,9 @@ function () {
           this.lostMatch[i] = lostMatcher(opts, col, rw);
         }
         const ov = this.overrides.get(col);
-        if (i === L) {
+        if (opts.outcome.includes(col)) {
+          this.roles[i] = ROLE_OUTCOME;
+        } else if (i === L) {
           this.roles[i] = ROLE_FORCED;
         } else if (ov === 'ignore') {
           this.roles[i] = ROLE_IGNORED;
@@ -2367,7 +2658,9 @@ function () {
           this.kinds[i] = kind;
           this.roles[i] = kind ? ROLE_NAMED : ROLE_OPEN;
         }
-        if (this.roles[i] !== ROLE_IGNORED) {
+        if (this.roles[i] === ROLE_OUTCOME) {
+          this.keepCol[i] = 1;
+        } else if (this.roles[i] !== ROLE_IGNORED) {
           this.tables[i] = new LabelTable();
           this.keepCol[i] = 1;
         }
@@ -2382,20 +2675,22 @@ function () {
           if (k >= 0 && !idx.includes(k)) idx.push(k);
         }
         idx.sort((a, b) => a - b);
-        cand = idx.length === 2 ? idx.filter((i) => this.roles[i] !== ROLE_IGNORED && i !== L) : [];
+        cand = idx.length === 2
+          ? idx.filter((i) => this.roles[i] !== ROLE_IGNORED && this.roles[i] !== ROLE_OUTCOME && i !== L)
+          : [];
       }
       // SPEC 17.2: the group columns, the first PAIR_COLUMNS counted columns (not the
       // label), whatever `cross` is; without cross also the pair columns (0.9).
       const first = [];
       for (let i = 0; i < n && first.length < PAIR_COLUMNS; i++) {
-        if (this.roles[i] !== ROLE_IGNORED && i !== L) first.push(i);
+        if (this.roles[i] !== ROLE_IGNORED && this.roles[i] !== ROLE_OUTCOME && i !== L) first.push(i);
       }
       if (!opts.cross) cand = first.slice();
       if (cand.length < 2) cand = [];
       this.isAlive = new Uint8Array(n);
       for (const i of cand) this.isAlive[i] = 1;
       this.rebuildPairs(cand, null);
-      const tracked = L >= 0 || this.keepMiss;
+      const tracked = L >= 0 || this.keepMiss || opts.outcome.length > 0;
       this.groups = tracked ? first : [];
       this.isGroup = new Uint8Array(n);
       for (const i of this.groups) this.isGroup[i] = 1;
@@ -2412,6 +2707,19 @@ function () {
       // other, which keeps each table's loop tight and its cache misses overlapping.
       this.codes = new Int32Array(n << BATCH_BITS);
       this.batchN = 0; // rows in the batch
+      // SPEC 21.2: per outcome column, this batch's values (NaN: none) and their squares
+      // split exactly, its accumulators overall, by group column code and by pair cell.
+      this.outK = new Int32Array(n).fill(-1);
+      this.outs = [];
+      for (let i = 0; i < n; i++) {
+        if (this.roles[i] !== ROLE_OUTCOME) continue;
+        this.outK[i] = this.outs.length;
+        const by = new Map();
+        for (const d of this.groups) by.set(d, []);
+        this.outs.push({ col: i, vals: new Float64Array(BATCH), hi: new Float64Array(BATCH),
+          lo: new Float64Array(BATCH), all: newAcc(), missing: 0, nonNumeric: 0, by,
+          cells: new Map() });
+      }
       return this.keepCol;
     }
 
@@ -2463,6 +2771,7 @@ function () {
           this.isGroup[i] = 0;
           this.labelPairs.delete(i);
           this.missBy.delete(i);
+          for (const o of this.outs) o.by.delete(i);
         }
         this.groups = this.groups.filter((i) => this.isGroup[i] === 1);
       }
@@ -2489,6 +2798,10 @@ function () {
     cell(c, b, s, e) {
       s = trimStart(b, s, e);
       e = trimEnd(b, s, e);
+      if (this.roles[c] === ROLE_OUTCOME) {
+        this.outcomeCell(c, b, s, e);
+        return;
+      }
       if (e - s <= this.missMax && isMissingBytes(this.miss, b, s, e - s)) {
         this.missing[c]++;
         this.codes[(c << BATCH_BITS) | this.batchN] = -1;
@@ -2512,6 +2825,104 @@ function () {
       } else {
         this.newLabel(c, t, b, s, e, h);
       }
+    }
+
+    /** An outcome cell (SPEC 21.2): missing after 1.1, not a number, or a value. */
+    outcomeCell(c, b, s, e) {
+      const o = this.outs[this.outK[c]];
+      const r = this.batchN;
+      let label = null;
+      if (!(e - s <= this.missMax && isMissingBytes(this.miss, b, s, e - s))) {
+        label = decodeValid(b, s, e);
+        const rw = this.rewrites[c];
+        if (rw !== null) label = rw.rewrite(label);
+      }
+      if (label === null) {
+        o.missing++;
+        o.vals[r] = NaN;
+        if (this.keepMiss) this.missEvent(c);
+        return;
+      }
+      const v = outcomeValue(label);
+      if (v === null) {
+        o.nonNumeric++;
+        o.vals[r] = NaN;
+        return;
+      }
+      const [hi, lo] = square2(v);
+      o.vals[r] = v;
+      o.hi[r] = hi;
+      o.lo[r] = lo;
+      addValue(o.all, v, hi, lo);
+    }
+
+    /** SPEC 21.2: rows r < n of the batch added to each outcome's group and cell sums. */
+    countOutcomes(n) {
+      const codes = this.codes;
+      const np = this.pairA.length;
+      for (const o of this.outs) {
+        const { vals, hi, lo } = o;
+        for (const [d, accs] of o.by) {
+          const base = d << BATCH_BITS;
+          for (let r = 0; r < n; r++) {
+            const v = vals[r];
+            if (v !== v) continue;
+            const code = codes[base | r];
+            if (code < 0) continue;
+            let a = accs[code];
+            if (a === undefined) a = accs[code] = newAcc();
+            addValue(a, v, hi[r], lo[r]);
+          }
+        }
+        for (let p = 0; p < np; p++) {
+          const key = this.pairA[p] * 1048576 + this.pairB[p];
+          let cells = o.cells.get(key);
+          if (cells === undefined) o.cells.set(key, (cells = new Map()));
+          const ia = this.pairA[p] << BATCH_BITS;
+          const ib = this.pairB[p] << BATCH_BITS;
+          for (let r = 0; r < n; r++) {
+            const v = vals[r];
+            if (v !== v) continue;
+            const x = codes[ia | r];
+            const y = codes[ib | r];
+            if ((x | y) < 0) continue;
+            const k = x * 131072 + y;
+            let a = cells.get(k);
+            if (a === undefined) cells.set(k, (a = newAcc()));
+            addValue(a, v, hi[r], lo[r]);
+          }
+        }
+      }
+    }
+
+    /** SPEC 21.2 tables for summary(): column -> sums, by group label and pair cell. */
+    outcomeTables(labels) {
+      const out = new Map();
+      for (const o of this.outs) {
+        const [n, s1, s2] = accStats(o.all);
+        const by = new Map();
+        for (const [d, accs] of o.by) {
+          const ld = labels[d];
+          const m = new Map();
+          accs.forEach((a, code) => m.set(ld[code], accStats(a)));
+          by.set(d, m);
+        }
+        const cells = new Map();
+        for (let p = 0; p < this.pairTables.length; p++) {
+          const i = this.pairA[p];
+          const j = this.pairB[p];
+          const la = labels[i];
+          const lb = labels[j];
+          const entries = [];
+          const got = o.cells.get(i * 1048576 + j);
+          if (got !== undefined) {
+            for (const [k, a] of got) entries.push([la[Math.floor(k / 131072)], lb[k % 131072], ...accStats(a)]);
+          }
+          cells.set(i + ',' + j, entries);
+        }
+        out.set(o.col, { n, s1, s2, missing: o.missing, non_numeric: o.nonNumeric, by, cells });
+      }
+      return out;
     }
 
     /** Column c's cell of the current row is missing after SPEC 1.1 (17.2). */
@@ -2575,6 +2986,10 @@ function () {
         if (counted(this.roles[c])) {
           this.missing[c]++;
           this.codes[(c << BATCH_BITS) | row] = -1;
+        } else if (this.roles[c] === ROLE_OUTCOME) {
+          const o = this.outs[this.outK[c]];
+          o.missing++;
+          o.vals[row] = NaN;
         }
         if (this.keepMiss && this.roles[c] !== ROLE_IGNORED) this.missEvent(c);
       }
@@ -2585,6 +3000,11 @@ function () {
         this.countPairs(row);
         // This row becomes row 0 of the next batch.
         for (let c = 0; c < width; c++) this.codes[c << BATCH_BITS] = this.codes[(c << BATCH_BITS) | row];
+        for (const o of this.outs) {
+          o.vals[0] = o.vals[row];
+          o.hi[0] = o.hi[row];
+          o.lo[0] = o.lo[row];
+        }
         this.prune();
         this.batchN = 0;
       }
@@ -2611,6 +3031,7 @@ function () {
         }
       }
       if (this.keepMiss) this.countMissing(n);
+      if (this.outs.length) this.countOutcomes(n);
     }
 
     /** SPEC 17.2 missing_by: the missing cells of rows r < n against the label of every
@@ -2758,6 +3179,7 @@ function () {
         pairs,
         capped: Array.from(this.capped, (x) => x === 1),
         ...this.labelTables(labels),
+        outcomes: this.outcomeTables(labels),
       };
     }
   }
@@ -2880,9 +3302,43 @@ function () {
       }
       missingBy.set(d, out);
     }
+    // SPEC 21.2: outcome sums add; a group column or pair dropped on either side goes.
+    const outcomes = new Map();
+    const aO = a.outcomes || new Map();
+    const bO = b.outcomes || new Map();
+    for (const [o, x] of aO) {
+      const y = bO.get(o);
+      if (y === undefined) continue;
+      const by = new Map();
+      for (const [d, m] of x.by) {
+        if (!y.by.has(d) || counts[d] === null) continue;
+        const sum = new Map(m);
+        for (const [label, st] of y.by.get(d)) sum.set(label, statsAdded(sum.get(label), st));
+        by.set(d, sum);
+      }
+      const cells = new Map();
+      for (const [key, ea] of x.cells) {
+        if (!y.cells.has(key) || !pairs.has(key)) continue;
+        const sum = new Map();
+        for (const side of [ea, y.cells.get(key)]) {
+          for (const [la, lb, ...st] of side) {
+            const k = la + '\u0000' + lb;
+            const got = sum.get(k);
+            sum.set(k, got === undefined ? [la, lb, ...st] : [la, lb, ...statsAdded(got.slice(2), st)]);
+          }
+        }
+        cells.set(key, Array.from(sum.values()));
+      }
+      outcomes.set(o, { n: x.n + y.n, s1: x.s1 + y.s1, s2: x.s2 + y.s2, missing: x.missing + y.missing,
+        non_numeric: x.non_numeric + y.non_numeric, by, cells });
+    }
     return { name: a.name, columns: a.columns.slice(), n_rows: a.n_rows + b.n_rows, counts,
       missing, pairs, capped, label_pairs: labelPairs, label_cells: labelCells,
-      missing_all: missingAll, missing_by: missingBy };
+      missing_all: missingAll, missing_by: missingBy, outcomes };
+  }
+
+  function statsAdded(a, b) {
+    return a === undefined ? b : [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
   }
 
   /** Count tables [[key..., count], ...] (keys the first `width` items) added up. */
@@ -3508,6 +3964,7 @@ function () {
     const columns = summary.columns;
     validateOverrides(overrides, columns);
     const labelIndex = validateLabel(opts, overrides, columns);
+    validateOutcome(opts, overrides, columns);
     validateRewrites(opts, columns);
     validateCross(opts, columns);
     const nRows = summary.n_rows;
@@ -3534,7 +3991,8 @@ function () {
     for (let i = 0; i < columns.length; i++) {
       const col = columns[i];
       const ov = overrides.get(col);
-      if (ov === 'ignore' || i === labelIndex) continue; // the label: never a dimension (17.2)
+      // the label and the outcome columns: never dimensions (17.2, 19.2)
+      if (ov === 'ignore' || i === labelIndex || opts.outcome.includes(col)) continue;
       const raw = summary.counts[i];
       // More than LABEL_CAP labels: capped (SPEC 0.9). An engine stops counting such a
       // column (counts null); one that counted it all has more labels.
@@ -3558,7 +4016,7 @@ function () {
           }
           if (counts === null || capped) continue;
           if (counts.size < 2 || counts.size > opts.max_categorical) continue;
-          if (namedKinds === null) namedKinds = namedKindsOf(columns, overrides, opts.label);
+          if (namedKinds === null) namedKinds = namedKindsOf(columns, overrides, opts);
           kind = kindFromValues(counts, namedKinds);
           detectedBy = 'values';
           if (!kind) {
@@ -3636,7 +4094,9 @@ function () {
       else pair = [byName.get(opts.cross[0]), byName.get(opts.cross[1])];
     } else if (dims.length >= 2) {
       pair = [dims[0], dims[1]];
-      const why = notCounted(columns, overrides, pair[0].index, pair[1].index, labelIndex);
+      const skip = new Set(opts.outcome.map((c) => columns.indexOf(c)));
+      skip.add(labelIndex);
+      const why = notCounted(columns, overrides, pair[0].index, pair[1].index, skip);
       if (why !== null) {
         notCountedPair = [pair[0].name, pair[1].name];
         fs.note('not_counted', `${pair[0].name} x ${pair[1].name}: intersection not counted (${why}); pass --cross ${pair[0].name},${pair[1].name}`,
@@ -3654,16 +4114,27 @@ function () {
     // SPEC 17: label base rates and missing data by group.
     let labelRates = null;
     let missingByGroup = null;
-    if (labelIndex >= 0 || opts.missing_by_group) {
-      const ctx = { summary, opts, columns, overrides, rewrites, nRows, labelIndex };
+    let outcomes = null;
+    const ctx = { summary, opts, columns, overrides, rewrites, nRows, labelIndex };
+    if (labelIndex >= 0 || opts.missing_by_group || opts.outcome.length) {
       // A dimension past the group columns (0.9, 17.2) has no tables: one note each.
-      const tables = (labelIndex >= 0 ? summary.label_pairs : summary.missing_by) || new Map();
+      const plainTables = labelIndex >= 0 || opts.missing_by_group;
+      let tables;
+      if (labelIndex >= 0) tables = summary.label_pairs || new Map();
+      else if (opts.missing_by_group) tables = summary.missing_by || new Map();
+      else {
+        const first = summary.outcomes ? summary.outcomes.values().next().value : undefined;
+        tables = first === undefined ? new Map() : first.by;
+      }
+      const what = plainTables ? 'label rates and missing data' : 'outcome means';
       for (const dim of dims) {
         if (!tables.has(dim.index)) {
-          fs.note('not_counted', `${dim.name}: label rates and missing data by group not counted ('${dim.name}' is not among the first ${PAIR_COLUMNS} counted columns)`,
+          fs.note('not_counted', `${dim.name}: ${what} by group not counted ('${dim.name}' is not among the first ${PAIR_COLUMNS} counted columns)`,
             [dim.name]);
         }
       }
+    }
+    if (labelIndex >= 0 || opts.missing_by_group) {
       if (labelIndex >= 0) {
         // SPEC 17.2/17.3: a capped label, or no positive value, is an input error.
         const raw = summary.counts[labelIndex];
@@ -3673,7 +4144,10 @@ function () {
         ctx.label = labelValue(ctx, rewritten(labelIndex));
         labelRates = labelRatesBlock(ctx, dims, crossed, rewritten(labelIndex), fs);
       }
+      if (opts.outcome.length) outcomes = outcomeBlocks(ctx, dims, crossed, fs); // SPEC 21
       if (opts.missing_by_group) missingByGroup = missingBlock(ctx, dims, fs);
+    } else if (opts.outcome.length) {
+      outcomes = outcomeBlocks(ctx, dims, crossed, fs);
     }
     if (opts.reference) for (const text of referenceSumWarnings(opts.reference)) fs.note('reference', text);
     for (const text of contradicted) fs.note('contradicted', text);
@@ -3684,7 +4158,8 @@ function () {
     const plain = unscored.filter((u) => !u.contradicted).map((u) => u.name);
     const names = namesText(plain);
     if (dims.length > 0 && plain.length > 0) {
-      fs.note('unscored', `not scored: ${plain.length} columns that are not demographic (${names}); --score-categoricals scores them, --map COLUMN=KIND declares one`);
+      const what = plain.length === 1 ? 'column that is' : 'columns that are';
+      fs.note('unscored', `not scored: ${plain.length} ${what} not demographic (${names}); --score-categoricals scores them, --map COLUMN=KIND declares one`);
     }
     if (crossFlag) fs.note('cross', crossFlag);
 
@@ -3714,6 +4189,7 @@ function () {
     };
     if (labelRates !== null) result.label_rates = labelRates;
     if (missingByGroup !== null) result.missing_by_group = missingByGroup;
+    if (outcomes !== null) result.outcomes = outcomes;
     result.findings = findings;
     result.evidence = evidence;
     result.flags = findings.map((f) => f.text);
@@ -3797,10 +4273,10 @@ function () {
 
   /** Why the default pair (columns ia, ib) had no pair table while reading, or null
    * (SPEC 0.9): a pure function of the header and overrides, as the reading rule is. */
-  function notCounted(columns, overrides, ia, ib, labelIndex) {
+  function notCounted(columns, overrides, ia, ib, skip) {
     const i = Math.min(ia, ib);
     const j = Math.max(ia, ib);
-    const counted = countedColumns(columns, overrides, labelIndex);
+    const counted = countedColumns(columns, overrides, skip);
     const pos = counted.indexOf(j);
     if (pos >= PAIR_COLUMNS) return `'${columns[j]}' is not among the first ${PAIR_COLUMNS} counted columns`;
     for (let x = 0; x < pos; x++) {
@@ -4042,6 +4518,211 @@ function () {
     return block;
   }
 
+  // SPEC 21: numeric outcome columns by group (faircode/outcomes.py), from the exact sums.
+
+  const OUTCOME_TAIL = 0.025; // the two-sided 95% level of every interval of SPEC 21
+
+  /** Decimals the renderers show means with (SPEC 21.4); outcomes.decimals. */
+  function outcomeDecimals(sd) {
+    if (sd === null || sd === 0) return 2;
+    if (sd >= 100) return 0;
+    if (sd >= 10) return 1;
+    if (sd >= 1) return 2;
+    if (sd >= 0.1) return 3;
+    return 4;
+  }
+
+  /** n, mean, its t interval and sd of one group's [n, s1, s2] (SPEC 21.3), unrounded. */
+  function moments(st) {
+    const [n, s1, s2] = st;
+    if (n === 0) return { n: 0, mean: null, ci_low: null, ci_high: null, sd: null };
+    const mean = exactMean(n, s1);
+    if (n < 2) return { n, mean, ci_low: null, ci_high: null, sd: null };
+    const sd = Math.sqrt(exactVar(n, s1, s2));
+    const half = tQuantile(OUTCOME_TAIL, n - 1) * (sd / Math.sqrt(n));
+    return { n, mean, ci_low: mean - half, ci_high: mean + half, sd };
+  }
+
+  /** [d, lo, hi, df, se] of mean_a - mean_b with Welch's 95% interval (SPEC 21.3). */
+  function welch(a, b) {
+    const d = exactDiff(a[0], a[1], b[0], b[1]);
+    const va = exactVar(a[0], a[1], a[2]);
+    const vb = exactVar(b[0], b[1], b[2]);
+    const se = Math.sqrt(va / a[0] + vb / b[0]);
+    const df = welchDf(va, a[0], vb, b[0]);
+    if (df === null) return [d, d, d, null, 0.0];
+    const half = tQuantile(OUTCOME_TAIL, df) * se;
+    return [d, d - half, d + half, df, se];
+  }
+
+  function welchP(d, se, df, threshold) {
+    if (!(d > threshold)) return 1.0;
+    if (df === null) return 0.0;
+    return Math.min(1.0, 2.0 * tUpper((d - threshold) / se, df));
+  }
+
+  /** [highest, lowest] items ({st, mean}) by mean among those with n >= least; null
+   * with fewer than two. */
+  function outcomeExtremes(items, least) {
+    let high = null;
+    let low = null;
+    let k = 0;
+    for (const it of items) {
+      if (it.st[0] < least) continue;
+      k++;
+      const m = exactMean(it.st[0], it.st[1]);
+      it.mean = m;
+      if (high === null || m > high.mean) high = it;
+      if (low === null || m < low.mean) low = it;
+    }
+    return k >= 2 ? [high, low] : null;
+  }
+
+  function outcomeGapFields(ext, asKey, threshold) {
+    if (ext === null) return { highest: null, lowest: null, max_difference: null, gap: null };
+    const [high, low] = ext;
+    const [d, lo, hi, df] = welch(high.st, low.st);
+    const verdict = d > threshold ? null : hi < threshold ? 'within' : 'possible';
+    return {
+      highest: asKey(high),
+      lowest: asKey(low),
+      max_difference: d,
+      gap: { difference: d, ci_low: lo, ci_high: hi, df, verdict },
+    };
+  }
+
+  function outcomeGroup(st, count, least) {
+    return { ...moments(st), missing: count - st[0], small_group: st[0] < least };
+  }
+
+  function outcomeGapFindings(fs, dims, name, items, ext, block, groups, threshold, dp, least, cap) {
+    const where = dims.join(' x ');
+    if (ext === null) {
+      fs.note('not_measurable', `${where}: mean ${name} gap not measurable: fewer than two groups of ${rowsText(least)} with a value`, dims);
+      return;
+    }
+    const [high, low] = ext;
+    const highText = groups(high).map((g) => `'${g}'`).join(' x ');
+    let listed = 0;
+    let more = 0;
+    for (const it of items) {
+      if (it.st[0] < least || it === high) continue;
+      fs.tests += 1;
+      const [d, lo, hi, df, se] = welch(high.st, it.st);
+      if (!(d > threshold)) continue;
+      const p = welchP(d, se, df, threshold);
+      if (listed === cap) {
+        more++;
+        fs.unlisted(p, 1, it === low ? block : null);
+        continue;
+      }
+      listed++;
+      const text = groups(it).map((g) => `'${g}'`).join(' x ');
+      const entry = fs.finding('outcome_gap', `${where}: mean ${name} ${fmt(exactMean(it.st[0], it.st[1]), dp)} for ${text} vs ${fmt(high.mean, dp)} for ${highText}`, {
+        dims, groups: groups(it).concat(groups(high)), value: d, n: it.st[0],
+        interval: [lo, hi], threshold, p,
+      });
+      if (it === low && block !== null) fs.verdictTo(block, entry);
+    }
+    if (more) fs.note('more', `${where}: ${more} more mean gaps (the JSON lists all)`, dims);
+  }
+
+  function statsOf(map, key) {
+    const got = map.get(key);
+    return got === undefined ? [0, 0n, 0n] : got;
+  }
+
+  /** SPEC 21.3: the `outcomes` block, one entry per outcome column; findings to `fs`. */
+  function outcomeBlocks(ctx, dims, crossed, fs) {
+    const { summary, opts, rewrites } = ctx;
+    const out = [];
+    for (const name of opts.outcome) {
+      const o = summary.columns.indexOf(name);
+      const tables = summary.outcomes ? summary.outcomes.get(o) : undefined;
+      if (tables === undefined) {
+        throw new InputError(`--outcome ${name}: this summary was read without it; read the table again`);
+      }
+      const top = moments([tables.n, tables.s1, tables.s2]);
+      const threshold = opts.outcome_gap * (top.sd || 0.0);
+      const dp = outcomeDecimals(top.sd);
+      const least = Math.max(2, opts.min_group_size);
+      const block = {
+        column: name, n: top.n, missing: tables.missing, non_numeric: tables.non_numeric,
+        mean: top.mean, ci_low: top.ci_low, ci_high: top.ci_high, sd: top.sd, interval: 't',
+        threshold, decimals: dp, dimensions: [], intersection: null,
+      };
+      for (const dim of dims) {
+        const table = tables.by.get(dim.index);
+        if (table === undefined) {
+          block.dimensions.push({ name: dim.name, not_counted: true });
+          continue;
+        }
+        const rw = rewrites[dim.index];
+        const acc = new Map();
+        for (const [ld, st] of table) {
+          const g = groupOfRaw(dim, rw, ld);
+          if (g === null) continue;
+          acc.set(g, statsAdded(acc.get(g), st));
+        }
+        const items = dim.out.groups.map((g) => ({ label: g.label, count: g.count, st: statsOf(acc, g.label) }));
+        const ext = outcomeExtremes(items, least);
+        const entry = {
+          name: dim.name,
+          ...outcomeGapFields(ext, (it) => it.label, threshold),
+          groups: items.slice(0, CELL_CAP).map((it) => ({ label: it.label, ...outcomeGroup(it.st, it.count, least) })),
+        };
+        if (items.length > CELL_CAP) entry.groups_not_listed = items.length - CELL_CAP;
+        block.dimensions.push(entry);
+        outcomeGapFindings(fs, [dim.name], name, items, ext, entry.gap, (it) => [it.label], threshold, dp, least, GROUP_FLAG_CAP);
+      }
+      if (crossed !== null) {
+        const [A, B, cells] = crossed;
+        let i = A.index;
+        let j = B.index;
+        const swap = i > j;
+        if (swap) { const t = i; i = j; j = t; }
+        const rwA = rewrites[A.index];
+        const rwB = rewrites[B.index];
+        const acc = new Map();
+        for (const [x, y, ...st] of tables.cells.get(i + ',' + j) || []) {
+          const ga = groupOfRaw(A, rwA, swap ? y : x);
+          const gb = groupOfRaw(B, rwB, swap ? x : y);
+          if (ga === null || gb === null) continue;
+          const key = ga + '\u0000' + gb;
+          acc.set(key, statsAdded(acc.get(key), st));
+        }
+        const idxA = new Map(A.groups.map(([g], x) => [g, x]));
+        const idxB = new Map(B.groups.map(([g], x) => [g, x]));
+        const keys = [];
+        for (const [key, count] of cells) {
+          if (!(count >= 1)) continue;
+          const cut = key.indexOf('\u0000');
+          const a = key.slice(0, cut);
+          const b = key.slice(cut + 1);
+          keys.push({ a, b, ia: idxA.get(a), ib: idxB.get(b), count, st: statsOf(acc, key) });
+        }
+        keys.sort((x, y) => (x.ia - y.ia) || (x.ib - y.ib));
+        const ext = outcomeExtremes(keys, least);
+        const listed = keys.slice(0, CELL_CAP);
+        const entry = {
+          dims: [A.name, B.name],
+          ...outcomeGapFields(ext, (it) => [it.a, it.b], threshold),
+          cells: listed.map((it) => ({ a: it.a, b: it.b, ...outcomeGroup(it.st, it.count, least) })),
+        };
+        if (keys.length > listed.length) entry.cells_not_listed = keys.length - listed.length;
+        block.intersection = entry;
+        outcomeGapFindings(fs, [A.name, B.name], name, keys, ext, entry.gap, (it) => [it.a, it.b], threshold, dp, least, MAX_GAP_FLAGS);
+      }
+      for (const [count, what] of [[tables.missing, 'a missing'], [tables.non_numeric, 'a non-numeric']]) {
+        if (count) {
+          fs.note('outcome_missing', `${name}: ${rowsText(count)} with ${what} value ${count === 1 ? 'is' : 'are'} left out of the means`);
+        }
+      }
+      out.push(block);
+    }
+    return out;
+  }
+
   /** label_cells of two dimensions mapped to their groups: "ga\0gb" -> {n, pos}. */
   function labelCellsOf(summary, A, B, rewrites, labelOf, positive) {
     let i = A.index;
@@ -4138,10 +4819,10 @@ function () {
   }
 
   /** The counted columns of SPEC 0.9 in column order: not ignore, not the label (17.2). */
-  function countedColumns(columns, overrides, labelIndex) {
+  function countedColumns(columns, overrides, skip) {
     const counted = [];
     for (let k = 0; k < columns.length; k++) {
-      if (overrides.get(columns[k]) !== 'ignore' && k !== labelIndex) counted.push(k);
+      if (overrides.get(columns[k]) !== 'ignore' && !skip.has(k)) counted.push(k);
     }
     return counted;
   }
@@ -4802,7 +5483,9 @@ function () {
     if (o.label !== null) keys.push('label', 'positive');
     if (o.one_column) keys.push('one_column'); // SPEC 0.2: params as before unless given
     if (o.share_gap !== 0.05) keys.push('share_gap'); // SPEC 18.1: as before at the default
-    keys.push('label_gap', 'missing_by_group', 'missing_gap', 'score_rule', 'alpha');
+    keys.push('label_gap', 'missing_by_group', 'missing_gap');
+    if (o.outcome.length) keys.push('outcome', 'outcome_gap'); // SPEC 21.1
+    keys.push('score_rule', 'alpha');
     const out = {};
     for (const k of keys) {
       const v = o[k];
@@ -5372,6 +6055,13 @@ function () {
     scoreP,
     searchP,
     holm,
+    // SPEC 21.5 (faircode/numerics.py)
+    tUpper,
+    tQuantile,
+    lnbetaHalf,
+    welchDf,
+    bigRatio,
+    outcomeValue,
     balance,
     dimensionScore,
     overallScore,

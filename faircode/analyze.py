@@ -29,6 +29,7 @@ from .numerics import (
     wilson_bounds,
 )
 from .options import Options, relabeler, resolve
+from .outcomes import outcome_blocks
 from .reference import match_reference, reference_block, sum_warnings
 from .summary import CELL_CAP, LABEL_CAP, MAX_GAP_FLAGS, PAIR_COLUMNS, Summary
 
@@ -277,7 +278,8 @@ def analyze(
     named_kinds: frozenset | None = None  # kinds the header's names give (SPEC 1.2)
     for i, name in enumerate(summary.columns):
         ov = overrides.get(name)
-        if ov == "ignore" or name == opts.label:  # the label is never a dimension (SPEC 17)
+        # the label and the outcome columns are never dimensions (SPEC 17, 19)
+        if ov == "ignore" or name == opts.label or name in opts.outcome:
             continue
         raw = summary.counts[i]
         # A column with more than LABEL_CAP labels is capped (SPEC 0.9): an engine stops
@@ -303,7 +305,7 @@ def analyze(
                 named_kinds = frozenset(
                     overrides.get(c) or kind_from_name(c)
                     for c in summary.columns
-                    if c != opts.label
+                    if c != opts.label and c not in opts.outcome
                 ) - {None}
             kind = kind_from_values(counts, named_kinds)
             detected_by = "values"
@@ -419,7 +421,11 @@ def analyze(
     not_counted = None
     if pair is not None and opts.cross is None:
         why = _not_counted(
-            summary.columns, overrides, index_of[pair[0]], index_of[pair[1]], opts.label
+            summary.columns,
+            overrides,
+            index_of[pair[0]],
+            index_of[pair[1]],
+            {opts.label, *opts.outcome},
         )
         if why is not None:
             not_counted = list(pair)
@@ -432,13 +438,18 @@ def analyze(
             pair = None
     if pair is not None:
         intersections.append(_intersection(summary, dims, pair, index_of, mappers, opts, fs))
-    rates = by_group = None
-    if opts.label is not None or opts.missing_by_group:  # SPEC 17
+    rates = by_group = outcome_list = None
+    if opts.label is not None or opts.missing_by_group or opts.outcome:  # SPEC 17, 19
         for text, dim_name in groupstats.not_counted_flags(dims, index_of, summary, opts):
             fs.note("not_counted", text, [dim_name])
     if opts.label is not None:
         cells = pair_cells(summary, pair, index_of, mappers) if pair is not None else None
         rates = groupstats.label_rates(
+            summary, dims, index_of, mappers, intersections[0] if pair else None, cells, opts, fs
+        )
+    if opts.outcome:  # SPEC 21
+        cells = pair_cells(summary, pair, index_of, mappers) if pair is not None else None
+        outcome_list = outcome_blocks(
             summary, dims, index_of, mappers, intersections[0] if pair else None, cells, opts, fs
         )
     if opts.missing_by_group:
@@ -462,7 +473,9 @@ def analyze(
     if plain and dims:
         fs.note(
             "unscored",
-            f"not scored: {len(plain)} columns that are not demographic ({_names(plain)}); "
+            f"not scored: {len(plain)} "
+            f"{'column that is' if len(plain) == 1 else 'columns that are'} not demographic "
+            f"({_names(plain)}); "
             "--score-categoricals scores them, --map COLUMN=KIND declares one",
         )
     for kind, text in tail:
@@ -502,6 +515,8 @@ def analyze(
         result["label_rates"] = rates
     if by_group is not None:
         result["missing_by_group"] = by_group
+    if outcome_list is not None:
+        result["outcomes"] = outcome_list
     hints = None
     if opts.proxy_hints:  # SPEC 16; scipy is imported only here
         from .proxy import summary_hints
@@ -644,12 +659,12 @@ def _age_years(dim: dict, mode: str, opts: Options) -> tuple | None:
 
 
 def _not_counted(
-    columns: list[str], overrides: dict[str, str], ia: int, ib: int, label: str | None
+    columns: list[str], overrides: dict[str, str], ia: int, ib: int, skip: set
 ) -> str | None:
     """Why the default pair (columns ia, ib) had no pair table while reading, or None
     (SPEC 0.9): a pure function of the header and overrides, as the reading rule is."""
     i, j = min(ia, ib), max(ia, ib)
-    counted = [k for k, c in enumerate(columns) if overrides.get(c) != "ignore" and c != label]
+    counted = [k for k, c in enumerate(columns) if overrides.get(c) != "ignore" and c not in skip]
     pos = counted.index(j)
     if pos >= PAIR_COLUMNS:
         return f"'{columns[j]}' is not among the first {PAIR_COLUMNS} counted columns"

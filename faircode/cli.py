@@ -160,6 +160,21 @@ def _add_threshold_options(p: argparse.ArgumentParser) -> None:
         ),
     )
     p.add_argument(
+        "--outcome",
+        metavar="COL",
+        action="append",
+        help="a numeric outcome column: mean, t interval and sd per group, Welch interval of "
+        "the largest difference (never a dimension); repeatable",
+    )
+    p.add_argument(
+        "--outcome-gap",
+        metavar="X",
+        help=default_help(
+            "flag a difference of means above this many standard deviations of the column",
+            d.outcome_gap,
+        ),
+    )
+    p.add_argument(
         "--no-missing-by-group",
         dest="missing_by_group",
         action="store_false",
@@ -240,6 +255,8 @@ OPTION_KEYS = (
     "label_gap",
     "missing_gap",
     "missing_by_group",
+    "outcome",
+    "outcome_gap",
 )
 
 

@@ -31,6 +31,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .errors import InputError
 from .labels import DEFAULT_RULE, MISSING_TOKENS, TRIMMED, age_shape, label_of, typed_label
 from .options import Options, missing_labels
 from .summary import Summary, SummaryBuilder
@@ -429,6 +430,12 @@ class ArrowSummaryBuilder(SummaryBuilder):
         opts: Options,
         label_fn: Callable[[Any], str | None] = label_of,
     ) -> None:
+        if opts.outcome:  # SPEC 21.2: the exact sums are kept by the CSV and frame readers
+            raise InputError(
+                f"--outcome: {name} is read as Arrow (Parquet, Arrow IPC, a pyarrow Table or "
+                "a polars frame), which does not keep outcome sums yet; give a CSV file or "
+                "a pandas DataFrame"
+            )
         self.label_at: int | None = None  # set by SummaryBuilder (the pair tables need it)
         if opts.label in columns:
             self.label_at = list(columns).index(opts.label)

@@ -295,6 +295,11 @@ def check_overrides(
             raise _no_column("--label", label, columns)
         if label in overrides:
             raise InputError(f"--label {label}: the label column cannot also be given to --map")
+    for name in getattr(opts, "outcome", None) or ():  # SPEC 21.1
+        if name not in columns:
+            raise _no_column("--outcome", name, columns)
+        if name in overrides:
+            raise InputError(f"--outcome {name}: an outcome column cannot also be given to --map")
     if opts is not None and (opts.na or opts.recode):
         names = set(columns)
         for item in opts.na:

@@ -29,6 +29,7 @@ FINDING_KINDS = (
     "intersection_gap",
     "label_gap",
     "missing_gap",
+    "outcome_gap",
 )
 #: SPEC 18: the kinds of note of a profile.
 NOTE_KINDS = (
@@ -42,6 +43,7 @@ NOTE_KINDS = (
     "unscored",
     "no_dimension",
     "label_missing",
+    "outcome_missing",
     "reference",
     "representation",
     "proxy",
@@ -57,6 +59,10 @@ COMPARE_NOTE_KINDS = (
     "dimension_added",
     "dimension_removed",
 )
+#: SPEC 18: the kinds whose estimate is a difference of two shares or rates; a report
+#: shows their interval in percentage points ("7.0 to 15.6 pts"), and a comparison's
+#: findings already carry it in their text, so it shows only their n.
+DIFFERENCE_KINDS = ("label_gap", *COMPARE_FINDING_KINDS)
 #: SPEC 6: under-represented lines listed per dimension before one "more" line.
 UNDER_LINES = 5
 

@@ -560,7 +560,8 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
             out += md_table([md_escape(a), md_escape(b), "N", "Share"], "llrr", rows)
     unscored = result.get("unscored", [])
     if unscored:
-        out += ["", f"#### Not scored ({len(unscored)} columns)", ""]
+        cols = "column" if len(unscored) == 1 else "columns"
+        out += ["", f"#### Not scored ({len(unscored)} {cols})", ""]
         rows = []
         for u in unscored:
             n = sum(g["count"] for g in u["groups"]) or 1
@@ -587,6 +588,8 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
         ]
     if result.get("label_rates"):
         _md_label_rates(result["label_rates"], out)
+    for block in result.get("outcomes", []):  # SPEC 21.4
+        _md_outcome(block, out)
     if "missing_by_group" in result:
         _md_missing_by_group(result["missing_by_group"], out)
     _md_findings(result, out)
@@ -688,6 +691,97 @@ def _md_label_rates(block: dict, out: list[str]) -> None:
         )
 
 
+def _md_outcome_gap(block: dict, dp: int) -> list[object]:
+    gap = block["gap"]
+    if gap is None:
+        return ["-", "-", "-", "-"]
+    hi, lo = block["highest"], block["lowest"]
+    if isinstance(hi, list):  # an intersection cell
+        hi, lo = " x ".join(map(md_escape, hi)), " x ".join(map(md_escape, lo))
+    else:
+        hi, lo = md_escape(hi), md_escape(lo)
+    df = "-" if gap["df"] is None else fmt(gap["df"], 1)
+    diff = (
+        f"{fmt(gap['difference'], dp)} [{fmt(gap['ci_low'], dp)}, {fmt(gap['ci_high'], dp)}] "
+        f"{gap['verdict']}"
+    )
+    return [hi, lo, diff, df]
+
+
+def _md_outcome_row(r: dict, dp: int) -> list[object]:
+    mean = "n/a" if r["mean"] is None else fmt(r["mean"], dp)
+    ci = "" if r["ci_low"] is None else f"{fmt(r['ci_low'], dp)}-{fmt(r['ci_high'], dp)}"
+    sd = "" if r["sd"] is None else fmt(r["sd"], dp)
+    return [r["n"], mean, ci, sd, r["missing"]]
+
+
+def _md_outcome(block: dict, out: list[str]) -> None:
+    """SPEC 21.4: a numeric outcome like label rates: the column, a table of each
+    dimension's largest difference of means, and one table of every group's mean."""
+    from .render import mean_text, not_counted_why
+
+    dp = block["decimals"]
+    left = block["missing"] + block["non_numeric"]
+    out += [
+        "",
+        f"#### Outcome: {md_escape(block['column'])}",
+        "",
+        f"- mean {mean_text(block, dp)} (Student's t 95% CI), sd "
+        + ("n/a" if block["sd"] is None else fmt(block["sd"], dp))
+        + f", of {block['n']} rows"
+        + (
+            f"; {block['missing']} missing and {block['non_numeric']} non-numeric values are "
+            "left out"
+            if left
+            else ""
+        ),
+        f"- a difference of means above {fmt(block['threshold'], dp)} is a finding "
+        "(Welch's 95% interval)",
+    ]
+    dims = block["dimensions"]
+    inter = block.get("intersection")
+    gap_rows = [
+        [md_escape(d["name"]), f"not counted ({not_counted_why()})", "", "", ""]
+        if d.get("not_counted")
+        else [md_escape(d["name"]), *_md_outcome_gap(d, dp)]
+        for d in dims
+    ]
+    if inter:
+        a, b = inter["dims"]
+        gap_rows.append([f"{md_escape(a)} x {md_escape(b)}", *_md_outcome_gap(inter, dp)])
+    out += [""]
+    out += md_table(["Dimension", "Highest", "Lowest", "Difference", "Welch df"], "lllrr", gap_rows)
+    rows: list[list[object]] = []
+    for d in dims:
+        if d.get("not_counted"):
+            continue
+        name = md_escape(d["name"])
+        for g in d["groups"][:MD_MAX_GROUPS]:
+            marks = _md_rate_marks(g, g["label"] == d["highest"], g["label"] == d["lowest"])
+            rows.append([name, md_escape(g["label"]), *_md_outcome_row(g, dp), marks])
+        hidden = len(d["groups"]) - MD_MAX_GROUPS
+        if hidden > 0:
+            rows.append([name, f"... {hidden} more groups", "", "", "", "", "", ""])
+    if inter:
+        a, b = inter["dims"]
+        name = f"{md_escape(a)} x {md_escape(b)}"
+        for c in inter["cells"][:MD_MAX_GROUPS]:
+            pair = [c["a"], c["b"]]
+            marks = _md_rate_marks(c, pair == inter["highest"], pair == inter["lowest"])
+            cell = f"{md_escape(c['a'])} x {md_escape(c['b'])}"
+            rows.append([name, cell, *_md_outcome_row(c, dp), marks])
+        hidden = len(inter["cells"]) + inter.get("cells_not_listed", 0) - MD_MAX_GROUPS
+        if hidden > 0:
+            rows.append([name, f"... {hidden} more cells", "", "", "", "", "", ""])
+    if rows:
+        out += [""]
+        out += md_table(
+            ["Dimension", "Group", "N", "Mean", "95% CI", "SD", "Missing", "Marks"],
+            "llrrrrrl",
+            rows,
+        )
+
+
 def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
     """SPEC 17.5: per dimension, the columns the terminal report lists (those with a
     flagged group, else the few whose groups are farthest apart), one table."""
@@ -696,6 +790,7 @@ def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
         columns_word,
         missing_columns_shown,
         missing_extremes,
+        missing_tie,
         not_counted_text,
     )
 
@@ -715,7 +810,9 @@ def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
             notes.append(f"- {name}: no other column with missing cells")
             continue
         picked, rule = missing_columns_shown(e)
-        notes.append(f"- {name}: {len(columns)} columns with missing cells, {rule}")
+        notes.append(
+            f"- {name}: {len(columns)} {columns_word(len(columns))} with missing cells, {rule}"
+        )
 
         def group(g: dict | None) -> str:
             return "-" if g is None else f"{md_escape(g['label'])} {_p(g['missing_pct'])}"
@@ -726,9 +823,13 @@ def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
             flagged = ", ".join(group(named.get(lab)) for lab in c["flagged"][:FLAGGED_NAMED])
             if len(c["flagged"]) > FLAGGED_NAMED:
                 flagged += f", +{len(c['flagged']) - FLAGGED_NAMED} more"
-            rows.append(
-                [name, md_escape(c["name"]), _p(c["missing_pct"]), group(low), group(high), flagged]
+            tie = missing_tie(c)
+            lows, highs = (
+                (group(low), group(high))
+                if tie is None
+                else (f"{md_escape(tie)} {_p(low['missing_pct'])}", "")
             )
+            rows.append([name, md_escape(c["name"]), _p(c["missing_pct"]), lows, highs, flagged])
         hidden = len(columns) - len(picked)
         if hidden > 0:
             rows.append([name, f"... {hidden} more {columns_word(hidden)}", "", "", "", ""])

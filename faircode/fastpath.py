@@ -96,6 +96,8 @@ def applies(options: Options) -> str | None:
         return "pyarrow is not installed"
     if options.proxy_with:  # SPEC 16: held-out columns follow the rows in file order
         return "held-out proxy columns"
+    if options.outcome:  # SPEC 21.2: exact sums are kept by the reference reader
+        return "outcome columns"
     return None
 
 

@@ -468,13 +468,30 @@ def not_counted_flags(
     dims: list[dict], index_of: dict[str, int], summary: Summary, opts: Options
 ) -> list[tuple[str, str]]:
     """(text, dimension) of one note per dimension past the group columns (SPEC 17.5)."""
-    tables = summary.label_pairs if opts.label is not None else summary.missing_by
+    tables = (
+        summary.label_pairs
+        if opts.label is not None
+        else summary.missing_by
+        if opts.missing_by_group
+        else _outcome_by(summary)
+    )
+    what = (
+        "label rates and missing data"
+        if opts.label is not None or opts.missing_by_group
+        else "outcome means"
+    )
     return [
         (
-            f"{d['name']}: label rates and missing data by group not counted "
+            f"{d['name']}: {what} by group not counted "
             f"('{d['name']}' is not among the first {PAIR_COLUMNS} counted columns)",
             d["name"],
         )
         for d in dims
         if index_of[d["name"]] not in tables
     ]
+
+
+def _outcome_by(summary: Summary) -> dict:
+    """The group columns that have outcome sums (SPEC 21.2), as a table keyed by them."""
+    first = next(iter(summary.outcomes.values()), None)
+    return {} if first is None else first["by"]

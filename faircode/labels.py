@@ -169,6 +169,27 @@ def band_labels(edges: tuple[int, ...]) -> list[str]:
     return labels
 
 
+#: SPEC 21.2: the numbers an outcome cell may spell (ASCII digits, an optional sign,
+#: point and exponent), read by Python's float() and JS's Number(), both correctly rounded.
+NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def outcome_value(label: str) -> float | None:
+    """The value of an outcome label (SPEC 21.2), or None when it is not a number in the
+    grammar or is outside the range whose sums stay exact (0, or 1e-140 <= |v| <=
+    1e140); -0 is 0."""
+    from .numerics import OUTCOME_HUGE, OUTCOME_TINY
+
+    if NUMBER.fullmatch(label) is None:
+        return None
+    v = float(label)
+    if v == 0:
+        return 0.0
+    if not OUTCOME_TINY <= abs(v) <= OUTCOME_HUGE:
+        return None
+    return v
+
+
 def share_value(text: str) -> float | None:
     """A reference share (SPEC 9): a non-negative number in the numeric age grammar of
     SPEC 2, else None. `text` is already trimmed."""

@@ -534,6 +534,16 @@ COMMON_OPTIONS: dict[str, dict[str, Any]] = {
     "missing_gap": _opt(
         "number", f"flag a column missing this much more often in a group ({_D.missing_gap})"
     ),
+    "outcome": _opt(
+        ["array", "string"],
+        "numeric outcome column(s): mean, t interval and sd per group, Welch interval of the "
+        "largest difference (SPEC 21; never a dimension)",
+        items={"type": "string"},
+    ),
+    "outcome_gap": _opt(
+        "number",
+        f"flag a difference of means above this many standard deviations ({_D.outcome_gap})",
+    ),
     "provenance": _opt("boolean", "attach the SPEC section 10 provenance block (true)"),
     "score_rule": _opt(
         "string",

@@ -220,3 +220,170 @@ def holm(ps: list[float], m: int) -> list[float]:
         running = max(running, adj)
         out[i] = running
     return out
+
+
+# ---- Numeric outcomes (SPEC 21): exact sums, Student's t -----------------------------
+
+#: SPEC 21.2: a value is used when 0 or OUTCOME_TINY <= |v| <= OUTCOME_HUGE, so every
+#: value is a whole multiple of 2^-SCALE1 and its square of 2^-SCALE2 and no sum of
+#: squares overflows: sums are kept exactly as integers in those units.
+OUTCOME_HUGE = 1e140
+OUTCOME_TINY = 1e-140
+SCALE1 = 520
+SCALE2 = 1040
+_LN_SQRT_PI = 0.5723649429247001  # ln(Gamma(1/2))
+_CF_EPS = 3e-16
+_CF_FPMIN = 1e-300
+_CF_MAXIT = 100_000
+
+
+def scaled(v: float) -> tuple[int, int]:
+    """(v * 2^SCALE1, v * v * 2^SCALE2) as exact integers, for v in the outcome range."""
+    m, d = v.as_integer_ratio()
+    k = d.bit_length() - 1
+    return m << (SCALE1 - k), (m * m) << (SCALE2 - 2 * k)
+
+
+def ratio(num: int, den: int) -> float:
+    """num / den correctly rounded (round half to even), den > 0: Python's int division;
+    the JS engine's bigRatio gives the same double."""
+    return num / den
+
+
+def exact_mean(n: int, s1: int) -> float:
+    """The mean of n values whose scaled sum is s1, correctly rounded."""
+    return ratio(s1, n << SCALE1)
+
+
+def exact_var(n: int, s1: int, s2: int) -> float:
+    """The sample variance (n - 1 denominator) from exact sums, one rounding:
+    (n * S2 - S1^2) / (n * (n - 1)) computed exactly, then rounded (n >= 2)."""
+    return ratio(n * s2 - s1 * s1, (n * (n - 1)) << SCALE2)
+
+
+def exact_diff(na: int, s1a: int, nb: int, s1b: int) -> float:
+    """mean_a - mean_b correctly rounded: (S1a * nb - S1b * na) / (na * nb)."""
+    return ratio(s1a * nb - s1b * na, (na * nb) << SCALE1)
+
+
+def log1p(y: float) -> float:
+    """ln(1 + y) for y > -1, from `ln` (SPEC 21.5): y when 1 + y rounds to 1, else
+    ln(u) * y / (u - 1) with u = 1 + y (which cancels u's rounding)."""
+    u = 1.0 + y
+    if u == 1.0:
+        return y
+    return ln(u) * y / (u - 1.0)
+
+
+def _stirling(x: float) -> float:
+    """ln Gamma(x) - ((x - 1/2) ln x - x + ln(2 pi) / 2), x >= 20: five series terms."""
+    r = 1.0 / x
+    r2 = r * r
+    return r * (
+        1.0 / 12.0 - r2 * (1.0 / 360.0 - r2 * (1.0 / 1260.0 - r2 * (1.0 / 1680.0 - r2 / 1188.0)))
+    )
+
+
+def lnbeta_half(a: float) -> float:
+    """ln B(a, 1/2) = ln Gamma(a) + ln Gamma(1/2) - ln Gamma(a + 1/2), a > 0 (SPEC 21.5)."""
+    s = 0.0
+    while a < 20.0:  # Gamma(a) = Gamma(a + 1) / a, Gamma(a + 1/2) = Gamma(a + 3/2) / (a + 1/2)
+        s = s + ln((a + 0.5) / a)
+        a = a + 1.0
+    r = -(a * log1p(0.5 / a)) - 0.5 * ln(a) + 0.5 + (_stirling(a) - _stirling(a + 0.5))
+    return s + r + _LN_SQRT_PI
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz)."""
+    qab = a + b
+    qap = a + 1.0
+    qam = a - 1.0
+    c = 1.0
+    d = 1.0 - qab * x / qap
+    if abs(d) < _CF_FPMIN:
+        d = _CF_FPMIN
+    d = 1.0 / d
+    h = d
+    for m in range(1, _CF_MAXIT + 1):
+        m2 = 2.0 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        if abs(d) < _CF_FPMIN:
+            d = _CF_FPMIN
+        c = 1.0 + aa / c
+        if abs(c) < _CF_FPMIN:
+            c = _CF_FPMIN
+        d = 1.0 / d
+        h = h * (d * c)
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        if abs(d) < _CF_FPMIN:
+            d = _CF_FPMIN
+        c = 1.0 + aa / c
+        if abs(c) < _CF_FPMIN:
+            c = _CF_FPMIN
+        d = 1.0 / d
+        de = d * c
+        h = h * de
+        if abs(de - 1.0) < _CF_EPS:
+            break
+    return h
+
+
+def t_upper(t: float, df: float) -> float:
+    """P(T > t) for Student's t with df > 0 degrees of freedom (SPEC 21.5): half the
+    regularized incomplete beta I_x(df/2, 1/2), x = df / (df + t^2)."""
+    if t < 0:
+        return 1.0 - t_upper(-t, df)
+    if t == 0:
+        return 0.5
+    q = t * t
+    if q == math.inf:
+        return 0.0
+    a = df / 2.0
+    den = df + q
+    front = exp(a * -log1p(q / df) + 0.5 * ln(q / den) - lnbeta_half(a))
+    x = df / den
+    if x < (a + 1.0) / (a + 2.5):
+        return 0.5 * (front * _betacf(a, 0.5, x) / a)
+    return 0.5 * (1.0 - front * _betacf(0.5, a, q / den) / 0.5)
+
+
+_T_CACHE: dict[tuple[float, float], float] = {}
+
+
+def t_quantile(p: float, df: float) -> float:
+    """The t > 0 with P(T > t) = p, 0 < p < 1/2 (SPEC 21.5): doubling from 1 until the
+    tail is below p, then 64 halvings."""
+    key = (p, df)
+    got = _T_CACHE.get(key)
+    if got is not None:
+        return got
+    lo, hi = 0.0, 1.0
+    while t_upper(hi, df) > p:
+        lo, hi = hi, hi * 2.0
+    for _ in range(64):
+        mid = (lo + hi) / 2.0
+        if t_upper(mid, df) > p:
+            lo = mid
+        else:
+            hi = mid
+    out = (lo + hi) / 2.0
+    if len(_T_CACHE) < 10_000:
+        _T_CACHE[key] = out
+    return out
+
+
+def welch_df(va: float, na: int, vb: float, nb: int) -> float | None:
+    """The Welch-Satterthwaite degrees of freedom, written without squaring the
+    variances (SPEC 21.5): r = sa / (sa + sb), df = 1 / (r^2 / (na - 1) + (1 - r)^2 /
+    (nb - 1)), with sa = va / na, sb = vb / nb; None when both are 0."""
+    sa = va / na
+    sb = vb / nb
+    tot = sa + sb
+    if tot == 0:
+        return None
+    r = sa / tot
+    r1 = 1.0 - r
+    return 1.0 / (r * r / (na - 1) + r1 * r1 / (nb - 1))

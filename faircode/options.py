@@ -110,6 +110,9 @@ class Options(TupleBase):
     label_gap: float = 0.1
     missing_by_group: bool = True
     missing_gap: float = 0.1
+    # SPEC 21: numeric outcome columns summarised by group (none by default)
+    outcome: tuple = ()
+    outcome_gap: float = 0.2
     # SPEC 5 and 18: the score rule (v3, or version 2's and the seed's numbers) and the
     # family-wise error level of every finding's verdict
     score_rule: str = "v3"
@@ -127,6 +130,11 @@ class Options(TupleBase):
         if self.label is None:  # SPEC 17.1: a run without a label keeps its params
             d.pop("label")
             d.pop("positive")
+        if not self.outcome:  # SPEC 21.1: a run without an outcome keeps its params
+            d.pop("outcome")
+            d.pop("outcome_gap")
+        else:
+            d["outcome"] = list(self.outcome)
         if not self.one_column:  # SPEC 0.2: params as before unless it is given
             d.pop("one_column")
         if self.share_gap == 0.05:  # SPEC 18.1: params as before at the default
@@ -348,6 +356,7 @@ def resolve(opts: dict | Options | None) -> Options:
         out["reference"] = opts["reference"]
     _proxy_options(opts, out)
     _label_options(opts, out)
+    _outcome_options(opts, out)
     _evidence_options(opts, out)
     return Options(**out)
 
@@ -392,6 +401,31 @@ def _label_options(opts: dict, out: dict) -> None:
         if "label" not in out:
             raise InputError("--positive needs --label")
         out["positive"] = positive
+
+
+def _outcome_options(opts: dict, out: dict) -> None:
+    """SPEC 21.1: outcome (a column name or a list of them) and outcome_gap."""
+    if opts.get("outcome_gap") is not None:
+        out["outcome_gap"] = _number("outcome_gap", opts["outcome_gap"], 0, None, ">= 0")
+    value = opts.get("outcome")
+    if value is None:
+        return
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)):
+        raise InputError("--outcome: give a column name or a list of them")
+    names: list[str] = []
+    for item in items:
+        name = _trimmed(item)
+        if name is None:
+            raise InputError(f"--outcome: {item} is not text")
+        if not name:
+            raise InputError("--outcome: give a column name")
+        if name in names:
+            raise InputError(f"--outcome: '{name}' is given twice")
+        if name == out.get("label"):
+            raise InputError(f"--outcome {name}: the label column cannot also be an outcome")
+        names.append(name)
+    out["outcome"] = tuple(names)
 
 
 def _proxy_options(opts: dict, out: dict) -> None:

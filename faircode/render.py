@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable
 
 from .detect import NOT_DEMOGRAPHIC
+from .evidence import COMPARE_FINDING_KINDS, DIFFERENCE_KINDS
 from .numerics import fmt, pct, rows_text
 from .safetext import SYMBOLS, bounded, clip, shown
 
@@ -191,6 +192,8 @@ def render(result: dict, source: str) -> str:
             )
     if result.get("label_rates"):  # SPEC 17.4
         out.extend(label_rate_lines(result["label_rates"]))
+    for block in result.get("outcomes", []):  # SPEC 21.4
+        out.extend(outcome_lines(block))
     if "missing_by_group" in result:  # SPEC 17.5
         out.extend(missing_by_group_lines(result["missing_by_group"]))
     if "proxy_hints" in result:  # SPEC 16
@@ -301,6 +304,14 @@ def evidence_of(f: dict, sep: str) -> str:
     ends as a ratio (4.17x) for an imbalance, a share or difference (3.4%) otherwise."""
     if f["severity"] != "finding" or f["ci_low"] is None:
         return ""
+    if f["kind"] in COMPARE_FINDING_KINDS:  # its text says "change lo to hi pts"
+        return f"{sep}(n={f['n']:,})"
+    if f["kind"] in DIFFERENCE_KINDS:
+        lo, hi = (fmt(x * 100, 1) for x in (f["ci_low"], f["ci_high"]))
+        return f"{sep}(95% CI {lo} to {hi} pts, n={f['n']:,})"
+    if f["kind"] == "outcome_gap":  # a difference of means, in the column's units
+        lo, hi = (value_text(x) for x in (f["ci_low"], f["ci_high"]))
+        return f"{sep}(95% CI {lo} to {hi}, n={f['n']:,})"
 
     def end(x: float | None) -> str:
         if x is None:
@@ -310,12 +321,112 @@ def evidence_of(f: dict, sep: str) -> str:
     return f"{sep}(95% CI {end(f['ci_low'])}-{end(f['ci_high'])}, n={f['n']:,})"
 
 
+def value_text(x: float) -> str:
+    """A finding's difference of means (4 dp in the JSON): 2 decimals from 1 on, else 4."""
+    return fmt(x, 2) if abs(x) >= 1 else fmt(x, 4)
+
+
+def mean_text(r: dict, dp: int) -> str:
+    """`3.47 [3.36-3.59]` (SPEC 21.4): a mean and its t interval, n/a without rows."""
+    if r["mean"] is None:
+        return "n/a"
+    if r["ci_low"] is None:
+        return fmt(r["mean"], dp)
+    return f"{fmt(r['mean'], dp)} [{fmt(r['ci_low'], dp)}-{fmt(r['ci_high'], dp)}]"
+
+
+def outcome_gap_text(block: dict, high: str, low: str, dp: int) -> str:
+    """`highest 'a', lowest 'b': difference 1.48 [1.25-1.71] (Welch, df 2,183.1); confirmed`."""
+    gap = block["gap"]
+    if gap is None:
+        return "not measurable: fewer than two groups of the minimum group size"
+    df = "both groups constant" if gap["df"] is None else f"Welch, df {fmt(gap['df'], 1)}"
+    return (
+        f"highest {high}, lowest {low}: difference {fmt(gap['difference'], dp)} "
+        f"[{fmt(gap['ci_low'], dp)}-{fmt(gap['ci_high'], dp)}] ({df}); {gap['verdict']}"
+    )
+
+
+def _outcome_table(rows: list[tuple[str, dict, str]], dp: int, out: list[str]) -> None:
+    width = min(max([5, *(len(shown(lab)) for lab, _, _ in rows)]), 32)
+    nw = max([1, *(len(str(r["n"])) for _, r, _ in rows)])
+    mw = max([13, *(len(mean_text(r, dp)) for _, r, _ in rows)])
+    out.append(
+        f"    {'group'.ljust(width)} {'n'.rjust(nw)}  {'mean [95% CI]'.ljust(mw)}  sd  missing"
+    )
+    for lab, r, marks in rows:
+        sd = "n/a" if r["sd"] is None else fmt(r["sd"], dp)
+        line = (
+            f"    {clip(lab, width).ljust(width)} {str(r['n']).rjust(nw)}  "
+            f"{mean_text(r, dp).ljust(mw)}  {sd}  {r['missing']}"
+        )
+        out.append((line + marks).rstrip())
+
+
+def outcome_lines(block: dict) -> list[str]:
+    """The terminal report's numeric outcome (SPEC 21.4): the column's mean, then per
+    dimension and for the intersection a table of groups, like label rates."""
+    dp = block["decimals"]
+    sd = "n/a" if block["sd"] is None else fmt(block["sd"], dp)
+    left = []
+    if block["missing"]:
+        left.append(f"{block['missing']} missing")
+    if block["non_numeric"]:
+        left.append(f"{block['non_numeric']} not a number")
+    out = [
+        "",
+        f"Outcome: {block['column']}: mean {mean_text(block, dp)}, sd {sd}, of "
+        f"{block['n']} rows" + (f" ({', '.join(left)})" if left else ""),
+        f"  (means with Student's t 95% intervals; differences with Welch's; a difference "
+        f"above {fmt(block['threshold'], dp)} is flagged)",
+    ]
+    for d in block["dimensions"]:
+        if d.get("not_counted"):
+            out.append("  " + not_counted_text(d["name"]))
+            continue
+        out.append(
+            f"  {d['name']}: " + outcome_gap_text(d, f"'{d['highest']}'", f"'{d['lowest']}'", dp)
+        )
+        rows = [
+            (g["label"], g, _rate_marks(g, g["label"] == d["highest"], g["label"] == d["lowest"]))
+            for g in d["groups"][:MAX_GROUPS_SHOWN]
+        ]
+        _outcome_table(rows, dp, out)
+        hidden = len(d["groups"]) - MAX_GROUPS_SHOWN
+        if hidden > 0:
+            out.append(f"    ... {hidden} more groups (--json shows all)")
+    inter = block.get("intersection")
+    if inter:
+        a, b = inter["dims"]
+        hi, lo = inter["highest"], inter["lowest"]
+        out.append(
+            f"  {a} x {b}: "
+            + outcome_gap_text(
+                inter, hi and f"'{hi[0]}' x '{hi[1]}'", lo and f"'{lo[0]}' x '{lo[1]}'", dp
+            )
+        )
+        rows = [
+            (
+                f"{c['a']} x {c['b']}",
+                c,
+                _rate_marks(c, [c["a"], c["b"]] == hi, [c["a"], c["b"]] == lo),
+            )
+            for c in inter["cells"][:MAX_GROUPS_SHOWN]
+        ]
+        _outcome_table(rows, dp, out)
+        hidden = len(inter["cells"]) + inter.get("cells_not_listed", 0) - MAX_GROUPS_SHOWN
+        if hidden > 0:
+            out.append(f"    ... {hidden} more cells (--json shows all)")
+    return out
+
+
 def _unscored_lines(unscored: list[dict], out: list[str]) -> None:
     """One line per unscored column (SPEC 1.4): its largest labels and why."""
     if not unscored:
         return
     out.append("")
-    out.append(f"Not scored ({len(unscored)} columns; --score-categoricals scores the plain ones):")
+    cols = "column" if len(unscored) == 1 else "columns"
+    out.append(f"Not scored ({len(unscored)} {cols}; --score-categoricals scores the plain ones):")
     width = min(max(len(shown(u["name"])) for u in unscored), 24)
     for u in unscored:
         n = sum(g["count"] for g in u["groups"]) or 1
@@ -436,6 +547,21 @@ def missing_extremes(column: dict) -> tuple[dict | None, dict | None]:
     low = min(groups, key=lambda g: g["ci_high"])
     high = max(groups, key=lambda g: g["ci_low"])
     return low, high
+
+
+def missing_tie(column: dict) -> str | None:
+    """What a report shows instead of a lowest and a highest group when they cannot
+    differ (issue 27): `all groups equal` when every group with rows has the same share
+    (compared exactly, as counts), `only 'X'` when one group has rows; else None."""
+    groups = [g for g in column["groups"] if g["count"]]
+    if len(groups) == 1:
+        return f"only '{clip(groups[0]['label'], 24)}'"
+    first = groups[0] if groups else None
+    if first and all(
+        g["missing"] * first["count"] == first["missing"] * g["count"] for g in groups
+    ):
+        return "all groups equal"
+    return None
 
 
 def missing_columns_shown(entry: dict) -> tuple[list[dict], str]:
@@ -590,7 +716,8 @@ def missing_by_group_lines(entries: list[dict]) -> list[str]:
             out.append(f"  {e['dimension']}: no other column with missing cells")
             continue
         picked, rule = missing_columns_shown(e)
-        out.append(f"  {e['dimension']}: {len(columns)} columns with missing cells, {rule}")
+        cols = columns_word(len(columns))
+        out.append(f"  {e['dimension']}: {len(columns)} {cols} with missing cells, {rule}")
         cw = min(max([6, *(len(shown(c["name"])) for c in picked)]), 24)
         lw = min(max([5, *(len(shown(g["label"])) for c in picked for g in c["groups"])]), 18)
         out.append(
@@ -607,9 +734,14 @@ def missing_by_group_lines(entries: list[dict]) -> list[str]:
             )
             if len(c["flagged"]) > FLAGGED_NAMED:
                 flagged += f", +{len(c['flagged']) - FLAGGED_NAMED} more"
+            tie = missing_tie(c)
+            extremes = (
+                f"{_group_pct(low, lw)}  {_group_pct(high, lw)}"
+                if tie is None
+                else f"{_pct(low['missing_pct']).rjust(6)} {tie}".ljust(2 * lw + 16)
+            )
             line = (
-                f"    {clip(c['name'], cw).ljust(cw)} {_pct(c['missing_pct']).rjust(7)}"
-                f"  {_group_pct(low, lw)}  {_group_pct(high, lw)}"
+                f"    {clip(c['name'], cw).ljust(cw)} {_pct(c['missing_pct']).rjust(7)}  {extremes}"
             )
             out.append((line + (f"  flagged: {flagged}" if flagged else "")).rstrip())
         hidden = len(columns) - len(picked)

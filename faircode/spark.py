@@ -603,6 +603,8 @@ def summarize(
     options = resolve(opts)
     if options.proxy_hints:
         raise InputError("proxy hints (--proxy-hints) are not supported with --engine spark")
+    if options.outcome:  # SPEC 21.2
+        raise InputError("outcome columns (--outcome) are not supported with --engine spark")
     if not isinstance(spark_df, DataFrame):
         raise InputError(
             f"cannot profile a {type(spark_df).__name__} with faircode.spark: "
@@ -960,6 +962,8 @@ def summarize_path(
     options = resolve(opts)
     if options.proxy_hints:
         raise InputError("proxy hints (--proxy-hints) are not supported with --engine spark")
+    if options.outcome:  # SPEC 21.2
+        raise InputError("outcome columns (--outcome) are not supported with --engine spark")
     path = os.fspath(path)
     label = name or path
     spark = spark or get_session(master)

@@ -14,7 +14,8 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from .detect import kind_from_name, label_slack
 from .errors import InputError
-from .labels import AGE_INTERVAL, AGE_NUMERIC, MISSING_TOKENS, age_shape, label_of
+from .labels import AGE_INTERVAL, AGE_NUMERIC, MISSING_TOKENS, age_shape, label_of, outcome_value
+from .numerics import scaled
 from .options import Options, relabeler
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
@@ -61,6 +62,7 @@ class Summary:
         "missing_all",
         "missing_by",
         "unread",
+        "outcomes",
         "held",
     )
     __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
@@ -79,6 +81,7 @@ class Summary:
         missing_all: list[int] | None = None,
         missing_by: dict[int, dict[int, dict[str, int]]] | None = None,
         unread: dict[int, str] | None = None,
+        outcomes: dict[int, dict] | None = None,
     ) -> None:
         self.name = name
         self.columns = columns
@@ -105,6 +108,11 @@ class Summary:
         # SPEC 0.4: columns of a typed source whose values are nested (struct, list, map;
         # lists or dicts in a frame): column -> what they hold ("list"). Not counted.
         self.unread: dict[int, str] = unread or {}
+        # SPEC 21.2, with `outcome`: outcome column -> {"n", "s1", "s2", "missing",
+        # "non_numeric", "by": {group column D: {label of D: (n, s1, s2)}}, "cells":
+        # {pair (i, j): {(label of i, label of j): (n, s1, s2)}}}; s1, s2 the exact sums of
+        # the values and their squares in units of 2^-SCALE1 and 2^-SCALE2 (integers).
+        self.outcomes: dict[int, dict] = outcomes or {}
         # SPEC 16 held-out columns counted beside the table (None without them): not a
         # field of equality, pickling or repr, which stay those of the table's counts.
         self.held: dict | None = None
@@ -123,6 +131,7 @@ class Summary:
             self.missing_all,
             self.missing_by,
             self.unread,
+            self.outcomes,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -134,7 +143,7 @@ class Summary:
         return (
             "Summary(name={!r}, columns={!r}, n_rows={!r}, counts={!r}, missing={!r}, "
             "pairs={!r}, capped={!r}, label_pairs={!r}, label_cells={!r}, "
-            "missing_all={!r}, missing_by={!r}, unread={!r})".format(*self._fields())
+            "missing_all={!r}, missing_by={!r}, unread={!r}, outcomes={!r})".format(*self._fields())
         )
 
     def __getstate__(self) -> tuple:
@@ -154,6 +163,7 @@ class Summary:
             self.missing_all,
             self.missing_by,
             self.unread,
+            self.outcomes,
         ) = state
         self.held = None
 
@@ -217,6 +227,10 @@ class Summary:
             missing_by[d] = {
                 c: _added(a.get(c, {}), b.get(c, {})) for c in sorted(a.keys() | b.keys())
             }
+        outcomes = {
+            o: _outcomes_added(self.outcomes[o], other.outcomes[o], counts, pairs)
+            for o in self.outcomes.keys() & other.outcomes.keys()
+        }
         return Summary(
             self.name,
             list(self.columns),
@@ -230,7 +244,45 @@ class Summary:
             missing_all,
             missing_by,
             dict(sorted(unread.items())),
+            dict(sorted(outcomes.items())),
         )
+
+
+def _stats_added(a: Mapping, b: Mapping) -> dict:
+    """Two tables of (n, s1, s2) added (SPEC 21.2: exact sums add)."""
+    out = dict(a)
+    for key, (n, s1, s2) in b.items():
+        got = out.get(key)
+        out[key] = (n, s1, s2) if got is None else (got[0] + n, got[1] + s1, got[2] + s2)
+    return out
+
+
+def _outcomes_added(a: dict, b: dict, counts: list, pairs: dict) -> dict:
+    """SPEC 21.2: an outcome's sums merge by adding; a group column or pair dropped on
+    either side (or in the union) has no table, as for labels (17.2)."""
+    return {
+        **{k: a[k] + b[k] for k in ("n", "s1", "s2", "missing", "non_numeric")},
+        "by": {
+            d: _stats_added(a["by"][d], b["by"][d])
+            for d in sorted(a["by"].keys() & b["by"].keys())
+            if counts[d] is not None
+        },
+        "cells": {
+            key: _stats_added(a["cells"][key], b["cells"][key])
+            for key in sorted(a["cells"].keys() & b["cells"].keys())
+            if key in pairs
+        },
+    }
+
+
+def _add_stats(table: dict, key: Any, c: int, v: tuple[int, int]) -> None:
+    got = table.get(key)
+    if got is None:
+        table[key] = [c, c * v[0], c * v[1]]
+    else:
+        got[0] += c
+        got[1] += c * v[0]
+        got[2] += c * v[1]
 
 
 def _added(a: Mapping, b: Mapping) -> dict:
@@ -336,9 +388,15 @@ class SummaryBuilder:
         self.kinds: list[str | None] = []
         # SPEC 17.2: the label column is counted like a forced column, never a dimension
         self.label_at = self.columns.index(opts.label) if opts.label in self.columns else None
+        # SPEC 21.2: outcome columns are read for their sums, never counted as labels
+        outcome_names = getattr(opts, "outcome", ())
+        self.outcome_at = [i for i, col in enumerate(self.columns) if col in outcome_names]
         for col in columns:
             ov = overrides.get(col)
-            if col == opts.label:
+            if col in outcome_names:
+                self.roles.append("outcome")
+                self.kinds.append(None)
+            elif col == opts.label:
                 self.roles.append("label")
                 self.kinds.append(None)
             elif ov == "ignore":
@@ -352,7 +410,7 @@ class SummaryBuilder:
                 self.kinds.append(kind)
                 self.roles.append("named" if kind else "open")
         for i, role in enumerate(self.roles):
-            if role is not None:
+            if role is not None and role != "outcome":
                 self.counts[i] = {}
         # SPEC 1.1: labels the declared missing tokens and recodes may still remove
         self.slack = [label_slack(opts, col) for col in columns]
@@ -389,8 +447,9 @@ class SummaryBuilder:
         if opts.cross is not None:
             idx = [self.columns.index(c) for c in opts.cross if c in self.columns]
             cross = sorted(set(idx)) if len(set(idx)) == 2 else []
-            cross = [i for i in cross if self.roles[i] not in (None, "label")]
-        first = [i for i, r in enumerate(self.roles) if r not in (None, "label")][:PAIR_COLUMNS]
+            cross = [i for i in cross if self.roles[i] not in (None, "label", "outcome")]
+        first = [i for i, r in enumerate(self.roles) if r not in (None, "label", "outcome")]
+        first = first[:PAIR_COLUMNS]
         if opts.proxy_hints:  # SPEC 16: every pair of the first PAIR_COLUMNS, and cross
             cand = sorted(set(first) | set(cross if len(cross) == 2 else [])) + extra
         elif opts.cross is not None:
@@ -425,7 +484,10 @@ class SummaryBuilder:
         # than the label) keep label and missing tables while they can be dimensions.
         want_label = self.label_at is not None
         want_missing = opts.missing_by_group
-        self.groups: list[int] = [i for i in first if i < n] if want_label or want_missing else []
+        want_outcome = bool(self.outcome_at)
+        self.groups: list[int] = (
+            [i for i in first if i < n] if want_label or want_missing or want_outcome else []
+        )
         self.label_tables: dict[int, dict[tuple[int, int], int]] = (
             {d: {} for d in self.groups} if want_label else {}
         )
@@ -436,6 +498,16 @@ class SummaryBuilder:
         self.missing_by: dict[int, dict[int, dict[int, int]]] = (
             {d: {} for d in self.groups} if want_missing else {}
         )
+        # SPEC 21.2: per outcome column its sums ([n, s1, s2, missing, non_numeric]), per
+        # group column code -> [n, s1, s2], per pair table (code, code) -> [n, s1, s2]
+        self.out_all = {o: [0, 0, 0, 0, 0] for o in self.outcome_at}
+        self.out_by: dict[int, dict[int, dict[int, list[int]]]] = {
+            o: {d: {} for d in self.groups} for o in self.outcome_at
+        }
+        self.out_cells: dict[int, dict[tuple[int, int], dict[tuple[int, int], list[int]]]] = {
+            o: {key: {} for key in self.pair_tables if key[1] < n} for o in self.outcome_at
+        }
+        self.out_caches: list[dict] = [{} for _ in range(n)]
         # missing after 1.1 per column: raw cell -> bool, for every read column
         self.relabel = [relabeler(col, opts) for col in columns]
         self.miss_caches: list[dict] = [{} for _ in range(n)]
@@ -528,6 +600,61 @@ class SummaryBuilder:
             self._count_label(code_arrays)
         if self.missing_all:
             self._count_missing(columns, code_arrays, batch_raws)
+        if self.outcome_at:
+            self._count_outcomes(columns, code_arrays)
+
+    def _outcome_of(self, k: int, raw: Any) -> Any:
+        """None (missing after 1.1), False (not a number, SPEC 21.2) or the scaled
+        (value, square) of an outcome cell."""
+        lab = self.label_fn(raw)
+        relabel = self.relabel[k]
+        if lab is not None and relabel is not None:
+            lab = relabel(lab)
+        if lab is None:
+            return None
+        v = outcome_value(lab)
+        return False if v is None else scaled(v)
+
+    def _count_outcomes(
+        self,
+        columns: Sequence[Sequence],
+        code_arrays: dict[int, tuple[bytes | list[int], set[int]]],
+    ) -> None:
+        """SPEC 21.2: exact sums of each outcome column, overall, by the label of every
+        group column and by the cell of every pair table (rows where all are present)."""
+        for o in self.outcome_at:
+            col = columns[o]
+            cache = self.out_caches[o]
+            acc = self.out_all[o]
+            vals = {}
+            for raw, c in Counter(col).items():
+                v = cache.get(raw, 0)
+                if v == 0:
+                    v = self._outcome_of(o, raw)
+                    if len(cache) < 100_000:
+                        cache[raw] = v
+                if v is None:
+                    acc[3] += c
+                elif v is False:
+                    acc[4] += c
+                else:
+                    acc[0] += c
+                    acc[1] += c * v[0]
+                    acc[2] += c * v[1]
+                    vals[raw] = v
+            if not vals:
+                continue
+            for d, table in self.out_by[o].items():
+                for (x, raw), c in Counter(zip(code_arrays[d][0], col)).items():
+                    v = vals.get(raw) if x else None
+                    if v is not None:
+                        _add_stats(table, x - 1, c, v)
+            for (i, j), table in self.out_cells[o].items():
+                triples = Counter(zip(code_arrays[i][0], code_arrays[j][0], col))
+                for (x, y, raw), c in triples.items():
+                    v = vals.get(raw) if x and y else None
+                    if v is not None:
+                        _add_stats(table, (x - 1, y - 1), c, v)
 
     def _count_label(self, code_arrays: dict[int, tuple[bytes | list[int], set[int]]]) -> None:
         """SPEC 17.2: (D, L) and (i, j, L) code counts of rows where all are present."""
@@ -696,6 +823,8 @@ class SummaryBuilder:
             for d in dead_groups:
                 self.label_tables.pop(d, None)
                 self.missing_by.pop(d, None)
+                for by in self.out_by.values():
+                    by.pop(d, None)
         dead = [i for i in self.alive if self._cannot_be_dimension(i)]
         for i in dead_groups:
             if i not in self.alive:
@@ -710,6 +839,10 @@ class SummaryBuilder:
             k: t for k, t in self.pair_tables.items() if k[0] not in dead and k[1] not in dead
         }
         self.cell_tables = {k: t for k, t in self.cell_tables.items() if k in self.pair_tables}
+        self.out_cells = {
+            o: {k: t for k, t in cells.items() if k in self.pair_tables}
+            for o, cells in self.out_cells.items()
+        }
 
     def finish(self) -> Summary:
         pairs: dict[tuple[int, int], Mapping[tuple[str, str], int]] = {}
@@ -768,6 +901,29 @@ class SummaryBuilder:
                 key: {(names[key[0]][x], names[key[1]][y], lab[z]): c for (x, y, z), c in t.items()}
                 for key, t in self.cell_tables.items()
                 if key in summary.pairs
+            }
+        if self.outcome_at:
+            summary.outcomes = {
+                o: {
+                    "n": acc[0],
+                    "s1": acc[1],
+                    "s2": acc[2],
+                    "missing": acc[3],
+                    "non_numeric": acc[4],
+                    "by": {
+                        d: {names[d][x]: tuple(st) for x, st in t.items()}
+                        for d, t in self.out_by[o].items()
+                    },
+                    "cells": {
+                        key: {
+                            (names[key[0]][x], names[key[1]][y]): tuple(st)
+                            for (x, y), st in t.items()
+                        }
+                        for key, t in self.out_cells[o].items()
+                        if key in summary.pairs
+                    },
+                }
+                for o, acc in self.out_all.items()
             }
         if self.missing_all:
             summary.missing_all = list(self.missing_all)

@@ -147,6 +147,8 @@
   /** A finding's interval end (SPEC 18): a ratio as 4.17x, a share or difference as %. */
   function findingEnd(x, kind) {
     if (x === null) return 'inf';
+    // SPEC 21.4: a difference of means is in the outcome column's units
+    if (kind === 'outcome_gap') return Math.abs(x) >= 1 ? x.toFixed(2) : x.toFixed(4);
     return kind === 'imbalance' ? `${x.toFixed(2)}x` : pct(x);
   }
 
@@ -169,8 +171,15 @@
       const li = h('li', { className: 'flag verdict-' + verdict, dataset: { flag: f.text, kind: f.kind, verdict } },
         h('span', { className: 'pill verdict' }, verdict), ' ', data(f.text));
       if (f.severity === 'finding' && f.ci_low !== null) {
-        li.appendChild(h('span', { className: 'muted evidence-of' },
-          ` 95% CI ${findingEnd(f.ci_low, f.kind)}-${findingEnd(f.ci_high, f.kind)}, n=${num(f.n)}`));
+        // as faircode/render.py evidence_of: a difference in points; a comparison's
+        // findings carry their interval in their text, so only their n
+        const shift = ['share_shift', 'rate_shift', 'missing_shift'].includes(f.kind);
+        const ci = shift ? '' : f.kind === 'label_gap'
+          ? ` 95% CI ${pct(f.ci_low).slice(0, -1)} to ${pct(f.ci_high).slice(0, -1)} pts,`
+          : f.kind === 'outcome_gap'
+            ? ` 95% CI ${findingEnd(f.ci_low, f.kind)} to ${findingEnd(f.ci_high, f.kind)},`
+            : ` 95% CI ${findingEnd(f.ci_low, f.kind)}-${findingEnd(f.ci_high, f.kind)},`;
+        li.appendChild(h('span', { className: 'muted evidence-of' }, `${ci} n=${num(f.n)}`));
       }
       ul.appendChild(li);
     }
@@ -376,6 +385,7 @@
     view.appendChild(intersectionTable(result));
     view.appendChild(unscoredList(result));
     if (result.label_rates) view.appendChild(labelRatesSection(result.label_rates));
+    for (const block of result.outcomes || []) view.appendChild(outcomeSection(block));
     if (result.missing_by_group) view.appendChild(missingSection(result.missing_by_group));
     return view;
   }
@@ -573,12 +583,83 @@
     return sec;
   }
 
+  /** SPEC 21.4: a numeric outcome like label rates: its mean, then per dimension and
+   * the intersection the largest difference (Welch) and a table of group means. */
+  function outcomeSection(block) {
+    const dp = block.decimals;
+    const f = (x) => (x === null ? 'n/a' : x.toFixed(dp));
+    const meanCi = (r) => (r.mean === null ? 'n/a' : r.ci_low === null ? f(r.mean) : `${f(r.mean)} [${f(r.ci_low)}–${f(r.ci_high)}]`);
+    const sec = h('section', { className: 'outcome', attrs: { 'aria-label': 'Outcome ' + block.column },
+      dataset: { column: block.column, mean: block.mean === null ? '' : block.mean } },
+    h('h2', null, 'Outcome: ', data(block.column)));
+    const left = block.missing + block.non_numeric;
+    sec.appendChild(h('p', { className: 'facts' }, `mean ${meanCi(block)} · sd ${f(block.sd)} · ${num(block.n)} rows with a value` +
+      (left ? ` · ${num(block.missing)} missing, ${num(block.non_numeric)} not a number (left out)` : '')));
+    sec.appendChild(h('p', { className: 'muted' }, `Means with Student’s t 95% intervals; the largest difference with Welch’s. A difference above ${f(block.threshold)} is a finding.`));
+    const gapText = (d, hi, lo) => {
+      if (d.gap === null) return 'difference not measurable: fewer than two groups of the minimum group size';
+      const df = d.gap.df === null ? 'both groups constant' : `Welch df ${d.gap.df.toFixed(1)}`;
+      return ['highest ', hi, ', lowest ', lo, `: difference ${f(d.gap.difference)} [${f(d.gap.ci_low)}–${f(d.gap.ci_high)}] (${df}); ${d.gap.verdict}`];
+    };
+    const table = (rows) => {
+      const t = h('table', { className: 'missing-table outcome-table' },
+        h('thead', null, h('tr', null, th('group'), th('n'), th('mean [95% CI]'), th('sd'), th('missing'), th(''))));
+      const body = h('tbody');
+      for (const [label, r, marks] of rows.slice(0, GROUPS_SHOWN)) {
+        body.appendChild(h('tr', { dataset: { n: r.n, mean: r.mean === null ? '' : r.mean } },
+          h('th', { attrs: { scope: 'row' } }, label), h('td', { className: 'num' }, num(r.n)),
+          h('td', { className: 'num' }, meanCi(r)), h('td', { className: 'num' }, f(r.sd)), h('td', { className: 'num' }, num(r.missing)),
+          h('td', null, [...marks, r.small_group ? 'small group' : ''].filter(Boolean).join(', '))));
+      }
+      t.appendChild(body);
+      return h('div', { className: 'heat-wrap' }, t);
+    };
+    const card = (title, facts, rows, total, dataset) => {
+      const c = h('article', { className: 'card outcome-card', dataset });
+      c.appendChild(h('header', { className: 'card-head' }, h('h3', null, title)));
+      c.appendChild(h('p', { className: 'facts' }, facts));
+      c.appendChild(table(rows));
+      if (total > GROUPS_SHOWN) c.appendChild(h('p', { className: 'muted' }, `${num(total - GROUPS_SHOWN)} more (the JSON export has them all)`));
+      return c;
+    };
+    for (const d of block.dimensions) {
+      if (d.not_counted) {
+        sec.appendChild(h('p', { className: 'muted not-counted', dataset: { dim: d.name } }, data(d.name), ': ', notCountedText()));
+        continue;
+      }
+      const rows = d.groups.map((g) => [data(g.label), g, [g.label === d.highest ? 'highest' : '', g.label === d.lowest ? 'lowest' : '']]);
+      sec.appendChild(card(data(d.name), gapText(d, data(d.highest || ''), data(d.lowest || '')), rows, d.groups.length, { dim: d.name }));
+    }
+    const it = block.intersection;
+    if (it) {
+      const [A, B] = it.dims;
+      const same = (p, q) => p !== null && p[0] === q[0] && p[1] === q[1];
+      const pair = (p) => (p === null ? '' : [data(p[0]), ' × ', data(p[1])]);
+      const rows = it.cells.map((c) => [[data(c.a), ' × ', data(c.b)], c,
+        [same(it.highest, [c.a, c.b]) ? 'highest' : '', same(it.lowest, [c.a, c.b]) ? 'lowest' : '']]);
+      sec.appendChild(card([data(A), ' × ', data(B)], gapText(it, pair(it.highest), pair(it.lowest)), rows,
+        it.cells.length + (it.cells_not_listed || 0), { dims: `${A}\u0000${B}`, intersection: 'true' }));
+    }
+    return sec;
+  }
+
   function groupPct(g) {
     return g === null ? '–' : [data(g.label), ` ${pct(g.missing_pct)}`];
   }
 
+  /** What shows instead of a lowest and a highest group when they cannot differ, as
+   * faircode/render.py missing_tie: every group with rows at one share (compared as
+   * counts), or one group with rows. */
+  function missingTie(c) {
+    const gs = c.groups.filter((g) => g.count);
+    if (gs.length === 1) return `only '${gs[0].label}'`;
+    if (gs.length && gs.every((g) => g.missing * gs[0].count === gs[0].missing * g.count)) return 'all groups equal';
+    return null;
+  }
+
   function missingRow(dimName, c) {
     const [low, high] = missingExtremes(c);
+    const tie = missingTie(c);
     const named = new Map(c.groups.map((g) => [g.label, g]));
     const flagged = [];
     for (const lab of c.flagged) {
@@ -588,7 +669,9 @@
     return h('tr', { className: c.flagged.length ? 'has-flagged' : '', dataset: { dim: dimName, column: c.name,
       missingPct: c.missing_pct, missingCount: c.missing_count, flagged: c.flagged.length } },
     h('th', { attrs: { scope: 'row' } }, data(c.name)), h('td', { className: 'num' }, pct(c.missing_pct)),
-    h('td', null, groupPct(low)), h('td', null, groupPct(high)), h('td', null, flagged));
+    ...(tie === null ? [h('td', null, groupPct(low)), h('td', null, groupPct(high))]
+      : [h('td', { className: 'tie', attrs: { colspan: '2' } }, `${pct(low.missing_pct)} ${tie}`)]),
+    h('td', null, flagged));
   }
 
   function missingTable(dimName, columns) {

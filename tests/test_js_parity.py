@@ -1375,6 +1375,10 @@ LABEL_VALUES = {
     "tricky": ["😀", "é", "e\u0301", "a,b", '"q"', "\u202eabc", " x ", "ﬃ"],
 }
 MISSING_COLUMN_NAMES = ["lab", "weight", "A1Cresult", "payer_code", "note", "max_glu_serum"]
+# SPEC 21: numeric outcome columns, their names and spellings (and what is not a number)
+OUTCOME_NAMES = ["priors_count", "score", "income", "los", "charges", "age"]
+OUTCOME_ODD = ["abc", "1,5", "1e200", "-1e-200", "Infinity", "0x10", "1_000", "--1", "١"]
+OUTCOME_SPELLINGS = ["{}", "{}", "{}", "+{}", " {} ", "{}.", "{}e0", "{}E+00"]
 MISSING_TOKENS_17 = ["", "?", "NA", "null", "None", "unknown", "-"]
 
 
@@ -1486,6 +1490,41 @@ def label_missing_cases(draw) -> Case:
         names.append(draw(st.sampled_from(MISSING_COLUMN_NAMES)))
         columns.append(col)
 
+    # SPEC 21: numeric outcome columns whose mean depends on a group
+    outcome_at = []
+    for _ in range(draw(st.sampled_from([0, 0, 1, 1, 2]))):
+        src = columns[draw(st.integers(0, n_dims - 1))]
+        src_groups = sorted(set(src))
+        mean_of = dict(
+            zip(
+                src_groups,
+                draw(
+                    st.lists(
+                        st.sampled_from([0, 1, 3, 10, -2, 1e6, 0.1]),
+                        min_size=len(src_groups),
+                        max_size=len(src_groups),
+                    )
+                ),
+            )
+        )
+        spread = draw(st.sampled_from([0, 1, 2.5, 0.001, 1e5]))
+        integer = draw(st.booleans())
+        odd = draw(st.sampled_from([0.0, 0.0, 0.05, 0.3]))
+        col = []
+        for g in src:
+            u = draw(st.floats(-1, 1))
+            if draw(st.floats(0, 1)) < odd:
+                col.append(draw(st.sampled_from(OUTCOME_ODD + MISSING_TOKENS_17)))
+                continue
+            v = mean_of[g] + u * spread
+            text = str(round(v)) if integer else repr(v)
+            if integer and text.lstrip("-").isdigit():
+                text = draw(st.sampled_from(OUTCOME_SPELLINGS)).format(text)
+            col.append(text)
+        outcome_at.append(len(names))
+        names.append(draw(st.sampled_from(OUTCOME_NAMES)))
+        columns.append(col)
+
     # column order: mostly as built, sometimes shuffled; rarely past 64 counted columns
     order = list(range(len(names)))
     if draw(st.integers(0, 2)) == 0:
@@ -1495,8 +1534,19 @@ def label_missing_cases(draw) -> Case:
     columns = [["x"] * n_rows for _ in range(lead)] + [columns[i] for i in order]
     names = clean_header(names)
     label_name = names[lead + order.index(n_dims)]
+    outcome_names = [names[lead + order.index(k)] for k in outcome_at]
 
     opts: dict = {}
+    if outcome_names and draw(st.integers(0, 5)):
+        opts["outcome"] = [draw(st.sampled_from(["", " "])) + o for o in outcome_names]
+        if len(opts["outcome"]) == 1 and draw(st.booleans()):
+            opts["outcome"] = opts["outcome"][0]
+        if draw(st.booleans()):
+            opts["outcome_gap"] = draw(st.sampled_from([0, 0.2, 0.5, 1, 3]))
+        if draw(st.integers(0, 20)) == 7:  # rare input errors of SPEC 21.1
+            opts["outcome"] = draw(
+                st.sampled_from([["nope"], [outcome_names[0]] * 2, [""], label_name, 5])
+            )
     how = draw(st.integers(0, 19))
     if how < 17:
         opts["label"] = (
@@ -1526,6 +1576,8 @@ def label_missing_cases(draw) -> Case:
         opts["missing_by_group"] = draw(st.sampled_from([False, False, True]))
     if draw(st.booleans()):
         opts["min_group_size"] = draw(st.sampled_from([0, 1, 2, 3, 5, 10, 30, 100]))
+    if "outcome" in opts and "min_group_size" not in opts and draw(st.integers(0, 3)):
+        opts["min_group_size"] = draw(st.sampled_from([0, 2, 3, 5, 10]))  # gaps measured
     if draw(st.integers(0, 3)) == 0:
         opts.update(draw(rewrites(names, columns)))
     if draw(st.integers(0, 3)) == 0:  # rewrites aimed at the label
@@ -1574,6 +1626,8 @@ def label_missing_cases(draw) -> Case:
         overrides[names[-1]] = "ignore"
     elif r == 7:
         overrides[names[lead]] = draw(st.sampled_from(["sex", "race", "age", "categorical"]))
+    elif r == 8 and outcome_names and draw(st.integers(0, 3)) == 0:
+        overrides[outcome_names[0]] = "age"  # an input error of SPEC 21.1
 
     def cell(value: str) -> str:
         if any(ch in value for ch in (",", '"', "\r", "\n")) or value.startswith('"'):
@@ -1605,6 +1659,13 @@ def test_label_missing_files(js, case: Case):
         event("error: " + re.sub(r"^t\.csv: |[0-9]+|'.*'", "", py["error"])[:40])
         return
     r = py["result"]
+    for block in r.get("outcomes", []):
+        event(f"outcome: intersection {block['intersection'] is not None}")
+        event(f"outcome: non-numeric {bool(block['non_numeric'])}")
+        if any(d.get("gap") for d in block["dimensions"]):
+            event("outcome: a gap measured")
+        if any(f["kind"] == "outcome_gap" for f in r["findings"]):
+            event("outcome: gap findings")
     lr = r.get("label_rates")
     if lr:
         event(f"label: positive_from {lr['positive_from']}")

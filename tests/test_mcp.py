@@ -173,6 +173,8 @@ def test_lists_the_four_tools_with_schemas_naming_the_options(server: Client):
         "label_gap",
         "missing_by_group",
         "missing_gap",
+        "outcome",
+        "outcome_gap",
         "score_rule",
         "alpha",
     }

@@ -15,13 +15,15 @@ import pytest
 from util import ADULT_NAMES, DATA
 
 import faircode
-from faircode.exports import COMPARE_CSV_COLUMNS, PROFILE_CSV_COLUMNS
+from faircode.exports import COMPARE_CSV_COLUMNS, PROFILE_CSV_COLUMNS, render_profile_markdown
 from faircode.numerics import fmt, pct
 from faircode.render import (
     FLAGGED_NAMED,
     MISSING_COLUMNS_SHOWN,
     MISSING_SPREAD_SHOWN,
     missing_columns_shown,
+    render,
+    render_compare,
 )
 from faircode.safetext import md_escape
 from faircode.summary import PAIR_COLUMNS
@@ -558,3 +560,37 @@ def test_notebook_display_carries_the_blocks(tmp_path):
     pre = pre_html(r.report("markdown"))
     assert "#### Label rates: y = True" in pre and "#### Missing data by group" in pre
     assert "<script>alert" not in pre and "&amp;lt;script&amp;gt;" in pre
+
+
+def test_missing_extremes_that_cannot_differ_say_so():
+    """Issue 27 item 4: groups at one missing share read "all groups equal", a column
+    whose rows fall in one group reads "only 'M'"; never "lowest M, highest M"."""
+    equal = b"sex,x\nM,1\nM,\nF,1\nF,\nF,2\nM,3\nF,\nM,\n"
+    r = faircode.profile(io.BytesIO(equal), None, {"min_group_size": 1}, name="t.csv")
+    text = render(r, "t.csv")
+    row = next(line for line in text.splitlines() if line.startswith("    x "))
+    assert "all groups equal" in row and "50.0%" in row
+    assert " M " not in row and " F " not in row
+    md = render_profile_markdown(r, name="t.csv")
+    assert "| sex | x | 50.0% | all groups equal 50.0% |  |  |" in md
+    r = faircode.profile(io.BytesIO(b"sex,y\nM,1\nM,\n"), None, {"min_group_size": 1}, name="t.csv")
+    row = next(line for line in render(r, "t.csv").splitlines() if line.startswith("    y "))
+    assert "only 'M'" in row
+
+
+def test_difference_intervals_read_in_points_and_once():
+    """Issue 27 items 1 and 9: a label-rate gap's interval is a difference, shown in
+    points ("8.8 to 14.4 pts"), never as two percentages joined by a hyphen ("-15.6%--7.0%");
+    a comparison's shift carries its interval in its text, so the suffix shows only n."""
+    r = faircode.profile(COMPAS, None, {"label": "two_year_recid"})
+    gap = next(f for f in r["findings"] if f["kind"] == "label_gap")
+    lo, hi = (fmt(x * 100, 1) for x in (gap["ci_low"], gap["ci_high"]))
+    want = f"(95% CI {lo} to {hi} pts, n={gap['n']:,})"
+    assert want in render(r, "c.csv")
+    assert want in render_profile_markdown(r, name="c.csv")
+    a = b"sex\n" + b"M\n" * 613 + b"F\n" * 387
+    b = b"sex\n" + b"M\n" * 500 + b"F\n" * 500
+    c = faircode.compare(io.BytesIO(a), io.BytesIO(b))
+    lines = [x for x in render_compare(c, "a.csv", "b.csv").splitlines() if "share moved" in x]
+    assert lines and all(line.endswith("pts)  (n=2,000)") for line in lines), lines
+    assert not any("%--" in line for line in lines)

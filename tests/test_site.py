@@ -1269,3 +1269,34 @@ def test_long_and_invisible_labels_on_the_page(site, tmp_path):
     got = json.loads(Path(d.value.path()).read_text(encoding="utf-8"))
     assert without_engine(got) == without_engine(cli_json("profile", str(path)))
     assert len(json.dumps(got)) < 50_000
+
+
+def test_cli_html_report_shows_outcome_means(browser, tmp_path, shots):
+    """SPEC 21.4 in the --html report: one table row per group and cell with the
+    result's n and mean, in its order, and a hostile group label stays text."""
+    label = "<img src=x onerror=window.__pwned=8>"
+    rows = ["race,sex,y"]
+    for k, race in enumerate([label, "B", "C"]):
+        for i in range(150):
+            rows.append(f"{json.dumps(race)},{'MF'[i % 2]},{(i * 7 + k * 3) % 11}")
+    path = tmp_path / "outcome.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "outcome.html"
+    args = [sys.executable, "-m", "faircode", "profile", str(path), "--outcome", "y"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    subprocess.run([*args, "--html", str(out)], check=True, env=env, capture_output=True)
+    want = faircode.profile(path, None, {"outcome": "y"})["outcomes"][0]
+    pg = Page(browser, ("file://",))
+    pg.page.goto(out.as_uri())
+    pg.page.wait_for_selector("#report section.outcome")
+    got = pg.page.eval_on_selector_all(
+        "#report section.outcome tbody tr",
+        "els => els.map((e) => [Number(e.dataset.n), Number(e.dataset.mean)])",
+    )
+    expected = [[g["n"], g["mean"]] for d in want["dimensions"] for g in d["groups"]]
+    expected += [[c["n"], c["mean"]] for c in want["intersection"]["cells"]]
+    assert got == expected
+    assert label in pg.page.locator("#report section.outcome").inner_text()
+    assert pg.page.evaluate("window.__pwned") is None
+    pg.page.screenshot(path=shots / "cli-html-outcome.png", full_page=True)
+    pg.check_clean()

@@ -45,7 +45,7 @@ test('value detection: F/M in an unnamed column is sex; S/M/L is not', () => {
     groups: [{ label: 'S', count: 6 }, { label: 'M', count: 4 }, { label: 'L', count: 1 }] }]);
   // 11 rows score no dimension (SPEC 5), which closes the list after the unscored note
   assert.deepEqual(r.flags.slice(-2), [
-    'not scored: 1 columns that are not demographic (size); --score-categoricals scores them, --map COLUMN=KIND declares one',
+    'not scored: 1 column that is not demographic (size); --score-categoricals scores them, --map COLUMN=KIND declares one',
     'no dimension has enough rows to score (gndr); the grade is not given']);
   // Coverage 0.9 exactly, in integers: 9 of 10 rows are vocabulary (one stray code).
   const race = run(csv(['who'], [...repeat(5, ['White']), ...repeat(3, ['Black or African American']), ['Unknown'], ['zz']]));

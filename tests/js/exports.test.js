@@ -19,6 +19,8 @@ const EXPORTS = [
   // the evidence functions of SPEC 13.1 and the score of SPEC 5 (tests/js/evidence.test.js)
   'expX', 'normalUpper', 'wilsonAt', 'newcombe', 'logRatio', 'scoreP', 'searchP', 'holm',
   'balance', 'dimensionScore', 'overallScore',
+  // the numeric-outcome functions of SPEC 21.5 (tests/js/outcome.test.js)
+  'tUpper', 'tQuantile', 'lnbetaHalf', 'welchDf', 'bigRatio', 'outcomeValue',
   // the page builds its workers from this function's source (file:// pages too)
   'factory',
 ];

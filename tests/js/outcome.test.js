@@ -1,0 +1,54 @@
+'use strict';
+// SPEC 21.5: Student's t and the correctly rounded ratios of exact sums (numerics twins).
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { E } = require('./helpers');
+
+// scipy.stats.t.isf(0.025, df) and t.sf(2.0, df)
+const SCIPY = [
+  [1, 12.706204736174705, 0.14758361765043326],
+  [2.5, 3.5746548420036834, 0.07869574787898295],
+  [29, 2.045229642132704, 0.027471818591483586],
+  [1694.55, 1.9613649097141874, 0.02282980806925081],
+  [1e5, 1.95998770753461, 0.022751481728753256],
+];
+
+test('the t quantile and tail equal scipy to 1e-12', () => {
+  for (const [df, q, sf] of SCIPY) {
+    assert.ok(Math.abs(E.tQuantile(0.025, df) - q) < 1e-12, `quantile at ${df}`);
+    assert.ok(Math.abs(E.tUpper(2.0, df) - sf) < 1e-13, `tail at ${df}`);
+    assert.ok(Math.abs(E.tUpper(-2.0, df) - (1 - sf)) < 1e-13, `lower tail at ${df}`);
+  }
+  assert.equal(E.tUpper(0, 7), 0.5);
+});
+
+test('Welch df is null when both variances are 0', () => {
+  assert.equal(E.welchDf(0, 5, 0, 7), null);
+  const sa = 2 / 10;
+  const sb = 3 / 20;
+  const want = (sa + sb) ** 2 / (sa * sa / 9 + sb * sb / 19);
+  assert.ok(Math.abs(E.welchDf(2, 10, 3, 20) - want) < 1e-12 * want);
+});
+
+test('bigRatio rounds half to even, subnormals included (Python int division)', () => {
+  assert.equal(E.bigRatio(1n, 3n), 1 / 3);
+  assert.equal(E.bigRatio(-2n, 3n), -2 / 3);
+  assert.equal(E.bigRatio(2n ** 53n + 1n, 1n), 2 ** 53);
+  assert.equal(E.bigRatio(2n ** 53n + 3n, 1n), 2 ** 53 + 4);
+  assert.equal(E.bigRatio(1n, 1n << 1074n), 5e-324);
+  assert.equal(E.bigRatio(3n, 1n << 1075n), 1e-323);
+  assert.equal(E.bigRatio(1n, 1n << 1075n), 0);
+});
+
+test('outcome values: the grammar and the range (SPEC 21.2)', () => {
+  assert.equal(E.outcomeValue('+3'), 3);
+  assert.equal(E.outcomeValue('.5'), 0.5);
+  assert.equal(E.outcomeValue('1.'), 1);
+  assert.equal(E.outcomeValue('-0'), 0);
+  assert.equal(E.outcomeValue('1e140'), 1e140);
+  assert.equal(E.outcomeValue('1e141'), null);
+  assert.equal(E.outcomeValue('1e-141'), null);
+  assert.equal(E.outcomeValue('1,5'), null);
+  assert.equal(E.outcomeValue('Infinity'), null);
+  assert.equal(E.outcomeValue('0x10'), null);
+});
