@@ -30,7 +30,8 @@ def _store_options(p: argparse.ArgumentParser, registry: bool = True) -> None:
         p.add_argument(
             "--registry",
             metavar="FILE",
-            help="slice registry (default $FAIRCODE_REGISTRY, else fairness.yaml)",
+            help="slice registry: fairness.yaml, or a model's own YAML with a fairness: block "
+            "(default $FAIRCODE_REGISTRY, else fairness.yaml)",
         )
 
 
@@ -213,7 +214,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(f"faircode: error: {exc}", file=sys.stderr)
         return exc.exit_code
     names = ", ".join(r.model for r in models.values())
-    print(f"faircode: {path}: valid; {len(models)} model(s): {names}", file=sys.stderr)
+    if models.form == "model file":
+        print(f"faircode: {path}: valid; the fairness: block of model {names}", file=sys.stderr)
+    else:
+        print(f"faircode: {path}: valid; {len(models)} model(s): {names}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -233,9 +237,13 @@ def _show_text(state: dict[str, Any]) -> str:
     from .registry import FIELDS
 
     reg = state["in_force"]
+    where = ""
+    if state["source"] == "yaml":  # which file declared it (SPEC 15.4)
+        block = ", its fairness: block" if state["yaml_form"] == "model file" else ""
+        where = f" ({state['yaml_path']}{block})"
     lines = [
         f"model {state['model']}: registry in force from "
-        f"{state['source'] or 'nowhere (none declared)'}"
+        f"{state['source'] or 'nowhere (none declared)'}{where}"
     ]
     if reg is not None:
         shown_fields = reg.fields()
@@ -538,8 +546,15 @@ def add_store_commands(sub: Any) -> None:
     _store_options(p, registry=False)
     p.set_defaults(func=_run(cmd_remove_batch))
 
-    p = sub.add_parser("validate", help="check fairness.yaml strictly (for CI)")
-    p.add_argument("file", metavar="FILE", nargs="?", help="registry (default fairness.yaml)")
+    p = sub.add_parser(
+        "validate", help="check fairness.yaml or a model file's fairness: block strictly (for CI)"
+    )
+    p.add_argument(
+        "file",
+        metavar="FILE",
+        nargs="?",
+        help="registry, or a model's own YAML (default $FAIRCODE_REGISTRY, else fairness.yaml)",
+    )
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("config", help="set a runtime registry override (audited)")

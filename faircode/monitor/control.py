@@ -27,8 +27,11 @@ def registry_state(store: Store, model: str, yaml_path: Path) -> dict[str, Any]:
     key = model_key(model)
     declared: Registry | None = None
     yaml_note = None
+    yaml_form = None
     if yaml_path.exists():
-        declared = load_yaml(yaml_path).get(key)
+        declarations = load_yaml(yaml_path)
+        yaml_form = declarations.form
+        declared = declarations.get(key)
         if declared is None:
             yaml_note = f"{yaml_path} does not declare model {model!r}"
     else:
@@ -54,6 +57,7 @@ def registry_state(store: Store, model: str, yaml_path: Path) -> dict[str, Any]:
         "in_force": in_force,
         "yaml": declared,
         "yaml_path": str(yaml_path),
+        "yaml_form": yaml_form,
         "yaml_note": yaml_note,
         "store": override,
         "store_info": override_info,
@@ -87,6 +91,7 @@ def state_json(state: dict[str, Any]) -> dict[str, Any]:
         "in_force": fields(state["in_force"]),
         "yaml": fields(state["yaml"]),
         "yaml_path": state["yaml_path"],
+        "yaml_form": state["yaml_form"],
         "yaml_note": state["yaml_note"],
         "store": fields(state["store"]),
         "store_info": state["store_info"],
