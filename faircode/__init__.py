@@ -1,8 +1,10 @@
 """faircode: who is, and is not, represented in your data.
 
 The public API: `profile`, `summarize`, `compare`, `scan` (the worst subgroup; it imports
-numpy on use), `provenance_for`, `InputError`, and
-`faircode.monitor.evaluate` (subgroup model performance; it imports pandas on use).
+numpy on use), `provenance_for`, `InputError`,
+`faircode.monitor.evaluate` (subgroup model performance; it imports pandas on use), and
+the prediction store's `faircode.monitor.slice_metrics`, `fairness_disparity`,
+`fairness_gate` and `fairness_report` (SPEC 15.9).
 """
 
 from .compare import compare

@@ -1,4 +1,5 @@
-"""A model's own YAML file as its registry (SPEC 15.4, issue 28).
+"""The store's Python API (SPEC 15.9), a model's own YAML file as its registry (SPEC
+15.4), and what `config` and ingest refuse (issue 28).
 
 Tests taking ``db`` run on a SQLite file and on a fresh PostgreSQL database (see
 tests/storeutil.py for where the server comes from).
@@ -6,18 +7,30 @@ tests/storeutil.py for where the server comes from).
 
 from __future__ import annotations
 
+import doctest
 import json
+import math
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
 import storeutil
 
-from faircode.errors import EXIT_FAIL, EXIT_OK
+import faircode.monitor
+from faircode.errors import EXIT_FAIL, EXIT_INSUFFICIENT, EXIT_OK, EXIT_UNMEASURED
 from faircode.monitor import (
+    GateResult,
     MonitorInputError,
+    SliceMetrics,
+    fairness_disparity,
+    fairness_gate,
+    fairness_report,
+    slice_metrics,
 )
 from faircode.monitor.cli import run
+from faircode.monitor.store import open_store
 
 #: The seed's model YAML (its `fairness:` block, keys and comments as given), for COMPAS.
 MODEL_YAML = """\
@@ -235,3 +248,305 @@ def test_a_model_file_names_its_model_and_keeps_its_other_keys(tmp_path: Path) -
     other.write_text("models:\n  m:\n    slices: [a]\n    gate_promotion: true\n")
     with pytest.raises(MonitorInputError, match=r"unknown key 'gate_promotion' \(did you mean"):
         load_yaml(other)
+
+
+def _expected(compas: pd.DataFrame, attr: str, guard: int = 30) -> dict[str, Any]:
+    """Per-slice metrics, guards and disparities of ``attr`` computed with pandas."""
+    df = compas.assign(pred=(compas["decile_score"] >= 5).astype(int))
+    df["label"] = df["two_year_recid"].astype(float)
+    df.loc[df.index[-UNLABELLED:], "label"] = float("nan")
+    lab = df[df["label"].notna()]
+    pos, neg = lab[lab["label"] == 1], lab[lab["label"] == 0]
+    counts = pd.DataFrame(
+        {
+            "n": df.groupby(attr).size(),
+            "n_labelled": lab.groupby(attr).size(),
+            "pos": pos.groupby(attr).size(),
+            "neg": neg.groupby(attr).size(),
+            "pred_pos": lab[lab["pred"] == 1].groupby(attr).size(),
+            "pred_neg": lab[lab["pred"] == 0].groupby(attr).size(),
+        }
+    ).fillna(0)
+    slices = pd.DataFrame(
+        {
+            "selection_rate": df.groupby(attr)["pred"].mean(),
+            "accuracy": (lab["pred"] == lab["label"]).groupby(lab[attr]).mean(),
+            "tpr": pos.groupby(attr)["pred"].mean(),
+            "fpr": neg.groupby(attr)["pred"].mean(),
+        }
+    )
+    slices["below_min"] = (counts < guard).any(axis=1)
+    slices = slices.join(counts)
+
+    def spread(metric: str, count: str) -> float:
+        values = slices.loc[slices[count] >= guard, metric]
+        return float(values.max() - values.min())
+
+    eo = max(spread("tpr", "pos"), spread("fpr", "neg"))
+    return {
+        "slices": slices,
+        "demographic_parity_diff": spread("selection_rate", "n"),
+        "selection_rate_range": spread("selection_rate", "n"),
+        "equalized_odds_diff": eo,
+        "accuracy_range": spread("accuracy", "n_labelled"),
+    }
+
+
+def _close(a: float | None, b: float) -> bool:
+    return a is not None and math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-15)
+
+
+# -- the seed's programmatic use ------------------------------------------------------------
+def test_the_seeds_programmatic_use_on_compas_matches_pandas(
+    cli,
+    db: str,
+    tmp_path: Path,
+    compas: pd.DataFrame,
+    capsys: pytest.CaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The seed's "Programmatic use" section, as written (the store and the registry
+    from the environment), on a store holding COMPAS; every number checked against
+    pandas."""
+    model_file = _log_compas(cli, tmp_path, compas)
+    monkeypatch.setenv("FAIRCODE_REGISTRY", str(model_file))  # FAIRCODE_DB: the cli fixture
+
+    # -- the seed, verbatim but for the model and the attribute --
+    res = slice_metrics("compas", "race")
+    for s in res.slices:
+        print(s.slice_value, s.n, s.accuracy, s.below_min)
+    print(res.demographic_parity_diff, res.disparity_exceeded)
+
+    disparities = fairness_disparity("compas", "race")  # dict, for cards/reports
+    promoted = False
+    if fairness_gate("compas"):  # used by the C3 gate
+        promoted = True
+    # -- end of the seed --
+
+    printed = capsys.readouterr().out.splitlines()
+
+    want = _expected(compas, "race")
+    table = want["slices"]
+    assert isinstance(res, SliceMetrics)
+    assert (res.model, res.version, res.attribute, res.task) == ("compas", "v1", "race", "binary")
+    assert (res.threshold, res.min_samples, res.rule) == (0.1, 30, "interval")
+    assert sorted(s.slice_value for s in res.slices) == sorted(table.index)
+    for s in res.slices:
+        row = table.loc[s.slice_value]
+        assert s.n == row["n"] and s.n_labelled == row["n_labelled"], s.slice_value
+        for metric in ("accuracy", "selection_rate", "tpr", "fpr"):
+            value, ci = getattr(s, metric), getattr(s, f"{metric}_ci")
+            assert _close(value, row[metric]), (s.slice_value, metric, value, row[metric])
+            assert ci[0] <= value <= ci[1], (s.slice_value, metric)
+        assert s.below_min == bool(row["below_min"]), s.slice_value
+        assert s.error is None and s.error_ci is None
+    # Native American (18 rows) is below the guard for every metric; Asian (32 rows)
+    # only for the metrics counted over its few labelled positives or negatives
+    by_value = {s.slice_value: s for s in res.slices}
+    assert by_value["Native American"].below_min and "selection_rate" in (
+        by_value["Native American"].low_n
+    )
+    assert by_value["Asian"].below_min and "selection_rate" not in by_value["Asian"].low_n
+    assert not by_value["African-American"].below_min
+    assert printed[: len(res.slices)] == [
+        f"{s.slice_value} {s.n} {s.accuracy} {s.below_min}" for s in res.slices
+    ]
+
+    for name in (
+        "demographic_parity_diff",
+        "equalized_odds_diff",
+        "selection_rate_range",
+        "accuracy_range",
+    ):
+        value, ci = getattr(res, name), getattr(res, f"{name}_ci")
+        assert _close(value, want[name]), (name, value, want[name])
+        assert ci[0] <= value <= ci[1], name
+        assert disparities[name] == value and disparities["ci95"][name] == list(ci)
+    assert res.mae_range is None and disparities["mae_range"] is None
+    # the demographic parity difference exceeds 0.1 with its whole interval
+    assert want["demographic_parity_diff"] > 0.1 and res.demographic_parity_diff_ci[0] > 0.1
+    assert res.disparity_exceeded is True and res.status == "exceeded"
+    assert printed[-1] == f"{res.demographic_parity_diff} True"
+    assert disparities["disparity_exceeded"] is True and disparities["status"] == "exceeded"
+    assert disparities["eligible_slices"]["demographic_parity_diff"] == 5
+    assert json.loads(json.dumps(disparities)) == disparities
+    assert promoted is False
+
+
+def test_the_gate_decides_as_the_cli_and_both_record_it(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    model_file = _log_compas(cli, tmp_path, compas)
+    gate = fairness_gate("compas", store=db, registry=model_file, version="v1")
+    assert isinstance(gate, GateResult) and not gate
+    assert (gate.outcome, gate.exit_code, gate.event) == (
+        "fail",
+        EXIT_FAIL,
+        "promotion_blocked_by_fairness",
+    )
+    assert (gate.model, gate.version, gate.advisory, gate.forced) == ("compas", "v1", False, False)
+    code, out, err = cli(
+        "gate", "compas", "--version", "v1", "--registry", str(model_file), "--json"
+    )
+    decision = json.loads(out)
+    assert code == gate.exit_code == decision["exit"]
+    assert decision["event"] == gate.event and decision["audit_id"] == gate.audit_id + 1
+    assert decision["report"]["evaluation"] == gate.report["evaluation"]
+    # an open store is used as it is, and left open
+    store = open_store(db)
+    try:
+        forced = fairness_gate(
+            "compas", store=store, registry=model_file, force=True, reason="board approval"
+        )
+        assert store.one("SELECT COUNT(*) FROM audit") == 3
+    finally:
+        store.close()
+    assert forced and forced.outcome == "fail" and forced.exit_code == EXIT_OK
+    assert forced.forced and forced.event == "fairness_gate_override"
+    with pytest.raises(MonitorInputError, match="--force needs --reason"):
+        fairness_gate("compas", store=db, registry=model_file, force=True)
+
+
+def test_the_cli_prints_what_the_api_returns(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    """One code path: `slice --json` and `report --json` are the API's results."""
+    model_file = _log_compas(cli, tmp_path, compas)
+    reg = ["--registry", str(model_file)]
+    code, out, _ = cli("slice", "compas", "sex", *reg, "--json", "--since", "2013-02-01")
+    assert code == 0
+    res = slice_metrics("compas", "sex", store=db, registry=model_file, since="2013-02-01")
+    assert json.loads(out) == res.report
+    code, out, _ = cli("report", "compas", *reg, "--json", "--target", "0.9", "--intersect")
+    assert code == 0
+    assert json.loads(out) == fairness_report(
+        "compas", store=db, registry=model_file, target=0.9, intersect=True
+    )
+    with pytest.raises(MonitorInputError, match=r"attribute\(s\) age were never logged"):
+        slice_metrics("compas", "age", store=db, registry=model_file)
+    with pytest.raises(MonitorInputError, match="no predictions for version 'v9'"):
+        fairness_report("compas", store=db, registry=model_file, version="v9")
+
+
+def _small(tmp_path: Path, labelled: bool = True) -> Path:
+    """Two regions of 400 predictions: selection rates 0.5 and 0.25, accuracies 0.75
+    and 0.5 (the module example of faircode/monitor/api.py)."""
+    rows = ["id,region,approved,repaid"]
+    for i in range(400):
+        rows.append(f"n{i},north,{int(i < 200)},{int(i < 200 or i >= 300)}")
+        rows.append(f"s{i},south,{int(i < 100)},{int(i < 100 or i >= 200)}")
+    path = tmp_path / ("small.csv" if labelled else "small-unlabelled.csv")
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("block", "outcome", "code", "passes", "event"),
+    [
+        ("threshold: 0.1", "fail", EXIT_FAIL, False, "promotion_blocked_by_fairness"),
+        ("threshold: 0.5\n  rule: point", "pass", EXIT_OK, True, "fairness_gate_passed"),
+        ("threshold: 0.24", "insufficient_evidence", EXIT_INSUFFICIENT, False, None),
+        ("threshold: 0.1\n  min_samples: 500", "insufficient_evidence", 5, False, None),
+        ("threshold: 0.1\n  min_samples: 500\n  rule: point", "unmeasured", 3, False, None),
+        ("threshold: 0.1\n  gate_promotion: false", "fail", EXIT_OK, True, "fairness_gate_passed"),
+        ("threshold: 0.1\n  enabled: false", "disabled", EXIT_OK, True, "fairness_gate_disabled"),
+    ],
+)
+def test_gate_outcomes_and_exit_codes(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    block: str,
+    outcome: str,
+    code: int,
+    passes: bool,
+    event: str | None,
+) -> None:
+    monkeypatch.setenv("FAIRCODE_ACTOR", "test-operator")
+    db = str(tmp_path / "m.db")
+    model_file = tmp_path / "loans.yaml"
+    model_file.write_text(f"fairness:\n  slices: [region]\n  {block}\n")
+    data = _small(tmp_path)
+    common = ["--db", db, "--registry", str(model_file)]
+    log = ["--version", "v1", "--id", "id", "--pred", "approved", "--attr", "region"]
+    assert run(["fairness", "log", "loans", str(data), *log, *common]) == 0
+    label = ["--id", "id", "--label", "repaid"]
+    assert run(["fairness", "label", "loans", str(data), *label, *common]) == 0
+    gate = fairness_gate("loans", store=db, registry=model_file)
+    assert (gate.outcome, gate.exit_code, bool(gate), gate.passed) == (
+        outcome,
+        code,
+        passes,
+        passes,
+    )
+    assert gate.event == (event or "promotion_blocked_by_fairness")
+    assert gate.advisory == ("gate_promotion: false" in block)
+    assert (gate.report is None) == (outcome == "disabled")
+    assert run(["fairness", "gate", "loans", "--version", "v1", *common]) == code
+
+
+def test_a_model_without_labels_is_unmeasured_never_a_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAIRCODE_ACTOR", "test-operator")
+    db = str(tmp_path / "m.db")
+    # within the threshold on the selection rate; nothing else measurable without labels
+    (tmp_path / "loans.yaml").write_text(
+        "fairness:\n  slices: [region]\n  threshold: 0.5\n  rule: point\n"
+    )
+    log = ["--version", "v1", "--id", "id", "--pred", "approved", "--attr", "region"]
+    reg = ["--db", db, "--registry", str(tmp_path / "loans.yaml")]
+    assert run(["fairness", "log", "loans", str(_small(tmp_path)), *log, *reg]) == 0
+    gate = fairness_gate("loans", store=db, registry=tmp_path / "loans.yaml")
+    assert not gate and (gate.outcome, gate.exit_code) == ("unmeasured", EXIT_UNMEASURED)
+    res = slice_metrics("loans", "region", store=db, registry=tmp_path / "loans.yaml")
+    assert [s.accuracy for s in res.slices] == [None, None]
+    assert [s.selection_rate for s in res.slices] == [0.5, 0.25]
+    assert res.accuracy_range is None and res.status == "unmeasured"
+
+
+def test_the_api_docstring_examples_run() -> None:
+    """faircode/monitor/api.py's examples, in order: the module's builds the store that
+    the functions' examples read (a temporary SQLite file)."""
+    from faircode.monitor import api
+
+    tests = sorted(
+        doctest.DocTestFinder().find(api), key=lambda t: (t.name != api.__name__, t.name)
+    )
+    assert {t.name.rsplit(".", 1)[-1] for t in tests if t.examples} == {
+        "api",
+        "fairness_disparity",
+        "fairness_gate",
+        "fairness_report",
+        "slice_metrics",
+    }
+    shared: dict[str, Any] = {}
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    try:
+        for test in tests:
+            test.globs = shared
+            runner.run(test, clear_globs=False)
+    finally:
+        if "folder" in shared:
+            shutil.rmtree(shared["folder"])
+    failed, tried = runner.summarize(verbose=False)
+    assert failed == 0 and tried > 20
+
+
+def test_the_api_is_exported_and_documented() -> None:
+    names = {
+        "GateResult",
+        "SliceMetrics",
+        "SliceResult",
+        "fairness_disparity",
+        "fairness_gate",
+        "fairness_report",
+        "slice_metrics",
+    }
+    assert names <= set(faircode.monitor.__all__)
+    for name in names:
+        obj = getattr(faircode.monitor, name)
+        assert obj.__doc__ and obj.__module__ == "faircode.monitor.api", name
+    for func in (slice_metrics, fairness_disparity, fairness_gate, fairness_report):
+        doc = func.__doc__ or ""
+        for part in ("Parameters\n", "Returns\n", "Examples\n", ">>> "):
+            assert part in doc, (func.__name__, part)

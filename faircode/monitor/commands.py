@@ -323,30 +323,25 @@ def cmd_apply(args: argparse.Namespace) -> int:
 
 
 # -- reports --------------------------------------------------------------------
-def _report(args: argparse.Namespace, attrs: list[str] | None) -> dict[str, Any]:
-    from .control import registry_state, require_registry
-    from .timeline import store_report
-
-    state = registry_state(args.store, args.model, _yaml_path(args))
-    reg = require_registry(state)
-    return store_report(
-        args.store,
-        args.model,
-        reg,
-        version=args.version,
-        since=args.since,
-        until=args.until,
-        attrs=attrs,
-        target=getattr(args, "target", None),
-        intersect=getattr(args, "intersect", False),
-        registry_source=state["source"],
-    )
+# `report`, `slice` and `gate` are the Python API's functions (faircode/monitor/api.py),
+# rendered: one code path for both (SPEC 15.9).
+def _window(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "store": args.store,
+        "registry": args.registry,
+        "version": args.version,
+        "since": args.since,
+        "until": args.until,
+    }
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from .api import fairness_report
     from .timeline import render_report_markdown, render_report_text
 
-    report = _report(args, None)
+    report = fairness_report(
+        args.model, **_window(args), target=args.target, intersect=args.intersect
+    )
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
     elif args.markdown:
@@ -357,9 +352,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_slice(args: argparse.Namespace) -> int:
+    from .api import slice_metrics
     from .render import render_markdown, render_text
 
-    report = _report(args, [args.attr])
+    report = slice_metrics(args.model, args.attr, **_window(args)).report
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
     elif args.markdown:
@@ -370,21 +366,26 @@ def cmd_slice(args: argparse.Namespace) -> int:
 
 
 def cmd_gate(args: argparse.Namespace) -> int:
+    from .api import fairness_gate
     from .cli import gate_lines
-    from .control import run_gate
 
-    res = run_gate(
-        args.store, args.model, _yaml_path(args), args.version, force=args.force, reason=args.reason
+    res = fairness_gate(
+        args.model,
+        store=args.store,
+        registry=args.registry,
+        version=args.version,
+        force=args.force,
+        reason=args.reason,
     )
     err = sys.stderr
-    report = res["report"]
+    report = res.report
     if args.json:
         sys.stdout.write(
             json.dumps(
                 {
-                    "event": res["event"],
-                    "exit": res["code"],
-                    "audit_id": res["audit"]["id"],
+                    "event": res.event,
+                    "exit": res.exit_code,
+                    "audit_id": res.audit_id,
                     "report": report,
                 },
                 indent=2,
@@ -395,28 +396,27 @@ def cmd_gate(args: argparse.Namespace) -> int:
     if report is not None:
         for line in gate_lines(report["evaluation"]):
             print(line, file=err)
-    if res["message"]:
-        print(f"faircode: warning: {res['message']}", file=err)
-    event = res["event"]
+    if res.message:
+        print(f"faircode: warning: {res.message}", file=err)
     who = f"{args.model} version {args.version}"
-    if event == "fairness_gate_override":
+    if res.forced:
         print(
             f"faircode: warning: gate OVERRIDDEN with --force for {who} (recorded as "
             f"fairness_gate_override, reason: {args.reason})",
             file=err,
         )
-    elif event == "promotion_blocked_by_fairness":
+    elif res.event == "promotion_blocked_by_fairness":
         what = {EXIT_FAIL: "exceeded", EXIT_INSUFFICIENT: "insufficient evidence"}.get(
-            res["code"], "unmeasured"
+            res.exit_code, "unmeasured"
         )
         print(
             f"faircode: gate: blocked: {who}: {what} (recorded as "
             "promotion_blocked_by_fairness); fix it, or --force --reason TEXT",
             file=err,
         )
-    elif event == "fairness_gate_passed" and not res["message"]:
+    elif res.event == "fairness_gate_passed" and not res.message:
         print(f"faircode: gate: passed: {who}: every gated disparity within threshold", file=err)
-    return int(res["code"])
+    return res.exit_code
 
 
 def cmd_audit(args: argparse.Namespace) -> int:

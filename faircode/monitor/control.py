@@ -19,7 +19,7 @@ from .cli import gate_code
 from .errors import MonitorInputError
 from .registry import DEFAULTS, Registry, RegistryError, check_fields, diff, from_json, load_yaml
 from .store import Store, model_key
-from .timeline import store_report
+from .timeline import latest_version, store_report
 
 
 def registry_state(store: Store, model: str, yaml_path: Path) -> dict[str, Any]:
@@ -235,14 +235,23 @@ def _verdict_details(
 
 
 def run_gate(
-    store: Store, model: str, yaml_path: Path, version: str, *, force: bool, reason: str | None
+    store: Store,
+    model: str,
+    yaml_path: Path,
+    version: str | None,
+    *,
+    force: bool,
+    reason: str | None,
 ) -> dict[str, Any]:
-    """Judge ``version``'s predictions only; record the decision; return code and report."""
+    """Judge ``version``'s predictions only (None: the latest logged); record the
+    decision; return code, event, report and the version judged."""
     if force and not (reason and reason.strip()):
         raise MonitorInputError("--force needs --reason TEXT; an override must say why")
     state = registry_state(store, model, yaml_path)
     reg = require_registry(state)
     key = state["key"]
+    if version is None:
+        version = latest_version(store, model)
     if not reg.enabled:
         entry = audit.append(
             store,
@@ -254,6 +263,7 @@ def run_gate(
         return {
             "code": EXIT_OK,
             "event": entry["event"],
+            "version": version,
             "report": None,
             "state": state,
             "audit": entry,
@@ -289,6 +299,7 @@ def run_gate(
     return {
         "code": code,
         "event": event,
+        "version": version,
         "report": report,
         "state": state,
         "message": message,
