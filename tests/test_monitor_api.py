@@ -550,3 +550,73 @@ def test_the_api_is_exported_and_documented() -> None:
         doc = func.__doc__ or ""
         for part in ("Parameters\n", "Returns\n", "Examples\n", ">>> "):
             assert part in doc, (func.__name__, part)
+
+
+# -- what config and ingest refuse (issue 28 item 6) ----------------------------------------
+def test_config_attr_refuses_an_attribute_never_logged(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    model_file = _log_compas(cli, tmp_path, compas)
+    reg = ["--registry", str(model_file)]
+    code, _, err = cli("config", "compas", "--attr", "race", "--attr", "age", *reg)
+    assert code == 2
+    _one_error(
+        err,
+        "--attr age: never logged for model 'compas' (its logged attributes: race, sex)",
+        "nothing was changed",
+    )
+    store = open_store(db)
+    try:
+        assert store.one("SELECT COUNT(*) FROM registry_overrides") == 0
+        assert store.one("SELECT COUNT(*) FROM audit") == 0
+    finally:
+        store.close()
+    assert cli("config", "compas", "--attr", "sex", *reg, "--reason", "sex only")[0] == 0
+    assert slice_metrics("compas", "sex", store=db, registry=model_file).attribute == "sex"
+    # a model with nothing logged yet may be configured ahead of its first batch
+    assert cli("config", "loans", "--attr", "region", *reg)[0] == 0
+
+
+@pytest.mark.parametrize("value", ["2", "yes", "0.5", "-1"])
+def test_a_label_outside_a_binary_tasks_values_is_refused_at_ingest(
+    cli, db: str, tmp_path: Path, value: str
+) -> None:
+    """A label `2` or `yes` for a binary model is refused naming line and request id,
+    and nothing is written; so no report breaks on it later. Checked for a task the
+    model file declares, for one inferred from the version's predictions, and for a
+    label that arrives before its prediction (an orphan) of a declared binary model."""
+    (tmp_path / "m.yaml").write_text("fairness:\n  slices: [g]\n  task: binary\n")
+    (tmp_path / "open.yaml").write_text("fairness:\n  slices: [g]\n")
+    preds = pd.DataFrame({"id": ["a", "b", "c", "d"], "g": ["x", "y"] * 2, "p": [0, 1, 1, 0]})
+    preds.to_csv(tmp_path / "p.csv", index=False)
+    labels = pd.DataFrame({"id": ["a", "b", "c", "z"], "y": ["1", "0", value, "1"]})
+    labels.to_csv(tmp_path / "l.csv", index=False)
+    orphans = labels.assign(id=["q", "r", "s", "t"])
+    orphans.to_csv(tmp_path / "o.csv", index=False)
+    log = ["--version", "v1", "--id", "id", "--pred", "p", "--attr", "g"]
+    assert cli("log", "m", "p.csv", *log, "--registry", "m.yaml")[0] == 0
+    if value == "yes":
+        what = "label 'yes' in column 'y' is not a number"
+    else:
+        what = f"label {float(value):g} in column 'y' is not 0 or 1"
+    for registry, file, why in (
+        ("m.yaml", "l.csv", "model m is binary (task: binary in the registry)"),
+        ("open.yaml", "l.csv", "model m version v1 is binary (inferred"),
+        ("m.yaml", "o.csv", "model m is binary (task: binary in the registry)"),
+    ):
+        code, _, err = cli("label", "m", file, "--id", "id", "--label", "y", "--registry", registry)
+        assert code == 2, (registry, file)
+        rid = "c" if file == "l.csv" else "s"
+        _one_error(err, f"{file}: line 4 (request id '{rid}'): {what}", "not written")
+        if value != "yes":
+            assert why in err
+    store = open_store(db)
+    try:
+        assert store.one("SELECT COUNT(label) FROM predictions") == 0
+        assert store.one("SELECT COUNT(*) FROM orphan_labels") == 0
+        assert store.one("SELECT COUNT(*) FROM batches") == 1
+    finally:
+        store.close()
+    code, out, err = cli("report", "m", "--registry", "m.yaml", "--json")
+    assert code == 0, err
+    assert json.loads(out)["evaluation"]["rows"]["labelled"] == 0

@@ -132,6 +132,8 @@ def set_config(
             f"model {model!r} has no registry yet; pass the attributes with --attr COL"
         )
     fields["slices"] = list(fields["slices"])
+    if attrs is not None:
+        _check_logged(store, state["key"], model, attrs)
     try:
         checked = check_fields("faircode fairness config", fields, model)
     except RegistryError as exc:
@@ -175,6 +177,21 @@ def set_config(
             },
         )
     return {"registry": new, "audit": entry}
+
+
+def _check_logged(store: Store, key: str, model: str, attrs: list[str]) -> None:
+    """Refuse ``config --attr`` naming an attribute the model's predictions never carried
+    (SPEC 15.4): every report and gate would stop on it. A model with nothing logged yet
+    may be configured ahead of its first batch."""
+    logged = [r[0] for r in store.query("SELECT name FROM attributes WHERE model = ?", (key,))]
+    missing = [a for a in attrs if a not in logged]
+    if logged and missing:
+        listed = ", ".join(sorted(logged))
+        raise MonitorInputError(
+            f"--attr {', '.join(missing)}: never logged for model {model!r} (its logged "
+            f"attributes: {listed}); name logged ones, or log predictions with --attr "
+            f"{missing[0]} first; nothing was changed"
+        )
 
 
 def apply_yaml(store: Store, model: str, yaml_path: Path, reason: str | None) -> dict[str, Any]:
