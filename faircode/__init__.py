@@ -2,8 +2,9 @@
 
 The public API: `profile`, `summarize`, `compare`, `scan` (the worst subgroup; it imports
 numpy on use), `audit_ll144`, `audit_datasheet`, `audit_art10` (audit packs), `provenance_for`,
-`InputError`, and `faircode.monitor.evaluate` (subgroup model performance; it imports
-pandas on use).
+`InputError`, `faircode.monitor.evaluate` (subgroup model performance; it imports pandas
+on use), and the prediction store's `faircode.monitor.slice_metrics`,
+`fairness_disparity`, `fairness_gate` and `fairness_report` (SPEC 15.9).
 """
 
 from .compare import compare

@@ -29,9 +29,18 @@ def test_the_public_api_is_exported():
     assert all(d["drift_level"] == "none" for d in drift["dimensions"])
     block = faircode.provenance_for(DATA / "insurance.csv")
     assert block["dataset_hash"].startswith("sha256:") and len(block["dataset_hash"]) == 71
-    from faircode.monitor import MonitorInputError, evaluate
+    from faircode.monitor import (
+        MonitorInputError,
+        evaluate,
+        fairness_disparity,
+        fairness_gate,
+        fairness_report,
+        slice_metrics,
+    )
 
     assert callable(evaluate) and issubclass(MonitorInputError, Exception)
+    # the prediction store's API (SPEC 15.9; tests/test_monitor_api.py)
+    assert all(map(callable, (slice_metrics, fairness_disparity, fairness_gate, fairness_report)))
 
 
 def test_importing_faircode_does_not_import_pandas_or_pyarrow():

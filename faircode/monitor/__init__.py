@@ -1,7 +1,9 @@
 """Subgroup model performance monitoring: slice metrics, disparities and a CI gate.
 
-``evaluate`` is the public entry point; the CLI lives in :mod:`faircode.monitor.cli`.
-Fairlearn is imported only when its engine runs.
+``evaluate`` judges a file. ``slice_metrics``, ``fairness_disparity``, ``fairness_gate``
+and ``fairness_report`` read the prediction store (:mod:`faircode.monitor.api`, SPEC
+15.9), as ``faircode fairness slice | gate | report`` do; the CLI lives in
+:mod:`faircode.monitor.cli`. Fairlearn is imported only when its engine runs.
 """
 
 from __future__ import annotations
@@ -10,7 +12,18 @@ from typing import Any
 
 from .errors import MonitorInputError
 
-__all__ = ["MonitorInputError", "evaluate"]
+#: The store's Python API (faircode/monitor/api.py), imported on first use.
+_API = (
+    "GateResult",
+    "SliceMetrics",
+    "SliceResult",
+    "fairness_disparity",
+    "fairness_gate",
+    "fairness_report",
+    "slice_metrics",
+)
+
+__all__ = ["MonitorInputError", "evaluate", *_API]
 
 
 def __getattr__(name: str) -> Any:
@@ -19,4 +32,8 @@ def __getattr__(name: str) -> Any:
         from .core import evaluate
 
         return evaluate
+    if name in _API:
+        from . import api
+
+        return getattr(api, name)
     raise AttributeError(name)

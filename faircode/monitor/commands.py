@@ -30,7 +30,8 @@ def _store_options(p: argparse.ArgumentParser, registry: bool = True) -> None:
         p.add_argument(
             "--registry",
             metavar="FILE",
-            help="slice registry (default $FAIRCODE_REGISTRY, else fairness.yaml)",
+            help="slice registry: fairness.yaml, or a model's own YAML with a fairness: block "
+            "(default $FAIRCODE_REGISTRY, else fairness.yaml)",
         )
 
 
@@ -213,7 +214,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(f"faircode: error: {exc}", file=sys.stderr)
         return exc.exit_code
     names = ", ".join(r.model for r in models.values())
-    print(f"faircode: {path}: valid; {len(models)} model(s): {names}", file=sys.stderr)
+    if models.form == "model file":
+        print(f"faircode: {path}: valid; the fairness: block of model {names}", file=sys.stderr)
+    else:
+        print(f"faircode: {path}: valid; {len(models)} model(s): {names}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -233,9 +237,13 @@ def _show_text(state: dict[str, Any]) -> str:
     from .registry import FIELDS
 
     reg = state["in_force"]
+    where = ""
+    if state["source"] == "yaml":  # which file declared it (SPEC 15.4)
+        block = ", its fairness: block" if state["yaml_form"] == "model file" else ""
+        where = f" ({state['yaml_path']}{block})"
     lines = [
         f"model {state['model']}: registry in force from "
-        f"{state['source'] or 'nowhere (none declared)'}"
+        f"{state['source'] or 'nowhere (none declared)'}{where}"
     ]
     if reg is not None:
         shown_fields = reg.fields()
@@ -315,30 +323,25 @@ def cmd_apply(args: argparse.Namespace) -> int:
 
 
 # -- reports --------------------------------------------------------------------
-def _report(args: argparse.Namespace, attrs: list[str] | None) -> dict[str, Any]:
-    from .control import registry_state, require_registry
-    from .timeline import store_report
-
-    state = registry_state(args.store, args.model, _yaml_path(args))
-    reg = require_registry(state)
-    return store_report(
-        args.store,
-        args.model,
-        reg,
-        version=args.version,
-        since=args.since,
-        until=args.until,
-        attrs=attrs,
-        target=getattr(args, "target", None),
-        intersect=getattr(args, "intersect", False),
-        registry_source=state["source"],
-    )
+# `report`, `slice` and `gate` are the Python API's functions (faircode/monitor/api.py),
+# rendered: one code path for both (SPEC 15.9).
+def _window(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "store": args.store,
+        "registry": args.registry,
+        "version": args.version,
+        "since": args.since,
+        "until": args.until,
+    }
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from .api import fairness_report
     from .timeline import render_report_markdown, render_report_text
 
-    report = _report(args, None)
+    report = fairness_report(
+        args.model, **_window(args), target=args.target, intersect=args.intersect
+    )
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
     elif args.markdown:
@@ -349,9 +352,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_slice(args: argparse.Namespace) -> int:
+    from .api import slice_metrics
     from .render import render_markdown, render_text
 
-    report = _report(args, [args.attr])
+    report = slice_metrics(args.model, args.attr, **_window(args)).report
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
     elif args.markdown:
@@ -362,21 +366,26 @@ def cmd_slice(args: argparse.Namespace) -> int:
 
 
 def cmd_gate(args: argparse.Namespace) -> int:
+    from .api import fairness_gate
     from .cli import gate_lines
-    from .control import run_gate
 
-    res = run_gate(
-        args.store, args.model, _yaml_path(args), args.version, force=args.force, reason=args.reason
+    res = fairness_gate(
+        args.model,
+        store=args.store,
+        registry=args.registry,
+        version=args.version,
+        force=args.force,
+        reason=args.reason,
     )
     err = sys.stderr
-    report = res["report"]
+    report = res.report
     if args.json:
         sys.stdout.write(
             json.dumps(
                 {
-                    "event": res["event"],
-                    "exit": res["code"],
-                    "audit_id": res["audit"]["id"],
+                    "event": res.event,
+                    "exit": res.exit_code,
+                    "audit_id": res.audit_id,
                     "report": report,
                 },
                 indent=2,
@@ -387,28 +396,27 @@ def cmd_gate(args: argparse.Namespace) -> int:
     if report is not None:
         for line in gate_lines(report["evaluation"]):
             print(line, file=err)
-    if res["message"]:
-        print(f"faircode: warning: {res['message']}", file=err)
-    event = res["event"]
+    if res.message:
+        print(f"faircode: warning: {res.message}", file=err)
     who = f"{args.model} version {args.version}"
-    if event == "fairness_gate_override":
+    if res.forced:
         print(
             f"faircode: warning: gate OVERRIDDEN with --force for {who} (recorded as "
             f"fairness_gate_override, reason: {args.reason})",
             file=err,
         )
-    elif event == "promotion_blocked_by_fairness":
+    elif res.event == "promotion_blocked_by_fairness":
         what = {EXIT_FAIL: "exceeded", EXIT_INSUFFICIENT: "insufficient evidence"}.get(
-            res["code"], "unmeasured"
+            res.exit_code, "unmeasured"
         )
         print(
             f"faircode: gate: blocked: {who}: {what} (recorded as "
             "promotion_blocked_by_fairness); fix it, or --force --reason TEXT",
             file=err,
         )
-    elif event == "fairness_gate_passed" and not res["message"]:
+    elif res.event == "fairness_gate_passed" and not res.message:
         print(f"faircode: gate: passed: {who}: every gated disparity within threshold", file=err)
-    return int(res["code"])
+    return res.exit_code
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
@@ -538,8 +546,15 @@ def add_store_commands(sub: Any) -> None:
     _store_options(p, registry=False)
     p.set_defaults(func=_run(cmd_remove_batch))
 
-    p = sub.add_parser("validate", help="check fairness.yaml strictly (for CI)")
-    p.add_argument("file", metavar="FILE", nargs="?", help="registry (default fairness.yaml)")
+    p = sub.add_parser(
+        "validate", help="check fairness.yaml or a model file's fairness: block strictly (for CI)"
+    )
+    p.add_argument(
+        "file",
+        metavar="FILE",
+        nargs="?",
+        help="registry, or a model's own YAML (default $FAIRCODE_REGISTRY, else fairness.yaml)",
+    )
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("config", help="set a runtime registry override (audited)")

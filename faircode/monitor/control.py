@@ -19,7 +19,7 @@ from .cli import gate_code
 from .errors import MonitorInputError
 from .registry import DEFAULTS, Registry, RegistryError, check_fields, diff, from_json, load_yaml
 from .store import Store, model_key
-from .timeline import store_report
+from .timeline import latest_version, store_report
 
 
 def registry_state(store: Store, model: str, yaml_path: Path) -> dict[str, Any]:
@@ -27,8 +27,11 @@ def registry_state(store: Store, model: str, yaml_path: Path) -> dict[str, Any]:
     key = model_key(model)
     declared: Registry | None = None
     yaml_note = None
+    yaml_form = None
     if yaml_path.exists():
-        declared = load_yaml(yaml_path).get(key)
+        declarations = load_yaml(yaml_path)
+        yaml_form = declarations.form
+        declared = declarations.get(key)
         if declared is None:
             yaml_note = f"{yaml_path} does not declare model {model!r}"
     else:
@@ -54,6 +57,7 @@ def registry_state(store: Store, model: str, yaml_path: Path) -> dict[str, Any]:
         "in_force": in_force,
         "yaml": declared,
         "yaml_path": str(yaml_path),
+        "yaml_form": yaml_form,
         "yaml_note": yaml_note,
         "store": override,
         "store_info": override_info,
@@ -87,6 +91,7 @@ def state_json(state: dict[str, Any]) -> dict[str, Any]:
         "in_force": fields(state["in_force"]),
         "yaml": fields(state["yaml"]),
         "yaml_path": state["yaml_path"],
+        "yaml_form": state["yaml_form"],
         "yaml_note": state["yaml_note"],
         "store": fields(state["store"]),
         "store_info": state["store_info"],
@@ -127,6 +132,8 @@ def set_config(
             f"model {model!r} has no registry yet; pass the attributes with --attr COL"
         )
     fields["slices"] = list(fields["slices"])
+    if attrs is not None:
+        _check_logged(store, state["key"], model, attrs)
     try:
         checked = check_fields("faircode fairness config", fields, model)
     except RegistryError as exc:
@@ -170,6 +177,21 @@ def set_config(
             },
         )
     return {"registry": new, "audit": entry}
+
+
+def _check_logged(store: Store, key: str, model: str, attrs: list[str]) -> None:
+    """Refuse ``config --attr`` naming an attribute the model's predictions never carried
+    (SPEC 15.4): every report and gate would stop on it. A model with nothing logged yet
+    may be configured ahead of its first batch."""
+    logged = [r[0] for r in store.query("SELECT name FROM attributes WHERE model = ?", (key,))]
+    missing = [a for a in attrs if a not in logged]
+    if logged and missing:
+        listed = ", ".join(sorted(logged))
+        raise MonitorInputError(
+            f"--attr {', '.join(missing)}: never logged for model {model!r} (its logged "
+            f"attributes: {listed}); name logged ones, or log predictions with --attr "
+            f"{missing[0]} first; nothing was changed"
+        )
 
 
 def apply_yaml(store: Store, model: str, yaml_path: Path, reason: str | None) -> dict[str, Any]:
@@ -230,14 +252,23 @@ def _verdict_details(
 
 
 def run_gate(
-    store: Store, model: str, yaml_path: Path, version: str, *, force: bool, reason: str | None
+    store: Store,
+    model: str,
+    yaml_path: Path,
+    version: str | None,
+    *,
+    force: bool,
+    reason: str | None,
 ) -> dict[str, Any]:
-    """Judge ``version``'s predictions only; record the decision; return code and report."""
+    """Judge ``version``'s predictions only (None: the latest logged); record the
+    decision; return code, event, report and the version judged."""
     if force and not (reason and reason.strip()):
         raise MonitorInputError("--force needs --reason TEXT; an override must say why")
     state = registry_state(store, model, yaml_path)
     reg = require_registry(state)
     key = state["key"]
+    if version is None:
+        version = latest_version(store, model)
     if not reg.enabled:
         entry = audit.append(
             store,
@@ -249,6 +280,7 @@ def run_gate(
         return {
             "code": EXIT_OK,
             "event": entry["event"],
+            "version": version,
             "report": None,
             "state": state,
             "audit": entry,
@@ -284,6 +316,7 @@ def run_gate(
     return {
         "code": code,
         "event": event,
+        "version": version,
         "report": report,
         "state": state,
         "message": message,

@@ -15,6 +15,15 @@
           recode: {race: {Asian: Other}}
         ref_groups: {race: Caucasian}   # reference slices (SPEC 12.6): a value, maj or min
 
+A model's own YAML file (``models/<model>.yaml``) may declare its registry instead, in a
+``fairness:`` block (SPEC 15.4); the model is the file's ``name:``, else its stem::
+
+    fairness:
+      slices: [region, tier]
+      threshold: 0.1
+      min_samples: 30
+      gate_promotion: true    # the model file's spelling of ``gate``
+
 Validation is strict: an unknown key (``slice:`` for ``slices:``), a wrong type, an
 empty or duplicated slice list is an error naming the file, the model and the key,
 because a registry that silently declares nothing makes every gate pass. PyYAML is
@@ -23,6 +32,7 @@ imported only here (extra ``registry``).
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import os
@@ -56,6 +66,12 @@ DEFAULTS: dict[str, Any] = {
     "groups": None,
     "ref_groups": None,
 }
+
+
+#: A model file's ``fairness:`` block spells ``gate`` as the seed does (SPEC 15.4).
+MODEL_FILE_KEYS = {"gate_promotion": "gate"}
+#: The two forms of a registry file, told apart by their top-level key.
+FORMS = {"models": "registry", "fairness": "model file"}
 
 
 class RegistryError(MonitorInputError):
@@ -134,16 +150,37 @@ def _loader(yaml: Any) -> Any:
     return StrictLoader
 
 
+def _did_you_mean(key: Any, allowed: tuple[str, ...], aliases: dict[str, str]) -> str:
+    """`` (did you mean 'slices'?)`` for a key close to an allowed one, else ``""``."""
+    if not isinstance(key, str):
+        return ""
+    if key in aliases:
+        return f" (did you mean {aliases[key]!r}?)"
+    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.75)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def check_keys(
+    where: str, raw: dict[str, Any], model: str, allowed: tuple[str, ...], hints: dict[str, str]
+) -> None:
+    """Refuse a key not in ``allowed`` (as the file spells them), suggesting the one meant:
+    ``hints`` maps known mistakes to their fix, else the closest allowed key."""
+    for key in raw:
+        if key not in allowed:
+            raise RegistryError(
+                f"{where}: model {model!r}: unknown key {key!r}"
+                f"{_did_you_mean(key, allowed, hints)}; allowed keys: {', '.join(allowed)}"
+            )
+
+
+#: Mistakes with their fix that difflib would not find (``slice`` it would).
+HINTS = {"slice": "slices", "attrs": "slices", "attributes": "slices"}
+
+
 def check_fields(where: str, raw: dict[str, Any], model: str, partial: bool = False) -> dict:
     """Validate one model's settings; ``where`` prefixes every message."""
     out: dict[str, Any] = {}
-    for key in raw:
-        if key not in FIELDS:
-            hint = " (did you mean 'slices'?)" if key in ("slice", "attrs", "attributes") else ""
-            raise RegistryError(
-                f"{where}: model {model!r}: unknown key {key!r}{hint}; "
-                f"allowed keys: {', '.join(FIELDS)}"
-            )
+    check_keys(where, raw, model, FIELDS, {**HINTS, "gate_promotion": "gate"})
     if "slices" not in raw and not partial:
         raise RegistryError(f"{where}: model {model!r}: key 'slices' is required")
     if "slices" in raw:
@@ -268,8 +305,19 @@ def _check_groups(where: str, model: str, groups: Any, slices: tuple[str, ...] |
     return dict(groups)
 
 
-def load_yaml(path: Path) -> dict[str, Registry]:
-    """Every model declared in ``path`` (keyed case-insensitively); strict validation."""
+class Declarations(dict[str, Registry]):
+    """The models a registry file declares (keyed case-insensitively), and its ``form``:
+    ``registry`` (a ``models:`` mapping, ``fairness.yaml``) or ``model file`` (a model's
+    own YAML with a ``fairness:`` block)."""
+
+    form: str = "registry"
+
+
+def load_yaml(path: Path) -> Declarations:
+    """Every model declared in ``path`` (keyed case-insensitively); strict validation.
+
+    ``path`` is ``fairness.yaml`` (top-level ``models:``) or a model's own YAML file
+    (top-level ``fairness:``, SPEC 15.4)."""
     yaml = _yaml()
     try:
         text = path.read_text(encoding="utf-8")
@@ -286,19 +334,30 @@ def load_yaml(path: Path) -> dict[str, Registry]:
         mark = getattr(exc, "problem_mark", None)
         at = f" (line {mark.line + 1})" if mark is not None else ""
         raise RegistryError(f"{path}: not valid YAML{at}: {first}") from None
+    either = "a 'models:' mapping (or, in a model's own file, a 'fairness:' block)"
     if doc is None:
-        raise RegistryError(f"{path}: the file is empty; it needs a 'models:' mapping")
+        raise RegistryError(f"{path}: the file is empty; it needs {either}")
     if not isinstance(doc, dict):
-        raise RegistryError(f"{path}: the top level must be a mapping with a 'models:' key")
+        raise RegistryError(f"{path}: the top level must be {either}")
+    if "models" in doc and "fairness" in doc:
+        raise RegistryError(
+            f"{path}: has both 'models:' (a registry) and 'fairness:' (a model file's "
+            "block); a file is one or the other"
+        )
+    if "fairness" in doc:
+        return _model_file(path, doc)
     unknown = [k for k in doc if k != "models"]
     if unknown:
+        close = next((k for k in unknown if _did_you_mean(k, tuple(FORMS), {})), unknown[0])
         raise RegistryError(
-            f"{path}: unknown top-level key {unknown[0]!r}; the only key is 'models'"
+            f"{path}: unknown top-level key {close!r}{_did_you_mean(close, tuple(FORMS), {})}; "
+            "a registry's only key is 'models' (a model's own file declares its registry "
+            "in a 'fairness:' block)"
         )
     models = doc.get("models")
     if not isinstance(models, dict) or not models:
         raise RegistryError(f"{path}: key 'models' must map model names to their settings")
-    out: dict[str, Registry] = {}
+    out = Declarations()
     for name, raw in models.items():
         if not isinstance(name, str) or not name.strip():
             raise RegistryError(f"{path}: model name {name!r} must be a non-empty text")
@@ -314,6 +373,36 @@ def load_yaml(path: Path) -> dict[str, Registry]:
             )
         fields = {**DEFAULTS, **check_fields(str(path), raw, name)}
         out[key] = Registry(model=name, **fields)
+    return out
+
+
+def _model_file(path: Path, doc: dict[Any, Any]) -> Declarations:
+    """A model's own YAML file: its ``fairness:`` block, with the keys of ``fairness.yaml``
+    (``gate`` spelled ``gate_promotion``, as the seed's model files spell it). The model
+    is the file's ``name:`` when it has one, else the file's stem. The file's other
+    top-level keys are the model's other settings, not the registry's."""
+    name = doc.get("name", path.stem)
+    if not isinstance(name, str) or not name.strip():
+        raise RegistryError(f"{path}: key 'name' must be the model's name (text), got {name!r}")
+    block = doc["fairness"]
+    if not isinstance(block, dict):
+        raise RegistryError(
+            f"{path}: model {name!r}: key 'fairness' must be a mapping (slices:, threshold:, "
+            f"min_samples:, gate_promotion:), got {block!r}"
+        )
+    rename = {v: k for k, v in MODEL_FILE_KEYS.items()}
+    allowed = tuple(rename.get(f, f) for f in FIELDS)
+    check_keys(str(path), block, name, allowed, {**HINTS, **rename})
+    raw = {MODEL_FILE_KEYS.get(k, k): v for k, v in block.items()}
+    try:
+        fields = {**DEFAULTS, **check_fields(str(path), raw, name)}
+    except RegistryError as exc:  # name the key as the file spells it
+        text = str(exc)
+        for file_key, field in MODEL_FILE_KEYS.items():
+            text = text.replace(f"key {field!r} ", f"key {file_key!r} ")
+        raise RegistryError(text) from None
+    out = Declarations({model_key(name): Registry(model=name, **fields)})
+    out.form = FORMS["fairness"]
     return out
 
 

@@ -136,6 +136,14 @@ def _decoders(store: Store, key: str) -> dict[int, dict[int, Any]]:
     return out
 
 
+def latest_version(store: Store, model: str) -> str:
+    """The version of ``model`` whose first batch was logged last."""
+    known = versions(store, _known_model(store, model))
+    if not known:
+        raise MonitorInputError(f"model {model!r} has no predictions logged")
+    return known[-1]
+
+
 class _Context:
     """What a report needs besides the cube: names, decoders, task, settings."""
 

@@ -1,0 +1,626 @@
+"""The prediction store's Python API: per-slice metrics, disparities, the gate, reports.
+
+These are the functions ``faircode fairness slice``, ``report`` and ``gate`` call, so
+Python and the command line give the same numbers from one code path (SPEC 15.9). Each
+takes the model's name and, as keywords, the store (a path, a ``postgresql://`` URL or
+an open store; default ``$FAIRCODE_DB``, else ``.faircode/monitor.db``) and the slice
+registry (``fairness.yaml`` or a model's own YAML file with a ``fairness:`` block;
+default ``$FAIRCODE_REGISTRY``, else ``fairness.yaml``). A runtime override set with
+``faircode fairness config`` wins over the file, as on the command line. Bad input
+raises :class:`~faircode.monitor.MonitorInputError` with the CLI's one-line message.
+
+Examples
+--------
+A store holding 810 predictions of model ``loans`` with their labels, and the model's
+own YAML file declaring its slice registry (the examples of every function below use
+``db`` and ``registry`` from here):
+
+>>> import pathlib, tempfile
+>>> from faircode.monitor.cli import run
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> db, registry = str(folder / "monitor.db"), str(folder / "loans.yaml")
+>>> _ = pathlib.Path(registry).write_text(
+...     "fairness:\\n"
+...     "  slices: [region]\\n"
+...     "  threshold: 0.1\\n"
+...     "  min_samples: 30\\n"
+...     "  gate_promotion: true\\n"
+... )
+>>> rows = ["id,region,approved,repaid"]
+>>> for i in range(400):
+...     rows.append(f"n{i},north,{int(i < 200)},{int(i < 200 or i >= 300)}")
+...     rows.append(f"s{i},south,{int(i < 100)},{int(i < 100 or i >= 200)}")
+>>> rows += [f"w{i},west,{i % 2},{i % 2}" for i in range(10)]
+>>> _ = (folder / "day1.csv").write_text("\\n".join(rows) + "\\n")
+>>> common = ["--db", db, "--registry", registry]
+>>> run(["fairness", "log", "loans", str(folder / "day1.csv"), "--version", "v1",
+...      "--id", "id", "--pred", "approved", "--attr", "region", *common])
+0
+>>> run(["fairness", "label", "loans", str(folder / "day1.csv"),
+...      "--id", "id", "--label", "repaid", *common])
+0
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..errors import EXIT_OK
+
+if TYPE_CHECKING:
+    from .store import Store
+
+__all__ = [
+    "GateResult",
+    "SliceMetrics",
+    "SliceResult",
+    "fairness_disparity",
+    "fairness_gate",
+    "fairness_report",
+    "slice_metrics",
+]
+
+Interval = tuple[float, float | None] | None
+
+#: The seed's names for the gated and reported disparities of a slicing (SPEC 12.6).
+DISPARITY_NAMES = {
+    "demographic_parity_diff": "demographic_parity_difference",
+    "equalized_odds_diff": "equalized_odds_difference",
+    "selection_rate_range": "selection_rate_range",
+    "accuracy_range": "accuracy_range",
+    "mae_range": "mae_range",
+}
+
+#: A gate's outcome from its report's status (SPEC 12.8, 12.9).
+OUTCOMES = {
+    "within_threshold": "pass",
+    "exceeded": "fail",
+    "insufficient_evidence": "insufficient_evidence",
+    "unmeasured": "unmeasured",
+}
+
+
+@contextmanager
+def _opened(store: Any) -> Iterator[Store]:
+    """``store`` itself when it is an open store (the caller closes it), else the store
+    at that location, closed afterwards."""
+    from .store import Store, open_store
+
+    if isinstance(store, Store):
+        yield store
+        return
+    opened = open_store(None if store is None else os.fspath(store))
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def _registry_state(store: Store, model: str, registry: str | os.PathLike[str] | None) -> Any:
+    from .control import registry_state
+    from .registry import resolve_path
+
+    return registry_state(store, model, resolve_path(None if registry is None else str(registry)))
+
+
+def _metric(metrics: dict[str, Any], name: str) -> tuple[float | None, Interval]:
+    m = metrics.get(name)
+    if m is None:
+        return None, None
+    ci = m.get("ci95")
+    return m["value"], None if ci is None else (ci[0], ci[1])
+
+
+@dataclass(frozen=True)
+class SliceResult:
+    """One slice of an attribute: its size, metrics and their 95% intervals.
+
+    Attributes
+    ----------
+    slice_value : str
+        The slice as reports name it (``"(missing)"`` for rows without a value).
+    n : int
+        Predictions in the slice (the selection rate's count).
+    n_labelled : int
+        Predictions whose label has arrived (the label metrics' count).
+    accuracy, selection_rate, tpr, fpr : float or None
+        Binary task: the fraction correct, predicted positive, true and false positive
+        rate; None where undefined (no labelled positives for ``tpr``) and in a
+        regression task (``selection_rate`` there needs a decision threshold).
+    error : float or None
+        Regression task: the mean absolute error; None in a binary task.
+    accuracy_ci, selection_rate_ci, tpr_ci, fpr_ci, error_ci : tuple or None
+        The 95% interval ``(low, high)`` of each value (SPEC 12.7), None without one.
+    below_min : bool
+        True when the slice is below the ``min_samples`` guard for any metric, so it is
+        left out of that metric's disparities (the Guard column of ``slice``).
+    low_n : tuple of str
+        The metrics it is guarded for (SPEC 12.5: each metric's own count).
+    metrics : dict
+        Every metric of the slice as the JSON report has it (value, count, ci95, ...).
+    """
+
+    slice_value: str
+    n: int
+    n_labelled: int
+    accuracy: float | None
+    accuracy_ci: Interval
+    selection_rate: float | None
+    selection_rate_ci: Interval
+    tpr: float | None
+    tpr_ci: Interval
+    fpr: float | None
+    fpr_ci: Interval
+    error: float | None
+    error_ci: Interval
+    below_min: bool
+    low_n: tuple[str, ...]
+    metrics: dict[str, Any] = field(repr=False, compare=False)
+
+    @classmethod
+    def from_report(cls, s: dict[str, Any]) -> SliceResult:
+        m = s["metrics"]
+        acc, acc_ci = _metric(m, "accuracy")
+        sel, sel_ci = _metric(m, "selection_rate")
+        tpr, tpr_ci = _metric(m, "tpr")
+        fpr, fpr_ci = _metric(m, "fpr")
+        mae, mae_ci = _metric(m, "mae")
+        return cls(
+            slice_value=s["slice"],
+            n=int(s["n"]),
+            n_labelled=int(s["n_labelled"]),
+            accuracy=acc,
+            accuracy_ci=acc_ci,
+            selection_rate=sel,
+            selection_rate_ci=sel_ci,
+            tpr=tpr,
+            tpr_ci=tpr_ci,
+            fpr=fpr,
+            fpr_ci=fpr_ci,
+            error=mae,
+            error_ci=mae_ci,
+            below_min=bool(s["low_n"]),
+            low_n=tuple(s["low_n"]),
+            metrics=m,
+        )
+
+
+@dataclass(frozen=True)
+class SliceMetrics:
+    """An attribute's slices and disparities for one model version (``slice_metrics``).
+
+    Attributes
+    ----------
+    model, version, attribute : str
+        What was evaluated; ``version`` is the one given, else the latest logged.
+    task : str
+        ``binary`` or ``regression`` (declared in the registry, else inferred).
+    threshold : float
+        The registry's largest allowed disparity.
+    min_samples : int
+        The registry's low-n guard.
+    rule : str
+        How a disparity is judged against the threshold: ``interval`` or ``point``.
+    slices : tuple of SliceResult
+        In the report's order.
+    demographic_parity_diff, equalized_odds_diff, selection_rate_range, accuracy_range, \
+mae_range : float or None
+        The disparities over the eligible slices (SPEC 12.6); None when unmeasured or
+        not defined for the task.
+    demographic_parity_diff_ci, equalized_odds_diff_ci, selection_rate_range_ci, \
+accuracy_range_ci, mae_range_ci : tuple or None
+        Their 95% intervals (SPEC 12.7).
+    disparity_exceeded : bool
+        True exactly when ``status`` is ``exceeded``: a gated disparity (demographic
+        parity, equalized odds, accuracy range; MAE range for regression) exceeds the
+        threshold by the registry's ``rule``.
+    status : str
+        ``within_threshold``, ``exceeded``, ``insufficient_evidence`` or ``unmeasured``.
+    report : dict
+        The whole store report, as ``faircode fairness slice MODEL ATTR --json`` prints.
+    """
+
+    model: str
+    version: str
+    attribute: str
+    task: str
+    threshold: float
+    min_samples: int
+    rule: str
+    slices: tuple[SliceResult, ...]
+    demographic_parity_diff: float | None
+    demographic_parity_diff_ci: Interval
+    equalized_odds_diff: float | None
+    equalized_odds_diff_ci: Interval
+    selection_rate_range: float | None
+    selection_rate_range_ci: Interval
+    accuracy_range: float | None
+    accuracy_range_ci: Interval
+    mae_range: float | None
+    mae_range_ci: Interval
+    disparity_exceeded: bool
+    status: str
+    report: dict[str, Any] = field(repr=False, compare=False)
+
+    @classmethod
+    def from_report(cls, report: dict[str, Any]) -> SliceMetrics:
+        ev = report["evaluation"]
+        group = ev["groups"][0]
+        found = {d["metric"]: d for d in group["disparities"]}
+        values: dict[str, Any] = {}
+        for name, metric in DISPARITY_NAMES.items():
+            d = found.get(metric)
+            ci = None if d is None else d["ci95"]
+            values[name] = None if d is None else d["value"]
+            values[f"{name}_ci"] = None if ci is None else (ci[0], ci[1])
+        return cls(
+            model=report["model"],
+            version=report["version"],
+            attribute=group["name"],
+            task=ev["task"]["type"],
+            threshold=ev["settings"]["threshold"],
+            min_samples=ev["settings"]["min_samples"],
+            rule=ev["settings"]["rule"],
+            slices=tuple(SliceResult.from_report(s) for s in group["slices"]),
+            disparity_exceeded=bool(group["disparity_exceeded"]),
+            status=group["status"],
+            report=report,
+            **values,
+        )
+
+    def disparities(self) -> dict[str, Any]:
+        """What :func:`fairness_disparity` returns: the disparities as a plain dict."""
+        group = self.report["evaluation"]["groups"][0]
+        by_metric = {d["metric"]: d for d in group["disparities"]}
+        return {
+            "model": self.model,
+            "version": self.version,
+            "attribute": self.attribute,
+            "task": self.task,
+            "threshold": self.threshold,
+            "min_samples": self.min_samples,
+            "rule": self.rule,
+            "status": self.status,
+            "disparity_exceeded": self.disparity_exceeded,
+            **{name: getattr(self, name) for name in DISPARITY_NAMES},
+            "ci95": {
+                name: None if (ci := getattr(self, f"{name}_ci")) is None else list(ci)
+                for name in DISPARITY_NAMES
+            },
+            "eligible_slices": {
+                name: by_metric[metric]["eligible_slices"]
+                for name, metric in DISPARITY_NAMES.items()
+                if metric in by_metric
+            },
+        }
+
+
+@dataclass(frozen=True)
+class GateResult:
+    """The promotion gate's decision for one model version (``fairness_gate``).
+
+    True in a boolean context exactly when the gate lets the version through (the CLI
+    exits 0): ``if fairness_gate("loans", version="v2"): promote()``.
+
+    Attributes
+    ----------
+    model, version : str
+        What was judged (``version``: the one given, else the latest logged).
+    outcome : str
+        What the evidence says: ``pass`` (every gated disparity within the threshold),
+        ``fail`` (one exceeds it), ``insufficient_evidence`` (an interval straddles the
+        threshold, or slices sit below the low-n guard), ``unmeasured`` (too few
+        eligible slices or no labels yet: never a pass), or ``disabled`` (the registry
+        has ``enabled: false``; nothing was judged).
+    exit_code : int
+        The exit code ``faircode fairness gate`` gives for it (SPEC 12.9, 15.6): 0 pass,
+        1 fail, 5 insufficient evidence, 3 unmeasured; 0 whatever the outcome when the
+        gate is advisory (``gate: false`` / ``gate_promotion: false``), disabled, or
+        overridden with ``force``.
+    event : str
+        The audit event recorded: ``fairness_gate_passed``,
+        ``promotion_blocked_by_fairness``, ``fairness_gate_override`` or
+        ``fairness_gate_disabled``.
+    advisory, forced : bool
+        The gate only warned (``gate: false``); the decision was overridden (``force``).
+    message : str or None
+        The CLI's warning for an advisory or disabled gate.
+    audit_id : int
+        The audit row that records the decision.
+    report : dict or None
+        The store report the gate judged (None when disabled).
+    """
+
+    model: str
+    version: str
+    outcome: str
+    exit_code: int
+    event: str
+    advisory: bool
+    forced: bool
+    message: str | None
+    audit_id: int
+    report: dict[str, Any] | None = field(repr=False, compare=False)
+
+    @property
+    def passed(self) -> bool:
+        """The gate lets the version through (exit 0)."""
+        return self.exit_code == EXIT_OK
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+
+def fairness_report(
+    model: str,
+    *,
+    store: Store | str | os.PathLike[str] | None = None,
+    registry: str | os.PathLike[str] | None = None,
+    version: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    target: float | None = None,
+    intersect: bool = False,
+) -> dict[str, Any]:
+    """The fairness report of one model version over a window, from the store.
+
+    What ``faircode fairness report MODEL --json`` prints (SPEC 15.5): every declared
+    slice attribute's slices and disparities, the daily trend and the SLI.
+
+    Parameters
+    ----------
+    model : str
+        The model's name (matched case-insensitively).
+    store : str, path-like or Store, optional
+        A SQLite path, a ``postgresql://`` URL, or an open store; default
+        ``$FAIRCODE_DB``, else ``.faircode/monitor.db``.
+    registry : str or path-like, optional
+        ``fairness.yaml`` or the model's own YAML file (``fairness:`` block); default
+        ``$FAIRCODE_REGISTRY``, else ``fairness.yaml``. A store override wins.
+    version : str, optional
+        The version to evaluate; default the version whose first batch was logged last.
+    since, until : str, optional
+        The window's first and last day (``YYYY-MM-DD`` or an ISO-8601 time), inclusive.
+    target : float, optional
+        SLO target in (0, 1]: adds the error budget to ``sli``.
+    intersect : bool, default False
+        Also evaluate every combination of the declared attributes.
+
+    Returns
+    -------
+    dict
+        ``kind "faircode.fairness.report"``: ``model``, ``version``, ``window``,
+        ``registry``, ``orphan_labels``, ``evaluation`` (the report of SPEC 12.11),
+        ``trend`` and ``sli``.
+
+    Raises
+    ------
+    MonitorInputError
+        No registry for the model, an unknown model or version, an attribute declared
+        but never logged, a malformed registry file, ...
+
+    Examples
+    --------
+    >>> from faircode.monitor import fairness_report
+    >>> report = fairness_report("loans", store=db, registry=registry)
+    >>> report["version"], report["registry"]["source"], report["evaluation"]["status"]
+    ('v1', 'yaml', 'exceeded')
+    >>> report["sli"]["good"], report["sli"]["total"]
+    (0, 1)
+    """
+    from .control import require_registry
+    from .timeline import store_report
+
+    with _opened(store) as opened:
+        state = _registry_state(opened, model, registry)
+        return store_report(
+            opened,
+            model,
+            require_registry(state),
+            version=version,
+            since=since,
+            until=until,
+            target=target,
+            intersect=intersect,
+            registry_source=state["source"],
+        )
+
+
+def slice_metrics(
+    model: str,
+    attr: str,
+    *,
+    store: Store | str | os.PathLike[str] | None = None,
+    registry: str | os.PathLike[str] | None = None,
+    version: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+) -> SliceMetrics:
+    """Per-slice performance of one attribute, and its disparities, from the store.
+
+    The numbers of ``faircode fairness slice MODEL ATTR`` (SPEC 15.5): any logged
+    attribute, sliced by the registry's group rules, judged with its threshold,
+    ``min_samples`` and rule.
+
+    Parameters
+    ----------
+    model : str
+        The model's name (matched case-insensitively).
+    attr : str
+        A logged attribute (declared in the registry's ``slices`` or not).
+    store, registry, version, since, until
+        As for :func:`fairness_report`.
+
+    Returns
+    -------
+    SliceMetrics
+        ``slices`` (each with ``slice_value``, ``n``, ``accuracy``, ``below_min``, ...
+        and 95% intervals), ``demographic_parity_diff``, ``equalized_odds_diff``,
+        ``selection_rate_range``, ``accuracy_range`` (each with ``_ci``),
+        ``disparity_exceeded`` and ``status``; ``report`` is the whole report.
+
+    Raises
+    ------
+    MonitorInputError
+        As for :func:`fairness_report`; also an attribute never logged for the model.
+
+    Examples
+    --------
+    >>> from faircode.monitor import slice_metrics
+    >>> res = slice_metrics("loans", "region", store=db, registry=registry)
+    >>> for s in res.slices:
+    ...     print(s.slice_value, s.n, s.accuracy, s.below_min)
+    north 400 0.75 False
+    south 400 0.5 False
+    west 10 1.0 True
+    >>> res.demographic_parity_diff, res.disparity_exceeded
+    (0.25, True)
+    >>> low, high = res.demographic_parity_diff_ci
+    >>> 0.1 < low < 0.25 < high
+    True
+    """
+    from .control import require_registry
+    from .timeline import store_report
+
+    with _opened(store) as opened:
+        state = _registry_state(opened, model, registry)
+        report = store_report(
+            opened,
+            model,
+            require_registry(state),
+            version=version,
+            since=since,
+            until=until,
+            attrs=[attr],
+            registry_source=state["source"],
+        )
+    return SliceMetrics.from_report(report)
+
+
+def fairness_disparity(
+    model: str,
+    attr: str,
+    *,
+    store: Store | str | os.PathLike[str] | None = None,
+    registry: str | os.PathLike[str] | None = None,
+    version: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+) -> dict[str, Any]:
+    """An attribute's disparities as a plain dict, for model cards and reports.
+
+    :func:`slice_metrics` without the slices: JSON-ready.
+
+    Parameters
+    ----------
+    model, attr, store, registry, version, since, until
+        As for :func:`slice_metrics`.
+
+    Returns
+    -------
+    dict
+        ``model``, ``version``, ``attribute``, ``task``, ``threshold``,
+        ``min_samples``, ``rule``, ``status``, ``disparity_exceeded``, the values
+        ``demographic_parity_diff``, ``equalized_odds_diff``, ``selection_rate_range``,
+        ``accuracy_range``, ``mae_range`` (None when unmeasured or not defined for the
+        task), ``ci95`` (their 95% intervals as ``[low, high]``) and
+        ``eligible_slices`` (per disparity, the slices it was taken over).
+
+    Examples
+    --------
+    >>> import json
+    >>> from faircode.monitor import fairness_disparity
+    >>> d = fairness_disparity("loans", "region", store=db, registry=registry)
+    >>> d["demographic_parity_diff"], d["accuracy_range"], d["disparity_exceeded"]
+    (0.25, 0.25, True)
+    >>> d["eligible_slices"]["demographic_parity_diff"]
+    2
+    >>> _ = json.dumps(d)
+    """
+    return slice_metrics(
+        model, attr, store=store, registry=registry, version=version, since=since, until=until
+    ).disparities()
+
+
+def fairness_gate(
+    model: str,
+    *,
+    store: Store | str | os.PathLike[str] | None = None,
+    registry: str | os.PathLike[str] | None = None,
+    version: str | None = None,
+    force: bool = False,
+    reason: str | None = None,
+) -> GateResult:
+    """Judge one model version's predictions for promotion, and record the decision.
+
+    What ``faircode fairness gate MODEL --version V`` does (SPEC 15.6): only that
+    version's predictions, with the registry in force and its ``rule``; the decision is
+    written to the store's audit log (so the store must be writable).
+
+    Parameters
+    ----------
+    model : str
+        The model's name (matched case-insensitively).
+    store, registry
+        As for :func:`fairness_report`.
+    version : str, optional
+        The version to promote; default the version whose first batch was logged last.
+    force : bool, default False
+        Let the version through whatever the outcome (needs ``reason``); recorded as
+        ``fairness_gate_override``.
+    reason : str, optional
+        Why (kept in the audit log).
+
+    Returns
+    -------
+    GateResult
+        True when the gate lets the version through; ``outcome`` and ``exit_code`` say
+        what it found and what the CLI would exit.
+
+    Raises
+    ------
+    MonitorInputError
+        As for :func:`fairness_report`; also ``force`` without ``reason``, and a
+        read-only store.
+
+    Examples
+    --------
+    >>> from faircode.monitor import fairness_gate
+    >>> gate = fairness_gate("loans", store=db, registry=registry)
+    >>> bool(gate), gate.outcome, gate.exit_code, gate.event
+    (False, 'fail', 1, 'promotion_blocked_by_fairness')
+    >>> forced = fairness_gate("loans", store=db, registry=registry, force=True,
+    ...                        reason="approved by the review board")
+    >>> bool(forced), forced.outcome, forced.event
+    (True, 'fail', 'fairness_gate_override')
+    """
+    from .control import run_gate
+    from .registry import resolve_path
+
+    with _opened(store) as opened:
+        res = run_gate(
+            opened,
+            model,
+            resolve_path(None if registry is None else str(registry)),
+            version,
+            force=force,
+            reason=reason,
+        )
+    report = res["report"]
+    return GateResult(
+        model=res["state"]["model"],
+        version=res["version"],
+        outcome="disabled" if report is None else OUTCOMES[report["evaluation"]["status"]],
+        exit_code=int(res["code"]),
+        event=res["event"],
+        # the warning of a judged gate that did not block: gate: false
+        advisory=report is not None and res["message"] is not None,
+        forced=res["event"] == "fairness_gate_override",
+        message=res["message"],
+        audit_id=int(res["audit"]["id"]),
+        report=report,
+    )
