@@ -375,6 +375,32 @@ def report_lines(block: dict) -> list[str]:
         out.append(f"  ... {len(hints) - SHOWN} more pairs (--json shows all)")
     for nt in block["not_tested"]:
         out.append(f"  not tested: {nt['a']} x {nt['b']} ({nt['why']})")
+    return out + feature_lines(block)
+
+
+def feature_lines(block: dict) -> list[str]:
+    """The terminal report's table of columns associated with a dimension (SPEC 16)."""
+    rows = block.get("features", [])
+    skipped = block.get("features_not_tested", [])
+    if not rows and not skipped:
+        return []
+    out = ["", "Columns associated with a dimension (strongest first: V, or eta for numbers):"]
+    width = min(max((len(f"{r['a']} x {r['b']}") for r in rows[:SHOWN]), default=4), 40)
+    for r in rows[:SHOWN]:
+        pair = f"{r['a']} x {r['b']}"[:width].ljust(width)
+        if r["method"] == "anova":
+            effect = f"eta2 {fmt(r['eta_squared'], 4)}"
+        else:
+            effect = f"V {fmt(r['cramers_v'], 4)}   "
+        mark = "  associated" if r["significant"] else ""
+        out.append(
+            f"  {pair}  {effect}  p {p_text(r['p_adjusted']).rjust(9)}"
+            f"  ({r['method']}, n={r['n']}){mark}"
+        )
+    if len(rows) > SHOWN:
+        out.append(f"  ... {len(rows) - SHOWN} more (--json shows all)")
+    if skipped:
+        out.append(f"  not tested: {len(skipped)} dimension x column pairs (--json says why)")
     return out
 
 
