@@ -746,3 +746,14 @@ def test_features_do_not_change_the_rest_of_the_result(tmp_path):
         r["flags"] = [f for f in r["flags"] if not f.startswith("proxy: ")]
         r["findings"] = [f for f in r["findings"] if f["kind"] != "proxy"]
     assert to_json(ours) == to_json(plain)
+
+
+def test_features_are_the_same_through_parquet_and_frames(tmp_path):
+    pytest.importorskip("pyarrow")
+    df = pd.read_csv(COMPAS, dtype=str, keep_default_na=False)
+    df.to_parquet(tmp_path / "c.parquet")
+    opts = {"proxy_hints": True}
+    csv_block = faircode.profile(COMPAS, opts=opts)["proxy_hints"]
+    assert len(csv_block["features"]) > 50
+    assert faircode.profile(tmp_path / "c.parquet", opts=opts)["proxy_hints"] == csv_block
+    assert faircode.profile(df, opts=opts)["proxy_hints"] == csv_block
