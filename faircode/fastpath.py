@@ -44,7 +44,7 @@ from .detect import check_overrides, label_slack
 from .errors import InputError
 from .options import Options
 from .reader import open_table
-from .summary import MISSING_TOKENS, Summary, label_of
+from .summary import MISSING_TOKENS, PROXY_LABELS, Summary, label_of
 
 ARROW_BLOCK_SIZE = 1 << 19
 FAST_MIN_BYTES = 4 << 20  # below this the reference reader is as fast (no pyarrow import)
@@ -419,7 +419,10 @@ def _summarize_csv(
     for i in range(width):
         if width > 1:
             labels = {label_of(rec[i]) for rec, _ in probe} - {None}
-            if len(labels) > options.max_categorical + label_slack(options, header[i]):
+            limit = options.max_categorical + label_slack(options, header[i])
+            if options.proxy_hints:  # SPEC 16: counted on as a feature to PROXY_LABELS
+                limit = max(limit, PROXY_LABELS)
+            if len(labels) > limit:
                 wide.add(i)
     pread = _positional_reader(stream)
     n_parts = default_parts(end - start) if parts is None else max(1, parts)

@@ -1,8 +1,11 @@
-"""Proxy hints (SPEC.md section 16): which pairs of dimensions are associated.
+"""Proxy hints (SPEC.md section 16): which pairs of dimensions, and which other columns,
+are associated with a dimension.
 
 A chi-squared test of independence, with Cramér's V, over every pair of scored
 dimensions, from the summary's pair tables (no second read of the profiled file), and
-over held-out columns of other files. Needs scipy (the `proxy` extra), imported only
+over held-out columns of other files; each scored dimension against every other counted
+column (features): categorical ones by chi-squared, numeric ones by a one-way ANOVA with
+the correlation ratio, from exact per-group sums. Needs scipy (the `proxy` extra), imported only
 when hints are computed; the report helpers at the bottom need nothing.
 """
 
@@ -10,11 +13,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 
 from .errors import require
-from .numerics import fmt, round_half_up
-from .options import Options
-from .summary import LABEL_CAP, PAIR_COLUMNS
+from .labels import outcome_value
+from .numerics import fmt, round_half_up, scaled
+from .options import Options, relabeler
+from .summary import LABEL_CAP, PAIR_COLUMNS, PROXY_LABELS
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
@@ -23,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "add_proxy_options",
     "adjust",
+    "anova_test",
     "chi2_test",
     "compare_lines",
     "hints_block",
@@ -131,6 +137,38 @@ def _permutation_p(
     return (1 + hits) / (1 + opts.proxy_permutations)
 
 
+def anova_test(groups: Sequence[tuple[int, int, int]]) -> dict:
+    """One-way ANOVA of k >= 2 groups given as exact sums (n, s1, s2) (SPEC 16, the
+    scaled sums of SPEC 21.2), N > k, not all values equal: eta_squared = SS_between /
+    SS_total, F = (SS_between / (k - 1)) / (SS_within / (N - k)), each the exact rational
+    rounded once; p = scipy.stats.f.sf(F, k - 1, N - k). F is None (p 0) when every group
+    is constant."""
+    stats = require("scipy.stats", WHAT)
+    k = len(groups)
+    big_n = sum(g[0] for g in groups)
+    s1 = sum(g[1] for g in groups)
+    s2 = sum(g[2] for g in groups)
+    grand = Fraction(s1 * s1, big_n)
+    between = sum((Fraction(g[1] * g[1], g[0]) for g in groups), Fraction(0)) - grand
+    total = s2 - grand
+    within = total - between
+    df1, df2 = k - 1, big_n - k
+    if within == 0:
+        f, p = None, 0.0
+    else:
+        f = float(between * df2 / (within * df1))
+        p = float(stats.f.sf(f, df1, df2))
+    return {
+        "eta_squared": float(between / total),
+        "statistic": f,
+        "dof": df1,
+        "dof_within": df2,
+        "p_value": p,
+        "n": big_n,
+        "method": "anova",
+    }
+
+
 def _crosstab(
     cells: Mapping[tuple[str, str], int], groups_a: list[str], groups_b: list[str]
 ) -> tuple[list[list[int]], int, int]:
@@ -148,15 +186,21 @@ def _crosstab(
     return table, len(ra), len(cb)
 
 
+FEWER = "fewer than two groups on one side among rows where both are present"
+
+
 def hints_block(
     pairs: Sequence[tuple[str, str, Callable[[], Mapping[tuple[str, str], int] | str]]],
     groups: Mapping[str, list[str]],
     opts: Options,
     held_out: list[dict] | None = None,
+    features: Sequence[tuple[str, str, Callable[[], tuple | str]]] = (),
 ) -> tuple[dict, list[str]]:
     """`result["proxy_hints"]` and its flags. pairs: (a, b, cells) where cells() gives
     the (group of a, group of b) -> count table, or a string saying why it was not
-    counted; groups: every tested name's groups in order."""
+    counted; groups: every tested name's groups in order. features: (dimension, column,
+    test) where test() gives ("chi2", table), ("anova", [(n, s1, s2) per group]) or why
+    not (SPEC 16); one correction runs over the pairs' and the features' tests."""
     tested: list[tuple[str, str, dict]] = []
     not_tested: list[dict] = []
     for a, b, get in pairs:
@@ -166,16 +210,21 @@ def hints_block(
             continue
         table, r, c = _crosstab(cells, groups[a], groups[b])
         if r < 2 or c < 2:
-            not_tested.append(
-                {
-                    "a": a,
-                    "b": b,
-                    "why": "fewer than two groups on one side among rows where both are present",
-                }
-            )
+            not_tested.append({"a": a, "b": b, "why": FEWER})
             continue
         tested.append((a, b, chi2_test(table, opts)))
-    adjusted = adjust([t[2]["p_value"] for t in tested], opts.proxy_correction)
+    f_tested: list[tuple[str, str, dict]] = []
+    f_not_tested: list[dict] = []
+    for a, b, get in features:
+        got = get()
+        if isinstance(got, str):
+            f_not_tested.append({"a": a, "b": b, "why": got})
+            continue
+        kind, data = got
+        st = chi2_test(data, opts) if kind == "chi2" else anova_test(data)
+        f_tested.append((a, b, st))
+    everything = [t[2]["p_value"] for t in tested] + [t[2]["p_value"] for t in f_tested]
+    adjusted = adjust(everything, opts.proxy_correction)
     rows = []
     for (a, b, st), p_adj in zip(tested, adjusted):
         rows.append((p_adj, st["p_value"], -st["cramers_v"], a, b, st))
@@ -214,6 +263,14 @@ def hints_block(
     if len(not_tested) > NOT_TESTED_FLAGS:
         more = len(not_tested) - NOT_TESTED_FLAGS
         flags.append(f"proxy: {more} more pairs not tested (the JSON lists all)")
+    feature_rows, feature_flags = _feature_rows(f_tested, adjusted[len(tested) :], opts)
+    flags.extend(feature_flags)
+    if f_not_tested:
+        m = len(f_not_tested)
+        flags.append(
+            f"proxy: {m} dimension x column {'pair' if m == 1 else 'pairs'} not tested "
+            "(features_not_tested in the JSON says why)"
+        )
     block: dict = {
         "alpha": opts.proxy_alpha,
         "correction": opts.proxy_correction,
@@ -226,7 +283,65 @@ def hints_block(
         block["held_out"] = held_out
     block["hints"] = hints
     block["not_tested"] = not_tested
+    block["features"] = feature_rows
+    block["features_not_tested"] = f_not_tested
     return block, flags
+
+
+def strength(st: Mapping) -> float:
+    """A feature's strength on one scale (SPEC 16): Cramér's V, or for a numeric column
+    the correlation ratio eta = sqrt(eta_squared) (both |r| for two groups)."""
+    if "eta_squared" in st:
+        return math.sqrt(st["eta_squared"])
+    return st["cramers_v"]
+
+
+def _feature_rows(
+    tested: list[tuple[str, str, dict]], adjusted: Sequence[float], opts: Options
+) -> tuple[list[dict], list[str]]:
+    """The `features` rows, strongest first (SPEC 16), and the flags of the significant
+    ones (the first NOT_TESTED_FLAGS, then one line for the rest)."""
+    order = sorted(
+        zip(tested, adjusted),
+        key=lambda t: (-strength(t[0][2]), t[1], t[0][2]["p_value"], t[0][0], t[0][1]),
+    )
+    rows = []
+    flags = []
+    more = 0
+    corr = opts.proxy_correction
+    for (a, b, st), p_adj in order:
+        significant = p_adj <= opts.proxy_alpha
+        row: dict = {"a": a, "b": b, "method": st["method"]}
+        if st["method"] == "anova":
+            row["eta_squared"] = round_half_up(st["eta_squared"], 4)
+            f = st["statistic"]
+            row["statistic"] = None if f is None else round_half_up(f, 4)
+            row["dof"] = st["dof"]
+            row["dof_within"] = st["dof_within"]
+            effect = f"eta squared {fmt(row['eta_squared'], 4)}"
+        else:
+            row["cramers_v"] = round_half_up(st["cramers_v"], 4)
+            row["statistic"] = round_half_up(st["chi2"], 4)
+            row["dof"] = st["dof"]
+            effect = f"Cramér's V {fmt(row['cramers_v'], 4)}"
+        row["p_value"] = round_p(st["p_value"])
+        row["p_adjusted"] = round_p(p_adj)
+        row["n"] = st["n"]
+        row["significant"] = significant
+        if st["method"] != "anova":
+            row["small_expected"] = st["small_expected"]
+        rows.append(row)
+        if significant:
+            if len(flags) < NOT_TESTED_FLAGS:
+                flags.append(
+                    f"proxy: '{b}' is associated with '{a}' ({effect}, "
+                    f"p {p_text(row['p_adjusted'])} after {corr})"
+                )
+            else:
+                more += 1
+    if more:
+        flags.append(f"proxy: {more} more columns associated with a dimension (the JSON lists all)")
+    return rows, flags
 
 
 def not_counted_why(columns: list[str], overrides: Mapping[str, str], ia: int, ib: int) -> str:
@@ -260,6 +375,32 @@ def report_lines(block: dict) -> list[str]:
         out.append(f"  ... {len(hints) - SHOWN} more pairs (--json shows all)")
     for nt in block["not_tested"]:
         out.append(f"  not tested: {nt['a']} x {nt['b']} ({nt['why']})")
+    return out + feature_lines(block)
+
+
+def feature_lines(block: dict) -> list[str]:
+    """The terminal report's table of columns associated with a dimension (SPEC 16)."""
+    rows = block.get("features", [])
+    skipped = block.get("features_not_tested", [])
+    if not rows and not skipped:
+        return []
+    out = ["", "Columns associated with a dimension (strongest first: V, or eta for numbers):"]
+    width = min(max((len(f"{r['a']} x {r['b']}") for r in rows[:SHOWN]), default=4), 40)
+    for r in rows[:SHOWN]:
+        pair = f"{r['a']} x {r['b']}"[:width].ljust(width)
+        if r["method"] == "anova":
+            effect = f"eta2 {fmt(r['eta_squared'], 4)}"
+        else:
+            effect = f"V {fmt(r['cramers_v'], 4)}   "
+        mark = "  associated" if r["significant"] else ""
+        out.append(
+            f"  {pair}  {effect}  p {p_text(r['p_adjusted']).rjust(9)}"
+            f"  ({r['method']}, n={r['n']}){mark}"
+        )
+    if len(rows) > SHOWN:
+        out.append(f"  ... {len(rows) - SHOWN} more (--json shows all)")
+    if skipped:
+        out.append(f"  not tested: {len(skipped)} dimension x column pairs (--json says why)")
     return out
 
 
@@ -356,7 +497,96 @@ def summary_hints(
                     return dict(raw)
 
                 pairs.append((h, hnames[m], get_hh))
-    return hints_block(pairs, groups, opts, info)
+    features = feature_tests(summary, overrides, dims, index_of, mappers, opts)
+    return hints_block(pairs, groups, opts, info, features)
+
+
+def feature_tests(
+    summary: Any,
+    overrides: Mapping[str, str],
+    dims: list[dict],
+    index_of: dict[str, int],
+    mappers: dict,
+    opts: Options,
+) -> list[tuple[str, str, Callable[[], tuple | str]]]:
+    """(dimension, column, test) for each scored dimension and every other counted
+    column, dimensions in order, then columns in order (SPEC 16)."""
+    names = {d["name"] for d in dims}
+    cols = summary.columns
+    counted = [
+        i
+        for i, c in enumerate(cols)
+        if overrides.get(c) != "ignore" and c != opts.label and c not in opts.outcome
+    ]
+    first = set(counted[:PAIR_COLUMNS])
+    out = []
+    for d in dims:
+        a = d["name"]
+        ia = index_of[a]
+        for ib in counted:
+            if cols[ib] in names:
+                continue
+
+            def get(a: str = a, ia: int = ia, ib: int = ib) -> tuple | str:
+                return _feature(summary, a, ia, ib, first, mappers[ia], opts)
+
+            out.append((a, cols[ib], get))
+    return out
+
+
+def _feature(
+    summary: Any, a: str, ia: int, ib: int, first: set[int], mapper: Callable, opts: Options
+) -> tuple | str:
+    """("chi2", table) or ("anova", per-group sums) of dimension a (column ia) against
+    column ib, or why it is not tested (SPEC 16)."""
+    b = summary.columns[ib]
+    for i, name in ((ia, a), (ib, b)):
+        if i not in first:
+            return f"'{name}' is not among the first {PAIR_COLUMNS} counted columns"
+    if ib in summary.unread:
+        return f"'{b}' holds nested values ({summary.unread[ib]}), which are not counted"
+    counts = summary.counts[ib]
+    if counts is None or len(counts) > PROXY_LABELS:
+        return f"'{b}' has more than {PROXY_LABELS} labels"
+    raw = summary.pairs.get((min(ia, ib), max(ia, ib)))
+    if raw is None:
+        return "not counted while reading"
+    relabel = relabeler(b, opts)
+    label = {lab: lab if relabel is None else relabel(lab) for lab in counts}
+    present = {v for v in label.values() if v is not None}
+    if not present:
+        return f"'{b}' has no value"
+    values = {lab: outcome_value(lab) for lab in present}
+    numeric = all(v is not None for v in values.values())
+    if not numeric and len(present) > opts.max_categorical:
+        return f"'{b}' has more than {opts.max_categorical} labels, not all numbers"
+    cells: dict[tuple[str, str], int] = {}
+    for (x, y), c in raw.items():
+        la, lb = (x, y) if ia < ib else (y, x)
+        g, v = mapper(la), label.get(lb, lb if relabel is None else relabel(lb))
+        if g is not None and v is not None:
+            cells[(g, v)] = cells.get((g, v), 0) + c
+    if numeric:
+        sums: dict[str, list[int]] = {}
+        for (g, v), c in cells.items():
+            s1, s2 = scaled(values[v])
+            got = sums.setdefault(g, [0, 0, 0])
+            got[0] += c
+            got[1] += c * s1
+            got[2] += c * s2
+        groups = [tuple(st) for _, st in sorted(sums.items())]
+        if len(groups) < 2:
+            return FEWER
+        if sum(st[0] for st in groups) <= len(groups):
+            return "no group has two rows with a value"
+        if len({v for _, v in cells}) < 2:
+            return f"'{b}' takes one value among rows where both are present"
+        return "anova", groups
+    rows = sorted({g for g, _ in cells})
+    columns = sorted({v for _, v in cells})
+    if len(rows) < 2 or len(columns) < 2:
+        return FEWER
+    return "chi2", [[cells.get((g, v), 0) for v in columns] for g in rows]
 
 
 def _held_why(summary: Any, overrides: Mapping[str, str], ia: int, held: dict, k: int) -> str:

@@ -28,6 +28,7 @@ __all__ = [
     "LABEL_CAP",
     "MISSING_TOKENS",
     "PAIR_COLUMNS",
+    "PROXY_LABELS",
     "PairCounts",
     "Summary",
     "SummaryBuilder",
@@ -37,6 +38,9 @@ __all__ = [
 # Bounds of SPEC 0.9 (the same numbers in assets/profiler-engine.js).
 LABEL_CAP = 100_000  # distinct labels a column is counted for; past it it is "capped"
 PAIR_COLUMNS = 64  # without cross, pairs are counted among the first 64 counted columns
+#: SPEC 16: with proxy_hints, a column that cannot be a dimension keeps its pair tables
+#: with the dimension candidates (as a feature) while it has at most this many labels.
+PROXY_LABELS = 1000
 CELL_CAP = 1000  # intersection gaps, rated cells and listed groups (SPEC 17); the rest counted
 GROUP_FLAG_CAP = 100  # flag lines of one kind per dimension; then one summary line
 MAX_GAP_FLAGS = 10  # flag lines of one kind for the intersection
@@ -442,6 +446,9 @@ class SummaryBuilder:
                 self.age_not_interval.append(False)
                 self.capped.append(False)
         extra = list(range(n, n + len(self.held)))
+        # SPEC 16: an open column past max_categorical that is only a feature (counted on
+        # to PROXY_LABELS labels for proxy hints): it can no longer be a dimension.
+        self.wide = [False] * len(self.counts)
         # Pair tracking: label codes per candidate column, tables per pair.
         cross: list[int] = []
         if opts.cross is not None:
@@ -457,6 +464,8 @@ class SummaryBuilder:
         else:  # the first PAIR_COLUMNS counted columns (SPEC 0.9)
             cand = first
         self.alive: list[int] = cand if len(cand) >= 2 else []
+        # SPEC 16: with proxy_hints, the first PAIR_COLUMNS header columns are features too
+        self.features = {i for i in first if i < n} if opts.proxy_hints else set()
         # Without cross, skip a pair (i, j) when a column k < j other than i is certain to
         # be a dimension (forced, or a geography name): (i, j) can never be the first two.
         sure = {
@@ -762,7 +771,9 @@ class SummaryBuilder:
         is capped (SPEC 0.9). An open column meets whichever limit is lower first."""
         cap = self.opts.max_categorical + self.slack[i]
         if self.roles[i] == "open" and n_labels > cap and cap <= LABEL_CAP:
-            return True
+            if i not in self.features or n_labels > PROXY_LABELS:
+                return True
+            self.wide[i] = True  # SPEC 16: counted on as a feature, never a dimension
         if n_labels > LABEL_CAP:
             self.capped[i] = True
             return True
@@ -802,7 +813,7 @@ class SummaryBuilder:
         return len(self.counts[i])
 
     def _cannot_be_dimension(self, i: int) -> bool:
-        if self.counts[i] is None:
+        if self.counts[i] is None or self.wide[i]:
             return True
         if self.roles[i] != "named" or self.kinds[i] == "geography":
             return False
@@ -825,6 +836,9 @@ class SummaryBuilder:
                 self.missing_by.pop(d, None)
                 for by in self.out_by.values():
                     by.pop(d, None)
+        if self.features:
+            self._prune_features()
+            return
         dead = [i for i in self.alive if self._cannot_be_dimension(i)]
         for i in dead_groups:
             if i not in self.alive:
@@ -843,6 +857,34 @@ class SummaryBuilder:
             o: {k: t for k, t in cells.items() if k in self.pair_tables}
             for o, cells in self.out_cells.items()
         }
+
+    def _prune_features(self) -> None:
+        """SPEC 16 with proxy_hints: a pair table stays while one of its columns can be a
+        dimension and each other one is still counted with at most PROXY_LABELS labels;
+        label and outcome cells stay only between dimension candidates."""
+        live = {i for i in self.alive if not self._cannot_be_dimension(i)}
+        if len(live) < len(self.alive):
+            self.alive = [i for i in self.alive if i in live]
+
+        def feature(c: int) -> bool:
+            return c in live or (self.counts[c] is not None and self._n_labels(c) <= PROXY_LABELS)
+
+        tables = {
+            k: t
+            for k, t in self.pair_tables.items()
+            if (k[0] in live or k[1] in live) and feature(k[0]) and feature(k[1])
+        }
+        if len(tables) < len(self.pair_tables):
+            self.pair_tables = tables
+        both = {k for k in self.pair_tables if k[0] in live and k[1] in live}
+        if len(both) < len(self.cell_tables):
+            self.cell_tables = {k: t for k, t in self.cell_tables.items() if k in both}
+        self.out_cells = {
+            o: {k: t for k, t in cells.items() if k in both} for o, cells in self.out_cells.items()
+        }
+        keep = {c for k in self.pair_tables for c in k} | set(self.groups) | {self.label_at}
+        for i in [i for i in self.codes if i not in keep]:
+            self.codes.pop(i)
 
     def finish(self) -> Summary:
         pairs: dict[tuple[int, int], Mapping[tuple[str, str], int]] = {}

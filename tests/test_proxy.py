@@ -15,13 +15,14 @@ import subprocess
 import sys
 
 import pytest
-from util import DATA, ROOT
+from util import ADULT_NAMES, DATA, ROOT
 
 import faircode
 from faircode.cli import main
 from faircode.errors import InputError
+from faircode.numerics import round_half_up
 from faircode.options import resolve
-from faircode.proxy import adjust, chi2_test, round_p
+from faircode.proxy import adjust, anova_test, chi2_test, round_p
 from faircode.render import to_json
 
 np = pytest.importorskip("numpy")
@@ -166,7 +167,25 @@ def compas_groups() -> pd.DataFrame:
     return out
 
 
-def test_compas_hints_equal_scipy_on_an_independent_crosstab():
+def record_tests(monkeypatch) -> list[dict]:
+    """Every test hints_block makes, in order (the pairs', then the features'), unrounded."""
+    from faircode import proxy
+
+    made: list[dict] = []
+    for name in ("chi2_test", "anova_test"):
+        real = getattr(proxy, name)
+
+        def wrapped(*args, real=real):
+            st = real(*args)
+            made.append(st)
+            return st
+
+        monkeypatch.setattr(proxy, name, wrapped)
+    return made
+
+
+def test_compas_hints_equal_scipy_on_an_independent_crosstab(monkeypatch):
+    made = record_tests(monkeypatch)
     code, out, err = run_cli("profile", COMPAS, "--proxy-hints", "--json", "--no-provenance")
     assert code == 0, err
     result = json.loads(out)
@@ -183,7 +202,11 @@ def test_compas_hints_equal_scipy_on_an_independent_crosstab():
         chi2, p, dof, _ = stats.chi2_contingency(obs, correction=False)
         v = stats.contingency.association(obs, method="cramer", correction=False)
         raw[(a, b)] = (chi2, p, dof, v, int(obs.sum()))
-    _, holm, _, _ = multitest.multipletests([raw[k][1] for k in pairs], method="holm")
+    # one Holm over every test made: the 6 pairs', then each feature's (SPEC 16)
+    features = [st["p_value"] for st in made[6:]]
+    assert len(features) == len(block["features"]) > 6
+    family = [raw[k][1] for k in pairs] + features
+    _, holm, _, _ = multitest.multipletests(family, method="holm")
     adj = dict(zip(pairs, holm))
     assert len(block["hints"]) == 6
     for h in block["hints"]:
@@ -431,6 +454,24 @@ def test_a_pair_past_the_bound_is_reported_not_tested(tmp_path):
         "proxy: 'sex' x 'race' not tested ('race' is not among the first 64 counted columns)"
         in result["flags"]
     )
+    # features: sex (first) against x0..x62, numbers (200 labels each, past
+    # max_categorical: counted on as features); x63 and race are past the first 64
+    assert {(f["a"], f["method"]) for f in block["features"]} == {("sex", "anova")}
+    assert {f["b"] for f in block["features"]} == {f"x{i}" for i in range(63)}
+    skipped = block["features_not_tested"]
+    assert {
+        "a": "sex",
+        "b": "x63",
+        "why": "'x63' is not among the first 64 counted columns",
+    } in skipped
+    assert len(skipped) == 1 + 64
+    assert {nt["why"] for nt in skipped if nt["a"] == "race"} == {
+        "'race' is not among the first 64 counted columns"
+    }
+    assert (
+        "proxy: 65 dimension x column pairs not tested (features_not_tested in the JSON says why)"
+        in result["flags"]
+    )
     many = tmp_path / "many.csv"
     extra = ["gender", "ethnicity", "region", "country"]
     with open(many, "w") as f:
@@ -439,7 +480,7 @@ def test_a_pair_past_the_bound_is_reported_not_tested(tmp_path):
             f.write(line + ",a,b,c,d\n" if rng.random() < 0.5 else line + ",e,f,g,h\n")
     block = faircode.profile(many, opts={"proxy_hints": True})
     assert len(block["proxy_hints"]["not_tested"]) == 5 + 4 + 3 + 2 + 1
-    lines_nt = [f for f in block["flags"] if "not tested" in f]
+    lines_nt = [f for f in block["flags"] if "not tested" in f and "dimension x column" not in f]
     assert len(lines_nt) == 11
     assert lines_nt[-1] == "proxy: 5 more pairs not tested (the JSON lists all)"
     crossed = faircode.profile(path, opts={"proxy_hints": True, "cross": "sex,race"})
@@ -552,3 +593,167 @@ def test_labels_are_the_intersections_after_recode_na_and_age_bands(tmp_path):
         assert hints[(a, b)]["p_value"] == pytest.approx(round_p(p), rel=1e-9)
     inter = result["intersections"][0]
     assert inter["dims"] == ["sex", "race"]
+
+
+# ------------------------------------------------------- every feature (issue 30 item 1)
+
+ADULT = DATA / "adult.data"
+
+
+def adult_frame():
+    """adult.data as the profiler reads it: labels trimmed, '?' missing (SPEC 0.4)."""
+    names = ADULT_NAMES.split(",")
+    df = pd.read_csv(ADULT, header=None, names=names, dtype=str, skipinitialspace=True)
+    df = df.apply(lambda col: col.str.strip())
+    return df.replace({"?": None})
+
+
+def associations(block: dict, dim: str) -> list[tuple[str, float]]:
+    """A dimension's associations, strongest first: its dimension pairs (V) and its
+    features (V, or eta = sqrt(eta squared) for numbers), as SPEC 16 ranks them."""
+    out = [(h["b"] if h["a"] == dim else h["a"], h["cramers_v"]) for h in block["hints"]
+           if dim in (h["a"], h["b"])]  # fmt: skip
+    for f in block["features"]:
+        if f["a"] == dim:
+            v = f["cramers_v"] if f["method"] == "chi2" else math.sqrt(f["eta_squared"])
+            out.append((f["b"], v))
+    return sorted(out, key=lambda t: -t[1])
+
+
+def test_adult_proxies_of_sex_and_race_equal_scipy_on_crosstabs(monkeypatch):
+    made = record_tests(monkeypatch)
+    code, out, err = run_cli(
+        "profile", ADULT, "--names", ADULT_NAMES, "--proxy-hints", "--json", "--no-provenance"
+    )
+    assert code in (0, 1), err
+    result = json.loads(out)
+    block = result["proxy_hints"]
+    top_sex = [b for b, _ in associations(block, "sex")[:3]]
+    assert {"relationship", "marital-status"} <= set(top_sex)
+    assert "native-country" in [b for b, _ in associations(block, "race")[:3]]
+    # strongest first, with V or eta on one scale
+    strengths = [
+        f["cramers_v"] if f["method"] == "chi2" else math.sqrt(f["eta_squared"])
+        for f in block["features"]
+    ]
+    assert strengths == sorted(strengths, reverse=True)
+    df = adult_frame()
+    unrounded = {}
+    checked = 0
+    rows = [(h["a"], h["b"], h) for h in block["hints"]]
+    rows += [(f["a"], f["b"], f) for f in block["features"] if f["method"] == "chi2"]
+    for a, b, row in rows:
+        if {a, b} & {"age"} or ("sex" not in (a, b) and "race" not in (a, b)):
+            continue  # age is banded; sex and race are taken as read
+        both = df.dropna(subset=[a, b])
+        obs = pd.crosstab(both[a], both[b]).to_numpy()
+        chi2, p, dof, _ = stats.chi2_contingency(obs, correction=False)
+        v = stats.contingency.association(obs, method="cramer", correction=False)
+        assert row["n"] == obs.sum() and row["dof"] == dof
+        assert row.get("chi2", row.get("statistic")) == pytest.approx(chi2, abs=5e-5)
+        assert row["cramers_v"] == pytest.approx(v, abs=5e-5)
+        assert row["p_value"] == pytest.approx(round_p(p), rel=1e-9, abs=0)
+        unrounded[(a, b)] = (chi2, p, v)
+        checked += 1
+    assert checked >= 15
+    for a, b in (("sex", "relationship"), ("marital-status", "sex"), ("race", "native-country")):
+        chi2, p, v = unrounded[(a, b)]
+        st = next(t for t in made if "chi2" in t and t["chi2"] == pytest.approx(chi2, rel=1e-12))
+        assert st["cramers_v"] == pytest.approx(v, rel=1e-12)
+        assert st["p_value"] == pytest.approx(p, rel=1e-12, abs=1e-300)
+    # numeric columns by one-way ANOVA; fnlwgt (21,648 labels) is past the bound
+    hours = next(f for f in block["features"] if (f["a"], f["b"]) == ("sex", "hours-per-week"))
+    assert hours["method"] == "anova" and (hours["dof"], hours["dof_within"]) == (1, 32559)
+    groups = [g["hours-per-week"].astype(int) for _, g in df.groupby("sex")]
+    f_stat, p = stats.f_oneway(*groups)
+    assert hours["statistic"] == pytest.approx(f_stat, abs=5e-5)
+    assert hours["p_value"] == pytest.approx(round_p(p), rel=1e-9, abs=0)
+    assert {"a": "sex", "b": "fnlwgt", "why": "'fnlwgt' has more than 1000 labels"} in block[
+        "features_not_tested"
+    ]
+    flags = result["flags"]
+    assert (
+        "proxy: 'relationship' is associated with 'sex' (Cramér's V 0.6490, p 0 after holm)"
+        in flags
+    )
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((ROOT / "faircode" / "schemas" / "profile.schema.json").read_text())
+    jsonschema.validate(result, schema)
+
+
+def test_compas_priors_count_by_race_is_f_oneway(monkeypatch):
+    made = record_tests(monkeypatch)
+    result = faircode.profile(COMPAS, opts={"proxy_hints": True})
+    block = result["proxy_hints"]
+    row = next(f for f in block["features"] if (f["a"], f["b"]) == ("race", "priors_count"))
+    df = pd.read_csv(COMPAS, dtype=str, keep_default_na=False)
+    groups = [g["priors_count"].astype(float).to_numpy() for _, g in df.groupby("race")]
+    res = stats.f_oneway(*groups)
+    every = np.concatenate(groups)
+    total = ((every - every.mean()) ** 2).sum()
+    between = sum(len(g) * (g.mean() - every.mean()) ** 2 for g in groups)
+    st = next(t for t in made if t.get("method") == "anova" and t["statistic"] is not None
+              and t["statistic"] == pytest.approx(res.statistic, rel=1e-9))  # fmt: skip
+    assert st["statistic"] == pytest.approx(res.statistic, rel=1e-12)
+    assert st["p_value"] == pytest.approx(res.pvalue, rel=1e-12)
+    assert st["eta_squared"] == pytest.approx(between / total, rel=1e-12)
+    assert (st["dof"], st["dof_within"], st["n"]) == (
+        len(groups) - 1,
+        len(every) - len(groups),
+        7214,
+    )
+    assert row["method"] == "anova"
+    assert row["eta_squared"] == round_half_up(st["eta_squared"], 4)
+    assert row["statistic"] == round_half_up(st["statistic"], 4)
+    assert row["p_value"] == round_p(st["p_value"])
+    assert (row["dof"], row["dof_within"], row["n"]) == (5, 7208, 7214)
+
+
+def test_anova_test_equals_f_oneway_and_constant_groups():
+    rng = random.Random(5)
+    values = [0.5, 1.25, 3.0, 7.0, 1e6 + 0.1, -2.0]
+    for _ in range(20):
+        data = [
+            [rng.choice(values) for _ in range(rng.randrange(2, 30))]
+            for _ in range(rng.randrange(2, 6))
+        ]
+        sums = [(len(g), *scaled_sum(g)) for g in data]
+        if all(len(set(g)) == 1 for g in data):
+            continue
+        st = anova_test(sums)
+        res = stats.f_oneway(*[np.array(g) for g in data])
+        assert st["statistic"] == pytest.approx(res.statistic, rel=1e-9)
+        assert st["p_value"] == pytest.approx(res.pvalue, rel=1e-8)
+    st = anova_test([(2, *scaled_sum([1.0, 1.0])), (2, *scaled_sum([3.0, 3.0]))])
+    assert (st["statistic"], st["p_value"], st["eta_squared"]) == (None, 0.0, 1.0)
+
+
+def scaled_sum(values: list[float]) -> tuple[int, int]:
+    from faircode.numerics import scaled
+
+    pairs = [scaled(v) for v in values]
+    return sum(p[0] for p in pairs), sum(p[1] for p in pairs)
+
+
+def test_features_do_not_change_the_rest_of_the_result(tmp_path):
+    """A feature counted on past max_categorical is still no dimension: the profile
+    without the proxy block is the one without --proxy-hints (COMPAS: priors_count,
+    38 labels, and columns of up to 1,000)."""
+    ours = faircode.profile(ADULT, opts={"proxy_hints": True, "names": ADULT_NAMES.split(",")})
+    plain = faircode.profile(ADULT, opts={"names": ADULT_NAMES.split(",")})
+    del ours["proxy_hints"]
+    for r in (ours, plain):
+        r["flags"] = [f for f in r["flags"] if not f.startswith("proxy: ")]
+        r["findings"] = [f for f in r["findings"] if f["kind"] != "proxy"]
+    assert to_json(ours) == to_json(plain)
+
+
+def test_features_are_the_same_through_parquet_and_frames(tmp_path):
+    pytest.importorskip("pyarrow")
+    df = pd.read_csv(COMPAS, dtype=str, keep_default_na=False)
+    df.to_parquet(tmp_path / "c.parquet")
+    opts = {"proxy_hints": True}
+    csv_block = faircode.profile(COMPAS, opts=opts)["proxy_hints"]
+    assert len(csv_block["features"]) > 50
+    assert faircode.profile(tmp_path / "c.parquet", opts=opts)["proxy_hints"] == csv_block
+    assert faircode.profile(df, opts=opts)["proxy_hints"] == csv_block
