@@ -887,12 +887,14 @@ RENDERERS: dict[str, dict[str, Renderer | str]] = {
         "text": "faircode.audit.datasheet:render_text",
         "json": _json,
         "markdown": "faircode.audit.datasheet:render_markdown",
+        "csv": "faircode.audit.measured:render_measures_csv",
         "html": "faircode.audit.datasheet:render_html",
     },
     "audit art10": {
         "text": "faircode.audit.art10:render_text",
         "json": _json,
         "markdown": "faircode.audit.art10:render_markdown",
+        "csv": "faircode.audit.measured:render_measures_csv",
         "html": "faircode.audit.art10:render_html",
     },
     "fairness evaluate": {

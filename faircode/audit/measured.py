@@ -73,3 +73,43 @@ def cell_text(cell: Any, form: str) -> str:
     if isinstance(v, list):
         return " x ".join(str(x) for x in v)
     return str(v)
+
+
+#: The columns of `audit art10 --csv` and `audit datasheet --csv` (SPEC 20): each
+#: measured number, where it sits in the pack's JSON and where it comes from in the
+#: profile's.
+MEASURES_CSV_COLUMNS = ("where", "value", "from")
+
+
+def measure_rows(result: dict) -> list[dict]:
+    """Every measure of a pack with the JSON pointer of its place in the pack, in
+    document order (the order :func:`measures_in` walks)."""
+    out: list[dict] = []
+
+    def walk(x: Any, path: tuple) -> None:
+        if isinstance(x, dict):
+            if set(x) == {"value", "from"}:
+                out.append({"where": pointer(*path), "value": x["value"], "from": x["from"]})
+                return
+            for k, v in x.items():
+                walk(v, (*path, k))
+        elif isinstance(x, list):
+            for i, v in enumerate(x):
+                walk(v, (*path, i))
+
+    walk(result, ())
+    return out
+
+
+def render_measures_csv(result: dict, **_: Any) -> str:
+    """A pack's measured numbers as CSV (one row each; SPEC 20): a number is written
+    as JSON writes it, so the file and the pack's JSON agree to the last digit."""
+    import json
+
+    from ..exports import csv_table
+
+    rows = [
+        {**r, "value": r["value"] if isinstance(r["value"], str) else json.dumps(r["value"])}
+        for r in measure_rows(result)
+    ]
+    return csv_table(MEASURES_CSV_COLUMNS, rows)
