@@ -763,7 +763,7 @@ def _reading_opts(args: argparse.Namespace) -> tuple[dict[str, str], dict]:
 def cmd_audit_ll144(args: argparse.Namespace) -> int:
     """`faircode audit ll144` (SPEC 20.1): a report, so exit 0 (2 for bad input)."""
     from .audit.ll144 import audit_ll144
-    from .render import check_exports, format_of, render_as, write_exports
+    from .render import check_exports
 
     overrides, opts = _reading_opts(args)
     check_exports(args, [args.path])
@@ -794,17 +794,24 @@ def cmd_audit_ll144(args: argparse.Namespace) -> int:
         name="<stdin>" if args.path == "-" else args.path,
         **kwargs,
     )
-    sys.stdout.write(render_as("audit ll144", format_of(args), result))
+    return _emit_pack(args, "audit ll144", result)
+
+
+def _emit_pack(args: argparse.Namespace, command: str, result: dict) -> int:
+    """An audit pack's report on stdout, its --html page and its exports (SPEC 20)."""
+    from .render import format_of, render_as, write_exports
+
+    sys.stdout.write(render_as(command, format_of(args), result))
     if args.html:
-        _write_html(args, "audit ll144", result)
-    write_exports(args, "audit ll144", result)
+        _write_html(args, command, result)
+    write_exports(args, command, result)
     return EXIT_OK
 
 
 def cmd_audit_datasheet(args: argparse.Namespace) -> int:
     """`faircode audit datasheet` (SPEC 20.2)."""
     from .audit.datasheet import audit_datasheet
-    from .render import check_exports, format_of, render_as, write_exports
+    from .render import check_exports
 
     overrides, opts = _reading_opts(args)
     check_exports(args, [args.path])
@@ -817,17 +824,13 @@ def cmd_audit_datasheet(args: argparse.Namespace) -> int:
         opts=opts,
         name="<stdin>" if args.path == "-" else args.path,
     )
-    sys.stdout.write(render_as("audit datasheet", format_of(args), result))
-    if args.html:
-        _write_html(args, "audit datasheet", result)
-    write_exports(args, "audit datasheet", result)
-    return EXIT_OK
+    return _emit_pack(args, "audit datasheet", result)
 
 
 def cmd_audit_art10(args: argparse.Namespace) -> int:
     """`faircode audit art10` (SPEC 20.3)."""
     from .audit.art10 import audit_art10
-    from .render import check_exports, format_of, render_as, write_exports
+    from .render import check_exports
 
     overrides, opts = _reading_opts(args)
     for key in ("cross", "min_group_size"):
@@ -853,11 +856,7 @@ def cmd_audit_art10(args: argparse.Namespace) -> int:
         opts=opts,
         name="<stdin>" if args.path == "-" else args.path,
     )
-    sys.stdout.write(render_as("audit art10", format_of(args), result))
-    if args.html:
-        _write_html(args, "audit art10", result)
-    write_exports(args, "audit art10", result)
-    return EXIT_OK
+    return _emit_pack(args, "audit art10", result)
 
 
 BUILDERS = {
