@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 import pytest
-from util import DATA, ROOT
+from util import ROOT, data_file
 
 import faircode
 from faircode.cli import main
@@ -29,7 +29,7 @@ stats = pytest.importorskip("scipy.stats")
 pd = pytest.importorskip("pandas")
 multitest = pytest.importorskip("statsmodels.stats.multitest")
 
-COMPAS = DATA / "compas-scores-two-years.csv"
+COMPAS = data_file("compas-scores-two-years.csv")
 PAIR_KEYS = [
     "a",
     "b",
@@ -255,7 +255,7 @@ def test_compare_side_by_side():
     code, out, err = run_cli(
         "compare",
         COMPAS,
-        DATA / "compas-scores-two-years.csv",
+        data_file("compas-scores-two-years.csv"),
         "--proxy-hints",
         "--json",
         "--no-provenance",
