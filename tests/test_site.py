@@ -837,7 +837,7 @@ def test_result_comes_before_the_settings(site, tmp_path, shots, width):
     is read); once read, the score, then the findings, then the dimension cards, all
     above the settings (a closed panel, opened from the keyboard); focus follows the
     page from the top, so the result comes before every setting. COMPAS (the bundled
-    sample: the bytes of ../shared/data's) and a file of hostile labels, on a laptop's
+    sample: the bytes of tests/data's) and a file of hostile labels, on a laptop's
     width and a phone's."""
     height = 800 if width > 1000 else 812
     for path in (SAMPLES["compas-scores-two-years.csv"], hostile_csv(tmp_path)):
