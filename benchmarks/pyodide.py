@@ -1,6 +1,6 @@
 """Time the Python engine under Pyodide next to CPython and the JS engine, in one run.
 
-    python benchmarks/pyodide.py ../shared/data/diabetic_data.csv --repeat 3
+    python benchmarks/pyodide.py "$(python tests/datafiles.py diabetic_data.csv)" --repeat 3
 
 Rounds are interleaved (each round runs every command once) and the median is shown,
 with wall time of the whole command (process and runtime start-up included):

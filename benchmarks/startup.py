@@ -10,7 +10,7 @@ noisy; a ratio within one round is what to read), each tree runs
 
 * ``python -c pass``: the bare interpreter, the floor;
 * ``faircode profile FILE --json``: the console script on the file (default: the
-  bundled insurance.csv of ../shared/data, 1,338 rows, 55 KB).
+  insurance.csv kept in tests/data, 1,338 rows, 55 KB).
 
 Reported per tree and command: the median CPU time (user + system of the child) and
 wall time over the rounds, and with ``--instructions`` the instructions counted by
@@ -33,7 +33,14 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-DEFAULT_FILE = ROOT.parent / "shared" / "data" / "insurance.csv"
+
+
+def default_file() -> Path:
+    """insurance.csv of tests/data, decompressed and checked by tests/datafiles.py."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from datafiles import data_file
+
+    return data_file("insurance.csv")
 
 
 def install(tree: Path, venv: Path) -> Path:
@@ -93,9 +100,10 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--before", metavar="REF", help="also measure this commit of the repo")
     ap.add_argument("--rounds", type=int, default=30)
-    ap.add_argument("--file", type=Path, default=DEFAULT_FILE)
+    ap.add_argument("--file", type=Path)
     ap.add_argument("--instructions", action="store_true", help="count them with valgrind")
     args = ap.parse_args()
+    args.file = args.file or default_file()
     env = child_env()
     with tempfile.TemporaryDirectory(prefix="faircode-startup-") as tmp:
         work = Path(tmp)

@@ -10,7 +10,10 @@ section 9 long format: sex (Male/Female) and age by single year 0..100 (100 = 10
 over), July estimates, shares to 9 decimals. Single years let the profiler compute
 expected shares for whatever bands or intervals a dataset has (SPEC 9).
 
-    python scripts/make_baselines.py [../shared/data/census]
+    python scripts/make_baselines.py [CENSUS_DIR]
+
+CENSUS_DIR holds the two files; by default they are the copies kept in tests/data
+(tests/datafiles.py decompresses and checks them).
 """
 
 from __future__ import annotations
@@ -45,8 +48,17 @@ def derive(path: Path, year: str) -> list[tuple[str, str, str]]:
     return rows
 
 
+def kept_census_dir() -> Path:
+    """The folder of the census files kept in tests/data, decompressed and checked."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from datafiles import data_file
+
+    (folder,) = {data_file(f"census/{name}").parent for name in SOURCES.values()}
+    return folder
+
+
 def main(argv: list[str]) -> None:
-    census = Path(argv[0]) if argv else ROOT.parent / "shared" / "data" / "census"
+    census = Path(argv[0]) if argv else kept_census_dir()
     for year, name in SOURCES.items():
         out = ROOT / "faircode" / "data" / f"reference-us-{year}.csv"
         with open(out, "w", newline="", encoding="utf-8") as fh:

@@ -17,10 +17,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from datafiles import data_file
 
 ROOT = Path(__file__).resolve().parents[1]
 PG_SCRIPT = ROOT / "scripts" / "pg-test-server"
-COMPAS = ROOT.parent / "shared" / "data" / "compas-scores-two-years.csv"
+COMPAS = data_file("compas-scores-two-years.csv")
 
 
 def _unavailable(why: str) -> None:

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from util import DATA
+from util import data_file
 
 import faircode
 
@@ -24,10 +24,10 @@ def test_the_public_api_is_exported():
         "scan",
         "summarize",
     ]
-    a = faircode.profile(DATA / "insurance.csv")
+    a = faircode.profile(data_file("insurance.csv"))
     drift = faircode.compare(a, a)
     assert all(d["drift_level"] == "none" for d in drift["dimensions"])
-    block = faircode.provenance_for(DATA / "insurance.csv")
+    block = faircode.provenance_for(data_file("insurance.csv"))
     assert block["dataset_hash"].startswith("sha256:") and len(block["dataset_hash"]) == 71
     from faircode.monitor import (
         MonitorInputError,
@@ -59,8 +59,8 @@ def test_profiling_a_small_csv_imports_neither_numpy_nor_pyarrow():
     Arrow paths, columnar.py), so `faircode profile small.csv` loads neither."""
     code = (
         "import sys, faircode; from faircode.cli import main; "
-        f"faircode.profile({str(DATA / 'insurance.csv')!r}); "
-        f"faircode.profile({str(DATA / 'insurance.csv')!r}, {{'sex': 'sex'}}, "
+        f"faircode.profile({str(data_file('insurance.csv'))!r}); "
+        f"faircode.profile({str(data_file('insurance.csv'))!r}, {{'sex': 'sex'}}, "
         "{'cross': ['sex', 'region']}); "
         "print(sorted({m.split('.')[0] for m in sys.modules} & "
         "{'numpy', 'pyarrow', 'pandas'}))"
@@ -71,7 +71,7 @@ def test_profiling_a_small_csv_imports_neither_numpy_nor_pyarrow():
     assert out.strip() == "[]"
     cli = (
         "import runpy, sys; sys.argv = ['faircode', 'profile', "
-        f"{str(DATA / 'insurance.csv')!r}, '--json']; "
+        f"{str(data_file('insurance.csv'))!r}, '--json']; "
         "import atexit; atexit.register(lambda: sys.stderr.write(repr(sorted("
         "{m.split('.')[0] for m in sys.modules} & {'numpy', 'pyarrow', 'pandas'}))))\n"
         "runpy.run_module('faircode', run_name='__main__')"
@@ -100,7 +100,7 @@ def test_the_cli_on_a_small_csv_loads_none_of_the_heavy_modules():
         "import atexit; atexit.register(lambda: sys.stderr.write('LOADED ' + repr(sorted("
         f"(set(sys.modules) - before) & set({sorted(START_UP_HEAVY)!r})))))\n"
         "from faircode.cli import console_main\n"
-        f"sys.argv = ['faircode', 'profile', {str(DATA / 'insurance.csv')!r}, '--json']\n"
+        f"sys.argv = ['faircode', 'profile', {str(data_file('insurance.csv'))!r}, '--json']\n"
         "sys.exit(console_main())"
     )
     r = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True)

@@ -16,13 +16,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from util import ADULT_NAMES, DATA, ROOT
+from util import ADULT_NAMES, ROOT, data_file
 
 import faircode
 from faircode.audit.ll144 import median
 from faircode.render import render_as
 
-COMPAS = DATA / "compas-scores-two-years.csv"
+COMPAS = data_file("compas-scores-two-years.csv")
 SCHEMA_LL144 = json.loads((ROOT / "faircode" / "schemas" / "audit-ll144.schema.json").read_text())
 DATE = "2025-06-30"
 
@@ -604,7 +604,7 @@ ADULT_ARGS = [
 def adult_art10(tmp_path_factory):
     d = tmp_path_factory.mktemp("art10")
     html = d / "art10.html"
-    args = ["audit", "art10", DATA / "adult.data", *ADULT_ARGS, "--split", "training",
+    args = ["audit", "art10", data_file("adult.data"), *ADULT_ARGS, "--split", "training",
             "--context", "US adults, 1994 census extract", "--audit-date", DATE]  # fmt: skip
     got = run(*args, "--json")
     assert got.returncode == 0, got.stderr
@@ -620,7 +620,7 @@ def test_art10_numbers_are_the_profiles(adult_art10):
     from faircode.audit.measured import measures_in, resolve
 
     doc = adult_art10[0]
-    got = run("profile", DATA / "adult.data", *ADULT_ARGS, "--json")
+    got = run("profile", data_file("adult.data"), *ADULT_ARGS, "--json")
     profile = json.loads(got.stdout)
     found = measures_in(doc["sections"])
     assert len(found) > 200
@@ -676,7 +676,7 @@ def test_art10_marks_what_a_tool_cannot_measure(adult_art10):
     assert "<script" not in page and "http" not in page.split("<body>")[1]
     # byte-reproducible
     again = faircode.audit_art10(
-        str(DATA / "adult.data"),
+        str(data_file("adult.data")),
         split="training",
         label="income",
         reference="us-2019",
@@ -684,7 +684,7 @@ def test_art10_marks_what_a_tool_cannot_measure(adult_art10):
         context=["US adults, 1994 census extract"],
         audit_date=DATE,
         opts={"names": ADULT_NAMES},
-        name=str(DATA / "adult.data"),
+        name=str(data_file("adult.data")),
     )
     assert render_as("audit art10", "json", again) == text
 

@@ -11,7 +11,7 @@ import sys
 import venv
 
 import pytest
-from util import DATA, ROOT
+from util import ROOT, data_file
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -51,9 +51,9 @@ def run(cmd, *args):
     [
         (["profile", "{dir}/x.parquet"], "fast"),
         (["profile", "{dir}/x.arrow"], "fast"),
-        (["profile", "{data}/insurance.csv", "--engine", "spark"], "spark"),
-        (["profile", "{data}/insurance.csv", "--proxy-hints"], "proxy"),
-        (["compare", "{dir}/x.parquet", "{data}/insurance.csv"], "fast"),
+        (["profile", "{insurance}", "--engine", "spark"], "spark"),
+        (["profile", "{insurance}", "--proxy-hints"], "proxy"),
+        (["compare", "{dir}/x.parquet", "{insurance}"], "fast"),
         (
             [
                 "fairness",
@@ -72,7 +72,7 @@ def run(cmd, *args):
             [
                 "fairness",
                 "evaluate",
-                "{data}/compas-scores-two-years.csv",
+                "{compas}",
                 "--score",
                 "decile_score",
                 "--decision-threshold",
@@ -90,7 +90,17 @@ def run(cmd, *args):
 )
 def test_a_missing_extra_is_one_line_and_exit_2(base, args, extra):
     cmd, where = base
-    got = run(cmd, *(a.format(dir=where, data=DATA) for a in args))
+    got = run(
+        cmd,
+        *(
+            a.format(
+                dir=where,
+                insurance=data_file("insurance.csv"),
+                compas=data_file("compas-scores-two-years.csv"),
+            )
+            for a in args
+        ),
+    )
     assert got.returncode == 2, (got.returncode, got.stderr)
     assert "Traceback" not in got.stderr
     lines = got.stderr.strip().splitlines()
@@ -100,7 +110,7 @@ def test_a_missing_extra_is_one_line_and_exit_2(base, args, extra):
 
 def test_a_base_install_profiles_csv_without_pyarrow(base):
     cmd, _ = base
-    got = run(cmd, "profile", DATA / "diabetic_data.csv", "--json")  # 19 MB: fast path size
+    got = run(cmd, "profile", data_file("diabetic_data.csv"), "--json")  # 19 MB: fast path size
     assert got.returncode == 0, got.stderr
     here = subprocess.run(
         [
@@ -108,7 +118,7 @@ def test_a_base_install_profiles_csv_without_pyarrow(base):
             "-m",
             "faircode",
             "profile",
-            DATA / "diabetic_data.csv",
+            data_file("diabetic_data.csv"),
             "--json",
             "--no-provenance",
         ],

@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 import pytest
-from util import ADULT_NAMES, DATA
+from util import ADULT_NAMES, data_file
 
 
 def run(*args, stdin: bytes | None = None):
@@ -25,7 +25,7 @@ def test_sample_report_leads_with_score_and_grade():
 
 
 def test_json_output_and_published_counts():
-    p = run("profile", str(DATA / "compas-scores-two-years.csv"), "--json")
+    p = run("profile", str(data_file("compas-scores-two-years.csv")), "--json")
     assert p.returncode == 0
     result = json.loads(p.stdout)
     race = next(d for d in result["dimensions"] if d["name"] == "race")
@@ -66,7 +66,7 @@ def test_fail_under_exit_codes():
 
 
 def test_headerless_adult():
-    p = run("profile", str(DATA / "adult.data"), "--names", ADULT_NAMES, "--json")
+    p = run("profile", str(data_file("adult.data")), "--names", ADULT_NAMES, "--json")
     assert p.returncode == 0
     assert json.loads(p.stdout)["n_rows"] == 32561
 
@@ -134,7 +134,7 @@ def test_bad_input_gives_one_line_and_exit_2(bad_files, case, args, message):
 COMPAS_EVAL = [
     "fairness",
     "evaluate",
-    str(DATA / "compas-scores-two-years.csv"),
+    str(data_file("compas-scores-two-years.csv")),
     "--score",
     "decile_score",
     "--decision-threshold",

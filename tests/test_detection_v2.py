@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from util import DATA, ROOT, counts, dim
+from util import ROOT, counts, data_file, dim
 
 import faircode
 from faircode import InputError
@@ -20,7 +20,7 @@ MEDICATIONS = ("metformin", "insulin", "glipizide", "glyburide", "pioglitazone")
 
 @pytest.fixture(scope="module")
 def diabetic():
-    return faircode.profile(DATA / "diabetic_data.csv")
+    return faircode.profile(data_file("diabetic_data.csv"))
 
 
 def test_diabetic_scores_race_gender_and_age_only(diabetic):
@@ -33,7 +33,7 @@ def test_diabetic_scores_race_gender_and_age_only(diabetic):
     # version 2's number (62, C) stays reproducible
     assert diabetic["grade"] == "B" and diabetic["overall_score"] == 84
     assert dim(diabetic, "race")["score_ci"] == [62, 63]
-    v2 = faircode.profile(DATA / "diabetic_data.csv", opts={"score_rule": "v2"})
+    v2 = faircode.profile(data_file("diabetic_data.csv"), opts={"score_rule": "v2"})
     assert v2["grade"] == "C" and v2["overall_score"] == 62
     # the decades are the groups, as written and in order (SPEC 2)
     age = dim(diabetic, "age")
@@ -65,25 +65,25 @@ def test_diabetic_small_group_flags_say_their_count(diabetic):
 
 
 def test_diabetic_na_declares_unknown_invalid_missing(diabetic):
-    r = faircode.profile(DATA / "diabetic_data.csv", opts={"na": ["Unknown/Invalid"]})
+    r = faircode.profile(data_file("diabetic_data.csv"), opts={"na": ["Unknown/Invalid"]})
     gender = dim(r, "gender")
     assert counts(r, "gender") == {"Female": 54708, "Male": 47055}
     assert gender["missing_count"] == 3 and gender["dimension_score"] == 100
     # v3 already leaves 3 stray rows out of the balance; version 2 scored them as a group
     assert dim(diabetic, "gender")["dimension_score"] == 100
-    v2 = faircode.profile(DATA / "diabetic_data.csv", opts={"score_rule": "v2"})
+    v2 = faircode.profile(data_file("diabetic_data.csv"), opts={"score_rule": "v2"})
     assert dim(v2, "gender")["dimension_score"] == 63
     assert not any("Unknown/Invalid" in f for f in r["flags"])
     # per column gives the same here; the intersection loses its Unknown/Invalid column
     per_col = faircode.profile(
-        DATA / "diabetic_data.csv", opts={"na": [["gender", "Unknown/Invalid"]]}
+        data_file("diabetic_data.csv"), opts={"na": [["gender", "Unknown/Invalid"]]}
     )
     assert per_col == r
     assert r["intersections"][0]["n_cells"] == 5 * 2
 
 
 def test_diabetic_score_rule_seed_gives_the_seed_grade():
-    r = faircode.profile(DATA / "diabetic_data.csv", opts={"score_rule": "seed"})
+    r = faircode.profile(data_file("diabetic_data.csv"), opts={"score_rule": "seed"})
     names = [d["name"] for d in r["dimensions"]]
     assert set(MEDICATIONS) <= set(names)
     assert r["grade"] == "F" and r["unscored"] == []
@@ -93,7 +93,7 @@ def test_diabetic_score_rule_seed_gives_the_seed_grade():
 
 
 def test_compas_outcomes_and_scores_are_unscored():
-    r = faircode.profile(DATA / "compas-scores-two-years.csv")
+    r = faircode.profile(data_file("compas-scores-two-years.csv"))
     assert [d["name"] for d in r["dimensions"]] == ["sex", "age", "age_cat", "race"]
     unscored = {u["name"] for u in r["unscored"]}
     for col in ("decile_score", "two_year_recid", "is_recid", "v_decile_score", "score_text"):
@@ -107,14 +107,14 @@ def test_compas_outcomes_and_scores_are_unscored():
 
 def test_compas_single_year_reference_covers_the_adult_span():
     r = faircode.profile(
-        DATA / "compas-scores-two-years.csv", opts={"reference": _builtin("us-2024")}
+        data_file("compas-scores-two-years.csv"), opts={"reference": _builtin("us-2024")}
     )
     ref = dim(r, "age")["reference"]
     assert ref["ages"] == [18, 100]
     assert {g["label"] for g in ref["groups"]} == {"18-29", "30-44", "45-59", "60-74", "75+"}
     assert abs(sum(g["expected"] for g in ref["groups"]) - 1) < 0.0005
     # decades in diabetic_data get decade expectations over 0..99
-    d = faircode.profile(DATA / "diabetic_data.csv", opts={"reference": _builtin("us-2024")})
+    d = faircode.profile(data_file("diabetic_data.csv"), opts={"reference": _builtin("us-2024")})
     assert dim(d, "age")["reference"]["ages"] == [0, 99]
 
 
@@ -129,7 +129,7 @@ def test_single_year_expected_share_is_the_census_sum():
     table = _builtin("us-2024")
     ages = dict((int(g), s) for g, s in table[1]["shares"])
     expected = sum(ages[a] for a in range(18, 30)) / sum(ages[a] for a in range(18, 101))
-    r = faircode.profile(DATA / "compas-scores-two-years.csv", opts={"reference": table})
+    r = faircode.profile(data_file("compas-scores-two-years.csv"), opts={"reference": table})
     got = next(g for g in dim(r, "age")["reference"]["groups"] if g["label"] == "18-29")
     assert got["expected"] == round(expected, 4)
 
@@ -244,7 +244,7 @@ def test_spec_section_6_example_is_a_real_result():
     spec = (ROOT / "SPEC.md").read_text(encoding="utf-8")
     start = spec.index("```json", spec.index("## 6. Result shape")) + len("```json")
     example = json.loads(spec[start : spec.index("```", start)])
-    real = faircode.profile(DATA / "compas-scores-two-years.csv")
+    real = faircode.profile(data_file("compas-scores-two-years.csv"))
     assert list(example) == [k for k in real if k in example]  # key order
     assert _excerpt_matches(example, real) == []
 

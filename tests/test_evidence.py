@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from scipy.stats import norm
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import confint_proportions_2indep, proportions_ztest
-from util import DATA, ROOT, prof
+from util import ROOT, data_file, prof
 
 import faircode
 from faircode.errors import EXIT_FINDING
@@ -250,11 +250,10 @@ def test_fail_on_exits_4_on_a_confirmed_finding_of_a_named_kind():
     assert both.returncode == 1
 
 
-@pytest.mark.skipif(not (DATA / "adult.data").exists(), reason="shared data")
 def test_adult_findings_validate_and_the_json_flags_are_the_texts():
     from util import ADULT_NAMES
 
-    r = faircode.profile(str(DATA / "adult.data"), opts={"names": ADULT_NAMES})
+    r = faircode.profile(str(data_file("adult.data")), opts={"names": ADULT_NAMES})
     jsonschema.validate(r, SCHEMA)
     assert r["flags"] == [f["text"] for f in r["findings"]]
 

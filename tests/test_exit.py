@@ -19,7 +19,7 @@ import threading
 import time
 
 import pytest
-from util import DATA, ROOT
+from util import ROOT, data_file
 
 pa = pytest.importorskip("pyarrow")
 
@@ -100,7 +100,7 @@ def test_processes_using_arrow_exit_promptly(tmp_path):
         WORK.format(
             cases=CASES,
             rounds=3,
-            sample=str(DATA / "compas-scores-two-years.csv"),
+            sample=str(data_file("compas-scores-two-years.csv")),
             parquet=str(tmp_path / "t.parquet"),
             arrow=str(tmp_path / "t.arrow"),
         )

@@ -13,7 +13,7 @@ import pickle
 from pathlib import Path
 
 import pytest
-from util import ADULT_NAMES, DATA
+from util import ADULT_NAMES, data_file
 
 import faircode
 from faircode.cli import main
@@ -258,12 +258,8 @@ def compare_json(capsys, *args) -> dict:
     return json.loads(out)
 
 
-needs_data = pytest.mark.skipif(not (DATA / "adult.data").is_file(), reason="shared data")
-
-
-@needs_data
 def test_saved_profile_compares_as_its_file_adult(tmp_path, capsys):
-    train, test = DATA / "adult.data", DATA / "adult.test"
+    train, test = data_file("adult.data"), data_file("adult.test")
     names = ["--names", ADULT_NAMES]
     saved_a = saved_profile(capsys, tmp_path, train, *names)
     saved_b = saved_profile(capsys, tmp_path, test, *names, "--skip-lines", "1", name="b.json")
@@ -285,9 +281,8 @@ def test_saved_profile_compares_as_its_file_adult(tmp_path, capsys):
     assert out.split("\n", 1)[1] == run(capsys, "compare", train, test, *opts)[1].split("\n", 1)[1]
 
 
-@needs_data
 def test_saved_profile_compares_as_its_file_compas(tmp_path, capsys):
-    two_years = DATA / "compas-scores-two-years.csv"
+    two_years = data_file("compas-scores-two-years.csv")
     lines = two_years.read_bytes().splitlines(keepends=True)
     later = tmp_path / "later.csv"  # the first 1,500 people screened: another mix
     later.write_bytes(b"".join(lines[:1501]))

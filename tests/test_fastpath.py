@@ -15,7 +15,7 @@ pytest.importorskip("pyarrow")
 
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from util import DATA  # noqa: E402
+from util import data_file  # noqa: E402
 
 import faircode  # noqa: E402
 from faircode import InputError, fastpath, profiler  # noqa: E402
@@ -322,10 +322,10 @@ def test_problems_fall_back_and_report_the_reference_error(data, message):
 )
 def test_real_files_stay_on_the_fast_path_and_match(path):
     opts = resolve(None)
-    with open(DATA / path, "rb") as fh:
+    with open(data_file(path), "rb") as fh:
         got = fastpath.summarize_csv(fh, path, None, opts)
     assert not isinstance(got, fastpath.Fallback), got
-    ref, _, _ = faircode.summarize(DATA / path, name=path, engine="reference")
+    ref, _, _ = faircode.summarize(data_file(path), name=path, engine="reference")
     assert got[0] == ref
 
 
@@ -341,10 +341,10 @@ def test_real_files_stay_on_the_fast_path_and_match(path):
 def test_real_files_in_parts_match_with_options(parts, opts, overrides):
     """Parts with options that change what is counted (cross, caps, overrides)."""
     path = "compas-scores-two-years.csv"
-    with open(DATA / path, "rb") as fh:
+    with open(data_file(path), "rb") as fh:
         got = fastpath.summarize_csv(fh, path, overrides, resolve(opts), parts=parts)
     assert not isinstance(got, fastpath.Fallback), got
-    ref, _, _ = faircode.summarize(DATA / path, overrides, opts, name=path, engine="reference")
+    ref, _, _ = faircode.summarize(data_file(path), overrides, opts, name=path, engine="reference")
     assert got[0] == ref
 
 
@@ -368,11 +368,11 @@ def test_headerless_file_in_parts_matches():
         "income",
     ]
     opts = {"names": names}
-    with open(DATA / "adult.data", "rb") as fh:
+    with open(data_file("adult.data"), "rb") as fh:
         got = fastpath.summarize_csv(fh, "adult.data", None, resolve(opts), parts=3)
     assert not isinstance(got, fastpath.Fallback), got
     ref, _, _ = faircode.summarize(
-        DATA / "adult.data", None, opts, engine="reference", name="adult.data"
+        data_file("adult.data"), None, opts, engine="reference", name="adult.data"
     )
     assert got[0] == ref and ref.n_rows == 32561
 
@@ -381,10 +381,10 @@ def test_summarize_picks_the_fast_path_for_big_files(tmp_path, monkeypatch):
     calls = []
     real = fastpath.summarize_csv
     monkeypatch.setattr(fastpath, "summarize_csv", lambda *a, **k: calls.append(1) or real(*a, **k))
-    faircode.summarize(DATA / "insurance.csv")
+    faircode.summarize(data_file("insurance.csv"))
     assert not calls  # small: the reference reader, no pyarrow import needed
     monkeypatch.setattr(profiler, "FAST_MIN_BYTES", 1000)
-    faircode.summarize(DATA / "insurance.csv")
+    faircode.summarize(data_file("insurance.csv"))
     assert calls
 
 

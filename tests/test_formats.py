@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from util import DATA
+from util import data_file
 
 import faircode
 from faircode import InputError
@@ -30,11 +30,11 @@ def strings_table(path):
 
 @pytest.fixture(scope="module")
 def compas_csv():
-    return faircode.profile(DATA / "compas-scores-two-years.csv")
+    return faircode.profile(data_file("compas-scores-two-years.csv"))
 
 
 def test_parquet_of_strings_equals_the_csv(tmp_path):
-    src = DATA / "diabetic_data.csv"
+    src = data_file("diabetic_data.csv")
     out = tmp_path / "diabetic.parquet"
     pq.write_table(strings_table(src), out, row_group_size=10_000)  # 11 row groups
     rows = []
@@ -44,7 +44,7 @@ def test_parquet_of_strings_equals_the_csv(tmp_path):
 
 
 def test_arrow_ipc_file_and_stream_equal_the_csv(tmp_path, compas_csv):
-    table = strings_table(DATA / "compas-scores-two-years.csv")
+    table = strings_table(data_file("compas-scores-two-years.csv"))
     # clean_header renames the duplicate names the same way for every source
     f, s = tmp_path / "c.arrow", tmp_path / "c.arrows"
     with pa.ipc.new_file(f, table.schema) as w:
@@ -58,7 +58,7 @@ def test_arrow_ipc_file_and_stream_equal_the_csv(tmp_path, compas_csv):
 
 def test_typed_parquet_equals_the_pandas_frame(tmp_path):
     pd = pytest.importorskip("pandas")
-    df = pd.read_csv(DATA / "insurance.csv")  # age int64, bmi float64, sex str
+    df = pd.read_csv(data_file("insurance.csv"))  # age int64, bmi float64, sex str
     out = tmp_path / "ins.parquet"
     df.to_parquet(out)
     r = faircode.profile(out)
@@ -101,7 +101,7 @@ def test_typed_values_become_text():
 def test_pyarrow_polars_and_pandas_frames_agree():
     pd = pytest.importorskip("pandas")
     pl = pytest.importorskip("polars")
-    df = pd.read_csv(DATA / "compas-scores-two-years.csv", dtype=str, keep_default_na=False)
+    df = pd.read_csv(data_file("compas-scores-two-years.csv"), dtype=str, keep_default_na=False)
     df.columns = [f"c{i}_{c}" for i, c in enumerate(df.columns)]  # polars needs unique names
     expected = faircode.profile(df)
     assert faircode.profile(pa.Table.from_pandas(df, preserve_index=False)) == expected
@@ -123,7 +123,7 @@ def split_csv(src, tmp_path, parts=3):
 
 
 def test_several_files_and_globs_are_one_dataset(tmp_path):
-    src = DATA / "diabetic_data.csv"
+    src = data_file("diabetic_data.csv")
     paths = split_csv(src, tmp_path)
     whole = faircode.profile(src)
     assert faircode.profile([str(p) for p in paths]) == whole
@@ -158,7 +158,7 @@ def test_broken_and_empty_parquet_files(tmp_path):
 
 def test_big_csv_uses_rows_callback(tmp_path):
     rows = []
-    r = faircode.profile(DATA / "compas-scores-raw.csv", on_rows=rows.append)
+    r = faircode.profile(data_file("compas-scores-raw.csv"), on_rows=rows.append)
     assert sum(rows) == r["n_rows"] == 60843
 
 

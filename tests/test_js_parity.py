@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from datafiles import data_file, data_files, data_name
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
@@ -31,7 +32,6 @@ import faircode
 from faircode.reader import clean_header
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = Path(__file__).parents[1].parent / "shared" / "data"
 ADULT_NAMES = [
     "age",
     "workclass",
@@ -1285,18 +1285,7 @@ def test_v2_files(js, case: Case):
     check_case(js, case)
 
 
-def data_files() -> list[Path]:
-    if not DATA.is_dir():
-        return []
-    return sorted(p for p in DATA.rglob("*") if p.is_file())
-
-
-def test_data_directory_exists():
-    assert DATA.is_dir(), f"shared datasets not found at {DATA}"
-    assert data_files()
-
-
-@pytest.mark.parametrize("path", data_files(), ids=lambda p: str(p.relative_to(DATA)))
+@pytest.mark.parametrize("path", data_files(), ids=data_name)
 def test_real_dataset(js, path: Path):
     opts: dict = {}
     if path.name in ("adult.data", "adult.test"):
@@ -1703,7 +1692,7 @@ LABEL_REAL = [
 
 @pytest.mark.parametrize("name,opts", LABEL_REAL, ids=[f"{n} {sorted(o)}" for n, o in LABEL_REAL])
 def test_label_missing_real_data(js, name, opts):
-    path = DATA / name
+    path = data_file(name)
     py = run_python(str(path), None, opts)
     got = run_js(js.profile_path(path, str(path), None, opts))
     assert_same(py, got, f"file {path} opts={opts}")

@@ -27,7 +27,7 @@ from test_js_parity import (
     run_python,
     v2_cases,
 )
-from util import ADULT_NAMES, DATA, ROOT
+from util import ADULT_NAMES, ROOT, data_file
 
 import faircode
 from faircode.compare import compare
@@ -333,15 +333,15 @@ def test_provenance_params_parity(js, data):
 def test_adult_compare_parity(js):
     # income (">50K" vs ">50K." in adult.test) drifts: scored as a generic categorical
     opts = {"names": ADULT_NAMES, "score_categoricals": True}
-    a = faircode.profile(DATA / "adult.data", opts=opts)
-    b = faircode.profile(DATA / "adult.test", opts=dict(opts, skip_lines=1))
+    a = faircode.profile(data_file("adult.data"), opts=opts)
+    b = faircode.profile(data_file("adult.test"), opts=dict(opts, skip_lines=1))
     py = json.loads(json.dumps(compare(a, b)))
     got = js.request(
         {
             "op": "compare",
             "opts": opts,
-            "a": {"path": str(DATA / "adult.data")},
-            "b": {"path": str(DATA / "adult.test"), "opts": dict(opts, skip_lines=1)},
+            "a": {"path": str(data_file("adult.data"))},
+            "b": {"path": str(data_file("adult.test")), "opts": dict(opts, skip_lines=1)},
         }
     )
     assert got["result"] == py
@@ -351,7 +351,7 @@ def test_adult_compare_parity(js):
 def test_compas_against_us_2024_parity(js):
     ref = (ROOT / "faircode" / "data" / "reference-us-2024.csv").read_bytes()
     table = parse_reference(ref, "us-2024")
-    path = DATA / "compas-scores-two-years.csv"
+    path = data_file("compas-scores-two-years.csv")
     py = json.loads(json.dumps(faircode.profile(path, opts={"reference": table})))
     got = js.request({"path": str(path), "reference_b64": b64(ref), "reference_name": "us-2024"})
     assert got["result"] == py

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from jsbridge import node_command
-from util import DATA
+from util import data_file
 
 import faircode
 from faircode.safetext import LABEL_SHOWN, bounded, capped
@@ -98,7 +98,7 @@ def test_mcp_reply_is_capped(big_csv):
 
 
 def test_nothing_changes_without_a_long_label():
-    r = faircode.profile(DATA / "compas-scores-two-years.csv", opts={"label": "two_year_recid"})
+    r = faircode.profile(data_file("compas-scores-two-years.csv"), opts={"label": "two_year_recid"})
     assert bounded(r) is r
     long_name = {
         "dimensions": [{"name": "n" * 300}],

@@ -6,7 +6,7 @@ exception is a verdict Holm's correction over the whole report decides: its boun
 raw p and m times it) are computed here, and only between them is the finding's adjusted
 p read, after checking it lies inside them.
 
-The files are /work/shared/data's (tests/util.py DATA), read here by pandas as text:
+The files are tests/data's (tests/util.py data_file), read here by pandas as text:
 every cell a string, trimmed of ASCII space and tab, missing when it is one of SPEC
 0.4's tokens (so diabetic_data.csv's `None` is a category and its `?` is missing).
 """
@@ -24,16 +24,16 @@ import pytest
 from scipy.optimize import brentq
 from scipy.stats import norm
 from statsmodels.stats.proportion import confint_proportions_2indep
-from util import ADULT_NAMES, DATA
+from util import ADULT_NAMES, data_file
 
 import faircode
 from faircode import InputError
 from faircode.options import resolve
 
-COMPAS = DATA / "compas-scores-two-years.csv"
-DIABETIC = DATA / "diabetic_data.csv"
-ADULT = DATA / "adult.data"
-ADULT_TEST = DATA / "adult.test"
+COMPAS = data_file("compas-scores-two-years.csv")
+DIABETIC = data_file("diabetic_data.csv")
+ADULT = data_file("adult.data")
+ADULT_TEST = data_file("adult.test")
 NAMES = ADULT_NAMES.split(",")
 
 MISSING = {"", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", "?"}

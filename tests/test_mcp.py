@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from util import DATA, ROOT
+from util import ROOT, data_file
 
 import faircode
 from faircode.mcptools import Root, run_tool
@@ -31,7 +31,7 @@ HAVE_MCP = importlib.util.find_spec("mcp") is not None
 if not HAVE_MCP and not os.environ.get("CI"):
     pytest.skip(NO_MCP, allow_module_level=True)
 
-COMPAS = DATA / "compas-scores-two-years.csv"
+COMPAS = data_file("compas-scores-two-years.csv")
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 SERVER = [sys.executable, "-m", "faircode.mcp_server"]
 EVALUATE = {

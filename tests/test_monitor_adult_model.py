@@ -13,7 +13,7 @@ import pytest
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import brier_score_loss, confusion_matrix, roc_auc_score
 from statsmodels.stats.proportion import confint_proportions_2indep
-from util import ADULT_NAMES, DATA
+from util import ADULT_NAMES, data_file
 
 from faircode.monitor import evaluate
 
@@ -23,7 +23,7 @@ FEATURES = ["age", "education-num", "capital-gain", "capital-loss", "hours-per-w
 @pytest.fixture(scope="module")
 def scored(tmp_path_factory: pytest.TempPathFactory) -> tuple[pd.DataFrame, Path]:
     names = ADULT_NAMES.split(",") if isinstance(ADULT_NAMES, str) else list(ADULT_NAMES)
-    df = pd.read_csv(DATA / "adult.data", names=names, skipinitialspace=True)
+    df = pd.read_csv(data_file("adult.data"), names=names, skipinitialspace=True)
     y = (df["income"] == ">50K").astype(int)
     x = df[FEATURES].to_numpy(dtype=float)
     x = (x - x.mean(axis=0)) / x.std(axis=0)

@@ -11,11 +11,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from datafiles import data_file
 
 from faircode.monitor import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
-COMPAS = ROOT.parent / "shared" / "data" / "compas-scores-two-years.csv"
+COMPAS = data_file("compas-scores-two-years.csv")
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from scipy.stats import norm
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.power import NormalIndPower
 from statsmodels.stats.proportion import confint_proportions_2indep
-from util import DATA
+from util import data_file
 
 from faircode.monitor import evaluate
 from faircode.monitor.intervals import (
@@ -29,7 +29,7 @@ from faircode.monitor.intervals import (
 )
 from faircode.numerics import normal_quantile, wilson_at
 
-COMPAS = DATA / "compas-scores-two-years.csv"
+COMPAS = data_file("compas-scores-two-years.csv")
 
 
 def rates(name: str, successes: list[int], counts: list[int]) -> SliceEstimates:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from datafiles import data_file
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
@@ -20,7 +21,7 @@ from faircode.monitor import evaluate
 from faircode.monitor.render import render_csv, render_html, render_markdown, render_text
 
 ROOT = Path(__file__).resolve().parent.parent
-COMPAS = ROOT.parent / "shared" / "data" / "compas-scores-two-years.csv"
+COMPAS = data_file("compas-scores-two-years.csv")
 SCHEMA = json.loads((ROOT / "faircode" / "monitor" / "schema.json").read_text())
 ENGINES = ["pandas", "fairlearn"]
 

@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 import storeutil
 from test_monitor_store import _assert_error_rates_present, _close, _strip
-from util import DATA
+from util import data_file
 
 from faircode.monitor import evaluate, rollup
 from faircode.monitor import store as store_module
@@ -32,7 +32,7 @@ from faircode.monitor.registry import Registry
 from faircode.monitor.store import STAT_WEIGHTED, open_store
 from faircode.monitor.timeline import store_report
 
-COMPAS = DATA / "compas-scores-two-years.csv"
+COMPAS = data_file("compas-scores-two-years.csv")
 SCORE: dict[str, Any] = {"score": "decile_score", "decision_threshold": 5}
 ATTRS = ["race", "sex"]
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from datafiles import data_file
 from hypothesis import given
 from hypothesis import strategies as st
 from test_monitor_parity import FAST, assert_same, frames, require_fairlearn
@@ -24,7 +25,7 @@ from faircode.numerics import Z, newcombe, wilson_at
 from faircode.render import render_as
 
 ROOT = Path(__file__).resolve().parents[1]
-COMPAS = ROOT.parent / "shared" / "data" / "compas-scores-two-years.csv"
+COMPAS = data_file("compas-scores-two-years.csv")
 TOL = 1e-12
 COMPAS_ARGS: dict[str, Any] = {
     "score": "decile_score",

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import special, stats
-from util import DATA
+from util import data_file
 
 import faircode
 from faircode import InputError
@@ -18,7 +18,7 @@ from faircode import numerics as N
 from faircode.options import resolve
 from faircode.summary import SummaryBuilder
 
-COMPAS = DATA / "compas-scores-two-years.csv"
+COMPAS = data_file("compas-scores-two-years.csv")
 TOL = 1e-12
 
 

@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 import pytest
-from util import ADULT_NAMES, DATA, ROOT
+from util import ADULT_NAMES, ROOT, data_file
 
 import faircode
 from faircode.cli import main
@@ -30,7 +30,7 @@ stats = pytest.importorskip("scipy.stats")
 pd = pytest.importorskip("pandas")
 multitest = pytest.importorskip("statsmodels.stats.multitest")
 
-COMPAS = DATA / "compas-scores-two-years.csv"
+COMPAS = data_file("compas-scores-two-years.csv")
 PAIR_KEYS = [
     "a",
     "b",
@@ -278,7 +278,7 @@ def test_compare_side_by_side():
     code, out, err = run_cli(
         "compare",
         COMPAS,
-        DATA / "compas-scores-two-years.csv",
+        data_file("compas-scores-two-years.csv"),
         "--proxy-hints",
         "--json",
         "--no-provenance",
@@ -597,7 +597,7 @@ def test_labels_are_the_intersections_after_recode_na_and_age_bands(tmp_path):
 
 # ------------------------------------------------------- every feature (issue 30 item 1)
 
-ADULT = DATA / "adult.data"
+ADULT = data_file("adult.data")
 
 
 def adult_frame():

@@ -3,7 +3,7 @@
 `scripts/engine-pyodide.mjs` runs faircode's reference path in Pyodide (CPython compiled
 to WebAssembly, standard library only: no numpy, pandas or pyarrow, no network). One
 Pyodide start-up takes seconds, so every job of this module goes to one
-`engine-pyodide.mjs batch` process: every file in ../shared/data (with the options
+`engine-pyodide.mjs batch` process: every dataset in tests/data (with the options
 test_js_parity.py gives them, through faircode's own CLI `--json`, provenance included),
 a fixed derandomized sample of the parity suite's generated files, and a sample of its
 generated compare pairs. CPython, Pyodide and the JS engine must give `==` results.
@@ -31,6 +31,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from datafiles import data_file, data_files, data_name
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
@@ -56,10 +57,8 @@ if not PYODIDE.is_file() and not os.environ.get("CI"):
 
 from test_js_parity import (  # noqa: E402
     ADULT_NAMES,
-    DATA,
     assert_same,
     csv_cases,
-    data_files,
     run_js,
     run_python,
 )
@@ -218,7 +217,7 @@ def test_the_jobs_ran_in_pyodide_on_the_standard_library_only(batch):
     assert info["distribution"] is None  # the source tree, copied: no dist-info
 
 
-@pytest.mark.parametrize("path", data_files(), ids=lambda p: str(p.relative_to(DATA)))
+@pytest.mark.parametrize("path", data_files(), ids=data_name)
 def test_real_dataset_three_engines(batch, js, path: Path):
     opts, _ = file_opts(path)
     got = pyodide_answer(batch.file_answers[path])
@@ -298,7 +297,7 @@ def test_generated_compare_three_engines(batch, js, i: int):
 def test_adult_compare_cli_three_engines(pyodide, js):
     """`compare A B --json` (section 8, provenance included) through the CLI in Pyodide."""
     names = ",".join(ADULT_NAMES)
-    a, b = str(DATA / "adult.data"), str(DATA / "adult.test")
+    a, b = str(data_file("adult.data")), str(data_file("adult.test"))
     # income is an outcome: scored on request, so its drift is compared (SPEC 1.5)
     argv = ["compare", a, b, "--json", "--names", names, "--skip-lines-b", "1"]
     argv.append("--score-categoricals")

@@ -1,16 +1,16 @@
-"""Published figures and quirks of the real datasets in ../shared/data."""
+"""Published figures and quirks of the real datasets in tests/data (tests/data/README.md)."""
 
 import io
 
 import pytest
-from util import ADULT_NAMES, DATA, counts, dim
+from util import ADULT_NAMES, counts, data_file, dim
 
 import faircode
 
 
 @pytest.fixture(scope="module")
 def compas():
-    return faircode.profile(DATA / "compas-scores-two-years.csv")
+    return faircode.profile(data_file("compas-scores-two-years.csv"))
 
 
 def test_compas_published_counts(compas):
@@ -31,7 +31,7 @@ def test_compas_crlf_duplicate_headers_and_dropped_dob(compas):
 
 
 def test_diabetic_interval_ages_and_question_mark_missing():
-    r = faircode.profile(DATA / "diabetic_data.csv")
+    r = faircode.profile(data_file("diabetic_data.csv"))
     assert r["n_rows"] == 101766
     age = dim(r, "age")
     # decades cross the band edges 18 and 75: they are the groups, as written (SPEC 2)
@@ -44,16 +44,16 @@ def test_diabetic_interval_ages_and_question_mark_missing():
 
 
 def test_adult_headerless_with_names():
-    r = faircode.profile(DATA / "adult.data", opts={"names": ADULT_NAMES})
+    r = faircode.profile(data_file("adult.data"), opts={"names": ADULT_NAMES})
     assert r["n_rows"] == 32561
     assert counts(r, "sex") == {"Male": 21790, "Female": 10771}
     assert dim(r, "native-country")["missing_count"] == 583
-    t = faircode.profile(DATA / "adult.test", opts={"names": ADULT_NAMES, "skip_lines": 1})
+    t = faircode.profile(data_file("adult.test"), opts={"names": ADULT_NAMES, "skip_lines": 1})
     assert t["n_rows"] == 16281
 
 
 def test_compas_raw_legacy_labels_kept():
-    r = faircode.profile(DATA / "compas-scores-raw.csv")
+    r = faircode.profile(data_file("compas-scores-raw.csv"))
     assert r["n_rows"] == 60843
     assert {"African-Am", "Oriental", "Arabic"} <= set(counts(r, "Ethnic_Code_Text"))
     assert r["dropped"][0]["name"] == "DateOfBirth"
@@ -62,18 +62,18 @@ def test_compas_raw_legacy_labels_kept():
 def test_dataframe_source_matches_csv_for_string_frames():
     import pandas as pd
 
-    path = DATA / "insurance.csv"
+    path = data_file("insurance.csv")
     df = pd.read_csv(path, dtype=str, keep_default_na=False)
     assert faircode.profile(df) == faircode.profile(path)
     # numeric frames: ints stay ints as text, NaN is missing
-    titanic = pd.read_csv(DATA / "seaborn" / "titanic.csv")
+    titanic = pd.read_csv(data_file("seaborn/titanic.csv"))
     r = faircode.profile(titanic)
     assert dim(r, "age")["missing_count"] == 177
     assert dim(r, "age")["age_mode"] == "numeric"
 
 
 def test_tiny_blocks_give_the_identical_result_on_a_real_file():
-    data = (DATA / "compas-scores-two-years.csv").read_bytes()
+    data = data_file("compas-scores-two-years.csv").read_bytes()
     whole = faircode.profile(io.BytesIO(data))
     assert faircode.profile(io.BytesIO(data), block_size=4099) == whole
     assert faircode.profile(io.BytesIO(data[:60000]), block_size=7) == faircode.profile(
@@ -82,7 +82,7 @@ def test_tiny_blocks_give_the_identical_result_on_a_real_file():
 
 
 def test_summaries_merge_to_the_whole():
-    data = (DATA / "insurance.csv").read_bytes().decode()
+    data = data_file("insurance.csv").read_bytes().decode()
     header, *rows = data.splitlines(keepends=True)
     part1 = (header + "".join(rows[:500])).encode()
     part2 = (header + "".join(rows[500:])).encode()

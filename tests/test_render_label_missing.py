@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from util import ADULT_NAMES, DATA
+from util import ADULT_NAMES, data_file
 
 import faircode
 from faircode.exports import COMPARE_CSV_COLUMNS, PROFILE_CSV_COLUMNS, render_profile_markdown
@@ -30,7 +30,7 @@ from faircode.summary import PAIR_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "faircode" / "schemas"
-COMPAS = DATA / "compas-scores-two-years.csv"
+COMPAS = data_file("compas-scores-two-years.csv")
 FORMULAS = ['=HYPERLINK("http://x","y")', "+1", "-2", "@x"]
 HOSTILE = ["a|b", "x\ny", "`tick`", "<b>bold</b>", "<script>alert(1)</script>", '"><img>']
 
@@ -44,13 +44,13 @@ def compas():
 def diabetic():
     # The reference reader: the CSV fast path (files of 4 MB or more) does not keep the
     # SPEC 17.2 tables yet, so its missing_by_group lists no column.
-    return faircode.profile(DATA / "diabetic_data.csv", engine="reference")
+    return faircode.profile(data_file("diabetic_data.csv"), engine="reference")
 
 
 @pytest.fixture(scope="module")
 def adult():
     return faircode.profile(
-        DATA / "adult.data", None, {"names": ADULT_NAMES, "label": "income", "positive": ">50K"}
+        data_file("adult.data"), None, {"names": ADULT_NAMES, "label": "income", "positive": ">50K"}
     )
 
 
@@ -469,7 +469,7 @@ def test_compare_renderers_show_the_shifts(compared):
 
 def test_compare_adult_train_vs_test(adult):
     test = faircode.profile(
-        DATA / "adult.test",
+        data_file("adult.test"),
         None,
         {
             "names": ADULT_NAMES,

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import random
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from util import ADULT_NAMES, DATA, ROOT, dim, prof
+from util import ADULT_NAMES, ROOT, data_file, dim, prof
 
 import faircode
 from faircode.evidence import GRADE_CAP, balance, dimension_score, grade_for, overall_score
@@ -126,9 +125,8 @@ def test_score_rule_v2_and_seed_reproduce_the_earlier_numbers_on_compas():
     assert v3["overall_ci"][0] <= v3["overall_score"] <= v3["overall_ci"][1]
 
 
-@pytest.mark.skipif(not (DATA / "adult.data").exists(), reason="shared data")
 def test_adult_grades_at_most_one_letter_above_its_worst_dimension():
-    r = faircode.profile(str(DATA / "adult.data"), opts={"names": ADULT_NAMES})
+    r = faircode.profile(str(data_file("adult.data")), opts={"names": ADULT_NAMES})
     worst = min(d["dimension_score"] for d in r["dimensions"])
     assert grade_for(worst) == "F"
     assert GRADES.index(r["grade"]) <= GRADES.index("F") + 1
@@ -136,9 +134,8 @@ def test_adult_grades_at_most_one_letter_above_its_worst_dimension():
     assert scores["native-country"] < 40 and scores["race"] < 55
 
 
-@pytest.mark.skipif(not (DATA / "diabetic_data.csv").exists(), reason="shared data")
 def test_diabetic_scores_the_same_columns_as_version_2():
-    v3 = faircode.profile(str(DATA / "diabetic_data.csv"))
-    v2 = faircode.profile(str(DATA / "diabetic_data.csv"), opts={"score_rule": "v2"})
+    v3 = faircode.profile(str(data_file("diabetic_data.csv")))
+    v2 = faircode.profile(str(data_file("diabetic_data.csv")), opts={"score_rule": "v2"})
     assert [d["name"] for d in v3["dimensions"]] == [d["name"] for d in v2["dimensions"]]
     assert [d["name"] for d in v3["dimensions"]] == ["race", "gender", "age"]

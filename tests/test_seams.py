@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from util import DATA
+from util import data_file
 
 import faircode
 from faircode.analyze import analyze
@@ -133,7 +133,7 @@ def test_a_pandas_frame_is_read_through_formats():
     summary, checked, _ = faircode.summarize(df)
     assert summary.counts[0] == {"M": 1, "F": 1} and summary.missing[0] == 2
     assert summary.counts[1] == {"30.0": 1, "40.0": 1, "50.0": 1} and summary.missing[1] == 1
-    big = pd.read_csv(DATA / "insurance.csv")
+    big = pd.read_csv(data_file("insurance.csv"))
     assert faircode.profile(big)["n_rows"] == len(big)
 
 

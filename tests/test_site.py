@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 import pytest
-from util import DATA
+from util import data_file
 
 import faircode
 from faircode.htmlreport import site_dir
@@ -419,10 +419,8 @@ def test_samples_shown_as_python_profiles_them(site, shots):
     "name",
     ["compas-scores-raw.csv", "credit.csv", "adult.data", "german.data", "diabetic_data.csv"],
 )
-def test_shared_data_through_the_file_input(site, name):
-    path = DATA / name
-    if not path.exists():
-        pytest.skip(f"{path} is not here (../shared/data)")
+def test_real_data_through_the_file_input(site, name):
+    path = data_file(name)
     pg = site()
     load(pg, path)
     assert_shows(pg.page, faircode.profile(path))
@@ -643,9 +641,7 @@ def test_reference_builtin_and_uploaded(site, shots, tmp_path):
 def test_compare_view_and_its_json(site, browser, shots, tmp_path):
     # the first 4,000 encounters against all 101,766: race, gender and age shared
     a = SAMPLES["diabetic_data-4000.csv"]
-    b = DATA / "diabetic_data.csv"
-    if not b.exists():
-        pytest.skip(f"{b} is not here (../shared/data)")
+    b = data_file("diabetic_data.csv")
     pg = site()
     page = pg.page
     page.click("#tab-compare")
@@ -841,7 +837,7 @@ def test_result_comes_before_the_settings(site, tmp_path, shots, width):
     is read); once read, the score, then the findings, then the dimension cards, all
     above the settings (a closed panel, opened from the keyboard); focus follows the
     page from the top, so the result comes before every setting. COMPAS (the bundled
-    sample: the bytes of ../shared/data's) and a file of hostile labels, on a laptop's
+    sample: the bytes of tests/data's) and a file of hostile labels, on a laptop's
     width and a phone's."""
     height = 800 if width > 1000 else 812
     for path in (SAMPLES["compas-scores-two-years.csv"], hostile_csv(tmp_path)):

@@ -14,7 +14,7 @@ import warnings
 from decimal import Decimal
 
 import pytest
-from util import ADULT_NAMES, DATA
+from util import ADULT_NAMES, data_file
 
 import faircode
 from faircode.errors import InputError
@@ -95,12 +95,12 @@ REAL = [
 
 @pytest.mark.parametrize("rel,opts", REAL, ids=[f"{r}-{i}" for i, (r, _) in enumerate(REAL)])
 def test_real_datasets_equal_the_local_engine(spark, rel, opts):
-    got, want = both(DATA / rel, spark, **opts)
+    got, want = both(data_file(rel), spark, **opts)
     assert got == want
 
 
 def test_overrides_cross_and_thresholds(spark):
-    path = DATA / "compas-scores-two-years.csv"
+    path = data_file("compas-scores-two-years.csv")
     overrides = {
         "race": "ignore",
         "c_charge_degree": "categorical",
@@ -128,7 +128,7 @@ def test_overrides_cross_and_thresholds(spark):
 
 
 def test_override_errors_match(spark):
-    path = DATA / "insurance.csv"
+    path = data_file("insurance.csv")
     for overrides in ({"nope": "sex"}, {"sex": "gender"}):
         with pytest.raises(InputError) as local:
             faircode.profile(path, overrides)
@@ -379,7 +379,7 @@ def test_parquet_file_and_spark_written_directory(spark, tmp_path):
     pdf.to_parquet(path)
     assert fspark.profile_path(str(path), spark=spark) == faircode.profile(pdf)
     # a Spark-written dataset (a directory of part files) of a real CSV, all strings
-    csv_path = DATA / "insurance.csv"
+    csv_path = data_file("insurance.csv")
     frame = spark.read.csv(str(csv_path), header=True)
     out = tmp_path / "insurance.parquet"
     frame.repartition(3).write.parquet(str(out))
@@ -391,7 +391,7 @@ def test_cli_engine_spark_matches_local():
     import subprocess
     import sys
 
-    path = str(DATA / "insurance.csv")
+    path = str(data_file("insurance.csv"))
     run = [sys.executable, "-m", "faircode", "profile", path, "--json"]
     spark_out = json.loads(
         subprocess.run(

@@ -18,7 +18,7 @@ pd = pytest.importorskip("pandas")
 
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from util import ADULT_NAMES, DATA  # noqa: E402
+from util import ADULT_NAMES, data_file  # noqa: E402
 
 import faircode  # noqa: E402
 from faircode import fastpath  # noqa: E402
@@ -214,7 +214,7 @@ def _string_table(path, opts):
 
 @pytest.mark.parametrize("rel,opts", REAL, ids=[f"{r}-{i}" for i, (r, _) in enumerate(REAL)])
 def test_real_data_every_reader(rel, opts, tmp_path):
-    path = DATA / rel
+    path = data_file(rel)
     want, _, _ = faircode.summarize(path, None, opts, name=rel, engine="reference")
     assert any(tables_of(want))
     for parts in (1, 2):
@@ -245,9 +245,9 @@ def test_real_data_every_reader(rel, opts, tmp_path):
 
 def test_real_data_label_counts_are_a_crosstab():
     """COMPAS: label_pairs[race] is the crosstab of race and two_year_recid."""
-    frame = pd.read_csv(DATA / "compas-scores-two-years.csv", dtype=str, keep_default_na=False)
+    frame = pd.read_csv(data_file("compas-scores-two-years.csv"), dtype=str, keep_default_na=False)
     s, _, _ = faircode.summarize(
-        DATA / "compas-scores-two-years.csv", None, {"label": "two_year_recid"}, engine="fast"
+        data_file("compas-scores-two-years.csv"), None, {"label": "two_year_recid"}, engine="fast"
     )
     race = s.columns.index("race")
     want = frame.groupby(["race", "two_year_recid"]).size().to_dict()

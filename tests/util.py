@@ -5,10 +5,11 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from datafiles import data_file  # noqa: F401  (the datasets of tests/data, for the tests)
+
 import faircode
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
 ADULT_NAMES = (
     "age,workclass,fnlwgt,education,education-num,marital-status,occupation,"
     "relationship,race,sex,capital-gain,capital-loss,hours-per-week,native-country,"

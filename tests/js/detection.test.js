@@ -3,8 +3,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
-const path = require('path');
-const { E, run, dim } = require('./helpers');
+const { E, run, dim, dataFile } = require('./helpers');
 
 test('tokenizer: words, camelCase humps, acronym ends, letter/digit changes', () => {
   assert.deepEqual(E.tokenize('DateOfBirth'), ['date', 'of', 'birth']);
@@ -157,11 +156,8 @@ test('cross: named pair, and a flag when a name is not a dimension', () => {
   assert.deepEqual(bad.findings[bad.findings.length - 2].kind, 'cross');
 });
 
-const DATA = path.join(__dirname, '..', '..', '..', 'shared', 'data');
-const COMPAS = path.join(DATA, 'compas-scores-two-years.csv');
-
-test('COMPAS two-year: published counts', { skip: !fs.existsSync(COMPAS) && 'no shared data' }, () => {
-  const bytes = fs.readFileSync(COMPAS);
+test('COMPAS two-year: published counts', () => {
+  const bytes = fs.readFileSync(dataFile('compas-scores-two-years.csv'));
   for (const chunk of [4096, 1 << 20]) {
     const r = E.profileBytes(bytes, 'compas', {}, {}, chunk);
     assert.equal(r.n_rows, 7214);

@@ -45,4 +45,19 @@ function specMissingTokens() {
   return Array.from(line.matchAll(/`([^`]*)`/g), (m) => (m[1] === '""' ? '' : m[1]));
 }
 
-module.exports = { E, enc, run, summarize, countsOf, dim, CHUNKS, specMissingTokens };
+const dataPaths = new Map();
+
+/** The path of a dataset kept in tests/data (e.g. 'adult.data'), uncompressed and checked
+ * against its SHA-256: tests/datafiles.py does both, once for every test process (it needs
+ * Python 3's standard library only: `python3`, or the interpreter named by $PYTHON). */
+function dataFile(name) {
+  if (!dataPaths.has(name)) {
+    const python = process.env.PYTHON || (process.platform === 'win32' ? 'python' : 'python3');
+    const script = path.join(__dirname, '..', 'datafiles.py');
+    const out = require('child_process').execFileSync(python, [script, name], { encoding: 'utf8' });
+    dataPaths.set(name, out.trim());
+  }
+  return dataPaths.get(name);
+}
+
+module.exports = { E, enc, run, summarize, countsOf, dim, CHUNKS, specMissingTokens, dataFile };
