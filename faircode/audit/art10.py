@@ -20,6 +20,7 @@ from typing import Any
 from ..errors import InputError
 from ..numerics import fmt, normal_quantile
 from .common import PackResult, iso_date, provenance_block, source_hash, today
+from .doc import pack_renderers
 from .measured import cell_text, measure
 
 ART10_FORMAT_VERSION = 1
@@ -700,19 +701,4 @@ def _cell(c: Any, form: str) -> str:
     return cell_text(c, form)
 
 
-def render_text(result: dict, **_: Any) -> str:
-    from .doc import render_text as draw
-
-    return draw(blocks(result))
-
-
-def render_markdown(result: dict, **_: Any) -> str:
-    from .doc import render_markdown as draw
-
-    return draw(blocks(result))
-
-
-def render_html(result: dict, **_: Any) -> str:
-    from .doc import render_html as draw
-
-    return draw(blocks(result), f"{result['title']}: {result['summary']['file']}")
+render_text, render_markdown, render_html = pack_renderers(blocks)

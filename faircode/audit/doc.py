@@ -24,7 +24,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..safetext import md_escape, shown
@@ -228,3 +228,19 @@ def render_html(blocks: list[Block], title: str) -> str:
             raise ValueError(f"unknown block {kind!r}")
     out += ["</body>", "</html>"]
     return "\n".join(out) + "\n"
+
+
+def pack_renderers(blocks_of: Callable[[dict], list[Block]]) -> tuple[Callable[..., str], ...]:
+    """The text, Markdown and HTML renderers (the registry's ``result -> str``) of a pack
+    whose document is ``blocks_of(result)``; the page is titled by its title and file."""
+
+    def text(result: dict, **_: Any) -> str:
+        return render_text(blocks_of(result))
+
+    def markdown(result: dict, **_: Any) -> str:
+        return render_markdown(blocks_of(result))
+
+    def page(result: dict, **_: Any) -> str:
+        return render_html(blocks_of(result), f"{result['title']}: {result['summary']['file']}")
+
+    return text, markdown, page
