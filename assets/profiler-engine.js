@@ -3685,8 +3685,14 @@ function () {
     return out;
   }
 
+  /** P(x) (SPEC 13; numerics.py pct): a fraction as a percentage with two decimals, the
+   * digits of its 4-dp rounding, so a displayed figure is JSON's number, rounded once. */
   function P(x) {
-    return fmt(x * 100, 1);
+    const t = Math.floor(x * 10000 + 0.5);
+    if (!Number.isFinite(t)) throw new RangeError('P of a non-finite number');
+    const a = Math.abs(t);
+    const r = a % 100;
+    return (t < 0 ? '-' : '') + String((a - r) / 100) + '.' + String(r).padStart(2, '0');
   }
 
   /** `1 row`, `2 rows` (SPEC 6; numerics.py rows_text). */
@@ -4892,7 +4898,7 @@ function () {
   }
 
   function changeText(lo, hi) {
-    return `change ${fmt(lo * 100, 1)} to ${fmt(hi * 100, 1)} pts`;
+    return `change ${P(lo)} to ${P(hi)} pts`;
   }
 
   /** The flagged shifts as findings, by p, then by their rows' order (SPEC 17.6, 18.1);
@@ -4944,7 +4950,7 @@ function () {
     if (level !== 'none') fs.note('drift', `${name}: ${level} representation drift (PSI ${fmt(psi, 2)})`, [name]);
     for (const r of rows) {
       if (r.status !== 'shifted') {
-        fs.note(r.status, `${name}: '${r.label}' ${r.status} (${fmt(r.a * 100, 1)}% -> ${fmt(r.b * 100, 1)}%)`,
+        fs.note(r.status, `${name}: '${r.label}' ${r.status} (${P(r.a)}% -> ${P(r.b)}%)`,
           [name], [r.label]);
       }
     }
@@ -5184,6 +5190,7 @@ function () {
           name: col,
           missing_pct_a: roundHalfUp(sides[0][0], 4),
           missing_pct_b: roundHalfUp(sides[1][0], 4),
+          missing_delta: roundHalfUp(sides[1][0] - sides[0][0], 4),
           groups,
         });
       }
@@ -5256,7 +5263,7 @@ function () {
     for (const r of rows) {
       if (r.e - r.a >= flagAt) {
         flags.push([`${dim.name}: '${r.label}' is under-represented vs reference ` +
-          `(${fmt(r.a * 100, 1)}% vs ${fmt(r.e * 100, 1)}%)`, [r.label, r.c, r.n, r.e]]);
+          `(${P(r.a)}% vs ${P(r.e)}%)`, [r.label, r.c, r.n, r.e]]);
       }
     }
     const block = {
@@ -6046,6 +6053,7 @@ function () {
     ln,
     roundHalfUp,
     fmt,
+    pct: P,
     // SPEC 13.1 and the score of SPEC 5 (faircode/numerics.py, faircode/evidence.py)
     expX,
     normalUpper,

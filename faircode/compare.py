@@ -41,7 +41,7 @@ def _shift_p(ca: int, na: int, cb: int, nb: int, gap: float) -> float:
 
 
 def _change(lo: float, hi: float) -> str:
-    return f"change {fmt(lo * 100, 1)} to {fmt(hi * 100, 1)} pts"
+    return f"change {pct(lo)} to {pct(hi)} pts"
 
 
 def _flagged(
@@ -407,6 +407,7 @@ def compare_missing(a: dict, b: dict, opts: Options, fs: Findings) -> list[dict]
                     "name": col,
                     "missing_pct_a": round_half_up(sides["a"][0], 4),
                     "missing_pct_b": round_half_up(sides["b"][0], 4),
+                    "missing_delta": round_half_up(sides["b"][0] - sides["a"][0], 4),
                     "groups": groups,
                 }
             )

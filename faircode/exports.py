@@ -618,10 +618,10 @@ def _md_spread(block: dict) -> list[object]:
     else:
         hi, lo = md_escape(hi), md_escape(lo)
     ratio = "-" if block["min_ratio"] is None else fmt(block["min_ratio"], 2)
-    diff = f"{fmt(block['max_difference'] * 100, 1)} pts"
+    diff = f"{pct(block['max_difference'])} pts"
     gap = block.get("gap")
     if gap:
-        diff += f" [{fmt(gap['ci_low'] * 100, 1)}, {fmt(gap['ci_high'] * 100, 1)}] {gap['verdict']}"
+        diff += f" [{pct(gap['ci_low'])}, {pct(gap['ci_high'])}] {gap['verdict']}"
         if gap["ratio_ci_low"] is not None:
             ratio += f" [{fmt(gap['ratio_ci_low'], 2)}, {fmt(gap['ratio_ci_high'], 2)}]"
     return [hi, lo, diff, ratio]
@@ -954,13 +954,13 @@ def render_compare_markdown(result: dict, *, name_a: str = "", name_b: str = "",
 def _compare_group_rows(dims: list[dict]) -> Iterable[list[object]]:
     for d in dims:
         for g in d["groups"][:MD_MAX_GROUPS]:
-            delta = g["share_delta"] * 100
+            delta = g["share_delta"]
             yield [
                 md_escape(d["name"]),
                 md_escape(g["label"]),
                 _p(g["share_a"]),
                 _p(g["share_b"]),
-                f"{'+' if delta > 0 else ''}{fmt(delta, 1)} pts",
+                f"{'+' if delta > 0 else ''}{pct(delta)} pts",
                 g["status"],
             ]
         hidden = len(d["groups"]) - MD_MAX_GROUPS
@@ -968,9 +968,9 @@ def _compare_group_rows(dims: list[dict]) -> Iterable[list[object]]:
             yield [md_escape(d["name"]), f"... {hidden} more groups", "", "", "", ""]
 
 
-def _change(a: float, b: float) -> str:
-    delta = (b - a) * 100
-    return f"{'+' if delta > 0 else ''}{fmt(delta, 1)} pts"
+def _change(delta: float) -> str:
+    """A shift in points, the result's own delta (one number per fact, issue 27)."""
+    return f"{'+' if delta > 0 else ''}{pct(delta)} pts"
 
 
 def _md_label_rate_shifts(block: dict, out: list[str]) -> None:
@@ -990,7 +990,7 @@ def _md_label_rate_shifts(block: dict, out: list[str]) -> None:
                     md_escape(g["label"]),
                     _p(g["rate_a"]),
                     _p(g["rate_b"]),
-                    _change(g["rate_a"], g["rate_b"]),
+                    _change(g["rate_delta"]),
                 ]
             )
         hidden = len(d["groups"]) - MD_MAX_GROUPS
@@ -1021,7 +1021,7 @@ def _md_missing_shifts(entries: list[dict], out: list[str]) -> None:
                     f"{_p(c['missing_pct_a'])} -> {_p(c['missing_pct_b'])}",
                     md_escape(g["label"]),
                     f"{_p(g['missing_pct_a'])} -> {_p(g['missing_pct_b'])}",
-                    _change(g["missing_pct_a"], g["missing_pct_b"]),
+                    _change(g["missing_delta"]),
                 ]
             )
         if hidden > 0:

@@ -74,8 +74,17 @@ def rows_text(n: int) -> str:
 
 
 def pct(x: float) -> str:
-    """`P(x)` of the flag texts: a share as a percentage with one decimal, `fmt(x * 100, 1)`."""
-    return fmt(x * 100, 1)
+    """`P(x)`: a fraction as a percentage with two decimals, the digits of its 4-dp
+    rounding (SPEC 13): `t = floor(x * 10000 + 0.5)`, shown as `t / 100`.
+
+    The one formatter of every displayed share, rate, interval and difference in points:
+    JSON keeps `round_half_up(x, 4)`, and this shows that same number, so a fact is
+    rounded once and reads alike in every format (issue 27).
+    """
+    t = int(math.floor(x * 10000 + 0.5))
+    sign = "-" if t < 0 else ""
+    t = abs(t)
+    return f"{sign}{t // 100}.{str(t % 100).rjust(2, '0')}"
 
 
 # ---- Evidence (SPEC 13.1): exp, the normal tail, intervals at any z, Holm ----------

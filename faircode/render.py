@@ -214,7 +214,7 @@ def reference_rows(dim: dict) -> list[tuple[str, str, str, str]]:
             g["label"],
             _pct(g["expected"]),
             _pct(g["actual"]),
-            f"{'+' if g['delta'] > 0 else ''}{fmt(g['delta'] * 100, 1)} pts",
+            f"{'+' if g['delta'] > 0 else ''}{pct(g['delta'])} pts",
         )
         for g in (dim.get("reference") or {}).get("groups", [])
     ]
@@ -229,7 +229,7 @@ def reference_head(dim: dict) -> str | None:
         return "vs the population baseline: no group matched"
     ages = ref.get("ages")
     span = f" (ages {ages[0]}-{ages[1]})" if ages else ""
-    return f"vs the population baseline: deviation {fmt(ref['deviation'] * 100, 1)} pts{span}"
+    return f"vs the population baseline: deviation {pct(ref['deviation'])} pts{span}"
 
 
 def reference_lines(dim: dict) -> list[str]:
@@ -283,7 +283,7 @@ def evidence_text(result: dict) -> str:
         return ""
     return (
         f"{ev['confirmed']} confirmed, {ev['possible']} possible, of {ev['tests']:,} tests "
-        f"(Holm, family-wise alpha {fmt(ev['alpha'] * 100, 1)}%)"
+        f"(Holm, family-wise alpha {pct(ev['alpha'])}%)"
     )
 
 
@@ -307,7 +307,7 @@ def evidence_of(f: dict, sep: str) -> str:
     if f["kind"] in COMPARE_FINDING_KINDS:  # its text says "change lo to hi pts"
         return f"{sep}(n={f['n']:,})"
     if f["kind"] in DIFFERENCE_KINDS:
-        lo, hi = (fmt(x * 100, 1) for x in (f["ci_low"], f["ci_high"]))
+        lo, hi = (pct(x) for x in (f["ci_low"], f["ci_high"]))
         return f"{sep}(95% CI {lo} to {hi} pts, n={f['n']:,})"
     if f["kind"] == "outcome_gap":  # a difference of means, in the column's units
         lo, hi = (value_text(x) for x in (f["ci_low"], f["ci_high"]))
@@ -464,12 +464,12 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
             f"{_side_score(d['dimension_score_b'])}"
         )
         for g in d["groups"][:MAX_GROUPS_SHOWN]:
-            delta = g["share_delta"] * 100
+            delta = g["share_delta"]
             sign = "+" if delta > 0 else ""
             status = "" if g["status"] == "shifted" else f"  [{g['status']}]"
             out.append(
                 f"  {clip(g['label'], 28, '').ljust(28)} {_pct(g['share_a']).rjust(6)} -> "
-                f"{_pct(g['share_b']).rjust(6)}  ({sign}{fmt(delta, 1)} pts){status}"
+                f"{_pct(g['share_b']).rjust(6)}  ({sign}{pct(delta)} pts){status}"
             )
         hidden = len(d["groups"]) - MAX_GROUPS_SHOWN
         if hidden > 0:
@@ -622,13 +622,13 @@ def _spread_text(block: dict, high: str, low: str) -> str:
     gap = block.get("gap")
     diff_ci = ratio_ci = verdict = ""
     if gap:
-        diff_ci = f" [{fmt(gap['ci_low'] * 100, 1)}-{fmt(gap['ci_high'] * 100, 1)}]"
+        diff_ci = f" [{pct(gap['ci_low'])}-{pct(gap['ci_high'])}]"
         if gap["ratio_ci_low"] is not None:
             ratio_ci = f" [{fmt(gap['ratio_ci_low'], 2)}-{fmt(gap['ratio_ci_high'], 2)}]"
         verdict = f"; {gap['verdict']}"
     return (
         f"highest {high}, lowest {low}: difference "
-        f"{fmt(block['max_difference'] * 100, 1)} pts{diff_ci}, ratio {ratio}{ratio_ci}{verdict}"
+        f"{pct(block['max_difference'])} pts{diff_ci}, ratio {ratio}{ratio_ci}{verdict}"
     )
 
 
@@ -751,11 +751,9 @@ def missing_by_group_lines(entries: list[dict]) -> list[str]:
     return out
 
 
-def _moved(a: float, b: float) -> str:
-    delta = (b - a) * 100
-    return (
-        f"{_pct(a).rjust(6)} -> {_pct(b).rjust(6)}  ({'+' if delta > 0 else ''}{fmt(delta, 1)} pts)"
-    )
+def _moved(a: float, b: float, delta: float) -> str:
+    """`a -> b (+d pts)` with d the result's own delta (one number per fact, issue 27)."""
+    return f"{_pct(a).rjust(6)} -> {_pct(b).rjust(6)}  ({'+' if delta > 0 else ''}{pct(delta)} pts)"
 
 
 #: Columns per dimension the compare report lists, those whose groups moved most.
@@ -780,7 +778,8 @@ def label_rate_shift_lines(block: dict) -> list[str]:
     for d in block["dimensions"]:
         out.append(f"  {d['name']}:")
         for g in d["groups"][:MAX_GROUPS_SHOWN]:
-            out.append(f"    {clip(g['label'], 28).ljust(28)} {_moved(g['rate_a'], g['rate_b'])}")
+            moved = _moved(g["rate_a"], g["rate_b"], g["rate_delta"])
+            out.append(f"    {clip(g['label'], 28).ljust(28)} {moved}")
         hidden = len(d["groups"]) - MAX_GROUPS_SHOWN
         if hidden > 0:
             out.append(f"    ... {hidden} more groups (--json shows all)")
@@ -807,7 +806,7 @@ def missing_shift_lines(entries: list[dict]) -> list[str]:
         cw = min(max([6, *(len(shown(c["name"])) for c in columns)]), 24)
         for c in columns:
             g = c["groups"][0]
-            moved = _moved(c["missing_pct_a"], c["missing_pct_b"])
+            moved = _moved(c["missing_pct_a"], c["missing_pct_b"], c["missing_delta"])
             out.append(
                 f"    {clip(c['name'], cw).ljust(cw)} {moved}"
                 f"; most moved '{clip(g['label'], 24)}' "

@@ -75,7 +75,7 @@ class ScanResult(Result):
             return shown(f"ScanResult({self.get('question')}: no subgroup to report)")
         return shown(
             f"ScanResult({self.get('question')}: {sub['text']}; effect "
-            f"{fmt(sub['effect'] * 100, 1)} pts, p {sub['p']})"
+            f"{pct(sub['effect'])} pts, p {sub['p']})"
         )
 
 
@@ -1191,7 +1191,7 @@ def _result(
 
 def describe_effect(question: str, sub: dict, compared: dict) -> str:
     """One line of a subgroup's effect, as every report shows it."""
-    band = f"[95% {fmt(sub['ci_low'] * 100, 1)} to {fmt(sub['ci_high'] * 100, 1)} pts]"
+    band = f"[95% {pct(sub['ci_low'])} to {pct(sub['ci_high'])} pts]"
     if question == "representation":
         return (
             f"{pct(sub['share_b'])}% of {compared['b']['name']} vs "
@@ -1211,5 +1211,5 @@ def describe_effect(question: str, sub: dict, compared: dict) -> str:
 
 
 def _signed(x: float) -> str:
-    t = fmt(x * 100, 1)
+    t = pct(x)
     return t if t.startswith("-") else "+" + t

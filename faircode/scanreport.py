@@ -8,7 +8,7 @@ and names go through `safetext.shown` (SPEC 0.6): a hostile label cannot move th
 
 from __future__ import annotations
 
-from .numerics import fmt
+from .numerics import fmt, pct
 from .safetext import md_escape, shown
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
@@ -54,7 +54,7 @@ def _compared(result: dict) -> str:
         what = f"{c['label']} = '{c['positive']}'"
         if c.get("prediction"):
             what = f"errors of {c['prediction']} against {c['label']}"
-        rate = "-" if c["rate"] is None else f"{fmt(c['rate'] * 100, 1)}%"
+        rate = "-" if c["rate"] is None else f"{pct(c['rate'])}%"
         return f"{what}: {_rows(c['rows'])}, overall rate {rate}"
     a, b = c["a"], c["b"]
     a_rows = "" if a["rows"] is None else f" ({_rows(a['rows'])})"
@@ -143,8 +143,8 @@ def render_markdown(result: dict, *, name: str = "", **_: Any) -> str:
         ]
         for r in rows:
             out.append(
-                f"| {_md(r['text'])} | {r['rows']:,} | {fmt(r['effect'] * 100, 1)} | "
-                f"{fmt(r['ci_low'] * 100, 1)} to {fmt(r['ci_high'] * 100, 1)} | "
+                f"| {_md(r['text'])} | {r['rows']:,} | {pct(r['effect'])} | "
+                f"{pct(r['ci_low'])} to {pct(r['ci_high'])} | "
                 f"{fmt(r['score'], 4)} |"
             )
     out += ["", f"Search: {_md(_search_text(result))}"]

@@ -68,21 +68,39 @@
     return b;
   }
 
-  /** fmt(x * 100, 1) as SPEC 13's P(x) for display (the engine's rounding). */
-  function pct(x, dp) {
+  /** fmt(x, dp) of SPEC 13: integer arithmetic, ties up; never toFixed, which rounds
+   * ties differently (the HTML report holds no engine, so the views keep their twin;
+   * tests/js/views-format.test.js checks it equals the engine's). */
+  function fmt(x, dp) {
+    const f = [1, 10, 100, 1000, 10000][dp];
+    const t = Math.floor(x * f + 0.5);
+    const a = Math.abs(t);
+    const r = a % f;
+    const whole = (t < 0 ? '-' : '') + String((a - r) / f);
+    return dp === 0 ? whole : whole + '.' + String(r).padStart(dp, '0');
+  }
+
+  /** SPEC 13's P(x) without its sign: the digits of x's 4-dp rounding as a percentage with
+   * two decimals (the engine's pct), so the page shows JSON's number, rounded once. */
+  function pctDigits(x) {
+    const t = Math.floor(x * 10000 + 0.5);
+    const a = Math.abs(t);
+    const r = a % 100;
+    return (t < 0 ? '-' : '') + String((a - r) / 100) + '.' + String(r).padStart(2, '0');
+  }
+
+  function pct(x) {
     if (x === null || x === undefined) return 'n/a';
-    const d = dp === undefined ? 1 : dp;
-    const f = Math.pow(10, d);
-    return (Math.floor(x * 100 * f + 0.5) / f).toFixed(d) + '%';
+    return pctDigits(x) + '%';
   }
 
   /** A change of a share or rate in percentage points, signed, with its direction:
-   * `+2.4 pts ↑` (issue 27: deltas read as "%", and colour said good or bad). */
+   * `+2.40 pts ↑` (issue 27: deltas read as "%", and colour said good or bad). */
   function pts(x) {
     if (x === null || x === undefined) return 'n/a';
-    const t = Math.floor(Math.abs(x) * 1000 + 0.5) / 10;
-    if (t === 0) return '0.0 pts';
-    return `${x > 0 ? '+' : '-'}${t.toFixed(1)} pts ${x > 0 ? '↑' : '↓'}`;
+    const t = pctDigits(x);
+    if (/^-?0\.00$/.test(t)) return '0.00 pts';
+    return x > 0 ? `+${t} pts ↑` : `${t} pts ↓`;
   }
 
   function num(x) {
@@ -148,8 +166,8 @@
   function findingEnd(x, kind) {
     if (x === null) return 'inf';
     // SPEC 21.4: a difference of means is in the outcome column's units
-    if (kind === 'outcome_gap') return Math.abs(x) >= 1 ? x.toFixed(2) : x.toFixed(4);
-    return kind === 'imbalance' ? `${x.toFixed(2)}x` : pct(x);
+    if (kind === 'outcome_gap') return Math.abs(x) >= 1 ? fmt(x, 2) : fmt(x, 4);
+    return kind === 'imbalance' ? `${fmt(x, 2)}x` : pct(x);
   }
 
   /** Findings and notes (SPEC 18): each line with its verdict; a finding's interval, n
@@ -162,7 +180,7 @@
     if (ev) {
       sec.appendChild(h('p', { className: 'evidence', dataset: { tests: ev.tests, confirmed: ev.confirmed, possible: ev.possible } },
         `${num(ev.confirmed)} confirmed, ${num(ev.possible)} possible, of ${num(ev.tests)} tests ` +
-        `(Holm, family-wise alpha ${(ev.alpha * 100).toFixed(1)}%)`));
+        `(Holm, family-wise alpha ${pct(ev.alpha)})`));
     }
     if (!findings.length) sec.appendChild(h('p', { className: 'muted' }, 'No findings.'));
     const ul = h('ul', { className: 'flag-list' });
@@ -324,7 +342,7 @@
           let td;
           if (!g) td = h('td', { className: 'cell ok', dataset: { a: la, b: lb, state: 'filled' }, title: 'at or above the floor' }, '✓');
           else if (g.count === 0) td = h('td', { className: 'cell absent', dataset: { a: la, b: lb, state: 'absent', count: 0 }, title: 'absent' }, 'absent');
-          else td = h('td', { className: 'cell near', dataset: { a: la, b: lb, state: 'near-empty', count: g.count, share: g.share }, title: 'near-empty' }, `${num(g.count)} (${pct(g.share, 2)})`);
+          else td = h('td', { className: 'cell near', dataset: { a: la, b: lb, state: 'near-empty', count: g.count, share: g.share }, title: 'near-empty' }, `${num(g.count)} (${pct(g.share)})`);
           tr.appendChild(td);
         }
         body.appendChild(tr);
@@ -493,7 +511,7 @@
 
   function spreadText(block, high, low) {
     if (block.max_difference === null) return 'not measurable: fewer than two groups of the minimum group size';
-    const r2 = (x) => (Math.floor(x * 100 + 0.5) / 100).toFixed(2);
+    const r2 = (x) => fmt(x, 2);
     const gap = block.gap;
     const diffCi = gap ? ` [${pct(gap.ci_low).slice(0, -1)}-${pct(gap.ci_high).slice(0, -1)}]` : '';
     const ratioCi = gap && gap.ratio_ci_low !== null ? ` [${r2(gap.ratio_ci_low)}-${r2(gap.ratio_ci_high)}]` : '';
@@ -587,7 +605,7 @@
    * the intersection the largest difference (Welch) and a table of group means. */
   function outcomeSection(block) {
     const dp = block.decimals;
-    const f = (x) => (x === null ? 'n/a' : x.toFixed(dp));
+    const f = (x) => (x === null ? 'n/a' : fmt(x, dp));
     const meanCi = (r) => (r.mean === null ? 'n/a' : r.ci_low === null ? f(r.mean) : `${f(r.mean)} [${f(r.ci_low)}–${f(r.ci_high)}]`);
     const sec = h('section', { className: 'outcome', attrs: { 'aria-label': 'Outcome ' + block.column },
       dataset: { column: block.column, mean: block.mean === null ? '' : block.mean } },
@@ -598,7 +616,7 @@
     sec.appendChild(h('p', { className: 'muted' }, `Means with Student’s t 95% intervals; the largest difference with Welch’s. A difference above ${f(block.threshold)} is a finding.`));
     const gapText = (d, hi, lo) => {
       if (d.gap === null) return 'difference not measurable: fewer than two groups of the minimum group size';
-      const df = d.gap.df === null ? 'both groups constant' : `Welch df ${d.gap.df.toFixed(1)}`;
+      const df = d.gap.df === null ? 'both groups constant' : `Welch df ${fmt(d.gap.df, 1)}`;
       return ['highest ', hi, ', lowest ', lo, `: difference ${f(d.gap.difference)} [${f(d.gap.ci_low)}–${f(d.gap.ci_high)}] (${df}); ${d.gap.verdict}`];
     };
     const table = (rows) => {
@@ -788,7 +806,7 @@
     mount.replaceChildren(view);
   }
 
-  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, pct, boot };
+  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, fmt, pct, pts, boot };
   root.FaircodeViews = api;
   if (typeof document !== 'undefined' && document.getElementById && document.getElementById('faircode-result')) {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);

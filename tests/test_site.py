@@ -13,8 +13,11 @@ with -s to see the paths).
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -27,6 +30,7 @@ from util import data_file
 
 import faircode
 from faircode.htmlreport import site_dir
+from faircode.numerics import pct
 from faircode.reference import load_reference
 from faircode.safetext import shown
 from faircode.serve import make_server
@@ -1296,3 +1300,125 @@ def test_cli_html_report_shows_outcome_means(browser, tmp_path, shots):
     assert pg.page.evaluate("window.__pwned") is None
     pg.page.screenshot(path=shots / "cli-html-outcome.png", full_page=True)
     pg.check_clean()
+
+
+# ---------------------------------------------------------------------------------------
+# One number per fact (issue 27 item 1, SPEC 13's P): the same result through the
+# terminal, Markdown, CSV, the --html report and the website shows every figure as the
+# JSON's 4-dp value, rounded once, and the same facts in each.
+
+FIGURE = re.compile(r"(?<![\w.])-?\d+\.\d+(?=\s?%|\s?pts)")
+
+
+def _numbers(x, out: set) -> set:
+    if isinstance(x, dict):
+        for v in x.values():
+            _numbers(v, out)
+    elif isinstance(x, list):
+        for v in x:
+            _numbers(v, out)
+    elif isinstance(x, (int, float)) and not isinstance(x, bool):
+        out.add(x)
+    return out
+
+
+def _allowed(result: dict) -> set[str]:
+    """P of every fraction the result holds (and its magnitude: a change reads +/-)."""
+    out = set()
+    for v in _numbers(result, set()):
+        if -1 <= v <= 1:
+            out |= {pct(v), pct(abs(v))}
+    return out
+
+
+def _figures_outside(text: str, allowed: set[str]) -> list[str]:
+    return sorted({f.lstrip("-") for f in FIGURE.findall(text)} - allowed)
+
+
+def _facts(result: dict) -> list[str]:
+    """Figures each human format must show: the first groups of every dimension (share),
+    label rates, reference rows (expected, actual, change)."""
+    out = []
+    for d in result["dimensions"]:
+        out += [pct(g["share"]) for g in d["groups"][:3]]
+        for g in (d.get("reference") or {}).get("groups", [])[:3]:
+            out += [pct(g["expected"]), pct(g["actual"]), pct(abs(g["delta"]))]
+    for d in (result.get("label_rates") or {}).get("dimensions", []):
+        out += [pct(g["rate"]) for g in d.get("groups", [])[:3] if g["rate"] is not None]
+    return out
+
+
+ONE_NUMBER_CASES = {
+    "compas": ([], None, None),
+    "adult": (["--label", "income", "--positive", ">50K"], ("income", ">50K"), None),
+    "diabetic": (["--reference", "us-2024"], None, "samples/reference-us-2024.csv"),
+}
+
+
+@pytest.mark.parametrize("case", list(ONE_NUMBER_CASES))
+def test_every_format_shows_one_number_per_fact(case, site, browser, tmp_path):
+    args, label, reference = ONE_NUMBER_CASES[case]
+    if case == "compas":
+        path = SAMPLES["compas-scores-two-years.csv"]
+    elif case == "diabetic":
+        path = data_file("diabetic_data.csv")
+    else:  # the site reads a header; adult.data has none, so the test writes one
+        path = tmp_path / "adult.csv"
+        names = [
+            "age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
+            "occupation", "relationship", "race", "sex", "capital-gain", "capital-loss",
+            "hours-per-week", "native-country", "income",
+        ]  # fmt: skip
+        body = Path(data_file("adult.data")).read_text(encoding="utf-8")
+        path.write_text(",".join(names) + "\n" + body, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+
+    def cli(*more: str) -> str:
+        cmd = [sys.executable, "-m", "faircode", "profile", str(path), *args, *more]
+        return subprocess.run(cmd, capture_output=True, text=True, env=env, check=True).stdout
+
+    result = json.loads(cli("--json"))
+    allowed = _allowed(result)
+    facts = _facts(result)
+    assert facts
+    out = {"terminal": cli(), "markdown": cli("--format", "markdown")}
+    html = tmp_path / "report.html"
+    cli("--html", str(html))
+    rp = Page(browser, ("file://",))
+    rp.page.goto(html.as_uri())
+    rp.page.wait_for_selector("#report .profile-view")
+    out["html"] = rp.page.inner_text("#report")
+    rp.close()
+    pg = site()
+    load(pg, path, timeout=120_000)
+    if label or reference:
+        open_settings(pg.page)
+    if label:
+        change(pg, lambda: pg.page.select_option("#label-col", label[0]))
+        reread(pg)
+        change(
+            pg,
+            lambda: (
+                pg.page.fill("#label-positive", label[1])
+                or pg.page.press("#label-positive", "Enter")
+            ),
+        )
+    if reference:
+        change(pg, lambda: pg.page.select_option("#reference", reference))
+    out["website"] = pg.page.inner_text("#results")
+    for where, text in out.items():
+        assert _figures_outside(text, allowed) == [], where
+        missing = [f for f in facts if f not in text]
+        assert missing == [], where
+    # CSV holds the JSON's numbers themselves, and its text cells the same figures
+    rows = list(csv.DictReader(io.StringIO(cli("--format", "csv"))))
+    shares = {
+        (r["dimension"], r["label"]): float(r["share"])
+        for r in rows
+        if r.get("section") == "group" and r.get("share")
+    }
+    for d in result["dimensions"]:
+        for g in d["groups"][:3]:
+            assert shares[(d["name"], g["label"])] == g["share"]
+    cells = " ".join(v for r in rows for v in r.values() if isinstance(v, str))
+    assert _figures_outside(cells, allowed) == []

@@ -18,7 +18,7 @@ import math
 from typing import Any
 
 from ..errors import InputError
-from ..numerics import fmt, normal_quantile
+from ..numerics import fmt, normal_quantile, pct
 from .common import PackResult, iso_date, provenance_block, source_hash, today
 from .doc import pack_renderers
 from .measured import cell_text, measure
@@ -171,7 +171,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
         _part(
             "Representation",
             f"{len(dims)} demographic dimensions in {profile['n_rows']:,} rows (SPEC 1, 3, 5); "
-            f"a group under {fmt(options.min_share * 100, 1)}% of its dimension is "
+            f"a group under {pct(options.min_share)}% of its dimension is "
             "under-represented; each finding carries its 95% interval and Holm-adjusted "
             "verdict (SPEC 18)."
             if dims
@@ -219,7 +219,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
                 f"'{lr['label']}' = '{lr['positive']}': "
                 f"{cell_text(measure(profile, 'label_rates', 'rate'), 'share')} "
                 f"of {lr['n']:,} rows with a label (SPEC 17.4); a gap is judged against "
-                f"{fmt(options.label_gap * 100, 1)} points.",
+                f"{pct(options.label_gap)} points.",
                 tables,
             )
         )
@@ -258,7 +258,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
             "Intersections",
             (
                 f"{', '.join(' x '.join(x['dims']) for x in inters)}: the absent or near-empty "
-                f"cells (under {fmt(options.intersection_floor * 100, 1)}% of the rows, SPEC 4)."
+                f"cells (under {pct(options.intersection_floor)}% of the rows, SPEC 4)."
                 if inters
                 else "No intersection was counted (--cross A,B names one)."
             ),
@@ -305,7 +305,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
             "measured": True,
             "text": f"The profile's family: {ev.get('tests', 0):,} tests, {ev.get('confirmed', 0)} "
             f"confirmed and {ev.get('possible', 0)} possible findings (Holm, family-wise alpha "
-            f"{fmt(ev.get('alpha', 0.05) * 100, 1)}%, SPEC 18).",
+            f"{pct(ev.get('alpha', 0.05))}%, SPEC 18).",
             "measures": [
                 measure(profile, "evidence", k) for k in ("tests", "confirmed", "possible")
             ]
@@ -334,7 +334,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
     how = (
         f"rows needed: to reach the size floor of {floor:,} rows"
         + (
-            f" and, with the label, to detect a {fmt(options.label_gap * 100, 1)}-point gap "
+            f" and, with the label, to detect a {pct(options.label_gap)}-point gap "
             f"in its positive rate with {int(POWER * 100)}% power (alpha / K over the "
             "dimension's K groups)"
             if rate is not None
@@ -422,7 +422,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
                 "Representativeness against a population reference",
                 "Each matched dimension's shares against the reference's (SPEC 9); deviation "
                 "is half the sum of the absolute changes. A group more than "
-                f"{fmt(options.reference_flag * 100, 1)} points below its expected share is a "
+                f"{pct(options.reference_flag)} points below its expected share is a "
                 "reference_gap finding.",
                 tables,
             )
@@ -483,7 +483,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
             "Completeness and errors",
             "Missing cells of each dimension (implausible ages count as missing, SPEC 2), and "
             "the columns missing notably more often in one group than overall (missing data "
-            f"by group, more than {fmt(options.missing_gap * 100, 1)} points, SPEC 17.5).",
+            f"by group, more than {pct(options.missing_gap)} points, SPEC 17.5).",
             tables,
         )
     )

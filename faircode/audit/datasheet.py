@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import InputError
-from ..numerics import fmt
+from ..numerics import pct
 from .common import PackResult, iso_date, provenance_block, source_hash, today
 from .doc import pack_renderers
 from .measured import cell_text, measure
@@ -350,7 +350,7 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
             + "; ".join(f"{d['name']}: {d['kind']}, {FOUND_BY[d['detected_by']]}" for d in dims)
             + "); their groups' shares (Wilson 95% intervals) are listed"
             + (
-                f"; under-represented (below {fmt(min_share * 100, 1)}%): " + "; ".join(under)
+                f"; under-represented (below {pct(min_share)}%): " + "; ".join(under)
                 if under
                 else ""
             )

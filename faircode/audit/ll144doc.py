@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..numerics import fmt
+from ..numerics import fmt, pct
 from .doc import render_html as _html
 from .doc import render_markdown as _markdown
 from .doc import render_text as _text
@@ -36,7 +36,7 @@ VERDICT_TEXT = {
 
 
 def _rate(x: float | None) -> str:
-    return "-" if x is None else fmt(x * 100, 2) + "%"
+    return "-" if x is None else pct(x) + "%"
 
 
 def _ratio(row: dict) -> str:
@@ -201,7 +201,7 @@ def blocks(r: dict) -> list[tuple]:
         (
             "p",
             f"{ev['tests']:,} comparisons in the family (Holm, family-wise alpha "
-            f"{fmt(ev['alpha'] * 100, 1)}%): {ev['confirmed']} confirmed below "
+            f"{pct(ev['alpha'])}%): {ev['confirmed']} confirmed below "
             f"{add['threshold']:g}, {ev['possible']} possible. Confirmed: the adjusted p is "
             f"below alpha; possible: the ratio or its interval reaches below "
             f"{add['threshold']:g} without that evidence; within: the whole interval is at "

@@ -57,7 +57,7 @@ def cell_text(cell: Any, form: str) -> str:
     """A table cell as a report shows it: ``form`` is ``text``, ``count`` (1,234),
     ``share`` (12.34%: a 4-dp share shown whole, never rounded twice), ``ratio`` (1.23)
     or ``number``."""
-    from ..numerics import fmt
+    from ..numerics import fmt, pct
 
     v = cell["value"] if isinstance(cell, dict) and "value" in cell else cell
     if v is None:
@@ -65,7 +65,7 @@ def cell_text(cell: Any, form: str) -> str:
     if form == "count":
         return f"{v:,}"
     if form == "share":
-        return fmt(v * 100, 2) + "%"
+        return pct(v) + "%"
     if form == "ratio":
         return fmt(v, 2)
     if isinstance(v, bool):

@@ -113,11 +113,11 @@ test('flags: at most 5 under-represented lines per dimension, then one note; all
   // SPEC 6 / 0.9: UNDER_LINES (5) lines, a group below min_group_size (100) named with
   // its count, then the "more" note; 150 rows of 1 row each hold no 1% group (SPEC 5)
   assert.deepEqual(r.flags, [
-    "state: 's000' is under-represented (0.7%, 1 row)",
-    "state: 's001' is under-represented (0.7%, 1 row)",
-    "state: 's002' is under-represented (0.7%, 1 row)",
-    "state: 's003' is under-represented (0.7%, 1 row)",
-    "state: 's004' is under-represented (0.7%, 1 row)",
+    "state: 's000' is under-represented (0.67%, 1 row)",
+    "state: 's001' is under-represented (0.67%, 1 row)",
+    "state: 's002' is under-represented (0.67%, 1 row)",
+    "state: 's003' is under-represented (0.67%, 1 row)",
+    "state: 's004' is under-represented (0.67%, 1 row)",
     'state: 145 more under-represented groups (the JSON lists all)',
     'state: too few rows to score (no group holds 1% of the rows); shares are shown',
     'no dimension has enough rows to score (state); the grade is not given',

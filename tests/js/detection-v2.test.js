@@ -154,20 +154,20 @@ test('small groups: the under-represented line says their count; no imbalance re
   const rows = [...repeat(300, ['Female']), ...repeat(200, ['Male']), ...repeat(3, ['Unknown/Invalid'])];
   const r = run(csv(['gender'], rows));
   assert.deepEqual(r.flags, [
-    "gender: 'Unknown/Invalid' is under-represented (0.6%, 3 rows)",
+    "gender: 'Unknown/Invalid' is under-represented (0.60%, 3 rows)",
   ]);
   // Without two groups of min_group_size rows there is no imbalance finding (SPEC 6,
   // version 3: no fallback to the smallest group).
   const small = run(csv(['gender'], [...repeat(300, ['Female']), ...repeat(3, ['Male'])]));
   assert.deepEqual(small.flags, [
-    "gender: 'Male' is under-represented (1.0%, 3 rows)",
+    "gender: 'Male' is under-represented (0.99%, 3 rows)",
   ]);
   assert.equal(dim(small, 'gender').imbalance_ratio, null); // the flag's: none (SPEC 3)
   assert.equal(dim(small, 'gender').imbalance_ratio_all, 100); // max / min of all
   // --min-group-size 0 gives version 1's flags.
   const v1 = run(csv(['gender'], rows), { min_group_size: 0 });
   assert.deepEqual(v1.flags, [
-    "gender: 'Unknown/Invalid' is under-represented (0.6%)",
+    "gender: 'Unknown/Invalid' is under-represented (0.60%)",
     "gender: imbalance ratio 100.0 ('Female' vs 'Unknown/Invalid')",
   ]);
 });

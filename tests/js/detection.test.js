@@ -99,9 +99,9 @@ test('flags: exact texts and order', () => {
   // on them, no dimension is scored, and the notes say so (SPEC 5, 6, 18)
   const r = run(text);
   assert.deepEqual(r.flags, [
-    'sex: 2 groups under 5.0% in 95 rows; too few rows to judge representation',
+    'sex: 2 groups under 5.00% in 95 rows; too few rows to judge representation',
     'sex: too few rows to score (fewer than 100 rows (95)); shares are shown',
-    'age: 5.3% missing (1 implausible ages treated as missing)',
+    'age: 5.26% missing (1 implausible ages treated as missing)',
     'age: too few rows to score (fewer than 100 rows (90)); shares are shown',
     "sex x age: 'F' x '18-29' is absent (0 rows)",
     "sex x age: 'X' x '18-29' is absent (0 rows)",
@@ -115,15 +115,15 @@ test('flags: exact texts and order', () => {
   // With min_group_size 4 the lines come back, each a finding with its evidence
   const small = run(text, { min_group_size: 4 });
   assert.deepEqual(small.flags, [
-    "sex: 'F' is under-represented (4.2%)",
-    "sex: 'X' is under-represented (1.1%, 1 row)",
+    "sex: 'F' is under-represented (4.21%)",
+    "sex: 'X' is under-represented (1.05%, 1 row)",
     "sex: imbalance ratio 22.5 ('M' vs 'F')",
     "sex: too few rows to score (the score's interval is wider than 30 points (0-59)); shares are shown",
-    'age: 5.3% missing (1 implausible ages treated as missing)',
+    'age: 5.26% missing (1 implausible ages treated as missing)',
     "sex x age: 'F' x '18-29' is absent (0 rows)",
     "sex x age: 'X' x '18-29' is absent (0 rows)",
     // SPEC 17.5: every F row lacks its age (4 of 4 rows, a group of min_group_size)
-    "sex: 'age' is missing for 100.0% of 'F' vs 4.2% overall",
+    "sex: 'age' is missing for 100.00% of 'F' vs 4.21% overall",
   ]);
   assert.deepEqual(small.findings[2], { kind: 'imbalance', severity: 'finding', dimensions: ['sex'],
     groups: ['M', 'F'], value: 22.5, n: 94, ci_low: 8.5825, ci_high: 58.986, threshold: 3, p: 0,

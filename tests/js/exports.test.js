@@ -13,7 +13,7 @@ const EXPORTS = [
   // labels in outputs (SPEC 0.9 LABEL_SHOWN): the page bounds what it draws and exports
   'LABEL_SHOWN', 'capLabel', 'boundedResult',
   // for tests and the page's own use
-  'fsum', 'ln', 'roundHalfUp', 'fmt', 'cmpCodePoint', 'tokenize', 'kindFromName',
+  'fsum', 'ln', 'roundHalfUp', 'fmt', 'pct', 'cmpCodePoint', 'tokenize', 'kindFromName',
   'trimLabel', 'isMissing', 'missingMatcher', 'MISSING_TOKENS', 'cleanHeader',
   'sniffDelimiter', 'firstInvalidUtf8', 'pyFloatRepr',
   // the evidence functions of SPEC 13.1 and the score of SPEC 5 (tests/js/evidence.test.js)

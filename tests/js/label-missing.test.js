@@ -253,7 +253,7 @@ test('missing data is taken after 1.1 for every read column, counted or not', ()
   assert.equal(free.missing_count, 26);
   assert.deepEqual(free.groups.map((g) => [g.label, g.count, g.missing]), [['M', 151, 1], ['F', 50, 25]]);
   assert.deepEqual(free.flagged, ['F']);
-  assert.ok(r.flags.includes("sex: 'free' is missing for 50.0% of 'F' vs 12.9% overall"));
+  assert.ok(r.flags.includes("sex: 'free' is missing for 50.00% of 'F' vs 12.94% overall"));
   assert.ok(r.flags.includes('y: 21 rows with a missing label are left out of the rates'));
   // off: no block, no tables
   const off = run(lines(header, data), { missing_by_group: false }, { skip: 'ignore' });
@@ -333,13 +333,13 @@ test('label-rate flags: exact lines in order', () => {
   add('M', 'B', '0', 2);
   add('M', 'A', '', 4);
   const r = run(lines(['sex', 'race', 'y'], data), { label: 'y', missing_by_group: false });
-  const at = r.flags.indexOf("sex: y=1 rate 15.0% for 'F' vs 59.4% for 'M'");
+  const at = r.flags.indexOf("sex: y=1 rate 15.00% for 'F' vs 59.41% for 'M'");
   assert.ok(at > 0, JSON.stringify(r.flags));
   // no line rests on B's 2 rows (SPEC 17.4, version 3): race has one group of 100 rows
   assert.deepEqual(r.flags.slice(at), [
-    "sex: y=1 rate 15.0% for 'F' vs 59.4% for 'M'",
+    "sex: y=1 rate 15.00% for 'F' vs 59.41% for 'M'",
     'race: label-rate gap not measurable: fewer than two groups of 100 rows',
-    "sex x race: y=1 rate 15.0% for 'F' x 'A' vs 60.0% for 'M' x 'A'",
+    "sex x race: y=1 rate 15.00% for 'F' x 'A' vs 60.00% for 'M' x 'A'",
     'y: 4 rows with a missing label are left out of the rates',
     'race: labels A, B look like codes; the file does not say which group each stands for (name them with --recode race:A=NAME,B=NAME)',
   ]);
@@ -347,7 +347,7 @@ test('label-rate flags: exact lines in order', () => {
     ['not_measurable', 'note'], ['label_gap', 'finding'], ['label_missing', 'note'], ['coded', 'note']]);
   // with min_group_size 0 every group with a row is compared, as version 2 did
   const all = run(lines(['sex', 'race', 'y'], data), { label: 'y', missing_by_group: false, min_group_size: 0 });
-  assert.ok(all.flags.includes("race: y=1 rate 0.0% for 'B' vs 37.5% for 'A'"));
+  assert.ok(all.flags.includes("race: y=1 rate 0.00% for 'B' vs 37.50% for 'A'"));
 });
 
 test('a dimension past the first 64 counted columns is not counted', () => {
@@ -383,8 +383,8 @@ test('compare: rate and missing shifts, and labels that differ', () => {
   assert.deepEqual(c.label_rates.dimensions[0].groups[0], { label: 'F', rate_a: 0.2, rate_b: 0.6, rate_delta: 0.4,
     n_a: 200, n_b: 200, ci_low: 0.3079, ci_high: 0.482 });
   assert.deepEqual(c.flags, [
-    "sex: y=1 rate for 'F' moved 20.0% -> 60.0% (200 -> 200 rows, change 30.8 to 48.2 pts)",
-    "sex: 'lab' missing for 'F' moved 20.0% -> 60.0% (200 -> 200 rows, change 30.8 to 48.2 pts)",
+    "sex: y=1 rate for 'F' moved 20.00% -> 60.00% (200 -> 200 rows, change 30.79 to 48.20 pts)",
+    "sex: 'lab' missing for 'F' moved 20.00% -> 60.00% (200 -> 200 rows, change 30.79 to 48.20 pts)",
   ]);
   // SPEC 18.1: each shift a finding; both confirmed in a family of six tests
   // (M's rate and missing share, and both groups' shares, within their gaps, count too)
