@@ -40,6 +40,12 @@ EVENTS = (
     "fairness_gate_override",
     "fairness_gate_disabled",
     "fairness_batch_removed",
+    "fairness_slo_set",
+    "fairness_slo_gate_passed",
+    "fairness_slo_budget_exhausted",
+    "fairness_slo_gate_unmeasured",
+    "fairness_alert_sent",
+    "fairness_alert_cleared",
 )
 
 
