@@ -477,3 +477,28 @@ def test_a_store_at_schema_3_upgrades_and_takes_slos(
     [reading] = slo_ingest("compas", at="2013-01-31", store=db, registry=tmp_path / "fairness.yaml")
     want = _expected_reading(compas.head(1500), "2013-01-31", 28)
     assert (reading["good"], reading["total"]) == (want["good"], want["total"])
+
+
+def test_audit_verify_finds_slos_and_open_alerts_written_outside_faircode(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    _log(cli, tmp_path, compas.head(1500))
+    assert cli("slo", "set", "compas", "s", "--target", "0.9")[0] == 0
+    assert cli("watch", "compas", "--out", "alerts.jsonl")[0] == 0
+    assert cli("audit", "--verify")[0] == 0
+    store = open_store(db)
+    try:
+        with store.transaction():
+            store.execute("UPDATE slos SET target = 0.5 WHERE name = 's'")
+            store.execute(
+                "INSERT INTO slos (model, name, target, window_days, gate, actor, at, reason) "
+                "VALUES ('compas', 'sneaky', 0.1, 28, 1, 'x', 'y', NULL)"
+            )
+            store.execute("UPDATE alert_state SET audit_id = 1")
+    finally:
+        store.close()
+    code, _, err = cli("audit", "--verify")
+    assert code == 1
+    assert "SLO s ({'name': 's', 'target': 0.5" in err and "records another" in err
+    assert "SLO sneaky" in err and "no fairness_slo_set row records it" in err
+    assert "names audit row 1, which is not its fairness_alert_sent" in err
