@@ -108,6 +108,11 @@ _SLO_COLUMNS = "model, name, target, window_days, gate, actor, at, reason"
 def slos_of(store: Store, model: str, name: str | None = None) -> list[dict[str, Any]]:
     """The model's SLOs (one, with ``name``), by name; an error when there is none."""
     key = model_key(model)
+    if store.version < 4:  # a read-only store older than migration 4 (SPEC 15.2)
+        raise MonitorInputError(
+            f"the store {store.location} holds no SLOs: it is read-only at schema "
+            f"{store.version}, older than SLOs (4); open it writable once to upgrade it"
+        )
     sql = f"SELECT {_SLO_COLUMNS} FROM slos WHERE model = ?"
     params: tuple[Any, ...] = (key,)
     if name is not None:
