@@ -18,6 +18,7 @@ EXIT_INPUT = 2  # usage or input error (also: the report cannot be written)
 EXIT_UNMEASURED = 3  # fairness gate: not enough eligible slices to decide
 EXIT_FINDING = 4  # profile --fail-on: a confirmed finding of a named kind (SPEC 18)
 EXIT_INSUFFICIENT = 5  # fairness gate: an interval straddles the threshold, or slices are low-n
+EXIT_BUDGET = 6  # fairness slo gate: a gating SLO's error budget is spent
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for `cmd | head`
 

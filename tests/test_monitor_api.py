@@ -517,7 +517,12 @@ def test_the_api_docstring_examples_run() -> None:
         "fairness_disparity",
         "fairness_gate",
         "fairness_report",
+        "fairness_watch",
         "slice_metrics",
+        "slo_gate",
+        "slo_ingest",
+        "slo_set",
+        "slo_show",
     }
     shared: dict[str, Any] = {}
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
@@ -537,16 +542,28 @@ def test_the_api_is_exported_and_documented() -> None:
         "GateResult",
         "SliceMetrics",
         "SliceResult",
+        "SloGateResult",
         "fairness_disparity",
         "fairness_gate",
         "fairness_report",
+        "fairness_watch",
         "slice_metrics",
+        "slo_gate",
+        "slo_ingest",
+        "slo_set",
+        "slo_show",
     }
     assert names <= set(faircode.monitor.__all__)
     for name in names:
         obj = getattr(faircode.monitor, name)
         assert obj.__doc__ and obj.__module__ == "faircode.monitor.api", name
-    for func in (slice_metrics, fairness_disparity, fairness_gate, fairness_report):
+    for func in (
+        slice_metrics,
+        fairness_disparity,
+        fairness_gate,
+        fairness_report,
+        *(getattr(faircode.monitor, n) for n in names if n.startswith(("slo_", "fairness_w"))),
+    ):
         doc = func.__doc__ or ""
         for part in ("Parameters\n", "Returns\n", "Examples\n", ">>> "):
             assert part in doc, (func.__name__, part)

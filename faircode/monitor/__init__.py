@@ -17,10 +17,16 @@ _API = (
     "GateResult",
     "SliceMetrics",
     "SliceResult",
+    "SloGateResult",
     "fairness_disparity",
     "fairness_gate",
     "fairness_report",
+    "fairness_watch",
     "slice_metrics",
+    "slo_gate",
+    "slo_ingest",
+    "slo_set",
+    "slo_show",
 )
 
 __all__ = ["MonitorInputError", "evaluate", *_API]

@@ -47,7 +47,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import EXIT_OK
 
@@ -58,10 +58,16 @@ __all__ = [
     "GateResult",
     "SliceMetrics",
     "SliceResult",
+    "SloGateResult",
     "fairness_disparity",
     "fairness_gate",
     "fairness_report",
+    "fairness_watch",
     "slice_metrics",
+    "slo_gate",
+    "slo_ingest",
+    "slo_set",
+    "slo_show",
 ]
 
 Interval = tuple[float, float | None] | None
@@ -624,3 +630,325 @@ def fairness_gate(
         audit_id=int(res["audit"]["id"]),
         report=report,
     )
+
+
+# -- SLOs and alerts (SPEC 15.10, 15.11) ----------------------------------------------
+@dataclass(frozen=True)
+class SloGateResult:
+    """The SLO gate's decision for a model (``slo_gate``).
+
+    True in a boolean context exactly when ``faircode fairness slo gate`` exits 0.
+
+    Attributes
+    ----------
+    model : str
+        The model (its case-folded key).
+    at : str
+        The time the budgets were judged at (UTC, ISO-8601).
+    exit_code : int
+        6 a gating SLO's budget is spent, 3 a gating SLO is unmeasured (no readings in
+        its window, or none measurable), else 0 (SPEC 12.9).
+    event : str
+        The audit event recorded: ``fairness_slo_gate_passed``,
+        ``fairness_slo_budget_exhausted`` or ``fairness_slo_gate_unmeasured``.
+    audit_id : int
+        The audit row that records the decision.
+    slos : tuple of dict
+        Each SLO judged, with its ``budget`` (``outcome`` ``ok``, ``exhausted`` or
+        ``unmeasured``, ``good``, ``total``, ``bad``, ``allowed_bad``, ...).
+    """
+
+    model: str
+    at: str
+    exit_code: int
+    event: str
+    audit_id: int
+    slos: tuple[dict[str, Any], ...] = field(repr=False, compare=False)
+
+    @property
+    def passed(self) -> bool:
+        """The gate lets the model through (exit 0)."""
+        return self.exit_code == EXIT_OK
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+
+def slo_set(
+    model: str,
+    name: str,
+    *,
+    target: float,
+    window: str | int = "28d",
+    gate: bool = False,
+    reason: str | None = None,
+    store: Store | str | os.PathLike[str] | None = None,
+) -> dict[str, Any]:
+    """Create or replace an SLO of a model, recorded in the audit log.
+
+    What ``faircode fairness slo set MODEL NAME --target X`` does (SPEC 15.10).
+
+    Parameters
+    ----------
+    model : str
+        The model's name (matched case-insensitively).
+    name : str
+        The SLO's name (letters, digits, ``_``, ``.``, ``-``).
+    target : float
+        In (0, 1]: the fraction of measurable declared attributes within threshold,
+        summed over the window's readings, that must hold.
+    window : str or int, default "28d"
+        Whole days (``28d``), weeks (``4w``) or a number of days.
+    gate : bool, default False
+        ``slo_gate`` blocks (exit 6) when the budget is spent; else it only warns.
+    reason : str, optional
+        Why (kept in the audit log).
+    store
+        As for :func:`fairness_report`.
+
+    Returns
+    -------
+    dict
+        ``model``, ``name``, ``target``, ``window_days``, ``gate``, ``reason`` and
+        ``audit_id`` (the ``fairness_slo_set`` row).
+
+    Examples
+    --------
+    >>> from faircode.monitor import slo_set
+    >>> slo = slo_set("loans", "fair-regions", target=0.5, window="28d", gate=True, store=db)
+    >>> slo["target"], slo["window_days"], slo["gate"]
+    (0.5, 28, True)
+    """
+    from .slo import set_slo
+
+    with _opened(store) as opened:
+        return set_slo(opened, model, name, target=target, window=window, gate=gate, reason=reason)
+
+
+def slo_show(
+    model: str,
+    *,
+    at: str | None = None,
+    store: Store | str | os.PathLike[str] | None = None,
+) -> dict[str, Any]:
+    """A model's SLOs, each with its error budget and latest reading.
+
+    What ``faircode fairness slo show MODEL --json`` prints (SPEC 15.10).
+
+    Parameters
+    ----------
+    model : str
+        The model's name.
+    at : str, optional
+        Judge the budgets as of this time (ISO-8601, or a date: its end); default now.
+    store
+        As for :func:`fairness_report`.
+
+    Returns
+    -------
+    dict
+        ``kind "faircode.fairness.slo"``, ``model``, ``at`` and ``slos``: each SLO's
+        fields, ``window`` (the readings counted), ``budget`` and ``latest``.
+
+    Examples
+    --------
+    >>> from faircode.monitor import slo_set, slo_show
+    >>> _ = slo_set("loans", "fair-regions", target=0.5, window="4w", gate=True, store=db)
+    >>> [(s["name"], s["target"], s["window_days"], s["gate"])
+    ...  for s in slo_show("loans", store=db)["slos"]]
+    [('fair-regions', 0.5, 28, True)]
+    >>> slo_show("loans", at="2000-01-01", store=db)["slos"][0]["budget"]["reason"]
+    'no readings in the window'
+    """
+    from .slo import status
+
+    with _opened(store) as opened:
+        return status(opened, model, at)
+
+
+def slo_ingest(
+    model: str,
+    *,
+    name: str | None = None,
+    at: str | None = None,
+    version: str | None = None,
+    store: Store | str | os.PathLike[str] | None = None,
+    registry: str | os.PathLike[str] | None = None,
+) -> list[dict[str, Any]]:
+    """Take and store a reading of every SLO of the model (or the one named).
+
+    What ``faircode fairness slo ingest MODEL`` does (SPEC 15.10): the SLI of 15.5 over
+    the predictions of the SLO's window ending on the reading's day.
+
+    Parameters
+    ----------
+    model : str
+        The model's name.
+    name : str, optional
+        Only this SLO.
+    at : str, optional
+        The reading's time (ISO-8601, or a date: its end); default now.
+    version : str, optional
+        The version measured; default the latest logged.
+    store, registry
+        As for :func:`fairness_report`.
+
+    Returns
+    -------
+    list of dict
+        One reading per SLO: ``slo``, ``id``, ``at``, ``version``, ``since``, ``until``,
+        ``good``, ``total``, ``ratio``, ``within_threshold``, ``exceeded``,
+        ``unmeasurable`` and ``status`` (``measured`` or ``no measurable attributes``:
+        an SLI of 0/0, never a pass).
+
+    Examples
+    --------
+    >>> import datetime
+    >>> from faircode.monitor import slo_ingest, slo_set
+    >>> _ = slo_set("loans", "fair-regions", target=0.5, gate=True, store=db)
+    >>> today = datetime.datetime.now(datetime.UTC).date().isoformat()
+    >>> [reading] = slo_ingest("loans", at=today, store=db, registry=registry)
+    >>> reading["good"], reading["total"], reading["exceeded"]
+    (0, 1, ['region'])
+    """
+    from .control import require_registry
+    from .slo import ingest, parse_at
+
+    parse_at(at)  # a bad --at before anything else
+    with _opened(store) as opened:
+        state = _registry_state(opened, model, registry)
+        return ingest(
+            opened,
+            model,
+            require_registry(state),
+            name=name,
+            at=at,
+            version=version,
+            registry_source=state["source"],
+        )
+
+
+def slo_gate(
+    model: str,
+    *,
+    name: str | None = None,
+    at: str | None = None,
+    store: Store | str | os.PathLike[str] | None = None,
+) -> SloGateResult:
+    """Judge the model's SLO budgets from the stored readings, and record the decision.
+
+    What ``faircode fairness slo gate MODEL`` does (SPEC 15.10): exit 6 when a gating
+    SLO's budget is spent, 3 when a gating SLO has nothing measurable in its window.
+
+    Parameters
+    ----------
+    model : str
+        The model's name.
+    name : str, optional
+        Only this SLO.
+    at : str, optional
+        Judge as of this time; default now.
+    store
+        As for :func:`fairness_report`.
+
+    Returns
+    -------
+    SloGateResult
+        True when the gate lets the model through.
+
+    Examples
+    --------
+    >>> from faircode.monitor import slo_gate, slo_ingest, slo_set
+    >>> _ = slo_set("loans", "fair-regions", target=0.5, gate=True, store=db)
+    >>> _ = slo_ingest("loans", store=db, registry=registry)  # one 0/1 reading: 1 bad > 0.5
+    >>> decision = slo_gate("loans", store=db)
+    >>> bool(decision), decision.exit_code, decision.event
+    (False, 6, 'fairness_slo_budget_exhausted')
+    """
+    from .slo import gate
+
+    with _opened(store) as opened:
+        res = gate(opened, model, name=name, at=at)
+    return SloGateResult(
+        model=res["model"],
+        at=res["at"],
+        exit_code=int(res["exit"]),
+        event=res["event"],
+        audit_id=int(res["audit_id"]),
+        slos=tuple(res["slos"]),
+    )
+
+
+def fairness_watch(
+    model: str,
+    *,
+    store: Store | str | os.PathLike[str] | None = None,
+    registry: str | os.PathLike[str] | None = None,
+    version: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    out: str | os.PathLike[str] | IO[str] | None = None,
+    webhook: str | None = None,
+    timeout: float = 10.0,
+) -> dict[str, Any]:
+    """Alert once per breach: what ``faircode fairness watch MODEL`` does (SPEC 15.11).
+
+    Each gated disparity of a declared attribute that exceeds the threshold and has not
+    been alerted on since it last cleared becomes one JSON line, written to ``out`` and
+    POSTed to ``webhook``, then recorded (``fairness_alert_sent``); a breach measured
+    within the threshold again clears (``fairness_alert_cleared``).
+
+    Parameters
+    ----------
+    model : str
+        The model's name.
+    store, registry, version, since, until
+        As for :func:`fairness_report`.
+    out : str, path-like or text stream, optional
+        Where the alert lines go: a file (appended to) or a stream; None: nowhere.
+    webhook : str, optional
+        An ``http://`` or ``https://`` URL each alert line is POSTed to.
+    timeout : float, default 10.0
+        Seconds the webhook may take to answer.
+
+    Returns
+    -------
+    dict
+        ``model``, ``version``, ``sent`` (the alerts, each with its ``audit_id``),
+        ``still_open`` (breaches alerted on before: not sent again) and ``cleared``.
+
+    Raises
+    ------
+    MonitorInputError
+        As for :func:`fairness_report`; also a webhook that fails (the alert is then
+        not recorded, so the next watch sends it again).
+
+    Examples
+    --------
+    >>> import io
+    >>> from faircode.monitor import fairness_watch
+    >>> lines = io.StringIO()
+    >>> first = fairness_watch("loans", store=db, registry=registry, out=lines)
+    >>> [a["metric"] for a in first["sent"]]  # every gated disparity of region exceeds
+    ['demographic_parity_difference', 'equalized_odds_difference', 'accuracy_range']
+    >>> again = fairness_watch("loans", store=db, registry=registry, out=lines)
+    >>> len(again["sent"]), len(again["still_open"]), len(lines.getvalue().splitlines())
+    (0, 3, 3)
+    """
+    from .alerts import watch
+    from .control import require_registry
+    from .timeline import store_report
+
+    with _opened(store) as opened:
+        state = _registry_state(opened, model, registry)
+        report = store_report(
+            opened,
+            model,
+            require_registry(state),
+            version=version,
+            since=since,
+            until=until,
+            trend=False,
+            registry_source=state["source"],
+        )
+        return watch(opened, model, report, out=out, webhook=webhook, timeout=timeout)

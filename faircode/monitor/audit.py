@@ -12,7 +12,8 @@ Two checks reach past that. The *head* (row count and last hash, :func:`head`) k
 outside the database (a CI artifact, a commit) anchors the chain: :func:`verify_head`
 names the rows missing from the tail or the row whose hash differs. And the store's
 state implies audit rows (:func:`state_problems`): a registry override needs the
-``fairness_config_set`` that wrote it, a removed batch its ``fairness_batch_removed``.
+``fairness_config_set`` that wrote it, a removed batch its ``fairness_batch_removed``,
+an SLO its ``fairness_slo_set``, an open alert its ``fairness_alert_sent``.
 """
 
 from __future__ import annotations
@@ -40,6 +41,12 @@ EVENTS = (
     "fairness_gate_override",
     "fairness_gate_disabled",
     "fairness_batch_removed",
+    "fairness_slo_set",
+    "fairness_slo_gate_passed",
+    "fairness_slo_budget_exhausted",
+    "fairness_slo_gate_unmeasured",
+    "fairness_alert_sent",
+    "fairness_alert_cleared",
 )
 
 
@@ -210,6 +217,7 @@ def state_problems(store: Store, rows: list[dict[str, Any]]) -> list[str]:
                 f"{e['id']}) but the store holds no override: the fairness_registry_applied "
                 "row that removed it is missing"
             )
+    problems += _slo_problems(store, rows)
     for batch, model in store.query(
         "SELECT id, model FROM batches WHERE kind LIKE ? ORDER BY id", ("removed:%",)
     ):
@@ -217,6 +225,55 @@ def state_problems(store: Store, rows: list[dict[str, Any]]) -> list[str]:
             problems.append(
                 f"model {model}: batch {batch} is marked removed but no "
                 "fairness_batch_removed row records it: audit rows are missing"
+            )
+    return problems
+
+
+def _slo_problems(store: Store, rows: list[dict[str, Any]]) -> list[str]:
+    """An SLO needs the ``fairness_slo_set`` that wrote it (the last for its name, with
+    its fields); an open breach needs the ``fairness_alert_sent`` row it names (SPEC
+    15.10, 15.11). Stores older than migration 4 have neither table."""
+    if store.version < 4:
+        return []
+    problems: list[str] = []
+    set_rows: dict[tuple[str, str], dict[str, Any]] = {}
+    by_id = {e["id"]: e for e in rows}
+    for e in rows:
+        if e["event"] == "fairness_slo_set" and isinstance(e["details"], dict):
+            slo = e["details"].get("slo")
+            if isinstance(slo, dict):
+                set_rows[(e["model"], str(slo.get("name")))] = e
+    for model, name, target, days, gate in store.query(
+        "SELECT model, name, target, window_days, gate FROM slos ORDER BY model, name"
+    ):
+        held = {"name": name, "target": float(target), "window_days": int(days), "gate": bool(gate)}
+        e = set_rows.get((model, name))
+        if e is None or e["details"]["slo"] != held:
+            which = (
+                "no fairness_slo_set row records it"
+                if e is None
+                else (f"the last fairness_slo_set for it (row {e['id']}) records another")
+            )
+            problems.append(
+                f"model {model}: the store's SLO {name} ({held}) is not audited: {which}: "
+                "audit rows are missing"
+            )
+    for model, version, attribute, metric, audit_id in store.query(
+        "SELECT model, version, attribute, metric, audit_id FROM alert_state "
+        "ORDER BY model, version, attribute, metric"
+    ):
+        e = by_id.get(int(audit_id))
+        alert = e["details"].get("alert") if e and isinstance(e["details"], dict) else None
+        if (
+            e is None
+            or e["event"] != "fairness_alert_sent"
+            or not isinstance(alert, dict)
+            or (alert.get("attribute"), alert.get("metric")) != (attribute, metric)
+        ):
+            problems.append(
+                f"model {model}: the open alert on {attribute} {metric} (version {version}) "
+                f"names audit row {audit_id}, which is not its fairness_alert_sent: audit "
+                "rows are missing"
             )
     return problems
 

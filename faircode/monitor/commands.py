@@ -419,6 +419,169 @@ def cmd_gate(args: argparse.Namespace) -> int:
     return res.exit_code
 
 
+# -- SLOs and alerts (SPEC 15.10, 15.11): the API's functions, rendered -------------------
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{x:.1%}"
+
+
+def _budget_line(s: dict[str, Any]) -> str:
+    b = s["budget"]
+    head = (
+        f"SLO {s['name']}: target {s['target']:g} over {s['window_days']} days"
+        f"{' (gates)' if s['gate'] else ' (advisory)'}: {b['readings']} reading(s)"
+    )
+    if b["outcome"] == "unmeasured":
+        return f"{head}; SLI 0/0: {b['reason']}; budget not judged (never a pass)"
+    left = "SPENT" if b["outcome"] == "exhausted" else f"{_pct(b['remaining_fraction'])} left"
+    return (
+        f"{head}; SLI {b['good']}/{b['total']} ({_pct(b['ratio'])}); {b['bad']} bad of "
+        f"{b['allowed_bad']:.3g} allowed: budget {left}"
+    )
+
+
+def _reading_line(r: dict[str, Any]) -> str:
+    if r["total"] == 0:
+        reasons = {u["reason"] for u in r["unmeasurable"]}
+        why = (
+            reasons.pop()
+            if len(reasons) == 1
+            else "undecided: " + ", ".join(u["attribute"] for u in r["unmeasurable"])
+        )
+        sli = f"SLI 0/0: no measurable attributes ({why})"
+    else:
+        sli = f"SLI {r['good']}/{r['total']}"
+        if r["exceeded"]:
+            sli += f", exceeded: {', '.join(r['exceeded'])}"
+        if r["unmeasurable"]:
+            sli += f", not counted: {', '.join(u['attribute'] for u in r['unmeasurable'])}"
+    version = f"version {r['version']}" if r["version"] else "no version"
+    return f"{r['at']}  {version}  {r['since']}..{r['until']}  {sli}"
+
+
+def cmd_slo_set(args: argparse.Namespace) -> int:
+    from .api import slo_set
+
+    res = slo_set(
+        args.model,
+        args.name,
+        target=args.target,
+        window=args.window,
+        gate=args.gate,
+        reason=args.reason,
+        store=args.store,
+    )
+    print(
+        f"faircode: SLO {res['name']} of {res['model']}: target {res['target']:g} over "
+        f"{res['window_days']} days, {'gates' if res['gate'] else 'advisory'} (audit row "
+        f"{res['audit_id']})",
+        file=sys.stderr,
+    )
+    if args.json:
+        print(json.dumps(res))
+    return EXIT_OK
+
+
+def cmd_slo_show(args: argparse.Namespace) -> int:
+    from .api import slo_show
+
+    state = slo_show(args.model, at=args.at, store=args.store)
+    if args.json:
+        sys.stdout.write(json.dumps(state, indent=2, allow_nan=False) + "\n")
+        return EXIT_OK
+    lines = [f"model {state['model']}: SLOs at {state['at']}"]
+    for s in state["slos"]:
+        lines.append(_budget_line(s))
+        if s["latest"] is not None:
+            lines.append(f"  latest reading: {_reading_line(s['latest'])}")
+    sys.stdout.write("\n".join(lines) + "\n")
+    return EXIT_OK
+
+
+def cmd_slo_ingest(args: argparse.Namespace) -> int:
+    from .api import slo_ingest
+
+    readings = slo_ingest(
+        args.model,
+        name=args.name,
+        at=args.at,
+        version=args.version,
+        store=args.store,
+        registry=args.registry,
+    )
+    for r in readings:
+        print(f"faircode: SLO {r['slo']} reading {r['id']}: {_reading_line(r)}", file=sys.stderr)
+    if args.json:
+        sys.stdout.write(json.dumps(readings, indent=2, allow_nan=False) + "\n")
+    return EXIT_OK
+
+
+def cmd_slo_gate(args: argparse.Namespace) -> int:
+    from .api import slo_gate
+
+    res = slo_gate(args.model, name=args.name, at=args.at, store=args.store)
+    err = sys.stderr
+    if args.json:
+        sys.stdout.write(
+            json.dumps(
+                {
+                    "event": res.event,
+                    "exit": res.exit_code,
+                    "audit_id": res.audit_id,
+                    "at": res.at,
+                    "slos": list(res.slos),
+                },
+                indent=2,
+                allow_nan=False,
+            )
+            + "\n"
+        )
+    for s in res.slos:
+        outcome = s["budget"]["outcome"]
+        tag = {"exhausted": "SPENT", "unmeasured": "UNMEASURED"}.get(outcome, "OK")
+        if not s["gate"] and outcome != "ok":
+            tag = f"WARNING (advisory) {tag}"
+        print(f"faircode: slo gate: {tag} {_budget_line(s)}", file=err)
+    verdict = {
+        "fairness_slo_budget_exhausted": "blocked: an error budget is spent",
+        "fairness_slo_gate_unmeasured": "blocked: nothing measurable in an SLO's window; "
+        "take readings with 'faircode fairness slo ingest'",
+        "fairness_slo_gate_passed": "passed",
+    }[res.event]
+    print(
+        f"faircode: slo gate: {verdict} (recorded as {res.event}, audit row {res.audit_id})",
+        file=err,
+    )
+    return res.exit_code
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from .api import fairness_watch
+
+    res = fairness_watch(
+        args.model,
+        **_window(args),
+        out=args.out if args.out is not None else sys.stdout,
+        webhook=args.webhook,
+        timeout=args.timeout,
+    )
+    err = sys.stderr
+    where = args.out or "stdout"
+    hook = " and the webhook" if args.webhook else ""
+    print(
+        f"faircode: watch {res['model']} version {res['version']}: {len(res['sent'])} new "
+        f"alert(s) sent to {where}{hook}; {len(res['still_open'])} breach(es) still open "
+        f"(alerted before, not sent again); {len(res['cleared'])} cleared",
+        file=err,
+    )
+    for c in res["cleared"]:
+        print(
+            f"faircode: watch: cleared {c['attribute']}: {c['metric']} is within threshold "
+            f"again (audit row {c['audit_id']})",
+            file=err,
+        )
+    return EXIT_OK
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     from . import audit
     from .store import model_key
@@ -616,6 +779,26 @@ def add_store_commands(sub: Any) -> None:
     _store_options(p)
     p.set_defaults(func=_run(cmd_gate))
 
+    _add_slo_commands(sub)
+
+    p = sub.add_parser(
+        "watch",
+        help="one JSON line per new breach (stdout, --out, --webhook); sent once until cleared",
+    )
+    p.add_argument("model", metavar="MODEL")
+    _window_options(p)
+    p.add_argument("--out", metavar="FILE", help="append the alert lines to FILE (not stdout)")
+    p.add_argument("--webhook", metavar="URL", help="POST each alert line to URL (JSON)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long the webhook may take to answer (default 10)",
+    )
+    _store_options(p)
+    p.set_defaults(func=_run(cmd_watch))
+
     p = sub.add_parser(
         "audit",
         help="the audit log of a model; --verify checks the chain, --head anchors it",
@@ -637,3 +820,59 @@ def add_store_commands(sub: Any) -> None:
     p.add_argument("--json", action="store_true")
     _store_options(p, registry=False)
     p.set_defaults(func=_run(cmd_audit))
+
+
+def _add_slo_commands(sub: Any) -> None:
+    """``faircode fairness slo set | show | ingest | gate`` (SPEC 15.10)."""
+    from ..cliparse import Parser
+
+    slo = sub.add_parser("slo", help="service-level objectives: set, show, ingest readings, gate")
+    ssub = slo.add_subparsers(dest="slo_command", metavar="COMMAND", parser_class=Parser)
+    ssub.required = True
+    at_help = "the time (ISO-8601, or a date: its end; default now)"
+
+    p = ssub.add_parser("set", help="create or replace an SLO (audited)")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument(
+        "--target",
+        type=float,
+        required=True,
+        help="fraction in (0, 1] of measurable declared attributes within threshold",
+    )
+    p.add_argument("--window", default="28d", help="readings counted: 28d, 4w (default 28d)")
+    p.add_argument(
+        "--gate",
+        action="store_true",
+        help="'slo gate' exits 6 when the budget is spent (default: it only warns)",
+    )
+    p.add_argument("--reason", metavar="TEXT", help="why (kept in the audit log)")
+    p.add_argument("--json", action="store_true", help="print the SLO as JSON")
+    _store_options(p, registry=False)
+    p.set_defaults(func=_run(cmd_slo_set))
+
+    p = ssub.add_parser("show", help="the model's SLOs, their error budgets and latest readings")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("--at", metavar="WHEN", help=f"judge the budgets at {at_help}")
+    p.add_argument("--json", action="store_true")
+    _store_options(p, registry=False)
+    p.set_defaults(func=_run(cmd_slo_show))
+
+    p = ssub.add_parser("ingest", help="record each SLO's SLI over its window in the store")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("--name", metavar="NAME", help="only this SLO")
+    p.add_argument("--at", metavar="WHEN", help=f"the reading's time: {at_help}")
+    p.add_argument("--version", help="model version (default: the latest logged)")
+    p.add_argument("--json", action="store_true", help="print the readings as JSON")
+    _store_options(p)
+    p.set_defaults(func=_run(cmd_slo_ingest))
+
+    p = ssub.add_parser(
+        "gate", help="exit 6 when a gating SLO's budget is spent, 3 unmeasured (audited)"
+    )
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("--name", metavar="NAME", help="only this SLO")
+    p.add_argument("--at", metavar="WHEN", help=f"judge the budgets at {at_help}")
+    p.add_argument("--json", action="store_true", help="print the decision and budgets")
+    _store_options(p, registry=False)
+    p.set_defaults(func=_run(cmd_slo_gate))

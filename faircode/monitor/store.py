@@ -169,6 +169,26 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             ),
         ],
     ),
+    (
+        4,
+        [
+            # service-level objectives per model (SPEC 15.10): the fraction of declared
+            # attributes within threshold that must hold, over a window of days
+            "CREATE TABLE slos (model TEXT NOT NULL, name TEXT NOT NULL, target {REAL} NOT NULL, "
+            "window_days {INT} NOT NULL, gate {INT} NOT NULL, actor TEXT NOT NULL, "
+            "at TEXT NOT NULL, reason TEXT, PRIMARY KEY (model, name))",
+            # each SLI taken by `slo ingest`, at its time (epoch seconds), over its window
+            "CREATE TABLE slo_readings (id {INT} PRIMARY KEY, model TEXT NOT NULL, "
+            "name TEXT NOT NULL, at {INT} NOT NULL, version TEXT, since_day TEXT NOT NULL, "
+            "until_day TEXT NOT NULL, good {INT} NOT NULL, total {INT} NOT NULL, "
+            "details TEXT NOT NULL, actor TEXT NOT NULL)",
+            "CREATE INDEX slo_readings_by_slo ON slo_readings (model, name, at)",
+            # the breaches `watch` has alerted on and that have not cleared (SPEC 15.11)
+            "CREATE TABLE alert_state (model TEXT NOT NULL, version TEXT NOT NULL, "
+            "attribute TEXT NOT NULL, metric TEXT NOT NULL, first_at TEXT NOT NULL, "
+            "audit_id {INT} NOT NULL, PRIMARY KEY (model, version, attribute, metric))",
+        ],
+    ),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 #: The tables every faircode store has (schema 1); a SQLite file with other tables and
