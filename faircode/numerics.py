@@ -73,6 +73,12 @@ def rows_text(n: int) -> str:
     return f"{n} row" if n == 1 else f"{n} rows"
 
 
+def missing_group_label(dim: str) -> str:
+    """The row of the rows whose dimension `dim` is missing (SPEC 17.4, 17.5) in a
+    report: `(missing sex)`."""
+    return f"(missing {dim})"
+
+
 def pct(x: float) -> str:
     """`P(x)` of the flag texts: a share as a percentage with one decimal, `fmt(x * 100, 1)`."""
     return fmt(x * 100, 1)
