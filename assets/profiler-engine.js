@@ -2700,8 +2700,10 @@ function () {
       this.missBy = new Map();
       for (const d of this.groups) {
         if (L >= 0) this.labelPairs.set(d, new PairTable());
-        if (this.keepMiss) this.missBy.set(d, new Array(n).fill(null));
+        if (this.keepMiss) this.missBy.set(d, [...new Array(n).fill(null), new Map()]);
       }
+      // SPEC 17.2: per group column, label code -> rows whose D is missing as read.
+      this.labelAbsent = new Map();
       // Codes of the last rows, column-major: row r of column c at (c << BATCH_BITS) | r
       // (-1: missing). Pairs are counted a batch at a time, one pair table after the
       // other, which keeps each table's loop tight and its cache misses overlapping.
@@ -3025,7 +3027,18 @@ function () {
       if (L >= 0) {
         // SPEC 17.2: label_pairs and label_cells.
         const il = L << BATCH_BITS;
-        for (const [d, t] of this.labelPairs) t.addRows(codes, d << BATCH_BITS, il, n);
+        for (const [d, t] of this.labelPairs) {
+          t.addRows(codes, d << BATCH_BITS, il, n);
+          // the label codes of rows whose D is missing as read: D's missing group
+          const id = d << BATCH_BITS;
+          let na = this.labelAbsent.get(d);
+          for (let r = 0; r < n; r++) {
+            const l = codes[il + r];
+            if (codes[id + r] >= 0 || l < 0) continue;
+            if (na === undefined) this.labelAbsent.set(d, (na = new Map()));
+            na.set(l, (na.get(l) || 0) + 1);
+          }
+        }
         for (let p = 0; p < np; p++) {
           tables[p].addLabelRows(codes, this.pairA[p] << BATCH_BITS, this.pairB[p] << BATCH_BITS, il, n);
         }
@@ -3055,8 +3068,12 @@ function () {
           const d = groups[g];
           if (d === c) continue;
           const code = codes[(d << BATCH_BITS) | r];
-          if (code < 0) continue;
           const byC = tabs[g];
+          if (code < 0) { // D missing as read: its missing group, at index n of byC
+            const na = byC[byC.length - 1];
+            na.set(c, (na.get(c) || 0) + 1);
+            continue;
+          }
           let arr = byC[c];
           if (arr === null || code >= arr.length) {
             let cap = arr === null ? 16 : arr.length;
@@ -3087,6 +3104,10 @@ function () {
           const ld = labels[d];
           const entries = [];
           t.forEach((a, l, c) => entries.push([ld[a], ll[l], c]));
+          const na = this.labelAbsent.get(d);
+          if (na !== undefined) {
+            for (const l of Array.from(na.keys()).sort((x, y) => x - y)) entries.push([null, ll[l], na.get(l)]);
+          }
           labelPairs.set(d, entries);
         }
         for (let p = 0; p < this.pairTables.length; p++) {
@@ -3105,11 +3126,12 @@ function () {
         for (const [d, byC] of this.missBy) {
           const ld = labels[d];
           const out = new Map();
-          for (let c = 0; c < byC.length; c++) {
+          const na = byC[byC.length - 1]; // column -> rows of D's missing group (null)
+          for (let c = 0; c < byC.length - 1; c++) {
             const arr = byC[c];
-            if (arr === null) continue;
             const m = new Map();
-            for (let k = 0; k < arr.length; k++) if (arr[k] !== 0) m.set(ld[k], arr[k]);
+            if (arr !== null) for (let k = 0; k < arr.length; k++) if (arr[k] !== 0) m.set(ld[k], arr[k]);
+            if (na.has(c)) m.set(null, na.get(c));
             if (m.size) out.set(c, m);
           }
           missingBy.set(d, out);
@@ -4466,8 +4488,8 @@ function () {
       const rw = rewrites[dim.index];
       const acc = new Map();
       for (const [ld, ll, c] of tables.get(dim.index)) {
-        const g = groupOfRaw(dim, rw, ld);
-        if (g === null) continue;
+        // null: the missing group (D missing as read, after 1.1, or an implausible age)
+        const g = ld === null ? null : groupOfRaw(dim, rw, ld);
         const l = labelOf(ll);
         if (l === null) continue;
         let a = acc.get(g);
@@ -4488,6 +4510,12 @@ function () {
       };
       // a 30,000-zip dimension lists its first 1,000 groups (SPEC 17.4)
       if (items.length > CELL_CAP) entry.groups_not_listed = items.length - CELL_CAP;
+      const absent = dim.out.missing_count;
+      if (absent) { // the rows without a group: shown, never compared (SPEC 17.4)
+        const a = acc.get(null) || { n: 0, pos: 0 };
+        entry.missing_group = { count: absent, ...rateNumbers(a.n, a.pos), label_missing: absent - a.n,
+          small_group: a.n < opts.min_group_size };
+      }
       block.dimensions.push(entry);
       gapFindings(fs, [dim.name], head, items, hl, entry.gap, (it) => [it.label], opts, GROUP_FLAG_CAP);
     }
@@ -4782,8 +4810,7 @@ function () {
         const overall = total / nRows;
         const m = new Map();
         for (const [ld, k] of tables.get(c) || []) {
-          const g = groupOfRaw(dim, rw, ld);
-          if (g === null) continue;
+          const g = ld === null ? null : groupOfRaw(dim, rw, ld); // null: the missing group
           m.set(g, (m.get(g) || 0) + k);
         }
         fs.tests += sized;
@@ -4816,6 +4843,13 @@ function () {
         const col = { name: columns[c], missing_count: total,
           missing_pct: roundHalfUp(overall, 4), flagged, groups };
         if (dim.out.groups.length > CELL_CAP) col.groups_not_listed = dim.out.groups.length - CELL_CAP;
+        const absent = dim.out.missing_count;
+        if (absent) { // the rows without a group: shown, never flagged (SPEC 17.5)
+          const mg = m.get(null) || 0;
+          const [lo, hi] = wilson(mg, absent);
+          col.missing_group = { count: absent, missing: mg, missing_pct: roundHalfUp(mg / absent, 4),
+            ci_low: roundHalfUp(lo, 4), ci_high: roundHalfUp(hi, 4) };
+        }
         entry.columns.push(col);
       }
       out.push(entry);

@@ -461,6 +461,10 @@ class ArrowSummaryBuilder(SummaryBuilder):
         }
         self.missing_by = {d: _ArrayPairTable() for d in self.missing_by}  # type: ignore[misc]
         self.cell_tables = {}
+        # SPEC 17.2: per group column, the rows where it is missing as read (its missing
+        # group): label code + 1 -> rows, and column + 1 -> rows whose column is missing.
+        self.absent_label: dict[int, Counter] = {}
+        self.absent_missing: dict[int, Counter] = {}
         # Per column, for a column no longer counted: how its missing cells are found
         # (see _uncounted_mask).
         self.default_rule = label_fn in (DEFAULT_RULE.label_of, DEFAULT_RULE.typed_label)
@@ -569,13 +573,28 @@ class ArrowSummaryBuilder(SummaryBuilder):
             for d, table in self.label_tables.items():
                 if table is not None:
                     table.add(code_arrays[d], lc, len(self.state[d].labels), kl)
+            # SPEC 17.2: the label's codes on the rows where D is missing as read (code 0)
+            for d in self.label_tables:
+                gone = code_arrays[d] == 0
+                if gone.any():
+                    self._count_absent(self.absent_label, d, lc[gone])
         if self.missing_by and masks:
             order = sorted(masks)
             hits = [np.flatnonzero(masks[c]) for c in order]
             rows = np.concatenate(hits)
             cols = np.repeat(np.array(order, dtype=np.int64) + 1, [len(h) for h in hits])
             for d, table in self.missing_by.items():
-                table.add(code_arrays[d][rows], cols, len(self.state[d].labels), self.n_header)
+                codes = code_arrays[d][rows]
+                table.add(codes, cols, len(self.state[d].labels), self.n_header)
+                self._count_absent(self.absent_missing, d, cols[codes == 0])
+
+    @staticmethod
+    def _count_absent(into: dict[int, Counter], d: int, keys: np.ndarray) -> None:
+        """Add the non-zero keys (shifted codes or columns + 1) of rows where group
+        column d is missing as read."""
+        got, n = np.unique(keys[keys > 0], return_counts=True)
+        if len(got):
+            into.setdefault(d, Counter()).update(dict(zip(got.tolist(), n.tolist())))
 
     def _held_array(self, h: Any, arrays: Sequence[Any], n: int) -> pa.Array:
         """A held-out column's labels for this batch (SPEC 16), as an Arrow array."""
@@ -825,6 +844,8 @@ class ArrowSummaryBuilder(SummaryBuilder):
                     a, b, n = table.arrays()
                 keys = zip(_pick(names[d], a), _pick(ll, b))
                 label_pairs[d] = dict(zip(keys, n.tolist()))
+                for y, c in sorted(self.absent_label.get(d, {}).items()):
+                    label_pairs[d][(None, ll[y - 1])] = c
             for (i, j), table in self.pair_tables.items():
                 if j >= self.n_header or not isinstance(table, _CubeTable):
                     continue
@@ -839,7 +860,10 @@ class ArrowSummaryBuilder(SummaryBuilder):
                 if col != d:
                     at_col = c == col
                     by[col] = dict(zip(_pick(names[d], a[at_col]), n[at_col].tolist()))
-            missing_by[d] = by
+            for col, c in sorted(self.absent_missing.get(d, {}).items()):
+                if col - 1 != d:
+                    by.setdefault(col - 1, {})[None] = c
+            missing_by[d] = {k: by[k] for k in sorted(by)}
         summary.label_pairs = label_pairs
         summary.label_cells = label_cells
         summary.missing_all = list(self.missing_all)

@@ -11,7 +11,7 @@ import io
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .numerics import fmt, pct
+from .numerics import fmt, missing_group_label, pct
 from .safetext import csv_cell, md_escape
 
 #: Groups of one dimension a Markdown table lists (the JSON and CSV list all).
@@ -227,7 +227,17 @@ def profile_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
             continue
         for c in e["columns"]:
             flagged = set(c["flagged"])
-            for g in c["groups"]:
+            absent = c.get("missing_group")
+            rows = [(g, g["label"] in flagged, None) for g in c["groups"]]
+            if absent:  # SPEC 17.5: the rows whose dimension is missing, never flagged
+                rows.append(
+                    (
+                        {"label": missing_group_label(e["dimension"]), **absent},
+                        False,
+                        "missing group",
+                    )
+                )
+            for g, is_flagged, note in rows:
                 yield {
                     "section": "missing_by_group",
                     "dimension": e["dimension"],
@@ -240,7 +250,8 @@ def profile_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
                     "missing_pct": g["missing_pct"],
                     "ci_low": g["ci_low"],
                     "ci_high": g["ci_high"],
-                    "flagged": g["label"] in flagged,
+                    "flagged": is_flagged,
+                    "note": note,
                 }
     yield from finding_rows(result)
 
@@ -317,6 +328,20 @@ def _label_rate_rows(block: dict) -> Iterable[dict[str, Any]]:
                 "highest": g["label"] == d["highest"],
                 "lowest": g["label"] == d["lowest"],
                 **spread,
+            }
+        absent = d.get("missing_group")
+        if absent:  # SPEC 17.4: the rows whose dimension is missing, never compared
+            yield {
+                "section": "label_rate",
+                "dimension": d["name"],
+                "column": block["label"],
+                "label": missing_group_label(d["name"]),
+                "count": absent["count"],
+                **_rate_fields(absent),
+                "highest": False,
+                "lowest": False,
+                **spread,
+                "note": "missing group",
             }
     inter = block.get("intersection")
     if inter:
@@ -671,6 +696,13 @@ def _md_label_rates(block: dict, out: list[str]) -> None:
         hidden = len(d["groups"]) - MD_MAX_GROUPS
         if hidden > 0:
             rows.append([name, f"... {hidden} more groups", "", "", "", "", ""])
+        absent = d.get("missing_group")
+        if absent:  # SPEC 17.4: shown after the groups, never highest or lowest
+            marks = ", ".join(["not compared"] + (["small group"] if absent["small_group"] else []))
+            label = md_escape(missing_group_label(d["name"]))
+            rows.append(
+                [name, label, absent["n"], *_md_rate(absent), absent["label_missing"], marks]
+            )
     if inter:
         a, b = inter["dims"]
         name = f"{md_escape(a)} x {md_escape(b)}"
@@ -787,6 +819,7 @@ def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
     flagged group, else the few whose groups are farthest apart), one table."""
     from .render import (
         FLAGGED_NAMED,
+        absent_text,
         columns_word,
         missing_columns_shown,
         missing_extremes,
@@ -812,18 +845,19 @@ def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
         picked, rule = missing_columns_shown(e)
         notes.append(
             f"- {name}: {len(columns)} {columns_word(len(columns))} with missing cells, {rule}"
+            + md_escape(absent_text(e))
         )
 
         def group(g: dict | None) -> str:
             return "-" if g is None else f"{md_escape(g['label'])} {_p(g['missing_pct'])}"
 
         for c in picked:
-            low, high = missing_extremes(c)
+            low, high = missing_extremes(c, e["dimension"])
             named = {g["label"]: g for g in c["groups"]}
             flagged = ", ".join(group(named.get(lab)) for lab in c["flagged"][:FLAGGED_NAMED])
             if len(c["flagged"]) > FLAGGED_NAMED:
                 flagged += f", +{len(c['flagged']) - FLAGGED_NAMED} more"
-            tie = missing_tie(c)
+            tie = missing_tie(c, e["dimension"])
             lows, highs = (
                 (group(low), group(high))
                 if tie is None

@@ -178,12 +178,13 @@ def label_rates(
             out_dims.append({"name": dim["name"], "not_counted": True})
             continue
         mapper = mappers[d]
-        n_of: dict[str, int] = {}
-        pos_of: dict[str, int] = {}
+        n_of: dict[str | None, int] = {}
+        pos_of: dict[str | None, int] = {}
         for (x, lab), c in table.items():
-            g = mapper(x)
+            # None: the missing group (D missing as read, after 1.1, or an implausible age)
+            g = None if x is None else mapper(x)
             o = outcome(lab)
-            if g is None or o == 0:
+            if o == 0:
                 continue
             n_of[g] = n_of.get(g, 0) + c
             if o == 2:
@@ -202,6 +203,12 @@ def label_rates(
         }
         if len(items) > CELL_CAP:  # a 30,000-zip dimension: the first 1,000 (SPEC 17.4)
             entry["groups_not_listed"] = len(items) - CELL_CAP
+        if dim["missing_count"]:  # the rows without a group: shown, never compared
+            k = dim["missing_count"]
+            entry["missing_group"] = {
+                "count": k,
+                **_rate_entry(n_of.get(None, 0), pos_of.get(None, 0), k, min_size),
+            }
         out_dims.append(entry)
         _gap_findings(
             fs,
@@ -399,11 +406,10 @@ def missing_by_group(
             col = summary.columns[k]
             m_all = summary.missing_all[k]
             overall = m_all / n_rows
-            m_of: dict[str, int] = {}
+            m_of: dict[str | None, int] = {}
             for x, c in by_col.get(k, {}).items():
-                g = mapper(x)
-                if g is not None:
-                    m_of[g] = m_of.get(g, 0) + c
+                g = None if x is None else mapper(x)  # None: the missing group
+                m_of[g] = m_of.get(g, 0) + c
             groups = []
             flagged = []
             fs.tests += sized
@@ -453,6 +459,17 @@ def missing_by_group(
             }
             if len(dim["groups"]) > CELL_CAP:
                 entry["groups_not_listed"] = len(dim["groups"]) - CELL_CAP
+            absent = dim["missing_count"]
+            if absent:  # the rows without a group: shown, never flagged (SPEC 17.5)
+                m = m_of.get(None, 0)
+                lo, hi = _wilson(m, absent)
+                entry["missing_group"] = {
+                    "count": absent,
+                    "missing": m,
+                    "missing_pct": round_half_up(m / absent, 4),
+                    "ci_low": lo,
+                    "ci_high": hi,
+                }
             columns.append(entry)
         out.append({"dimension": dim["name"], "columns": columns})
         if more:

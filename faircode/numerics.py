@@ -73,6 +73,12 @@ def rows_text(n: int) -> str:
     return f"{n} row" if n == 1 else f"{n} rows"
 
 
+def missing_group_label(dim: str) -> str:
+    """The row of the rows whose dimension `dim` is missing (SPEC 17.4, 17.5) in a
+    report: `(missing sex)`."""
+    return f"(missing {dim})"
+
+
 def pct(x: float) -> str:
     """`P(x)`: a fraction as a percentage with two decimals, the digits of its 4-dp
     rounding (SPEC 13): `t = floor(x * 10000 + 0.5)`, shown as `t / 100`.

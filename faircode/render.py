@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from .detect import NOT_DEMOGRAPHIC
 from .evidence import COMPARE_FINDING_KINDS, DIFFERENCE_KINDS
-from .numerics import fmt, pct, rows_text
+from .numerics import fmt, missing_group_label, pct, rows_text
 from .safetext import SYMBOLS, bounded, clip, shown
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
@@ -527,21 +527,33 @@ def positive_from_text(block: dict) -> str:
     return "the larger of its two values"
 
 
-def missing_spread(column: dict) -> float:
+def missing_groups(column: dict, dim: str | None = None) -> list[dict]:
+    """A missing_by_group column's groups with rows, then (given the dimension's name)
+    its missing group as a group labelled `(missing DIM)`, which takes part in the
+    lowest, the highest and the tie of a report (SPEC 17.5)."""
+    groups = [g for g in column["groups"] if g["count"]]
+    absent = column.get("missing_group")
+    if absent and dim is not None:
+        groups.append({"label": missing_group_label(dim), **absent})
+    return groups
+
+
+def missing_spread(column: dict, dim: str | None = None) -> float:
     """How far apart a column's groups are beyond noise: the highest lower Wilson bound
     of a group's missing share minus the lowest upper bound (negative when every
     interval overlaps). Ranks columns when no group is flagged."""
-    groups = [g for g in column["groups"] if g["count"]]
+    groups = missing_groups(column, dim)
     if len(groups) < 2:
         return float("-inf")
     return max(g["ci_low"] for g in groups) - min(g["ci_high"] for g in groups)
 
 
-def missing_extremes(column: dict) -> tuple[dict | None, dict | None]:
+def missing_extremes(column: dict, dim: str | None = None) -> tuple[dict | None, dict | None]:
     """The groups least and most often missing a column, by their intervals as the
     flag rule does (SPEC 17.5): the lowest upper bound and the highest lower bound
-    (first on ties), so a group of 3 rows with 2 missing does not set the bar."""
-    groups = [g for g in column["groups"] if g["count"]]
+    (first on ties), so a group of 3 rows with 2 missing does not set the bar. With
+    `dim`, the missing group takes part (last, so a group wins a tie)."""
+    groups = missing_groups(column, dim)
     if not groups:
         return None, None
     low = min(groups, key=lambda g: g["ci_high"])
@@ -549,11 +561,12 @@ def missing_extremes(column: dict) -> tuple[dict | None, dict | None]:
     return low, high
 
 
-def missing_tie(column: dict) -> str | None:
+def missing_tie(column: dict, dim: str | None = None) -> str | None:
     """What a report shows instead of a lowest and a highest group when they cannot
     differ (issue 27): `all groups equal` when every group with rows has the same share
-    (compared exactly, as counts), `only 'X'` when one group has rows; else None."""
-    groups = [g for g in column["groups"] if g["count"]]
+    (compared exactly, as counts), `only 'X'` when one group has rows; else None. With
+    `dim`, the missing group counts as a group."""
+    groups = missing_groups(column, dim)
     if len(groups) == 1:
         return f"only '{clip(groups[0]['label'], 24)}'"
     first = groups[0] if groups else None
@@ -575,7 +588,9 @@ def missing_columns_shown(entry: dict) -> tuple[list[dict], str]:
         if len(flagged) > MISSING_COLUMNS_SHOWN:
             rule += f", the first {MISSING_COLUMNS_SHOWN} shown"
         return flagged[:MISSING_COLUMNS_SHOWN], rule
-    ranked = sorted(columns, key=missing_spread, reverse=True)[:MISSING_SPREAD_SHOWN]
+    dim = entry["dimension"]
+    ranked = sorted(columns, key=lambda c: missing_spread(c, dim), reverse=True)
+    ranked = ranked[:MISSING_SPREAD_SHOWN]
     order = {id(c): i for i, c in enumerate(columns)}
     shown_cols = sorted(ranked, key=lambda c: order[id(c)])
     if len(columns) <= MISSING_SPREAD_SHOWN:
@@ -656,6 +671,10 @@ def label_rate_lines(block: dict) -> list[str]:
             )
             for g in d["groups"][:MAX_GROUPS_SHOWN]
         ]
+        absent = d.get("missing_group")
+        if absent:  # shown after the groups, never highest or lowest (SPEC 17.4)
+            marks = ["not compared"] + (["small group"] if absent["small_group"] else [])
+            rows.append((missing_group_label(d["name"]), absent, f"  [{', '.join(marks)}]"))
         _rate_table(rows, with_missing, out)
         hidden = len(d["groups"]) - MAX_GROUPS_SHOWN
         if hidden > 0:
@@ -717,15 +736,19 @@ def missing_by_group_lines(entries: list[dict]) -> list[str]:
             continue
         picked, rule = missing_columns_shown(e)
         cols = columns_word(len(columns))
-        out.append(f"  {e['dimension']}: {len(columns)} {cols} with missing cells, {rule}")
+        dim = e["dimension"]
+        out.append(f"  {dim}: {len(columns)} {cols} with missing cells, {rule}" + absent_text(e))
         cw = min(max([6, *(len(shown(c["name"])) for c in picked)]), 24)
-        lw = min(max([5, *(len(shown(g["label"])) for c in picked for g in c["groups"])]), 18)
+        lw = min(
+            max([5, *(len(shown(g["label"])) for c in picked for g in missing_groups(c, dim))]),
+            18,
+        )
         out.append(
             f"    {'column'.ljust(cw)} {'overall'.rjust(7)}  {'lowest group'.ljust(lw + 7)}"
             f"  highest group"
         )
         for c in picked:
-            low, high = missing_extremes(c)
+            low, high = missing_extremes(c, dim)
             named = {g["label"]: g for g in c["groups"]}
             flagged = ", ".join(
                 f"'{clip(lab, 24)}' {_pct(named[lab]['missing_pct'])}"
@@ -734,7 +757,7 @@ def missing_by_group_lines(entries: list[dict]) -> list[str]:
             )
             if len(c["flagged"]) > FLAGGED_NAMED:
                 flagged += f", +{len(c['flagged']) - FLAGGED_NAMED} more"
-            tie = missing_tie(c)
+            tie = missing_tie(c, dim)
             extremes = (
                 f"{_group_pct(low, lw)}  {_group_pct(high, lw)}"
                 if tie is None
@@ -749,6 +772,15 @@ def missing_by_group_lines(entries: list[dict]) -> list[str]:
             more = f"{hidden} more {columns_word(hidden)}"
             out.append(f"    ... {more} with missing cells (--json lists all)")
     return out
+
+
+def absent_text(entry: dict) -> str:
+    """`; '(missing sex)': 12 rows` for a missing_by_group entry whose dimension is
+    missing in some rows (its missing group takes part in lowest and highest), else ''."""
+    absent = next((c["missing_group"] for c in entry["columns"] if c.get("missing_group")), None)
+    if absent is None:
+        return ""
+    return f"; '{missing_group_label(entry['dimension'])}': {rows_text(absent['count'])}"
 
 
 def _moved(a: float, b: float, delta: float) -> str:

@@ -507,15 +507,16 @@ def _missing_expr(table: _Table, i: int) -> Column:
     return key.isNull() | key.isin(*keys) if keys else key.isNull()
 
 
-def _label_pairs(table: _Table, dims: list[int]) -> dict[int, dict[tuple[str, str], int]]:
-    """SPEC 17.2: (label of D, label of L) -> rows with both present, for each D."""
+def _label_pairs(table: _Table, dims: list[int]) -> dict[int, dict[tuple[str | None, str], int]]:
+    """SPEC 17.2: (label of D, label of L) -> rows with L present, for each D (None:
+    D missing as read, its missing group)."""
     if not dims:
         return {}
     at = table.label_at
     items = [F.struct(F.lit(d).alias("d"), table.keys[d][0].alias("x")) for d in dims]
     rows = (
         table.frame.select(F.explode(F.array(*items)).alias("e"), table.keys[at][0].alias("y"))
-        .where(F.col("e.x").isNotNull() & F.col("y").isNotNull())
+        .where(F.col("y").isNotNull())
         .groupBy("e.d", "e.x", "y")
         .agg(F.count(F.lit(1)).alias("n"))
         .collect()
@@ -525,14 +526,20 @@ def _label_pairs(table: _Table, dims: list[int]) -> dict[int, dict[tuple[str, st
 
 def _keyed(table: _Table, dims: list[int], rows: list, other: str, j: int) -> dict:
     """{d: {(label of x, label of `other`): n}} from rows of (d, x, other, n)."""
-    conv = {d: _converter(table, d, {r["x"] for r in rows if r["d"] == d}) for d in dims}
+    conv = {d: _converter(table, d, _present(r["x"] for r in rows if r["d"] == d)) for d in dims}
     conv_j = _converter(table, j, {r[other] for r in rows}) if j is not None else None
     out: dict[int, dict] = {d: {} for d in dims}
     for r in rows:
-        key = (conv[r["d"]](r["x"]), conv_j(r[other]))
+        x = r["x"]
+        key = (None if x is None else conv[r["d"]](x), conv_j(r[other]))
         t = out[r["d"]]
         t[key] = t.get(key, 0) + r["n"]
     return out
+
+
+def _present(keys) -> set:
+    """The Spark keys that are not null (a null key is a cell missing as read)."""
+    return {k for k in keys if k is not None}
 
 
 def _label_cells(table: _Table, i: int, j: int) -> dict[tuple[str, str, str], int]:
@@ -559,9 +566,9 @@ def _label_cells(table: _Table, i: int, j: int) -> dict[tuple[str, str, str], in
 
 def _missing_by(
     table: _Table, dims: list[int], missing_all: list[int]
-) -> dict[int, dict[int, dict[str, int]]]:
-    """SPEC 17.2: per D, column C -> label of D -> rows of it whose C is missing after
-    1.1 (non-zero entries only)."""
+) -> dict[int, dict[int, dict[str | None, int]]]:
+    """SPEC 17.2: per D, column C -> label of D (None: D missing as read) -> rows of it
+    whose C is missing after 1.1 (non-zero entries only)."""
     # Only columns with a missing cell can have one in a group (most have none).
     read = [c for c in table.read if missing_all[c]]
     if not dims or not read:
@@ -571,16 +578,15 @@ def _missing_by(
     items = [F.struct(F.lit(d).alias("d"), table.keys[d][0].alias("x")) for d in dims]
     grouped = (
         table.frame.select(F.explode(F.array(*items)).alias("e"), *flags)
-        .where(F.col("e.x").isNotNull())
         .groupBy(F.col("e.d").alias("d"), F.col("e.x").alias("x"))
         .agg(*[F.sum(f"m{c}").alias(f"m{c}") for c in read])
     )
     rows = grouped.collect()
-    conv = {d: _converter(table, d, {r["x"] for r in rows if r["d"] == d}) for d in dims}
-    out: dict[int, dict[int, dict[str, int]]] = {d: {} for d in dims}
+    conv = {d: _converter(table, d, _present(r["x"] for r in rows if r["d"] == d)) for d in dims}
+    out: dict[int, dict[int, dict[str | None, int]]] = {d: {} for d in dims}
     for r in rows:
         d = r["d"]
-        lab = conv[d](r["x"])
+        lab = None if r["x"] is None else conv[d](r["x"])  # None: D's missing group
         for c in read:
             n = r[f"m{c}"]
             if n and c != d:

@@ -322,6 +322,14 @@ def _bitsets(rows: bytes, codes: set[int]) -> dict[int, int]:
     return out
 
 
+def _with_missing(masks: dict[int, int], rows: bytes | list[int]):
+    """masks' (code, bitset) items, then code 0's (the rows where the column is missing
+    as read) when the batch has any: a group column's missing group (SPEC 17.2)."""
+    yield from masks.items()
+    if 0 in rows:
+        yield from _bitsets(rows, {0}).items()  # type: ignore[arg-type]
+
+
 class _PairTable:
     """Counts of (code_a, code_b) of non-missing labels, in a dict (pure Python: the
     reference reader imports no numpy). See SummaryBuilder._count_pairs."""
@@ -675,17 +683,18 @@ class SummaryBuilder:
         masks = self._masks
         ml = masks.get(self.label_at)
         ml_items = list(ml.items()) if ml is not None else None
+        # Code 0 (D missing as read) is kept too, as code -1: the missing group of 17.4.
         for d, table in self.label_tables.items():
             md = masks.get(d)
             if md is not None and ml_items is not None:  # popcounts, as in _count_pairs
-                for x, bx in md.items():
+                for x, bx in _with_missing(md, code_arrays[d][0]):
                     for z, bz in ml_items:
                         c = (bx & bz).bit_count()
                         if c:
                             table[(x - 1, z - 1)] = table.get((x - 1, z - 1), 0) + c
                 continue
             for (x, y), c in Counter(zip(code_arrays[d][0], lab)).items():
-                if x and y:
+                if y:
                     table[(x - 1, y - 1)] = table.get((x - 1, y - 1), 0) + c
         for (i, j), table in self.cell_tables.items():
             ma, mb = masks.get(i), masks.get(j)
@@ -752,15 +761,18 @@ class SummaryBuilder:
                 if masks is not None:  # few codes: popcounts of bitsets (see _count_pairs)
                     if bits is None:
                         bits = _bitsets(flags, {1})[1]
-                    got = ((x, (m & bits).bit_count()) for x, m in masks.items())
+                    got = (
+                        (x, (m & bits).bit_count())
+                        for x, m in _with_missing(masks, code_arrays[d][0])
+                    )
                 else:
                     if rows is None:
                         rows = [r for r, f in enumerate(flags) if f]
                     codes_d = code_arrays[d][0]
                     got = Counter(codes_d[r] for r in rows).items()
                 table = by_col.get(k)
-                for x, c in got:
-                    if x and c:
+                for x, c in got:  # x = 0: D missing as read, kept as code -1 (17.5)
+                    if c:
                         if table is None:
                             table = by_col[k] = {}
                         table[x - 1] = table.get(x - 1, 0) + c
@@ -933,10 +945,12 @@ class SummaryBuilder:
     def _finish_tables(self, summary: Summary) -> None:
         """The SPEC 17.2 tables with labels for codes."""
         names = {i: list(codes) for i, codes in self.codes.items()}
+        # code -1 (a group column missing as read) is the label None (SPEC 17.2)
+        named = {d: [*names[d], None] for d in self.groups}
         if self.label_at is not None and summary.counts[self.label_at] is not None:
             lab = names[self.label_at]
             summary.label_pairs = {
-                d: {(names[d][x], lab[y]): c for (x, y), c in t.items()}
+                d: {(named[d][x], lab[y]): c for (x, y), c in t.items()}
                 for d, t in self.label_tables.items()
             }
             summary.label_cells = {
@@ -970,6 +984,6 @@ class SummaryBuilder:
         if self.missing_all:
             summary.missing_all = list(self.missing_all)
             summary.missing_by = {
-                d: {k: {names[d][x]: c for x, c in t.items()} for k, t in by_col.items()}
+                d: {k: {named[d][x]: c for x, c in t.items()} for k, t in by_col.items()}
                 for d, by_col in self.missing_by.items()
             }

@@ -472,19 +472,31 @@
   const MISSING_SPREAD_SHOWN = 3;
   const MISSING_SHIFT_COLUMNS = 5;
 
-  function missingSpread(c) {
+  /** The label of a dimension's missing group, as faircode/numerics.py
+   * missing_group_label (SPEC 17.4, 17.5). */
+  function missingGroupLabel(dim) { return `(missing ${dim})`; }
+
+  /** A column's groups with rows, then its missing group (labelled '(missing DIM)'),
+   * which takes part in lowest, highest and the tie, as faircode/render.py
+   * missing_groups. */
+  function missingGroups(c, dim) {
     const gs = c.groups.filter((g) => g.count);
+    if (c.missing_group && dim !== undefined) gs.push(Object.assign({ label: missingGroupLabel(dim) }, c.missing_group));
+    return gs;
+  }
+
+  function missingSpread(c, dim) {
+    const gs = missingGroups(c, dim);
     if (gs.length < 2) return -Infinity;
     return Math.max(...gs.map((g) => g.ci_low)) - Math.min(...gs.map((g) => g.ci_high));
   }
 
   /** Lowest and highest group by their intervals (the lowest upper bound, the highest
    * lower bound; first on ties), as faircode/render.py missing_extremes. */
-  function missingExtremes(c) {
+  function missingExtremes(c, dim) {
     let low = null;
     let high = null;
-    for (const g of c.groups) {
-      if (!g.count) continue;
+    for (const g of missingGroups(c, dim)) {
       if (low === null || g.ci_high < low.ci_high) low = g;
       if (high === null || g.ci_low > high.ci_low) high = g;
     }
@@ -500,7 +512,7 @@
       return [flagged.slice(0, MISSING_COLUMNS_SHOWN), rule];
     }
     // stable sort by spread, descending, then back to column order
-    const ranked = cols.map((c, i) => [missingSpread(c), i]).sort((x, y) => (y[0] - x[0]) || (x[1] - y[1]))
+    const ranked = cols.map((c, i) => [missingSpread(c, entry.dimension), i]).sort((x, y) => (y[0] - x[0]) || (x[1] - y[1]))
       .slice(0, MISSING_SPREAD_SHOWN).map((x) => x[1]).sort((x, y) => x - y);
     const picked = ranked.map((i) => cols[i]);
     if (cols.length <= MISSING_SPREAD_SHOWN) return [picked, 'no group flagged'];
@@ -539,6 +551,7 @@
     const marks = [];
     if (high) marks.push(h('span', { className: 'mark mark-high', title: 'the highest rate among the compared groups' }, 'highest'));
     if (low) marks.push(h('span', { className: 'mark mark-low', title: 'the lowest rate among the compared groups' }, 'lowest'));
+    if (dataset && dataset.missingGroup) marks.push(h('span', { className: 'mark mark-missing', title: 'rows whose group is missing: shown, never compared' }, 'not compared'));
     if (r.small_group) marks.push(h('span', { className: 'mark mark-small', title: 'fewer labelled rows than the minimum group size' }, 'small group'));
     row.appendChild(h('div', { className: 'bar-label' }, labelNodes));
     row.appendChild(track);
@@ -550,12 +563,13 @@
     return row;
   }
 
-  function rateCard(title, facts, rows, total, dataset) {
+  function rateCard(title, facts, rows, total, dataset, tail) {
     const card = h('article', { className: 'card rates', dataset });
     card.appendChild(h('header', { className: 'card-head' }, h('h3', null, title)));
     card.appendChild(h('p', { className: 'facts' }, facts));
     const list = h('div', { className: 'bars', attrs: { role: 'list' } });
     for (const r of rows.slice(0, GROUPS_SHOWN)) list.appendChild(r);
+    if (tail) list.appendChild(tail); // the missing group, after the groups (SPEC 17.4)
     card.appendChild(list);
     if (total > GROUPS_SHOWN) card.appendChild(h('p', { className: 'muted' }, `${num(total - GROUPS_SHOWN)} more (the JSON export has them all)`));
     return card;
@@ -584,9 +598,11 @@
       }
       const rows = d.groups.map((g) => rateRow([data(g.label)], g, g.label === d.highest, g.label === d.lowest,
         { dim: d.name, label: g.label }));
+      const tail = d.missing_group ? rateRow([data(missingGroupLabel(d.name))], d.missing_group, false, false,
+        { dim: d.name, missingGroup: 'true', count: d.missing_group.count }) : null;
       sec.appendChild(rateCard(data(d.name), spreadText(d, data(d.highest === null ? '' : d.highest), data(d.lowest === null ? '' : d.lowest)),
         rows, d.groups.length, { dim: d.name, maxDifference: d.max_difference === null ? '' : d.max_difference,
-          minRatio: d.min_ratio === null ? '' : d.min_ratio }));
+          minRatio: d.min_ratio === null ? '' : d.min_ratio }, tail));
     }
     const it = block.intersection;
     if (it) {
@@ -668,16 +684,16 @@
   /** What shows instead of a lowest and a highest group when they cannot differ, as
    * faircode/render.py missing_tie: every group with rows at one share (compared as
    * counts), or one group with rows. */
-  function missingTie(c) {
-    const gs = c.groups.filter((g) => g.count);
+  function missingTie(c, dim) {
+    const gs = missingGroups(c, dim);
     if (gs.length === 1) return `only '${gs[0].label}'`;
     if (gs.length && gs.every((g) => g.missing * gs[0].count === gs[0].missing * g.count)) return 'all groups equal';
     return null;
   }
 
   function missingRow(dimName, c) {
-    const [low, high] = missingExtremes(c);
-    const tie = missingTie(c);
+    const [low, high] = missingExtremes(c, dimName);
+    const tie = missingTie(c, dimName);
     const named = new Map(c.groups.map((g) => [g.label, g]));
     const flagged = [];
     for (const lab of c.flagged) {
@@ -722,7 +738,9 @@
         continue;
       }
       const [picked, rule] = missingColumnsShown(e);
-      card.appendChild(h('p', { className: 'facts' }, `${e.columns.length} columns with missing cells, ${rule}`));
+      const absent = e.columns.find((c) => c.missing_group);
+      card.appendChild(h('p', { className: 'facts' }, `${e.columns.length} columns with missing cells, ${rule}`,
+        absent ? ['; ', data(missingGroupLabel(e.dimension)), `: ${num(absent.missing_group.count)} rows`] : ''));
       card.appendChild(missingTable(e.dimension, picked));
       if (picked.length < e.columns.length) {
         const more = h('details', { className: 'more-columns' }, h('summary', null, `all ${e.columns.length} columns with missing cells`));

@@ -97,6 +97,18 @@ def is_missing(series: pd.Series) -> pd.Series:
     return series.isin(MISSING)
 
 
+def absent_key(df, dim: str) -> pd.Series:
+    """dim's labels with its missing cells as NaN: grouped with dropna=False, the NaN
+    group is SPEC 17.4's missing group."""
+    return df[dim].where(~is_missing(df[dim]))
+
+
+def nan_row(table: pd.DataFrame) -> pd.Series | None:
+    """The NaN group's row of a groupby(dropna=False) table, or None."""
+    rows = table[table.index.isna()]
+    return None if rows.empty else rows.iloc[0]
+
+
 def group_order(counts: dict) -> list:
     """SPEC 3: by count descending, then label by code point (Python's str order)."""
     return sorted(counts, key=lambda k: (-counts[k], k))
@@ -126,7 +138,26 @@ def expected_dimension_rates(
                 "small_group": n < mgs,
             }
         )
-    return {"name": dim} | compared_summary(groups, mgs, gap=gap) | {"groups": groups}
+    out = {"name": dim} | compared_summary(groups, mgs, gap=gap) | {"groups": groups}
+    # the missing group (17.4): the NaN group of a groupby with dropna=False
+    y = df[label]
+    table = (
+        pd.DataFrame({"size": 1, "n": ~is_missing(y), "pos": y == positive}, index=df.index)
+        .groupby(absent_key(df, dim), dropna=False)
+        .sum()
+    )
+    row = nan_row(table)
+    if row is not None:
+        k, n, pos = int(row["size"]), int(row["n"]), int(row["pos"])
+        out["missing_group"] = {
+            "count": k,
+            "n": n,
+            "positive": pos,
+            **rate_fields(pos, n),
+            "label_missing": k - n,
+            "small_group": n < mgs,
+        }
+    return out
 
 
 def compared_summary(groups: list[dict], mgs: int, key=lambda g: g["label"], gap=0.1) -> dict:
@@ -311,15 +342,26 @@ def expected_missing(df, dim: str, ignore=(), mgs=MIN_GROUP_SIZE, gap=0.1):
                     f"{dim}: '{c}' is missing for {pct(m / cnt)}% of '{g}' "
                     f"vs {pct(overall)}% overall"
                 )
-        columns.append(
-            {
-                "name": c,
-                "missing_count": total,
-                "missing_pct": r4(overall),
-                "flagged": flagged,
-                "groups": groups,
+        entry = {
+            "name": c,
+            "missing_count": total,
+            "missing_pct": r4(overall),
+            "flagged": flagged,
+            "groups": groups,
+        }
+        # the missing group (17.5): the NaN group of a groupby with dropna=False
+        row = nan_row(miss.groupby(absent_key(df, dim), dropna=False).agg(["sum", "size"]))
+        if row is not None:
+            m, k = int(row["sum"]), int(row["size"])
+            lo, hi = wilson_raw(m, k)
+            entry["missing_group"] = {
+                "count": k,
+                "missing": m,
+                "missing_pct": r4(m / k),
+                "ci_low": r4(lo),
+                "ci_high": r4(hi),
             }
-        )
+        columns.append(entry)
     return {"dimension": dim, "columns": columns}, flags
 
 
@@ -649,7 +691,7 @@ def adult_result():
     return faircode.profile(ADULT, opts=ADULT_OPTS)
 
 
-@pytest.mark.parametrize("dim", ["sex", "race", "marital-status"])
+@pytest.mark.parametrize("dim", ["sex", "race", "marital-status", "native-country"])
 def test_adult_base_rates(adult_df, adult_result, dim):
     lr = adult_result["label_rates"]
     assert (lr["positive"], lr["positive_from"]) == (">50K", "option")
@@ -1035,3 +1077,95 @@ def test_a_wide_geography_lists_its_first_1000_groups_in_both_engines():
     finally:
         engine.close()
     assert js["result"] == json.loads(json.dumps(py))
+
+
+# ---------------------------------------------------------------------------------------
+# (e) the missing group (issue 27 item 4): rows whose dimension is missing are one row
+# ---------------------------------------------------------------------------------------
+
+
+def test_adult_native_country_missing_group_adds_up(adult_df, adult_result):
+    """native-country's 583 '?' rows are its missing group: their rate is shown (never
+    highest or lowest) and the groups with it add up to the overall rate's counts."""
+    d = label_dim(adult_result, "native-country")
+    absent = d["missing_group"]
+    assert absent["count"] == int(is_missing(adult_df["native-country"]).sum()) == 583
+    assert d["highest"] != "(missing native-country)" and d["lowest"] is not None
+    lr = adult_result["label_rates"]
+    assert sum(g["n"] for g in d["groups"]) + absent["n"] == lr["n"]
+    assert sum(g["positive"] for g in d["groups"]) + absent["positive"] == lr["positive_count"]
+    text = adult_result.report("text")
+    row = next(x for x in text.splitlines() if x.startswith("    (missing native-country) "))
+    assert f"{pct(absent['positive'] / absent['n'])}%" in row and "not compared" in row
+
+
+@pytest.mark.parametrize("engine", ["auto", "reference"])
+def test_diabetic_missing_race_explains_the_overall(diabetic_df, engine):
+    """diabetic_data.csv's 2,273 rows with race '?': with the missing group, a column's
+    missing cells are the sum over the groups (the overall share no longer unexplained);
+    the rows without race miss weight and payer_code less often than any race, so the
+    reports name '(missing race)' as the lowest group."""
+    result = faircode.profile(DIABETIC, engine=engine)
+    race = missing_dim(result, "race")
+    absent = int(is_missing(diabetic_df["race"]).sum())
+    assert absent == 2273
+    for c in race["columns"]:
+        assert c["missing_group"]["count"] == absent
+        got = sum(g["missing"] for g in c["groups"]) + c["missing_group"]["missing"]
+        assert got == c["missing_count"], c["name"]
+        assert sum(g["count"] for g in c["groups"]) + absent == result["n_rows"]
+        assert c["name"] not in c["flagged"] and "(missing race)" not in c["flagged"]
+    text = result.report("text")
+    head = next(x for x in text.splitlines() if x.startswith("  race: 6 columns with missing"))
+    assert head.endswith("; '(missing race)': 2273 rows")
+    weight = next(x for x in text.splitlines() if x.startswith("    weight "))
+    mg = next(c for c in race["columns"] if c["name"] == "weight")["missing_group"]
+    assert f"{pct(mg['missing_pct'])}% (missing race)" in weight
+    md = result.report("markdown")
+    assert f"| race | weight | 96.9% | (missing race) {pct(mg['missing_pct'])}% |" in md
+
+
+def test_hand_made_missing_groups_against_pandas():
+    """A small table: sex missing as read ('', NA), made missing by `na` (X); age
+    missing (?) or implausible (200, -1, SPEC 2); every number of both missing groups
+    against pandas groupby(dropna=False)."""
+    text = (
+        "sex,age,y,c\n"
+        "M,25,1,a\nM,40,0,\nF,33,1,a\n,25,1,\n,200,0,\nNA,?,1,\nX,40,0,a\n"
+        "F,-1,1,\nF,51,0,a\nM,?,,a\n"
+    )
+    opts = {"label": "y", "na": [["sex", "X"]], "min_group_size": 1}
+    result = faircode.profile(io.BytesIO(text.encode()), None, opts, name="t.csv")
+    df = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    sex = df["sex"].where(~is_missing(df["sex"]) & (df["sex"] != "X"))
+    num = pd.to_numeric(df["age"].where(~is_missing(df["age"])), errors="coerce")
+    age = num.where((num >= 0) & (num <= 120))
+    y, c_missing = df["y"], is_missing(df["c"])
+    for name, key in (("sex", sex), ("age", age)):
+        frame = pd.DataFrame(
+            {"size": 1, "n": ~is_missing(y), "pos": y == "1", "c": c_missing, "y": is_missing(y)}
+        )
+        row = nan_row(frame.groupby(key, dropna=False).sum())
+        k, n, pos = int(row["size"]), int(row["n"]), int(row["pos"])
+        rates = label_dim(result, name)["missing_group"]
+        assert rates == {
+            "count": k,
+            "n": n,
+            "positive": pos,
+            **rate_fields(pos, n),
+            "label_missing": k - n,
+            "small_group": False,
+        }
+        by_col = {c["name"]: c for c in missing_dim(result, name)["columns"]}
+        for col in ("c", "y"):
+            m = int(row[col])
+            lo, hi = wilson_raw(m, k)
+            assert by_col[col]["missing_group"] == {
+                "count": k,
+                "missing": m,
+                "missing_pct": r4(m / k),
+                "ci_low": r4(lo),
+                "ci_high": r4(hi),
+            }
+    assert label_dim(result, "sex")["missing_group"]["count"] == 4  # '', '', NA, X
+    assert label_dim(result, "age")["missing_group"]["count"] == 4  # 200, ?, -1, ?

@@ -184,9 +184,12 @@ def test_terminal_missing_by_group_stays_short_on_a_wide_file(diabetic):
     assert len(lines) <= 1 + 4 * (2 + MISSING_COLUMNS_SHOWN + 1)
     race = next(e for e in diabetic["missing_by_group"] if e["dimension"] == "race")
     assert not any(c["flagged"] for c in race["columns"])
+    # race's '?' rows are its missing group, named with their count (issue 27 item 4)
+    absent = race["columns"][0]["missing_group"]["count"]
     assert (
         f"  race: {len(race['columns'])} columns with missing cells, no group flagged; "
-        f"the {MISSING_SPREAD_SHOWN} with the widest spread between groups"
+        f"the {MISSING_SPREAD_SHOWN} with the widest spread between groups; "
+        f"'(missing race)': {absent} rows"
     ) in lines
     picked, _ = missing_columns_shown(race)
     assert len(picked) == MISSING_SPREAD_SHOWN
@@ -594,3 +597,30 @@ def test_difference_intervals_read_in_points_and_once():
     lines = [x for x in render_compare(c, "a.csv", "b.csv").splitlines() if "share moved" in x]
     assert lines and all(line.endswith("pts)  (n=2,000)") for line in lines), lines
     assert not any("%--" in line for line in lines)
+
+
+def test_missing_group_row_in_every_format():
+    """Issue 27 item 4: the rows whose dimension is missing are a '(missing sex)' row of
+    label rates (never highest or lowest) and of missing data by group (in the lowest,
+    the highest and the tie), in the terminal report, Markdown and CSV."""
+    data = b"sex,y,c\nM,1,a\nM,0,\nF,1,a\nF,0,a\n,1,\n,1,\nNA,0,\n"
+    r = faircode.profile(io.BytesIO(data), None, {"label": "y", "min_group_size": 1}, name="t.csv")
+    text = render(r, "t.csv")
+    row = next(x for x in text.splitlines() if x.startswith("    (missing sex) "))
+    assert "66.7%" in row and "not compared" in row  # 2 of 3 positive
+    # c is missing in 1 of 2 M, 0 of 2 F and 3 of 3 rows without sex: the highest group
+    col = next(x for x in text.splitlines() if x.startswith("    c "))
+    assert "0.0% F" in col and "100.0% (missing sex)" in col and "flagged: 'M'" not in col
+    assert "'(missing sex)': 3 rows" in text
+    md = render_profile_markdown(r, name="t.csv")
+    assert "| sex | (missing sex) | 3 | 66.7% |" in md
+    assert "| sex | c | 57.1% | F 0.0% | (missing sex) 100.0% |" in md
+    rows = list(csv.DictReader(io.StringIO(r.report("csv"))))
+    rate = [x for x in rows if x["section"] == "label_rate" and x["note"] == "missing group"]
+    assert [(x["label"], x["count"], x["n"], x["positive_count"]) for x in rate] == [
+        ("(missing sex)", "3", "3", "2")
+    ]
+    assert (rate[0]["highest"], rate[0]["lowest"]) == ("false", "false")
+    miss = [x for x in rows if x["section"] == "missing_by_group" and x["note"] == "missing group"]
+    got = {x["column"]: (x["label"], x["count"], x["missing_count"], x["flagged"]) for x in miss}
+    assert got == {"c": ("(missing sex)", "3", "3", "false")}  # y has no missing cell

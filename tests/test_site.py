@@ -1197,6 +1197,8 @@ def test_cli_html_report_shows_label_rates_and_missing_by_group(browser, tmp_pat
         for i in range(200):
             cell = "" if k == 0 else "v"
             rows.append(f"{json.dumps(race)},{'MF'[i % 2]},{(i + k) % 3 == 0},{cell}")
+    for i in range(30):  # rows without a race: the '(missing race)' row (SPEC 17.4, 17.5)
+        rows.append(f",{'MF'[i % 2]},{i % 2 == 0},{'' if i % 3 else 'v'}")
     path = tmp_path / "labels.csv"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     out = tmp_path / "labels.html"
@@ -1215,15 +1217,20 @@ def test_cli_html_report_shows_label_rates_and_missing_by_group(browser, tmp_pat
     assert got == [
         [
             d["name"],
-            g["label"],
+            g.get("label"),
             g["n"],
             g["rate"],
-            g["label"] == d["highest"],
-            g["label"] == d["lowest"],
+            g.get("label") == d["highest"],
+            g.get("label") == d["lowest"],
         ]
         for d in want["label_rates"]["dimensions"]
-        for g in d["groups"]
+        for g in d["groups"] + ([d["missing_group"]] if d.get("missing_group") else [])
     ]
+    race = next(d for d in want["label_rates"]["dimensions"] if d["name"] == "race")
+    assert race["missing_group"]["count"] == 30
+    assert pg.page.locator("#report .rate-row[data-missing-group] .bar-label").inner_text() == (
+        "(missing race)"
+    )
     cols = pg.page.eval_on_selector_all(
         "#report section.missing-by-group article > .heat-wrap tr[data-column]",
         "els => els.map((e) => [e.dataset.dim, e.dataset.column, Number(e.dataset.flagged)])",
@@ -1238,6 +1245,7 @@ def test_cli_html_report_shows_label_rates_and_missing_by_group(browser, tmp_pat
     assert [col, 1] in [[c[1], c[2]] for c in cols if c[0] == "race"]
     text = pg.page.locator("#report section.missing-by-group").inner_text()
     assert col in text and label in text
+    assert "(missing race): 30 rows" in text
     assert pg.page.evaluate("window.__pwned") is None
     assert pg.page.locator("#report img, #report b").count() == 0
     pg.page.screenshot(path=shots / "cli-html-label-missing.png", full_page=True)
