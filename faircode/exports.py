@@ -510,7 +510,7 @@ def _p(x: float) -> str:
 
 
 def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
-    from .render import FOUND_BY, GRADE_MEANING
+    from .render import FOUND_BY, GRADE_MEANING, size_line
 
     score, grade = result["overall_score"], result["grade"]
     ci = result.get("overall_ci")
@@ -527,8 +527,7 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
         out += [f"_{GRADE_MEANING[grade]}_", ""]
     out += [
         f"- file: {md_escape(name or 'data')}",
-        f"- {result['n_rows']} rows, {result['n_cols']} columns, "
-        f"{len(result['dimensions'])} dimensions profiled",
+        f"- {md_escape(size_line(result))}",
     ]
     dims = result["dimensions"]
     if dims:

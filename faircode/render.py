@@ -102,6 +102,27 @@ def _bar(share: float) -> str:
     return (SYMBOLS["block"] * full + partial).ljust(BAR_WIDTH)
 
 
+#: Names a report lists in "the grade rests on ..." before "and N more".
+RESTS_ON_SHOWN = 8
+
+
+def size_line(result: dict) -> str:
+    """`344 rows, 7 columns, 1 dimension profiled; the grade rests on sex` (issue 27: a
+    report says which columns its grade rests on, those with a dimension score)."""
+    k = len(result["dimensions"])
+    line = (
+        f"{result['n_rows']} rows, {result['n_cols']} columns, "
+        f"{k} {'dimension' if k == 1 else 'dimensions'} profiled"
+    )
+    scored = [shown(d["name"]) for d in result["dimensions"] if d["dimension_score"] is not None]
+    if result["overall_score"] is None or not scored:
+        return line
+    names = ", ".join(scored[:RESTS_ON_SHOWN])
+    if len(scored) > RESTS_ON_SHOWN:
+        names += f" and {len(scored) - RESTS_ON_SHOWN} more"
+    return f"{line}; the grade rests on {names}"
+
+
 def render(result: dict, source: str) -> str:
     out: list[str] = []
     score, grade = result["overall_score"], result["grade"]
@@ -118,10 +139,7 @@ def render(result: dict, source: str) -> str:
         band = f" [{ci[0]}-{ci[1]}]" if ci else ""
         out.append(f"Score {score}/100{band}  grade {grade}: {GRADE_MEANING[grade]}")
         out.append(f"faircode profile: {source}")
-    out.append(
-        f"{result['n_rows']} rows, {result['n_cols']} columns, "
-        f"{len(result['dimensions'])} dimensions profiled"
-    )
+    out.append(size_line(result))
     out.extend(lead_lines(result))
     for dim in result["dimensions"]:
         out.append("")

@@ -238,6 +238,7 @@
   }
 
   const GROUPS_SHOWN = 40; // groups drawn at once per dimension
+  const RESTS_ON_SHOWN = 8; // names in "the grade rests on" (render.py RESTS_ON_SHOWN)
   const GROUPS_LISTED = 1000; // groups drawn at most, when the rest is opened
 
   function referenceTable(dim) {
@@ -382,6 +383,16 @@
     return sec;
   }
 
+  /** "The grade rests on sex, race": the dimensions with a score (render.py size_line). */
+  function restsOn(result) {
+    const scored = result.dimensions.filter((d) => d.dimension_score !== null);
+    if (result.overall_score === null || !scored.length) return null;
+    const parts = ['The grade rests on '];
+    scored.slice(0, RESTS_ON_SHOWN).forEach((d, i) => parts.push(i ? ', ' : '', data(d.name)));
+    if (scored.length > RESTS_ON_SHOWN) parts.push(` and ${scored.length - RESTS_ON_SHOWN} more`);
+    return h('p', { className: 'rests-on' }, ...parts, '.');
+  }
+
   function renderProfile(result, ctx) {
     ctx = ctx || {};
     const view = h('div', { className: 'view profile-view', dataset: { view: 'profile', nRows: result.n_rows,
@@ -390,7 +401,8 @@
     const head = h('section', { className: 'summary-head' }, scoreRing(result.overall_score, result.grade),
       h('div', { className: 'headline' },
         h('h2', null, ctx.name ? data(ctx.name) : 'Profile'),
-        h('p', { className: 'facts' }, `${num(result.n_rows)} rows · ${num(result.n_cols)} columns · ${result.dimensions.length} dimensions scored · ${result.unscored.length} not scored`),
+        h('p', { className: 'facts' }, `${num(result.n_rows)} rows · ${num(result.n_cols)} columns · ${result.dimensions.length} ${result.dimensions.length === 1 ? 'dimension' : 'dimensions'} profiled · ${result.unscored.length} not scored`),
+        restsOn(result),
         result.grade ? h('p', { className: 'grade-meaning' }, `Grade ${result.grade}: ${GRADE_MEANING[result.grade]}` +
           (result.overall_ci ? ` (score ${result.overall_score}, interval ${result.overall_ci[0]}-${result.overall_ci[1]})` : ''))
           : h('p', null, result.dimensions.length ? 'No score: no dimension has enough rows to score.' : 'No score: no demographic column was scored.')));

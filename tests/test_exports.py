@@ -447,3 +447,28 @@ def test_the_reference_table_is_in_the_terminal_and_markdown_alike(capsys):
             shown += 1
     assert shown == 7  # sex: 2 groups, age: 5 bands
     assert "| Female | 50.5% | 19.3% | -31.2 pts |" in md
+
+
+def test_reports_say_which_columns_the_grade_rests_on():
+    """Issue 27: a table of penguins graded on one `sex` column says so; only dimensions
+    with a score are named, at most 8, and "1 dimension" is singular."""
+    from faircode.exports import render_profile_markdown
+    from faircode.render import render, size_line
+
+    rows = ["species,island,body_mass_g,sex"]
+    rows += [f"{sp},Dream,{4000 + i},{'MALE' if i % 2 else 'FEMALE'}"
+             for i, sp in enumerate(["Adelie", "Gentoo", "Chinstrap"] * 40)]  # fmt: skip
+    result = faircode.profile(io.BytesIO(("\n".join(rows) + "\n").encode()))
+    want = "120 rows, 4 columns, 1 dimension profiled; the grade rests on sex"
+    assert size_line(result) == want
+    assert want in render(result, "penguins.csv")
+    assert want in render_profile_markdown(result, name="penguins.csv")
+    # ten scored dimensions: eight names, then the count of the rest
+    many = copy.deepcopy(result)
+    many["dimensions"] = [dict(result["dimensions"][0], name=f"d{i}") for i in range(10)]
+    many["dimensions"][3]["dimension_score"] = None  # not scored: not named
+    assert size_line(many).endswith(
+        "10 dimensions profiled; the grade rests on d0, d1, d2, d4, d5, d6, d7, d8 and 1 more"
+    )
+    # no score, no clause
+    assert "rests on" not in size_line(dict(result, overall_score=None))
