@@ -45,8 +45,8 @@ def test_compare_hand_worked_psi_tvd_and_flags():
     assert r["flags"] == [
         "overall score dropped 9 points (100 -> 91)",
         "race: significant representation drift (PSI 6.31)",
-        "race: 'B' disappeared (50.0% -> 0.0%)",
-        "race: 'C' appeared (0.0% -> 25.0%)",
+        "race: 'B' disappeared (50.00% -> 0.00%)",
+        "race: 'C' appeared (0.00% -> 25.00%)",
     ]
     assert r["dimensions"][1]["dimension_score_delta"] == 81 - 100
     # v3: neither side is scored, so no score delta and no score flag; drift is the same
@@ -153,7 +153,7 @@ def test_reference_block_deviation_and_flags():
         {"label": "C", "expected": 0.2, "actual": 0.0, "delta": -0.2},
         {"label": "b", "expected": 0.3, "actual": 0.3, "delta": 0.0},
     ]
-    assert "race: 'C' is under-represented vs reference (0.0% vs 20.0%)" in r["flags"]
+    assert "race: 'C' is under-represented vs reference (0.00% vs 20.00%)" in r["flags"]
     # the reference never changes the score (v2: 10 rows are too few for a v3 score)
     with_ref = prof("race\n" + "A\n" * 7 + "B\n" * 3, reference=table, score_rule="v2")
     plain = prof("race\n" + "A\n" * 7 + "B\n" * 3, score_rule="v2")
@@ -190,7 +190,7 @@ def test_compas_against_us_2024_flags_women():
     female = next(g for g in sex["reference"]["groups"] if g["label"] == "Female")
     # Census July 2024: 171,773,106 females of 340,110,988 = 0.505050; COMPAS: 1395 / 7214
     assert female["expected"] == 0.5051 and female["actual"] == 0.1934
-    assert "sex: 'Female' is under-represented vs reference (19.3% vs 50.5%)" in r["flags"]
+    assert "sex: 'Female' is under-represented vs reference (19.34% vs 50.51%)" in r["flags"]
     ref_bytes = (ROOT / "faircode" / "data" / "reference-us-2024.csv").read_bytes()
     assert r["provenance"]["reference_hash"] == "sha256:" + hashlib.sha256(ref_bytes).hexdigest()
 
@@ -280,7 +280,7 @@ def test_a_share_that_moves_is_a_finding_with_its_interval():
     f = shifts["F"]
     assert f["verdict"] == "confirmed" and f["n"] == 1200 and f["threshold"] == 0.05
     assert f["text"] == (
-        "sex: 'F' share moved 50.0% -> 66.7% (600 -> 600 rows, change 11.1 to 22.1 pts)"
+        "sex: 'F' share moved 50.00% -> 66.67% (600 -> 600 rows, change 11.11 to 22.08 pts)"
     )
     lo, hi = confint_proportions_2indep(400, 600, 300, 600, method="newcomb")
     assert (f["ci_low"], f["ci_high"]) == (round(lo, 4), round(hi, 4))

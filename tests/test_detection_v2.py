@@ -49,7 +49,7 @@ def test_diabetic_small_group_flags_say_their_count(diabetic):
     # the under-representation of 3 rows among 101,766 is the finding; two of those three
     # rows have no race either (66.7% vs 2.2%), which version 2 flagged from 3 rows and
     # version 3 does not rest a finding on (SPEC 17.5: below min_group_size)
-    assert flags == ["gender: 'Unknown/Invalid' is under-represented (0.0%, 3 rows)"]
+    assert flags == ["gender: 'Unknown/Invalid' is under-represented (0.00%, 3 rows)"]
     race = next(
         c
         for e in diabetic["missing_by_group"]

@@ -961,7 +961,7 @@ def test_profile_and_compare_on_a_non_utf8_stdout(d: Path, which: str) -> None:
     f = d / "labels.csv"
     f.write_text(LABELS, encoding="utf-8")
     text = ascii_ok(run([*PY, "profile", str(plain)], env=env))
-    assert "  M     ################          66.7%" in text  # ASCII bars, same widths
+    assert "  M     ################         66.67%" in text  # ASCII bars, same widths
     text = ascii_ok(run([*PY, "profile", str(f)], env=env))
     assert "M\\u00e9tis" in text and "\\u4e2d\\u6587" in text and "  F     ###" in text
     assert "\\u2588" in text  # a label holding a bar character is escaped, not a bar

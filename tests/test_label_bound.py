@@ -123,7 +123,7 @@ HOSTILE = {
     "by_label": {"k" * 201: 1, "short": 2},
     "findings": [{"text": f"'{'a' * 300}' x 'b' is absent", "groups": ["a" * 300]}],
     "flags": [
-        f"{'r' * 250}: '{'a' * 300}' is under-represented (1.0%)",
+        f"{'r' * 250}: '{'a' * 300}' is under-represented (1.00%)",
         f"'{'a' * 299 + 'b'}' x '{'😀' * 210}' is absent",
         "y" * 400,
     ],
@@ -186,7 +186,7 @@ def test_sentences_keep_their_words():
     got = bounded(HOSTILE)
     a, r = capped("a" * 300), capped("r" * 250)
     assert got["findings"][0] == {"text": f"'{a}' x 'b' is absent", "groups": [a]}
-    assert got["flags"][0] == f"{r}: '{a}' is under-represented (1.0%)"
+    assert got["flags"][0] == f"{r}: '{a}' is under-represented (1.00%)"
     assert got["flags"][2] == "y" * 400  # a long sentence without a long label: whole
     assert got["by_label"] == {capped("k" * 201): 1, "short": 2}
     assert got["provenance"] == HOSTILE["provenance"]

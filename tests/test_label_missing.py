@@ -56,9 +56,9 @@ def r4(x: float) -> float:
 
 
 def pct(x: float) -> str:
-    """P(x) of SPEC 6: fmt(x * 100, 1) by integer arithmetic (SPEC 13)."""
-    t = math.floor(x * 100 * 10 + 0.5)
-    return ("-" if t < 0 else "") + f"{abs(t) // 10}.{abs(t) % 10}"
+    """P(x) of SPEC 13: the 4-dp rounding's digits as a percentage with two decimals."""
+    t = math.floor(x * 10000 + 0.5)
+    return ("-" if t < 0 else "") + f"{abs(t) // 100}.{abs(t) % 100:02d}"
 
 
 def wilson_raw(c: int, n: int) -> tuple[float, float]:
@@ -705,7 +705,7 @@ def test_adult_base_rates(adult_df, adult_result, dim):
 
 
 def test_adult_sex_gap_flag(adult_result):
-    assert "sex: income=>50K rate 10.9% for 'Female' vs 30.6% for 'Male'" in adult_result["flags"]
+    assert "sex: income=>50K rate 10.95% for 'Female' vs 30.57% for 'Male'" in adult_result["flags"]
 
 
 def test_adult_positive_by_larger_of_two(adult_result):
@@ -873,11 +873,14 @@ def test_compare_missing_by_group(adult_pair, dim):
                 )
         groups = share_order(groups, "missing_delta")
         flags += by_evidence(col_flags, groups)
+        col_a = is_missing(da[col]).sum() / len(da)
+        col_b = is_missing(db[col]).sum() / len(db)
         columns.append(
             {
                 "name": col,
-                "missing_pct_a": r4(is_missing(da[col]).sum() / len(da)),
-                "missing_pct_b": r4(is_missing(db[col]).sum() / len(db)),
+                "missing_pct_a": r4(col_a),
+                "missing_pct_b": r4(col_b),
+                "missing_delta": r4(col_b - col_a),
                 "groups": groups,
             }
         )
@@ -1122,7 +1125,7 @@ def test_diabetic_missing_race_explains_the_overall(diabetic_df, engine):
     mg = next(c for c in race["columns"] if c["name"] == "weight")["missing_group"]
     assert f"{pct(mg['missing_pct'])}% (missing race)" in weight
     md = result.report("markdown")
-    assert f"| race | weight | 96.9% | (missing race) {pct(mg['missing_pct'])}% |" in md
+    assert f"| race | weight | 96.86% | (missing race) {pct(mg['missing_pct'])}% |" in md
 
 
 def test_hand_made_missing_groups_against_pandas():

@@ -114,9 +114,9 @@ def test_under_represented_uses_the_unrounded_share_and_min_share_option():
     assert dim(r, "race")["under_represented"] == []
     r = prof("race\n" + "\n".join(rows) + "\n", min_share=0.06)
     assert dim(r, "race")["under_represented"] == ["B"]
-    assert "race: 'B' is under-represented (5.0%, 5 rows)" in r["flags"]
+    assert "race: 'B' is under-represented (5.00%, 5 rows)" in r["flags"]
     r = prof("race\n" + "\n".join(rows) + "\n", min_share=0.06, min_group_size=5)
-    assert "race: 'B' is under-represented (5.0%)" in r["flags"]
+    assert "race: 'B' is under-represented (5.00%)" in r["flags"]
 
 
 def test_missing_flag_and_single_group_dimension():
@@ -129,7 +129,7 @@ def test_missing_flag_and_single_group_dimension():
         "race: label A looks like a code; the file does not say which group it stands for "
         "(name it with --recode race:A=NAME)"
     )
-    assert r["flags"] == ["race: 33.3% missing", coded]
+    assert r["flags"] == ["race: 33.33% missing", coded]
     assert prof("race\nA\nA\nNA\n", missing_flag=0.34, score_rule="v2")["flags"] == [coded]
     # v3: one group holding every row balances nothing (H = 0) and its gradient is 0, so
     # with enough rows for the size rule it scores 0 [0, 0], grade F
@@ -137,7 +137,7 @@ def test_missing_flag_and_single_group_dimension():
     d = dim(r, "race")
     assert (d["dimension_score"], d["score_ci"], d["score_note"]) == (0, [0, 0], None)
     assert (r["overall_score"], r["overall_ci"], r["grade"]) == (0, [0, 0], "F")
-    assert r["flags"] == ["race: 33.3% missing", coded]
+    assert r["flags"] == ["race: 33.33% missing", coded]
 
 
 def test_empty_named_dimension_scores_zero():
@@ -208,7 +208,7 @@ def test_numeric_age_bands_plausibility_and_skewness():
     # 12 plausible ages are too few to score (v3, SPEC 5): the note follows the
     # dimension's own lines
     assert r["flags"] == [
-        "age: 20.0% missing (2 implausible ages treated as missing)",
+        "age: 20.00% missing (2 implausible ages treated as missing)",
         "age: too few rows to score (fewer than 100 rows (12)); shares are shown",
         "no dimension has enough rows to score (age); the grade is not given",
     ]
@@ -277,7 +277,7 @@ def test_intersection_gaps_and_flags():
     ]
     assert r["flags"][-4:] == [
         "sex x race: 'M' x 'C' is absent (0 rows)",
-        "sex x race: 'M' x 'B' is near-empty (2 rows, 0.8%)",
+        "sex x race: 'M' x 'B' is near-empty (2 rows, 0.76%)",
         "sex x race: 'F' x 'B' is absent (0 rows)",
         # SPEC 1.7: A, B and C say nothing of who is who
         "race: labels A, C, B look like codes; the file does not say which group each "

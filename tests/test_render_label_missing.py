@@ -202,7 +202,7 @@ def test_terminal_missing_by_group_stays_short_on_a_wide_file(diabetic):
         f"no group flagged; the {MISSING_SPREAD_SHOWN} with the widest spread between groups"
     )
     gender = lines[lines.index(head) + 2]
-    assert gender.startswith("    race ") and "66.7% Unknown/Invalid" in gender
+    assert gender.startswith("    race ") and "66.67% Unknown/Invalid" in gender
     assert "flagged" not in gender
 
 
@@ -403,6 +403,7 @@ def compare_blocks() -> dict:
                         "name": "workclass",
                         "missing_pct_a": 0.0564,
                         "missing_pct_b": 0.059,
+                        "missing_delta": 0.0026,
                         "groups": [
                             {
                                 "label": "<b>F|x</b>",
@@ -445,9 +446,9 @@ def test_compare_renderers_show_the_shifts(compared):
     text = compared.report("text")
     lines = section(text, "Label rates, A -> B", "Findings and notes (")
     assert lines[0] == "Label rates, A -> B (income = '>50K'):"
-    assert any(x.startswith("    Male ") and "30.6% ->  40.6%  (+10.0 pts)" in x for x in lines)
+    assert any(x.startswith("    Male ") and "30.57% -> 40.57%  (+10.00 pts)" in x for x in lines)
     assert any(
-        x.startswith("    workclass ") and "most moved '<b>F|x</b>' 7.8% -> 20.0%" in x
+        x.startswith("    workclass ") and "most moved '<b>F|x</b>' 7.78% -> 20.00%" in x
         for x in lines
     )
     md = compared.report("markdown")
@@ -489,7 +490,7 @@ def test_compare_adult_train_vs_test(adult):
     race = next(d for d in rates["dimensions"] if d["name"] == "race")
     g = race["groups"][0]
     row = next(x for x in lines if x.startswith(f"    {g['label']} "))
-    assert f"{P(g['rate_a'])} ->  {P(g['rate_b'])}" in row
+    assert f"{P(g['rate_a']).rjust(6)} -> {P(g['rate_b']).rjust(6)}" in row
     rows = read_csv(c.report("csv"))
     assert len([x for x in rows if x["section"] == "label_rate"]) == sum(
         len(d["groups"]) for d in rates["dimensions"]
@@ -572,10 +573,10 @@ def test_missing_extremes_that_cannot_differ_say_so():
     r = faircode.profile(io.BytesIO(equal), None, {"min_group_size": 1}, name="t.csv")
     text = render(r, "t.csv")
     row = next(line for line in text.splitlines() if line.startswith("    x "))
-    assert "all groups equal" in row and "50.0%" in row
+    assert "all groups equal" in row and "50.00%" in row
     assert " M " not in row and " F " not in row
     md = render_profile_markdown(r, name="t.csv")
-    assert "| sex | x | 50.0% | all groups equal 50.0% |  |  |" in md
+    assert "| sex | x | 50.00% | all groups equal 50.00% |  |  |" in md
     r = faircode.profile(io.BytesIO(b"sex,y\nM,1\nM,\n"), None, {"min_group_size": 1}, name="t.csv")
     row = next(line for line in render(r, "t.csv").splitlines() if line.startswith("    y "))
     assert "only 'M'" in row
@@ -587,7 +588,7 @@ def test_difference_intervals_read_in_points_and_once():
     a comparison's shift carries its interval in its text, so the suffix shows only n."""
     r = faircode.profile(COMPAS, None, {"label": "two_year_recid"})
     gap = next(f for f in r["findings"] if f["kind"] == "label_gap")
-    lo, hi = (fmt(x * 100, 1) for x in (gap["ci_low"], gap["ci_high"]))
+    lo, hi = (pct(x) for x in (gap["ci_low"], gap["ci_high"]))
     want = f"(95% CI {lo} to {hi} pts, n={gap['n']:,})"
     assert want in render(r, "c.csv")
     assert want in render_profile_markdown(r, name="c.csv")
@@ -607,14 +608,14 @@ def test_missing_group_row_in_every_format():
     r = faircode.profile(io.BytesIO(data), None, {"label": "y", "min_group_size": 1}, name="t.csv")
     text = render(r, "t.csv")
     row = next(x for x in text.splitlines() if x.startswith("    (missing sex) "))
-    assert "66.7%" in row and "not compared" in row  # 2 of 3 positive
+    assert "66.67%" in row and "not compared" in row  # 2 of 3 positive
     # c is missing in 1 of 2 M, 0 of 2 F and 3 of 3 rows without sex: the highest group
     col = next(x for x in text.splitlines() if x.startswith("    c "))
-    assert "0.0% F" in col and "100.0% (missing sex)" in col and "flagged: 'M'" not in col
+    assert "0.00% F" in col and "100.00% (missing sex)" in col and "flagged: 'M'" not in col
     assert "'(missing sex)': 3 rows" in text
     md = render_profile_markdown(r, name="t.csv")
-    assert "| sex | (missing sex) | 3 | 66.7% |" in md
-    assert "| sex | c | 57.1% | F 0.0% | (missing sex) 100.0% |" in md
+    assert "| sex | (missing sex) | 3 | 66.67% |" in md
+    assert "| sex | c | 57.14% | F 0.00% | (missing sex) 100.00% |" in md
     rows = list(csv.DictReader(io.StringIO(r.report("csv"))))
     rate = [x for x in rows if x["section"] == "label_rate" and x["note"] == "missing group"]
     assert [(x["label"], x["count"], x["n"], x["positive_count"]) for x in rate] == [
