@@ -1336,6 +1336,10 @@ def _allowed(result: dict) -> set[str]:
     for v in _numbers(result, set()):
         if -1 <= v <= 1:
             out |= {pct(v), pct(abs(v))}
+    # an unscored column's labels carry counts; reports show count / the column's rows
+    for u in result["unscored"]:
+        n = sum(g["count"] for g in u["groups"]) or 1
+        out |= {pct(g["count"] / n) for g in u["groups"]}
     return out
 
 
