@@ -92,6 +92,26 @@ PROFILE_CSV_COLUMNS = (
     "verdict",
     # SPEC 3 (issue 27): the ratio of all groups, beside the flag's imbalance_ratio
     "imbalance_ratio_all",
+    # issue 27 item 3, every block in every format: the reference's deviation (SPEC 9),
+    # the gaps' intervals (17.4, 21.3), outcome means (21) and proxy hints (16)
+    "deviation",
+    "gap_ci_low",
+    "gap_ci_high",
+    "ratio_ci_low",
+    "ratio_ci_high",
+    "mean",
+    "sd",
+    "non_numeric",
+    "df",
+    "method",
+    "statistic",
+    "dof",
+    "dof_within",
+    "cramers_v",
+    "eta_squared",
+    "p_adjusted",
+    "significant",
+    "small_expected",
 )
 
 _DIMENSION_FIELDS = (
@@ -165,6 +185,7 @@ def profile_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
                     "expected": g["expected"],
                     "delta": g["delta"],
                     "note": note,
+                    "deviation": ref["deviation"],
                 }
     for inter in result["intersections"]:
         a, b = inter["dims"]
@@ -217,6 +238,8 @@ def profile_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
         }
     if result.get("label_rates"):
         yield from _label_rate_rows(result["label_rates"])
+    for block in result.get("outcomes", []):  # SPEC 21
+        yield from _outcome_rows(block)
     for e in result.get("missing_by_group", []):
         if e.get("not_counted"):
             yield {
@@ -253,7 +276,188 @@ def profile_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
                     "flagged": is_flagged,
                     "note": note,
                 }
+    yield from evidence_rows(result)
     yield from finding_rows(result)
+    if "proxy_hints" in result:  # SPEC 16, after the findings as in the JSON
+        yield from _proxy_rows(result["proxy_hints"])
+
+
+def evidence_rows(result: dict) -> Iterable[dict[str, Any]]:
+    """SPEC 18's family as two `evidence` rows, `verdict` confirmed and possible, each
+    with its `count`, the family's tests in `n`, its alpha in `threshold` and the
+    correction in `note`."""
+    ev = result.get("evidence")
+    if not ev:
+        return
+    for verdict in ("confirmed", "possible"):
+        yield {
+            "section": "evidence",
+            "verdict": verdict,
+            "count": ev[verdict],
+            "n": ev["tests"],
+            "threshold": ev["alpha"],
+            "note": ev["correction"],
+        }
+
+
+def _gap_fields(gap: dict | None) -> dict[str, Any]:
+    """A label-rate or outcome gap's interval and verdict (SPEC 17.4, 21.3)."""
+    if not gap:
+        return {}
+    out = {"gap_ci_low": gap["ci_low"], "gap_ci_high": gap["ci_high"], "verdict": gap["verdict"]}
+    if "ratio_ci_low" in gap:
+        out |= {"ratio_ci_low": gap["ratio_ci_low"], "ratio_ci_high": gap["ratio_ci_high"]}
+    if "df" in gap:
+        out["df"] = gap["df"]
+    return out
+
+
+def _outcome_fields(r: dict) -> dict[str, Any]:
+    return {
+        "n": r["n"],
+        "mean": r["mean"],
+        "ci_low": r["ci_low"],
+        "ci_high": r["ci_high"],
+        "sd": r["sd"],
+        "missing_count": r["missing"],
+        "small_group": r["small_group"],
+    }
+
+
+def _outcome_rows(block: dict) -> Iterable[dict[str, Any]]:
+    """SPEC 21 as rows: `outcome` (one per column: its mean, interval, sd, threshold),
+    `outcome_group` (per dimension and group) and `outcome_cell` (per listed
+    intersection cell), each with its dimension's largest difference and Welch gap
+    repeated and `highest` / `lowest` true on the row that is it. Unrounded, as the
+    JSON."""
+    column = block["column"]
+    yield {
+        "section": "outcome",
+        "column": column,
+        "n": block["n"],
+        "missing_count": block["missing"],
+        "non_numeric": block["non_numeric"],
+        "mean": block["mean"],
+        "ci_low": block["ci_low"],
+        "ci_high": block["ci_high"],
+        "sd": block["sd"],
+        "threshold": block["threshold"],
+    }
+    for d in block["dimensions"]:
+        if d.get("not_counted"):
+            yield {"section": "outcome_group", "dimension": d["name"], "note": "not counted"}
+            continue
+        spread = {"max_difference": d["max_difference"], **_gap_fields(d["gap"])}
+        for g in d["groups"]:
+            yield {
+                "section": "outcome_group",
+                "dimension": d["name"],
+                "column": column,
+                "label": g["label"],
+                **_outcome_fields(g),
+                "highest": g["label"] == d["highest"],
+                "lowest": g["label"] == d["lowest"],
+                **spread,
+            }
+        if d.get("groups_not_listed"):
+            yield {
+                "section": "outcome_group",
+                "dimension": d["name"],
+                "column": column,
+                "count": d["groups_not_listed"],
+                "note": "groups not listed",
+            }
+    inter = block.get("intersection")
+    if inter:
+        a, b = inter["dims"]
+        spread = {"max_difference": inter["max_difference"], **_gap_fields(inter["gap"])}
+        for c in inter["cells"]:
+            pair = [c["a"], c["b"]]
+            yield {
+                "section": "outcome_cell",
+                "dimension": a,
+                "dimension_b": b,
+                "column": column,
+                "label": c["a"],
+                "label_b": c["b"],
+                **_outcome_fields(c),
+                "highest": pair == inter["highest"],
+                "lowest": pair == inter["lowest"],
+                **spread,
+            }
+        if inter.get("cells_not_listed"):
+            yield {
+                "section": "outcome_cell",
+                "dimension": a,
+                "dimension_b": b,
+                "column": column,
+                "count": inter["cells_not_listed"],
+                "note": "cells not listed",
+            }
+
+
+_PROXY_TEST_FIELDS = (
+    "method",
+    "statistic",
+    "dof",
+    "dof_within",
+    "cramers_v",
+    "eta_squared",
+    "p_adjusted",
+    "n",
+    "significant",
+    "small_expected",
+)
+
+
+def _proxy_rows(block: dict) -> Iterable[dict[str, Any]]:
+    """SPEC 16 as rows: `proxy_hints` (one: alpha in `threshold`, the correction and
+    any exact test in `note`), `proxy_held_out` (per held-out column), `proxy_hint` (per
+    pair of dimensions: `dimension` x `dimension_b`), `proxy_not_tested`,
+    `proxy_feature` (per scored dimension and other column: `dimension`, `column`) and
+    `proxy_feature_not_tested` (`note` = why), in the JSON's order."""
+    from .proxy import heading
+
+    yield {"section": "proxy_hints", "threshold": block["alpha"], "note": heading(block)}
+    for h in block.get("held_out", []):
+        yield {
+            "section": "proxy_held_out",
+            "dimension": h["name"],
+            "column": h["column"],
+            "label": h["key"],
+            "n": h["rows"],
+            "note": h["path"],
+        }
+
+    def test_fields(t: dict) -> dict[str, Any]:
+        out = {k: t.get(k) for k in _PROXY_TEST_FIELDS}
+        out["statistic"] = t["chi2"] if "chi2" in t else t.get("statistic")
+        out["p"] = t["p_value"]
+        return out
+
+    for h in block["hints"]:
+        yield {
+            "section": "proxy_hint",
+            "dimension": h["a"],
+            "dimension_b": h["b"],
+            **test_fields(h),
+        }
+    for nt in block["not_tested"]:
+        yield {
+            "section": "proxy_not_tested",
+            "dimension": nt["a"],
+            "dimension_b": nt["b"],
+            "note": nt["why"],
+        }
+    for r in block.get("features", []):
+        yield {"section": "proxy_feature", "dimension": r["a"], "column": r["b"], **test_fields(r)}
+    for nt in block.get("features_not_tested", []):
+        yield {
+            "section": "proxy_feature_not_tested",
+            "dimension": nt["a"],
+            "column": nt["b"],
+            "note": nt["why"],
+        }
 
 
 def finding_rows(result: dict) -> Iterable[dict[str, Any]]:
@@ -317,7 +521,11 @@ def _label_rate_rows(block: dict) -> Iterable[dict[str, Any]]:
         if d.get("not_counted"):
             yield {"section": "label_rate", "dimension": d["name"], "note": "not counted"}
             continue
-        spread = {"max_difference": d["max_difference"], "min_ratio": d["min_ratio"]}
+        spread = {
+            "max_difference": d["max_difference"],
+            "min_ratio": d["min_ratio"],
+            **_gap_fields(d.get("gap")),
+        }
         for g in d["groups"]:
             yield {
                 "section": "label_rate",
@@ -346,7 +554,11 @@ def _label_rate_rows(block: dict) -> Iterable[dict[str, Any]]:
     inter = block.get("intersection")
     if inter:
         a, b = inter["dims"]
-        spread = {"max_difference": inter["max_difference"], "min_ratio": inter["min_ratio"]}
+        spread = {
+            "max_difference": inter["max_difference"],
+            "min_ratio": inter["min_ratio"],
+            **_gap_fields(inter.get("gap")),
+        }
         for c in inter["cells"]:
             pair = [c["a"], c["b"]]
             yield {
@@ -616,8 +828,83 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
         _md_outcome(block, out)
     if "missing_by_group" in result:
         _md_missing_by_group(result["missing_by_group"], out)
+    if "proxy_hints" in result:  # SPEC 16
+        _md_proxy_hints(result["proxy_hints"], out)
     _md_findings(result, out)
     return "\n".join(out) + "\n"
+
+
+def _md_proxy_hints(block: dict, out: list[str]) -> None:
+    """SPEC 16 in Markdown, as the terminal shows it: the test and its correction, a
+    table of the first pairs of dimensions, the pairs not tested, and a table of the
+    first columns associated with a dimension."""
+    from .proxy import SHOWN, heading, p_text
+
+    out += ["", f"#### {md_escape(heading(block))}", ""]
+    for h in block.get("held_out", []):
+        key = f", joined by {md_escape(h['key'])}" if h.get("key") else ", aligned by row order"
+        out.append(f"- held-out column {md_escape(h['name'])}: {h['rows']} rows{key}")
+    hints = block["hints"]
+    if not hints:
+        out.append("No pair of dimensions tested.")
+    else:
+        rows: list[list[object]] = [
+            [
+                f"{md_escape(h['a'])} x {md_escape(h['b'])}",
+                fmt(h["cramers_v"], 4),
+                p_text(h["p_adjusted"]),
+                h["method"],
+                h["n"],
+                ", ".join(
+                    m
+                    for m, on in (
+                        ("associated", h["significant"]),
+                        ("small expected counts", h["small_expected"]),
+                    )
+                    if on
+                ),
+            ]
+            for h in hints[:SHOWN]
+        ]
+        if len(hints) > SHOWN:
+            rows.append([f"... {len(hints) - SHOWN} more pairs", "", "", "", "", ""])
+        out += md_table(["Pair", "Cramér's V", "p adjusted", "Test", "N", "Marks"], "lrrlrl", rows)
+    if block["not_tested"]:
+        out += [""]
+        out += [
+            f"- not tested: {md_escape(nt['a'])} x {md_escape(nt['b'])} ({md_escape(nt['why'])})"
+            for nt in block["not_tested"]
+        ]
+    features = block.get("features", [])
+    skipped = block.get("features_not_tested", [])
+    if not features and not skipped:
+        return
+    out += ["", "#### Columns associated with a dimension (strongest first: V, or eta for numbers)"]
+    if features:
+        rows = [
+            [
+                md_escape(r["a"]),
+                md_escape(r["b"]),
+                f"eta squared {fmt(r['eta_squared'], 4)}"
+                if r["method"] == "anova"
+                else f"V {fmt(r['cramers_v'], 4)}",
+                p_text(r["p_adjusted"]),
+                r["method"],
+                r["n"],
+                "associated" if r["significant"] else "",
+            ]
+            for r in features[:SHOWN]
+        ]
+        if len(features) > SHOWN:
+            rows.append(["", f"... {len(features) - SHOWN} more columns", "", "", "", "", ""])
+        out += [""]
+        out += md_table(
+            ["Dimension", "Column", "Association", "p adjusted", "Test", "N", "Marks"],
+            "llrrlrl",
+            rows,
+        )
+    if skipped:
+        out += ["", f"- not tested: {len(skipped)} dimension x column pairs (the JSON says why)"]
 
 
 def _md_rate(r: dict) -> list[object]:

@@ -31,6 +31,7 @@ __all__ = [
     "anova_test",
     "chi2_test",
     "compare_lines",
+    "heading",
     "hints_block",
     "p_text",
     "proxy_hints",
@@ -358,7 +359,7 @@ def not_counted_why(columns: list[str], overrides: Mapping[str, str], ia: int, i
 
 def report_lines(block: dict) -> list[str]:
     """The terminal report's proxy table (SPEC 16)."""
-    out = ["", _heading(block)]
+    out = ["", heading(block) + ":"]
     hints = block["hints"]
     if not hints:
         out.append("  no pair tested")
@@ -404,7 +405,9 @@ def feature_lines(block: dict) -> list[str]:
     return out
 
 
-def _heading(block: dict) -> str:
+def heading(block: dict) -> str:
+    """`Proxy hints (chi-squared test of independence, alpha 0.05, p adjusted by holm)`
+    without its colon: the terminal's and Markdown's heading of the block."""
     exact = ""
     if block["exact"]:
         exact = (
@@ -413,14 +416,14 @@ def _heading(block: dict) -> str:
         )
     return (
         f"Proxy hints (chi-squared test of independence, alpha {block['alpha']}, "
-        f"p adjusted by {block['correction']}{exact}):"
+        f"p adjusted by {block['correction']}{exact})"
     )
 
 
 def compare_lines(blocks: Mapping[str, dict]) -> list[str]:
     """Hints of A and B side by side: one line per pair tested on either side."""
     a, b = blocks["a"], blocks["b"]
-    out = ["", _heading(a).replace("Proxy hints", "Proxy hints, A | B")]
+    out = ["", heading(a).replace("Proxy hints", "Proxy hints, A | B") + ":"]
     by_a = {(h["a"], h["b"]): h for h in a["hints"]}
     by_b = {(h["a"], h["b"]): h for h in b["hints"]}
     keys = list(by_a) + [k for k in by_b if k not in by_a]

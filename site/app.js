@@ -639,6 +639,8 @@
       if (positive) opts.positive = positive;
     }
     if (!$('opt-missing_by_group').checked) opts.missing_by_group = false;
+    const outcome = $('outcome-col').value; // SPEC 21.1 (the CLI's --outcome; one here)
+    if (outcome) opts.outcome = [outcome];
     const delim = $('delimiter').value;
     if (delim) opts.delimiter = delim;
     return opts;
@@ -677,6 +679,8 @@
     // with the read's missing tokens and recodes (SPEC 1.1's one exception)
     const ro17 = state.readOpts;
     if ((opts.label || '') !== (ro17.label || '')) return 'the label column\'s rates are counted while reading';
+    // SPEC 21.2: an outcome's sums are counted while reading, like the label's tables
+    if (JSON.stringify(opts.outcome || []) !== JSON.stringify(ro17.outcome || [])) return 'the outcome column\'s sums are counted while reading';
     const mbg = (o) => o.missing_by_group !== false;
     if (mbg(opts) && !mbg(ro17)) return 'missing data by group is counted while reading';
     const same = (x, y) => JSON.stringify(x || []) === JSON.stringify(y || []);
@@ -771,7 +775,8 @@
    * the 1 GB benchmark 110-190 ms to build and 150-300 ms to lay out, for its 100 MB
    * slice 300 ms of layout in the missing-data table alone (8,900 flagged groups).
    * It is built in two halves, the sections up to "not scored" (the score, findings,
-   * dimensions, intersection), then label rates and missing data by group, and put in
+   * dimensions, intersection), then label rates, outcomes, missing data by group and
+   * proxy hints, and put in
    * place at most NODES_PER_FRAME elements
    * per frame (attachInFrames). The page ends with the same nodes in the same order as
    * one renderProfile() of the whole result (tests/test_site.py compares them).
@@ -785,12 +790,14 @@
     state.shownOpts = opts;
     const mount = $('results');
     mount.dataset.stale = 'false';
-    const ctx = { name: state.name };
+    // the browser engine computes no proxy hints (SPEC 16): the view says where they come from
+    const ctx = { name: state.name, proxyWhere: true };
     if (!(chars > DRAW_IN_FRAMES)) {
       mount.replaceChildren(V.renderProfile(result, ctx));
     } else {
       mount.setAttribute('aria-busy', 'true');
-      const view = V.renderProfile(Object.assign({}, result, { label_rates: null, missing_by_group: null }), ctx);
+      const view = V.renderProfile(Object.assign({}, result, { label_rates: null, outcomes: null, missing_by_group: null }),
+        { name: state.name });
       const first = Array.from(view.children);
       view.replaceChildren();
       await breathe();
@@ -800,7 +807,7 @@
       await breathe();
       if (token !== drawing) return false;
       const rest = V.renderProfile(Object.assign({}, result, { dimensions: [], intersections: [], unscored: [], findings: [], flags: [] }), ctx);
-      const second = Array.from(rest.children).filter((sec) => sec.matches('.label-rates, .missing-by-group'));
+      const second = Array.from(rest.children).filter((sec) => sec.matches('.label-rates, .outcome, .missing-by-group, .proxy-hints'));
       await breathe();
       if (token !== drawing) return false;
       if (!await attachInFrames(view, second, token, { left: NODES_PER_FRAME })) return false;
@@ -853,11 +860,11 @@
       const label = V.h('label', { attrs: { for: id } }, V.data(col));
       box.appendChild(V.h('div', { className: 'kind-row' }, label, sel));
     }
-    for (const id of ['cross-a', 'cross-b', 'label-col']) {
+    for (const id of ['cross-a', 'cross-b', 'label-col', 'outcome-col']) {
       const sel = $(id);
       const keep = sel.value;
       sel.replaceChildren();
-      const none = V.h('option', null, id === 'cross-a' ? 'default (first two dimensions)' : id === 'label-col' ? 'none' : '—');
+      const none = V.h('option', null, id === 'cross-a' ? 'default (first two dimensions)' : id === 'cross-b' ? '—' : 'none');
       none.value = '';
       sel.appendChild(none);
       for (const col of columns) {
@@ -1049,6 +1056,7 @@
     $('cross-b').value = '';
     $('label-col').value = '';
     $('label-positive').value = '';
+    $('outcome-col').value = '';
     readAndShow();
   }
 
@@ -1210,7 +1218,7 @@
     $('reread-here').addEventListener('click', readAndShow);
     // "Settings" in the result's tools opens the panel it jumps to
     $('to-settings').addEventListener('click', () => { $('settings').open = true; });
-    for (const id of ['cross-a', 'cross-b', 'opt-score_categoricals', 'label-col', 'label-positive', 'opt-missing_by_group']) {
+    for (const id of ['cross-a', 'cross-b', 'opt-score_categoricals', 'label-col', 'label-positive', 'opt-missing_by_group', 'outcome-col']) {
       $(id).addEventListener('change', reanalyze);
     }
     for (const el of document.querySelectorAll('[data-opt], #opt-age_bands, #opt-na, #opt-recode')) {

@@ -417,7 +417,81 @@
     if (result.label_rates) view.appendChild(labelRatesSection(result.label_rates));
     for (const block of result.outcomes || []) view.appendChild(outcomeSection(block));
     if (result.missing_by_group) view.appendChild(missingSection(result.missing_by_group));
+    if (result.proxy_hints) view.appendChild(proxySection(result.proxy_hints));
+    else if (ctx.proxyWhere) view.appendChild(proxyWhere());
     return view;
+  }
+
+  /** A reported p-value (faircode/proxy.py p_text): 4 decimals from 0.0001 up, else
+   * Python's `{p:.3g}` (1.7e-05: three significant digits, zeros dropped). */
+  function pText(p) {
+    if (p >= 0.0001) return fmt(p, 4);
+    if (p === 0) return '0';
+    const [mant, exp] = p.toExponential(2).split('e'); // three significant digits
+    const e = Number(exp);
+    if (e >= -4) { // %g writes 1.00e-04 (a p just under 0.0001, rounded up) as 0.0001
+      return ('0.' + '0'.repeat(-e - 1) + mant.replace('.', '')).replace(/0+$/, '');
+    }
+    const m = mant.replace(/\.?0+$/, '');
+    return `${m}e-${String(-e).padStart(2, '0')}`;
+  }
+
+  const PROXY_SHOWN = 20; // rows of each proxy table, as the terminal and Markdown
+
+  /** SPEC 16 (the Python engine's `--proxy-hints`): the pairs of dimensions and the
+   * columns associated with a dimension, strongest evidence first, as the terminal. */
+  function proxySection(block) {
+    const sec = h('section', { className: 'proxy-hints', attrs: { 'aria-label': 'Proxy hints' },
+      dataset: { alpha: block.alpha, correction: block.correction, hints: block.hints.length } },
+    h('h2', null, 'Proxy hints'));
+    const exact = block.exact ? `; exact: Fisher for 2x2, else ${num(block.permutations)} permutations, seed ${block.seed}` : '';
+    sec.appendChild(h('p', { className: 'muted' }, `Chi-squared tests of independence between the dimensions, alpha ${block.alpha}, ` +
+      `p adjusted by ${block.correction}${exact}. Associated: a column that can stand in for a dimension.`));
+    for (const ho of block.held_out || []) {
+      sec.appendChild(h('p', { className: 'facts held-out' }, 'held-out column ', data(ho.name), `: ${num(ho.rows)} rows`,
+        ho.key ? [', joined by ', data(ho.key)] : ', aligned by row order'));
+    }
+    const table = (head, rows, total, what) => {
+      const t = h('table', { className: 'missing-table proxy-table' }, h('thead', null, h('tr', null, ...head.map(th))));
+      const body = h('tbody');
+      for (const r of rows.slice(0, PROXY_SHOWN)) body.appendChild(r);
+      t.appendChild(body);
+      const wrap = h('div', { className: 'heat-wrap' }, t);
+      if (total > PROXY_SHOWN) wrap.appendChild(h('p', { className: 'muted' }, `${num(total - PROXY_SHOWN)} more ${what} (the JSON lists all)`));
+      return wrap;
+    };
+    const marks = (t) => [t.significant ? 'associated' : '', t.small_expected ? 'small expected counts' : ''].filter(Boolean).join(', ');
+    const hintRow = (t) => h('tr', { className: t.significant ? 'has-flagged' : '',
+      dataset: { a: t.a, b: t.b, cramersV: t.cramers_v, pAdjusted: t.p_adjusted, significant: t.significant ? 'true' : 'false' } },
+    h('th', { attrs: { scope: 'row' } }, data(t.a), ' × ', data(t.b)), h('td', { className: 'num' }, fmt(t.cramers_v, 4)),
+    h('td', { className: 'num' }, pText(t.p_adjusted)), h('td', null, t.method), h('td', { className: 'num' }, num(t.n)), h('td', null, marks(t)));
+    if (!block.hints.length) sec.appendChild(h('p', { className: 'muted' }, 'No pair of dimensions tested.'));
+    else sec.appendChild(table(['pair', 'Cramér’s V', 'p adjusted', 'test', 'n', ''], block.hints.map(hintRow), block.hints.length, 'pairs'));
+    for (const nt of block.not_tested) {
+      sec.appendChild(h('p', { className: 'muted not-tested', dataset: { a: nt.a, b: nt.b } }, 'not tested: ', data(nt.a), ' × ', data(nt.b), ' (', data(nt.why), ')'));
+    }
+    const features = block.features || [];
+    const skipped = block.features_not_tested || [];
+    if (features.length) {
+      sec.appendChild(h('h3', null, 'Columns associated with a dimension'));
+      const featureRow = (t) => h('tr', { className: t.significant ? 'has-flagged' : '',
+        dataset: { a: t.a, b: t.b, method: t.method, pAdjusted: t.p_adjusted, significant: t.significant ? 'true' : 'false' } },
+      h('th', { attrs: { scope: 'row' } }, data(t.a)), h('td', null, data(t.b)),
+      h('td', { className: 'num' }, t.method === 'anova' ? `eta squared ${fmt(t.eta_squared, 4)}` : `V ${fmt(t.cramers_v, 4)}`),
+      h('td', { className: 'num' }, pText(t.p_adjusted)), h('td', null, t.method), h('td', { className: 'num' }, num(t.n)),
+      h('td', null, t.significant ? 'associated' : ''));
+      sec.appendChild(table(['dimension', 'column', 'association', 'p adjusted', 'test', 'n', ''], features.map(featureRow), features.length, 'columns'));
+    }
+    if (skipped.length) sec.appendChild(h('p', { className: 'muted' }, `not tested: ${num(skipped.length)} dimension × column pairs (the JSON says why)`));
+    return sec;
+  }
+
+  /** The website's browser engine computes no proxy hints (SPEC 16): one line says where
+   * they come from rather than leave the block out unsaid. */
+  function proxyWhere() {
+    return h('section', { className: 'proxy-hints proxy-where', attrs: { 'aria-label': 'Proxy hints' } },
+      h('p', { className: 'muted' }, 'Proxy hints (columns that stand in for a dimension) are computed by the Python engine: ',
+        h('code', null, 'faircode profile FILE --proxy-hints'), '.'));
   }
 
   /** A diverging bar: the share delta, left (negative) or right (positive) of zero. */
@@ -836,7 +910,7 @@
     mount.replaceChildren(view);
   }
 
-  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, fmt, pct, pts, boot };
+  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, fmt, pct, pts, pText, boot };
   root.FaircodeViews = api;
   if (typeof document !== 'undefined' && document.getElementById && document.getElementById('faircode-result')) {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);

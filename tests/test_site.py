@@ -978,7 +978,8 @@ def test_big_file_in_workers_with_progress_and_cancel(site, big_file, shots):
     # one renderProfile() of the whole result
     assert page.evaluate(
         "() => { const s = faircodePage.state;"
-        " return FaircodeViews.renderProfile(s.result, { name: s.name }).outerHTML"
+        " const ctx = { name: s.name, proxyWhere: true };"
+        " return FaircodeViews.renderProfile(s.result, ctx).outerHTML"
         " === document.querySelector('#results .profile-view').outerHTML; }"
     )
     # the page records its timings: the result, the hash, its thread's longest task
@@ -1434,3 +1435,263 @@ def test_every_format_shows_one_number_per_fact(case, site, browser, tmp_path):
             assert shares[(d["name"], g["label"])] == g["share"]
     cells = " ".join(v for r in rows for v in r.values() if isinstance(v, str))
     assert _figures_outside(cells, allowed) == []
+
+
+# ---------------------------------------------------------------------------------------
+# Every block in every format (issue 27 item 3): the browser's formats. The blocks are
+# the result's own keys (tests/test_every_block.py walks them for the terminal, Markdown
+# and CSV); here the --html report, the notebook's frame and the website.
+
+VIEW_FACTS = """(root) => {
+  const v = document.querySelector(root);
+  const q = (s) => [...v.querySelectorAll(s)];
+  const num = (s) => (s === '' || s === undefined ? null : Number(s));
+  const ev = v.querySelector('section.findings p.evidence');
+  const facts = (c) => [c.dataset.dim || c.dataset.dims, c.querySelector('.facts').textContent];
+  const refOf = (c) => {
+    const r = c.querySelector('.reference');
+    const rows = [...r.querySelectorAll('tbody tr')].map((t) => [t.dataset.label,
+      num(t.dataset.expected), num(t.dataset.actual), num(t.dataset.delta), t.textContent]);
+    const head = r.querySelector('h4').textContent;
+    return [c.dataset.dim, { deviation: num(r.dataset.deviation), head, rows }];
+  };
+  const proxy = (s) => ({ where: s.classList.contains('proxy-where'), text: s.textContent,
+    hints: [...s.querySelectorAll('tr[data-cramers-v]')].map((t) => [t.dataset.a,
+      t.dataset.b, num(t.dataset.cramersV), num(t.dataset.pAdjusted), t.textContent]),
+    features: [...s.querySelectorAll('tr[data-method]')].map((t) => [t.dataset.a, t.dataset.b]),
+  });
+  return {
+    dims: q('article.dim').map((c) => c.dataset.dim),
+    reference: Object.fromEntries(q('article.dim').filter((c) => c.querySelector('.reference'))
+      .map(refOf)),
+    heat: q('section.intersections table.heat').map((t) => [t.dataset.a, t.dataset.b]),
+    unscored: q('.unscored-list li').map((l) => l.dataset.column),
+    dropped: q('.dropped-list li').map((l) => l.dataset.column),
+    label_rates: q('section.label-rates').map((s) => ({ label: s.dataset.label,
+      positive: s.dataset.positive, cards: [...s.querySelectorAll('article.rates')].map(facts) })),
+    outcomes: q('section.outcome').map((s) => ({ column: s.dataset.column,
+      cards: [...s.querySelectorAll('article.outcome-card')].map(facts) })),
+    missing: q('section.missing-by-group article.missing').map((c) => c.dataset.dim),
+    findings: q('section.findings li.flag').map((l) => [l.dataset.flag, l.dataset.verdict]),
+    evidence: ev ? [num(ev.dataset.tests), num(ev.dataset.confirmed), num(ev.dataset.possible)]
+      : null,
+    proxy: q('section.proxy-hints').map(proxy),
+  };
+}"""
+
+
+def view_markers(r: dict, website: bool) -> dict:
+    """Per block of ``r``, whether the views (site/views.js) drew it, from VIEW_FACTS.
+    The website's engine computes no proxy hints (SPEC 16): it says where they come
+    from instead."""
+    from test_every_block import p_text
+
+    def spread(text: str, d: dict) -> bool:
+        gap = d["gap"]
+        ci = f"[{pct(gap['ci_low'])}-{pct(gap['ci_high'])}]"
+        diff = f"difference {pct(d['max_difference'])} pts {ci}"
+        return diff in text and text.endswith(f"; {gap['verdict']}")
+
+    def cards(entries: list[dict], inter: dict | None) -> list[str]:
+        return [d["name"] for d in entries] + (["\0".join(inter["dims"])] if inter else [])
+
+    lr = r.get("label_rates")
+    # the website's findings are the result's without the proxy hints' notes
+    kept = [f for f in r["findings"] if not (website and f["kind"] == "proxy")]
+    notes = [(f["text"], f["verdict"] or "note") for f in kept]
+    hints = (r.get("proxy_hints") or {}).get("hints", [])
+    return {
+        "dimensions": lambda f: f["dims"] == [d["name"] for d in r["dimensions"]],
+        "intersections": lambda f: f["heat"] == [i["dims"] for i in r["intersections"]],
+        "unscored": lambda f: f["unscored"] == [u["name"] for u in r["unscored"]],
+        "dropped": lambda f: f["dropped"] == [d["name"] for d in r["dropped"]],
+        "label_rates": lambda f: (
+            len(f["label_rates"]) == 1
+            and (f["label_rates"][0]["label"], f["label_rates"][0]["positive"])
+            == (lr["label"], lr["positive"])
+            and [c[0] for c in f["label_rates"][0]["cards"]]
+            == cards(lr["dimensions"], lr["intersection"])
+            and all(
+                spread(text, d)
+                for (_, text), d in zip(
+                    f["label_rates"][0]["cards"], [*lr["dimensions"], lr["intersection"]]
+                )
+            )
+        ),
+        "outcomes": lambda f: (
+            [o["column"] for o in f["outcomes"]] == [o["column"] for o in r["outcomes"]]
+            and all(
+                [c[0] for c in fo["cards"]] == cards(o["dimensions"], o["intersection"])
+                and all(
+                    text.endswith(f"; {d['gap']['verdict']}")
+                    for (_, text), d in zip(fo["cards"], [*o["dimensions"], o["intersection"]])
+                )
+                for fo, o in zip(f["outcomes"], r["outcomes"])
+            )
+        ),
+        "missing_by_group": lambda f: (
+            f["missing"]
+            == [e["dimension"] for e in r["missing_by_group"] if not e.get("not_counted")]
+        ),
+        "findings": lambda f: [tuple(x) for x in f["findings"]] == notes,
+        "evidence": lambda f: (
+            f["evidence"] == [r["evidence"][k] for k in ("tests", "confirmed", "possible")]
+        ),
+        "flags": lambda f: (
+            [x[0] for x in f["findings"]]
+            == [t for t in r["flags"] if not (website and t.startswith("proxy: "))]
+        ),
+        "proxy_hints": (
+            (
+                lambda f: (
+                    len(f["proxy"]) == 1
+                    and f["proxy"][0]["where"]
+                    and "faircode profile FILE --proxy-hints" in f["proxy"][0]["text"]
+                )
+            )
+            if website
+            else lambda f: (
+                len(f["proxy"]) == 1
+                and not f["proxy"][0]["where"]
+                and [x[:4] for x in f["proxy"][0]["hints"]]
+                == [[h["a"], h["b"], h["cramers_v"], h["p_adjusted"]] for h in hints[:20]]
+                and all(
+                    p_text(h["p_adjusted"]) in x[4] for x, h in zip(f["proxy"][0]["hints"], hints)
+                )
+                and len(f["proxy"][0]["features"]) == min(20, len(r["proxy_hints"]["features"]))
+            )
+        ),
+    }
+
+
+def view_reference(facts: dict, d: dict) -> dict[str, bool]:
+    ref = d["reference"]
+    got = facts["reference"].get(d["name"])
+    if got is None:
+        return {}
+    ages = ref.get("ages")
+    rows = [x[:4] for x in got["rows"]]
+    want = [[g["label"], g["expected"], g["actual"], g["delta"]] for g in ref["groups"]]
+    texts = all(
+        f"{pct(g['expected'])}%" in x[4]
+        and f"{pct(g['actual'])}%" in x[4]
+        and pct(g["delta"]) in x[4]
+        for x, g in zip(got["rows"], ref["groups"])
+    )
+    same = rows == want and texts
+    return {
+        "deviation": got["deviation"] == ref["deviation"]
+        and f"deviation {pct(ref['deviation'])}%" in got["head"],
+        "ages": ages is not None and f"over ages {ages[0]}\u2013{ages[1]}" in got["head"],
+        "groups": same,
+        "label": same,
+        "expected": same,
+        "actual": same,
+        "delta": same,
+    }
+
+
+def without_proxy(r: dict) -> dict:
+    """``r`` as the browser engine gives it: no proxy_hints, nor their notes (SPEC 16;
+    they are notes outside the family, so evidence is unchanged)."""
+    r = json.loads(json.dumps(r))
+    r.pop("proxy_hints")
+    r.pop("provenance", None)
+    r["findings"] = [f for f in r["findings"] if f["kind"] != "proxy"]
+    r["flags"] = [f["text"] for f in r["findings"]]
+    return r
+
+
+def test_every_block_in_the_html_report_notebook_and_website(site, browser, tmp_path, shots):
+    from test_every_block import ARGS, COMPAS, blocks, check_renderer, compas_result
+
+    path = data_file(COMPAS)
+    html = tmp_path / "compas.html"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    cmd = [sys.executable, "-m", "faircode", "profile", str(path), *ARGS]
+    subprocess.run([*cmd, "--html", str(html)], capture_output=True, env=env, check=True)
+    result = json.loads(subprocess.run([*cmd, "--json"], capture_output=True, env=env).stdout)
+    assert "proxy_hints" in blocks(result) and "outcomes" in blocks(result)
+    # the --html report
+    rp = Page(browser, ("file://",))
+    rp.page.goto(html.as_uri())
+    rp.page.wait_for_selector("#report .profile-view")
+    facts = rp.page.evaluate(VIEW_FACTS, "#report")
+    rp.page.screenshot(path=shots / "every-block-html.png", full_page=True)
+    rp.check_clean()
+    rp.close()
+    check_renderer("html", result, facts, view_markers(result, False), view_reference)
+    # the notebook: the same report in a sandboxed frame (SPEC 6.2)
+    api = compas_result()
+    nb = browser.new_page()
+    nb.set_content(f"<!DOCTYPE html><html><body>{api._repr_html_()}</body></html>")
+    frame = nb.frames[-1]
+    frame.wait_for_selector("#report .profile-view")
+    facts = frame.evaluate(VIEW_FACTS, "#report")
+    nb.close()
+    check_renderer("notebook", api, facts, view_markers(api, False), view_reference)
+    # the website: the same settings through its controls; its engine gives the same
+    # result without proxy hints, and says where they come from
+    pg = site()
+    page = pg.page
+    load(pg, path)
+    open_settings(page)
+
+    def settle() -> None:
+        if page.is_visible("#reread"):
+            reread(pg)
+
+    change(pg, lambda: page.select_option("#cross-a", "sex"))
+    change(pg, lambda: page.select_option("#cross-b", "race"))
+    settle()
+    change(pg, lambda: page.select_option("#label-col", "two_year_recid"))
+    settle()
+    change(pg, lambda: page.select_option("#outcome-col", "priors_count"))
+    assert "outcome column" in page.text_content("#notice")
+    settle()
+    change(pg, lambda: page.select_option("#reference", "samples/reference-us-2024.csv"))
+    assert page.text_content("#error") == ""
+    shown_result = page.evaluate("() => window.faircodePage.state.result")
+    assert shown_result == without_proxy(result)
+    facts = page.evaluate(VIEW_FACTS, "#results")
+    page.screenshot(path=shots / "every-block-website.png", full_page=True)
+    check_renderer("website", result, facts, view_markers(result, True), view_reference)
+
+
+def test_a_large_result_draws_outcomes_and_the_proxy_line_in_place(site, tmp_path):
+    """A result over 256 KB of JSON is drawn in two halves (site/app.js show): the
+    outcome section and the proxy-hints line are in the second, in renderProfile's
+    order, and the page ends with one renderProfile() of the whole result."""
+    import random
+
+    rng = random.Random(1)
+    path = tmp_path / "zips.csv"
+    rows = ["zip,sex,y,score"]  # 6,000 zip codes: a geography of 6,000 groups
+    for _ in range(30000):
+        rows.append(
+            f"{10000 + rng.randrange(6000)},{rng.choice('MF')},{rng.randrange(2)},"
+            f"{rng.randrange(50)}"
+        )
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    want = faircode.profile(path, None, {"label": "y", "outcome": ["score"]})
+    assert len(json.dumps(want)) > 256 << 10
+    pg = site()
+    page = pg.page
+    load(pg, path)
+    open_settings(page)
+    change(pg, lambda: page.select_option("#label-col", "y"))
+    reread(pg)
+    change(pg, lambda: page.select_option("#outcome-col", "score"))
+    reread(pg)
+    assert page.evaluate("() => window.faircodePage.state.result") == json.loads(json.dumps(want))
+    order = page.evaluate(
+        "() => [...document.querySelector('#results .profile-view').children]"
+        ".map((s) => s.className)"
+    )
+    assert order[-4:] == ["label-rates", "outcome", "missing-by-group", "proxy-hints proxy-where"]
+    assert page.evaluate(
+        "() => { const s = faircodePage.state;"
+        " const ctx = { name: s.name, proxyWhere: true };"
+        " return FaircodeViews.renderProfile(s.result, ctx).outerHTML"
+        " === document.querySelector('#results .profile-view').outerHTML; }"
+    )
