@@ -5566,8 +5566,8 @@ function () {
   // found after end of compressed data" when a write holds bytes past the end, and
   // drops the output of that write: so the bytes are handed over in pieces cut 8 bytes
   // (a trailer) before every place where a member can end in a well-formed file (where
-  // 1F 8B starts, where zero padding starts that runs to 1F 8B or the end, and at the
-  // end): a member then always ends at the start of a piece, which the inflater
+  // 1F 8B starts, anywhere in zeros that run to 1F 8B or the end, and at the end): a
+  // member then always ends at the start of a piece, which the inflater
   // refuses whole (stopped(0)). node's zlib counts what it used (stopped(used)).
   // ---------------------------------------------------------------------------------
 

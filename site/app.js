@@ -17,6 +17,8 @@
  *     shown; Copy and Download JSON say how far it is and work once it is done.
  * Without workers (a policy that refuses them) the page reads, hashes and analyses on
  * its own thread, slice by slice, and says so.
+ * A gzip file (it starts 1F 8B; SPEC 0.8) is one sequential part: the analysis worker
+ * reads, hashes and decompresses it (gunzipBlob, readGzip), then analyses as above.
  */
 (function () {
   'use strict';
