@@ -5555,6 +5555,285 @@ function () {
   }
 
   // ---------------------------------------------------------------------------------
+  // gzip (SPEC 0.8): the framing of a gzip file, as Python's gzip module reads it
+  // (every member, zero padding between and after members, the same error texts). The
+  // deflate data of each member is inflated by the caller (DecompressionStream
+  // ('deflate-raw') in the page, node's zlib in the bridge), which is asynchronous;
+  // this part stays synchronous: it says which bytes to inflate, and checks each
+  // member's header, CRC-32 and length itself.
+  //
+  // An inflater does not say where its deflate data ended. Chromium's throws "Junk
+  // found after end of compressed data" when a write holds bytes past the end, and
+  // drops the output of that write: so the bytes are handed over in pieces cut 8 bytes
+  // (a trailer) before every place where a member can end in a well-formed file (where
+  // 1F 8B starts, anywhere in zeros that run to 1F 8B or the end, and at the end): a
+  // member then always ends at the start of a piece, which the inflater
+  // refuses whole (stopped(0)). node's zlib counts what it used (stopped(used)).
+  // ---------------------------------------------------------------------------------
+
+  const GZIP_PIECE = 1 << 16; // bytes handed to the inflater at most per piece
+  const GZIP_TRUNCATED = 'Compressed file ended before the end-of-stream marker was reached';
+
+  /** Whether bytes start with the gzip magic 1F 8B. */
+  function isGzip(head) {
+    return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+  }
+
+  let crcTable = null;
+  /** CRC-32 (ISO 3309, as zlib.crc32) of bytes, continued from crc; slicing by 4. */
+  function crc32(bytes, crc) {
+    if (crcTable === null) {
+      crcTable = new Int32Array(1024);
+      for (let n = 0; n < 256; n++) {
+        let c = n;
+        for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+        crcTable[n] = c;
+      }
+      for (let n = 0; n < 256; n++) {
+        for (let t = 1; t < 4; t++) {
+          const prev = crcTable[(t - 1) * 256 + n];
+          crcTable[t * 256 + n] = crcTable[prev & 0xff] ^ (prev >>> 8);
+        }
+      }
+    }
+    const T = crcTable;
+    let c = ~crc;
+    let i = 0;
+    const n = bytes.length;
+    const n4 = n - (n & 3);
+    for (; i < n4; i += 4) {
+      c ^= bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24);
+      c = T[768 + (c & 0xff)] ^ T[512 + ((c >>> 8) & 0xff)] ^ T[256 + ((c >>> 16) & 0xff)] ^ T[c >>> 24];
+    }
+    for (; i < n; i++) c = T[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+    return ~c >>> 0;
+  }
+
+  /** Python's repr() of a bytes object (what gzip's "Not a gzipped file (%r)" shows). */
+  function pyBytesRepr(bytes) {
+    const hasSingle = bytes.includes(0x27);
+    const quote = hasSingle && !bytes.includes(0x22) ? '"' : "'";
+    let out = 'b' + quote;
+    for (const b of bytes) {
+      if (b === 0x5c) out += '\\\\';
+      else if (b === 0x09) out += '\\t';
+      else if (b === 0x0a) out += '\\n';
+      else if (b === 0x0d) out += '\\r';
+      else if (b === quote.charCodeAt(0)) out += '\\' + quote;
+      else if (b < 0x20 || b >= 0x7f) out += '\\x' + b.toString(16).padStart(2, '0');
+      else out += String.fromCharCode(b);
+    }
+    return out + quote;
+  }
+
+  /**
+   * Python's reason for an inflater's error message (Chromium's DecompressionStream,
+   * after "Failed to execute 'write' on 'WritableStreamDefaultWriter': ": "The
+   * compressed data was not valid: invalid block type.", "Compressed input was
+   * truncated."; node's zlib: "invalid block type", "unexpected end of file"): zlib's
+   * data errors read "Error -3 while decompressing data: {zlib's text}" there.
+   */
+  function gzipReason(message) {
+    let m = String(message).replace(/^Failed to execute '[^']*' on '[^']*': /, '');
+    const pre = 'The compressed data was not valid: ';
+    if (m.startsWith(pre)) m = m.slice(pre.length);
+    if (/truncated|unexpected end of file/i.test(m)) return GZIP_TRUNCATED;
+    m = m.replace(/\.$/, '');
+    return `Error -3 while decompressing data: ${m}`;
+  }
+
+  /**
+   * The framing of a gzip file named `name`. push(bytes) the file's bytes in order and
+   * end() after the last; then call next() until it returns null (more bytes needed) or
+   * {done: true}. It returns {member: true} when a member's deflate data begins (start a
+   * new inflater) and {piece, afterCut} for bytes to inflate (afterCut: the piece starts
+   * where the deflate data ends in a well-formed file, if it ends here at all: an
+   * inflater that refuses such a piece whole has ended); tell it output(bytes) for what the
+   * inflater gives (in order, before the next next()), and stopped(used) when the
+   * inflater ended its deflate data having used `used` bytes of the last piece (0 when it
+   * refused the piece whole). A broken file throws an InputError,
+   * `{name}: not a readable gzip file ({reason})`, with Python's reason.
+   */
+  function createGunzip(name) {
+    let buf = new Uint8Array(0);
+    let len = 0;
+    let pos = 0; // next byte not yet framed or handed on
+    let ended = false;
+    let state = 'header'; // header | deflate | trailer | zeros | done
+    let crc = 0;
+    let size = 0;
+    let pieceStart = -1; // the piece handed over last (deflate state)
+    let startsAtCut = false; // the next piece starts 8 bytes before a place a member may end
+    let members = 0;
+    let consumed = 0; // bytes dropped from buf's front (for tests: offsets)
+    const fail = (reason) => {
+      state = 'done';
+      return new InputError(`${name}: not a readable gzip file (${reason})`);
+    };
+    const compact = () => {
+      if (pos > 0 && pos >= len / 2) {
+        buf.copyWithin(0, pos, len);
+        len -= pos;
+        consumed += pos;
+        if (pieceStart >= 0) pieceStart -= pos;
+        pos = 0;
+      }
+    };
+    /** Where the bytes stop that may end a member only once more is known: a trailing
+     * run of zeros and a final 1F (at the end of input, none). */
+    const settled = () => {
+      if (ended) return len;
+      let t = len;
+      if (t > pos && buf[t - 1] === 0x1f) t--;
+      while (t > pos && buf[t - 1] === 0) t--;
+      return t;
+    };
+    /** Where a member may end at or after `from` (the first such place; `limit` if none
+     * before it): where 1F 8B starts, anywhere in zeros that run to 1F 8B or to the end
+     * of input (padding, or a trailer whose length ends in zero bytes), the end. */
+    const nextEnd = (from, limit) => {
+      for (let q = from; q < limit; q++) {
+        const b = buf[q];
+        if (b === 0x1f) {
+          if (q + 1 < len && buf[q + 1] === 0x8b) return q;
+        } else if (b === 0) {
+          // any place in zeros that run to 1F 8B or the end: a trailer may end in zeros
+          let r = q;
+          while (r < len && buf[r] === 0) r++;
+          if ((r === len && ended) || (r + 1 < len && buf[r] === 0x1f && buf[r + 1] === 0x8b)) return q;
+          q = r - 1;
+        }
+      }
+      return limit;
+    };
+    const header = () => {
+      // gzip._read_gzip_header: magic, then method, flags, mtime, xfl, os; the
+      // optional fields; nothing else is checked (reserved flags, the header CRC)
+      const avail = len - pos;
+      if (avail === 0 && ended) {
+        state = 'done';
+        return { done: true };
+      }
+      if (avail < 2) {
+        if (!ended) return null;
+        throw fail(`Not a gzipped file (${pyBytesRepr(buf.subarray(pos, len))})`);
+      }
+      if (buf[pos] !== 0x1f || buf[pos + 1] !== 0x8b) {
+        throw fail(`Not a gzipped file (${pyBytesRepr(buf.subarray(pos, pos + 2))})`);
+      }
+      const need = (k) => {
+        if (k <= len) return true;
+        if (ended) throw fail(GZIP_TRUNCATED);
+        return false;
+      };
+      if (!need(pos + 10)) return null;
+      if (buf[pos + 2] !== 8) throw fail('Unknown compression method');
+      const flags = buf[pos + 3];
+      let k = pos + 10;
+      if (flags & 4) {
+        if (!need(k + 2)) return null;
+        k += 2 + (buf[k] | (buf[k + 1] << 8));
+        if (!need(k)) return null;
+      }
+      for (const bit of [8, 16]) {
+        if (!(flags & bit)) continue;
+        while (k < len && buf[k] !== 0) k++;
+        if (k >= len) {
+          if (!ended) return null;
+          throw fail(GZIP_TRUNCATED); // (Python stops at the end, then finds no data)
+        }
+        k++;
+      }
+      if (flags & 2) {
+        k += 2;
+        if (!need(k)) return null;
+      }
+      pos = k;
+      state = 'deflate';
+      startsAtCut = false;
+      crc = 0;
+      size = 0;
+      members++;
+      return { member: true };
+    };
+    const api = {
+      push(bytes) {
+        if (ended) throw new Error('createGunzip: push() after end()');
+        compact();
+        if (len + bytes.length > buf.length) {
+          const grown = new Uint8Array(Math.max(buf.length * 2, len + bytes.length, 1 << 16));
+          grown.set(buf.subarray(0, len));
+          buf = grown;
+        }
+        buf.set(bytes, len);
+        len += bytes.length;
+      },
+      end() {
+        ended = true;
+      },
+      output(bytes) {
+        crc = crc32(bytes, crc);
+        size += bytes.length;
+      },
+      stopped(used) {
+        if (state !== 'deflate' || pieceStart < 0) throw new Error('createGunzip: stopped() with no piece');
+        pos = pieceStart + used;
+        pieceStart = -1;
+        state = 'trailer';
+      },
+      next() {
+        for (;;) {
+          if (state === 'done') return { done: true };
+          if (state === 'header') return header();
+          if (state === 'deflate') {
+            pieceStart = -1;
+            // the piece runs to 8 bytes (a trailer) before the next place where the
+            // member may end; past the last such place, to the end of input
+            const horizon = settled();
+            const q = nextEnd(pos + 9, Math.min(horizon, pos + 9 + GZIP_PIECE));
+            let end = q - 8 > pos ? q - 8 : ended ? len : pos;
+            end = Math.min(end, pos + GZIP_PIECE);
+            if (end > pos) {
+              const afterCut = startsAtCut;
+              startsAtCut = end === q - 8; // the next piece starts where the member may end
+              pieceStart = pos;
+              pos = end;
+              return { piece: buf.subarray(pieceStart, end), afterCut };
+            }
+            if (!ended) return null;
+            // every byte went to the inflater and its deflate data has not ended
+            throw fail(GZIP_TRUNCATED);
+          }
+          if (state === 'trailer') {
+            if (len - pos < 8) {
+              if (!ended) return null;
+              throw fail(GZIP_TRUNCATED);
+            }
+            const at = (i) => buf[pos + i] | (buf[pos + i + 1] << 8) | (buf[pos + i + 2] << 16) | (buf[pos + i + 3] << 24);
+            const storedCrc = at(0) >>> 0;
+            const storedSize = at(4) >>> 0;
+            if (storedCrc !== crc) {
+              throw fail(`CRC check failed 0x${storedCrc.toString(16)} != 0x${crc.toString(16)}`);
+            }
+            if (storedSize !== size % 4294967296) throw fail('Incorrect length of data produced');
+            pos += 8;
+            state = 'zeros';
+          }
+          if (state === 'zeros') {
+            while (pos < len && buf[pos] === 0) pos++;
+            if (pos === len && !ended) return null;
+            state = 'header';
+          }
+        }
+      },
+      /** Members begun so far, and bytes of input framed (for tests). */
+      get members() { return members; },
+      get offset() { return consumed + pos; },
+    };
+    return api;
+  }
+
+  // ---------------------------------------------------------------------------------
   // Streaming SHA-256 (FIPS 180-4). crypto.subtle.digest is one-shot, so a 1 GB file
   // would have to sit in memory; this hashes chunk by chunk as the profiler reads.
   // Plain JS (no WebAssembly: the site's CSP forbids it), shaped for the JIT
@@ -6079,6 +6358,9 @@ function () {
     provenance,
     createSha256,
     resolveOptions,
+    isGzip,
+    createGunzip,
+    gzipReason,
     defaultParts,
     planParts,
     partOptions,

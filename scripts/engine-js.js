@@ -41,6 +41,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const readline = require('readline');
+const zlib = require('zlib');
 const { Worker, isMainThread, parentPort, workerData } = require('worker_threads');
 const Engine = require(path.join(__dirname, '..', 'assets', 'profiler-engine.js'));
 
@@ -166,6 +167,143 @@ function readRange(fd, begin, end, push) {
   }
 }
 
+/**
+ * One member's deflate data through node's zlib (a raw inflater): write(piece)
+ * resolves with how many bytes of the piece it used (fewer once its deflate data has
+ * ended: zlib's bytesWritten counts what it consumed); take() hands over the output
+ * so far; finished() waits for the rest of it once the data has ended.
+ */
+function rawInflater() {
+  const z = zlib.createInflateRaw();
+  let out = [];
+  let error = null;
+  let ended = false;
+  let waiters = [];
+  const wake = () => {
+    const w = waiters;
+    waiters = [];
+    for (const f of w) f();
+  };
+  z.on('data', (d) => out.push(d));
+  z.on('error', (e) => { error = e; wake(); });
+  z.on('end', () => { ended = true; wake(); });
+  return {
+    async write(piece) {
+      const before = z.bytesWritten;
+      await new Promise((resolve) => {
+        waiters.push(resolve);
+        z.write(piece, () => resolve());
+      });
+      if (error !== null) throw error;
+      return z.bytesWritten - before;
+    },
+    take() {
+      const got = out;
+      out = [];
+      return got;
+    },
+    async finished() {
+      if (!ended && error === null) await new Promise((resolve) => waiters.push(resolve));
+      if (error !== null) throw error;
+    },
+    close() { z.destroy(); },
+  };
+}
+
+/**
+ * The decompressed bytes of a gzip file's chunks (SPEC 0.8), every member of it: the
+ * engine's framing (createGunzip: headers, CRC-32, lengths, zero padding, Python's
+ * error texts) around node's zlib for the deflate data.
+ */
+async function* gunzipChunks(chunks, name) {
+  const g = Engine.createGunzip(name);
+  let inflater = null;
+  const drain = function* () {
+    for (const d of inflater.take()) {
+      g.output(d);
+      yield d;
+    }
+  };
+  const steps = function* () {
+    for (;;) {
+      const step = g.next();
+      if (step === null || step.done) return;
+      yield step;
+    }
+  };
+  const pump = async function* () {
+    for (const step of steps()) {
+      if (step.member) {
+        if (inflater) inflater.close();
+        inflater = rawInflater();
+        continue;
+      }
+      let used;
+      try {
+        used = await inflater.write(step.piece);
+      } catch (e) {
+        throw new Engine.InputError(`${name}: not a readable gzip file (${Engine.gzipReason(e.message)})`);
+      }
+      yield* drain();
+      if (used < step.piece.length) {
+        await inflater.finished();
+        yield* drain();
+        g.stopped(used);
+      }
+    }
+  };
+  try {
+    for await (const chunk of chunks) {
+      g.push(chunk);
+      yield* pump();
+    }
+    g.end();
+    yield* pump();
+    g.next(); // at the end: throws when the file is cut short, else {done: true}
+  } finally {
+    if (inflater) inflater.close();
+  }
+}
+
+/** Chunks with their first `n` bytes (fewer only at the end) looked at: resolves with
+ * {head, chunks}, chunks replaying what was read. */
+async function peek(chunks, n) {
+  const it = chunks[Symbol.asyncIterator]();
+  const seen = [];
+  let have = 0;
+  while (have < n) {
+    const r = await it.next();
+    if (r.done) break;
+    seen.push(Buffer.from(r.value)); // (readChunks reuses its buffers)
+    have += r.value.length;
+  }
+  const head = Buffer.concat(seen).subarray(0, n);
+  async function* replay() {
+    yield* seen;
+    seen.length = 0;
+    for (;;) {
+      const r = await it.next();
+      if (r.done) return;
+      yield r.value;
+    }
+  }
+  return { head, chunks: replay() };
+}
+
+/** The chunks of a file as CSV: decompressed when the file starts with 1F 8B (SPEC
+ * 0.8); `tap` sees the file's own bytes first (the hash is of the stored bytes). */
+async function* csvChunks(chunks, name, tap) {
+  async function* tapped() {
+    for await (const c of chunks) {
+      if (tap) tap(c);
+      yield c;
+    }
+  }
+  const { head, chunks: all } = await peek(tapped(), 2);
+  if (Engine.isGzip(head)) yield* gunzipChunks(all, name);
+  else yield* all;
+}
+
 /** Part boundaries of an open file: the engine's rule (SPEC 0.8, Engine.planParts). */
 function splitPoints(fd, size, parts) {
   return Engine.planParts(size, parts, (pos, len) => {
@@ -277,20 +415,31 @@ async function profileFile(file, opts, overrides, chunkSize, hasher, parts) {
       // the one-part read reports a missing file
     }
     const n = parts || (stat ? defaultParts(stat.size, opts) : 1);
-    if (n > 1 && stat && stat.isFile()) {
+    if (n > 1 && stat && stat.isFile() && !startsGzip(file)) {
       const result = await profileInParts(file, opts, overrides, n);
       if (result !== null) return result;
     }
   }
   // Options are validated before any byte is read.
   const profiler = Engine.createProfiler({ name, overrides, opts });
-  for await (const buf of readChunks(file, chunkSize || DEFAULT_CHUNK)) {
-    if (hasher) hasher.update(buf);
+  const tap = hasher ? (buf) => hasher.update(buf) : null;
+  for await (const buf of csvChunks(readChunks(file, chunkSize || DEFAULT_CHUNK), name, tap)) {
     if (chunkSize) for (const piece of rechunk(buf, chunkSize)) profiler.push(piece);
     else profiler.push(buf);
   }
   const summary = profiler.finish();
   return Engine.analyze(summary, overrides, opts);
+}
+
+/** Whether a file starts with the gzip magic (a gzip file is one sequential part). */
+function startsGzip(file) {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    return Engine.isGzip(head.subarray(0, fs.readSync(fd, head, 0, 2, 0)));
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 async function hashFile(file, chunkSize) {
@@ -314,10 +463,15 @@ function referenceFromFile(file) {
   return { table: Engine.parseReference(bytes, file), hash: hasher.hex() };
 }
 
-function profileBuffer(bytes, name, opts, overrides, chunkSize) {
+async function profileBuffer(bytes, name, opts, overrides, chunkSize) {
   const profiler = Engine.createProfiler({ name, overrides, opts });
   const size = chunkSize && chunkSize > 0 ? chunkSize : DEFAULT_CHUNK;
-  for (const piece of rechunk(bytes, size)) profiler.push(piece);
+  if (Engine.isGzip(bytes)) {
+    // (chunk_size cuts the compressed bytes; the decompressed ones come as zlib gives them)
+    for await (const piece of gunzipChunks(rechunk(bytes, size), name)) profiler.push(piece);
+  } else {
+    for (const piece of rechunk(bytes, size)) profiler.push(piece);
+  }
   return Engine.analyze(profiler.finish(), overrides, opts);
 }
 
@@ -450,7 +604,7 @@ function requestName(req) {
   return req.name !== undefined ? req.name : (req.path !== undefined ? req.path : '<stdin>');
 }
 
-function runRequest(req) {
+async function runRequest(req) {
   const op = req.op || 'profile';
   if (op === 'profile') {
     const opts = Object.assign({}, req.opts || {});
@@ -458,12 +612,12 @@ function runRequest(req) {
       opts.reference = Engine.parseReference(Buffer.from(req.reference_b64, 'base64'),
         req.reference_name || 'reference');
     }
-    return profileBuffer(requestBytes(req), requestName(req), opts, req.overrides || {}, req.chunk_size);
+    return await profileBuffer(requestBytes(req), requestName(req), opts, req.overrides || {}, req.chunk_size);
   }
   if (op === 'compare') {
     const side = (s) => profileBuffer(requestBytes(s), requestName(s), s.opts || req.opts || {},
       req.overrides || {}, req.chunk_size);
-    return Engine.compare(side(req.a), side(req.b), req.opts || {});
+    return Engine.compare(await side(req.a), await side(req.b), req.opts || {});
   }
   if (op === 'reference') return Engine.parseReference(requestBytes(req), requestName(req));
   if (op === 'hash') {
@@ -494,7 +648,7 @@ async function mainBatch() {
       continue;
     }
     try {
-      out = { id: req.id, result: runRequest(req) };
+      out = { id: req.id, result: await runRequest(req) };
     } catch (e) {
       if (e instanceof Engine.InputError) out = { id: req.id, error: e.message };
       else out = { id: req.id, error: `internal error: ${e && e.stack ? e.stack : e}`, internal: true };

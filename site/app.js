@@ -17,6 +17,8 @@
  *     shown; Copy and Download JSON say how far it is and work once it is done.
  * Without workers (a policy that refuses them) the page reads, hashes and analyses on
  * its own thread, slice by slice, and says so.
+ * A gzip file (it starts 1F 8B; SPEC 0.8) is one sequential part: the analysis worker
+ * reads, hashes and decompresses it (gunzipBlob, readGzip), then analyses as above.
  */
 (function () {
   'use strict';
@@ -56,9 +58,82 @@
       capped: s.columns.map((c, i) => !!(s.capped && s.capped[i])), pairs: Array.from(s.pairs.keys()) };
   }
 
+  /**
+   * A gzip file (SPEC 0.8): its compressed bytes, read in order from `blob`, go to
+   * onCompressed (the hash, the progress) and through the engine's framing
+   * (createGunzip: every member, its header, CRC-32 and length, zero padding, Python's
+   * error texts); each member's deflate data is inflated by the browser's
+   * DecompressionStream('deflate-raw'), and the decompressed bytes go to onOutput in
+   * order. gzip cannot be cut into parts: one sequential read. `pause` (if given) is
+   * awaited between reads (the page's thread lets a frame be drawn). Runs in a worker
+   * and on the page's thread (its source is part of the workers' script).
+   */
+  async function gunzipBlob(E, blob, name, onCompressed, onOutput, pause) {
+    const READ = 1 << 20;
+    const broken = (reason) => new E.InputError(`${name}: not a readable gzip file (${reason})`);
+    const g = E.createGunzip(name);
+    let ds = null; // the current member's inflater: {writer, reading, out}
+    const start = () => {
+      const stream = new DecompressionStream('deflate-raw');
+      const m = { writer: stream.writable.getWriter(), out: [], reading: null };
+      const reader = stream.readable.getReader();
+      m.reading = (async () => {
+        try {
+          for (;;) {
+            const r = await reader.read();
+            if (r.done) return;
+            m.out.push(r.value);
+          }
+        } catch (e) { /* the writer's side says why */ }
+      })();
+      m.writer.closed.catch(() => {});
+      return m;
+    };
+    const drain = () => {
+      for (const d of ds.out) { g.output(d); onOutput(d); }
+      ds.out = [];
+    };
+    const pump = async () => {
+      for (;;) {
+        const step = g.next();
+        if (step === null || step.done) return;
+        if (step.member) { ds = start(); continue; }
+        try {
+          await ds.writer.write(step.piece);
+          drain();
+        } catch (e) {
+          const msg = String(e && e.message ? e.message : e);
+          await ds.reading; // every output before the refused piece has been read
+          drain();
+          // the member's deflate data ended: where a well-formed file would end it
+          // (before this piece, refused whole), or inside it (bytes after the end that
+          // no gzip writer leaves there; the output of that piece is lost)
+          if (!/Junk found after end/.test(msg)) throw broken(E.gzipReason(msg));
+          if (!step.afterCut) throw broken('Junk found after end of compressed data');
+          g.stopped(0);
+        }
+      }
+    };
+    for (let pos = 0; pos < blob.size; pos += READ) {
+      const bytes = new Uint8Array(await blob.slice(pos, pos + READ).arrayBuffer());
+      onCompressed(bytes);
+      g.push(bytes);
+      await pump();
+      if (pause) await pause();
+    }
+    g.end();
+    await pump();
+    g.next(); // at the end: throws when the file is cut short
+  }
+
+  /** Whether a Blob starts with the gzip magic 1F 8B. */
+  async function blobIsGzip(blob) {
+    return E.isGzip(new Uint8Array(await blob.slice(0, 2).arrayBuffer()));
+  }
+
   /** The worker's program (runs after the engine's source, which sets FaircodeEngine). */
   function workerMain() {
-    /* global FaircodeEngine, FileReaderSync, summaryShape */
+    /* global FaircodeEngine, FileReaderSync, summaryShape, gunzipBlob */
     const E = FaircodeEngine;
     const VIEW = 1 << 20; // bytes asked for per read of the file
     const PROGRESS_EVERY = 8 << 20; // bytes between two progress messages
@@ -219,6 +294,20 @@
           self.postMessage(out);
           return;
         }
+        if (m.op === 'gunzip') {
+          // a gzip file (SPEC 0.8): one sequential read, decompressed here, hashed on
+          // the way (the compressed bytes, as stored); the analysis worker keeps it
+          const p = E.createProfiler({ name: m.name, overrides: m.overrides, opts: m.opts });
+          const h = E.createSha256();
+          const tell = progressPoster(() => ({ id: m.id, rows: p.counts ? p.counts.nRows : 0 }));
+          await gunzipBlob(E, m.blob, m.name, (bytes) => { h.update(bytes); tell(bytes.length, false); }, (out) => p.push(out));
+          kept = p.finish();
+          const out = analyzed(m.id, m.analysis.overrides, m.analysis.opts);
+          out.shape = summaryShape(kept);
+          out.hash = h.hex();
+          self.postMessage(out);
+          return;
+        }
         if (m.op === 'analyze') {
           self.postMessage(analyzed(m.id, m.overrides, m.opts));
           return;
@@ -249,7 +338,7 @@
         workerWhyNot = 'Opened from a file:// address, where the browser allows no worker scripts from files: the file is read on this page\'s thread, in slices (serve the folder, e.g. `faircode serve`, for the faster worker path).';
         return;
       }
-      const src = text + '\n;' + summaryShape.toString() + '\n;(' + workerMain.toString() + ')();\n';
+      const src = text + '\n;' + summaryShape.toString() + '\n;' + gunzipBlob.toString() + '\n;(' + workerMain.toString() + ')();\n';
       workerUrl = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
       const probe = new Worker(workerUrl); // a policy that refuses workers throws here
       probe.terminate();
@@ -418,6 +507,7 @@
    */
   async function readFile(blob, name, overrides, opts, analysis, job, onProgress) {
     await workersReady;
+    if (await blobIsGzip(blob)) return readGzip(blob, name, overrides, opts, analysis, job, onProgress);
     if (!workerUrl) return readOnMainThread(blob, name, overrides, opts, analysis, job, onProgress);
     const parts = E.defaultParts(blob.size, CORES, opts);
     job.analyst = startAnalyst();
@@ -478,6 +568,39 @@
     const [answer] = await Promise.all([first, ...others]);
     job.timings.answered = performance.now() - job.t0;
     return answer;
+  }
+
+  /**
+   * Read a gzip file (SPEC 0.8): one sequential part, on the analysis worker (which
+   * hashes the compressed bytes as it reads them and keeps the summary), or without
+   * workers on this page's thread with progress. Progress counts compressed bytes.
+   * Resolves as readFile; job.hash is the file's SHA-256.
+   */
+  async function readGzip(blob, name, overrides, opts, analysis, job, onProgress) {
+    if (!workerUrl) {
+      const p = E.createProfiler({ name, overrides, opts });
+      const h = E.createSha256();
+      let done = 0;
+      await gunzipBlob(E, blob, name, (bytes) => { h.update(bytes); done += bytes.length; }, (out) => p.push(out), async () => {
+        if (job.cancelled) throw cancelled();
+        onProgress(done, p.counts ? p.counts.nRows : 0, 0);
+        await new Promise((r) => setTimeout(r, 0)); // let the page paint and take input
+      });
+      const summary = p.finish();
+      job.hash = h.hex();
+      job.timings.parts = performance.now() - job.t0;
+      await breathe();
+      const analyst = mainThreadAnalyst(summary);
+      const answer = await analyst.ask({ op: 'analyze', overrides: analysis.overrides, opts: analysis.opts });
+      return { analyst, shape: summaryShape(summary), answer, parts: 0 };
+    }
+    job.analyst = startAnalyst();
+    const answer = await job.analyst.ask({ op: 'gunzip', blob, name, overrides, opts, analysis }, [],
+      (d) => onProgress(d.progress, d.rows, 1));
+    if (answer.shape === undefined) throw Object.assign(new Error(answer.error), { input: answer.input });
+    job.hash = answer.hash;
+    job.timings.parts = performance.now() - job.t0;
+    return { analyst: job.analyst, shape: answer.shape, answer, parts: 1 };
   }
 
   async function readOnMainThread(blob, name, overrides, opts, analysis, job, onProgress) {

@@ -10,6 +10,8 @@ const EXPORTS = [
   'profileBytes', 'compare', 'parseReference', 'provenance', 'createSha256', 'resolveOptions',
   // parts (SPEC 0.8)
   'defaultParts', 'planParts', 'partOptions',
+  // gzip framing (SPEC 0.8): the page and the bridge inflate, the engine frames
+  'isGzip', 'createGunzip', 'gzipReason',
   // labels in outputs (SPEC 0.9 LABEL_SHOWN): the page bounds what it draws and exports
   'LABEL_SHOWN', 'capLabel', 'boundedResult',
   // for tests and the page's own use
