@@ -245,7 +245,7 @@
     const ref = dim.reference;
     const box = h('div', { className: 'reference', dataset: { deviation: ref.deviation === null ? '' : ref.deviation } },
       h('h4', null, 'Reference: ', ref.deviation === null ? 'no label matches the reference'
-        : `deviation ${pct(ref.deviation)} (total variation)`, ref.ages ? ` over ages ${ref.ages[0]}–${ref.ages[1]}` : ''));
+        : `deviation ${pctDigits(ref.deviation)} pts (total variation)`, ref.ages ? ` over ages ${ref.ages[0]}–${ref.ages[1]}` : ''));
     if (!ref.groups.length) return box;
     const table = h('table', { className: 'ref-table' },
       h('thead', null, h('tr', null, h('th', { attrs: { scope: 'col' } }, 'group'), h('th', { attrs: { scope: 'col' } }, 'expected'),
