@@ -722,7 +722,7 @@ def _p(x: float) -> str:
 
 
 def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
-    from .render import FOUND_BY, GRADE_MEANING, size_line
+    from .render import FOUND_BY, GRADE_MEANING, UNSCORED_SHOWN, columns_word, size_line
 
     score, grade = result["overall_score"], result["grade"]
     ci = result.get("overall_ci")
@@ -799,7 +799,7 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
         cols = "column" if len(unscored) == 1 else "columns"
         out += ["", f"#### Not scored ({len(unscored)} {cols})", ""]
         rows = []
-        for u in unscored:
+        for u in unscored[:UNSCORED_SHOWN]:
             n = sum(g["count"] for g in u["groups"]) or 1
             top = ", ".join(
                 f"{md_escape(g['label'])} {_p(g['count'] / n)}" for g in u["groups"][:3]
@@ -807,6 +807,9 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
             more = ", ..." if len(u["groups"]) > 3 else ""
             rows.append([md_escape(u["name"]), u["n_groups"], top + more, md_escape(u["why"])])
         out += md_table(["Column", "Labels", "Largest labels", "Why"], "lrll", rows)
+        hidden = len(unscored) - UNSCORED_SHOWN
+        if hidden > 0:
+            out += ["", f"... {hidden} more {columns_word(hidden)} (--json lists all)"]
     if result["dropped"]:
         out += ["", "#### Not profiled", ""]
         out += [

@@ -35,6 +35,8 @@ FOUND_BY = {
     "label_count": "scored by --score-categoricals",
 }
 MAX_GROUPS_SHOWN = 12
+#: Unscored columns a text or Markdown report lists before '... N more' (issue 27).
+UNSCORED_SHOWN = 20
 
 GRADE_MEANING = {
     "A": "well balanced across detected demographics",
@@ -446,7 +448,7 @@ def _unscored_lines(unscored: list[dict], out: list[str]) -> None:
     cols = "column" if len(unscored) == 1 else "columns"
     out.append(f"Not scored ({len(unscored)} {cols}; --score-categoricals scores the plain ones):")
     width = min(max(len(shown(u["name"])) for u in unscored), 24)
-    for u in unscored:
+    for u in unscored[:UNSCORED_SHOWN]:
         n = sum(g["count"] for g in u["groups"]) or 1
         top = ", ".join(
             f"{clip(g['label'], 16, '')} {_pct(g['count'] / n)}" for g in u["groups"][:3]
@@ -456,6 +458,9 @@ def _unscored_lines(unscored: list[dict], out: list[str]) -> None:
         out.append(
             f"  {clip(u['name'], width).ljust(width)} {u['n_groups']} labels: {top}{more}{why}"
         )
+    hidden = len(unscored) - UNSCORED_SHOWN
+    if hidden > 0:
+        out.append(f"  ... {hidden} more {columns_word(hidden)} (--json lists all)")
 
 
 def _side_score(score: int | None) -> str:

@@ -10,6 +10,7 @@ import io
 import json
 import os
 import pickle
+import random
 from pathlib import Path
 
 import pytest
@@ -472,3 +473,24 @@ def test_reports_say_which_columns_the_grade_rests_on():
     )
     # no score, no clause
     assert "rests on" not in size_line(dict(result, overall_score=None))
+
+
+def test_long_unscored_lists_end_with_a_count(tmp_path):
+    """Issue 27: 297 unscored columns printed 297 lines; text and Markdown list
+    UNSCORED_SHOWN and end with '... N more columns (--json lists all)'."""
+    from faircode.exports import render_profile_markdown
+    from faircode.render import UNSCORED_SHOWN, render
+
+    head = ["sex"] + [f"c{i}" for i in range(297)]
+    rows = [",".join(head)]
+    rng = random.Random(5)
+    rows += [
+        ",".join(["MF"[k % 2]] + [str(rng.randrange(3)) for _ in range(297)]) for k in range(200)
+    ]
+    result = faircode.profile(io.BytesIO(("\n".join(rows) + "\n").encode()))
+    assert len(result["unscored"]) == 297
+    more = f"... {297 - UNSCORED_SHOWN} more columns (--json lists all)"
+    for text in (render(result, "w.csv"), render_profile_markdown(result, name="w.csv")):
+        assert text.count(" 3 labels: ") + text.count("| 3 | ") == UNSCORED_SHOWN
+        assert more in text
+    assert len(render(result, "w.csv").splitlines()) < 60
