@@ -1074,7 +1074,7 @@ def _profile_spark(args: argparse.Namespace, source, overrides: dict, opts: dict
         raise missing_extra("--engine spark", "pyspark") from None
     import warnings
 
-    # PySpark 4.x warns on every run with pandas 3 (README: which pandas PySpark supports);
+    # PySpark 4.x warns on every run with pandas 3 (docs/spark.md: which pandas PySpark supports);
     # the CLI's stderr is for faircode's own messages.
     warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
     session = _spark_session_quietly(spark, args.spark_master)

@@ -34,7 +34,7 @@ def csv_table(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
     return buf.getvalue()
 
 
-#: The columns of `profile --csv`, in order (README and SPEC 6.1 describe them).
+#: The columns of `profile --csv`, in order (docs/reports.md and SPEC 6.1 describe them).
 PROFILE_CSV_COLUMNS = (
     "section",
     "dimension",

@@ -1,4 +1,4 @@
-"""Text from a file made safe to print: the one home of the rule (README, SPEC 0.6).
+"""Text from a file made safe to print: the one home of the rule (docs/profiling.md, SPEC 0.6).
 
 Labels and column names come from the data, so they may hold anything: ESC sequences
 that recolour the terminal, set its title or plant an OSC 8 hyperlink, BEL, backspace,

@@ -1,4 +1,4 @@
-"""The public API the README lists, and what importing it costs."""
+"""The public API docs/python-api.md lists, and what importing it costs."""
 
 from __future__ import annotations
 

@@ -353,7 +353,7 @@ def run(argv: list[str]) -> int:
         code = int(args.func(args))
         sys.stdout.flush()
         return code
-    except BrokenPipeError:  # `| head`: end quietly, as `faircode` does (README)
+    except BrokenPipeError:  # `| head`: end quietly, as `faircode` does (docs/profiling.md)
         from ..cli import _silence_stdout
 
         _silence_stdout()

@@ -558,7 +558,7 @@ def render_html(report: dict[str, Any]) -> str:
     return "\n".join(parts) + "\n"
 
 
-#: The columns of `fairness evaluate --csv`, in order (README and SPEC 12.11).
+#: The columns of `fairness evaluate --csv`, in order (docs/reports.md and SPEC 12.11).
 CSV_COLUMNS = (
     "section",
     "group",

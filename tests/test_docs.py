@@ -1,0 +1,167 @@
+"""The README and the documentation site (docs/, mkdocs.yml) cannot go stale.
+
+The command-line reference (docs/cli.md) must be what scripts/make_cli_docs.py writes
+from the parsers now; every terminal example must be what its command prints now
+(scripts/make_docs_examples.py); the README keeps its two first-screen commands, stays
+short and links only to files that exist; and `mkdocs build --strict` fails on a link
+to a page or an anchor that does not exist. The build needs the docs extra; without it
+those tests are skipped, and fail under CI (the environment variable CI set)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+from util import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import make_cli_docs  # noqa: E402
+import make_docs_examples  # noqa: E402
+
+README = ROOT / "README.md"
+INSTALL_AND_RUN = (
+    "python3 -m venv .venv && .venv/bin/pip install -q . && .venv/bin/faircode profile --sample"
+)
+
+
+def test_the_cli_reference_is_what_the_parsers_say_now():
+    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert page == make_cli_docs.render(), "docs/cli.md is stale: run scripts/make_cli_docs.py"
+    # every command's section and every option of one, from the parser itself
+    from faircode.cli import build_parser
+
+    for path, parser, _ in make_cli_docs.walk(build_parser(), ("faircode",)):
+        assert f"\n## {' '.join(path)}\n" in page
+        for action in parser._actions:
+            if action.dest == "help":
+                continue
+            for flag in action.option_strings:
+                assert re.search(rf"<code>[^<]*{re.escape(flag)}\b", page), (path, flag)
+
+
+def test_the_cli_reference_notices_a_new_option(monkeypatch):
+    """The comparison above can fail: an option added to a parser changes the page."""
+    from faircode import cli
+
+    real = cli._build_serve
+
+    def with_one_more(v):
+        real(v)
+        v.add_argument(
+            "--brand-new", action="store_true", help="an option the page does not list yet"
+        )
+
+    monkeypatch.setitem(cli.BUILDERS, "serve", with_one_more)
+    page = make_cli_docs.render()
+    assert page != (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert "| <code>--brand-new</code> | an option the page does not list yet |" in page
+
+
+def test_every_terminal_example_is_a_fresh_run():
+    examples = Counter()
+    for path in make_docs_examples.documents():
+        text = path.read_text(encoding="utf-8")
+        examples[path.name] = len(make_docs_examples.MARKER.findall(text))
+        stale = make_docs_examples.stale(path)
+        assert not stale, f"{path.name}: stale examples {stale}; run scripts/make_docs_examples.py"
+    assert examples["README.md"] == 1
+    assert sum(examples.values()) >= 6
+
+
+def test_the_readme_excerpt_counts_what_pandas_counts():
+    """The README's sample report: the sex and race groups' counts and shares equal
+    pandas' value_counts of the bundled sample (an independent count of the same file)."""
+    import pandas as pd
+
+    text = README.read_text(encoding="utf-8")
+    frame = pd.read_csv(ROOT / "faircode" / "data" / "compas-scores-two-years.csv")
+    assert f"{len(frame)} rows, {frame.shape[1]} columns" in text
+    for column in ("sex", "race"):
+        counts = frame[column].value_counts()
+        for label, n in counts.items():
+            share = n / len(frame) * 100
+            row = re.search(rf"^  {re.escape(label)} +[^\d]*([\d.]+)%  \[.*\]  n=(\d+)", text, re.M)
+            assert row, (column, label)
+            assert int(row.group(2)) == n
+            assert abs(float(row.group(1)) - share) <= 0.005 + 1e-9, (label, row.group(1), share)
+
+
+def test_the_readme_is_short_and_starts_with_the_two_commands():
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 250
+    first_screen = lines[:25]
+    assert INSTALL_AND_RUN in first_screen
+    assert "./scripts/check" in first_screen
+    # .ci/run runs exactly that test command
+    assert "exec ./scripts/check" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_the_readmes_links_lead_somewhere():
+    text = README.read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)]+)\)", text) + re.findall(r'src="([^"]+)"', text)
+    local = [t for t in targets if not re.match(r"[a-z]+:", t)]
+    assert len(local) >= 15
+    for target in local:
+        path = target.split("#")[0]
+        assert (ROOT / path).is_file(), f"README.md links to {target}, which does not exist"
+    # the five most common tasks each lead to a docs page
+    pages = {t.split("#")[0] for t in local if t.startswith("docs/") and t.endswith(".md")}
+    assert {"docs/profiling.md", "docs/fairness.md", "docs/python-api.md"} <= pages
+
+
+def _mkdocs():
+    """scripts/check's `mkdocs build` with its flags (up to --site-dir), run by this
+    interpreter: the test shows that exactly that command fails on a broken link."""
+    if importlib.util.find_spec("mkdocs") is None:
+        if os.environ.get("CI"):
+            raise RuntimeError("tests/test_docs.py needs the docs extra (mkdocs) under CI")
+        pytest.skip("mkdocs is not installed (pip install -e '.[docs]')")
+    check = (ROOT / "scripts" / "check").read_text(encoding="utf-8")
+    (line,) = [x for x in check.splitlines() if x.startswith(".venv/bin/mkdocs build ")]
+    flags = line.split()[2 : line.split().index("--site-dir")]
+    assert "--strict" in flags
+    return [sys.executable, "-m", "mkdocs", "build", *flags]
+
+
+@pytest.fixture()
+def site_copy(tmp_path):
+    """docs/ and mkdocs.yml, copied where a test may break them."""
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")
+    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
+    return tmp_path
+
+
+def _build(root):
+    return subprocess.run(
+        [*_mkdocs(), "--site-dir", str(root / "site")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_the_docs_build_and_a_broken_link_fails_it(site_copy):
+    built = _build(site_copy)
+    assert built.returncode == 0, built.stderr
+    assert (site_copy / "site" / "cli" / "index.html").is_file()
+    page = site_copy / "docs" / "scan.md"
+    original = page.read_text(encoding="utf-8")
+    broken = {
+        "a missing page": ("[there](no-such-page.md)", "no-such-page.md"),
+        "a missing anchor": ("[there](cli.md#faircode-no-such-command)", "#faircode-no-such"),
+        "a file outside docs/": ("[the spec](../SPEC.md)", "../SPEC.md"),
+    }
+    for what, (link, named) in broken.items():
+        page.write_text(f"{original}\nSee {link}.\n", encoding="utf-8")
+        run = _build(site_copy)
+        assert run.returncode != 0, f"{what}: the strict build passed"
+        assert named in run.stderr, (what, run.stderr)
+    page.write_text(original, encoding="utf-8")
