@@ -302,3 +302,62 @@ def _frame(
     for d in dims:
         frame[d] = pd.to_numeric(frame[d]).astype("int64")
     return frame
+
+
+def row_bucket_cells(
+    store: Store,
+    key: str,
+    slots: list[int],
+    version: str,
+    first_day: int | None,
+    end_day: int | None,
+    size: int,
+    weighted: bool = False,
+) -> pd.DataFrame:
+    """Statistics per (the given attribute slots, bucket of ``size`` consecutive
+    predictions) of a version in a window of days, by one ``GROUP BY`` over the stored
+    predictions (SPEC 15.5, ``--bucket N-rows``).
+
+    The predictions are numbered in time order (``at``), ties by request id compared
+    bytewise (SQLite's BINARY collation, PostgreSQL's ``"C"``), so both stores number
+    them alike; bucket ``b`` (from 0) holds rows ``b * size + 1 .. (b + 1) * size``.
+    Each group also carries the first and last day of its rows and their positions.
+    """
+    columns = stats(weighted)
+    exprs = row_exprs("pred", "label", "weight", weighted)
+    rid = 'request_id COLLATE "C"' if store.dialect == "postgresql" else "request_id"
+    where = "model = ? AND version = ?"
+    params: list[Any] = [key, version]
+    if first_day is not None:
+        where += " AND day >= ?"
+        params.append(first_day)
+    if end_day is not None:
+        where += " AND day < ?"
+        params.append(end_day)
+    dims = [f"COALESCE({SLOT_COLUMNS[s]}, -1)" for s in slots]
+    select = ", ".join(
+        [f"{d} AS {SLOT_COLUMNS[s]}" for d, s in zip(dims, slots, strict=True)]
+        + ["bucket", "MIN(day)", "MAX(day)", "MIN(pos)", "MAX(pos)"]
+        + [
+            f"{'CAST(' if c in STAT_COUNTS else ''}SUM({exprs[c]})"
+            f"{' AS BIGINT)' if c in STAT_COUNTS else ''} AS {c}"
+            for c in columns
+        ]
+    )
+    numbered = (
+        f"SELECT *, ROW_NUMBER() OVER (ORDER BY at, {rid}) AS pos FROM predictions WHERE {where}"
+    )
+    bucketed = f"SELECT *, (pos - 1) / {int(size)} AS bucket FROM ({numbered}) numbered"
+    rows = store.query(
+        f"SELECT {select} FROM ({bucketed}) bucketed "  # noqa: S608
+        f"GROUP BY {', '.join([*dims, 'bucket'])}",
+        params,
+    )
+    dims_out = [SLOT_COLUMNS[s] for s in slots] + [
+        "bucket",
+        "first_day",
+        "last_day",
+        "first_row",
+        "last_row",
+    ]
+    return _frame(rows, dims_out, columns)
