@@ -679,19 +679,23 @@ def log_labels(
         if task is None and not np.isin(labels, (0.0, 1.0)).all():
             _check_inferred_binary(store, key, ids, fmt, source, label_col)
         weighted = model_weight(store, key) is not None
-        replaced, relabelled = rollup.add_label_delta(
-            store,
-            key,
-            "incoming_labels t JOIN predictions p ON p.request_id = t.request_id",
-            (),
-            weighted,
-        )
-        joined = store.execute(
-            "UPDATE predictions SET label = t.label, labelled_at = ?, label_batch = ? "
-            "FROM incoming_labels t "
-            "WHERE predictions.model = ? AND predictions.request_id = t.request_id",
-            (now, batch, key),
-        ).rowcount
+        relabelled = 0
+        if store.dialect == "sqlite" and not weighted:  # one pass: see the function
+            joined, replaced = rollup.write_labels_counted(store, key, now, batch)
+        else:
+            replaced, relabelled = rollup.add_label_delta(
+                store,
+                key,
+                "incoming_labels t JOIN predictions p ON p.request_id = t.request_id",
+                (),
+                weighted,
+            )
+            joined = store.execute(
+                "UPDATE predictions SET label = t.label, labelled_at = ?, label_batch = ? "
+                "FROM incoming_labels t "
+                "WHERE predictions.model = ? AND predictions.request_id = t.request_id",
+                (now, batch, key),
+            ).rowcount
         orphans = (
             0
             if joined == n

@@ -220,6 +220,75 @@ def add_label_delta(
     return replaced_n, relabelled_n
 
 
+#: SQLite's tally of a label batch (write_labels_counted): its rows per cell and (pred,
+#: old label, new label), counted by a temporary trigger as the UPDATE writes them.
+_TALLY = "faircode_label_tally"
+_TALLY_TRIGGER = "faircode_label_tally_rows"
+
+
+def write_labels_counted(store: Store, key: str, now: int, batch: int) -> tuple[int, int]:
+    """SQLite, unweighted model: write the labels of ``incoming_labels`` (temporary
+    table: ``request_id``, ``label``) to their predictions and add their statistics'
+    delta to ``slice_stats``, in one pass over the predictions. Returns (predictions
+    labelled, labels replaced with a different value).
+
+    The UPDATE finds each incoming request id by the primary key (a batch's cost grows
+    with the batch, not with the store), and a temporary ``AFTER UPDATE`` trigger counts
+    the rows it writes per (cell, prediction, old label, new label) in a small table
+    (no sort of the batch, unlike a ``GROUP BY`` over the join). The delta per cell is
+    then :func:`label_exprs` of each distinct (prediction, old, new) times its count,
+    the same integers as summing the rows for 0/1 values (floats within 1e-12 otherwise,
+    as SPEC 15.1 holds regression sums). :func:`add_label_delta` is the general path
+    (PostgreSQL, weighted models).
+    """
+    slots = ", ".join(SLOT_COLUMNS)
+    key_cols = f"version, day, {slots}, pred, has_old, old, new"
+    store.execute(
+        f"CREATE TEMP TABLE IF NOT EXISTS {_TALLY} (version TEXT NOT NULL, day INTEGER NOT "
+        "NULL, "
+        + ", ".join(f"{c} INTEGER NOT NULL" for c in SLOT_COLUMNS)
+        + ", pred REAL NOT NULL, has_old INTEGER NOT NULL, old REAL NOT NULL, "
+        f"new REAL NOT NULL, cnt INTEGER NOT NULL, UNIQUE ({key_cols}))"
+    )
+    store.execute(f"DELETE FROM {_TALLY}")
+    store.execute(f"DROP TRIGGER IF EXISTS temp.{_TALLY_TRIGGER}")
+    new_slots = ", ".join(f"COALESCE(NEW.{c}, -1)" for c in SLOT_COLUMNS)
+    store.execute(
+        f"CREATE TEMP TRIGGER {_TALLY_TRIGGER} AFTER UPDATE OF label ON main.predictions "
+        f"BEGIN INSERT INTO {_TALLY} ({key_cols}, cnt) VALUES (NEW.version, NEW.day, "
+        f"{new_slots}, NEW.pred, OLD.label IS NOT NULL, COALESCE(OLD.label, 0), NEW.label, 1) "
+        f"ON CONFLICT ({key_cols}) DO UPDATE SET cnt = cnt + 1; END"
+    )
+    try:
+        joined = store.execute(
+            "UPDATE predictions SET label = (SELECT t.label FROM incoming_labels t "
+            "WHERE t.request_id = predictions.request_id), labelled_at = ?, label_batch = ? "
+            "WHERE model = ? AND request_id IN (SELECT request_id FROM incoming_labels)",
+            (now, batch, key),
+        ).rowcount
+    finally:
+        store.execute(f"DROP TRIGGER IF EXISTS temp.{_TALLY_TRIGGER}")
+    new = label_exprs("g.pred", "g.new")
+    old = label_exprs("g.pred", "(CASE WHEN g.has_old = 1 THEN g.old END)")
+    columns = [c for c in STATS if c not in _PREDICTION_ONLY]
+    deltas = [f"SUM(g.cnt * ({new[c]})) - SUM(g.cnt * ({old[c]}))" for c in columns]
+    replaced = "SUM(CASE WHEN g.has_old = 1 AND g.old <> g.new THEN g.cnt ELSE 0 END)"
+    cell = ", ".join(f"g.{c}" for c in ("version", "day", *SLOT_COLUMNS))
+    rows = store.query(
+        f"SELECT ?, {cell}, {', '.join(deltas)}, {replaced} FROM {_TALLY} g GROUP BY {cell}",
+        (key,),
+    )
+    marks = ", ".join("?" for _ in (*CELL, *STATS))
+    n_cell = len(CELL)
+    values = []
+    for r in rows:
+        delta = dict(zip(columns, r[n_cell:-1]))
+        values.append((*r[:n_cell], *[delta.get(c, 0) for c in STATS]))
+    store.executemany(_upsert(f"VALUES ({marks})", STATS), values)
+    store.execute(f"DELETE FROM {_TALLY}")
+    return joined, int(sum(int(r[-1] or 0) for r in rows))
+
+
 def rebuild(store: Store, key: str, weighted: bool = False) -> None:
     """Recompute a model's cells from its predictions (after an overlapping batch, a
     removed batch, or re-sent labels of a weighted model)."""
