@@ -232,11 +232,12 @@ def write_labels_counted(store: Store, key: str, now: int, batch: int) -> tuple[
     delta to ``slice_stats``, in one pass over the predictions. Returns (predictions
     labelled, labels replaced with a different value).
 
-    The UPDATE finds each incoming request id by the primary key (a batch's cost grows
-    with the batch, not with the store), and a temporary ``AFTER UPDATE`` trigger counts
-    the rows it writes per (cell, prediction, old label, new label) in a small table
-    (no sort of the batch, unlike a ``GROUP BY`` over the join). The delta per cell is
-    then :func:`label_exprs` of each distinct (prediction, old, new) times its count,
+    The UPDATE finds each incoming request id by the primary key when the batch is
+    under a quarter of the model's predictions (its cost grows with the batch, not with
+    the store), else walks the model's predictions once; a temporary ``AFTER UPDATE``
+    trigger counts the rows it writes per (cell, prediction, old label, new label) in a
+    small table (no sort of the batch, unlike a ``GROUP BY`` over the join). The delta
+    per cell is then :func:`label_exprs` of each distinct (prediction, old, new) times its count,
     the same integers as summing the rows for 0/1 values (floats within 1e-12 otherwise,
     as SPEC 15.1 holds regression sums). :func:`add_label_delta` is the general path
     (PostgreSQL, weighted models).
@@ -259,13 +260,23 @@ def write_labels_counted(store: Store, key: str, now: int, batch: int) -> tuple[
         f"{new_slots}, NEW.pred, OLD.label IS NOT NULL, COALESCE(OLD.label, 0), NEW.label, 1) "
         f"ON CONFLICT ({key_cols}) DO UPDATE SET cnt = cnt + 1; END"
     )
-    try:
-        joined = store.execute(
+    incoming = int(store.one("SELECT COUNT(*) FROM incoming_labels") or 0)
+    stored = int(store.one("SELECT SUM(n) FROM slice_stats WHERE model = ?", (key,)) or 0)
+    if incoming * 4 < stored:
+        # a batch small beside the store: find each request id by the primary key
+        update = (
             "UPDATE predictions SET label = (SELECT t.label FROM incoming_labels t "
             "WHERE t.request_id = predictions.request_id), labelled_at = ?, label_batch = ? "
-            "WHERE model = ? AND request_id IN (SELECT request_id FROM incoming_labels)",
-            (now, batch, key),
-        ).rowcount
+            "WHERE model = ? AND request_id IN (SELECT request_id FROM incoming_labels)"
+        )
+    else:  # most of the model's predictions: one walk along them costs less
+        update = (
+            "UPDATE predictions SET label = t.label, labelled_at = ?, label_batch = ? "
+            "FROM incoming_labels t "
+            "WHERE predictions.model = ? AND predictions.request_id = t.request_id"
+        )
+    try:
+        joined = store.execute(update, (now, batch, key)).rowcount
     finally:
         store.execute(f"DROP TRIGGER IF EXISTS temp.{_TALLY_TRIGGER}")
     new = label_exprs("g.pred", "g.new")
