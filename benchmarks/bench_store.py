@@ -40,7 +40,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from machine import cpu_model  # noqa: E402
 
-from faircode.monitor import evaluate  # noqa: E402
+from faircode.monitor import evaluate, ingest  # noqa: E402
 from faircode.monitor.ingest import log_labels, log_predictions  # noqa: E402
 from faircode.monitor.registry import Registry  # noqa: E402
 from faircode.monitor.store import open_store  # noqa: E402
@@ -123,15 +123,60 @@ def bench_backend(
         "log_rows_per_s": rows / t_log,
         "label_seconds": t_lab,
         "label_rows_per_s": n_labels / t_lab,
+        # labels against predictions of the same run (the machine's load cancels out)
+        "label_to_log_ratio": (n_labels / t_lab) / (rows / t_log),
         # CPU of this process only (for SQLite the whole database work; for PostgreSQL
         # the server's CPU is not included)
         "log_cpu_seconds": CPU["log"],
         "log_rows_per_cpu_s": rows / CPU["log"],
         "label_cpu_seconds": CPU["label"],
+        "label_rows_per_cpu_s": n_labels / CPU["label"],
+        # SQLite works in this process: CPU seconds are its work, whatever the load
+        "label_to_log_cpu_ratio": (n_labels / CPU["label"]) / (rows / CPU["log"]),
         "report_seconds": best,
         "report_without_trend_seconds": t_eval_only,
         "days": len(report["trend"]),
         "evaluation": report["evaluation"],
+    }
+
+
+def label_baseline(location: str, preds: Path, labels: Path, rows: int, n_labels: int) -> dict:
+    """Labels through the general path (ingest.SQLITE_ONE_PASS_LABELS off: the delta by
+    a GROUP BY over the join of labels and predictions, then the UPDATE) into a second
+    SQLite store, in the same run: the baseline the one-pass write is measured against."""
+    store = open_store(location)
+    try:
+        t_log, _ = timed(
+            lambda: log_predictions(
+                store,
+                "bench",
+                preds,
+                version="v1",
+                id_col="rid",
+                attrs=["race", "sex"],
+                pred="pred",
+                at_col="at",
+            ),
+            "base_log",
+        )
+        ingest.SQLITE_ONE_PASS_LABELS = False
+        try:
+            t_lab, _ = timed(
+                lambda: log_labels(store, "bench", labels, id_col="rid", label_col="label"),
+                "base_label",
+            )
+        finally:
+            ingest.SQLITE_ONE_PASS_LABELS = True
+    finally:
+        store.close()
+    return {
+        "log_rows_per_s": rows / t_log,
+        "label_seconds": t_lab,
+        "label_rows_per_s": n_labels / t_lab,
+        "label_to_log_ratio": (n_labels / t_lab) / (rows / t_log),
+        "log_cpu_seconds": CPU["base_log"],
+        "label_cpu_seconds": CPU["base_label"],
+        "label_rows_per_cpu_s": n_labels / CPU["base_label"],
     }
 
 
@@ -188,6 +233,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="rows for the MetricFrame timing (default: all; 0 skips it)",
     )
+    ap.add_argument(
+        "--label-baseline",
+        action="store_true",
+        help="also time SQLite labels through the general path (two passes over the join) "
+        "in a second store of the same run",
+    )
     ap.add_argument("--json", metavar="PATH", help="write the results as JSON")
     ap.add_argument("--workdir", metavar="DIR", help="where to write data (default: temp)")
     args = ap.parse_args(argv)
@@ -238,6 +289,11 @@ def main(argv: list[str] | None = None) -> int:
             run["equals_evaluate"] = {k: v for k, v in got.items() if k not in strip} == {
                 k: v for k, v in expected.items() if k not in strip
             }
+            if name == "sqlite" and args.label_baseline:
+                base = label_baseline(str(work / "baseline.db"), preds, labels, args.rows, n_labels)
+                run["label_baseline"] = base
+                run["label_speedup"] = base["label_seconds"] / run["label_seconds"]
+                run["label_cpu_speedup"] = base["label_cpu_seconds"] / run["label_cpu_seconds"]
             results["runs"].append(run)
             print(json.dumps(run), file=sys.stderr)
     finally:

@@ -371,11 +371,12 @@ def fairness_report(
     until: str | None = None,
     target: float | None = None,
     intersect: bool = False,
+    bucket: str = "day",
 ) -> dict[str, Any]:
     """The fairness report of one model version over a window, from the store.
 
     What ``faircode fairness report MODEL --json`` prints (SPEC 15.5): every declared
-    slice attribute's slices and disparities, the daily trend and the SLI.
+    slice attribute's slices and disparities, the trend per bucket and the SLI.
 
     Parameters
     ----------
@@ -395,13 +396,19 @@ def fairness_report(
         SLO target in (0, 1]: adds the error budget to ``sli``.
     intersect : bool, default False
         Also evaluate every combination of the declared attributes.
+    bucket : str, default "day"
+        The trend's buckets: ``"day"`` (UTC days), ``"week"`` (ISO weeks, Monday
+        start, UTC), ``"month"`` (calendar months, UTC) or ``"N-rows"`` (``"500-rows"``:
+        N consecutive predictions in time order, ties by request id). Each bucket gives
+        each gated disparity's value, 95% interval and row counts, and a note where it
+        is not measured (``"below the guard: n=12 < 30"``).
 
     Returns
     -------
     dict
         ``kind "faircode.fairness.report"``: ``model``, ``version``, ``window``,
-        ``registry``, ``orphan_labels``, ``evaluation`` (the report of SPEC 12.11),
-        ``trend`` and ``sli``.
+        ``bucket``, ``registry``, ``orphan_labels``, ``evaluation`` (the report of SPEC
+        12.11), ``trend`` and ``sli``.
 
     Raises
     ------
@@ -417,6 +424,11 @@ def fairness_report(
     ('v1', 'yaml', 'exceeded')
     >>> report["sli"]["good"], report["sli"]["total"]
     (0, 1)
+    >>> trend = fairness_report("loans", store=db, registry=registry, bucket="300-rows")["trend"]
+    >>> [(b["bucket"], b["n"]) for b in trend]
+    [('1-300', 300), ('301-600', 300), ('601-810', 210)]
+    >>> [b["groups"][0]["notes"].get("demographic_parity_difference") for b in trend]
+    ['1 eligible slice(s) for selection_rate, need 2', None, 'below the guard: west n=10 < 30']
     """
     from .control import require_registry
     from .timeline import store_report
@@ -433,6 +445,7 @@ def fairness_report(
             target=target,
             intersect=intersect,
             registry_source=state["source"],
+            bucket=bucket,
         )
 
 

@@ -340,7 +340,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     from .timeline import render_report_markdown, render_report_text
 
     report = fairness_report(
-        args.model, **_window(args), target=args.target, intersect=args.intersect
+        args.model,
+        **_window(args),
+        target=args.target,
+        intersect=args.intersect,
+        bucket=args.bucket,
     )
     if args.json:
         sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
@@ -766,6 +770,13 @@ def add_store_commands(sub: Any) -> None:
     _window_options(p)
     p.add_argument("--target", type=float, help="SLO target (e.g. 0.99): error budget left")
     p.add_argument("--intersect", action="store_true", help="also every attribute combination")
+    p.add_argument(
+        "--bucket",
+        default="day",
+        metavar="day|week|month|N-rows",
+        help="the trend's buckets: UTC days (default), ISO weeks, calendar months, or N "
+        "predictions in time order (e.g. 500-rows)",
+    )
     _output_options(p)
     _store_options(p)
     p.set_defaults(func=_run(cmd_report))

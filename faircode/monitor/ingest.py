@@ -40,6 +40,10 @@ Progress = Callable[[int, int], None] | None
 MIN_EPOCH = -62_135_596_800
 MAX_EPOCH = 253_402_300_799
 NOT_WRITTEN = "the batch was not written"
+#: SQLite writes an unweighted model's labels in one pass (rollup.write_labels_counted);
+#: False takes the general path (the statistics' delta by a GROUP BY over the join, then
+#: the UPDATE), which benchmarks/bench_store.py --label-baseline times in the same run.
+SQLITE_ONE_PASS_LABELS = True
 
 
 def _where(fmt: str, index: int) -> str:
@@ -679,19 +683,23 @@ def log_labels(
         if task is None and not np.isin(labels, (0.0, 1.0)).all():
             _check_inferred_binary(store, key, ids, fmt, source, label_col)
         weighted = model_weight(store, key) is not None
-        replaced, relabelled = rollup.add_label_delta(
-            store,
-            key,
-            "incoming_labels t JOIN predictions p ON p.request_id = t.request_id",
-            (),
-            weighted,
-        )
-        joined = store.execute(
-            "UPDATE predictions SET label = t.label, labelled_at = ?, label_batch = ? "
-            "FROM incoming_labels t "
-            "WHERE predictions.model = ? AND predictions.request_id = t.request_id",
-            (now, batch, key),
-        ).rowcount
+        relabelled = 0
+        if store.dialect == "sqlite" and not weighted and SQLITE_ONE_PASS_LABELS:
+            joined, replaced = rollup.write_labels_counted(store, key, now, batch)
+        else:
+            replaced, relabelled = rollup.add_label_delta(
+                store,
+                key,
+                "incoming_labels t JOIN predictions p ON p.request_id = t.request_id",
+                (),
+                weighted,
+            )
+            joined = store.execute(
+                "UPDATE predictions SET label = t.label, labelled_at = ?, label_batch = ? "
+                "FROM incoming_labels t "
+                "WHERE predictions.model = ? AND predictions.request_id = t.request_id",
+                (now, batch, key),
+            ).rowcount
         orphans = (
             0
             if joined == n

@@ -220,6 +220,86 @@ def add_label_delta(
     return replaced_n, relabelled_n
 
 
+#: SQLite's tally of a label batch (write_labels_counted): its rows per cell and (pred,
+#: old label, new label), counted by a temporary trigger as the UPDATE writes them.
+_TALLY = "faircode_label_tally"
+_TALLY_TRIGGER = "faircode_label_tally_rows"
+
+
+def write_labels_counted(store: Store, key: str, now: int, batch: int) -> tuple[int, int]:
+    """SQLite, unweighted model: write the labels of ``incoming_labels`` (temporary
+    table: ``request_id``, ``label``) to their predictions and add their statistics'
+    delta to ``slice_stats``, in one pass over the predictions. Returns (predictions
+    labelled, labels replaced with a different value).
+
+    The UPDATE finds each incoming request id by the primary key when the batch is
+    under a quarter of the model's predictions (its cost grows with the batch, not with
+    the store), else walks the model's predictions once; a temporary ``AFTER UPDATE``
+    trigger counts the rows it writes per (cell, prediction, old label, new label) in a
+    small table (no sort of the batch, unlike a ``GROUP BY`` over the join). The delta
+    per cell is then :func:`label_exprs` of each distinct (prediction, old, new) times its count,
+    the same integers as summing the rows for 0/1 values (floats within 1e-12 otherwise,
+    as SPEC 15.1 holds regression sums). :func:`add_label_delta` is the general path
+    (PostgreSQL, weighted models).
+    """
+    slots = ", ".join(SLOT_COLUMNS)
+    key_cols = f"version, day, {slots}, pred, has_old, old, new"
+    store.execute(
+        f"CREATE TEMP TABLE IF NOT EXISTS {_TALLY} (version TEXT NOT NULL, day INTEGER NOT "
+        "NULL, "
+        + ", ".join(f"{c} INTEGER NOT NULL" for c in SLOT_COLUMNS)
+        + ", pred REAL NOT NULL, has_old INTEGER NOT NULL, old REAL NOT NULL, "
+        f"new REAL NOT NULL, cnt INTEGER NOT NULL, UNIQUE ({key_cols}))"
+    )
+    store.execute(f"DELETE FROM {_TALLY}")
+    store.execute(f"DROP TRIGGER IF EXISTS temp.{_TALLY_TRIGGER}")
+    new_slots = ", ".join(f"COALESCE(NEW.{c}, -1)" for c in SLOT_COLUMNS)
+    store.execute(
+        f"CREATE TEMP TRIGGER {_TALLY_TRIGGER} AFTER UPDATE OF label ON main.predictions "
+        f"BEGIN INSERT INTO {_TALLY} ({key_cols}, cnt) VALUES (NEW.version, NEW.day, "
+        f"{new_slots}, NEW.pred, OLD.label IS NOT NULL, COALESCE(OLD.label, 0), NEW.label, 1) "
+        f"ON CONFLICT ({key_cols}) DO UPDATE SET cnt = cnt + 1; END"
+    )
+    incoming = int(store.one("SELECT COUNT(*) FROM incoming_labels") or 0)
+    stored = int(store.one("SELECT SUM(n) FROM slice_stats WHERE model = ?", (key,)) or 0)
+    if incoming * 4 < stored:
+        # a batch small beside the store: find each request id by the primary key
+        update = (
+            "UPDATE predictions SET label = (SELECT t.label FROM incoming_labels t "
+            "WHERE t.request_id = predictions.request_id), labelled_at = ?, label_batch = ? "
+            "WHERE model = ? AND request_id IN (SELECT request_id FROM incoming_labels)"
+        )
+    else:  # most of the model's predictions: one walk along them costs less
+        update = (
+            "UPDATE predictions SET label = t.label, labelled_at = ?, label_batch = ? "
+            "FROM incoming_labels t "
+            "WHERE predictions.model = ? AND predictions.request_id = t.request_id"
+        )
+    try:
+        joined = store.execute(update, (now, batch, key)).rowcount
+    finally:
+        store.execute(f"DROP TRIGGER IF EXISTS temp.{_TALLY_TRIGGER}")
+    new = label_exprs("g.pred", "g.new")
+    old = label_exprs("g.pred", "(CASE WHEN g.has_old = 1 THEN g.old END)")
+    columns = [c for c in STATS if c not in _PREDICTION_ONLY]
+    deltas = [f"SUM(g.cnt * ({new[c]})) - SUM(g.cnt * ({old[c]}))" for c in columns]
+    replaced = "SUM(CASE WHEN g.has_old = 1 AND g.old <> g.new THEN g.cnt ELSE 0 END)"
+    cell = ", ".join(f"g.{c}" for c in ("version", "day", *SLOT_COLUMNS))
+    rows = store.query(
+        f"SELECT ?, {cell}, {', '.join(deltas)}, {replaced} FROM {_TALLY} g GROUP BY {cell}",
+        (key,),
+    )
+    marks = ", ".join("?" for _ in (*CELL, *STATS))
+    n_cell = len(CELL)
+    values = []
+    for r in rows:
+        delta = dict(zip(columns, r[n_cell:-1]))
+        values.append((*r[:n_cell], *[delta.get(c, 0) for c in STATS]))
+    store.executemany(_upsert(f"VALUES ({marks})", STATS), values)
+    store.execute(f"DELETE FROM {_TALLY}")
+    return joined, int(sum(int(r[-1] or 0) for r in rows))
+
+
 def rebuild(store: Store, key: str, weighted: bool = False) -> None:
     """Recompute a model's cells from its predictions (after an overlapping batch, a
     removed batch, or re-sent labels of a weighted model)."""
@@ -302,3 +382,62 @@ def _frame(
     for d in dims:
         frame[d] = pd.to_numeric(frame[d]).astype("int64")
     return frame
+
+
+def row_bucket_cells(
+    store: Store,
+    key: str,
+    slots: list[int],
+    version: str,
+    first_day: int | None,
+    end_day: int | None,
+    size: int,
+    weighted: bool = False,
+) -> pd.DataFrame:
+    """Statistics per (the given attribute slots, bucket of ``size`` consecutive
+    predictions) of a version in a window of days, by one ``GROUP BY`` over the stored
+    predictions (SPEC 15.5, ``--bucket N-rows``).
+
+    The predictions are numbered in time order (``at``), ties by request id compared
+    bytewise (SQLite's BINARY collation, PostgreSQL's ``"C"``), so both stores number
+    them alike; bucket ``b`` (from 0) holds rows ``b * size + 1 .. (b + 1) * size``.
+    Each group also carries the first and last day of its rows and their positions.
+    """
+    columns = stats(weighted)
+    exprs = row_exprs("pred", "label", "weight", weighted)
+    rid = 'request_id COLLATE "C"' if store.dialect == "postgresql" else "request_id"
+    where = "model = ? AND version = ?"
+    params: list[Any] = [key, version]
+    if first_day is not None:
+        where += " AND day >= ?"
+        params.append(first_day)
+    if end_day is not None:
+        where += " AND day < ?"
+        params.append(end_day)
+    dims = [f"COALESCE({SLOT_COLUMNS[s]}, -1)" for s in slots]
+    select = ", ".join(
+        [f"{d} AS {SLOT_COLUMNS[s]}" for d, s in zip(dims, slots, strict=True)]
+        + ["bucket", "MIN(day)", "MAX(day)", "MIN(pos)", "MAX(pos)"]
+        + [
+            f"{'CAST(' if c in STAT_COUNTS else ''}SUM({exprs[c]})"
+            f"{' AS BIGINT)' if c in STAT_COUNTS else ''} AS {c}"
+            for c in columns
+        ]
+    )
+    numbered = (
+        f"SELECT *, ROW_NUMBER() OVER (ORDER BY at, {rid}) AS pos FROM predictions WHERE {where}"
+    )
+    bucketed = f"SELECT *, (pos - 1) / {int(size)} AS bucket FROM ({numbered}) numbered"
+    rows = store.query(
+        f"SELECT {select} FROM ({bucketed}) bucketed "  # noqa: S608
+        f"GROUP BY {', '.join([*dims, 'bucket'])}",
+        params,
+    )
+    dims_out = [SLOT_COLUMNS[s] for s in slots] + [
+        "bucket",
+        "first_day",
+        "last_day",
+        "first_row",
+        "last_row",
+    ]
+    return _frame(rows, dims_out, columns)

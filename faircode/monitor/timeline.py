@@ -10,6 +10,7 @@ the report from a file holding the same rows.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import json
 import math
@@ -83,6 +84,43 @@ def parse_time(text: str | None, option: str, end: bool = False) -> int | None:
 
 def day_text(day: int) -> str:
     return (dt.date(1970, 1, 1) + dt.timedelta(days=int(day))).isoformat()
+
+
+#: The trend's buckets (``--bucket``, SPEC 15.5): whole UTC days, ISO weeks (Monday
+#: start), calendar months, or N consecutive predictions (``N-rows``).
+BUCKET_KINDS = ("day", "week", "month")
+#: At most this many ``N-rows`` buckets in one report.
+MAX_ROW_BUCKETS = 10_000
+_EPOCH = dt.date(1970, 1, 1)
+
+
+def parse_bucket(text: str | None) -> tuple[str, int | None]:
+    """``--bucket``: ``day``, ``week``, ``month`` (size None) or ``N-rows`` (``rows``, N)."""
+    value = "day" if text is None else str(text).strip().lower()
+    if value in BUCKET_KINDS:
+        return value, None
+    head, sep, tail = value.partition("-")
+    if sep and tail == "rows" and head.isdigit() and int(head) >= 1:
+        return "rows", int(head)
+    raise MonitorInputError(
+        f"--bucket {text!r} is not day, week, month or N-rows (N predictions per bucket, "
+        "e.g. 500-rows)"
+    )
+
+
+def _calendar_bucket(day: int, kind: str) -> tuple[str, int, int]:
+    """(label, first day, last day) of the day's ``day``/``week``/``month`` bucket."""
+    date = _EPOCH + dt.timedelta(days=int(day))
+    if kind == "week":  # ISO 8601: weeks start on Monday; week 1 holds the first Thursday
+        year, week, weekday = date.isocalendar()
+        first = int(day) - (weekday - 1)
+        # the last ISO week of 9999 ends after 9999-12-31: its dates stop there
+        return f"{year:04d}-W{week:02d}", first, min(first + 6, MAX_DAY)
+    if kind == "month":
+        first = int(day) - (date.day - 1)
+        length = calendar.monthrange(date.year, date.month)[1]
+        return f"{date.year:04d}-{date.month:02d}", first, first + length - 1
+    return date.isoformat(), int(day), int(day)
 
 
 def versions(store: Store, key: str) -> list[str]:
@@ -611,8 +649,11 @@ def store_report(
     intersect: bool = False,
     trend: bool = True,
     registry_source: str | None = None,
+    bucket: str | None = None,
 ) -> dict[str, Any]:
-    """The report of one model version over a window: evaluation, daily trend, SLI."""
+    """The report of one model version over a window: evaluation, trend per ``bucket``
+    (``day``, ``week``, ``month`` or ``N-rows``; default ``day``), SLI."""
+    kind, size = parse_bucket(bucket)
     if target is not None and not (0 < target <= 1):
         raise MonitorInputError(f"--target must be in (0, 1], e.g. 0.99; got {target}")
     ctx = _Context(store, model, registry, version, attrs, since, until)
@@ -626,29 +667,7 @@ def store_report(
     ctx.check_cells(frame)
     ctx.pin_groups(frame)
     evaluation = _evaluation(ctx, frame, intersect)
-    days = []
-    if trend:
-        task = evaluation["task"]["type"]
-        for day in sorted(frame["day"].unique().tolist()):
-            part = frame[frame["day"] == day].reset_index(drop=True)
-            groups = _groups(ctx, part, task, [[a] for a in ctx.attrs])
-            days.append(
-                {
-                    "day": day_text(day),
-                    "n": int(part["n"].sum()),
-                    "labelled": int(part["n_labelled"].sum()),
-                    "groups": [
-                        {
-                            "name": g["name"],
-                            "status": g["status"],
-                            "disparities": {
-                                d["metric"]: d["value"] for d in g["disparities"] if d["gated"]
-                            },
-                        }
-                        for g in groups
-                    ],
-                }
-            )
+    days = _trend(ctx, frame, evaluation["task"]["type"], kind, size) if trend else []
     return {
         "kind": "faircode.fairness.report",
         "format_version": 1,
@@ -656,6 +675,7 @@ def store_report(
         "version": ctx.version,
         "version_source": ctx.version_source,
         "window": {"since": since, "until": until},
+        "bucket": kind if size is None else f"{size}-rows",
         "registry": {"source": registry_source, **registry.fields()},
         "orphan_labels": ctx.orphans,
         "evaluation": evaluation,
@@ -664,15 +684,152 @@ def store_report(
     }
 
 
-def _cell(v: float | None) -> str:
-    return "-" if v is None else f"{v:.3f}"
+def _trend(
+    ctx: _Context, frame: pd.DataFrame, task: str, kind: str, size: int | None
+) -> list[dict[str, Any]]:
+    """The trend: per bucket, each declared attribute's gated disparities from that
+    bucket's rows alone, with their intervals, and a note where one is not measured."""
+    weighted = ctx.weight is not None
+    parts: list[tuple[dict[str, Any], pd.DataFrame]] = []
+    if size is not None:  # N-rows: consecutive predictions in time order
+        total = int(frame["n"].sum())
+        count = -(-total // size)
+        if count > MAX_ROW_BUCKETS:
+            raise MonitorInputError(
+                f"--bucket {size}-rows makes {count:,} buckets of the window's {total:,} "
+                f"predictions, more than {MAX_ROW_BUCKETS:,}: use at least "
+                f"{-(-total // MAX_ROW_BUCKETS)}-rows, or a shorter window"
+            )
+        first, end = ctx.days()
+        cells = rollup.row_bucket_cells(
+            ctx.store, ctx.key, ctx.slots, ctx.version, first, end, size, weighted
+        )
+        for _, part in cells.groupby("bucket", sort=True):
+            lo, hi = int(part["first_row"].min()), int(part["last_row"].max())
+            meta = {
+                "bucket": f"{lo}-{hi}",
+                "first": day_text(int(part["first_day"].min())),
+                "last": day_text(int(part["last_day"].max())),
+                "rows": [lo, hi],
+            }
+            parts.append((meta, part))
+    else:
+        spans = {d: _calendar_bucket(d, kind) for d in frame["day"].unique().tolist()}
+        label = frame["day"].map(lambda d: spans[d][0])
+        firsts = {lab: (first, last) for lab, first, last in spans.values()}
+        for lab, part in frame.groupby(label, sort=False):
+            first, last = firsts[lab]
+            meta = {"bucket": lab, "first": day_text(first), "last": day_text(last)}
+            if kind == "day":  # the key a day's trend always had (format_version 1)
+                meta = {"day": lab, **meta}
+            parts.append((meta, part))
+        parts.sort(key=lambda p: p[0]["first"])
+    out = []
+    for meta, part in parts:
+        groups = _groups(ctx, part.reset_index(drop=True), task, [[a] for a in ctx.attrs])
+        out.append(
+            {
+                **meta,
+                "n": int(part["n"].sum()),
+                "labelled": int(part["n_labelled"].sum()),
+                "groups": [_trend_group(g, ctx.registry.min_samples) for g in groups],
+            }
+        )
+    return out
+
+
+def _trend_group(g: dict[str, Any], guard: int) -> dict[str, Any]:
+    """One attribute's entry in a trend bucket: status, each gated disparity's value,
+    its 95% interval, and for one not measured the reason (SPEC 15.5)."""
+    gated = [d for d in g["disparities"] if d["gated"]]
+    return {
+        "name": g["name"],
+        "status": g["status"],
+        "disparities": {d["metric"]: d["value"] for d in gated},
+        "ci95": {d["metric"]: d["ci95"] for d in gated},
+        "notes": {
+            d["metric"]: guard_note(d, g["slices"], guard) for d in gated if d["value"] is None
+        },
+    }
+
+
+def _size_text(n: float, weighted: bool) -> str:
+    return f"n_eff={n:.1f}" if weighted else f"n={int(n)}"
+
+
+def guard_note(d: dict[str, Any], slices: list[dict[str, Any]], guard: int) -> str:
+    """Why disparity ``d`` has no value in a bucket. Below the low-n guard (a
+    disparity needs two slices of at least ``guard`` rows, SPEC 12.5): the bucket's
+    count when it is below the guard as a whole (``below the guard: n=12 < 30``), else
+    the slices that would have to reach it, largest first (``below the guard: Caucasian
+    n=24 < 30``); a metric of two (equalized odds) is named. Otherwise the disparity's
+    own reason (no labels, a single slice, ...)."""
+    parts = []
+    metrics = list(d["based_on"])
+    for m in metrics:
+        entries = [(s["slice"], s["metrics"][m]) for s in slices if m in s["metrics"]]
+        defined = [(name, e) for name, e in entries if e["value"] is not None]
+        if sum(not e["low_n"] for _, e in defined) >= 2:
+            continue  # this half is measured
+        low = [(name, e) for name, e in defined if e["low_n"]]
+        if not low:
+            continue
+        weighted = any("n_eff" in e for _, e in entries)
+
+        def size(e: dict[str, Any], weighted: bool = weighted) -> float:
+            return float(e["n_eff"]) if weighted else float(e["count"])
+
+        total = sum(float(e["count"]) for _, e in entries)
+        if not weighted and total < guard:
+            text = f"{_size_text(total, False)} < {guard}"
+        else:
+            need = 2 - sum(not e["low_n"] for _, e in defined)
+            low.sort(key=lambda t: -size(t[1]))
+            text = ", ".join(
+                f"{name} {_size_text(size(e), weighted)} < {guard}" for name, e in low[:need]
+            )
+        parts.append(f"{m}: {text}" if len(metrics) > 1 else text)
+    if parts:
+        return "below the guard: " + "; ".join(parts)
+    return str(d.get("reason") or "not measured")
+
+
+def _cell(v: float | None, ci: list[float | None] | None = None) -> str:
+    if v is None:
+        return "-"
+    if not ci:
+        return f"{v:.3f}"
+    hi = "inf" if ci[1] is None else f"{ci[1]:.3f}"
+    return f"{v:.3f} [{ci[0]:.3f}, {hi}]"
+
+
+#: The trend's first column and its title, per bucket kind (SPEC 15.5).
+_BUCKET_TITLES = {
+    "day": ("Day", "per day"),
+    "week": ("Week", "per ISO week (Monday start, UTC)"),
+    "month": ("Month", "per calendar month (UTC)"),
+    "rows": ("Rows", "per bucket of {size} predictions in time order"),
+}
+
+
+def trend_title(report: dict[str, Any]) -> tuple[str, str]:
+    """(first column, heading words) of the report's trend table."""
+    kind, size = parse_bucket(report.get("bucket"))
+    column, words = _BUCKET_TITLES[kind]
+    return column, words.format(size=size)
 
 
 def trend_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    head = ["Day", "N", "Labelled"]
+    """The trend table: a row per bucket (its dates unless it is a day, its rows and
+    labelled rows), a column per attribute and gated disparity: the value with its 95%
+    interval, ``!`` over the threshold, or why it is not measured (a bucket below the
+    low-n guard says so)."""
+    column, _ = trend_title(report)
+    days = column == "Day"
+    head = [column] + ([] if days else ["From", "To"]) + ["N", "Labelled"]
     metrics: list[tuple[str, str]] = []
-    for day in report["trend"]:
-        for g in day["groups"]:
+    for bucket in report["trend"]:
+        for g in bucket["groups"]:
             for m in g["disparities"]:
                 if (g["name"], m) not in metrics:
                     metrics.append((g["name"], m))
@@ -687,13 +844,21 @@ def trend_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     threshold = report["evaluation"]["settings"]["threshold"]
     from .stats import exceeds
 
-    for day in report["trend"]:
-        values = {(g["name"], m): v for g in day["groups"] for m, v in g["disparities"].items()}
-        cells = [day["day"], str(day["n"]), str(day["labelled"])]
-        for key in metrics:
-            v = values.get(key)
-            mark = "!" if v is not None and exceeds(v, threshold) else ""
-            cells.append(_cell(v) + mark)
+    for bucket in report["trend"]:
+        by = {g["name"]: g for g in bucket["groups"]}
+        cells = [bucket.get("bucket", bucket.get("day", ""))]
+        if not days:
+            cells += [bucket["first"], bucket["last"]]
+        cells += [str(bucket["n"]), str(bucket["labelled"])]
+        for name, m in metrics:
+            g = by.get(name)
+            v = None if g is None else g["disparities"].get(m)
+            if v is None:
+                note = None if g is None else g.get("notes", {}).get(m)
+                cells.append(note or "-")
+                continue
+            mark = "!" if exceeds(v, threshold) else ""
+            cells.append(_cell(v, g.get("ci95", {}).get(m)) + mark)
         rows.append(cells)
     return head, rows
 
@@ -749,7 +914,10 @@ def render_report_text(report: dict[str, Any]) -> str:
     out.append(render_text(report["evaluation"]).rstrip("\n"))
     if report["trend"]:
         out.append("")
-        out.append("trend per day (gated disparities; ! exceeds the threshold):")
+        out.append(
+            f"trend {trend_title(report)[1]} (gated disparities with 95% intervals; "
+            "! exceeds the threshold):"
+        )
         out += _table(*trend_rows(report))
     out.append("")
     out += sli_lines(report["sli"])
@@ -769,11 +937,11 @@ def render_report_markdown(report: dict[str, Any]) -> str:
         head, rows = trend_rows(report)
         out += [
             "",
-            "### Trend per day",
+            f"### Trend {trend_title(report)[1]}",
             "",
             "| " + " | ".join(head) + " |",
             "|" + "|".join("---" for _ in head) + "|",
         ]
-        out += ["| " + " | ".join(r) + " |" for r in rows]
+        out += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
     out += ["", "### SLI", ""] + [f"- {line.strip()}" for line in sli_lines(report["sli"])]
     return "\n".join(out) + "\n"

@@ -1,0 +1,315 @@
+"""``fairness report --bucket``: the trend per week, month or N predictions (SPEC 15.5).
+
+Every bucket's numbers are checked against an independent pandas computation on the
+same COMPAS rows (a ``groupby`` over ISO weeks, calendar months, or chunks of the rows
+sorted by time and request id), its intervals against ``evaluate`` on the bucket's rows,
+and SQLite against PostgreSQL. Tests taking ``db`` run on both stores.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+import storeutil
+
+from faircode.monitor import evaluate, fairness_report
+from faircode.monitor.cli import run
+
+GUARD = 30
+YAML = f"""\
+models:
+  compas:
+    slices: [race, sex]
+    threshold: 0.1
+    min_samples: {GUARD}
+    rule: point
+"""
+GATED = ("demographic_parity_difference", "equalized_odds_difference", "accuracy_range")
+
+
+@pytest.fixture(scope="session")
+def pg_server_url():
+    yield from storeutil.pg_server()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "store" / "monitor.db")
+    return storeutil.fresh_pg_database(request.getfixturevalue("pg_server_url"))
+
+
+@pytest.fixture(scope="module")
+def compas() -> pd.DataFrame:
+    df = pd.read_csv(storeutil.require_compas())
+    df = df[["id", "race", "sex", "decile_score", "two_year_recid", "compas_screening_date"]]
+    # request ids whose bytewise order differs from a locale's (B < Z < a < é in bytes):
+    # rows of one day are ordered by them, on both stores alike
+    prefixes = ["a", "B", "é", "Z"]
+    df = df.assign(rid=[f"{prefixes[i % 4]}{v}" for i, v in enumerate(df["id"])])
+    df["pred"] = (df["decile_score"] >= 5).astype(int)
+    df["date"] = pd.to_datetime(df["compas_screening_date"])
+    return df
+
+
+def _log(db: str, folder: Path, frame: pd.DataFrame) -> str:
+    folder.mkdir(parents=True, exist_ok=True)
+    registry = folder / "fairness.yaml"
+    registry.write_text(YAML)
+    frame.to_csv(folder / "c.csv", index=False)
+    common = ["--db", db, "--registry", str(registry)]
+    log = ["--id", "rid", "--score", "decile_score", "--decision-threshold", "5"]
+    log += ["--attr", "race", "--attr", "sex", "--at", "compas_screening_date"]
+    assert (
+        run(["fairness", "log", "compas", str(folder / "c.csv"), "--version", "v1"] + log + common)
+        == 0
+    )
+    label = ["--id", "rid", "--label", "two_year_recid"]
+    assert run(["fairness", "label", "compas", str(folder / "c.csv"), *label, *common]) == 0
+    return str(registry)
+
+
+def _range(rates: pd.Series, counts: pd.Series) -> float | None:
+    """Max - min of the rates of the slices with at least GUARD rows (None: < 2)."""
+    ok = rates[(counts >= GUARD) & (counts > 0)]
+    return None if len(ok) < 2 else float(ok.max() - ok.min())
+
+
+def _expected(rows: pd.DataFrame, attr: str) -> dict[str, Any]:
+    """The gated disparities of one attribute over ``rows``, by pandas alone."""
+    g = rows.groupby(attr)
+    n = g.size()
+    pos = rows[rows["two_year_recid"] == 1].groupby(attr)
+    neg = rows[rows["two_year_recid"] == 0].groupby(attr)
+    n_pos = pos.size().reindex(n.index, fill_value=0)
+    n_neg = neg.size().reindex(n.index, fill_value=0)
+    tpr = (pos["pred"].sum().reindex(n.index) / n_pos).dropna()
+    fpr = (neg["pred"].sum().reindex(n.index) / n_neg).dropna()
+    halves = [
+        v for v in (_range(tpr, n_pos[tpr.index]), _range(fpr, n_neg[fpr.index])) if v is not None
+    ]
+    accuracy = g.apply(lambda s: (s["pred"] == s["two_year_recid"]).mean(), include_groups=False)
+    return {
+        "n": n,
+        "demographic_parity_difference": _range(g["pred"].mean(), n),
+        "equalized_odds_difference": max(halves) if halves else None,
+        "accuracy_range": _range(accuracy, n),
+    }
+
+
+def _dp_note(n: pd.Series) -> str:
+    """What a bucket whose demographic parity is unmeasured says, from pandas counts."""
+    total = int(n.sum())
+    if total < GUARD:
+        return f"below the guard: n={total} < {GUARD}"
+    eligible = int((n >= GUARD).sum())
+    low = n[n < GUARD].sort_values(ascending=False, kind="stable")
+    if low.empty:
+        return f"{eligible} eligible slice(s) for selection_rate, need 2"
+    named = ", ".join(
+        f"{name} n={int(c)} < {GUARD}" for name, c in low.iloc[: 2 - eligible].items()
+    )
+    return f"below the guard: {named}"
+
+
+def _check_bucket(bucket: dict[str, Any], rows: pd.DataFrame) -> int:
+    """The bucket's counts, values, notes and intervals against pandas and evaluate on
+    its rows; returns how many disparities were unmeasured."""
+    assert bucket["n"] == len(rows) and bucket["labelled"] == len(rows)
+    direct = evaluate(
+        rows,
+        "pred",
+        ["race", "sex"],
+        label="two_year_recid",
+        threshold=0.1,
+        min_samples=GUARD,
+        rule="point",
+        engine="pandas",
+    )
+    by_name = {g["name"]: g for g in direct["groups"]}
+    unmeasured = 0
+    for group in bucket["groups"]:
+        want = _expected(rows, group["name"])
+        for metric in GATED:
+            got, expect = group["disparities"][metric], want[metric]
+            if expect is None:
+                assert got is None, (bucket["bucket"], group["name"], metric)
+                assert group["ci95"][metric] is None
+                note = group["notes"][metric]
+                assert note, (bucket["bucket"], metric)
+                if metric == "demographic_parity_difference":
+                    assert note == _dp_note(want["n"]), bucket["bucket"]
+                unmeasured += 1
+                continue
+            assert got == pytest.approx(expect, abs=1e-12), (
+                bucket["bucket"],
+                group["name"],
+                metric,
+            )
+            assert metric not in group["notes"]
+            ci = group["ci95"][metric]
+            lo, hi = ci[0], math.inf if ci[1] is None else ci[1]
+            assert lo <= got + 1e-12 and got <= hi + 1e-12
+            d = next(d for d in by_name[group["name"]]["disparities"] if d["metric"] == metric)
+            assert d["value"] == pytest.approx(got, abs=1e-12)
+            assert ci == pytest.approx(d["ci95"], abs=1e-12)
+    return unmeasured
+
+
+@pytest.mark.parametrize("kind", ["week", "month"])
+def test_week_and_month_buckets_equal_a_pandas_groupby_on_compas(
+    db: str, tmp_path: Path, compas: pd.DataFrame, kind: str
+) -> None:
+    registry = _log(db, tmp_path, compas)
+    report = fairness_report("compas", store=db, registry=registry, bucket=kind)
+    assert report["bucket"] == kind
+    # ISO weeks start on Monday (a week "ending Sunday" in pandas); months are calendar months
+    period = compas["date"].dt.to_period("W-SUN" if kind == "week" else "M")
+    groups = sorted(compas.groupby(period), key=lambda kv: kv[0].start_time)
+    assert len(report["trend"]) == len(groups)
+    unmeasured = 0
+    for bucket, (p, rows) in zip(report["trend"], groups, strict=True):
+        start = p.start_time
+        if kind == "week":
+            iso = start.isocalendar()
+            assert start.day_of_week == 0
+            assert bucket["bucket"] == f"{iso.year}-W{iso.week:02d}"
+        else:
+            assert bucket["bucket"] == start.strftime("%Y-%m")
+        assert bucket["first"] == start.date().isoformat()
+        assert bucket["last"] == p.end_time.date().isoformat()
+        assert "day" not in bucket
+        unmeasured += _check_bucket(bucket, rows)
+    # the thin buckets say why (COMPAS has weeks and months below the guard)
+    assert unmeasured > 0
+
+
+def test_row_buckets_follow_time_then_request_id_bytewise(
+    db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    registry = _log(db, tmp_path, compas)
+    size = 500
+    report = fairness_report("compas", store=db, registry=registry, bucket=f"{size}-rows")
+    assert report["bucket"] == f"{size}-rows"
+    # time order, ties (every row of a day has the same time) by request id, bytewise
+    ordered = compas.assign(key=compas["rid"].map(lambda r: r.encode()))
+    ordered = ordered.sort_values(["date", "key"], kind="stable").reset_index(drop=True)
+    chunks = [ordered.iloc[i : i + size] for i in range(0, len(ordered), size)]
+    assert len(report["trend"]) == len(chunks) == math.ceil(len(compas) / size)
+    for k, (bucket, rows) in enumerate(zip(report["trend"], chunks, strict=True)):
+        first, last = k * size + 1, k * size + len(rows)
+        assert bucket["rows"] == [first, last] and bucket["bucket"] == f"{first}-{last}"
+        assert bucket["first"] == rows["date"].min().date().isoformat()
+        assert bucket["last"] == rows["date"].max().date().isoformat()
+        _check_bucket(bucket, rows)
+    # one bucket of every row is the whole window's evaluation
+    whole = fairness_report("compas", store=db, registry=registry, bucket="100000-rows")
+    (bucket,) = whole["trend"]
+    for group in bucket["groups"]:
+        full = next(g for g in whole["evaluation"]["groups"] if g["name"] == group["name"])
+        for d in full["disparities"]:
+            if d["gated"]:
+                assert group["disparities"][d["metric"]] == d["value"]
+                assert group["ci95"][d["metric"]] == d["ci95"]
+
+
+def test_a_bucket_below_the_guard_says_so(db: str, tmp_path: Path, compas: pd.DataFrame) -> None:
+    registry = _log(db, tmp_path, compas)
+    report = fairness_report("compas", store=db, registry=registry, bucket="12-rows")
+    bucket = report["trend"][0]
+    assert bucket["n"] == 12
+    for group in bucket["groups"]:
+        assert group["disparities"]["demographic_parity_difference"] is None
+        assert group["notes"]["demographic_parity_difference"] == "below the guard: n=12 < 30"
+    # the renderings say it too, where a value would be
+    common = ["--db", db, "--registry", registry]
+    for fmt in ([], ["--markdown"]):
+        args = ["fairness", "report", "compas", "--bucket", "12-rows", "--until", "2013-01-01"]
+        out = _stdout(args + fmt + common)
+        assert "below the guard: n=12 < 30" in out
+    out = _stdout(["fairness", "report", "compas", "--bucket", "week", *common])
+    assert "trend per ISO week (Monday start, UTC)" in out
+    assert "2013-W01  2012-12-31  2013-01-06" in out
+    text = next(line for line in out.splitlines() if line.startswith("2013-W01 "))
+    assert "below the guard: Female n=20 < 30" in text  # sex's DP that week
+    out = _stdout(["fairness", "report", "compas", "--bucket", "month", "--markdown", *common])
+    assert (
+        "### Trend per calendar month (UTC)" in out
+        and "| 2013-01 | 2013-01-01 | 2013-01-31 |" in out
+    )
+
+
+def _stdout(argv: list[str]) -> str:
+    import contextlib
+    import io
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert run(argv) == 0
+    return buf.getvalue()
+
+
+def test_sqlite_and_postgresql_give_equal_trends(
+    pg_server_url: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    lite = str(tmp_path / "lite" / "monitor.db")
+    pg = storeutil.fresh_pg_database(pg_server_url)
+    registry = _log(lite, tmp_path / "lite", compas)
+    _log(pg, tmp_path / "pg", compas)
+    for bucket in ("day", "week", "month", "500-rows", "7-rows"):
+        a = fairness_report("compas", store=lite, registry=registry, bucket=bucket)
+        b = fairness_report("compas", store=pg, registry=registry, bucket=bucket)
+        assert a["bucket"] == b["bucket"] == bucket
+        assert a["trend"] == b["trend"], bucket
+        assert len(a["trend"]) > 10
+
+
+def test_the_day_trend_keeps_its_day_key(tmp_path: Path, compas: pd.DataFrame) -> None:
+    db = str(tmp_path / "monitor.db")
+    registry = _log(db, tmp_path, compas.iloc[:400])
+    report = fairness_report("compas", store=db, registry=registry)
+    assert report["bucket"] == "day"
+    days = sorted(compas.iloc[:400]["compas_screening_date"].unique())
+    assert [b["day"] for b in report["trend"]] == [b["bucket"] for b in report["trend"]] == days
+    assert all(b["first"] == b["last"] == b["day"] for b in report["trend"])
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        ("rows:500", "--bucket 'rows:500' is not day, week, month or N-rows"),
+        ("0-rows", "--bucket '0-rows' is not day, week, month or N-rows"),
+        ("fortnight", "(N predictions per bucket, e.g. 500-rows)"),
+        ("1-rows", "--bucket 1-rows makes 10,001 buckets of the window's 10,001 predictions"),
+    ],
+)
+def test_a_bad_bucket_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture, value: str, words: str
+) -> None:
+    db = str(tmp_path / "monitor.db")
+    frame = pd.DataFrame(
+        {"rid": range(10_001), "g": ["x", "y"] * 5000 + ["x"], "p": [0, 1] * 5000 + [1]}
+    )
+    frame.to_csv(tmp_path / "p.csv", index=False)
+    (tmp_path / "m.yaml").write_text("fairness:\n  slices: [g]\n")
+    common = ["--db", db, "--registry", str(tmp_path / "m.yaml")]
+    log = ["--version", "v1", "--id", "rid", "--pred", "p", "--attr", "g"]
+    assert run(["fairness", "log", "m", str(tmp_path / "p.csv"), *log, *common]) == 0
+    capsys.readouterr()
+    assert run(["fairness", "report", "m", "--bucket", value, *common]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("faircode: error: ")
+    assert words in err
+    if value == "1-rows":
+        assert "use at least 2-rows, or a shorter window" in err
+    assert (
+        json.loads(_stdout(["fairness", "report", "m", "--bucket", "2-rows", "--json", *common]))[
+            "bucket"
+        ]
+        == "2-rows"
+    )
