@@ -502,3 +502,25 @@ def test_audit_verify_finds_slos_and_open_alerts_written_outside_faircode(
     assert "SLO s ({'name': 's', 'target': 0.5" in err and "records another" in err
     assert "SLO sneaky" in err and "no fairness_slo_set row records it" in err
     assert "names audit row 1, which is not its fairness_alert_sent" in err
+
+
+def test_report_budget_spent_only_past_the_allowed_count():
+    """`report --target`'s budget (timeline.sli) uses the exceed rule: at target 0.9 one
+    bad attribute in ten uses the budget exactly ((1 - 0.9) * 10 is 0.9999999999999998
+    in floating point) and is not spent; a second bad one spends it."""
+    from faircode.monitor.timeline import sli
+
+    def evaluation(bad: int) -> dict:
+        groups = [
+            {"name": f"a{i}", "status": "exceeded" if i < bad else "within_threshold"}
+            for i in range(10)
+        ]
+        return {"groups": [dict(g, disparities=[]) for g in groups]}
+
+    names = [f"a{i}" for i in range(10)]
+    one = sli(evaluation(1), names, 0.9)["error_budget"]
+    assert one["bad"] == 1 and one["exhausted"] is False
+    two = sli(evaluation(2), names, 0.9)["error_budget"]
+    assert two["exhausted"] is True
+    none = sli(evaluation(1), names, 1.0)["error_budget"]
+    assert none["allowed_bad"] == 0 and none["exhausted"] is True

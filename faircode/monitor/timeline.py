@@ -28,6 +28,7 @@ from .inputs import MAX_MAGNITUDE
 from .registry import Registry
 from .scores import score_metrics, score_scale, table_from_cube
 from .slices import _Attribute, _slices_of
+from .stats import exceeds
 from .store import SLOT_COLUMNS, Store, describe, model_key
 
 #: UTC days (since 1970-01-01) of 0001-01-01 and 9999-12-31: the days a report can name.
@@ -631,7 +632,10 @@ def sli(evaluation: dict[str, Any], declared: list[str], target: float | None) -
                 "bad": len(bad),
                 "remaining": remaining,
                 "remaining_fraction": None if math.isinf(frac) else frac,
-                "exhausted": remaining < 0 or (allowed == 0 and bool(bad)),
+                # the exceed rule of disparities (round12): at target 0.9 one bad
+                # attribute in ten uses the budget exactly, and (1 - 0.9) * 10 is
+                # 0.9999999999999998 in floating point
+                "exhausted": exceeds(float(len(bad)), allowed),
             }
     return out
 
