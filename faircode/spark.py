@@ -15,8 +15,12 @@ How it counts (two Spark jobs, plus one per table the analysis needs):
    result is persisted, its per-column distinct counts are read, and only the columns
    that can be dimensions are brought to the driver (an undetected column with more than
    ``max_categorical`` labels never is, SPEC 0.5);
-2. the analysis is run once to learn which pair of columns it crosses, and that one
-   pair is counted with a second aggregation; with ``label`` (SPEC 17) one more counts
+2. the analysis is run once to learn which pairs of columns it reads (the one it
+   crosses; with ``proxy_hints``, SPEC 16, every pair of dimensions and each dimension
+   beside every other column of the first 64), and those pairs are counted with one
+   more aggregation; with ``outcome`` (SPEC 21) one aggregation per outcome column adds
+   its exact sums (mantissas per binary exponent) overall, per group and per crossed
+   cell; with ``label`` (SPEC 17) one more counts
    the label beside each dimension and one the label beside the crossed pair, and with
    ``missing_by_group`` (the default) one aggregation counts, per dimension label, the
    rows where each column that has a missing cell is missing.
@@ -96,7 +100,7 @@ from .labels import MISSING_TOKENS, TRIMMED, clean_header
 from .numerics import OUTCOME_HUGE, OUTCOME_TINY, SCALE1, SCALE2
 from .options import Options, missing_labels, relabeler, resolve
 from .reader import decoded_blocks, open_table, physical_lines, sniff_delimiter
-from .summary import Summary, SummaryBuilder
+from .summary import LABEL_CAP, PROXY_LABELS, Summary, SummaryBuilder
 
 try:  # pragma: no cover - exercised by the import check in tests
     from pyspark import StorageLevel
@@ -131,6 +135,12 @@ LOCAL_CONF = {
     "spark.driver.memory": "1g",
     "spark.ui.showConsoleProgress": "false",
 }
+
+
+HELD_OUT_REFUSED = (
+    "held-out columns (--proxy-hints-with) are not supported with --engine spark; "
+    "join the column to the table in Spark and profile the result"
+)
 
 
 class SparkDialectWarning(UserWarning):
@@ -254,6 +264,10 @@ class _Table:
         # SPEC 21.2: the outcome columns, and per outcome column with `na` / `recode` the
         # Spark keys whose label SPEC 1.1 rewrites -> the new label (None: missing)
         self.outcomes: list[int] = []
+        # SPEC 16 (proxy_hints): the first PAIR_COLUMNS counted columns (features) and
+        # the cross pair, the pairs the local reader keeps a table for
+        self.first: set[int] = set()
+        self.cross: tuple[int, int] | None = None
         self.relabeled: dict[int, dict[str, str | None]] = {}
 
 
@@ -266,6 +280,14 @@ def _count(
     table.groups, table.label_at = list(builder.groups), builder.label_at
     table.read = [i for i, r in enumerate(roles) if r is not None]
     table.outcomes = list(builder.outcome_at)
+    if options.proxy_hints:
+        table.first = set(builder.features)
+        cross = None
+        if options.cross is not None:
+            idx = sorted({table.header.index(c) for c in options.cross if c in table.header})
+            if len(idx) == 2 and all(roles[i] not in (None, "label", "outcome") for i in idx):
+                cross = (idx[0], idx[1])
+        table.cross = cross
     counted = [i for i, r in enumerate(roles) if r is not None]
     items = [F.struct(F.lit(i).alias("i"), table.keys[i][0].alias("k")) for i in counted]
     check = table.checks if table.checks is not None else F.lit("")
@@ -291,7 +313,14 @@ def _count(
             if roles[i] not in ("open", "outcome")
             or (
                 roles[i] == "open"
-                and n_labels.get(i, 0) <= cap + label_slack(options, table.header[i])
+                and (
+                    n_labels.get(i, 0) <= cap + label_slack(options, table.header[i])
+                    or (  # SPEC 16: counted on as a feature up to PROXY_LABELS labels
+                        i in table.first
+                        and n_labels.get(i, 0) <= PROXY_LABELS
+                        and cap + label_slack(options, table.header[i]) <= LABEL_CAP
+                    )
+                )
             )
         ]
         rows = grouped.where(
@@ -357,27 +386,41 @@ def _labels(
     return out
 
 
-def _pair(table: _Table, i: int, j: int) -> dict[tuple[str, str], int]:
-    """Pass 2: counts of (label i, label j) over rows where neither is missing."""
-    ki, fi = table.keys[i]
-    kj, fj = table.keys[j]
+def _pairs(
+    table: _Table, keys: list[tuple[int, int]]
+) -> dict[tuple[int, int], dict[tuple[str, str], int]]:
+    """Pass 2, one aggregation for every pair in keys: counts of (label i, label j) over
+    rows where neither is missing."""
+    if not keys:
+        return {}
+    # Each key once, in an array; pair p reads its two from constant index arrays, so
+    # the generated code does not grow with the number of pairs (SPEC 16: up to 2,016).
+    used = sorted({c for key in keys for c in key})
+    at = {c: n for n, c in enumerate(used)}
+    first = F.array(*[F.lit(at[i]) for i, _ in keys])
+    second = F.array(*[F.lit(at[j]) for _, j in keys])
+    g, p = F.col("g"), F.col("p")
     rows = (
-        table.frame.select(ki.alias("a"), kj.alias("b"))
+        table.frame.select(F.array(*[table.keys[c][0] for c in used]).alias("g"))
+        .select("g", F.explode(F.array(*[F.lit(k) for k in range(len(keys))])).alias("p"))
+        .select(p, g.getItem(first.getItem(p)).alias("a"), g.getItem(second.getItem(p)).alias("b"))
         .where(F.col("a").isNotNull() & F.col("b").isNotNull())
-        .groupBy("a", "b")
+        .groupBy("p", "a", "b")
         .agg(F.count(F.lit(1)).alias("n"))
         .collect()
     )
-    if fi == _ROUNDTRIP or fj == _ROUNDTRIP:
-        spark = table.frame.sparkSession
-        if fi == _ROUNDTRIP:
-            fi = _roundtrip_map({r["a"] for r in rows}, table, i, spark)
-        if fj == _ROUNDTRIP:
-            fj = _roundtrip_map({r["b"] for r in rows}, table, j, spark)
-    out: dict[tuple[str, str], int] = {}
+    raw: list[list] = [[] for _ in keys]
     for r in rows:
-        key = (fi(r["a"]), fj(r["b"]))
-        out[key] = out.get(key, 0) + r["n"]
+        raw[r["p"]].append(r)
+    out = {}
+    for k, (i, j) in enumerate(keys):
+        fi = _converter(table, i, {r["a"] for r in raw[k]})
+        fj = _converter(table, j, {r["b"] for r in raw[k]})
+        cells: dict[tuple[str, str], int] = {}
+        for r in raw[k]:
+            key = (fi(r["a"]), fj(r["b"]))
+            cells[key] = cells.get(key, 0) + r["n"]
+        out[(i, j)] = cells
     return out
 
 
@@ -424,9 +467,14 @@ def _finish(
         for o, (by, cells) in out_probes.items()
     }
     analyze(probed, overrides, options)
-    pairs = {}
-    for key in dict.fromkeys(probe.wanted):
-        pairs[key] = _pair(table, key[0], key[1])
+    wanted = list(dict.fromkeys(probe.wanted))
+    if options.proxy_hints:  # SPEC 16: only the pairs the local reader has a table for
+        wanted = [
+            key
+            for key in wanted
+            if (key[0] in table.first and key[1] in table.first) or key == table.cross
+        ]
+    pairs = _pairs(table, wanted)
     summary.pairs = pairs
     if options.label is not None and table.label_at is not None:
         dims = [d for d in dict.fromkeys(label_probe.wanted) if d in groups]
@@ -831,8 +879,8 @@ def summarize(
 ) -> tuple[Summary, dict[str, str], Options]:
     """Count a Spark DataFrame into a Summary; return it with checked overrides and options."""
     options = resolve(opts)
-    if options.proxy_hints:
-        raise InputError("proxy hints (--proxy-hints) are not supported with --engine spark")
+    if options.proxy_hints and options.proxy_with:  # SPEC 16: rows have no order in Spark
+        raise InputError(HELD_OUT_REFUSED)
     if not isinstance(spark_df, DataFrame):
         raise InputError(
             f"cannot profile a {type(spark_df).__name__} with faircode.spark: "
@@ -1188,8 +1236,8 @@ def summarize_path(
 ) -> tuple[Summary, dict[str, str], Options]:
     """Count a CSV or Parquet file with Spark; return (Summary, overrides, options)."""
     options = resolve(opts)
-    if options.proxy_hints:
-        raise InputError("proxy hints (--proxy-hints) are not supported with --engine spark")
+    if options.proxy_hints and options.proxy_with:  # SPEC 16: rows have no order in Spark
+        raise InputError(HELD_OUT_REFUSED)
     path = os.fspath(path)
     label = name or path
     spark = spark or get_session(master)

@@ -369,6 +369,31 @@ def test_spark_dataframe_other_types_and_duplicate_names(spark):
     assert got["n_cols"] == 6 and "grp" in [u["name"] for u in got["unscored"]]
 
 
+def test_proxy_hints_equal_the_local_engine(spark):
+    """SPEC 16 from Spark's pair tables: every pair of dimensions, and each dimension
+    against every other column (chi-squared, or ANOVA from exact sums for numbers;
+    adult's fnlwgt, past 1,000 labels, not tested), with a label, an outcome and a
+    cross; the block is `==` the local engine's."""
+    adult = data_file("adult.data")
+    opts = {
+        "names": ADULT_NAMES,
+        "proxy_hints": True,
+        "label": "income",
+        "outcome": ["hours-per-week"],
+        "cross": ["race", "sex"],
+    }
+    got, want = both(adult, spark, **opts)
+    assert got == want
+    block = got["proxy_hints"]
+    assert {f["method"] for f in block["features"]} == {"chi2", "anova"}
+    assert {"a": "sex", "b": "fnlwgt", "why": "'fnlwgt' has more than 1000 labels"} in (
+        block["features_not_tested"]
+    )
+    got, want = both(data_file("compas-scores-two-years.csv"), spark, proxy_hints=True)
+    assert got == want
+    assert len(got["proxy_hints"]["features"]) > 50
+
+
 def test_outcome_sums_of_typed_columns_equal_the_local_engine(spark):
     """SPEC 21.2 on a Spark DataFrame: doubles (NaN, null, -0.0, inf, out of range),
     decimals, booleans (no numbers, unless a recode makes one), longs with nulls and
