@@ -14,7 +14,8 @@ How it counts (two Spark jobs, plus one per table the analysis needs):
    missing counts (the null label), the row count and the check results. The grouped
    result is persisted, its per-column distinct counts are read, and only the columns
    that can be dimensions are brought to the driver (an undetected column with more than
-   ``max_categorical`` labels never is, SPEC 0.5);
+   ``max_categorical`` labels never is, SPEC 0.5; a column with more than ``LABEL_CAP``
+   labels is capped from its distinct count, SPEC 0.9, and none of its labels is);
 2. the analysis is run once to learn which pairs of columns it reads (the one it
    crosses; with ``proxy_hints``, SPEC 16, every pair of dimensions and each dimension
    beside every other column of the first 64), and those pairs are counted with one
@@ -307,18 +308,29 @@ def _count(
         n_labels = {r["i"]: r["labels"] for r in stats}
         missing = {r["i"]: int(r["missing"] or 0) for r in stats}
         cap = options.max_categorical
+        # SPEC 0.9: a column past LABEL_CAP labels is capped here, from its distinct count
+        # in Spark (keys and labels are one to one): its labels never reach the driver.
+        over = {i for i in counted if roles[i] != "outcome" and n_labels.get(i, 0) > LABEL_CAP}
+        capped = [
+            i in over
+            and (roles[i] != "open" or cap + label_slack(options, table.header[i]) > LABEL_CAP)
+            for i in range(len(table.header))
+        ]
         wanted = [
             i
             for i in counted
-            if roles[i] not in ("open", "outcome")
-            or (
-                roles[i] == "open"
-                and (
-                    n_labels.get(i, 0) <= cap + label_slack(options, table.header[i])
-                    or (  # SPEC 16: counted on as a feature up to PROXY_LABELS labels
-                        i in table.first
-                        and n_labels.get(i, 0) <= PROXY_LABELS
-                        and cap + label_slack(options, table.header[i]) <= LABEL_CAP
+            if i not in over
+            and (
+                roles[i] not in ("open", "outcome")
+                or (
+                    roles[i] == "open"
+                    and (
+                        n_labels.get(i, 0) <= cap + label_slack(options, table.header[i])
+                        or (  # SPEC 16: counted on as a feature up to PROXY_LABELS labels
+                            i in table.first
+                            and n_labels.get(i, 0) <= PROXY_LABELS
+                            and cap + label_slack(options, table.header[i]) <= LABEL_CAP
+                        )
                     )
                 )
             )
@@ -349,6 +361,7 @@ def _count(
         counts,
         [missing.get(i, 0) for i in range(len(table.header))],
         {},
+        capped if any(capped) else [],
     )
     if options.missing_by_group:  # SPEC 17.2: every column, counted or not, after 1.1
         summary.missing_all = [
@@ -454,6 +467,7 @@ def _finish(
         summary.counts,
         summary.missing,
         probe,
+        summary.capped,
         missing_all=summary.missing_all,
     )
     # (assigned, not passed: an empty probe is falsy, and Summary would replace it)

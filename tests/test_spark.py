@@ -214,6 +214,33 @@ def test_named_wide_columns_and_cap(spark, tmp_path):
     assert [d["name"] for d in got["dropped"]] == ["dob"]
 
 
+def test_label_cap_applies_in_spark(spark):
+    """SPEC 0.9 on Spark: a forced column one label past LABEL_CAP is capped in Spark (its
+    summary holds no counts, listed in `dropped` with more_than), a geography column at
+    exactly LABEL_CAP is not; the same result as the local engine's reading of the
+    values collect() returns."""
+    from faircode.analyze import analyze
+    from faircode.summary import LABEL_CAP
+
+    n = LABEL_CAP + 1
+    sdf = spark.range(n).selectExpr(
+        "concat('i', cast(id as string)) as ident",
+        "concat('z', cast(id % " + str(LABEL_CAP) + " as string)) as zip",
+        "if(id % 2 = 0, 'F', 'M') as sex",
+    )
+    overrides = {"ident": "categorical"}
+    summary, checked, options = fspark.summarize(sdf, overrides)
+    # capped from Spark's distinct count: none of its labels was brought to the driver
+    assert summary.counts[0] is None and summary.capped == [True, False, False]
+    got = analyze(summary, checked, options)
+    pdf = pd.DataFrame([list(r) for r in sdf.collect()], columns=["ident", "zip", "sex"])
+    assert got == faircode.profile(pdf, overrides)
+    assert got["dropped"] == [
+        {"name": "ident", "kind": "categorical", "n_groups": None, "more_than": LABEL_CAP}
+    ]
+    assert len(next(d for d in got["dimensions"] if d["name"] == "zip")["groups"]) == LABEL_CAP
+
+
 # ----------------------------------------------------------------------- errors
 
 ERRORS = {
