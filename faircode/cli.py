@@ -1064,8 +1064,11 @@ def _profile_each(args: argparse.Namespace) -> int:
 def _profile_spark(args: argparse.Namespace, source, overrides: dict, opts: dict) -> dict:
     if not isinstance(source, str):
         raise InputError("--engine spark reads a path (CSV or Parquet), not standard input")
-    if opts.get("proxy_hints"):  # SPEC 16, before Spark starts
-        raise InputError("proxy hints (--proxy-hints) are not supported with --engine spark")
+    if opts.get("proxy_hints") and opts.get("proxy_with"):  # SPEC 16, before Spark starts
+        raise InputError(
+            "held-out columns (--proxy-hints-with) are not supported with --engine spark; "
+            "join the column to the table in Spark and profile the result"
+        )
     try:
         from . import spark
     except ImportError:

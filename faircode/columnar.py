@@ -31,10 +31,18 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .errors import InputError
-from .labels import DEFAULT_RULE, MISSING_TOKENS, TRIMMED, age_shape, label_of, typed_label
+from .labels import (
+    DEFAULT_RULE,
+    MISSING_TOKENS,
+    TRIMMED,
+    age_shape,
+    label_of,
+    outcome_value,
+    typed_label,
+)
+from .numerics import scaled
 from .options import Options, missing_labels
-from .summary import Summary, SummaryBuilder
+from .summary import Summary, SummaryBuilder, _add_stats
 
 __all__ = ["ArrowSummaryBuilder", "index_array", "int_values", "typed_label"]
 
@@ -430,12 +438,6 @@ class ArrowSummaryBuilder(SummaryBuilder):
         opts: Options,
         label_fn: Callable[[Any], str | None] = label_of,
     ) -> None:
-        if opts.outcome:  # SPEC 21.2: the exact sums are kept by the CSV and frame readers
-            raise InputError(
-                f"--outcome: {name} is read as Arrow (Parquet, Arrow IPC, a pyarrow Table or "
-                "a polars frame), which does not keep outcome sums yet; give a CSV file or "
-                "a pandas DataFrame"
-            )
         self.label_at: int | None = None  # set by SummaryBuilder (the pair tables need it)
         if opts.label in columns:
             self.label_at = list(columns).index(opts.label)
@@ -500,7 +502,7 @@ class ArrowSummaryBuilder(SummaryBuilder):
     def needs_array(self, i: int) -> bool:
         """Whether add_arrays reads column i: it is counted, or its missing cells are
         (SPEC 17.2: every column not ignored)."""
-        if self.state[i] is not None:
+        if self.state[i] is not None or i in self.out_all:  # counted, or an outcome
             return True
         return self.by_group and i < self.n_header and self.roles[i] is not None
 
@@ -544,6 +546,8 @@ class ArrowSummaryBuilder(SummaryBuilder):
         self._prune()
         self._count_pairs(code_arrays)
         self._count_tables(code_arrays, masks)
+        for o in self.outcome_at:
+            self._count_outcome(o, arrays[o], code_arrays)
 
     def _prune(self) -> None:
         """SummaryBuilder's pruning; a group column whose label pairs were read off cubes
@@ -595,6 +599,72 @@ class ArrowSummaryBuilder(SummaryBuilder):
         got, n = np.unique(keys[keys > 0], return_counts=True)
         if len(got):
             into.setdefault(d, Counter()).update(dict(zip(got.tolist(), n.tolist())))
+
+    def _count_outcome(self, o: int, arr: Any, code_arrays: dict[int, np.ndarray]) -> None:
+        """SPEC 21.2: one batch of outcome column o into its exact sums, overall, by the
+        label of every group column and by the cell of every pair table. Each distinct
+        value of the batch goes through the label rule once (Python integers: the
+        scaled value and square); rows are counted per (code, value) with numpy."""
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        short = pa.types.is_floating(arr.type) and arr.type.bit_width < 64
+        if not pa.types.is_dictionary(arr.type):
+            if pa.types.is_string_view(arr.type) or pa.types.is_binary_view(arr.type):
+                arr = arr.cast(
+                    pa.large_string() if pa.types.is_string_view(arr.type) else pa.large_binary()
+                )
+            arr = arr.dictionary_encode()
+        dvals = arr.dictionary
+        k = len(dvals)
+        label_fn = _float32_label if short else self.label_fn
+        cache = self.out_caches[o]
+        if len(cache) > 100_000:
+            cache.clear()
+        relabel = self.relabel[o]
+        sums: list[tuple[int, int]] = []  # the batch's distinct values, scaled
+        slot = np.full(k + 1, -1, dtype=np.int64)  # per dictionary entry: value, -1, -2
+        for j, v in enumerate(dvals.to_pylist()):
+            lab = None if v is None else label_fn(v)
+            got = cache.get(lab, 0) if lab is not None else None
+            if got == 0:
+                lab2 = lab if relabel is None else relabel(lab)
+                val = None if lab2 is None else outcome_value(lab2)
+                got = None if lab2 is None else (False if val is None else scaled(val))
+                cache[lab] = got
+            if got is False:
+                slot[j] = -2
+            elif got is not None:
+                slot[j] = len(sums)
+                sums.append(got)
+        rows = slot[int_values(arr.indices, k)]
+        acc = self.out_all[o]
+        acc[3] += int(np.count_nonzero(rows == -1))
+        acc[4] += int(np.count_nonzero(rows == -2))
+        nv = len(sums)
+        if not nv:
+            return
+        has = rows >= 0
+        vals = rows[has]
+        for j, c in enumerate(np.bincount(vals, minlength=nv).tolist()):
+            if c:
+                acc[0] += c
+                acc[1] += c * sums[j][0]
+                acc[2] += c * sums[j][1]
+        for d, table in self.out_by[o].items():
+            x = code_arrays[d][has]
+            keep = x > 0
+            keys, counts = np.unique((x[keep] - 1) * nv + vals[keep], return_counts=True)
+            for key, c in zip(keys.tolist(), counts.tolist()):
+                _add_stats(table, key // nv, c, sums[key % nv])
+        for (i, j), table in self.out_cells[o].items():
+            x, y = code_arrays[i][has], code_arrays[j][has]
+            keep = (x > 0) & (y > 0)
+            kj = len(self.codes[j])
+            cell = (x[keep] - 1) * kj + (y[keep] - 1)
+            keys, counts = np.unique(cell * nv + vals[keep], return_counts=True)
+            for key, c in zip(keys.tolist(), counts.tolist()):
+                xy, v = divmod(key, nv)
+                _add_stats(table, divmod(xy, kj), c, sums[v])
 
     def _held_array(self, h: Any, arrays: Sequence[Any], n: int) -> pa.Array:
         """A held-out column's labels for this batch (SPEC 16), as an Arrow array."""
@@ -868,3 +938,4 @@ class ArrowSummaryBuilder(SummaryBuilder):
         summary.label_cells = label_cells
         summary.missing_all = list(self.missing_all)
         summary.missing_by = missing_by
+        self._finish_outcomes(summary, {i: list(codes) for i, codes in self.codes.items()})

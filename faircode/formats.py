@@ -272,15 +272,17 @@ def _ignoring(
     checked: dict[str, str], header: list[str], unread: dict[int, str], options: Options, name: str
 ) -> dict[str, str]:
     """The overrides a builder gets: the checked ones, and `ignore` for the nested
-    columns (never read). The label column (SPEC 17) must hold single values."""
+    columns (never read). The label column (SPEC 17) and the outcome columns (SPEC 21)
+    must hold single values."""
     if not unread:
         return checked
     for i, word in unread.items():
-        if header[i] == options.label:
-            raise InputError(
-                f"--label: '{header[i]}' of {name} holds nested values ({word}); "
-                "give a column of single values"
-            )
+        for flag, names in (("--label", (options.label,)), ("--outcome", options.outcome)):
+            if header[i] in names:
+                raise InputError(
+                    f"{flag}: '{header[i]}' of {name} holds nested values ({word}); "
+                    "give a column of single values"
+                )
     return {**checked, **{header[i]: "ignore" for i in unread}}
 
 

@@ -14,9 +14,14 @@ How it counts (two Spark jobs, plus one per table the analysis needs):
    missing counts (the null label), the row count and the check results. The grouped
    result is persisted, its per-column distinct counts are read, and only the columns
    that can be dimensions are brought to the driver (an undetected column with more than
-   ``max_categorical`` labels never is, SPEC 0.5);
-2. the analysis is run once to learn which pair of columns it crosses, and that one
-   pair is counted with a second aggregation; with ``label`` (SPEC 17) one more counts
+   ``max_categorical`` labels never is, SPEC 0.5; a column with more than ``LABEL_CAP``
+   labels is capped from its distinct count, SPEC 0.9, and none of its labels is);
+2. the analysis is run once to learn which pairs of columns it reads (the one it
+   crosses; with ``proxy_hints``, SPEC 16, every pair of dimensions and each dimension
+   beside every other column of the first 64), and those pairs are counted with one
+   more aggregation; with ``outcome`` (SPEC 21) one aggregation per outcome column adds
+   its exact sums (mantissas per binary exponent) overall, per group and per crossed
+   cell; with ``label`` (SPEC 17) one more counts
    the label beside each dimension and one the label beside the crossed pair, and with
    ``missing_by_group`` (the default) one aggregation counts, per dimension label, the
    rows where each column that has a missing cell is missing.
@@ -93,9 +98,10 @@ from .analyze import analyze
 from .detect import check_overrides, label_slack
 from .errors import InputError
 from .labels import MISSING_TOKENS, TRIMMED, clean_header
-from .options import Options, missing_labels, resolve
+from .numerics import OUTCOME_HUGE, OUTCOME_TINY, SCALE1, SCALE2
+from .options import Options, missing_labels, relabeler, resolve
 from .reader import decoded_blocks, open_table, physical_lines, sniff_delimiter
-from .summary import Summary, SummaryBuilder
+from .summary import LABEL_CAP, PROXY_LABELS, Summary, SummaryBuilder
 
 try:  # pragma: no cover - exercised by the import check in tests
     from pyspark import StorageLevel
@@ -123,12 +129,19 @@ _NEVER = "\ufffe\u0000faircode-no-null\u0000\ufffe"
 _BAD = "_faircode_corrupt"
 _ROW_ITEM = -1  # column index of the per-row check item
 _STRAY_LIMIT = 80
+_PAIR_SCOPE = 1_000_000  # outcome sums: scopes of pairs start here (group columns below)
 LOCAL_CONF = {
     "spark.ui.enabled": "false",
     "spark.sql.shuffle.partitions": "4",
     "spark.driver.memory": "1g",
     "spark.ui.showConsoleProgress": "false",
 }
+
+
+HELD_OUT_REFUSED = (
+    "held-out columns (--proxy-hints-with) are not supported with --engine spark; "
+    "join the column to the table in Spark and profile the result"
+)
 
 
 class SparkDialectWarning(UserWarning):
@@ -249,6 +262,14 @@ class _Table:
         self.label_at: int | None = None
         self.read: list[int] = []  # columns whose missing cells are counted (not ignored)
         self.miss_keys: dict[int, list[str]] = {}
+        # SPEC 21.2: the outcome columns, and per outcome column with `na` / `recode` the
+        # Spark keys whose label SPEC 1.1 rewrites -> the new label (None: missing)
+        self.outcomes: list[int] = []
+        # SPEC 16 (proxy_hints): the first PAIR_COLUMNS counted columns (features) and
+        # the cross pair, the pairs the local reader keeps a table for
+        self.first: set[int] = set()
+        self.cross: tuple[int, int] | None = None
+        self.relabeled: dict[int, dict[str, str | None]] = {}
 
 
 def _count(
@@ -259,6 +280,15 @@ def _count(
     roles = builder.roles
     table.groups, table.label_at = list(builder.groups), builder.label_at
     table.read = [i for i, r in enumerate(roles) if r is not None]
+    table.outcomes = list(builder.outcome_at)
+    if options.proxy_hints:
+        table.first = set(builder.features)
+        cross = None
+        if options.cross is not None:
+            idx = sorted({table.header.index(c) for c in options.cross if c in table.header})
+            if len(idx) == 2 and all(roles[i] not in (None, "label", "outcome") for i in idx):
+                cross = (idx[0], idx[1])
+        table.cross = cross
     counted = [i for i, r in enumerate(roles) if r is not None]
     items = [F.struct(F.lit(i).alias("i"), table.keys[i][0].alias("k")) for i in counted]
     check = table.checks if table.checks is not None else F.lit("")
@@ -278,16 +308,39 @@ def _count(
         n_labels = {r["i"]: r["labels"] for r in stats}
         missing = {r["i"]: int(r["missing"] or 0) for r in stats}
         cap = options.max_categorical
+        # SPEC 0.9: a column past LABEL_CAP labels is capped here, from its distinct count
+        # in Spark (keys and labels are one to one): its labels never reach the driver.
+        over = {i for i in counted if roles[i] != "outcome" and n_labels.get(i, 0) > LABEL_CAP}
+        capped = [
+            i in over
+            and (roles[i] != "open" or cap + label_slack(options, table.header[i]) > LABEL_CAP)
+            for i in range(len(table.header))
+        ]
         wanted = [
             i
             for i in counted
-            if roles[i] != "open"
-            or n_labels.get(i, 0) <= cap + label_slack(options, table.header[i])
+            if i not in over
+            and (
+                roles[i] not in ("open", "outcome")
+                or (
+                    roles[i] == "open"
+                    and (
+                        n_labels.get(i, 0) <= cap + label_slack(options, table.header[i])
+                        or (  # SPEC 16: counted on as a feature up to PROXY_LABELS labels
+                            i in table.first
+                            and n_labels.get(i, 0) <= PROXY_LABELS
+                            and cap + label_slack(options, table.header[i]) <= LABEL_CAP
+                        )
+                    )
+                )
+            )
         ]
         rows = grouped.where(
             F.col("k").isNotNull() & F.col("i").isin(wanted + [_ROW_ITEM])
         ).collect()
         extra = _missing_after(grouped, table, options, spark) if options.missing_by_group else {}
+        for o in table.outcomes:  # SPEC 21.2: the cells 1.1 rewrites
+            table.relabeled[o] = _relabel_map(grouped, table, o, options)
     finally:
         grouped.unpersist()
     checks: dict[str, int] = {}
@@ -308,6 +361,7 @@ def _count(
         counts,
         [missing.get(i, 0) for i in range(len(table.header))],
         {},
+        capped if any(capped) else [],
     )
     if options.missing_by_group:  # SPEC 17.2: every column, counted or not, after 1.1
         summary.missing_all = [
@@ -345,27 +399,41 @@ def _labels(
     return out
 
 
-def _pair(table: _Table, i: int, j: int) -> dict[tuple[str, str], int]:
-    """Pass 2: counts of (label i, label j) over rows where neither is missing."""
-    ki, fi = table.keys[i]
-    kj, fj = table.keys[j]
+def _pairs(
+    table: _Table, keys: list[tuple[int, int]]
+) -> dict[tuple[int, int], dict[tuple[str, str], int]]:
+    """Pass 2, one aggregation for every pair in keys: counts of (label i, label j) over
+    rows where neither is missing."""
+    if not keys:
+        return {}
+    # Each key once, in an array; pair p reads its two from constant index arrays, so
+    # the generated code does not grow with the number of pairs (SPEC 16: up to 2,016).
+    used = sorted({c for key in keys for c in key})
+    at = {c: n for n, c in enumerate(used)}
+    first = F.array(*[F.lit(at[i]) for i, _ in keys])
+    second = F.array(*[F.lit(at[j]) for _, j in keys])
+    g, p = F.col("g"), F.col("p")
     rows = (
-        table.frame.select(ki.alias("a"), kj.alias("b"))
+        table.frame.select(F.array(*[table.keys[c][0] for c in used]).alias("g"))
+        .select("g", F.explode(F.array(*[F.lit(k) for k in range(len(keys))])).alias("p"))
+        .select(p, g.getItem(first.getItem(p)).alias("a"), g.getItem(second.getItem(p)).alias("b"))
         .where(F.col("a").isNotNull() & F.col("b").isNotNull())
-        .groupBy("a", "b")
+        .groupBy("p", "a", "b")
         .agg(F.count(F.lit(1)).alias("n"))
         .collect()
     )
-    if fi == _ROUNDTRIP or fj == _ROUNDTRIP:
-        spark = table.frame.sparkSession
-        if fi == _ROUNDTRIP:
-            fi = _roundtrip_map({r["a"] for r in rows}, table, i, spark)
-        if fj == _ROUNDTRIP:
-            fj = _roundtrip_map({r["b"] for r in rows}, table, j, spark)
-    out: dict[tuple[str, str], int] = {}
+    raw: list[list] = [[] for _ in keys]
     for r in rows:
-        key = (fi(r["a"]), fj(r["b"]))
-        out[key] = out.get(key, 0) + r["n"]
+        raw[r["p"]].append(r)
+    out = {}
+    for k, (i, j) in enumerate(keys):
+        fi = _converter(table, i, {r["a"] for r in raw[k]})
+        fj = _converter(table, j, {r["b"] for r in raw[k]})
+        cells: dict[tuple[str, str], int] = {}
+        for r in raw[k]:
+            key = (fi(r["a"]), fj(r["b"]))
+            cells[key] = cells.get(key, 0) + r["n"]
+        out[(i, j)] = cells
     return out
 
 
@@ -399,6 +467,7 @@ def _finish(
         summary.counts,
         summary.missing,
         probe,
+        summary.capped,
         missing_all=summary.missing_all,
     )
     # (assigned, not passed: an empty probe is falsy, and Summary would replace it)
@@ -406,10 +475,20 @@ def _finish(
         probed.label_pairs, probed.label_cells = label_probe, cells_probe
     if options.missing_by_group:
         probed.missing_by = missing_probe
+    out_probes = {o: (_TableProbe(groups), _TableProbe(None)) for o in table.outcomes}
+    probed.outcomes = {
+        o: {"n": 0, "s1": 0, "s2": 0, "missing": 0, "non_numeric": 0, "by": by, "cells": cells}
+        for o, (by, cells) in out_probes.items()
+    }
     analyze(probed, overrides, options)
-    pairs = {}
-    for key in dict.fromkeys(probe.wanted):
-        pairs[key] = _pair(table, key[0], key[1])
+    wanted = list(dict.fromkeys(probe.wanted))
+    if options.proxy_hints:  # SPEC 16: only the pairs the local reader has a table for
+        wanted = [
+            key
+            for key in wanted
+            if (key[0] in table.first and key[1] in table.first) or key == table.cross
+        ]
+    pairs = _pairs(table, wanted)
     summary.pairs = pairs
     if options.label is not None and table.label_at is not None:
         dims = [d for d in dict.fromkeys(label_probe.wanted) if d in groups]
@@ -419,6 +498,15 @@ def _finish(
     if options.missing_by_group:
         dims = [d for d in dict.fromkeys(missing_probe.wanted) if d in groups]
         summary.missing_by = _missing_by(table, dims, summary.missing_all)
+    summary.outcomes = {
+        o: _outcome_sums(
+            table,
+            o,
+            [d for d in dict.fromkeys(by.wanted) if d in groups],
+            [key for key in dict.fromkeys(cells.wanted) if key in pairs],
+        )
+        for o, (by, cells) in out_probes.items()
+    }
     return summary
 
 
@@ -449,12 +537,6 @@ class _TableProbe(dict):
         return self._has(key)
 
 
-def _missing_keys(name: str, options: Options) -> set[str] | None:
-    """The labels of column `name` that SPEC 1.1 turns into missing cells (beyond the 0.4
-    tokens, already null keys), or None when the column has no `na` / `recode`."""
-    return missing_labels(name, options)
-
-
 def _missing_after(
     grouped: DataFrame, table: _Table, options: Options, spark: SparkSession
 ) -> dict[int, int]:
@@ -463,23 +545,11 @@ def _missing_after(
     Spark keys of those labels, for the missing masks of _missing_by."""
     conds = []
     for i in table.read:
-        labels = _missing_keys(table.header[i], options)
-        if labels is None:
+        if missing_labels(table.header[i], options) is None:
             continue
-        convert = table.keys[i][1]
-        if convert is _identity:
-            keys = sorted(labels)
-        elif convert is _bool_text:
-            keys = [k for k in ("true", "false") if _bool_text(k) in labels]
-        else:  # typed: look at the column's keys (only with na / recode on it)
-            found = [
-                r["k"]
-                for r in grouped.where((F.col("i") == i) & F.col("k").isNotNull())
-                .select("k")
-                .collect()
-            ]
-            label = _converter(table, i, set(found))
-            keys = sorted(k for k in found if label(k) in labels)
+        keys = sorted(
+            k for k, lab in _relabel_map(grouped, table, i, options).items() if lab is None
+        )
         table.miss_keys[i] = keys
         if keys:
             conds.append((F.col("i") == i) & F.col("k").isin(*keys))
@@ -490,6 +560,38 @@ def _missing_after(
         cond = cond | c
     rows = grouped.where(cond).groupBy("i").agg(F.sum("n").alias("n")).collect()
     return {r["i"]: int(r["n"]) for r in rows}
+
+
+def _relabel_map(
+    grouped: DataFrame, table: _Table, i: int, options: Options
+) -> dict[str, str | None]:
+    """The Spark keys of column i whose label SPEC 1.1 (`na`, `recode`) rewrites -> the
+    new label (None: missing); empty without `na` / `recode` on the column. Text keys
+    are the labels, so only the declared tokens and recode sources are looked at; a
+    typed column's keys are read from pass 1's counts (only with `na` / `recode` on it)."""
+    relabel = relabeler(table.header[i], options)
+    if relabel is None:
+        return {}
+    convert = table.keys[i][1]
+    if convert is _identity:
+        keys = sorted(missing_labels(table.header[i], options) or set())
+        keys += sorted({frm for col, frm, _ in options.recode if col == table.header[i]})
+        label: Callable[[str], str] = _identity
+    elif convert is _bool_text:
+        keys, label = ["true", "false"], _bool_text
+    else:
+        keys = [
+            r["k"]
+            for r in grouped.where((F.col("i") == i) & F.col("k").isNotNull()).select("k").collect()
+        ]
+        label = _converter(table, i, set(keys))
+    out: dict[str, str | None] = {}
+    for k in keys:
+        lab = label(k)
+        new = relabel(lab)
+        if new != lab:
+            out[k] = new
+    return out
 
 
 def _converter(table: _Table, i: int, keys: set[str]) -> Callable[[str], str]:
@@ -595,6 +697,196 @@ def _missing_by(
     return out
 
 
+# --------------------------------------------------------------------------- outcomes
+
+#: SPEC 21.2's number grammar as a Java regular expression (\z: the very end, as
+#: Python's fullmatch; `$` would also match before a final line break).
+_NUMBER_RE = r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?\z"
+_MISSING, _NON_NUMERIC, _VALUE = 0, 1, 2
+_HALF = 26  # a mantissa (< 2^53) is split into high and low parts below 2^27 and 2^26
+
+
+def _text_value(lab: Column) -> tuple[Column, Column]:
+    """(status, value) of an outcome label given as text (null: missing): SPEC 21.2's
+    grammar, then Java's correctly rounded parse (Python's float() gives the same)."""
+    ok = lab.rlike(_NUMBER_RE)
+    status = (
+        F.when(lab.isNull(), F.lit(_MISSING)).when(ok, F.lit(_VALUE)).otherwise(F.lit(_NON_NUMERIC))
+    )
+    return status, F.when(ok, lab.cast("double"))
+
+
+def _outcome_parts(table: _Table, o: int) -> tuple[Column, Column]:
+    """(status, value) of outcome column o per row: status _MISSING (missing after SPEC
+    1.1), _NON_NUMERIC, or _VALUE with `value` the double float(label) is (before the
+    range check). Text and integer keys are labels; a double is its own value; a decimal
+    the correctly rounded double of its text; booleans, dates and times are no numbers."""
+    key, convert = table.keys[o]
+    mapping = table.relabeled.get(o, {})
+    raw = F.col(table.columns[o])
+    if convert is _identity:
+        lab = key
+        if mapping:
+            lab = _mapped(key, mapping, key)
+        return _text_value(lab)
+    dtype = table.frame.schema[table.columns[o]].dataType
+    if isinstance(dtype, (T.FloatType, T.DoubleType)):
+        value = raw.cast("double")
+        status = (
+            F.when(key.isNull(), F.lit(_MISSING))
+            .when(F.abs(value) == F.lit(float("inf")), F.lit(_NON_NUMERIC))
+            .otherwise(F.lit(_VALUE))
+        )
+    elif isinstance(dtype, T.DecimalType):
+        value = raw.cast("string").cast("double")
+        status = F.when(key.isNull(), F.lit(_MISSING)).otherwise(F.lit(_VALUE))
+    else:  # booleans, timestamps: their labels (True, 2020-01-02 ...) are no numbers
+        value = F.lit(None).cast("double")
+        status = F.when(key.isNull(), F.lit(_MISSING)).otherwise(F.lit(_NON_NUMERIC))
+    if not mapping:
+        return status, value
+    m_status, m_value = _text_value(_mapped(key, mapping, F.lit(None).cast("string")))
+    hit = key.isin(*sorted(mapping))
+    return F.when(hit, m_status).otherwise(status), F.when(hit, m_value).otherwise(value)
+
+
+def _mapped(key: Column, mapping: dict[str, str | None], other: Column) -> Column:
+    """The label SPEC 1.1 gives each mapped key (null: missing), `other` for the rest."""
+    out = None
+    for k in sorted(mapping):
+        new = F.lit(mapping[k]).cast("string")
+        out = F.when(key == k, new) if out is None else out.when(key == k, new)
+    return out.otherwise(other)  # type: ignore[union-attr]
+
+
+def _outcome_sums(table: _Table, o: int, dims: list[int], cells: list[tuple[int, int]]) -> dict:
+    """SPEC 21.2's sums of outcome column o in one aggregation: every value v is split
+    exactly as m * 2^(e - 52) (m an integer below 2^53, from log2 corrected by exact powers
+    of two), and per (scope, group keys, e) Spark adds the count, m, and the three parts
+    of m^2 as decimal(38, 0) integers (no overflow below 10^21 rows); the driver shifts
+    them into the scaled sums of SPEC 21.2 as Python integers. Scopes: the column (-1),
+    each group column d (its label as read), each pair (k: 10^6 + k)."""
+    # In stages (each column computed once: Spark does not inline an expression that a
+    # later one uses several times), the group keys beside (status, value).
+    used = sorted({*dims, *(c for key in cells for c in key)})
+    status, value = _outcome_parts(table, o)
+    stage = table.frame.select(
+        *[table.keys[c][0].alias(f"g{c}") for c in used],
+        status.alias("st0"),
+        value.alias("v"),
+    )
+    v = F.col("v")
+    a = F.abs(v)
+    in_range = (a >= F.lit(OUTCOME_TINY)) & (a <= F.lit(OUTCOME_HUGE))
+    stage = stage.select(
+        "*",
+        F.when((F.col("st0") == _VALUE) & (v != 0) & ~in_range, F.lit(_NON_NUMERIC))
+        .otherwise(F.col("st0"))
+        .alias("st"),
+        F.when((F.col("st0") == _VALUE) & (v != 0) & in_range, F.floor(F.log2(a))).alias("guess"),
+    )
+    guess = F.col("guess")
+    is_value = (F.col("st") == _VALUE) & (v != 0)
+    e = (
+        F.when(a < F.pow(F.lit(2.0), guess), guess - 1)
+        .when(a >= F.pow(F.lit(2.0), guess + 1), guess + 1)
+        .otherwise(guess)
+    )
+    stage = stage.select("*", F.when(is_value, e).otherwise(F.lit(0)).cast("int").alias("e"))
+    mag = (a * F.pow(F.lit(2.0), 52 - F.col("e"))).cast("long")  # exact: a power of two
+    stage = stage.select("*", F.when(is_value, mag).otherwise(F.lit(0).cast("long")).alias("mag"))
+    mag = F.col("mag")
+    hi = F.shiftright(mag, _HALF)
+    lo = mag.bitwiseAND(F.lit((1 << _HALF) - 1))
+    none = F.lit(None).cast("string")
+    items = [F.struct(F.lit(-1).alias("s"), none.alias("a"), none.alias("b"))]
+    items += [
+        F.struct(F.lit(d).alias("s"), F.col(f"g{d}").alias("a"), none.alias("b")) for d in dims
+    ]
+    items += [
+        F.struct(
+            F.lit(_PAIR_SCOPE + k).alias("s"),
+            F.col(f"g{i}").alias("a"),
+            F.col(f"g{j}").alias("b"),
+        )
+        for k, (i, j) in enumerate(cells)
+    ]
+    dec = T.DecimalType(38, 0)
+    parts = stage.select(
+        F.explode(F.array(*items)).alias("x"),
+        "st",
+        "e",
+        F.when(v < 0, -mag).otherwise(mag).cast(dec).alias("m"),
+        (hi * hi).cast(dec).alias("hh"),
+        (hi * lo).cast(dec).alias("hl"),
+        (lo * lo).cast(dec).alias("ll"),
+    )
+    scope = F.col("x.s")
+    keep = (scope == -1) | (
+        (F.col("st") == _VALUE)
+        & F.col("x.a").isNotNull()
+        & ((scope < _PAIR_SCOPE) | F.col("x.b").isNotNull())
+    )
+    rows = (
+        parts.where(keep)
+        .groupBy(scope.alias("s"), F.col("x.a").alias("a"), F.col("x.b").alias("b"), "st", "e")
+        .agg(
+            F.count(F.lit(1)).alias("n"),
+            F.sum("m").alias("m"),
+            F.sum("hh").alias("hh"),
+            F.sum("hl").alias("hl"),
+            F.sum("ll").alias("ll"),
+        )
+        .collect()
+    )
+    out: dict = {"n": 0, "s1": 0, "s2": 0, "missing": 0, "non_numeric": 0}
+    raw_by: dict[int, dict[str, list[int]]] = {d: {} for d in dims}
+    raw_cells: dict[int, dict[tuple[str, str], list[int]]] = {k: {} for k in range(len(cells))}
+    for r in rows:
+        s, n = r["s"], r["n"]
+        if r["st"] != _VALUE:
+            if s == -1:
+                out["missing" if r["st"] == _MISSING else "non_numeric"] += n
+            continue
+        e = r["e"]
+        s1 = int(r["m"]) << (e + SCALE1 - 52)
+        square = (int(r["hh"]) << (2 * _HALF)) + (int(r["hl"]) << (_HALF + 1)) + int(r["ll"])
+        s2 = square << (2 * e + SCALE2 - 104)
+        if s == -1:
+            out["n"] += n
+            out["s1"] += s1
+            out["s2"] += s2
+            continue
+        if s < _PAIR_SCOPE:
+            got = raw_by[s].setdefault(r["a"], [0, 0, 0])
+        else:
+            got = raw_cells[s - _PAIR_SCOPE].setdefault((r["a"], r["b"]), [0, 0, 0])
+        got[0] += n
+        got[1] += s1
+        got[2] += s2
+    by = {}
+    for d, t in raw_by.items():
+        conv = _converter(table, d, set(t))
+        by[d] = _stats_by_label({(conv(k),): st for k, st in t.items()}, single=True)
+    pair_sums = {}
+    for k, (i, j) in enumerate(cells):
+        t = raw_cells[k]
+        fa = _converter(table, i, {x for x, _ in t})
+        fb = _converter(table, j, {y for _, y in t})
+        pair_sums[(i, j)] = _stats_by_label({(fa(x), fb(y)): st for (x, y), st in t.items()})
+    return {**out, "by": by, "cells": pair_sums}
+
+
+def _stats_by_label(table: dict, single: bool = False) -> dict:
+    """(n, s1, s2) per label (or label pair), keys that give one label added."""
+    out: dict = {}
+    for key, st in table.items():
+        k = key[0] if single else key
+        got = out.get(k)
+        out[k] = tuple(st) if got is None else (got[0] + st[0], got[1] + st[1], got[2] + st[2])
+    return out
+
+
 # --------------------------------------------------------------------------- DataFrames
 
 
@@ -607,10 +899,8 @@ def summarize(
 ) -> tuple[Summary, dict[str, str], Options]:
     """Count a Spark DataFrame into a Summary; return it with checked overrides and options."""
     options = resolve(opts)
-    if options.proxy_hints:
-        raise InputError("proxy hints (--proxy-hints) are not supported with --engine spark")
-    if options.outcome:  # SPEC 21.2
-        raise InputError("outcome columns (--outcome) are not supported with --engine spark")
+    if options.proxy_hints and options.proxy_with:  # SPEC 16: rows have no order in Spark
+        raise InputError(HELD_OUT_REFUSED)
     if not isinstance(spark_df, DataFrame):
         raise InputError(
             f"cannot profile a {type(spark_df).__name__} with faircode.spark: "
@@ -966,10 +1256,8 @@ def summarize_path(
 ) -> tuple[Summary, dict[str, str], Options]:
     """Count a CSV or Parquet file with Spark; return (Summary, overrides, options)."""
     options = resolve(opts)
-    if options.proxy_hints:
-        raise InputError("proxy hints (--proxy-hints) are not supported with --engine spark")
-    if options.outcome:  # SPEC 21.2
-        raise InputError("outcome columns (--outcome) are not supported with --engine spark")
+    if options.proxy_hints and options.proxy_with:  # SPEC 16: rows have no order in Spark
+        raise InputError(HELD_OUT_REFUSED)
     path = os.fspath(path)
     label = name or path
     spark = spark or get_session(master)

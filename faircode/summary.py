@@ -958,32 +958,37 @@ class SummaryBuilder:
                 for key, t in self.cell_tables.items()
                 if key in summary.pairs
             }
-        if self.outcome_at:
-            summary.outcomes = {
-                o: {
-                    "n": acc[0],
-                    "s1": acc[1],
-                    "s2": acc[2],
-                    "missing": acc[3],
-                    "non_numeric": acc[4],
-                    "by": {
-                        d: {names[d][x]: tuple(st) for x, st in t.items()}
-                        for d, t in self.out_by[o].items()
-                    },
-                    "cells": {
-                        key: {
-                            (names[key[0]][x], names[key[1]][y]): tuple(st)
-                            for (x, y), st in t.items()
-                        }
-                        for key, t in self.out_cells[o].items()
-                        if key in summary.pairs
-                    },
-                }
-                for o, acc in self.out_all.items()
-            }
+        self._finish_outcomes(summary, names)
         if self.missing_all:
             summary.missing_all = list(self.missing_all)
             summary.missing_by = {
                 d: {k: {named[d][x]: c for x, c in t.items()} for k, t in by_col.items()}
                 for d, by_col in self.missing_by.items()
             }
+
+    def _finish_outcomes(self, summary: Summary, names: dict[int, list[str]]) -> None:
+        """SPEC 21.2: the outcome sums with labels for codes (names: column -> labels in
+        code order)."""
+        if not self.outcome_at:
+            return
+        summary.outcomes = {
+            o: {
+                "n": acc[0],
+                "s1": acc[1],
+                "s2": acc[2],
+                "missing": acc[3],
+                "non_numeric": acc[4],
+                "by": {
+                    d: {names[d][x]: tuple(st) for x, st in t.items()}
+                    for d, t in self.out_by[o].items()
+                },
+                "cells": {
+                    key: {
+                        (names[key[0]][x], names[key[1]][y]): tuple(st) for (x, y), st in t.items()
+                    }
+                    for key, t in self.out_cells[o].items()
+                    if key in summary.pairs
+                },
+            }
+            for o, acc in self.out_all.items()
+        }

@@ -261,3 +261,62 @@ def test_the_cli_takes_outcome_flags(tmp_path):
     assert [b["column"] for b in result["outcomes"]] == ["y", "z"]
     assert result["provenance"]["params"]["outcome"] == ["y", "z"]
     assert result["provenance"]["params"]["outcome_gap"] == 0.5
+
+
+# ---- 21.2 on Arrow-read inputs: Parquet, a pyarrow Table, a polars frame ----------
+
+
+def test_arrow_inputs_keep_the_sums_of_the_csv_reader(tmp_path):
+    """Parquet (as text and typed), a pyarrow Table and a polars frame of COMPAS give the
+    CSV reader's outcome block; the typed means are those of pandas."""
+    pytest.importorskip("pyarrow")
+    opts = {"outcome": ["priors_count", "decile_score"], "label": "two_year_recid"}
+    want = faircode.profile(COMPAS, None, opts)
+    text = pd.read_csv(COMPAS, dtype=str, keep_default_na=False)
+    text.to_parquet(tmp_path / "text.parquet")
+    assert faircode.profile(tmp_path / "text.parquet", None, opts) == want
+    typed = pd.read_csv(COMPAS)  # ints stay ints: the same labels as the CSV's
+    typed.to_parquet(tmp_path / "typed.parquet")
+    got = faircode.profile(tmp_path / "typed.parquet", None, opts)
+    assert got["outcomes"] == want["outcomes"]
+    race = _dim(got["outcomes"][0], "race")
+    for g in race["groups"]:
+        vals = typed[typed.race == g["label"]]["priors_count"]
+        assert g["n"] == len(vals) and g["mean"] == vals.sum() / len(vals)
+        assert close(g["sd"], vals.std(ddof=1))
+    pl = pytest.importorskip("polars")
+    assert faircode.profile(pl.from_pandas(typed), None, opts)["outcomes"] == want["outcomes"]
+
+
+def test_arrow_outcome_cells_follow_the_label_rules_in_any_batch():
+    """Typed cells (NaN, null, -0.0, inf, out of range, float32), padded and non-numeric
+    text and a recode, over three record batches: the pandas frame's sums (the reference
+    builder), and the mean is the exact one."""
+    pa = pytest.importorskip("pyarrow")
+    from fractions import Fraction
+
+    n = 90
+    sex = [["F", "M", "X"][k % 3] for k in range(n)]
+    y = [[1.5, None, math.nan, -0.0, math.inf, 1e200, 0.1, 3.0, 1e-7][k % 9] for k in range(n)]
+    z = [[" 3 ", "abc", "", "NA", "1e5", "-2", "99", ".5"][k % 8] for k in range(n)]
+    schema = pa.schema([("sex", pa.string()), ("y", pa.float64()), ("z", pa.string())])
+    batches = [
+        pa.record_batch([pa.array(c[a:b]) for c in (sex, y, z)], schema=schema)
+        for a, b in ((0, 31), (31, 32), (32, n))
+    ]
+    table = pa.Table.from_batches(batches)
+    opts = {"outcome": ["y", "z"], "recode": [["z", "99", "NA"]]}
+    got = faircode.profile(table, None, opts)
+    frame = pd.DataFrame({"sex": sex, "y": y, "z": z}, dtype=object)
+    assert got["outcomes"] == faircode.profile(frame, None, opts)["outcomes"]
+    y_block, z_block = got["outcomes"]
+    numeric = [v for v in y if v is not None and not math.isnan(v) and abs(v) <= 1e140]
+    assert (y_block["n"], y_block["missing"], y_block["non_numeric"]) == (
+        len(numeric),
+        20,  # None and NaN
+        20,  # inf and 1e200
+    )
+    assert y_block["mean"] == float(sum(map(Fraction, numeric)) / len(numeric))
+    z_values = [float(s) for s in z if s.strip() not in ("abc", "", "NA", "99")]
+    assert (z_block["n"], z_block["non_numeric"]) == (len(z_values), 12)
+    assert z_block["mean"] == float(sum(map(Fraction, z_values)) / len(z_values))

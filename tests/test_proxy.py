@@ -267,9 +267,12 @@ def test_option_errors():
     assert code == 2 and "--proxy-alpha: needs --proxy-hints" in err
     code, _, err = run_cli("profile", COMPAS, "--proxy-hints", "--proxy-alpha", "0")
     assert code == 2 and "--proxy-alpha" in err
-    code, _, err = run_cli("profile", COMPAS, "--proxy-hints", "--engine", "spark")
+    held = f"{COMPAS}=sex"
+    code, _, err = run_cli(
+        "profile", COMPAS, "--proxy-hints", "--proxy-hints-with", held, "--engine", "spark"
+    )
     assert code == 2
-    assert "proxy hints (--proxy-hints) are not supported with --engine spark" in err
+    assert "held-out columns (--proxy-hints-with) are not supported with --engine spark" in err
     with pytest.raises(InputError, match="--proxy-correction"):
         resolve({"proxy_hints": True, "proxy_correction": "fdr"})
 

@@ -90,6 +90,16 @@ REAL = [
         "adult.data",
         {"names": ADULT_NAMES, "label": "income", "na": [["workclass", "Never-worked"]]},
     ),
+    # SPEC 21: outcome sums (a recode to missing and to text; fnlwgt: 21,648 values)
+    (
+        "compas-scores-two-years.csv",
+        {
+            "outcome": ["priors_count", "decile_score"],
+            "label": "two_year_recid",
+            "recode": [["priors_count", "0", "NA"], ["decile_score", "10", "x"]],
+        },
+    ),
+    ("adult.data", {"names": ADULT_NAMES, "outcome": ["hours-per-week", "fnlwgt"]}),
 ]
 
 
@@ -202,6 +212,33 @@ def test_named_wide_columns_and_cap(spark, tmp_path):
     got, want = both(path, spark, None)
     assert got == want
     assert [d["name"] for d in got["dropped"]] == ["dob"]
+
+
+def test_label_cap_applies_in_spark(spark):
+    """SPEC 0.9 on Spark: a forced column one label past LABEL_CAP is capped in Spark (its
+    summary holds no counts, listed in `dropped` with more_than), a geography column at
+    exactly LABEL_CAP is not; the same result as the local engine's reading of the
+    values collect() returns."""
+    from faircode.analyze import analyze
+    from faircode.summary import LABEL_CAP
+
+    n = LABEL_CAP + 1
+    sdf = spark.range(n).selectExpr(
+        "concat('i', cast(id as string)) as ident",
+        "concat('z', cast(id % " + str(LABEL_CAP) + " as string)) as zip",
+        "if(id % 2 = 0, 'F', 'M') as sex",
+    )
+    overrides = {"ident": "categorical"}
+    summary, checked, options = fspark.summarize(sdf, overrides)
+    # capped from Spark's distinct count: none of its labels was brought to the driver
+    assert summary.counts[0] is None and summary.capped == [True, False, False]
+    got = analyze(summary, checked, options)
+    pdf = pd.DataFrame([list(r) for r in sdf.collect()], columns=["ident", "zip", "sex"])
+    assert got == faircode.profile(pdf, overrides)
+    assert got["dropped"] == [
+        {"name": "ident", "kind": "categorical", "n_groups": None, "more_than": LABEL_CAP}
+    ]
+    assert len(next(d for d in got["dimensions"] if d["name"] == "zip")["groups"]) == LABEL_CAP
 
 
 # ----------------------------------------------------------------------- errors
@@ -357,6 +394,73 @@ def test_spark_dataframe_other_types_and_duplicate_names(spark):
     want = faircode.profile(pdf, {"amount": "categorical", "ts": "categorical"})
     assert got == want
     assert got["n_cols"] == 6 and "grp" in [u["name"] for u in got["unscored"]]
+
+
+def test_proxy_hints_equal_the_local_engine(spark):
+    """SPEC 16 from Spark's pair tables: every pair of dimensions, and each dimension
+    against every other column (chi-squared, or ANOVA from exact sums for numbers;
+    adult's fnlwgt, past 1,000 labels, not tested), with a label, an outcome and a
+    cross; the block is `==` the local engine's."""
+    adult = data_file("adult.data")
+    opts = {
+        "names": ADULT_NAMES,
+        "proxy_hints": True,
+        "label": "income",
+        "outcome": ["hours-per-week"],
+        "cross": ["race", "sex"],
+    }
+    got, want = both(adult, spark, **opts)
+    assert got == want
+    block = got["proxy_hints"]
+    assert {f["method"] for f in block["features"]} == {"chi2", "anova"}
+    assert {"a": "sex", "b": "fnlwgt", "why": "'fnlwgt' has more than 1000 labels"} in (
+        block["features_not_tested"]
+    )
+    got, want = both(data_file("compas-scores-two-years.csv"), spark, proxy_hints=True)
+    assert got == want
+    assert len(got["proxy_hints"]["features"]) > 50
+
+
+def test_outcome_sums_of_typed_columns_equal_the_local_engine(spark):
+    """SPEC 21.2 on a Spark DataFrame: doubles (NaN, null, -0.0, inf, out of range),
+    decimals, booleans (no numbers, unless a recode makes one), longs with nulls and
+    padded text; the local engine reads the values collect() returns; the mean of the
+    doubles is the exact one."""
+    from fractions import Fraction
+
+    ys = [1.5, None, math.nan, -0.0, math.inf, 1e200, 0.1, -3.0, 1e-7, 2.5e-300]
+    rows = [
+        (
+            ["F", "M", "X"][k % 3],
+            ys[k % 10],
+            Decimal("1.50") if k % 3 else Decimal("-0.00000001"),
+            k % 4 == 0,
+            None if k % 7 == 0 else k * 1000003,
+            [" 3 ", "abc", "", "NA", "1e5", "-2", "99", ".5"][k % 8],
+        )
+        for k in range(120)
+    ]
+    sdf = spark.createDataFrame(
+        rows, "sex string, y double, amount decimal(20,8), flag boolean, big long, t string"
+    )
+    opts = {
+        "outcome": ["y", "amount", "flag", "big", "t"],
+        "recode": [["flag", "True", "1"], ["t", "99", "NA"], ["y", "0.1", "n/a"]],
+    }
+    got = fspark.profile(sdf, None, opts)
+    pdf = pd.DataFrame(
+        [list(r) for r in sdf.collect()],
+        columns=["sex", "y", "amount", "flag", "big", "t"],
+        dtype=object,
+    )
+    assert got == faircode.profile(pdf, None, opts)
+    y = got["outcomes"][0]
+    values = [v for v in ys if v is not None and abs(v) <= 1e140 and v not in (0.1,)]
+    values = [v for v in values if not math.isnan(v) and (v == 0 or abs(v) >= 1e-140)]
+    assert y["n"] == 12 * len(values)
+    assert y["mean"] == float(sum(map(Fraction, values)) / len(values))
+    flag = got["outcomes"][2]
+    assert (flag["n"], flag["non_numeric"], flag["mean"]) == (30, 90, 1.0)
 
 
 def test_spark_dataframe_complex_column_warns(spark):
