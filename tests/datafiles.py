@@ -46,6 +46,7 @@ SHA256 = {
     "diabetic_data.csv": "0689e7ec031237dc63031b938805c48377748761a3b26acab621567afa24df97",
     "german.data": "b21f3d81db8071257d5ff1deaeba1fd4303b62712e6fcc9715c7a86202cb5871",
     "insurance.csv": "505c1cbc2e63d0363bac59501563df2530aadf4cdb9cfee226f4ef32f5468281",
+    "msd/01_data.csv": "81788d1e63a9b4b48420e128030087a89e38f3a2ba55e2f65fd45edc2952eec4",
     "seaborn/titanic.csv": "81787d320d7f7b03df935e91de8bd19e11d45c5bbcab86ef4d4a76dc91b7d4f2",
 }
 
