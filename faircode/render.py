@@ -929,6 +929,7 @@ RENDERERS: dict[str, dict[str, Renderer | str]] = {
         "text": "faircode.scanreport:render_text",
         "json": _json,
         "markdown": "faircode.scanreport:render_markdown",
+        "html": "faircode.scanreport:render_html",
     },
     "audit ll144": {
         "text": "faircode.audit.ll144doc:render_text",

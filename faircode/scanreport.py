@@ -157,3 +157,65 @@ def render_markdown(result: dict, *, name: str = "", **_: Any) -> str:
         out += ["or in `fairness.yaml` (`fairness report --intersect` shows the combination):", ""]
         out += ["    " + shown(line) for line in d["registry"].rstrip("\n").split("\n")]
     return "\n".join(out) + "\n"
+
+
+def scan_blocks(result: dict, name: str = "") -> list[tuple]:
+    """The scan as the audit packs' document blocks (faircode/audit/doc.py): the HTML
+    report says what the text and Markdown reports say, in their order."""
+    title = name or result["compared"].get("b", {}).get("name", "")
+    blocks: list[tuple] = [("title", f"faircode scan: {title}")]
+    blocks.append(
+        (
+            "facts",
+            [("Question", QUESTION_WORDS[result["question"]]), ("Compared", _compared(result))],
+        )
+    )
+    sub = result["subgroup"]
+    if sub is None:
+        blocks.append(("p", "No subgroup differs."))
+    else:
+        blocks.append(("h2", f"Worst subgroup: {sub['text']} ({_rows(sub['rows'])})"))
+        blocks.append(
+            (
+                "list",
+                [
+                    _effect(result, sub),
+                    _p_text(result),
+                    "the interval is not adjusted for the search; the p-value is",
+                ],
+            )
+        )
+    rows = ([sub] if sub else []) + result["runners_up"]
+    if rows:
+        table = [
+            [
+                r["text"],
+                f"{r['rows']:,}",
+                pct(r["effect"]),
+                f"{pct(r['ci_low'])} to {pct(r['ci_high'])}",
+                fmt(r["score"], 4),
+            ]
+            for r in rows
+        ]
+        head = ["subgroup", "rows", "effect (pts)", "95% interval", "score"]
+        blocks.append(("table", head, "lrrlr", table))
+    blocks.append(("p", f"Search: {_search_text(result)}"))
+    blocks += [("p", f"Note: {note}") for note in result["notes"]]
+    blocks.append(("mark", "Advisory: a scan is never part of the grade or a gate."))
+    if result["declare"] is not None:
+        d = result["declare"]
+        blocks.append(("p", "To watch this subgroup:"))
+        blocks.append(("pre", [d["profile"]]))
+        blocks.append(
+            ("p", "or in fairness.yaml (fairness report --intersect shows the combination):")
+        )
+        blocks.append(("pre", d["registry"].rstrip("\n").split("\n")))
+    return blocks
+
+
+def render_html(result: dict, *, name: str = "", **_: Any) -> str:
+    """The scan as one self-contained HTML page that loads nothing (audit/doc.py)."""
+    from .audit.doc import render_html as page
+
+    title = name or result["compared"].get("b", {}).get("name", "")
+    return page(scan_blocks(result, name), f"faircode scan: {title}")

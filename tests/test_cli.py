@@ -240,7 +240,7 @@ def test_renderer_registry_lists_each_commands_formats():
     assert formats_of("profile") == ("text", "json", "markdown", "csv", "html")
     assert formats_of("compare") == ("text", "json", "markdown", "csv", "html")
     assert formats_of("fairness evaluate") == FORMATS
-    assert formats_of("scan") == ("text", "json", "markdown")
+    assert formats_of("scan") == ("text", "json", "markdown", "html")
     assert formats_of("audit ll144") == FORMATS
     assert formats_of("audit datasheet") == FORMATS  # its CSV: one row per measure
     assert formats_of("audit art10") == FORMATS

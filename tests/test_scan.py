@@ -8,11 +8,13 @@ the p-value falls below 0.05 in at most 14 of 200 (7%)."""
 
 from __future__ import annotations
 
+import html
 import io
 import itertools
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +25,7 @@ from util import ADULT_NAMES, ROOT, data_file
 
 import faircode
 from faircode.errors import InputError
+from faircode.numerics import pct
 from faircode.scan import Table, search
 
 SCHEMA = json.loads((ROOT / "faircode" / "schemas" / "scan.schema.json").read_text())
@@ -368,7 +371,16 @@ def test_cli_json_matches_the_schema_and_the_reports_say_the_same(tmp_path):
     assert 'slices: ["sex", "race"]' in result["declare"]["registry"]
     text = _cli(str(path), "--label", "hired", "--permutations", "99").stdout
     markdown = md.read_text()
-    for report in (text, markdown):
+    page = _cli(str(path), "--label", "hired", "--permutations", "99", "--format", "html").stdout
+    assert page.startswith("<!DOCTYPE html>") and "default-src 'none'" in html.unescape(page)
+    assert html.unescape(re.sub(r"<[^>]+>", " ", page)).count("sex = 'F' and race = 'Black'") >= 2
+    # the same figures as the text report: effect, interval and p in the three formats
+    sub = result["subgroup"]
+    figures = [pct(sub["effect"]), pct(sub["ci_low"]), pct(sub["ci_high"])]
+    for report in (text, markdown, page):
+        assert all(f in report for f in figures)
+    page = html.unescape(re.sub(r"<[^>]+>", " ", page))
+    for report in (text, markdown, page):
         assert "sex = 'F' and race = 'Black'" in report
         assert "--cross sex,race" in report and "never part of the grade or a gate" in report
         assert "calibrated for the search (99 seeded permutations, seed 0)" in report

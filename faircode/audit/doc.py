@@ -9,6 +9,7 @@ blocks, so the three say the same numbers in the same order:
 - ``("facts", [(name, value), ...])``: a two-column list of facts;
 - ``("table", head, align, rows)``: ``align`` one letter per column, ``l`` or ``r``;
 - ``("list", [text, ...])``: bullets; ``("checklist", [text, ...])``: boxes to tick;
+- ``("pre", [line, ...])``: lines to copy as they are (a command, a YAML snippet);
 - ``("break",)``: a page break in print (nothing in text and Markdown).
 
 Every text from the data is made inert by the renderer (``shown`` for text,
@@ -113,6 +114,8 @@ def render_text(blocks: list[Block]) -> str:
             out += [f"  - {shown(t)}" for t in b[1]]
         elif kind == "checklist":
             out += [f"  [ ] {shown(t)}" for t in b[1]]
+        elif kind == "pre":
+            out += [f"    {shown(t)}" for t in b[1]]
         else:  # pragma: no cover - a pack's own mistake
             raise ValueError(f"unknown block {kind!r}")
     return "\n".join(out) + "\n"
@@ -156,6 +159,8 @@ def render_markdown(blocks: list[Block]) -> str:
             out += [f"- {md_escape(t)}" for t in b[1]]
         elif kind == "checklist":
             out += [f"- [ ] {md_escape(t)}" for t in b[1]]
+        elif kind == "pre":  # an indented code block: Markdown shows it as it is
+            out += [f"    {shown(t)}" for t in b[1]]
         else:  # pragma: no cover
             raise ValueError(f"unknown block {kind!r}")
     return "\n".join(out) + "\n"
@@ -224,6 +229,8 @@ def render_html(blocks: list[Block], title: str) -> str:
             out.append("<ul>" + "".join(f"<li>{_e(t)}</li>" for t in b[1]) + "</ul>")
         elif kind == "checklist":
             out.append('<ul class="check">' + "".join(f"<li>{_e(t)}</li>" for t in b[1]) + "</ul>")
+        elif kind == "pre":
+            out.append("<pre>" + "\n".join(_e(t) for t in b[1]) + "</pre>")
         else:  # pragma: no cover
             raise ValueError(f"unknown block {kind!r}")
     out += ["</body>", "</html>"]
