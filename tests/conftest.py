@@ -11,6 +11,9 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+# the prediction-store tests' fixtures (SQLite and PostgreSQL stores, the in-process CLI)
+from storeutil import cli, db, pg_server_url  # noqa: F401
+
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
 
 settings.register_profile(

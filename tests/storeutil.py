@@ -68,3 +68,38 @@ def require_compas() -> Path:
     if not COMPAS.exists():
         pytest.fail(f"test data missing: {COMPAS}", pytrace=False)
     return COMPAS
+
+
+# ---- The store tests' fixtures (tests/conftest.py imports them for every test module) ----
+
+
+@pytest.fixture(scope="session")
+def pg_server_url():
+    yield from pg_server()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh store: an SQLite file, then a database on the PostgreSQL server."""
+    if request.param == "sqlite":
+        return str(tmp_path / "store" / "monitor.db")
+    return fresh_pg_database(request.getfixturevalue("pg_server_url"))
+
+
+@pytest.fixture
+def cli(db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture):
+    """Run ``faircode fairness ...`` in-process in tmp_path against ``db`` (no registry
+    from the environment): ``cli(*argv) -> (exit code, stdout, stderr)``."""
+    from faircode.monitor.cli import run
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("FAIRCODE_DB", db)
+    monkeypatch.setenv("FAIRCODE_ACTOR", "test-operator")
+    monkeypatch.delenv("FAIRCODE_REGISTRY", raising=False)
+
+    def call(*argv: str) -> tuple[int, str, str]:
+        code = run(["fairness", *argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return call

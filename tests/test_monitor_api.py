@@ -48,34 +48,6 @@ ATTRS = ["--attr", "race", "--attr", "sex", "--at", "compas_screening_date"]
 UNLABELLED = 200  # the last rows' labels have not arrived: scored for selection only
 
 
-@pytest.fixture(scope="session")
-def pg_server_url():
-    yield from storeutil.pg_server()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "store" / "monitor.db")
-    return storeutil.fresh_pg_database(request.getfixturevalue("pg_server_url"))
-
-
-@pytest.fixture
-def cli(db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture):
-    """Run ``faircode fairness ...`` in-process in tmp_path against ``db``."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("FAIRCODE_DB", db)
-    monkeypatch.setenv("FAIRCODE_ACTOR", "test-operator")
-    monkeypatch.delenv("FAIRCODE_REGISTRY", raising=False)
-
-    def call(*argv: str) -> tuple[int, str, str]:
-        code = run(["fairness", *argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return call
-
-
 @pytest.fixture(scope="module")
 def compas() -> pd.DataFrame:
     df = pd.read_csv(storeutil.require_compas())

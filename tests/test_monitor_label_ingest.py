@@ -20,18 +20,6 @@ from faircode.monitor.rollup import cells, raw_cells
 from faircode.monitor.store import open_store
 
 
-@pytest.fixture(scope="session")
-def pg_server_url():
-    yield from storeutil.pg_server()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "store" / "monitor.db")
-    return storeutil.fresh_pg_database(request.getfixturevalue("pg_server_url"))
-
-
 @pytest.fixture(scope="module")
 def compas() -> pd.DataFrame:
     df = pd.read_csv(storeutil.require_compas())

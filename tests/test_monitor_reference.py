@@ -288,18 +288,6 @@ def test_four_fifths_band_is_inclusive_at_12_decimals() -> None:
 # ---- the store --------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
-def pg_server_url():
-    yield from storeutil.pg_server()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "store" / "monitor.db")
-    return storeutil.fresh_pg_database(request.getfixturevalue("pg_server_url"))
-
-
 def test_store_report_has_the_same_reference_block_as_evaluate(
     db: str, tmp_path: Path, compas: pd.DataFrame
 ) -> None:

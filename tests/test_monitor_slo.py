@@ -21,7 +21,6 @@ import storeutil
 
 from faircode.errors import EXIT_BUDGET, EXIT_INPUT, EXIT_OK, EXIT_UNMEASURED
 from faircode.monitor import fairness_watch, slo_gate, slo_ingest, slo_set, slo_show
-from faircode.monitor.cli import run
 from faircode.monitor.store import open_store
 
 ATTRS = ["race", "sex", "age_cat", "c_charge_degree"]
@@ -38,34 +37,6 @@ models:
     rule: point
 """
 GATED = ("demographic_parity_difference", "equalized_odds_difference", "accuracy_range")
-
-
-@pytest.fixture(scope="session")
-def pg_server_url():
-    yield from storeutil.pg_server()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "store" / "monitor.db")
-    return storeutil.fresh_pg_database(request.getfixturevalue("pg_server_url"))
-
-
-@pytest.fixture
-def cli(db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture):
-    """Run ``faircode fairness ...`` in-process in tmp_path against ``db``."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("FAIRCODE_DB", db)
-    monkeypatch.setenv("FAIRCODE_ACTOR", "test-operator")
-    monkeypatch.delenv("FAIRCODE_REGISTRY", raising=False)
-
-    def call(*argv: str) -> tuple[int, str, str]:
-        code = run(["fairness", *argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return call
 
 
 @pytest.fixture(scope="module")

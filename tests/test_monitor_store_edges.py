@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import storeutil
 
 from faircode.monitor import audit, rollup
 from faircode.monitor.cli import run
@@ -29,33 +28,6 @@ from faircode.monitor.store import open_store
 
 HEAD = re.compile(r"[0-9]+:[0-9a-f]{64}")
 LOG = ["--id", "rid", "--pred", "pred", "--attr", "race"]
-
-
-@pytest.fixture(scope="session")
-def pg_server_url():
-    yield from storeutil.pg_server()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "store" / "monitor.db")
-    return storeutil.fresh_pg_database(request.getfixturevalue("pg_server_url"))
-
-
-@pytest.fixture
-def cli(db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture):
-    """Run ``faircode fairness ...`` in-process in tmp_path against ``db``."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("FAIRCODE_DB", db)
-    monkeypatch.setenv("FAIRCODE_ACTOR", "test-operator")
-
-    def call(*argv: str) -> tuple[int, str, str]:
-        code = run(["fairness", *argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return call
 
 
 def _one_error(err: str, *parts: str) -> None:

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
 import storeutil
 
 from faircode.monitor.store import open_store
@@ -154,11 +153,6 @@ def test_progress_goes_to_a_terminal_only(tmp_path: Path) -> None:
     os.close(master)
     assert proc.returncode == 0
     assert b"50,000/120,000 rows" in seen and b"120,000/120,000 rows" in seen
-
-
-@pytest.fixture(scope="session")
-def pg_server_url():
-    yield from storeutil.pg_server()
 
 
 def test_postgresql_concurrent_batches_and_one_batch_sent_twice(

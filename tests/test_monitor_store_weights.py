@@ -24,7 +24,6 @@ from util import data_file
 
 from faircode.monitor import evaluate, rollup
 from faircode.monitor import store as store_module
-from faircode.monitor.cli import run
 from faircode.monitor.counts import counts_from_rows, weighted_keys
 from faircode.monitor.errors import MonitorInputError
 from faircode.monitor.ingest import log_labels, log_predictions, remove_batch
@@ -35,33 +34,6 @@ from faircode.monitor.timeline import store_report
 COMPAS = data_file("compas-scores-two-years.csv")
 SCORE: dict[str, Any] = {"score": "decile_score", "decision_threshold": 5}
 ATTRS = ["race", "sex"]
-
-
-@pytest.fixture(scope="session")
-def pg_server_url():
-    yield from storeutil.pg_server()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "store" / "monitor.db")
-    return storeutil.fresh_pg_database(request.getfixturevalue("pg_server_url"))
-
-
-@pytest.fixture
-def cli(db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture):
-    """Run ``faircode fairness ...`` in-process in tmp_path against ``db``."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("FAIRCODE_DB", db)
-    monkeypatch.setenv("FAIRCODE_ACTOR", "test-operator")
-
-    def call(*argv: str) -> tuple[int, str, str]:
-        code = run(["fairness", *argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return call
 
 
 @pytest.fixture(scope="module")
