@@ -19,6 +19,9 @@
  *
  * Errors are thrown as FaircodeEngine.InputError (code 2) whose message is the exact
  * one-line text of SPEC section 0.6 / section 7. *
+ * Names: a function or constant mirroring a Python one has its name (snake_case as
+ * camelCase, no leading underscore; SPEC 14); tests/test_twins.py lists the twins and
+ * the exceptions.
  * Contents: sections in the order of the Python modules they mirror.
  *   Errors       faircode/errors.py       InputError
  *   Numerics     faircode/numerics.py     SPEC 13: fsum, ln, rounding, code-point order;
