@@ -19,11 +19,14 @@
  *
  * Errors are thrown as FaircodeEngine.InputError (code 2) whose message is the exact
  * one-line text of SPEC section 0.6 / section 7. *
+ * Names: a function or constant mirroring a Python one has its name (snake_case as
+ * camelCase, no leading underscore; SPEC 14); tests/test_twins.py lists the twins and
+ * the exceptions.
  * Contents: sections in the order of the Python modules they mirror.
  *   Errors       faircode/errors.py       InputError
  *   Numerics     faircode/numerics.py     SPEC 13: fsum, ln, rounding, code-point order;
- *                                         13.1: expX, normalUpper, wilsonAt, newcombe,
- *                                         logRatio, scoreP, searchP, holm
+ *                                         13.1: exp, normalUpper, wilsonAt, newcombe,
+ *                                         logRatioInterval, scoreP, searchP, holm
  *                                         (then Python's text of values in messages)
  *   Labels       faircode/labels.py       SPEC 0.3, 0.4, 2, 9: missing tokens, trimming,
  *                                         header names, age and share grammars
@@ -233,7 +236,7 @@ function () {
   }
 
   /** e^x from +, -, *, / and an exact power of two (SPEC 13.1); numerics.exp. */
-  function expX(x) {
+  function exp(x) {
     if (x < EXP_FLOOR) return 0.0;
     const k = Math.floor(x * INV_LN2 + 0.5);
     const r = (x - k * LN2_HI) - k * LN2_LO;
@@ -246,7 +249,7 @@ function () {
    * numerics.normal_upper. */
   function normalUpper(z) {
     if (z < 0) return 1.0 - normalUpper(-z);
-    const phi = expX(-(z * z) / 2.0) * INV_SQRT_2PI;
+    const phi = exp(-(z * z) / 2.0) * INV_SQRT_2PI;
     if (z < 3.0) {
       let term = z;
       let total = z;
@@ -288,11 +291,11 @@ function () {
 
   /** The Katz log interval for (c1/n1) / (c2/n2) at quantile z (SPEC 13.1); null when a
    * count is 0. numerics.log_ratio_interval. */
-  function logRatio(c1, n1, c2, n2, z) {
+  function logRatioInterval(c1, n1, c2, n2, z) {
     if (c1 === 0 || c2 === 0) return null;
     const r = (c1 / n1) / (c2 / n2);
     const se = Math.sqrt(1 / c1 - 1 / n1 + 1 / c2 - 1 / n2);
-    return [r * expX(-(z * se)), r * expX(z * se)];
+    return [r * exp(-(z * se)), r * exp(z * se)];
   }
 
   /** The two-sided-equivalent p of the score test that c/n lies beyond t (below it when
@@ -516,7 +519,7 @@ function () {
     if (q === Infinity) return 0.0;
     const a = df / 2.0;
     const den = df + q;
-    const front = expX(a * -log1p(q / df) + 0.5 * ln(q / den) - lnbetaHalf(a));
+    const front = exp(a * -log1p(q / df) + 0.5 * ln(q / den) - lnbetaHalf(a));
     const x = df / den;
     if (x < (a + 1.0) / (a + 2.5)) return 0.5 * (front * betacf(a, 0.5, x) / a);
     return 0.5 * (1.0 - front * betacf(0.5, a, q / den) / 0.5);
@@ -584,8 +587,8 @@ function () {
     if (v === Infinity) return 'inf';
     if (v === -Infinity) return '-inf';
     let s = v.toExponential(); // shortest digits: "d.ddde+x"
-    let [mant, exp] = s.split('e');
-    const e = parseInt(exp, 10);
+    let [mant, power] = s.split('e');
+    const e = parseInt(power, 10);
     const neg = mant[0] === '-';
     if (neg) mant = mant.slice(1);
     const digits = mant.replace('.', '');
@@ -799,7 +802,7 @@ function () {
   // whole, with the labels in them capped.
   const SENTENCES = ['flags', 'text'];
 
-  function boundedResult(result) {
+  function bounded(result) {
     const atoms = new Set();
     const scan = (v, inFlags) => {
       if (typeof v === 'string') {
@@ -1283,7 +1286,7 @@ function () {
   const FORMAT_VERSION = 3; // SPEC section 5 (issue 24): findings with evidence, score v3
 
   // SPEC 1: a keyword matches a token equal to it or to it followed by one of these.
-  const KEYWORD_SUFFIXES = Object.freeze(['s', 'es', 'code', 'cd', 'id', 'name', 'group',
+  const SUFFIXES = Object.freeze(['s', 'es', 'code', 'cd', 'id', 'name', 'group',
     'grp', 'type', 'cat', 'category', 'desc', 'text', 'txt', 'date', 'day', 'year', 'yr',
     'fips', 'abbr', 'status', 'identity']);
   // The first kind, in this order, with a keyword matching any token gives the kind.
@@ -1308,10 +1311,10 @@ function () {
   const OVERRIDE_VALUES = KINDS.concat(['ignore']);
 
   // SPEC 1.2: value vocabularies (folded forms).
-  const SEX_CORE = new Set(['male', 'female', 'm', 'f', 'man', 'woman', 'men', 'women', 'boy',
+  const SEX_VOCABULARY = new Set(['male', 'female', 'm', 'f', 'man', 'woman', 'men', 'women', 'boy',
     'girl', 'nonbinary', 'intersex', 'transgender', 'trans', 'transman', 'transwoman',
     'genderqueer', 'genderfluid', 'agender']);
-  const RACE_CORE = new Set(['white', 'black', 'asian', 'hispanic', 'latino', 'latina', 'latinx',
+  const RACE_VOCABULARY = new Set(['white', 'black', 'asian', 'hispanic', 'latino', 'latina', 'latinx',
     'caucasian', 'africanamerican', 'blackorafricanamerican', 'amerindianeskimo',
     'asianpacislander', 'asianpacificislander', 'pacificislander', 'nativehawaiian',
     'nativehawaiianorotherpacificislander', 'nativeamerican', 'americanindian', 'alaskanative',
@@ -1319,12 +1322,12 @@ function () {
     'nonhispanic', 'middleeastern', 'arab', 'multiracial', 'mixed', 'mixedrace',
     'twoormoreraces', 'biracial', 'indigenous', 'aboriginal', 'eastasian', 'southasian']);
   // SPEC 1.2: the race labels that say only whether someone is Hispanic or Latino.
-  const ETHNICITY_CORE = new Set(['hispanic', 'latino', 'latina', 'latinx', 'hispanicorlatino',
+  const ETHNICITY_VOCABULARY = new Set(['hispanic', 'latino', 'latina', 'latinx', 'hispanicorlatino',
     'nothispanicorlatino', 'nothispanic', 'nonhispanic']);
-  const NEUTRAL = new Set(['other', 'unknown', 'unknowninvalid', 'invalid', 'notstated',
+  const NEUTRAL_VOCABULARY = new Set(['other', 'unknown', 'unknowninvalid', 'invalid', 'notstated',
     'notspecified', 'notreported', 'notknown', 'prefernottosay', 'prefernottoanswer',
     'declined', 'undisclosed', 'none', 'missing', 'unk', 'u', 'x', 'o']);
-  const VOCABULARIES = [['sex', SEX_CORE], ['race', RACE_CORE]];
+  const VOCABULARIES = [['sex', SEX_VOCABULARY], ['race', RACE_VOCABULARY]];
   // SPEC 9: sex labels whose folded form is here are one label when matching a reference.
   const SEX_ALIASES = new Map([
     ['m', 'male'], ['male', 'male'], ['man', 'male'], ['men', 'male'], ['boy', 'male'],
@@ -1346,11 +1349,11 @@ function () {
     return tokens;
   }
 
-  /** Does token `tok` match keyword `kw`: equal, or kw + one of KEYWORD_SUFFIXES. */
+  /** Does token `tok` match keyword `kw`: equal, or kw + one of SUFFIXES. */
   function keywordMatches(kw, tok) {
     if (tok === kw) return true;
     if (tok.length <= kw.length || !tok.startsWith(kw)) return false;
-    return KEYWORD_SUFFIXES.includes(tok.slice(kw.length));
+    return SUFFIXES.includes(tok.slice(kw.length));
   }
 
   function kindFromName(name) {
@@ -1366,11 +1369,11 @@ function () {
   }
 
   /** SPEC 1.2 folded form: ASCII lower case, every character but a-z and 0-9 removed. */
-  function foldLabel(label) {
+  function fold(label) {
     return asciiLower(label).replace(/[^a-z0-9]/g, '');
   }
 
-  /** Rows whose folded label is in `core` or NEUTRAL, non-missing rows, and the number
+  /** Rows whose folded label is in `core` or NEUTRAL_VOCABULARY, non-missing rows, and the number
    * of distinct labels folding to a `core` label. counts: label -> count (after 1.1). */
   function vocabularyCoverage(counts, core) {
     let covered = 0;
@@ -1378,11 +1381,11 @@ function () {
     const cores = new Set();
     for (const [label, c] of counts) {
       n += c;
-      const f = foldLabel(label);
+      const f = fold(label);
       if (core.has(f)) {
         covered += c;
         cores.add(label);
-      } else if (NEUTRAL.has(f)) {
+      } else if (NEUTRAL_VOCABULARY.has(f)) {
         covered += c;
       }
     }
@@ -1404,7 +1407,7 @@ function () {
       if (namedKinds && namedKinds.has(kind)) {
         let letters = true;
         for (const label of counts.keys()) {
-          const f = foldLabel(label);
+          const f = fold(label);
           if (core.has(f) && f.length !== 1) { letters = false; break; }
         }
         if (letters) continue;
@@ -1412,8 +1415,8 @@ function () {
       if (kind === 'race') {
         let onlyEthnicity = true;
         for (const label of counts.keys()) {
-          const f = foldLabel(label);
-          if (core.has(f) && !ETHNICITY_CORE.has(f)) { onlyEthnicity = false; break; }
+          const f = fold(label);
+          if (core.has(f) && !ETHNICITY_VOCABULARY.has(f)) { onlyEthnicity = false; break; }
         }
         if (onlyEthnicity) return 'ethnicity';
       }
@@ -1426,19 +1429,19 @@ function () {
    * vocabulary covers 0.9 of its rows, with two distinct race labels beyond Hispanic or
    * not), as COMPAS's Ethnic_Code_Text. */
   function ethnicityHoldsRace(counts) {
-    const v = vocabularyCoverage(counts, RACE_CORE);
+    const v = vocabularyCoverage(counts, RACE_VOCABULARY);
     let beyond = 0;
     for (const label of counts.keys()) {
-      const f = foldLabel(label);
-      if (RACE_CORE.has(f) && !ETHNICITY_CORE.has(f)) beyond += 1;
+      const f = fold(label);
+      if (RACE_VOCABULARY.has(f) && !ETHNICITY_VOCABULARY.has(f)) beyond += 1;
     }
     return coverageMet(v.covered, v.n) && beyond >= 2;
   }
 
   // SPEC 1.7: the kinds whose labels name groups people recognise, and their words (a
   // Y/N ethnicity column answers "Hispanic or Latino?").
-  const CODED_KINDS = new Map([['sex', SEX_CORE], ['race', RACE_CORE],
-    ['ethnicity', new Set([...ETHNICITY_CORE, 'y', 'n'])]]);
+  const CODED_KINDS = new Map([['sex', SEX_VOCABULARY], ['race', RACE_VOCABULARY],
+    ['ethnicity', new Set([...ETHNICITY_VOCABULARY, 'y', 'n'])]]);
 
   /** SPEC 1.7: the labels of a sex, race or ethnicity dimension when every label that is
    * not a neutral word is a code (digits, or a single letter that is not a word of the
@@ -1446,9 +1449,9 @@ function () {
   function codedLabels(kind, labels) {
     const core = CODED_KINDS.get(kind);
     if (core === undefined) return [];
-    const named = labels.filter((lab) => !NEUTRAL.has(foldLabel(lab)));
+    const named = labels.filter((lab) => !NEUTRAL_VOCABULARY.has(fold(lab)));
     for (const lab of named) {
-      const f = foldLabel(lab);
+      const f = fold(lab);
       if (!(/^[0-9]+$/.test(lab) || (lab.length === 1 && f.length === 1 && !core.has(f)))) return [];
     }
     return named;
@@ -1481,7 +1484,7 @@ function () {
 
   /** SPEC 1.3: the why text when a column named like `kind` holds labels that say
    * otherwise, else null. counts: label -> count (after 1.1). */
-  function contradiction(kind, counts, opts) {
+  function contradiction(kind, counts, maxCategorical) {
     if (UNCONTRADICTED_KINDS.has(kind)) return null;
     const k = counts.size;
     let allNumeric = true;
@@ -1492,13 +1495,13 @@ function () {
     }
     if (kind === 'sex') {
       if (k <= 3) return null;
-      const v = vocabularyCoverage(counts, SEX_CORE);
+      const v = vocabularyCoverage(counts, SEX_VOCABULARY);
       if (coverageMet(v.covered, v.n)) return null;
       return allNumeric ? `${k} distinct numbers` : `${k} distinct labels that are not sex or gender words`;
     }
     if (!allNumeric) return null;
     if (decimal) return 'numbers with decimals';
-    if (k > opts.max_categorical) return `${k} distinct numbers`;
+    if (k > maxCategorical) return `${k} distinct numbers`;
     return null;
   }
 
@@ -3486,7 +3489,7 @@ function () {
   const Z = 1.959963984540054;
 
   /** SPEC 3's Wilson: wilsonAt at Z (one home for its operations). */
-  function wilson(c, n) {
+  function wilsonBounds(c, n) {
     return wilsonAt(c, n, Z);
   }
 
@@ -3513,12 +3516,12 @@ function () {
     return { a, b, first: m[1] === '(' ? a + 1 : a, last: m[4] === ')' ? b - 1 : b };
   }
 
-  function bandIndex(v, edges) {
+  function bandIndex(edges, v) {
     for (let i = edges.length - 1; i >= 0; i--) if (edges[i] <= v) return i;
     return -1; // below the first edge (0): an interval holding no year, [0-0)
   }
 
-  function sortGroups(entries) {
+  function sortedGroups(entries) {
     // [label, count]: count descending, then label by code point.
     entries.sort((x, y) => (y[1] - x[1]) || cmpCodePoint(x[0], y[0]));
     return entries;
@@ -3534,7 +3537,7 @@ function () {
       missing, implausible: 0, skewness: null, years: null,
     };
     if (kind !== 'age') {
-      dim.groups = sortGroups(Array.from(counts.entries()));
+      dim.groups = sortedGroups(Array.from(counts.entries()));
       return dim;
     }
     const entries = Array.from(counts.entries());
@@ -3547,7 +3550,7 @@ function () {
     let mode = entries.length === 0 || allNum ? 'numeric' : allInt ? 'interval' : 'categorical';
     if (mode === 'categorical') {
       dim.ageMode = mode;
-      dim.groups = sortGroups(entries);
+      dim.groups = sortedGroups(entries);
       return dim;
     }
     const edges = opts.age_bands;
@@ -3569,7 +3572,7 @@ function () {
       for (const p of plausible) {
         const y = intervalYears(p[0]);
         p.push(y);
-        if (y.first > y.last || bandIndex(y.first, edges) !== bandIndex(y.last, edges)) {
+        if (y.first > y.last || bandIndex(edges, y.first) !== bandIndex(edges, y.last)) {
           mode = 'interval_as_written';
         }
       }
@@ -3594,13 +3597,13 @@ function () {
     for (const [label, c, v, y] of plausible) {
       // A banded interval goes to the band of its first year (SPEC 2): "(17, 29]" holds
       // 18..29, so its band is 18-29, whatever its lower bound says.
-      const b = bandIndex(y === undefined ? v : y.first, edges);
+      const b = bandIndex(edges, y === undefined ? v : y.first);
       bandCounts[b] += c;
       labelToGroup.set(label, names[b]);
     }
     const groups = [];
     for (let b = 0; b < edges.length; b++) if (bandCounts[b] > 0) groups.push([names[b], bandCounts[b]]);
-    dim.groups = sortGroups(groups);
+    dim.groups = sortedGroups(groups);
     if (mode === 'numeric') dim.skewness = skewness(plausible.map(([, c, v]) => [v, c]));
     return dim;
   }
@@ -3623,7 +3626,7 @@ function () {
     return roundHalfUp(m3 / (m2 * Math.sqrt(m2)), 4);
   }
 
-  function metrics(dim, nRows, opts) {
+  function dimensionMetrics(dim, nRows, opts) {
     const groups = dim.groups;
     const k = groups.length;
     let n = 0;
@@ -3661,7 +3664,7 @@ function () {
         let known = perCount.get(c);
         if (known === undefined) {
           const share = c / n;
-          const [lo, hi] = wilson(c, n);
+          const [lo, hi] = wilsonBounds(c, n);
           known = { share, rounded: roundHalfUp(share, 4), lo: roundHalfUp(lo, 4),
             hi: roundHalfUp(hi, 4), term: share * ln(share), pct: null };
           perCount.set(c, known);
@@ -3675,7 +3678,7 @@ function () {
       }
       // The largest and smallest groups are those of the count order (SPEC 3), which
       // an interval_as_written age does not list its groups in.
-      const byCount = dim.ageMode === 'interval_as_written' ? sortGroups(groups.slice()) : groups;
+      const byCount = dim.ageMode === 'interval_as_written' ? sortedGroups(groups.slice()) : groups;
       dim.byCount = byCount;
       const maxCount = byCount[0][1];
       const minCount = byCount[k - 1][1];
@@ -3709,7 +3712,7 @@ function () {
 
   /** P(x) (SPEC 13; numerics.py pct): a fraction as a percentage with two decimals, the
    * digits of its 4-dp rounding, so a displayed figure is JSON's number, rounded once. */
-  function P(x) {
+  function pct(x) {
     const t = Math.floor(x * 10000 + 0.5);
     if (!Number.isFinite(t)) throw new RangeError('P of a non-finite number');
     const a = Math.abs(t);
@@ -3722,7 +3725,7 @@ function () {
     return n === 1 ? `${n} row` : `${n} rows`;
   }
 
-  function gradeOf(score) {
+  function gradeFor(score) {
     if (score === null) return null;
     if (score >= 85) return 'A';
     if (score >= 70) return 'B';
@@ -3805,7 +3808,7 @@ function () {
   }
 
   function gradeCap(worst) {
-    return GRADE_CAP[gradeOf(worst)];
+    return GRADE_CAP[gradeFor(worst)];
   }
 
   /** [overall_score, overall_ci] over the scored dimensions (SPEC 5). */
@@ -3931,8 +3934,8 @@ function () {
         if (listed === UNDER_LINES) { fs.unlisted(p); continue; }
         listed++;
         const rows = c < minSize ? `, ${rowsText(c)}` : '';
-        fs.finding('under_represented', `${name}: '${label}' is under-represented (${P(share)}%${rows})`, {
-          dims: [name], groups: [label], value: share, n, interval: wilson(c, n),
+        fs.finding('under_represented', `${name}: '${label}' is under-represented (${pct(share)}%${rows})`, {
+          dims: [name], groups: [label], value: share, n, interval: wilsonBounds(c, n),
           threshold: opts.min_share, p,
         });
       }
@@ -3941,7 +3944,7 @@ function () {
         fs.note('more', `${name}: ${k} more under-represented groups (the JSON lists all)`, [name]);
       }
     } else if (under.length > 0) {
-      fs.note('representation', `${name}: ${under.length} groups under ${P(opts.min_share)}% in ${rowsText(n)}; ` +
+      fs.note('representation', `${name}: ${under.length} groups under ${pct(opts.min_share)}% in ${rowsText(n)}; ` +
         'too few rows to judge representation', [name]);
     }
     const groups = dim.byCount || [];
@@ -3957,7 +3960,7 @@ function () {
       fs.tests += 1;
       if (ratio >= opts.imbalance_flag) {
         const both = bigCount + smallCount;
-        const [lo, hi] = wilson(bigCount, both);
+        const [lo, hi] = wilsonBounds(bigCount, both);
         const r = opts.imbalance_flag;
         fs.finding('imbalance', `${name}: imbalance ratio ${fmt(ratio, 1)} ('${bigLabel}' vs '${smallLabel}')`, {
           dims: [name], groups: [bigLabel, smallLabel], value: ratio, n: both,
@@ -3972,8 +3975,8 @@ function () {
       if (miss >= opts.missing_flag) {
         const extra = dim.implausible > 0 ? ` (${dim.implausible} implausible ages treated as missing)` : '';
         const m = out.missing_count;
-        fs.finding('missing', `${name}: ${P(miss)}% missing${extra}`, {
-          dims: [name], groups: [], value: miss, n: nRows, interval: wilson(m, nRows),
+        fs.finding('missing', `${name}: ${pct(miss)}% missing${extra}`, {
+          dims: [name], groups: [], value: miss, n: nRows, interval: wilsonBounds(m, nRows),
           threshold: opts.missing_flag, p: scoreP(m, nRows, opts.missing_flag, false),
         });
       }
@@ -4069,7 +4072,7 @@ function () {
         continue;
       }
       if (detectedBy === 'name') {
-        const why = contradiction(kind, counts, opts);
+        const why = contradiction(kind, counts, opts.max_categorical);
         if (why !== null) {
           unscored.push(unscoredEntry(col, counts, missingOf[i], `named like ${kind} but holds ${why}`));
           contradicted.push(`${col}: named like ${kind} but holds ${why}; not scored (force it with --map ${col}=${kind})`);
@@ -4084,7 +4087,7 @@ function () {
     const dimensions = [];
     const refEntries = opts.reference ? matchReference(opts.reference, dims) : new Map();
     for (const dim of dims) {
-      const outDim = metrics(dim, nRows, opts);
+      const outDim = dimensionMetrics(dim, nRows, opts);
       dimensions.push(outDim);
       dimensionFindings(fs, dim, nRows, opts);
       if (refEntries.has(dim.name)) {
@@ -4099,7 +4102,7 @@ function () {
           const t = expected - opts.reference_flag;
           fs.finding('reference_gap', text, {
             dims: [dim.name], groups: [label], value: c / rows, n: rows,
-            interval: wilson(c, rows), threshold: t, p: scoreP(c, rows, t, true),
+            interval: wilsonBounds(c, rows), threshold: t, p: scoreP(c, rows, t, true),
           });
         }
         // every matched group is a test, flagged or not
@@ -4135,13 +4138,13 @@ function () {
     let crossed = null; // [A, B, cells] of the intersection, for label rates (17.4)
     if (pair) {
       const [A, B] = pair;
-      const cells = intersect(summary, A, B, rewrites);
+      const cells = pairCells(summary, A, B, rewrites);
       crossed = [A, B, cells];
-      intersections.push(intersectionEntry(A, B, cells, nRows, opts, fs));
+      intersections.push(intersection(A, B, cells, nRows, opts, fs));
     }
     // SPEC 17: label base rates and missing data by group.
-    let labelRates = null;
-    let missingByGroup = null;
+    let rates = null;
+    let byGroup = null;
     let outcomes = null;
     const ctx = { summary, opts, columns, overrides, rewrites, nRows, labelIndex };
     if (labelIndex >= 0 || opts.missing_by_group || opts.outcome.length) {
@@ -4169,15 +4172,15 @@ function () {
         if (raw === null || (summary.capped && summary.capped[labelIndex]) || raw.size > LABEL_CAP) {
           throw new InputError(`--label ${opts.label}: more than ${LABEL_CAP} distinct values`);
         }
-        ctx.label = labelValue(ctx, rewritten(labelIndex));
-        labelRates = labelRatesBlock(ctx, dims, crossed, rewritten(labelIndex), fs);
+        ctx.label = labelValues(ctx, rewritten(labelIndex));
+        rates = labelRates(ctx, dims, crossed, rewritten(labelIndex), fs);
       }
       if (opts.outcome.length) outcomes = outcomeBlocks(ctx, dims, crossed, fs); // SPEC 21
-      if (opts.missing_by_group) missingByGroup = missingBlock(ctx, dims, fs);
+      if (opts.missing_by_group) byGroup = missingByGroup(ctx, dims, fs);
     } else if (opts.outcome.length) {
       outcomes = outcomeBlocks(ctx, dims, crossed, fs);
     }
-    if (opts.reference) for (const text of referenceSumWarnings(opts.reference)) fs.note('reference', text);
+    if (opts.reference) for (const text of sumWarnings(opts.reference)) fs.note('reference', text);
     for (const text of contradicted) fs.note('contradicted', text);
     for (const dim of dims) {
       const codes = codedLabels(dim.kind, dim.groups.map((g) => g[0]));
@@ -4208,15 +4211,15 @@ function () {
       n_cols: columns.length,
       overall_score: overall,
       overall_ci: overallCi,
-      grade: gradeOf(overall),
+      grade: gradeFor(overall),
       dimensions,
       intersections,
       unscored: unscored.map((u) => ({ name: u.name, n_groups: u.n_groups,
         missing_count: u.missing_count, why: u.why, groups: u.groups })),
       dropped,
     };
-    if (labelRates !== null) result.label_rates = labelRates;
-    if (missingByGroup !== null) result.missing_by_group = missingByGroup;
+    if (rates !== null) result.label_rates = rates;
+    if (byGroup !== null) result.missing_by_group = byGroup;
     if (outcomes !== null) result.outcomes = outcomes;
     result.findings = findings;
     result.evidence = evidence;
@@ -4232,7 +4235,7 @@ function () {
 
   /** The intersection entry of a crossed pair and its intersection_gap findings (SPEC 4,
    * 6, 18). `cells`: "ga\0gb" -> count of the pair table (after 1.1 and bands). */
-  function intersectionEntry(A, B, cells, nRows, opts, fs) {
+  function intersection(A, B, cells, nRows, opts, fs) {
     const nCells = A.groups.length * B.groups.length;
     // margins of the pair table, for each cell's count under independence (SPEC 6)
     const rowsA = new Map();
@@ -4273,10 +4276,10 @@ function () {
               expected: counted ? roundHalfUp(ra * rb / counted, 2) : 0.0 });
             if (gaps.length <= MAX_GAP_FLAGS) {
               const text = count === 0 ? `${AB}: '${ga}' x '${gb}' is absent (0 rows)`
-                : `${AB}: '${ga}' x '${gb}' is near-empty (${rowsText(count)}, ${P(count / nRows)}%)`;
+                : `${AB}: '${ga}' x '${gb}' is near-empty (${rowsText(count)}, ${pct(count / nRows)}%)`;
               fs.finding('intersection_gap', text, {
                 dims: [A.name, B.name], groups: [ga, gb], value: count / nRows, n: nRows,
-                interval: wilson(count, nRows), threshold: opts.intersection_floor, p: pFor(count),
+                interval: wilsonBounds(count, nRows), threshold: opts.intersection_floor, p: pFor(count),
               });
             }
             if (gaps.length === CELL_CAP) break outer;
@@ -4322,23 +4325,23 @@ function () {
   const RATIO_NOTE = 'min_ratio is the lowest group rate over the highest; the four-fifths (0.8) rule of US employment guidance is a convention, not a legal threshold';
 
   /** Values for a message (SPEC 17.3): the first 10 in code-point order, quoted. */
-  function valueList(values) {
+  function valuesText(values) {
     const shownValues = values.slice(0, 10).map((v) => `'${v}'`).join(', ');
     return values.length > 10 ? shownValues + ', ...' : shownValues;
   }
 
   /** SPEC 17.3: the positive value of the label (counts after 1.1) and the rule. */
-  function labelValue(ctx, counts) {
+  function labelValues(ctx, counts) {
     const opts = ctx.opts;
     const values = Array.from(counts.keys()).sort(cmpCodePoint);
     if (opts.positive !== null) {
       if (!counts.has(opts.positive)) {
-        throw new InputError(`--positive ${opts.positive}: not a value of '${opts.label}' (values: ${valueList(values)})`);
+        throw new InputError(`--positive ${opts.positive}: not a value of '${opts.label}' (values: ${valuesText(values)})`);
       }
       return { positive: opts.positive, from: 'option' };
     }
     if (values.length !== 2) {
-      throw new InputError(`--label ${opts.label}: ${values.length} values; name the positive one with --positive (values: ${valueList(values)})`);
+      throw new InputError(`--label ${opts.label}: ${values.length} values; name the positive one with --positive (values: ${valuesText(values)})`);
     }
     return { positive: values[1], from: 'larger_of_two' };
   }
@@ -4358,9 +4361,9 @@ function () {
   }
 
   /** A rate entry's numbers: n, positive, rate and its interval (4 dp). */
-  function rateNumbers(n, pos) {
+  function rateEntry(n, pos) {
     if (n === 0) return { n, positive: pos, rate: null, ci_low: null, ci_high: null };
-    const [lo, hi] = wilson(pos, n);
+    const [lo, hi] = wilsonBounds(pos, n);
     return { n, positive: pos, rate: roundHalfUp(pos / n, 4), ci_low: roundHalfUp(lo, 4),
       ci_high: roundHalfUp(hi, 4) };
   }
@@ -4368,7 +4371,7 @@ function () {
   /** SPEC 17.4: the highest and lowest of rated items ({n, pos}, in order) among the
    * compared ones (n >= max(1, min_group_size)): [hi, lo] indexes, or null when fewer
    * than two are compared (no fallback to smaller groups). */
-  function highLow(items, minGroup) {
+  function extremes(items, minGroup) {
     const least = Math.max(1, minGroup);
     let hi = -1;
     let lo = -1;
@@ -4392,7 +4395,7 @@ function () {
   /** highest, lowest, max_difference, min_ratio and gap of a [hi, lo] pair (SPEC 17.4).
    * The gap's verdict is the lowest group's finding's, after the family's correction,
    * when the difference is above label_gap (set by the Findings at close). */
-  function spread(items, hl, asKey, gap) {
+  function summaryFields(items, hl, asKey, gap) {
     if (hl === null) {
       return { highest: null, lowest: null, max_difference: null, min_ratio: null, gap: null };
     }
@@ -4401,7 +4404,7 @@ function () {
     const rh = high.pos / high.n;
     const rl = low.pos / low.n;
     const [lo, hi] = newcombe(high.pos, high.n, low.pos, low.n, Z);
-    const ratio = logRatio(low.pos, low.n, high.pos, high.n, Z);
+    const ratio = logRatioInterval(low.pos, low.n, high.pos, high.n, Z);
     const verdict = rh - rl > gap ? null : hi < gap ? 'within' : 'possible';
     return {
       highest: asKey(high),
@@ -4450,7 +4453,7 @@ function () {
       }
       listed++;
       const text = groups(it).map((g) => `'${g}'`).join(' x ');
-      const entry = fs.finding('label_gap', `${where}: ${head}${P(r)}% for ${text} vs ${P(rh)}% for ${highText}`, {
+      const entry = fs.finding('label_gap', `${where}: ${head}${pct(r)}% for ${text} vs ${pct(rh)}% for ${highText}`, {
         dims, groups: groups(it).concat(groups(high)), value: rh - r, n: it.n,
         interval: newcombe(high.pos, high.n, it.pos, it.n, Z), threshold: gap, p,
       });
@@ -4460,7 +4463,7 @@ function () {
   }
 
   /** SPEC 17.4: the label_rates block; its findings and notes go to `fs`. */
-  function labelRatesBlock(ctx, dims, crossed, labelCounts, fs) {
+  function labelRates(ctx, dims, crossed, labelCounts, fs) {
     const { summary, opts, rewrites, nRows, labelIndex } = ctx;
     const { positive, from } = ctx.label;
     const rwL = rewrites[labelIndex];
@@ -4468,7 +4471,7 @@ function () {
     let n = 0;
     for (const c of labelCounts.values()) n += c;
     const pos = labelCounts.get(positive) || 0;
-    const top = rateNumbers(n, pos);
+    const top = rateEntry(n, pos);
     const block = {
       label: L, positive, positive_from: from,
       n, positive_count: pos, rate: top.rate, ci_low: top.ci_low, ci_high: top.ci_high,
@@ -4501,11 +4504,11 @@ function () {
         const a = acc.get(g.label) || { n: 0, pos: 0 };
         return { label: g.label, count: g.count, n: a.n, pos: a.pos };
       });
-      const hl = highLow(items, opts.min_group_size);
+      const hl = extremes(items, opts.min_group_size);
       const entry = {
         name: dim.name,
-        ...spread(items, hl, (it) => it.label, opts.label_gap),
-        groups: items.slice(0, CELL_CAP).map((it) => ({ label: it.label, ...rateNumbers(it.n, it.pos),
+        ...summaryFields(items, hl, (it) => it.label, opts.label_gap),
+        groups: items.slice(0, CELL_CAP).map((it) => ({ label: it.label, ...rateEntry(it.n, it.pos),
           label_missing: it.count - it.n, small_group: it.n < opts.min_group_size })),
       };
       // a 30,000-zip dimension lists its first 1,000 groups (SPEC 17.4)
@@ -4513,7 +4516,7 @@ function () {
       const absent = dim.out.missing_count;
       if (absent) { // the rows without a group: shown, never compared (SPEC 17.4)
         const a = acc.get(null) || { n: 0, pos: 0 };
-        entry.missing_group = { count: absent, ...rateNumbers(a.n, a.pos), label_missing: absent - a.n,
+        entry.missing_group = { count: absent, ...rateEntry(a.n, a.pos), label_missing: absent - a.n,
           small_group: a.n < opts.min_group_size };
       }
       block.dimensions.push(entry);
@@ -4534,12 +4537,12 @@ function () {
         keys.push({ a, b, ia: idxA.get(a), ib: idxB.get(b), count, n: got.n, pos: got.pos });
       }
       keys.sort((x, y) => (x.ia - y.ia) || (x.ib - y.ib));
-      const hl = highLow(keys, opts.min_group_size);
+      const hl = extremes(keys, opts.min_group_size);
       const listed = keys.slice(0, CELL_CAP);
       const entry = {
         dims: [A.name, B.name],
-        ...spread(keys, hl, (it) => [it.a, it.b], opts.label_gap),
-        cells: listed.map((it) => ({ a: it.a, b: it.b, ...rateNumbers(it.n, it.pos),
+        ...summaryFields(keys, hl, (it) => [it.a, it.b], opts.label_gap),
+        cells: listed.map((it) => ({ a: it.a, b: it.b, ...rateEntry(it.n, it.pos),
           label_missing: it.count - it.n, small_group: it.n < opts.min_group_size })),
       };
       if (keys.length > listed.length) entry.cells_not_listed = keys.length - listed.length;
@@ -4554,10 +4557,10 @@ function () {
 
   // SPEC 21: numeric outcome columns by group (faircode/outcomes.py), from the exact sums.
 
-  const OUTCOME_TAIL = 0.025; // the two-sided 95% level of every interval of SPEC 21
+  const TAIL = 0.025; // the two-sided 95% level of every interval of SPEC 21
 
   /** Decimals the renderers show means with (SPEC 21.4); outcomes.decimals. */
-  function outcomeDecimals(sd) {
+  function decimals(sd) {
     if (sd === null || sd === 0) return 2;
     if (sd >= 100) return 0;
     if (sd >= 10) return 1;
@@ -4573,7 +4576,7 @@ function () {
     const mean = exactMean(n, s1);
     if (n < 2) return { n, mean, ci_low: null, ci_high: null, sd: null };
     const sd = Math.sqrt(exactVar(n, s1, s2));
-    const half = tQuantile(OUTCOME_TAIL, n - 1) * (sd / Math.sqrt(n));
+    const half = tQuantile(TAIL, n - 1) * (sd / Math.sqrt(n));
     return { n, mean, ci_low: mean - half, ci_high: mean + half, sd };
   }
 
@@ -4585,7 +4588,7 @@ function () {
     const se = Math.sqrt(va / a[0] + vb / b[0]);
     const df = welchDf(va, a[0], vb, b[0]);
     if (df === null) return [d, d, d, null, 0.0];
-    const half = tQuantile(OUTCOME_TAIL, df) * se;
+    const half = tQuantile(TAIL, df) * se;
     return [d, d - half, d + half, df, se];
   }
 
@@ -4612,7 +4615,7 @@ function () {
     return k >= 2 ? [high, low] : null;
   }
 
-  function outcomeGapFields(ext, asKey, threshold) {
+  function gapFields(ext, asKey, threshold) {
     if (ext === null) return { highest: null, lowest: null, max_difference: null, gap: null };
     const [high, low] = ext;
     const [d, lo, hi, df] = welch(high.st, low.st);
@@ -4625,7 +4628,7 @@ function () {
     };
   }
 
-  function outcomeGroup(st, count, least) {
+  function groupEntry(st, count, least) {
     return { ...moments(st), missing: count - st[0], small_group: st[0] < least };
   }
 
@@ -4678,7 +4681,7 @@ function () {
       }
       const top = moments([tables.n, tables.s1, tables.s2]);
       const threshold = opts.outcome_gap * (top.sd || 0.0);
-      const dp = outcomeDecimals(top.sd);
+      const dp = decimals(top.sd);
       const least = Math.max(2, opts.min_group_size);
       const block = {
         column: name, n: top.n, missing: tables.missing, non_numeric: tables.non_numeric,
@@ -4702,8 +4705,8 @@ function () {
         const ext = outcomeExtremes(items, least);
         const entry = {
           name: dim.name,
-          ...outcomeGapFields(ext, (it) => it.label, threshold),
-          groups: items.slice(0, CELL_CAP).map((it) => ({ label: it.label, ...outcomeGroup(it.st, it.count, least) })),
+          ...gapFields(ext, (it) => it.label, threshold),
+          groups: items.slice(0, CELL_CAP).map((it) => ({ label: it.label, ...groupEntry(it.st, it.count, least) })),
         };
         if (items.length > CELL_CAP) entry.groups_not_listed = items.length - CELL_CAP;
         block.dimensions.push(entry);
@@ -4740,8 +4743,8 @@ function () {
         const listed = keys.slice(0, CELL_CAP);
         const entry = {
           dims: [A.name, B.name],
-          ...outcomeGapFields(ext, (it) => [it.a, it.b], threshold),
-          cells: listed.map((it) => ({ a: it.a, b: it.b, ...outcomeGroup(it.st, it.count, least) })),
+          ...gapFields(ext, (it) => [it.a, it.b], threshold),
+          cells: listed.map((it) => ({ a: it.a, b: it.b, ...groupEntry(it.st, it.count, least) })),
         };
         if (keys.length > listed.length) entry.cells_not_listed = keys.length - listed.length;
         block.intersection = entry;
@@ -4785,7 +4788,7 @@ function () {
   }
 
   /** SPEC 17.5: the missing_by_group block; its findings go to `fs`. */
-  function missingBlock(ctx, dims, fs) {
+  function missingByGroup(ctx, dims, fs) {
     const { summary, opts, columns, overrides, nRows, rewrites } = ctx;
     const all = summary.missing_all || [];
     const by = summary.missing_by || new Map();
@@ -4820,7 +4823,7 @@ function () {
         for (const g of dim.out.groups) {
           const mg = m.get(g.label) || 0;
           const share = mg / g.count;
-          const [lo, hi] = wilson(mg, g.count);
+          const [lo, hi] = wilsonBounds(mg, g.count);
           if (groups.length < CELL_CAP) {
             groups.push({ label: g.label, count: g.count, missing: mg, missing_pct: roundHalfUp(share, 4),
               ci_low: roundHalfUp(lo, 4), ci_high: roundHalfUp(hi, 4) });
@@ -4833,7 +4836,7 @@ function () {
               fs.unlisted(p);
             } else {
               listed++;
-              fs.finding('missing_gap', `${dim.name}: '${columns[c]}' is missing for ${P(share)}% of '${g.label}' vs ${P(overall)}% overall`, {
+              fs.finding('missing_gap', `${dim.name}: '${columns[c]}' is missing for ${pct(share)}% of '${g.label}' vs ${pct(overall)}% overall`, {
                 dims: [dim.name], groups: [g.label, columns[c]], value: share, n: g.count,
                 interval: [lo, hi], threshold: t, p,
               });
@@ -4846,7 +4849,7 @@ function () {
         const absent = dim.out.missing_count;
         if (absent) { // the rows without a group: shown, never flagged (SPEC 17.5)
           const mg = m.get(null) || 0;
-          const [lo, hi] = wilson(mg, absent);
+          const [lo, hi] = wilsonBounds(mg, absent);
           col.missing_group = { count: absent, missing: mg, missing_pct: roundHalfUp(mg / absent, 4),
             ci_low: roundHalfUp(lo, 4), ci_high: roundHalfUp(hi, 4) };
         }
@@ -4869,13 +4872,13 @@ function () {
 
   /** An unscored entry (SPEC 1.4); groups in section 3 order. */
   function unscoredEntry(name, counts, missing, why) {
-    const groups = sortGroups(Array.from(counts.entries())).map(([label, count]) => ({ label, count }));
+    const groups = sortedGroups(Array.from(counts.entries())).map(([label, count]) => ({ label, count }));
     return { name, n_groups: counts.size, missing_count: missing, why, groups };
   }
 
   /** Pair counts of two dimensions mapped to their groups: "ga\0gb" -> count; labels
    * rewritten by SPEC 1.1 first (a pair is dropped when either side becomes missing). */
-  function intersect(summary, A, B, rewrites) {
+  function pairCells(summary, A, B, rewrites) {
     let i = A.index;
     let j = B.index;
     const swap = i > j;
@@ -4931,8 +4934,8 @@ function () {
     return searchP((z) => newcombe(cb, nb, ca, na, z)[1] < -gap);
   }
 
-  function changeText(lo, hi) {
-    return `change ${P(lo)} to ${P(hi)} pts`;
+  function change(lo, hi) {
+    return `change ${pct(lo)} to ${pct(hi)} pts`;
   }
 
   /** The flagged shifts as findings, by p, then by their rows' order (SPEC 17.6, 18.1);
@@ -4949,7 +4952,7 @@ function () {
   function flaggedShift(i, kind, what, dim, groups, a, b, counts, interval, gap) {
     const [ca, na, cb, nb] = counts;
     const [lo, hi] = interval;
-    const text = `${what} moved ${P(a)}% -> ${P(b)}% (${na} -> ${nb} rows, ${changeText(lo, hi)})`;
+    const text = `${what} moved ${pct(a)}% -> ${pct(b)}% (${na} -> ${nb} rows, ${change(lo, hi)})`;
     const evidence = { kind, dims: [dim], groups, value: b - a, n: na + nb, interval, threshold: gap };
     return [shiftP(ca, na, cb, nb, gap), i, text, evidence];
   }
@@ -4984,7 +4987,7 @@ function () {
     if (level !== 'none') fs.note('drift', `${name}: ${level} representation drift (PSI ${fmt(psi, 2)})`, [name]);
     for (const r of rows) {
       if (r.status !== 'shifted') {
-        fs.note(r.status, `${name}: '${r.label}' ${r.status} (${P(r.a)}% -> ${P(r.b)}%)`,
+        fs.note(r.status, `${name}: '${r.label}' ${r.status} (${pct(r.a)}% -> ${pct(r.b)}%)`,
           [name], [r.label]);
       }
     }
@@ -5237,23 +5240,23 @@ function () {
   // Reference (SPEC 9): faircode/reference.py
   // ---------------------------------------------------------------------------------
 
-  const REFERENCE_HEADERS = {
+  const HEADER_ALIASES = {
     column: 'column', dimension: 'column',
     group: 'group', value: 'group', label: 'group',
     share: 'share', expected: 'share', percent: 'share',
   };
-  const REFERENCE_SUM_TOLERANCE = 0.02;
+  const SUM_TOLERANCE = 0.02;
 
   /** Lower-case ASCII letters only (the languages disagree on Unicode case tables). */
   function asciiLower(s) {
     return s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
   }
 
-  function referenceSumWarnings(table) {
+  function sumWarnings(table) {
     const out = [];
     for (const entry of table) {
       const total = fsum(entry.shares.map((s) => s[1]));
-      if (Math.abs(total - 1) > REFERENCE_SUM_TOLERANCE) {
+      if (Math.abs(total - 1) > SUM_TOLERANCE) {
         out.push(`reference: shares of '${entry.column}' sum to ${fmt(total, 3)}, not 1`);
       }
     }
@@ -5277,9 +5280,9 @@ function () {
 
   /** A label's key when matching a reference (SPEC 9): ASCII case ignored, and for a
    * sex dimension the aliases of SEX_ALIASES are one label. */
-  function referenceKey(label, kind) {
+  function keyOf(label, kind) {
     if (kind === 'sex') {
-      const alias = SEX_ALIASES.get(foldLabel(label));
+      const alias = SEX_ALIASES.get(fold(label));
       if (alias !== undefined) return alias;
     }
     return asciiLower(label);
@@ -5297,7 +5300,7 @@ function () {
     for (const r of rows) {
       if (r.e - r.a >= flagAt) {
         flags.push([`${dim.name}: '${r.label}' is under-represented vs reference ` +
-          `(${P(r.a)}% vs ${P(r.e)}%)`, [r.label, r.c, r.n, r.e]]);
+          `(${pct(r.a)}% vs ${pct(r.e)}%)`, [r.label, r.c, r.n, r.e]]);
       }
     }
     const block = {
@@ -5348,7 +5351,7 @@ function () {
 
   /** Expected shares of the dimension's groups from a single-year table and the span
    * [first, last] (SPEC 9), or null when no year of the table falls in it. */
-  function sharesByYear(entry, years) {
+  function byYear(entry, years) {
     const table = entry.shares.map(([g, sh]) => [Number(g), sh]);
     table.sort((x, y) => (x[0] - y[0]) || (x[1] - y[1]));
     const { groups, banded } = years;
@@ -5396,20 +5399,20 @@ function () {
     let span = null;
     const expected = new Map();
     if (single) {
-      const found = sharesByYear(entry, years);
+      const found = byYear(entry, years);
       if (found !== null) {
         span = found.span;
         for (const [lab, sh] of found.shares) expected.set(lab, [lab, sh]);
       }
     } else {
       for (const [g, sh] of entry.shares) {
-        const key = referenceKey(g, kind);
+        const key = keyOf(g, kind);
         if (!expected.has(key)) expected.set(key, [g, sh]);
       }
     }
     const counts = new Map();
     for (const g of dim.groups) {
-      const key = single ? g.label : referenceKey(g.label, kind);
+      const key = single ? g.label : keyOf(g.label, kind);
       const prev = counts.get(key);
       counts.set(key, prev ? [prev[0], prev[1] + g.count] : [g.label, g.count]);
     }
@@ -5464,8 +5467,8 @@ function () {
     scanner.finish();
     const roles = new Map();
     scanner.header.forEach((h, i) => {
-      const role = Object.prototype.hasOwnProperty.call(REFERENCE_HEADERS, asciiLower(h))
-        ? REFERENCE_HEADERS[asciiLower(h)] : undefined;
+      const role = Object.prototype.hasOwnProperty.call(HEADER_ALIASES, asciiLower(h))
+        ? HEADER_ALIASES[asciiLower(h)] : undefined;
       if (role === undefined) {
         throw new InputError(`${name}: unknown reference header '${h}' (expected column, group and share)`);
       }
@@ -6369,13 +6372,13 @@ function () {
     ln,
     roundHalfUp,
     fmt,
-    pct: P,
+    pct,
     // SPEC 13.1 and the score of SPEC 5 (faircode/numerics.py, faircode/evidence.py)
-    expX,
+    exp,
     normalUpper,
     wilsonAt,
     newcombe,
-    logRatio,
+    logRatioInterval,
     scoreP,
     searchP,
     holm,
@@ -6399,7 +6402,7 @@ function () {
     cleanHeader,
     LABEL_SHOWN,
     capLabel,
-    boundedResult,
+    bounded,
     sniffDelimiter,
     firstInvalidUtf8,
     pyFloatRepr,

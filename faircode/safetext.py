@@ -18,7 +18,8 @@ the running Python's or browser's Unicode tables, which differ by version).
 JSON output is exact (raw labels, escaped by JSON itself) except for the length bound
 of `bounded` (SPEC 0.9); only text meant for a terminal or an error line goes through
 `shown`. The JS bridge (`scripts/engine-js.js`) and the views (`site/views.js`) have
-the same function; `bounded` is `boundedResult` in `assets/profiler-engine.js`.
+the same function; `bounded` has a twin of the same name in
+`assets/profiler-engine.js`.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def clip(text: str, width: int, ellipsis: str | None = None) -> str:
 # Labels in outputs: the length bound (SPEC 0.9 LABEL_SHOWN)
 
 #: A label or column name longer than this many code points is cut in every output (the
-#: counts are not): `capLabel` and `boundedResult` in assets/profiler-engine.js.
+#: counts are not): `capLabel` and `bounded` in assets/profiler-engine.js.
 LABEL_SHOWN = 200
 #: A label capped already (read back from a saved result): capped again it stays itself.
 CAPPED = re.compile(r"(?s).{200}\.\.\. \([0-9]+ more characters, sha256 [0-9a-f]{12}\)")

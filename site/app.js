@@ -907,7 +907,7 @@
    */
   async function show(result, overrides, opts, chars) {
     const token = ++drawing;
-    result = E.boundedResult(result); // long labels capped for the page and the exports (SPEC 0.9)
+    result = E.bounded(result); // long labels capped for the page and the exports (SPEC 0.9)
     state.result = result;
     state.shownOverrides = overrides;
     state.shownOpts = opts;
@@ -1263,7 +1263,7 @@
         results.push(r.answer.result);
         hashJobs.push(job.hash !== undefined ? doneHash(f, job.hash) : job.hj || hashJob(f));
       }
-      const result = E.boundedResult(E.compare(results[0], results[1], opts)); // SPEC 0.9
+      const result = E.bounded(E.compare(results[0], results[1], opts)); // SPEC 0.9
       compareState.result = result;
       compareState.exported = null;
       compareState.names = [fa.name, fb.name];

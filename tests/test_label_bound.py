@@ -2,7 +2,7 @@
 1 MB cell is shown as its first 200 code points and a marker in the text, JSON,
 Markdown, CSV and HTML outputs and the MCP reply; the counts are not touched, and two
 labels that differ only past the cut stay apart (the marker holds a hash of the whole
-label). Both engines cap the same way (`safetext.bounded`, `boundedResult` in JS)."""
+label). Both engines cap the same way (`bounded` in `safetext.py` and in the JS engine)."""
 
 from __future__ import annotations
 
@@ -132,13 +132,13 @@ HOSTILE = {
 
 
 def test_both_engines_cap_the_same(big_csv):
-    """Python's bounded and the JS engine's boundedResult on one value, and on the two
+    """Python's and the JS engine's `bounded` on one value, and on the two
     engines' own results of the 1 MB file."""
     script = (
         f"const E = require({json.dumps(str(ENGINE))}); let s = '';"
         "process.stdin.on('data', (d) => { s += d; });"
         "process.stdin.on('end', () => { const v = JSON.parse(s);"
-        "process.stdout.write(JSON.stringify(v.map(E.boundedResult))); });"
+        "process.stdout.write(JSON.stringify(v.map(E.bounded))); });"
     )
     js_result = json.loads(
         subprocess.run(

@@ -13,13 +13,13 @@ const EXPORTS = [
   // gzip framing (SPEC 0.8): the page and the bridge inflate, the engine frames
   'isGzip', 'createGunzip', 'gzipReason',
   // labels in outputs (SPEC 0.9 LABEL_SHOWN): the page bounds what it draws and exports
-  'LABEL_SHOWN', 'capLabel', 'boundedResult',
+  'LABEL_SHOWN', 'capLabel', 'bounded',
   // for tests and the page's own use
   'fsum', 'ln', 'roundHalfUp', 'fmt', 'pct', 'cmpCodePoint', 'tokenize', 'kindFromName',
   'trimLabel', 'isMissing', 'missingMatcher', 'MISSING_TOKENS', 'cleanHeader',
   'sniffDelimiter', 'firstInvalidUtf8', 'pyFloatRepr',
   // the evidence functions of SPEC 13.1 and the score of SPEC 5 (tests/js/evidence.test.js)
-  'expX', 'normalUpper', 'wilsonAt', 'newcombe', 'logRatio', 'scoreP', 'searchP', 'holm',
+  'exp', 'normalUpper', 'wilsonAt', 'newcombe', 'logRatioInterval', 'scoreP', 'searchP', 'holm',
   'balance', 'dimensionScore', 'overallScore',
   // the numeric-outcome functions of SPEC 21.5 (tests/js/outcome.test.js)
   'tUpper', 'tQuantile', 'lnbetaHalf', 'welchDf', 'bigRatio', 'outcomeValue',

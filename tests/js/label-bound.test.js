@@ -1,6 +1,6 @@
 'use strict';
 // SPEC 0.9 LABEL_SHOWN: a label or column name longer than 200 code points is capped in
-// every output (capLabel, boundedResult; faircode/safetext.py capped, bounded), never in
+// every output (capLabel, bounded: faircode/safetext.py capped, bounded), never in
 // the counts; two labels that differ only past the cut stay apart (a hash of the whole
 // label in the marker). tests/test_label_bound.py compares both engines on one value.
 const test = require('node:test');
@@ -35,7 +35,7 @@ test('a 1 MB label: counted whole, capped in the bounded result and its flags', 
   const r = run(rows.join('\n') + '\n', { min_group_size: 20 });
   const counts = Object.fromEntries(dim(r, 'race').groups.map((g) => [g.label, g.count]));
   assert.deepEqual(counts, { [BIG]: 14, [TWIN]: 14, c: 14, d: 14, rare: 4 });
-  const b = E.boundedResult(r);
+  const b = E.bounded(r);
   const text = JSON.stringify(b);
   assert.ok(text.length < 20000, String(text.length)); // was more than 2 MB
   const shown = Object.fromEntries(dim(b, 'race').groups.map((g) => [g.label, g.count]));
@@ -45,7 +45,7 @@ test('a 1 MB label: counted whole, capped in the bounded result and its flags', 
   for (const f of flagged) {
     assert.ok(b.flags.includes(f.split(TWIN).join(cutOf(TWIN)).split(BIG).join(cutOf(BIG))), f.slice(0, 40));
   }
-  assert.equal(E.boundedResult(run('sex\nM\nF\n')).constructor, Object);
+  assert.equal(E.bounded(run('sex\nM\nF\n')).constructor, Object);
   const plain = run('sex\nM\nF\n');
-  assert.equal(E.boundedResult(plain), plain); // nothing long: the result itself
+  assert.equal(E.bounded(plain), plain); // nothing long: the result itself
 });
