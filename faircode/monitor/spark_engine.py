@@ -458,7 +458,9 @@ class _Evaluation:
             flags = {ch: n for ch, n in flags.items() if n}
             self._check_csv(flags, fspark)
         self.n_rows = int(facts["n"])
-        if self.n_rows == 0:
+        if self.n_rows == 0:  # the local reader's words for a CSV (SPEC 0.6), else core's
+            if t.text:
+                raise MonitorInputError(f"{self.source}: no data rows, only a header")
             raise MonitorInputError(f"{self.source}: no data rows; the file has a header only")
         for k, num in enumerate(numbers):
             if num.other is not None:
@@ -950,7 +952,8 @@ def _value_facts(prefix: str, v: Column) -> list[Column]:
     """What ``class_labels`` and the 0/1 checks read of a column (nulls ignored): the
     count of values, of values not 0/1, of values that cannot be class ids, and the set
     of the others (at most MAX_CLASS_ID + 2 values)."""
-    whole = (v == F.floor(v)) & (v >= -1) & (v <= MAX_CLASS_ID)
+    # (v % 1 rather than floor: Spark's ANSI mode fails a floor beyond a long)
+    whole = ((v % 1.0) == 0.0) & (v >= -1) & (v <= MAX_CLASS_ID)
     return [
         F.count(v).alias(f"{prefix}_n"),
         F.sum(F.when(v.isNotNull() & ~v.isin(0.0, 1.0), 1).otherwise(0)).alias(f"{prefix}_n01"),
