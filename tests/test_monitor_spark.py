@@ -5,8 +5,7 @@ tests/test_spark.py. This module fails, rather than skips, when PySpark or Java 
 missing: CI must really run it. The Spark report is compared with the pandas engine's
 (`engine` aside): equal (`==`) where every statistic is a count; where float sums are
 added (a regression's errors, sample weights) to `math.isclose(rel_tol=1e-12,
-abs_tol=1e-12)`, the store's standard (SPEC 15.1), and the test records whether they
-were in fact equal.
+abs_tol=1e-12)`, the store's standard (SPEC 15.1).
 """
 
 from __future__ import annotations
