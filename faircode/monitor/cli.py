@@ -123,9 +123,13 @@ def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--engine",
-        choices=("auto", "pandas", "fairlearn"),
+        choices=("auto", "pandas", "fairlearn", "spark"),
         default="auto",
-        help="metric engine (default: fairlearn when installed, else pandas)",
+        help="metric engine (default: fairlearn when installed, else pandas); spark: "
+        "the per-slice counts as Spark aggregations (the spark extra)",
+    )
+    p.add_argument(
+        "--spark-master", metavar="URL", help="Spark master for --engine spark (default local[2])"
     )
 
 
@@ -261,6 +265,31 @@ def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
     return EXIT_OK
 
 
+def _spark_run(args: argparse.Namespace) -> Any:
+    """``evaluate_spark`` with a session started quietly (the JVM's log to a file, as
+    ``profile --engine spark``); checks that need no Spark come first."""
+    import warnings
+
+    from ..errors import missing_extra
+
+    if args.file == "-":
+        raise MonitorInputError("--engine spark reads a path (CSV or Parquet), not standard input")
+    try:
+        from .. import spark
+        from .spark_engine import evaluate_spark
+    except ImportError:
+        raise missing_extra("--engine spark", "pyspark") from None
+    from ..cli import _spark_session_quietly
+
+    warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
+    session = _spark_session_quietly(spark, args.spark_master)
+
+    def run(*a: Any, engine: str, **kw: Any) -> Any:
+        return evaluate_spark(*a, **kw, spark=session)
+
+    return run
+
+
 def evaluate_command(args: argparse.Namespace) -> int:
     """Run ``fairness evaluate`` for parsed ``args``; returns the exit code."""
     from ..errors import InputError
@@ -278,7 +307,12 @@ def evaluate_command(args: argparse.Namespace) -> int:
     try:
         overrides, opts = group_options_from_args(args)
         ref_groups = parse_cli(args.ref_group)
-        report = evaluate(
+        run = evaluate
+        if args.engine == "spark":
+            run = _spark_run(args)
+        elif args.spark_master is not None:
+            raise MonitorInputError("--spark-master applies to --engine spark only")
+        report = run(
             args.file,
             pred=args.pred,
             attrs=args.attr,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -123,48 +124,45 @@ def evaluate(
     weighted mean, and each metric reports ``n_eff``, Kish's effective size ``(sum w)^2 /
     sum w^2``, at which its interval is computed and its low-n guard compares (12.5, 12.7).
     """
-    attr_list = [attrs] if isinstance(attrs, str) else list(attrs)
-    _check_settings(attr_list, threshold, min_samples, task)
-    check_rule(rule, alpha)
-    refs = check_references(ref_groups, attr_list)
-    grouping = _grouping(attr_list, overrides, opts)
-    if pred is None and score is None:
-        raise MonitorInputError("no predictions given; pass --pred COL or --score COL")
-    if pred is not None and score is not None:
-        raise MonitorInputError(
-            "--pred and --score both given; pass --pred for a prediction column, or "
-            "--score with --decision-threshold to derive predictions"
+    if engine == "spark":  # Spark aggregations, the same report (SPEC 12.10)
+        from .spark_engine import evaluate_spark
+
+        return evaluate_spark(
+            data,
+            pred,
+            attrs,
+            label=label,
+            score=score,
+            decision_threshold=decision_threshold,
+            task=task,
+            threshold=threshold,
+            min_samples=min_samples,
+            intersect=intersect,
+            rule=rule,
+            alpha=alpha,
+            overrides=overrides,
+            opts=opts,
+            ref_groups=ref_groups,
+            weight=weight,
         )
-    if score is not None and decision_threshold is None:
-        raise MonitorInputError("--score needs --decision-threshold T (prediction = score >= T)")
-    if decision_threshold is not None and (
-        isinstance(decision_threshold, bool)
-        or not isinstance(decision_threshold, int | float)
-        or not math.isfinite(decision_threshold)
-    ):
-        raise MonitorInputError(
-            f"decision threshold must be a finite number, got {decision_threshold!r}"
-        )
-    if score is not None and task == "regression":
-        raise MonitorInputError(
-            "--score derives binary predictions; for a regression model pass --pred COL "
-            "(and --decision-threshold T for a selection rate)"
-        )
+    attr_list, grouping, refs, required = prepare(
+        attrs,
+        pred,
+        label,
+        score,
+        decision_threshold,
+        task,
+        threshold,
+        min_samples,
+        rule,
+        alpha,
+        overrides,
+        opts,
+        ref_groups,
+        weight,
+    )
     _resolve_engine(engine)  # reject a bad engine name before reading anything
 
-    required: dict[str, str] = {}
-    for col in attr_list:
-        required.setdefault(col, "--attr")
-    if label is not None:
-        required.setdefault(label, "--label")
-    if score is not None:
-        required.setdefault(score, "--score")
-    if pred is not None:
-        required.setdefault(pred, "--pred")
-    if weight is not None:
-        if not isinstance(weight, str):
-            raise MonitorInputError(f"--weight: give one column name, got {weight!r}")
-        required.setdefault(weight, "--weight")
     if isinstance(data, pd.DataFrame):
         source = "data"
         source_path = None
@@ -216,65 +214,28 @@ def evaluate(
         calibration = score_scale(score_values[~np.isnan(label_values)])
 
     # task: once per model, from every scored row, never per slice
-    if task is None and score is None:  # class ids are not quantities (SPEC 12.2)
-        for role, col, values in (
-            ("prediction", pred, pred_values),
-            ("label", label, label_values),
-        ):
-            classes = None if values is None else class_labels(values)
-            if classes is not None:
-                raise multiclass_error(source, role, str(col), classes)
-    if task is not None:
-        task_info = {"type": task, "source": "given", "reason": "given with --task"}
-    elif score is not None:
-        task_info = {
-            "type": "binary",
-            "source": "inferred",
-            "reason": "predictions are derived from a score and a decision threshold",
-        }
-    elif np.isin(pred_values, (0.0, 1.0)).all():
-        task_info = {
-            "type": "binary",
-            "source": "inferred",
-            "reason": f"every prediction in {pred!r} is 0 or 1",
-        }
-    else:
-        task_info = {
-            "type": "regression",
-            "source": "inferred",
-            "reason": f"predictions in {pred!r} take values other than 0 and 1",
-        }
+    facts = ModelFacts(
+        pred_classes=None if task is not None or score is not None else class_labels(pred_values),
+        label_classes=(
+            None
+            if task is not None or score is not None or label_values is None
+            else class_labels(label_values)
+        ),
+        pred_binary=bool(np.isin(pred_values, (0.0, 1.0)).all()),
+        first_other_pred=_first(pred_values[~np.isin(pred_values, (0.0, 1.0))]),
+        first_other_label=(
+            None
+            if label_values is None
+            else _first(label_values[~np.isnan(label_values) & ~np.isin(label_values, (0.0, 1.0))])
+        ),
+    )
+    task_info = decide_task(
+        source, pred, label, score, decision_threshold, task, label_values is not None, facts
+    )
     task_type = task_info["type"]
-    how = "given" if task_info["source"] == "given" else "inferred from the predictions"
     if task_type == "binary":
-        if not np.isin(pred_values, (0.0, 1.0)).all():
-            bad = pred_values[~np.isin(pred_values, (0.0, 1.0))][0]
-            raise MonitorInputError(
-                f"{source}: prediction column {pred!r} has a value other than 0/1 "
-                f"({_fmt_num(bad)}) in a binary task; use --score {pred} "
-                "--decision-threshold T, or --task regression"
-            )
-        if decision_threshold is not None and score is None:
-            raise MonitorInputError(
-                "--decision-threshold with a 0/1 prediction column has no effect; drop it, "
-                "use --score COL instead of --pred, or pass --task regression"
-            )
-        if label_values is not None:
-            lab = label_values[~np.isnan(label_values)]
-            bad_mask = ~np.isin(lab, (0.0, 1.0))
-            if bad_mask.any():
-                raise MonitorInputError(
-                    f"{source}: label column {label!r} has a value other than 0/1 "
-                    f"({_fmt_num(lab[bad_mask][0])}) but the task is binary ({how}); "
-                    "encode the label as 0/1, or pass --task regression"
-                )
         selected = pred_values == 1.0
     else:
-        if label_values is None and decision_threshold is None:
-            raise MonitorInputError(
-                "a regression model needs --label COL (for MAE) or --decision-threshold T "
-                "(for a selection rate); nothing can be measured otherwise"
-            )
         selected = pred_values >= decision_threshold if decision_threshold is not None else None
 
     n_labelled = int((~np.isnan(label_values)).sum()) if label_values is not None else 0
@@ -349,6 +310,154 @@ def evaluate(
             calibration=calibration,
         )
     )
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    """What deciding the task reads from the scored rows (SPEC 12.2), so that an engine
+    that aggregates (Spark) decides it as the local one does: the class labels of the
+    predictions and of the present labels (``class_labels``, None: not class labels or
+    not asked), whether every prediction is 0 or 1, and the first prediction and the
+    first present label (in row order) other than 0 and 1 (None: none)."""
+
+    pred_classes: list[float] | None
+    label_classes: list[float] | None
+    pred_binary: bool
+    first_other_pred: float | None
+    first_other_label: float | None
+
+
+def _first(values: np.ndarray) -> float | None:
+    return float(values[0]) if len(values) else None
+
+
+def decide_task(
+    source: str,
+    pred: str | None,
+    label: str | None,
+    score: str | None,
+    decision_threshold: float | None,
+    task: str | None,
+    has_label: bool,
+    facts: ModelFacts,
+) -> dict[str, str]:
+    """The report's ``task`` (SPEC 12.2) from ``facts``; the one-line input errors of a
+    class-label column, of a value other than 0/1 in a binary task, of a decision
+    threshold on 0/1 predictions and of a regression with nothing to measure."""
+    if task is None and score is None:  # class ids are not quantities (SPEC 12.2)
+        for role, col, classes in (
+            ("prediction", pred, facts.pred_classes),
+            ("label", label, facts.label_classes),
+        ):
+            if classes is not None:
+                raise multiclass_error(source, role, str(col), classes)
+    if task is not None:
+        task_info = {"type": task, "source": "given", "reason": "given with --task"}
+    elif score is not None:
+        task_info = {
+            "type": "binary",
+            "source": "inferred",
+            "reason": "predictions are derived from a score and a decision threshold",
+        }
+    elif facts.pred_binary:
+        task_info = {
+            "type": "binary",
+            "source": "inferred",
+            "reason": f"every prediction in {pred!r} is 0 or 1",
+        }
+    else:
+        task_info = {
+            "type": "regression",
+            "source": "inferred",
+            "reason": f"predictions in {pred!r} take values other than 0 and 1",
+        }
+    how = "given" if task_info["source"] == "given" else "inferred from the predictions"
+    if task_info["type"] == "binary":
+        if facts.first_other_pred is not None:
+            raise MonitorInputError(
+                f"{source}: prediction column {pred!r} has a value other than 0/1 "
+                f"({_fmt_num(facts.first_other_pred)}) in a binary task; use --score {pred} "
+                "--decision-threshold T, or --task regression"
+            )
+        if decision_threshold is not None and score is None:
+            raise MonitorInputError(
+                "--decision-threshold with a 0/1 prediction column has no effect; drop it, "
+                "use --score COL instead of --pred, or pass --task regression"
+            )
+        if facts.first_other_label is not None:
+            raise MonitorInputError(
+                f"{source}: label column {label!r} has a value other than 0/1 "
+                f"({_fmt_num(facts.first_other_label)}) but the task is binary ({how}); "
+                "encode the label as 0/1, or pass --task regression"
+            )
+    elif not has_label and decision_threshold is None:
+        raise MonitorInputError(
+            "a regression model needs --label COL (for MAE) or --decision-threshold T "
+            "(for a selection rate); nothing can be measured otherwise"
+        )
+    return task_info
+
+
+def prepare(
+    attrs: list[str] | tuple[str, ...] | str,
+    pred: str | None,
+    label: str | None,
+    score: str | None,
+    decision_threshold: float | None,
+    task: str | None,
+    threshold: float,
+    min_samples: int,
+    rule: str,
+    alpha: float,
+    overrides: dict[str, str] | None,
+    opts: dict[str, Any] | None,
+    ref_groups: dict[str, Any] | None,
+    weight: str | None,
+) -> tuple[list[str], Grouping, dict[str, str] | None, dict[str, str]]:
+    """The checks of ``evaluate``'s arguments before anything is read (shared by the
+    engines that read: the local one and Spark's): (attributes, their groups, the
+    checked references, the required columns -> the option that named each)."""
+    attr_list = [attrs] if isinstance(attrs, str) else list(attrs)
+    _check_settings(attr_list, threshold, min_samples, task)
+    check_rule(rule, alpha)
+    refs = check_references(ref_groups, attr_list)
+    grouping = _grouping(attr_list, overrides, opts)
+    if pred is None and score is None:
+        raise MonitorInputError("no predictions given; pass --pred COL or --score COL")
+    if pred is not None and score is not None:
+        raise MonitorInputError(
+            "--pred and --score both given; pass --pred for a prediction column, or "
+            "--score with --decision-threshold to derive predictions"
+        )
+    if score is not None and decision_threshold is None:
+        raise MonitorInputError("--score needs --decision-threshold T (prediction = score >= T)")
+    if decision_threshold is not None and (
+        isinstance(decision_threshold, bool)
+        or not isinstance(decision_threshold, int | float)
+        or not math.isfinite(decision_threshold)
+    ):
+        raise MonitorInputError(
+            f"decision threshold must be a finite number, got {decision_threshold!r}"
+        )
+    if score is not None and task == "regression":
+        raise MonitorInputError(
+            "--score derives binary predictions; for a regression model pass --pred COL "
+            "(and --decision-threshold T for a selection rate)"
+        )
+    required: dict[str, str] = {}
+    for col in attr_list:
+        required.setdefault(col, "--attr")
+    if label is not None:
+        required.setdefault(label, "--label")
+    if score is not None:
+        required.setdefault(score, "--score")
+    if pred is not None:
+        required.setdefault(pred, "--pred")
+    if weight is not None:
+        if not isinstance(weight, str):
+            raise MonitorInputError(f"--weight: give one column name, got {weight!r}")
+        required.setdefault(weight, "--weight")
+    return attr_list, grouping, refs, required
 
 
 def _grouping(
