@@ -1,6 +1,6 @@
-"""Every numbered SPEC.md section names its tests.
+"""Every numbered section of SPEC.md and SPEC-monitor.md names its tests.
 
-A section (`## N.` or `### N.M`; a `## N.` with subsections is covered by them) must have
+The two files share one numbering (no number is in both). A section (`## N.` or `### N.M`; a `## N.` with subsections is covered by them) must have
 a `Tests:` line whose entries exist: test files (`tests/test_x.py`, `tests/js/x.test.js`),
 optionally `::test_name`, and case files (`tests/cases/NN-x.json`) holding a case whose
 `spec` is that section. A section that specifies something not built yet says
@@ -10,27 +10,43 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from util import ROOT
 
-SPEC = ROOT / "SPEC.md"
+SPECS = (ROOT / "SPEC.md", ROOT / "SPEC-monitor.md")
 HEADING = re.compile(r"^(#{2,3}) (\d+(?:\.\d+)?)\.? ")
 NOT_BUILT = "none yet (not built)"
 KNOWN_NOT_BUILT: set[str] = set()
 
 
-def sections() -> dict[str, list[str]]:
-    """Section number -> its lines (up to the next numbered heading)."""
-    out: dict[str, list[str]] = {}
-    current = None
-    for line in SPEC.read_text(encoding="utf-8").splitlines():
+def numbered(spec: Path) -> list[tuple[str, str, list[str]]]:
+    """(number, heading, lines up to the next numbered heading) of one spec file."""
+    out: list[tuple[str, str, list[str]]] = []
+    for line in spec.read_text(encoding="utf-8").splitlines():
         m = HEADING.match(line)
         if m:
-            current = m.group(2)
-            out[current] = []
-        elif current is not None:
-            out[current].append(line)
+            out.append((m.group(2), line, []))
+        elif out:
+            out[-1][2].append(line)
     return out
+
+
+def sections() -> dict[str, list[str]]:
+    """Section number -> its lines, over both spec files."""
+    return {number: lines for spec in SPECS for number, _, lines in numbered(spec)}
+
+
+def test_the_two_specs_share_no_section_number():
+    seen: dict[str, str] = {}
+    twice = []
+    for spec in SPECS:
+        for number, _, _ in numbered(spec):
+            if number in seen:
+                twice.append(f"{number}: in {seen[number]} and {spec.name}")
+            seen[number] = spec.name
+    assert not twice, twice
+    assert {"12", "15"} <= {n for n, _, _ in numbered(SPECS[1])}
 
 
 def test_every_numbered_section_names_existing_tests():
