@@ -1,4 +1,4 @@
-"""Numeric outcome columns by group (SPEC.md section 19): pure functions of the summary's
+"""Numeric outcome columns by group (SPEC.md section 21): pure functions of the summary's
 exact sums (`Summary.outcomes`) and of the dimensions analyze() found.
 
 Every mean, variance and difference of means is the exact value rounded once (the sums

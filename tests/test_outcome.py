@@ -1,5 +1,5 @@
 """SPEC 21: numeric outcome columns by group, checked against pandas and scipy (never
-against either engine's output), and the special functions of 19.5 against scipy."""
+against either engine's output), and the special functions of 21.5 against scipy."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def close(a: float, b: float, tol: float = TOL) -> bool:
     return abs(a - b) <= tol * max(1.0, abs(b))
 
 
-# ---- 19.5: Student's t, written with basic operations ----------------------------
+# ---- 21.5: Student's t, written with basic operations ----------------------------
 
 
 @pytest.mark.parametrize("df", [1, 1.5, 2, 3, 4.7, 10, 19.5, 20, 29, 50, 100, 1000, 3500.3, 1e5])
@@ -71,7 +71,7 @@ def test_exact_moments_are_the_correctly_rounded_values():
     assert N.exact_var(n, s1, s2) == float(var)
 
 
-# ---- 19.2: what reading keeps ------------------------------------------------------
+# ---- 21.2: what reading keeps ------------------------------------------------------
 
 
 def test_values_outside_the_grammar_or_range_are_non_numeric():
@@ -129,7 +129,7 @@ def test_an_outcome_column_cannot_be_mapped():
         faircode.profile(io.BytesIO(b"sex,y\nM,1\nF,2\n"), {"y": "age"}, {"outcome": "y"}, name="t")
 
 
-# ---- 19.3 on COMPAS: priors_count by race and sex, against pandas and scipy ---------
+# ---- 21.3 on COMPAS: priors_count by race and sex, against pandas and scipy ---------
 
 
 @pytest.fixture(scope="module")
@@ -209,7 +209,7 @@ def test_compas_intersection_cells_equal_pandas(compas):
     assert close(cell["mean"], vals.mean()) and close(cell["sd"], vals.std(ddof=1))
 
 
-# ---- 19.4: renderers ---------------------------------------------------------------
+# ---- 21.4: renderers ---------------------------------------------------------------
 
 
 def test_terminal_and_markdown_show_the_outcome_like_label_rates(compas):
