@@ -19,6 +19,7 @@ from .errors import (
     EXIT_OK,
     FaircodeError,
     InputError,
+    missing_extra_of,
 )
 from .evidence import COMPARE_FINDING_KINDS, FINDING_KINDS
 from .options import SCORE_RULES, Options
@@ -1258,11 +1259,11 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI. Bad input is one stderr line and exit 2, never a traceback; a reader
     that closes the pipe early (`| head`) ends the run quietly with 141; an output that
     cannot be written (`/dev/full`, a closed stdout) is one line and exit 2."""
+    words = sys.argv[1:] if argv is None else argv
     try:
         from .safetext import fit_stdout
 
         fit_stdout()  # any encoding: escapes and ASCII bars, never UnicodeEncodeError
-        words = sys.argv[1:] if argv is None else argv
         parser = build_parser(words[0] if words else "")
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
@@ -1279,6 +1280,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         _error("interrupted", prefix="faircode: ")
         return EXIT_INTERRUPTED
+    except ModuleNotFoundError as err:
+        # a package of an extra that this path needs (numpy and pandas: `frames`)
+        known = missing_extra_of(err, _command_words(words))
+        if known is None:
+            raise
+        _error(str(known))
+        return known.exit_code
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
@@ -1293,6 +1301,16 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{err.filename}: " if err.filename is not None else ""
         _error(f"{where}{err.strerror or err}")
         return EXIT_INPUT
+
+
+def _command_words(words: list[str]) -> str:
+    """'faircode fairness evaluate', 'faircode scan': the command a message names."""
+    out = ["faircode"]
+    for w in list(words)[:2]:
+        if w.startswith("-") or (len(out) > 1 and out[1] not in ("fairness", "audit")):
+            break
+        out.append(w)
+    return " ".join(out)
 
 
 def console_main() -> int:
