@@ -490,6 +490,13 @@ def _build_compare(c: argparse.ArgumentParser) -> None:
 def _build_serve(v: argparse.ArgumentParser) -> None:
     v.add_argument("--port", type=int, default=8000, help="TCP port (default 8000; 0: any free)")
     v.add_argument("--no-open", action="store_true", help="do not open a browser")
+    v.add_argument(
+        "--site",
+        metavar="DIR",
+        help="serve this folder: a site built by scripts/build_site.py, whose pyodide/ "
+        "folder lets the page check its result with the Python engine (default: the "
+        "package's site, without it)",
+    )
     v.set_defaults(func=cmd_serve)
 
 
@@ -873,7 +880,7 @@ BUILDERS = {
 def cmd_serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
-    return serve(port=args.port, open_browser=not args.no_open)
+    return serve(port=args.port, open_browser=not args.no_open, site=args.site)
 
 
 def _version() -> str:
