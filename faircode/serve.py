@@ -19,7 +19,6 @@ from pathlib import Path
 
 from .htmlreport import site_dir
 
-
 #: The policy of the Python engine's module worker (site/pycheck-worker.mjs) and the
 #: modules it imports: the page's own (site/index.html) plus 'wasm-unsafe-eval'.
 WORKER_POLICY = (
