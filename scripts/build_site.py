@@ -115,23 +115,30 @@ def tool_venv(where: Path) -> Path | None:
 
 
 def build_wheel(python: str, dest: Path, isolated: bool) -> Path:
-    """faircode's wheel from this tree (`pip wheel --no-deps`) into ``dest``."""
-    # setuptools builds in ./build/lib and keeps what an earlier build left there (a
-    # module since removed would ship): start from nothing
-    for stale in [ROOT / "build" / "lib", *ROOT.glob("build/bdist.*")]:
-        shutil.rmtree(stale, ignore_errors=True)
+    """faircode's wheel (`pip wheel --no-deps`) into ``dest``, built from a copy of the
+    package's sources (as tests/test_pyodide_parity.py does): setuptools builds in the
+    source folder's build/lib and would ship what an earlier build left there, and
+    site/'s links (the JS engine, the samples) become files."""
+    work = dest / ".wheel"
+    shutil.rmtree(work, ignore_errors=True)
+    src = work / "src"
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(ROOT / "faircode", src / "faircode", ignore=skip)
+    shutil.copytree(ROOT / "site", src / "site", ignore=skip)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copyfile(ROOT / name, src / name)
     cmd = [python, "-m", "pip", "wheel", "-q", "--disable-pip-version-check", "--no-deps"]
     if not isolated:
         cmd.append("--no-build-isolation")
-    tmp = dest / ".wheel"
-    shutil.rmtree(tmp, ignore_errors=True)
-    done = subprocess.run([*cmd, "-w", str(tmp), str(ROOT)], capture_output=True, text=True)
+    done = subprocess.run(
+        [*cmd, "-w", str(work / "dist"), str(src)], capture_output=True, text=True
+    )
     if done.returncode != 0:
         raise BuildError(f"pip wheel failed: {done.stderr.strip()[-500:]}")
-    (wheel,) = tmp.glob("faircode-*.whl")
+    (wheel,) = (work / "dist").glob("faircode-*.whl")
     target = dest / wheel.name
     shutil.move(str(wheel), target)
-    shutil.rmtree(tmp)
+    shutil.rmtree(work)
     return target
 
 
@@ -232,8 +239,8 @@ def build(out: Path, tool_dir: Path | None) -> dict:
         lock["packages"][entry["name"]] = entry
         lock.setdefault("tool", {})
         lock_path.write_text(json.dumps(lock))
-        how = "written by scripts/build_site.py (pyodide-build unavailable)"
-        say(f"the lock entry was {how}, in the tool's format")
+        how = "scripts/build_site.py (pyodide-build unavailable)"
+        say("the lock entry was written by this script, in the tool's format")
     base.unlink()
     lock = json.loads(lock_path.read_text())
     entry = lock["packages"].get("faircode")
@@ -266,7 +273,7 @@ def build(out: Path, tool_dir: Path | None) -> dict:
         "fetched_bytes": manifest["fetched_bytes"],
     }
     say(
-        f"built {out}: Pyodide {version}, {wheel.name}, lock by {how}; serve it with "
+        f"built {out}: Pyodide {version}, {wheel.name}, lock entry by {how}; serve it with "
         f"`faircode serve --site {os.path.relpath(out)}`"
     )
     return info
