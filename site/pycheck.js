@@ -173,7 +173,11 @@
     const button = document.createElement('button');
     button.type = 'button';
     button.id = 'py-check';
-    button.textContent = 'Check with the Python engine';
+    // (on a phone "Python ✓", so that it fits beside Download report and Settings:
+    // style.css hides the long words; its name stays the long one)
+    button.innerHTML = '<span class="py-check-long">Check with the </span>Python' +
+      '<span class="py-check-long"> engine</span><span class="py-check-short"> \u2713</span>';
+    button.setAttribute('aria-label', 'Check with the Python engine');
     button.title = 'Loads Python (Pyodide, about 7 MB gzipped) from this site and runs ' +
       'faircode\'s Python engine on the same bytes: the JSON must be identical.';
     tools.insertBefore(button, $('to-settings'));
