@@ -1,4 +1,4 @@
-"""The website's "Check with the Python engine" (SPEC 14.4): the page's read, redone by
+"""The website's "Check with the Python engine" (SPEC 14.1): the page's read, redone by
 the Python engine on the same bytes with the same settings.
 
 The page runs this module inside Pyodide, in a worker (site/pycheck-worker.mjs); it is

@@ -4,7 +4,7 @@ browser; this server only hands out the site's own files.
 
 A site built by ``scripts/build_site.py`` also holds ``pyodide/`` (Pyodide's core and
 standard library, faircode's wheel and its lock file) for the page's "Check with the
-Python engine" (SPEC 14.4): its module worker gets its own Content-Security-Policy
+Python engine" (SPEC 14.1): its module worker gets its own Content-Security-Policy
 header (a worker loaded from a URL takes its policy from the response, not from the
 page): the page's, plus 'wasm-unsafe-eval', which compiling Pyodide's WebAssembly
 needs, and nothing that reaches another host."""

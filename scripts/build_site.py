@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build the website with the Python engine in it (issue 32; SPEC 14.4).
+"""Build the website with the Python engine in it (issue 32; SPEC 14.1).
 
     python scripts/build_site.py [--out build/site] [--tool-venv build/pyodide-build-venv]
                                  [--no-tool]

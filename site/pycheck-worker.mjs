@@ -1,5 +1,5 @@
 /*
- * The Python engine in a worker (SPEC 14.4): Pyodide (CPython compiled to WebAssembly)
+ * The Python engine in a worker (SPEC 14.1): Pyodide (CPython compiled to WebAssembly)
  * and faircode's wheel, loaded from this site's own pyodide/ folder (built by
  * scripts/build_site.py), then faircode.pagecheck run on the bytes the page read.
  * A module worker: Pyodide 314 ships its loader as ES modules only.

@@ -1,12 +1,12 @@
 /*
- * "Check with the Python engine" (SPEC 14.4): after a profile, the Python engine
+ * "Check with the Python engine" (SPEC 14.1): after a profile, the Python engine
  * (faircode's own Python code, on Pyodide, in a worker: site/pycheck-worker.mjs)
  * reads the same bytes with the same settings, and the page compares its exported JSON
  * with Python's (provenance.engine aside): "identical", or the first difference, its
  * JSON path and both values.
  *
  * Nothing of Pyodide is fetched until the button is pressed; then about 14 MB
- * uncompressed (7 MB gzipped) come from this site's own pyodide/ folder, which
+ * uncompressed (8 MB gzipped) come from this site's own pyodide/ folder, which
  * scripts/build_site.py builds (the site's sources, site/, have none: served from
  * there, the button says how to build it). On file:// it says why it is unavailable.
  * Uses what app.js exposes as window.faircodePage (state, exported, exportReady).
@@ -178,7 +178,7 @@
     button.innerHTML = '<span class="py-check-long">Check with the </span>Python' +
       '<span class="py-check-long"> engine</span><span class="py-check-short"> \u2713</span>';
     button.setAttribute('aria-label', 'Check with the Python engine');
-    button.title = 'Loads Python (Pyodide, about 7 MB gzipped) from this site and runs ' +
+    button.title = 'Loads Python (Pyodide, about 8 MB gzipped) from this site and runs ' +
       'faircode\'s Python engine on the same bytes: the JSON must be identical.';
     tools.insertBefore(button, $('to-settings'));
     const area = document.createElement('div');

@@ -1,4 +1,4 @@
-"""The website's "Check with the Python engine" (SPEC 14.4) in Chromium, and the site
+"""The website's "Check with the Python engine" (SPEC 14.1) in Chromium, and the site
 build that makes it possible (scripts/build_site.py).
 
 The site is built into a temporary folder (the wheel, Pyodide's core and standard
