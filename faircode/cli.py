@@ -19,6 +19,7 @@ from .errors import (
     EXIT_OK,
     FaircodeError,
     InputError,
+    missing_extra_of,
 )
 from .evidence import COMPARE_FINDING_KINDS, FINDING_KINDS
 from .options import SCORE_RULES, Options
@@ -489,6 +490,13 @@ def _build_compare(c: argparse.ArgumentParser) -> None:
 def _build_serve(v: argparse.ArgumentParser) -> None:
     v.add_argument("--port", type=int, default=8000, help="TCP port (default 8000; 0: any free)")
     v.add_argument("--no-open", action="store_true", help="do not open a browser")
+    v.add_argument(
+        "--site",
+        metavar="DIR",
+        help="serve this folder: a site built by scripts/build_site.py, whose pyodide/ "
+        "folder lets the page check its result with the Python engine (default: the "
+        "package's site, without it)",
+    )
     v.set_defaults(func=cmd_serve)
 
 
@@ -872,7 +880,7 @@ BUILDERS = {
 def cmd_serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
-    return serve(port=args.port, open_browser=not args.no_open)
+    return serve(port=args.port, open_browser=not args.no_open, site=args.site)
 
 
 def _version() -> str:
@@ -1261,11 +1269,11 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI. Bad input is one stderr line and exit 2, never a traceback; a reader
     that closes the pipe early (`| head`) ends the run quietly with 141; an output that
     cannot be written (`/dev/full`, a closed stdout) is one line and exit 2."""
+    words = sys.argv[1:] if argv is None else argv
     try:
         from .safetext import fit_stdout
 
         fit_stdout()  # any encoding: escapes and ASCII bars, never UnicodeEncodeError
-        words = sys.argv[1:] if argv is None else argv
         parser = build_parser(words[0] if words else "")
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
@@ -1282,6 +1290,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         _error("interrupted", prefix="faircode: ")
         return EXIT_INTERRUPTED
+    except ModuleNotFoundError as err:
+        # a package of an extra that this path needs (numpy and pandas: `frames`)
+        known = missing_extra_of(err, _command_words(words))
+        if known is None:
+            raise
+        _error(str(known))
+        return known.exit_code
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
@@ -1296,6 +1311,16 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{err.filename}: " if err.filename is not None else ""
         _error(f"{where}{err.strerror or err}")
         return EXIT_INPUT
+
+
+def _command_words(words: list[str]) -> str:
+    """'faircode fairness evaluate', 'faircode scan': the command a message names."""
+    out = ["faircode"]
+    for w in list(words)[:2]:
+        if w.startswith("-") or (len(out) > 1 and out[1] not in ("fairness", "audit")):
+            break
+        out.append(w)
+    return " ".join(out)
 
 
 def console_main() -> int:

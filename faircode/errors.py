@@ -30,6 +30,10 @@ EXTRA_OF = {
     "fairlearn": "fairness",
     "scipy": "proxy",
     "mcp": "mcp",
+    # the base install is the standard library only (README: "What a base install
+    # needs"); the monitor, scan's search and the fast path count with numpy and pandas
+    "numpy": "frames",
+    "pandas": "frames",
 }
 
 
@@ -54,6 +58,15 @@ def missing_extra(what: str, package: str) -> InputError:
         f"{what} needs {package}, which is not installed: "
         f"pip install 'faircode[{EXTRA_OF[package]}]'"
     )
+
+
+def missing_extra_of(exc: ImportError, what: str) -> InputError | None:
+    """The one-line error for an ImportError of an optional package (its extra named),
+    or None when the missing module is not one of EXTRA_OF's (a real bug: re-raise)."""
+    top = (getattr(exc, "name", None) or "").partition(".")[0]
+    if top not in EXTRA_OF:
+        return None
+    return missing_extra(what, top)
 
 
 def require(module: str, what: str) -> ModuleType:

@@ -1298,7 +1298,7 @@
       const table = E.parseReference(bytes, name);
       const h = E.createSha256();
       h.update(bytes);
-      state.reference = { table, name };
+      state.reference = { table, name, bytes }; // bytes: for the Python engine check
       state.referenceHash = h.hex();
       reanalyze();
     } catch (e) {
@@ -1396,6 +1396,7 @@
   }
 
   // Exposed for tests and the console: the current state (read-only use).
-  window.faircodePage = { state, compareState, reanalyze, readAndShow, workersReady };
+  // (site/pycheck.js, the Python engine check, uses exported and exportReady)
+  window.faircodePage = { state, compareState, reanalyze, readAndShow, workersReady, exported, exportReady };
   wire();
 })();

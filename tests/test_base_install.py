@@ -30,8 +30,9 @@ def base(tmp_path_factory):
         text=True,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    probe = subprocess.run([str(py), "-c", "import pyarrow"], capture_output=True)
-    assert probe.returncode != 0, "the base install must not bring pyarrow"
+    for module in ("pyarrow", "numpy", "pandas"):
+        probe = subprocess.run([str(py), "-c", f"import {module}"], capture_output=True)
+        assert probe.returncode != 0, f"the base install must not bring {module}"
     table = pa.table({"sex": ["M", "F"] * 50, "pred": [1, 0] * 50, "label": [1, 1] * 50})
     pq.write_table(table, where / "x.parquet")
     with pa.OSFile(str(where / "x.arrow"), "wb") as sink, pa.ipc.new_file(sink, table.schema) as w:
@@ -66,7 +67,7 @@ def run(cmd, *args):
                 "--attr",
                 "sex",
             ],
-            "fast",
+            "frames",  # the monitor counts with numpy and pandas (then: fast, for Parquet)
         ),
         (
             [
@@ -84,8 +85,25 @@ def run(cmd, *args):
                 "--engine",
                 "fairlearn",
             ],
-            "fairness",
+            "frames",
         ),
+        (
+            [
+                "fairness",
+                "evaluate",
+                "{compas}",
+                "--score",
+                "decile_score",
+                "--decision-threshold",
+                "5",
+                "--label",
+                "two_year_recid",
+                "--attr",
+                "race",
+            ],
+            "frames",
+        ),
+        (["scan", "{compas}", "--label", "two_year_recid"], "frames"),
     ],
 )
 def test_a_missing_extra_is_one_line_and_exit_2(base, args, extra):
@@ -131,3 +149,38 @@ def test_a_base_install_profiles_csv_without_pyarrow(base):
     mine = json.loads(got.stdout)
     mine.pop("provenance")
     assert mine == json.loads(here.stdout)
+
+
+def test_the_monitor_api_and_module_name_their_extra(base):
+    """`faircode.monitor` (pandas and numpy: the `frames` extra) through its API and its
+    `python -m` entry: one line naming the extra."""
+    cmd, _ = base
+    py = cmd.parent / "python"
+    got = run(py, "-c", "from faircode.monitor import evaluate")
+    assert got.returncode == 1
+    assert got.stderr.strip().splitlines()[-1] == (
+        "ImportError: faircode.monitor.evaluate needs numpy, which is not installed: "
+        "pip install 'faircode[frames]'"
+    )
+    compas = data_file("compas-scores-two-years.csv")
+    got = run(
+        py,
+        "-m",
+        "faircode.monitor",
+        "fairness",
+        "evaluate",
+        compas,
+        "--score",
+        "decile_score",
+        "--decision-threshold",
+        "5",
+        "--label",
+        "two_year_recid",
+        "--attr",
+        "race",
+    )
+    assert got.returncode == 2, got.stderr
+    assert got.stderr.splitlines() == [
+        "faircode: error: faircode fairness evaluate needs numpy, which is not installed: "
+        "pip install 'faircode[frames]'"
+    ]

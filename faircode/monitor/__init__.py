@@ -34,12 +34,20 @@ __all__ = ["MonitorInputError", "evaluate", *_API]
 
 def __getattr__(name: str) -> Any:
     # evaluate pulls in pandas; import it on first use so `faircode profile` starts fast.
-    if name == "evaluate":
-        from .core import evaluate
+    if name not in _API and name != "evaluate":
+        raise AttributeError(name)
+    try:
+        if name == "evaluate":
+            from .core import evaluate
 
-        return evaluate
-    if name in _API:
+            return evaluate
         from . import api
 
         return getattr(api, name)
-    raise AttributeError(name)
+    except ModuleNotFoundError as exc:  # numpy or pandas: the `frames` extra
+        from ..errors import missing_extra_of
+
+        known = missing_extra_of(exc, f"faircode.monitor.{name}")
+        if known is None:
+            raise
+        raise ImportError(str(known), name=exc.name) from None

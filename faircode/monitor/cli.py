@@ -387,6 +387,14 @@ def run(argv: list[str]) -> int:
         code = int(args.func(args))
         sys.stdout.flush()
         return code
+    except ModuleNotFoundError as exc:  # numpy or pandas: the `frames` extra
+        from ..errors import missing_extra_of
+
+        known = missing_extra_of(exc, f"faircode {args.command} {args.fairness_command}")
+        if known is None:
+            raise
+        print(f"faircode: error: {shown(known)}", file=sys.stderr)
+        return known.exit_code
     except BrokenPipeError:  # `| head`: end quietly, as `faircode` does (docs/profiling.md)
         from ..cli import _silence_stdout
 
