@@ -1581,7 +1581,7 @@ def view_reference(facts: dict, d: dict) -> dict[str, bool]:
     same = rows == want and texts
     return {
         "deviation": got["deviation"] == ref["deviation"]
-        and f"deviation {pct(ref['deviation'])}%" in got["head"],
+        and f"deviation {pct(ref['deviation'])} pts" in got["head"],
         "ages": ages is not None and f"over ages {ages[0]}\u2013{ages[1]}" in got["head"],
         "groups": same,
         "label": same,
