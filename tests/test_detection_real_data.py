@@ -1,5 +1,5 @@
-"""Detection and scoring v2 (SPEC 1.1-1.6, 2, 6, 9) on the real datasets and through
-every reading path. The hand-worked small cases are in tests/cases/13-detection-v2.json."""
+"""Detection and scoring (SPEC 1.1-1.6, 2, 6, 9) on the real datasets and through
+every reading path. The hand-worked small cases are in tests/cases/13-detection-vocabulary.json."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 'use strict';
-// SPEC 1.1-1.6, 2, 6, 9 (format version 2, issue 13): keyword suffixes and new kinds,
+// SPEC 1.1-1.6, 2, 6, 9: keyword suffixes and new kinds,
 // value vocabularies, names vs values, unscored columns, na and recode, intervals kept
 // as written, small-group flags, reference aliases, no-match, single years.
 const test = require('node:test');
