@@ -282,3 +282,51 @@ def test_mcp_tools_refuse_invalid_values(tmp_path):
                     assert o.flag in got.text or f"'{o.name}'" in got.text, got.text
     finally:
         root.close()
+
+
+def test_overrides_are_checked_once_and_again_when_they_change():
+    """SPEC 1.6: --map is checked against the header once; the checked table handed on
+    (the reader's to analyze) is not checked again unless the header, the options or
+    the table itself changed."""
+    from faircode.detect import CheckedOverrides, check_overrides
+    from faircode.errors import InputError
+
+    cols = ["sex", "race", "sel"]
+    opts = resolve({"label": "sel"})
+    checked = check_overrides({"sex": "sex"}, cols, opts)
+    assert isinstance(checked, CheckedOverrides) and checked == {"sex": "sex"}
+    assert check_overrides(checked, cols, opts) is checked
+    assert check_overrides(checked, cols, resolve({"label": "sel"})) is checked
+    with pytest.raises(InputError, match="--map: no column named 'sex'"):
+        check_overrides(checked, ["race", "sel"], opts)
+    with pytest.raises(InputError, match="--label: no column named 'nope'"):
+        check_overrides(checked, cols, resolve({"label": "nope"}))
+    checked["race"] = "nonsense"
+    with pytest.raises(InputError, match="unknown kind 'nonsense'"):
+        check_overrides(checked, cols, opts)
+
+
+@pytest.mark.parametrize("source", ["csv", "frame"])
+def test_a_profile_checks_its_overrides_once(source, tmp_path, monkeypatch):
+    import pandas as pd
+
+    import faircode
+    from faircode import detect
+
+    made = []
+
+    class Counted(detect.CheckedOverrides):
+        __slots__ = ()
+
+        def __init__(self, *args):
+            made.append(1)
+            super().__init__(*args)
+
+    monkeypatch.setattr(detect, "CheckedOverrides", Counted)
+    path = tmp_path / "small.csv"
+    path.write_bytes(SMALL)
+    data = str(path) if source == "csv" else pd.read_csv(path, dtype=str)
+    result = faircode.profile(data, {"age": "categorical"}, {"label": "sel"})
+    kinds = {d["name"]: d["kind"] for d in result["dimensions"]}
+    assert kinds == {"sex": "sex", "race": "race", "age": "categorical"}
+    assert len(made) == 1
