@@ -840,63 +840,180 @@ function () {
   }
 
   // ---------------------------------------------------------------------------------
-  // Options (SPEC 7): faircode/options.py, validated in the same order and with the
-  // same messages
+  // Options (SPEC 7): faircode/options.py. OPTIONS is the one home of every option
+  // here, a record per option equal to the Python engine's (tests/test_option_table.py):
+  // DEFAULTS, the known names, the checks of resolveOptions, the provenance params and
+  // the website's controls are made from it.
   // ---------------------------------------------------------------------------------
 
   const DEFAULT_AGE_BANDS = [0, 18, 30, 45, 60, 75];
-  const DEFAULTS = {
-    min_share: 0.05,
-    min_group_size: 100,
-    intersection_floor: 0.01,
-    imbalance_flag: 3.0,
-    missing_flag: 0.05,
-    max_age: 120,
-    max_categorical: 20,
-    max_dimension_groups: 50,
-    age_bands: DEFAULT_AGE_BANDS,
-    cross: null,
-    score_categoricals: false,
-    one_column: false,
-    na: null, // SPEC 1.1: [[column or null, token], ...] once resolved
-    recode: null, // SPEC 1.1: [[column, from, to], ...] once resolved
-    names: null,
-    skip_lines: 0,
-    delimiter: null,
-    encoding: 'utf-8',
-    reference_flag: 0.05,
-    psi_epsilon: 0.0001,
-    psi_moderate: 0.10,
-    share_gap: 0.05,
-    psi_significant: 0.25,
-    score_drop_flag: 5,
-    reference: null, // a parsed section 9 table, identified in provenance by its hash
-    // SPEC 17: label base rates (with `label`) and missing data by group (default on)
-    label: null,
-    positive: null,
-    label_gap: 0.1,
-    missing_by_group: true,
-    missing_gap: 0.1,
-    // SPEC 21: numeric outcome columns summarised by group (none by default)
-    outcome: [],
-    outcome_gap: 0.2,
-    // SPEC 5 and 18: the score rule (v3, or version 2's and the seed's numbers) and the
-    // family-wise error level of every finding's verdict
-    score_rule: 'v3',
-    alpha: 0.05,
-  };
-  // SPEC 5: the score rules, the default first.
+  // SPEC 5: the score rules, the default first; SPEC 16: the proxy hints' corrections.
   const SCORE_RULES = ['v3', 'v2', 'seed'];
-  // Proxy hints (SPEC 16) are computed by the Python engine only: their options are
-  // known here (so an unknown option's message lists what Python lists) and refused.
-  const PYTHON_ONLY_OPTIONS = ['proxy_alpha', 'proxy_correction', 'proxy_exact', 'proxy_hints',
-    'proxy_permutations', 'proxy_seed', 'proxy_with'];
-  const KNOWN_OPTIONS = Object.keys(DEFAULTS).concat(PYTHON_ONLY_OPTIONS).sort();
+  const PROXY_CORRECTIONS = ['holm', 'bonferroni', 'none'];
+  const OPTION_FIELDS = {
+    low: null, high: null, low_open: false, high_open: false, valid: '', choices: [],
+    flag: null, metavar: null, help: '', commands: [], python_only: false, needs: null,
+    params: 'always', control: null, site_label: null, site_step: null,
+  };
+  /** One record of OPTIONS: faircode/options.py's Option, with its field names. */
+  function option(name, kind, dflt, fields) {
+    return Object.freeze(Object.assign({ name, kind, default: dflt }, OPTION_FIELDS, fields));
+  }
+  // The commands and MCP tools an option belongs to (SPEC 7, 11, 12.3, 19, 20).
+  const MAIN = ['profile', 'compare', 'profile_dataset', 'compare_datasets'];
+  const AUDITS = ['audit ll144', 'audit datasheet', 'audit art10'];
+  const READING = [...MAIN, 'scan', ...AUDITS, 'proxy_hints'];
+  const GROUPS = [...MAIN, 'scan', ...AUDITS, 'fairness evaluate'];
+  const SHARE = { low: 0, high: 1, valid: '0..1' };
+  const PROXY = ['profile', 'compare'];
+  /** SPEC 7: every option, in the order they are validated and reported in provenance. */
+  const OPTIONS = Object.freeze([
+    option('min_share', 'number', 0.05, { ...SHARE, flag: '--min-share', metavar: 'X',
+      help: 'under-represented below this share', commands: [...MAIN, 'proxy_hints'],
+      control: 'opt-min_share', site_label: 'minimum share', site_step: 0.01 }),
+    option('min_group_size', 'integer', 100, { low: 0, valid: 'integer >= 0',
+      flag: '--min-group-size', metavar: 'N', help: 'small_group below this count',
+      commands: [...MAIN, 'proxy_hints', 'scan', 'audit art10'],
+      control: 'opt-min_group_size', site_label: 'minimum group size', site_step: 1 }),
+    option('intersection_floor', 'number', 0.01, { ...SHARE, flag: '--intersection-floor',
+      metavar: 'X', help: 'near-empty intersection cell below this share of rows',
+      commands: MAIN, control: 'opt-intersection_floor', site_label: 'intersection floor',
+      site_step: 0.005 }),
+    option('imbalance_flag', 'number', 3.0, { low: 1, valid: '>= 1', flag: '--imbalance-flag',
+      metavar: 'X', help: 'flag imbalance ratios from this', commands: MAIN,
+      control: 'opt-imbalance_flag', site_label: 'imbalance flag', site_step: 0.5 }),
+    option('missing_flag', 'number', 0.05, { ...SHARE, flag: '--missing-flag', metavar: 'X',
+      help: 'flag missing shares from this', commands: MAIN, control: 'opt-missing_flag',
+      site_label: 'missing flag', site_step: 0.01 }),
+    option('max_age', 'number', 120, { low: 0, low_open: true, valid: '> 0', flag: '--max-age',
+      metavar: 'N', help: 'ages above this are implausible', commands: GROUPS,
+      control: 'opt-max_age', site_label: 'maximum age', site_step: 1 }),
+    option('max_categorical', 'integer', 20, { low: 2, valid: 'integer >= 2',
+      flag: '--max-categorical', metavar: 'N',
+      help: 'most distinct values of a generic categorical', commands: [...MAIN, 'scan'],
+      control: 'opt-max_categorical', site_label: 'maximum categorical labels', site_step: 1 }),
+    option('max_dimension_groups', 'integer', 50, { low: 2, valid: 'integer >= 2',
+      flag: '--max-groups', metavar: 'N', help: 'drop non-geography dimensions with more groups',
+      commands: [...MAIN, 'scan', 'audit ll144'], control: 'opt-max_dimension_groups',
+      site_label: 'maximum groups', site_step: 1 }),
+    option('age_bands', 'age_bands', DEFAULT_AGE_BANDS, {
+      valid: 'increasing integers starting at 0', flag: '--age-bands', metavar: 'E,E,...',
+      help: 'age band edges', commands: GROUPS, control: 'opt-age_bands' }),
+    option('cross', 'pair', null, { valid: 'two different column names', flag: '--cross',
+      metavar: 'A,B', help: 'the two columns to intersect',
+      commands: ['profile', 'profile_dataset', 'audit art10'], control: 'cross-a' }),
+    option('names', 'names', null, { valid: 'at least one column name', flag: '--names',
+      metavar: 'A,B,...', help: 'column names for a file with no header', commands: READING }),
+    option('skip_lines', 'integer', 0, { low: 0, valid: 'integer >= 0', flag: '--skip-lines',
+      metavar: 'N', help: 'skip this many lines before the table', commands: READING }),
+    option('delimiter', 'delimiter', null, { valid: 'one of , ; tab | :',
+      choices: [',', ';', 'tab', '|', ':'], flag: '--delimiter', metavar: 'D',
+      help: 'one of , ; tab | : (default: sniffed)', commands: READING, control: 'delimiter' }),
+    option('encoding', 'encoding', 'utf-8', { valid: 'a text encoding', flag: '--encoding',
+      metavar: 'NAME', help: 'text encoding', commands: READING }),
+    option('reference_flag', 'number', 0.05, { ...SHARE, flag: '--reference-flag', metavar: 'X',
+      help: 'flag groups this far below the reference share',
+      commands: ['profile', 'profile_dataset'], control: 'opt-reference_flag',
+      site_label: 'reference flag', site_step: 0.01 }),
+    option('psi_epsilon', 'number', 0.0001, { ...SHARE, help: 'the smallest share PSI takes' }),
+    option('psi_moderate', 'number', 0.10, { ...SHARE, help: 'PSI from which drift is moderate' }),
+    option('psi_significant', 'number', 0.25, { ...SHARE,
+      help: 'PSI from which drift is significant' }),
+    option('score_drop_flag', 'number', 5, { low: 0, high: 100, valid: '0..100',
+      help: 'flag a score drop of this many points' }),
+    option('share_gap', 'number', 0.05, { ...SHARE, flag: '--share-gap', metavar: 'X',
+      help: 'a group\'s share moving more than this is a finding',
+      commands: ['compare', 'compare_datasets'], params: 'share_gap' }),
+    option('score_categoricals', 'boolean', false, { valid: 'true or false',
+      flag: '--score-categoricals',
+      help: 'also score columns with few labels that are not demographic (version 1\'s score)',
+      commands: [...MAIN, 'scan'], control: 'opt-score_categoricals' }),
+    option('one_column', 'boolean', false, { valid: 'true or false', flag: '--one-column',
+      help: 'the table has one column, though its name holds a delimiter',
+      commands: [...MAIN, 'scan', ...AUDITS], params: 'one_column' }),
+    option('na', 'na', [], { valid: 'tokens and [column, token] pairs', flag: '--na',
+      metavar: '[COL=]TOKEN',
+      help: 'treat TOKEN as missing (in every column, or in COL); repeatable',
+      commands: [...GROUPS, 'proxy_hints'], control: 'opt-na' }),
+    option('recode', 'recode', [], { valid: '[column, from, to] triples', flag: '--recode',
+      metavar: 'COL:FROM=TO[,...]',
+      help: 'rename labels of COL before counting (TO may be empty: missing); repeatable',
+      commands: [...GROUPS, 'proxy_hints'], control: 'opt-recode' }),
+    option('reference', 'reference', null, { valid: 'a parsed section 9 table',
+      help: 'the population baseline, parsed (the CLI\'s --reference reads one)',
+      params: 'never', control: 'reference' }),
+    // Proxy hints (SPEC 16) are computed by the Python engine only: their options are
+    // known here (so an unknown option's message lists what Python lists) and refused.
+    option('proxy_hints', 'boolean', false, { valid: 'true or false', flag: '--proxy-hints',
+      help: 'test every pair of dimensions for association (the proxy extra: scipy)',
+      commands: PROXY, python_only: true, params: 'proxy_hints' }),
+    option('proxy_alpha', 'number', 0.05, { low: 0, high: 1, low_open: true,
+      valid: '0..1, above 0', flag: '--proxy-alpha', metavar: 'X', help: 'significance level',
+      commands: PROXY, python_only: true, needs: 'proxy_hints', params: 'proxy_hints' }),
+    option('proxy_correction', 'choice', 'holm', { valid: 'holm, bonferroni, none',
+      choices: PROXY_CORRECTIONS, flag: '--proxy-correction',
+      help: 'multiple-testing correction', commands: PROXY, python_only: true,
+      needs: 'proxy_hints', params: 'proxy_hints' }),
+    option('proxy_exact', 'boolean', false, { valid: 'true or false', flag: '--proxy-exact',
+      help: 'Fisher\'s exact test for 2x2 tables, a seeded permutation test otherwise',
+      commands: PROXY, python_only: true, needs: 'proxy_hints', params: 'proxy_hints' }),
+    option('proxy_permutations', 'integer', 9999, { low: 1, high: 10000000,
+      valid: 'integer 1..10000000', flag: '--proxy-permutations', metavar: 'N',
+      help: 'permutations of --proxy-exact', commands: PROXY, python_only: true,
+      needs: 'proxy_hints', params: 'proxy_hints' }),
+    option('proxy_seed', 'integer', 0, { low: 0, high: 4294967295,
+      valid: 'integer 0..4294967295', flag: '--proxy-seed', metavar: 'N',
+      help: 'seed of --proxy-exact', commands: PROXY, python_only: true,
+      needs: 'proxy_hints', params: 'proxy_hints' }),
+    option('proxy_with', 'held_out', [], { valid: '[path, column, key or null] items',
+      flag: '--proxy-hints-with', metavar: 'PATH=COLUMN[:KEY]',
+      help: 'also test COLUMN of another CSV, by row order or joined on KEY; repeatable',
+      commands: ['profile'], python_only: true, needs: 'proxy_hints', params: 'proxy_hints' }),
+    option('label', 'column', null, { valid: 'a column name', flag: '--label', metavar: 'COL',
+      help: 'the outcome column: positive-label rate per group (never a dimension)',
+      commands: MAIN, params: 'label', control: 'label-col' }),
+    option('positive', 'value', null, { valid: 'text', flag: '--positive', metavar: 'VALUE',
+      help: 'the label\'s positive value (needed when it has more than two values)',
+      commands: MAIN, needs: 'label', params: 'label', control: 'label-positive' }),
+    option('label_gap', 'number', 0.1, { ...SHARE, flag: '--label-gap', metavar: 'X',
+      help: 'flag a group\'s rate this far below the highest', commands: MAIN,
+      control: 'opt-label_gap', site_label: 'label gap', site_step: 0.01 }),
+    option('missing_by_group', 'boolean', true, { valid: 'true or false',
+      flag: '--no-missing-by-group',
+      help: 'missing data by group (on unless --no-missing-by-group)', commands: MAIN,
+      control: 'opt-missing_by_group' }),
+    option('missing_gap', 'number', 0.1, { ...SHARE, flag: '--missing-gap', metavar: 'X',
+      help: 'flag a column missing this much more often in a group than overall',
+      commands: MAIN, control: 'opt-missing_gap', site_label: 'missing gap', site_step: 0.01 }),
+    option('outcome', 'outcome', [], { valid: 'column names', flag: '--outcome', metavar: 'COL',
+      help: 'a numeric outcome column: mean, t interval and sd per group, Welch interval of ' +
+        'the largest difference (never a dimension); repeatable',
+      commands: MAIN, params: 'outcome', control: 'outcome-col' }),
+    option('outcome_gap', 'number', 0.2, { low: 0, valid: '>= 0', flag: '--outcome-gap',
+      metavar: 'X',
+      help: 'flag a difference of means above this many standard deviations of the column',
+      commands: MAIN, params: 'outcome', control: 'opt-outcome_gap',
+      site_label: 'outcome gap (in sds)', site_step: 0.05 }),
+    option('score_rule', 'choice', 'v3', { valid: 'v3, v2, seed', choices: SCORE_RULES,
+      flag: '--score-rule',
+      help: 'v3: bounded by the worst dimension, with intervals; v2 or seed: the earlier numbers',
+      commands: MAIN }),
+    option('alpha', 'number', 0.05, { low: 0, high: 1, low_open: true, high_open: true,
+      valid: '0..1, both excluded', flag: '--alpha', metavar: 'A',
+      help: 'family-wise error level of the findings\' verdicts (Holm)', commands: MAIN,
+      control: 'opt-alpha', site_label: 'verdicts\' error level (alpha)', site_step: 0.01 }),
+  ]);
+  const OPTION_BY_NAME = new Map(OPTIONS.map((o) => [o.name, o]));
+  // The defaults of the options this engine computes (a resolved option set's start).
+  const DEFAULTS = Object.fromEntries(OPTIONS.filter((o) => !o.python_only).map((o) => [o.name, o.default]));
+  const KNOWN_OPTIONS = OPTIONS.map((o) => o.name).sort();
   const DELIMITERS = { ',': ',', ';': ';', tab: '\t', '\t': '\t', '|': '|', ':': ':' };
   const UTF8_NAMES = new Set(['utf-8', 'utf8', 'u8', 'utf', 'cp65001', 'utf_8', 'utf-8_']);
 
+  /** The flag a message names: the record's (--max-groups), or the name's. */
   function optFlag(name) {
-    return '--' + name.replace(/_/g, '-');
+    const o = OPTION_BY_NAME.get(name);
+    return o && o.flag && !o.flag.startsWith('--no-') ? o.flag : '--' + name.replace(/_/g, '-');
   }
 
   function rangeError(name, value, valid) {
@@ -1077,48 +1194,6 @@ function () {
     return [out, missing];
   }
 
-  /** SPEC 17.1: label, positive and the two gaps (faircode/options.py _label_options,
-   * in its order and with its texts). */
-  function labelOptions(opts, out, given) {
-    for (const key of ['label_gap', 'missing_gap']) {
-      if (given(key)) out[key] = checkNumber(key, opts[key], 0, 1, '0..1');
-    }
-    if (given('missing_by_group')) {
-      const v = opts.missing_by_group;
-      if (typeof v !== 'boolean') throw new InputError(`--missing-by-group: ${pyStr(v)} is not true or false`);
-      out.missing_by_group = v;
-    }
-    if (given('label')) {
-      const label = typeof opts.label === 'string' ? trimLabel(opts.label) : '';
-      if (label === '') throw new InputError('--label: give a column name');
-      out.label = label;
-    }
-    if (given('positive')) {
-      if (typeof opts.positive !== 'string') throw new InputError(`--positive: ${pyStr(opts.positive)} is not text`);
-      if (out.label === null) throw new InputError('--positive needs --label');
-      out.positive = trimLabel(opts.positive);
-    }
-  }
-
-  /** SPEC 21.1: outcome and outcome_gap (faircode/options.py _outcome_options). */
-  function outcomeOptions(opts, out, given) {
-    if (given('outcome_gap')) out.outcome_gap = checkNumber('outcome_gap', opts.outcome_gap, 0, null, '>= 0');
-    if (!given('outcome')) return;
-    const v = opts.outcome;
-    const items = typeof v === 'string' ? [v] : v;
-    if (!Array.isArray(items)) throw new InputError('--outcome: give a column name or a list of them');
-    const names = [];
-    for (const item of items) {
-      if (typeof item !== 'string') throw new InputError(`--outcome: ${pyStr(item)} is not text`);
-      const name = trimLabel(item);
-      if (name === '') throw new InputError('--outcome: give a column name');
-      if (names.includes(name)) throw new InputError(`--outcome: '${name}' is given twice`);
-      if (name === out.label) throw new InputError(`--outcome ${name}: the label column cannot also be an outcome`);
-      names.push(name);
-    }
-    out.outcome = names;
-  }
-
   /** SPEC 21.1: each outcome names a column of the header, not one of --map's. */
   function validateOutcome(opts, overrides, columns) {
     for (const name of opts.outcome) {
@@ -1129,23 +1204,6 @@ function () {
       if (overrides.has(name)) {
         throw new InputError(`--outcome ${name}: an outcome column cannot also be given to --map`);
       }
-    }
-  }
-
-  /** SPEC 5 and 18: score_rule and alpha (faircode/options.py _evidence_options). */
-  function evidenceOptions(opts, out, given) {
-    if (given('score_rule')) {
-      const rule = opts.score_rule;
-      if (!SCORE_RULES.includes(rule)) {
-        throw new InputError(`--score-rule: ${pyRepr(rule)} is not one of ${SCORE_RULES.join(', ')}`);
-      }
-      out.score_rule = rule;
-    }
-    if (given('alpha')) {
-      const valid = '0..1, both excluded';
-      const a = checkNumber('alpha', opts.alpha, 0, 1, valid, false, true);
-      if (a === 1) throw rangeError('alpha', opts.alpha, valid);
-      out.alpha = a;
     }
   }
 
@@ -1164,116 +1222,124 @@ function () {
     return i;
   }
 
+  /** The checks of each kind of option (faircode/options.py CHECKS, with its texts):
+   * (record, value, the options so far) -> the resolved value. */
+  const CHECKS = {
+    number: (o, v) => {
+      const got = checkNumber(o.name, v, o.low, o.high, o.valid, o.kind === 'integer', o.low_open);
+      if (o.high_open && got === o.high) throw rangeError(o.name, v, o.valid); // as given
+      return got;
+    },
+    boolean: (o, v) => {
+      if (typeof v !== 'boolean') throw new InputError(`${optFlag(o.name)}: ${pyStr(v)} is not true or false`);
+      return v;
+    },
+    choice: (o, v) => {
+      if (!o.choices.includes(v)) {
+        throw new InputError(`${optFlag(o.name)}: ${pyRepr(v)} is not one of ${o.choices.join(', ')}`);
+      }
+      return v;
+    },
+    age_bands: (o, v) => {
+      let bands = v;
+      if (typeof bands === 'string') bands = bands.split(',').filter((b) => trimLabel(b) !== '');
+      const edges = [];
+      for (const b of bands) {
+        const s = trimLabel(pyStr(b)); // ASCII space/tab, as the Python engine
+        if (!/^[+-]?[0-9]+$/.test(s)) throw rangeError(o.name, bands.map(pyStr).join(','), o.valid);
+        edges.push(Number(s));
+      }
+      let ok = edges.length > 0 && edges[0] === 0;
+      for (let i = 1; ok && i < edges.length; i++) if (edges[i - 1] >= edges[i]) ok = false;
+      if (!ok) throw rangeError(o.name, edges.map(String).join(','), o.valid);
+      return edges;
+    },
+    pair: (o, v) => {
+      let cross = typeof v === 'string' ? v.split(',') : v;
+      cross = Array.from(cross, (c) => trimLabel(pyStr(c))); // trimmed like header names
+      if (cross.length !== 2 || !cross.every((c) => c !== '') || cross[0] === cross[1]) {
+        throw new InputError(`--cross: expected two different column names A,B, got ${cross.join(',')}`);
+      }
+      return cross;
+    },
+    names: (o, v) => {
+      const names = Array.from(typeof v === 'string' ? v.split(',') : v, pyStr);
+      if (names.length === 0) throw new InputError('--names: give at least one column name');
+      return names;
+    },
+    delimiter: (o, d) => {
+      if (typeof d !== 'string' || !Object.prototype.hasOwnProperty.call(DELIMITERS, d)) {
+        throw new InputError(`--delimiter: ${pyRepr(d)} is not one of , ; tab | :`);
+      }
+      return DELIMITERS[d];
+    },
+    encoding: (o, v) => {
+      const enc = String(v);
+      if (!UTF8_NAMES.has(enc.trim().toLowerCase().replace(/[ _]/g, '-').replace(/-+$/, '')) &&
+          !UTF8_NAMES.has(enc.trim().toLowerCase())) {
+        throw new InputError(`--encoding: the browser engine reads UTF-8 only, not '${enc}'`);
+      }
+      return 'utf-8';
+    },
+    na: (o, v) => resolveNa(v),
+    recode: (o, v) => resolveRecode(v),
+    reference: (o, v) => {
+      // A parsed section 9 table (parseReference), as in the Python engine: not re-checked.
+      if (!Array.isArray(v)) throw new InputError('reference: give the parsed table (see parseReference)');
+      return v;
+    },
+    column: (o, v) => { // SPEC 17.1 label
+      const label = typeof v === 'string' ? trimLabel(v) : '';
+      if (label === '') throw new InputError(`${optFlag(o.name)}: give a column name`);
+      return label;
+    },
+    value: (o, v) => { // SPEC 17.1 positive
+      if (typeof v !== 'string') throw new InputError(`${optFlag(o.name)}: ${pyStr(v)} is not text`);
+      return trimLabel(v);
+    },
+    outcome: (o, v, out) => { // SPEC 21.1
+      const items = typeof v === 'string' ? [v] : v;
+      if (!Array.isArray(items)) throw new InputError('--outcome: give a column name or a list of them');
+      const names = [];
+      for (const item of items) {
+        if (typeof item !== 'string') throw new InputError(`--outcome: ${pyStr(item)} is not text`);
+        const name = trimLabel(item);
+        if (name === '') throw new InputError('--outcome: give a column name');
+        if (names.includes(name)) throw new InputError(`--outcome: '${name}' is given twice`);
+        if (name === out.label) throw new InputError(`--outcome ${name}: the label column cannot also be an outcome`);
+        names.push(name);
+      }
+      return names;
+    },
+  };
+  CHECKS.integer = CHECKS.number;
+
+  /** An option counts as given for `needs` unless it is null, empty or false. */
+  const givenValue = (v) => v !== undefined && v !== null && v !== false &&
+    !(Array.isArray(v) && v.length === 0);
+
+  /** SPEC 7: validate a user's options and fill defaults (faircode/options.py resolve):
+   * every option checked by its record of OPTIONS, in table order. */
   function resolveOptions(opts) {
     if (opts && opts.__resolved) return opts;
     opts = opts || {};
     const given = (k) => opts[k] !== undefined && opts[k] !== null;
     for (const key of Object.keys(opts)) {
-      if (PYTHON_ONLY_OPTIONS.includes(key) && given(key) && opts[key] !== false) {
-        throw new InputError(`--${key.replace(/_/g, '-')}: proxy hints are computed by the Python engine only (faircode profile --proxy-hints)`);
+      const o = OPTION_BY_NAME.get(key);
+      if (o && o.python_only && given(key) && opts[key] !== false) {
+        throw new InputError(`${optFlag(key)}: proxy hints are computed by the Python engine only (faircode profile --proxy-hints)`);
       }
-      if (!Object.prototype.hasOwnProperty.call(DEFAULTS, key) && !PYTHON_ONLY_OPTIONS.includes(key)) {
-        throw new InputError(`unknown option '${key}' (known: ${KNOWN_OPTIONS.join(', ')})`);
+      if (!o) throw new InputError(`unknown option '${key}' (known: ${KNOWN_OPTIONS.join(', ')})`);
+    }
+    const out = {};
+    for (const [k, v] of Object.entries(DEFAULTS)) out[k] = Array.isArray(v) ? v.slice() : v;
+    for (const o of OPTIONS) {
+      if (o.python_only || !given(o.name)) continue;
+      out[o.name] = CHECKS[o.kind](o, opts[o.name], out);
+      if (o.needs && givenValue(opts[o.name]) && !givenValue(out[o.needs])) {
+        throw new InputError(`${optFlag(o.name)} needs ${optFlag(o.needs)}`);
       }
     }
-    const out = Object.assign({}, DEFAULTS);
-    for (const key of ['min_share', 'intersection_floor', 'missing_flag', 'reference_flag']) {
-      if (given(key)) out[key] = checkNumber(key, opts[key], 0, 1, '0..1');
-    }
-    if (given('imbalance_flag')) {
-      out.imbalance_flag = checkNumber('imbalance_flag', opts.imbalance_flag, 1, null, '>= 1');
-    }
-    if (given('min_group_size')) {
-      out.min_group_size = checkNumber('min_group_size', opts.min_group_size, 0, null,
-        'integer >= 0', true);
-    }
-    if (given('max_age')) {
-      out.max_age = checkNumber('max_age', opts.max_age, 0, null, '> 0', false, true);
-    }
-    if (given('max_categorical')) {
-      out.max_categorical = checkNumber('max_categorical', opts.max_categorical, 2, null,
-        'integer >= 2', true);
-    }
-    if (given('max_dimension_groups')) {
-      out.max_dimension_groups = checkNumber('max_dimension_groups', opts.max_dimension_groups,
-        2, null, 'integer >= 2', true);
-    }
-    if (given('skip_lines')) {
-      out.skip_lines = checkNumber('skip_lines', opts.skip_lines, 0, null, 'integer >= 0', true);
-    }
-    for (const key of ['psi_epsilon', 'psi_moderate', 'psi_significant', 'share_gap']) {
-      if (given(key)) out[key] = checkNumber(key, opts[key], 0, 1, '0..1');
-    }
-    if (given('score_drop_flag')) {
-      out.score_drop_flag = checkNumber('score_drop_flag', opts.score_drop_flag, 0, 100, '0..100');
-    }
-    if (given('age_bands')) {
-      let bands = opts.age_bands;
-      if (typeof bands === 'string') bands = bands.split(',').filter((b) => trimLabel(b) !== '');
-      const valid = 'increasing integers starting at 0';
-      const edges = [];
-      for (const b of bands) {
-        const s = trimLabel(pyStr(b)); // ASCII space/tab, as the Python engine
-        if (!/^[+-]?[0-9]+$/.test(s)) throw rangeError('age_bands', bands.map(pyStr).join(','), valid);
-        edges.push(Number(s));
-      }
-      let ok = edges.length > 0 && edges[0] === 0;
-      for (let i = 1; ok && i < edges.length; i++) if (edges[i - 1] >= edges[i]) ok = false;
-      if (!ok) throw rangeError('age_bands', edges.map(String).join(','), valid);
-      out.age_bands = edges;
-    }
-    if (given('cross')) {
-      let cross = opts.cross;
-      if (typeof cross === 'string') cross = cross.split(',');
-      cross = Array.from(cross, (c) => trimLabel(pyStr(c))); // trimmed like header names
-      if (cross.length !== 2 || !cross.every((c) => c !== '') || cross[0] === cross[1]) {
-        throw new InputError(`--cross: expected two different column names A,B, got ${cross.join(',')}`);
-      }
-      out.cross = cross;
-    }
-    if (given('names')) {
-      let names = opts.names;
-      if (typeof names === 'string') names = names.split(',');
-      out.names = Array.from(names, pyStr);
-      if (out.names.length === 0) throw new InputError('--names: give at least one column name');
-    }
-    if (given('delimiter')) {
-      const d = opts.delimiter;
-      if (typeof d !== 'string' || !Object.prototype.hasOwnProperty.call(DELIMITERS, d)) {
-        throw new InputError(`--delimiter: ${pyRepr(d)} is not one of , ; tab | :`);
-      }
-      out.delimiter = DELIMITERS[d];
-    }
-    if (given('encoding')) {
-      const enc = String(opts.encoding);
-      if (!UTF8_NAMES.has(enc.trim().toLowerCase().replace(/[ _]/g, '-').replace(/-+$/, '')) &&
-          !UTF8_NAMES.has(enc.trim().toLowerCase())) {
-        throw new InputError(`--encoding: the browser engine reads UTF-8 only, not '${enc}'`);
-      }
-      out.encoding = 'utf-8';
-    }
-    if (given('score_categoricals')) {
-      const v = opts.score_categoricals;
-      if (typeof v !== 'boolean') throw new InputError(`--score-categoricals: ${pyStr(v)} is not true or false`);
-      out.score_categoricals = v;
-    }
-    if (given('one_column')) {
-      const v = opts.one_column;
-      if (typeof v !== 'boolean') throw new InputError(`--one-column: ${pyStr(v)} is not true or false`);
-      out.one_column = v;
-    }
-    if (given('na')) out.na = resolveNa(opts.na);
-    if (given('recode')) out.recode = resolveRecode(opts.recode);
-    if (given('reference')) {
-      // A parsed section 9 table (parseReference), as in the Python engine: not re-checked.
-      if (!Array.isArray(opts.reference)) {
-        throw new InputError('reference: give the parsed table (see parseReference)');
-      }
-      out.reference = opts.reference;
-    }
-    labelOptions(opts, out, given);
-    outcomeOptions(opts, out, given);
-    evidenceOptions(opts, out, given);
     Object.defineProperty(out, '__resolved', { value: true });
     return out;
   }
@@ -5515,29 +5581,20 @@ function () {
   // export boundary
   // ---------------------------------------------------------------------------------
 
-  /** The resolved section 7 options, keyed and valued as the Python engine reports them. */
+  /** The resolved section 7 options, keyed and valued as the Python engine reports them:
+   * each record's `params` rule (faircode/options.py Options.params). */
   function resolvedParams(opts) {
     const o = resolveOptions(opts);
-    const keys = ['min_share', 'min_group_size', 'intersection_floor', 'imbalance_flag',
-      'missing_flag', 'max_age', 'max_categorical', 'max_dimension_groups', 'age_bands',
-      'cross', 'names', 'skip_lines', 'delimiter', 'encoding', 'reference_flag',
-      'psi_epsilon', 'psi_moderate', 'psi_significant', 'score_drop_flag',
-      'score_categoricals', 'na', 'recode'];
-    // SPEC 17.1: label and positive only with a label, the gaps always.
-    if (o.label !== null) keys.push('label', 'positive');
-    if (o.one_column) keys.push('one_column'); // SPEC 0.2: params as before unless given
-    if (o.share_gap !== 0.05) keys.push('share_gap'); // SPEC 18.1: as before at the default
-    keys.push('label_gap', 'missing_by_group', 'missing_gap');
-    if (o.outcome.length) keys.push('outcome', 'outcome_gap'); // SPEC 21.1
-    keys.push('score_rule', 'alpha');
+    const same = (x, y) => JSON.stringify(x) === JSON.stringify(y);
     const out = {};
-    for (const k of keys) {
-      const v = o[k];
-      out[k] = Array.isArray(v) ? v.slice() : v === undefined ? null : v;
+    for (const r of OPTIONS) {
+      if (r.python_only || r.params === 'never') continue;
+      if (r.params !== 'always' && same(o[r.params], OPTION_BY_NAME.get(r.params).default)) continue;
+      const v = o[r.name];
+      out[r.name] = Array.isArray(v) ? v.map((x) => (Array.isArray(x) ? x.slice() : x)) : v === undefined ? null : v;
     }
     // SPEC 1.1 lists as the Python engine reports them: a token, or [column, token].
-    out.na = (o.na || []).map(([c, t]) => (c === null ? t : [c, t]));
-    out.recode = (o.recode || []).map((r) => r.slice());
+    out.na = o.na.map(([c, t]) => (c === null ? t : [c, t]));
     return out;
   }
 
@@ -6361,6 +6418,7 @@ function () {
     provenance,
     createSha256,
     resolveOptions,
+    OPTIONS,
     isGzip,
     createGunzip,
     gzipReason,

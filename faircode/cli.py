@@ -22,7 +22,7 @@ from .errors import (
     missing_extra_of,
 )
 from .evidence import COMPARE_FINDING_KINDS, FINDING_KINDS
-from .options import SCORE_RULES, Options
+from .options import Option, Options, options_of
 
 PROGRESS_MIN_BYTES = 16 << 20
 SAMPLE = "compas-scores-two-years.csv"
@@ -67,11 +67,27 @@ class Progress:
             sys.stderr.flush()
 
 
-def add_group_options(p: argparse.ArgumentParser) -> None:
-    """The options that decide a column's groups (SPEC 1.1, 1.6, 2): the one table of
-    them, shared by `profile`, `compare` and `fairness evaluate` (SPEC 12.3), so a
-    column gives the same groups in each. Read back with `group_options_from_args`."""
-    d = Options()
+#: Help lines a command words its own way (otherwise the table's, faircode.options).
+_HELP_IN = {
+    ("scan", "min_group_size"): "the default --min-size of a rate",
+    ("scan", "score_categoricals"): "also search columns with few labels that are not demographic",
+    ("audit art10", "min_group_size"): "the size floor of a group",
+}
+
+
+def option_help(option: Option, command: str | None = None) -> str:
+    """An option's help line: its record's help (or ``command``'s wording), followed by
+    its default unless that is none, empty or a switch's."""
+    text = _HELP_IN.get((command, option.name), option.help)
+    if option.kind == "boolean" or option.default in (None, ()):
+        return text
+    return default_help(text, option.default)
+
+
+def add_option_arguments(p: argparse.ArgumentParser, command: str) -> None:
+    """`--map` and the CLI flag of every SPEC 7 option ``command`` takes, made from its
+    record in ``faircode.options.OPTIONS`` (the one home of the flag, metavar, help and
+    default). Read back with `options_from_args`."""
     p.add_argument(
         "--map",
         action="append",
@@ -80,196 +96,61 @@ def add_group_options(p: argparse.ArgumentParser) -> None:
         help=f"force a column's kind: {', '.join(OVERRIDE_VALUES)} (a kind other than age "
         "keeps an age column's values as written)",
     )
-    p.add_argument(
-        "--na",
-        action="append",
-        metavar="[COL=]TOKEN",
-        help="treat TOKEN as missing (in every column, or in COL); repeatable",
-    )
-    p.add_argument(
-        "--recode",
-        action="append",
-        metavar="COL:FROM=TO[,...]",
-        help="rename labels of COL before counting (TO may be empty: missing); repeatable",
-    )
-    p.add_argument(
-        "--max-age", metavar="N", help=default_help("ages above this are implausible", d.max_age)
-    )
-    p.add_argument(
-        "--age-bands", metavar="E,E,...", help=default_help("age band edges", d.age_bands)
-    )
+    for o in options_of(command):
+        if o.flag is None:
+            continue
+        kwargs: dict = {"dest": o.name, "help": option_help(o, command)}
+        if o.kind == "boolean":  # a switch: --x turns on, --no-x turns off the default
+            kwargs.update(action="store_false" if o.default else "store_true", default=None)
+        elif o.kind == "choice":
+            kwargs["choices"] = o.choices
+        else:
+            kwargs["metavar"] = o.metavar
+            if o.kind in _REPEATED:
+                kwargs["action"] = "append"
+        p.add_argument(o.flag, **kwargs)
 
 
-def group_options_from_args(args: argparse.Namespace) -> tuple[dict[str, str], dict]:
-    """(overrides, options) of `add_group_options`'s arguments, parsed as `profile` parses
-    them; validated by `faircode.options.resolve` and `faircode.detect.check_overrides`."""
-    keys = ("max_age", "age_bands")
-    opts = {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
-    bands = opts.get("age_bands")
-    if bands is not None and any(not b.strip(" \t") for b in bands.split(",")):
-        raise InputError(
-            f"--age-bands: {bands} is out of range (increasing integers starting "
-            "at 0, separated by single commas)"
-        )
-    if getattr(args, "na", None):
-        opts["na"] = [_na_item(item) for item in args.na]
-    if getattr(args, "recode", None):
-        opts["recode"] = [t for item in args.recode for t in _recode_items(item)]
+#: The kinds whose flag is repeatable (each use adds items).
+_REPEATED = ("na", "recode", "outcome", "held_out")
+
+
+def options_from_args(args: argparse.Namespace, command: str) -> tuple[dict[str, str], dict]:
+    """(overrides, options) of `add_option_arguments`'s arguments: the option texts as
+    given, for `faircode.options.resolve` (and `faircode.detect.check_overrides`) to
+    validate once."""
+    opts: dict = {}
+    for o in options_of(command):
+        value = getattr(args, o.name, None) if o.flag else None
+        if value is None:
+            continue
+        if o.kind == "na":
+            value = [_na_item(item) for item in value]
+        elif o.kind == "recode":
+            value = [t for item in value for t in _recode_items(item)]
+        elif o.kind == "age_bands" and any(not b.strip(" \t") for b in value.split(",")):
+            raise InputError(
+                f"--age-bands: {value} is out of range (increasing integers starting "
+                "at 0, separated by single commas)"
+            )
+        elif o.kind == "names" and not value.strip(" \t"):
+            raise InputError("--names: give at least one column name")
+        elif o.kind in _REPEATED:
+            value = list(value)
+        opts[o.name] = value
     return _overrides_from_args(args), opts
 
 
-def _add_threshold_options(p: argparse.ArgumentParser) -> None:
-    d = Options()
-    add_group_options(p)
-    p.add_argument(
-        "--score-categoricals",
-        action="store_true",
-        default=None,
-        help="also score columns with few labels that are not demographic (version 1's score)",
-    )
-    p.add_argument(
-        "--score-rule",
-        choices=SCORE_RULES,
-        help="v3 (default): bounded by the worst dimension, with intervals; v2 or seed: "
-        "the earlier numbers",
-    )
-    p.add_argument(
-        "--alpha",
-        metavar="A",
-        help=default_help("family-wise error level of the findings' verdicts (Holm)", d.alpha),
-    )
-    p.add_argument(
-        "--label",
-        metavar="COL",
-        help="the outcome column: positive-label rate per group (never a dimension)",
-    )
-    p.add_argument(
-        "--positive",
-        metavar="VALUE",
-        help="the label's positive value (needed when it has more than two values)",
-    )
-    p.add_argument(
-        "--label-gap",
-        metavar="X",
-        help=default_help("flag a group's rate this far below the highest", d.label_gap),
-    )
-    p.add_argument(
-        "--missing-gap",
-        metavar="X",
-        help=default_help(
-            "flag a column missing this much more often in a group than overall", d.missing_gap
-        ),
-    )
-    p.add_argument(
-        "--outcome",
-        metavar="COL",
-        action="append",
-        help="a numeric outcome column: mean, t interval and sd per group, Welch interval of "
-        "the largest difference (never a dimension); repeatable",
-    )
-    p.add_argument(
-        "--outcome-gap",
-        metavar="X",
-        help=default_help(
-            "flag a difference of means above this many standard deviations of the column",
-            d.outcome_gap,
-        ),
-    )
-    p.add_argument(
-        "--no-missing-by-group",
-        dest="missing_by_group",
-        action="store_false",
-        default=None,
-        help="leave out missing data by group",
-    )
-    p.add_argument(
-        "--min-share",
-        metavar="X",
-        help=default_help("under-represented below this share", d.min_share),
-    )
-    p.add_argument(
-        "--min-group-size",
-        metavar="N",
-        help=default_help("small_group below this count", d.min_group_size),
-    )
-    p.add_argument(
-        "--intersection-floor",
-        metavar="X",
-        help=default_help(
-            "near-empty intersection cell below this share of rows", d.intersection_floor
-        ),
-    )
-    p.add_argument(
-        "--imbalance-flag",
-        metavar="X",
-        help=default_help("flag imbalance ratios from this", d.imbalance_flag),
-    )
-    p.add_argument(
-        "--missing-flag",
-        metavar="X",
-        help=default_help("flag missing shares from this", d.missing_flag),
-    )
-    p.add_argument(
-        "--max-categorical",
-        metavar="N",
-        help=default_help("most distinct values of a generic categorical", d.max_categorical),
-    )
-    p.add_argument(
-        "--max-groups",
-        metavar="N",
-        dest="max_dimension_groups",
-        help=default_help("drop non-geography dimensions with more groups", d.max_dimension_groups),
-    )
-    p.add_argument("--names", metavar="A,B,...", help="column names for a file with no header")
-    p.add_argument("--skip-lines", metavar="N", help="skip N lines before the table")
-    p.add_argument("--delimiter", metavar="D", help="one of , ; tab | : (default: sniffed)")
-    p.add_argument(
-        "--one-column",
-        action="store_true",
-        default=None,
-        help="the table has one column, though its name holds a delimiter",
-    )
-    p.add_argument("--encoding", metavar="NAME", help=f"text encoding (default {d.encoding})")
+def add_group_options(p: argparse.ArgumentParser) -> None:
+    """The options that decide a column's groups (SPEC 1.1, 1.6, 2): `--map` and the
+    table's options of `fairness evaluate` (SPEC 12.3), so a column gives the same groups
+    as in `profile`. Read back with `group_options_from_args`."""
+    add_option_arguments(p, "fairness evaluate")
 
 
-OPTION_KEYS = (
-    "min_share",
-    "min_group_size",
-    "intersection_floor",
-    "imbalance_flag",
-    "missing_flag",
-    "max_categorical",
-    "max_dimension_groups",
-    "names",
-    "skip_lines",
-    "delimiter",
-    "encoding",
-    "cross",
-    "reference_flag",
-    "score_categoricals",
-    "one_column",
-    "share_gap",
-    "score_rule",
-    "alpha",
-    "label",
-    "positive",
-    "label_gap",
-    "missing_gap",
-    "missing_by_group",
-    "outcome",
-    "outcome_gap",
-)
-
-
-def _opts_from_args(args: argparse.Namespace) -> dict:
-    opts = {k: getattr(args, k) for k in OPTION_KEYS if getattr(args, k, None) is not None}
-    if opts.get("names") is not None and not opts["names"].strip(" \t"):
-        raise InputError("--names: give at least one column name")
-    opts.update(group_options_from_args(args)[1])  # SPEC 1.1 and 2
-    from .proxy import proxy_opts
-
-    opts.update(proxy_opts(args))  # SPEC 16
-    return opts
+def group_options_from_args(args: argparse.Namespace) -> tuple[dict[str, str], dict]:
+    """(overrides, options) of `add_group_options`'s arguments."""
+    return options_from_args(args, "fairness evaluate")
 
 
 def _na_item(item: str) -> str | list[str]:
@@ -388,7 +269,6 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _build_profile(p: argparse.ArgumentParser) -> None:
-    from .proxy import add_proxy_options
     from .render import add_format_options
 
     p.add_argument("path", nargs="?", help="CSV file, or - for standard input")
@@ -403,7 +283,6 @@ def _build_profile(p: argparse.ArgumentParser) -> None:
         "--sample", action="store_true", help=f"profile the bundled sample ({SAMPLE}, ProPublica)"
     )
     _add_html_option(add_format_options(p, "profile"))
-    p.add_argument("--cross", metavar="A,B", help="the two columns to intersect")
     p.add_argument(
         "--fail-under",
         metavar="SCORE",
@@ -421,13 +300,6 @@ def _build_profile(p: argparse.ArgumentParser) -> None:
         help="population baseline: a column,group,share CSV or us-2019 / us-2024",
     )
     p.add_argument(
-        "--reference-flag",
-        metavar="X",
-        help=default_help(
-            "flag groups this far below the reference share", Options().reference_flag
-        ),
-    )
-    p.add_argument(
         "--no-provenance",
         action="store_true",
         help="leave the provenance block out of --json output",
@@ -441,13 +313,11 @@ def _build_profile(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--spark-master", metavar="URL", help="Spark master for --engine spark (default local[2])"
     )
-    _add_threshold_options(p)
-    add_proxy_options(p, held_out=True)  # SPEC 16
+    add_option_arguments(p, "profile")  # SPEC 7, 16
     p.set_defaults(func=cmd_profile)
 
 
 def _build_compare(c: argparse.ArgumentParser) -> None:
-    from .proxy import add_proxy_options
     from .render import add_format_options
 
     c.add_argument(
@@ -466,11 +336,6 @@ def _build_compare(c: argparse.ArgumentParser) -> None:
         help=f"exit {EXIT_FINDING} when a confirmed shift of a kind is found "
         f"({', '.join(COMPARE_FINDING_KINDS)}, or any)",
     )
-    c.add_argument(
-        "--share-gap",
-        metavar="X",
-        help="a group's share moving more than this is a finding (default 0.05)",
-    )
     c.add_argument("--skip-lines-b", metavar="N", help="--skip-lines for B only")
     c.add_argument(
         "--allow-different-options",
@@ -482,8 +347,7 @@ def _build_compare(c: argparse.ArgumentParser) -> None:
         action="store_true",
         help="leave the provenance block out of --json output",
     )
-    _add_threshold_options(c)
-    add_proxy_options(c, held_out=False)  # SPEC 16
+    add_option_arguments(c, "compare")  # SPEC 7, 16
     c.set_defaults(func=cmd_compare)
 
 
@@ -567,60 +431,8 @@ def _build_scan(c: argparse.ArgumentParser) -> None:
         help=default_help("subgroups kept per level of the beam search", DEFAULT_BEAM),
     )
     c.add_argument("--alpha", metavar="A", help=default_help("level of the verdict", d.alpha))
-    add_group_options(c)
-    c.add_argument(
-        "--min-group-size",
-        metavar="N",
-        help=default_help("the default --min-size of a rate", d.min_group_size),
-    )
-    c.add_argument(
-        "--max-categorical",
-        metavar="N",
-        help=default_help("most distinct values of a generic categorical", d.max_categorical),
-    )
-    c.add_argument(
-        "--max-groups",
-        metavar="N",
-        dest="max_dimension_groups",
-        help=default_help("drop non-geography dimensions with more groups", d.max_dimension_groups),
-    )
-    c.add_argument(
-        "--score-categoricals",
-        action="store_true",
-        default=None,
-        help="also search columns with few labels that are not demographic",
-    )
-    c.add_argument("--names", metavar="A,B,...", help="column names for a file with no header")
-    c.add_argument("--skip-lines", metavar="N", help="skip N lines before the table")
-    c.add_argument("--delimiter", metavar="D", help="one of , ; tab | : (default: sniffed)")
-    c.add_argument(
-        "--one-column",
-        action="store_true",
-        default=None,
-        help="the table has one column, though its name holds a delimiter",
-    )
-    c.add_argument("--encoding", metavar="NAME", help=f"text encoding (default {d.encoding})")
+    add_option_arguments(c, "scan")
     c.set_defaults(func=cmd_scan)
-
-
-def _add_reading_options(c: argparse.ArgumentParser) -> None:
-    """How a table is read (SPEC 0): --names, --skip-lines, --delimiter, --one-column,
-    --encoding."""
-    d = Options()
-    c.add_argument("--names", metavar="A,B,...", help="column names for a file with no header")
-    c.add_argument("--skip-lines", metavar="N", help="skip N lines before the table")
-    c.add_argument("--delimiter", metavar="D", help="one of , ; tab | : (default: sniffed)")
-    c.add_argument(
-        "--one-column",
-        action="store_true",
-        default=None,
-        help="the table has one column, though its name holds a delimiter",
-    )
-    c.add_argument("--encoding", metavar="NAME", help=f"text encoding (default {d.encoding})")
-
-
-#: The reading options `_add_reading_options` adds, as option keys.
-READING_KEYS = ("names", "skip_lines", "delimiter", "encoding", "one_column")
 
 
 def _build_audit(a: argparse.ArgumentParser) -> None:
@@ -684,16 +496,7 @@ def _build_audit(a: argparse.ArgumentParser) -> None:
         metavar="A",
         help=default_help("family-wise level of the faircode additions (Holm)", AUDIT_ALPHA),
     )
-    add_group_options(p)
-    p.add_argument(
-        "--max-groups",
-        metavar="N",
-        dest="max_dimension_groups",
-        help=default_help(
-            "drop non-geography dimensions with more groups", Options().max_dimension_groups
-        ),
-    )
-    _add_reading_options(p)
+    add_option_arguments(p, "audit ll144")
     p.set_defaults(func=cmd_audit_ll144)
     d = sub.add_parser(
         "datasheet",
@@ -711,8 +514,7 @@ def _build_audit(a: argparse.ArgumentParser) -> None:
     d.add_argument(
         "--audit-date", metavar="YYYY-MM-DD", help="the document's date (default: today)"
     )
-    add_group_options(d)
-    _add_reading_options(d)
+    add_option_arguments(d, "audit datasheet")
     d.set_defaults(func=cmd_audit_datasheet)
     t = sub.add_parser(
         "art10",
@@ -746,26 +548,8 @@ def _build_audit(a: argparse.ArgumentParser) -> None:
     t.add_argument(
         "--audit-date", metavar="YYYY-MM-DD", help="the document's date (default: today)"
     )
-    t.add_argument("--cross", metavar="A,B", help="the two columns to intersect")
-    t.add_argument(
-        "--min-group-size",
-        metavar="N",
-        help=default_help("the size floor of a group", Options().min_group_size),
-    )
-    add_group_options(t)
-    _add_reading_options(t)
+    add_option_arguments(t, "audit art10")
     t.set_defaults(func=cmd_audit_art10)
-
-
-def _reading_opts(args: argparse.Namespace) -> tuple[dict[str, str], dict]:
-    """(overrides, options) of the group and reading options, as `profile` parses them."""
-    overrides, opts = group_options_from_args(args)
-    for key in (*READING_KEYS, "max_dimension_groups"):
-        if getattr(args, key, None) is not None:
-            opts[key] = getattr(args, key)
-    if opts.get("names") is not None and not opts["names"].strip(" \t"):
-        raise InputError("--names: give at least one column name")
-    return overrides, opts
 
 
 def cmd_audit_ll144(args: argparse.Namespace) -> int:
@@ -773,7 +557,7 @@ def cmd_audit_ll144(args: argparse.Namespace) -> int:
     from .audit.ll144 import audit_ll144
     from .render import check_exports
 
-    overrides, opts = _reading_opts(args)
+    overrides, opts = options_from_args(args, "audit ll144")
     check_exports(args, [args.path])
     date_range = None
     if args.date_range is not None:
@@ -821,7 +605,7 @@ def cmd_audit_datasheet(args: argparse.Namespace) -> int:
     from .audit.datasheet import audit_datasheet
     from .render import check_exports
 
-    overrides, opts = _reading_opts(args)
+    overrides, opts = options_from_args(args, "audit datasheet")
     check_exports(args, [args.path])
     result = audit_datasheet(
         "-" if args.path == "-" else args.path,
@@ -840,10 +624,7 @@ def cmd_audit_art10(args: argparse.Namespace) -> int:
     from .audit.art10 import audit_art10
     from .render import check_exports
 
-    overrides, opts = _reading_opts(args)
-    for key in ("cross", "min_group_size"):
-        if getattr(args, key, None) is not None:
-            opts[key] = getattr(args, key)
+    overrides, opts = options_from_args(args, "audit art10")
     inputs: list = [args.path]
     if args.reference:
         from .reference import BUILTIN
@@ -945,7 +726,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
         return _profile_each(args)
     threshold = _fail_under(args)
     fail_on = _fail_on(args)
-    opts = _opts_from_args(args)
+    overrides, opts = options_from_args(args, "profile")
     if args.html or exports_of(args):  # before anything is read (SPEC 6.1)
         check_exports(args, _profile_inputs(args))
     reference_hash = None
@@ -960,7 +741,6 @@ def cmd_profile(args: argparse.Namespace) -> int:
     on_bytes, progress = _hashing_progress(
         size, hasher, format_of(args) == "json" and not args.no_provenance
     )
-    overrides = _overrides_from_args(args)
     notes = {}
     if args.engine == "spark":
         result = _profile_spark(args, source, overrides, opts)
@@ -1044,7 +824,7 @@ def _profile_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
 
         if args.reference not in BUILTIN:
             inputs += input_paths("--reference", args.reference)
-    for item in getattr(args, "proxy_hints_with", None) or []:
+    for item in getattr(args, "proxy_with", None) or []:
         inputs += input_paths("--proxy-hints-with", parse_held_out(item)[0])
     return inputs
 
@@ -1125,12 +905,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from .safetext import shown
     from .saved import load_saved, saved_profile
 
-    opts = _opts_from_args(args)
+    overrides, opts = options_from_args(args, "compare")
     fail_on = _fail_on(args, COMPARE_FINDING_KINDS)
     opts_b = dict(opts)
     if args.skip_lines_b is not None:
         opts_b["skip_lines"] = args.skip_lines_b
-    overrides = _overrides_from_args(args)
     check_exports(args, [args.path_a, args.path_b])
     results, hashes, notes = [], {}, {}
     for key, path, o in (("a", args.path_a, opts), ("b", args.path_b, opts_b)):
@@ -1207,22 +986,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
     from .render import check_exports, format_of, render_as, write_exports
     from .scan import MAX_DEPTH, MAX_PERMUTATIONS, scan
 
-    overrides, opts = group_options_from_args(args)
-    for key in (
-        "names",
-        "skip_lines",
-        "delimiter",
-        "encoding",
-        "one_column",
-        "max_categorical",
-        "max_dimension_groups",
-        "score_categoricals",
-        "min_group_size",
-    ):
-        if getattr(args, key, None) is not None:
-            opts[key] = getattr(args, key)
-    if opts.get("names") is not None and not opts["names"].strip(" \t"):
-        raise InputError("--names: give at least one column name")
+    overrides, opts = options_from_args(args, "scan")
     paths = [p for p in (args.path, args.path_b) if p is not None]
     check_exports(args, paths)
     kwargs = {}

@@ -275,13 +275,30 @@ def _no_column(flag: str, col: str, columns: list[str]) -> InputError:
     return InputError(f"{flag}: no column named '{col}' (columns: {shown})")
 
 
+class CheckedOverrides(dict):
+    """Overrides `check_overrides` has checked, with the header and options it checked
+    them against: handed to it again for the same ones (a reader's, then `analyze`'s),
+    they are returned as they are, as `options.resolve` returns an Options."""
+
+    __slots__ = ("against",)
+
+
 def check_overrides(
     overrides: dict[str, str] | None, columns: list[str], opts=None
 ) -> dict[str, str]:
     """The declared kinds (column -> kind or "ignore"), checked against the header:
     raises InputError for a column not in it or an unknown kind. With `opts`, the
-    columns named by `na` and `recode` (SPEC 1.1) are checked too."""
-    overrides = dict(overrides or {})
+    columns named by `na` and `recode` (SPEC 1.1) are checked too. Checked once: the
+    result (a CheckedOverrides) is not checked again against the same header and
+    options."""
+    if isinstance(overrides, CheckedOverrides) and overrides.against == (
+        tuple(columns),
+        opts,
+        tuple(overrides.items()),
+    ):
+        return overrides
+    overrides = CheckedOverrides(overrides or {})
+    overrides.against = (tuple(columns), opts, tuple(overrides.items()))
     for col, kind in overrides.items():
         if col not in columns:
             raise _no_column("--map", col, columns)

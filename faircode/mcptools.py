@@ -22,6 +22,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any, BinaryIO, NamedTuple
 
+from .cliparse import default_help
 from .detect import OVERRIDE_VALUES
 from .errors import FaircodeError, InputError, NoSuchFile
 from .options import (
@@ -29,8 +30,9 @@ from .options import (
     FAIRNESS_MIN_SAMPLES,
     FAIRNESS_RULES,
     FAIRNESS_THRESHOLD,
-    SCORE_RULES,
-    Options,
+    OPTIONS,
+    Option,
+    options_of,
 )
 from .profiler import GLOB_CHARS
 
@@ -473,101 +475,66 @@ def _opt(kind: str | list[str], text: str, **extra: Any) -> dict[str, Any]:
     return {"type": kind, "description": text, **extra}
 
 
-_D = Options()
+_LIST_OF_TEXT = {"type": ["array", "string"], "items": {"type": "string"}}
+#: The JSON schema of each kind of option (faircode.options.OPTIONS) and the shapes it
+#: takes, for the description.
+_KIND_SCHEMAS: dict[str, tuple[dict[str, Any], str]] = {
+    "number": ({"type": "number"}, ""),
+    "integer": ({"type": "integer"}, ""),
+    "boolean": ({"type": "boolean"}, ""),
+    "choice": ({"type": "string"}, ""),
+    "delimiter": ({"type": "string"}, ""),
+    "encoding": ({"type": "string"}, ""),
+    "column": ({"type": "string"}, ""),
+    "value": ({"type": "string"}, ""),
+    "age_bands": (
+        {"type": ["array", "string"], "items": {"type": "integer"}},
+        "e.g. [0, 18, 30, 45, 60, 75] or '0,18,30,45,60,75'",
+    ),
+    "pair": (_LIST_OF_TEXT, "[A, B] or 'A,B'"),
+    "names": (_LIST_OF_TEXT, "[A, B, ...] or 'A,B,...'"),
+    "outcome": (_LIST_OF_TEXT, "a name or a list of names"),
+    "na": (
+        {
+            "type": ["array", "string"],
+            "items": {
+                "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]
+            },
+        },
+        "'TOKEN' (every column) or [column, token] pairs",
+    ),
+    "recode": ({"type": ["array", "object"]}, "[[column, from, to], ...] or {column: {from: to}}"),
+}
+
+
+def option_schema(option: Option) -> dict[str, Any]:
+    """The input schema of an option's argument, from its record (SPEC 7, 11): the type
+    of its kind, its choices, and its help with the shapes it takes and its default."""
+    schema, shapes = _KIND_SCHEMAS[option.kind]
+    text = option.help + (f"; {shapes}" if shapes else "")
+    if option.default not in (None, ()):
+        default = option.default
+        shown = json.dumps(default) if isinstance(default, bool) else default
+        text = default_help(text, shown)
+    out = {**schema, "description": text}
+    if option.choices:
+        out["enum"] = list(option.choices)
+    return out
+
+
+def tool_options(tool: str) -> dict[str, dict[str, Any]]:
+    """The schemas of the SPEC 7 options an MCP tool takes, in table order, after its
+    `overrides` (section 1's --map)."""
+    return {"overrides": _OVERRIDES, **{o.name: option_schema(o) for o in options_of(tool)}}
+
+
 _PATH = _opt("string", "a file inside the server's root (relative to it, or absolute)")
-#: The SPEC section 7 options `faircode profile` and `faircode compare` both take.
-COMMON_OPTIONS: dict[str, dict[str, Any]] = {
-    "overrides": _opt(
-        "object",
-        "force a column's kind, {column: kind}; kinds: " + ", ".join(OVERRIDE_VALUES),
-        additionalProperties={"type": "string"},
-    ),
-    "min_share": _opt("number", f"under-represented below this share ({_D.min_share})"),
-    "min_group_size": _opt("integer", f"small_group below this count ({_D.min_group_size})"),
-    "intersection_floor": _opt(
-        "number", f"near-empty intersection cell below this share ({_D.intersection_floor})"
-    ),
-    "imbalance_flag": _opt("number", f"flag imbalance ratios from this ({_D.imbalance_flag})"),
-    "missing_flag": _opt("number", f"flag missing shares from this ({_D.missing_flag})"),
-    "max_age": _opt("number", f"ages above this are implausible ({_D.max_age})"),
-    "max_categorical": _opt(
-        "integer", f"most distinct values of a generic categorical ({_D.max_categorical})"
-    ),
-    "max_dimension_groups": _opt(
-        "integer", f"drop non-geography dimensions with more groups ({_D.max_dimension_groups})"
-    ),
-    "age_bands": _opt(
-        ["array", "string"],
-        "age band edges, e.g. [0, 18, 30, 45, 60, 75] or '0,18,30,45,60,75'",
-        items={"type": "integer"},
-    ),
-    "score_categoricals": _opt(
-        "boolean", "also score columns with few labels that are not demographic (false)"
-    ),
-    "one_column": _opt(
-        "boolean", "the table has one column, though its name holds a delimiter (false)"
-    ),
-    "na": _opt(
-        ["array", "string"],
-        "missing-value tokens: 'TOKEN' (every column) or [column, token] pairs",
-        items={"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
-    ),
-    "recode": _opt(
-        ["array", "object"],
-        "rename labels before counting: [[column, from, to], ...] or {column: {from: to}}",
-    ),
-    "names": _opt(
-        ["array", "string"], "column names for a file with no header", items={"type": "string"}
-    ),
-    "skip_lines": _opt("integer", "skip this many lines before the table (0)"),
-    "delimiter": _opt("string", "one of , ; tab | (default: sniffed)", enum=[",", ";", "tab", "|"]),
-    "encoding": _opt("string", f"text encoding ({_D.encoding})"),
-    "label": _opt(
-        "string", "outcome column: positive-label rate per group (SPEC 17; never a dimension)"
-    ),
-    "positive": _opt("string", "the label's positive value (needed with more than two values)"),
-    "label_gap": _opt("number", f"flag a group's rate this far below the highest ({_D.label_gap})"),
-    "missing_by_group": _opt(
-        "boolean",
-        f"report each column's missing share per group ({str(_D.missing_by_group).lower()})",
-    ),
-    "missing_gap": _opt(
-        "number", f"flag a column missing this much more often in a group ({_D.missing_gap})"
-    ),
-    "outcome": _opt(
-        ["array", "string"],
-        "numeric outcome column(s): mean, t interval and sd per group, Welch interval of the "
-        "largest difference (SPEC 21; never a dimension)",
-        items={"type": "string"},
-    ),
-    "outcome_gap": _opt(
-        "number",
-        f"flag a difference of means above this many standard deviations ({_D.outcome_gap})",
-    ),
-    "provenance": _opt("boolean", "attach the SPEC section 10 provenance block (true)"),
-    "score_rule": _opt(
-        "string",
-        f"score rule: v3 (bounded by the worst dimension, with intervals), v2 or seed "
-        f"({_D.score_rule})",
-        enum=list(SCORE_RULES),
-    ),
-    "alpha": _opt("number", f"family-wise error level of the findings' verdicts ({_D.alpha})"),
-}
-PROFILE_ONLY: dict[str, dict[str, Any]] = {
-    "cross": _opt(
-        ["array", "string"],
-        "the two columns to intersect: [A, B] or 'A,B'",
-        items={"type": "string"},
-    ),
-    "reference": _opt(
-        "string", "population baseline: us-2019, us-2024, or a column,group,share CSV in the root"
-    ),
-    "reference_flag": _opt(
-        "number", f"flag groups this far below the reference share ({_D.reference_flag})"
-    ),
-}
-PROXY_OPTIONS = ("overrides", "min_share", "min_group_size", "names", "skip_lines")
-PROXY_OPTIONS += ("delimiter", "encoding", "na", "recode")
+_OVERRIDES = _opt(
+    "object",
+    "force a column's kind, {column: kind}; kinds: " + ", ".join(OVERRIDE_VALUES),
+    additionalProperties={"type": "string"},
+)
+_PROVENANCE = _opt("boolean", "attach the SPEC section 10 provenance block (true)")
 EVALUATE_OPTIONS: dict[str, dict[str, Any]] = {
     "path": _opt("string", "predictions inside the root: CSV, Parquet or JSON lines"),
     "attrs": _opt(
@@ -622,22 +589,29 @@ def _schema(properties: dict[str, dict[str, Any]], required: list[str]) -> dict[
 
 
 SCHEMAS: dict[str, dict[str, Any]] = {
-    "profile_dataset": _schema({"path": _PATH, **COMMON_OPTIONS, **PROFILE_ONLY}, ["path"]),
+    "profile_dataset": _schema(
+        {
+            "path": _PATH,
+            **tool_options("profile_dataset"),
+            "reference": _opt(
+                "string",
+                "population baseline: us-2019, us-2024, or a column,group,share CSV in the root",
+            ),
+            "provenance": _PROVENANCE,
+        },
+        ["path"],
+    ),
     "compare_datasets": _schema(
         {
             "path_a": _opt("string", "baseline file inside the root (e.g. training data)"),
             "path_b": _opt("string", "current file inside the root (e.g. production data)"),
-            **COMMON_OPTIONS,
+            **tool_options("compare_datasets"),
             "skip_lines_b": _opt("integer", "skip_lines for path_b only"),
-            "share_gap": _opt(
-                "number", f"a group's share moving more than this is a finding ({_D.share_gap})"
-            ),
+            "provenance": _PROVENANCE,
         },
         ["path_a", "path_b"],
     ),
-    "proxy_hints": _schema(
-        {"path": _PATH, **{k: COMMON_OPTIONS[k] for k in PROXY_OPTIONS}}, ["path"]
-    ),
+    "proxy_hints": _schema({"path": _PATH, **tool_options("proxy_hints")}, ["path"]),
     "evaluate_model": _schema(EVALUATE_OPTIONS, ["path", "attrs"]),
 }
 DESCRIPTIONS = {
@@ -698,17 +672,16 @@ def checked_arguments(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
     return args
 
 
-_NUMERIC = {k for k, v in COMMON_OPTIONS.items() if v["type"] in ("number", "integer")}
-_NUMERIC |= {"reference_flag", "share_gap"}
+_NUMERIC = {o.name for o in OPTIONS if o.kind in ("number", "integer")}
 
 
-def _opts(args: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """The `opts` of profile() for the options in ``names``. A number is handed over as
+def _opts(args: dict[str, Any], tool: str) -> dict[str, Any]:
+    """The `opts` of profile() for the options ``tool`` takes. A number is handed over as
     its text, as the CLI hands over an option's text, so the resolved values (and the
     provenance params) are those of the same CLI run: 100 -> 100.0 for --max-age."""
     opts: dict[str, Any] = {}
-    for name in names:
-        if name in args and name not in ("overrides", "provenance", "reference"):
+    for name in (o.name for o in options_of(tool)):
+        if name in args:
             value = args[name]
             opts[name] = repr(value) if name in _NUMERIC else value
     return opts
@@ -733,7 +706,7 @@ def profile_dataset(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, An
     from .profiler import profile
     from .provenance import StreamHash, provenance, sha256_bytes
 
-    opts = _opts(args, list(COMMON_OPTIONS) + list(PROFILE_ONLY))
+    opts = _opts(args, "profile_dataset")
     overrides = _overrides(args)
     reference_hash = None
     if "reference" in args:
@@ -773,7 +746,7 @@ def compare_datasets(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, A
     from .profiler import profile
     from .provenance import StreamHash, provenance
 
-    opts = _opts(args, [*COMMON_OPTIONS, "share_gap"])
+    opts = _opts(args, "compare_datasets")
     opts_b = dict(opts)
     if "skip_lines_b" in args:
         opts_b["skip_lines"] = repr(args["skip_lines_b"])
@@ -808,7 +781,7 @@ def proxy_hints(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     from .proxy import proxy_hints as hints_of
 
     source = root.source(args["path"], "path")
-    opts = _opts(args, list(PROXY_OPTIONS))
+    opts = _opts(args, "proxy_hints")
     block = hints_of(source, _overrides(args), opts, opener=root.opener("path"))
     return _profile_json(block)
 

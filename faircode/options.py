@@ -48,106 +48,591 @@ AUDIT_ALPHA = 0.05
 AUDIT_SMALL_DENOMINATOR = 50
 AUDIT_DATA_SOURCES = ("historical", "test")
 
-#: SPEC 1.1 and 2: the options that decide a column's groups (with `--map`'s overrides);
-#: `fairness evaluate` takes these and no other (SPEC 12.3).
-GROUP_OPTIONS = ("na", "recode", "age_bands", "max_age")
-
 #: SPEC 16: the multiple-testing corrections of proxy hints.
 PROXY_CORRECTIONS = ("holm", "bonferroni", "none")
-PROXY_KEYS = (
-    "proxy_hints",
-    "proxy_alpha",
-    "proxy_correction",
-    "proxy_exact",
-    "proxy_permutations",
-    "proxy_seed",
-    "proxy_with",
-)
+#: SPEC 5: the score rules, the default first.
+SCORE_RULES = ("v3", "v2", "seed")
 
 
 @named_tuple
-class Options(TupleBase):
-    """The resolved options (SPEC 7), immutable. A named tuple, not a dataclass: importing
-    dataclasses (and inspect) is a tenth of the CLI's start-up."""
+class Option(TupleBase):
+    """One option of SPEC 7's table: the one home of its name, kind, default, range, CLI
+    flag, help, the commands and MCP tools that take it, its provenance rule and its
+    website control. The browser engine's ``OPTIONS`` holds the same records
+    (tests/test_option_table.py)."""
 
-    min_share: float = 0.05
-    min_group_size: int = 100
-    intersection_floor: float = 0.01
-    imbalance_flag: float = 3.0
-    missing_flag: float = 0.05
-    max_age: float = 120
-    max_categorical: int = 20
-    max_dimension_groups: int = 50
-    age_bands: tuple[int, ...] = DEFAULT_AGE_BANDS
-    cross: tuple[str, str] | None = None
-    names: tuple[str, ...] | None = None
-    skip_lines: int = 0
-    delimiter: str | None = None
-    encoding: str = "utf-8"
-    reference_flag: float = 0.05
-    psi_epsilon: float = 0.0001
-    psi_moderate: float = 0.10
-    psi_significant: float = 0.25
-    score_drop_flag: float = 5
-    share_gap: float = 0.05  # SPEC 18.1: a group's share moved more than this (compare)
-    score_categoricals: bool = False
-    one_column: bool = False  # SPEC 0.2: a table of one column whose name holds a delimiter
-    na: tuple = ()  # SPEC 1.1: a token (str) for every column, or (column, token)
-    recode: tuple = ()  # SPEC 1.1: (column, from, to) triples, in order
-    reference: list | None = None  # parsed section 9 table; identified by its hash
-    # SPEC 16 proxy hints (the `proxy` extra): off by default, and then no other
-    # number, key or provenance parameter changes.
-    proxy_hints: bool = False
-    proxy_alpha: float = 0.05
-    proxy_correction: str = "holm"
-    proxy_exact: bool = False
-    proxy_permutations: int = 9999
-    proxy_seed: int = 0
-    proxy_with: tuple = ()  # held-out columns: (path, column, key or None) triples
-    # SPEC 17: label base rates (with `label`) and missing data by group (default on)
-    label: str | None = None
-    positive: str | None = None
-    label_gap: float = 0.1
-    missing_by_group: bool = True
-    missing_gap: float = 0.1
-    # SPEC 21: numeric outcome columns summarised by group (none by default)
-    outcome: tuple = ()
-    outcome_gap: float = 0.2
-    # SPEC 5 and 18: the score rule (v3, or version 2's and the seed's numbers) and the
-    # family-wise error level of every finding's verdict
-    score_rule: str = "v3"
-    alpha: float = 0.05
+    name: str
+    #: how a value is checked (``resolve``): number, integer, boolean, choice, or one of
+    #: the shapes age_bands, pair, names, delimiter, encoding, na, recode, reference,
+    #: held_out, column, value, outcome
+    kind: str
+    default: object = None
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    high_open: bool = False
+    #: the valid values as SPEC 7 and the range errors write them
+    valid: str = ""
+    choices: tuple = ()
+    #: the CLI flag (None: API only); its metavar; the help line, without the default
+    flag: str | None = None
+    metavar: str | None = None
+    help: str = ""
+    #: the CLI commands and MCP tools that take it
+    commands: tuple = ()
+    #: computed by the Python engine only (the browser engine refuses it)
+    python_only: bool = False
+    #: which option must be given with it (None: none)
+    needs: str | None = None
+    #: provenance params: "always", "never", or an option's name: only while that
+    #: option is not at its default (SPEC 10)
+    params: str = "always"
+    #: the website's control: its element id (None: no control), and for a number the
+    #: label and step of the input the page makes from this record
+    control: str | None = None
+    site_label: str | None = None
+    site_step: float | None = None
+
+
+# The commands and MCP tools an option belongs to (SPEC 7, 11, 12.3, 19, 20).
+_MAIN = ("profile", "compare", "profile_dataset", "compare_datasets")
+_AUDITS = ("audit ll144", "audit datasheet", "audit art10")
+_READING = (*_MAIN, "scan", *_AUDITS, "proxy_hints")
+_GROUPS = (*_MAIN, "scan", *_AUDITS, "fairness evaluate")
+_SHARE = {"low": 0, "high": 1, "valid": "0..1"}
+
+#: SPEC 7: every option, in the order they are validated and reported in provenance.
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "min_share",
+        "number",
+        0.05,
+        **_SHARE,
+        flag="--min-share",
+        metavar="X",
+        help="under-represented below this share",
+        commands=(*_MAIN, "proxy_hints"),
+        control="opt-min_share",
+        site_label="minimum share",
+        site_step=0.01,
+    ),
+    Option(
+        "min_group_size",
+        "integer",
+        100,
+        low=0,
+        valid="integer >= 0",
+        flag="--min-group-size",
+        metavar="N",
+        help="small_group below this count",
+        commands=(*_MAIN, "proxy_hints", "scan", "audit art10"),
+        control="opt-min_group_size",
+        site_label="minimum group size",
+        site_step=1,
+    ),
+    Option(
+        "intersection_floor",
+        "number",
+        0.01,
+        **_SHARE,
+        flag="--intersection-floor",
+        metavar="X",
+        help="near-empty intersection cell below this share of rows",
+        commands=_MAIN,
+        control="opt-intersection_floor",
+        site_label="intersection floor",
+        site_step=0.005,
+    ),
+    Option(
+        "imbalance_flag",
+        "number",
+        3.0,
+        low=1,
+        valid=">= 1",
+        flag="--imbalance-flag",
+        metavar="X",
+        help="flag imbalance ratios from this",
+        commands=_MAIN,
+        control="opt-imbalance_flag",
+        site_label="imbalance flag",
+        site_step=0.5,
+    ),
+    Option(
+        "missing_flag",
+        "number",
+        0.05,
+        **_SHARE,
+        flag="--missing-flag",
+        metavar="X",
+        help="flag missing shares from this",
+        commands=_MAIN,
+        control="opt-missing_flag",
+        site_label="missing flag",
+        site_step=0.01,
+    ),
+    Option(
+        "max_age",
+        "number",
+        120,
+        low=0,
+        low_open=True,
+        valid="> 0",
+        flag="--max-age",
+        metavar="N",
+        help="ages above this are implausible",
+        commands=_GROUPS,
+        control="opt-max_age",
+        site_label="maximum age",
+        site_step=1,
+    ),
+    Option(
+        "max_categorical",
+        "integer",
+        20,
+        low=2,
+        valid="integer >= 2",
+        flag="--max-categorical",
+        metavar="N",
+        help="most distinct values of a generic categorical",
+        commands=(*_MAIN, "scan"),
+        control="opt-max_categorical",
+        site_label="maximum categorical labels",
+        site_step=1,
+    ),
+    Option(
+        "max_dimension_groups",
+        "integer",
+        50,
+        low=2,
+        valid="integer >= 2",
+        flag="--max-groups",
+        metavar="N",
+        help="drop non-geography dimensions with more groups",
+        commands=(*_MAIN, "scan", "audit ll144"),
+        control="opt-max_dimension_groups",
+        site_label="maximum groups",
+        site_step=1,
+    ),
+    Option(
+        "age_bands",
+        "age_bands",
+        DEFAULT_AGE_BANDS,
+        valid="increasing integers starting at 0",
+        flag="--age-bands",
+        metavar="E,E,...",
+        help="age band edges",
+        commands=_GROUPS,
+        control="opt-age_bands",
+    ),
+    Option(
+        "cross",
+        "pair",
+        None,
+        valid="two different column names",
+        flag="--cross",
+        metavar="A,B",
+        help="the two columns to intersect",
+        commands=("profile", "profile_dataset", "audit art10"),
+        control="cross-a",
+    ),
+    Option(
+        "names",
+        "names",
+        None,
+        valid="at least one column name",
+        flag="--names",
+        metavar="A,B,...",
+        help="column names for a file with no header",
+        commands=_READING,
+    ),
+    Option(
+        "skip_lines",
+        "integer",
+        0,
+        low=0,
+        valid="integer >= 0",
+        flag="--skip-lines",
+        metavar="N",
+        help="skip this many lines before the table",
+        commands=_READING,
+    ),
+    Option(
+        "delimiter",
+        "delimiter",
+        None,
+        valid="one of , ; tab | :",
+        choices=(",", ";", "tab", "|", ":"),
+        flag="--delimiter",
+        metavar="D",
+        help="one of , ; tab | : (default: sniffed)",
+        commands=_READING,
+        control="delimiter",
+    ),
+    Option(
+        "encoding",
+        "encoding",
+        "utf-8",
+        valid="a text encoding",
+        flag="--encoding",
+        metavar="NAME",
+        help="text encoding",
+        commands=_READING,
+    ),
+    Option(
+        "reference_flag",
+        "number",
+        0.05,
+        **_SHARE,
+        flag="--reference-flag",
+        metavar="X",
+        help="flag groups this far below the reference share",
+        commands=("profile", "profile_dataset"),
+        control="opt-reference_flag",
+        site_label="reference flag",
+        site_step=0.01,
+    ),
+    Option("psi_epsilon", "number", 0.0001, **_SHARE, help="the smallest share PSI takes"),
+    Option("psi_moderate", "number", 0.10, **_SHARE, help="PSI from which drift is moderate"),
+    Option("psi_significant", "number", 0.25, **_SHARE, help="PSI from which drift is significant"),
+    Option(
+        "score_drop_flag",
+        "number",
+        5,
+        low=0,
+        high=100,
+        valid="0..100",
+        help="flag a score drop of this many points",
+    ),
+    Option(
+        "share_gap",
+        "number",
+        0.05,
+        **_SHARE,
+        flag="--share-gap",
+        metavar="X",
+        help="a group's share moving more than this is a finding",
+        commands=("compare", "compare_datasets"),
+        params="share_gap",
+    ),
+    Option(
+        "score_categoricals",
+        "boolean",
+        False,
+        valid="true or false",
+        flag="--score-categoricals",
+        help="also score columns with few labels that are not demographic (version 1's score)",
+        commands=(*_MAIN, "scan"),
+        control="opt-score_categoricals",
+    ),
+    Option(
+        "one_column",
+        "boolean",
+        False,
+        valid="true or false",
+        flag="--one-column",
+        help="the table has one column, though its name holds a delimiter",
+        commands=(*_MAIN, "scan", *_AUDITS),
+        params="one_column",
+    ),
+    Option(
+        "na",
+        "na",
+        (),
+        valid="tokens and [column, token] pairs",
+        flag="--na",
+        metavar="[COL=]TOKEN",
+        help="treat TOKEN as missing (in every column, or in COL); repeatable",
+        commands=(*_GROUPS, "proxy_hints"),
+        control="opt-na",
+    ),
+    Option(
+        "recode",
+        "recode",
+        (),
+        valid="[column, from, to] triples",
+        flag="--recode",
+        metavar="COL:FROM=TO[,...]",
+        help="rename labels of COL before counting (TO may be empty: missing); repeatable",
+        commands=(*_GROUPS, "proxy_hints"),
+        control="opt-recode",
+    ),
+    Option(
+        "reference",
+        "reference",
+        None,
+        valid="a parsed section 9 table",
+        help="the population baseline, parsed (the CLI's --reference reads one)",
+        params="never",
+        control="reference",
+    ),
+    Option(
+        "proxy_hints",
+        "boolean",
+        False,
+        valid="true or false",
+        flag="--proxy-hints",
+        help="test every pair of dimensions for association (the proxy extra: scipy)",
+        commands=("profile", "compare"),
+        python_only=True,
+        params="proxy_hints",
+    ),
+    Option(
+        "proxy_alpha",
+        "number",
+        0.05,
+        low=0,
+        high=1,
+        low_open=True,
+        valid="0..1, above 0",
+        flag="--proxy-alpha",
+        metavar="X",
+        help="significance level",
+        commands=("profile", "compare"),
+        python_only=True,
+        needs="proxy_hints",
+        params="proxy_hints",
+    ),
+    Option(
+        "proxy_correction",
+        "choice",
+        "holm",
+        valid="holm, bonferroni, none",
+        choices=PROXY_CORRECTIONS,
+        flag="--proxy-correction",
+        help="multiple-testing correction",
+        commands=("profile", "compare"),
+        python_only=True,
+        needs="proxy_hints",
+        params="proxy_hints",
+    ),
+    Option(
+        "proxy_exact",
+        "boolean",
+        False,
+        valid="true or false",
+        flag="--proxy-exact",
+        help="Fisher's exact test for 2x2 tables, a seeded permutation test otherwise",
+        commands=("profile", "compare"),
+        python_only=True,
+        needs="proxy_hints",
+        params="proxy_hints",
+    ),
+    Option(
+        "proxy_permutations",
+        "integer",
+        9999,
+        low=1,
+        high=10_000_000,
+        valid="integer 1..10000000",
+        flag="--proxy-permutations",
+        metavar="N",
+        help="permutations of --proxy-exact",
+        commands=("profile", "compare"),
+        python_only=True,
+        needs="proxy_hints",
+        params="proxy_hints",
+    ),
+    Option(
+        "proxy_seed",
+        "integer",
+        0,
+        low=0,
+        high=2**32 - 1,
+        valid="integer 0..4294967295",
+        flag="--proxy-seed",
+        metavar="N",
+        help="seed of --proxy-exact",
+        commands=("profile", "compare"),
+        python_only=True,
+        needs="proxy_hints",
+        params="proxy_hints",
+    ),
+    Option(
+        "proxy_with",
+        "held_out",
+        (),
+        valid="[path, column, key or null] items",
+        flag="--proxy-hints-with",
+        metavar="PATH=COLUMN[:KEY]",
+        help="also test COLUMN of another CSV, by row order or joined on KEY; repeatable",
+        commands=("profile",),
+        python_only=True,
+        needs="proxy_hints",
+        params="proxy_hints",
+    ),
+    Option(
+        "label",
+        "column",
+        None,
+        valid="a column name",
+        flag="--label",
+        metavar="COL",
+        help="the outcome column: positive-label rate per group (never a dimension)",
+        commands=_MAIN,
+        params="label",
+        control="label-col",
+    ),
+    Option(
+        "positive",
+        "value",
+        None,
+        valid="text",
+        flag="--positive",
+        metavar="VALUE",
+        help="the label's positive value (needed when it has more than two values)",
+        commands=_MAIN,
+        needs="label",
+        params="label",
+        control="label-positive",
+    ),
+    Option(
+        "label_gap",
+        "number",
+        0.1,
+        **_SHARE,
+        flag="--label-gap",
+        metavar="X",
+        help="flag a group's rate this far below the highest",
+        commands=_MAIN,
+        control="opt-label_gap",
+        site_label="label gap",
+        site_step=0.01,
+    ),
+    Option(
+        "missing_by_group",
+        "boolean",
+        True,
+        valid="true or false",
+        flag="--no-missing-by-group",
+        help="missing data by group (on unless --no-missing-by-group)",
+        commands=_MAIN,
+        control="opt-missing_by_group",
+    ),
+    Option(
+        "missing_gap",
+        "number",
+        0.1,
+        **_SHARE,
+        flag="--missing-gap",
+        metavar="X",
+        help="flag a column missing this much more often in a group than overall",
+        commands=_MAIN,
+        control="opt-missing_gap",
+        site_label="missing gap",
+        site_step=0.01,
+    ),
+    Option(
+        "outcome",
+        "outcome",
+        (),
+        valid="column names",
+        flag="--outcome",
+        metavar="COL",
+        help="a numeric outcome column: mean, t interval and sd per group, Welch interval of "
+        "the largest difference (never a dimension); repeatable",
+        commands=_MAIN,
+        params="outcome",
+        control="outcome-col",
+    ),
+    Option(
+        "outcome_gap",
+        "number",
+        0.2,
+        low=0,
+        valid=">= 0",
+        flag="--outcome-gap",
+        metavar="X",
+        help="flag a difference of means above this many standard deviations of the column",
+        commands=_MAIN,
+        params="outcome",
+        control="opt-outcome_gap",
+        site_label="outcome gap (in sds)",
+        site_step=0.05,
+    ),
+    Option(
+        "score_rule",
+        "choice",
+        "v3",
+        valid="v3, v2, seed",
+        choices=SCORE_RULES,
+        flag="--score-rule",
+        help="v3: bounded by the worst dimension, with intervals; v2 or seed: the earlier numbers",
+        commands=_MAIN,
+    ),
+    Option(
+        "alpha",
+        "number",
+        0.05,
+        low=0,
+        high=1,
+        low_open=True,
+        high_open=True,
+        valid="0..1, both excluded",
+        flag="--alpha",
+        metavar="A",
+        help="family-wise error level of the findings' verdicts (Holm)",
+        commands=_MAIN,
+        control="opt-alpha",
+        site_label="verdicts' error level (alpha)",
+        site_step=0.01,
+    ),
+)
+
+
+def _params_shape(value):
+    """A resolved value as provenance params write it: tuples as lists."""
+    if isinstance(value, tuple):
+        return [v if isinstance(v, str) else _params_shape(v) for v in value]
+    return value
+
+
+_OptionsBase = namedtuple(
+    "Options", [o.name for o in OPTIONS], defaults=[o.default for o in OPTIONS], module=__name__
+)
+
+
+class Options(_OptionsBase):
+    """The resolved options (SPEC 7), immutable, one field per record of ``OPTIONS`` with
+    its default. A named tuple, not a dataclass: importing dataclasses (and inspect) is a
+    tenth of the CLI's start-up."""
+
+    __slots__ = ()
 
     def params(self) -> dict:
-        """The resolved knobs that change numbers, for provenance."""
-        d = self._asdict()
-        d.pop("reference")
-        if not self.proxy_hints:  # SPEC 16: without proxy hints, params are as before
-            for key in PROXY_KEYS:
-                d.pop(key)
-        else:
-            d["proxy_with"] = [list(t) for t in self.proxy_with]
-        if self.label is None:  # SPEC 17.1: a run without a label keeps its params
-            d.pop("label")
-            d.pop("positive")
-        if not self.outcome:  # SPEC 21.1: a run without an outcome keeps its params
-            d.pop("outcome")
-            d.pop("outcome_gap")
-        else:
-            d["outcome"] = list(self.outcome)
-        if not self.one_column:  # SPEC 0.2: params as before unless it is given
-            d.pop("one_column")
-        if self.share_gap == 0.05:  # SPEC 18.1: params as before at the default
-            d.pop("share_gap")
-        d["age_bands"] = list(self.age_bands)
-        d["cross"] = list(self.cross) if self.cross else None
-        d["names"] = list(self.names) if self.names else None
-        d["na"] = [t if isinstance(t, str) else list(t) for t in self.na]
-        d["recode"] = [list(t) for t in self.recode]
+        """The resolved knobs that change numbers, for provenance: each record's
+        ``params`` rule (SPEC 10)."""
+        d = {}
+        for o in OPTIONS:
+            if o.params == "never":
+                continue
+            if o.params != "always":
+                rule = BY_NAME[o.params]
+                if getattr(self, rule.name) == rule.default:
+                    continue
+            d[o.name] = _params_shape(getattr(self, o.name))
         return d
 
 
+#: The records by name.
+BY_NAME: dict[str, Option] = {o.name: o for o in OPTIONS}
+
+#: SPEC 1.1 and 2: the options that decide a column's groups (with `--map`'s overrides);
+#: `fairness evaluate` takes these and no other (SPEC 12.3).
+GROUP_OPTIONS = tuple(o.name for o in OPTIONS if "fairness evaluate" in o.commands)
+#: SPEC 16: the proxy-hint options (proxy_hints first, then the knobs that need it).
+PROXY_KEYS = tuple(o.name for o in OPTIONS if o.params == "proxy_hints")
+
+
+def options_of(command: str) -> tuple[Option, ...]:
+    """The records a CLI command or an MCP tool takes, in table order."""
+    return tuple(o for o in OPTIONS if command in o.commands)
+
+
 def _flag(name: str) -> str:
+    """The flag a message names: the record's (``--max-groups``), or the name's."""
+    o = BY_NAME.get(name)
+    if o is not None and o.flag and not o.flag.startswith("--no-"):
+        return o.flag
     return "--" + name.replace("_", "-")
 
 
@@ -240,176 +725,96 @@ def _recode(value) -> tuple:
     return tuple(out)
 
 
-def resolve(opts: dict | Options | None) -> Options:
-    """Validate a user's option dict and fill defaults; raise InputError on a bad value."""
-    if isinstance(opts, Options):
-        return opts
-    opts = dict(opts or {})
-    out: dict = {}
-    known = set(Options._fields)
-    for key in list(opts):
-        if key not in known:
-            raise InputError(f"unknown option '{key}' (known: {', '.join(sorted(known))})")
-    share_like = ("min_share", "intersection_floor", "missing_flag", "reference_flag")
-    for key in share_like:
-        if opts.get(key) is not None:
-            out[key] = _number(key, opts[key], 0, 1, "0..1")
-    if opts.get("imbalance_flag") is not None:
-        out["imbalance_flag"] = _number("imbalance_flag", opts["imbalance_flag"], 1, None, ">= 1")
-    if opts.get("min_group_size") is not None:
-        out["min_group_size"] = _number(
-            "min_group_size", opts["min_group_size"], 0, None, "integer >= 0", integer=True
+def _check_number(o: Option, value, out: dict):
+    got = _number(o.name, value, o.low, o.high, o.valid, o.kind == "integer", o.low_open)
+    if o.high_open and got == o.high:  # the value as given, as before
+        raise _range_error(o.name, value, o.valid)
+    return got
+
+
+def _check_boolean(o: Option, value, out: dict) -> bool:
+    if not isinstance(value, bool):
+        raise InputError(f"{_flag(o.name)}: {value} is not true or false")
+    return value
+
+
+def _check_choice(o: Option, value, out: dict) -> str:
+    if value not in o.choices:
+        raise InputError(f"{_flag(o.name)}: {value!r} is not one of {', '.join(o.choices)}")
+    return value
+
+
+def _check_age_bands(o: Option, bands, out: dict) -> tuple[int, ...]:
+    if isinstance(bands, str):
+        bands = [b for b in bands.split(",") if b.strip(" \t")]
+    # ASCII digits and space/tab only: int() would also take Unicode digits and
+    # whitespace, which the browser engine does not.
+    texts = [str(b).strip(" \t") for b in bands]
+    if not all(re.fullmatch(r"[+-]?[0-9]+", t) for t in texts):
+        raise _range_error(o.name, ",".join(map(str, bands)), o.valid)
+    edges = tuple(int(t) for t in texts)
+    if not edges or edges[0] != 0 or any(b >= c for b, c in zip(edges, edges[1:])):
+        raise _range_error(o.name, ",".join(map(str, edges)), o.valid)
+    return edges
+
+
+def _check_pair(o: Option, cross, out: dict) -> tuple[str, str]:
+    if isinstance(cross, str):
+        cross = cross.split(",")
+    cross = tuple(str(c).strip(" \t") for c in cross)  # trimmed like header names
+    if len(cross) != 2 or not all(cross) or cross[0] == cross[1]:
+        raise InputError(f"--cross: expected two different column names A,B, got {','.join(cross)}")
+    return cross
+
+
+def _check_names(o: Option, names, out: dict) -> tuple[str, ...]:
+    if isinstance(names, str):
+        names = names.split(",")
+    names = tuple(str(n) for n in names)
+    if not names:
+        raise InputError("--names: give at least one column name")
+    return names
+
+
+def _check_delimiter(o: Option, d, out: dict) -> str:
+    if d not in DELIMITERS:
+        raise InputError(f"--delimiter: {d!r} is not one of , ; tab | :")
+    return DELIMITERS[d]
+
+
+def _check_encoding(o: Option, name, out: dict) -> str:
+    import codecs
+
+    try:
+        info = codecs.lookup(name)
+    except (LookupError, TypeError, ValueError):
+        raise InputError(f"--encoding: unknown encoding '{name}'") from None
+    if not getattr(info, "_is_text_encoding", True):  # rot13, base64, zlib, hex ...
+        raise InputError(
+            f"--encoding: '{name}' is not a text encoding; "
+            "name the file's character set (e.g. latin-1, cp1252, utf-16)"
         )
-    if opts.get("max_age") is not None:
-        out["max_age"] = _number("max_age", opts["max_age"], 0, None, "> 0", lo_open=True)
-    if opts.get("max_categorical") is not None:
-        out["max_categorical"] = _number(
-            "max_categorical", opts["max_categorical"], 2, None, "integer >= 2", integer=True
-        )
-    if opts.get("max_dimension_groups") is not None:
-        out["max_dimension_groups"] = _number(
-            "max_dimension_groups",
-            opts["max_dimension_groups"],
-            2,
-            None,
-            "integer >= 2",
-            integer=True,
-        )
-    if opts.get("skip_lines") is not None:
-        out["skip_lines"] = _number(
-            "skip_lines", opts["skip_lines"], 0, None, "integer >= 0", integer=True
-        )
-    for key in ("psi_epsilon", "psi_moderate", "psi_significant", "share_gap"):
-        if opts.get(key) is not None:
-            out[key] = _number(key, opts[key], 0, 1, "0..1")
-    if opts.get("score_drop_flag") is not None:
-        out["score_drop_flag"] = _number(
-            "score_drop_flag", opts["score_drop_flag"], 0, 100, "0..100"
-        )
-    if opts.get("age_bands") is not None:
-        bands = opts["age_bands"]
-        if isinstance(bands, str):
-            bands = [b for b in bands.split(",") if b.strip(" \t")]
-        # ASCII digits and space/tab only: int() would also take Unicode digits and
-        # whitespace, which the browser engine does not.
-        texts = [str(b).strip(" \t") for b in bands]
-        if not all(re.fullmatch(r"[+-]?[0-9]+", t) for t in texts):
-            raise _range_error(
-                "age_bands", ",".join(map(str, bands)), "increasing integers starting at 0"
-            )
-        edges = tuple(int(t) for t in texts)
-        if not edges or edges[0] != 0 or any(b >= c for b, c in zip(edges, edges[1:])):
-            raise _range_error(
-                "age_bands", ",".join(map(str, edges)), "increasing integers starting at 0"
-            )
-        out["age_bands"] = edges
-    if opts.get("cross") is not None:
-        cross = opts["cross"]
-        if isinstance(cross, str):
-            cross = cross.split(",")
-        cross = tuple(str(c).strip(" \t") for c in cross)  # trimmed like header names
-        if len(cross) != 2 or not all(cross) or cross[0] == cross[1]:
-            raise InputError(
-                f"--cross: expected two different column names A,B, got {','.join(cross)}"
-            )
-        out["cross"] = cross
-    if opts.get("names") is not None:
-        names = opts["names"]
-        if isinstance(names, str):
-            names = names.split(",")
-        out["names"] = tuple(str(n) for n in names)
-        if not out["names"]:
-            raise InputError("--names: give at least one column name")
-    if opts.get("delimiter") is not None:
-        d = opts["delimiter"]
-        if d not in DELIMITERS:
-            raise InputError(f"--delimiter: {d!r} is not one of , ; tab | :")
-        out["delimiter"] = DELIMITERS[d]
-    if opts.get("encoding") is not None:
-        import codecs
-
-        try:
-            info = codecs.lookup(opts["encoding"])
-        except (LookupError, TypeError, ValueError):
-            raise InputError(f"--encoding: unknown encoding '{opts['encoding']}'") from None
-        if not getattr(info, "_is_text_encoding", True):  # rot13, base64, zlib, hex ...
-            raise InputError(
-                f"--encoding: '{opts['encoding']}' is not a text encoding; "
-                "name the file's character set (e.g. latin-1, cp1252, utf-16)"
-            )
-        out["encoding"] = opts["encoding"]
-    if opts.get("score_categoricals") is not None:
-        flag = opts["score_categoricals"]
-        if not isinstance(flag, bool):
-            raise InputError(f"--score-categoricals: {flag} is not true or false")
-        out["score_categoricals"] = flag
-    if opts.get("one_column") is not None:
-        flag = opts["one_column"]
-        if not isinstance(flag, bool):
-            raise InputError(f"--one-column: {flag} is not true or false")
-        out["one_column"] = flag
-    if opts.get("na") is not None:
-        out["na"] = _na(opts["na"])
-    if opts.get("recode") is not None:
-        out["recode"] = _recode(opts["recode"])
-    if opts.get("reference") is not None:
-        out["reference"] = opts["reference"]
-    _proxy_options(opts, out)
-    _label_options(opts, out)
-    _outcome_options(opts, out)
-    _evidence_options(opts, out)
-    return Options(**out)
+    return name
 
 
-#: SPEC 5: the score rules, the default first.
-SCORE_RULES = ("v3", "v2", "seed")
+def _check_column(o: Option, value, out: dict) -> str:
+    """SPEC 17.1 `label`: a column name, trimmed."""
+    label = _trimmed(value)
+    if not label:
+        raise InputError(f"{_flag(o.name)}: give a column name")
+    return label
 
 
-def _evidence_options(opts: dict, out: dict) -> None:
-    """SPEC 5 and 18: score_rule and alpha."""
-    if opts.get("score_rule") is not None:
-        rule = opts["score_rule"]
-        if rule not in SCORE_RULES:
-            raise InputError(f"--score-rule: {rule!r} is not one of {', '.join(SCORE_RULES)}")
-        out["score_rule"] = rule
-    if opts.get("alpha") is not None:
-        a = _number("alpha", opts["alpha"], 0, 1, "0..1, both excluded", lo_open=True)
-        if a == 1:
-            raise _range_error("alpha", opts["alpha"], "0..1, both excluded")
-        out["alpha"] = a
+def _check_value(o: Option, value, out: dict) -> str:
+    """SPEC 17.1 `positive`: text, trimmed."""
+    got = _trimmed(value)
+    if got is None:
+        raise InputError(f"{_flag(o.name)}: {value} is not text")
+    return got
 
 
-def _label_options(opts: dict, out: dict) -> None:
-    """SPEC 17.1: label, positive and the two gaps."""
-    for key in ("label_gap", "missing_gap"):
-        if opts.get(key) is not None:
-            out[key] = _number(key, opts[key], 0, 1, "0..1")
-    if opts.get("missing_by_group") is not None:
-        flag = opts["missing_by_group"]
-        if not isinstance(flag, bool):
-            raise InputError(f"--missing-by-group: {flag} is not true or false")
-        out["missing_by_group"] = flag
-    if opts.get("label") is not None:
-        label = _trimmed(opts["label"])
-        if not label:
-            raise InputError("--label: give a column name")
-        out["label"] = label
-    if opts.get("positive") is not None:
-        positive = _trimmed(opts["positive"])
-        if positive is None:
-            raise InputError(f"--positive: {opts['positive']} is not text")
-        if "label" not in out:
-            raise InputError("--positive needs --label")
-        out["positive"] = positive
-
-
-def _outcome_options(opts: dict, out: dict) -> None:
-    """SPEC 21.1: outcome (a column name or a list of them) and outcome_gap."""
-    if opts.get("outcome_gap") is not None:
-        out["outcome_gap"] = _number("outcome_gap", opts["outcome_gap"], 0, None, ">= 0")
-    value = opts.get("outcome")
-    if value is None:
-        return
+def _check_outcome(o: Option, value, out: dict) -> tuple[str, ...]:
+    """SPEC 21.1: a column name or a list of them, none the label."""
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, (list, tuple)):
         raise InputError("--outcome: give a column name or a list of them")
@@ -425,61 +830,85 @@ def _outcome_options(opts: dict, out: dict) -> None:
         if name == out.get("label"):
             raise InputError(f"--outcome {name}: the label column cannot also be an outcome")
         names.append(name)
-    out["outcome"] = tuple(names)
+    return tuple(names)
 
 
-def _proxy_options(opts: dict, out: dict) -> None:
-    """SPEC 16: proxy_hints and its knobs (the knobs need proxy_hints)."""
-    for key in ("proxy_hints", "proxy_exact"):
-        if opts.get(key) is not None:
-            if not isinstance(opts[key], bool):
-                raise InputError(f"{_flag(key)}: {opts[key]} is not true or false")
-            out[key] = opts[key]
-    if opts.get("proxy_alpha") is not None:
-        out["proxy_alpha"] = _number(
-            "proxy_alpha", opts["proxy_alpha"], 0, 1, "0..1, above 0", lo_open=True
-        )
-    if opts.get("proxy_correction") is not None:
-        corr = opts["proxy_correction"]
-        if corr not in PROXY_CORRECTIONS:
-            raise InputError(
-                f"--proxy-correction: '{corr}' is not one of {', '.join(PROXY_CORRECTIONS)}"
-            )
-        out["proxy_correction"] = corr
-    if opts.get("proxy_permutations") is not None:
-        out["proxy_permutations"] = _number(
-            "proxy_permutations",
-            opts["proxy_permutations"],
-            1,
-            10_000_000,
-            "integer 1..10000000",
-            integer=True,
-        )
-    if opts.get("proxy_seed") is not None:
-        out["proxy_seed"] = _number(
-            "proxy_seed", opts["proxy_seed"], 0, 2**32 - 1, "integer 0..4294967295", integer=True
-        )
-    if opts.get("proxy_with") is not None:
-        items = opts["proxy_with"]
-        if not isinstance(items, (list, tuple)):
-            raise InputError("--proxy-hints-with: give a list of [path, column, key] items")
-        held: list = []
-        for item in items:
-            if isinstance(item, str):
-                item = parse_held_out(item)
-            if not (
-                isinstance(item, (list, tuple))
-                and len(item) in (2, 3)
-                and all(isinstance(x, str) or x is None for x in item)
-                and item[0]
-                and item[1]
-            ):
-                raise InputError("--proxy-hints-with: each item is [path, column, key or null]")
-            held.append((item[0], item[1], item[2] if len(item) == 3 and item[2] else None))
-        out["proxy_with"] = tuple(held)
-    given = [k for k in PROXY_KEYS[1:] if opts.get(k) not in (None, (), [], False)]
-    if given and not out.get("proxy_hints"):
-        raise InputError(f"{_flag(given[0])}: needs --proxy-hints")
+def _check_held_out(o: Option, items, out: dict) -> tuple:
+    """SPEC 16 --proxy-hints-with: [path, column, key or null] items."""
+    if not isinstance(items, (list, tuple)):
+        raise InputError("--proxy-hints-with: give a list of [path, column, key] items")
+    held: list = []
+    for item in items:
+        if isinstance(item, str):
+            item = parse_held_out(item)
+        if not (
+            isinstance(item, (list, tuple))
+            and len(item) in (2, 3)
+            and all(isinstance(x, str) or x is None for x in item)
+            and item[0]
+            and item[1]
+        ):
+            raise InputError("--proxy-hints-with: each item is [path, column, key or null]")
+        held.append((item[0], item[1], item[2] if len(item) == 3 and item[2] else None))
+    return tuple(held)
+
+
+def _check_reference(o: Option, value, out: dict):
+    return value  # a parsed section 9 table (reference.load_reference), not re-checked
+
+
+#: How each kind of ``Option`` is checked: (record, value, the options so far) -> value.
+CHECKS = {
+    "number": _check_number,
+    "integer": _check_number,
+    "boolean": _check_boolean,
+    "choice": _check_choice,
+    "age_bands": _check_age_bands,
+    "pair": _check_pair,
+    "names": _check_names,
+    "delimiter": _check_delimiter,
+    "encoding": _check_encoding,
+    "na": lambda o, value, out: _na(value),
+    "recode": lambda o, value, out: _recode(value),
+    "column": _check_column,
+    "value": _check_value,
+    "outcome": _check_outcome,
+    "held_out": _check_held_out,
+    "reference": _check_reference,
+}
+
+
+def _given(value) -> bool:
+    """An option counts as given for ``needs`` unless it is None, empty or false."""
+    return value not in (None, (), [], False)
+
+
+def resolve(opts: dict | Options | None) -> Options:
+    """Validate a user's option dict and fill defaults; raise InputError on a bad value.
+
+    Every option is checked by its record of ``OPTIONS``, in table order: its kind's
+    check (range, type, shape), then what it ``needs``. The one place options are
+    validated: the readers receive the resolved ``Options``.
+    """
+    if isinstance(opts, Options):
+        return opts
+    opts = dict(opts or {})
+    for key in opts:
+        if key not in BY_NAME:
+            known = ", ".join(sorted(BY_NAME))
+            raise InputError(f"unknown option '{key}' (known: {known})")
+    out: dict = {}
+    for o in OPTIONS:
+        value = opts.get(o.name)
+        if value is None:
+            continue
+        out[o.name] = CHECKS[o.kind](o, value, out)
+        if o.needs and _given(value) and o.needs not in out:
+            needed = _flag(o.needs)
+            if o.needs == "label":
+                raise InputError(f"{_flag(o.name)} needs {needed}")
+            raise InputError(f"{_flag(o.name)}: needs {needed}")
+    return Options(**out)
 
 
 def relabeler(name: str, opts: Options):

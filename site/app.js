@@ -39,6 +39,7 @@
     'geography', 'categorical'];
   // the engine's defaults (SPEC 7), so a threshold left at its default is not sent
   const OPT_DEFAULTS = E.resolveOptions({});
+  const DEFAULT_BANDS = OPT_DEFAULTS.age_bands.join(',');
   const CORES = navigator.hardwareConcurrency || 2;
   /** The hash worker starts once at most this many parts are still being counted: a
    * core is free of them (benchmarks/README.md: on two cores, started with the parts it
@@ -746,7 +747,7 @@
       if (v !== OPT_DEFAULTS[key]) opts[key] = v;
     }
     const bands = $('opt-age_bands').value.trim();
-    if (bands && bands !== '0,18,30,45,60,75') opts.age_bands = bands.split(',').map((s) => Number(s.trim()));
+    if (bands && bands !== DEFAULT_BANDS) opts.age_bands = bands.split(',').map((s) => Number(s.trim()));
     if ($('opt-score_categoricals').checked) opts.score_categoricals = true;
     const na = naItems($('opt-na').value);
     if (na.length) opts.na = na;
@@ -779,7 +780,7 @@
   function countingOpts(opts) {
     const o = Object.assign({}, opts);
     delete o.reference;
-    o.max_categorical = (opts.max_categorical === undefined ? 20 : opts.max_categorical) + HEADROOM;
+    o.max_categorical = (opts.max_categorical === undefined ? OPT_DEFAULTS.max_categorical : opts.max_categorical) + HEADROOM;
     return o;
   }
 
@@ -810,7 +811,7 @@
     if (mbg(opts) && (!same(opts.na, ro17.na) || !same(opts.recode, ro17.recode))) {
       return 'missing data by group is counted with the missing tokens and recodes of the read';
     }
-    const maxCat = (o) => (o.max_categorical === undefined ? 20 : o.max_categorical);
+    const maxCat = (o) => (o.max_categorical === undefined ? OPT_DEFAULTS.max_categorical : o.max_categorical);
     for (let i = 0; i < s.columns.length; i++) {
       const col = s.columns[i];
       if (s.counted[i] || s.capped[i]) continue;
@@ -1309,7 +1310,32 @@
   // ------------------------------------------------------------------------------
   // Wiring
 
+  /** The option controls made from the engine's table (SPEC 7, E.OPTIONS): a number
+   * input for each option with a site_label (its label, step, bounds and default), in
+   * the table's order, where #opt-numbers stands; the age bands' default text. */
+  function buildOptionControls() {
+    const spot = $('opt-numbers');
+    for (const o of E.OPTIONS) {
+      if (o.site_label === null || (o.kind !== 'number' && o.kind !== 'integer')) continue;
+      const label = document.createElement('label');
+      const input = document.createElement('input');
+      input.type = 'number';
+      input.id = o.control;
+      input.dataset.opt = o.name;
+      input.step = String(o.site_step);
+      if (o.low !== null) input.min = String(o.low);
+      if (o.high !== null) input.max = String(o.high);
+      input.value = String(o.default);
+      input.title = o.help;
+      label.append(o.site_label + ' ', input);
+      spot.before(label);
+    }
+    spot.remove();
+    $('opt-age_bands').value = DEFAULT_BANDS;
+  }
+
   function wire() {
+    buildOptionControls();
     $('file').addEventListener('change', () => {
       const f = $('file').files[0];
       if (f) openBlob(f, f.name);

@@ -430,6 +430,38 @@ def test_real_data_through_the_file_input(site, name):
     assert_shows(pg.page, faircode.profile(path))
 
 
+OPTION_CONTROLS = """() => Object.fromEntries(
+  [...document.querySelectorAll('[data-opt]')].map((el) => [el.dataset.opt, {
+    id: el.id, type: el.type, min: el.min, max: el.max, step: el.step, value: el.value,
+    label: el.parentElement.textContent.trim()}]))"""
+
+
+def test_option_controls_follow_the_table(site):
+    """SPEC 7: the page makes a number input for each option with a site_label, from
+    the engine's table (label, step, bounds, default), and the age bands' default;
+    checked against the Python engine's table."""
+    from faircode.options import OPTIONS
+
+    page = site().page
+    got = page.evaluate(OPTION_CONTROLS)
+    want = {}
+    for o in OPTIONS:
+        if o.site_label is None:
+            continue
+        want[o.name] = {
+            "id": o.control,
+            "type": "number",
+            "min": "" if o.low is None else f"{o.low:g}",
+            "max": "" if o.high is None else f"{o.high:g}",
+            "step": f"{o.site_step:g}",
+            "value": f"{o.default:g}",
+            "label": o.site_label,
+        }
+    assert got == want
+    bands = ",".join(map(str, next(o.default for o in OPTIONS if o.name == "age_bands")))
+    assert page.input_value("#opt-age_bands") == bands
+
+
 def test_controls_reanalyse_from_the_summary(site, shots):
     path = SAMPLES["compas-scores-two-years.csv"]
     pg = site()

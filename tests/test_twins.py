@@ -37,8 +37,8 @@ TWINS: dict[str, str] = {
         welch_df""",
     "labels": """MISSING_TOKENS AGE_NUMERIC AGE_INTERVAL DEFAULT_AGE_BANDS clean_header
         interval_years band_index band_labels NUMBER outcome_value""",
-    "options": """DELIMITERS _range_error SCORE_RULES _evidence_options _label_options
-        _outcome_options""",
+    "options": """DELIMITERS _range_error SCORE_RULES PROXY_CORRECTIONS OPTIONS CHECKS _MAIN
+        _AUDITS _READING _GROUPS _SHARE""",
     "detect": """KINDS OVERRIDE_VALUES KEYWORDS SUFFIXES SEX_VOCABULARY RACE_VOCABULARY
         ETHNICITY_VOCABULARY NEUTRAL_VOCABULARY VOCABULARIES SEX_ALIASES tokenize
         kind_from_name fold kind_from_values ethnicity_holds_race _CODED_KINDS coded_labels
@@ -74,6 +74,12 @@ RENAMED: dict[tuple[str, str], tuple[str, str]] = {
     ("options", "_number"): ("checkNumber", PENDING),
     ("options", "_na"): ("resolveNa", PENDING),
     ("options", "_recode"): ("resolveRecode", PENDING),
+    ("options", "BY_NAME"): (
+        "OPTION_BY_NAME",
+        "the table by name; `BY_NAME` alone says too little in one namespace",
+    ),
+    ("options", "Option"): ("option", "the record: a class in Python, a factory function in JS"),
+    ("options", "_given"): ("givenValue", "`given` is a local of the option checks"),
     ("analyze", "_rewrite"): ("rewriteCounts", PENDING),
     ("analyze", "_unscored"): ("unscoredEntry", "the entries are a local `unscored`, as in Python"),
     ("analyze", "_names"): ("namesText", "`names` is a local of many engine functions"),
@@ -105,6 +111,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         ),
         "EXTRA_OF": "optional Python extras",
         "missing_extra": "optional Python extras",
+        "missing_extra_of": "optional Python extras",
         "require": "optional Python extras",
         "FaircodeError": "the base of Python's errors; the engine throws InputError only",
         "NoSuchFile": "the engine reads bytes, not paths",
@@ -127,16 +134,26 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         **dict.fromkeys(
             "FAIRNESS_THRESHOLD FAIRNESS_MIN_SAMPLES FAIRNESS_RULES FAIRNESS_ALPHA "
             "AUDIT_RATIO_THRESHOLD AUDIT_ALPHA AUDIT_SMALL_DENOMINATOR AUDIT_DATA_SOURCES "
-            "PROXY_CORRECTIONS PROXY_KEYS _proxy_options parse_held_out".split(),
+            "PROXY_KEYS parse_held_out".split(),
             OPTIONS_ELSEWHERE,
         ),
         "GROUP_OPTIONS": "the monitor's check of which options change groups",
         "Options": "the options' class; resolveOptions returns a plain object",
         "_trimmed": INLINE,
+        "_OptionsBase": "the options' class; resolveOptions returns a plain object",
+        "_params_shape": "JS params are built from plain arrays already",
+        "options_of": "the CLI's and MCP tools' records of a command (the engine runs none)",
+        **dict.fromkeys(
+            "_check_number _check_boolean _check_choice _check_age_bands _check_pair "
+            "_check_names _check_delimiter _check_encoding _check_column _check_value "
+            "_check_outcome _check_held_out _check_reference".split(),
+            "JS CHECKS holds each kind's check as a function of the table",
+        ),
         "relabeler": "JS rewriteOf: the rewrite and its slack (shape differs)",
         "missing_labels": "JS lostMatcher: the lost labels as a byte matcher (shape differs)",
     },
     "detect": {
+        "CheckedOverrides": "overrides checked once per read (Python); JS checks them in analyze",
         "_KEYWORD_FORMS": "JS keywordMatches tests keyword + suffix per token",
         "_COVER_NUM": "JS coverageMet",
         "_COVER_DEN": "JS coverageMet",
@@ -256,10 +273,12 @@ JS_ONLY: dict[str, str] = {
     ),
     "SHARE_GRAMMAR": "labels.share_value's grammar",
     **dict.fromkeys(
-        "DEFAULTS KNOWN_OPTIONS PYTHON_ONLY_OPTIONS UTF8_NAMES validateRewrites validateCross "
+        "DEFAULTS KNOWN_OPTIONS UTF8_NAMES validateRewrites validateCross "
         "rewriteOf lostMatcher validateOutcome validateLabel".split(),
         OPTION_HANDLING,
     ),
+    "OPTION_FIELDS": "the records' defaults (Python: the Option class's field defaults)",
+    "PROXY": "the commands of the proxy options (Python writes them in each record)",
     "UNCONTRADICTED_KINDS": "detect.contradiction names the kinds inline",
     "keywordMatches": "detect._KEYWORD_FORMS",
     "vocabularyCoverage": "detect._covered (shape differs)",

@@ -8,6 +8,8 @@ const EXPORTS = [
   // API (SPEC sections 0-10)
   'version', 'InputError', 'createProfiler', 'mergeSummaries', 'unpackSummary', 'analyze',
   'profileBytes', 'compare', 'parseReference', 'provenance', 'createSha256', 'resolveOptions',
+  // SPEC 7's option table (faircode.options.OPTIONS): the page makes its controls from it
+  'OPTIONS',
   // parts (SPEC 0.8)
   'defaultParts', 'planParts', 'partOptions',
   // gzip framing (SPEC 0.8): the page and the bridge inflate, the engine frames
