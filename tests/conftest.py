@@ -6,7 +6,9 @@ Hypothesis profiles, selected with the HYPOTHESIS_PROFILE environment variable:
 Tests that set max_examples themselves keep their own value.
 """
 
+import json
 import os
+import time
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -41,3 +43,90 @@ def js():
         pytest.fail(str(exc), pytrace=False)
     yield engine
     engine.close()
+
+
+# ---------------------------------------------------------------------------------------
+# Where test time goes. `--cpu-durations=N` lists the N tests, and the N files, that used
+# the most CPU (this process and the child processes it waited for): on a shared machine
+# wall times (--durations) grow with everybody else's load, CPU time does not.
+# `--times-out=FILE` writes each test file's seconds (wall and CPU) as JSON: what
+# scripts/lanes.py --update folds into tests/times.json, the weights scripts/check uses
+# to split the files between its two pytest processes.
+# ---------------------------------------------------------------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--cpu-durations",
+        type=int,
+        default=None,
+        metavar="N",
+        help="list the N tests and N test files that used the most CPU time (0: all)",
+    )
+    parser.addoption(
+        "--times-out",
+        default=None,
+        metavar="FILE",
+        help="write each test file's wall and CPU seconds to FILE (JSON)",
+    )
+
+
+def _cpu_seconds() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+_TIMES: dict[str, list[float]] = {}  # test id -> [wall, cpu] seconds
+
+
+def _timing(config: pytest.Config) -> bool:
+    return (
+        config.getoption("cpu_durations") is not None or config.getoption("times_out") is not None
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    if not _timing(item.config):
+        return (yield)
+    wall, cpu = time.monotonic(), _cpu_seconds()
+    try:
+        return (yield)
+    finally:
+        spent = _TIMES.setdefault(item.nodeid, [0.0, 0.0])
+        spent[0] += time.monotonic() - wall
+        spent[1] += _cpu_seconds() - cpu
+
+
+def _per_file() -> dict[str, list[float]]:
+    files: dict[str, list[float]] = {}
+    for nodeid, (wall, cpu) in _TIMES.items():
+        spent = files.setdefault(nodeid.split("::")[0], [0.0, 0.0])
+        spent[0] += wall
+        spent[1] += cpu
+    return files
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    out = session.config.getoption("times_out")
+    if out and _TIMES:
+        rows = [
+            f"  {json.dumps(path)}: [{wall:.2f}, {cpu:.2f}]"
+            for path, (wall, cpu) in sorted(_per_file().items())
+        ]
+        with open(out, "w", encoding="utf-8") as fh:
+            fh.write("{\n" + ",\n".join(rows) + "\n}\n")  # [wall, cpu] seconds per file
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    n = config.getoption("cpu_durations")
+    if n is None or not _TIMES:
+        return
+    write = terminalreporter.write_line
+    total = sum(cpu for _, cpu in _TIMES.values())
+    terminalreporter.section(f"most CPU time ({total:.1f}s in all)")
+    for nodeid, (_, cpu) in sorted(_TIMES.items(), key=lambda kv: -kv[1][1])[: n or None]:
+        write(f"{cpu:8.2f}s cpu  {nodeid}")
+    write("per file:")
+    for path, (_, cpu) in sorted(_per_file().items(), key=lambda kv: -kv[1][1])[: n or None]:
+        write(f"{cpu:8.2f}s cpu  {path}")

@@ -11,6 +11,7 @@ requests and answers are JSON lines, so thousands of cases cost one node start-u
 from __future__ import annotations
 
 import base64
+import functools
 import itertools
 import json
 import shutil
@@ -47,17 +48,23 @@ def _version_ok(cmd: list[str]) -> bool:
 
 
 def node_command() -> list[str]:
-    """The command that runs node: ["node"] or [python, "-m", "nodejs"]."""
+    """The command that runs node: ["node"] or [python, "-m", "nodejs"] (a new list)."""
+    return list(_node_command())
+
+
+@functools.cache
+def _node_command() -> tuple[str, ...]:
+    """Found once per process: each check starts node (`--version`)."""
     path = shutil.which("node")
     if path and _version_ok([path]):
-        return [path]
+        return (path,)
     try:
         import nodejs  # noqa: F401  (the nodejs-bin package)
     except ImportError:
         raise NodeMissing(NO_NODE) from None
     cmd = [sys.executable, "-m", "nodejs"]
     if _version_ok(cmd):
-        return cmd
+        return tuple(cmd)
     raise NodeMissing(NO_NODE)
 
 

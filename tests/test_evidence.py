@@ -10,12 +10,11 @@ import sys
 
 import jsonschema
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from scipy.stats import norm
-from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import confint_proportions_2indep, proportions_ztest
-from util import ROOT, data_file, prof
+from util import ROOT, data_file, multipletests, prof
 
 import faircode
 from faircode.errors import EXIT_FINDING
@@ -119,9 +118,8 @@ def test_search_p_inverts_newcombes_lower_bound(pair, gap):
         assert newcombe(c1, n1, c2, n2, z)[0] == pytest.approx(gap, abs=1e-9)
 
 
-# statsmodels 0.15's multipletests costs about 0.1 s a call here (100 s of the run at
-# the default 500 examples); 60 lists of up to 30 p-values still cover ties, zeros and ones
-@settings(max_examples=60)
+# util.multipletests: statsmodels' own, without its full garbage collection per call
+# (which made this property cost 111 s of the run at the profile's 500 examples)
 @given(st.lists(st.floats(0, 1), min_size=1, max_size=30), st.integers(0, 20))
 def test_holm_matches_statsmodels_with_the_rest_of_the_family_at_1(ps, extra):
     m = len(ps) + extra

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Split the test files between scripts/check's two pytest processes, by time.
+
+    scripts/lanes.py LANE              # lane 0 or 1: its test files, one a line
+    scripts/lanes.py --show            # both lanes, each file with its seconds
+    scripts/lanes.py --update FILE...  # fold measured times into tests/times.json
+
+The weights are wall seconds per file in tests/times.json, measured by a scripts/check
+run (each pytest process writes them with --times-out into .test-times/, both lanes
+running at once on two cores, so every file is timed under the same load). The node
+unit tests are the entry NODE: scripts/check runs them first in lane 1. A test file
+missing from tests/times.json (a new one) weighs the median of the others. Heaviest
+first, each file goes to the lane with the fewer seconds so far (ties by name), so the
+split is the same on every machine; within a lane the files run in name order.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMES = ROOT / "tests" / "times.json"
+NODE = "node --test tests/js/"
+LANES = 2
+
+
+def test_files() -> list[str]:
+    return sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").glob("test_*.py"))
+
+
+def weights() -> dict[str, float]:
+    """Seconds per test file (and NODE), the median for a file never timed."""
+    known = {k: float(v) for k, v in json.loads(TIMES.read_text(encoding="utf-8")).items()}
+    files = test_files()
+    timed = [known[f] for f in files if f in known]
+    median = statistics.median(timed) if timed else 1.0
+    out = {f: known.get(f, median) for f in files}
+    out[NODE] = known.get(NODE, 0.0)
+    return out
+
+
+def split() -> list[list[str]]:
+    """The lanes: lists of test files (NODE first in lane 1)."""
+    w = weights()
+    lanes: list[list[str]] = [[] for _ in range(LANES)]
+    load = [0.0] * LANES
+    lanes[1].append(NODE)
+    load[1] = w.pop(NODE)
+    for name in sorted(w, key=lambda f: (-w[f], f)):
+        k = min(range(LANES), key=lambda i: (load[i], i))
+        lanes[k].append(name)
+        load[k] += w[name]
+    return [[NODE] * (NODE in lane) + sorted(f for f in lane if f != NODE) for lane in lanes]
+
+
+def update(paths: list[str]) -> None:
+    """tests/times.json from the --times-out files of one run ([wall, cpu] per file;
+    NODE as its wall seconds); files no longer in tests/ are dropped."""
+    measured: dict[str, float] = {}
+    for path in paths:
+        for name, value in json.loads(Path(path).read_text(encoding="utf-8")).items():
+            measured[name] = round(float(value[0] if isinstance(value, list) else value), 1)
+    old = json.loads(TIMES.read_text(encoding="utf-8")) if TIMES.exists() else {}
+    keep = set(test_files()) | {NODE}
+    new = {k: v for k, v in {**old, **measured}.items() if k in keep}
+    rows = [f"  {json.dumps(k)}: {new[k]}" for k in sorted(new)]
+    TIMES.write_text("{\n" + ",\n".join(rows) + "\n}\n", encoding="utf-8")
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--update"] and len(argv) > 1:
+        update(argv[1:])
+        return 0
+    if argv == ["--show"]:
+        w = weights()
+        for k, lane in enumerate(split()):
+            print(f"lane {k}: {sum(w[f] for f in lane):.0f} s")
+            for f in lane:
+                print(f"  {w[f]:7.1f}  {f}")
+        return 0
+    if len(argv) == 1 and argv[0] in {str(k) for k in range(LANES)}:
+        print("\n".join(f for f in split()[int(argv[0])] if f != NODE))
+        return 0
+    sys.stderr.write(__doc__ or "")
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
