@@ -174,7 +174,7 @@ class Root:
     # -- opening -----------------------------------------------------------------------
 
     def open(self, path: str, argument: str, label: str | None = None) -> tuple[BinaryIO, bool]:
-        """Open the file ``path`` inside the root once, as `profiler.open_input` opens a
+        """Open the file ``path`` inside the root once, as `reader.open_input` opens a
         path: (binary file, True). Errors are one line: what the root refuses names
         the argument (``path: x.csv: a symbolic link leads outside ...``), what the
         reader would say names ``label`` (``x.csv: no such file``)."""

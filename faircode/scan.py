@@ -433,8 +433,7 @@ def _column_cells(source: Any, columns: list[str], options, name: str):
             cols.append([_frame_label(v) for v in cells])
         return Counter(zip(*cols))
     from .formats import Gunzipped, sniff_format
-    from .profiler import open_input
-    from .reader import read_records
+    from .reader import open_input, read_records
 
     if isinstance(source, io.BytesIO):
         source.seek(0)

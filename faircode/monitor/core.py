@@ -101,7 +101,7 @@ def evaluate(
     ``pred`` (a prediction column) or ``score`` with ``decision_threshold`` (prediction =
     ``score >= decision_threshold``). Rows whose label is missing are predictions
     awaiting a label. Raises :class:`MonitorInputError` for bad input. ``opener(path,
-    label)`` opens a path instead of the profiler's ``open_input`` (the MCP server's
+    label)`` opens a path instead of the reader's ``open_input`` (the MCP server's
     confined open, SPEC 11); the file is read from what it returns only. ``rule`` decides
     the gate (SPEC 12.7): ``interval`` (a disparity exceeds when its interval, after
     Holm's correction over the report at ``alpha``, lies above the threshold; is within

@@ -12,6 +12,7 @@ from typing import BinaryIO
 import pandas as pd
 
 from ..labels import clean_header
+from ..reader import open_input
 from .errors import MonitorInputError
 
 CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".txt")
@@ -64,11 +65,10 @@ def read_table(
     missing tokens) to each distinct value and parses the prediction, score and label
     columns as numbers.
     ``-``, a FIFO or a process substitution is read once, as a stream. ``opener`` opens
-    the path instead of the profiler's `open_input` (the MCP server's confined open);
+    the path instead of the reader's `open_input` (the MCP server's confined open);
     the file is read from what it returns only.
     """
     from ..errors import InputError
-    from ..profiler import open_input
 
     name = "<stdin>" if str(path) == "-" else str(path)
     p = Path(path)
