@@ -265,7 +265,7 @@ def _opts_from_args(args: argparse.Namespace) -> dict:
     if opts.get("names") is not None and not opts["names"].strip(" \t"):
         raise InputError("--names: give at least one column name")
     opts.update(group_options_from_args(args)[1])  # SPEC 1.1 and 2
-    from .proxy import proxy_opts
+    from .proxy_cli import proxy_opts
 
     opts.update(proxy_opts(args))  # SPEC 16
     return opts
@@ -387,7 +387,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _build_profile(p: argparse.ArgumentParser) -> None:
-    from .proxy import add_proxy_options
+    from .proxy_cli import add_proxy_options
     from .render import add_format_options
 
     p.add_argument("path", nargs="?", help="CSV file, or - for standard input")
@@ -446,7 +446,7 @@ def _build_profile(p: argparse.ArgumentParser) -> None:
 
 
 def _build_compare(c: argparse.ArgumentParser) -> None:
-    from .proxy import add_proxy_options
+    from .proxy_cli import add_proxy_options
     from .render import add_format_options
 
     c.add_argument(

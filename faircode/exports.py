@@ -416,7 +416,7 @@ def _proxy_rows(block: dict) -> Iterable[dict[str, Any]]:
     pair of dimensions: `dimension` x `dimension_b`), `proxy_not_tested`,
     `proxy_feature` (per scored dimension and other column: `dimension`, `column`) and
     `proxy_feature_not_tested` (`note` = why), in the JSON's order."""
-    from .proxy import heading
+    from .proxy_render import heading
 
     yield {"section": "proxy_hints", "threshold": block["alpha"], "note": heading(block)}
     for h in block.get("held_out", []):
@@ -841,7 +841,7 @@ def _md_proxy_hints(block: dict, out: list[str]) -> None:
     """SPEC 16 in Markdown, as the terminal shows it: the test and its correction, a
     table of the first pairs of dimensions, the pairs not tested, and a table of the
     first columns associated with a dimension."""
-    from .proxy import SHOWN, heading, p_text
+    from .proxy_render import SHOWN, heading, p_text
 
     out += ["", f"#### {md_escape(heading(block))}", ""]
     for h in block.get("held_out", []):

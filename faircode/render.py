@@ -217,7 +217,7 @@ def render(result: dict, source: str) -> str:
     if "missing_by_group" in result:  # SPEC 17.5
         out.extend(missing_by_group_lines(result["missing_by_group"]))
     if "proxy_hints" in result:  # SPEC 16
-        from .proxy import report_lines
+        from .proxy_render import report_lines
 
         out.extend(report_lines(result["proxy_hints"]))
     if result["flags"]:
@@ -508,7 +508,7 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
     if result.get("missing_by_group") is not None:  # SPEC 17.6
         out.extend(missing_shift_lines(result["missing_by_group"]))
     if "proxy_hints" in result:  # SPEC 16
-        from .proxy import compare_lines
+        from .proxy_render import compare_lines
 
         out.extend(compare_lines(result["proxy_hints"]))
     if result["flags"]:
