@@ -325,7 +325,7 @@ def _write_html(args: argparse.Namespace, command: str, result: dict, **context)
     """``--html PATH``: the report of ``result`` into PATH, atomically (SPEC 6.1; an
     input file was refused by check_exports before reading)."""
     from .atomic import write_output
-    from .render import render_as
+    from .renderers import render_as
     from .safetext import shown
 
     write_output(args.html, render_as(command, "html", result, **context), "the HTML report")
@@ -387,8 +387,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _build_profile(p: argparse.ArgumentParser) -> None:
+    from .cliutil import add_format_options
     from .proxy_cli import add_proxy_options
-    from .render import add_format_options
 
     p.add_argument("path", nargs="?", help="CSV file, or - for standard input")
     p.add_argument(
@@ -446,8 +446,8 @@ def _build_profile(p: argparse.ArgumentParser) -> None:
 
 
 def _build_compare(c: argparse.ArgumentParser) -> None:
+    from .cliutil import add_format_options
     from .proxy_cli import add_proxy_options
-    from .render import add_format_options
 
     c.add_argument(
         "path_a", metavar="A", help="baseline CSV (e.g. training data) or its saved profile --json"
@@ -499,7 +499,7 @@ def _build_fairness(f: argparse.ArgumentParser) -> None:
 
 
 def _build_scan(c: argparse.ArgumentParser) -> None:
-    from .render import add_format_options
+    from .cliutil import add_format_options
     from .scan import DEFAULT_BEAM, DEFAULT_DEPTH, DEFAULT_PERMUTATIONS, DEFAULT_SECONDS
 
     d = Options()
@@ -616,8 +616,8 @@ READING_KEYS = ("names", "skip_lines", "delimiter", "encoding", "one_column")
 
 
 def _build_audit(a: argparse.ArgumentParser) -> None:
+    from .cliutil import add_format_options
     from .options import AUDIT_ALPHA, AUDIT_DATA_SOURCES, AUDIT_RATIO_THRESHOLD
-    from .render import add_format_options
 
     sub = a.add_subparsers(dest="audit_command", metavar="PACK", parser_class=Parser)
     sub.required = True
@@ -763,7 +763,7 @@ def _reading_opts(args: argparse.Namespace) -> tuple[dict[str, str], dict]:
 def cmd_audit_ll144(args: argparse.Namespace) -> int:
     """`faircode audit ll144` (SPEC 20.1): a report, so exit 0 (2 for bad input)."""
     from .audit.ll144 import audit_ll144
-    from .render import check_exports
+    from .cliutil import check_exports
 
     overrides, opts = _reading_opts(args)
     check_exports(args, [args.path])
@@ -799,7 +799,8 @@ def cmd_audit_ll144(args: argparse.Namespace) -> int:
 
 def _emit_pack(args: argparse.Namespace, command: str, result: dict) -> int:
     """An audit pack's report on stdout, its --html page and its exports (SPEC 20)."""
-    from .render import format_of, render_as, write_exports
+    from .cliutil import format_of, write_exports
+    from .renderers import render_as
 
     sys.stdout.write(render_as(command, format_of(args), result))
     if args.html:
@@ -811,7 +812,7 @@ def _emit_pack(args: argparse.Namespace, command: str, result: dict) -> int:
 def cmd_audit_datasheet(args: argparse.Namespace) -> int:
     """`faircode audit datasheet` (SPEC 20.2)."""
     from .audit.datasheet import audit_datasheet
-    from .render import check_exports
+    from .cliutil import check_exports
 
     overrides, opts = _reading_opts(args)
     check_exports(args, [args.path])
@@ -830,7 +831,7 @@ def cmd_audit_datasheet(args: argparse.Namespace) -> int:
 def cmd_audit_art10(args: argparse.Namespace) -> int:
     """`faircode audit art10` (SPEC 20.3)."""
     from .audit.art10 import audit_art10
-    from .render import check_exports
+    from .cliutil import check_exports
 
     overrides, opts = _reading_opts(args)
     for key in ("cross", "min_group_size"):
@@ -929,9 +930,10 @@ def _hashing_progress(size: int | None, hasher, hashing: bool):
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
+    from .cliutil import check_exports, exports_of, format_of, write_exports
     from .profiler import profile
     from .provenance import StreamHash, provenance
-    from .render import check_exports, exports_of, format_of, render_as, write_exports
+    from .renderers import render_as
 
     if getattr(args, "more_paths", None):
         return _profile_each(args)
@@ -1044,7 +1046,7 @@ def _profile_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
 def _profile_each(args: argparse.Namespace) -> int:
     """`faircode profile A B ...`: each file profiled on its own, reports one after the
     other; the exit code is the worst (1 when any misses --fail-under)."""
-    from .render import exports_of, format_of
+    from .cliutil import exports_of, format_of
 
     if format_of(args) not in ("text", "markdown") or exports_of(args) or args.html:
         raise InputError(
@@ -1109,11 +1111,12 @@ def _spark_session_quietly(spark, master: str | None):
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    from .cliutil import check_exports, format_of, write_exports
     from .compare import compare
     from .options import resolve
     from .profiler import profile
     from .provenance import StreamHash, provenance, sha256_bytes
-    from .render import check_exports, format_of, render_as, write_exports
+    from .renderers import render_as
     from .safetext import shown
     from .saved import load_saved, saved_profile
 
@@ -1196,7 +1199,8 @@ def _number_arg(flag: str, text: str | None, integer: bool, low: float, high: fl
 
 def cmd_scan(args: argparse.Namespace) -> int:
     """`faircode scan` (SPEC 19): advisory, so its exit code is 0 whatever it finds."""
-    from .render import check_exports, format_of, render_as, write_exports
+    from .cliutil import check_exports, format_of, write_exports
+    from .renderers import render_as
     from .scan import MAX_DEPTH, MAX_PERMUTATIONS, scan
 
     overrides, opts = group_options_from_args(args)

@@ -1,6 +1,6 @@
 """Markdown and CSV exports of ``profile`` and ``compare`` results (SPEC 6.1), and the
 CSV table writer ``fairness evaluate`` shares. Registered in
-:data:`faircode.render.RENDERERS`; every user string goes through the one escaping of
+:data:`faircode.renderers.RENDERERS`; every user string goes through the one escaping of
 :mod:`faircode.safetext` (``md_escape`` for Markdown, ``csv_cell`` for CSV).
 """
 

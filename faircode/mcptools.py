@@ -848,7 +848,7 @@ def evaluate_model(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any
 
 
 def _profile_json(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    from .render import render_as
+    from .renderers import render_as
 
     text = render_as("profile", "json", result)
     return text, json.loads(text)

@@ -1,5 +1,5 @@
 """The Local Law 144 pack's reports (SPEC 20.1): text, Markdown, HTML (one document,
-:mod:`faircode.audit.doc`) and CSV, registered in :data:`faircode.render.RENDERERS`
+:mod:`faircode.audit.doc`) and CSV, registered in :data:`faircode.renderers.RENDERERS`
 as ``audit ll144``."""
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
     from ..cli import add_group_options
 
     add_group_options(p)  # profile's groups: --map, --na, --recode, --max-age, --age-bands
-    from ..render import add_format_options
+    from ..cliutil import add_format_options
 
     out = add_format_options(p, "fairness evaluate")
     out.add_argument(
@@ -263,8 +263,9 @@ def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
 
 def evaluate_command(args: argparse.Namespace) -> int:
     """Run ``fairness evaluate`` for parsed ``args``; returns the exit code."""
+    from ..cliutil import check_exports, format_of, write_exports
     from ..errors import InputError
-    from ..render import check_exports, format_of, render_as, write_exports
+    from ..renderers import render_as
     from .core import evaluate
 
     try:
