@@ -108,10 +108,9 @@ class Parser(argparse.ArgumentParser):
         except (AttributeError, OSError) as exc:
             if file is not sys.stdout or not isinstance(exc, OSError):
                 return
-            from .cli import _silence_stdout
             from .errors import InputError
 
-            _silence_stdout()  # the interpreter's last flush cannot fail again
+            silence_stdout()  # the interpreter's last flush cannot fail again
             raise InputError(
                 f"cannot write to standard output ({exc.strerror or exc}); "
                 "check the disk or the redirection"
@@ -143,3 +142,13 @@ def default_help(text: str, default: object) -> str:
     if isinstance(default, tuple | list):
         default = ",".join(str(v) for v in default)
     return f"{text} ({default})"
+
+
+def silence_stdout() -> None:
+    """Point fd 1 at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):
+        pass

@@ -1,16 +1,153 @@
-"""What both CLIs (``faircode`` and the monitor's ``fairness`` commands) share: the
-output-format flags of the renderer registry (SPEC 6.1)."""
+"""What both CLIs (``faircode`` in :mod:`faircode.cli` and the monitor's ``fairness``
+commands in :mod:`faircode.monitor.cli`) share: the list of subcommands, the options
+that decide a column's groups (SPEC 1.1, 1.6, 2, 12.3), and the output-format flags of
+the renderer registry (SPEC 6.1). Neither CLI imports the other's parts."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from .cliparse import default_help
+from .detect import OVERRIDE_VALUES
+from .errors import InputError
+from .options import Options
 from .renderers import EXPORT_WHAT, EXPORTS, FORMAT_ALIASES, formats_of, render_as
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
     from typing import Any
+
+
+#: The subcommands: name -> (the line `faircode --help` lists, the command's description).
+COMMANDS = {
+    "profile": (
+        "profile a CSV's demographic representation",
+        "Profile the demographic representation of a CSV file.",
+    ),
+    "compare": (
+        "representation drift between two CSV files",
+        "Compare the representation of baseline A and current B.",
+    ),
+    "scan": (
+        "the worst subgroup: search attribute combinations for the largest gap",
+        "Search conjunctions of attribute values for the subgroup that differs most: "
+        "between two files (A B), between the rows where a column is positive and the "
+        "others (--versus), against a population reference (--reference), or in a "
+        "label's rate (--label). Advisory: never part of the grade or a gate.",
+    ),
+    "audit": (
+        "audit packs regulators and reviewers ask for (ll144, datasheet, art10)",
+        "Documents built from faircode's measurements: ll144, the NYC Local Law 144 "
+        "bias-audit summary (selection or scoring rates and impact ratios by sex, "
+        "race/ethnicity and their intersections); datasheet, the composition questions of "
+        "Datasheets for Datasets, pre-filled from the profile; art10, data-governance evidence "
+        "for Article 10 of the EU AI Act.",
+    ),
+    "fairness": (
+        "subgroup model performance and fairness disparities",
+        "Subgroup model performance, fairness disparities and a CI gate.",
+    ),
+    "serve": (
+        "serve the website (profile files in your browser) on 127.0.0.1",
+        "Serve the faircode website from this machine (127.0.0.1 only). "
+        "Files are read by the page in the browser; nothing is uploaded.",
+    ),
+}
+
+
+def add_group_options(p: argparse.ArgumentParser) -> None:
+    """The options that decide a column's groups (SPEC 1.1, 1.6, 2): the one table of
+    them, shared by `profile`, `compare` and `fairness evaluate` (SPEC 12.3), so a
+    column gives the same groups in each. Read back with `group_options_from_args`."""
+    d = Options()
+    p.add_argument(
+        "--map",
+        action="append",
+        default=[],
+        metavar="COL=KIND",
+        help=f"force a column's kind: {', '.join(OVERRIDE_VALUES)} (a kind other than age "
+        "keeps an age column's values as written)",
+    )
+    p.add_argument(
+        "--na",
+        action="append",
+        metavar="[COL=]TOKEN",
+        help="treat TOKEN as missing (in every column, or in COL); repeatable",
+    )
+    p.add_argument(
+        "--recode",
+        action="append",
+        metavar="COL:FROM=TO[,...]",
+        help="rename labels of COL before counting (TO may be empty: missing); repeatable",
+    )
+    p.add_argument(
+        "--max-age", metavar="N", help=default_help("ages above this are implausible", d.max_age)
+    )
+    p.add_argument(
+        "--age-bands", metavar="E,E,...", help=default_help("age band edges", d.age_bands)
+    )
+
+
+def group_options_from_args(args: argparse.Namespace) -> tuple[dict[str, str], dict]:
+    """(overrides, options) of `add_group_options`'s arguments, parsed as `profile` parses
+    them; validated by `faircode.options.resolve` and `faircode.detect.check_overrides`."""
+    keys = ("max_age", "age_bands")
+    opts = {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
+    bands = opts.get("age_bands")
+    if bands is not None and any(not b.strip(" \t") for b in bands.split(",")):
+        raise InputError(
+            f"--age-bands: {bands} is out of range (increasing integers starting "
+            "at 0, separated by single commas)"
+        )
+    if getattr(args, "na", None):
+        opts["na"] = [na_item(item) for item in args.na]
+    if getattr(args, "recode", None):
+        opts["recode"] = [t for item in args.recode for t in recode_items(item)]
+    return overrides_from_args(args), opts
+
+
+def na_item(item: str) -> str | list[str]:
+    """`--na TOKEN`, `--na COL=TOKEN`, `--na =TOKEN` (SPEC 1.1)."""
+    col, sep, token = item.partition("=")
+    if not sep:
+        return item
+    col = col.strip(" \t")
+    return token if not col else [col, token]
+
+
+def recode_items(item: str) -> list[list[str]]:
+    """`--recode COL:FROM=TO[,FROM=TO...]` -> [column, from, to] triples (SPEC 1.1)."""
+    col, sep, rest = item.partition(":")
+    col = col.strip(" \t")
+    out = []
+    for part in rest.split(",") if sep else []:
+        frm, eq, to = part.partition("=")
+        if not eq:
+            break
+        out.append([col, frm, to])
+    else:
+        if col and out:
+            return out
+    raise InputError(f"--recode: expected COLUMN:FROM=TO[,FROM=TO...], got '{item}'")
+
+
+def overrides_from_args(args: argparse.Namespace) -> dict[str, str]:
+    """`--map COL=KIND` (repeatable) -> {column: kind}; one column given two kinds is an
+    error (SPEC 1.6)."""
+    out: dict[str, str] = {}
+    for item in args.map:
+        col, sep, kind = item.partition("=")
+        if not sep or not col.strip(" \t"):
+            raise InputError(f"--map: expected COLUMN=KIND, got '{item}'")
+        col, kind = col.strip(" \t"), kind.strip(" \t")
+        if col in out and out[col] != kind:
+            raise InputError(
+                f"--map: '{col}' is given twice ({col}={out[col]}, {col}={kind}); "
+                "give one kind per column"
+            )
+        out[col] = kind
+    return out
 
 
 def format_of(args: argparse.Namespace) -> str:

@@ -371,7 +371,7 @@ def cmd_slice(args: argparse.Namespace) -> int:
 
 def cmd_gate(args: argparse.Namespace) -> int:
     from .api import fairness_gate
-    from .cli import gate_lines
+    from .gate import gate_lines
 
     res = fairness_gate(
         args.model,
