@@ -7,13 +7,13 @@ on use), and the prediction store's `faircode.monitor.slice_metrics`,
 `fairness_disparity`, `fairness_gate` and `fairness_report` (SPEC 15.9).
 """
 
+from ._version import __version__
 from .compare import compare
 from .errors import InputError
 from .profiler import profile, summarize
 from .provenance import provenance_for
 from .scan import scan
 
-__version__ = "0.1.0"
 __all__ = [
     "InputError",
     "__version__",

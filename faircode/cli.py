@@ -8,6 +8,7 @@ import os
 import sys
 import time
 
+from ._version import __version__
 from .cliparse import Parser, default_help
 from .cliparse import silence_stdout as _silence_stdout
 from .cliutil import COMMANDS, add_group_options, group_options_from_args
@@ -750,8 +751,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _version() -> str:
-    from . import __version__
-
     return __version__
 
 

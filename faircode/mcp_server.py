@@ -16,6 +16,7 @@ import sys
 import threading
 from typing import Any
 
+from ._version import __version__
 from .errors import EXIT_INTERRUPTED, EXIT_OK, FaircodeError, require
 from .mcptools import DESCRIPTIONS, SCHEMAS, Root, run_tool
 
@@ -51,8 +52,6 @@ def build_parser():
 
 
 def _version() -> str:
-    from . import __version__
-
     return __version__
 
 

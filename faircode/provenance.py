@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ._version import __version__
+
 #: Inputs up to this many bytes are hashed by CPython's own SHA-256 module; larger ones
 #: by OpenSSL's (hashlib), five times faster, whose loading costs ~5 ms of start-up: a
 #: small file's whole profile took less (issue 12). The digests are the same.
@@ -64,8 +66,6 @@ def provenance(
     reference_hash: str | None = None,
     engine: str = "python",
 ) -> dict:
-    from . import __version__
-
     out: dict = {"faircode_version": __version__, "engine": engine}
     for key, digest in dataset_hashes.items():
         out[key] = digest

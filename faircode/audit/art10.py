@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .._version import __version__
 from ..errors import InputError
 from ..numerics import fmt, normal_quantile, pct
 from .common import PackResult, iso_date, provenance_block, source_hash, today
@@ -585,8 +586,6 @@ def audit_art10(
     summary, checked, options = summarize(source, overrides, opts, name=name)
     profile = analyze_read(summary, checked, options)
     sections = _sections(profile, options, reference is not None, proxy_hints)
-    from .. import __version__
-
     prov = provenance_block(
         digest,
         note,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._version import __version__
 from ..errors import InputError
 from ..numerics import pct
 from .common import PackResult, iso_date, provenance_block, source_hash, today
@@ -487,8 +488,6 @@ def audit_datasheet(
                 "to_fill": None if answered_by == "data" else _to_fill(qid, answered_by),
             }
         )
-    from .. import __version__
-
     result = {
         "kind": "faircode.audit.datasheet",
         "format_version": DATASHEET_FORMAT_VERSION,

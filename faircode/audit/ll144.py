@@ -21,6 +21,7 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any
 
+from .._version import __version__
 from ..errors import InputError
 from ..numerics import Z, holm, log_ratio_interval, round_half_up, search_p
 from ..options import (
@@ -586,8 +587,6 @@ def audit_ll144(
         data_dates = {"from": min(dates), "to": max(dates), "column": date_column}
         if undated:
             notes.append(f"{undated} rows have no date in '{date_column}'")
-    from .. import __version__
-
     audit_params = {
         "selected": outcome_col if method == "selection" else None,
         "selected_values": list(values) if values is not None else None,
