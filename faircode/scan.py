@@ -29,7 +29,7 @@ import time
 from collections import Counter
 
 from .errors import InputError
-from .numerics import Z, fmt, newcombe, pct, round_half_up, wilson_bounds
+from .numerics import Z, newcombe, pct, round_half_up, wilson_bounds
 from .results import Result
 from .safetext import shown
 
@@ -1186,29 +1186,3 @@ def _result(
         "notes": notes,
     }
     return ScanResult(out, name=name)
-
-
-def describe_effect(question: str, sub: dict, compared: dict) -> str:
-    """One line of a subgroup's effect, as every report shows it."""
-    band = f"[95% {pct(sub['ci_low'])} to {pct(sub['ci_high'])} pts]"
-    if question == "representation":
-        return (
-            f"{pct(sub['share_b'])}% of {compared['b']['name']} vs "
-            f"{pct(sub['share_a'])}% of {compared['a']['name']}: "
-            f"{_signed(sub['effect'])} pts {band}"
-        )
-    if question == "reference":
-        return (
-            f"{pct(sub['share'])}% of the rows vs {pct(sub['expected'])}% expected: "
-            f"{_signed(sub['effect'])} pts {band}"
-        )
-    what = "error rate" if compared.get("prediction") else "rate"
-    return (
-        f"{what} {pct(sub['rate'])}% vs {pct(sub['rate_rest'])}% in the rest: "
-        f"{_signed(sub['effect'])} pts {band}, z {fmt(sub['score'], 2)}"
-    )
-
-
-def _signed(x: float) -> str:
-    t = pct(x)
-    return t if t.startswith("-") else "+" + t
