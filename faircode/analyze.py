@@ -519,7 +519,7 @@ def analyze(
         result["outcomes"] = outcome_list
     hints = None
     if opts.proxy_hints:  # SPEC 16; scipy is imported only here
-        from .proxy_stats import summary_hints
+        from .proxy_stats import summary_hints  # lazy: start-up
 
         hints, proxy_flags = summary_hints(summary, overrides, dims, index_of, mappers, opts)
         for text in proxy_flags:

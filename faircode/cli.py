@@ -217,7 +217,7 @@ def _opts_from_args(args: argparse.Namespace) -> dict:
     if opts.get("names") is not None and not opts["names"].strip(" \t"):
         raise InputError("--names: give at least one column name")
     opts.update(group_options_from_args(args)[1])  # SPEC 1.1 and 2
-    from .proxy_cli import proxy_opts
+    from .proxy_cli import proxy_opts  # lazy: start-up
 
     opts.update(proxy_opts(args))  # SPEC 16
     return opts
@@ -235,9 +235,9 @@ def _add_html_option(group: argparse._MutuallyExclusiveGroup) -> None:
 def _write_html(args: argparse.Namespace, command: str, result: dict, **context) -> None:
     """``--html PATH``: the report of ``result`` into PATH, atomically (SPEC 6.1; an
     input file was refused by check_exports before reading)."""
-    from .atomic import write_output
-    from .renderers import render_as
-    from .safetext import shown
+    from .atomic import write_output  # lazy: start-up
+    from .renderers import render_as  # lazy: loaded already
+    from .safetext import shown  # lazy: loaded already
 
     write_output(args.html, render_as(command, "html", result, **context), "the HTML report")
     sys.stderr.write(f"faircode: wrote the HTML report to {shown(args.html)}\n")
@@ -261,8 +261,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _build_profile(p: argparse.ArgumentParser) -> None:
-    from .cliutil import add_format_options
-    from .proxy_cli import add_proxy_options
+    from .cliutil import add_format_options  # lazy: loaded already
+    from .proxy_cli import add_proxy_options  # lazy: start-up
 
     p.add_argument("path", nargs="?", help="CSV file, or - for standard input")
     p.add_argument(
@@ -320,8 +320,8 @@ def _build_profile(p: argparse.ArgumentParser) -> None:
 
 
 def _build_compare(c: argparse.ArgumentParser) -> None:
-    from .cliutil import add_format_options
-    from .proxy_cli import add_proxy_options
+    from .cliutil import add_format_options  # lazy: loaded already
+    from .proxy_cli import add_proxy_options  # lazy: start-up
 
     c.add_argument(
         "path_a", metavar="A", help="baseline CSV (e.g. training data) or its saved profile --json"
@@ -367,14 +367,19 @@ def _build_serve(v: argparse.ArgumentParser) -> None:
 
 
 def _build_fairness(f: argparse.ArgumentParser) -> None:
-    from .monitor.cli import add_fairness_commands
+    from .monitor.cli import add_fairness_commands  # lazy: start-up
 
     add_fairness_commands(f)
 
 
 def _build_scan(c: argparse.ArgumentParser) -> None:
-    from .cliutil import add_format_options
-    from .scan import DEFAULT_BEAM, DEFAULT_DEPTH, DEFAULT_PERMUTATIONS, DEFAULT_SECONDS
+    from .cliutil import add_format_options  # lazy: loaded already
+    from .scan import (
+        DEFAULT_BEAM,
+        DEFAULT_DEPTH,
+        DEFAULT_PERMUTATIONS,
+        DEFAULT_SECONDS,
+    )  # lazy: loaded already
 
     d = Options()
     c.add_argument("path", metavar="A", help="the table (CSV, Parquet, Arrow; - for stdin)")
@@ -490,8 +495,12 @@ READING_KEYS = ("names", "skip_lines", "delimiter", "encoding", "one_column")
 
 
 def _build_audit(a: argparse.ArgumentParser) -> None:
-    from .cliutil import add_format_options
-    from .options import AUDIT_ALPHA, AUDIT_DATA_SOURCES, AUDIT_RATIO_THRESHOLD
+    from .cliutil import add_format_options  # lazy: loaded already
+    from .options import (
+        AUDIT_ALPHA,
+        AUDIT_DATA_SOURCES,
+        AUDIT_RATIO_THRESHOLD,
+    )  # lazy: loaded already
 
     sub = a.add_subparsers(dest="audit_command", metavar="PACK", parser_class=Parser)
     sub.required = True
@@ -636,8 +645,8 @@ def _reading_opts(args: argparse.Namespace) -> tuple[dict[str, str], dict]:
 
 def cmd_audit_ll144(args: argparse.Namespace) -> int:
     """`faircode audit ll144` (SPEC 20.1): a report, so exit 0 (2 for bad input)."""
-    from .audit.ll144 import audit_ll144
-    from .cliutil import check_exports
+    from .audit.ll144 import audit_ll144  # lazy: start-up
+    from .cliutil import check_exports  # lazy: loaded already
 
     overrides, opts = _reading_opts(args)
     check_exports(args, [args.path])
@@ -673,8 +682,8 @@ def cmd_audit_ll144(args: argparse.Namespace) -> int:
 
 def _emit_pack(args: argparse.Namespace, command: str, result: dict) -> int:
     """An audit pack's report on stdout, its --html page and its exports (SPEC 20)."""
-    from .cliutil import format_of, write_exports
-    from .renderers import render_as
+    from .cliutil import format_of, write_exports  # lazy: loaded already
+    from .renderers import render_as  # lazy: loaded already
 
     sys.stdout.write(render_as(command, format_of(args), result))
     if args.html:
@@ -685,8 +694,8 @@ def _emit_pack(args: argparse.Namespace, command: str, result: dict) -> int:
 
 def cmd_audit_datasheet(args: argparse.Namespace) -> int:
     """`faircode audit datasheet` (SPEC 20.2)."""
-    from .audit.datasheet import audit_datasheet
-    from .cliutil import check_exports
+    from .audit.datasheet import audit_datasheet  # lazy: start-up
+    from .cliutil import check_exports  # lazy: loaded already
 
     overrides, opts = _reading_opts(args)
     check_exports(args, [args.path])
@@ -704,8 +713,8 @@ def cmd_audit_datasheet(args: argparse.Namespace) -> int:
 
 def cmd_audit_art10(args: argparse.Namespace) -> int:
     """`faircode audit art10` (SPEC 20.3)."""
-    from .audit.art10 import audit_art10
-    from .cliutil import check_exports
+    from .audit.art10 import audit_art10  # lazy: start-up
+    from .cliutil import check_exports  # lazy: loaded already
 
     overrides, opts = _reading_opts(args)
     for key in ("cross", "min_group_size"):
@@ -713,7 +722,7 @@ def cmd_audit_art10(args: argparse.Namespace) -> int:
             opts[key] = getattr(args, key)
     inputs: list = [args.path]
     if args.reference:
-        from .reference import BUILTIN
+        from .reference import BUILTIN  # lazy: loaded already
 
         if args.reference not in BUILTIN:
             inputs.append(args.reference)
@@ -745,7 +754,7 @@ BUILDERS = {
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .serve import serve
+    from .serve import serve  # lazy: start-up
 
     return serve(port=args.port, open_browser=not args.no_open)
 
@@ -758,7 +767,8 @@ def _open_source(args: argparse.Namespace):
     if args.sample:
         if args.path:
             raise InputError("give either PATH or --sample, not both")
-        from importlib import resources  # only here: it imports tempfile, shutil, bz2
+        # only here: it imports tempfile, shutil, bz2
+        from importlib import resources  # lazy: start-up
 
         ref = resources.files("faircode") / "data" / SAMPLE
         return str(ref), SAMPLE, os.path.getsize(str(ref))
@@ -802,10 +812,10 @@ def _hashing_progress(size: int | None, hasher, hashing: bool):
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
-    from .cliutil import check_exports, exports_of, format_of, write_exports
-    from .profiler import profile
-    from .provenance import StreamHash, provenance
-    from .renderers import render_as
+    from .cliutil import check_exports, exports_of, format_of, write_exports  # lazy: loaded already
+    from .profiler import profile  # lazy: loaded already
+    from .provenance import StreamHash, provenance  # lazy: loaded already
+    from .renderers import render_as  # lazy: loaded already
 
     if getattr(args, "more_paths", None):
         return _profile_each(args)
@@ -816,8 +826,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
         check_exports(args, _profile_inputs(args))
     reference_hash = None
     if args.reference:
-        from .provenance import sha256_bytes
-        from .reference import load_reference
+        from .provenance import sha256_bytes  # lazy: loaded already
+        from .reference import load_reference  # lazy: loaded already
 
         opts["reference"], ref_bytes, _ = load_reference(args.reference)
         reference_hash = sha256_bytes(ref_bytes)
@@ -841,7 +851,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
             progress.close()
         digest = hasher.digest()
     if format_of(args) == "json" and not args.no_provenance:
-        from .options import resolve
+        from .options import resolve  # lazy: loaded already
 
         result["provenance"] = provenance(
             params=resolve(opts).params(),
@@ -896,17 +906,17 @@ def _confirmed_exit(result: dict, fail_on: frozenset[str]) -> int:
 def _profile_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
     """Every input file of `profile` as (how it is named, path): the data (or the
     bundled sample), a --reference file and each --proxy-hints-with file."""
-    from .atomic import input_paths
-    from .options import parse_held_out
+    from .atomic import input_paths  # lazy: start-up
+    from .options import parse_held_out  # lazy: loaded already
 
     path = args.path
     if args.sample and not path:
-        from importlib import resources
+        from importlib import resources  # lazy: start-up
 
         path = str(resources.files("faircode") / "data" / SAMPLE)
     inputs = input_paths("the input", path)
     if args.reference:
-        from .reference import BUILTIN
+        from .reference import BUILTIN  # lazy: loaded already
 
         if args.reference not in BUILTIN:
             inputs += input_paths("--reference", args.reference)
@@ -918,7 +928,7 @@ def _profile_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
 def _profile_each(args: argparse.Namespace) -> int:
     """`faircode profile A B ...`: each file profiled on its own, reports one after the
     other; the exit code is the worst (1 when any misses --fail-under)."""
-    from .cliutil import exports_of, format_of
+    from .cliutil import exports_of, format_of  # lazy: loaded already
 
     if format_of(args) not in ("text", "markdown") or exports_of(args) or args.html:
         raise InputError(
@@ -944,12 +954,12 @@ def _profile_spark(args: argparse.Namespace, source, overrides: dict, opts: dict
             "join the column to the table in Spark and profile the result"
         )
     try:
-        from . import spark
+        from . import spark  # lazy: start-up
     except ImportError:
-        from .errors import missing_extra
+        from .errors import missing_extra  # lazy: loaded already
 
         raise missing_extra("--engine spark", "pyspark") from None
-    import warnings
+    import warnings  # lazy: start-up
 
     # PySpark 4.x warns on every run with pandas 3 (docs/spark.md: which pandas PySpark supports);
     # the CLI's stderr is for faircode's own messages.
@@ -961,7 +971,7 @@ def _profile_spark(args: argparse.Namespace, source, overrides: dict, opts: dict
 def _spark_session_quietly(spark, master: str | None):
     """Start Spark with the JVM's stderr (start-up banner, log4j notices, warnings) sent to
     a log file, which a failure names; faircode's own errors stay on stderr."""
-    import tempfile
+    import tempfile  # lazy: start-up
 
     log_path = os.path.join(tempfile.gettempdir(), f"faircode-spark-{os.getuid()}.log")
     sys.stderr.flush()
@@ -983,14 +993,14 @@ def _spark_session_quietly(spark, master: str | None):
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .cliutil import check_exports, format_of, write_exports
-    from .compare import compare
-    from .options import resolve
-    from .profiler import profile
-    from .provenance import StreamHash, provenance, sha256_bytes
-    from .renderers import render_as
-    from .safetext import shown
-    from .saved import load_saved, saved_profile
+    from .cliutil import check_exports, format_of, write_exports  # lazy: loaded already
+    from .compare import compare  # lazy: loaded already
+    from .options import resolve  # lazy: loaded already
+    from .profiler import profile  # lazy: loaded already
+    from .provenance import StreamHash, provenance, sha256_bytes  # lazy: loaded already
+    from .renderers import render_as  # lazy: loaded already
+    from .safetext import shown  # lazy: loaded already
+    from .saved import load_saved, saved_profile  # lazy: start-up
 
     opts = _opts_from_args(args)
     fail_on = _fail_on(args, COMPARE_FINDING_KINDS)
@@ -1029,7 +1039,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         hashes[f"dataset_hash_{key}"] = hasher.digest()
     if any(k.startswith("saved_profile_hash_") for k in hashes):
         # a saved side holds its long labels capped (SPEC 0.9): so must the other
-        from .safetext import bounded
+        from .safetext import bounded  # lazy: loaded already
 
         results = [bounded(r) for r in results]
     result = compare(results[0], results[1], opts)
@@ -1071,9 +1081,9 @@ def _number_arg(flag: str, text: str | None, integer: bool, low: float, high: fl
 
 def cmd_scan(args: argparse.Namespace) -> int:
     """`faircode scan` (SPEC 19): advisory, so its exit code is 0 whatever it finds."""
-    from .cliutil import check_exports, format_of, write_exports
-    from .renderers import render_as
-    from .scan import MAX_DEPTH, MAX_PERMUTATIONS, scan
+    from .cliutil import check_exports, format_of, write_exports  # lazy: loaded already
+    from .renderers import render_as  # lazy: loaded already
+    from .scan import MAX_DEPTH, MAX_PERMUTATIONS, scan  # lazy: loaded already
 
     overrides, opts = group_options_from_args(args)
     for key in (
@@ -1138,7 +1148,7 @@ def main(argv: list[str] | None = None) -> int:
     that closes the pipe early (`| head`) ends the run quietly with 141; an output that
     cannot be written (`/dev/full`, a closed stdout) is one line and exit 2."""
     try:
-        from .safetext import fit_stdout
+        from .safetext import fit_stdout  # lazy: loaded already
 
         fit_stdout()  # any encoding: escapes and ASCII bars, never UnicodeEncodeError
         words = sys.argv[1:] if argv is None else argv
@@ -1179,14 +1189,14 @@ def console_main() -> int:
     walks the objects start-up made (the modules'), which never become garbage: 5% of a
     small file's whole run. Not in main(): a process that calls main() many times (a
     test suite) would keep its garbage of the time forever."""
-    import gc
+    import gc  # lazy: start-up
 
     gc.freeze()
     return main()
 
 
 def _error(message: str, prefix: str = "faircode: error: ") -> None:
-    from .safetext import shown
+    from .safetext import shown  # lazy: loaded already
 
     try:
         sys.stderr.write(f"{prefix}{shown(message)}\n")

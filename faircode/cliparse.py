@@ -24,7 +24,7 @@ def usage_hint(prog: str) -> str:
 
 
 def usage_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
-    from .safetext import shown
+    from .safetext import shown  # lazy: loaded already
 
     sys.stderr.write(f"faircode: error: {shown(message)} {usage_hint(parser.prog)}\n")
     raise SystemExit(EXIT_INPUT)
@@ -44,7 +44,7 @@ def _option_strings(parser: argparse.ArgumentParser) -> set[str]:
 def did_you_mean(parser: argparse.ArgumentParser, words: list[str]) -> str:
     """`; did you mean --label?` for the first unknown --option with a close known one
     (issue 27), else ""."""
-    import difflib
+    import difflib  # lazy: start-up
 
     known = sorted(_option_strings(parser))
     for word in words:
@@ -108,7 +108,7 @@ class Parser(argparse.ArgumentParser):
         except (AttributeError, OSError) as exc:
             if file is not sys.stdout or not isinstance(exc, OSError):
                 return
-            from .errors import InputError
+            from .errors import InputError  # lazy: loaded already
 
             silence_stdout()  # the interpreter's last flush cannot fail again
             raise InputError(

@@ -230,7 +230,7 @@ def check_exports(args: argparse.Namespace, inputs: list) -> None:
     the command's input files, or the path of another output, before anything is read
     (SPEC 6.1). ``inputs``: paths (the command's positional inputs) or ``(how the command
     names it, path)`` pairs."""
-    from .atomic import check_outputs, input_paths
+    from .atomic import check_outputs, input_paths  # lazy: start-up
 
     named: list[tuple[str, str]] = []
     for src in inputs:
@@ -244,8 +244,8 @@ def write_exports(args: argparse.Namespace, command: str, result: Any, **context
     """Write each ``--markdown PATH`` / ``--csv PATH`` export of ``result`` (UTF-8),
     saying so on stderr, atomically (:mod:`faircode.atomic`); a path that cannot be
     written is an input error (exit 2)."""
-    from .atomic import write_output
-    from .safetext import shown
+    from .atomic import write_output  # lazy: start-up
+    from .safetext import shown  # lazy: loaded already
 
     for form, path in exports_of(args):
         write_output(path, render_as(command, form, result, **context), EXPORT_WHAT[form])

@@ -29,7 +29,7 @@ INSTRUCTIONS = (
 
 
 def build_parser():
-    from .cliparse import Parser
+    from .cliparse import Parser  # lazy: start-up
 
     parser = Parser(
         prog=PROG,
@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         serve(root)
         _end_running_calls()
     except FaircodeError as err:
-        from .safetext import shown
+        from .safetext import shown  # lazy: loaded already
 
         sys.stderr.write(f"{PROG}: error: {shown(str(err))}\n")
         return err.exit_code

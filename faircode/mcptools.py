@@ -729,15 +729,15 @@ def _overrides(args: dict[str, Any]) -> dict[str, str]:
 
 
 def profile_dataset(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    from .options import resolve
-    from .profiler import profile
-    from .provenance import StreamHash, provenance, sha256_bytes
+    from .options import resolve  # lazy: loaded already
+    from .profiler import profile  # lazy: loaded already
+    from .provenance import StreamHash, provenance, sha256_bytes  # lazy: loaded already
 
     opts = _opts(args, list(COMMON_OPTIONS) + list(PROFILE_ONLY))
     overrides = _overrides(args)
     reference_hash = None
     if "reference" in args:
-        from .reference import BUILTIN, load_reference
+        from .reference import BUILTIN, load_reference  # lazy: loaded already
 
         spec = args["reference"]
         if spec in BUILTIN:
@@ -768,10 +768,10 @@ def profile_dataset(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, An
 
 
 def compare_datasets(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    from .compare import compare
-    from .options import resolve
-    from .profiler import profile
-    from .provenance import StreamHash, provenance
+    from .compare import compare  # lazy: loaded already
+    from .options import resolve  # lazy: loaded already
+    from .profiler import profile  # lazy: loaded already
+    from .provenance import StreamHash, provenance  # lazy: loaded already
 
     opts = _opts(args, [*COMMON_OPTIONS, "share_gap"])
     opts_b = dict(opts)
@@ -805,7 +805,7 @@ def compare_datasets(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, A
 def proxy_hints(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """SPEC 16's block ({"alpha", "correction", "exact", "hints": [...], "not_tested"}),
     an object, never a bare list."""
-    from .proxy import proxy_hints as hints_of
+    from .proxy import proxy_hints as hints_of  # lazy: start-up
 
     source = root.source(args["path"], "path")
     opts = _opts(args, list(PROXY_OPTIONS))
@@ -814,8 +814,8 @@ def proxy_hints(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 
 
 def evaluate_model(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    from .monitor import MonitorInputError, evaluate
-    from .monitor.render import render_json
+    from .monitor import MonitorInputError, evaluate  # lazy: start-up
+    from .monitor.render import render_json  # lazy: start-up
 
     attrs = args["attrs"]
     if isinstance(attrs, list) and not all(isinstance(a, str) for a in attrs):
@@ -848,7 +848,7 @@ def evaluate_model(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any
 
 
 def _profile_json(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    from .renderers import render_as
+    from .renderers import render_as  # lazy: loaded already
 
     text = render_as("profile", "json", result)
     return text, json.loads(text)

@@ -326,7 +326,7 @@ def resolve(opts: dict | Options | None) -> Options:
             raise InputError(f"--delimiter: {d!r} is not one of , ; tab | :")
         out["delimiter"] = DELIMITERS[d]
     if opts.get("encoding") is not None:
-        import codecs
+        import codecs  # lazy: loaded already
 
         try:
             info = codecs.lookup(opts["encoding"])

@@ -190,7 +190,7 @@ def _expand_paths(source: Any, globs: bool = True) -> list[str] | None:
         and not os.path.exists(source)
         and GLOB_CHARS & set(source)
     ):
-        import glob
+        import glob  # lazy: start-up
 
         found = sorted(p for p in glob.glob(source, recursive=True) if os.path.isfile(p))
         if not found:
@@ -311,7 +311,7 @@ def _summarize_stream(
     if engine != "reference":
         size = _stream_size(stream)
         if size is not None and (engine == "fast" or size >= FAST_MIN_BYTES):
-            from . import fastpath
+            from . import fastpath  # lazy: start-up
 
             got = fastpath.summarize_csv(
                 stream, name, overrides, options, on_bytes=on_bytes, on_rows=on_rows
@@ -364,7 +364,7 @@ def analyze_read(summary: Summary, checked: dict[str, str], options: Options) ->
         return analyze(summary, checked, options)
     cols = summary.columns
     result = analyze(summary, {**checked, **{cols[i]: "ignore" for i in summary.unread}}, options)
-    from .detect import kind_from_name
+    from .detect import kind_from_name  # lazy: loaded already
 
     listed = [
         {

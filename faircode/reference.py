@@ -34,7 +34,8 @@ _YEAR = re.compile(r"[0-9]+")
 
 
 def builtin_bytes(name: str) -> bytes:
-    from importlib import resources  # (it imports tempfile, shutil, bz2...: only when used)
+    # (it imports tempfile, shutil, bz2...: only when used)
+    from importlib import resources  # lazy: start-up
 
     return (resources.files("faircode") / "data" / BUILTIN[name]).read_bytes()
 

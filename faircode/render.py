@@ -211,7 +211,7 @@ def render(result: dict, source: str) -> str:
     if "missing_by_group" in result:  # SPEC 17.5
         out.extend(missing_by_group_lines(result["missing_by_group"]))
     if "proxy_hints" in result:  # SPEC 16
-        from .proxy_render import report_lines
+        from .proxy_render import report_lines  # lazy: start-up
 
         out.extend(report_lines(result["proxy_hints"]))
     if result["flags"]:
@@ -502,7 +502,7 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
     if result.get("missing_by_group") is not None:  # SPEC 17.6
         out.extend(missing_shift_lines(result["missing_by_group"]))
     if "proxy_hints" in result:  # SPEC 16
-        from .proxy_render import compare_lines
+        from .proxy_render import compare_lines  # lazy: start-up
 
         out.extend(compare_lines(result["proxy_hints"]))
     if result["flags"]:
@@ -528,7 +528,7 @@ def columns_word(n: int) -> str:
 
 def not_counted_why() -> str:
     """Why a dimension has no label rates nor missing data by group (SPEC 17.4)."""
-    from .summary import PAIR_COLUMNS
+    from .summary import PAIR_COLUMNS  # lazy: loaded already
 
     return f"not among the first {PAIR_COLUMNS} counted columns"
 

@@ -31,7 +31,7 @@ def _names(items: list[str]) -> str:
 
 def pre_html(markdown: str) -> str:
     """The Markdown report as escaped text in a ``<pre>`` (no HTML renderer)."""
-    import html  # only in a notebook: not at every start of the CLI
+    import html  # lazy: start-up; only in a notebook: not at every start of the CLI
 
     return f'<pre class="faircode">{html.escape(markdown, quote=True)}</pre>'
 
@@ -39,7 +39,7 @@ def pre_html(markdown: str) -> str:
 def iframe_html(document: str, title: str) -> str:
     """A whole HTML document shown inside a notebook: an ``<iframe srcdoc>`` (the document
     attribute-escaped) sandboxed to scripts only, so it runs with an opaque origin."""
-    import html
+    import html  # lazy: start-up
 
     return (
         f'<iframe srcdoc="{html.escape(document, quote=True)}" sandbox="allow-scripts" '

@@ -239,7 +239,7 @@ def scan_blocks(result: dict, name: str = "") -> list[tuple]:
 
 def render_html(result: dict, *, name: str = "", **_: Any) -> str:
     """The scan as one self-contained HTML page that loads nothing (audit/doc.py)."""
-    from .audit.doc import render_html as page
+    from .audit.doc import render_html as page  # lazy: start-up
 
     title = name or result["compared"].get("b", {}).get("name", "")
     return page(scan_blocks(result, name), f"faircode scan: {title}")

@@ -435,7 +435,7 @@ class SummaryBuilder:
         self.n_header = n
         self.held: list[Any] = []
         if opts.proxy_hints and opts.proxy_with:
-            from .heldout import load
+            from .heldout import load  # lazy: start-up
 
             for path, col, key in opts.proxy_with:
                 if key is not None and key not in self.columns:

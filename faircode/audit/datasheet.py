@@ -451,8 +451,8 @@ def audit_datasheet(
     >>> d["answers"][1]["answer"]
     '120 instances (rows) of 2 columns each.'
     """
-    from ..profiler import analyze_read, display_name, summarize
-    from ..scan import _reread
+    from ..profiler import analyze_read, display_name, summarize  # lazy: loaded already
+    from ..scan import _reread  # lazy: loaded already
 
     audit_date = iso_date(audit_date, "--audit-date") if audit_date is not None else today()
     opts = dict(opts or {})

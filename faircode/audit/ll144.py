@@ -82,7 +82,7 @@ class Ll144Result(PackResult):
 
 
 def shown_repr(text: str) -> str:
-    from ..safetext import shown
+    from ..safetext import shown  # lazy: loaded already
 
     return shown(text)
 
@@ -274,7 +274,7 @@ def _additions(tables: list[tuple[str, list[dict], Any]], threshold: float, alph
 def _read(source, overrides: dict, opts: dict, name: str, extra: list[str], flag: str):
     """The profile's read (scan's): a column the pack names that is not in the header
     is one line naming the pack's option."""
-    from ..scan import _profiled
+    from ..scan import _profiled  # lazy: loaded already
 
     try:
         return _profiled(source, overrides, opts, name)
@@ -357,8 +357,8 @@ def audit_ll144(
     >>> [(row["category"], row["n"], row["rate"], row["impact_ratio"]) for row in r["sex"]]
     [('F', 50, 1.0, 1.0), ('M', 50, 0.5, 0.5)]
     """
-    from ..profiler import display_name
-    from ..scan import _column_cells, _label_rule, _reread, _rules
+    from ..profiler import display_name  # lazy: loaded already
+    from ..scan import _column_cells, _label_rule, _reread, _rules  # lazy: loaded already
 
     if (selected is None) == (score is None):
         raise InputError("audit ll144: give one of --selected COL (pass / fail) or --score COL")
@@ -602,7 +602,7 @@ def audit_ll144(
         "ratio_threshold": ratio_threshold,
         "alpha": alpha,
     }
-    from ..options import resolve
+    from ..options import resolve  # lazy: loaded already
 
     result = {
         "kind": "faircode.audit.ll144",

@@ -314,6 +314,6 @@ def csv_rows(r: dict):
 
 
 def render_csv(result: dict, **_: Any) -> str:
-    from ..exports import csv_table
+    from ..exports import csv_table  # lazy: start-up
 
     return csv_table(CSV_COLUMNS, csv_rows(result))

@@ -35,11 +35,11 @@ __all__ = ["MonitorInputError", "evaluate", *_API]
 def __getattr__(name: str) -> Any:
     # evaluate pulls in pandas; import it on first use so `faircode profile` starts fast.
     if name == "evaluate":
-        from .core import evaluate
+        from .core import evaluate  # lazy: start-up
 
         return evaluate
     if name in _API:
-        from . import api
+        from . import api  # lazy: start-up
 
         return getattr(api, name)
     raise AttributeError(name)

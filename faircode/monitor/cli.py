@@ -89,7 +89,7 @@ def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
         "metric the lowest eligible value (repeatable, one per attribute)",
     )
     add_group_options(p)  # profile's groups: --map, --na, --recode, --max-age, --age-bands
-    from ..cliutil import add_format_options
+    from ..cliutil import add_format_options  # lazy: loaded already
 
     out = add_format_options(p, "fairness evaluate")
     out.add_argument(
@@ -160,7 +160,7 @@ def add_fairness_commands(fairness: argparse.ArgumentParser) -> None:
     )
     _add_evaluate_arguments(evaluate_parser)
     evaluate_parser.set_defaults(func=evaluate_command)
-    from .commands import add_store_commands
+    from .commands import add_store_commands  # lazy: start-up
 
     add_store_commands(sub)
 
@@ -214,17 +214,17 @@ def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
 
 def evaluate_command(args: argparse.Namespace) -> int:
     """Run ``fairness evaluate`` for parsed ``args``; returns the exit code."""
-    from ..cliutil import check_exports, format_of, write_exports
-    from ..errors import InputError
-    from ..renderers import render_as
-    from .core import evaluate
+    from ..cliutil import check_exports, format_of, write_exports  # lazy: loaded already
+    from ..errors import InputError  # lazy: loaded already
+    from ..renderers import render_as  # lazy: loaded already
+    from .core import evaluate  # lazy: start-up
 
     try:
         check_exports(args, [args.file])  # --html and the exports (SPEC 6.1)
     except InputError as exc:
         print(f"faircode: error: {shown(exc)}", file=sys.stderr)
         return EXIT_INPUT
-    from .reference import parse_cli
+    from .reference import parse_cli  # lazy: start-up
 
     try:
         overrides, opts = group_options_from_args(args)
@@ -258,7 +258,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
         print(f"faircode: error: {shown(exc)}", file=sys.stderr)
         return EXIT_INPUT
     if args.html:
-        from ..atomic import write_output
+        from ..atomic import write_output  # lazy: start-up
 
         try:
             write_output(
@@ -284,7 +284,7 @@ def build_parser(prog: str = "faircode") -> argparse.ArgumentParser:
 
 def run(argv: list[str]) -> int:
     """Run ``faircode`` with ``argv`` (e.g. ``["fairness", "evaluate", ...]``); exit code."""
-    from ..safetext import fit_stdout
+    from ..safetext import fit_stdout  # lazy: loaded already
 
     fit_stdout()  # any encoding: escapes, never UnicodeEncodeError
     parser = build_parser()

@@ -322,7 +322,7 @@ def evaluate(
     if weight is not None:  # only then: an unweighted report keeps its keys (SPEC 12.11)
         columns["weight"] = weight
 
-    from ..results import EvaluateResult
+    from ..results import EvaluateResult  # lazy: loaded already
 
     return EvaluateResult(
         assemble_report(
@@ -357,9 +357,9 @@ def _grouping(
     """The profiler's group options for ``attrs``, validated by the profiler's own
     checks (`options.resolve`, `detect.check_overrides`); one-line errors naming the
     option."""
-    from ..detect import check_overrides
-    from ..errors import InputError
-    from ..options import GROUP_OPTIONS
+    from ..detect import check_overrides  # lazy: loaded already
+    from ..errors import InputError  # lazy: loaded already
+    from ..options import GROUP_OPTIONS  # lazy: loaded already
 
     opts = dict(opts or {})
     if not isinstance(overrides, dict | None):

@@ -16,8 +16,8 @@ __all__ = ["gate_code", "gate_lines"]
 def gate_lines(report: dict[str, Any]) -> list[str]:
     """One stderr line per exceeded, insufficient and unmeasured gated disparity (SPEC
     12.9), for `evaluate --gate` and the store's `gate` alike."""
-    from .intervals import count_unit
-    from .render import ci_text, exact, insufficient_text
+    from .intervals import count_unit  # lazy: start-up
+    from .render import ci_text, exact, insufficient_text  # lazy: start-up
 
     rule = report["settings"].get("rule", "point")
     lines = []

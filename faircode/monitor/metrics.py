@@ -156,7 +156,7 @@ def _num(x: float) -> float | None:
 
 
 def _display(value: Any) -> str:
-    from .slices import MISSING_LABEL
+    from .slices import MISSING_LABEL  # lazy: start-up
 
     return MISSING_LABEL if value is None else str(value)
 
