@@ -76,7 +76,7 @@ function () {
   // Numerics (SPEC 13): faircode/numerics.py
   // ---------------------------------------------------------------------------------
 
-  const VERSION = '0.1.0'; // faircode/__init__.py __version__
+  const VERSION = '0.1.0'; // faircode/_version.py __version__
 
   // Literal scale factors: never computed with a power function.
   const SCALE = [1, 10, 100, 1000, 10000];

@@ -7,13 +7,13 @@ on use), and the prediction store's `faircode.monitor.slice_metrics`,
 `fairness_disparity`, `fairness_gate` and `fairness_report` (SPEC 15.9).
 """
 
+from ._version import __version__
 from .compare import compare
 from .errors import InputError
 from .profiler import profile, summarize
 from .provenance import provenance_for
 from .scan import scan
 
-__version__ = "0.1.0"
 __all__ = [
     "InputError",
     "__version__",
@@ -32,15 +32,15 @@ def __getattr__(name: str):
     """`faircode.audit_ll144`, `audit_datasheet` and `audit_art10`, imported on first use (PEP
     562): importing faircode stays as cheap as before (SPEC 20; tests/test_api.py)."""
     if name == "audit_ll144":
-        from .audit.ll144 import audit_ll144
+        from .audit.ll144 import audit_ll144  # lazy: start-up
 
         return audit_ll144
     if name == "audit_art10":
-        from .audit.art10 import audit_art10
+        from .audit.art10 import audit_art10  # lazy: start-up
 
         return audit_art10
     if name == "audit_datasheet":
-        from .audit.datasheet import audit_datasheet
+        from .audit.datasheet import audit_datasheet  # lazy: start-up
 
         return audit_datasheet
     raise AttributeError(f"module 'faircode' has no attribute {name!r}")

@@ -31,7 +31,7 @@ from .numerics import (
 from .options import Options, relabeler, resolve
 from .outcomes import outcome_blocks
 from .reference import match_reference, reference_block, sum_warnings
-from .summary import CELL_CAP, LABEL_CAP, MAX_GAP_FLAGS, PAIR_COLUMNS, Summary
+from .summary import CELL_CAP, LABEL_CAP, MAX_GAP_FLAGS, PAIR_COLUMNS, Summary, pair_cells
 
 #: The result's format (SPEC 5): 3 since findings with evidence and score v3.
 FORMAT_VERSION = 3
@@ -519,7 +519,7 @@ def analyze(
         result["outcomes"] = outcome_list
     hints = None
     if opts.proxy_hints:  # SPEC 16; scipy is imported only here
-        from .proxy import summary_hints
+        from .proxy_stats import summary_hints  # lazy: start-up
 
         hints, proxy_flags = summary_hints(summary, overrides, dims, index_of, mappers, opts)
         for text in proxy_flags:
@@ -677,30 +677,6 @@ def _not_counted(
 
 def _identity(label: str) -> str:
     return label
-
-
-def pair_cells(
-    summary: Summary,
-    pair: tuple[str, str],
-    index_of: dict[str, int],
-    mappers: dict,
-) -> dict[tuple[str, str], int] | None:
-    """(group of A, group of B) -> rows of two dimensions, from the summary's pair table
-    (labels after 1.1 and age bands, rows with either side missing or implausible
-    skipped: SPEC 4); None when the pair was not counted."""
-    ia, ib = index_of[pair[0]], index_of[pair[1]]
-    raw = summary.pairs.get((min(ia, ib), max(ia, ib)))
-    if raw is None:
-        return None
-    ma, mb = mappers[ia], mappers[ib]
-    cells: dict[tuple[str, str], int] = {}
-    for (x, y), c in raw.items():
-        la, lb = (x, y) if ia < ib else (y, x)
-        ga, gb = ma(la), mb(lb)
-        if ga is None or gb is None:
-            continue
-        cells[(ga, gb)] = cells.get((ga, gb), 0) + c
-    return cells
 
 
 def _intersection(

@@ -193,7 +193,7 @@ def input_paths(what: str, path: str | None) -> list[tuple[str, str]]:
     if path in ("-", "/dev/stdin"):
         return [("the standard input", "-")]
     if not os.path.exists(path) and set(path) & set("*?["):
-        import glob
+        import glob  # lazy: start-up
 
         return [(what, p) for p in sorted(glob.glob(path, recursive=True))]
     return [(what, path)]

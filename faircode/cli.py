@@ -8,8 +8,11 @@ import os
 import sys
 import time
 
+from ._version import __version__
 from .cliparse import Parser, default_help
-from .detect import OVERRIDE_VALUES
+from .cliparse import silence_stdout as _silence_stdout
+from .cliutil import COMMANDS, add_option_arguments, options_from_args
+from .cliutil import spark_session_quietly as _spark_session_quietly
 from .errors import (
     EXIT_BROKEN_PIPE,
     EXIT_FAIL,
@@ -22,7 +25,7 @@ from .errors import (
     missing_extra_of,
 )
 from .evidence import COMPARE_FINDING_KINDS, FINDING_KINDS
-from .options import Option, Options, options_of
+from .options import Options
 
 PROGRESS_MIN_BYTES = 16 << 20
 SAMPLE = "compas-scores-two-years.csv"
@@ -67,133 +70,6 @@ class Progress:
             sys.stderr.flush()
 
 
-#: Help lines a command words its own way (otherwise the table's, faircode.options).
-_HELP_IN = {
-    ("scan", "min_group_size"): "the default --min-size of a rate",
-    ("scan", "score_categoricals"): "also search columns with few labels that are not demographic",
-    ("audit art10", "min_group_size"): "the size floor of a group",
-}
-
-
-def option_help(option: Option, command: str | None = None) -> str:
-    """An option's help line: its record's help (or ``command``'s wording), followed by
-    its default unless that is none, empty or a switch's."""
-    text = _HELP_IN.get((command, option.name), option.help)
-    if option.kind == "boolean" or option.default in (None, ()):
-        return text
-    return default_help(text, option.default)
-
-
-def add_option_arguments(p: argparse.ArgumentParser, command: str) -> None:
-    """`--map` and the CLI flag of every SPEC 7 option ``command`` takes, made from its
-    record in ``faircode.options.OPTIONS`` (the one home of the flag, metavar, help and
-    default). Read back with `options_from_args`."""
-    p.add_argument(
-        "--map",
-        action="append",
-        default=[],
-        metavar="COL=KIND",
-        help=f"force a column's kind: {', '.join(OVERRIDE_VALUES)} (a kind other than age "
-        "keeps an age column's values as written)",
-    )
-    for o in options_of(command):
-        if o.flag is None:
-            continue
-        kwargs: dict = {"dest": o.name, "help": option_help(o, command)}
-        if o.kind == "boolean":  # a switch: --x turns on, --no-x turns off the default
-            kwargs.update(action="store_false" if o.default else "store_true", default=None)
-        elif o.kind == "choice":
-            kwargs["choices"] = o.choices
-        else:
-            kwargs["metavar"] = o.metavar
-            if o.kind in _REPEATED:
-                kwargs["action"] = "append"
-        p.add_argument(o.flag, **kwargs)
-
-
-#: The kinds whose flag is repeatable (each use adds items).
-_REPEATED = ("na", "recode", "outcome", "held_out")
-
-
-def options_from_args(args: argparse.Namespace, command: str) -> tuple[dict[str, str], dict]:
-    """(overrides, options) of `add_option_arguments`'s arguments: the option texts as
-    given, for `faircode.options.resolve` (and `faircode.detect.check_overrides`) to
-    validate once."""
-    opts: dict = {}
-    for o in options_of(command):
-        value = getattr(args, o.name, None) if o.flag else None
-        if value is None:
-            continue
-        if o.kind == "na":
-            value = [_na_item(item) for item in value]
-        elif o.kind == "recode":
-            value = [t for item in value for t in _recode_items(item)]
-        elif o.kind == "age_bands" and any(not b.strip(" \t") for b in value.split(",")):
-            raise InputError(
-                f"--age-bands: {value} is out of range (increasing integers starting "
-                "at 0, separated by single commas)"
-            )
-        elif o.kind == "names" and not value.strip(" \t"):
-            raise InputError("--names: give at least one column name")
-        elif o.kind in _REPEATED:
-            value = list(value)
-        opts[o.name] = value
-    return _overrides_from_args(args), opts
-
-
-def add_group_options(p: argparse.ArgumentParser) -> None:
-    """The options that decide a column's groups (SPEC 1.1, 1.6, 2): `--map` and the
-    table's options of `fairness evaluate` (SPEC 12.3), so a column gives the same groups
-    as in `profile`. Read back with `group_options_from_args`."""
-    add_option_arguments(p, "fairness evaluate")
-
-
-def group_options_from_args(args: argparse.Namespace) -> tuple[dict[str, str], dict]:
-    """(overrides, options) of `add_group_options`'s arguments."""
-    return options_from_args(args, "fairness evaluate")
-
-
-def _na_item(item: str) -> str | list[str]:
-    """`--na TOKEN`, `--na COL=TOKEN`, `--na =TOKEN` (SPEC 1.1)."""
-    col, sep, token = item.partition("=")
-    if not sep:
-        return item
-    col = col.strip(" \t")
-    return token if not col else [col, token]
-
-
-def _recode_items(item: str) -> list[list[str]]:
-    """`--recode COL:FROM=TO[,FROM=TO...]` -> [column, from, to] triples (SPEC 1.1)."""
-    col, sep, rest = item.partition(":")
-    col = col.strip(" \t")
-    out = []
-    for part in rest.split(",") if sep else []:
-        frm, eq, to = part.partition("=")
-        if not eq:
-            break
-        out.append([col, frm, to])
-    else:
-        if col and out:
-            return out
-    raise InputError(f"--recode: expected COLUMN:FROM=TO[,FROM=TO...], got '{item}'")
-
-
-def _overrides_from_args(args: argparse.Namespace) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in args.map:
-        col, sep, kind = item.partition("=")
-        if not sep or not col.strip(" \t"):
-            raise InputError(f"--map: expected COLUMN=KIND, got '{item}'")
-        col, kind = col.strip(" \t"), kind.strip(" \t")
-        if col in out and out[col] != kind:
-            raise InputError(
-                f"--map: '{col}' is given twice ({col}={out[col]}, {col}={kind}); "
-                "give one kind per column"
-            )
-        out[col] = kind
-    return out
-
-
 def _add_html_option(group: argparse._MutuallyExclusiveGroup) -> None:
     group.add_argument(
         "--html",
@@ -206,49 +82,12 @@ def _add_html_option(group: argparse._MutuallyExclusiveGroup) -> None:
 def _write_html(args: argparse.Namespace, command: str, result: dict, **context) -> None:
     """``--html PATH``: the report of ``result`` into PATH, atomically (SPEC 6.1; an
     input file was refused by check_exports before reading)."""
-    from .atomic import write_output
-    from .render import render_as
-    from .safetext import shown
+    from .atomic import write_output  # lazy: start-up
+    from .renderers import render_as  # lazy: loaded already
+    from .safetext import shown  # lazy: loaded already
 
     write_output(args.html, render_as(command, "html", result, **context), "the HTML report")
     sys.stderr.write(f"faircode: wrote the HTML report to {shown(args.html)}\n")
-
-
-#: The subcommands: name -> (the line `faircode --help` lists, the command's description).
-COMMANDS = {
-    "profile": (
-        "profile a CSV's demographic representation",
-        "Profile the demographic representation of a CSV file.",
-    ),
-    "compare": (
-        "representation drift between two CSV files",
-        "Compare the representation of baseline A and current B.",
-    ),
-    "scan": (
-        "the worst subgroup: search attribute combinations for the largest gap",
-        "Search conjunctions of attribute values for the subgroup that differs most: "
-        "between two files (A B), between the rows where a column is positive and the "
-        "others (--versus), against a population reference (--reference), or in a "
-        "label's rate (--label). Advisory: never part of the grade or a gate.",
-    ),
-    "audit": (
-        "audit packs regulators and reviewers ask for (ll144, datasheet, art10)",
-        "Documents built from faircode's measurements: ll144, the NYC Local Law 144 "
-        "bias-audit summary (selection or scoring rates and impact ratios by sex, "
-        "race/ethnicity and their intersections); datasheet, the composition questions of "
-        "Datasheets for Datasets, pre-filled from the profile; art10, data-governance evidence "
-        "for Article 10 of the EU AI Act.",
-    ),
-    "fairness": (
-        "subgroup model performance and fairness disparities",
-        "Subgroup model performance, fairness disparities and a CI gate.",
-    ),
-    "serve": (
-        "serve the website (profile files in your browser) on 127.0.0.1",
-        "Serve the faircode website from this machine (127.0.0.1 only). "
-        "Files are read by the page in the browser; nothing is uploaded.",
-    ),
-}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -269,7 +108,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _build_profile(p: argparse.ArgumentParser) -> None:
-    from .render import add_format_options
+    from .cliutil import add_format_options  # lazy: loaded already
 
     p.add_argument("path", nargs="?", help="CSV file, or - for standard input")
     p.add_argument(
@@ -318,7 +157,7 @@ def _build_profile(p: argparse.ArgumentParser) -> None:
 
 
 def _build_compare(c: argparse.ArgumentParser) -> None:
-    from .render import add_format_options
+    from .cliutil import add_format_options  # lazy: loaded already
 
     c.add_argument(
         "path_a", metavar="A", help="baseline CSV (e.g. training data) or its saved profile --json"
@@ -365,14 +204,19 @@ def _build_serve(v: argparse.ArgumentParser) -> None:
 
 
 def _build_fairness(f: argparse.ArgumentParser) -> None:
-    from .monitor.cli import add_fairness_commands
+    from .monitor.cli import add_fairness_commands  # lazy: start-up
 
     add_fairness_commands(f)
 
 
 def _build_scan(c: argparse.ArgumentParser) -> None:
-    from .render import add_format_options
-    from .scan import DEFAULT_BEAM, DEFAULT_DEPTH, DEFAULT_PERMUTATIONS, DEFAULT_SECONDS
+    from .cliutil import add_format_options  # lazy: loaded already
+    from .scan import (
+        DEFAULT_BEAM,
+        DEFAULT_DEPTH,
+        DEFAULT_PERMUTATIONS,
+        DEFAULT_SECONDS,
+    )  # lazy: loaded already
 
     d = Options()
     c.add_argument("path", metavar="A", help="the table (CSV, Parquet, Arrow; - for stdin)")
@@ -436,8 +280,12 @@ def _build_scan(c: argparse.ArgumentParser) -> None:
 
 
 def _build_audit(a: argparse.ArgumentParser) -> None:
-    from .options import AUDIT_ALPHA, AUDIT_DATA_SOURCES, AUDIT_RATIO_THRESHOLD
-    from .render import add_format_options
+    from .cliutil import add_format_options  # lazy: loaded already
+    from .options import (
+        AUDIT_ALPHA,
+        AUDIT_DATA_SOURCES,
+        AUDIT_RATIO_THRESHOLD,
+    )  # lazy: loaded already
 
     sub = a.add_subparsers(dest="audit_command", metavar="PACK", parser_class=Parser)
     sub.required = True
@@ -554,8 +402,8 @@ def _build_audit(a: argparse.ArgumentParser) -> None:
 
 def cmd_audit_ll144(args: argparse.Namespace) -> int:
     """`faircode audit ll144` (SPEC 20.1): a report, so exit 0 (2 for bad input)."""
-    from .audit.ll144 import audit_ll144
-    from .render import check_exports
+    from .audit.ll144 import audit_ll144  # lazy: start-up
+    from .cliutil import check_exports  # lazy: loaded already
 
     overrides, opts = options_from_args(args, "audit ll144")
     check_exports(args, [args.path])
@@ -591,7 +439,8 @@ def cmd_audit_ll144(args: argparse.Namespace) -> int:
 
 def _emit_pack(args: argparse.Namespace, command: str, result: dict) -> int:
     """An audit pack's report on stdout, its --html page and its exports (SPEC 20)."""
-    from .render import format_of, render_as, write_exports
+    from .cliutil import format_of, write_exports  # lazy: loaded already
+    from .renderers import render_as  # lazy: loaded already
 
     sys.stdout.write(render_as(command, format_of(args), result))
     if args.html:
@@ -602,8 +451,8 @@ def _emit_pack(args: argparse.Namespace, command: str, result: dict) -> int:
 
 def cmd_audit_datasheet(args: argparse.Namespace) -> int:
     """`faircode audit datasheet` (SPEC 20.2)."""
-    from .audit.datasheet import audit_datasheet
-    from .render import check_exports
+    from .audit.datasheet import audit_datasheet  # lazy: start-up
+    from .cliutil import check_exports  # lazy: loaded already
 
     overrides, opts = options_from_args(args, "audit datasheet")
     check_exports(args, [args.path])
@@ -621,13 +470,13 @@ def cmd_audit_datasheet(args: argparse.Namespace) -> int:
 
 def cmd_audit_art10(args: argparse.Namespace) -> int:
     """`faircode audit art10` (SPEC 20.3)."""
-    from .audit.art10 import audit_art10
-    from .render import check_exports
+    from .audit.art10 import audit_art10  # lazy: start-up
+    from .cliutil import check_exports  # lazy: loaded already
 
     overrides, opts = options_from_args(args, "audit art10")
     inputs: list = [args.path]
     if args.reference:
-        from .reference import BUILTIN
+        from .reference import BUILTIN  # lazy: loaded already
 
         if args.reference not in BUILTIN:
             inputs.append(args.reference)
@@ -659,14 +508,12 @@ BUILDERS = {
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .serve import serve
+    from .serve import serve  # lazy: start-up
 
     return serve(port=args.port, open_browser=not args.no_open, site=args.site)
 
 
 def _version() -> str:
-    from . import __version__
-
     return __version__
 
 
@@ -674,7 +521,8 @@ def _open_source(args: argparse.Namespace):
     if args.sample:
         if args.path:
             raise InputError("give either PATH or --sample, not both")
-        from importlib import resources  # only here: it imports tempfile, shutil, bz2
+        # only here: it imports tempfile, shutil, bz2
+        from importlib import resources  # lazy: start-up
 
         ref = resources.files("faircode") / "data" / SAMPLE
         return str(ref), SAMPLE, os.path.getsize(str(ref))
@@ -718,9 +566,10 @@ def _hashing_progress(size: int | None, hasher, hashing: bool):
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
-    from .profiler import profile
-    from .provenance import StreamHash, provenance
-    from .render import check_exports, exports_of, format_of, render_as, write_exports
+    from .cliutil import check_exports, exports_of, format_of, write_exports  # lazy: loaded already
+    from .profiler import profile  # lazy: loaded already
+    from .provenance import StreamHash, provenance  # lazy: loaded already
+    from .renderers import render_as  # lazy: loaded already
 
     if getattr(args, "more_paths", None):
         return _profile_each(args)
@@ -731,8 +580,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
         check_exports(args, _profile_inputs(args))
     reference_hash = None
     if args.reference:
-        from .provenance import sha256_bytes
-        from .reference import load_reference
+        from .provenance import sha256_bytes  # lazy: loaded already
+        from .reference import load_reference  # lazy: loaded already
 
         opts["reference"], ref_bytes, _ = load_reference(args.reference)
         reference_hash = sha256_bytes(ref_bytes)
@@ -755,7 +604,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
             progress.close()
         digest = hasher.digest()
     if format_of(args) == "json" and not args.no_provenance:
-        from .options import resolve
+        from .options import resolve  # lazy: loaded already
 
         result["provenance"] = provenance(
             params=resolve(opts).params(),
@@ -810,17 +659,17 @@ def _confirmed_exit(result: dict, fail_on: frozenset[str]) -> int:
 def _profile_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
     """Every input file of `profile` as (how it is named, path): the data (or the
     bundled sample), a --reference file and each --proxy-hints-with file."""
-    from .atomic import input_paths
-    from .options import parse_held_out
+    from .atomic import input_paths  # lazy: start-up
+    from .options import parse_held_out  # lazy: loaded already
 
     path = args.path
     if args.sample and not path:
-        from importlib import resources
+        from importlib import resources  # lazy: start-up
 
         path = str(resources.files("faircode") / "data" / SAMPLE)
     inputs = input_paths("the input", path)
     if args.reference:
-        from .reference import BUILTIN
+        from .reference import BUILTIN  # lazy: loaded already
 
         if args.reference not in BUILTIN:
             inputs += input_paths("--reference", args.reference)
@@ -832,7 +681,7 @@ def _profile_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
 def _profile_each(args: argparse.Namespace) -> int:
     """`faircode profile A B ...`: each file profiled on its own, reports one after the
     other; the exit code is the worst (1 when any misses --fail-under)."""
-    from .render import exports_of, format_of
+    from .cliutil import exports_of, format_of  # lazy: loaded already
 
     if format_of(args) not in ("text", "markdown") or exports_of(args) or args.html:
         raise InputError(
@@ -858,12 +707,12 @@ def _profile_spark(args: argparse.Namespace, source, overrides: dict, opts: dict
             "join the column to the table in Spark and profile the result"
         )
     try:
-        from . import spark
+        from . import spark  # lazy: start-up
     except ImportError:
-        from .errors import missing_extra
+        from .errors import missing_extra  # lazy: loaded already
 
         raise missing_extra("--engine spark", "pyspark") from None
-    import warnings
+    import warnings  # lazy: start-up
 
     # PySpark 4.x warns on every run with pandas 3 (docs/spark.md: which pandas PySpark supports);
     # the CLI's stderr is for faircode's own messages.
@@ -872,38 +721,15 @@ def _profile_spark(args: argparse.Namespace, source, overrides: dict, opts: dict
     return spark.profile_path(source, overrides, opts, spark=session)
 
 
-def _spark_session_quietly(spark, master: str | None):
-    """Start Spark with the JVM's stderr (start-up banner, log4j notices, warnings) sent to
-    a log file, which a failure names; faircode's own errors stay on stderr."""
-    import tempfile
-
-    log_path = os.path.join(tempfile.gettempdir(), f"faircode-spark-{os.getuid()}.log")
-    sys.stderr.flush()
-    saved = os.dup(2)
-    log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.dup2(log, 2)  # the JVM launched now inherits this as its stderr
-        return spark.get_session(master)
-    except Exception as exc:
-        text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        raise InputError(
-            f"--engine spark: Spark did not start ({text}); it needs a Java 17+ "
-            f"runtime (java on PATH or JAVA_HOME); Spark's log: {log_path}"
-        ) from None
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(log)
-
-
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .compare import compare
-    from .options import resolve
-    from .profiler import profile
-    from .provenance import StreamHash, provenance, sha256_bytes
-    from .render import check_exports, format_of, render_as, write_exports
-    from .safetext import shown
-    from .saved import load_saved, saved_profile
+    from .cliutil import check_exports, format_of, write_exports  # lazy: loaded already
+    from .compare import compare  # lazy: loaded already
+    from .options import resolve  # lazy: loaded already
+    from .profiler import profile  # lazy: loaded already
+    from .provenance import StreamHash, provenance, sha256_bytes  # lazy: loaded already
+    from .renderers import render_as  # lazy: loaded already
+    from .safetext import shown  # lazy: loaded already
+    from .saved import load_saved, saved_profile  # lazy: start-up
 
     overrides, opts = options_from_args(args, "compare")
     fail_on = _fail_on(args, COMPARE_FINDING_KINDS)
@@ -941,7 +767,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         hashes[f"dataset_hash_{key}"] = hasher.digest()
     if any(k.startswith("saved_profile_hash_") for k in hashes):
         # a saved side holds its long labels capped (SPEC 0.9): so must the other
-        from .safetext import bounded
+        from .safetext import bounded  # lazy: loaded already
 
         results = [bounded(r) for r in results]
     result = compare(results[0], results[1], opts)
@@ -983,8 +809,9 @@ def _number_arg(flag: str, text: str | None, integer: bool, low: float, high: fl
 
 def cmd_scan(args: argparse.Namespace) -> int:
     """`faircode scan` (SPEC 19): advisory, so its exit code is 0 whatever it finds."""
-    from .render import check_exports, format_of, render_as, write_exports
-    from .scan import MAX_DEPTH, MAX_PERMUTATIONS, scan
+    from .cliutil import check_exports, format_of, write_exports  # lazy: loaded already
+    from .renderers import render_as  # lazy: loaded already
+    from .scan import MAX_DEPTH, MAX_PERMUTATIONS, scan  # lazy: loaded already
 
     overrides, opts = options_from_args(args, "scan")
     paths = [p for p in (args.path, args.path_b) if p is not None]
@@ -1035,7 +862,7 @@ def main(argv: list[str] | None = None) -> int:
     cannot be written (`/dev/full`, a closed stdout) is one line and exit 2."""
     words = sys.argv[1:] if argv is None else argv
     try:
-        from .safetext import fit_stdout
+        from .safetext import fit_stdout  # lazy: loaded already
 
         fit_stdout()  # any encoding: escapes and ASCII bars, never UnicodeEncodeError
         parser = build_parser(words[0] if words else "")
@@ -1092,14 +919,14 @@ def console_main() -> int:
     walks the objects start-up made (the modules'), which never become garbage: 5% of a
     small file's whole run. Not in main(): a process that calls main() many times (a
     test suite) would keep its garbage of the time forever."""
-    import gc
+    import gc  # lazy: start-up
 
     gc.freeze()
     return main()
 
 
 def _error(message: str, prefix: str = "faircode: error: ") -> None:
-    from .safetext import shown
+    from .safetext import shown  # lazy: loaded already
 
     try:
         sys.stderr.write(f"{prefix}{shown(message)}\n")
@@ -1110,16 +937,6 @@ def _error(message: str, prefix: str = "faircode: error: ") -> None:
 
 # errors of writing the report (a full disk or /dev/full, a file too large, a bad fd)
 _OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EBADF})
-
-
-def _silence_stdout() -> None:
-    """Point fd 1 at /dev/null so the interpreter's final flush cannot fail again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, AttributeError, ValueError):
-        pass
 
 
 if __name__ == "__main__":

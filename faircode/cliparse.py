@@ -24,7 +24,7 @@ def usage_hint(prog: str) -> str:
 
 
 def usage_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
-    from .safetext import shown
+    from .safetext import shown  # lazy: loaded already
 
     sys.stderr.write(f"faircode: error: {shown(message)} {usage_hint(parser.prog)}\n")
     raise SystemExit(EXIT_INPUT)
@@ -44,7 +44,7 @@ def _option_strings(parser: argparse.ArgumentParser) -> set[str]:
 def did_you_mean(parser: argparse.ArgumentParser, words: list[str]) -> str:
     """`; did you mean --label?` for the first unknown --option with a close known one
     (issue 27), else ""."""
-    import difflib
+    import difflib  # lazy: start-up
 
     known = sorted(_option_strings(parser))
     for word in words:
@@ -108,10 +108,9 @@ class Parser(argparse.ArgumentParser):
         except (AttributeError, OSError) as exc:
             if file is not sys.stdout or not isinstance(exc, OSError):
                 return
-            from .cli import _silence_stdout
-            from .errors import InputError
+            from .errors import InputError  # lazy: loaded already
 
-            _silence_stdout()  # the interpreter's last flush cannot fail again
+            silence_stdout()  # the interpreter's last flush cannot fail again
             raise InputError(
                 f"cannot write to standard output ({exc.strerror or exc}); "
                 "check the disk or the redirection"
@@ -143,3 +142,13 @@ def default_help(text: str, default: object) -> str:
     if isinstance(default, tuple | list):
         default = ",".join(str(v) for v in default)
     return f"{text} ({default})"
+
+
+def silence_stdout() -> None:
+    """Point fd 1 at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):
+        pass

@@ -224,12 +224,12 @@ def _side(side: Any, options: Options, overrides: dict | None) -> Mapping:
     """A profile result as it is, anything else profiled (SPEC 8, 8.1)."""
     if isinstance(side, Mapping):
         return side
-    import os
+    import os  # lazy: loaded already
 
-    from .profiler import profile
+    from .profiler import profile  # lazy: loaded already
 
     if isinstance(side, str | os.PathLike):
-        from .saved import load_saved, saved_profile
+        from .saved import load_saved, saved_profile  # lazy: start-up
 
         path = os.fspath(side)
         saved = load_saved(path) if isinstance(path, str) else None

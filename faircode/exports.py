@@ -1,6 +1,6 @@
 """Markdown and CSV exports of ``profile`` and ``compare`` results (SPEC 6.1), and the
 CSV table writer ``fairness evaluate`` shares. Registered in
-:data:`faircode.render.RENDERERS`; every user string goes through the one escaping of
+:data:`faircode.renderers.RENDERERS`; every user string goes through the one escaping of
 :mod:`faircode.safetext` (``md_escape`` for Markdown, ``csv_cell`` for CSV).
 """
 
@@ -416,7 +416,7 @@ def _proxy_rows(block: dict) -> Iterable[dict[str, Any]]:
     pair of dimensions: `dimension` x `dimension_b`), `proxy_not_tested`,
     `proxy_feature` (per scored dimension and other column: `dimension`, `column`) and
     `proxy_feature_not_tested` (`note` = why), in the JSON's order."""
-    from .proxy import heading
+    from .proxy_render import heading  # lazy: start-up
 
     yield {"section": "proxy_hints", "threshold": block["alpha"], "note": heading(block)}
     for h in block.get("held_out", []):
@@ -722,7 +722,13 @@ def _p(x: float) -> str:
 
 
 def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
-    from .render import FOUND_BY, GRADE_MEANING, UNSCORED_SHOWN, columns_word, size_line
+    from .render import (
+        FOUND_BY,
+        GRADE_MEANING,
+        UNSCORED_SHOWN,
+        columns_word,
+        size_line,
+    )  # lazy: start-up
 
     score, grade = result["overall_score"], result["grade"]
     ci = result.get("overall_ci")
@@ -766,7 +772,7 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
             "llrrrl",
             _profile_group_rows(dims),
         )
-        from .render import reference_head, reference_rows
+        from .render import reference_head, reference_rows  # lazy: start-up
 
         for d in dims:  # SPEC 9: the expected-vs-actual table, as the terminal shows it
             head = reference_head(d)
@@ -841,7 +847,7 @@ def _md_proxy_hints(block: dict, out: list[str]) -> None:
     """SPEC 16 in Markdown, as the terminal shows it: the test and its correction, a
     table of the first pairs of dimensions, the pairs not tested, and a table of the
     first columns associated with a dimension."""
-    from .proxy import SHOWN, heading, p_text
+    from .proxy_render import SHOWN, heading, p_text  # lazy: start-up
 
     out += ["", f"#### {md_escape(heading(block))}", ""]
     for h in block.get("held_out", []):
@@ -944,7 +950,7 @@ def _md_spread(block: dict) -> list[object]:
 def _md_label_rates(block: dict, out: list[str]) -> None:
     """SPEC 17.4: the label, a table of each dimension's highest and lowest rate, and one
     table of the rates of every group (at most MD_MAX_GROUPS per dimension) and cell."""
-    from .render import not_counted_why, positive_from_text
+    from .render import not_counted_why, positive_from_text  # lazy: start-up
 
     missing = block["label_missing"]
     out += [
@@ -1039,7 +1045,7 @@ def _md_outcome_row(r: dict, dp: int) -> list[object]:
 def _md_outcome(block: dict, out: list[str]) -> None:
     """SPEC 21.4: a numeric outcome like label rates: the column, a table of each
     dimension's largest difference of means, and one table of every group's mean."""
-    from .render import mean_text, not_counted_why
+    from .render import mean_text, not_counted_why  # lazy: start-up
 
     dp = block["decimals"]
     left = block["missing"] + block["non_numeric"]
@@ -1106,7 +1112,7 @@ def _md_outcome(block: dict, out: list[str]) -> None:
 def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
     """SPEC 17.5: per dimension, the columns the terminal report lists (those with a
     flagged group, else the few whose groups are farthest apart), one table."""
-    from .render import (
+    from .render import (  # lazy: start-up
         FLAGGED_NAMED,
         absent_text,
         columns_word,
@@ -1200,7 +1206,7 @@ def _md_score(d: dict) -> str:
 def _md_findings(result: dict, out: list[str]) -> None:
     """SPEC 18 in Markdown: the family's line, then each line with its verdict and a
     finding's interval and n."""
-    from .render import evidence_of, evidence_text
+    from .render import evidence_of, evidence_text  # lazy: start-up
 
     findings = result.get("findings")
     if findings is None:
@@ -1328,7 +1334,7 @@ def _md_label_rate_shifts(block: dict, out: list[str]) -> None:
 def _md_missing_shifts(entries: list[dict], out: list[str]) -> None:
     """SPEC 17.6: per shared dimension the columns whose groups moved most, each with
     its overall share and the group that moved most."""
-    from .render import MISSING_SHIFT_COLUMNS, columns_word, missing_shift_columns
+    from .render import MISSING_SHIFT_COLUMNS, columns_word, missing_shift_columns  # lazy: start-up
 
     out += ["", "#### Missing data by group, A -> B", ""]
     rows: list[list[object]] = []

@@ -79,8 +79,8 @@ class _Unexpected(_Abort):
 
 def available() -> bool:
     try:
-        import pyarrow  # noqa: F401
-        import pyarrow.csv  # noqa: F401
+        import pyarrow  # lazy: optional extra 'fast'  # noqa: F401
+        import pyarrow.csv  # lazy: optional extra 'fast'  # noqa: F401
     except ImportError:
         return False
     return True
@@ -500,10 +500,10 @@ class _PartsRead:
         on_rows: Callable[[int], None] | None,
         block_size: int,
     ) -> None:
-        import pyarrow as pa
-        import pyarrow.csv as pacsv
+        import pyarrow as pa  # lazy: optional extra 'fast'
+        import pyarrow.csv as pacsv  # lazy: optional extra 'fast'
 
-        from .columnar import ArrowSummaryBuilder
+        from .columnar import ArrowSummaryBuilder  # lazy: start-up
 
         self.pa, self.pacsv = pa, pacsv
         self.width = len(header)

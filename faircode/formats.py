@@ -60,14 +60,14 @@ class Gunzipped:
     `{name}: not a readable gzip file ({reason})`."""
 
     def __init__(self, raw: BinaryIO, name: str, on_bytes: Callable[[bytes], None] | None):
-        import gzip
+        import gzip  # lazy: start-up
 
         self._name = name
         self._gz = gzip.GzipFile(fileobj=_Reported(raw, on_bytes), mode="rb")
         self.name = getattr(raw, "name", None)
 
     def read(self, n: int = -1) -> bytes:
-        import zlib
+        import zlib  # lazy: start-up
 
         try:
             return self._gz.read(n)
@@ -251,7 +251,7 @@ def _first_line(exc: Exception) -> str:
 def nested_word(t: Any) -> str | None:
     """What a nested Arrow type holds ('struct', 'list', 'map', 'union'), or None for a
     type whose values are single values (SPEC 0.4: nested columns are not profiled)."""
-    import pyarrow as pa
+    import pyarrow as pa  # lazy: optional extra 'fast'
 
     if isinstance(t, pa.ExtensionType):
         t = t.storage_type
@@ -297,9 +297,9 @@ def summarize_batches(
 ) -> tuple[Summary, dict[str, str]]:
     """Count record batches. `types`: the schema's Arrow types; nested columns (struct,
     list, map, union) are not read and are listed in the summary's `unread`."""
-    import pyarrow as pa
+    import pyarrow as pa  # lazy: optional extra 'fast'
 
-    from .columnar import ArrowSummaryBuilder
+    from .columnar import ArrowSummaryBuilder  # lazy: start-up
 
     header = clean_header(str(c) for c in schema_names)
     checked = check_overrides(overrides, header, options)
@@ -366,7 +366,7 @@ def summarize_table(
             table = table.collect()
         table = table.to_arrow()
     if type(table).__name__ == "RecordBatch":
-        import pyarrow as pa
+        import pyarrow as pa  # lazy: optional extra 'fast'
 
         table = pa.Table.from_batches([table])
     return summarize_batches(
@@ -431,7 +431,7 @@ def _frame_cells(s: Any) -> list[Any]:
         if not kinds or kinds in _KEYED_ALIKE:
             return cells
     elif getattr(s.dtype, "kind", None) == "f":
-        import numpy as np
+        import numpy as np  # lazy: start-up
 
         values = s.to_numpy(dtype="float64", na_value=np.nan)
         sign = np.signbit(values[values == 0])

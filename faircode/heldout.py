@@ -85,7 +85,7 @@ class HeldOut:
 
 def load(path: str, column: str, key: str | None) -> HeldOut:
     """Read COLUMN (and KEY) of the CSV at path; the errors name --proxy-hints-with."""
-    from .reader import read_records
+    from .reader import read_records  # lazy: loaded already
 
     where = f"--proxy-hints-with {path}"
     try:

@@ -178,7 +178,7 @@ def outcome_value(label: str) -> float | None:
     """The value of an outcome label (SPEC 21.2), or None when it is not a number in the
     grammar or is outside the range whose sums stay exact (0, or 1e-140 <= |v| <=
     1e140); -0 is 0."""
-    from .numerics import OUTCOME_HUGE, OUTCOME_TINY
+    from .numerics import OUTCOME_HUGE, OUTCOME_TINY  # lazy: loaded already
 
     if NUMBER.fullmatch(label) is None:
         return None

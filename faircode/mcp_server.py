@@ -16,6 +16,7 @@ import sys
 import threading
 from typing import Any
 
+from ._version import __version__
 from .errors import EXIT_INTERRUPTED, EXIT_OK, FaircodeError, require
 from .mcptools import DESCRIPTIONS, SCHEMAS, Root, run_tool
 
@@ -28,7 +29,7 @@ INSTRUCTIONS = (
 
 
 def build_parser():
-    from .cliparse import Parser
+    from .cliparse import Parser  # lazy: loaded already
 
     parser = Parser(
         prog=PROG,
@@ -51,8 +52,6 @@ def build_parser():
 
 
 def _version() -> str:
-    from . import __version__
-
     return __version__
 
 
@@ -112,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         serve(root)
         _end_running_calls()
     except FaircodeError as err:
-        from .safetext import shown
+        from .safetext import shown  # lazy: loaded already
 
         sys.stderr.write(f"{PROG}: error: {shown(str(err))}\n")
         return err.exit_code

@@ -176,7 +176,7 @@ class Root:
     # -- opening -----------------------------------------------------------------------
 
     def open(self, path: str, argument: str, label: str | None = None) -> tuple[BinaryIO, bool]:
-        """Open the file ``path`` inside the root once, as `profiler.open_input` opens a
+        """Open the file ``path`` inside the root once, as `reader.open_input` opens a
         path: (binary file, True). Errors are one line: what the root refuses names
         the argument (``path: x.csv: a symbolic link leads outside ...``), what the
         reader would say names ``label`` (``x.csv: no such file``)."""
@@ -702,15 +702,15 @@ def _overrides(args: dict[str, Any]) -> dict[str, str]:
 
 
 def profile_dataset(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    from .options import resolve
-    from .profiler import profile
-    from .provenance import StreamHash, provenance, sha256_bytes
+    from .options import resolve  # lazy: loaded already
+    from .profiler import profile  # lazy: loaded already
+    from .provenance import StreamHash, provenance, sha256_bytes  # lazy: loaded already
 
     opts = _opts(args, "profile_dataset")
     overrides = _overrides(args)
     reference_hash = None
     if "reference" in args:
-        from .reference import BUILTIN, load_reference
+        from .reference import BUILTIN, load_reference  # lazy: loaded already
 
         spec = args["reference"]
         if spec in BUILTIN:
@@ -741,10 +741,10 @@ def profile_dataset(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, An
 
 
 def compare_datasets(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    from .compare import compare
-    from .options import resolve
-    from .profiler import profile
-    from .provenance import StreamHash, provenance
+    from .compare import compare  # lazy: loaded already
+    from .options import resolve  # lazy: loaded already
+    from .profiler import profile  # lazy: loaded already
+    from .provenance import StreamHash, provenance  # lazy: loaded already
 
     opts = _opts(args, "compare_datasets")
     opts_b = dict(opts)
@@ -778,7 +778,7 @@ def compare_datasets(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, A
 def proxy_hints(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """SPEC 16's block ({"alpha", "correction", "exact", "hints": [...], "not_tested"}),
     an object, never a bare list."""
-    from .proxy import proxy_hints as hints_of
+    from .proxy import proxy_hints as hints_of  # lazy: start-up
 
     source = root.source(args["path"], "path")
     opts = _opts(args, "proxy_hints")
@@ -787,8 +787,8 @@ def proxy_hints(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 
 
 def evaluate_model(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    from .monitor import MonitorInputError, evaluate
-    from .monitor.render import render_json
+    from .monitor import MonitorInputError, evaluate  # lazy: start-up
+    from .monitor.render import render_json  # lazy: start-up
 
     attrs = args["attrs"]
     if isinstance(attrs, list) and not all(isinstance(a, str) for a in attrs):
@@ -821,7 +821,7 @@ def evaluate_model(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any
 
 
 def _profile_json(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    from .render import render_as
+    from .renderers import render_as  # lazy: loaded already
 
     text = render_as("profile", "json", result)
     return text, json.loads(text)

@@ -783,7 +783,7 @@ def _check_delimiter(o: Option, d, out: dict) -> str:
 
 
 def _check_encoding(o: Option, name, out: dict) -> str:
-    import codecs
+    import codecs  # lazy: loaded already
 
     try:
         info = codecs.lookup(name)

@@ -51,11 +51,11 @@ def profile_json(
     faircode.InputError
         Bad input: its one line is the CLI's (without the ``faircode: error:`` prefix).
     """
-    from .options import resolve
-    from .profiler import profile
-    from .provenance import provenance, sha256_bytes
-    from .reference import parse_reference
-    from .render import render_as
+    from .options import resolve  # lazy: loaded already
+    from .profiler import profile  # lazy: loaded already
+    from .provenance import provenance, sha256_bytes  # lazy: loaded already
+    from .reference import parse_reference  # lazy: loaded already
+    from .renderers import render_as  # lazy: loaded already
 
     opts = dict(opts or {})
     if isinstance(overrides, list):
@@ -86,7 +86,7 @@ def _bytes(data: Any) -> bytes:
 def run(request_json: str, data: bytes, reference: bytes | None = None) -> str:
     """The worker's call: ``request_json`` holds name, opts, overrides and
     reference_name; the answer is JSON, ``{"json": TEXT}`` or ``{"error": LINE}``."""
-    from .errors import FaircodeError
+    from .errors import FaircodeError  # lazy: loaded already
 
     req = json.loads(request_json)
     try:

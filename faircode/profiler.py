@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import errno
 import os
-import stat
 from collections.abc import Callable
 
 from .analyze import analyze
 from .detect import check_overrides
-from .errors import InputError, NoSuchFile
+from .errors import InputError
 from .formats import (
     GZIP_MAGIC,
     Gunzipped,
@@ -23,7 +22,7 @@ from .formats import (
     summarize_table,
 )
 from .options import Options, TupleBase, named_tuple, resolve
-from .reader import BLOCK_SIZE, read_records
+from .reader import BLOCK_SIZE, open_input, read_records
 from .results import ProfileResult
 from .summary import Summary, SummaryBuilder
 
@@ -191,7 +190,7 @@ def _expand_paths(source: Any, globs: bool = True) -> list[str] | None:
         and not os.path.exists(source)
         and GLOB_CHARS & set(source)
     ):
-        import glob
+        import glob  # lazy: start-up
 
         found = sorted(p for p in glob.glob(source, recursive=True) if os.path.isfile(p))
         if not found:
@@ -232,39 +231,6 @@ def _summarize_many(
     if name is not None or len(paths) > 1:
         total.name = name or f"{paths[0]} (+{len(paths) - 1} more)"
     return Summarized(total, checked, options)
-
-
-def open_input(path: str, label: str) -> tuple[BinaryIO, bool]:
-    """Open a path once for reading: (binary file, is it a regular file). A FIFO, a
-    process substitution or /dev/stdin is read as a stream, never opened twice.
-    Raises InputError with one line for a missing, unreadable or looping path."""
-    try:
-        fh = open(path, "rb")
-    except FileNotFoundError:
-        if os.path.islink(path):
-            raise InputError(
-                f"{label}: a broken symbolic link (its target does not exist); point it at a file"
-            ) from None
-        raise NoSuchFile(f"{label}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{label}: is a directory, not a file") from None
-    except PermissionError:
-        raise InputError(f"{label}: permission denied") from None
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise InputError(
-                f"{label}: a symbolic link loop (too many levels of "
-                "symbolic links); point the link at a file"
-            ) from None
-        raise InputError(f"{label}: cannot open ({exc.strerror or exc})") from None
-    try:
-        mode = os.fstat(fh.fileno()).st_mode
-    except OSError:
-        mode = 0
-    if stat.S_ISDIR(mode):
-        fh.close()
-        raise InputError(f"{label}: is a directory, not a file")
-    return fh, stat.S_ISREG(mode)
 
 
 def _summarize_path(
@@ -345,7 +311,7 @@ def _summarize_stream(
     if engine != "reference":
         size = _stream_size(stream)
         if size is not None and (engine == "fast" or size >= FAST_MIN_BYTES):
-            from . import fastpath
+            from . import fastpath  # lazy: start-up
 
             got = fastpath.summarize_csv(
                 stream, name, overrides, options, on_bytes=on_bytes, on_rows=on_rows
@@ -398,7 +364,7 @@ def analyze_read(summary: Summary, checked: dict[str, str], options: Options) ->
         return analyze(summary, checked, options)
     cols = summary.columns
     result = analyze(summary, {**checked, **{cols[i]: "ignore" for i in summary.unread}}, options)
-    from .detect import kind_from_name
+    from .detect import kind_from_name  # lazy: loaded already
 
     listed = [
         {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ._version import __version__
+
 #: Inputs up to this many bytes are hashed by CPython's own SHA-256 module; larger ones
 #: by OpenSSL's (hashlib), five times faster, whose loading costs ~5 ms of start-up: a
 #: small file's whole profile took less (issue 12). The digests are the same.
@@ -10,12 +12,12 @@ SMALL_INPUT = 1 << 20
 
 def _small_sha256():
     try:
-        from _sha2 import sha256  # CPython 3.12+
+        from _sha2 import sha256  # lazy: start-up; CPython 3.12+
     except ImportError:
         try:
-            from _sha256 import sha256  # CPython 3.11
+            from _sha256 import sha256  # lazy: start-up; CPython 3.11
         except ImportError:  # another Python: hashlib's
-            from hashlib import sha256
+            from hashlib import sha256  # lazy: start-up
     return sha256()
 
 
@@ -35,7 +37,7 @@ class StreamHash:
             if len(self._head) + len(block) <= SMALL_INPUT:
                 self._head += block
                 return
-            import hashlib
+            import hashlib  # lazy: start-up
 
             self._h = hashlib.sha256(self._head)
             self._head = bytearray()
@@ -64,8 +66,6 @@ def provenance(
     reference_hash: str | None = None,
     engine: str = "python",
 ) -> dict:
-    from . import __version__
-
     out: dict = {"faircode_version": __version__, "engine": engine}
     for key, digest in dataset_hashes.items():
         out[key] = digest
@@ -87,9 +87,9 @@ def provenance_for(
     where one file read matters); an in-memory table has no raw bytes, so its digest is
     null with a note saying why.
     """
-    import os
+    import os  # lazy: loaded already
 
-    from .options import resolve
+    from .options import resolve  # lazy: loaded already
 
     params = resolve(opts).params()
     if isinstance(source, (str, os.PathLike)):

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import codecs
 import csv
+import errno
 import io
 import itertools
+import os
+import stat
 from collections.abc import Callable, Iterable, Iterator
 
-from .errors import InputError
+from .errors import InputError, NoSuchFile
 from .labels import clean_header
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
@@ -25,6 +28,7 @@ __all__ = [
     "BLOCK_SIZE",
     "clean_header",
     "decoded_blocks",
+    "open_input",
     "open_table",
     "physical_lines",
     "read_records",
@@ -347,3 +351,36 @@ def read_records(
             yield batch
 
     return header, batches()
+
+
+def open_input(path: str, label: str) -> tuple[BinaryIO, bool]:
+    """Open a path once for reading: (binary file, is it a regular file). A FIFO, a
+    process substitution or /dev/stdin is read as a stream, never opened twice.
+    Raises InputError with one line for a missing, unreadable or looping path."""
+    try:
+        fh = open(path, "rb")
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise InputError(
+                f"{label}: a broken symbolic link (its target does not exist); point it at a file"
+            ) from None
+        raise NoSuchFile(f"{label}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{label}: is a directory, not a file") from None
+    except PermissionError:
+        raise InputError(f"{label}: permission denied") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(
+                f"{label}: a symbolic link loop (too many levels of "
+                "symbolic links); point the link at a file"
+            ) from None
+        raise InputError(f"{label}: cannot open ({exc.strerror or exc})") from None
+    try:
+        mode = os.fstat(fh.fileno()).st_mode
+    except OSError:
+        mode = 0
+    if stat.S_ISDIR(mode):
+        fh.close()
+        raise InputError(f"{label}: is a directory, not a file")
+    return fh, stat.S_ISREG(mode)

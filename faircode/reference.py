@@ -9,7 +9,7 @@ from .detect import SEX_ALIASES, fold
 from .errors import InputError, NoSuchFile
 from .labels import share_value, trim
 from .numerics import fmt, fsum, pct, round_half_up
-from .reader import open_table
+from .reader import open_input, open_table
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
@@ -34,7 +34,8 @@ _YEAR = re.compile(r"[0-9]+")
 
 
 def builtin_bytes(name: str) -> bytes:
-    from importlib import resources  # (it imports tempfile, shutil, bz2...: only when used)
+    # (it imports tempfile, shutil, bz2...: only when used)
+    from importlib import resources  # lazy: start-up
 
     return (resources.files("faircode") / "data" / BUILTIN[name]).read_bytes()
 
@@ -43,12 +44,10 @@ def load_reference(
     spec: str, opener: Callable[[str, str], tuple[BinaryIO, bool]] | None = None
 ) -> tuple[list[dict], bytes, str]:
     """A built-in name or a path -> (parsed table, raw bytes, display name). `opener`
-    opens the path instead of the profiler's `open_input` (see `profiler.summarize`)."""
+    opens the path instead of the reader's `open_input` (see `profiler.summarize`)."""
     if spec in BUILTIN:
         data = builtin_bytes(spec)
         return parse_reference(data, spec), data, spec
-    from .profiler import open_input
-
     try:
         # opened once and read from that file: a pipe or <(...) works too
         fh, _ = (opener or open_input)(spec, f"--reference: {spec}")

@@ -1,26 +1,20 @@
-"""Terminal rendering of a profile result, and the renderer registry of every command.
+"""Terminal rendering of a profile or a comparison, and the JSON every command prints.
 
-:data:`RENDERERS` maps a command (``profile``, ``compare``, ``fairness evaluate``) to
-its output formats, each a ``render(result, **context) -> str``; the CLI's ``--format``
-choices are its keys (:func:`add_format_options`), so a new format of a command is one
-entry here. Renderers outside this module are named ``"module:function"`` and imported
-only when used (the Markdown and CSV exports: :mod:`faircode.exports`). The export flags
-``--markdown [PATH|-]`` and ``--csv [PATH|-]`` (SPEC 6.1) write a format to a file
-beside the usual report (:func:`write_exports`).
+The ``text`` and ``json`` renderers of ``profile`` and ``compare`` in the renderer
+registry (:data:`faircode.renderers.RENDERERS`) are :func:`profile_text`,
+:func:`compare_text` and :func:`to_json`; the helpers here (size line, reference rows,
+label rates, missing data by group, ...) are shared with the Markdown and CSV exports
+(:mod:`faircode.exports`).
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import json
-import sys
-from collections.abc import Callable
 
 from .detect import NOT_DEMOGRAPHIC
 from .evidence import COMPARE_FINDING_KINDS, DIFFERENCE_KINDS
 from .numerics import fmt, missing_group_label, pct, rows_text
-from .safetext import SYMBOLS, bounded, clip, shown
+from .safetext import SYMBOLS, clip, shown
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
@@ -217,7 +211,7 @@ def render(result: dict, source: str) -> str:
     if "missing_by_group" in result:  # SPEC 17.5
         out.extend(missing_by_group_lines(result["missing_by_group"]))
     if "proxy_hints" in result:  # SPEC 16
-        from .proxy import report_lines
+        from .proxy_render import report_lines  # lazy: start-up
 
         out.extend(report_lines(result["proxy_hints"]))
     if result["flags"]:
@@ -508,7 +502,7 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
     if result.get("missing_by_group") is not None:  # SPEC 17.6
         out.extend(missing_shift_lines(result["missing_by_group"]))
     if "proxy_hints" in result:  # SPEC 16
-        from .proxy import compare_lines
+        from .proxy_render import compare_lines  # lazy: start-up
 
         out.extend(compare_lines(result["proxy_hints"]))
     if result["flags"]:
@@ -534,7 +528,7 @@ def columns_word(n: int) -> str:
 
 def not_counted_why() -> str:
     """Why a dimension has no label rates nor missing data by group (SPEC 17.4)."""
-    from .summary import PAIR_COLUMNS
+    from .summary import PAIR_COLUMNS  # lazy: loaded already
 
     return f"not among the first {PAIR_COLUMNS} counted columns"
 
@@ -879,222 +873,14 @@ def _lines(out: list[str]) -> str:
 
 
 # ---------------------------------------------------------------------------------------
-# The renderer registry
-
-#: Every output format, in the order `--help` lists them.
-FORMATS = ("text", "json", "markdown", "csv", "html")
-#: The flags that stand for a format (kept from before --format existed).
-FORMAT_ALIASES = {
-    "json": ("--json", "print the result as JSON"),
-}
-#: The export flags, `--markdown [PATH|-]` and `--csv [PATH|-]` (SPEC 6.1): write the
-#: format to PATH and still print the usual report; `-` (or no PATH) prints it instead.
-EXPORTS = {
-    "markdown": ("--markdown", "the Markdown report (a PR comment, $GITHUB_STEP_SUMMARY)"),
-    "csv": ("--csv", "the result as one flat CSV table"),
-}
-EXPORT_WHAT = {"markdown": "the Markdown report", "csv": "the CSV table"}
-
-Renderer = Callable[..., str]
+# The text renderers of the registry (faircode.renderers.RENDERERS)
 
 
-def _profile_text(result: dict, *, name: str, **_: Any) -> str:
+def profile_text(result: dict, *, name: str, **_: Any) -> str:
+    """The terminal report of a profile (the ``text`` renderer of ``profile``)."""
     return render(result, name)
 
 
-def _compare_text(result: dict, *, name_a: str = "a", name_b: str = "b", **_: Any) -> str:
+def compare_text(result: dict, *, name_a: str = "a", name_b: str = "b", **_: Any) -> str:
+    """The terminal report of a comparison (the ``text`` renderer of ``compare``)."""
     return render_compare(result, name_a, name_b)
-
-
-def _json(result: dict, **_: Any) -> str:
-    return to_json(result)
-
-
-RENDERERS: dict[str, dict[str, Renderer | str]] = {
-    "profile": {
-        "text": _profile_text,
-        "json": _json,
-        "markdown": "faircode.exports:render_profile_markdown",
-        "csv": "faircode.exports:render_profile_csv",
-        "html": "faircode.htmlreport:render_profile_html",
-    },
-    "compare": {
-        "text": _compare_text,
-        "json": _json,
-        "markdown": "faircode.exports:render_compare_markdown",
-        "csv": "faircode.exports:render_compare_csv",
-        "html": "faircode.htmlreport:render_compare_html",
-    },
-    "scan": {
-        "text": "faircode.scanreport:render_text",
-        "json": _json,
-        "markdown": "faircode.scanreport:render_markdown",
-        "html": "faircode.scanreport:render_html",
-    },
-    "audit ll144": {
-        "text": "faircode.audit.ll144doc:render_text",
-        "json": _json,
-        "markdown": "faircode.audit.ll144doc:render_markdown",
-        "csv": "faircode.audit.ll144doc:render_csv",
-        "html": "faircode.audit.ll144doc:render_html",
-    },
-    "audit datasheet": {
-        "text": "faircode.audit.datasheet:render_text",
-        "json": _json,
-        "markdown": "faircode.audit.datasheet:render_markdown",
-        "csv": "faircode.audit.measured:render_measures_csv",
-        "html": "faircode.audit.datasheet:render_html",
-    },
-    "audit art10": {
-        "text": "faircode.audit.art10:render_text",
-        "json": _json,
-        "markdown": "faircode.audit.art10:render_markdown",
-        "csv": "faircode.audit.measured:render_measures_csv",
-        "html": "faircode.audit.art10:render_html",
-    },
-    "fairness evaluate": {
-        "text": "faircode.monitor.render:render_text",
-        "json": "faircode.monitor.render:render_json",
-        "markdown": "faircode.monitor.render:render_markdown",
-        "csv": "faircode.monitor.render:render_csv",
-        "html": "faircode.monitor.render:render_html",
-    },
-}
-
-
-def formats_of(command: str) -> tuple[str, ...]:
-    """The formats ``command`` renders, in :data:`FORMATS` order."""
-    return tuple(f for f in FORMATS if f in RENDERERS[command])
-
-
-def renderer(command: str, form: str) -> Renderer:
-    """The render function of ``command`` in format ``form``."""
-    entry = RENDERERS[command][form]
-    if isinstance(entry, str):
-        module, _, attr = entry.partition(":")
-        fn: Callable[..., str] = getattr(importlib.import_module(module), attr)
-        # the context keywords (name, name_a, ...) the function takes: its keyword-only
-        # parameters, read from its code (importing inspect costs the CLI's start-up)
-        code = fn.__code__
-        first = code.co_argcount
-        takes = set(code.co_varnames[first : first + code.co_kwonlyargcount])
-
-        def entry(result: Any, _fn: Callable[..., str] = fn, **context: Any) -> str:
-            return _fn(result, **{k: v for k, v in context.items() if k in takes})
-
-    return entry
-
-
-#: The commands whose outputs show labels from the data, capped in length (SPEC 0.9).
-BOUNDED = ("profile", "compare")
-
-
-def render_as(command: str, form: str, result: Any, **context: Any) -> str:
-    """``result`` rendered by ``command``'s renderer for ``form``; a profile's or a
-    comparison's labels and names longer than LABEL_SHOWN are capped first (SPEC 0.9),
-    in every format (text, JSON, Markdown, CSV, HTML, and the MCP replies)."""
-    if command in BOUNDED:
-        result = bounded(result)
-    return renderer(command, form)(result, **context)
-
-
-def format_of(args: argparse.Namespace) -> str:
-    """The output format the parsed ``args`` ask for (``text`` by default)."""
-    return getattr(args, "format", None) or "text"
-
-
-def exports_of(args: argparse.Namespace) -> list[tuple[str, str]]:
-    """The (format, PATH) pairs of the export flags given with a path (not ``-``)."""
-    return [(form, path) for form in EXPORTS if (path := getattr(args, form, None))]
-
-
-class _ClaimStdout(argparse.Action):
-    """--format F, --json, and --markdown/--csv given `-`: each claims standard output
-    (``args.format``); a second claim by another flag is a usage error, whatever the
-    order (an export flag given a PATH claims nothing and stores the PATH)."""
-
-    def __init__(self, option_strings: list[str], dest: str, form: str | None = None, **kw):
-        self.form = form
-        super().__init__(option_strings, dest, **kw)
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        form = self.form if self.form is not None else values
-        if self.form is not None and self.nargs == "?":  # an export flag: PATH or -
-            if values != "-":
-                setattr(namespace, self.dest, values)
-                return
-            setattr(namespace, self.dest, None)
-        claimed = getattr(namespace, "_format_flag", None)
-        if claimed is not None and claimed != option_string:
-            parser.error(f"argument {option_string}: not allowed with argument {claimed}")
-        namespace._format_flag = option_string
-        namespace.format = form
-
-
-def add_format_options(
-    parser: argparse.ArgumentParser, command: str
-) -> argparse._MutuallyExclusiveGroup:
-    """``--format F`` (the formats of ``command``) and its alias ``--json``, mutually
-    exclusive, into ``args.format`` (None when none is given: see :func:`format_of`); and
-    the export flags ``--markdown [PATH|-]`` / ``--csv [PATH|-]`` where the command has
-    the format (into ``args.markdown`` / ``args.csv``: the PATH, or None; ``-`` or no
-    PATH is ``--format`` of it). Returns the group, for a command's own exclusive flags."""
-    formats = formats_of(command)
-    group = parser.add_mutually_exclusive_group()
-    # default None, not "text": argparse tells a given option from the default by identity,
-    # so `--json --format text` would not count as two formats
-    group.add_argument(
-        "--format",
-        choices=formats,
-        default=None,
-        dest="format",
-        action=_ClaimStdout,
-        help=f"output format: {', '.join(formats)} (default text)",
-    )
-    for form, (flag, text) in FORMAT_ALIASES.items():
-        if form in formats:
-            group.add_argument(
-                flag, nargs=0, form=form, action=_ClaimStdout, help=f"{text} (= --format {form})"
-            )
-    for form, (flag, text) in EXPORTS.items():
-        if form in formats:
-            parser.add_argument(
-                flag,
-                nargs="?",
-                const="-",
-                default=None,
-                form=form,
-                dest=form,
-                action=_ClaimStdout,
-                metavar="PATH|-",
-                help=f"also write {text} to PATH (the usual report still prints); "
-                f"- or no PATH: print it instead (= --format {form})",
-            )
-    return group
-
-
-def check_exports(args: argparse.Namespace, inputs: list) -> None:
-    """Refuse an output (``--html``, ``--markdown PATH``, ``--csv PATH``) that is one of
-    the command's input files, or the path of another output, before anything is read
-    (SPEC 6.1). ``inputs``: paths (the command's positional inputs) or ``(how the command
-    names it, path)`` pairs."""
-    from .atomic import check_outputs, input_paths
-
-    named: list[tuple[str, str]] = []
-    for src in inputs:
-        named += [src] if isinstance(src, tuple) else input_paths("the input", src)
-    outputs = [("--html", getattr(args, "html", None))]
-    outputs += [(EXPORTS[form][0], path) for form, path in exports_of(args)]
-    check_outputs(outputs, named)
-
-
-def write_exports(args: argparse.Namespace, command: str, result: Any, **context: Any) -> None:
-    """Write each ``--markdown PATH`` / ``--csv PATH`` export of ``result`` (UTF-8),
-    saying so on stderr, atomically (:mod:`faircode.atomic`); a path that cannot be
-    written is an input error (exit 2)."""
-    from .atomic import write_output
-    from .safetext import shown
-
-    for form, path in exports_of(args):
-        write_output(path, render_as(command, form, result, **context), EXPORT_WHAT[form])
-        sys.stderr.write(f"faircode: wrote {EXPORT_WHAT[form]} to {shown(path)}\n")

@@ -5,7 +5,7 @@
 subclass with no other state than the name of the data (never a key), so ``==`` with a
 plain dict, ``json.dumps``, pickling and ``copy.deepcopy`` behave as for the dict.
 Jupyter shows ``_repr_html_``: the command's HTML report (the ``html`` renderer of
-:data:`faircode.render.RENDERERS`, e.g. ``faircode.htmlreport``, imported only then) in
+:data:`faircode.renderers.RENDERERS`, e.g. ``faircode.htmlreport``, imported only then) in
 a sandboxed ``<iframe srcdoc>`` so its styles and scripts cannot touch the notebook,
 or, where the command has no HTML renderer installed, the Markdown report, escaped,
 in a ``<pre>``. ``repr()`` is one line: what was measured, labels shown by 0.6.
@@ -13,6 +13,7 @@ in a ``<pre>``. ``repr()`` is one line: what was measured, labels shown by 0.6.
 
 from __future__ import annotations
 
+from .renderers import RENDERERS, render_as
 from .safetext import clip, shown
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
@@ -30,7 +31,7 @@ def _names(items: list[str]) -> str:
 
 def pre_html(markdown: str) -> str:
     """The Markdown report as escaped text in a ``<pre>`` (no HTML renderer)."""
-    import html  # only in a notebook: not at every start of the CLI
+    import html  # lazy: start-up; only in a notebook: not at every start of the CLI
 
     return f'<pre class="faircode">{html.escape(markdown, quote=True)}</pre>'
 
@@ -38,7 +39,7 @@ def pre_html(markdown: str) -> str:
 def iframe_html(document: str, title: str) -> str:
     """A whole HTML document shown inside a notebook: an ``<iframe srcdoc>`` (the document
     attribute-escaped) sandboxed to scripts only, so it runs with an opaque origin."""
-    import html
+    import html  # lazy: start-up
 
     return (
         f'<iframe srcdoc="{html.escape(document, quote=True)}" sandbox="allow-scripts" '
@@ -63,13 +64,9 @@ class Result(dict):
     def report(self, form: str = "text") -> str:
         """The report in ``form`` (a format of the command: text, json, markdown, csv,
         html where installed), as the CLI prints it."""
-        from .render import render_as
-
         return render_as(self.command, form, dict(self), **self._context())
 
     def _html_document(self) -> str | None:
-        from .render import RENDERERS
-
         if "html" not in RENDERERS[self.command]:
             return None
         try:

@@ -98,7 +98,7 @@ def capped(text: str) -> str:
     text of that form is kept, so capping twice is capping once."""
     if len(text) <= LABEL_SHOWN or CAPPED.fullmatch(text):
         return text
-    import hashlib  # only for a label that long
+    import hashlib  # lazy: start-up; only for a label that long
 
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
     return f"{text[:LABEL_SHOWN]}... ({len(text) - LABEL_SHOWN} more characters, sha256 {digest})"
@@ -195,7 +195,7 @@ def fit_stdout() -> None:
     cannot encode is written as an escape (`fi\\u00f1o`) instead of failing with
     UnicodeEncodeError, and where the bars cannot be drawn they are ASCII `#`. An error
     handler the user chose (PYTHONIOENCODING=ascii:replace) is kept."""
-    import codecs
+    import codecs  # lazy: loaded already
 
     out = sys.stdout
     encoding = getattr(out, "encoding", None)

@@ -29,7 +29,7 @@ import time
 from collections import Counter
 
 from .errors import InputError
-from .numerics import Z, fmt, newcombe, pct, round_half_up, wilson_bounds
+from .numerics import Z, newcombe, pct, round_half_up, wilson_bounds
 from .results import Result
 from .safetext import shown
 
@@ -91,7 +91,7 @@ class Table:
     rows (reference)."""
 
     def __init__(self, attrs, values, codes, weight, count, question, totals) -> None:
-        import numpy as np
+        import numpy as np  # lazy: start-up
 
         self.attrs: list[str] = list(attrs)
         self.values: list[list[str]] = [list(v) for v in values]
@@ -117,7 +117,7 @@ def _check_totals(table: Table) -> None:
 def _scores(table: Table, sy, sn, min_size: int):
     """|effect| (representation, reference) or |z| (rate) of cells: sy (cells, K) the
     cells' counts in K tables, sn (cells,) their weights. Ineligible cells score 0."""
-    import numpy as np
+    import numpy as np  # lazy: start-up
 
     q = table.question
     if q == "representation":
@@ -151,7 +151,7 @@ def _null_tables(table: Table, rng, k: int):
     """k tables drawn under the null as (tuples, k) counts (SPEC 19): a permutation of
     the side or the label over the rows (multivariate hypergeometric counts given each
     tuple's rows), or, against a reference, a multinomial sample of the rows."""
-    import numpy as np
+    import numpy as np  # lazy: start-up
 
     if table.question == "reference":
         p = table.weight / table.weight.sum()
@@ -170,7 +170,7 @@ class _Sets:
     in that order, their weights and their value codes."""
 
     def __init__(self, table: Table, depth: int) -> None:
-        import numpy as np
+        import numpy as np  # lazy: start-up
 
         self.items = []
         codes = table.codes
@@ -197,7 +197,7 @@ class _Sets:
 
 def _exact_max(table: Table, sets: _Sets, y, min_size: int):
     """The largest score of every column of y (tuples, K) over all cells of all sets."""
-    import numpy as np
+    import numpy as np  # lazy: start-up
 
     best = np.zeros(y.shape[1])
     yf = y.astype(np.float64)
@@ -215,7 +215,7 @@ def _order_key(score: float, subset, values, rows: float) -> tuple:
 
 def _exact_observed(table: Table, sets: _Sets, min_size: int, keep: int) -> list[tuple]:
     """The `keep` best cells of the observed table: (order key, subset, values, sy, sn)."""
-    import numpy as np
+    import numpy as np  # lazy: start-up
 
     y = table.count.astype(np.float64)[:, None]
     found: list[tuple] = []
@@ -242,7 +242,7 @@ def _beam(table: Table, y, depth: int, width: int, min_size: int, deadline: floa
     next level extends each of the `width` best subgroups by one condition on an
     attribute it lacks; the `width` best (by score) go on. Returns (best found, sorted:
     (order key, subset, values, sy, sn, score)), subgroups evaluated, completed)."""
-    import numpy as np
+    import numpy as np  # lazy: start-up
 
     codes = table.codes
     weight = table.weight
@@ -324,7 +324,7 @@ def search(
     """The search and its permutation test on a Table (SPEC 19): {"method", "found"
     (ranked best subgroups of the observed table), "evaluated", "complete", "sets",
     "space", "p", "permutations_done", "seconds"}."""
-    import numpy as np
+    import numpy as np  # lazy: start-up
 
     _check_totals(table)
     start = time.monotonic()
@@ -384,13 +384,13 @@ def search(
 
 
 def _is_frame(source: Any) -> bool:
-    from .formats import is_arrow_table, is_pandas_frame, is_polars_frame
+    from .formats import is_arrow_table, is_pandas_frame, is_polars_frame  # lazy: loaded already
 
     return is_pandas_frame(source) or is_arrow_table(source) or is_polars_frame(source)
 
 
 def _as_pandas(source: Any):
-    from .formats import is_pandas_frame
+    from .formats import is_pandas_frame  # lazy: loaded already
 
     if is_pandas_frame(source):
         return source
@@ -404,7 +404,7 @@ def _reread(source: Any) -> Any:
     memory once (scan reads a table twice: the profile, then the tuples)."""
     if isinstance(source, (str, os.PathLike)) or _is_frame(source):
         if isinstance(source, str) and source in ("-", "/dev/stdin"):
-            import sys
+            import sys  # lazy: loaded already
 
             return io.BytesIO(sys.stdin.buffer.read())
         return source
@@ -419,11 +419,11 @@ def _reread(source: Any) -> Any:
 def _column_cells(source: Any, columns: list[str], options, name: str):
     """(n rows, iterator of tuples of the columns' labels (None: missing)) of a second
     read of the source, by the profile's reading rules (SPEC 0)."""
-    from .labels import label_of
+    from .labels import label_of  # lazy: loaded already
 
     if _is_frame(source):
-        from .formats import _frame_cells, _frame_label
-        from .labels import clean_header
+        from .formats import _frame_cells, _frame_label  # lazy: loaded already
+        from .labels import clean_header  # lazy: loaded already
 
         df = _as_pandas(source)
         header = clean_header(str(c) for c in df.columns)
@@ -432,9 +432,8 @@ def _column_cells(source: Any, columns: list[str], options, name: str):
             cells = _frame_cells(df.iloc[:, header.index(col)])
             cols.append([_frame_label(v) for v in cells])
         return Counter(zip(*cols))
-    from .formats import Gunzipped, sniff_format
-    from .profiler import open_input
-    from .reader import read_records
+    from .formats import Gunzipped, sniff_format  # lazy: loaded already
+    from .reader import open_input, read_records  # lazy: loaded already
 
     if isinstance(source, io.BytesIO):
         source.seek(0)
@@ -444,10 +443,10 @@ def _column_cells(source: Any, columns: list[str], options, name: str):
     with fh:
         fmt_name, stream = sniff_format(fh, name, regular)
         if fmt_name in ("parquet", "arrow", "arrows"):
-            from .formats import _batches_of_file
+            from .formats import _batches_of_file  # lazy: loaded already
 
             schema, batches = _batches_of_file(stream, fmt_name, name)
-            import pyarrow as pa
+            import pyarrow as pa  # lazy: optional extra 'fast'
 
             table = pa.Table.from_batches(list(batches), schema=schema)
             return _column_cells(table.to_pandas(), columns, options, name)
@@ -469,7 +468,7 @@ def _column_cells(source: Any, columns: list[str], options, name: str):
             for batch in batches:
                 raw.update((rec[i],) for rec in batch)
         else:
-            from operator import itemgetter
+            from operator import itemgetter  # lazy: start-up
 
             get = itemgetter(*at)
             for batch in batches:
@@ -489,7 +488,7 @@ def _column_cells(source: Any, columns: list[str], options, name: str):
 
 def _profiled(source: Any, overrides: dict, opts: dict, name: str):
     """(summary, profile result, checked overrides, options) of one read."""
-    from .profiler import analyze_read, summarize
+    from .profiler import analyze_read, summarize  # lazy: loaded already
 
     summary, checked, options = summarize(source, overrides, opts, name=name)
     return summary, analyze_read(summary, checked, options), checked, options
@@ -514,7 +513,7 @@ def _forced(source, overrides, opts, name, outcome, chosen):
 def _numeric_bins(weights: dict[str, int]) -> Callable[[str], str | None] | None:
     """NUMERIC_BINS bins of near-equal rows of a numeric column (SPEC 19), labelled by
     the lowest and highest value in each as written; None when a label is not a number."""
-    from .labels import AGE_NUMERIC
+    from .labels import AGE_NUMERIC  # lazy: loaded already
 
     values = []
     for lab, c in weights.items():
@@ -549,8 +548,8 @@ def _rules(
     """(column -> label as read -> its group or None, column -> how it is binned): a
     dimension's groups are the profile's (SPEC 12.3's `group_rule`: 1.1, then age bands);
     a chosen numeric column with more than max_categorical values is cut into bins."""
-    from .analyze import group_rule
-    from .options import relabeler
+    from .analyze import group_rule  # lazy: loaded already
+    from .options import relabeler  # lazy: loaded already
 
     rules: dict = {}
     binned: dict[str, str | None] = {}
@@ -590,7 +589,7 @@ def _composed(relabel, fn):
 
 
 def _label_rule(col: str, options) -> Callable[[str | None], str | None]:
-    from .options import relabeler
+    from .options import relabeler  # lazy: loaded already
 
     relabel = relabeler(col, options)
 
@@ -636,7 +635,7 @@ def _encode(rows: Counter, rules: list, n_attrs: int):
 
 def _positive(values: dict[str, int], col: str, given: str | None, flag: str) -> str:
     """SPEC 17.3's positive value of a column with these values (after 1.1)."""
-    from .groupstats import _values_text
+    from .groupstats import _values_text  # lazy: loaded already
 
     ordered = sorted(values)
     if given is not None:
@@ -775,7 +774,7 @@ def scan(
         raise InputError(f"--alpha: {alpha} is out of range (0..1)")
     if min_size is not None and not (isinstance(min_size, int) and min_size >= 0):
         raise InputError(f"--min-size: {min_size} is out of range (integer >= 0)")
-    from .profiler import display_name
+    from .profiler import display_name  # lazy: loaded already
 
     overrides = dict(overrides or {})
     opts = dict(opts or {})
@@ -810,7 +809,7 @@ def scan(
         if isinstance(reference, list):
             opts["reference"], ref_name = reference, "the reference"
         else:
-            from .reference import load_reference
+            from .reference import load_reference  # lazy: loaded already
 
             opts["reference"], _, ref_name = load_reference(reference)
     summary, result, checked, options = _forced(source, overrides, opts, name, outcome, chosen)
@@ -945,8 +944,8 @@ def _reference_scan(
 ) -> ScanResult:  # fmt: skip
     """SPEC 19's reference question: the matched dimensions' joint shares against the
     product of the reference's shares of each (normalised to sum to 1)."""
-    from .analyze import _age_years
-    from .reference import expected_shares, match_reference
+    from .analyze import _age_years  # lazy: loaded already
+    from .reference import expected_shares, match_reference  # lazy: loaded already
 
     entries = match_reference(options.reference, list(dims.values()))
     matched = []
@@ -1110,7 +1109,7 @@ STATISTICS = {
 def _declare(table: Table, sub: dict, name: str) -> dict:
     """How to watch a found subgroup (SPEC 19): the profile's --cross and the monitor's
     registry entry."""
-    import json
+    import json  # lazy: start-up
 
     attrs = [c["attribute"] for c in sub["rule"]]
     cross = ",".join(attrs[:2]) if len(attrs) >= 2 else None
@@ -1187,29 +1186,3 @@ def _result(
         "notes": notes,
     }
     return ScanResult(out, name=name)
-
-
-def describe_effect(question: str, sub: dict, compared: dict) -> str:
-    """One line of a subgroup's effect, as every report shows it."""
-    band = f"[95% {pct(sub['ci_low'])} to {pct(sub['ci_high'])} pts]"
-    if question == "representation":
-        return (
-            f"{pct(sub['share_b'])}% of {compared['b']['name']} vs "
-            f"{pct(sub['share_a'])}% of {compared['a']['name']}: "
-            f"{_signed(sub['effect'])} pts {band}"
-        )
-    if question == "reference":
-        return (
-            f"{pct(sub['share'])}% of the rows vs {pct(sub['expected'])}% expected: "
-            f"{_signed(sub['effect'])} pts {band}"
-        )
-    what = "error rate" if compared.get("prediction") else "rate"
-    return (
-        f"{what} {pct(sub['rate'])}% vs {pct(sub['rate_rest'])}% in the rest: "
-        f"{_signed(sub['effect'])} pts {band}, z {fmt(sub['score'], 2)}"
-    )
-
-
-def _signed(x: float) -> str:
-    t = pct(x)
-    return t if t.startswith("-") else "+" + t

@@ -75,9 +75,33 @@ def _search_text(result: dict) -> str:
     )
 
 
-def _effect(result: dict, sub: dict) -> str:
-    from .scan import describe_effect
+def describe_effect(question: str, sub: dict, compared: dict) -> str:
+    """One line of a subgroup's effect, as every report shows it."""
+    band = f"[95% {pct(sub['ci_low'])} to {pct(sub['ci_high'])} pts]"
+    if question == "representation":
+        return (
+            f"{pct(sub['share_b'])}% of {compared['b']['name']} vs "
+            f"{pct(sub['share_a'])}% of {compared['a']['name']}: "
+            f"{_signed(sub['effect'])} pts {band}"
+        )
+    if question == "reference":
+        return (
+            f"{pct(sub['share'])}% of the rows vs {pct(sub['expected'])}% expected: "
+            f"{_signed(sub['effect'])} pts {band}"
+        )
+    what = "error rate" if compared.get("prediction") else "rate"
+    return (
+        f"{what} {pct(sub['rate'])}% vs {pct(sub['rate_rest'])}% in the rest: "
+        f"{_signed(sub['effect'])} pts {band}, z {fmt(sub['score'], 2)}"
+    )
 
+
+def _signed(x: float) -> str:
+    t = pct(x)
+    return t if t.startswith("-") else "+" + t
+
+
+def _effect(result: dict, sub: dict) -> str:
     return describe_effect(result["question"], sub, result["compared"])
 
 
@@ -215,7 +239,7 @@ def scan_blocks(result: dict, name: str = "") -> list[tuple]:
 
 def render_html(result: dict, *, name: str = "", **_: Any) -> str:
     """The scan as one self-contained HTML page that loads nothing (audit/doc.py)."""
-    from .audit.doc import render_html as page
+    from .audit.doc import render_html as page  # lazy: start-up
 
     title = name or result["compared"].get("b", {}).get("name", "")
     return page(scan_blocks(result, name), f"faircode scan: {title}")

@@ -66,7 +66,7 @@ def make_server(
     """
     folder = Path(site) if site is not None else site_dir()
     if not (folder / "index.html").is_file():
-        from .errors import InputError
+        from .errors import InputError  # lazy: loaded already
 
         raise InputError(
             f"--site: {folder}: no index.html there; give the folder that "

@@ -34,6 +34,7 @@ __all__ = [
     "SummaryBuilder",
     "age_shape",
     "label_of",
+    "pair_cells",
 ]
 # Bounds of SPEC 0.9 (the same numbers in assets/profiler-engine.js).
 LABEL_CAP = 100_000  # distinct labels a column is counted for; past it it is "capped"
@@ -434,7 +435,7 @@ class SummaryBuilder:
         self.n_header = n
         self.held: list[Any] = []
         if opts.proxy_hints and opts.proxy_with:
-            from .heldout import load
+            from .heldout import load  # lazy: start-up
 
             for path, col, key in opts.proxy_with:
                 if key is not None and key not in self.columns:
@@ -992,3 +993,27 @@ class SummaryBuilder:
             }
             for o, acc in self.out_all.items()
         }
+
+
+def pair_cells(
+    summary: Summary,
+    pair: tuple[str, str],
+    index_of: dict[str, int],
+    mappers: dict,
+) -> dict[tuple[str, str], int] | None:
+    """(group of A, group of B) -> rows of two dimensions, from the summary's pair table
+    (labels after 1.1 and age bands, rows with either side missing or implausible
+    skipped: SPEC 4); None when the pair was not counted."""
+    ia, ib = index_of[pair[0]], index_of[pair[1]]
+    raw = summary.pairs.get((min(ia, ib), max(ia, ib)))
+    if raw is None:
+        return None
+    ma, mb = mappers[ia], mappers[ib]
+    cells: dict[tuple[str, str], int] = {}
+    for (x, y), c in raw.items():
+        la, lb = (x, y) if ia < ib else (y, x)
+        ga, gb = ma(la), mb(lb)
+        if ga is None or gb is None:
+            continue
+        cells[(ga, gb)] = cells.get((ga, gb), 0) + c
+    return cells

@@ -480,7 +480,7 @@ function trimmed(s) {
   return s.replace(/^[ \t]+|[ \t]+$/g, '');
 }
 
-/** `--na TOKEN`, `--na COL=TOKEN`, `--na =TOKEN` (SPEC 1.1; faircode/cli.py _na_item). */
+/** `--na TOKEN`, `--na COL=TOKEN`, `--na =TOKEN` (SPEC 1.1; faircode/cliutil.py na_item). */
 function naItem(item) {
   const eq = item.indexOf('=');
   if (eq < 0) return item;
@@ -490,7 +490,7 @@ function naItem(item) {
 }
 
 /** `--recode COL:FROM=TO[,FROM=TO...]` -> [column, from, to] triples (SPEC 1.1;
- * faircode/cli.py _recode_items). */
+ * faircode/cliutil.py recode_items). */
 function recodeItems(item) {
   const colon = item.indexOf(':');
   const col = trimmed(colon < 0 ? item : item.slice(0, colon));

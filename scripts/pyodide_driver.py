@@ -131,7 +131,7 @@ def run_api(request_json: str) -> int:
     from faircode.options import resolve
     from faircode.profiler import profile
     from faircode.provenance import StreamHash, provenance
-    from faircode.render import render_as
+    from faircode.renderers import render_as
 
     req = json.loads(request_json)
     opts, overrides = req.get("opts") or {}, _overrides(req.get("overrides"))

@@ -422,7 +422,7 @@
     return view;
   }
 
-  /** A reported p-value (faircode/proxy.py p_text): 4 decimals from 0.0001 up, else
+  /** A reported p-value (faircode/proxy_stats.py p_text): 4 decimals from 0.0001 up, else
    * Python's `{p:.3g}` (1.7e-05: three significant digits, zeros dropped). */
   function pText(p) {
     if (p >= 0.0001) return fmt(p, 4);

@@ -20,7 +20,7 @@ from util import ADULT_NAMES, ROOT, data_file
 
 import faircode
 from faircode.audit.ll144 import median
-from faircode.render import render_as
+from faircode.renderers import render_as
 
 COMPAS = data_file("compas-scores-two-years.csv")
 SCHEMA_LL144 = json.loads((ROOT / "faircode" / "schemas" / "audit-ll144.schema.json").read_text())
@@ -745,7 +745,7 @@ def test_art10_csv_is_its_measures(adult_art10):
     import csv
 
     from faircode.audit.measured import measures_in
-    from faircode.render import renderer
+    from faircode.renderers import renderer
 
     doc = adult_art10[0]
     rows = list(csv.DictReader(io.StringIO(renderer("audit art10", "csv")(doc))))

@@ -235,7 +235,7 @@ def test_input_errors_share_one_base_with_exit_code_2():
 
 
 def test_renderer_registry_lists_each_commands_formats():
-    from faircode.render import FORMATS, RENDERERS, formats_of
+    from faircode.renderers import FORMATS, RENDERERS, formats_of
 
     assert formats_of("profile") == ("text", "json", "markdown", "csv", "html")
     assert formats_of("compare") == ("text", "json", "markdown", "csv", "html")

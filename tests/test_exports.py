@@ -88,7 +88,7 @@ def test_profile_csv_neutralises_formulas_and_keeps_numbers(tmp_path, capsys):
 
 
 def test_csv_tab_leading_cell_and_negative_numbers(tmp_path, capsys):
-    from faircode.render import render_as
+    from faircode.renderers import render_as
 
     # the reader trims tabs from labels (SPEC 0.4), so a tab-leading label reaches the
     # renderer only from a result built elsewhere (an API caller's dict)

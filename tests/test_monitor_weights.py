@@ -22,7 +22,7 @@ from faircode.monitor import evaluate
 from faircode.monitor.errors import MonitorInputError
 from faircode.monitor.render import CSV_COLUMNS
 from faircode.numerics import Z, newcombe, wilson_at
-from faircode.render import render_as
+from faircode.renderers import render_as
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPAS = data_file("compas-scores-two-years.csv")

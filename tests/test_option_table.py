@@ -18,7 +18,8 @@ import pytest
 from jsbridge import node_command
 
 from faircode import mcptools
-from faircode.cli import build_parser, main, option_help
+from faircode.cli import build_parser, main
+from faircode.cliutil import option_help
 from faircode.options import OPTIONS, Options, resolve
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -169,18 +169,18 @@ def compas_groups() -> pd.DataFrame:
 
 def record_tests(monkeypatch) -> list[dict]:
     """Every test hints_block makes, in order (the pairs', then the features'), unrounded."""
-    from faircode import proxy
+    from faircode import proxy_stats
 
     made: list[dict] = []
     for name in ("chi2_test", "anova_test"):
-        real = getattr(proxy, name)
+        real = getattr(proxy_stats, name)
 
         def wrapped(*args, real=real):
             st = real(*args)
             made.append(st)
             return st
 
-        monkeypatch.setattr(proxy, name, wrapped)
+        monkeypatch.setattr(proxy_stats, name, wrapped)
     return made
 
 

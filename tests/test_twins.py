@@ -45,10 +45,10 @@ TWINS: dict[str, str] = {
         contradiction""",
     "reader": "SNIFF_ORDER binary_format SPLIT_CANDIDATES one_column_split sniff_delimiter",
     "summary": """LABEL_CAP PAIR_COLUMNS CELL_CAP GROUP_FLAG_CAP MAX_GAP_FLAGS _stats_added
-        _PairTable""",
+        _PairTable pair_cells""",
     "fastpath": "_SPLIT_WINDOW default_parts",
     "analyze": """FORMAT_VERSION coded_text skewness _sorted_groups dimension_metrics analyze
-        _dimension_findings _age_years _not_counted pair_cells _intersection""",
+        _dimension_findings _age_years _not_counted _intersection""",
     "evidence": """SCORE_FLOOR SCORE_FULL SCORE_CI_WIDTH GRADE_CAP UNDER_LINES grade_for balance
         dimension_score overall_score _r4 Findings""",
     "groupstats": """RATIO_NOTE _values_text label_values _rate_entry _extremes _gap_p
@@ -174,6 +174,8 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
             TEXT_READER,
         ),
         "BINARY_FORMATS": "JS binaryFormat holds the signatures",
+        "open_input": "opening a path: the Node bridge's own (scripts/engine-js.js); "
+        "the page is given bytes",
     },
     "summary": {
         "PROXY_LABELS": "proxy hints (SPEC 16) are Python only",

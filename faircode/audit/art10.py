@@ -17,10 +17,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .._version import __version__
 from ..errors import InputError
-from ..numerics import fmt, normal_quantile, pct
+from ..numerics import normal_quantile, pct
 from .common import PackResult, iso_date, provenance_block, source_hash, today
-from .doc import pack_renderers
 from .measured import cell_text, measure
 
 ART10_FORMAT_VERSION = 1
@@ -555,8 +555,8 @@ def audit_art10(
     >>> [c["article"] for c in doc["checklist"]][:2]
     ['10(2)(a)', '10(2)(b)']
     """
-    from ..profiler import analyze_read, display_name, summarize
-    from ..scan import _reread
+    from ..profiler import analyze_read, display_name, summarize  # lazy: loaded already
+    from ..scan import _reread  # lazy: loaded already
 
     audit_date = iso_date(audit_date, "--audit-date") if audit_date is not None else today()
     if split is not None and split not in SPLITS:
@@ -573,8 +573,8 @@ def audit_art10(
         opts["proxy_hints"] = True
     reference_hash = None
     if reference is not None:
-        from ..provenance import sha256_bytes
-        from ..reference import load_reference
+        from ..provenance import sha256_bytes  # lazy: loaded already
+        from ..reference import load_reference  # lazy: loaded already
 
         opts["reference"], ref_bytes, _ = load_reference(reference)
         reference_hash = sha256_bytes(ref_bytes)
@@ -585,8 +585,6 @@ def audit_art10(
     summary, checked, options = summarize(source, overrides, opts, name=name)
     profile = analyze_read(summary, checked, options)
     sections = _sections(profile, options, reference is not None, proxy_hints)
-    from .. import __version__
-
     prov = provenance_block(
         digest,
         note,
@@ -626,79 +624,5 @@ def audit_art10(
     return Art10Result(result, name=name)
 
 
-# ---- the reports ------------------------------------------------------------------------
-
-
-def blocks(r: dict) -> list[tuple]:
-    s = r["summary"]
-    prov = r.get("provenance") or {}
-    split = f"the {s['split']} set" if s["split"] else "a data set (give --split)"
-    out: list[tuple] = [
-        ("title", r["title"]),
-        (
-            "p",
-            f"{r['regulation']}: faircode's measurements of {split}, mapped to the points "
-            "of Article 10 they bear on. Evidence for the provider's own assessment; not a "
-            "statement of conformity, not legal advice. What a tool cannot measure is "
-            "listed at the end for the provider to complete.",
-        ),
-        (
-            "facts",
-            [
-                ("Data file", s["file"]),
-                ("Set", s["split"] or "not stated (give --split)"),
-                ("Date", s["audit_date"]),
-                ("Tool", s["tool"]),
-                (
-                    "Dataset SHA-256",
-                    prov.get("dataset_hash") or prov.get("dataset_hash_note") or "-",
-                ),
-                ("Reference SHA-256", prov.get("reference_hash") or "-"),
-            ],
-        ),
-    ]
-    for sec in r["sections"]:
-        out.append(("h2", f"Article {sec['article']}: {sec['heading']} (measured)"))
-        if sec["text"]:
-            out.append(("p", sec["text"]))
-        for part in sec["parts"]:
-            out.append(("h3", part["title"]))
-            if part["text"]:
-                out.append(("p", part["text"]))
-            for t in part["tables"]:
-                out.append(
-                    (
-                        "table",
-                        t["head"],
-                        "".join("r" if f != "text" else "l" for f in t["forms"]),
-                        [[_cell(c, f) for c, f in zip(row, t["forms"])] for row in t["rows"]],
-                    )
-                )
-    ctx = r["context"]
-    out.append(("h2", f"Article {ctx['article']}: the setting (declared, not measured)"))
-    if ctx["declared"]:
-        out.append(("p", "As declared by the provider with --context:"))
-        out.append(("list", list(ctx["declared"])))
-    else:
-        out.append(
-            (
-                "mark",
-                "Not declared: give --context TEXT (the geographical, "
-                "contextual, behavioural or functional setting).",
-            )
-        )
-    out.append(("h2", "For the provider to complete (a tool cannot measure these)"))
-    out.append(("mark", "Marked for the provider: faircode makes no claim on these items."))
-    out.append(("checklist", [f"Article {c['article']}: {c['item']}" for c in r["checklist"]]))
-    return out
-
-
-def _cell(c: Any, form: str) -> str:
-    if form == "number":
-        v = c["value"] if isinstance(c, dict) else c
-        if isinstance(v, float):
-            return fmt(v, 4)
-    return cell_text(c, form)
-
-
-render_text, render_markdown, render_html = pack_renderers(blocks)
+# the reports: faircode/audit/art10doc.py (the renderer registry names them there)
+from .art10doc import blocks, render_html, render_markdown, render_text  # noqa: E402, F401

@@ -28,7 +28,7 @@ def source_hash(source: Any) -> tuple[str | None, str | None]:
 
     A path is read once more for its digest (SPEC 10); an in-memory buffer is hashed as
     it is; a DataFrame has no raw bytes."""
-    from ..provenance import StreamHash
+    from ..provenance import StreamHash  # lazy: loaded already
 
     h = StreamHash()
     if isinstance(source, (str, os.PathLike)):
@@ -46,7 +46,7 @@ def provenance_block(
     digest: str | None, note: str | None, params: dict, overrides: dict, audit: dict
 ) -> dict:
     """SPEC 10's block, with the pack's own options under ``audit``."""
-    from ..provenance import provenance
+    from ..provenance import provenance  # lazy: loaded already
 
     out = provenance(
         params=params,
@@ -60,15 +60,15 @@ def provenance_block(
 
 def today() -> str:
     """Today's date, ISO 8601: the default audit date (the only clock a pack reads)."""
-    import datetime
+    import datetime  # lazy: start-up
 
     return datetime.date.today().isoformat()
 
 
 def iso_date(text: Any, flag: str) -> str:
     """``text`` checked as an ISO 8601 calendar date ``YYYY-MM-DD`` (returned as is)."""
-    import datetime
-    import re
+    import datetime  # lazy: start-up
+    import re  # lazy: loaded already
 
     if not isinstance(text, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
         raise InputError(f"{flag}: expected a date YYYY-MM-DD, got '{text}'")
@@ -81,7 +81,7 @@ def iso_date(text: Any, flag: str) -> str:
 
 def date_prefix(label: str) -> str | None:
     """The ``YYYY-MM-DD`` a cell starts with (a date, or a date and a time), or None."""
-    import datetime
+    import datetime  # lazy: start-up
 
     head = label[:10]
     if len(label) > 10 and label[10] not in " T":

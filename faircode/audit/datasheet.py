@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._version import __version__
 from ..errors import InputError
 from ..numerics import pct
 from .common import PackResult, iso_date, provenance_block, source_hash, today
-from .doc import pack_renderers
 from .measured import cell_text, measure
 
 DATASHEET_FORMAT_VERSION = 1
@@ -451,8 +451,8 @@ def audit_datasheet(
     >>> d["answers"][1]["answer"]
     '120 instances (rows) of 2 columns each.'
     """
-    from ..profiler import analyze_read, display_name, summarize
-    from ..scan import _reread
+    from ..profiler import analyze_read, display_name, summarize  # lazy: loaded already
+    from ..scan import _reread  # lazy: loaded already
 
     audit_date = iso_date(audit_date, "--audit-date") if audit_date is not None else today()
     opts = dict(opts or {})
@@ -487,8 +487,6 @@ def audit_datasheet(
                 "to_fill": None if answered_by == "data" else _to_fill(qid, answered_by),
             }
         )
-    from .. import __version__
-
     result = {
         "kind": "faircode.audit.datasheet",
         "format_version": DATASHEET_FORMAT_VERSION,
@@ -514,56 +512,5 @@ def _to_fill(qid: str, who: str) -> str:
     return "to be completed by the dataset's author: faircode pre-filled what the data shows"
 
 
-# ---- the reports ------------------------------------------------------------------------
-
-WHO = {
-    "data": "Answered from the data.",
-    "data_and_author": "Pre-filled from the data; the author completes it.",
-    "author": "For the author: the data cannot answer it.",
-}
-
-
-def blocks(r: dict) -> list[tuple]:
-    s = r["summary"]
-    prov = r.get("provenance") or {}
-    out: list[tuple] = [
-        ("title", f"{r['title']}: {s['file']}"),
-        (
-            "p",
-            f"Answers to the questions of {r['source']}, pre-filled by {s['tool']} on "
-            f"{s['audit_date']} from the data's profile. A question the data cannot answer "
-            "is marked for the author and left blank.",
-        ),
-        (
-            "facts",
-            [
-                ("Data file", s["file"]),
-                ("Date", s["audit_date"]),
-                ("Tool", s["tool"]),
-                (
-                    "Dataset SHA-256",
-                    prov.get("dataset_hash") or prov.get("dataset_hash_note") or "-",
-                ),
-            ],
-        ),
-    ]
-    for i, a in enumerate(r["answers"], 1):
-        out.append(("h2", f"{i}. {a['question']}"))
-        out.append(("p", WHO[a["answered_by"]]))
-        if a["answer"]:
-            out.append(("p", a["answer"]))
-        for t in a["tables"]:
-            out.append(
-                (
-                    "table",
-                    t["head"],
-                    "".join("r" if f != "text" else "l" for f in t["forms"]),
-                    [[cell_text(c, f) for c, f in zip(row, t["forms"])] for row in t["rows"]],
-                )
-            )
-        if a["to_fill"]:
-            out.append(("mark", f"Author: {a['to_fill']}."))
-    return out
-
-
-render_text, render_markdown, render_html = pack_renderers(blocks)
+# the reports: faircode/audit/datasheetdoc.py (the renderer registry names them there)
+from .datasheetdoc import blocks, render_html, render_markdown, render_text  # noqa: E402, F401

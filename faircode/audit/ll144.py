@@ -21,6 +21,7 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any
 
+from .._version import __version__
 from ..errors import InputError
 from ..numerics import Z, holm, log_ratio_interval, round_half_up, search_p
 from ..options import (
@@ -81,7 +82,7 @@ class Ll144Result(PackResult):
 
 
 def shown_repr(text: str) -> str:
-    from ..safetext import shown
+    from ..safetext import shown  # lazy: loaded already
 
     return shown(text)
 
@@ -273,7 +274,7 @@ def _additions(tables: list[tuple[str, list[dict], Any]], threshold: float, alph
 def _read(source, overrides: dict, opts: dict, name: str, extra: list[str], flag: str):
     """The profile's read (scan's): a column the pack names that is not in the header
     is one line naming the pack's option."""
-    from ..scan import _profiled
+    from ..scan import _profiled  # lazy: loaded already
 
     try:
         return _profiled(source, overrides, opts, name)
@@ -356,8 +357,8 @@ def audit_ll144(
     >>> [(row["category"], row["n"], row["rate"], row["impact_ratio"]) for row in r["sex"]]
     [('F', 50, 1.0, 1.0), ('M', 50, 0.5, 0.5)]
     """
-    from ..profiler import display_name
-    from ..scan import _column_cells, _label_rule, _reread, _rules
+    from ..profiler import display_name  # lazy: loaded already
+    from ..scan import _column_cells, _label_rule, _reread, _rules  # lazy: loaded already
 
     if (selected is None) == (score is None):
         raise InputError("audit ll144: give one of --selected COL (pass / fail) or --score COL")
@@ -586,8 +587,6 @@ def audit_ll144(
         data_dates = {"from": min(dates), "to": max(dates), "column": date_column}
         if undated:
             notes.append(f"{undated} rows have no date in '{date_column}'")
-    from .. import __version__
-
     audit_params = {
         "selected": outcome_col if method == "selection" else None,
         "selected_values": list(values) if values is not None else None,
@@ -603,7 +602,7 @@ def audit_ll144(
         "ratio_threshold": ratio_threshold,
         "alpha": alpha,
     }
-    from ..options import resolve
+    from ..options import resolve  # lazy: loaded already
 
     result = {
         "kind": "faircode.audit.ll144",

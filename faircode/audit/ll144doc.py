@@ -1,5 +1,5 @@
 """The Local Law 144 pack's reports (SPEC 20.1): text, Markdown, HTML (one document,
-:mod:`faircode.audit.doc`) and CSV, registered in :data:`faircode.render.RENDERERS`
+:mod:`faircode.audit.doc`) and CSV, registered in :data:`faircode.renderers.RENDERERS`
 as ``audit ll144``."""
 
 from __future__ import annotations
@@ -314,6 +314,6 @@ def csv_rows(r: dict):
 
 
 def render_csv(result: dict, **_: Any) -> str:
-    from ..exports import csv_table
+    from ..exports import csv_table  # lazy: start-up
 
     return csv_table(CSV_COLUMNS, csv_rows(result))

@@ -57,7 +57,7 @@ def cell_text(cell: Any, form: str) -> str:
     """A table cell as a report shows it: ``form`` is ``text``, ``count`` (1,234),
     ``share`` (12.34%: a 4-dp share shown whole, never rounded twice), ``ratio`` (1.23)
     or ``number``."""
-    from ..numerics import fmt, pct
+    from ..numerics import fmt, pct  # lazy: loaded already
 
     v = cell["value"] if isinstance(cell, dict) and "value" in cell else cell
     if v is None:
@@ -104,9 +104,9 @@ def measure_rows(result: dict) -> list[dict]:
 def render_measures_csv(result: dict, **_: Any) -> str:
     """A pack's measured numbers as CSV (one row each; SPEC 20): a number is written
     as JSON writes it, so the file and the pack's JSON agree to the last digit."""
-    import json
+    import json  # lazy: start-up
 
-    from ..exports import csv_table
+    from ..exports import csv_table  # lazy: start-up
 
     rows = [
         {**r, "value": r["value"] if isinstance(r["value"], str) else json.dumps(r["value"])}

@@ -38,14 +38,14 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(name)
     try:
         if name == "evaluate":
-            from .core import evaluate
+            from .core import evaluate  # lazy: start-up
 
             return evaluate
-        from . import api
+        from . import api  # lazy: start-up
 
         return getattr(api, name)
     except ModuleNotFoundError as exc:  # numpy or pandas: the `frames` extra
-        from ..errors import missing_extra_of
+        from ..errors import missing_extra_of  # lazy: loaded already
 
         known = missing_extra_of(exc, f"faircode.monitor.{name}")
         if known is None:

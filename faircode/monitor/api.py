@@ -94,7 +94,7 @@ OUTCOMES = {
 def _opened(store: Any) -> Iterator[Store]:
     """``store`` itself when it is an open store (the caller closes it), else the store
     at that location, closed afterwards."""
-    from .store import Store, open_store
+    from .store import Store, open_store  # lazy: start-up
 
     if isinstance(store, Store):
         yield store
@@ -107,8 +107,8 @@ def _opened(store: Any) -> Iterator[Store]:
 
 
 def _registry_state(store: Store, model: str, registry: str | os.PathLike[str] | None) -> Any:
-    from .control import registry_state
-    from .registry import resolve_path
+    from .control import registry_state  # lazy: start-up
+    from .registry import resolve_path  # lazy: start-up
 
     return registry_state(store, model, resolve_path(None if registry is None else str(registry)))
 
@@ -430,8 +430,8 @@ def fairness_report(
     >>> [b["groups"][0]["notes"].get("demographic_parity_difference") for b in trend]
     ['1 eligible slice(s) for selection_rate, need 2', None, 'below the guard: west n=10 < 30']
     """
-    from .control import require_registry
-    from .timeline import store_report
+    from .control import require_registry  # lazy: start-up
+    from .timeline import store_report  # lazy: start-up
 
     with _opened(store) as opened:
         state = _registry_state(opened, model, registry)
@@ -502,8 +502,8 @@ def slice_metrics(
     >>> 0.1 < low < 0.25 < high
     True
     """
-    from .control import require_registry
-    from .timeline import store_report
+    from .control import require_registry  # lazy: start-up
+    from .timeline import store_report  # lazy: start-up
 
     with _opened(store) as opened:
         state = _registry_state(opened, model, registry)
@@ -617,8 +617,8 @@ def fairness_gate(
     >>> bool(forced), forced.outcome, forced.event
     (True, 'fail', 'fairness_gate_override')
     """
-    from .control import run_gate
-    from .registry import resolve_path
+    from .control import run_gate  # lazy: start-up
+    from .registry import resolve_path  # lazy: start-up
 
     with _opened(store) as opened:
         res = run_gate(
@@ -732,7 +732,7 @@ def slo_set(
     >>> slo["target"], slo["window_days"], slo["gate"]
     (0.5, 28, True)
     """
-    from .slo import set_slo
+    from .slo import set_slo  # lazy: start-up
 
     with _opened(store) as opened:
         return set_slo(opened, model, name, target=target, window=window, gate=gate, reason=reason)
@@ -773,7 +773,7 @@ def slo_show(
     >>> slo_show("loans", at="2000-01-01", store=db)["slos"][0]["budget"]["reason"]
     'no readings in the window'
     """
-    from .slo import status
+    from .slo import status  # lazy: start-up
 
     with _opened(store) as opened:
         return status(opened, model, at)
@@ -824,8 +824,8 @@ def slo_ingest(
     >>> reading["good"], reading["total"], reading["exceeded"]
     (0, 1, ['region'])
     """
-    from .control import require_registry
-    from .slo import ingest, parse_at
+    from .control import require_registry  # lazy: start-up
+    from .slo import ingest, parse_at  # lazy: start-up
 
     parse_at(at)  # a bad --at before anything else
     with _opened(store) as opened:
@@ -878,7 +878,7 @@ def slo_gate(
     >>> bool(decision), decision.exit_code, decision.event
     (False, 6, 'fairness_slo_budget_exhausted')
     """
-    from .slo import gate
+    from .slo import gate  # lazy: start-up
 
     with _opened(store) as opened:
         res = gate(opened, model, name=name, at=at)
@@ -948,9 +948,9 @@ def fairness_watch(
     >>> len(again["sent"]), len(again["still_open"]), len(lines.getvalue().splitlines())
     (0, 3, 3)
     """
-    from .alerts import watch
-    from .control import require_registry
-    from .timeline import store_report
+    from .alerts import watch  # lazy: start-up
+    from .control import require_registry  # lazy: start-up
+    from .timeline import store_report  # lazy: start-up
 
     with _opened(store) as opened:
         state = _registry_state(opened, model, registry)

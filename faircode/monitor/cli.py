@@ -13,7 +13,8 @@ import argparse
 import sys
 from typing import Any
 
-from ..cliparse import Parser, default_help, usage_error
+from ..cliparse import Parser, default_help, silence_stdout, usage_error
+from ..cliutil import COMMANDS, add_group_options, group_options_from_args
 from ..errors import (
     EXIT_BROKEN_PIPE,
     EXIT_FAIL,
@@ -26,6 +27,7 @@ from ..errors import (
 from ..options import FAIRNESS_ALPHA, FAIRNESS_MIN_SAMPLES, FAIRNESS_RULES, FAIRNESS_THRESHOLD
 from ..safetext import shown
 from .errors import MonitorInputError
+from .gate import gate_lines
 
 
 def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
@@ -86,10 +88,8 @@ def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
         "ratio with 95%% intervals); VALUE maj: the slice with the most rows, min: per "
         "metric the lowest eligible value (repeatable, one per attribute)",
     )
-    from ..cli import add_group_options
-
     add_group_options(p)  # profile's groups: --map, --na, --recode, --max-age, --age-bands
-    from ..render import add_format_options
+    from ..cliutil import add_format_options  # lazy: loaded already
 
     out = add_format_options(p, "fairness evaluate")
     out.add_argument(
@@ -138,10 +138,8 @@ def add_fairness_parser(subparsers: Any, full: bool = True) -> argparse.Argument
 
     Each leaf parser gets ``func(args) -> int`` as a default; call it to run the command.
     ``full=False`` adds the command's name and help only (what ``faircode --help`` lists).
-    Its texts are `faircode.cli.COMMANDS`'s, where `faircode` lists every command.
+    Its texts are `faircode.cliutil.COMMANDS`'s, where `faircode` lists every command.
     """
-    from ..cli import COMMANDS
-
     help_text, description = COMMANDS["fairness"]
     fairness = subparsers.add_parser("fairness", help=help_text, description=description)
     if full:
@@ -166,56 +164,9 @@ def add_fairness_commands(fairness: argparse.ArgumentParser) -> None:
     )
     _add_evaluate_arguments(evaluate_parser)
     evaluate_parser.set_defaults(func=evaluate_command)
-    from .commands import add_store_commands
+    from .commands import add_store_commands  # lazy: start-up
 
     add_store_commands(sub)
-
-
-def gate_lines(report: dict[str, Any]) -> list[str]:
-    """One stderr line per exceeded, insufficient and unmeasured gated disparity (SPEC
-    12.9), for `evaluate --gate` and the store's `gate` alike."""
-    from .intervals import count_unit
-    from .render import ci_text, exact, insufficient_text
-
-    rule = report["settings"].get("rule", "point")
-    lines = []
-    for f in report["failures"]:
-        ci = "" if rule == "point" else f" (95% CI {ci_text(f['ci95'])})"
-        lines.append(
-            f"faircode: gate: FAIL {shown(f['group'])}: {f['metric']} = {exact(f['value'])}"
-            f"{ci} > threshold {f['threshold']:g}"
-        )
-    for f in report.get("insufficient", []):
-        need = f["rows_needed"]
-        settle = ""
-        if need["per_slice"] is not None:
-            a, b = (shown(x) for x in need["slices"])
-            # a whole count as is; a weighted effective size (SPEC 12.7) to one decimal
-            now = " and ".join(
-                f"{c:,}" if isinstance(c, int) else f"{c:,.1f}" for c in need["count_now"]
-            )
-            settle = (
-                f"; about {need['per_slice']:,} {count_unit(need['metric'])} in each of "
-                f"'{a}' and '{b}' (now {now}) would settle it"
-            )
-        lines.append(
-            f"faircode: gate: INSUFFICIENT {shown(f['group'])}: {f['metric']}"
-            f"{shown(insufficient_text(f))}{settle}"
-        )
-    for u in report["unmeasured"]:
-        lines.append(
-            f"faircode: gate: UNMEASURED {shown(u['group'])}: {u['metric']}: {shown(u['reason'])}"
-        )
-    return lines
-
-
-def gate_code(report: dict[str, Any]) -> int:
-    """The exit code of a report's status (SPEC 12.9)."""
-    return {
-        "exceeded": EXIT_FAIL,
-        "insufficient_evidence": EXIT_INSUFFICIENT,
-        "unmeasured": EXIT_UNMEASURED,
-    }.get(report["status"], EXIT_OK)
 
 
 def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
@@ -268,21 +219,21 @@ def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
 def _spark_run(args: argparse.Namespace) -> Any:
     """``evaluate_spark`` with a session started quietly (the JVM's log to a file, as
     ``profile --engine spark``); checks that need no Spark come first."""
-    import warnings
+    import warnings  # lazy: start-up
 
-    from ..errors import missing_extra
+    from ..errors import missing_extra  # lazy: loaded already
 
     if args.file == "-":
         raise MonitorInputError("--engine spark reads a path (CSV or Parquet), not standard input")
     try:
-        from .. import spark
-        from .spark_engine import evaluate_spark
+        from .. import spark  # lazy: start-up
+        from .spark_engine import evaluate_spark  # lazy: start-up
     except ImportError:
         raise missing_extra("--engine spark", "pyspark") from None
-    from ..cli import _spark_session_quietly
+    from ..cliutil import spark_session_quietly  # lazy: loaded already
 
     warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
-    session = _spark_session_quietly(spark, args.spark_master)
+    session = spark_session_quietly(spark, args.spark_master)
 
     def run(*a: Any, engine: str, **kw: Any) -> Any:
         return evaluate_spark(*a, **kw, spark=session)
@@ -292,17 +243,17 @@ def _spark_run(args: argparse.Namespace) -> Any:
 
 def evaluate_command(args: argparse.Namespace) -> int:
     """Run ``fairness evaluate`` for parsed ``args``; returns the exit code."""
-    from ..errors import InputError
-    from ..render import check_exports, format_of, render_as, write_exports
-    from .core import evaluate
+    from ..cliutil import check_exports, format_of, write_exports  # lazy: loaded already
+    from ..errors import InputError  # lazy: loaded already
+    from ..renderers import render_as  # lazy: loaded already
+    from .core import evaluate  # lazy: start-up
 
     try:
         check_exports(args, [args.file])  # --html and the exports (SPEC 6.1)
     except InputError as exc:
         print(f"faircode: error: {shown(exc)}", file=sys.stderr)
         return EXIT_INPUT
-    from ..cli import group_options_from_args
-    from .reference import parse_cli
+    from .reference import parse_cli  # lazy: start-up
 
     try:
         overrides, opts = group_options_from_args(args)
@@ -341,7 +292,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
         print(f"faircode: error: {shown(exc)}", file=sys.stderr)
         return EXIT_INPUT
     if args.html:
-        from ..atomic import write_output
+        from ..atomic import write_output  # lazy: start-up
 
         try:
             write_output(
@@ -367,7 +318,7 @@ def build_parser(prog: str = "faircode") -> argparse.ArgumentParser:
 
 def run(argv: list[str]) -> int:
     """Run ``faircode`` with ``argv`` (e.g. ``["fairness", "evaluate", ...]``); exit code."""
-    from ..safetext import fit_stdout
+    from ..safetext import fit_stdout  # lazy: loaded already
 
     fit_stdout()  # any encoding: escapes, never UnicodeEncodeError
     parser = build_parser()
@@ -376,9 +327,7 @@ def run(argv: list[str]) -> int:
     except SystemExit as exc:  # --help (0) or a usage error (2)
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
     except BrokenPipeError:  # --help | head
-        from ..cli import _silence_stdout
-
-        _silence_stdout()
+        silence_stdout()
         return EXIT_BROKEN_PIPE
     except FaircodeError as exc:  # --help into a full disk
         print(f"faircode: error: {shown(exc)}", file=sys.stderr)
@@ -388,7 +337,7 @@ def run(argv: list[str]) -> int:
         sys.stdout.flush()
         return code
     except ModuleNotFoundError as exc:  # numpy or pandas: the `frames` extra
-        from ..errors import missing_extra_of
+        from ..errors import missing_extra_of  # lazy: loaded already
 
         known = missing_extra_of(exc, f"faircode {args.command} {args.fairness_command}")
         if known is None:
@@ -396,7 +345,5 @@ def run(argv: list[str]) -> int:
         print(f"faircode: error: {shown(known)}", file=sys.stderr)
         return known.exit_code
     except BrokenPipeError:  # `| head`: end quietly, as `faircode` does (docs/profiling.md)
-        from ..cli import _silence_stdout
-
-        _silence_stdout()
+        silence_stdout()
         return EXIT_BROKEN_PIPE

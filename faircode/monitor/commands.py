@@ -61,7 +61,7 @@ def _progress() -> Callable[[int, int], None] | None:
 
 def _run(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def wrapped(args: argparse.Namespace) -> int:
-        from .store import open_store
+        from .store import open_store  # lazy: start-up
 
         store = None
         try:
@@ -86,7 +86,7 @@ def _run(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namesp
 
 
 def _yaml_path(args: argparse.Namespace) -> Path:
-    from .registry import resolve_path
+    from .registry import resolve_path  # lazy: start-up
 
     return resolve_path(getattr(args, "registry", None))
 
@@ -94,15 +94,15 @@ def _yaml_path(args: argparse.Namespace) -> Path:
 # -- log / label ----------------------------------------------------------------
 def _declared_task(args: argparse.Namespace) -> str | None:
     """The task the registry in force declares for the model (None: inferred)."""
-    from .control import registry_state
+    from .control import registry_state  # lazy: start-up
 
     reg = registry_state(args.store, args.model, _yaml_path(args))["in_force"]
     return None if reg is None else reg.task
 
 
 def cmd_log(args: argparse.Namespace) -> int:
-    from .audit import actor
-    from .ingest import log_predictions
+    from .audit import actor  # lazy: start-up
+    from .ingest import log_predictions  # lazy: start-up
 
     s = log_predictions(
         args.store,
@@ -141,8 +141,8 @@ def cmd_log(args: argparse.Namespace) -> int:
 
 
 def cmd_label(args: argparse.Namespace) -> int:
-    from .audit import actor
-    from .ingest import log_labels
+    from .audit import actor  # lazy: start-up
+    from .ingest import log_labels  # lazy: start-up
 
     s = log_labels(
         args.store,
@@ -173,8 +173,8 @@ def cmd_label(args: argparse.Namespace) -> int:
 
 
 def cmd_remove_batch(args: argparse.Namespace) -> int:
-    from .audit import actor
-    from .ingest import remove_batch
+    from .audit import actor  # lazy: start-up
+    from .ingest import remove_batch  # lazy: start-up
 
     r = remove_batch(args.store, args.model, args.batch, reason=args.reason, actor_name=actor())
     if r["kind"] == "predictions":
@@ -205,7 +205,7 @@ def cmd_remove_batch(args: argparse.Namespace) -> int:
 
 # -- registry -------------------------------------------------------------------
 def cmd_validate(args: argparse.Namespace) -> int:
-    from .registry import load_yaml, resolve_path
+    from .registry import load_yaml, resolve_path  # lazy: start-up
 
     path = resolve_path(args.file)
     try:
@@ -234,7 +234,7 @@ def _fmt_field(v: Any) -> str:
 
 
 def _show_text(state: dict[str, Any]) -> str:
-    from .registry import FIELDS
+    from .registry import FIELDS  # lazy: start-up
 
     reg = state["in_force"]
     where = ""
@@ -273,7 +273,7 @@ def _show_text(state: dict[str, Any]) -> str:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from .control import registry_state, state_json
+    from .control import registry_state, state_json  # lazy: start-up
 
     state = registry_state(args.store, args.model, _yaml_path(args))
     if args.json:
@@ -284,7 +284,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_config(args: argparse.Namespace) -> int:
-    from .control import set_config
+    from .control import set_config  # lazy: start-up
 
     res = set_config(
         args.store,
@@ -309,7 +309,7 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 
 def cmd_apply(args: argparse.Namespace) -> int:
-    from .control import apply_yaml
+    from .control import apply_yaml  # lazy: start-up
 
     res = apply_yaml(args.store, args.model, _yaml_path(args), args.reason)
     st = res["state"]
@@ -336,8 +336,8 @@ def _window(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .api import fairness_report
-    from .timeline import render_report_markdown, render_report_text
+    from .api import fairness_report  # lazy: start-up
+    from .timeline import render_report_markdown, render_report_text  # lazy: start-up
 
     report = fairness_report(
         args.model,
@@ -356,8 +356,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_slice(args: argparse.Namespace) -> int:
-    from .api import slice_metrics
-    from .render import render_markdown, render_text
+    from .api import slice_metrics  # lazy: start-up
+    from .render import render_markdown, render_text  # lazy: start-up
 
     report = slice_metrics(args.model, args.attr, **_window(args)).report
     if args.json:
@@ -370,8 +370,8 @@ def cmd_slice(args: argparse.Namespace) -> int:
 
 
 def cmd_gate(args: argparse.Namespace) -> int:
-    from .api import fairness_gate
-    from .cli import gate_lines
+    from .api import fairness_gate  # lazy: start-up
+    from .gate import gate_lines  # lazy: start-up
 
     res = fairness_gate(
         args.model,
@@ -463,7 +463,7 @@ def _reading_line(r: dict[str, Any]) -> str:
 
 
 def cmd_slo_set(args: argparse.Namespace) -> int:
-    from .api import slo_set
+    from .api import slo_set  # lazy: start-up
 
     res = slo_set(
         args.model,
@@ -486,7 +486,7 @@ def cmd_slo_set(args: argparse.Namespace) -> int:
 
 
 def cmd_slo_show(args: argparse.Namespace) -> int:
-    from .api import slo_show
+    from .api import slo_show  # lazy: start-up
 
     state = slo_show(args.model, at=args.at, store=args.store)
     if args.json:
@@ -502,7 +502,7 @@ def cmd_slo_show(args: argparse.Namespace) -> int:
 
 
 def cmd_slo_ingest(args: argparse.Namespace) -> int:
-    from .api import slo_ingest
+    from .api import slo_ingest  # lazy: start-up
 
     readings = slo_ingest(
         args.model,
@@ -520,7 +520,7 @@ def cmd_slo_ingest(args: argparse.Namespace) -> int:
 
 
 def cmd_slo_gate(args: argparse.Namespace) -> int:
-    from .api import slo_gate
+    from .api import slo_gate  # lazy: start-up
 
     res = slo_gate(args.model, name=args.name, at=args.at, store=args.store)
     err = sys.stderr
@@ -559,7 +559,7 @@ def cmd_slo_gate(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    from .api import fairness_watch
+    from .api import fairness_watch  # lazy: start-up
 
     res = fairness_watch(
         args.model,
@@ -587,8 +587,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from . import audit
-    from .store import model_key
+    from . import audit  # lazy: start-up
+    from .store import model_key  # lazy: start-up
 
     printing_head = args.head == ""
     expected = audit.parse_head(args.head) if args.head else None
@@ -835,7 +835,7 @@ def add_store_commands(sub: Any) -> None:
 
 def _add_slo_commands(sub: Any) -> None:
     """``faircode fairness slo set | show | ingest | gate`` (SPEC 15.10)."""
-    from ..cliparse import Parser
+    from ..cliparse import Parser  # lazy: start-up
 
     slo = sub.add_parser("slo", help="service-level objectives: set, show, ingest readings, gate")
     ssub = slo.add_subparsers(dest="slo_command", metavar="COMMAND", parser_class=Parser)

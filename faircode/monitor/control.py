@@ -15,8 +15,8 @@ from typing import Any
 
 from ..errors import EXIT_OK
 from . import audit
-from .cli import gate_code
 from .errors import MonitorInputError
+from .gate import gate_code
 from .registry import DEFAULTS, Registry, RegistryError, check_fields, diff, from_json, load_yaml
 from .store import Store, model_key
 from .timeline import latest_version, store_report

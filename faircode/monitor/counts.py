@@ -14,6 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .metrics import DERIVED_COUNTS, metrics_of
+from .stats import effective as effective  # re-exported: its home was here
+from .stats import weighted
+
 #: Counts over every scored row.
 ALL_ROW_KEYS = ("n", "n_selected")
 #: Counts over labelled rows of a binary model (``n_label_neg``, ``n_fn``, ``n_tn`` and
@@ -81,27 +85,6 @@ def weighted_keys(task: str, selected: bool = True) -> tuple[str, ...]:
         if k in DENOMINATOR_KEYS:
             keys.append(f"w2_{k}")
     return tuple(keys)
-
-
-def weighted(counts: dict[str, np.ndarray]) -> bool:
-    """Whether ``counts`` (or an engine result) carries sample-weight sums."""
-    return "w_n" in counts
-
-
-def effective(
-    counts: dict[str, np.ndarray], numerator: str, denominator: str
-) -> tuple[np.ndarray, np.ndarray]:
-    """(effective successes, effective size) of a weighted metric (SPEC 12.7):
-    ``n_eff = (sum w)^2 / sum w^2`` over the metric's count and ``successes_eff =
-    p_w * n_eff`` written ``(sum w*success) * (sum w) / sum w^2``, so that with every
-    weight 1 they are the unweighted k and n exactly. 0 where the weights sum to 0."""
-    w = counts[f"w_{denominator}"]
-    w2 = counts[f"w2_{denominator}"]
-    num = counts.get(f"w_{numerator}", np.full(len(w), np.nan))  # a mean's: not needed
-    with np.errstate(divide="ignore", invalid="ignore"):
-        n_eff = np.where(w2 > 0, w * w / np.where(w2 > 0, w2, 1.0), 0.0)
-        k_eff = np.where(w2 > 0, num * w / np.where(w2 > 0, w2, 1.0), 0.0)
-    return k_eff, n_eff
 
 
 def _div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -207,8 +190,6 @@ def metrics_from_counts(counts: dict[str, np.ndarray], task: str) -> dict[str, n
     exist follows from which counts are present: ``n_selected`` gives a selection rate,
     ``n_labelled`` the label metrics of ``task``.
     """
-    from .metrics import DERIVED_COUNTS, metrics_of
-
     out = {k: np.asarray(v, dtype=float) for k, v in counts.items()}
     labelled = "n_labelled" in out
     if labelled:

@@ -96,8 +96,8 @@ def _by_group(
 
     The metrics named in ``weighted`` get ``weight`` as their ``sample_weight``
     (MetricFrame's ``sample_params``, split per group as the rows are)."""
-    import pandas as pd
-    from fairlearn.metrics import MetricFrame
+    import pandas as pd  # lazy: start-up
+    from fairlearn.metrics import MetricFrame  # lazy: optional extra 'fairness'
 
     out = {k: np.full(n_slices, np.nan) for k in metrics}
     if len(y_true) == 0:
@@ -157,7 +157,7 @@ def _weight_sums(
     keys: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray] | None],
 ) -> dict[str, Callable[..., float]]:
     """``w_<key>`` for every key, ``w2_<key>`` for the metrics' counts."""
-    from .counts import DENOMINATOR_KEYS
+    from .counts import DENOMINATOR_KEYS  # lazy: loaded already
 
     out = {f"w_{k}": _weight_sum(sel, 1) for k, sel in keys.items()}
     out.update({f"w2_{k}": _weight_sum(sel, 2) for k, sel in keys.items() if k in DENOMINATOR_KEYS})
@@ -166,14 +166,14 @@ def _weight_sums(
 
 def fairlearn_engine(data: SliceInput) -> dict[str, np.ndarray]:
     """Engine built on ``fairlearn.metrics.MetricFrame`` (imported only here)."""
-    from fairlearn.metrics import (
+    from fairlearn.metrics import (  # lazy: optional extra 'fairness'
         count,
         false_negative_rate,
         false_positive_rate,
         selection_rate,
         true_positive_rate,
     )
-    from sklearn.metrics import (
+    from sklearn.metrics import (  # lazy: optional extra 'fairness'
         accuracy_score,
         mean_absolute_error,
         mean_squared_error,
@@ -392,7 +392,7 @@ def _fairlearn_scores(
 ) -> dict[str, Any]:
     """AUC (scikit-learn's ``roc_auc_score``), Brier (``brier_score_loss``) and ECE per
     MetricFrame group; the counts and the reliability bins are the score table's."""
-    from sklearn.metrics import brier_score_loss, roc_auc_score
+    from sklearn.metrics import brier_score_loss, roc_auc_score  # lazy: optional extra 'fairness'
 
     assert data.score is not None and data.score_scale is not None
     out = _score_table_metrics(data)

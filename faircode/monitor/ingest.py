@@ -296,7 +296,7 @@ def _slots(store: Store, key: str, attrs: list[str]) -> list[int]:
 
 def _codes(store: Store, key: str, slot: int, column: pd.Series) -> np.ndarray:
     """Per-row dictionary code of an attribute column (-1 for a missing value)."""
-    from .slices import _native
+    from .slices import _native  # lazy: loaded already
 
     codes, uniques = pd.factorize(column, use_na_sentinel=True)
     texts = [json.dumps(_native(v)) for v in uniques]
@@ -807,7 +807,7 @@ def remove_batch(
     orphans. The batch row stays, marked removed (ids are never reused), and its digest
     is released so the same file can be sent again. ``slice_stats`` are rebuilt.
     """
-    from . import audit
+    from . import audit  # lazy: start-up
 
     if not reason or not reason.strip():
         raise MonitorInputError("--reason is empty; say why the batch is removed")

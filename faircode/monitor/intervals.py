@@ -53,7 +53,7 @@ COUNT_UNITS = {
 
 def count_unit(metric: str) -> str:
     """The unit of ``metric``'s count, e.g. "labelled positives" for tpr."""
-    from .metrics import METRICS
+    from .metrics import METRICS  # lazy: start-up
 
     denominator = next(m.denominator for m in METRICS if m.name == metric)
     return COUNT_UNITS.get(denominator, denominator)
@@ -116,7 +116,7 @@ def estimates(slices: list[dict[str, Any]], metric: str, *, low_n: bool = False)
     if metric == "auc":
         # Hanley-McNeil: value +- z * se, se from the AUC and its two classes; as a
         # per-row sd over the count so that bounds() and pair_interval() apply
-        from .scores import auc_se
+        from .scores import auc_se  # lazy: start-up
 
         pos = np.array([s["metrics"][metric]["positives"] for s in rows], dtype=float)
         neg = np.array([s["metrics"][metric]["negatives"] for s in rows], dtype=float)

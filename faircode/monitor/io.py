@@ -12,6 +12,7 @@ from typing import BinaryIO
 import pandas as pd
 
 from ..labels import clean_header
+from ..reader import open_input
 from .errors import MonitorInputError
 
 CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".txt")
@@ -64,11 +65,10 @@ def read_table(
     missing tokens) to each distinct value and parses the prediction, score and label
     columns as numbers.
     ``-``, a FIFO or a process substitution is read once, as a stream. ``opener`` opens
-    the path instead of the profiler's `open_input` (the MCP server's confined open);
+    the path instead of the reader's `open_input` (the MCP server's confined open);
     the file is read from what it returns only.
     """
-    from ..errors import InputError
-    from ..profiler import open_input
+    from ..errors import InputError  # lazy: loaded already
 
     name = "<stdin>" if str(path) == "-" else str(path)
     p = Path(path)
@@ -92,8 +92,8 @@ def read_table(
 def _read_open(
     fh: BinaryIO, p: Path, name: str, fmt: str | None, regular: bool, required: dict[str, str]
 ) -> pd.DataFrame:
-    from ..errors import InputError
-    from ..formats import Prefixed, arrow_source, sniff_format
+    from ..errors import InputError  # lazy: loaded already
+    from ..formats import Prefixed, arrow_source, sniff_format  # lazy: loaded already
 
     wanted = set(required)
     try:
@@ -132,7 +132,7 @@ def _read_open(
     except InputError as exc:
         raise MonitorInputError(str(exc)) from None
     except ImportError:
-        from ..errors import EXTRA_OF
+        from ..errors import EXTRA_OF  # lazy: loaded already
 
         raise MonitorInputError(
             f"{name}: reading {fmt} needs pyarrow, which is not installed: "
@@ -147,7 +147,7 @@ def _read_open(
 
 def _read_csv(stream: BinaryIO, p: Path, name: str, required: dict[str, str]) -> pd.DataFrame:
     """The required columns of a CSV as str/None cells (SPEC section 0)."""
-    from ..reader import read_records
+    from ..reader import read_records  # lazy: loaded already
 
     if p.name.lower().endswith(".gz"):
         stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]

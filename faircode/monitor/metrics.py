@@ -20,7 +20,7 @@ import numpy as np
 
 from ..numerics import Z
 from .scores import auc_interval
-from .stats import wilson_arrays
+from .stats import effective, weighted, wilson_arrays
 
 TASKS = ("binary", "regression")
 
@@ -156,7 +156,7 @@ def _num(x: float) -> float | None:
 
 
 def _display(value: Any) -> str:
-    from .slices import MISSING_LABEL
+    from .slices import MISSING_LABEL  # lazy: start-up
 
     return MISSING_LABEL if value is None else str(value)
 
@@ -174,8 +174,6 @@ def build_slices(
     reports ``n_eff``, Kish's effective size of its count, which the low-n guard compares
     and a rate's Wilson interval is computed at (with ``successes_eff``, SPEC 12.7).
     """
-    from .counts import effective, weighted
-
     present = [m for m in metrics_of(task) if m.name in stats]
     eff: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     if weighted(stats):

@@ -107,7 +107,7 @@ class Registry:
 
     def grouping(self) -> Any:
         """The slices' group rules (SPEC 12.3), from `groups` or the defaults."""
-        from .slices import Grouping
+        from .slices import Grouping  # lazy: start-up
 
         g = dict(self.groups or {})
         return Grouping(g.pop("map", None), g)
@@ -122,7 +122,7 @@ def resolve_path(path: str | None) -> Path:
 
 def _yaml() -> Any:
     try:
-        import yaml
+        import yaml  # lazy: optional extra 'registry'
     except ImportError:
         raise RegistryError(
             "reading fairness.yaml needs PyYAML; install it with: pip install 'faircode[registry]'"
@@ -278,9 +278,9 @@ def _check_ref_groups(
 def _check_groups(where: str, model: str, groups: Any, slices: tuple[str, ...] | None) -> dict:
     """`groups`: profile's `map` and options that decide groups, validated by the
     profiler's own checks (`options.resolve`, `detect.check_overrides`)."""
-    from ..detect import check_overrides
-    from ..errors import InputError
-    from ..options import GROUP_OPTIONS, resolve
+    from ..detect import check_overrides  # lazy: loaded already
+    from ..errors import InputError  # lazy: loaded already
+    from ..options import GROUP_OPTIONS, resolve  # lazy: loaded already
 
     head = f"{where}: model {model!r}: key 'groups'"
     allowed = ("map", *GROUP_OPTIONS)

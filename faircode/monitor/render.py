@@ -693,7 +693,7 @@ def _csv_rows(report: dict[str, Any]):
 def render_csv(report: dict[str, Any]) -> str:
     """The report as one flat CSV table (sections `evaluate`, `slice` per slice and
     metric, `disparity`); cells neutralised against formulas (faircode.safetext)."""
-    from ..exports import csv_table
+    from ..exports import csv_table  # lazy: start-up
 
     # --weight adds one last column, n_eff (SPEC 12.11); an unweighted report's CSV is as
     # it was

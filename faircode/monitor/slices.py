@@ -73,7 +73,7 @@ class Grouping:
     `faircode.detect.check_overrides`)."""
 
     def __init__(self, overrides: dict[str, str] | None = None, opts: Any = None) -> None:
-        from ..options import resolve
+        from ..options import resolve  # lazy: loaded already
 
         self.overrides = dict(overrides or {})
         self.opts = resolve(opts)
@@ -83,7 +83,7 @@ class Grouping:
         """label -> group (None: missing) for column `name` with these distinct values,
         or None when the profiler keeps its labels as they are. A rule `pin` fixed for
         `name` is that rule, whatever the values."""
-        from ..analyze import group_rule
+        from ..analyze import group_rule  # lazy: loaded already
 
         if name in self._pinned:
             return self._pinned[name]

@@ -216,7 +216,7 @@ def measure(
     No predictions (no version logged, or none of the version in the window) is an SLI
     of 0/0, never a pass: ``unmeasurable`` says why.
     """
-    from .timeline import store_report
+    from .timeline import store_report  # lazy: loaded already
 
     key = model_key(model)
     since, until = _window_days(at, days)

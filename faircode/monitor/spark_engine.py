@@ -39,9 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD
-from .core import (
-    MAX_INTERSECT_ATTRIBUTES,
-    MAX_TOTAL_SLICES,
+from .assemble import (
     ModelFacts,
     assemble_group,
     assemble_report,
@@ -63,7 +61,7 @@ from .inputs import (
 from .intervals import ALPHA
 from .io import check_columns, file_format
 from .scores import score_metrics, score_scale, table_from_cube
-from .slices import Grouping, _Attribute, _slices_of
+from .slices import MAX_INTERSECT_ATTRIBUTES, MAX_TOTAL_SLICES, Grouping, _Attribute, _slices_of
 
 try:  # pragma: no cover - exercised by the import check in tests
     from pyspark.sql import Column, DataFrame, SparkSession, Window  # noqa: F401
@@ -161,7 +159,7 @@ def evaluate_spark(
         weight,
     )
     check_rule(rule, alpha)
-    from .. import spark as fspark
+    from .. import spark as fspark  # lazy: start-up
 
     if isinstance(data, DataFrame):
         source, source_path = "data", None
@@ -213,7 +211,7 @@ def evaluate_spark(
     }
     if weight is not None:
         columns["weight"] = weight
-    from ..results import EvaluateResult
+    from ..results import EvaluateResult  # lazy: loaded already
 
     return EvaluateResult(
         assemble_report(
@@ -271,7 +269,7 @@ class _Table:
 
 
 def _typed_table(frame: DataFrame, source: str) -> _Table:
-    from ..labels import clean_header
+    from ..labels import clean_header  # lazy: loaded already
 
     header = clean_header(str(c) for c in frame.columns)
     internal = [f"_c{i}" for i in range(len(header))]
@@ -280,7 +278,7 @@ def _typed_table(frame: DataFrame, source: str) -> _Table:
 
 
 def _read_path(path: str, session: SparkSession, fspark: Any) -> _Table:
-    from ..errors import InputError
+    from ..errors import InputError  # lazy: loaded already
 
     fmt = file_format(Path(path))  # the local engine's extensions (SPEC 12.1)
     if fmt == "jsonl":
@@ -299,7 +297,7 @@ def _read_path(path: str, session: SparkSession, fspark: Any) -> _Table:
             if src.is_dir:
                 raise MonitorInputError(f"{path}: is a directory; fairness evaluate reads one file")
             return _typed_table(session.read.parquet(path), path)
-        from ..options import resolve
+        from ..options import resolve  # lazy: loaded already
 
         delimiter = "tab" if path.lower().endswith(".tsv") else None
         options = resolve({"delimiter": delimiter} if delimiter else None)
@@ -326,7 +324,7 @@ class _Number:
         self.raw = c
         self.other: Column | None = None  # text that Spark does not parse (CSV, strings)
         if isinstance(dtype, T.StringType):
-            from ..spark import _string_label
+            from ..spark import _string_label  # lazy: start-up
 
             lab = _string_label(c)
             bools = F.create_map(*[F.lit(x) for kv in _BOOL_TEXT.items() for x in kv])
@@ -467,7 +465,7 @@ class _Evaluation:
                 num.resolve_other(frame, int(facts[f"o{k}"] or 0))
 
     def _check_csv(self, flags: dict[str, int], fspark: Any) -> None:
-        from ..errors import InputError
+        from ..errors import InputError  # lazy: loaded already
 
         src = self.table.source
         try:
@@ -970,6 +968,6 @@ def _classes(facts: Any, prefix: str) -> list[float] | None:
 
 
 def _csv_options(path: str) -> Any:
-    from ..options import resolve
+    from ..options import resolve  # lazy: loaded already
 
     return resolve({"delimiter": "tab"} if path.lower().endswith(".tsv") else None)

@@ -1,4 +1,5 @@
-"""Small numeric helpers shared by both engines: Wilson intervals and the exceed rule."""
+"""Small numeric helpers shared by both engines: Wilson intervals, the exceed rule, and
+Kish's effective size of a weighted count (SPEC 12.7)."""
 
 from __future__ import annotations
 
@@ -62,3 +63,24 @@ def exceeds(value: float, threshold: float) -> bool:
     (``0.1 + 0.2`` against ``0.3``) does not flip the verdict.
     """
     return round_half_up_units(value) > round_half_up_units(threshold)
+
+
+def weighted(counts: dict[str, np.ndarray]) -> bool:
+    """Whether ``counts`` (or an engine result) carries sample-weight sums."""
+    return "w_n" in counts
+
+
+def effective(
+    counts: dict[str, np.ndarray], numerator: str, denominator: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """(effective successes, effective size) of a weighted metric (SPEC 12.7):
+    ``n_eff = (sum w)^2 / sum w^2`` over the metric's count and ``successes_eff =
+    p_w * n_eff`` written ``(sum w*success) * (sum w) / sum w^2``, so that with every
+    weight 1 they are the unweighted k and n exactly. 0 where the weights sum to 0."""
+    w = counts[f"w_{denominator}"]
+    w2 = counts[f"w2_{denominator}"]
+    num = counts.get(f"w_{numerator}", np.full(len(w), np.nan))  # a mean's: not needed
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n_eff = np.where(w2 > 0, w * w / np.where(w2 > 0, w2, 1.0), 0.0)
+        k_eff = np.where(w2 > 0, num * w / np.where(w2 > 0, w2, 1.0), 0.0)
+    return k_eff, n_eff

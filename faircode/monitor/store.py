@@ -233,7 +233,7 @@ class Store:
         if _is_postgres(location):
             self.dialect = "postgresql"
             try:
-                import psycopg
+                import psycopg  # lazy: optional extra 'postgres'
             except ImportError:
                 raise StoreError(
                     "a postgresql:// store needs the psycopg driver; install it with: "

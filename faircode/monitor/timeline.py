@@ -4,7 +4,7 @@ The database groups a model version's predictions by every attribute slot it nee
 by day, returning additive sufficient statistics per group (a small "cube"). Every
 slicing, every day of the trend and the whole window are sums over that cube, computed
 with the same code as ``faircode fairness evaluate`` (:mod:`faircode.monitor.counts`,
-:func:`faircode.monitor.core.assemble_group`), so the report from stored rows equals
+:func:`faircode.monitor.assemble.assemble_group`), so the report from stored rows equals
 the report from a file holding the same rows.
 """
 
@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from . import rollup
-from .core import assemble_group, assemble_report
+from .assemble import assemble_group, assemble_report
 from .counts import counts_from_cube as _sum_cube
 from .counts import metrics_from_counts, weighted_keys
 from .errors import MonitorInputError
@@ -522,7 +522,7 @@ def _evaluation(ctx: _Context, frame: pd.DataFrame, intersect: bool = False) -> 
     task = task_info["type"]
     names = [[a] for a in ctx.attrs]
     if intersect:
-        from itertools import combinations
+        from itertools import combinations  # lazy: loaded already
 
         for size in range(2, len(ctx.attrs) + 1):
             names.extend(list(c) for c in combinations(ctx.attrs, size))
@@ -846,7 +846,7 @@ def trend_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     head += [f"{g}:{short.get(m, m)}" for g, m in metrics]
     rows = []
     threshold = report["evaluation"]["settings"]["threshold"]
-    from .stats import exceeds
+    from .stats import exceeds  # lazy: loaded already
 
     for bucket in report["trend"]:
         by = {g["name"]: g for g in bucket["groups"]}
@@ -904,7 +904,7 @@ def sli_lines(s: dict[str, Any]) -> list[str]:
 
 
 def render_report_text(report: dict[str, Any]) -> str:
-    from .render import render_text
+    from .render import render_text  # lazy: start-up
 
     out = [
         f"model {report['model']} version {report['version']} "
@@ -929,7 +929,7 @@ def render_report_text(report: dict[str, Any]) -> str:
 
 
 def render_report_markdown(report: dict[str, Any]) -> str:
-    from .render import render_markdown
+    from .render import render_markdown  # lazy: start-up
 
     out = [
         f"**Model** `{report['model']}` version `{report['version']}`; registry from "

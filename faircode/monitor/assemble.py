@@ -1,0 +1,479 @@
+"""The monitor's report assembly, shared by both engines: the local one
+(:func:`faircode.monitor.core.evaluate`, pandas) and Spark's
+(:mod:`faircode.monitor.spark_engine`), and by the store's timeline: what deciding the
+task reads (``ModelFacts``, ``decide_task``), the checked settings (``prepare``), the
+slices of one slicing (``assemble_group``), the verdicts (``decide``) and the report
+(``assemble_report``). Below both engines, so that neither imports the other back.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..numerics import Z as Z95
+from ..numerics import holm
+from ..options import FAIRNESS_RULES
+from .disparities import build_disparities
+from .engines import SliceInput, run_engine
+from .inputs import (
+    _check_settings,
+    _fmt_num,
+    multiclass_error,
+)
+from .intervals import ALPHA
+from .io import MonitorInputError
+from .metrics import build_slices
+from .reference import attach as attach_references
+from .reference import check as check_references
+from .slices import (
+    MAX_TOTAL_SLICES,
+    Grouping,
+    _Attribute,
+    _slices_of,
+)
+from .stats import COMPARE_DECIMALS, exceeds
+
+#: The report's format (schema.json's format_version).
+FORMAT_VERSION = 2
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    """What deciding the task reads from the scored rows (SPEC 12.2), so that an engine
+    that aggregates (Spark) decides it as the local one does: the class labels of the
+    predictions and of the present labels (``class_labels``, None: not class labels or
+    not asked), whether every prediction is 0 or 1, and the first prediction and the
+    first present label (in row order) other than 0 and 1 (None: none)."""
+
+    pred_classes: list[float] | None
+    label_classes: list[float] | None
+    pred_binary: bool
+    first_other_pred: float | None
+    first_other_label: float | None
+
+
+def _first(values: np.ndarray) -> float | None:
+    return float(values[0]) if len(values) else None
+
+
+def decide_task(
+    source: str,
+    pred: str | None,
+    label: str | None,
+    score: str | None,
+    decision_threshold: float | None,
+    task: str | None,
+    has_label: bool,
+    facts: ModelFacts,
+) -> dict[str, str]:
+    """The report's ``task`` (SPEC 12.2) from ``facts``; the one-line input errors of a
+    class-label column, of a value other than 0/1 in a binary task, of a decision
+    threshold on 0/1 predictions and of a regression with nothing to measure."""
+    if task is None and score is None:  # class ids are not quantities (SPEC 12.2)
+        for role, col, classes in (
+            ("prediction", pred, facts.pred_classes),
+            ("label", label, facts.label_classes),
+        ):
+            if classes is not None:
+                raise multiclass_error(source, role, str(col), classes)
+    if task is not None:
+        task_info = {"type": task, "source": "given", "reason": "given with --task"}
+    elif score is not None:
+        task_info = {
+            "type": "binary",
+            "source": "inferred",
+            "reason": "predictions are derived from a score and a decision threshold",
+        }
+    elif facts.pred_binary:
+        task_info = {
+            "type": "binary",
+            "source": "inferred",
+            "reason": f"every prediction in {pred!r} is 0 or 1",
+        }
+    else:
+        task_info = {
+            "type": "regression",
+            "source": "inferred",
+            "reason": f"predictions in {pred!r} take values other than 0 and 1",
+        }
+    how = "given" if task_info["source"] == "given" else "inferred from the predictions"
+    if task_info["type"] == "binary":
+        if facts.first_other_pred is not None:
+            raise MonitorInputError(
+                f"{source}: prediction column {pred!r} has a value other than 0/1 "
+                f"({_fmt_num(facts.first_other_pred)}) in a binary task; use --score {pred} "
+                "--decision-threshold T, or --task regression"
+            )
+        if decision_threshold is not None and score is None:
+            raise MonitorInputError(
+                "--decision-threshold with a 0/1 prediction column has no effect; drop it, "
+                "use --score COL instead of --pred, or pass --task regression"
+            )
+        if facts.first_other_label is not None:
+            raise MonitorInputError(
+                f"{source}: label column {label!r} has a value other than 0/1 "
+                f"({_fmt_num(facts.first_other_label)}) but the task is binary ({how}); "
+                "encode the label as 0/1, or pass --task regression"
+            )
+    elif not has_label and decision_threshold is None:
+        raise MonitorInputError(
+            "a regression model needs --label COL (for MAE) or --decision-threshold T "
+            "(for a selection rate); nothing can be measured otherwise"
+        )
+    return task_info
+
+
+def prepare(
+    attrs: list[str] | tuple[str, ...] | str,
+    pred: str | None,
+    label: str | None,
+    score: str | None,
+    decision_threshold: float | None,
+    task: str | None,
+    threshold: float,
+    min_samples: int,
+    rule: str,
+    alpha: float,
+    overrides: dict[str, str] | None,
+    opts: dict[str, Any] | None,
+    ref_groups: dict[str, Any] | None,
+    weight: str | None,
+) -> tuple[list[str], Grouping, dict[str, str] | None, dict[str, str]]:
+    """The checks of ``evaluate``'s arguments before anything is read (shared by the
+    engines that read: the local one and Spark's): (attributes, their groups, the
+    checked references, the required columns -> the option that named each)."""
+    attr_list = [attrs] if isinstance(attrs, str) else list(attrs)
+    _check_settings(attr_list, threshold, min_samples, task)
+    check_rule(rule, alpha)
+    refs = check_references(ref_groups, attr_list)
+    grouping = _grouping(attr_list, overrides, opts)
+    if pred is None and score is None:
+        raise MonitorInputError("no predictions given; pass --pred COL or --score COL")
+    if pred is not None and score is not None:
+        raise MonitorInputError(
+            "--pred and --score both given; pass --pred for a prediction column, or "
+            "--score with --decision-threshold to derive predictions"
+        )
+    if score is not None and decision_threshold is None:
+        raise MonitorInputError("--score needs --decision-threshold T (prediction = score >= T)")
+    if decision_threshold is not None and (
+        isinstance(decision_threshold, bool)
+        or not isinstance(decision_threshold, int | float)
+        or not math.isfinite(decision_threshold)
+    ):
+        raise MonitorInputError(
+            f"decision threshold must be a finite number, got {decision_threshold!r}"
+        )
+    if score is not None and task == "regression":
+        raise MonitorInputError(
+            "--score derives binary predictions; for a regression model pass --pred COL "
+            "(and --decision-threshold T for a selection rate)"
+        )
+    required: dict[str, str] = {}
+    for col in attr_list:
+        required.setdefault(col, "--attr")
+    if label is not None:
+        required.setdefault(label, "--label")
+    if score is not None:
+        required.setdefault(score, "--score")
+    if pred is not None:
+        required.setdefault(pred, "--pred")
+    if weight is not None:
+        if not isinstance(weight, str):
+            raise MonitorInputError(f"--weight: give one column name, got {weight!r}")
+        required.setdefault(weight, "--weight")
+    return attr_list, grouping, refs, required
+
+
+def _grouping(
+    attrs: list[str], overrides: dict[str, str] | None, opts: dict[str, Any] | None
+) -> Grouping:
+    """The profiler's group options for ``attrs``, validated by the profiler's own
+    checks (`options.resolve`, `detect.check_overrides`); one-line errors naming the
+    option."""
+    from ..detect import check_overrides  # lazy: loaded already
+    from ..errors import InputError  # lazy: loaded already
+    from ..options import GROUP_OPTIONS  # lazy: loaded already
+
+    opts = dict(opts or {})
+    if not isinstance(overrides, dict | None):
+        raise MonitorInputError("--map: give the overrides as {column: kind}")
+    for key in opts:
+        if key not in GROUP_OPTIONS:
+            raise MonitorInputError(
+                f"option {key!r} does not apply to fairness evaluate (its group options: "
+                f"{', '.join(GROUP_OPTIONS)}, and overrides for --map)"
+            )
+    try:
+        grouping = Grouping(overrides, opts)
+        named = [(c, "--map") for c in grouping.overrides]
+        named += [(t[0], "--na") for t in grouping.opts.na if not isinstance(t, str)]
+        named += [(c, "--recode") for c, _, _ in grouping.opts.recode]
+        for col, flag in named:
+            if col not in attrs:
+                raise MonitorInputError(
+                    f"{flag}: {col!r} is not an attribute (--attr: {', '.join(attrs)}); "
+                    f"add --attr {col}, or drop its {flag}"
+                )
+        check_overrides(grouping.overrides, attrs, grouping.opts)
+    except InputError as exc:
+        raise MonitorInputError(str(exc)) from None
+    for col, kind in grouping.overrides.items():
+        if kind == "ignore":
+            raise MonitorInputError(
+                f"--map: {col}=ignore leaves nothing to slice; drop --attr {col} instead"
+            )
+    return grouping
+
+
+def assemble_report(
+    *,
+    source: str | None,
+    engine: str,
+    task_info: dict[str, Any],
+    columns: dict[str, Any],
+    prediction: str,
+    decision_threshold: float | None,
+    threshold: float,
+    min_samples: int,
+    intersect: bool,
+    rows: dict[str, int],
+    groups: list[dict[str, Any]],
+    rule: str = "interval",
+    alpha: float = ALPHA,
+    ref_groups: dict[str, str] | None = None,
+    ref_option: str = "--ref-group",
+    calibration: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The report (schema.json) around already evaluated ``groups``; shared with the store.
+    Decides every gated disparity by ``rule`` (SPEC 12.7) across the whole report, and
+    adds the reference comparisons of ``ref_groups`` (SPEC 12.6; reported only)."""
+    attach_references(groups, ref_groups, ref_option)
+    decide(groups, rule, alpha)
+    failures = [
+        {
+            "group": g["name"],
+            "metric": d["metric"],
+            "value": d["value"],
+            "ci95": d["ci95"],
+            "threshold": threshold,
+        }
+        for g in groups
+        for d in g["disparities"]
+        if d["status"] == "exceeded"
+    ]
+    insufficient = [
+        {
+            "group": g["name"],
+            "metric": d["metric"],
+            "value": d["value"],
+            "ci95": d["ci95"],
+            "threshold": threshold,
+            "rows_needed": d["rows_needed"],
+            **({"reason": d["reason"]} if d["value"] is None else {}),
+        }
+        for g in groups
+        for d in g["disparities"]
+        if d["status"] == "insufficient"
+    ]
+    unmeasured = [
+        {"group": g["name"], "metric": d["metric"], "reason": d["reason"]}
+        for g in groups
+        for d in g["disparities"]
+        if d["gated"] and d["status"] in ("unmeasured", "partly_measured")
+    ]
+    status = _status(bool(failures), bool(insufficient), bool(unmeasured))
+    report = {
+        "kind": "faircode.fairness.evaluate",
+        "format_version": FORMAT_VERSION,
+        "source": source,
+        "engine": engine,
+        "task": task_info,
+        "columns": columns,
+        "prediction": prediction,
+        "decision_threshold": decision_threshold,
+        "decision_rule": None if decision_threshold is None else "value >= decision_threshold",
+        "settings": {
+            "threshold": threshold,
+            "min_samples": min_samples,
+            "intersect": intersect,
+            "z": Z95,
+            "exceed_rule": (
+                f"floor(value*1e{COMPARE_DECIMALS}+0.5) > floor(threshold*1e{COMPARE_DECIMALS}+0.5)"
+            ),
+            "rule": rule,
+            "alpha": alpha,
+            "interval": "simultaneous slice intervals (Bonferroni over the slices)",
+            "correction": "holm",
+        },
+        "rows": rows,
+        "groups": groups,
+        "status": status,
+        "disparity_exceeded": bool(failures),
+        "failures": failures,
+        "insufficient": insufficient,
+        "unmeasured": unmeasured,
+    }
+    if calibration is not None:  # --score with labels (SPEC 12.4, 12.11)
+        report["calibration"] = calibration
+    return report
+
+
+def check_rule(rule: str, alpha: float) -> None:
+    if rule not in FAIRNESS_RULES:
+        raise MonitorInputError(f"rule must be one of {', '.join(FAIRNESS_RULES)}, got {rule!r}")
+    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
+        raise MonitorInputError(f"alpha must be a number between 0 and 1, got {alpha!r}")
+
+
+def _status(exceeded: bool, insufficient: bool, unmeasured: bool) -> str:
+    """A slicing's or a report's status: the worst of its gated disparities (SPEC 12.8)."""
+    if exceeded:
+        return "exceeded"
+    if insufficient:
+        return "insufficient_evidence"
+    return "unmeasured" if unmeasured else "within_threshold"
+
+
+def decide(groups: list[dict[str, Any]], rule: str, alpha: float) -> None:
+    """Each gated, measured disparity's status by ``rule`` (SPEC 12.7): Holm's correction
+    of ``p_exceeds`` over the report's family; ``exceeded`` when the adjusted p is below
+    alpha (``point``: when the value exceeds), ``ok`` when ``p_within`` is (``point``:
+    otherwise), else ``insufficient``; a half-measured equalized odds is never ok."""
+    judged = [
+        d for g in groups for d in g["disparities"] if d["gated"] and d["evidence"] is not None
+    ]
+    adjusted = holm([d["evidence"]["p_exceeds"] for d in judged], len(judged))
+    for d, p in zip(judged, adjusted, strict=True):
+        d["evidence"]["p_exceeds"] = p
+        if rule == "point":
+            over, within = exceeds(d["value"], d["threshold"]), True
+        else:
+            over, within = p < alpha, d["evidence"]["p_within"] < alpha
+        partial = len(d.get("measured", d["based_on"])) < len(d["based_on"])
+        if over:
+            d["status"] = "exceeded"
+        elif partial:
+            d["status"] = "partly_measured"
+        else:
+            d["status"] = "ok" if within else "insufficient"
+        if d["status"] != "insufficient":
+            d["rows_needed"] = None
+    # slices that exist but sit below the low-n guard: more rows would measure and settle
+    # the disparity, so under the interval rule its evidence is insufficient (12.8)
+    for g in groups:
+        for d in g["disparities"]:
+            short = d.pop("below_guard", None)
+            if rule == "point" or not short or not d["gated"]:
+                continue
+            if d["status"] in ("unmeasured", "partly_measured"):
+                d["status"] = "insufficient"
+                d["rows_needed"] = short
+    for g in groups:
+        gated = [d for d in g["disparities"] if d["gated"]]
+        g["status"] = _status(
+            any(d["status"] == "exceeded" for d in gated),
+            any(d["status"] == "insufficient" for d in gated),
+            any(d["status"] in ("unmeasured", "partly_measured") for d in gated),
+        )
+        g["disparity_exceeded"] = g["status"] == "exceeded"
+
+
+def _evaluate_group(
+    ats: list[_Attribute],
+    pred: np.ndarray,
+    label: np.ndarray | None,
+    selected: np.ndarray | None,
+    task: str,
+    engine: str,
+    threshold: float,
+    min_samples: int,
+    budget: list[int] | None = None,
+    score_values: np.ndarray | None = None,
+    calibration: dict[str, Any] | None = None,
+    weight: np.ndarray | None = None,
+) -> dict[str, Any]:
+    codes, slice_parts = _slices_of(ats)
+    if budget is not None:
+        budget[0] -= len(slice_parts)
+        if budget[0] < 0:
+            raise MonitorInputError(
+                f"slicing {' x '.join(a.name for a in ats)!r} brings the report above "
+                f"{MAX_TOTAL_SLICES:,} slices; intersect fewer or coarser attributes"
+            )
+    row_parts = np.column_stack([a.codes for a in ats])
+    stats = run_engine(
+        engine,
+        SliceInput(
+            codes=codes,
+            n_slices=len(slice_parts),
+            parts=row_parts,
+            slice_parts=slice_parts,
+            pred=pred,
+            label=label,
+            selected=None if selected is None else selected.astype("float64"),
+            task=task,
+            score=score_values,
+            score_scale=calibration,
+            weight=weight,
+        ),
+    )
+    return assemble_group(
+        ats,
+        slice_parts,
+        stats,
+        task,
+        label is not None,
+        selected is not None,
+        threshold,
+        min_samples,
+        has_score=calibration is not None,
+    )
+
+
+def assemble_group(
+    ats: list[Any],
+    slice_parts: np.ndarray,
+    stats: dict[str, np.ndarray],
+    task: str,
+    has_label: bool,
+    has_selection: bool,
+    threshold: float,
+    min_samples: int,
+    has_score: bool = False,
+) -> dict[str, Any]:
+    """One slicing of the report from its per-slice engine result (counts and metrics).
+
+    ``ats`` are the slicing's attributes (each with ``name`` and sorted ``values``) and
+    ``slice_parts`` the per-attribute value index of each slice.
+    """
+    slices = build_slices(ats, slice_parts, stats, task, min_samples)
+    names = [a.name for a in ats]
+    disparities = build_disparities(
+        slices,
+        task,
+        has_label,
+        has_selection,
+        threshold,
+        has_score=has_score,
+        min_samples=min_samples,
+    )
+    gated = [d for d in disparities if d["gated"]]
+    if any(d["status"] == "exceeded" for d in gated):
+        status = "exceeded"
+    elif any(d["status"] == "unmeasured" for d in gated):
+        status = "unmeasured"
+    else:
+        status = "within_threshold"
+    return {
+        "name": " x ".join(names),
+        "attributes": names,
+        "status": status,
+        "disparity_exceeded": status == "exceeded",
+        "slices": slices,
+        "disparities": disparities,
+    }

@@ -1,0 +1,60 @@
+"""The fairness gate's verdict as the CLIs give it (SPEC 12.9): the exit code of a
+report's status, and one stderr line per gated disparity that failed, is insufficient or
+unmeasured. Shared by `fairness evaluate --gate` (:mod:`.cli`) and the store's `gate`
+and `registry promote` (:mod:`.commands`, :mod:`.control`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import EXIT_FAIL, EXIT_INSUFFICIENT, EXIT_OK, EXIT_UNMEASURED
+from ..safetext import shown
+
+__all__ = ["gate_code", "gate_lines"]
+
+
+def gate_lines(report: dict[str, Any]) -> list[str]:
+    """One stderr line per exceeded, insufficient and unmeasured gated disparity (SPEC
+    12.9), for `evaluate --gate` and the store's `gate` alike."""
+    from .intervals import count_unit  # lazy: start-up
+    from .render import ci_text, exact, insufficient_text  # lazy: start-up
+
+    rule = report["settings"].get("rule", "point")
+    lines = []
+    for f in report["failures"]:
+        ci = "" if rule == "point" else f" (95% CI {ci_text(f['ci95'])})"
+        lines.append(
+            f"faircode: gate: FAIL {shown(f['group'])}: {f['metric']} = {exact(f['value'])}"
+            f"{ci} > threshold {f['threshold']:g}"
+        )
+    for f in report.get("insufficient", []):
+        need = f["rows_needed"]
+        settle = ""
+        if need["per_slice"] is not None:
+            a, b = (shown(x) for x in need["slices"])
+            # a whole count as is; a weighted effective size (SPEC 12.7) to one decimal
+            now = " and ".join(
+                f"{c:,}" if isinstance(c, int) else f"{c:,.1f}" for c in need["count_now"]
+            )
+            settle = (
+                f"; about {need['per_slice']:,} {count_unit(need['metric'])} in each of "
+                f"'{a}' and '{b}' (now {now}) would settle it"
+            )
+        lines.append(
+            f"faircode: gate: INSUFFICIENT {shown(f['group'])}: {f['metric']}"
+            f"{shown(insufficient_text(f))}{settle}"
+        )
+    for u in report["unmeasured"]:
+        lines.append(
+            f"faircode: gate: UNMEASURED {shown(u['group'])}: {u['metric']}: {shown(u['reason'])}"
+        )
+    return lines
+
+
+def gate_code(report: dict[str, Any]) -> int:
+    """The exit code of a report's status (SPEC 12.9)."""
+    return {
+        "exceeded": EXIT_FAIL,
+        "insufficient_evidence": EXIT_INSUFFICIENT,
+        "unmeasured": EXIT_UNMEASURED,
+    }.get(report["status"], EXIT_OK)
