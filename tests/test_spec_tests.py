@@ -192,3 +192,15 @@ def test_every_case_section_exists():
     for path in sorted((ROOT / "tests" / "cases").glob("*.json")):
         for case in json.loads(path.read_text(encoding="utf-8")):
             assert case["spec"] in found, (path.name, case["name"])
+
+
+def test_the_specs_hold_no_history():
+    """History ('issue 27', 'version 1 printed') lives in CHANGES.md: the specs state the
+    rules and their reasons in the present tense (issue 29 item 4)."""
+    found = [
+        f"{spec.name}:{n}: {line.strip()[:80]}"
+        for spec in SPECS
+        for n, line in enumerate(spec.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\bissues? \d+\b", line)
+    ]
+    assert not found, "\n".join(found)
