@@ -615,7 +615,9 @@ def test_reference_through_a_pipe_in_both_engines(d: Path) -> None:
     [
         ("/dev/zero", "byte 0: NUL byte"),
         ("/dev/null", "file is empty"),
-        ("/dev/urandom", ": byte "),
+        # random bytes: usually an invalid byte, but now and then a valid first line, so
+        # the one line may name missing columns instead; it always names the device
+        ("/dev/urandom", "/dev/urandom: "),
     ],
 )
 def test_character_devices(dev: str, needle: str) -> None:
