@@ -6,6 +6,7 @@ operations in the same order, so both engines produce identical bits.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
@@ -207,9 +208,12 @@ def search_p(beyond: Callable[[float], bool]) -> float:
     return min(1.0, 2.0 * normal_upper(lo))
 
 
+@functools.lru_cache(maxsize=256)
 def normal_quantile(p: float) -> float:
     """The z with Q(z) = p for 0 < p < 1 (the upper-tail quantile; SPEC 13.1): 80 halvings
-    of [0, Z_SEARCH] on `normal_upper`, negated for p > 1/2. Only the monitor uses it."""
+    of [0, Z_SEARCH] on `normal_upper`, negated for p > 1/2. Only the monitor uses it.
+    Cached: a trend asks the same few quantiles (alpha / 2k, the power) for every bucket,
+    and each search costs 80 evaluations of `normal_upper`."""
     if not 0.0 < p < 1.0:
         raise ValueError(f"normal_quantile needs 0 < p < 1, got {p!r}")
     if p > 0.5:

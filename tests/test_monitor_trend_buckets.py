@@ -3,13 +3,15 @@
 Every bucket's numbers are checked against an independent pandas computation on the
 same COMPAS rows (a ``groupby`` over ISO weeks, calendar months, or chunks of the rows
 sorted by time and request id), its intervals against ``evaluate`` on the bucket's rows,
-and SQLite against PostgreSQL. Tests taking ``db`` run on both stores.
+and SQLite against PostgreSQL. Tests taking ``logged`` run on both stores; reports only
+read the store, so COMPAS is logged once per store for the whole module.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,33 @@ def compas() -> pd.DataFrame:
     df["pred"] = (df["decile_score"] >= 5).astype(int)
     df["date"] = pd.to_datetime(df["compas_screening_date"])
     return df
+
+
+@pytest.fixture(scope="module")
+def stores(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, compas: pd.DataFrame
+) -> Callable[[str], tuple[str, str]]:
+    """``stores(kind) -> (store, registry)``: COMPAS logged and labelled once per store
+    kind for this module (its reports only read the store)."""
+    made: dict[str, tuple[str, str]] = {}
+
+    def get(kind: str) -> tuple[str, str]:
+        if kind not in made:
+            folder = tmp_path_factory.mktemp(f"trend-{kind}")
+            if kind == "sqlite":
+                db = str(folder / "monitor.db")
+            else:
+                db = storeutil.fresh_pg_database(request.getfixturevalue("pg_server_url"))
+            made[kind] = (db, _log(db, folder, compas))
+        return made[kind]
+
+    return get
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def logged(request: pytest.FixtureRequest, stores: Callable[[str], tuple[str, str]]):
+    """(store, registry) of the logged COMPAS rows, on SQLite then PostgreSQL."""
+    return stores(request.param)
 
 
 def _log(db: str, folder: Path, frame: pd.DataFrame) -> str:
@@ -151,9 +180,9 @@ def _check_bucket(bucket: dict[str, Any], rows: pd.DataFrame) -> int:
 
 @pytest.mark.parametrize("kind", ["week", "month"])
 def test_week_and_month_buckets_equal_a_pandas_groupby_on_compas(
-    db: str, tmp_path: Path, compas: pd.DataFrame, kind: str
+    logged: tuple[str, str], compas: pd.DataFrame, kind: str
 ) -> None:
-    registry = _log(db, tmp_path, compas)
+    db, registry = logged
     report = fairness_report("compas", store=db, registry=registry, bucket=kind)
     assert report["bucket"] == kind
     # ISO weeks start on Monday (a week "ending Sunday" in pandas); months are calendar months
@@ -178,9 +207,9 @@ def test_week_and_month_buckets_equal_a_pandas_groupby_on_compas(
 
 
 def test_row_buckets_follow_time_then_request_id_bytewise(
-    db: str, tmp_path: Path, compas: pd.DataFrame
+    logged: tuple[str, str], compas: pd.DataFrame
 ) -> None:
-    registry = _log(db, tmp_path, compas)
+    db, registry = logged
     size = 500
     report = fairness_report("compas", store=db, registry=registry, bucket=f"{size}-rows")
     assert report["bucket"] == f"{size}-rows"
@@ -206,8 +235,8 @@ def test_row_buckets_follow_time_then_request_id_bytewise(
                 assert group["ci95"][d["metric"]] == d["ci95"]
 
 
-def test_a_bucket_below_the_guard_says_so(db: str, tmp_path: Path, compas: pd.DataFrame) -> None:
-    registry = _log(db, tmp_path, compas)
+def test_a_bucket_below_the_guard_says_so(logged: tuple[str, str]) -> None:
+    db, registry = logged
     report = fairness_report("compas", store=db, registry=registry, bucket="12-rows")
     bucket = report["trend"][0]
     assert bucket["n"] == 12
@@ -243,13 +272,11 @@ def _stdout(argv: list[str]) -> str:
 
 
 def test_sqlite_and_postgresql_give_equal_trends(
-    pg_server_url: str, tmp_path: Path, compas: pd.DataFrame
+    stores: Callable[[str], tuple[str, str]],
 ) -> None:
-    lite = str(tmp_path / "lite" / "monitor.db")
-    pg = storeutil.fresh_pg_database(pg_server_url)
-    registry = _log(lite, tmp_path / "lite", compas)
-    _log(pg, tmp_path / "pg", compas)
-    for bucket in ("day", "week", "month", "500-rows", "7-rows"):
+    (lite, registry), (pg, _) = stores("sqlite"), stores("postgresql")
+    # 25-rows: 289 buckets, every one below the guard of 30
+    for bucket in ("day", "week", "month", "500-rows", "25-rows"):
         a = fairness_report("compas", store=lite, registry=registry, bucket=bucket)
         b = fairness_report("compas", store=pg, registry=registry, bucket=bucket)
         assert a["bucket"] == b["bucket"] == bucket
@@ -267,6 +294,22 @@ def test_the_day_trend_keeps_its_day_key(tmp_path: Path, compas: pd.DataFrame) -
     assert all(b["first"] == b["last"] == b["day"] for b in report["trend"])
 
 
+@pytest.fixture(scope="module")
+def ten_thousand(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The store and registry options of 10,001 logged predictions (two slices)."""
+    folder = tmp_path_factory.mktemp("bad-bucket")
+    db = str(folder / "monitor.db")
+    frame = pd.DataFrame(
+        {"rid": range(10_001), "g": ["x", "y"] * 5000 + ["x"], "p": [0, 1] * 5000 + [1]}
+    )
+    frame.to_csv(folder / "p.csv", index=False)
+    (folder / "m.yaml").write_text("fairness:\n  slices: [g]\n")
+    common = ["--db", db, "--registry", str(folder / "m.yaml")]
+    log = ["--version", "v1", "--id", "rid", "--pred", "p", "--attr", "g"]
+    assert run(["fairness", "log", "m", str(folder / "p.csv"), *log, *common]) == 0
+    return common
+
+
 @pytest.mark.parametrize(
     ("value", "words"),
     [
@@ -277,27 +320,39 @@ def test_the_day_trend_keeps_its_day_key(tmp_path: Path, compas: pd.DataFrame) -
     ],
 )
 def test_a_bad_bucket_is_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture, value: str, words: str
+    ten_thousand: list[str], capsys: pytest.CaptureFixture, value: str, words: str
 ) -> None:
-    db = str(tmp_path / "monitor.db")
-    frame = pd.DataFrame(
-        {"rid": range(10_001), "g": ["x", "y"] * 5000 + ["x"], "p": [0, 1] * 5000 + [1]}
-    )
-    frame.to_csv(tmp_path / "p.csv", index=False)
-    (tmp_path / "m.yaml").write_text("fairness:\n  slices: [g]\n")
-    common = ["--db", db, "--registry", str(tmp_path / "m.yaml")]
-    log = ["--version", "v1", "--id", "rid", "--pred", "p", "--attr", "g"]
-    assert run(["fairness", "log", "m", str(tmp_path / "p.csv"), *log, *common]) == 0
     capsys.readouterr()
-    assert run(["fairness", "report", "m", "--bucket", value, *common]) == 2
+    assert run(["fairness", "report", "m", "--bucket", value, *ten_thousand]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and err.startswith("faircode: error: ")
     assert words in err
     if value == "1-rows":
         assert "use at least 2-rows, or a shorter window" in err
-    assert (
-        json.loads(_stdout(["fairness", "report", "m", "--bucket", "2-rows", "--json", *common]))[
-            "bucket"
-        ]
-        == "2-rows"
+
+
+def test_the_row_bucket_cap_is_exact(
+    tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At a cap of 100 buckets, 201 predictions take 3-rows (67 buckets) but not 2-rows
+    (101): the cap is tested at its edge on a small store (the real cap's text above)."""
+    from faircode.monitor import timeline
+
+    monkeypatch.setattr(timeline, "MAX_ROW_BUCKETS", 100)
+    frame = pd.DataFrame(
+        {"rid": range(201), "g": ["x", "y"] * 100 + ["x"], "p": [0, 1] * 100 + [1]}
     )
+    frame.to_csv(tmp_path / "p.csv", index=False)
+    (tmp_path / "m.yaml").write_text("fairness:\n  slices: [g]\n")
+    common = ["--db", str(tmp_path / "monitor.db"), "--registry", str(tmp_path / "m.yaml")]
+    log = ["--version", "v1", "--id", "rid", "--pred", "p", "--attr", "g"]
+    assert run(["fairness", "log", "m", str(tmp_path / "p.csv"), *log, *common]) == 0
+    capsys.readouterr()
+    assert run(["fairness", "report", "m", "--bucket", "2-rows", *common]) == 2
+    err = capsys.readouterr().err
+    assert "2-rows makes 101 buckets" in err and "use at least 3-rows" in err
+    report = json.loads(
+        _stdout(["fairness", "report", "m", "--bucket", "3-rows", "--json", *common])
+    )
+    assert report["bucket"] == "3-rows" and len(report["trend"]) == 67
+    assert report["trend"][-1]["rows"] == [199, 201]
