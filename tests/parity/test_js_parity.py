@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 import faircode
 from faircode.reader import clean_header
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ADULT_NAMES = [
     "age",
     "workclass",

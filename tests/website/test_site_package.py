@@ -16,7 +16,7 @@ import pytest
 
 from faircode.htmlreport import inline_json
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SITE_FILES = ["index.html", "app.js", "views.js", "style.css", "profiler-engine.js"]
 
 

@@ -35,7 +35,7 @@ from datafiles import data_file, data_files, data_name
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BRIDGE = ROOT / "scripts" / "engine-pyodide.mjs"
 PYODIDE = ROOT / "node_modules" / "pyodide" / "package.json"
 N_GENERATED = 30

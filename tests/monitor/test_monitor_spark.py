@@ -39,7 +39,7 @@ from faircode.monitor import evaluate  # noqa: E402
 from faircode.monitor.errors import MonitorInputError  # noqa: E402
 from faircode.monitor.spark_engine import evaluate_spark  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COMPAS = data_file("compas-scores-two-years.csv")
 JAVA_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 

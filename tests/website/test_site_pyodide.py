@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if not (ROOT / "node_modules" / "pyodide" / "package.json").is_file() and not os.environ.get("CI"):
     pytest.skip(
         "the pyodide npm package is not installed: run `npm install`", allow_module_level=True

@@ -28,7 +28,7 @@ from faircode.render import (
 from faircode.safetext import md_escape
 from faircode.summary import PAIR_COLUMNS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "faircode" / "schemas"
 COMPAS = data_file("compas-scores-two-years.csv")
 FORMULAS = ['=HYPERLINK("http://x","y")', "+1", "-2", "@x"]
