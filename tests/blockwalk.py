@@ -27,7 +27,7 @@ NOT_BLOCKS = {
     # the JSON's version (SPEC 6); no report prints it
     "format_version",
     # the headline (rows, columns, score, its interval, grade): every report's first
-    # lines; tests/test_site.py and tests/test_exports.py check its numbers
+    # lines; tests/website/test_site.py and tests/surfaces/test_exports.py check its numbers
     "n_rows",
     "n_cols",
     "overall_score",

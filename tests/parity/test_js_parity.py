@@ -11,7 +11,7 @@ process, random chunk sizes). Results must be equal, flags included; when one si
 raises an input error the other must raise the identical message.
 
 Profiles (tests/conftest.py): `ci` (default; derandomized, 500 examples) and `deep`
-(20,000): `HYPOTHESIS_PROFILE=deep pytest tests/test_js_parity.py`.
+(20,000): `HYPOTHESIS_PROFILE=deep pytest tests/parity/test_js_parity.py`.
 """
 
 from __future__ import annotations
@@ -1155,7 +1155,7 @@ def bounded_cases(draw) -> Case:
     """Files at the bounds of SPEC 0.9 that are cheap to generate: the default pair just
     inside or past the first 64 counted columns (some lead columns ignored), more than
     1,000 gap cells, more than 100 under-represented groups. (LABEL_CAP, 100,000
-    labels, is tested directly in tests/test_bounds.py.)"""
+    labels, is tested directly in tests/engine/test_bounds.py.)"""
     kind = draw(st.sampled_from(["columns", "cells", "flags"]))
     overrides: dict = {}
     opts: dict = {}

@@ -10,7 +10,7 @@ generated compare pairs. CPython, Pyodide and the JS engine must give `==` resul
 
 Provenance: Pyodide runs the Python engine, so its `--json` output equals CPython's byte
 for byte (engine "python", the same digests and params); the JS engine's block is
-compared as tests/test_js_parity_compare.py compares it (the same dataset_hash and
+compared as tests/parity/test_js_parity_compare.py compares it (the same dataset_hash and
 params, engine "js" against "python").
 
 Node 18+ is needed (skipped without it, with the reason); the pyodide npm package

@@ -39,7 +39,7 @@ def test_the_public_api_is_exported():
     )
 
     assert callable(evaluate) and issubclass(MonitorInputError, Exception)
-    # the prediction store's API (SPEC 15.9; tests/test_monitor_api.py)
+    # the prediction store's API (SPEC 15.9; tests/monitor/test_monitor_api.py)
     assert all(map(callable, (slice_metrics, fairness_disparity, fairness_gate, fairness_report)))
 
 

@@ -1,6 +1,6 @@
 """Label base rates and missing data by group (SPEC 17) in every renderer: the terminal
 report, the Markdown and CSV exports (SPEC 6.1), the JSON schemas, and the notebook
-display (SPEC 6.2). The site's drawing of them is in tests/test_site.py."""
+display (SPEC 6.2). The site's drawing of them is in tests/website/test_site.py."""
 
 from __future__ import annotations
 

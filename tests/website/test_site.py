@@ -54,7 +54,7 @@ _missing = (
 )
 if _missing:
     if os.environ.get("CI"):
-        raise RuntimeError(f"tests/test_site.py needs a browser under CI: {_missing}")
+        raise RuntimeError(f"tests/website/test_site.py needs a browser under CI: {_missing}")
     pytest.skip(_missing, allow_module_level=True)
 
 # ---------------------------------------------------------------------------------------
@@ -1471,7 +1471,7 @@ def test_every_format_shows_one_number_per_fact(case, site, browser, tmp_path):
 
 # ---------------------------------------------------------------------------------------
 # Every block in every format (issue 27 item 3): the browser's formats. The blocks are
-# the result's own keys (tests/test_every_block.py walks them for the terminal, Markdown
+# the result's own keys (tests/surfaces/test_every_block.py walks them for the terminal, Markdown
 # and CSV); here the --html report, the notebook's frame and the website.
 
 VIEW_FACTS = """(root) => {

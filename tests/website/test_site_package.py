@@ -1,5 +1,5 @@
 """The website's files in a built wheel, the --html report from an installed wheel, and
-``faircode serve`` (no browser needed: tests/test_site.py drives one)."""
+``faircode serve`` (no browser needed: tests/website/test_site.py drives one)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ library from node_modules, the lock file by `pyodide lockfile add-wheels`) and s
 the page's own origin only when pressed, and say "identical" on COMPAS and on a file of
 hostile labels; a difference names its JSON path and both values.
 
-Needs what tests/test_site.py needs (Playwright, Chromium) and the pyodide npm package;
+Needs what tests/website/test_site.py needs (Playwright, Chromium) and the pyodide npm package;
 under CI (CI set) a missing one fails, else the module is skipped with the reason.
 """
 
