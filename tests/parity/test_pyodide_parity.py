@@ -55,14 +55,8 @@ NO_PYODIDE = (
 if not PYODIDE.is_file() and not os.environ.get("CI"):
     pytest.skip(NO_PYODIDE, allow_module_level=True)
 
-from test_js_parity import (  # noqa: E402
-    ADULT_NAMES,
-    assert_same,
-    csv_cases,
-    run_js,
-    run_python,
-)
-from test_js_parity_compare import compare_opts, derive  # noqa: E402
+from parityutil import ADULT_NAMES, assert_same, run_js, run_python  # noqa: E402
+from strategies import compare_opts, csv_cases, derive  # noqa: E402
 
 import faircode  # noqa: E402
 from faircode.cli import main as cli_main  # noqa: E402
