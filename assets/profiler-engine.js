@@ -1,7 +1,7 @@
 /*
  * faircode browser engine: a hand-written, dependency-free implementation of SPEC.md
  * (sections 0-10, 13, 17, 18 and 19). It must return results `==` to the Python engine for the
- * same bytes and options; tests/test_js_parity.py enforces that.
+ * same bytes and options; tests/parity/test_js_parity.py enforces that.
  *
  * Runs unchanged as a classic <script> (global `FaircodeEngine`), in a Web Worker
  * (importScripts) and under Node 18+ (module.exports).
@@ -20,7 +20,7 @@
  * Errors are thrown as FaircodeEngine.InputError (code 2) whose message is the exact
  * one-line text of SPEC section 0.6 / section 7. *
  * Names: a function or constant mirroring a Python one has its name (snake_case as
- * camelCase, no leading underscore; SPEC 14); tests/test_twins.py lists the twins and
+ * camelCase, no leading underscore; SPEC 14); tests/parity/test_twins.py lists the twins and
  * the exceptions.
  * Contents: sections in the order of the Python modules they mirror.
  *   Errors       faircode/errors.py       InputError
@@ -841,7 +841,7 @@ function () {
 
   // ---------------------------------------------------------------------------------
   // Options (SPEC 7): faircode/options.py. OPTIONS is the one home of every option
-  // here, a record per option equal to the Python engine's (tests/test_option_table.py):
+  // here, a record per option equal to the Python engine's (tests/parity/test_option_table.py):
   // DEFAULTS, the known names, the checks of resolveOptions, the provenance params and
   // the website's controls are made from it.
   // ---------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ __all__ = [
 
 def __getattr__(name: str):
     """`faircode.audit_ll144`, `audit_datasheet` and `audit_art10`, imported on first use (PEP
-    562): importing faircode stays as cheap as before (SPEC 20; tests/test_api.py)."""
+    562): importing faircode stays as cheap as before (SPEC 20; tests/surfaces/test_api.py)."""
     if name == "audit_ll144":
         from .audit.ll144 import audit_ll144  # lazy: start-up
 

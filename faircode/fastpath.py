@@ -21,7 +21,7 @@ dialect differs from SPEC section 0 the difference is detected, never guessed:
   (the part before it swallows its sentinel), makes the file be read again in one part;
 - Arrow already matches SPEC on CRLF/LF/CR line ends, blank lines (skipped), lines of
   spaces (a record), `""` escapes, text after a closing quote, `"` inside an unquoted
-  field and the BOM; tests/test_fastpath.py checks all of this against the reference.
+  field and the BOM; tests/engine/test_fastpath.py checks all of this against the reference.
 
 pyarrow is imported only when this path runs.
 """

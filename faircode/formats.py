@@ -201,7 +201,7 @@ def arrow_source(fh: BinaryIO) -> str | bytes:
     whole file as bytes. Never the file's own path: the MCP server opens a file once
     inside its root, and a second open by name could read whatever the name has become
     (SPEC 11). Not a Python file object either: Arrow would call back into Python from
-    its IO threads (the hang at exit that tests/test_exit.py guards against)."""
+    its IO threads (the hang at exit that tests/surfaces/test_exit.py guards against)."""
     fd = fh.fileno()
     st = os.fstat(fd)
     for alias in (f"/proc/self/fd/{fd}", f"/dev/fd/{fd}"):

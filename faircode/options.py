@@ -59,7 +59,7 @@ class Option(TupleBase):
     """One option of SPEC 7's table: the one home of its name, kind, default, range, CLI
     flag, help, the commands and MCP tools that take it, its provenance rule and its
     website control. The browser engine's ``OPTIONS`` holds the same records
-    (tests/test_option_table.py)."""
+    (tests/parity/test_option_table.py)."""
 
     name: str
     #: how a value is checked (``resolve``): number, integer, boolean, choice, or one of

@@ -2,7 +2,7 @@
 the Python engine on the same bytes with the same settings.
 
 The page runs this module inside Pyodide, in a worker (site/pycheck-worker.mjs); it is
-plain Python, so CPython runs it too (tests/test_site_pyodide.py checks both). Its
+plain Python, so CPython runs it too (tests/website/test_site_pyodide.py checks both). Its
 output is what ``faircode profile FILE --json`` prints for that file and those settings,
 so the page can compare it with its own exported JSON.
 """

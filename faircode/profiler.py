@@ -46,7 +46,7 @@ __all__ = [
 
 # From this size `engine="auto"` tries the pyarrow fast path; below it the reference
 # reader is as fast, and neither fastpath.py (threads, logging) nor pyarrow is imported.
-# fastpath.FAST_MIN_BYTES is its twin (tests/test_fastpath.py checks they agree).
+# fastpath.FAST_MIN_BYTES is its twin (tests/engine/test_fastpath.py checks they agree).
 FAST_MIN_BYTES = 4 << 20
 
 

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 # characters: every format character (Cf, the bidi controls among them) and every
 # space separator but U+0020 (Zs) of Unicode 17, and the Hangul fillers U+115F, U+1160,
 # U+3164, U+FFA0. The same class, range for range, is UNSAFE in scripts/engine-js.js
-# and site/views.js (tests/test_hostile.py compares them on every code point).
+# and site/views.js (tests/engine/test_hostile.py compares them on every code point).
 UNSAFE = re.compile(
     "[\x00-\x1f\x7f-\xa0\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2"
     "\u115f\u1160\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f"

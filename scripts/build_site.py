@@ -29,7 +29,7 @@ pure-Python wheel needs none of them.
 
 Without Python 3.12+, or with --no-tool, the wheel is built by this Python's pip and
 the lock entry is written here in the same format (fields, order, sha256), and the
-script says so on stderr; tests/test_site_pyodide.py checks that both give the same
+script says so on stderr; tests/website/test_site_pyodide.py checks that both give the same
 entry.
 """
 
@@ -116,7 +116,7 @@ def tool_venv(where: Path) -> Path | None:
 
 def build_wheel(python: str, dest: Path, isolated: bool) -> Path:
     """faircode's wheel (`pip wheel --no-deps`) into ``dest``, built from a copy of the
-    package's sources (as tests/test_pyodide_parity.py does): setuptools builds in the
+    package's sources (as tests/parity/test_pyodide_parity.py does): setuptools builds in the
     source folder's build/lib and would ship what an earlier build left there, and
     site/'s links (the JS engine, the samples) become files."""
     work = dest / ".wheel"

@@ -32,7 +32,7 @@
  *       (digest of bytes_b64 fed in chunk_size pieces), "provenance" (opts,
  *       overrides, hashes);
  *       one JSON line out per request: {"id": ..., "result": {...}} or
- *       {"id": ..., "error": "message"}. Used by tests/test_js_parity.py to send
+ *       {"id": ..., "error": "message"}. Used by tests/parity/test_js_parity.py to send
  *       thousands of cases through one process.
  */
 'use strict';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /*
  * The Python engine (faircode/) inside Pyodide (CPython compiled to WebAssembly), run by
- * Node 18+: the third parity engine (SPEC.md section 14, tests/test_pyodide_parity.py).
+ * Node 18+: the third parity engine (SPEC.md section 14, tests/parity/test_pyodide_parity.py).
  *
  *   node scripts/engine-pyodide.mjs profile FILE|- [faircode profile options]
  *   node scripts/engine-pyodide.mjs compare A B [faircode compare options]

@@ -30,7 +30,8 @@ LANES = 2
 
 
 def test_files() -> list[str]:
-    return sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").glob("test_*.py"))
+    """Every test file under tests/ (tests/engine/test_x.py ...), as a path from the root."""
+    return sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").rglob("test_*.py"))
 
 
 def weights() -> dict[str, float]:

@@ -13,7 +13,7 @@ its standard output. Settings after the command, each `; key: value`:
 - `mask: REGEX`: text that differs from run to run (a time): the check ignores it.
 
 `{ADULT_NAMES}` in a command is the UCI Adult header (`--names`), shown as `...`.
-tests/test_docs.py fails when a block differs from a fresh run, so no example can go
+tests/surfaces/test_docs.py fails when a block differs from a fresh run, so no example can go
 stale:
 
     python scripts/make_docs_examples.py            # rewrite every example

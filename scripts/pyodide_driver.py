@@ -8,7 +8,7 @@ directories of the files it is given at the same paths, and then calls these fun
   run_api(argv_json)   profile/compare with JSON options and overrides (the JS bridge's
                        `--opts`/`--overrides`), printed as `faircode profile --json` does.
   run_jobs(jobs_json)  a JSON list of jobs in, a JSON list of answers out: one Pyodide
-                       start-up serves many files (tests/test_pyodide_parity.py).
+                       start-up serves many files (tests/parity/test_pyodide_parity.py).
 
 A job is {"op": "profile", "path" | "bytes_b64", "name", "opts", "overrides" (an object
 or [column, kind] pairs), "block_size"}, {"op": "compare", "a": {...}, "b": {...},

@@ -903,7 +903,7 @@
    * proxy hints, and put in
    * place at most NODES_PER_FRAME elements
    * per frame (attachInFrames). The page ends with the same nodes in the same order as
-   * one renderProfile() of the whole result (tests/test_site.py compares them).
+   * one renderProfile() of the whole result (tests/website/test_site.py compares them).
    * Resolves false when a later show() took over.
    */
   async function show(result, overrides, opts, chars) {

@@ -1,4 +1,4 @@
-"""Generated files past the bounds of SPEC 0.9, shared by tests/test_bounds.py and the
+"""Generated files past the bounds of SPEC 0.9, shared by tests/engine/test_bounds.py and the
 measurements in benchmarks (peak RSS before/after). Each writer is seeded and fast."""
 
 from __future__ import annotations

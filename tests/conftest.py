@@ -2,7 +2,7 @@
 
 Hypothesis profiles, selected with the HYPOTHESIS_PROFILE environment variable:
   ci   (default) derandomized, 500 examples per test: fixed and reproducible in CI;
-  deep 20,000 examples, random: `HYPOTHESIS_PROFILE=deep pytest tests/test_js_parity.py`.
+  deep 20,000 examples, random: `HYPOTHESIS_PROFILE=deep pytest tests/parity/test_js_parity.py`.
 Tests that set max_examples themselves keep their own value.
 """
 

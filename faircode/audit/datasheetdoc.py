@@ -1,7 +1,7 @@
 """The datasheet pack's reports (SPEC 20.2): text, Markdown and HTML through
 :mod:`faircode.audit.doc`, as :data:`faircode.renderers.RENDERERS` names them. Apart from
 the module that builds the pack, so that a result finding its renderer never imports the
-builder back (tests/test_imports.py)."""
+builder back (tests/surfaces/test_imports.py)."""
 
 from __future__ import annotations
 

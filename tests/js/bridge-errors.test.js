@@ -1,7 +1,7 @@
 'use strict';
 // The Node bridge's failures are one line `faircode: error: ...` and exit 2, never a
 // stack; control characters in the message are shown as escapes (as faircode/safetext.py);
-// a closed pipe on stdout exits 141 quietly. tests/test_hostile.py runs the same cases
+// a closed pipe on stdout exits 141 quietly. tests/engine/test_hostile.py runs the same cases
 // against the Python CLI and compares the lines.
 const test = require('node:test');
 const assert = require('node:assert/strict');

@@ -1,6 +1,6 @@
 'use strict';
 // The hand-worked cases of tests/cases/ (format: tests/cases/README.md), JS engine.
-// tests/test_cases.py runs the same files through the Python engine.
+// tests/engine/test_cases.py runs the same files through the Python engine.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');

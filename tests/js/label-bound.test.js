@@ -2,7 +2,7 @@
 // SPEC 0.9 LABEL_SHOWN: a label or column name longer than 200 code points is capped in
 // every output (capLabel, bounded: faircode/safetext.py capped, bounded), never in
 // the counts; two labels that differ only past the cut stay apart (a hash of the whole
-// label in the marker). tests/test_label_bound.py compares both engines on one value.
+// label in the marker). tests/engine/test_label_bound.py compares both engines on one value.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const crypto = require('crypto');

@@ -1,7 +1,7 @@
 'use strict';
 // SPEC 0.6 "Display": controls, bidi and invisible characters are shown as visible
 // escapes, identically in the views (site/views.js, the page and the HTML report) and
-// the Node bridge's error line (scripts/engine-js.js); tests/test_hostile.py checks both
+// the Node bridge's error line (scripts/engine-js.js); tests/engine/test_hostile.py checks both
 // against faircode/safetext.py on every code point.
 const test = require('node:test');
 const assert = require('node:assert/strict');

@@ -14,7 +14,7 @@ import pytest
 
 from faircode.monitor.cli import add_fairness_parser, run
 
-SCHEMA_PATH = Path(__file__).resolve().parents[1] / "faircode" / "monitor" / "schema.json"
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "faircode" / "monitor" / "schema.json"
 
 
 def write(tmp_path: Path, df: pd.DataFrame, name: str = "preds.csv") -> str:

@@ -7,7 +7,7 @@ library from node_modules, the lock file by `pyodide lockfile add-wheels`) and s
 the page's own origin only when pressed, and say "identical" on COMPAS and on a file of
 hostile labels; a difference names its JSON path and both values.
 
-Needs what tests/test_site.py needs (Playwright, Chromium) and the pyodide npm package;
+Needs what tests/website/test_site.py needs (Playwright, Chromium) and the pyodide npm package;
 under CI (CI set) a missing one fails, else the module is skipped with the reason.
 """
 
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if not (ROOT / "node_modules" / "pyodide" / "package.json").is_file() and not os.environ.get("CI"):
     pytest.skip(
         "the pyodide npm package is not installed: run `npm install`", allow_module_level=True

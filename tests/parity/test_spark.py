@@ -23,13 +23,13 @@ try:
     import pyspark  # noqa: F401
 except ImportError:  # pragma: no cover
     pytest.fail(
-        "tests/test_spark.py needs PySpark: pip install -e '.[spark]' "
+        "tests/parity/test_spark.py needs PySpark: pip install -e '.[spark]' "
         "(and a Java 17+ runtime, e.g. apt-get install openjdk-17-jre-headless)",
         pytrace=False,
     )
 if not (shutil.which("java") or os.environ.get("JAVA_HOME")):  # pragma: no cover
     pytest.fail(
-        "tests/test_spark.py needs a Java runtime for Spark: "
+        "tests/parity/test_spark.py needs a Java runtime for Spark: "
         "apt-get install openjdk-17-jre-headless (or set JAVA_HOME)",
         pytrace=False,
     )

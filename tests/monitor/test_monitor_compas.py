@@ -15,7 +15,7 @@ from datafiles import data_file
 
 from faircode.monitor import evaluate
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COMPAS = data_file("compas-scores-two-years.csv")
 
 

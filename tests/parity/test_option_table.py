@@ -22,7 +22,7 @@ from faircode.cli import build_parser, main
 from faircode.cliutil import option_help
 from faircode.options import OPTIONS, Options, resolve
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "assets" / "profiler-engine.js"
 CLI_COMMANDS = ("profile", "compare", "scan", "audit ll144", "audit datasheet", "audit art10")
 TOOLS = ("profile_dataset", "compare_datasets", "proxy_hints")

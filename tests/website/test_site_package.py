@@ -1,5 +1,5 @@
 """The website's files in a built wheel, the --html report from an installed wheel, and
-``faircode serve`` (no browser needed: tests/test_site.py drives one)."""
+``faircode serve`` (no browser needed: tests/website/test_site.py drives one)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 
 from faircode.htmlreport import inline_json
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SITE_FILES = ["index.html", "app.js", "views.js", "style.css", "profiler-engine.js"]
 
 

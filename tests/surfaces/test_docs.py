@@ -121,7 +121,7 @@ def _mkdocs():
     interpreter: the test shows that exactly that command fails on a broken link."""
     if importlib.util.find_spec("mkdocs") is None:
         if os.environ.get("CI"):
-            raise RuntimeError("tests/test_docs.py needs the docs extra (mkdocs) under CI")
+            raise RuntimeError("tests/surfaces/test_docs.py needs the docs extra (mkdocs) under CI")
         pytest.skip("mkdocs is not installed (pip install -e '.[docs]')")
     check = (ROOT / "scripts" / "check").read_text(encoding="utf-8")
     (line,) = [x for x in check.splitlines() if x.startswith(".venv/bin/mkdocs build ")]

@@ -1,7 +1,7 @@
 """`fairness evaluate --engine spark` against the local engine: the same report (SPEC 12.10).
 
 Spark runs in local mode (local[2]) with one session for the module, as in
-tests/test_spark.py. This module fails, rather than skips, when PySpark or Java is
+tests/parity/test_spark.py. This module fails, rather than skips, when PySpark or Java is
 missing: CI must really run it. The Spark report is compared with the pandas engine's
 (`engine` aside): equal (`==`) where every statistic is a count; where float sums are
 added (a regression's errors, sample weights) to `math.isclose(rel_tol=1e-12,
@@ -27,10 +27,11 @@ try:
     import pyspark  # noqa: F401
 except ImportError:  # pragma: no cover
     pytest.fail(
-        "tests/test_monitor_spark.py needs PySpark: pip install -e '.[spark]'", pytrace=False
+        "tests/monitor/test_monitor_spark.py needs PySpark: pip install -e '.[spark]'",
+        pytrace=False,
     )
 if not (shutil.which("java") or os.environ.get("JAVA_HOME")):  # pragma: no cover
-    pytest.fail("tests/test_monitor_spark.py needs a Java runtime for Spark", pytrace=False)
+    pytest.fail("tests/monitor/test_monitor_spark.py needs a Java runtime for Spark", pytrace=False)
 
 from pyspark.sql import SparkSession  # noqa: E402
 
@@ -39,7 +40,7 @@ from faircode.monitor import evaluate  # noqa: E402
 from faircode.monitor.errors import MonitorInputError  # noqa: E402
 from faircode.monitor.spark_engine import evaluate_spark  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COMPAS = data_file("compas-scores-two-years.csv")
 JAVA_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 

@@ -10,7 +10,7 @@ generated compare pairs. CPython, Pyodide and the JS engine must give `==` resul
 
 Provenance: Pyodide runs the Python engine, so its `--json` output equals CPython's byte
 for byte (engine "python", the same digests and params); the JS engine's block is
-compared as tests/test_js_parity_compare.py compares it (the same dataset_hash and
+compared as tests/parity/test_js_parity_compare.py compares it (the same dataset_hash and
 params, engine "js" against "python").
 
 Node 18+ is needed (skipped without it, with the reason); the pyodide npm package
@@ -35,7 +35,7 @@ from datafiles import data_file, data_files, data_name
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BRIDGE = ROOT / "scripts" / "engine-pyodide.mjs"
 PYODIDE = ROOT / "node_modules" / "pyodide" / "package.json"
 N_GENERATED = 30
@@ -55,14 +55,8 @@ NO_PYODIDE = (
 if not PYODIDE.is_file() and not os.environ.get("CI"):
     pytest.skip(NO_PYODIDE, allow_module_level=True)
 
-from test_js_parity import (  # noqa: E402
-    ADULT_NAMES,
-    assert_same,
-    csv_cases,
-    run_js,
-    run_python,
-)
-from test_js_parity_compare import compare_opts, derive  # noqa: E402
+from parityutil import ADULT_NAMES, assert_same, run_js, run_python  # noqa: E402
+from strategies import compare_opts, csv_cases, derive  # noqa: E402
 
 import faircode  # noqa: E402
 from faircode.cli import main as cli_main  # noqa: E402

@@ -149,7 +149,7 @@ def test_lists_the_four_tools_with_schemas_naming_the_options(server: Client):
     tools = {t.name: t for t in server.tools()}
     assert list(tools) == ["profile_dataset", "compare_datasets", "proxy_hints", "evaluate_model"]
     # the section 7 options of each tool are its records' (faircode.options.OPTIONS,
-    # tests/test_option_table.py), plus the arguments of the tool itself
+    # tests/parity/test_option_table.py), plus the arguments of the tool itself
     from faircode.options import OPTIONS
 
     def section7(tool: str) -> set[str]:

@@ -24,7 +24,7 @@ from faircode.monitor.render import CSV_COLUMNS
 from faircode.numerics import Z, newcombe, wilson_at
 from faircode.renderers import render_as
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COMPAS = data_file("compas-scores-two-years.csv")
 TOL = 1e-12
 COMPAS_ARGS: dict[str, Any] = {

@@ -1,6 +1,6 @@
 """Label base rates and missing data by group (SPEC 17) in every renderer: the terminal
 report, the Markdown and CSV exports (SPEC 6.1), the JSON schemas, and the notebook
-display (SPEC 6.2). The site's drawing of them is in tests/test_site.py."""
+display (SPEC 6.2). The site's drawing of them is in tests/website/test_site.py."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from faircode.render import (
 from faircode.safetext import md_escape
 from faircode.summary import PAIR_COLUMNS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "faircode" / "schemas"
 COMPAS = data_file("compas-scores-two-years.csv")
 FORMULAS = ['=HYPERLINK("http://x","y")', "+1", "-2", "@x"]

@@ -25,7 +25,7 @@ from jsbridge import node_command
 
 from faircode.safetext import UNSAFE, clip, shown
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BRIDGE = ROOT / "scripts" / "engine-js.js"
 MEMORY = 1536 << 20  # bytes of address space per run
 TIMEOUT = 60
@@ -1101,129 +1101,129 @@ ISSUE_25_CASES = [
     (
         "MCP: a name swapped for a link out of the root mid-call",
         "the outside file is never read",
-        "test_mcp_confinement.py::test_a_name_swapped_for_a_link_out_is_never_read",
+        "surfaces/test_mcp_confinement.py::test_a_name_swapped_for_a_link_out_is_never_read",
     ),
     (
         "MCP: the same race through the mcp client over stdio",
         "0 outside reads in 200 calls",
-        "test_mcp_confinement.py::test_the_race_through_the_mcp_client_over_stdio",
+        "surfaces/test_mcp_confinement.py::test_the_race_through_the_mcp_client_over_stdio",
     ),
     (
         "MCP: a glob through a link to .. names an outside file",
         "`no file matches this pattern`",
-        "test_mcp_confinement.py::test_a_glob_never_names_a_file_behind_a_link_out",
+        "surfaces/test_mcp_confinement.py::test_a_glob_never_names_a_file_behind_a_link_out",
     ),
     (
         "MCP: a glob through a -> . and b -> . hangs",
         "returns at once, `no file matches`",
-        "test_mcp_confinement.py::test_a_glob_through_directory_links_returns_promptly",
+        "surfaces/test_mcp_confinement.py::test_a_glob_through_directory_links_returns_promptly",
     ),
     (
         "MCP: a FIFO swapped in between check and open",
         "no call blocks",
-        "test_mcp_confinement.py::test_a_fifo_swapped_in_never_blocks_a_call",
+        "surfaces/test_mcp_confinement.py::test_a_fifo_swapped_in_never_blocks_a_call",
     ),
     (
         "MCP: stdin closed during a long call",
         "the server exits",
-        "test_mcp_confinement.py::test_the_server_exits_when_stdin_closes_during_a_long_call",
+        "surfaces/test_mcp_confinement.py::test_the_server_exits_when_stdin_closes_during_a_long_call",
     ),
     (
         "--html/--csv/--markdown on a full disk",
         "`... (No space left on device); free some space there; any old file is unchanged`",
-        "test_atomic_exports.py::test_a_full_disk_keeps_the_old_file",
+        "surfaces/test_atomic_exports.py::test_a_full_disk_keeps_the_old_file",
     ),
     (
         "a real 64 KiB tmpfs filling up",
         "every old file intact",
-        "test_atomic_exports.py::test_a_real_full_tmpfs_keeps_every_old_file",
+        "surfaces/test_atomic_exports.py::test_a_real_full_tmpfs_keeps_every_old_file",
     ),
     (
         "--csv to a hard link of the input, --reference, --proxy-hints-with",
         "`--csv PATH: is an input file (the same file as ...); write the export elsewhere`",
-        "test_hostile.py::test_no_output_overwrites_an_input",
+        "engine/test_hostile.py::test_no_output_overwrites_an_input",
     ),
     (
         "audit rows deleted from the tail, or the chain rewritten",
         "`audit --verify --head H` names the missing rows or the row whose hash differs",
-        "test_monitor_store_edges.py::test_audit_head_detects_tail_deletion_and_a_rewritten_chain",
+        "monitor/test_monitor_store_edges.py::test_audit_head_detects_tail_deletion_and_a_rewritten_chain",
     ),
     (
         "nested Parquet / Arrow / polars columns",
         "listed in `dropped` with why; the rest profiles",
-        "test_typed_inputs.py::test_nested_parquet_columns_are_listed_and_the_rest_profiles",
+        "engine/test_typed_inputs.py::test_nested_parquet_columns_are_listed_and_the_rest_profiles",
     ),
     (
         "pandas list or dict cells",
         "listed in `dropped` with why",
-        "test_typed_inputs.py::test_pandas_list_and_dict_cells",
+        "engine/test_typed_inputs.py::test_pandas_list_and_dict_cells",
     ),
     (
         "True, 1 and 1.0 in one object column",
         "the groups of the frame's CSV",
-        "test_typed_inputs.py::test_mixed_types_in_an_object_column_equal_the_csv",
+        "engine/test_typed_inputs.py::test_mixed_types_in_an_object_column_equal_the_csv",
     ),
     (
         "labels 1e300 and epoch times out of the ISO range at ingest",
         "refused naming line and id",
-        "test_monitor_store_edges.py::test_huge_values_and_times_outside_the_iso_range_are_refused_at_ingest",
+        "monitor/test_monitor_store_edges.py::test_huge_values_and_times_outside_the_iso_range_are_refused_at_ingest",
     ),
     (
         "binary labels 2, -1, 0.5",
         "refused naming the line and the request id",
-        "test_monitor_store_edges.py::test_binary_labels_other_than_0_1_are_refused_naming_line_and_request_id",
+        "monitor/test_monitor_store_edges.py::test_binary_labels_other_than_0_1_are_refused_naming_line_and_request_id",
     ),
     (
         "reports over an older store's bad rows",
         "one line naming the rows; remove-batch repairs",
-        "test_monitor_store_edges.py::test_bad_rows_of_an_older_store_give_one_line_then_remove_batch_repairs",
+        "monitor/test_monitor_store_edges.py::test_bad_rows_of_an_older_store_give_one_line_then_remove_batch_repairs",
     ),
     (
         "PYTHONIOENCODING=ascii",
         "ASCII bars and escapes, never a traceback",
-        "test_hostile.py::test_profile_and_compare_on_a_non_utf8_stdout",
+        "engine/test_hostile.py::test_profile_and_compare_on_a_non_utf8_stdout",
     ),
-    ("profile x.csv.gz", "read as CSV", "test_sniffing.py::test_gzip_csv_is_read_streaming"),
+    ("profile x.csv.gz", "read as CSV", "engine/test_sniffing.py::test_gzip_csv_is_read_streaming"),
     (
         "an Arrow IPC stream named .csv",
         "read as Arrow",
-        "test_sniffing.py::test_arrow_ipc_stream_named_csv_is_read_as_arrow",
+        "engine/test_sniffing.py::test_arrow_ipc_stream_named_csv_is_read_as_arrow",
     ),
     (
         "zero-width joiners and NBSP in labels",
         "shown as escapes in both engines",
-        "test_hostile.py::test_invisible_characters_in_labels_are_shown",
+        "engine/test_hostile.py::test_invisible_characters_in_labels_are_shown",
     ),
     (
         "a store on read-only media",
         "opened read-only and readable",
-        "test_monitor_store_edges.py::test_a_store_this_process_cannot_write_is_opened_read_only",
+        "monitor/test_monitor_store_edges.py::test_a_store_this_process_cannot_write_is_opened_read_only",
     ),
     (
         "a 1 MB label",
         "capped at 200 characters in every output",
-        "test_label_bound.py::test_a_1mb_label_is_capped_in_every_output",
+        "engine/test_label_bound.py::test_a_1mb_label_is_capped_in_every_output",
     ),
     (
         "--help / --version into /dev/full",
         "`cannot write to standard output ...`, exit 2",
-        "test_hostile.py::test_help_and_version_into_dev_full_are_an_error",
+        "engine/test_hostile.py::test_help_and_version_into_dev_full_are_an_error",
     ),
     (
         "a SQLite file of another application",
         "refused unless empty",
-        "test_monitor_store_edges.py::test_a_foreign_sqlite_file_is_refused_unless_empty",
+        "monitor/test_monitor_store_edges.py::test_a_foreign_sqlite_file_is_refused_unless_empty",
     ),
     (
         "faircode.compare('a.csv', 'b.csv')",
         "each side profiled with the call's options",
-        "test_hostile.py::test_api_compare_takes_paths",
+        "engine/test_hostile.py::test_api_compare_takes_paths",
     ),
 ]
 
 
 def test_every_issue_25_case_names_a_test_that_exists() -> None:
-    tests = Path(__file__).resolve().parent
+    tests = ROOT / "tests"
     for defect, _line, node in ISSUE_25_CASES:
         file, name = node.split("::")
         text = (tests / file).read_text(encoding="utf-8")

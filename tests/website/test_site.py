@@ -35,7 +35,7 @@ from faircode.reference import load_reference
 from faircode.safetext import shown
 from faircode.serve import make_server
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "site"
 GROUPS_LISTED = 1000  # site/views.js: groups drawn at most per dimension
 CHROMIUM = os.environ.get("FAIRCODE_CHROMIUM", "/usr/bin/chromium")
@@ -54,7 +54,7 @@ _missing = (
 )
 if _missing:
     if os.environ.get("CI"):
-        raise RuntimeError(f"tests/test_site.py needs a browser under CI: {_missing}")
+        raise RuntimeError(f"tests/website/test_site.py needs a browser under CI: {_missing}")
     pytest.skip(_missing, allow_module_level=True)
 
 # ---------------------------------------------------------------------------------------
@@ -1471,7 +1471,7 @@ def test_every_format_shows_one_number_per_fact(case, site, browser, tmp_path):
 
 # ---------------------------------------------------------------------------------------
 # Every block in every format (issue 27 item 3): the browser's formats. The blocks are
-# the result's own keys (tests/test_every_block.py walks them for the terminal, Markdown
+# the result's own keys (tests/surfaces/test_every_block.py walks them for the terminal, Markdown
 # and CSV); here the --html report, the notebook's frame and the website.
 
 VIEW_FACTS = """(root) => {
@@ -1516,7 +1516,7 @@ def view_markers(r: dict, website: bool) -> dict:
     """Per block of ``r``, whether the views (site/views.js) drew it, from VIEW_FACTS.
     The website's engine computes no proxy hints (SPEC 16): it says where they come
     from instead."""
-    from test_every_block import p_text
+    from faircode.proxy import p_text
 
     def spread(text: str, d: dict) -> bool:
         gap = d["gap"]
@@ -1635,7 +1635,7 @@ def without_proxy(r: dict) -> dict:
 
 
 def test_every_block_in_the_html_report_notebook_and_website(site, browser, tmp_path, shots):
-    from test_every_block import ARGS, COMPAS, blocks, check_renderer, compas_result
+    from blockwalk import ARGS, COMPAS, blocks, check_renderer, compas_result
 
     path = data_file(COMPAS)
     html = tmp_path / "compas.html"

@@ -4,7 +4,7 @@ The two files share one numbering: no number is in both. Each numbered section (
 or `### N.M`) starts with an `Engines:` line (which implementations give its numbers), a
 `Code:` line (the files that implement it, each optionally `::name` defined there) and,
 unless it has subsections that do, a `Tests:` line whose entries exist: test files
-(`tests/test_x.py`, `tests/js/x.test.js`), optionally `::test_name`, and case files
+(`tests/AREA/test_x.py`, `tests/js/x.test.js`), optionally `::test_name`, and case files
 (`tests/cases/NN-x.json`) holding a case whose `spec` is that section. A section that
 specifies something not built yet says `Tests: none yet (not built)` and is listed here,
 so the gap stays visible."""

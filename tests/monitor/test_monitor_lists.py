@@ -9,7 +9,7 @@ from faircode.monitor.disparities import DISPARITIES, KINDS
 from faircode.monitor.metrics import METRICS, TASKS, columns, detail_columns, metric_names
 
 SCHEMA = json.loads(
-    (Path(__file__).parent.parent / "faircode" / "monitor" / "schema.json").read_text()
+    (Path(__file__).resolve().parents[2] / "faircode" / "monitor" / "schema.json").read_text()
 )
 DEFS = SCHEMA["$defs"]
 

@@ -15,16 +15,16 @@ import json
 
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
-from test_js_parity import (
+from parityutil import assert_same, run_js, run_python
+from strategies import (
     INTERVALS,
     INTERVALS_FIT,
     SEX_WORDS,
     Case,
-    assert_same,
+    compare_opts,
     csv_cases,
+    derive,
     label_missing_cases,
-    run_js,
-    run_python,
     v2_cases,
 )
 from util import ADULT_NAMES, ROOT, data_file
@@ -37,34 +37,6 @@ from faircode.reference import parse_reference
 
 def b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
-
-
-def derive(draw, data: bytes) -> bytes:
-    """B from A: drop, duplicate or shuffle data lines; sometimes relabel one value."""
-    lines = data.splitlines(keepends=True)
-    head, body = lines[:1], lines[1:]
-    how = draw(st.sampled_from(["drop", "resample", "same", "relabel"]))
-    if how == "drop" and body:
-        keep = draw(st.lists(st.booleans(), min_size=len(body), max_size=len(body)))
-        body = [line for line, k in zip(body, keep) if k] or body[:1]
-    elif how == "resample" and body:
-        idx = draw(st.lists(st.integers(0, len(body) - 1), min_size=1, max_size=2 * len(body)))
-        body = [body[i] for i in idx]
-    out = b"".join(head + body)
-    if how == "relabel":
-        out = out.replace(b"F", b"Q").replace(b"White", b"Other")
-    return out
-
-
-compare_opts = st.fixed_dictionaries(
-    {},
-    optional={
-        "psi_epsilon": st.sampled_from([0.0001, 0.001, 0.01, 1e-06]),
-        "psi_moderate": st.sampled_from([0.05, 0.1, 0.2]),
-        "psi_significant": st.sampled_from([0.25, 0.3, 0.5]),
-        "score_drop_flag": st.sampled_from([0, 1, 5, 10]),
-    },
-)
 
 
 @given(st.data())

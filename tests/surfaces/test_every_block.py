@@ -6,8 +6,9 @@ result's own top-level keys (and the reference sub-block of each dimension) and,
 each renderer, asserts that the block's marker is there. The list of blocks comes from
 the result: a block added later without a marker here, or a renderer that leaves one
 out, fails. The browser formats (the --html report, the notebook's frame, the website)
-are in tests/test_site.py (test_every_block_in_the_html_report_notebook_and_website),
-with the markers of this file.
+are in tests/website/test_site.py
+(test_every_block_in_the_html_report_notebook_and_website), with the walk of
+tests/blockwalk.py.
 
 Numbers shown are checked against pandas and scipy on the same file, not against the
 code's own output.
@@ -26,58 +27,15 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import pytest
+from blockwalk import ARGS, COMPAS, blocks, check_renderer, compas_result, reference_keys
 from util import data_file
 
 import faircode
 from faircode.numerics import pct
 from faircode.proxy import p_text
-from faircode.reference import load_reference
 from faircode.safetext import md_escape
 
-ROOT = Path(__file__).resolve().parents[1]
-COMPAS = "compas-scores-two-years.csv"
-ARGS = [
-    "--label", "two_year_recid", "--reference", "us-2024", "--outcome", "priors_count",
-    "--cross", "sex,race", "--proxy-hints",
-]  # fmt: skip
-
-#: Top-level keys of a profile result that are not blocks a report draws, and why. Any
-#: other key is a block, and every renderer must show it.
-NOT_BLOCKS = {
-    # the JSON's version (SPEC 6); no report prints it
-    "format_version",
-    # the headline (rows, columns, score, its interval, grade): every report's first
-    # lines; tests/test_site.py and tests/test_exports.py check its numbers
-    "n_rows",
-    "n_cols",
-    "overall_score",
-    "overall_ci",
-    "grade",
-    # where the result came from (SPEC 10): the JSON's record, not a report's block
-    "provenance",
-    # a bound of SPEC 0.9 reached: said by its flag, which the `flags` block checks
-    "intersection_not_counted",
-}
-
-
-def profile_opts() -> dict:
-    """The API options of ARGS."""
-    table, _, _ = load_reference("us-2024")
-    return {
-        "label": "two_year_recid",
-        "reference": table,
-        "outcome": ["priors_count"],
-        "cross": ["sex", "race"],
-        "proxy_hints": True,
-    }
-
-
-def compas_result() -> faircode.ProfileResult:
-    return faircode.profile(data_file(COMPAS), None, profile_opts())
-
-
-def blocks(result: dict) -> list[str]:
-    return [k for k in result if k not in NOT_BLOCKS]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # ---------------------------------------------------------------------------------------
@@ -328,30 +286,6 @@ def four_dp(num: int, den: int) -> float:
     """num / den rounded half up to 4 places, exactly (SPEC 13)."""
     q = Decimal(int(num)) / Decimal(int(den))
     return float(q.quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP))
-
-
-def reference_keys(d: dict) -> set[str]:
-    ref = d["reference"]
-    keys = set(ref)
-    for g in ref["groups"]:
-        keys |= set(g)
-    return keys
-
-
-def check_renderer(name: str, result: dict, out, markers: dict, reference) -> None:
-    """Every block of ``result`` has a marker for renderer ``name`` and it holds."""
-    unknown = [b for b in blocks(result) if b not in markers]
-    assert unknown == [], f"{name}: no marker for the blocks {unknown} (a renderer must show them)"
-    missing = [b for b in blocks(result) if not markers[b](out)]
-    assert missing == [], f"{name} leaves out {missing}"
-    dims = [d for d in result["dimensions"] if d.get("reference")]
-    assert dims, "the case has a reference table"
-    for d in dims:
-        shown = reference(out, d)
-        unknown = sorted(reference_keys(d) - set(shown))
-        assert unknown == [], f"{name}: no check for the reference keys {unknown}"
-        left_out = sorted(k for k in reference_keys(d) if not shown[k])
-        assert left_out == [], f"{name} leaves out {d['name']}'s reference {left_out}"
 
 
 # ---------------------------------------------------------------------------------------

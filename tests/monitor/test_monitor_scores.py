@@ -20,7 +20,7 @@ from test_monitor_parity import assert_same, require_fairlearn
 from faircode.monitor import evaluate
 from faircode.monitor.render import render_csv, render_html, render_markdown, render_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 COMPAS = data_file("compas-scores-two-years.csv")
 SCHEMA = json.loads((ROOT / "faircode" / "monitor" / "schema.json").read_text())
 ENGINES = ["pandas", "fairlearn"]

@@ -39,7 +39,7 @@ def test_the_public_api_is_exported():
     )
 
     assert callable(evaluate) and issubclass(MonitorInputError, Exception)
-    # the prediction store's API (SPEC 15.9; tests/test_monitor_api.py)
+    # the prediction store's API (SPEC 15.9; tests/monitor/test_monitor_api.py)
     assert all(map(callable, (slice_metrics, fairness_disparity, fairness_gate, fairness_report)))
 
 
@@ -94,7 +94,7 @@ def test_the_cli_on_a_small_csv_loads_none_of_the_heavy_modules():
     """`faircode profile small.csv --json` as the console script runs it. With -S (no site:
     an editable install's finder loads pathlib itself) and the source tree on sys.path,
     so what is seen is what faircode loads beyond the bare interpreter."""
-    root = str(Path(__file__).resolve().parent.parent)
+    root = str(Path(__file__).resolve().parents[2])
     code = (
         f"import sys; sys.path.insert(0, {root!r}); before = set(sys.modules)\n"
         "import atexit; atexit.register(lambda: sys.stderr.write('LOADED ' + repr(sorted("

@@ -39,7 +39,7 @@ ATTRS = ["race", "sex"]
 @pytest.fixture(scope="module")
 def compas() -> pd.DataFrame:
     """COMPAS with seeded survey-like weights (a few rows weigh 0), as
-    tests/test_monitor_weights.py weighs it."""
+    tests/monitor/test_monitor_weights.py weighs it."""
     if not COMPAS.exists():
         pytest.fail(f"test data missing: {COMPAS}", pytrace=False)
     df = pd.read_csv(COMPAS)

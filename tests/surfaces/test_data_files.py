@@ -110,8 +110,8 @@ def test_a_copy_of_the_checkout_with_nothing_beside_it_runs_the_real_data_tests(
     )
     assert Path(where.stdout.strip()).is_relative_to(copy), where.stdout
     tests = [
-        "tests/test_real_data.py",
-        "tests/test_data_files.py::test_every_dataset_is_kept_and_matches_its_sha256",
+        "tests/engine/test_real_data.py",
+        "tests/surfaces/test_data_files.py::test_every_dataset_is_kept_and_matches_its_sha256",
     ]
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs", *tests]

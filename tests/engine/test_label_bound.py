@@ -19,7 +19,7 @@ from util import data_file
 import faircode
 from faircode.safetext import LABEL_SHOWN, bounded, capped
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "assets" / "profiler-engine.js"
 MB = 1 << 20
 BIG = "A" * MB

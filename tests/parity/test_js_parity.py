@@ -1,0 +1,383 @@
+"""Parity: the Python engine and the browser engine give `==` results (SPEC.md section 14).
+
+Hypothesis generates whole CSV files as bytes (headers built from the detection
+keywords and near-misses, astral/combining/RTL text, quotes, delimiters and line ends
+inside quotes, missing-token near-misses, numbers in many spellings, interval ages,
+dates, columns with 19..22 and 49..52 distinct values, BOMs, CR/LF/CRLF, each
+delimiter, ragged rows, duplicate headers, NUL and invalid UTF-8 bytes, random
+overrides, `cross` and every threshold option) and feeds each through
+`faircode.profile` and through assets/profiler-engine.js (node, one persistent batch
+process, random chunk sizes). Results must be equal, flags included; when one side
+raises an input error the other must raise the identical message.
+
+Profiles (tests/conftest.py): `ci` (default; derandomized, 500 examples) and `deep`
+(20,000): `HYPOTHESIS_PROFILE=deep pytest tests/parity/test_js_parity.py`.
+
+The strategies are in tests/strategies.py, the engines' runners in tests/parityutil.py.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from datafiles import data_file, data_files, data_name
+from hypothesis import HealthCheck, event, given, note, settings
+from parityutil import ADULT_NAMES, assert_same, run_js, run_python
+from strategies import Case, bounded_cases, csv_cases, label_missing_cases, v2_cases
+
+# ---------------------------------------------------------------------------------------
+# Tests
+# ---------------------------------------------------------------------------------------
+
+
+def check_case(js, case: Case) -> None:
+    py = run_python(
+        io.BytesIO(case.data), case.overrides, case.opts, name="t.csv", block_size=case.block_size
+    )
+    got = run_js(js.profile_bytes(case.data, "t.csv", case.overrides, case.opts, case.chunk_size))
+    assert_same(py, got, case.describe())
+    # Statistics (pytest --hypothesis-show-statistics) show what the strategies reach.
+    if "error" in py:
+        event("error: " + re.sub(r"^t\.csv: |[0-9]+|'.*'", "", py["error"])[:40])
+    else:
+        r = py["result"]
+        event(f"result: {min(len(r['dimensions']), 3)}+ dimensions")
+        event(f"intersection: {bool(r['intersections'])}, dropped: {bool(r['dropped'])}")
+        kinds = sorted(
+            {d["kind"] + (f"/{d['age_mode']}" if d["age_mode"] else "") for d in r["dimensions"]}
+        )
+        for k in kinds:
+            event(f"kind {k}")
+        for how in sorted({d["detected_by"] for d in r["dimensions"]}):
+            event(f"detected by {how}")
+        if any(u["why"].startswith("named like") for u in r["unscored"]):
+            event("unscored: contradicted")
+        if any(not u["why"].startswith("named like") for u in r["unscored"]):
+            event("unscored: not demographic")
+        for key in ("na", "recode", "score_categoricals"):
+            if key in case.opts:
+                event(f"option {key}")
+        if "intersection_not_counted" in r:
+            event("bound: intersection not counted")
+        if any("cells_not_listed" in i for i in r["intersections"]):
+            event("bound: cells not listed")
+        if any(
+            f.endswith("more under-represented groups (the JSON lists all)") for f in r["flags"]
+        ):
+            event("bound: under-represented flags capped")
+
+
+INDEPENDENT = (
+    # Written by hand, not by the strategies: emoji labels, CR-only line ends, a BOM,
+    # ';' delimiter, quoted newlines (CR and LF inside quotes), a doubled quote.
+    b"\xef\xbb\xbf"
+    + b"gender;Region;note;age\r"
+    + '👩;north;"line one\rline two";34\r'.encode()
+    + '👨;south;"a ""quoted"" word";71\r'.encode()
+    + '👩;"no\nrth";plain;19\r'.encode()
+    + "🧑;south;;17\r".encode()
+    + '👨;south;"x;y";NA\r'.encode()
+    + "👩🏽;north;z;45\r".encode()
+)
+
+
+def test_independent_file(js):
+    py = run_python(io.BytesIO(INDEPENDENT), None, None, name="t.csv")
+    assert "result" in py, py
+    # Four emoji are no sex words: the column is contradicted (SPEC 1.3) and listed in
+    # `unscored`, whose groups are in section 3 order: ties by code point, U+1F468
+    # before U+1F469.
+    (gender,) = [u for u in py["result"]["unscored"] if u["name"] == "gender"]
+    assert (
+        gender["why"]
+        == "named like sex but holds 4 distinct labels that are not sex or gender words"
+    )
+    assert [g["label"] for g in gender["groups"]] == [
+        "👨",
+        "👩",
+        "👩🏽",
+        "🧑",
+    ]
+    for chunk in (1, 2, 3, 5, 1 << 20):
+        got = run_js(js.profile_bytes(INDEPENDENT, "t.csv", chunk_size=chunk))
+        assert_same(py, got, f"independent file, js chunk_size={chunk}")
+
+
+@settings(
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.large_base_example,
+    ],
+    deadline=None,
+)
+@given(csv_cases())
+def test_generated_files(js, case: Case):
+    note(case.describe())
+    check_case(js, case)
+
+
+@settings(
+    max_examples=60,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    deadline=None,
+)
+@given(bounded_cases())
+def test_bounded_files(js, case: Case):
+    note(case.describe())
+    check_case(js, case)
+
+
+@settings(
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    deadline=None,
+)
+@given(v2_cases())
+def test_v2_files(js, case: Case):
+    note(case.describe())
+    check_case(js, case)
+
+
+@pytest.mark.parametrize("path", data_files(), ids=data_name)
+def test_real_dataset(js, path: Path):
+    opts: dict = {}
+    if path.name in ("adult.data", "adult.test"):
+        opts["names"] = ADULT_NAMES
+    if path.name == "adult.test":
+        opts["skip_lines"] = 1
+    py = run_python(str(path), None, opts)
+    got = run_js(js.profile_path(path, str(path), None, opts))
+    assert_same(py, got, f"file {path} opts={opts}")
+
+
+# A lone CR ends a record, so that record's checks (its field count, or the override
+# check after the header) come before a bad byte right after the CR (SPEC 0.6).
+CR_ORDER_CASES = [
+    (
+        b"a,b\r1,2,3\r\x00",
+        {},
+        "t.csv: line 2: 3 fields but the header has 2; quote values that contain the delimiter",
+    ),
+    (
+        b"a,b\r1,2,3\r\xff",
+        {},
+        "t.csv: line 2: 3 fields but the header has 2; quote values that contain the delimiter",
+    ),
+    (b"a,b\r\x00", {"nope": "sex"}, "--map: no column named 'nope' (columns: a, b)"),
+]
+
+
+@pytest.mark.parametrize("data,overrides,message", CR_ORDER_CASES)
+def test_error_order_at_lone_cr(js, data, overrides, message):
+    got = run_js(js.profile_bytes(data, "t.csv", overrides, {}))
+    assert got == {"error": message}
+    py = run_python(io.BytesIO(data), overrides, {}, name="t.csv")
+    assert_same(py, got, f"bytes: {data!r} overrides={overrides!r}")
+
+
+# A named age column past max_dimension_groups + s labels whose only non-numeric label
+# is declared missing: after SPEC 1.1 it is a numeric age (a dimension), so its pairs
+# must still be counted. The JS reader decides the age shape on rewritten labels; the
+# Python reader keeps an age column with declared tokens or recodes (it once judged the
+# raw labels, pruned the pair and raised "internal error: no pair counts").
+AGE_NA_PAIRS = (
+    "sex,age\n"
+    + "".join(
+        f"{'Male' if i % 3 else 'Female'},{10 + i % 60 if i % 7 else 'unknown'}\n"
+        for i in range(200)
+    )
+).encode()
+
+
+def test_age_na_keeps_pairs(js):
+    opts = {"na": ["unknown"]}
+    py = run_python(io.BytesIO(AGE_NA_PAIRS), None, opts, name="t.csv")
+    got = run_js(js.profile_bytes(AGE_NA_PAIRS, "t.csv", None, opts))
+    assert got["result"]["intersections"][0]["dims"] == ["sex", "age"]
+    assert_same(py, got, "age with na unknown")
+
+
+@settings(
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    deadline=None,
+)
+@given(label_missing_cases())
+def test_label_missing_files(js, case: Case):
+    note(case.describe())
+    py = run_python(
+        io.BytesIO(case.data), case.overrides, case.opts, name="t.csv", block_size=case.block_size
+    )
+    got = run_js(js.profile_bytes(case.data, "t.csv", case.overrides, case.opts, case.chunk_size))
+    assert_same(py, got, case.describe())
+    if "error" in py:
+        event("error: " + re.sub(r"^t\.csv: |[0-9]+|'.*'", "", py["error"])[:40])
+        return
+    r = py["result"]
+    for block in r.get("outcomes", []):
+        event(f"outcome: intersection {block['intersection'] is not None}")
+        event(f"outcome: non-numeric {bool(block['non_numeric'])}")
+        if any(d.get("gap") for d in block["dimensions"]):
+            event("outcome: a gap measured")
+        if any(f["kind"] == "outcome_gap" for f in r["findings"]):
+            event("outcome: gap findings")
+    lr = r.get("label_rates")
+    if lr:
+        event(f"label: positive_from {lr['positive_from']}")
+        event(f"label: missing labels {bool(lr['label_missing'])}")
+        event(f"label: intersection {lr['intersection'] is not None}")
+        if any(d.get("not_counted") for d in lr["dimensions"]):
+            event("label: a dimension not counted")
+        if any(" rate " in f and " vs " in f for f in r["flags"]):
+            event("label: gap flags")
+    if r.get("missing_by_group"):
+        flagged = sum(
+            len(c["flagged"]) for d in r["missing_by_group"] for c in d.get("columns", [])
+        )
+        event(f"missing: flagged groups {min(flagged, 3)}+")
+
+
+LABEL_REAL = [
+    ("compas-scores-two-years.csv", {"label": "two_year_recid"}),
+    ("compas-scores-two-years.csv", {"label": "race", "positive": "Caucasian", "label_gap": 0.02}),
+    ("diabetic_data.csv", {"label": "readmitted", "positive": "<30", "missing_gap": 0.02}),
+    ("diabetic_data.csv", {"na": [["max_glu_serum", "None"], ["A1Cresult", "None"]]}),
+    ("adult.data", {"names": ADULT_NAMES, "label": "income", "positive": ">50K"}),
+    (
+        "adult.test",
+        {
+            "names": ADULT_NAMES,
+            "skip_lines": 1,
+            "label": "income",
+            "recode": [["income", ">50K.", ">50K"], ["income", "<=50K.", "<=50K"]],
+            "missing_by_group": False,
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize("name,opts", LABEL_REAL, ids=[f"{n} {sorted(o)}" for n, o in LABEL_REAL])
+def test_label_missing_real_data(js, name, opts):
+    path = data_file(name)
+    py = run_python(str(path), None, opts)
+    got = run_js(js.profile_path(path, str(path), None, opts))
+    assert_same(py, got, f"file {path} opts={opts}")
+
+
+def test_label_cap_error_parity(js):
+    """SPEC 17.2: a label past LABEL_CAP distinct values is an input error in both."""
+    data = ("sex,y\n" + "".join(f"{'MF'[i % 2]},v{i}\n" for i in range(100_001))).encode()
+    opts = {"label": "y", "positive": "v1"}
+    py = run_python(io.BytesIO(data), None, opts, name="t.csv")
+    assert py == {"error": "--label y: more than 100000 distinct values"}
+    assert_same(py, run_js(js.profile_bytes(data, "t.csv", None, opts)), "label cap")
+
+
+WRONG_FILES = {
+    "UTF-16 LE": ("sex,age\nM,30\n".encode("utf-16"), "a UTF-16 file (byte order mark FF FE)"),
+    "UTF-16 BE": (b"\xfe\xff" + "sex\nM\n".encode("utf-16-be"), "a UTF-16 file (byte order"),
+    "UTF-32": ("sex,age\nM,30\n".encode("utf-32"), "a UTF-32 file (byte order mark FF FE 00 00)"),
+    "xlsx": (b"PK\x03\x04\x14\x00\x06\x00" + b"\x00" * 40, "a ZIP archive (an Excel .xlsx"),
+    "pdf": (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n", "a PDF document, not CSV"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(WRONG_FILES))
+def test_a_file_that_is_not_utf8_csv_is_named_by_both_engines(js, what: str) -> None:
+    """SPEC 0.6 (issue 27): a BOM names UTF-16/32 and --encoding; ZIP/XLSX and PDF are
+    named, not "byte 4: NUL byte" or "not valid UTF-8"; one line, the same in both."""
+    data, start = WRONG_FILES[what]
+    py = run_python(io.BytesIO(data), {}, {}, name="t.csv")
+    assert py["error"].startswith(f"t.csv: {start}"), py
+    assert_same(py, run_js(js.profile_bytes(data, "t.csv")), what)
+
+
+@pytest.mark.parametrize(
+    ("data", "opts", "error"),
+    [
+        (
+            b"sex:age:race\nM:30:W\n",
+            {},
+            "t.csv: the header is one column, but ':' would split it into 3",
+        ),
+        (
+            b"sex,age\nM,30\n",
+            {"delimiter": ";"},
+            "t.csv: the header is one column, but ',' would split it into 2",
+        ),
+        (b"sex,age\nM,30\n", {"delimiter": ";", "one_column": True}, None),
+        (b"sex:age\nM:30\n", {"delimiter": ":"}, None),
+        (b'"a,b"\nx\n', {}, None),  # the delimiter in use, quoted: one column
+        (b"name\nx\n", {}, None),
+    ],
+)
+def test_a_one_column_header_that_another_delimiter_splits(js, data, opts, error) -> None:
+    """SPEC 0.2 (issue 27): an error naming the delimiter, the same in both engines,
+    unless --one-column; `:` is accepted by --delimiter."""
+    py = run_python(io.BytesIO(data), {}, opts, name="t.csv")
+    if error is None:
+        assert "result" in py, py
+    else:
+        assert py.get("error", "").startswith(error), py
+    assert_same(py, run_js(js.profile_bytes(data, "t.csv", {}, opts)), repr(data))
+
+
+def _gzip_files() -> dict[str, bytes]:
+    """gzip files of a real dataset (COMPAS): one member; several (cut inside lines,
+    zero padding, a named member, an empty one); and broken ones (SPEC 0.8)."""
+    import gzip
+
+    raw = data_file("compas-scores-two-years.csv").read_bytes()
+    whole = gzip.compress(raw)
+    a, b = len(raw) // 3, 2 * len(raw) // 3 + 7
+    named = io.BytesIO()
+    with gzip.GzipFile(filename="b.csv", mode="wb", fileobj=named, mtime=0) as gz:
+        gz.write(raw[a:b])
+    crc = bytearray(whole)
+    crc[-8] ^= 1
+    size = bytearray(whole)
+    size[-1] ^= 1
+    block = bytearray(whole)
+    block[10] = 0xFF
+    return {
+        "one member": whole,
+        "members": gzip.compress(raw[:a], compresslevel=1)
+        + b"\x00" * 5
+        + named.getvalue()
+        + gzip.compress(b"")
+        + gzip.compress(raw[b:])
+        + b"\x00" * 3,
+        "cut short": whole[: len(whole) // 2],
+        "trailer cut": whole[:-3],
+        "crc": bytes(crc),
+        "length": bytes(size),
+        "deflate": bytes(block),
+        "method": b"\x1f\x8b\x07" + whole[3:],
+        "header cut": whole[:7],
+        "junk after": whole + b"\x00\x00junk",
+        "lone 1f after": whole + b"\x1f",
+    }
+
+
+@pytest.mark.parametrize("what", sorted(_gzip_files()))
+def test_gzip_files_through_the_bridge(js, tmp_path, what: str) -> None:
+    """SPEC 0.8: the Node bridge reads a gzip file (every member) as the Python engine
+    does: the same result, or the same one-line error (Python's gzip texts); by path,
+    and as bytes in chunks of several sizes. A result's rows are pandas' rows."""
+    import pandas as pd
+
+    data = _gzip_files()[what]
+    path = tmp_path / "t.csv.gz"
+    path.write_bytes(data)
+    py = run_python(str(path), None, None)
+    if what in ("one member", "members"):
+        raw = data_file("compas-scores-two-years.csv").read_bytes()
+        assert py["result"]["n_rows"] == len(pd.read_csv(io.BytesIO(raw)))
+    else:
+        assert py["error"].startswith(f"{path}: not a readable gzip file ("), py
+    assert_same(py, run_js(js.profile_path(path, str(path))), f"{what} by path")
+    for chunk in (1 << 20, 4096, 37):
+        got = run_js(js.profile_bytes(data, str(path), chunk_size=chunk))
+        assert_same(py, got, f"{what} in chunks of {chunk}")
