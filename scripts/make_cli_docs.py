@@ -5,8 +5,12 @@ description and a table of its arguments, with each option's help text as `--hel
 it (defaults included). tests/surfaces/test_docs.py fails when the checked-in page differs from
 what this script writes now, so the reference cannot go stale:
 
-    python scripts/make_cli_docs.py            # write docs/cli.md
-    python scripts/make_cli_docs.py --check    # exit 1 when docs/cli.md is stale
+    python scripts/make_cli_docs.py            # write docs/cli.md and SPEC.md's option table
+    python scripts/make_cli_docs.py --check    # exit 1 when either is stale
+
+It also writes SPEC.md section 7's table of options from `faircode.options.OPTIONS` (the
+one home of every option's name, flag, default and range), between the two markers
+`OPTION_TABLE_START` and `OPTION_TABLE_END`; tests/surfaces/test_docs.py checks it too.
 """
 
 from __future__ import annotations
@@ -19,6 +23,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "cli.md"
+SPEC = ROOT / "SPEC.md"
+OPTION_TABLE_START = (
+    "<!-- option table: written by scripts/make_cli_docs.py from faircode.options.OPTIONS;"
+    " do not edit -->"
+)
+OPTION_TABLE_END = "<!-- end of option table -->"
 WIDTH = 88  # usage lines are wrapped at this width, whatever the terminal
 
 HEADER = """\
@@ -126,17 +136,68 @@ def render() -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+def _default_cell(value: object) -> str:
+    if value is None or value == ():
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def _cell(text: str) -> str:
+    """Text in a table cell of SPEC.md, kept readable as plain text: only `|` escaped."""
+    return text.replace("|", "\\|")
+
+
+def option_table() -> str:
+    """SPEC 7's table: one row per record of faircode.options.OPTIONS, in its order."""
+    from faircode.options import OPTIONS
+
+    rows = [
+        "| option (Python/JS `opts`) | CLI | default | valid | needs | engines |",
+        "|---|---|---|---|---|---|",
+    ]
+    for o in OPTIONS:
+        flag = f"`{o.flag}`" if o.flag else "API only"
+        rows.append(
+            f"| `{o.name}` | {flag} | {_cell(_default_cell(o.default))} "
+            f"| {_cell(o.valid)} | {f'`{o.needs}`' if o.needs else ''} "
+            f"| {'Python' if o.python_only else 'Python and JS'} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+def spec_with_table(spec: str) -> str:
+    """SPEC.md's text with the option table between its markers written anew."""
+    head, start, rest = spec.partition(OPTION_TABLE_START + "\n")
+    _, end, tail = rest.partition(OPTION_TABLE_END)
+    if not start or not end:
+        raise SystemExit(f"{SPEC}: the option table's markers are missing")
+    return head + start + option_table() + end + tail
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Write docs/cli.md from the CLI's parsers.")
     ap.add_argument("--check", action="store_true", help="exit 1 when docs/cli.md is stale")
     args = ap.parse_args(argv)
     text = render()
+    spec = SPEC.read_text(encoding="utf-8")
     if args.check:
-        if OUT.read_text(encoding="utf-8") != text:
-            print(f"{OUT}: stale; run python scripts/make_cli_docs.py", file=sys.stderr)
-            return 1
-        return 0
+        stale = [
+            p
+            for p, ok in (
+                (OUT, OUT.read_text(encoding="utf-8") == text),
+                (SPEC, spec_with_table(spec) == spec),
+            )
+            if not ok
+        ]
+        for path in stale:
+            print(f"{path}: stale; run python scripts/make_cli_docs.py", file=sys.stderr)
+        return 1 if stale else 0
     OUT.write_text(text, encoding="utf-8")
+    SPEC.write_text(spec_with_table(spec), encoding="utf-8")
     return 0
 
 

@@ -31,6 +31,25 @@ INSTALL_AND_RUN = (
 )
 
 
+def test_spec_7s_option_table_is_the_option_records():
+    """SPEC 7's table is written from faircode.options.OPTIONS: every record has its row
+    (name, flag, default, range), and a changed record makes the check fail."""
+    from faircode.options import OPTIONS
+
+    spec = (ROOT / "SPEC.md").read_text(encoding="utf-8")
+    assert make_cli_docs.spec_with_table(spec) == spec, (
+        "SPEC.md's option table is stale: run scripts/make_cli_docs.py"
+    )
+    table = make_cli_docs.option_table()
+    assert len(table.splitlines()) == len(OPTIONS) + 2
+    assert "| `max_dimension_groups` | `--max-groups` | 50 | integer >= 2 |" in table
+    # a record changed without rewriting the spec is caught
+    changed = spec.replace(
+        "| `min_share` | `--min-share` | 0.05 |", "| `min_share` | `--min-share` | 0.1 |"
+    )
+    assert changed != spec and make_cli_docs.spec_with_table(changed) != changed
+
+
 def test_the_cli_reference_is_what_the_parsers_say_now():
     page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     assert page == make_cli_docs.render(), "docs/cli.md is stale: run scripts/make_cli_docs.py"

@@ -963,9 +963,9 @@ def test_file_url_main_thread_fallback(browser, shots):
 
 @pytest.fixture(scope="module")
 def big_file(tmp_path_factory):
-    out = tmp_path_factory.mktemp("big") / "generated-200MB.csv"
+    out = tmp_path_factory.mktemp("big") / "generated-96MB.csv"
     subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "generate.py"), str(out), "--size", "200MB"],
+        [sys.executable, str(ROOT / "benchmarks" / "generate.py"), str(out), "--size", "96MB"],
         check=True,
         capture_output=True,
     )
@@ -996,11 +996,11 @@ def test_big_file_in_workers_with_progress_and_cancel(site, big_file, shots):
     moving = sorted(v for v in seen if 0 < v < big_file.stat().st_size)
     assert len(moving) >= 3, f"the progress bar did not move: {moving}"
     parts = int(page.get_attribute("#results", "data-read-parts"))
-    assert parts >= 2, "a 200 MB file is read in parts on workers"
+    assert parts >= 2, "a 96 MB file is read in parts on workers"
     secs = float(page.get_attribute("#results", "data-read-seconds"))
     t1 = time.monotonic()
     print(
-        f"\n200 MB in the browser: {secs:.2f} s, {big_file.stat().st_size / 1e6 / secs:.0f} MB/s, "
+        f"\n96 MB in the browser: {secs:.2f} s, {big_file.stat().st_size / 1e6 / secs:.0f} MB/s, "
         f"{parts} workers"
     )
     gap = page.evaluate("() => window.__gap")
