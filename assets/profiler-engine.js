@@ -717,10 +717,10 @@ function () {
     return Uint8Array.from(out);
   }
 
-  const DEFAULT_MISSING = missingMatcher(null);
+  const DEFAULT_RULE = missingMatcher(null);
 
   function isMissing(label, matcher) {
-    return (matcher || DEFAULT_MISSING).set.has(label);
+    return (matcher || DEFAULT_RULE).set.has(label);
   }
 
   /** Is the trimmed label bytes[s, s + len) a missing token of `m` (len <= m.maxLen,
@@ -1153,7 +1153,7 @@ function () {
     if (slack === 0) return null;
     const rewrite = (label) => {
       const to = map.has(label) ? map.get(label) : label;
-      return DEFAULT_MISSING.set.has(to) || na.has(to) ? null : to;
+      return DEFAULT_RULE.set.has(to) || na.has(to) ? null : to;
     };
     return { rewrite, slack };
   }
@@ -1165,7 +1165,7 @@ function () {
     const cands = [];
     for (const [c, tok] of opts.na || []) if (c === null || c === col) cands.push(tok);
     for (const [c, from] of opts.recode || []) if (c === col) cands.push(from);
-    const labels = cands.filter((x) => !DEFAULT_MISSING.set.has(x) && rw.rewrite(x) === null);
+    const labels = cands.filter((x) => !DEFAULT_RULE.set.has(x) && rw.rewrite(x) === null);
     if (labels.length === 0) return null;
     // Only these labels (never empty): the 0.4 tokens are tested before.
     const byLen = [];
@@ -3284,7 +3284,7 @@ function () {
       const name = config.name === undefined ? '<stdin>' : String(config.name);
       const opts = resolveOptions(config.opts);
       const overrides = overrideMap(config.overrides);
-      const missing = config.missingTokens ? missingMatcher(config.missingTokens) : DEFAULT_MISSING;
+      const missing = config.missingTokens ? missingMatcher(config.missingTokens) : DEFAULT_RULE;
       this.counts = new CountSink(name, opts, overrides, missing);
       this.scanner = new CsvScanner(name, opts, this.counts);
     }

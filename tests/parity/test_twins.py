@@ -36,7 +36,7 @@ TWINS: dict[str, str] = {
         exact_var exact_diff log1p _stirling lnbeta_half _betacf t_upper _T_CACHE t_quantile
         welch_df""",
     "labels": """MISSING_TOKENS AGE_NUMERIC AGE_INTERVAL DEFAULT_AGE_BANDS clean_header
-        interval_years band_index band_labels NUMBER outcome_value""",
+        interval_years band_index band_labels NUMBER outcome_value DEFAULT_RULE""",
     "options": """DELIMITERS _range_error SCORE_RULES PROXY_CORRECTIONS OPTIONS CHECKS _MAIN
         _AUDITS _READING _GROUPS _SHARE""",
     "detect": """KINDS OVERRIDE_VALUES KEYWORDS SUFFIXES SEX_VOCABULARY RACE_VOCABULARY
@@ -64,23 +64,24 @@ TWINS: dict[str, str] = {
 }
 
 #: Twins whose JS name is not the rule's, and why.
-PENDING = "used by the option handling another change is reworking; renamed after it merges"
 RENAMED: dict[tuple[str, str], tuple[str, str]] = {
     ("numerics", "ratio"): ("bigRatio", "BigInts; `ratio` is a local of three engine functions"),
-    ("labels", "trim"): ("trimLabel", PENDING),
-    ("labels", "DEFAULT_RULE"): ("DEFAULT_MISSING", PENDING),
-    ("options", "resolve"): ("resolveOptions", PENDING),
-    ("options", "_flag"): ("optFlag", PENDING),
-    ("options", "_number"): ("checkNumber", PENDING),
-    ("options", "_na"): ("resolveNa", PENDING),
-    ("options", "_recode"): ("resolveRecode", PENDING),
+    ("labels", "trim"): ("trimLabel", "exported: `trim` alone says too little in one namespace"),
+    ("options", "resolve"): (
+        "resolveOptions",
+        "exported; `resolve` is the promise callback of the engine's readers",
+    ),
+    ("options", "_flag"): ("optFlag", "`flag` is a local of many engine functions"),
+    ("options", "_number"): ("checkNumber", "`number` is a local and an option kind"),
+    ("options", "_na"): ("resolveNa", "`na` is the resolved option's local everywhere"),
+    ("options", "_recode"): ("resolveRecode", "`recode` is the resolved option's local"),
     ("options", "BY_NAME"): (
         "OPTION_BY_NAME",
         "the table by name; `BY_NAME` alone says too little in one namespace",
     ),
     ("options", "Option"): ("option", "the record: a class in Python, a factory function in JS"),
     ("options", "_given"): ("givenValue", "`given` is a local of the option checks"),
-    ("analyze", "_rewrite"): ("rewriteCounts", PENDING),
+    ("analyze", "_rewrite"): ("rewriteCounts", "`rewrite` is the recode rules' method"),
     ("analyze", "_unscored"): ("unscoredEntry", "the entries are a local `unscored`, as in Python"),
     ("analyze", "_names"): ("namesText", "`names` is a local of many engine functions"),
     ("evidence", "_LN2"): ("LN2_OF_2", "numerics' LN2 is another constant (one JS namespace)"),
