@@ -6,25 +6,12 @@ from __future__ import annotations
 import difflib
 import json
 
+from util import ADULT_NAMES as _ADULT_TEXT
+
 import faircode
 
-ADULT_NAMES = [
-    "age",
-    "workclass",
-    "fnlwgt",
-    "education",
-    "education-num",
-    "marital-status",
-    "occupation",
-    "relationship",
-    "race",
-    "sex",
-    "capital-gain",
-    "capital-loss",
-    "hours-per-week",
-    "native-country",
-    "income",
-]
+#: adult.data's column names as the JS bridge's `names` option takes them (a list)
+ADULT_NAMES = _ADULT_TEXT.split(",")
 
 
 def run_python(source, overrides, opts, **kwargs) -> dict:

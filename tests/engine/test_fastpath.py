@@ -15,7 +15,7 @@ pytest.importorskip("pyarrow")
 
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from util import data_file  # noqa: E402
+from util import ADULT_NAMES, data_file  # noqa: E402
 
 import faircode  # noqa: E402
 from faircode import InputError, fastpath, profiler  # noqa: E402
@@ -350,24 +350,7 @@ def test_real_files_in_parts_match_with_options(parts, opts, overrides):
 
 def test_headerless_file_in_parts_matches():
     """--names: no header row, so part 0's first record is data too."""
-    names = [
-        "age",
-        "workclass",
-        "fnlwgt",
-        "education",
-        "education-num",
-        "marital-status",
-        "occupation",
-        "relationship",
-        "race",
-        "sex",
-        "capital-gain",
-        "capital-loss",
-        "hours-per-week",
-        "native-country",
-        "income",
-    ]
-    opts = {"names": names}
+    opts = {"names": ADULT_NAMES}
     with open(data_file("adult.data"), "rb") as fh:
         got = fastpath.summarize_csv(fh, "adult.data", None, resolve(opts), parts=3)
     assert not isinstance(got, fastpath.Fallback), got

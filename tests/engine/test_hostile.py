@@ -978,7 +978,15 @@ def test_profile_and_compare_on_a_non_utf8_stdout(d: Path, which: str) -> None:
     assert "usage:" in ascii_ok(run([*PY, "profile", "--help"], env=env))
 
 
-@pytest.mark.parametrize("which", list(NON_UTF8))
+@pytest.mark.parametrize(
+    "which",
+    # the monitor's commands start pandas in ~25 processes: the second way to a
+    # non-UTF-8 stdout is a deep case (the profile commands above take both)
+    [
+        pytest.param(w, marks=[pytest.mark.deep] if w != "C locale, no coercion" else [])
+        for w in NON_UTF8
+    ],
+)
 def test_fairness_commands_on_a_non_utf8_stdout(d: Path, which: str) -> None:
     env = _env(which)
     env.update(FAIRCODE_DB=str(d / "store.db"), FAIRCODE_ACTOR="test")

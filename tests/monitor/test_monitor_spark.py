@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from sparkutil import JAVA_OPTS
 from util import data_file
 
 try:
@@ -33,27 +34,13 @@ except ImportError:  # pragma: no cover
 if not (shutil.which("java") or os.environ.get("JAVA_HOME")):  # pragma: no cover
     pytest.fail("tests/monitor/test_monitor_spark.py needs a Java runtime for Spark", pytrace=False)
 
-from pyspark.sql import SparkSession  # noqa: E402
 
-from faircode import spark as fspark  # noqa: E402
 from faircode.monitor import evaluate  # noqa: E402
 from faircode.monitor.errors import MonitorInputError  # noqa: E402
 from faircode.monitor.spark_engine import evaluate_spark  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPAS = data_file("compas-scores-two-years.csv")
-JAVA_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
-
-
-@pytest.fixture(scope="module")
-def spark():
-    builder = SparkSession.builder.master("local[2]").appName("faircode-monitor-tests")
-    for key, value in fspark.LOCAL_CONF.items():
-        builder = builder.config(key, value)
-    session = builder.config("spark.driver.extraJavaOptions", JAVA_OPTS).getOrCreate()
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 def _close(a, b, path="") -> list[str]:

@@ -10,7 +10,7 @@ overrides, `cross` and every threshold option) and feeds each through
 process, random chunk sizes). Results must be equal, flags included; when one side
 raises an input error the other must raise the identical message.
 
-Profiles (tests/conftest.py): `ci` (default; derandomized, 500 examples) and `deep`
+Profiles (tests/conftest.py): `ci` (default; derandomized, 300 examples) and `deep`
 (20,000): `HYPOTHESIS_PROFILE=deep pytest tests/parity/test_js_parity.py`.
 
 The strategies are in tests/strategies.py, the engines' runners in tests/parityutil.py.

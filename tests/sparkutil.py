@@ -1,0 +1,29 @@
+"""One local Spark session for every Spark test of a pytest process.
+
+tests/parity/test_spark.py and tests/monitor/test_monitor_spark.py run in the same
+lane; a session each cost a second JVM start-up. The fixture is session-scoped and
+imports PySpark only when a test asks for it (tests/conftest.py imports the fixture).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+# C1-only JIT and the serial GC halve the JVM's start-up on small CI machines.
+JAVA_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """A ``local[2]`` SparkSession with faircode's small local settings."""
+    from pyspark.sql import SparkSession
+
+    from faircode import spark as fspark
+
+    builder = SparkSession.builder.master("local[2]").appName("faircode-tests")
+    for key, value in fspark.LOCAL_CONF.items():
+        builder = builder.config(key, value)
+    session = builder.config("spark.driver.extraJavaOptions", JAVA_OPTS).getOrCreate()
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
