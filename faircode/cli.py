@@ -11,8 +11,18 @@ import time
 from ._version import __version__
 from .cliparse import Parser, default_help
 from .cliparse import silence_stdout as _silence_stdout
-from .cliutil import COMMANDS, add_option_arguments, options_from_args
+from .cliutil import (
+    COMMANDS,
+    add_format_options,
+    add_option_arguments,
+    check_exports,
+    exports_of,
+    format_of,
+    options_from_args,
+    write_exports,
+)
 from .cliutil import spark_session_quietly as _spark_session_quietly
+from .compare import compare
 from .errors import (
     EXIT_BROKEN_PIPE,
     EXIT_FAIL,
@@ -22,10 +32,32 @@ from .errors import (
     EXIT_OK,
     FaircodeError,
     InputError,
+    missing_extra,
     missing_extra_of,
 )
 from .evidence import COMPARE_FINDING_KINDS, FINDING_KINDS
-from .options import Options
+from .options import (
+    AUDIT_ALPHA,
+    AUDIT_DATA_SOURCES,
+    AUDIT_RATIO_THRESHOLD,
+    Options,
+    parse_held_out,
+    resolve,
+)
+from .profiler import profile
+from .provenance import StreamHash, provenance, sha256_bytes
+from .reference import BUILTIN, load_reference
+from .renderers import render_as
+from .safetext import bounded, fit_stdout, shown
+from .scan import (
+    DEFAULT_BEAM,
+    DEFAULT_DEPTH,
+    DEFAULT_PERMUTATIONS,
+    DEFAULT_SECONDS,
+    MAX_DEPTH,
+    MAX_PERMUTATIONS,
+    scan,
+)
 
 PROGRESS_MIN_BYTES = 16 << 20
 SAMPLE = "compas-scores-two-years.csv"
@@ -83,8 +115,6 @@ def _write_html(args: argparse.Namespace, command: str, result: dict, **context)
     """``--html PATH``: the report of ``result`` into PATH, atomically (SPEC 6.1; an
     input file was refused by check_exports before reading)."""
     from .atomic import write_output  # lazy: start-up
-    from .renderers import render_as  # lazy: loaded already
-    from .safetext import shown  # lazy: loaded already
 
     write_output(args.html, render_as(command, "html", result, **context), "the HTML report")
     sys.stderr.write(f"faircode: wrote the HTML report to {shown(args.html)}\n")
@@ -108,8 +138,6 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _build_profile(p: argparse.ArgumentParser) -> None:
-    from .cliutil import add_format_options  # lazy: loaded already
-
     p.add_argument("path", nargs="?", help="CSV file, or - for standard input")
     p.add_argument(
         "more_paths",
@@ -157,8 +185,6 @@ def _build_profile(p: argparse.ArgumentParser) -> None:
 
 
 def _build_compare(c: argparse.ArgumentParser) -> None:
-    from .cliutil import add_format_options  # lazy: loaded already
-
     c.add_argument(
         "path_a", metavar="A", help="baseline CSV (e.g. training data) or its saved profile --json"
     )
@@ -210,14 +236,6 @@ def _build_fairness(f: argparse.ArgumentParser) -> None:
 
 
 def _build_scan(c: argparse.ArgumentParser) -> None:
-    from .cliutil import add_format_options  # lazy: loaded already
-    from .scan import (
-        DEFAULT_BEAM,
-        DEFAULT_DEPTH,
-        DEFAULT_PERMUTATIONS,
-        DEFAULT_SECONDS,
-    )  # lazy: loaded already
-
     d = Options()
     c.add_argument("path", metavar="A", help="the table (CSV, Parquet, Arrow; - for stdin)")
     c.add_argument("path_b", metavar="B", nargs="?", help="a second table: compare A and B")
@@ -280,13 +298,6 @@ def _build_scan(c: argparse.ArgumentParser) -> None:
 
 
 def _build_audit(a: argparse.ArgumentParser) -> None:
-    from .cliutil import add_format_options  # lazy: loaded already
-    from .options import (
-        AUDIT_ALPHA,
-        AUDIT_DATA_SOURCES,
-        AUDIT_RATIO_THRESHOLD,
-    )  # lazy: loaded already
-
     sub = a.add_subparsers(dest="audit_command", metavar="PACK", parser_class=Parser)
     sub.required = True
     p = sub.add_parser(
@@ -403,7 +414,6 @@ def _build_audit(a: argparse.ArgumentParser) -> None:
 def cmd_audit_ll144(args: argparse.Namespace) -> int:
     """`faircode audit ll144` (SPEC 20.1): a report, so exit 0 (2 for bad input)."""
     from .audit.ll144 import audit_ll144  # lazy: start-up
-    from .cliutil import check_exports  # lazy: loaded already
 
     overrides, opts = options_from_args(args, "audit ll144")
     check_exports(args, [args.path])
@@ -439,9 +449,6 @@ def cmd_audit_ll144(args: argparse.Namespace) -> int:
 
 def _emit_pack(args: argparse.Namespace, command: str, result: dict) -> int:
     """An audit pack's report on stdout, its --html page and its exports (SPEC 20)."""
-    from .cliutil import format_of, write_exports  # lazy: loaded already
-    from .renderers import render_as  # lazy: loaded already
-
     sys.stdout.write(render_as(command, format_of(args), result))
     if args.html:
         _write_html(args, command, result)
@@ -452,7 +459,6 @@ def _emit_pack(args: argparse.Namespace, command: str, result: dict) -> int:
 def cmd_audit_datasheet(args: argparse.Namespace) -> int:
     """`faircode audit datasheet` (SPEC 20.2)."""
     from .audit.datasheet import audit_datasheet  # lazy: start-up
-    from .cliutil import check_exports  # lazy: loaded already
 
     overrides, opts = options_from_args(args, "audit datasheet")
     check_exports(args, [args.path])
@@ -471,13 +477,10 @@ def cmd_audit_datasheet(args: argparse.Namespace) -> int:
 def cmd_audit_art10(args: argparse.Namespace) -> int:
     """`faircode audit art10` (SPEC 20.3)."""
     from .audit.art10 import audit_art10  # lazy: start-up
-    from .cliutil import check_exports  # lazy: loaded already
 
     overrides, opts = options_from_args(args, "audit art10")
     inputs: list = [args.path]
     if args.reference:
-        from .reference import BUILTIN  # lazy: loaded already
-
         if args.reference not in BUILTIN:
             inputs.append(args.reference)
     check_exports(args, inputs)
@@ -566,11 +569,6 @@ def _hashing_progress(size: int | None, hasher, hashing: bool):
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
-    from .cliutil import check_exports, exports_of, format_of, write_exports  # lazy: loaded already
-    from .profiler import profile  # lazy: loaded already
-    from .provenance import StreamHash, provenance  # lazy: loaded already
-    from .renderers import render_as  # lazy: loaded already
-
     if getattr(args, "more_paths", None):
         return _profile_each(args)
     threshold = _fail_under(args)
@@ -580,9 +578,6 @@ def cmd_profile(args: argparse.Namespace) -> int:
         check_exports(args, _profile_inputs(args))
     reference_hash = None
     if args.reference:
-        from .provenance import sha256_bytes  # lazy: loaded already
-        from .reference import load_reference  # lazy: loaded already
-
         opts["reference"], ref_bytes, _ = load_reference(args.reference)
         reference_hash = sha256_bytes(ref_bytes)
     source, name, size = _open_source(args)
@@ -604,8 +599,6 @@ def cmd_profile(args: argparse.Namespace) -> int:
             progress.close()
         digest = hasher.digest()
     if format_of(args) == "json" and not args.no_provenance:
-        from .options import resolve  # lazy: loaded already
-
         result["provenance"] = provenance(
             params=resolve(opts).params(),
             overrides=overrides,
@@ -660,7 +653,6 @@ def _profile_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
     """Every input file of `profile` as (how it is named, path): the data (or the
     bundled sample), a --reference file and each --proxy-hints-with file."""
     from .atomic import input_paths  # lazy: start-up
-    from .options import parse_held_out  # lazy: loaded already
 
     path = args.path
     if args.sample and not path:
@@ -669,8 +661,6 @@ def _profile_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
         path = str(resources.files("faircode") / "data" / SAMPLE)
     inputs = input_paths("the input", path)
     if args.reference:
-        from .reference import BUILTIN  # lazy: loaded already
-
         if args.reference not in BUILTIN:
             inputs += input_paths("--reference", args.reference)
     for item in getattr(args, "proxy_with", None) or []:
@@ -681,8 +671,6 @@ def _profile_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
 def _profile_each(args: argparse.Namespace) -> int:
     """`faircode profile A B ...`: each file profiled on its own, reports one after the
     other; the exit code is the worst (1 when any misses --fail-under)."""
-    from .cliutil import exports_of, format_of  # lazy: loaded already
-
     if format_of(args) not in ("text", "markdown") or exports_of(args) or args.html:
         raise InputError(
             "several PATHs print one text or Markdown report each; for --json, --csv, --html "
@@ -709,8 +697,6 @@ def _profile_spark(args: argparse.Namespace, source, overrides: dict, opts: dict
     try:
         from . import spark  # lazy: start-up
     except ImportError:
-        from .errors import missing_extra  # lazy: loaded already
-
         raise missing_extra("--engine spark", "pyspark") from None
     import warnings  # lazy: start-up
 
@@ -722,13 +708,6 @@ def _profile_spark(args: argparse.Namespace, source, overrides: dict, opts: dict
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .cliutil import check_exports, format_of, write_exports  # lazy: loaded already
-    from .compare import compare  # lazy: loaded already
-    from .options import resolve  # lazy: loaded already
-    from .profiler import profile  # lazy: loaded already
-    from .provenance import StreamHash, provenance, sha256_bytes  # lazy: loaded already
-    from .renderers import render_as  # lazy: loaded already
-    from .safetext import shown  # lazy: loaded already
     from .saved import load_saved, saved_profile  # lazy: start-up
 
     overrides, opts = options_from_args(args, "compare")
@@ -767,8 +746,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
         hashes[f"dataset_hash_{key}"] = hasher.digest()
     if any(k.startswith("saved_profile_hash_") for k in hashes):
         # a saved side holds its long labels capped (SPEC 0.9): so must the other
-        from .safetext import bounded  # lazy: loaded already
-
         results = [bounded(r) for r in results]
     result = compare(results[0], results[1], opts)
     if format_of(args) == "json" and not args.no_provenance:
@@ -809,10 +786,6 @@ def _number_arg(flag: str, text: str | None, integer: bool, low: float, high: fl
 
 def cmd_scan(args: argparse.Namespace) -> int:
     """`faircode scan` (SPEC 19): advisory, so its exit code is 0 whatever it finds."""
-    from .cliutil import check_exports, format_of, write_exports  # lazy: loaded already
-    from .renderers import render_as  # lazy: loaded already
-    from .scan import MAX_DEPTH, MAX_PERMUTATIONS, scan  # lazy: loaded already
-
     overrides, opts = options_from_args(args, "scan")
     paths = [p for p in (args.path, args.path_b) if p is not None]
     check_exports(args, paths)
@@ -862,8 +835,6 @@ def main(argv: list[str] | None = None) -> int:
     cannot be written (`/dev/full`, a closed stdout) is one line and exit 2."""
     words = sys.argv[1:] if argv is None else argv
     try:
-        from .safetext import fit_stdout  # lazy: loaded already
-
         fit_stdout()  # any encoding: escapes and ASCII bars, never UnicodeEncodeError
         parser = build_parser(words[0] if words else "")
         args = parser.parse_args(argv)
@@ -926,8 +897,6 @@ def console_main() -> int:
 
 
 def _error(message: str, prefix: str = "faircode: error: ") -> None:
-    from .safetext import shown  # lazy: loaded already
-
     try:
         sys.stderr.write(f"{prefix}{shown(message)}\n")
         sys.stderr.flush()

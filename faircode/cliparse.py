@@ -11,7 +11,8 @@ import argparse
 import os
 import sys
 
-from .errors import EXIT_INPUT
+from .errors import EXIT_INPUT, InputError
+from .safetext import shown
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
@@ -24,8 +25,6 @@ def usage_hint(prog: str) -> str:
 
 
 def usage_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
-    from .safetext import shown  # lazy: loaded already
-
     sys.stderr.write(f"faircode: error: {shown(message)} {usage_hint(parser.prog)}\n")
     raise SystemExit(EXIT_INPUT)
 
@@ -108,8 +107,6 @@ class Parser(argparse.ArgumentParser):
         except (AttributeError, OSError) as exc:
             if file is not sys.stdout or not isinstance(exc, OSError):
                 return
-            from .errors import InputError  # lazy: loaded already
-
             silence_stdout()  # the interpreter's last flush cannot fail again
             raise InputError(
                 f"cannot write to standard output ({exc.strerror or exc}); "

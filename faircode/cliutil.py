@@ -15,6 +15,7 @@ from .detect import OVERRIDE_VALUES
 from .errors import InputError
 from .options import Option, options_of
 from .renderers import EXPORT_WHAT, EXPORTS, FORMAT_ALIASES, formats_of, render_as
+from .safetext import shown
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
@@ -306,7 +307,6 @@ def write_exports(args: argparse.Namespace, command: str, result: Any, **context
     saying so on stderr, atomically (:mod:`faircode.atomic`); a path that cannot be
     written is an input error (exit 2)."""
     from .atomic import write_output  # lazy: start-up
-    from .safetext import shown  # lazy: loaded already
 
     for form, path in exports_of(args):
         write_output(path, render_as(command, form, result, **context), EXPORT_WHAT[form])

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 
 from .analyze import FORMAT_VERSION
 from .evidence import Findings
 from .numerics import Z, fmt, fsum, ln, newcombe, pct, round_half_up, search_p
 from .options import Options, resolve
+from .profiler import profile
 from .results import CompareResult
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
@@ -224,10 +226,6 @@ def _side(side: Any, options: Options, overrides: dict | None) -> Mapping:
     """A profile result as it is, anything else profiled (SPEC 8, 8.1)."""
     if isinstance(side, Mapping):
         return side
-    import os  # lazy: loaded already
-
-    from .profiler import profile  # lazy: loaded already
-
     if isinstance(side, str | os.PathLike):
         from .saved import load_saved, saved_profile  # lazy: start-up
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from .errors import InputError
 from .labels import label_of
+from .reader import read_records
 
 
 class HeldOut:
@@ -85,8 +86,6 @@ class HeldOut:
 
 def load(path: str, column: str, key: str | None) -> HeldOut:
     """Read COLUMN (and KEY) of the CSV at path; the errors name --proxy-hints-with."""
-    from .reader import read_records  # lazy: loaded already
-
     where = f"--proxy-hints-with {path}"
     try:
         fh = open(path, "rb")

@@ -18,6 +18,8 @@ import math
 import re
 from collections.abc import Callable, Iterable
 
+from .numerics import OUTCOME_HUGE, OUTCOME_TINY
+
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
     from typing import Any
@@ -178,8 +180,6 @@ def outcome_value(label: str) -> float | None:
     """The value of an outcome label (SPEC 21.2), or None when it is not a number in the
     grammar or is outside the range whose sums stay exact (0, or 1e-140 <= |v| <=
     1e140); -0 is 0."""
-    from .numerics import OUTCOME_HUGE, OUTCOME_TINY  # lazy: loaded already
-
     if NUMBER.fullmatch(label) is None:
         return None
     v = float(label)

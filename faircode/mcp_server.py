@@ -17,8 +17,10 @@ import threading
 from typing import Any
 
 from ._version import __version__
+from .cliparse import Parser
 from .errors import EXIT_INTERRUPTED, EXIT_OK, FaircodeError, require
 from .mcptools import DESCRIPTIONS, SCHEMAS, Root, run_tool
+from .safetext import shown
 
 PROG = "faircode-mcp"
 INSTRUCTIONS = (
@@ -29,8 +31,6 @@ INSTRUCTIONS = (
 
 
 def build_parser():
-    from .cliparse import Parser  # lazy: loaded already
-
     parser = Parser(
         prog=PROG,
         description=(
@@ -111,8 +111,6 @@ def main(argv: list[str] | None = None) -> int:
         serve(root)
         _end_running_calls()
     except FaircodeError as err:
-        from .safetext import shown  # lazy: loaded already
-
         sys.stderr.write(f"{PROG}: error: {shown(str(err))}\n")
         return err.exit_code
     except KeyboardInterrupt:

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any, BinaryIO, NamedTuple
 
 from .cliparse import default_help
+from .compare import compare
 from .detect import OVERRIDE_VALUES
 from .errors import FaircodeError, InputError, NoSuchFile
 from .options import (
@@ -33,8 +34,12 @@ from .options import (
     OPTIONS,
     Option,
     options_of,
+    resolve,
 )
-from .profiler import GLOB_CHARS
+from .profiler import GLOB_CHARS, profile
+from .provenance import StreamHash, provenance, sha256_bytes
+from .reference import BUILTIN, load_reference
+from .renderers import render_as
 
 #: Paths that name the server's own standard input, which carries the protocol.
 STDIN_NAMES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
@@ -702,16 +707,10 @@ def _overrides(args: dict[str, Any]) -> dict[str, str]:
 
 
 def profile_dataset(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    from .options import resolve  # lazy: loaded already
-    from .profiler import profile  # lazy: loaded already
-    from .provenance import StreamHash, provenance, sha256_bytes  # lazy: loaded already
-
     opts = _opts(args, "profile_dataset")
     overrides = _overrides(args)
     reference_hash = None
     if "reference" in args:
-        from .reference import BUILTIN, load_reference  # lazy: loaded already
-
         spec = args["reference"]
         if spec in BUILTIN:
             opts["reference"], ref_bytes, _ = load_reference(spec)
@@ -741,11 +740,6 @@ def profile_dataset(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, An
 
 
 def compare_datasets(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    from .compare import compare  # lazy: loaded already
-    from .options import resolve  # lazy: loaded already
-    from .profiler import profile  # lazy: loaded already
-    from .provenance import StreamHash, provenance  # lazy: loaded already
-
     opts = _opts(args, "compare_datasets")
     opts_b = dict(opts)
     if "skip_lines_b" in args:
@@ -821,8 +815,6 @@ def evaluate_model(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any
 
 
 def _profile_json(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    from .renderers import render_as  # lazy: loaded already
-
     text = render_as("profile", "json", result)
     return text, json.loads(text)
 

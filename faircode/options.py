@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections import namedtuple
 
@@ -783,8 +784,6 @@ def _check_delimiter(o: Option, d, out: dict) -> str:
 
 
 def _check_encoding(o: Option, name, out: dict) -> str:
-    import codecs  # lazy: loaded already
-
     try:
         info = codecs.lookup(name)
     except (LookupError, TypeError, ValueError):

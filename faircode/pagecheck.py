@@ -13,6 +13,13 @@ import io
 import json
 from typing import Any
 
+from .errors import FaircodeError
+from .options import resolve
+from .profiler import profile
+from .provenance import provenance, sha256_bytes
+from .reference import parse_reference
+from .renderers import render_as
+
 __all__ = ["profile_json", "run"]
 
 
@@ -51,12 +58,6 @@ def profile_json(
     faircode.InputError
         Bad input: its one line is the CLI's (without the ``faircode: error:`` prefix).
     """
-    from .options import resolve  # lazy: loaded already
-    from .profiler import profile  # lazy: loaded already
-    from .provenance import provenance, sha256_bytes  # lazy: loaded already
-    from .reference import parse_reference  # lazy: loaded already
-    from .renderers import render_as  # lazy: loaded already
-
     opts = dict(opts or {})
     if isinstance(overrides, list):
         overrides = {col: kind for col, kind in overrides}
@@ -86,8 +87,6 @@ def _bytes(data: Any) -> bytes:
 def run(request_json: str, data: bytes, reference: bytes | None = None) -> str:
     """The worker's call: ``request_json`` holds name, opts, overrides and
     reference_name; the answer is JSON, ``{"json": TEXT}`` or ``{"error": LINE}``."""
-    from .errors import FaircodeError  # lazy: loaded already
-
     req = json.loads(request_json)
     try:
         text = profile_json(

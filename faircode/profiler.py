@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable
 
 from .analyze import analyze
-from .detect import check_overrides
+from .detect import check_overrides, kind_from_name
 from .errors import InputError
 from .formats import (
     GZIP_MAGIC,
@@ -364,8 +364,6 @@ def analyze_read(summary: Summary, checked: dict[str, str], options: Options) ->
         return analyze(summary, checked, options)
     cols = summary.columns
     result = analyze(summary, {**checked, **{cols[i]: "ignore" for i in summary.unread}}, options)
-    from .detect import kind_from_name  # lazy: loaded already
-
     listed = [
         {
             "name": cols[i],

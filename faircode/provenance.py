@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+
 from ._version import __version__
+from .options import resolve
 
 #: Inputs up to this many bytes are hashed by CPython's own SHA-256 module; larger ones
 #: by OpenSSL's (hashlib), five times faster, whose loading costs ~5 ms of start-up: a
@@ -87,10 +90,6 @@ def provenance_for(
     where one file read matters); an in-memory table has no raw bytes, so its digest is
     null with a note saying why.
     """
-    import os  # lazy: loaded already
-
-    from .options import resolve  # lazy: loaded already
-
     params = resolve(opts).params()
     if isinstance(source, (str, os.PathLike)):
         h = StreamHash()

@@ -15,6 +15,7 @@ from .detect import NOT_DEMOGRAPHIC
 from .evidence import COMPARE_FINDING_KINDS, DIFFERENCE_KINDS
 from .numerics import fmt, missing_group_label, pct, rows_text
 from .safetext import SYMBOLS, clip, shown
+from .summary import PAIR_COLUMNS
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
@@ -528,8 +529,6 @@ def columns_word(n: int) -> str:
 
 def not_counted_why() -> str:
     """Why a dimension has no label rates nor missing data by group (SPEC 17.4)."""
-    from .summary import PAIR_COLUMNS  # lazy: loaded already
-
     return f"not among the first {PAIR_COLUMNS} counted columns"
 
 

@@ -24,6 +24,7 @@ the same function; `bounded` has a twin of the same name in
 
 from __future__ import annotations
 
+import codecs
 import re
 import sys
 
@@ -195,8 +196,6 @@ def fit_stdout() -> None:
     cannot encode is written as an escape (`fi\\u00f1o`) instead of failing with
     UnicodeEncodeError, and where the bars cannot be drawn they are ASCII `#`. An error
     handler the user chose (PYTHONIOENCODING=ascii:replace) is kept."""
-    import codecs  # lazy: loaded already
-
     out = sys.stdout
     encoding = getattr(out, "encoding", None)
     if not encoding:

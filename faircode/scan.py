@@ -25,11 +25,29 @@ import io
 import itertools
 import math
 import os
+import sys
 import time
 from collections import Counter
 
+from .analyze import _age_years, group_rule
 from .errors import InputError
+from .formats import (
+    Gunzipped,
+    _batches_of_file,
+    _frame_cells,
+    _frame_label,
+    is_arrow_table,
+    is_pandas_frame,
+    is_polars_frame,
+    sniff_format,
+)
+from .groupstats import _values_text
+from .labels import AGE_NUMERIC, clean_header, label_of
 from .numerics import Z, newcombe, pct, round_half_up, wilson_bounds
+from .options import relabeler
+from .profiler import analyze_read, display_name, summarize
+from .reader import open_input, read_records
+from .reference import expected_shares, load_reference, match_reference
 from .results import Result
 from .safetext import shown
 
@@ -384,14 +402,10 @@ def search(
 
 
 def _is_frame(source: Any) -> bool:
-    from .formats import is_arrow_table, is_pandas_frame, is_polars_frame  # lazy: loaded already
-
     return is_pandas_frame(source) or is_arrow_table(source) or is_polars_frame(source)
 
 
 def _as_pandas(source: Any):
-    from .formats import is_pandas_frame  # lazy: loaded already
-
     if is_pandas_frame(source):
         return source
     if hasattr(source, "to_pandas"):
@@ -404,8 +418,6 @@ def _reread(source: Any) -> Any:
     memory once (scan reads a table twice: the profile, then the tuples)."""
     if isinstance(source, (str, os.PathLike)) or _is_frame(source):
         if isinstance(source, str) and source in ("-", "/dev/stdin"):
-            import sys  # lazy: loaded already
-
             return io.BytesIO(sys.stdin.buffer.read())
         return source
     if hasattr(source, "read"):
@@ -419,12 +431,7 @@ def _reread(source: Any) -> Any:
 def _column_cells(source: Any, columns: list[str], options, name: str):
     """(n rows, iterator of tuples of the columns' labels (None: missing)) of a second
     read of the source, by the profile's reading rules (SPEC 0)."""
-    from .labels import label_of  # lazy: loaded already
-
     if _is_frame(source):
-        from .formats import _frame_cells, _frame_label  # lazy: loaded already
-        from .labels import clean_header  # lazy: loaded already
-
         df = _as_pandas(source)
         header = clean_header(str(c) for c in df.columns)
         cols = []
@@ -432,9 +439,6 @@ def _column_cells(source: Any, columns: list[str], options, name: str):
             cells = _frame_cells(df.iloc[:, header.index(col)])
             cols.append([_frame_label(v) for v in cells])
         return Counter(zip(*cols))
-    from .formats import Gunzipped, sniff_format  # lazy: loaded already
-    from .reader import open_input, read_records  # lazy: loaded already
-
     if isinstance(source, io.BytesIO):
         source.seek(0)
         fh, regular = source, True
@@ -443,8 +447,6 @@ def _column_cells(source: Any, columns: list[str], options, name: str):
     with fh:
         fmt_name, stream = sniff_format(fh, name, regular)
         if fmt_name in ("parquet", "arrow", "arrows"):
-            from .formats import _batches_of_file  # lazy: loaded already
-
             schema, batches = _batches_of_file(stream, fmt_name, name)
             import pyarrow as pa  # lazy: optional extra 'fast'
 
@@ -488,8 +490,6 @@ def _column_cells(source: Any, columns: list[str], options, name: str):
 
 def _profiled(source: Any, overrides: dict, opts: dict, name: str):
     """(summary, profile result, checked overrides, options) of one read."""
-    from .profiler import analyze_read, summarize  # lazy: loaded already
-
     summary, checked, options = summarize(source, overrides, opts, name=name)
     return summary, analyze_read(summary, checked, options), checked, options
 
@@ -513,8 +513,6 @@ def _forced(source, overrides, opts, name, outcome, chosen):
 def _numeric_bins(weights: dict[str, int]) -> Callable[[str], str | None] | None:
     """NUMERIC_BINS bins of near-equal rows of a numeric column (SPEC 19), labelled by
     the lowest and highest value in each as written; None when a label is not a number."""
-    from .labels import AGE_NUMERIC  # lazy: loaded already
-
     values = []
     for lab, c in weights.items():
         if not AGE_NUMERIC.fullmatch(lab):
@@ -548,9 +546,6 @@ def _rules(
     """(column -> label as read -> its group or None, column -> how it is binned): a
     dimension's groups are the profile's (SPEC 12.3's `group_rule`: 1.1, then age bands);
     a chosen numeric column with more than max_categorical values is cut into bins."""
-    from .analyze import group_rule  # lazy: loaded already
-    from .options import relabeler  # lazy: loaded already
-
     rules: dict = {}
     binned: dict[str, str | None] = {}
     for col in names:
@@ -589,8 +584,6 @@ def _composed(relabel, fn):
 
 
 def _label_rule(col: str, options) -> Callable[[str | None], str | None]:
-    from .options import relabeler  # lazy: loaded already
-
     relabel = relabeler(col, options)
 
     def rule(lab: str | None) -> str | None:
@@ -635,8 +628,6 @@ def _encode(rows: Counter, rules: list, n_attrs: int):
 
 def _positive(values: dict[str, int], col: str, given: str | None, flag: str) -> str:
     """SPEC 17.3's positive value of a column with these values (after 1.1)."""
-    from .groupstats import _values_text  # lazy: loaded already
-
     ordered = sorted(values)
     if given is not None:
         if given not in values:
@@ -774,8 +765,6 @@ def scan(
         raise InputError(f"--alpha: {alpha} is out of range (0..1)")
     if min_size is not None and not (isinstance(min_size, int) and min_size >= 0):
         raise InputError(f"--min-size: {min_size} is out of range (integer >= 0)")
-    from .profiler import display_name  # lazy: loaded already
-
     overrides = dict(overrides or {})
     opts = dict(opts or {})
     opts["missing_by_group"] = False  # not used here
@@ -809,8 +798,6 @@ def scan(
         if isinstance(reference, list):
             opts["reference"], ref_name = reference, "the reference"
         else:
-            from .reference import load_reference  # lazy: loaded already
-
             opts["reference"], _, ref_name = load_reference(reference)
     summary, result, checked, options = _forced(source, overrides, opts, name, outcome, chosen)
     for col in [*outcome, *chosen]:
@@ -944,9 +931,6 @@ def _reference_scan(
 ) -> ScanResult:  # fmt: skip
     """SPEC 19's reference question: the matched dimensions' joint shares against the
     product of the reference's shares of each (normalised to sum to 1)."""
-    from .analyze import _age_years  # lazy: loaded already
-    from .reference import expected_shares, match_reference  # lazy: loaded already
-
     entries = match_reference(options.reference, list(dims.values()))
     matched = []
     expected: dict[str, dict] = {}

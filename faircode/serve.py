@@ -17,6 +17,7 @@ import sys
 import webbrowser
 from pathlib import Path
 
+from .errors import InputError
 from .htmlreport import site_dir
 
 #: The policy of the Python engine's module worker (site/pycheck-worker.mjs) and the
@@ -66,8 +67,6 @@ def make_server(
     """
     folder = Path(site) if site is not None else site_dir()
     if not (folder / "index.html").is_file():
-        from .errors import InputError  # lazy: loaded already
-
         raise InputError(
             f"--site: {folder}: no index.html there; give the folder that "
             "scripts/build_site.py built (build/site)"

@@ -20,6 +20,10 @@ from typing import Any
 from .._version import __version__
 from ..errors import InputError
 from ..numerics import normal_quantile, pct
+from ..profiler import analyze_read, display_name, summarize
+from ..provenance import sha256_bytes
+from ..reference import load_reference
+from ..scan import _reread
 from .common import PackResult, iso_date, provenance_block, source_hash, today
 from .measured import cell_text, measure
 
@@ -555,9 +559,6 @@ def audit_art10(
     >>> [c["article"] for c in doc["checklist"]][:2]
     ['10(2)(a)', '10(2)(b)']
     """
-    from ..profiler import analyze_read, display_name, summarize  # lazy: loaded already
-    from ..scan import _reread  # lazy: loaded already
-
     audit_date = iso_date(audit_date, "--audit-date") if audit_date is not None else today()
     if split is not None and split not in SPLITS:
         raise InputError(f"--split: '{split}' is not one of {', '.join(SPLITS)}")
@@ -573,9 +574,6 @@ def audit_art10(
         opts["proxy_hints"] = True
     reference_hash = None
     if reference is not None:
-        from ..provenance import sha256_bytes  # lazy: loaded already
-        from ..reference import load_reference  # lazy: loaded already
-
         opts["reference"], ref_bytes, _ = load_reference(reference)
         reference_hash = sha256_bytes(ref_bytes)
     overrides = dict(overrides or {})

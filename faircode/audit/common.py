@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from typing import Any
 
 from ..errors import InputError
+from ..provenance import StreamHash, provenance
 from ..results import Result
 from ..safetext import shown
 
@@ -28,8 +30,6 @@ def source_hash(source: Any) -> tuple[str | None, str | None]:
 
     A path is read once more for its digest (SPEC 10); an in-memory buffer is hashed as
     it is; a DataFrame has no raw bytes."""
-    from ..provenance import StreamHash  # lazy: loaded already
-
     h = StreamHash()
     if isinstance(source, (str, os.PathLike)):
         with open(source, "rb") as fh:
@@ -46,8 +46,6 @@ def provenance_block(
     digest: str | None, note: str | None, params: dict, overrides: dict, audit: dict
 ) -> dict:
     """SPEC 10's block, with the pack's own options under ``audit``."""
-    from ..provenance import provenance  # lazy: loaded already
-
     out = provenance(
         params=params,
         overrides=overrides,
@@ -68,7 +66,6 @@ def today() -> str:
 def iso_date(text: Any, flag: str) -> str:
     """``text`` checked as an ISO 8601 calendar date ``YYYY-MM-DD`` (returned as is)."""
     import datetime  # lazy: start-up
-    import re  # lazy: loaded already
 
     if not isinstance(text, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
         raise InputError(f"{flag}: expected a date YYYY-MM-DD, got '{text}'")

@@ -14,6 +14,8 @@ from typing import Any
 from .._version import __version__
 from ..errors import InputError
 from ..numerics import pct
+from ..profiler import analyze_read, display_name, summarize
+from ..scan import _reread
 from .common import PackResult, iso_date, provenance_block, source_hash, today
 from .measured import cell_text, measure
 
@@ -451,9 +453,6 @@ def audit_datasheet(
     >>> d["answers"][1]["answer"]
     '120 instances (rows) of 2 columns each.'
     """
-    from ..profiler import analyze_read, display_name, summarize  # lazy: loaded already
-    from ..scan import _reread  # lazy: loaded already
-
     audit_date = iso_date(audit_date, "--audit-date") if audit_date is not None else today()
     opts = dict(opts or {})
     for key in ("reference", "proxy_hints", "cross"):

@@ -29,7 +29,11 @@ from ..options import (
     AUDIT_DATA_SOURCES,
     AUDIT_RATIO_THRESHOLD,
     AUDIT_SMALL_DENOMINATOR,
+    resolve,
 )
+from ..profiler import display_name
+from ..safetext import shown
+from ..scan import _column_cells, _label_rule, _profiled, _reread, _rules
 from .common import (
     PackResult,
     date_prefix,
@@ -82,8 +86,6 @@ class Ll144Result(PackResult):
 
 
 def shown_repr(text: str) -> str:
-    from ..safetext import shown  # lazy: loaded already
-
     return shown(text)
 
 
@@ -274,8 +276,6 @@ def _additions(tables: list[tuple[str, list[dict], Any]], threshold: float, alph
 def _read(source, overrides: dict, opts: dict, name: str, extra: list[str], flag: str):
     """The profile's read (scan's): a column the pack names that is not in the header
     is one line naming the pack's option."""
-    from ..scan import _profiled  # lazy: loaded already
-
     try:
         return _profiled(source, overrides, opts, name)
     except InputError as exc:
@@ -357,9 +357,6 @@ def audit_ll144(
     >>> [(row["category"], row["n"], row["rate"], row["impact_ratio"]) for row in r["sex"]]
     [('F', 50, 1.0, 1.0), ('M', 50, 0.5, 0.5)]
     """
-    from ..profiler import display_name  # lazy: loaded already
-    from ..scan import _column_cells, _label_rule, _reread, _rules  # lazy: loaded already
-
     if (selected is None) == (score is None):
         raise InputError("audit ll144: give one of --selected COL (pass / fail) or --score COL")
     if exclusion_note is not None and not exclude_small:
@@ -602,8 +599,6 @@ def audit_ll144(
         "ratio_threshold": ratio_threshold,
         "alpha": alpha,
     }
-    from ..options import resolve  # lazy: loaded already
-
     result = {
         "kind": "faircode.audit.ll144",
         "format_version": LL144_FORMAT_VERSION,

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..numerics import fmt, pct
+
 
 def pointer(*parts: str | int) -> str:
     """The RFC 6901 JSON pointer of a path of keys and indexes."""
@@ -57,8 +59,6 @@ def cell_text(cell: Any, form: str) -> str:
     """A table cell as a report shows it: ``form`` is ``text``, ``count`` (1,234),
     ``share`` (12.34%: a 4-dp share shown whole, never rounded twice), ``ratio`` (1.23)
     or ``number``."""
-    from ..numerics import fmt, pct  # lazy: loaded already
-
     v = cell["value"] if isinstance(cell, dict) and "value" in cell else cell
     if v is None:
         return "-"

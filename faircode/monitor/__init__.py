@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import missing_extra_of
 from .errors import MonitorInputError
 
 #: The store's Python API (faircode/monitor/api.py), imported on first use.
@@ -45,8 +46,6 @@ def __getattr__(name: str) -> Any:
 
         return getattr(api, name)
     except ModuleNotFoundError as exc:  # numpy or pandas: the `frames` extra
-        from ..errors import missing_extra_of  # lazy: loaded already
-
         known = missing_extra_of(exc, f"faircode.monitor.{name}")
         if known is None:
             raise

@@ -14,9 +14,11 @@ from typing import Any
 
 import numpy as np
 
+from ..detect import check_overrides
+from ..errors import InputError
 from ..numerics import Z as Z95
 from ..numerics import holm
-from ..options import FAIRNESS_RULES
+from ..options import FAIRNESS_RULES, GROUP_OPTIONS
 from .disparities import build_disparities
 from .engines import SliceInput, run_engine
 from .inputs import (
@@ -195,10 +197,6 @@ def _grouping(
     """The profiler's group options for ``attrs``, validated by the profiler's own
     checks (`options.resolve`, `detect.check_overrides`); one-line errors naming the
     option."""
-    from ..detect import check_overrides  # lazy: loaded already
-    from ..errors import InputError  # lazy: loaded already
-    from ..options import GROUP_OPTIONS  # lazy: loaded already
-
     opts = dict(opts or {})
     if not isinstance(overrides, dict | None):
         raise MonitorInputError("--map: give the overrides as {column: kind}")

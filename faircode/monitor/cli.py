@@ -14,7 +14,16 @@ import sys
 from typing import Any
 
 from ..cliparse import Parser, default_help, silence_stdout, usage_error
-from ..cliutil import COMMANDS, add_group_options, group_options_from_args
+from ..cliutil import (
+    COMMANDS,
+    add_format_options,
+    add_group_options,
+    check_exports,
+    format_of,
+    group_options_from_args,
+    spark_session_quietly,
+    write_exports,
+)
 from ..errors import (
     EXIT_BROKEN_PIPE,
     EXIT_FAIL,
@@ -23,9 +32,13 @@ from ..errors import (
     EXIT_OK,
     EXIT_UNMEASURED,
     FaircodeError,
+    InputError,
+    missing_extra,
+    missing_extra_of,
 )
 from ..options import FAIRNESS_ALPHA, FAIRNESS_MIN_SAMPLES, FAIRNESS_RULES, FAIRNESS_THRESHOLD
-from ..safetext import shown
+from ..renderers import render_as
+from ..safetext import fit_stdout, shown
 from .errors import MonitorInputError
 from .gate import gate_lines
 
@@ -89,8 +102,6 @@ def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
         "metric the lowest eligible value (repeatable, one per attribute)",
     )
     add_group_options(p)  # profile's groups: --map, --na, --recode, --max-age, --age-bands
-    from ..cliutil import add_format_options  # lazy: loaded already
-
     out = add_format_options(p, "fairness evaluate")
     out.add_argument(
         "--html",
@@ -221,8 +232,6 @@ def _spark_run(args: argparse.Namespace) -> Any:
     ``profile --engine spark``); checks that need no Spark come first."""
     import warnings  # lazy: start-up
 
-    from ..errors import missing_extra  # lazy: loaded already
-
     if args.file == "-":
         raise MonitorInputError("--engine spark reads a path (CSV or Parquet), not standard input")
     try:
@@ -230,8 +239,6 @@ def _spark_run(args: argparse.Namespace) -> Any:
         from .spark_engine import evaluate_spark  # lazy: start-up
     except ImportError:
         raise missing_extra("--engine spark", "pyspark") from None
-    from ..cliutil import spark_session_quietly  # lazy: loaded already
-
     warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
     session = spark_session_quietly(spark, args.spark_master)
 
@@ -243,9 +250,6 @@ def _spark_run(args: argparse.Namespace) -> Any:
 
 def evaluate_command(args: argparse.Namespace) -> int:
     """Run ``fairness evaluate`` for parsed ``args``; returns the exit code."""
-    from ..cliutil import check_exports, format_of, write_exports  # lazy: loaded already
-    from ..errors import InputError  # lazy: loaded already
-    from ..renderers import render_as  # lazy: loaded already
     from .core import evaluate  # lazy: start-up
 
     try:
@@ -318,8 +322,6 @@ def build_parser(prog: str = "faircode") -> argparse.ArgumentParser:
 
 def run(argv: list[str]) -> int:
     """Run ``faircode`` with ``argv`` (e.g. ``["fairness", "evaluate", ...]``); exit code."""
-    from ..safetext import fit_stdout  # lazy: loaded already
-
     fit_stdout()  # any encoding: escapes, never UnicodeEncodeError
     parser = build_parser()
     try:
@@ -337,8 +339,6 @@ def run(argv: list[str]) -> int:
         sys.stdout.flush()
         return code
     except ModuleNotFoundError as exc:  # numpy or pandas: the `frames` extra
-        from ..errors import missing_extra_of  # lazy: loaded already
-
         known = missing_extra_of(exc, f"faircode {args.command} {args.fairness_command}")
         if known is None:
             raise

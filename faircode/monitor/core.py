@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD
+from ..results import EvaluateResult
 from .assemble import (
     FORMAT_VERSION,
     ModelFacts,
@@ -281,8 +282,6 @@ def evaluate(
     }
     if weight is not None:  # only then: an unweighted report keeps its keys (SPEC 12.11)
         columns["weight"] = weight
-
-    from ..results import EvaluateResult  # lazy: loaded already
 
     return EvaluateResult(
         assemble_report(

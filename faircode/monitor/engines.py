@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .counts import counts_from_rows, metrics_from_counts
+from .counts import DENOMINATOR_KEYS, counts_from_rows, metrics_from_counts
 from .metrics import DERIVED_COUNTS, metrics_of
 from .scores import bin_of, scaled, score_metrics, table_from_rows
 
@@ -157,8 +157,6 @@ def _weight_sums(
     keys: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray] | None],
 ) -> dict[str, Callable[..., float]]:
     """``w_<key>`` for every key, ``w2_<key>`` for the metrics' counts."""
-    from .counts import DENOMINATOR_KEYS  # lazy: loaded already
-
     out = {f"w_{k}": _weight_sum(sel, 1) for k, sel in keys.items()}
     out.update({f"w2_{k}": _weight_sum(sel, 2) for k, sel in keys.items() if k in DENOMINATOR_KEYS})
     return out

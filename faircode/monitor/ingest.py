@@ -31,6 +31,7 @@ from . import rollup
 from .errors import MonitorInputError
 from .inputs import MAX_MAGNITUDE, weights_of
 from .io import file_format, read_table
+from .slices import _native
 from .store import ATTR_SLOTS, SLOT_COLUMNS, Store, model_key
 
 CHUNK_ROWS = 50_000
@@ -296,8 +297,6 @@ def _slots(store: Store, key: str, attrs: list[str]) -> list[int]:
 
 def _codes(store: Store, key: str, slot: int, column: pd.Series) -> np.ndarray:
     """Per-row dictionary code of an attribute column (-1 for a missing value)."""
-    from .slices import _native  # lazy: loaded already
-
     codes, uniques = pd.factorize(column, use_na_sentinel=True)
     texts = [json.dumps(_native(v)) for v in uniques]
     known = dict(

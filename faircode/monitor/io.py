@@ -11,8 +11,10 @@ from typing import BinaryIO
 
 import pandas as pd
 
+from ..errors import EXTRA_OF, InputError
+from ..formats import Prefixed, arrow_source, sniff_format
 from ..labels import clean_header
-from ..reader import open_input
+from ..reader import open_input, read_records
 from .errors import MonitorInputError
 
 CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".txt")
@@ -68,8 +70,6 @@ def read_table(
     the path instead of the reader's `open_input` (the MCP server's confined open);
     the file is read from what it returns only.
     """
-    from ..errors import InputError  # lazy: loaded already
-
     name = "<stdin>" if str(path) == "-" else str(path)
     p = Path(path)
     try:
@@ -92,9 +92,6 @@ def read_table(
 def _read_open(
     fh: BinaryIO, p: Path, name: str, fmt: str | None, regular: bool, required: dict[str, str]
 ) -> pd.DataFrame:
-    from ..errors import InputError  # lazy: loaded already
-    from ..formats import Prefixed, arrow_source, sniff_format  # lazy: loaded already
-
     wanted = set(required)
     try:
         gz = p.name.lower().endswith(".gz")
@@ -132,8 +129,6 @@ def _read_open(
     except InputError as exc:
         raise MonitorInputError(str(exc)) from None
     except ImportError:
-        from ..errors import EXTRA_OF  # lazy: loaded already
-
         raise MonitorInputError(
             f"{name}: reading {fmt} needs pyarrow, which is not installed: "
             f"pip install 'faircode[{EXTRA_OF['pyarrow']}]'"
@@ -147,8 +142,6 @@ def _read_open(
 
 def _read_csv(stream: BinaryIO, p: Path, name: str, required: dict[str, str]) -> pd.DataFrame:
     """The required columns of a CSV as str/None cells (SPEC section 0)."""
-    from ..reader import read_records  # lazy: loaded already
-
     if p.name.lower().endswith(".gz"):
         stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
     delimiter = "\t" if p.name.lower().endswith((".tsv", ".tsv.gz")) else None

@@ -40,7 +40,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_RULES, FAIRNESS_THRESHOLD
+from ..detect import check_overrides
+from ..errors import InputError
+from ..options import (
+    FAIRNESS_MIN_SAMPLES,
+    FAIRNESS_RULES,
+    FAIRNESS_THRESHOLD,
+    GROUP_OPTIONS,
+    resolve,
+)
 from .errors import MonitorInputError
 from .store import ATTR_SLOTS, model_key
 
@@ -278,10 +286,6 @@ def _check_ref_groups(
 def _check_groups(where: str, model: str, groups: Any, slices: tuple[str, ...] | None) -> dict:
     """`groups`: profile's `map` and options that decide groups, validated by the
     profiler's own checks (`options.resolve`, `detect.check_overrides`)."""
-    from ..detect import check_overrides  # lazy: loaded already
-    from ..errors import InputError  # lazy: loaded already
-    from ..options import GROUP_OPTIONS, resolve  # lazy: loaded already
-
     head = f"{where}: model {model!r}: key 'groups'"
     allowed = ("map", *GROUP_OPTIONS)
     if not isinstance(groups, dict):

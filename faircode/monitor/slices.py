@@ -12,7 +12,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..analyze import group_rule
 from ..labels import label_of, typed_label
+from ..options import resolve
 from .errors import MonitorInputError
 
 MISSING_LABEL = "(missing)"
@@ -73,8 +75,6 @@ class Grouping:
     `faircode.detect.check_overrides`)."""
 
     def __init__(self, overrides: dict[str, str] | None = None, opts: Any = None) -> None:
-        from ..options import resolve  # lazy: loaded already
-
         self.overrides = dict(overrides or {})
         self.opts = resolve(opts)
         self._pinned: dict[str, Any] = {}
@@ -83,8 +83,6 @@ class Grouping:
         """label -> group (None: missing) for column `name` with these distinct values,
         or None when the profiler keeps its labels as they are. A rule `pin` fixed for
         `name` is that rule, whatever the values."""
-        from ..analyze import group_rule  # lazy: loaded already
-
         if name in self._pinned:
             return self._pinned[name]
         labels = [v if isinstance(v, str) else typed_label(v) for v in values if v is not None]

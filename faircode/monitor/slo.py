@@ -21,7 +21,7 @@ from . import audit
 from .errors import MonitorInputError
 from .stats import exceeds
 from .store import Store, model_key
-from .timeline import day_text, parse_time, versions
+from .timeline import day_text, parse_time, store_report, versions
 
 #: ``--window``: whole days (``28d``) or weeks (``4w``).
 _WINDOW = re.compile(r"([0-9]{1,5})([dw])")
@@ -216,8 +216,6 @@ def measure(
     No predictions (no version logged, or none of the version in the window) is an SLI
     of 0/0, never a pass: ``unmeasurable`` says why.
     """
-    from .timeline import store_report  # lazy: loaded already
-
     key = model_key(model)
     since, until = _window_days(at, days)
     known = versions(store, key)

@@ -38,7 +38,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD
+from ..errors import InputError
+from ..labels import clean_header
+from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD, resolve
+from ..results import EvaluateResult
 from .assemble import (
     ModelFacts,
     assemble_group,
@@ -211,8 +214,6 @@ def evaluate_spark(
     }
     if weight is not None:
         columns["weight"] = weight
-    from ..results import EvaluateResult  # lazy: loaded already
-
     return EvaluateResult(
         assemble_report(
             source=source_path,
@@ -269,8 +270,6 @@ class _Table:
 
 
 def _typed_table(frame: DataFrame, source: str) -> _Table:
-    from ..labels import clean_header  # lazy: loaded already
-
     header = clean_header(str(c) for c in frame.columns)
     internal = [f"_c{i}" for i in range(len(header))]
     renamed = frame.toDF(*internal).withColumn(_ROW, F.monotonically_increasing_id())
@@ -278,8 +277,6 @@ def _typed_table(frame: DataFrame, source: str) -> _Table:
 
 
 def _read_path(path: str, session: SparkSession, fspark: Any) -> _Table:
-    from ..errors import InputError  # lazy: loaded already
-
     fmt = file_format(Path(path))  # the local engine's extensions (SPEC 12.1)
     if fmt == "jsonl":
         raise MonitorInputError(
@@ -297,8 +294,6 @@ def _read_path(path: str, session: SparkSession, fspark: Any) -> _Table:
             if src.is_dir:
                 raise MonitorInputError(f"{path}: is a directory; fairness evaluate reads one file")
             return _typed_table(session.read.parquet(path), path)
-        from ..options import resolve  # lazy: loaded already
-
         delimiter = "tab" if path.lower().endswith(".tsv") else None
         options = resolve({"delimiter": delimiter} if delimiter else None)
         table, line_end, frame = fspark._read_csv(src, options, session)
@@ -465,8 +460,6 @@ class _Evaluation:
                 num.resolve_other(frame, int(facts[f"o{k}"] or 0))
 
     def _check_csv(self, flags: dict[str, int], fspark: Any) -> None:
-        from ..errors import InputError  # lazy: loaded already
-
         src = self.table.source
         try:
             if flags.keys() & {"0", "U", "L"}:
@@ -968,6 +961,4 @@ def _classes(facts: Any, prefix: str) -> list[float] | None:
 
 
 def _csv_options(path: str) -> Any:
-    from ..options import resolve  # lazy: loaded already
-
     return resolve({"delimiter": "tab"} if path.lower().endswith(".tsv") else None)

@@ -14,6 +14,7 @@ import calendar
 import datetime as dt
 import json
 import math
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -522,8 +523,6 @@ def _evaluation(ctx: _Context, frame: pd.DataFrame, intersect: bool = False) -> 
     task = task_info["type"]
     names = [[a] for a in ctx.attrs]
     if intersect:
-        from itertools import combinations  # lazy: loaded already
-
         for size in range(2, len(ctx.attrs) + 1):
             names.extend(list(c) for c in combinations(ctx.attrs, size))
     scores = calibration = None
@@ -846,8 +845,6 @@ def trend_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     head += [f"{g}:{short.get(m, m)}" for g, m in metrics]
     rows = []
     threshold = report["evaluation"]["settings"]["threshold"]
-    from .stats import exceeds  # lazy: loaded already
-
     for bucket in report["trend"]:
         by = {g["name"]: g for g in bucket["groups"]}
         cells = [bucket.get("bucket", bucket.get("day", ""))]
