@@ -80,9 +80,9 @@ DEFAULT_SKIP = ("person_id", "full_name", "annual_income", "comment", "visit_dat
 LABELS = {
     "python": "faircode Python engine (`faircode profile --json`)",
     "js": "faircode JS engine under Node (`scripts/engine-js.js profile`)",
-    "duckdb-same": "DuckDB, faircode's tables: one query, `read_csv(all_varchar=true)` with the "
-    "missing tokens as NULL, a missing-cell bit mask per row, GROUPING SETS over (mask), "
-    "(column, mask) and the pairs",
+    "duckdb-same": "DuckDB, faircode's tables: one statement, `read_csv(all_varchar=true)` "
+    "with the missing tokens as NULL, a missing-cell bit mask per row, counted once per "
+    "fine set of label columns, each table a GROUPING SETS over those counts",
     "papaparse-same": "PapaParse streaming in Node, faircode's tables in Maps",
     "duckdb-counts": "DuckDB `read_csv(all_varchar=true)` + GROUPING SETS count per column",
     "pandas": "pandas `read_csv` + `value_counts` per column",
@@ -668,8 +668,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.baseline == "duckdb-same":
         tables = same_work.baseline_duckdb_same(args.files[0], same_work.load(args.shape))
         if args.tables_out:
-            Path(args.tables_out).write_text(json.dumps(tables))
-        print(json.dumps({"rows": tables["n_rows"], "pair_tables": len(tables["pairs"])}))
+            Path(args.tables_out).write_text(json.dumps(same_work.canonical(*tables)))
+        print(json.dumps({"rows": tables[0], "pair_cells": sum(map(len, tables[3].values()))}))
         return 0
     if args.baseline:  # child process: run one baseline
         fn = baseline_duckdb if args.baseline == "duckdb" else baseline_pandas
