@@ -441,6 +441,10 @@ def run(
                 },
             }
         )
+    try:
+        report["loadavg_at_end"] = os.getloadavg()
+    except OSError:
+        pass
     return report
 
 
@@ -469,8 +473,8 @@ RATIOS = {
 
 
 def ratios(results: dict, runs: dict[str, list[dict]] | None = None) -> dict:
-    """The ratios of RATIOS: of the median times, and (`NAME_rounds`) of each round's two
-    runs, for the rounds where both succeeded."""
+    """The ratios of RATIOS: of the median times, (`NAME_rounds`) of each round's two
+    runs, for the rounds where both succeeded, and (`NAME_cpu`) of the median CPU times."""
 
     def sec(t: str) -> float | None:
         return results.get(t, {}).get("seconds")
@@ -486,6 +490,9 @@ def ratios(results: dict, runs: dict[str, list[dict]] | None = None) -> dict:
             ]
             if len(per) > 1:
                 out[f"{name}_rounds"] = per
+        ca, cb = (results.get(t, {}).get("cpu_seconds") for t in (a, b))
+        if ca and cb:  # CPU time (user + system): less moved by other jobs than wall time
+            out[f"{name}_cpu"] = round(ca / cb, 2)
     return out
 
 
@@ -565,15 +572,20 @@ def machine() -> dict:
 
 def markdown(report: dict) -> str:
     m = report["machine"]
-    lines = ["| file | tool | seconds | MB/s | peak RSS (MB) |", "|---|---|---:|---:|---:|"]
+    lines = [
+        "| file | tool | seconds | CPU seconds | MB/s | peak RSS (MB) |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
     for f in report["files"]:
         name = f"{Path(f['path']).name} ({f['bytes'] / 1e6:,.0f} MB)"
         for t, r in f["results"].items():
             if "error" in r:
-                lines.append(f"| {name} | {t} | failed | | |")
+                lines.append(f"| {name} | {t} | failed | | | |")
                 continue
+            cpu = "" if r.get("cpu_seconds") is None else f"{r['cpu_seconds']:.2f}"
             lines.append(
-                f"| {name} | {t} | {r['seconds']:.2f} | {r['mb_per_s']:.1f} | {r['rss_mb']:.0f} |"
+                f"| {name} | {t} | {r['seconds']:.2f} | {cpu} | {r['mb_per_s']:.1f} "
+                f"| {r['rss_mb']:.0f} |"
             )
     lines += ["", "| file | ratio | value | target |", "|---|---|---:|---|"]
     targets = {
@@ -621,7 +633,9 @@ def markdown(report: dict) -> str:
     lines += [
         "Machine: " + f"{m['nproc']} CPUs ({m['cpu']}), Python {m['python']}, "
         f"Node {m['node']}, {m['platform']}; load average at start "
-        f"{m['loadavg_at_start']}.",
+        f"{m['loadavg_at_start']}"
+        + (f", at the end {report['loadavg_at_end']}" if report.get("loadavg_at_end") else "")
+        + ".",
         "",
         "```",
         m["free_h"],
