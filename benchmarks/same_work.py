@@ -28,9 +28,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-#: SPEC 0.4's missing tokens (faircode/labels.py MISSING_TOKENS), matched after trimming.
-TOKENS = ("", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", "?")
-TRIMMED = " \t"
+TRIMMED = " \t"  # what SPEC 0.4 trims (faircode/labels.py TRIMMED)
 
 
 def _rows(items: Iterable) -> list:
@@ -75,6 +73,7 @@ def faircode_tables(path: str) -> dict:
     """faircode's default summary of path (as `faircode profile PATH --json` reads it),
     as canonical tables."""
     import faircode
+    from faircode.labels import MISSING_TOKENS
 
     s = faircode.summarize(path).summary
     cols = s.columns
@@ -86,17 +85,17 @@ def faircode_tables(path: str) -> dict:
         {(cols[i], cols[j]): dict(t) for (i, j), t in s.pairs.items()},
         dict(zip(cols, s.missing_all)),
         {(cols[d], cols[c]): t for d, by in s.missing_by.items() for c, t in by.items()},
-    ) | {"groups": [cols[d] for d in s.missing_by]}
+    ) | {"groups": [cols[d] for d in s.missing_by], "tokens": sorted(MISSING_TOKENS)}
 
 
 def shape_of(tables: dict) -> dict:
     """What a baseline counts: the counted columns, the pair tables, the group columns
-    (missing data by group) and the missing tokens."""
+    (missing data by group) and SPEC 0.4's missing tokens, as faircode has them."""
     return {
         "counted": list(tables["counts"]),
         "pairs": [[a, b] for a, b, _ in tables["pairs"]],
         "groups": list(tables["groups"]),
-        "tokens": list(TOKENS),
+        "tokens": list(tables["tokens"]),
         # labels per counted column: how the DuckDB query plans its grouping (a person
         # writing the query for this file would know them; they change no result)
         "labels": {c: len(rows) for c, rows in tables["counts"].items()},
