@@ -183,7 +183,7 @@ def test_same_work_baselines_count_faircodes_tables(tmp_path):
 def test_runner_does_not_time_a_baseline_whose_tables_differ(tmp_path):
     """A same-work baseline given a wrong missing-token list (no "?") counts race "?" as a
     label: the runner's check finds it, the tool is not timed and the runner exits 1."""
-    data = _generated(tmp_path, "2MB")
+    data = _generated(tmp_path)
     out_json = tmp_path / "report.json"
     wrong = json.dumps(["", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL"])
     proc = subprocess.run(
