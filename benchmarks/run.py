@@ -1,7 +1,7 @@
 """Benchmark runner: faircode's engines against DuckDB, pandas and PapaParse, in one run.
 
     python benchmarks/run.py FILE.csv [FILE2.csv ...] [--repeat N] [--markdown OUT.md]
-                             [--json OUT.json] [--tools python,js,duckdb,pandas,papaparse]
+                             [--json OUT.json] [--tools python,js,duckdb-same,...]
                              [--tree LABEL=PATH ...]
 
 Every tool runs as its own process under `/usr/bin/time -v` (peak RSS), one after the
@@ -10,9 +10,22 @@ alike); the median wall time is reported. Absolute seconds vary between machines
 numbers that matter are the ratios, measured in the same run. A tool that is not
 installed is skipped with a note (never silently).
 
-The counted columns are the ones faircode would consider for these files: every column
-of the header except `--skip-columns` (by default those of benchmarks/generate.py's
-files that are ids or free text).
+Two kinds of baseline (benchmarks/same_work.py says what the same work is):
+
+- same work, `duckdb-same` and `papaparse-same`: the tables faircode's default run
+  counts (every counted column's labels and missing cells, the default pair tables, and
+  missing data by group: every column's missing cells per label of every group column).
+  Before anything is timed, faircode's summary of the file is computed once (untimed),
+  each same-work baseline is run once writing its tables, and the two are compared key
+  by key; a baseline whose tables differ is not timed (its row says why) and the runner
+  exits 1. Ratios: `python_time_over_duckdb_same`, `js_throughput_over_papaparse_same`.
+- counts only, `duckdb-counts`, `pandas`, `papaparse-counts` (the baselines of earlier
+  runs): the label counts of the counted columns, which are every column of the header
+  except `--skip-columns` (by default those of benchmarks/generate.py's files that are
+  ids or free text).
+
+Each ratio row gives the ratio of the median times and, beside it, each round's own ratio
+(the two tools' runs of the same round).
 
 `--variant NAME=ARGS` (repeatable) adds a run `python[NAME]`: the `python` command with
 the extra CLI arguments ARGS (e.g. `--variant 'label=--label employment_status
@@ -43,22 +56,37 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-from machine import cpu_model  # benchmarks/ is on sys.path when run as a script
+import same_work  # benchmarks/ is on sys.path when run as a script
+from machine import cpu_model
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-TOOLS = ("python", "js", "duckdb", "pandas", "papaparse")
+TOOLS = (
+    "python",
+    "js",
+    "duckdb-same",
+    "papaparse-same",
+    "duckdb-counts",
+    "pandas",
+    "papaparse-counts",
+)
+SAME_WORK = ("duckdb-same", "papaparse-same")
 TREE_TOOLS = ("python", "js")  # the tools that run a tree's own code under --tree
 DEFAULT_SKIP = ("person_id", "full_name", "annual_income", "comment", "visit_date")
 LABELS = {
     "python": "faircode Python engine (`faircode profile --json`)",
     "js": "faircode JS engine under Node (`scripts/engine-js.js profile`)",
-    "duckdb": "DuckDB `read_csv(all_varchar=true)` + GROUPING SETS count",
+    "duckdb-same": "DuckDB, faircode's tables: one statement, `read_csv(all_varchar=true)` "
+    "with the missing tokens as NULL, a missing-cell bit mask per row, counted once per "
+    "fine set of label columns, each table a GROUPING SETS over those counts",
+    "papaparse-same": "PapaParse streaming in Node, faircode's tables in Maps",
+    "duckdb-counts": "DuckDB `read_csv(all_varchar=true)` + GROUPING SETS count per column",
     "pandas": "pandas `read_csv` + `value_counts` per column",
-    "papaparse": "PapaParse streaming in Node + a Map per column",
+    "papaparse-counts": "PapaParse streaming in Node + a Map per column",
 }
 
 
@@ -102,9 +130,12 @@ def commands(
     cols: list[str],
     trees: dict[str, Path] | None = None,
     variants: dict[str, list[str]] | None = None,
+    shape: str | None = None,
 ) -> dict[str, list[str] | str]:
     """Tool -> argv, or a string saying why the tool is absent. With trees, `python` and
-    `js` become `python@LABEL` and `js@LABEL`, one per tree (see tree_commands)."""
+    `js` become `python@LABEL` and `js@LABEL`, one per tree (see tree_commands). shape:
+    the same-work baselines' tables to count (same_work.shape_of, as JSON); without it
+    they are absent."""
     node = shutil.which("node")
     out: dict[str, list[str] | str] = {}
     if trees:
@@ -124,9 +155,11 @@ def commands(
     try:
         import duckdb  # noqa: F401
 
-        out["duckdb"] = [*me, "--baseline", "duckdb", path, "--columns", ",".join(cols)]
+        out["duckdb-counts"] = [*me, "--baseline", "duckdb", path, "--columns", ",".join(cols)]
+        if shape is not None:
+            out["duckdb-same"] = [*me, "--baseline", "duckdb-same", path, "--shape", shape]
     except ImportError:
-        out["duckdb"] = "duckdb is not installed (pip install duckdb)"
+        out["duckdb-counts"] = out["duckdb-same"] = "duckdb is not installed (pip install duckdb)"
     try:
         import pandas  # noqa: F401
 
@@ -134,11 +167,15 @@ def commands(
     except ImportError:
         out["pandas"] = "pandas is not installed"
     if not node:
-        out["papaparse"] = "node is not on PATH"
+        out["papaparse-counts"] = out["papaparse-same"] = "node is not on PATH"
     elif not (HERE / "node_modules" / "papaparse").exists():
-        out["papaparse"] = "papaparse is not installed (npm install --prefix benchmarks papaparse)"
+        out["papaparse-counts"] = out["papaparse-same"] = (
+            "papaparse is not installed (npm install --prefix benchmarks papaparse)"
+        )
     else:
-        out["papaparse"] = [node, str(HERE / "papaparse-count.js"), path, ",".join(cols)]
+        out["papaparse-counts"] = [node, str(HERE / "papaparse-count.js"), path, ",".join(cols)]
+        if shape is not None:
+            out["papaparse-same"] = [node, str(HERE / "papaparse-same.js"), path, shape]
     return out
 
 
@@ -326,7 +363,10 @@ def run(
     skip: tuple[str, ...],
     trees: dict[str, Path] | None = None,
     variants: dict[str, list[str]] | None = None,
+    tokens: list[str] | None = None,
 ) -> dict:
+    """tokens: the missing tokens given to the same-work baselines (default SPEC 0.4's;
+    a test gives a wrong list to see the check fail)."""
     trees = trees or {}
     variants = variants or {}
     report: dict = {"machine": machine(), "files": [], "notes": []}
@@ -335,10 +375,23 @@ def run(
     for path in paths:
         size = os.path.getsize(path)
         cols = [c for c in header_of(path) if c not in skip]
-        cmds = commands(path, cols, trees, variants)
+        same = [t for t in tools if t in SAME_WORK]
+        check: dict = {}
+        shape = None
+        if same:
+            check, shape = same_work_shape(path, tokens)
+        cmds = commands(path, cols, trees, variants, shape)
+        for t in same:
+            if isinstance(cmds[t], list):
+                problem = check_same_work(t, cmds[t], check)
+                if problem:
+                    cmds[t] = problem
+                    check.setdefault("failed", []).append(t)
         runs: dict[str, list[dict]] = {t: [] for t in run_names(tools, trees, 0, variants)}
         for t in runs:
             if isinstance(cmds[t], str):
+                if t in check.get("failed", []):
+                    continue  # reported as failed, below
                 note = f"{t}: skipped, {cmds[t]}"
                 if note not in report["notes"]:
                     report["notes"].append(note)
@@ -356,6 +409,9 @@ def run(
         results = {}
         for t, rs in runs.items():
             ok = [r for r in rs if r["returncode"] == 0]
+            if t in check.get("failed", []):
+                results[t] = {"error": cmds[t]}
+                continue
             if not rs:
                 continue
             if not ok:
@@ -376,14 +432,19 @@ def run(
                 "path": path,
                 "bytes": size,
                 "columns": cols,
+                "same_work": {k: v for k, v in check.items() if k != "tables"},
                 "results": results,
                 "ratios": {
-                    **ratios(results),
+                    **ratios(results, runs),
                     **tree_ratios(results, list(trees)),
                     **variant_ratios(runs),
                 },
             }
         )
+    try:
+        report["loadavg_at_end"] = os.getloadavg()
+    except OSError:
+        pass
     return report
 
 
@@ -399,21 +460,91 @@ def tree_ratios(results: dict, labels: list[str]) -> dict:
     return out
 
 
-def ratios(results: dict) -> dict:
+#: ratio name -> (numerator tool, denominator tool), both by time: a time ratio of
+#: A over B, or a throughput ratio of B over A (the same number).
+RATIOS = {
+    "python_time_over_duckdb_same": ("python", "duckdb-same"),
+    "js_throughput_over_papaparse_same": ("papaparse-same", "js"),
+    "python_time_over_duckdb_counts": ("python", "duckdb-counts"),
+    "pandas_time_over_python": ("pandas", "python"),
+    "js_throughput_over_papaparse_counts": ("papaparse-counts", "js"),
+    "js_time_over_python": ("js", "python"),
+}
+
+
+def ratios(results: dict, runs: dict[str, list[dict]] | None = None) -> dict:
+    """The ratios of RATIOS: of the median times, (`NAME_rounds`) of each round's two
+    runs, for the rounds where both succeeded, and (`NAME_cpu`) of the median CPU times."""
+
     def sec(t: str) -> float | None:
         return results.get(t, {}).get("seconds")
 
-    out = {}
-    py, js, duck, pd_, papa = (sec(t) for t in TOOLS)
-    if py and duck:
-        out["python_time_over_duckdb"] = round(py / duck, 2)
-    if py and pd_:
-        out["pandas_time_over_python"] = round(pd_ / py, 2)
-    if js and papa:
-        out["js_throughput_over_papaparse"] = round(papa / js, 2)
-    if py and js:
-        out["js_time_over_python"] = round(js / py, 2)
+    out: dict = {}
+    for name, (a, b) in RATIOS.items():
+        if sec(a) and sec(b):
+            out[name] = round(sec(a) / sec(b), 2)  # type: ignore[operator]
+            per = [
+                round(x["seconds"] / y["seconds"], 2)
+                for x, y in zip((runs or {}).get(a, []), (runs or {}).get(b, []))
+                if x["returncode"] == 0 and y["returncode"] == 0
+            ]
+            if len(per) > 1:
+                out[f"{name}_rounds"] = per
+        ca, cb = (results.get(t, {}).get("cpu_seconds") for t in (a, b))
+        if ca and cb:  # CPU time (user + system): less moved by other jobs than wall time
+            out[f"{name}_cpu"] = round(ca / cb, 2)
     return out
+
+
+def same_work_shape(path: str, tokens: list[str] | None) -> tuple[dict, str]:
+    """faircode's default summary of path as tables (untimed, in a child process running
+    this tree's faircode), and the shape the same-work baselines count, as JSON."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "faircode.json")
+        start = time.perf_counter()
+        proc = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--faircode-tables", path, out],
+            capture_output=True,
+            text=True,
+            env=env_for(ROOT),
+            cwd=ROOT,
+        )
+        if proc.returncode != 0:
+            raise SystemExit(f"{path}: faircode's summary failed: {proc.stderr.strip()}")
+        with open(out, encoding="utf-8") as fh:
+            tables = json.load(fh)
+    shape = same_work.shape_of(tables)
+    if tokens is not None:
+        shape["tokens"] = tokens
+    check = {
+        "tables": tables,
+        "described": same_work.size_of(tables),
+        "faircode_seconds": round(time.perf_counter() - start, 2),
+        "checks": {},
+    }
+    sys.stderr.write(f"{Path(path).name}: faircode's tables: {check['described']}\n")
+    return check, json.dumps(shape, separators=(",", ":"))
+
+
+def check_same_work(tool: str, argv: list[str], check: dict) -> str | None:
+    """Run a same-work baseline once with --tables-out and compare its tables with
+    faircode's; None when equal, else why not (the tool is then not timed)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "tables.json")
+        proc = subprocess.run(
+            [*argv, "--tables-out", out], capture_output=True, text=True, env=env_for(ROOT)
+        )
+        if proc.returncode != 0:
+            problem = f"failed before timing: {proc.stderr.strip()[-400:]}"
+        else:
+            with open(out, encoding="utf-8") as fh:
+                diff = same_work.differences(check["tables"], json.load(fh))
+            problem = (
+                "tables differ from faircode's, not timed: " + "; ".join(diff) if diff else None
+            )
+    check["checks"][tool] = problem or "equal to faircode's tables"
+    sys.stderr.write(f"same-work check, {tool}: {check['checks'][tool]}\n")
+    return problem
 
 
 def machine() -> dict:
@@ -441,21 +572,28 @@ def machine() -> dict:
 
 def markdown(report: dict) -> str:
     m = report["machine"]
-    lines = ["| file | tool | seconds | MB/s | peak RSS (MB) |", "|---|---|---:|---:|---:|"]
+    lines = [
+        "| file | tool | seconds | CPU seconds | MB/s | peak RSS (MB) |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
     for f in report["files"]:
         name = f"{Path(f['path']).name} ({f['bytes'] / 1e6:,.0f} MB)"
         for t, r in f["results"].items():
             if "error" in r:
-                lines.append(f"| {name} | {t} | failed | | |")
+                lines.append(f"| {name} | {t} | failed | | | |")
                 continue
+            cpu = "" if r.get("cpu_seconds") is None else f"{r['cpu_seconds']:.2f}"
             lines.append(
-                f"| {name} | {t} | {r['seconds']:.2f} | {r['mb_per_s']:.1f} | {r['rss_mb']:.0f} |"
+                f"| {name} | {t} | {r['seconds']:.2f} | {cpu} | {r['mb_per_s']:.1f} "
+                f"| {r['rss_mb']:.0f} |"
             )
     lines += ["", "| file | ratio | value | target |", "|---|---|---:|---|"]
     targets = {
-        "python_time_over_duckdb": "<= 1.5",
+        "python_time_over_duckdb_same": "<= 1.0",
+        "js_throughput_over_papaparse_same": ">= 5",
+        "python_time_over_duckdb_counts": "<= 1.5",
         "pandas_time_over_python": ">= 4",
-        "js_throughput_over_papaparse": ">= 2.5",
+        "js_throughput_over_papaparse_counts": ">= 2.5",
         "js_time_over_python": "",
     }
     for f in report["files"]:
@@ -466,6 +604,16 @@ def markdown(report: dict) -> str:
             shown = f"{v} (rounds: {', '.join(map(str, rounds))})" if rounds else v
             lines.append(f"| {Path(f['path']).name} | {k} | {shown} | {targets.get(k, '')} |")
     lines += ["", "Tools: " + "; ".join(f"`{t}` = {LABELS[t]}" for t in TOOLS) + ".", ""]
+    for f in report["files"]:
+        sw = f.get("same_work")
+        if sw:
+            checks = "; ".join(f"`{t}` {v}" for t, v in sw["checks"].items())
+            lines += [
+                f"Same work, {Path(f['path']).name}: faircode's default tables "
+                f"({sw['described']}); "
+                f"checked before timing: {checks or 'no same-work baseline ran'}.",
+                "",
+            ]
     if report.get("trees"):
         trees = []
         for label, t in report["trees"].items():
@@ -485,7 +633,9 @@ def markdown(report: dict) -> str:
     lines += [
         "Machine: " + f"{m['nproc']} CPUs ({m['cpu']}), Python {m['python']}, "
         f"Node {m['node']}, {m['platform']}; load average at start "
-        f"{m['loadavg_at_start']}.",
+        f"{m['loadavg_at_start']}"
+        + (f", at the end {report['loadavg_at_end']}" if report.get("loadavg_at_end") else "")
+        + ".",
         "",
         "```",
         m["free_h"],
@@ -515,9 +665,26 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=ARGS",
         help="also run `python` with these extra CLI arguments, as python[NAME] (repeatable)",
     )
-    ap.add_argument("--baseline", choices=("duckdb", "pandas"), help=argparse.SUPPRESS)
+    # child processes and the check's test hooks
+    ap.add_argument(
+        "--baseline", choices=("duckdb", "pandas", "duckdb-same"), help=argparse.SUPPRESS
+    )
     ap.add_argument("--columns", help=argparse.SUPPRESS)
+    ap.add_argument("--shape", help=argparse.SUPPRESS)
+    ap.add_argument("--tables-out", help=argparse.SUPPRESS)
+    ap.add_argument("--faircode-tables", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--baseline-tokens", help=argparse.SUPPRESS)  # JSON list
     args = ap.parse_args(argv)
+    if args.faircode_tables:  # child process: faircode's tables of FILE, written to OUT
+        path, out = args.files
+        Path(out).write_text(json.dumps(same_work.faircode_tables(path)))
+        return 0
+    if args.baseline == "duckdb-same":
+        tables = same_work.baseline_duckdb_same(args.files[0], same_work.load(args.shape))
+        if args.tables_out:
+            Path(args.tables_out).write_text(json.dumps(same_work.canonical(*tables)))
+        print(json.dumps({"rows": tables[0], "pair_cells": sum(map(len, tables[3].values()))}))
+        return 0
     if args.baseline:  # child process: run one baseline
         fn = baseline_duckdb if args.baseline == "duckdb" else baseline_pandas
         print(json.dumps(fn(args.files[0], args.columns.split(","))))
@@ -537,13 +704,20 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(str(e))
     if variants and "python" not in tools:
         ap.error("--variant needs the python tool")
-    report = run(args.files, tools, args.repeat, skip, trees, variants)
+    tokens = json.loads(args.baseline_tokens) if args.baseline_tokens else None
+    report = run(args.files, tools, args.repeat, skip, trees, variants, tokens)
     text = markdown(report)
     if args.markdown:
         Path(args.markdown).write_text(text)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2))
     sys.stdout.write(text)
+    failed = [t for f in report["files"] for t in f.get("same_work", {}).get("failed", [])]
+    if failed:
+        sys.stderr.write(
+            f"same-work baselines whose tables differ from faircode's: {', '.join(failed)}\n"
+        )
+        return 1
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -107,6 +108,30 @@ def test_the_cli_on_a_small_csv_loads_none_of_the_heavy_modules():
     assert r.returncode == 0, r.stderr
     assert '"dataset_hash": "sha256:' in r.stdout  # the provenance is there, hashed
     assert r.stderr.strip().endswith("LOADED []"), r.stderr
+
+
+def test_the_cli_tells_openblas_to_start_no_threads_unless_the_user_did():
+    """console_main sets OPENBLAS_NUM_THREADS=1 before anything imports numpy (its worker
+    thread spins ~70 ms of CPU at import; faircode never calls BLAS); a value the user
+    set is kept, and importing faircode as a library changes nothing."""
+    root = str(Path(__file__).resolve().parent.parent)
+    code = (
+        f"import os, sys; sys.path.insert(0, {root!r})\n"
+        "import faircode; lib = os.environ.get('OPENBLAS_NUM_THREADS')\n"
+        "import atexit; atexit.register(lambda: sys.stderr.write("
+        "f'BLAS {lib} {os.environ.get(\"OPENBLAS_NUM_THREADS\")}'))\n"
+        "from faircode.cli import console_main\n"
+        f"sys.argv = ['faircode', 'profile', {str(data_file('insurance.csv'))!r}, '--json']\n"
+        "sys.exit(console_main())"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.strip().endswith("BLAS None 1"), r.stderr
+    env["OPENBLAS_NUM_THREADS"] = "3"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.strip().endswith("BLAS 3 3"), r.stderr
 
 
 def test_the_streamed_hash_is_sha256_on_both_sides_of_the_small_input_bound():

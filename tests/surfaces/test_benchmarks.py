@@ -61,14 +61,160 @@ def test_runner_end_to_end(tmp_path):
     for note in report["notes"]:  # only genuinely absent tools may be skipped
         print("runner note:", note)
     assert "python" in results and "python" not in skipped
-    for tool in ("python", "js", "duckdb", "pandas", "papaparse"):
+    tools = ("python", "js", "duckdb-same", "papaparse-same", "duckdb-counts", "pandas")
+    for tool in (*tools, "papaparse-counts"):
         assert tool in results or tool in skipped, tool
         if tool in results:
             assert "error" not in results[tool], (tool, results[tool])
             assert results[tool]["mb_per_s"] > 0 and results[tool]["rss_mb"] > 0
+    # every same-work baseline that ran was checked equal to faircode's tables first
+    checks = report["files"][0]["same_work"]["checks"]
+    for tool in ("duckdb-same", "papaparse-same"):
+        if tool in results:
+            assert checks[tool] == "equal to faircode's tables", checks
+    ratios = report["files"][0]["ratios"]
+    if "duckdb-same" in results:
+        assert ratios["python_time_over_duckdb_same"] > 0
     table = out_md.read_text()
     assert "| small.csv" in table and "MB/s" in table and "Machine:" in table
+    assert "`duckdb-same` equal to faircode's tables" in table or "duckdb-same" in skipped
     assert Path(report["files"][0]["path"]).name == "small.csv"
+
+
+def _generated(tmp_path, size="300KB") -> Path:
+    data = tmp_path / "small.csv"
+    subprocess.run(
+        [sys.executable, str(BENCH / "generate.py"), str(data), "--size", size],
+        check=True,
+        capture_output=True,
+    )
+    return data
+
+
+def _padded_copy(src: Path, dest: Path) -> Path:
+    """src with cells padded by spaces and tabs, and missing tokens written padded or
+    quoted: what SPEC 0.4's trimming and tokens decide (not the generator's plain cells)."""
+    import csv
+    import random
+
+    rng = random.Random(5)
+    with open(src, newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    for row in rows[1:]:
+        for k in (0, 2, 3, 4, 8, 10, 11):
+            if rng.random() < 0.05:
+                row[k] = rng.choice([" {} ", "\t{}", "{} ", "{}\t\t"]).format(row[k])
+            if rng.random() < 0.02:
+                row[k] = rng.choice([" NA", "\t?", "null ", "  ", "N/A", "nan", '"'])
+    with open(dest, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh, quoting=csv.QUOTE_MINIMAL).writerows(rows)
+    return dest
+
+
+def _same_work():
+    sys.path.insert(0, str(BENCH))
+    try:
+        import same_work
+    finally:
+        sys.path.remove(str(BENCH))
+    return same_work
+
+
+def test_same_work_baselines_count_faircodes_tables(tmp_path):
+    """On a file with padded cells and padded or quoted missing tokens, DuckDB's query and
+    the PapaParse program give faircode's tables key for key; the comparison catches a
+    count off by one, a missing key, an extra label and a missing pair table."""
+    import shutil
+
+    same_work = _same_work()
+    data = _padded_copy(_generated(tmp_path), tmp_path / "padded.csv")
+    expected = same_work.faircode_tables(str(data))
+    shape = same_work.shape_of(expected)
+    assert shape["groups"] and shape["pairs"] and len(expected["missing_all"]) == 12
+    assert any(rows for _, _, rows in expected["missing_by"])
+    got = same_work.canonical(*same_work.baseline_duckdb_same(str(data), shape))
+    assert same_work.differences(expected, got) == []
+    if shutil.which("node") and (BENCH / "node_modules" / "papaparse").exists():
+        out = tmp_path / "pp.json"
+        subprocess.run(
+            [
+                "node",
+                str(BENCH / "papaparse-same.js"),
+                str(data),
+                json.dumps(shape),
+                "--tables-out",
+                str(out),
+            ],
+            check=True,
+            capture_output=True,
+        )
+        assert same_work.differences(expected, json.loads(out.read_text())) == []
+
+    def altered(change):
+        t = json.loads(json.dumps(got))
+        change(t)
+        return same_work.differences(expected, t)
+
+    def off_by_one(t):
+        t["missing_by"][0][2][0][1] += 1
+
+    def key_lost(t):
+        del t["pairs"][0][2][-1]
+
+    def label_added(t):
+        t["counts"]["race"].append(["?", 3])
+
+    def table_lost(t):
+        del t["pairs"][-1]
+
+    d, c, rows = got["missing_by"][0]
+    assert altered(off_by_one) == [
+        f"missing_by {[d, c, rows[0][0]]}: {rows[0][1] + 1} (faircode: {rows[0][1]})"
+    ]
+    a, b, cells = got["pairs"][0]
+    assert altered(key_lost) == [
+        f"pairs {[a, b, *cells[-1][:2]]}: missing (faircode: {cells[-1][2]})"
+    ]
+    assert altered(label_added) == ["counts ['race', '?']: 3 (faircode has no such key)"]
+    lost = altered(table_lost)
+    assert lost[-1].startswith("pair tables") and len(lost) > 1
+
+
+def test_runner_does_not_time_a_baseline_whose_tables_differ(tmp_path):
+    """A same-work baseline given a wrong missing-token list (no "?") counts race "?" as a
+    label: the runner's check finds it, the tool is not timed and the runner exits 1."""
+    data = _generated(tmp_path)
+    out_json = tmp_path / "report.json"
+    wrong = json.dumps(["", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL"])
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH / "run.py"),
+            str(data),
+            "--tools",
+            "python,duckdb-same,papaparse-same",
+            "--baseline-tokens",
+            wrong,
+            "--json",
+            str(out_json),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 1, proc.stderr
+    report = json.loads(out_json.read_text())
+    f = report["files"][0]
+    assert f["same_work"]["failed"] == ["duckdb-same", "papaparse-same"] or (
+        f["same_work"]["failed"] == ["duckdb-same"]
+        and any("papaparse" in n for n in report["notes"])
+    )
+    for tool in f["same_work"]["failed"]:
+        assert "tables differ from faircode's" in f["results"][tool]["error"]
+        assert "counts ['race', '?']" in f["results"][tool]["error"]
+        assert f"{Path(data).name} {tool}:" not in proc.stderr  # never timed
+    assert "error" not in f["results"]["python"]
+    assert "same-work baselines whose tables differ" in proc.stderr
 
 
 def test_big_export_in_parts_equals_one_read_and_hashes_in_order(tmp_path):

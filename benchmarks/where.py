@@ -1,0 +1,101 @@
+"""Where the Python engine's time goes on one file: CPU time per phase and per step.
+
+    PYTHONPATH=. python benchmarks/where.py FILE.csv [--mode default|nomissing|parseonly]
+                                            [--steps]
+
+One process, as `faircode profile FILE --json --no-provenance` runs it: the imports,
+`summarize` (the fast path: part threads parse with Arrow, this thread counts), the
+analysis and the JSON. Times are CPU seconds (process-wide, and `time.thread_time` of
+the counting thread), which other jobs on the machine move less than wall time.
+
+Modes: `default` (missing data by group on), `nomissing` (`--no-missing-by-group`),
+`parseonly` (Arrow reads and converts every column the default run reads, the batches
+are queued and combined, nothing is counted: `ArrowSummaryBuilder.add_arrays` only adds
+the rows; no analysis, no JSON). `--steps` also times the counting thread's steps per
+column (each wrapped method's own thread time, nested calls included in their caller).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import resource
+import time
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("file")
+    ap.add_argument("--mode", choices=("default", "nomissing", "parseonly"), default="default")
+    ap.add_argument("--steps", action="store_true")
+    args = ap.parse_args(argv)
+    w0, c0 = time.perf_counter(), time.process_time()
+    import numpy  # noqa: F401  (imported by the fast path: counted with the imports)
+    import pyarrow.csv  # noqa: F401
+
+    import faircode
+    from faircode import columnar, profiler
+    from faircode.renderers import render_as
+
+    c1 = time.process_time()
+    steps: collections.Counter = collections.Counter()
+    builder = columnar.ArrowSummaryBuilder
+    if args.mode == "parseonly":
+
+        def add_arrays(self, arrays, n):  # noqa: ANN001
+            self.n_rows += n
+
+        builder.add_arrays = add_arrays
+    elif args.steps:
+
+        def timed(name: str, fn, per_column: bool = False):  # noqa: ANN202
+            def wrapper(self, *a, **k):  # noqa: ANN001, ANN202
+                t = time.thread_time()
+                try:
+                    return fn(self, *a, **k)
+                finally:
+                    key = f"{name}[{self.columns[a[0]]}]" if per_column else name
+                    steps[key] += time.thread_time() - t
+
+            return wrapper
+
+        for name in ("_encode", "_learn", "_uncounted_mask"):
+            setattr(builder, name, timed(name, getattr(builder, name), per_column=True))
+        for name in ("add_arrays", "_count_tables", "_count_pairs", "_prune", "finish"):
+            setattr(builder, name, timed(name, getattr(builder, name)))
+    opts = {"missing_by_group": args.mode != "nomissing"}
+    m0 = time.thread_time()
+    summary, checked, options = faircode.summarize(args.file, None, opts)
+    counting = time.thread_time() - m0
+    c2 = time.process_time()
+    text = ""
+    if args.mode != "parseonly":
+        result = profiler.analyze_read(summary, checked, options)
+        c3 = time.process_time()
+        text = render_as("profile", "json", profiler.ProfileResult(result, name="x"), name="x")
+    else:
+        c3 = c2
+    w4, c4 = time.perf_counter(), time.process_time()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"{args.mode}: imports {c1 - c0:.2f} s CPU; summarize {c2 - c1:.2f} s CPU "
+        f"(counting thread {counting:.2f}, part threads and the rest {c2 - c1 - counting:.2f}); "
+        f"analysis {c3 - c2:.2f}; JSON {c4 - c3:.2f} ({len(text) / 1e6:.1f} MB); "
+        f"total {c4 - c0:.2f} s CPU, {w4 - w0:.2f} s wall; peak RSS {rss:.0f} MB"
+    )
+    if steps:
+        by_step: collections.Counter = collections.Counter()
+        for key, secs in steps.items():
+            by_step[key.split("[")[0]] += secs
+        print("counting thread, by step (CPU s):")
+        for key, secs in by_step.most_common():
+            print(f"  {secs:6.2f}  {key}")
+        print("  per column:")
+        for key, secs in steps.most_common():
+            if "[" in key:
+                print(f"  {secs:6.2f}  {key}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
