@@ -39,12 +39,15 @@ STAGES = {
     "read the CSV (SPEC 0)": [("monitor/ingest.py", "_read")],
     "request ids (_ids)": [("monitor/ingest.py", "_ids")],
     "labels as numbers (_numbers)": [("monitor/ingest.py", "_numbers")],
-    "labels into the store (SQL)": [
+    "JSON arrays of request ids (_json_parts)": [("monitor/ingest.py", "_json_parts")],
+    "temporary table (_load_incoming, executemany)": [
+        ("monitor/ingest.py", "_load_incoming"),
         ("monitor/store.py", "executemany"),
-        ("monitor/store.py", "execute"),
-        ("monitor/rollup.py", "write_labels_counted"),
-        ("monitor/ingest.py", "_write_labels"),
     ],
+    "UPDATE and statistics (write_labels_counted)": [
+        ("monitor/rollup.py", "write_labels_counted"),
+    ],
+    "other SQL": [("monitor/store.py", "execute")],
     "commit": [("contextlib.py", "__exit__")],
 }
 
