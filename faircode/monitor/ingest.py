@@ -17,6 +17,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import sqlite3
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -70,7 +72,30 @@ def _digest(path: Path, options: dict[str, Any]) -> str:
     return h.hexdigest()
 
 
+def _plain_ids(series: pd.Series) -> list[str] | None:
+    """The request ids of a column of text cells (CSV) when none can be missing or
+    repeated: every cell a non-empty run of printable ASCII other than space (so no
+    cell is blank, whatever counts as whitespace), all distinct. None otherwise: then
+    :func:`_ids` checks them cell by cell and names the line."""
+    if series.dtype != object:
+        return None
+    ids = series.tolist()
+    try:
+        joined = "".join(ids)
+    except TypeError:  # not all text
+        return None
+    if not (joined.isascii() and joined.isprintable()) or " " in joined:
+        return None
+    seen = set(ids)
+    if len(seen) != len(ids) or "" in seen:
+        return None
+    return ids
+
+
 def _ids(series: pd.Series, column: str, fmt: str, source: str) -> list[str]:
+    plain = _plain_ids(series)
+    if plain is not None:
+        return plain
     missing = series.isna().to_numpy()
     if pd.api.types.is_float_dtype(series.dtype):
         whole = series.dropna()
@@ -99,6 +124,26 @@ def _ids(series: pd.Series, column: str, fmt: str, source: str) -> list[str]:
     return text.tolist()
 
 
+def _to_numbers(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """(``pd.to_numeric(series, errors="coerce")`` as float64 with NaN for missing and
+    unreadable cells, which cells are present). A text column with few distinct values
+    (labels, 0/1 predictions) is converted once per distinct value: the same function
+    on the same values in the same order of first appearance, so the same doubles (a
+    test holds the two equal)."""
+    if series.dtype == object and len(series) >= 1024:
+        codes, uniques = pd.factorize(series, use_na_sentinel=True)
+        # text only (factorize would merge 1, 1.0 and True, which to_numeric tells
+        # apart) and nothing missing (a missing cell turns "-0" from the integer 0 into
+        # the float -0.0: to_numeric's result type depends on every value it sees)
+        few = len(uniques) * 8 <= len(series)
+        if few and codes.min() >= 0 and all(type(u) is str for u in uniques):
+            once = pd.to_numeric(pd.Series(uniques, dtype=object), errors="coerce")
+            table = once.astype("float64").to_numpy(na_value=np.nan)
+            return table[codes], np.ones(len(codes), dtype=bool)
+    values = pd.to_numeric(series, errors="coerce").astype("float64").to_numpy(na_value=np.nan)
+    return values, series.notna().to_numpy()
+
+
 def _numbers(
     series: pd.Series,
     column: str,
@@ -111,8 +156,8 @@ def _numbers(
     if pd.api.types.is_bool_dtype(series.dtype):
         values = series.astype("float64").to_numpy()
     else:
-        values = pd.to_numeric(series, errors="coerce").astype("float64").to_numpy(na_value=np.nan)
-        bad = np.isnan(values) & series.notna().to_numpy()
+        values, present = _to_numbers(series)
+        bad = np.isnan(values) & present
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise MonitorInputError(
@@ -657,34 +702,26 @@ def log_labels(
             }
         meta = {"file": source, "id": id_col, "label": label_col}
         batch = _next_batch(store, key, "labels", digest, None, n, meta, actor_name)
-        store.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS incoming_labels "
-            "(request_id TEXT PRIMARY KEY, label DOUBLE PRECISION NOT NULL)"
-        )
-        store.execute("DELETE FROM incoming_labels")
-        if store.dialect == "postgresql":
-            with store.conn.cursor().copy(
-                "COPY incoming_labels (request_id, label) FROM STDIN"
-            ) as cp:
-                for row in zip(ids, labels.tolist()):
-                    cp.write_row(row)
-        else:
-            done = 0
-            pairs = list(zip(ids, labels.tolist()))
-            for start in range(0, n, CHUNK_ROWS):
-                part = pairs[start : start + CHUNK_ROWS]
-                store.executemany(
-                    "INSERT INTO incoming_labels (request_id, label) VALUES (?, ?)", part
-                )
-                done += len(part)
-                if progress is not None:
-                    progress(done, n)
-        if task is None and not np.isin(labels, (0.0, 1.0)).all():
-            _check_inferred_binary(store, key, ids, fmt, source, label_col)
         weighted = model_weight(store, key) is not None
+        one_pass = store.dialect == "sqlite" and not weighted and SQLITE_ONE_PASS_LABELS
+        parts = _json_parts(store, ids, labels) if one_pass else None
+        loaded = parts is None
+        if parts is None:
+            _load_incoming(store, ids, labels, progress)
+            parts = [rollup.Incoming(count=n)]
+        if task is None and not np.isin(labels, (0.0, 1.0)).all():
+            _check_inferred_binary(store, key, ids, fmt, source, label_col, parts)
         relabelled = 0
-        if store.dialect == "sqlite" and not weighted and SQLITE_ONE_PASS_LABELS:
-            joined, replaced = rollup.write_labels_counted(store, key, now, batch)
+        if one_pass:
+            written = 0
+
+            def step(rows: int) -> None:
+                nonlocal written
+                written += rows
+                if progress is not None and not loaded:
+                    progress(written, n)
+
+            joined, replaced = rollup.write_labels_counted(store, key, now, batch, parts, step)
         else:
             replaced, relabelled = rollup.add_label_delta(
                 store,
@@ -699,19 +736,21 @@ def log_labels(
                 "WHERE predictions.model = ? AND predictions.request_id = t.request_id",
                 (now, batch, key),
             ).rowcount
-        orphans = (
-            0
-            if joined == n
-            else store.execute(
-                "INSERT INTO orphan_labels (model, request_id, label, at, batch) "
-                "SELECT ?, t.request_id, t.label, ?, ? FROM incoming_labels t WHERE NOT EXISTS "
-                "(SELECT 1 FROM predictions p WHERE p.model = ? AND p.request_id = t.request_id) "
-                "ON CONFLICT (model, request_id) DO UPDATE SET label = excluded.label, "
-                "at = excluded.at, batch = excluded.batch",
-                (key, now, batch, key),
-            ).rowcount
-        )
-        store.execute("DELETE FROM incoming_labels")
+        orphans = 0
+        if joined != n:
+            for part in parts:
+                rows, params = part.rows()
+                orphans += store.execute(
+                    "INSERT INTO orphan_labels (model, request_id, label, at, batch) "
+                    f"SELECT ?, t.request_id, t.label, ?, ? FROM ({rows}) t WHERE NOT EXISTS "
+                    "(SELECT 1 FROM predictions p WHERE p.model = ? "
+                    "AND p.request_id = t.request_id) "
+                    "ON CONFLICT (model, request_id) DO UPDATE SET label = excluded.label, "
+                    "at = excluded.at, batch = excluded.batch",
+                    (key, now, batch, *params, key),
+                ).rowcount
+        if loaded:
+            store.execute("DELETE FROM incoming_labels")
         if weighted and relabelled:  # stored labels re-sent: see rollup.add_label_delta
             rollup.rebuild(store, key, weighted)
         store.execute("UPDATE batches SET rows_new = ? WHERE id = ?", (n, batch))
@@ -726,21 +765,97 @@ def log_labels(
     }
 
 
+def _load_incoming(store: Store, ids: list[str], labels: np.ndarray, progress: Progress) -> None:
+    """Load a label batch into the temporary table ``incoming_labels`` (PostgreSQL:
+    COPY; SQLite: ``executemany`` in chunks, into one B-tree keyed by request id)."""
+    rowid = " WITHOUT ROWID" if store.dialect == "sqlite" else ""
+    store.execute(
+        "CREATE TEMP TABLE IF NOT EXISTS incoming_labels "
+        f"(request_id TEXT PRIMARY KEY, label DOUBLE PRECISION NOT NULL){rowid}"
+    )
+    store.execute("DELETE FROM incoming_labels")
+    n = len(ids)
+    if store.dialect == "postgresql":
+        with store.conn.cursor().copy("COPY incoming_labels (request_id, label) FROM STDIN") as cp:
+            for row in zip(ids, labels.tolist()):
+                cp.write_row(row)
+        return
+    done = 0
+    pairs = zip(ids, labels.tolist())
+    while done < n:
+        part = list(islice(pairs, CHUNK_ROWS))
+        store.executemany("INSERT INTO incoming_labels (request_id, label) VALUES (?, ?)", part)
+        done += len(part)
+        if progress is not None:
+            progress(done, n)
+
+
+#: A label batch with at most this many distinct label values is handed to SQLite as
+#: one JSON array of request ids per value (and chunk), not bound row by row.
+JSON_LABEL_VALUES = 64
+#: Request ids per JSON array (one UPDATE each, then the progress line).
+JSON_CHUNK_ROWS = CHUNK_ROWS
+#: Characters JSON would escape as \uXXXX (control characters) or cannot carry (lone
+#: surrogates): request ids holding one are bound row by row instead.
+_JSON_UNSAFE = re.compile(r"[\x00-\x1f\ud800-\udfff]")
+
+
+def _json_parts(store: Store, ids: list[str], labels: np.ndarray) -> list[rollup.Incoming] | None:
+    """SQLite: the label batch as JSON arrays of request ids, one per label value (and
+    chunk of JSON_CHUNK_ROWS), for ``json_each``; None when the batch has more than
+    JSON_LABEL_VALUES distinct labels, a request id JSON would escape, or this SQLite
+    lacks ``json_each``: the batch then goes through ``incoming_labels``.
+
+    Labels are grouped by their bits (``-0.0`` apart from ``0.0``), so each request id
+    gets exactly the double it was read as, bound as a parameter."""
+    bits, inverse = np.unique(np.ascontiguousarray(labels).view(np.int64), return_inverse=True)
+    if len(bits) > JSON_LABEL_VALUES:
+        return None
+    if _JSON_UNSAFE.search("".join(ids)):
+        return None
+    try:
+        store.execute("SELECT COUNT(*) FROM json_each('[]')")
+    except sqlite3.OperationalError:  # built without JSON: bind the rows
+        return None
+    values = bits.view(np.float64).tolist()
+    column = np.array(ids, dtype=object)
+    parts = []
+    for i, value in enumerate(values):
+        members = column[inverse == i].tolist()
+        for start in range(0, len(members), JSON_CHUNK_ROWS):
+            chunk = members[start : start + JSON_CHUNK_ROWS]
+            text = json.dumps(chunk, ensure_ascii=False)
+            parts.append(rollup.Incoming(value, text, len(chunk)))
+    return parts
+
+
 def _check_inferred_binary(
-    store: Store, key: str, ids: list[str], fmt: str, source: str, column: str
+    store: Store,
+    key: str,
+    ids: list[str],
+    fmt: str,
+    source: str,
+    column: str,
+    parts: list[rollup.Incoming],
 ) -> None:
-    """Inside a label batch (``incoming_labels`` loaded): refuse it when a label other
-    than 0/1 joins a prediction of a version inferred binary, naming its first line."""
+    """Inside a label batch (its rows readable through ``parts``): refuse it when a
+    label other than 0/1 joins a prediction of a version inferred binary, naming its
+    first line."""
     versions = sorted(binary_versions(store, key))
     if not versions:
         return
     marks = ", ".join("?" for _ in versions)
-    rows = store.query(
-        "SELECT t.request_id, t.label, p.version FROM incoming_labels t JOIN predictions p "
-        "ON p.model = ? AND p.request_id = t.request_id WHERE t.label <> 0 AND t.label <> 1 "
-        f"AND p.version IN ({marks}) LIMIT 10000",
-        (key, *versions),
-    )
+    rows: list[tuple[Any, ...]] = []
+    for part in parts:
+        if part.ids is not None and part.value in (0.0, 1.0):
+            continue
+        incoming, params = part.rows()
+        rows += store.query(
+            f"SELECT t.request_id, t.label, p.version FROM ({incoming}) t JOIN predictions p "
+            "ON p.model = ? AND p.request_id = t.request_id WHERE t.label <> 0 AND t.label <> 1 "
+            f"AND p.version IN ({marks}) LIMIT 10000",
+            (*params, key, *versions),
+        )
     if not rows:
         return
     line = {rid: i for i, rid in enumerate(ids)}

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import gzip
 import io
+import re
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
+import numpy as np
 import pandas as pd
 
 from ..errors import EXTRA_OF, InputError
@@ -140,11 +142,31 @@ def _read_open(
     return df[[c for c in df.columns if c in wanted]]
 
 
+#: A CSV file up to this size is first tried by :func:`_plain_columns` (it holds the
+#: whole file in memory); a larger one, or one it declines, goes to the SPEC 0 reader.
+PLAIN_MAX_BYTES = 1 << 30
+#: Bytes of data lines split at a time by :func:`_plain_columns` (bounds the cells of a
+#: wide file held at once).
+PLAIN_CHUNK_BYTES = 16 << 20
+
+
 def _read_csv(stream: BinaryIO, p: Path, name: str, required: dict[str, str]) -> pd.DataFrame:
     """The required columns of a CSV as str/None cells (SPEC section 0)."""
-    if p.name.lower().endswith(".gz"):
-        stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
+    gz = p.name.lower().endswith(".gz")
     delimiter = "\t" if p.name.lower().endswith((".tsv", ".tsv.gz")) else None
+    if gz:
+        stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
+    else:
+        data = _read_up_to(stream, PLAIN_MAX_BYTES + 1)
+        if len(data) <= PLAIN_MAX_BYTES:
+            plain = _plain_columns(data, name, delimiter, required)
+            if plain is not None:
+                return plain
+            stream = io.BytesIO(data)
+        else:
+            from ..formats import Prefixed  # lazy: loaded already
+
+            stream = Prefixed(data, stream)  # type: ignore[assignment]
     header, batches = read_records(stream, name, delimiter=delimiter)
     check_columns(header, required, name)
     index = {c: header.index(c) for c in header if c in required}
@@ -154,4 +176,85 @@ def _read_csv(stream: BinaryIO, p: Path, name: str, required: dict[str, str]) ->
             columns[c].extend([r[i] for r in batch])
     # raw cells: the label rule (trim, missing tokens) is applied per distinct value by
     # the consumers (core._Attribute, core._numeric), which is what makes this fast
-    return pd.DataFrame({c: pd.Series(v, dtype=object) for c, v in columns.items()})
+    return _frame(columns)
+
+
+def _read_up_to(stream: BinaryIO, limit: int) -> bytes:
+    """The stream's bytes up to ``limit`` (a read may return fewer than asked)."""
+    parts = []
+    total = 0
+    while total < limit:
+        block = stream.read(min(limit - total, PLAIN_CHUNK_BYTES * 4))
+        if not block:
+            break
+        parts.append(block)
+        total += len(block)
+    return b"".join(parts)
+
+
+def _frame(columns: dict[str, list[str]]) -> pd.DataFrame:
+    # copy=False: the columns stay the Series made here (no copy into one 2-D block)
+    return pd.DataFrame({c: pd.Series(v, dtype=object) for c, v in columns.items()}, copy=False)
+
+
+def _plain_columns(
+    data: bytes, name: str, delimiter: str | None, required: dict[str, str]
+) -> pd.DataFrame | None:
+    """The required columns of a *plain* CSV file, split directly; None when the file is
+    not plain (the SPEC 0 reader then reads it, and gives any error).
+
+    Plain: no double quote, no CR, no NUL byte, valid UTF-8, and every non-blank line
+    after the header has exactly the header's number of fields. Without quotes and CRs
+    the reader's csv module splits a line at each delimiter and nowhere else, a blank
+    line is no record, and each record is one LF-terminated line; so the cells here are
+    the reader's, character for character. The header, the delimiter and the header's
+    errors come from the reader itself (it reads only the first line)."""
+    from ..reader import open_table  # lazy: loaded already
+
+    if b'"' in data or b"\r" in data or b"\x00" in data:
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    info: dict[str, Any] = {}
+    header, _ = open_table(io.BytesIO(data), name, delimiter=delimiter, info=info)
+    check_columns(header, required, name)
+    delim = info["delimiter"]
+    if len(delim) != 1 or not delim.isascii():
+        return None
+    start = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # the BOM the reader drops
+    while data.startswith(b"\n", start):  # blank lines before the header
+        start += 1
+    end = data.find(b"\n", start)
+    if end < 0:
+        return None  # a header only: the reader says so
+    body = data[end + 1 :]
+    if body.startswith(b"\n") or b"\n\n" in body:  # blank lines: no records
+        body = re.sub(rb"\n\n+", b"\n", body).lstrip(b"\n")
+    if not body:
+        return None
+    if not body.endswith(b"\n"):
+        body += b"\n"
+    width = len(header)
+    index = {c: header.index(c) for c in header if c in required}
+    columns: dict[str, list[str]] = {c: [] for c in index}
+    code = ord(delim)
+    at = 0
+    while at < len(body):
+        cut = body.find(b"\n", min(at + PLAIN_CHUNK_BYTES, len(body)) - 1) + 1
+        chunk = body[at:cut]
+        at = cut
+        raw = np.frombuffer(chunk, dtype=np.uint8)
+        ends = np.flatnonzero(raw == 10)
+        if width > 1:
+            before = np.searchsorted(np.flatnonzero(raw == code), ends)
+            fields = np.diff(before, prepend=0) + 1
+            if (fields != width).any():
+                return None  # a short or long row: the reader pads it or names its line
+        elif code in raw:
+            return None
+        cells = chunk[:-1].decode("utf-8").replace("\n", delim).split(delim)
+        for c, i in index.items():
+            columns[c].extend(cells[i::width])
+    return _frame(columns)

@@ -15,6 +15,10 @@ model's ingest writes what it wrote before they existed.
 
 from __future__ import annotations
 
+import math
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -221,26 +225,150 @@ def add_label_delta(
 
 
 #: SQLite's tally of a label batch (write_labels_counted): its rows per cell and (pred,
-#: old label, new label), counted by a temporary trigger as the UPDATE writes them.
+#: old label, new label), counted as the UPDATE writes them.
 _TALLY = "faircode_label_tally"
-_TALLY_TRIGGER = "faircode_label_tally_rows"
+#: The SQL functions through which the UPDATE hands each row it writes to the tally:
+#: its values (the general case), or one integer packing them (:class:`_Packing`).
+_TALLY_FUNCTION = "faircode_label_tally_row"
+_PACKED_FUNCTION = "faircode_label_tally_key"
+#: Versions a packed key tells apart (by a CASE on each row written).
+_PACK_VERSIONS = 16
 
 
-def write_labels_counted(store: Store, key: str, now: int, batch: int) -> tuple[int, int]:
-    """SQLite, unweighted model: write the labels of ``incoming_labels`` (temporary
-    table: ``request_id``, ``label``) to their predictions and add their statistics'
-    delta to ``slice_stats``, in one pass over the predictions. Returns (predictions
-    labelled, labels replaced with a different value).
+@dataclass(frozen=True)
+class Incoming:
+    """Where a SQLite statement reads a label batch's rows from: the temporary table
+    ``incoming_labels`` (``request_id``, ``label``), or, with ``ids``, a JSON array of
+    request ids that all get the label ``value`` (read by ``json_each``, so no row is
+    bound one by one)."""
 
-    The UPDATE finds each incoming request id by the primary key when the batch is
-    under a quarter of the model's predictions (its cost grows with the batch, not with
-    the store), else walks the model's predictions once; a temporary ``AFTER UPDATE``
-    trigger counts the rows it writes per (cell, prediction, old label, new label) in a
-    small table (no sort of the batch, unlike a ``GROUP BY`` over the join). The delta
-    per cell is then :func:`label_exprs` of each distinct (prediction, old, new) times its count,
+    value: float = 0.0
+    ids: str | None = None
+    count: int = 0
+
+    def rows(self) -> tuple[str, tuple[Any, ...]]:
+        """A SELECT of (request_id, label) and its parameters."""
+        if self.ids is None:
+            return "SELECT request_id, label FROM incoming_labels", ()
+        return "SELECT value AS request_id, ? AS label FROM json_each(?)", (self.value, self.ids)
+
+    def request_ids(self) -> tuple[str, tuple[Any, ...]]:
+        """A SELECT of the request ids and its parameters."""
+        if self.ids is None:
+            return "SELECT request_id FROM incoming_labels", ()
+        return "SELECT value FROM json_each(?)", (self.ids,)
+
+    def label_of_row(self) -> tuple[str, tuple[Any, ...]]:
+        """The incoming label of the ``predictions`` row an UPDATE is writing."""
+        if self.ids is None:
+            return (
+                "(SELECT t.label FROM incoming_labels t "
+                "WHERE t.request_id = predictions.request_id)",
+                (),
+            )
+        return "?", (self.value,)
+
+
+@dataclass(frozen=True)
+class _Packing:
+    """For a model whose stored predictions and labels are all 0 or 1 (its
+    ``slice_stats`` count no other): a SQL expression giving each row, before the
+    UPDATE writes it, one integer that packs (version, day, the used slots' codes,
+    prediction, old label) in mixed radix, and its inverse. Counting these integers
+    needs no Python code per row (``list.append`` is the SQL function)."""
+
+    sql: str
+    versions: tuple[str, ...]
+    first_day: int
+    radices: tuple[int, ...]  # days, then each used slot's codes (+ 1 for -1)
+
+    def unpack(self, packed: int) -> tuple[Any, ...]:
+        """(version, day, codes..., prediction, old label or None) of a packed key."""
+        rest, old = divmod(packed, 3)
+        rest, pred = divmod(rest, 2)
+        codes = []
+        for radix in reversed(self.radices[1:]):
+            rest, code = divmod(rest, radix)
+            codes.append(code - 1)
+        version, day = divmod(rest, self.radices[0])
+        return (
+            self.versions[version],
+            day + self.first_day,
+            *reversed(codes),
+            float(pred),
+            None if old == 2 else float(old),
+        )
+
+
+def _packing(store: Store, key: str, used: list[int]) -> _Packing | None:
+    """The packing of ``key``'s rows (:class:`_Packing`), or None when a stored
+    prediction or label is other than 0/1, it has more than _PACK_VERSIONS versions,
+    or the key would not fit 62 bits."""
+    first, last, odd_pred, odd_label = store.execute(
+        "SELECT MIN(day), MAX(day), SUM(n_nonbinary_pred), SUM(n_nonbinary_label) "
+        "FROM slice_stats WHERE model = ?",
+        (key,),
+    ).fetchone()
+    if first is None or odd_pred or odd_label:
+        return None
+    versions = tuple(
+        str(r[0])
+        for r in store.query(
+            "SELECT DISTINCT version FROM slice_stats WHERE model = ? ORDER BY version", (key,)
+        )
+    )
+    if len(versions) > _PACK_VERSIONS:
+        return None
+    top = dict(
+        store.query("SELECT slot, MAX(code) FROM attr_values WHERE model = ? GROUP BY slot", (key,))
+    )
+    radices = (int(last) - int(first) + 1, *(int(top.get(s, -1)) + 2 for s in used))
+    if len(versions) * math.prod(radices) * 6 >= 1 << 62:
+        return None
+    version = "CASE version " + " ".join(
+        f"WHEN {_text(v)} THEN {i}" for i, v in enumerate(versions)
+    )
+    # a day outside the stored range (never) makes the key NULL: the counts are refused
+    day = f"CASE WHEN day BETWEEN {int(first)} AND {int(last)} THEN day - {int(first)} END"
+    sql = f"({version} END) * {radices[0]} + {day}"
+    for s, radix in zip(used, radices[1:]):
+        sql = f"({sql}) * {radix} + COALESCE({SLOT_COLUMNS[s]}, -1) + 1"
+    sql = f"(({sql}) * 2 + CAST(pred AS INTEGER)) * 3 + COALESCE(CAST(label AS INTEGER), 2)"
+    return _Packing(sql, versions, int(first), radices)
+
+
+def _text(value: str) -> str:
+    """A SQL string literal."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def write_labels_counted(
+    store: Store,
+    key: str,
+    now: int,
+    batch: int,
+    parts: list[Incoming],
+    progress: Callable[[int], None] | None = None,
+) -> tuple[int, int]:
+    """SQLite, unweighted model: write the labels of ``parts`` to their predictions and
+    add their statistics' delta to ``slice_stats``, in one pass over the predictions.
+    Returns (predictions labelled, labels replaced with a different value).
+
+    Each part's UPDATE walks its request ids in order and finds each prediction by the
+    primary key, so its cost grows with the batch, not with the store. A SQL function in
+    its SET sees each row before it is written and counts the rows per (cell,
+    prediction, old label, new label): a Python function of the row's values, or, for a
+    part of one label value in a model whose stored predictions and labels are all 0/1,
+    ``list.append`` of one integer packing them (:class:`_Packing`, no Python code per
+    row). So no other pass over the predictions is needed and nothing sorts the batch
+    (unlike a ``GROUP BY`` over the join), at less cost than the ``AFTER UPDATE``
+    trigger this replaced (a trigger program and an upsert per row). Should the counts
+    not add up to the rows written, the model's cells are rebuilt from its predictions
+    instead. The counts go to a small table; the delta per cell
+    is then :func:`label_exprs` of each distinct (prediction, old, new) times its count,
     the same integers as summing the rows for 0/1 values (floats within 1e-12 otherwise,
-    as SPEC 15.1 holds regression sums). :func:`add_label_delta` is the general path
-    (PostgreSQL, weighted models).
+    as SPEC 15.1 holds regression sums). ``progress`` gets the rows written after each
+    part. :func:`add_label_delta` is the general path (PostgreSQL, weighted models).
     """
     slots = ", ".join(SLOT_COLUMNS)
     key_cols = f"version, day, {slots}, pred, has_old, old, new"
@@ -252,52 +380,95 @@ def write_labels_counted(store: Store, key: str, now: int, batch: int) -> tuple[
         f"new REAL NOT NULL, cnt INTEGER NOT NULL, UNIQUE ({key_cols}))"
     )
     store.execute(f"DELETE FROM {_TALLY}")
-    store.execute(f"DROP TRIGGER IF EXISTS temp.{_TALLY_TRIGGER}")
-    new_slots = ", ".join(f"COALESCE(NEW.{c}, -1)" for c in SLOT_COLUMNS)
-    store.execute(
-        f"CREATE TEMP TRIGGER {_TALLY_TRIGGER} AFTER UPDATE OF label ON main.predictions "
-        f"BEGIN INSERT INTO {_TALLY} ({key_cols}, cnt) VALUES (NEW.version, NEW.day, "
-        f"{new_slots}, NEW.pred, OLD.label IS NOT NULL, COALESCE(OLD.label, 0), NEW.label, 1) "
-        f"ON CONFLICT ({key_cols}) DO UPDATE SET cnt = cnt + 1; END"
+    # the model's attribute slots: the others are NULL in every row (-1 in the cells)
+    used = sorted(
+        int(r[0]) for r in store.query("SELECT slot FROM attributes WHERE model = ?", (key,))
     )
-    incoming = int(store.one("SELECT COUNT(*) FROM incoming_labels") or 0)
-    stored = int(store.one("SELECT SUM(n) FROM slice_stats WHERE model = ?", (key,)) or 0)
-    if incoming * 4 < stored:
-        # a batch small beside the store: find each request id by the primary key
-        update = (
-            "UPDATE predictions SET label = (SELECT t.label FROM incoming_labels t "
-            "WHERE t.request_id = predictions.request_id), labelled_at = ?, label_batch = ? "
-            "WHERE model = ? AND request_id IN (SELECT request_id FROM incoming_labels)"
-        )
-    else:  # most of the model's predictions: one walk along them costs less
-        update = (
-            "UPDATE predictions SET label = t.label, labelled_at = ?, label_batch = ? "
-            "FROM incoming_labels t "
-            "WHERE predictions.model = ? AND predictions.request_id = t.request_id"
-        )
+    counts: Counter[tuple[Any, ...]] = Counter()
+
+    def tally(*row: Any) -> Any:
+        # (version, day, the used slots' codes, pred, old label or None, new label)
+        counts[row] += 1
+        return row[-1]
+
+    codes = "".join(f"COALESCE({SLOT_COLUMNS[s]}, -1), " for s in used)
+    arity = len(used) + 5
+    packing = _packing(store, key, used)
+    keys: list[Any] = []
+    joined = 0
+    sound = True
+    # not deterministic: SQLite calls them once for each row the UPDATE writes
+    store.conn.create_function(_TALLY_FUNCTION, arity, tally)
+    store.conn.create_function(_PACKED_FUNCTION, 1, keys.append)
     try:
-        joined = store.execute(update, (now, batch, key)).rowcount
+        for part in parts:
+            ids, ids_params = part.request_ids()
+            if packing is not None and part.ids is not None:
+                # one label value: the new label is a constant, the rest is the key
+                written = store.execute(
+                    f"UPDATE predictions SET label = ?, labelled_at = "
+                    f"COALESCE({_PACKED_FUNCTION}({packing.sql}), ?), label_batch = ? "
+                    f"WHERE model = ? AND request_id IN ({ids})",
+                    (part.value, now, batch, key, *ids_params),
+                ).rowcount
+                try:
+                    for packed, n in Counter(keys).items():
+                        counts[(*packing.unpack(packed), part.value)] += n
+                except (TypeError, IndexError):  # a key out of the packing's ranges
+                    sound = False
+                keys.clear()
+            else:
+                label, label_params = part.label_of_row()
+                written = store.execute(
+                    f"UPDATE predictions SET label = {_TALLY_FUNCTION}(version, day, {codes}"
+                    f"pred, label, {label}), labelled_at = ?, label_batch = ? "
+                    f"WHERE model = ? AND request_id IN ({ids})",
+                    (*label_params, now, batch, key, *ids_params),
+                ).rowcount
+            joined += written
+            if progress is not None:
+                progress(part.count)
     finally:
-        store.execute(f"DROP TRIGGER IF EXISTS temp.{_TALLY_TRIGGER}")
+        store.conn.create_function(_TALLY_FUNCTION, arity, None)
+        store.conn.create_function(_PACKED_FUNCTION, 1, None)
+    if not sound or sum(counts.values()) != joined:
+        # never seen; should SQLite ever call a function other than once a row, the
+        # statistics are recounted from the predictions rather than trusted
+        rebuild(store, key)
+        return joined, _replaced(counts)
+    rows = []
+    for (version, day, *rest), n in counts.items():
+        slots = [-1] * len(SLOT_COLUMNS)
+        for s, code in zip(used, rest):
+            slots[s] = code
+        pred, old, new = rest[-3:]
+        has_old = old is not None
+        rows.append((version, day, *slots, pred, int(has_old), old if has_old else 0.0, new, n))
+    store.executemany(
+        f"INSERT INTO {_TALLY} ({key_cols}, cnt) VALUES ({', '.join('?' * 15)})", rows
+    )
     new = label_exprs("g.pred", "g.new")
     old = label_exprs("g.pred", "(CASE WHEN g.has_old = 1 THEN g.old END)")
     columns = [c for c in STATS if c not in _PREDICTION_ONLY]
     deltas = [f"SUM(g.cnt * ({new[c]})) - SUM(g.cnt * ({old[c]}))" for c in columns]
-    replaced = "SUM(CASE WHEN g.has_old = 1 AND g.old <> g.new THEN g.cnt ELSE 0 END)"
     cell = ", ".join(f"g.{c}" for c in ("version", "day", *SLOT_COLUMNS))
     rows = store.query(
-        f"SELECT ?, {cell}, {', '.join(deltas)}, {replaced} FROM {_TALLY} g GROUP BY {cell}",
-        (key,),
+        f"SELECT ?, {cell}, {', '.join(deltas)} FROM {_TALLY} g GROUP BY {cell}", (key,)
     )
     marks = ", ".join("?" for _ in (*CELL, *STATS))
     n_cell = len(CELL)
     values = []
     for r in rows:
-        delta = dict(zip(columns, r[n_cell:-1]))
+        delta = dict(zip(columns, r[n_cell:]))
         values.append((*r[:n_cell], *[delta.get(c, 0) for c in STATS]))
     store.executemany(_upsert(f"VALUES ({marks})", STATS), values)
     store.execute(f"DELETE FROM {_TALLY}")
-    return joined, int(sum(int(r[-1] or 0) for r in rows))
+    return joined, _replaced(counts)
+
+
+def _replaced(counts: Counter[tuple[Any, ...]]) -> int:
+    """Rows of a tally whose stored label was replaced with a different value."""
+    return sum(n for row, n in counts.items() if row[-2] is not None and row[-2] != row[-1])
 
 
 def rebuild(store: Store, key: str, weighted: bool = False) -> None:
