@@ -52,7 +52,7 @@ def _line_encoder() -> Any:
     of the JSON's time for a 30,000-group result, one call per group). _ENCODE itself
     where _json is missing or differs."""
     try:
-        from _json import encode_basestring, make_encoder
+        from _json import encode_basestring, make_encoder  # lazy: start-up; CPython only
 
         def default(o: Any) -> Any:
             raise TypeError(f"Object of type {o.__class__.__name__} is not JSON serializable")

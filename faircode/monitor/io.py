@@ -16,7 +16,7 @@ import pandas as pd
 from ..errors import EXTRA_OF, InputError
 from ..formats import Prefixed, arrow_source, sniff_format
 from ..labels import clean_header
-from ..reader import open_input, read_records
+from ..reader import open_input, open_table, read_records
 from .errors import MonitorInputError
 
 CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".txt")
@@ -164,8 +164,6 @@ def _read_csv(stream: BinaryIO, p: Path, name: str, required: dict[str, str]) ->
                 return plain
             stream = io.BytesIO(data)
         else:
-            from ..formats import Prefixed  # lazy: loaded already
-
             stream = Prefixed(data, stream)  # type: ignore[assignment]
     header, batches = read_records(stream, name, delimiter=delimiter)
     check_columns(header, required, name)
@@ -209,8 +207,6 @@ def _plain_columns(
     line is no record, and each record is one LF-terminated line; so the cells here are
     the reader's, character for character. The header, the delimiter and the header's
     errors come from the reader itself (it reads only the first line)."""
-    from ..reader import open_table  # lazy: loaded already
-
     if b'"' in data or b"\r" in data or b"\x00" in data:
         return None
     try:

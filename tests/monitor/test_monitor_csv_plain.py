@@ -104,6 +104,8 @@ def _spy(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return real(stream, name, **kwargs)
 
     monkeypatch.setattr(reader, "read_records", read_records)
+    # faircode.monitor.io binds the reader's function at import: spy on its name too
+    monkeypatch.setattr(mio, "read_records", read_records)
     return calls
 
 
