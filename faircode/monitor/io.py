@@ -157,8 +157,8 @@ def _read_csv(stream: BinaryIO, p: Path, name: str, required: dict[str, str]) ->
     if gz:
         stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
     else:
-        data = _read_up_to(stream, PLAIN_MAX_BYTES + 1)
-        if len(data) <= PLAIN_MAX_BYTES:
+        data, candidate = _read_plain_prefix(stream, PLAIN_MAX_BYTES + 1)
+        if candidate and len(data) <= PLAIN_MAX_BYTES:
             plain = _plain_columns(data, name, delimiter, required)
             if plain is not None:
                 return plain
@@ -177,17 +177,22 @@ def _read_csv(stream: BinaryIO, p: Path, name: str, required: dict[str, str]) ->
     return _frame(columns)
 
 
-def _read_up_to(stream: BinaryIO, limit: int) -> bytes:
-    """The stream's bytes up to ``limit`` (a read may return fewer than asked)."""
+def _read_plain_prefix(stream: BinaryIO, limit: int) -> tuple[bytes, bool]:
+    """The stream's bytes up to ``limit``, and whether the plain split may take them:
+    reading stops at the first block holding a quote, CR or NUL byte (the reader takes
+    such a file, from these bytes on), so /dev/zero or a large quoted file is not read
+    whole into memory first."""
     parts = []
     total = 0
     while total < limit:
-        block = stream.read(min(limit - total, PLAIN_CHUNK_BYTES * 4))
+        block = stream.read(min(limit - total, PLAIN_CHUNK_BYTES))
         if not block:
             break
         parts.append(block)
         total += len(block)
-    return b"".join(parts)
+        if b'"' in block or b"\r" in block or b"\x00" in block:
+            return b"".join(parts), False
+    return b"".join(parts), True
 
 
 def _frame(columns: dict[str, list[str]]) -> pd.DataFrame:
