@@ -64,6 +64,8 @@ def update(paths: list[str]) -> None:
     NODE as its wall seconds); files no longer in tests/ are dropped."""
     measured: dict[str, float] = {}
     for path in paths:
+        if path.endswith(".tests.json"):  # conftest's per-test times beside a lane's file
+            continue
         for name, value in json.loads(Path(path).read_text(encoding="utf-8")).items():
             measured[name] = round(float(value[0] if isinstance(value, list) else value), 1)
     old = json.loads(TIMES.read_text(encoding="utf-8")) if TIMES.exists() else {}

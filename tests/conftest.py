@@ -60,7 +60,8 @@ def js():
 # wall times (--durations) grow with everybody else's load, CPU time does not.
 # `--times-out=FILE` writes each test file's seconds (wall and CPU) as JSON: what
 # scripts/lanes.py --update folds into tests/times.json, the weights scripts/check uses
-# to split the files between its two pytest processes.
+# to split the files between its two pytest processes; FILE's stem + .tests.json gets
+# every test's seconds.
 # ---------------------------------------------------------------------------------------
 
 
@@ -144,6 +145,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         ]
         with open(out, "w", encoding="utf-8") as fh:
             fh.write("{\n" + ",\n".join(rows) + "\n}\n")  # [wall, cpu] seconds per file
+        # beside it, every test's [wall, cpu] seconds, slowest first: where to look next
+        tests = sorted(_TIMES.items(), key=lambda kv: -kv[1][0])
+        rows = [f"  {json.dumps(nodeid)}: [{wall:.2f}, {cpu:.2f}]" for nodeid, (wall, cpu) in tests]
+        with open(str(out).removesuffix(".json") + ".tests.json", "w", encoding="utf-8") as fh:
+            fh.write("{\n" + ",\n".join(rows) + "\n}\n")
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-# C1-only JIT and the serial GC halve the JVM's start-up on small CI machines.
-JAVA_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+# The serial GC: a small heap on 2 cores. Not C1-only (-XX:TieredStopAtLevel=1): it
+# starts sooner, but the Spark tests ran 25% longer without C2 (199 s against 150 s).
+JAVA_OPTS = "-XX:+UseSerialGC"
 
 
 @pytest.fixture(scope="session")
