@@ -12,6 +12,8 @@ import pytest
 # The serial GC: a small heap on 2 cores. Not C1-only (-XX:TieredStopAtLevel=1): it
 # starts sooner, but the Spark tests ran 25% longer without C2 (199 s against 150 s).
 JAVA_OPTS = "-XX:+UseSerialGC"
+# A CLI run in a subprocess is short: there C1-only starts the JVM sooner.
+CLI_JAVA_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
 
 @pytest.fixture(scope="session")

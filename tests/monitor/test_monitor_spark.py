@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from sparkutil import JAVA_OPTS
+from sparkutil import CLI_JAVA_OPTS
 from util import data_file
 
 try:
@@ -230,7 +230,7 @@ def test_cli_engine_spark_json_equals_the_local_cli(tmp_path) -> None:
         [*args, "--engine", "spark", "--spark-master", "local[1]"],
         capture_output=True,
         text=True,
-        env={**env, "JAVA_TOOL_OPTIONS": JAVA_OPTS},
+        env={**env, "JAVA_TOOL_OPTIONS": CLI_JAVA_OPTS},
     )
     assert (ran.returncode, local.returncode) == (0, 0), ran.stderr
     assert ran.stderr == ""  # the JVM's log goes to a file

@@ -14,6 +14,7 @@ import warnings
 from decimal import Decimal
 
 import pytest
+from sparkutil import CLI_JAVA_OPTS
 from util import ADULT_NAMES, data_file
 
 import faircode
@@ -495,7 +496,11 @@ def test_cli_engine_spark_matches_local():
     run = [sys.executable, "-m", "faircode", "profile", path, "--json"]
     spark_out = json.loads(
         subprocess.run(
-            run + ["--engine", "spark"], capture_output=True, check=True, timeout=300
+            run + ["--engine", "spark"],
+            capture_output=True,
+            check=True,
+            timeout=300,
+            env={**os.environ, "JAVA_TOOL_OPTIONS": CLI_JAVA_OPTS},
         ).stdout
     )
     local_out = json.loads(subprocess.run(run, capture_output=True, check=True).stdout)
