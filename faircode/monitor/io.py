@@ -211,11 +211,16 @@ def _plain_columns(
     the reader's csv module splits a line at each delimiter and nowhere else, a blank
     line is no record, and each record is one LF-terminated line; so the cells here are
     the reader's, character for character. The header, the delimiter and the header's
-    errors come from the reader itself (it reads only the first line)."""
-    if b'"' in data or b"\r" in data or b"\x00" in data:
-        return None
+    errors come from the reader itself (it reads only the first line).
+
+    ``data`` comes from :func:`_read_plain_prefix` with its flag true: it holds no quote,
+    CR or NUL byte (that function looked, block by block), so they are not searched for
+    again. UTF-8 is checked where the bytes are decoded anyway: the header's line here,
+    the data lines chunk by chunk below (a chunk ends at a LF, which no multi-byte
+    character contains); one decode of the file, not two."""
+    first = data.find(b"\n")
     try:
-        data.decode("utf-8")
+        data[: first if first >= 0 else len(data)].decode("utf-8")
     except UnicodeDecodeError:
         return None
     info: dict[str, Any] = {}
@@ -255,7 +260,11 @@ def _plain_columns(
                 return None  # a short or long row: the reader pads it or names its line
         elif code in raw:
             return None
-        cells = chunk[:-1].decode("utf-8").replace("\n", delim).split(delim)
+        try:
+            text = chunk[:-1].decode("utf-8")
+        except UnicodeDecodeError:
+            return None  # the reader names the line of the bad byte
+        cells = text.replace("\n", delim).split(delim)
         for c, i in index.items():
             columns[c].extend(cells[i::width])
     return _frame(columns)

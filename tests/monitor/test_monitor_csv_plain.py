@@ -130,3 +130,24 @@ def test_a_long_row_is_the_readers_error(tmp_path: Path) -> None:
     path.write_text("id,y\nr1,1\nr2,0,5\n")
     with pytest.raises(MonitorInputError, match="line 3: 3 fields but the header has 2"):
         mio.read_table(path, {"id": "--id"})
+
+
+@pytest.mark.parametrize("where", ["header", "first line", "last line"])
+def test_an_invalid_byte_in_a_plain_file_is_the_readers_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """No quote, CR or NUL, but a byte that is not UTF-8: the plain split declines the
+    file wherever the byte is (it decodes each chunk once) and the reader names it."""
+    lines = [b"id,race"] + [b"r%d,%s" % (k, b"ab"[k % 2 : k % 2 + 1]) for k in range(3000)]
+    at = {"header": 0, "first line": 1, "last line": len(lines) - 1}[where]
+    lines[at] = lines[at] + b"\xff"
+    path = tmp_path / "bad.csv"
+    data = b"\n".join(lines) + b"\n"
+    path.write_bytes(data)
+    monkeypatch.setattr(mio, "PLAIN_CHUNK_BYTES", 1024)  # the byte in a later chunk
+    got = _read(path, {"id": "--id", "race": "--attr"})
+    assert got == _reference(path, {"id": "--id", "race": "--attr"})
+    bad = data.index(b"\xff")
+    assert got.endswith(
+        f"byte {bad}: not valid UTF-8; re-save the file as UTF-8 or pass --encoding"
+    )
