@@ -33,7 +33,7 @@ from . import rollup
 from .errors import MonitorInputError
 from .inputs import MAX_MAGNITUDE, weights_of
 from .io import file_format, read_table
-from .slices import _native
+from .slices import _native, _typed
 from .store import ATTR_SLOTS, SLOT_COLUMNS, Store, model_key
 
 CHUNK_ROWS = 50_000
@@ -341,8 +341,20 @@ def _slots(store: Store, key: str, attrs: list[str]) -> list[int]:
 
 
 def _codes(store: Store, key: str, slot: int, column: pd.Series) -> np.ndarray:
-    """Per-row dictionary code of an attribute column (-1 for a missing value)."""
-    codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    """Per-row dictionary code of an attribute column (-1 for a missing value).
+
+    A column of mixed types is factorised by (type, value), as ``evaluate`` does
+    (``slices._Attribute``): True, 1 and 1.0 are equal in Python but different labels
+    (SPEC 0.4), and a plain factorize would give them one code."""
+    mixed = column.dtype == object and pd.api.types.infer_dtype(column, skipna=True).startswith(
+        "mixed"
+    )
+    if mixed:
+        typed = [_typed(v, str(column.name), "data", i) for i, v in enumerate(column.tolist())]
+        codes, keys = pd.factorize(pd.Series(typed, dtype=object), use_na_sentinel=True)
+        uniques = [k[1] for k in keys]
+    else:
+        codes, uniques = pd.factorize(column, use_na_sentinel=True)
     texts = [json.dumps(_native(v)) for v in uniques]
     known = dict(
         store.query("SELECT value, code FROM attr_values WHERE model = ? AND slot = ?", (key, slot))

@@ -161,6 +161,26 @@ class _Attribute:
             return
         self.codes = np.where(missing, len(order), rank[np.where(missing, 0, codes)])
 
+    def subset(self, rows: np.ndarray) -> _Attribute:
+        """The attribute of these rows alone (positions, in order): what ``_Attribute``
+        of the rows' cells gives when the grouping is pinned (the same group for a value
+        in every subset), without reading the cells again. Codes are ranks in sorted
+        order with missing last, so the values present keep their order and are
+        renumbered from 0 (a trend's buckets: one pass over the window, not one per
+        bucket)."""
+        sub = self.codes[rows]
+        present = np.flatnonzero(np.bincount(sub, minlength=len(self.values)))
+        out = object.__new__(_Attribute)
+        out.name = self.name
+        out.values = [self.values[i] for i in present.tolist()]
+        if out.values in ([], [None]):  # no value: every row is in the missing slice
+            out.codes = np.zeros(len(sub), dtype=np.int64)
+            return out
+        remap = np.full(len(self.values), -1, dtype=np.int64)
+        remap[present] = np.arange(len(present), dtype=np.int64)
+        out.codes = remap[sub]
+        return out
+
 
 def _slices_of(ats: list[_Attribute]) -> tuple[np.ndarray, np.ndarray]:
     """Compact slice codes per row and the per-attribute codes of each slice."""

@@ -470,7 +470,11 @@ def _groups(
     names: list[list[str]],
     scores: pd.DataFrame | None = None,
     calibration: dict[str, Any] | None = None,
+    attributes: dict[str, _Attribute] | None = None,
 ) -> list[dict[str, Any]]:
+    """Each combination's group entry from the cells of ``frame`` (a DataFrame, or a
+    trend bucket's :class:`_Bucket`); ``attributes``: the attributes of these rows
+    already built (a bucket's, from the window's), else they are built here."""
     keys = BINARY_KEYS if task == "binary" else REGRESSION_KEYS
     has_sel = task == "binary"
     if ctx.weight is not None:  # evaluate's weighted sums (counts.counts_from_rows)
@@ -479,6 +483,9 @@ def _groups(
     for combo in names:
         ats = []
         for a in combo:
+            if attributes is not None and a in attributes:
+                ats.append(attributes[a])
+                continue
             slot = ctx.slots[ctx.attrs.index(a)]
             table = ctx.decode.get(slot, {})
             col = frame[SLOT_COLUMNS[slot]]
@@ -488,7 +495,7 @@ def _groups(
             ats.append(_Attribute(a, pd.Series(values, dtype=object), grouping=ctx.grouping))
         all_codes, slice_parts = _slices_of(ats)
         codes = all_codes[: len(frame)]
-        counts = _sum_cube(codes, len(slice_parts), {k: frame[k].to_numpy() for k in keys})
+        counts = _sum_cube(codes, len(slice_parts), {k: np.asarray(frame[k]) for k in keys})
         stats = metrics_from_counts(counts, task)
         if scores is not None and calibration is not None:
             weights = None
@@ -693,7 +700,7 @@ def _trend(
     """The trend: per bucket, each declared attribute's gated disparities from that
     bucket's rows alone, with their intervals, and a note where one is not measured."""
     weighted = ctx.weight is not None
-    parts: list[tuple[dict[str, Any], pd.DataFrame]] = []
+    parts: list[tuple[dict[str, Any], np.ndarray]] = []  # (meta, row positions in source)
     if size is not None:  # N-rows: consecutive predictions in time order
         total = int(frame["n"].sum())
         count = -(-total // size)
@@ -704,10 +711,10 @@ def _trend(
                 f"{-(-total // MAX_ROW_BUCKETS)}-rows, or a shorter window"
             )
         first, end = ctx.days()
-        cells = rollup.row_bucket_cells(
+        source = rollup.row_bucket_cells(
             ctx.store, ctx.key, ctx.slots, ctx.version, first, end, size, weighted
-        )
-        for _, part in cells.groupby("bucket", sort=True):
+        ).reset_index(drop=True)
+        for _, part in source.groupby("bucket", sort=True):
             lo, hi = int(part["first_row"].min()), int(part["last_row"].max())
             meta = {
                 "bucket": f"{lo}-{hi}",
@@ -715,30 +722,68 @@ def _trend(
                 "last": day_text(int(part["last_day"].max())),
                 "rows": [lo, hi],
             }
-            parts.append((meta, part))
+            parts.append((meta, part.index.to_numpy()))
     else:
-        spans = {d: _calendar_bucket(d, kind) for d in frame["day"].unique().tolist()}
-        label = frame["day"].map(lambda d: spans[d][0])
+        source = frame.reset_index(drop=True)
+        spans = {d: _calendar_bucket(d, kind) for d in source["day"].unique().tolist()}
+        label = source["day"].map(lambda d: spans[d][0])
         firsts = {lab: (first, last) for lab, first, last in spans.values()}
-        for lab, part in frame.groupby(label, sort=False):
+        for lab, part in source.groupby(label, sort=False):
             first, last = firsts[lab]
             meta = {"bucket": lab, "first": day_text(first), "last": day_text(last)}
             if kind == "day":  # the key a day's trend always had (format_version 1)
                 meta = {"day": lab, **meta}
-            parts.append((meta, part))
+            parts.append((meta, part.index.to_numpy()))
         parts.sort(key=lambda p: p[0]["first"])
     out = []
-    for meta, part in parts:
-        groups = _groups(ctx, part.reset_index(drop=True), task, [[a] for a in ctx.attrs])
+    # The window's attributes once, each bucket's a subset of their codes; the cells as
+    # arrays (per bucket and key a DataFrame's __getitem__ cost a fifth of a day trend,
+    # the attributes built again a sixth). Only for text values: their order is the same
+    # in every subset; numbers and booleans mixed (1, 1.0, True) may sort as a bucket's
+    # own values would not, so those attributes are built per bucket as before.
+    whole = {a: _window_attribute(ctx, source, a) for a in ctx.attrs}
+    whole = {a: at for a, at in whole.items() if all(_text_or_none(v) for v in at.values)}
+    arrays = {c: source[c].to_numpy() for c in source.columns}
+    for meta, rows in parts:
+        bucket = _Bucket({c: v[rows] for c, v in arrays.items()}, len(rows))
+        attributes = {a: at.subset(rows) for a, at in whole.items()}
+        groups = _groups(ctx, bucket, task, [[a] for a in ctx.attrs], attributes=attributes)
         out.append(
             {
                 **meta,
-                "n": int(part["n"].sum()),
-                "labelled": int(part["n_labelled"].sum()),
+                "n": int(bucket["n"].sum()),
+                "labelled": int(bucket["n_labelled"].sum()),
                 "groups": [_trend_group(g, ctx.registry.min_samples) for g in groups],
             }
         )
     return out
+
+
+def _text_or_none(value: Any) -> bool:
+    return value is None or type(value) is str
+
+
+class _Bucket:
+    """A trend bucket's cells as arrays: ``bucket[column]`` is a column's values in the
+    bucket's rows, ``len(bucket)`` their number (what :func:`_groups` reads)."""
+
+    def __init__(self, columns: dict[str, np.ndarray], rows: int) -> None:
+        self.columns = columns
+        self.rows = rows
+
+    def __getitem__(self, column: str) -> np.ndarray:
+        return self.columns[column]
+
+    def __len__(self) -> int:
+        return self.rows
+
+
+def _window_attribute(ctx: _Context, frame: pd.DataFrame, a: str) -> _Attribute:
+    """Attribute ``a`` over every row of ``frame`` (decoded from its slot's codes)."""
+    slot = ctx.slots[ctx.attrs.index(a)]
+    table = ctx.decode.get(slot, {})
+    values = [None if c < 0 else table[c] for c in frame[SLOT_COLUMNS[slot]].tolist()]
+    return _Attribute(a, pd.Series(values, dtype=object), grouping=ctx.grouping)
 
 
 def _trend_group(g: dict[str, Any], guard: int) -> dict[str, Any]:

@@ -356,3 +356,49 @@ def test_the_row_bucket_cap_is_exact(
     )
     assert report["bucket"] == "3-rows" and len(report["trend"]) == 67
     assert report["trend"][-1]["rows"] == [199, 201]
+
+
+def test_typed_and_mixed_attribute_values_trend_as_evaluate_on_the_buckets_rows(
+    tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    """A trend reads each bucket's slices from the window's attributes: text values as
+    a subset of the window's codes, typed values mixed (True, 1, 1.0, "1", 10, 9) built
+    from the bucket's own cells. Either way each month's disparities and intervals are
+    ``evaluate``'s on that month's rows (JSON lines keep the types)."""
+    rows = compas
+    mixed = [True, 1, 1.0, "1", 10, 9, "b", False, 0]
+    path = tmp_path / "p.jsonl"
+    with path.open("w", encoding="utf-8") as fh:
+        for k, r in enumerate(rows.itertuples()):
+            cells = {"rid": r.rid, "race": r.race, "mixed": mixed[k % 9], "pred": int(r.pred)}
+            cells |= {"y": int(r.two_year_recid), "at": r.date.strftime("%Y-%m-%dT00:00:00Z")}
+            fh.write(json.dumps(cells) + "\n")
+    registry = tmp_path / "fairness.yaml"
+    registry.write_text(YAML.replace("[race, sex]", "[race, mixed]"))
+    db = str(tmp_path / "s.db")
+    common = ["--db", db, "--registry", str(registry)]
+    log = ["--version", "v1", "--id", "rid", "--pred", "pred", "--attr", "race", "--attr", "mixed"]
+    assert run(["fairness", "log", "compas", str(path), *log, "--at", "at", *common]) == 0
+    assert (
+        run(["fairness", "label", "compas", str(path), "--id", "rid", "--label", "y", *common]) == 0
+    )
+    report = fairness_report("compas", store=db, registry=str(registry), bucket="month")
+    frame = pd.read_json(path, lines=True, dtype=False)
+    frame["month"] = pd.to_datetime(frame["at"]).dt.tz_localize(None).dt.to_period("M")
+    months = sorted(frame.groupby("month"), key=lambda kv: kv[0].start_time)
+    assert len(report["trend"]) == len(months)
+    measured = 0
+    for bucket, (_, part) in zip(report["trend"], months, strict=True):
+        direct = evaluate(
+            part, "pred", ["race", "mixed"], label="y", threshold=0.1, min_samples=GUARD,
+            rule="point", engine="pandas",
+        )  # fmt: skip
+        want = {g["name"]: g for g in direct["groups"]}
+        for group in bucket["groups"]:
+            by_metric = {d["metric"]: d for d in want[group["name"]]["disparities"]}
+            for metric, value in group["disparities"].items():
+                d = by_metric[metric]
+                assert value == d["value"], (bucket["bucket"], group["name"], metric)
+                assert group["ci95"][metric] == d["ci95"]
+                measured += value is not None
+    assert measured > 0
