@@ -1044,8 +1044,10 @@ def test_big_file_in_workers_with_progress_and_cancel(site, big_file, shots):
     gap = page.evaluate("() => window.__gap")
     print(f"longest frame gap while reading: {gap:.0f} ms")
     assert gap < 2000, "the page's thread was blocked while the workers read"
-    # a large result is drawn over several frames: the page ends with the same view as
-    # one renderProfile() of the whole result
+    # a large result (over DRAW_IN_FRAMES, 256 KB of JSON: site/app.js) is drawn over
+    # several frames: the page ends with the same view as one renderProfile() of it
+    size = page.evaluate("() => JSON.stringify(faircodePage.state.result).length")
+    assert size > 256 << 10, size
     assert page.evaluate(
         "() => { const s = faircodePage.state;"
         " const ctx = { name: s.name, proxyWhere: true };"
