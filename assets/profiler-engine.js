@@ -3479,9 +3479,11 @@ function () {
   const SPLIT_WINDOW = 1 << 18; // bytes looked at for a part boundary
 
   /** How many parts a file of `size` bytes is read as on `cores` cores (skip_lines
-   * counts physical lines from the top, so it needs one read). */
-  function defaultParts(size, cores, opts) {
-    if (size < PARALLEL_MIN_BYTES || (opts && opts.skip_lines)) return 1;
+   * counts physical lines from the top, so it needs one read). `minBytes` (default
+   * PARALLEL_MIN_BYTES) is the smallest file cut into parts: tests/website lower it to
+   * prove the page's reads in parts on a few MB. */
+  function defaultParts(size, cores, opts, minBytes = PARALLEL_MIN_BYTES) {
+    if (size < minBytes || (opts && opts.skip_lines)) return 1;
     return Math.max(1, Math.min(cores, MAX_PARTS));
   }
 

@@ -148,6 +148,10 @@ test('planParts (the engine rule the bridge calls): cuts after a LF, quote-balan
   assert.equal(E.defaultParts(64 << 20, 8), 4);
   assert.equal(E.defaultParts(64 << 20, 2), 2);
   assert.equal(E.defaultParts(64 << 20, 8, { skip_lines: 1 }), 1);
+  // a lower threshold (tests/website: parts on a few MB) changes only where parts begin
+  assert.equal(E.defaultParts(2 << 20, 2, {}, 1 << 20), 2);
+  assert.equal(E.defaultParts(1 << 19, 2, {}, 1 << 20), 1);
+  assert.equal(E.defaultParts(2 << 20, 2, { skip_lines: 1 }, 1 << 20), 1);
   assert.deepEqual(E.partOptions({ cross: ['a', 'b'] }, { columns: ['a', 'b'], delimiter: ';' }),
     { cross: ['a', 'b'], names: ['a', 'b'], delimiter: ';' });
 });
