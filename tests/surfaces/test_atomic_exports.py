@@ -327,3 +327,20 @@ def test_a_real_full_tmpfs_keeps_every_old_file(d):
             assert target.read_bytes() == OLD, flag
         names = sorted(p.name for p in full.iterdir())
         assert names == sorted(["filler", *(t.name for t in targets.values())])
+
+
+@pytest.mark.parametrize("which", ["profile", "compare", "evaluate"])
+def test_a_report_file_is_the_format_on_stdout(d: Path, capsys, which: str) -> None:
+    """--markdown/--csv/--html PATH write the bytes --format markdown/csv/html prints
+    (tests/website/test_site.py reads the files where it once ran --format per form)."""
+    args = command(d, which) + ["--no-provenance"] * (which != "evaluate")
+    out = d / "out"
+    code, text, err = run(
+        capsys, *args, "--markdown", out / "r.md", "--csv", out / "r.csv", "--html", out / "r.html"
+    )
+    assert code == 0, err
+    assert text and text == run(capsys, *args)[1]  # the usual report still prints
+    for flag, name in (("markdown", "r.md"), ("csv", "r.csv"), ("html", "r.html")):
+        code, printed, err = run(capsys, *args, "--format", flag)
+        assert code == 0, err
+        assert (out / name).read_bytes().decode("utf-8") == printed, flag
