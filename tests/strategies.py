@@ -22,6 +22,26 @@ from hypothesis import strategies as st
 ROOT = Path(__file__).resolve().parents[1]
 
 
+# Strategies built once. Building a strategy is dear next to drawing from it: hypothesis
+# validates each new strategy object and works out its label (hashing every element of
+# a sampled_from) on its first draw, and the generators below draw cell by cell, so a
+# `st.sampled_from([...])` written inline cost most of the parity suite's time (a
+# generated file draws thousands of them). `sampled(values)` is `st.sampled_from(values)`
+# made once per distinct list: the same choices, the same labels (a list still), so a
+# derandomized run draws exactly the examples it drew before.
+_PICKS: dict[str, st.SearchStrategy] = {}
+
+
+def sampled(values) -> st.SearchStrategy:
+    key = repr(values)  # repr, not ==: 0, 0.0 and False are different choices here
+    found = _PICKS.get(key)
+    if found is None:
+        if len(_PICKS) > 20_000:  # pools drawn per file: keep the memory bounded
+            _PICKS.clear()
+        found = _PICKS[key] = st.sampled_from(list(values))
+    return found
+
+
 def clean_header(names: list[str]) -> list[str]:
     """The engines' header cleaning (SPEC 0.3: faircode.labels.clean_header)."""
     from faircode.labels import clean_header as clean  # on the first draw, not at import
@@ -211,23 +231,19 @@ THEME_KEYWORDS = {
 def header_names(draw, theme: str | None = None) -> str:
     kind = draw(st.integers(0, 9))
     if theme in THEME_KEYWORDS and kind < 6:
-        base = draw(st.sampled_from(THEME_KEYWORDS[theme]))
+        base = draw(sampled(THEME_KEYWORDS[theme]))
         if theme == "vocab":
             return base
-        extra = draw(
-            st.sampled_from(["", "", "_code", "Group", "2", " text", "_1", "ID", "status", "s"])
-        )
-        return draw(st.sampled_from([base, base.upper(), base.lower(), base.title()])) + extra
+        extra = draw(sampled(["", "", "_code", "Group", "2", " text", "_1", "ID", "status", "s"]))
+        return draw(sampled([base, base.upper(), base.lower(), base.title()])) + extra
     if kind == 0:
         return draw(TEXT)
     if kind == 1:
-        return draw(st.sampled_from(["", " ", "  ", "\t", "column_1", "column_2", "a.1", "a"]))
+        return draw(sampled(["", " ", "  ", "\t", "column_1", "column_2", "a.1", "a"]))
     parts = draw(
-        st.lists(
-            st.sampled_from(KEYWORDS + NEAR_MISSES + FILLERS + ACCENTED), min_size=1, max_size=3
-        )
+        st.lists(sampled(KEYWORDS + NEAR_MISSES + FILLERS + ACCENTED), min_size=1, max_size=3)
     )
-    case = draw(st.sampled_from(["lower", "upper", "title", "camel", "random", "keep"]))
+    case = draw(sampled(["lower", "upper", "title", "camel", "random", "keep"]))
     if case == "lower":
         parts = [p.lower() for p in parts]
     elif case == "upper":
@@ -242,16 +258,16 @@ def header_names(draw, theme: str | None = None) -> str:
             "".join(c.upper() if flips[i % 40] else c.lower() for i, c in enumerate(p))
             for p in parts
         ]
-    sep = "" if case == "camel" else draw(st.sampled_from(SEPARATORS))
+    sep = "" if case == "camel" else draw(sampled(SEPARATORS))
     name = sep.join(parts)
     if draw(st.integers(0, 4)) == 0:
         name = (
-            draw(st.sampled_from(["", "1", "2", "_", "x"]))
+            draw(sampled(["", "1", "2", "_", "x"]))
             + name
-            + draw(st.sampled_from(["", "1", "2", "_1", "99"]))
+            + draw(sampled(["", "1", "2", "_1", "99"]))
         )
     if draw(st.integers(0, 6)) == 0:
-        name = draw(st.sampled_from([" ", "\t", "  "])) + name + draw(st.sampled_from(["", " "]))
+        name = draw(sampled([" ", "\t", "  "])) + name + draw(sampled(["", " "]))
     return name
 
 
@@ -582,11 +598,11 @@ THEME_SHAPES = {
 @st.composite
 def column_values(draw, n_rows: int, theme: str) -> list[str]:
     """One column's raw texts (before quoting)."""
-    shape = draw(st.sampled_from(THEME_SHAPES[theme]))
-    miss = draw(st.sampled_from([0.0, 0.0, 0.0, 0.05, 0.3, 1.0]))
+    shape = draw(sampled(THEME_SHAPES[theme]))
+    miss = draw(sampled([0.0, 0.0, 0.0, 0.05, 0.3, 1.0]))
     if shape == "distinct":
-        k = draw(st.sampled_from([1, 2, 3, 19, 20, 21, 22, 49, 50, 51, 52]))
-        prefix = draw(st.sampled_from(["v", "", "😀", "[", "g "]))
+        k = draw(sampled([1, 2, 3, 19, 20, 21, 22, 49, 50, 51, 52]))
+        prefix = draw(sampled(["v", "", "😀", "[", "g "]))
         offset = draw(st.integers(0, 3))
         pool = None
         base = [f"{prefix}{(i + offset) % k}" for i in range(n_rows)]
@@ -596,8 +612,8 @@ def column_values(draw, n_rows: int, theme: str) -> list[str]:
         elif shape == "race":
             pool = RACES
         elif shape == "age_int":
-            lo = draw(st.sampled_from([0, 0, 15, -2]))
-            hi = draw(st.sampled_from([5, 90, 130, 1000]).filter(lambda h: h >= lo))
+            lo = draw(sampled([0, 0, 15, -2]))
+            hi = draw(sampled([5, 90, 130, 1000]).filter(lambda h: h >= lo))
             pool = [str(v) for v in range(lo, hi + 1)]
         elif shape == "age_num":
             pool = [str(v) for v in range(0, 100)] + NUMBERS
@@ -610,11 +626,11 @@ def column_values(draw, n_rows: int, theme: str) -> list[str]:
         elif shape == "race_words":
             pool = RACE_WORDS + NEUTRAL_WORDS[: draw(st.integers(0, len(NEUTRAL_WORDS)))]
         elif shape == "mixed_words":
-            pool = draw(st.sampled_from([SEX_WORDS, RACE_WORDS])) + NOT_VOCAB
+            pool = draw(sampled([SEX_WORDS, RACE_WORDS])) + NOT_VOCAB
         elif shape == "counts":
-            pool = [str(v) for v in range(draw(st.sampled_from([3, 4, 5, 25])))]
+            pool = [str(v) for v in range(draw(sampled([3, 4, 5, 25])))]
         elif shape == "codes":
-            pool = draw(st.sampled_from([["1", "2"], ["1", "2", "9"], ["0", "1"], ["S", "M", "L"]]))
+            pool = draw(sampled([["1", "2"], ["1", "2", "9"], ["0", "1"], ["S", "M", "L"]]))
         elif shape == "decimals":
             pool = ["1.5", "2.0", "3", "0.25", "4"]
         elif shape == "dates":
@@ -626,20 +642,20 @@ def column_values(draw, n_rows: int, theme: str) -> list[str]:
         elif shape == "missing":
             pool = missing_like()
         elif shape == "const":
-            pool = [draw(st.sampled_from(SEXES + NUMBERS))]
+            pool = [draw(sampled(SEXES + NUMBERS))]
         else:
             pool = None
         if pool is not None:
             # A sub-pool keeps group counts interesting (ties, small groups).
             size = draw(st.integers(1, min(len(pool), 30)))
-            sub = draw(st.lists(st.sampled_from(pool), min_size=size, max_size=size))
+            sub = draw(st.lists(sampled(pool), min_size=size, max_size=size))
             idx = draw(st.lists(st.integers(0, len(sub) - 1), min_size=n_rows, max_size=n_rows))
             base = [sub[i] for i in idx]
         else:
             base = draw(st.lists(TEXT, min_size=n_rows, max_size=n_rows))
     if miss:
         flags = draw(st.lists(st.floats(0, 1), min_size=n_rows, max_size=n_rows))
-        tokens = draw(st.lists(st.sampled_from(missing_like()), min_size=1, max_size=4))
+        tokens = draw(st.lists(sampled(missing_like()), min_size=1, max_size=4))
         base = [
             tokens[i % len(tokens)] if f < miss else v for i, (v, f) in enumerate(zip(base, flags))
         ]
@@ -648,7 +664,7 @@ def column_values(draw, n_rows: int, theme: str) -> list[str]:
 
 def encode_cell(draw, value: str, delim: str) -> str:
     needs = any(ch in value for ch in (delim, '"', "\r", "\n")) or value.startswith('"')
-    mode = draw(st.sampled_from(["auto"] * 6 + ["quote", "raw", "space_quote", "trailer", "pad"]))
+    mode = draw(sampled(["auto"] * 6 + ["quote", "raw", "space_quote", "trailer", "pad"]))
     quoted = '"' + value.replace('"', '""') + '"'
     if needs and mode in ("space_quote", "pad", "raw") and draw(st.integers(0, 3)) != 0:
         return quoted  # these leave a delimiter or line end bare, a long row: keep it rare
@@ -659,13 +675,9 @@ def encode_cell(draw, value: str, delim: str) -> str:
     if mode == "trailer":  # text after the closing quote is appended as written
         # a '"' right after the closing quote reads as an escaped quote and swallows the
         # rest of the line: a legal but drastic case, so it is drawn rarely
-        return quoted + draw(st.sampled_from(["x", " ", "y z"] * 3 + ['"']))
+        return quoted + draw(sampled(["x", " ", "y z"] * 3 + ['"']))
     if mode == "pad":
-        return (
-            draw(st.sampled_from([" ", "\t", "  "]))
-            + value
-            + draw(st.sampled_from(["", " ", "\t"]))
-        )
+        return draw(sampled([" ", "\t", "  "])) + value + draw(sampled(["", " ", "\t"]))
     return value
 
 
@@ -724,7 +736,7 @@ def rewrites(draw, names: list[str], columns: list[list[str]]) -> dict:
 
     def occurring(c: int) -> str:
         values = columns[c] if c < len(columns) and columns[c] else ["x"]
-        return draw(st.sampled_from(values))
+        return draw(sampled(values))
 
     def a_column() -> int:
         return draw(st.integers(0, max(0, len(names) - 1)))
@@ -736,7 +748,7 @@ def rewrites(draw, names: list[str], columns: list[list[str]]) -> dict:
             token = (
                 occurring(c)
                 if draw(st.integers(0, 3))
-                else draw(st.sampled_from(SEX_WORDS + ["9", "-1", "unknown"]))
+                else draw(sampled(SEX_WORDS + ["9", "-1", "unknown"]))
             )
             if draw(st.booleans()) or not names:
                 na.append(token)
@@ -744,11 +756,7 @@ def rewrites(draw, names: list[str], columns: list[list[str]]) -> dict:
                 na.append([names[c], token])
         if draw(st.integers(0, 15)) == 0:
             na.append(
-                draw(
-                    st.sampled_from(
-                        ["", " ", ["nope", "x"], ["a"], 5, [names[0] if names else "a", 3]]
-                    )
-                )
+                draw(sampled(["", " ", ["nope", "x"], ["a"], 5, [names[0] if names else "a", 3]]))
             )
         opts["na"] = na if draw(st.integers(0, 9)) else (na[0] if isinstance(na[0], str) else na)
     if draw(st.booleans()) and names:
@@ -759,7 +767,7 @@ def rewrites(draw, names: list[str], columns: list[list[str]]) -> dict:
             to_pool = RECODE_TO + [occurring(c), occurring(c)]
             if isinstance(opts.get("na"), list) and opts["na"] and isinstance(opts["na"][0], str):
                 to_pool.append(opts["na"][0])
-            items.append([names[c], frm, draw(st.sampled_from(to_pool))])
+            items.append([names[c], frm, draw(sampled(to_pool))])
         # a (column, from) given twice is an error: mostly drop repeats
         if draw(st.integers(0, 9)):
             seen: set = set()
@@ -772,9 +780,7 @@ def rewrites(draw, names: list[str], columns: list[list[str]]) -> dict:
             items = kept
         if draw(st.integers(0, 15)) == 0:
             items.append(
-                draw(
-                    st.sampled_from([["nope", "a", "b"], [names[0], "", "b"], [names[0], "a"], "x"])
-                )
+                draw(sampled([["nope", "a", "b"], [names[0], "", "b"], [names[0], "a"], "x"]))
             )
         if draw(st.integers(0, 4)) == 0 and all(isinstance(i, list) and len(i) == 3 for i in items):
             as_object: dict = {}
@@ -791,7 +797,7 @@ def options(draw, names: list[str], columns: list[list[str]] | None = None) -> d
     opts: dict = {}
     pick = draw(
         st.lists(
-            st.sampled_from(
+            sampled(
                 [
                     "min_share",
                     "min_group_size",
@@ -815,7 +821,7 @@ def options(draw, names: list[str], columns: list[list[str]] | None = None) -> d
     if draw(st.integers(0, 24)) == 0:
         pick.append("invalid")
     share = st.one_of(
-        st.sampled_from([0, 0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 1.0]),
+        sampled([0, 0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 1.0]),
         st.floats(0, 1, allow_nan=False),
     )
     for key in pick:
@@ -825,32 +831,28 @@ def options(draw, names: list[str], columns: list[list[str]] | None = None) -> d
             opts[key] = draw(st.integers(0, 200))
         elif key == "imbalance_flag":
             opts[key] = draw(
-                st.one_of(
-                    st.sampled_from([1, 1.0, 1.5, 2, 3, 10]), st.floats(1, 1e6, allow_nan=False)
-                )
+                st.one_of(sampled([1, 1.0, 1.5, 2, 3, 10]), st.floats(1, 1e6, allow_nan=False))
             )
         elif key == "max_age":
-            opts[key] = draw(st.sampled_from([1, 17.5, 18, 60, 99, 100, 120, 121, 130, 1e9, 0.5]))
+            opts[key] = draw(sampled([1, 17.5, 18, 60, 99, 100, 120, 121, 130, 1e9, 0.5]))
         elif key == "max_categorical":
-            opts[key] = draw(st.sampled_from([2, 3, 19, 20, 21, 22, 49, 50, 51, 52, 60]))
+            opts[key] = draw(sampled([2, 3, 19, 20, 21, 22, 49, 50, 51, 52, 60]))
         elif key == "max_dimension_groups":
-            opts[key] = draw(st.sampled_from([2, 3, 5, 19, 20, 21, 49, 50, 51, 52]))
+            opts[key] = draw(sampled([2, 3, 5, 19, 20, 21, 49, 50, 51, 52]))
         elif key == "age_bands":
             rest = draw(st.lists(st.integers(1, 130), max_size=8, unique=True))
             opts[key] = [0] + sorted(rest)
         elif key == "score_categoricals":
-            opts[key] = draw(st.sampled_from([True, True, False]))
+            opts[key] = draw(sampled([True, True, False]))
         elif key == "rewrites":
             opts.update(draw(rewrites(names, columns or [])))
         elif key == "cross":
             pool = names + ["nope"] if names else ["nope"]
             same_ok = draw(st.integers(0, 4)) == 0  # mostly two different names
-            opts[key] = draw(
-                st.lists(st.sampled_from(pool), min_size=2, max_size=2, unique=not same_ok)
-            )
+            opts[key] = draw(st.lists(sampled(pool), min_size=2, max_size=2, unique=not same_ok))
         else:
             bad_key, bad_value = draw(
-                st.sampled_from(
+                sampled(
                     [
                         ("min_share", 1.5),
                         ("min_share", -0.1),
@@ -895,19 +897,19 @@ def options(draw, names: list[str], columns: list[list[str]] | None = None) -> d
 
 @st.composite
 def csv_cases(draw) -> Case:
-    delim = draw(st.sampled_from([",", ";", "\t", "|"]))
-    eol_mode = draw(st.sampled_from(["\n", "\r\n", "\r", "mixed"]))
+    delim = draw(sampled([",", ";", "\t", "|"]))
+    eol_mode = draw(sampled(["\n", "\r\n", "\r", "mixed"]))
 
     def eol() -> str:
         if eol_mode == "mixed":
-            return draw(st.sampled_from(["\n", "\r\n", "\r"]))
+            return draw(sampled(["\n", "\r\n", "\r"]))
         return eol_mode
 
     n_cols = draw(st.integers(1, 6))
-    n_rows = draw(st.sampled_from([0, 1, 2, 3, 5, 10, 25, 25, 60, 60]))
+    n_rows = draw(sampled([0, 1, 2, 3, 5, 10, 25, 25, 60, 60]))
     themes = draw(
         st.lists(
-            st.sampled_from(
+            sampled(
                 ["sex", "race", "age", "age", "geo", "generic", "generic", "text"]
                 + ["people", "vocab", "vocab"]
             ),
@@ -920,7 +922,7 @@ def csv_cases(draw) -> Case:
         raw_names[-1] = raw_names[0]
     columns = [draw(column_values(n_rows, t)) for t in themes]
     use_names = draw(st.integers(0, 7)) == 0
-    ragged = draw(st.sampled_from(["none"] * 16 + ["short"] * 3 + ["long"]))
+    ragged = draw(sampled(["none"] * 16 + ["short"] * 3 + ["long"]))
     long_row = draw(st.integers(0, max(0, n_rows - 1)))
 
     records: list[list[str]] = []
@@ -932,7 +934,7 @@ def csv_cases(draw) -> Case:
             row = row[: draw(st.integers(1, n_cols))]  # short row: missing trailing cells
         elif ragged == "long" and r == long_row:
             row = row + draw(
-                st.lists(st.sampled_from(["x", "", "1"]), min_size=1, max_size=2)
+                st.lists(sampled(["x", "", "1"]), min_size=1, max_size=2)
             )  # long row: an error
         records.append(row)
 
@@ -942,8 +944,7 @@ def csv_cases(draw) -> Case:
         skip = draw(st.integers(1, 2))
         for _ in range(skip):
             text_lines.append(
-                draw(st.sampled_from(["|1x3 Cross validator", "", '"', "a,b;c", "# comment"]))
-                + eol()
+                draw(sampled(["|1x3 Cross validator", "", '"', "a,b;c", "# comment"])) + eol()
             )
     for rec in records:
         while draw(st.integers(0, 12)) == 0:  # blank lines anywhere
@@ -960,13 +961,13 @@ def csv_cases(draw) -> Case:
         data = b"\xef\xbb\xbf" + data
     if draw(st.integers(0, 12)) == 0:
         pos = draw(st.integers(0, len(data)))
-        data = data[:pos] + draw(st.sampled_from(BAD_BYTES)) + data[pos:]
+        data = data[:pos] + draw(sampled(BAD_BYTES)) + data[pos:]
 
     opts = draw(options(clean_header(raw_names), columns))
     if skip and "skip_lines" not in opts and draw(st.integers(0, 4)) != 0:
         opts["skip_lines"] = skip
     if use_names:
-        width = draw(st.sampled_from([n_cols, n_cols, max(1, n_cols - 1), n_cols + 1]))
+        width = draw(sampled([n_cols, n_cols, max(1, n_cols - 1), n_cols + 1]))
         opts.setdefault("names", (raw_names + ["extra"])[:width])
     if draw(st.integers(0, 3)) == 0:
         opts.setdefault("delimiter", "tab" if delim == "\t" else delim)
@@ -976,17 +977,17 @@ def csv_cases(draw) -> Case:
         opts["names"] if isinstance(opts.get("names"), list) and opts["names"] else raw_names
     )
     for _ in range(draw(st.integers(0, 2))):
-        col = draw(st.sampled_from(cleaned + ["nope"] if draw(st.integers(0, 9)) == 0 else cleaned))
+        col = draw(sampled(cleaned + ["nope"] if draw(st.integers(0, 9)) == 0 else cleaned))
         overrides[col] = draw(
-            st.sampled_from(
+            sampled(
                 ["sex", "race", "age", "age", "geography", "categorical", "ignore"]
                 + ["nationality", "religion", "disability", "marital"]
                 + (["gender"] if draw(st.integers(0, 9)) == 0 else [])
             )
         )
 
-    chunk = draw(st.sampled_from([1, 2, 3, 4, 5, 7, 13, 64, 1024, 1 << 20]))
-    block = draw(st.sampled_from([1, 2, 3, 5, 64, 1 << 20]))
+    chunk = draw(sampled([1, 2, 3, 4, 5, 7, 13, 64, 1024, 1 << 20]))
+    block = draw(sampled([1, 2, 3, 5, 64, 1 << 20]))
     return Case(data, overrides, opts, chunk, block)
 
 
@@ -996,11 +997,11 @@ def bounded_cases(draw) -> Case:
     inside or past the first 64 counted columns (some lead columns ignored), more than
     1,000 gap cells, more than 100 under-represented groups. (LABEL_CAP, 100,000
     labels, is tested directly in tests/engine/test_bounds.py.)"""
-    kind = draw(st.sampled_from(["columns", "cells", "flags"]))
+    kind = draw(sampled(["columns", "cells", "flags"]))
     overrides: dict = {}
     opts: dict = {}
     if kind == "columns":
-        lead = draw(st.sampled_from([62, 63, 64, 70]))
+        lead = draw(sampled([62, 63, 64, 70]))
         n_rows = draw(st.integers(2, 8))
         names = [f"k{i}" for i in range(lead)] + [
             draw(header_names("sex")),
@@ -1010,18 +1011,18 @@ def bounded_cases(draw) -> Case:
         two = draw(st.sets(st.integers(0, lead - 1), max_size=2))  # two-label columns
         rows = [
             [("y" if i in two and r % 2 else "x") for i in range(lead)]
-            + [draw(st.sampled_from(SEXES)), draw(st.sampled_from(RACES))]
+            + [draw(sampled(SEXES)), draw(sampled(RACES))]
             for r in range(n_rows)
         ]
         for _ in range(draw(st.integers(0, 3))):
             overrides[names[draw(st.integers(0, lead - 1))]] = draw(
-                st.sampled_from(["ignore", "ignore", "geography"])
+                sampled(["ignore", "ignore", "geography"])
             )
     else:
         n_a = (
             draw(st.integers(20, 45))
             if kind == "cells"
-            else draw(st.sampled_from([99, 100, 101, 102, 130]))
+            else draw(sampled([99, 100, 101, 102, 130]))
         )
         n_rows = draw(st.integers(n_a, 2 * n_a))
         names = ["zip", "city"] if kind == "cells" else ["state"]
@@ -1031,14 +1032,14 @@ def bounded_cases(draw) -> Case:
             for r in range(n_rows)
         ]
         if draw(st.booleans()):
-            opts["intersection_floor"] = draw(st.sampled_from([0.0, 0.001, 0.05]))
+            opts["intersection_floor"] = draw(sampled([0.0, 0.001, 0.05]))
         if draw(st.booleans()):
-            opts["min_share"] = draw(st.sampled_from([0.0, 0.005, 0.02, 0.5]))
+            opts["min_share"] = draw(sampled([0.0, 0.005, 0.02, 0.5]))
     if len(names) > 1 and draw(st.integers(0, 4)) == 0:
         opts["cross"] = [names[-1], names[-2]]
     text = "\n".join(",".join(r) for r in [names] + rows) + "\n"
-    chunk = draw(st.sampled_from([1, 7, 64, 1024, 1 << 20]))
-    block = draw(st.sampled_from([1, 5, 64, 1 << 20]))
+    chunk = draw(sampled([1, 7, 64, 1024, 1 << 20]))
+    block = draw(sampled([1, 5, 64, 1 << 20]))
     return Case(text.encode(), overrides, opts, chunk, block)
 
 
@@ -1050,10 +1051,10 @@ def v2_cases(draw) -> Case:
     that do and do not fit the bands, generic categoricals near max_categorical; with
     `na`, `recode` and `score_categoricals` drawn often."""
     n_cols = draw(st.integers(1, 4))
-    n_rows = draw(st.sampled_from([3, 10, 25, 60, 150]))
+    n_rows = draw(sampled([3, 10, 25, 60, 150]))
     themes = draw(
         st.lists(
-            st.sampled_from(["vocab", "vocab", "sex", "race", "age", "people", "generic", "geo"]),
+            sampled(["vocab", "vocab", "sex", "race", "age", "people", "generic", "geo"]),
             min_size=n_cols,
             max_size=n_cols,
         )
@@ -1062,8 +1063,8 @@ def v2_cases(draw) -> Case:
     columns = []
     for t in themes:
         if t == "age" and draw(st.booleans()):
-            pool = draw(st.sampled_from([INTERVALS_FIT, INTERVALS_FIT + INTERVALS, INTERVALS]))
-            sub = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=8))
+            pool = draw(sampled([INTERVALS_FIT, INTERVALS_FIT + INTERVALS, INTERVALS]))
+            sub = draw(st.lists(sampled(pool), min_size=1, max_size=8))
             col = [sub[draw(st.integers(0, len(sub) - 1))] for _ in range(n_rows)]
         else:
             col = draw(column_values(n_rows, t))
@@ -1074,21 +1075,19 @@ def v2_cases(draw) -> Case:
     if draw(st.booleans()):
         opts["score_categoricals"] = draw(st.booleans())
     if draw(st.integers(0, 2)) == 0:
-        opts["min_group_size"] = draw(st.sampled_from([0, 1, 2, 5, 10, 100]))
+        opts["min_group_size"] = draw(sampled([0, 1, 2, 5, 10, 100]))
     if draw(st.integers(0, 3)) == 0:
-        opts["max_categorical"] = draw(st.sampled_from([2, 3, 5, 20]))
+        opts["max_categorical"] = draw(sampled([2, 3, 5, 20]))
     if draw(st.integers(0, 3)) == 0:
         opts["age_bands"] = draw(
-            st.sampled_from([[0, 10, 20, 30, 40, 50, 60, 70, 80, 90], [0, 18, 65], [0, 50]])
+            sampled([[0, 10, 20, 30, 40, 50, 60, 70, 80, 90], [0, 18, 65], [0, 50]])
         )
     if draw(st.integers(0, 3)) == 0:
-        opts["imbalance_flag"] = draw(st.sampled_from([1, 1.5, 2]))
+        opts["imbalance_flag"] = draw(sampled([1, 1.5, 2]))
     overrides: dict = {}
     if draw(st.integers(0, 4)) == 0:
-        overrides[draw(st.sampled_from(names))] = draw(
-            st.sampled_from(
-                ["sex", "race", "nationality", "marital", "age", "ignore", "categorical"]
-            )
+        overrides[draw(sampled(names))] = draw(
+            sampled(["sex", "race", "nationality", "marital", "age", "ignore", "categorical"])
         )
     records = [names] + [[columns[c][r] for c in range(n_cols)] for r in range(n_rows)]
     pad = draw(st.booleans())
@@ -1099,8 +1098,8 @@ def v2_cases(draw) -> Case:
         return (" " + value + "\t") if pad and draw(st.integers(0, 5)) == 0 else value
 
     text = "".join(",".join(cell(v) for v in rec) + "\n" for rec in records)
-    chunk = draw(st.sampled_from([1, 7, 64, 1 << 20]))
-    block = draw(st.sampled_from([1, 5, 64, 1 << 20]))
+    chunk = draw(sampled([1, 7, 64, 1 << 20]))
+    block = draw(sampled([1, 5, 64, 1 << 20]))
     return Case(text.encode(), overrides, opts, chunk, block)
 
 
@@ -1139,11 +1138,11 @@ def label_missing_cases(draw) -> Case:
     missing labels), and columns whose missing cells depend on a group; random `label`,
     `positive`, `label_gap`, `missing_by_group`, `missing_gap`, `min_group_size`,
     `na`/`recode` (often aimed at the label) and rarely the input errors of 17.1/17.3."""
-    n_rows = draw(st.sampled_from([25, 10, 60, 3, 150, 1, 2, 0, 25, 10, 60]))  # rarely none
+    n_rows = draw(sampled([25, 10, 60, 3, 150, 1, 2, 0, 25, 10, 60]))  # rarely none
     n_dims = draw(st.integers(1, 3))
     themes = draw(
         st.lists(
-            st.sampled_from(["sex", "race", "age", "vocab", "generic", "clean", "clean"]),
+            sampled(["sex", "race", "age", "vocab", "generic", "clean", "clean"]),
             min_size=n_dims,
             max_size=n_dims,
         )
@@ -1153,23 +1152,23 @@ def label_missing_cases(draw) -> Case:
     for t in themes:
         if t == "clean":
             pool = draw(
-                st.sampled_from(
+                sampled(
                     [["M", "F"], ["Male", "Female", "Unknown"], ["A", "B", "C", "D"], RACES[:5]]
                 )
             )
-            name = draw(st.sampled_from(["sex", "gender", "race", "ethnicity", "group"]))
+            name = draw(sampled(["sex", "gender", "race", "ethnicity", "group"]))
             weights = draw(st.lists(st.integers(1, 9), min_size=len(pool), max_size=len(pool)))
             flat = [v for v, w in zip(pool, weights) for _ in range(w)]
             col = [flat[draw(st.integers(0, len(flat) - 1))] for _ in range(n_rows)]
             if draw(st.integers(0, 3)) == 0:
                 col = [
-                    draw(st.sampled_from(MISSING_TOKENS_17)) if draw(st.integers(0, 9)) == 0 else v
+                    draw(sampled(MISSING_TOKENS_17)) if draw(st.integers(0, 9)) == 0 else v
                     for v in col
                 ]
         elif t == "age" and draw(st.booleans()):
             name = "age"
-            ages = draw(st.sampled_from([list(range(0, 95)), [5, 17, 18, 29, 30, 44, 75, 200, -1]]))
-            col = [str(draw(st.sampled_from(ages))) for _ in range(n_rows)]
+            ages = draw(sampled([list(range(0, 95)), [5, 17, 18, 29, 30, 44, 75, 200, -1]]))
+            col = [str(draw(sampled(ages))) for _ in range(n_rows)]
         else:
             name = draw(header_names(t))
             col = draw(column_values(n_rows, t))
@@ -1179,33 +1178,33 @@ def label_missing_cases(draw) -> Case:
     groups = sorted(set(key))
 
     # the label, correlated with the first column's group
-    shape = draw(st.sampled_from(sorted(LABEL_VALUES)))
+    shape = draw(sampled(sorted(LABEL_VALUES)))
     values = LABEL_VALUES[shape]
     label_name = draw(
-        st.sampled_from(LABEL_NAMES + LABEL_NAMES_DEMOGRAPHIC)
+        sampled(LABEL_NAMES + LABEL_NAMES_DEMOGRAPHIC)
         if draw(st.integers(0, 5)) == 0
-        else st.sampled_from(LABEL_NAMES)
+        else sampled(LABEL_NAMES)
     )
     p_of = dict(
         zip(
             groups,
             draw(
                 st.lists(
-                    st.sampled_from([0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0]),
+                    sampled([0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0]),
                     min_size=len(groups),
                     max_size=len(groups),
                 )
             ),
         )
     )
-    label_miss = draw(st.sampled_from([0.0, 0.0, 0.0, 0.05, 0.3, 1.0]))
+    label_miss = draw(sampled([0.0, 0.0, 0.0, 0.05, 0.3, 1.0]))
     label_col = []
     for g in key:
         u = draw(st.floats(0, 1))
         if draw(st.floats(0, 1)) < label_miss:
-            label_col.append(draw(st.sampled_from(MISSING_TOKENS_17)))
+            label_col.append(draw(sampled(MISSING_TOKENS_17)))
         elif shape == "many":
-            label_col.append(draw(st.sampled_from(values)))
+            label_col.append(draw(sampled(values)))
         else:
             # the last value is "positive", the others share the rest
             label_col.append(
@@ -1223,25 +1222,25 @@ def label_missing_cases(draw) -> Case:
                 src_groups,
                 draw(
                     st.lists(
-                        st.sampled_from([0.0, 0.0, 0.05, 0.2, 0.5, 0.9, 1.0]),
+                        sampled([0.0, 0.0, 0.05, 0.2, 0.5, 0.9, 1.0]),
                         min_size=len(src_groups),
                         max_size=len(src_groups),
                     )
                 ),
             )
         )
-        token = draw(st.sampled_from(MISSING_TOKENS_17))
-        present = draw(st.sampled_from([["ok"], ["None", "Norm", ">200"], ["1", "2", "3"]]))
+        token = draw(sampled(MISSING_TOKENS_17))
+        present = draw(sampled([["ok"], ["None", "Norm", ">200"], ["1", "2", "3"]]))
         col = [
             token if draw(st.floats(0, 1)) < q_of[g] else present[i % len(present)]
             for i, g in enumerate(src)
         ]
-        names.append(draw(st.sampled_from(MISSING_COLUMN_NAMES)))
+        names.append(draw(sampled(MISSING_COLUMN_NAMES)))
         columns.append(col)
 
     # SPEC 21: numeric outcome columns whose mean depends on a group
     outcome_at = []
-    for _ in range(draw(st.sampled_from([0, 0, 1, 1, 2]))):
+    for _ in range(draw(sampled([0, 0, 1, 1, 2]))):
         src = columns[draw(st.integers(0, n_dims - 1))]
         src_groups = sorted(set(src))
         mean_of = dict(
@@ -1249,36 +1248,36 @@ def label_missing_cases(draw) -> Case:
                 src_groups,
                 draw(
                     st.lists(
-                        st.sampled_from([0, 1, 3, 10, -2, 1e6, 0.1]),
+                        sampled([0, 1, 3, 10, -2, 1e6, 0.1]),
                         min_size=len(src_groups),
                         max_size=len(src_groups),
                     )
                 ),
             )
         )
-        spread = draw(st.sampled_from([0, 1, 2.5, 0.001, 1e5]))
+        spread = draw(sampled([0, 1, 2.5, 0.001, 1e5]))
         integer = draw(st.booleans())
-        odd = draw(st.sampled_from([0.0, 0.0, 0.05, 0.3]))
+        odd = draw(sampled([0.0, 0.0, 0.05, 0.3]))
         col = []
         for g in src:
             u = draw(st.floats(-1, 1))
             if draw(st.floats(0, 1)) < odd:
-                col.append(draw(st.sampled_from(OUTCOME_ODD + MISSING_TOKENS_17)))
+                col.append(draw(sampled(OUTCOME_ODD + MISSING_TOKENS_17)))
                 continue
             v = mean_of[g] + u * spread
             text = str(round(v)) if integer else repr(v)
             if integer and text.lstrip("-").isdigit():
-                text = draw(st.sampled_from(OUTCOME_SPELLINGS)).format(text)
+                text = draw(sampled(OUTCOME_SPELLINGS)).format(text)
             col.append(text)
         outcome_at.append(len(names))
-        names.append(draw(st.sampled_from(OUTCOME_NAMES)))
+        names.append(draw(sampled(OUTCOME_NAMES)))
         columns.append(col)
 
     # column order: mostly as built, sometimes shuffled; rarely past 64 counted columns
     order = list(range(len(names)))
     if draw(st.integers(0, 2)) == 0:
         order = draw(st.permutations(order))
-    lead = draw(st.sampled_from([0] * 12 + [62, 63, 64, 65]))
+    lead = draw(sampled([0] * 12 + [62, 63, 64, 65]))
     names = [f"k{i}" for i in range(lead)] + [names[i] for i in order]
     columns = [["x"] * n_rows for _ in range(lead)] + [columns[i] for i in order]
     names = clean_header(names)
@@ -1287,53 +1286,43 @@ def label_missing_cases(draw) -> Case:
 
     opts: dict = {}
     if outcome_names and draw(st.integers(0, 5)):
-        opts["outcome"] = [draw(st.sampled_from(["", " "])) + o for o in outcome_names]
+        opts["outcome"] = [draw(sampled(["", " "])) + o for o in outcome_names]
         if len(opts["outcome"]) == 1 and draw(st.booleans()):
             opts["outcome"] = opts["outcome"][0]
         if draw(st.booleans()):
-            opts["outcome_gap"] = draw(st.sampled_from([0, 0.2, 0.5, 1, 3]))
+            opts["outcome_gap"] = draw(sampled([0, 0.2, 0.5, 1, 3]))
         if draw(st.integers(0, 20)) == 7:  # rare input errors of SPEC 21.1
-            opts["outcome"] = draw(
-                st.sampled_from([["nope"], [outcome_names[0]] * 2, [""], label_name, 5])
-            )
+            opts["outcome"] = draw(sampled([["nope"], [outcome_names[0]] * 2, [""], label_name, 5]))
     how = draw(st.integers(0, 19))
     if how < 17:
         opts["label"] = (
-            draw(st.sampled_from(["", "", "", " ", "\t"]))
-            + label_name
-            + draw(st.sampled_from(["", "", " "]))
+            draw(sampled(["", "", "", " ", "\t"])) + label_name + draw(sampled(["", "", " "]))
         )
     elif how == 17:
-        opts["label"] = draw(st.sampled_from(["nope", names[0]]))
+        opts["label"] = draw(sampled(["nope", names[0]]))
     if "label" in opts or draw(st.integers(0, 9)) == 5:
         present = [v for v in values if v in label_col] or values
         pick = draw(st.integers(0, 9))
         several = shape in ("multi", "codes", "many", "tricky")
         if pick == 9:  # not a value (an input error, SPEC 17.3)
-            opts["positive"] = draw(st.sampled_from(["zzz", ">50K", "yes", " "]))
+            opts["positive"] = draw(sampled(["zzz", ">50K", "yes", " "]))
         elif (several and pick != 8) or pick in (3, 4, 5):
-            opts["positive"] = draw(st.sampled_from(present)) + draw(st.sampled_from(["", "", " "]))
+            opts["positive"] = draw(sampled(present)) + draw(sampled(["", "", " "]))
     if draw(st.booleans()):
-        opts["label_gap"] = draw(
-            st.one_of(st.sampled_from([0, 0.0, 0.05, 0.1, 0.25, 1]), st.floats(0, 1))
-        )
+        opts["label_gap"] = draw(st.one_of(sampled([0, 0.0, 0.05, 0.1, 0.25, 1]), st.floats(0, 1)))
     if draw(st.booleans()):
-        opts["missing_gap"] = draw(
-            st.one_of(st.sampled_from([0, 0.0, 0.01, 0.1, 0.3, 1]), st.floats(0, 1))
-        )
+        opts["missing_gap"] = draw(st.one_of(sampled([0, 0.0, 0.01, 0.1, 0.3, 1]), st.floats(0, 1)))
     if draw(st.integers(0, 3)) == 0:
-        opts["missing_by_group"] = draw(st.sampled_from([False, False, True]))
+        opts["missing_by_group"] = draw(sampled([False, False, True]))
     if draw(st.booleans()):
-        opts["min_group_size"] = draw(st.sampled_from([0, 1, 2, 3, 5, 10, 30, 100]))
+        opts["min_group_size"] = draw(sampled([0, 1, 2, 3, 5, 10, 30, 100]))
     if "outcome" in opts and "min_group_size" not in opts and draw(st.integers(0, 3)):
-        opts["min_group_size"] = draw(st.sampled_from([0, 2, 3, 5, 10]))  # gaps measured
+        opts["min_group_size"] = draw(sampled([0, 2, 3, 5, 10]))  # gaps measured
     if draw(st.integers(0, 3)) == 0:
         opts.update(draw(rewrites(names, columns)))
     if draw(st.integers(0, 3)) == 0:  # rewrites aimed at the label
         li = names.index(label_name)
-        recode = [
-            [label_name, draw(st.sampled_from(values)), draw(st.sampled_from(values + ["", "NA"]))]
-        ]
+        recode = [[label_name, draw(sampled(values)), draw(sampled(values + ["", "NA"]))]]
         if shape == "income_test":
             recode = [[label_name, ">50K.", ">50K"]]
         if isinstance(opts.get("recode"), list):
@@ -1347,12 +1336,12 @@ def label_missing_cases(draw) -> Case:
         elif "recode" not in opts:
             opts["recode"] = recode
         if draw(st.booleans()) and "na" not in opts:
-            opts["na"] = [[names[li], draw(st.sampled_from(["unknown", "-", "None"] + values))]]
+            opts["na"] = [[names[li], draw(sampled(["unknown", "-", "None"] + values))]]
     if draw(st.integers(0, 4)) == 0 and len(names) > 1:
-        opts["cross"] = draw(st.lists(st.sampled_from(names), min_size=2, max_size=2, unique=True))
+        opts["cross"] = draw(st.lists(sampled(names), min_size=2, max_size=2, unique=True))
     if draw(st.integers(0, 30)) == 13:  # rare (hypothesis favours 0)
         bad_key, bad_value = draw(
-            st.sampled_from(
+            sampled(
                 [
                     ("label_gap", 1.5),
                     ("label_gap", -0.1),
@@ -1370,11 +1359,11 @@ def label_missing_cases(draw) -> Case:
     overrides: dict = {}
     r = draw(st.integers(0, 9))
     if r == 3:
-        overrides[label_name] = draw(st.sampled_from(["sex", "ignore", "categorical"]))
+        overrides[label_name] = draw(sampled(["sex", "ignore", "categorical"]))
     elif r == 5 and len(names) > n_dims + 1:
         overrides[names[-1]] = "ignore"
     elif r == 7:
-        overrides[names[lead]] = draw(st.sampled_from(["sex", "race", "age", "categorical"]))
+        overrides[names[lead]] = draw(sampled(["sex", "race", "age", "categorical"]))
     elif r == 8 and outcome_names and draw(st.integers(0, 3)) == 0:
         overrides[outcome_names[0]] = "age"  # an input error of SPEC 21.1
 
@@ -1387,8 +1376,8 @@ def label_missing_cases(draw) -> Case:
         ",".join(cell(v) for v in rec) + "\n"
         for rec in [names] + [[col[r] for col in columns] for r in range(n_rows)]
     )
-    chunk = draw(st.sampled_from([1, 7, 64, 1024, 1 << 20]))
-    block = draw(st.sampled_from([1, 5, 64, 1 << 20]))
+    chunk = draw(sampled([1, 7, 64, 1024, 1 << 20]))
+    block = draw(sampled([1, 5, 64, 1 << 20]))
     return Case(text.encode(), overrides, opts, chunk, block)
 
 
@@ -1401,7 +1390,7 @@ def derive(draw, data: bytes) -> bytes:
     """B from A: drop, duplicate or shuffle data lines; sometimes relabel one value."""
     lines = data.splitlines(keepends=True)
     head, body = lines[:1], lines[1:]
-    how = draw(st.sampled_from(["drop", "resample", "same", "relabel"]))
+    how = draw(sampled(["drop", "resample", "same", "relabel"]))
     if how == "drop" and body:
         keep = draw(st.lists(st.booleans(), min_size=len(body), max_size=len(body)))
         body = [line for line, k in zip(body, keep) if k] or body[:1]
@@ -1417,9 +1406,9 @@ def derive(draw, data: bytes) -> bytes:
 compare_opts = st.fixed_dictionaries(
     {},
     optional={
-        "psi_epsilon": st.sampled_from([0.0001, 0.001, 0.01, 1e-06]),
-        "psi_moderate": st.sampled_from([0.05, 0.1, 0.2]),
-        "psi_significant": st.sampled_from([0.25, 0.3, 0.5]),
-        "score_drop_flag": st.sampled_from([0, 1, 5, 10]),
+        "psi_epsilon": sampled([0.0001, 0.001, 0.01, 1e-06]),
+        "psi_moderate": sampled([0.05, 0.1, 0.2]),
+        "psi_significant": sampled([0.25, 0.3, 0.5]),
+        "score_drop_flag": sampled([0, 1, 5, 10]),
     },
 )

@@ -25,6 +25,7 @@ from strategies import (
     csv_cases,
     derive,
     label_missing_cases,
+    sampled,
     v2_cases,
 )
 from util import ADULT_NAMES, ROOT, data_file
@@ -75,14 +76,14 @@ HEADER_SPELLINGS = {
 @st.composite
 def reference_tables(draw) -> bytes:
     roles = draw(st.permutations(["column", "group", "share"]))
-    header = [draw(st.sampled_from(HEADER_SPELLINGS[r])) for r in roles]
+    header = [draw(sampled(HEADER_SPELLINGS[r])) for r in roles]
     if draw(st.integers(0, 15)) == 0:
-        header[draw(st.integers(0, 2))] = draw(st.sampled_from(["pct", "", "share"]))
+        header[draw(st.integers(0, 2))] = draw(sampled(["pct", "", "share"]))
     percent = draw(st.booleans())
     rows = []
     for col in draw(
         st.lists(
-            st.sampled_from(["sex", "race", "age", "gender", "region", "geography", "x"]),
+            sampled(["sex", "race", "age", "gender", "region", "geography", "x"]),
             min_size=1,
             max_size=3,
             unique=True,
@@ -91,19 +92,19 @@ def reference_tables(draw) -> bytes:
         if draw(st.integers(0, 3)) == 0:
             # a table by single year of age (SPEC 9): contiguous or scattered years
             if draw(st.booleans()):
-                lo = draw(st.sampled_from([0, 0, 5, 18, 30]))
-                hi = draw(st.sampled_from([17, 29, 64, 90, 100, 100]))
+                lo = draw(sampled([0, 0, 5, 18, 30]))
+                hi = draw(sampled([17, 29, 64, 90, 100, 100]))
                 years = list(range(lo, max(lo, hi) + 1))
             else:
                 years = sorted(draw(st.sets(st.integers(0, 110), min_size=1, max_size=12)))
             for y in years:
                 share = draw(st.integers(0, 100)) / 10000
-                label = draw(st.sampled_from([str(y)] * 9 + [f"{y:03d}"]))
+                label = draw(sampled([str(y)] * 9 + [f"{y:03d}"]))
                 rows.append({"column": col, "group": label, "share": str(share)})
             continue
         labels = draw(
             st.lists(
-                st.sampled_from(
+                sampled(
                     [
                         "M",
                         "F",
@@ -134,7 +135,7 @@ def reference_tables(draw) -> bytes:
             share = draw(st.integers(0, 100)) / 100
             text = str(round(share * 100, 2)) if percent else str(share)
             if draw(st.integers(0, 30)) == 0:
-                text = draw(st.sampled_from(["lots", "-0.1", "1e-3", "", " 0.5 "]))
+                text = draw(sampled(["lots", "-0.1", "1e-3", "", " 0.5 "]))
             rows.append({"column": col, "group": label, "share": text})
     lines = [",".join(header)]
     for row in rows:
@@ -156,10 +157,10 @@ def test_reference_parity(js, ref: bytes, data):
     assert_same(py, got, f"reference bytes: {ref!r}")
     if "error" in py:
         return
-    case = data.draw(data.draw(st.sampled_from([csv_cases(), v2_cases(), age_files()])))
+    case = data.draw(data.draw(sampled([csv_cases(), v2_cases(), age_files()])))
     opts = dict(case.opts, reference=py["result"])
     if data.draw(st.booleans()):
-        opts["reference_flag"] = data.draw(st.sampled_from([0, 0.01, 0.05, 0.2]))
+        opts["reference_flag"] = data.draw(sampled([0, 0.01, 0.05, 0.2]))
     prof_py = run_python(io.BytesIO(case.data), case.overrides, opts, name="t.csv")
     req = {
         "bytes_b64": b64(case.data),
@@ -191,31 +192,27 @@ def age_files(draw) -> Case:
     """An age column (numeric years, intervals that fit the bands or not) and a sex
     column in assorted spellings: what single-year and alias matching read (SPEC 9)."""
     n_rows = draw(st.integers(1, 80))
-    shape = draw(st.sampled_from(["years", "years", "fit", "written"]))
+    shape = draw(sampled(["years", "years", "fit", "written"]))
     if shape == "years":
-        lo = draw(st.sampled_from([0, 18, 20, 65]))
-        pool = [str(v) for v in range(lo, max(lo + 1, draw(st.sampled_from([40, 90, 110, 130]))))]
+        lo = draw(sampled([0, 18, 20, 65]))
+        pool = [str(v) for v in range(lo, max(lo + 1, draw(sampled([40, 90, 110, 130]))))]
     else:
         pool = INTERVALS_FIT if shape == "fit" else INTERVALS_FIT + INTERVALS
-    sub = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=10))
-    sexes = draw(st.lists(st.sampled_from(SEX_WORDS + ["Other", "X"]), min_size=1, max_size=4))
-    name = draw(st.sampled_from(["age", "Age", "age_group", "AGE_CAT", "yob"]))
+    sub = draw(st.lists(sampled(pool), min_size=1, max_size=10))
+    sexes = draw(st.lists(sampled(SEX_WORDS + ["Other", "X"]), min_size=1, max_size=4))
+    name = draw(sampled(["age", "Age", "age_group", "AGE_CAT", "yob"]))
     lines = [f"{name},sex"]
     for _ in range(n_rows):
-        age = draw(st.sampled_from(sub))
+        age = draw(sampled(sub))
         cell = f'"{age}"' if "," in age else age
-        lines.append(f"{cell},{draw(st.sampled_from(sexes))}")
+        lines.append(f"{cell},{draw(sampled(sexes))}")
     opts: dict = {}
     if draw(st.integers(0, 2)) == 0:
         opts["age_bands"] = draw(
-            st.sampled_from(
-                [[0, 10, 20, 30, 40, 50, 60, 70, 80, 90], [0, 18, 65], [0, 50], [0, 100]]
-            )
+            sampled([[0, 10, 20, 30, 40, 50, 60, 70, 80, 90], [0, 18, 65], [0, 50], [0, 100]])
         )
     if draw(st.integers(0, 3)) == 0:
-        opts["recode"] = [
-            ["sex", draw(st.sampled_from(sexes)), draw(st.sampled_from(["Male", "Female", "NA"]))]
-        ]
+        opts["recode"] = [["sex", draw(sampled(sexes)), draw(sampled(["Male", "Female", "NA"]))]]
     return Case(("\n".join(lines) + "\n").encode(), {}, opts, 1 << 20, 1 << 20)
 
 
@@ -223,11 +220,11 @@ def age_files(draw) -> Case:
 def single_year_tables(draw) -> bytes:
     """`age` by single year (all of 0..100 as the built-in baselines, a part, or
     scattered years, some written 007) and `sex` in census or other spellings."""
-    how = draw(st.sampled_from(["baseline", "part", "scattered"]))
+    how = draw(sampled(["baseline", "part", "scattered"]))
     if how == "baseline":
         years = list(range(0, 101))
     elif how == "part":
-        lo = draw(st.sampled_from([0, 5, 18, 21, 30]))
+        lo = draw(sampled([0, 5, 18, 21, 30]))
         years = list(range(lo, lo + draw(st.integers(1, 90))))
     else:
         years = sorted(draw(st.sets(st.integers(0, 125), min_size=1, max_size=15)))
@@ -237,7 +234,7 @@ def single_year_tables(draw) -> bytes:
         lines.append(f"age,{y:03d}" if draw(st.integers(0, 20)) == 0 else f"age,{y}")
         lines[-1] += f",{share}"
     for label in draw(
-        st.sampled_from([["Male", "Female"], ["M", "F"], ["male", "female", "other"], ["A", "B"]])
+        sampled([["Male", "Female"], ["M", "F"], ["male", "female", "other"], ["A", "B"]])
     ):
         lines.append(f"sex,{label},{draw(st.integers(0, 100)) / 100}")
     return ("\n".join(lines) + "\n").encode()
@@ -274,7 +271,7 @@ def test_single_year_reference_parity(js, ref: bytes, case: Case):
             )
 
 
-@given(st.binary(max_size=3000), st.sampled_from([1, 3, 63, 64, 65, 1000, 1 << 20]))
+@given(st.binary(max_size=3000), sampled([1, 3, 63, 64, 65, 1000, 1 << 20]))
 def test_streaming_sha256_matches_hashlib(js, data, chunk):
     got = js.request({"op": "hash", "bytes_b64": b64(data), "chunk_size": chunk})
     assert got["result"] == "sha256:" + hashlib.sha256(data).hexdigest()
@@ -383,9 +380,9 @@ def test_bridge_hash_and_provenance_cli_match_python(tmp_path):
 label_compare_opts = st.fixed_dictionaries(
     {},
     optional={
-        "label_gap": st.sampled_from([0, 0.01, 0.1, 0.3]),
-        "missing_gap": st.sampled_from([0, 0.01, 0.1, 0.3]),
-        "psi_epsilon": st.sampled_from([0.0001, 0.01]),
+        "label_gap": sampled([0, 0.01, 0.1, 0.3]),
+        "missing_gap": sampled([0, 0.01, 0.1, 0.3]),
+        "psi_epsilon": sampled([0.0001, 0.01]),
     },
 )
 
