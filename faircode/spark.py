@@ -9,13 +9,16 @@ the analysis reads) and call :func:`faircode.analyze.analyze`, so results are ``
 
 How it counts (two Spark jobs, plus one per table the analysis needs):
 
-1. every row yields one ``(column, label)`` item per counted column plus one item that
-   carries row-level checks; one ``groupBy(column, label).count()`` gives label counts,
-   missing counts (the null label), the row count and the check results. The grouped
-   result is persisted, its per-column distinct counts are read, and only the columns
-   that can be dimensions are brought to the driver (an undetected column with more than
-   ``max_categorical`` labels never is, SPEC 0.5; a column with more than ``LABEL_CAP``
-   labels is capped from its distinct count, SPEC 0.9, and none of its labels is);
+1. every row yields one ``(position, value)`` item per counted column (``posexplode`` of
+   an array of strings) plus one item that carries row-level checks; one
+   ``groupBy(position, value).count()``, then the label rule applied to the distinct raw
+   values of text columns and a second grouping by label, gives label counts, missing
+   counts (the null label), the row count and the check results. The grouped result is
+   persisted and read by one collect (a window per column): every column's distinct
+   count and missing cells, and the labels of the columns that can be dimensions only
+   (an undetected column with more than ``max_categorical`` labels never is, SPEC 0.5;
+   a column with more than ``LABEL_CAP`` labels is capped from its distinct count, SPEC
+   0.9, and none of its labels reaches the driver);
 2. the analysis is run once to learn which pairs of columns it reads (the one it
    crosses; with ``proxy_hints``, SPEC 16, every pair of dimensions and each dimension
    beside every other column of the first 64), and those pairs are counted with one
@@ -105,7 +108,7 @@ from .summary import LABEL_CAP, PROXY_LABELS, Summary, SummaryBuilder
 
 try:  # pragma: no cover - exercised by the import check in tests
     from pyspark import StorageLevel
-    from pyspark.sql import Column, DataFrame, SparkSession
+    from pyspark.sql import Column, DataFrame, SparkSession, Window
     from pyspark.sql import functions as F
     from pyspark.sql import types as T
 except ImportError as _exc:  # pragma: no cover
@@ -270,6 +273,14 @@ class _Table:
         self.first: set[int] = set()
         self.cross: tuple[int, int] | None = None
         self.relabeled: dict[int, dict[str, str | None]] = {}
+        # the column types as read
+        self.dtypes = {c: frame.schema[c].dataType for c in columns}
+        # per text column its raw value: pass 1 groups raw values and applies SPEC 0.4
+        # (_string_label) to the distinct ones only
+        self.raw: dict[int, Column] = {}
+
+    def dtype(self, i: int) -> T.DataType:
+        return self.dtypes[self.columns[i]]
 
 
 def _count(
@@ -290,30 +301,74 @@ def _count(
                 cross = (idx[0], idx[1])
         table.cross = cross
     counted = [i for i, r in enumerate(roles) if r is not None]
-    items = [F.struct(F.lit(i).alias("i"), table.keys[i][0].alias("k")) for i in counted]
+    cap = options.max_categorical
+    slack = {i: cap + label_slack(options, table.header[i]) for i in counted}
+    # One string per counted column and the row's check letters, exploded with their
+    # position (no struct per item), grouped; a text column is grouped by its raw value
+    # and SPEC 0.4's label rule (_string_label) is applied to the distinct values only,
+    # then the labels are grouped again (" A" and "A" are one label). The position
+    # becomes the column index on the grouped rows.
     check = table.checks if table.checks is not None else F.lit("")
-    items.append(F.struct(F.lit(_ROW_ITEM).alias("i"), check.alias("k")))
-    exploded = table.frame.select(F.explode(F.array(*items)).alias("e")).select("e.i", "e.k")
-    grouped = exploded.groupBy("i", "k").agg(F.count(F.lit(1)).alias("n"))
+    values = [table.raw.get(i, table.keys[i][0]) for i in counted]
+    text = [p for p, i in enumerate(counted) if i in table.raw]
+    index = F.array(*[F.lit(i) for i in counted], F.lit(_ROW_ITEM))
+    grouped = (
+        table.frame.select(F.posexplode(F.array(*values, check)).alias("p", "v"))
+        .groupBy("p", "v")
+        .agg(F.count(F.lit(1)).alias("n"))
+    )
+    if text:
+        label = F.when(F.col("p").isin(*text), _string_label(F.col("v"))).otherwise(F.col("v"))
+        grouped = grouped.groupBy("p", label.alias("v")).agg(F.sum("n").alias("n"))
+    grouped = grouped.select(
+        F.element_at(index, F.col("p") + 1).alias("i"), F.col("v").alias("k"), "n"
+    )
     grouped = grouped.persist(StorageLevel.MEMORY_AND_DISK)
     try:
-        stats = (
-            grouped.groupBy("i")
-            .agg(
-                F.count("k").alias("labels"),
-                F.sum(F.when(F.col("k").isNull(), F.col("n")).otherwise(0)).alias("missing"),
+        # SPEC 0.9: a column past LABEL_CAP labels is capped here, from its distinct count
+        # in Spark (keys and labels are one to one): its labels never reach the driver.
+        # One collect: per column its distinct count and missing cells (on one row of
+        # it, whose key is shown only if the column's labels are), and the labels of the
+        # columns whose distinct count is at most the most the driver could keep of them
+        # (`wanted` below; the row item's check letters always).
+        most = F.create_map(
+            *[
+                x
+                for i in counted
+                for x in (F.lit(i), F.lit(_most_labels(roles[i], slack[i], i in table.first)))
+            ],
+            F.lit(_ROW_ITEM),
+            F.lit(-1),
+        )
+        w = Window.partitionBy("i")
+        labels = F.count("k").over(w)
+        shown = (F.col("i") == _ROW_ITEM) | (
+            F.col("k").isNotNull() & (F.col("labels") <= F.element_at(most, F.col("i")))
+        )
+        stats = grouped.select(
+            "i",
+            "k",
+            "n",
+            labels.alias("labels"),
+            F.sum(F.when(F.col("k").isNull(), F.col("n")).otherwise(0)).over(w).alias("missing"),
+            F.min("k").over(w).alias("first"),
+        )
+        rows = (
+            stats.where(shown | F.col("k").eqNullSafe(F.col("first")))
+            .select(
+                "i",
+                F.when(shown, F.col("k")).alias("k"),
+                F.when(shown, F.col("n")).alias("n"),
+                "labels",
+                "missing",
             )
             .collect()
         )
-        n_labels = {r["i"]: r["labels"] for r in stats}
-        missing = {r["i"]: int(r["missing"] or 0) for r in stats}
-        cap = options.max_categorical
-        # SPEC 0.9: a column past LABEL_CAP labels is capped here, from its distinct count
-        # in Spark (keys and labels are one to one): its labels never reach the driver.
+        n_labels = {r["i"]: r["labels"] for r in rows}
+        missing = {r["i"]: int(r["missing"] or 0) for r in rows}
         over = {i for i in counted if roles[i] != "outcome" and n_labels.get(i, 0) > LABEL_CAP}
         capped = [
-            i in over
-            and (roles[i] != "open" or cap + label_slack(options, table.header[i]) > LABEL_CAP)
+            i in over and (roles[i] != "open" or slack[i] > LABEL_CAP)
             for i in range(len(table.header))
         ]
         wanted = [
@@ -325,19 +380,16 @@ def _count(
                 or (
                     roles[i] == "open"
                     and (
-                        n_labels.get(i, 0) <= cap + label_slack(options, table.header[i])
+                        n_labels.get(i, 0) <= slack[i]
                         or (  # SPEC 16: counted on as a feature up to PROXY_LABELS labels
                             i in table.first
                             and n_labels.get(i, 0) <= PROXY_LABELS
-                            and cap + label_slack(options, table.header[i]) <= LABEL_CAP
+                            and slack[i] <= LABEL_CAP
                         )
                     )
                 )
             )
         ]
-        rows = grouped.where(
-            F.col("k").isNotNull() & F.col("i").isin(wanted + [_ROW_ITEM])
-        ).collect()
         extra = _missing_after(grouped, table, options, spark) if options.missing_by_group else {}
         for o in table.outcomes:  # SPEC 21.2: the cells 1.1 rewrites
             table.relabeled[o] = _relabel_map(grouped, table, o, options)
@@ -348,12 +400,12 @@ def _count(
     for r in rows:
         if r["i"] == _ROW_ITEM:
             checks[r["k"]] = checks.get(r["k"], 0) + r["n"]
-        else:
+        elif r["k"] is not None and r["i"] in raw:
             raw[r["i"]][r["k"]] = r["n"]
     n_rows = sum(checks.values())
     counts: list[dict[str, int] | None] = [None] * len(table.header)
     for i in wanted:
-        counts[i] = _labels(raw[i], table.keys[i][1], table.frame, table.columns[i], spark)
+        counts[i] = _labels(raw[i], table.keys[i][1], table.dtype(i), spark)
     summary = Summary(
         table.name,
         list(table.header),
@@ -375,13 +427,24 @@ def _count(
     return summary, flags
 
 
+def _most_labels(role: str | None, slack: int, feature: bool) -> int:
+    """The most labels a column can have and still have them counted (`wanted` in
+    _count): LABEL_CAP, fewer for an open column (its max_categorical and slack, or
+    PROXY_LABELS as a SPEC 16 feature), none for an outcome column."""
+    if role == "outcome":
+        return -1
+    if role != "open":
+        return LABEL_CAP
+    proxy = PROXY_LABELS if feature and slack <= LABEL_CAP else -1
+    return min(LABEL_CAP, max(slack, proxy))
+
+
 def _labels(
-    raw: dict[str, int], convert: Any, frame: DataFrame, column: str, spark: SparkSession
+    raw: dict[str, int], convert: Any, dtype: T.DataType, spark: SparkSession
 ) -> dict[str, int]:
     """Turn key counts into label counts."""
     if convert == _ROUNDTRIP:
         keys = sorted(raw)
-        dtype = frame.schema[column].dataType
         if keys:
             back = (
                 spark.createDataFrame([(k,) for k in keys], "k string")
@@ -438,7 +501,7 @@ def _pairs(
 
 
 def _roundtrip_map(keys: set[str], table: _Table, i: int, spark: SparkSession):
-    dtype = table.frame.schema[table.columns[i]].dataType
+    dtype = table.dtype(i)
     back = (
         spark.createDataFrame([(k,) for k in sorted(keys)], "k string")
         .select("k", F.col("k").cast(dtype).alias("v"))
@@ -729,7 +792,7 @@ def _outcome_parts(table: _Table, o: int) -> tuple[Column, Column]:
         if mapping:
             lab = _mapped(key, mapping, key)
         return _text_value(lab)
-    dtype = table.frame.schema[table.columns[o]].dataType
+    dtype = table.dtype(o)
     if isinstance(dtype, (T.FloatType, T.DoubleType)):
         value = raw.cast("double")
         status = (
@@ -925,6 +988,11 @@ def summarize(
             stacklevel=2,
         )
     table = _Table(name, header, frame, internal, keys, None)
+    table.raw = {
+        i: F.col(c)
+        for i, (c, field) in enumerate(zip(internal, frame.schema.fields))
+        if isinstance(field.dataType, (T.StringType, T.CharType, T.VarcharType))
+    }
     summary, _ = _count(table, checked, options, spark_df.sparkSession)
     if summary.n_rows == 0:
         raise InputError(f"{name}: no data rows, only a header")
@@ -1111,7 +1179,9 @@ def _read_csv(
         F.when(F.instr(joined, "\n") > 0, F.lit("N")).otherwise(""),
     )
     keys = [(_string_label(c), _identity) for c in cols]
-    return _Table(source.name, header, frame, internal, keys, checks), line_end, frame
+    table = _Table(source.name, header, frame, internal, keys, checks)
+    table.raw = {i: c for i, c in enumerate(cols)}  # SPEC 0.4 applies after counting
+    return table, line_end, frame
 
 
 def _check_first_records(
