@@ -95,6 +95,14 @@ class Grouping:
         self._pinned[name] = self.rule(name, values)
 
 
+def is_mixed(column: pd.Series) -> bool:
+    """Whether an object column mixes types (True, 1 and 1.0 are then told apart by type,
+    SPEC 0.4)."""
+    return column.dtype == object and pd.api.types.infer_dtype(column, skipna=True).startswith(
+        "mixed"
+    )
+
+
 class _Attribute:
     """One attribute column factorised to sorted codes (missing values last).
 
@@ -105,9 +113,7 @@ class _Attribute:
     def __init__(
         self, name: str, column: pd.Series, source: str = "data", grouping: Grouping | None = None
     ) -> None:
-        mixed = column.dtype == object and pd.api.types.infer_dtype(column, skipna=True).startswith(
-            "mixed"
-        )
+        mixed = is_mixed(column)
         if mixed:  # True, 1 and 1.0 are equal in Python but different labels (SPEC 0.4)
             column = pd.Series(
                 [_typed(v, name, source, i) for i, v in enumerate(column.tolist())], dtype=object

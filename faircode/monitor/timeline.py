@@ -486,13 +486,11 @@ def _groups(
             if attributes is not None and a in attributes:
                 ats.append(attributes[a])
                 continue
-            slot = ctx.slots[ctx.attrs.index(a)]
-            table = ctx.decode.get(slot, {})
-            col = frame[SLOT_COLUMNS[slot]]
+            slot_column = SLOT_COLUMNS[ctx.slots[ctx.attrs.index(a)]]
+            col = frame[slot_column]
             if scores is not None:  # the score rows' slices: the same attribute, after
-                col = pd.concat([col, scores[SLOT_COLUMNS[slot]]], ignore_index=True)
-            values = [None if c < 0 else table[c] for c in col.tolist()]
-            ats.append(_Attribute(a, pd.Series(values, dtype=object), grouping=ctx.grouping))
+                col = pd.concat([col, scores[slot_column]], ignore_index=True)
+            ats.append(_decoded_attribute(ctx, a, col))
         all_codes, slice_parts = _slices_of(ats)
         codes = all_codes[: len(frame)]
         counts = _sum_cube(codes, len(slice_parts), {k: np.asarray(frame[k]) for k in keys})
@@ -741,7 +739,10 @@ def _trend(
     # the attributes built again a sixth). Only for text values: their order is the same
     # in every subset; numbers and booleans mixed (1, 1.0, True) may sort as a bucket's
     # own values would not, so those attributes are built per bucket as before.
-    whole = {a: _window_attribute(ctx, source, a) for a in ctx.attrs}
+    whole = {
+        a: _decoded_attribute(ctx, a, source[SLOT_COLUMNS[ctx.slots[ctx.attrs.index(a)]]])
+        for a in ctx.attrs
+    }
     whole = {a: at for a, at in whole.items() if all(_text_or_none(v) for v in at.values)}
     arrays = {c: source[c].to_numpy() for c in source.columns}
     for meta, rows in parts:
@@ -778,11 +779,11 @@ class _Bucket:
         return self.rows
 
 
-def _window_attribute(ctx: _Context, frame: pd.DataFrame, a: str) -> _Attribute:
-    """Attribute ``a`` over every row of ``frame`` (decoded from its slot's codes)."""
-    slot = ctx.slots[ctx.attrs.index(a)]
-    table = ctx.decode.get(slot, {})
-    values = [None if c < 0 else table[c] for c in frame[SLOT_COLUMNS[slot]].tolist()]
+def _decoded_attribute(ctx: _Context, a: str, column: Any) -> _Attribute:
+    """Attribute ``a`` from a column of its slot's codes (a Series or, in a trend
+    bucket, an array), decoded to the stored values."""
+    table = ctx.decode.get(ctx.slots[ctx.attrs.index(a)], {})
+    values = [None if c < 0 else table[c] for c in column.tolist()]
     return _Attribute(a, pd.Series(values, dtype=object), grouping=ctx.grouping)
 
 
