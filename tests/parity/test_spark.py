@@ -413,6 +413,12 @@ def test_proxy_hints_equal_the_local_engine(spark):
     assert {"a": "sex", "b": "fnlwgt", "why": "'fnlwgt' has more than 1000 labels"} in (
         block["features_not_tested"]
     )
+
+
+@pytest.mark.deep
+def test_proxy_hints_of_a_second_dataset_equal_the_local_engine(spark):
+    """A deep case of the test above: COMPAS's 50-odd columns through the same pair
+    tables, with no label, outcome or cross."""
     got, want = both(data_file("compas-scores-two-years.csv"), spark, proxy_hints=True)
     assert got == want
     assert len(got["proxy_hints"]["features"]) > 50
