@@ -479,7 +479,8 @@ def _pairs(
     rows = (
         table.frame.select(F.array(*[table.keys[c][0] for c in used]).alias("g"))
         .select("g", F.explode(F.array(*[F.lit(k) for k in range(len(keys))])).alias("p"))
-        .select(p, g.getItem(first.getItem(p)).alias("a"), g.getItem(second.getItem(p)).alias("b"))
+        # column[key], not getItem(key): a Column key in getItem is deprecated (PySpark 4)
+        .select(p, g[first[p]].alias("a"), g[second[p]].alias("b"))
         .where(F.col("a").isNotNull() & F.col("b").isNotNull())
         .groupBy("p", "a", "b")
         .agg(F.count(F.lit(1)).alias("n"))
