@@ -132,13 +132,17 @@ def index_array(positions: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(pa.int64(), len(data), [None, pa.py_buffer(data)])
 
 
-def string_array(texts: Sequence[str]) -> pa.Array:
-    """Python strings as an Arrow string array, built from buffers (pa.array imports
-    pandas: a third of a second per run, see int_values)."""
-    data = [t.encode("utf-8") for t in texts]
+def string_array(texts: Sequence[str | None]) -> pa.Array:
+    """Python strings (None: a null) as an Arrow string array, built from buffers
+    (pa.array imports pandas: a third of a second per run, see int_values)."""
+    data = [b"" if t is None else t.encode("utf-8") for t in texts]
     offsets = np.zeros(len(data) + 1, dtype=np.int32)
     np.cumsum([len(d) for d in data], out=offsets[1:])
-    buffers = [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))]
+    valid = None
+    if None in texts:
+        bits = np.fromiter((t is not None for t in texts), dtype=np.bool_, count=len(texts))
+        valid = pa.py_buffer(np.packbits(bits, bitorder="little"))
+    buffers = [valid, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))]
     return pa.Array.from_buffers(pa.string(), len(data), buffers)
 
 

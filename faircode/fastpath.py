@@ -503,9 +503,10 @@ class _PartsRead:
         import pyarrow as pa  # lazy: optional extra 'fast'
         import pyarrow.csv as pacsv  # lazy: optional extra 'fast'
 
-        from .columnar import ArrowSummaryBuilder  # lazy: start-up
+        from .columnar import ArrowSummaryBuilder, string_array  # lazy: start-up
 
         self.pa, self.pacsv = pa, pacsv
+        self.string_array = string_array
         self.width = len(header)
         self.builder = ArrowSummaryBuilder(name, header, overrides, options)
         for i in sorted(wide):
@@ -727,7 +728,7 @@ class _PartsRead:
     def _drain_short(self) -> None:
         """Count the short rows Arrow's handler set aside, parsed by Python's csv module
         and padded with missing cells (SPEC 0.3)."""
-        pa, width = self.pa, self.width
+        string_array, width = self.string_array, self.width
         for part in self.parts:
             texts = part.short[:]
             if not texts:
@@ -751,7 +752,7 @@ class _PartsRead:
                     cols[j].append(cell)
             self.builder.add_arrays(
                 [  # the 0.4 tokens as nulls, as Arrow's converter gives them
-                    pa.array([None if x in MISSING_TOKENS else x for x in c], pa.string())
+                    string_array([None if x in MISSING_TOKENS else x for x in c])
                     if self.builder.needs_array(j)
                     else None
                     for j, c in enumerate(cols)
@@ -788,11 +789,16 @@ class _PartsRead:
     def _stop(self, why: str, unexpected: bool = False) -> Fallback:
         """Stop every reading thread (unblocking any waiting on a full queue)."""
         self.shared.halt()
-        while any(t.is_alive() for t in self.threads):
+        # Drain, then wait briefly on a live thread: a producer blocked on the full queue
+        # gets its slot at once and sees the stop (a 50 ms poll here cost every fallback
+        # of a read in parts 50 to 100 ms of idle time).
+        while alive := [t for t in self.threads if t.is_alive()]:
             try:
-                self.queue.get(timeout=0.05)
+                while True:
+                    self.queue.get_nowait()
             except queue.Empty:
                 pass
+            alive[0].join(0.002)
         bytes_reported = 0
         if self.relay is not None:
             self.relay.close(complete=False)

@@ -373,3 +373,23 @@ def test_summarize_picks_the_fast_path_for_big_files(tmp_path, monkeypatch):
 
 def test_the_dispatch_threshold_is_the_fast_paths():
     assert profiler.FAST_MIN_BYTES == fastpath.FAST_MIN_BYTES
+
+
+def test_short_rows_are_counted_without_loading_pandas():
+    """Short rows (padded with missing cells, a 0.4 token among them) go to the fast
+    path's builder as Arrow arrays made from buffers: pa.array would load pandas, a
+    second of start-up for a CLI run on such a file."""
+    import subprocess  # lazy: only this test starts a process
+    import sys  # lazy: only this test starts a process
+
+    code = (
+        "import io, sys; from faircode import fastpath; from faircode.options import resolve\n"
+        "data = b'sex,race,age\\n' + b'M,A,30\\nF\\nNA,B\\n' * 400\n"
+        "got = fastpath.summarize_csv(io.BytesIO(data), 't.csv', None, resolve(None), "
+        "block_size=256, probe_rows=1, parts=2)\n"
+        "assert not isinstance(got, fastpath.Fallback), got\n"
+        "print(got[0].n_rows, 'pandas' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["1200", "False"]
