@@ -14,7 +14,6 @@ import warnings
 from decimal import Decimal
 
 import pytest
-from sparkutil import CLI_JAVA_OPTS
 from util import ADULT_NAMES, data_file
 
 import faircode
@@ -90,8 +89,9 @@ REAL = [
 
 
 # Deep cases (--deep): a second file through a path another case already takes on Spark
-# (COMPAS raw; na/recode, outcomes and other labels on a second dataset).
-DEEP_REAL = {1, 8, 9, 11, 14}
+# (COMPAS raw; diabetic's defaults, which COMPAS's take; adult without a label, which
+# its case with one takes; na/recode, outcomes and other labels on a second dataset).
+DEEP_REAL = {1, 2, 6, 8, 9, 10, 11, 14}
 
 
 @pytest.mark.parametrize(
@@ -493,23 +493,23 @@ def test_parquet_file_and_spark_written_directory(spark, tmp_path):
     assert fspark.profile_path(str(out), spark=spark) == faircode.profile(csv_path)
 
 
-def test_cli_engine_spark_matches_local():
+def test_cli_engine_spark_matches_local(spark, capsys):
+    """`faircode profile --engine spark` in this process: the CLI takes the active
+    session (its own JVM start in a fresh process, with the JVM's stderr sent to a log,
+    is test_cli_engine_spark_json_equals_the_local_cli's, through the same
+    cliutil.spark_session_quietly)."""
     import json
-    import subprocess
-    import sys
+
+    from faircode.cli import main
 
     path = str(data_file("insurance.csv"))
-    run = [sys.executable, "-m", "faircode", "profile", path, "--json"]
-    spark_out = json.loads(
-        subprocess.run(
-            run + ["--engine", "spark"],
-            capture_output=True,
-            check=True,
-            timeout=300,
-            env={**os.environ, "JAVA_TOOL_OPTIONS": CLI_JAVA_OPTS},
-        ).stdout
-    )
-    local_out = json.loads(subprocess.run(run, capture_output=True, check=True).stdout)
+    outs = []
+    for engine in ("spark", "local"):
+        assert main(["profile", path, "--json", "--engine", engine]) == 0
+        out, err = capsys.readouterr()
+        assert err == ""
+        outs.append(json.loads(out))
+    spark_out, local_out = outs
     spark_prov, local_prov = spark_out.pop("provenance"), local_out.pop("provenance")
     assert spark_out == local_out
     assert spark_prov["engine"] == "spark" and spark_prov["dataset_hash"] is None
