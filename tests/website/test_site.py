@@ -7,13 +7,23 @@ numbers; no request may leave the page except to the local server; labels from t
 data must render as text. Skipped when Chromium or Playwright is missing, except under
 CI (the environment variable CI set), where that is a failure.
 
-Screenshots of each view are written under pytest's temporary folder (printed; run
-with -s to see the paths).
+Screenshots of each view are written under pytest's temporary folder when
+FAIRCODE_SCREENSHOTS=1 (the folder is printed; run with -s to see it); no test reads
+them, and taking them was a tenth of the file's time.
+
+The pages: one browser for the module, and the tabs of the site and of the reports
+(file:// pages) kept from test to test (Pool): each test's page is a new document
+(page.goto) with its own init script, requests and errors, and the default viewport
+and media. A new tab (a new browser context, whose new renderer compiles the page's
+scripts afresh) cost about a second of CPU, four times a page.goto in a kept one.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import csv
+import hashlib
 import io
 import json
 import os
@@ -29,6 +39,7 @@ import pytest
 from util import data_file
 
 import faircode
+from faircode.cli import main as cli_main
 from faircode.htmlreport import site_dir
 from faircode.numerics import pct
 from faircode.reference import load_reference
@@ -84,27 +95,51 @@ def browser():
 
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory):
+    """``shots(page, name, full_page=True)``: a screenshot of ``page`` under pytest's
+    temporary folder when FAIRCODE_SCREENSHOTS=1, else nothing."""
+    if os.environ.get("FAIRCODE_SCREENSHOTS", "") in ("", "0"):
+        return lambda page, name, full_page=True: None
     d = tmp_path_factory.mktemp("site-screenshots")
     print(f"\nscreenshots: {d}")
-    return d
+
+    def shot(page, name: str, full_page: bool = True) -> None:
+        page.screenshot(path=d / name, full_page=full_page)
+
+    return shot
 
 
 class Page:
-    """A page with its requests, console errors and page errors recorded."""
+    """A page with its requests, console errors and page errors recorded. A page of the
+    pool (Pool.take) goes back to it on close(), for a later test's page.goto."""
 
     def __init__(self, browser, allowed: tuple[str, ...]):
         self.context = browser.new_context(accept_downloads=True)
         self.context.grant_permissions(["clipboard-read", "clipboard-write"])
         self.page = self.context.new_page()
+        self.viewport = self.page.viewport_size
         self.allowed = allowed
         self.requests: list[str] = []
         self.errors: list[str] = []
+        self.pool: Pool | None = None
+        self.kind = ""
+        self.cdp = None
+        self.inits: list[str] = []  # the init scripts' ids (add_init)
         self.page.on("request", lambda r: self.requests.append(r.url))
         self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         self.page.on(
             "console",
             lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None,
         )
+
+    def add_init(self, script: str) -> None:
+        """Run ``script`` in every new document of this page before the page's own
+        scripts, until the page goes back to the pool (what context.add_init_script does,
+        but removable: through Chromium's DevTools protocol)."""
+        if self.cdp is None:
+            self.cdp = self.context.new_cdp_session(self.page)
+            self.cdp.send("Page.enable")  # scripts run in new documents once it is on
+        added = self.cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": script})
+        self.inits.append(added["identifier"])
 
     def check_clean(self):
         # blob: URLs are the page's own workers (built from the engine's source): only the
@@ -116,25 +151,108 @@ class Page:
         assert self.errors == [], self.errors
 
     def close(self):
-        self.context.close()
+        if self.pool is None or not self.pool.give_back(self):
+            self.context.close()
+
+
+class Pool:
+    """Free Pages by kind ('site', 'report'), kept between tests. take() gives one as a
+    new page would be: no init script, its records empty, the default viewport and
+    media, on about:blank (give_back left it there: the last test's document and its
+    workers gone); the caller's goto makes the new document."""
+
+    KEEP = 2  # pages kept per kind: as many as a test uses at once
+
+    def __init__(self, browser):
+        self.browser = browser
+        self.free: dict[str, list[Page]] = {}
+
+    def take(self, kind: str, allowed: tuple[str, ...]) -> Page:
+        free = self.free.get(kind)
+        if not free:
+            pg = Page(self.browser, allowed)
+            pg.pool, pg.kind = self, kind
+            return pg
+        pg = free.pop()
+        pg.allowed = allowed
+        pg.requests = []
+        pg.errors = []
+        pg.page.set_viewport_size(pg.viewport)
+        pg.page.emulate_media(media="null", color_scheme="light")  # a new context's
+        pg.page.mouse.move(0, 0)
+        return pg
+
+    def give_back(self, pg: Page) -> bool:
+        free = self.free.setdefault(pg.kind, [])
+        if pg in free:
+            return True
+        if len(free) >= self.KEEP:
+            return False
+        try:
+            while pg.inits:
+                pg.cdp.send(
+                    "Page.removeScriptToEvaluateOnNewDocument", {"identifier": pg.inits[-1]}
+                )
+                pg.inits.pop()
+            pg.page.goto("about:blank")
+        except Exception:  # a crashed or closed page: not kept
+            return False
+        free.append(pg)
+        return True
+
+    def close(self) -> None:
+        for free in self.free.values():
+            for pg in free:
+                pg.context.close()
+        self.free.clear()
+
+
+@pytest.fixture(scope="module")
+def pool(browser):
+    p = Pool(browser)
+    yield p
+    p.close()
 
 
 @pytest.fixture
-def site(browser, server):
+def site(server, pool):
+    """``site(url=None, init=None)``: the site's page, loaded (its workers checked),
+    with the script ``init`` run before the page's own."""
     pages = []
 
     def open_page(url: str | None = None, init: str | None = None) -> Page:
-        pg = Page(browser, (server + "/", "blob:", "data:"))
+        pg = pool.take("site", (server + "/", "blob:", "data:"))
+        pages.append(pg)
         if init:
-            pg.context.add_init_script(init)  # runs before the page's own scripts
+            pg.add_init(init)
         pg.page.goto(url or server + "/index.html")
         wait_js(pg.page, "() => document.body.dataset.workers !== undefined")
-        pages.append(pg)
         return pg
 
     yield open_page
+    try:
+        for pg in pages:
+            pg.check_clean()
+    finally:
+        for pg in pages:
+            pg.close()
+
+
+@pytest.fixture
+def reports(pool):
+    """``reports(where)``: a page of the reports' kind (only file:// requests allowed) at
+    ``where`` (a file, or a URL); back to the pool at the end of the test if the test
+    did not close it."""
+    pages = []
+
+    def open_report(where: Path | str) -> Page:
+        pg = pool.take("report", ("file://",))
+        pages.append(pg)
+        pg.page.goto(where.as_uri() if isinstance(where, Path) else where)
+        return pg
+
+    yield open_report
     for pg in pages:
-        pg.check_clean()
         pg.close()
 
 
@@ -270,14 +388,24 @@ def assert_shows(page, r: dict, root: str = "#results .profile-view") -> dict:
 
 
 def wait_js(page, fn: str, timeout: float = 60_000) -> None:
-    """Poll the function ``fn`` in the page until it returns true (Playwright's
-    wait_for_function evaluates a string, which the page's CSP forbids: no
-    'unsafe-eval'; page.evaluate calls a function and is allowed)."""
-    end = time.monotonic() + timeout / 1000
-    while not page.evaluate(fn):
-        if time.monotonic() > end:
-            raise TimeoutError(f"waited {timeout / 1000:.0f} s for {fn}")
-        time.sleep(0.03)
+    """Wait until ``fn`` (a function of no arguments, or an expression) is true in the
+    page. Playwright's wait_for_function evaluates a string, which the page's CSP
+    forbids (no 'unsafe-eval'); page.evaluate calls a function and is allowed, so one
+    evaluate runs the loop in the page, checking every 10 ms (one round trip instead of
+    one per check from here)."""
+    done = page.evaluate(
+        f"""async (timeout) => {{
+      const check = () => {{ const f = ({fn}); return typeof f === 'function' ? f() : f; }};
+      const end = performance.now() + timeout;
+      while (!check()) {{
+        if (performance.now() > end) return false;
+        await new Promise((resume) => setTimeout(resume, 10));
+      }}
+      return true; }}""",
+        timeout,
+    )
+    if not done:
+        raise TimeoutError(f"waited {timeout / 1000:.0f} s for {fn}")
 
 
 def renders(page) -> int:
@@ -385,16 +513,64 @@ def timings(page) -> dict:
     return json.loads(page.get_attribute("#results", "data-timings") or "{}")
 
 
+def run_cli(*args: str, cwd: Path | None = None) -> tuple[int, str, str]:
+    """``faircode ARGS`` run in this process (faircode.cli.main: the program but for its
+    start-up), from ``cwd`` if given: (exit code, stdout, stderr). The twenty runs here
+    each started a Python and imported faircode (0.4 s on a busy machine) for a run on
+    a sample that took about as long."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with contextlib.chdir(cwd) if cwd is not None else contextlib.nullcontext():
+            code = cli_main(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
+def cli_ok(*args: str) -> str:
+    """``faircode ARGS`` in this process, which must succeed: its stdout."""
+    code, out, err = run_cli(*args)
+    assert code == 0, err
+    return out
+
+
+_CLI_JSON: dict[str, str] = {}
+
+
 def cli_json(*args: str) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run(
-        [sys.executable, "-m", "faircode", *args, "--json"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
+    """``faircode ARGS --json``'s result. A profile's is run once per module for the same
+    options and file contents (a file argument counts by its suffixes and its bytes:
+    the JSON names no file): the export and gzip tests ask for plain COMPAS's four
+    times."""
+    if args[0] != "profile":
+        return json.loads(cli_ok(*args, "--json"))
+    key = json.dumps([_file_key(a) for a in args])
+    if key not in _CLI_JSON:
+        _CLI_JSON[key] = cli_ok(*args, "--json")
+    return json.loads(_CLI_JSON[key])
+
+
+def _file_key(arg: str) -> str | list[str]:
+    path = Path(arg)
+    if not path.is_file():
+        return arg
+    return ["".join(path.suffixes), hashlib.sha256(path.read_bytes()).hexdigest()]
+
+
+_PROFILES: dict[str, dict] = {}
+
+
+def profile(path: Path, overrides: dict | None = None, opts: dict | None = None) -> dict:
+    """``faircode.profile(path, overrides, opts)``: a copy of the one result per file
+    (as it is now) and settings in this module, several tests checking a sample's page
+    against the same result."""
+    st = Path(path).stat()
+    key = json.dumps(
+        [str(Path(path).resolve()), st.st_size, st.st_mtime_ns, overrides, opts],
+        sort_keys=True,
+        default=repr,
     )
-    return json.loads(out.stdout)
+    if key not in _PROFILES:
+        _PROFILES[key] = faircode.profile(path, copy.deepcopy(overrides), copy.deepcopy(opts))
+    return copy.deepcopy(_PROFILES[key])
 
 
 def key_order(x):
@@ -430,13 +606,12 @@ def test_samples_shown_as_python_profiles_them(site, shots):
         wait_js(
             pg.page, f"Number(document.getElementById('results').dataset.renders || 0) > {before}"
         )
-        assert_shows(pg.page, faircode.profile(path))
-        pg.page.screenshot(path=shots / f"profile-{name}.png", full_page=True)
+        assert_shows(pg.page, profile(path))
+        shots(pg.page, f"profile-{name}.png")
     assert pg.page.evaluate("document.body.dataset.workers") == "yes"
     # the diabetic sample: unscored medications listed, one line each
     items = pg.page.locator(".unscored-list li")
-    assert items.count() == len(faircode.profile(SAMPLES["diabetic_data-4000.csv"])["unscored"])
-    print(f"screenshots of the samples: {shots}/profile-*.png")
+    assert items.count() == len(profile(SAMPLES["diabetic_data-4000.csv"])["unscored"])
 
 
 @pytest.mark.parametrize(
@@ -447,7 +622,7 @@ def test_real_data_through_the_file_input(site, name):
     path = data_file(name)
     pg = site()
     load(pg, path)
-    assert_shows(pg.page, faircode.profile(path))
+    assert_shows(pg.page, profile(path))
 
 
 OPTION_CONTROLS = """() => Object.fromEntries(
@@ -495,22 +670,22 @@ def test_controls_reanalyse_from_the_summary(site, shots):
     # a kind: decile_score declared categorical
     change(pg, lambda: page.select_option("select[data-column='decile_score']", "categorical"))
     ov = {"decile_score": "categorical"}
-    assert_shows(page, faircode.profile(path, ov))
+    assert_shows(page, profile(path, ov))
     # a threshold
     change(pg, lambda: page.fill("#opt-min_share", "0.1") or page.press("#opt-min_share", "Enter"))
     opts = {"min_share": 0.1}
-    assert_shows(page, faircode.profile(path, ov, opts))
+    assert_shows(page, profile(path, ov, opts))
     # the cross: race x sex
     change(pg, lambda: page.select_option("#cross-a", "race"))
     change(pg, lambda: page.select_option("#cross-b", "sex"))
     opts["cross"] = ["race", "sex"]
-    got = assert_shows(page, faircode.profile(path, ov, opts))
+    got = assert_shows(page, profile(path, ov, opts))
     assert got["cross"] == ["race", "sex"]
     # missing tokens and a recode: answered from the summary once missing data by group
     # is off (its tables are counted with the read's tokens and recodes, SPEC 1.1)
     change(pg, lambda: page.uncheck("#opt-missing_by_group"))
     opts["missing_by_group"] = False
-    assert_shows(page, faircode.profile(path, ov, opts))
+    assert_shows(page, profile(path, ov, opts))
     change(pg, lambda: page.fill("#opt-na", "Other") or page.press("#opt-na", "Enter"))
     opts["na"] = ["Other"]
     change(
@@ -520,8 +695,8 @@ def test_controls_reanalyse_from_the_summary(site, shots):
         ),
     )
     opts["recode"] = [["sex", "Male", "M"], ["sex", "Female", "F"]]
-    assert_shows(page, faircode.profile(path, ov, opts))
-    page.screenshot(path=shots / "reanalysed.png", full_page=True)
+    assert_shows(page, profile(path, ov, opts))
+    shots(page, "reanalysed.png")
     assert reads(page) == 1, "a control change read the file again"
     assert int(page.get_attribute("#results", "data-analyses")) >= 7
     assert page.get_attribute("#results", "data-analysed-in") == "worker"
@@ -532,19 +707,19 @@ def test_controls_reanalyse_from_the_summary(site, shots):
     reread(pg)
     del opts["missing_by_group"]
     assert reads(page) == 2
-    assert_shows(page, faircode.profile(path, ov, opts))
+    assert_shows(page, profile(path, ov, opts))
     # a column whose labels were not counted (name: thousands of labels) needs a re-read
     change(pg, lambda: page.select_option("select[data-column='name']", "geography"))
     assert page.is_visible("#reread")
     assert "needs the file to be read again" in page.text_content("#notice")
     assert page.get_attribute("#results", "data-stale") == "true"
-    page.screenshot(path=shots / "reread-needed.png", full_page=True)
+    shots(page, "reread-needed.png")
     before = renders(page)
     page.click("#reread")
     wait_js(page, f"() => Number(document.getElementById('results').dataset.renders) > {before}")
     assert reads(page) == 3
     ov["name"] = "geography"
-    assert_shows(page, faircode.profile(path, ov, opts))
+    assert_shows(page, profile(path, ov, opts))
     # a cross whose pair the read did not count: the read counted race x sex only
     change(pg, lambda: page.select_option("#cross-a", ""))
     change(pg, lambda: page.select_option("#cross-b", ""))
@@ -554,7 +729,7 @@ def test_controls_reanalyse_from_the_summary(site, shots):
         before = renders(page)
         page.click("#reread")
         wait_js(page, f"Number(document.getElementById('results').dataset.renders) > {before}")
-    assert_shows(page, faircode.profile(path, ov, opts))
+    assert_shows(page, profile(path, ov, opts))
 
 
 def test_export_json_is_the_cli_json(site, tmp_path):
@@ -660,10 +835,10 @@ def test_without_workers_the_page_reads_and_analyses_on_its_thread(site):
     assert page.get_attribute("#results", "data-read-parts") == "0"
     assert page.get_attribute("#results", "data-analysed-in") == "page"
     assert page.get_attribute("#results", "data-hash") == "done"  # hashed while reading
-    assert_shows(page, faircode.profile(path))
+    assert_shows(page, profile(path))
     open_settings(page)
     change(pg, lambda: page.select_option("select[data-column='decile_score']", "categorical"))
-    assert_shows(page, faircode.profile(path, {"decile_score": "categorical"}))
+    assert_shows(page, profile(path, {"decile_score": "categorical"}))
     assert reads(page) == 1
     with page.expect_download() as d:
         page.click("#download-json")
@@ -679,9 +854,9 @@ def test_reference_builtin_and_uploaded(site, shots, tmp_path):
     open_settings(page)
     change(pg, lambda: page.select_option("#reference", "samples/reference-us-2019.csv"))
     table, _, _ = load_reference("us-2019")
-    got = assert_shows(page, faircode.profile(path, opts={"reference": table}))
+    got = assert_shows(page, profile(path, opts={"reference": table}))
     assert got["dims"][0]["reference"]["deviation"] > 0
-    page.screenshot(path=shots / "reference-us-2019.png", full_page=True)
+    shots(page, "reference-us-2019.png")
     own = tmp_path / "baseline.csv"
     own.write_text(
         "column,group,share\nrace,African-American,0.13\nrace,Caucasian,0.6\n"
@@ -691,10 +866,10 @@ def test_reference_builtin_and_uploaded(site, shots, tmp_path):
     page.select_option("#reference", "upload")
     change(pg, lambda: page.set_input_files("#reference-file", str(own)))
     table, _, _ = load_reference(str(own))
-    assert_shows(page, faircode.profile(path, opts={"reference": table}))
+    assert_shows(page, profile(path, opts={"reference": table}))
 
 
-def test_compare_view_and_its_json(site, browser, shots, tmp_path):
+def test_compare_view_and_its_json(site, reports, shots, tmp_path):
     # the first 4,000 encounters against all 101,766: race, gender and age shared
     a = SAMPLES["diabetic_data-4000.csv"]
     b = data_file("diabetic_data.csv")
@@ -705,7 +880,7 @@ def test_compare_view_and_its_json(site, browser, shots, tmp_path):
     page.set_input_files("#file-b", str(b))
     page.click("#run-compare")
     page.wait_for_selector("#compare-results .compare-view", timeout=60_000)
-    want = faircode.compare(faircode.profile(a), faircode.profile(b))
+    want = faircode.compare(profile(a), profile(b))
     got = page.evaluate(
         """() => [...document.querySelectorAll('#compare-results article.drift')].map((c) => [
         c.dataset.dim, Number(c.dataset.psi), Number(c.dataset.tvd), c.dataset.driftLevel,
@@ -731,7 +906,7 @@ def test_compare_view_and_its_json(site, browser, shots, tmp_path):
         "[data-removed]", "els => els.map((e) => e.dataset.removed)"
     )
     assert (added, removed) == (want["added_dimensions"], want["removed_dimensions"])
-    page.screenshot(path=shots / "compare.png", full_page=True)
+    shots(page, "compare.png")
     with page.expect_download() as d:
         page.click("#compare-download-json")
     got = json.loads(Path(d.value.path()).read_text(encoding="utf-8"))
@@ -741,8 +916,7 @@ def test_compare_view_and_its_json(site, browser, shots, tmp_path):
         page.click("#compare-download-report")
     report = tmp_path / "page-compare.html"
     shutil.copy(d.value.path(), report)
-    rp = Page(browser, ("file://",))
-    rp.page.goto(report.as_uri())
+    rp = reports(report)
     rp.page.wait_for_selector("#report .compare-view")
     psis = rp.page.eval_on_selector_all(
         "#report article.drift", "els => els.map((e) => [e.dataset.dim, Number(e.dataset.psi)])"
@@ -752,41 +926,28 @@ def test_compare_view_and_its_json(site, browser, shots, tmp_path):
     rp.close()
 
 
-def test_cli_html_report_shows_the_same_numbers(browser, tmp_path, shots):
+def test_cli_html_report_shows_the_same_numbers(reports, tmp_path, shots):
     path = SAMPLES["compas-scores-two-years.csv"]
     out = tmp_path / "report.html"
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    subprocess.run(
-        [sys.executable, "-m", "faircode", "profile", str(path), "--html", str(out)],
-        check=True,
-        env=env,
-        capture_output=True,
-    )
-    pg = Page(browser, ("file://",))
-    pg.page.goto(out.as_uri())
+    cli_ok("profile", str(path), "--html", str(out))
+    pg = reports(out)
     pg.page.wait_for_selector("#report .profile-view")
-    assert_shows(pg.page, faircode.profile(path), "#report .profile-view")
-    pg.page.screenshot(path=shots / "cli-html-profile.png", full_page=True)
+    assert_shows(pg.page, profile(path), "#report .profile-view")
+    shots(pg.page, "cli-html-profile.png")
     assert pg.requests == [out.as_uri()]
     pg.check_clean()
     pg.close()
     b = SAMPLES["insurance.csv"]
     out = tmp_path / "compare.html"
-    subprocess.run(
-        [sys.executable, "-m", "faircode", "compare", str(path), str(b), "--html", str(out)],
-        check=True,
-        env=env,
-        capture_output=True,
-    )
-    pg = Page(browser, ("file://",))
-    pg.page.goto(out.as_uri())
+    cli_ok("compare", str(path), str(b), "--html", str(out))
+    pg = reports(out)
     pg.page.wait_for_selector("#report .compare-view")
-    want = faircode.compare(faircode.profile(path), faircode.profile(b))
+    want = faircode.compare(profile(path), profile(b))
     dims = pg.page.eval_on_selector_all(
         "#report article.drift", "els => els.map((e) => [e.dataset.dim, Number(e.dataset.psi)])"
     )
     assert dims == [[d["name"], d["psi"]] for d in want["dimensions"]]
-    pg.page.screenshot(path=shots / "cli-html-compare.png", full_page=True)
+    shots(pg.page, "cli-html-compare.png")
     assert pg.requests == [out.as_uri()]
     pg.check_clean()
     pg.close()
@@ -815,9 +976,9 @@ def hostile_csv(tmp_path: Path) -> Path:
     return path
 
 
-def test_hostile_labels_render_as_text(site, browser, tmp_path, shots):
+def test_hostile_labels_render_as_text(site, reports, tmp_path, shots):
     path = hostile_csv(tmp_path)
-    want = faircode.profile(path)
+    want = profile(path)
     assert {g["label"] for g in want["dimensions"][1]["groups"]} == set(HOSTILE)
     pg = site()
     load(pg, path)
@@ -828,17 +989,11 @@ def test_hostile_labels_render_as_text(site, browser, tmp_path, shots):
         "article[data-dim='race'] .bar-label bdi", "els => els.map((e) => e.textContent)"
     )
     assert "\\u202eevil\\u202c" in texts and "a\\u2028b" in texts
-    pg.page.screenshot(path=shots / "hostile-labels.png", full_page=True)
+    shots(pg.page, "hostile-labels.png")
     # the --html report of the same file
     out = tmp_path / "hostile.html"
-    subprocess.run(
-        [sys.executable, "-m", "faircode", "profile", str(path), "--html", str(out)],
-        check=True,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        capture_output=True,
-    )
-    rp = Page(browser, ("file://",))
-    rp.page.goto(out.as_uri())
+    cli_ok("profile", str(path), "--html", str(out))
+    rp = reports(out)
     rp.page.wait_for_selector("#report .profile-view")
     assert_shows(rp.page, want, "#report .profile-view")
     assert rp.page.evaluate("window.__pwned") is None
@@ -926,7 +1081,7 @@ def test_result_comes_before_the_settings(site, tmp_path, shots, width):
         assert box["score"]["y"] + box["score"]["height"] <= height, box["score"]
         assert box["grade"]["y"] < height, box["grade"]
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 1
-        page.screenshot(path=shots / f"result-first-{width}-{path.stem}.png")
+        shots(page, f"result-first-{width}-{path.stem}.png", full_page=False)
         # the keyboard, from the top of the page: the settings' summary opens with Enter
         page.evaluate("() => document.activeElement && document.activeElement.blur()")
         stops = []
@@ -962,9 +1117,8 @@ def test_result_comes_before_the_settings(site, tmp_path, shots, width):
         assert page.evaluate("window.__pwned") is None
 
 
-def test_file_url_main_thread_fallback(browser, shots):
-    pg = Page(browser, ("file://",))
-    pg.page.goto((SITE / "index.html").as_uri())
+def test_file_url_main_thread_fallback(reports, shots):
+    pg = reports(SITE / "index.html")
     wait_js(pg.page, "() => document.body.dataset.workers !== undefined")
     # workers on file:// need the engine's source from the engine itself (its factory,
     # a Blob URL); without it the page reads on its own thread and says so
@@ -972,11 +1126,11 @@ def test_file_url_main_thread_fallback(browser, shots):
     assert pg.page.evaluate("document.body.dataset.workers") == ("yes" if factory else "no")
     path = SAMPLES["compas-scores-two-years.csv"]
     load(pg, path)
-    assert_shows(pg.page, faircode.profile(path))
+    assert_shows(pg.page, profile(path))
     if not factory:
         assert "file://" in pg.page.text_content("#notice")
     assert pg.page.get_attribute("#results", "data-read-parts") == ("1" if factory else "0")
-    pg.page.screenshot(path=shots / "file-url.png", full_page=True)
+    shots(pg.page, "file-url.png")
     pg.check_clean()
     pg.close()
 
@@ -1063,8 +1217,8 @@ def test_big_file_in_workers_with_progress_and_cancel(site, big_file, shots):
     print(f"page timings (ms): {t}")
     assert t["hashDone"] >= t["resultShown"] >= t["parts"] > 0
     assert t["longestTask"] >= 0 and t["render"] > 0
-    page.screenshot(path=shots / "big-file.png", full_page=True)
-    want = faircode.profile(big_file)
+    shots(page, "big-file.png")
+    want = profile(big_file)
     assert_shows(page, want)
     zips = next(d for d in want["dimensions"] if d["name"] == "zip")
     assert len(zips["groups"]) > GROUPS_LISTED
@@ -1080,7 +1234,7 @@ def test_big_file_in_workers_with_progress_and_cancel(site, big_file, shots):
     assert page.get_attribute("#progress-box", "data-state") == "cancelled"
     assert reads(page) == 1
     assert page.evaluate("faircodePage.state.job") is None
-    page.screenshot(path=shots / "big-file-cancelled.png", full_page=True)
+    shots(page, "big-file-cancelled.png")
 
 
 def test_other_delimiters(site, tmp_path):
@@ -1091,7 +1245,7 @@ def test_other_delimiters(site, tmp_path):
         path = tmp_path / name
         path.write_text("\n".join(r.replace(",", sep) for r in rows) + "\n", encoding="utf-8")
         load(pg, path)
-        got = assert_shows(pg.page, faircode.profile(path))
+        got = assert_shows(pg.page, profile(path))
         assert got["n_cols"] == 7
     # forcing the comma on the pipe file: one column whose name '|' would split, which
     # is the input error of SPEC 0.2 (issue 27), shown as the Python engine words it
@@ -1105,7 +1259,7 @@ def test_other_delimiters(site, tmp_path):
     wait_js(pg.page, f"() => document.getElementById('error').textContent === {want}")
 
 
-def test_download_report_from_the_page(site, browser, tmp_path, shots):
+def test_download_report_from_the_page(site, reports, tmp_path, shots):
     path = SAMPLES["compas-scores-two-years.csv"]
     pg = site()
     load(pg, path)
@@ -1113,12 +1267,11 @@ def test_download_report_from_the_page(site, browser, tmp_path, shots):
         pg.page.click("#download-report")
     out = tmp_path / "page-report.html"
     shutil.copy(d.value.path(), out)
-    rp = Page(browser, ("file://",))
-    rp.page.goto(out.as_uri())
+    rp = reports(out)
     rp.page.wait_for_selector("#report .profile-view")
-    assert_shows(rp.page, faircode.profile(path), "#report .profile-view")
+    assert_shows(rp.page, profile(path), "#report .profile-view")
     assert rp.requests == [out.as_uri()]
-    rp.page.screenshot(path=shots / "page-report.png", full_page=True)
+    shots(rp.page, "page-report.png")
     rp.check_clean()
     rp.close()
 
@@ -1153,12 +1306,12 @@ def test_keyboard_themes_phone_and_print(site, shots):
     page.emulate_media(color_scheme="dark")
     dark = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
     assert light != dark
-    page.screenshot(path=shots / "dark.png", full_page=True)
+    shots(page, "dark.png")
     # a phone: nothing wider than the screen
     page.set_viewport_size({"width": 375, "height": 800})
     wide = page.evaluate("() => document.documentElement.scrollWidth")
     assert wide <= 375 + 1, wide
-    page.screenshot(path=shots / "phone.png", full_page=True)
+    shots(page, "phone.png")
     # print: the controls are not printed, the results are
     page.emulate_media(media="print", color_scheme="light")
     assert page.evaluate("() => getComputedStyle(document.getElementById('controls')).display") == (
@@ -1250,7 +1403,7 @@ def test_browser_benchmark_runs_end_to_end(tmp_path):
     assert run.returncode == 0, run.stderr
     runs = [json.loads(line) for line in run.stderr.splitlines() if line.startswith("{")]
     assert [r["tool"] for r in runs] == ["site", "papaparse"]
-    assert runs[0]["rows"] == runs[1]["rows"] == faircode.profile(data)["n_rows"]
+    assert runs[0]["rows"] == runs[1]["rows"] == profile(data)["n_rows"]
     assert all(r["renderer_peak_mb"] > 0 for r in runs)
     # both times, the memory added by reading (peak less the loaded page's resident
     # memory) and the frame gap measured to the result and to the hash
@@ -1265,7 +1418,7 @@ def test_browser_benchmark_runs_end_to_end(tmp_path):
     assert "to the result and the hash" in table
 
 
-def test_cli_html_report_shows_label_rates_and_missing_by_group(browser, tmp_path, shots):
+def test_cli_html_report_shows_label_rates_and_missing_by_group(reports, tmp_path, shots):
     """SPEC 17's blocks in the --html report: the rates and highest/lowest marks equal
     the result's, the missing-data table lists the terminal's columns, and a hostile
     label or column name is text."""
@@ -1281,12 +1434,9 @@ def test_cli_html_report_shows_label_rates_and_missing_by_group(browser, tmp_pat
     path = tmp_path / "labels.csv"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     out = tmp_path / "labels.html"
-    args = [sys.executable, "-m", "faircode", "profile", str(path), "--label", "y"]
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    subprocess.run([*args, "--html", str(out)], check=True, env=env, capture_output=True)
-    want = faircode.profile(path, None, {"label": "y"})
-    pg = Page(browser, ("file://",))
-    pg.page.goto(out.as_uri())
+    cli_ok("profile", str(path), "--label", "y", "--html", str(out))
+    want = profile(path, None, {"label": "y"})
+    pg = reports(out)
     pg.page.wait_for_selector("#report section.label-rates")
     got = pg.page.eval_on_selector_all(
         "#report section.label-rates .rate-row[data-dim]",
@@ -1327,7 +1477,7 @@ def test_cli_html_report_shows_label_rates_and_missing_by_group(browser, tmp_pat
     assert "(missing race): 30 rows" in text
     assert pg.page.evaluate("window.__pwned") is None
     assert pg.page.locator("#report img, #report b").count() == 0
-    pg.page.screenshot(path=shots / "cli-html-label-missing.png", full_page=True)
+    shots(pg.page, "cli-html-label-missing.png")
     pg.check_clean()
     pg.close()
 
@@ -1342,7 +1492,7 @@ def test_long_and_invisible_labels_on_the_page(site, tmp_path):
     rows = ["race,sex"] + [f"{labels[i % 5]},{'MF'[i % 2]}" for i in range(50)]
     path = tmp_path / "long.csv"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    want = bounded(faircode.profile(path))
+    want = bounded(profile(path))
     pg = site()
     page = pg.page
     load(pg, path)
@@ -1358,7 +1508,7 @@ def test_long_and_invisible_labels_on_the_page(site, tmp_path):
     assert len(json.dumps(got)) < 50_000
 
 
-def test_cli_html_report_shows_outcome_means(browser, tmp_path, shots):
+def test_cli_html_report_shows_outcome_means(reports, tmp_path, shots):
     """SPEC 21.4 in the --html report: one table row per group and cell with the
     result's n and mean, in its order, and a hostile group label stays text."""
     label = "<img src=x onerror=window.__pwned=8>"
@@ -1369,12 +1519,9 @@ def test_cli_html_report_shows_outcome_means(browser, tmp_path, shots):
     path = tmp_path / "outcome.csv"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     out = tmp_path / "outcome.html"
-    args = [sys.executable, "-m", "faircode", "profile", str(path), "--outcome", "y"]
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    subprocess.run([*args, "--html", str(out)], check=True, env=env, capture_output=True)
-    want = faircode.profile(path, None, {"outcome": "y"})["outcomes"][0]
-    pg = Page(browser, ("file://",))
-    pg.page.goto(out.as_uri())
+    cli_ok("profile", str(path), "--outcome", "y", "--html", str(out))
+    want = profile(path, None, {"outcome": "y"})["outcomes"][0]
+    pg = reports(out)
     pg.page.wait_for_selector("#report section.outcome")
     got = pg.page.eval_on_selector_all(
         "#report section.outcome tbody tr",
@@ -1385,7 +1532,7 @@ def test_cli_html_report_shows_outcome_means(browser, tmp_path, shots):
     assert got == expected
     assert label in pg.page.locator("#report section.outcome").inner_text()
     assert pg.page.evaluate("window.__pwned") is None
-    pg.page.screenshot(path=shots / "cli-html-outcome.png", full_page=True)
+    shots(pg.page, "cli-html-outcome.png")
     pg.check_clean()
 
 
@@ -1447,7 +1594,7 @@ ONE_NUMBER_CASES = {
 
 
 @pytest.mark.parametrize("case", list(ONE_NUMBER_CASES))
-def test_every_format_shows_one_number_per_fact(case, site, browser, tmp_path):
+def test_every_format_shows_one_number_per_fact(case, site, reports, tmp_path):
     args, label, reference = ONE_NUMBER_CASES[case]
     if case == "compas":
         path = SAMPLES["compas-scores-two-years.csv"]
@@ -1477,14 +1624,13 @@ def test_every_format_shows_one_number_per_fact(case, site, browser, tmp_path):
     # Markdown, CSV and HTML reports (the same bytes as --format markdown, csv, html)
     md, table, html = tmp_path / "report.md", tmp_path / "report.csv", tmp_path / "report.html"
     as_json = cli("--json")
-    reports = cli("--markdown", str(md), "--csv", str(table), "--html", str(html))
+    exports = cli("--markdown", str(md), "--csv", str(table), "--html", str(html))
     result = json.loads(output(as_json))
     allowed = _allowed(result)
     facts = _facts(result)
     assert facts
-    out = {"terminal": output(reports), "markdown": md.read_text(encoding="utf-8")}
-    rp = Page(browser, ("file://",))
-    rp.page.goto(html.as_uri())
+    out = {"terminal": output(exports), "markdown": md.read_text(encoding="utf-8")}
+    rp = reports(html)
     rp.page.wait_for_selector("#report .profile-view")
     out["html"] = rp.page.inner_text("#report")
     rp.close()
@@ -1688,7 +1834,7 @@ def without_proxy(r: dict) -> dict:
     return r
 
 
-def test_every_block_in_the_html_report_notebook_and_website(site, browser, tmp_path, shots):
+def test_every_block_in_the_html_report_notebook_and_website(site, reports, tmp_path, shots):
     from blockwalk import ARGS, COMPAS, blocks, check_renderer, compas_result
 
     path = data_file(COMPAS)
@@ -1706,18 +1852,17 @@ def test_every_block_in_the_html_report_notebook_and_website(site, browser, tmp_
     _, stderr = report.communicate()
     assert report.returncode == 0, stderr.decode()
     # the --html report
-    rp = Page(browser, ("file://",))
-    rp.page.goto(html.as_uri())
+    rp = reports(html)
     rp.page.wait_for_selector("#report .profile-view")
     facts = rp.page.evaluate(VIEW_FACTS, "#report")
-    rp.page.screenshot(path=shots / "every-block-html.png", full_page=True)
+    shots(rp.page, "every-block-html.png")
     rp.check_clean()
     rp.close()
     check_renderer("html", result, facts, view_markers(result, False), view_reference)
     # the notebook: the same report in a sandboxed frame (SPEC 6.2)
-    nb = browser.new_page()
-    nb.set_content(f"<!DOCTYPE html><html><body>{api._repr_html_()}</body></html>")
-    frame = nb.frames[-1]
+    nb = reports("about:blank")
+    nb.page.set_content(f"<!DOCTYPE html><html><body>{api._repr_html_()}</body></html>")
+    frame = nb.page.frames[-1]
     frame.wait_for_selector("#report .profile-view")
     facts = frame.evaluate(VIEW_FACTS, "#report")
     nb.close()
@@ -1746,7 +1891,7 @@ def test_every_block_in_the_html_report_notebook_and_website(site, browser, tmp_
     shown_result = page.evaluate("() => window.faircodePage.state.result")
     assert shown_result == without_proxy(result)
     facts = page.evaluate(VIEW_FACTS, "#results")
-    page.screenshot(path=shots / "every-block-website.png", full_page=True)
+    shots(page, "every-block-website.png")
     check_renderer("website", result, facts, view_markers(result, True), view_reference)
 
 
@@ -1765,7 +1910,7 @@ def test_a_large_result_draws_outcomes_and_the_proxy_line_in_place(site, tmp_pat
             f"{rng.randrange(50)}"
         )
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    want = faircode.profile(path, None, {"label": "y", "outcome": ["score"]})
+    want = profile(path, None, {"label": "y", "outcome": ["score"]})
     assert len(json.dumps(want)) > 256 << 10
     pg = site()
     page = pg.page
@@ -1807,16 +1952,9 @@ def exported_json(pg: Page) -> dict:
 def cli_error(path: Path) -> str:
     """The CLI's one error line for `path`, run from its folder (so that it names the
     file as the page does, by its name), without the `faircode: error: ` prefix."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run(
-        [sys.executable, "-m", "faircode", "profile", path.name, "--json"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=path.parent,
-    )
-    assert out.returncode == 2, out
-    (line,) = out.stderr.splitlines()
+    code, out, err = run_cli("profile", path.name, "--json", cwd=path.parent)
+    assert code == 2, (code, out, err)
+    (line,) = err.splitlines()
     return line.removeprefix("faircode: error: ")
 
 
@@ -1827,7 +1965,6 @@ def test_a_gzip_file_is_read_as_the_cli_reads_it(site, tmp_path, workers):
     its rows those pandas reads from the uncompressed bytes; progress counts the
     compressed bytes. On a worker and, without workers, on the page's thread."""
     import gzip
-    import hashlib
 
     import pandas as pd
 
