@@ -92,13 +92,13 @@ def bool_values(arr: pa.Array) -> np.ndarray:
     return vals
 
 
-_TRIMMED_BYTE = np.zeros(256, dtype=np.bool_)
-_TRIMMED_BYTE[[ord(ch) for ch in TRIMMED]] = True
+_TRIMMED_BYTES = tuple(ord(ch) for ch in TRIMMED)
 
 
 def _padded(arr: pa.Array, nulls: np.ndarray | None) -> np.ndarray:
     """Positions of the non-null cells of a string array whose first or last byte is a
-    space or a tab (the only ones SPEC 0.4 trimming changes), read from its buffers."""
+    space or a tab (the only ones SPEC 0.4 trimming changes), read from its buffers:
+    one byte per end of each cell (never a scan of the text itself)."""
     bufs = arr.buffers()
     n = len(arr)
     if n == 0 or bufs[2] is None or not bufs[2].size:
@@ -107,12 +107,16 @@ def _padded(arr: pa.Array, nulls: np.ndarray | None) -> np.ndarray:
     off = np.frombuffer(bufs[1], dtype=f"<i{width}", count=n + 1, offset=arr.offset * width)
     data = np.frombuffer(bufs[2], dtype=np.uint8)
     starts, ends = off[:-1], off[1:]
-    used = data[starts[0] : ends[-1]]
-    if not (used == 32).any() and not (used == 9).any():  # ids, numbers, dates
-        return _EMPTY
-    pad = _TRIMMED_BYTE[data[np.minimum(starts, len(data) - 1)]]
-    pad |= _TRIMMED_BYTE[data[np.maximum(ends - 1, 0)]]
-    pad &= ends > starts
+    # An empty cell's two bytes belong to its neighbours (or lie past the text): clipped
+    # here, left out by `ends > starts` below.
+    first = data.take(starts, mode="clip")
+    last = data.take(ends - 1, mode="clip")
+    pad = ends > starts
+    hit = np.zeros(n, dtype=np.bool_)
+    for byte in _TRIMMED_BYTES:
+        hit |= first == byte
+        hit |= last == byte
+    pad &= hit
     if nulls is not None:
         pad &= ~nulls
     return np.flatnonzero(pad)
@@ -181,14 +185,16 @@ class _Column:
 
 class _ArrayPairTable:
     """Counts of (code_a, code_b), dense while small. Codes come shifted by one, 0 meaning
-    missing, so a batch is counted without masking; row and column 0 are never read.
-    The dense table grows by doubling, so a column that keeps meeting new labels (zip
-    codes) does not copy it every batch."""
+    missing, so a batch is counted without masking; column 0 is never read, nor is row 0
+    unless `keep_row0` (then `row0` gives it: the rows whose a is missing). The dense
+    table grows by doubling, so a column that keeps meeting new labels (zip codes) does
+    not copy it every batch."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep_row0: bool = False) -> None:
         self.dense = np.zeros((0, 0), dtype=np.int64)
         self.sparse: Counter | None = None
         self.ka = self.kb = 0
+        self.keep_row0 = keep_row0
 
     def add(self, a: np.ndarray, b: np.ndarray, ka: int, kb: int) -> None:
         """a, b: shifted codes (0 = missing) of one batch; ka, kb: labels known so far."""
@@ -198,10 +204,11 @@ class _ArrayPairTable:
             self.sparse = Counter()
             rows, cols = np.nonzero(self.dense)
             for r, c in zip(rows.tolist(), cols.tolist()):
-                self.sparse[(r, c)] = int(self.dense[r, c])
+                if c and (r or self.keep_row0):  # the cells the sparse table counts
+                    self.sparse[(r, c)] = int(self.dense[r, c])
             self.dense = np.zeros((0, 0), dtype=np.int64)
         if self.sparse is not None:
-            both = (a > 0) & (b > 0)
+            both = (b > 0) if self.keep_row0 else (a > 0) & (b > 0)
             keys, n = np.unique(a[both] * kb + b[both], return_counts=True)
             for key, c in zip(keys.tolist(), n.tolist()):
                 self.sparse[divmod(key, kb)] += c
@@ -240,10 +247,22 @@ class _ArrayPairTable:
         if self.sparse is not None:
             keys = np.array(list(self.sparse), dtype=np.int64).reshape(-1, 2)
             n = np.array(list(self.sparse.values()), dtype=np.int64)
-            return keys[:, 0] - 1, keys[:, 1] - 1, n
+            a = keys[:, 0] > 0  # row 0 (kept with keep_row0) is row0's
+            return keys[a, 0] - 1, keys[a, 1] - 1, n[a]
         dense = self.dense[1 : self.ka, 1 : self.kb]
         rows, cols = np.nonzero(dense)
         return rows, cols, dense[rows, cols]
+
+    def row0(self) -> dict[int, int]:
+        """With keep_row0: code b (unshifted) -> count of the rows whose a is missing,
+        the non-zero ones, in order of b."""
+        if self.sparse is not None:
+            return dict(sorted((c - 1, n) for (r, c), n in self.sparse.items() if r == 0))
+        if not self.ka:
+            return {}
+        row = self.dense[0, 1 : self.kb]
+        cols = np.flatnonzero(row)
+        return dict(zip(cols.tolist(), row[cols].tolist()))
 
     def items(self):
         """((code_a, code_b), count) for pairs of non-missing labels (codes unshifted)."""
@@ -465,12 +484,12 @@ class ArrowSummaryBuilder(SummaryBuilder):
         self.label_tables = {  # type: ignore[misc]
             d: None if d in in_pairs else _ArrayPairTable() for d in self.label_tables
         }
-        self.missing_by = {d: _ArrayPairTable() for d in self.missing_by}  # type: ignore[misc]
+        self.missing_by = {d: _ArrayPairTable(keep_row0=True) for d in self.missing_by}  # type: ignore[misc]
         self.cell_tables = {}
         # SPEC 17.2: per group column, the rows where it is missing as read (its missing
-        # group): label code + 1 -> rows, and column + 1 -> rows whose column is missing.
+        # group): label code + 1 -> rows (its missing_by table's row 0 holds, per column
+        # + 1, the rows whose column is missing).
         self.absent_label: dict[int, Counter] = {}
-        self.absent_missing: dict[int, Counter] = {}
         # Per column, for a column no longer counted: how its missing cells are found
         # (see _uncounted_mask).
         self.default_rule = label_fn in (DEFAULT_RULE.label_of, DEFAULT_RULE.typed_label)
@@ -545,11 +564,13 @@ class ArrowSummaryBuilder(SummaryBuilder):
                 continue
             if codes is not None:
                 code_arrays[i] = codes
-        for i, mask in masks.items():
-            self.missing_all[i] += int(np.count_nonzero(mask))
+        # SPEC 17.2: per column, the rows of its missing cells (one pass over the mask)
+        hits = {i: np.flatnonzero(mask) for i, mask in masks.items()}
+        for i, rows in hits.items():
+            self.missing_all[i] += len(rows)
         self._prune()
         self._count_pairs(code_arrays)
-        self._count_tables(code_arrays, masks)
+        self._count_tables(code_arrays, hits)
         for o in self.outcome_at:
             self._count_outcome(o, arrays[o], code_arrays)
 
@@ -572,9 +593,9 @@ class ArrowSummaryBuilder(SummaryBuilder):
                 a, lab, n, len(self.state[d].labels), kl
             )
 
-    def _count_tables(self, code_arrays: dict[int, np.ndarray], masks: dict[int, np.ndarray]):
+    def _count_tables(self, code_arrays: dict[int, np.ndarray], hits: dict[int, np.ndarray]):
         """SPEC 17.2: label pairs (of group columns in no pair table) and missing cells
-        by group of one batch."""
+        by group of one batch (hits: per column, the rows of its missing cells)."""
         at = self.label_at
         if self.label_tables and self.state[at] is not None:
             lc, kl = code_arrays[at], len(self.state[at].labels)
@@ -586,15 +607,14 @@ class ArrowSummaryBuilder(SummaryBuilder):
                 gone = code_arrays[d] == 0
                 if gone.any():
                     self._count_absent(self.absent_label, d, lc[gone])
-        if self.missing_by and masks:
-            order = sorted(masks)
-            hits = [np.flatnonzero(masks[c]) for c in order]
-            rows = np.concatenate(hits)
-            cols = np.repeat(np.array(order, dtype=np.int64) + 1, [len(h) for h in hits])
-            for d, table in self.missing_by.items():
-                codes = code_arrays[d][rows]
-                table.add(codes, cols, len(self.state[d].labels), self.n_header)
-                self._count_absent(self.absent_missing, d, cols[codes == 0])
+        if self.missing_by and hits:
+            order = sorted(c for c in hits if len(hits[c]))
+            if not order:
+                return
+            rows = np.concatenate([hits[c] for c in order])
+            cols = np.repeat(np.array(order, dtype=np.int64) + 1, [len(hits[c]) for c in order])
+            for d, table in self.missing_by.items():  # row 0: D missing as read
+                table.add(code_arrays[d][rows], cols, len(self.state[d].labels), self.n_header)
 
     @staticmethod
     def _count_absent(into: dict[int, Counter], d: int, keys: np.ndarray) -> None:
@@ -934,9 +954,9 @@ class ArrowSummaryBuilder(SummaryBuilder):
                 if col != d:
                     at_col = c == col
                     by[col] = dict(zip(_pick(names[d], a[at_col]), n[at_col].tolist()))
-            for col, c in sorted(self.absent_missing.get(d, {}).items()):
-                if col - 1 != d:
-                    by.setdefault(col - 1, {})[None] = c
+            for col, c in table.row0().items():
+                if col != d:
+                    by.setdefault(col, {})[None] = c
             missing_by[d] = {k: by[k] for k in sorted(by)}
         summary.label_pairs = label_pairs
         summary.label_cells = label_cells

@@ -298,3 +298,38 @@ def test_label_pairs_survive_the_pruning_of_their_pair(monkeypatch, dense_limit)
         want = ref.finish()
         assert builder.finish() == want
         assert 0 in want.label_pairs and 1 not in want.label_pairs
+
+
+@pytest.mark.parametrize("dense_limit", [12, 30, None])
+def test_tables_turning_sparse_mid_file_match_the_reference(monkeypatch, dense_limit):
+    """A dense pair or missing-by-group table that turns sparse when its columns meet new
+    labels keeps only the cells a sparse table counts: its missing row and column (code
+    0) never become code -1, the last label (counts a label never had, pairs that never
+    occurred). The missing_by table keeps its missing row: the rows without a group."""
+    import random
+
+    from faircode import columnar
+
+    if dense_limit is not None:
+        monkeypatch.setattr(columnar, "_DENSE_LIMIT", dense_limit)
+    rng = random.Random(1)
+    header = ["sex", "race", "note"]
+    rows = [[rng.choice(["M", "F", ""]), rng.choice(["A", "B", ""]), "x"] for _ in range(40)]
+    rows += [
+        [rng.choice(["M", "F", "", "X"]), rng.choice("CDEFGHAB") if k % 3 else "", "x"]
+        for k in range(40)
+    ]
+    # race's last label, "Z", comes last and never has a missing note; rows without a
+    # race do
+    rows += [["", "Z", "x"], ["M", "", ""], ["F", "C", ""], ["", "", ""]]
+    for opts in ({}, {"label": "note"}):
+        options = resolve(opts)
+        builder = ArrowSummaryBuilder("t", header, {}, options)
+        for part in (rows[:40], rows[40:]):
+            builder.add_arrays([pa.array([r[i] for r in part]) for i in range(3)], len(part))
+        ref = SummaryBuilder("t", header, {}, options)
+        ref.add_rows(rows)
+        want = ref.finish()
+        got = builder.finish()
+        assert got.missing_by == want.missing_by
+        assert got == want
