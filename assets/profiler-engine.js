@@ -4874,29 +4874,59 @@ function () {
       for (const g of dim.out.groups) if (g.count >= least) sized++;
       let listed = 0;
       let more = 0;
+      // Each label as read -> its group's index in dim.out.groups (-1: the missing group,
+      // -2: no group shown), found once per dimension, not once per column; each
+      // column's missing cells are then added up per group in an array.
+      const groups = dim.out.groups;
+      const nGroups = groups.length;
+      const index = new Map();
+      for (let i = 0; i < nGroups; i++) index.set(groups[i].label, i);
+      const rawIndex = new Map();
+      const sums = new Float64Array(nGroups);
       for (let c = 0; c < columns.length; c++) {
         if (c === dim.index || overrides.get(columns[c]) === 'ignore') continue;
         const total = all[c] || 0;
         if (!(total > 0)) continue;
         const overall = total / nRows;
-        const m = new Map();
-        for (const [ld, k] of tables.get(c) || []) {
-          const g = ld === null ? null : groupOfRaw(dim, rw, ld); // null: the missing group
-          m.set(g, (m.get(g) || 0) + k);
+        sums.fill(0);
+        let inNull = 0; // the missing group's
+        const table = tables.get(c);
+        if (table !== undefined) {
+          for (const [ld, k] of table) {
+            let gi = -1;
+            if (ld !== null) {
+              gi = rawIndex.get(ld);
+              if (gi === undefined) {
+                const g = groupOfRaw(dim, rw, ld);
+                if (g === null) gi = -1;
+                else {
+                  gi = index.get(g);
+                  if (gi === undefined) gi = -2;
+                }
+                rawIndex.set(ld, gi);
+              }
+            }
+            if (gi >= 0) sums[gi] += k;
+            else if (gi === -1) inNull += k;
+          }
         }
         fs.tests += sized;
         const t = overall + opts.missing_gap;
         const flagged = [];
-        const groups = [];
-        for (const g of dim.out.groups) {
-          const mg = m.get(g.label) || 0;
+        const listedGroups = [];
+        for (let i = 0; i < nGroups; i++) {
+          const g = groups[i];
+          const mg = sums[i];
           const share = mg / g.count;
+          const shown = i < CELL_CAP;
+          const flag = g.count >= least && share - overall > opts.missing_gap;
+          if (!shown && !flag) continue;
           const [lo, hi] = wilsonBounds(mg, g.count);
-          if (groups.length < CELL_CAP) {
-            groups.push({ label: g.label, count: g.count, missing: mg, missing_pct: roundHalfUp(share, 4),
+          if (shown) {
+            listedGroups.push({ label: g.label, count: g.count, missing: mg, missing_pct: roundHalfUp(share, 4),
               ci_low: roundHalfUp(lo, 4), ci_high: roundHalfUp(hi, 4) });
           }
-          if (g.count >= least && share - overall > opts.missing_gap) {
+          if (flag) {
             flagged.push(g.label);
             const p = scoreP(mg, g.count, t, false);
             if (listed === GROUP_FLAG_CAP) {
@@ -4912,11 +4942,11 @@ function () {
           }
         }
         const col = { name: columns[c], missing_count: total,
-          missing_pct: roundHalfUp(overall, 4), flagged, groups };
-        if (dim.out.groups.length > CELL_CAP) col.groups_not_listed = dim.out.groups.length - CELL_CAP;
+          missing_pct: roundHalfUp(overall, 4), flagged, groups: listedGroups };
+        if (nGroups > CELL_CAP) col.groups_not_listed = nGroups - CELL_CAP;
         const absent = dim.out.missing_count;
         if (absent) { // the rows without a group: shown, never flagged (SPEC 17.5)
-          const mg = m.get(null) || 0;
+          const mg = inNull;
           const [lo, hi] = wilsonBounds(mg, absent);
           col.missing_group = { count: absent, missing: mg, missing_pct: roundHalfUp(mg / absent, 4),
             ci_low: roundHalfUp(lo, 4), ci_high: roundHalfUp(hi, 4) };
