@@ -1785,7 +1785,9 @@ function () {
    * records as text (references). A sink has:
    *   keepsAll             decode every field as text and hand it to record()
    *   setHeader(names)     -> Uint8Array, 1 where a column's cells go to cell() (the
-   *                        sink may clear an entry later: that column is then skipped)
+   *                        sink may clear an entry later: that column is then skipped;
+   *                        or set it to 2: then only cells of up to sink.quickLen[c]
+   *                        bytes, or padded, go to cell(), as only those can be missing)
    *   checkHeader()        once the header is known (may throw an InputError)
    *   cell(c, b, s, e)     the untrimmed bytes of a wanted field of column c
    *   record(nf, fields, line)  a data record of nf <= width fields has ended
@@ -2107,7 +2109,12 @@ function () {
             if (this.keep) this.append(b, seg, j);
             this.field(this.acc, 0, this.accLen);
           } else if (this.keep) {
-            this.field(b, seg, j);
+            const c = this.nf;
+            // A column read only for its missing cells (keepCol 2): a cell longer than
+            // any missing label, not padded, is not missing; no call for it.
+            if (this.keepCol[c] === 2 && j - seg > this.sink.quickLen[c] &&
+                b[seg] !== 32 && b[seg] !== 9 && b[j - 1] !== 32 && b[j - 1] !== 9) this.nf++;
+            else this.field(b, seg, j);
           } else {
             this.nf++;
           }
@@ -2158,7 +2165,7 @@ function () {
 
     /** Whether the bytes of field number nf of a record are needed. */
     wants(nf) {
-      return this.keepAll || (nf < this.width && this.keepCol[nf] === 1);
+      return this.keepAll || (nf < this.width && this.keepCol[nf] !== 0);
     }
 
     /** One complete field, bytes b[s, e) before trimming. this.keep says whether it is
@@ -2678,7 +2685,9 @@ function () {
       const n = names.length;
       this.header = names;
       this.width = n;
-      this.keepCol = new Uint8Array(n); // 1: the column's cells are counted
+      this.keepCol = new Uint8Array(n); // 1: the column's cells are counted, 2: read only
+      // for missing_all, with this.quickLen[c] the longest label that can be missing
+      this.quickLen = new Int32Array(n);
       this.roles = new Int8Array(n);
       this.kinds = new Array(n).fill(null);
       this.tables = new Array(n).fill(null); // LabelTable per counted column
@@ -3030,7 +3039,12 @@ function () {
         // is met first, as in the Python engine's per-batch test.
         if (!open) this.capped[c] = 1;
         this.roles[c] = ROLE_DEAD;
-        if (!this.keepMiss) this.keepCol[c] = 0; // else still read for missing_all
+        if (!this.keepMiss) this.keepCol[c] = 0;
+        else { // still read for missing_all: only its cells that can be missing
+          const m = this.lostMatch[c];
+          this.quickLen[c] = m === null ? this.missMax : Math.max(this.missMax, m.maxLen);
+          this.keepCol[c] = 2;
+        }
         this.tables[c] = null;
         this.lost[c] = null;
         this.needPrune = true;
