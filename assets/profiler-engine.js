@@ -1715,6 +1715,8 @@ function () {
     return out + parts.join('');
   }
 
+  const NO_QUICK = new Int32Array(0);
+
   // Parser states.
   const REC_START = 0; // no character of the current record read yet
   const FIELD_START = 1; // right after a delimiter
@@ -1858,11 +1860,12 @@ function () {
       this.acc = new Uint8Array(256);
       this.accLen = 0;
       this.inAcc = false;
-      this.keep = true; // the current field's bytes are needed (else only skipped)
+      this.keep = 1; // the current field's bytes are needed (keepCol's 1 or 2; 0: skipped)
       this.nf = 0; // fields of the current record so far
       this.fields = []; // decoded fields (header record, or every record when keepAll)
       this.keepAll = true; // decode every field (header not read yet, or sink.keepsAll)
       this.keepCol = new Uint8Array(0); // the sink's: 1 where cells go to sink.cell()
+      this.quick = NO_QUICK; // the sink's quickLen (for its columns of keepCol 2)
 
       // Table.
       this.header = null;
@@ -1877,6 +1880,7 @@ function () {
       this.width = names.length;
       this.keepAll = this.sink.keepsAll;
       this.keepCol = this.sink.setHeader(names);
+      this.quick = this.sink.quickLen || NO_QUICK;
     }
 
     /** The sink checks the header once it is known: after the header record, or with
@@ -2109,10 +2113,9 @@ function () {
             if (this.keep) this.append(b, seg, j);
             this.field(this.acc, 0, this.accLen);
           } else if (this.keep) {
-            const c = this.nf;
-            // A column read only for its missing cells (keepCol 2): a cell longer than
-            // any missing label, not padded, is not missing; no call for it.
-            if (this.keepCol[c] === 2 && j - seg > this.sink.quickLen[c] &&
+            // A column read only for its missing cells (keep 2): a cell longer than any
+            // missing label, not padded, is not missing; no call for it.
+            if (this.keep === 2 && j - seg > this.quick[this.nf] &&
                 b[seg] !== 32 && b[seg] !== 9 && b[j - 1] !== 32 && b[j - 1] !== 9) this.nf++;
             else this.field(b, seg, j);
           } else {
@@ -2163,9 +2166,11 @@ function () {
       this.line = line;
     }
 
-    /** Whether the bytes of field number nf of a record are needed. */
+    /** Whether the bytes of field number nf of a record are needed: 0 no, 1 yes, 2 only
+     * when the cell can be missing (keepCol). */
     wants(nf) {
-      return this.keepAll || (nf < this.width && this.keepCol[nf] !== 0);
+      if (this.keepAll) return 1;
+      return nf < this.width ? this.keepCol[nf] : 0;
     }
 
     /** One complete field, bytes b[s, e) before trimming. this.keep says whether it is
