@@ -3209,18 +3209,22 @@ function () {
           });
         }
       }
+      // missing_by: D -> C -> {byCode, absent}: byCode[k] the rows whose D has the k-th
+      // label of counts[D] (its code) and whose C is missing after 1.1 (zeros for the
+      // labels without such rows; it may be shorter or longer than counts[D]), absent
+      // those whose D is missing as read (SPEC 17.2's None entry). Arrays, not a Map per
+      // D and C: zip codes x columns would be hundreds of thousands of entries to
+      // build, post, merge and read again.
       const missingBy = new Map();
       if (this.keepMiss) {
         for (const [d, byC] of this.missBy) {
-          const ld = labels[d];
           const out = new Map();
           const na = byC[byC.length - 1]; // column -> rows of D's missing group (null)
           for (let c = 0; c < byC.length - 1; c++) {
             const arr = byC[c];
-            const m = new Map();
-            if (arr !== null) for (let k = 0; k < arr.length; k++) if (arr[k] !== 0) m.set(ld[k], arr[k]);
-            if (na.has(c)) m.set(null, na.get(c));
-            if (m.size) out.set(c, m);
+            const absent = na.has(c) ? na.get(c) : 0;
+            if (arr === null && absent === 0) continue;
+            out.set(c, { byCode: arr === null ? new Float64Array(0) : arr.slice(), absent });
           }
           missingBy.set(d, out);
         }
@@ -3403,12 +3407,36 @@ function () {
     for (const [d, byA] of aMB) {
       if (!bMB.has(d) || counts[d] === null) continue;
       const byB = bMB.get(d);
+      // The merged counts[d] holds a's labels, then b's new ones in b's order: a's codes
+      // stay, b's k-th label goes to where[k].
+      const at = new Map();
+      let k = 0;
+      for (const label of a.counts[d].keys()) at.set(label, k++);
+      const where = new Int32Array(b.counts[d].size);
+      let j = 0;
+      for (const label of b.counts[d].keys()) {
+        let x = at.get(label);
+        if (x === undefined) at.set(label, (x = k++));
+        where[j++] = x;
+      }
       const cols = Array.from(new Set([...byA.keys(), ...byB.keys()])).sort((x, y) => x - y);
       const out = new Map();
       for (const c of cols) {
-        const m = new Map(byA.get(c) || []);
-        for (const [label, k] of byB.get(c) || []) m.set(label, (m.get(label) || 0) + k);
-        out.set(c, m);
+        const ta = byA.get(c);
+        const tb = byB.get(c);
+        const byCode = new Float64Array(k);
+        let absent = 0;
+        if (ta !== undefined) {
+          const xa = ta.byCode;
+          for (let i = 0; i < xa.length; i++) if (xa[i] !== 0) byCode[i] += xa[i];
+          absent += ta.absent;
+        }
+        if (tb !== undefined) {
+          const xb = tb.byCode;
+          for (let i = 0; i < xb.length; i++) if (xb[i] !== 0) byCode[where[i]] += xb[i];
+          absent += tb.absent;
+        }
+        out.set(c, { byCode, absent });
       }
       missingBy.set(d, out);
     }
@@ -4900,7 +4928,20 @@ function () {
       const nGroups = groups.length;
       const index = new Map();
       for (let i = 0; i < nGroups; i++) index.set(groups[i].label, i);
-      const rawIndex = new Map();
+      const raw = summary.counts[dim.index];
+      const toGroup = new Int32Array(raw === null ? 0 : raw.size);
+      let code = 0;
+      if (raw !== null) {
+        for (const ld of raw.keys()) {
+          const g = groupOfRaw(dim, rw, ld);
+          let gi = -1;
+          if (g !== null) {
+            gi = index.get(g);
+            if (gi === undefined) gi = -2;
+          }
+          toGroup[code++] = gi;
+        }
+      }
       const sums = new Float64Array(nGroups);
       for (let c = 0; c < columns.length; c++) {
         if (c === dim.index || overrides.get(columns[c]) === 'ignore') continue;
@@ -4911,22 +4952,15 @@ function () {
         let inNull = 0; // the missing group's
         const table = tables.get(c);
         if (table !== undefined) {
-          for (const [ld, k] of table) {
-            let gi = -1;
-            if (ld !== null) {
-              gi = rawIndex.get(ld);
-              if (gi === undefined) {
-                const g = groupOfRaw(dim, rw, ld);
-                if (g === null) gi = -1;
-                else {
-                  gi = index.get(g);
-                  if (gi === undefined) gi = -2;
-                }
-                rawIndex.set(ld, gi);
-              }
-            }
-            if (gi >= 0) sums[gi] += k;
-            else if (gi === -1) inNull += k;
+          inNull = table.absent;
+          const byCode = table.byCode;
+          const n = Math.min(byCode.length, toGroup.length);
+          for (let k = 0; k < n; k++) {
+            const x = byCode[k];
+            if (x === 0) continue;
+            const gi = toGroup[k];
+            if (gi >= 0) sums[gi] += x;
+            else if (gi === -1) inNull += x;
           }
         }
         fs.tests += sized;
