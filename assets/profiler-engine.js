@@ -1715,6 +1715,8 @@ function () {
     return out + parts.join('');
   }
 
+  const NO_QUICK = new Int32Array(0);
+
   // Parser states.
   const REC_START = 0; // no character of the current record read yet
   const FIELD_START = 1; // right after a delimiter
@@ -1785,7 +1787,9 @@ function () {
    * records as text (references). A sink has:
    *   keepsAll             decode every field as text and hand it to record()
    *   setHeader(names)     -> Uint8Array, 1 where a column's cells go to cell() (the
-   *                        sink may clear an entry later: that column is then skipped)
+   *                        sink may clear an entry later: that column is then skipped;
+   *                        or set it to 2: then only cells of up to sink.quickLen[c]
+   *                        bytes, or padded, go to cell(), as only those can be missing)
    *   checkHeader()        once the header is known (may throw an InputError)
    *   cell(c, b, s, e)     the untrimmed bytes of a wanted field of column c
    *   record(nf, fields, line)  a data record of nf <= width fields has ended
@@ -1856,11 +1860,12 @@ function () {
       this.acc = new Uint8Array(256);
       this.accLen = 0;
       this.inAcc = false;
-      this.keep = true; // the current field's bytes are needed (else only skipped)
+      this.keep = 1; // the current field's bytes are needed (keepCol's 1 or 2; 0: skipped)
       this.nf = 0; // fields of the current record so far
       this.fields = []; // decoded fields (header record, or every record when keepAll)
       this.keepAll = true; // decode every field (header not read yet, or sink.keepsAll)
       this.keepCol = new Uint8Array(0); // the sink's: 1 where cells go to sink.cell()
+      this.quick = NO_QUICK; // the sink's quickLen (for its columns of keepCol 2)
 
       // Table.
       this.header = null;
@@ -1875,6 +1880,7 @@ function () {
       this.width = names.length;
       this.keepAll = this.sink.keepsAll;
       this.keepCol = this.sink.setHeader(names);
+      this.quick = this.sink.quickLen || NO_QUICK;
     }
 
     /** The sink checks the header once it is known: after the header record, or with
@@ -2107,7 +2113,11 @@ function () {
             if (this.keep) this.append(b, seg, j);
             this.field(this.acc, 0, this.accLen);
           } else if (this.keep) {
-            this.field(b, seg, j);
+            // A column read only for its missing cells (keep 2): a cell longer than any
+            // missing label, not padded, is not missing; no call for it.
+            if (this.keep === 2 && j - seg > this.quick[this.nf] &&
+                b[seg] !== 32 && b[seg] !== 9 && b[j - 1] !== 32 && b[j - 1] !== 9) this.nf++;
+            else this.field(b, seg, j);
           } else {
             this.nf++;
           }
@@ -2156,9 +2166,11 @@ function () {
       this.line = line;
     }
 
-    /** Whether the bytes of field number nf of a record are needed. */
+    /** Whether the bytes of field number nf of a record are needed: 0 no, 1 yes, 2 only
+     * when the cell can be missing (keepCol). */
     wants(nf) {
-      return this.keepAll || (nf < this.width && this.keepCol[nf] === 1);
+      if (this.keepAll) return 1;
+      return nf < this.width ? this.keepCol[nf] : 0;
     }
 
     /** One complete field, bytes b[s, e) before trimming. this.keep says whether it is
@@ -2678,7 +2690,9 @@ function () {
       const n = names.length;
       this.header = names;
       this.width = n;
-      this.keepCol = new Uint8Array(n); // 1: the column's cells are counted
+      this.keepCol = new Uint8Array(n); // 1: the column's cells are counted, 2: read only
+      // for missing_all, with this.quickLen[c] the longest label that can be missing
+      this.quickLen = new Int32Array(n);
       this.roles = new Int8Array(n);
       this.kinds = new Array(n).fill(null);
       this.tables = new Array(n).fill(null); // LabelTable per counted column
@@ -3030,7 +3044,12 @@ function () {
         // is met first, as in the Python engine's per-batch test.
         if (!open) this.capped[c] = 1;
         this.roles[c] = ROLE_DEAD;
-        if (!this.keepMiss) this.keepCol[c] = 0; // else still read for missing_all
+        if (!this.keepMiss) this.keepCol[c] = 0;
+        else { // still read for missing_all: only its cells that can be missing
+          const m = this.lostMatch[c];
+          this.quickLen[c] = m === null ? this.missMax : Math.max(this.missMax, m.maxLen);
+          this.keepCol[c] = 2;
+        }
         this.tables[c] = null;
         this.lost[c] = null;
         this.needPrune = true;
@@ -3190,18 +3209,22 @@ function () {
           });
         }
       }
+      // missing_by: D -> C -> {byCode, absent}: byCode[k] the rows whose D has the k-th
+      // label of counts[D] (its code) and whose C is missing after 1.1 (zeros for the
+      // labels without such rows; it may be shorter or longer than counts[D]), absent
+      // those whose D is missing as read (SPEC 17.2's None entry). Arrays, not a Map per
+      // D and C: zip codes x columns would be hundreds of thousands of entries to
+      // build, post, merge and read again.
       const missingBy = new Map();
       if (this.keepMiss) {
         for (const [d, byC] of this.missBy) {
-          const ld = labels[d];
           const out = new Map();
           const na = byC[byC.length - 1]; // column -> rows of D's missing group (null)
           for (let c = 0; c < byC.length - 1; c++) {
             const arr = byC[c];
-            const m = new Map();
-            if (arr !== null) for (let k = 0; k < arr.length; k++) if (arr[k] !== 0) m.set(ld[k], arr[k]);
-            if (na.has(c)) m.set(null, na.get(c));
-            if (m.size) out.set(c, m);
+            const absent = na.has(c) ? na.get(c) : 0;
+            if (arr === null && absent === 0) continue;
+            out.set(c, { byCode: arr === null ? new Float64Array(0) : arr.slice(), absent });
           }
           missingBy.set(d, out);
         }
@@ -3384,12 +3407,36 @@ function () {
     for (const [d, byA] of aMB) {
       if (!bMB.has(d) || counts[d] === null) continue;
       const byB = bMB.get(d);
+      // The merged counts[d] holds a's labels, then b's new ones in b's order: a's codes
+      // stay, b's k-th label goes to where[k].
+      const at = new Map();
+      let k = 0;
+      for (const label of a.counts[d].keys()) at.set(label, k++);
+      const where = new Int32Array(b.counts[d].size);
+      let j = 0;
+      for (const label of b.counts[d].keys()) {
+        let x = at.get(label);
+        if (x === undefined) at.set(label, (x = k++));
+        where[j++] = x;
+      }
       const cols = Array.from(new Set([...byA.keys(), ...byB.keys()])).sort((x, y) => x - y);
       const out = new Map();
       for (const c of cols) {
-        const m = new Map(byA.get(c) || []);
-        for (const [label, k] of byB.get(c) || []) m.set(label, (m.get(label) || 0) + k);
-        out.set(c, m);
+        const ta = byA.get(c);
+        const tb = byB.get(c);
+        const byCode = new Float64Array(k);
+        let absent = 0;
+        if (ta !== undefined) {
+          const xa = ta.byCode;
+          for (let i = 0; i < xa.length; i++) if (xa[i] !== 0) byCode[i] += xa[i];
+          absent += ta.absent;
+        }
+        if (tb !== undefined) {
+          const xb = tb.byCode;
+          for (let i = 0; i < xb.length; i++) if (xb[i] !== 0) byCode[where[i]] += xb[i];
+          absent += tb.absent;
+        }
+        out.set(c, { byCode, absent });
       }
       missingBy.set(d, out);
     }
@@ -4874,29 +4921,65 @@ function () {
       for (const g of dim.out.groups) if (g.count >= least) sized++;
       let listed = 0;
       let more = 0;
+      // Each label as read -> its group's index in dim.out.groups (-1: the missing group,
+      // -2: no group shown), found once per dimension, not once per column; each
+      // column's missing cells are then added up per group in an array.
+      const groups = dim.out.groups;
+      const nGroups = groups.length;
+      const index = new Map();
+      for (let i = 0; i < nGroups; i++) index.set(groups[i].label, i);
+      const raw = summary.counts[dim.index];
+      const toGroup = new Int32Array(raw === null ? 0 : raw.size);
+      let code = 0;
+      if (raw !== null) {
+        for (const ld of raw.keys()) {
+          const g = groupOfRaw(dim, rw, ld);
+          let gi = -1;
+          if (g !== null) {
+            gi = index.get(g);
+            if (gi === undefined) gi = -2;
+          }
+          toGroup[code++] = gi;
+        }
+      }
+      const sums = new Float64Array(nGroups);
       for (let c = 0; c < columns.length; c++) {
         if (c === dim.index || overrides.get(columns[c]) === 'ignore') continue;
         const total = all[c] || 0;
         if (!(total > 0)) continue;
         const overall = total / nRows;
-        const m = new Map();
-        for (const [ld, k] of tables.get(c) || []) {
-          const g = ld === null ? null : groupOfRaw(dim, rw, ld); // null: the missing group
-          m.set(g, (m.get(g) || 0) + k);
+        sums.fill(0);
+        let inNull = 0; // the missing group's
+        const table = tables.get(c);
+        if (table !== undefined) {
+          inNull = table.absent;
+          const byCode = table.byCode;
+          const n = Math.min(byCode.length, toGroup.length);
+          for (let k = 0; k < n; k++) {
+            const x = byCode[k];
+            if (x === 0) continue;
+            const gi = toGroup[k];
+            if (gi >= 0) sums[gi] += x;
+            else if (gi === -1) inNull += x;
+          }
         }
         fs.tests += sized;
         const t = overall + opts.missing_gap;
         const flagged = [];
-        const groups = [];
-        for (const g of dim.out.groups) {
-          const mg = m.get(g.label) || 0;
+        const listedGroups = [];
+        for (let i = 0; i < nGroups; i++) {
+          const g = groups[i];
+          const mg = sums[i];
           const share = mg / g.count;
+          const shown = i < CELL_CAP;
+          const flag = g.count >= least && share - overall > opts.missing_gap;
+          if (!shown && !flag) continue;
           const [lo, hi] = wilsonBounds(mg, g.count);
-          if (groups.length < CELL_CAP) {
-            groups.push({ label: g.label, count: g.count, missing: mg, missing_pct: roundHalfUp(share, 4),
+          if (shown) {
+            listedGroups.push({ label: g.label, count: g.count, missing: mg, missing_pct: roundHalfUp(share, 4),
               ci_low: roundHalfUp(lo, 4), ci_high: roundHalfUp(hi, 4) });
           }
-          if (g.count >= least && share - overall > opts.missing_gap) {
+          if (flag) {
             flagged.push(g.label);
             const p = scoreP(mg, g.count, t, false);
             if (listed === GROUP_FLAG_CAP) {
@@ -4912,11 +4995,11 @@ function () {
           }
         }
         const col = { name: columns[c], missing_count: total,
-          missing_pct: roundHalfUp(overall, 4), flagged, groups };
-        if (dim.out.groups.length > CELL_CAP) col.groups_not_listed = dim.out.groups.length - CELL_CAP;
+          missing_pct: roundHalfUp(overall, 4), flagged, groups: listedGroups };
+        if (nGroups > CELL_CAP) col.groups_not_listed = nGroups - CELL_CAP;
         const absent = dim.out.missing_count;
         if (absent) { // the rows without a group: shown, never flagged (SPEC 17.5)
-          const mg = m.get(null) || 0;
+          const mg = inNull;
           const [lo, hi] = wilsonBounds(mg, absent);
           col.missing_group = { count: absent, missing: mg, missing_pct: roundHalfUp(mg / absent, 4),
             ci_low: roundHalfUp(lo, 4), ci_high: roundHalfUp(hi, 4) };
