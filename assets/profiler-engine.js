@@ -2272,51 +2272,91 @@ function () {
   /**
    * An open-addressing hash table from a label's UTF-8 bytes to its code (codes are
    * 0, 1, 2, ... in order of first appearance, which is also the order of the summary's
-   * Map). A known label costs one hash of its bytes and one byte comparison; nothing is
-   * allocated. Label bytes live in one growing arena.
+   * Map). Nothing is allocated per look-up. A slot holds the code, the hash and a key
+   * of the label side by side, so a look-up touches one cache line of the slots: a
+   * label of up to 7 bytes is its own key (bytes and length), compared without the
+   * arena; a longer one's key is its first 4 bytes and length, and a match is checked
+   * on its bytes in the arena. Big columns (zip codes) miss the CPU caches, so the
+   * number of lines touched is what a look-up costs.
    */
   class LabelTable {
     constructor() {
       this.n = 0; // number of labels
-      this.slots = new Int32Array(16); // code + 1, 0 = empty; at most half full
+      // slot k is rec[4k, 4k + 4): code + 1 (0 = empty), hash, key0, key1; at most
+      // half of the slots are used
+      this.rec = new Int32Array(64);
       this.mask = 15;
-      this.hashes = new Int32Array(8); // code -> hash of its bytes
       this.offs = new Int32Array(9); // code k's bytes are arena[offs[k], offs[k + 1])
       this.arena = new Uint8Array(64);
       this.counts = new Float64Array(8); // code -> count (exact up to 2^53)
       this.labels = []; // code -> decoded label
+      // the hash and key of the label last passed to setKey()
+      this.h = 0;
+      this.k0 = 0;
+      this.k1 = 0;
     }
 
-    /** Code of bytes[s, e) (hash h), or -1 when the label is new. */
-    find(b, s, e, h) {
-      const slots = this.slots;
-      const mask = this.mask;
+    /** Hash and key of bytes[s, e). Up to 7 bytes: key0 the bytes 0-3, key1 the bytes
+     * 4-6 and the length in its top byte (missing bytes 0). Longer: key0 the first 4
+     * bytes, key1 the length with the top bit set (never a short label's key1). */
+    setKey(b, s, e) {
       const len = e - s;
+      let k0 = 0;
+      let k1 = 0;
+      if (len >= 4) k0 = b[s] | (b[s + 1] << 8) | (b[s + 2] << 16) | (b[s + 3] << 24);
+      if (len <= 7) {
+        if (len >= 4) {
+          k1 = len << 24;
+          for (let k = 4; k < len; k++) k1 |= b[s + k] << ((k - 4) << 3);
+        } else {
+          k1 = len << 24;
+          for (let k = 0; k < len; k++) k0 |= b[s + k] << (k << 3);
+        }
+        let h = Math.imul(k0 ^ Math.imul(k1, -2048144789), -1640531535); // 0x85ebca6b, 0x9e3779b1
+        h ^= h >>> 15;
+        h = Math.imul(h, -1028477387); // 0xc2b2ae35
+        this.h = h ^ (h >>> 13);
+      } else {
+        k1 = len | -2147483648;
+        this.h = hashBytes(b, s, e);
+      }
+      this.k0 = k0;
+      this.k1 = k1;
+    }
+
+    /** Code of bytes[s, e), or -1 when the label is new. */
+    find(b, s, e) {
+      this.setKey(b, s, e);
+      const h = this.h;
+      const k0 = this.k0;
+      const k1 = this.k1;
+      const rec = this.rec;
+      const mask = this.mask;
       let slot = h & mask;
       for (;;) {
-        const v = slots[slot];
+        const r = slot << 2;
+        const v = rec[r];
         if (v === 0) return -1;
-        const code = v - 1;
-        if (this.hashes[code] === h) {
+        if (rec[r + 1] === h && rec[r + 2] === k0 && rec[r + 3] === k1) {
+          const code = v - 1;
+          if (k1 >= 0) return code; // a short label is its key
           const o = this.offs[code];
-          if (this.offs[code + 1] - o === len) {
-            const arena = this.arena;
-            let k = 0;
-            while (k < len && arena[o + k] === b[s + k]) k++;
-            if (k === len) return code;
-          }
+          const arena = this.arena;
+          const len = e - s;
+          let k = 4;
+          while (k < len && arena[o + k] === b[s + k]) k++;
+          if (k === len) return code;
         }
         slot = (slot + 1) & mask;
       }
     }
 
-    /** Add the new label bytes[s, e) (hash h, decoded text `label`) with count 1. */
-    insert(b, s, e, h, label) {
+    /** Add the new label bytes[s, e) (decoded text `label`) with count 1. */
+    insert(b, s, e, label) {
       const code = this.n;
       const len = e - s;
-      if (code + 1 >= this.hashes.length) {
-        const cap = this.hashes.length * 2;
-        this.hashes = grownInt32(this.hashes, cap);
+      if (code + 1 >= this.counts.length) {
+        const cap = this.counts.length * 2;
         this.offs = grownInt32(this.offs, cap + 1);
         const counts = new Float64Array(cap);
         counts.set(this.counts);
@@ -2330,25 +2370,34 @@ function () {
       }
       for (let k = 0; k < len; k++) this.arena[o + k] = b[s + k];
       this.offs[code + 1] = o + len;
-      this.hashes[code] = h;
       this.counts[code] = 1;
       this.labels.push(label);
       this.n = code + 1;
+      this.setKey(b, s, e);
       if (this.n * 2 > this.mask + 1) this.rehash();
-      else this.place(code);
+      LabelTable.place(this.rec, this.mask, code + 1, this.h, this.k0, this.k1);
       return code;
     }
 
-    place(code) {
-      let slot = this.hashes[code] & this.mask;
-      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
-      this.slots[slot] = code + 1;
+    static place(rec, mask, v, h, k0, k1) {
+      let slot = h & mask;
+      while (rec[slot << 2] !== 0) slot = (slot + 1) & mask;
+      const r = slot << 2;
+      rec[r] = v;
+      rec[r + 1] = h;
+      rec[r + 2] = k0;
+      rec[r + 3] = k1;
     }
 
     rehash() {
-      this.slots = new Int32Array((this.mask + 1) * 2);
-      this.mask = this.slots.length - 1;
-      for (let code = 0; code < this.n; code++) this.place(code);
+      const old = this.rec;
+      const rec = new Int32Array(old.length * 2);
+      const mask = (rec.length >> 2) - 1;
+      for (let r = 0; r < old.length; r += 4) {
+        if (old[r] !== 0) LabelTable.place(rec, mask, old[r], old[r + 1], old[r + 2], old[r + 3]);
+      }
+      this.rec = rec;
+      this.mask = mask;
     }
   }
 
@@ -2900,15 +2949,14 @@ function () {
         if (m !== null && e - s <= m.maxLen && isMissingBytes(m, b, s, e - s)) this.missEvent(c);
         return;
       }
-      const h = hashBytes(b, s, e);
-      const code = t.find(b, s, e, h);
+      const code = t.find(b, s, e);
       if (code >= 0) {
         t.counts[code]++;
         this.codes[(c << BATCH_BITS) | this.batchN] = code;
         const lost = this.lost[c];
         if (lost !== null && lost[code] === 1) this.missEvent(c);
       } else {
-        this.newLabel(c, t, b, s, e, h);
+        this.newLabel(c, t, b, s, e);
       }
     }
 
@@ -3018,10 +3066,10 @@ function () {
     }
 
     /** The first cell with this label in column c. */
-    newLabel(c, t, b, s, e, h) {
+    newLabel(c, t, b, s, e) {
       const role = this.roles[c];
       const label = decodeValid(b, s, e);
-      const code = t.insert(b, s, e, h, label);
+      const code = t.insert(b, s, e, label);
       const rw = this.rewrites[c];
       const seen = rw === null ? label : rw.rewrite(label);
       const lost = this.lost[c];
