@@ -2272,23 +2272,24 @@ function () {
   /**
    * An open-addressing hash table from a label's UTF-8 bytes to its code (codes are
    * 0, 1, 2, ... in order of first appearance, which is also the order of the summary's
-   * Map). Nothing is allocated per look-up. A slot holds the code, the hash and a key
-   * of the label side by side, so a look-up touches one cache line of the slots: a
-   * label of up to 7 bytes is its own key (bytes and length), compared without the
-   * arena; a longer one's key is its first 4 bytes and length, and a match is checked
-   * on its bytes in the arena. Big columns (zip codes) miss the CPU caches, so the
-   * number of lines touched is what a look-up costs.
+   * Map), counting each label. Nothing is allocated per look-up. A slot holds the
+   * code, a key of the label and its count side by side, so a look-up touches one
+   * cache line of the slots: a label of up to 7 bytes is its own key (bytes and
+   * length), compared without the arena; a longer one's key is its first 4 bytes and
+   * length, and a match is checked on its bytes in the arena. Big columns (zip codes)
+   * miss the CPU caches, so the number of lines touched is what a look-up costs.
    */
   class LabelTable {
     constructor() {
       this.n = 0; // number of labels
-      // slot k is rec[4k, 4k + 4): code + 1 (0 = empty), hash, key0, key1; at most
+      // slot k is rec[4k, 4k + 4): code + 1 (0 = empty), key0, key1, count (below
+      // SPILL; spill[code] holds the rest, so counts stay exact up to 2^53); at most
       // half of the slots are used
       this.rec = new Int32Array(64);
       this.mask = 15;
       this.offs = new Int32Array(9); // code k's bytes are arena[offs[k], offs[k + 1])
       this.arena = new Uint8Array(64);
-      this.counts = new Float64Array(8); // code -> count (exact up to 2^53)
+      this.spill = new Float64Array(8); // code -> count beyond its slot's
       this.labels = []; // code -> decoded label
       // the hash and key of the label last passed to setKey()
       this.h = 0;
@@ -2305,17 +2306,10 @@ function () {
       let k1 = 0;
       if (len >= 4) k0 = b[s] | (b[s + 1] << 8) | (b[s + 2] << 16) | (b[s + 3] << 24);
       if (len <= 7) {
-        if (len >= 4) {
-          k1 = len << 24;
-          for (let k = 4; k < len; k++) k1 |= b[s + k] << ((k - 4) << 3);
-        } else {
-          k1 = len << 24;
-          for (let k = 0; k < len; k++) k0 |= b[s + k] << (k << 3);
-        }
-        let h = Math.imul(k0 ^ Math.imul(k1, -2048144789), -1640531535); // 0x85ebca6b, 0x9e3779b1
-        h ^= h >>> 15;
-        h = Math.imul(h, -1028477387); // 0xc2b2ae35
-        this.h = h ^ (h >>> 13);
+        k1 = len << 24;
+        if (len >= 4) for (let k = 4; k < len; k++) k1 |= b[s + k] << ((k - 4) << 3);
+        else for (let k = 0; k < len; k++) k0 |= b[s + k] << (k << 3);
+        this.h = shortKeyHash(k0, k1);
       } else {
         k1 = len | -2147483648;
         this.h = hashBytes(b, s, e);
@@ -2324,28 +2318,37 @@ function () {
       this.k1 = k1;
     }
 
-    /** Code of bytes[s, e), or -1 when the label is new. */
-    find(b, s, e) {
+    /** Count one more bytes[s, e) and return its code; -1 (nothing counted) when the
+     * label is new. */
+    add(b, s, e) {
       this.setKey(b, s, e);
-      const h = this.h;
       const k0 = this.k0;
       const k1 = this.k1;
       const rec = this.rec;
       const mask = this.mask;
-      let slot = h & mask;
+      let slot = this.h & mask;
       for (;;) {
         const r = slot << 2;
         const v = rec[r];
         if (v === 0) return -1;
-        if (rec[r + 1] === h && rec[r + 2] === k0 && rec[r + 3] === k1) {
+        if (rec[r + 1] === k0 && rec[r + 2] === k1) {
           const code = v - 1;
-          if (k1 >= 0) return code; // a short label is its key
-          const o = this.offs[code];
-          const arena = this.arena;
-          const len = e - s;
-          let k = 4;
-          while (k < len && arena[o + k] === b[s + k]) k++;
-          if (k === len) return code;
+          let hit = k1 >= 0; // a short label is its key
+          if (!hit) {
+            const o = this.offs[code];
+            const arena = this.arena;
+            const len = e - s;
+            let k = 4;
+            while (k < len && arena[o + k] === b[s + k]) k++;
+            hit = k === len;
+          }
+          if (hit) {
+            if (++rec[r + 3] === SPILL) {
+              this.spill[code] += SPILL;
+              rec[r + 3] = 0;
+            }
+            return code;
+          }
         }
         slot = (slot + 1) & mask;
       }
@@ -2355,12 +2358,12 @@ function () {
     insert(b, s, e, label) {
       const code = this.n;
       const len = e - s;
-      if (code + 1 >= this.counts.length) {
-        const cap = this.counts.length * 2;
+      if (code + 1 >= this.spill.length) {
+        const cap = this.spill.length * 2;
         this.offs = grownInt32(this.offs, cap + 1);
-        const counts = new Float64Array(cap);
-        counts.set(this.counts);
-        this.counts = counts;
+        const spill = new Float64Array(cap);
+        spill.set(this.spill);
+        this.spill = spill;
       }
       const o = this.offs[code];
       if (o + len > this.arena.length) {
@@ -2370,23 +2373,22 @@ function () {
       }
       for (let k = 0; k < len; k++) this.arena[o + k] = b[s + k];
       this.offs[code + 1] = o + len;
-      this.counts[code] = 1;
       this.labels.push(label);
       this.n = code + 1;
       this.setKey(b, s, e);
       if (this.n * 2 > this.mask + 1) this.rehash();
-      LabelTable.place(this.rec, this.mask, code + 1, this.h, this.k0, this.k1);
+      this.place(this.rec, this.mask, this.h, code + 1, this.k0, this.k1, 1);
       return code;
     }
 
-    static place(rec, mask, v, h, k0, k1) {
+    place(rec, mask, h, v, k0, k1, count) {
       let slot = h & mask;
       while (rec[slot << 2] !== 0) slot = (slot + 1) & mask;
       const r = slot << 2;
       rec[r] = v;
-      rec[r + 1] = h;
-      rec[r + 2] = k0;
-      rec[r + 3] = k1;
+      rec[r + 1] = k0;
+      rec[r + 2] = k1;
+      rec[r + 3] = count;
     }
 
     rehash() {
@@ -2394,11 +2396,36 @@ function () {
       const rec = new Int32Array(old.length * 2);
       const mask = (rec.length >> 2) - 1;
       for (let r = 0; r < old.length; r += 4) {
-        if (old[r] !== 0) LabelTable.place(rec, mask, old[r], old[r + 1], old[r + 2], old[r + 3]);
+        const v = old[r];
+        if (v === 0) continue;
+        const k0 = old[r + 1];
+        const k1 = old[r + 2];
+        const h = k1 >= 0 ? shortKeyHash(k0, k1)
+          : hashBytes(this.arena, this.offs[v - 1], this.offs[v]);
+        this.place(rec, mask, h, v, k0, k1, old[r + 3]);
       }
       this.rec = rec;
       this.mask = mask;
     }
+
+    /** code -> count. */
+    counts() {
+      const out = this.spill.slice(0, this.n);
+      const rec = this.rec;
+      for (let r = 0; r < rec.length; r += 4) if (rec[r] !== 0) out[rec[r] - 1] += rec[r + 3];
+      return out;
+    }
+  }
+
+  // A slot's count is moved to the table's spill before it would overflow an Int32.
+  const SPILL = 1 << 30;
+
+  /** The hash of a label of up to 7 bytes from its key (LabelTable.setKey). */
+  function shortKeyHash(k0, k1) {
+    let h = Math.imul(k0 ^ Math.imul(k1, -2048144789), -1640531535); // 0x85ebca6b, 0x9e3779b1
+    h ^= h >>> 15;
+    h = Math.imul(h, -1028477387); // 0xc2b2ae35
+    return h ^ (h >>> 13);
   }
 
   function grownInt32(a, cap) {
@@ -2949,9 +2976,8 @@ function () {
         if (m !== null && e - s <= m.maxLen && isMissingBytes(m, b, s, e - s)) this.missEvent(c);
         return;
       }
-      const code = t.find(b, s, e);
+      const code = t.add(b, s, e);
       if (code >= 0) {
-        t.counts[code]++;
         this.codes[(c << BATCH_BITS) | this.batchN] = code;
         const lost = this.lost[c];
         if (lost !== null && lost[code] === 1) this.missEvent(c);
@@ -3317,7 +3343,8 @@ function () {
         const t = this.tables[i];
         if (t === null) continue;
         const m = new Map();
-        for (let k = 0; k < t.n; k++) m.set(t.labels[k], t.counts[k]);
+        const tc = t.counts();
+        for (let k = 0; k < t.n; k++) m.set(t.labels[k], tc[k]);
         counts[i] = m;
         labels[i] = t.labels;
       }
