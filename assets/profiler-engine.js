@@ -2054,6 +2054,7 @@ function () {
     parse(b, i, n) {
       const D = this.delim;
       const stop = this.stop;
+      const hi = D > 13 ? D : 13; // the highest byte that can end an unquoted field
       let st = this.state;
       let line = this.line;
       if (this.pendingCR) {
@@ -2099,6 +2100,7 @@ function () {
           let c = 0;
           while (j < n) {
             c = b[j];
+            if (c > hi) { j++; continue; } // above every stop byte (most text and digits)
             if (stop[c] !== 0) break;
             j++;
           }
