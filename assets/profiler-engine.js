@@ -2162,7 +2162,13 @@ function () {
             } else if (c === 10) line++;
             j++;
           }
-          if (this.keep) this.append(b, seg, j);
+          if (this.keep === 2 && this.accLen === 0 && j - seg > this.quick[this.nf] &&
+              b[seg] !== 32 && b[seg] !== 9 && b[j - 1] !== 32 && b[j - 1] !== 9) {
+            // A column read only for its missing cells (keep 2): the value starts with
+            // b[seg, j), longer than any missing label and not padded, and whatever
+            // follows only lengthens it: not missing, so its bytes are not kept.
+            this.keep = 0;
+          } else if (this.keep) this.append(b, seg, j);
           if (j === n) { i = n; break; }
           i = j + 1;
           st = QUOTE_IN_QUOTED;
