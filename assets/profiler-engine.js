@@ -1642,6 +1642,13 @@ function () {
         i++;
         if (words !== null && i >= w0 && ((i - w0) & 3) === 0) {
           let k = (i - w0) >> 2;
+          // two words a step while two remain: the loop's own tests cost as much
+          while (k + 1 < nw) {
+            const w = words[k];
+            const v = words[k + 1];
+            if (((w | ((w - 0x01010101) & ~w) | v | ((v - 0x01010101) & ~v)) & 0x80808080) !== 0) break;
+            k += 2;
+          }
           while (k < nw) {
             const w = words[k];
             if (((w | ((w - 0x01010101) & ~w)) & 0x80808080) !== 0) break;
