@@ -2306,87 +2306,103 @@ function () {
    * 0, 1, 2, ... in order of first appearance, which is also the order of the summary's
    * Map), counting each label. Nothing is allocated per look-up. A slot holds the
    * code, a key of the label and its count side by side, so a look-up touches one
-   * cache line of the slots: a label of up to 7 bytes is its own key (bytes and
-   * length), compared without the arena; a longer one's key is its first 4 bytes and
+   * cache line of the slots: a label of up to 15 bytes is its own key (bytes and
+   * length), compared without the arena; a longer one's key is its first 12 bytes and
    * length, and a match is checked on its bytes in the arena. Big columns (zip codes)
    * miss the CPU caches, so the number of lines touched is what a look-up costs.
    */
   class LabelTable {
     constructor() {
       this.n = 0; // number of labels
-      // slot k is rec[4k, 4k + 4): code + 1 (0 = empty), key0, key1, count (below
-      // SPILL; spill[code] holds the rest, so counts stay exact up to 2^53); at most
-      // half of the slots are used
-      this.rec = new Int32Array(64);
+      // slot k is rec[8k, 8k + 8): code + 1 (0 = empty), key0-3, count (below SPILL;
+      // spill[code] holds the rest, so counts stay exact up to 2^53), hash, unused (a
+      // slot of 32 bytes is never across two cache lines); at most half of the slots
+      // are used
+      this.rec = new Int32Array(128);
       this.mask = 15;
       this.offs = new Int32Array(9); // code k's bytes are arena[offs[k], offs[k + 1])
       this.arena = new Uint8Array(64);
       this.spill = new Float64Array(8); // code -> count beyond its slot's
       this.labels = []; // code -> decoded label
-      // the hash and key of the label last passed to setKey()
-      this.h = 0;
-      this.k0 = 0;
-      this.k1 = 0;
-    }
-
-    /** Hash and key of bytes[s, e). Up to 7 bytes: key0 the bytes 0-3, key1 the bytes
-     * 4-6 and the length in its top byte (missing bytes 0). Longer: key0 the first 4
-     * bytes, key1 the length with the top bit set (never a short label's key1). */
-    setKey(b, s, e) {
-      const len = e - s;
-      let k0 = 0;
-      let k1 = 0;
-      if (len >= 4) k0 = b[s] | (b[s + 1] << 8) | (b[s + 2] << 16) | (b[s + 3] << 24);
-      if (len <= 7) {
-        k1 = len << 24;
-        if (len >= 4) for (let k = 4; k < len; k++) k1 |= b[s + k] << ((k - 4) << 3);
-        else for (let k = 0; k < len; k++) k0 |= b[s + k] << (k << 3);
-        this.h = shortKeyHash(k0, k1);
-      } else {
-        k1 = len | -2147483648;
-        this.h = hashBytes(b, s, e);
-      }
-      this.k0 = k0;
-      this.k1 = k1;
+      // the slot of the label last passed to add() (-1: it is new), where insert()
+      // puts it
+      this.free = -1;
     }
 
     /** Count one more bytes[s, e) and return its code; -1 (nothing counted) when the
-     * label is new. */
+     * label is new. The key: up to 15 bytes, key0-3 the bytes 0-14 (missing bytes 0)
+     * and the length in key3's top byte; longer, key0-2 the first 12 bytes and key3
+     * the length with its top bit set (never a short label's key3). */
     add(b, s, e) {
-      this.setKey(b, s, e);
-      const k0 = this.k0;
-      const k1 = this.k1;
+      const len = e - s;
+      let k0 = 0;
+      let k1 = 0;
+      let k2 = 0;
+      let k3 = len << 24;
+      let h = 0;
+      if (len <= 15) {
+        const whole = len & 12; // bytes in whole words
+        if (whole >= 4) k0 = b[s] | (b[s + 1] << 8) | (b[s + 2] << 16) | (b[s + 3] << 24);
+        if (whole >= 8) k1 = b[s + 4] | (b[s + 5] << 8) | (b[s + 6] << 16) | (b[s + 7] << 24);
+        if (whole >= 12) k2 = b[s + 8] | (b[s + 9] << 8) | (b[s + 10] << 16) | (b[s + 11] << 24);
+        let tail = 0;
+        for (let k = whole; k < len; k++) tail |= b[s + k] << ((k - whole) << 3);
+        if (whole === 0) k0 = tail;
+        else if (whole === 4) k1 = tail;
+        else if (whole === 8) k2 = tail;
+        else k3 |= tail;
+        h = Math.imul(k0 ^ Math.imul(k1, -2048144789), -1640531535) ^ // 0x85ebca6b, 0x9e3779b1
+          Math.imul(k2 ^ Math.imul(k3, -1028477387), 668265263); // 0xc2b2ae35, 0x27d4eb2f
+        h ^= h >>> 15;
+        h = Math.imul(h, -2048144789);
+        h ^= h >>> 13;
+      } else {
+        k0 = b[s] | (b[s + 1] << 8) | (b[s + 2] << 16) | (b[s + 3] << 24);
+        k1 = b[s + 4] | (b[s + 5] << 8) | (b[s + 6] << 16) | (b[s + 7] << 24);
+        k2 = b[s + 8] | (b[s + 9] << 8) | (b[s + 10] << 16) | (b[s + 11] << 24);
+        k3 = len | -2147483648;
+        h = hashBytes(b, s, e);
+      }
       const rec = this.rec;
       const mask = this.mask;
-      let slot = this.h & mask;
+      let slot = h & mask;
       for (;;) {
-        const r = slot << 2;
+        const r = slot << 3;
         const v = rec[r];
-        if (v === 0) return -1;
-        if (rec[r + 1] === k0 && rec[r + 2] === k1) {
+        if (v === 0) break;
+        if (rec[r + 1] === k0 && rec[r + 2] === k1 && rec[r + 3] === k2 && rec[r + 4] === k3) {
           const code = v - 1;
-          let hit = k1 >= 0; // a short label is its key
+          let hit = k3 >= 0; // a short label is its key
           if (!hit) {
             const o = this.offs[code];
             const arena = this.arena;
-            const len = e - s;
-            let k = 4;
+            let k = 12;
             while (k < len && arena[o + k] === b[s + k]) k++;
             hit = k === len;
           }
           if (hit) {
-            if (++rec[r + 3] === SPILL) {
+            if (++rec[r + 5] === SPILL) {
               this.spill[code] += SPILL;
-              rec[r + 3] = 0;
+              rec[r + 5] = 0;
             }
             return code;
           }
         }
         slot = (slot + 1) & mask;
       }
+      // new: insert() takes the key from the free slot found
+      this.free = slot;
+      const r = slot << 3;
+      rec[r + 1] = k0;
+      rec[r + 2] = k1;
+      rec[r + 3] = k2;
+      rec[r + 4] = k3;
+      rec[r + 6] = h;
+      return -1;
     }
 
-    /** Add the new label bytes[s, e) (decoded text `label`) with count 1. */
+    /** Add the new label bytes[s, e) (decoded text `label`) with count 1, right after
+     * add() returned -1 for it. */
     insert(b, s, e, label) {
       const code = this.n;
       const len = e - s;
@@ -2407,34 +2423,23 @@ function () {
       this.offs[code + 1] = o + len;
       this.labels.push(label);
       this.n = code + 1;
-      this.setKey(b, s, e);
+      const r = this.free << 3;
+      this.free = -1;
+      this.rec[r] = code + 1;
+      this.rec[r + 5] = 1;
       if (this.n * 2 > this.mask + 1) this.rehash();
-      this.place(this.rec, this.mask, this.h, code + 1, this.k0, this.k1, 1);
       return code;
-    }
-
-    place(rec, mask, h, v, k0, k1, count) {
-      let slot = h & mask;
-      while (rec[slot << 2] !== 0) slot = (slot + 1) & mask;
-      const r = slot << 2;
-      rec[r] = v;
-      rec[r + 1] = k0;
-      rec[r + 2] = k1;
-      rec[r + 3] = count;
     }
 
     rehash() {
       const old = this.rec;
       const rec = new Int32Array(old.length * 2);
-      const mask = (rec.length >> 2) - 1;
-      for (let r = 0; r < old.length; r += 4) {
-        const v = old[r];
-        if (v === 0) continue;
-        const k0 = old[r + 1];
-        const k1 = old[r + 2];
-        const h = k1 >= 0 ? shortKeyHash(k0, k1)
-          : hashBytes(this.arena, this.offs[v - 1], this.offs[v]);
-        this.place(rec, mask, h, v, k0, k1, old[r + 3]);
+      const mask = (rec.length >> 3) - 1;
+      for (let q = 0; q < old.length; q += 8) {
+        if (old[q] === 0) continue;
+        let slot = old[q + 6] & mask;
+        while (rec[slot << 3] !== 0) slot = (slot + 1) & mask;
+        rec.set(old.subarray(q, q + 8), slot << 3);
       }
       this.rec = rec;
       this.mask = mask;
@@ -2444,21 +2449,13 @@ function () {
     counts() {
       const out = this.spill.slice(0, this.n);
       const rec = this.rec;
-      for (let r = 0; r < rec.length; r += 4) if (rec[r] !== 0) out[rec[r] - 1] += rec[r + 3];
+      for (let r = 0; r < rec.length; r += 8) if (rec[r] !== 0) out[rec[r] - 1] += rec[r + 5];
       return out;
     }
   }
 
   // A slot's count is moved to the table's spill before it would overflow an Int32.
   const SPILL = 1 << 30;
-
-  /** The hash of a label of up to 7 bytes from its key (LabelTable.setKey). */
-  function shortKeyHash(k0, k1) {
-    let h = Math.imul(k0 ^ Math.imul(k1, -2048144789), -1640531535); // 0x85ebca6b, 0x9e3779b1
-    h ^= h >>> 15;
-    h = Math.imul(h, -1028477387); // 0xc2b2ae35
-    return h ^ (h >>> 13);
-  }
 
   function grownInt32(a, cap) {
     const out = new Int32Array(cap);
