@@ -1642,6 +1642,13 @@ function () {
         i++;
         if (words !== null && i >= w0 && ((i - w0) & 3) === 0) {
           let k = (i - w0) >> 2;
+          // two words a step while two remain: the loop's own tests cost as much
+          while (k + 1 < nw) {
+            const w = words[k];
+            const v = words[k + 1];
+            if (((w | ((w - 0x01010101) & ~w) | v | ((v - 0x01010101) & ~v)) & 0x80808080) !== 0) break;
+            k += 2;
+          }
           while (k < nw) {
             const w = words[k];
             if (((w | ((w - 0x01010101) & ~w)) & 0x80808080) !== 0) break;
@@ -2054,6 +2061,7 @@ function () {
     parse(b, i, n) {
       const D = this.delim;
       const stop = this.stop;
+      const hi = D > 13 ? D : 13; // the highest byte that can end an unquoted field
       let st = this.state;
       let line = this.line;
       if (this.pendingCR) {
@@ -2095,12 +2103,30 @@ function () {
           this.inAcc = false;
         }
         if (st === UNQUOTED) {
+          // j: the first stop byte from i on (c = b[j]), or n. Bytes above hi are never
+          // one (most text and digits). Eight bytes a step while there are eight: the
+          // loop's own tests cost as much as the bytes'.
           let j = i;
           let c = 0;
-          while (j < n) {
-            c = b[j];
-            if (stop[c] !== 0) break;
-            j++;
+          for (;;) {
+            if (j + 8 <= n) {
+              c = b[j]; if (c <= hi && stop[c] !== 0) break;
+              c = b[j + 1]; if (c <= hi && stop[c] !== 0) { j += 1; break; }
+              c = b[j + 2]; if (c <= hi && stop[c] !== 0) { j += 2; break; }
+              c = b[j + 3]; if (c <= hi && stop[c] !== 0) { j += 3; break; }
+              c = b[j + 4]; if (c <= hi && stop[c] !== 0) { j += 4; break; }
+              c = b[j + 5]; if (c <= hi && stop[c] !== 0) { j += 5; break; }
+              c = b[j + 6]; if (c <= hi && stop[c] !== 0) { j += 6; break; }
+              c = b[j + 7]; if (c <= hi && stop[c] !== 0) { j += 7; break; }
+              j += 8;
+            } else {
+              while (j < n) {
+                c = b[j];
+                if (c <= hi && stop[c] !== 0) break;
+                j++;
+              }
+              break;
+            }
           }
           if (j === n) {
             // The field continues in the next chunk.
@@ -2143,7 +2169,13 @@ function () {
             } else if (c === 10) line++;
             j++;
           }
-          if (this.keep) this.append(b, seg, j);
+          if (this.keep === 2 && this.accLen === 0 && j - seg > this.quick[this.nf] &&
+              b[seg] !== 32 && b[seg] !== 9 && b[j - 1] !== 32 && b[j - 1] !== 9) {
+            // A column read only for its missing cells (keep 2): the value starts with
+            // b[seg, j), longer than any missing label and not padded, and whatever
+            // follows only lengthens it: not missing, so its bytes are not kept.
+            this.keep = 0;
+          } else if (this.keep) this.append(b, seg, j);
           if (j === n) { i = n; break; }
           i = j + 1;
           st = QUOTE_IN_QUOTED;
@@ -2272,55 +2304,114 @@ function () {
   /**
    * An open-addressing hash table from a label's UTF-8 bytes to its code (codes are
    * 0, 1, 2, ... in order of first appearance, which is also the order of the summary's
-   * Map). A known label costs one hash of its bytes and one byte comparison; nothing is
-   * allocated. Label bytes live in one growing arena.
+   * Map), counting each label. Nothing is allocated per look-up. A slot holds the
+   * code, a key of the label and its count side by side, so a look-up touches one
+   * cache line of the slots: a label of up to 15 bytes is its own key (bytes and
+   * length), compared without the arena; a longer one's key is its first 12 bytes and
+   * length, and a match is checked on its bytes in the arena. Big columns (zip codes)
+   * miss the CPU caches, so the number of lines touched is what a look-up costs.
    */
   class LabelTable {
     constructor() {
       this.n = 0; // number of labels
-      this.slots = new Int32Array(16); // code + 1, 0 = empty; at most half full
+      // slot k is rec[8k, 8k + 8): code + 1 (0 = empty), key0-3, count (below SPILL;
+      // spill[code] holds the rest, so counts stay exact up to 2^53), hash, unused (a
+      // slot of 32 bytes is never across two cache lines); at most half of the slots
+      // are used
+      this.rec = new Int32Array(128);
       this.mask = 15;
-      this.hashes = new Int32Array(8); // code -> hash of its bytes
       this.offs = new Int32Array(9); // code k's bytes are arena[offs[k], offs[k + 1])
       this.arena = new Uint8Array(64);
-      this.counts = new Float64Array(8); // code -> count (exact up to 2^53)
+      this.spill = new Float64Array(8); // code -> count beyond its slot's
       this.labels = []; // code -> decoded label
+      // the slot of the label last passed to add() (-1: it is new), where insert()
+      // puts it
+      this.free = -1;
     }
 
-    /** Code of bytes[s, e) (hash h), or -1 when the label is new. */
-    find(b, s, e, h) {
-      const slots = this.slots;
-      const mask = this.mask;
+    /** Count one more bytes[s, e) and return its code; -1 (nothing counted) when the
+     * label is new. The key: up to 15 bytes, key0-3 the bytes 0-14 (missing bytes 0)
+     * and the length in key3's top byte; longer, key0-2 the first 12 bytes and key3
+     * the length with its top bit set (never a short label's key3). */
+    add(b, s, e) {
       const len = e - s;
+      let k0 = 0;
+      let k1 = 0;
+      let k2 = 0;
+      let k3 = len << 24;
+      let h = 0;
+      if (len <= 15) {
+        const whole = len & 12; // bytes in whole words
+        if (whole >= 4) k0 = b[s] | (b[s + 1] << 8) | (b[s + 2] << 16) | (b[s + 3] << 24);
+        if (whole >= 8) k1 = b[s + 4] | (b[s + 5] << 8) | (b[s + 6] << 16) | (b[s + 7] << 24);
+        if (whole >= 12) k2 = b[s + 8] | (b[s + 9] << 8) | (b[s + 10] << 16) | (b[s + 11] << 24);
+        let tail = 0;
+        for (let k = whole; k < len; k++) tail |= b[s + k] << ((k - whole) << 3);
+        if (whole === 0) k0 = tail;
+        else if (whole === 4) k1 = tail;
+        else if (whole === 8) k2 = tail;
+        else k3 |= tail;
+        h = Math.imul(k0 ^ Math.imul(k1, -2048144789), -1640531535) ^ // 0x85ebca6b, 0x9e3779b1
+          Math.imul(k2 ^ Math.imul(k3, -1028477387), 668265263); // 0xc2b2ae35, 0x27d4eb2f
+        h ^= h >>> 15;
+        h = Math.imul(h, -2048144789);
+        h ^= h >>> 13;
+      } else {
+        k0 = b[s] | (b[s + 1] << 8) | (b[s + 2] << 16) | (b[s + 3] << 24);
+        k1 = b[s + 4] | (b[s + 5] << 8) | (b[s + 6] << 16) | (b[s + 7] << 24);
+        k2 = b[s + 8] | (b[s + 9] << 8) | (b[s + 10] << 16) | (b[s + 11] << 24);
+        k3 = len | -2147483648;
+        h = hashBytes(b, s, e);
+      }
+      const rec = this.rec;
+      const mask = this.mask;
       let slot = h & mask;
       for (;;) {
-        const v = slots[slot];
-        if (v === 0) return -1;
-        const code = v - 1;
-        if (this.hashes[code] === h) {
-          const o = this.offs[code];
-          if (this.offs[code + 1] - o === len) {
+        const r = slot << 3;
+        const v = rec[r];
+        if (v === 0) break;
+        if (rec[r + 1] === k0 && rec[r + 2] === k1 && rec[r + 3] === k2 && rec[r + 4] === k3) {
+          const code = v - 1;
+          let hit = k3 >= 0; // a short label is its key
+          if (!hit) {
+            const o = this.offs[code];
             const arena = this.arena;
-            let k = 0;
+            let k = 12;
             while (k < len && arena[o + k] === b[s + k]) k++;
-            if (k === len) return code;
+            hit = k === len;
+          }
+          if (hit) {
+            if (++rec[r + 5] === SPILL) {
+              this.spill[code] += SPILL;
+              rec[r + 5] = 0;
+            }
+            return code;
           }
         }
         slot = (slot + 1) & mask;
       }
+      // new: insert() takes the key from the free slot found
+      this.free = slot;
+      const r = slot << 3;
+      rec[r + 1] = k0;
+      rec[r + 2] = k1;
+      rec[r + 3] = k2;
+      rec[r + 4] = k3;
+      rec[r + 6] = h;
+      return -1;
     }
 
-    /** Add the new label bytes[s, e) (hash h, decoded text `label`) with count 1. */
-    insert(b, s, e, h, label) {
+    /** Add the new label bytes[s, e) (decoded text `label`) with count 1, right after
+     * add() returned -1 for it. */
+    insert(b, s, e, label) {
       const code = this.n;
       const len = e - s;
-      if (code + 1 >= this.hashes.length) {
-        const cap = this.hashes.length * 2;
-        this.hashes = grownInt32(this.hashes, cap);
+      if (code + 1 >= this.spill.length) {
+        const cap = this.spill.length * 2;
         this.offs = grownInt32(this.offs, cap + 1);
-        const counts = new Float64Array(cap);
-        counts.set(this.counts);
-        this.counts = counts;
+        const spill = new Float64Array(cap);
+        spill.set(this.spill);
+        this.spill = spill;
       }
       const o = this.offs[code];
       if (o + len > this.arena.length) {
@@ -2330,27 +2421,41 @@ function () {
       }
       for (let k = 0; k < len; k++) this.arena[o + k] = b[s + k];
       this.offs[code + 1] = o + len;
-      this.hashes[code] = h;
-      this.counts[code] = 1;
       this.labels.push(label);
       this.n = code + 1;
+      const r = this.free << 3;
+      this.free = -1;
+      this.rec[r] = code + 1;
+      this.rec[r + 5] = 1;
       if (this.n * 2 > this.mask + 1) this.rehash();
-      else this.place(code);
       return code;
     }
 
-    place(code) {
-      let slot = this.hashes[code] & this.mask;
-      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
-      this.slots[slot] = code + 1;
+    rehash() {
+      const old = this.rec;
+      const rec = new Int32Array(old.length * 2);
+      const mask = (rec.length >> 3) - 1;
+      for (let q = 0; q < old.length; q += 8) {
+        if (old[q] === 0) continue;
+        let slot = old[q + 6] & mask;
+        while (rec[slot << 3] !== 0) slot = (slot + 1) & mask;
+        rec.set(old.subarray(q, q + 8), slot << 3);
+      }
+      this.rec = rec;
+      this.mask = mask;
     }
 
-    rehash() {
-      this.slots = new Int32Array((this.mask + 1) * 2);
-      this.mask = this.slots.length - 1;
-      for (let code = 0; code < this.n; code++) this.place(code);
+    /** code -> count. */
+    counts() {
+      const out = this.spill.slice(0, this.n);
+      const rec = this.rec;
+      for (let r = 0; r < rec.length; r += 8) if (rec[r] !== 0) out[rec[r] - 1] += rec[r + 5];
+      return out;
     }
   }
+
+  // A slot's count is moved to the table's spill before it would overflow an Int32.
+  const SPILL = 1 << 30;
 
   function grownInt32(a, cap) {
     const out = new Int32Array(cap);
@@ -2900,15 +3005,13 @@ function () {
         if (m !== null && e - s <= m.maxLen && isMissingBytes(m, b, s, e - s)) this.missEvent(c);
         return;
       }
-      const h = hashBytes(b, s, e);
-      const code = t.find(b, s, e, h);
+      const code = t.add(b, s, e);
       if (code >= 0) {
-        t.counts[code]++;
         this.codes[(c << BATCH_BITS) | this.batchN] = code;
         const lost = this.lost[c];
         if (lost !== null && lost[code] === 1) this.missEvent(c);
       } else {
-        this.newLabel(c, t, b, s, e, h);
+        this.newLabel(c, t, b, s, e);
       }
     }
 
@@ -3018,10 +3121,10 @@ function () {
     }
 
     /** The first cell with this label in column c. */
-    newLabel(c, t, b, s, e, h) {
+    newLabel(c, t, b, s, e) {
       const role = this.roles[c];
       const label = decodeValid(b, s, e);
-      const code = t.insert(b, s, e, h, label);
+      const code = t.insert(b, s, e, label);
       const rw = this.rewrites[c];
       const seen = rw === null ? label : rw.rewrite(label);
       const lost = this.lost[c];
@@ -3269,7 +3372,8 @@ function () {
         const t = this.tables[i];
         if (t === null) continue;
         const m = new Map();
-        for (let k = 0; k < t.n; k++) m.set(t.labels[k], t.counts[k]);
+        const tc = t.counts();
+        for (let k = 0; k < t.n; k++) m.set(t.labels[k], tc[k]);
         counts[i] = m;
         labels[i] = t.labels;
       }

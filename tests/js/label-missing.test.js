@@ -4,7 +4,7 @@
 // force over the rows, flags, bounds, chunk and part invariance, and compare.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { E, enc, run, summarize } = require('./helpers');
+const { E, enc, run, summarize, CHUNKS } = require('./helpers');
 
 function lines(header, rows) {
   return [header.join(','), ...rows.map((r) => r.join(','))].join('\n') + '\n';
@@ -405,4 +405,27 @@ test('compare: rate and missing shifts, and labels that differ', () => {
   const d = E.compare(a, other, {});
   assert.ok(!('label_rates' in d));
   assert.ok(d.flags.includes('label rates not compared (y=1 vs y=0)'));
+});
+
+test('a column read only for its missing cells counts quoted cells as their unquoted values', () => {
+  // 'note' stops being counted past max_categorical labels and is then read only for
+  // missing_all; a quoted cell's value must be missing exactly when the same value
+  // unquoted is (long and unpadded, padded, with doubled quotes or text after the
+  // closing quote), in any chunks.
+  const cells = [
+    ['"NA"', 'NA'], ['" NA "', ' NA '], ['"  NA  "', '  NA  '], ['"NA    "', 'NA    '],
+    ['"    NA"', '    NA'], ['"abcdefgh"', 'abcdefgh'], ['"ab""cdefgh"', 'ab"cdefgh'],
+    ['"abcdefg"h', 'abcdefgh'], ['"abcdefgh"  ', 'abcdefgh  '], ['""', ''], ['"  "', '  '],
+    ['"N"A', 'NA'], ['"     "NA', '     NA'], ['"NA\t\t\t\t"', 'NA\t\t\t\t'],
+  ];
+  const head = Array.from({ length: 40 }, (_, i) => [['M', 'F'][i % 2], `n${i}`]);
+  const file = (k) => lines(['sex', 'note'],
+    head.concat(cells.map(([q, u], i) => [['F', 'M'][i % 2], k === 0 ? q : u])));
+  const opts = { missing_by_group: true };
+  for (const chunk of CHUNKS) {
+    const quoted = summarize(file(0), opts, chunk);
+    const plain = summarize(file(1), opts, chunk);
+    assert.equal(quoted.missing_all[1], 10, `chunk ${chunk}`);
+    assert.deepEqual(quoted, plain, `chunk ${chunk}`);
+  }
 });
