@@ -41,10 +41,14 @@
   const OPT_DEFAULTS = E.resolveOptions({});
   const DEFAULT_BANDS = OPT_DEFAULTS.age_bands.join(',');
   const CORES = navigator.hardwareConcurrency || 2;
-  /** The hash worker starts once at most this many parts are still being counted: a
-   * core is free of them (benchmarks/README.md: on two cores, started with the parts it
-   * made the 1 GB file's result a third to two thirds later; started after every part,
-   * it ended up to 3.6 s later). */
+  /** Comparing two files, a file's hash worker starts once at most this many of its
+   * parts are still being counted: a core is free of them (benchmarks/README.md: on two
+   * cores, started with the parts it made the 1 GB file's result a third to two thirds
+   * later). A profile's hash starts once its result is shown: started as the first part
+   * ended, it shared the cores with the last part, the analysis and the drawing (1 GB,
+   * two cores: from the last part counted to the result shown 0.51 s instead of 0.78 s,
+   * the hash done about 0.3 s later, the longest frame gap 50-83 ms instead of 50-133;
+   * benchmarks/README.md). */
   const HASH_AT_PARTS_LEFT = CORES - 1;
 
   // ------------------------------------------------------------------------------
@@ -1027,7 +1031,6 @@
     showReread(null);
     notice(workerUrl === null && workerWhyNot ? workerWhyNot : `Reading ${state.name} in your browser…`);
     const hashNow = () => { if (workerUrl !== null && !state.hashes.has(blob)) state.hashes.set(blob, hashJob(blob)); };
-    job.onCounted = (left) => { if (left <= HASH_AT_PARTS_LEFT) hashNow(); };
     job.onCancel = () => {
       // a hash nobody will export: the file whose read was cancelled is not the one shown
       const hj = state.hashes.get(blob);
@@ -1086,7 +1089,7 @@
     const how = read.parts > 1 ? `${read.parts} workers` : read.parts === 1 ? 'a worker' : 'this page\'s thread';
     notice(`${state.name}: ${result.n_rows.toLocaleString('en-US')} rows read in ${secs.toFixed(2)} s on ${how}; score ${result.overall_score === null ? 'not measured' : result.overall_score}, grade ${result.grade || 'none'}.` +
       (read.parts === 0 && workerWhyNot ? ' ' + workerWhyNot : ''));
-    hashNow(); // (started already unless the read took the page's thread or failed over)
+    hashNow(); // (once the result is shown: see HASH_AT_PARTS_LEFT)
     const hj = state.hashes.get(blob);
     if (hj && !hj.done) hj.listeners.push(updateExports);
     if (hj && hj.promise) await hj.promise;
