@@ -1857,6 +1857,7 @@ function () {
       // Parser.
       this.delim = opts.delimiter ? opts.delimiter.charCodeAt(0) : -1;
       this.stop = null; // byte -> 1 if it ends an unquoted field (set with the delimiter)
+      this.stopMax = 0; // the highest byte stop marks
       this.state = REC_START;
       this.line = 1;
       this.recLine = 1;
@@ -2038,6 +2039,7 @@ function () {
       this.stop[this.delim] = 1;
       this.stop[13] = 1;
       this.stop[10] = 1;
+      this.stopMax = Math.max(this.delim, 13); // the highest of them (parse's scan)
       this.line = 1 + this.skipped;
       const pre = this.pre;
       const len = this.preLen;
@@ -2061,7 +2063,7 @@ function () {
     parse(b, i, n) {
       const D = this.delim;
       const stop = this.stop;
-      const hi = D > 13 ? D : 13; // the highest byte that can end an unquoted field
+      const hi = this.stopMax; // bytes above it never end an unquoted field
       let st = this.state;
       let line = this.line;
       if (this.pendingCR) {
@@ -2141,8 +2143,7 @@ function () {
           } else if (this.keep) {
             // A column read only for its missing cells (keep 2): a cell longer than any
             // missing label, not padded, is not missing; no call for it.
-            if (this.keep === 2 && j - seg > this.quick[this.nf] &&
-                b[seg] !== 32 && b[seg] !== 9 && b[j - 1] !== 32 && b[j - 1] !== 9) this.nf++;
+            if (this.keep === 2 && longUnpadded(b, seg, j, this.quick[this.nf])) this.nf++;
             else this.field(b, seg, j);
           } else {
             this.nf++;
@@ -2169,8 +2170,7 @@ function () {
             } else if (c === 10) line++;
             j++;
           }
-          if (this.keep === 2 && this.accLen === 0 && j - seg > this.quick[this.nf] &&
-              b[seg] !== 32 && b[seg] !== 9 && b[j - 1] !== 32 && b[j - 1] !== 9) {
+          if (this.keep === 2 && this.accLen === 0 && longUnpadded(b, seg, j, this.quick[this.nf])) {
             // A column read only for its missing cells (keep 2): the value starts with
             // b[seg, j), longer than any missing label and not padded, and whatever
             // follows only lengthens it: not missing, so its bytes are not kept.
@@ -2452,6 +2452,13 @@ function () {
       for (let r = 0; r < rec.length; r += 8) if (rec[r] !== 0) out[rec[r] - 1] += rec[r + 5];
       return out;
     }
+  }
+
+  /** Whether bytes b[s, e) are longer than len and neither start nor end with a space
+   * or tab: such a cell is not missing when len is its column's longest missing label
+   * (trimming, SPEC 0.4, cannot shorten it to one). */
+  function longUnpadded(b, s, e, len) {
+    return e - s > len && b[s] !== 32 && b[s] !== 9 && b[e - 1] !== 32 && b[e - 1] !== 9;
   }
 
   // A slot's count is moved to the table's spill before it would overflow an Int32.
