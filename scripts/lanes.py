@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""Split the test files between scripts/check's two pytest processes, by time.
+"""Split the test files between scripts/check's pytest processes (lanes), by time.
 
-    scripts/lanes.py LANE              # lane 0 or 1: its test files, one a line
-    scripts/lanes.py --show            # both lanes, each file with its seconds
+    scripts/lanes.py LANE              # lane 0, 1, ...: its test files, one a line
+    scripts/lanes.py --count           # how many lanes (FAIRCODE_LANES, default 3)
+    scripts/lanes.py --show            # every lane, each file with its seconds
     scripts/lanes.py --update FILE...  # fold measured times into tests/times.json
 
 The weights are wall seconds per file in tests/times.json, measured by a scripts/check
-run (each pytest process writes them with --times-out into .test-times/, both lanes
-running at once on two cores, so every file is timed under the same load). The node
-unit tests are the entry NODE: scripts/check runs them first in lane 1. A test file
+run (each pytest process writes them with --times-out into .test-times/, all lanes
+running at once, so every file is timed under the same load). The node
+unit tests are the entry NODE: scripts/check runs them first in the last lane. A test file
 missing from tests/times.json (a new one) weighs the median of the others. Heaviest
 first, each file (or group of files in TOGETHER) goes to the lane with the fewer
 seconds so far (ties by name), so the
@@ -20,6 +21,7 @@ Standard library only.
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -27,7 +29,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TIMES = ROOT / "tests" / "times.json"
 NODE = "node --test tests/js/"
-LANES = 2
+#: pytest processes at once (FAIRCODE_LANES, at least 2). Three on two cores: a lane
+#: waiting on Spark's JVM, Chromium, PostgreSQL or a subprocess leaves its core to
+#: another. Fresh-clone runs on one busy day: 697 and 719 s with three, 738 s with two.
+_lanes = os.environ.get("FAIRCODE_LANES") or "3"  # empty: the default
+if not _lanes.isdigit() or int(_lanes) < 2:
+    sys.exit(f"scripts/lanes.py: FAIRCODE_LANES must be a whole number from 2, not {_lanes!r}")
+LANES = int(_lanes)
 
 
 def test_files() -> list[str]:
@@ -54,12 +62,12 @@ TOGETHER = [("tests/parity/test_spark.py", "tests/monitor/test_monitor_spark.py"
 
 
 def split() -> list[list[str]]:
-    """The lanes: lists of test files (NODE first in lane 1)."""
+    """The lanes: lists of test files (NODE first in the last lane)."""
     w = weights()
     lanes: list[list[str]] = [[] for _ in range(LANES)]
     load = [0.0] * LANES
-    lanes[1].append(NODE)
-    load[1] = w.pop(NODE)
+    lanes[-1].append(NODE)
+    load[-1] = w.pop(NODE)
     units: dict[tuple[str, ...], float] = {}
     grouped = {f for group in TOGETHER for f in group}
     for group in TOGETHER:
@@ -102,6 +110,9 @@ def main(argv: list[str]) -> int:
             print(f"lane {k}: {sum(w[f] for f in lane):.0f} s")
             for f in lane:
                 print(f"  {w[f]:7.1f}  {f}")
+        return 0
+    if argv == ["--count"]:
+        print(LANES)
         return 0
     if len(argv) == 1 and argv[0] in {str(k) for k in range(LANES)}:
         print("\n".join(f for f in split()[int(argv[0])] if f != NODE))

@@ -9,7 +9,7 @@ Deep cases: tests marked `@pytest.mark.deep` are further cases of what the defau
 already covers (another dataset through the same path, a larger file, another option
 mix). The default run, the README's test command, leaves them out (pytest reports them
 as deselected) so it stays under ten minutes on two cores; `--deep`, or FAIRCODE_DEEP=1
-(which `scripts/check` passes to both its lanes), runs them too.
+(which `scripts/check` passes to all its lanes), runs them too.
 """
 
 import json
@@ -60,7 +60,7 @@ def js():
 # wall times (--durations) grow with everybody else's load, CPU time does not.
 # `--times-out=FILE` writes each test file's seconds (wall and CPU) as JSON: what
 # scripts/lanes.py --update folds into tests/times.json, the weights scripts/check uses
-# to split the files between its two pytest processes; FILE's stem + .tests.json gets
+# to split the files between its pytest processes; FILE's stem + .tests.json gets
 # every test's seconds.
 # ---------------------------------------------------------------------------------------
 
