@@ -29,9 +29,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TIMES = ROOT / "tests" / "times.json"
 NODE = "node --test tests/js/"
-#: pytest processes at once (FAIRCODE_LANES, at least 2). Three on two cores: a lane
-#: waiting on Spark's JVM, Chromium, PostgreSQL or a subprocess leaves its core to
-#: another. Fresh-clone runs on one busy day: 697 and 719 s with three, 738 s with two.
+#: pytest processes at once (FAIRCODE_LANES, at least 2; more on a machine with more
+#: cores). Three on two cores, so that a lane waiting on Spark's JVM, Chromium,
+#: PostgreSQL or a subprocess leaves its core to another; the suite is CPU-bound either
+#: way, and fresh-clone runs the same day took 697, 719 and 745 s with three against
+#: 738 s with two: within the host's noise, not a measured gain.
 _lanes = os.environ.get("FAIRCODE_LANES") or "3"  # empty: the default
 if not _lanes.isdigit() or int(_lanes) < 2:
     sys.exit(f"scripts/lanes.py: FAIRCODE_LANES must be a whole number from 2, not {_lanes!r}")
