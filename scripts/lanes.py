@@ -2,7 +2,7 @@
 """Split the test files between scripts/check's pytest processes (lanes), by time.
 
     scripts/lanes.py LANE              # lane 0, 1, ...: its test files, one a line
-    scripts/lanes.py --count           # how many lanes (FAIRCODE_LANES, default 3)
+    scripts/lanes.py --count           # how many lanes (FAIRCODE_LANES, default 2)
     scripts/lanes.py --show            # every lane, each file with its seconds
     scripts/lanes.py --update FILE...  # fold measured times into tests/times.json
 
@@ -30,11 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 TIMES = ROOT / "tests" / "times.json"
 NODE = "node --test tests/js/"
 #: pytest processes at once (FAIRCODE_LANES, at least 2; more on a machine with more
-#: cores). Three on two cores, so that a lane waiting on Spark's JVM, Chromium,
-#: PostgreSQL or a subprocess leaves its core to another; the suite is CPU-bound either
-#: way, and fresh-clone runs the same day took 697, 719 and 745 s with three against
-#: 738 s with two: within the host's noise, not a measured gain.
-_lanes = os.environ.get("FAIRCODE_LANES") or "3"  # empty: the default
+#: cores). Two on two cores: the suite is CPU-bound, and fresh-clone runs with three
+#: on one day took 697, 719, 745 and 780 s against 738 s with two, no measured gain.
+_lanes = os.environ.get("FAIRCODE_LANES") or "2"  # empty: the default
 if not _lanes.isdigit() or int(_lanes) < 2:
     sys.exit(f"scripts/lanes.py: FAIRCODE_LANES must be a whole number from 2, not {_lanes!r}")
 LANES = int(_lanes)

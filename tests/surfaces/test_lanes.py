@@ -23,10 +23,10 @@ def _run(*args: str, lanes: str | None = None) -> subprocess.CompletedProcess:
     )
 
 
-@pytest.mark.parametrize("lanes", [None, "", "2", "4"])
+@pytest.mark.parametrize("lanes", [None, "", "3", "4"])
 def test_each_test_file_is_in_one_lane_and_spark_files_share_one(lanes):
     count = int(_run("--count", lanes=lanes).stdout)
-    assert count == (int(lanes) if lanes else 3)
+    assert count == (int(lanes) if lanes else 2)
     split = [_run(str(k), lanes=lanes).stdout.split("\n") for k in range(count)]
     split = [[f for f in lane if f] for lane in split]
     assert all(split), "a lane with no test file"
