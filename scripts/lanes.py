@@ -8,12 +8,12 @@
 
 The weights are wall seconds per file in tests/times.json, measured by a scripts/check
 run (each pytest process writes them with --times-out into .test-times/, all lanes
-running at once, so every file is timed under the same load). The node
-unit tests are the entry NODE: scripts/check runs them first in the last lane. A test file
-missing from tests/times.json (a new one) weighs the median of the others. Heaviest
-first, each file (or group of files in TOGETHER) goes to the lane with the fewer
-seconds so far (ties by name), so the
-split is the same on every machine; within a lane the files run in name order.
+running at once, so every file is timed under the same load). The node unit tests are
+the entry NODE: scripts/check runs them first in the last lane. A test file missing
+from tests/times.json (a new one) weighs the median of the others. Heaviest first, each
+file (or group of files in TOGETHER) goes to the lane with the fewer seconds so far
+(ties by name), so the split is the same on every machine; within a lane the files run
+in name order.
 
 Standard library only.
 """
