@@ -28,6 +28,7 @@ function oneError(p, needle) {
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'faircode-bridge-'));
+test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 test('a symlink loop and a broken link are named as such', () => {
   fs.symlinkSync(path.join(dir, 'b'), path.join(dir, 'a'));

@@ -209,12 +209,14 @@ test('reference: a single-year table against banded ages covers the span', () =>
   assert.equal(block.deviation, 0.3263);
 });
 
-test('bridge: --na, --recode and --score-categoricals as the Python CLI passes them', () => {
+test('bridge: --na, --recode and --score-categoricals as the Python CLI passes them', (t) => {
   const { spawnSync } = require('child_process');
   const fs = require('fs');
   const os = require('os');
   const path = require('path');
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'faircode-v2-')), 'd.csv');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'faircode-v2-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'd.csv');
   fs.writeFileSync(file, csv(['sex', 'x'], [['1', 'a'], ['2', 'b'], ['1', 'a'], ['9', '?'], ['1', 'zz']]));
   const bridge = path.join(__dirname, '..', '..', 'scripts', 'engine-js.js');
   const go = (...args) => spawnSync(process.execPath, [bridge, 'profile', file, ...args], { encoding: 'utf8' });

@@ -18,8 +18,13 @@ function bridge(file, parts, extra = []) {
   return p.status === 0 ? JSON.parse(p.stdout) : { status: p.status, stderr: p.stderr };
 }
 
+// Every temporary directory is removed when the file's tests end.
+const tempDirs = [];
+test.after(() => { for (const d of tempDirs) fs.rmSync(d, { recursive: true, force: true }); });
+
 function tempFile(text) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'faircode-parts-'));
+  tempDirs.push(dir);
   const file = path.join(dir, 't.csv');
   fs.writeFileSync(file, text);
   return file;

@@ -34,8 +34,9 @@ test('invisible characters are shown as escapes, once', () => {
   }
 });
 
-test('four labels that all read "Male" are told apart in the bridge error line', () => {
+test('four labels that all read "Male" are told apart in the bridge error line', (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'faircode-shown-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const file = path.join(dir, 'zw.csv');
   fs.writeFileSync(file, 'Ma\u200dle,Male\u200b,\ufeffMale,Male\u00a0\n1,2,3,4\n');
   const p = spawnSync(process.execPath, [BRIDGE, 'profile', file, '--overrides', JSON.stringify({ nope: 'sex' })],
