@@ -9,7 +9,8 @@
 The weights are wall seconds per file in tests/times.json, measured by a scripts/check
 run (each pytest process writes them with --times-out into .test-times/, all lanes
 running at once, so every file is timed under the same load). The node unit tests are
-the entry NODE: scripts/check runs them first in the last lane. A test file missing
+the entry NODE, kept for the record only: scripts/check runs them beside the install,
+before the lanes start, so no lane carries them. A test file missing
 from tests/times.json (a new one) weighs the median of the others. Heaviest first, each
 file (or group of files in TOGETHER) goes to the lane with the fewer seconds so far
 (ties by name), so the split is the same on every machine; within a lane the files run
@@ -62,12 +63,11 @@ TOGETHER = [("tests/parity/test_spark.py", "tests/monitor/test_monitor_spark.py"
 
 
 def split() -> list[list[str]]:
-    """The lanes: lists of test files (NODE first in the last lane)."""
+    """The lanes: lists of test files."""
     w = weights()
+    w.pop(NODE)  # run beside the install, before any lane (scripts/check)
     lanes: list[list[str]] = [[] for _ in range(LANES)]
     load = [0.0] * LANES
-    lanes[-1].append(NODE)
-    load[-1] = w.pop(NODE)
     units: dict[tuple[str, ...], float] = {}
     grouped = {f for group in TOGETHER for f in group}
     for group in TOGETHER:
@@ -81,7 +81,7 @@ def split() -> list[list[str]]:
         k = min(range(LANES), key=lambda i: (load[i], i))
         lanes[k].extend(unit)
         load[k] += units[unit]
-    return [[NODE] * (NODE in lane) + sorted(f for f in lane if f != NODE) for lane in lanes]
+    return [sorted(lane) for lane in lanes]
 
 
 def update(paths: list[str]) -> None:
@@ -106,6 +106,7 @@ def main(argv: list[str]) -> int:
         return 0
     if argv == ["--show"]:
         w = weights()
+        print(f"beside the install: {w[NODE]:.0f} s  {NODE}")
         for k, lane in enumerate(split()):
             print(f"lane {k}: {sum(w[f] for f in lane):.0f} s")
             for f in lane:
@@ -115,7 +116,7 @@ def main(argv: list[str]) -> int:
         print(LANES)
         return 0
     if len(argv) == 1 and argv[0] in {str(k) for k in range(LANES)}:
-        print("\n".join(f for f in split()[int(argv[0])] if f != NODE))
+        print("\n".join(split()[int(argv[0])]))
         return 0
     sys.stderr.write(__doc__ or "")
     return 2

@@ -37,6 +37,9 @@ def main(argv: list[str]) -> int:
     proc = subprocess.Popen(
         argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
     )
+    # Terminated (scripts/check stopping early, a CI time limit): the command's whole
+    # process group goes too, as on Ctrl-C, so no test keeps running unseen.
+    signal.signal(signal.SIGTERM, lambda *_: _stop(proc, 143))
     summary_seen = threading.Event()
 
     def relay() -> None:
@@ -64,6 +67,14 @@ def main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         os.killpg(proc.pid, signal.SIGKILL)
         return 130
+
+
+def _stop(proc: subprocess.Popen, code: int) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    os._exit(code)
 
 
 def _finish(proc: subprocess.Popen, reader: threading.Thread) -> int:

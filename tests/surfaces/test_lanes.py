@@ -38,10 +38,10 @@ def test_each_test_file_is_in_one_lane_and_spark_files_share_one(lanes):
     ]
     assert spark == monitor_spark and len(spark) == 1
     shown = _run("--show", lanes=lanes).stdout
-    assert shown.count("\nlane ") + shown.startswith("lane ") == count
-    # the node tests are listed in the last lane only (scripts/check runs them there)
-    last = shown[shown.rindex("lane ") :]
-    assert NODE in last and shown.count(NODE) == 1
+    assert shown.count("\nlane ") == count
+    # the node tests run beside the install, in no lane: listed once, before the lanes
+    assert shown.startswith("beside the install: ") and shown.count(NODE) == 1
+    assert NODE in shown.split("\n")[0]
     assert _run(str(count), lanes=lanes).returncode == 2  # no such lane
 
 
