@@ -7,7 +7,7 @@ local engine builds (label counts, missing counts, row count, and the one pair t
 the analysis reads) and call :func:`faircode.analyze.analyze`, so results are ``==`` to
 ``faircode.profile`` for the same data, except where listed below.
 
-How it counts (two Spark jobs, plus one per table the analysis needs):
+How it counts (two aggregations, plus one per outcome column):
 
 1. every row yields one ``(position, value)`` item per counted column (``posexplode`` of
    an array of strings) plus one item that carries row-level checks; one
@@ -19,15 +19,15 @@ How it counts (two Spark jobs, plus one per table the analysis needs):
    (an undetected column with more than ``max_categorical`` labels never is, SPEC 0.5;
    a column with more than ``LABEL_CAP`` labels is capped from its distinct count, SPEC
    0.9, and none of its labels reaches the driver);
-2. the analysis is run once to learn which pairs of columns it reads (the one it
-   crosses; with ``proxy_hints``, SPEC 16, every pair of dimensions and each dimension
-   beside every other column of the first 64), and those pairs are counted with one
-   more aggregation; with ``outcome`` (SPEC 21) one aggregation per outcome column adds
-   its exact sums (mantissas per binary exponent) overall, per group and per crossed
-   cell; with ``label`` (SPEC 17) one more counts
-   the label beside each dimension and one the label beside the crossed pair, and with
-   ``missing_by_group`` (the default) one aggregation counts, per dimension label, the
-   rows where each column that has a missing cell is missing.
+2. the analysis is run once to learn which tables it reads: the pairs of columns (the
+   one it crosses; with ``proxy_hints``, SPEC 16, every pair of dimensions and each
+   dimension beside every other column of the first 64), with ``label`` (SPEC 17) the
+   label beside each dimension and beside the crossed pair, and with
+   ``missing_by_group`` (the default), per dimension label, the rows where each column
+   that has a missing cell is missing; one more aggregation counts them all, each row
+   yielding one item per table (``_tables``). With ``outcome`` (SPEC 21) one
+   aggregation per outcome column adds its exact sums (mantissas per binary exponent)
+   overall, per group and per crossed cell.
 
 Labels are made in Spark by SPEC 0.4: leading/trailing ASCII spaces and tabs trimmed
 (``btrim(c, ' \\t')``), the exact case-sensitive missing tokens and Spark nulls missing.
@@ -462,30 +462,89 @@ def _labels(
     return out
 
 
-def _pairs(
-    table: _Table, keys: list[tuple[int, int]]
-) -> dict[tuple[int, int], dict[tuple[str, str], int]]:
-    """Pass 2, one aggregation for every pair in keys: counts of (label i, label j) over
-    rows where neither is missing."""
-    if not keys:
+# Kinds of item in pass 2's one aggregation (_tables).
+_PAIR, _LABEL, _CELL, _MISS = 0, 1, 2, 3
+
+
+def _tables(
+    table: _Table,
+    pairs: list[tuple[int, int]],
+    label_dims: list[int],
+    cells: list[tuple[int, int]],
+    missing_dims: list[int],
+    missing_cols: list[int],
+) -> dict[int, list[dict]]:
+    """Pass 2 in one aggregation: every table the analysis reads beside the label counts,
+    as rows by kind. Each data row yields one item per table entry, (kind, p, a, b, c):
+
+    - _PAIR, pair index k: (label i, label j) where neither is missing;
+    - _LABEL, dimension d: (label of d or null, label of L) where L is present (SPEC 17.2);
+    - _CELL, pair index k: (label i, label j, label of L) where all three are present;
+    - _MISS, dimension d: (label of d or null, -, the row's mask): the mask has a "1" or
+      "0" per column of missing_cols, "1" where the row's cell is missing after SPEC 1.1
+      (rows share few masks, and a mask in the key keeps every item a plain count).
+
+    One job in place of one per table: on small inputs Spark's cost is mostly per job
+    (planning, code generation, scheduling, and a CSV file parsed again each time)."""
+    items: list[tuple[int, int, int, int, int]] = []
+    used = sorted(
+        {c for key in [*pairs, *cells] for c in key}
+        | set(label_dims)
+        | set(missing_dims)
+        | ({table.label_at} if (label_dims or cells) and table.label_at is not None else set())
+    )
+    if not used:
         return {}
-    # Each key once, in an array; pair p reads its two from constant index arrays, so
-    # the generated code does not grow with the number of pairs (SPEC 16: up to 2,016).
-    used = sorted({c for key in keys for c in key})
     at = {c: n for n, c in enumerate(used)}
-    first = F.array(*[F.lit(at[i]) for i, _ in keys])
-    second = F.array(*[F.lit(at[j]) for _, j in keys])
-    g, p = F.col("g"), F.col("p")
+    none, mask = len(used), len(used) + 1  # g's last two: a null key, the missing mask
+    items += [(_PAIR, k, at[i], at[j], none) for k, (i, j) in enumerate(pairs)]
+    if label_dims or cells:
+        y = at[table.label_at]
+        items += [(_LABEL, d, at[d], y, none) for d in label_dims]
+        items += [(_CELL, k, at[i], at[j], y) for k, (i, j) in enumerate(cells)]
+    items += [(_MISS, d, at[d], none, mask) for d in missing_dims]
+    # Each key once, in an array; item q reads its fields from constant index arrays, so
+    # the generated code does not grow with the number of items (SPEC 16: up to 2,016
+    # pairs).
+    kind, index, first, second, third = (F.array(*[F.lit(x) for x in col]) for col in zip(*items))
+    g, q = F.col("g"), F.col("q")
+    flags = [F.when(_missing_expr(table, c), "1").otherwise("0") for c in missing_cols]
+    keys = [table.keys[c][0] for c in used] + [F.lit(None).cast("string")]
+    keys.append(F.concat(*flags) if flags else F.lit(None).cast("string"))
+    t, a, b, c = F.col("t"), F.col("a"), F.col("b"), F.col("c")
+    both = a.isNotNull() & b.isNotNull()
+    keep = (
+        ((t == _PAIR) & both)
+        | ((t == _LABEL) & b.isNotNull())
+        | ((t == _CELL) & both & c.isNotNull())
+        | (t == _MISS)
+    )
     rows = (
-        table.frame.select(F.array(*[table.keys[c][0] for c in used]).alias("g"))
-        .select("g", F.explode(F.array(*[F.lit(k) for k in range(len(keys))])).alias("p"))
+        table.frame.select(F.array(*keys).alias("g"))
+        .select("g", F.explode(F.array(*[F.lit(k) for k in range(len(items))])).alias("q"))
         # column[key], not getItem(key): a Column key in getItem is deprecated (PySpark 4)
-        .select(p, g[first[p]].alias("a"), g[second[p]].alias("b"))
-        .where(F.col("a").isNotNull() & F.col("b").isNotNull())
-        .groupBy("p", "a", "b")
+        .select(
+            kind[q].alias("t"),
+            index[q].alias("p"),
+            g[first[q]].alias("a"),
+            g[second[q]].alias("b"),
+            g[third[q]].alias("c"),
+        )
+        .where(keep)
+        .groupBy("t", "p", "a", "b", "c")
         .agg(F.count(F.lit(1)).alias("n"))
         .collect()
     )
+    out: dict[int, list[dict]] = {}
+    for r in rows:
+        out.setdefault(r["t"], []).append(r.asDict())
+    return out
+
+
+def _decode_pairs(
+    table: _Table, keys: list[tuple[int, int]], rows: list[dict]
+) -> dict[tuple[int, int], dict[tuple[str, str], int]]:
+    """(label i, label j) -> rows, for every pair in keys, from _tables' _PAIR rows."""
     raw: list[list] = [[] for _ in keys]
     for r in rows:
         raw[r["p"]].append(r)
@@ -552,16 +611,28 @@ def _finish(
             for key in wanted
             if (key[0] in table.first and key[1] in table.first) or key == table.cross
         ]
-    pairs = _pairs(table, wanted)
+    labelled = options.label is not None and table.label_at is not None
+    label_dims = [d for d in dict.fromkeys(label_probe.wanted) if d in groups] if labelled else []
+    cells = [key for key in dict.fromkeys(cells_probe.wanted) if key in wanted] if labelled else []
+    missing_dims = (
+        [d for d in dict.fromkeys(missing_probe.wanted) if d in groups]
+        if options.missing_by_group
+        else []
+    )
+    # Only columns with a missing cell can have one in a group (most have none).
+    missing_cols = [c for c in table.read if summary.missing_all[c]] if missing_dims else []
+    rows = _tables(
+        table, wanted, label_dims, cells, missing_dims if missing_cols else [], missing_cols
+    )
+    pairs = _decode_pairs(table, wanted, rows.get(_PAIR, []))
     summary.pairs = pairs
-    if options.label is not None and table.label_at is not None:
-        dims = [d for d in dict.fromkeys(label_probe.wanted) if d in groups]
-        summary.label_pairs = _label_pairs(table, dims)
-        cells = [key for key in dict.fromkeys(cells_probe.wanted) if key in pairs]
-        summary.label_cells = {key: _label_cells(table, *key) for key in cells}
+    if labelled:
+        summary.label_pairs = _decode_label_pairs(table, label_dims, rows.get(_LABEL, []))
+        summary.label_cells = _decode_cells(table, cells, rows.get(_CELL, []))
     if options.missing_by_group:
-        dims = [d for d in dict.fromkeys(missing_probe.wanted) if d in groups]
-        summary.missing_by = _missing_by(table, dims, summary.missing_all)
+        summary.missing_by = _decode_missing_by(
+            table, missing_dims, missing_cols, rows.get(_MISS, [])
+        )
     summary.outcomes = {
         o: _outcome_sums(
             table,
@@ -606,7 +677,7 @@ def _missing_after(
 ) -> dict[int, int]:
     """Per column with `na` / `recode` (SPEC 1.1): cells whose label becomes missing
     (the null keys, missing as read, are counted already). Sets table.miss_keys, the
-    Spark keys of those labels, for the missing masks of _missing_by."""
+    Spark keys of those labels, for the missing masks of _tables."""
     conds = []
     for i in table.read:
         if missing_labels(table.header[i], options) is None:
@@ -673,21 +744,13 @@ def _missing_expr(table: _Table, i: int) -> Column:
     return key.isNull() | key.isin(*keys) if keys else key.isNull()
 
 
-def _label_pairs(table: _Table, dims: list[int]) -> dict[int, dict[tuple[str | None, str], int]]:
+def _decode_label_pairs(
+    table: _Table, dims: list[int], rows: list[dict]
+) -> dict[int, dict[tuple[str | None, str], int]]:
     """SPEC 17.2: (label of D, label of L) -> rows with L present, for each D (None:
-    D missing as read, its missing group)."""
-    if not dims:
-        return {}
-    at = table.label_at
-    items = [F.struct(F.lit(d).alias("d"), table.keys[d][0].alias("x")) for d in dims]
-    rows = (
-        table.frame.select(F.explode(F.array(*items)).alias("e"), table.keys[at][0].alias("y"))
-        .where(F.col("y").isNotNull())
-        .groupBy("e.d", "e.x", "y")
-        .agg(F.count(F.lit(1)).alias("n"))
-        .collect()
-    )
-    return _keyed(table, dims, rows, "y", at)
+    D missing as read, its missing group), from _tables' _LABEL rows."""
+    keyed = [{"d": r["p"], "x": r["a"], "y": r["b"], "n": r["n"]} for r in rows]
+    return _keyed(table, dims, keyed, "y", table.label_at)
 
 
 def _keyed(table: _Table, dims: list[int], rows: list, other: str, j: int) -> dict:
@@ -708,54 +771,40 @@ def _present(keys) -> set:
     return {k for k in keys if k is not None}
 
 
-def _label_cells(table: _Table, i: int, j: int) -> dict[tuple[str, str, str], int]:
-    """SPEC 17.2: (label of i, label of j, label of L) -> rows with all three present."""
+def _decode_cells(
+    table: _Table, cells: list[tuple[int, int]], rows: list[dict]
+) -> dict[tuple[int, int], dict[tuple[str, str, str], int]]:
+    """SPEC 17.2: per pair (i, j), (label of i, label of j, label of L) -> rows with all
+    three present, from _tables' _CELL rows."""
     at = table.label_at
-    rows = (
-        table.frame.select(
-            table.keys[i][0].alias("a"), table.keys[j][0].alias("b"), table.keys[at][0].alias("c")
-        )
-        .where(F.col("a").isNotNull() & F.col("b").isNotNull() & F.col("c").isNotNull())
-        .groupBy("a", "b", "c")
-        .agg(F.count(F.lit(1)).alias("n"))
-        .collect()
-    )
-    fa = _converter(table, i, {r["a"] for r in rows})
-    fb = _converter(table, j, {r["b"] for r in rows})
-    fc = _converter(table, at, {r["c"] for r in rows})
-    out: dict[tuple[str, str, str], int] = {}
+    raw: list[list] = [[] for _ in cells]
     for r in rows:
-        key = (fa(r["a"]), fb(r["b"]), fc(r["c"]))
-        out[key] = out.get(key, 0) + r["n"]
+        raw[r["p"]].append(r)
+    out: dict[tuple[int, int], dict[tuple[str, str, str], int]] = {}
+    for k, (i, j) in enumerate(cells):
+        fa = _converter(table, i, {r["a"] for r in raw[k]})
+        fb = _converter(table, j, {r["b"] for r in raw[k]})
+        fc = _converter(table, at, {r["c"] for r in raw[k]})
+        t: dict[tuple[str, str, str], int] = {}
+        for r in raw[k]:
+            key = (fa(r["a"]), fb(r["b"]), fc(r["c"]))
+            t[key] = t.get(key, 0) + r["n"]
+        out[(i, j)] = t
     return out
 
 
-def _missing_by(
-    table: _Table, dims: list[int], missing_all: list[int]
+def _decode_missing_by(
+    table: _Table, dims: list[int], read: list[int], rows: list[dict]
 ) -> dict[int, dict[int, dict[str | None, int]]]:
     """SPEC 17.2: per D, column C -> label of D (None: D missing as read) -> rows of it
-    whose C is missing after 1.1 (non-zero entries only)."""
-    # Only columns with a missing cell can have one in a group (most have none).
-    read = [c for c in table.read if missing_all[c]]
-    if not dims or not read:
-        return {d: {} for d in dims}
-    # One aggregation: the group columns' (index, key) exploded, a 0/1 per column.
-    flags = [_missing_expr(table, c).cast("int").alias(f"m{c}") for c in read]
-    items = [F.struct(F.lit(d).alias("d"), table.keys[d][0].alias("x")) for d in dims]
-    grouped = (
-        table.frame.select(F.explode(F.array(*items)).alias("e"), *flags)
-        .groupBy(F.col("e.d").alias("d"), F.col("e.x").alias("x"))
-        .agg(*[F.sum(f"m{c}").alias(f"m{c}") for c in read])
-    )
-    rows = grouped.collect()
-    conv = {d: _converter(table, d, _present(r["x"] for r in rows if r["d"] == d)) for d in dims}
+    whose C is missing after 1.1 (non-zero entries only), from _tables' _MISS rows."""
+    conv = {d: _converter(table, d, _present(r["a"] for r in rows if r["p"] == d)) for d in dims}
     out: dict[int, dict[int, dict[str | None, int]]] = {d: {} for d in dims}
     for r in rows:
-        d = r["d"]
-        lab = None if r["x"] is None else conv[d](r["x"])  # None: D's missing group
-        for c in read:
-            n = r[f"m{c}"]
-            if n and c != d:
+        d, n = r["p"], r["n"]
+        lab = None if r["a"] is None else conv[d](r["a"])  # None: D's missing group
+        for c, bit in zip(read, r["c"], strict=True):
+            if bit == "1" and c != d:
                 t = out[d].setdefault(c, {})
                 t[lab] = t.get(lab, 0) + n
     return out
