@@ -486,7 +486,6 @@ def _tables(
 
     One job in place of one per table: on small inputs Spark's cost is mostly per job
     (planning, code generation, scheduling, and a CSV file parsed again each time)."""
-    items: list[tuple[int, int, int, int, int]] = []
     used = sorted(
         {c for key in [*pairs, *cells] for c in key}
         | set(label_dims)
@@ -497,11 +496,10 @@ def _tables(
         return {}
     at = {c: n for n, c in enumerate(used)}
     none, mask = len(used), len(used) + 1  # g's last two: a null key, the missing mask
-    items += [(_PAIR, k, at[i], at[j], none) for k, (i, j) in enumerate(pairs)]
-    if label_dims or cells:
-        y = at[table.label_at]
-        items += [(_LABEL, d, at[d], y, none) for d in label_dims]
-        items += [(_CELL, k, at[i], at[j], y) for k, (i, j) in enumerate(cells)]
+    y = at.get(table.label_at, none)  # the label's key (used only with label items)
+    items = [(_PAIR, k, at[i], at[j], none) for k, (i, j) in enumerate(pairs)]
+    items += [(_LABEL, d, at[d], y, none) for d in label_dims]
+    items += [(_CELL, k, at[i], at[j], y) for k, (i, j) in enumerate(cells)]
     items += [(_MISS, d, at[d], none, mask) for d in missing_dims]
     # Each key once, in an array; item q reads its fields from constant index arrays, so
     # the generated code does not grow with the number of items (SPEC 16: up to 2,016
@@ -541,22 +539,25 @@ def _tables(
     return out
 
 
-def _decode_pairs(
-    table: _Table, keys: list[tuple[int, int]], rows: list[dict]
-) -> dict[tuple[int, int], dict[tuple[str, str], int]]:
-    """(label i, label j) -> rows, for every pair in keys, from _tables' _PAIR rows."""
-    raw: list[list] = [[] for _ in keys]
+def _decode_by_index(
+    table: _Table, columns: list[tuple[int, ...]], rows: list[dict]
+) -> list[dict[tuple[str, ...], int]]:
+    """Per entry k of columns (the columns its items read into a, b and c), its labels
+    -> rows, from the _tables rows whose index is k (_PAIR: two columns; _CELL: three)."""
+    raw: list[list] = [[] for _ in columns]
     for r in rows:
         raw[r["p"]].append(r)
-    out = {}
-    for k, (i, j) in enumerate(keys):
-        fi = _converter(table, i, {r["a"] for r in raw[k]})
-        fj = _converter(table, j, {r["b"] for r in raw[k]})
-        cells: dict[tuple[str, str], int] = {}
-        for r in raw[k]:
-            key = (fi(r["a"]), fj(r["b"]))
-            cells[key] = cells.get(key, 0) + r["n"]
-        out[(i, j)] = cells
+    out = []
+    for cols, got in zip(columns, raw, strict=True):
+        fields = "abc"[: len(cols)]
+        convs = [
+            _converter(table, c, {r[f] for r in got}) for c, f in zip(cols, fields, strict=True)
+        ]
+        counts: dict[tuple[str, ...], int] = {}
+        for r in got:
+            key = tuple(conv(r[f]) for conv, f in zip(convs, fields, strict=True))
+            counts[key] = counts.get(key, 0) + r["n"]
+        out.append(counts)
     return out
 
 
@@ -624,11 +625,13 @@ def _finish(
     rows = _tables(
         table, wanted, label_dims, cells, missing_dims if missing_cols else [], missing_cols
     )
-    pairs = _decode_pairs(table, wanted, rows.get(_PAIR, []))
+    pairs = dict(zip(wanted, _decode_by_index(table, wanted, rows.get(_PAIR, [])), strict=True))
     summary.pairs = pairs
     if labelled:
         summary.label_pairs = _decode_label_pairs(table, label_dims, rows.get(_LABEL, []))
-        summary.label_cells = _decode_cells(table, cells, rows.get(_CELL, []))
+        at = table.label_at
+        by_cell = _decode_by_index(table, [(i, j, at) for i, j in cells], rows.get(_CELL, []))
+        summary.label_cells = dict(zip(cells, by_cell, strict=True))
     if options.missing_by_group:
         summary.missing_by = _decode_missing_by(
             table, missing_dims, missing_cols, rows.get(_MISS, [])
@@ -749,19 +752,13 @@ def _decode_label_pairs(
 ) -> dict[int, dict[tuple[str | None, str], int]]:
     """SPEC 17.2: (label of D, label of L) -> rows with L present, for each D (None:
     D missing as read, its missing group), from _tables' _LABEL rows."""
-    keyed = [{"d": r["p"], "x": r["a"], "y": r["b"], "n": r["n"]} for r in rows]
-    return _keyed(table, dims, keyed, "y", table.label_at)
-
-
-def _keyed(table: _Table, dims: list[int], rows: list, other: str, j: int) -> dict:
-    """{d: {(label of x, label of `other`): n}} from rows of (d, x, other, n)."""
-    conv = {d: _converter(table, d, _present(r["x"] for r in rows if r["d"] == d)) for d in dims}
-    conv_j = _converter(table, j, {r[other] for r in rows}) if j is not None else None
+    conv = {d: _converter(table, d, _present(r["a"] for r in rows if r["p"] == d)) for d in dims}
+    conv_label = _converter(table, table.label_at, {r["b"] for r in rows})
     out: dict[int, dict] = {d: {} for d in dims}
     for r in rows:
-        x = r["x"]
-        key = (None if x is None else conv[r["d"]](x), conv_j(r[other]))
-        t = out[r["d"]]
+        x = r["a"]
+        key = (None if x is None else conv[r["p"]](x), conv_label(r["b"]))
+        t = out[r["p"]]
         t[key] = t.get(key, 0) + r["n"]
     return out
 
@@ -769,28 +766,6 @@ def _keyed(table: _Table, dims: list[int], rows: list, other: str, j: int) -> di
 def _present(keys) -> set:
     """The Spark keys that are not null (a null key is a cell missing as read)."""
     return {k for k in keys if k is not None}
-
-
-def _decode_cells(
-    table: _Table, cells: list[tuple[int, int]], rows: list[dict]
-) -> dict[tuple[int, int], dict[tuple[str, str, str], int]]:
-    """SPEC 17.2: per pair (i, j), (label of i, label of j, label of L) -> rows with all
-    three present, from _tables' _CELL rows."""
-    at = table.label_at
-    raw: list[list] = [[] for _ in cells]
-    for r in rows:
-        raw[r["p"]].append(r)
-    out: dict[tuple[int, int], dict[tuple[str, str, str], int]] = {}
-    for k, (i, j) in enumerate(cells):
-        fa = _converter(table, i, {r["a"] for r in raw[k]})
-        fb = _converter(table, j, {r["b"] for r in raw[k]})
-        fc = _converter(table, at, {r["c"] for r in raw[k]})
-        t: dict[tuple[str, str, str], int] = {}
-        for r in raw[k]:
-            key = (fa(r["a"]), fb(r["b"]), fc(r["c"]))
-            t[key] = t.get(key, 0) + r["n"]
-        out[(i, j)] = t
-    return out
 
 
 def _decode_missing_by(
