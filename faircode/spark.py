@@ -138,6 +138,10 @@ LOCAL_CONF = {
     "spark.sql.shuffle.partitions": "4",
     "spark.driver.memory": "1g",
     "spark.ui.showConsoleProgress": "false",
+    # PySpark 4 sends each Column operation's Python call site to the JVM (three more
+    # round trips per operation) for its error messages; faircode builds thousands of
+    # them per run, none a user wrote. Off: half the driver's py4j calls (docs/spark.md).
+    "spark.python.sql.dataFrameDebugging.enabled": "false",
 }
 
 
