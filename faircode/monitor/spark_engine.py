@@ -95,6 +95,16 @@ _TYPED_OK = (
     T.BooleanType,
 )
 _INTEGER = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
+#: The field of ``_distinct_values``'s items that holds a value of each attribute type
+#: (integers as long, floats as double: both exact).
+_SLOT_TYPES = {"s": T.StringType(), "l": T.LongType(), "d": T.DoubleType(), "b": T.BooleanType()}
+_SLOT = {
+    T.StringType: "s",
+    **{t: "l" for t in _INTEGER},
+    T.FloatType: "d",
+    T.DoubleType: "d",
+    T.BooleanType: "b",
+}
 
 
 def evaluate_spark(
@@ -638,14 +648,17 @@ class _Evaluation:
         self.ats: list[_Attribute] = []
         self.code_cols: list[Column] = []
         frame = t.frame
-        for i, name in enumerate(self.attr_names):
+        keys: list[Column] = []
+        for name in self.attr_names:
             c = t.col(name)
+            if isinstance(t.dtype(name), (T.FloatType, T.DoubleType)):
+                c = F.when(F.isnan(c), F.lit(None)).otherwise(c)
+            keys.append(c)
+        distinct = self._distinct_values(keys)
+        for i, name in enumerate(self.attr_names):
+            key = keys[i]
             dtype = t.dtype(name)
-            key = c
-            if isinstance(dtype, (T.FloatType, T.DoubleType)):
-                key = F.when(F.isnan(c), F.lit(None)).otherwise(c)
-            distinct = [r["k"] for r in frame.select(key.alias("k")).distinct().collect()]
-            values: list[Any] = list(distinct)
+            values: list[Any] = distinct[i]
             series: pd.Series
             if isinstance(dtype, _INTEGER) and None in values:
                 # pandas.read_parquet makes an integer column with a null floating point
@@ -677,6 +690,32 @@ class _Evaluation:
             self.ats.append(at)
             self.code_cols.append(F.col(cname))
         self.coded = frame
+
+    def _distinct_values(self, keys: list[Column]) -> list[list[Any]]:
+        """Every attribute's distinct values (None for missing) in one pass over the rows:
+        each row gives one item per attribute, ``(i, value)``, the value in the field of
+        its type (one struct type for all), and the items are made distinct in Spark
+        (one scan of the source, where a ``distinct()`` per attribute made one each)."""
+        slot = [_SLOT[type(self.table.dtype(a))] for a in self.attr_names]
+        items = F.explode(
+            F.array(
+                *[
+                    F.struct(
+                        F.lit(i).alias("i"),
+                        *[
+                            (key if s == slot[i] else F.lit(None)).cast(dtype).alias(s)
+                            for s, dtype in _SLOT_TYPES.items()
+                        ],
+                    )
+                    for i, key in enumerate(keys)
+                ]
+            )
+        )
+        rows = self.table.frame.select(items.alias("e")).select("e.*").distinct().collect()
+        out: list[list[Any]] = [[] for _ in keys]
+        for r in rows:
+            out[r["i"]].append(r[slot[r["i"]]])
+        return out
 
     def _check_labels(self, name: str, at: _Attribute) -> None:
         """SPEC 0.7: labels Spark's CSV reader may have read differently are refused."""

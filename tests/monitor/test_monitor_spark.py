@@ -249,3 +249,41 @@ def test_cli_engine_spark_json_equals_the_local_cli(tmp_path) -> None:
     assert stdin.stderr == (
         "faircode: error: --engine spark reads a path (CSV or Parquet), not standard input\n"
     )
+
+
+def test_typed_attributes_of_every_kind_in_one_pass(spark, tmp_path) -> None:
+    """The distinct values of string, integer (with and without a null), floating-point
+    (NaN, 0.0 and -0.0, null) and boolean attributes, found together in one pass, give
+    the local engine's report from Parquet (written without pandas' metadata, as Spark
+    and most writers do: an integer column with a null is floating point to pandas)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    n = 48
+    rng = np.random.default_rng(7)
+    df = pd.DataFrame(
+        {
+            "p": rng.integers(0, 2, n),
+            "y": rng.integers(0, 2, n),
+            "s": rng.choice(["a", " b", "NA", "c"], n).astype(object),
+            "i": rng.choice([1, 2, 30], n),
+            "j": pd.array(rng.choice([4, 5], n), dtype="Int64"),
+            "f": rng.choice([0.0, -0.0, 1.5, np.nan, 2.25], n),
+            "b": rng.choice([True, False], n),
+        }
+    )
+    df.loc[[3, 9], "s"] = None
+    df.loc[[5], "j"] = pd.NA
+    # (the local engine labels a zero slice by its first row's sign; Spark's DISTINCT
+    # gives 0.0 whichever comes first: a first row with -0.0 is a known difference)
+    df.loc[0, "f"] = 0.0
+    path = tmp_path / "typed.parquet"
+    table = pa.Table.from_pandas(df, preserve_index=False).replace_schema_metadata(None)
+    pq.write_table(table, path)
+    kw = dict(pred="p", label="y", attrs=["s", "i", "j", "f", "b"], min_samples=1)
+    got, want = both(path, spark, **kw)
+    assert got == want
+    slices = {g["name"]: [s["slice"] for s in g["slices"]] for g in got["groups"]}
+    assert slices["j"] == ["4.0", "5.0", "(missing)"]
+    assert slices["f"] == ["0.0", "1.5", "2.25", "(missing)"]
+    assert slices["b"] == ["False", "True"] and slices["i"] == ["1", "2", "30"]
