@@ -648,16 +648,16 @@ class _Evaluation:
         self.ats: list[_Attribute] = []
         self.code_cols: list[Column] = []
         frame = t.frame
+        dtypes = [t.dtype(name) for name in self.attr_names]
         keys: list[Column] = []
-        for name in self.attr_names:
+        for name, dtype in zip(self.attr_names, dtypes, strict=True):
             c = t.col(name)
-            if isinstance(t.dtype(name), (T.FloatType, T.DoubleType)):
+            if isinstance(dtype, (T.FloatType, T.DoubleType)):
                 c = F.when(F.isnan(c), F.lit(None)).otherwise(c)
             keys.append(c)
-        distinct = self._distinct_values(keys)
+        distinct = _distinct_values(frame, keys, dtypes)
         for i, name in enumerate(self.attr_names):
-            key = keys[i]
-            dtype = t.dtype(name)
+            key, dtype = keys[i], dtypes[i]
             values: list[Any] = distinct[i]
             series: pd.Series
             if isinstance(dtype, _INTEGER) and None in values:
@@ -690,32 +690,6 @@ class _Evaluation:
             self.ats.append(at)
             self.code_cols.append(F.col(cname))
         self.coded = frame
-
-    def _distinct_values(self, keys: list[Column]) -> list[list[Any]]:
-        """Every attribute's distinct values (None for missing) in one pass over the rows:
-        each row gives one item per attribute, ``(i, value)``, the value in the field of
-        its type (one struct type for all), and the items are made distinct in Spark
-        (one scan of the source, where a ``distinct()`` per attribute made one each)."""
-        slot = [_SLOT[type(self.table.dtype(a))] for a in self.attr_names]
-        items = F.explode(
-            F.array(
-                *[
-                    F.struct(
-                        F.lit(i).alias("i"),
-                        *[
-                            (key if s == slot[i] else F.lit(None)).cast(dtype).alias(s)
-                            for s, dtype in _SLOT_TYPES.items()
-                        ],
-                    )
-                    for i, key in enumerate(keys)
-                ]
-            )
-        )
-        rows = self.table.frame.select(items.alias("e")).select("e.*").distinct().collect()
-        out: list[list[Any]] = [[] for _ in keys]
-        for r in rows:
-            out[r["i"]].append(r[slot[r["i"]]])
-        return out
 
     def _check_labels(self, name: str, at: _Attribute) -> None:
         """SPEC 0.7: labels Spark's CSV reader may have read differently are refused."""
@@ -955,6 +929,35 @@ class _Evaluation:
                     f"{MAX_TOTAL_SLICES:,} slices; intersect fewer or coarser attributes"
                 )
         raise AssertionError("the full intersection exceeds the budget")  # pragma: no cover
+
+
+def _distinct_values(
+    frame: DataFrame, keys: list[Column], dtypes: list[T.DataType]
+) -> list[list[Any]]:
+    """Every key's distinct values (None for missing) in one pass over the rows: each
+    row gives one item per key, ``(i, value)``, the value in the field of its type (one
+    struct type for all), and the items are made distinct in Spark (one scan of the
+    source, where a ``distinct()`` per key made one each)."""
+    slot = [_SLOT[type(d)] for d in dtypes]
+    items = F.explode(
+        F.array(
+            *[
+                F.struct(
+                    F.lit(i).alias("i"),
+                    *[
+                        (key if s == slot[i] else F.lit(None)).cast(dtype).alias(s)
+                        for s, dtype in _SLOT_TYPES.items()
+                    ],
+                )
+                for i, key in enumerate(keys)
+            ]
+        )
+    )
+    rows = frame.select(items.alias("e")).select("e.*").distinct().collect()
+    out: list[list[Any]] = [[] for _ in keys]
+    for r in rows:
+        out[r["i"]].append(r[slot[r["i"]]])
+    return out
 
 
 def _frame(frame: DataFrame) -> pd.DataFrame:
