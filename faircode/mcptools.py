@@ -28,6 +28,7 @@ from .detect import OVERRIDE_VALUES
 from .errors import FaircodeError, InputError, NoSuchFile
 from .options import (
     FAIRNESS_ALPHA,
+    FAIRNESS_ENGINE_HELP,
     FAIRNESS_MIN_SAMPLES,
     FAIRNESS_RULES,
     FAIRNESS_THRESHOLD,
@@ -559,7 +560,7 @@ EVALUATE_OPTIONS: dict[str, dict[str, Any]] = {
     "intersect": _opt("boolean", "also slice by every combination of the attributes (false)"),
     "engine": _opt(
         "string",
-        "metric engine (auto: fairlearn when installed)",
+        FAIRNESS_ENGINE_HELP,
         enum=["auto", "pandas", "fairlearn"],
     ),
     "rule": _opt(

@@ -36,7 +36,13 @@ from ..errors import (
     missing_extra,
     missing_extra_of,
 )
-from ..options import FAIRNESS_ALPHA, FAIRNESS_MIN_SAMPLES, FAIRNESS_RULES, FAIRNESS_THRESHOLD
+from ..options import (
+    FAIRNESS_ALPHA,
+    FAIRNESS_ENGINE_HELP,
+    FAIRNESS_MIN_SAMPLES,
+    FAIRNESS_RULES,
+    FAIRNESS_THRESHOLD,
+)
 from ..renderers import render_as
 from ..safetext import fit_stdout, shown
 from .errors import MonitorInputError
@@ -136,8 +142,8 @@ def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
         "--engine",
         choices=("auto", "pandas", "fairlearn", "spark"),
         default="auto",
-        help="metric engine (default: fairlearn when installed, else pandas); spark: "
-        "the per-slice counts as Spark aggregations (the spark extra)",
+        help=f"{FAIRNESS_ENGINE_HELP}; spark: the per-slice counts as Spark aggregations "
+        "(the spark extra)",
     )
     p.add_argument(
         "--spark-master", metavar="URL", help="Spark master for --engine spark (default local[2])"

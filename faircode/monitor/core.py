@@ -31,7 +31,6 @@ from .assemble import (
 )
 from .disparities import DISPARITIES, build_disparities
 from .inputs import (
-    AUTO_FAIRLEARN_MAX_ROWS,
     MAX_MAGNITUDE,
     _fmt_num,
     _numeric,
@@ -55,7 +54,6 @@ from .slices import (
 
 # re-exported: core stays the monitor's entry point (timeline, ingest, tests import these)
 __all__ = [
-    "AUTO_FAIRLEARN_MAX_ROWS",
     "DISPARITIES",
     "FORMAT_VERSION",
     "MAX_INTERSECT_ATTRIBUTES",
@@ -172,7 +170,7 @@ def evaluate(
         source = str(data)
         source_path = source
         frame = read_table(data, required, opener)
-    engine_used = _resolve_engine(engine, len(frame))
+    engine_used = _resolve_engine(engine)
     if len(frame) == 0:
         raise MonitorInputError(f"{source}: no data rows; the file has a header only")
 

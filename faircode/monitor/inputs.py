@@ -154,15 +154,9 @@ def multiclass_error(
     )
 
 
-# Fairlearn's MetricFrame costs about 200x the pandas engine at 10M rows (see
-# benchmarks/README-monitor.md), so "auto" uses it only up to this many rows.
-AUTO_FAIRLEARN_MAX_ROWS = 200_000
-
-
-def _resolve_engine(engine: str, n_rows: int = 0) -> str:
-    if engine == "auto":
-        use = fairlearn_available() and n_rows <= AUTO_FAIRLEARN_MAX_ROWS
-        return "fairlearn" if use else "pandas"
+def _resolve_engine(engine: str) -> str:
+    if engine == "auto":  # options.FAIRNESS_ENGINE_HELP says why
+        return "pandas"
     if engine == "fairlearn" and not fairlearn_available():
         raise MonitorInputError(
             "engine 'fairlearn' needs the fairlearn package; "

@@ -350,3 +350,39 @@ def test_error_rates_in_every_format(compas: pd.DataFrame) -> None:
     unlabelled = evaluate(compas, "high_risk", ["race"], engine="pandas")
     assert "| Slice | Precision |" not in render_markdown(unlabelled)
     assert "<th>FNR</th>" not in render_html(unlabelled)
+
+
+def _rates_off_their_counts(report: dict) -> tuple[int, list[tuple[str, str, str]]]:
+    """(rates with a value, those whose value is not successes / count, one rounding)."""
+    rates, off = 0, []
+    for g in report["groups"]:
+        for s in g["slices"]:
+            for name, m in s["metrics"].items():
+                if m.get("value") is not None and "successes" in m and m["count"]:
+                    rates += 1
+                    if m["value"] != m["successes"] / m["count"]:
+                        off.append((g["name"], s["slice"], name))
+    return rates, off
+
+
+def test_the_default_engine_gives_each_rate_as_its_own_count_ratio() -> None:
+    """SPEC 12.10: `auto` is the pandas engine with or without Fairlearn installed, and
+    every rate of every slice is exactly successes / count. The reason for the rule:
+    Fairlearn's FOR and FDR (1 - NPV, 1 - precision) are not, on COMPAS."""
+    kw = dict(
+        label="two_year_recid",
+        score="decile_score",
+        decision_threshold=5,
+        intersect=True,
+    )
+    report = evaluate(COMPAS, None, ["race", "sex"], **kw)
+    assert report["engine"] == "pandas"
+    assert _rates_off_their_counts(report) == (178, [])
+    if importlib.util.find_spec("fairlearn") is None:
+        pytest.fail("fairlearn is not installed; install the 'fairness' extra", pytrace=False)
+    fair = evaluate(COMPAS, None, ["race", "sex"], engine="fairlearn", **kw)
+    rates, off = _rates_off_their_counts(fair)
+    assert rates == 178 and ("race", "Caucasian", "for") in off, (
+        "Fairlearn now gives count ratios: see SPEC 12.10"
+    )
+    assert {name for _, _, name in off} <= {"for", "fdr"}

@@ -134,7 +134,8 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
     "options": {
         **dict.fromkeys(
             "FAIRNESS_THRESHOLD FAIRNESS_MIN_SAMPLES FAIRNESS_RULES FAIRNESS_ALPHA "
-            "AUDIT_RATIO_THRESHOLD AUDIT_ALPHA AUDIT_SMALL_DENOMINATOR AUDIT_DATA_SOURCES "
+            "FAIRNESS_ENGINE_HELP AUDIT_RATIO_THRESHOLD AUDIT_ALPHA AUDIT_SMALL_DENOMINATOR "
+            "AUDIT_DATA_SOURCES "
             "PROXY_KEYS parse_held_out".split(),
             OPTIONS_ELSEWHERE,
         ),
