@@ -121,6 +121,11 @@ def evaluate(
     sum of the weights of its successes / sum of the weights of its count, every mean a
     weighted mean, and each metric reports ``n_eff``, Kish's effective size ``(sum w)^2 /
     sum w^2``, at which its interval is computed and its low-n guard compares (12.5, 12.7).
+
+    ``engine`` (SPEC 12.10): ``"auto"`` (the default) and ``"pandas"`` count with numpy,
+    every rate a count ratio rounded once; ``"fairlearn"`` computes the metrics with
+    Fairlearn's MetricFrame (the ``fairness`` extra), to cross-check; ``"spark"`` counts
+    with Spark (the ``spark`` extra). The report's ``engine`` names the one used.
     """
     if engine == "spark":  # Spark aggregations, the same report (SPEC 12.10)
         from .spark_engine import evaluate_spark  # lazy: start-up
