@@ -29,7 +29,9 @@ def _native(value: Any) -> Any:
     if isinstance(value, float):
         if math.isnan(value):
             return None
-        return value if math.isfinite(value) else str(value)
+        # -0.0 == 0.0: one slice, which pandas' factorize would label by its first row's
+        # sign; it is the slice of 0.0, as Spark's DISTINCT makes it (SPEC 12.1)
+        return value + 0.0 if math.isfinite(value) else str(value)
     if isinstance(value, bool | int | str):
         return value
     if isinstance(value, pd.Timestamp):

@@ -4,6 +4,7 @@ the registry (SPEC 15.4), and class labels refused in an inferred task (SPEC 12.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -336,3 +337,12 @@ def test_class_labels_cli_line(tmp_path: Path, capsys: pytest.CaptureFixture) ->
     )
     out = capsys.readouterr().out
     assert code == 0 and json.loads(out)["task"]["type"] == "regression"
+
+
+def test_a_zero_slice_is_0_0_whatever_its_first_rows_sign() -> None:
+    """SPEC 12.1: -0.0 and 0.0 are one slice, labelled 0.0 even when -0.0 comes first."""
+    df = pd.DataFrame({"x": [-0.0, 0.0, 1.5, 0.0] * 10, "p": [1, 0] * 20})
+    report = evaluate(df, "p", ["x"], engine="pandas", min_samples=1)
+    slices = [(s["slice"], s["key"]["x"], s["n"]) for s in report["groups"][0]["slices"]]
+    assert slices == [("0.0", 0.0, 30), ("1.5", 1.5, 10)]
+    assert math.copysign(1.0, report["groups"][0]["slices"][0]["key"]["x"]) == 1.0

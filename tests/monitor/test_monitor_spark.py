@@ -274,9 +274,7 @@ def test_typed_attributes_of_every_kind_in_one_pass(spark, tmp_path) -> None:
     )
     df.loc[[3, 9], "s"] = None
     df.loc[[5], "j"] = pd.NA
-    # (the local engine labels a zero slice by its first row's sign; Spark's DISTINCT
-    # gives 0.0 whichever comes first: a first row with -0.0 is a known difference)
-    df.loc[0, "f"] = 0.0
+    df.loc[0, "f"] = -0.0  # the first zero negative: still the slice of 0.0 (SPEC 12.1)
     path = tmp_path / "typed.parquet"
     table = pa.Table.from_pandas(df, preserve_index=False).replace_schema_metadata(None)
     pq.write_table(table, path)
