@@ -1084,6 +1084,20 @@ class _Source:
         finally:
             stream.close()
 
+    def tail(self, n: int) -> bytes:
+        """The last ``n`` bytes (all of them in a shorter file)."""
+        if self.local:
+            with open(self.local_path, "rb") as fh:
+                fh.seek(max(0, os.fstat(fh.fileno()).st_size - n))
+                return fh.read(n)
+        size = self._fs.getFileStatus(self._jpath).getLen()
+        stream = self._fs.open(self._jpath)
+        try:
+            stream.seek(max(0, size - n))
+            return bytes(stream.readNBytes(n))
+        finally:
+            stream.close()
+
 
 def _head(source: _Source, options: Options) -> tuple[list[str], str, str, list[list[str]]]:
     """Read the first bytes with faircode's reader: (header, delimiter, first line end,

@@ -22,8 +22,9 @@ tokens missing, ``True``/``False`` words 0/1; the usual decimal forms are parsed
 Spark, which rounds as Python does; any other text is parsed here, by the local rules,
 from its distinct values). Parquet files and Spark DataFrames are typed sources: string,
 integer, floating-point and boolean columns, as ``pandas.read_parquet`` gives them (an
-integer column with a null becomes floating point, as pandas makes it); other types are
-refused.
+integer column with a null becomes floating point, as pandas makes it, unless pandas'
+metadata in the file's footer marks it a nullable integer, ``Int64``, which pandas keeps
+integer); other types are refused.
 """
 
 from __future__ import annotations
@@ -95,6 +96,8 @@ _TYPED_OK = (
     T.BooleanType,
 )
 _INTEGER = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
+#: pandas' nullable integer dtypes, as its Parquet metadata names them (``numpy_type``).
+_PANDAS_NULLABLE_INTS = frozenset(f"{u}Int{bits}" for u in ("", "U") for bits in (8, 16, 32, 64))
 #: The field of ``_distinct_values``'s items that holds a value of each attribute type
 #: (integers as long, floats as double: both exact).
 _SLOT_TYPES = {"s": T.StringType(), "l": T.LongType(), "d": T.DoubleType(), "b": T.BooleanType()}
@@ -271,6 +274,8 @@ class _Table:
         self.checks = checks
         self.source = source
         self.line_end = line_end
+        # the columns pandas' metadata marks as nullable integers (_pandas_nullable_ints)
+        self.nullable_ints: set[str] = set()
 
     def col(self, name: str) -> Column:
         return F.col(f"_c{self.header.index(name)}")
@@ -284,6 +289,30 @@ def _typed_table(frame: DataFrame, source: str) -> _Table:
     internal = [f"_c{i}" for i in range(len(header))]
     renamed = frame.toDF(*internal).withColumn(_ROW, F.monotonically_increasing_id())
     return _Table(header, renamed, text=False)
+
+
+def _pandas_nullable_ints(src: Any) -> set[str]:
+    """The columns that pandas' metadata in a Parquet file's footer marks as nullable
+    integers (``Int64`` and kin): ``pandas.read_parquet``, the local engine's reader,
+    keeps them integer even with a null. Empty without pyarrow or that metadata."""
+    try:
+        import pyarrow as pa  # lazy: optional extra 'fast'
+        import pyarrow.parquet as pq  # lazy: optional extra 'fast'
+    except ImportError:
+        return set()
+    end = src.tail(8)  # a Parquet file ends with its footer's length and b"PAR1"
+    if len(end) != 8 or end[4:] != b"PAR1":
+        return set()
+    footer = src.tail(int.from_bytes(end[:4], "little") + 8)
+    try:  # the footer alone, behind the leading magic, reads as a file's schema
+        meta = pq.read_schema(pa.BufferReader(b"PAR1" + footer)).pandas_metadata or {}
+    except (pa.ArrowException, OSError, ValueError):
+        return set()
+    return {
+        c["field_name"]
+        for c in meta.get("columns", [])
+        if isinstance(c, dict) and c.get("numpy_type") in _PANDAS_NULLABLE_INTS
+    }
 
 
 def _read_path(path: str, session: SparkSession, fspark: Any) -> _Table:
@@ -303,7 +332,13 @@ def _read_path(path: str, session: SparkSession, fspark: Any) -> _Table:
         if src.is_dir or src.head(4) == b"PAR1":
             if src.is_dir:
                 raise MonitorInputError(f"{path}: is a directory; fairness evaluate reads one file")
-            return _typed_table(session.read.parquet(path), path)
+            frame = session.read.parquet(path)
+            table = _typed_table(frame, path)
+            marked = _pandas_nullable_ints(src)
+            table.nullable_ints = {
+                name for name, c in zip(table.header, frame.columns, strict=True) if c in marked
+            }
+            return table
         delimiter = "tab" if path.lower().endswith(".tsv") else None
         options = resolve({"delimiter": delimiter} if delimiter else None)
         table, line_end, frame = fspark._read_csv(src, options, session)
@@ -660,9 +695,11 @@ class _Evaluation:
             key, dtype = keys[i], dtypes[i]
             values: list[Any] = distinct[i]
             series: pd.Series
-            if isinstance(dtype, _INTEGER) and None in values:
+            if isinstance(dtype, _INTEGER) and None in values and name not in t.nullable_ints:
                 # pandas.read_parquet makes an integer column with a null floating point
                 series = pd.Series([np.nan if v is None else float(v) for v in values])
+            elif isinstance(dtype, _INTEGER) and None in values:
+                series = pd.Series(values, dtype="Int64")  # pandas' metadata said so
             elif isinstance(dtype, (T.FloatType, T.DoubleType)):
                 series = pd.Series([np.nan if v is None else float(v) for v in values])
             elif isinstance(dtype, _INTEGER):

@@ -251,6 +251,34 @@ def test_cli_engine_spark_json_equals_the_local_cli(tmp_path) -> None:
     )
 
 
+def test_a_pandas_nullable_integer_attribute_stays_integer(spark, tmp_path) -> None:
+    """A Parquet file written by pandas marks an Int64 column in its metadata, and
+    pandas.read_parquet (the local engine's reader) keeps it integer with a null: slices
+    4 and 5, not 4.0 and 5.0. The Spark engine reads that metadata from the footer and
+    gives the same report; the same column without the metadata is floating point in
+    both (test_typed_attributes_of_every_kind_in_one_pass)."""
+    n = 24
+    df = pd.DataFrame(
+        {
+            "p": [1, 0] * (n // 2),
+            "y": [0, 1, 1, 0] * (n // 4),
+            "j": pd.array([4, 5, None, 4] * (n // 4), dtype="Int64"),
+            "k": pd.array([1, 2, 3] * (n // 3), dtype="Int32"),
+            "u": pd.array([7, None, 9] * (n // 3), dtype="UInt8"),
+        }
+    )
+    path = tmp_path / "written-by-pandas.parquet"
+    df.to_parquet(path)
+    got, want = both(path, spark, pred="p", label="y", attrs=["j", "k", "u"], min_samples=1)
+    assert got == want
+    slices = {g["name"]: [s["slice"] for s in g["slices"]] for g in got["groups"]}
+    assert slices == {
+        "j": ["4", "5", "(missing)"],
+        "k": ["1", "2", "3"],
+        "u": ["7", "9", "(missing)"],
+    }
+
+
 def test_typed_attributes_of_every_kind_in_one_pass(spark, tmp_path) -> None:
     """The distinct values of string, integer (with and without a null), floating-point
     (NaN, 0.0 and -0.0, null) and boolean attributes, found together in one pass, give
