@@ -32,6 +32,7 @@ from __future__ import annotations
 import copy
 import math
 import os
+from collections.abc import Collection
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -284,11 +285,17 @@ class _Table:
         return self.frame.schema[f"_c{self.header.index(name)}"].dataType
 
 
-def _typed_table(frame: DataFrame, source: str) -> _Table:
+def _typed_table(frame: DataFrame, source: str, nullable_ints: Collection[str] = ()) -> _Table:
+    """``nullable_ints``: the columns (by ``frame``'s names) that pandas' metadata marks
+    as nullable integers (_pandas_nullable_ints)."""
     header = clean_header(str(c) for c in frame.columns)
     internal = [f"_c{i}" for i in range(len(header))]
     renamed = frame.toDF(*internal).withColumn(_ROW, F.monotonically_increasing_id())
-    return _Table(header, renamed, text=False)
+    table = _Table(header, renamed, text=False)
+    table.nullable_ints = {
+        name for name, c in zip(header, frame.columns, strict=True) if c in nullable_ints
+    }
+    return table
 
 
 def _pandas_nullable_ints(src: Any) -> set[str]:
@@ -332,13 +339,7 @@ def _read_path(path: str, session: SparkSession, fspark: Any) -> _Table:
         if src.is_dir or src.head(4) == b"PAR1":
             if src.is_dir:
                 raise MonitorInputError(f"{path}: is a directory; fairness evaluate reads one file")
-            frame = session.read.parquet(path)
-            table = _typed_table(frame, path)
-            marked = _pandas_nullable_ints(src)
-            table.nullable_ints = {
-                name for name, c in zip(table.header, frame.columns, strict=True) if c in marked
-            }
-            return table
+            return _typed_table(session.read.parquet(path), path, _pandas_nullable_ints(src))
         delimiter = "tab" if path.lower().endswith(".tsv") else None
         options = resolve({"delimiter": delimiter} if delimiter else None)
         table, line_end, frame = fspark._read_csv(src, options, session)
@@ -695,15 +696,15 @@ class _Evaluation:
             key, dtype = keys[i], dtypes[i]
             values: list[Any] = distinct[i]
             series: pd.Series
-            if isinstance(dtype, _INTEGER) and None in values and name not in t.nullable_ints:
-                # pandas.read_parquet makes an integer column with a null floating point
+            integer, has_null = isinstance(dtype, _INTEGER), None in values
+            # pandas.read_parquet makes an integer column with a null floating point,
+            # unless pandas' metadata in the file marks it a nullable integer
+            if isinstance(dtype, (T.FloatType, T.DoubleType)) or (
+                integer and has_null and name not in t.nullable_ints
+            ):
                 series = pd.Series([np.nan if v is None else float(v) for v in values])
-            elif isinstance(dtype, _INTEGER) and None in values:
-                series = pd.Series(values, dtype="Int64")  # pandas' metadata said so
-            elif isinstance(dtype, (T.FloatType, T.DoubleType)):
-                series = pd.Series([np.nan if v is None else float(v) for v in values])
-            elif isinstance(dtype, _INTEGER):
-                series = pd.Series(values, dtype="int64")
+            elif integer:
+                series = pd.Series(values, dtype="Int64" if has_null else "int64")
             else:
                 series = pd.Series(values, dtype=object)
             at = _Attribute(name, series, self.source, self.grouping)
