@@ -3004,8 +3004,11 @@ function () {
 
     /** A wanted cell of column c, bytes b[s, e) before trimming: count its label. */
     cell(c, b, s, e) {
-      s = trimStart(b, s, e);
-      e = trimEnd(b, s, e);
+      // Most cells neither start nor end with a space or tab: no trim loops for them.
+      if (e > s && (b[s] <= 32 || b[e - 1] <= 32)) {
+        s = trimStart(b, s, e);
+        e = trimEnd(b, s, e);
+      }
       if (this.roles[c] === ROLE_OUTCOME) {
         this.outcomeCell(c, b, s, e);
         return;
