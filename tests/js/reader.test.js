@@ -241,3 +241,51 @@ for (const header of ['sex,race,zip,city,x,region', 'sex,race,zip,region,x,city'
     assert.equal(s.pairs.get('0,1').find((e) => e[0] === 'M' && e[1] === 'r0')[2], 1217);
   });
 }
+
+test('a chunk over 64 KB is read as the same bytes in small chunks (push works a piece at a time)', () => {
+  // Labels of 1- to 4-byte characters, so that the pieces' 64 KB boundaries fall
+  // inside characters; one push of the whole, and chunks of 1,000 and 7 bytes.
+  const labels = ['a', 'é', 'ü', '日本', '😀', 'עברית', 'x\u00a0y', 'e\u0301', '\u{10FFFD}'];
+  const rows = ['g,h'];
+  for (let i = 0; i < 30000; i++) rows.push(`${labels[i % 9]},${labels[(i * 7 + 3) % 9]}${i % 5}`);
+  const bytes = enc.encode(rows.join('\n') + '\n');
+  assert.ok(bytes.length > 4 * 65536, bytes.length);
+  const whole = summarize(bytes, {}, bytes.length);
+  for (const c of [1000, 7]) assert.deepEqual(summarize(bytes, {}, c), whole, `chunk ${c}`);
+  assert.deepEqual(run(bytes, {}, {}, bytes.length), run(bytes, {}, {}, 4099));
+  // A bad byte anywhere, at a piece's end or start too, is reported at its offset.
+  const ascii = enc.encode('g,h\n' + 'abc,defg\n'.repeat(20000));
+  for (const at of [65535, 65536, 65537, 65540, 131071, 131072, 150001]) {
+    for (const [bad, what] of [[0x00, 'NUL byte; this looks like a binary file, not CSV'],
+      [0xff, 'not valid UTF-8; re-save the file as UTF-8 or pass --encoding'],
+      [0x80, 'not valid UTF-8; re-save the file as UTF-8 or pass --encoding']]) {
+      const b = ascii.slice();
+      b[at] = bad;
+      for (const c of [b.length, 4096]) {
+        assert.equal(run(b, {}, {}, c).error, `t.csv: byte ${at}: ${what}`, `byte ${at} = ${bad}, chunk ${c}`);
+      }
+    }
+  }
+  // A 4-byte character across the first piece's end: no error, the same labels.
+  const pad = 'p'.repeat(65536 - 4 - 2);
+  const straddle = enc.encode(`g\n${pad}\n😀\nb\n`);
+  assert.deepEqual(summarize(straddle, {}, straddle.length), summarize(straddle, {}, 3));
+});
+
+test('a NUL or a high byte at any place of a long ASCII run is found (eight words a step)', () => {
+  const base = enc.encode('g,h\n' + 'abcdefghijklmno,p\n'.repeat(40));
+  for (let at = 4; at < 4 + 8 * 4 * 3; at++) {
+    for (const [bad, what] of [[0x00, 'NUL byte; this looks like a binary file, not CSV'],
+      [0xc0, 'not valid UTF-8; re-save the file as UTF-8 or pass --encoding']]) {
+      const b = base.slice();
+      b[at] = bad;
+      // a view at an odd offset too: the aligned words then start elsewhere
+      const shifted = new Uint8Array(b.length + 3);
+      shifted.set(b, 3);
+      for (const v of [b, shifted.subarray(3)]) {
+        const p = E.createProfiler({ name: 't.csv', opts: {} });
+        assert.throws(() => { p.push(v); p.finish(); }, { message: `t.csv: byte ${at}: ${what}` }, `byte ${at} = ${bad}`);
+      }
+    }
+  }
+});
