@@ -1937,7 +1937,6 @@ function () {
         let q = p + PIECE;
         for (let k = 0; k < 3 && (chunk[q] & 0xc0) === 0x80; k++) q--;
         this.pushBytes(chunk.subarray(p, q));
-        if (this.deferred) return; // the rest of the chunk waits, as a chunk's rest does
         p = q;
       }
       if (p < n) this.pushBytes(p === 0 ? chunk : chunk.subarray(p, n));

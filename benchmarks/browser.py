@@ -163,7 +163,7 @@ def wait(page, fn: str, timeout: float) -> None:
     """Until fn() is true in the page. The test runs in the page at each animation
     frame and answers once: asking the page every 20 ms from here (a round trip through
     Playwright's driver, the browser and the page's main thread each time) took about
-    0.35 CPU-s of the two cores while the site counted a 1 GB file."""
+    0.15 CPU-s a second from the site's counting workers (benchmarks/README.md)."""
     page.wait_for_function(fn, polling="raf", timeout=timeout * 1000)
 
 
