@@ -454,6 +454,17 @@ def reread(pg: Page) -> None:
     wait_js(page, f"() => Number(document.getElementById('results').dataset.renders) > {before}")
 
 
+def settled(read, done, timeout: float = 10.0):
+    """read() once done(value) holds, or its last value after `timeout` seconds (for
+    state the page cannot test itself, such as Playwright's list of its workers)."""
+    end = time.monotonic() + timeout
+    value = read()
+    while not done(value) and time.monotonic() < end:
+        time.sleep(0.05)
+        value = read()
+    return value
+
+
 def reads(page) -> int:
     return int(page.evaluate("document.getElementById('results').dataset.reads || 0"))
 
@@ -1213,6 +1224,10 @@ def test_big_file_in_workers_with_progress_and_cancel(site, big_file, shots):
     )
     # the page records its timings: the result, the hash, its thread's longest task
     wait_js(page, "() => document.getElementById('results').dataset.hash === 'done'", 120_000)
+    # of the workers (the part workers start beside the analysis worker's plan) only the
+    # analysis worker, which keeps the merged summary, is left
+    live = settled(lambda: len(page.workers), lambda n: n == 1)
+    assert live == 1, f"{live} workers left after the read and the hash"
     t = timings(page)
     print(f"page timings (ms): {t}")
     assert t["hashDone"] >= t["resultShown"] >= t["parts"] > 0
@@ -1234,6 +1249,8 @@ def test_big_file_in_workers_with_progress_and_cancel(site, big_file, shots):
     assert page.get_attribute("#progress-box", "data-state") == "cancelled"
     assert reads(page) == 1
     assert page.evaluate("faircodePage.state.job") is None
+    live = settled(lambda: len(page.workers), lambda n: n == 1)
+    assert live == 1, f"{live} workers left after the cancelled read"
     shots(page, "big-file-cancelled.png")
 
 
@@ -1346,6 +1363,28 @@ def test_input_errors_are_the_engines_line(site, tmp_path):
         wait_js(pg.page, f"() => document.getElementById('error').textContent === {want}", 120_000)
         assert pg.page.get_attribute("#results", "aria-busy") == "false"
         assert "line" in str(exc.value)
+
+
+def test_a_file_the_plan_reads_in_one_part_leaves_no_worker(site, tmp_path):
+    """The part workers start beside the analysis worker's plan; a file the plan cannot
+    cut (old Mac line ends, a lone CR: no LF to cut after) is read in one part, and the
+    worker started for its second part ends unused."""
+    body = (SAMPLES["insurance.csv"]).read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "mac.csv"
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        fh.write(body[0] + "\r")
+        rows = "\r".join(body[1:]) + "\r"
+        while fh.tell() < 3 * PARTS_MIN_BYTES:
+            fh.write(rows)
+    pg = site()
+    small_parts(pg.page)
+    assert parts_of(pg.page, path) >= 2
+    pg.page.set_input_files("#file", str(path))
+    wait_js(pg.page, "() => document.getElementById('results').dataset.hash === 'done'", 120_000)
+    assert pg.page.get_attribute("#results", "data-read-parts") == "1"
+    assert_shows(pg.page, faircode.profile(str(path), name=path.name))
+    live = settled(lambda: len(pg.page.workers), lambda n: n == 1)
+    assert live == 1, f"{live} workers left (the analysis worker keeps the summary)"
 
 
 def test_the_policy_blocks_other_hosts(site):
