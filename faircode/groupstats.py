@@ -400,6 +400,9 @@ def missing_by_group(
         columns = []
         listed = more = 0
         sized = sum(1 for g in dim["groups"] if g["count"] >= least)
+        labels = [g["label"] for g in dim["groups"]]
+        counts = [g["count"] for g in dim["groups"]]
+        rank = {label: i for i, label in enumerate(labels)}
         for k in read:
             if k == d:
                 continue
@@ -410,46 +413,55 @@ def missing_by_group(
             for x, c in by_col.get(k, {}).items():
                 g = None if x is None else mapper(x)  # None: the missing group
                 m_of[g] = m_of.get(g, 0) + c
-            groups = []
             flagged = []
             fs.tests += sized
             t = overall + gap
-            for g in dim["groups"]:
-                label, count = g["label"], g["count"]
-                m = m_of.get(label, 0)
+            # Only a group with a missing cell can be flagged (gap >= 0): the groups of
+            # m_of, in the dimension's order, instead of every group (30,000 zip codes)
+            at = sorted(
+                i
+                for g, m in m_of.items()
+                if (i := rank.get(g)) is not None
+                and counts[i] >= least
+                and m / counts[i] - overall > gap
+            )
+            for i in at:
+                label, count = labels[i], counts[i]
+                m = m_of[label]
                 share = m / count
-                if count >= least and share - overall > gap:
-                    flagged.append(label)
-                    p = score_p(m, count, t, False)
-                    if listed == GROUP_FLAG_CAP:
-                        more += 1
-                        fs.unlisted(p)
-                    else:
-                        listed += 1
-                        fs.finding(
-                            "missing_gap",
-                            f"{dim['name']}: '{col}' is missing for {pct(share)}% of "
-                            f"'{label}' vs {pct(overall)}% overall",
-                            dims=[dim["name"]],
-                            groups=[label, col],
-                            value=share,
-                            n=count,
-                            interval=wilson_bounds(m, count),
-                            threshold=t,
-                            p=p,
-                        )
-                if len(groups) < CELL_CAP:
-                    lo, hi = _wilson(m, count)
-                    groups.append(
-                        {
-                            "label": label,
-                            "count": count,
-                            "missing": m,
-                            "missing_pct": round_half_up(share, 4),
-                            "ci_low": lo,
-                            "ci_high": hi,
-                        }
+                flagged.append(label)
+                p = score_p(m, count, t, False)
+                if listed == GROUP_FLAG_CAP:
+                    more += 1
+                    fs.unlisted(p)
+                else:
+                    listed += 1
+                    fs.finding(
+                        "missing_gap",
+                        f"{dim['name']}: '{col}' is missing for {pct(share)}% of "
+                        f"'{label}' vs {pct(overall)}% overall",
+                        dims=[dim["name"]],
+                        groups=[label, col],
+                        value=share,
+                        n=count,
+                        interval=wilson_bounds(m, count),
+                        threshold=t,
+                        p=p,
                     )
+            groups = []
+            for label, count in zip(labels[:CELL_CAP], counts[:CELL_CAP], strict=True):
+                m = m_of.get(label, 0)
+                lo, hi = _wilson(m, count)
+                groups.append(
+                    {
+                        "label": label,
+                        "count": count,
+                        "missing": m,
+                        "missing_pct": round_half_up(m / count, 4),
+                        "ci_low": lo,
+                        "ci_high": hi,
+                    }
+                )
             entry = {
                 "name": col,
                 "missing_count": m_all,
