@@ -2336,7 +2336,10 @@ function () {
    * cache line of the slots: a label of up to 15 bytes is its own key (bytes and
    * length), compared without the arena; a longer one's key is its first 12 bytes and
    * length, and a match is checked on its bytes in the arena. Big columns (zip codes)
-   * miss the CPU caches, so the number of lines touched is what a look-up costs.
+   * miss the CPU caches, so the number of lines touched is what a look-up costs. So a
+   * label of 1 to 5 ASCII digits (zip codes, ages) is looked up first in a direct index
+   * by its digits (at most 444 KB, a fifth of a zip column's slots), which gives its
+   * code, and is counted by code beside: its slot is not touched again.
    */
   class LabelTable {
     constructor() {
@@ -2354,6 +2357,11 @@ function () {
       // the slot of the label last passed to add() (-1: it is new), where insert()
       // puts it
       this.free = -1;
+      // made at the first label of 1-5 digits: digitKey -> code + 1 (0: not seen), as
+      // long as the longest such label needs (a table of small numbers stays small);
+      // and code -> count of the look-ups through it (below SPILL, as a slot's)
+      this.digits = null;
+      this.tally = null;
     }
 
     /** Count one more bytes[s, e) and return its code; -1 (nothing counted) when the
@@ -2362,6 +2370,21 @@ function () {
      * the length with its top bit set (never a short label's key3). */
     add(b, s, e) {
       const len = e - s;
+      const digits = this.digits;
+      if (len <= 5 && digits !== null) {
+        const key = digitKey(b, s, e);
+        if (key > 0 && key < digits.length) {
+          const code = digits[key] - 1;
+          if (code >= 0) {
+            if (++this.tally[code] === SPILL) {
+              this.spill[code] += SPILL;
+              this.tally[code] = 0;
+            }
+            return code;
+          }
+        }
+        // not in the index: new (insert() puts every such label in it)
+      }
       let k0 = 0;
       let k1 = 0;
       let k2 = 0;
@@ -2439,6 +2462,20 @@ function () {
         const spill = new Float64Array(cap);
         spill.set(this.spill);
         this.spill = spill;
+        if (this.tally !== null) this.tally = grownInt32(this.tally, cap);
+      }
+      const key = len <= 5 ? digitKey(b, s, e) : 0;
+      if (key > 0) {
+        let digits = this.digits;
+        if (digits === null || key >= digits.length) {
+          // the keys of up to n digits are below 11, 111, ..., 111111 (n = 1 ... 5)
+          let size = 11;
+          while (size <= key) size = size * 10 + 1;
+          digits = digits === null ? new Int32Array(size) : grownInt32(digits, size);
+          this.digits = digits;
+          if (this.tally === null) this.tally = new Int32Array(this.spill.length);
+        }
+        digits[key] = code + 1;
       }
       const o = this.offs[code];
       if (o + len > this.arena.length) {
@@ -2477,6 +2514,8 @@ function () {
       const out = this.spill.slice(0, this.n);
       const rec = this.rec;
       for (let r = 0; r < rec.length; r += 8) if (rec[r] !== 0) out[rec[r] - 1] += rec[r + 5];
+      const tally = this.tally;
+      if (tally !== null) for (let k = 0; k < this.n; k++) out[k] += tally[k];
       return out;
     }
   }
@@ -2488,8 +2527,23 @@ function () {
     return e - s > len && b[s] !== 32 && b[s] !== 9 && b[e - 1] !== 32 && b[e - 1] !== 9;
   }
 
-  // A slot's count is moved to the table's spill before it would overflow an Int32.
+  // A slot's (or tally's) count is moved to the table's spill before it would overflow
+  // an Int32.
   const SPILL = 1 << 30;
+
+  /** The key of bytes[s, e) in a LabelTable's direct index when they are 1 to 5 ASCII
+   * digits, else 0: each digit d read as d + 1 in base 10 (bijective numeration), so
+   * "7", "07" and "007" have keys of their own, and all keys are 1 ... 111110. */
+  function digitKey(b, s, e) {
+    if (e - s > 5) return 0;
+    let key = 0;
+    for (let k = s; k < e; k++) {
+      const d = b[k] - 48;
+      if (d >>> 0 > 9) return 0;
+      key = key * 10 + d + 1;
+    }
+    return key;
+  }
 
   function grownInt32(a, cap) {
     const out = new Int32Array(cap);

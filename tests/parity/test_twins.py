@@ -295,8 +295,8 @@ JS_ONLY: dict[str, str] = {
         BYTE_READER,
     ),
     **dict.fromkeys(
-        "LabelTable SPILL longUnpadded grownInt32 hashBytes DENSE_LIMIT SMALL_CELLS BATCH_BITS "
-        "BATCH SparseCells "
+        "LabelTable SPILL digitKey longUnpadded grownInt32 hashBytes DENSE_LIMIT SMALL_CELLS "
+        "BATCH_BITS BATCH SparseCells "
         "LazyPairs ROLE_IGNORED ROLE_FORCED ROLE_NAMED ROLE_OPEN ROLE_DEAD ROLE_OUTCOME newAcc "
         "addValue accStats counted CountSink Profiler mergeSummaries addedEntries "
         "unpackSummary".split(),
