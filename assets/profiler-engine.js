@@ -2464,7 +2464,7 @@ function () {
         this.spill = spill;
         if (this.tally !== null) this.tally = grownInt32(this.tally, cap);
       }
-      const key = len <= 5 ? digitKey(b, s, e) : 0;
+      const key = digitKey(b, s, e);
       if (key > 0) {
         let digits = this.digits;
         if (digits === null || key >= digits.length) {

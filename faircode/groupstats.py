@@ -399,9 +399,9 @@ def missing_by_group(
         mapper = mappers[d]
         columns = []
         listed = more = 0
-        sized = sum(1 for g in dim["groups"] if g["count"] >= least)
         labels = [g["label"] for g in dim["groups"]]
         counts = [g["count"] for g in dim["groups"]]
+        sized = sum(1 for c in counts if c >= least)
         rank = {label: i for i, label in enumerate(labels)}
         for k in read:
             if k == d:

@@ -360,8 +360,11 @@
    * that message. */
   function runWorker(job, msg, onProgress, transfer) {
     return new Promise((resolve, reject) => {
-      const w = (job.ready && job.ready.pop()) || new Worker(workerUrl);
-      job.workers.push(w);
+      let w = job.ready && job.ready.pop(); // (readFile listed it in job.workers)
+      if (!w) {
+        w = new Worker(workerUrl);
+        job.workers.push(w);
+      }
       job.rejects.push(reject);
       w.onmessage = (ev) => {
         const d = ev.data;
