@@ -139,6 +139,42 @@ def _positional_reader(stream: BinaryIO) -> Callable[[int, int], bytes]:
     return read
 
 
+def utf8_complete(data: bytes) -> int:
+    """The length of data less an incomplete UTF-8 sequence at its end (at most 3 bytes,
+    a lead byte and the continuation bytes after it that do not yet complete it): the
+    bytes a stream can check now, the rest waiting for the next block. Ill-formed bytes
+    are left in for the check to refuse."""
+    n = len(data)
+    k = n - 1
+    stop = max(-1, n - 4)
+    while k > stop and data[k] & 0xC0 == 0x80:
+        k -= 1
+    if k <= stop:  # no lead byte among the last 4 (ill-formed), or no byte at all
+        return n
+    lead = data[k]
+    if lead >= 0xF5:  # never a lead byte: refused now, not carried
+        return n
+    need = 1 if lead < 0x80 else 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+    return k if k + need > n else n
+
+
+def utf8_valid(data: bytes, end: int) -> bool:
+    """Whether data[:end] is well-formed UTF-8, checked by Arrow's validator on the
+    bytes where they are: decoding them into a str (codecs) allocated and filled a
+    string the size of the file, a block at a time, only to discard it."""
+    import pyarrow as pa  # lazy: optional extra 'fast'
+
+    if end == 0:
+        return True
+    offsets = pa.py_buffer((0).to_bytes(4, "little") + end.to_bytes(4, "little"))
+    text = pa.Array.from_buffers(pa.string(), 1, [None, offsets, pa.py_buffer(data)])
+    try:
+        text.validate(full=True)
+    except pa.ArrowInvalid:
+        return False
+    return True
+
+
 class _PartStream(io.RawIOBase):
     """Bytes [begin, end) of the file, checked for NUL and UTF-8, then a sentinel line.
 
@@ -185,9 +221,8 @@ class _PartStream(io.RawIOBase):
         if b"\x00" in block:
             self._fail("NUL byte")
         data = self.pending + block if self.pending else block
-        try:
-            _, used = codecs.utf_8_decode(data, "strict", False)
-        except UnicodeDecodeError:
+        used = utf8_complete(data)
+        if not utf8_valid(data, used):
             self._fail("invalid UTF-8")
         self.pending = data[used:]
         self.shared.add(len(block))

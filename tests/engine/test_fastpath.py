@@ -316,6 +316,63 @@ def test_problems_fall_back_and_report_the_reference_error(data, message):
     assert got.startswith(message)
 
 
+UTF8_PIECES = [b"a", b"\n", b"\xc3\xa9", b"\xe2\x82\xac", b"\xf0\x9f\x98\x80", b"\x80", b"\xc3"]
+# (cut short, overlong, a surrogate, past U+10FFFF, never a lead byte)
+UTF8_PIECES += [b"\xe2\x82", b"\xf0\x9f", b"\xc0\x80", b"\xed\xa0\x80", b"\xf4\x90\x80\x80"]
+UTF8_PIECES += [b"\xff"]
+
+
+@settings(max_examples=400)
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(UTF8_PIECES), st.binary(min_size=1, max_size=4)),
+        max_size=30,
+    ),
+    st.lists(st.integers(1, 9), min_size=1, max_size=8),
+)
+def test_a_part_refuses_exactly_what_python_cannot_decode(pieces, sizes):
+    """The part stream's UTF-8 check (Arrow's validator on whole sequences, an incomplete
+    one carried to the next block) accepts a part iff Python decodes it, however the
+    reads cut it: overlong forms, surrogates, code points past U+10FFFF, lone
+    continuation bytes, a sequence cut off at the end."""
+    data = b"".join(pieces)
+    try:
+        data.decode("utf-8")
+        expected = b"\x00" not in data  # (a NUL byte is refused too, by its own check)
+    except UnicodeDecodeError:
+        expected = False
+    part = fastpath._PartStream(
+        lambda offset, n: data[offset : offset + n], 0, len(data), fastpath._Shared(), b"\n"
+    )
+    got, k = True, 0
+    try:
+        while part.read(sizes[k % len(sizes)]):
+            k += 1
+    except fastpath._Abort:
+        got = False
+    assert got == expected
+    if b"\x00" not in data:
+        assert expected or part.problem in ("invalid UTF-8", "truncated UTF-8 sequence at the end")
+
+
+@pytest.mark.parametrize(
+    "data,cut",
+    [
+        (b"", 0),
+        (b"ab", 2),
+        (b"a\xc3", 1),
+        (b"a\xc3\xa9", 3),
+        (b"\xe2\x82", 0),
+        (b"x\xf0\x9f\x98", 1),
+        (b"\xf0\x9f\x98\x80", 4),
+        (b"\x80\x80\x80\x80", 4),  # no lead byte: left in, for the check to refuse
+        (b"a\xff", 2),
+    ],
+)
+def test_utf8_complete_holds_back_only_an_unfinished_sequence(data, cut):
+    assert fastpath.utf8_complete(data) == cut
+
+
 @pytest.mark.parametrize(
     "path",
     ["compas-scores-two-years.csv", "diabetic_data.csv", "compas-scores-raw.csv", "insurance.csv"],
