@@ -195,7 +195,8 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "ARROW_BLOCK_SIZE FAST_MIN_BYTES _COMBINE_ROWS _COMBINE_CELLS _QUEUE_COLUMNS "
         "SPLIT_MIN_BYTES _RELAY_BLOCK _DONE PROBE_ROWS Fallback _Abort _Unexpected available "
         "applies _Shared _positional_reader _PartStream _ByteRelay _header_end _split_points "
-        "_find_all skip_reported summarize_csv _summarize_csv _PartState _PartsRead".split(),
+        "_find_all skip_reported summarize_csv _summarize_csv _PartState _PartsRead "
+        "utf8_complete utf8_valid".split(),
         FAST_PATH,
     ),
     "analyze": {
