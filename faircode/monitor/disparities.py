@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .intervals import estimates, evidence, pair_interval, rows_needed
-from .stats import exceeds, round12
+from .stats import exceeds, round12, round_half_up_units
 
 KINDS = ("difference", "ratio", "range")
 
@@ -110,8 +110,10 @@ def _range(
             eligible.append((m["value"], s["slice"]))
     if len(eligible) < 2:
         return None, excluded, len(eligible)
-    hi = max(eligible, key=lambda t: t[0])
-    lo = min(eligible, key=lambda t: t[0])
+    # Ranked at 12 decimals, the first in slice order on a tie (SPEC 12.6): the engines
+    # agree on a value to 1e-12 only, and a last-bit difference must not name another slice.
+    hi = max(eligible, key=lambda t: round_half_up_units(t[0]))
+    lo = min(eligible, key=lambda t: round_half_up_units(t[0]))
     spread = {
         "value": hi[0] - lo[0],
         "max": {"slice": hi[1], "value": hi[0]},
@@ -192,7 +194,9 @@ def _evaluate(
     pick = 0
     if d.kind == "difference" and len(parts) > 1:
         candidates = [p[0] for p in parts if p[0] is not None]
-        best = max(candidates, key=lambda s: s["value"]) if candidates else None
+        best = (
+            max(candidates, key=lambda s: round_half_up_units(s["value"])) if candidates else None
+        )
         pick = next(
             (i for i, p in enumerate(parts) if best is not None and p[0] is best), len(parts) - 1
         )
@@ -286,7 +290,7 @@ def _below_guard(
             continue
         # the cheapest two to bring over the guard; ties keep report order
         big = sorted(range(len(part.names)), key=lambda i: -part.counts[i])[:2]
-        top, bottom = sorted(big, key=lambda i: -part.values[i])
+        top, bottom = sorted(big, key=lambda i: -round_half_up_units(part.values[i]))
         need = rows_needed(part, top, bottom, threshold, len(part.names))
         entry = {
             "metric": metric,

@@ -183,8 +183,9 @@ def reference_block(
             pool = [s for s in slices if not _missing(s) and _eligible(s, metric) is None]
             if not pool:
                 continue
-            # the first of the lowest, in slice order (Aequitas: idxmin per metric)
-            base = min(pool, key=lambda s: s["metrics"][metric]["value"])
+            # the first of the lowest at 12 decimals, in slice order (Aequitas: idxmin per
+            # metric; SPEC 12.6's ranking)
+            base = min(pool, key=lambda s: round_half_up_units(s["metrics"][metric]["value"]))
         elif ref is None:
             continue
         else:

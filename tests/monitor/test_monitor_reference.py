@@ -5,6 +5,7 @@ in the store (SQLite and PostgreSQL)."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ import storeutil
 
 from faircode.monitor import MonitorInputError, evaluate
 from faircode.monitor.cli import run
-from faircode.monitor.reference import four_fifths
+from faircode.monitor.reference import four_fifths, reference_block
 from faircode.monitor.registry import Registry, RegistryError, load_yaml
 from faircode.monitor.render import render_csv, render_html, render_markdown, render_text
 
@@ -352,3 +353,23 @@ def test_numbers_quoted_in_the_report_are_the_ones_computed(report: dict[str, An
     assert round(sel["ratio"], 3) == 1.690
     assert np.round(sel["ratio_ci95"], 3).tolist() == [1.591, 1.796]
     assert round(aa["fpr"]["ratio"], 3) == 1.912
+
+
+def test_min_reference_takes_the_first_slice_of_a_tie_at_12_decimals() -> None:
+    """Two slices at 1/3, the first a last bit above (as another engine's float noise
+    could leave it): equal at 12 decimals, so the first in slice order is the reference
+    (SPEC 12.6's ranking), not the one whose raw float is lower."""
+    frame = pd.DataFrame(
+        {
+            "a": ["u"] * 3 + ["v"] * 6 + ["w"] * 4,
+            "p": [1, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1, 1, 0],
+            "y": [1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 1, 0, 0],
+        }
+    )
+    group = evaluate(frame, "p", ["a"], label="y", engine="pandas", min_samples=1)["groups"][0]
+    rates = {s["slice"]: s["metrics"]["selection_rate"] for s in group["slices"]}
+    assert rates["u"]["value"] == rates["v"]["value"] == 1 / 3
+    rates["u"]["value"] = math.nextafter(1 / 3, 1)
+    block = reference_block(group, "min")
+    refs = {c["reference"] for c in block["comparisons"] if c["metric"] == "selection_rate"}
+    assert refs == {"u"}

@@ -299,3 +299,38 @@ def test_engines_agree_on_score_metrics(df: pd.DataFrame, min_samples: int) -> N
     theirs.pop("engine")
     assert_same(ours, theirs)
     assert "auc" in ours["groups"][0]["slices"][0]["metrics"]
+
+
+# Two slices whose AUC is exactly 4/9: the pandas engine's Mann-Whitney count gives
+# 0.4444444444444444 for both, scikit-learn's trapezoid 0.4444444444444445 for p. Found
+# by test_engines_agree_on_score_metrics in a CI run: the engines named different min
+# slices (and so different max_min_ci95) for the same rows.
+TIED_AUC = pd.DataFrame(
+    [("p", s, y) for s, y in [(0.142, 1), (0.300, 0), (0.309, 1), (0.865, 0), (0.106, 1)]]
+    + [("p", s, y) for s, y in [(0.178, 1), (0.512, 1), (0.261, 1), (0.032, 0)]]
+    + [("q", s, y) for s, y in [(0.201, 1), (0.860, 0), (0.654, 1), (0.504, 1), (0.141, 0)]]
+    + [("q", s, y) for s, y in [(1.000, 1), (0.286, 1), (0.058, 1), (0.000, 1), (0.698, 1)]]
+    + [("q", 0.417, 1), ("r", 0.9, 1), ("r", 0.1, 0), ("r", 0.8, 1), ("r", 0.2, 0)],
+    columns=["a", "s", "y"],
+)
+
+
+def test_engines_name_the_same_slices_when_values_tie_at_12_decimals() -> None:
+    require_fairlearn()
+    kw = dict(label="y", score="s", decision_threshold=0.5, min_samples=1)
+    ours = evaluate(TIED_AUC, None, ["a"], engine="pandas", **kw)
+    theirs = evaluate(TIED_AUC, None, ["a"], engine="fairlearn", **kw)
+    aucs = {
+        e: {s["slice"]: s["metrics"]["auc"]["value"] for s in r["groups"][0]["slices"]}
+        for e, r in (("ours", ours), ("theirs", theirs))
+    }
+    # the premise: equal at 12 decimals, not to the last bit
+    assert aucs["ours"]["p"] == aucs["ours"]["q"] == 4 / 9
+    assert aucs["theirs"]["p"] != aucs["theirs"]["q"]
+    for r in (ours, theirs):
+        (auc_range,) = [d for d in r["groups"][0]["disparities"] if d["metric"] == "auc_range"]
+        assert auc_range["max"]["slice"] == "r"
+        assert auc_range["min"]["slice"] == "p"  # the first of the tie, in slice order
+    ours.pop("engine")
+    theirs.pop("engine")
+    assert_same(ours, theirs)
