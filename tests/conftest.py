@@ -5,8 +5,8 @@ Hypothesis profiles, selected with the HYPOTHESIS_PROFILE environment variable:
        modules, not for a test alone: Hypothesis mixes literal constants from every local
        module in sys.modules into its draws, so a test run after others (a lane of
        scripts/check) can meet examples it never meets alone. A failure in CI prints a
-       `@reproduce_failure` blob, which replays it anywhere; `.venv/bin/python -m pytest
-       $(scripts/lanes.py N)` reruns lane N as CI did;
+       `@reproduce_failure` blob, which replays it anywhere, and `.venv/bin/python -m
+       pytest $(.venv/bin/python scripts/lanes.py N)` reruns lane N as CI did;
   deep 20,000 examples, random: `HYPOTHESIS_PROFILE=deep pytest tests/parity/test_js_parity.py`.
 Tests that set max_examples themselves keep their own value.
 
