@@ -335,3 +335,33 @@ def test_runner_trees_run_each_trees_own_code(tmp_path):
     table = out_md.read_text()
     assert "| python@after |" in table and "| js@after_over_before |" in table
     assert f"`@before` = {a.resolve()}" in table
+
+
+def test_simd_scan_prototype_finds_the_engines_stop_bytes(tmp_path):
+    """benchmarks/scan_simd.js times a WebAssembly SIMD scan against the engine's own scan
+    loop; it refuses to time them (exit 1) unless both find the same stop bytes, checked
+    here on LF and CRLF files whose chunks end off a 16-byte step, with ',' and ';'."""
+    import shutil
+
+    import pytest
+
+    if not shutil.which("node") or not (BENCH / "node_modules" / "wabt").exists():
+        pytest.skip("needs node and `npm install --prefix benchmarks` (wabt)")
+    lf = _generated(tmp_path, size="2MB")
+    crlf = tmp_path / "crlf.csv"
+    crlf.write_bytes(lf.read_bytes().replace(b"\n", b"\r\n") + b"x,y")
+    semi = tmp_path / "semi.csv"
+    semi.write_bytes(lf.read_bytes().replace(b",", b";"))
+    for data, delim in ((lf, ","), (crlf, ","), (semi, ";")):
+        assert data.stat().st_size % 16
+        out = subprocess.run(
+            ["node", str(BENCH / "scan_simd.js"), str(data), "--rounds", "1", "--delim", delim],
+            capture_output=True,
+            text=True,
+        )
+        assert out.returncode == 0, out.stderr
+        assert "wasm-scan's offsets equal js-scan's" in out.stdout
+        stops = int(out.stdout.split(" MB, ")[1].split(" stop bytes")[0].replace(",", ""))
+        body = data.read_bytes()
+        want = sum(body.count(bytes([c])) for c in (ord(delim), 34, 10, 13))
+        assert stops == want
