@@ -17,7 +17,7 @@
  *                workers do)
  * The offsets of wasm-scan are checked equal to js-scan's in the first round (exit 1 if
  * not). Printed: each tool's median milliseconds and MB/s, and the scan's share of the
- * engine's time. Needs `npm install --prefix benchmarks` (wabt: benchmark-only, git-ignored).
+ * engine's time. Needs wabt (a devDependency of the root package.json: `npm install`).
  */
 'use strict';
 const fs = require('fs');
@@ -44,7 +44,7 @@ async function wasmScanner() {
   try {
     wabt = await require('wabt')();
   } catch (e) {
-    console.error('scan_simd.js needs the wabt package: npm install --prefix benchmarks');
+    console.error('scan_simd.js needs the wabt package: npm install (in the repository root)');
     process.exit(2);
   }
   const src = fs.readFileSync(path.join(__dirname, 'scan_simd.wat'), 'utf8');

@@ -295,7 +295,10 @@
           const merge = performance.now() - t;
           got.length = 0; // the packed parts live on only inside the merged pairs
           kept = summary;
-          const out = analyzed(m.id, m.analysis.overrides, m.analysis.opts, { finish, wait, merge });
+          // simd: 1 when the engine's field scan ran in WebAssembly (the page's policy
+          // allows it: 'wasm-unsafe-eval'), 0 when its byte loop did
+          const simd = p.scanner.simd !== null ? 1 : 0;
+          const out = analyzed(m.id, m.analysis.overrides, m.analysis.opts, { finish, wait, merge, simd });
           out.shape = summaryShape(kept);
           self.postMessage(out);
           return;

@@ -296,6 +296,10 @@ JS_ONLY: dict[str, str] = {
         BYTE_READER,
     ),
     **dict.fromkeys(
+        "SCAN_WINDOW SCAN_WASM fieldScan simdFieldScan".split(),
+        "the byte reader's WebAssembly SIMD field scan (Python: Arrow's or csv's tokenizer)",
+    ),
+    **dict.fromkeys(
         "LabelTable SPILL digitKey longUnpadded grownInt32 hashBytes DENSE_LIMIT SMALL_CELLS "
         "BATCH_BITS BATCH SparseCells "
         "LazyPairs ROLE_IGNORED ROLE_FORCED ROLE_NAMED ROLE_OPEN ROLE_DEAD ROLE_OUTCOME newAcc "

@@ -345,8 +345,8 @@ def test_simd_scan_prototype_finds_the_engines_stop_bytes(tmp_path):
 
     import pytest
 
-    if not shutil.which("node") or not (BENCH / "node_modules" / "wabt").exists():
-        pytest.skip("needs node and `npm install --prefix benchmarks` (wabt)")
+    if not shutil.which("node") or not (ROOT / "node_modules" / "wabt").exists():
+        pytest.skip("needs node and `npm install` (wabt)")
     lf = _generated(tmp_path, size="2MB")
     crlf = tmp_path / "crlf.csv"
     crlf.write_bytes(lf.read_bytes().replace(b"\n", b"\r\n") + b"x,y")

@@ -1229,6 +1229,7 @@ def test_big_file_in_workers_with_progress_and_cancel(site, big_file, shots):
     t = timings(page)
     print(f"page timings (ms): {t}")
     assert t["hashDone"] >= t["resultShown"] >= t["parts"] > 0
+    assert t["worker_simd"] == 1  # the workers' field scan ran in WebAssembly
     assert t["longestTask"] >= 0 and t["render"] > 0
     shots(page, "big-file.png")
     want = profile(big_file)
@@ -1399,10 +1400,16 @@ def test_the_policy_blocks_other_hosts(site):
         const i = new Image(); i.onload = () => done('loaded');
         i.onerror = () => done('refused'); i.src = 'http://192.0.2.1/pixel.png'; });
       await new Promise((r) => setTimeout(r, 50));
-      return { external, own, img, seen };
+      // 'wasm-unsafe-eval' lets the engine compile its field scan, and no more: eval is
+      // still refused
+      const simd = FaircodeEngine.createProfiler({ name: 't.csv' }).scanner.simd !== null;
+      let evaluated = 'allowed';
+      try { (0, eval)('1'); } catch (e) { evaluated = 'refused'; }
+      return { external, own, img, seen, simd, evaluated };
     }"""
     )
     assert got["external"] == "refused" and got["img"] == "refused" and got["own"]
+    assert got["simd"] and got["evaluated"] == "refused"
     assert "connect-src" in got["seen"] and "img-src" in got["seen"]
     pg.errors.clear()  # the browser logs the two refusals as console errors
     # Playwright reports the refused image as a request (it never reached the network:
