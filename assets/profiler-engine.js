@@ -2180,32 +2180,46 @@ function () {
           seg = i;
           this.inAcc = false;
         }
-        if (st === UNQUOTED) {
-          // j: the first stop byte from i on (c = b[j]), or n. Bytes above hi are never
-          // one (most text and digits). Eight bytes a step while there are eight: the
-          // loop's own tests cost as much as the bytes'.
-          let j = i;
-          let c = 0;
-          if (sc !== null) {
-            for (;;) {
-              if (oi === on) {
-                if (wEnd >= n) { j = n; break; }
-                const from = wEnd > j ? wEnd : j;
-                wEnd = n - from > SCAN_WINDOW ? from + SCAN_WINDOW : n;
-                sc.heap.set(b.subarray(from, wEnd));
-                on = sc.scan(wEnd - from, D, from);
-                oi = 0;
-                continue;
-              }
-              const p = offs[oi];
-              if (p < j) { oi++; continue; }
-              c = b[p];
-              oi++;
+        // j: where the field ends (c = b[j]) or n. With the SIMD scan, from its offsets:
+        // in an unquoted field the first delimiter, CR or LF from i on; in a quoted one
+        // the first quote, the line ends on the way counted (a CRLF once). Without it,
+        // by the byte loops of the two states below.
+        let j = i;
+        let c = 0;
+        if (sc !== null && (st === UNQUOTED || st === QUOTED)) {
+          const quoted = st === QUOTED;
+          for (;;) {
+            if (oi === on) {
+              if (wEnd >= n) { j = n; break; }
+              const from = wEnd > j ? wEnd : j;
+              wEnd = n - from > SCAN_WINDOW ? from + SCAN_WINDOW : n;
+              sc.heap.set(b.subarray(from, wEnd));
+              on = sc.scan(wEnd - from, D, from);
+              oi = 0;
+              continue;
+            }
+            const p = offs[oi];
+            if (p < j) { oi++; continue; }
+            c = b[p];
+            oi++;
+            if (!quoted) {
               if (c === 34) continue; // a quote inside an unquoted field is data
               j = p;
               break;
             }
-          } else for (;;) {
+            if (c === 34) { j = p; break; }
+            j = p + 1;
+            if (c === 13) {
+              line++;
+              if (j < n) { if (b[j] === 10) j++; } else this.qPendingCR = true;
+            } else if (c === 10) line++;
+          }
+        }
+        if (st === UNQUOTED) {
+          // Without the SIMD scan: the first stop byte from i on (c = b[j]), or n. Bytes
+          // above hi are never one (most text and digits). Eight bytes a step while there
+          // are eight: the loop's own tests cost as much as the bytes'.
+          if (sc === null) for (;;) {
             if (j + 8 <= n) {
               c = b[j]; if (c <= hi && stop[c] !== 0) break;
               c = b[j + 1]; if (c <= hi && stop[c] !== 0) { j += 1; break; }
@@ -2255,30 +2269,7 @@ function () {
           continue;
         }
         if (st === QUOTED) {
-          let j = i;
-          if (sc !== null) {
-            for (;;) {
-              if (oi === on) {
-                if (wEnd >= n) { j = n; break; }
-                const from = wEnd > j ? wEnd : j;
-                wEnd = n - from > SCAN_WINDOW ? from + SCAN_WINDOW : n;
-                sc.heap.set(b.subarray(from, wEnd));
-                on = sc.scan(wEnd - from, D, from);
-                oi = 0;
-                continue;
-              }
-              const p = offs[oi];
-              if (p < j) { oi++; continue; }
-              const c = b[p];
-              oi++;
-              if (c === 34) { j = p; break; }
-              j = p + 1;
-              if (c === 13) {
-                line++;
-                if (j < n) { if (b[j] === 10) j++; } else this.qPendingCR = true;
-              } else if (c === 10) line++;
-            }
-          } else while (j < n) {
+          if (sc === null) while (j < n) {
             const c = b[j];
             if (c === 34) break;
             if (c === 13) {

@@ -1,23 +1,22 @@
 #!/usr/bin/env node
 /*
- * What a WebAssembly SIMD scan would save the JS engine (issue 33: the website's counting).
+ * The JS engine's field scan: WebAssembly SIMD against its byte loop (issue 33).
  *
  *   node benchmarks/scan_simd.js FILE [--rounds N] [--delim ,]
  *
  * FILE is read into memory once; then, interleaved for N rounds (default 5), in 1 MiB
  * chunks as the engine's readers push them:
- *   js-scan      the engine's unquoted-field loop (CsvScanner.parse: eight bytes a
- *                step, a stop table) run over every byte, writing the offset of each
- *                stop byte (the delimiter, '"', LF, CR): the scan alone, no fields
- *   wasm-scan    each chunk copied into WebAssembly memory and scanned sixteen bytes a
- *                step (benchmarks/scan_simd.wat, assembled with the `wabt` package)
- *   wasm+walk    the same, then a JS loop over the offsets (what a parse driven by
- *                them would at least do)
- *   engine       the whole engine: createProfiler, push, finish (the counting the site's
- *                workers do)
- * The offsets of wasm-scan are checked equal to js-scan's in the first round (exit 1 if
- * not). Printed: each tool's median milliseconds and MB/s, and the scan's share of the
- * engine's time. Needs wabt (a devDependency of the root package.json: `npm install`).
+ *   engine-loop  the whole engine (createProfiler, push, finish) with `simd: false`: its
+ *                byte loop finds the ends of fields
+ *   engine-simd  the same with the SIMD scan (assets/scan.wat), as Node and the site run it
+ *   wasm-scan    the scan alone: each chunk copied into WebAssembly memory and scanned
+ *                sixteen bytes a step for the delimiter, '"', LF and CR
+ *                (benchmarks/scan_simd.wat, assembled with the `wabt` package)
+ *   wasm+walk    the same, then a JS loop over the offsets
+ * Checked first (exit 1 if not): both engines give the same result, and wasm-scan finds
+ * as many stop bytes as a count of those four bytes. Printed: each tool's median
+ * milliseconds and MB/s, and engine-simd / engine-loop. Needs wabt (a devDependency of
+ * the root package.json: `npm install`).
  */
 'use strict';
 const fs = require('fs');
@@ -62,47 +61,10 @@ function main() {
   return wasmScanner().then(({ scan, mem }) => {
     const heap = new Uint8Array(mem.buffer);
     const found = new Int32Array(mem.buffer, CHUNK, CHUNK); // offsets written by scan
-    const offsets = new Int32Array(CHUNK);
     const stop = new Uint8Array(256);
     stop[D] = stop[34] = stop[10] = stop[13] = 1;
-    const hi = Math.max(D, 34);
-    // per chunk: how many stop bytes and a sum of their offsets (checked across tools)
     const chunks = [];
     for (let pos = 0; pos < bytes.length; pos += CHUNK) chunks.push(bytes.subarray(pos, Math.min(bytes.length, pos + CHUNK)));
-
-    function jsScan(check) {
-      let total = 0;
-      for (const b of chunks) {
-        const n = b.length;
-        let k = 0;
-        let j = 0;
-        for (;;) {
-          let c = 0;
-          for (;;) {
-            if (j + 8 <= n) {
-              c = b[j]; if (c <= hi && stop[c] !== 0) break;
-              c = b[j + 1]; if (c <= hi && stop[c] !== 0) { j += 1; break; }
-              c = b[j + 2]; if (c <= hi && stop[c] !== 0) { j += 2; break; }
-              c = b[j + 3]; if (c <= hi && stop[c] !== 0) { j += 3; break; }
-              c = b[j + 4]; if (c <= hi && stop[c] !== 0) { j += 4; break; }
-              c = b[j + 5]; if (c <= hi && stop[c] !== 0) { j += 5; break; }
-              c = b[j + 6]; if (c <= hi && stop[c] !== 0) { j += 6; break; }
-              c = b[j + 7]; if (c <= hi && stop[c] !== 0) { j += 7; break; }
-              j += 8;
-            } else {
-              while (j < n) { c = b[j]; if (c <= hi && stop[c] !== 0) break; j++; }
-              break;
-            }
-          }
-          if (j >= n) break;
-          offsets[k++] = j;
-          j++;
-        }
-        if (check) check.push(offsets.slice(0, k));
-        total += k;
-      }
-      return total;
-    }
 
     function wasmScan(check, walk) {
       let total = 0;
@@ -120,27 +82,27 @@ function main() {
       return total + (s < 0 ? 1 : 0);
     }
 
-    function engine() {
-      const p = E.createProfiler({ name: path.basename(opt.file) });
+    function engine(simd) {
+      const p = E.createProfiler({ name: path.basename(opt.file), simd });
       for (const b of chunks) p.push(b);
-      return p.finish().n_rows;
+      return p.finish();
     }
 
-    const a = [];
-    const b = [];
-    jsScan(a);
-    wasmScan(b, false);
-    const same = a.length === b.length && a.every((x, i) => x.length === b[i].length && x.every((v, j) => v === b[i][j]));
-    if (!same) {
-      console.error('wasm-scan and js-scan found different stop bytes');
+    let stops = 0; // the four bytes counted one by one
+    for (let k = 0; k < bytes.length; k++) stops += stop[bytes[k]];
+    const lists = [];
+    wasmScan(lists, false);
+    const scanned = lists.reduce((n, x) => n + x.length, 0);
+    const same = JSON.stringify(E.analyze(engine(true), [], {})) === JSON.stringify(E.analyze(engine(false), [], {}));
+    if (scanned !== stops || !same) {
+      console.error(scanned !== stops ? `wasm-scan found ${scanned} stop bytes, not ${stops}` : 'engine-simd and engine-loop differ');
       process.exit(1);
     }
-    const stops = a.reduce((n, x) => n + x.length, 0);
     const tools = [
-      ['js-scan', () => jsScan(null)],
+      ['engine-loop', () => engine(false)],
+      ['engine-simd', () => engine(true)],
       ['wasm-scan', () => wasmScan(null, false)],
       ['wasm+walk', () => wasmScan(null, true)],
-      ['engine', engine],
     ];
     const times = Object.fromEntries(tools.map(([name]) => [name, []]));
     for (let r = 0; r < opt.rounds; r++) {
@@ -152,17 +114,15 @@ function main() {
     }
     const median = (v) => { const s = v.slice().sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
     const mb = bytes.length / 1e6;
-    console.log(`${path.basename(opt.file)}: ${mb.toFixed(1)} MB, ${stops.toLocaleString('en-US')} stop bytes; wasm-scan's offsets equal js-scan's; ${opt.rounds} interleaved rounds, Node ${process.version}`);
+    console.log(`${path.basename(opt.file)}: ${mb.toFixed(1)} MB, ${stops.toLocaleString('en-US')} stop bytes, found by wasm-scan; engine-simd's result is engine-loop's; ${opt.rounds} interleaved rounds, Node ${process.version}`);
     console.log('| tool | median ms | MB/s | rounds (ms) |');
     console.log('|---|---:|---:|---|');
     for (const [name] of tools) {
       const m = median(times[name]);
       console.log(`| ${name} | ${m.toFixed(0)} | ${(mb / (m / 1000)).toFixed(0)} | ${times[name].map((x) => x.toFixed(0)).join(', ')} |`);
     }
-    const eng = median(times.engine);
-    const js = median(times['js-scan']);
-    const walk = median(times['wasm+walk']);
-    console.log(`js-scan is ${(100 * js / eng).toFixed(0)}% of the engine's time; wasm+walk in its place would save ${(100 * (js - walk) / eng).toFixed(0)}% (wasm-scan / js-scan ${(median(times['wasm-scan']) / js).toFixed(2)})`);
+    const loop = median(times['engine-loop']);
+    console.log(`engine-simd / engine-loop: ${(median(times['engine-simd']) / loop).toFixed(3)}; wasm-scan is ${(100 * median(times['wasm-scan']) / loop).toFixed(0)}% of engine-loop's time`);
   });
 }
 
