@@ -11,7 +11,7 @@
  *   engine-simd  the same with the SIMD scan (assets/scan.wat), as Node and the site run it
  *   wasm-scan    the scan alone: each chunk copied into WebAssembly memory and scanned
  *                sixteen bytes a step for the delimiter, '"', LF and CR
- *                (benchmarks/scan_simd.wat, assembled with the `wabt` package)
+ *                (assets/scan.wat, the engine's module, assembled with the `wabt` package)
  *   wasm+walk    the same, then a JS loop over the offsets
  * Checked first (exit 1 if not): both engines give the same result, and wasm-scan finds
  * as many stop bytes as a count of those four bytes. Printed: each tool's median
@@ -46,8 +46,9 @@ async function wasmScanner() {
     console.error('scan_simd.js needs the wabt package: npm install (in the repository root)');
     process.exit(2);
   }
-  const src = fs.readFileSync(path.join(__dirname, 'scan_simd.wat'), 'utf8');
-  const mod = wabt.parseWat('scan_simd.wat', src, { simd: true });
+  // the engine's own module, from its text (the engine embeds it and does not export it)
+  const src = fs.readFileSync(path.join(__dirname, '..', 'assets', 'scan.wat'), 'utf8');
+  const mod = wabt.parseWat('scan.wat', src, { simd: true });
   const { instance } = await WebAssembly.instantiate(mod.toBinary({}).buffer);
   return instance.exports;
 }
@@ -71,7 +72,7 @@ function main() {
       let s = 0;
       for (const b of chunks) {
         heap.set(b, 0);
-        const k = scan(0, b.length, D, CHUNK);
+        const k = scan(b.length, D, 0); // offsets from memory[CHUNK] on (scan.wat)
         if (walk) {
           let prev = 0;
           for (let i = 0; i < k; i++) { const p = found[i]; s += p - prev; prev = p + 1; }
