@@ -1850,18 +1850,36 @@ function () {
   const SCAN_WINDOW = 1 << 20; // bytes per scan; the offsets follow them in its memory
   // SCAN_WASM begin (scripts/build_scan_wasm.js writes these lines)
   const SCAN_WASM = new Uint8Array([
-    0, 97, 115, 109, 1, 0, 0, 0, 1, 8, 1, 96, 3, 127, 127, 127, 1, 127, 3, 2, 1, 0, 5, 3,
-    1, 0, 80, 7, 14, 2, 3, 109, 101, 109, 2, 0, 4, 115, 99, 97, 110, 0, 0, 10, 232, 1, 1, 229,
-    1, 5, 3, 127, 1, 123, 1, 127, 1, 123, 1, 127, 65, 128, 128, 192, 0, 33, 7, 32, 1, 253, 15, 33,
-    8, 32, 0, 65, 112, 113, 33, 4, 2, 64, 3, 64, 32, 3, 32, 4, 79, 13, 1, 32, 3, 253, 0, 4,
-    0, 33, 6, 32, 6, 32, 8, 253, 35, 32, 6, 65, 10, 253, 15, 253, 35, 253, 80, 32, 6, 65, 34, 253,
-    15, 253, 35, 32, 6, 65, 13, 253, 15, 253, 35, 253, 80, 253, 80, 253, 100, 33, 5, 2, 64, 3, 64, 32,
-    5, 69, 13, 1, 32, 7, 32, 2, 32, 3, 32, 5, 104, 106, 106, 54, 2, 0, 32, 7, 65, 4, 106, 33,
-    7, 32, 5, 32, 5, 65, 1, 107, 113, 33, 5, 12, 0, 11, 11, 32, 3, 65, 16, 106, 33, 3, 12, 0,
-    11, 11, 2, 64, 3, 64, 32, 3, 32, 0, 79, 13, 1, 32, 3, 45, 0, 0, 33, 9, 32, 9, 32, 1,
-    70, 32, 9, 65, 10, 70, 114, 32, 9, 65, 34, 70, 32, 9, 65, 13, 70, 114, 114, 4, 64, 32, 7, 32,
-    2, 32, 3, 106, 54, 2, 0, 32, 7, 65, 4, 106, 33, 7, 11, 32, 3, 65, 1, 106, 33, 3, 12, 0,
-    11, 11, 32, 7, 65, 128, 128, 192, 0, 107, 65, 2, 118, 11,
+    0, 97, 115, 109, 1, 0, 0, 0, 1, 13, 2, 96, 3, 127, 127, 127, 1, 127, 96, 1, 127, 1, 127, 3,
+    3, 2, 0, 1, 5, 3, 1, 0, 80, 7, 22, 3, 3, 109, 101, 109, 2, 0, 4, 115, 99, 97, 110, 0,
+    0, 5, 99, 104, 101, 99, 107, 0, 1, 10, 136, 5, 2, 229, 1, 5, 3, 127, 1, 123, 1, 127, 1, 123,
+    1, 127, 65, 128, 128, 192, 0, 33, 7, 32, 1, 253, 15, 33, 8, 32, 0, 65, 112, 113, 33, 4, 2, 64,
+    3, 64, 32, 3, 32, 4, 79, 13, 1, 32, 3, 253, 0, 4, 0, 33, 6, 32, 6, 32, 8, 253, 35, 32,
+    6, 65, 10, 253, 15, 253, 35, 253, 80, 32, 6, 65, 34, 253, 15, 253, 35, 32, 6, 65, 13, 253, 15, 253,
+    35, 253, 80, 253, 80, 253, 100, 33, 5, 2, 64, 3, 64, 32, 5, 69, 13, 1, 32, 7, 32, 2, 32, 3,
+    32, 5, 104, 106, 106, 54, 2, 0, 32, 7, 65, 4, 106, 33, 7, 32, 5, 32, 5, 65, 1, 107, 113, 33,
+    5, 12, 0, 11, 11, 32, 3, 65, 16, 106, 33, 3, 12, 0, 11, 11, 2, 64, 3, 64, 32, 3, 32, 0,
+    79, 13, 1, 32, 3, 45, 0, 0, 33, 9, 32, 9, 32, 1, 70, 32, 9, 65, 10, 70, 114, 32, 9, 65,
+    34, 70, 32, 9, 65, 13, 70, 114, 114, 4, 64, 32, 7, 32, 2, 32, 3, 106, 54, 2, 0, 32, 7, 65,
+    4, 106, 33, 7, 11, 32, 3, 65, 1, 106, 33, 3, 12, 0, 11, 11, 32, 7, 65, 128, 128, 192, 0, 107,
+    65, 2, 118, 11, 158, 3, 3, 2, 127, 1, 123, 6, 127, 2, 64, 3, 64, 32, 1, 32, 0, 79, 13, 1,
+    32, 1, 65, 16, 106, 32, 0, 77, 4, 64, 32, 1, 253, 0, 4, 0, 33, 3, 32, 3, 32, 3, 253, 12,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 253, 35, 253, 80, 253, 100, 33, 2,
+    32, 2, 69, 4, 64, 32, 1, 65, 16, 106, 33, 1, 12, 2, 11, 32, 1, 32, 2, 104, 106, 33, 1, 11,
+    32, 1, 45, 0, 0, 33, 4, 32, 4, 69, 4, 64, 32, 1, 65, 1, 116, 65, 1, 106, 15, 11, 32, 4,
+    65, 128, 1, 73, 4, 64, 32, 1, 65, 1, 106, 33, 1, 12, 1, 11, 65, 128, 1, 33, 6, 65, 191, 1,
+    33, 7, 2, 64, 32, 4, 65, 194, 1, 79, 32, 4, 65, 223, 1, 77, 113, 4, 64, 65, 1, 33, 5, 12,
+    1, 11, 32, 4, 65, 224, 1, 70, 4, 64, 65, 2, 33, 5, 65, 160, 1, 33, 6, 12, 1, 11, 32, 4,
+    65, 237, 1, 70, 4, 64, 65, 2, 33, 5, 65, 159, 1, 33, 7, 12, 1, 11, 32, 4, 65, 225, 1, 79,
+    32, 4, 65, 239, 1, 77, 113, 4, 64, 65, 2, 33, 5, 12, 1, 11, 32, 4, 65, 240, 1, 70, 4, 64,
+    65, 3, 33, 5, 65, 144, 1, 33, 6, 12, 1, 11, 32, 4, 65, 244, 1, 70, 4, 64, 65, 3, 33, 5,
+    65, 143, 1, 33, 7, 12, 1, 11, 32, 4, 65, 241, 1, 79, 32, 4, 65, 243, 1, 77, 113, 4, 64, 65,
+    3, 33, 5, 12, 1, 11, 32, 1, 65, 1, 116, 15, 11, 32, 1, 32, 5, 106, 32, 0, 79, 4, 64, 32,
+    1, 65, 1, 116, 15, 11, 32, 1, 45, 0, 1, 33, 9, 32, 9, 32, 6, 73, 32, 9, 32, 7, 75, 114,
+    4, 64, 32, 1, 65, 1, 116, 15, 11, 65, 2, 33, 8, 2, 64, 3, 64, 32, 8, 32, 5, 75, 13, 1,
+    32, 1, 32, 8, 106, 45, 0, 0, 33, 9, 32, 9, 65, 128, 1, 73, 32, 9, 65, 191, 1, 75, 114, 4,
+    64, 32, 1, 65, 1, 116, 15, 11, 32, 8, 65, 1, 106, 33, 8, 12, 0, 11, 11, 32, 1, 32, 5, 65,
+    1, 106, 106, 33, 1, 12, 0, 11, 11, 65, 127, 11,
   ]);
   // SCAN_WASM end
   let fieldScan; // the one instance (parse() uses it within one call): null if unavailable
@@ -1872,14 +1890,37 @@ function () {
         const { exports } = new WebAssembly.Instance(new WebAssembly.Module(SCAN_WASM), {});
         fieldScan = {
           scan: exports.scan,
+          check: exports.check,
           heap: new Uint8Array(exports.mem.buffer, 0, SCAN_WINDOW),
           offs: new Int32Array(exports.mem.buffer, SCAN_WINDOW, SCAN_WINDOW),
+          // the bytes whose [0, heldTo) the heap holds (copied by simdFirstBadByte and
+          // left for parse's first scan), or null
+          held: null,
+          heldTo: 0,
         };
       } catch (e) {
         fieldScan = null;
       }
     }
     return fieldScan;
+  }
+
+  /** firstBadByte(bytes, end) through the SIMD module's check (assets/scan.wat). The
+   * bytes stay in its memory, marked held, so parse's scan of them need not copy them
+   * again. push() checks PIECE bytes (and a carried character) at a time: always one
+   * window. */
+  function simdFirstBadByte(sc, bytes, end) {
+    sc.held = null;
+    if (end > SCAN_WINDOW) return firstBadByte(bytes, end);
+    sc.heap.set(bytes.subarray(0, end));
+    const r = sc.check(end);
+    if (r >= 0) {
+      badIsNul = (r & 1) === 1;
+      return r >> 1;
+    }
+    sc.held = bytes;
+    sc.heldTo = end;
+    return -1;
   }
 
   class CsvScanner {
@@ -2007,7 +2048,7 @@ function () {
       }
       const base = this.offset;
       const cut = completeLength(bytes);
-      const bad = firstBadByte(bytes, cut);
+      const bad = this.simd !== null ? simdFirstBadByte(this.simd, bytes, cut) : firstBadByte(bytes, cut);
       // Bytes before a bad byte are read first: earlier records are checked first (0.6).
       this.feed(bytes, bad >= 0 ? bad : cut);
       if (bad >= 0) {
@@ -2193,7 +2234,9 @@ function () {
               if (wEnd >= n) { j = n; break; }
               const from = wEnd > j ? wEnd : j;
               wEnd = n - from > SCAN_WINDOW ? from + SCAN_WINDOW : n;
-              sc.heap.set(b.subarray(from, wEnd));
+              // push's UTF-8 check may have left these very bytes in the heap
+              if (sc.held !== b || from !== 0 || sc.heldTo !== wEnd) sc.heap.set(b.subarray(from, wEnd));
+              sc.held = null;
               on = sc.scan(wEnd - from, D, from);
               oi = 0;
               continue;
@@ -3174,27 +3217,31 @@ function () {
         this.outcomeCell(c, b, s, e);
         return;
       }
+      const t = this.tables[c];
+      if (t !== null) {
+        // A label in the table is never a missing token (those are never put in it), so
+        // only a label seen for the first time is looked up among them.
+        const code = t.add(b, s, e);
+        if (code >= 0) {
+          this.codes[(c << BATCH_BITS) | this.batchN] = code;
+          const lost = this.lost[c];
+          if (lost !== null && lost[code] === 1) this.missEvent(c);
+          return;
+        }
+      }
       if (e - s <= this.missMax && isMissingBytes(this.miss, b, s, e - s)) {
         this.missing[c]++;
         this.codes[(c << BATCH_BITS) | this.batchN] = -1;
         if (this.keepMiss) this.missEvent(c);
         return;
       }
-      const t = this.tables[c];
       if (t === null) {
         // No longer counted, still read for missing_all (SPEC 17.2): missing after 1.1?
         const m = this.lostMatch[c];
         if (m !== null && e - s <= m.maxLen && isMissingBytes(m, b, s, e - s)) this.missEvent(c);
         return;
       }
-      const code = t.add(b, s, e);
-      if (code >= 0) {
-        this.codes[(c << BATCH_BITS) | this.batchN] = code;
-        const lost = this.lost[c];
-        if (lost !== null && lost[code] === 1) this.missEvent(c);
-      } else {
-        this.newLabel(c, t, b, s, e);
-      }
+      this.newLabel(c, t, b, s, e);
     }
 
     /** An outcome cell (SPEC 21.2): missing after 1.1, not a number, or a value. */

@@ -92,6 +92,64 @@ test('errors are the same: an unterminated quote, a short header, bad UTF-8, NUL
   }
 });
 
+// Every class of UTF-8 sequence (SPEC 0.1: the first problem byte, as Python's strict
+// decoder finds it), well-formed and not: the SIMD check (assets/scan.wat) and the byte
+// loop (firstBadByte) must name the same byte, wherever it falls against the check's
+// sixteen-byte steps and push()'s pieces, and accept the same files.
+const UTF8_GOOD = [[0x61], [0x7f], [0xc2, 0x80], [0xdf, 0xbf], [0xe0, 0xa0, 0x80], [0xe1, 0x80, 0x80],
+  [0xec, 0xbf, 0xbf], [0xed, 0x9f, 0xbf], [0xee, 0x80, 0x80], [0xef, 0xbf, 0xbf],
+  [0xf0, 0x90, 0x80, 0x80], [0xf1, 0x80, 0x80, 0x80], [0xf3, 0xbf, 0xbf, 0xbf], [0xf4, 0x8f, 0xbf, 0xbf]];
+const UTF8_BAD = [[0x00], [0x80], [0xbf], [0xc0, 0x80], [0xc1, 0xbf], [0xc2, 0x41], [0xc2, 0xc0],
+  [0xe0, 0x9f, 0x80], [0xe0, 0xa0, 0x41], [0xed, 0xa0, 0x80], [0xef, 0xbf, 0xc0], [0xf0, 0x8f, 0x80, 0x80],
+  [0xf4, 0x90, 0x80, 0x80], [0xf1, 0x80, 0x41, 0x80], [0xf1, 0x80, 0x80, 0xc0], [0xf5, 0x80, 0x80, 0x80],
+  [0xff], [0xe1, 0x80], [0xf1, 0x80, 0x80]];
+
+function utf8File(seed, size, bad) {
+  let x = seed;
+  const rnd = (n) => { x = (x * 1103515245 + 12345) % 2147483648; return x % n; };
+  const out = [...enc.encode('id,name\n')];
+  let badAt = bad ? rnd(size) : -1;
+  while (out.length < size) {
+    out.push(...enc.encode(`${out.length},`));
+    const len = rnd(40);
+    for (let k = 0; k < len; k++) {
+      const r = rnd(10);
+      if (badAt >= 0 && out.length >= badAt) { out.push(...UTF8_BAD[rnd(UTF8_BAD.length)]); badAt = -1; }
+      else if (r < 7) out.push(0x61 + rnd(26));
+      else out.push(...UTF8_GOOD[rnd(UTF8_GOOD.length)]);
+    }
+    out.push(10);
+  }
+  return Uint8Array.from(out);
+}
+
+test('UTF-8 and NUL: the SIMD check and the byte loop name the same first problem byte', () => {
+  let errors = 0;
+  for (let seed = 1; seed <= 60; seed++) {
+    const bytes = utf8File(seed, 200 + seed * 37, seed % 4 !== 0);
+    const want = profile(bytes, false, [bytes.length], {});
+    if (want.startsWith('error')) errors++;
+    for (const chunks of [[bytes.length], [1], [16], [15, 17], [33, 5, 64]]) {
+      assert.equal(profile(bytes, true, chunks, {}), want, `seed ${seed}, chunks ${chunks}`);
+    }
+  }
+  assert.ok(errors >= 30, `only ${errors} files with a problem byte`);
+  // a problem byte on either side of the edge of push()'s 64 KiB pieces, and a
+  // sequence across it
+  const big = utf8File(7, 3 << 16, false);
+  assert.ok(!profile(big, true, [big.length], {}).startsWith('error'));
+  for (const at of [(1 << 16) - 17, (1 << 16) - 2, (1 << 16) - 1, 1 << 16, (2 << 16) + 1]) {
+    for (const seq of [[0xe2, 0x82, 0xac], [0xe2, 0x28, 0xa1], [0x00], [0xf0, 0x9f, 0x99, 0x82], [0xc3]]) {
+      const b = big.slice();
+      b.set(seq, at);
+      const want = profile(b, false, [b.length], {});
+      for (const chunks of [[b.length], [1 << 16], [(1 << 16) + 1], [65535], [1000]]) {
+        assert.equal(profile(b, true, chunks, {}), want, `${seq} at ${at}, chunks ${chunks}`);
+      }
+    }
+  }
+});
+
 test('the datasets in tests/data', () => {
   for (const name of ['compas-scores-two-years.csv', 'adult.data', 'diabetic_data.csv', 'credit.csv']) {
     const bytes = new Uint8Array(fs.readFileSync(dataFile(name)));
