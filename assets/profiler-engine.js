@@ -2234,8 +2234,11 @@ function () {
               if (wEnd >= n) { j = n; break; }
               const from = wEnd > j ? wEnd : j;
               wEnd = n - from > SCAN_WINDOW ? from + SCAN_WINDOW : n;
-              // push's UTF-8 check may have left these very bytes in the heap
-              if (sc.held !== b || from !== 0 || sc.heldTo !== wEnd) sc.heap.set(b.subarray(from, wEnd));
+              // push's UTF-8 check may have left these very bytes in the heap (then none
+              // are copied; the copy is not skipped by a branch, which, rarely taken,
+              // would cost parse() its optimised code the first time it was)
+              const held = sc.held === b && from === 0 && sc.heldTo === wEnd;
+              sc.heap.set(b.subarray(from, held ? from : wEnd));
               sc.held = null;
               on = sc.scan(wEnd - from, D, from);
               oi = 0;
