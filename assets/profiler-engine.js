@@ -2212,6 +2212,60 @@ function () {
           this.nf = 0;
           st = FIELD_START;
         }
+        if (st === FIELD_START && sc !== null && b[i] !== 34 && !this.keepAll) {
+          // Unquoted fields one after another, ended by the SIMD scan's offsets, with
+          // their state in locals (no per-field keep, accLen, inAcc): most fields of
+          // most files. Left to the general path below: a field that starts with a
+          // quote, and one that runs past n (the path below appends it).
+          const keepCol = this.keepCol;
+          const quick = this.quick;
+          const width = this.width;
+          const sink = this.sink;
+          let nf = this.nf;
+          let past = false;
+          for (;;) {
+            let p = -1; // the field's end: its first delimiter, CR or LF
+            for (;;) {
+              if (oi === on) {
+                if (wEnd >= n) break;
+                const from = wEnd > i ? wEnd : i;
+                wEnd = n - from > SCAN_WINDOW ? from + SCAN_WINDOW : n;
+                const held = sc.held === b && from === 0 && sc.heldTo === wEnd;
+                sc.heap.set(b.subarray(from, held ? from : wEnd));
+                sc.held = null;
+                on = sc.scan(wEnd - from, D, from);
+                oi = 0;
+                continue;
+              }
+              const q = offs[oi];
+              oi++;
+              if (q < i || b[q] === 34) continue; // passed, or a quote inside the field: data
+              p = q;
+              break;
+            }
+            if (p < 0) { past = true; break; }
+            const k = nf < width ? keepCol[nf] : 0;
+            if (k === 1 || (k === 2 && !longUnpadded(b, i, p, quick[nf]))) sink.cell(nf, b, i, p);
+            nf++;
+            const c = b[p];
+            i = p + 1;
+            if (c === D) {
+              if (i < n && b[i] !== 34) continue;
+              break; // a quoted field next, or the end of b: from FIELD_START at i
+            }
+            this.nf = nf;
+            this.line = line;
+            this.endRecord();
+            line++;
+            if (c === 13) {
+              if (i < n) { if (b[i] === 10) i++; } else this.pendingCR = true;
+            }
+            st = REC_START;
+            break;
+          }
+          this.nf = nf;
+          if (!past) continue;
+        }
         if (st === FIELD_START) {
           // Fields of ignored, dead or surplus columns are scanned, never copied.
           this.keep = this.wants(this.nf);

@@ -85,6 +85,10 @@ test('errors are the same: an unterminated quote, a short header, bad UTF-8, NUL
     'quote then text': 'a,sex\n1,"Ma"le\n2,"Fe""male"x\n',
     // the line of a later error counts a quoted CRLF once, wherever a chunk ends
     'line after quoted CRLF': 'a,sex\n1,"x\r\ny\r\n"\n2,"\r"\n3,Male,extra\n',
+    // and after unquoted CRLF and lone CR line ends (a CRLF is one line end, wherever
+    // a chunk cuts it)
+    'line after CRLF': 'a,sex\r\n1,Male\r\n2,Female\r\n\r\n3,Male,extra\r\n',
+    'line after CR': 'a,sex\r1,Male\r2,Female\r\r3,Male,extra\r',
   };
   for (const [label, text] of Object.entries(cases)) {
     const bytes = typeof text === 'string' ? enc.encode(text) : text;
