@@ -1923,6 +1923,17 @@ function () {
     return -1;
   }
 
+  /** The SIMD scan of b[from, to) (to - from <= SCAN_WINDOW) for the delimiter d:
+   * returns how many offsets it wrote to sc.offs. push's UTF-8 check may have left these
+   * very bytes in the heap: then none are copied. (The copy is not skipped by a branch
+   * in parse(): rarely taken, it cost parse() its optimised code the first time.) */
+  function scanWindow(sc, b, from, to, d) {
+    const held = sc.held === b && from === 0 && sc.heldTo === to;
+    sc.heap.set(b.subarray(from, held ? from : to));
+    sc.held = null;
+    return sc.scan(to - from, d, from);
+  }
+
   class CsvScanner {
     constructor(name, opts, sink, simd = true) {
       this.name = name;
@@ -2230,10 +2241,7 @@ function () {
                 if (wEnd >= n) break;
                 const from = wEnd > i ? wEnd : i;
                 wEnd = n - from > SCAN_WINDOW ? from + SCAN_WINDOW : n;
-                const held = sc.held === b && from === 0 && sc.heldTo === wEnd;
-                sc.heap.set(b.subarray(from, held ? from : wEnd));
-                sc.held = null;
-                on = sc.scan(wEnd - from, D, from);
+                on = scanWindow(sc, b, from, wEnd, D);
                 oi = 0;
                 continue;
               }
@@ -2288,13 +2296,7 @@ function () {
               if (wEnd >= n) { j = n; break; }
               const from = wEnd > j ? wEnd : j;
               wEnd = n - from > SCAN_WINDOW ? from + SCAN_WINDOW : n;
-              // push's UTF-8 check may have left these very bytes in the heap (then none
-              // are copied; the copy is not skipped by a branch, which, rarely taken,
-              // would cost parse() its optimised code the first time it was)
-              const held = sc.held === b && from === 0 && sc.heldTo === wEnd;
-              sc.heap.set(b.subarray(from, held ? from : wEnd));
-              sc.held = null;
-              on = sc.scan(wEnd - from, D, from);
+              on = scanWindow(sc, b, from, wEnd, D);
               oi = 0;
               continue;
             }

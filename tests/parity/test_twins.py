@@ -296,7 +296,7 @@ JS_ONLY: dict[str, str] = {
         BYTE_READER,
     ),
     **dict.fromkeys(
-        "SCAN_WINDOW SCAN_WASM fieldScan simdFieldScan simdFirstBadByte".split(),
+        "SCAN_WINDOW SCAN_WASM fieldScan simdFieldScan simdFirstBadByte scanWindow".split(),
         "the byte reader's WebAssembly SIMD field scan (Python: Arrow's or csv's tokenizer)",
     ),
     **dict.fromkeys(
