@@ -1736,6 +1736,7 @@ function () {
   const NO_QUICK = new Int32Array(0);
 
   const PIECE = 1 << 16; // bytes push() checks and parses at a time
+  // (a piece and a carried character fit in one window of the SIMD check: SCAN_WINDOW)
 
   // Parser states.
   const REC_START = 0; // no character of the current record read yet
@@ -1911,7 +1912,6 @@ function () {
    * window. */
   function simdFirstBadByte(sc, bytes, end) {
     sc.held = null;
-    if (end > SCAN_WINDOW) return firstBadByte(bytes, end);
     sc.heap.set(bytes.subarray(0, end));
     const r = sc.check(end);
     if (r >= 0) {
@@ -2062,6 +2062,9 @@ function () {
       const bad = this.simd !== null ? simdFirstBadByte(this.simd, bytes, cut) : firstBadByte(bytes, cut);
       // Bytes before a bad byte are read first: earlier records are checked first (0.6).
       this.feed(bytes, bad >= 0 ? bad : cut);
+      // the held window is for this piece's parse only: no longer pinned (it is a view
+      // of the caller's buffer)
+      if (this.simd !== null) this.simd.held = null;
       if (bad >= 0) {
         const kind = badIsNul ? 'nul' : 'utf8';
         if (this.headLen < 4 && this.head.subarray(0, this.headLen).every((b) => b === 0xff)) {
