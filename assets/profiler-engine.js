@@ -2061,10 +2061,13 @@ function () {
       const cut = completeLength(bytes);
       const bad = this.simd !== null ? simdFirstBadByte(this.simd, bytes, cut) : firstBadByte(bytes, cut);
       // Bytes before a bad byte are read first: earlier records are checked first (0.6).
-      this.feed(bytes, bad >= 0 ? bad : cut);
-      // the held window is for this piece's parse only: no longer pinned (it is a view
-      // of the caller's buffer)
-      if (this.simd !== null) this.simd.held = null;
+      try {
+        this.feed(bytes, bad >= 0 ? bad : cut);
+      } finally {
+        // the held window is for this piece's parse only: no longer pinned (it is a view
+        // of the caller's buffer), also when the piece ends the input with an error
+        if (this.simd !== null) this.simd.held = null;
+      }
       if (bad >= 0) {
         const kind = badIsNul ? 'nul' : 'utf8';
         if (this.headLen < 4 && this.head.subarray(0, this.headLen).every((b) => b === 0xff)) {
