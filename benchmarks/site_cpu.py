@@ -27,14 +27,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 from browser import CHROMIUM, GAP_PROBE, serve, wait  # noqa: E402
-
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(stat: str) -> float:
-    """utime + stime of a /proc stat line, in seconds."""
-    fields = stat[stat.rindex(")") + 2 :].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+from where import cpu_seconds  # noqa: E402
 
 
 def sample(processes: dict[int, str]) -> collections.Counter:

@@ -32,6 +32,12 @@ import time
 TICK = os.sysconf("SC_CLK_TCK")
 
 
+def cpu_seconds(stat: str) -> float:
+    """utime + stime of a /proc stat line (a process's or a thread's), in seconds."""
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
 class ThreadClock:
     """CPU seconds per thread of this process, sampled until stop() (a thread's time is
     gone from /proc once it ends, so the last sample before its end is kept)."""
@@ -53,8 +59,7 @@ class ThreadClock:
                     stat = fh.read()
             except OSError:  # it ended meanwhile
                 continue
-            fields = stat[stat.rindex(")") + 2 :].split()
-            self.cpu[int(tid)] = (int(fields[11]) + int(fields[12])) / TICK
+            self.cpu[int(tid)] = cpu_seconds(stat)
 
     def _run(self) -> None:
         while not self.done.wait(0.02):
