@@ -3169,14 +3169,17 @@ function () {
       this.groups = tracked ? first : [];
       this.isGroup = new Uint8Array(n);
       for (const i of this.groups) this.isGroup[i] = 1;
-      // Per group column D: (label of D, label of L) table; column C -> counts by the
-      // label code of D of the rows whose C is missing after 1.1 (Float64Array).
+      // Per group column D: (label of D, label of L) table; and the rows whose column C
+      // is missing after 1.1, by D's label: `counts[C * cap + code + 1]` (slot 0 of C's
+      // row: D missing as read), one flat array so that a batch's missing cells are
+      // counted without a branch per cell (see countMissing).
       this.labelPairs = new Map();
       this.missBy = new Map();
       for (const d of this.groups) {
         if (L >= 0) this.labelPairs.set(d, new PairTable());
-        if (this.keepMiss) this.missBy.set(d, [...new Array(n).fill(null), new Map()]);
+        if (this.keepMiss) this.missBy.set(d, { cap: 0, counts: new Float64Array(0) });
       }
+      this.nLabels = new Int32Array(n); // codes given out per column (kept if it dies)
       // SPEC 17.2: per group column, label code -> rows whose D is missing as read.
       this.labelAbsent = new Map();
       // Codes of the last rows, column-major: row r of column c at (c << BATCH_BITS) | r
@@ -3419,6 +3422,7 @@ function () {
       const role = this.roles[c];
       const label = decodeValid(b, s, e);
       const code = t.insert(b, s, e, label);
+      this.nLabels[c] = code + 1;
       const rw = this.rewrites[c];
       const seen = rw === null ? label : rw.rewrite(label);
       const lost = this.lost[c];
@@ -3458,9 +3462,7 @@ function () {
         }
         return;
       }
-      if (role === ROLE_NAMED && code + 1 > this.groupCap[c] && (this.isAlive[c] || this.isGroup[c])) {
-        this.needPrune = true;
-      }
+      if ((this.isAlive[c] || this.isGroup[c]) && this.cannotBeDimension(c)) this.needPrune = true;
       this.codes[(c << BATCH_BITS) | this.batchN] = code;
     }
 
@@ -3534,43 +3536,37 @@ function () {
 
     /** SPEC 17.2 missing_by: the missing cells of rows r < n against the label of every
      * group column of their row; a later row's (the current one, when a prune cuts
-     * the batch) becomes row r - n of the next batch. */
+     * the batch) becomes row r - n of the next batch. Events come in row order, so
+     * those of rows r >= n are the last ones. A cell of D itself is counted in D's own
+     * row of its table, which nothing reads. */
     countMissing(n) {
       const ev = this.events;
+      const ne = this.nEvents;
+      let m = ne;
+      while (m > 0 && (ev[m - 1] & (BATCH - 1)) >= n) m--;
       const codes = this.codes;
-      const groups = this.groups;
-      const tabs = groups.map((d) => this.missBy.get(d));
-      let kept = 0;
-      for (let k = 0; k < this.nEvents; k++) {
-        const e = ev[k];
-        const c = e >> BATCH_BITS;
-        const r = e & (BATCH - 1);
-        if (r >= n) {
-          ev[kept++] = (c << BATCH_BITS) | (r - n);
-          continue;
+      const W = this.width;
+      for (const d of this.groups) {
+        const t = this.missBy.get(d);
+        const need = this.nLabels[d] + 1;
+        if (need > t.cap) {
+          let cap = Math.max(16, t.cap);
+          while (cap < need) cap *= 2;
+          const grown = new Float64Array(W * cap);
+          for (let c = 0; c < W; c++) grown.set(t.counts.subarray(c * t.cap, (c + 1) * t.cap), c * cap);
+          t.cap = cap;
+          t.counts = grown;
         }
-        for (let g = 0; g < groups.length; g++) {
-          const d = groups[g];
-          if (d === c) continue;
-          const code = codes[(d << BATCH_BITS) | r];
-          const byC = tabs[g];
-          if (code < 0) { // D missing as read: its missing group, at index n of byC
-            const na = byC[byC.length - 1];
-            na.set(c, (na.get(c) || 0) + 1);
-            continue;
-          }
-          let arr = byC[c];
-          if (arr === null || code >= arr.length) {
-            let cap = arr === null ? 16 : arr.length;
-            while (cap <= code) cap *= 2;
-            const grown = new Float64Array(cap);
-            if (arr !== null) grown.set(arr);
-            arr = byC[c] = grown;
-          }
-          arr[code]++;
+        const cap = t.cap;
+        const counts = t.counts;
+        const base = d << BATCH_BITS;
+        for (let k = 0; k < m; k++) {
+          const e = ev[k];
+          counts[(e >> BATCH_BITS) * cap + codes[base | (e & (BATCH - 1))] + 1]++;
         }
       }
-      this.nEvents = kept;
+      for (let k = m; k < ne; k++) ev[k - m] = ev[k] - n;
+      this.nEvents = ne - m;
     }
 
     end() {
@@ -3614,14 +3610,14 @@ function () {
       // build, post, merge and read again.
       const missingBy = new Map();
       if (this.keepMiss) {
-        for (const [d, byC] of this.missBy) {
+        for (const [d, t] of this.missBy) {
           const out = new Map();
-          const na = byC[byC.length - 1]; // column -> rows of D's missing group (null)
-          for (let c = 0; c < byC.length - 1; c++) {
-            const arr = byC[c];
-            const absent = na.has(c) ? na.get(c) : 0;
-            if (arr === null && absent === 0) continue;
-            out.set(c, { byCode: arr === null ? new Float64Array(0) : arr.slice(), absent });
+          const k = this.nLabels[d];
+          for (let c = 0; c < this.width && t.cap > 0; c++) {
+            if (c === d) continue;
+            const row = t.counts.subarray(c * t.cap, c * t.cap + k + 1);
+            if (row.every((x) => x === 0)) continue;
+            out.set(c, { byCode: row.slice(1), absent: row[0] });
           }
           missingBy.set(d, out);
         }
