@@ -29,10 +29,13 @@ Each ratio row gives the ratio of the median times and, beside it, each round's 
 
 `--variant NAME=ARGS` (repeatable) adds a run `python[NAME]`: the `python` command with
 the extra CLI arguments ARGS (e.g. `--variant 'label=--label employment_status
---positive Employed'`, `--variant nomissing=--no-missing-by-group`), run right after
+--positive Employed'`, `--variant nomissing=--no-missing-by-group`), run next to
 `python` in every round. Its ratio row `python[NAME]_over_python` is the median of the
 per-round ratios (each variant run over the `python` run of the same round, which
-cancels most of the machine's load drift).
+cancels most of the machine's load drift). `--js-variant NAME=ARGS` does the same for
+the `js` tool (`scripts/engine-js.js profile FILE ARGS`, e.g. `--js-variant
+nomissing=--opts '{"missing_by_group":false}'`, the JSON quoted for the shell-like split
+of ARGS): runs `js[NAME]`, rows `js[NAME]_over_js`.
 
 `--tree LABEL=PATH` (repeatable) compares checkouts of faircode: the `python` and `js`
 tools then run each tree's own code (`python -m faircode` with `PYTHONPATH=PATH` and
@@ -129,7 +132,7 @@ def commands(
     path: str,
     cols: list[str],
     trees: dict[str, Path] | None = None,
-    variants: dict[str, list[str]] | None = None,
+    variants: dict[str, dict[str, list[str]]] | None = None,
     shape: str | None = None,
 ) -> dict[str, list[str] | str]:
     """Tool -> argv, or a string saying why the tool is absent. With trees, `python` and
@@ -142,8 +145,6 @@ def commands(
         for label, root in trees.items():
             out.update(tree_commands(path, label, root, node))
     out["python"] = [sys.executable, "-m", "faircode", "profile", path, "--json", "--no-provenance"]
-    for name, extra in (variants or {}).items():
-        out[f"python[{name}]"] = [*out["python"], *extra]
     engine_js = ROOT / "scripts" / "engine-js.js"
     if not node:
         out["js"] = "node is not on PATH"
@@ -151,6 +152,10 @@ def commands(
         out["js"] = "scripts/engine-js.js (the JS engine) does not exist yet"
     else:
         out["js"] = [node, str(engine_js), "profile", path]
+    for tool, named in (variants or {}).items():  # a variant of an absent tool: absent too
+        for name, extra in named.items():
+            base = out[tool]
+            out[f"{tool}[{name}]"] = [*base, *extra] if isinstance(base, list) else base
     me = [sys.executable, str(Path(__file__).resolve())]
     try:
         import duckdb  # noqa: F401
@@ -267,8 +272,9 @@ def run_names(
     tools: list[str], trees: dict[str, Path], round_no: int, variants: dict | None = None
 ) -> list[str]:
     """The runs of one round, in order: each tool in turn, a tree tool once per tree, the
-    trees' order rotated by the round number (so no tree always runs first); `python`'s
-    variants right after it, `python` and its variants in an order rotated likewise."""
+    trees' order rotated by the round number (so no tree always runs first); a tool's
+    variants (`python`'s, `js`'s) next to it, the tool and its variants in an order
+    rotated likewise."""
     labels = list(trees)
     if labels:
         k = round_no % len(labels)
@@ -277,8 +283,8 @@ def run_names(
     for t in tools:
         if labels and t in TREE_TOOLS:
             names += [f"{t}@{label}" for label in labels]
-        elif t == "python" and variants:
-            group = ["python"] + [f"python[{v}]" for v in variants]
+        elif (variants or {}).get(t):
+            group = [t] + [f"{t}[{v}]" for v in variants[t]]
             k = round_no % len(group)
             names += group[k:] + group[:k]
         else:
@@ -292,35 +298,37 @@ def parse_variants(specs: list[str] | None) -> dict[str, list[str]]:
     for spec in specs or []:
         name, sep, args = spec.partition("=")
         if not sep or not name or not re.fullmatch(r"[A-Za-z0-9_-]+", name):
-            raise ValueError(f"--variant: expected NAME=ARGS, got {spec!r}")
+            raise ValueError(f"expected NAME=ARGS, got {spec!r}")
         out[name] = shlex.split(args)
     return out
 
 
 def variant_ratios(runs: dict[str, list[dict]]) -> dict:
-    """`python[NAME]_over_python`: the median over rounds of the variant's time over the
-    same round's `python` time (rounds where either failed are left out)."""
+    """`TOOL[NAME]_over_TOOL` (`python`, `js`): the median over rounds of the variant's
+    time over the same round's time of the tool (rounds where either failed are left
+    out)."""
     out = {}
-    base = runs.get("python", [])
     for t, rs in runs.items():
-        if not t.startswith("python["):
+        tool = t.partition("[")[0]
+        if tool == t or not t.endswith("]"):
             continue
+        base = runs.get(tool, [])
         per = [
             v["seconds"] / b["seconds"]
             for v, b in zip(rs, base)
             if v["returncode"] == 0 and b["returncode"] == 0
         ]
         if per:
-            out[f"{t}_over_python"] = round(statistics.median(per), 3)
-            out[f"{t}_over_python_rounds"] = [round(x, 3) for x in per]
+            out[f"{t}_over_{tool}"] = round(statistics.median(per), 3)
+            out[f"{t}_over_{tool}_rounds"] = [round(x, 3) for x in per]
         cpu = [
             v["cpu_seconds"] / b["cpu_seconds"]
             for v, b in zip(rs, base)
             if v["returncode"] == 0 == b["returncode"] and v["cpu_seconds"] and b["cpu_seconds"]
         ]
         if cpu:
-            out[f"{t}_over_python_cpu"] = round(statistics.median(cpu), 3)
-            out[f"{t}_over_python_cpu_rounds"] = [round(x, 3) for x in cpu]
+            out[f"{t}_over_{tool}_cpu"] = round(statistics.median(cpu), 3)
+            out[f"{t}_over_{tool}_cpu_rounds"] = [round(x, 3) for x in cpu]
     return out
 
 
@@ -362,7 +370,7 @@ def run(
     repeat: int,
     skip: tuple[str, ...],
     trees: dict[str, Path] | None = None,
-    variants: dict[str, list[str]] | None = None,
+    variants: dict[str, dict[str, list[str]]] | None = None,
     tokens: list[str] | None = None,
 ) -> dict:
     """tokens: the missing tokens given to the same-work baselines (default SPEC 0.4's;
@@ -665,6 +673,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=ARGS",
         help="also run `python` with these extra CLI arguments, as python[NAME] (repeatable)",
     )
+    ap.add_argument(
+        "--js-variant",
+        action="append",
+        metavar="NAME=ARGS",
+        help="also run `js` with these extra arguments, as js[NAME] (repeatable)",
+    )
     # child processes and the check's test hooks
     ap.add_argument(
         "--baseline", choices=("duckdb", "pandas", "duckdb-same"), help=argparse.SUPPRESS
@@ -698,12 +712,17 @@ def main(argv: list[str] | None = None) -> int:
         trees = parse_trees(args.tree)
     except ValueError as e:
         ap.error(str(e))
-    try:
-        variants = parse_variants(args.variant)
-    except ValueError as e:
-        ap.error(str(e))
-    if variants and "python" not in tools:
-        ap.error("--variant needs the python tool")
+    variants: dict[str, dict[str, list[str]]] = {}
+    flags = (("python", "--variant", args.variant), ("js", "--js-variant", args.js_variant))
+    for tool, flag, specs in flags:
+        try:
+            named = parse_variants(specs)
+        except ValueError as e:
+            ap.error(f"{flag}: {e}")
+        if named and tool not in tools:
+            ap.error(f"{flag} needs the {tool} tool")
+        if named:
+            variants[tool] = named
     tokens = json.loads(args.baseline_tokens) if args.baseline_tokens else None
     report = run(args.files, tools, args.repeat, skip, trees, variants, tokens)
     text = markdown(report)

@@ -508,6 +508,20 @@ function recodeItems(item) {
   return [];
 }
 
+/** The JSON object given to `flag`; a text that is not one is an input error. */
+function jsonArg(flag, text) {
+  let value;
+  try {
+    value = JSON.parse(text === undefined ? '' : text);
+  } catch (e) {
+    fail(`${flag}: not JSON (${e.message}); give an object such as '{"min_share": 0.05}'`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    fail(`${flag}: expected a JSON object, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
 function parseArgs(args, nFiles) {
   const out = { files: [], opts: {}, optsB: null, overrides: {}, chunkSize: 0,
     reference: null, provenance: false };
@@ -519,9 +533,9 @@ function parseArgs(args, nFiles) {
     if (a === '--na') na.push(naItem(args[++i]));
     else if (a === '--recode') recode.push(...recodeItems(args[++i]));
     else if (a === '--score-categoricals') scoreCategoricals = true;
-    else if (a === '--opts') out.opts = JSON.parse(args[++i]);
-    else if (a === '--opts-b') out.optsB = JSON.parse(args[++i]);
-    else if (a === '--overrides') out.overrides = JSON.parse(args[++i]);
+    else if (a === '--opts') out.opts = jsonArg(a, args[++i]);
+    else if (a === '--opts-b') out.optsB = jsonArg(a, args[++i]);
+    else if (a === '--overrides') out.overrides = jsonArg(a, args[++i]);
     else if (a === '--chunk-size') out.chunkSize = parseInt(args[++i], 10);
     else if (a === '--reference') out.reference = args[++i];
     else if (a === '--provenance') out.provenance = true;

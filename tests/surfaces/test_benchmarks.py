@@ -337,6 +337,58 @@ def test_runner_trees_run_each_trees_own_code(tmp_path):
     assert f"`@before` = {a.resolve()}" in table
 
 
+def test_runner_variants_of_both_engines(tmp_path):
+    """--variant and --js-variant: each variant runs its engine with the extra arguments
+    next to the plain run, round by round, and gets a per-round ratio over it. The
+    arguments reach the engine: one that it refuses fails that run alone."""
+    data = _generated(tmp_path)
+    out_json = tmp_path / "report.json"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH / "run.py"),
+            str(data),
+            "--tools",
+            "python,js",
+            "--repeat",
+            "2",
+            "--variant",
+            "nomissing=--no-missing-by-group",
+            "--variant",
+            "refused=--no-such-option",
+            "--js-variant",
+            "nomissing=--opts '{\"missing_by_group\":false}'",
+            "--js-variant",
+            "refused=--opts {",
+            "--json",
+            str(out_json),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(out_json.read_text())
+    results = report["files"][0]["results"]
+    ratios = report["files"][0]["ratios"]
+    for tool in ("python", "js"):
+        assert "error" not in results[tool] and results[tool]["runs"] == 2
+        assert "error" not in results[f"{tool}[nomissing]"], results[f"{tool}[nomissing]"]
+        assert results[f"{tool}[nomissing]"]["runs"] == 2
+        assert "error" in results[f"{tool}[refused]"]
+        assert len(ratios[f"{tool}[nomissing]_over_{tool}_rounds"]) == 2
+        assert ratios[f"{tool}[nomissing]_over_{tool}"] > 0
+        assert f"{tool}[refused]_over_{tool}" not in ratios
+    bad = subprocess.run(
+        [sys.executable, str(BENCH / "run.py"), str(data), "--tools", "python"]
+        + ["--js-variant", "x=--opts {}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and "--js-variant needs the js tool" in bad.stderr
+
+
 def test_simd_scan_benchmark_checks_before_it_times(tmp_path):
     """benchmarks/scan_simd.js times the engine with its SIMD scan and with its byte loop,
     and the scan alone; it refuses to time them (exit 1) unless the two engines agree and
