@@ -12,6 +12,23 @@ from util import ROOT
 BENCH = ROOT / "benchmarks"
 
 
+def _runner(
+    data: Path, *args: str, cwd: Path | None = None
+) -> tuple[subprocess.CompletedProcess, dict]:
+    """benchmarks/run.py on data with args, its JSON report written beside data: the
+    finished process (it must have exited 0) and the report."""
+    out_json = data.parent / "report.json"
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "run.py"), str(data), *args, "--json", str(out_json)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=cwd,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc, json.loads(out_json.read_text())
+
+
 def test_generator_is_seeded_and_realistic(tmp_path):
     a, b = tmp_path / "a.csv", tmp_path / "b.csv"
     for p in (a, b):
@@ -39,23 +56,8 @@ def test_runner_end_to_end(tmp_path):
         check=True,
         capture_output=True,
     )
-    out_md, out_json = tmp_path / "table.md", tmp_path / "report.json"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            str(BENCH / "run.py"),
-            str(data),
-            "--markdown",
-            str(out_md),
-            "--json",
-            str(out_json),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stderr
-    report = json.loads(out_json.read_text())
+    out_md = tmp_path / "table.md"
+    _, report = _runner(data, "--markdown", str(out_md))
     results = report["files"][0]["results"]
     skipped = {n.split(":")[0] for n in report["notes"]}
     for note in report["notes"]:  # only genuinely absent tools may be skipped
@@ -293,32 +295,13 @@ def test_runner_trees_run_each_trees_own_code(tmp_path):
         capture_output=True,
     )
     a, b = _checkout_copy(tmp_path / "a"), _checkout_copy(tmp_path / "b")
-    out_md, out_json = tmp_path / "table.md", tmp_path / "report.json"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            str(BENCH / "run.py"),
-            str(data),
-            "--tree",
-            f"before={a}",
-            "--tree",
-            f"after={b}",
-            "--tools",
-            "python,js",
-            "--repeat",
-            "2",
-            "--markdown",
-            str(out_md),
-            "--json",
-            str(out_json),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
+    out_md = tmp_path / "table.md"
+    proc, report = _runner(
+        data,
+        *("--tree", f"before={a}", "--tree", f"after={b}", "--tools", "python,js"),
+        *("--repeat", "2", "--markdown", str(out_md)),
         cwd=tmp_path,
     )
-    assert proc.returncode == 0, proc.stderr
-    report = json.loads(out_json.read_text())
     trees = report["trees"]
     assert list(trees) == ["before", "after"]
     for label, root in (("before", a), ("after", b)):
@@ -342,33 +325,13 @@ def test_runner_variants_of_both_engines(tmp_path):
     next to the plain run, round by round, and gets a per-round ratio over it. The
     arguments reach the engine: one that it refuses fails that run alone."""
     data = _generated(tmp_path)
-    out_json = tmp_path / "report.json"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            str(BENCH / "run.py"),
-            str(data),
-            "--tools",
-            "python,js",
-            "--repeat",
-            "2",
-            "--variant",
-            "nomissing=--no-missing-by-group",
-            "--variant",
-            "refused=--no-such-option",
-            "--js-variant",
-            "nomissing=--opts '{\"missing_by_group\":false}'",
-            "--js-variant",
-            "refused=--opts {",
-            "--json",
-            str(out_json),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
+    _, report = _runner(
+        data,
+        *("--tools", "python,js", "--repeat", "2"),
+        *("--variant", "nomissing=--no-missing-by-group", "--variant", "refused=--no-such-option"),
+        *("--js-variant", "nomissing=--opts '{\"missing_by_group\":false}'"),
+        *("--js-variant", "refused=--opts {"),
     )
-    assert proc.returncode == 0, proc.stderr
-    report = json.loads(out_json.read_text())
     results = report["files"][0]["results"]
     ratios = report["files"][0]["ratios"]
     for tool in ("python", "js"):
