@@ -1898,6 +1898,7 @@ function () {
           // left for parse's first scan), or null
           held: null,
           heldTo: 0,
+          scannedTo: 0, // the end of scanWindow's last window
         };
       } catch (e) {
         fieldScan = null;
@@ -1923,11 +1924,14 @@ function () {
     return -1;
   }
 
-  /** The SIMD scan of b[from, to) (to - from <= SCAN_WINDOW) for the delimiter d:
-   * returns how many offsets it wrote to sc.offs. push's UTF-8 check may have left these
-   * very bytes in the heap: then none are copied. (The copy is not skipped by a branch
-   * in parse(): rarely taken, it cost parse() its optimised code the first time.) */
-  function scanWindow(sc, b, from, to, d) {
+  /** The SIMD scan of the next window of b from `from` for the delimiter d: b[from, to),
+   * to = min(n, from + SCAN_WINDOW), left in sc.scannedTo; returns how many offsets it
+   * wrote to sc.offs. push's UTF-8 check may have left these very bytes in the heap:
+   * then none are copied. (The copy is not skipped by a branch in parse(): rarely
+   * taken, it cost parse() its optimised code the first time.) */
+  function scanWindow(sc, b, from, n, d) {
+    const to = n - from > SCAN_WINDOW ? from + SCAN_WINDOW : n;
+    sc.scannedTo = to;
     const held = sc.held === b && from === 0 && sc.heldTo === to;
     sc.heap.set(b.subarray(from, held ? from : to));
     sc.held = null;
@@ -2245,9 +2249,8 @@ function () {
             for (;;) {
               if (oi === on) {
                 if (wEnd >= n) break;
-                const from = wEnd > i ? wEnd : i;
-                wEnd = n - from > SCAN_WINDOW ? from + SCAN_WINDOW : n;
-                on = scanWindow(sc, b, from, wEnd, D);
+                on = scanWindow(sc, b, wEnd > i ? wEnd : i, n, D);
+                wEnd = sc.scannedTo;
                 oi = 0;
                 continue;
               }
@@ -2300,9 +2303,8 @@ function () {
           for (;;) {
             if (oi === on) {
               if (wEnd >= n) { j = n; break; }
-              const from = wEnd > j ? wEnd : j;
-              wEnd = n - from > SCAN_WINDOW ? from + SCAN_WINDOW : n;
-              on = scanWindow(sc, b, from, wEnd, D);
+              on = scanWindow(sc, b, wEnd > j ? wEnd : j, n, D);
+              wEnd = sc.scannedTo;
               oi = 0;
               continue;
             }
