@@ -3615,8 +3615,9 @@ function () {
         for (const [d, t] of this.missBy) {
           const out = new Map();
           const k = this.nLabels[d];
-          for (let c = 0; c < this.width && t.cap > 0; c++) {
-            if (c === d) continue;
+          // (cap 0: no batch was counted, so no row)
+          for (let c = 0; t.cap > 0 && c < this.width; c++) {
+            if (c === d) continue; // D's own row: its cells against itself, never read
             const row = t.counts.subarray(c * t.cap, c * t.cap + k + 1);
             if (row.every((x) => x === 0)) continue;
             out.set(c, { byCode: row.slice(1), absent: row[0] });
