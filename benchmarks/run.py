@@ -719,10 +719,11 @@ def main(argv: list[str] | None = None) -> int:
             named = parse_variants(specs)
         except ValueError as e:
             ap.error(f"{flag}: {e}")
-        if named and tool not in tools:
+        if not named:
+            continue
+        if tool not in tools:
             ap.error(f"{flag} needs the {tool} tool")
-        if named:
-            variants[tool] = named
+        variants[tool] = named
     tokens = json.loads(args.baseline_tokens) if args.baseline_tokens else None
     report = run(args.files, tools, args.repeat, skip, trees, variants, tokens)
     text = markdown(report)
