@@ -1,7 +1,7 @@
 """Where the Python engine's time goes on one file: CPU time per phase and per step.
 
-    PYTHONPATH=. python benchmarks/where.py FILE.csv [--mode default|nomissing|parseonly]
-                                            [--steps] [--threads]
+    PYTHONPATH=. python benchmarks/where.py FILE.csv
+        [--mode default|nomissing|readall|parseonly] [--steps] [--threads]
 
 One process, as `faircode profile FILE --json --no-provenance` runs it: the imports,
 `summarize` (the fast path: part threads parse with Arrow, this thread counts), the
@@ -9,10 +9,14 @@ analysis and the JSON. Times are CPU seconds (process-wide, and `time.thread_tim
 the counting thread), which other jobs on the machine move less than wall time.
 
 Modes: `default` (missing data by group on), `nomissing` (`--no-missing-by-group`),
-`parseonly` (Arrow reads and converts every column the default run reads, the batches
-are queued and combined, nothing is counted: `ArrowSummaryBuilder.add_arrays` only adds
-the rows; no analysis, no JSON). `--steps` also times the counting thread's steps per
-column (each wrapped method's own thread time, nested calls included in their caller).
+`readall` (counts as `nomissing` does, but Arrow reads and converts every column the
+default run reads: the columns read only for their missing cells reach the counting
+thread and are left there, so this is the default run with its missing data by group
+counted for free), `parseonly` (Arrow reads and converts every column the default run
+reads, the batches are queued and combined, nothing is counted:
+`ArrowSummaryBuilder.add_arrays` only adds the rows; no analysis, no JSON). `--steps`
+also times the counting thread's steps per column (each wrapped method's own thread
+time, nested calls included in their caller).
 `--threads` also gives each thread's CPU time (Linux: /proc/self/task, read every 20 ms
 and at the end) under its Python name: `MainThread` counts, `faircode-csv-K` are the
 part threads (Arrow's reader and converter), `faircode-bytes` feeds the SHA-256 of
@@ -80,7 +84,9 @@ class ThreadClock:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("file")
-    ap.add_argument("--mode", choices=("default", "nomissing", "parseonly"), default="default")
+    ap.add_argument(
+        "--mode", choices=("default", "nomissing", "readall", "parseonly"), default="default"
+    )
     ap.add_argument("--steps", action="store_true")
     ap.add_argument("--threads", action="store_true")
     args = ap.parse_args(argv)
@@ -102,7 +108,15 @@ def main(argv: list[str] | None = None) -> int:
             self.n_rows += n
 
         builder.add_arrays = add_arrays
-    elif args.steps:
+    if args.mode == "readall":
+
+        def needs_array(self, i):  # noqa: ANN001, ANN202
+            # What the default run reads (ArrowSummaryBuilder.needs_array with by_group)
+            counted = self.state[i] is not None or i in self.out_all
+            return counted or (i < self.n_header and self.roles[i] is not None)
+
+        builder.needs_array = needs_array
+    if args.steps and args.mode != "parseonly":
 
         def timed(name: str, fn, per_column: bool = False):  # noqa: ANN202
             def wrapper(self, *a, **k):  # noqa: ANN001, ANN202
@@ -119,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
             setattr(builder, name, timed(name, getattr(builder, name), per_column=True))
         for name in ("add_arrays", "_count_tables", "_count_pairs", "_prune", "finish"):
             setattr(builder, name, timed(name, getattr(builder, name)))
-    opts = {"missing_by_group": args.mode != "nomissing"}
+    opts = {"missing_by_group": args.mode not in ("nomissing", "readall")}
     m0 = time.thread_time()
     summary, checked, options = faircode.summarize(args.file, None, opts)
     counting = time.thread_time() - m0
