@@ -18,6 +18,7 @@ from util import ADULT_NAMES, data_file
 
 import faircode
 from faircode.cli import main
+from faircode.exports import profile_csv_rows
 
 FORMULAS = ['=HYPERLINK("http://x","y")', "+1", "-2", "@x", "\rCR"]
 HOSTILE = ["a|b", "x\ny", "`tick`", "<b>bold</b>", "<script>alert(1)</script>", '"><img>']
@@ -124,6 +125,176 @@ def test_evaluate_csv_neutralises_slice_labels(tmp_path, capsys):
     acc = [r for r in table if r["section"] == "slice" and r["metric"] == "accuracy"]
     assert all(int(r["n"]) == 100 and 0 <= float(r["value"]) <= 1 for r in acc)
     assert {r["section"] for r in table} == {"evaluate", "slice", "disparity"}
+
+
+# ---------------------------------------------------------------------------------------
+# The rows of label rates (SPEC 17.4) and outcome means (SPEC 21): every kind of row, its
+# keys in order, on hand-made blocks (real data seldom holds every branch)
+
+RATE_KEYS = ["n", "positive_count", "rate", "ci_low", "ci_high", "label_missing", "small_group"]
+MEAN_KEYS = ["n", "mean", "ci_low", "ci_high", "sd", "missing_count", "small_group"]
+GAP_KEYS = ["gap_ci_low", "gap_ci_high", "verdict"]
+
+
+def _rate(n: int, positive: int) -> dict:
+    return {
+        "n": n,
+        "positive": positive,
+        "rate": positive / n,
+        "ci_low": 0.1,
+        "ci_high": 0.9,
+        "label_missing": 1,
+        "small_group": n < 30,
+    }
+
+
+def _mean(n: int, mean: float) -> dict:
+    return {
+        "n": n,
+        "mean": mean,
+        "ci_low": mean - 1,
+        "ci_high": mean + 1,
+        "sd": 2.0,
+        "missing": 3,
+        "small_group": False,
+    }
+
+
+def _rows_of(blocks: dict, *sections: str) -> list[dict]:
+    """The rows of ``sections`` in `profile --csv` of a result holding only ``blocks``."""
+    result = {
+        "n_rows": 0,
+        "n_cols": 0,
+        "overall_score": None,
+        "grade": None,
+        "dimensions": [],
+        "intersections": [],
+        "dropped": [],
+        "flags": [],
+        **blocks,
+    }
+    return [r for r in profile_csv_rows(result) if r["section"] in sections]
+
+
+def test_label_rate_rows_of_every_kind_keep_their_keys_in_order():
+    """A group, the missing group (after the groups, never compared), a dimension not
+    counted, a cell and the count of cells not listed (that row names no column); the
+    count of groups not listed has no row."""
+    gap = {"ci_low": 0.1, "ci_high": 0.3, "verdict": "confirmed"}
+    block = {
+        "label": "y",
+        "positive": "1",
+        "positive_from": "given",
+        **{"n": 90, "positive_count": 40, "rate": 0.44, "ci_low": 0.3, "ci_high": 0.5},
+        "label_missing": 2,
+        "dimensions": [
+            {
+                "name": "race",
+                "groups": [{"label": "a", **_rate(60, 30)}, {"label": "b", **_rate(20, 4)}],
+                "groups_not_listed": 5,
+                "missing_group": {"count": 9, **_rate(8, 2)},
+                "max_difference": 0.2,
+                "min_ratio": 0.6,
+                "highest": "a",
+                "lowest": "b",
+                "gap": {**gap, "ratio_ci_low": 0.5, "ratio_ci_high": 0.8},
+            },
+            {"name": "zip", "not_counted": True},
+        ],
+        "intersection": {
+            "dims": ["race", "sex"],
+            "cells": [{"a": "a", "b": "F", **_rate(25, 10)}],
+            "cells_not_listed": 4,
+            "max_difference": 0.1,
+            "min_ratio": None,
+            "highest": ["a", "F"],
+            "lowest": ["b", "M"],
+        },
+    }
+    rows = _rows_of({"label_rates": block}, "label_rate", "label_rate_cell")
+    spread = ["max_difference", "min_ratio", *GAP_KEYS, "ratio_ci_low", "ratio_ci_high"]
+    group = ["section", "dimension", "column", "label", *RATE_KEYS, "highest", "lowest", *spread]
+    assert [list(r) for r in rows] == [
+        group,
+        group,
+        [*group[:4], "count", *group[4:], "note"],
+        ["section", "dimension", "note"],
+        ["section", "dimension", "dimension_b", "column", "label", "label_b", *RATE_KEYS]
+        + ["highest", "lowest", "max_difference", "min_ratio"],
+        ["section", "dimension", "dimension_b", "count", "note"],
+    ]
+    assert [(r["label"], r["highest"], r["lowest"]) for r in rows[:3]] == [
+        ("a", True, False),
+        ("b", False, True),
+        ("(missing race)", False, False),
+    ]
+    assert (rows[2]["count"], rows[2]["n"], rows[2]["note"]) == (9, 8, "missing group")
+    assert rows[3] == {"section": "label_rate", "dimension": "zip", "note": "not counted"}
+    assert (rows[4]["label_b"], rows[4]["highest"], rows[4]["column"]) == ("F", True, "y")
+    assert rows[5] == {
+        "section": "label_rate_cell",
+        "dimension": "race",
+        "dimension_b": "sex",
+        "count": 4,
+        "note": "cells not listed",
+    }
+
+
+def test_outcome_rows_of_every_kind_keep_their_keys_in_order():
+    """A group, the count of groups not listed, a dimension not counted, a cell and the
+    count of cells not listed (both counts name the outcome's column); no missing group."""
+    welch = {"ci_low": 1.5, "ci_high": 4.5, "verdict": "possible", "df": 41.5}
+    block = {
+        "column": "cost",
+        **{"n": 90, "missing": 1, "non_numeric": 2, "mean": 5.0, "ci_low": 4.0},
+        **{"ci_high": 6.0, "sd": 1.0, "threshold": 0.5},
+        "dimensions": [
+            {
+                "name": "race",
+                "groups": [{"label": "a", **_mean(60, 7.0)}, {"label": "b", **_mean(20, 4.0)}],
+                "groups_not_listed": 5,
+                "missing_group": {"count": 9, **_mean(8, 2.0)},
+                "max_difference": 3.0,
+                "highest": "a",
+                "lowest": "b",
+                "gap": welch,
+            },
+            {"name": "zip", "not_counted": True},
+        ],
+        "intersection": {
+            "dims": ["race", "sex"],
+            "cells": [{"a": "b", "b": "M", **_mean(25, 1.0)}],
+            "cells_not_listed": 4,
+            "max_difference": 6.0,
+            "highest": ["a", "F"],
+            "lowest": ["b", "M"],
+            "gap": None,
+        },
+    }
+    rows = _rows_of({"outcomes": [block]}, "outcome_group", "outcome_cell")
+    spread = ["max_difference", *GAP_KEYS, "df"]
+    group = ["section", "dimension", "column", "label", *MEAN_KEYS, "highest", "lowest", *spread]
+    assert [list(r) for r in rows] == [
+        group,
+        group,
+        ["section", "dimension", "column", "count", "note"],
+        ["section", "dimension", "note"],
+        ["section", "dimension", "dimension_b", "column", "label", "label_b", *MEAN_KEYS]
+        + ["highest", "lowest", "max_difference"],
+        ["section", "dimension", "dimension_b", "column", "count", "note"],
+    ]
+    assert [(r["label"], r["highest"], r["lowest"]) for r in rows[:2]] == [
+        ("a", True, False),
+        ("b", False, True),
+    ]
+    assert (rows[2]["count"], rows[2]["note"]) == (5, "groups not listed")
+    assert rows[3] == {"section": "outcome_group", "dimension": "zip", "note": "not counted"}
+    assert (rows[4]["label_b"], rows[4]["lowest"], rows[4]["missing_count"]) == ("M", True, 3)
+    assert (rows[5]["column"], rows[5]["count"], rows[5]["note"]) == (
+        "cost",
+        4,
+        "cells not listed",
+    )
 
 
 # ---------------------------------------------------------------------------------------
