@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple
 
 from .numerics import fmt, missing_group_label, pct
 from .safetext import csv_cell, md_escape
@@ -324,16 +324,183 @@ def _outcome_fields(r: dict) -> dict[str, Any]:
     }
 
 
+def _rate_fields(r: dict) -> dict[str, Any]:
+    return {
+        "n": r["n"],
+        "positive_count": r["positive"],
+        "rate": r["rate"],
+        "ci_low": r["ci_low"],
+        "ci_high": r["ci_high"],
+        "label_missing": r["label_missing"],
+        "small_group": r["small_group"],
+    }
+
+
+def _rate_spread(d: dict) -> dict[str, Any]:
+    """A label-rate dimension's (or intersection's) comparison, repeated on its rows; its
+    `gap` is read with get, as these rows always have (an outcome's must be there)."""
+    return {
+        "max_difference": d["max_difference"],
+        "min_ratio": d["min_ratio"],
+        **_gap_fields(d.get("gap")),
+    }
+
+
+def _outcome_spread(d: dict) -> dict[str, Any]:
+    """An outcome dimension's (or intersection's) largest difference and Welch gap."""
+    return {"max_difference": d["max_difference"], **_gap_fields(d["gap"])}
+
+
+def _label_missing_group_rows(
+    d: dict, column: str, spread: dict[str, Any]
+) -> Iterable[dict[str, Any]]:
+    """SPEC 17.4: the rows whose dimension is missing, after the groups, never compared
+    (a label dimension's `groups_not_listed` has no row, unlike an outcome's)."""
+    absent = d.get("missing_group")
+    if absent:
+        yield {
+            "section": "label_rate",
+            "dimension": d["name"],
+            "column": column,
+            "label": missing_group_label(d["name"]),
+            "count": absent["count"],
+            **_rate_fields(absent),
+            "highest": False,
+            "lowest": False,
+            **spread,
+            "note": "missing group",
+        }
+
+
+def _outcome_groups_not_listed_rows(
+    d: dict, column: str, spread: dict[str, Any]
+) -> Iterable[dict[str, Any]]:
+    """SPEC 21: how many groups of the dimension the JSON does not list."""
+    if d.get("groups_not_listed"):
+        yield {
+            "section": "outcome_group",
+            "dimension": d["name"],
+            "column": column,
+            "count": d["groups_not_listed"],
+            "note": "groups not listed",
+        }
+
+
+class _Compared(NamedTuple):
+    """What sets label rates (SPEC 17.4) and outcome means (SPEC 21) apart in the rows
+    of their groups and cells; :func:`_compared_rows` builds both alike."""
+
+    group_section: str
+    cell_section: str
+    #: a group's or cell's own numbers
+    fields: Callable[[dict], dict[str, Any]]
+    #: a dimension's or the intersection's comparison, repeated on each of its rows
+    spread: Callable[[dict], dict[str, Any]]
+    #: the rows a dimension has after its groups: `(dimension, column, spread)`
+    after_groups: Callable[[dict, str, dict[str, Any]], Iterable[dict[str, Any]]]
+    #: whether the `cells not listed` row names the column: an outcome's does (a profile
+    #: has one outcome block per column), the label's never has
+    not_listed_names_column: bool
+
+
+_LABEL_RATES = _Compared(
+    group_section="label_rate",
+    cell_section="label_rate_cell",
+    fields=_rate_fields,
+    spread=_rate_spread,
+    after_groups=_label_missing_group_rows,
+    not_listed_names_column=False,
+)
+_OUTCOMES = _Compared(
+    group_section="outcome_group",
+    cell_section="outcome_cell",
+    fields=_outcome_fields,
+    spread=_outcome_spread,
+    after_groups=_outcome_groups_not_listed_rows,
+    not_listed_names_column=True,
+)
+
+
+def _compared_rows(kind: _Compared, block: dict, column: str) -> Iterable[dict[str, Any]]:
+    """The rows of ``block``'s groups (per dimension, then ``kind.after_groups``) and its
+    listed intersection cells, each with its dimension's comparison repeated and
+    `highest` / `lowest` true on the row that is it; a dimension not counted is one row."""
+    for d in block["dimensions"]:
+        if d.get("not_counted"):
+            yield {"section": kind.group_section, "dimension": d["name"], "note": "not counted"}
+            continue
+        spread = kind.spread(d)
+        for g in d["groups"]:
+            yield {
+                "section": kind.group_section,
+                "dimension": d["name"],
+                "column": column,
+                "label": g["label"],
+                **kind.fields(g),
+                "highest": g["label"] == d["highest"],
+                "lowest": g["label"] == d["lowest"],
+                **spread,
+            }
+        yield from kind.after_groups(d, column, spread)
+    inter = block.get("intersection")
+    if not inter:
+        return
+    a, b = inter["dims"]
+    spread = kind.spread(inter)
+    for c in inter["cells"]:
+        pair = [c["a"], c["b"]]
+        yield {
+            "section": kind.cell_section,
+            "dimension": a,
+            "dimension_b": b,
+            "column": column,
+            "label": c["a"],
+            "label_b": c["b"],
+            **kind.fields(c),
+            "highest": pair == inter["highest"],
+            "lowest": pair == inter["lowest"],
+            **spread,
+        }
+    if inter.get("cells_not_listed"):
+        yield {
+            "section": kind.cell_section,
+            "dimension": a,
+            "dimension_b": b,
+            **({"column": column} if kind.not_listed_names_column else {}),
+            "count": inter["cells_not_listed"],
+            "note": "cells not listed",
+        }
+
+
+def _label_rate_rows(block: dict) -> Iterable[dict[str, Any]]:
+    """SPEC 17.4 as rows: `label_rates` (one: the label column, its positive value and
+    the overall rate), `label_rate` (per dimension and group) and `label_rate_cell` (per
+    listed intersection cell), each with its dimension's comparison repeated and
+    `highest` / `lowest` true on the row that is it."""
+    yield {
+        "section": "label_rates",
+        "column": block["label"],
+        "label": block["positive"],
+        "n": block["n"],
+        "positive_count": block["positive_count"],
+        "rate": block["rate"],
+        "ci_low": block["ci_low"],
+        "ci_high": block["ci_high"],
+        "label_missing": block["label_missing"],
+        "note": block["positive_from"],
+    }
+    yield from _compared_rows(_LABEL_RATES, block, block["label"])
+
+
 def _outcome_rows(block: dict) -> Iterable[dict[str, Any]]:
     """SPEC 21 as rows: `outcome` (one per column: its mean, interval, sd, threshold),
     `outcome_group` (per dimension and group) and `outcome_cell` (per listed
     intersection cell), each with its dimension's largest difference and Welch gap
     repeated and `highest` / `lowest` true on the row that is it. Unrounded, as the
     JSON."""
-    column = block["column"]
     yield {
         "section": "outcome",
-        "column": column,
+        "column": block["column"],
         "n": block["n"],
         "missing_count": block["missing"],
         "non_numeric": block["non_numeric"],
@@ -343,57 +510,7 @@ def _outcome_rows(block: dict) -> Iterable[dict[str, Any]]:
         "sd": block["sd"],
         "threshold": block["threshold"],
     }
-    for d in block["dimensions"]:
-        if d.get("not_counted"):
-            yield {"section": "outcome_group", "dimension": d["name"], "note": "not counted"}
-            continue
-        spread = {"max_difference": d["max_difference"], **_gap_fields(d["gap"])}
-        for g in d["groups"]:
-            yield {
-                "section": "outcome_group",
-                "dimension": d["name"],
-                "column": column,
-                "label": g["label"],
-                **_outcome_fields(g),
-                "highest": g["label"] == d["highest"],
-                "lowest": g["label"] == d["lowest"],
-                **spread,
-            }
-        if d.get("groups_not_listed"):
-            yield {
-                "section": "outcome_group",
-                "dimension": d["name"],
-                "column": column,
-                "count": d["groups_not_listed"],
-                "note": "groups not listed",
-            }
-    inter = block.get("intersection")
-    if inter:
-        a, b = inter["dims"]
-        spread = {"max_difference": inter["max_difference"], **_gap_fields(inter["gap"])}
-        for c in inter["cells"]:
-            pair = [c["a"], c["b"]]
-            yield {
-                "section": "outcome_cell",
-                "dimension": a,
-                "dimension_b": b,
-                "column": column,
-                "label": c["a"],
-                "label_b": c["b"],
-                **_outcome_fields(c),
-                "highest": pair == inter["highest"],
-                "lowest": pair == inter["lowest"],
-                **spread,
-            }
-        if inter.get("cells_not_listed"):
-            yield {
-                "section": "outcome_cell",
-                "dimension": a,
-                "dimension_b": b,
-                "column": column,
-                "count": inter["cells_not_listed"],
-                "note": "cells not listed",
-            }
+    yield from _compared_rows(_OUTCOMES, block, block["column"])
 
 
 _PROXY_TEST_FIELDS = (
@@ -486,101 +603,6 @@ def finding_rows(result: dict) -> Iterable[dict[str, Any]]:
             "p": f["p"],
             "verdict": f["verdict"],
         }
-
-
-def _rate_fields(r: dict) -> dict[str, Any]:
-    return {
-        "n": r["n"],
-        "positive_count": r["positive"],
-        "rate": r["rate"],
-        "ci_low": r["ci_low"],
-        "ci_high": r["ci_high"],
-        "label_missing": r["label_missing"],
-        "small_group": r["small_group"],
-    }
-
-
-def _label_rate_rows(block: dict) -> Iterable[dict[str, Any]]:
-    """SPEC 17.4 as rows: `label_rates` (one: the label column, its positive value and
-    the overall rate), `label_rate` (per dimension and group) and `label_rate_cell` (per
-    listed intersection cell), each with its dimension's comparison repeated and
-    `highest` / `lowest` true on the row that is it."""
-    yield {
-        "section": "label_rates",
-        "column": block["label"],
-        "label": block["positive"],
-        "n": block["n"],
-        "positive_count": block["positive_count"],
-        "rate": block["rate"],
-        "ci_low": block["ci_low"],
-        "ci_high": block["ci_high"],
-        "label_missing": block["label_missing"],
-        "note": block["positive_from"],
-    }
-    for d in block["dimensions"]:
-        if d.get("not_counted"):
-            yield {"section": "label_rate", "dimension": d["name"], "note": "not counted"}
-            continue
-        spread = {
-            "max_difference": d["max_difference"],
-            "min_ratio": d["min_ratio"],
-            **_gap_fields(d.get("gap")),
-        }
-        for g in d["groups"]:
-            yield {
-                "section": "label_rate",
-                "dimension": d["name"],
-                "column": block["label"],
-                "label": g["label"],
-                **_rate_fields(g),
-                "highest": g["label"] == d["highest"],
-                "lowest": g["label"] == d["lowest"],
-                **spread,
-            }
-        absent = d.get("missing_group")
-        if absent:  # SPEC 17.4: the rows whose dimension is missing, never compared
-            yield {
-                "section": "label_rate",
-                "dimension": d["name"],
-                "column": block["label"],
-                "label": missing_group_label(d["name"]),
-                "count": absent["count"],
-                **_rate_fields(absent),
-                "highest": False,
-                "lowest": False,
-                **spread,
-                "note": "missing group",
-            }
-    inter = block.get("intersection")
-    if inter:
-        a, b = inter["dims"]
-        spread = {
-            "max_difference": inter["max_difference"],
-            "min_ratio": inter["min_ratio"],
-            **_gap_fields(inter.get("gap")),
-        }
-        for c in inter["cells"]:
-            pair = [c["a"], c["b"]]
-            yield {
-                "section": "label_rate_cell",
-                "dimension": a,
-                "dimension_b": b,
-                "column": block["label"],
-                "label": c["a"],
-                "label_b": c["b"],
-                **_rate_fields(c),
-                "highest": pair == inter["highest"],
-                "lowest": pair == inter["lowest"],
-                **spread,
-            }
-        if inter.get("cells_not_listed"):
-            yield {
-                "section": "label_rate_cell",
-                "dimension": a,
-                "dimension_b": b,
-                "count": inter["cells_not_listed"],
-                "note": "cells not listed",
-            }
 
 
 def render_profile_csv(result: dict, **_: Any) -> str:
