@@ -944,6 +944,10 @@ def _md_rate(r: dict) -> list[object]:
     return [_p(r["rate"]), f"{_p(r['ci_low'])}-{_p(r['ci_high'])}"]
 
 
+def _md_rate_row(r: dict) -> list[object]:
+    return [r["n"], *_md_rate(r), r["label_missing"]]
+
+
 def _md_rate_marks(r: dict, high: bool, low: bool) -> str:
     marks = [m for m, on in (("highest", high), ("lowest", low)) if on]
     if r["small_group"]:
@@ -951,14 +955,18 @@ def _md_rate_marks(r: dict, high: bool, low: bool) -> str:
     return ", ".join(marks)
 
 
+def _md_highest_lowest(block: dict) -> tuple[str, str]:
+    """A dimension's highest and lowest group, or the intersection's cells as `a x b`."""
+    hi, lo = block["highest"], block["lowest"]
+    if isinstance(hi, list):  # an intersection cell
+        return " x ".join(map(md_escape, hi)), " x ".join(map(md_escape, lo))
+    return md_escape(hi), md_escape(lo)
+
+
 def _md_spread(block: dict) -> list[object]:
     if block["max_difference"] is None:
         return ["-", "-", "-", "-"]
-    hi, lo = block["highest"], block["lowest"]
-    if isinstance(hi, list):  # an intersection cell
-        hi, lo = " x ".join(map(md_escape, hi)), " x ".join(map(md_escape, lo))
-    else:
-        hi, lo = md_escape(hi), md_escape(lo)
+    hi, lo = _md_highest_lowest(block)
     ratio = "-" if block["min_ratio"] is None else fmt(block["min_ratio"], 2)
     diff = f"{pct(block['max_difference'])} pts"
     gap = block.get("gap")
@@ -969,10 +977,73 @@ def _md_spread(block: dict) -> list[object]:
     return [hi, lo, diff, ratio]
 
 
+def _md_comparisons(block: dict, compared: Callable[[dict], list[object]]) -> list[list[object]]:
+    """The rows of a label-rate or outcome block's first table: each dimension's
+    ``compared`` (four cells) or why it was not counted, then the intersection's."""
+    from .render import not_counted_why  # lazy: start-up
+
+    rows = [
+        [md_escape(d["name"]), f"not counted ({not_counted_why()})", "", "", ""]
+        if d.get("not_counted")
+        else [md_escape(d["name"]), *compared(d)]
+        for d in block["dimensions"]
+    ]
+    inter = block.get("intersection")
+    if inter:
+        a, b = inter["dims"]
+        rows.append([f"{md_escape(a)} x {md_escape(b)}", *compared(inter)])
+    return rows
+
+
+def _md_group_table(
+    block: dict,
+    head: list[str],
+    align: str,
+    numbers: Callable[[dict], list[object]],
+    *,
+    missing_group: bool,
+) -> list[str]:
+    """A label-rate or outcome block's table of every counted dimension's groups (at most
+    MD_MAX_GROUPS each) and the intersection's cells: `Dimension`, `Group`,
+    ``numbers(row)``, `Marks`, with a line for those not shown; ``missing_group``: a
+    dimension's missing group follows its groups (label rates, SPEC 17.4). Nothing if
+    there is no row."""
+    blanks = [""] * (len(head) - 2)
+    rows: list[list[object]] = []
+    for d in block["dimensions"]:
+        if d.get("not_counted"):
+            continue
+        name = md_escape(d["name"])
+        for g in d["groups"][:MD_MAX_GROUPS]:
+            marks = _md_rate_marks(g, g["label"] == d["highest"], g["label"] == d["lowest"])
+            rows.append([name, md_escape(g["label"]), *numbers(g), marks])
+        hidden = len(d["groups"]) - MD_MAX_GROUPS
+        if hidden > 0:
+            rows.append([name, f"... {hidden} more groups", *blanks])
+        absent = d.get("missing_group") if missing_group else None
+        if absent:  # SPEC 17.4: shown after the groups, never highest or lowest
+            marks = ", ".join(["not compared"] + (["small group"] if absent["small_group"] else []))
+            label = md_escape(missing_group_label(d["name"]))
+            rows.append([name, label, *numbers(absent), marks])
+    inter = block.get("intersection")
+    if inter:
+        a, b = inter["dims"]
+        name = f"{md_escape(a)} x {md_escape(b)}"
+        for c in inter["cells"][:MD_MAX_GROUPS]:
+            pair = [c["a"], c["b"]]
+            marks = _md_rate_marks(c, pair == inter["highest"], pair == inter["lowest"])
+            cell = f"{md_escape(c['a'])} x {md_escape(c['b'])}"
+            rows.append([name, cell, *numbers(c), marks])
+        hidden = len(inter["cells"]) + inter.get("cells_not_listed", 0) - MD_MAX_GROUPS
+        if hidden > 0:
+            rows.append([name, f"... {hidden} more cells", *blanks])
+    return ["", *md_table(head, align, rows)] if rows else []
+
+
 def _md_label_rates(block: dict, out: list[str]) -> None:
     """SPEC 17.4: the label, a table of each dimension's highest and lowest rate, and one
     table of the rates of every group (at most MD_MAX_GROUPS per dimension) and cell."""
-    from .render import not_counted_why, positive_from_text  # lazy: start-up
+    from .render import positive_from_text  # lazy: start-up
 
     missing = block["label_missing"]
     out += [
@@ -985,70 +1056,26 @@ def _md_label_rates(block: dict, out: list[str]) -> None:
         + (f"; {missing} rows with a missing label are left out" if missing else ""),
         f"- _{md_escape(block['ratio_note'])}_",
     ]
-    dims = block["dimensions"]
-    inter = block.get("intersection")
-    spread_rows = [
-        [md_escape(d["name"]), f"not counted ({not_counted_why()})", "", "", ""]
-        if d.get("not_counted")
-        else [md_escape(d["name"]), *_md_spread(d)]
-        for d in dims
-    ]
-    if inter:
-        a, b = inter["dims"]
-        spread_rows.append([f"{md_escape(a)} x {md_escape(b)}", *_md_spread(inter)])
     out += [""]
     out += md_table(
-        ["Dimension", "Highest", "Lowest", "Difference", "Min ratio"], "lllrr", spread_rows
+        ["Dimension", "Highest", "Lowest", "Difference", "Min ratio"],
+        "lllrr",
+        _md_comparisons(block, _md_spread),
     )
-    rows: list[list[object]] = []
-    for d in dims:
-        if d.get("not_counted"):
-            continue
-        name = md_escape(d["name"])
-        for g in d["groups"][:MD_MAX_GROUPS]:
-            marks = _md_rate_marks(g, g["label"] == d["highest"], g["label"] == d["lowest"])
-            rows.append(
-                [name, md_escape(g["label"]), g["n"], *_md_rate(g), g["label_missing"], marks]
-            )
-        hidden = len(d["groups"]) - MD_MAX_GROUPS
-        if hidden > 0:
-            rows.append([name, f"... {hidden} more groups", "", "", "", "", ""])
-        absent = d.get("missing_group")
-        if absent:  # SPEC 17.4: shown after the groups, never highest or lowest
-            marks = ", ".join(["not compared"] + (["small group"] if absent["small_group"] else []))
-            label = md_escape(missing_group_label(d["name"]))
-            rows.append(
-                [name, label, absent["n"], *_md_rate(absent), absent["label_missing"], marks]
-            )
-    if inter:
-        a, b = inter["dims"]
-        name = f"{md_escape(a)} x {md_escape(b)}"
-        for c in inter["cells"][:MD_MAX_GROUPS]:
-            pair = [c["a"], c["b"]]
-            marks = _md_rate_marks(c, pair == inter["highest"], pair == inter["lowest"])
-            cell = f"{md_escape(c['a'])} x {md_escape(c['b'])}"
-            rows.append([name, cell, c["n"], *_md_rate(c), c["label_missing"], marks])
-        hidden = len(inter["cells"]) + inter.get("cells_not_listed", 0) - MD_MAX_GROUPS
-        if hidden > 0:
-            rows.append([name, f"... {hidden} more cells", "", "", "", "", ""])
-    if rows:
-        out += [""]
-        out += md_table(
-            ["Dimension", "Group", "N", "Rate", "95% CI", "Label missing", "Marks"],
-            "llrrrrl",
-            rows,
-        )
+    out += _md_group_table(
+        block,
+        ["Dimension", "Group", "N", "Rate", "95% CI", "Label missing", "Marks"],
+        "llrrrrl",
+        _md_rate_row,
+        missing_group=True,
+    )
 
 
 def _md_outcome_gap(block: dict, dp: int) -> list[object]:
     gap = block["gap"]
     if gap is None:
         return ["-", "-", "-", "-"]
-    hi, lo = block["highest"], block["lowest"]
-    if isinstance(hi, list):  # an intersection cell
-        hi, lo = " x ".join(map(md_escape, hi)), " x ".join(map(md_escape, lo))
-    else:
-        hi, lo = md_escape(hi), md_escape(lo)
+    hi, lo = _md_highest_lowest(block)
     df = "-" if gap["df"] is None else fmt(gap["df"], 1)
     diff = (
         f"{fmt(gap['difference'], dp)} [{fmt(gap['ci_low'], dp)}, {fmt(gap['ci_high'], dp)}] "
@@ -1067,7 +1094,7 @@ def _md_outcome_row(r: dict, dp: int) -> list[object]:
 def _md_outcome(block: dict, out: list[str]) -> None:
     """SPEC 21.4: a numeric outcome like label rates: the column, a table of each
     dimension's largest difference of means, and one table of every group's mean."""
-    from .render import mean_text, not_counted_why  # lazy: start-up
+    from .render import mean_text  # lazy: start-up
 
     dp = block["decimals"]
     left = block["missing"] + block["non_numeric"]
@@ -1087,48 +1114,20 @@ def _md_outcome(block: dict, out: list[str]) -> None:
         f"- a difference of means above {fmt(block['threshold'], dp)} is a finding "
         "(Welch's 95% interval)",
     ]
-    dims = block["dimensions"]
-    inter = block.get("intersection")
-    gap_rows = [
-        [md_escape(d["name"]), f"not counted ({not_counted_why()})", "", "", ""]
-        if d.get("not_counted")
-        else [md_escape(d["name"]), *_md_outcome_gap(d, dp)]
-        for d in dims
-    ]
-    if inter:
-        a, b = inter["dims"]
-        gap_rows.append([f"{md_escape(a)} x {md_escape(b)}", *_md_outcome_gap(inter, dp)])
     out += [""]
-    out += md_table(["Dimension", "Highest", "Lowest", "Difference", "Welch df"], "lllrr", gap_rows)
-    rows: list[list[object]] = []
-    for d in dims:
-        if d.get("not_counted"):
-            continue
-        name = md_escape(d["name"])
-        for g in d["groups"][:MD_MAX_GROUPS]:
-            marks = _md_rate_marks(g, g["label"] == d["highest"], g["label"] == d["lowest"])
-            rows.append([name, md_escape(g["label"]), *_md_outcome_row(g, dp), marks])
-        hidden = len(d["groups"]) - MD_MAX_GROUPS
-        if hidden > 0:
-            rows.append([name, f"... {hidden} more groups", "", "", "", "", "", ""])
-    if inter:
-        a, b = inter["dims"]
-        name = f"{md_escape(a)} x {md_escape(b)}"
-        for c in inter["cells"][:MD_MAX_GROUPS]:
-            pair = [c["a"], c["b"]]
-            marks = _md_rate_marks(c, pair == inter["highest"], pair == inter["lowest"])
-            cell = f"{md_escape(c['a'])} x {md_escape(c['b'])}"
-            rows.append([name, cell, *_md_outcome_row(c, dp), marks])
-        hidden = len(inter["cells"]) + inter.get("cells_not_listed", 0) - MD_MAX_GROUPS
-        if hidden > 0:
-            rows.append([name, f"... {hidden} more cells", "", "", "", "", "", ""])
-    if rows:
-        out += [""]
-        out += md_table(
-            ["Dimension", "Group", "N", "Mean", "95% CI", "SD", "Missing", "Marks"],
-            "llrrrrrl",
-            rows,
-        )
+    out += md_table(
+        ["Dimension", "Highest", "Lowest", "Difference", "Welch df"],
+        "lllrr",
+        _md_comparisons(block, lambda d: _md_outcome_gap(d, dp)),
+    )
+    # no missing group: an outcome's groups are the non-missing labels (SPEC 21)
+    out += _md_group_table(
+        block,
+        ["Dimension", "Group", "N", "Mean", "95% CI", "SD", "Missing", "Marks"],
+        "llrrrrrl",
+        lambda r: _md_outcome_row(r, dp),
+        missing_group=False,
+    )
 
 
 def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
