@@ -1304,13 +1304,12 @@ def render_compare_markdown(result: dict, *, name_a: str = "", name_b: str = "",
 def _compare_group_rows(dims: list[dict]) -> Iterable[list[object]]:
     for d in dims:
         for g in d["groups"][:MD_MAX_GROUPS]:
-            delta = g["share_delta"]
             yield [
                 md_escape(d["name"]),
                 md_escape(g["label"]),
                 _p(g["share_a"]),
                 _p(g["share_b"]),
-                f"{'+' if delta > 0 else ''}{pct(delta)} pts",
+                _change(g["share_delta"]),
                 g["status"],
             ]
         hidden = len(d["groups"]) - MD_MAX_GROUPS
