@@ -44,10 +44,10 @@ own YAML file declaring its slice registry (the examples of every function below
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from ..errors import EXIT_OK
 
@@ -71,6 +71,9 @@ __all__ = [
 ]
 
 Interval = tuple[float, float | None] | None
+
+#: What a function run with the registry in force returns (``_with_registry``).
+Judged = TypeVar("Judged")
 
 #: The seed's names for the gated and reported disparities of a slicing (SPEC 12.6).
 DISPARITY_NAMES = {
@@ -106,11 +109,47 @@ def _opened(store: Any) -> Iterator[Store]:
         opened.close()
 
 
-def _registry_state(store: Store, model: str, registry: str | os.PathLike[str] | None) -> Any:
-    from .control import registry_state  # lazy: start-up
+def _registry_path(registry: str | os.PathLike[str] | None) -> Any:
+    """The registry file named, else ``$FAIRCODE_REGISTRY``, else ``fairness.yaml``."""
     from .registry import resolve_path  # lazy: start-up
 
-    return registry_state(store, model, resolve_path(None if registry is None else str(registry)))
+    return resolve_path(None if registry is None else str(registry))
+
+
+def _with_registry(
+    run: Callable[..., Judged],
+    store: Store,
+    model: str,
+    registry: str | os.PathLike[str] | None,
+    **options: Any,
+) -> Judged:
+    """``run(store, model, the registry in force, registry_source=..., **options)``.
+
+    The store report and the SLO readings judge with the registry the CLI would use (a
+    store override, else the file), or fail with its message when there is none."""
+    from .control import registry_state, require_registry  # lazy: start-up
+
+    state = registry_state(store, model, _registry_path(registry))
+    return run(store, model, require_registry(state), registry_source=state["source"], **options)
+
+
+def _window_report(
+    store: Store,
+    model: str,
+    registry: str | os.PathLike[str] | None,
+    version: str | None,
+    since: str | None,
+    until: str | None,
+    /,
+    **options: Any,
+) -> dict[str, Any]:
+    """The store report of ``version`` from ``since`` to ``until``: what ``report``,
+    ``slice`` and ``watch`` judge (``options``: the rest of ``store_report``'s keywords)."""
+    from .timeline import store_report  # lazy: start-up
+
+    return _with_registry(
+        store_report, store, model, registry, version=version, since=since, until=until, **options
+    )
 
 
 def _metric(metrics: dict[str, Any], name: str) -> tuple[float | None, Interval]:
@@ -430,21 +469,16 @@ def fairness_report(
     >>> [b["groups"][0]["notes"].get("demographic_parity_difference") for b in trend]
     ['1 eligible slice(s) for selection_rate, need 2', None, 'below the guard: west n=10 < 30']
     """
-    from .control import require_registry  # lazy: start-up
-    from .timeline import store_report  # lazy: start-up
-
     with _opened(store) as opened:
-        state = _registry_state(opened, model, registry)
-        return store_report(
+        return _window_report(
             opened,
             model,
-            require_registry(state),
-            version=version,
-            since=since,
-            until=until,
+            registry,
+            version,
+            since,
+            until,
             target=target,
             intersect=intersect,
-            registry_source=state["source"],
             bucket=bucket,
         )
 
@@ -502,21 +536,8 @@ def slice_metrics(
     >>> 0.1 < low < 0.25 < high
     True
     """
-    from .control import require_registry  # lazy: start-up
-    from .timeline import store_report  # lazy: start-up
-
     with _opened(store) as opened:
-        state = _registry_state(opened, model, registry)
-        report = store_report(
-            opened,
-            model,
-            require_registry(state),
-            version=version,
-            since=since,
-            until=until,
-            attrs=[attr],
-            registry_source=state["source"],
-        )
+        report = _window_report(opened, model, registry, version, since, until, attrs=[attr])
     return SliceMetrics.from_report(report)
 
 
@@ -618,17 +639,9 @@ def fairness_gate(
     (True, 'fail', 'fairness_gate_override')
     """
     from .control import run_gate  # lazy: start-up
-    from .registry import resolve_path  # lazy: start-up
 
     with _opened(store) as opened:
-        res = run_gate(
-            opened,
-            model,
-            resolve_path(None if registry is None else str(registry)),
-            version,
-            force=force,
-            reason=reason,
-        )
+        res = run_gate(opened, model, _registry_path(registry), version, force=force, reason=reason)
     report = res["report"]
     return GateResult(
         model=res["state"]["model"],
@@ -824,21 +837,11 @@ def slo_ingest(
     >>> reading["good"], reading["total"], reading["exceeded"]
     (0, 1, ['region'])
     """
-    from .control import require_registry  # lazy: start-up
     from .slo import ingest, parse_at  # lazy: start-up
 
     parse_at(at)  # a bad --at before anything else
     with _opened(store) as opened:
-        state = _registry_state(opened, model, registry)
-        return ingest(
-            opened,
-            model,
-            require_registry(state),
-            name=name,
-            at=at,
-            version=version,
-            registry_source=state["source"],
-        )
+        return _with_registry(ingest, opened, model, registry, name=name, at=at, version=version)
 
 
 def slo_gate(
@@ -949,19 +952,7 @@ def fairness_watch(
     (0, 3, 3)
     """
     from .alerts import watch  # lazy: start-up
-    from .control import require_registry  # lazy: start-up
-    from .timeline import store_report  # lazy: start-up
 
     with _opened(store) as opened:
-        state = _registry_state(opened, model, registry)
-        report = store_report(
-            opened,
-            model,
-            require_registry(state),
-            version=version,
-            since=since,
-            until=until,
-            trend=False,
-            registry_source=state["source"],
-        )
+        report = _window_report(opened, model, registry, version, since, until, trend=False)
         return watch(opened, model, report, out=out, webhook=webhook, timeout=timeout)
