@@ -50,25 +50,13 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from ..errors import EXIT_OK
+from . import _API
 
 if TYPE_CHECKING:
     from .store import Store
 
-__all__ = [
-    "GateResult",
-    "SliceMetrics",
-    "SliceResult",
-    "SloGateResult",
-    "fairness_disparity",
-    "fairness_gate",
-    "fairness_report",
-    "fairness_watch",
-    "slice_metrics",
-    "slo_gate",
-    "slo_ingest",
-    "slo_set",
-    "slo_show",
-]
+# the names are listed once, in the package, whose __getattr__ imports them from here on use
+__all__ = list(_API)
 
 Interval = tuple[float, float | None] | None
 
