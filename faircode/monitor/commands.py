@@ -59,6 +59,11 @@ def _progress() -> Callable[[int, int], None] | None:
     return show
 
 
+def _write_json(value: Any) -> None:
+    """Pretty JSON on stdout; NaN is refused, not written as invalid JSON."""
+    sys.stdout.write(json.dumps(value, indent=2, allow_nan=False) + "\n")
+
+
 def _run(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def wrapped(args: argparse.Namespace) -> int:
         from .store import open_store  # lazy: start-up
@@ -347,7 +352,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         bucket=args.bucket,
     )
     if args.json:
-        sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
+        _write_json(report)
     elif args.markdown:
         sys.stdout.write(render_report_markdown(report))
     else:
@@ -361,7 +366,7 @@ def cmd_slice(args: argparse.Namespace) -> int:
 
     report = slice_metrics(args.model, args.attr, **_window(args)).report
     if args.json:
-        sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
+        _write_json(report)
     elif args.markdown:
         sys.stdout.write(render_markdown(report["evaluation"]))
     else:
@@ -384,18 +389,8 @@ def cmd_gate(args: argparse.Namespace) -> int:
     err = sys.stderr
     report = res.report
     if args.json:
-        sys.stdout.write(
-            json.dumps(
-                {
-                    "event": res.event,
-                    "exit": res.exit_code,
-                    "audit_id": res.audit_id,
-                    "report": report,
-                },
-                indent=2,
-                allow_nan=False,
-            )
-            + "\n"
+        _write_json(
+            {"event": res.event, "exit": res.exit_code, "audit_id": res.audit_id, "report": report}
         )
     if report is not None:
         for line in gate_lines(report["evaluation"]):
@@ -490,7 +485,7 @@ def cmd_slo_show(args: argparse.Namespace) -> int:
 
     state = slo_show(args.model, at=args.at, store=args.store)
     if args.json:
-        sys.stdout.write(json.dumps(state, indent=2, allow_nan=False) + "\n")
+        _write_json(state)
         return EXIT_OK
     lines = [f"model {state['model']}: SLOs at {state['at']}"]
     for s in state["slos"]:
@@ -515,7 +510,7 @@ def cmd_slo_ingest(args: argparse.Namespace) -> int:
     for r in readings:
         print(f"faircode: SLO {r['slo']} reading {r['id']}: {_reading_line(r)}", file=sys.stderr)
     if args.json:
-        sys.stdout.write(json.dumps(readings, indent=2, allow_nan=False) + "\n")
+        _write_json(readings)
     return EXIT_OK
 
 
@@ -525,19 +520,14 @@ def cmd_slo_gate(args: argparse.Namespace) -> int:
     res = slo_gate(args.model, name=args.name, at=args.at, store=args.store)
     err = sys.stderr
     if args.json:
-        sys.stdout.write(
-            json.dumps(
-                {
-                    "event": res.event,
-                    "exit": res.exit_code,
-                    "audit_id": res.audit_id,
-                    "at": res.at,
-                    "slos": list(res.slos),
-                },
-                indent=2,
-                allow_nan=False,
-            )
-            + "\n"
+        _write_json(
+            {
+                "event": res.event,
+                "exit": res.exit_code,
+                "audit_id": res.audit_id,
+                "at": res.at,
+                "slos": list(res.slos),
+            }
         )
     for s in res.slos:
         outcome = s["budget"]["outcome"]
