@@ -105,11 +105,31 @@ def _declared_task(args: argparse.Namespace) -> str | None:
     return None if reg is None else reg.task
 
 
+def _print_batch(
+    args: argparse.Namespace,
+    summary: dict[str, Any],
+    describe: Callable[[dict[str, Any]], str],
+) -> int:
+    """Say what a logged batch did (``describe``), or that the file was logged before;
+    ``--json``: the summary too."""
+    if summary["duplicate_of"] is not None:
+        print(
+            f"faircode: {args.file}: this batch was already logged "
+            f"(batch {summary['duplicate_of']}); nothing changed",
+            file=sys.stderr,
+        )
+    else:
+        print(describe(summary), file=sys.stderr)
+    if args.json:
+        print(json.dumps(summary))
+    return EXIT_OK
+
+
 def cmd_log(args: argparse.Namespace) -> int:
     from .audit import actor  # lazy: start-up
     from .ingest import log_predictions  # lazy: start-up
 
-    s = log_predictions(
+    summary = log_predictions(
         args.store,
         args.model,
         args.file,
@@ -125,31 +145,24 @@ def cmd_log(args: argparse.Namespace) -> int:
         task=_declared_task(args),
         weight=args.weight,
     )
-    if s["duplicate_of"] is not None:
-        print(
-            f"faircode: {args.file}: this batch was already logged (batch {s['duplicate_of']});"
-            " nothing changed",
-            file=sys.stderr,
-        )
-    else:
+
+    def logged(s: dict[str, Any]) -> str:
         extra = f", {s['already_stored']} already stored (kept)" if s["already_stored"] else ""
         joined = f", {s['labels_joined']} waiting labels joined" if s["labels_joined"] else ""
         weighted = f", weighted by {args.weight}" if args.weight else ""
-        print(
+        return (
             f"faircode: logged {s['new']} predictions of {s['model']} version {args.version} "
-            f"(batch {s['batch']}{weighted}{extra}{joined})",
-            file=sys.stderr,
+            f"(batch {s['batch']}{weighted}{extra}{joined})"
         )
-    if args.json:
-        print(json.dumps(s))
-    return EXIT_OK
+
+    return _print_batch(args, summary, logged)
 
 
 def cmd_label(args: argparse.Namespace) -> int:
     from .audit import actor  # lazy: start-up
     from .ingest import log_labels  # lazy: start-up
 
-    s = log_labels(
+    summary = log_labels(
         args.store,
         args.model,
         args.file,
@@ -159,22 +172,15 @@ def cmd_label(args: argparse.Namespace) -> int:
         progress=_progress(),
         task=_declared_task(args),
     )
-    if s["duplicate_of"] is not None:
-        print(
-            f"faircode: {args.file}: this batch was already logged (batch {s['duplicate_of']});"
-            " nothing changed",
-            file=sys.stderr,
-        )
-    else:
-        print(
+
+    def labelled(s: dict[str, Any]) -> str:
+        return (
             f"faircode: {s['rows']} labels for {s['model']} (batch {s['batch']}): "
             f"{s['joined']} joined to predictions, {s['orphans']} orphans (no prediction "
-            f"yet), {s['replaced']} replaced an earlier different label",
-            file=sys.stderr,
+            f"yet), {s['replaced']} replaced an earlier different label"
         )
-    if args.json:
-        print(json.dumps(s))
-    return EXIT_OK
+
+    return _print_batch(args, summary, labelled)
 
 
 def cmd_remove_batch(args: argparse.Namespace) -> int:
