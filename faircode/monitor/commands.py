@@ -105,13 +105,27 @@ def _declared_task(args: argparse.Namespace) -> str | None:
     return None if reg is None else reg.task
 
 
-def _print_batch(
+def _log_batch(
     args: argparse.Namespace,
-    summary: dict[str, Any],
+    log: Callable[..., dict[str, Any]],
     describe: Callable[[dict[str, Any]], str],
+    **columns: Any,
 ) -> int:
-    """Say what a logged batch did (``describe``), or that the file was logged before;
-    ``--json``: the summary too."""
+    """``log`` FILE's batch (``log_predictions`` or ``log_labels``; ``columns``: its own
+    options) by request id, for the registry's task; say what it did (``describe``) or
+    that the file was logged before; ``--json``: the summary too."""
+    from .audit import actor  # lazy: start-up
+
+    summary = log(
+        args.store,
+        args.model,
+        args.file,
+        id_col=args.id,
+        actor_name=actor(),
+        progress=_progress(),
+        task=_declared_task(args),
+        **columns,
+    )
     if summary["duplicate_of"] is not None:
         print(
             f"faircode: {args.file}: this batch was already logged "
@@ -126,25 +140,7 @@ def _print_batch(
 
 
 def cmd_log(args: argparse.Namespace) -> int:
-    from .audit import actor  # lazy: start-up
     from .ingest import log_predictions  # lazy: start-up
-
-    summary = log_predictions(
-        args.store,
-        args.model,
-        args.file,
-        version=args.version,
-        id_col=args.id,
-        attrs=args.attr,
-        pred=args.pred,
-        score=args.score,
-        decision_threshold=args.decision_threshold,
-        at_col=args.at,
-        actor_name=actor(),
-        progress=_progress(),
-        task=_declared_task(args),
-        weight=args.weight,
-    )
 
     def logged(s: dict[str, Any]) -> str:
         extra = f", {s['already_stored']} already stored (kept)" if s["already_stored"] else ""
@@ -155,23 +151,22 @@ def cmd_log(args: argparse.Namespace) -> int:
             f"(batch {s['batch']}{weighted}{extra}{joined})"
         )
 
-    return _print_batch(args, summary, logged)
+    return _log_batch(
+        args,
+        log_predictions,
+        logged,
+        version=args.version,
+        attrs=args.attr,
+        pred=args.pred,
+        score=args.score,
+        decision_threshold=args.decision_threshold,
+        at_col=args.at,
+        weight=args.weight,
+    )
 
 
 def cmd_label(args: argparse.Namespace) -> int:
-    from .audit import actor  # lazy: start-up
     from .ingest import log_labels  # lazy: start-up
-
-    summary = log_labels(
-        args.store,
-        args.model,
-        args.file,
-        id_col=args.id,
-        label_col=args.label,
-        actor_name=actor(),
-        progress=_progress(),
-        task=_declared_task(args),
-    )
 
     def labelled(s: dict[str, Any]) -> str:
         return (
@@ -180,7 +175,7 @@ def cmd_label(args: argparse.Namespace) -> int:
             f"yet), {s['replaced']} replaced an earlier different label"
         )
 
-    return _print_batch(args, summary, labelled)
+    return _log_batch(args, log_labels, labelled, label_col=args.label)
 
 
 def cmd_remove_batch(args: argparse.Namespace) -> int:
