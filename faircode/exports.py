@@ -249,37 +249,45 @@ def profile_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
             }
             continue
         for c in e["columns"]:
-            flagged = set(c["flagged"])
-            absent = c.get("missing_group")
-            rows = [(g, g["label"] in flagged, None) for g in c["groups"]]
-            if absent:  # SPEC 17.5: the rows whose dimension is missing, never flagged
-                rows.append(
-                    (
-                        {"label": missing_group_label(e["dimension"]), **absent},
-                        False,
-                        "missing group",
-                    )
-                )
-            for g, is_flagged, note in rows:
-                yield {
-                    "section": "missing_by_group",
-                    "dimension": e["dimension"],
-                    "column": c["name"],
-                    "column_missing_count": c["missing_count"],
-                    "column_missing_pct": c["missing_pct"],
-                    "label": g["label"],
-                    "count": g["count"],
-                    "missing_count": g["missing"],
-                    "missing_pct": g["missing_pct"],
-                    "ci_low": g["ci_low"],
-                    "ci_high": g["ci_high"],
-                    "flagged": is_flagged,
-                    "note": note,
-                }
+            yield from _missing_column_rows(e["dimension"], c)
     yield from evidence_rows(result)
     yield from finding_rows(result)
     if "proxy_hints" in result:  # SPEC 16, after the findings as in the JSON
         yield from _proxy_rows(result["proxy_hints"])
+
+
+def _missing_column_rows(dim: str, c: dict) -> Iterable[dict[str, Any]]:
+    """SPEC 17.5 as rows, for one column of dimension ``dim``: its groups, then, as in
+    the JSON, how many are not listed and the missing group (never flagged)."""
+    head = {
+        "section": "missing_by_group",
+        "dimension": dim,
+        "column": c["name"],
+        "column_missing_count": c["missing_count"],
+        "column_missing_pct": c["missing_pct"],
+    }
+
+    def row(g: dict, label: str, flagged: bool, note: str | None) -> dict[str, Any]:
+        return {
+            **head,
+            "label": label,
+            "count": g["count"],
+            "missing_count": g["missing"],
+            "missing_pct": g["missing_pct"],
+            "ci_low": g["ci_low"],
+            "ci_high": g["ci_high"],
+            "flagged": flagged,
+            "note": note,
+        }
+
+    flagged = set(c["flagged"])
+    for g in c["groups"]:
+        yield row(g, g["label"], g["label"] in flagged, None)
+    if c.get("groups_not_listed"):
+        yield {**head, "count": c["groups_not_listed"], "note": "groups not listed"}
+    absent = c.get("missing_group")
+    if absent:
+        yield row(absent, missing_group_label(dim), False, "missing group")
 
 
 def evidence_rows(result: dict) -> Iterable[dict[str, Any]]:
@@ -351,41 +359,6 @@ def _outcome_spread(d: dict) -> dict[str, Any]:
     return {"max_difference": d["max_difference"], **_gap_fields(d["gap"])}
 
 
-def _label_missing_group_rows(
-    d: dict, column: str, spread: dict[str, Any]
-) -> Iterable[dict[str, Any]]:
-    """SPEC 17.4: the rows whose dimension is missing, after the groups, never compared
-    (a label dimension's `groups_not_listed` has no row, unlike an outcome's)."""
-    absent = d.get("missing_group")
-    if absent:
-        yield {
-            "section": "label_rate",
-            "dimension": d["name"],
-            "column": column,
-            "label": missing_group_label(d["name"]),
-            "count": absent["count"],
-            **_rate_fields(absent),
-            "highest": False,
-            "lowest": False,
-            **spread,
-            "note": "missing group",
-        }
-
-
-def _outcome_groups_not_listed_rows(
-    d: dict, column: str, spread: dict[str, Any]
-) -> Iterable[dict[str, Any]]:
-    """SPEC 21: how many groups of the dimension the JSON does not list."""
-    if d.get("groups_not_listed"):
-        yield {
-            "section": "outcome_group",
-            "dimension": d["name"],
-            "column": column,
-            "count": d["groups_not_listed"],
-            "note": "groups not listed",
-        }
-
-
 class _Compared(NamedTuple):
     """What sets label rates (SPEC 17.4) and outcome means (SPEC 21) apart in the rows
     of their groups and cells; :func:`_compared_rows` builds both alike."""
@@ -396,35 +369,18 @@ class _Compared(NamedTuple):
     fields: Callable[[dict], dict[str, Any]]
     #: a dimension's or the intersection's comparison, repeated on each of its rows
     spread: Callable[[dict], dict[str, Any]]
-    #: the rows a dimension has after its groups: `(dimension, column, spread)`
-    after_groups: Callable[[dict, str, dict[str, Any]], Iterable[dict[str, Any]]]
-    #: whether the `cells not listed` row names the column: an outcome's does (a profile
-    #: has one outcome block per column), the label's never has
-    not_listed_names_column: bool
 
 
-_LABEL_RATES = _Compared(
-    group_section="label_rate",
-    cell_section="label_rate_cell",
-    fields=_rate_fields,
-    spread=_rate_spread,
-    after_groups=_label_missing_group_rows,
-    not_listed_names_column=False,
-)
-_OUTCOMES = _Compared(
-    group_section="outcome_group",
-    cell_section="outcome_cell",
-    fields=_outcome_fields,
-    spread=_outcome_spread,
-    after_groups=_outcome_groups_not_listed_rows,
-    not_listed_names_column=True,
-)
+_LABEL_RATES = _Compared("label_rate", "label_rate_cell", _rate_fields, _rate_spread)
+_OUTCOMES = _Compared("outcome_group", "outcome_cell", _outcome_fields, _outcome_spread)
 
 
 def _compared_rows(kind: _Compared, block: dict, column: str) -> Iterable[dict[str, Any]]:
-    """The rows of ``block``'s groups (per dimension, then ``kind.after_groups``) and its
-    listed intersection cells, each with its dimension's comparison repeated and
-    `highest` / `lowest` true on the row that is it; a dimension not counted is one row."""
+    """The rows of ``block``'s groups and its listed intersection cells, each with its
+    dimension's comparison repeated and `highest` / `lowest` true on the row that is it.
+    After a dimension's groups, in the JSON's order: how many are not listed, then its
+    missing group (label rates only, SPEC 17.4: never compared). A dimension not counted
+    is one row; so is the count of cells not listed."""
     for d in block["dimensions"]:
         if d.get("not_counted"):
             yield {"section": kind.group_section, "dimension": d["name"], "note": "not counted"}
@@ -441,7 +397,28 @@ def _compared_rows(kind: _Compared, block: dict, column: str) -> Iterable[dict[s
                 "lowest": g["label"] == d["lowest"],
                 **spread,
             }
-        yield from kind.after_groups(d, column, spread)
+        if d.get("groups_not_listed"):
+            yield {
+                "section": kind.group_section,
+                "dimension": d["name"],
+                "column": column,
+                "count": d["groups_not_listed"],
+                "note": "groups not listed",
+            }
+        absent = d.get("missing_group")
+        if absent:
+            yield {
+                "section": kind.group_section,
+                "dimension": d["name"],
+                "column": column,
+                "label": missing_group_label(d["name"]),
+                "count": absent["count"],
+                **kind.fields(absent),
+                "highest": False,
+                "lowest": False,
+                **spread,
+                "note": "missing group",
+            }
     inter = block.get("intersection")
     if not inter:
         return
@@ -466,7 +443,7 @@ def _compared_rows(kind: _Compared, block: dict, column: str) -> Iterable[dict[s
             "section": kind.cell_section,
             "dimension": a,
             "dimension_b": b,
-            **({"column": column} if kind.not_listed_names_column else {}),
+            "column": column,
             "count": inter["cells_not_listed"],
             "note": "cells not listed",
         }
@@ -1017,7 +994,7 @@ def _md_group_table(
         for g in d["groups"][:MD_MAX_GROUPS]:
             marks = _md_rate_marks(g, g["label"] == d["highest"], g["label"] == d["lowest"])
             rows.append([name, md_escape(g["label"]), *numbers(g), marks])
-        hidden = len(d["groups"]) - MD_MAX_GROUPS
+        hidden = max(0, len(d["groups"]) - MD_MAX_GROUPS) + d.get("groups_not_listed", 0)
         if hidden > 0:
             rows.append([name, f"... {hidden} more groups", *blanks])
         absent = d.get("missing_group") if missing_group else None
@@ -1034,7 +1011,7 @@ def _md_group_table(
             marks = _md_rate_marks(c, pair == inter["highest"], pair == inter["lowest"])
             cell = f"{md_escape(c['a'])} x {md_escape(c['b'])}"
             rows.append([name, cell, *numbers(c), marks])
-        hidden = len(inter["cells"]) + inter.get("cells_not_listed", 0) - MD_MAX_GROUPS
+        hidden = max(0, len(inter["cells"]) - MD_MAX_GROUPS) + inter.get("cells_not_listed", 0)
         if hidden > 0:
             rows.append([name, f"... {hidden} more cells", *blanks])
     return ["", *md_table(head, align, rows)] if rows else []

@@ -18,7 +18,7 @@ from util import ADULT_NAMES, data_file
 
 import faircode
 from faircode.cli import main
-from faircode.exports import profile_csv_rows
+from faircode.exports import profile_csv_rows, render_profile_markdown
 
 FORMULAS = ['=HYPERLINK("http://x","y")', "+1", "-2", "@x", "\rCR"]
 HOSTILE = ["a|b", "x\ny", "`tick`", "<b>bold</b>", "<script>alert(1)</script>", '"><img>']
@@ -160,9 +160,9 @@ def _mean(n: int, mean: float) -> dict:
     }
 
 
-def _rows_of(blocks: dict, *sections: str) -> list[dict]:
-    """The rows of ``sections`` in `profile --csv` of a result holding only ``blocks``."""
-    result = {
+def _result_of(blocks: dict) -> dict:
+    """A profile result holding only ``blocks``."""
+    return {
         "n_rows": 0,
         "n_cols": 0,
         "overall_score": None,
@@ -173,13 +173,17 @@ def _rows_of(blocks: dict, *sections: str) -> list[dict]:
         "flags": [],
         **blocks,
     }
-    return [r for r in profile_csv_rows(result) if r["section"] in sections]
+
+
+def _rows_of(blocks: dict, *sections: str) -> list[dict]:
+    """The rows of ``sections`` in `profile --csv` of a result holding only ``blocks``."""
+    return [r for r in profile_csv_rows(_result_of(blocks)) if r["section"] in sections]
 
 
 def test_label_rate_rows_of_every_kind_keep_their_keys_in_order():
-    """A group, the missing group (after the groups, never compared), a dimension not
-    counted, a cell and the count of cells not listed (that row names no column); the
-    count of groups not listed has no row."""
+    """A group, the count of groups not listed, the missing group (after them, never
+    compared), a dimension not counted, a cell and the count of cells not listed: the
+    JSON's order, every count a row (a 30,000-zip dimension lists 1,000 groups)."""
     gap = {"ci_low": 0.1, "ci_high": 0.3, "verdict": "confirmed"}
     block = {
         "label": "y",
@@ -217,32 +221,88 @@ def test_label_rate_rows_of_every_kind_keep_their_keys_in_order():
     assert [list(r) for r in rows] == [
         group,
         group,
+        ["section", "dimension", "column", "count", "note"],
         [*group[:4], "count", *group[4:], "note"],
         ["section", "dimension", "note"],
         ["section", "dimension", "dimension_b", "column", "label", "label_b", *RATE_KEYS]
         + ["highest", "lowest", "max_difference", "min_ratio"],
-        ["section", "dimension", "dimension_b", "count", "note"],
+        ["section", "dimension", "dimension_b", "column", "count", "note"],
     ]
-    assert [(r["label"], r["highest"], r["lowest"]) for r in rows[:3]] == [
+    assert [(r["label"], r["highest"], r["lowest"]) for r in rows[:2]] == [
         ("a", True, False),
         ("b", False, True),
-        ("(missing race)", False, False),
     ]
-    assert (rows[2]["count"], rows[2]["n"], rows[2]["note"]) == (9, 8, "missing group")
-    assert rows[3] == {"section": "label_rate", "dimension": "zip", "note": "not counted"}
-    assert (rows[4]["label_b"], rows[4]["highest"], rows[4]["column"]) == ("F", True, "y")
-    assert rows[5] == {
+    assert rows[2] == {
+        "section": "label_rate",
+        "dimension": "race",
+        "column": "y",
+        "count": 5,
+        "note": "groups not listed",
+    }
+    assert (rows[3]["label"], rows[3]["highest"], rows[3]["lowest"]) == (
+        "(missing race)",
+        False,
+        False,
+    )
+    assert (rows[3]["count"], rows[3]["n"], rows[3]["note"]) == (9, 8, "missing group")
+    assert rows[4] == {"section": "label_rate", "dimension": "zip", "note": "not counted"}
+    assert (rows[5]["label_b"], rows[5]["highest"], rows[5]["column"]) == ("F", True, "y")
+    assert rows[6] == {
         "section": "label_rate_cell",
         "dimension": "race",
         "dimension_b": "sex",
+        "column": "y",
         "count": 4,
         "note": "cells not listed",
     }
+    # The Markdown's line for the groups not shown counts those the JSON leaves out.
+    md = render_profile_markdown(_result_of({"label_rates": {**block, "ratio_note": "r"}}))
+    assert "| race | ... 5 more groups |" in md
+    assert "| race x sex | ... 4 more cells |" in md
+
+
+def test_missing_by_group_rows_count_the_groups_not_listed():
+    """SPEC 17.5 as rows: a column's groups, how many the JSON does not list, then its
+    missing group (never flagged)."""
+
+    def group(label: str, count: int, missing: int) -> dict:
+        return {"label": label, "count": count, "missing": missing}
+
+    column = {
+        "name": "income",
+        "missing_count": 7,
+        "missing_pct": 0.07,
+        "flagged": ["a"],
+        "groups": [
+            {**group("a", 50, 5), "missing_pct": 0.1, "ci_low": 0.04, "ci_high": 0.21},
+            {**group("b", 40, 1), "missing_pct": 0.025, "ci_low": 0.0, "ci_high": 0.13},
+        ],
+        "groups_not_listed": 3,
+        "missing_group": {**group("x", 10, 1), "missing_pct": 0.1, "ci_low": 0, "ci_high": 0.4},
+    }
+    entries = [{"dimension": "zip", "columns": [column]}, {"dimension": "sex", "not_counted": True}]
+    rows = _rows_of({"missing_by_group": entries}, "missing_by_group")
+    head = ["section", "dimension", "column", "column_missing_count", "column_missing_pct"]
+    group_keys = [*head, "label", "count", "missing_count", "missing_pct", "ci_low", "ci_high"]
+    assert [list(r) for r in rows] == [
+        [*group_keys, "flagged", "note"],
+        [*group_keys, "flagged", "note"],
+        [*head, "count", "note"],
+        [*group_keys, "flagged", "note"],
+        ["section", "dimension", "note"],
+    ]
+    assert [(r.get("label"), r["count"], r.get("flagged"), r["note"]) for r in rows[:4]] == [
+        ("a", 50, True, None),
+        ("b", 40, False, None),
+        (None, 3, None, "groups not listed"),
+        ("(missing zip)", 10, False, "missing group"),
+    ]
 
 
 def test_outcome_rows_of_every_kind_keep_their_keys_in_order():
     """A group, the count of groups not listed, a dimension not counted, a cell and the
-    count of cells not listed (both counts name the outcome's column); no missing group."""
+    count of cells not listed (both counts name the outcome's column); an outcome's
+    dimension has no missing group (SPEC 21)."""
     welch = {"ci_low": 1.5, "ci_high": 4.5, "verdict": "possible", "df": 41.5}
     block = {
         "column": "cost",
@@ -253,7 +313,6 @@ def test_outcome_rows_of_every_kind_keep_their_keys_in_order():
                 "name": "race",
                 "groups": [{"label": "a", **_mean(60, 7.0)}, {"label": "b", **_mean(20, 4.0)}],
                 "groups_not_listed": 5,
-                "missing_group": {"count": 9, **_mean(8, 2.0)},
                 "max_difference": 3.0,
                 "highest": "a",
                 "lowest": "b",
