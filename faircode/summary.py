@@ -122,22 +122,26 @@ class Summary:
         # field of equality, pickling or repr, which stay those of the table's counts.
         self.held: dict | None = None
 
+    # The fields of equality, repr and pickling, in this order (a pickled Summary is
+    # this tuple of values).
+    _FIELDS = (
+        "name",
+        "columns",
+        "n_rows",
+        "counts",
+        "missing",
+        "pairs",
+        "capped",
+        "label_pairs",
+        "label_cells",
+        "missing_all",
+        "missing_by",
+        "unread",
+        "outcomes",
+    )
+
     def _fields(self) -> tuple:
-        return (
-            self.name,
-            self.columns,
-            self.n_rows,
-            self.counts,
-            self.missing,
-            self.pairs,
-            self.capped,
-            self.label_pairs,
-            self.label_cells,
-            self.missing_all,
-            self.missing_by,
-            self.unread,
-            self.outcomes,
-        )
+        return tuple(getattr(self, f) for f in self._FIELDS)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -145,31 +149,15 @@ class Summary:
         return self._fields() == other._fields()  # type: ignore[attr-defined]
 
     def __repr__(self) -> str:
-        return (
-            "Summary(name={!r}, columns={!r}, n_rows={!r}, counts={!r}, missing={!r}, "
-            "pairs={!r}, capped={!r}, label_pairs={!r}, label_cells={!r}, "
-            "missing_all={!r}, missing_by={!r}, unread={!r}, outcomes={!r})".format(*self._fields())
-        )
+        shown = ", ".join(f"{f}={v!r}" for f, v in zip(self._FIELDS, self._fields()))
+        return f"Summary({shown})"
 
     def __getstate__(self) -> tuple:
         return self._fields()
 
     def __setstate__(self, state: tuple) -> None:
-        (
-            self.name,
-            self.columns,
-            self.n_rows,
-            self.counts,
-            self.missing,
-            self.pairs,
-            self.capped,
-            self.label_pairs,
-            self.label_cells,
-            self.missing_all,
-            self.missing_by,
-            self.unread,
-            self.outcomes,
-        ) = state
+        for f, value in zip(self._FIELDS, state, strict=True):
+            setattr(self, f, value)
         self.held = None
 
     def is_capped(self, i: int) -> bool:
