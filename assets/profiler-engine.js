@@ -4974,6 +4974,24 @@ function () {
     if (more) fs.note('more', `${where}: ${more} more label-rate gaps (the JSON lists all)`, dims);
   }
 
+  /** The intersection's cells with at least one row, in A's group order then B's: never
+   * all of A x B, which can be 10^8 (SPEC 17.4, 21.3). `cells`: pairCells' "ga\0gb" ->
+   * rows; each cell is {a, b, key, count, ia, ib} (ia, ib: the groups' places). */
+  function crossedCells(A, B, cells) {
+    const idxA = new Map(A.groups.map(([g], x) => [g, x]));
+    const idxB = new Map(B.groups.map(([g], x) => [g, x]));
+    const out = [];
+    for (const [key, count] of cells) {
+      if (!(count >= 1)) continue;
+      const cut = key.indexOf('\u0000');
+      const a = key.slice(0, cut);
+      const b = key.slice(cut + 1);
+      out.push({ a, b, key, count, ia: idxA.get(a), ib: idxB.get(b) });
+    }
+    out.sort((x, y) => (x.ia - y.ia) || (x.ib - y.ib));
+    return out;
+  }
+
   /** SPEC 17.4: the label_rates block; its findings and notes go to `fs`. */
   function labelRates(ctx, dims, crossed, labelCounts, fs) {
     const { summary, opts, rewrites, nRows, labelIndex } = ctx;
@@ -5037,29 +5055,21 @@ function () {
     if (crossed !== null) {
       const [A, B, cells] = crossed;
       const acc = labelCellsOf(summary, A, B, rewrites, labelOf, positive);
-      const idxA = new Map(A.groups.map(([g], x) => [g, x]));
-      const idxB = new Map(B.groups.map(([g], x) => [g, x]));
-      const keys = [];
-      for (const [key, count] of cells) {
-        if (!(count >= 1)) continue;
-        const cut = key.indexOf('\u0000');
-        const a = key.slice(0, cut);
-        const b = key.slice(cut + 1);
-        const got = acc.get(key) || { n: 0, pos: 0 };
-        keys.push({ a, b, ia: idxA.get(a), ib: idxB.get(b), count, n: got.n, pos: got.pos });
-      }
-      keys.sort((x, y) => (x.ia - y.ia) || (x.ib - y.ib));
-      const hl = extremes(keys, opts.min_group_size);
-      const listed = keys.slice(0, CELL_CAP);
+      const items = crossedCells(A, B, cells).map((cell) => {
+        const got = acc.get(cell.key) || { n: 0, pos: 0 };
+        return { ...cell, n: got.n, pos: got.pos };
+      });
+      const hl = extremes(items, opts.min_group_size);
+      const listed = items.slice(0, CELL_CAP);
       const entry = {
         dims: [A.name, B.name],
-        ...summaryFields(keys, hl, (it) => [it.a, it.b], opts.label_gap),
+        ...summaryFields(items, hl, (it) => [it.a, it.b], opts.label_gap),
         cells: listed.map((it) => ({ a: it.a, b: it.b, ...rateEntry(it.n, it.pos),
           label_missing: it.count - it.n, small_group: it.n < opts.min_group_size })),
       };
-      if (keys.length > listed.length) entry.cells_not_listed = keys.length - listed.length;
+      if (items.length > listed.length) entry.cells_not_listed = items.length - listed.length;
       block.intersection = entry;
-      gapFindings(fs, [A.name, B.name], head, keys, hl, entry.gap, (it) => [it.a, it.b], opts, MAX_GAP_FLAGS);
+      gapFindings(fs, [A.name, B.name], head, items, hl, entry.gap, (it) => [it.a, it.b], opts, MAX_GAP_FLAGS);
     }
     if (block.label_missing > 0) {
       fs.note('label_missing', `${L}: ${rowsText(block.label_missing)} with a missing label ${block.label_missing === 1 ? 'is' : 'are'} left out of the rates`);
@@ -5240,27 +5250,17 @@ function () {
           const key = ga + '\u0000' + gb;
           acc.set(key, statsAdded(acc.get(key), st));
         }
-        const idxA = new Map(A.groups.map(([g], x) => [g, x]));
-        const idxB = new Map(B.groups.map(([g], x) => [g, x]));
-        const keys = [];
-        for (const [key, count] of cells) {
-          if (!(count >= 1)) continue;
-          const cut = key.indexOf('\u0000');
-          const a = key.slice(0, cut);
-          const b = key.slice(cut + 1);
-          keys.push({ a, b, ia: idxA.get(a), ib: idxB.get(b), count, st: statsOf(acc, key) });
-        }
-        keys.sort((x, y) => (x.ia - y.ia) || (x.ib - y.ib));
-        const ext = outcomeExtremes(keys, least);
-        const listed = keys.slice(0, CELL_CAP);
+        const items = crossedCells(A, B, cells).map((cell) => ({ ...cell, st: statsOf(acc, cell.key) }));
+        const ext = outcomeExtremes(items, least);
+        const listed = items.slice(0, CELL_CAP);
         const entry = {
           dims: [A.name, B.name],
           ...gapFields(ext, (it) => [it.a, it.b], threshold),
           cells: listed.map((it) => ({ a: it.a, b: it.b, ...groupEntry(it.st, it.count, least) })),
         };
-        if (keys.length > listed.length) entry.cells_not_listed = keys.length - listed.length;
+        if (items.length > listed.length) entry.cells_not_listed = items.length - listed.length;
         block.intersection = entry;
-        outcomeGapFindings(fs, [A.name, B.name], name, keys, ext, entry.gap, (it) => [it.a, it.b], threshold, dp, least, MAX_GAP_FLAGS);
+        outcomeGapFindings(fs, [A.name, B.name], name, items, ext, entry.gap, (it) => [it.a, it.b], threshold, dp, least, MAX_GAP_FLAGS);
       }
       for (const [count, what] of [[tables.missing, 'a missing'], [tables.non_numeric, 'a non-numeric']]) {
         if (count) {

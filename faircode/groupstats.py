@@ -307,6 +307,21 @@ def _gap_findings(
         fs.note("more", f"{where}: {more} more label-rate gaps (the JSON lists all)", dims)
 
 
+def crossed_cells(
+    dims: list[dict], pair: list[str], pair_counts: dict[tuple[str, str], int]
+) -> list[tuple[str, str]]:
+    """The intersection's cells (group of A, group of B) with at least one row, in A's
+    group order then B's (SPEC 17.4, 21.3): never all of A x B, which can be 10^8."""
+    a_name, b_name = pair
+    dim_a = next(d for d in dims if d["name"] == a_name)
+    dim_b = next(d for d in dims if d["name"] == b_name)
+    rank_a = {g["label"]: k for k, g in enumerate(dim_a["groups"])}
+    rank_b = {g["label"]: k for k, g in enumerate(dim_b["groups"])}
+    return sorted(
+        (k for k, c in pair_counts.items() if c), key=lambda k: (rank_a[k[0]], rank_b[k[1]])
+    )
+
+
 def _intersection_rates(
     summary: Summary,
     dims: list[dict],
@@ -334,14 +349,7 @@ def _intersection_rates(
         n_of[(ga, gb)] = n_of.get((ga, gb), 0) + c
         if o == 2:
             pos_of[(ga, gb)] = pos_of.get((ga, gb), 0) + c
-    dim_a = next(d for d in dims if d["name"] == a_name)
-    dim_b = next(d for d in dims if d["name"] == b_name)
-    rank_a = {g["label"]: k for k, g in enumerate(dim_a["groups"])}
-    rank_b = {g["label"]: k for k, g in enumerate(dim_b["groups"])}
-    # cells with at least one row, in A's group order then B's (never all of A x B)
-    keys = sorted(
-        (k for k, c in pair_counts.items() if c), key=lambda k: (rank_a[k[0]], rank_b[k[1]])
-    )
+    keys = crossed_cells(dims, intersection["dims"], pair_counts)
     items = [(k, n_of.get(k, 0), pos_of.get(k, 0)) for k in keys]
     min_size = opts.min_group_size
     ext = _extremes(items, min_size)

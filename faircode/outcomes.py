@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from .errors import InputError
 from .evidence import Findings
+from .groupstats import crossed_cells
 from .numerics import (
     exact_diff,
     exact_mean,
@@ -330,13 +331,7 @@ def _intersection(
         ga, gb = ma(la), mb(lb)
         if ga is not None and gb is not None:
             of[(ga, gb)] = _added(of.get((ga, gb)), st)
-    dim_a = next(d for d in dims if d["name"] == a_name)
-    dim_b = next(d for d in dims if d["name"] == b_name)
-    rank_a = {g["label"]: k for k, g in enumerate(dim_a["groups"])}
-    rank_b = {g["label"]: k for k, g in enumerate(dim_b["groups"])}
-    keys = sorted(
-        (k for k, c in pair_counts.items() if c), key=lambda k: (rank_a[k[0]], rank_b[k[1]])
-    )
+    keys = crossed_cells(dims, intersection["dims"], pair_counts)
     items = [(k, of.get(k, (0, 0, 0))) for k in keys]
     ext = _extremes(items, least)
     cells = [
