@@ -4974,6 +4974,20 @@ function () {
     if (more) fs.note('more', `${where}: ${more} more label-rate gaps (the JSON lists all)`, dims);
   }
 
+  /** The cell "ga\0gb" of the labels (x, y) of an entry of a pair table of A and B,
+   * which holds the lower column's label first; null when either label has no group
+   * (missing after 1.1, an implausible age). */
+  function cellMapper(A, B, rewrites) {
+    const swap = A.index > B.index;
+    const rwA = rewrites[A.index];
+    const rwB = rewrites[B.index];
+    return (x, y) => {
+      const ga = groupOfRaw(A, rwA, swap ? y : x);
+      const gb = groupOfRaw(B, rwB, swap ? x : y);
+      return ga === null || gb === null ? null : ga + '\u0000' + gb;
+    };
+  }
+
   /** The intersection's cells with at least one row, in A's group order then B's: never
    * all of A x B, which can be 10^8 (SPEC 17.4, 21.3). `cells`: pairCells' "ga\0gb" ->
    * rows; each cell is {a, b, key, count, ia, ib} (ia, ib: the groups' places). */
@@ -5236,19 +5250,12 @@ function () {
       }
       if (crossed !== null) {
         const [A, B, cells] = crossed;
-        let i = A.index;
-        let j = B.index;
-        const swap = i > j;
-        if (swap) { const t = i; i = j; j = t; }
-        const rwA = rewrites[A.index];
-        const rwB = rewrites[B.index];
+        const entries = tables.cells.get(Math.min(A.index, B.index) + ',' + Math.max(A.index, B.index)) || [];
+        const cellOf = cellMapper(A, B, rewrites);
         const acc = new Map();
-        for (const [x, y, ...st] of tables.cells.get(i + ',' + j) || []) {
-          const ga = groupOfRaw(A, rwA, swap ? y : x);
-          const gb = groupOfRaw(B, rwB, swap ? x : y);
-          if (ga === null || gb === null) continue;
-          const key = ga + '\u0000' + gb;
-          acc.set(key, statsAdded(acc.get(key), st));
+        for (const [x, y, ...st] of entries) {
+          const cell = cellOf(x, y);
+          if (cell !== null) acc.set(cell, statsAdded(acc.get(cell), st));
         }
         const items = crossedCells(A, B, cells).map((cell) => ({ ...cell, st: statsOf(acc, cell.key) }));
         const ext = outcomeExtremes(items, least);
@@ -5274,27 +5281,19 @@ function () {
 
   /** label_cells of two dimensions mapped to their groups: "ga\0gb" -> {n, pos}. */
   function labelCellsOf(summary, A, B, rewrites, labelOf, positive) {
-    let i = A.index;
-    let j = B.index;
-    const swap = i > j;
-    if (swap) { const t = i; i = j; j = t; }
     const tables = summary.label_cells || new Map();
-    const entries = tables.get(i + ',' + j) || [];
-    const rwA = rewrites[A.index];
-    const rwB = rewrites[B.index];
+    const entries = tables.get(Math.min(A.index, B.index) + ',' + Math.max(A.index, B.index)) || [];
+    const cellOf = cellMapper(A, B, rewrites);
     const out = new Map();
-    for (const e of entries) {
-      const ga = groupOfRaw(A, rwA, swap ? e[1] : e[0]);
-      if (ga === null) continue;
-      const gb = groupOfRaw(B, rwB, swap ? e[0] : e[1]);
-      if (gb === null) continue;
-      const l = labelOf(e[2]);
+    for (const [x, y, ll, c] of entries) {
+      const cell = cellOf(x, y);
+      if (cell === null) continue;
+      const l = labelOf(ll);
       if (l === null) continue;
-      const key = ga + '\u0000' + gb;
-      let a = out.get(key);
-      if (a === undefined) out.set(key, (a = { n: 0, pos: 0 }));
-      a.n += e[3];
-      if (l === positive) a.pos += e[3];
+      let a = out.get(cell);
+      if (a === undefined) out.set(cell, (a = { n: 0, pos: 0 }));
+      a.n += c;
+      if (l === positive) a.pos += c;
     }
     return out;
   }

@@ -307,6 +307,22 @@ def _gap_findings(
         fs.note("more", f"{where}: {more} more label-rate gaps (the JSON lists all)", dims)
 
 
+def cell_mapper(
+    ia: int, ib: int, mappers: dict[int, Mapper]
+) -> Callable[[str, str], tuple[str, str] | None]:
+    """The cell (group of A, group of B) of the labels (x, y) of an entry of a pair table
+    of columns ia (A) and ib (B), which holds the lower column's label first; None when
+    either label has no group (missing after 1.1, an implausible age)."""
+    ma, mb = mappers[ia], mappers[ib]
+    swap = ia > ib
+
+    def cell_of(x: str, y: str) -> tuple[str, str] | None:
+        ga, gb = (ma(y), mb(x)) if swap else (ma(x), mb(y))
+        return None if ga is None or gb is None else (ga, gb)
+
+    return cell_of
+
+
 def crossed_cells(
     dims: list[dict], pair: list[str], pair_counts: dict[tuple[str, str], int]
 ) -> list[tuple[str, str]]:
@@ -337,18 +353,19 @@ def _intersection_rates(
     a_name, b_name = intersection["dims"]
     ia, ib = index_of[a_name], index_of[b_name]
     table = summary.label_cells.get((min(ia, ib), max(ia, ib)), {})
-    ma, mb = mappers[ia], mappers[ib]
+    cell_of = cell_mapper(ia, ib, mappers)
     n_of: dict[tuple[str, str], int] = {}
     pos_of: dict[tuple[str, str], int] = {}
     for (x, y, lab), c in table.items():
-        la, lb = (x, y) if ia < ib else (y, x)
-        ga, gb = ma(la), mb(lb)
-        o = outcome(lab)
-        if ga is None or gb is None or o == 0:
+        cell = cell_of(x, y)
+        if cell is None:
             continue
-        n_of[(ga, gb)] = n_of.get((ga, gb), 0) + c
+        o = outcome(lab)
+        if o == 0:
+            continue
+        n_of[cell] = n_of.get(cell, 0) + c
         if o == 2:
-            pos_of[(ga, gb)] = pos_of.get((ga, gb), 0) + c
+            pos_of[cell] = pos_of.get(cell, 0) + c
     keys = crossed_cells(dims, intersection["dims"], pair_counts)
     items = [(k, n_of.get(k, 0), pos_of.get(k, 0)) for k in keys]
     min_size = opts.min_group_size

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from .errors import InputError
 from .evidence import Findings
-from .groupstats import crossed_cells
+from .groupstats import cell_mapper, crossed_cells
 from .numerics import (
     exact_diff,
     exact_mean,
@@ -324,13 +324,12 @@ def _intersection(
     a_name, b_name = intersection["dims"]
     ia, ib = index_of[a_name], index_of[b_name]
     table = tables["cells"].get((min(ia, ib), max(ia, ib)), {})
-    ma, mb = mappers[ia], mappers[ib]
+    cell_of = cell_mapper(ia, ib, mappers)
     of: dict[tuple[str, str], Stats] = {}
     for (x, y), st in table.items():
-        la, lb = (x, y) if ia < ib else (y, x)
-        ga, gb = ma(la), mb(lb)
-        if ga is not None and gb is not None:
-            of[(ga, gb)] = _added(of.get((ga, gb)), st)
+        cell = cell_of(x, y)
+        if cell is not None:
+            of[cell] = _added(of.get(cell), st)
     keys = crossed_cells(dims, intersection["dims"], pair_counts)
     items = [(k, of.get(k, (0, 0, 0))) for k in keys]
     ext = _extremes(items, least)

@@ -52,7 +52,8 @@ TWINS: dict[str, str] = {
     "evidence": """SCORE_FLOOR SCORE_FULL SCORE_CI_WIDTH GRADE_CAP UNDER_LINES grade_for balance
         dimension_score overall_score _r4 Findings""",
     "groupstats": """RATIO_NOTE _values_text label_values _rate_entry _extremes _gap_p
-        _summary_fields label_rates _gap_findings crossed_cells missing_by_group""",
+        _summary_fields label_rates _gap_findings cell_mapper crossed_cells
+        missing_by_group""",
     "outcomes": """TAIL decimals moments welch welch_p _gap_fields _group_entry
         outcome_blocks""",
     "compare": """drift_level _shift_p _change _by_evidence compare_dimension compare _by_delta
