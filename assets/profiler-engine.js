@@ -4872,12 +4872,18 @@ function () {
     return label;
   }
 
-  /** A rate entry's numbers: n, positive, rate and its interval (4 dp). */
-  function rateEntry(n, pos) {
-    if (n === 0) return { n, positive: pos, rate: null, ci_low: null, ci_high: null };
-    const [lo, hi] = wilsonBounds(pos, n);
-    return { n, positive: pos, rate: roundHalfUp(pos / n, 4), ci_low: roundHalfUp(lo, 4),
-      ci_high: roundHalfUp(hi, 4) };
+  /** A rate entry of `count` rows, n of them with a label (SPEC 17.4): n, positive, rate
+   * and its interval (4 dp), label_missing and small_group. */
+  function rateEntry(n, pos, count, minSize) {
+    let rate = null;
+    let lo = null;
+    let hi = null;
+    if (n !== 0) {
+      [lo, hi] = wilsonBounds(pos, n).map((bound) => roundHalfUp(bound, 4));
+      rate = roundHalfUp(pos / n, 4);
+    }
+    return { n, positive: pos, rate, ci_low: lo, ci_high: hi, label_missing: count - n,
+      small_group: n < minSize };
   }
 
   /** SPEC 17.4: the highest and lowest of rated items ({n, pos}, in order) among the
@@ -5015,11 +5021,11 @@ function () {
     let n = 0;
     for (const c of labelCounts.values()) n += c;
     const pos = labelCounts.get(positive) || 0;
-    const top = rateEntry(n, pos);
+    const top = rateEntry(n, pos, nRows, opts.min_group_size);
     const block = {
       label: L, positive, positive_from: from,
       n, positive_count: pos, rate: top.rate, ci_low: top.ci_low, ci_high: top.ci_high,
-      label_missing: nRows - n,
+      label_missing: top.label_missing,
       ratio_note: RATIO_NOTE,
       dimensions: [],
       intersection: null,
@@ -5052,16 +5058,15 @@ function () {
       const entry = {
         name: dim.name,
         ...summaryFields(items, hl, (it) => it.label, opts.label_gap),
-        groups: items.slice(0, CELL_CAP).map((it) => ({ label: it.label, ...rateEntry(it.n, it.pos),
-          label_missing: it.count - it.n, small_group: it.n < opts.min_group_size })),
+        groups: items.slice(0, CELL_CAP).map((it) => ({ label: it.label,
+          ...rateEntry(it.n, it.pos, it.count, opts.min_group_size) })),
       };
       // a 30,000-zip dimension lists its first 1,000 groups (SPEC 17.4)
       if (items.length > CELL_CAP) entry.groups_not_listed = items.length - CELL_CAP;
       const absent = dim.out.missing_count;
       if (absent) { // the rows without a group: shown, never compared (SPEC 17.4)
         const a = acc.get(null) || { n: 0, pos: 0 };
-        entry.missing_group = { count: absent, ...rateEntry(a.n, a.pos), label_missing: absent - a.n,
-          small_group: a.n < opts.min_group_size };
+        entry.missing_group = { count: absent, ...rateEntry(a.n, a.pos, absent, opts.min_group_size) };
       }
       block.dimensions.push(entry);
       gapFindings(fs, [dim.name], head, items, hl, entry.gap, (it) => [it.label], opts, GROUP_FLAG_CAP);
@@ -5078,8 +5083,8 @@ function () {
       const entry = {
         dims: [A.name, B.name],
         ...summaryFields(items, hl, (it) => [it.a, it.b], opts.label_gap),
-        cells: listed.map((it) => ({ a: it.a, b: it.b, ...rateEntry(it.n, it.pos),
-          label_missing: it.count - it.n, small_group: it.n < opts.min_group_size })),
+        cells: listed.map((it) => ({ a: it.a, b: it.b,
+          ...rateEntry(it.n, it.pos, it.count, opts.min_group_size) })),
       };
       if (items.length > listed.length) entry.cells_not_listed = items.length - listed.length;
       block.intersection = entry;
