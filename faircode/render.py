@@ -45,6 +45,17 @@ GRADE_MEANING = {
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 
 
+def more_text(listed: int, not_listed: int, shown: int, what: str = "") -> str | None:
+    """The line after the first ``shown`` of ``listed`` entries when the JSON also counts
+    ``not_listed`` it does not list (SPEC 17.4: a 30,000-zip dimension lists 1,000
+    groups): how many are not shown and whether `--json` has them all; None if none."""
+    hidden = max(0, listed - shown) + not_listed
+    if not hidden:
+        return None
+    where = f"; --json lists the first {listed:,}" if not_listed else " (--json shows all)"
+    return f"... {hidden:,} more{' ' + what if what else ''}{where}"
+
+
 def _line_encoder() -> Any:
     """JSONEncoder(ensure_ascii=False).encode without its Python layers: CPython's C
     encoder built once with the same arguments (separators ", " and ": ", NaN allowed;
@@ -205,9 +216,9 @@ def render(result: dict, source: str) -> str:
                 f"  {label.ljust(width)} {_bar(share)} {_pct(share).rjust(6)}"
                 f"  [{_pct(g['ci_low'])}-{_pct(g['ci_high'])}]  n={g['count']}{mark}"
             )
-        hidden = len(dim["groups"]) - MAX_GROUPS_SHOWN
-        if hidden > 0:
-            out.append(f"  ... {hidden} more groups (--json shows all)")
+        more = more_text(len(dim["groups"]), 0, MAX_GROUPS_SHOWN, "groups")
+        if more:
+            out.append(f"  {more}")
         if dim["skewness"] is not None:
             out.append(f"  skewness of ages {fmt(dim['skewness'], 2)}")
         out.extend(reference_lines(dim))
@@ -223,9 +234,9 @@ def render(result: dict, source: str) -> str:
             out.append(
                 f"  {cell['a']} x {cell['b']}: {rows_text(cell['count'])} ({_pct(cell['share'])})"
             )
-        if gaps > 10:
-            listed = "" if not not_listed else f"; --json lists the first {len(inter['cells']):,}"
-            out.append(f"  ... {gaps - 10:,} more{listed or ' (--json shows all)'}")
+        more = more_text(len(inter["cells"]), not_listed, 10)
+        if more:
+            out.append(f"  {more}")
     _unscored_lines(result.get("unscored", []), out)
     for d in result["dropped"]:
         out.append("")
@@ -444,9 +455,11 @@ def outcome_lines(block: dict) -> list[str]:
             for g in d["groups"][:MAX_GROUPS_SHOWN]
         ]
         _outcome_table(rows, dp, out)
-        hidden = len(d["groups"]) - MAX_GROUPS_SHOWN
-        if hidden > 0:
-            out.append(f"    ... {hidden} more groups (--json shows all)")
+        more = more_text(
+            len(d["groups"]), d.get("groups_not_listed", 0), MAX_GROUPS_SHOWN, "groups"
+        )
+        if more:
+            out.append(f"    {more}")
     inter = block.get("intersection")
     if inter:
         a, b = inter["dims"]
@@ -466,9 +479,11 @@ def outcome_lines(block: dict) -> list[str]:
             for c in inter["cells"][:MAX_GROUPS_SHOWN]
         ]
         _outcome_table(rows, dp, out)
-        hidden = len(inter["cells"]) + inter.get("cells_not_listed", 0) - MAX_GROUPS_SHOWN
-        if hidden > 0:
-            out.append(f"    ... {hidden} more cells (--json shows all)")
+        more = more_text(
+            len(inter["cells"]), inter.get("cells_not_listed", 0), MAX_GROUPS_SHOWN, "cells"
+        )
+        if more:
+            out.append(f"    {more}")
     return out
 
 
@@ -526,9 +541,9 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
                 f"  {clip(g['label'], 28, '').ljust(28)} {_pct(g['share_a']).rjust(6)} -> "
                 f"{_pct(g['share_b']).rjust(6)}  ({sign}{pct(delta)} pts){status}"
             )
-        hidden = len(d["groups"]) - MAX_GROUPS_SHOWN
-        if hidden > 0:
-            out.append(f"  ... {hidden} more groups (--json shows all)")
+        more = more_text(len(d["groups"]), 0, MAX_GROUPS_SHOWN, "groups")
+        if more:
+            out.append(f"  {more}")
     if result["added_dimensions"]:
         out.append("")
         out.append("added dimensions: " + ", ".join(result["added_dimensions"]))
@@ -729,9 +744,11 @@ def label_rate_lines(block: dict) -> list[str]:
             marks = ["not compared"] + (["small group"] if absent["small_group"] else [])
             rows.append((missing_group_label(d["name"]), absent, f"  [{', '.join(marks)}]"))
         _rate_table(rows, with_missing, out)
-        hidden = len(d["groups"]) - MAX_GROUPS_SHOWN
-        if hidden > 0:
-            out.append(f"    ... {hidden} more groups (--json shows all)")
+        more = more_text(
+            len(d["groups"]), d.get("groups_not_listed", 0), MAX_GROUPS_SHOWN, "groups"
+        )
+        if more:
+            out.append(f"    {more}")
     inter = block.get("intersection")
     if inter:
         a, b = inter["dims"]
@@ -753,9 +770,11 @@ def label_rate_lines(block: dict) -> list[str]:
             for c in inter["cells"][:MAX_GROUPS_SHOWN]
         ]
         _rate_table(rows, with_missing, out)
-        hidden = len(inter["cells"]) + inter.get("cells_not_listed", 0) - MAX_GROUPS_SHOWN
-        if hidden > 0:
-            out.append(f"    ... {hidden} more cells (--json shows all)")
+        more = more_text(
+            len(inter["cells"]), inter.get("cells_not_listed", 0), MAX_GROUPS_SHOWN, "cells"
+        )
+        if more:
+            out.append(f"    {more}")
     return out
 
 
@@ -865,9 +884,11 @@ def label_rate_shift_lines(block: dict) -> list[str]:
         for g in d["groups"][:MAX_GROUPS_SHOWN]:
             moved = _moved(g["rate_a"], g["rate_b"], g["rate_delta"])
             out.append(f"    {clip(g['label'], 28).ljust(28)} {moved}")
-        hidden = len(d["groups"]) - MAX_GROUPS_SHOWN
-        if hidden > 0:
-            out.append(f"    ... {hidden} more groups (--json shows all)")
+        more = more_text(
+            len(d["groups"]), d.get("groups_not_listed", 0), MAX_GROUPS_SHOWN, "groups"
+        )
+        if more:
+            out.append(f"    {more}")
     return out
 
 

@@ -19,6 +19,7 @@ from util import ADULT_NAMES, data_file
 import faircode
 from faircode.cli import main
 from faircode.exports import profile_csv_rows, render_profile_markdown
+from faircode.render import label_rate_lines, more_text, outcome_lines
 
 FORMULAS = ['=HYPERLINK("http://x","y")', "+1", "-2", "@x", "\rCR"]
 HOSTILE = ["a|b", "x\ny", "`tick`", "<b>bold</b>", "<script>alert(1)</script>", '"><img>']
@@ -259,6 +260,10 @@ def test_label_rate_rows_of_every_kind_keep_their_keys_in_order():
     md = render_profile_markdown(_result_of({"label_rates": {**block, "ratio_note": "r"}}))
     assert "| race | ... 5 more groups |" in md
     assert "| race x sex | ... 4 more cells |" in md
+    # The terminal's too: and `--json` does not have them all.
+    text = label_rate_lines({**block, "ratio_note": "r"})
+    assert "    ... 5 more groups; --json lists the first 2" in text
+    assert "    ... 4 more cells; --json lists the first 1" in text
 
 
 def test_missing_by_group_rows_count_the_groups_not_listed():
@@ -303,7 +308,7 @@ def test_outcome_rows_of_every_kind_keep_their_keys_in_order():
     """A group, the count of groups not listed, a dimension not counted, a cell and the
     count of cells not listed (both counts name the outcome's column); an outcome's
     dimension has no missing group (SPEC 21)."""
-    welch = {"ci_low": 1.5, "ci_high": 4.5, "verdict": "possible", "df": 41.5}
+    welch = {"ci_low": 1.5, "ci_high": 4.5, "verdict": "possible", "df": 41.5, "difference": 3.0}
     block = {
         "column": "cost",
         **{"n": 90, "missing": 1, "non_numeric": 2, "mean": 5.0, "ci_low": 4.0},
@@ -354,6 +359,18 @@ def test_outcome_rows_of_every_kind_keep_their_keys_in_order():
         4,
         "cells not listed",
     )
+    text = outcome_lines({**block, "decimals": 2})
+    assert "    ... 5 more groups; --json lists the first 2" in text
+    assert "    ... 4 more cells; --json lists the first 1" in text
+
+
+def test_more_text_says_whether_the_json_lists_every_entry():
+    assert more_text(12, 0, 12, "groups") is None
+    assert more_text(13, 0, 12, "groups") == "... 1 more groups (--json shows all)"
+    assert more_text(1000, 29000, 12, "groups") == (
+        "... 29,988 more groups; --json lists the first 1,000"
+    )
+    assert more_text(3, 2, 10) == "... 2 more; --json lists the first 3"
 
 
 # ---------------------------------------------------------------------------------------
