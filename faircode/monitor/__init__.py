@@ -13,7 +13,7 @@ from typing import Any
 from ..errors import missing_extra_of
 from .errors import MonitorInputError
 
-#: The store's Python API (faircode/monitor/api.py), imported on first use; also its __all__.
+#: The store's Python API (faircode/monitor/api.py), imported on first use.
 _API = (
     "GateResult",
     "SliceMetrics",

@@ -50,13 +50,25 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from ..errors import EXIT_OK
-from . import _API
 
 if TYPE_CHECKING:
     from .store import Store
 
-# the names are listed once, in the package, whose __getattr__ imports them from here on use
-__all__ = list(_API)
+__all__ = [
+    "GateResult",
+    "SliceMetrics",
+    "SliceResult",
+    "SloGateResult",
+    "fairness_disparity",
+    "fairness_gate",
+    "fairness_report",
+    "fairness_watch",
+    "slice_metrics",
+    "slo_gate",
+    "slo_ingest",
+    "slo_set",
+    "slo_show",
+]
 
 Interval = tuple[float, float | None] | None
 

@@ -8,6 +8,7 @@ tests/storeutil.py for where the server comes from).
 from __future__ import annotations
 
 import doctest
+import importlib
 import json
 import math
 import shutil
@@ -526,6 +527,9 @@ def test_the_api_is_exported_and_documented() -> None:
         "slo_show",
     }
     assert names <= set(faircode.monitor.__all__)
+    # the package lists the API's names for its lazy __getattr__, api.py for import *
+    api = importlib.import_module("faircode.monitor.api")
+    assert sorted(api.__all__) == sorted(faircode.monitor._API)
     for name in names:
         obj = getattr(faircode.monitor, name)
         assert obj.__doc__ and obj.__module__ == "faircode.monitor.api", name
