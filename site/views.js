@@ -649,6 +649,15 @@
     return row;
   }
 
+  /** The note under a card that draws GROUPS_SHOWN of its `listed` rows, of `total` the
+   * JSON counts (it lists at most 1,000 groups or cells: SPEC 17.4); null if all show. */
+  function moreNote(listed, total) {
+    const hidden = Math.max(0, listed - GROUPS_SHOWN) + (total - listed);
+    if (hidden <= 0) return null;
+    const where = total > listed ? `the JSON export lists the first ${num(listed)}` : 'the JSON export has them all';
+    return h('p', { className: 'muted more-note' }, `${num(hidden)} more (${where})`);
+  }
+
   function rateCard(title, facts, rows, total, dataset, tail) {
     const card = h('article', { className: 'card rates', dataset });
     card.appendChild(h('header', { className: 'card-head' }, h('h3', null, title)));
@@ -657,7 +666,8 @@
     for (const r of rows.slice(0, GROUPS_SHOWN)) list.appendChild(r);
     if (tail) list.appendChild(tail); // the missing group, after the groups (SPEC 17.4)
     card.appendChild(list);
-    if (total > GROUPS_SHOWN) card.appendChild(h('p', { className: 'muted' }, `${num(total - GROUPS_SHOWN)} more (the JSON export has them all)`));
+    const more = moreNote(rows.length, total);
+    if (more) card.appendChild(more);
     return card;
   }
 
@@ -687,7 +697,7 @@
       const tail = d.missing_group ? rateRow([data(missingGroupLabel(d.name))], d.missing_group, false, false,
         { dim: d.name, missingGroup: 'true', count: d.missing_group.count }) : null;
       sec.appendChild(rateCard(data(d.name), spreadText(d, data(d.highest === null ? '' : d.highest), data(d.lowest === null ? '' : d.lowest)),
-        rows, d.groups.length, { dim: d.name, maxDifference: d.max_difference === null ? '' : d.max_difference,
+        rows, d.groups.length + (d.groups_not_listed || 0), { dim: d.name, maxDifference: d.max_difference === null ? '' : d.max_difference,
           minRatio: d.min_ratio === null ? '' : d.min_ratio }, tail));
     }
     const it = block.intersection;
@@ -739,7 +749,8 @@
       c.appendChild(h('header', { className: 'card-head' }, h('h3', null, title)));
       c.appendChild(h('p', { className: 'facts' }, facts));
       c.appendChild(table(rows));
-      if (total > GROUPS_SHOWN) c.appendChild(h('p', { className: 'muted' }, `${num(total - GROUPS_SHOWN)} more (the JSON export has them all)`));
+      const more = moreNote(rows.length, total);
+      if (more) c.appendChild(more);
       return c;
     };
     for (const d of block.dimensions) {
@@ -748,7 +759,8 @@
         continue;
       }
       const rows = d.groups.map((g) => [data(g.label), g, [g.label === d.highest ? 'highest' : '', g.label === d.lowest ? 'lowest' : '']]);
-      sec.appendChild(card(data(d.name), gapText(d, data(d.highest || ''), data(d.lowest || '')), rows, d.groups.length, { dim: d.name }));
+      sec.appendChild(card(data(d.name), gapText(d, data(d.highest || ''), data(d.lowest || '')), rows,
+        d.groups.length + (d.groups_not_listed || 0), { dim: d.name }));
     }
     const it = block.intersection;
     if (it) {

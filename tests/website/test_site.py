@@ -1969,6 +1969,15 @@ def test_a_large_result_draws_outcomes_and_the_proxy_line_in_place(site, tmp_pat
         ".map((s) => s.className)"
     )
     assert order[-4:] == ["label-rates", "outcome", "missing-by-group", "proxy-hints proxy-where"]
+    # A card's count of what it does not draw includes the groups the JSON only counts.
+    drawn = page.evaluate("() => FaircodeViews.GROUPS_SHOWN")
+    for section, block in (("label-rates", want["label_rates"]), ("outcome", want["outcomes"][0])):
+        zips = next(d for d in block["dimensions"] if d["name"] == "zip")
+        listed, more = len(zips["groups"]), zips["groups_not_listed"]
+        note = page.locator(f"#results section.{section} article[data-dim='zip'] .more-note")
+        assert note.inner_text() == (
+            f"{listed - drawn + more:,} more (the JSON export lists the first {listed:,})"
+        )
     assert page.evaluate(
         "() => { const s = faircodePage.state;"
         " const ctx = { name: s.name, proxyWhere: true };"
