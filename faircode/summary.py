@@ -54,7 +54,9 @@ class Summary:
     A plain class rather than a dataclass: importing dataclasses (and inspect) is a
     tenth of the CLI's start-up. Equality compares every field, as a dataclass's would."""
 
-    __slots__ = (
+    # The fields of equality, repr and pickling, in this order (a pickled Summary is
+    # this tuple of values).
+    _FIELDS = (
         "name",
         "columns",
         "n_rows",
@@ -68,8 +70,10 @@ class Summary:
         "missing_by",
         "unread",
         "outcomes",
-        "held",
     )
+
+    # `held`: SPEC 16 held-out columns, counted beside the table (see __init__)
+    __slots__ = (*_FIELDS, "held")
     __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
 
     def __init__(
@@ -121,24 +125,6 @@ class Summary:
         # SPEC 16 held-out columns counted beside the table (None without them): not a
         # field of equality, pickling or repr, which stay those of the table's counts.
         self.held: dict | None = None
-
-    # The fields of equality, repr and pickling, in this order (a pickled Summary is
-    # this tuple of values).
-    _FIELDS = (
-        "name",
-        "columns",
-        "n_rows",
-        "counts",
-        "missing",
-        "pairs",
-        "capped",
-        "label_pairs",
-        "label_cells",
-        "missing_all",
-        "missing_by",
-        "unread",
-        "outcomes",
-    )
 
     def _fields(self) -> tuple:
         return tuple(getattr(self, f) for f in self._FIELDS)
