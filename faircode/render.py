@@ -19,6 +19,7 @@ from .summary import PAIR_COLUMNS
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 BAR_WIDTH = 24
@@ -426,6 +427,55 @@ def _outcome_table(rows: list[tuple[str, dict, str]], dp: int, out: list[str]) -
         out.append((line + marks).rstrip())
 
 
+def _compared_lines(
+    block: dict,
+    spread: Callable[[dict, str, str], str],
+    table: Callable[[list[tuple[str, dict, str]]], None],
+    out: list[str],
+) -> None:
+    """Label rates' (SPEC 17.4) and outcome means' (21.4) lines, alike: per dimension its
+    comparison (``spread`` of it and its highest and lowest), a ``table`` of its first
+    groups and its missing group (label rates only), then the intersection's."""
+    for d in block["dimensions"]:
+        if d.get("not_counted"):
+            out.append("  " + not_counted_text(d["name"]))
+            continue
+        out.append(f"  {d['name']}: " + spread(d, f"'{d['highest']}'", f"'{d['lowest']}'"))
+        rows = [
+            (g["label"], g, _rate_marks(g, g["label"] == d["highest"], g["label"] == d["lowest"]))
+            for g in d["groups"][:MAX_GROUPS_SHOWN]
+        ]
+        absent = d.get("missing_group")
+        if absent:  # shown after the groups, never highest or lowest (SPEC 17.4)
+            marks = ["not compared"] + (["small group"] if absent["small_group"] else [])
+            rows.append((missing_group_label(d["name"]), absent, f"  [{', '.join(marks)}]"))
+        table(rows)
+        more = more_text(
+            len(d["groups"]), d.get("groups_not_listed", 0), MAX_GROUPS_SHOWN, "groups"
+        )
+        if more:
+            out.append(f"    {more}")
+    inter = block.get("intersection")
+    if not inter:
+        return
+    a, b = inter["dims"]
+    hi, lo = inter["highest"], inter["lowest"]
+    out.append(
+        f"  {a} x {b}: "
+        + spread(inter, hi and f"'{hi[0]}' x '{hi[1]}'", lo and f"'{lo[0]}' x '{lo[1]}'")
+    )
+    rows = [
+        (f"{c['a']} x {c['b']}", c, _rate_marks(c, [c["a"], c["b"]] == hi, [c["a"], c["b"]] == lo))
+        for c in inter["cells"][:MAX_GROUPS_SHOWN]
+    ]
+    table(rows)
+    more = more_text(
+        len(inter["cells"]), inter.get("cells_not_listed", 0), MAX_GROUPS_SHOWN, "cells"
+    )
+    if more:
+        out.append(f"    {more}")
+
+
 def outcome_lines(block: dict) -> list[str]:
     """The terminal report's numeric outcome (SPEC 21.4): the column's mean, then per
     dimension and for the intersection a table of groups, like label rates."""
@@ -443,47 +493,12 @@ def outcome_lines(block: dict) -> list[str]:
         f"  (means with Student's t 95% intervals; differences with Welch's; a difference "
         f"above {fmt(block['threshold'], dp)} is flagged)",
     ]
-    for d in block["dimensions"]:
-        if d.get("not_counted"):
-            out.append("  " + not_counted_text(d["name"]))
-            continue
-        out.append(
-            f"  {d['name']}: " + outcome_gap_text(d, f"'{d['highest']}'", f"'{d['lowest']}'", dp)
-        )
-        rows = [
-            (g["label"], g, _rate_marks(g, g["label"] == d["highest"], g["label"] == d["lowest"]))
-            for g in d["groups"][:MAX_GROUPS_SHOWN]
-        ]
-        _outcome_table(rows, dp, out)
-        more = more_text(
-            len(d["groups"]), d.get("groups_not_listed", 0), MAX_GROUPS_SHOWN, "groups"
-        )
-        if more:
-            out.append(f"    {more}")
-    inter = block.get("intersection")
-    if inter:
-        a, b = inter["dims"]
-        hi, lo = inter["highest"], inter["lowest"]
-        out.append(
-            f"  {a} x {b}: "
-            + outcome_gap_text(
-                inter, hi and f"'{hi[0]}' x '{hi[1]}'", lo and f"'{lo[0]}' x '{lo[1]}'", dp
-            )
-        )
-        rows = [
-            (
-                f"{c['a']} x {c['b']}",
-                c,
-                _rate_marks(c, [c["a"], c["b"]] == hi, [c["a"], c["b"]] == lo),
-            )
-            for c in inter["cells"][:MAX_GROUPS_SHOWN]
-        ]
-        _outcome_table(rows, dp, out)
-        more = more_text(
-            len(inter["cells"]), inter.get("cells_not_listed", 0), MAX_GROUPS_SHOWN, "cells"
-        )
-        if more:
-            out.append(f"    {more}")
+    _compared_lines(
+        block,
+        lambda d, hi, lo: outcome_gap_text(d, hi, lo, dp),
+        lambda rows: _outcome_table(rows, dp, out),
+        out,
+    )
     return out
 
 
@@ -726,55 +741,7 @@ def label_rate_lines(block: dict) -> list[str]:
         + (f", {block['label_missing']} with a missing label" if with_missing else ""),
         f"  ({block['ratio_note']})",
     ]
-    for d in block["dimensions"]:
-        if d.get("not_counted"):
-            out.append("  " + not_counted_text(d["name"]))
-            continue
-        out.append(f"  {d['name']}: " + _spread_text(d, f"'{d['highest']}'", f"'{d['lowest']}'"))
-        rows = [
-            (
-                g["label"],
-                g,
-                _rate_marks(g, g["label"] == d["highest"], g["label"] == d["lowest"]),
-            )
-            for g in d["groups"][:MAX_GROUPS_SHOWN]
-        ]
-        absent = d.get("missing_group")
-        if absent:  # shown after the groups, never highest or lowest (SPEC 17.4)
-            marks = ["not compared"] + (["small group"] if absent["small_group"] else [])
-            rows.append((missing_group_label(d["name"]), absent, f"  [{', '.join(marks)}]"))
-        _rate_table(rows, with_missing, out)
-        more = more_text(
-            len(d["groups"]), d.get("groups_not_listed", 0), MAX_GROUPS_SHOWN, "groups"
-        )
-        if more:
-            out.append(f"    {more}")
-    inter = block.get("intersection")
-    if inter:
-        a, b = inter["dims"]
-        hi, lo = inter["highest"], inter["lowest"]
-        out.append(
-            f"  {a} x {b}: "
-            + _spread_text(
-                inter,
-                hi and f"'{hi[0]}' x '{hi[1]}'",
-                lo and f"'{lo[0]}' x '{lo[1]}'",
-            )
-        )
-        rows = [
-            (
-                f"{c['a']} x {c['b']}",
-                c,
-                _rate_marks(c, [c["a"], c["b"]] == hi, [c["a"], c["b"]] == lo),
-            )
-            for c in inter["cells"][:MAX_GROUPS_SHOWN]
-        ]
-        _rate_table(rows, with_missing, out)
-        more = more_text(
-            len(inter["cells"]), inter.get("cells_not_listed", 0), MAX_GROUPS_SHOWN, "cells"
-        )
-        if more:
-            out.append(f"    {more}")
+    _compared_lines(block, _spread_text, lambda rows: _rate_table(rows, with_missing, out), out)
     return out
 
 
