@@ -25,7 +25,7 @@ from ..provenance import sha256_bytes
 from ..reference import load_reference
 from ..scan import _reread
 from .common import PackResult, iso_date, provenance_block, source_hash, today
-from .measured import cell_text, measure
+from .measured import cell_text, intersection_cell_rows, measure, table
 
 ART10_FORMAT_VERSION = 1
 REGULATION = "Regulation (EU) 2024/1689 (the AI Act), Article 10, Data and data governance"
@@ -81,10 +81,6 @@ class Art10Result(PackResult):
     command = "audit art10"
 
 
-def _table(head: list[str], forms: list[str], rows: list[list[Any]]) -> dict:
-    return {"head": head, "forms": forms, "rows": rows}
-
-
 def _part(title: str, text: str, tables: list[dict] | None = None) -> dict:
     return {"title": title, "text": text, "tables": tables or []}
 
@@ -111,7 +107,7 @@ def _findings_table(profile: dict, kinds: tuple[str, ...]) -> dict | None:
         )
     if not rows:
         return None
-    return _table(
+    return table(
         ["Kind", "Finding", "Estimate", "95% CI low", "95% CI high", "Holm p", "Verdict"],
         ["text", "text", "number", "number", "number", "number", "text"],
         rows,
@@ -152,7 +148,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
     ]
     tables = (
         [
-            _table(
+            table(
                 [
                     "Dimension",
                     "Kind",
@@ -201,7 +197,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
                 ]
             )
         tables = [
-            _table(
+            table(
                 [
                     "Dimension",
                     "Highest rate",
@@ -233,20 +229,10 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
                 "Label base rates by group", "Not measured: give --label COL (the outcome column)."
             )
         )
-    cells = []
-    for i, inter in enumerate(profile.get("intersections", [])):
-        for j, c in enumerate(inter["cells"]):
-            cells.append(
-                [
-                    f"{inter['dims'][0]} x {inter['dims'][1]}",
-                    f"{c['a']} x {c['b']}",
-                    measure(profile, "intersections", i, "cells", j, "count"),
-                    measure(profile, "intersections", i, "cells", j, "share"),
-                ]
-            )
+    cells = intersection_cell_rows(profile)
     tables = (
         [
-            _table(
+            table(
                 ["Intersection", "Cell", "Rows", "Share"], ["text", "text", "count", "share"], cells
             )
         ]
@@ -289,7 +275,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
                 f"{ph['correction']} correction; SPEC 16): a column strongly associated with "
                 "a protected attribute can stand in for it in a model.",
                 [
-                    _table(
+                    table(
                         ["Column", "Column", "Cramer's V", "Rows", "Adjusted p", "Significant"],
                         ["text", "text", "ratio", "count", "number", "text"],
                         rows,
@@ -352,14 +338,14 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
     tables = []
     if rows:
         tables.append(
-            _table(
+            table(
                 ["Dimension", "Group", "Rows", "Rows needed"],
                 ["text", "text", "count", "count"],
                 rows,
             )
         )
     if not_scored:
-        tables.append(_table(["Dimension not scored", "Why"], ["text", "text"], not_scored))
+        tables.append(table(["Dimension not scored", "Why"], ["text", "text"], not_scored))
     out.append(
         {
             "article": "10(2)(h)",
@@ -408,11 +394,11 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
         tables = []
         if devs:
             tables.append(
-                _table(["Dimension", "Deviation from the reference"], ["text", "share"], devs)
+                table(["Dimension", "Deviation from the reference"], ["text", "share"], devs)
             )
         if rows:
             tables.append(
-                _table(
+                table(
                     ["Dimension", "Group", "Expected", "Actual", "Change (points)"],
                     ["text", "text", "share", "share", "share"],
                     rows,
@@ -450,7 +436,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
     ]
     tables = (
         [
-            _table(
+            table(
                 ["Dimension", "Missing", "Share missing", "Implausible"],
                 ["text", "count", "share", "count"],
                 rows,
@@ -473,7 +459,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
                 )
     if mrows:
         tables.append(
-            _table(
+            table(
                 ["Dimension", "Column", "Missing overall", "Groups missing it more"],
                 ["text", "text", "share", "text"],
                 mrows,

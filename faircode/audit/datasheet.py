@@ -17,7 +17,7 @@ from ..numerics import pct
 from ..profiler import analyze_read, display_name, summarize
 from ..scan import _reread
 from .common import PackResult, iso_date, provenance_block, source_hash, today
-from .measured import cell_text, measure
+from .measured import cell_text, intersection_cell_rows, measure, table
 
 DATASHEET_FORMAT_VERSION = 1
 SOURCE = (
@@ -138,10 +138,6 @@ class DatasheetResult(PackResult):
     command = "audit datasheet"
 
 
-def _table(head: list[str], forms: list[str], rows: list[list[Any]]) -> dict:
-    return {"head": head, "forms": forms, "rows": rows}
-
-
 def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, dict]:
     """The pre-filled answers: {id: {"answer", "tables", "to_fill"}}."""
     out: dict[str, dict] = {}
@@ -184,7 +180,7 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
         "each column means and how it was collected is the author's to say.",
         "measures": [n_cols],
         "tables": [
-            _table(
+            table(
                 ["Column", "As faircode read it"], ["text", "text"], [[c, role[c]] for c in columns]
             )
         ],
@@ -211,7 +207,7 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
             f"{missing['value']:,} rows have none. Its rate per group is listed.",
             "measures": [n, rate, missing],
             "tables": [
-                _table(
+                table(
                     ["Dimension", "Group", "Rows with a label", "Positive rate"],
                     ["text", "text", "count", "share"],
                     rows,
@@ -266,7 +262,7 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
         "answer": answer.strip(),
         "measures": [],
         "tables": [
-            _table(["Column", "Missing cells", "Share of rows"], ["text", "count", "share"], rows)
+            table(["Column", "Missing cells", "Share of rows"], ["text", "count", "share"], rows)
         ]
         if rows
         else [],
@@ -294,7 +290,7 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
             "duplicates, label noise and errors of collection are the author's to describe."
         ),
         "measures": [],
-        "tables": [_table(["Column", "What", "Rows"], ["text", "text", "count"], noise)]
+        "tables": [table(["Column", "What", "Rows"], ["text", "text", "count"], noise)]
         if noise
         else [],
     }
@@ -318,21 +314,11 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
         for d in dims
         if d["under_represented"]
     ]
-    cells = []
-    for i, inter in enumerate(profile.get("intersections", [])):
-        for j, c in enumerate(inter["cells"]):
-            cells.append(
-                [
-                    f"{inter['dims'][0]} x {inter['dims'][1]}",
-                    f"{c['a']} x {c['b']}",
-                    measure(profile, "intersections", i, "cells", j, "count"),
-                    measure(profile, "intersections", i, "cells", j, "share"),
-                ]
-            )
+    cells = intersection_cell_rows(profile)
     tables = []
     if rows:
         tables.append(
-            _table(
+            table(
                 ["Dimension", "Kind", "Group", "Rows", "Share", "95% CI low", "95% CI high"],
                 ["text", "text", "text", "count", "share", "share", "share"],
                 rows,
@@ -340,7 +326,7 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
         )
     if cells:
         tables.append(
-            _table(
+            table(
                 ["Intersection", "Cell (absent or near-empty)", "Rows", "Share"],
                 ["text", "text", "count", "share"],
                 cells,
@@ -402,7 +388,7 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
         ),
         "measures": [],
         "tables": [
-            _table(
+            table(
                 ["Column", "Reveals", "Found", "Groups"], ["text", "text", "text", "count"], found
             )
         ]

@@ -75,6 +75,34 @@ def cell_text(cell: Any, form: str) -> str:
     return str(v)
 
 
+def table(head: list[str], forms: list[str], rows: list[list[Any]]) -> dict:
+    """A pack's table: its column heads, each column's form (:func:`cell_text`), rows."""
+    return {"head": head, "forms": forms, "rows": rows}
+
+
+def intersection_cell_rows(profile: dict) -> list[list[Any]]:
+    """The profile's absent or near-empty intersection cells (SPEC 4) as rows of
+    (intersection, cell, rows, share), measured; after an intersection's listed cells, a
+    row saying how many more the profile counts without listing them
+    (`cells_not_listed`), so a table never looks complete when it is not."""
+    rows: list[list[Any]] = []
+    for i, inter in enumerate(profile.get("intersections", [])):
+        name = f"{inter['dims'][0]} x {inter['dims'][1]}"
+        for j, c in enumerate(inter["cells"]):
+            rows.append(
+                [
+                    name,
+                    f"{c['a']} x {c['b']}",
+                    measure(profile, "intersections", i, "cells", j, "count"),
+                    measure(profile, "intersections", i, "cells", j, "share"),
+                ]
+            )
+        more = inter.get("cells_not_listed")
+        if more:  # the profile lists the first CELL_CAP of them (SPEC 4)
+            rows.append([name, f"{more:,} more cells, not listed in the profile", None, None])
+    return rows
+
+
 #: The columns of `audit art10 --csv` and `audit datasheet --csv` (SPEC 20): each
 #: measured number, where it sits in the pack's JSON and where it comes from in the
 #: profile's.

@@ -752,3 +752,33 @@ def test_art10_csv_is_its_measures(adult_art10):
     found = measures_in(doc)
     assert len(rows) == len(found) > 20
     assert [r["from"] for r in rows] == [m["from"] for m in found]
+
+
+def test_packs_count_the_intersection_cells_the_profile_does_not_list(tmp_path):
+    """SPEC 20: a pack's table of absent or near-empty cells ends each intersection with
+    how many more the profile counts without listing (its `cells_not_listed`)."""
+    rows = ["zip,sex"]  # 1,500 zip codes of 2 rows: 3,000 absent or near-empty cells
+    for k in range(1500):
+        rows += [f"{10000 + k},{'MF'[k % 2]}"] * 2
+    path = tmp_path / "zips.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    profile = faircode.profile(str(path))  # zip x sex: the default crossing
+    (inter,) = profile["intersections"]
+    assert len(inter["cells"]) == 1000 and inter["cells_not_listed"] == 2000
+    art10 = faircode.audit_art10(str(path), audit_date=DATE)
+    sheet = faircode.audit_datasheet(str(path), audit_date=DATE)
+    parts = [p for section in art10["sections"] for p in section["parts"]]
+    part = next(p for p in parts if p["title"] == "Intersections")
+    answer = next(a for a in sheet["answers"] if a["id"] == "subpopulations")
+    for tables in (part["tables"], answer["tables"]):
+        (cells,) = [t for t in tables if t["head"][0] == "Intersection"]
+        assert len(cells["rows"]) == 1001
+        assert cells["rows"][-1] == ["zip x sex", "2,000 more cells, not listed in the profile"] + [
+            None,
+            None,
+        ]
+    text = faircode.audit.art10.render_text(art10)
+    assert "2,000 more cells, not listed in the profile" in text
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(json.loads(json.dumps(art10)), SCHEMA_ART10)
+    jsonschema.validate(json.loads(json.dumps(sheet)), SCHEMA_DATASHEET)
