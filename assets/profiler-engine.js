@@ -5648,6 +5648,41 @@ function () {
     return keyed.map((k) => k[1]);
   }
 
+  /** The groups of a label-rate or missing-share comparison (SPEC 17.6). counts: each
+   * group on both sides as [c_a, n_a, c_b, n_b], in a's order; the rows come ordered like
+   * share groups, with fields' five keys (a's share, b's, the delta, n_a, n_b) and the
+   * interval. A group in sized is a test; a sized shift beyond gap is a finding
+   * `{what} for '{label}' moved ...` on [label] (and the column, for missing data), the
+   * findings of these rows ordered by evidence; compare.py _group_shifts. */
+  function groupShifts(fs, counts, sized, kind, gap, dim, what, column, fields) {
+    const [shareA, shareB, delta, nA, nB] = fields;
+    const rows = byDelta(Array.from(counts, ([label, [ca, na, cb, nb]]) => [label, ca / na, cb / nb]));
+    const flagged = [];
+    const groups = [];
+    rows.forEach(([label, x, y], i) => {
+      const [ca, na, cb, nb] = counts.get(label);
+      const [lo, hi] = shiftInterval(ca, na, cb, nb);
+      if (sized.has(label)) fs.tests += 1;
+      if (Math.abs(y - x) > gap && sized.has(label)) {
+        const flaggedGroups = column === null ? [label] : [label, column];
+        flagged.push(flaggedShift(i, kind, `${what} for '${label}'`, dim, flaggedGroups, x, y,
+          counts.get(label), [lo, hi], gap));
+      }
+      groups.push({
+        label,
+        [shareA]: roundHalfUp(x, 4),
+        [shareB]: roundHalfUp(y, 4),
+        [delta]: roundHalfUp(y - x, 4),
+        [nA]: na,
+        [nB]: nb,
+        ci_low: roundHalfUp(lo, 4),
+        ci_high: roundHalfUp(hi, 4),
+      });
+    });
+    byEvidence(fs, flagged);
+    return groups;
+  }
+
   /** SPEC 17.6: rate shifts per shared dimension and group with a rate on both sides
    * (faircode/compare.py compare_label_rates); findings added to `fs`. */
   function compareLabelRates(a, b, opts, fs) {
@@ -5665,40 +5700,15 @@ function () {
       if (db === undefined || da.groups === undefined || db.groups === undefined) continue;
       const ratesB = new Map();
       for (const g of db.groups) if (g.n) ratesB.set(g.label, g);
-      let rows = [];
       const sides = new Map();
       const sized = new Set();
       for (const g of da.groups) {
         const h = ratesB.get(g.label);
-        if (g.n && h !== undefined) {
-          rows.push([g.label, g.positive / g.n, h.positive / h.n]);
-          sides.set(g.label, [g.positive, g.n, h.positive, h.n]);
-        }
+        if (g.n && h !== undefined) sides.set(g.label, [g.positive, g.n, h.positive, h.n]);
         if (g.n >= opts.min_group_size && (h === undefined ? g : h).n >= opts.min_group_size) sized.add(g.label);
       }
-      rows = byDelta(rows);
-      const flagged = [];
-      const groups = [];
-      rows.forEach(([label, x, y], i) => {
-        const [pa, na, pb, nb] = sides.get(label);
-        const [lo, hi] = shiftInterval(pa, na, pb, nb);
-        if (sized.has(label)) fs.tests += 1;
-        if (Math.abs(y - x) > opts.label_gap && sized.has(label)) {
-          flagged.push(flaggedShift(i, 'rate_shift', `${da.name}: ${head} rate for '${label}'`, da.name,
-            [label], x, y, [pa, na, pb, nb], [lo, hi], opts.label_gap));
-        }
-        groups.push({
-          label,
-          rate_a: roundHalfUp(x, 4),
-          rate_b: roundHalfUp(y, 4),
-          rate_delta: roundHalfUp(y - x, 4),
-          n_a: na,
-          n_b: nb,
-          ci_low: roundHalfUp(lo, 4),
-          ci_high: roundHalfUp(hi, 4),
-        });
-      });
-      byEvidence(fs, flagged);
+      const groups = groupShifts(fs, sides, sized, 'rate_shift', opts.label_gap, da.name, `${da.name}: ${head} rate`,
+        null, ['rate_a', 'rate_b', 'rate_delta', 'n_a', 'n_b']);
       dims.push({ name: da.name, groups });
     }
     return { label: ra.label, positive: ra.positive, dimensions: dims };
@@ -5736,7 +5746,6 @@ function () {
           const total = entry === undefined ? 0 : entry.missing_count;
           sides.push([total / r.n_rows, listed]);
         }
-        let rows = [];
         const missingOf = new Map();
         for (const label of shared) {
           const got = [];
@@ -5745,36 +5754,10 @@ function () {
             if (listed !== null && !listed.has(label)) break;
             got.push(listed === null ? 0 : listed.get(label));
           }
-          if (got.length === 2) {
-            const ca = ga.get(label);
-            const cb = gb.get(label);
-            missingOf.set(label, [got[0], ca, got[1], cb]);
-            rows.push([label, got[0] / ca, got[1] / cb]);
-          }
+          if (got.length === 2) missingOf.set(label, [got[0], ga.get(label), got[1], gb.get(label)]);
         }
-        rows = byDelta(rows);
-        const flagged = [];
-        const groups = [];
-        rows.forEach(([label, x, y], i) => {
-          const [ma, ca, mb, cb] = missingOf.get(label);
-          const [lo, hi] = shiftInterval(ma, ca, mb, cb);
-          if (sized.has(label)) fs.tests += 1;
-          if (Math.abs(y - x) > opts.missing_gap && sized.has(label)) {
-            flagged.push(flaggedShift(i, 'missing_shift', `${name}: '${col}' missing for '${label}'`, name,
-              [label, col], x, y, [ma, ca, mb, cb], [lo, hi], opts.missing_gap));
-          }
-          groups.push({
-            label,
-            missing_pct_a: roundHalfUp(x, 4),
-            missing_pct_b: roundHalfUp(y, 4),
-            missing_delta: roundHalfUp(y - x, 4),
-            count_a: ca,
-            count_b: cb,
-            ci_low: roundHalfUp(lo, 4),
-            ci_high: roundHalfUp(hi, 4),
-          });
-        });
-        byEvidence(fs, flagged);
+        const groups = groupShifts(fs, missingOf, sized, 'missing_shift', opts.missing_gap, name,
+          `${name}: '${col}' missing`, col, ['missing_pct_a', 'missing_pct_b', 'missing_delta', 'count_a', 'count_b']);
         columns.push({
           name: col,
           missing_pct_a: roundHalfUp(sides[0][0], 4),

@@ -242,6 +242,53 @@ def _by_delta(rows: list[tuple]) -> list[tuple]:
     return sorted(rows, key=lambda r: (-abs(round_half_up(r[2] - r[1], 4)), r[0]))
 
 
+def _group_shifts(
+    fs: Findings,
+    counts: dict[str, tuple[int, int, int, int]],
+    sized: set[str],
+    kind: str,
+    gap: float,
+    dim: str,
+    what: str,
+    column: str | None,
+    fields: tuple[str, str, str, str, str],
+) -> list[dict]:
+    """The groups of a label-rate or missing-share comparison (SPEC 17.6). counts: each
+    group on both sides as (c_a, n_a, c_b, n_b), in a's order; the rows come ordered like
+    share groups, with fields' five keys (a's share, b's, the delta, n_a, n_b) and the
+    interval. A group in sized is a test; a sized shift beyond gap is a finding `{what} for
+    '{label}' moved ...` on [label] (and the column, for missing data), the findings of
+    these rows ordered by evidence."""
+    share_a, share_b, delta, n_a, n_b = fields
+    rows = _by_delta([(label, ca / na, cb / nb) for label, (ca, na, cb, nb) in counts.items()])
+    flagged = []
+    groups = []
+    for i, (label, x, y) in enumerate(rows):
+        ca, na, cb, nb = counts[label]
+        lo, hi = _shift(ca, na, cb, nb)
+        fs.tests += label in sized
+        if abs(y - x) > gap and label in sized:
+            flagged_groups = [label] if column is None else [label, column]
+            text = f"{what} for '{label}'"
+            flagged.append(
+                _flagged(i, kind, text, dim, flagged_groups, x, y, counts[label], (lo, hi), gap)
+            )
+        groups.append(
+            {
+                "label": label,
+                share_a: round_half_up(x, 4),
+                share_b: round_half_up(y, 4),
+                delta: round_half_up(y - x, 4),
+                n_a: na,
+                n_b: nb,
+                "ci_low": round_half_up(lo, 4),
+                "ci_high": round_half_up(hi, 4),
+            }
+        )
+    _by_evidence(fs, flagged)
+    return groups
+
+
 def compare_label_rates(a: dict, b: dict, opts: Options, fs: Findings) -> dict | None:
     """SPEC 17.6: rate shifts per shared dimension and group with a rate on both sides."""
     ra, rb = a["label_rates"], b["label_rates"]
@@ -260,12 +307,10 @@ def compare_label_rates(a: dict, b: dict, opts: Options, fs: Findings) -> dict |
         if db is None or "groups" not in da or "groups" not in db:
             continue
         rates_b = {g["label"]: g for g in db["groups"] if g["n"]}
-        rows = []
         sides = {}
         for g in da["groups"]:
             h = rates_b.get(g["label"])
             if g["n"] and h is not None:
-                rows.append((g["label"], g["positive"] / g["n"], h["positive"] / h["n"]))
                 sides[g["label"]] = (g["positive"], g["n"], h["positive"], h["n"])
         sized = {
             g["label"]
@@ -273,42 +318,17 @@ def compare_label_rates(a: dict, b: dict, opts: Options, fs: Findings) -> dict |
             if g["n"] >= opts.min_group_size
             and rates_b.get(g["label"], g)["n"] >= opts.min_group_size
         }
-        rows = _by_delta(rows)
-        flagged = []
-        groups = []
-        for i, (label, x, y) in enumerate(rows):
-            pa, na, pb, nb = sides[label]
-            lo, hi = _shift(pa, na, pb, nb)
-            fs.tests += label in sized
-            if abs(y - x) > opts.label_gap and label in sized:
-                what = f"{da['name']}: {head} rate for '{label}'"
-                flagged.append(
-                    _flagged(
-                        i,
-                        "rate_shift",
-                        what,
-                        da["name"],
-                        [label],
-                        x,
-                        y,
-                        sides[label],
-                        (lo, hi),
-                        opts.label_gap,
-                    )
-                )
-            groups.append(
-                {
-                    "label": label,
-                    "rate_a": round_half_up(x, 4),
-                    "rate_b": round_half_up(y, 4),
-                    "rate_delta": round_half_up(y - x, 4),
-                    "n_a": na,
-                    "n_b": nb,
-                    "ci_low": round_half_up(lo, 4),
-                    "ci_high": round_half_up(hi, 4),
-                }
-            )
-        _by_evidence(fs, flagged)
+        groups = _group_shifts(
+            fs,
+            sides,
+            sized,
+            "rate_shift",
+            opts.label_gap,
+            da["name"],
+            f"{da['name']}: {head} rate",
+            None,
+            ("rate_a", "rate_b", "rate_delta", "n_a", "n_b"),
+        )
         dims.append({"name": da["name"], "groups": groups})
     return {"label": ra["label"], "positive": ra["positive"], "dimensions": dims}
 
@@ -350,7 +370,6 @@ def compare_missing(a: dict, b: dict, opts: Options, fs: Findings) -> list[dict]
                 )
                 total = 0 if entry is None else entry["missing_count"]
                 sides[side] = (total / rows_of[side], listed)
-            rows = []
             missing_of = {}
             for label in shared:
                 got = []
@@ -363,43 +382,17 @@ def compare_missing(a: dict, b: dict, opts: Options, fs: Findings) -> list[dict]
                 else:
                     ca, cb = groups_of["a"][name][label], groups_of["b"][name][label]
                     missing_of[label] = (got[0], ca, got[1], cb)
-                    rows.append((label, got[0] / ca, got[1] / cb))
-            rows = _by_delta(rows)
-            flagged = []
-            groups = []
-            for i, (label, x, y) in enumerate(rows):
-                ma, ca, mb, cb = missing_of[label]
-                lo, hi = _shift(ma, ca, mb, cb)
-                fs.tests += label in sized
-                if abs(y - x) > opts.missing_gap and label in sized:
-                    what = f"{name}: '{col}' missing for '{label}'"
-                    flagged.append(
-                        _flagged(
-                            i,
-                            "missing_shift",
-                            what,
-                            name,
-                            [label, col],
-                            x,
-                            y,
-                            missing_of[label],
-                            (lo, hi),
-                            opts.missing_gap,
-                        )
-                    )
-                groups.append(
-                    {
-                        "label": label,
-                        "missing_pct_a": round_half_up(x, 4),
-                        "missing_pct_b": round_half_up(y, 4),
-                        "missing_delta": round_half_up(y - x, 4),
-                        "count_a": ca,
-                        "count_b": cb,
-                        "ci_low": round_half_up(lo, 4),
-                        "ci_high": round_half_up(hi, 4),
-                    }
-                )
-            _by_evidence(fs, flagged)
+            groups = _group_shifts(
+                fs,
+                missing_of,
+                sized,
+                "missing_shift",
+                opts.missing_gap,
+                name,
+                f"{name}: '{col}' missing",
+                col,
+                ("missing_pct_a", "missing_pct_b", "missing_delta", "count_a", "count_b"),
+            )
             columns.append(
                 {
                     "name": col,

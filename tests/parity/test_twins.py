@@ -57,7 +57,7 @@ TWINS: dict[str, str] = {
     "outcomes": """TAIL decimals moments welch welch_p _gap_fields _group_entry
         outcome_blocks""",
     "compare": """drift_level _shift_p _change _by_evidence compare_dimension compare _by_delta
-        compare_label_rates compare_missing""",
+        _group_shifts compare_label_rates compare_missing""",
     "reference": """HEADER_ALIASES SUM_TOLERANCE _YEAR _ascii_lower parse_reference sum_warnings
         match_reference _key_of _by_year reference_block""",
     "provenance": "provenance",
