@@ -59,8 +59,19 @@ from .scan import (
     scan,
 )
 
+TYPE_CHECKING = False  # typing costs start-up; only type checkers read it
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 PROGRESS_MIN_BYTES = 16 << 20
 SAMPLE = "compas-scores-two-years.csv"
+
+#: The help of the table a command reads (scan's A, each audit pack's FILE).
+TABLE_HELP = "the table (CSV, Parquet, Arrow; - for stdin)"
+#: The help of --positive wherever a --label takes one (scan, audit datasheet, audit art10).
+POSITIVE_HELP = "the label's positive value (more than two values)"
+#: The help of --audit-date of the packs that write a document (datasheet, art10).
+DOCUMENT_DATE_HELP = "the document's date (default: today)"
 
 
 class Progress:
@@ -237,7 +248,7 @@ def _build_fairness(f: argparse.ArgumentParser) -> None:
 
 def _build_scan(c: argparse.ArgumentParser) -> None:
     d = Options()
-    c.add_argument("path", metavar="A", help="the table (CSV, Parquet, Arrow; - for stdin)")
+    c.add_argument("path", metavar="A", help=TABLE_HELP)
     c.add_argument("path_b", metavar="B", nargs="?", help="a second table: compare A and B")
     add_format_options(c, "scan")
     c.add_argument(
@@ -251,9 +262,7 @@ def _build_scan(c: argparse.ArgumentParser) -> None:
         help="compare with a population baseline: a column,group,share CSV or us-2019 / us-2024",
     )
     c.add_argument("--label", metavar="COL", help="search gaps in COL's positive rate")
-    c.add_argument(
-        "--positive", metavar="VALUE", help="the label's positive value (more than two values)"
-    )
+    c.add_argument("--positive", metavar="VALUE", help=POSITIVE_HELP)
     c.add_argument(
         "--prediction",
         metavar="COL",
@@ -300,17 +309,62 @@ def _build_scan(c: argparse.ArgumentParser) -> None:
 def _build_audit(a: argparse.ArgumentParser) -> None:
     sub = a.add_subparsers(dest="audit_command", metavar="PACK", parser_class=Parser)
     sub.required = True
-    p = sub.add_parser(
+    _add_pack(
+        sub,
         "ll144",
-        help="NYC Local Law 144 bias-audit summary: rates and impact ratios",
-        description="The NYC Local Law 144 bias-audit summary (6 RCNY 5-300 to 5-304) of a "
+        "NYC Local Law 144 bias-audit summary: rates and impact ratios",
+        "The NYC Local Law 144 bias-audit summary (6 RCNY 5-300 to 5-304) of a "
         "table of decisions or scores: per sex, race/ethnicity and sex x race/ethnicity "
         "category the number of individuals, the selection or scoring rate and the impact "
         "ratio; the unknown category; faircode's intervals and verdicts, marked as beyond "
         "the law's table. Measurements, not legal advice.",
+        _ll144_options,
+        cmd_audit_ll144,
     )
-    p.add_argument("path", metavar="FILE", help="the table (CSV, Parquet, Arrow; - for stdin)")
-    _add_html_option(add_format_options(p, "audit ll144"))
+    _add_pack(
+        sub,
+        "datasheet",
+        "Datasheets for Datasets: the composition questions, pre-filled",
+        "The Composition questions of Datasheets for Datasets (Gebru et al.): "
+        "those the data can answer pre-filled from the profile (every number points into "
+        "the profile's JSON), the others listed as questions for the author.",
+        _datasheet_options,
+        cmd_audit_datasheet,
+    )
+    _add_pack(
+        sub,
+        "art10",
+        "EU AI Act Article 10: data-governance evidence for one data set",
+        "A data-governance evidence document for one training, validation or "
+        "test set: faircode's measurements mapped to Article 10 of the AI Act (Regulation "
+        "(EU) 2024/1689): 10(2)(f) biases, 10(2)(h) data gaps, 10(3) representativeness and "
+        "completeness, 10(4) the declared setting, and a checklist of what a tool cannot "
+        "measure. Evidence, not a statement of conformity; not legal advice.",
+        _art10_options,
+        cmd_audit_art10,
+    )
+
+
+def _add_pack(
+    sub: argparse._SubParsersAction,
+    name: str,
+    help_text: str,
+    description: str,
+    add_own_options: Callable[[argparse.ArgumentParser], None],
+    func: Callable[[argparse.Namespace], int],
+) -> None:
+    """An audit pack's parser (SPEC 20): its FILE, the formats and --html, the pack's own
+    options (``add_own_options``), then the table's options of `faircode audit NAME`."""
+    command = f"audit {name}"
+    p = sub.add_parser(name, help=help_text, description=description)
+    p.add_argument("path", metavar="FILE", help=TABLE_HELP)
+    _add_html_option(add_format_options(p, command))
+    add_own_options(p)
+    add_option_arguments(p, command)
+    p.set_defaults(func=func)
+
+
+def _ll144_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--selected",
         metavar="COL[=V,...]",
@@ -355,68 +409,42 @@ def _build_audit(a: argparse.ArgumentParser) -> None:
         metavar="A",
         help=default_help("family-wise level of the faircode additions (Holm)", AUDIT_ALPHA),
     )
-    add_option_arguments(p, "audit ll144")
-    p.set_defaults(func=cmd_audit_ll144)
-    d = sub.add_parser(
-        "datasheet",
-        help="Datasheets for Datasets: the composition questions, pre-filled",
-        description="The Composition questions of Datasheets for Datasets (Gebru et al.): "
-        "those the data can answer pre-filled from the profile (every number points into "
-        "the profile's JSON), the others listed as questions for the author.",
-    )
-    d.add_argument("path", metavar="FILE", help="the table (CSV, Parquet, Arrow; - for stdin)")
-    _add_html_option(add_format_options(d, "audit datasheet"))
-    d.add_argument("--label", metavar="COL", help="the label column (its rate per group)")
-    d.add_argument(
-        "--positive", metavar="VALUE", help="the label's positive value (more than two values)"
-    )
-    d.add_argument(
-        "--audit-date", metavar="YYYY-MM-DD", help="the document's date (default: today)"
-    )
-    add_option_arguments(d, "audit datasheet")
-    d.set_defaults(func=cmd_audit_datasheet)
-    t = sub.add_parser(
-        "art10",
-        help="EU AI Act Article 10: data-governance evidence for one data set",
-        description="A data-governance evidence document for one training, validation or "
-        "test set: faircode's measurements mapped to Article 10 of the AI Act (Regulation "
-        "(EU) 2024/1689): 10(2)(f) biases, 10(2)(h) data gaps, 10(3) representativeness and "
-        "completeness, 10(4) the declared setting, and a checklist of what a tool cannot "
-        "measure. Evidence, not a statement of conformity; not legal advice.",
-    )
-    t.add_argument("path", metavar="FILE", help="the table (CSV, Parquet, Arrow; - for stdin)")
-    _add_html_option(add_format_options(t, "audit art10"))
-    t.add_argument("--split", choices=("training", "validation", "test"), help="which set it is")
-    t.add_argument("--label", metavar="COL", help="the outcome column: base rates by group")
-    t.add_argument(
-        "--positive", metavar="VALUE", help="the label's positive value (more than two values)"
-    )
-    t.add_argument(
+
+
+def _datasheet_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--label", metavar="COL", help="the label column (its rate per group)")
+    p.add_argument("--positive", metavar="VALUE", help=POSITIVE_HELP)
+    p.add_argument("--audit-date", metavar="YYYY-MM-DD", help=DOCUMENT_DATE_HELP)
+
+
+def _art10_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--split", choices=("training", "validation", "test"), help="which set it is")
+    p.add_argument("--label", metavar="COL", help="the outcome column: base rates by group")
+    p.add_argument("--positive", metavar="VALUE", help=POSITIVE_HELP)
+    p.add_argument(
         "--reference",
         metavar="PATH|NAME",
         help="population baseline for 10(3): a column,group,share CSV or us-2019 / us-2024",
     )
-    t.add_argument("--proxy-hints", action="store_true", help="run the proxy hints (needs scipy)")
-    t.add_argument(
+    p.add_argument("--proxy-hints", action="store_true", help="run the proxy hints (needs scipy)")
+    p.add_argument(
         "--context",
         metavar="TEXT",
         action="append",
         default=[],
         help="the setting the system is meant for (10(4)); repeatable",
     )
-    t.add_argument(
-        "--audit-date", metavar="YYYY-MM-DD", help="the document's date (default: today)"
-    )
-    add_option_arguments(t, "audit art10")
-    t.set_defaults(func=cmd_audit_art10)
+    p.add_argument("--audit-date", metavar="YYYY-MM-DD", help=DOCUMENT_DATE_HELP)
 
 
 def cmd_audit_ll144(args: argparse.Namespace) -> int:
     """`faircode audit ll144` (SPEC 20.1): a report, so exit 0 (2 for bad input)."""
     from .audit.ll144 import audit_ll144  # lazy: start-up
 
-    overrides, opts = options_from_args(args, "audit ll144")
-    check_exports(args, [args.path])
+    return _run_pack(args, "audit ll144", audit_ll144, _ll144_arguments)
+
+
+def _ll144_arguments(args: argparse.Namespace) -> dict:
     date_range = None
     if args.date_range is not None:
         date_range = tuple(x.strip(" \t") for x in args.date_range.split(","))
@@ -427,28 +455,75 @@ def cmd_audit_ll144(args: argparse.Namespace) -> int:
         value = _number_arg(flag, getattr(args, key), False, 1e-12, 1.0)
         if value is not None:
             kwargs[key] = value
-    result = audit_ll144(
-        "-" if args.path == "-" else args.path,
-        selected=args.selected,
-        score=args.score,
-        exclude_small=args.exclude_small,
-        exclusion_note=args.exclusion_note,
-        audit_date=args.audit_date,
-        data_source=args.data_source,
-        data_note=args.data_note,
-        date_column=args.date_column,
-        date_range=date_range,
-        distribution_date=args.distribution_date,
+    return {
+        "selected": args.selected,
+        "score": args.score,
+        "exclude_small": args.exclude_small,
+        "exclusion_note": args.exclusion_note,
+        "audit_date": args.audit_date,
+        "data_source": args.data_source,
+        "data_note": args.data_note,
+        "date_column": args.date_column,
+        "date_range": date_range,
+        "distribution_date": args.distribution_date,
+        **kwargs,
+    }
+
+
+def cmd_audit_datasheet(args: argparse.Namespace) -> int:
+    """`faircode audit datasheet` (SPEC 20.2)."""
+    from .audit.datasheet import audit_datasheet  # lazy: start-up
+
+    return _run_pack(args, "audit datasheet", audit_datasheet, _datasheet_arguments)
+
+
+def _datasheet_arguments(args: argparse.Namespace) -> dict:
+    return {"label": args.label, "positive": args.positive, "audit_date": args.audit_date}
+
+
+def cmd_audit_art10(args: argparse.Namespace) -> int:
+    """`faircode audit art10` (SPEC 20.3)."""
+    from .audit.art10 import audit_art10  # lazy: start-up
+
+    inputs: list = [args.path]
+    if args.reference:
+        if args.reference not in BUILTIN:
+            inputs.append(args.reference)
+    return _run_pack(args, "audit art10", audit_art10, _art10_arguments, inputs)
+
+
+def _art10_arguments(args: argparse.Namespace) -> dict:
+    return {
+        "split": args.split,
+        "label": args.label,
+        "positive": args.positive,
+        "reference": args.reference,
+        "proxy_hints": args.proxy_hints,
+        "context": args.context,
+        "audit_date": args.audit_date,
+    }
+
+
+def _run_pack(
+    args: argparse.Namespace,
+    command: str,
+    audit: Callable[..., dict],
+    pack_arguments: Callable[[argparse.Namespace], dict],
+    inputs: list | None = None,
+) -> int:
+    """An audit pack's run (SPEC 20): the table's options, the outputs checked against
+    ``inputs`` (default: the FILE) before anything is read, then the pack's own arguments
+    (``pack_arguments``, which may refuse one), the report on stdout, its --html page and
+    its exports."""
+    overrides, opts = options_from_args(args, command)
+    check_exports(args, [args.path] if inputs is None else inputs)
+    result = audit(
+        args.path,
+        **pack_arguments(args),
         overrides=overrides,
         opts=opts,
-        name="<stdin>" if args.path == "-" else args.path,
-        **kwargs,
+        name=_input_name(args.path),
     )
-    return _emit_pack(args, "audit ll144", result)
-
-
-def _emit_pack(args: argparse.Namespace, command: str, result: dict) -> int:
-    """An audit pack's report on stdout, its --html page and its exports (SPEC 20)."""
     sys.stdout.write(render_as(command, format_of(args), result))
     if args.html:
         _write_html(args, command, result)
@@ -456,48 +531,9 @@ def _emit_pack(args: argparse.Namespace, command: str, result: dict) -> int:
     return EXIT_OK
 
 
-def cmd_audit_datasheet(args: argparse.Namespace) -> int:
-    """`faircode audit datasheet` (SPEC 20.2)."""
-    from .audit.datasheet import audit_datasheet  # lazy: start-up
-
-    overrides, opts = options_from_args(args, "audit datasheet")
-    check_exports(args, [args.path])
-    result = audit_datasheet(
-        "-" if args.path == "-" else args.path,
-        label=args.label,
-        positive=args.positive,
-        audit_date=args.audit_date,
-        overrides=overrides,
-        opts=opts,
-        name="<stdin>" if args.path == "-" else args.path,
-    )
-    return _emit_pack(args, "audit datasheet", result)
-
-
-def cmd_audit_art10(args: argparse.Namespace) -> int:
-    """`faircode audit art10` (SPEC 20.3)."""
-    from .audit.art10 import audit_art10  # lazy: start-up
-
-    overrides, opts = options_from_args(args, "audit art10")
-    inputs: list = [args.path]
-    if args.reference:
-        if args.reference not in BUILTIN:
-            inputs.append(args.reference)
-    check_exports(args, inputs)
-    result = audit_art10(
-        "-" if args.path == "-" else args.path,
-        split=args.split,
-        label=args.label,
-        positive=args.positive,
-        reference=args.reference,
-        proxy_hints=args.proxy_hints,
-        context=args.context,
-        audit_date=args.audit_date,
-        overrides=overrides,
-        opts=opts,
-        name="<stdin>" if args.path == "-" else args.path,
-    )
-    return _emit_pack(args, "audit art10", result)
+def _input_name(path: str) -> str:
+    """How a report names its input: the path, or <stdin> for -."""
+    return "<stdin>" if path == "-" else path
 
 
 BUILDERS = {
@@ -533,8 +569,8 @@ def _open_source(args: argparse.Namespace):
         raise InputError("profile needs a PATH (or - for standard input, or --sample)")
     if args.path == "-":  # as a path when possible: told apart like files (Parquet, CSV)
         if os.path.exists("/dev/stdin"):
-            return "/dev/stdin", "<stdin>", None
-        return sys.stdin.buffer, "<stdin>", None
+            return "/dev/stdin", _input_name(args.path), None
+        return sys.stdin.buffer, _input_name(args.path), None
     size = os.path.getsize(args.path) if os.path.isfile(args.path) else None
     return args.path, args.path, size
 
@@ -807,9 +843,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
         columns = [c.strip(" \t") for c in args.columns.split(",")]
         if not all(columns):
             raise InputError(f"--columns: expected A,B,..., got '{args.columns}'")
-    source = "-" if args.path == "-" else args.path
     result = scan(
-        source,
+        args.path,
         args.path_b,
         versus=args.versus,
         reference=args.reference,
@@ -820,7 +855,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         method=args.method,
         overrides=overrides,
         opts=opts,
-        name="<stdin>" if args.path == "-" else args.path,
+        name=_input_name(args.path),
         name_b=args.path_b,
         **kwargs,
     )
