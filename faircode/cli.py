@@ -122,6 +122,35 @@ def _add_html_option(group: argparse._MutuallyExclusiveGroup) -> None:
     )
 
 
+def _add_fail_on(p: argparse.ArgumentParser, finding: str, kinds: tuple[str, ...]) -> None:
+    """--fail-on KIND[,KIND] (SPEC 18): ``finding``, what the command calls a finding."""
+    p.add_argument(
+        "--fail-on",
+        metavar="KIND[,KIND]",
+        help=f"exit {EXIT_FINDING} when a confirmed {finding} of a kind is found "
+        f"({_kinds_text(kinds)})",
+    )
+
+
+def _kinds_text(kinds: tuple[str, ...]) -> str:
+    """What --fail-on takes, as its help and its error name it."""
+    return f"{', '.join(kinds)}, or any"
+
+
+def _add_no_provenance(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--no-provenance",
+        action="store_true",
+        help="leave the provenance block out of --json output",
+    )
+
+
+def _with_provenance(args: argparse.Namespace) -> bool:
+    """Whether the result carries its provenance block: --json output without
+    --no-provenance (the block's dataset hash is then computed while reading)."""
+    return format_of(args) == "json" and not args.no_provenance
+
+
 def _write_html(args: argparse.Namespace, command: str, result: dict, **context) -> None:
     """``--html PATH``: the report of ``result`` into PATH, atomically (SPEC 6.1; an
     input file was refused by check_exports before reading)."""
@@ -166,22 +195,13 @@ def _build_profile(p: argparse.ArgumentParser) -> None:
         metavar="SCORE",
         help="exit 1 when the overall score is below SCORE (or not measured)",
     )
-    p.add_argument(
-        "--fail-on",
-        metavar="KIND[,KIND]",
-        help=f"exit {EXIT_FINDING} when a confirmed finding of a kind is found "
-        f"({', '.join(FINDING_KINDS)}, or any)",
-    )
+    _add_fail_on(p, "finding", FINDING_KINDS)
     p.add_argument(
         "--reference",
         metavar="PATH|NAME",
         help="population baseline: a column,group,share CSV or us-2019 / us-2024",
     )
-    p.add_argument(
-        "--no-provenance",
-        action="store_true",
-        help="leave the provenance block out of --json output",
-    )
+    _add_no_provenance(p)
     p.add_argument(
         "--engine",
         choices=("local", "spark"),
@@ -206,23 +226,14 @@ def _build_compare(c: argparse.ArgumentParser) -> None:
         choices=("moderate", "significant"),
         help="exit 1 when any dimension drifts at least this much",
     )
-    c.add_argument(
-        "--fail-on",
-        metavar="KIND[,KIND]",
-        help=f"exit {EXIT_FINDING} when a confirmed shift of a kind is found "
-        f"({', '.join(COMPARE_FINDING_KINDS)}, or any)",
-    )
+    _add_fail_on(c, "shift", COMPARE_FINDING_KINDS)
     c.add_argument("--skip-lines-b", metavar="N", help="--skip-lines for B only")
     c.add_argument(
         "--allow-different-options",
         action="store_true",
         help="compare a saved profile made with other options than this run (warns)",
     )
-    c.add_argument(
-        "--no-provenance",
-        action="store_true",
-        help="leave the provenance block out of --json output",
-    )
+    _add_no_provenance(c)
     add_option_arguments(c, "compare")  # SPEC 7, 16
     c.set_defaults(func=cmd_compare)
 
@@ -589,19 +600,30 @@ def _fail_under(args: argparse.Namespace) -> float | None:
     return value
 
 
-def _hashing_progress(size: int | None, hasher, hashing: bool):
-    """on_bytes for profile() (None when neither a hash nor a progress bar needs the
-    bytes: then the fast path does not even hand them over) and the Progress."""
+def _profile_hashed(
+    args: argparse.Namespace, source, size: int | None, overrides: dict, opts: dict, **context
+) -> tuple[dict, str]:
+    """profile() of ``source`` (``size`` bytes, None when unknown) with a progress bar on
+    a terminal, hashing its bytes when the output carries provenance: (result, the hash)."""
+    hashing = _with_provenance(args)
+    hasher = StreamHash()
     progress = Progress(size, sys.stderr.isatty() and (size is None or size >= PROGRESS_MIN_BYTES))
-    if not hashing and not progress.enabled:
-        return None, progress
 
     def on_bytes(block: bytes) -> None:
         if hashing:
             hasher(block)
         progress(block)
 
-    return on_bytes, progress
+    # neither a hash nor a progress bar needs the bytes: the fast path does not even hand
+    # them over
+    wanted = on_bytes if hashing or progress.enabled else None
+    try:
+        result = profile(
+            source, overrides, opts, on_bytes=wanted, on_rows=progress.add_rows, **context
+        )
+    finally:
+        progress.close()
+    return result, hasher.digest()
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
@@ -617,24 +639,14 @@ def cmd_profile(args: argparse.Namespace) -> int:
         opts["reference"], ref_bytes, _ = load_reference(args.reference)
         reference_hash = sha256_bytes(ref_bytes)
     source, name, size = _open_source(args)
-    hasher = StreamHash()
-    on_bytes, progress = _hashing_progress(
-        size, hasher, format_of(args) == "json" and not args.no_provenance
-    )
     notes = {}
     if args.engine == "spark":
         result = _profile_spark(args, source, overrides, opts)
         digest = None
         notes["dataset_hash"] = "counted by Spark, which does not expose the raw bytes"
     else:
-        try:
-            result = profile(
-                source, overrides, opts, name=name, on_bytes=on_bytes, on_rows=progress.add_rows
-            )
-        finally:
-            progress.close()
-        digest = hasher.digest()
-    if format_of(args) == "json" and not args.no_provenance:
+        result, digest = _profile_hashed(args, source, size, overrides, opts, name=name)
+    if _with_provenance(args):
         result["provenance"] = provenance(
             params=resolve(opts).params(),
             overrides=overrides,
@@ -667,9 +679,7 @@ def _fail_on(args: argparse.Namespace, known: tuple[str, ...] = FINDING_KINDS) -
         return frozenset(known)
     bad = [k for k in kinds if k not in known]
     if bad:
-        raise InputError(
-            f"--fail-on: '{bad[0]}' is not a kind of finding ({', '.join(known)}, or any)"
-        )
+        raise InputError(f"--fail-on: '{bad[0]}' is not a kind of finding ({_kinds_text(known)})")
     return frozenset(kinds)
 
 
@@ -769,22 +779,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
             hashes[f"saved_profile_hash_{key}"] = sha256_bytes(saved[1])
             continue
         size = os.path.getsize(path) if os.path.isfile(path) else None
-        hasher = StreamHash()
-        on_bytes, progress = _hashing_progress(
-            size, hasher, format_of(args) == "json" and not args.no_provenance
-        )
-        try:
-            results.append(
-                profile(path, overrides, o, on_bytes=on_bytes, on_rows=progress.add_rows)
-            )
-        finally:
-            progress.close()
-        hashes[f"dataset_hash_{key}"] = hasher.digest()
+        side, hashes[f"dataset_hash_{key}"] = _profile_hashed(args, path, size, overrides, o)
+        results.append(side)
     if any(k.startswith("saved_profile_hash_") for k in hashes):
         # a saved side holds its long labels capped (SPEC 0.9): so must the other
         results = [bounded(r) for r in results]
     result = compare(results[0], results[1], opts)
-    if format_of(args) == "json" and not args.no_provenance:
+    if _with_provenance(args):
         result["provenance"] = provenance(
             params=resolve(opts).params(), overrides=overrides, dataset_hashes=hashes, notes=notes
         )
