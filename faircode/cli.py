@@ -13,15 +13,17 @@ from .cliparse import Parser, default_help
 from .cliparse import silence_stdout as _silence_stdout
 from .cliutil import (
     COMMANDS,
+    SPARK_NEEDS_A_PATH,
     add_format_options,
     add_option_arguments,
+    add_spark_master_option,
     check_exports,
     exports_of,
     format_of,
     options_from_args,
+    start_spark,
     write_exports,
 )
-from .cliutil import spark_session_quietly as _spark_session_quietly
 from .compare import compare
 from .errors import (
     EXIT_BROKEN_PIPE,
@@ -32,7 +34,6 @@ from .errors import (
     EXIT_OK,
     FaircodeError,
     InputError,
-    missing_extra,
     missing_extra_of,
 )
 from .evidence import COMPARE_FINDING_KINDS, FINDING_KINDS
@@ -208,9 +209,7 @@ def _build_profile(p: argparse.ArgumentParser) -> None:
         default="local",
         help="count locally (default) or with Spark (the spark extra)",
     )
-    p.add_argument(
-        "--spark-master", metavar="URL", help="Spark master for --engine spark (default local[2])"
-    )
+    add_spark_master_option(p)
     add_option_arguments(p, "profile")  # SPEC 7, 16
     p.set_defaults(func=cmd_profile)
 
@@ -734,22 +733,13 @@ def _profile_each(args: argparse.Namespace) -> int:
 
 def _profile_spark(args: argparse.Namespace, source, overrides: dict, opts: dict) -> dict:
     if not isinstance(source, str):
-        raise InputError("--engine spark reads a path (CSV or Parquet), not standard input")
+        raise InputError(SPARK_NEEDS_A_PATH)
     if opts.get("proxy_hints") and opts.get("proxy_with"):  # SPEC 16, before Spark starts
         raise InputError(
             "held-out columns (--proxy-hints-with) are not supported with --engine spark; "
             "join the column to the table in Spark and profile the result"
         )
-    try:
-        from . import spark  # lazy: start-up
-    except ImportError:
-        raise missing_extra("--engine spark", "pyspark") from None
-    import warnings  # lazy: start-up
-
-    # PySpark 4.x warns on every run with pandas 3 (docs/spark.md: which pandas PySpark supports);
-    # the CLI's stderr is for faircode's own messages.
-    warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
-    session = _spark_session_quietly(spark, args.spark_master)
+    spark, session = start_spark(args.spark_master)
     return spark.profile_path(source, overrides, opts, spark=session)
 
 

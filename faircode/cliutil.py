@@ -12,7 +12,7 @@ import sys
 
 from .cliparse import default_help
 from .detect import OVERRIDE_VALUES
-from .errors import InputError
+from .errors import InputError, missing_extra
 from .options import Option, options_of
 from .renderers import EXPORT_WHAT, EXPORTS, FORMAT_ALIASES, formats_of, render_as
 from .safetext import shown
@@ -186,6 +186,32 @@ def overrides_from_args(args: argparse.Namespace) -> dict[str, str]:
             )
         out[col] = kind
     return out
+
+
+#: --engine spark's refusal of standard input (profile, fairness evaluate).
+SPARK_NEEDS_A_PATH = "--engine spark reads a path (CSV or Parquet), not standard input"
+
+
+def add_spark_master_option(p: argparse.ArgumentParser) -> None:
+    """--spark-master URL, of the commands with --engine spark."""
+    p.add_argument(
+        "--spark-master", metavar="URL", help="Spark master for --engine spark (default local[2])"
+    )
+
+
+def start_spark(master: str | None) -> tuple[Any, Any]:
+    """(:mod:`faircode.spark`, a session on ``master``) for --engine spark, the session
+    started quietly (spark_session_quietly); without PySpark, the spark extra's error."""
+    try:
+        from . import spark  # lazy: start-up
+    except ImportError:
+        raise missing_extra("--engine spark", "pyspark") from None
+    import warnings  # lazy: start-up
+
+    # PySpark 4.x warns on every run with pandas 3 (docs/spark.md: which pandas PySpark supports);
+    # the CLI's stderr is for faircode's own messages.
+    warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
+    return spark, spark_session_quietly(spark, master)
 
 
 def spark_session_quietly(spark, master: str | None):

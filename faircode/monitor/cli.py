@@ -16,12 +16,14 @@ from typing import Any
 from ..cliparse import Parser, default_help, silence_stdout, usage_error
 from ..cliutil import (
     COMMANDS,
+    SPARK_NEEDS_A_PATH,
     add_format_options,
     add_group_options,
+    add_spark_master_option,
     check_exports,
     format_of,
     group_options_from_args,
-    spark_session_quietly,
+    start_spark,
     write_exports,
 )
 from ..errors import (
@@ -33,7 +35,6 @@ from ..errors import (
     EXIT_UNMEASURED,
     FaircodeError,
     InputError,
-    missing_extra,
     missing_extra_of,
 )
 from ..options import (
@@ -145,9 +146,7 @@ def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
         help=f"{FAIRNESS_ENGINE_HELP}; spark: the per-slice counts as Spark aggregations "
         "(the spark extra)",
     )
-    p.add_argument(
-        "--spark-master", metavar="URL", help="Spark master for --engine spark (default local[2])"
-    )
+    add_spark_master_option(p)
 
 
 def add_fairness_parser(subparsers: Any, full: bool = True) -> argparse.ArgumentParser:
@@ -236,17 +235,11 @@ def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
 def _spark_run(args: argparse.Namespace) -> Any:
     """``evaluate_spark`` with a session started quietly (the JVM's log to a file, as
     ``profile --engine spark``); checks that need no Spark come first."""
-    import warnings  # lazy: start-up
-
     if args.file == "-":
-        raise MonitorInputError("--engine spark reads a path (CSV or Parquet), not standard input")
-    try:
-        from .. import spark  # lazy: start-up
-        from .spark_engine import evaluate_spark  # lazy: start-up
-    except ImportError:
-        raise missing_extra("--engine spark", "pyspark") from None
-    warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
-    session = spark_session_quietly(spark, args.spark_master)
+        raise MonitorInputError(SPARK_NEEDS_A_PATH)
+    _, session = start_spark(args.spark_master)
+    # pandas is in (evaluate_command imported .core): with PySpark, this cannot fail
+    from .spark_engine import evaluate_spark  # lazy: start-up
 
     def run(*a: Any, engine: str, **kw: Any) -> Any:
         return evaluate_spark(*a, **kw, spark=session)
