@@ -23,6 +23,7 @@ from .cliutil import (
     options_from_args,
     start_spark,
     write_exports,
+    write_html,
 )
 from .compare import compare
 from .errors import (
@@ -150,15 +151,6 @@ def _with_provenance(args: argparse.Namespace) -> bool:
     """Whether the result carries its provenance block: --json output without
     --no-provenance (the block's dataset hash is then computed while reading)."""
     return format_of(args) == "json" and not args.no_provenance
-
-
-def _write_html(args: argparse.Namespace, command: str, result: dict, **context) -> None:
-    """``--html PATH``: the report of ``result`` into PATH, atomically (SPEC 6.1; an
-    input file was refused by check_exports before reading)."""
-    from .atomic import write_output  # lazy: start-up
-
-    write_output(args.html, render_as(command, "html", result, **context), "the HTML report")
-    sys.stderr.write(f"faircode: wrote the HTML report to {shown(args.html)}\n")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -536,7 +528,7 @@ def _run_pack(
     )
     sys.stdout.write(render_as(command, format_of(args), result))
     if args.html:
-        _write_html(args, command, result)
+        write_html(args, command, result)
     write_exports(args, command, result)
     return EXIT_OK
 
@@ -656,7 +648,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
         result["provenance"]["engine"] = "spark" if args.engine == "spark" else "python"
     sys.stdout.write(render_as("profile", format_of(args), result, name=name))
     if args.html:
-        _write_html(args, "profile", result, name=name)
+        write_html(args, "profile", result, name=name)
     write_exports(args, "profile", result, name=name)
     if threshold is not None:
         score = result["overall_score"]
@@ -782,7 +774,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     names = {"name_a": args.path_a, "name_b": args.path_b}
     sys.stdout.write(render_as("compare", format_of(args), result, **names))
     if args.html:
-        _write_html(args, "compare", result, **names)
+        write_html(args, "compare", result, **names)
     write_exports(args, "compare", result, **names)
     if args.fail_on_drift:
         levels = (

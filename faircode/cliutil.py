@@ -328,6 +328,15 @@ def check_exports(args: argparse.Namespace, inputs: list) -> None:
     check_outputs(outputs, named)
 
 
+def write_html(args: argparse.Namespace, command: str, result: Any, **context: Any) -> None:
+    """``--html PATH``: the HTML report of ``result`` into PATH, atomically, saying so on
+    stderr (SPEC 6.1; an input file was refused by check_exports before reading)."""
+    from .atomic import write_output  # lazy: start-up
+
+    write_output(args.html, render_as(command, "html", result, **context), "the HTML report")
+    sys.stderr.write(f"faircode: wrote the HTML report to {shown(args.html)}\n")
+
+
 def write_exports(args: argparse.Namespace, command: str, result: Any, **context: Any) -> None:
     """Write each ``--markdown PATH`` / ``--csv PATH`` export of ``result`` (UTF-8),
     saying so on stderr, atomically (:mod:`faircode.atomic`); a path that cannot be

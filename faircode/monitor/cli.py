@@ -25,6 +25,7 @@ from ..cliutil import (
     group_options_from_args,
     start_spark,
     write_exports,
+    write_html,
 )
 from ..errors import (
     EXIT_BROKEN_PIPE,
@@ -250,15 +251,10 @@ def _spark_run(args: argparse.Namespace) -> Any:
 def evaluate_command(args: argparse.Namespace) -> int:
     """Run ``fairness evaluate`` for parsed ``args``; returns the exit code."""
     from .core import evaluate  # lazy: start-up
-
-    try:
-        check_exports(args, [args.file])  # --html and the exports (SPEC 6.1)
-    except InputError as exc:
-        print(f"faircode: error: {shown(exc)}", file=sys.stderr)
-        return EXIT_INPUT
     from .reference import parse_cli  # lazy: start-up
 
     try:
+        check_exports(args, [args.file])  # --html and the exports (SPEC 6.1)
         overrides, opts = group_options_from_args(args)
         ref_groups = parse_cli(args.ref_group)
         run = evaluate
@@ -286,29 +282,24 @@ def evaluate_command(args: argparse.Namespace) -> int:
             weight=args.weight,
         )
     except (MonitorInputError, InputError) as exc:
-        print(f"faircode: error: {shown(exc)}", file=sys.stderr)
-        return exc.exit_code
+        return _input_error(exc)
     sys.stdout.write(render_as("fairness evaluate", format_of(args), report))
     try:
         write_exports(args, "fairness evaluate", report)
+        if args.html:
+            write_html(args, "fairness evaluate", report)
     except InputError as exc:
-        print(f"faircode: error: {shown(exc)}", file=sys.stderr)
-        return EXIT_INPUT
-    if args.html:
-        from ..atomic import write_output  # lazy: start-up
-
-        try:
-            write_output(
-                args.html, render_as("fairness evaluate", "html", report), "the HTML report"
-            )
-        except InputError as exc:
-            print(f"faircode: error: {shown(exc)}", file=sys.stderr)
-            return EXIT_INPUT
-        print(f"faircode: wrote the HTML report to {shown(args.html)}", file=sys.stderr)
+        return _input_error(exc)
     sys.stdout.flush()
     if not args.gate:
         return EXIT_OK
     return _gate(report, args.allow_unmeasured)
+
+
+def _input_error(exc: FaircodeError) -> int:
+    """The error's one stderr line; its exit code (2)."""
+    print(f"faircode: error: {shown(exc)}", file=sys.stderr)
+    return exc.exit_code
 
 
 def build_parser(prog: str = "faircode") -> argparse.ArgumentParser:
@@ -331,8 +322,7 @@ def run(argv: list[str]) -> int:
         silence_stdout()
         return EXIT_BROKEN_PIPE
     except FaircodeError as exc:  # --help into a full disk
-        print(f"faircode: error: {shown(exc)}", file=sys.stderr)
-        return exc.exit_code
+        return _input_error(exc)
     try:
         code = int(args.func(args))
         sys.stdout.flush()
@@ -341,8 +331,7 @@ def run(argv: list[str]) -> int:
         known = missing_extra_of(exc, f"faircode {args.command} {args.fairness_command}")
         if known is None:
             raise
-        print(f"faircode: error: {shown(known)}", file=sys.stderr)
-        return known.exit_code
+        return _input_error(known)
     except BrokenPipeError:  # `| head`: end quietly, as `faircode` does (docs/profiling.md)
         silence_stdout()
         return EXIT_BROKEN_PIPE
