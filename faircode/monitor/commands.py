@@ -18,6 +18,13 @@ from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK
 from ..options import FAIRNESS_RULES
 from .errors import MonitorInputError
 
+#: Help texts of options that several commands declare alike (one home each).
+_REASON_HELP = "why (kept in the audit log)"
+_VERSION_HELP = "model version (default: the latest logged)"
+_ID_HELP = "request id column"
+_ONLY_SLO_HELP = "only this SLO"
+_BATCH_JSON_HELP = "print the batch summary as JSON"
+
 
 def _store_options(p: argparse.ArgumentParser, registry: bool = True) -> None:
     p.add_argument(
@@ -42,7 +49,7 @@ def _output_options(p: argparse.ArgumentParser) -> None:
 
 
 def _window_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--version", help="model version (default: the latest logged)")
+    p.add_argument("--version", help=_VERSION_HELP)
     p.add_argument("--since", metavar="WHEN", help="first day or time (YYYY-MM-DD or ISO)")
     p.add_argument("--until", metavar="WHEN", help="last day (inclusive) or time")
 
@@ -665,7 +672,7 @@ def add_store_commands(sub: Any) -> None:
     p.add_argument("model", metavar="MODEL")
     p.add_argument("file", metavar="FILE", help="predictions: CSV, Parquet or JSON lines")
     p.add_argument("--version", required=True, help="model version that made the predictions")
-    p.add_argument("--id", required=True, metavar="COL", help="request id column")
+    p.add_argument("--id", required=True, metavar="COL", help=_ID_HELP)
     p.add_argument("--pred", metavar="COL", help="prediction column")
     p.add_argument("--score", metavar="COL", help="score column (with --decision-threshold)")
     p.add_argument("--decision-threshold", type=float, metavar="T", help="prediction = score >= T")
@@ -683,23 +690,23 @@ def add_store_commands(sub: Any) -> None:
         help="sample (survey) weight column, as evaluate's: the model's reports are weighted "
         "(every batch of a model has weights, or none does)",
     )
-    p.add_argument("--json", action="store_true", help="print the batch summary as JSON")
+    p.add_argument("--json", action="store_true", help=_BATCH_JSON_HELP)
     _store_options(p)
     p.set_defaults(func=_run(cmd_log))
 
     p = sub.add_parser("label", help="log ground-truth labels, joined by request id")
     p.add_argument("model", metavar="MODEL")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--id", required=True, metavar="COL", help="request id column")
+    p.add_argument("--id", required=True, metavar="COL", help=_ID_HELP)
     p.add_argument("--label", required=True, metavar="COL", help="label column")
-    p.add_argument("--json", action="store_true", help="print the batch summary as JSON")
+    p.add_argument("--json", action="store_true", help=_BATCH_JSON_HELP)
     _store_options(p)
     p.set_defaults(func=_run(cmd_label))
 
     p = sub.add_parser("remove-batch", help="remove a bad batch of predictions or labels (audited)")
     p.add_argument("model", metavar="MODEL")
     p.add_argument("batch", metavar="BATCH", type=int, help="the batch id (log and label print it)")
-    p.add_argument("--reason", required=True, metavar="TEXT", help="why (kept in the audit log)")
+    p.add_argument("--reason", required=True, metavar="TEXT", help=_REASON_HELP)
     p.add_argument("--json", action="store_true", help="print what was removed as JSON")
     _store_options(p, registry=False)
     p.set_defaults(func=_run(cmd_remove_batch))
@@ -732,7 +739,7 @@ def add_store_commands(sub: Any) -> None:
     )
     p.add_argument("--task", choices=("binary", "regression"))
     p.add_argument("--rule", choices=FAIRNESS_RULES, help="how the gate decides: interval or point")
-    p.add_argument("--reason", metavar="TEXT", help="why (kept in the audit log)")
+    p.add_argument("--reason", metavar="TEXT", help=_REASON_HELP)
     _store_options(p)
     p.set_defaults(func=_run(cmd_config))
 
@@ -848,7 +855,7 @@ def _add_slo_commands(sub: Any) -> None:
         action="store_true",
         help="'slo gate' exits 6 when the budget is spent (default: it only warns)",
     )
-    p.add_argument("--reason", metavar="TEXT", help="why (kept in the audit log)")
+    p.add_argument("--reason", metavar="TEXT", help=_REASON_HELP)
     p.add_argument("--json", action="store_true", help="print the SLO as JSON")
     _store_options(p, registry=False)
     p.set_defaults(func=_run(cmd_slo_set))
@@ -862,9 +869,9 @@ def _add_slo_commands(sub: Any) -> None:
 
     p = ssub.add_parser("ingest", help="record each SLO's SLI over its window in the store")
     p.add_argument("model", metavar="MODEL")
-    p.add_argument("--name", metavar="NAME", help="only this SLO")
+    p.add_argument("--name", metavar="NAME", help=_ONLY_SLO_HELP)
     p.add_argument("--at", metavar="WHEN", help=f"the reading's time: {at_help}")
-    p.add_argument("--version", help="model version (default: the latest logged)")
+    p.add_argument("--version", help=_VERSION_HELP)
     p.add_argument("--json", action="store_true", help="print the readings as JSON")
     _store_options(p)
     p.set_defaults(func=_run(cmd_slo_ingest))
@@ -873,7 +880,7 @@ def _add_slo_commands(sub: Any) -> None:
         "gate", help="exit 6 when a gating SLO's budget is spent, 3 unmeasured (audited)"
     )
     p.add_argument("model", metavar="MODEL")
-    p.add_argument("--name", metavar="NAME", help="only this SLO")
+    p.add_argument("--name", metavar="NAME", help=_ONLY_SLO_HELP)
     p.add_argument("--at", metavar="WHEN", help=f"judge the budgets at {at_help}")
     p.add_argument("--json", action="store_true", help="print the decision and budgets")
     _store_options(p, registry=False)
