@@ -452,11 +452,9 @@ def _ll144_arguments(args: argparse.Namespace) -> dict:
         date_range = tuple(x.strip(" \t") for x in args.date_range.split(","))
         if len(date_range) != 2:
             raise InputError(f"--date-range: expected FROM,TO, got '{args.date_range}'")
-    kwargs = {}
-    for flag, key in (("--ratio-threshold", "ratio_threshold"), ("--alpha", "alpha")):
-        value = _number_arg(flag, getattr(args, key), False, 1e-12, 1.0)
-        if value is not None:
-            kwargs[key] = value
+    numbers = _number_args(
+        args, (("--ratio-threshold", False, 1e-12, 1.0), ("--alpha", False, 1e-12, 1.0))
+    )
     return {
         "selected": args.selected,
         "score": args.score,
@@ -468,7 +466,7 @@ def _ll144_arguments(args: argparse.Namespace) -> dict:
         "date_column": args.date_column,
         "date_range": date_range,
         "distribution_date": args.distribution_date,
-        **kwargs,
+        **numbers,
     }
 
 
@@ -803,24 +801,37 @@ def _number_arg(flag: str, text: str | None, integer: bool, low: float, high: fl
     return value
 
 
+def _number_args(
+    args: argparse.Namespace, limits: tuple[tuple[str, bool, float, float | None], ...]
+) -> dict[str, int | float]:
+    """The number options given, by their argparse names (``--min-size``: min_size), each
+    checked by _number_arg against its (flag, integer, low, high)."""
+    numbers: dict[str, int | float] = {}
+    for flag, integer, low, high in limits:
+        key = flag[2:].replace("-", "_")
+        value = _number_arg(flag, getattr(args, key), integer, low, high)
+        if value is not None:
+            numbers[key] = value
+    return numbers
+
+
 def cmd_scan(args: argparse.Namespace) -> int:
     """`faircode scan` (SPEC 19): advisory, so its exit code is 0 whatever it finds."""
     overrides, opts = options_from_args(args, "scan")
     paths = [p for p in (args.path, args.path_b) if p is not None]
     check_exports(args, paths)
-    kwargs = {}
-    for flag, key, integer, low, high in (
-        ("--depth", "depth", True, 1, MAX_DEPTH),
-        ("--min-size", "min_size", True, 0, None),
-        ("--permutations", "permutations", True, 0, MAX_PERMUTATIONS),
-        ("--seed", "seed", True, 0, 2**32 - 1),
-        ("--max-seconds", "max_seconds", False, 1e-9, None),
-        ("--beam-width", "beam_width", True, 1, None),
-        ("--alpha", "alpha", False, 1e-9, 1 - 1e-9),
-    ):
-        value = _number_arg(flag, getattr(args, key), integer, low, high)
-        if value is not None:
-            kwargs[key] = value
+    numbers = _number_args(
+        args,
+        (
+            ("--depth", True, 1, MAX_DEPTH),
+            ("--min-size", True, 0, None),
+            ("--permutations", True, 0, MAX_PERMUTATIONS),
+            ("--seed", True, 0, 2**32 - 1),
+            ("--max-seconds", False, 1e-9, None),
+            ("--beam-width", True, 1, None),
+            ("--alpha", False, 1e-9, 1 - 1e-9),
+        ),
+    )
     columns = None
     if args.columns is not None:
         columns = [c.strip(" \t") for c in args.columns.split(",")]
@@ -840,7 +851,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         opts=opts,
         name=_input_name(args.path),
         name_b=args.path_b,
-        **kwargs,
+        **numbers,
     )
     sys.stdout.write(render_as("scan", format_of(args), result, name=result._name))
     write_exports(args, "scan", result, name=result._name)
