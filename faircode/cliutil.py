@@ -1,8 +1,9 @@
 """What both CLIs (``faircode`` in :mod:`faircode.cli` and the monitor's ``fairness``
 commands in :mod:`faircode.monitor.cli`) share: the list of subcommands, the CLI flags
 of the option table (faircode.options.OPTIONS: SPEC 7, and the options that decide a
-column's groups, SPEC 1.1, 1.6, 2, 12.3), the quiet start of a Spark session, and the
-output-format flags of the renderer registry (SPEC 6.1). Neither CLI imports the other's parts."""
+column's groups, SPEC 1.1, 1.6, 2, 12.3), the start of --engine spark (a quiet session),
+and the output-format flags of the renderer registry with the exports and the --html report
+they write (SPEC 6.1). Neither CLI imports the other's parts."""
 
 from __future__ import annotations
 
