@@ -16,6 +16,7 @@ from typing import Any
 
 from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK
 from ..options import FAIRNESS_RULES
+from ..safetext import shown
 from .errors import MonitorInputError
 
 #: Help texts of options that several commands declare alike (one home each).
@@ -81,14 +82,14 @@ def _run(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namesp
             args.store = store
             return func(args)
         except MonitorInputError as exc:
-            print(f"faircode: error: {exc}", file=sys.stderr)
+            print(f"faircode: error: {shown(exc)}", file=sys.stderr)
             return exc.exit_code
         except Exception as exc:  # a database error: one line, not a traceback
             mod = type(exc).__module__.split(".")[0]
             if mod not in ("sqlite3", "psycopg"):
                 raise
             first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-            print(f"faircode: error: store: {first}", file=sys.stderr)
+            print(f"faircode: error: store: {shown(first)}", file=sys.stderr)
             return EXIT_INPUT
         finally:
             if store is not None:
@@ -224,7 +225,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     try:
         models = load_yaml(path)
     except MonitorInputError as exc:
-        print(f"faircode: error: {exc}", file=sys.stderr)
+        print(f"faircode: error: {shown(exc)}", file=sys.stderr)
         return exc.exit_code
     names = ", ".join(r.model for r in models.values())
     if models.form == "model file":

@@ -106,6 +106,10 @@ def test_validate_command_for_ci(
     assert err.count("\n") == 1 and err.startswith("faircode: error: ")
     assert run(["fairness", "validate", str(tmp_path / "missing.yaml")]) == 2
     assert "no such file" in capsys.readouterr().err
+    # A name from the command line is shown, never written raw to the terminal.
+    assert run(["fairness", "validate", str(tmp_path / "no\x1b[31mred.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "no\\x1b[31mred.yaml" in err
 
 
 def test_show_reads_names_case_insensitively_and_reports_no_registry(
