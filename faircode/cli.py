@@ -483,12 +483,12 @@ def _datasheet_arguments(args: argparse.Namespace) -> dict:
 
 def cmd_audit_art10(args: argparse.Namespace) -> int:
     """`faircode audit art10` (SPEC 20.3)."""
+    from .atomic import input_paths  # lazy: start-up
     from .audit.art10 import audit_art10  # lazy: start-up
 
     inputs: list = [args.path]
-    if args.reference:
-        if args.reference not in BUILTIN:
-            inputs.append(args.reference)
+    if args.reference and args.reference not in BUILTIN:  # named as profile names it
+        inputs += input_paths("--reference", args.reference)
     return _run_pack(args, "audit art10", audit_art10, _art10_arguments, inputs)
 
 

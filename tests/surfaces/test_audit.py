@@ -782,3 +782,19 @@ def test_packs_count_the_intersection_cells_the_profile_does_not_list(tmp_path):
     jsonschema = pytest.importorskip("jsonschema")
     jsonschema.validate(json.loads(json.dumps(art10)), SCHEMA_ART10)
     jsonschema.validate(json.loads(json.dumps(sheet)), SCHEMA_DATASHEET)
+
+
+def test_art10_names_its_reference_as_profile_does_when_an_output_would_overwrite_it(tmp_path):
+    """SPEC 6.1: an output that is an input is refused before reading, the input named by
+    its flag, in art10 as in profile."""
+    data = tmp_path / "d.csv"
+    data.write_text("sex\nM\nF\n", encoding="utf-8")
+    ref = tmp_path / "ref.csv"
+    ref.write_text("group,population\nM,10\nF,10\n", encoding="utf-8")
+    lines = []
+    for command in (["audit", "art10"], ["profile"]):
+        got = run(*command, data, "--reference", ref, "--html", ref)
+        assert got.returncode == 2
+        lines.append(got.stderr)
+    assert lines[0] == lines[1]
+    assert f"(the same file as --reference {ref})" in lines[0]
