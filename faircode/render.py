@@ -13,7 +13,7 @@ import json
 
 from .detect import NOT_DEMOGRAPHIC
 from .evidence import COMPARE_FINDING_KINDS, DIFFERENCE_KINDS
-from .numerics import fmt, missing_group_label, pct, rows_text
+from .numerics import fmt, missing_group_label, more_text, pct, rows_text
 from .safetext import SYMBOLS, clip, shown
 from .summary import PAIR_COLUMNS
 
@@ -44,17 +44,6 @@ GRADE_MEANING = {
 
 
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
-
-
-def more_text(listed: int, not_listed: int, shown: int, what: str = "") -> str | None:
-    """The line after the first ``shown`` of ``listed`` entries when the JSON also counts
-    ``not_listed`` it does not list (SPEC 17.4: a 30,000-zip dimension lists 1,000
-    groups): how many are not shown and whether `--json` has them all; None if none."""
-    hidden = max(0, listed - shown) + not_listed
-    if not hidden:
-        return None
-    where = f"; --json lists the first {listed:,}" if not_listed else " (--json shows all)"
-    return f"... {hidden:,} more{' ' + what if what else ''}{where}"
 
 
 def _line_encoder() -> Any:

@@ -19,7 +19,8 @@ from util import ADULT_NAMES, data_file
 import faircode
 from faircode.cli import main
 from faircode.exports import profile_csv_rows, render_profile_markdown
-from faircode.render import label_rate_lines, more_text, outcome_lines
+from faircode.numerics import more_text
+from faircode.render import label_rate_lines, outcome_lines
 
 FORMULAS = ['=HYPERLINK("http://x","y")', "+1", "-2", "@x", "\rCR"]
 HOSTILE = ["a|b", "x\ny", "`tick`", "<b>bold</b>", "<script>alert(1)</script>", '"><img>']
