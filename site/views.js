@@ -336,12 +336,19 @@
       for (const lb of bLabels.slice(0, MAXC)) head.appendChild(h('th', { attrs: { scope: 'col' } }, data(lb)));
       table.appendChild(h('thead', null, head));
       const body = h('tbody');
-      for (const la of aLabels.slice(0, MAXC)) {
+      // The JSON lists the first 1,000 gaps in A's then B's group order (SPEC 4): a cell
+      // past the last listed one, when more are not listed, may be a gap or not.
+      const last = it.cells_not_listed ? it.cells[it.cells.length - 1] : null;
+      const lastA = last ? aLabels.indexOf(last.a) : -1;
+      const lastB = last ? bLabels.indexOf(last.b) : -1;
+      const known = (ka, kb) => last === null || ka < lastA || (ka === lastA && kb <= lastB);
+      for (const [ka, la] of aLabels.slice(0, MAXC).entries()) {
         const tr = h('tr', null, h('th', { attrs: { scope: 'row' } }, data(la)));
-        for (const lb of bLabels.slice(0, MAXC)) {
+        for (const [kb, lb] of bLabels.slice(0, MAXC).entries()) {
           const g = gaps.get(la + '\u0000' + lb);
           let td;
-          if (!g) td = h('td', { className: 'cell ok', dataset: { a: la, b: lb, state: 'filled' }, title: 'at or above the floor' }, '✓');
+          if (!g && !known(ka, kb)) td = h('td', { className: 'cell unlisted', dataset: { a: la, b: lb, state: 'not-listed' }, title: 'not listed: the JSON lists the first 1,000 sparse cells' }, '?');
+          else if (!g) td = h('td', { className: 'cell ok', dataset: { a: la, b: lb, state: 'filled' }, title: 'at or above the floor' }, '✓');
           else if (g.count === 0) td = h('td', { className: 'cell absent', dataset: { a: la, b: lb, state: 'absent', count: 0 }, title: 'absent' }, 'absent');
           else td = h('td', { className: 'cell near', dataset: { a: la, b: lb, state: 'near-empty', count: g.count, share: g.share }, title: 'near-empty' }, `${num(g.count)} (${pct(g.share)})`);
           tr.appendChild(td);
@@ -352,7 +359,7 @@
       wrap.appendChild(table);
       sec.appendChild(wrap);
       if (aLabels.length > MAXC || bLabels.length > MAXC) sec.appendChild(h('p', { className: 'muted' }, `Showing the first ${MAXC} groups of each side.`));
-      if (it.cells_not_listed) sec.appendChild(h('p', { className: 'muted' }, `${num(it.cells_not_listed)} more sparse cells not listed.`));
+      if (it.cells_not_listed) sec.appendChild(h('p', { className: 'muted' }, `${num(it.cells_not_listed)} more sparse cells not listed (? in the table: not known from the JSON).`));
     }
     return sec;
   }

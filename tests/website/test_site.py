@@ -1525,6 +1525,47 @@ def test_cli_html_report_shows_label_rates_and_missing_by_group(reports, tmp_pat
     pg.close()
 
 
+def test_the_heatmap_marks_the_cells_the_json_does_not_list(reports, tmp_path, shots):
+    """SPEC 4: an intersection lists its first 1,000 gaps in A's then B's group order; a
+    drawn cell past the last listed one is not known from the JSON ('?'), never drawn as
+    filled. 40 zip codes x 50 regions, each zip code in 3 regions: 1,880 gaps."""
+    rows = ["zip,region"]
+    for z in range(40):
+        for r in range(3):
+            rows += [f"{10000 + z},Region {(z + r * 7) % 50:02d}"] * (4 + r)
+    path = tmp_path / "zips.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "zips.html"
+    cli_ok("profile", str(path), "--cross", "zip,region", "--html", str(out))
+    want = profile(path, None, {"cross": ["zip", "region"]})
+    (inter,) = want["intersections"]
+    assert inter["cells_not_listed"] > 0
+    groups = {d["name"]: [g["label"] for g in d["groups"]] for d in want["dimensions"]}
+    la, lb = groups["zip"][:30], groups["region"][:30]
+    gaps = {(c["a"], c["b"]): c["count"] for c in inter["cells"]}
+    last = inter["cells"][-1]
+    end = (groups["zip"].index(last["a"]), groups["region"].index(last["b"]))
+    expected = [
+        [
+            ("absent" if gaps[(a, b)] == 0 else "near-empty")
+            if (a, b) in gaps
+            else ("filled" if (i, j) <= end else "not-listed")
+            for j, b in enumerate(lb)
+        ]
+        for i, a in enumerate(la)
+    ]
+    assert any("not-listed" in row for row in expected)
+    pg = reports(out)
+    got = pg.page.eval_on_selector_all(
+        "#report table.heat tbody tr",
+        "trs => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.dataset.state))",
+    )
+    assert got == expected
+    shots(pg.page, "cli-html-heat-unlisted.png")
+    pg.check_clean()
+    pg.close()
+
+
 def test_long_and_invisible_labels_on_the_page(site, tmp_path):
     """SPEC 0.9 LABEL_SHOWN and 0.6: the page draws and exports a 1 MB label capped as
     the CLI writes it (the same JSON), and labels that all read 'Male' told apart."""
