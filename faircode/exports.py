@@ -1114,6 +1114,7 @@ def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
         FLAGGED_NAMED,
         absent_text,
         columns_word,
+        extremes_scope_text,
         missing_columns_shown,
         missing_extremes,
         missing_tie,
@@ -1136,9 +1137,11 @@ def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
             notes.append(f"- {name}: no other column with missing cells")
             continue
         picked, rule = missing_columns_shown(e)
+        scope = extremes_scope_text(columns)
         notes.append(
             f"- {name}: {len(columns)} {columns_word(len(columns))} with missing cells, {rule}"
             + md_escape(absent_text(e))
+            + (f" ({scope})" if scope else "")
         )
 
         def group(g: dict | None) -> str:

@@ -620,6 +620,20 @@ def missing_spread(column: dict, dim: str | None = None) -> float:
     return max(g["ci_low"] for g in groups) - min(g["ci_high"] for g in groups)
 
 
+def extremes_scope_text(columns: list[dict]) -> str | None:
+    """When the JSON lists only the first groups of a dimension's columns (SPEC 17.5: a
+    30,000-zip dimension lists 1,000), the lowest and highest group are among those:
+    what the reports say then; None when every group is listed."""
+    c = next((c for c in columns if c.get("groups_not_listed")), None)
+    if c is None:
+        return None
+    n = len(c["groups"])
+    return (
+        f"lowest and highest among the first {n:,} of {n + c['groups_not_listed']:,} "
+        "groups, those the JSON lists"
+    )
+
+
 def missing_extremes(column: dict, dim: str | None = None) -> tuple[dict | None, dict | None]:
     """The groups least and most often missing a column, by their intervals as the
     flag rule does (SPEC 17.5): the lowest upper bound and the highest lower bound
@@ -766,6 +780,9 @@ def missing_by_group_lines(entries: list[dict]) -> list[str]:
         cols = columns_word(len(columns))
         dim = e["dimension"]
         out.append(f"  {dim}: {len(columns)} {cols} with missing cells, {rule}" + absent_text(e))
+        scope = extremes_scope_text(columns)
+        if scope:
+            out.append(f"    ({scope})")
         cw = min(max([6, *(len(shown(c["name"])) for c in picked)]), 24)
         lw = min(
             max([5, *(len(shown(g["label"])) for c in picked for g in missing_groups(c, dim))]),

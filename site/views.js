@@ -796,6 +796,15 @@
     return null;
   }
 
+  /** faircode/render.py extremes_scope_text: the lowest and highest group are among the
+   * groups the JSON lists, when it lists only the first ones (SPEC 17.5). */
+  function extremesScopeText(columns) {
+    const c = columns.find((x) => x.groups_not_listed);
+    if (!c) return null;
+    const n = c.groups.length;
+    return `lowest and highest among the first ${num(n)} of ${num(n + c.groups_not_listed)} groups, those the JSON lists`;
+  }
+
   function missingRow(dimName, c) {
     const [low, high] = missingExtremes(c, dimName);
     const tie = missingTie(c, dimName);
@@ -846,6 +855,8 @@
       const absent = e.columns.find((c) => c.missing_group);
       card.appendChild(h('p', { className: 'facts' }, `${e.columns.length} columns with missing cells, ${rule}`,
         absent ? ['; ', data(missingGroupLabel(e.dimension)), `: ${num(absent.missing_group.count)} rows`] : ''));
+      const scope = extremesScopeText(e.columns);
+      if (scope) card.appendChild(h('p', { className: 'muted extremes-scope' }, scope));
       card.appendChild(missingTable(e.dimension, picked));
       if (picked.length < e.columns.length) {
         const more = h('details', { className: 'more-columns' }, h('summary', null, `all ${e.columns.length} columns with missing cells`));

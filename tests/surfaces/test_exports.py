@@ -20,7 +20,7 @@ import faircode
 from faircode.cli import main
 from faircode.exports import profile_csv_rows, render_profile_markdown
 from faircode.numerics import more_text
-from faircode.render import label_rate_lines, outcome_lines
+from faircode.render import label_rate_lines, missing_by_group_lines, outcome_lines
 
 FORMULAS = ['=HYPERLINK("http://x","y")', "+1", "-2", "@x", "\rCR"]
 HOSTILE = ["a|b", "x\ny", "`tick`", "<b>bold</b>", "<script>alert(1)</script>", '"><img>']
@@ -303,6 +303,10 @@ def test_missing_by_group_rows_count_the_groups_not_listed():
         (None, 3, None, "groups not listed"),
         ("(missing zip)", 10, False, "missing group"),
     ]
+    # The lowest and highest group are among the listed ones, and the reports say so.
+    scope = "(lowest and highest among the first 2 of 5 groups, those the JSON lists)"
+    assert f"    {scope}" in missing_by_group_lines(entries)
+    assert scope in render_profile_markdown(_result_of({"missing_by_group": entries}))
 
 
 def test_outcome_rows_of_every_kind_keep_their_keys_in_order():

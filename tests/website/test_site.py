@@ -1989,10 +1989,8 @@ def test_a_large_result_draws_outcomes_and_the_proxy_line_in_place(site, tmp_pat
     path = tmp_path / "zips.csv"
     rows = ["zip,sex,y,score"]  # 6,000 zip codes: a geography of 6,000 groups
     for _ in range(30000):
-        rows.append(
-            f"{10000 + rng.randrange(6000)},{rng.choice('MF')},{rng.randrange(2)},"
-            f"{rng.randrange(50)}"
-        )
+        score = "" if rng.random() < 0.1 else rng.randrange(50)  # missing data by zip too
+        rows.append(f"{10000 + rng.randrange(6000)},{rng.choice('MF')},{rng.randrange(2)},{score}")
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     want = profile(path, None, {"label": "y", "outcome": ["score"]})
     assert len(json.dumps(want)) > 256 << 10
@@ -2010,6 +2008,16 @@ def test_a_large_result_draws_outcomes_and_the_proxy_line_in_place(site, tmp_pat
         ".map((s) => s.className)"
     )
     assert order[-4:] == ["label-rates", "outcome", "missing-by-group", "proxy-hints proxy-where"]
+    # Missing data by zip: the lowest and highest group are among the groups listed.
+    (zips,) = [e for e in want["missing_by_group"] if e["dimension"] == "zip"]
+    (column,) = zips["columns"]
+    listed, total = len(column["groups"]), len(column["groups"]) + column["groups_not_listed"]
+    scope = page.locator(
+        "#results section.missing-by-group article[data-dim='zip'] .extremes-scope"
+    )
+    assert scope.inner_text() == (
+        f"lowest and highest among the first {listed:,} of {total:,} groups, those the JSON lists"
+    )
     # A card's count of what it does not draw includes the groups the JSON only counts.
     drawn = page.evaluate("() => FaircodeViews.GROUPS_SHOWN")
     for section, block in (("label-rates", want["label_rates"]), ("outcome", want["outcomes"][0])):
