@@ -1150,7 +1150,10 @@ def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
         for c in picked:
             low, high = missing_extremes(c, e["dimension"])
             named = {g["label"]: g for g in c["groups"]}
-            flagged = ", ".join(group(named.get(lab)) for lab in c["flagged"][:FLAGGED_NAMED])
+            flagged = ", ".join(  # a flagged group past the listed ones: its name alone
+                group(named[lab]) if lab in named else md_escape(lab)
+                for lab in c["flagged"][:FLAGGED_NAMED]
+            )
             if len(c["flagged"]) > FLAGGED_NAMED:
                 flagged += f", +{len(c['flagged']) - FLAGGED_NAMED} more"
             tie = missing_tie(c, e["dimension"])

@@ -795,10 +795,9 @@ def missing_by_group_lines(entries: list[dict]) -> list[str]:
         for c in picked:
             low, high = missing_extremes(c, dim)
             named = {g["label"]: g for g in c["groups"]}
-            flagged = ", ".join(
-                f"'{clip(lab, 24)}' {_pct(named[lab]['missing_pct'])}"
-                for lab in c["flagged"][:FLAGGED_NAMED]
-                if lab in named
+            shares = {lab: f" {_pct(g['missing_pct'])}" for lab, g in named.items()}
+            flagged = ", ".join(  # a flagged group past the listed ones: its name alone
+                f"'{clip(lab, 24)}'{shares.get(lab, '')}" for lab in c["flagged"][:FLAGGED_NAMED]
             )
             if len(c["flagged"]) > FLAGGED_NAMED:
                 flagged += f", +{len(c['flagged']) - FLAGGED_NAMED} more"

@@ -812,7 +812,8 @@
     const flagged = [];
     for (const lab of c.flagged) {
       if (flagged.length) flagged.push(', ');
-      flagged.push(h('span', { className: 'flagged', dataset: { label: lab } }, groupPct(named.get(lab) || null)));
+      const g = named.get(lab); // a flagged group past the listed ones: its name alone
+      flagged.push(h('span', { className: 'flagged', dataset: { label: lab } }, g ? groupPct(g) : data(lab)));
     }
     return h('tr', { className: c.flagged.length ? 'has-flagged' : '', dataset: { dim: dimName, column: c.name,
       missingPct: c.missing_pct, missingCount: c.missing_count, flagged: c.flagged.length } },

@@ -1566,6 +1566,34 @@ def test_the_heatmap_marks_the_cells_the_json_does_not_list(reports, tmp_path, s
     pg.close()
 
 
+def test_a_flagged_group_past_the_listed_ones_is_named(reports, tmp_path):
+    """SPEC 17.5: a group is flagged among all groups, while the JSON lists the first
+    1,000; a flagged group past them is named in the table, without the share the JSON
+    does not hold. 1,100 zip codes: the last one (fewest rows) misses most scores."""
+    rows = ["zip,score"]
+    for z in range(1100):
+        n = 30 if z == 1099 else 31
+        for i in range(n):
+            gone = i < 20 if z == 1099 else i == 0
+            rows.append(f"{10000 + z},{'' if gone else i}")
+    path = tmp_path / "zips.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "zips.html"
+    cli_ok("profile", str(path), "--min-group-size", "30", "--html", str(out))
+    want = profile(path, None, {"min_group_size": 30})
+    (entry,) = [e for e in want["missing_by_group"] if e["dimension"] == "zip"]
+    (column,) = entry["columns"]
+    listed = {g["label"] for g in column["groups"]}
+    assert column["flagged"] == ["11099"] and "11099" not in listed
+    pg = reports(out)
+    got = pg.page.eval_on_selector_all(
+        "#report section.missing-by-group .flagged", "els => els.map((e) => e.textContent)"
+    )
+    assert got == ["11099"]
+    pg.check_clean()
+    pg.close()
+
+
 def test_long_and_invisible_labels_on_the_page(site, tmp_path):
     """SPEC 0.9 LABEL_SHOWN and 0.6: the page draws and exports a 1 MB label capped as
     the CLI writes it (the same JSON), and labels that all read 'Male' told apart."""
