@@ -13,7 +13,7 @@ import sys
 
 from .cliparse import default_help
 from .detect import OVERRIDE_VALUES
-from .errors import InputError, missing_extra
+from .errors import FaircodeError, InputError, missing_extra
 from .options import Option, options_of
 from .renderers import EXPORT_WHAT, EXPORTS, FORMAT_ALIASES, formats_of, render_as
 from .safetext import shown
@@ -327,6 +327,13 @@ def check_exports(args: argparse.Namespace, inputs: list) -> None:
     outputs = [("--html", getattr(args, "html", None))]
     outputs += [(EXPORTS[form][0], path) for form, path in exports_of(args)]
     check_outputs(outputs, named)
+
+
+def input_error(exc: FaircodeError) -> int:
+    """The error's one stderr line, its control characters shown as escapes; its exit
+    code (2)."""
+    print(f"faircode: error: {shown(exc)}", file=sys.stderr)
+    return exc.exit_code
 
 
 def write_html(args: argparse.Namespace, command: str, result: Any, **context: Any) -> None:

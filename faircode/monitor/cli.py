@@ -23,6 +23,7 @@ from ..cliutil import (
     check_exports,
     format_of,
     group_options_from_args,
+    input_error,
     start_spark,
     write_exports,
     write_html,
@@ -46,7 +47,7 @@ from ..options import (
     FAIRNESS_THRESHOLD,
 )
 from ..renderers import render_as
-from ..safetext import fit_stdout, shown
+from ..safetext import fit_stdout
 from .errors import MonitorInputError
 from .gate import gate_lines
 
@@ -282,24 +283,18 @@ def evaluate_command(args: argparse.Namespace) -> int:
             weight=args.weight,
         )
     except (MonitorInputError, InputError) as exc:
-        return _input_error(exc)
+        return input_error(exc)
     sys.stdout.write(render_as("fairness evaluate", format_of(args), report))
     try:
         write_exports(args, "fairness evaluate", report)
         if args.html:
             write_html(args, "fairness evaluate", report)
     except InputError as exc:
-        return _input_error(exc)
+        return input_error(exc)
     sys.stdout.flush()
     if not args.gate:
         return EXIT_OK
     return _gate(report, args.allow_unmeasured)
-
-
-def _input_error(exc: FaircodeError) -> int:
-    """The error's one stderr line; its exit code (2)."""
-    print(f"faircode: error: {shown(exc)}", file=sys.stderr)
-    return exc.exit_code
 
 
 def build_parser(prog: str = "faircode") -> argparse.ArgumentParser:
@@ -322,7 +317,7 @@ def run(argv: list[str]) -> int:
         silence_stdout()
         return EXIT_BROKEN_PIPE
     except FaircodeError as exc:  # --help into a full disk
-        return _input_error(exc)
+        return input_error(exc)
     try:
         code = int(args.func(args))
         sys.stdout.flush()
@@ -331,7 +326,7 @@ def run(argv: list[str]) -> int:
         known = missing_extra_of(exc, f"faircode {args.command} {args.fairness_command}")
         if known is None:
             raise
-        return _input_error(known)
+        return input_error(known)
     except BrokenPipeError:  # `| head`: end quietly, as `faircode` does (docs/profiling.md)
         silence_stdout()
         return EXIT_BROKEN_PIPE

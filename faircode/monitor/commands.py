@@ -74,6 +74,7 @@ def _write_json(value: Any) -> None:
 
 def _run(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def wrapped(args: argparse.Namespace) -> int:
+        from ..cliutil import input_error  # lazy: start-up
         from .store import open_store  # lazy: start-up
 
         store = None
@@ -82,8 +83,7 @@ def _run(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namesp
             args.store = store
             return func(args)
         except MonitorInputError as exc:
-            print(f"faircode: error: {shown(exc)}", file=sys.stderr)
-            return exc.exit_code
+            return input_error(exc)
         except Exception as exc:  # a database error: one line, not a traceback
             mod = type(exc).__module__.split(".")[0]
             if mod not in ("sqlite3", "psycopg"):
@@ -219,14 +219,14 @@ def cmd_remove_batch(args: argparse.Namespace) -> int:
 
 # -- registry -------------------------------------------------------------------
 def cmd_validate(args: argparse.Namespace) -> int:
+    from ..cliutil import input_error  # lazy: start-up
     from .registry import load_yaml, resolve_path  # lazy: start-up
 
     path = resolve_path(args.file)
     try:
         models = load_yaml(path)
     except MonitorInputError as exc:
-        print(f"faircode: error: {shown(exc)}", file=sys.stderr)
-        return exc.exit_code
+        return input_error(exc)
     names = ", ".join(r.model for r in models.values())
     if models.form == "model file":
         print(f"faircode: {path}: valid; the fairness: block of model {names}", file=sys.stderr)
