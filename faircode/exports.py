@@ -11,7 +11,7 @@ import io
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
-from .numerics import fmt, missing_group_label, pct
+from .numerics import fmt, missing_group_label, not_shown, pct
 from .safetext import csv_cell, md_escape
 
 #: Groups of one dimension a Markdown table lists (the JSON and CSV list all).
@@ -345,8 +345,8 @@ def _rate_fields(r: dict) -> dict[str, Any]:
 
 
 def _rate_spread(d: dict) -> dict[str, Any]:
-    """A label-rate dimension's (or intersection's) comparison, repeated on its rows; its
-    `gap` is read with get, as these rows always have (an outcome's must be there)."""
+    """A label-rate dimension's (or intersection's) comparison, repeated on its rows (its
+    `gap` may be absent; an outcome's is always there)."""
     return {
         "max_difference": d["max_difference"],
         "min_ratio": d["min_ratio"],
@@ -994,7 +994,7 @@ def _md_group_table(
         for g in d["groups"][:MD_MAX_GROUPS]:
             marks = _md_rate_marks(g, g["label"] == d["highest"], g["label"] == d["lowest"])
             rows.append([name, md_escape(g["label"]), *numbers(g), marks])
-        hidden = max(0, len(d["groups"]) - MD_MAX_GROUPS) + d.get("groups_not_listed", 0)
+        hidden = not_shown(len(d["groups"]), d.get("groups_not_listed", 0), MD_MAX_GROUPS)
         if hidden > 0:
             rows.append([name, f"... {hidden} more groups", *blanks])
         absent = d.get("missing_group") if missing_group else None
@@ -1011,7 +1011,7 @@ def _md_group_table(
             marks = _md_rate_marks(c, pair == inter["highest"], pair == inter["lowest"])
             cell = f"{md_escape(c['a'])} x {md_escape(c['b'])}"
             rows.append([name, cell, *numbers(c), marks])
-        hidden = max(0, len(inter["cells"]) - MD_MAX_GROUPS) + inter.get("cells_not_listed", 0)
+        hidden = not_shown(len(inter["cells"]), inter.get("cells_not_listed", 0), MD_MAX_GROUPS)
         if hidden > 0:
             rows.append([name, f"... {hidden} more cells", *blanks])
     return ["", *md_table(head, align, rows)] if rows else []

@@ -408,11 +408,17 @@ def welch_df(va: float, na: int, vb: float, nb: int) -> float | None:
     return 1.0 / (r * r / (na - 1) + r1 * r1 / (nb - 1))
 
 
+def not_shown(listed: int, not_listed: int, shown: int) -> int:
+    """How many entries a report leaves out when it shows the first ``shown`` of the
+    ``listed`` ones and the JSON counts ``not_listed`` more (SPEC 17.4: a 30,000-zip
+    dimension lists 1,000 groups)."""
+    return max(0, listed - shown) + not_listed
+
+
 def more_text(listed: int, not_listed: int, shown: int, what: str = "") -> str | None:
-    """The line after the first ``shown`` of ``listed`` entries when the JSON also counts
-    ``not_listed`` it does not list (SPEC 17.4: a 30,000-zip dimension lists 1,000
-    groups): how many are not shown and whether `--json` has them all; None if none."""
-    hidden = max(0, listed - shown) + not_listed
+    """The line after the first ``shown`` of ``listed`` entries (:func:`not_shown`): how
+    many are not shown and whether `--json` has them all; None if none."""
+    hidden = not_shown(listed, not_listed, shown)
     if not hidden:
         return None
     where = f"; --json lists the first {listed:,}" if not_listed else " (--json shows all)"

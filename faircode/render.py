@@ -754,6 +754,12 @@ def _group_pct(g: dict | None, width: int) -> str:
     return f"{_pct(g['missing_pct']).rjust(6)} {clip(g['label'], width).ljust(width)}"
 
 
+def _flagged_text(label: str, group: dict | None) -> str:
+    """A flagged group and its share; one past the groups the JSON lists (no share in
+    it) by its label alone."""
+    return f"'{clip(label, 24)}'" + ("" if group is None else f" {_pct(group['missing_pct'])}")
+
+
 def missing_by_group_lines(entries: list[dict]) -> list[str]:
     """The terminal report's missing data by group (SPEC 17.5): per dimension, the
     columns with a flagged group, else the few whose groups are farthest apart (the
@@ -795,9 +801,8 @@ def missing_by_group_lines(entries: list[dict]) -> list[str]:
         for c in picked:
             low, high = missing_extremes(c, dim)
             named = {g["label"]: g for g in c["groups"]}
-            shares = {lab: f" {_pct(g['missing_pct'])}" for lab, g in named.items()}
-            flagged = ", ".join(  # a flagged group past the listed ones: its name alone
-                f"'{clip(lab, 24)}'{shares.get(lab, '')}" for lab in c["flagged"][:FLAGGED_NAMED]
+            flagged = ", ".join(
+                _flagged_text(lab, named.get(lab)) for lab in c["flagged"][:FLAGGED_NAMED]
             )
             if len(c["flagged"]) > FLAGGED_NAMED:
                 flagged += f", +{len(c['flagged']) - FLAGGED_NAMED} more"
