@@ -656,16 +656,17 @@
     return row;
   }
 
-  /** The note under a card that draws GROUPS_SHOWN of its `listed` rows, of `total` the
-   * JSON counts (it lists at most 1,000 groups or cells: SPEC 17.4); null if all show. */
-  function moreNote(listed, total) {
-    const hidden = Math.max(0, listed - GROUPS_SHOWN) + (total - listed);
+  /** The note under a card that draws GROUPS_SHOWN of its `listed` rows when the JSON
+   * counts `notListed` more (it lists at most 1,000 groups or cells: SPEC 17.4), as
+   * faircode/numerics.py more_text; null if all show. */
+  function moreNote(listed, notListed) {
+    const hidden = Math.max(0, listed - GROUPS_SHOWN) + notListed;
     if (hidden <= 0) return null;
-    const where = total > listed ? `the JSON export lists the first ${num(listed)}` : 'the JSON export has them all';
+    const where = notListed ? `the JSON export lists the first ${num(listed)}` : 'the JSON export has them all';
     return h('p', { className: 'muted more-note' }, `${num(hidden)} more (${where})`);
   }
 
-  function rateCard(title, facts, rows, total, dataset, tail) {
+  function rateCard(title, facts, rows, notListed, dataset, tail) {
     const card = h('article', { className: 'card rates', dataset });
     card.appendChild(h('header', { className: 'card-head' }, h('h3', null, title)));
     card.appendChild(h('p', { className: 'facts' }, facts));
@@ -673,7 +674,7 @@
     for (const r of rows.slice(0, GROUPS_SHOWN)) list.appendChild(r);
     if (tail) list.appendChild(tail); // the missing group, after the groups (SPEC 17.4)
     card.appendChild(list);
-    const more = moreNote(rows.length, total);
+    const more = moreNote(rows.length, notListed);
     if (more) card.appendChild(more);
     return card;
   }
@@ -704,7 +705,7 @@
       const tail = d.missing_group ? rateRow([data(missingGroupLabel(d.name))], d.missing_group, false, false,
         { dim: d.name, missingGroup: 'true', count: d.missing_group.count }) : null;
       sec.appendChild(rateCard(data(d.name), spreadText(d, data(d.highest === null ? '' : d.highest), data(d.lowest === null ? '' : d.lowest)),
-        rows, d.groups.length + (d.groups_not_listed || 0), { dim: d.name, maxDifference: d.max_difference === null ? '' : d.max_difference,
+        rows, d.groups_not_listed || 0, { dim: d.name, maxDifference: d.max_difference === null ? '' : d.max_difference,
           minRatio: d.min_ratio === null ? '' : d.min_ratio }, tail));
     }
     const it = block.intersection;
@@ -715,7 +716,7 @@
       const rows = it.cells.map((c) => rateRow([data(c.a), ' × ', data(c.b)], c, same(it.highest, [c.a, c.b]),
         same(it.lowest, [c.a, c.b]), { a: c.a, b: c.b }));
       sec.appendChild(rateCard([data(A), ' × ', data(B)], spreadText(it, pair(it.highest), pair(it.lowest)), rows,
-        it.cells.length + (it.cells_not_listed || 0), { dims: `${A}\u0000${B}`, intersection: 'true' }));
+        it.cells_not_listed || 0, { dims: `${A}\u0000${B}`, intersection: 'true' }));
     }
     return sec;
   }
@@ -751,12 +752,12 @@
       t.appendChild(body);
       return h('div', { className: 'heat-wrap' }, t);
     };
-    const card = (title, facts, rows, total, dataset) => {
+    const card = (title, facts, rows, notListed, dataset) => {
       const c = h('article', { className: 'card outcome-card', dataset });
       c.appendChild(h('header', { className: 'card-head' }, h('h3', null, title)));
       c.appendChild(h('p', { className: 'facts' }, facts));
       c.appendChild(table(rows));
-      const more = moreNote(rows.length, total);
+      const more = moreNote(rows.length, notListed);
       if (more) c.appendChild(more);
       return c;
     };
@@ -767,7 +768,7 @@
       }
       const rows = d.groups.map((g) => [data(g.label), g, [g.label === d.highest ? 'highest' : '', g.label === d.lowest ? 'lowest' : '']]);
       sec.appendChild(card(data(d.name), gapText(d, data(d.highest || ''), data(d.lowest || '')), rows,
-        d.groups.length + (d.groups_not_listed || 0), { dim: d.name }));
+        d.groups_not_listed || 0, { dim: d.name }));
     }
     const it = block.intersection;
     if (it) {
@@ -777,7 +778,7 @@
       const rows = it.cells.map((c) => [[data(c.a), ' × ', data(c.b)], c,
         [same(it.highest, [c.a, c.b]) ? 'highest' : '', same(it.lowest, [c.a, c.b]) ? 'lowest' : '']]);
       sec.appendChild(card([data(A), ' × ', data(B)], gapText(it, pair(it.highest), pair(it.lowest)), rows,
-        it.cells.length + (it.cells_not_listed || 0), { dims: `${A}\u0000${B}`, intersection: 'true' }));
+        it.cells_not_listed || 0, { dims: `${A}\u0000${B}`, intersection: 'true' }));
     }
     return sec;
   }
