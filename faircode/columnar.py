@@ -73,18 +73,24 @@ def _bits(buf: Any, offset: int, n: int) -> np.ndarray:
     return np.unpackbits(bits, bitorder="little", count=offset + n)[offset:].view(np.bool_)
 
 
-def null_mask(arr: pa.Array) -> np.ndarray | None:
+def null_mask(arr: pa.Array | pa.ChunkedArray) -> np.ndarray | None:
     """True where an Arrow array is null; None when it has no null."""
     if not arr.null_count:
         return None
+    if isinstance(arr, pa.ChunkedArray):
+        return np.concatenate(
+            [np.zeros(len(c), np.bool_) if not c.null_count else null_mask(c) for c in arr.chunks]
+        )
     if pa.types.is_null(arr.type):
         return np.ones(len(arr), dtype=np.bool_)
     return ~_bits(arr.buffers()[0], arr.offset, len(arr))
 
 
-def bool_values(arr: pa.Array) -> np.ndarray:
+def bool_values(arr: pa.Array | pa.ChunkedArray) -> np.ndarray:
     """An Arrow boolean array as numpy bools, nulls False (read from the buffers, as
     int_values: no pandas import)."""
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()  # bits: cheap to copy
     vals = _bits(arr.buffers()[1], arr.offset, len(arr)).copy()
     nulls = null_mask(arr)
     if nulls is not None:
@@ -95,10 +101,20 @@ def bool_values(arr: pa.Array) -> np.ndarray:
 _TRIMMED_BYTES = tuple(ord(ch) for ch in TRIMMED)
 
 
-def _padded(arr: pa.Array, nulls: np.ndarray | None) -> np.ndarray:
+def _padded(arr: pa.Array | pa.ChunkedArray, nulls: np.ndarray | None) -> np.ndarray:
     """Positions of the non-null cells of a string array whose first or last byte is a
     space or a tab (the only ones SPEC 0.4 trimming changes), read from its buffers:
-    one byte per end of each cell (never a scan of the text itself)."""
+    one byte per end of each cell (never a scan of the text itself). A chunked array is
+    read chunk by chunk: combining its chunks would copy all of their text."""
+    if isinstance(arr, pa.ChunkedArray):
+        found, start = [], 0
+        for chunk in arr.chunks:
+            end = start + len(chunk)
+            at = _padded(chunk, None if nulls is None else nulls[start:end])
+            if len(at):
+                found.append(at + start)
+            start = end
+        return np.concatenate(found) if found else _EMPTY
     bufs = arr.buffers()
     n = len(arr)
     if n == 0 or bufs[2] is None or not bufs[2].size:
@@ -824,9 +840,11 @@ class ArrowSummaryBuilder(SummaryBuilder):
         rest goes through the label function once per distinct value."""
         if arr is None:
             raise ValueError(f"column {i}: its missing cells are counted, give its array")
+        t = arr.type
+        if self.default_rule and (pa.types.is_string(t) or pa.types.is_large_string(t)):
+            return self._string_mask(i, arr)  # chunk by chunk: no copy of the text
         if isinstance(arr, pa.ChunkedArray):
             arr = arr.combine_chunks()
-        t = arr.type
         if pa.types.is_dictionary(t):
             k = len(arr.dictionary)
             per_value = self._uncounted_values(i, arr.dictionary)

@@ -32,6 +32,8 @@ CELLS = [
     "C",
     "",
     "NA",
+    " NA ",  # missing once trimmed (SPEC 0.4): found from the cell's end bytes
+    "null\t",
     "?",
     "nan",
     "None",
@@ -285,6 +287,24 @@ def test_valid_quirks_stay_on_the_fast_path(case):
     got, on_fast_path = fast(data, 1 << 16)
     assert on_fast_path, case
     assert got == reference(data)
+
+
+def test_padded_tokens_of_a_text_only_column_are_found_in_every_block():
+    """A column dead after the probe is read as plain text for its missing cells (SPEC
+    17.2), a count batch of many blocks chunk by chunk: " NA" and "null\t" are missing
+    once trimmed wherever they fall, " n7" and "n7 " are not."""
+    rows = ["sex,note"]
+    for r in range(3000):
+        note = f"n{r}" if r < 40 else [" NA", "null\t", f" n{r}", f"n{r} "][r % 4]
+        rows.append(f"{'MF'[r % 2]},{note}")
+    data = ("\n".join(rows) + "\n").encode()
+    for block, parts in ((256, 1), (1000, 2), (1 << 16, 1)):
+        got, on_fast_path = fast(data, block, probe_rows=30, parts=parts, max_categorical=5)
+        assert on_fast_path
+        assert got.counts[1] is None  # dead: its cells were never labelled
+        assert got.missing_all[1] == 1480  # rows 40..2999 with r % 4 in (0, 1)
+        assert got.missing_by[0][1] == {"M": 740, "F": 740}
+        assert got == reference(data, max_categorical=5)
 
 
 def test_quoted_newlines_straddling_many_blocks_stay_on_the_fast_path():
