@@ -99,6 +99,7 @@ def bool_values(arr: pa.Array | pa.ChunkedArray) -> np.ndarray:
 
 
 _TRIMMED_BYTES = tuple(ord(ch) for ch in TRIMMED)
+_PAD_MAX = max(_TRIMMED_BYTES)
 
 
 def _padded(arr: pa.Array | pa.ChunkedArray, nulls: np.ndarray | None) -> np.ndarray:
@@ -121,21 +122,26 @@ def _padded(arr: pa.Array | pa.ChunkedArray, nulls: np.ndarray | None) -> np.nda
         return _EMPTY
     width = 8 if pa.types.is_large_string(arr.type) else 4
     off = np.frombuffer(bufs[1], dtype=f"<i{width}", count=n + 1, offset=arr.offset * width)
+    off = off.astype(np.intp)  # take's own index type: no conversion per take
     data = np.frombuffer(bufs[2], dtype=np.uint8)
-    starts, ends = off[:-1], off[1:]
     # An empty cell's two bytes belong to its neighbours (or lie past the text): clipped
-    # here, left out by `ends > starts` below.
-    first = data.take(starts, mode="clip")
-    last = data.take(ends - 1, mode="clip")
-    pad = ends > starts
-    hit = np.zeros(n, dtype=np.bool_)
+    # here, left out below. Space and tab are at most 32, as few other bytes a cell ends
+    # in are: one comparison finds the candidates, checked exactly after.
+    first = data.take(off[:-1], mode="clip")
+    last = data.take(off[1:] - 1, mode="clip")
+    at = np.flatnonzero(np.minimum(first, last) <= _PAD_MAX)
+    if not len(at):
+        return _EMPTY
+    first, last = first[at], last[at]
+    hit = off[at + 1] > off[at]
+    pad = np.zeros(len(at), dtype=np.bool_)
     for byte in _TRIMMED_BYTES:
-        hit |= first == byte
-        hit |= last == byte
-    pad &= hit
+        pad |= first == byte
+        pad |= last == byte
+    hit &= pad
     if nulls is not None:
-        pad &= ~nulls
-    return np.flatnonzero(pad)
+        hit &= ~nulls[at]
+    return at[hit]
 
 
 def missing_set(name: str, opts: Options, tokens: frozenset[str] = MISSING_TOKENS) -> set[str]:

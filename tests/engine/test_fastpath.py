@@ -13,12 +13,15 @@ import pytest
 
 pytest.importorskip("pyarrow")
 
+import numpy as np  # noqa: E402
+import pyarrow as pa  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from util import ADULT_NAMES, data_file  # noqa: E402
 
 import faircode  # noqa: E402
 from faircode import InputError, fastpath, profiler  # noqa: E402
+from faircode.columnar import _padded, null_mask  # noqa: E402
 from faircode.options import resolve  # noqa: E402
 
 NAMES = ["sex", "race", "age", "zip", "note", "grp", "id", "sex"]
@@ -287,6 +290,44 @@ def test_valid_quirks_stay_on_the_fast_path(case):
     got, on_fast_path = fast(data, 1 << 16)
     assert on_fast_path, case
     assert got == reference(data)
+
+
+@settings(max_examples=200)
+@given(
+    st.lists(
+        st.none()
+        | st.text(st.sampled_from([" ", "\t", "\n", "\r", "\x01", "!", "a", "é", "\U0001f600"]))
+    ),
+    st.lists(st.integers(0, 6), max_size=4),
+    st.booleans(),
+)
+def test_padded_cells_are_exactly_those_trimming_changes(cells, cuts, large):
+    """columnar._padded, on plain and chunked arrays (cut anywhere, empty chunks too):
+    the non-null cells that start or end with a space or a tab, nothing else (a cell
+    ending in another byte under 33, a CR or LF, is not)."""
+    want = [j for j, c in enumerate(cells) if c and (c[0] in " \t" or c[-1] in " \t")]
+    typ = pa.large_string() if large else pa.string()
+    whole = pa.array(cells, typ)
+    assert _padded(whole, null_mask(whole)).tolist() == want
+    assert _padded(whole.slice(1), null_mask(whole.slice(1))).tolist() == [j - 1 for j in want if j]
+    bounds, at = [], 0
+    for step in cuts:
+        at = min(len(cells), at + step)
+        bounds.append(at)
+    edges = [0, *bounds, len(cells)]
+    chunked = pa.chunked_array([whole.slice(a, b - a) for a, b in zip(edges, edges[1:])], typ)
+    assert _padded(chunked, null_mask(chunked)).tolist() == want
+
+
+def test_a_null_slot_holding_padded_bytes_is_not_padded():
+    """Arrow lets a null slot of a string array span bytes (its content is undefined):
+    one holding " NA" is null, not a padded token."""
+    text = pa.py_buffer(b" NAx y")
+    offsets = pa.py_buffer(np.array([0, 3, 4, 6], dtype=np.int32).tobytes())
+    validity = pa.py_buffer(bytes([0b110]))  # cell 0 null
+    arr = pa.Array.from_buffers(pa.string(), 3, [validity, offsets, text], null_count=1)
+    assert arr.to_pylist() == [None, "x", " y"]
+    assert _padded(arr, null_mask(arr)).tolist() == [2]
 
 
 def test_padded_tokens_of_a_text_only_column_are_found_in_every_block():
