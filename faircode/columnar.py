@@ -779,8 +779,10 @@ class ArrowSummaryBuilder(SummaryBuilder):
         mask = None
         if want_mask:
             miss = st.raw_miss[ids]
-            if cnt[k] or cnt[:k][miss].any():
+            if cnt[:k][miss].any():
                 mask = np.append(miss, True)[idx_np]
+            elif cnt[k]:  # only null cells (the common case): a comparison, no gather
+                mask = idx_np == k
         if not want_codes:
             return None, mask
         lab += 1
