@@ -348,6 +348,23 @@ def test_padded_tokens_of_a_text_only_column_are_found_in_every_block():
         assert got == reference(data, max_categorical=5)
 
 
+@pytest.mark.parametrize("na", [["unknown"], [["note", "unknown"]]])
+def test_declared_missing_texts_of_a_text_only_column_are_found_in_every_block(na):
+    """`na` adds texts the Arrow reader does not make null: they are looked up in the
+    dead column's chunks, as written and once trimmed."""
+    rows = ["sex,note"]
+    for r in range(3000):
+        note = f"n{r}" if r < 40 else [" NA", "unknown", " unknown\t", f"n{r} ", "null"][r % 5]
+        rows.append(f"{'MF'[r % 2]},{note}")
+    data = ("\n".join(rows) + "\n").encode()
+    for block, parts in ((256, 1), (1000, 2)):
+        got, on_fast_path = fast(data, block, probe_rows=30, parts=parts, max_categorical=5, na=na)
+        assert on_fast_path
+        assert got.missing_all[1] == 2368  # rows 40..2999 with r % 5 != 3
+        assert got.missing_by[0][1] == {"M": 1184, "F": 1184}
+        assert got == reference(data, max_categorical=5, na=na)
+
+
 def test_quoted_newlines_straddling_many_blocks_stay_on_the_fast_path():
     rows = [
         f'{"MF"[i % 2]},{"ABC"[i % 3]},"line {i},\nnext ""{i}""\r\nend",{i % 90}\n'
