@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -381,3 +382,53 @@ def test_simd_scan_benchmark_checks_before_it_times(tmp_path):
         body = data.read_bytes()
         want = sum(body.count(bytes([c])) for c in (ord(delim), 34, 10, 13))
         assert stops == want
+
+
+def test_ab_interleaves_two_trees_and_gives_every_ratio(tmp_path):
+    """benchmarks/ab.py, both trees this checkout, one round (not timed): each split per
+    tree and each mode's after / before, with the round's own ratio."""
+    data = _generated(tmp_path)
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "ab.py"), str(data), "--before", str(ROOT), "--rounds", "1"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.strip("| ").split(" | ") for line in proc.stdout.splitlines()]
+    runs = {(r[1], r[2]): (float(r[3]), float(r[4])) for r in rows if r[0] == "1"}
+    assert len(runs) == 6  # two trees, three modes
+    splits = {
+        "readall / default": ("readall", "default"),
+        "nomissing / readall": ("nomissing", "readall"),
+        "nomissing / default": ("nomissing", "default"),
+    }
+    for tree in ("before", "after"):
+        for split, (num, den) in splits.items():
+            row = next(r for r in rows if r[0] == tree and r[1].startswith(split))
+            wall, cpu = (
+                runs[tree, num][0] / runs[tree, den][0],
+                runs[tree, num][1] / runs[tree, den][1],
+            )
+            median, one = re.match(r"([\d.]+) \(([\d.]+)\)", row[2]).groups()
+            assert median == one  # one round: its ratio is the median
+            # from the printed seconds (2 decimals) to the printed ratio (3)
+            assert abs(float(median) - wall) < 0.02 * wall + 0.002, (tree, split)
+            assert abs(float(row[3]) - cpu) < 0.02 * cpu + 0.002, (tree, split)
+    for mode in ("default", "readall", "nomissing"):
+        row = next(r for r in rows if r[0] == mode)
+        wall = runs["after", mode][0] / runs["before", mode][0]
+        assert abs(float(row[1].split()[0]) - wall) < 0.02 * wall + 0.002, mode
+
+
+def test_ab_names_a_tree_without_the_benchmark(tmp_path):
+    data = _generated(tmp_path)
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "ab.py"), str(data), "--before", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert f"--before {tmp_path}: no benchmarks/where.py there" in proc.stderr
+    assert "Traceback" not in proc.stderr
