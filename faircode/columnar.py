@@ -849,7 +849,9 @@ class ArrowSummaryBuilder(SummaryBuilder):
         if arr is None:
             raise ValueError(f"column {i}: its missing cells are counted, give its array")
         t = arr.type
-        if self.default_rule and (pa.types.is_string(t) or pa.types.is_large_string(t)):
+        if self.default_rule and (
+            pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t)
+        ):
             return self._string_mask(i, arr)  # chunk by chunk: no copy of the text
         if isinstance(arr, pa.ChunkedArray):
             arr = arr.combine_chunks()
@@ -860,10 +862,6 @@ class ArrowSummaryBuilder(SummaryBuilder):
             if arr.indices.null_count == 0 and not per_value.any():
                 return None
             return np.append(per_value, True)[idx]
-        if self.default_rule and (
-            pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t)
-        ):
-            return self._string_mask(i, arr)
         if self.default_rule and self.relabel[i] is None and not pa.types.is_binary(t):
             if not (
                 pa.types.is_large_binary(t)
