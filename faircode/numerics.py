@@ -423,3 +423,10 @@ def more_text(listed: int, not_listed: int, shown: int, what: str = "") -> str |
         return None
     where = f"; --json lists the first {listed:,}" if not_listed else " (--json shows all)"
     return f"... {hidden:,} more{' ' + what if what else ''}{where}"
+
+
+def more_lines(indent: str, listed: int, not_listed: int, shown: int, what: str = "") -> list[str]:
+    """:func:`more_text` as the lines a terminal report appends: none, or that line
+    after ``indent``."""
+    more = more_text(listed, not_listed, shown, what)
+    return [] if more is None else [indent + more]

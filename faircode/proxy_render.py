@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .numerics import fmt, more_text
+from .numerics import fmt, more_lines
 from .proxy_stats import p_text
 
 __all__ = ["SHOWN", "compare_lines", "feature_lines", "heading", "report_lines"]
@@ -29,9 +29,7 @@ def report_lines(block: dict) -> list[str]:
             f"  {pair}  V {fmt(h['cramers_v'], 4)}  p {p_text(h['p_adjusted']).rjust(9)}"
             f"  ({h['method']}, n={h['n']}){mark}{small}"
         )
-    more = more_text(len(hints), 0, SHOWN, "pairs")
-    if more:
-        out.append(f"  {more}")
+    out += more_lines("  ", len(hints), 0, SHOWN, "pairs")
     for nt in block["not_tested"]:
         out.append(f"  not tested: {nt['a']} x {nt['b']} ({nt['why']})")
     return out + feature_lines(block)
@@ -56,9 +54,7 @@ def feature_lines(block: dict) -> list[str]:
             f"  {pair}  {effect}  p {p_text(r['p_adjusted']).rjust(9)}"
             f"  ({r['method']}, n={r['n']}){mark}"
         )
-    more = more_text(len(rows), 0, SHOWN)
-    if more:
-        out.append(f"  {more}")
+    out += more_lines("  ", len(rows), 0, SHOWN)
     if skipped:
         out.append(f"  not tested: {len(skipped)} dimension x column pairs (--json says why)")
     return out
@@ -95,8 +91,6 @@ def compare_lines(blocks: Mapping[str, dict]) -> list[str]:
 
     for key in keys[:SHOWN]:
         out.append(f"  {key[0]} x {key[1]}:  A {cell(by_a.get(key))}  |  B {cell(by_b.get(key))}")
-    more = more_text(len(keys), 0, SHOWN, "pairs")
-    if more:
-        out.append(f"  {more}")
+    out += more_lines("  ", len(keys), 0, SHOWN, "pairs")
     out.append("  (* associated at alpha after the correction)")
     return out

@@ -13,7 +13,7 @@ import json
 
 from .detect import NOT_DEMOGRAPHIC
 from .evidence import COMPARE_FINDING_KINDS, DIFFERENCE_KINDS
-from .numerics import fmt, missing_group_label, more_text, pct, rows_text
+from .numerics import fmt, missing_group_label, more_lines, pct, rows_text
 from .safetext import SYMBOLS, clip, shown
 from .summary import PAIR_COLUMNS
 
@@ -206,9 +206,7 @@ def render(result: dict, source: str) -> str:
                 f"  {label.ljust(width)} {_bar(share)} {_pct(share).rjust(6)}"
                 f"  [{_pct(g['ci_low'])}-{_pct(g['ci_high'])}]  n={g['count']}{mark}"
             )
-        more = more_text(len(dim["groups"]), 0, MAX_GROUPS_SHOWN, "groups")
-        if more:
-            out.append(f"  {more}")
+        out += more_lines("  ", len(dim["groups"]), 0, MAX_GROUPS_SHOWN, "groups")
         if dim["skewness"] is not None:
             out.append(f"  skewness of ages {fmt(dim['skewness'], 2)}")
         out.extend(reference_lines(dim))
@@ -224,9 +222,7 @@ def render(result: dict, source: str) -> str:
             out.append(
                 f"  {cell['a']} x {cell['b']}: {rows_text(cell['count'])} ({_pct(cell['share'])})"
             )
-        more = more_text(len(inter["cells"]), not_listed, 10)
-        if more:
-            out.append(f"  {more}")
+        out += more_lines("  ", len(inter["cells"]), not_listed, 10)
     _unscored_lines(result.get("unscored", []), out)
     for d in result["dropped"]:
         out.append("")
@@ -439,11 +435,9 @@ def _compared_lines(
             marks = ["not compared"] + (["small group"] if absent["small_group"] else [])
             rows.append((missing_group_label(d["name"]), absent, f"  [{', '.join(marks)}]"))
         table(rows)
-        more = more_text(
-            len(d["groups"]), d.get("groups_not_listed", 0), MAX_GROUPS_SHOWN, "groups"
+        out += more_lines(
+            "    ", len(d["groups"]), d.get("groups_not_listed", 0), MAX_GROUPS_SHOWN, "groups"
         )
-        if more:
-            out.append(f"    {more}")
     inter = block.get("intersection")
     if not inter:
         return
@@ -458,11 +452,9 @@ def _compared_lines(
         for c in inter["cells"][:MAX_GROUPS_SHOWN]
     ]
     table(rows)
-    more = more_text(
-        len(inter["cells"]), inter.get("cells_not_listed", 0), MAX_GROUPS_SHOWN, "cells"
+    out += more_lines(
+        "    ", len(inter["cells"]), inter.get("cells_not_listed", 0), MAX_GROUPS_SHOWN, "cells"
     )
-    if more:
-        out.append(f"    {more}")
 
 
 def outcome_lines(block: dict) -> list[str]:
@@ -545,9 +537,7 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
                 f"  {clip(g['label'], 28, '').ljust(28)} {_pct(g['share_a']).rjust(6)} -> "
                 f"{_pct(g['share_b']).rjust(6)}  ({sign}{pct(delta)} pts){status}"
             )
-        more = more_text(len(d["groups"]), 0, MAX_GROUPS_SHOWN, "groups")
-        if more:
-            out.append(f"  {more}")
+        out += more_lines("  ", len(d["groups"]), 0, MAX_GROUPS_SHOWN, "groups")
     if result["added_dimensions"]:
         out.append("")
         out.append("added dimensions: " + ", ".join(result["added_dimensions"]))
@@ -861,11 +851,9 @@ def label_rate_shift_lines(block: dict) -> list[str]:
         for g in d["groups"][:MAX_GROUPS_SHOWN]:
             moved = _moved(g["rate_a"], g["rate_b"], g["rate_delta"])
             out.append(f"    {clip(g['label'], 28).ljust(28)} {moved}")
-        more = more_text(
-            len(d["groups"]), d.get("groups_not_listed", 0), MAX_GROUPS_SHOWN, "groups"
+        out += more_lines(
+            "    ", len(d["groups"]), d.get("groups_not_listed", 0), MAX_GROUPS_SHOWN, "groups"
         )
-        if more:
-            out.append(f"    {more}")
     return out
 
 

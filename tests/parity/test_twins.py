@@ -122,6 +122,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "missing_group_label": PY_TEXT,
         "more_text": PY_TEXT,
         "not_shown": PY_TEXT,
+        "more_lines": PY_TEXT,
         "normal_quantile": "the monitor's (SPEC 12) only",
         "scaled": "JS turns float expansions into the exact sums (scaledBig, expAdd, square2)",
     },
