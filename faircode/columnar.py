@@ -978,10 +978,16 @@ class ArrowSummaryBuilder(SummaryBuilder):
         for d, table in self.missing_by.items():
             a, c, n = table.arrays()
             by: dict[int, dict[str, int]] = {}
-            for col in np.unique(c).tolist():
+            # One stable sort by column, then a slice per column: a test of every entry
+            # per column was quadratic in the width (20,000 columns: 26 s).
+            order = np.argsort(c, kind="stable")
+            cols, starts = np.unique(c[order], return_index=True)
+            labels = np.array(names[d], dtype=object)[a[order]].tolist() if len(a) else []
+            counts = n[order].tolist()
+            ends = [*starts[1:].tolist(), len(order)]
+            for col, lo, hi in zip(cols.tolist(), starts.tolist(), ends):
                 if col != d:
-                    at_col = c == col
-                    by[col] = dict(zip(_pick(names[d], a[at_col]), n[at_col].tolist()))
+                    by[col] = dict(zip(labels[lo:hi], counts[lo:hi]))
             for col, c in table.row0().items():
                 if col != d:
                     by.setdefault(col, {})[None] = c
