@@ -23,6 +23,7 @@ from typing import Any
 
 from .._version import __version__
 from ..errors import InputError
+from ..groupstats import _values_text
 from ..numerics import Z, holm, log_ratio_interval, round_half_up, search_p
 from ..options import (
     AUDIT_ALPHA,
@@ -440,6 +441,7 @@ def audit_ll144(
     assessed: Counter = Counter()  # (sex or None, race or None, outcome) -> individuals
     to_outcome = _selected_rule(outcome_col, values) if method == "selection" else None
     to_score = _score_of(outcome_col) if method == "scoring" else None
+    seen: set[str] = set()  # the outcome's values after 1.1
     for key, c in cells.items():
         rows_read += c
         if date_rule is not None:
@@ -455,12 +457,19 @@ def audit_ll144(
         if o is None:
             outcome_missing += c
             continue
+        seen.add(o)
         value: Any = to_outcome(o) if to_outcome is not None else to_score(o)  # type: ignore[misc]
         s = None if key[0] is None else sex_rule(key[0])
         r = None if key[1] is None else race_rule(key[1])
         assessed[(s, r, value)] += c
     if not assessed:
         raise InputError(f"{flag} {outcome_col}: no row of {name} has a value")
+    for v in values or ():
+        if v not in seen:  # a typo would make every rate 0 and the audit pass silently
+            raise InputError(
+                f"--selected {outcome_col}={v}: not a value of '{outcome_col}' "
+                f"(values: {_values_text(sorted(seen))})"
+            )
 
     median_value = None
     if method == "scoring":

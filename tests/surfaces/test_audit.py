@@ -320,6 +320,11 @@ def run(*args, cwd=None):
         ("sex,b,hired\nF,x,1\n", ["--selected", "hired"], "--map COLUMN=race"),
         ("sex,race,hired\nF,A,maybe\n", ["--selected", "hired"], "is not a pass / fail value"),
         ("sex,race,hired\nF,A,1\n", [], "give one of --selected"),
+        (
+            "sex,race,hired\nF,A,yes\nM,B,no\n",
+            ["--selected", "hired=YES,no"],
+            "--selected hired=YES: not a value of 'hired' (values: 'no', 'yes')",
+        ),
         ("sex,race,hired,s\nF,A,1,2\n", ["--selected", "hired", "--score", "s"], "give one of"),
         ("sex,race,hired\nF,A,1\n", ["--selected", "nope"], "--selected: 'nope' is not a col"),
         ("sex,race,s\nF,A,high\n", ["--score", "s"], "'high' is not a number"),
