@@ -4692,7 +4692,10 @@ function () {
     } else if (opts.outcome.length) {
       outcomes = outcomeBlocks(ctx, dims, crossed, fs);
     }
-    if (opts.reference) for (const text of sumWarnings(opts.reference)) fs.note('reference', text);
+    if (opts.reference) {
+      for (const text of unmatchedWarnings(opts.reference, refEntries)) fs.note('reference', text);
+      for (const text of sumWarnings(opts.reference)) fs.note('reference', text);
+    }
     for (const text of contradicted) fs.note('contradicted', text);
     for (const dim of dims) {
       const codes = codedLabels(dim.kind, dim.groups.map((g) => g[0]));
@@ -5796,6 +5799,18 @@ function () {
       }
     }
     return out;
+  }
+
+  /** The notes of SPEC 9 for reference columns that no dimension took, in file order. */
+  function unmatchedWarnings(table, matched) {
+    const taken = new Set(matched.values());
+    return table
+      .filter((entry) => !taken.has(entry))
+      .map(
+        (entry) =>
+          `reference: '${entry.column}' matches no profiled dimension (by name, or by a ` +
+          'kind only one dimension has); nothing compared for it',
+      );
   }
 
   function matchReference(table, dims) {

@@ -30,7 +30,7 @@ from .numerics import (
 )
 from .options import Options, relabeler, resolve
 from .outcomes import outcome_blocks
-from .reference import match_reference, reference_block, sum_warnings
+from .reference import match_reference, reference_block, sum_warnings, unmatched_warnings
 from .summary import CELL_CAP, LABEL_CAP, MAX_GAP_FLAGS, PAIR_COLUMNS, Summary, pair_cells
 
 #: The result's format (SPEC 5): 3 since findings with evidence and score v3.
@@ -457,6 +457,8 @@ def analyze(
             summary, dims, index_of, mappers, overrides, opts, fs
         )
     if opts.reference:
+        for text in unmatched_warnings(opts.reference, ref_entries):
+            fs.note("reference", text)
         for text in sum_warnings(opts.reference):
             fs.note("reference", text)
     for col, kind, why in contradicted:

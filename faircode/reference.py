@@ -117,6 +117,17 @@ def sum_warnings(table: list[dict]) -> list[str]:
     return out
 
 
+def unmatched_warnings(table: list[dict], matched: dict[str, dict]) -> list[str]:
+    """The notes of SPEC 9 for reference columns that no dimension took, in file order."""
+    taken = {id(entry) for entry in matched.values()}
+    return [
+        f"reference: '{entry['column']}' matches no profiled dimension (by name, or by a "
+        f"kind only one dimension has); nothing compared for it"
+        for entry in table
+        if id(entry) not in taken
+    ]
+
+
 def match_reference(table: list[dict], dims: list[dict]) -> dict[str, dict]:
     """Dimension name -> reference entry, by name, else by a kind held by one dimension."""
     out: dict[str, dict] = {}

@@ -169,6 +169,27 @@ def test_reference_block_deviation_and_flags():
     ]
 
 
+def test_a_reference_column_no_dimension_takes_is_a_note():
+    """SPEC 9: a column of the reference that names no dimension (a typo, a dimension
+    the data lacks, a kind two dimensions share) is said, not left out in silence."""
+    table = parse_reference(
+        b"column,group,share\ngender,male,0.1\ngender,female,0.9\nsex,F,0.5\nsex,M,0.5\n"
+        b"geography,north,1\n",
+        "r",
+    )
+    data = "sex,region,state\n" + "F,n,a\nM,s,b\n" * 30
+    r = prof(data, {"region": "geography", "state": "geography"}, reference=table)
+    said = [f for f in r["flags"] if f.startswith("reference: ")]
+    tail = "matches no profiled dimension (by name, or by a kind only one dimension has)"
+    assert said == [
+        f"reference: 'gender' {tail}; nothing compared for it",
+        f"reference: 'geography' {tail}; nothing compared for it",
+    ]
+    assert dim(r, "sex")["reference"]["deviation"] == 0.0
+    matched = parse_reference(b"column,group,share\nsex,F,0.5\nsex,M,0.5\n", "r")
+    assert not [f for f in prof(data, reference=matched)["flags"] if "reference" in f]
+
+
 def test_compas_against_us_2024_flags_women():
     p = subprocess.run(
         [

@@ -178,6 +178,10 @@ def test_reference_parity(js, ref: bytes, data):
         "chunk_size": case.chunk_size,
     }
     assert_same(prof_py, run_js(js.request(req)), f"{case.describe()}\nreference: {ref!r}")
+    if any(
+        "matches no profiled dimension" in f for f in prof_py.get("result", {}).get("flags", [])
+    ):
+        event("reference: a column no dimension takes")
     for d in prof_py.get("result", {}).get("dimensions", []):
         block = d.get("reference")
         if block is not None:
@@ -262,6 +266,10 @@ def test_single_year_reference_parity(js, ref: bytes, case: Case):
         "chunk_size": case.chunk_size,
     }
     assert_same(prof_py, run_js(js.request(req)), f"{case.describe()}\nreference: {ref!r}")
+    if any(
+        "matches no profiled dimension" in f for f in prof_py.get("result", {}).get("flags", [])
+    ):
+        event("reference: a column no dimension takes")
     for d in prof_py.get("result", {}).get("dimensions", []):
         block = d.get("reference")
         if block is not None:

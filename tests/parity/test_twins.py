@@ -59,6 +59,7 @@ TWINS: dict[str, str] = {
     "compare": """drift_level _shift_p _change _by_evidence compare_dimension compare _by_delta
         _group_shifts compare_label_rates compare_missing""",
     "reference": """HEADER_ALIASES SUM_TOLERANCE _YEAR _ascii_lower parse_reference sum_warnings
+        unmatched_warnings
         match_reference _key_of _by_year reference_block""",
     "provenance": "provenance",
     "safetext": "LABEL_SHOWN CAPPED SENTENCES bounded",
