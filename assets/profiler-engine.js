@@ -1754,6 +1754,15 @@ function () {
 
   /** Why a one-column header looks read with the wrong delimiter, or null
    * (reader.py one_column_split). */
+  /** Why a header record read as CSV is the first object of a JSON-lines file, or null
+   * (reader.py json_lines_header). */
+  function jsonLinesHeader(header) {
+    if (header[0].startsWith('{"') && header[header.length - 1].endsWith('}')) {
+      return 'a JSON-lines file (its first line is a JSON object), not CSV; convert it to CSV';
+    }
+    return null;
+  }
+
   function oneColumnSplit(header, delimiter) {
     if (header.length !== 1) return null;
     let best = 0;
@@ -1839,6 +1848,13 @@ function () {
       return 'a ZIP archive (an Excel .xlsx or OpenDocument .ods workbook is one), not CSV; export the sheet as CSV';
     }
     if (starts(0x25, 0x50, 0x44, 0x46, 0x2d)) return 'a PDF document, not CSV; export the table as CSV';
+    if (starts(0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1)) {
+      return 'an OLE2 compound file (an Excel .xls workbook is one), not CSV; export the sheet as CSV';
+    }
+    const compressed = 'faircode reads CSV as it is or gzip-compressed: decompress it first';
+    if (starts(0x42, 0x5a, 0x68)) return `a bzip2-compressed file; ${compressed} (bunzip2)`;
+    if (starts(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00)) return `an xz-compressed file; ${compressed} (unxz)`;
+    if (starts(0x28, 0xb5, 0x2f, 0xfd)) return `a Zstandard-compressed file; ${compressed} (unzstd)`;
     return null;
   }
 
@@ -2437,6 +2453,11 @@ function () {
       if (this.header === null) {
         this.setHeader(cleanHeader(this.fields.slice(0, nf)));
         this.fields = [];
+        const jsonLines = jsonLinesHeader(this.header);
+        if (jsonLines !== null) {
+          this.finished = true;
+          throw new InputError(`${this.name}: ${jsonLines}`);
+        }
         const split = this.opts.one_column ? null : oneColumnSplit(this.header, String.fromCharCode(this.delim));
         if (split !== null) {
           this.finished = true;

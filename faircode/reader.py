@@ -130,6 +130,8 @@ def decoded_blocks(
 
 #: SPEC 0.6: files that are not UTF-8 text, told by their first bytes once reading them
 #: failed: (magic, what the message says). Longer magics first (UTF-32 LE before 16 LE).
+_COMPRESSED = "faircode reads CSV as it is or gzip-compressed: decompress it first"
+
 BINARY_FORMATS = (
     (
         b"\xff\xfe\x00\x00",
@@ -155,6 +157,13 @@ BINARY_FORMATS = (
         "not CSV; export the sheet as CSV",
     ),
     (b"%PDF-", "a PDF document, not CSV; export the table as CSV"),
+    (
+        b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1",
+        "an OLE2 compound file (an Excel .xls workbook is one), not CSV; export the sheet as CSV",
+    ),
+    (b"BZh", f"a bzip2-compressed file; {_COMPRESSED} (bunzip2)"),
+    (b"\xfd7zXZ\x00", f"an xz-compressed file; {_COMPRESSED} (unxz)"),
+    (b"\x28\xb5\x2f\xfd", f"a Zstandard-compressed file; {_COMPRESSED} (unzstd)"),
 )
 
 
@@ -199,6 +208,14 @@ def physical_lines(texts: Iterable[Any]) -> Iterator[str]:
 
 #: SPEC 0.2: the characters that would split a one-column header, in this order.
 SPLIT_CANDIDATES = (",", ";", "\t", "|", ":")
+
+
+def json_lines_header(header: list[str]) -> str | None:
+    """SPEC 0.2: why a header record read as CSV is the first object of a JSON-lines
+    file (its first name starts with '{"', its last ends with '}'), or None."""
+    if header[0].startswith('{"') and header[-1].endswith("}"):
+        return "a JSON-lines file (its first line is a JSON object), not CSV; convert it to CSV"
+    return None
 
 
 def one_column_split(header: list[str], delimiter: str) -> str | None:
@@ -303,6 +320,9 @@ def open_table(
         if got is None:
             raise InputError(f"{name}: file is empty")
         header = clean_header(got[0])
+        json_lines = json_lines_header(header)
+        if json_lines is not None:
+            raise InputError(f"{name}: {json_lines}")
         if not one_column:
             split = one_column_split(header, delim)
             if split is not None:

@@ -18,7 +18,9 @@ The strategies are in tests/strategies.py, the engines' runners in tests/parityu
 
 from __future__ import annotations
 
+import bz2
 import io
+import lzma
 import re
 from pathlib import Path
 
@@ -335,7 +337,32 @@ WRONG_FILES = {
     "UTF-32": ("sex,age\nM,30\n".encode("utf-32"), "a UTF-32 file (byte order mark FF FE 00 00)"),
     "xlsx": (b"PK\x03\x04\x14\x00\x06\x00" + b"\x00" * 40, "a ZIP archive (an Excel .xlsx"),
     "pdf": (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n", "a PDF document, not CSV"),
+    "xls": (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 40, "an OLE2 compound file (an"),
+    "bzip2": (bz2.compress(b"sex,age\nM,30\n" * 50), "a bzip2-compressed file; faircode"),
+    "xz": (lzma.compress(b"sex,age\nM,30\n" * 50), "an xz-compressed file; faircode"),
+    "zstd": (b"\x28\xb5\x2f\xfd\x24\x0e\x71\x00\x00\xff" * 4, "a Zstandard-compressed file"),
+    "JSON lines": (
+        b'{"id": 0, "sex": "M"}\n{"id": 1, "sex": "F"}\n',
+        "a JSON-lines file (its first line is a JSON object), not CSV",
+    ),
+    "JSON lines, one key": (b'{"sex": "M"}\n{"sex": "F"}\n', "a JSON-lines file"),
 }
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"a",b\nx,y\n',  # a name that starts like JSON, a last one that does not end so
+        b'a,"b}"\nx,y\n',
+        b"{a,b}\nx,y\n",  # braces, no quoted key
+    ],
+)
+def test_a_csv_header_with_braces_is_still_csv(js, data) -> None:
+    """SPEC 0.2: only a header whose first name starts with '{"' and whose last ends
+    with '}' is a JSON-lines file; both engines read these as CSV."""
+    py = run_python(io.BytesIO(data), {}, {}, name="t.csv")
+    assert "result" in py, py
+    assert_same(py, run_js(js.profile_bytes(data, "t.csv")), repr(data))
 
 
 @pytest.mark.parametrize("what", sorted(WRONG_FILES))

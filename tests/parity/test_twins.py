@@ -43,7 +43,8 @@ TWINS: dict[str, str] = {
         ETHNICITY_VOCABULARY NEUTRAL_VOCABULARY VOCABULARIES SEX_ALIASES tokenize
         kind_from_name fold kind_from_values ethnicity_holds_race _CODED_KINDS coded_labels
         contradiction""",
-    "reader": "SNIFF_ORDER binary_format SPLIT_CANDIDATES one_column_split sniff_delimiter",
+    "reader": """SNIFF_ORDER binary_format SPLIT_CANDIDATES json_lines_header one_column_split
+        sniff_delimiter""",
     "summary": """LABEL_CAP PAIR_COLUMNS CELL_CAP GROUP_FLAG_CAP MAX_GAP_FLAGS _stats_added
         _PairTable pair_cells""",
     "fastpath": "_SPLIT_WINDOW default_parts",
@@ -181,6 +182,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
             TEXT_READER,
         ),
         "BINARY_FORMATS": "JS binaryFormat holds the signatures",
+        "_COMPRESSED": "JS binaryFormat's `compressed`",
         "open_input": "opening a path: the Node bridge's own (scripts/engine-js.js); "
         "the page is given bytes",
     },
