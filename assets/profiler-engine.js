@@ -5235,6 +5235,12 @@ function () {
   }
 
   /** SPEC 21.3: the `outcomes` block, one entry per outcome column; findings to `fs`. */
+  /** SPEC 21.1: an outcome column with labels and not one value (outcomes.py _no_number). */
+  function noNumber(name, nonNumeric) {
+    const rows = nonNumeric === 1 ? '1 row holds' : `${nonNumeric} rows hold`;
+    return `--outcome ${name}: no cell is a number (${rows} text); give a column of numbers, or --na for the texts that mean missing`;
+  }
+
   function outcomeBlocks(ctx, dims, crossed, fs) {
     const { summary, opts, rewrites } = ctx;
     const out = [];
@@ -5244,6 +5250,7 @@ function () {
       if (tables === undefined) {
         throw new InputError(`--outcome ${name}: this summary was read without it; read the table again`);
       }
+      if (!tables.n && tables.non_numeric) throw new InputError(noNumber(name, tables.non_numeric));
       const top = moments([tables.n, tables.s1, tables.s2]);
       const threshold = opts.outcome_gap * (top.sd || 0.0);
       const dp = decimals(top.sd);

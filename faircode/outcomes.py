@@ -133,6 +133,15 @@ def _group_entry(st: Stats, count: int, least: int) -> dict:
     return {**moments(st), "missing": count - st[0], "small_group": st[0] < least}
 
 
+def _no_number(name: str, non_numeric: int) -> str:
+    """SPEC 21.1: an outcome column with labels and not one value."""
+    rows = "1 row holds" if non_numeric == 1 else f"{non_numeric} rows hold"
+    return (
+        f"--outcome {name}: no cell is a number ({rows} text); give a column of "
+        f"numbers, or --na for the texts that mean missing"
+    )
+
+
 def outcome_blocks(
     summary: Summary,
     dims: list[dict],
@@ -171,6 +180,8 @@ def _block(
         raise InputError(
             f"--outcome {name}: this summary was read without it; read the table again"
         )
+    if not tables["n"] and tables["non_numeric"]:
+        raise InputError(_no_number(name, tables["non_numeric"]))
     top = moments((tables["n"], tables["s1"], tables["s2"]))
     threshold = opts.outcome_gap * (top["sd"] or 0.0)
     dp = decimals(top["sd"])

@@ -350,6 +350,27 @@ WRONG_FILES = {
 
 
 @pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        (b"sex,y\nM,high\nF,low\nF,\n", "--outcome y: no cell is a number (2 rows hold text)"),
+        (b"sex,y\nM,x\n", "--outcome y: no cell is a number (1 row holds"),
+        (b"sex,y\nM,\nF,NA\n", None),  # every cell missing: a block of n 0, not an error
+        (b"sex,y\nM,x\nF,2\n", None),  # one value is enough
+    ],
+)
+def test_an_outcome_with_no_number_is_an_input_error(js, data, error) -> None:
+    """SPEC 21.1: an outcome column whose cells are all text gives no block of n/a
+    (every group's values reported missing), but one line naming the column."""
+    opts = {"outcome": ["y"]}
+    py = run_python(io.BytesIO(data), {}, opts, name="t.csv")
+    if error is None:
+        assert "result" in py, py
+    else:
+        assert py["error"].startswith(error), py
+    assert_same(py, run_js(js.profile_bytes(data, "t.csv", None, opts)), repr(data))
+
+
+@pytest.mark.parametrize(
     "data",
     [
         b'{"a",b\nx,y\n',  # a name that starts like JSON, a last one that does not end so

@@ -55,7 +55,7 @@ TWINS: dict[str, str] = {
     "groupstats": """RATIO_NOTE _values_text label_values _rate_entry _extremes _gap_p
         _summary_fields label_rates _gap_findings cell_mapper crossed_cells
         missing_by_group""",
-    "outcomes": """TAIL decimals moments welch welch_p _gap_fields _group_entry
+    "outcomes": """TAIL decimals moments welch welch_p _gap_fields _group_entry _no_number
         outcome_blocks""",
     "compare": """drift_level _shift_p _change _by_evidence compare_dimension compare _by_delta
         _group_shifts compare_label_rates compare_missing""",
