@@ -4867,9 +4867,12 @@ function () {
   }
 
   /** SPEC 17.3: the positive value of the label (counts after 1.1) and the rule. */
+  const NO_LABEL_VALUE = 'every cell is missing (after --na and --recode); nothing to give rates of';
+
   function labelValues(ctx, counts) {
     const opts = ctx.opts;
     const values = Array.from(counts.keys()).sort(cmpCodePoint);
+    if (values.length === 0) throw new InputError(`--label ${opts.label}: ${NO_LABEL_VALUE}`);
     if (opts.positive !== null) {
       if (!counts.has(opts.positive)) {
         throw new InputError(`--positive ${opts.positive}: not a value of '${opts.label}' (values: ${valuesText(values)})`);

@@ -27,6 +27,7 @@ RATIO_NOTE = (
     "US employment guidance is a convention, not a legal threshold"
 )
 VALUES_SHOWN = 10  # label values named in an input error (SPEC 17.3)
+NO_LABEL_VALUE = "every cell is missing (after --na and --recode); nothing to give rates of"
 
 Mapper = Callable[[str], "str | None"]
 
@@ -56,6 +57,8 @@ def label_values(summary: Summary, opts: Options) -> tuple[dict[str, int], str, 
         if new is not None:
             values[new] = values.get(new, 0) + c
     ordered = sorted(values)
+    if not ordered:
+        raise InputError(f"--label {name}: {NO_LABEL_VALUE}")
     if opts.positive is not None:
         if opts.positive not in values:
             raise InputError(

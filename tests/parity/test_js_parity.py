@@ -350,6 +350,24 @@ WRONG_FILES = {
 
 
 @pytest.mark.parametrize(
+    "opts",
+    [
+        {"label": "y", "na": [["y", "yes"], ["y", "no"]]},
+        {"label": "y", "na": [["y", "yes"], ["y", "no"]], "positive": "yes"},
+    ],
+)
+def test_a_label_with_no_value_says_so(js, opts) -> None:
+    """SPEC 17.3: a label column with every cell missing after --na is one line saying
+    so, not "0 values; name the positive one (values: )", the same in both engines."""
+    data = b"sex,y\nM,yes\nF,no\nF,NA\n"
+    py = run_python(io.BytesIO(data), {}, opts, name="t.csv")
+    assert py["error"] == (
+        "--label y: every cell is missing (after --na and --recode); nothing to give rates of"
+    ), py
+    assert_same(py, run_js(js.profile_bytes(data, "t.csv", None, opts)), repr(opts))
+
+
+@pytest.mark.parametrize(
     ("data", "error"),
     [
         (b"sex,y\nM,high\nF,low\nF,\n", "--outcome y: no cell is a number (2 rows hold text)"),

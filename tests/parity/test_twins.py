@@ -52,7 +52,7 @@ TWINS: dict[str, str] = {
         _dimension_findings _age_years _not_counted _intersection""",
     "evidence": """SCORE_FLOOR SCORE_FULL SCORE_CI_WIDTH GRADE_CAP UNDER_LINES grade_for balance
         dimension_score overall_score _r4 Findings""",
-    "groupstats": """RATIO_NOTE _values_text label_values _rate_entry _extremes _gap_p
+    "groupstats": """RATIO_NOTE NO_LABEL_VALUE _values_text label_values _rate_entry _extremes _gap_p
         _summary_fields label_rates _gap_findings cell_mapper crossed_cells
         missing_by_group""",
     "outcomes": """TAIL decimals moments welch welch_p _gap_fields _group_entry _no_number
