@@ -791,7 +791,12 @@ def _number_arg(flag: str, text: str | None, integer: bool, low: float, high: fl
     """A --flag's number, or None when not given; one line naming the range otherwise."""
     if text is None:
         return None
-    valid = f"{'integer' if integer else 'number'} {low:g}..{'' if high is None else f'{high:g}'}"
+
+    def bound(x: float) -> str:  # an integer bound in full (2**32 - 1, not 4.29497e+09)
+        return str(int(x)) if integer else f"{x:g}"
+
+    high_text = "" if high is None else bound(high)
+    valid = f"{'integer' if integer else 'number'} {bound(low)}..{high_text}"
     try:
         value = int(text) if integer else float(text)
     except ValueError:

@@ -321,6 +321,8 @@ def check_exports(args: argparse.Namespace, inputs: list) -> None:
     names it, path)`` pairs."""
     from .atomic import check_outputs, input_paths  # lazy: start-up
 
+    if getattr(args, "html", None) == "-":  # --markdown - prints; --html takes a path only
+        raise InputError("--html -: --html writes a file; print the HTML report with --format html")
     named: list[tuple[str, str]] = []
     for src in inputs:
         named += [src] if isinstance(src, tuple) else input_paths("the input", src)

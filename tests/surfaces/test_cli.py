@@ -272,3 +272,32 @@ def test_an_unknown_option_suggests_the_closest(argv, suggestion):
     err = p.stderr.decode()
     assert err.count("\n") == 1 and err.startswith("faircode: error: unrecognized arguments: ")
     assert err.split(" (see '")[0].endswith(suggestion or argv[-1])
+
+
+@pytest.mark.parametrize("command", [["profile"], ["compare", "B"]])
+def test_html_dash_is_refused_before_reading(tmp_path, command):
+    """`--html -` wrote a file named `-`; --markdown - prints, so `-` is refused with the
+    way to print HTML, and nothing is written."""
+    data = tmp_path / "a.csv"
+    data.write_text("sex,age\nM,30\nF,40\n")
+    args = [command[0], str(data)] + [str(data) for _ in command[1:]]
+    p = subprocess.run(
+        [sys.executable, "-m", "faircode", *args, "--html", "-"],
+        capture_output=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.decode() == (
+        "faircode: error: --html -: --html writes a file; print the HTML report with "
+        "--format html\n"
+    )
+    assert not (tmp_path / "-").exists()
+
+
+def test_an_integer_range_is_written_in_full():
+    p = run("scan", str(data_file("insurance.csv")), "--seed", "-1")
+    assert p.returncode == 2
+    assert p.stderr.decode() == (
+        "faircode: error: --seed: -1 is out of range (integer 0..4294967295)\n"
+    )
