@@ -1754,6 +1754,17 @@ function () {
 
   /** Why a one-column header looks read with the wrong delimiter, or null
    * (reader.py one_column_split). */
+  /** SPEC 0.6: the message for input with no line to read, saying when skip_lines took
+   * it all (reader.py empty_text). */
+  function emptyText(name, skipLines, skipped) {
+    if (!skipped) return `${name}: file is empty`;
+    if (skipped < skipLines) {
+      const lines = skipped === 1 ? '1 line' : `${skipped} lines`;
+      return `${name}: --skip-lines ${skipLines} skips the whole file (${lines})`;
+    }
+    return `${name}: nothing but blank lines after --skip-lines ${skipLines}`;
+  }
+
   /** Why a header record read as CSV is the first object of a JSON-lines file, or null
    * (reader.py json_lines_header). */
   function jsonLinesHeader(header) {
@@ -1980,6 +1991,7 @@ function () {
       this.preLineStart = -1; // where the first non-blank line starts in pre, once seen
       this.prePhase = true;
       this.skipped = 0; // physical lines dropped by skip_lines
+      this.skipPartial = false; // bytes of a line being dropped, its end not yet read
 
       // Parser.
       this.delim = opts.delimiter ? opts.delimiter.charCodeAt(0) : -1;
@@ -2141,7 +2153,11 @@ function () {
       while (this.toSkip > 0 && i < n) {
         let j = i;
         while (j < n) { const c = b[j]; if (c === 10 || c === 13) break; j++; }
-        if (j === n) return; // the rest of this line comes in a later chunk
+        if (j === n) { // the rest of this line comes in a later chunk
+          if (j > i) this.skipPartial = true;
+          return;
+        }
+        this.skipPartial = false;
         this.toSkip--;
         this.skipped++;
         if (b[j] === 13) {
@@ -2491,7 +2507,11 @@ function () {
         const len = this.preLen;
         let k = 0;
         while (k < len && (pre[k] === 10 || pre[k] === 13)) k++;
-        if (k === len) throw new InputError(`${this.name}: file is empty`);
+        if (k === len) {
+          // A last line with no line end, dropped by skip_lines, counts as a line.
+          const skipped = this.skipped + (this.skipPartial ? 1 : 0);
+          throw new InputError(emptyText(this.name, this.opts.skip_lines, skipped));
+        }
         if (this.delim < 0) {
           let j = k;
           while (j < len && pre[j] !== 10 && pre[j] !== 13) j++;

@@ -210,6 +210,17 @@ def physical_lines(texts: Iterable[Any]) -> Iterator[str]:
 SPLIT_CANDIDATES = (",", ";", "\t", "|", ":")
 
 
+def empty_text(name: str, skip_lines: int, skipped: int) -> str:
+    """SPEC 0.6: the message for input with no line to read, saying when skip_lines
+    took it all (`skipped`: the physical lines it dropped)."""
+    if not skipped:
+        return f"{name}: file is empty"
+    if skipped < skip_lines:
+        lines = "1 line" if skipped == 1 else f"{skipped} lines"
+        return f"{name}: --skip-lines {skip_lines} skips the whole file ({lines})"
+    return f"{name}: nothing but blank lines after --skip-lines {skip_lines}"
+
+
 def json_lines_header(header: list[str]) -> str | None:
     """SPEC 0.2: why a header record read as CSV is the first object of a JSON-lines
     file (its first name starts with '{"', its last ends with '}'), or None."""
@@ -282,6 +293,7 @@ def open_table(
         if next(lines, None) is None:
             break
         consumed += 1
+    skipped = consumed
     first = None
     for line in lines:
         consumed += 1
@@ -289,7 +301,7 @@ def open_table(
             first = line
             break
     if first is None:
-        raise InputError(f"{name}: file is empty")
+        raise InputError(empty_text(name, skip_lines, skipped))
     consumed -= 1  # the first record's line is re-read by the parser
     delim = delimiter or sniff_delimiter(first.rstrip("\r\n"))
     if info is not None:

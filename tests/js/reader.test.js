@@ -125,7 +125,8 @@ test('empty file, blank-only file, header only', () => {
     assert.equal(run('\r\n\n\r', {}, {}, c).error, 't.csv: file is empty');
     assert.equal(run([0xef, 0xbb, 0xbf], {}, {}, c).error, 't.csv: file is empty');
     assert.equal(run('a,b\r\n\r\n', {}, {}, c).error, 't.csv: no data rows, only a header');
-    assert.equal(run('x\n', { skip_lines: 1 }, {}, c).error, 't.csv: file is empty');
+    assert.equal(run('x\n', { skip_lines: 1 }, {}, c).error, 't.csv: nothing but blank lines after --skip-lines 1');
+    assert.equal(run('x', { skip_lines: 2 }, {}, c).error, 't.csv: --skip-lines 2 skips the whole file (1 line)');
     assert.equal(run('\n\n', { names: ['a'] }, {}, c).error, 't.csv: file is empty');
   });
 });

@@ -501,3 +501,26 @@ def test_gzip_files_through_the_bridge(js, tmp_path, what: str) -> None:
     for chunk in (1 << 20, 4096, 37):
         got = run_js(js.profile_bytes(data, str(path), chunk_size=chunk))
         assert_same(py, got, f"{what} in chunks of {chunk}")
+
+
+@pytest.mark.parametrize(
+    ("data", "skip", "error"),
+    [
+        (b"a,b\n1,2", 5, "t.csv: --skip-lines 5 skips the whole file (2 lines)"),
+        (b"a,b\r\n1,2\r\n", 3, "t.csv: --skip-lines 3 skips the whole file (2 lines)"),
+        (b"title\n", 2, "t.csv: --skip-lines 2 skips the whole file (1 line)"),
+        (b"title\n\n\r\n", 1, "t.csv: nothing but blank lines after --skip-lines 1"),
+        (b"", 4, "t.csv: file is empty"),
+        (b"\n\n", 0, "t.csv: file is empty"),
+    ],
+)
+def test_skip_lines_that_take_the_whole_file_say_so(js, data, skip, error) -> None:
+    """SPEC 0.6: input with no line left after --skip-lines names the option and the
+    file's lines (an unterminated last line counts), not "file is empty"; both engines,
+    the file fed whole and a byte at a time."""
+    opts = {"skip_lines": skip}
+    py = run_python(io.BytesIO(data), {}, opts, name="t.csv")
+    assert py == {"error": error}
+    for chunk in (1 << 16, 1):
+        got = run_js(js.profile_bytes(data, "t.csv", None, opts, chunk_size=chunk))
+        assert_same(py, got, f"{data!r} chunk {chunk}")

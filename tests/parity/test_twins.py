@@ -43,8 +43,8 @@ TWINS: dict[str, str] = {
         ETHNICITY_VOCABULARY NEUTRAL_VOCABULARY VOCABULARIES SEX_ALIASES tokenize
         kind_from_name fold kind_from_values ethnicity_holds_race _CODED_KINDS coded_labels
         contradiction""",
-    "reader": """SNIFF_ORDER binary_format SPLIT_CANDIDATES json_lines_header one_column_split
-        sniff_delimiter""",
+    "reader": """SNIFF_ORDER binary_format SPLIT_CANDIDATES empty_text json_lines_header
+        one_column_split sniff_delimiter""",
     "summary": """LABEL_CAP PAIR_COLUMNS CELL_CAP GROUP_FLAG_CAP MAX_GAP_FLAGS _stats_added
         _PairTable pair_cells""",
     "fastpath": "_SPLIT_WINDOW default_parts",
@@ -52,8 +52,8 @@ TWINS: dict[str, str] = {
         _dimension_findings _age_years _not_counted _intersection""",
     "evidence": """SCORE_FLOOR SCORE_FULL SCORE_CI_WIDTH GRADE_CAP UNDER_LINES grade_for balance
         dimension_score overall_score _r4 Findings""",
-    "groupstats": """RATIO_NOTE NO_LABEL_VALUE _values_text label_values _rate_entry _extremes _gap_p
-        _summary_fields label_rates _gap_findings cell_mapper crossed_cells
+    "groupstats": """RATIO_NOTE NO_LABEL_VALUE _values_text label_values _rate_entry _extremes
+        _gap_p _summary_fields label_rates _gap_findings cell_mapper crossed_cells
         missing_by_group""",
     "outcomes": """TAIL decimals moments welch welch_p _gap_fields _group_entry _no_number
         outcome_blocks""",
