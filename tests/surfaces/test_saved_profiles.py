@@ -20,9 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import faircode
+from faircode import saved
 from faircode.cli import main
 from faircode.errors import InputError
-from faircode import saved
 from faircode.schemacheck import compile_schema, problem
 
 SCHEMAS = Path(faircode.__file__).parent / "schemas"
@@ -183,11 +183,11 @@ def test_the_valid_saved_profile_compares_as_its_file(tmp_path, capsys):
     data, other = tmp_path / "data.csv", tmp_path / "other.csv"
     data.write_text(table(), encoding="utf-8")
     other.write_text(table(300, seed=8), encoding="utf-8")
-    saved = tmp_path / "saved.json"
-    saved.write_text(saved_text(), encoding="utf-8")
+    path = tmp_path / "saved.json"
+    path.write_text(saved_text(), encoding="utf-8")
     assert saved.check(json.loads(saved_text())) is None
     args = ["--label", "label", "--json", "--no-provenance"]
-    code, out, err = run(capsys, "compare", saved, other, *args)
+    code, out, err = run(capsys, "compare", path, other, *args)
     assert code == 0, err
     assert json.loads(out) == json.loads(run(capsys, "compare", data, other, *args)[1])
 
