@@ -34,7 +34,7 @@ from .errors import MonitorInputError
 from .inputs import MAX_MAGNITUDE, weights_of
 from .io import file_format, read_table
 from .slices import _native, _typed, is_mixed
-from .store import ATTR_SLOTS, SLOT_COLUMNS, Store, model_key
+from .store import ATTR_SLOTS, INT_RANGE, SLOT_COLUMNS, Store, model_key
 
 CHUNK_ROWS = 50_000
 Progress = Callable[[int, int], None] | None
@@ -937,11 +937,15 @@ def remove_batch(
     key = model_key(model)
     with store.transaction():
         store.lock("faircode-batches")
-        row = store.execute(
-            "SELECT model, kind, digest, version, rows_in, rows_new, meta FROM batches "
-            "WHERE id = ?",
-            (batch,),
-        ).fetchone()
+        row = (
+            store.execute(
+                "SELECT model, kind, digest, version, rows_in, rows_new, meta FROM batches "
+                "WHERE id = ?",
+                (batch,),
+            ).fetchone()
+            if batch in INT_RANGE
+            else None  # no batch has it, and the database cannot take it
+        )
         if row is None or row[0] != key:
             listed = [
                 f"{i} ({k}{' ' + str(v) if v else ''})"

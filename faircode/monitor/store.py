@@ -76,6 +76,9 @@ STAT_WEIGHTED = (
     "w_sum_pred_labelled",
     "w_sum_label",
 )
+#: The integers a store's INTEGER (SQLite) or BIGINT (PostgreSQL) holds: an id outside
+#: them is no row's, and is not sent to the database (which would raise OverflowError).
+INT_RANGE = range(-(2**63), 2**63)
 #: How long a writer waits for another writer's lock before giving up (SQLite).
 BUSY_TIMEOUT_S = 120.0
 

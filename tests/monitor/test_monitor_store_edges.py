@@ -395,6 +395,11 @@ def test_remove_batch_names_what_it_cannot_remove(cli, db: str, tmp_path: Path) 
     assert cli("log", "m", "p.csv", "--version", "v1", *LOG)[0] == 0
     code, _, err = cli("remove-batch", "m", "7", "--reason", "x")
     _one_error(err, "model 'm' has no batch 7 (its latest batches: 1 (predictions v1))")
+    # an id no database integer holds is no batch's either (not SQLite's OverflowError)
+    for huge in ("99999999999999999999999", "-99999999999999999999999"):
+        code, _, err = cli("remove-batch", "m", huge, "--reason", "x")
+        assert code == 2
+        _one_error(err, f"model 'm' has no batch {huge} (its latest batches: 1 (predictions v1))")
     assert cli("remove-batch", "m", "1", "--reason", "x")[0] == 0
     code, _, err = cli("remove-batch", "m", "1", "--reason", "x")
     assert code == 2
