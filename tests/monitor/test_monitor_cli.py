@@ -199,6 +199,23 @@ def bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "no attribute": ([good, "--pred", "pred"], "required: --attr"),
         "bad task": ([good, *BASE, "--task", "ranking"], "invalid choice"),
         "bad threshold": ([good, *BASE, "--threshold", "lots"], "invalid float value"),
+        # a value out of range names the option as it is typed, with its dashes
+        "nan threshold": (
+            [good, *BASE, "--threshold", "nan"],
+            "--threshold must be a finite number >= 0, got nan",
+        ),
+        "negative min-samples": (
+            [good, *BASE, "--min-samples", "-1"],
+            "--min-samples must be a whole number >= 0, got -1",
+        ),
+        "alpha above 1": (
+            [good, *BASE, "--alpha", "2"],
+            "--alpha must be a number between 0 and 1, got 2.0",
+        ),
+        "nan decision threshold": (
+            [good, "--score", "pred", "--decision-threshold", "nan", "--attr", "group"],
+            "--decision-threshold must be a finite number, got nan",
+        ),
     }
 
 
@@ -217,6 +234,10 @@ def bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "no attribute",
         "bad task",
         "bad threshold",
+        "nan threshold",
+        "negative min-samples",
+        "alpha above 1",
+        "nan decision threshold",
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys, case: str) -> None:
