@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 import re
 import sys
 from collections.abc import Callable, Iterable
@@ -125,7 +126,13 @@ def _read_open(
                 raw = gzip.decompress(raw)
             if not raw.strip():
                 raise MonitorInputError(f"{name}: file is empty; it needs data rows")
-            df = pd.read_json(io.BytesIO(raw), lines=True, dtype=False)
+            try:
+                df = pd.read_json(io.BytesIO(raw), lines=True, dtype=False)
+            except (ValueError, TypeError):
+                bad = _bad_json_line(raw, name)
+                if bad is None:
+                    raise
+                raise MonitorInputError(bad) from None
     except MonitorInputError:
         raise
     except InputError as exc:
@@ -140,6 +147,39 @@ def _read_open(
     df.columns = clean_header(str(c) for c in df.columns)
     check_columns(df.columns, required, name)
     return df[[c for c in df.columns if c in wanted]]
+
+
+def _bad_json_line(raw: bytes, name: str) -> str | None:
+    """The error naming the first line of JSON lines ``raw`` that is not one JSON object
+    (pandas names a character position instead), or None when every line is one."""
+    offset = 0  # of the line's first byte in the file
+    for number, line in enumerate(raw.split(b"\n"), 1):
+        start, offset = offset, offset + len(line) + 1
+        if not line.strip():
+            continue
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return (
+                f"{name}: line {number}: byte {start + exc.start}: not valid UTF-8; "
+                "re-save the file as UTF-8"
+            )
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            why = getattr(exc, "msg", None) or _first_line(exc)
+            column = getattr(exc, "colno", None)
+            at = f" at column {column}" if column is not None else ""
+            return (
+                f"{name}: line {number}: not valid JSON ({why}{at}); each line must be one "
+                "JSON object"
+            )
+        if not isinstance(value, dict):
+            return (
+                f"{name}: line {number}: a JSON {type(value).__name__}, not an object; each "
+                'line must be one JSON object ({"column": value, ...})'
+            )
+    return None
 
 
 #: A CSV file up to this size is first tried by :func:`_plain_columns` (it holds the

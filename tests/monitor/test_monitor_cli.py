@@ -397,3 +397,32 @@ def test_help_exits_0(capsys) -> None:
     assert run(["fairness", "evaluate", "--help"]) == 0
     out = capsys.readouterr().out
     assert "--decision-threshold" in out and "--allow-unmeasured" in out
+
+
+@pytest.mark.parametrize(
+    ("bad", "needle"),
+    [
+        (b'{"id": 200, "pred": 1, "group": "a"', "line 201: not valid JSON (Expecting ','"),
+        (b"[1, 2]", "line 201: a JSON list, not an object"),
+        (b'{"id": 200, "pred": 1, "group": "\xe9"}', "line 201: byte "),
+    ],
+)
+def test_a_bad_json_line_is_named_by_its_line(
+    tmp_path: Path, capsys, bad: bytes, needle: str
+) -> None:
+    """`evaluate` and `log` name the line of a JSON lines file that is not one JSON
+    object, not pandas' character position ("at position 9336")."""
+    lines = [
+        b'{"id": %d, "pred": %d, "group": "%c"}' % (i, i % 2, b"ab"[i % 2]) for i in range(200)
+    ]
+    path = tmp_path / "p.jsonl"
+    path.write_bytes(b"\n".join([*lines, bad, *lines[:3]]) + b"\n")
+    code, out, err = cli(capsys, str(path), "--pred", "pred", "--attr", "group")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"faircode: error: {path}: {needle}") and err.count("\n") == 1, err
+    assert "position" not in err
+    db = str(tmp_path / "m.db")
+    argv = ["fairness", "log", "m", str(path), "--version", "1", "--id", "id", "--pred", "pred"]
+    assert run([*argv, "--attr", "group", "--db", db]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"faircode: error: {path}: {needle}") and err.count("\n") == 1, err
