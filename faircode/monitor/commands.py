@@ -72,14 +72,20 @@ def _write_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, indent=2, allow_nan=False) + "\n")
 
 
-def _run(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+def _run(
+    func: Callable[[argparse.Namespace], int], create: bool = False
+) -> Callable[[argparse.Namespace], int]:
+    """``func`` with ``args.store`` open, its errors one line. ``create``: the command
+    may create a missing store (it stores what it is given: log, label, config, apply,
+    slo set); the others need one that exists and never create a file (SPEC 15.2)."""
+
     def wrapped(args: argparse.Namespace) -> int:
         from ..cliutil import input_error  # lazy: start-up
         from .store import open_store  # lazy: start-up
 
         store = None
         try:
-            store = open_store(getattr(args, "db", None))
+            store = open_store(getattr(args, "db", None), create=create)
             args.store = store
             return func(args)
         except MonitorInputError as exc:
@@ -693,7 +699,7 @@ def add_store_commands(sub: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help=_BATCH_JSON_HELP)
     _store_options(p)
-    p.set_defaults(func=_run(cmd_log))
+    p.set_defaults(func=_run(cmd_log, create=True))
 
     p = sub.add_parser("label", help="log ground-truth labels, joined by request id")
     p.add_argument("model", metavar="MODEL")
@@ -702,7 +708,7 @@ def add_store_commands(sub: Any) -> None:
     p.add_argument("--label", required=True, metavar="COL", help="label column")
     p.add_argument("--json", action="store_true", help=_BATCH_JSON_HELP)
     _store_options(p)
-    p.set_defaults(func=_run(cmd_label))
+    p.set_defaults(func=_run(cmd_label, create=True))
 
     p = sub.add_parser("remove-batch", help="remove a bad batch of predictions or labels (audited)")
     p.add_argument("model", metavar="MODEL")
@@ -742,7 +748,7 @@ def add_store_commands(sub: Any) -> None:
     p.add_argument("--rule", choices=FAIRNESS_RULES, help="how the gate decides: interval or point")
     p.add_argument("--reason", metavar="TEXT", help=_REASON_HELP)
     _store_options(p)
-    p.set_defaults(func=_run(cmd_config))
+    p.set_defaults(func=_run(cmd_config, create=True))
 
     p = sub.add_parser("show", help="the registry in force, its source and any drift")
     p.add_argument("model", metavar="MODEL")
@@ -754,7 +760,7 @@ def add_store_commands(sub: Any) -> None:
     p.add_argument("model", metavar="MODEL")
     p.add_argument("--reason", metavar="TEXT")
     _store_options(p)
-    p.set_defaults(func=_run(cmd_apply))
+    p.set_defaults(func=_run(cmd_apply, create=True))
 
     p = sub.add_parser("slice", help="per-slice performance of one attribute from the store")
     p.add_argument("model", metavar="MODEL")
@@ -859,7 +865,7 @@ def _add_slo_commands(sub: Any) -> None:
     p.add_argument("--reason", metavar="TEXT", help=_REASON_HELP)
     p.add_argument("--json", action="store_true", help="print the SLO as JSON")
     _store_options(p, registry=False)
-    p.set_defaults(func=_run(cmd_slo_set))
+    p.set_defaults(func=_run(cmd_slo_set, create=True))
 
     p = ssub.add_parser("show", help="the model's SLOs, their error budgets and latest readings")
     p.add_argument("model", metavar="MODEL")

@@ -8,6 +8,7 @@ import pytest
 
 from faircode.monitor.cli import run
 from faircode.monitor.registry import RegistryError, load_yaml
+from faircode.monitor.store import open_store
 
 GOOD = """\
 models:
@@ -118,6 +119,11 @@ def test_show_reads_names_case_insensitively_and_reports_no_registry(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("FAIRCODE_DB", str(tmp_path / "m.db"))
     write(tmp_path, GOOD)
+    # a command that only reads never creates the store (SPEC 15.2)
+    assert run(["fairness", "show", "jpcp"]) == 2
+    assert "no store at " + str(tmp_path / "m.db") in capsys.readouterr().err
+    assert not (tmp_path / "m.db").exists()
+    open_store(str(tmp_path / "m.db")).close()  # an empty store: the YAML is in force
     assert run(["fairness", "show", "jpcp"]) == 0
     out = capsys.readouterr().out
     assert "model JPCP: registry in force from yaml" in out and "slices: [region, tier]" in out
@@ -158,6 +164,7 @@ def test_a_registry_not_utf8_or_nested_too_deeply_is_one_line(
     err = capsys.readouterr().err
     assert err.startswith("faircode: error: ") and err.count("\n") == 1 and needle in err
     db = str(tmp_path / "m.db")
+    open_store(db).close()
     assert run(["fairness", "show", "COMPAS", "--registry", str(path), "--db", db]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and needle in err
