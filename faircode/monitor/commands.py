@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK
-from ..options import FAIRNESS_RULES
+from ..options import FAIRNESS_ENCODING_HELP, FAIRNESS_RULES
 from ..safetext import shown
 from .errors import MonitorInputError
 
@@ -176,6 +176,7 @@ def cmd_log(args: argparse.Namespace) -> int:
         decision_threshold=args.decision_threshold,
         at_col=args.at,
         weight=args.weight,
+        encoding=args.encoding,
     )
 
 
@@ -189,7 +190,7 @@ def cmd_label(args: argparse.Namespace) -> int:
             f"yet), {s['replaced']} replaced an earlier different label"
         )
 
-    return _log_batch(args, log_labels, labelled, label_col=args.label)
+    return _log_batch(args, log_labels, labelled, label_col=args.label, encoding=args.encoding)
 
 
 def cmd_remove_batch(args: argparse.Namespace) -> int:
@@ -678,6 +679,7 @@ def add_store_commands(sub: Any) -> None:
     p = sub.add_parser("log", help="log a batch of predictions to the store")
     p.add_argument("model", metavar="MODEL")
     p.add_argument("file", metavar="FILE", help="predictions: CSV, Parquet or JSON lines")
+    p.add_argument("--encoding", metavar="NAME", help=FAIRNESS_ENCODING_HELP)
     p.add_argument("--version", required=True, help="model version that made the predictions")
     p.add_argument("--id", required=True, metavar="COL", help=_ID_HELP)
     p.add_argument("--pred", metavar="COL", help="prediction column")
@@ -703,7 +705,8 @@ def add_store_commands(sub: Any) -> None:
 
     p = sub.add_parser("label", help="log ground-truth labels, joined by request id")
     p.add_argument("model", metavar="MODEL")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", help="labels: CSV, Parquet or JSON lines")
+    p.add_argument("--encoding", metavar="NAME", help=FAIRNESS_ENCODING_HELP)
     p.add_argument("--id", required=True, metavar="COL", help=_ID_HELP)
     p.add_argument("--label", required=True, metavar="COL", help="label column")
     p.add_argument("--json", action="store_true", help=_BATCH_JSON_HELP)

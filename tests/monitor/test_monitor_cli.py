@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -426,3 +427,57 @@ def test_a_bad_json_line_is_named_by_its_line(
     assert run([*argv, "--attr", "group", "--db", db]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"faircode: error: {path}: {needle}") and err.count("\n") == 1, err
+
+
+def _advised(err: str) -> list[str]:
+    """The ``--encoding`` the error advises, as arguments (a bare ``pass --encoding``:
+    the name the user would find out, here latin-1)."""
+    m = re.search(r"pass --encoding( [\w-]+)?\n", err)
+    assert m is not None, err
+    return ["--encoding", (m.group(1) or " latin-1").strip()]
+
+
+@pytest.mark.parametrize(
+    ("name", "codec"),
+    [("utf16.csv", "utf-16"), ("latin1.csv", "latin-1"), ("latin1.jsonl", "latin-1")],
+)
+def test_the_encoding_advice_of_evaluate_log_and_label_works(
+    tmp_path: Path, capsys, name: str, codec: str
+) -> None:
+    """A file that is not UTF-8 is refused with "... or pass --encoding [NAME]"; evaluate,
+    log and label take that option, and following the advice reads the file as its UTF-8
+    copy is read (SPEC 12.1, 15.3)."""
+    df = fair_frame(0)
+    df["id"] = [f"r{i}" for i in range(len(df))]
+    df["group"] = df["group"].map({"a": "Bogotá", "b": "Zürich"})
+    utf8, other = tmp_path / ("utf8." + name.split(".")[1]), tmp_path / name
+    if name.endswith(".jsonl"):
+        text = df.to_json(orient="records", lines=True, force_ascii=False)
+    else:
+        text = df.to_csv(index=False)
+    utf8.write_text(text, encoding="utf-8")
+    other.write_text(text, encoding=codec)
+
+    base = ["--pred", "pred", "--label", "label", "--attr", "group", "--json"]
+    code, out, err = cli(capsys, str(other), *base)
+    assert (code, out) == (2, "") and err.count("\n") == 1, err
+    advice = _advised(err)
+    code, out, err = cli(capsys, str(other), *base, *advice)
+    assert code == 0, err
+    report = json.loads(out)
+    assert run(["fairness", "evaluate", str(utf8), *base]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    assert report == expected | {"source": str(other)}
+
+    (tmp_path / "fairness.yaml").write_text("models:\n  m:\n    slices: [group]\n")
+    db = ["--db", str(tmp_path / "m.db"), "--registry", str(tmp_path / "fairness.yaml")]
+    log = ["fairness", "log", "m", str(other), "--version", "1", "--id", "id", "--pred", "pred"]
+    label = ["fairness", "label", "m", str(other), "--id", "id", "--label", "label"]
+    for argv in (log + ["--attr", "group"], label):
+        assert run([*argv, *db]) == 2
+        assert _advised(capsys.readouterr().err) == advice
+        assert run([*argv, *db, *advice]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    assert run(["fairness", "slice", "m", "group", "--json", *db]) == 0
+    stored = json.loads(capsys.readouterr().out)["evaluation"]["groups"]
+    assert stored[0]["slices"] == expected["groups"][0]["slices"]
