@@ -48,6 +48,10 @@ FAIRNESS_ENGINE_HELP = (
     "metric engine (auto, the default: pandas; fairlearn: Fairlearn's MetricFrame, "
     "the fairness extra, to cross-check)"
 )
+#: ``--encoding`` of `fairness evaluate`, `log` and `label` (SPEC 12.1).
+FAIRNESS_ENCODING_HELP = (
+    "text encoding of a CSV or JSON lines FILE, e.g. latin-1, cp1252, utf-16 (default utf-8)"
+)
 
 #: SPEC 20 audit packs: the four-fifths convention the faircode additions judge an
 #: impact ratio against (not a threshold of Local Law 144), their family-wise level, the

@@ -11,6 +11,7 @@ needs, and nothing that reaches another host."""
 
 from __future__ import annotations
 
+import errno
 import functools
 import http.server
 import sys
@@ -26,6 +27,10 @@ WORKER_POLICY = (
     "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; "
     "base-uri 'none'; form-action 'none'"
 )
+
+
+#: The largest TCP port.
+MAX_PORT = 65535
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
@@ -65,6 +70,8 @@ def make_server(
         The folder to serve (a site built by scripts/build_site.py); default: the
         package's own site (``faircode/site``, or ``site/`` of a source tree).
     """
+    if not 0 <= port <= MAX_PORT:
+        raise InputError(f"--port: {port} is out of range (0..{MAX_PORT}; 0: any free port)")
     folder = Path(site) if site is not None else site_dir()
     if not (folder / "index.html").is_file():
         raise InputError(
@@ -72,7 +79,19 @@ def make_server(
             "scripts/build_site.py built (build/site)"
         )
     handler = functools.partial(_Handler, directory=str(folder))
-    return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    try:
+        return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise InputError(
+                f"--port {port}: the port is in use on 127.0.0.1 (another server listens "
+                "there); pass another --port, or --port 0 for any free one"
+            ) from None
+        raise InputError(
+            f"--port {port}: cannot listen on 127.0.0.1:{port} ({exc.strerror or exc}); "
+            "pass another --port (above 1023 needs no privileges), or --port 0 for any "
+            "free one"
+        ) from None
 
 
 def serve(port: int = 8000, open_browser: bool = True, site: str | Path | None = None) -> int:

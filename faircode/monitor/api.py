@@ -94,15 +94,17 @@ OUTCOMES = {
 
 
 @contextmanager
-def _opened(store: Any) -> Iterator[Store]:
+def _opened(store: Any, create: bool = False) -> Iterator[Store]:
     """``store`` itself when it is an open store (the caller closes it), else the store
-    at that location, closed afterwards."""
+    at that location, closed afterwards; one that does not exist is an error, created
+    only when ``create`` (a function that stores what it is given), as on the command
+    line (SPEC 15.2)."""
     from .store import Store, open_store  # lazy: start-up
 
     if isinstance(store, Store):
         yield store
         return
-    opened = open_store(None if store is None else os.fspath(store))
+    opened = open_store(None if store is None else os.fspath(store), create=create)
     try:
         yield opened
     finally:
@@ -747,7 +749,7 @@ def slo_set(
     """
     from .slo import set_slo  # lazy: start-up
 
-    with _opened(store) as opened:
+    with _opened(store, create=True) as opened:
         return set_slo(opened, model, name, target=target, window=window, gate=gate, reason=reason)
 
 

@@ -168,7 +168,7 @@ def prepare(
         or not math.isfinite(decision_threshold)
     ):
         raise MonitorInputError(
-            f"decision threshold must be a finite number, got {decision_threshold!r}"
+            f"--decision-threshold must be a finite number, got {decision_threshold!r}"
         )
     if score is not None and task == "regression":
         raise MonitorInputError(
@@ -323,9 +323,9 @@ def assemble_report(
 
 def check_rule(rule: str, alpha: float) -> None:
     if rule not in FAIRNESS_RULES:
-        raise MonitorInputError(f"rule must be one of {', '.join(FAIRNESS_RULES)}, got {rule!r}")
+        raise MonitorInputError(f"--rule must be one of {', '.join(FAIRNESS_RULES)}, got {rule!r}")
     if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
-        raise MonitorInputError(f"alpha must be a number between 0 and 1, got {alpha!r}")
+        raise MonitorInputError(f"--alpha must be a number between 0 and 1, got {alpha!r}")
 
 
 def _status(exceeded: bool, insufficient: bool, unmeasured: bool) -> str:

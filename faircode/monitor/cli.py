@@ -41,6 +41,7 @@ from ..errors import (
 )
 from ..options import (
     FAIRNESS_ALPHA,
+    FAIRNESS_ENCODING_HELP,
     FAIRNESS_ENGINE_HELP,
     FAIRNESS_MIN_SAMPLES,
     FAIRNESS_RULES,
@@ -54,6 +55,7 @@ from .gate import gate_lines
 
 def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="predictions: CSV, Parquet or JSON lines")
+    p.add_argument("--encoding", metavar="NAME", help=FAIRNESS_ENCODING_HELP)
     p.add_argument("--pred", metavar="COL", help="prediction column (0/1 or numeric)")
     p.add_argument(
         "--label", metavar="COL", help="label column; rows with a missing label await a label"
@@ -259,7 +261,13 @@ def evaluate_command(args: argparse.Namespace) -> int:
         overrides, opts = group_options_from_args(args)
         ref_groups = parse_cli(args.ref_group)
         run = evaluate
+        kw = {} if args.encoding is None else {"encoding": args.encoding}
         if args.engine == "spark":
+            if args.encoding is not None:
+                raise MonitorInputError(
+                    "--encoding applies to the pandas and fairlearn engines; --engine spark "
+                    "reads UTF-8: re-save the file as UTF-8"
+                )
             run = _spark_run(args)
         elif args.spark_master is not None:
             raise MonitorInputError("--spark-master applies to --engine spark only")
@@ -281,6 +289,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
             opts=opts,
             ref_groups=ref_groups,
             weight=args.weight,
+            **kw,
         )
     except (MonitorInputError, InputError) as exc:
         return input_error(exc)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK
-from ..options import FAIRNESS_RULES
+from ..options import FAIRNESS_ENCODING_HELP, FAIRNESS_RULES
 from ..safetext import shown
 from .errors import MonitorInputError
 
@@ -72,14 +72,20 @@ def _write_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, indent=2, allow_nan=False) + "\n")
 
 
-def _run(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+def _run(
+    func: Callable[[argparse.Namespace], int], create: bool = False
+) -> Callable[[argparse.Namespace], int]:
+    """``func`` with ``args.store`` open, its errors one line. ``create``: the command
+    may create a missing store (it stores what it is given: log, label, config, apply,
+    slo set); the others need one that exists and never create a file (SPEC 15.2)."""
+
     def wrapped(args: argparse.Namespace) -> int:
         from ..cliutil import input_error  # lazy: start-up
         from .store import open_store  # lazy: start-up
 
         store = None
         try:
-            store = open_store(getattr(args, "db", None))
+            store = open_store(getattr(args, "db", None), create=create)
             args.store = store
             return func(args)
         except MonitorInputError as exc:
@@ -170,6 +176,7 @@ def cmd_log(args: argparse.Namespace) -> int:
         decision_threshold=args.decision_threshold,
         at_col=args.at,
         weight=args.weight,
+        encoding=args.encoding,
     )
 
 
@@ -183,7 +190,7 @@ def cmd_label(args: argparse.Namespace) -> int:
             f"yet), {s['replaced']} replaced an earlier different label"
         )
 
-    return _log_batch(args, log_labels, labelled, label_col=args.label)
+    return _log_batch(args, log_labels, labelled, label_col=args.label, encoding=args.encoding)
 
 
 def cmd_remove_batch(args: argparse.Namespace) -> int:
@@ -672,6 +679,7 @@ def add_store_commands(sub: Any) -> None:
     p = sub.add_parser("log", help="log a batch of predictions to the store")
     p.add_argument("model", metavar="MODEL")
     p.add_argument("file", metavar="FILE", help="predictions: CSV, Parquet or JSON lines")
+    p.add_argument("--encoding", metavar="NAME", help=FAIRNESS_ENCODING_HELP)
     p.add_argument("--version", required=True, help="model version that made the predictions")
     p.add_argument("--id", required=True, metavar="COL", help=_ID_HELP)
     p.add_argument("--pred", metavar="COL", help="prediction column")
@@ -693,16 +701,17 @@ def add_store_commands(sub: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help=_BATCH_JSON_HELP)
     _store_options(p)
-    p.set_defaults(func=_run(cmd_log))
+    p.set_defaults(func=_run(cmd_log, create=True))
 
     p = sub.add_parser("label", help="log ground-truth labels, joined by request id")
     p.add_argument("model", metavar="MODEL")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", help="labels: CSV, Parquet or JSON lines")
+    p.add_argument("--encoding", metavar="NAME", help=FAIRNESS_ENCODING_HELP)
     p.add_argument("--id", required=True, metavar="COL", help=_ID_HELP)
     p.add_argument("--label", required=True, metavar="COL", help="label column")
     p.add_argument("--json", action="store_true", help=_BATCH_JSON_HELP)
     _store_options(p)
-    p.set_defaults(func=_run(cmd_label))
+    p.set_defaults(func=_run(cmd_label, create=True))
 
     p = sub.add_parser("remove-batch", help="remove a bad batch of predictions or labels (audited)")
     p.add_argument("model", metavar="MODEL")
@@ -742,7 +751,7 @@ def add_store_commands(sub: Any) -> None:
     p.add_argument("--rule", choices=FAIRNESS_RULES, help="how the gate decides: interval or point")
     p.add_argument("--reason", metavar="TEXT", help=_REASON_HELP)
     _store_options(p)
-    p.set_defaults(func=_run(cmd_config))
+    p.set_defaults(func=_run(cmd_config, create=True))
 
     p = sub.add_parser("show", help="the registry in force, its source and any drift")
     p.add_argument("model", metavar="MODEL")
@@ -754,7 +763,7 @@ def add_store_commands(sub: Any) -> None:
     p.add_argument("model", metavar="MODEL")
     p.add_argument("--reason", metavar="TEXT")
     _store_options(p)
-    p.set_defaults(func=_run(cmd_apply))
+    p.set_defaults(func=_run(cmd_apply, create=True))
 
     p = sub.add_parser("slice", help="per-slice performance of one attribute from the store")
     p.add_argument("model", metavar="MODEL")
@@ -859,7 +868,7 @@ def _add_slo_commands(sub: Any) -> None:
     p.add_argument("--reason", metavar="TEXT", help=_REASON_HELP)
     p.add_argument("--json", action="store_true", help="print the SLO as JSON")
     _store_options(p, registry=False)
-    p.set_defaults(func=_run(cmd_slo_set))
+    p.set_defaults(func=_run(cmd_slo_set, create=True))
 
     p = ssub.add_parser("show", help="the model's SLOs, their error budgets and latest readings")
     p.add_argument("model", metavar="MODEL")

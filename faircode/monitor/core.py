@@ -93,6 +93,7 @@ def evaluate(
     opts: dict[str, Any] | None = None,
     ref_groups: dict[str, Any] | None = None,
     weight: str | None = None,
+    encoding: str | None = None,
 ) -> dict[str, Any]:
     """Evaluate a model's predictions per slice and return the report (see schema.json).
 
@@ -174,7 +175,7 @@ def evaluate(
     else:
         source = str(data)
         source_path = source
-        frame = read_table(data, required, opener)
+        frame = read_table(data, required, opener, encoding)
     engine_used = _resolve_engine(engine)
     if len(frame) == 0:
         raise MonitorInputError(f"{source}: no data rows; the file has a header only")

@@ -14,6 +14,7 @@ the task declared in the registry or inferred from the version's predictions.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import os
@@ -32,9 +33,9 @@ import pandas as pd
 from . import rollup
 from .errors import MonitorInputError
 from .inputs import MAX_MAGNITUDE, weights_of
-from .io import file_format, read_table
+from .io import check_encoding, file_format, read_table
 from .slices import _native, _typed, is_mixed
-from .store import ATTR_SLOTS, SLOT_COLUMNS, Store, model_key
+from .store import ATTR_SLOTS, INT_RANGE, SLOT_COLUMNS, Store, model_key
 
 CHUNK_ROWS = 50_000
 Progress = Callable[[int, int], None] | None
@@ -465,9 +466,18 @@ def _bulk(
     return inserted
 
 
-def _read(path: str | Path, required: dict[str, str]) -> tuple[pd.DataFrame, str, Path]:
+def _encoding_option(encoding: str | None) -> dict[str, str]:
+    """A batch's ``encoding`` option for its digest: only when it is not UTF-8 (the same
+    bytes read another way are another batch; a UTF-8 batch's digest is as before)."""
+    name = check_encoding(encoding)
+    return {} if codecs.lookup(name).name == "utf-8" else {"encoding": name}
+
+
+def _read(
+    path: str | Path, required: dict[str, str], encoding: str | None
+) -> tuple[pd.DataFrame, str, Path]:
     p = Path(path)
-    frame = read_table(p, required)
+    frame = read_table(p, required, encoding=encoding)
     fmt = file_format(p)
     if len(frame) == 0:
         raise MonitorInputError(f"{p}: no data rows; the file has a header only")
@@ -490,6 +500,7 @@ def log_predictions(
     progress: Progress = None,
     task: str | None = None,
     weight: str | None = None,
+    encoding: str | None = None,
 ) -> dict[str, Any]:
     """Write one prediction batch; returns a summary (``duplicate_of`` for a re-sent one).
 
@@ -540,8 +551,9 @@ def log_predictions(
     }
     if weight is not None:  # only then: an unweighted batch keeps its digest
         options["weight"] = weight
+    options.update(_encoding_option(encoding))
     digest = _digest(p, options)
-    frame, fmt, p = _read(p, required)
+    frame, fmt, p = _read(p, required, encoding)
     source = str(p)
     ids = _ids(frame[id_col], id_col, fmt, source)
     if score is not None:
@@ -676,6 +688,7 @@ def log_labels(
     actor_name: str = "unknown",
     progress: Progress = None,
     task: str | None = None,
+    encoding: str | None = None,
 ) -> dict[str, Any]:
     """Write one label batch, joined to the predictions by request id.
 
@@ -686,9 +699,15 @@ def log_labels(
     p = Path(path)
     if not p.exists():
         raise MonitorInputError(f"{p}: no such file; check the path")
-    options = {"kind": "labels", "model": model_key(model), "id": id_col, "label": label_col}
+    options = {
+        "kind": "labels",
+        "model": model_key(model),
+        "id": id_col,
+        "label": label_col,
+        **_encoding_option(encoding),
+    }
     digest = _digest(p, options)
-    frame, fmt, p = _read(p, required)
+    frame, fmt, p = _read(p, required, encoding)
     source = str(p)
     ids = _ids(frame[id_col], id_col, fmt, source)
     labels = _numbers(frame[label_col], label_col, "label", fmt, source, True, ids)
@@ -937,11 +956,15 @@ def remove_batch(
     key = model_key(model)
     with store.transaction():
         store.lock("faircode-batches")
-        row = store.execute(
-            "SELECT model, kind, digest, version, rows_in, rows_new, meta FROM batches "
-            "WHERE id = ?",
-            (batch,),
-        ).fetchone()
+        row = (
+            store.execute(
+                "SELECT model, kind, digest, version, rows_in, rows_new, meta FROM batches "
+                "WHERE id = ?",
+                (batch,),
+            ).fetchone()
+            if batch in INT_RANGE
+            else None  # no batch has it, and the database cannot take it
+        )
         if row is None or row[0] != key:
             listed = [
                 f"{i} ({k}{' ' + str(v) if v else ''})"

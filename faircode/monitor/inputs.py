@@ -177,10 +177,10 @@ def _check_settings(attrs: list[str], threshold: float, min_samples: int, task: 
     if len(set(attrs)) != len(attrs):
         raise MonitorInputError("an attribute is given twice; pass each --attr once")
     if isinstance(threshold, bool) or not isinstance(threshold, int | float):
-        raise MonitorInputError("threshold must be a number, e.g. --threshold 0.1")
+        raise MonitorInputError("--threshold must be a number, e.g. --threshold 0.1")
     if not math.isfinite(threshold) or threshold < 0:
-        raise MonitorInputError(f"threshold must be a finite number >= 0, got {threshold}")
+        raise MonitorInputError(f"--threshold must be a finite number >= 0, got {threshold}")
     if isinstance(min_samples, bool) or not isinstance(min_samples, int) or min_samples < 0:
-        raise MonitorInputError(f"min-samples must be a whole number >= 0, got {min_samples}")
+        raise MonitorInputError(f"--min-samples must be a whole number >= 0, got {min_samples}")
     if task is not None and task not in TASKS:
         raise MonitorInputError(f"unknown task {task!r}; use binary or regression")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import io
+import json
 import re
 import sys
 from collections.abc import Callable, Iterable
@@ -16,7 +18,8 @@ import pandas as pd
 from ..errors import EXTRA_OF, InputError
 from ..formats import Prefixed, arrow_source, sniff_format
 from ..labels import clean_header
-from ..reader import open_input, open_table, read_records
+from ..options import resolve
+from ..reader import binary_format, open_input, open_table, read_records
 from .errors import MonitorInputError
 
 CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".txt")
@@ -58,6 +61,7 @@ def read_table(
     path: str | Path,
     required: dict[str, str],
     opener: Callable[[str, str], tuple[BinaryIO, bool]] | None = None,
+    encoding: str | None = None,
 ) -> pd.DataFrame:
     """Read the ``required`` columns (column name -> option that named it) of ``path``.
 
@@ -70,8 +74,10 @@ def read_table(
     columns as numbers.
     ``-``, a FIFO or a process substitution is read once, as a stream. ``opener`` opens
     the path instead of the reader's `open_input` (the MCP server's confined open);
-    the file is read from what it returns only.
+    the file is read from what it returns only. ``encoding`` (``--encoding``, default
+    UTF-8) is the text encoding of a CSV or JSON lines file, checked as `profile`'s.
     """
+    encoding = check_encoding(encoding)
     name = "<stdin>" if str(path) == "-" else str(path)
     p = Path(path)
     try:
@@ -88,11 +94,31 @@ def read_table(
             if regular:
                 raise
             fmt = None  # a pipe has no extension: told by its first bytes below
-        return _read_open(fh, p, name, fmt, regular, required)
+        return _read_open(fh, p, name, fmt, regular, required, encoding)
+
+
+def check_encoding(encoding: str | None) -> str:
+    """``--encoding``: a text encoding's name (default UTF-8), as `profile` checks it."""
+    if encoding is None:
+        return "utf-8"
+    try:
+        return resolve({"encoding": encoding}).encoding
+    except InputError as exc:
+        raise MonitorInputError(str(exc)) from None
+
+
+def _utf8(encoding: str) -> bool:
+    return codecs.lookup(encoding).name == "utf-8"
 
 
 def _read_open(
-    fh: BinaryIO, p: Path, name: str, fmt: str | None, regular: bool, required: dict[str, str]
+    fh: BinaryIO,
+    p: Path,
+    name: str,
+    fmt: str | None,
+    regular: bool,
+    required: dict[str, str],
+    encoding: str = "utf-8",
 ) -> pd.DataFrame:
     wanted = set(required)
     try:
@@ -111,7 +137,7 @@ def _read_open(
             source = Prefixed(head, source)
             fmt = "jsonl" if head == b"{" else "csv"
         if fmt == "csv":
-            return _read_csv(source, p, name, required)
+            return _read_csv(source, p, name, required, encoding)
         if fmt == "parquet":
             if regular:  # the open file itself, never its name again (formats.arrow_source)
                 source = arrow_source(source)
@@ -123,9 +149,17 @@ def _read_open(
             raw = source.read()
             if p.name.lower().endswith(".gz"):
                 raw = gzip.decompress(raw)
+            if not _utf8(encoding):
+                raw = _recoded(raw, name, encoding)
             if not raw.strip():
                 raise MonitorInputError(f"{name}: file is empty; it needs data rows")
-            df = pd.read_json(io.BytesIO(raw), lines=True, dtype=False)
+            try:
+                df = pd.read_json(io.BytesIO(raw), lines=True, dtype=False)
+            except (ValueError, TypeError):
+                bad = _bad_json_line(raw, name)
+                if bad is None:
+                    raise
+                raise MonitorInputError(bad) from None
     except MonitorInputError:
         raise
     except InputError as exc:
@@ -142,6 +176,58 @@ def _read_open(
     return df[[c for c in df.columns if c in wanted]]
 
 
+def _recoded(raw: bytes, name: str, encoding: str) -> bytes:
+    """JSON lines ``raw`` in ``encoding``, as UTF-8 (what pandas reads)."""
+    try:
+        return raw.decode(encoding).encode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise MonitorInputError(
+            f"{name}: byte {exc.start} (line {line}): not valid {encoding}; check the "
+            "file's encoding and pass --encoding"
+        ) from None
+    except UnicodeError as exc:  # e.g. UTF-16 without a byte order mark
+        raise MonitorInputError(
+            f"{name}: not valid {encoding} ({exc}); check the file's encoding and pass --encoding"
+        ) from None
+
+
+def _bad_json_line(raw: bytes, name: str) -> str | None:
+    """The error naming the first line of JSON lines ``raw`` that is not one JSON object
+    (pandas names a character position instead), or None when every line is one."""
+    offset = 0  # of the line's first byte in the file
+    for number, line in enumerate(raw.split(b"\n"), 1):
+        start, offset = offset, offset + len(line) + 1
+        if not line.strip():
+            continue
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            what = binary_format(raw[:8])  # a UTF-16 or UTF-32 file, by its byte order mark
+            if what is not None:
+                return f"{name}: {what}"
+            return (
+                f"{name}: line {number}: byte {start + exc.start}: not valid UTF-8; "
+                "re-save the file as UTF-8 or pass --encoding"
+            )
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            why = getattr(exc, "msg", None) or _first_line(exc)
+            column = getattr(exc, "colno", None)
+            at = f" at column {column}" if column is not None else ""
+            return (
+                f"{name}: line {number}: not valid JSON ({why}{at}); each line must be one "
+                "JSON object"
+            )
+        if not isinstance(value, dict):
+            return (
+                f"{name}: line {number}: a JSON {type(value).__name__}, not an object; each "
+                'line must be one JSON object ({"column": value, ...})'
+            )
+    return None
+
+
 #: A CSV file up to this size is first tried by :func:`_plain_columns` (it holds the
 #: whole file in memory); a larger one, or one it declines, goes to the SPEC 0 reader.
 PLAIN_MAX_BYTES = 1 << 30
@@ -150,13 +236,15 @@ PLAIN_MAX_BYTES = 1 << 30
 PLAIN_CHUNK_BYTES = 16 << 20
 
 
-def _read_csv(stream: BinaryIO, p: Path, name: str, required: dict[str, str]) -> pd.DataFrame:
+def _read_csv(
+    stream: BinaryIO, p: Path, name: str, required: dict[str, str], encoding: str = "utf-8"
+) -> pd.DataFrame:
     """The required columns of a CSV as str/None cells (SPEC section 0)."""
     gz = p.name.lower().endswith(".gz")
     delimiter = "\t" if p.name.lower().endswith((".tsv", ".tsv.gz")) else None
     if gz:
         stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
-    else:
+    elif _utf8(encoding):  # the plain split reads UTF-8 only
         data, candidate = _read_plain_prefix(stream, PLAIN_MAX_BYTES + 1)
         if candidate and len(data) <= PLAIN_MAX_BYTES:
             plain = _plain_columns(data, name, delimiter, required)
@@ -165,7 +253,7 @@ def _read_csv(stream: BinaryIO, p: Path, name: str, required: dict[str, str]) ->
             stream = io.BytesIO(data)
         else:
             stream = Prefixed(data, stream)  # type: ignore[assignment]
-    header, batches = read_records(stream, name, delimiter=delimiter)
+    header, batches = read_records(stream, name, delimiter=delimiter, encoding=encoding)
     check_columns(header, required, name)
     index = {c: header.index(c) for c in header if c in required}
     columns: dict[str, list[str]] = {c: [] for c in index}

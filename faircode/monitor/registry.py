@@ -324,15 +324,27 @@ def load_yaml(path: Path) -> Declarations:
     (top-level ``fairness:``, SPEC 15.4)."""
     yaml = _yaml()
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         raise RegistryError(f"{path}: no such file; create it or pass --registry FILE") from None
     except OSError as exc:
         raise RegistryError(f"{path}: cannot read: {exc.strerror or exc}") from None
     try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise RegistryError(
+            f"{path}: byte {exc.start} (line {line}): not valid UTF-8; save the file as UTF-8"
+        ) from None
+    try:
         doc = yaml.load(text, Loader=_loader(yaml))  # noqa: S506 - a SafeLoader subclass
     except RegistryError as exc:
         raise RegistryError(f"{path}: {exc}") from None
+    except RecursionError:  # PyYAML composes nested nodes recursively
+        raise RegistryError(
+            f"{path}: nested too deeply (lists or mappings hundreds of levels inside one "
+            "another); a registry needs a few levels: check the file's brackets"
+        ) from None
     except yaml.YAMLError as exc:
         first = (str(exc).strip().splitlines() or ["invalid YAML"])[0]
         mark = getattr(exc, "problem_mark", None)

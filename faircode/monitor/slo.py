@@ -23,8 +23,8 @@ from .stats import exceeds
 from .store import Store, model_key
 from .timeline import day_text, parse_time, store_report, versions
 
-#: ``--window``: whole days (``28d``) or weeks (``4w``).
-_WINDOW = re.compile(r"([0-9]{1,5})([dw])")
+#: ``--window``: whole days (``28d``), weeks (``4w``) or a number of days.
+_WINDOW = re.compile(r"([0-9]+)([dw]?)")
 MAX_WINDOW_DAYS = 3660
 #: An SLO's name: what ``slo set`` takes.
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -36,19 +36,18 @@ def parse_window(text: str | int) -> int:
     if isinstance(text, int) and not isinstance(text, bool):
         days = text
     else:
-        value = str(text).strip()
-        m = _WINDOW.fullmatch(value)
-        if value.isdigit():
-            days = int(value)
-        elif m:
-            days = int(m.group(1)) * (7 if m.group(2) == "w" else 1)
-        else:
+        m = _WINDOW.fullmatch(str(text).strip())
+        if not m:
             raise MonitorInputError(
                 f"--window {text!r} is not a number of days or weeks; write e.g. 28d or 4w"
             )
+        digits = m.group(1).lstrip("0") or "0"
+        # more digits than any window has: out of range (and no int() of 5,000 digits)
+        days = MAX_WINDOW_DAYS + 1 if len(digits) > 9 else int(digits)
+        days *= 7 if m.group(2) == "w" else 1
     if not 1 <= days <= MAX_WINDOW_DAYS:
         raise MonitorInputError(
-            f"--window {text!r}: the window must be 1 to {MAX_WINDOW_DAYS} days; write e.g. 28d"
+            f"--window {text!r} is out of range (1 to {MAX_WINDOW_DAYS} days); write e.g. 28d or 4w"
         )
     return days
 

@@ -8,7 +8,10 @@ the missing ones in one transaction.
 Where the store is: ``--db URL|PATH``, else ``$FAIRCODE_DB``, else
 ``.faircode/monitor.db`` under the working directory. ``postgresql://...`` (or
 ``postgres://``) selects PostgreSQL through psycopg 3, imported only then (extra
-``postgres``); ``sqlite:///path`` or any other text is a SQLite file path.
+``postgres``); ``sqlite:///path`` or any other text without a ``scheme://`` is a SQLite
+file path. Another scheme (``mysql://``) and an empty ``--db`` are refused. A command
+that writes creates a missing SQLite store (and its directory); one that only reads
+(:func:`open_store` with ``create=False``) says there is no store there instead.
 
 A SQLite file that the process cannot write (the file or its directory is read-only:
 read-only media, another user's store) is opened for reading only (``mode=ro``, else
@@ -19,6 +22,7 @@ holding another application's tables is refused unless it is empty.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import time
 import urllib.parse
@@ -76,6 +80,9 @@ STAT_WEIGHTED = (
     "w_sum_pred_labelled",
     "w_sum_label",
 )
+#: The integers a store's INTEGER (SQLite) or BIGINT (PostgreSQL) holds: an id outside
+#: them is no row's, and is not sent to the database (which would raise OverflowError).
+INT_RANGE = range(-(2**63), 2**63)
 #: How long a writer waits for another writer's lock before giving up (SQLite).
 BUSY_TIMEOUT_S = 120.0
 
@@ -196,14 +203,39 @@ SCHEMA_VERSION = MIGRATIONS[-1][0]
 STORE_TABLES = frozenset({"schema_version", "predictions", "batches", "audit"})
 
 
+#: What a location may start with: PostgreSQL's URLs and SQLite's; any other text with
+#: a ``scheme://`` is refused, never taken as a relative path (``./mysql:/host/db``).
+SCHEMES = ("postgresql://", "postgres://", "sqlite:///")
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+)://")
+
+
 def resolve_location(db: str | None) -> str:
     """The store location from ``--db``, ``$FAIRCODE_DB`` or the default path."""
-    if db:
-        return db
+    if db is not None:
+        if not db.strip():
+            raise StoreError(
+                "--db is empty; give a SQLite file path or a postgresql:// URL (without "
+                f"--db: $FAIRCODE_DB, else {DEFAULT_DB})"
+            )
+        return _known_scheme(db, "--db")
     env = os.environ.get("FAIRCODE_DB")
     if env:
-        return env
+        return _known_scheme(env, "FAIRCODE_DB")
     return str(DEFAULT_DB)
+
+
+def _known_scheme(location: str, source: str) -> str:
+    """``location`` when it is a SQLite path or a URL of a known scheme; else the error
+    naming the scheme (only: the rest may hold a password)."""
+    m = _SCHEME.match(location)
+    if m is None or location.startswith(SCHEMES):
+        return location
+    scheme = m.group(1)
+    what = "a SQLite URL has three slashes" if scheme == "sqlite" else "unknown scheme"
+    raise StoreError(
+        f"{source}: {what} ('{scheme}://'); a store is a SQLite file path, "
+        "sqlite:///PATH or a postgresql:// (postgres://) URL"
+    )
 
 
 def _is_postgres(location: str) -> bool:
@@ -223,7 +255,7 @@ def describe(location: str) -> str:
 class Store:
     """An open prediction store. Use :func:`open_store`; close with :meth:`close`."""
 
-    def __init__(self, location: str) -> None:
+    def __init__(self, location: str, create: bool = True) -> None:
         self.location = location
         self._in_tx = False
         #: opened for reading only (SQLite file or directory not writable); see _writable
@@ -250,6 +282,11 @@ class Store:
             self.dialect = "sqlite"
             path = location[len("sqlite:///") :] if location.startswith("sqlite:///") else location
             p = Path(path)
+            if not create and not p.exists():
+                raise StoreError(
+                    f"no store at {path}: nothing was logged there; check --db / "
+                    "FAIRCODE_DB, or log predictions first with 'faircode fairness log'"
+                )
             if p.exists() and not _writable(p):
                 self.conn, self.read_only = _open_read_only(p, path)
             else:
@@ -501,8 +538,11 @@ def _open_read_only(p: Path, path: str) -> tuple[Any, str]:
     raise StoreError(f"cannot open the read-only store {path}: {last}; check --db / FAIRCODE_DB")
 
 
-def open_store(db: str | None = None) -> Store:
-    return Store(resolve_location(db))
+def open_store(db: str | None = None, create: bool = True) -> Store:
+    """The store at ``db`` (else ``$FAIRCODE_DB``, else the default path). ``create``
+    False: a SQLite store that does not exist is an error, and nothing is created (the
+    commands that only read)."""
+    return Store(resolve_location(db), create=create)
 
 
 def model_key(name: str) -> str:

@@ -230,6 +230,11 @@ class _Context:
         self.since_text, self.until_text = since, until
         self.since = parse_time(since, "--since")
         self.until = parse_time(until, "--until", end=True)
+        if self.since is not None and self.until is not None and self.since >= self.until:
+            raise MonitorInputError(
+                f"--since {since!r} is after --until {until!r}: the window is empty; "
+                "give the earlier time to --since"
+            )
         self.decode = _decoders(store, self.key)
         self.grouping = registry.grouping()
         metas = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -199,6 +200,23 @@ def bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "no attribute": ([good, "--pred", "pred"], "required: --attr"),
         "bad task": ([good, *BASE, "--task", "ranking"], "invalid choice"),
         "bad threshold": ([good, *BASE, "--threshold", "lots"], "invalid float value"),
+        # a value out of range names the option as it is typed, with its dashes
+        "nan threshold": (
+            [good, *BASE, "--threshold", "nan"],
+            "--threshold must be a finite number >= 0, got nan",
+        ),
+        "negative min-samples": (
+            [good, *BASE, "--min-samples", "-1"],
+            "--min-samples must be a whole number >= 0, got -1",
+        ),
+        "alpha above 1": (
+            [good, *BASE, "--alpha", "2"],
+            "--alpha must be a number between 0 and 1, got 2.0",
+        ),
+        "nan decision threshold": (
+            [good, "--score", "pred", "--decision-threshold", "nan", "--attr", "group"],
+            "--decision-threshold must be a finite number, got nan",
+        ),
     }
 
 
@@ -217,6 +235,10 @@ def bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "no attribute",
         "bad task",
         "bad threshold",
+        "nan threshold",
+        "negative min-samples",
+        "alpha above 1",
+        "nan decision threshold",
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys, case: str) -> None:
@@ -376,3 +398,86 @@ def test_help_exits_0(capsys) -> None:
     assert run(["fairness", "evaluate", "--help"]) == 0
     out = capsys.readouterr().out
     assert "--decision-threshold" in out and "--allow-unmeasured" in out
+
+
+@pytest.mark.parametrize(
+    ("bad", "needle"),
+    [
+        (b'{"id": 200, "pred": 1, "group": "a"', "line 201: not valid JSON (Expecting ','"),
+        (b"[1, 2]", "line 201: a JSON list, not an object"),
+        (b'{"id": 200, "pred": 1, "group": "\xe9"}', "line 201: byte "),
+    ],
+)
+def test_a_bad_json_line_is_named_by_its_line(
+    tmp_path: Path, capsys, bad: bytes, needle: str
+) -> None:
+    """`evaluate` and `log` name the line of a JSON lines file that is not one JSON
+    object, not pandas' character position ("at position 9336")."""
+    lines = [
+        b'{"id": %d, "pred": %d, "group": "%c"}' % (i, i % 2, b"ab"[i % 2]) for i in range(200)
+    ]
+    path = tmp_path / "p.jsonl"
+    path.write_bytes(b"\n".join([*lines, bad, *lines[:3]]) + b"\n")
+    code, out, err = cli(capsys, str(path), "--pred", "pred", "--attr", "group")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"faircode: error: {path}: {needle}") and err.count("\n") == 1, err
+    assert "position" not in err
+    db = str(tmp_path / "m.db")
+    argv = ["fairness", "log", "m", str(path), "--version", "1", "--id", "id", "--pred", "pred"]
+    assert run([*argv, "--attr", "group", "--db", db]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"faircode: error: {path}: {needle}") and err.count("\n") == 1, err
+
+
+def _advised(err: str) -> list[str]:
+    """The ``--encoding`` the error advises, as arguments (a bare ``pass --encoding``:
+    the name the user would find out, here latin-1)."""
+    m = re.search(r"pass --encoding( [\w-]+)?\n", err)
+    assert m is not None, err
+    return ["--encoding", (m.group(1) or " latin-1").strip()]
+
+
+@pytest.mark.parametrize(
+    ("name", "codec"),
+    [("utf16.csv", "utf-16"), ("latin1.csv", "latin-1"), ("latin1.jsonl", "latin-1")],
+)
+def test_the_encoding_advice_of_evaluate_log_and_label_works(
+    tmp_path: Path, capsys, name: str, codec: str
+) -> None:
+    """A file that is not UTF-8 is refused with "... or pass --encoding [NAME]"; evaluate,
+    log and label take that option, and following the advice reads the file as its UTF-8
+    copy is read (SPEC 12.1, 15.3)."""
+    df = fair_frame(0)
+    df["id"] = [f"r{i}" for i in range(len(df))]
+    df["group"] = df["group"].map({"a": "Bogotá", "b": "Zürich"})
+    utf8, other = tmp_path / ("utf8." + name.split(".")[1]), tmp_path / name
+    if name.endswith(".jsonl"):
+        text = df.to_json(orient="records", lines=True, force_ascii=False)
+    else:
+        text = df.to_csv(index=False)
+    utf8.write_text(text, encoding="utf-8")
+    other.write_text(text, encoding=codec)
+
+    base = ["--pred", "pred", "--label", "label", "--attr", "group", "--json"]
+    code, out, err = cli(capsys, str(other), *base)
+    assert (code, out) == (2, "") and err.count("\n") == 1, err
+    advice = _advised(err)
+    code, out, err = cli(capsys, str(other), *base, *advice)
+    assert code == 0, err
+    report = json.loads(out)
+    assert run(["fairness", "evaluate", str(utf8), *base]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    assert report == expected | {"source": str(other)}
+
+    (tmp_path / "fairness.yaml").write_text("models:\n  m:\n    slices: [group]\n")
+    db = ["--db", str(tmp_path / "m.db"), "--registry", str(tmp_path / "fairness.yaml")]
+    log = ["fairness", "log", "m", str(other), "--version", "1", "--id", "id", "--pred", "pred"]
+    label = ["fairness", "label", "m", str(other), "--id", "id", "--label", "label"]
+    for argv in (log + ["--attr", "group"], label):
+        assert run([*argv, *db]) == 2
+        assert _advised(capsys.readouterr().err) == advice
+        assert run([*argv, *db, *advice]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    assert run(["fairness", "slice", "m", "group", "--json", *db]) == 0
+    stored = json.loads(capsys.readouterr().out)["evaluation"]["groups"]
+    assert stored[0]["slices"] == expected["groups"][0]["slices"]

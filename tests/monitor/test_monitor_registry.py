@@ -8,6 +8,7 @@ import pytest
 
 from faircode.monitor.cli import run
 from faircode.monitor.registry import RegistryError, load_yaml
+from faircode.monitor.store import open_store
 
 GOOD = """\
 models:
@@ -118,6 +119,11 @@ def test_show_reads_names_case_insensitively_and_reports_no_registry(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("FAIRCODE_DB", str(tmp_path / "m.db"))
     write(tmp_path, GOOD)
+    # a command that only reads never creates the store (SPEC 15.2)
+    assert run(["fairness", "show", "jpcp"]) == 2
+    assert "no store at " + str(tmp_path / "m.db") in capsys.readouterr().err
+    assert not (tmp_path / "m.db").exists()
+    open_store(str(tmp_path / "m.db")).close()  # an empty store: the YAML is in force
     assert run(["fairness", "show", "jpcp"]) == 0
     out = capsys.readouterr().out
     assert "model JPCP: registry in force from yaml" in out and "slices: [region, tier]" in out
@@ -131,3 +137,34 @@ def test_missing_pyyaml_names_the_extra(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setitem(sys.modules, "yaml", None)
     with pytest.raises(RegistryError, match=r"pip install 'faircode\[registry\]'"):
         load_yaml(write(tmp_path, GOOD))
+
+
+@pytest.mark.parametrize(
+    ("data", "needle"),
+    [
+        (
+            b"models:\n  COMPAS:\n    slices: [race]\n    ref_groups: {race: Caucasi\xe9n}\n",
+            "byte 67 (line 4): not valid UTF-8; save the file as UTF-8",
+        ),
+        (b"\xff\xfe garbage", "byte 0 (line 1): not valid UTF-8; save the file as UTF-8"),
+        (b"a: " + b"[" * 10_000 + b"]" * 10_000 + b"\n", "nested too deeply"),
+    ],
+)
+def test_a_registry_not_utf8_or_nested_too_deeply_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture, data: bytes, needle: str
+) -> None:
+    """Bytes that are not UTF-8 name their offset and line; brackets nested thousands deep
+    (PyYAML's recursion) are one line too, from `validate` and from `--registry`."""
+    path = tmp_path / "fairness.yaml"
+    path.write_bytes(data)
+    with pytest.raises(RegistryError) as info:
+        load_yaml(path)
+    assert str(info.value).startswith(f"{path}: ") and needle in str(info.value)
+    assert run(["fairness", "validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("faircode: error: ") and err.count("\n") == 1 and needle in err
+    db = str(tmp_path / "m.db")
+    open_store(db).close()
+    assert run(["fairness", "show", "COMPAS", "--registry", str(path), "--db", db]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and needle in err

@@ -267,6 +267,16 @@ def test_slo_input_errors_are_one_line(cli, db: str, tmp_path: Path) -> None:
         (["set", "m", "s", "--target", "1.5"], ["--target must be a number in (0, 1]"]),
         (["set", "m", "s", "--target", "0.9", "--window", "3x"], ["--window '3x'", "28d"]),
         (["set", "m", "s", "--target", "0.9", "--window", "0d"], ["1 to 3660 days"]),
+        # more days than any window: out of range, not "not a number of days"
+        (
+            ["set", "m", "s", "--target", "0.9", "--window", "99999999999999999999d"],
+            ["--window '99999999999999999999d' is out of range (1 to 3660 days)"],
+        ),
+        (
+            ["set", "m", "s", "--target", "0.9", "--window", "9" * 5000],
+            ["is out of range (1 to 3660 days)"],
+        ),
+        (["set", "m", "s", "--target", "0.9", "--window", "523w"], ["out of range"]),
         (["show", "m"], ["model 'm' has no SLO", "slo set m NAME"]),
         (["gate", "m"], ["model 'm' has no SLO"]),
         (["ingest", "m", "--at", "yesterday"], ["--at 'yesterday' is not a date"]),

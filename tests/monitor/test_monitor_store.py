@@ -650,3 +650,9 @@ def test_slice_and_report_renderings_and_windows(cli, tmp_path: Path, compas: pd
     assert budget["exhausted"] is False
     code, _, err = cli("report", "compas", "--since", "tomorrow")
     assert code == 2 and "--since 'tomorrow'" in err
+    # a window that ends before it starts is the mistake it is, not "no predictions"
+    code, _, err = cli("report", "compas", "--since", "2013-03-01", "--until", "2013-02-01")
+    assert code == 2 and err == (
+        "faircode: error: --since '2013-03-01' is after --until '2013-02-01': the window is "
+        "empty; give the earlier time to --since\n"
+    )

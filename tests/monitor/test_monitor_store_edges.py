@@ -395,6 +395,11 @@ def test_remove_batch_names_what_it_cannot_remove(cli, db: str, tmp_path: Path) 
     assert cli("log", "m", "p.csv", "--version", "v1", *LOG)[0] == 0
     code, _, err = cli("remove-batch", "m", "7", "--reason", "x")
     _one_error(err, "model 'm' has no batch 7 (its latest batches: 1 (predictions v1))")
+    # an id no database integer holds is no batch's either (not SQLite's OverflowError)
+    for huge in ("99999999999999999999999", "-99999999999999999999999"):
+        code, _, err = cli("remove-batch", "m", huge, "--reason", "x")
+        assert code == 2
+        _one_error(err, f"model 'm' has no batch {huge} (its latest batches: 1 (predictions v1))")
     assert cli("remove-batch", "m", "1", "--reason", "x")[0] == 0
     code, _, err = cli("remove-batch", "m", "1", "--reason", "x")
     assert code == 2
@@ -597,3 +602,58 @@ def test_a_foreign_sqlite_file_is_refused_unless_empty(
         assert {"predictions", "audit", "schema_version"} <= tables
     # and a faircode store opens as before
     assert run(["fairness", "audit", "m", "--verify", "--db", str(empty)]) == 0
+
+
+def test_db_is_a_sqlite_path_or_a_known_url_and_reading_never_creates_a_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An unknown ``scheme://`` and an empty ``--db`` are refused (not taken as a relative
+    path, or as "no --db"); a command that only reads needs a store that exists and
+    creates neither it nor its directory; one that writes creates both (SPEC 15.2)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("FAIRCODE_DB", raising=False)
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    _frame().to_csv(tmp_path / "p.csv", index=False)
+
+    def error(*argv: str) -> str:
+        assert run(["fairness", *argv]) == 2, argv
+        err = capsys.readouterr().err
+        _one_error(err)
+        return err
+
+    log = ["log", "m", "p.csv", "--version", "v1", *LOG]
+    for argv in (log, ["report", "m"], ["audit", "--verify"]):
+        err = error(*argv, "--db", "mysql://me:secret@host/db")
+        assert "--db: unknown scheme ('mysql://'); a store is a SQLite file path" in err
+        assert "secret" not in err
+        assert "--db is empty" in error(*argv, "--db", "")
+    assert "a SQLite URL has three slashes ('sqlite://')" in error(*log, "--db", "sqlite://x.db")
+    monkeypatch.setenv("FAIRCODE_DB", "mysql://host/db")
+    assert "FAIRCODE_DB: unknown scheme ('mysql://')" in error("report", "m")
+    monkeypatch.delenv("FAIRCODE_DB")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fairness.yaml", "p.csv"]
+
+    missing = tmp_path / "no" / "such" / "s.db"
+    reads = (
+        ["report", "m"],
+        ["slice", "m", "race"],
+        ["show", "m"],
+        ["gate", "m", "--version", "v1"],
+        ["audit", "--verify"],
+        ["watch", "m"],
+        ["remove-batch", "m", "1", "--reason", "x"],
+        ["slo", "show", "m"],
+        ["slo", "ingest", "m"],
+        ["slo", "gate", "m"],
+    )
+    for argv in reads:
+        err = error(*argv, "--db", str(missing))
+        assert f"no store at {missing}: nothing was logged there; check --db" in err
+    assert not (tmp_path / "no").exists()
+    for argv in reads[:2]:  # the default location likewise
+        assert "no store at .faircode/monitor.db" in error(*argv)
+    assert not (tmp_path / ".faircode").exists()
+    # a command that writes creates the store and its directory, as documented
+    assert run(["fairness", *log, "--db", str(missing)]) == 0
+    assert missing.is_file()
+    assert run(["fairness", "report", "m", "--db", str(missing)]) == 0

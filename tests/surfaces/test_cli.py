@@ -300,4 +300,25 @@ def test_an_integer_range_is_written_in_full():
     assert p.returncode == 2
     assert p.stderr.decode() == (
         "faircode: error: --seed: -1 is out of range (integer 0..4294967295)\n"
+
+def test_serve_names_a_port_out_of_range_or_in_use():
+    """`serve --port`: a port outside 0..65535 is one line, not bind()'s OverflowError; a
+    port another server holds names the port and the way out (another --port)."""
+    import socket
+
+    for port in ("-1", "99999999"):
+        p = run("serve", "--no-open", "--port", port)
+        assert p.returncode == 2
+        assert p.stderr.decode() == (
+            f"faircode: error: --port: {port} is out of range (0..65535; 0: any free port)\n"
+        )
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        p = run("serve", "--no-open", "--port", str(port))
+    assert p.returncode == 2
+    assert p.stderr.decode() == (
+        f"faircode: error: --port {port}: the port is in use on 127.0.0.1 (another server "
+        "listens there); pass another --port, or --port 0 for any free one\n"
     )
