@@ -300,6 +300,8 @@ def test_an_integer_range_is_written_in_full():
     assert p.returncode == 2
     assert p.stderr.decode() == (
         "faircode: error: --seed: -1 is out of range (integer 0..4294967295)\n"
+    )
+
 
 def test_serve_names_a_port_out_of_range_or_in_use():
     """`serve --port`: a port outside 0..65535 is one line, not bind()'s OverflowError; a
