@@ -739,8 +739,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     overrides, opts = options_from_args(args, "compare")
     fail_on = _fail_on(args, COMPARE_FINDING_KINDS)
     opts_b = dict(opts)
-    if args.skip_lines_b is not None:
-        opts_b["skip_lines"] = args.skip_lines_b
+    skip_b = _number_arg("--skip-lines-b", args.skip_lines_b, True, 0, None)
+    if skip_b is not None:
+        opts_b["skip_lines"] = skip_b
     check_exports(args, [args.path_a, args.path_b])
     results, hashes, notes = [], {}, {}
     for key, path, o in (("a", args.path_a, opts), ("b", args.path_b, opts_b)):
@@ -759,7 +760,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
             hashes[f"saved_profile_hash_{key}"] = sha256_bytes(saved[1])
             continue
         size = os.path.getsize(path) if os.path.isfile(path) else None
-        side, hashes[f"dataset_hash_{key}"] = _profile_hashed(args, path, size, overrides, o)
+        try:
+            side, hashes[f"dataset_hash_{key}"] = _profile_hashed(args, path, size, overrides, o)
+        except InputError as exc:
+            if not str(exc).startswith("--"):
+                raise
+            # an option checked against one side's header: say which side
+            raise InputError(f"{path} ({key.upper()}): {exc}") from None
         results.append(side)
     if any(k.startswith("saved_profile_hash_") for k in hashes):
         # a saved side holds its long labels capped (SPEC 0.9): so must the other

@@ -324,3 +324,19 @@ def test_serve_names_a_port_out_of_range_or_in_use():
         f"faircode: error: --port {port}: the port is in use on 127.0.0.1 (another server "
         "listens there); pass another --port, or --port 0 for any free one\n"
     )
+
+
+def test_compare_names_the_side_an_option_error_is_about(tmp_path):
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    a.write_text("sex,y\nM,1\nF,0\n")
+    b.write_text("sex\nM\nF\n")
+    p = run("compare", str(a), str(b), "--label", "y")
+    assert p.returncode == 2
+    assert p.stderr.decode() == (
+        f"faircode: error: {b} (B): --label: no column named 'y' (columns: sex)\n"
+    )
+    p = run("compare", str(a), str(a), "--skip-lines-b", "-3")
+    assert p.returncode == 2
+    assert p.stderr.decode() == (
+        "faircode: error: --skip-lines-b: -3 is out of range (integer 0..)\n"
+    )
