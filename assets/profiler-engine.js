@@ -1045,7 +1045,8 @@ function () {
       value = conv;
       shown = integer ? conv : pyFloatRepr(conv);
     }
-    if (Number.isNaN(value)) throw rangeError(name, shown, valid);
+    // NaN, and an infinity (no size; options.py _number)
+    if (Number.isNaN(value) || !Number.isFinite(value)) throw rangeError(name, shown, valid);
     if (integer && value !== Math.trunc(value)) throw rangeError(name, shown, valid);
     if (lo !== null && (value < lo || (loOpen && value === lo))) throw rangeError(name, shown, valid);
     if (hi !== null && value > hi) throw rangeError(name, shown, valid);

@@ -14,6 +14,7 @@ import errno
 import fnmatch
 import io
 import json
+import math
 import os
 import stat
 import sys
@@ -673,9 +674,37 @@ def checked_arguments(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
         kinds = [kinds] if isinstance(kinds, str) else kinds
         if not any(_TYPES[k](value) for k in kinds):
             raise InputError(
-                f"{tool}: '{name}' must be {' or '.join(kinds)}, got {json.dumps(value)}"
+                f"{tool}: '{name}' must be {' or '.join(kinds)}, got {_shown_value(value)}"
+            )
+        # a JSON number past 1e308 arrives as inf, an integer of 400 digits as itself
+        if _TYPES["number"](value) and not _finite(value):
+            raise InputError(f"{tool}: '{name}' must be a finite number, got {_shown_value(value)}")
+        allowed = props[name].get("enum")
+        if allowed is not None and value not in allowed:
+            # the schema's choices are the only ones: `engine` "spark" would open paths
+            # by name, past the root's checks
+            raise InputError(
+                f"{tool}: '{name}' must be one of {', '.join(allowed)}, got {_shown_value(value)}"
             )
     return args
+
+
+def _finite(value: float | int) -> bool:
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        return False
+
+
+def _shown_value(value: Any) -> str:
+    """A value as JSON text, cut: an argument may be megabytes long (an integer of
+    thousands of digits has no text under Python's digit limit)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"an integer of {value.bit_length()} bits"
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 _NUMERIC = {o.name for o in OPTIONS if o.kind in ("number", "integer")}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import math
 import re
 from collections import namedtuple
 
@@ -668,7 +669,7 @@ def _number(
             value = float(value) if not integer else int(str(value))
         except (TypeError, ValueError):
             raise _range_error(name, value, valid) from None
-    if value != value:  # NaN
+    if value != value or value in (math.inf, -math.inf):  # NaN; an infinity is no size
         raise _range_error(name, value, valid)
     if integer and value != int(value):
         raise _range_error(name, value, valid)

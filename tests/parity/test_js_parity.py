@@ -524,3 +524,21 @@ def test_skip_lines_that_take_the_whole_file_say_so(js, data, skip, error) -> No
     for chunk in (1 << 16, 1):
         got = run_js(js.profile_bytes(data, "t.csv", None, opts, chunk_size=chunk))
         assert_same(py, got, f"{data!r} chunk {chunk}")
+
+
+@pytest.mark.parametrize(
+    ("opts", "error"),
+    [
+        ({"max_age": "inf"}, "--max-age: inf is out of range"),
+        ({"imbalance_flag": "Infinity"}, "--imbalance-flag: inf is out of range"),
+        ({"outcome_gap": "-inf"}, "--outcome-gap: -inf is out of range"),
+        ({"min_group_size": "inf"}, "--min-group-size: inf is out of range"),
+    ],
+)
+def test_an_infinite_option_is_out_of_range(js, opts, error) -> None:
+    """SPEC 0.6: an infinity is no size for any option, bounded above or not (it made
+    `Infinity` in the provenance, which is not JSON); the same line in both engines."""
+    data = b"sex,y\nM,1\nF,2\n"
+    py = run_python(io.BytesIO(data), {}, opts, name="t.csv")
+    assert py["error"].startswith(error), py
+    assert_same(py, run_js(js.profile_bytes(data, "t.csv", None, opts)), repr(opts))

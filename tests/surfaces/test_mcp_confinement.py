@@ -445,3 +445,23 @@ def test_a_glob_names_a_file_link_out_and_opening_it_refuses_it(tree: Path):
     assert root.glob("d/*.csv", "path") == ["d/gone.csv", "d/race.csv", "d/secret.csv"]
     out = run_tool(root, "profile_dataset", {"path": "d/*.csv"})
     assert out.is_error and "d/gone.csv: a symbolic link leads outside" in out.text, out.text
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        ({"engine": "spark"}, "'engine' must be one of auto, pandas, fairlearn, got \"spark\""),
+        ({"task": "multiclass"}, "'task' must be one of binary, regression"),
+        ({"threshold": 10**400}, "'threshold' must be a finite number, got an integer of"),
+        ({"alpha": float("inf")}, "'alpha' must be a finite number, got inf"),
+    ],
+)
+def test_evaluate_model_takes_only_its_schemas_choices_and_finite_numbers(tree: Path, args, says):
+    """An `engine` outside the schema's enum was run: "spark" opened the path by name,
+    past the root's checks (a link out, a FIFO, `file:` outside the root); a number past
+    a float's range was an internal error. Each is one refusal, before any file."""
+    out = tree.parent / "outside" / "race.csv"
+    call = {"path": f"file:{out}", "pred": "pred", "attrs": ["sex"], **args}
+    got = run_tool(Root(str(tree)), "evaluate_model", call)
+    assert got.is_error, got.text
+    assert got.text.startswith(f"evaluate_model: {says}"), got.text
