@@ -317,9 +317,27 @@ class _Context:
     def refuse_class_labels(self) -> None:
         """Refuse a task inferred a regression whose predictions, or present labels, in
         the window are class labels (SPEC 12.2, 15.5), as ``evaluate`` refuses them."""
-        for role, column, name in (
-            ("prediction", "pred", self.pred_meta.get("pred")),
-            ("label", "label", self.label_col),
+        declare = (
+            "declare task: regression in the registry (or faircode fairness config "
+            f"{self.key} --task regression) if the values are quantities"
+        )
+        for role, column, name, fix in (
+            (
+                "prediction",
+                "pred",
+                self.pred_meta.get("pred"),
+                # a stored prediction is kept as first logged (15.3): remove, then log
+                "encode a binary outcome as 0/1 (or log --score COL --decision-threshold T) "
+                f"and log the predictions again after faircode fairness remove-batch "
+                f"{self.key} BATCH --reason TEXT, or {declare}",
+            ),
+            (
+                "label",
+                "label",
+                self.label_col,
+                # a label sent again overwrites the stored one (15.3)
+                f"encode a binary outcome as 0/1 and send the labels again, or {declare}",
+            ),
         ):
             classes = self.class_labels(column)
             if classes is not None:
@@ -329,10 +347,7 @@ class _Context:
                     str(name or column),
                     classes,
                     " and the registry declares no task",
-                    "encode a binary outcome as 0/1 and log the version again (or log "
-                    "--score COL --decision-threshold T), or declare task: regression in the "
-                    f"registry (or faircode fairness config {self.key} --task regression) if "
-                    "the values are quantities",
+                    fix,
                 )
 
     def class_labels(self, column: str) -> list[float] | None:

@@ -338,11 +338,17 @@ def test_class_labels_in_an_inferred_task_are_refused_by_the_store_as_by_evaluat
         assert json.loads(out)["evaluation"]["task"] == expected["task"]
         return
     assert code == 2 and out == "", err
+    again = (
+        "and log the predictions again after faircode fairness remove-batch m BATCH --reason TEXT"
+        if refused.startswith("prediction")
+        else "and send the labels again"
+    )
     _one_error(
         err,
         f"model m version v1: {refused} and the registry declares no task; faircode "
         "evaluates binary or regression models: encode a binary outcome as 0/1",
-        "or declare task: regression in the registry (or faircode fairness config m --task "
+        again,
+        ", or declare task: regression in the registry (or faircode fairness config m --task "
         "regression) if the values are quantities",
     )
 
