@@ -142,15 +142,27 @@ def class_labels(values: np.ndarray) -> list[float] | None:
     return distinct.tolist()
 
 
+#: What ``evaluate`` tells a user whose column holds class labels (SPEC 12.2).
+MULTICLASS_FIX = (
+    "encode a binary outcome as 0/1 (or give --score COL --decision-threshold T), or pass "
+    "--task regression if the values are quantities"
+)
+
+
 def multiclass_error(
-    source: str, role: str, column: str, classes: list[float]
+    source: str,
+    role: str,
+    column: str,
+    classes: list[float],
+    why: str = "",
+    fix: str = MULTICLASS_FIX,
 ) -> MonitorInputError:
+    """The one line refusing class labels in an inferred task (SPEC 12.2); ``why`` follows
+    the classes, ``fix`` says what to do (the store's report: the registry's ``task:``)."""
     shown = ", ".join(_fmt_num(c) for c in classes)
     return MonitorInputError(
-        f"{source}: {role} column {column!r} has {len(classes)} classes ({shown}); faircode "
-        "evaluates binary or regression models: encode a binary outcome as 0/1 (or give "
-        "--score COL --decision-threshold T), or pass --task regression if the values are "
-        "quantities"
+        f"{source}: {role} column {column!r} has {len(classes)} classes ({shown}){why}; "
+        f"faircode evaluates binary or regression models: {fix}"
     )
 
 

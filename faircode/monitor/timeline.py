@@ -25,7 +25,7 @@ from .assemble import assemble_group, assemble_report
 from .counts import counts_from_cube as _sum_cube
 from .counts import metrics_from_counts, weighted_keys
 from .errors import MonitorInputError
-from .inputs import MAX_MAGNITUDE
+from .inputs import MAX_CLASS_ID, MAX_CLASSES, MAX_MAGNITUDE, class_labels, multiclass_error
 from .registry import Registry
 from .scores import score_metrics, score_scale, table_from_cube
 from .slices import _Attribute, _slices_of
@@ -286,6 +286,7 @@ class _Context:
                 "reason": f"every prediction in {pred!r} is 0 or 1",
             }
         else:
+            self.refuse_class_labels()
             info = {
                 "type": "regression",
                 "source": "inferred",
@@ -312,6 +313,60 @@ class _Context:
                     or self.unexplained()
                 )
         return info
+
+    def refuse_class_labels(self) -> None:
+        """Refuse a task inferred a regression whose predictions, or present labels, in
+        the window are class labels (SPEC 12.2, 15.5), as ``evaluate`` refuses them."""
+        declare = (
+            "declare task: regression in the registry (or faircode fairness config "
+            f"{self.key} --task regression) if the values are quantities"
+        )
+        for role, column, name, fix in (
+            (
+                "prediction",
+                "pred",
+                self.pred_meta.get("pred"),
+                # a stored prediction is kept as first logged (15.3): remove, then log
+                "encode a binary outcome as 0/1 (or log --score COL --decision-threshold T) "
+                f"and log the predictions again after faircode fairness remove-batch "
+                f"{self.key} BATCH --reason TEXT, or {declare}",
+            ),
+            (
+                "label",
+                "label",
+                self.label_col,
+                # a label sent again overwrites the stored one (15.3)
+                f"encode a binary outcome as 0/1 and send the labels again, or {declare}",
+            ),
+        ):
+            classes = self.class_labels(column)
+            if classes is not None:
+                raise multiclass_error(
+                    f"model {self.key} version {self.version}",
+                    role,
+                    str(name or column),
+                    classes,
+                    " and the registry declares no task",
+                    fix,
+                )
+
+    def class_labels(self, column: str) -> list[float] | None:
+        """``class_labels`` of the window's non-missing values of ``column`` (``pred`` or
+        ``label`` of ``predictions``). A value that is no class id (a fraction, or outside
+        -1..MAX_CLASS_ID) settles it at once; otherwise at most MAX_CLASSES + 1 distinct
+        values are read, which ``class_labels`` judges as it judges a file's column."""
+        where, params = self.in_window(
+            f"{column} IS NOT NULL AND ({column} < -1 OR {column} > {MAX_CLASS_ID} "
+            f"OR {column} <> ROUND({column}))"
+        )
+        if self.store.one(f"SELECT 1 FROM predictions WHERE {where} LIMIT 1", params):
+            return None
+        where, params = self.in_window(f"{column} IS NOT NULL")
+        values = self.store.query(
+            f"SELECT DISTINCT {column} FROM predictions WHERE {where} LIMIT {MAX_CLASSES + 1}",
+            params,
+        )
+        return class_labels(np.array([float(v) for (v,) in values], dtype="float64"))
 
     def days(self) -> tuple[int | None, int | None]:
         """The window's first day and the day after its last (None: open)."""

@@ -22,8 +22,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from faircode.monitor import audit, rollup
+from faircode.monitor import audit, evaluate, rollup
 from faircode.monitor.cli import run
+from faircode.monitor.errors import MonitorInputError
 from faircode.monitor.store import open_store
 
 HEAD = re.compile(r"[0-9]+:[0-9a-f]{64}")
@@ -290,6 +291,102 @@ def test_task_checks_at_ingest_follow_the_registry_and_the_version(cli, db: str,
     assert code == 0, err
     assert "2 labels, 1 orphan labels" in err
     assert cli("log", "m", "q.csv", "--version", "v2", *LOG)[0] == 0
+
+
+# -- 12.2 / 15.5 class labels in a task the store infers ------------------------------------
+CLASS_CASES = {
+    # (predictions, labels) of 24 rows: the store's report decides as evaluate does
+    "a stray 2 among 0/1": ([0, 1] * 11 + [2, 1], [1, 0] * 12),
+    "1/2": ([1, 2] * 12, [0, 1] * 12),
+    "-1/1": ([-1, 1] * 12, [0, 1] * 12),
+    "20 whole numbers": ([i % 20 for i in range(24)], [0, 1] * 12),
+    "21 whole numbers": ([i % 21 for i in range(24)], [0, 1] * 12),
+    "a fraction among 0/1/2": ([0, 1, 2] * 7 + [0, 1, 2.5], [0, 1] * 12),
+    "beyond the largest class id": ([0, 1, 1001] * 8, [0, 1] * 12),
+    "below -1": ([0, 1, -2] * 8, [0, 1] * 12),
+    "labels 0/1/2 of a quantity": ([i + 0.5 for i in range(24)], [0, 1, 2] * 8),
+    "a quantity": ([i + 0.5 for i in range(24)], [i * 1.5 for i in range(24)]),
+}
+CLASSES = re.compile(r"(?:prediction|label) column '\w+' has \d+ classes \([^)]*\)")
+
+
+@pytest.mark.parametrize("case", sorted(CLASS_CASES))
+def test_class_labels_in_an_inferred_task_are_refused_by_the_store_as_by_evaluate(
+    cli, db: str, tmp_path: Path, case: str
+) -> None:
+    """SPEC 12.2, 15.5: with no task in the registry, the store's report refuses the
+    predictions or labels evaluate refuses as class labels (the same classes named), and
+    infers what evaluate infers otherwise."""
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    pred, label = CLASS_CASES[case]
+    frame = _frame(24, pred)
+    frame["y"] = label
+    frame.to_csv(tmp_path / "p.csv", index=False)
+    try:
+        expected = evaluate(frame, "pred", ["race"], label="y", engine="pandas", min_samples=1)
+    except MonitorInputError as e:
+        found = CLASSES.search(str(e))
+        assert found, str(e)
+        refused: str | None = found.group(0)
+    else:
+        refused = None
+    assert cli("log", "m", "p.csv", "--version", "v1", *LOG, "--at", "at")[0] == 0
+    assert cli("label", "m", "p.csv", "--id", "rid", "--label", "y")[0] == 0
+    code, out, err = cli("report", "m", "--json")
+    if refused is None:
+        assert code == 0, err
+        assert json.loads(out)["evaluation"]["task"] == expected["task"]
+        return
+    assert code == 2 and out == "", err
+    again = (
+        "and log the predictions again after faircode fairness remove-batch m BATCH --reason TEXT"
+        if refused.startswith("prediction")
+        else "and send the labels again"
+    )
+    _one_error(
+        err,
+        f"model m version v1: {refused} and the registry declares no task; faircode "
+        "evaluates binary or regression models: encode a binary outcome as 0/1",
+        again,
+        ", or declare task: regression in the registry (or faircode fairness config m --task "
+        "regression) if the values are quantities",
+    )
+
+
+def test_a_stray_class_refuses_report_slice_and_gate_until_the_task_is_declared(
+    cli, db: str, tmp_path: Path
+) -> None:
+    """The reviewer's case: a 0/1 model with one stray 2 was reported (and gated) as a
+    regression by MAE; now every reading of the version refuses it, the gate records no
+    decision, a window without the 2 is binary, and a declared task is taken."""
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    frame = _frame(24, [0, 1] * 11 + [0, 2])  # the 2: request id r23, on the second day
+    frame["y"] = [1, 0] * 12
+    frame.to_csv(tmp_path / "p.csv", index=False)
+    assert cli("log", "m", "p.csv", "--version", "v1", *LOG, "--at", "at")[0] == 0
+    assert cli("label", "m", "p.csv", "--id", "rid", "--label", "y")[0] == 0
+    for argv in (
+        ("report", "m"),
+        ("report", "m", "--markdown"),
+        ("slice", "m", "race"),
+        ("slice", "m", "race", "--json"),
+        ("gate", "m", "--version", "v1"),
+        ("gate", "m", "--version", "v1", "--json"),
+    ):
+        code, out, err = cli(*argv)
+        assert code == 2 and out == "", (argv, err)
+        _one_error(err, "model m version v1: prediction column 'pred' has 3 classes (0, 1, 2)")
+    assert _count(db, "SELECT COUNT(*) FROM audit") == 0
+    # the first day's rows alone are 0/1: binary, as evaluate finds those rows
+    code, out, err = cli("report", "m", "--json", "--until", "2023-11-14")
+    assert code == 0, err
+    assert json.loads(out)["evaluation"]["task"]["type"] == "binary"
+    code, _, err = cli("config", "m", "--task", "regression", "--reason", "counts")
+    assert code == 0, err
+    code, out, err = cli("report", "m", "--json")
+    assert code == 0, err
+    assert json.loads(out)["evaluation"]["task"]["source"] == "given"
+    assert json.loads(out)["evaluation"]["task"]["type"] == "regression"
 
 
 # -- 15.5 rows an older store holds ---------------------------------------------------------
