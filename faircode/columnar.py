@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,7 @@ from .labels import (
     MISSING_TOKENS,
     TRIMMED,
     age_shape,
+    float_label,
     label_of,
     outcome_value,
     typed_label,
@@ -176,10 +178,19 @@ def string_array(texts: Sequence[str | None]) -> pa.Array:
     return pa.Array.from_buffers(pa.string(), len(data), buffers)
 
 
-def _float32_label(value: Any) -> str | None:
-    if value is None or math.isnan(value):
-        return None
-    return str(np.float32(value))  # shortest text of the float32, like pandas shows it
+#: Labels of 16- and 32-bit floats, by bit width: the shortest text at their own
+#: precision (SPEC 0.4), not the text of the 64-bit float Arrow hands over.
+_SHORT_FLOAT_LABELS: dict[int, Callable[[Any], str | None]] = {
+    16: partial(float_label, bits=16),
+    32: partial(float_label, bits=32),
+}
+
+
+def _short_float_label(t: Any) -> Callable[[Any], str | None] | None:
+    """The label function of an Arrow float type narrower than 64 bits, else None."""
+    if pa.types.is_floating(t) and t.bit_width < 64:
+        return _SHORT_FLOAT_LABELS[t.bit_width]
+    return None
 
 
 class _Column:
@@ -204,7 +215,8 @@ class _Column:
         self.raw_label = _EMPTY.copy()  # raw id -> label code, -1 for missing
         self.raw_count = _EMPTY.copy()  # raw id -> cells
         self.labels: dict[str, int] = {}  # label -> code, in order of first sight
-        self.short_float = False  # float16/float32 values: printed at their own precision
+        # float16/float32 values: printed at their own precision by this label function
+        self.short_float: Callable[[Any], str | None] | None = None
         self.label_miss: list[bool] = []  # label code -> missing after SPEC 1.1
         self.raw_miss = np.zeros(0, dtype=np.bool_)  # raw id -> missing after SPEC 1.1
 
@@ -657,7 +669,7 @@ class ArrowSummaryBuilder(SummaryBuilder):
         scaled value and square); rows are counted per (code, value) with numpy."""
         if isinstance(arr, pa.ChunkedArray):
             arr = arr.combine_chunks()
-        short = pa.types.is_floating(arr.type) and arr.type.bit_width < 64
+        short = _short_float_label(arr.type)
         if not pa.types.is_dictionary(arr.type):
             if pa.types.is_string_view(arr.type) or pa.types.is_binary_view(arr.type):
                 arr = arr.cast(
@@ -666,7 +678,7 @@ class ArrowSummaryBuilder(SummaryBuilder):
             arr = arr.dictionary_encode()
         dvals = arr.dictionary
         k = len(dvals)
-        label_fn = _float32_label if short else self.label_fn
+        label_fn = short or self.label_fn
         cache = self.out_caches[o]
         if len(cache) > 100_000:
             cache.clear()
@@ -750,8 +762,8 @@ class ArrowSummaryBuilder(SummaryBuilder):
         Python objects except for values never seen before."""
         if isinstance(arr, pa.ChunkedArray):
             arr = arr.combine_chunks()  # dictionary chunks: dictionaries are unified
-        if pa.types.is_floating(arr.type) and arr.type.bit_width < 64:
-            st.short_float = True
+        if (short := _short_float_label(arr.type)) is not None:
+            st.short_float = short
         if not pa.types.is_dictionary(arr.type):
             if pa.types.is_string_view(arr.type) or pa.types.is_binary_view(arr.type):
                 arr = arr.cast(
@@ -795,7 +807,7 @@ class ArrowSummaryBuilder(SummaryBuilder):
     def _learn(
         self, i: int, st: _Column, dvals: pa.Array, ids: np.ndarray, new: np.ndarray
     ) -> None:
-        label_fn = _float32_label if st.short_float else self.label_fn
+        label_fn = st.short_float or self.label_fn
         relabel = self.relabel[i] if i < self.n_header else None
         is_age = self.kinds[i] == "age"
         start = len(st.raw_values)
@@ -927,7 +939,7 @@ class ArrowSummaryBuilder(SummaryBuilder):
         cache = self.miss_cache[i]
         if len(cache) > 100_000:
             cache.clear()
-        label_fn = _float32_label if pa.types.is_floating(t) and t.bit_width < 64 else self.label_fn
+        label_fn = _short_float_label(t) or self.label_fn
         relabel = self.relabel[i]
         out = np.zeros(len(values), dtype=np.bool_)
         for j, v in enumerate(values.to_pylist()):

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 
 from .detect import check_overrides
 from .errors import InputError, require
-from .labels import DEFAULT_RULE, clean_header
+from .labels import DEFAULT_RULE, clean_header, float_label
 from .options import Options
 from .reader import BATCH_ROWS as READ_BATCH_ROWS
 from .summary import Summary, SummaryBuilder
@@ -419,12 +419,31 @@ def _frame_label(value: Any) -> str | None:
     return DEFAULT_RULE.frame_label(value)
 
 
+def _short_float_cells(s: Any) -> list[Any]:
+    """A float16 / float32 frame column's cells as (_TYPED, label): labelled at their own
+    precision (SPEC 0.4: float32 0.1 is "0.1", as in Arrow and polars), not as the 64-bit
+    floats pandas hands over; each distinct value (by its bits: 0.0 and -0.0 differ) is
+    labelled once."""
+    import numpy as np  # lazy: start-up
+
+    values = s.to_numpy(dtype="float64", na_value=np.nan)
+    bits, where = np.unique(values.view(np.int64), return_inverse=True)
+    width = s.dtype.itemsize * 8
+    typed = []
+    for v in bits.view(np.float64).tolist():
+        label = float_label(v, width)
+        typed.append(None if label is None else (_TYPED, label))
+    return [typed[i] for i in where.ravel().tolist()]
+
+
 def _frame_cells(s: Any) -> list[Any]:
     """One frame column's cells for SummaryBuilder: None for nulls, else the value; the
     builder counts cells by equality, so where values that are equal in Python have
     different labels (True, 1 and 1.0 in an object column; 0.0 and -0.0; Decimal 1.0
     and 1.00) each non-string cell is handed over as (_TYPED, its label): distinct
     labels stay distinct groups, as in the CSV of the same frame (SPEC 0.4)."""
+    if getattr(s.dtype, "kind", None) == "f" and s.dtype.itemsize < 8:
+        return _short_float_cells(s)
     cells = s.astype(object).where(s.notna(), None).tolist()
     if s.dtype == object:
         kinds = set(map(type, cells)) - {type(None), str}

@@ -39,6 +39,18 @@ def trim(text: str) -> str:
     return text.strip(TRIMMED)
 
 
+def float_label(value: float | None, bits: int) -> str | None:
+    """A 16- or 32-bit float's label (SPEC 0.4, typed sources): the shortest text that
+    reads back as the same value at its own precision (`float32 0.1` and `float16 0.1`
+    -> `"0.1"`); `value` is the float widened to 64 bits, as Arrow and pandas hand it
+    over. None for null and NaN."""
+    if value is None or math.isnan(value):
+        return None
+    import numpy as np  # lazy: start-up (typed sources only)
+
+    return str(np.float16(value) if bits == 16 else np.float32(value))
+
+
 class MissingRule:
     """The missing tokens of a read and the label functions built on them.
 

@@ -34,7 +34,7 @@ from . import rollup
 from .errors import MonitorInputError
 from .inputs import MAX_MAGNITUDE, weights_of
 from .io import check_encoding, file_format, read_table
-from .slices import _native, _typed, is_mixed
+from .slices import _native, _typed, as_labelled, is_mixed
 from .store import ATTR_SLOTS, INT_RANGE, SLOT_COLUMNS, Store, model_key
 
 CHUNK_ROWS = 50_000
@@ -347,6 +347,7 @@ def _codes(store: Store, key: str, slot: int, column: pd.Series) -> np.ndarray:
     A column of mixed types is factorised by (type, value), as ``evaluate`` does
     (``slices._Attribute``): True, 1 and 1.0 are equal in Python but different labels
     (SPEC 0.4), and a plain factorize would give them one code."""
+    column = as_labelled(column)
     if is_mixed(column):
         typed = [_typed(v, str(column.name), "data", i) for i, v in enumerate(column.tolist())]
         codes, keys = pd.factorize(pd.Series(typed, dtype=object), use_na_sentinel=True)

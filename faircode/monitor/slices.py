@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..analyze import group_rule
-from ..labels import label_of, typed_label
+from ..labels import float_label, label_of, typed_label
 from ..options import resolve
 from .errors import MonitorInputError
 
@@ -37,6 +37,20 @@ def _native(value: Any) -> Any:
     if isinstance(value, pd.Timestamp):
         return value.isoformat()
     return str(value)
+
+
+def as_labelled(column: pd.Series) -> pd.Series:
+    """A float16 / float32 column as the 64-bit floats its labels read as (SPEC 0.4:
+    float32 0.1 is the slice 0.1, as the profiler labels it, not 0.10000000149011612);
+    any other column as it is. Each distinct value is labelled once."""
+    if getattr(column.dtype, "kind", None) != "f" or column.dtype.itemsize >= 8:
+        return column
+    values = column.to_numpy(dtype="float64", na_value=np.nan)
+    bits = column.dtype.itemsize * 8
+    uniques, where = np.unique(values, return_inverse=True)
+    read = [float_label(u, bits) for u in uniques.tolist()]
+    widened = np.array([math.nan if t is None else float(t) for t in read], dtype=np.float64)
+    return pd.Series(widened[where.ravel()], index=column.index, name=column.name)
 
 
 def _display(value: Any) -> str:
@@ -115,6 +129,7 @@ class _Attribute:
     def __init__(
         self, name: str, column: pd.Series, source: str = "data", grouping: Grouping | None = None
     ) -> None:
+        column = as_labelled(column)
         mixed = is_mixed(column)
         if mixed:  # True, 1 and 1.0 are equal in Python but different labels (SPEC 0.4)
             column = pd.Series(

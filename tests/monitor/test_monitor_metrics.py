@@ -479,3 +479,29 @@ def test_nullable_and_boolean_columns() -> None:
     assert (b["n"], b["n_labelled"]) == (2, 1)
     assert b["metrics"]["selection_rate"]["value"] == 0.5
     assert b["metrics"]["accuracy"]["value"] == 1.0
+
+
+def test_short_float_slices_are_named_as_in_the_csv(tmp_path) -> None:
+    """SPEC 0.4 via 12.3: a float32 or float16 0.1 is the slice 0.1 (once
+    0.10000000149011612 and 0.0999755859375), as the CSV of the same data gives."""
+    n = 40
+    rng = np.random.default_rng(3)
+    texts = {"w32": ["0.1", "0.2"], "w16": ["0.1", "0.2"]}
+    df = pd.DataFrame(
+        {
+            "w32": pd.Series([0.1, 0.2] * (n // 2), dtype="float32"),
+            "w16": pd.Series([0.1, 0.2] * (n // 2), dtype="float16"),
+            "p": rng.integers(0, 2, n),
+        }
+    )
+    csv = tmp_path / "d.csv"
+    pd.DataFrame({**{c: t * (n // 2) for c, t in texts.items()}, "p": df["p"]}).to_csv(
+        csv, index=False
+    )
+    typed = evaluate(df, "p", list(texts), min_samples=1, engine="pandas")
+    text = evaluate(csv, "p", list(texts), min_samples=1, engine="pandas")
+    for name, want in texts.items():
+        assert [s["slice"] for s in group(typed, name)["slices"]] == want, name
+        assert [s["slice"] for s in group(text, name)["slices"]] == want, name
+    assert [s["key"] for s in group(typed, "w32")["slices"]] == [{"w32": 0.1}, {"w32": 0.2}]
+    assert [s["key"] for s in group(typed, "w16")["slices"]] == [{"w16": 0.1}, {"w16": 0.2}]

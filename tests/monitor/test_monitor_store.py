@@ -656,3 +656,32 @@ def test_slice_and_report_renderings_and_windows(cli, tmp_path: Path, compas: pd
         "faircode: error: --since '2013-03-01' is after --until '2013-02-01': the window is "
         "empty; give the earlier time to --since\n"
     )
+
+
+def test_store_slices_a_float32_parquet_column_as_evaluate(db: str, tmp_path: Path) -> None:
+    """SPEC 0.4 via 12.3: the store keeps a float32 0.1 as the slice 0.1, as evaluate does
+    on the same file (it once stored 0.10000000149011612)."""
+    n = 60
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame(
+        {
+            "rid": np.arange(n),
+            "w": pd.Series([0.1, 0.2, 0.3] * (n // 3), dtype="float32"),
+            "pred": rng.integers(0, 2, n),
+        }
+    )
+    path = tmp_path / "preds.parquet"
+    df.to_parquet(path)
+    expected = evaluate(path, pred="pred", attrs=["w"], engine="pandas")
+    store = open_store(db)
+    try:
+        from faircode.monitor.ingest import log_predictions
+
+        log_predictions(store, "m", path, version="1", id_col="rid", attrs=["w"], pred="pred")
+        got = store_report(store, "m", Registry(model="m", slices=("w",)))["evaluation"]
+    finally:
+        store.close()
+    keys = [{"w": 0.1}, {"w": 0.2}, {"w": 0.3}]
+    assert [s["key"] for s in expected["groups"][0]["slices"]] == keys
+    assert [s["key"] for s in got["groups"][0]["slices"]] == keys
+    assert [s["slice"] for s in got["groups"][0]["slices"]] == ["0.1", "0.2", "0.3"]

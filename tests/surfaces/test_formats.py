@@ -174,3 +174,49 @@ def test_bytes_cells_are_decoded_in_a_pandas_frame_as_in_arrow():
     assert frame == table
     groups = {g["label"]: g["count"] for g in frame["dimensions"][0]["groups"]}
     assert groups == {"M": 2, "F": 1, "\ufffd": 1}
+
+
+def groups_of(result, name):
+    """label -> count of a dimension or an unscored column."""
+    for entry in [*result["dimensions"], *result["unscored"]]:
+        if entry["name"] == name:
+            return {g["label"]: g["count"] for g in entry["groups"]}
+    raise KeyError(name)
+
+
+SEXES = ["M", "F", "M", "F", "M", "F"]
+CATEGORICALS = {"score_categoricals": True}
+
+
+@pytest.mark.parametrize("bits", [32, 16])
+def test_short_floats_are_labelled_at_their_own_precision_in_every_source(tmp_path, bits):
+    """SPEC 0.4: a float32 or float16 0.1 is the label "0.1" whatever the source (pandas
+    once gave '0.10000000149011612' for float32 and '0.0999755859375' for float16, Arrow
+    '0.099975586' for float16)."""
+    pd = pytest.importorskip("pandas")
+    np = pytest.importorskip("numpy")
+    values = [0.1, 0.2, 0.1, None, -0.0, 0.1]
+    csv = tmp_path / "v.csv"
+    csv.write_text(
+        "sex,v\n" + "".join(f"{s},{'' if v is None else v}\n" for s, v in zip(SEXES, values))
+    )
+    expected = faircode.profile(csv, opts=CATEGORICALS)
+    assert groups_of(expected, "v") == {"0.1": 3, "0.2": 1, "-0.0": 1}
+    arrow_type = pa.float32() if bits == 32 else pa.float16()
+    numpy_type = np.float32 if bits == 32 else np.float16
+    arr = pa.array([None if v is None else numpy_type(v) for v in values], arrow_type)
+    table = pa.table({"sex": SEXES, "v": arr})
+    pq.write_table(table, tmp_path / "v.parquet")
+    dtypes = [f"float{bits}", pd.ArrowDtype(arrow_type)] + (["Float32"] if bits == 32 else [])
+    sources = {
+        "arrow": table,
+        "parquet": tmp_path / "v.parquet",
+        **{str(d): pd.DataFrame({"sex": SEXES, "v": pd.Series(values, dtype=d)}) for d in dtypes},
+    }
+    if bits == 32:
+        pl = pytest.importorskip("polars")
+        sources["polars"] = pl.DataFrame({"sex": SEXES, "v": pl.Series(values, dtype=pl.Float32)})
+    for what, source in sources.items():
+        got = faircode.profile(source, opts=CATEGORICALS)
+        assert groups_of(got, "v") == groups_of(expected, "v"), what
+        assert got == expected, what
