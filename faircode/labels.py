@@ -51,6 +51,24 @@ def float_label(value: float | None, bits: int) -> str | None:
     return str(np.float16(value) if bits == 16 else np.float32(value))
 
 
+def typed_text(value: Any) -> str:
+    """The label of a typed value that is not null, text or bytes (SPEC 0.4): its
+    Python `str()`, but a duration is Python's `timedelta` text (`1 day, 0:00:00`), a
+    pandas `Timedelta` too (whose own text is `1 days 00:00:00`); a non-zero nanosecond
+    part gives nine fraction digits, as a timestamp's text does."""
+    import datetime  # lazy: start-up
+
+    if not isinstance(value, datetime.timedelta):
+        return str(value)
+    text = datetime.timedelta.__str__(value)
+    ns = getattr(value, "nanoseconds", 0)
+    if not ns:
+        return text
+    if not value.microseconds:
+        text += ".000000"
+    return f"{text}{ns:03d}"
+
+
 class MissingRule:
     """The missing tokens of a read and the label functions built on them.
 
@@ -87,7 +105,7 @@ class MissingRule:
                 return None
             if isinstance(value, (bytes, bytearray, memoryview)):
                 return label_of(bytes(value).decode("utf-8", "replace"))
-            return str(value)
+            return typed_text(value)  # pyarrow hands a duration[ns] over as pandas' type
 
         def frame_label(value: Any) -> str | None:
             """A pandas cell's label, the frame's nulls already turned into None; bytes
@@ -98,7 +116,7 @@ class MissingRule:
                 return label_of(value)
             if isinstance(value, (bytes, bytearray, memoryview)):
                 return label_of(bytes(value).decode("utf-8", "replace"))
-            return str(value)
+            return typed_text(value)
 
         self.label_of: Callable[[str], str | None] = label_of
         self.typed_label: Callable[[Any], str | None] = typed_label

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..analyze import group_rule
-from ..labels import float_label, label_of, typed_label
+from ..labels import float_label, label_of, typed_label, typed_text
 from ..options import resolve
 from .errors import MonitorInputError
 
@@ -36,7 +36,7 @@ def _native(value: Any) -> Any:
         return value
     if isinstance(value, pd.Timestamp):
         return value.isoformat()
-    return str(value)
+    return typed_text(value)  # a duration (pandas' Timedelta too): SPEC 0.4's text
 
 
 def as_labelled(column: pd.Series) -> pd.Series:

@@ -481,16 +481,20 @@ def test_nullable_and_boolean_columns() -> None:
     assert b["metrics"]["accuracy"]["value"] == 1.0
 
 
-def test_short_float_slices_are_named_as_in_the_csv(tmp_path) -> None:
+def test_short_float_and_duration_slices_are_named_as_in_the_csv(tmp_path) -> None:
     """SPEC 0.4 via 12.3: a float32 or float16 0.1 is the slice 0.1 (once
-    0.10000000149011612 and 0.0999755859375), as the CSV of the same data gives."""
+    0.10000000149011612 and 0.0999755859375), a pandas Timedelta of a day is
+    `1 day, 0:00:00` (once `1 days 00:00:00`), as the CSV of the same data gives."""
+    import datetime
+
     n = 40
     rng = np.random.default_rng(3)
-    texts = {"w32": ["0.1", "0.2"], "w16": ["0.1", "0.2"]}
+    texts = {"w32": ["0.1", "0.2"], "w16": ["0.1", "0.2"], "wait": ["1 day, 0:00:00", "2:00:00"]}
     df = pd.DataFrame(
         {
             "w32": pd.Series([0.1, 0.2] * (n // 2), dtype="float32"),
             "w16": pd.Series([0.1, 0.2] * (n // 2), dtype="float16"),
+            "wait": [datetime.timedelta(days=1), datetime.timedelta(hours=2)] * (n // 2),
             "p": rng.integers(0, 2, n),
         }
     )

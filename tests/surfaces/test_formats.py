@@ -220,3 +220,49 @@ def test_short_floats_are_labelled_at_their_own_precision_in_every_source(tmp_pa
         got = faircode.profile(source, opts=CATEGORICALS)
         assert groups_of(got, "v") == groups_of(expected, "v"), what
         assert got == expected, what
+
+
+def test_durations_are_python_timedelta_text_in_every_source(tmp_path):
+    """SPEC 0.4: a duration is Python's timedelta text, `1 day, 0:00:00`, from a pandas
+    frame as from Arrow, Parquet and polars (pandas' Timedelta once gave
+    `1 days 00:00:00`, and so did an Arrow duration[ns], which pyarrow hands over as
+    one); nanoseconds give nine fraction digits."""
+    import datetime
+
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    day, hours = datetime.timedelta(days=1), datetime.timedelta(hours=-2, microseconds=250)
+    values = [day, hours, day, None, day, hours]
+    texts = ["1 day, 0:00:00", "-1 day, 22:00:00.000250", "1 day, 0:00:00", ""] + [
+        "1 day, 0:00:00",
+        "-1 day, 22:00:00.000250",
+    ]
+    csv = tmp_path / "d.csv"
+    csv.write_text("sex,d\n" + "".join(f'{s},"{t}"\n' for s, t in zip(SEXES, texts)))
+    expected = faircode.profile(csv, opts=CATEGORICALS)
+    assert groups_of(expected, "d") == {"1 day, 0:00:00": 3, "-1 day, 22:00:00.000250": 2}
+    frame = pd.DataFrame({"sex": SEXES, "d": pd.Series(values, dtype="timedelta64[ns]")})
+    frame.to_parquet(tmp_path / "ns.parquet")  # duration[ns]
+    sources = {
+        "arrow": pa.table({"sex": SEXES, "d": pa.array(values, pa.duration("us"))}),
+        "arrow ns": pa.table({"sex": SEXES, "d": pa.array(values, pa.duration("ns"))}),
+        "parquet": tmp_path / "ns.parquet",
+        "polars": pl.DataFrame({"sex": SEXES, "d": values}),
+        "pandas": frame,
+        "pandas us": frame.astype({"d": "timedelta64[us]"}),
+        "pandas arrow": frame.astype({"d": pd.ArrowDtype(pa.duration("ns"))}),
+        "pandas object": frame.astype({"d": object}),
+    }
+    assert pq.read_schema(tmp_path / "ns.parquet").field("d").type == pa.duration("ns")
+    for what, source in sources.items():
+        got = faircode.profile(source, opts=CATEGORICALS)
+        assert groups_of(got, "d") == groups_of(expected, "d"), what
+        assert got == expected, what
+    ns = [pd.Timedelta(days=1, nanoseconds=5), pd.Timedelta(nanoseconds=-5)] * 3
+    frame = faircode.profile(pd.DataFrame({"sex": SEXES, "d": ns}), opts=CATEGORICALS)
+    table = pa.table({"sex": SEXES, "d": pa.array(ns, pa.duration("ns"))})
+    assert groups_of(frame, "d") == {
+        "1 day, 0:00:00.000000005": 3,
+        "-1 day, 23:59:59.999999995": 3,
+    }
+    assert frame == faircode.profile(table, opts=CATEGORICALS)
