@@ -60,8 +60,12 @@ class Summarized(TupleBase):
 
 
 def display_name(source: Any) -> str:
+    """What a source is called in messages and results: a path as given, a frame or
+    table `<dataframe>` (as `summarize` calls it), a file object its name or `<stream>`."""
     if isinstance(source, (str, os.PathLike)):
         return str(source)
+    if is_pandas_frame(source) or is_arrow_table(source) or is_polars_frame(source):
+        return "<dataframe>"
     return (
         getattr(source, "name", None)
         if isinstance(getattr(source, "name", None), str)

@@ -266,3 +266,14 @@ def test_durations_are_python_timedelta_text_in_every_source(tmp_path):
         "-1 day, 23:59:59.999999995": 3,
     }
     assert frame == faircode.profile(table, opts=CATEGORICALS)
+
+
+def test_an_empty_frame_is_named_dataframe_in_every_api():
+    """SPEC 0.6: a frame without a `name` is `<dataframe>`, in scan too (it said <stream>)."""
+    pd = pytest.importorskip("pandas")
+    empty = pd.DataFrame({"sex": [], "y": []})
+    for call in (faircode.profile, lambda df: faircode.scan(df, label="y")):
+        with pytest.raises(InputError, match=r"^<dataframe>: no data rows, only a header$"):
+            call(empty)
+    result = faircode.profile(pd.DataFrame({"sex": SEXES}))
+    assert result._name == "<dataframe>"  # the name its renderers show
