@@ -462,13 +462,23 @@ def _frame_cells(s: Any) -> list[Any]:
     return [v if v is None or type(v) is str else (_TYPED, label(v)) for v in cells]
 
 
+def _frame_column_name(name: Any) -> str:
+    """A frame column's name as its header text: a null name (None, NaN, pd.NA, which
+    pandas' CSV writes as an empty name) is empty, so `column_N` (SPEC 0.3, 0.4)."""
+    import pandas as pd  # lazy: start-up
+
+    if pd.api.types.is_scalar(name) and pd.isna(name):
+        return ""
+    return str(name)
+
+
 def summarize_frame(
     df: Any, name: str, overrides: dict[str, str] | None, options: Options, on_rows=None
 ) -> tuple[Summary, dict[str, str]]:
     """A pandas DataFrame: its nulls (None, NaN, NaT, pd.NA) are missing, other cells are
     labelled by `labels.MissingRule.frame_label` (SPEC 0.4, typed sources); columns
     holding nested values are not read (listed in the summary's `unread`)."""
-    header = clean_header(str(c) for c in df.columns)
+    header = clean_header(_frame_column_name(c) for c in df.columns)
     if len(df) == 0:
         raise InputError(f"{name}: no data rows, only a header")
     checked = check_overrides(overrides, header, options)

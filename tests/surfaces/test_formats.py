@@ -268,6 +268,23 @@ def test_durations_are_python_timedelta_text_in_every_source(tmp_path):
     assert frame == faircode.profile(table, opts=CATEGORICALS)
 
 
+def test_a_null_frame_column_name_is_column_n_as_in_its_csv(tmp_path):
+    """SPEC 0.3, 0.4: a None (NaN, pd.NA) column name is empty, so column_N, as in the
+    frame's CSV (it once became 'nan')."""
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"sex": SEXES, "race": list("abcabc")})
+    df.insert(1, None, list("xyxyxy"))
+    df.insert(3, "later", list("pqpqpq"))
+    df.columns = ["sex", None, "race", pd.NA]
+    csv = tmp_path / "d.csv"
+    df.to_csv(csv, index=False)
+    assert csv.read_text().splitlines()[0] == "sex,,race,"
+    got = faircode.profile(df, opts=CATEGORICALS)
+    assert got == faircode.profile(csv, opts=CATEGORICALS)
+    names = [e["name"] for e in [*got["dimensions"], *got["unscored"]]]
+    assert "column_2" in names and "column_4" in names and "nan" not in names
+
+
 def test_an_empty_frame_is_named_dataframe_in_every_api():
     """SPEC 0.6: a frame without a `name` is `<dataframe>`, in scan too (it said <stream>)."""
     pd = pytest.importorskip("pandas")
