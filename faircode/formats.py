@@ -301,6 +301,8 @@ def summarize_batches(
 
     from .columnar import ArrowSummaryBuilder  # lazy: start-up
 
+    if not schema_names:
+        raise InputError(f"{name}: no columns, nothing to profile")
     header = clean_header(str(c) for c in schema_names)
     checked = check_overrides(overrides, header, options)
     unread = {i: w for i, t in enumerate(types or []) if (w := nested_word(t)) is not None}
@@ -478,6 +480,8 @@ def summarize_frame(
     """A pandas DataFrame: its nulls (None, NaN, NaT, pd.NA) are missing, other cells are
     labelled by `labels.MissingRule.frame_label` (SPEC 0.4, typed sources); columns
     holding nested values are not read (listed in the summary's `unread`)."""
+    if df.shape[1] == 0:
+        raise InputError(f"{name}: no columns, nothing to profile")
     header = clean_header(_frame_column_name(c) for c in df.columns)
     if len(df) == 0:
         raise InputError(f"{name}: no data rows, only a header")

@@ -285,6 +285,27 @@ def test_a_null_frame_column_name_is_column_n_as_in_its_csv(tmp_path):
     assert "column_2" in names and "column_4" in names and "nan" not in names
 
 
+def test_no_columns_is_one_error_for_every_typed_source(tmp_path):
+    """SPEC 0.4, 0.6: a frame or table with no columns is an input error whatever its
+    rows (a pandas frame or Arrow table of 3 rows and no columns once gave a result
+    with n_cols 0, while polars said 'no data rows')."""
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    table = pa.table({"a": [1, 2, 3]}).select([])
+    pq.write_table(table, tmp_path / "none.parquet")
+    sources = {
+        "pandas": pd.DataFrame(index=range(3)),
+        "pandas empty": pd.DataFrame(),
+        "arrow": table,
+        "polars": pl.DataFrame({"a": [1, 2, 3]}).select([]),
+        "parquet": tmp_path / "none.parquet",
+    }
+    for what, source in sources.items():
+        with pytest.raises(InputError, match=r": no columns, nothing to profile$") as got:
+            faircode.profile(source)
+        assert str(got.value).startswith("<dataframe>: " if what != "parquet" else str(tmp_path))
+
+
 def test_an_empty_frame_is_named_dataframe_in_every_api():
     """SPEC 0.6: a frame without a `name` is `<dataframe>`, in scan too (it said <stream>)."""
     pd = pytest.importorskip("pandas")
