@@ -20,6 +20,7 @@ from typing import Any
 from .._version import __version__
 from ..errors import InputError
 from ..numerics import normal_quantile, pct
+from ..options import dict_arg, text_items
 from ..profiler import analyze_read, display_name, summarize
 from ..provenance import sha256_bytes
 from ..reference import load_reference
@@ -548,10 +549,10 @@ def audit_art10(
     audit_date = iso_date(audit_date, "--audit-date") if audit_date is not None else today()
     if split is not None and split not in SPLITS:
         raise InputError(f"--split: '{split}' is not one of {', '.join(SPLITS)}")
-    context = [c for c in (context or [])]
-    if any(not isinstance(c, str) or not c.strip(" \t") for c in context):
+    context = [] if context is None else text_items("--context", context, commas=False)
+    if any(not c.strip(" \t") for c in context):
         raise InputError("--context: give the setting as text")
-    opts = dict(opts or {})
+    opts = dict_arg("opts", opts)
     if label is not None:
         opts["label"] = label
     if positive is not None:
@@ -562,7 +563,7 @@ def audit_art10(
     if reference is not None:
         opts["reference"], ref_bytes, _ = load_reference(reference)
         reference_hash = sha256_bytes(ref_bytes)
-    overrides = dict(overrides or {})
+    overrides = dict_arg("overrides", overrides)
     name = name or display_name(source)
     source = _reread(source)
     digest, note = source_hash(source)
