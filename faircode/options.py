@@ -920,7 +920,10 @@ def _check_outcome(o: Option, value, out: dict) -> tuple[str, ...]:
 
 
 def _check_held_out(o: Option, items, out: dict) -> tuple:
-    """SPEC 16 --proxy-hints-with: [path, column, key or null] items."""
+    """SPEC 16 --proxy-hints-with: [path, column, key or null] items (one string: one
+    PATH=COLUMN[:KEY] item, as the repeatable flag's one use; SPEC 0.6)."""
+    if isinstance(items, str):
+        items = [items]
     if not isinstance(items, (list, tuple)):
         raise InputError("--proxy-hints-with: give a list of [path, column, key] items")
     held: list = []

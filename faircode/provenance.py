@@ -7,6 +7,7 @@ import os
 from ._version import __version__
 from .errors import InputError
 from .options import dict_arg, resolve
+from .reader import open_input
 
 #: Inputs up to this many bytes are hashed by CPython's own SHA-256 module; larger ones
 #: by OpenSSL's (hashlib), five times faster, whose loading costs ~5 ms of start-up: a
@@ -90,14 +91,11 @@ def provenance_for(
     A path (a str, bytes or os.PathLike) is hashed by reading its bytes (a second read:
     pass the CLI's streamed digest where one file read matters; a path that cannot be
     read is the reader's one line, InputError); an in-memory table has no raw bytes, so
-    its digest is
-    null with a note saying why.
+    its digest is null with a note saying why.
     """
     params = resolve(opts).params()
     overrides = dict_arg("overrides", overrides)
     if isinstance(source, (str, bytes, os.PathLike)):  # bytes: a path, as open() takes it
-        from .reader import open_input  # lazy: start-up
-
         h = StreamHash()
         label = os.fsdecode(source)
         fh, _ = open_input(source, label)

@@ -694,15 +694,19 @@ def scan(
     source, other : path, file object or DataFrame
         The table (and the second one), read as ``faircode.profile`` reads them.
     versus, reference, label : str, optional
-        The question (see above). ``positive`` names the label's positive value when it
-        has more than two values (SPEC 17.3).
+        The question (see above); ``reference`` is a built-in name, a path (str or
+        os.PathLike) or a parsed table, nothing else. ``positive`` (a str: ``"1"``, not
+        ``1``) names the label's positive value when it has more than two values (SPEC
+        17.3).
     prediction : str, optional
         With ``label``: scan the model's error rate instead of the label's rate.
-    columns : list of str, optional
+    columns : list of str or str, optional
         Columns searched besides the profile's dimensions; a numeric one with more than
-        ``max_categorical`` values is cut into five bins of near-equal rows.
+        ``max_categorical`` values is cut into five bins of near-equal rows. A string is
+        read as ``--columns`` reads it: ``"age,region"`` (SPEC 0.6).
     depth : int
-        Most conditions in a subgroup (default 3).
+        Most conditions in a subgroup (default 3). This and the other numbers below take
+        numpy numbers or their text too, checked as a number option is (SPEC 0.6).
     min_size : int, optional
         Fewest rows of a subgroup (and, for a rate, of the rest); default the profile's
         ``min_group_size`` (100) for a rate, else 0.

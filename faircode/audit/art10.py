@@ -516,13 +516,14 @@ def audit_art10(
         Which set it is.
     label, positive : str, optional
         The outcome column (label base rates by group, SPEC 17).
-    reference : str, optional
-        A population baseline: ``"us-2019"``, ``"us-2024"`` or a column,group,share CSV
-        (SPEC 9), for 10(3)'s representativeness.
+    reference : str or os.PathLike, optional
+        A population baseline: ``"us-2019"``, ``"us-2024"`` or the path of a
+        column,group,share CSV (SPEC 9), for 10(3)'s representativeness.
     proxy_hints : bool
         Run the proxy hints of SPEC 16 (needs scipy).
-    context : list of str
-        The setting the system is meant for (10(4)), as the provider declares it.
+    context : list of str or str
+        The setting the system is meant for (10(4)), as the provider declares it; a
+        string is one item, as one ``--context TEXT`` (SPEC 0.6).
     audit_date : str, optional
         ``YYYY-MM-DD``; default today.
     overrides, opts : dict, optional

@@ -341,12 +341,13 @@ def audit_ll144(
         Where the data come from (6 RCNY § 5-302); ``data_note`` explains it.
     date_column : str, optional
         A column of ISO dates whose first and last give the data's dates; or
-        ``date_range=("YYYY-MM-DD", "YYYY-MM-DD")`` as declared.
+        ``date_range=("YYYY-MM-DD", "YYYY-MM-DD")`` as declared (or the text
+        ``"FROM,TO"``, as ``--date-range`` reads it; SPEC 0.6).
     distribution_date : str, optional
         The tool's distribution date, as the published summary states it.
     ratio_threshold, alpha : float
         The four-fifths convention (0.8) and the family-wise level (0.05) of the
-        faircode additions.
+        faircode additions (a numpy number or a number's text too, SPEC 0.6).
 
     Returns
     -------
