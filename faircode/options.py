@@ -712,6 +712,15 @@ def text_arg(flag: str, value) -> str:
     return value
 
 
+def bool_arg(flag: str, value) -> bool:
+    """A switch of the Python API (``exclude_small``, ``proxy_hints``): True or False (a
+    numpy bool too), else `{flag}: {value} is not true or false` (SPEC 0.6): the text
+    "no" is truthy, so it would have switched it on."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return bool(value)
+    raise InputError(f"{flag}: {value} is not true or false")
+
+
 def text_items(flag: str, value, *, commas: bool) -> list[str]:
     """A list argument of the Python API (SPEC 0.6): a list or tuple of strings, or one
     string read as the CLI reads the flag: split at commas (items trimmed) when the

@@ -30,6 +30,7 @@ from ..options import (
     AUDIT_DATA_SOURCES,
     AUDIT_RATIO_THRESHOLD,
     AUDIT_SMALL_DENOMINATOR,
+    bool_arg,
     dict_arg,
     number_arg,
     resolve,
@@ -372,6 +373,7 @@ def audit_ll144(
     ):
         if text is not None:
             text_arg(flag, text)
+    exclude_small = bool_arg("--exclude-small", exclude_small)
     if (selected is None) == (score is None):
         raise InputError("audit ll144: give one of --selected COL (pass / fail) or --score COL")
     if exclusion_note is not None and not exclude_small:

@@ -217,6 +217,14 @@ CASES = {
         lambda p: faircode.audit_ll144(p, selected="hired", exclude_small=True, exclusion_note=5),
         "--exclusion-note: 5 is not text",
     ),
+    "ll144 exclude_small text": (
+        lambda p: faircode.audit_ll144(p, selected="hired", exclude_small="no", exclusion_note="x"),
+        "--exclude-small: no is not true or false",
+    ),
+    "art10 proxy_hints text": (
+        lambda p: faircode.audit_art10(p, proxy_hints="no"),
+        "--proxy-hints: no is not true or false",
+    ),
     "scan versus int": (lambda p: faircode.scan(p, versus=5), "--versus: 5 is not text"),
     "scan max_seconds text": (
         lambda p: faircode.scan(p, label="hired", max_seconds="x"),
