@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from .analyze import FORMAT_VERSION
 from .evidence import Findings
 from .numerics import Z, fmt, fsum, ln, newcombe, pct, round_half_up, search_p
-from .options import Options, resolve
+from .options import Options, dict_arg, resolve
 from .profiler import profile
 from .results import CompareResult
 
@@ -175,7 +175,7 @@ def compare(
     ``overrides``; a path to a saved `profile --json` result is that result, refused
     when profiled with other options (SPEC 8.1), as in `faircode compare A B`."""
     options = resolve(opts)
-    a, b = _side(a, options, overrides), _side(b, options, overrides)
+    a, b = _side("a", a, options, overrides), _side("b", b, options, overrides)
     dims_b = {d["name"]: d for d in b["dimensions"]}
     names_a = {d["name"] for d in a["dimensions"]}
     fs = Findings()
@@ -222,17 +222,21 @@ def compare(
     return CompareResult(out)
 
 
-def _side(side: Any, options: Options, overrides: dict | None) -> Mapping:
-    """A profile result as it is, anything else profiled (SPEC 8, 8.1)."""
+def _side(arg: str, side: Any, options: Options, overrides: dict | None) -> Mapping:
+    """A profile result as it is (checked as a saved one is, the argument ``arg`` named),
+    anything else profiled (SPEC 8, 8.1)."""
     if isinstance(side, Mapping):
-        return side
+        from .saved import checked_profile  # lazy: start-up
+
+        return checked_profile(arg, dict(side), api=True, what="a result")
     if isinstance(side, str | os.PathLike):
         from .saved import load_saved, saved_profile  # lazy: start-up
 
         path = os.fspath(side)
         saved = load_saved(path) if isinstance(path, str) else None
         if saved is not None:
-            return saved_profile(path, saved[0], options.params(), overrides or {}, False)[0]
+            params, given = options.params(), dict_arg("overrides", overrides)
+            return saved_profile(path, saved[0], params, given, False, api=True)[0]
         side = path
     return profile(side, overrides, options)
 

@@ -8,6 +8,7 @@ import re
 
 from .errors import InputError
 from .labels import AGE_NUMERIC
+from .options import dict_arg
 
 KINDS = (
     "sex",
@@ -297,7 +298,7 @@ def check_overrides(
         tuple(overrides.items()),
     ):
         return overrides
-    overrides = CheckedOverrides(overrides or {})
+    overrides = CheckedOverrides(dict_arg("overrides", overrides))
     overrides.against = (tuple(columns), opts, tuple(overrides.items()))
     for col, kind in overrides.items():
         if col not in columns:

@@ -6,6 +6,7 @@ import codecs
 import math
 import re
 from collections import namedtuple
+from collections.abc import Mapping
 
 from .errors import InputError
 from .labels import DEFAULT_AGE_BANDS, MISSING_TOKENS
@@ -680,6 +681,81 @@ def _number(
     return int(value) if integer else value
 
 
+#: What a dict argument of the Python API holds, as its refusal says (SPEC 0.6).
+DICT_ARGS = {
+    "opts": "option names and values (SPEC 7)",
+    "overrides": "column names and kinds, as --map",
+}
+
+
+def dict_arg(name: str, value) -> dict:
+    """A dict argument of the Python API (``opts``, ``overrides``), copied; None is {}.
+    Anything but a mapping is refused with one line (SPEC 0.6)."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise InputError(f"{name}: give a dict of {DICT_ARGS[name]}, not {_a(value)}")
+    return dict(value)
+
+
+def _a(value) -> str:
+    """`a list`, `an int`: the type of a refused argument."""
+    kind = type(value).__name__
+    return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
+
+
+def text_arg(flag: str, value) -> str:
+    """A text argument of the Python API (a column name, a note): a str, else one line
+    naming the flag (SPEC 0.6), as ``--positive: 1 is not text``."""
+    if not isinstance(value, str):
+        raise InputError(f"{flag}: {value} is not text")
+    return value
+
+
+def bool_arg(flag: str, value) -> bool:
+    """A switch of the Python API (``exclude_small``, ``proxy_hints``): True or False (a
+    numpy bool too), else `{flag}: {value} is not true or false` (SPEC 0.6): the text
+    "no" is truthy, so it would have switched it on."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return bool(value)
+    raise InputError(f"{flag}: {value} is not true or false")
+
+
+def text_items(flag: str, value, *, commas: bool) -> list[str]:
+    """A list argument of the Python API (SPEC 0.6): a list or tuple of strings, or one
+    string read as the CLI reads the flag: split at commas (items trimmed) when the
+    flag takes ``A,B,...`` (``commas``), else one item (a repeatable flag's one use)."""
+    if isinstance(value, str):
+        return [v.strip(" \t") for v in value.split(",")] if commas else [value]
+    if not isinstance(value, (list, tuple)):
+        form = "a string A,B,..." if commas else "a string"
+        raise InputError(f"{flag}: {value} is not a list of strings or {form}")
+    return [text_arg(flag, v) for v in value]
+
+
+def number_arg(
+    flag: str,
+    value,
+    lo: float | None,
+    hi: float | None,
+    valid: str,
+    *,
+    integer: bool = False,
+    lo_open: bool = False,
+    hi_open: bool = False,
+) -> float:
+    """A number argument of the Python API, checked as a number option is (SPEC 7): a
+    number (a numpy number too) or its text; NaN, an infinity, a fraction for an
+    integer or a value outside lo..hi is `{flag}: {value} is out of range ({valid})`."""
+    try:
+        got = _number(flag, value, lo, hi, valid, integer, lo_open)
+        if hi_open and got == hi:
+            raise InputError(flag)
+    except InputError:
+        raise InputError(f"{flag}: {value} is out of range ({valid})") from None
+    return got
+
+
 def _trimmed(value) -> str | None:
     return value.strip(" \t") if isinstance(value, str) else None
 
@@ -762,6 +838,8 @@ def _check_choice(o: Option, value, out: dict) -> str:
 def _check_age_bands(o: Option, bands, out: dict) -> tuple[int, ...]:
     if isinstance(bands, str):
         bands = [b for b in bands.split(",") if b.strip(" \t")]
+    elif not isinstance(bands, (list, tuple)):
+        raise _range_error(o.name, bands, o.valid)
     # ASCII digits and space/tab only: int() would also take Unicode digits and
     # whitespace, which the browser engine does not.
     texts = [str(b).strip(" \t") for b in bands]
@@ -776,6 +854,8 @@ def _check_age_bands(o: Option, bands, out: dict) -> tuple[int, ...]:
 def _check_pair(o: Option, cross, out: dict) -> tuple[str, str]:
     if isinstance(cross, str):
         cross = cross.split(",")
+    elif not isinstance(cross, (list, tuple)):
+        raise InputError(f"--cross: expected two different column names A,B, got {cross}")
     cross = tuple(str(c).strip(" \t") for c in cross)  # trimmed like header names
     if len(cross) != 2 or not all(cross) or cross[0] == cross[1]:
         raise InputError(f"--cross: expected two different column names A,B, got {','.join(cross)}")
@@ -785,6 +865,8 @@ def _check_pair(o: Option, cross, out: dict) -> tuple[str, str]:
 def _check_names(o: Option, names, out: dict) -> tuple[str, ...]:
     if isinstance(names, str):
         names = names.split(",")
+    elif not isinstance(names, (list, tuple)):
+        raise InputError(f"--names: {names} is not a list of column names or a string A,B,...")
     names = tuple(str(n) for n in names)
     if not names:
         raise InputError("--names: give at least one column name")
@@ -792,7 +874,7 @@ def _check_names(o: Option, names, out: dict) -> tuple[str, ...]:
 
 
 def _check_delimiter(o: Option, d, out: dict) -> str:
-    if d not in DELIMITERS:
+    if not isinstance(d, str) or d not in DELIMITERS:
         raise InputError(f"--delimiter: {d!r} is not one of , ; tab | :")
     return DELIMITERS[d]
 
@@ -847,7 +929,10 @@ def _check_outcome(o: Option, value, out: dict) -> tuple[str, ...]:
 
 
 def _check_held_out(o: Option, items, out: dict) -> tuple:
-    """SPEC 16 --proxy-hints-with: [path, column, key or null] items."""
+    """SPEC 16 --proxy-hints-with: [path, column, key or null] items (one string: one
+    PATH=COLUMN[:KEY] item, as the repeatable flag's one use; SPEC 0.6)."""
+    if isinstance(items, str):
+        items = [items]
     if not isinstance(items, (list, tuple)):
         raise InputError("--proxy-hints-with: give a list of [path, column, key] items")
     held: list = []
@@ -867,7 +952,30 @@ def _check_held_out(o: Option, items, out: dict) -> tuple:
 
 
 def _check_reference(o: Option, value, out: dict):
-    return value  # a parsed section 9 table (reference.load_reference), not re-checked
+    """A parsed section 9 table (reference.load_reference): its shape is checked, as
+    the readers index it; its values were checked when it was parsed."""
+    if not (
+        isinstance(value, (list, tuple))
+        and all(
+            isinstance(e, dict)
+            and isinstance(e.get("column"), str)
+            and isinstance(e.get("shares"), (list, tuple))
+            and all(
+                isinstance(g, (list, tuple))
+                and len(g) == 2
+                and isinstance(g[0], str)
+                and isinstance(g[1], (int, float))
+                and not isinstance(g[1], bool)
+                for g in e["shares"]
+            )
+            for e in value
+        )
+    ):
+        raise InputError(
+            "reference: give the parsed table (faircode.reference.load_reference), "
+            "[{'column': COL, 'shares': [[GROUP, SHARE], ...]}, ...]"
+        )
+    return value
 
 
 #: How each kind of ``Option`` is checked: (record, value, the options so far) -> value.
@@ -891,6 +999,12 @@ CHECKS = {
 }
 
 
+def check_option(name: str, value):
+    """One option's value checked by its record, as ``resolve`` checks it (for an API
+    argument that is an option too, such as scan's ``label`` and ``positive``)."""
+    return CHECKS[BY_NAME[name].kind](BY_NAME[name], value, {})
+
+
 def _given(value) -> bool:
     """An option counts as given for ``needs`` unless it is None, empty or false."""
     return value not in (None, (), [], False)
@@ -905,7 +1019,7 @@ def resolve(opts: dict | Options | None) -> Options:
     """
     if isinstance(opts, Options):
         return opts
-    opts = dict(opts or {})
+    opts = dict_arg("opts", opts)
     for key in opts:
         if key not in BY_NAME:
             known = ", ".join(sorted(BY_NAME))

@@ -21,7 +21,7 @@ from .formats import (
     summarize_frame,
     summarize_table,
 )
-from .options import Options, TupleBase, named_tuple, resolve
+from .options import Options, TupleBase, named_tuple, number_arg, resolve
 from .reader import BLOCK_SIZE, open_input, read_records
 from .results import ProfileResult
 from .summary import Summary, SummaryBuilder
@@ -105,6 +105,7 @@ def summarize(
     if engine not in ("auto", "fast", "reference"):
         raise InputError(f"engine: unknown engine '{engine}' (use auto, fast or reference)")
     options = resolve(opts)
+    block_size = number_arg("block_size", block_size, 1, None, "integer >= 1", integer=True)
     if is_pandas_frame(source):
         summary, checked = summarize_frame(
             source, name or "<dataframe>", overrides, options, on_rows
@@ -133,7 +134,7 @@ def summarize(
             opener,
         )
     if hasattr(source, "read"):
-        source, gzipped = _gzip_sniffed(source)
+        source, gzipped = _gzip_sniffed(source, name or display_name(source))
         if gzipped:  # SPEC 0.8: decompressed as it is read
             label = name or display_name(source)
             return _summarize_stream(
@@ -163,9 +164,10 @@ def summarize(
     )
 
 
-def _gzip_sniffed(stream: BinaryIO) -> tuple[BinaryIO, bool]:
+def _gzip_sniffed(stream: BinaryIO, label: str) -> tuple[BinaryIO, bool]:
     """(the stream, rewound or replaying what was looked at; does it start with the gzip
-    magic 1f 8b). A stream that is not gzip reads exactly as before."""
+    magic 1f 8b). A stream that is not gzip reads exactly as before; one that reads
+    text (a file opened in text mode, io.StringIO) is refused with one line."""
     try:
         seekable = stream.seekable()
     except (AttributeError, OSError, ValueError):
@@ -174,11 +176,22 @@ def _gzip_sniffed(stream: BinaryIO) -> tuple[BinaryIO, bool]:
         here = stream.tell()
         head = stream.read(2)
         stream.seek(here)
+        _bytes_read(head, label)
         return stream, head == GZIP_MAGIC
-    head = stream.read(2)
+    head = _bytes_read(stream.read(2), label)
     if len(head) == 1:
         head += stream.read(1)
     return Prefixed(head, stream), head == GZIP_MAGIC
+
+
+def _bytes_read(head, label: str) -> bytes:
+    """``head``, what a file object's read gave, when it is bytes; else InputError."""
+    if not isinstance(head, (bytes, bytearray, memoryview)):
+        raise InputError(
+            f"{label}: the file object reads {type(head).__name__}, not bytes; "
+            "open the file in binary mode (open(path, 'rb')) or pass io.BytesIO"
+        )
+    return head
 
 
 def _expand_paths(source: Any, globs: bool = True) -> list[str] | None:
@@ -349,12 +362,29 @@ def profile(
     source: Any,
     overrides: dict[str, str] | None = None,
     opts: dict | Options | None = None,
-    **kwargs: Any,
+    *,
+    name: str | None = None,
+    block_size: int = BLOCK_SIZE,
+    on_bytes: Callable[[bytes], None] | None = None,
+    on_rows: Callable[[int], None] | None = None,
+    engine: str = "auto",
+    opener: Opener | None = None,
 ) -> ProfileResult:
-    """Profile a source (see summarize) and return the SPEC section 6 dict (a
-    ProfileResult: a plain dict that displays itself in a notebook, SPEC 6.2)."""
-    summary, checked, options = summarize(source, overrides, opts, **kwargs)
-    name = kwargs.get("name") or display_name(source)
+    """Profile a source (see summarize, whose arguments it takes) and return the SPEC
+    section 6 dict (a ProfileResult: a plain dict that displays itself in a notebook,
+    SPEC 6.2)."""
+    summary, checked, options = summarize(
+        source,
+        overrides,
+        opts,
+        name=name,
+        block_size=block_size,
+        on_bytes=on_bytes,
+        on_rows=on_rows,
+        engine=engine,
+        opener=opener,
+    )
+    name = name or display_name(source)
     return ProfileResult(analyze_read(summary, checked, options), name=name)
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 
 from ._version import __version__
-from .options import resolve
+from .errors import InputError
+from .options import dict_arg, resolve
+from .reader import open_input
 
 #: Inputs up to this many bytes are hashed by CPython's own SHA-256 module; larger ones
 #: by OpenSSL's (hashlib), five times faster, whose loading costs ~5 ms of start-up: a
@@ -86,26 +88,33 @@ def provenance_for(
 ) -> dict:
     """The provenance block for a Python API result (the CLI streams the hash instead).
 
-    A path is hashed by reading its bytes (a second read: pass the CLI's streamed digest
-    where one file read matters); an in-memory table has no raw bytes, so its digest is
-    null with a note saying why.
+    A path (a str, bytes or os.PathLike) is hashed by reading its bytes (a second read:
+    pass the CLI's streamed digest where one file read matters; a path that cannot be
+    read is the reader's one line, InputError); an in-memory table has no raw bytes, so
+    its digest is null with a note saying why.
     """
     params = resolve(opts).params()
-    if isinstance(source, (str, os.PathLike)):
+    overrides = dict_arg("overrides", overrides)
+    if isinstance(source, (str, bytes, os.PathLike)):  # bytes: a path, as open() takes it
         h = StreamHash()
-        with open(source, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                h(block)
+        label = os.fsdecode(source)
+        fh, _ = open_input(source, label)
+        try:
+            with fh:
+                for block in iter(lambda: fh.read(1 << 20), b""):
+                    h(block)
+        except OSError as exc:
+            raise InputError(f"{label}: cannot read ({exc.strerror or exc})") from None
         return provenance(
             params=params,
-            overrides=overrides or {},
+            overrides=overrides,
             dataset_hashes={"dataset_hash": h.digest()},
             reference_hash=reference_hash,
         )
     kind = type(source).__name__
     return provenance(
         params=params,
-        overrides=overrides or {},
+        overrides=overrides,
         dataset_hashes={"dataset_hash": None},
         notes={"dataset_hash": f"an in-memory {kind} has no raw bytes to hash"},
         reference_hash=reference_hash,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 
 from .detect import SEX_ALIASES, fold
@@ -44,7 +45,16 @@ def load_reference(
     spec: str, opener: Callable[[str, str], tuple[BinaryIO, bool]] | None = None
 ) -> tuple[list[dict], bytes, str]:
     """A built-in name or a path -> (parsed table, raw bytes, display name). `opener`
-    opens the path instead of the reader's `open_input` (see `profiler.summarize`)."""
+    opens the path instead of the reader's `open_input` (see `profiler.summarize`).
+    Anything but a str or an os.PathLike is refused (SPEC 9): an integer is no file
+    descriptor to read (and close)."""
+    if not isinstance(spec, (str, os.PathLike)):
+        raise InputError(
+            f"--reference: {spec} is not a built-in baseline name ({', '.join(BUILTIN)}) or a path"
+        )
+    spec = os.fspath(spec)
+    if not isinstance(spec, str):
+        raise InputError(f"--reference: {spec!r} is not a built-in baseline name or a path")
     if spec in BUILTIN:
         data = builtin_bytes(spec)
         return parse_reference(data, spec), data, spec

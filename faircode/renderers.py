@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
+from .errors import InputError
 from .safetext import bounded
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
@@ -106,7 +107,12 @@ def formats_of(command: str) -> tuple[str, ...]:
 
 
 def renderer(command: str, form: str) -> Renderer:
-    """The render function of ``command`` in format ``form``."""
+    """The render function of ``command`` in format ``form``; InputError naming the
+    formats for any other ``form`` (``ProfileResult.report("pdf")``)."""
+    if not isinstance(form, str) or form not in RENDERERS[command]:
+        raise InputError(
+            f"report: {form!r} is not a format of {command} ({', '.join(formats_of(command))})"
+        )
     module, _, attr = RENDERERS[command][form].partition(":")
     fn: Callable[..., str] = getattr(importlib.import_module(module), attr)
     # the context keywords (name, name_a, ...) the function takes: its keyword-only

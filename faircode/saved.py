@@ -103,47 +103,72 @@ def differences(saved: dict, params: dict, overrides: dict) -> list[str]:
     return out
 
 
-def saved_profile(
-    path: str, saved: Any, params: dict, overrides: dict, allow_different: bool
-) -> tuple[dict, list[str]]:
-    """The profile result of a saved ``path`` (its provenance removed) and the warnings
-    to print; raises InputError for another format_version, a result that is not a
-    profile (or not a valid one: check), or (unless ``allow_different``) one profiled
-    with other options."""
+#: What a Python API caller of compare() can do instead (SPEC 8.1): its texts for AGAIN,
+#: the other sides compare takes, and the way past other options.
+API_AGAIN = "profile the data again (faircode.profile(DATA))"
+API_TAKES = "compare takes data, a saved profile or the result of faircode.profile"
+API_ANYWAY = (
+    "or pass its result as a dict (json.load of the file) to compare it as it is, "
+    "its options unchecked"
+)
+
+
+def checked_profile(
+    label: str, saved: Any, api: bool = False, what: str = "a saved result"
+) -> dict:
+    """``saved`` when it is a faircode profile result of this format_version (the schema
+    and the sums: check); else InputError naming ``label`` (a path, or the argument
+    ``a`` or ``b`` of compare(), ``what`` "a result"; ``api``: the texts name the
+    Python API)."""
+    again = API_AGAIN if api else AGAIN
     if not isinstance(saved, dict):
         raise InputError(
-            f"{path}: not a faircode profile: the top level is {value_text(saved)}, "
-            f"not an object; {AGAIN}"
+            f"{label}: not a faircode profile: the top level is {value_text(saved)}, "
+            f"not an object; {again}"
         )
     version = saved.get("format_version", FORMAT_VERSION)
     if version != FORMAT_VERSION or type(version) is not type(FORMAT_VERSION):
         raise InputError(
-            f"{path}: a saved result of format_version {_text(version)}; this faircode "
-            f"reads format_version {FORMAT_VERSION}: {AGAIN}"
+            f"{label}: {what} of format_version {_text(version)}; this faircode "
+            f"reads format_version {FORMAT_VERSION}: {again}"
         )
     if not any(k in saved for k in PROFILE_KEYS):
+        takes = (
+            API_TAKES
+            if api
+            else "compare takes data files or the output of faircode profile --json"
+        )
         raise InputError(
-            f"{path}: a saved result, but not a profile (no n_rows, overall_score, grade); "
-            "compare takes data files or the output of faircode profile --json"
+            f"{label}: {what}, but not a profile (no n_rows, overall_score, grade); {takes}"
         )
     bad = check(saved)
     if bad is not None:
         where, what = bad
         raise InputError(
-            f"{path}: not a faircode profile: {where or 'the top level'} {what}; {AGAIN}"
+            f"{label}: not a faircode profile: {where or 'the top level'} {what}; {again}"
         )
+    return saved
+
+
+def saved_profile(
+    path: str, saved: Any, params: dict, overrides: dict, allow_different: bool, api: bool = False
+) -> tuple[dict, list[str]]:
+    """The profile result of a saved ``path`` (its provenance removed) and the warnings
+    to print; raises InputError for another format_version, a result that is not a
+    profile (or not a valid one: checked_profile), or (unless ``allow_different``) one
+    profiled with other options. ``api``: the refusals say what a caller of
+    faircode.compare() can do (it has no --allow-different-options)."""
+    checked_profile(path, saved)  # a file: made by faircode profile --json, said so
     if "provenance" not in saved:
-        diffs = ["unknown (saved with --no-provenance)"]
+        diffs = [f"unknown (saved {'without provenance' if api else 'with --no-provenance'})"]
     else:
         diffs = differences(saved, params, overrides)
     warnings = []
     if diffs:
         text = f"{path}: profiled with other options than this run: {'; '.join(diffs)}"
         if not allow_different:
-            raise InputError(
-                f"{text}; profile it again with this run's options, "
-                "or pass --allow-different-options"
-            )
+            anyway = API_ANYWAY if api else "or pass --allow-different-options"
+            raise InputError(f"{text}; profile it again with this run's options, {anyway}")
         warnings.append(f"faircode: warning: {text}; compared anyway (--allow-different-options)")
     result = {k: v for k, v in saved.items() if k != "provenance"}
     return result, warnings

@@ -44,7 +44,7 @@ from .formats import (
 from .groupstats import _values_text
 from .labels import AGE_NUMERIC, clean_header, label_of
 from .numerics import Z, newcombe, pct, round_half_up, wilson_bounds
-from .options import relabeler
+from .options import check_option, dict_arg, number_arg, relabeler, text_arg, text_items
 from .profiler import analyze_read, display_name, summarize
 from .reader import open_input, read_records
 from .reference import expected_shares, load_reference, match_reference
@@ -694,15 +694,19 @@ def scan(
     source, other : path, file object or DataFrame
         The table (and the second one), read as ``faircode.profile`` reads them.
     versus, reference, label : str, optional
-        The question (see above). ``positive`` names the label's positive value when it
-        has more than two values (SPEC 17.3).
+        The question (see above); ``reference`` is a built-in name, a path (str or
+        os.PathLike) or a parsed table, nothing else. ``positive`` (a str: ``"1"``, not
+        ``1``) names the label's positive value when it has more than two values (SPEC
+        17.3).
     prediction : str, optional
         With ``label``: scan the model's error rate instead of the label's rate.
-    columns : list of str, optional
+    columns : list of str or str, optional
         Columns searched besides the profile's dimensions; a numeric one with more than
-        ``max_categorical`` values is cut into five bins of near-equal rows.
+        ``max_categorical`` values is cut into five bins of near-equal rows. A string is
+        read as ``--columns`` reads it: ``"age,region"`` (SPEC 0.6).
     depth : int
-        Most conditions in a subgroup (default 3).
+        Most conditions in a subgroup (default 3). This and the other numbers below take
+        numpy numbers or their text too, checked as a number option is (SPEC 0.6).
     min_size : int, optional
         Fewest rows of a subgroup (and, for a rate, of the rest); default the profile's
         ``min_group_size`` (100) for a rate, else 0.
@@ -749,28 +753,34 @@ def scan(
         raise InputError("scan: --prediction needs --label (the error rate is prediction != label)")
     if positive is not None and label is None:
         raise InputError("scan: --positive goes with --label (--versus takes COL=VALUE)")
-    if not (isinstance(depth, int) and 1 <= depth <= MAX_DEPTH):
-        raise InputError(f"--depth: {depth} is out of range (1..{MAX_DEPTH})")
-    if not (isinstance(permutations, int) and 0 <= permutations <= MAX_PERMUTATIONS):
-        raise InputError(f"--permutations: {permutations} is out of range (0..{MAX_PERMUTATIONS})")
-    if not (isinstance(seed, int) and 0 <= seed < 2**32):
-        raise InputError(f"--seed: {seed} is out of range (0..2^32-1)")
-    if max_seconds is not None and not max_seconds > 0:
-        raise InputError(f"--max-seconds: {max_seconds} is out of range (> 0)")
-    if not (isinstance(beam_width, int) and beam_width >= 1):
-        raise InputError(f"--beam-width: {beam_width} is out of range (integer >= 1)")
+    depth = number_arg("--depth", depth, 1, MAX_DEPTH, f"1..{MAX_DEPTH}", integer=True)
+    permutations = number_arg(
+        "--permutations", permutations, 0, MAX_PERMUTATIONS, f"0..{MAX_PERMUTATIONS}", integer=True
+    )
+    seed = number_arg("--seed", seed, 0, 2**32 - 1, "0..2^32-1", integer=True)
+    if max_seconds is not None and max_seconds != math.inf:  # inf: no bound, as the CLI's
+        max_seconds = number_arg("--max-seconds", max_seconds, 0, None, "> 0", lo_open=True)
+    beam_width = number_arg("--beam-width", beam_width, 1, None, "integer >= 1", integer=True)
     if method not in ("auto", "exact", "beam"):
         raise InputError(f"scan: unknown method '{method}' (auto, exact or beam)")
-    if not 0 < alpha < 1:
-        raise InputError(f"--alpha: {alpha} is out of range (0..1)")
-    if min_size is not None and not (isinstance(min_size, int) and min_size >= 0):
-        raise InputError(f"--min-size: {min_size} is out of range (integer >= 0)")
-    overrides = dict(overrides or {})
-    opts = dict(opts or {})
+    alpha = number_arg("--alpha", alpha, 0, 1, "0..1", lo_open=True, hi_open=True)
+    if min_size is not None:
+        min_size = number_arg("--min-size", min_size, 0, None, "integer >= 0", integer=True)
+    for flag, text in (("--versus", versus), ("--prediction", prediction)):
+        if text is not None:
+            text_arg(flag, text)
+    if label is not None:
+        label = check_option("label", label)
+    if positive is not None:
+        positive = check_option("positive", positive)
+    overrides = dict_arg("overrides", overrides)
+    opts = dict_arg("opts", opts)
     opts["missing_by_group"] = False  # not used here
     for key in ("label", "positive", "reference", "cross"):
         opts.pop(key, None)
-    chosen = list(columns or [])
+    chosen = [] if columns is None else text_items("--columns", columns, commas=True)
+    if not all(chosen):
+        raise InputError(f"--columns: expected A,B,..., got '{','.join(chosen)}'")
     versus_col = versus_value = None
     if versus is not None:
         col, sep, value = versus.partition("=")

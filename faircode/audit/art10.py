@@ -20,6 +20,7 @@ from typing import Any
 from .._version import __version__
 from ..errors import InputError
 from ..numerics import normal_quantile, pct
+from ..options import bool_arg, dict_arg, text_items
 from ..profiler import analyze_read, display_name, summarize
 from ..provenance import sha256_bytes
 from ..reference import load_reference
@@ -515,13 +516,14 @@ def audit_art10(
         Which set it is.
     label, positive : str, optional
         The outcome column (label base rates by group, SPEC 17).
-    reference : str, optional
-        A population baseline: ``"us-2019"``, ``"us-2024"`` or a column,group,share CSV
-        (SPEC 9), for 10(3)'s representativeness.
+    reference : str or os.PathLike, optional
+        A population baseline: ``"us-2019"``, ``"us-2024"`` or the path of a
+        column,group,share CSV (SPEC 9), for 10(3)'s representativeness.
     proxy_hints : bool
         Run the proxy hints of SPEC 16 (needs scipy).
-    context : list of str
-        The setting the system is meant for (10(4)), as the provider declares it.
+    context : list of str or str
+        The setting the system is meant for (10(4)), as the provider declares it; a
+        string is one item, as one ``--context TEXT`` (SPEC 0.6).
     audit_date : str, optional
         ``YYYY-MM-DD``; default today.
     overrides, opts : dict, optional
@@ -548,10 +550,11 @@ def audit_art10(
     audit_date = iso_date(audit_date, "--audit-date") if audit_date is not None else today()
     if split is not None and split not in SPLITS:
         raise InputError(f"--split: '{split}' is not one of {', '.join(SPLITS)}")
-    context = [c for c in (context or [])]
-    if any(not isinstance(c, str) or not c.strip(" \t") for c in context):
+    proxy_hints = bool_arg("--proxy-hints", proxy_hints)
+    context = [] if context is None else text_items("--context", context, commas=False)
+    if any(not c.strip(" \t") for c in context):
         raise InputError("--context: give the setting as text")
-    opts = dict(opts or {})
+    opts = dict_arg("opts", opts)
     if label is not None:
         opts["label"] = label
     if positive is not None:
@@ -562,7 +565,7 @@ def audit_art10(
     if reference is not None:
         opts["reference"], ref_bytes, _ = load_reference(reference)
         reference_hash = sha256_bytes(ref_bytes)
-    overrides = dict(overrides or {})
+    overrides = dict_arg("overrides", overrides)
     name = name or display_name(source)
     source = _reread(source)
     digest, note = source_hash(source)

@@ -14,6 +14,7 @@ from typing import Any
 from .._version import __version__
 from ..errors import InputError
 from ..numerics import pct
+from ..options import dict_arg
 from ..profiler import analyze_read, display_name, summarize
 from ..scan import _reread
 from .common import PackResult, iso_date, provenance_block, source_hash, today
@@ -440,7 +441,7 @@ def audit_datasheet(
     '120 instances (rows) of 2 columns each.'
     """
     audit_date = iso_date(audit_date, "--audit-date") if audit_date is not None else today()
-    opts = dict(opts or {})
+    opts = dict_arg("opts", opts)
     for key in ("reference", "proxy_hints", "cross"):
         if opts.get(key):
             raise InputError(f"audit datasheet: --{key.replace('_', '-')} is not an option here")
@@ -448,7 +449,7 @@ def audit_datasheet(
         opts["label"] = label
     if positive is not None:
         opts["positive"] = positive
-    overrides = dict(overrides or {})
+    overrides = dict_arg("overrides", overrides)
     name = name or display_name(source)
     source = _reread(source)
     digest, note = source_hash(source)

@@ -30,7 +30,12 @@ from ..options import (
     AUDIT_DATA_SOURCES,
     AUDIT_RATIO_THRESHOLD,
     AUDIT_SMALL_DENOMINATOR,
+    bool_arg,
+    dict_arg,
+    number_arg,
     resolve,
+    text_arg,
+    text_items,
 )
 from ..profiler import display_name
 from ..safetext import shown
@@ -337,12 +342,13 @@ def audit_ll144(
         Where the data come from (6 RCNY § 5-302); ``data_note`` explains it.
     date_column : str, optional
         A column of ISO dates whose first and last give the data's dates; or
-        ``date_range=("YYYY-MM-DD", "YYYY-MM-DD")`` as declared.
+        ``date_range=("YYYY-MM-DD", "YYYY-MM-DD")`` as declared (or the text
+        ``"FROM,TO"``, as ``--date-range`` reads it; SPEC 0.6).
     distribution_date : str, optional
         The tool's distribution date, as the published summary states it.
     ratio_threshold, alpha : float
         The four-fifths convention (0.8) and the family-wise level (0.05) of the
-        faircode additions.
+        faircode additions (a numpy number or a number's text too, SPEC 0.6).
 
     Returns
     -------
@@ -358,6 +364,16 @@ def audit_ll144(
     >>> [(row["category"], row["n"], row["rate"], row["impact_ratio"]) for row in r["sex"]]
     [('F', 50, 1.0, 1.0), ('M', 50, 0.5, 0.5)]
     """
+    for flag, text in (
+        ("--selected", selected),
+        ("--score", score),
+        ("--exclusion-note", exclusion_note),
+        ("--data-note", data_note),
+        ("--date-column", date_column),
+    ):
+        if text is not None:
+            text_arg(flag, text)
+    exclude_small = bool_arg("--exclude-small", exclude_small)
     if (selected is None) == (score is None):
         raise InputError("audit ll144: give one of --selected COL (pass / fail) or --score COL")
     if exclusion_note is not None and not exclude_small:
@@ -377,16 +393,17 @@ def audit_ll144(
     if date_column is not None and date_range is not None:
         raise InputError("give --date-column or --date-range, not both")
     if date_range is not None:
+        date_range = text_items("--date-range", date_range, commas=True)
         if len(date_range) != 2:
             raise InputError("--date-range: expected FROM,TO")
         first = iso_date(date_range[0], "--date-range")
         last = iso_date(date_range[1], "--date-range")
         if first > last:
             raise InputError(f"--date-range: {first} is after {last}")
-    if not 0 < ratio_threshold <= 1:
-        raise InputError(f"--ratio-threshold: {ratio_threshold} is out of range (0..1]")
-    if not 0 < alpha < 1:
-        raise InputError(f"--alpha: {alpha} is out of range (0..1, both excluded)")
+    ratio_threshold = number_arg(
+        "--ratio-threshold", ratio_threshold, 0, 1, "0..1, above 0", lo_open=True
+    )
+    alpha = number_arg("--alpha", alpha, 0, 1, "0..1, both excluded", lo_open=True, hi_open=True)
     method = "selection" if selected is not None else "scoring"
     values: tuple[str, ...] | None = None
     if selected is not None:
@@ -402,9 +419,9 @@ def audit_ll144(
         flag = "--score"
     if not outcome_col:
         raise InputError(f"{flag}: give a column name")
-    overrides = dict(overrides or {})
+    overrides = dict_arg("overrides", overrides)
     declared = dict(overrides)
-    opts = dict(opts or {})
+    opts = dict_arg("opts", opts)
     for key in ("label", "positive", "reference", "cross", "proxy_hints"):
         opts.pop(key, None)
     opts["missing_by_group"] = False

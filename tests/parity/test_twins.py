@@ -160,6 +160,10 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
             "_check_outcome _check_held_out _check_reference".split(),
             "JS CHECKS holds each kind's check as a function of the table",
         ),
+        **dict.fromkeys(
+            "DICT_ARGS _a dict_arg text_arg bool_arg text_items number_arg check_option".split(),
+            "the Python API's own arguments (SPEC 0.6); the browser engine takes opts only",
+        ),
         "relabeler": "JS rewriteOf: the rewrite and its slack (shape differs)",
         "missing_labels": "JS lostMatcher: the lost labels as a byte matcher (shape differs)",
     },
