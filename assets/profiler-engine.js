@@ -1256,6 +1256,9 @@ function () {
       return edges;
     },
     pair: (o, v) => {
+      if (typeof v !== 'string' && !Array.isArray(v)) {
+        throw new InputError(`--cross: expected two different column names A,B, got ${pyStr(v)}`);
+      }
       let cross = typeof v === 'string' ? v.split(',') : v;
       cross = Array.from(cross, (c) => trimLabel(pyStr(c))); // trimmed like header names
       if (cross.length !== 2 || !cross.every((c) => c !== '') || cross[0] === cross[1]) {

@@ -542,3 +542,13 @@ def test_an_infinite_option_is_out_of_range(js, opts, error) -> None:
     py = run_python(io.BytesIO(data), {}, opts, name="t.csv")
     assert py["error"].startswith(error), py
     assert_same(py, run_js(js.profile_bytes(data, "t.csv", None, opts)), repr(opts))
+
+
+@pytest.mark.parametrize("cross", [5, 2.5, True])
+def test_a_cross_that_is_no_list_is_named_alike(js, cross) -> None:
+    """SPEC 0.6: `cross` given a number or a boolean is one line showing the value as
+    Python writes it, the same in both engines (JS read it as an empty list)."""
+    data = b"sex,r\nM,a\nF,b\n"
+    py = run_python(io.BytesIO(data), {}, {"cross": cross}, name="t.csv")
+    assert py["error"] == f"--cross: expected two different column names A,B, got {cross}", py
+    assert_same(py, run_js(js.profile_bytes(data, "t.csv", None, {"cross": cross})), repr(cross))
