@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 
 from .detect import check_overrides
 from .errors import InputError, require
-from .labels import DEFAULT_RULE, clean_header, float_label
+from .labels import DEFAULT_RULE, clean_header, float_labels
 from .options import Options
 from .reader import BATCH_ROWS as READ_BATCH_ROWS
 from .summary import Summary, SummaryBuilder
@@ -429,13 +429,8 @@ def _short_float_cells(s: Any) -> list[Any]:
     import numpy as np  # lazy: start-up
 
     values = s.to_numpy(dtype="float64", na_value=np.nan)
-    bits, where = np.unique(values.view(np.int64), return_inverse=True)
-    width = s.dtype.itemsize * 8
-    typed = []
-    for v in bits.view(np.float64).tolist():
-        label = float_label(v, width)
-        typed.append(None if label is None else (_TYPED, label))
-    return [typed[i] for i in where.ravel().tolist()]
+    labels = float_labels(values, s.dtype.itemsize * 8)
+    return [None if label is None else (_TYPED, label) for label in labels]
 
 
 def _frame_cells(s: Any) -> list[Any]:

@@ -51,6 +51,17 @@ def float_label(value: float | None, bits: int) -> str | None:
     return str(np.float16(value) if bits == 16 else np.float32(value))
 
 
+def float_labels(values: Any, bits: int) -> list[str | None]:
+    """`float_label` of each of a 16- or 32-bit column's values, given widened to a
+    float64 numpy array (NaN for null), each distinct value labelled once (told apart
+    by its bits: 0.0 and -0.0 differ)."""
+    import numpy as np  # lazy: start-up (typed sources only)
+
+    distinct, where = np.unique(values.view(np.int64), return_inverse=True)
+    labels = [float_label(v, bits) for v in distinct.view(np.float64).tolist()]
+    return [labels[i] for i in where.ravel().tolist()]
+
+
 def typed_text(value: Any) -> str:
     """The label of a typed value that is not null, text or bytes (SPEC 0.4): its
     Python `str()`, but a duration is Python's `timedelta` text (`1 day, 0:00:00`), a

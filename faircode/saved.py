@@ -299,12 +299,10 @@ def _rates(rates: dict, dims: dict, missing: dict) -> tuple[str, str] | None:
         bad = _groups_of(at, entry, counts)
         if bad:
             return bad
-        rows = [(f"{at}.groups[{j}]", g, counts[g["label"]]) for j, g in enumerate(entry["groups"])]
         bad = _missing_group(at, entry, missing[entry["name"]])
         if bad:
             return bad
-        if "missing_group" in entry:
-            rows.append((f"{at}.missing_group", entry["missing_group"], missing[entry["name"]]))
+        rows = _group_rows(at, entry, counts, missing[entry["name"]])
         for where, g, count in rows:
             if g.get("count", count) != count:
                 return f"{where}.count", f"is {g['count']}, not the dimension's {count}"
@@ -327,6 +325,15 @@ def _rates(rates: dict, dims: dict, missing: dict) -> tuple[str, str] | None:
                 f"{rates['n']} and positive_count {rates['positive_count']}",
             )
     return None
+
+
+def _group_rows(at: str, entry: dict, counts: dict[str, int], missing: int) -> list[tuple]:
+    """(JSON path, group entry, the dimension's count of it) of an entry's listed groups
+    and its missing group, whose count is the dimension's missing_count."""
+    rows = [(f"{at}.groups[{j}]", g, counts[g["label"]]) for j, g in enumerate(entry["groups"])]
+    if "missing_group" in entry:
+        rows.append((f"{at}.missing_group", entry["missing_group"], missing))
+    return rows
 
 
 def _missing_group(at: str, entry: dict, missing: int) -> tuple[str, str] | None:
@@ -363,13 +370,7 @@ def _missing(
         )
         if bad:
             return bad
-        rows = [
-            (f"{where}.groups[{j}]", g, counts[g["label"]]) for j, g in enumerate(col["groups"])
-        ]
-        if "missing_group" in col:
-            rows.append(
-                (f"{where}.missing_group", col["missing_group"], missing[entry["dimension"]])
-            )
+        rows = _group_rows(where, col, counts, missing[entry["dimension"]])
         for place, g, count in rows:
             if g["count"] != count:
                 return f"{place}.count", f"is {g['count']}, not the dimension's {count}"

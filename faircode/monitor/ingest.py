@@ -14,7 +14,6 @@ the task declared in the registry or inferred from the version's predictions.
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import json
 import os
@@ -33,7 +32,7 @@ import pandas as pd
 from . import rollup
 from .errors import MonitorInputError
 from .inputs import MAX_MAGNITUDE, weights_of
-from .io import check_encoding, file_format, read_table
+from .io import check_encoding, file_format, is_utf8, read_table
 from .slices import _native, _typed, as_labelled, is_mixed
 from .store import ATTR_SLOTS, INT_RANGE, SLOT_COLUMNS, Store, model_key
 
@@ -471,7 +470,7 @@ def _encoding_option(encoding: str | None) -> dict[str, str]:
     """A batch's ``encoding`` option for its digest: only when it is not UTF-8 (the same
     bytes read another way are another batch; a UTF-8 batch's digest is as before)."""
     name = check_encoding(encoding)
-    return {} if codecs.lookup(name).name == "utf-8" else {"encoding": name}
+    return {} if is_utf8(name) else {"encoding": name}
 
 
 def _read(

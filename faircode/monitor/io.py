@@ -18,7 +18,7 @@ import pandas as pd
 from ..errors import EXTRA_OF, InputError
 from ..formats import Prefixed, arrow_source, sniff_format
 from ..labels import clean_header
-from ..options import resolve
+from ..options import check_option
 from ..reader import binary_format, open_input, open_table, read_records
 from .errors import MonitorInputError
 
@@ -102,12 +102,13 @@ def check_encoding(encoding: str | None) -> str:
     if encoding is None:
         return "utf-8"
     try:
-        return resolve({"encoding": encoding}).encoding
+        return check_option("encoding", encoding)
     except InputError as exc:
         raise MonitorInputError(str(exc)) from None
 
 
-def _utf8(encoding: str) -> bool:
+def is_utf8(encoding: str) -> bool:
+    """Whether an encoding's name (any spelling) is UTF-8."""
     return codecs.lookup(encoding).name == "utf-8"
 
 
@@ -149,7 +150,7 @@ def _read_open(
             raw = source.read()
             if p.name.lower().endswith(".gz"):
                 raw = gzip.decompress(raw)
-            if not _utf8(encoding):
+            if not is_utf8(encoding):
                 raw = _recoded(raw, name, encoding)
             if not raw.strip():
                 raise MonitorInputError(f"{name}: file is empty; it needs data rows")
@@ -244,7 +245,7 @@ def _read_csv(
     delimiter = "\t" if p.name.lower().endswith((".tsv", ".tsv.gz")) else None
     if gz:
         stream = gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[assignment]
-    elif _utf8(encoding):  # the plain split reads UTF-8 only
+    elif is_utf8(encoding):  # the plain split reads UTF-8 only
         data, candidate = _read_plain_prefix(stream, PLAIN_MAX_BYTES + 1)
         if candidate and len(data) <= PLAIN_MAX_BYTES:
             plain = _plain_columns(data, name, delimiter, required)

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..analyze import group_rule
-from ..labels import float_label, label_of, typed_label, typed_text
+from ..labels import float_labels, label_of, typed_label, typed_text
 from ..options import resolve
 from .errors import MonitorInputError
 
@@ -46,11 +46,9 @@ def as_labelled(column: pd.Series) -> pd.Series:
     if getattr(column.dtype, "kind", None) != "f" or column.dtype.itemsize >= 8:
         return column
     values = column.to_numpy(dtype="float64", na_value=np.nan)
-    bits = column.dtype.itemsize * 8
-    uniques, where = np.unique(values, return_inverse=True)
-    read = [float_label(u, bits) for u in uniques.tolist()]
-    widened = np.array([math.nan if t is None else float(t) for t in read], dtype=np.float64)
-    return pd.Series(widened[where.ravel()], index=column.index, name=column.name)
+    read = float_labels(values, column.dtype.itemsize * 8)
+    widened = [math.nan if t is None else float(t) for t in read]
+    return pd.Series(widened, index=column.index, name=column.name, dtype="float64")
 
 
 def _display(value: Any) -> str:

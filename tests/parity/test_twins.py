@@ -134,6 +134,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "label_of": "JS tests missing cells on bytes (isMissingBytes in CountSink)",
         "typed_label": "typed cells (Arrow, pandas, Spark): Python readers only",
         "float_label": "float16/float32 cells of typed sources: Python readers only",
+        "float_labels": "float16/float32 columns of pandas frames: Python readers only",
         "typed_text": "typed cells (Arrow, pandas): Python readers only",
         "age_shape": "JS: AGE_NUMERIC and AGE_INTERVAL tested in buildDimension",
         "age_value": "JS: Number(label) and intervalValue in buildDimension",
