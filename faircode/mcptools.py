@@ -29,6 +29,7 @@ from .detect import OVERRIDE_VALUES
 from .errors import FaircodeError, InputError, NoSuchFile
 from .options import (
     FAIRNESS_ALPHA,
+    FAIRNESS_ENCODING_HELP,
     FAIRNESS_ENGINE_HELP,
     FAIRNESS_MIN_SAMPLES,
     FAIRNESS_RULES,
@@ -583,6 +584,7 @@ EVALUATE_OPTIONS: dict[str, dict[str, Any]] = {
         "difference and ratio to it, with 95% intervals",
         additionalProperties={"type": ["string", "number", "boolean"]},
     ),
+    "encoding": _opt("string", FAIRNESS_ENCODING_HELP),
 }
 
 
@@ -839,6 +841,7 @@ def evaluate_model(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, Any
         alpha=FAIRNESS_ALPHA if number("alpha") is None else number("alpha"),
         ref_groups=args.get("ref_groups"),
         weight=args.get("weight"),
+        encoding=args.get("encoding"),
     )
     text = render_json(report)
     return text, json.loads(text)

@@ -61,6 +61,10 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     lines = COMPAS.read_bytes().splitlines(keepends=True)
     (root / "later.csv").write_bytes(b"exported 2026-11-30\n" + b"".join(lines[:3001]))
     (root / "sub" / "ref.csv").write_text("column,group,share\nsex,Male,0.5\nsex,Female,0.5\n")
+    rows = [f"{r},{i % 2},{i % 3 % 2}" for i in range(90) for r in ("Île", "Réunion")]
+    (root / "latin1.csv").write_bytes(
+        "région,pred,label\n".join(["", "\n".join(rows)]).encode("latin-1")
+    )
     outside = base / "outside"
     outside.mkdir()
     (outside / "secret.csv").write_text("sex,race\nMale,Other\nFemale,Other\n")
@@ -187,6 +191,7 @@ def test_lists_the_four_tools_with_schemas_naming_the_options(server: Client):
         "alpha",
         "ref_groups",
         "weight",
+        "encoding",
     }
     required = {name: t.input_schema["required"] for name, t in tools.items()}
     assert required == {
@@ -338,6 +343,22 @@ def test_evaluate_model_takes_a_weight_column(server: Client, root: Path):
     assert server.call("evaluate_model", args).content[0].text == cli
     bad = server.call("evaluate_model", {**EVALUATE, "weight": "race"})
     assert bad.is_error and "weight column 'race' is not numeric" in bad.content[0].text
+
+
+def test_evaluate_model_takes_an_encoding(server: Client, root: Path):
+    """`encoding` is `--encoding`: a Latin-1 file's slices as the CLI reads them."""
+    args = {"path": "latin1.csv", "attrs": "région", "pred": "pred", "label": "label"}
+    got = server.ok("evaluate_model", {**args, "encoding": "latin-1"})
+    assert [s["slice"] for s in got["groups"][0]["slices"]] == ["Réunion", "Île"]
+    cli = cli_json(
+        root,
+        *("fairness", "evaluate", "latin1.csv", "--attr", "région", "--pred", "pred"),
+        *("--label", "label", "--encoding", "latin-1"),
+    )
+    assert server.call("evaluate_model", {**args, "encoding": "latin-1"}).content[0].text == cli
+    # without it the file is UTF-8 and is refused; a bad name is the option's message
+    assert "utf-8" in server.error("evaluate_model", args).lower()
+    assert "encoding" in server.error("evaluate_model", {**args, "encoding": "klingon"})
 
 
 def test_proxy_hints_is_the_profile_block(server: Client, root: Path):
