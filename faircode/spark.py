@@ -100,7 +100,7 @@ from urllib.parse import urlparse
 from .analyze import analyze
 from .detect import check_overrides, label_slack
 from .errors import InputError
-from .labels import MISSING_TOKENS, TRIMMED, clean_header
+from .labels import MISSING_TOKENS, TRIMMED, clean_header, float_label
 from .numerics import OUTCOME_HUGE, OUTCOME_TINY, SCALE1, SCALE2
 from .options import Options, missing_labels, relabeler, resolve
 from .reader import decoded_blocks, open_table, physical_lines, sniff_delimiter
@@ -186,6 +186,11 @@ def _float_text(key: str) -> str:
     return str(float(key))  # Spark prints doubles in Java's round-trip form
 
 
+def _float32_text(key: str) -> str:
+    # a FloatType widened to double: labelled at its own precision, as Arrow's (SPEC 0.4)
+    return float_label(float(key), 32) or key
+
+
 def _bool_text(key: str) -> str:
     return "True" if key == "true" else "False"
 
@@ -211,7 +216,8 @@ def _key_for(c: Column, dtype: T.DataType) -> tuple[Column, Callable[[str], str]
         return c.cast("string"), _bool_text, False
     if isinstance(dtype, (T.FloatType, T.DoubleType)):
         d = c.cast("double")
-        return F.when(F.isnan(d), F.lit(None)).otherwise(d.cast("string")), _float_text, False
+        text = _float32_text if isinstance(dtype, T.FloatType) else _float_text
+        return F.when(F.isnan(d), F.lit(None)).otherwise(d.cast("string")), text, False
     if isinstance(dtype, T.DecimalType):
         return c.cast("string"), _ROUNDTRIP, False
     if isinstance(dtype, T.DateType):

@@ -702,7 +702,9 @@ class _Evaluation:
             if isinstance(dtype, (T.FloatType, T.DoubleType)) or (
                 integer and has_null and name not in t.nullable_ints
             ):
-                series = pd.Series([np.nan if v is None else float(v) for v in values])
+                # a FloatType stays 32-bit: its slices are labelled at that precision
+                width = "float32" if isinstance(dtype, T.FloatType) else "float64"
+                series = pd.Series([np.nan if v is None else float(v) for v in values], dtype=width)
             elif integer:
                 series = pd.Series(values, dtype="Int64" if has_null else "int64")
             else:

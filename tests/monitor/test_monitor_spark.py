@@ -313,3 +313,29 @@ def test_typed_attributes_of_every_kind_in_one_pass(spark, tmp_path) -> None:
     assert slices["j"] == ["4.0", "5.0", "(missing)"]
     assert slices["f"] == ["0.0", "1.5", "2.25", "(missing)"]
     assert slices["b"] == ["False", "True"] and slices["i"] == ["1", "2", "30"]
+
+
+def test_a_float32_attribute_is_sliced_at_its_own_precision(spark, tmp_path) -> None:
+    """A 32-bit float's slices are the values its labels read as (SPEC 12.1, 0.4): the
+    slice `0.1`, not 0.10000000149011612, in Spark as in the local engine."""
+    n = 60
+    df = pd.DataFrame(
+        {
+            "p": [1, 0, 1] * (n // 3),
+            "y": [0, 1, 1, 0] * (n // 4),
+            "f": pd.Series(
+                [[0.1, 0.7, 1e10, np.nan, -0.0][k % 5] for k in range(n)], dtype="float32"
+            ),
+        }
+    )
+    path = tmp_path / "f32.parquet"
+    df.to_parquet(path)
+    got, want = both(path, spark, pred="p", label="y", attrs=["f"], min_samples=1)
+    assert got == want
+    assert [s["slice"] for s in got["groups"][0]["slices"]] == [
+        "0.0",
+        "0.1",
+        "0.7",
+        "10000000000.0",
+        "(missing)",
+    ]

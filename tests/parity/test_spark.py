@@ -366,6 +366,26 @@ def test_label_and_missing_cells_equal_the_local_engine(spark, tmp_path):
         assert want["label_rates"]["dimensions"], opts
 
 
+def test_float32_labels_equal_the_local_engine(spark, tmp_path):
+    """A 32-bit float is labelled at its own precision (SPEC 0.4): float32 0.1 is `0.1`
+    in Spark as in Arrow and pandas, not the double it widens to."""
+    values = [0.1, 0.7, 1e10, -0.0, 0.0, None, math.inf, 3.4028235e38, 1e-45]
+    pdf = pd.DataFrame(
+        {
+            "sex": pd.Series([["F", "M", "F"][k % 3] for k in range(90)], dtype=object),
+            "ratio": pd.Series([values[k % 9] for k in range(90)], dtype="float32"),
+        }
+    )
+    path = tmp_path / "f32.parquet"
+    pdf.to_parquet(path)
+    overrides = {"ratio": "categorical"}
+    want = faircode.profile(pdf, overrides)
+    labels = [g["label"] for d in want["dimensions"] if d["name"] == "ratio" for g in d["groups"]]
+    assert "0.1" in labels and "0.7" in labels
+    assert fspark.profile(spark.createDataFrame(pdf), overrides) == want
+    assert fspark.profile_path(str(path), spark=spark, overrides=overrides) == want
+
+
 def test_spark_dataframe_other_types_and_duplicate_names(spark):
     rows = [
         (
