@@ -88,6 +88,58 @@ def make_server(root: Root) -> Any:
     )
 
 
+class _ReplyToBadLines:
+    """The server's read stream, answering each line that is not a JSON-RPC message.
+
+    The `mcp` package passes such a line on as an exception, which its server logs and
+    drops: the client then waits forever for an answer. JSON-RPC 2.0 (section 5.1)
+    answers it with an error whose id is null: -32700 Parse error for text that is not
+    JSON, -32600 Invalid Request for JSON that is no message (SPEC 11)."""
+
+    def __init__(self, inner: Any, write_stream: Any) -> None:
+        self.inner, self.write_stream = inner, write_stream
+
+    def __getattr__(self, name: str) -> Any:  # last_context, as the transport sets it
+        return getattr(self.inner, name)
+
+    async def _answer(self, exc: Exception) -> None:
+        from mcp.shared.message import SessionMessage  # lazy: optional extra 'mcp'
+
+        types = require("mcp_types", PROG)
+        kinds = [e.get("type") for e in getattr(exc, "errors", list)()]
+        if "json_invalid" in kinds:
+            code, text = types.PARSE_ERROR, "Parse error: the line is not JSON"
+        else:
+            code, text = types.INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message"
+        error = types.JSONRPCError(
+            jsonrpc="2.0", id=None, error=types.ErrorData(code=code, message=text)
+        )
+        await self.write_stream.send(SessionMessage(message=error))
+
+    async def receive(self) -> Any:
+        while isinstance(item := await self.inner.receive(), Exception):
+            await self._answer(item)
+        return item
+
+    def __aiter__(self) -> _ReplyToBadLines:
+        return self
+
+    async def __anext__(self) -> Any:
+        while isinstance(item := await self.inner.__anext__(), Exception):
+            await self._answer(item)
+        return item
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    async def __aenter__(self) -> _ReplyToBadLines:
+        await self.inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        return await self.inner.__aexit__(*exc)
+
+
 def serve(root: Root) -> None:
     """Serve over stdio until the client closes standard input. A call still running
     then is abandoned (its worker thread is not waited for: see `main`)."""
@@ -97,7 +149,11 @@ def serve(root: Root) -> None:
 
     async def run() -> None:
         async with stdio.stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+            await server.run(
+                _ReplyToBadLines(read_stream, write_stream),
+                write_stream,
+                server.create_initialization_options(),
+            )
 
     anyio.run(run)
 

@@ -509,6 +509,58 @@ def test_the_server_exits_when_the_client_closes(root: Path):
             proc.wait()
 
 
+def test_a_line_that_is_no_message_is_answered(root: Path):
+    """JSON-RPC 2.0 (5.1): text that is not JSON is -32700, JSON that is no message
+    -32600, each with a null id, and the server carries on (SPEC 11)."""
+    import queue
+    import threading
+
+    from mcp_types import LATEST_PROTOCOL_VERSION
+
+    proc = subprocess.Popen(
+        [*SERVER, "--root", str(root)],
+        env=ENV,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    lines: queue.Queue[bytes] = queue.Queue()
+    assert proc.stdin and proc.stdout
+    out = proc.stdout
+    threading.Thread(target=lambda: [lines.put(x) for x in out], daemon=True).start()
+
+    def answer() -> dict[str, Any]:
+        return json.loads(lines.get(timeout=30))  # queue.Empty: no answer came
+
+    params = {
+        "protocolVersion": LATEST_PROTOCOL_VERSION,
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    }
+    try:
+        sent = [
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        ]
+        proc.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in sent))
+        proc.stdin.flush()
+        assert answer()["id"] == 1
+        for line, code in ((b"not json", -32700), (b'{"id": 7}', -32600), (b"[1, 2]", -32600)):
+            proc.stdin.write(line + b"\n")
+            proc.stdin.flush()
+            got = answer()
+            assert got["id"] is None and got["error"]["code"] == code, (line, got)
+        proc.stdin.write(b'{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}\n')
+        proc.stdin.flush()
+        assert answer()["id"] == 2  # still serving
+        proc.stdin.close()
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 def _run(code: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", code], env=ENV, capture_output=True, text=True, timeout=60
