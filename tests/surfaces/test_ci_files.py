@@ -68,13 +68,17 @@ def test_action_markdown_commands_exist_and_take_markdown_path(tmp_path):
         assert args.func is funcs[cmd[-1]] and args.markdown == summary
 
 
-def run_action(tmp_path: Path, args: str, summary: bool = True) -> tuple[int, str]:
+def run_action(
+    tmp_path: Path, args: str, summary: bool | str = True, refused: str = ""
+) -> tuple[int, str]:
+    """The step's exit code and summary; `refused`: the one line it must end with
+    instead of running faircode."""
     target = tmp_path / "step_summary.md"
     target.write_text("")
     env = {
         **os.environ,
         "FAIRCODE_ARGS": args,
-        "FAIRCODE_SUMMARY": "true" if summary else "false",
+        "FAIRCODE_SUMMARY": summary if isinstance(summary, str) else str(summary).lower(),
         "GITHUB_STEP_SUMMARY": str(target),
         "PYTHONPATH": str(ROOT),
     }
@@ -86,7 +90,10 @@ def run_action(tmp_path: Path, args: str, summary: bool = True) -> tuple[int, st
         text=True,
         timeout=600,
     )
-    assert p.stdout.startswith("+ faircode "), p.stdout + p.stderr
+    if refused:
+        assert (p.returncode, p.stdout, p.stderr) == (1, "", refused + "\n")
+    else:
+        assert p.stdout.startswith("+ faircode "), p.stdout + p.stderr
     return p.returncode, target.read_text(encoding="utf-8")
 
 
@@ -102,6 +109,17 @@ def test_action_run_step_writes_the_summary_and_keeps_the_exit_code(tmp_path):
     assert code == 0 and summary == ""
     code, _ = run_action(tmp_path, "profile --sample --bogus")
     assert code == 2
+    code, summary = run_action(tmp_path, "profile --sample", summary=" False ")
+    assert code == 0 and summary == ""
+
+
+def test_action_bad_inputs_are_one_line(tmp_path):
+    """Unbalanced quotes in `args`, and a `summary` that is not true or false (`yes`
+    switched the summary off), end the step with one line, not a traceback."""
+    line = "faircode action: args: No closing quotation; check the quotes in args"
+    run_action(tmp_path, 'profile "my data.csv', refused=line)
+    line = "faircode action: summary: 'yes' is not true or false"
+    run_action(tmp_path, "profile --sample", summary="yes", refused=line)
 
 
 def test_pre_commit_hook_runs_faircode_profile(tmp_path, capsys):
