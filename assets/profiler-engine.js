@@ -1029,10 +1029,20 @@ function () {
     return undefined;
   }
 
+  // What a refused number is (options.py NOT_A_NUMBER, NOT_AN_INTEGER, OUT_OF_RANGE).
+  const NOT_A_NUMBER = 'not a number';
+  const NOT_AN_INTEGER = 'not an integer';
+  const OUT_OF_RANGE = 'out of range';
+
+  function numberError(name, value, why, valid) {
+    return new InputError(`${optFlag(name)}: ${pyStr(value)} is ${why} (${valid})`);
+  }
+
   function checkNumber(name, value, lo, hi, valid, integer, loOpen) {
     // `shown` is the value as Python's message writes it: a text or a boolean given for
     // a float option is converted first (float("2") is 2.0, float(True) is 1.0), and a
     // boolean that is not converted reads True/False (issue 14: form inputs give text).
+    const lacking = integer ? NOT_AN_INTEGER : NOT_A_NUMBER;
     let shown = value;
     if (typeof value === 'boolean' || typeof value !== 'number') {
       let conv;
@@ -1040,14 +1050,15 @@ function () {
       else if (integer) conv = /^\s*[+-]?\d+\s*$/.test(String(value)) ? Number(String(value).trim()) : undefined;
       else conv = pyFloatFromString(value);
       if (conv === undefined) {
-        throw rangeError(name, typeof value === 'boolean' ? (value ? 'True' : 'False') : value, valid);
+        throw numberError(name, typeof value === 'boolean' ? (value ? 'True' : 'False') : value, lacking, valid);
       }
       value = conv;
       shown = integer ? conv : pyFloatRepr(conv);
     }
-    // NaN, and an infinity (no size; options.py _number)
-    if (Number.isNaN(value) || !Number.isFinite(value)) throw rangeError(name, shown, valid);
-    if (integer && value !== Math.trunc(value)) throw rangeError(name, shown, valid);
+    if (Number.isNaN(value)) throw numberError(name, shown, lacking, valid);
+    // an infinity is no size (options.py _number_or_why)
+    if (!Number.isFinite(value)) throw numberError(name, shown, OUT_OF_RANGE, valid);
+    if (integer && value !== Math.trunc(value)) throw numberError(name, shown, NOT_AN_INTEGER, valid);
     if (lo !== null && (value < lo || (loOpen && value === lo))) throw rangeError(name, shown, valid);
     if (hi !== null && value > hi) throw rangeError(name, shown, valid);
     return value;

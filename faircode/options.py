@@ -656,6 +656,35 @@ def _range_error(name: str, value, valid: str) -> InputError:
     return InputError(f"{_flag(name)}: {value} is out of range ({valid})")
 
 
+#: What a refused number is (SPEC 7): text that is no number, NaN; a fraction or any
+#: non-integer for an integer option; else (an infinity, past a bound) out of range.
+NOT_A_NUMBER, NOT_AN_INTEGER, OUT_OF_RANGE = "not a number", "not an integer", "out of range"
+
+
+def _number_or_why(
+    value, lo: float | None, hi: float | None, integer: bool, lo_open: bool
+) -> tuple[float, str | None]:
+    """(the number, None), or (the value as converted, for the message: float("2") is
+    2.0; why it is refused: one of the three above)."""
+    lacking = NOT_AN_INTEGER if integer else NOT_A_NUMBER
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        try:
+            value = float(value) if not integer else int(str(value))
+        except (TypeError, ValueError):
+            return value, lacking
+    if value != value:  # NaN
+        return value, lacking
+    if value in (math.inf, -math.inf):  # an infinity is no size
+        return value, OUT_OF_RANGE
+    if integer and value != int(value):
+        return value, NOT_AN_INTEGER
+    if lo is not None and (value < lo or (lo_open and value == lo)):
+        return value, OUT_OF_RANGE
+    if hi is not None and value > hi:
+        return value, OUT_OF_RANGE
+    return (int(value) if integer else value), None
+
+
 def _number(
     name: str,
     value,
@@ -665,20 +694,10 @@ def _number(
     integer: bool = False,
     lo_open: bool = False,
 ) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        try:
-            value = float(value) if not integer else int(str(value))
-        except (TypeError, ValueError):
-            raise _range_error(name, value, valid) from None
-    if value != value or value in (math.inf, -math.inf):  # NaN; an infinity is no size
-        raise _range_error(name, value, valid)
-    if integer and value != int(value):
-        raise _range_error(name, value, valid)
-    if lo is not None and (value < lo or (lo_open and value == lo)):
-        raise _range_error(name, value, valid)
-    if hi is not None and value > hi:
-        raise _range_error(name, value, valid)
-    return int(value) if integer else value
+    got, why = _number_or_why(value, lo, hi, integer, lo_open)
+    if why is not None:
+        raise InputError(f"{_flag(name)}: {got} is {why} ({valid})")
+    return got
 
 
 #: What a dict argument of the Python API holds, as its refusal says (SPEC 0.6).
@@ -745,14 +764,14 @@ def number_arg(
     hi_open: bool = False,
 ) -> float:
     """A number argument of the Python API, checked as a number option is (SPEC 7): a
-    number (a numpy number too) or its text; NaN, an infinity, a fraction for an
-    integer or a value outside lo..hi is `{flag}: {value} is out of range ({valid})`."""
-    try:
-        got = _number(flag, value, lo, hi, valid, integer, lo_open)
-        if hi_open and got == hi:
-            raise InputError(flag)
-    except InputError:
-        raise InputError(f"{flag}: {value} is out of range ({valid})") from None
+    number (a numpy number too) or its text; else `{flag}: {value} is not a number
+    ({valid})` (`not an integer` for an integer), and an infinity or a value outside
+    lo..hi is `{flag}: {value} is out of range ({valid})`."""
+    got, why = _number_or_why(value, lo, hi, integer, lo_open)
+    if why is None and hi_open and got == hi:
+        why = OUT_OF_RANGE
+    if why is not None:
+        raise InputError(f"{flag}: {value} is {why} ({valid})")
     return got
 
 

@@ -317,15 +317,16 @@ def test_more_than_ten_gaps_are_summarised():
         ("min_share", -0.1),
         ("intersection_floor", 1.5),
         ("imbalance_flag", 0.5),
-        ("missing_flag", "abc"),
-        ("min_group_size", 2.5),
+        ("missing_flag", "abc"),  # not a number
+        ("min_group_size", 2.5),  # not an integer
         ("max_age", 0),
         ("max_categorical", 1),
     ],
 )
 def test_out_of_range_options(opt, value):
     flag = "--" + opt.replace("_", "-")
-    with pytest.raises(InputError, match=rf"^{flag}: {value} is out of range"):
+    why = {"abc": "not a number", 2.5: "not an integer"}.get(value, "out of range")
+    with pytest.raises(InputError, match=rf"^{flag}: {value} is {why} "):
         prof("sex\nM\n", **{opt: value})
 
 

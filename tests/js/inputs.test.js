@@ -18,7 +18,11 @@ test('options given as text or booleans fail with the Python texts', () => {
   assert.equal(message({ min_share: '2' }), '--min-share: 2.0 is out of range (0..1)');
   assert.equal(message({ min_share: '1e5' }), '--min-share: 100000.0 is out of range (0..1)');
   assert.equal(message({ min_share: 2 }), '--min-share: 2 is out of range (0..1)');
-  assert.equal(message({ min_group_size: true }), '--min-group-size: True is out of range (integer >= 0)');
+  assert.equal(message({ min_group_size: true }), '--min-group-size: True is not an integer (integer >= 0)');
+  assert.equal(message({ min_group_size: Infinity }), '--min-group-size: inf is out of range (integer >= 0)');
+  assert.equal(message({ min_group_size: 2.5 }), '--min-group-size: 2.5 is not an integer (integer >= 0)');
+  assert.equal(message({ min_share: 'x' }), '--min-share: x is not a number (0..1)');
+  assert.equal(message({ min_share: NaN }), '--min-share: nan is not a number (0..1)');
   assert.equal(message({ max_age: false }), '--max-age: 0.0 is out of range (> 0)');
   assert.equal(message({ min_share: '0.2' }), null);
 });

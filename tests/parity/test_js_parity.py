@@ -532,7 +532,7 @@ def test_skip_lines_that_take_the_whole_file_say_so(js, data, skip, error) -> No
         ({"max_age": "inf"}, "--max-age: inf is out of range"),
         ({"imbalance_flag": "Infinity"}, "--imbalance-flag: inf is out of range"),
         ({"outcome_gap": "-inf"}, "--outcome-gap: -inf is out of range"),
-        ({"min_group_size": "inf"}, "--min-group-size: inf is out of range"),
+        ({"min_group_size": "inf"}, "--min-group-size: inf is not an integer"),
     ],
 )
 def test_an_infinite_option_is_out_of_range(js, opts, error) -> None:

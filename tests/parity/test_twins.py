@@ -38,7 +38,7 @@ TWINS: dict[str, str] = {
     "labels": """MISSING_TOKENS AGE_NUMERIC AGE_INTERVAL DEFAULT_AGE_BANDS clean_header
         interval_years band_index band_labels NUMBER outcome_value DEFAULT_RULE""",
     "options": """DELIMITERS _range_error SCORE_RULES PROXY_CORRECTIONS OPTIONS CHECKS _MAIN
-        _AUDITS _READING _GROUPS _SHARE""",
+        _AUDITS _READING _GROUPS _SHARE NOT_A_NUMBER NOT_AN_INTEGER OUT_OF_RANGE""",
     "detect": """KINDS OVERRIDE_VALUES KEYWORDS SUFFIXES SEX_VOCABULARY RACE_VOCABULARY
         ETHNICITY_VOCABULARY NEUTRAL_VOCABULARY VOCABULARIES SEX_ALIASES tokenize
         kind_from_name fold kind_from_values ethnicity_holds_race _CODED_KINDS coded_labels
@@ -155,6 +155,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "_OptionsBase": "the options' class; resolveOptions returns a plain object",
         "_params_shape": "JS params are built from plain arrays already",
         "options_of": "the CLI's and MCP tools' records of a command (the engine runs none)",
+        "_number_or_why": "JS checkNumber throws where Python returns why (shared by number_arg)",
         **dict.fromkeys(
             "_check_number _check_boolean _check_choice _check_age_bands _check_pair "
             "_check_names _check_delimiter _check_encoding _check_column _check_value "
@@ -297,6 +298,7 @@ JS_ONLY: dict[str, str] = {
         "rewriteOf lostMatcher validateOutcome validateLabel".split(),
         OPTION_HANDLING,
     ),
+    "numberError": "checkNumber's refusal (Python: the message in _number)",
     "OPTION_FIELDS": "the records' defaults (Python: the Option class's field defaults)",
     "PROXY": "the commands of the proxy options (Python writes them in each record)",
     "UNCONTRADICTED_KINDS": "detect.contradiction names the kinds inline",

@@ -211,7 +211,7 @@ CASES = {
     ),
     "ll144 ratio_threshold text": (
         lambda p: faircode.audit_ll144(p, selected="hired", ratio_threshold="x"),
-        "--ratio-threshold: x is out of range (0..1, above 0)",
+        "--ratio-threshold: x is not a number (0..1, above 0)",
     ),
     "ll144 exclusion_note int": (
         lambda p: faircode.audit_ll144(p, selected="hired", exclude_small=True, exclusion_note=5),
@@ -228,11 +228,11 @@ CASES = {
     "scan versus int": (lambda p: faircode.scan(p, versus=5), "--versus: 5 is not text"),
     "scan max_seconds text": (
         lambda p: faircode.scan(p, label="hired", max_seconds="x"),
-        "--max-seconds: x is out of range (> 0)",
+        "--max-seconds: x is not a number (> 0)",
     ),
     "scan alpha text": (
         lambda p: faircode.scan(p, label="hired", alpha="x"),
-        "--alpha: x is out of range (0..1)",
+        "--alpha: x is not a number (0..1)",
     ),
     "scan positive int": (
         lambda p: faircode.scan(p, label="hired", positive=1),

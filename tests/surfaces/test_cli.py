@@ -112,7 +112,7 @@ def bad_files(tmp_path):
         (
             "not a number",
             ["--sample", "--imbalance-flag", "x"],
-            "--imbalance-flag: x is out of range",
+            "--imbalance-flag: x is not a number (>= 1)",
         ),
         (
             "fail-under range",
