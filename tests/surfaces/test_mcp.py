@@ -475,90 +475,86 @@ def test_without_root_the_working_directory_is_the_root(root: Path):
         assert f"'..' leads outside the server's root {root / 'sub'}" in text
 
 
-def test_the_server_exits_when_the_client_closes(root: Path):
-    from mcp_types import LATEST_PROTOCOL_VERSION
+class RawServer:
+    """One server process spoken to line by line, as a client would (no mcp client):
+    `send` writes JSON-RPC lines, `answer` reads the next line (30 s at most)."""
 
-    proc = subprocess.Popen(
-        [*SERVER, "--root", str(root)],
-        env=ENV,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        init = {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": LATEST_PROTOCOL_VERSION,
-                "capabilities": {},
-                "clientInfo": {"name": "test", "version": "0"},
-            },
+    def __init__(self, root: Path) -> None:
+        import queue
+        import threading
+
+        self.proc = subprocess.Popen(
+            [*SERVER, "--root", str(root)],
+            env=ENV,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        self.lines: queue.Queue[bytes] = queue.Queue()
+        out = self.proc.stdout
+        assert out is not None
+        threading.Thread(target=lambda: [self.lines.put(x) for x in out], daemon=True).start()
+
+    def send(self, *lines: bytes | dict[str, Any]) -> None:
+        stdin = self.proc.stdin
+        assert stdin is not None
+        for line in lines:
+            stdin.write(line if isinstance(line, bytes) else json.dumps(line).encode())
+            stdin.write(b"\n")
+        stdin.flush()
+
+    def answer(self) -> dict[str, Any]:
+        return json.loads(self.lines.get(timeout=30))  # queue.Empty: no answer came
+
+    def initialize(self) -> dict[str, Any]:
+        from mcp_types import LATEST_PROTOCOL_VERSION
+
+        params = {
+            "protocolVersion": LATEST_PROTOCOL_VERSION,
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"},
         }
-        assert proc.stdin and proc.stdout
-        proc.stdin.write(json.dumps(init).encode() + b"\n")
-        proc.stdin.flush()
-        answer = json.loads(proc.stdout.readline())
+        self.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params})
+        return self.answer()
+
+    def close(self) -> int:
+        """Close standard input; the exit code (the server must exit by itself)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        return self.proc.wait(timeout=20)
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def test_the_server_exits_when_the_client_closes(root: Path):
+    server = RawServer(root)
+    try:
+        answer = server.initialize()
         assert answer["id"] == 1 and answer["result"]["serverInfo"]["name"] == "faircode"
-        proc.stdin.close()
-        assert proc.wait(timeout=20) == 0
+        assert server.close() == 0
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        server.kill()
 
 
 def test_a_line_that_is_no_message_is_answered(root: Path):
     """JSON-RPC 2.0 (5.1): text that is not JSON is -32700, JSON that is no message
     -32600, each with a null id, and the server carries on (SPEC 11)."""
-    import queue
-    import threading
-
-    from mcp_types import LATEST_PROTOCOL_VERSION
-
-    proc = subprocess.Popen(
-        [*SERVER, "--root", str(root)],
-        env=ENV,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    lines: queue.Queue[bytes] = queue.Queue()
-    assert proc.stdin and proc.stdout
-    out = proc.stdout
-    threading.Thread(target=lambda: [lines.put(x) for x in out], daemon=True).start()
-
-    def answer() -> dict[str, Any]:
-        return json.loads(lines.get(timeout=30))  # queue.Empty: no answer came
-
-    params = {
-        "protocolVersion": LATEST_PROTOCOL_VERSION,
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "0"},
-    }
+    server = RawServer(root)
     try:
-        sent = [
-            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params},
-            {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        ]
-        proc.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in sent))
-        proc.stdin.flush()
-        assert answer()["id"] == 1
+        assert server.initialize()["id"] == 1
+        server.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         for line, code in ((b"not json", -32700), (b'{"id": 7}', -32600), (b"[1, 2]", -32600)):
-            proc.stdin.write(line + b"\n")
-            proc.stdin.flush()
-            got = answer()
+            server.send(line)
+            got = server.answer()
             assert got["id"] is None and got["error"]["code"] == code, (line, got)
-        proc.stdin.write(b'{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}\n')
-        proc.stdin.flush()
-        assert answer()["id"] == 2  # still serving
-        proc.stdin.close()
-        assert proc.wait(timeout=20) == 0
+        server.send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        assert server.answer()["id"] == 2  # still serving
+        assert server.close() == 0
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        server.kill()
 
 
 def _run(code: str) -> subprocess.CompletedProcess[str]:
