@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..labels import label_of
+from .args import is_number
 from .engines import fairlearn_available
 from .errors import MonitorInputError
 from .metrics import TASKS
@@ -188,11 +189,11 @@ def _check_settings(attrs: list[str], threshold: float, min_samples: int, task: 
         raise MonitorInputError("at least one attribute is needed; pass --attr COL")
     if len(set(attrs)) != len(attrs):
         raise MonitorInputError("an attribute is given twice; pass each --attr once")
-    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+    if not is_number(threshold):
         raise MonitorInputError("--threshold must be a number, e.g. --threshold 0.1")
     if not math.isfinite(threshold) or threshold < 0:
         raise MonitorInputError(f"--threshold must be a finite number >= 0, got {threshold}")
-    if isinstance(min_samples, bool) or not isinstance(min_samples, int) or min_samples < 0:
+    if not is_number(min_samples) or not isinstance(min_samples, int) or min_samples < 0:
         raise MonitorInputError(f"--min-samples must be a whole number >= 0, got {min_samples}")
     if task is not None and task not in TASKS:
         raise MonitorInputError(f"unknown task {task!r}; use binary or regression")
