@@ -42,10 +42,26 @@ def _not_numeric(source: str, role: str, column: str, example: Any) -> MonitorIn
     )
 
 
+#: Complex numbers: numeric to pandas, never a prediction, score, label or weight.
+COMPLEX = (complex, np.complexfloating)
+
+
+def _not_real(source: str, role: str, column: str, values: Any) -> MonitorInputError:
+    """The refusal of complex numbers, naming the first present one of ``values``: its
+    imaginary part would be dropped without a word."""
+    example = next((complex(v) for v in values if isinstance(v, COMPLEX) and v == v), None)
+    return MonitorInputError(
+        f"{source}: {role} column {column!r} holds complex numbers (found {example!r}); "
+        f"give {role}s as real numbers"
+    )
+
+
 def _numeric(series: pd.Series, column: str, role: str, source: str) -> np.ndarray:
     """Float array of ``series`` (NaN for missing), or a one-line error naming a bad value."""
     if pd.api.types.is_bool_dtype(series.dtype):
         return series.astype("float64").to_numpy()
+    if pd.api.types.is_complex_dtype(series.dtype):
+        raise _not_real(source, role, column, series.to_numpy())
     if pd.api.types.is_numeric_dtype(series.dtype):
         values = series.astype("float64").to_numpy(na_value=np.nan)
     else:
@@ -60,6 +76,8 @@ def _numeric(series: pd.Series, column: str, role: str, source: str) -> np.ndarr
             converted = pd.to_numeric(cells, errors="coerce")
         except TypeError:
             converted = pd.Series(np.nan, index=cells.index)
+        if pd.api.types.is_complex_dtype(converted.dtype):
+            raise _not_real(source, role, column, uniques)
         bad = converted.isna() & cells.notna()
         if bad.any():
             raise _not_numeric(source, role, column, uniques[int(np.flatnonzero(bad)[0])])
@@ -94,6 +112,8 @@ def weights_of(series: pd.Series, column: str, source: str, scored: np.ndarray) 
             v = _number_cell(cell)
             if v is None or (isinstance(v, float) and math.isnan(v)):
                 continue
+            if isinstance(v, COMPLEX):
+                raise  # _numeric's refusal, which names the value
             try:
                 x = float(v)
             except (TypeError, ValueError):

@@ -144,3 +144,24 @@ def test_attrs_and_columns_are_names_as_text() -> None:
         lambda: evaluate("p.csv", "p", ["a"], opener=5),
         "opener: give a function (path, label) -> (binary file, is it a regular file), not an int",
     )
+
+
+# -- 3: complex numbers are refused, never read as their real part ----------------------
+@pytest.mark.parametrize("role", ["prediction", "label", "score", "weight"])
+@pytest.mark.parametrize("boxed", [False, True], ids=["complex128", "object"])
+def test_complex_values_are_refused(role: str, boxed: bool) -> None:
+    column = {"prediction": "p", "label": "y", "score": "s", "weight": "w"}[role]
+    values = FRAME[column].astype(complex)
+    values.iloc[3] += 1j
+    frame = FRAME.assign(**{column: values.astype(object) if boxed else values})
+    kw: dict[str, Any] = {"label": "y"} if role == "label" else {}
+    if role == "score":
+        kw = {"score": "s", "decision_threshold": 0.5}
+    if role == "weight":
+        kw = {"weight": "w"}
+    first = complex(frame[column].iloc[0])
+    _refused(
+        lambda: evaluate(frame, None if role == "score" else "p", ["a"], **kw),
+        f"data: {role} column {column!r} holds complex numbers (found {first!r}); "
+        f"give {role}s as real numbers",
+    )
