@@ -5,6 +5,7 @@ text, as the CSV of the same frame and the profiler name them."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,9 @@ from typing import Any
 import pandas as pd
 import pytest
 
+import faircode.monitor as monitor
 from faircode.monitor import MonitorInputError, evaluate
+from faircode.monitor.cli import run
 
 N = 80
 FRAME = pd.DataFrame(
@@ -165,3 +168,100 @@ def test_complex_values_are_refused(role: str, boxed: bool) -> None:
         f"data: {role} column {column!r} holds complex numbers (found {first!r}); "
         f"give {role}s as real numbers",
     )
+
+
+# -- 4: the store's API ------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """A SQLite store with model m's predictions and labels, and its registry."""
+    folder = tmp_path_factory.mktemp("api_args")
+    db, registry = str(folder / "monitor.db"), folder / "m.yaml"
+    registry.write_text("fairness:\n  slices: [a]\n  threshold: 0.1\n  min_samples: 1\n")
+    FRAME.assign(id=[f"r{i}" for i in range(N)]).to_csv(folder / "d.csv", index=False)
+    common = ["--db", db, "--registry", str(registry)]
+    log = ["log", "m", str(folder / "d.csv"), "--version", "v1", "--id", "id", "--pred", "p"]
+    assert run(["fairness", *log, "--attr", "a", *common]) == 0
+    label = ["label", "m", str(folder / "d.csv"), "--id", "id", "--label", "y"]
+    assert run(["fairness", *label, *common]) == 0
+    return {"store": db, "registry": str(registry)}
+
+
+STORE_FORMS = "a SQLite path, a postgresql:// URL or an open store (faircode.monitor.store)"
+REGISTRY_FORMS = "the path (a str or os.PathLike) of fairness.yaml or of the model's YAML file"
+TARGET = (
+    "--target must be a number in (0, 1], e.g. 0.99 (99% of the measurable attributes within "
+    "threshold); got "
+)
+OUT = "a path or a text stream (open(path, 'a'), io.StringIO())"
+TIMEOUT = "--timeout must be a number of seconds > 0; got "
+SLO = {"model": "m", "name": "s", "target": 0.5}
+#: (function, its arguments but the store's, the refusal); each gave a raw exception or
+#: was taken silently before (a bool where a number or text goes, 5 as a reason).
+STORE_CASES = [
+    ("fairness_report", {"model": 5}, "model: 5 is not text"),
+    ("fairness_report", {"model": None}, "model: None is not text"),
+    ("fairness_report", {"model": "m", "store": 5}, f"store: give {STORE_FORMS}, not an int"),
+    (
+        "fairness_report",
+        {"model": "m", "registry": 5},
+        f"--registry: give {REGISTRY_FORMS}, not an int",
+    ),
+    ("fairness_report", {"model": "m", "version": 5}, "--version: 5 is not text"),
+    ("fairness_report", {"model": "m", "since": 5}, "--since: 5 is not text"),
+    ("fairness_report", {"model": "m", "until": ["x"]}, "--until: ['x'] is not text"),
+    ("fairness_report", {"model": "m", "target": "0.5"}, TARGET + "'0.5'"),
+    ("fairness_report", {"model": "m", "target": True}, TARGET + "True"),
+    ("fairness_report", {"model": "m", "intersect": "no"}, "--intersect: no is not true or false"),
+    ("slice_metrics", {"model": "m", "attr": 5}, "attr: 5 is not text"),
+    ("slice_metrics", {"model": "m", "attr": ["a"]}, "attr: ['a'] is not text"),
+    ("fairness_disparity", {"model": "m", "attr": None}, "attr: None is not text"),
+    ("fairness_gate", {"model": "m", "force": "no"}, "--force: no is not true or false"),
+    ("fairness_gate", {"model": "m", "force": True, "reason": 5}, "--reason: 5 is not text"),
+    ("slo_set", {**SLO, "gate": 1}, "--gate: 1 is not true or false"),
+    ("slo_set", {**SLO, "gate": "no"}, "--gate: no is not true or false"),
+    ("slo_set", {**SLO, "reason": 5}, "--reason: 5 is not text"),
+    ("slo_set", {**SLO, "model": 5}, "model: 5 is not text"),
+    ("slo_show", {"model": "m", "at": 5}, "--at: 5 is not text"),
+    ("slo_ingest", {"model": "m", "at": 5}, "--at: 5 is not text"),
+    ("slo_gate", {"model": "m", "at": 20250101}, "--at: 20250101 is not text"),
+    ("slo_gate", {"model": ["m"]}, "model: ['m'] is not text"),
+    ("fairness_watch", {"model": "m", "out": 5}, f"--out: give {OUT}, not an int"),
+    (
+        "fairness_watch",
+        {"model": "m", "out": io.BytesIO()},
+        f"--out: the stream takes bytes; give {OUT}",
+    ),
+    ("fairness_watch", {"model": "m", "webhook": 5}, "--webhook: 5 is not text"),
+    ("fairness_watch", {"model": "m", "timeout": "x"}, TIMEOUT + "'x'"),
+    ("fairness_watch", {"model": "m", "timeout": True}, TIMEOUT + "True"),
+]
+#: The functions that read no registry.
+NO_REGISTRY = ("slo_set", "slo_show", "slo_gate")
+
+
+def _shown(value: Any) -> str:
+    """A test id's text of an argument (a stream by its type: its repr has an address)."""
+    return type(value).__name__ if isinstance(value, io.IOBase) else repr(value)
+
+
+@pytest.mark.parametrize(
+    ("function", "kwargs", "message"),
+    STORE_CASES,
+    ids=[f"{f}-{'-'.join(f'{k}={_shown(v)}' for k, v in kw.items())}" for f, kw, _ in STORE_CASES],
+)
+def test_the_store_api_refuses_wrongly_typed_arguments(
+    store: dict[str, str], function: str, kwargs: dict[str, Any], message: str
+) -> None:
+    args = {**store, **kwargs}
+    if function in NO_REGISTRY:
+        del args["registry"]
+    _refused(lambda: getattr(monitor, function)(**args), message)
+
+
+def test_the_store_api_still_takes_paths_and_streams(store: dict[str, str]) -> None:
+    """What the checks let through: a path-like store and registry, a text stream, an
+    integer target."""
+    lines = io.StringIO()
+    where = {"store": Path(store["store"]), "registry": Path(store["registry"])}
+    assert monitor.fairness_watch("m", **where, out=lines, timeout=5)["model"] == "m"
+    assert monitor.fairness_report("m", **where, target=1)["sli"]["target"] == 1
