@@ -10,7 +10,7 @@ when such a source is profiled; pandas only exists here as the caller's object.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from .detect import check_overrides
 from .errors import InputError, require
@@ -469,6 +469,13 @@ def _frame_column_name(name: Any) -> str:
     return str(name)
 
 
+def frame_header(names: Iterable[Any]) -> list[str]:
+    """A frame's column names as the header of the same frame written as CSV (SPEC 0.3,
+    0.4): each as text (``0`` is ``'0'``), trimmed, a null or empty one ``column_N``, a
+    duplicate ``name.1``; a column is then named by this text alone."""
+    return clean_header(_frame_column_name(c) for c in names)
+
+
 def summarize_frame(
     df: Any, name: str, overrides: dict[str, str] | None, options: Options, on_rows=None
 ) -> tuple[Summary, dict[str, str]]:
@@ -477,7 +484,7 @@ def summarize_frame(
     holding nested values are not read (listed in the summary's `unread`)."""
     if df.shape[1] == 0:
         raise InputError(f"{name}: no columns, nothing to profile")
-    header = clean_header(_frame_column_name(c) for c in df.columns)
+    header = frame_header(df.columns)
     if len(df) == 0:
         raise InputError(f"{name}: no data rows, only a header")
     checked = check_overrides(overrides, header, options)

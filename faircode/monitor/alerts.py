@@ -13,6 +13,7 @@ next watch sends it again (at least once, never silently dropped).
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 import urllib.error
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from . import audit
+from .args import is_number, text, text_stream_or_path
 from .errors import MonitorInputError
 from .store import Store, model_key
 
@@ -118,6 +120,16 @@ def _open_breaches(store: Store, key: str, version: str) -> dict[tuple[str, str]
     }
 
 
+def check_watch(out: Any, webhook: Any, timeout: Any) -> None:
+    """Where alerts go, checked before anything is judged or sent: ``out`` None, a path
+    or a text stream, ``webhook`` None or an http(s) URL, ``timeout`` seconds > 0."""
+    text_stream_or_path("--out", out)
+    if webhook is not None:
+        check_webhook(text("--webhook", webhook))
+    if not is_number(timeout) or not 0 < timeout < math.inf:
+        raise MonitorInputError(f"--timeout must be a number of seconds > 0; got {timeout!r}")
+
+
 def watch(
     store: Store,
     model: str,
@@ -128,10 +140,7 @@ def watch(
     timeout: float = WEBHOOK_TIMEOUT_S,
 ) -> dict[str, Any]:
     """Send the report's new breaches, clear the ones measured within; what was done."""
-    if webhook is not None:
-        check_webhook(webhook)
-    if not timeout > 0:
-        raise MonitorInputError(f"--timeout must be a number of seconds > 0; got {timeout!r}")
+    check_watch(out, webhook, timeout)
     key = model_key(model)
     version = report["version"]
     current, within = breaches(report)

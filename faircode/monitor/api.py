@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from ..errors import EXIT_OK
+from .args import path, switch, text
 
 if TYPE_CHECKING:
     from .store import Store
@@ -72,6 +73,10 @@ __all__ = [
 
 Interval = tuple[float, float | None] | None
 
+#: What ``store`` and ``registry`` take, as their refusals say.
+STORE_FORMS = "a SQLite path, a postgresql:// URL or an open store (faircode.monitor.store)"
+REGISTRY_FORMS = "the path (a str or os.PathLike) of fairness.yaml or of the model's YAML file"
+
 #: What a function run with the registry in force returns (``_with_registry``).
 Judged = TypeVar("Judged")
 
@@ -93,6 +98,39 @@ OUTCOMES = {
 }
 
 
+#: What a refusal calls each argument (SPEC 15.9): the CLI's flag where the argument
+#: has one, as the profiler's API does (SPEC 0.6), else its name.
+_FLAGS = {
+    "model": "model",
+    "attr": "attr",
+    "name": "--name",
+    "version": "--version",
+    "since": "--since",
+    "until": "--until",
+    "at": "--at",
+    "reason": "--reason",
+    "intersect": "--intersect",
+    "force": "--force",
+    "gate": "--gate",
+}
+#: The switches among them (True or False), and the text arguments that must be given.
+_SWITCHES = ("intersect", "force", "gate")
+_REQUIRED = ("model", "attr")
+
+
+def _arguments(**given: Any) -> None:
+    """The API's text arguments and switches checked before the store is opened: a
+    text argument is a str (None: not given, except a model or an attribute), a switch
+    True or False; else one line naming it (``--version: 5 is not text``). The store and
+    the registry are checked where they are opened; numbers, windows and buckets by
+    the checks the command line's values pass too."""
+    for arg, value in given.items():
+        if arg in _SWITCHES:
+            switch(_FLAGS[arg], value)
+        else:
+            text(_FLAGS[arg], value, required=arg in _REQUIRED)
+
+
 @contextmanager
 def _opened(store: Any, create: bool = False) -> Iterator[Store]:
     """``store`` itself when it is an open store (the caller closes it), else the store
@@ -104,7 +142,8 @@ def _opened(store: Any, create: bool = False) -> Iterator[Store]:
     if isinstance(store, Store):
         yield store
         return
-    opened = open_store(None if store is None else os.fspath(store), create=create)
+    where = None if store is None else path("store", store, STORE_FORMS)
+    opened = open_store(where, create=create)
     try:
         yield opened
     finally:
@@ -115,7 +154,7 @@ def _registry_path(registry: str | os.PathLike[str] | None) -> Any:
     """The registry file named, else ``$FAIRCODE_REGISTRY``, else ``fairness.yaml``."""
     from .registry import resolve_path  # lazy: start-up
 
-    return resolve_path(None if registry is None else str(registry))
+    return resolve_path(None if registry is None else path("--registry", registry, REGISTRY_FORMS))
 
 
 def _with_registry(
@@ -471,6 +510,7 @@ def fairness_report(
     >>> [b["groups"][0]["notes"].get("demographic_parity_difference") for b in trend]
     ['1 eligible slice(s) for selection_rate, need 2', None, 'below the guard: west n=10 < 30']
     """
+    _arguments(model=model, version=version, since=since, until=until, intersect=intersect)
     with _opened(store) as opened:
         return _window_report(
             opened,
@@ -538,6 +578,7 @@ def slice_metrics(
     >>> 0.1 < low < 0.25 < high
     True
     """
+    _arguments(model=model, attr=attr, version=version, since=since, until=until)
     with _opened(store) as opened:
         report = _window_report(opened, model, registry, version, since, until, attrs=[attr])
     return SliceMetrics.from_report(report)
@@ -642,6 +683,7 @@ def fairness_gate(
     """
     from .control import run_gate  # lazy: start-up
 
+    _arguments(model=model, version=version, force=force, reason=reason)
     with _opened(store) as opened:
         res = run_gate(opened, model, _registry_path(registry), version, force=force, reason=reason)
     report = res["report"]
@@ -749,6 +791,7 @@ def slo_set(
     """
     from .slo import set_slo  # lazy: start-up
 
+    _arguments(model=model, name=name, gate=gate, reason=reason)
     with _opened(store, create=True) as opened:
         return set_slo(opened, model, name, target=target, window=window, gate=gate, reason=reason)
 
@@ -790,6 +833,7 @@ def slo_show(
     """
     from .slo import status  # lazy: start-up
 
+    _arguments(model=model, at=at)
     with _opened(store) as opened:
         return status(opened, model, at)
 
@@ -841,6 +885,7 @@ def slo_ingest(
     """
     from .slo import ingest, parse_at  # lazy: start-up
 
+    _arguments(model=model, name=name, at=at, version=version)
     parse_at(at)  # a bad --at before anything else
     with _opened(store) as opened:
         return _with_registry(ingest, opened, model, registry, name=name, at=at, version=version)
@@ -885,6 +930,7 @@ def slo_gate(
     """
     from .slo import gate  # lazy: start-up
 
+    _arguments(model=model, name=name, at=at)
     with _opened(store) as opened:
         res = gate(opened, model, name=name, at=at)
     return SloGateResult(
@@ -953,8 +999,10 @@ def fairness_watch(
     >>> len(again["sent"]), len(again["still_open"]), len(lines.getvalue().splitlines())
     (0, 3, 3)
     """
-    from .alerts import watch  # lazy: start-up
+    from .alerts import check_watch, watch  # lazy: start-up
 
+    _arguments(model=model, version=version, since=since, until=until)
+    check_watch(out, webhook, timeout)  # before anything is judged
     with _opened(store) as opened:
         report = _window_report(opened, model, registry, version, since, until, trend=False)
         return watch(opened, model, report, out=out, webhook=webhook, timeout=timeout)

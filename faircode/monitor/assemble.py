@@ -19,6 +19,7 @@ from ..errors import InputError
 from ..numerics import Z as Z95
 from ..numerics import holm
 from ..options import FAIRNESS_RULES, GROUP_OPTIONS
+from .args import column, columns, dict_of, is_number, switch
 from .disparities import build_disparities
 from .engines import SliceInput, run_engine
 from .inputs import (
@@ -144,11 +145,17 @@ def prepare(
     opts: dict[str, Any] | None,
     ref_groups: dict[str, Any] | None,
     weight: str | None,
+    intersect: bool,
 ) -> tuple[list[str], Grouping, dict[str, str] | None, dict[str, str]]:
     """The checks of ``evaluate``'s arguments before anything is read (shared by the
     engines that read: the local one and Spark's): (attributes, their groups, the
-    checked references, the required columns -> the option that named each)."""
-    attr_list = [attrs] if isinstance(attrs, str) else list(attrs)
+    checked references, the required columns -> the option that named each). Column
+    arguments are names as str (SPEC 12.1: a frame's columns are matched by their text);
+    ``attrs`` one str is one attribute."""
+    attr_list = columns("--attr", attrs)
+    pred, label = column("--pred", pred), column("--label", label)
+    score, weight = column("--score", score), column("--weight", weight)
+    switch("--intersect", intersect)
     _check_settings(attr_list, threshold, min_samples, task)
     check_rule(rule, alpha)
     refs = check_references(ref_groups, attr_list)
@@ -163,9 +170,7 @@ def prepare(
     if score is not None and decision_threshold is None:
         raise MonitorInputError("--score needs --decision-threshold T (prediction = score >= T)")
     if decision_threshold is not None and (
-        isinstance(decision_threshold, bool)
-        or not isinstance(decision_threshold, int | float)
-        or not math.isfinite(decision_threshold)
+        not is_number(decision_threshold) or not math.isfinite(decision_threshold)
     ):
         raise MonitorInputError(
             f"--decision-threshold must be a finite number, got {decision_threshold!r}"
@@ -185,8 +190,6 @@ def prepare(
     if pred is not None:
         required.setdefault(pred, "--pred")
     if weight is not None:
-        if not isinstance(weight, str):
-            raise MonitorInputError(f"--weight: give one column name, got {weight!r}")
         required.setdefault(weight, "--weight")
     return attr_list, grouping, refs, required
 
@@ -197,9 +200,10 @@ def _grouping(
     """The profiler's group options for ``attrs``, validated by the profiler's own
     checks (`options.resolve`, `detect.check_overrides`); one-line errors naming the
     option."""
-    opts = dict(opts or {})
-    if not isinstance(overrides, dict | None):
-        raise MonitorInputError("--map: give the overrides as {column: kind}")
+    opts = dict_of("opts", opts)
+    overrides = dict_of("overrides", overrides)
+    for col in overrides:
+        column("--map", col)
     for key in opts:
         if key not in GROUP_OPTIONS:
             raise MonitorInputError(
@@ -324,7 +328,7 @@ def assemble_report(
 def check_rule(rule: str, alpha: float) -> None:
     if rule not in FAIRNESS_RULES:
         raise MonitorInputError(f"--rule must be one of {', '.join(FAIRNESS_RULES)}, got {rule!r}")
-    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
+    if not is_number(alpha) or not 0 < alpha < 1:
         raise MonitorInputError(f"--alpha must be a number between 0 and 1, got {alpha!r}")
 
 

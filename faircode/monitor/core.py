@@ -17,8 +17,10 @@ from typing import Any, BinaryIO
 import numpy as np
 import pandas as pd
 
+from ..formats import is_polars_frame
 from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD
 from ..results import EvaluateResult
+from .args import kind, path
 from .assemble import (
     FORMAT_VERSION,
     ModelFacts,
@@ -39,7 +41,7 @@ from .inputs import (
     weights_of,
 )
 from .intervals import ALPHA
-from .io import MonitorInputError, check_columns, read_table
+from .io import MonitorInputError, frame_columns, read_table
 from .metrics import METRICS, TASKS, build_slices
 from .scores import score_scale
 from .slices import (
@@ -72,6 +74,13 @@ __all__ = [
     "_native",
     "_slices_of",
 ]
+
+
+#: What ``evaluate`` reads, as its refusal of anything else says.
+SOURCES = (
+    "a pandas or polars DataFrame, or the path (a str or os.PathLike) of a CSV, Parquet or "
+    "JSON lines file"
+)
 
 
 def evaluate(
@@ -164,18 +173,23 @@ def evaluate(
         opts,
         ref_groups,
         weight,
+        intersect,
     )
     _resolve_engine(engine)  # reject a bad engine name before reading anything
 
-    if isinstance(data, pd.DataFrame):
+    if isinstance(data, pd.DataFrame) or is_polars_frame(data):
         source = "data"
         source_path = None
-        check_columns(data.columns, required, source)
-        frame = data
+        frame = frame_columns(data, required, source)
     else:
-        source = str(data)
+        source = path("data", data, SOURCES)
         source_path = source
-        frame = read_table(data, required, opener, encoding)
+        if opener is not None and not callable(opener):
+            raise MonitorInputError(
+                f"opener: give a function (path, label) -> (binary file, is it a regular "
+                f"file), not {kind(opener)}"
+            )
+        frame = read_table(source, required, opener, encoding)
     engine_used = _resolve_engine(engine)
     if len(frame) == 0:
         raise MonitorInputError(f"{source}: no data rows; the file has a header only")

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..labels import label_of
+from .args import is_number
 from .engines import fairlearn_available
 from .errors import MonitorInputError
 from .metrics import TASKS
@@ -41,10 +42,26 @@ def _not_numeric(source: str, role: str, column: str, example: Any) -> MonitorIn
     )
 
 
+#: Complex numbers: numeric to pandas, never a prediction, score, label or weight.
+COMPLEX = (complex, np.complexfloating)
+
+
+def _not_real(source: str, role: str, column: str, values: Any) -> MonitorInputError:
+    """The refusal of complex numbers, naming the first present one of ``values``: its
+    imaginary part would be dropped without a word."""
+    example = next((complex(v) for v in values if isinstance(v, COMPLEX) and v == v), None)
+    return MonitorInputError(
+        f"{source}: {role} column {column!r} holds complex numbers (found {example!r}); "
+        f"give {role}s as real numbers"
+    )
+
+
 def _numeric(series: pd.Series, column: str, role: str, source: str) -> np.ndarray:
     """Float array of ``series`` (NaN for missing), or a one-line error naming a bad value."""
     if pd.api.types.is_bool_dtype(series.dtype):
         return series.astype("float64").to_numpy()
+    if pd.api.types.is_complex_dtype(series.dtype):
+        raise _not_real(source, role, column, series.to_numpy())
     if pd.api.types.is_numeric_dtype(series.dtype):
         values = series.astype("float64").to_numpy(na_value=np.nan)
     else:
@@ -59,6 +76,8 @@ def _numeric(series: pd.Series, column: str, role: str, source: str) -> np.ndarr
             converted = pd.to_numeric(cells, errors="coerce")
         except TypeError:
             converted = pd.Series(np.nan, index=cells.index)
+        if pd.api.types.is_complex_dtype(converted.dtype):
+            raise _not_real(source, role, column, uniques)
         bad = converted.isna() & cells.notna()
         if bad.any():
             raise _not_numeric(source, role, column, uniques[int(np.flatnonzero(bad)[0])])
@@ -93,6 +112,8 @@ def weights_of(series: pd.Series, column: str, source: str, scored: np.ndarray) 
             v = _number_cell(cell)
             if v is None or (isinstance(v, float) and math.isnan(v)):
                 continue
+            if isinstance(v, COMPLEX):
+                raise  # _numeric's refusal, which names the value
             try:
                 x = float(v)
             except (TypeError, ValueError):
@@ -188,11 +209,11 @@ def _check_settings(attrs: list[str], threshold: float, min_samples: int, task: 
         raise MonitorInputError("at least one attribute is needed; pass --attr COL")
     if len(set(attrs)) != len(attrs):
         raise MonitorInputError("an attribute is given twice; pass each --attr once")
-    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+    if not is_number(threshold):
         raise MonitorInputError("--threshold must be a number, e.g. --threshold 0.1")
     if not math.isfinite(threshold) or threshold < 0:
         raise MonitorInputError(f"--threshold must be a finite number >= 0, got {threshold}")
-    if isinstance(min_samples, bool) or not isinstance(min_samples, int) or min_samples < 0:
+    if not is_number(min_samples) or not isinstance(min_samples, int) or min_samples < 0:
         raise MonitorInputError(f"--min-samples must be a whole number >= 0, got {min_samples}")
     if task is not None and task not in TASKS:
         raise MonitorInputError(f"unknown task {task!r}; use binary or regression")

@@ -15,8 +15,8 @@ from typing import Any, BinaryIO
 import numpy as np
 import pandas as pd
 
-from ..errors import EXTRA_OF, InputError
-from ..formats import Prefixed, arrow_source, sniff_format
+from ..errors import EXTRA_OF, InputError, require
+from ..formats import Prefixed, arrow_source, frame_header, is_polars_frame, sniff_format
 from ..labels import clean_header
 from ..options import check_option
 from ..reader import binary_format, open_input, open_table, read_records
@@ -44,16 +44,85 @@ def _first_line(exc: BaseException) -> str:
 
 
 def check_columns(available: Iterable[str], required: dict[str, str], source: str) -> None:
-    """Raise one error naming every ``required`` column (column -> option) not present."""
+    """Raise one error naming every ``required`` column (column -> option) not present,
+    and the columns there are, each quoted as the missing ones are."""
     have = [str(c) for c in available]
     missing = [(c, opt) for c, opt in required.items() if c not in set(have)]
     if not missing:
         return
     named = ", ".join(f"{c!r} ({opt})" for c, opt in missing)
-    shown = ", ".join(have[:12]) + (f", ... ({len(have)} in all)" if len(have) > 12 else "")
+    shown = ", ".join(map(repr, have[:12]))
+    shown += f", ... ({len(have)} in all)" if len(have) > 12 else ""
     noun = "column" if len(missing) == 1 else "columns"
     raise MonitorInputError(
         f"{source}: {noun} {named} not found; available columns: {shown or '(none)'}"
+    )
+
+
+def frame_columns(data: Any, required: dict[str, str], source: str) -> pd.DataFrame:
+    """The ``required`` columns (column name -> option that named it) of a pandas or
+    polars DataFrame (or LazyFrame) given to ``evaluate``, each named by its header text
+    (SPEC 12.1, ``formats.frame_header``): column ``0`` is ``'0'``, a second ``y`` is
+    ``y.1``, as in the CSV of the same frame and as ``profile`` names them. A polars
+    frame's columns are read as its Parquet file's (through Arrow)."""
+    if is_polars_frame(data):
+        return _polars_columns(data, required, source)
+    header = frame_header(data.columns)
+    picked = _picked(header, required, source)
+    # the frame's own columns, not copied (a Series per position: names may repeat)
+    return pd.DataFrame({header[k]: data.iloc[:, k] for k in picked}, copy=False)
+
+
+def _picked(header: list[str], required: dict[str, str], source: str) -> list[int]:
+    """The positions of the ``required`` columns in ``header``, or the error naming
+    those it lacks."""
+    check_columns(header, required, source)
+    return [k for k, name in enumerate(header) if name in required]
+
+
+def _polars_columns(data: Any, required: dict[str, str], source: str) -> pd.DataFrame:
+    """:func:`frame_columns` of a polars frame: its columns as pandas reads them from
+    its Parquet file (Arrow's conversion, which ``pd.read_parquet`` makes)."""
+    try:
+        require("pyarrow", f"{source}: reading a polars frame")  # polars' to_arrow needs it
+        names = list(data.collect_schema().names())
+        header = frame_header(names)
+        picked = _picked(header, required, source)
+        names, header = [names[k] for k in picked], [header[k] for k in picked]
+        chosen = data.select(names)
+        if type(chosen).__name__ == "LazyFrame":
+            chosen = chosen.collect()
+    except MonitorInputError:
+        raise
+    except InputError as exc:
+        raise MonitorInputError(str(exc)) from None
+    except Exception as exc:  # a LazyFrame's query that fails is an input error
+        raise MonitorInputError(
+            f"{source}: could not read the polars frame: {_first_line(exc)}"
+        ) from None
+    for name, shown in zip(names, header, strict=True):
+        # Python objects: Arrow would hand over their pointers' bytes as the values
+        if type(chosen.schema[name]).__name__ == "Object":
+            raise _not_arrow(source, shown, chosen.schema[name], "Python objects")
+    try:
+        table = chosen.to_arrow()
+    except Exception as exc:  # a type Arrow has no twin for (Int128)
+        why = _first_line(exc)
+        for name, shown in zip(names, header, strict=True):
+            try:
+                chosen.select(name).to_arrow()
+            except Exception:  # this column's: named
+                raise _not_arrow(source, shown, chosen.schema[name], why) from None
+        raise MonitorInputError(f"{source}: could not read the polars frame: {why}") from None
+    frame = table.to_pandas()
+    frame.columns = header
+    return frame
+
+
+def _not_arrow(source: str, column: str, dtype: Any, why: str) -> MonitorInputError:
+    return MonitorInputError(
+        f"{source}: polars column {column!r} ({dtype}) cannot be read as a Parquet column ({why}); "
+        "cast it to a type Parquet holds (e.g. Int64, Float64 or String)"
     )
 
 

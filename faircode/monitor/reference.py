@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..numerics import Z, log_ratio_interval, newcombe
+from .args import column
 from .errors import MonitorInputError
 from .metrics import METRICS
 from .slices import MISSING_LABEL
@@ -67,7 +68,8 @@ def check(ref_groups: Any, attrs: list[str], option: str = "--ref-group") -> dic
         )
     out: dict[str, str] = {}
     for attr, value in ref_groups.items():
-        if not isinstance(attr, str) or attr not in attrs:
+        column(option, attr)
+        if attr not in attrs:
             raise MonitorInputError(
                 f"{option}: {attr!r} is not an attribute (--attr: {', '.join(attrs)}); "
                 f"add --attr {attr}, or drop its reference"

@@ -49,6 +49,7 @@ from ..options import (
     GROUP_OPTIONS,
     resolve,
 )
+from .args import is_number
 from .errors import MonitorInputError
 from .store import ATTR_SLOTS, model_key
 
@@ -215,14 +216,14 @@ def check_fields(where: str, raw: dict[str, Any], model: str, partial: bool = Fa
         out["slices"] = tuple(s)
     if "threshold" in raw:
         t = raw["threshold"]
-        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
+        if not is_number(t) or not math.isfinite(t) or t < 0:
             raise RegistryError(
                 f"{where}: model {model!r}: key 'threshold' must be a number >= 0, got {t!r}"
             )
         out["threshold"] = float(t)
     if "min_samples" in raw:
         m = raw["min_samples"]
-        if isinstance(m, bool) or not isinstance(m, int) or m < 0:
+        if not is_number(m) or not isinstance(m, int) or m < 0:
             raise RegistryError(
                 f"{where}: model {model!r}: key 'min_samples' must be a whole number >= 0, "
                 f"got {m!r}"

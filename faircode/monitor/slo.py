@@ -21,7 +21,7 @@ from . import audit
 from .errors import MonitorInputError
 from .stats import exceeds
 from .store import Store, model_key
-from .timeline import day_text, parse_time, store_report, versions
+from .timeline import check_target, day_text, parse_time, store_report, versions
 
 #: ``--window``: whole days (``28d``), weeks (``4w``) or a number of days.
 _WINDOW = re.compile(r"([0-9]+)([dw]?)")
@@ -50,15 +50,6 @@ def parse_window(text: str | int) -> int:
             f"--window {text!r} is out of range (1 to {MAX_WINDOW_DAYS} days); write e.g. 28d or 4w"
         )
     return days
-
-
-def check_target(target: float) -> float:
-    if isinstance(target, bool) or not isinstance(target, int | float) or not 0 < target <= 1:
-        raise MonitorInputError(
-            f"--target must be a number in (0, 1], e.g. 0.99 (99% of the measurable "
-            f"attributes within threshold); got {target!r}"
-        )
-    return float(target)
 
 
 def _check_name(name: str) -> str:

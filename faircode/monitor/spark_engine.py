@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import copy
 import math
-import os
 from collections.abc import Collection
 from itertools import combinations
 from pathlib import Path
@@ -44,6 +43,7 @@ from ..errors import InputError
 from ..labels import clean_header
 from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD, resolve
 from ..results import EvaluateResult
+from .args import path
 from .assemble import (
     ModelFacts,
     assemble_group,
@@ -174,6 +174,7 @@ def evaluate_spark(
         opts,
         ref_groups,
         weight,
+        intersect,
     )
     check_rule(rule, alpha)
     from .. import spark as fspark  # lazy: start-up
@@ -188,7 +189,11 @@ def evaluate_spark(
                 "--engine spark reads a file or a Spark DataFrame, not a pandas DataFrame; "
                 "use engine='pandas' for it"
             )
-        source = os.fspath(data)
+        source = path(
+            "data",
+            data,
+            "a Spark DataFrame, or the path (a str or os.PathLike) of a CSV or Parquet file",
+        )
         source_path = source
         if source == "-":
             raise MonitorInputError(

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from . import rollup
+from .args import is_number
 from .assemble import assemble_group, assemble_report
 from .counts import counts_from_cube as _sum_cube
 from .counts import metrics_from_counts, weighted_keys
@@ -704,6 +705,16 @@ def sli(evaluation: dict[str, Any], declared: list[str], target: float | None) -
     return out
 
 
+def check_target(target: float) -> float:
+    """An SLO target (``--target``, SPEC 15.5, 15.10): a number in (0, 1], as a float."""
+    if not is_number(target) or not 0 < target <= 1:
+        raise MonitorInputError(
+            f"--target must be a number in (0, 1], e.g. 0.99 (99% of the measurable "
+            f"attributes within threshold); got {target!r}"
+        )
+    return float(target)
+
+
 def store_report(
     store: Store,
     model: str,
@@ -722,8 +733,8 @@ def store_report(
     """The report of one model version over a window: evaluation, trend per ``bucket``
     (``day``, ``week``, ``month`` or ``N-rows``; default ``day``), SLI."""
     kind, size = parse_bucket(bucket)
-    if target is not None and not (0 < target <= 1):
-        raise MonitorInputError(f"--target must be in (0, 1], e.g. 0.99; got {target}")
+    if target is not None:
+        check_target(target)
     ctx = _Context(store, model, registry, version, attrs, since, until)
     weighted = ctx.weight is not None
     frame = cube(store, ctx.key, ctx.slots, ctx.version, ctx.since, ctx.until, weighted)
