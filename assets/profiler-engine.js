@@ -1766,6 +1766,7 @@ function () {
   /** SPEC 0.2: the characters that would split a one-column header, in this order
    * (faircode/reader.py SPLIT_CANDIDATES). */
   const SPLIT_CANDIDATES = [',', ';', '\t', '|', ':'];
+  const SPACE_SPLIT_WORDS = 5; // reader.py SPACE_SPLIT_WORDS
 
   /** Why a one-column header looks read with the wrong delimiter, or null
    * (reader.py one_column_split). */
@@ -1780,11 +1781,14 @@ function () {
     return `${name}: nothing but blank lines after --skip-lines ${skipLines}`;
   }
 
-  /** Why a header record read as CSV is the first object of a JSON-lines file, or null
-   * (reader.py json_lines_header). */
-  function jsonLinesHeader(header) {
+  /** Why a header record read as CSV is the start of a JSON file (a JSON-lines file's
+   * first object, a JSON array), or null (reader.py json_header). */
+  function jsonHeader(header) {
     if (header[0].startsWith('{"') && header[header.length - 1].endsWith('}')) {
       return 'a JSON-lines file (its first line is a JSON object), not CSV; convert it to CSV';
+    }
+    if (header[0] === '[' || header[0].startsWith('[{') || header[0].startsWith('[[')) {
+      return "a JSON array (its first line starts with '['), not CSV; convert it to CSV";
     }
     return null;
   }
@@ -1798,7 +1802,11 @@ function () {
       const k = header[0].split(c).length - 1;
       if (k > best) { best = k; bestChar = c; }
     }
-    if (bestChar === null) return null;
+    if (bestChar === null) {
+      const words = header[0].split(' ').filter((w) => w !== '').length;
+      if (words < SPACE_SPLIT_WORDS) return null;
+      return `the header is one column, but spaces would split it into ${words}; faircode reads , ; tab | or : between fields: convert the file (or pass --one-column if the table has one column)`;
+    }
     const d = bestChar === '\t' ? 'tab' : bestChar;
     return `the header is one column, but '${d}' would split it into ${best + 1}; pass --delimiter '${d}' (or --one-column if the table has one column)`;
   }
@@ -1881,6 +1889,13 @@ function () {
     if (starts(0x42, 0x5a, 0x68)) return `a bzip2-compressed file; ${compressed} (bunzip2)`;
     if (starts(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00)) return `an xz-compressed file; ${compressed} (unxz)`;
     if (starts(0x28, 0xb5, 0x2f, 0xfd)) return `a Zstandard-compressed file; ${compressed} (unzstd)`;
+    if (starts(...Array.from('SQLite format 3', (c) => c.charCodeAt(0)), 0)) {
+      return 'an SQLite database, not CSV; export the table as CSV';
+    }
+    const notTable = 'not a table; give the data as a CSV file';
+    if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return `a PNG image, ${notTable}`;
+    if (starts(0xff, 0xd8, 0xff)) return `a JPEG image, ${notTable}`;
+    if (starts(0x47, 0x49, 0x46, 0x38)) return `a GIF image, ${notTable}`;
     return null;
   }
 
@@ -1992,7 +2007,8 @@ function () {
       this.carry = null; // held-back bytes of an incomplete character
       this.offset = 0; // file offset of the next byte to validate
       this.atStart = true; // no byte handed on yet (a BOM may still be dropped)
-      this.head = new Uint8Array(8); // the first bytes of the input: which format it is
+      // the first bytes of the input: which format it is (the longest magic, SQLite's)
+      this.head = new Uint8Array(16);
       this.headLen = 0;
       this.deferred = null; // a bad byte among the first 4, reported once they are known
 
@@ -2084,8 +2100,8 @@ function () {
     }
 
     pushBytes(chunk) {
-      if (this.headLen < 8) {
-        const take = Math.min(8 - this.headLen, chunk.length);
+      if (this.headLen < this.head.length) {
+        const take = Math.min(this.head.length - this.headLen, chunk.length);
         this.head.set(chunk.subarray(0, take), this.headLen);
         this.headLen += take;
       }
@@ -2484,10 +2500,10 @@ function () {
       if (this.header === null) {
         this.setHeader(cleanHeader(this.fields.slice(0, nf)));
         this.fields = [];
-        const jsonLines = jsonLinesHeader(this.header);
-        if (jsonLines !== null) {
+        const jsonText = jsonHeader(this.header);
+        if (jsonText !== null) {
           this.finished = true;
-          throw new InputError(`${this.name}: ${jsonLines}`);
+          throw new InputError(`${this.name}: ${jsonText}`);
         }
         const split = this.opts.one_column ? null : oneColumnSplit(this.header, String.fromCharCode(this.delim));
         if (split !== null) {

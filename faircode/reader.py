@@ -68,14 +68,15 @@ def decoded_blocks(
     base = 0  # file offset of pending[0]
     first = True
     head = b""  # the first bytes: what a file that is not text is (SPEC 0.6)
+    head_size = max(len(magic) for magic, _ in BINARY_FORMATS)
     while True:
         block = stream.read(block_size)
         if on_bytes is not None and block:
             on_bytes(block)
         final = not block
         data = pending + block
-        if len(head) < 8:
-            head = (head + block)[:8]
+        if len(head) < head_size:
+            head = (head + block)[:head_size]
         nul = -1 if wide else data.find(b"\x00")
         if utf8:
             bad, cut = _utf8_scan(data, final)
@@ -132,6 +133,7 @@ def decoded_blocks(
 #: failed: (magic, what the message says). Longer magics first (UTF-32 LE before 16 LE).
 _COMPRESSED = "faircode reads CSV as it is or gzip-compressed: decompress it first"
 
+_NOT_A_TABLE = "not a table; give the data as a CSV file"
 BINARY_FORMATS = (
     (
         b"\xff\xfe\x00\x00",
@@ -164,6 +166,10 @@ BINARY_FORMATS = (
     (b"BZh", f"a bzip2-compressed file; {_COMPRESSED} (bunzip2)"),
     (b"\xfd7zXZ\x00", f"an xz-compressed file; {_COMPRESSED} (unxz)"),
     (b"\x28\xb5\x2f\xfd", f"a Zstandard-compressed file; {_COMPRESSED} (unzstd)"),
+    (b"SQLite format 3\x00", "an SQLite database, not CSV; export the table as CSV"),
+    (b"\x89PNG\r\n\x1a\n", f"a PNG image, {_NOT_A_TABLE}"),
+    (b"\xff\xd8\xff", f"a JPEG image, {_NOT_A_TABLE}"),
+    (b"GIF8", f"a GIF image, {_NOT_A_TABLE}"),
 )
 
 
@@ -208,6 +214,9 @@ def physical_lines(texts: Iterable[Any]) -> Iterator[str]:
 
 #: SPEC 0.2: the characters that would split a one-column header, in this order.
 SPLIT_CANDIDATES = (",", ";", "\t", "|", ":")
+#: SPEC 0.2: a one-column header of this many space-separated words or more is a
+#: space-separated table (UCI's german.data: 21), not a name.
+SPACE_SPLIT_WORDS = 5
 
 
 def empty_text(name: str, skip_lines: int, skipped: int) -> str:
@@ -221,23 +230,34 @@ def empty_text(name: str, skip_lines: int, skipped: int) -> str:
     return f"{name}: nothing but blank lines after --skip-lines {skip_lines}"
 
 
-def json_lines_header(header: list[str]) -> str | None:
-    """SPEC 0.2: why a header record read as CSV is the first object of a JSON-lines
-    file (its first name starts with '{"', its last ends with '}'), or None."""
+def json_header(header: list[str]) -> str | None:
+    """SPEC 0.2: why a header record read as CSV is the start of a JSON file, or None:
+    the first object of a JSON-lines file (its first name starts with '{"', its last
+    ends with '}'), or a JSON array (its first name is '[' or starts with '[{' or '[[')."""
     if header[0].startswith('{"') and header[-1].endswith("}"):
         return "a JSON-lines file (its first line is a JSON object), not CSV; convert it to CSV"
+    if header[0] == "[" or header[0].startswith(("[{", "[[")):
+        return "a JSON array (its first line starts with '['), not CSV; convert it to CSV"
     return None
 
 
 def one_column_split(header: list[str], delimiter: str) -> str | None:
     """SPEC 0.2: why a header of one column looks like a table read with the wrong
-    delimiter (its name holds another candidate), or None."""
+    delimiter (its name holds another candidate, or is SPACE_SPLIT_WORDS words or more
+    apart by spaces), or None."""
     if len(header) != 1:
         return None
     counts = [(header[0].count(c), c) for c in SPLIT_CANDIDATES if c != delimiter]
     k, c = max(counts, key=lambda t: (t[0], -SPLIT_CANDIDATES.index(t[1])))
     if not k:
-        return None
+        words = len([w for w in header[0].split(" ") if w])
+        if words < SPACE_SPLIT_WORDS:
+            return None
+        return (
+            f"the header is one column, but spaces would split it into {words}; faircode "
+            "reads , ; tab | or : between fields: convert the file (or pass --one-column "
+            "if the table has one column)"
+        )
     d = "tab" if c == "\t" else c
     return (
         f"the header is one column, but '{d}' would split it into {k + 1}; pass "
@@ -332,9 +352,9 @@ def open_table(
         if got is None:
             raise InputError(f"{name}: file is empty")
         header = clean_header(got[0])
-        json_lines = json_lines_header(header)
-        if json_lines is not None:
-            raise InputError(f"{name}: {json_lines}")
+        json_text = json_header(header)
+        if json_text is not None:
+            raise InputError(f"{name}: {json_text}")
         if not one_column:
             split = one_column_split(header, delim)
             if split is not None:

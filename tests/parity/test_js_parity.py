@@ -346,6 +346,16 @@ WRONG_FILES = {
         "a JSON-lines file (its first line is a JSON object), not CSV",
     ),
     "JSON lines, one key": (b'{"sex": "M"}\n{"sex": "F"}\n', "a JSON-lines file"),
+    "JSON array": (
+        b'[\n {\n  "sex": "M",\n  "age": 20\n },\n {\n  "sex": "F",\n  "age": 21\n }\n]\n',
+        "a JSON array (its first line starts with '['), not CSV",
+    ),
+    "JSON array, one line": (b'[{"sex": "M", "age": 20}, {"sex": "F", "age": 21}]', "a JSON array"),
+    "JSON array of arrays": (b'[["sex", "age"], ["M", 20]]\n', "a JSON array"),
+    "SQLite": (b"SQLite format 3\x00\x10\x00\x01\x01" + b"\x00" * 40, "an SQLite database"),
+    "PNG": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"\x00" * 20, "a PNG image, not a table"),
+    "JPEG": (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + b"\x00" * 20, "a JPEG image, not a table"),
+    "GIF": (b"GIF89a\x01\x00\x01\x00\x80\x00\x00" + b"\xff" * 8, "a GIF image, not a table"),
 }
 
 
@@ -394,6 +404,8 @@ def test_an_outcome_with_no_number_is_an_input_error(js, data, error) -> None:
         b'{"a",b\nx,y\n',  # a name that starts like JSON, a last one that does not end so
         b'a,"b}"\nx,y\n',
         b"{a,b}\nx,y\n",  # braces, no quoted key
+        b"[a],b\nx,y\n",  # a bracketed name is no JSON array
+        b"[ {a},b\nx,y\n",
     ],
 )
 def test_a_csv_header_with_braces_is_still_csv(js, data) -> None:
@@ -431,6 +443,15 @@ def test_a_file_that_is_not_utf8_csv_is_named_by_both_engines(js, what: str) -> 
         (b"sex:age\nM:30\n", {"delimiter": ":"}, None),
         (b'"a,b"\nx\n', {}, None),  # the delimiter in use, quoted: one column
         (b"name\nx\n", {}, None),
+        (
+            b"A11 6 A34 A43 1169\nA12 48 A32 A43 5951\n",  # UCI's german.data, space-separated
+            {},
+            "t.csv: the header is one column, but spaces would split it into 5; faircode reads",
+        ),
+        (b"A11  6 A34 A43 1169\nx\n", {"one_column": True}, None),
+        (b"annual household income in dollars\n5\n", {"one_column": True}, None),
+        (b"annual household income (USD)\n5\n", {}, None),  # four words: a name
+        (b"a b c d e\n1\n", {"delimiter": ","}, "t.csv: the header is one column, but spaces"),
     ],
 )
 def test_a_one_column_header_that_another_delimiter_splits(js, data, opts, error) -> None:

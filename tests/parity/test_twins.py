@@ -43,7 +43,7 @@ TWINS: dict[str, str] = {
         ETHNICITY_VOCABULARY NEUTRAL_VOCABULARY VOCABULARIES SEX_ALIASES tokenize
         kind_from_name fold kind_from_values ethnicity_holds_race _CODED_KINDS coded_labels
         contradiction""",
-    "reader": """SNIFF_ORDER binary_format SPLIT_CANDIDATES empty_text json_lines_header
+    "reader": """SNIFF_ORDER binary_format SPLIT_CANDIDATES SPACE_SPLIT_WORDS empty_text json_header
         one_column_split sniff_delimiter""",
     "summary": """LABEL_CAP PAIR_COLUMNS CELL_CAP GROUP_FLAG_CAP MAX_GAP_FLAGS _stats_added
         _PairTable pair_cells""",
@@ -192,6 +192,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         ),
         "BINARY_FORMATS": "JS binaryFormat holds the signatures",
         "_COMPRESSED": "JS binaryFormat's `compressed`",
+        "_NOT_A_TABLE": "JS binaryFormat's `notTable`",
         "open_input": "opening a path: the Node bridge's own (scripts/engine-js.js); "
         "the page is given bytes",
     },
