@@ -223,6 +223,11 @@ def _read_open(
                 raw = _recoded(raw, name, encoding)
             if not raw.strip():
                 raise MonitorInputError(f"{name}: file is empty; it needs data rows")
+            if raw.lstrip()[:1] == b"[":  # pandas would read it as one row of lists
+                raise MonitorInputError(
+                    f"{name}: a JSON array (its first character is '['), not JSON lines; "
+                    "write one object per line (e.g. jq -c '.[]' FILE)"
+                )
             try:
                 df = pd.read_json(io.BytesIO(raw), lines=True, dtype=False)
             except (ValueError, TypeError):

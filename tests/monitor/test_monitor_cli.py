@@ -429,6 +429,24 @@ def test_a_bad_json_line_is_named_by_its_line(
     assert err.startswith(f"faircode: error: {path}: {needle}") and err.count("\n") == 1, err
 
 
+@pytest.mark.parametrize(
+    "text", ['[{"pred": 1, "group": "a"}, {"pred": 0, "group": "b"}]', '\n [\n {"pred": 1}\n]\n']
+)
+def test_a_json_array_is_named(tmp_path: Path, capsys, text: str) -> None:
+    """A JSON array is not JSON lines (SPEC 12.1): one line saying so, for `evaluate` and
+    `log`; pandas read the one-line array as a row of lists (`columns ... not found;
+    available columns: '0', '1'`)."""
+    path = tmp_path / "p.json"
+    path.write_text(text)
+    needle = f"faircode: error: {path}: a JSON array (its first character is '['), not JSON"
+    code, out, err = cli(capsys, str(path), "--pred", "pred", "--attr", "group")
+    assert (code, out) == (2, "") and err.startswith(needle) and err.count("\n") == 1, err
+    argv = ["fairness", "log", "m", str(path), "--version", "1", "--id", "id", "--pred", "pred"]
+    assert run([*argv, "--attr", "group", "--db", str(tmp_path / "m.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(needle) and err.count("\n") == 1, err
+
+
 def _advised(err: str) -> list[str]:
     """The ``--encoding`` the error advises, as arguments (a bare ``pass --encoding``:
     the name the user would find out, here latin-1)."""
