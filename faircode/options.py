@@ -707,14 +707,25 @@ DICT_ARGS = {
 }
 
 
+#: What a refused column argument adds: a frame's columns are matched by their text
+#: (SPEC 0.6, 12.1), so an integer column name is given as its text.
+COLUMN_HINT = "; give a column's name as a str (a DataFrame's column 0 is '0')"
+
+
 def dict_arg(name: str, value) -> dict:
     """A dict argument of the Python API (``opts``, ``overrides``), copied; None is {}.
-    Anything but a mapping is refused with one line (SPEC 0.6)."""
+    Anything but a mapping is refused with one line (SPEC 0.6), and so is an
+    ``overrides`` key that is not text (`--map: 0 is not text; ...`)."""
     if value is None:
         return {}
     if not isinstance(value, Mapping):
         raise InputError(f"{name}: give a dict of {DICT_ARGS[name]}, not {_a(value)}")
-    return dict(value)
+    out = dict(value)
+    if name == "overrides":
+        for column in out:
+            if not isinstance(column, str):
+                raise InputError(f"--map: {column} is not text{COLUMN_HINT}")
+    return out
 
 
 def _a(value) -> str:

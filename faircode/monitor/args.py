@@ -13,14 +13,11 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..errors import InputError
-from ..options import _a, bool_arg, dict_arg, text_arg, text_items
+from ..options import COLUMN_HINT, _a, bool_arg, dict_arg, text_arg, text_items
 from .errors import MonitorInputError
 
 Checked = TypeVar("Checked")
 
-#: What a refused column argument adds: a frame's columns are matched by their text
-#: (SPEC 12.1), so an integer column name is given as its text.
-COLUMN_HINT = "; give a column's name as a str (a DataFrame's column 0 is '0')"
 
 
 def monitor_arg(check: Callable[..., Checked], *args: Any, **kwargs: Any) -> Checked:

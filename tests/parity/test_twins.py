@@ -163,7 +163,8 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
             "JS CHECKS holds each kind's check as a function of the table",
         ),
         **dict.fromkeys(
-            "DICT_ARGS _a dict_arg text_arg bool_arg text_items number_arg check_option".split(),
+            "DICT_ARGS _a dict_arg text_arg bool_arg text_items number_arg check_option "
+            "COLUMN_HINT".split(),
             "the Python API's own arguments (SPEC 0.6); the browser engine takes opts only",
         ),
         "relabeler": "JS rewriteOf: the rewrite and its slack (shape differs)",

@@ -9,6 +9,7 @@ import io
 import json
 import os
 
+import pandas as pd
 import pytest
 
 import faircode
@@ -176,6 +177,10 @@ CASES = {
     "audit overrides int": (
         lambda p: faircode.audit_datasheet(p, overrides=5),
         "overrides: give a dict of column names and kinds, as --map, not an int",
+    ),
+    "overrides int key": (
+        lambda p: faircode.profile(pd.DataFrame({0: ["M", "F"], 1: ["a", "b"]}), {0: "sex"}),
+        "--map: 0 is not text; give a column's name as a str (a DataFrame's column 0 is '0')",
     ),
     "scan opts list": (
         lambda p: faircode.scan(p, label="hired", opts=[1]),
