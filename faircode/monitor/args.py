@@ -95,6 +95,16 @@ def text_stream_or_path(flag: str, value: Any) -> Any:
     return value
 
 
+def plain_number(value: Any) -> Any:
+    """A numpy integer or float as the Python number it holds (a report is JSON: an
+    int64 30 is 30), anything else as it is (then judged by is_number)."""
+    if type(value).__module__ == "numpy" and hasattr(value, "item"):
+        item = value.item()
+        if isinstance(item, int | float) and not isinstance(item, bool):
+            return item
+    return value
+
+
 def is_number(value: Any) -> bool:
     """A number as the monitor's settings take one: an int or a float (a numpy float64
     is one), never a bool (True is not 1 here) nor text (the CLI parses its text)."""

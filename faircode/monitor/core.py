@@ -20,7 +20,7 @@ import pandas as pd
 from ..formats import is_polars_frame
 from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD
 from ..results import EvaluateResult
-from .args import kind, path
+from .args import kind, path, plain_number
 from .assemble import (
     FORMAT_VERSION,
     ModelFacts,
@@ -137,6 +137,8 @@ def evaluate(
     Fairlearn's MetricFrame (the ``fairness`` extra), to cross-check; ``"spark"`` counts
     with Spark (the ``spark`` extra). The report's ``engine`` names the one used.
     """
+    threshold, min_samples, alpha = map(plain_number, (threshold, min_samples, alpha))
+    decision_threshold = plain_number(decision_threshold)
     if engine == "spark":  # Spark aggregations, the same report (SPEC 12.10)
         from .spark_engine import evaluate_spark  # lazy: start-up
 

@@ -149,6 +149,25 @@ def test_attrs_and_columns_are_names_as_text() -> None:
     )
 
 
+def test_numpy_numbers_are_taken_as_the_numbers_they_hold() -> None:
+    """Settings computed with numpy (`np.int64(30)`) are their Python numbers: the same
+    report as plain ones, and JSON; a numpy bool is no number, as True is not."""
+    import numpy as np
+
+    frame = pd.DataFrame({"g": ["a", "b"] * 50, "p": [0, 1, 1, 0] * 25, "y": [0, 1, 0, 1] * 25})
+    kw = {"pred": "p", "label": "y", "attrs": ["g"]}
+    plain = evaluate(frame, **kw, min_samples=30, threshold=0.25, alpha=0.05)
+    boxed = evaluate(
+        frame, **kw, min_samples=np.int64(30), threshold=np.float64(0.25), alpha=np.float64(0.05)
+    )
+    assert boxed == plain
+    json.dumps(boxed)
+    _refused(
+        lambda: evaluate(frame, **kw, min_samples=np.bool_(True)),
+        "--min-samples must be a whole number >= 0, got True",
+    )
+
+
 # -- 3: complex numbers are refused, never read as their real part ----------------------
 @pytest.mark.parametrize("role", ["prediction", "label", "score", "weight"])
 @pytest.mark.parametrize("boxed", [False, True], ids=["complex128", "object"])
