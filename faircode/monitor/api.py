@@ -789,9 +789,10 @@ def slo_set(
     >>> slo["target"], slo["window_days"], slo["gate"]
     (0.5, 28, True)
     """
-    from .slo import set_slo  # lazy: start-up
+    from .slo import check_slo, set_slo  # lazy: start-up
 
     _arguments(model=model, name=name, gate=gate, reason=reason)
+    check_slo(name, target, window)  # before a store is made for nothing
     with _opened(store, create=True) as opened:
         return set_slo(opened, model, name, target=target, window=window, gate=gate, reason=reason)
 

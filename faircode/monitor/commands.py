@@ -73,11 +73,14 @@ def _write_json(value: Any) -> None:
 
 
 def _run(
-    func: Callable[[argparse.Namespace], int], create: bool = False
+    func: Callable[[argparse.Namespace], int],
+    create: bool = False,
+    before: Callable[[argparse.Namespace], object] | None = None,
 ) -> Callable[[argparse.Namespace], int]:
     """``func`` with ``args.store`` open, its errors one line. ``create``: the command
     may create a missing store (it stores what it is given: log, label, config, apply,
-    slo set); the others need one that exists and never create a file (SPEC 15.2)."""
+    slo set); the others need one that exists and never create a file (SPEC 15.2).
+    ``before`` checks the arguments first, so a refused command makes no store."""
 
     def wrapped(args: argparse.Namespace) -> int:
         from ..cliutil import input_error  # lazy: start-up
@@ -85,6 +88,8 @@ def _run(
 
         store = None
         try:
+            if before is not None:
+                before(args)
             store = open_store(getattr(args, "db", None), create=create)
             args.store = store
             return func(args)
@@ -471,6 +476,12 @@ def _reading_line(r: dict[str, Any]) -> str:
             sli += f", not counted: {', '.join(u['attribute'] for u in r['unmeasurable'])}"
     version = f"version {r['version']}" if r["version"] else "no version"
     return f"{r['at']}  {version}  {r['since']}..{r['until']}  {sli}"
+
+
+def _check_slo_args(args: argparse.Namespace) -> None:
+    from .slo import check_slo  # lazy: start-up
+
+    check_slo(args.name, args.target, args.window)
 
 
 def cmd_slo_set(args: argparse.Namespace) -> int:
@@ -868,7 +879,7 @@ def _add_slo_commands(sub: Any) -> None:
     p.add_argument("--reason", metavar="TEXT", help=_REASON_HELP)
     p.add_argument("--json", action="store_true", help="print the SLO as JSON")
     _store_options(p, registry=False)
-    p.set_defaults(func=_run(cmd_slo_set, create=True))
+    p.set_defaults(func=_run(cmd_slo_set, create=True, before=_check_slo_args))
 
     p = ssub.add_parser("show", help="the model's SLOs, their error budgets and latest readings")
     p.add_argument("model", metavar="MODEL")

@@ -122,6 +122,13 @@ def slos_of(store: Store, model: str, name: str | None = None) -> list[dict[str,
     return rows
 
 
+def check_slo(name: str, target: Any, window: str | int) -> tuple[float, int]:
+    """An SLO's name, target and window checked, before any store is opened or made:
+    (the target, the window in days)."""
+    _check_name(name)
+    return check_target(target), parse_window(window)
+
+
 def set_slo(
     store: Store,
     model: str,
@@ -133,9 +140,7 @@ def set_slo(
     reason: str | None = None,
 ) -> dict[str, Any]:
     """Create or replace an SLO, recorded as ``fairness_slo_set`` with the one before."""
-    _check_name(name)
-    target = check_target(target)
-    days = parse_window(window)
+    target, days = check_slo(name, target, window)
     key = model_key(model)
     with store.transaction():
         before = store.query(

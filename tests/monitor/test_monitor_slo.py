@@ -261,7 +261,7 @@ def test_only_low_n_slices_or_no_data_read_0_of_0_never_a_pass(
 
 
 def test_slo_input_errors_are_one_line(cli, db: str, tmp_path: Path) -> None:
-    for argv, parts in (
+    refused_sets = (
         (["set", "m", "a b", "--target", "0.9"], ["SLO name 'a b'"]),
         (["set", "m", "s", "--target", "0"], ["--target must be a number in (0, 1]"]),
         (["set", "m", "s", "--target", "1.5"], ["--target must be a number in (0, 1]"]),
@@ -277,6 +277,15 @@ def test_slo_input_errors_are_one_line(cli, db: str, tmp_path: Path) -> None:
             ["is out of range (1 to 3660 days)"],
         ),
         (["set", "m", "s", "--target", "0.9", "--window", "523w"], ["out of range"]),
+    )
+    for argv, parts in refused_sets:
+        code, _, err = cli("slo", *argv)
+        assert code == EXIT_INPUT, (argv, err)
+        _one_error(err, *parts)
+    if not db.startswith("postgresql"):  # a refused `set` makes no store (SPEC 15.10)
+        assert not Path(db).exists()
+    assert cli("slo", "set", "other", "s", "--target", "0.9")[0] == 0
+    for argv, parts in (
         (["show", "m"], ["model 'm' has no SLO", "slo set m NAME"]),
         (["gate", "m"], ["model 'm' has no SLO"]),
         (["ingest", "m", "--at", "yesterday"], ["--at 'yesterday' is not a date"]),
