@@ -478,6 +478,12 @@ def _reading_line(r: dict[str, Any]) -> str:
     return f"{r['at']}  {version}  {r['since']}..{r['until']}  {sli}"
 
 
+def _check_batch_file(args: argparse.Namespace) -> None:
+    from .ingest import existing_file  # lazy: start-up (pandas)
+
+    existing_file(args.file)
+
+
 def _check_slo_args(args: argparse.Namespace) -> None:
     from .slo import check_slo  # lazy: start-up
 
@@ -712,7 +718,7 @@ def add_store_commands(sub: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help=_BATCH_JSON_HELP)
     _store_options(p)
-    p.set_defaults(func=_run(cmd_log, create=True))
+    p.set_defaults(func=_run(cmd_log, create=True, before=_check_batch_file))
 
     p = sub.add_parser("label", help="log ground-truth labels, joined by request id")
     p.add_argument("model", metavar="MODEL")
@@ -722,7 +728,7 @@ def add_store_commands(sub: Any) -> None:
     p.add_argument("--label", required=True, metavar="COL", help="label column")
     p.add_argument("--json", action="store_true", help=_BATCH_JSON_HELP)
     _store_options(p)
-    p.set_defaults(func=_run(cmd_label, create=True))
+    p.set_defaults(func=_run(cmd_label, create=True, before=_check_batch_file))
 
     p = sub.add_parser("remove-batch", help="remove a bad batch of predictions or labels (audited)")
     p.add_argument("model", metavar="MODEL")

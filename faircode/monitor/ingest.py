@@ -466,6 +466,14 @@ def _bulk(
     return inserted
 
 
+def existing_file(path: str | Path) -> Path:
+    """The path of a batch to log, which must exist (checked before a store is made)."""
+    p = Path(path)
+    if not p.exists():
+        raise MonitorInputError(f"{p}: no such file; check the path")
+    return p
+
+
 def _encoding_option(encoding: str | None) -> dict[str, str]:
     """A batch's ``encoding`` option for its digest: only when it is not UTF-8 (the same
     bytes read another way are another batch; a UTF-8 batch's digest is as before)."""
@@ -535,9 +543,7 @@ def log_predictions(
         if not isinstance(weight, str):
             raise MonitorInputError(f"--weight: give one column name, got {weight!r}")
         required.setdefault(weight, "--weight")
-    p = Path(path)
-    if not p.exists():
-        raise MonitorInputError(f"{p}: no such file; check the path")
+    p = existing_file(path)
     options: dict[str, Any] = {
         "kind": "predictions",
         "model": model_key(model),
@@ -696,9 +702,7 @@ def log_labels(
     joining a prediction of a version whose predictions are all 0/1 must be 0 or 1."""
     required = {id_col: "--id"}
     required.setdefault(label_col, "--label")
-    p = Path(path)
-    if not p.exists():
-        raise MonitorInputError(f"{p}: no such file; check the path")
+    p = existing_file(path)
     options = {
         "kind": "labels",
         "model": model_key(model),

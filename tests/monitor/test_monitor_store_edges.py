@@ -750,6 +750,15 @@ def test_db_is_a_sqlite_path_or_a_known_url_and_reading_never_creates_a_store(
     for argv in reads[:2]:  # the default location likewise
         assert "no store at .faircode/monitor.db" in error(*argv)
     assert not (tmp_path / ".faircode").exists()
+    # a command that writes, refused before it has anything to store, creates nothing
+    refused = (
+        ["log", "m", "gone.csv", "--version", "v1", *LOG],
+        ["label", "m", "gone.csv", "--id", "id", "--label", "y"],
+        ["slo", "set", "m", "s", "--target", "2"],
+    )
+    for argv in refused:
+        error(*argv, "--db", str(missing))
+    assert not (tmp_path / "no").exists()
     # a command that writes creates the store and its directory, as documented
     assert run(["fairness", *log, "--db", str(missing)]) == 0
     assert missing.is_file()
