@@ -584,6 +584,7 @@ function () {
   /** Python repr() of a float (shortest round-trip, exponent for e < -4 or >= 16). */
   function pyFloatRepr(v) {
     if (Number.isNaN(v)) return 'nan';
+    if (Object.is(v, -0)) return '-0.0';
     if (v === Infinity) return 'inf';
     if (v === -Infinity) return '-inf';
     let s = v.toExponential(); // shortest digits: "d.ddde+x"
@@ -1020,19 +1021,17 @@ function () {
     return new InputError(`${optFlag(name)}: ${pyStr(value)} is out of range (${valid})`);
   }
 
-  // Python float(str) for the few string spellings an option may arrive as.
-  function pyFloatFromString(s) {
-    const t = String(s).trim().replace(/_/g, '');
-    if (/^[+-]?(inf|infinity)$/i.test(t)) return t[0] === '-' ? -Infinity : Infinity;
-    if (/^[+-]?nan$/i.test(t)) return NaN;
-    if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return Number(t);
-    return undefined;
-  }
-
   // What a refused number is (options.py NOT_A_NUMBER, NOT_AN_INTEGER, OUT_OF_RANGE).
   const NOT_A_NUMBER = 'not a number';
   const NOT_AN_INTEGER = 'not an integer';
   const OUT_OF_RANGE = 'out of range';
+
+  // SPEC 7 (options.py): the text of a number (trimmed of ASCII space and tab) and of an
+  // integer, the same in both engines (not Number()'s 0x12, 0b1, '' or Unicode spaces);
+  // the largest integer an integer option or an age band's edge may be.
+  const NUMBER_TEXT = /^(?:[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:inf|infinity|nan))$/i;
+  const INTEGER_TEXT = /^[+-]?[0-9]+$/;
+  const MAX_INTEGER = Number.MAX_SAFE_INTEGER; // 2^53 - 1
 
   function numberError(name, value, why, valid) {
     return new InputError(`${optFlag(name)}: ${pyStr(value)} is ${why} (${valid})`);
@@ -1044,21 +1043,31 @@ function () {
     // boolean that is not converted reads True/False (issue 14: form inputs give text).
     const lacking = integer ? NOT_AN_INTEGER : NOT_A_NUMBER;
     let shown = value;
-    if (typeof value === 'boolean' || typeof value !== 'number') {
-      let conv;
-      if (typeof value === 'boolean') conv = integer ? undefined : Number(value);
-      else if (integer) conv = /^\s*[+-]?\d+\s*$/.test(String(value)) ? Number(String(value).trim()) : undefined;
-      else conv = pyFloatFromString(value);
-      if (conv === undefined) {
+    if (typeof value === 'string') {
+      const t = trimLabel(value);
+      if (!(integer ? INTEGER_TEXT : NUMBER_TEXT).test(t)) throw numberError(name, value, lacking, valid);
+      if (integer) {
+        const big = BigInt(t); // exact, for the message of one past MAX_INTEGER
+        if (big > BigInt(MAX_INTEGER) || big < -BigInt(MAX_INTEGER)) throw numberError(name, big.toString(), OUT_OF_RANGE, valid);
+        value = Number(big);
+        shown = value;
+      } else {
+        const word = t.replace(/^[+-]/, '').toLowerCase();
+        value = word === 'nan' ? NaN : word[0] === 'i' ? (t[0] === '-' ? -Infinity : Infinity) : Number(t);
+        shown = pyFloatRepr(value);
+      }
+    } else if (typeof value === 'boolean' || typeof value !== 'number') {
+      if (typeof value !== 'boolean' || integer) {
         throw numberError(name, typeof value === 'boolean' ? (value ? 'True' : 'False') : value, lacking, valid);
       }
-      value = conv;
-      shown = integer ? conv : pyFloatRepr(conv);
+      value = Number(value);
+      shown = pyFloatRepr(value);
     }
     if (Number.isNaN(value)) throw numberError(name, shown, lacking, valid);
     // an infinity is no size (options.py _number_or_why)
     if (!Number.isFinite(value)) throw numberError(name, shown, OUT_OF_RANGE, valid);
     if (integer && value !== Math.trunc(value)) throw numberError(name, shown, NOT_AN_INTEGER, valid);
+    if (integer && Math.abs(value) > MAX_INTEGER) throw numberError(name, shown, OUT_OF_RANGE, valid);
     if (lo !== null && (value < lo || (loOpen && value === lo))) throw rangeError(name, shown, valid);
     if (hi !== null && value > hi) throw rangeError(name, shown, valid);
     return value;
@@ -1120,6 +1129,68 @@ function () {
       if (seen.has(key)) throw new InputError(`--recode: '${from}' of '${col}' is given twice`);
       seen.add(key);
       out.push([col, from, to]);
+    }
+    return out;
+  }
+
+  // The kinds whose CLI flag is repeatable: each use adds items (options.py REPEATED).
+  const REPEATED = ['na', 'recode', 'outcome', 'held_out'];
+
+  /** `--na TOKEN`, `--na COL=TOKEN`, `--na =TOKEN` (SPEC 1.1; options.py na_item). */
+  function naItem(item) {
+    const eq = item.indexOf('=');
+    if (eq < 0) return item;
+    const col = trimLabel(item.slice(0, eq));
+    const token = item.slice(eq + 1);
+    return col === '' ? token : [col, token];
+  }
+
+  /** `--recode COL:FROM=TO[,FROM=TO...]` -> [column, from, to] triples (SPEC 1.1;
+   * options.py recode_items). */
+  function recodeItems(item) {
+    const colon = item.indexOf(':');
+    const col = trimLabel(colon < 0 ? item : item.slice(0, colon));
+    const out = [];
+    let ok = colon >= 0;
+    if (ok) {
+      for (const part of item.slice(colon + 1).split(',')) {
+        const eq = part.indexOf('=');
+        if (eq < 0) { ok = false; break; }
+        out.push([col, part.slice(0, eq), part.slice(eq + 1)]);
+      }
+    }
+    if (ok && col !== '' && out.length) return out;
+    throw new InputError(`--recode: expected COLUMN:FROM=TO[,FROM=TO...], got '${item}'`);
+  }
+
+  /**
+   * The options of CLI flag texts, {name: the flag's text, or the list of a repeatable
+   * flag's texts}, as resolveOptions takes them (SPEC 7; options.py from_flags): each
+   * --na by naItem, each --recode by recodeItems, an empty item of --age-bands or an
+   * empty --names refused, every other text kept for resolveOptions to read (a number
+   * by NUMBER_TEXT). In table order; a name that is no option is kept, for
+   * resolveOptions to refuse. The website's controls give their texts here.
+   */
+  function fromFlags(flags) {
+    const out = {};
+    for (const key of Object.keys(flags)) if (!OPTION_BY_NAME.has(key)) out[key] = flags[key];
+    for (const o of OPTIONS) {
+      let value = flags[o.name];
+      if (value === undefined || value === null) continue;
+      if (REPEATED.includes(o.kind) && typeof value === 'string') value = [value]; // one use of the flag
+      if (o.kind === 'na') {
+        value = value.map(naItem);
+      } else if (o.kind === 'recode') {
+        value = value.flatMap(recodeItems);
+      } else if (REPEATED.includes(o.kind)) {
+        value = Array.from(value);
+      } else if (o.kind === 'age_bands' && typeof value === 'string' &&
+          value.split(',').some((b) => trimLabel(b) === '')) {
+        throw new InputError(`--age-bands: ${value} is out of range (increasing integers starting at 0, separated by single commas)`);
+      } else if (o.kind === 'names' && typeof value === 'string' && trimLabel(value) === '') {
+        throw new InputError('--names: give at least one column name');
+      }
+      out[o.name] = value;
     }
     return out;
   }
@@ -1255,16 +1326,18 @@ function () {
     age_bands: (o, v) => {
       let bands = v;
       if (typeof bands === 'string') bands = bands.split(',').filter((b) => trimLabel(b) !== '');
-      const edges = [];
+      if (!Array.isArray(bands)) throw rangeError(o.name, bands, o.valid);
+      const edges = []; // BigInts: exact, for the message of an edge past MAX_INTEGER
       for (const b of bands) {
         const s = trimLabel(pyStr(b)); // ASCII space/tab, as the Python engine
-        if (!/^[+-]?[0-9]+$/.test(s)) throw rangeError(o.name, bands.map(pyStr).join(','), o.valid);
-        edges.push(Number(s));
+        if (!INTEGER_TEXT.test(s)) throw rangeError(o.name, bands.map(pyStr).join(','), o.valid);
+        edges.push(BigInt(s));
       }
-      let ok = edges.length > 0 && edges[0] === 0;
+      let ok = edges.length > 0 && edges[0] === 0n;
       for (let i = 1; ok && i < edges.length; i++) if (edges[i - 1] >= edges[i]) ok = false;
+      if (ok && edges[edges.length - 1] > BigInt(MAX_INTEGER)) ok = false;
       if (!ok) throw rangeError(o.name, edges.map(String).join(','), o.valid);
-      return edges;
+      return edges.map(Number);
     },
     pair: (o, v) => {
       if (typeof v !== 'string' && !Array.isArray(v)) {
@@ -3143,12 +3216,7 @@ function () {
     }
 
     checkHeader() {
-      // In faircode/detect.py check_overrides' order: overrides, label, na and recode.
-      validateOverrides(this.overrides, this.header);
-      validateLabel(this.opts, this.overrides, this.header);
-      validateOutcome(this.opts, this.overrides, this.header);
-      validateRewrites(this.opts, this.header);
-      validateCross(this.opts, this.header);
+      checkOverrides(this.overrides, this.header, this.opts);
     }
 
     setHeader(names) {
@@ -4070,6 +4138,18 @@ function () {
     }
   }
 
+  /** The overrides (a Map) and the columns the resolved options name, checked against
+   * the header (faircode/detect.py check_overrides, in its order): --map, --label,
+   * --outcome, --na and --recode, --cross. Returns the overrides. */
+  function checkOverrides(overrides, columns, opts) {
+    validateOverrides(overrides, columns);
+    validateLabel(opts, overrides, columns);
+    validateOutcome(opts, overrides, columns);
+    validateRewrites(opts, columns);
+    validateCross(opts, columns);
+    return overrides;
+  }
+
   const Z = 1.959963984540054;
 
   /** SPEC 3's Wilson: wilsonAt at Z (one home for its operations). */
@@ -4577,11 +4657,8 @@ function () {
     opts = resolveOptions(opts);
     overrides = overrideMap(overrides);
     const columns = summary.columns;
-    validateOverrides(overrides, columns);
-    const labelIndex = validateLabel(opts, overrides, columns);
-    validateOutcome(opts, overrides, columns);
-    validateRewrites(opts, columns);
-    validateCross(opts, columns);
+    checkOverrides(overrides, columns, opts);
+    const labelIndex = opts.label === null ? -1 : columns.indexOf(opts.label);
     const nRows = summary.n_rows;
 
     // SPEC 1.1: counts, missing and pairs with na and recode applied.
@@ -4752,10 +4829,6 @@ function () {
     if (labelIndex >= 0 || opts.missing_by_group) {
       if (labelIndex >= 0) {
         // SPEC 17.2/17.3: a capped label, or no positive value, is an input error.
-        const raw = summary.counts[labelIndex];
-        if (raw === null || (summary.capped && summary.capped[labelIndex]) || raw.size > LABEL_CAP) {
-          throw new InputError(`--label ${opts.label}: more than ${LABEL_CAP} distinct values`);
-        }
         ctx.label = labelValues(ctx, rewritten(labelIndex));
         rates = labelRates(ctx, dims, crossed, rewritten(labelIndex), fs);
       }
@@ -4920,8 +4993,15 @@ function () {
   /** SPEC 17.3: the positive value of the label (counts after 1.1) and the rule. */
   const NO_LABEL_VALUE = 'every cell is missing (after --na and --recode); nothing to give rates of';
 
+  /** SPEC 17.3 of ctx.summary's label column, `counts` its counts after 1.1: {positive,
+   * from}; an input error when the label cannot give rates (capped, no value, no
+   * positive value). */
   function labelValues(ctx, counts) {
-    const opts = ctx.opts;
+    const { opts, summary, labelIndex } = ctx;
+    const raw = summary.counts[labelIndex];
+    if (raw === null || (summary.capped && summary.capped[labelIndex]) || raw.size > LABEL_CAP) {
+      throw new InputError(`--label ${opts.label}: more than ${LABEL_CAP} distinct values`);
+    }
     const values = Array.from(counts.keys()).sort(cmpCodePoint);
     if (values.length === 0) throw new InputError(`--label ${opts.label}: ${NO_LABEL_VALUE}`);
     if (opts.positive !== null) {
@@ -4934,6 +5014,23 @@ function () {
       throw new InputError(`--label ${opts.label}: ${values.length} values; name the positive one with --positive (values: ${valuesText(values)})`);
     }
     return { positive: values[1], from: 'larger_of_two' };
+  }
+
+  /**
+   * The errors a summary can tell of settings it was not read with (SPEC 7: the page
+   * asks before it reads the file again, so that a bad setting is said at once, as by
+   * the CLI): the options (resolveOptions), the columns they name (checkOverrides) and,
+   * when the summary holds the label column's counts whole, its values (SPEC 17.3).
+   * Throws the InputError a read with these settings would give first; returns nothing
+   * when the summary cannot tell of one.
+   */
+  function checkSettings(summary, overrides, opts) {
+    opts = resolveOptions(opts);
+    const columns = summary.columns;
+    checkOverrides(overrideMap(overrides), columns, opts);
+    const i = opts.label === null ? -1 : columns.indexOf(opts.label);
+    if (i < 0 || summary.counts[i] === null || (summary.capped && summary.capped[i])) return;
+    labelValues({ opts, summary, labelIndex: i }, rewriteCounts(rewriteOf(opts, opts.label), summary.counts[i])[0]);
   }
 
   /** The group of a dimension a label as read belongs to (SPEC 1.1, bands,
@@ -6984,6 +7081,8 @@ function () {
     provenance,
     createSha256,
     resolveOptions,
+    fromFlags,
+    checkSettings,
     OPTIONS,
     isGzip,
     createGunzip,

@@ -14,7 +14,7 @@ import sys
 from .cliparse import default_help
 from .detect import OVERRIDE_VALUES
 from .errors import FaircodeError, InputError, missing_extra
-from .options import Option, options_of
+from .options import REPEATED, Option, from_flags, options_of
 from .renderers import EXPORT_WHAT, EXPORTS, FORMAT_ALIASES, formats_of, render_as
 from .safetext import shown
 
@@ -99,38 +99,21 @@ def add_option_arguments(p: argparse.ArgumentParser, command: str) -> None:
             kwargs["choices"] = o.choices
         else:
             kwargs["metavar"] = o.metavar
-            if o.kind in _REPEATED:
+            if o.kind in REPEATED:
                 kwargs["action"] = "append"
         p.add_argument(o.flag, **kwargs)
 
 
-#: The kinds whose flag is repeatable (each use adds items).
-_REPEATED = ("na", "recode", "outcome", "held_out")
-
-
 def options_from_args(args: argparse.Namespace, command: str) -> tuple[dict[str, str], dict]:
-    """(overrides, options) of `add_option_arguments`'s arguments: the option texts as
-    given, for `faircode.options.resolve` (and `faircode.detect.check_overrides`) to
-    validate once."""
-    opts: dict = {}
+    """(overrides, options) of `add_option_arguments`'s arguments: the flags' texts read
+    by ``faircode.options.from_flags``, for `faircode.options.resolve` (and
+    `faircode.detect.check_overrides`) to validate once."""
+    flags = {}
     for o in options_of(command):
         value = getattr(args, o.name, None) if o.flag else None
-        if value is None:
-            continue
-        if o.kind == "na":
-            value = [na_item(item) for item in value]
-        elif o.kind == "recode":
-            value = [t for item in value for t in recode_items(item)]
-        elif o.kind == "age_bands" and any(not b.strip(" \t") for b in value.split(",")):
-            raise InputError(
-                f"--age-bands: {value} is out of range (increasing integers starting "
-                "at 0, separated by single commas)"
-            )
-        elif o.kind == "names" and not value.strip(" \t"):
-            raise InputError("--names: give at least one column name")
-        elif o.kind in _REPEATED:
-            value = list(value)
-        opts[o.name] = value
+        if value is not None:
+            flags[o.name] = value
+    opts = from_flags(flags)
     return overrides_from_args(args), opts
 
 
@@ -144,31 +127,6 @@ def add_group_options(p: argparse.ArgumentParser) -> None:
 def group_options_from_args(args: argparse.Namespace) -> tuple[dict[str, str], dict]:
     """(overrides, options) of `add_group_options`'s arguments."""
     return options_from_args(args, "fairness evaluate")
-
-
-def na_item(item: str) -> str | list[str]:
-    """`--na TOKEN`, `--na COL=TOKEN`, `--na =TOKEN` (SPEC 1.1)."""
-    col, sep, token = item.partition("=")
-    if not sep:
-        return item
-    col = col.strip(" \t")
-    return token if not col else [col, token]
-
-
-def recode_items(item: str) -> list[list[str]]:
-    """`--recode COL:FROM=TO[,FROM=TO...]` -> [column, from, to] triples (SPEC 1.1)."""
-    col, sep, rest = item.partition(":")
-    col = col.strip(" \t")
-    out = []
-    for part in rest.split(",") if sep else []:
-        frm, eq, to = part.partition("=")
-        if not eq:
-            break
-        out.append([col, frm, to])
-    else:
-        if col and out:
-            return out
-    raise InputError(f"--recode: expected COLUMN:FROM=TO[,FROM=TO...], got '{item}'")
 
 
 def overrides_from_args(args: argparse.Namespace) -> dict[str, str]:

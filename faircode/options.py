@@ -660,15 +660,33 @@ def _range_error(name: str, value, valid: str) -> InputError:
 #: non-integer for an integer option; else (an infinity, past a bound) out of range.
 NOT_A_NUMBER, NOT_AN_INTEGER, OUT_OF_RANGE = "not a number", "not an integer", "out of range"
 
+#: SPEC 7: the text of a number (an option's text, trimmed of ASCII space and tab), the
+#: same in both engines: ASCII digits, a point, an exponent, inf, infinity or nan; not
+#: float()'s underscores, Unicode digits or other white space, nor JS's 0x12 or "".
+NUMBER_TEXT = re.compile(
+    r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:inf|infinity|nan)", re.I
+)
+#: SPEC 7: the text of an integer (an integer option, an age band's edge).
+INTEGER_TEXT = re.compile(r"[+-]?[0-9]+")
+#: SPEC 7: the largest integer an integer option or an age band's edge may be (2**53 - 1,
+#: the browser engine's numbers are exact up to it); beyond is out of range.
+MAX_INTEGER = 2**53 - 1
+
 
 def _number_or_why(
     value, lo: float | None, hi: float | None, integer: bool, lo_open: bool
 ) -> tuple[float, str | None]:
     """(the number, None), or (the value as converted, for the message: float("2") is
-    2.0; why it is refused: one of the three above)."""
+    2.0; why it is refused: one of the three above). A text is read by NUMBER_TEXT or
+    INTEGER_TEXT."""
     lacking = NOT_AN_INTEGER if integer else NOT_A_NUMBER
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        try:
+    if isinstance(value, str):
+        text = value.strip(" \t")
+        if not (INTEGER_TEXT if integer else NUMBER_TEXT).fullmatch(text):
+            return value, lacking
+        value = int(text) if integer else float(text)
+    elif isinstance(value, bool) or not isinstance(value, (int, float)):
+        try:  # a number of another type (numpy's, Decimal)
             value = float(value) if not integer else int(str(value))
         except (TypeError, ValueError):
             return value, lacking
@@ -678,6 +696,8 @@ def _number_or_why(
         return value, OUT_OF_RANGE
     if integer and value != int(value):
         return value, NOT_AN_INTEGER
+    if integer and abs(value) > MAX_INTEGER:
+        return value, OUT_OF_RANGE
     if lo is not None and (value < lo or (lo_open and value == lo)):
         return value, OUT_OF_RANGE
     if hi is not None and value > hi:
@@ -870,13 +890,17 @@ def _check_age_bands(o: Option, bands, out: dict) -> tuple[int, ...]:
         bands = [b for b in bands.split(",") if b.strip(" \t")]
     elif not isinstance(bands, (list, tuple)):
         raise _range_error(o.name, bands, o.valid)
-    # ASCII digits and space/tab only: int() would also take Unicode digits and
-    # whitespace, which the browser engine does not.
+    # INTEGER_TEXT: int() would also take Unicode digits, underscores and white space
     texts = [str(b).strip(" \t") for b in bands]
-    if not all(re.fullmatch(r"[+-]?[0-9]+", t) for t in texts):
+    if not all(INTEGER_TEXT.fullmatch(t) for t in texts):
         raise _range_error(o.name, ",".join(map(str, bands)), o.valid)
     edges = tuple(int(t) for t in texts)
-    if not edges or edges[0] != 0 or any(b >= c for b, c in zip(edges, edges[1:])):
+    if (
+        not edges
+        or edges[0] != 0
+        or any(b >= c for b, c in zip(edges, edges[1:]))
+        or edges[-1] > MAX_INTEGER
+    ):
         raise _range_error(o.name, ",".join(map(str, edges)), o.valid)
     return edges
 
@@ -1108,3 +1132,68 @@ def parse_held_out(text: str) -> tuple[str, str, str | None]:
     if not sep or not path or not column:
         raise InputError(f"--proxy-hints-with: expected PATH=COLUMN[:KEY], got '{text}'")
     return path, column, key or None
+
+
+#: The kinds whose CLI flag is repeatable: each use adds items (SPEC 1.1, 16, 21.1).
+REPEATED = ("na", "recode", "outcome", "held_out")
+
+
+def na_item(item: str) -> str | list[str]:
+    """`--na TOKEN`, `--na COL=TOKEN`, `--na =TOKEN` (SPEC 1.1)."""
+    col, sep, token = item.partition("=")
+    if not sep:
+        return item
+    col = col.strip(" \t")
+    return token if not col else [col, token]
+
+
+def recode_items(item: str) -> list[list[str]]:
+    """`--recode COL:FROM=TO[,FROM=TO...]` -> [column, from, to] triples (SPEC 1.1)."""
+    col, sep, rest = item.partition(":")
+    col = col.strip(" \t")
+    out = []
+    for part in rest.split(",") if sep else []:
+        frm, eq, to = part.partition("=")
+        if not eq:
+            break
+        out.append([col, frm, to])
+    else:
+        if col and out:
+            return out
+    raise InputError(f"--recode: expected COLUMN:FROM=TO[,FROM=TO...], got '{item}'")
+
+
+def from_flags(flags: Mapping) -> dict:
+    """The options of CLI flag texts, ``{name: the flag's text, or the list of a repeatable
+    flag's texts}``, as ``resolve`` takes them (SPEC 7): each `--na` by ``na_item``, each
+    `--recode` by ``recode_items``, an empty item of `--age-bands` or an empty `--names`
+    refused, every other text kept for ``resolve`` to read (a number by NUMBER_TEXT). In
+    table order, so the first flag refused is the first in OPTIONS; a name that is no
+    option is kept, for ``resolve`` to refuse. The CLI's flags and the website's controls
+    (the browser engine's ``fromFlags``) are read here."""
+    out = {key: value for key, value in flags.items() if key not in BY_NAME}
+    for o in OPTIONS:
+        value = flags.get(o.name)
+        if value is None:
+            continue
+        if o.kind in REPEATED and isinstance(value, str):
+            value = [value]  # one use of the flag
+        if o.kind == "na":
+            value = [na_item(item) for item in value]
+        elif o.kind == "recode":
+            value = [t for item in value for t in recode_items(item)]
+        elif o.kind in REPEATED:
+            value = list(value)
+        elif (
+            o.kind == "age_bands"
+            and isinstance(value, str)
+            and any(not b.strip(" \t") for b in value.split(","))
+        ):
+            raise InputError(
+                f"--age-bands: {value} is out of range (increasing integers starting "
+                "at 0, separated by single commas)"
+            )
+        elif o.kind == "names" and isinstance(value, str) and not value.strip(" \t"):
+            raise InputError("--names: give at least one column name")
+        out[o.name] = value
+    return out

@@ -30,7 +30,8 @@
  *       table), "compare" ("a"/"b": {bytes_b64|path, name, opts}, plus "opts" and
  *       "overrides"), "reference" (parse bytes_b64 as a section 9 table), "hash"
  *       (digest of bytes_b64 fed in chunk_size pieces), "provenance" (opts,
- *       overrides, hashes);
+ *       overrides, hashes), "flags" (CLI flag texts {name: text or [texts]}: the
+ *       params they resolve to, through fromFlags);
  *       one JSON line out per request: {"id": ..., "result": {...}} or
  *       {"id": ..., "error": "message"}. Used by tests/parity/test_js_parity.py to send
  *       thousands of cases through one process.
@@ -475,39 +476,6 @@ async function profileBuffer(bytes, name, opts, overrides, chunkSize) {
   return Engine.analyze(profiler.finish(), overrides, opts);
 }
 
-/** Trim ASCII spaces and tabs (as the CLI trims a column name). */
-function trimmed(s) {
-  return s.replace(/^[ \t]+|[ \t]+$/g, '');
-}
-
-/** `--na TOKEN`, `--na COL=TOKEN`, `--na =TOKEN` (SPEC 1.1; faircode/cliutil.py na_item). */
-function naItem(item) {
-  const eq = item.indexOf('=');
-  if (eq < 0) return item;
-  const col = trimmed(item.slice(0, eq));
-  const token = item.slice(eq + 1);
-  return col === '' ? token : [col, token];
-}
-
-/** `--recode COL:FROM=TO[,FROM=TO...]` -> [column, from, to] triples (SPEC 1.1;
- * faircode/cliutil.py recode_items). */
-function recodeItems(item) {
-  const colon = item.indexOf(':');
-  const col = trimmed(colon < 0 ? item : item.slice(0, colon));
-  const out = [];
-  let ok = colon >= 0;
-  if (ok) {
-    for (const part of item.slice(colon + 1).split(',')) {
-      const eq = part.indexOf('=');
-      if (eq < 0) { ok = false; break; }
-      out.push([col, part.slice(0, eq), part.slice(eq + 1)]);
-    }
-  }
-  if (ok && col !== '' && out.length) return out;
-  fail(`--recode: expected COLUMN:FROM=TO[,FROM=TO...], got '${item}'`);
-  return [];
-}
-
 /** The JSON object given to `flag`; a text that is not one is an input error. */
 function jsonArg(flag, text) {
   let value;
@@ -530,8 +498,8 @@ function parseArgs(args, nFiles) {
   let scoreCategoricals = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === '--na') na.push(naItem(args[++i]));
-    else if (a === '--recode') recode.push(...recodeItems(args[++i]));
+    if (a === '--na') na.push(args[++i]);
+    else if (a === '--recode') recode.push(args[++i]);
     else if (a === '--score-categoricals') scoreCategoricals = true;
     else if (a === '--opts') out.opts = jsonArg(a, args[++i]);
     else if (a === '--opts-b') out.optsB = jsonArg(a, args[++i]);
@@ -544,10 +512,18 @@ function parseArgs(args, nFiles) {
     else usage();
   }
   if (out.files.length !== nFiles) usage();
-  // The CLI's options, as faircode/cli.py passes them (after any --opts JSON).
-  const extra = {};
-  if (na.length) extra.na = na;
-  if (recode.length) extra.recode = recode;
+  // The CLI's options, as faircode/cli.py passes them (after any --opts JSON): the
+  // flags' texts read by the engine's fromFlags (faircode/options.py from_flags).
+  const texts = {};
+  if (na.length) texts.na = na;
+  if (recode.length) texts.recode = recode;
+  let extra;
+  try {
+    extra = Engine.fromFlags(texts);
+  } catch (e) {
+    if (e instanceof Engine.InputError) fail(e.message);
+    throw e;
+  }
   if (scoreCategoricals) extra.score_categoricals = true;
   out.opts = Object.assign({}, out.opts, extra);
   if (out.optsB !== null) out.optsB = Object.assign({}, out.optsB, extra);
@@ -641,6 +617,11 @@ async function runRequest(req) {
       hasher.update(piece);
     }
     return hasher.hex();
+  }
+  if (op === 'flags') {
+    // CLI flag texts ({name: text or [texts]}) read as the page reads its controls:
+    // fromFlags, then the provenance params of the options they resolve to
+    return Engine.provenance({ opts: Engine.fromFlags(req.flags || {}) }).params;
   }
   if (op === 'provenance') {
     return Engine.provenance({ opts: req.opts || {}, overrides: req.overrides || {},

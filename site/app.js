@@ -38,9 +38,8 @@
   });
   const KINDS = ['sex', 'race', 'ethnicity', 'nationality', 'religion', 'disability', 'marital', 'age',
     'geography', 'categorical'];
-  // the engine's defaults (SPEC 7), so a threshold left at its default is not sent
+  // the engine's defaults (SPEC 7): what an option not given is
   const OPT_DEFAULTS = E.resolveOptions({});
-  const DEFAULT_BANDS = OPT_DEFAULTS.age_bands.join(',');
   const CORES = navigator.hardwareConcurrency || 2;
   /** Comparing two files, a file's hash worker starts once at most this many of its
    * parts are still being counted: a core is free of them (benchmarks/README.md: on two
@@ -321,6 +320,12 @@
           self.postMessage(analyzed(m.id, m.overrides, m.opts));
           return;
         }
+        if (m.op === 'check') {
+          // settings the kept summary cannot answer: what it can tell of them (SPEC 7)
+          E.checkSettings(kept, m.overrides, m.opts);
+          self.postMessage({ id: m.id, checked: true });
+          return;
+        }
       } catch (e) {
         self.postMessage({ id: m.id, error: String(e && e.message ? e.message : e), input: !!(e && e.name === 'InputError') });
       }
@@ -450,6 +455,10 @@
       async ask(msg) {
         const t = performance.now();
         try {
+          if (msg.op === 'check') {
+            E.checkSettings(summary, msg.overrides, msg.opts);
+            return { id: 0, checked: true };
+          }
           return { id: 0, result: E.analyze(summary, msg.overrides, msg.opts), timings: { analyze: performance.now() - t } };
         } catch (e) {
           return { id: 0, error: e.message, timings: { analyze: performance.now() - t } };
@@ -662,6 +671,7 @@
     analyst: null, shape: null, readBlob: null, lastJob: null,
     hashes: new Map(), // Blob -> its hash job (hashJob)
     result: null, reference: null, referenceHash: null, job: null, asked: 0,
+    viewBlob: null, // the Blob whose result #results shows
   };
 
   /** The settings panel's status line repeats what the last notice or error said: the
@@ -683,6 +693,26 @@
   function showReread(why) {
     for (const id of ['reread', 'reread-here']) $(id).hidden = why === null;
     if (why !== null) $('reread').dataset.why = why;
+  }
+
+  /** A read or a change that failed: its one line, and nothing that says otherwise (the
+   * notice of a read under way, a call to read the file again). */
+  function fail(text) {
+    showReread(null);
+    notice('');
+    error(text);
+  }
+
+  /** Take the shown result off the page (it is another file's: a failed read of a new
+   * file must not leave it to be read, or exported, as that file's). */
+  function clearView() {
+    const mount = $('results');
+    mount.replaceChildren();
+    mount.dataset.stale = 'false';
+    state.result = null;
+    state.viewBlob = null;
+    $('panel-profile').classList.remove('has-result');
+    updateExports();
   }
 
   /** Whether the settings (and the export buttons) of a read are shown. */
@@ -734,66 +764,46 @@
     return out;
   }
 
-  function naItems(text) {
-    const out = [];
-    for (const raw of text.split(',')) {
-      const item = raw.trim();
-      if (!item) continue;
-      const eq = item.indexOf('=');
-      if (eq < 0) { out.push(item); continue; }
-      const col = item.slice(0, eq).trim();
-      out.push(col === '' ? item.slice(eq + 1) : [col, item.slice(eq + 1)]);
-    }
-    return out;
-  }
-
-  function recodeItems(text) {
-    const out = [];
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
-      const colon = line.indexOf(':');
-      if (colon < 0) throw new E.InputError(`--recode: expected COLUMN:FROM=TO[,FROM=TO...], got '${line}'`);
-      const col = line.slice(0, colon).trim();
-      for (const part of line.slice(colon + 1).split(',')) {
-        const eq = part.indexOf('=');
-        if (eq < 0) throw new E.InputError(`--recode: expected COLUMN:FROM=TO[,FROM=TO...], got '${line}'`);
-        out.push([col, part.slice(0, eq), part.slice(eq + 1)]);
-      }
-    }
-    return out;
-  }
-
-  /** The options the controls say (only what differs from the defaults, so the
-   * provenance's params resolve as the CLI's). */
-  function chosenOpts() {
-    const opts = {};
+  /** The settings as `faircode profile`'s flags would give them (SPEC 7): each text as
+   * typed, {option: text, or a repeatable flag's texts}; a control left empty is not
+   * given. The missing tokens are comma-separated --na texts, the recodes one --recode
+   * text per non-blank line. */
+  function chosenFlags() {
+    const flags = {};
     for (const input of document.querySelectorAll('[data-opt]')) {
-      const key = input.dataset.opt;
-      if (input.value === '') continue;
-      const v = Number(input.value);
-      if (v !== OPT_DEFAULTS[key]) opts[key] = v;
+      if (input.value !== '') flags[input.dataset.opt] = input.value;
     }
-    const bands = $('opt-age_bands').value.trim();
-    if (bands && bands !== DEFAULT_BANDS) opts.age_bands = bands.split(',').map((s) => Number(s.trim()));
-    if ($('opt-score_categoricals').checked) opts.score_categoricals = true;
-    const na = naItems($('opt-na').value);
-    if (na.length) opts.na = na;
-    const recode = recodeItems($('opt-recode').value);
-    if (recode.length) opts.recode = recode;
+    const bands = $('opt-age_bands').value;
+    if (bands !== '') flags.age_bands = bands;
+    const na = $('opt-na').value;
+    if (na !== '') flags.na = na.split(',');
+    const recode = $('opt-recode').value.split('\n').filter((line) => E.trimLabel(line) !== '');
+    if (recode.length) flags.recode = recode;
+    const label = $('label-col').value;
+    if (label) flags.label = label;
+    const positive = $('label-positive').value;
+    if (positive !== '') flags.positive = positive;
+    const outcome = $('outcome-col').value; // SPEC 21.1 (the CLI's --outcome; one here)
+    if (outcome) flags.outcome = [outcome];
+    const delim = $('delimiter').value;
+    if (delim) flags.delimiter = delim;
+    return flags;
+  }
+
+  /** The options the controls say: their texts read as the CLI reads its flags' (the
+   * engine's fromFlags and resolveOptions: the same grammar, the same one-line error),
+   * each number as it resolves to. Throws the engine's InputError. */
+  function chosenOpts() {
+    const opts = E.fromFlags(chosenFlags());
     const a = $('cross-a').value;
     const b = $('cross-b').value;
     if (a && b) opts.cross = [a, b];
-    const label = $('label-col').value;
-    if (label) {
-      opts.label = label;
-      const positive = $('label-positive').value.trim();
-      if (positive) opts.positive = positive;
-    }
+    if ($('opt-score_categoricals').checked) opts.score_categoricals = true;
     if (!$('opt-missing_by_group').checked) opts.missing_by_group = false;
-    const outcome = $('outcome-col').value; // SPEC 21.1 (the CLI's --outcome; one here)
-    if (outcome) opts.outcome = [outcome];
-    const delim = $('delimiter').value;
-    if (delim) opts.delimiter = delim;
+    const resolved = E.resolveOptions(analysisOpts(opts));
+    for (const o of E.OPTIONS) {
+      if ((o.kind === 'number' || o.kind === 'integer') && opts[o.name] !== undefined) opts[o.name] = resolved[o.name];
+    }
     return opts;
   }
 
@@ -868,38 +878,57 @@
   }
 
   /** Re-run the analysis from the cached summary, on the analysis worker that keeps it
-   * (no byte is read). Only the answer to the latest change is shown. */
+   * (no byte is read). Only the answer to the latest change is shown. A change the
+   * summary cannot answer asks for another read, once the summary has said the errors
+   * it can tell of it (checkSettings): a bad setting is said at once, as the CLI says it. */
   async function reanalyze() {
     if (!state.shape) return;
     error('');
+    const analyst = state.analyst;
+    const asked = ++state.asked; // an answer to an earlier change is not shown now
+    const current = () => asked === state.asked && analyst === state.analyst; // not a later change, nor another read
     let overrides;
     let opts;
+    let why0;
     try {
       overrides = chosenOverrides();
       opts = chosenOpts();
-      const why0 = needsReread(overrides, opts, null);
-      if (why0 !== null) return askReread(why0, overrides, opts);
+      why0 = needsReread(overrides, opts, null);
     } catch (e) {
-      error(e.message);
+      fail(e.message);
       return;
     }
-    const analyst = state.analyst;
-    const asked = ++state.asked;
-    const busy = setTimeout(() => { if (asked === state.asked) $('results').setAttribute('aria-busy', 'true'); }, 100);
+    if (why0 !== null) {
+      // under another delimiter the columns are others: the read says what is wrong
+      let checked = { checked: true };
+      if ((opts.delimiter || '') === (state.readOpts.delimiter || '')) {
+        try {
+          checked = await analyst.ask({ op: 'check', overrides, opts: analysisOpts(opts) });
+        } catch (e) {
+          if (!e.cancelled && current()) fail(e.message);
+          return;
+        }
+      }
+      if (!current()) return;
+      if (checked.error !== undefined) { fail(checked.error); return; }
+      askReread(why0, overrides, opts);
+      return;
+    }
+    const busy = setTimeout(() => { if (current()) $('results').setAttribute('aria-busy', 'true'); }, 100);
     let answer;
     try {
       answer = await analyst.ask({ op: 'analyze', overrides, opts: analysisOpts(opts) });
     } catch (e) {
-      if (!e.cancelled) error(e.message);
+      if (!e.cancelled && current()) fail(e.message);
       return;
     } finally {
       clearTimeout(busy);
     }
-    if (asked !== state.asked || analyst !== state.analyst) return; // a later change, or another read
+    if (!current()) return;
     $('results').setAttribute('aria-busy', 'false');
     $('results').dataset.analyses = String(Number($('results').dataset.analyses || 0) + 1);
     $('results').dataset.analysedIn = analyst.inWorker ? 'worker' : 'page';
-    if (answer.error !== undefined) { error(answer.error); return; }
+    if (answer.error !== undefined) { fail(answer.error); return; }
     const result = answer.result;
     const why = needsReread(overrides, opts, result);
     if (why !== null) return askReread(why, overrides, opts);
@@ -937,6 +966,7 @@
     const token = ++drawing;
     result = E.bounded(result); // long labels capped for the page and the exports (SPEC 0.9)
     state.result = result;
+    state.viewBlob = state.readBlob;
     state.shownOverrides = overrides;
     state.shownOpts = opts;
     const mount = $('results');
@@ -1041,7 +1071,7 @@
       opts = controlsShown() ? chosenOpts() : chosenOptsBeforeControls();
       E.resolveOptions(analysisOpts(opts)); // a bad option is said before any byte is read
     } catch (e) {
-      error(e.message);
+      fail(e.message);
       return;
     }
     const blob = state.blob;
@@ -1067,7 +1097,8 @@
       $('results').setAttribute('aria-busy', 'false');
       if (e.cancelled) { notice('Cancelled: nothing was read to the end.'); endProgress('cancelled'); return; }
       job.onCancel();
-      error(e.message);
+      if (state.viewBlob !== blob) clearView();
+      fail(e.message);
       endProgress('failed');
       return;
     }
@@ -1095,9 +1126,10 @@
       buildControls(columns, overrides);
     }
     if (read.answer.error !== undefined) {
-      error(read.answer.error);
-      state.result = null; // (the view shown is of another read: not exported)
+      if (state.viewBlob !== blob) clearView();
+      state.result = null; // (a view still shown is of another read: not exported)
       updateExports();
+      fail(read.answer.error);
       mount.setAttribute('aria-busy', 'false');
       return;
     }
@@ -1173,6 +1205,7 @@
     const hj = state.readBlob ? state.hashes.get(state.readBlob) : undefined;
     const ready = exportReady();
     $('results').dataset.hash = ready ? 'done' : 'pending';
+    $('download-report').disabled = state.result === null; // (no result: nothing to report)
     for (const id of ['copy-json', 'download-json']) {
       const b = $(id);
       if (!b.dataset.text) b.dataset.text = b.textContent;
@@ -1336,28 +1369,51 @@
   // ------------------------------------------------------------------------------
   // Wiring
 
-  /** The option controls made from the engine's table (SPEC 7, E.OPTIONS): a number
-   * input for each option with a site_label (its label, step, bounds and default), in
-   * the table's order, where #opt-numbers stands; the age bands' default text. */
+  /** The option controls made from the engine's table (SPEC 7, E.OPTIONS): a text input
+   * for each number option with a site_label (its label, default and help), in the
+   * table's order, where #opt-numbers stands; the age bands' default text. A text box,
+   * not a number input: the engine reads what was typed as the CLI reads the flag (a
+   * number input's value is empty for text it cannot parse, such as 5e or 1e400).
+   * ArrowUp and ArrowDown step a valid value by the record's site_step within its bounds. */
   function buildOptionControls() {
     const spot = $('opt-numbers');
     for (const o of E.OPTIONS) {
       if (o.site_label === null || (o.kind !== 'number' && o.kind !== 'integer')) continue;
       const label = document.createElement('label');
       const input = document.createElement('input');
-      input.type = 'number';
+      input.type = 'text';
+      input.inputMode = 'decimal';
+      input.autocomplete = 'off';
+      input.spellcheck = false;
       input.id = o.control;
       input.dataset.opt = o.name;
-      input.step = String(o.site_step);
-      if (o.low !== null) input.min = String(o.low);
-      if (o.high !== null) input.max = String(o.high);
+      input.dataset.step = String(o.site_step);
       input.value = String(o.default);
+      input.placeholder = String(o.default);
       input.title = o.help;
+      input.addEventListener('keydown', (ev) => stepOption(ev, o, input));
       label.append(o.site_label + ' ', input);
       spot.before(label);
     }
     spot.remove();
-    $('opt-age_bands').value = DEFAULT_BANDS;
+    $('opt-age_bands').value = OPT_DEFAULTS.age_bands.join(',');
+  }
+
+  /** ArrowUp / ArrowDown in a number option's box: its value (as the engine reads it; the
+   * default when empty) plus or minus site_step, when that is valid; a text the engine
+   * refuses is left as typed. */
+  function stepOption(ev, o, input) {
+    if (ev.key !== 'ArrowUp' && ev.key !== 'ArrowDown') return;
+    ev.preventDefault();
+    const valid = (text) => {
+      try { return E.resolveOptions({ [o.name]: text })[o.name]; } catch (e) { return null; }
+    };
+    const now = valid(input.value === '' ? String(o.default) : input.value);
+    if (now === null) return;
+    const next = String(Number((now + (ev.key === 'ArrowUp' ? o.site_step : -o.site_step)).toPrecision(12)));
+    if (valid(next) === null) return;
+    input.value = next;
+    input.dispatchEvent(new Event('change', { bubbles: true }));
   }
 
   function wire() {

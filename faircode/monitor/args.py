@@ -19,7 +19,6 @@ from .errors import MonitorInputError
 Checked = TypeVar("Checked")
 
 
-
 def monitor_arg(check: Callable[..., Checked], *args: Any, **kwargs: Any) -> Checked:
     """``check(*args, **kwargs)``, one of the argument checks of :mod:`faircode.options`
     (``text_arg``, ``bool_arg``, ``dict_arg``, ``text_items``), its InputError raised as

@@ -10,6 +10,9 @@ const EXPORTS = [
   'profileBytes', 'compare', 'parseReference', 'provenance', 'createSha256', 'resolveOptions',
   // SPEC 7's option table (faircode.options.OPTIONS): the page makes its controls from it
   'OPTIONS',
+  // SPEC 7: the page reads its controls' texts as the CLI reads its flags (fromFlags), and
+  // says what the summary it keeps can tell of a change before it reads again
+  'fromFlags', 'checkSettings',
   // parts (SPEC 0.8)
   'defaultParts', 'planParts', 'partOptions',
   // gzip framing (SPEC 0.8): the page and the bridge inflate, the engine frames

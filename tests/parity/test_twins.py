@@ -38,11 +38,12 @@ TWINS: dict[str, str] = {
     "labels": """MISSING_TOKENS AGE_NUMERIC AGE_INTERVAL DEFAULT_AGE_BANDS clean_header
         interval_years band_index band_labels NUMBER outcome_value DEFAULT_RULE""",
     "options": """DELIMITERS _range_error SCORE_RULES PROXY_CORRECTIONS OPTIONS CHECKS _MAIN
-        _AUDITS _READING _GROUPS _SHARE NOT_A_NUMBER NOT_AN_INTEGER OUT_OF_RANGE""",
+        _AUDITS _READING _GROUPS _SHARE NOT_A_NUMBER NOT_AN_INTEGER OUT_OF_RANGE NUMBER_TEXT
+        INTEGER_TEXT MAX_INTEGER REPEATED na_item recode_items from_flags""",
     "detect": """KINDS OVERRIDE_VALUES KEYWORDS SUFFIXES SEX_VOCABULARY RACE_VOCABULARY
         ETHNICITY_VOCABULARY NEUTRAL_VOCABULARY VOCABULARIES SEX_ALIASES tokenize
         kind_from_name fold kind_from_values ethnicity_holds_race _CODED_KINDS coded_labels
-        contradiction""",
+        contradiction check_overrides""",
     "reader": """SNIFF_ORDER binary_format SPLIT_CANDIDATES SPACE_SPLIT_WORDS empty_text json_header
         one_column_split sniff_delimiter""",
     "summary": """LABEL_CAP PAIR_COLUMNS CELL_CAP GROUP_FLAG_CAP MAX_GAP_FLAGS _stats_added
@@ -183,7 +184,6 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "_DIGITS": INLINE,
         "label_slack": "JS rewriteOf(...).slack",
         "_no_column": INLINE,
-        "check_overrides": "JS validateOverrides (--map); the options check the other columns",
     },
     "reader": {
         **dict.fromkeys(
@@ -285,7 +285,7 @@ JS_ONLY: dict[str, str] = {
     "VERSION": "faircode/__init__.py __version__",
     **dict.fromkeys(
         "F64 U32 HI frexp1 POW2 pow2 PARTS floatParts expAdd square2 bitLength cmpCodePoint "
-        "pyFloatRepr pyStr pyRepr pyFloatFromString pyBytesRepr utf8Encode nextCodePoint "
+        "pyFloatRepr pyStr pyRepr pyBytesRepr utf8Encode nextCodePoint "
         "codePoints".split(),
         PY_BUILTIN,
     ),
@@ -301,6 +301,8 @@ JS_ONLY: dict[str, str] = {
         OPTION_HANDLING,
     ),
     "numberError": "checkNumber's refusal (Python: the message in _number)",
+    "checkSettings": "the page's check of a change against the summary it keeps, before it "
+    "reads the file again (the CLI reads it)",
     "OPTION_FIELDS": "the records' defaults (Python: the Option class's field defaults)",
     "PROXY": "the commands of the proxy options (Python writes them in each record)",
     "UNCONTRADICTED_KINDS": "detect.contradiction names the kinds inline",

@@ -637,17 +637,19 @@ def test_real_data_through_the_file_input(site, name):
 
 OPTION_CONTROLS = """() => Object.fromEntries(
   [...document.querySelectorAll('[data-opt]')].map((el) => [el.dataset.opt, {
-    id: el.id, type: el.type, min: el.min, max: el.max, step: el.step, value: el.value,
-    label: el.parentElement.textContent.trim()}]))"""
+    id: el.id, type: el.type, inputmode: el.inputMode, step: el.dataset.step, value: el.value,
+    placeholder: el.placeholder, label: el.parentElement.textContent.trim()}]))"""
 
 
 def test_option_controls_follow_the_table(site):
-    """SPEC 7: the page makes a number input for each option with a site_label, from
-    the engine's table (label, step, bounds, default), and the age bands' default;
-    checked against the Python engine's table."""
+    """SPEC 7: the page makes a text box for each number option with a site_label, from
+    the engine's table (label, step, default), and the age bands' default; checked
+    against the Python engine's table. ArrowUp and ArrowDown step a value by site_step
+    within the option's bounds."""
     from faircode.options import OPTIONS
 
-    page = site().page
+    pg = site()
+    page = pg.page
     got = page.evaluate(OPTION_CONTROLS)
     want = {}
     for o in OPTIONS:
@@ -655,16 +657,27 @@ def test_option_controls_follow_the_table(site):
             continue
         want[o.name] = {
             "id": o.control,
-            "type": "number",
-            "min": "" if o.low is None else f"{o.low:g}",
-            "max": "" if o.high is None else f"{o.high:g}",
+            "type": "text",
+            "inputmode": "decimal",
             "step": f"{o.site_step:g}",
             "value": f"{o.default:g}",
+            "placeholder": f"{o.default:g}",
             "label": o.site_label,
         }
     assert got == want
     bands = ",".join(map(str, next(o.default for o in OPTIONS if o.name == "age_bands")))
     assert page.input_value("#opt-age_bands") == bands
+    load(pg, SAMPLES["insurance.csv"])
+    open_settings(page)
+    for key, after in (("ArrowUp", "0.06"), ("ArrowDown", "0.05"), ("ArrowDown", "0.04")):
+        change(pg, lambda key=key: page.press("#opt-min_share", key))
+        assert page.input_value("#opt-min_share") == after
+    page.fill("#opt-min_share", "0")
+    page.press("#opt-min_share", "ArrowDown")  # not below the bound
+    assert page.input_value("#opt-min_share") == "0"
+    page.fill("#opt-alpha", "abc")
+    page.press("#opt-alpha", "ArrowUp")  # a text the engine refuses stays as typed
+    assert page.input_value("#opt-alpha") == "abc"
 
 
 def test_controls_reanalyse_from_the_summary(site, shots):
@@ -740,6 +753,167 @@ def test_controls_reanalyse_from_the_summary(site, shots):
         page.click("#reread")
         wait_js(page, f"Number(document.getElementById('results').dataset.renders) > {before}")
     assert_shows(page, profile(path, ov, opts))
+
+
+def cli_refuses(path: Path, *flags: str) -> str:
+    """The CLI's one error line for ``faircode profile PATH FLAGS``, without the
+    `faircode: error: ` prefix."""
+    code, out, err = run_cli("profile", str(path), "--json", *flags)
+    assert code == 2, (code, err)
+    (line,) = err.splitlines()
+    return line.removeprefix("faircode: error: ")
+
+
+def type_text(page, selector: str, text: str) -> None:
+    """Type ``text`` into a control as a person does: select what is there, type, and
+    Enter (a textarea: leave it)."""
+    page.click(selector)
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Backspace")
+    page.keyboard.type(text)
+    if page.evaluate(f"document.querySelector({json.dumps(selector)}).tagName") == "TEXTAREA":
+        page.locator(selector).blur()
+    else:
+        page.keyboard.press("Enter")
+
+
+#: (control, CLI flag, text typed): texts the CLI refuses, typed into the settings panel.
+TYPED_REFUSED = [
+    *[("#opt-min_group_size", "--min-group-size", t) for t in ("5e", "1e400", "1e", "-", "1e20")],
+    ("#opt-min_share", "--min-share", "2"),
+    ("#opt-alpha", "--alpha", "0"),
+    ("#opt-max_age", "--max-age", "0x10"),
+    *[
+        ("#opt-age_bands", "--age-bands", t)
+        for t in ("0,1e1,30", "0,0x12,30", "0,18.0,30", "0,18,abc", "0,,18", "0,18,")
+    ],
+    ("#opt-age_bands", "--age-bands", "0,99999999999999999999"),
+    ("#opt-age_bands", "--age-bands", "0,9007199254740993,9007199254740994"),
+    ("#opt-recode", "--recode", ":a=b"),
+]
+
+
+def test_typed_text_is_judged_as_the_cli_judges_it(site):
+    """SPEC 7: text typed into a setting is read as the CLI reads the flag's text (the
+    engine's fromFlags and resolveOptions): what the CLI refuses is refused with the
+    CLI's line, the text stays in its box, and nothing is re-analysed. A number box's
+    text it cannot parse (5e, 1e400) once read as empty, so the default was used and
+    the page said "Re-analysed"; 0x12 was read as 18."""
+    path = SAMPLES["compas-scores-two-years.csv"]
+    pg = site()
+    page = pg.page
+    load(pg, path)
+    open_settings(page)
+    for selector, flag, text in TYPED_REFUSED:
+        want = cli_refuses(path, f"{flag}={text}")
+        before = page.input_value(selector)
+        shown = renders(page)
+        type_text(page, selector, text)
+        wait_js(
+            page,
+            "() => document.getElementById('error').textContent !== ''"
+            f" || Number(document.getElementById('results').dataset.renders) > {shown}",
+            timeout=10_000,
+        )
+        page.wait_for_timeout(200)  # (an analysis would be drawn by now)
+        assert page.text_content("#error") == want, text
+        assert page.input_value(selector) == text
+        assert renders(page) == shown, text
+        assert page.text_content("#notice") == "", text
+        change(pg, lambda s=selector, b=before: type_text(page, s, b))
+        assert page.text_content("#error") == ""
+    # a text the CLI takes gives the CLI's result, export and all
+    change(pg, lambda: type_text(page, "#opt-min_group_size", "50"))
+    want = cli_json("profile", str(path), "--min-group-size", "50")
+    assert without_engine(exported_json(pg)) == without_engine(want)
+
+
+def test_a_bad_setting_is_said_before_any_reread(site):
+    """SPEC 7: a change that needs the file read again is first checked against what
+    the page kept (checkSettings): a column no header has, an --na or --recode text the
+    CLI refuses, a label's positive value that is not one of its values are said at
+    once with the CLI's line, and no read is asked for; a valid change then asks. On a
+    worker and on the page's own thread."""
+    path = SAMPLES["compas-scores-two-years.csv"]
+    cases = [
+        (["--na", "nocol=x"], lambda page: type_text(page, "#opt-na", "nocol=x")),
+        (["--na", "sex="], lambda page: type_text(page, "#opt-na", "sex=")),
+        (["--recode", "nocol:a=b"], lambda page: type_text(page, "#opt-recode", "nocol:a=b")),
+        (["--label", "race"], lambda page: page.select_option("#label-col", "race")),
+        (
+            ["--label", "race", "--positive", "Zzz"],
+            lambda page: (
+                page.fill("#label-positive", "Zzz"),
+                page.select_option("#label-col", "race"),
+            ),
+        ),
+        (
+            ["--label", "two_year_recid", "--positive", "7"],
+            lambda page: (
+                page.select_option("#label-col", "two_year_recid"),
+                type_text(page, "#label-positive", "7"),
+            ),
+        ),
+    ]
+    for init in (None, "window.Worker = undefined;"):
+        pg = site(init=init)
+        page = pg.page
+        for flags, action in cases:
+            page.reload()
+            wait_js(page, "() => document.body.dataset.workers !== undefined")
+            load(pg, path)
+            open_settings(page)
+            want = cli_refuses(path, *flags)
+            action(page)
+            wait_js(page, "() => document.getElementById('error').textContent !== ''", 10_000)
+            page.wait_for_timeout(200)  # (a call to read again would be shown by now)
+            assert page.text_content("#error") == want, (init, flags)
+            assert page.is_hidden("#reread") and page.is_hidden("#reread-here"), flags
+            assert "read again" not in page.text_content("#notice"), flags
+            assert reads(page) == 1
+        # a valid positive value: the label's tables need the read
+        change(pg, lambda page=page: type_text(page, "#label-positive", "1"))
+        assert page.text_content("#error") == ""
+        reread(pg)
+        want = cli_json("profile", str(path), "--label", "two_year_recid", "--positive", "1")
+        assert without_engine(exported_json(pg)) == without_engine(want)
+
+
+def test_a_failed_read_leaves_no_other_file_and_no_stale_notice(site, tmp_path):
+    """SPEC 7: a read that fails says its one line and nothing else: the notice of the
+    read ("Reading ... in your browser") and any call to read again go. After another
+    file's result, that result is taken off the page (and out of the exports): under a
+    new file's error it read as the new file's. A re-read of the same file that fails
+    (its settings) leaves that file's result, from the settings before."""
+    good = SAMPLES["insurance.csv"]
+    bad = tmp_path / "latin1.csv"
+    bad.write_bytes("sex,region\nMale,Bogot\xe1\nFemale,Lima\n".encode("latin-1"))
+    pg = site()
+    page = pg.page
+    load(pg, good)
+    page.set_input_files("#file", str(bad))
+    wait_js(page, "() => document.getElementById('error').textContent !== ''")
+    page.wait_for_timeout(300)
+    assert page.text_content("#error") == cli_error(bad)
+    assert page.text_content("#notice") == ""
+    assert page.locator("#results .profile-view").count() == 0
+    assert page.is_hidden("#result-tools")
+    assert page.evaluate("window.faircodePage.exportReady()") is False
+    assert page.evaluate("window.faircodePage.state.result") is None
+    # the good file again, then a setting the file fails with once it is read again
+    load(pg, good)
+    open_settings(page)
+    change(pg, lambda: page.select_option("#outcome-col", "sex"))
+    assert page.is_visible("#reread")
+    want = cli_refuses(good, "--outcome", "sex")
+    page.click("#reread")
+    wait_js(page, "() => document.getElementById('error').textContent !== ''")
+    page.wait_for_timeout(300)
+    assert page.text_content("#error") == want
+    assert page.text_content("#notice") == ""
+    assert page.is_hidden("#reread") and page.is_hidden("#reread-here")
+    assert page.locator("#results .profile-view").count() == 1  # the same file's, kept
+    assert page.get_attribute("#results .profile-view", "data-n-rows") == "1338"
 
 
 def test_export_json_is_the_cli_json(site, tmp_path):
