@@ -625,14 +625,25 @@ def test_samples_shown_as_python_profiles_them(site, shots):
 
 
 @pytest.mark.parametrize(
-    "name",
-    ["compas-scores-raw.csv", "credit.csv", "adult.data", "german.data", "diabetic_data.csv"],
+    "name", ["compas-scores-raw.csv", "credit.csv", "adult.data", "diabetic_data.csv"]
 )
 def test_real_data_through_the_file_input(site, name):
     path = data_file(name)
     pg = site()
     load(pg, path)
     assert_shows(pg.page, profile(path))
+
+
+def test_a_space_separated_real_file_gets_the_clis_line(site):
+    """UCI's german.data is space-separated (SPEC 0.2): the page gives the CLI's one
+    line, naming the spaces, not a profile of one column."""
+    path = data_file("german.data")
+    pg = site()
+    pg.page.set_input_files("#file", str(path))
+    wait_js(pg.page, "() => document.getElementById('error').textContent !== ''")
+    want = cli_error(path)
+    assert want.startswith("german.data: the header is one column, but spaces would split")
+    assert pg.page.text_content("#error") == want
 
 
 OPTION_CONTROLS = """() => Object.fromEntries(
