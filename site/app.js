@@ -306,7 +306,7 @@
         if (m.op === 'gunzip') {
           // a gzip file (SPEC 0.8): one sequential read, decompressed here, hashed on
           // the way (the compressed bytes, as stored); the analysis worker keeps it
-          const p = E.createProfiler({ name: m.name, overrides: m.overrides, opts: m.opts });
+          const p = E.createProfiler({ name: m.name, overrides: m.overrides, opts: m.opts, decompressed: true });
           const h = E.createSha256();
           const tell = progressPoster(() => ({ id: m.id, rows: p.counts ? p.counts.nRows : 0 }));
           await gunzipBlob(E, m.blob, m.name, (bytes) => { h.update(bytes); tell(bytes.length, false); }, (out) => p.push(out));
@@ -606,7 +606,7 @@
    */
   async function readGzip(blob, name, overrides, opts, analysis, job, onProgress) {
     if (!workerUrl) {
-      const p = E.createProfiler({ name, overrides, opts });
+      const p = E.createProfiler({ name, overrides, opts, decompressed: true });
       const h = E.createSha256();
       let done = 0;
       await gunzipBlob(E, blob, name, (bytes) => { h.update(bytes); done += bytes.length; }, (out) => p.push(out), async () => {
