@@ -104,32 +104,44 @@
         const step = g.next();
         if (step === null || step.done) return;
         if (step.member) { ds = start(); continue; }
+        let refused = null;
         try {
           await ds.writer.write(step.piece);
-          drain();
         } catch (e) {
-          const msg = String(e && e.message ? e.message : e);
-          await ds.reading; // every output before the refused piece has been read
-          drain();
-          // the member's deflate data ended: where a well-formed file would end it
-          // (before this piece, refused whole), or inside it (bytes after the end that
-          // no gzip writer leaves there; the output of that piece is lost)
-          if (!/Junk found after end/.test(msg)) throw broken(E.gzipReason(msg));
-          if (!step.afterCut) throw broken('Junk found after end of compressed data');
-          g.stopped(0);
+          refused = e;
         }
+        // only the inflater's own refusal is caught: an error of onOutput (the file's
+        // contents: not UTF-8, a NUL byte, a row too long...) goes straight out
+        if (refused === null) { drain(); continue; }
+        const msg = String(refused && refused.message ? refused.message : refused);
+        // the refusal errored the stream, so its reading has ended: every output
+        // before the refused piece has been read (awaited on an open stream, it would
+        // never settle)
+        await ds.reading;
+        drain();
+        // the member's deflate data ended: where a well-formed file would end it
+        // (before this piece, refused whole), or inside it (bytes after the end that
+        // no gzip writer leaves there; the output of that piece is lost)
+        if (!/Junk found after end/.test(msg)) throw broken(E.gzipReason(msg));
+        if (!step.afterCut) throw broken('Junk found after end of compressed data');
+        g.stopped(0);
       }
     };
-    for (let pos = 0; pos < blob.size; pos += READ) {
-      const bytes = new Uint8Array(await blob.slice(pos, pos + READ).arrayBuffer());
-      onCompressed(bytes);
-      g.push(bytes);
+    try {
+      for (let pos = 0; pos < blob.size; pos += READ) {
+        const bytes = new Uint8Array(await blob.slice(pos, pos + READ).arrayBuffer());
+        onCompressed(bytes);
+        g.push(bytes);
+        await pump();
+        if (pause) await pause();
+      }
+      g.end();
       await pump();
-      if (pause) await pause();
+      g.next(); // at the end: throws when the file is cut short
+    } catch (e) {
+      if (ds !== null) ds.writer.abort(e).catch(() => {}); // an inflater left open ends
+      throw e;
     }
-    g.end();
-    await pump();
-    g.next(); // at the end: throws when the file is cut short
   }
 
   /** Whether a Blob starts with the gzip magic 1F 8B. */

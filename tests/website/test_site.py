@@ -2194,3 +2194,56 @@ def test_a_corrupt_gzip_file_is_one_line(site, tmp_path):
     shown_error = page.text_content("#error")
     assert shown_error.startswith("junk.csv.gz: not a readable gzip file (")
     assert "\n" not in shown_error
+
+
+def _gzip_of_bad_contents(tmp_path: Path) -> list[Path]:
+    """gzip files whose decompressed bytes fail as CSV (SPEC 0.6): at the start, and after
+    many pieces of the inflater (a Latin-1 byte past 2 MB of COMPAS rows); a Parquet file
+    inside gzip (Python reads its bytes as CSV: a NUL byte, SPEC 0.8)."""
+    import gzip
+
+    raw = compas_bytes()
+    rows = raw.split(b"\n", 1)[1]
+    cases = {
+        "latin1.csv.gz": "sex,race\nF,Caf\xe9\nM,White\n".encode("latin-1"),
+        "late-latin1.csv.gz": raw + rows * 2 + b"Jos\xe9" + raw[-200:],
+        "nul.csv.gz": b"sex,race\nF,Wh\x00ite\n",
+        "long-row.csv.gz": raw + b"1,2,3," * 100 + b"\n",
+        "lines.jsonl.gz": b'{"sex": "F", "race": "White"}\n{"sex": "M", "race": "Black"}\n',
+        "colon.csv.gz": b"sex:race:age\nF:White:30\n",
+        "utf16.csv.gz": "sex,race\nF,White\n".encode("utf-16"),
+        "parquet.gz": b"PAR1\x15\x00\x15\x1c\x15\x00\x00\x00PAR1",
+    }
+    paths = []
+    for name, data in cases.items():
+        path = tmp_path / name
+        path.write_bytes(gzip.compress(data))
+        paths.append(path)
+    return paths
+
+
+@pytest.mark.parametrize("where", ["worker", "page-thread", "compare"])
+def test_a_gzip_file_whose_contents_fail_is_one_line_at_once(site, tmp_path, where):
+    """A gzip file that decompresses but is no CSV (not UTF-8, a NUL byte, a long row,
+    JSON lines, a `:` header, UTF-16, Parquet inside): the CLI's one line, at once, on a
+    worker, on the page's thread and in the Compare tab; the page never stays on
+    "Reading ..." (the inflater was awaited while still open, and never settled)."""
+    pg = site(init="window.Worker = undefined;" if where == "page-thread" else None)
+    page = pg.page
+    if where == "compare":
+        page.click("#tab-compare")
+        page.set_input_files("#file-a", str(SAMPLES["insurance.csv"]))
+    for path in _gzip_of_bad_contents(tmp_path):
+        want = cli_error(path)
+        assert "Python engine" not in want, want
+        if where == "compare":
+            page.set_input_files("#file-b", str(path))
+            page.click("#run-compare")
+            wait_js(page, f"() => document.getElementById('compare-notice').textContent === {json.dumps(want)}", 20_000)
+            continue
+        page.set_input_files("#file", str(path))
+        wait_js(page, "() => document.getElementById('error').textContent !== ''", 20_000)
+        assert page.text_content("#error") == want, path.name
+        assert page.get_attribute("#results", "aria-busy") == "false"
+        assert page.is_hidden("#progress-box")
+        page.evaluate("document.getElementById('error').textContent = ''")
