@@ -157,6 +157,13 @@
     const PROGRESS_EVERY = 8 << 20; // bytes between two progress messages
     const readSync = (blob, pos, len) => new Uint8Array(new FileReaderSync().readAsArrayBuffer(blob.slice(pos, pos + len)));
 
+    /** The Blob streams being read, held from here until read to the end. Chromium
+     * collects a Blob's stream, and with it a pending read, when only that read's
+     * promise (an await) refers to it: a garbage collection while a read waits for the
+     * file's bytes left the read unsettled for good (a part never counted, a page stuck
+     * on "Reading ..."; the more garbage the counting makes, the likelier). */
+    const reading = new Set();
+
     /** Hand fn(bytes) every chunk of blob[begin, end), in order. The stream's BYOB
      * reader fills one buffer again and again: no new ArrayBuffer per read, so memory
      * stays flat (the engine copies what it keeps of a chunk, as under Node). Without
@@ -164,14 +171,24 @@
     async function eachChunk(blob, begin, end, fn) {
       const part = blob.slice(begin, end);
       let reader = null;
-      try { reader = part.stream().getReader({ mode: 'byob' }); } catch (e) { reader = null; }
+      let stream = null;
+      try {
+        stream = part.stream();
+        reader = stream.getReader({ mode: 'byob' });
+      } catch (e) { reader = null; }
       if (reader !== null) {
-        let buf = new ArrayBuffer(VIEW);
-        for (;;) {
-          const r = await reader.read(new Uint8Array(buf));
-          if (r.done) return;
-          fn(r.value);
-          buf = r.value.buffer;
+        const held = { part, stream, reader };
+        reading.add(held);
+        try {
+          let buf = new ArrayBuffer(VIEW);
+          for (;;) {
+            const r = await reader.read(new Uint8Array(buf));
+            if (r.done) return;
+            fn(r.value);
+            buf = r.value.buffer;
+          }
+        } finally {
+          reading.delete(held);
         }
       }
       const STEP = 4 << 20;
@@ -289,9 +306,12 @@
         if (m.op === 'read') {
           // the analysis worker counts the first part itself, [begin, end), then merges
           // the other parts' summaries (from m.ports, in order) and analyses
-          const others = m.ports.map((port) => new Promise((resolve) => {
+          const others = m.ports.map((port) => new Promise((resolve, reject) => {
             port.onmessage = (e) => { port.close(); resolve(e.data); };
+            // a summary that cannot be received (no memory to rebuild it) ends the read
+            port.onmessageerror = () => { port.close(); reject(new Error('a part\'s summary could not be received')); };
           }));
+          for (const o of others) o.catch(() => {}); // (awaited once the first part is counted)
           const p = E.createProfiler({ name: m.name, overrides: m.overrides, opts: m.opts });
           const tell = progressPoster(() => ({ id: m.id, rows: p.counts ? p.counts.nRows : 0 }));
           await eachChunk(m.blob, m.begin, m.end, (bytes) => { p.push(bytes); tell(bytes.length, false); });
@@ -389,6 +409,7 @@
         else resolve(d);
       };
       w.onerror = (ev) => { w.terminate(); reject(new Error(ev.message || 'worker failed')); };
+      w.onmessageerror = () => { w.terminate(); reject(new Error('a worker\'s message could not be received')); };
       w.postMessage(msg, transfer || []);
     });
   }
@@ -415,6 +436,7 @@
       }, p.reject);
     };
     w.onerror = (ev) => fail(new Error(ev.message || 'the analysis worker failed'));
+    w.onmessageerror = () => fail(new Error('a message of the analysis worker could not be received'));
     return {
       inWorker: true,
       ask(msg, transfer, onProgress) {
@@ -509,6 +531,7 @@
         finish(d.error !== undefined ? null : d.hash, d.error !== undefined ? d.error : null);
       };
       w.onerror = (ev) => finish(null, ev.message || 'the hashing worker failed');
+      w.onmessageerror = () => finish(null, 'the hashing worker\'s message could not be received');
       hj.cancel = () => finish(null, 'cancelled');
     });
     w.postMessage({ op: 'hash', blob });

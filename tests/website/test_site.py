@@ -2247,3 +2247,74 @@ def test_a_gzip_file_whose_contents_fail_is_one_line_at_once(site, tmp_path, whe
         assert page.get_attribute("#results", "aria-busy") == "false"
         assert page.is_hidden("#progress-box")
         page.evaluate("document.getElementById('error').textContent = ''")
+
+
+# Garbage collection while a file is read: Chromium collected a Blob's stream whose read
+# was waiting for the file's bytes when only that read's promise referred to it, and the
+# read never settled (a part never counted; the page stayed on "Reading ..." with no
+# error). A browser of its own with --expose-gc, and a collection every few ms on the
+# page and in every worker the page builds (their scripts are Blob URLs of type
+# text/javascript), make that interleaving happen on every read.
+
+GC_STORM = """(() => {
+  const STORM = 'setInterval(() => { if (self.gc) self.gc(); }, 3);\\n';
+  if (window.gc) setInterval(() => window.gc(), 3);
+  const make = URL.createObjectURL;
+  URL.createObjectURL = function (obj) {
+    if (obj instanceof Blob && obj.type === 'text/javascript') {
+      obj = new Blob([STORM, obj], { type: obj.type });
+    }
+    return make.call(URL, obj);
+  };
+})();"""
+
+
+@pytest.fixture(scope="module")
+def gc_browser(browser):
+    b = browser.browser_type.launch(
+        executable_path=CHROMIUM, args=["--no-sandbox", "--js-flags=--expose-gc"]
+    )
+    yield b
+    b.close()
+
+
+def test_reads_end_whatever_the_garbage_collector_does(server, gc_browser, tmp_path):
+    """With a garbage collection every 3 ms on the page and in every worker: a small
+    file, a file read in parts (its parts' summaries posted to the analysis worker) and
+    a gzip file each show their result, and the hash (one more worker's read) ends."""
+    import gzip
+
+    body = SAMPLES["insurance.csv"].read_text(encoding="utf-8").splitlines()
+    big = tmp_path / "insurance-big.csv"
+    with big.open("w", encoding="utf-8") as fh:
+        fh.write(body[0] + "\n")
+        rows = "\n".join(body[1:]) + "\n"
+        while fh.tell() < 3 * PARTS_MIN_BYTES:
+            fh.write(rows)
+    packed = tmp_path / "compas.csv.gz"
+    packed.write_bytes(gzip.compress(compas_bytes()))
+    pg = Page(gc_browser, (server + "/", "blob:", "data:"))
+    try:
+        pg.add_init(GC_STORM)
+        page = pg.page
+        page.goto(server + "/index.html")
+        wait_js(page, "() => document.body.dataset.workers !== undefined")
+        assert page.evaluate("typeof window.gc") == "function"
+        small_parts(page)
+        assert parts_of(page, big) >= 2
+        for path in (SAMPLES["insurance.csv"], big, packed):
+            before = renders(page)
+            page.set_input_files("#file", str(path))
+            wait_js(
+                page,
+                f"() => Number(document.getElementById('results').dataset.renders || 0) > {before}"
+                " && document.getElementById('results').dataset.hash === 'done'"
+                " || document.getElementById('error').textContent !== ''",
+                30_000,
+            )
+            assert page.text_content("#error") == "", path.name
+            assert_shows(page, faircode.profile(str(path), name=path.name))
+        assert page.get_attribute("#results", "data-read-parts") == "1"  # the gzip file
+        pg.check_clean()
+    finally:
+        pg.context.close()
