@@ -2318,3 +2318,29 @@ def test_reads_end_whatever_the_garbage_collector_does(server, gc_browser, tmp_p
         pg.check_clean()
     finally:
         pg.context.close()
+
+
+def test_a_wide_file_lays_out_no_closed_settings(site, tmp_path):
+    """The settings panel holds a kind dropdown per column (and four column lists):
+    for 20,000 columns 1.1 million elements, styled and laid out in one task of 5-11 s
+    while the panel was closed. A closed panel's controls are not laid out (display:
+    none) until it is opened; the result shows the CLI's numbers (2,000 columns here)."""
+    n = 2_000
+    path = tmp_path / "wide.csv"
+    with path.open("w", encoding="utf-8") as fh:
+        fh.write(",".join(f"c{i}" for i in range(n)) + "\n")
+        for r in range(20):
+            fh.write(",".join(str((r * 7 + i) % 5) for i in range(n)) + "\n")
+    pg = site()
+    page = pg.page
+    load(pg, path, timeout=120_000)
+    assert_shows(page, faircode.profile(str(path), name=path.name))
+    closed = """() => [document.getElementById('settings').open,
+      getComputedStyle(document.getElementById('controls')).display,
+      document.getElementById('kinds').getClientRects().length]"""
+    assert page.evaluate(closed) == [False, "none", 0]
+    assert page.evaluate("document.querySelectorAll('#kinds select').length") == n
+    open_settings(page)
+    is_open, display, rects = page.evaluate(closed)
+    assert is_open and display != "none" and rects > 0
+    assert page.is_visible("#kinds select")
