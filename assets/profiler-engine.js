@@ -1935,18 +1935,11 @@ function () {
   /**
    * What a binary input is, told by its first bytes once reading it as text failed (a
    * NUL or invalid UTF-8): the rest of the one-line message naming it, or null. The
-   * Python engine reads these formats (SPEC 0.8); this engine reads CSV only.
+   * formats of faircode/reader.py BINARY_FORMATS, in its order (SPEC 0.6): neither
+   * engine reads these.
    */
   function binaryFormat(head) {
     const starts = (...magic) => magic.length <= head.length && magic.every((b, i) => head[i] === b);
-    if (starts(0x1f, 0x8b)) {
-      return 'a gzip-compressed file; the browser engine reads uncompressed CSV only (decompress it first, e.g. gunzip, or profile it with the Python engine)';
-    }
-    const other = 'the browser engine reads CSV only (profile it with the Python engine: faircode profile)';
-    if (starts(0x50, 0x41, 0x52, 0x31)) return `a Parquet file; ${other}`;
-    if (starts(0x41, 0x52, 0x52, 0x4f, 0x57, 0x31)) return `an Arrow IPC file; ${other}`;
-    if (starts(0xff, 0xff, 0xff, 0xff)) return `an Arrow IPC stream; ${other}`;
-    // faircode/reader.py BINARY_FORMATS, in its order (SPEC 0.6)
     if (starts(0xff, 0xfe, 0x00, 0x00)) return 'a UTF-32 file (byte order mark FF FE 00 00); re-save it as UTF-8 or pass --encoding utf-32';
     if (starts(0x00, 0x00, 0xfe, 0xff)) return 'a UTF-32 file (byte order mark 00 00 FE FF); re-save it as UTF-8 or pass --encoding utf-32';
     if (starts(0xff, 0xfe)) return 'a UTF-16 file (byte order mark FF FE); re-save it as UTF-8 or pass --encoding utf-16';
@@ -1969,6 +1962,25 @@ function () {
     if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return `a PNG image, ${notTable}`;
     if (starts(0xff, 0xd8, 0xff)) return `a JPEG image, ${notTable}`;
     if (starts(0x47, 0x49, 0x46, 0x38)) return `a GIF image, ${notTable}`;
+    return null;
+  }
+
+  /**
+   * What a file the Python engine reads but this engine's profiler does not is, told by
+   * its first bytes once reading it as text failed: gzip bytes pushed undecompressed,
+   * Parquet, Arrow (SPEC 0.8); the rest of the one-line message, or null. Only for a
+   * file's own bytes: in the decompressed bytes of a gzip file both engines read CSV,
+   * and Python names none of these there (binaryFormat alone).
+   */
+  function unreadFormat(head) {
+    const starts = (...magic) => magic.length <= head.length && magic.every((b, i) => head[i] === b);
+    if (starts(0x1f, 0x8b)) {
+      return 'a gzip-compressed file; the browser engine reads uncompressed CSV only (decompress it first, e.g. gunzip, or profile it with the Python engine)';
+    }
+    const other = 'the browser engine reads CSV only (profile it with the Python engine: faircode profile)';
+    if (starts(0x50, 0x41, 0x52, 0x31)) return `a Parquet file; ${other}`;
+    if (starts(0x41, 0x52, 0x52, 0x4f, 0x57, 0x31)) return `an Arrow IPC file; ${other}`;
+    if (starts(0xff, 0xff, 0xff, 0xff)) return `an Arrow IPC stream; ${other}`;
     return null;
   }
 
@@ -2069,8 +2081,11 @@ function () {
   }
 
   class CsvScanner {
-    constructor(name, opts, sink, simd = true) {
+    constructor(name, opts, sink, simd = true, decompressed = false) {
       this.name = name;
+      // the bytes are a gzip file's, decompressed: a format is named as Python's CSV
+      // reader names it (binaryFormat only; SPEC 0.8)
+      this.decompressed = decompressed;
       this.simd = simd ? simdFieldScan() : null;
       this.opts = opts;
       this.sink = sink;
@@ -2083,7 +2098,7 @@ function () {
       // the first bytes of the input: which format it is (the longest magic, SQLite's)
       this.head = new Uint8Array(16);
       this.headLen = 0;
-      this.deferred = null; // a bad byte among the first 4, reported once they are known
+      this.deferred = null; // a bad byte among the first 8, reported once they are known
 
       // Pre-phase: skipped lines, then buffer the first non-blank physical line for
       // delimiter sniffing.
@@ -2179,7 +2194,7 @@ function () {
         this.headLen += take;
       }
       if (this.deferred) { // an error at the first bytes, waiting for the magic's end
-        if (this.headLen >= 4 || this.head[this.headLen - 1] !== 0xff) this.throwDeferred();
+        if (this.headLen >= this.head.length) this.throwDeferred();
         return;
       }
       let bytes;
@@ -2206,8 +2221,9 @@ function () {
       }
       if (bad >= 0) {
         const kind = badIsNul ? 'nul' : 'utf8';
-        if (this.headLen < 4 && this.head.subarray(0, this.headLen).every((b) => b === 0xff)) {
-          // FF FF FF FF starts an Arrow IPC stream: told once 4 bytes are in (or at the end)
+        if (this.headLen < this.head.length) {
+          // what the file is, is told by its first 16 bytes (as Python's reader has
+          // them, whatever the chunks): the error waits for them (or the end)
           this.deferred = { offset: base + bad, kind };
           return;
         }
@@ -2224,7 +2240,8 @@ function () {
     }
 
     byteError(offset, kind) {
-      const format = binaryFormat(this.head.subarray(0, this.headLen));
+      const head = this.head.subarray(0, this.headLen);
+      const format = (this.decompressed ? null : unreadFormat(head)) || binaryFormat(head);
       if (format !== null) return new InputError(`${this.name}: ${format}`);
       if (kind === 'nul') {
         return new InputError(`${this.name}: byte ${offset}: NUL byte; this looks like a binary file, not CSV`);
@@ -3836,8 +3853,11 @@ function () {
   }
 
   /** What createProfiler() returns: a CsvScanner feeding a CountSink.
-   * config: {name, overrides, opts, missingTokens}; missingTokens (strings) are
-   * missing values besides SPEC 0.4's (an extension point; no CLI option yet). */
+   * config: {name, overrides, opts, missingTokens, simd, decompressed}; missingTokens
+   * (strings) are missing values besides SPEC 0.4's (an extension point; no CLI option
+   * yet); simd: false keeps the field scan out of WebAssembly; decompressed: true when
+   * the bytes pushed are a gzip file's, decompressed (SPEC 0.8: a failure then names
+   * only the formats Python's CSV reader names, never Parquet, Arrow or gzip). */
   class Profiler {
     constructor(config) {
       config = config || {};
@@ -3846,7 +3866,7 @@ function () {
       const overrides = overrideMap(config.overrides);
       const missing = config.missingTokens ? missingMatcher(config.missingTokens) : DEFAULT_RULE;
       this.counts = new CountSink(name, opts, overrides, missing);
-      this.scanner = new CsvScanner(name, opts, this.counts, config.simd !== false);
+      this.scanner = new CsvScanner(name, opts, this.counts, config.simd !== false, !!config.decompressed);
     }
 
     push(chunk) {

@@ -292,8 +292,9 @@ async function peek(chunks, n) {
 }
 
 /** The chunks of a file as CSV: decompressed when the file starts with 1F 8B (SPEC
- * 0.8); `tap` sees the file's own bytes first (the hash is of the stored bytes). */
-async function* csvChunks(chunks, name, tap) {
+ * 0.8); `tap` sees the file's own bytes first (the hash is of the stored bytes).
+ * Resolves with {gzip (whether they are decompressed), chunks}. */
+async function csvChunks(chunks, name, tap) {
   async function* tapped() {
     for await (const c of chunks) {
       if (tap) tap(c);
@@ -301,8 +302,8 @@ async function* csvChunks(chunks, name, tap) {
     }
   }
   const { head, chunks: all } = await peek(tapped(), 2);
-  if (Engine.isGzip(head)) yield* gunzipChunks(all, name);
-  else yield* all;
+  const gzip = Engine.isGzip(head);
+  return { gzip, chunks: gzip ? gunzipChunks(all, name) : all };
 }
 
 /** Part boundaries of an open file: the engine's rule (SPEC 0.8, Engine.planParts). */
@@ -421,10 +422,11 @@ async function profileFile(file, opts, overrides, chunkSize, hasher, parts) {
       if (result !== null) return result;
     }
   }
-  // Options are validated before any byte is read.
-  const profiler = Engine.createProfiler({ name, overrides, opts });
+  Engine.resolveOptions(opts); // options are validated before any byte is read
   const tap = hasher ? (buf) => hasher.update(buf) : null;
-  for await (const buf of csvChunks(readChunks(file, chunkSize || DEFAULT_CHUNK), name, tap)) {
+  const { gzip, chunks } = await csvChunks(readChunks(file, chunkSize || DEFAULT_CHUNK), name, tap);
+  const profiler = Engine.createProfiler({ name, overrides, opts, decompressed: gzip });
+  for await (const buf of chunks) {
     if (chunkSize) for (const piece of rechunk(buf, chunkSize)) profiler.push(piece);
     else profiler.push(buf);
   }
@@ -465,9 +467,10 @@ function referenceFromFile(file) {
 }
 
 async function profileBuffer(bytes, name, opts, overrides, chunkSize) {
-  const profiler = Engine.createProfiler({ name, overrides, opts });
+  const gzip = Engine.isGzip(bytes);
+  const profiler = Engine.createProfiler({ name, overrides, opts, decompressed: gzip });
   const size = chunkSize && chunkSize > 0 ? chunkSize : DEFAULT_CHUNK;
-  if (Engine.isGzip(bytes)) {
+  if (gzip) {
     // (chunk_size cuts the compressed bytes; the decompressed ones come as zlib gives them)
     for await (const piece of gunzipChunks(rechunk(bytes, size), name)) profiler.push(piece);
   } else {

@@ -103,32 +103,44 @@
         const step = g.next();
         if (step === null || step.done) return;
         if (step.member) { ds = start(); continue; }
+        let refused = null;
         try {
           await ds.writer.write(step.piece);
-          drain();
         } catch (e) {
-          const msg = String(e && e.message ? e.message : e);
-          await ds.reading; // every output before the refused piece has been read
-          drain();
-          // the member's deflate data ended: where a well-formed file would end it
-          // (before this piece, refused whole), or inside it (bytes after the end that
-          // no gzip writer leaves there; the output of that piece is lost)
-          if (!/Junk found after end/.test(msg)) throw broken(E.gzipReason(msg));
-          if (!step.afterCut) throw broken('Junk found after end of compressed data');
-          g.stopped(0);
+          refused = e;
         }
+        // only the inflater's own refusal is caught: an error of onOutput (the file's
+        // contents: not UTF-8, a NUL byte, a row too long...) goes straight out
+        if (refused === null) { drain(); continue; }
+        const msg = String(refused && refused.message ? refused.message : refused);
+        // the refusal errored the stream, so its reading has ended: every output
+        // before the refused piece has been read (awaited on an open stream, it would
+        // never settle)
+        await ds.reading;
+        drain();
+        // the member's deflate data ended: where a well-formed file would end it
+        // (before this piece, refused whole), or inside it (bytes after the end that
+        // no gzip writer leaves there; the output of that piece is lost)
+        if (!/Junk found after end/.test(msg)) throw broken(E.gzipReason(msg));
+        if (!step.afterCut) throw broken('Junk found after end of compressed data');
+        g.stopped(0);
       }
     };
-    for (let pos = 0; pos < blob.size; pos += READ) {
-      const bytes = new Uint8Array(await blob.slice(pos, pos + READ).arrayBuffer());
-      onCompressed(bytes);
-      g.push(bytes);
+    try {
+      for (let pos = 0; pos < blob.size; pos += READ) {
+        const bytes = new Uint8Array(await blob.slice(pos, pos + READ).arrayBuffer());
+        onCompressed(bytes);
+        g.push(bytes);
+        await pump();
+        if (pause) await pause();
+      }
+      g.end();
       await pump();
-      if (pause) await pause();
+      g.next(); // at the end: throws when the file is cut short
+    } catch (e) {
+      if (ds !== null) ds.writer.abort(e).catch(() => {}); // an inflater left open ends
+      throw e;
     }
-    g.end();
-    await pump();
-    g.next(); // at the end: throws when the file is cut short
   }
 
   /** Whether a Blob starts with the gzip magic 1F 8B. */
@@ -144,6 +156,13 @@
     const PROGRESS_EVERY = 8 << 20; // bytes between two progress messages
     const readSync = (blob, pos, len) => new Uint8Array(new FileReaderSync().readAsArrayBuffer(blob.slice(pos, pos + len)));
 
+    /** The Blob streams being read, held from here until read to the end. Chromium
+     * collects a Blob's stream, and with it a pending read, when only that read's
+     * promise (an await) refers to it: a garbage collection while a read waits for the
+     * file's bytes left the read unsettled for good (a part never counted, a page stuck
+     * on "Reading ..."; the more garbage the counting makes, the likelier). */
+    const reading = new Set();
+
     /** Hand fn(bytes) every chunk of blob[begin, end), in order. The stream's BYOB
      * reader fills one buffer again and again: no new ArrayBuffer per read, so memory
      * stays flat (the engine copies what it keeps of a chunk, as under Node). Without
@@ -151,14 +170,24 @@
     async function eachChunk(blob, begin, end, fn) {
       const part = blob.slice(begin, end);
       let reader = null;
-      try { reader = part.stream().getReader({ mode: 'byob' }); } catch (e) { reader = null; }
+      let stream = null;
+      try {
+        stream = part.stream();
+        reader = stream.getReader({ mode: 'byob' });
+      } catch (e) { reader = null; }
       if (reader !== null) {
-        let buf = new ArrayBuffer(VIEW);
-        for (;;) {
-          const r = await reader.read(new Uint8Array(buf));
-          if (r.done) return;
-          fn(r.value);
-          buf = r.value.buffer;
+        const held = { part, stream, reader };
+        reading.add(held);
+        try {
+          let buf = new ArrayBuffer(VIEW);
+          for (;;) {
+            const r = await reader.read(new Uint8Array(buf));
+            if (r.done) return;
+            fn(r.value);
+            buf = r.value.buffer;
+          }
+        } finally {
+          reading.delete(held);
         }
       }
       const STEP = 4 << 20;
@@ -276,9 +305,12 @@
         if (m.op === 'read') {
           // the analysis worker counts the first part itself, [begin, end), then merges
           // the other parts' summaries (from m.ports, in order) and analyses
-          const others = m.ports.map((port) => new Promise((resolve) => {
+          const others = m.ports.map((port) => new Promise((resolve, reject) => {
             port.onmessage = (e) => { port.close(); resolve(e.data); };
+            // a summary that cannot be received (no memory to rebuild it) ends the read
+            port.onmessageerror = () => { port.close(); reject(new Error('a part\'s summary could not be received')); };
           }));
+          for (const o of others) o.catch(() => {}); // (awaited once the first part is counted)
           const p = E.createProfiler({ name: m.name, overrides: m.overrides, opts: m.opts });
           const tell = progressPoster(() => ({ id: m.id, rows: p.counts ? p.counts.nRows : 0 }));
           await eachChunk(m.blob, m.begin, m.end, (bytes) => { p.push(bytes); tell(bytes.length, false); });
@@ -305,7 +337,7 @@
         if (m.op === 'gunzip') {
           // a gzip file (SPEC 0.8): one sequential read, decompressed here, hashed on
           // the way (the compressed bytes, as stored); the analysis worker keeps it
-          const p = E.createProfiler({ name: m.name, overrides: m.overrides, opts: m.opts });
+          const p = E.createProfiler({ name: m.name, overrides: m.overrides, opts: m.opts, decompressed: true });
           const h = E.createSha256();
           const tell = progressPoster(() => ({ id: m.id, rows: p.counts ? p.counts.nRows : 0 }));
           await gunzipBlob(E, m.blob, m.name, (bytes) => { h.update(bytes); tell(bytes.length, false); }, (out) => p.push(out));
@@ -382,6 +414,7 @@
         else resolve(d);
       };
       w.onerror = (ev) => { w.terminate(); reject(new Error(ev.message || 'worker failed')); };
+      w.onmessageerror = () => { w.terminate(); reject(new Error('a worker\'s message could not be received')); };
       w.postMessage(msg, transfer || []);
     });
   }
@@ -408,6 +441,7 @@
       }, p.reject);
     };
     w.onerror = (ev) => fail(new Error(ev.message || 'the analysis worker failed'));
+    w.onmessageerror = () => fail(new Error('a message of the analysis worker could not be received'));
     return {
       inWorker: true,
       ask(msg, transfer, onProgress) {
@@ -506,6 +540,7 @@
         finish(d.error !== undefined ? null : d.hash, d.error !== undefined ? d.error : null);
       };
       w.onerror = (ev) => finish(null, ev.message || 'the hashing worker failed');
+      w.onmessageerror = () => finish(null, 'the hashing worker\'s message could not be received');
       hj.cancel = () => finish(null, 'cancelled');
     });
     w.postMessage({ op: 'hash', blob });
@@ -615,7 +650,7 @@
    */
   async function readGzip(blob, name, overrides, opts, analysis, job, onProgress) {
     if (!workerUrl) {
-      const p = E.createProfiler({ name, overrides, opts });
+      const p = E.createProfiler({ name, overrides, opts, decompressed: true });
       const h = E.createSha256();
       let done = 0;
       await gunzipBlob(E, blob, name, (bytes) => { h.update(bytes); done += bytes.length; }, (out) => p.push(out), async () => {

@@ -6,7 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const zlib = require('zlib');
-const { run, CHUNKS } = require('./helpers');
+const { E, run, CHUNKS } = require('./helpers');
 
 const OTHER = 'the browser engine reads CSV only (profile it with the Python engine: faircode profile)';
 const CASES = [
@@ -30,4 +30,56 @@ test('text that starts like a magic is read as CSV', () => {
   // a bad byte after other text is the usual error
   assert.deepEqual(run('sex\nM\n\xff'.split('').map((c) => c.charCodeAt(0))),
     { error: 't.csv: byte 6: not valid UTF-8; re-save the file as UTF-8 or pass --encoding' });
+});
+
+/** The one-line error of `bytes` pushed to createProfiler(config) in chunks of `chunk`. */
+function errorOf(bytes, config, chunk) {
+  const p = E.createProfiler(Object.assign({ name: 't.csv' }, config));
+  try {
+    for (let i = 0; i < bytes.length; i += chunk) p.push(Uint8Array.from(bytes.subarray(i, i + chunk)));
+    p.finish();
+  } catch (e) {
+    return e.message;
+  }
+  return null;
+}
+
+// faircode/reader.py BINARY_FORMATS: Python tells them by the file's first 8 bytes
+const PYTHON_FORMATS = [
+  [[0xff, 0xfe, 0, 0, 0x41, 0, 0, 0, 0x0a, 0, 0, 0], 'a UTF-32 file (byte order mark FF FE 00 00)'],
+  [[0, 0, 0xfe, 0xff, 0, 0, 0, 0x41, 0, 0, 0, 0x0a], 'a UTF-32 file (byte order mark 00 00 FE FF)'],
+  [[0xff, 0xfe, 0x41, 0, 0x0a, 0], 'a UTF-16 file (byte order mark FF FE)'],
+  [[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0], 'an OLE2 compound file'],
+  [[0xfd, 0x37, 0x7a, 0x58, 0x5a, 0, 0, 4], 'an xz-compressed file'],
+  [[0x28, 0xb5, 0x2f, 0xfd, 0x04, 0x58, 0, 0], 'a Zstandard-compressed file'],
+];
+
+test('a format is named by the first 8 bytes whatever the chunks (a bad byte before them waits)', () => {
+  for (const [bytes, want] of PYTHON_FORMATS) {
+    for (const decompressed of [false, true]) {
+      for (const chunk of [1, 2, 3, 5, 8, 64]) {
+        const got = errorOf(Buffer.from(bytes), { decompressed }, chunk);
+        assert.ok(got.startsWith(`t.csv: ${want}`), `${want}, chunks of ${chunk}: ${got}`);
+      }
+    }
+  }
+  // a record before the bad byte is still checked first (file order, SPEC 0.6)
+  assert.equal(errorOf(Buffer.from('a\n1,2\n\xff', 'latin1'), {}, 1),
+    't.csv: line 2: 2 fields but the header has 1; quote values that contain the delimiter');
+  // a file shorter than 8 bytes: what there is
+  assert.equal(errorOf(Buffer.from([0xff, 0xfe]), {}, 1),
+    't.csv: a UTF-16 file (byte order mark FF FE); re-save it as UTF-8 or pass --encoding utf-16');
+  assert.equal(errorOf(Buffer.from([0x41, 0]), {}, 1), 't.csv: byte 1: NUL byte; this looks like a binary file, not CSV');
+});
+
+test('the decompressed bytes of a gzip file name no Parquet, Arrow or gzip (Python reads them as CSV)', () => {
+  // what faircode/reader.py says of these bytes inside a gzip file (SPEC 0.8)
+  const nul = (k) => `t.csv: byte ${k}: NUL byte; this looks like a binary file, not CSV`;
+  const utf8 = (k) => `t.csv: byte ${k}: not valid UTF-8; re-save the file as UTF-8 or pass --encoding`;
+  const want = [utf8(1), nul(5), nul(6), utf8(0)]; // gzip, Parquet, Arrow file, Arrow stream
+  CASES.forEach(([bytes], k) => {
+    for (const chunk of CHUNKS) {
+      assert.equal(errorOf(bytes, { decompressed: true }, chunk), want[k], `case ${k}, chunks of ${chunk}`);
+    }
+  });
 });

@@ -524,6 +524,41 @@ def test_gzip_files_through_the_bridge(js, tmp_path, what: str) -> None:
         assert_same(py, got, f"{what} in chunks of {chunk}")
 
 
+def _binary_inside_gzip() -> dict[str, bytes]:
+    """gzip files whose decompressed bytes are no CSV: formats the Python engine reads
+    as files of their own (Parquet, Arrow, gzip) and formats neither engine reads."""
+    import gzip
+
+    parquet = b"PAR1\x15\x00\x15\x1c\x15\x00\x00\x00\x00\x00PAR1"
+    inner = {
+        "parquet": parquet,
+        "arrow file": b"ARROW1\x00\x00\xff\xff\xff\xff\x78\x00",
+        "arrow stream": b"\xff\xff\xff\xff\x78\x00\x00\x00\x10\x00",
+        "three ff": b"\xff\xff\xff",
+        "gzip": gzip.compress(b"sex\nM\nF\n"),
+        "utf-16": "sex\nM\nF\n".encode("utf-16"),
+        "zip": b"PK\x03\x04\x14\x00\x00\x00",
+    }
+    return {what: gzip.compress(data) for what, data in inner.items()}
+
+
+@pytest.mark.parametrize("what", sorted(_binary_inside_gzip()))
+def test_binary_formats_inside_gzip_are_python_s_lines(js, tmp_path, what: str) -> None:
+    """SPEC 0.8: the decompressed bytes of a gzip file are CSV to both engines; what
+    they are when they are none is told as Python's CSV reader tells it (0.6's formats
+    only): a Parquet or Arrow file inside gzip is a NUL or a bad byte, not "profile it
+    with the Python engine", which refuses it too. By path and as bytes."""
+    data = _binary_inside_gzip()[what]
+    path = tmp_path / "t.csv.gz"
+    path.write_bytes(data)
+    py = run_python(str(path), None, None)
+    assert "Python engine" not in py["error"], py
+    assert_same(py, run_js(js.profile_path(path, str(path))), f"{what} by path")
+    for chunk in (1 << 20, 1):
+        got = run_js(js.profile_bytes(data, str(path), chunk_size=chunk))
+        assert_same(py, got, f"{what} in chunks of {chunk}")
+
+
 @pytest.mark.parametrize(
     ("data", "skip", "error"),
     [

@@ -346,6 +346,8 @@ JS_ONLY: dict[str, str] = {
         "GZIP_PIECE GZIP_TRUNCATED isGzip crcTable crc32 gzipReason createGunzip".split(), GZIP
     ),
     "createSha256": "a streaming SHA-256 (Python: hashlib)",
+    "unreadFormat": "the formats Python reads and this engine does not (Parquet, Arrow, raw "
+    "gzip): named only for a file's own bytes (SPEC 0.8; Python: formats.sniff_format)",
     "createProfiler": API,
     "profileBytes": API,
 }
