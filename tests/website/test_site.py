@@ -2424,7 +2424,8 @@ def test_a_gzip_file_whose_contents_fail_is_one_line_at_once(site, tmp_path, whe
         if where == "compare":
             page.set_input_files("#file-b", str(path))
             page.click("#run-compare")
-            wait_js(page, f"() => document.getElementById('compare-notice').textContent === {json.dumps(want)}", 20_000)
+            notice = "document.getElementById('compare-notice').textContent"
+            wait_js(page, f"() => {notice} === {json.dumps(want)}", 20_000)
             continue
         page.set_input_files("#file", str(path))
         wait_js(page, "() => document.getElementById('error').textContent !== ''", 20_000)
