@@ -1527,13 +1527,9 @@ def test_input_errors_are_the_engines_line(site, tmp_path):
     files from PARTS_MIN_BYTES here, so a 3 MB file is read in parts)."""
     small = tmp_path / "ragged.csv"
     small.write_text("sex,race\nF,White\nM,Black,extra\n", encoding="utf-8")
-    body = (SAMPLES["insurance.csv"]).read_text(encoding="utf-8").splitlines()
     big = tmp_path / "ragged-big.csv"
     with big.open("w", encoding="utf-8") as fh:
-        fh.write(body[0] + "\n")
-        rows = "\n".join(body[1:]) + "\n"
-        while fh.tell() < 3 * PARTS_MIN_BYTES:
-            fh.write(rows)
+        rows = insurance_in_parts(fh)
         fh.write("19,female,27.9,0,yes,southwest,16884.924,surplus\n")
         fh.write(rows)
     pg = site()
@@ -2263,6 +2259,17 @@ def exported_json(pg: Page) -> dict:
     return json.loads(Path(d.value.path()).read_text(encoding="utf-8"))
 
 
+def insurance_in_parts(fh) -> str:
+    """Write insurance.csv's header, then its rows over and over until the page reads
+    the file in parts (3 x PARTS_MIN_BYTES); the rows, to write more."""
+    body = SAMPLES["insurance.csv"].read_text(encoding="utf-8").splitlines()
+    fh.write(body[0] + "\n")
+    rows = "\n".join(body[1:]) + "\n"
+    while fh.tell() < 3 * PARTS_MIN_BYTES:
+        fh.write(rows)
+    return rows
+
+
 def cli_error(path: Path) -> str:
     """The CLI's one error line for `path`, run from its folder (so that it names the
     file as the page does, by its name), without the `faircode: error: ` prefix."""
@@ -2470,13 +2477,9 @@ def test_reads_end_whatever_the_garbage_collector_does(server, gc_browser, tmp_p
     a gzip file each show their result, and the hash (one more worker's read) ends."""
     import gzip
 
-    body = SAMPLES["insurance.csv"].read_text(encoding="utf-8").splitlines()
     big = tmp_path / "insurance-big.csv"
     with big.open("w", encoding="utf-8") as fh:
-        fh.write(body[0] + "\n")
-        rows = "\n".join(body[1:]) + "\n"
-        while fh.tell() < 3 * PARTS_MIN_BYTES:
-            fh.write(rows)
+        insurance_in_parts(fh)
     packed = tmp_path / "compas.csv.gz"
     packed.write_bytes(gzip.compress(compas_bytes()))
     pg = Page(gc_browser, (server + "/", "blob:", "data:"))
