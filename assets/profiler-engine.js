@@ -1939,7 +1939,7 @@ function () {
    * engine reads these.
    */
   function binaryFormat(head) {
-    const starts = (...magic) => magic.length <= head.length && magic.every((b, i) => head[i] === b);
+    const starts = (...magic) => headStarts(head, magic);
     if (starts(0xff, 0xfe, 0x00, 0x00)) return 'a UTF-32 file (byte order mark FF FE 00 00); re-save it as UTF-8 or pass --encoding utf-32';
     if (starts(0x00, 0x00, 0xfe, 0xff)) return 'a UTF-32 file (byte order mark 00 00 FE FF); re-save it as UTF-8 or pass --encoding utf-32';
     if (starts(0xff, 0xfe)) return 'a UTF-16 file (byte order mark FF FE); re-save it as UTF-8 or pass --encoding utf-16';
@@ -1965,6 +1965,11 @@ function () {
     return null;
   }
 
+  /** Whether the bytes `head` start with the bytes `magic`. */
+  function headStarts(head, magic) {
+    return magic.length <= head.length && magic.every((b, i) => head[i] === b);
+  }
+
   /**
    * What a file the Python engine reads but this engine's profiler does not is, told by
    * its first bytes once reading it as text failed: gzip bytes pushed undecompressed,
@@ -1973,7 +1978,7 @@ function () {
    * and Python names none of these there (binaryFormat alone).
    */
   function unreadFormat(head) {
-    const starts = (...magic) => magic.length <= head.length && magic.every((b, i) => head[i] === b);
+    const starts = (...magic) => headStarts(head, magic);
     if (starts(0x1f, 0x8b)) {
       return 'a gzip-compressed file; the browser engine reads uncompressed CSV only (decompress it first, e.g. gunzip, or profile it with the Python engine)';
     }
@@ -2098,7 +2103,7 @@ function () {
       // the first bytes of the input: which format it is (the longest magic, SQLite's)
       this.head = new Uint8Array(16);
       this.headLen = 0;
-      this.deferred = null; // a bad byte among the first 8, reported once they are known
+      this.deferred = null; // a bad byte among the first 16, reported once they are known
 
       // Pre-phase: skipped lines, then buffer the first non-blank physical line for
       // delimiter sniffing.

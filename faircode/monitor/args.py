@@ -48,17 +48,19 @@ def dict_of(name: str, value: Any) -> dict[str, Any]:
 def column(flag: str, value: Any) -> str | None:
     """A column argument (``pred``, ``label``, ``score``, ``weight``): a column's name as
     a str, None when not given."""
-    try:
-        return None if value is None else text_arg(flag, value)
-    except InputError as exc:
-        raise MonitorInputError(f"{exc}{COLUMN_HINT}") from None
+    return None if value is None else _column_arg(text_arg, flag, value)
 
 
 def columns(flag: str, value: Any) -> list[str]:
     """A list of columns (``attrs``): a list or tuple of str, or one str (one column, as
     the repeatable ``--attr`` once)."""
+    return _column_arg(text_items, flag, value, commas=False)
+
+
+def _column_arg(check: Callable[..., Checked], *args: Any, **kwargs: Any) -> Checked:
+    """:func:`monitor_arg` for column names: a refusal says how a frame's column is named."""
     try:
-        return text_items(flag, value, commas=False)
+        return check(*args, **kwargs)
     except InputError as exc:
         raise MonitorInputError(f"{exc}{COLUMN_HINT}") from None
 

@@ -301,6 +301,7 @@ JS_ONLY: dict[str, str] = {
         OPTION_HANDLING,
     ),
     "numberError": "checkNumber's refusal (Python: the message in _number)",
+    "headStarts": "binaryFormat's and unreadFormat's magic test (Python: bytes.startswith)",
     "checkSettings": "the page's check of a change against the summary it keeps, before it "
     "reads the file again (the CLI reads it)",
     "OPTION_FIELDS": "the records' defaults (Python: the Option class's field defaults)",
