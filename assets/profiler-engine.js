@@ -1038,9 +1038,9 @@ function () {
   }
 
   function checkNumber(name, value, lo, hi, valid, integer, loOpen) {
-    // `shown` is the value as Python's message writes it: a text or a boolean given for
-    // a float option is converted first (float("2") is 2.0, float(True) is 1.0), and a
-    // boolean that is not converted reads True/False (issue 14: form inputs give text).
+    // `shown` is the value as Python's message writes it: a text given for a float
+    // option is converted first (float("2") is 2.0), and a boolean, never a number,
+    // reads True/False (issue 14: form inputs give text).
     const lacking = integer ? NOT_AN_INTEGER : NOT_A_NUMBER;
     let shown = value;
     if (typeof value === 'string') {
@@ -1056,12 +1056,8 @@ function () {
         value = word === 'nan' ? NaN : word[0] === 'i' ? (t[0] === '-' ? -Infinity : Infinity) : Number(t);
         shown = pyFloatRepr(value);
       }
-    } else if (typeof value === 'boolean' || typeof value !== 'number') {
-      if (typeof value !== 'boolean' || integer) {
-        throw numberError(name, typeof value === 'boolean' ? (value ? 'True' : 'False') : value, lacking, valid);
-      }
-      value = Number(value);
-      shown = pyFloatRepr(value);
+    } else if (typeof value !== 'number') {
+      throw numberError(name, typeof value === 'boolean' ? (value ? 'True' : 'False') : value, lacking, valid);
     }
     if (Number.isNaN(value)) throw numberError(name, shown, lacking, valid);
     // an infinity is no size (options.py _number_or_why)

@@ -685,7 +685,9 @@ def _number_or_why(
         if not (INTEGER_TEXT if integer else NUMBER_TEXT).fullmatch(text):
             return value, lacking
         value = int(text) if integer else float(text)
-    elif isinstance(value, bool) or not isinstance(value, (int, float)):
+    elif isinstance(value, bool) or type(value).__name__ == "bool_":
+        return value, lacking  # True is no size: float(True) would be 1.0
+    elif not isinstance(value, (int, float)):
         try:  # a number of another type (numpy's, Decimal)
             value = float(value) if not integer else int(str(value))
         except (TypeError, ValueError):

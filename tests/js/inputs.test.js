@@ -23,7 +23,8 @@ test('options given as text or booleans fail with the Python texts', () => {
   assert.equal(message({ min_group_size: 2.5 }), '--min-group-size: 2.5 is not an integer (integer >= 0)');
   assert.equal(message({ min_share: 'x' }), '--min-share: x is not a number (0..1)');
   assert.equal(message({ min_share: NaN }), '--min-share: nan is not a number (0..1)');
-  assert.equal(message({ max_age: false }), '--max-age: 0.0 is out of range (> 0)');
+  assert.equal(message({ max_age: false }), '--max-age: False is not a number (> 0)');
+  assert.equal(message({ min_share: true }), '--min-share: True is not a number (0..1)');
   assert.equal(message({ min_share: '0.2' }), null);
 });
 
