@@ -799,10 +799,15 @@
     return out;
   }
 
+  /** The non-blank lines of a text box. */
+  function lines(text) {
+    return text.split('\n').filter((line) => E.trimLabel(line) !== '');
+  }
+
   /** The settings as `faircode profile`'s flags would give them (SPEC 7): each text as
    * typed, {option: text, or a repeatable flag's texts}; a control left empty is not
-   * given. The missing tokens are comma-separated --na texts, the recodes one --recode
-   * text per non-blank line. */
+   * given. The missing tokens and the recodes are one --na or --recode text per
+   * non-blank line (a token may hold a comma, as the CLI's --na may). */
   function chosenFlags() {
     const flags = {};
     for (const input of document.querySelectorAll('[data-opt]')) {
@@ -810,9 +815,9 @@
     }
     const bands = $('opt-age_bands').value;
     if (bands !== '') flags.age_bands = bands;
-    const na = $('opt-na').value;
-    if (na !== '') flags.na = na.split(',');
-    const recode = $('opt-recode').value.split('\n').filter((line) => E.trimLabel(line) !== '');
+    const na = lines($('opt-na').value);
+    if (na.length) flags.na = na;
+    const recode = lines($('opt-recode').value);
     if (recode.length) flags.recode = recode;
     const label = $('label-col').value;
     if (label) flags.label = label;

@@ -232,7 +232,7 @@ def test_big_export_in_parts_equals_one_read_and_hashes_in_order(tmp_path):
 
     data = tmp_path / "export.csv"
     subprocess.run(
-        [sys.executable, str(BENCH / "generate.py"), str(data), "--size", "40MB"],
+        [sys.executable, str(BENCH / "generate.py"), str(data), "--size", "34MB"],
         check=True,
         capture_output=True,
     )

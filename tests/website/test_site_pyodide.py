@@ -232,7 +232,7 @@ def test_compas_identical_and_nothing_leaves_the_origin(site_py, served, tmp_pat
             page.fill("#opt-min_group_size", "50") or page.press("#opt-min_group_size", "Enter")
         ),
     )  # noqa: E501
-    change(pg, lambda: page.fill("#opt-na", "Other") or page.press("#opt-na", "Enter"))
+    change(pg, lambda: page.fill("#opt-na", "Other") or page.locator("#opt-na").blur())
     reread(pg)
     change(pg, lambda: page.select_option("#label-col", "two_year_recid"))
     reread(pg)
