@@ -5041,7 +5041,8 @@ function () {
    * The errors a summary can tell of settings it was not read with (SPEC 7: the page
    * asks before it reads the file again, so that a bad setting is said at once, as by
    * the CLI): the options (resolveOptions), the columns they name (checkOverrides) and,
-   * when the summary holds the label column's counts whole, its values (SPEC 17.3).
+   * where the summary holds a column's counts whole, the label's values (SPEC 17.3) and
+   * an outcome of text with not one number (SPEC 21.1).
    * Throws the InputError a read with these settings would give first; returns nothing
    * when the summary cannot tell of one.
    */
@@ -5049,9 +5050,23 @@ function () {
     opts = resolveOptions(opts);
     const columns = summary.columns;
     checkOverrides(overrideMap(overrides), columns, opts);
+    const whole = (k) => k >= 0 && summary.counts[k] !== null && !(summary.capped && summary.capped[k]);
+    const counted = (k) => rewriteCounts(rewriteOf(opts, columns[k]), summary.counts[k])[0];
     const i = opts.label === null ? -1 : columns.indexOf(opts.label);
-    if (i < 0 || summary.counts[i] === null || (summary.capped && summary.capped[i])) return;
-    labelValues({ opts, summary, labelIndex: i }, rewriteCounts(rewriteOf(opts, opts.label), summary.counts[i])[0]);
+    if (whole(i)) labelValues({ opts, summary, labelIndex: i }, counted(i));
+    // An outcome whose kept labels, rewritten, hold text and not one number (SPEC 21.1):
+    // the read would refuse it after reading the file again.
+    for (const name of opts.outcome) {
+      const o = columns.indexOf(name);
+      if (!whole(o)) continue;
+      let values = 0;
+      let text = 0;
+      for (const [label, c] of counted(o)) {
+        if (outcomeValue(label) === null) text += c;
+        else values += c;
+      }
+      if (values === 0 && text > 0) throw new InputError(noNumber(name, text));
+    }
   }
 
   /** The group of a dimension a label as read belongs to (SPEC 1.1, bands,
@@ -5406,13 +5421,13 @@ function () {
     return got === undefined ? [0, 0n, 0n] : got;
   }
 
-  /** SPEC 21.3: the `outcomes` block, one entry per outcome column; findings to `fs`. */
   /** SPEC 21.1: an outcome column with labels and not one value (outcomes.py _no_number). */
   function noNumber(name, nonNumeric) {
     const rows = nonNumeric === 1 ? '1 row holds' : `${nonNumeric} rows hold`;
     return `--outcome ${name}: no cell is a number (${rows} text); give a column of numbers, or --na for the texts that mean missing`;
   }
 
+  /** SPEC 21.3: the `outcomes` block, one entry per outcome column; findings to `fs`. */
   function outcomeBlocks(ctx, dims, crossed, fs) {
     const { summary, opts, rewrites } = ctx;
     const out = [];

@@ -2,7 +2,7 @@
 // SPEC 21.5: Student's t and the correctly rounded ratios of exact sums (numerics twins).
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { E } = require('./helpers');
+const { E, run, summarize } = require('./helpers');
 
 // scipy.stats.t.isf(0.025, df) and t.sf(2.0, df)
 const SCIPY = [
@@ -51,4 +51,32 @@ test('outcome values: the grammar and the range (SPEC 21.2)', () => {
   assert.equal(E.outcomeValue('1,5'), null);
   assert.equal(E.outcomeValue('Infinity'), null);
   assert.equal(E.outcomeValue('0x10'), null);
+});
+
+test('checkSettings refuses a text outcome from the kept counts, as the read would', () => {
+  const text = 'sex,race,score,code\n' + Array.from({ length: 40 }, (_, i) =>
+    `${'MF'[i % 2]},${['White', 'Black', 'NA', 'x'][i % 4]},${i % 7},${i % 3 ? 'a' : '5'}`).join('\n') + '\n';
+  const kept = summarize(text);
+  const refused = (opts) => {
+    try {
+      E.checkSettings(kept, [], opts);
+      return null;
+    } catch (e) {
+      return e.message;
+    }
+  };
+  for (const opts of [
+    { outcome: ['race'] },
+    { outcome: ['race'], na: ['x'] },
+    { outcome: ['code'], recode: [['code', '5', 'five']] },
+  ]) {
+    const want = run(text, opts).error;
+    assert.match(want, /^--outcome (race|code): no cell is a number \([0-9]+ rows hold text\)/);
+    assert.equal(refused(opts), want, JSON.stringify(opts));
+  }
+  // a number among the labels, or every text made missing: the read decides, and takes it
+  for (const opts of [{ outcome: ['score'] }, { outcome: ['code'] }, { outcome: ['race'], na: ['White', 'Black', 'x'] }]) {
+    assert.equal(refused(opts), null, JSON.stringify(opts));
+    assert.equal(run(text, opts).error, undefined, JSON.stringify(opts));
+  }
 });

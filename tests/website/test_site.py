@@ -842,14 +842,15 @@ def test_typed_text_is_judged_as_the_cli_judges_it(site):
 def test_a_bad_setting_is_said_before_any_reread(site):
     """SPEC 7: a change that needs the file read again is first checked against what
     the page kept (checkSettings): a column no header has, an --na or --recode text the
-    CLI refuses, a label's positive value that is not one of its values are said at
-    once with the CLI's line, and no read is asked for; a valid change then asks. On a
-    worker and on the page's own thread."""
+    CLI refuses, an outcome of text, a label's positive value that is not one of its
+    values are said at once with the CLI's line, and no read is asked for; a valid
+    change then asks. On a worker and on the page's own thread."""
     path = SAMPLES["compas-scores-two-years.csv"]
     cases = [
         (["--na", "nocol=x"], lambda page: type_text(page, "#opt-na", "nocol=x")),
         (["--na", "sex="], lambda page: type_text(page, "#opt-na", "sex=")),
         (["--recode", "nocol:a=b"], lambda page: type_text(page, "#opt-recode", "nocol:a=b")),
+        (["--outcome", "race"], lambda page: page.select_option("#outcome-col", "race")),
         (["--label", "race"], lambda page: page.select_option("#label-col", "race")),
         (
             ["--label", "race", "--positive", "Zzz"],
@@ -868,7 +869,7 @@ def test_a_bad_setting_is_said_before_any_reread(site):
     ]
     # The page's own thread checks with the same checkSettings over what it kept: one
     # option's case and one label's case there (each case is a reload and a read).
-    for init, its_cases in ((None, cases), ("window.Worker = undefined;", cases[::5])):
+    for init, its_cases in ((None, cases), ("window.Worker = undefined;", cases[::6])):
         pg = site(init=init)
         page = pg.page
         for flags, action in its_cases:
