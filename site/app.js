@@ -701,6 +701,7 @@
 
   const state = {
     blob: null, name: '', readOverrides: [], readOpts: {},
+    controlsFor: null, // the columns the settings are for (buildControls)
     // the read whose result is shown: its analysis worker (holding the merged summary),
     // the summary's shape (what needsReread asks), its Blob and its job
     analyst: null, shape: null, readBlob: null, lastJob: null,
@@ -792,6 +793,11 @@
 
   /** The overrides chosen in the kind dropdowns, in column order, as [column, kind]. */
   function chosenOverrides() {
+    const made = state.controlsFor;
+    if (made !== null && !made.made) {
+      const ov = new Map(made.overrides);
+      return made.columns.filter((col) => ov.has(col) && ov.get(col) !== 'auto').map((col) => [col, ov.get(col)]);
+    }
     const out = [];
     for (const sel of document.querySelectorAll('#kinds select')) {
       if (sel.value !== 'auto') out.push([sel.dataset.column, sel.value]);
@@ -1064,38 +1070,73 @@
     return true;
   }
 
+  const COLUMN_LISTS = ['cross-a', 'cross-b', 'label-col', 'outcome-col'];
+
+  /** A column list's first entry, the choice of none. */
+  function noneOption(id) {
+    const none = V.h('option', null, id === 'cross-a' ? 'default (first two dimensions)' : id === 'cross-b' ? '—' : 'none');
+    none.value = '';
+    return none;
+  }
+
+  function columnOption(col) {
+    const o = V.h('option', null, V.shown(col));
+    o.value = col;
+    return o;
+  }
+
+  /** The settings are for a read's columns: each column's kind (`overrides` chosen) and
+   * the column lists, each keeping its choice if the new columns have it. Their
+   * dropdowns are made when the panel is first opened (makeControls): 20,000 columns
+   * held the page's thread for 3 s making 420,000 options a closed panel does not
+   * show. Until then the lists hold only their choice, and chosenOverrides answers from
+   * `overrides`. */
   function buildControls(columns, overrides) {
-    const box = $('kinds');
-    box.replaceChildren();
-    const ov = new Map(overrides);
-    for (const col of columns) {
-      const id = 'kind-' + Math.random().toString(36).slice(2);
-      const sel = V.h('select', { attrs: { id }, dataset: { column: col } });
-      for (const k of ['auto', ...KINDS, 'ignore']) {
-        const o = V.h('option', null, k === 'auto' ? 'auto (detected)' : k);
-        o.value = k;
-        sel.appendChild(o);
-      }
-      sel.value = ov.get(col) || 'auto';
-      sel.addEventListener('change', reanalyze);
-      const label = V.h('label', { attrs: { for: id } }, V.data(col));
-      box.appendChild(V.h('div', { className: 'kind-row' }, label, sel));
-    }
-    for (const id of ['cross-a', 'cross-b', 'label-col', 'outcome-col']) {
+    state.controlsFor = { columns, overrides, made: false };
+    $('kinds').replaceChildren();
+    for (const id of COLUMN_LISTS) {
       const sel = $(id);
-      const keep = sel.value;
-      sel.replaceChildren();
-      const none = V.h('option', null, id === 'cross-a' ? 'default (first two dimensions)' : id === 'cross-b' ? '—' : 'none');
-      none.value = '';
-      sel.appendChild(none);
-      for (const col of columns) {
-        const o = V.h('option', null, V.shown(col));
-        o.value = col;
-        sel.appendChild(o);
-      }
-      if (columns.includes(keep)) sel.value = keep;
+      const keep = columns.includes(sel.value) ? sel.value : '';
+      sel.replaceChildren(noneOption(id), ...(keep ? [columnOption(keep)] : []));
+      sel.value = keep;
     }
     showControls(true);
+    if ($('settings').open) makeControls();
+  }
+
+  /** The dropdowns buildControls left to be made, now (the panel is open). */
+  function makeControls() {
+    const made = state.controlsFor;
+    if (made === null || made.made) return;
+    made.made = true;
+    const { columns } = made;
+    const ov = new Map(made.overrides);
+    // one select of kinds, cloned per column; the rows go in at once
+    const kinds = V.h('select');
+    for (const k of ['auto', ...KINDS, 'ignore']) {
+      const o = V.h('option', null, k === 'auto' ? 'auto (detected)' : k);
+      o.value = k;
+      kinds.appendChild(o);
+    }
+    const rows = document.createDocumentFragment();
+    for (const col of columns) {
+      const id = 'kind-' + Math.random().toString(36).slice(2);
+      const sel = kinds.cloneNode(true);
+      sel.id = id;
+      sel.dataset.column = col;
+      sel.value = ov.get(col) || 'auto';
+      const label = V.h('label', { attrs: { for: id } }, V.data(col));
+      rows.appendChild(V.h('div', { className: 'kind-row' }, label, sel));
+    }
+    $('kinds').replaceChildren(rows);
+    const names = document.createDocumentFragment();
+    for (const col of columns) names.appendChild(columnOption(col));
+    for (const id of COLUMN_LISTS) {
+      const sel = $(id);
+      const keep = sel.value;
+      sel.replaceChildren(noneOption(id), names.cloneNode(true));
+      sel.value = keep;
+    }
   }
 
   /** Read state.blob with the current settings, then analyse and show; the hash goes
@@ -1161,8 +1202,9 @@
     Object.assign(job.timings, prefixed('worker_', read.answer.timings));
     if (read.answer.parseMs !== undefined) job.timings.parse = read.answer.parseMs;
     const columns = read.shape.columns;
-    if (!controlsShown() || $('kinds').childElementCount !== columns.length ||
-        Array.from(document.querySelectorAll('#kinds select')).some((s, i) => s.dataset.column !== columns[i])) {
+    const made = state.controlsFor;
+    if (!controlsShown() || made === null || made.columns.length !== columns.length ||
+        made.columns.some((col, i) => col !== columns[i])) {
       buildControls(columns, overrides);
     }
     if (read.answer.error !== undefined) {
@@ -1274,6 +1316,7 @@
     // the new one is drawn, and so does its export)
     if (state.analyst && state.readBlob !== blob) { state.analyst.end(); state.analyst = null; state.shape = null; }
     showControls(false);
+    state.controlsFor = null;
     $('kinds').replaceChildren();
     $('cross-a').value = '';
     $('cross-b').value = '';
@@ -1488,13 +1531,18 @@
     $('reread').addEventListener('click', readAndShow);
     $('reread-here').addEventListener('click', readAndShow);
     // "Settings" in the result's tools opens the panel it jumps to
-    $('to-settings').addEventListener('click', () => { $('settings').open = true; });
+    $('to-settings').addEventListener('click', () => { makeControls(); $('settings').open = true; });
+    // made on the summary's click (a click or Enter), before the panel opens and a Tab
+    // could pass them; the toggle event, a task later, catches any other opening
+    $('settings').querySelector('summary').addEventListener('click', makeControls);
+    $('settings').addEventListener('toggle', () => { if ($('settings').open) makeControls(); });
     for (const id of ['cross-a', 'cross-b', 'opt-score_categoricals', 'label-col', 'label-positive', 'opt-missing_by_group', 'outcome-col']) {
       $(id).addEventListener('change', reanalyze);
     }
     for (const el of document.querySelectorAll('[data-opt], #opt-age_bands, #opt-na, #opt-recode')) {
       el.addEventListener('change', reanalyze);
     }
+    $('kinds').addEventListener('change', reanalyze); // each column's kind (buildControls)
     $('controls').addEventListener('submit', (ev) => { ev.preventDefault(); reanalyze(); });
     $('reference').addEventListener('change', async () => {
       const v = $('reference').value;
