@@ -1318,6 +1318,11 @@
     showControls(false);
     state.controlsFor = null;
     $('kinds').replaceChildren();
+    // Its first read is given no setting but the delimiter (chosenOptsBeforeControls):
+    // the panel shows that, not the file before's texts, which the next change in the
+    // panel would have applied without a word.
+    for (const el of document.querySelectorAll('[data-opt], #opt-age_bands, #opt-na, #opt-recode')) el.value = el.defaultValue;
+    for (const id of ['opt-score_categoricals', 'opt-missing_by_group']) $(id).checked = $(id).defaultChecked;
     $('cross-a').value = '';
     $('cross-b').value = '';
     $('label-col').value = '';

@@ -917,6 +917,47 @@ def test_a_missing_token_may_hold_a_comma(site, tmp_path):
     assert without_engine(exported_json(pg)) == without_engine(want)
 
 
+def test_another_file_starts_from_the_defaults_the_panel_shows(site):
+    """A new file's first read is given no setting but the delimiter: the panel shows
+    that. It kept the file before's texts and boxes, which the next change in the panel
+    then applied without a word."""
+    compas, insurance = SAMPLES["compas-scores-two-years.csv"], SAMPLES["insurance.csv"]
+    pg = site()
+    page = pg.page
+    load(pg, compas)
+    open_settings(page)
+    change(pg, lambda: type_text(page, "#opt-min_group_size", "50"))
+    change(pg, lambda: page.check("#opt-score_categoricals"))
+    load(pg, insurance)
+    assert page.input_value("#opt-min_group_size") == ""
+    assert not page.is_checked("#opt-score_categoricals")
+    assert without_engine(exported_json(pg)) == without_engine(cli_json("profile", str(insurance)))
+    # a change in the panel now gives only itself
+    change(pg, lambda: type_text(page, "#opt-min_share", "0.1"))
+    want = cli_json("profile", str(insurance), "--min-share", "0.1")
+    assert without_engine(exported_json(pg)) == without_engine(want)
+
+
+def test_the_focus_ring_of_a_kind_dropdown_is_whole(site):
+    """WCAG 2.4.7: the kind rows skip layout off-screen (content-visibility), and the
+    paint containment that comes with it clipped the focus ring of their dropdowns to
+    a sliver. The band just above a focused dropdown, outside its row, shows the ring."""
+    pg = site()
+    page = pg.page
+    load(pg, SAMPLES["compas-scores-two-years.csv"])
+    open_settings(page)
+    sel = '#kinds select[data-column="sex"]'
+    page.locator(sel).scroll_into_view_if_needed()
+    box = page.locator(sel).bounding_box()
+    band = {"x": box["x"], "y": box["y"] - 5, "width": box["width"], "height": 4}
+    unfocused = page.screenshot(clip=band)
+    page.focus('#kinds select[data-column="compas_screening_date"]')
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.matches(':focus-visible')")
+    assert page.evaluate("document.activeElement.dataset.column") == "sex"
+    assert page.screenshot(clip=band) != unfocused
+
+
 def test_a_failed_read_leaves_no_other_file_and_no_stale_notice(site, tmp_path):
     """SPEC 7: a read that fails says its one line and nothing else: the notice of the
     read ("Reading ... in your browser") and any call to read again go. After another
