@@ -796,7 +796,7 @@
     const made = state.controlsFor;
     if (made !== null && !made.made) {
       const ov = new Map(made.overrides);
-      return made.columns.filter((col) => ov.has(col) && ov.get(col) !== 'auto').map((col) => [col, ov.get(col)]);
+      return made.columns.filter((col) => ov.has(col)).map((col) => [col, ov.get(col)]);
     }
     const out = [];
     for (const sel of document.querySelectorAll('#kinds select')) {
@@ -1071,6 +1071,9 @@
   }
 
   const COLUMN_LISTS = ['cross-a', 'cross-b', 'label-col', 'outcome-col'];
+  // the settings typed (each read as its CLI flag's text, chosenFlags) and ticked
+  const TEXT_SETTINGS = '[data-opt], #opt-age_bands, #opt-na, #opt-recode';
+  const CHECKED_SETTINGS = ['opt-score_categoricals', 'opt-missing_by_group'];
 
   /** A column list's first entry, the choice of none. */
   function noneOption(id) {
@@ -1321,13 +1324,10 @@
     // Its first read is given no setting but the delimiter (chosenOptsBeforeControls):
     // the panel shows that, not the file before's texts, which the next change in the
     // panel would have applied without a word.
-    for (const el of document.querySelectorAll('[data-opt], #opt-age_bands, #opt-na, #opt-recode')) el.value = el.defaultValue;
-    for (const id of ['opt-score_categoricals', 'opt-missing_by_group']) $(id).checked = $(id).defaultChecked;
-    $('cross-a').value = '';
-    $('cross-b').value = '';
-    $('label-col').value = '';
+    for (const el of document.querySelectorAll(TEXT_SETTINGS)) el.value = el.defaultValue;
+    for (const id of CHECKED_SETTINGS) $(id).checked = $(id).defaultChecked;
+    for (const id of COLUMN_LISTS) $(id).value = '';
     $('label-positive').value = '';
-    $('outcome-col').value = '';
     readAndShow();
   }
 
@@ -1484,7 +1484,8 @@
       spot.before(label);
     }
     spot.remove();
-    $('opt-age_bands').value = OPT_DEFAULTS.age_bands.join(',');
+    // the box's default (what a new file's panel goes back to, openBlob)
+    $('opt-age_bands').defaultValue = OPT_DEFAULTS.age_bands.join(',');
   }
 
   /** ArrowUp / ArrowDown in a number option's box: its value (as the engine reads it; the
@@ -1541,10 +1542,10 @@
     // could pass them; the toggle event, a task later, catches any other opening
     $('settings').querySelector('summary').addEventListener('click', makeControls);
     $('settings').addEventListener('toggle', () => { if ($('settings').open) makeControls(); });
-    for (const id of ['cross-a', 'cross-b', 'opt-score_categoricals', 'label-col', 'label-positive', 'opt-missing_by_group', 'outcome-col']) {
+    for (const id of [...COLUMN_LISTS, ...CHECKED_SETTINGS, 'label-positive']) {
       $(id).addEventListener('change', reanalyze);
     }
-    for (const el of document.querySelectorAll('[data-opt], #opt-age_bands, #opt-na, #opt-recode')) {
+    for (const el of document.querySelectorAll(TEXT_SETTINGS)) {
       el.addEventListener('change', reanalyze);
     }
     $('kinds').addEventListener('change', reanalyze); // each column's kind (buildControls)
