@@ -20,7 +20,7 @@ from ..numerics import Z as Z95
 from ..numerics import holm
 from ..options import FAIRNESS_RULES, GROUP_OPTIONS
 from .args import column, columns, dict_of, is_number, switch
-from .disparities import build_disparities
+from .disparities import build_disparities, rows_needed
 from .engines import SliceInput, run_engine
 from .inputs import (
     _check_settings,
@@ -347,11 +347,12 @@ def decide(groups: list[dict[str, Any]], rule: str, alpha: float) -> None:
     alpha (``point``: when the value exceeds), ``ok`` when ``p_within`` is (``point``:
     otherwise), else ``insufficient``; a half-measured equalized odds is never ok."""
     judged = [
-        d for g in groups for d in g["disparities"] if d["gated"] and d["evidence"] is not None
+        (g, d) for g in groups for d in g["disparities"] if d["gated"] and d["evidence"] is not None
     ]
-    adjusted = holm([d["evidence"]["p_exceeds"] for d in judged], len(judged))
-    for d, p in zip(judged, adjusted, strict=True):
+    adjusted = holm([d["evidence"]["p_exceeds"] for _, d in judged], len(judged))
+    for (g, d), p in zip(judged, adjusted, strict=True):
         d["evidence"]["p_exceeds"] = p
+        d["evidence"]["family"] = len(judged)
         if rule == "point":
             over, within = exceeds(d["value"], d["threshold"]), True
         else:
@@ -363,8 +364,9 @@ def decide(groups: list[dict[str, Any]], rule: str, alpha: float) -> None:
             d["status"] = "partly_measured"
         else:
             d["status"] = "ok" if within else "insufficient"
-        if d["status"] != "insufficient":
-            d["rows_needed"] = None
+        # what would settle it, planned against this family's correction (12.7)
+        settle = d["status"] == "insufficient"
+        d["rows_needed"] = rows_needed(d, g["slices"], len(judged), alpha) if settle else None
     # slices that exist but sit below the low-n guard: more rows would measure and settle
     # the disparity, so under the interval rule its evidence is insufficient (12.8)
     for g in groups:

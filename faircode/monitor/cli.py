@@ -204,7 +204,7 @@ def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
     if report.get("insufficient"):
         n = len(report["insufficient"])
         low = sum("guard" in (f["rows_needed"] or {}) for f in report["insufficient"])
-        why = f"with an interval across threshold {report['settings']['threshold']:g}"
+        why = f"not settled by its interval at threshold {report['settings']['threshold']:g}"
         if low:
             why = "below the low-n guard" if low == n else f"{why} or below the low-n guard"
         print(

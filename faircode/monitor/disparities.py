@@ -19,7 +19,15 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .intervals import estimates, evidence, pair_interval, rows_needed
+from .intervals import (
+    ALPHA,
+    SliceEstimates,
+    estimates,
+    evidence,
+    pair_interval,
+    settling_count,
+    slice_z,
+)
 from .stats import exceeds, round12, round_half_up_units
 
 KINDS = ("difference", "ratio", "range")
@@ -250,8 +258,9 @@ def _add_evidence(
     deciding: str,
     threshold: float,
 ) -> None:
-    """The interval of a measured disparity, and for a gated one its p-values and the
-    rows per slice that would settle it at today's gap (SPEC 12.7)."""
+    """The interval of a measured disparity, and for a gated one its p-values (SPEC
+    12.7; the rows that would settle it come once the report's family is known,
+    :func:`rows_needed`)."""
     parts = [estimates(slices, m) for m in measured]
     ev = evidence("ratio" if d.kind == "ratio" else "range", parts, threshold if d.gated else None)
     out["ci95"] = ev.pop("ci95")
@@ -264,15 +273,60 @@ def _add_evidence(
     if not d.gated:
         return
     out["evidence"] = ev
-    if top == bottom:  # every slice at one value: the fewest rows set the uncertainty
-        bottom = min((i for i in range(len(part.names)) if i != top), key=lambda i: part.counts[i])
-    need = rows_needed(part, top, bottom, threshold, ev["slice_estimates"])
-    out["rows_needed"] = {
-        "metric": deciding,
-        "slices": [part.names[top], part.names[bottom]],
-        "count_now": [_count(part.counts[top]), _count(part.counts[bottom])],
-        "per_slice": need,
-    }
+
+
+def rows_needed(
+    d: dict[str, Any], slices: list[dict[str, Any]], family: int, alpha: float = ALPHA
+) -> dict[str, Any] | None:
+    """What would settle an insufficient, measured disparity ``d`` of a slicing with
+    these ``slices``, its report's Holm family holding ``family`` gated disparities
+    (SPEC 12.7): per measured metric (equalized odds: per half) the count of
+    :func:`settling_count`; above the threshold the cheapest half settles it, at or
+    below it every half whose interval is not yet within needs its rows (the one asking
+    for more first, the other under ``also``)."""
+    threshold, k = d["threshold"], d["evidence"]["slice_estimates"]
+    entries = []
+    for metric in d.get("measured", d["based_on"]):
+        part = estimates(slices, metric)
+        value = float(part.values.max() - part.values.min())
+        pair = None
+        if d["max"] is not None and metric == _deciding(d):
+            pair = (part.names.index(d["max"]["slice"]), part.names.index(d["min"]["slice"]))
+        if not exceeds(d["value"], threshold):
+            lo, hi = part.bounds(slice_z(k, alpha))
+            if not exceeds(float(hi.max() - lo.min()), threshold):
+                continue  # this half is within already
+        elif not exceeds(value, threshold):
+            continue  # above the threshold the other half settles it
+        got = settling_count(part, threshold, k, family=family, pair=pair, alpha=alpha)
+        named = [] if got is None else got[1]
+        entries.append(
+            {
+                "metric": metric,
+                "slices": [part.names[i] for i in named],
+                "count_now": [_count(part.counts[i]) for i in named],
+                "per_slice": None if got is None else got[0],
+            }
+        )
+    if not entries:
+        return None
+    known = [e for e in entries if e["per_slice"] is not None]
+    if exceeds(d["value"], threshold):  # the cheapest half that settles it
+        return min(known, key=lambda e: e["per_slice"]) if known else entries[0]
+    if len(entries) == 1:
+        return entries[0]
+    if len(known) < len(entries):  # a half no count settles: the verdict cannot be reached
+        return next(e for e in entries if e["per_slice"] is None)
+    first, second = sorted(entries, key=lambda e: -e["per_slice"])
+    return {**first, "also": second}
+
+
+def _deciding(d: dict[str, Any]) -> str:
+    """The metric whose slices d's max and min name (equalized odds: the larger half)."""
+    comp = d.get("components")
+    if comp and comp.get("larger"):
+        return comp["larger"].removesuffix("_range")
+    return d["based_on"][0]
 
 
 def _below_guard(
@@ -291,7 +345,9 @@ def _below_guard(
         # the cheapest two to bring over the guard; ties keep report order
         big = sorted(range(len(part.names)), key=lambda i: -part.counts[i])[:2]
         top, bottom = sorted(big, key=lambda i: -round_half_up_units(part.values[i]))
-        need = rows_needed(part, top, bottom, threshold, len(part.names))
+        two = _subset(part, [top, bottom])
+        got = settling_count(two, threshold, len(part.names), pair=(0, 1))
+        need = None if got is None else got[0]
         entry = {
             "metric": metric,
             "slices": [part.names[top], part.names[bottom]],
@@ -302,6 +358,24 @@ def _below_guard(
         if best is None or (entry["per_slice"] or math.inf) > (best["per_slice"] or math.inf):
             best = entry
     return best
+
+
+def _subset(part: SliceEstimates, idx: list[int]) -> SliceEstimates:
+    """The slices ``idx`` of ``part``."""
+
+    def pick(a: Any) -> Any:
+        return None if a is None else a[idx]
+
+    names = [part.names[i] for i in idx]
+    return SliceEstimates(
+        part.metric,
+        names,
+        part.values[idx],
+        part.counts[idx],
+        pick(part.successes),
+        pick(part.sds),
+        part.cap,
+    )
 
 
 def _count(x: float) -> int | float:

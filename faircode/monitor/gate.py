@@ -16,8 +16,7 @@ __all__ = ["gate_code", "gate_lines"]
 def gate_lines(report: dict[str, Any]) -> list[str]:
     """One stderr line per exceeded, insufficient and unmeasured gated disparity (SPEC
     12.9), for `evaluate --gate` and the store's `gate` alike."""
-    from .intervals import count_unit  # lazy: start-up
-    from .render import ci_text, exact, insufficient_text  # lazy: start-up
+    from .render import ci_text, exact, insufficient_text, settle_text  # lazy: start-up
 
     rule = report["settings"].get("rule", "point")
     lines = []
@@ -28,18 +27,8 @@ def gate_lines(report: dict[str, Any]) -> list[str]:
             f"{ci} > threshold {f['threshold']:g}"
         )
     for f in report.get("insufficient", []):
-        need = f["rows_needed"]
-        settle = ""
-        if need["per_slice"] is not None:
-            a, b = (shown(x) for x in need["slices"])
-            # a whole count as is; a weighted effective size (SPEC 12.7) to one decimal
-            now = " and ".join(
-                f"{c:,}" if isinstance(c, int) else f"{c:,.1f}" for c in need["count_now"]
-            )
-            settle = (
-                f"; about {need['per_slice']:,} {count_unit(need['metric'])} in each of "
-                f"'{a}' and '{b}' (now {now}) would settle it"
-            )
+        settle = settle_text(f["rows_needed"])
+        settle = f"; {settle} would settle it" if settle else ""
         lines.append(
             f"faircode: gate: INSUFFICIENT {shown(f['group'])}: {f['metric']}"
             f"{shown(insufficient_text(f))}{settle}"

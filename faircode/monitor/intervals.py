@@ -191,37 +191,101 @@ def _above(x: float, threshold: float) -> bool:
     return math.isinf(x) or exceeds(x, threshold)
 
 
-def rows_needed(
+def _row_variances(part: SliceEstimates) -> np.ndarray:
+    """Each slice's per-row variance: p (1 - p) for a rate, sd^2 for a mean error."""
+    if part.successes is not None:
+        return part.values * (1.0 - part.values)
+    assert part.sds is not None
+    return part.sds * part.sds
+
+
+def _with_counts(part: SliceEstimates, counts: np.ndarray) -> SliceEstimates:
+    """``part`` at other counts and today's values (a rate's successes scale with them)."""
+    successes = None if part.successes is None else part.values * counts
+    return SliceEstimates(
+        part.metric, part.names, part.values, counts, successes, part.sds, part.cap
+    )
+
+
+def settling_count(
     part: SliceEstimates,
-    top: int,
-    bottom: int,
     threshold: float,
     k: int,
+    *,
+    family: int = 1,
+    pair: tuple[int, int] | None = None,
     alpha: float = ALPHA,
     power: float = POWER,
-) -> int | None:
-    """The count per slice (of the metric's denominator) at which a gap of today's size
-    between slices ``top`` and ``bottom`` would be told apart from ``threshold`` with
-    ``power``, by a two-sided test at level alpha / K (SPEC 12.7):
-    ``(z_{alpha/2K} + z_{power})^2 * (v_top + v_bottom) / (gap - threshold)^2`` with v a
-    slice's per-row variance (p(1 - p) for a rate). None when the gap equals the
-    threshold at 12 decimals (no finite number of rows settles it)."""
-    gap = float(part.values[top] - part.values[bottom])
-    if round12(gap) == round12(threshold):  # equal as the exceed rule sees them
+) -> tuple[int, list[int]] | None:
+    """The count N (of the metric's denominator) that would settle a range's verdict at
+    today's values, and the slices that need it (SPEC 12.7): (N, slice indices), or None
+    when no finite count does (the range equals the threshold at 12 decimals, or a
+    needed slice has no finite variance).
+
+    It is found from the rule that decides, not from a proxy of it: the smallest N at
+    which the range's interval, computed by :meth:`SliceEstimates.bounds` with the
+    named slices at max(count, N), clears the threshold by ``z_power`` standard errors of
+    the gap that sets that end (so that data drawn at today's rates settles it with
+    probability about ``power``). Above the threshold the low end must exceed it at
+    the per-slice level alpha / (2 K family) (Holm's first step over ``family`` gated
+    disparities: the adjusted p then is below alpha whatever the others' p are); it
+    rests on the two extreme slices (``pair``: top, bottom), which are named. At or
+    below it the high end must be within at alpha / 2K (p_within is not adjusted); it
+    rests on every slice, and those with fewer than N are named."""
+    value = float(part.values.max() - part.values.min())
+    if round12(value) == round12(threshold):  # equal as the exceed rule sees them
         return None
-    if part.successes is not None:
-        ps = part.values[[top, bottom]]
-        var = float(np.sum(ps * (1.0 - ps)))
-    else:
-        assert part.sds is not None
-        sds = part.sds[[top, bottom]]
-        if not np.all(np.isfinite(sds)):
-            return None
-        var = float(np.sum(sds * sds))
-    za = normal_quantile(alpha / (2.0 * k))
+    var = _row_variances(part)
     zb = normal_quantile(1.0 - power)
-    n = (za + zb) * (za + zb) * var / ((gap - threshold) * (gap - threshold))
-    return max(2, math.ceil(n))
+    n_all = len(part.names)
+    above = exceeds(value, threshold)
+    if above:
+        top, bottom = (
+            pair
+            if pair is not None
+            else (
+                int(np.argmax(part.values)),
+                int(np.argmin(part.values)),
+            )
+        )
+        raised = [top, bottom]
+        z = slice_z(k * family, alpha)
+    else:
+        raised = list(range(n_all))
+        z = slice_z(k, alpha)
+    if not np.all(np.isfinite(var[raised])):
+        return None
+
+    def settles(n: float) -> bool:
+        counts = part.counts.copy()
+        counts[raised] = np.maximum(counts[raised], n)
+        lo, hi = _with_counts(part, counts).bounds(z)
+        if above:
+            i, j = top, bottom
+            end = float(lo.max() - hi.min())
+        else:
+            i, j = int(np.argmax(hi)), int(np.argmin(lo))
+            end = float(hi[i] - lo[j])
+        margin = zb * math.sqrt(var[i] / counts[i] + var[j] / counts[j])
+        if above:
+            return exceeds(end - margin, threshold)
+        return math.isfinite(end) and not exceeds(end + margin, threshold)
+
+    # the smallest whole N that settles it: doubling, then bisection
+    high = 2
+    while not settles(high):
+        high *= 2
+        if high > 1e15:  # a gap this close to the threshold: no count in reach
+            return None
+    low = high // 2  # low does not settle (or is below 2)
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if settles(mid) else (mid, high)
+    n = max(2, high)
+    if above:
+        return n, raised
+    short = sorted((i for i in raised if part.counts[i] < n), key=lambda i: part.counts[i])
+    return n, short or [int(np.argmax(part.values)), int(np.argmin(part.values))]
 
 
 def pair_interval(part: SliceEstimates, top: int, bottom: int) -> list[float | None]:

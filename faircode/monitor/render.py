@@ -10,7 +10,7 @@ from typing import Any
 from ..safetext import md_escape, shown
 from .disparities import TITLES
 from .metrics import METRICS, columns, detail_columns, score_columns
-from .stats import round12
+from .stats import exceeds, round12
 
 #: Disparity names as the reports title them (from the one list, disparities.DISPARITIES).
 DISPARITY_TITLES = TITLES
@@ -56,10 +56,38 @@ def insufficient_text(d: dict[str, Any]) -> str:
             f" = {exact(d['value'])} (95% CI {ci_text(d['ci95'])}); {need['metric']} "
             f"unmeasured, its slices {below}"
         )
-    return (
-        f" = {exact(d['value'])} (95% CI {ci_text(d['ci95'])}) straddles threshold "
-        f"{d['threshold']:g}"
-    )
+    text = f" = {exact(d['value'])} (95% CI {ci_text(d['ci95'])})"
+    if d["ci95"] is not None and exceeds(d["ci95"][0], d["threshold"]):
+        # above at 95% alone, not after Holm's correction over the report's family
+        return (
+            f"{text} lies above threshold {d['threshold']:g}, but not after Holm's "
+            "correction over the report's gated disparities"
+        )
+    return f"{text} straddles threshold {d['threshold']:g}"
+
+
+def settle_text(need: dict[str, Any] | None) -> str:
+    """`about N <unit> in each of 'A' and 'B' (now a and b)` (and the other half's, for
+    equalized odds): what would settle an insufficient disparity (SPEC 12.7, 12.8); ""
+    when no finite count would."""
+    from .intervals import count_unit  # lazy: start-up
+
+    parts = []
+    while need is not None and need["per_slice"] is not None:
+        names = [f"'{shown(x)}'" for x in need["slices"]]
+        # a whole count as is; a weighted effective size (SPEC 12.7) to one decimal
+        now = [f"{c:,}" if isinstance(c, int) else f"{c:,.1f}" for c in need["count_now"]]
+        where = f"in {names[0]}" if len(names) == 1 else f"in each of {_listed(names)}"
+        parts.append(
+            f"about {need['per_slice']:,} {count_unit(need['metric'])} {where} (now {_listed(now)})"
+        )
+        need = need.get("also")
+    return " and ".join(parts)
+
+
+def _listed(items: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _columns(report: dict[str, Any]) -> list[tuple[str, str | None]]:
@@ -146,7 +174,10 @@ def _disparity_line(d: dict[str, Any]) -> tuple[str, str, str]:
         if need and "guard" in need:
             notes.append(f"INSUFFICIENT ({need['metric']} slices below the guard{more})")
         else:
-            notes.append(f"INSUFFICIENT (interval across {d['threshold']:g}{more})")
+            where = f"interval across {d['threshold']:g}"
+            if d["ci95"] is not None and exceeds(d["ci95"][0], d["threshold"]):
+                where = f"interval above {d['threshold']:g} only before Holm's correction"
+            notes.append(f"INSUFFICIENT ({where}{more})")
     elif d["status"] == "partly_measured":
         unmeasured = [m for m in d["based_on"] if m not in d.get("measured", [])]
         notes.append(f"PARTLY MEASURED ({', '.join(unmeasured)} unmeasured)")
@@ -390,8 +421,8 @@ def render_markdown(report: dict[str, Any]) -> str:
         out += [
             f"- **{_md_escape(f['group'])}** `{f['metric']}`{_md_escape(insufficient_text(f))}"
             + (
-                f"; about {f['rows_needed']['per_slice']:,} per slice would settle it"
-                if f["rows_needed"]["per_slice"] is not None
+                f"; {_md_escape(settle_text(f['rows_needed']))} would settle it"
+                if settle_text(f["rows_needed"])
                 else ""
             )
             for f in report["insufficient"]
