@@ -480,8 +480,9 @@ def fairness_report(
         The trend's buckets: ``"day"`` (UTC days), ``"week"`` (ISO weeks, Monday
         start, UTC), ``"month"`` (calendar months, UTC) or ``"N-rows"`` (``"500-rows"``:
         N consecutive predictions in time order, ties by request id). Each bucket gives
-        each gated disparity's value, 95% interval and row counts, and a note where it
-        is not measured (``"below the guard: n=12 < 30"``).
+        each gated disparity's value, 95% interval and status (decided as a report of
+        the bucket's rows alone, under the registry's rule), row counts, and a note
+        where it is not measured (``"below the guard: n=12 < 30"``).
 
     Returns
     -------

@@ -25,6 +25,22 @@ STATUS_TEXT = {
     ),
     "unmeasured": "unmeasured (not enough eligible slices to decide)",
 }
+#: A gated disparity's status as the terminal names it (evaluate's disparity lines, the
+#: trend's legend); ``ok`` is lower case, so the verdicts that need reading stand out.
+DISPARITY_STATUS_WORDS = {
+    "exceeded": "EXCEEDED",
+    "insufficient": "INSUFFICIENT",
+    "partly_measured": "PARTLY MEASURED",
+    "unmeasured": "UNMEASURED",
+}
+#: A trend cell's mark after a decided value (SPEC 15.5); none for ``ok``, and a
+#: disparity without a value shows its note instead.
+TREND_MARKS = {"exceeded": "!", "insufficient": "?", "partly_measured": "~"}
+
+
+def trend_legend() -> str:
+    """The trend table's key to its marks, in evaluate's words: ``! EXCEEDED, ...``."""
+    return ", ".join(f"{m} {DISPARITY_STATUS_WORDS[s]}" for s, m in TREND_MARKS.items())
 
 
 def fmt(value: float | None, digits: int = 3) -> str:
@@ -158,12 +174,12 @@ def _cell(slice_: dict[str, Any], metric: str | None) -> str:
 def _disparity_line(d: dict[str, Any]) -> tuple[str, str, str]:
     title = DISPARITY_TITLES.get(d["metric"], d["metric"])
     if d["value"] is None and d["status"] != "insufficient":
-        return title, "-", f"UNMEASURED: {d['reason']}"
+        return title, "-", f"{DISPARITY_STATUS_WORDS['unmeasured']}: {d['reason']}"
     notes = []
     if d.get("ci95") is not None:
         notes.append(f"95% CI {ci_text(d['ci95'])}")
     if d["status"] == "exceeded":
-        notes.append(f"EXCEEDED (> {d['threshold']:g})")
+        notes.append(f"{DISPARITY_STATUS_WORDS['exceeded']} (> {d['threshold']:g})")
     elif d["status"] == "ok":
         notes.append(f"ok (<= {d['threshold']:g})")
     elif d["status"] == "insufficient":
@@ -171,16 +187,18 @@ def _disparity_line(d: dict[str, Any]) -> tuple[str, str, str]:
         more = ""
         if need and need["per_slice"] is not None:
             more = f"; ~{need['per_slice']:,} per slice would settle it"
+        word = DISPARITY_STATUS_WORDS["insufficient"]
         if need and "guard" in need:
-            notes.append(f"INSUFFICIENT ({need['metric']} slices below the guard{more})")
+            notes.append(f"{word} ({need['metric']} slices below the guard{more})")
         else:
             where = f"interval across {d['threshold']:g}"
             if d["ci95"] is not None and exceeds(d["ci95"][0], d["threshold"]):
                 where = f"interval above {d['threshold']:g} only before Holm's correction"
-            notes.append(f"INSUFFICIENT ({where}{more})")
+            notes.append(f"{word} ({where}{more})")
     elif d["status"] == "partly_measured":
         unmeasured = [m for m in d["based_on"] if m not in d.get("measured", [])]
-        notes.append(f"PARTLY MEASURED ({', '.join(unmeasured)} unmeasured)")
+        word = DISPARITY_STATUS_WORDS["partly_measured"]
+        notes.append(f"{word} ({', '.join(unmeasured)} unmeasured)")
     if "four_fifths_rule" in d:
         notes.append(f"four-fifths rule: {d['four_fifths_rule']}")
     comp = d.get("components")

@@ -22,7 +22,7 @@ import pandas as pd
 
 from . import rollup
 from .args import is_number
-from .assemble import assemble_group, assemble_report
+from .assemble import assemble_group, assemble_report, decide
 from .counts import counts_from_cube as _sum_cube
 from .counts import metrics_from_counts, weighted_keys
 from .errors import MonitorInputError
@@ -746,7 +746,7 @@ def store_report(
     ctx.check_cells(frame)
     ctx.pin_groups(frame)
     evaluation = _evaluation(ctx, frame, intersect)
-    days = _trend(ctx, frame, evaluation["task"]["type"], kind, size) if trend else []
+    days = _trend(ctx, frame, evaluation, kind, size) if trend else []
     return {
         "kind": "faircode.fairness.report",
         "format_version": 1,
@@ -764,10 +764,14 @@ def store_report(
 
 
 def _trend(
-    ctx: _Context, frame: pd.DataFrame, task: str, kind: str, size: int | None
+    ctx: _Context, frame: pd.DataFrame, evaluation: dict[str, Any], kind: str, size: int | None
 ) -> list[dict[str, Any]]:
     """The trend: per bucket, each declared attribute's gated disparities from that
-    bucket's rows alone, with their intervals, and a note where one is not measured."""
+    bucket's rows alone, with their intervals and statuses, and a note where one is not
+    measured. Each bucket is decided as a report of its own (SPEC 15.5): by the
+    evaluation's task, rule and alpha, Holm's family its own gated disparities."""
+    task = evaluation["task"]["type"]
+    rule, alpha = evaluation["settings"]["rule"], evaluation["settings"]["alpha"]
     weighted = ctx.weight is not None
     parts: list[tuple[dict[str, Any], np.ndarray]] = []  # (meta, row positions in source)
     if size is not None:  # N-rows: consecutive predictions in time order
@@ -820,6 +824,7 @@ def _trend(
         bucket = _Bucket({c: v[rows] for c, v in arrays.items()}, len(rows))
         attributes = {a: at.subset(rows) for a, at in whole.items()}
         groups = _groups(ctx, bucket, task, [[a] for a in ctx.attrs], attributes=attributes)
+        decide(groups, rule, alpha)
         out.append(
             {
                 **meta,
@@ -859,14 +864,16 @@ def _decoded_attribute(ctx: _Context, a: str, column: Any) -> _Attribute:
 
 
 def _trend_group(g: dict[str, Any], guard: int) -> dict[str, Any]:
-    """One attribute's entry in a trend bucket: status, each gated disparity's value,
-    its 95% interval, and for one not measured the reason (SPEC 15.5)."""
+    """One attribute's entry in a trend bucket, as decided (:func:`assemble.decide`):
+    status, each gated disparity's value, its 95% interval and its status, and for one
+    not measured the reason (SPEC 15.5)."""
     gated = [d for d in g["disparities"] if d["gated"]]
     return {
         "name": g["name"],
         "status": g["status"],
         "disparities": {d["metric"]: d["value"] for d in gated},
         "ci95": {d["metric"]: d["ci95"] for d in gated},
+        "statuses": {d["metric"]: d["status"] for d in gated},
         "notes": {
             d["metric"]: guard_note(d, g["slices"], guard) for d in gated if d["value"] is None
         },
@@ -942,8 +949,11 @@ def trend_title(report: dict[str, Any]) -> tuple[str, str]:
 def trend_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """The trend table: a row per bucket (its dates unless it is a day, its rows and
     labelled rows), a column per attribute and gated disparity: the value with its 95%
-    interval, ``!`` over the threshold, or why it is not measured (a bucket below the
-    low-n guard says so)."""
+    interval and the mark of its status (``render.TREND_MARKS``: ``!`` exceeded, ``?``
+    insufficient, ...), or why it is not measured (a bucket below the low-n guard says
+    so)."""
+    from .render import TREND_MARKS  # lazy: start-up
+
     column, _ = trend_title(report)
     days = column == "Day"
     head = [column] + ([] if days else ["From", "To"]) + ["N", "Labelled"]
@@ -961,7 +971,6 @@ def trend_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     }
     head += [f"{g}:{short.get(m, m)}" for g, m in metrics]
     rows = []
-    threshold = report["evaluation"]["settings"]["threshold"]
     for bucket in report["trend"]:
         by = {g["name"]: g for g in bucket["groups"]}
         cells = [bucket.get("bucket", bucket.get("day", ""))]
@@ -975,7 +984,7 @@ def trend_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
                 note = None if g is None else g.get("notes", {}).get(m)
                 cells.append(note or "-")
                 continue
-            mark = "!" if exceeds(v, threshold) else ""
+            mark = TREND_MARKS.get(g["statuses"][m], "")
             cells.append(_cell(v, g.get("ci95", {}).get(m)) + mark)
         rows.append(cells)
     return head, rows
@@ -1018,7 +1027,7 @@ def sli_lines(s: dict[str, Any]) -> list[str]:
 
 
 def render_report_text(report: dict[str, Any]) -> str:
-    from .render import render_text  # lazy: start-up
+    from .render import render_text, trend_legend  # lazy: start-up
 
     out = [
         f"model {report['model']} version {report['version']} "
@@ -1034,7 +1043,7 @@ def render_report_text(report: dict[str, Any]) -> str:
         out.append("")
         out.append(
             f"trend {trend_title(report)[1]} (gated disparities with 95% intervals; "
-            "! exceeds the threshold):"
+            f"{trend_legend()}):"
         )
         out += _table(*trend_rows(report))
     out.append("")
@@ -1043,7 +1052,7 @@ def render_report_text(report: dict[str, Any]) -> str:
 
 
 def render_report_markdown(report: dict[str, Any]) -> str:
-    from .render import render_markdown  # lazy: start-up
+    from .render import render_markdown, trend_legend  # lazy: start-up
 
     out = [
         f"**Model** `{report['model']}` version `{report['version']}`; registry from "
@@ -1056,6 +1065,8 @@ def render_report_markdown(report: dict[str, Any]) -> str:
         out += [
             "",
             f"### Trend {trend_title(report)[1]}",
+            "",
+            f"Gated disparities with 95% intervals; {trend_legend()}.",
             "",
             "| " + " | ".join(head) + " |",
             "|" + "|".join("---" for _ in head) + "|",
