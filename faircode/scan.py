@@ -106,7 +106,9 @@ class Table:
     `codes[t, a]` is tuple t's value code of attribute a (-1: missing); `weight[t]` its
     rows (representation, rate: both sides' rows; reference: its expected share of the
     rows); `count[t]` the rows of side B (representation), its positives (rate), or its
-    rows (reference)."""
+    rows (reference). A representation subgroup's shares are among the rows that have
+    all its attributes (`sides`), and its null tables permute the side within each
+    pattern of missing attributes (`strata`), so those denominators stay fixed."""
 
     def __init__(self, attrs, values, codes, weight, count, question, totals) -> None:
         import numpy as np  # lazy: start-up
@@ -119,6 +121,29 @@ class Table:
         self.question = question
         #: representation: (rows A, rows B); rate: (rows, positives); reference: (rows,)
         self.totals = tuple(int(t) for t in totals)
+        self._sides: dict[tuple, tuple[int, int]] = {}
+        self._strata: list | None = None
+
+    def sides(self, subset: tuple) -> tuple[int, int]:
+        """(rows of A, rows of B) that have every attribute of `subset` (representation):
+        the denominators of its subgroups' shares (SPEC 19)."""
+        got = self._sides.get(subset)
+        if got is None:
+            ok = (self.codes[:, list(subset)] >= 0).all(axis=1)
+            n, nb = int(round(self.weight[ok].sum())), int(self.count[ok].sum())
+            got = self._sides[subset] = (n - nb, nb)
+        return got
+
+    def strata(self) -> list:
+        """The tuples of each pattern of missing attributes, in the patterns' order: the
+        permutation of the side keeps each pattern's rows of B (SPEC 19)."""
+        import numpy as np  # lazy: start-up
+
+        if self._strata is None:
+            patterns, which = np.unique(self.codes < 0, axis=0, return_inverse=True)
+            which = which.ravel()
+            self._strata = [np.flatnonzero(which == i) for i in range(len(patterns))]
+        return self._strata
 
 
 def _check_totals(table: Table) -> None:
@@ -132,14 +157,17 @@ def _check_totals(table: Table) -> None:
         raise InputError("scan: no row has every attribute the reference matched")
 
 
-def _scores(table: Table, sy, sn, min_size: int):
+def _scores(table: Table, sy, sn, min_size: int, subset: tuple = ()):
     """|effect| (representation, reference) or |z| (rate) of cells: sy (cells, K) the
-    cells' counts in K tables, sn (cells,) their weights. Ineligible cells score 0."""
+    cells' counts in K tables, sn (cells,) their weights, all on the attributes `subset`.
+    Ineligible cells score 0."""
     import numpy as np  # lazy: start-up
 
     q = table.question
     if q == "representation":
-        na, nb = table.totals
+        na, nb = table.sides(subset)
+        if not na or not nb:  # a side without these attributes: no share to compare
+            return np.zeros(sy.shape)
         out = np.abs(sy / nb - (sn[:, None] - sy) / na)
         if min_size > 0:
             out[sn < min_size] = 0.0
@@ -175,8 +203,14 @@ def _null_tables(table: Table, rng, k: int):
         p = table.weight / table.weight.sum()
         return rng.multinomial(table.totals[0], p, size=k).T
     rows = table.weight.astype(np.int64)
-    drawn = table.totals[1]
-    return rng.multivariate_hypergeometric(rows, drawn, size=k).T
+    strata = table.strata() if table.question == "representation" else []
+    if len(strata) <= 1:
+        return rng.multivariate_hypergeometric(rows, table.totals[1], size=k).T
+    out = np.empty((len(rows), k), dtype=np.int64)
+    for idx in strata:
+        drawn = int(table.count[idx].sum())
+        out[idx] = rng.multivariate_hypergeometric(rows[idx], drawn, size=k).T
+    return out
 
 
 # ---- the search -----------------------------------------------------------------
@@ -219,9 +253,9 @@ def _exact_max(table: Table, sets: _Sets, y, min_size: int):
 
     best = np.zeros(y.shape[1])
     yf = y.astype(np.float64)
-    for _subset, idx, starts, sn, _ in sets.items:
+    for subset, idx, starts, sn, _ in sets.items:
         sy = np.add.reduceat(yf[idx], starts, axis=0)
-        np.maximum(best, _scores(table, sy, sn, min_size).max(axis=0), out=best)
+        np.maximum(best, _scores(table, sy, sn, min_size, subset).max(axis=0), out=best)
     return best
 
 
@@ -239,7 +273,7 @@ def _exact_observed(table: Table, sets: _Sets, min_size: int, keep: int) -> list
     found: list[tuple] = []
     for subset, idx, starts, sn, cell_codes in sets.items:
         sy = np.add.reduceat(y[idx], starts, axis=0)[:, 0]
-        score = _scores(table, sy[:, None], sn, min_size)[:, 0]
+        score = _scores(table, sy[:, None], sn, min_size, subset)[:, 0]
         if len(score) > keep:  # the keep best, and every cell tied with the last of them
             least = np.partition(score, -keep)[-keep]
             top = np.flatnonzero(score >= least * (1 - 1e-12))[:MAX_TIED]
@@ -284,7 +318,8 @@ def _beam(table: Table, y, depth: int, width: int, min_size: int, deadline: floa
                 sn = np.bincount(c, weights=weight[r], minlength=len(table.values[a]))
                 sy = np.bincount(c, weights=yf[r], minlength=len(table.values[a]))
                 present = np.flatnonzero((sn > 0) | (sy > 0))
-                scores = _scores(table, sy[present, None], sn[present], min_size)[:, 0]
+                on = tuple(sorted((*subset, a)))
+                scores = _scores(table, sy[present, None], sn[present], min_size, on)[:, 0]
                 evaluated += len(present)
                 for j, v in enumerate(present):
                     pairs = sorted(zip(subset + (a,), vals + (int(v),)))
@@ -927,12 +962,31 @@ def scan(
             what = f"{label} or {prediction}"
         notes.append(f"{dropped} rows with {what} missing are not compared")
     table = Table(attrs, values, keys, weight, count, question, totals)
+    if question == "representation":
+        notes.extend(_missing_notes(table, compared))
     if min_size is None:
         min_size = options.min_group_size if question == "rate" else 0
     found = search(table, min_size=min_size, **search_opts)
     return _result(
         table, found, compared, chosen, binned, min_size, alpha, notes, name, search_opts
     )
+
+
+def _missing_notes(table: Table, compared: dict) -> list[str]:
+    """One note per searched attribute without a value in some rows (representation):
+    its rows missing on each side, which its subgroups' shares leave out (SPEC 19)."""
+    out = []
+    (na, nb), a, b = table.totals, compared["a"]["name"], compared["b"]["name"]
+    for i, attr in enumerate(table.attrs):
+        lack = table.codes[:, i] < 0
+        mb = int(table.count[lack].sum())
+        ma = int(round(table.weight[lack].sum())) - mb
+        if ma or mb:
+            out.append(
+                f"{attr} has no value in {ma:,} of {na:,} rows of {a} and {mb:,} of {nb:,} of "
+                f"{b}: a subgroup on it is compared among the rows that have it"
+            )
+    return out
 
 
 def _reference_scan(
@@ -1054,7 +1108,7 @@ def _subgroup(table: Table, f: tuple) -> dict:
     q = table.question
     sy_i = int(round(sy))
     if q == "representation":
-        na, nb = table.totals
+        na, nb = table.sides(subset)
         ca, cb = int(round(sn)) - sy_i, sy_i
         effect = cb / nb - ca / na
         lo, hi = newcombe(cb, nb, ca, na, Z)
