@@ -1167,6 +1167,39 @@ def _declare(table: Table, sub: dict, name: str) -> dict:
     return {"cross": cross, "profile": command, "registry": registry}
 
 
+def _nothing_note(table: Table, min_size: int, compared: dict) -> str:
+    """Why no subgroup is reported, with its numbers (SPEC 19): the size floor, an
+    overall rate of 0 or 1, or no difference at all."""
+    import numpy as np  # lazy: start-up
+
+    q = table.question
+    size = table.count if q == "reference" else table.weight
+    largest = 0
+    for a in range(len(table.attrs)):  # a subgroup is no larger than its one-condition parts
+        ok = table.codes[:, a] >= 0
+        if ok.any():
+            by_value = np.bincount(table.codes[ok, a], weights=size[ok])
+            largest = max(largest, int(round(by_value.max())))
+    floor = max(1, min_size) if q == "rate" else min_size
+    tail = "; nothing to test, no p-value"
+    if q == "rate" and table.totals[0] < 2 * floor:
+        return (
+            f"no subgroup: a rate gap needs --min-size {min_size:,} rows in the subgroup and "
+            f"in the rest, and the table has {table.totals[0]:,}{tail}"
+        )
+    if largest < floor:
+        return f"no subgroup has --min-size {min_size:,} rows (the largest has {largest:,}){tail}"
+    if q == "rate" and table.totals[1] in (0, table.totals[0]):
+        rate = pct(table.totals[1] / table.totals[0])
+        return f"the overall rate is {rate}%: no subgroup's rate differs from the rest's{tail}"
+    if q == "representation":
+        a, b = compared["a"]["name"], compared["b"]["name"]
+        if not any(min(table.sides((i,))) for i in range(len(table.attrs))):
+            return f"no searched attribute has a value in both {a} and {b}{tail}"
+        return f"no subgroup's share differs between {a} and {b} (every discrepancy is 0){tail}"
+    return f"no subgroup of at least --min-size {min_size:,} rows differs{tail}"
+
+
 def _result(
     table, found, compared, chosen, binned, min_size, alpha, notes, name, search_opts
 ) -> ScanResult:
@@ -1191,7 +1224,7 @@ def _result(
         subgroup["verdict"] = None if p is None else ("confirmed" if p < alpha else "possible")
         runners = [_subgroup(table, f) for f in best[1:]]
     done = found["permutations_done"]
-    if done < permutations:
+    if best and done < permutations:  # only the time bound stops a test that has a T
         notes.append(
             f"{done} of {permutations} permutations within --max-seconds {max_seconds:g}"
             + ("" if done else "; no p-value")
@@ -1201,7 +1234,7 @@ def _result(
             f"the search stopped at --max-seconds {max_seconds:g}; the subgroup is the best found"
         )
     if subgroup is None:
-        notes.append("no subgroup differs (every discrepancy is 0 or no subgroup is large enough)")
+        notes.append(_nothing_note(table, min_size, compared))
     out = {
         "kind": "faircode.scan",
         "format_version": SCAN_FORMAT_VERSION,

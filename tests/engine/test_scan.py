@@ -492,6 +492,34 @@ def test_cli_errors_are_one_line_and_exit_2(tmp_path, args, message):
     assert got.stderr.count("\n") == 1 and message in got.stderr, got.stderr
 
 
+def test_no_subgroup_says_why_not_the_time_bound(tmp_path):
+    """Nothing scores above 0: no test runs and the note gives the reason and its
+    numbers, never --max-seconds (SPEC 19)."""
+    a, _ = _two_draws(tmp_path, 0.0)
+    same = faircode.scan(str(a), str(a))
+    assert same["subgroup"] is None and same["test"]["done"] == 0
+    assert same["notes"] == [
+        f"no subgroup's share differs between {a} and {a} (every discrepancy is 0); "
+        "nothing to test, no p-value"
+    ]
+    big = faircode.scan(str(a), str(a), min_size=100_000)
+    largest = max(g["count"] for d in faircode.profile(str(a))["dimensions"] for g in d["groups"])
+    assert big["notes"] == [
+        f"no subgroup has --min-size 100,000 rows (the largest has {2 * largest:,}); "
+        "nothing to test, no p-value"
+    ]
+    blank = io.BytesIO(b"sex,race\n" + b",\n" * 20)
+    none = faircode.scan(str(a), blank, name_b="blank")
+    assert none["notes"][-1] == (
+        f"no searched attribute has a value in both {a} and blank; nothing to test, no p-value"
+    )
+    rate = faircode.scan(_planted_csv(tmp_path, rows=300), label="hired", min_size=200)
+    assert rate["notes"] == [
+        "no subgroup: a rate gap needs --min-size 200 rows in the subgroup and in the rest, "
+        "and the table has 300; nothing to test, no p-value"
+    ]
+
+
 def test_a_scan_is_advisory_exit_0_whatever_it_finds(tmp_path):
     path = _planted_csv(tmp_path, rows=2000)
     got = _cli(str(path), "--label", "hired", "--permutations", "99")
