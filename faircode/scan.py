@@ -689,6 +689,23 @@ def _label_values(summary, col: str, options) -> dict[str, int]:
     return out
 
 
+def _check_prediction(enc: Counter, n_attrs: int, label: tuple, prediction: tuple) -> None:
+    """A prediction that shares no value with the label (after 1.1) makes every row an
+    error: refused with both columns' values (SPEC 19). label and prediction are (column,
+    its label rule); enc's keys hold their labels as read after n_attrs codes."""
+    (label, rule), (prediction, pred_rule) = label, prediction
+    truth = {rule(k[n_attrs]) for k in enc} - {None}
+    guess = {pred_rule(k[n_attrs + 1]) for k in enc} - {None}
+    if truth and guess and not truth & guess:
+        truth, guess = sorted(truth), sorted(guess)
+        raise InputError(
+            f"--prediction {prediction}: no value in common with --label {label} "
+            f"({prediction}: {_values_text(guess)}; {label}: {_values_text(truth)}), so every "
+            f"row would be an error; give a prediction in the label's values, or rename "
+            f"them with --recode {prediction}:FROM=TO"
+        )
+
+
 # ---- the public function ------------------------------------------------------------
 
 
@@ -928,6 +945,7 @@ def scan(
         else:
             question = "rate"
             pred_rule = _label_rule(prediction, options)
+            _check_prediction(enc, n_attrs, (label, rule), (prediction, pred_rule))
             for k in enc:
                 v, w = rule(k[n_attrs]), pred_rule(k[n_attrs + 1])
                 side_of[k] = None if v is None or w is None else int(w != v)

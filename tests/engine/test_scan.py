@@ -483,6 +483,11 @@ def test_cli_json_matches_the_schema_and_the_reports_say_the_same(tmp_path):
         (["--versus", "race"], "--versus race: 4 values; name the positive one"),
         (["--label", "hired", "--positive", "maybe"], "--positive maybe: not a value of 'hired'"),
         (["--prediction", "sex"], "ask one question"),
+        (
+            ["--label", "hired", "--prediction", "sex"],
+            "--prediction sex: no value in common with --label hired (sex: 'F', 'M'; "
+            "hired: 'no', 'yes'), so every row would be an error",
+        ),
     ],
 )
 def test_cli_errors_are_one_line_and_exit_2(tmp_path, args, message):
