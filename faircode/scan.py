@@ -731,6 +731,7 @@ def scan(
     opts: dict | None = None,
     name: str | None = None,
     name_b: str | None = None,
+    skip_lines_b: int | None = None,
 ) -> ScanResult:
     """Find the subgroup where a table differs most (SPEC 19): advisory, never a grade.
 
@@ -778,6 +779,9 @@ def scan(
     overrides, opts : dict, optional
         ``--map`` kinds and the profile's options (``na``, ``recode``, ``age_bands``,
         reading options ...), as for ``faircode.profile``.
+    skip_lines_b : int, optional
+        With ``other``: the lines skipped before its table, instead of ``opts``'
+        ``skip_lines`` (``--skip-lines-b``: ``adult.test`` starts with a junk line).
 
     Returns
     -------
@@ -818,6 +822,12 @@ def scan(
     alpha = number_arg("--alpha", alpha, 0, 1, "0..1", lo_open=True, hi_open=True)
     if min_size is not None:
         min_size = number_arg("--min-size", min_size, 0, None, "integer >= 0", integer=True)
+    if skip_lines_b is not None:
+        if other is None:
+            raise InputError("scan: --skip-lines-b goes with a second file B")
+        skip_lines_b = number_arg(
+            "--skip-lines-b", skip_lines_b, 0, None, "integer >= 0", integer=True
+        )
     for flag, text in (("--versus", versus), ("--prediction", prediction)):
         if text is not None:
             text_arg(flag, text)
@@ -830,6 +840,7 @@ def scan(
     opts["missing_by_group"] = False  # not used here
     for key in ("label", "positive", "reference", "cross"):
         opts.pop(key, None)
+    opts_b = opts if skip_lines_b is None else {**opts, "skip_lines": skip_lines_b}
     chosen = [] if columns is None else text_items("--columns", columns, commas=True)
     if not all(chosen):
         raise InputError(f"--columns: expected A,B,..., got '{','.join(chosen)}'")
@@ -874,7 +885,9 @@ def scan(
     if other is not None:
         name_b = name_b or display_name(other)
         other = _reread(other)
-        summary_b, result_b, _, _ = _forced(other, overrides, opts, name_b, outcome, chosen)
+        summary_b, result_b, _, options_b = _forced(
+            other, overrides, opts_b, name_b, outcome, chosen
+        )
         dims_b = {d["name"]: d for d in result_b["dimensions"]}
         attrs = [n for n in dims if n in dims_b]
         one_side = [n for n in [*dims, *dims_b] if n not in attrs]
@@ -912,7 +925,7 @@ def scan(
     pos = None
     if other is not None:
         rows_a = _column_cells(source, attrs, options, name)
-        rows_b = _column_cells(other, attrs, options, name_b)
+        rows_b = _column_cells(other, attrs, options_b, name_b)
         raw = Counter({(*k, 0): c for k, c in rows_a.items()})
         raw.update({(*k, 1): c for k, c in rows_b.items()})
         values, enc = _encode(raw, rule_list, n_attrs)

@@ -488,6 +488,7 @@ def test_cli_json_matches_the_schema_and_the_reports_say_the_same(tmp_path):
             "--prediction sex: no value in common with --label hired (sex: 'F', 'M'; "
             "hired: 'no', 'yes'), so every row would be an error",
         ),
+        (["--label", "hired", "--skip-lines-b", "1"], "--skip-lines-b goes with a second file"),
     ],
 )
 def test_cli_errors_are_one_line_and_exit_2(tmp_path, args, message):
@@ -495,6 +496,22 @@ def test_cli_errors_are_one_line_and_exit_2(tmp_path, args, message):
     got = _cli(str(path), *args)
     assert got.returncode == 2 and got.stdout == ""
     assert got.stderr.count("\n") == 1 and message in got.stderr, got.stderr
+
+
+def test_skip_lines_b_skips_the_lines_before_bs_table_only(tmp_path):
+    """`scan A B --skip-lines-b 1` (B opens with adult.test's junk line) is the scan of
+    A and B without it; a bad value is one line naming the flag, as compare's."""
+    a, b = _two_draws(tmp_path, 0.0)
+    junk = tmp_path / "junk.csv"
+    junk.write_text("|1x3 Cross validator\n" + b.read_text())
+    want = _cli(str(a), str(b), "--permutations", "19", "--json")
+    got = _cli(str(a), str(junk), "--skip-lines-b", "1", "--permutations", "19", "--json")
+    assert got.returncode == 0, got.stderr
+    assert json.loads(got.stdout)["subgroup"] == json.loads(want.stdout)["subgroup"]
+    assert json.loads(got.stdout)["compared"]["b"]["rows"] == 3000
+    bad = _cli(str(a), str(junk), "--skip-lines-b", "-3")
+    assert bad.returncode == 2
+    assert bad.stderr == "faircode: error: --skip-lines-b: -3 is out of range (integer 0..)\n"
 
 
 def test_no_subgroup_says_why_not_the_time_bound(tmp_path):
