@@ -218,7 +218,7 @@ def _build_compare(c: argparse.ArgumentParser) -> None:
         help="exit 1 when any dimension drifts at least this much",
     )
     _add_fail_on(c, "shift", COMPARE_FINDING_KINDS)
-    c.add_argument("--skip-lines-b", metavar="N", help="--skip-lines for B only")
+    _add_skip_lines_b(c)
     c.add_argument(
         "--allow-different-options",
         action="store_true",
@@ -227,6 +227,16 @@ def _build_compare(c: argparse.ArgumentParser) -> None:
     _add_no_provenance(c)
     add_option_arguments(c, "compare")  # SPEC 7, 16
     c.set_defaults(func=cmd_compare)
+
+
+def _add_skip_lines_b(p: argparse.ArgumentParser) -> None:
+    """compare's and scan's --skip-lines-b (read by _skip_lines_b)."""
+    p.add_argument("--skip-lines-b", metavar="N", help="--skip-lines for B only")
+
+
+def _skip_lines_b(args: argparse.Namespace) -> int | None:
+    """--skip-lines-b's number, or None when not given."""
+    return _number_arg("--skip-lines-b", args.skip_lines_b, True, 0, None)
 
 
 def _build_serve(v: argparse.ArgumentParser) -> None:
@@ -304,6 +314,7 @@ def _build_scan(c: argparse.ArgumentParser) -> None:
         help=default_help("subgroups kept per level of the beam search", DEFAULT_BEAM),
     )
     c.add_argument("--alpha", metavar="A", help=default_help("level of the verdict", d.alpha))
+    _add_skip_lines_b(c)
     add_option_arguments(c, "scan")
     c.set_defaults(func=cmd_scan)
 
@@ -739,7 +750,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     overrides, opts = options_from_args(args, "compare")
     fail_on = _fail_on(args, COMPARE_FINDING_KINDS)
     opts_b = dict(opts)
-    skip_b = _number_arg("--skip-lines-b", args.skip_lines_b, True, 0, None)
+    skip_b = _skip_lines_b(args)
     if skip_b is not None:
         opts_b["skip_lines"] = skip_b
     check_exports(args, [args.path_a, args.path_b])
@@ -863,6 +874,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         opts=opts,
         name=_input_name(args.path),
         name_b=args.path_b,
+        skip_lines_b=_skip_lines_b(args),
         **numbers,
     )
     sys.stdout.write(render_as("scan", format_of(args), result, name=result._name))

@@ -106,7 +106,9 @@ class Table:
     `codes[t, a]` is tuple t's value code of attribute a (-1: missing); `weight[t]` its
     rows (representation, rate: both sides' rows; reference: its expected share of the
     rows); `count[t]` the rows of side B (representation), its positives (rate), or its
-    rows (reference)."""
+    rows (reference). A representation subgroup's shares are among the rows that have
+    all its attributes (`sides`), and its null tables permute the side within each
+    pattern of missing attributes (`strata`), so those denominators stay fixed."""
 
     def __init__(self, attrs, values, codes, weight, count, question, totals) -> None:
         import numpy as np  # lazy: start-up
@@ -119,6 +121,29 @@ class Table:
         self.question = question
         #: representation: (rows A, rows B); rate: (rows, positives); reference: (rows,)
         self.totals = tuple(int(t) for t in totals)
+        self._sides: dict[tuple, tuple[int, int]] = {}
+        self._strata: list | None = None
+
+    def sides(self, subset: tuple) -> tuple[int, int]:
+        """(rows of A, rows of B) that have every attribute of `subset` (representation):
+        the denominators of its subgroups' shares (SPEC 19)."""
+        got = self._sides.get(subset)
+        if got is None:
+            ok = (self.codes[:, list(subset)] >= 0).all(axis=1)
+            n, nb = int(round(self.weight[ok].sum())), int(self.count[ok].sum())
+            got = self._sides[subset] = (n - nb, nb)
+        return got
+
+    def strata(self) -> list:
+        """The tuples of each pattern of missing attributes, in the patterns' order: the
+        permutation of the side keeps each pattern's rows of B (SPEC 19)."""
+        import numpy as np  # lazy: start-up
+
+        if self._strata is None:
+            patterns, which = np.unique(self.codes < 0, axis=0, return_inverse=True)
+            which = which.ravel()
+            self._strata = [np.flatnonzero(which == i) for i in range(len(patterns))]
+        return self._strata
 
 
 def _check_totals(table: Table) -> None:
@@ -132,14 +157,17 @@ def _check_totals(table: Table) -> None:
         raise InputError("scan: no row has every attribute the reference matched")
 
 
-def _scores(table: Table, sy, sn, min_size: int):
+def _scores(table: Table, sy, sn, min_size: int, subset: tuple = ()):
     """|effect| (representation, reference) or |z| (rate) of cells: sy (cells, K) the
-    cells' counts in K tables, sn (cells,) their weights. Ineligible cells score 0."""
+    cells' counts in K tables, sn (cells,) their weights, all on the attributes `subset`.
+    Ineligible cells score 0."""
     import numpy as np  # lazy: start-up
 
     q = table.question
     if q == "representation":
-        na, nb = table.totals
+        na, nb = table.sides(subset)
+        if not na or not nb:  # a side without these attributes: no share to compare
+            return np.zeros(sy.shape)
         out = np.abs(sy / nb - (sn[:, None] - sy) / na)
         if min_size > 0:
             out[sn < min_size] = 0.0
@@ -175,8 +203,14 @@ def _null_tables(table: Table, rng, k: int):
         p = table.weight / table.weight.sum()
         return rng.multinomial(table.totals[0], p, size=k).T
     rows = table.weight.astype(np.int64)
-    drawn = table.totals[1]
-    return rng.multivariate_hypergeometric(rows, drawn, size=k).T
+    strata = table.strata() if table.question == "representation" else []
+    if len(strata) <= 1:
+        return rng.multivariate_hypergeometric(rows, table.totals[1], size=k).T
+    out = np.empty((len(rows), k), dtype=np.int64)
+    for idx in strata:
+        drawn = int(table.count[idx].sum())
+        out[idx] = rng.multivariate_hypergeometric(rows[idx], drawn, size=k).T
+    return out
 
 
 # ---- the search -----------------------------------------------------------------
@@ -219,9 +253,9 @@ def _exact_max(table: Table, sets: _Sets, y, min_size: int):
 
     best = np.zeros(y.shape[1])
     yf = y.astype(np.float64)
-    for _subset, idx, starts, sn, _ in sets.items:
+    for subset, idx, starts, sn, _ in sets.items:
         sy = np.add.reduceat(yf[idx], starts, axis=0)
-        np.maximum(best, _scores(table, sy, sn, min_size).max(axis=0), out=best)
+        np.maximum(best, _scores(table, sy, sn, min_size, subset).max(axis=0), out=best)
     return best
 
 
@@ -239,7 +273,7 @@ def _exact_observed(table: Table, sets: _Sets, min_size: int, keep: int) -> list
     found: list[tuple] = []
     for subset, idx, starts, sn, cell_codes in sets.items:
         sy = np.add.reduceat(y[idx], starts, axis=0)[:, 0]
-        score = _scores(table, sy[:, None], sn, min_size)[:, 0]
+        score = _scores(table, sy[:, None], sn, min_size, subset)[:, 0]
         if len(score) > keep:  # the keep best, and every cell tied with the last of them
             least = np.partition(score, -keep)[-keep]
             top = np.flatnonzero(score >= least * (1 - 1e-12))[:MAX_TIED]
@@ -284,7 +318,8 @@ def _beam(table: Table, y, depth: int, width: int, min_size: int, deadline: floa
                 sn = np.bincount(c, weights=weight[r], minlength=len(table.values[a]))
                 sy = np.bincount(c, weights=yf[r], minlength=len(table.values[a]))
                 present = np.flatnonzero((sn > 0) | (sy > 0))
-                scores = _scores(table, sy[present, None], sn[present], min_size)[:, 0]
+                on = tuple(sorted((*subset, a)))
+                scores = _scores(table, sy[present, None], sn[present], min_size, on)[:, 0]
                 evaluated += len(present)
                 for j, v in enumerate(present):
                     pairs = sorted(zip(subset + (a,), vals + (int(v),)))
@@ -654,6 +689,23 @@ def _label_values(summary, col: str, options) -> dict[str, int]:
     return out
 
 
+def _check_prediction(enc: Counter, n_attrs: int, label: tuple, prediction: tuple) -> None:
+    """A prediction that shares no value with the label (after 1.1) makes every row an
+    error: refused with both columns' values (SPEC 19). label and prediction are (column,
+    its label rule); enc's keys hold their labels as read after n_attrs codes."""
+    (label, rule), (prediction, pred_rule) = label, prediction
+    truth = {rule(k[n_attrs]) for k in enc} - {None}
+    guess = {pred_rule(k[n_attrs + 1]) for k in enc} - {None}
+    if truth and guess and not truth & guess:
+        truth, guess = sorted(truth), sorted(guess)
+        raise InputError(
+            f"--prediction {prediction}: no value in common with --label {label} "
+            f"({prediction}: {_values_text(guess)}; {label}: {_values_text(truth)}), so every "
+            f"row would be an error; give a prediction in the label's values, or rename "
+            f"them with --recode {prediction}:FROM=TO"
+        )
+
+
 # ---- the public function ------------------------------------------------------------
 
 
@@ -679,6 +731,7 @@ def scan(
     opts: dict | None = None,
     name: str | None = None,
     name_b: str | None = None,
+    skip_lines_b: int | None = None,
 ) -> ScanResult:
     """Find the subgroup where a table differs most (SPEC 19): advisory, never a grade.
 
@@ -726,6 +779,9 @@ def scan(
     overrides, opts : dict, optional
         ``--map`` kinds and the profile's options (``na``, ``recode``, ``age_bands``,
         reading options ...), as for ``faircode.profile``.
+    skip_lines_b : int, optional
+        With ``other``: the lines skipped before its table, instead of ``opts``'
+        ``skip_lines`` (``--skip-lines-b``: ``adult.test`` starts with a junk line).
 
     Returns
     -------
@@ -766,6 +822,12 @@ def scan(
     alpha = number_arg("--alpha", alpha, 0, 1, "0..1", lo_open=True, hi_open=True)
     if min_size is not None:
         min_size = number_arg("--min-size", min_size, 0, None, "integer >= 0", integer=True)
+    if skip_lines_b is not None:
+        if other is None:
+            raise InputError("scan: --skip-lines-b goes with a second file B")
+        skip_lines_b = number_arg(
+            "--skip-lines-b", skip_lines_b, 0, None, "integer >= 0", integer=True
+        )
     for flag, text in (("--versus", versus), ("--prediction", prediction)):
         if text is not None:
             text_arg(flag, text)
@@ -778,6 +840,7 @@ def scan(
     opts["missing_by_group"] = False  # not used here
     for key in ("label", "positive", "reference", "cross"):
         opts.pop(key, None)
+    opts_b = opts if skip_lines_b is None else {**opts, "skip_lines": skip_lines_b}
     chosen = [] if columns is None else text_items("--columns", columns, commas=True)
     if not all(chosen):
         raise InputError(f"--columns: expected A,B,..., got '{','.join(chosen)}'")
@@ -822,7 +885,9 @@ def scan(
     if other is not None:
         name_b = name_b or display_name(other)
         other = _reread(other)
-        summary_b, result_b, _, _ = _forced(other, overrides, opts, name_b, outcome, chosen)
+        summary_b, result_b, _, options_b = _forced(
+            other, overrides, opts_b, name_b, outcome, chosen
+        )
         dims_b = {d["name"]: d for d in result_b["dimensions"]}
         attrs = [n for n in dims if n in dims_b]
         one_side = [n for n in [*dims, *dims_b] if n not in attrs]
@@ -860,7 +925,7 @@ def scan(
     pos = None
     if other is not None:
         rows_a = _column_cells(source, attrs, options, name)
-        rows_b = _column_cells(other, attrs, options, name_b)
+        rows_b = _column_cells(other, attrs, options_b, name_b)
         raw = Counter({(*k, 0): c for k, c in rows_a.items()})
         raw.update({(*k, 1): c for k, c in rows_b.items()})
         values, enc = _encode(raw, rule_list, n_attrs)
@@ -893,6 +958,7 @@ def scan(
         else:
             question = "rate"
             pred_rule = _label_rule(prediction, options)
+            _check_prediction(enc, n_attrs, (label, rule), (prediction, pred_rule))
             for k in enc:
                 v, w = rule(k[n_attrs]), pred_rule(k[n_attrs + 1])
                 side_of[k] = None if v is None or w is None else int(w != v)
@@ -927,12 +993,31 @@ def scan(
             what = f"{label} or {prediction}"
         notes.append(f"{dropped} rows with {what} missing are not compared")
     table = Table(attrs, values, keys, weight, count, question, totals)
+    if question == "representation":
+        notes.extend(_missing_notes(table, compared))
     if min_size is None:
         min_size = options.min_group_size if question == "rate" else 0
     found = search(table, min_size=min_size, **search_opts)
     return _result(
         table, found, compared, chosen, binned, min_size, alpha, notes, name, search_opts
     )
+
+
+def _missing_notes(table: Table, compared: dict) -> list[str]:
+    """One note per searched attribute without a value in some rows (representation):
+    its rows missing on each side, which its subgroups' shares leave out (SPEC 19)."""
+    out = []
+    (na, nb), a, b = table.totals, compared["a"]["name"], compared["b"]["name"]
+    for i, attr in enumerate(table.attrs):
+        lack = table.codes[:, i] < 0
+        mb = int(table.count[lack].sum())
+        ma = int(round(table.weight[lack].sum())) - mb
+        if ma or mb:
+            out.append(
+                f"{attr} has no value in {ma:,} of {na:,} rows of {a} and {mb:,} of {nb:,} of "
+                f"{b}: a subgroup on it is compared among the rows that have it"
+            )
+    return out
 
 
 def _reference_scan(
@@ -1054,7 +1139,7 @@ def _subgroup(table: Table, f: tuple) -> dict:
     q = table.question
     sy_i = int(round(sy))
     if q == "representation":
-        na, nb = table.totals
+        na, nb = table.sides(subset)
         ca, cb = int(round(sn)) - sy_i, sy_i
         effect = cb / nb - ca / na
         lo, hi = newcombe(cb, nb, ca, na, Z)
@@ -1113,6 +1198,39 @@ def _declare(table: Table, sub: dict, name: str) -> dict:
     return {"cross": cross, "profile": command, "registry": registry}
 
 
+def _nothing_note(table: Table, min_size: int, compared: dict) -> str:
+    """Why no subgroup is reported, with its numbers (SPEC 19): the size floor, an
+    overall rate of 0 or 1, or no difference at all."""
+    import numpy as np  # lazy: start-up
+
+    q = table.question
+    size = table.count if q == "reference" else table.weight
+    largest = 0
+    for a in range(len(table.attrs)):  # a subgroup is no larger than its one-condition parts
+        ok = table.codes[:, a] >= 0
+        if ok.any():
+            by_value = np.bincount(table.codes[ok, a], weights=size[ok])
+            largest = max(largest, int(round(by_value.max())))
+    floor = max(1, min_size) if q == "rate" else min_size
+    tail = "; nothing to test, no p-value"
+    if q == "rate" and table.totals[0] < 2 * floor:
+        return (
+            f"no subgroup: a rate gap needs --min-size {min_size:,} rows in the subgroup and "
+            f"in the rest, and the table has {table.totals[0]:,}{tail}"
+        )
+    if largest < floor:
+        return f"no subgroup has --min-size {min_size:,} rows (the largest has {largest:,}){tail}"
+    if q == "rate" and table.totals[1] in (0, table.totals[0]):
+        rate = pct(table.totals[1] / table.totals[0])
+        return f"the overall rate is {rate}%: no subgroup's rate differs from the rest's{tail}"
+    if q == "representation":
+        a, b = compared["a"]["name"], compared["b"]["name"]
+        if not any(min(table.sides((i,))) for i in range(len(table.attrs))):
+            return f"no searched attribute has a value in both {a} and {b}{tail}"
+        return f"no subgroup's share differs between {a} and {b} (every discrepancy is 0){tail}"
+    return f"no subgroup of at least --min-size {min_size:,} rows differs{tail}"
+
+
 def _result(
     table, found, compared, chosen, binned, min_size, alpha, notes, name, search_opts
 ) -> ScanResult:
@@ -1137,7 +1255,7 @@ def _result(
         subgroup["verdict"] = None if p is None else ("confirmed" if p < alpha else "possible")
         runners = [_subgroup(table, f) for f in best[1:]]
     done = found["permutations_done"]
-    if done < permutations:
+    if best and done < permutations:  # only the time bound stops a test that has a T
         notes.append(
             f"{done} of {permutations} permutations within --max-seconds {max_seconds:g}"
             + ("" if done else "; no p-value")
@@ -1147,7 +1265,7 @@ def _result(
             f"the search stopped at --max-seconds {max_seconds:g}; the subgroup is the best found"
         )
     if subgroup is None:
-        notes.append("no subgroup differs (every discrepancy is 0 or no subgroup is large enough)")
+        notes.append(_nothing_note(table, min_size, compared))
     out = {
         "kind": "faircode.scan",
         "format_version": SCAN_FORMAT_VERSION,

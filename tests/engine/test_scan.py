@@ -116,8 +116,12 @@ def _brute(table: Table, depth: int, min_size: int) -> float:
                 ]
                 sn, sy = sum(w[i] for i in rows), sum(c[i] for i in rows)
                 if table.question == "representation":
-                    na, nb = table.totals
-                    score = abs(sy / nb - (sn - sy) / na) if sn >= min_size else 0.0
+                    # the shares among the rows with every attribute of the subset
+                    have = [i for i, t in enumerate(codes) if all(t[a] >= 0 for a in subset)]
+                    nb = sum(c[i] for i in have)
+                    na = sum(w[i] for i in have) - nb
+                    ok = sn >= min_size and na and nb
+                    score = abs(sy / nb - (sn - sy) / na) if ok else 0.0
                 elif table.question == "reference":
                     score = abs(sy / table.totals[0] - sn)
                 else:
@@ -141,6 +145,46 @@ def test_exact_search_is_the_maximum_over_every_subgroup(question):
             got = search(t, depth=depth, min_size=20, permutations=0)
             assert got["found"][0][5] == pytest.approx(_brute(t, depth, 20), rel=1e-12)
             assert got["method"] == "exact" and got["p"] is None
+
+
+def _with_missing(seed: int, rows: int = 2000, blank_b: float = 0.4, shrink: float = 0.0):
+    """Two sides drawn alike (half the rows each), 40% of B's `a` cells missing; with
+    `shrink`, that share of B's `a = v0` rows moved to other values of `a` first."""
+    rng = np.random.default_rng(seed)
+    codes = np.stack([rng.integers(0, k, rows) for k in SIZES], axis=1)
+    side = rng.random(rows) < 0.5
+    moved = side & (codes[:, 0] == 0) & (rng.random(rows) < shrink)
+    codes[moved, 0] = rng.integers(1, SIZES[0], moved.sum())
+    codes[side & (rng.random(rows) < blank_b), 0] = -1
+    keys, inv = np.unique(codes, axis=0, return_inverse=True)
+    inv = inv.ravel()
+    nb = int(side.sum())
+    return Table(list("abcd"), [[f"v{i}" for i in range(k)] for k in SIZES], keys,
+                 np.bincount(inv), np.bincount(inv, weights=side).astype(int),
+                 "representation", (rows - nb, nb))  # fmt: skip
+
+
+@pytest.mark.parametrize("method", ["exact", "beam"])
+def test_missing_cells_are_left_out_of_the_shares_not_counted_as_a_shrink(method):
+    """SPEC 19: a subgroup's shares are among the rows with all its attributes, and the
+    side is permuted within each pattern of missing attributes: with 40% of B's `a`
+    missing and nothing else different, p < 0.05 in at most 7 of 100 tables."""
+    hits = 0
+    for s in range(100):
+        r = search(_with_missing(s), depth=2, permutations=99, seed=s, method=method)
+        hits += r["p"] < 0.05
+    assert hits <= 7, hits
+    for seed in range(3):  # still the maximum over every subgroup
+        t = _with_missing(seed, rows=600)
+        got = search(t, depth=2, min_size=20, permutations=0, method="exact")
+        assert got["found"][0][5] == pytest.approx(_brute(t, 2, 20), rel=1e-12)
+
+
+def test_a_planted_shrink_is_found_through_missing_cells():
+    """B lost most of `a = v0` and lacks `a` in 40% of its rows: still found, confirmed."""
+    r = search(_with_missing(11, rows=4000, shrink=0.6), depth=2, permutations=99, seed=0)
+    best = r["found"][0]
+    assert (best[1], best[2]) == ((0,), (0,)) and r["p"] < 0.05
 
 
 def test_the_beam_search_finds_the_planted_subgroup_and_is_calibrated():
@@ -279,6 +323,44 @@ def test_two_files_are_the_versus_question_of_their_union(tmp_path):
     assert two["compared"]["b"]["rows"] == one["compared"]["b"]["rows"]
 
 
+def _two_draws(tmp_path: Path, blank_b: float) -> tuple[Path, Path]:
+    """Two files drawn from one law, `blank_b` of B's sex cells blank."""
+    rng = np.random.default_rng(3)
+    paths = []
+    for side, blank in (("a", 0.0), ("b", blank_b)):
+        sex = rng.choice(["Male", "Female"], 3000)
+        sex[rng.random(3000) < blank] = ""
+        race = rng.choice(["White", "Black", "Asian"], 3000)
+        age = rng.integers(18, 80, 3000)
+        path = tmp_path / f"{side}.csv"
+        lines = [f"{s},{r},{x}" for s, r, x in zip(sex, race, age)]
+        path.write_text("sex,race,age\n" + "\n".join(lines) + "\n")
+        paths.append(path)
+    return paths[0], paths[1]
+
+
+def test_two_files_missing_cells_of_b_are_not_a_shrink(tmp_path):
+    """40% of B's sex cells blank, nothing else different: no confirmed subgroup, a
+    one-condition share is compare's (SPEC 8), and a note counts the missing cells."""
+    a, b = _two_draws(tmp_path, 0.4)
+    r = faircode.scan(str(a), str(b), permutations=199)
+    assert r["subgroup"]["verdict"] == "possible", r["subgroup"]
+    blank = b.read_text().count("\n,")
+    assert r["notes"] == [
+        f"sex has no value in 0 of 3,000 rows of {a} and {blank:,} of 3,000 of {b}: a "
+        "subgroup on it is compared among the rows that have it"
+    ]
+    shares = {
+        g["label"]: (g["share_a"], g["share_b"])
+        for g in faircode.compare(str(a), str(b))["dimensions"][0]["groups"]
+    }
+    only_sex = faircode.scan(
+        str(a), str(b), permutations=0, overrides={"race": "ignore", "age": "ignore"}
+    )
+    subs = [only_sex["subgroup"], *only_sex["runners_up"]]
+    assert {s["rule"][0]["value"]: (s["share_a"], s["share_b"]) for s in subs} == shares
+
+
 def test_the_reference_question_agrees_with_the_profiles_reference_block():
     """COMPAS against us-2019: a one-condition subgroup's effect is the profile's
     reference delta (SPEC 9) for its group; the worst is sex = 'Female'."""
@@ -401,6 +483,12 @@ def test_cli_json_matches_the_schema_and_the_reports_say_the_same(tmp_path):
         (["--versus", "race"], "--versus race: 4 values; name the positive one"),
         (["--label", "hired", "--positive", "maybe"], "--positive maybe: not a value of 'hired'"),
         (["--prediction", "sex"], "ask one question"),
+        (
+            ["--label", "hired", "--prediction", "sex"],
+            "--prediction sex: no value in common with --label hired (sex: 'F', 'M'; "
+            "hired: 'no', 'yes'), so every row would be an error",
+        ),
+        (["--label", "hired", "--skip-lines-b", "1"], "--skip-lines-b goes with a second file"),
     ],
 )
 def test_cli_errors_are_one_line_and_exit_2(tmp_path, args, message):
@@ -408,6 +496,50 @@ def test_cli_errors_are_one_line_and_exit_2(tmp_path, args, message):
     got = _cli(str(path), *args)
     assert got.returncode == 2 and got.stdout == ""
     assert got.stderr.count("\n") == 1 and message in got.stderr, got.stderr
+
+
+def test_skip_lines_b_skips_the_lines_before_bs_table_only(tmp_path):
+    """`scan A B --skip-lines-b 1` (B opens with adult.test's junk line) is the scan of
+    A and B without it; a bad value is one line naming the flag, as compare's."""
+    a, b = _two_draws(tmp_path, 0.0)
+    junk = tmp_path / "junk.csv"
+    junk.write_text("|1x3 Cross validator\n" + b.read_text())
+    want = _cli(str(a), str(b), "--permutations", "19", "--json")
+    got = _cli(str(a), str(junk), "--skip-lines-b", "1", "--permutations", "19", "--json")
+    assert got.returncode == 0, got.stderr
+    assert json.loads(got.stdout)["subgroup"] == json.loads(want.stdout)["subgroup"]
+    assert json.loads(got.stdout)["compared"]["b"]["rows"] == 3000
+    bad = _cli(str(a), str(junk), "--skip-lines-b", "-3")
+    assert bad.returncode == 2
+    assert bad.stderr == "faircode: error: --skip-lines-b: -3 is out of range (integer 0..)\n"
+
+
+def test_no_subgroup_says_why_not_the_time_bound(tmp_path):
+    """Nothing scores above 0: no test runs and the note gives the reason and its
+    numbers, never --max-seconds (SPEC 19)."""
+    a, _ = _two_draws(tmp_path, 0.0)
+    same = faircode.scan(str(a), str(a))
+    assert same["subgroup"] is None and same["test"]["done"] == 0
+    assert same["notes"] == [
+        f"no subgroup's share differs between {a} and {a} (every discrepancy is 0); "
+        "nothing to test, no p-value"
+    ]
+    big = faircode.scan(str(a), str(a), min_size=100_000)
+    largest = max(g["count"] for d in faircode.profile(str(a))["dimensions"] for g in d["groups"])
+    assert big["notes"] == [
+        f"no subgroup has --min-size 100,000 rows (the largest has {2 * largest:,}); "
+        "nothing to test, no p-value"
+    ]
+    blank = io.BytesIO(b"sex,race\n" + b",\n" * 20)
+    none = faircode.scan(str(a), blank, name_b="blank")
+    assert none["notes"][-1] == (
+        f"no searched attribute has a value in both {a} and blank; nothing to test, no p-value"
+    )
+    rate = faircode.scan(_planted_csv(tmp_path, rows=300), label="hired", min_size=200)
+    assert rate["notes"] == [
+        "no subgroup: a rate gap needs --min-size 200 rows in the subgroup and in the rest, "
+        "and the table has 300; nothing to test, no p-value"
+    ]
 
 
 def test_a_scan_is_advisory_exit_0_whatever_it_finds(tmp_path):
