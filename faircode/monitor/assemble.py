@@ -341,11 +341,12 @@ def _status(exceeded: bool, insufficient: bool, unmeasured: bool) -> str:
     return "unmeasured" if unmeasured else "within_threshold"
 
 
-def decide(groups: list[dict[str, Any]], rule: str, alpha: float) -> None:
+def decide(groups: list[dict[str, Any]], rule: str, alpha: float, *, plan: bool = True) -> None:
     """Each gated, measured disparity's status by ``rule`` (SPEC 12.7): Holm's correction
     of ``p_exceeds`` over the report's family; ``exceeded`` when the adjusted p is below
     alpha (``point``: when the value exceeds), ``ok`` when ``p_within`` is (``point``:
-    otherwise), else ``insufficient``; a half-measured equalized odds is never ok."""
+    otherwise), else ``insufficient``; a half-measured equalized odds is never ok. With
+    ``plan`` an insufficient one gets the rows that would settle it (``rows_needed``)."""
     judged = [
         (g, d) for g in groups for d in g["disparities"] if d["gated"] and d["evidence"] is not None
     ]
@@ -365,7 +366,7 @@ def decide(groups: list[dict[str, Any]], rule: str, alpha: float) -> None:
         else:
             d["status"] = "ok" if within else "insufficient"
         # what would settle it, planned against this family's correction (12.7)
-        settle = d["status"] == "insufficient"
+        settle = plan and d["status"] == "insufficient"
         d["rows_needed"] = rows_needed(d, g["slices"], len(judged), alpha) if settle else None
     # slices that exist but sit below the low-n guard: more rows would measure and settle
     # the disparity, so under the interval rule its evidence is insufficient (12.8)

@@ -824,7 +824,7 @@ def _trend(
         bucket = _Bucket({c: v[rows] for c, v in arrays.items()}, len(rows))
         attributes = {a: at.subset(rows) for a, at in whole.items()}
         groups = _groups(ctx, bucket, task, [[a] for a in ctx.attrs], attributes=attributes)
-        decide(groups, rule, alpha)
+        decide(groups, rule, alpha, plan=False)  # a bucket's statuses; no rows to plan
         out.append(
             {
                 **meta,
