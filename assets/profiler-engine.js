@@ -1880,6 +1880,13 @@ function () {
     return `the header is one column, but '${d}' would split it into ${best + 1}; pass --delimiter '${d}' (or --one-column if the table has one column)`;
   }
 
+  function namesFirstRecord(fields, names, delimiter, line) {
+    if (fields >= names) return null;
+    const d = delimiter === '\t' ? 'tab' : delimiter;
+    const got = fields === 1 ? '1 field' : `${fields} fields`;
+    return `line ${line}: ${got} where --names gives ${names} (delimiter '${d}', sniffed from this line); pass --skip-lines ${line} if the table starts below it, or give the delimiter with --delimiter`;
+  }
+
   function sniffDelimiter(line) {
     const counts = [0, 0, 0, 0];
     let inQuotes = false;
@@ -2603,6 +2610,14 @@ function () {
         }
         this.checkHeader();
         return;
+      }
+      if (this.nRows === 0 && this.opts.names && !this.opts.delimiter) {
+        // SPEC 0.2: with names, the first record is the only sign the sniffed delimiter is right
+        const wrong = namesFirstRecord(nf, this.width, String.fromCharCode(this.delim), this.recLine);
+        if (wrong !== null) {
+          this.finished = true;
+          throw new InputError(`${this.name}: ${wrong}`);
+        }
       }
       if (nf > this.width) {
         this.finished = true;

@@ -99,7 +99,7 @@ from urllib.parse import urlparse
 
 from .analyze import analyze
 from .detect import check_overrides, label_slack
-from .errors import InputError
+from .errors import DelimiterRefused, InputError
 from .labels import MISSING_TOKENS, TRIMMED, clean_header, float_label
 from .numerics import OUTCOME_HUGE, OUTCOME_TINY, SCALE1, SCALE2
 from .options import Options, missing_labels, relabeler, resolve
@@ -1118,7 +1118,7 @@ def _head(source: _Source, options: Options) -> tuple[list[str], str, str, list[
         try:
             if not data and not whole:
                 raise InputError("head too short")
-            header, _ = open_table(
+            header, records = open_table(
                 io.BytesIO(data),
                 source.name,
                 encoding=options.encoding,
@@ -1127,9 +1127,11 @@ def _head(source: _Source, options: Options) -> tuple[list[str], str, str, list[
                 skip_lines=options.skip_lines,
                 one_column=options.one_column,
             )
+            if options.names is not None:
+                next(records)  # SPEC 0.2: the first record checks a sniffed delimiter
             break
-        except InputError:
-            if whole:
+        except InputError as exc:
+            if whole or isinstance(exc, DelimiterRefused):
                 raise
             if size >= MAX_HEAD_BYTES:
                 raise InputError(
