@@ -2621,6 +2621,10 @@ function () {
       }
       if (nf > this.width) {
         this.finished = true;
+        if (this.opts.names) {
+          // the names, not a header, may be what is short
+          throw new InputError(`${this.name}: line ${this.recLine}: ${nf} fields but --names gives ${this.width} names; give one name per field, or quote values that contain the delimiter`);
+        }
         throw new InputError(`${this.name}: line ${this.recLine}: ${nf} fields but the header has ${this.width}; quote values that contain the delimiter`);
       }
       this.nRows++;

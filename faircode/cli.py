@@ -661,8 +661,12 @@ def cmd_profile(args: argparse.Namespace) -> int:
 def _fail_on(args: argparse.Namespace, known: tuple[str, ...] = FINDING_KINDS) -> frozenset[str]:
     """SPEC 18: the kinds --fail-on names (`any`: all of them)."""
     given = getattr(args, "fail_on", None)
-    if not given:
+    if given is None:
         return frozenset()
+    if not given.strip(" \t"):  # a CI line's empty $KINDS must not turn the gate off
+        raise InputError(
+            f"--fail-on: the value is empty; give the kinds to fail on ({_kinds_text(known)})"
+        )
     kinds = [k.strip(" \t") for k in given.split(",")]
     if "any" in kinds:
         return frozenset(known)

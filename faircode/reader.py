@@ -393,6 +393,12 @@ def open_table(
                     raise DelimiterRefused(f"{name}: {wrong}")
             if n != width:
                 if n > width:
+                    if names is not None:  # the names, not a header, may be what is short
+                        raise InputError(
+                            f"{name}: line {start}: {n} fields but --names gives {width} "
+                            "names; give one name per field, or quote values that contain "
+                            "the delimiter"
+                        )
                     raise InputError(
                         f"{name}: line {start}: {n} fields but the header has {width}; "
                         "quote values that contain the delimiter"

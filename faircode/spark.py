@@ -1283,7 +1283,7 @@ def _local_error(source: _Source, options: Options) -> None:
             pass
 
 
-def _raise_remote(name: str, flags: dict[str, int], m: int) -> None:
+def _raise_remote(name: str, flags: dict[str, int], m: int, names: bool) -> None:
     if "0" in flags:
         raise InputError(
             f"{name}: NUL byte; this looks like a binary file, not CSV "
@@ -1296,6 +1296,12 @@ def _raise_remote(name: str, flags: dict[str, int], m: int) -> None:
             "--encoding"
         )
     if "L" in flags:
+        if names:  # SPEC 0.3: the names, not a header, may be what is short
+            raise InputError(
+                f"{name}: {flags['L']} records have more fields than the {m} names "
+                "--names gives (Spark cannot report the line); give one name per "
+                "field, or quote values that contain the delimiter"
+            )
         raise InputError(
             f"{name}: {flags['L']} records have more fields than the header's "
             f"{m} (Spark cannot report the line); quote values that contain "
@@ -1318,7 +1324,7 @@ def _check_csv(
                 )
             # U+FFFD really is in the file: Spark read what faircode reads.
         else:
-            _raise_remote(source.name, flags, m)
+            _raise_remote(source.name, flags, m, options.names is not None)
     if "R" in flags:
         raise InputError(
             f"{source.name}: a value contains a carriage return: the file mixes "
