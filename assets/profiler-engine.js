@@ -1880,6 +1880,13 @@ function () {
     return `the header is one column, but '${d}' would split it into ${best + 1}; pass --delimiter '${d}' (or --one-column if the table has one column)`;
   }
 
+  function namesFirstRecord(fields, names, delimiter, line) {
+    if (fields >= names) return null;
+    const d = delimiter === '\t' ? 'tab' : delimiter;
+    const got = fields === 1 ? '1 field' : `${fields} fields`;
+    return `line ${line}: ${got} where --names gives ${names} (delimiter '${d}', sniffed from this line); pass --skip-lines ${line} if the table starts below it, or give the delimiter with --delimiter`;
+  }
+
   function sniffDelimiter(line) {
     const counts = [0, 0, 0, 0];
     let inQuotes = false;
@@ -2604,8 +2611,20 @@ function () {
         this.checkHeader();
         return;
       }
+      if (this.nRows === 0 && this.opts.names && !this.opts.delimiter) {
+        // SPEC 0.2: with names, the first record is the only sign the sniffed delimiter is right
+        const wrong = namesFirstRecord(nf, this.width, String.fromCharCode(this.delim), this.recLine);
+        if (wrong !== null) {
+          this.finished = true;
+          throw new InputError(`${this.name}: ${wrong}`);
+        }
+      }
       if (nf > this.width) {
         this.finished = true;
+        if (this.opts.names) {
+          // the names, not a header, may be what is short
+          throw new InputError(`${this.name}: line ${this.recLine}: ${nf} fields but --names gives ${this.width} names; give one name per field, or quote values that contain the delimiter`);
+        }
         throw new InputError(`${this.name}: line ${this.recLine}: ${nf} fields but the header has ${this.width}; quote values that contain the delimiter`);
       }
       this.nRows++;

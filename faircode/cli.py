@@ -672,8 +672,12 @@ def cmd_profile(args: argparse.Namespace) -> int:
 def _fail_on(args: argparse.Namespace, known: tuple[str, ...] = FINDING_KINDS) -> frozenset[str]:
     """SPEC 18: the kinds --fail-on names (`any`: all of them)."""
     given = getattr(args, "fail_on", None)
-    if not given:
+    if given is None:
         return frozenset()
+    if not given.strip(" \t"):  # a CI line's empty $KINDS must not turn the gate off
+        raise InputError(
+            f"--fail-on: the value is empty; give the kinds to fail on ({_kinds_text(known)})"
+        )
     kinds = [k.strip(" \t") for k in given.split(",")]
     if "any" in kinds:
         return frozenset(known)
@@ -714,22 +718,40 @@ def _profile_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
     return inputs
 
 
+#: SPEC 6.1: `profile A B ...` exits with the worst of its files' codes, in this order
+#: (worst last): a file that could not be profiled (2) over --fail-under (1) over
+#: --fail-on (4), as one file's run decides them.
+EXIT_SEVERITY = (EXIT_OK, EXIT_FINDING, EXIT_FAIL, EXIT_INPUT)
+
+
 def _profile_each(args: argparse.Namespace) -> int:
     """`faircode profile A B ...`: each file profiled on its own, reports one after the
-    other; the exit code is the worst (1 when any misses --fail-under)."""
+    other, a file that cannot be profiled its one error line; the exit code is the worst
+    (EXIT_SEVERITY)."""
     if format_of(args) not in ("text", "markdown") or exports_of(args) or args.html:
         raise InputError(
             "several PATHs print one text or Markdown report each; for --json, --csv, --html "
             "or an export file give one PATH (one dataset in many files: a quoted glob)"
         )
-    code = EXIT_OK
+    # The flags hold for every file: a bad one is one line, once, before any file is read.
+    _fail_under(args)
+    _fail_on(args)
+    options_from_args(args, "profile")
+    codes = []
     for i, path in enumerate([args.path, *args.more_paths]):
         if i:
             sys.stdout.write("\n")
-        code = max(
-            code, cmd_profile(argparse.Namespace(**{**vars(args), "path": path, "more_paths": []}))
-        )
-    return code
+        try:
+            codes.append(
+                cmd_profile(argparse.Namespace(**{**vars(args), "path": path, "more_paths": []}))
+            )
+        except FaircodeError as err:  # this file's line; the others still get their report
+            sys.stdout.flush()  # its report's place in the run, before the line
+            name = _input_name(path)
+            text = str(err)
+            _error(text if text.startswith(f"{name}: ") else f"{name}: {text}")
+            codes.append(err.exit_code)
+    return max(codes, key=EXIT_SEVERITY.index)
 
 
 def _profile_spark(args: argparse.Namespace, source, overrides: dict, opts: dict) -> dict:

@@ -52,6 +52,12 @@ class NoSuchFile(InputError):
     say what it would have accepted instead (e.g. the built-in reference baselines)."""
 
 
+class DelimiterRefused(InputError):
+    """The first record, read with `names`, refuses the sniffed delimiter (SPEC 0.2): a
+    fact of that record alone, so a reader of the file's first bytes (faircode.spark)
+    need not read further to be sure."""
+
+
 def missing_extra(what: str, package: str) -> InputError:
     """The one-line error for an optional package that is not installed."""
     return InputError(

@@ -634,12 +634,15 @@ COMPARE_CSV_COLUMNS = (
     "threshold",
     "p",
     "verdict",
+    # SPEC 18.1: the family's `evidence` rows, as profile's
+    "count",
 )
 
 
 def compare_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
     """The rows of `compare --csv`: `compare` (one), `group` (per shared dimension and
-    group, the dimension's drift repeated), `added` / `removed` (per dimension), `flag`."""
+    group, the dimension's drift repeated), `added` / `removed` (per dimension), the
+    17.6 sections, `evidence` (two), `flag`."""
     a, b = result["a"], result["b"]
     yield {
         "section": "compare",
@@ -694,6 +697,7 @@ def compare_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
                     "column_missing_pct_b": c["missing_pct_b"],
                     **g,
                 }
+    yield from evidence_rows(result)
     yield from finding_rows(result)
 
 

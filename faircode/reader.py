@@ -16,7 +16,7 @@ import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
 
-from .errors import InputError, NoSuchFile
+from .errors import DelimiterRefused, InputError, NoSuchFile
 from .labels import clean_header
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
@@ -28,6 +28,7 @@ __all__ = [
     "BLOCK_SIZE",
     "clean_header",
     "decoded_blocks",
+    "names_first_record",
     "open_input",
     "open_table",
     "physical_lines",
@@ -265,6 +266,21 @@ def one_column_split(header: list[str], delimiter: str) -> str | None:
     )
 
 
+def names_first_record(fields: int, names: int, delimiter: str, line: int) -> str | None:
+    """SPEC 0.2: why the first record, read with `names` and a delimiter sniffed from its
+    own line, shows the delimiter is not the table's (it has fewer fields than `names`
+    gives), or None."""
+    if fields >= names:
+        return None
+    d = "tab" if delimiter == "\t" else delimiter
+    got = "1 field" if fields == 1 else f"{fields} fields"
+    return (
+        f"line {line}: {got} where --names gives {names} (delimiter '{d}', sniffed from "
+        f"this line); pass --skip-lines {line} if the table starts below it, or give the "
+        "delimiter with --delimiter"
+    )
+
+
 def sniff_delimiter(line: str) -> str:
     counts = dict.fromkeys(SNIFF_ORDER, 0)
     in_quotes = False
@@ -324,6 +340,8 @@ def open_table(
         raise InputError(empty_text(name, skip_lines, skipped))
     consumed -= 1  # the first record's line is re-read by the parser
     delim = delimiter or sniff_delimiter(first.rstrip("\r\n"))
+    # SPEC 0.2: with names, the first record is the only sign the sniffed delimiter is right
+    check_first = names is not None and not delimiter
     if info is not None:
         info["delimiter"] = delim
     source = _Lines(itertools.chain([first], lines))
@@ -369,8 +387,18 @@ def open_table(
                 break
             rec, start = got
             n = len(rec)
+            if check_first and not seen:
+                wrong = names_first_record(n, width, delim, start)
+                if wrong is not None:
+                    raise DelimiterRefused(f"{name}: {wrong}")
             if n != width:
                 if n > width:
+                    if names is not None:  # the names, not a header, may be what is short
+                        raise InputError(
+                            f"{name}: line {start}: {n} fields but --names gives {width} "
+                            "names; give one name per field, or quote values that contain "
+                            "the delimiter"
+                        )
                     raise InputError(
                         f"{name}: line {start}: {n} fields but the header has {width}; "
                         "quote values that contain the delimiter"

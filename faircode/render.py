@@ -144,9 +144,9 @@ RESTS_ON_SHOWN = 8
 def size_line(result: dict) -> str:
     """`344 rows, 7 columns, 1 dimension profiled; the grade rests on sex` (issue 27: a
     report says which columns its grade rests on, those with a dimension score)."""
-    k = len(result["dimensions"])
+    k, c = len(result["dimensions"]), result["n_cols"]
     line = (
-        f"{result['n_rows']} rows, {result['n_cols']} columns, "
+        f"{rows_text(result['n_rows'])}, {c} {'column' if c == 1 else 'columns'}, "
         f"{k} {'dimension' if k == 1 else 'dimensions'} profiled"
     )
     scored = [shown(d["name"]) for d in result["dimensions"] if d["dimension_score"] is not None]

@@ -99,7 +99,7 @@ from urllib.parse import urlparse
 
 from .analyze import analyze
 from .detect import check_overrides, label_slack
-from .errors import InputError
+from .errors import DelimiterRefused, InputError
 from .labels import MISSING_TOKENS, TRIMMED, clean_header, float_label
 from .numerics import OUTCOME_HUGE, OUTCOME_TINY, SCALE1, SCALE2
 from .options import Options, missing_labels, relabeler, resolve
@@ -1118,7 +1118,7 @@ def _head(source: _Source, options: Options) -> tuple[list[str], str, str, list[
         try:
             if not data and not whole:
                 raise InputError("head too short")
-            header, _ = open_table(
+            header, records = open_table(
                 io.BytesIO(data),
                 source.name,
                 encoding=options.encoding,
@@ -1127,9 +1127,11 @@ def _head(source: _Source, options: Options) -> tuple[list[str], str, str, list[
                 skip_lines=options.skip_lines,
                 one_column=options.one_column,
             )
+            if options.names is not None:
+                next(records)  # SPEC 0.2: the first record checks a sniffed delimiter
             break
-        except InputError:
-            if whole:
+        except InputError as exc:
+            if whole or isinstance(exc, DelimiterRefused):
                 raise
             if size >= MAX_HEAD_BYTES:
                 raise InputError(
@@ -1281,7 +1283,7 @@ def _local_error(source: _Source, options: Options) -> None:
             pass
 
 
-def _raise_remote(name: str, flags: dict[str, int], m: int) -> None:
+def _raise_remote(name: str, flags: dict[str, int], m: int, names: bool) -> None:
     if "0" in flags:
         raise InputError(
             f"{name}: NUL byte; this looks like a binary file, not CSV "
@@ -1294,6 +1296,12 @@ def _raise_remote(name: str, flags: dict[str, int], m: int) -> None:
             "--encoding"
         )
     if "L" in flags:
+        if names:  # SPEC 0.3: the names, not a header, may be what is short
+            raise InputError(
+                f"{name}: {flags['L']} records have more fields than the {m} names "
+                "--names gives (Spark cannot report the line); give one name per "
+                "field, or quote values that contain the delimiter"
+            )
         raise InputError(
             f"{name}: {flags['L']} records have more fields than the header's "
             f"{m} (Spark cannot report the line); quote values that contain "
@@ -1316,7 +1324,7 @@ def _check_csv(
                 )
             # U+FFFD really is in the file: Spark read what faircode reads.
         else:
-            _raise_remote(source.name, flags, m)
+            _raise_remote(source.name, flags, m, options.names is not None)
     if "R" in flags:
         raise InputError(
             f"{source.name}: a value contains a carriage return: the file mixes "

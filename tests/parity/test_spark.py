@@ -260,6 +260,22 @@ def test_reading_errors_match_the_local_engine(spark, tmp_path, fname):
     assert str(remote.value) == str(local.value)
 
 
+def test_names_refuse_a_sniffed_delimiter_as_the_local_engine(spark, tmp_path, monkeypatch):
+    """SPEC 0.2: with names and a sniffed delimiter, a first record of fewer fields than
+    the names is refused, also when the file is longer than the head Spark's reader
+    reads first (adult.test's first line, '|1x3 Cross validator')."""
+    monkeypatch.setattr(fspark, "HEAD_BYTES", 64)
+    monkeypatch.setattr(fspark, "MAX_HEAD_BYTES", 256)
+    path = tmp_path / "adult_test.csv"
+    path.write_bytes(b"|1x3 Cross validator\n" + b"25, Private, Male\n" * 400)
+    with pytest.raises(InputError) as local:
+        faircode.profile(path, None, {"names": "age,workclass,sex"})
+    with pytest.raises(InputError) as remote:
+        fspark.profile_path(str(path), None, {"names": "age,workclass,sex"}, spark=spark)
+    assert str(remote.value) == str(local.value)
+    assert "line 1: 2 fields where --names gives 3" in str(local.value)
+
+
 def test_genuine_replacement_character_is_accepted(spark, tmp_path):
     path = tmp_path / "fffd.csv"
     path.write_bytes("sex,age\nF,1\nM\ufffd,2\nM,3\n".encode())

@@ -45,7 +45,7 @@ TWINS: dict[str, str] = {
         kind_from_name fold kind_from_values ethnicity_holds_race _CODED_KINDS coded_labels
         contradiction check_overrides""",
     "reader": """SNIFF_ORDER binary_format SPLIT_CANDIDATES SPACE_SPLIT_WORDS empty_text json_header
-        one_column_split sniff_delimiter""",
+        one_column_split names_first_record sniff_delimiter""",
     "summary": """LABEL_CAP PAIR_COLUMNS CELL_CAP GROUP_FLAG_CAP MAX_GAP_FLAGS _stats_added
         _PairTable pair_cells""",
     "fastpath": "_SPLIT_WINDOW default_parts",
@@ -120,6 +120,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "require": "optional Python extras",
         "FaircodeError": "the base of Python's errors; the engine throws InputError only",
         "NoSuchFile": "the engine reads bytes, not paths",
+        "DelimiterRefused": "faircode.spark's head read tells it from a cut record",
     },
     "numerics": {
         "missing_group_label": PY_TEXT,

@@ -151,3 +151,38 @@ def test_pre_commit_hook_runs_faircode_profile(tmp_path, capsys):
     assert main([*entry[1:], str(a), str(a)]) == 0
     with pytest.raises(SystemExit):
         build_parser().parse_args([*entry[1:], "--bogus"])
+
+
+def test_several_paths_go_on_after_a_file_that_cannot_be_profiled(tmp_path, capsys):
+    """SPEC 6.1: `profile A B ...` profiles each file on its own: a file that cannot be
+    profiled gets its one error line, naming it, and the others their reports; the exit
+    code is the worst, 2 over 1 (--fail-under) over 4 (--fail-on)."""
+    from faircode.cli import main
+
+    empty = tmp_path / "empty.csv"
+    empty.write_bytes(b"")
+    good = tmp_path / "good.csv"
+    good.write_text("sex\n" + "M\nF\n" * 200)
+    skewed = tmp_path / "skewed.csv"
+    skewed.write_text("sex\n" + "M\n" * 390 + "F\n" * 10)
+    code = main(["profile", str(empty), str(good), str(skewed)])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert out.count("faircode profile: ") == 2
+    assert err.splitlines() == [f"faircode: error: {empty}: file is empty"]
+    # an error that does not name its file is given the file's name
+    assert main(["profile", "--label", "nope", str(good), str(good)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"faircode: error: {good}: --label: no column named 'nope' (columns: sex)"] * 2
+    # a flag's error is one line, before any file is read
+    assert main(["profile", "--fail-under", "abc", str(good), str(empty)]) == 2
+    out, err = capsys.readouterr()
+    assert not out and err.count("\n") == 1 and "--fail-under: 'abc'" in err
+    # --fail-under's 1 is worse than --fail-on's 4, as within one file's run
+    imbalanced = tmp_path / "imbalanced.csv"  # score 26, a confirmed imbalance
+    imbalanced.write_text("sex\n" + "M\n" * 2000 + "F\n" * 100)
+    gates = ["--fail-on", "imbalance", "--fail-under", "20"]
+    assert main(["profile", *gates, str(imbalanced)]) == 4
+    assert main(["profile", *gates, str(skewed)]) == 1  # score 8, nothing confirmed
+    assert main(["profile", *gates, str(imbalanced), str(skewed)]) == 1
+    assert main(["profile", *gates, str(skewed), str(imbalanced), str(empty)]) == 2

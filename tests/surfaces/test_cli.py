@@ -342,3 +342,16 @@ def test_compare_names_the_side_an_option_error_is_about(tmp_path):
     assert p.stderr.decode() == (
         "faircode: error: --skip-lines-b: -3 is out of range (integer 0..)\n"
     )
+
+
+@pytest.mark.parametrize("value", ["", " "])
+def test_an_empty_fail_on_is_refused_not_a_gate_turned_off(value):
+    """SPEC 18: `--fail-on "$KINDS"` with KINDS empty is one error line (exit 2), as
+    `--fail-on ,` is; it does not run the profile with the gate off."""
+    p = run("profile", "--sample", "--fail-on", value)
+    assert p.returncode == 2 and not p.stdout
+    assert p.stderr.decode().splitlines() == [
+        "faircode: error: --fail-on: the value is empty; give the kinds to fail on "
+        "(under_represented, imbalance, missing, reference_gap, intersection_gap, "
+        "label_gap, missing_gap, outcome_gap, or any)"
+    ]

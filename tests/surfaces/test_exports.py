@@ -731,6 +731,9 @@ def test_reports_say_which_columns_the_grade_rests_on():
     )
     # no score, no clause
     assert "rests on" not in size_line(dict(result, overall_score=None))
+    # one row, one column: singular nouns, as "1 dimension" (numerics.rows_text)
+    one = faircode.profile(io.BytesIO(b"sex\nF\n"))
+    assert size_line(one) == "1 row, 1 column, 1 dimension profiled"
 
 
 def test_long_unscored_lists_end_with_a_count(tmp_path):

@@ -468,6 +468,16 @@ def test_compare_renderers_show_the_shifts(compared):
         ("workclass", "<b>F|x</b>", "0.1222"),
         ("workclass", "Male", "0.004"),
     ]
+    # SPEC 6.1: the family's two evidence rows, as profile --csv writes them, before the flags
+    ev = compared["evidence"]
+    evidence = [x for x in rows if x["section"] == "evidence"]
+    assert [(x["verdict"], x["count"], x["n"], x["threshold"], x["note"]) for x in evidence] == [
+        (v, str(ev[v]), str(ev["tests"]), f"{ev['alpha']:g}", ev["correction"])
+        for v in ("confirmed", "possible")
+    ]
+    assert [x["section"] for x in rows][-len(compared["findings"]) - 2 :] == ["evidence"] * 2 + [
+        "flag"
+    ] * len(compared["findings"])
     validate(compared, "compare")
 
 
