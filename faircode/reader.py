@@ -242,26 +242,37 @@ def json_header(header: list[str]) -> str | None:
     return None
 
 
-def one_column_split(header: list[str], delimiter: str) -> str | None:
-    """SPEC 0.2: why a header of one column looks like a table read with the wrong
-    delimiter (its name holds another candidate, or is SPACE_SPLIT_WORDS words or more
-    apart by spaces), or None."""
+def header_split(header: list[str], delimiter: str) -> tuple[str, int] | None:
+    """SPEC 0.2: what would split a one-column header read with ``delimiter`` (another
+    candidate, or " " for SPACE_SPLIT_WORDS words or more apart by spaces) and into how
+    many fields, or None. The monitor words its own fix from it (SPEC-monitor 12.1)."""
     if len(header) != 1:
         return None
     counts = [(header[0].count(c), c) for c in SPLIT_CANDIDATES if c != delimiter]
     k, c = max(counts, key=lambda t: (t[0], -SPLIT_CANDIDATES.index(t[1])))
-    if not k:
-        words = len([w for w in header[0].split(" ") if w])
-        if words < SPACE_SPLIT_WORDS:
-            return None
+    if k:
+        return c, k + 1
+    words = len([w for w in header[0].split(" ") if w])
+    return (" ", words) if words >= SPACE_SPLIT_WORDS else None
+
+
+def one_column_split(header: list[str], delimiter: str) -> str | None:
+    """SPEC 0.2: why a header of one column looks like a table read with the wrong
+    delimiter (its name holds another candidate, or is SPACE_SPLIT_WORDS words or more
+    apart by spaces), or None."""
+    found = header_split(header, delimiter)
+    if found is None:
+        return None
+    c, fields = found
+    if c == " ":
         return (
-            f"the header is one column, but spaces would split it into {words}; faircode "
+            f"the header is one column, but spaces would split it into {fields}; faircode "
             "reads , ; tab | or : between fields: convert the file (or pass --one-column "
             "if the table has one column)"
         )
     d = "tab" if c == "\t" else c
     return (
-        f"the header is one column, but '{d}' would split it into {k + 1}; pass "
+        f"the header is one column, but '{d}' would split it into {fields}; pass "
         f"--delimiter '{d}' (or --one-column if the table has one column)"
     )
 

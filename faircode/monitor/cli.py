@@ -50,7 +50,7 @@ from ..options import (
 from ..renderers import render_as
 from ..safetext import fit_stdout
 from .errors import MonitorInputError
-from .gate import gate_lines
+from .gate import WHEN_GATED, gate_lines
 
 
 def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
@@ -122,8 +122,7 @@ def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--gate",
         action="store_true",
-        help="exit 1 when a disparity exceeds the threshold, 5 when the evidence is "
-        "insufficient, 3 when unmeasured",
+        help=WHEN_GATED,
     )
     p.add_argument(
         "--rule",

@@ -2,7 +2,7 @@
 
 ``faircode fairness log | label | remove-batch | validate | config | show | apply | slice |
 report | gate | audit``. Errors are one ``faircode: error: ...`` line and exit 2; ``gate``
-exits like ``evaluate --gate`` (0 pass, 1 exceeded, 3 unmeasured, 2 error).
+exits like ``evaluate --gate`` (its codes: ``gate.GATE_EXITS``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK
 from ..options import FAIRNESS_ENCODING_HELP, FAIRNESS_RULES
 from ..safetext import shown
 from .errors import MonitorInputError
+from .gate import GATE_EXITS
 
 #: Help texts of options that several commands declare alike (one home each).
 _REASON_HELP = "why (kept in the audit log)"
@@ -806,7 +807,7 @@ def add_store_commands(sub: Any) -> None:
     _store_options(p)
     p.set_defaults(func=_run(cmd_report))
 
-    p = sub.add_parser("gate", help="judge one version's predictions (exit 0/1/3, 2 error)")
+    p = sub.add_parser("gate", help=f"judge one version's predictions ({GATE_EXITS})")
     p.add_argument("model", metavar="MODEL")
     p.add_argument("--version", required=True, help="the version to promote")
     p.add_argument("--force", action="store_true", help="pass anyway (needs --reason; audited)")

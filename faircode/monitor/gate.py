@@ -7,10 +7,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import EXIT_FAIL, EXIT_INSUFFICIENT, EXIT_OK, EXIT_UNMEASURED
+from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK, EXIT_UNMEASURED
 from ..safetext import shown
 
-__all__ = ["gate_code", "gate_lines"]
+__all__ = ["GATE_EXITS", "WHEN_GATED", "gate_code", "gate_lines"]
+
+#: The gate's verdicts as exit codes in `evaluate --gate`'s help (SPEC 12.9).
+WHEN_GATED = (
+    f"exit {EXIT_FAIL} when a disparity exceeds the threshold, {EXIT_INSUFFICIENT} when the "
+    f"evidence is insufficient, {EXIT_UNMEASURED} when unmeasured"
+)
+#: Every exit code of the store's `gate` in its help (SPEC 15.6).
+GATE_EXITS = (
+    f"exit {EXIT_OK} pass, {EXIT_FAIL} exceeded, {EXIT_INSUFFICIENT} insufficient evidence, "
+    f"{EXIT_UNMEASURED} unmeasured, {EXIT_INPUT} error"
+)
 
 
 def gate_lines(report: dict[str, Any]) -> list[str]:

@@ -29,9 +29,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..labels import TRIMMED
 from . import rollup
 from .errors import MonitorInputError
-from .inputs import MAX_MAGNITUDE, weights_of
+from .inputs import MAX_MAGNITUDE, number_cells, weights_of
 from .io import check_encoding, file_format, is_utf8, read_table
 from .slices import _native, _typed, as_labelled, is_mixed
 from .store import ATTR_SLOTS, INT_RANGE, SLOT_COLUMNS, Store, model_key
@@ -73,10 +74,11 @@ def _digest(path: Path, options: dict[str, Any]) -> str:
 
 
 def _plain_ids(series: pd.Series) -> list[str] | None:
-    """The request ids of a column of text cells (CSV) when none can be missing or
-    repeated: every cell a non-empty run of printable ASCII other than space (so no
-    cell is blank, whatever counts as whitespace), all distinct. None otherwise: then
-    :func:`_ids` checks them cell by cell and names the line."""
+    """The request ids of a column of text cells (CSV) when none can be missing,
+    repeated or trimmed: every cell a non-empty run of printable ASCII other than space
+    (so no cell is blank, whatever counts as whitespace, and none has a space or tab to
+    trim), all distinct. None otherwise: then :func:`_ids` trims and checks them cell by
+    cell and names the line."""
     if series.dtype != object:
         return None
     ids = series.tolist()
@@ -93,6 +95,9 @@ def _plain_ids(series: pd.Series) -> list[str] | None:
 
 
 def _ids(series: pd.Series, column: str, fmt: str, source: str) -> list[str]:
+    """The request ids of a batch as text (SPEC 15.3): a text cell trimmed of ASCII
+    space/tab as every cell is (12.1), an integer-valued float ``7.0`` written ``7``;
+    an empty id or one given twice is refused naming its line."""
     plain = _plain_ids(series)
     if plain is not None:
         return plain
@@ -103,6 +108,9 @@ def _ids(series: pd.Series, column: str, fmt: str, source: str) -> list[str]:
             series = series.astype("Int64")
     integer = pd.api.types.is_integer_dtype(series.dtype)
     text = series.astype("string")
+    if not integer:
+        # ' 21' in `label, id` / `1, 21` is the id 21 (SPEC 15.3), as evaluate reads it
+        text = text.str.strip(TRIMMED)
     if not missing.any() and not integer:
         missing = (text.str.strip() == "").to_numpy(dtype=bool, na_value=True)
     if missing.any():
@@ -124,26 +132,6 @@ def _ids(series: pd.Series, column: str, fmt: str, source: str) -> list[str]:
     return text.tolist()
 
 
-def _to_numbers(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
-    """(``pd.to_numeric(series, errors="coerce")`` as float64 with NaN for missing and
-    unreadable cells, which cells are present). A text column with few distinct values
-    (labels, 0/1 predictions) is converted once per distinct value: the same function
-    on the same values in the same order of first appearance, so the same doubles (a
-    test holds the two equal)."""
-    if series.dtype == object and len(series) >= 1024:
-        codes, uniques = pd.factorize(series, use_na_sentinel=True)
-        # text only (factorize would merge 1, 1.0 and True, which to_numeric tells
-        # apart) and nothing missing (a missing cell turns "-0" from the integer 0 into
-        # the float -0.0: to_numeric's result type depends on every value it sees)
-        few = len(uniques) * 8 <= len(series)
-        if few and codes.min() >= 0 and all(type(u) is str for u in uniques):
-            once = pd.to_numeric(pd.Series(uniques, dtype=object), errors="coerce")
-            table = once.astype("float64").to_numpy(na_value=np.nan)
-            return table[codes], np.ones(len(codes), dtype=bool)
-    values = pd.to_numeric(series, errors="coerce").astype("float64").to_numpy(na_value=np.nan)
-    return values, series.notna().to_numpy()
-
-
 def _numbers(
     series: pd.Series,
     column: str,
@@ -153,17 +141,14 @@ def _numbers(
     required: bool,
     ids: list[str] | None = None,
 ) -> np.ndarray:
-    if pd.api.types.is_bool_dtype(series.dtype):
-        values = series.astype("float64").to_numpy()
-    else:
-        values, present = _to_numbers(series)
-        bad = np.isnan(values) & present
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise MonitorInputError(
-                f"{source}: {_at(fmt, i, ids)}: {role} {series.iloc[i]!r} in column {column!r} "
-                f"is not a number; {NOT_WRITTEN}"
-            )
+    # evaluate's rule (SPEC 12.1), so the store's report is evaluate's on the same rows
+    values, bad = number_cells(series, column, role, source)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise MonitorInputError(
+            f"{source}: {_at(fmt, i, ids)}: {role} {series.iloc[i]!r} in column {column!r} "
+            f"is not a number; {NOT_WRITTEN}"
+        )
     if np.isinf(values).any():
         i = int(np.flatnonzero(np.isinf(values))[0])
         raise MonitorInputError(
@@ -180,53 +165,117 @@ def _numbers(
         )
     if required and np.isnan(values).any():
         i = int(np.flatnonzero(np.isnan(values))[0])
+        cell = series.iloc[i]
+        # a missing token (NA, null, ...: SPEC 0.4) is named, not called empty
+        what = (
+            f"{role} {cell!r} in column {column!r} is a missing value"
+            if isinstance(cell, str) and cell.strip(TRIMMED)
+            else f"{role} column {column!r} is empty"
+        )
         raise MonitorInputError(
-            f"{source}: {_at(fmt, i, ids)}: {role} column {column!r} is empty; every row "
-            f"needs its {role} ({NOT_WRITTEN})"
+            f"{source}: {_at(fmt, i, ids)}: {what}; every row needs its {role} ({NOT_WRITTEN})"
         )
     return values
+
+
+#: Epoch seconds written as text (a CSV cell, a JSON string): digits, maybe signed and
+#: with a fraction, maybe with ASCII spaces/tabs around (SPEC 12.1 trims every cell).
+EPOCH_TEXT = r"[ \t]*-?[0-9]+(\.[0-9]+)?[ \t]*"
+#: Whole numbers of this many digits can be dates written YYYYMMDD (ISO-8601's basic
+#: form) as well as epoch seconds; epoch seconds of a real time since 1973-03-03 have more.
+DATE_DIGITS = 8
+
+
+def _is_number(value: Any) -> bool:
+    """A typed cell that is a number (epoch seconds), not text; a boolean is neither."""
+    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+        value, bool | np.bool_
+    )
+
+
+def _compact_dates(values: np.ndarray) -> np.ndarray:
+    """Which of ``values`` (epoch seconds) also read as a date YYYYMMDD: whole numbers of
+    DATE_DIGITS digits that are a calendar date."""
+    with np.errstate(invalid="ignore"):
+        maybe = (values == np.floor(values)) & (values >= 10 ** (DATE_DIGITS - 1))
+        maybe &= values < 10**DATE_DIGITS
+    if not maybe.any():
+        return maybe
+    digits = pd.Series(values[maybe].astype(np.int64).astype(str))
+    dates = pd.to_datetime(digits, format="%Y%m%d", errors="coerce")
+    maybe[maybe] = dates.notna().to_numpy()
+    return maybe
 
 
 def _times(
     series: pd.Series, column: str, fmt: str, source: str, ids: list[str] | None = None
 ) -> np.ndarray:
-    """Epoch seconds (UTC) of ``series``: ISO-8601 text, or numbers as epoch seconds,
-    within the years 0001..9999 either way."""
-    numeric = pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
-        series.dtype
-    )
-    if not numeric and len(series):
+    """Epoch seconds (UTC) of ``series``, cell by cell (SPEC 15.3): a number, or text of
+    digits, is epoch seconds; other text is ISO-8601; within the years 0001..9999 either
+    way. A whole number of DATE_DIGITS digits that is also a date YYYYMMDD is refused:
+    nothing says which of the two it means."""
+    n = len(series)
+    if pd.api.types.is_bool_dtype(series.dtype):
+        number = np.zeros(n, dtype=bool)
+    elif pd.api.types.is_numeric_dtype(series.dtype):
+        number = np.ones(n, dtype=bool)
+    elif series.dtype == object or pd.api.types.is_string_dtype(series.dtype):
         # CSV cells arrive as text (SPEC 12.1): epoch seconds written as digits are numbers
-        numeric = bool(series.astype(str).str.fullmatch(r"-?[0-9]+(\.[0-9]+)?").all())
-    if numeric:
-        values = pd.to_numeric(series).astype("float64").to_numpy()
-        bad = ~np.isfinite(values)
-        parsed = None
-    else:
-        parsed = pd.to_datetime(series, utc=True, errors="coerce", format="ISO8601")
-        bad = parsed.isna().to_numpy()
-        values = None
+        number = np.array(series.astype(str).str.fullmatch(EPOCH_TEXT), dtype=bool)
+        if not number.all():  # typed numbers among text (JSON lines)
+            others = np.flatnonzero(~number)
+            number[others] = [_is_number(v) for v in series.iloc[others].tolist()]
+    else:  # datetimes (Parquet), dates, categories: ISO-8601 below
+        number = np.zeros(n, dtype=bool)
+    seconds = np.zeros(n, dtype=np.int64)
+    bad = np.zeros(n, dtype=bool)
+    outside = np.zeros(n, dtype=bool)
+    dates = np.zeros(n, dtype=bool)
+    if number.any():
+        numbers = series if number.all() else series[number]
+        values = pd.to_numeric(numbers).astype("float64").to_numpy()
+        unread = ~np.isfinite(values)
+        # compared as floats: 1e30 would not fit an int64
+        beyond = ~unread & ((values < MIN_EPOCH) | (values >= MAX_EPOCH + 1))
+        bad[number], outside[number] = unread, beyond
+        dates[number] = _compact_dates(values)
+        seconds[number] = np.floor(np.where(unread | beyond, 0, values)).astype(np.int64)
+    if not number.all():
+        text = series[~number]
+        if pd.api.types.is_bool_dtype(text.dtype):  # no time: unread below, not a crash
+            text = text.astype(object)
+        parsed = pd.to_datetime(text, utc=True, errors="coerce", format="ISO8601")
+        unread = parsed.isna().to_numpy()
+        epoch = pd.Timestamp("1970-01-01", tz="UTC")
+        whole = ((parsed - epoch) // pd.Timedelta(seconds=1)).to_numpy(dtype=np.int64, na_value=0)
+        bad[~number] = unread
+        outside[~number] = ~unread & ((whole < MIN_EPOCH) | (whole > MAX_EPOCH))
+        seconds[~number] = whole
+
+    def cell(i: int) -> str:
+        """Where row ``i`` is and its time as written (a numpy number as Python's)."""
+        value = series.iloc[i]
+        value = value.item() if isinstance(value, np.generic) else value
+        return f"{source}: {_at(fmt, i, ids)}: time {value!r} in column {column!r}"
+
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise MonitorInputError(
-            f"{source}: {_at(fmt, i, ids)}: time {series.iloc[i]!r} in column {column!r} is "
-            f"not an ISO-8601 date/time or epoch seconds; {NOT_WRITTEN}"
+            f"{cell(i)} is not an ISO-8601 date/time or epoch seconds; {NOT_WRITTEN}"
         )
-    if parsed is not None:
-        epoch = pd.Timestamp("1970-01-01", tz="UTC")
-        seconds = ((parsed - epoch) // pd.Timedelta(seconds=1)).to_numpy(dtype=np.int64)
-        outside = (seconds < MIN_EPOCH) | (seconds > MAX_EPOCH)
-    else:
-        assert values is not None
-        # compared as floats: 1e30 would not fit an int64
-        outside = (values < MIN_EPOCH) | (values >= MAX_EPOCH + 1)
-        seconds = np.floor(np.where(outside, 0, values)).astype(np.int64)
+    if dates.any():
+        i = int(np.flatnonzero(dates)[0])
+        day = time.strftime("%Y-%m-%d", time.strptime(str(int(seconds[i])), "%Y%m%d"))
+        instant = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(seconds[i])))
+        raise MonitorInputError(
+            f"{cell(i)} is ambiguous: the date {day} written without dashes, or epoch "
+            f"seconds ({instant}); write {day} or {instant}; {NOT_WRITTEN}"
+        )
     if outside.any():
         # a report names each prediction's UTC day as a date: years 0001..9999
         i = int(np.flatnonzero(outside)[0])
         raise MonitorInputError(
-            f"{source}: {_at(fmt, i, ids)}: time {series.iloc[i]!r} in column {column!r} is "
-            "outside 0001-01-01T00:00:00Z..9999-12-31T23:59:59Z (epoch seconds "
+            f"{cell(i)} is outside 0001-01-01T00:00:00Z..9999-12-31T23:59:59Z (epoch seconds "
             f"{MIN_EPOCH}..{MAX_EPOCH}); {NOT_WRITTEN}"
         )
     return seconds

@@ -14,7 +14,6 @@ from .args import is_number
 from .engines import fairlearn_available
 from .errors import MonitorInputError
 from .metrics import TASKS
-from .slices import _NOT_SCALAR
 
 # predictions, scores and labels beyond this magnitude are refused: their squares (RMSE)
 # would overflow a double
@@ -56,33 +55,54 @@ def _not_real(source: str, role: str, column: str, values: Any) -> MonitorInputE
     )
 
 
-def _numeric(series: pd.Series, column: str, role: str, source: str) -> np.ndarray:
-    """Float array of ``series`` (NaN for missing), or a one-line error naming a bad value."""
+def _unhashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return True
+    return False
+
+
+def number_cells(
+    series: pd.Series, column: str, role: str, source: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """SPEC 12.1's numbers of a prediction, score, label or weight column, the one rule
+    of ``evaluate`` and the store's ``log`` and ``label`` (15.3): (float64 per row, NaN
+    where missing or not a number; which rows hold a present cell that is not a number).
+    Text cells are trimmed, a missing token is missing, the words True/true/TRUE and
+    False/false/FALSE are 1 and 0. Complex numbers are refused here, one line."""
+    none = np.zeros(len(series), dtype=bool)
     if pd.api.types.is_bool_dtype(series.dtype):
-        return series.astype("float64").to_numpy()
+        return series.astype("float64").to_numpy(), none
     if pd.api.types.is_complex_dtype(series.dtype):
         raise _not_real(source, role, column, series.to_numpy())
     if pd.api.types.is_numeric_dtype(series.dtype):
-        values = series.astype("float64").to_numpy(na_value=np.nan)
-    else:
-        # the text rules per distinct value (a 0/1 column has two), then indexed by row
-        try:
-            codes, uniques = pd.factorize(series, use_na_sentinel=True)
-        except TypeError:  # unhashable cells (lists, dicts)
-            example = next(v for v in series.tolist() if isinstance(v, _NOT_SCALAR))
-            raise _not_numeric(source, role, column, example) from None
-        cells = pd.Series([_number_cell(u) for u in uniques], dtype=object)
-        try:
-            converted = pd.to_numeric(cells, errors="coerce")
-        except TypeError:
-            converted = pd.Series(np.nan, index=cells.index)
-        if pd.api.types.is_complex_dtype(converted.dtype):
-            raise _not_real(source, role, column, uniques)
-        bad = converted.isna() & cells.notna()
-        if bad.any():
-            raise _not_numeric(source, role, column, uniques[int(np.flatnonzero(bad)[0])])
-        table = np.append(converted.astype("float64").to_numpy(na_value=np.nan), np.nan)
-        values = table[np.asarray(codes, dtype=np.int64)]  # -1 (missing) -> the NaN slot
+        return series.astype("float64").to_numpy(na_value=np.nan), none
+    # the text rules per distinct value (a 0/1 column has two), then indexed by row
+    try:
+        codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    except TypeError:  # unhashable cells (lists, dicts): never numbers
+        listy = np.fromiter(map(_unhashable, series.tolist()), dtype=bool, count=len(series))
+        values, bad = number_cells(series.where(~listy, None), column, role, source)
+        return values, bad | listy
+    cells = pd.Series([_number_cell(u) for u in uniques], dtype=object)
+    try:
+        converted = pd.to_numeric(cells, errors="coerce")
+    except TypeError:
+        converted = pd.Series(np.nan, index=cells.index)
+    if pd.api.types.is_complex_dtype(converted.dtype):
+        raise _not_real(source, role, column, uniques)
+    at = np.asarray(codes, dtype=np.int64)  # -1 (missing) -> the last slot
+    table = np.append(converted.astype("float64").to_numpy(na_value=np.nan), np.nan)
+    unread = np.append((converted.isna() & cells.notna()).to_numpy(dtype=bool), False)
+    return table[at], unread[at]
+
+
+def _numeric(series: pd.Series, column: str, role: str, source: str) -> np.ndarray:
+    """Float array of ``series`` (NaN for missing), or a one-line error naming a bad value."""
+    values, bad = number_cells(series, column, role, source)
+    if bad.any():
+        raise _not_numeric(source, role, column, series.iloc[int(np.flatnonzero(bad)[0])])
     if np.isinf(values).any():
         raise MonitorInputError(
             f"{source}: {role} column {column!r} contains infinite values; remove them"

@@ -19,7 +19,14 @@ from ..errors import EXTRA_OF, InputError, require
 from ..formats import Prefixed, arrow_source, frame_header, is_polars_frame, sniff_format
 from ..labels import clean_header
 from ..options import check_option
-from ..reader import binary_format, open_input, open_table, read_records
+from ..reader import (
+    SNIFF_ORDER,
+    binary_format,
+    header_split,
+    open_input,
+    open_table,
+    read_records,
+)
 from .errors import MonitorInputError
 
 CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".txt")
@@ -328,7 +335,11 @@ def _read_csv(
             stream = io.BytesIO(data)
         else:
             stream = Prefixed(data, stream)  # type: ignore[assignment]
-    header, batches = read_records(stream, name, delimiter=delimiter, encoding=encoding)
+    info: dict[str, Any] = {}
+    header, batches = read_records(
+        stream, name, delimiter=delimiter, encoding=encoding, info=info, one_column=True
+    )
+    _check_one_column(header, info["delimiter"], name, required, delimiter is not None)
     check_columns(header, required, name)
     index = {c: header.index(c) for c in header if c in required}
     columns: dict[str, list[str]] = {c: [] for c in index}
@@ -338,6 +349,33 @@ def _read_csv(
     # raw cells: the label rule (trim, missing tokens) is applied per distinct value by
     # the consumers (core._Attribute, core._numeric), which is what makes this fast
     return _frame(columns)
+
+
+def _check_one_column(
+    header: list[str], delimiter: str, name: str, required: dict[str, str], tsv: bool
+) -> None:
+    """The reader's one-column check (SPEC 0.2), with a fix the monitor has (12.1): it
+    has no --delimiter or --one-column, so a .tsv file is renamed .csv (whose delimiter
+    is sniffed) or the file converted. A one-column header holding every named column
+    reads as it is."""
+    found = header_split(header, delimiter)
+    if found is None or set(required) <= set(header):
+        return
+    c, fields = found
+    if tsv and c in SNIFF_ORDER:
+        fix = "a .tsv file is read with tab between fields: rename it to .csv, whose "
+        fix += "delimiter is detected"
+    else:
+        *most, last = (_named(d) for d in SNIFF_ORDER)
+        fix = f"the monitor reads {' '.join(most)} or {last} between fields: convert the file"
+    split = "spaces" if c == " " else f"'{_named(c)}'"
+    raise MonitorInputError(
+        f"{name}: the header is one column, but {split} would split it into {fields}; {fix}"
+    )
+
+
+def _named(delimiter: str) -> str:
+    return "tab" if delimiter == "\t" else delimiter
 
 
 def _read_plain_prefix(stream: BinaryIO, limit: int) -> tuple[bytes, bool]:
@@ -387,9 +425,10 @@ def _plain_columns(
     except UnicodeDecodeError:
         return None
     info: dict[str, Any] = {}
-    header, _ = open_table(io.BytesIO(data), name, delimiter=delimiter, info=info)
-    check_columns(header, required, name)
+    header, _ = open_table(io.BytesIO(data), name, delimiter=delimiter, info=info, one_column=True)
     delim = info["delimiter"]
+    _check_one_column(header, delim, name, required, delimiter is not None)
+    check_columns(header, required, name)
     if len(delim) != 1 or not delim.isascii():
         return None
     start = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # the BOM the reader drops

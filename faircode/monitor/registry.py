@@ -186,6 +186,26 @@ def check_keys(
 HINTS = {"slice": "slices", "attrs": "slices", "attributes": "slices"}
 
 
+def _as_number(value: Any, whole: bool) -> str:
+    """For text that YAML did not read as the number it spells (``5e-2``: YAML 1.1's
+    floats need a dot and a signed exponent; a quoted ``'0.1'``): how to write that number
+    so it is one, when it would be valid (>= 0, whole for ``whole``); else ""."""
+    if not isinstance(value, str):
+        return ""
+    try:
+        x = float(value)
+    except ValueError:
+        return ""
+    if not math.isfinite(x) or x < 0 or (whole and x != int(x)):
+        return ""
+    if whole:
+        spelled = str(int(x))
+    else:
+        mantissa, e, exponent = repr(x).partition("e")  # repr signs the exponent: 1e-05
+        spelled = (mantissa if "." in mantissa else mantissa + ".0") + e + exponent
+    return f" (text, not a number: write it as {spelled})"
+
+
 def check_fields(where: str, raw: dict[str, Any], model: str, partial: bool = False) -> dict:
     """Validate one model's settings; ``where`` prefixes every message."""
     out: dict[str, Any] = {}
@@ -219,6 +239,7 @@ def check_fields(where: str, raw: dict[str, Any], model: str, partial: bool = Fa
         if not is_number(t) or not math.isfinite(t) or t < 0:
             raise RegistryError(
                 f"{where}: model {model!r}: key 'threshold' must be a number >= 0, got {t!r}"
+                f"{_as_number(t, whole=False)}"
             )
         out["threshold"] = float(t)
     if "min_samples" in raw:
@@ -226,7 +247,7 @@ def check_fields(where: str, raw: dict[str, Any], model: str, partial: bool = Fa
         if not is_number(m) or not isinstance(m, int) or m < 0:
             raise RegistryError(
                 f"{where}: model {model!r}: key 'min_samples' must be a whole number >= 0, "
-                f"got {m!r}"
+                f"got {m!r}{_as_number(m, whole=True)}"
             )
         out["min_samples"] = m
     for key in ("gate", "enabled"):

@@ -400,6 +400,38 @@ def test_help_exits_0(capsys) -> None:
     assert "--decision-threshold" in out and "--allow-unmeasured" in out
 
 
+def _subcommands(
+    parser: argparse.ArgumentParser, path: str = ""
+) -> dict[str, tuple[argparse.ArgumentParser, str]]:
+    """Every subcommand under ``parser`` by its words: (its parser, its help line)."""
+    found = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            lines = {a.dest: a.help or "" for a in action._choices_actions}
+            for name, sub in action.choices.items():
+                found[f"{path} {name}".strip()] = (sub, lines.get(name, ""))
+                found.update(_subcommands(sub, f"{path} {name}"))
+    return found
+
+
+def test_the_gates_help_names_every_exit_code_it_gives() -> None:
+    """SPEC 12.9, 15.6: `fairness gate` exits 5 on insufficient evidence too; its help
+    said `exit 0/1/3, 2 error`. `evaluate --gate` names the verdicts other than a pass."""
+    from faircode.cli import build_parser
+    from faircode.errors import EXIT_INPUT, EXIT_OK
+    from faircode.monitor.gate import gate_code
+
+    statuses = ("within_threshold", "exceeded", "insufficient_evidence", "unmeasured")
+    verdicts = {gate_code({"status": s}) for s in statuses}
+    assert len(verdicts) == 4
+    commands = _subcommands(build_parser("fairness"))
+    gate = commands["fairness gate"][1]
+    assert {int(d) for d in re.findall(r"\b[0-9]\b", gate)} == verdicts | {EXIT_INPUT}
+    evaluate = commands["fairness evaluate"][0]
+    flag = next(a.help or "" for a in evaluate._actions if "--gate" in a.option_strings)
+    assert {int(d) for d in re.findall(r"\b[0-9]\b", flag)} == verdicts - {EXIT_OK}
+
+
 @pytest.mark.parametrize(
     ("bad", "needle"),
     [

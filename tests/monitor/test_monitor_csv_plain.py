@@ -151,3 +151,32 @@ def test_an_invalid_byte_in_a_plain_file_is_the_readers_error(
     assert got.endswith(
         f"byte {bad}: not valid UTF-8; re-save the file as UTF-8 or pass --encoding"
     )
+
+
+@pytest.mark.parametrize("text", ["g,pred\nA,1\n", 'g,pred\n"A",1\n'])  # plain, then reader
+def test_a_one_column_header_names_a_fix_the_monitor_has(tmp_path: Path, text: str) -> None:
+    """SPEC-monitor 12.1: the monitor has no --delimiter or --one-column, so its message
+    for a comma-separated .tsv names one it has (the profiler's is unchanged)."""
+    required = {"g": "--attr", "pred": "--pred"}
+    path = tmp_path / "ok.tsv"
+    path.write_text(text)
+    with pytest.raises(MonitorInputError) as caught:
+        mio.read_table(path, required)
+    assert str(caught.value) == (
+        f"{path}: the header is one column, but ',' would split it into 2; a .tsv file is "
+        "read with tab between fields: rename it to .csv, whose delimiter is detected"
+    )
+    assert mio.read_table(path.rename(tmp_path / "ok.csv"), required)["pred"].tolist() == ["1"]
+    colon = tmp_path / "colon.tsv"
+    colon.write_text(text.replace(",", ":"))
+    with pytest.raises(MonitorInputError) as caught:
+        mio.read_table(colon, required)
+    assert str(caught.value).endswith(
+        "':' would split it into 2; the monitor reads , ; tab or | between fields: convert the file"
+    )
+    # one column holding every named column reads as it is
+    assert mio.read_table(colon, {"g:pred": "--pred"})["g:pred"].tolist() == ["A:1"]
+    assert reader.one_column_split(["g,pred"], "\t") == (
+        "the header is one column, but ',' would split it into 2; pass --delimiter ',' (or "
+        "--one-column if the table has one column)"
+    )

@@ -1,8 +1,8 @@
 """The label batch's faster paths (SPEC 15.3, "Label speed"): each must write what the
 general path writes.
 
-- request ids and labels read from text: the plain shortcuts give ``_ids`` and
-  ``pd.to_numeric``'s own results, or the same error;
+- request ids and labels read from text: the plain shortcut gives ``_ids``' own result,
+  or the same error, and labels are the doubles ``evaluate`` reads (or both refuse);
 - SQLite writes a batch of few label values as JSON arrays of request ids (one UPDATE
   per value), any other batch through the temporary table; both count the rows they
   write with a SQL function in the UPDATE. Whatever the path, the predictions, the
@@ -24,12 +24,22 @@ from hypothesis import strategies as st
 from faircode.monitor import ingest
 from faircode.monitor.errors import MonitorInputError
 from faircode.monitor.ingest import log_labels, log_predictions
+from faircode.monitor.inputs import _numeric
 from faircode.monitor.rollup import cells, raw_cells
 from faircode.monitor.store import open_store
 
 NUMBERS = ["0", "1", "1.0", "-0", "+1", " 1", "1 ", "1e400", "-1e400", "nan", "NaN", "inf"]
 NUMBERS += ["9007199254740993", "18446744073709551617", "0.1", ".5", "5.", "1_0", "0x1"]
-NUMBERS += ["yes", "", "\u0661", "1e-320", "-0.0", "2"]
+NUMBERS += ["yes", "", "\u0661", "1e-320", "-0.0", "2", "true", "FALSE", " True\t", "NA"]
+NUMBERS += ["null", "?", "tRUE"]
+
+
+def _evaluates(series: pd.Series) -> tuple[bytes, None] | tuple[None, str]:
+    """What ``evaluate`` reads from a label column (SPEC 12.1): its doubles, or its refusal."""
+    try:
+        return _numeric(series, "y", "label", "f.csv").tobytes(), None
+    except MonitorInputError as exc:
+        return None, str(exc)
 
 
 @settings(max_examples=300, deadline=None)
@@ -38,22 +48,41 @@ NUMBERS += ["yes", "", "\u0661", "1e-320", "-0.0", "2"]
     st.integers(0, 2**32 - 1),
     st.booleans(),
 )
-def test_labels_converted_once_per_value_are_to_numerics_doubles(
-    values: list[str], seed: int, gaps: bool
-) -> None:
+def test_labels_are_read_as_evaluate_reads_them(values: list[str], seed: int, gaps: bool) -> None:
+    """SPEC 15.1/15.3: the store's numbers are evaluate's, bit for bit (-0.0 and NaN
+    included): the words true/false are 1/0, missing tokens missing; a column evaluate
+    refuses the store refuses too."""
     rng = np.random.default_rng(seed)
     cells_ = [values[i] for i in rng.integers(0, len(values), 2000)]
     if gaps:
         for i in rng.integers(0, 2000, 20):
             cells_[i] = None  # type: ignore[call-overload]
     series = pd.Series(cells_, dtype=object)
-    got, present = ingest._to_numbers(series)
-    want = pd.to_numeric(series, errors="coerce").astype("float64").to_numpy(na_value=np.nan)
-    assert got.tobytes() == want.tobytes()  # the same bits (-0.0, NaN included)
-    assert (present == series.notna().to_numpy()).all()
+    want, refused = _evaluates(series)
+    try:
+        got = ingest._numbers(series, "y", "label", "csv", "f.csv", False).tobytes()
+    except MonitorInputError:
+        assert refused is not None
+        return
+    assert refused is None and got == want
 
 
-IDS = ["r1", "r2", "r10", "7", "07", "", " ", "a b", "\t", "x\u00e9", "\u00a0", "r\x01"]
+IDS = [
+    "r1",
+    "r2",
+    "r10",
+    "7",
+    "07",
+    "",
+    " ",
+    "a b",
+    "\t",
+    "x\u00e9",
+    "\u00a0",
+    "r\x01",
+    " r1",
+    "r2\t",
+]
 
 
 @settings(max_examples=300, deadline=None)

@@ -93,6 +93,36 @@ def test_malformed_registries_are_errors_naming_file_model_and_key(
         assert needle in message
 
 
+@pytest.mark.parametrize(
+    ("key", "written", "fix"),
+    [
+        ("threshold", "5e-2", "0.05"),  # YAML 1.1's floats need a dot (and a signed exponent)
+        ("threshold", "1e-5", "1.0e-05"),
+        ("threshold", "'0.1'", "0.1"),
+        ("min_samples", "3e1", "30"),
+        ("threshold", "-5e-2", None),  # the number would be refused too: no spelling given
+        ("min_samples", "2.5e0", None),
+    ],
+)
+def test_a_number_yaml_reads_as_text_is_refused_saying_how_to_write_it(
+    tmp_path: Path, key: str, written: str, fix: str | None
+) -> None:
+    """SPEC 15.4: `threshold: 5e-2` is the text '5e-2' to PyYAML; the error says how to
+    write the number (it said only `must be a number >= 0, got '5e-2'`), and that reads."""
+    text = f"models:\n  JPCP:\n    slices: [a]\n    {key}: {written}\n"
+    with pytest.raises(RegistryError) as info:
+        load_yaml(write(tmp_path, text))
+    message = str(info.value)
+    if fix is None:
+        assert message.endswith("'") and "write it as" not in message
+        return
+    assert message.endswith(
+        f", got {written.strip(chr(39))!r} (text, not a number: write it as {fix})"
+    )
+    fixed = load_yaml(write(tmp_path, text.replace(written, fix)))["jpcp"]
+    assert getattr(fixed, key) == float(written.strip(chr(39)))
+
+
 def test_validate_command_for_ci(
     tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -315,6 +315,33 @@ def test_store_equals_evaluate_with_missing_labels_and_typed_slices(
     assert _strip(got) == _strip(expected)
 
 
+def test_store_reads_true_and_false_as_evaluate_does(db: str, tmp_path: Path) -> None:
+    """SPEC 12.1: the CSV words True/true/TRUE and False/false/FALSE are 1 and 0, for
+    `log` and `label` as for evaluate (15.1: the same rows, the same report); `log`
+    refused them as not numbers."""
+    df = _mixed_frame(1200)
+    df["pred"] = df["pred"].map({0: "false", 1: "TRUE"})
+    df["label"] = df["label"].map({0.0: "False", 1.0: "true"})  # missing stays missing
+    path = tmp_path / "preds.csv"
+    df.drop(columns="label").to_csv(path, index=False)
+    labels = tmp_path / "labels.csv"
+    df.dropna(subset=["label"])[["rid", "label"]].to_csv(labels, index=False)
+    both = tmp_path / "both.csv"
+    df.to_csv(both, index=False)
+    expected = evaluate(both, pred="pred", label="label", attrs=["region"], engine="pandas")
+    store = open_store(db)
+    try:
+        from faircode.monitor.ingest import log_labels, log_predictions
+
+        log_predictions(store, "m", path, version="1", id_col="rid", attrs=["region"], pred="pred")
+        log_labels(store, "m", labels, id_col="rid", label_col="label")
+        got = store_report(store, "m", Registry(model="m", slices=("region",)))["evaluation"]
+    finally:
+        store.close()
+    assert expected["task"]["type"] == "binary"
+    assert _strip(got) == _strip(expected)
+
+
 def _close(a: Any, b: Any, path: str = "") -> None:
     if isinstance(a, dict):
         assert a.keys() == b.keys(), path

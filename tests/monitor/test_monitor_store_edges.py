@@ -212,18 +212,76 @@ def test_times_at_the_ends_of_the_iso_range_are_kept_and_reported(
     df = _frame(4)
     df["at"] = [-62_135_596_800, 253_402_300_799, "2024-01-01T00:00:00Z", "2024-01-02"]
     df.to_csv(tmp_path / "p.csv", index=False)
+    # one column mixing epoch numbers and ISO text: each cell is read as what it is
     code, _, err = cli("log", "m", "p.csv", "--version", "v1", *LOG, "--at", "at")
-    # one column mixing epoch numbers and ISO text is not epoch seconds
-    assert code == 2 and "not an ISO-8601 date/time or epoch seconds" in err
-    df.iloc[:2].to_csv(tmp_path / "e.csv", index=False)
-    df.iloc[2:].to_csv(tmp_path / "i.csv", index=False)
-    for name in ("e.csv", "i.csv"):
-        code, _, err = cli("log", "m", name, "--version", "v1", *LOG, "--at", "at")
-        assert code == 0, err
+    assert code == 0, err
     code, out, err = cli("report", "m", "--json")
     assert code == 0, err
     days = [d["day"] for d in json.loads(out)["trend"]]
     assert days == ["0001-01-01", "2024-01-01", "2024-01-02", "9999-12-31"]
+
+
+def test_request_ids_are_trimmed_as_every_cell_is(cli, db: str, tmp_path: Path) -> None:
+    """SPEC 15.3: `label, rid` / `1, r0` labels r0 (12.1 trims a cell of ASCII space/tab),
+    in CSV and JSON lines alike; it was the id ' r0', an orphan joining nothing."""
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    _frame().to_csv(tmp_path / "p.csv", index=False)
+    assert cli("log", "m", "p.csv", "--version", "v1", *LOG)[0] == 0
+    (tmp_path / "l.csv").write_text("y, rid\n1, r0\n0,\tr1 \n")
+    code, _, err = cli("label", "m", "l.csv", "--id", "rid", "--label", "y")
+    assert code == 0, err
+    (tmp_path / "l.jsonl").write_text('{"rid": " r2\\t", "y": 1}\n')
+    code, _, err = cli("label", "m", "l.jsonl", "--id", "rid", "--label", "y")
+    assert code == 0, err
+    assert _count(db, "SELECT COUNT(*) FROM orphan_labels") == 0
+    assert _count(db, "SELECT COUNT(label) FROM predictions") == 3
+    # trimmed, ' r3' and 'r3' are one id: the batch holds it twice
+    (tmp_path / "twice.csv").write_text("rid,y\n r3,1\nr3,0\n")
+    code, _, err = cli("label", "m", "twice.csv", "--id", "rid", "--label", "y")
+    assert code == 2
+    _one_error(
+        err, "twice.csv: line 3: request id 'r3' appears twice in the batch (first on line 2)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("fmt", "cell", "shown"),
+    [
+        ("csv", "20240103", "'20240103'"),
+        ("jsonl", "20240103", "20240103"),
+        ("jsonl", '"20240103"', "'20240103'"),
+        ("jsonl", "20240103.0", "20240103.0"),
+        ("csv", "20241399", None),  # no such date: epoch seconds
+        ("csv", "202401030", None),  # nine digits: epoch seconds
+        ("jsonl", '"2024-01-03"', None),
+    ],
+)
+def test_eight_digits_that_are_a_date_are_refused_as_ambiguous(
+    cli, db: str, tmp_path: Path, fmt: str, cell: str, shown: str | None
+) -> None:
+    """SPEC 15.3: 20240103 is the date 2024-01-03 in ISO-8601's basic form and epoch
+    seconds of 1970-08-23; it was read as the latter without a word."""
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    name = f"p.{fmt}"
+    if fmt == "csv":
+        (tmp_path / name).write_text(f"rid,race,pred,at\nr0,a,1,1704067200\nr1,b,0,{cell}\n")
+    else:
+        rows = ['{"rid": "r0", "race": "a", "pred": 1, "at": 1704067200}']
+        rows.append(f'{{"rid": "r1", "race": "b", "pred": 0, "at": {cell}}}')
+        (tmp_path / name).write_text("\n".join(rows) + "\n")
+    code, _, err = cli("log", "m", name, "--version", "v1", *LOG, "--at", "at")
+    if shown is None:
+        assert code == 0, err
+        return
+    assert code == 2
+    _one_error(
+        err,
+        f"{name}: line {3 if fmt == 'csv' else 2} (request id 'r1'): time {shown} in column "
+        "'at' is ambiguous: the date 2024-01-03 written without dashes, or epoch seconds "
+        "(1970-08-23T06:15:03Z); write 2024-01-03 or 1970-08-23T06:15:03Z; the batch was "
+        "not written",
+    )
+    assert _count(db, "SELECT COUNT(*) FROM predictions") == 0
 
 
 @pytest.mark.parametrize("value", ["2", "-1", "0.5"])

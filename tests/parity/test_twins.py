@@ -197,6 +197,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "_NOT_A_TABLE": "JS binaryFormat's `notTable`",
         "open_input": "opening a path: the Node bridge's own (scripts/engine-js.js); "
         "the page is given bytes",
+        "header_split": INLINE + " (oneColumnSplit); the monitor's fix is worded from it",
     },
     "summary": {
         "PROXY_LABELS": "proxy hints (SPEC 16) are Python only",
