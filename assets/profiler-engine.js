@@ -5099,20 +5099,24 @@ function () {
 
   /** SPEC 17.4: the highest and lowest of rated items ({n, pos}, in order) among the
    * compared ones (n >= max(1, min_group_size)): [hi, lo] indexes, or null when fewer
-   * than two are compared (no fallback to smaller groups). */
+   * than two are compared (no fallback to smaller groups). The lowest is never the
+   * highest: when every rate ties, it is the second compared item. */
   function extremes(items, minGroup) {
     const least = Math.max(1, minGroup);
     let hi = -1;
     let lo = -1;
+    let second = -1;
     let k = 0;
     for (let x = 0; x < items.length; x++) {
       const it = items[x];
       if (!(it.n >= least)) continue;
       k++;
+      if (k === 2) second = x;
       const r = it.pos / it.n;
       if (hi < 0 || r > items[hi].pos / items[hi].n) hi = x;
       if (lo < 0 || r < items[lo].pos / items[lo].n) lo = x;
     }
+    if (lo === hi) lo = second; // every compared rate ties: two groups, not one against itself
     return k >= 2 ? [hi, lo] : null;
   }
 
@@ -5134,7 +5138,7 @@ function () {
     const rl = low.pos / low.n;
     const [lo, hi] = newcombe(high.pos, high.n, low.pos, low.n, Z);
     const ratio = logRatioInterval(low.pos, low.n, high.pos, high.n, Z);
-    const verdict = rh - rl > gap ? null : hi < gap ? 'within' : 'possible';
+    const verdict = rh - rl > gap ? null : hi > gap ? 'possible' : 'within';
     return {
       highest: asKey(high),
       lowest: asKey(low),
@@ -5351,19 +5355,23 @@ function () {
   }
 
   /** [highest, lowest] items ({st, mean}) by mean among those with n >= least; null
-   * with fewer than two. */
+   * with fewer than two. The lowest is never the highest: when every mean ties, it is
+   * the second compared item. */
   function outcomeExtremes(items, least) {
     let high = null;
     let low = null;
+    let second = null;
     let k = 0;
     for (const it of items) {
       if (it.st[0] < least) continue;
       k++;
+      if (k === 2) second = it;
       const m = exactMean(it.st[0], it.st[1]);
       it.mean = m;
       if (high === null || m > high.mean) high = it;
       if (low === null || m < low.mean) low = it;
     }
+    if (low === high) low = second; // every compared mean ties: two groups, not one against itself
     return k >= 2 ? [high, low] : null;
   }
 
@@ -5371,7 +5379,7 @@ function () {
     if (ext === null) return { highest: null, lowest: null, max_difference: null, gap: null };
     const [high, low] = ext;
     const [d, lo, hi, df] = welch(high.st, low.st);
-    const verdict = d > threshold ? null : hi < threshold ? 'within' : 'possible';
+    const verdict = d > threshold ? null : hi > threshold ? 'possible' : 'within';
     return {
       highest: asKey(high),
       lowest: asKey(low),
