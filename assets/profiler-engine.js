@@ -4930,14 +4930,36 @@ function () {
       rowsB.set(b, (rowsB.get(b) || 0) + c);
       counted += c;
     }
+    const least = opts.min_group_size;
+    // SPEC 4: both margins of min_group_size rows and at least one row expected
+    const tested = (a, b) => {
+      const ra = rowsA.get(a) || 0;
+      const rb = rowsB.get(b) || 0;
+      return ra >= least && rb >= least && ra * rb >= counted && counted > 0;
+    };
     // Every cell not in `cells` is absent; a counted cell is a gap when below the
     // floor. So the number of gaps is known without visiting all nCells (zip x city
-    // has 10^8), and listing stops at CELL_CAP gaps (SPEC 0.9).
+    // has 10^8), and listing stops at CELL_CAP gaps (SPEC 0.9); so is the number of
+    // tested gaps.
     const floor = opts.intersection_floor * nRows;
     let filled = 0;
     for (const c of cells.values()) if (!(c < floor)) filled++;
     const total = nCells - filled;
-    fs.tests += nCells;
+    const nTested = testedCells(rowsA, rowsB, counted, least);
+    fs.tests += nTested;
+    // the tested gaps by count: tested cells of the pair table below the floor, and the
+    // tested cells it does not hold (absent)
+    const byCount = new Map();
+    let held = 0;
+    for (const [key, c] of cells) {
+      const cut = key.indexOf('\u0000');
+      if (!tested(key.slice(0, cut), key.slice(cut + 1))) continue;
+      held++;
+      if (c === 0 || c < floor) byCount.set(c, (byCount.get(c) || 0) + 1);
+    }
+    if (nTested > held) byCount.set(0, (byCount.get(0) || 0) + nTested - held);
+    let testedGaps = 0;
+    for (const k of byCount.values()) testedGaps += k;
     const AB = `${A.name} x ${B.name}`;
     const pOf = new Map();
     const pFor = (c) => {
@@ -4946,6 +4968,7 @@ function () {
       return p;
     };
     const gaps = [];
+    let listed = 0;
     if (total > 0) {
       outer: for (const [ga] of A.groups) {
         for (const [gb] of B.groups) {
@@ -4955,7 +4978,9 @@ function () {
             const rb = rowsB.get(gb) || 0;
             gaps.push({ a: ga, b: gb, count, share: roundHalfUp(count / nRows, 4),
               expected: counted ? roundHalfUp(ra * rb / counted, 2) : 0.0 });
-            if (gaps.length <= MAX_GAP_FLAGS) {
+            if (listed < MAX_GAP_FLAGS && tested(ga, gb)) {
+              listed++;
+              byCount.set(count, byCount.get(count) - 1);
               const text = count === 0 ? `${AB}: '${ga}' x '${gb}' is absent (0 rows)`
                 : `${AB}: '${ga}' x '${gb}' is near-empty (${rowsText(count)}, ${pct(count / nRows)}%)`;
               fs.finding('intersection_gap', text, {
@@ -4968,19 +4993,43 @@ function () {
         }
       }
     }
-    if (total > MAX_GAP_FLAGS) {
-      // the unlisted gaps' p-values, by count: the listed ones are the first MAX_GAP_FLAGS
-      const byCount = new Map();
-      for (const c of cells.values()) if (c < floor) byCount.set(c, (byCount.get(c) || 0) + 1);
-      const absent = nCells - cells.size;
-      if (absent) byCount.set(0, (byCount.get(0) || 0) + absent);
-      for (const g of gaps.slice(0, MAX_GAP_FLAGS)) byCount.set(g.count, byCount.get(g.count) - 1);
+    if (testedGaps > listed) {
+      // the unlisted tested gaps' p-values, by count
       for (const c of Array.from(byCount.keys()).sort((x, y) => x - y)) fs.unlisted(pFor(c), byCount.get(c));
-      fs.note('more', `${AB}: ${total - MAX_GAP_FLAGS} more sparse cells (the JSON lists all)`, [A.name, B.name]);
+      fs.note('more', `${AB}: ${testedGaps - listed} more sparse cells (the JSON lists all)`, [A.name, B.name]);
+    }
+    if (nCells > nTested) {
+      // a margin of 1 row is implied by 1 row expected: the floor is named only above it
+      const small = least > 1 ? `a group of fewer than ${rowsText(least)} with both known, or ` : '';
+      fs.note('representation', `${AB}: ${nCells - nTested} of ${nCells} cells not tested: `
+        + `${small}under 1 row expected`, [A.name, B.name]);
     }
     const entry = { dims: [A.name, B.name], n_cells: nCells, cells: gaps };
     if (total > gaps.length) entry.cells_not_listed = total - gaps.length;
+    if (nCells > nTested) entry.cells_not_tested = nCells - nTested;
     return entry;
+  }
+
+  /** How many cells of the pair table with margins rowsA x rowsB are tested (SPEC 4):
+   * both margins of `least` rows and ra * rb >= counted, without visiting every cell. */
+  function testedCells(rowsA, rowsB, counted, least) {
+    const sizes = [];
+    for (const rb of rowsB.values()) if (rb >= least) sizes.push(rb);
+    sizes.sort((x, y) => x - y);
+    let n = 0;
+    for (const ra of rowsA.values()) {
+      if (!(ra >= least && ra > 0)) continue;
+      // rb * ra >= counted exactly when rb >= ceil(counted / ra); the first such size by
+      // bisection, comparing the integer products (exact below 2^53)
+      let lo = 0;
+      let hi = sizes.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (sizes[mid] >= least && sizes[mid] * ra >= counted) hi = mid; else lo = mid + 1;
+      }
+      n += sizes.length - lo;
+    }
+    return n;
   }
 
   /** Why the default pair (columns ia, ib) had no pair table while reading, or null
