@@ -4949,14 +4949,36 @@ function () {
       rowsB.set(b, (rowsB.get(b) || 0) + c);
       counted += c;
     }
+    const least = opts.min_group_size;
+    // SPEC 4: both margins of min_group_size rows and at least one row expected
+    const tested = (a, b) => {
+      const ra = rowsA.get(a) || 0;
+      const rb = rowsB.get(b) || 0;
+      return ra >= least && rb >= least && ra * rb >= counted && counted > 0;
+    };
     // Every cell not in `cells` is absent; a counted cell is a gap when below the
     // floor. So the number of gaps is known without visiting all nCells (zip x city
-    // has 10^8), and listing stops at CELL_CAP gaps (SPEC 0.9).
+    // has 10^8), and listing stops at CELL_CAP gaps (SPEC 0.9); so is the number of
+    // tested gaps.
     const floor = opts.intersection_floor * nRows;
     let filled = 0;
     for (const c of cells.values()) if (!(c < floor)) filled++;
     const total = nCells - filled;
-    fs.tests += nCells;
+    const nTested = testedCells(rowsA, rowsB, counted, least);
+    fs.tests += nTested;
+    // the tested gaps by count: tested cells of the pair table below the floor, and the
+    // tested cells it does not hold (absent)
+    const byCount = new Map();
+    let held = 0;
+    for (const [key, c] of cells) {
+      const cut = key.indexOf('\u0000');
+      if (!tested(key.slice(0, cut), key.slice(cut + 1))) continue;
+      held++;
+      if (c === 0 || c < floor) byCount.set(c, (byCount.get(c) || 0) + 1);
+    }
+    if (nTested > held) byCount.set(0, (byCount.get(0) || 0) + nTested - held);
+    let testedGaps = 0;
+    for (const k of byCount.values()) testedGaps += k;
     const AB = `${A.name} x ${B.name}`;
     const pOf = new Map();
     const pFor = (c) => {
@@ -4965,6 +4987,7 @@ function () {
       return p;
     };
     const gaps = [];
+    let listed = 0;
     if (total > 0) {
       outer: for (const [ga] of A.groups) {
         for (const [gb] of B.groups) {
@@ -4974,7 +4997,9 @@ function () {
             const rb = rowsB.get(gb) || 0;
             gaps.push({ a: ga, b: gb, count, share: roundHalfUp(count / nRows, 4),
               expected: counted ? roundHalfUp(ra * rb / counted, 2) : 0.0 });
-            if (gaps.length <= MAX_GAP_FLAGS) {
+            if (listed < MAX_GAP_FLAGS && tested(ga, gb)) {
+              listed++;
+              byCount.set(count, byCount.get(count) - 1);
               const text = count === 0 ? `${AB}: '${ga}' x '${gb}' is absent (0 rows)`
                 : `${AB}: '${ga}' x '${gb}' is near-empty (${rowsText(count)}, ${pct(count / nRows)}%)`;
               fs.finding('intersection_gap', text, {
@@ -4987,19 +5012,43 @@ function () {
         }
       }
     }
-    if (total > MAX_GAP_FLAGS) {
-      // the unlisted gaps' p-values, by count: the listed ones are the first MAX_GAP_FLAGS
-      const byCount = new Map();
-      for (const c of cells.values()) if (c < floor) byCount.set(c, (byCount.get(c) || 0) + 1);
-      const absent = nCells - cells.size;
-      if (absent) byCount.set(0, (byCount.get(0) || 0) + absent);
-      for (const g of gaps.slice(0, MAX_GAP_FLAGS)) byCount.set(g.count, byCount.get(g.count) - 1);
+    if (testedGaps > listed) {
+      // the unlisted tested gaps' p-values, by count
       for (const c of Array.from(byCount.keys()).sort((x, y) => x - y)) fs.unlisted(pFor(c), byCount.get(c));
-      fs.note('more', `${AB}: ${total - MAX_GAP_FLAGS} more sparse cells (the JSON lists all)`, [A.name, B.name]);
+      fs.note('more', `${AB}: ${testedGaps - listed} more sparse cells (the JSON lists all)`, [A.name, B.name]);
+    }
+    if (nCells > nTested) {
+      // a margin of 1 row is implied by 1 row expected: the floor is named only above it
+      const small = least > 1 ? `a group of fewer than ${rowsText(least)} with both known, or ` : '';
+      fs.note('representation', `${AB}: ${nCells - nTested} of ${nCells} cells not tested: `
+        + `${small}under 1 row expected`, [A.name, B.name]);
     }
     const entry = { dims: [A.name, B.name], n_cells: nCells, cells: gaps };
     if (total > gaps.length) entry.cells_not_listed = total - gaps.length;
+    if (nCells > nTested) entry.cells_not_tested = nCells - nTested;
     return entry;
+  }
+
+  /** How many cells of the pair table with margins rowsA x rowsB are tested (SPEC 4):
+   * both margins of `least` rows and ra * rb >= counted, without visiting every cell. */
+  function testedCells(rowsA, rowsB, counted, least) {
+    const sizes = [];
+    for (const rb of rowsB.values()) if (rb >= least) sizes.push(rb);
+    sizes.sort((x, y) => x - y);
+    let n = 0;
+    for (const ra of rowsA.values()) {
+      if (!(ra >= least && ra > 0)) continue;
+      // rb * ra >= counted exactly when rb >= ceil(counted / ra); the first such size by
+      // bisection, comparing the integer products (exact below 2^53)
+      let lo = 0;
+      let hi = sizes.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (sizes[mid] >= least && sizes[mid] * ra >= counted) hi = mid; else lo = mid + 1;
+      }
+      n += sizes.length - lo;
+    }
+    return n;
   }
 
   /** Why the default pair (columns ia, ib) had no pair table while reading, or null
@@ -5118,20 +5167,24 @@ function () {
 
   /** SPEC 17.4: the highest and lowest of rated items ({n, pos}, in order) among the
    * compared ones (n >= max(1, min_group_size)): [hi, lo] indexes, or null when fewer
-   * than two are compared (no fallback to smaller groups). */
+   * than two are compared (no fallback to smaller groups). The lowest is never the
+   * highest: when every rate ties, it is the second compared item. */
   function extremes(items, minGroup) {
     const least = Math.max(1, minGroup);
     let hi = -1;
     let lo = -1;
+    let second = -1;
     let k = 0;
     for (let x = 0; x < items.length; x++) {
       const it = items[x];
       if (!(it.n >= least)) continue;
       k++;
+      if (k === 2) second = x;
       const r = it.pos / it.n;
       if (hi < 0 || r > items[hi].pos / items[hi].n) hi = x;
       if (lo < 0 || r < items[lo].pos / items[lo].n) lo = x;
     }
+    if (lo === hi) lo = second; // every compared rate ties: two groups, not one against itself
     return k >= 2 ? [hi, lo] : null;
   }
 
@@ -5153,7 +5206,7 @@ function () {
     const rl = low.pos / low.n;
     const [lo, hi] = newcombe(high.pos, high.n, low.pos, low.n, Z);
     const ratio = logRatioInterval(low.pos, low.n, high.pos, high.n, Z);
-    const verdict = rh - rl > gap ? null : hi < gap ? 'within' : 'possible';
+    const verdict = rh - rl > gap ? null : hi > gap ? 'possible' : 'within';
     return {
       highest: asKey(high),
       lowest: asKey(low),
@@ -5370,19 +5423,23 @@ function () {
   }
 
   /** [highest, lowest] items ({st, mean}) by mean among those with n >= least; null
-   * with fewer than two. */
+   * with fewer than two. The lowest is never the highest: when every mean ties, it is
+   * the second compared item. */
   function outcomeExtremes(items, least) {
     let high = null;
     let low = null;
+    let second = null;
     let k = 0;
     for (const it of items) {
       if (it.st[0] < least) continue;
       k++;
+      if (k === 2) second = it;
       const m = exactMean(it.st[0], it.st[1]);
       it.mean = m;
       if (high === null || m > high.mean) high = it;
       if (low === null || m < low.mean) low = it;
     }
+    if (low === high) low = second; // every compared mean ties: two groups, not one against itself
     return k >= 2 ? [high, low] : null;
   }
 
@@ -5390,7 +5447,7 @@ function () {
     if (ext === null) return { highest: null, lowest: null, max_difference: null, gap: null };
     const [high, low] = ext;
     const [d, lo, hi, df] = welch(high.st, low.st);
-    const verdict = d > threshold ? null : hi < threshold ? 'within' : 'possible';
+    const verdict = d > threshold ? null : hi > threshold ? 'possible' : 'within';
     return {
       highest: asKey(high),
       lowest: asKey(low),

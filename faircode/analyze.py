@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Callable
 
 from . import evidence, groupstats
@@ -705,15 +706,36 @@ def _intersection(
         rows_a[x] = rows_a.get(x, 0) + c
         rows_b[y] = rows_b.get(y, 0) + c
     counted = sum(rows_a.values())
+    least = opts.min_group_size
+
+    def tested(a: str, b: str) -> bool:
+        # SPEC 4: both margins of min_group_size rows and at least one row expected
+        ra, rb = rows_a.get(a, 0), rows_b.get(b, 0)
+        return ra >= least and rb >= least and ra * rb >= counted > 0
+
     # Every cell not in `cells` is absent; a counted cell is a gap when below the floor.
     # So the number of gaps is known without visiting all n_cells (zip x city has 10^8),
-    # and listing stops at CELL_CAP gaps (SPEC 0.9).
+    # and listing stops at CELL_CAP gaps (SPEC 0.9); so is the number of tested gaps.
     floor = opts.intersection_floor * n_rows
     present = [c for c in cells.values() if not c < floor]
     total = n_cells - len(present)
-    fs.tests += n_cells
+    n_tested = _tested_cells(rows_a, rows_b, counted, least)
+    fs.tests += n_tested
+    # the tested gaps by count: tested cells of the pair table below the floor, and the
+    # tested cells it does not hold (absent)
+    by_count: dict[int, int] = {}
+    held = 0
+    for (x, y), c in cells.items():
+        if tested(x, y):
+            held += 1
+            if c == 0 or c < floor:
+                by_count[c] = by_count.get(c, 0) + 1
+    if n_tested > held:
+        by_count[0] = by_count.get(0, 0) + n_tested - held
+    tested_gaps = sum(by_count.values())
     where = f"{a_name} x {b_name}"
     gaps: list[dict] = []
+    listed = 0
     p_of: dict[int, float] = {}
 
     def p_for(c: int) -> float:
@@ -736,7 +758,9 @@ def _intersection(
                         "expected": round_half_up(ra * rb / counted, 2) if counted else 0.0,
                     }
                     gaps.append(gap)
-                    if len(gaps) <= MAX_GAP_FLAGS:
+                    if listed < MAX_GAP_FLAGS and tested(ga["label"], gb["label"]):
+                        listed += 1
+                        by_count[c] -= 1
                         if c == 0:
                             text = f"{where}: '{ga['label']}' x '{gb['label']}' is absent (0 rows)"
                         else:
@@ -759,25 +783,41 @@ def _intersection(
                         break
             if len(gaps) == CELL_CAP:
                 break
-    if total > MAX_GAP_FLAGS:
-        # the unlisted gaps' p-values, by count: listed ones are the first MAX_GAP_FLAGS
-        by_count: dict[int, int] = {}
-        for c in cells.values():
-            if c < floor:
-                by_count[c] = by_count.get(c, 0) + 1
-        absent = n_cells - len(cells)
-        if absent:
-            by_count[0] = by_count.get(0, 0) + absent
-        for g in gaps[:MAX_GAP_FLAGS]:
-            by_count[g["count"]] -= 1
+    if tested_gaps > listed:
+        # the unlisted tested gaps' p-values, by count
         for c in sorted(by_count):
             fs.unlisted(p_for(c), by_count[c])
         fs.note(
             "more",
-            f"{where}: {total - MAX_GAP_FLAGS} more sparse cells (the JSON lists all)",
+            f"{where}: {tested_gaps - listed} more sparse cells (the JSON lists all)",
+            [a_name, b_name],
+        )
+    if n_cells > n_tested:
+        # a margin of 1 row is implied by 1 row expected: the floor is named only above it
+        small = (
+            f"a group of fewer than {rows_text(least)} with both known, or " if least > 1 else ""
+        )
+        fs.note(
+            "representation",
+            f"{where}: {n_cells - n_tested} of {n_cells} cells not tested: "
+            f"{small}under 1 row expected",
             [a_name, b_name],
         )
     entry: dict = {"dims": [a_name, b_name], "n_cells": n_cells, "cells": gaps}
     if total > len(gaps):
         entry["cells_not_listed"] = total - len(gaps)
+    if n_cells > n_tested:
+        entry["cells_not_tested"] = n_cells - n_tested
     return entry
+
+
+def _tested_cells(rows_a: dict[str, int], rows_b: dict[str, int], counted: int, least: int) -> int:
+    """How many cells of the pair table with margins rows_a x rows_b are tested (SPEC 4):
+    both margins of `least` rows and `ra * rb >= counted`, without visiting every cell."""
+    sizes = sorted(rb for rb in rows_b.values() if rb >= least)
+    n = 0
+    for ra in rows_a.values():
+        if ra >= least and ra > 0:
+            # rb * ra >= counted exactly when rb >= ceil(counted / ra), in integers
+            n += len(sizes) - bisect_left(sizes, max(least, -(-counted // ra)))
+    return n

@@ -94,7 +94,8 @@ def _rate_entry(n: int, positive: int, count: int, min_size: int) -> dict:
 def _extremes(items: list[tuple[object, int, int]], min_size: int) -> tuple | None:
     """(highest (key, n, positive), lowest (key, n, positive)) over the compared items
     (key, n, positive): those with n >= max(1, min_size), in order (SPEC 17.4); None
-    with fewer than two compared (no fallback to smaller groups)."""
+    with fewer than two compared (no fallback to smaller groups). The lowest is never
+    the highest: when every rate ties, it is the second compared item."""
     least = max(1, min_size)
     compared = [t for t in items if t[1] >= least]
     if len(compared) < 2:
@@ -106,6 +107,8 @@ def _extremes(items: list[tuple[object, int, int]], min_size: int) -> tuple | No
             high = t
         if low is None or r < low[2] / low[1]:
             low = t
+    if low is high:  # every compared rate ties: two groups, not one against itself
+        low = compared[1]
     return high, low
 
 
@@ -130,7 +133,7 @@ def _summary_fields(ext: tuple | None, as_key: Callable, gap: float) -> dict:
     if hr - lr > gap:
         verdict = None  # the finding's, after the family's correction
     else:
-        verdict = "within" if hi < gap else "possible"
+        verdict = "possible" if hi > gap else "within"
     return {
         "highest": as_key(high[0]),
         "lowest": as_key(low[0]),

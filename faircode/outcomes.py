@@ -97,19 +97,26 @@ def welch_p(d: float, se: float, df: float | None, threshold: float) -> float:
 
 def _extremes(items: list[tuple[object, Stats]], least: int) -> tuple | None:
     """(highest, lowest) (key, stats, mean) among the compared items (n >= least) by
-    mean, the first in order on ties; None with fewer than two."""
-    high = low = None
+    mean, the first in order on ties; None with fewer than two. The lowest is never the
+    highest: when every mean ties, it is the second compared item."""
+    high = low = second = None
     compared = 0
     for key, st in items:
         if st[0] < least:
             continue
         compared += 1
         m = exact_mean(st[0], st[1])
+        if compared == 2:
+            second = (key, st, m)
         if high is None or m > high[2]:
             high = (key, st, m)
         if low is None or m < low[2]:
             low = (key, st, m)
-    return (high, low) if compared >= 2 else None
+    if compared < 2:
+        return None
+    if low[0] == high[0]:  # every compared mean ties: two groups, not one against itself
+        low = second
+    return high, low
 
 
 def _gap_fields(ext: tuple | None, as_key: Callable, threshold: float) -> dict:
@@ -120,7 +127,7 @@ def _gap_fields(ext: tuple | None, as_key: Callable, threshold: float) -> dict:
     if d > threshold:
         verdict = None  # the finding's, after the family's correction
     else:
-        verdict = "within" if hi < threshold else "possible"
+        verdict = "possible" if hi > threshold else "within"
     return {
         "highest": as_key(high[0]),
         "lowest": as_key(low[0]),

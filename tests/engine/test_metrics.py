@@ -275,13 +275,25 @@ def test_intersection_gaps_and_flags():
         round_half_up(float(want[0][1]), 2),
         round_half_up(float(want[1][1]), 2),
     ]
-    assert r["flags"][-4:] == [
-        "sex x race: 'M' x 'C' is absent (0 rows)",
-        "sex x race: 'M' x 'B' is near-empty (2 rows, 0.76%)",
-        "sex x race: 'F' x 'B' is absent (0 rows)",
+    # SPEC 4: B (2 rows) and C (10) are below min_group_size (100): their 4 cells are
+    # listed gaps but no test; the A cells are tested and not gaps
+    assert r["flags"][-2:] == [
+        "sex x race: 4 of 6 cells not tested: a group of fewer than 100 rows with both "
+        "known, or under 1 row expected",
         # SPEC 1.7: A, B and C say nothing of who is who
         "race: labels A, C, B look like codes; the file does not say which group each "
         "stands for (name them with --recode race:A=NAME,C=NAME,...)",
+    ]
+    assert inter["cells_not_tested"] == 4
+    assert not [f for f in r["findings"] if f["kind"] == "intersection_gap"]
+    # With a floor of 1 row, F x B (0.84 expected) is still no test: absent is what
+    # independence predicts
+    r = prof("sex,race\n" + "\n".join(rows) + "\n", min_share=0.0, min_group_size=1)
+    assert r["intersections"][0]["cells_not_tested"] == 1
+    assert r["flags"][-4:-1] == [
+        "sex x race: 'M' x 'C' is absent (0 rows)",
+        "sex x race: 'M' x 'B' is near-empty (2 rows, 0.76%)",
+        "sex x race: 1 of 6 cells not tested: under 1 row expected",
     ]
 
 
@@ -302,91 +314,66 @@ def test_cross_option_and_unknown_cross():
 
 
 def test_more_than_ten_gaps_are_summarised():
-    rows = [f"{s},{x}" for s in "MF" for x in range(12) if not (s == "F")] + ["F,0"]
-    r = prof("sex,region\n" + "\n".join(rows) + "\n", intersection_floor=0)
+    # M in 12 regions of 10 rows, F 100 rows in region 0: F's 11 other cells are absent,
+    # each expected 100 * 10 / 220 = 4.5 rows
+    rows = [f"M,{x}" for x in range(12) for _ in range(10)] + ["F,0"] * 100
+    r = prof("sex,region\n" + "\n".join(rows) + "\n", intersection_floor=0, min_group_size=10)
     gap_flags = [f for f in r["flags"] if f.startswith("sex x region")]
     assert len(r["intersections"][0]["cells"]) == 11
     assert len(gap_flags) == 11
     assert gap_flags[-1] == "sex x region: 1 more sparse cells (the JSON lists all)"
 
 
-@pytest.mark.parametrize(
-    "opt,value",
-    [
-        ("min_share", 2),
-        ("min_share", -0.1),
-        ("intersection_floor", 1.5),
-        ("imbalance_flag", 0.5),
-        ("missing_flag", "abc"),  # not a number
-        ("min_group_size", 2.5),  # not an integer
-        ("max_age", 0),
-        ("max_categorical", 1),
-    ],
-)
-def test_out_of_range_options(opt, value):
-    flag = "--" + opt.replace("_", "-")
-    why = {"abc": "not a number", 2.5: "not an integer"}.get(value, "out of range")
-    with pytest.raises(InputError, match=rf"^{flag}: {value} is {why} "):
-        prof("sex\nM\n", **{opt: value})
+def _pair_rows(table: dict[tuple[str, str], int]) -> str:
+    return "sex,race\n" + "".join(f"{a},{b}\n" * c for (a, b), c in table.items())
 
 
-@st.composite
-def small_tables(draw):
-    names = draw(
-        st.lists(
-            st.sampled_from(["sex", "race", "region", "zip", "age", "x", "y", "city", "grp"]),
-            min_size=2,
-            max_size=6,
-        )
+def test_intersection_cells_of_a_group_below_the_floor_are_not_tested():
+    """SPEC 4, 18: diabetic_data's gender 'Unknown/Invalid' (3 rows, 1 with a race) made
+    its race cells "confirmed absent" and tripped --fail-on intersection_gap. A cell is
+    tested only when both its groups hold min_group_size rows of the pair table and at
+    least 1 row is expected; the others are listed, counted, and not in the family."""
+    table = {("F", "A"): 400, ("M", "A"): 400, ("F", "B"): 100, ("M", "B"): 97, ("U", "A"): 1}
+    text = _pair_rows(table) + "U,\n" * 2
+    r = prof(text, {"sex": "sex", "race": "race"})
+    inter = r["intersections"][0]
+    assert inter["n_cells"] == 6 and inter["cells_not_tested"] == 2
+    # the cells stay data: U x A (1 row) and U x B (absent) are gaps
+    assert [(c["a"], c["b"], c["count"]) for c in inter["cells"]] == [("U", "A", 1), ("U", "B", 0)]
+    assert not [f for f in r["findings"] if f["kind"] == "intersection_gap"]
+    assert (
+        "sex x race: 2 of 6 cells not tested: a group of fewer than 100 rows with both "
+        "known, or under 1 row expected"
+    ) in r["flags"]
+    # the family: sex's 3 groups, imbalance and missing, race's 2 groups, imbalance and
+    # missing (9), race's missing cells in F and M (2, SPEC 17.5), and the 4 tested cells
+    assert r["evidence"]["tests"] == 9 + 2 + 4
+    # with a floor of 1 row U's cells are still no test: 1 x 801 and 1 x 197 rows of 998
+    # expect under 1 row
+    low = prof(text, {"sex": "sex", "race": "race"}, min_group_size=1)
+    assert low["intersections"][0]["cells_not_tested"] == 2
+    assert not [f for f in low["findings"] if f["kind"] == "intersection_gap"]
+
+
+def test_intersection_lists_the_first_ten_tested_gaps():
+    """SPEC 4, 6: an untested gap stays in `cells` but is no finding; the findings are
+    the first 10 tested gaps, the rest are in the "more" note and the family."""
+    # M in 12 regions of 10 rows, F 100 rows in r0 and 1 in rs (last: 1 row)
+    table = {("M", f"r{k:02}"): 10 for k in range(12)}
+    table[("F", "r00")] = 100
+    table[("F", "rs")] = 1
+    r = prof(_pair_rows(table), {"race": "race"}, intersection_floor=0, min_group_size=10)
+    inter = r["intersections"][0]
+    # the first gap is M x rs (absent, rs 1 row: no test); F's r01-r11 are absent with
+    # 100 * 10 / 221 = 4.5 expected: 11 tested gaps
+    assert [(c["a"], c["b"]) for c in inter["cells"]][:2] == [("M", "rs"), ("F", "r01")]
+    assert len(inter["cells"]) == 12 and inter["cells_not_tested"] == 2
+    gaps = [f for f in r["findings"] if f["kind"] == "intersection_gap"]
+    assert [f["groups"] for f in gaps] == [["F", f"r{k:02}"] for k in range(1, 11)]
+    assert "sex x race: 1 more sparse cells (the JSON lists all)" in r["flags"]
+    assert r["flags"][
+        r["flags"].index("sex x race: 1 more sparse cells (the JSON lists all)") + 1
+    ] == (
+        "sex x race: 2 of 26 cells not tested: a group of fewer than 10 rows with both "
+        "known, or under 1 row expected"
     )
-    n = draw(st.integers(1, 40))
-    rows = [
-        [draw(st.sampled_from(["a", "b", "c", "", "12", "NA"])) for _ in names] for _ in range(n)
-    ]
-    overrides = {}
-    if draw(st.booleans()):
-        overrides[draw(st.sampled_from(names))] = draw(
-            st.sampled_from(["sex", "geography", "categorical", "ignore"])
-        )
-    text = ",".join(names) + "\n" + "".join(",".join(r) + "\n" for r in rows)
-    return text, overrides
-
-
-@given(small_tables())
-def test_skipping_impossible_pairs_never_changes_the_intersection(table):
-    """The engines skip pairs that cannot be the crossed one (SPEC section 4); counting
-    every pair by brute force must give the same result."""
-    import io
-    from collections import Counter
-
-    from faircode.analyze import analyze
-    from faircode.profiler import summarize
-    from faircode.reader import clean_header
-    from faircode.summary import label_of
-
-    text, overrides = table
-    try:
-        summary, checked, opts = summarize(io.BytesIO(text.encode()), overrides)
-    except InputError:
-        return
-    header = clean_header(text.splitlines()[0].split(","))
-    rows = [line.split(",") for line in text.splitlines()[1:]]
-    brute = {}
-    for i in range(len(header)):
-        for j in range(i + 1, len(header)):
-            pairs = Counter((label_of(r[i]), label_of(r[j])) for r in rows)
-            brute[(i, j)] = {k: c for k, c in pairs.items() if None not in k}
-    full = type(summary)(
-        summary.name,
-        summary.columns,
-        summary.n_rows,
-        summary.counts,
-        summary.missing,
-        brute,
-        summary.capped,
-        summary.label_pairs,
-        summary.label_cells,
-        summary.missing_all,
-        summary.missing_by,
-    )
-    assert analyze(summary, checked, opts) == analyze(full, checked, opts)

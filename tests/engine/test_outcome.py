@@ -320,3 +320,49 @@ def test_arrow_outcome_cells_follow_the_label_rules_in_any_batch():
     z_values = [float(s) for s in z if s.strip() not in ("abc", "", "NA", "99")]
     assert (z_block["n"], z_block["non_numeric"]) == (len(z_values), 12)
     assert z_block["mean"] == float(sum(map(Fraction, z_values)) / len(z_values))
+
+
+def _tied(opts: dict) -> dict:
+    rows = "sex,race,v,y\n" + "Male,White,5,1\n" * 150 + "Female,Black,5,1\n" * 150
+    return faircode.profile(io.BytesIO(rows.encode()), None, opts, name="t")
+
+
+@pytest.mark.parametrize("gap", [None, 0])
+def test_tied_groups_are_two_groups_and_a_zero_gap_is_within(gap):
+    """SPEC 17.4, 21.3, 18: when every compared group ties, highest and lowest are the
+    first two compared groups (never one group against itself); a difference of 0 with
+    the interval [0, 0] is `within`, also at threshold 0 (a constant column's sd is 0)."""
+    opts = {"outcome": ["v"], "label": "y", "positive": "1"}
+    if gap is not None:
+        opts |= {"outcome_gap": gap, "label_gap": gap}
+    r = _tied(opts)
+    block = r["outcomes"][0]
+    assert block["threshold"] == 0.0
+    sex = _dim(block, "sex")
+    assert [sex["highest"], sex["lowest"]] == ["Female", "Male"]
+    assert sex["gap"] == {
+        "difference": 0.0,
+        "ci_low": 0.0,
+        "ci_high": 0.0,
+        "df": None,
+        "verdict": "within",
+    }
+    inter = block["intersection"]
+    assert [inter["highest"], inter["lowest"]] == [["Female", "Black"], ["Male", "White"]]
+    assert inter["gap"]["verdict"] == "within"
+    rates = next(d for d in r["label_rates"]["dimensions"] if d["name"] == "sex")
+    assert [rates["highest"], rates["lowest"]] == ["Female", "Male"]
+    # Newcombe's interval of 150/150 against 150/150 reaches 2.5 points above 0: at a
+    # label gap of 0 the data cannot rule a gap out (possible), at 0.05 they do
+    assert rates["gap"]["ci_high"] == 0.025
+    assert rates["gap"]["verdict"] == ("possible" if gap == 0 else "within")
+
+
+def test_a_tie_of_means_with_a_spread_stays_possible_at_threshold_0():
+    """SPEC 18: at threshold 0 only the point interval [0, 0] is within; equal means
+    whose interval reaches above 0 are possible, as before."""
+    rows = "sex,v\n" + "M,4\nM,6\n" * 75 + "F,5\nF,3\nF,7\n" * 50
+    r = faircode.profile(io.BytesIO(rows.encode()), None, {"outcome": ["v"], "outcome_gap": 0})
+    sex = _dim(r["outcomes"][0], "sex")
+    assert sex["gap"]["difference"] == 0.0 and sex["gap"]["ci_high"] > 0
+    assert sex["highest"] != sex["lowest"] and sex["gap"]["verdict"] == "possible"

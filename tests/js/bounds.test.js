@@ -99,7 +99,10 @@ test('gaps: at most 1,000 listed, the rest counted', () => {
   assert.equal(inter.cells.length, 1000);
   // 40 diagonal cells hold one row each (at or above the 1% floor): 1,560 gaps.
   assert.equal(inter.cells_not_listed, 1560 - 1000);
-  assert.ok(r.flags.includes('zip x city: 1550 more sparse cells (the JSON lists all)'));
+  // every group holds 1 row, under min_group_size: no cell is a test (SPEC 4)
+  assert.equal(inter.cells_not_tested, 1600);
+  assert.ok(r.flags.includes('zip x city: 1600 of 1600 cells not tested: a group of fewer than 100 rows with both known, or under 1 row expected'));
+  assert.ok(!r.flags.some((f) => f.includes('more sparse cells')));
   // Within the cap nothing changes: no extra key.
   const small = run(lines(['zip', 'city'], rows.slice(0, 30)));
   assert.equal(small.intersections[0].cells.length, 870);

@@ -103,15 +103,14 @@ test('flags: exact texts and order', () => {
     'sex: too few rows to score (fewer than 100 rows (95)); shares are shown',
     'age: 5.26% missing (1 implausible ages treated as missing)',
     'age: too few rows to score (fewer than 100 rows (90)); shares are shown',
-    "sex x age: 'F' x '18-29' is absent (0 rows)",
-    "sex x age: 'X' x '18-29' is absent (0 rows)",
+    'sex x age: 3 of 3 cells not tested: a group of fewer than 100 rows with both known, or under 1 row expected',
     'no dimension has enough rows to score (sex, age); the grade is not given',
   ]);
   assert.deepEqual(r.findings.map((f) => f.kind), ['representation', 'not_scored', 'missing', 'not_scored',
-    'intersection_gap', 'intersection_gap', 'no_dimension']);
+    'representation', 'no_dimension']);
   assert.deepEqual([r.overall_score, r.overall_ci, r.grade], [null, null, null]);
-  // the family: a missing check per dimension and the 3 cells of sex x age
-  assert.deepEqual(r.evidence, { alpha: 0.05, correction: 'holm', tests: 5, confirmed: 0, possible: 3 });
+  // the family: a missing check per dimension; no cell of sex x age rests on 100 rows
+  assert.deepEqual(r.evidence, { alpha: 0.05, correction: 'holm', tests: 2, confirmed: 0, possible: 1 });
   // With min_group_size 4 the lines come back, each a finding with its evidence
   const small = run(text, { min_group_size: 4 });
   assert.deepEqual(small.flags, [
@@ -120,8 +119,8 @@ test('flags: exact texts and order', () => {
     "sex: imbalance ratio 22.5 ('M' vs 'F')",
     "sex: too few rows to score (the score's interval is wider than 30 points (0-59)); shares are shown",
     'age: 5.26% missing (1 implausible ages treated as missing)',
-    "sex x age: 'F' x '18-29' is absent (0 rows)",
-    "sex x age: 'X' x '18-29' is absent (0 rows)",
+    // F's 4 rows have no age, X's age is implausible: neither has a row in the pair table
+    'sex x age: 2 of 3 cells not tested: a group of fewer than 4 rows with both known, or under 1 row expected',
     // SPEC 17.5: every F row lacks its age (4 of 4 rows, a group of min_group_size)
     "sex: 'age' is missing for 100.00% of 'F' vs 4.21% overall",
   ]);
@@ -178,8 +177,10 @@ test('COMPAS two-year: published counts', () => {
     assert.deepEqual(r.findings[0], { kind: 'imbalance', severity: 'finding', dimensions: ['sex'],
       groups: ['Male', 'Female'], value: 4.1713, n: 7214, ci_low: 3.9346, ci_high: 4.4223,
       threshold: 3, p: 0, verdict: 'confirmed', text: "sex: imbalance ratio 4.2 ('Male' vs 'Female')" });
-    assert.deepEqual(r.evidence, { alpha: 0.05, correction: 'holm', tests: 320, confirmed: 13, possible: 20 });
+    assert.deepEqual(r.evidence, { alpha: 0.05, correction: 'holm', tests: 318, confirmed: 11, possible: 20 });
     assert.deepEqual(r.intersections[0].cells[0], { a: 'Male', b: '75+', count: 14, share: 0.0019, expected: 12.1 });
+    // 75+ (15 rows) is under min_group_size: its two cells are no test (SPEC 4)
+    assert.equal(r.intersections[0].cells_not_tested, 2);
     assert.deepEqual(r.flags, r.findings.map((f) => f.text));
     const v2 = E.profileBytes(bytes, 'compas', {}, { score_rule: 'v2' }, chunk);
     assert.equal(v2.overall_score, 74);

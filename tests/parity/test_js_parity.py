@@ -608,3 +608,61 @@ def test_a_cross_that_is_no_list_is_named_alike(js, cross) -> None:
     py = run_python(io.BytesIO(data), {}, {"cross": cross}, name="t.csv")
     assert py["error"] == f"--cross: expected two different column names A,B, got {cross}", py
     assert_same(py, run_js(js.profile_bytes(data, "t.csv", None, {"cross": cross})), repr(cross))
+
+
+def _table(header: str, counts: list[tuple[str, int]]) -> bytes:
+    """A CSV of `header` and each (row text, times) repeated."""
+    return (header + "\n" + "".join(f"{row}\n" * times for row, times in counts)).encode()
+
+
+# diabetic_data in small: a 3-row sex group, 1 row with a race (SPEC 4)
+_TINY_MARGIN = _table(
+    "sex,race", [("F,A", 400), ("M,A", 400), ("F,B", 100), ("M,B", 97), ("U,A", 1), ("U,", 2)]
+)
+# every margin of 10 rows or more, but M x C and X x B expect 10 x 10 / 2,020 = 0.05 rows:
+# untested gaps between tested ones (F x B, F x C, M x A, X x A expect 9.9 rows)
+_SPARSE = _table("sex,race", [("F,A", 2000), ("M,B", 10), ("X,C", 10)])
+# every group ties: a constant outcome and a label always 1 (SPEC 17.4, 21.3)
+_TIED = _table("sex,race,v,y", [("Male,White,5,1", 150), ("Female,Black,5,1", 150)])
+
+
+@pytest.mark.parametrize(
+    "data, opts",
+    [
+        (_TINY_MARGIN, {}),
+        (_TINY_MARGIN, {"min_group_size": 1}),
+        (_SPARSE, {"intersection_floor": 0, "min_group_size": 10}),
+        (_TIED, {"outcome": ["v"], "label": "y", "positive": "1"}),
+        (
+            _TIED,
+            {"outcome": ["v"], "label": "y", "positive": "1", "outcome_gap": 0, "label_gap": 0},
+        ),
+    ],
+)
+def test_untested_cells_and_tied_groups(js, data, opts):
+    """SPEC 4: an intersection cell of a group under min_group_size or expecting under 1
+    row is no test (`cells_not_tested`, the note, a smaller family); SPEC 17.4, 21.3: tied
+    groups give two groups, and a [0, 0] gap is `within` at threshold 0. Both engines."""
+    py = run_python(io.BytesIO(data), {"sex": "sex", "race": "race"}, opts, name="t.csv")
+    r = py["result"]
+    inter = r["intersections"][0]
+    if data is _TIED:
+        for block in (
+            *r["label_rates"]["dimensions"],
+            r["label_rates"]["intersection"],
+            *r["outcomes"][0]["dimensions"],
+            r["outcomes"][0]["intersection"],
+        ):
+            assert block["highest"] != block["lowest"], block
+        for block in (*r["outcomes"][0]["dimensions"], r["outcomes"][0]["intersection"]):
+            assert block["gap"]["verdict"] == "within", block
+    else:
+        assert inter["cells_not_tested"] >= 2
+        tested = inter["n_cells"] - inter["cells_not_tested"]
+        untested = [c for c in inter["cells"] if c["expected"] < 1 or c["a"] == "U"]
+        gaps = [f["groups"] for f in r["findings"] if f["kind"] == "intersection_gap"]
+        assert untested and not [c for c in untested if [c["a"], c["b"]] in gaps]
+        assert tested >= len(gaps)
+    for chunk in (None, 97):
+        got = run_js(js.profile_bytes(data, "t.csv", {"sex": "sex", "race": "race"}, opts, chunk))
+        assert_same(py, got, f"opts={opts!r} chunk={chunk}")

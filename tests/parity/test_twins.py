@@ -50,7 +50,7 @@ TWINS: dict[str, str] = {
         _PairTable pair_cells""",
     "fastpath": "_SPLIT_WINDOW default_parts",
     "analyze": """FORMAT_VERSION coded_text skewness _sorted_groups dimension_metrics analyze
-        _dimension_findings _age_years _not_counted _intersection""",
+        _dimension_findings _age_years _not_counted _intersection _tested_cells""",
     "evidence": """SCORE_FLOOR SCORE_FULL SCORE_CI_WIDTH GRADE_CAP UNDER_LINES grade_for balance
         dimension_score overall_score _r4 Findings""",
     "groupstats": """RATIO_NOTE NO_LABEL_VALUE _values_text label_values _rate_entry _extremes
