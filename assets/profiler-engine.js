@@ -5500,7 +5500,8 @@ function () {
   /** SPEC 21.1: an outcome column with labels and not one value (outcomes.py _no_number). */
   function noNumber(name, nonNumeric) {
     const rows = nonNumeric === 1 ? '1 row holds' : `${nonNumeric} rows hold`;
-    return `--outcome ${name}: no cell is a number (${rows} text); give a column of numbers, or --na for the texts that mean missing`;
+    // a number out of 21.2's range is no value either: the message says so (1e200)
+    return `--outcome ${name}: no cell is a number (${rows} text, or a number of size above ${OUTCOME_HUGE} or below ${OUTCOME_TINY}); give a column of numbers, or --na for the texts that mean missing`;
   }
 
   /** SPEC 21.3: the `outcomes` block, one entry per outcome column; findings to `fs`. */

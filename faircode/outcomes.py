@@ -16,6 +16,8 @@ from .errors import InputError
 from .evidence import Findings
 from .groupstats import cell_mapper, crossed_cells
 from .numerics import (
+    OUTCOME_HUGE,
+    OUTCOME_TINY,
     exact_diff,
     exact_mean,
     exact_var,
@@ -143,9 +145,11 @@ def _group_entry(st: Stats, count: int, least: int) -> dict:
 def _no_number(name: str, non_numeric: int) -> str:
     """SPEC 21.1: an outcome column with labels and not one value."""
     rows = "1 row holds" if non_numeric == 1 else f"{non_numeric} rows hold"
+    # a number out of 21.2's range is no value either: the message says so (1e200)
     return (
-        f"--outcome {name}: no cell is a number ({rows} text); give a column of "
-        f"numbers, or --na for the texts that mean missing"
+        f"--outcome {name}: no cell is a number ({rows} text, or a number of size above "
+        f"{OUTCOME_HUGE:g} or below {OUTCOME_TINY:g}); give a column of numbers, or --na "
+        "for the texts that mean missing"
     )
 
 

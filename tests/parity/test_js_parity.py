@@ -380,8 +380,12 @@ def test_a_label_with_no_value_says_so(js, opts) -> None:
 @pytest.mark.parametrize(
     ("data", "error"),
     [
-        (b"sex,y\nM,high\nF,low\nF,\n", "--outcome y: no cell is a number (2 rows hold text)"),
+        (
+            b"sex,y\nM,high\nF,low\nF,\n",
+            "--outcome y: no cell is a number (2 rows hold text, or a number of size above 1e+140",
+        ),
         (b"sex,y\nM,x\n", "--outcome y: no cell is a number (1 row holds"),
+        (b"sex,y\nM,1e200\nF,-1e-200\n", "--outcome y: no cell is a number (2 rows hold text, or"),
         (b"sex,y\nM,\nF,NA\n", None),  # every cell missing: a block of n 0, not an error
         (b"sex,y\nM,x\nF,2\n", None),  # one value is enough
     ],
