@@ -1884,7 +1884,7 @@ function () {
     if (fields >= names) return null;
     const d = delimiter === '\t' ? 'tab' : delimiter;
     const got = fields === 1 ? '1 field' : `${fields} fields`;
-    return `line ${line}: ${got} where --names gives ${names} (delimiter '${d}', sniffed from this line); pass --skip-lines ${line} if the table starts below it, or give the delimiter with --delimiter`;
+    return `line ${line}: ${got} where --names gives ${names} (delimiter '${d}', sniffed from this line); pass --skip-lines ${line} (--skip-lines-b ${line} for the second file of compare or scan) if the table starts below it, or give the delimiter with --delimiter`;
   }
 
   function sniffDelimiter(line) {

@@ -77,7 +77,9 @@ def report_html(kind: str, result: dict, context: dict) -> str:
         f"<title>{html.escape(title)}</title>\n"
         f"<style>{css}</style>\n</head>\n"
         '<body class="report">\n'
-        '<main id="report"><p>This report needs JavaScript to draw its charts.</p></main>\n'
+        '<main id="report"><p>This report is drawn by its own inline script, which this '
+        "viewer did not run: open the file in a browser, or export the same result as "
+        "Markdown (--markdown) for viewers that block scripts.</p></main>\n"
         f'<script type="application/json" id="faircode-result">{payload}</script>\n'
         f"<script>{views}</script>\n</body>\n</html>\n"
     )

@@ -287,8 +287,8 @@ def names_first_record(fields: int, names: int, delimiter: str, line: int) -> st
     got = "1 field" if fields == 1 else f"{fields} fields"
     return (
         f"line {line}: {got} where --names gives {names} (delimiter '{d}', sniffed from "
-        f"this line); pass --skip-lines {line} if the table starts below it, or give the "
-        "delimiter with --delimiter"
+        f"this line); pass --skip-lines {line} (--skip-lines-b {line} for the second file of "
+        f"compare or scan) if the table starts below it, or give the delimiter with --delimiter"
     )
 
 

@@ -1378,7 +1378,7 @@
     const csp = `default-src 'none'; script-src 'sha256-${await b64(views)}'; style-src 'sha256-${await b64(css)}'; img-src data:; base-uri 'none'; form-action 'none'`;
     const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
     const title = kind === 'compare' ? 'faircode compare' : `faircode profile: ${context.name || ''}`;
-    return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta http-equiv="Content-Security-Policy" content="${csp}">\n<title>${esc(title)}</title>\n<style>${css}</style>\n</head>\n<body class="report">\n<main id="report"><p>This report needs JavaScript to draw its charts.</p></main>\n<script type="application/json" id="faircode-result">${payload}</script>\n<script>${views}</script>\n</body>\n</html>\n`;
+    return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta http-equiv="Content-Security-Policy" content="${csp}">\n<title>${esc(title)}</title>\n<style>${css}</style>\n</head>\n<body class="report">\n<main id="report"><p>This report is drawn by its own inline script, which this viewer did not run: open the file in a browser, or export the same result as Markdown (--markdown) for viewers that block scripts.</p></main>\n<script type="application/json" id="faircode-result">${payload}</script>\n<script>${views}</script>\n</body>\n</html>\n`;
   }
 
   // ------------------------------------------------------------------------------

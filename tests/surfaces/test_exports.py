@@ -755,3 +755,17 @@ def test_long_unscored_lists_end_with_a_count(tmp_path):
         assert text.count(" 3 labels: ") + text.count("| 3 | ") == UNSCORED_SHOWN
         assert more in text
     assert len(render(result, "w.csv").splitlines()) < 60
+
+
+def test_a_viewer_that_blocks_scripts_is_pointed_to_the_markdown(tmp_path) -> None:
+    """The HTML report is drawn by its inline script; a mail client or artefact previewer
+    that blocks scripts shows only the page's static text, which must say so and name
+    --markdown (it said "needs JavaScript to draw its charts", though every number is
+    drawn by the script). The website's download builds the same page: same text."""
+    from faircode.htmlreport import report_html
+
+    page = report_html("profile", {"n_rows": 1}, {"name": "x.csv"})
+    static = page[page.index('<main id="report">') : page.index("</main>")]
+    assert "did not run" in static and "--markdown" in static
+    app = (Path(__file__).resolve().parents[2] / "site" / "app.js").read_text(encoding="utf-8")
+    assert static in app
