@@ -4648,7 +4648,7 @@ function () {
         fs.note('more', `${name}: ${k} more under-represented groups (the JSON lists all)`, [name]);
       }
     } else if (under.length > 0) {
-      fs.note('representation', `${name}: ${under.length} groups under ${pct(opts.min_share)}% in ${rowsText(n)}; ` +
+      fs.note('representation', `${name}: ${under.length} group${under.length === 1 ? '' : 's'} under ${pct(opts.min_share)}% in ${rowsText(n)}; ` +
         'too few rows to judge representation', [name]);
     }
     const groups = dim.byCount || [];
@@ -5100,7 +5100,7 @@ function () {
       return { positive: opts.positive, from: 'option' };
     }
     if (values.length !== 2) {
-      throw new InputError(`--label ${opts.label}: ${values.length} values; name the positive one with --positive (values: ${valuesText(values)})`);
+      throw new InputError(`--label ${opts.label}: ${values.length} value${values.length === 1 ? '' : 's'}; name the positive one with --positive (values: ${valuesText(values)})`);
     }
     return { positive: values[1], from: 'larger_of_two' };
   }

@@ -579,7 +579,8 @@ def _dimension_findings(
     elif under:
         fs.note(
             "representation",
-            f"{name}: {len(under)} groups under {pct(opts.min_share)}% in {rows_text(n)}; "
+            f"{name}: {len(under)} group{'' if len(under) == 1 else 's'} under "
+            f"{pct(opts.min_share)}% in {rows_text(n)}; "
             "too few rows to judge representation",
             [name],
         )

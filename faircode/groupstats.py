@@ -68,7 +68,8 @@ def label_values(summary: Summary, opts: Options) -> tuple[dict[str, int], str, 
         return values, opts.positive, "option"
     if len(ordered) != 2:
         raise InputError(
-            f"--label {name}: {len(ordered)} values; name the positive one with --positive "
+            f"--label {name}: {len(ordered)} value{'' if len(ordered) == 1 else 's'}; "
+            "name the positive one with --positive "
             f"(values: {_values_text(ordered)})"
         )
     return values, ordered[1], "larger_of_two"

@@ -672,7 +672,8 @@ def _positive(values: dict[str, int], col: str, given: str | None, flag: str) ->
         return given
     if len(ordered) != 2:
         raise InputError(
-            f"{flag} {col}: {len(ordered)} values; name the positive one "
+            f"{flag} {col}: {len(ordered)} value{'' if len(ordered) == 1 else 's'}; "
+            "name the positive one "
             f"({'--versus COL=VALUE' if flag == '--versus' else '--positive'}) "
             f"(values: {_values_text(ordered)})"
         )

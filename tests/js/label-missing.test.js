@@ -140,7 +140,7 @@ test('the positive value: larger of two, the option, or an input error listing v
   const joined = run(spell, { label: 'y', recode: [['y', '>50K.', '>50K']] });
   assert.equal(joined.label_rates.positive, '>50K');
   assert.equal(joined.label_rates.positive_count, 2);
-  assert.equal(run(two, { label: 'y', na: ['No'] }).error, "--label y: 1 values; name the positive one with --positive (values: 'Yes')");
+  assert.equal(run(two, { label: 'y', na: ['No'] }).error, "--label y: 1 value; name the positive one with --positive (values: 'Yes')");
   const many = lines(['sex', 'y'], Array.from({ length: 12 }, (_, i) => [i % 2 ? 'M' : 'F', `v${i}`]));
   assert.equal(run(many, { label: 'y' }).error,
     "--label y: 12 values; name the positive one with --positive (values: 'v0', 'v1', 'v10', 'v11', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', ...)");
