@@ -11,13 +11,16 @@ import io
 import json
 
 import pytest
-from util import ROOT
+from util import ROOT, data_file
 
 import faircode
 from faircode.renderers import render_as
 
 DATE = "2025-06-30"
 SCHEMA_ART10 = json.loads((ROOT / "faircode" / "schemas" / "audit-art10.schema.json").read_text())
+SCHEMA_DATASHEET = json.loads(
+    (ROOT / "faircode" / "schemas" / "audit-datasheet.schema.json").read_text()
+)
 
 
 def _csv(rows: list[str]) -> io.BytesIO:
@@ -112,3 +115,54 @@ def test_art10_with_no_demographic_column_claims_nothing_of_its_groups():
     doc = faircode.audit_art10(_csv(data), audit_date=DATE, name="i.csv")
     assert all(s["measured"] for s in doc["sections"])
     assert "Every group has at least 100 rows." in doc["sections"][1]["text"]
+
+    sheet = faircode.audit_datasheet(
+        _csv(data), label="smoker", overrides=ignore, audit_date=DATE, name="i.csv"
+    )
+    by = {a["id"]: a for a in sheet["answers"]}
+    assert by["missing"]["answer"].startswith("Not counted: ")
+    assert "no implausible age" not in by["errors"]["answer"]
+    assert "no coded label" not in by["errors"]["answer"]
+    assert "per group is listed" not in by["label"]["answer"] and not by["label"]["tables"]
+    assert "were not examined: sex, age." in by["sensitive"]["answer"]
+    _validate(sheet, SCHEMA_DATASHEET)
+
+
+@pytest.fixture(scope="module")
+def compas_sheet():
+    path = data_file("compas-scores-two-years.csv")
+    return faircode.audit_datasheet(str(path), audit_date=DATE), str(path)
+
+
+def test_datasheet_says_it_does_not_detect_identifiers(compas_sheet):
+    """SPEC 20.2: the identification hint says faircode detects no identifiers, names the
+    columns it set aside for their many values and the others as not examined; the
+    sensitive answer lists every column of a sensitive kind, those set aside too."""
+    from faircode.audit.measured import measures_in, resolve
+
+    sheet, path = compas_sheet
+    by = {a["id"]: a for a in sheet["answers"]}
+    ident = by["identification"]
+    assert ident["answered_by"] == "author"
+    assert ident["answer"].startswith("faircode does not detect identifiers.")
+    assert "dob (5,452 values)" in ident["answer"]
+    assert (
+        "did not examine the 52 other columns for identifiers: id, name, first, last,"
+        in (ident["answer"])
+    )
+    assert "+40 more (question 4 lists every column)" in ident["answer"]
+    profile = json.loads(render_as("profile", "json", faircode.profile(path)))
+    for m in measures_in(sheet):
+        assert resolve(profile, m["from"]) == m["value"]
+
+
+def test_datasheet_lists_every_sensitive_column_set_aside_too(compas_sheet):
+    """SPEC 20.2: COMPAS's `dob`, an age column the profile set aside for its 5,452
+    values, is a sensitive column like the age dimensions."""
+    by = {a["id"]: a for a in compas_sheet[0]["answers"]}
+    (table,) = by["sensitive"]["tables"]
+    rows = {r[0]: r for r in table["rows"]}
+    assert list(rows) == ["sex", "dob", "age", "age_cat", "race"]  # column order
+    assert rows["dob"][1] == "age" and rows["dob"][3]["value"] == 5452
+    assert rows["dob"][2].startswith("by its name; set aside (5,452 distinct labels")
+    assert by["sensitive"]["answer"].startswith("Yes: 5 columns reveal")
