@@ -71,6 +71,9 @@ CHECKLIST = (
         "safeguards of 10(5) are met",
     ),
 )
+#: What a part or section measuring per dimension says when there is none (SPEC 20.3).
+NO_DIMENSION_WHY = "no demographic column detected (declare one with --map COLUMN=KIND)"
+NO_DIMENSION = f"Not measured: {NO_DIMENSION_WHY}."
 KIND_FINDINGS_F = ("under_represented", "imbalance", "label_gap", "intersection_gap")
 KIND_FINDINGS_3 = ("reference_gap", "missing", "missing_gap")
 
@@ -131,6 +134,86 @@ def rows_needed(
     return max(0, need - count)
 
 
+def _note(profile: dict, kind: str, dim: str) -> str:
+    """The text of the profile's notes of ``kind`` about dimension ``dim`` ("-" if none)."""
+    texts = [
+        f["text"]
+        for f in profile.get("findings", [])
+        if f["severity"] == "note" and f["kind"] == kind and f["dimensions"] == [dim]
+    ]
+    return "; ".join(texts) or "-"
+
+
+def _representativeness(profile: dict, options: Any) -> dict:
+    """10(3)'s part against a population reference (SPEC 20.3): every profiled dimension,
+    compared or with why not (no reference block: no entry of the reference matched it;
+    an empty one: the profile's note that no label matched), and the profile's reference
+    notes that name no dimension (a reference column matching none, shares not summing
+    to 1), so nothing the reference left out reads as representative."""
+    dims = profile["dimensions"]
+    rows = []
+    devs = []
+    not_compared = []
+    for i, d in enumerate(dims):
+        ref = d.get("reference")
+        if ref is None:
+            not_compared.append([d["name"], "the reference has no entry for it"])
+            continue
+        if not ref["groups"]:
+            not_compared.append([d["name"], _note(profile, "reference", d["name"])])
+            continue
+        devs.append([d["name"], measure(profile, "dimensions", i, "reference", "deviation")])
+        for j, g in enumerate(ref["groups"]):
+            at = ("dimensions", i, "reference", "groups", j)
+            rows.append(
+                [
+                    d["name"],
+                    g["label"],
+                    measure(profile, *at, "expected"),
+                    measure(profile, *at, "actual"),
+                    measure(profile, *at, "delta"),
+                ]
+            )
+    notes = [
+        [f["text"]]
+        for f in profile.get("findings", [])
+        if f["severity"] == "note" and f["kind"] == "reference" and not f["dimensions"]
+    ]
+    tables = []
+    if devs:
+        tables.append(table(["Dimension", "Deviation from the reference"], ["text", "share"], devs))
+    if not_compared:
+        tables.append(table(["Dimension not compared", "Why"], ["text", "text"], not_compared))
+    if notes:
+        tables.append(table(["The profile's notes on the reference (SPEC 9)"], ["text"], notes))
+    if rows:
+        tables.append(
+            table(
+                ["Dimension", "Group", "Expected", "Actual", "Change (points)"],
+                ["text", "text", "share", "share", "share"],
+                rows,
+            )
+        )
+    found = _findings_table(profile, ("reference_gap",))
+    if found:
+        tables.append(found)
+    if devs:
+        text = (
+            "Each matched dimension's shares against the reference's (SPEC 9); deviation "
+            "is half the sum of the absolute changes. A group more than "
+            f"{pct(options.reference_flag)} points below its expected share is a "
+            "reference_gap finding. A dimension the reference does not cover is listed as "
+            "not compared: nothing is said of its representativeness."
+        )
+    else:
+        text = (
+            "Not measured: the reference compares no profiled dimension"
+            + (" (each is listed with why)" if dims else " (no demographic column detected)")
+            + "; nothing is said of the data's representativeness (SPEC 9)."
+        )
+    return _part("Representativeness against a population reference", text, tables)
+
+
 def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> list[dict]:
     dims = profile["dimensions"]
     out: list[dict] = []
@@ -176,15 +259,17 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
             "under-represented; each finding carries its 95% interval and Holm-adjusted "
             "verdict (SPEC 18)."
             if dims
-            else "No demographic column detected: declare one with --map COLUMN=KIND.",
+            else NO_DIMENSION,
             tables,
         )
     )
     lr = profile.get("label_rates")
     if lr:
         rows = []
+        skipped = []
         for i, d in enumerate(lr["dimensions"]):
             if d.get("not_counted"):
+                skipped.append([d["name"], _note(profile, "not_counted", d["name"])])
                 continue
             at = ("label_rates", "dimensions", i)
             rows.append(
@@ -211,6 +296,10 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
                 rows,
             )
         ]
+        if not rows:
+            tables = []
+        if skipped:
+            tables.append(table(["Dimension not counted", "Why"], ["text", "text"], skipped))
         found = _findings_table(profile, ("label_gap",))
         if found:
             tables.append(found)
@@ -219,8 +308,13 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
                 "Label base rates by group",
                 f"'{lr['label']}' = '{lr['positive']}': "
                 f"{cell_text(measure(profile, 'label_rates', 'rate'), 'share')} "
-                f"of {lr['n']:,} rows with a label (SPEC 17.4); a gap is judged against "
-                f"{pct(options.label_gap)} points.",
+                f"of {lr['n']:,} rows with a label (SPEC 17.4)"
+                + (
+                    f"; a gap is judged against {pct(options.label_gap)} points."
+                    if rows
+                    else ". Not measured by group: "
+                    + (f"{NO_DIMENSION_WHY}." if not dims else "no dimension was counted.")
+                ),
                 tables,
             )
         )
@@ -293,7 +387,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
         {
             "article": "10(2)(f)",
             "heading": "Examination in view of possible biases",
-            "measured": True,
+            "measured": bool(dims),
             "text": f"The profile's family: {ev.get('tests', 0):,} tests, {ev.get('confirmed', 0)} "
             f"confirmed and {ev.get('possible', 0)} possible findings (Holm, family-wise alpha "
             f"{pct(ev.get('alpha', 0.05))}%, SPEC 18).",
@@ -323,7 +417,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
                     ]
                 )
     how = (
-        f"rows needed: to reach the size floor of {floor:,} rows"
+        f"Rows needed: to reach the size floor of {floor:,} rows"
         + (
             f" and, with the label, to detect a {pct(options.label_gap)}-point gap "
             f"in its positive rate with {int(POWER * 100)}% power (alpha / K over the "
@@ -347,12 +441,11 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
         )
     if not_scored:
         tables.append(table(["Dimension not scored", "Why"], ["text", "text"], not_scored))
-    out.append(
-        {
-            "article": "10(2)(h)",
-            "heading": "Data gaps and how to address them",
-            "measured": True,
-            "text": (
+    if not dims:
+        text = NO_DIMENSION
+    else:
+        text = (
+            (
                 f"{len(rows)} groups have fewer than {floor:,} rows (the size floor, "
                 "--min-group-size): their shares and rates are too noisy to judge. "
                 if rows
@@ -363,7 +456,14 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
                 " The absent or near-empty intersection cells are listed under 10(2)(f)."
                 if cells
                 else ""
-            ),
+            )
+        )
+    out.append(
+        {
+            "article": "10(2)(h)",
+            "heading": "Data gaps and how to address them",
+            "measured": bool(dims),
+            "text": text,
             "measures": [],
             "parts": [_part("Groups below the size floor", "", tables)] if tables else [],
         }
@@ -371,53 +471,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
     # ---- 10(3) -------------------------------------------------------------------------
     parts = []
     if has_reference:
-        rows = []
-        for i, d in enumerate(dims):
-            ref = d.get("reference")
-            if not ref:
-                continue
-            for j, g in enumerate(ref["groups"]):
-                at = ("dimensions", i, "reference", "groups", j)
-                rows.append(
-                    [
-                        d["name"],
-                        g["label"],
-                        measure(profile, *at, "expected"),
-                        measure(profile, *at, "actual"),
-                        measure(profile, *at, "delta"),
-                    ]
-                )
-        devs = [
-            [d["name"], measure(profile, "dimensions", i, "reference", "deviation")]
-            for i, d in enumerate(dims)
-            if d.get("reference") and d["reference"]["groups"]
-        ]
-        tables = []
-        if devs:
-            tables.append(
-                table(["Dimension", "Deviation from the reference"], ["text", "share"], devs)
-            )
-        if rows:
-            tables.append(
-                table(
-                    ["Dimension", "Group", "Expected", "Actual", "Change (points)"],
-                    ["text", "text", "share", "share", "share"],
-                    rows,
-                )
-            )
-        found = _findings_table(profile, ("reference_gap",))
-        if found:
-            tables.append(found)
-        parts.append(
-            _part(
-                "Representativeness against a population reference",
-                "Each matched dimension's shares against the reference's (SPEC 9); deviation "
-                "is half the sum of the absolute changes. A group more than "
-                f"{pct(options.reference_flag)} points below its expected share is a "
-                "reference_gap finding.",
-                tables,
-            )
-        )
+        parts.append(_representativeness(profile, options))
     else:
         parts.append(
             _part(
@@ -447,7 +501,10 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
         else []
     )
     mrows = []
+    skipped = []
     for i, e in enumerate(profile.get("missing_by_group") or []):
+        if e.get("not_counted"):
+            skipped.append([e["dimension"], _note(profile, "not_counted", e["dimension"])])
         for j, c in enumerate(e.get("columns") or []):
             if c["flagged"]:
                 mrows.append(
@@ -466,6 +523,8 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
                 mrows,
             )
         )
+    if skipped:
+        tables.append(table(["Dimension not counted", "Why"], ["text", "text"], skipped))
     found = _findings_table(profile, ("missing", "missing_gap"))
     if found:
         tables.append(found)
@@ -474,7 +533,9 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
             "Completeness and errors",
             "Missing cells of each dimension (implausible ages count as missing, SPEC 2), and "
             "the columns missing notably more often in one group than overall (missing data "
-            f"by group, more than {pct(options.missing_gap)} points, SPEC 17.5).",
+            f"by group, more than {pct(options.missing_gap)} points, SPEC 17.5)."
+            if dims
+            else NO_DIMENSION,
             tables,
         )
     )
@@ -482,7 +543,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
         {
             "article": "10(3)",
             "heading": "Representative, free of errors and complete",
-            "measured": True,
+            "measured": bool(dims),
             "text": "",
             "measures": [],
             "parts": parts,

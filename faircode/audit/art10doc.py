@@ -41,7 +41,8 @@ def blocks(r: dict) -> list[tuple]:
         ),
     ]
     for sec in r["sections"]:
-        out.append(("h2", f"Article {sec['article']}: {sec['heading']} (measured)"))
+        how = "measured" if sec["measured"] else "not measured"
+        out.append(("h2", f"Article {sec['article']}: {sec['heading']} ({how})"))
         if sec["text"]:
             out.append(("p", sec["text"]))
         for part in sec["parts"]:

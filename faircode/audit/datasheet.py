@@ -40,6 +40,8 @@ SENSITIVE_KINDS = {
     "age": "age",
     "geography": "location",
 }
+#: Columns named in the identification answer before `+K more` (question 4 lists all).
+IDENTIFICATION_SHOWN = 12
 FOUND_BY = {
     "name": "by its name",
     "values": "by its values",
@@ -139,7 +141,29 @@ class DatasheetResult(PackResult):
     command = "audit datasheet"
 
 
-def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, dict]:
+def _set_aside(d: dict) -> str:
+    """Why the profile set a column aside (an entry of its ``dropped``)."""
+    if d.get("why"):
+        return d["why"]
+    if d.get("n_groups") is None and d.get("more_than"):
+        return f"more than {d['more_than']:,} distinct labels"
+    return f"{d['n_groups']:,} distinct labels: looks like an identifier or a date"
+
+
+def _wide_value(profile: dict, k: int) -> dict | None:
+    """The measure of how many labels set column ``k`` of ``dropped`` aside (None for a
+    column set aside for another reason)."""
+    d = profile["dropped"][k]
+    if d.get("n_groups"):
+        return measure(profile, "dropped", k, "n_groups")
+    if d.get("more_than") and not d.get("why"):
+        return measure(profile, "dropped", k, "more_than")
+    return None
+
+
+def _answers(
+    profile: dict, columns: list[str], min_share: float, overrides: dict[str, str]
+) -> dict[str, dict]:
     """The pre-filled answers: {id: {"answer", "tables", "to_fill"}}."""
     out: dict[str, dict] = {}
     dims = profile["dimensions"]
@@ -170,12 +194,7 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
     for u in profile.get("unscored", []):
         role[u["name"]] = f"categorical, {u['n_groups']} labels (not demographic)"
     for d in profile.get("dropped", []):
-        why = d.get("why") or (
-            f"more than {d['more_than']:,} distinct labels"
-            if d.get("n_groups") is None and d.get("more_than")
-            else f"{d['n_groups']:,} distinct labels: looks like an identifier or a date"
-        )
-        role[d["name"]] = f"set aside ({why})"
+        role[d["name"]] = f"set aside ({_set_aside(d)})"
     out["contents"] = {
         "answer": f"{n_cols['value']:,} columns; how faircode read each is listed. What "
         "each column means and how it was collected is the author's to say.",
@@ -205,7 +224,13 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
         out["label"] = {
             "answer": f"Yes: '{label['label']}' (positive value '{label['positive']}'), "
             f"positive in {cell_text(rate, 'share')} of {n['value']:,} rows with a label; "
-            f"{missing['value']:,} rows have none. Its rate per group is listed.",
+            f"{missing['value']:,} rows have none. "
+            + (
+                "Its rate per group is listed."
+                if rows
+                else "No rate per group: "
+                + ("no demographic column detected." if not dims else "no dimension was counted.")
+            ),
             "measures": [n, rate, missing],
             "tables": [
                 table(
@@ -213,7 +238,9 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
                     ["text", "text", "count", "share"],
                     rows,
                 )
-            ],
+            ]
+            if rows
+            else [],
         }
     else:
         out["label"] = {"answer": None, "measures": [], "tables": []}
@@ -248,12 +275,19 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
         for g in c["flagged"]
     ]
     with_missing = [r for r in rows if r[1]["value"]]
-    answer = (
-        f"{len(with_missing)} of the columns listed have missing cells (the profile's "
-        "missing tokens and --na). "
-        if with_missing
-        else "No missing cell in the dimensions and the columns counted. "
-    )
+    if not rows:
+        answer = (
+            "Not counted: faircode counts missing cells in the demographic columns and the "
+            "columns beside them, and detected no demographic column (declare one with --map "
+            "COL=KIND). "
+        )
+    elif with_missing:
+        answer = (
+            f"{len(with_missing)} of the columns listed have missing cells (the profile's "
+            "missing tokens and --na). "
+        )
+    else:
+        answer = "No missing cell in the dimensions and the columns counted. "
     if flagged:
         answer += (
             f"{len(flagged)} column and group pairs are missing notably more often in one "
@@ -282,13 +316,22 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
     for f in profile.get("findings", []):
         if f["kind"] in ("coded", "contradicted"):
             noise.append([", ".join(f["dimensions"]) or "-", f["text"], None])
+    # what faircode looked for, so that "saw no X" is never said of no column
+    looked = (
+        (["implausible age"] if any(d["kind"] == "age" for d in dims) else [])
+        + (["coded label"] if dims else [])
+        + ["contradicted column"]
+    )
     out["errors"] = {
         "answer": (
             "faircode saw the following; duplicates, label noise and errors of collection "
             "are the author's to describe."
             if noise
-            else "faircode saw no implausible age, coded label or contradicted column; "
-            "duplicates, label noise and errors of collection are the author's to describe."
+            else f"faircode saw no {', '.join(looked[:-1])}"
+            + (" or " if len(looked) > 1 else "")
+            + f"{looked[-1]}"
+            + ("" if dims else " (it detected no demographic column: no label or age to check)")
+            + "; duplicates, label noise and errors of collection are the author's to describe."
         ),
         "measures": [],
         "tables": [table(["Column", "What", "Rows"], ["text", "text", "count"], noise)]
@@ -350,33 +393,83 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
         "measures": [],
         "tables": tables,
     }
-    wide = [d for d in profile.get("dropped", []) if d.get("n_groups")]
+    # identifiers: faircode has no rule for them; say what it reports and what it did not
+    # look at, so that one listed column never reads as the only identifier
+    dropped = profile.get("dropped", [])
+    wide = [(k, d) for k, d in enumerate(dropped) if _wide_value(profile, k) is not None]
+    wide_names = {d["name"] for _, d in wide}
+    others = [c for c in columns if c not in wide_names]
+    shown = IDENTIFICATION_SHOWN
+    listed = ", ".join(others[:shown]) + (
+        f", +{len(others) - shown} more (question 4 lists every column)"
+        if len(others) > shown
+        else ""
+    )
     out["identification"] = {
-        "answer": (
-            "Columns with many distinct values that faircode set aside (possible "
-            "identifiers or dates): "
-            + ", ".join(f"{d['name']} ({d['n_groups']:,} values)" for d in wide)
-            + ". Whether individuals can be identified is the author's to answer."
+        "answer": "faircode does not detect identifiers. "
+        + (
+            "It reports only the columns it set aside for having too many distinct values "
+            "to profile (possible identifiers or dates): "
+            + ", ".join(
+                f"{d['name']} ({cell_text(_wide_value(profile, k), 'count')}"
+                f"{'+' if d.get('n_groups') is None else ''} values)"
+                for k, d in wide
+            )
+            + ". "
             if wide
-            else None
-        ),
-        "measures": [
-            measure(profile, "dropped", k, "n_groups")
-            for k, d in enumerate(profile.get("dropped", []))
-            if d.get("n_groups")
-        ],
+            else "It set aside no column for having too many distinct values. "
+        )
+        + (
+            f"It did not examine the {len(others):,} {'other ' if wide else ''}columns "
+            f"for identifiers: {listed}. "
+            if others
+            else ""
+        )
+        + "Whether individuals can be identified, directly (a name, an ID number) or in "
+        "combination with other data (a date of birth with sex and location), is the "
+        "author's to check, column by column.",
+        "measures": [_wide_value(profile, k) for k, _ in wide],
         "tables": [],
     }
-    found = [
+    # every column detected as of a sensitive kind: the dimensions and those set aside
+    at = {c: i for i, c in enumerate(columns)}
+    found = sorted(
         [
-            d["name"],
-            SENSITIVE_KINDS.get(d["kind"], d["kind"]),
-            FOUND_BY[d["detected_by"]],
-            measure(profile, "dimensions", i, "n_groups"),
+            (
+                at[d["name"]],
+                [
+                    d["name"],
+                    SENSITIVE_KINDS[d["kind"]],
+                    FOUND_BY[d["detected_by"]],
+                    measure(profile, "dimensions", i, "n_groups"),
+                ],
+            )
+            for i, d in enumerate(dims)
+            if d["kind"] in SENSITIVE_KINDS
         ]
-        for i, d in enumerate(dims)
-        if d["kind"] in SENSITIVE_KINDS
-    ]
+        + [
+            (
+                at[d["name"]],
+                [
+                    d["name"],
+                    SENSITIVE_KINDS[d["kind"]],
+                    f"{FOUND_BY['override' if d['name'] in overrides else 'name']}; "
+                    f"set aside ({_set_aside(d)})",
+                    measure(profile, "dropped", k, "n_groups") if d.get("n_groups") else None,
+                ],
+            )
+            for k, d in enumerate(dropped)
+            if d.get("kind") in SENSITIVE_KINDS
+        ],
+        key=lambda r: r[0],
+    )
+    found = [r for _, r in found]
+    ignored = [c for c in columns if overrides.get(c) == "ignore"]
+    unexamined = (
+        f" Columns declared --map COL=ignore were not examined: {', '.join(ignored)}."
+        if ignored
+        else ""
+    )
     out["sensitive"] = {
         "answer": (
             f"Yes: {len(found)} columns reveal {', '.join(sorted({r[1] for r in found}))}. "
@@ -386,7 +479,8 @@ def _answers(profile: dict, columns: list[str], min_share: float) -> dict[str, d
             if found
             else "faircode found no column of a sensitive kind by its names and values "
             "(SPEC 1); the author lists any it cannot recognise."
-        ),
+        )
+        + unexamined,
         "measures": [],
         "tables": [
             table(
@@ -455,7 +549,7 @@ def audit_datasheet(
     digest, note = source_hash(source)
     summary, checked, options = summarize(source, overrides, opts, name=name)
     profile = analyze_read(summary, checked, options)
-    prefilled = _answers(profile, list(summary.columns), options.min_share)
+    prefilled = _answers(profile, list(summary.columns), options.min_share, overrides)
     answers = []
     for qid, question, who in QUESTIONS:
         got = prefilled.get(qid, {"answer": None, "measures": [], "tables": []})
