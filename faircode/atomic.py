@@ -12,7 +12,8 @@ in place, as there is nothing to replace.
 
 :func:`check_outputs` refuses an output that is one of the command's input files,
 compared by device and inode (a hard link, a symbolic link or another spelling of the
-path is the same file), and two outputs to one file, before anything is read.
+path is the same file), and two outputs to one file, before anything is read;
+:func:`check_writable` one that cannot be written (no such directory, no permission).
 """
 
 from __future__ import annotations
@@ -141,6 +142,35 @@ def write_output(path: str, text: str, what: str) -> None:
         write_text(path, text)
     except OSError as exc:
         raise write_error(what, path, exc) from None
+
+
+def check_writable(path: str, what: str) -> None:
+    """Refuse, before anything is read or printed (SPEC 6.1), a PATH :func:`write_text`
+    cannot take: a directory, a file not writable, or a new file whose directory is
+    missing, is not a directory or takes no file; as :func:`write_error`'s line. A write
+    can still fail later (a full disk): :func:`write_output` says so then."""
+    target = os.path.realpath(path)
+    if os.path.exists(target):
+        code = (
+            errno.EISDIR
+            if os.path.isdir(target)
+            else None
+            if os.access(target, os.W_OK)
+            else errno.EACCES
+        )
+    else:
+        directory = os.path.dirname(target)
+        code = (
+            errno.ENOENT
+            if not os.path.exists(directory)
+            else errno.ENOTDIR
+            if not os.path.isdir(directory)
+            else None
+            if os.access(directory, os.W_OK | os.X_OK)
+            else errno.EACCES
+        )
+    if code is not None:
+        raise write_error(what, path, OSError(code, os.strerror(code), path))
 
 
 def _file_id(path: str) -> tuple[int, int, bool] | None:

@@ -272,12 +272,16 @@ def add_format_options(
     return group
 
 
+#: What --html writes, as a failed write's line names it.
+HTML_WHAT = "the HTML report"
+
+
 def check_exports(args: argparse.Namespace, inputs: list) -> None:
     """Refuse an output (``--html``, ``--markdown PATH``, ``--csv PATH``) that is one of
-    the command's input files, or the path of another output, before anything is read
-    (SPEC 6.1). ``inputs``: paths (the command's positional inputs) or ``(how the command
-    names it, path)`` pairs."""
-    from .atomic import check_outputs, input_paths  # lazy: start-up
+    the command's input files, the path of another output, or a path that cannot be
+    written, before anything is read (SPEC 6.1). ``inputs``: paths (the command's
+    positional inputs) or ``(how the command names it, path)`` pairs."""
+    from .atomic import check_outputs, check_writable, input_paths  # lazy: start-up
 
     if getattr(args, "html", None) == "-":  # --markdown - prints; --html takes a path only
         raise InputError("--html -: --html writes a file; print the HTML report with --format html")
@@ -287,6 +291,11 @@ def check_exports(args: argparse.Namespace, inputs: list) -> None:
     outputs = [("--html", getattr(args, "html", None))]
     outputs += [(EXPORTS[form][0], path) for form, path in exports_of(args)]
     check_outputs(outputs, named)
+    # a PATH that cannot be written is refused before the report is printed
+    if outputs[0][1]:
+        check_writable(outputs[0][1], HTML_WHAT)
+    for form, path in exports_of(args):
+        check_writable(path, EXPORT_WHAT[form])
 
 
 def input_error(exc: FaircodeError) -> int:
@@ -301,7 +310,7 @@ def write_html(args: argparse.Namespace, command: str, result: Any, **context: A
     stderr (SPEC 6.1; an input file was refused by check_exports before reading)."""
     from .atomic import write_output  # lazy: start-up
 
-    write_output(args.html, render_as(command, "html", result, **context), "the HTML report")
+    write_output(args.html, render_as(command, "html", result, **context), HTML_WHAT)
     sys.stderr.write(f"faircode: wrote the HTML report to {shown(args.html)}\n")
 
 

@@ -124,12 +124,16 @@ ETHNICITY_VOCABULARY = frozenset(
         "hispanic latino latina latinx hispanicorlatino nothispanicorlatino nothispanic nonhispanic"
     ).split()
 )
-NEUTRAL_VOCABULARY = frozenset(
+#: SPEC 1.2: the neutral labels that say the value is unknown, not stated or invalid
+#: (all but other, o and x, which are categories); an audit pack counts them as unknown
+#: (SPEC 20.1).
+UNKNOWN_VOCABULARY = frozenset(
     (
-        "other unknown unknowninvalid invalid notstated notspecified notreported notknown "
-        "prefernottosay prefernottoanswer declined undisclosed none missing unk u x o"
+        "unknown unknowninvalid invalid notstated notspecified notreported notknown "
+        "prefernottosay prefernottoanswer declined undisclosed none missing unk u"
     ).split()
 )
+NEUTRAL_VOCABULARY = UNKNOWN_VOCABULARY | frozenset(("other", "x", "o"))
 #: Value detection order and vocabularies (SPEC 1.2).
 VOCABULARIES = (("sex", SEX_VOCABULARY), ("race", RACE_VOCABULARY))
 #: SPEC 9: sex labels that are one label when matched with a reference.

@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from .._version import __version__
+from ..detect import UNKNOWN_VOCABULARY, fold, kind_from_name
 from ..errors import InputError
 from ..groupstats import _values_text
 from ..numerics import Z, holm, log_ratio_interval, round_half_up, search_p
@@ -38,7 +39,9 @@ from ..options import (
     text_items,
 )
 from ..profiler import display_name
-from ..safetext import shown
+from ..proxy_stats import round_p
+from ..render import FOUND_BY
+from ..safetext import capped, shown
 from ..scan import _column_cells, _label_rule, _profiled, _reread, _rules
 from .common import (
     PackResult,
@@ -49,6 +52,7 @@ from .common import (
     source_hash,
     today,
 )
+from .ll144doc import counted
 
 LL144_FORMAT_VERSION = 1
 #: The pass / fail spellings of a --selected column (trimmed, case-folded).
@@ -267,7 +271,7 @@ def _additions(tables: list[tuple[str, list[dict], Any]], threshold: float, alph
             verdict = "within" if lo >= threshold else "possible"
         confirmed += verdict == "confirmed"
         possible += verdict == "possible"
-        c["p"] = round_half_up(adj, 4)
+        c["p"] = round_p(adj)
         c["verdict"] = verdict
     evidence = {
         "alpha": alpha,
@@ -294,6 +298,36 @@ def _read(source, overrides: dict, opts: dict, name: str, extra: list[str], flag
                     f"{which}: '{col}' is not a column of {name}{text[len(head) + len(col) + 1 :]}"
                 ) from None
         raise
+
+
+#: Which pack role a column's kind (SPEC 1) fills, and the kinds that fill it.
+ROLE_OF = {"sex": "sex", "race": "race/ethnicity", "ethnicity": "race/ethnicity"}
+ROLE_KINDS = {"sex": ("sex",), "race/ethnicity": ("race", "ethnicity")}
+
+
+def _not_a_category(profile: dict, col: str, declared: dict, name: str, flag: str | None) -> None:
+    """Refuse an outcome (``flag``) or date column (None) that the pack would take as
+    its sex or race/ethnicity column (SPEC 20.1): its name gives that kind (SPEC 1) and
+    no column of the kind is found by name or --map beside it (read with the outcome set
+    aside, a column found by its values alone would stand in for it: COMPAS's
+    `c_charge_degree`, F / M, for `sex`)."""
+    if declared.get(col) == "ignore":
+        return  # the user says it is not a category
+    role = ROLE_OF.get(kind_from_name(col) or "")
+    if role is None:
+        return
+    named = [
+        d["name"]
+        for d in profile["dimensions"]
+        if d["kind"] in ROLE_KINDS[role] and d["detected_by"] in ("name", "override")
+    ]
+    if named:
+        return
+    raise InputError(
+        f"{flag or '--date-column'}: '{col}' is the {role} column of {name} (by its name), "
+        f"and the {'outcome' if flag else 'date column'} cannot also be a category; name "
+        f"another column, or declare --map {col}=ignore if '{col}' is not {role}"
+    )
 
 
 # ---- the public function ---------------------------------------------------------------
@@ -438,11 +472,18 @@ def audit_ll144(
     source = _reread(source)
     digest, digest_note = source_hash(source)
     summary, profile, checked, options = _read(source, overrides, opts, name, extra, flag)
-    sex_col, race_col, notes = sex_and_race(profile, name)
     for col in extra:
-        if col in (sex_col, race_col):
-            raise InputError(f"{flag}: '{col}' is the sex or race/ethnicity column")
+        _not_a_category(profile, col, declared, name, flag if col == outcome_col else None)
+    sex_col, race_col, notes = sex_and_race(profile, name)
     dims = {d["name"]: d for d in profile["dimensions"]}
+    for what, col, kind in (("sex", sex_col, "sex"), ("race/ethnicity", race_col, "race")):
+        if dims[col]["detected_by"] == "values":
+            labels = _values_text([capped(g["label"]) for g in dims[col]["groups"]])
+            notes.append(
+                f"{what} column '{capped(col)}' {FOUND_BY['values']} ({labels}) only, not by "
+                f"its name; if it is not {what}, declare the {what} column with --map "
+                f"COLUMN={kind} (or --map {capped(col)}=ignore)"
+            )
     labels_of = {c: summary.counts[summary.columns.index(c)] or {} for c in (sex_col, race_col)}
     rules, _ = _rules([sex_col, race_col], labels_of, dims, checked, options, [])
     sex_rule, race_rule = rules[sex_col], rules[race_col]
@@ -459,6 +500,16 @@ def audit_ll144(
     to_outcome = _selected_rule(outcome_col, values) if method == "selection" else None
     to_score = _score_of(outcome_col) if method == "scoring" else None
     seen: set[str] = set()  # the outcome's values after 1.1
+    # SPEC 20.1: a label saying the value is unknown (1.2) is of unknown category
+    said_unknown: tuple[Counter, Counter] = (Counter(), Counter())
+    is_unknown: dict[str, bool] = {}
+
+    def says_unknown(label: str) -> bool:
+        got = is_unknown.get(label)
+        if got is None:
+            got = is_unknown[label] = fold(label) in UNKNOWN_VOCABULARY
+        return got
+
     for key, c in cells.items():
         rows_read += c
         if date_rule is not None:
@@ -478,6 +529,12 @@ def audit_ll144(
         value: Any = to_outcome(o) if to_outcome is not None else to_score(o)  # type: ignore[misc]
         s = None if key[0] is None else sex_rule(key[0])
         r = None if key[1] is None else race_rule(key[1])
+        if s is not None and says_unknown(s):
+            said_unknown[0][s] += c
+            s = None
+        if r is not None and says_unknown(r):
+            said_unknown[1][r] += c
+            r = None
         assessed[(s, r, value)] += c
     if not assessed:
         raise InputError(f"{flag} {outcome_col}: no row of {name} has a value")
@@ -580,10 +637,23 @@ def audit_ll144(
         "race": [r["_key"] for r in race_rows if r["excluded"]],
         "intersection": [list(r["_key"]) for r in grid_rows if r["excluded"]],
     }
+    for what, col, said in (
+        ("sex", sex_col, said_unknown[0]),
+        ("race/ethnicity", race_col, said_unknown[1]),
+    ):
+        if said:
+            labels = _values_text(sorted(capped(x) for x in said))
+            notes.append(
+                f"{what} {labels} in '{capped(col)}' ({counted(sum(said.values()), 'individual')}"
+                ") counted in the unknown category, not as a category: the label says the value is "
+                f"unknown or not stated (SPEC 1.2); --recode {capped(col)}:LABEL=NAME names one "
+                "as a category"
+            )
     if outcome_missing:
         notes.append(
-            f"{outcome_missing} rows with no {'decision' if method == 'selection' else 'score'}"
-            f" in '{outcome_col}' are left out (not assessed)"
+            f"{counted(outcome_missing, 'row')} with no "
+            f"{'decision' if method == 'selection' else 'score'} in '{outcome_col}' "
+            f"{'is' if outcome_missing == 1 else 'are'} left out (not assessed)"
         )
     for table, best in (
         ("sex", sex_best),
@@ -609,7 +679,10 @@ def audit_ll144(
             raise InputError(f"--date-column {date_column}: no row has a date")
         data_dates = {"from": min(dates), "to": max(dates), "column": date_column}
         if undated:
-            notes.append(f"{undated} rows have no date in '{date_column}'")
+            notes.append(
+                f"{counted(undated, 'row')} {'has' if undated == 1 else 'have'} no date in "
+                f"'{date_column}'"
+            )
     audit_params = {
         "selected": outcome_col if method == "selection" else None,
         "selected_values": list(values) if values is not None else None,

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..numerics import fmt, pct
+from ..proxy_stats import p_text
+from ..safetext import capped
 from .doc import render_html as _html
 from .doc import render_markdown as _markdown
 from .doc import render_text as _text
@@ -33,6 +35,12 @@ VERDICT_TEXT = {
     "possible": "possible",
     "within": "within",
 }
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 row``, ``2 rows``, ``1 category``, ``3 categories``: the count with its noun
+    in agreement (thousands separated)."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {plural or noun + 's'}"
 
 
 def _rate(x: float | None) -> str:
@@ -81,10 +89,14 @@ def summary_facts(r: dict) -> list[tuple[str, str]]:
     ex = r["exclusion"]
     if ex["applied"]:
         k = sum(len(v) for v in ex["excluded"].values())
-        exclusion = f"yes: {k} categories (listed, with the reason, below the tables)"
+        exclusion = (
+            f"yes: {counted(k, 'category', 'categories')} (listed, with the reason, below the "
+            "tables)"
+        )
     else:
         exclusion = "no: every category is in the impact ratios"
     prov = r.get("provenance") or {}
+    cols = r["columns"]
     return [
         ("Data file", s["file"]),
         ("Data source", source),
@@ -96,10 +108,10 @@ def summary_facts(r: dict) -> list[tuple[str, str]]:
             s["distribution_date"] or _not_stated("--distribution-date"),
         ),
         ("Method", method),
-        ("Columns", f"sex '{r['columns']['sex']}', race/ethnicity '{r['columns']['race']}'"),
+        ("Columns", f"sex '{capped(cols['sex'])}', race/ethnicity '{capped(cols['race'])}'"),
         (
             "Individuals assessed",
-            f"{ind['assessed']:,} of {ind['rows']:,} rows"
+            f"{ind['assessed']:,} of {counted(ind['rows'], 'row')}"
             + (
                 f" ({ind['outcome_missing']:,} without an outcome left out)"
                 if ind["outcome_missing"]
@@ -116,9 +128,9 @@ def summary_facts(r: dict) -> list[tuple[str, str]]:
 
 def _excluded_text(r: dict) -> str:
     ex = r["exclusion"]["excluded"]
-    parts = [f"sex '{c}'" for c in ex["sex"]]
-    parts += [f"race/ethnicity '{c}'" for c in ex["race"]]
-    parts += [f"'{a}' x '{b}'" for a, b in ex["intersection"]]
+    parts = [f"sex '{capped(c)}'" for c in ex["sex"]]
+    parts += [f"race/ethnicity '{capped(c)}'" for c in ex["race"]]
+    parts += [f"'{capped(a)}' x '{capped(b)}'" for a, b in ex["intersection"]]
     return ", ".join(parts)
 
 
@@ -133,7 +145,8 @@ def _law_table(r: dict, rows: list[dict], pair: bool) -> tuple:
     ]
     body = []
     for row in rows:
-        label = [row["sex"], row["race"]] if pair else [row["category"]]
+        # a long label is cut as the profile's reports cut it (SPEC 0.9); CSV, JSON keep it
+        label = [capped(row["sex"]), capped(row["race"])] if pair else [capped(row["category"])]
         body.append(
             label + [f"{row['n']:,}", f"{row['positive']:,}", _rate(row["rate"]), _ratio(row)]
         )
@@ -142,6 +155,11 @@ def _law_table(r: dict, rows: list[dict], pair: bool) -> tuple:
 
 def _category(c: Any) -> str:
     return " x ".join(c) if isinstance(c, list) else str(c)
+
+
+def _shown_category(c: Any) -> str:
+    """A category as the text, Markdown and HTML show it: each label capped (SPEC 0.9)."""
+    return _category([capped(x) for x in c] if isinstance(c, list) else capped(str(c)))
 
 
 TABLE_NAMES = {"sex": "sex", "race": "race/ethnicity", "intersection": "intersectional"}
@@ -176,9 +194,9 @@ def blocks(r: dict) -> list[tuple]:
         _law_table(r, r["intersection"], True),
         (
             "p",
-            f"The tool was also used to assess {ind['unknown_category']:,} individuals with "
-            "an unknown category (sex or race/ethnicity unknown); they are not in the "
-            "tables above.",
+            "The tool was also used to assess "
+            f"{counted(ind['unknown_category'], 'individual')} with an unknown category "
+            "(sex or race/ethnicity unknown); they are not in the tables above.",
         ),
     ]
     ex = r["exclusion"]
@@ -200,7 +218,7 @@ def blocks(r: dict) -> list[tuple]:
         ("mark", add["note"]),
         (
             "p",
-            f"{ev['tests']:,} comparisons in the family (Holm, family-wise alpha "
+            f"{counted(ev['tests'], 'comparison')} in the family (Holm, family-wise alpha "
             f"{pct(ev['alpha'])}%): {ev['confirmed']} confirmed below "
             f"{add['threshold']:g}, {ev['possible']} possible. Confirmed: the adjusted p is "
             f"below alpha; possible: the ratio or its interval reaches below "
@@ -211,11 +229,11 @@ def blocks(r: dict) -> list[tuple]:
     rows = [
         [
             TABLE_NAMES[c["table"]],
-            _category(c["category"]),
-            _category(c["reference"]),
+            _shown_category(c["category"]),
+            _shown_category(c["reference"]),
             fmt(c["impact_ratio"], 4),
             f"{fmt(c['ci_low'], 4)}-{fmt(c['ci_high'], 4)}",
-            fmt(c["p"], 4),
+            p_text(c["p"]),
             VERDICT_TEXT[c["verdict"]],
         ]
         for c in add["comparisons"]

@@ -173,6 +173,8 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "missing_labels": "JS lostMatcher: the lost labels as a byte matcher (shape differs)",
     },
     "detect": {
+        "UNKNOWN_VOCABULARY": "the audit packs' (SPEC 20.1, Python only); JS's "
+        "NEUTRAL_VOCABULARY lists the same words",
         "CheckedOverrides": "overrides checked once per read (Python); JS checks them in analyze",
         "_KEYWORD_FORMS": "JS keywordMatches tests keyword + suffix per token",
         "_COVER_NUM": "JS coverageMet",

@@ -191,13 +191,30 @@ def test_an_io_error_at_fsync_keeps_the_old_file(d, capsys, monkeypatch, flag):
     assert sorted(p.name for p in (d / "out").iterdir()) == [target.name]
 
 
-@pytest.mark.parametrize("which", ["profile", "evaluate"])
+@pytest.mark.parametrize("which", ["profile", "compare", "evaluate"])
 def test_a_missing_directory_still_says_so(d, capsys, which):
+    """... before anything is read or printed (SPEC 6.1): no report, then exit 2."""
     target = d / "out" / "no" / "such" / "report.html"
     for flag in FLAGS:
-        code, _, err = run(capsys, *command(d, which), flag, target)
+        code, out, err = run(capsys, *command(d, which), flag, target)
         assert code == 2 and err.count("\n") == 1, err
         assert "No such file or directory" in err and "check the directory exists" in err
+        assert out == "", flag
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_reading(d, capsys):
+    """A directory as PATH, a file in a file, a directory that takes no file (SPEC 6.1)."""
+    (d / "out" / "file").write_text("x")
+    cases = [(d / "out", "Is a directory"), (d / "out" / "file" / "x.csv", "Not a directory")]
+    locked = d / "locked"
+    locked.mkdir(mode=0o500)
+    if not (hasattr(os, "geteuid") and os.geteuid() == 0):  # root may write anywhere
+        cases.append((locked / "x.csv", "Permission denied"))
+    for target, cause in cases:
+        for flag in FLAGS:
+            code, out, err = run(capsys, *command(d, "profile"), flag, target)
+            assert code == 2 and out == "" and err.count("\n") == 1, (flag, target, err)
+            assert "cannot write the" in err and cause in err, err
 
 
 def test_a_rewrite_keeps_the_mode_and_a_new_file_follows_the_umask(d, capsys):

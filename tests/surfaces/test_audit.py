@@ -255,6 +255,18 @@ def test_golden_faircode_additions(golden):
     assert add["evidence"]["confirmed"] == sum(c["verdict"] == "confirmed" for c in comps.values())
 
 
+def test_tiny_holm_p_values_keep_their_digits(golden):
+    # SPEC 20.1: p as section 16 rounds it (3 significant digits below 0.0001), not 0.0000
+    r = faircode.audit_ll144(golden, selected="hired", audit_date=DATE)
+    text = render_as("audit ll144", "text", r)
+    tiny = [c for c in r["faircode_additions"]["comparisons"] if c["p"] < 0.0001]
+    assert tiny
+    for c in tiny:
+        assert c["p"] > 0 and c["p"] == float(f"{c['p']:.3g}")
+        assert f"  {c['p']:.3g}  confirmed below" in text
+    assert "0.0000  confirmed" not in text
+
+
 def test_median_rules():
     from collections import Counter
     from fractions import Fraction as F
@@ -298,6 +310,50 @@ def test_selected_values_recode_and_na():
     assert r2["sex"] == r["sex"] and r2["intersection"] == r["intersection"]
 
 
+def test_a_label_saying_unknown_is_the_unknown_category_on_diabetic():
+    """SPEC 20.1 One base: `Unknown/Invalid` (1.2's words for a value not known) is
+    counted in the unknown category, never a category of the tables nor the highest."""
+    pd = pytest.importorskip("pandas")
+    path = data_file("diabetic_data.csv")
+    r = faircode.audit_ll144(str(path), selected="readmitted=NO", audit_date=DATE)
+    df = pd.read_csv(path, usecols=["gender", "race", "readmitted"], dtype=str)
+    sex_unknown = df["gender"] == "Unknown/Invalid"
+    race_unknown = df["race"] == "?"  # a missing token (SPEC 0.4)
+    known = df[~sex_unknown & ~race_unknown]
+    rates = (known["readmitted"] == "NO").groupby(known["gender"]).mean()
+    ratios = (rates / rates.max()).round(4)
+    assert sorted(x["category"] for x in r["sex"]) == sorted(ratios.index)
+    assert "Unknown/Invalid" not in ratios.index
+    for x in r["sex"]:
+        assert x["impact_ratio"] == pytest.approx(ratios[x["category"]], abs=1e-12)
+        assert x["n"] == (known["gender"] == x["category"]).sum()
+    assert {x["category"]: x["impact_ratio"] for x in r["sex"]} == {"Female": 0.9664, "Male": 1.0}
+    assert all("Unknown/Invalid" != x["sex"] for x in r["intersection"])
+    ind = r["individuals"]
+    assert ind["unknown_sex_only"] == (sex_unknown & ~race_unknown).sum()
+    assert ind["unknown_both"] == (sex_unknown & race_unknown).sum()
+    assert ind["unknown_race_only"] == (~sex_unknown & race_unknown).sum()
+    assert ind["analysed"] == len(known)
+    said = [n for n in r["notes"] if "'Unknown/Invalid'" in n]
+    assert len(said) == 1 and f"({int(sex_unknown.sum())} individuals)" in said[0]
+
+
+def test_unknown_words_are_the_unknown_category_and_other_stays_a_category():
+    # 'Prefer not to say' and 'U' say unknown (SPEC 1.2's UNKNOWN_VOCABULARY); 'Other' and
+    # 'X' are categories. The one unknown-sex person, selected, is never the highest.
+    data = (
+        "sex,race,hired\nF,A,1\nF,A,0\nM,A,1\nM,B,0\nX,B,1\nX,A,0\n"
+        "Prefer not to say,A,1\nF,U,1\nF,Other,1\nM,Other,0\n"
+    )
+    r = faircode.audit_ll144(io.BytesIO(data.encode()), selected="hired", audit_date=DATE)
+    assert [x["category"] for x in r["sex"]] == ["F", "M", "X"]
+    assert [x["category"] for x in r["race"]] == ["A", "B", "Other"]
+    ind = r["individuals"]
+    assert (ind["unknown_sex_only"], ind["unknown_race_only"], ind["analysed"]) == (1, 1, 8)
+    assert any("'Prefer not to say'" in n and "(1 individual)" in n for n in r["notes"])
+    assert any("race/ethnicity 'U' in 'race'" in n for n in r["notes"])
+
+
 # ---------------------------------------------------------------------------------------
 # The command line: bad input is one line and exit 2
 
@@ -336,6 +392,22 @@ def run(*args, cwd=None):
             "'soon' is",
         ),
         ("sex,race,hired\n,A,1\n", ["--selected", "hired"], "no individual"),
+        # SPEC 20.1: an outcome (or date column) the pack would take as sex or race
+        (
+            "sex,race,charge\nMale,A,F\nFemale,B,M\nMale,B,F\n",
+            ["--selected", "sex=Male"],
+            "--selected: 'sex' is the sex column of",
+        ),
+        (
+            "sex,race,hired\nMale,A,1\nFemale,B,0\n",
+            ["--selected", "race=A"],
+            "--selected: 'race' is the race/ethnicity column of",
+        ),
+        (
+            "sex,race,s\nMale,A,1\nFemale,B,0\n",
+            ["--score", "s", "--date-column", "race"],
+            "--date-column: 'race' is the race/ethnicity column of",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path, data, args, says):
@@ -348,6 +420,55 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, data, args, says):
     assert len(lines) == 1 and lines[0].startswith("faircode: error: "), got.stderr
     assert says in lines[0]
     assert "Traceback" not in got.stderr
+
+
+def test_a_column_found_by_its_values_only_is_named_in_a_note(tmp_path):
+    # SPEC 20.1: `gndr` is no keyword; its F / M make it sex by its values (1.2)
+    data = "gndr,race,hired\nF,A,1\nM,B,0\nF,B,1\n"
+    r = faircode.audit_ll144(io.BytesIO(data.encode()), selected="hired", audit_date=DATE)
+    assert r["columns"]["sex"] == "gndr"
+    assert [n for n in r["notes"] if "found by its values" in n] == [
+        "sex column 'gndr' found by its values ('F', 'M') only, not by its name; if it is "
+        "not sex, declare the sex column with --map COLUMN=sex (or --map gndr=ignore)"
+    ]
+    # COMPAS with its `sex` declared no category: `c_charge_degree` is found by its values
+    got = run("audit", "ll144", COMPAS, "--selected", "sex=Male", "--map", "sex=ignore")
+    assert got.returncode == 0, got.stderr
+    assert "sex column 'c_charge_degree' found by its values ('F', 'M') only" in got.stdout
+    r = faircode.audit_ll144(io.BytesIO(b"sex,race,hired\nF,A,1\nM,B,0\n"), selected="hired")
+    assert not any("found by its values" in n for n in r["notes"])
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_the_report(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("sex,race,hired\nF,A,1\nM,B,0\n")
+    for flag in ("--html", "--markdown", "--csv"):
+        got = run("audit", "ll144", path, "--selected", "hired", flag, tmp_path / "no" / "x")
+        assert got.returncode == 2 and got.stdout == "", (flag, got.stdout)
+        assert got.stderr.count("\n") == 1 and "check the directory exists" in got.stderr
+
+
+def test_long_labels_are_cut_in_the_documents_and_whole_in_json_and_csv():
+    long = "L" * 400
+    data = f"sex,race,hired\nF,{long},1\nM,{long},0\nF,B,1\nM,B,1\n"
+    r = faircode.audit_ll144(io.BytesIO(data.encode()), selected="hired", audit_date=DATE)
+    cut = "L" * 200 + "... (200 more characters, sha256 "
+    for form in ("text", "markdown", "html"):
+        doc = render_as("audit ll144", form, r)
+        assert cut in doc and long not in doc, form
+    for form in ("json", "csv"):
+        doc = render_as("audit ll144", form, r)
+        assert long in doc and cut not in doc, form
+
+
+def test_counts_in_the_report_agree_with_their_nouns():
+    data = "sex,race,hired\nF,A,1\nM,B,0\n,A,1\nF,B,\n"
+    r = faircode.audit_ll144(io.BytesIO(data.encode()), selected="hired", audit_date=DATE)
+    text = render_as("audit ll144", "text", r)
+    assert "assess 1 individual with an unknown category" in text
+    assert "1 row with no decision in 'hired' is left out" in text
+    r = faircode.audit_ll144(io.BytesIO(b"sex,race,hired\nF,A,1\n"), selected="hired")
+    assert "1 of 1 row\n" in render_as("audit ll144", "text", r)
 
 
 def test_audit_needs_a_pack():
