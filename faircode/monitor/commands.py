@@ -18,7 +18,7 @@ from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK
 from ..options import FAIRNESS_ENCODING_HELP, FAIRNESS_RULES
 from ..safetext import shown
 from .errors import MonitorInputError
-from .gate import GATE_EXITS
+from .gate import GATE_EXITS, gate_lines
 
 #: Help texts of options that several commands declare alike (one home each).
 _REASON_HELP = "why (kept in the audit log)"
@@ -398,7 +398,6 @@ def cmd_slice(args: argparse.Namespace) -> int:
 
 def cmd_gate(args: argparse.Namespace) -> int:
     from .api import fairness_gate  # lazy: start-up
-    from .gate import gate_lines  # lazy: start-up
 
     res = fairness_gate(
         args.model,

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..safetext import md_escape, shown
 from .disparities import TITLES
+from .intervals import count_unit
 from .metrics import METRICS, columns, detail_columns, score_columns
 from .stats import exceeds, round12
 
@@ -86,8 +87,6 @@ def settle_text(need: dict[str, Any] | None) -> str:
     """`about N <unit> in each of 'A' and 'B' (now a and b)` (and the other half's, for
     equalized odds): what would settle an insufficient disparity (SPEC 12.7, 12.8); ""
     when no finite count would."""
-    from .intervals import count_unit  # lazy: start-up
-
     parts = []
     while need is not None and need["per_slice"] is not None:
         names = [f"'{shown(x)}'" for x in need["slices"]]
