@@ -254,7 +254,8 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
     parts.append(
         _part(
             "Representation",
-            f"{len(dims)} demographic dimensions in {profile['n_rows']:,} rows (SPEC 1, 3, 5); "
+            f"{len(dims)} demographic dimension{'' if len(dims) == 1 else 's'} in "
+            f"{profile['n_rows']:,} rows (SPEC 1, 3, 5); "
             f"a group under {pct(options.min_share)}% of its dimension is "
             "under-represented; each finding carries its 95% interval and Holm-adjusted "
             "verdict (SPEC 18)."

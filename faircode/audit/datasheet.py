@@ -16,6 +16,7 @@ from ..errors import InputError
 from ..numerics import pct
 from ..options import dict_arg
 from ..profiler import analyze_read, display_name, summarize
+from ..render import FOUND_BY
 from ..scan import _reread
 from .common import PackResult, iso_date, provenance_block, source_hash, today
 from .measured import cell_text, intersection_cell_rows, measure, table
@@ -42,12 +43,6 @@ SENSITIVE_KINDS = {
 }
 #: Columns named in the identification answer before `+K more` (question 4 lists all).
 IDENTIFICATION_SHOWN = 12
-FOUND_BY = {
-    "name": "by its name",
-    "values": "by its values",
-    "override": "declared with --map",
-    "label_count": "scored by --score-categoricals",
-}
 
 # The Composition questions, in the paper's order: (id, question, answered by).
 QUESTIONS = (
@@ -190,7 +185,7 @@ def _answers(
     if profile.get("label_rates"):
         role[profile["label_rates"]["label"]] = "the label (--label)"
     for d in dims:
-        role[d["name"]] = f"demographic dimension: {d['kind']}, found {FOUND_BY[d['detected_by']]}"
+        role[d["name"]] = f"demographic dimension: {d['kind']}, {FOUND_BY[d['detected_by']]}"
     for u in profile.get("unscored", []):
         role[u["name"]] = f"categorical, {u['n_groups']} labels (not demographic)"
     for d in profile.get("dropped", []):
@@ -378,7 +373,7 @@ def _answers(
         )
     out["subpopulations"] = {
         "answer": (
-            f"Yes: {len(dims)} demographic dimensions ("
+            f"Yes: {len(dims)} demographic dimension{'' if len(dims) == 1 else 's'} ("
             + "; ".join(f"{d['name']}: {d['kind']}, {FOUND_BY[d['detected_by']]}" for d in dims)
             + "); their groups' shares (Wilson 95% intervals) are listed"
             + (

@@ -164,5 +164,5 @@ def test_datasheet_lists_every_sensitive_column_set_aside_too(compas_sheet):
     rows = {r[0]: r for r in table["rows"]}
     assert list(rows) == ["sex", "dob", "age", "age_cat", "race"]  # column order
     assert rows["dob"][1] == "age" and rows["dob"][3]["value"] == 5452
-    assert rows["dob"][2].startswith("by its name; set aside (5,452 distinct labels")
+    assert rows["dob"][2].startswith("found by name; set aside (5,452 distinct labels")
     assert by["sensitive"]["answer"].startswith("Yes: 5 columns reveal")
