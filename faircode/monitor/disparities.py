@@ -294,7 +294,8 @@ def rows_needed(
             pair = (part.names.index(d["max"]["slice"]), part.names.index(d["min"]["slice"]))
         if not exceeds(d["value"], threshold):
             lo, hi = part.bounds(slice_z(k, alpha))
-            if not exceeds(float(hi.max() - lo.min()), threshold):
+            high = float(hi.max() - lo.min())  # unbounded for a mean error of one row
+            if math.isfinite(high) and not exceeds(high, threshold):
                 continue  # this half is within already
         elif not exceeds(value, threshold):
             continue  # above the threshold the other half settles it

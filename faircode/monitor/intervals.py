@@ -267,9 +267,11 @@ def settling_count(
             i, j = int(np.argmax(hi)), int(np.argmin(lo))
             end = float(hi[i] - lo[j])
         margin = zb * math.sqrt(var[i] / counts[i] + var[j] / counts[j])
+        if not math.isfinite(end + margin):  # a slice of one row: its interval is unbounded
+            return False
         if above:
             return exceeds(end - margin, threshold)
-        return math.isfinite(end) and not exceeds(end + margin, threshold)
+        return not exceeds(end + margin, threshold)
 
     # the smallest whole N that settles it: doubling, then bisection
     high = 2
