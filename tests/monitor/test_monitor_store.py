@@ -282,16 +282,23 @@ def _mixed_frame(n: int = 3000, seed: int = 7) -> pd.DataFrame:
     )
 
 
-def test_store_equals_evaluate_with_missing_labels_and_typed_slices(
-    db: str, tmp_path: Path
-) -> None:
-    df = _mixed_frame()
+def _written(df: pd.DataFrame, tmp_path: Path) -> tuple[Path, Path, Path]:
+    """df as `log` and `label` take it (predictions; the labelled rows' ids and labels)
+    and as `evaluate` does (both in one file)."""
     path = tmp_path / "preds.csv"
     df.drop(columns="label").to_csv(path, index=False)
     labels = tmp_path / "labels.csv"
     df.dropna(subset=["label"])[["rid", "label"]].to_csv(labels, index=False)
     both = tmp_path / "both.csv"
     df.to_csv(both, index=False)
+    return path, labels, both
+
+
+def test_store_equals_evaluate_with_missing_labels_and_typed_slices(
+    db: str, tmp_path: Path
+) -> None:
+    df = _mixed_frame()
+    path, labels, both = _written(df, tmp_path)
     attrs = ["age", "flag", "region"]
     expected = evaluate(
         both, pred="pred", label="label", attrs=attrs, intersect=True, engine="pandas"
@@ -322,12 +329,7 @@ def test_store_reads_true_and_false_as_evaluate_does(db: str, tmp_path: Path) ->
     df = _mixed_frame(1200)
     df["pred"] = df["pred"].map({0: "false", 1: "TRUE"})
     df["label"] = df["label"].map({0.0: "False", 1.0: "true"})  # missing stays missing
-    path = tmp_path / "preds.csv"
-    df.drop(columns="label").to_csv(path, index=False)
-    labels = tmp_path / "labels.csv"
-    df.dropna(subset=["label"])[["rid", "label"]].to_csv(labels, index=False)
-    both = tmp_path / "both.csv"
-    df.to_csv(both, index=False)
+    path, labels, both = _written(df, tmp_path)
     expected = evaluate(both, pred="pred", label="label", attrs=["region"], engine="pandas")
     store = open_store(db)
     try:
