@@ -164,16 +164,18 @@ def _with_missing(seed: int, rows: int = 2000, blank_b: float = 0.4, shrink: flo
                  "representation", (rows - nb, nb))  # fmt: skip
 
 
-@pytest.mark.parametrize("method", ["exact", "beam"])
-def test_missing_cells_are_left_out_of_the_shares_not_counted_as_a_shrink(method):
+@pytest.mark.parametrize(("method", "tables", "most"), [("exact", 100, 7), ("beam", 50, 5)])
+def test_missing_cells_are_left_out_of_the_shares_not_counted_as_a_shrink(method, tables, most):
     """SPEC 19: a subgroup's shares are among the rows with all its attributes, and the
     side is permuted within each pattern of missing attributes: with 40% of B's `a`
-    missing and nothing else different, p < 0.05 in at most 7 of 100 tables."""
+    missing and nothing else different, p < 0.05 in at most 7 of 100 tables (the beam,
+    slower, in at most 5 of 50; a calibrated test exceeds these 13% and 4% of the time,
+    and a test that counted the blanks as a shrink in nearly every table)."""
     hits = 0
-    for s in range(100):
+    for s in range(tables):
         r = search(_with_missing(s), depth=2, permutations=99, seed=s, method=method)
         hits += r["p"] < 0.05
-    assert hits <= 7, hits
+    assert hits <= most, hits
     for seed in range(3):  # still the maximum over every subgroup
         t = _with_missing(seed, rows=600)
         got = search(t, depth=2, min_size=20, permutations=0, method="exact")
