@@ -4909,6 +4909,7 @@ function () {
       format_version: FORMAT_VERSION,
       n_rows: nRows,
       n_cols: columns.length,
+      columns: columns.slice(),
       overall_score: overall,
       overall_ci: overallCi,
       grade: gradeFor(overall),
@@ -6015,7 +6016,9 @@ function () {
     const groupsOf = (r) => new Map(r.dimensions.map((d) => [d.name, new Map(d.groups.map((g) => [g.label, g.count]))]));
     const gA = groupsOf(a);
     const gB = groupsOf(b);
+    const headerOf = [new Set(a.columns), new Set(b.columns)];
     const entriesB = new Map(b.missing_by_group.map((e) => [e.dimension, e]));
+    const absent = new Map(); // column -> the side whose header lacks it, in order
     const out = [];
     for (const ea of a.missing_by_group) {
       const name = ea.dimension;
@@ -6032,11 +6035,17 @@ function () {
       const sized = new Set(shared.filter((g) => Math.min(ga.get(g), gb.get(g)) >= opts.min_group_size));
       const columns = [];
       for (const col of order) {
+        const lacking = ['a', 'b'].filter((side, k) => !headerOf[k].has(col));
+        if (lacking.length) { // no count of it on that side, so nothing to compare
+          if (!absent.has(col)) absent.set(col, lacking[0]);
+          continue;
+        }
         const sides = [];
         for (const [cols, r] of [[colsA, a], [colsB, b]]) {
           const entry = cols.get(col);
-          // a side without the column had no missing cell in it; groups past a listing
-          // cap (groups_not_listed) are unknown and left out
+          // a side whose header has the column but does not list it had no missing
+          // cell in it; groups past a listing cap (groups_not_listed) are unknown
+          // and left out
           const listed = entry === undefined ? null : new Map(entry.groups.map((g) => [g.label, g.missing]));
           const total = entry === undefined ? 0 : entry.missing_count;
           sides.push([total / r.n_rows, listed]);
@@ -6062,6 +6071,9 @@ function () {
         });
       }
       out.push({ dimension: name, columns });
+    }
+    for (const [col, side] of absent) {
+      fs.note('not_compared', `'${col}' is not a column of ${side.toUpperCase()}: its missing data is not compared`);
     }
     return out;
   }

@@ -506,6 +506,7 @@ def analyze(
         "format_version": FORMAT_VERSION,
         "n_rows": n_rows,
         "n_cols": len(summary.columns),
+        "columns": list(summary.columns),
         "overall_score": score,
         "overall_ci": score_ci,
         "grade": grade_for(score),

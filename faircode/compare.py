@@ -344,7 +344,9 @@ def compare_missing(a: dict, b: dict, opts: Options, fs: Findings) -> list[dict]
         for side, r in (("a", a), ("b", b))
     }
     rows_of = {"a": a["n_rows"], "b": b["n_rows"]}
+    header_of = {"a": set(a["columns"]), "b": set(b["columns"])}
     entries_b = {e["dimension"]: e for e in b["missing_by_group"]}
+    absent: dict[str, str] = {}  # column -> the side whose header lacks it, in order
     out = []
     for ea in a["missing_by_group"]:
         name = ea["dimension"]
@@ -364,11 +366,16 @@ def compare_missing(a: dict, b: dict, opts: Options, fs: Findings) -> list[dict]
         }
         columns = []
         for col in order:
+            lacking = [side for side in ("a", "b") if col not in header_of[side]]
+            if lacking:  # no count of it on that side, so nothing to compare
+                absent.setdefault(col, lacking[0])
+                continue
             sides = {}
             for side, cols in (("a", cols_a), ("b", cols_b)):
                 entry = cols.get(col)
-                # a side without the column had no missing cell in it; groups past a
-                # listing cap (groups_not_listed) are unknown and left out
+                # a side whose header has the column but does not list it had no missing
+                # cell in it; groups past a listing cap (groups_not_listed) are unknown
+                # and left out
                 listed = (
                     None if entry is None else {g["label"]: g["missing"] for g in entry["groups"]}
                 )
@@ -407,4 +414,7 @@ def compare_missing(a: dict, b: dict, opts: Options, fs: Findings) -> list[dict]
                 }
             )
         out.append({"dimension": name, "columns": columns})
+    for col, side in absent.items():
+        what = f"'{col}' is not a column of {side.upper()}: its missing data is not compared"
+        fs.note("not_compared", what)
     return out

@@ -193,6 +193,9 @@ def _sums(saved: dict) -> tuple[str, str] | None:
     """What compare reads of a schema-valid profile and the schema cannot say (SPEC
     8.1): the first way the counts disagree with each other, or None."""
     n_rows = saved["n_rows"]
+    if len(saved["columns"]) != saved["n_cols"]:
+        return "columns", f"lists {len(saved['columns'])} names, not n_cols ({saved['n_cols']})"
+    header = set(saved["columns"])
     dims: dict[str, dict[str, int]] = {}
     missing: dict[str, int] = {}
     for i, dim in enumerate(saved["dimensions"]):
@@ -225,6 +228,11 @@ def _sums(saved: dict) -> tuple[str, str] | None:
         bad = _missing(f"missing_by_group[{i}]", entry, i, dims, missing, n_rows)
         if bad:
             return bad
+        for k, col in enumerate(entry.get("columns", ())):
+            # compare reads a column absent from the header as not compared (SPEC 17.6)
+            if col["name"] not in header:
+                at = f"missing_by_group[{i}].columns[{k}].name"
+                return at, f"is {value_text(col['name'])}, not one of columns"
     if "missing_by_group" in saved and len(saved["missing_by_group"]) != len(dims):
         return (
             "missing_by_group",

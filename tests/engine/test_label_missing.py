@@ -1172,3 +1172,34 @@ def test_hand_made_missing_groups_against_pandas():
             }
     assert label_dim(result, "sex")["missing_group"]["count"] == 4  # '', '', NA, X
     assert label_dim(result, "age")["missing_group"]["count"] == 4  # 200, ?, -1, ?
+
+
+def _dropped_column_pair(tmp_path) -> tuple[str, str]:
+    """A: sex, a `note` column missing for 40% of each group and a `score` column missing
+    for 5%; B: the same rows without the `note` column."""
+    rows = [("MF"[i % 2], "" if i % 5 < 2 else "x", "" if i % 20 < 1 else "1") for i in range(400)]
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    a.write_text("sex,note,score\n" + "".join(f"{s},{n},{c}\n" for s, n, c in rows))
+    b.write_text("sex,score\n" + "".join(f"{s},{c}\n" for s, _, c in rows))
+    return str(a), str(b)
+
+
+def test_compare_a_column_not_in_b_is_not_compared(tmp_path):
+    """SPEC 17.6: a column absent from B's header has no missing count on B: it is one
+    note, no shift and no test (was "'note' missing for 'F' moved 40.00% -> 0.00%",
+    confirmed, and `--fail-on missing_shift` exited 4)."""
+    a, b = _dropped_column_pair(tmp_path)
+    c = faircode.compare(a, b)
+    (entry,) = c["missing_by_group"]
+    assert [col["name"] for col in entry["columns"]] == ["score"]
+    notes = [f["text"] for f in c["findings"] if f["kind"] == "not_compared"]
+    assert notes == ["'note' is not a column of B: its missing data is not compared"]
+    assert not [f for f in c["findings"] if f["kind"] == "missing_shift"]
+    # the share tests of sex (2) and score's missing tests (2); none for note
+    assert c["evidence"]["tests"] == 4
+    p = cli("compare", a, b, "--fail-on", "missing_shift")
+    assert p.returncode == 0, p.stdout
+    assert b"'note' is not a column of B" in p.stdout
+    c = faircode.compare(b, a)
+    notes = [f["text"] for f in c["findings"] if f["kind"] == "not_compared"]
+    assert notes == ["'note' is not a column of A: its missing data is not compared"]
