@@ -6016,7 +6016,9 @@ function () {
     const groupsOf = (r) => new Map(r.dimensions.map((d) => [d.name, new Map(d.groups.map((g) => [g.label, g.count]))]));
     const gA = groupsOf(a);
     const gB = groupsOf(b);
-    const headerOf = [new Set(a.columns), new Set(b.columns)];
+    // a saved profile made before results listed their header has none: its columns are
+    // then taken as the ones it lists (the old rule), and a note says so
+    const headerOf = [a, b].map((r) => (r.columns === undefined ? null : new Set(r.columns)));
     const entriesB = new Map(b.missing_by_group.map((e) => [e.dimension, e]));
     const absent = new Map(); // column -> the side whose header lacks it, in order
     const out = [];
@@ -6035,7 +6037,7 @@ function () {
       const sized = new Set(shared.filter((g) => Math.min(ga.get(g), gb.get(g)) >= opts.min_group_size));
       const columns = [];
       for (const col of order) {
-        const lacking = ['a', 'b'].filter((side, k) => !headerOf[k].has(col));
+        const lacking = ['a', 'b'].filter((side, k) => headerOf[k] !== null && !headerOf[k].has(col));
         if (lacking.length) { // no count of it on that side, so nothing to compare
           if (!absent.has(col)) absent.set(col, lacking[0]);
           continue;
@@ -6075,6 +6077,11 @@ function () {
     for (const [col, side] of absent) {
       fs.note('not_compared', `'${col}' is not a column of ${side.toUpperCase()}: its missing data is not compared`);
     }
+    ['a', 'b'].forEach((side, k) => {
+      if (headerOf[k] === null && out.length) {
+        fs.note('not_compared', `${side.toUpperCase()} is a saved profile without its header (columns): a column it does not list is read as having no missing cell; profile the data again to tell a column it lacks`);
+      }
+    });
     return out;
   }
 

@@ -344,7 +344,11 @@ def compare_missing(a: dict, b: dict, opts: Options, fs: Findings) -> list[dict]
         for side, r in (("a", a), ("b", b))
     }
     rows_of = {"a": a["n_rows"], "b": b["n_rows"]}
-    header_of = {"a": set(a["columns"]), "b": set(b["columns"])}
+    # a saved profile made before results listed their header has none: its columns are
+    # then taken as the ones it lists (the old rule), and a note says so
+    header_of = {
+        side: set(r["columns"]) if "columns" in r else None for side, r in (("a", a), ("b", b))
+    }
     entries_b = {e["dimension"]: e for e in b["missing_by_group"]}
     absent: dict[str, str] = {}  # column -> the side whose header lacks it, in order
     out = []
@@ -366,7 +370,9 @@ def compare_missing(a: dict, b: dict, opts: Options, fs: Findings) -> list[dict]
         }
         columns = []
         for col in order:
-            lacking = [side for side in ("a", "b") if col not in header_of[side]]
+            lacking = [
+                s for s in ("a", "b") if header_of[s] is not None and col not in header_of[s]
+            ]
             if lacking:  # no count of it on that side, so nothing to compare
                 absent.setdefault(col, lacking[0])
                 continue
@@ -417,4 +423,12 @@ def compare_missing(a: dict, b: dict, opts: Options, fs: Findings) -> list[dict]
     for col, side in absent.items():
         what = f"'{col}' is not a column of {side.upper()}: its missing data is not compared"
         fs.note("not_compared", what)
+    for side in ("a", "b"):
+        if header_of[side] is None and out:
+            fs.note(
+                "not_compared",
+                f"{side.upper()} is a saved profile without its header (columns): a column it "
+                "does not list is read as having no missing cell; profile the data again to "
+                "tell a column it lacks",
+            )
     return out

@@ -1203,3 +1203,17 @@ def test_compare_a_column_not_in_b_is_not_compared(tmp_path):
     c = faircode.compare(b, a)
     notes = [f["text"] for f in c["findings"] if f["kind"] == "not_compared"]
     assert notes == ["'note' is not a column of A: its missing data is not compared"]
+
+
+def test_compare_reads_a_saved_profile_made_before_results_had_columns(tmp_path):
+    """SPEC 6, 8.1, 17.6: a saved profile without `columns` is still a compare side; its
+    listed columns stand for its header (the old rule) and a note says so."""
+    a, b = _dropped_column_pair(tmp_path)
+    saved = json.loads(cli("profile", a, "--json").stdout)
+    del saved["columns"]
+    old = tmp_path / "a_old.json"
+    old.write_text(json.dumps(saved), encoding="utf-8")
+    c = faircode.compare(str(old), b)
+    notes = [f["text"] for f in c["findings"] if f["kind"] == "not_compared"]
+    assert any(n.startswith("A is a saved profile without its header (columns)") for n in notes)
+    assert "'note' is not a column of B: its missing data is not compared" in notes
