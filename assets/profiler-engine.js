@@ -1141,6 +1141,11 @@ function () {
     return col === '' ? token : [col, token];
   }
 
+  /** SPEC 1.1: an entry of `--recode` with two `=`: FROM and TO hold no `=` there. */
+  const RECODE_AMBIGUOUS = (part) =>
+    `--recode: '${part}' holds '=' more than once, so where FROM ends is unclear; a label ` +
+    'with \'=\' is recoded only by a [column, from, to] item of recode (the API or MCP)';
+
   /** `--recode COL:FROM=TO[,FROM=TO...]` -> [column, from, to] triples (SPEC 1.1;
    * options.py recode_items). */
   function recodeItems(item) {
@@ -1152,6 +1157,8 @@ function () {
       for (const part of item.slice(colon + 1).split(',')) {
         const eq = part.indexOf('=');
         if (eq < 0) { ok = false; break; }
+        // which '=' ends FROM cannot be told: never guess a label
+        if (part.indexOf('=', eq + 1) >= 0) throw new InputError(RECODE_AMBIGUOUS(part));
         out.push([col, part.slice(0, eq), part.slice(eq + 1)]);
       }
     }

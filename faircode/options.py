@@ -1149,6 +1149,13 @@ def na_item(item: str) -> str | list[str]:
     return token if not col else [col, token]
 
 
+#: SPEC 1.1: an entry of `--recode` with two `=`: FROM and TO hold no `=` there.
+RECODE_AMBIGUOUS = (
+    "--recode: '{part}' holds '=' more than once, so where FROM ends is unclear; a label "
+    "with '=' is recoded only by a [column, from, to] item of recode (the API or MCP)"
+)
+
+
 def recode_items(item: str) -> list[list[str]]:
     """`--recode COL:FROM=TO[,FROM=TO...]` -> [column, from, to] triples (SPEC 1.1)."""
     col, sep, rest = item.partition(":")
@@ -1158,6 +1165,8 @@ def recode_items(item: str) -> list[list[str]]:
         frm, eq, to = part.partition("=")
         if not eq:
             break
+        if "=" in to:  # which '=' ends FROM cannot be told: never guess a label
+            raise InputError(RECODE_AMBIGUOUS.format(part=part))
         out.append([col, frm, to])
     else:
         if col and out:
