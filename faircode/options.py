@@ -112,6 +112,8 @@ class Option(TupleBase):
 
 # The commands and MCP tools an option belongs to (SPEC 7, 11, 12.3, 19, 20).
 _MAIN = ("profile", "compare", "profile_dataset", "compare_datasets")
+# compare has no outcome comparison (SPEC 8, 21): the outcome options are profile's only
+_PROFILE = ("profile", "profile_dataset")
 _AUDITS = ("audit ll144", "audit datasheet", "audit art10")
 _READING = (*_MAIN, "scan", *_AUDITS, "proxy_hints")
 _GROUPS = (*_MAIN, "scan", *_AUDITS, "fairness evaluate")
@@ -546,7 +548,7 @@ OPTIONS: tuple[Option, ...] = (
         metavar="COL",
         help="a numeric outcome column: mean, t interval and sd per group, Welch interval of "
         "the largest difference (never a dimension); repeatable",
-        commands=_MAIN,
+        commands=_PROFILE,
         params="outcome",
         control="outcome-col",
     ),
@@ -559,7 +561,7 @@ OPTIONS: tuple[Option, ...] = (
         flag="--outcome-gap",
         metavar="X",
         help="flag a difference of means above this many standard deviations of the column",
-        commands=_MAIN,
+        commands=_PROFILE,
         params="outcome",
         control="opt-outcome_gap",
         site_label="outcome gap (in sds)",
