@@ -862,6 +862,8 @@ function () {
   }
   // The commands and MCP tools an option belongs to (SPEC 7, 11, 12.3, 19, 20).
   const MAIN = ['profile', 'compare', 'profile_dataset', 'compare_datasets'];
+  // compare has no outcome comparison (SPEC 8, 21): the outcome options are profile's only
+  const PROFILE = ['profile', 'profile_dataset'];
   const AUDITS = ['audit ll144', 'audit datasheet', 'audit art10'];
   const READING = [...MAIN, 'scan', ...AUDITS, 'proxy_hints'];
   const GROUPS = [...MAIN, 'scan', ...AUDITS, 'fairness evaluate'];
@@ -989,11 +991,11 @@ function () {
     option('outcome', 'outcome', [], { valid: 'column names', flag: '--outcome', metavar: 'COL',
       help: 'a numeric outcome column: mean, t interval and sd per group, Welch interval of ' +
         'the largest difference (never a dimension); repeatable',
-      commands: MAIN, params: 'outcome', control: 'outcome-col' }),
+      commands: PROFILE, params: 'outcome', control: 'outcome-col' }),
     option('outcome_gap', 'number', 0.2, { low: 0, valid: '>= 0', flag: '--outcome-gap',
       metavar: 'X',
       help: 'flag a difference of means above this many standard deviations of the column',
-      commands: MAIN, params: 'outcome', control: 'opt-outcome_gap',
+      commands: PROFILE, params: 'outcome', control: 'opt-outcome_gap',
       site_label: 'outcome gap (in sds)', site_step: 0.05 }),
     option('score_rule', 'choice', 'v3', { valid: 'v3, v2, seed', choices: SCORE_RULES,
       flag: '--score-rule',
@@ -1141,6 +1143,11 @@ function () {
     return col === '' ? token : [col, token];
   }
 
+  /** SPEC 1.1: an entry of `--recode` with two `=`: FROM and TO hold no `=` there. */
+  const RECODE_AMBIGUOUS = (part) =>
+    `--recode: '${part}' holds '=' more than once, so where FROM ends is unclear; a label ` +
+    'with \'=\' is recoded only by a [column, from, to] item of recode (the API or MCP)';
+
   /** `--recode COL:FROM=TO[,FROM=TO...]` -> [column, from, to] triples (SPEC 1.1;
    * options.py recode_items). */
   function recodeItems(item) {
@@ -1152,6 +1159,8 @@ function () {
       for (const part of item.slice(colon + 1).split(',')) {
         const eq = part.indexOf('=');
         if (eq < 0) { ok = false; break; }
+        // which '=' ends FROM cannot be told: never guess a label
+        if (part.indexOf('=', eq + 1) >= 0) throw new InputError(RECODE_AMBIGUOUS(part));
         out.push([col, part.slice(0, eq), part.slice(eq + 1)]);
       }
     }

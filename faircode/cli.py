@@ -775,6 +775,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     skip_b = _skip_lines_b(args)
     if skip_b is not None:
         opts_b["skip_lines"] = skip_b
+    # The options hold for both files: a bad one is one line, once, before either is read
+    # (the A or B prefix below is for a check against one side's header).
+    resolve(opts_b)
     check_exports(args, [args.path_a, args.path_b])
     results, hashes, notes = [], {}, {}
     for key, path, o in (("a", args.path_a, opts), ("b", args.path_b, opts_b)):

@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 
 from .analyze import FORMAT_VERSION
+from .errors import InputError
 from .evidence import Findings
 from .numerics import Z, fmt, fsum, ln, newcombe, pct, round_half_up, search_p
 from .options import Options, dict_arg, resolve
@@ -175,6 +176,11 @@ def compare(
     ``overrides``; a path to a saved `profile --json` result is that result, refused
     when profiled with other options (SPEC 8.1), as in `faircode compare A B`."""
     options = resolve(opts)
+    if options.outcome:  # SPEC 8: compare has no outcome comparison, so never ignore one
+        raise InputError(
+            "compare() takes no outcome (outcome means are compared by nothing); "
+            "profile() each file with outcome to see them"
+        )
     a, b = _side("a", a, options, overrides), _side("b", b, options, overrides)
     dims_b = {d["name"]: d for d in b["dimensions"]}
     names_a = {d["name"] for d in a["dimensions"]}

@@ -112,6 +112,8 @@ class Option(TupleBase):
 
 # The commands and MCP tools an option belongs to (SPEC 7, 11, 12.3, 19, 20).
 _MAIN = ("profile", "compare", "profile_dataset", "compare_datasets")
+# compare has no outcome comparison (SPEC 8, 21): the outcome options are profile's only
+_PROFILE = ("profile", "profile_dataset")
 _AUDITS = ("audit ll144", "audit datasheet", "audit art10")
 _READING = (*_MAIN, "scan", *_AUDITS, "proxy_hints")
 _GROUPS = (*_MAIN, "scan", *_AUDITS, "fairness evaluate")
@@ -546,7 +548,7 @@ OPTIONS: tuple[Option, ...] = (
         metavar="COL",
         help="a numeric outcome column: mean, t interval and sd per group, Welch interval of "
         "the largest difference (never a dimension); repeatable",
-        commands=_MAIN,
+        commands=_PROFILE,
         params="outcome",
         control="outcome-col",
     ),
@@ -559,7 +561,7 @@ OPTIONS: tuple[Option, ...] = (
         flag="--outcome-gap",
         metavar="X",
         help="flag a difference of means above this many standard deviations of the column",
-        commands=_MAIN,
+        commands=_PROFILE,
         params="outcome",
         control="opt-outcome_gap",
         site_label="outcome gap (in sds)",
@@ -1149,6 +1151,13 @@ def na_item(item: str) -> str | list[str]:
     return token if not col else [col, token]
 
 
+#: SPEC 1.1: an entry of `--recode` with two `=`: FROM and TO hold no `=` there.
+RECODE_AMBIGUOUS = (
+    "--recode: '{part}' holds '=' more than once, so where FROM ends is unclear; a label "
+    "with '=' is recoded only by a [column, from, to] item of recode (the API or MCP)"
+)
+
+
 def recode_items(item: str) -> list[list[str]]:
     """`--recode COL:FROM=TO[,FROM=TO...]` -> [column, from, to] triples (SPEC 1.1)."""
     col, sep, rest = item.partition(":")
@@ -1158,6 +1167,8 @@ def recode_items(item: str) -> list[list[str]]:
         frm, eq, to = part.partition("=")
         if not eq:
             break
+        if "=" in to:  # which '=' ends FROM cannot be told: never guess a label
+            raise InputError(RECODE_AMBIGUOUS.format(part=part))
         out.append([col, frm, to])
     else:
         if col and out:

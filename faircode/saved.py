@@ -16,13 +16,19 @@ from typing import Any
 
 from .analyze import FORMAT_VERSION
 from .errors import InputError
+from .options import OPTIONS
 from .schemacheck import compile_schema, problem, value_text
 
 #: Keys a saved profile result has besides format_version and dimensions.
 PROFILE_KEYS = ("n_rows", "overall_score", "grade")
-#: Options that cannot change a compare result (they only shape reference flags and
-#: verdicts, which compare never reads), so a saved profile may differ in them.
-NOT_COMPARED = frozenset({"reference_flag", "alpha"})
+#: Options a saved profile may differ in: those that cannot change a compare result
+#: (they only shape reference flags and verdicts, which compare never reads), and those
+#: only compare takes (SPEC 7's table: `share_gap`), which no profile can have been
+#: made with.
+NOT_COMPARED = frozenset(
+    {"reference_flag", "alpha"}
+    | {o.name for o in OPTIONS if "compare" in o.commands and "profile" not in o.commands}
+)
 
 
 #: How much of a file not named .json is read to tell a JSON text from a table first.

@@ -1394,7 +1394,8 @@
     let opts;
     try {
       opts = controlsShown() ? chosenOpts() : chosenOptsBeforeControls();
-      delete opts.cross;
+      // only the options compare takes (SPEC 7's table): not --cross, nor --outcome's
+      for (const o of E.OPTIONS) if (o.flag && !o.commands.includes('compare')) delete opts[o.name];
     } catch (e) { say(e.message); return; }
     const results = [];
     const hashJobs = [];

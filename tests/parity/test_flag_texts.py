@@ -131,6 +131,19 @@ def test_age_band_texts_of_the_sweep(js, text):
         ),
         ({"recode": [":a=b"]}, "--recode: expected COLUMN:FROM=TO[,FROM=TO...], got ':a=b'"),
         ({"recode": ["sex:=x"]}, "--recode: empty FROM for 'sex'"),
+        # SPEC 1.1: FROM and TO hold no '=' on the flag; which '=' ends FROM is not guessed
+        (
+            {"recode": ["income:<=50K.=<=50K"]},
+            "--recode: '<=50K.=<=50K' holds '=' more than once, so where FROM ends is "
+            "unclear; a label with '=' is recoded only by a [column, from, to] item of "
+            "recode (the API or MCP)",
+        ),
+        (
+            {"recode": ["sex:M=a=b,F=f"]},
+            "--recode: 'M=a=b' holds '=' more than once, so where FROM ends is unclear; a "
+            "label with '=' is recoded only by a [column, from, to] item of recode (the "
+            "API or MCP)",
+        ),
         ({"na": ["="]}, "--na: empty token"),
         ({"na": ["sex="]}, "--na: empty token"),
         # the first flag refused in table order: age bands' text before min_share's range
@@ -210,7 +223,9 @@ NA_TEXTS = st.lists(
 RECODE_TEXTS = st.lists(
     st.one_of(
         st.text(st.sampled_from("ab:=, \t"), max_size=10),
-        st.sampled_from([":a=b", "a:=b", "a:b=", "a:b=c,d", "a:b=c,d=e", "a:b=c,,d=e", " a :b=c"]),
+        st.sampled_from(
+            [":a=b", "a:=b", "a:b=", "a:b=c,d", "a:b=c,d=e", "a:b=c,,d=e", " a :b=c", "a:b=c=d"]
+        ),
     ),
     min_size=1,
     max_size=3,

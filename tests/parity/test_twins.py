@@ -39,7 +39,8 @@ TWINS: dict[str, str] = {
         interval_years band_index band_labels NUMBER outcome_value DEFAULT_RULE""",
     "options": """DELIMITERS _range_error SCORE_RULES PROXY_CORRECTIONS OPTIONS CHECKS _MAIN
         _AUDITS _READING _GROUPS _SHARE NOT_A_NUMBER NOT_AN_INTEGER OUT_OF_RANGE NUMBER_TEXT
-        INTEGER_TEXT MAX_INTEGER REPEATED na_item recode_items from_flags""",
+        INTEGER_TEXT MAX_INTEGER REPEATED na_item recode_items from_flags _PROFILE
+        RECODE_AMBIGUOUS""",
     "detect": """KINDS OVERRIDE_VALUES KEYWORDS SUFFIXES SEX_VOCABULARY RACE_VOCABULARY
         ETHNICITY_VOCABULARY NEUTRAL_VOCABULARY VOCABULARIES SEX_ALIASES tokenize
         kind_from_name fold kind_from_values ethnicity_holds_race _CODED_KINDS coded_labels

@@ -344,6 +344,34 @@ def test_compare_names_the_side_an_option_error_is_about(tmp_path):
     )
 
 
+def test_a_compare_option_out_of_range_names_no_file(tmp_path):
+    """SPEC 7: an option holds for both files, so its range error is one line naming no
+    file, given before either is read (not prefixed with A)."""
+    a = tmp_path / "a.csv"
+    a.write_text("sex\nM\nF\n")
+    for missing in (False, True):
+        b = tmp_path / ("nothing.csv" if missing else "a.csv")
+        p = run("compare", str(a), str(b), "--share-gap", "2")
+        assert p.returncode == 2 and not p.stdout
+        assert p.stderr.decode() == "faircode: error: --share-gap: 2.0 is out of range (0..1)\n"
+
+
+def test_compare_refuses_outcome(tmp_path):
+    """SPEC 8, 21.1: compare has no outcome comparison, so --outcome is refused (it was
+    taken, recorded in provenance and reported nowhere); its help does not offer it."""
+    a = tmp_path / "a.csv"
+    a.write_text("sex,y\nM,1\nF,0\n")
+    for flags in (["--outcome", "y"], ["--outcome-gap", "0.5"]):
+        p = run("compare", str(a), str(a), *flags)
+        assert p.returncode == 2 and not p.stdout
+        assert p.stderr.decode().splitlines() == [
+            f"faircode: error: unrecognized arguments: {' '.join(flags)} "
+            "(see 'faircode compare --help')"
+        ]
+    assert b"--outcome" not in run("compare", "--help").stdout
+    assert b"--outcome" in run("profile", "--help").stdout
+
+
 @pytest.mark.parametrize("value", ["", " "])
 def test_an_empty_fail_on_is_refused_not_a_gate_turned_off(value):
     """SPEC 18: `--fail-on "$KINDS"` with KINDS empty is one error line (exit 2), as

@@ -172,7 +172,9 @@ def test_lists_the_four_tools_with_schemas_naming_the_options(server: Client):
     # profile's, the share gap only in compare's
     for name in ("min_share", "min_group_size", "na", "recode", "names", "encoding"):
         assert all(name in props[t] for t in ("profile_dataset", "compare_datasets"))
-    assert {"cross", "reference_flag"} <= props["profile_dataset"] - props["compare_datasets"]
+    assert {"cross", "reference_flag", "outcome", "outcome_gap"} <= (
+        props["profile_dataset"] - props["compare_datasets"]
+    )
     assert "share_gap" in props["compare_datasets"] - props["profile_dataset"]
     assert {"path", "overrides", "min_share", "min_group_size"} <= props["proxy_hints"]
     assert props["evaluate_model"] == {

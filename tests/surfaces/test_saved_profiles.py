@@ -192,6 +192,32 @@ def test_the_valid_saved_profile_compares_as_its_file(tmp_path, capsys):
     assert json.loads(out) == json.loads(run(capsys, "compare", data, other, *args)[1])
 
 
+def test_a_saved_profile_compares_with_compare_only_options(tmp_path, capsys):
+    """SPEC 8.1: `--share-gap` is compare's only (no profile can be made with it), so a
+    saved profile is not refused for it and compares as its file does."""
+    data, other = tmp_path / "data.csv", tmp_path / "other.csv"
+    data.write_text(table(), encoding="utf-8")
+    other.write_text(table(300, seed=8), encoding="utf-8")
+    path = tmp_path / "saved.json"
+    path.write_text(saved_text(), encoding="utf-8")
+    args = ["--label", "label", "--json", "--no-provenance", "--share-gap", "0.01"]
+    code, out, err = run(capsys, "compare", path, other, *args)
+    assert code == 0 and err == "", err
+    assert json.loads(out) == json.loads(run(capsys, "compare", data, other, *args)[1])
+    # an option profile takes still counts
+    assert "min_share 0.05 (this run: 0.2)" in refused(
+        capsys, path, "--share-gap", "0.01", "--min-share", "0.2"
+    )
+
+
+def test_the_api_compare_refuses_outcome(tmp_path):
+    """SPEC 8, 21.1: faircode.compare() takes no outcome rather than ignore it."""
+    data = tmp_path / "data.csv"
+    data.write_text(table(50), encoding="utf-8")
+    with pytest.raises(InputError, match=r"^compare\(\) takes no outcome \("):
+        faircode.compare(data, data, {"outcome": ["income"]})
+
+
 @pytest.mark.parametrize(
     "text, says",
     [
