@@ -4238,7 +4238,7 @@ function () {
   function buildDimension(name, kind, counts, missing, opts) {
     const dim = {
       name, kind, ageMode: null, groups: null, labelToGroup: null,
-      missing, implausible: 0, skewness: null, years: null,
+      missing, implausible: 0, skewness: null, years: null, youngest: null,
     };
     if (kind !== 'age') {
       dim.groups = sortedGroups(Array.from(counts.entries()));
@@ -4298,6 +4298,14 @@ function () {
       return dim;
     }
     const bandCounts = new Array(edges.length).fill(0);
+    // the youngest year the labels hold (a number's whole years, an interval's first
+    // year): where a single-year reference's span starts (SPEC 9)
+    let youngest = Infinity;
+    for (const [, , v, y] of plausible) {
+      const year = y === undefined ? Math.floor(v) : y.first;
+      if (year < youngest) youngest = year;
+    }
+    dim.youngest = youngest;
     for (const [label, c, v, y] of plausible) {
       // A banded interval goes to the band of its first year (SPEC 2): "(17, 29]" holds
       // 18..29, so its band is 18-29, whatever its lower bound says.
@@ -6188,6 +6196,9 @@ function () {
       else if (last > hi) hi = last;
     }
     const inside = bands.filter((b) => b[1] >= lo && (open || b[1] <= hi));
+    // the years below the youngest age are nobody's in the data: a band 0-17 holding
+    // only 17-year-olds must not expect the population's children (SPEC 9)
+    inside[0] = [inside[0][0], built.youngest, inside[0][2]];
     return { groups: inside, banded: true };
   }
 
