@@ -380,7 +380,7 @@ def analyze(
             if name in age_modes:
                 mode, labels = age_modes[name]
                 years = _age_years(dim, mode, opts, labels)
-            dim["reference"], ref_flags = reference_block(
+            dim["reference"], ref_flags, ref_tests = reference_block(
                 dim, ref_entries[name], opts.reference_flag, years
             )
             for text, about in ref_flags:
@@ -401,8 +401,8 @@ def analyze(
                     threshold=t,
                     p=score_p(c, rows, t, True),
                 )
-            # every matched group is a test, flagged or not
-            fs.tests += len(dim["reference"]["groups"]) - sum(1 for _, ab in ref_flags if ab)
+            # every tested group is a test, flagged or not (a flagged one counted above)
+            fs.tests += ref_tests - sum(1 for _, ab in ref_flags if ab)
         if dim["dimension_score"] is None and dim["score_note"] is not None:
             fs.note(
                 "not_scored",

@@ -190,6 +190,48 @@ def test_a_reference_column_no_dimension_takes_is_a_note():
     assert not [f for f in prof(data, reference=matched)["flags"] if "reference" in f]
 
 
+def test_a_reference_matched_in_part_does_not_test_its_empty_groups():
+    """SPEC 9: labels that match only in part (COMPAS's Caucasian vs a census White) get
+    a note naming the unmatched labels on each side, and a reference group with no row
+    is not tested while the data has labels the reference does not name."""
+    table = parse_reference(
+        b"column,group,share\nrace,White,0.6\nrace,Black,0.13\nrace,hispanic,0.19\n"
+        b"race,Asian,0.05\nrace,Other,0.03\n",
+        "r",
+    )
+    data = "race\n" + "Caucasian\n" * 40 + "African-American\n" * 50 + "Hispanic\n" * 10
+    r = prof(data, reference=table, min_share=0)
+    plain = prof(data, min_share=0)
+    note = (
+        "race: labels match the reference in part: 'African-American', 'Caucasian' in the "
+        "data only, 'White', 'Black', 'Asian', ... in the reference only; a reference group "
+        "with no rows is not tested (--recode can rename labels)"
+    )
+    ref_flags = [f for f in r["flags"] if "reference" in f]
+    assert ref_flags == [
+        note,
+        "race: 'hispanic' is under-represented vs reference (10.00% vs 19.00%)",
+    ]
+    # shown in the block, not tested: 3 tests (hispanic and the two data-only labels)
+    assert {g["label"] for g in dim(r, "race")["reference"]["groups"]} == {
+        "White", "Black", "hispanic", "Asian", "Other", "African-American", "Caucasian"
+    }  # fmt: skip
+    assert r["evidence"]["tests"] - plain["evidence"]["tests"] == 3
+    # every data label named: a reference group with no row is still a finding
+    named = "race\n" + "White\n" * 60 + "Black\n" * 30 + "Hispanic\n" * 10
+    r = prof(named, reference=table, min_share=0)
+    assert "race: 'Asian' is under-represented vs reference (0.00% vs 5.00%)" in r["flags"]
+    assert not any("in part" in f for f in r["flags"])
+    assert r["evidence"]["tests"] - prof(named, min_share=0)["evidence"]["tests"] == 5
+    # a data label the reference lacks, every reference group present: 'none'
+    extra = named + "Asian\nOther\nUnknown\n"
+    assert (
+        "race: labels match the reference in part: 'Unknown' in the data only, none in the "
+        "reference only; a reference group with no rows is not tested (--recode can rename "
+        "labels)"
+    ) in prof(extra, reference=table)["flags"]
+
+
 def test_a_single_year_span_starts_at_the_youngest_age_held():
     """SPEC 9: the first band's expected share covers the years from the youngest age
     the data holds, not the band's first year: a 0-17 band holding only 17-year-olds

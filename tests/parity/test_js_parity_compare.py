@@ -377,6 +377,29 @@ def test_single_year_span_starts_at_the_youngest_age_parity(js):
         assert age["reference"]["ages"] == span, data
 
 
+def test_a_reference_matched_in_part_parity(js):
+    """SPEC 9: the part-match note and the untested empty groups (not in the family) in
+    both engines: COMPAS's race spelt otherwise, every label named, one extra label."""
+    ref = (
+        b"column,group,share\nrace,White,60.1\nrace,Black,12.5\nrace,Asian,5.9\n"
+        b"race,Hispanic,18.5\nrace,Other,3.0\nsex,Woman,51\nsex,Man,49\n"
+    )
+    path = data_file("compas-scores-two-years.csv")
+    table = parse_reference(ref, "ref.csv")
+    py = json.loads(json.dumps(faircode.profile(path, opts={"reference": table})))
+    got = js.request({"path": str(path), "reference_b64": b64(ref), "reference_name": "ref.csv"})
+    assert got["result"] == py
+    assert any("race: labels match the reference in part" in f for f in py["flags"])
+    assert not any("'White' is under-represented vs reference" in f for f in py["flags"])
+    for data in [
+        b"race\n" + b"White\n" * 6 + b"Black\n" * 3 + b"Asian\n",
+        b"race\n" + b"White\n" * 6 + b"Black\n" * 3 + b"Unknown\nwhite\n",
+    ]:
+        py = run_python(io.BytesIO(data), {}, {"reference": table}, name="t.csv")
+        req = {"bytes_b64": b64(data), "name": "t.csv", "reference_b64": b64(ref)}
+        assert_same(py, run_js(js.request(dict(req, reference_name="ref.csv"))), repr(data))
+
+
 def test_bridge_hash_and_provenance_cli_match_python(tmp_path):
     import subprocess
     import sys
