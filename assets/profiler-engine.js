@@ -4247,7 +4247,7 @@ function () {
   function buildDimension(name, kind, counts, missing, opts) {
     const dim = {
       name, kind, ageMode: null, groups: null, labelToGroup: null,
-      missing, implausible: 0, skewness: null, years: null,
+      missing, implausible: 0, skewness: null, years: null, youngest: null,
     };
     if (kind !== 'age') {
       dim.groups = sortedGroups(Array.from(counts.entries()));
@@ -4307,6 +4307,14 @@ function () {
       return dim;
     }
     const bandCounts = new Array(edges.length).fill(0);
+    // the youngest year the labels hold (a number's whole years, an interval's first
+    // year): where a single-year reference's span starts (SPEC 9)
+    let youngest = Infinity;
+    for (const [, , v, y] of plausible) {
+      const year = y === undefined ? Math.floor(v) : y.first;
+      if (year < youngest) youngest = year;
+    }
+    dim.youngest = youngest;
     for (const [label, c, v, y] of plausible) {
       // A banded interval goes to the band of its first year (SPEC 2): "(17, 29]" holds
       // 18..29, so its band is 18-29, whatever its lower bound says.
@@ -4815,8 +4823,8 @@ function () {
             interval: wilsonBounds(c, rows), threshold: t, p: scoreP(c, rows, t, true),
           });
         }
-        // every matched group is a test, flagged or not
-        fs.tests += r.block.groups.length;
+        // every tested group is a test, flagged or not
+        fs.tests += r.tests;
       }
       if (outDim.dimension_score === null && outDim.score_note !== null) {
         fs.note('not_scored', `${dim.name}: too few rows to score (${outDim.score_note}); shares are shown`, [dim.name]);
@@ -6160,14 +6168,19 @@ function () {
 
   const YEAR = /^[0-9]+$/; // a single year of age in a reference table (SPEC 9)
 
-  /** Rows {label, e, a} -> the block and its flags (SPEC 9). */
-  function referenceRows(dim, rows, flagAt, extra) {
+  /** Rows {label, e, a} -> the block, its flags and its tests (SPEC 9). `part`: a label
+   * table matched in part, whose groups with no row are shown but not tested, after
+   * the note `notes` holds. */
+  function referenceRows(dim, rows, flagAt, extra, part, notes) {
     for (const r of rows) r.key = Math.abs(roundHalfUp(r.a - r.e, 4));
     rows.sort((x, y) => (x.key !== y.key ? y.key - x.key : cmpCodePoint(x.label, y.label)));
     const deviation = 0.5 * fsum(rows.map((r) => Math.abs(r.a - r.e)));
     // [text, [label, count, n, expected]] of each reference_gap finding (SPEC 18)
-    const flags = [];
+    const flags = notes.slice();
+    let tests = 0;
     for (const r of rows) {
+      if (part && r.c === 0) continue;
+      tests += 1;
       if (r.e - r.a >= flagAt) {
         flags.push([`${dim.name}: '${r.label}' is under-represented vs reference ` +
           `(${pct(r.a)}% vs ${pct(r.e)}%)`, [r.label, r.c, r.n, r.e]]);
@@ -6182,7 +6195,7 @@ function () {
         delta: roundHalfUp(r.a - r.e, 4),
       })),
     };
-    return { block: Object.assign(block, extra || {}), flags };
+    return { block: Object.assign(block, extra || {}), flags, tests };
   }
 
   function noMatch(dim, entry) {
@@ -6191,6 +6204,7 @@ function () {
     return {
       block: { deviation: null, groups: [] },
       flags: [[`${dim.name}: no label matches the reference (${mine} vs ${theirs}); no deviation reported (--recode can rename labels)`, null]],
+      tests: 0,
     };
   }
 
@@ -6216,6 +6230,9 @@ function () {
       else if (last > hi) hi = last;
     }
     const inside = bands.filter((b) => b[1] >= lo && (open || b[1] <= hi));
+    // the years below the youngest age are nobody's in the data: a band 0-17 holding
+    // only 17-year-olds must not expect the population's children (SPEC 9)
+    inside[0] = [inside[0][0], built.youngest, inside[0][2]];
     return { groups: inside, banded: true };
   }
 
@@ -6289,6 +6306,21 @@ function () {
     let matched = false;
     for (const key of counts.keys()) if (expected.has(key)) matched = true;
     if (!matched) return noMatch(dim, entry);
+    // a label table matched in part: its groups with no row may be spelt otherwise in
+    // the data, so they are shown but not tested (a single-year table's keys are the
+    // dimension's own groups: an empty band is a finding)
+    const onlyData = [];
+    for (const [key, [label]] of counts) if (!expected.has(key)) onlyData.push(label);
+    const part = span === null && onlyData.length > 0;
+    const notes = [];
+    if (part) {
+      const onlyRef = [];
+      for (const [key, [label]] of expected) if (!counts.has(key)) onlyRef.push(label);
+      notes.push([`${dim.name}: labels match the reference in part: ` +
+        `${firstLabels(onlyData, 3)} in the data only, ${firstLabels(onlyRef, 3) || 'none'} in ` +
+        'the reference only; a reference group with no rows is not tested ' +
+        '(--recode can rename labels)', null]);
+    }
     const keys = new Set([...counts.keys(), ...expected.keys()]);
     const rows = [];
     for (const key of keys) {
@@ -6298,7 +6330,7 @@ function () {
       const a = counts.has(key) ? c / n : 0.0;
       rows.push({ label, e, a, c, n });
     }
-    return referenceRows(dim, rows, flagAt, span === null ? null : { ages: span });
+    return referenceRows(dim, rows, flagAt, span === null ? null : { ages: span }, part, notes);
   }
 
   /** The sink of a reference table: every record as text, with its line number. */

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from . import evidence, groupstats
 from .detect import (
@@ -274,7 +274,8 @@ def analyze(
     contradicted: list[tuple[str, str, str]] = []  # (column, kind, why text)
     mappers: dict[int, Callable[[str], str | None]] = {}
     index_of: dict[str, int] = {}
-    age_modes: dict[str, str] = {}  # age dimensions a single-year reference can map
+    # age dimensions a single-year reference can map: their mode and labels after 1.1
+    age_modes: dict[str, tuple[str, dict[str, int]]] = {}
     raw_flags: list[tuple[float, int]] = []  # unrounded missing share, n, for flag tests
     named_kinds: frozenset | None = None  # kinds the header's names give (SPEC 1.2)
     for i, name in enumerate(summary.columns):
@@ -367,7 +368,7 @@ def analyze(
         mappers[i] = _composed(relabel, mapper)
         index_of[name] = i
         if age_mode in ("numeric", "interval", "interval_as_written"):
-            age_modes[name] = age_mode
+            age_modes[name] = (age_mode, counts)
 
     fs = Findings()
     ref_entries = match_reference(opts.reference, dims) if opts.reference else {}
@@ -377,8 +378,9 @@ def analyze(
         if name in ref_entries:
             years = None
             if name in age_modes:
-                years = _age_years(dim, age_modes[name], opts)
-            dim["reference"], ref_flags = reference_block(
+                mode, labels = age_modes[name]
+                years = _age_years(dim, mode, opts, labels)
+            dim["reference"], ref_flags, ref_tests = reference_block(
                 dim, ref_entries[name], opts.reference_flag, years
             )
             for text, about in ref_flags:
@@ -399,8 +401,8 @@ def analyze(
                     threshold=t,
                     p=score_p(c, rows, t, True),
                 )
-            # every matched group is a test, flagged or not
-            fs.tests += len(dim["reference"]["groups"]) - sum(1 for _, ab in ref_flags if ab)
+            # every tested group is a test, flagged or not (a flagged one counted above)
+            fs.tests += ref_tests - sum(1 for _, ab in ref_flags if ab)
         if dim["dimension_score"] is None and dim["score_note"] is not None:
             fs.note(
                 "not_scored",
@@ -639,11 +641,12 @@ def _composed(
     return both
 
 
-def _age_years(dim: dict, mode: str, opts: Options) -> tuple | None:
+def _age_years(dim: dict, mode: str, opts: Options, ages: Iterable[str]) -> tuple | None:
     """What a single-year reference needs of an age dimension (SPEC 9): ((label, first
     year, last year or None for an open band), ...) in the order years are assigned,
     and whether they are bands (else the dimension's own intervals); None without
-    groups."""
+    groups. `ages`: the column's labels after SPEC 1.1; the first band starts at the
+    youngest year they hold (a number's whole years, an interval's first year)."""
     present = {g["label"] for g in dim["groups"]}
     if not present:
         return None
@@ -659,8 +662,17 @@ def _age_years(dim: dict, mode: str, opts: Options) -> tuple | None:
     lasts = [b[2] for b in bands if b[0] in present]
     lo = min(firsts)
     hi = None if any(x is None for x in lasts) else max(lasts)
-    inside = tuple(b for b in bands if b[1] >= lo and (hi is None or b[1] <= hi))
-    return inside, True
+    inside = [b for b in bands if b[1] >= lo and (hi is None or b[1] <= hi)]
+    numeric = mode == "numeric"
+    youngest = min(
+        math.floor(v) if numeric else interval_years(lab)[2]
+        for lab in ages
+        if 0 <= (v := age_value(lab, numeric)) <= opts.max_age
+    )
+    # the years below the youngest age are nobody's in the data: a band 0-17 holding
+    # only 17-year-olds must not expect the population's children (SPEC 9)
+    inside[0] = (inside[0][0], youngest, inside[0][2])
+    return tuple(inside), True
 
 
 def _not_counted(

@@ -29,7 +29,7 @@ HEADER_ALIASES = {
 }
 BUILTIN = {"us-2019": "reference-us-2019.csv", "us-2024": "reference-us-2024.csv"}
 SUM_TOLERANCE = 0.02
-#: Labels shown in the no-match flag, per side (SPEC 9).
+#: Labels shown in the no-match and part-match notes, per side (SPEC 9).
 NO_MATCH_SHOWN = 3
 _YEAR = re.compile(r"[0-9]+")
 
@@ -227,10 +227,11 @@ def expected_shares(
 
 def reference_block(
     dim: dict, entry: dict, flag_at: float, years: tuple | None = None
-) -> tuple[dict, list[tuple]]:
-    """The `reference` block of a dimension and its flags (SPEC 9): (text, None) for a
-    note, (text, (label, count, n, expected)) for a finding. `years`: an age
-    dimension's groups by year (analyze._age_years), for a single-year table."""
+) -> tuple[dict, list[tuple], int]:
+    """The `reference` block of a dimension, its flags (SPEC 9): (text, None) for a
+    note, (text, (label, count, n, expected)) for a finding, and how many of its groups
+    are tests (SPEC 18). `years`: an age dimension's groups by year
+    (analyze._age_years), for a single-year table."""
     n = sum(g["count"] for g in dim["groups"])
     key_of, expected, span = expected_shares(dim, entry, years)
     counts: dict[str, tuple[str, int]] = {}
@@ -245,7 +246,24 @@ def reference_block(
             f"{_quoted([g for g, _ in entry['shares']])}); no deviation reported "
             "(--recode can rename labels)"
         )
-        return {"deviation": None, "groups": []}, [(flag, None)]
+        return {"deviation": None, "groups": []}, [(flag, None)], 0
+    notes = []
+    # a label table matched in part: its groups with no row may be spelt otherwise in
+    # the data, so they are shown but not tested (a single-year table's keys are the
+    # dimension's own groups: an empty band is a finding)
+    only_data = [label for key, (label, _c) in counts.items() if key not in expected]
+    part = span is None and bool(only_data)
+    if part:
+        only_ref = [label for key, (label, _s) in expected.items() if key not in counts]
+        notes.append(
+            (
+                f"{dim['name']}: labels match the reference in part: "
+                f"{_quoted(only_data)} in the data only, {_quoted(only_ref) or 'none'} in "
+                "the reference only; a reference group with no rows is not tested "
+                "(--recode can rename labels)",
+                None,
+            )
+        )
     actual = {key: (label, c / n) for key, (label, c) in counts.items()}
     rows = []
     for key in actual.keys() | expected.keys():
@@ -258,14 +276,15 @@ def reference_block(
     rows.sort(key=lambda r: (-abs(round_half_up(r[3] - r[2], 4)), r[1]))
     deviation = 0.5 * fsum(r[0] for r in rows)
     # (text, (label, count, n, expected)) of each reference_gap finding (SPEC 18)
-    flags = [
+    flags = notes + [
         (
             f"{dim['name']}: '{label}' is under-represented vs reference ({pct(a)}% vs {pct(e)}%)",
             (label, c, n, e),
         )
         for _, label, e, a, c in rows
-        if e - a >= flag_at
+        if e - a >= flag_at and not (part and c == 0)
     ]
+    tests = sum(1 for r in rows if not (part and r[4] == 0))
     block: dict = {
         "deviation": round_half_up(deviation, 4),
         "groups": [
@@ -280,4 +299,4 @@ def reference_block(
     }
     if span is not None:
         block["ages"] = span
-    return block, flags
+    return block, flags, tests

@@ -1037,7 +1037,9 @@ def _reference_scan(
         dim = dims[n]
         years = None
         if dim.get("age_mode") in ("numeric", "interval", "interval_as_written"):
-            years = _age_years(dim, dim["age_mode"], options)
+            rule = _label_rule(n, options)
+            labels = {rule(lab) for lab in _counts_of(summary, n)} - {None}
+            years = _age_years(dim, dim["age_mode"], options, labels)
         key_of, shares, _span = expected_shares(dim, entries[n], years)
         if not set(map(key_of, (g["label"] for g in dim["groups"]))) & set(shares):
             notes.append(f"{n}: no label matches the reference; not searched")

@@ -190,6 +190,94 @@ def test_a_reference_column_no_dimension_takes_is_a_note():
     assert not [f for f in prof(data, reference=matched)["flags"] if "reference" in f]
 
 
+def test_a_reference_matched_in_part_does_not_test_its_empty_groups():
+    """SPEC 9: labels that match only in part (COMPAS's Caucasian vs a census White) get
+    a note naming the unmatched labels on each side, and a reference group with no row
+    is not tested while the data has labels the reference does not name."""
+    table = parse_reference(
+        b"column,group,share\nrace,White,0.6\nrace,Black,0.13\nrace,hispanic,0.19\n"
+        b"race,Asian,0.05\nrace,Other,0.03\n",
+        "r",
+    )
+    data = "race\n" + "Caucasian\n" * 40 + "African-American\n" * 50 + "Hispanic\n" * 10
+    r = prof(data, reference=table, min_share=0)
+    plain = prof(data, min_share=0)
+    note = (
+        "race: labels match the reference in part: 'African-American', 'Caucasian' in the "
+        "data only, 'White', 'Black', 'Asian', ... in the reference only; a reference group "
+        "with no rows is not tested (--recode can rename labels)"
+    )
+    ref_flags = [f for f in r["flags"] if "reference" in f]
+    assert ref_flags == [
+        note,
+        "race: 'hispanic' is under-represented vs reference (10.00% vs 19.00%)",
+    ]
+    # shown in the block, not tested: 3 tests (hispanic and the two data-only labels)
+    assert {g["label"] for g in dim(r, "race")["reference"]["groups"]} == {
+        "White", "Black", "hispanic", "Asian", "Other", "African-American", "Caucasian"
+    }  # fmt: skip
+    assert r["evidence"]["tests"] - plain["evidence"]["tests"] == 3
+    # every data label named: a reference group with no row is still a finding
+    named = "race\n" + "White\n" * 60 + "Black\n" * 30 + "Hispanic\n" * 10
+    r = prof(named, reference=table, min_share=0)
+    assert "race: 'Asian' is under-represented vs reference (0.00% vs 5.00%)" in r["flags"]
+    assert not any("in part" in f for f in r["flags"])
+    assert r["evidence"]["tests"] - prof(named, min_share=0)["evidence"]["tests"] == 5
+    # a data label the reference lacks, every reference group present: 'none'
+    extra = named + "Asian\nOther\nUnknown\n"
+    assert (
+        "race: labels match the reference in part: 'Unknown' in the data only, none in the "
+        "reference only; a reference group with no rows is not tested (--recode can rename "
+        "labels)"
+    ) in prof(extra, reference=table)["flags"]
+
+
+def test_a_single_year_span_starts_at_the_youngest_age_held():
+    """SPEC 9: the first band's expected share covers the years from the youngest age
+    the data holds, not the band's first year: a 0-17 band holding only 17-year-olds
+    expects the population's 17-year-olds, not its children."""
+    lines = ["column,group,share"] + [f"age,{y},{s}" for y, s in enumerate([1, 2, 3, 4, 5, 6])]
+    table = parse_reference("\n".join(lines).encode(), "r")
+    # bands 0-1, 2-3, 4+; the youngest age 1.5 is year 1: the span is 1..5 (shares 20)
+    r = prof("age\n1.5\n2\n4\n5\n", reference=table, age_bands=[0, 2, 4])
+    ref = dim(r, "age")["reference"]
+    assert ref["ages"] == [1, 5]
+    assert {g["label"]: g["expected"] for g in ref["groups"]} == {
+        "0-1": 0.1,
+        "2-3": 0.35,
+        "4+": 0.55,
+    }
+    # an interval holds no age below its first year: "(1, 3]" is 2..3 and starts the span
+    r = prof('age\n"(1, 3]"\n[4-6)\n', reference=table, age_bands=[0, 2, 4])
+    ref = dim(r, "age")["reference"]
+    assert ref["ages"] == [2, 5] and {g["label"]: g["expected"] for g in ref["groups"]} == {
+        "2-3": 0.3889,
+        "4+": 0.6111,
+    }
+    # an implausible age (SPEC 2) does not start the span
+    r = prof("age\n-3\n3\n4\n", reference=table, age_bands=[0, 2, 4])
+    assert dim(r, "age")["reference"]["ages"] == [3, 5]
+
+
+def test_adult_against_us_2024_expects_no_children():
+    """Adult's youngest are 17: the 0-17 band expects 17-year-olds only (1.67%, not the
+    21.50% of ages 0-17), so it is no under-representation finding."""
+    r = faircode.profile(
+        data_file("adult.data"), opts={"names": ADULT_NAMES, "reference": _us_2024()}
+    )
+    ref = dim(r, "age")["reference"]
+    assert ref["ages"] == [17, 100]
+    young = next(g for g in ref["groups"] if g["label"] == "0-17")
+    assert young["expected"] == 0.0167 and young["actual"] == 0.0121
+    assert not any("'0-17' is under-represented vs reference" in f for f in r["flags"])
+
+
+def _us_2024() -> list[dict]:
+    from faircode.reference import builtin_bytes
+
+    return parse_reference(builtin_bytes("us-2024"), "us-2024")
+
+
 def test_compas_against_us_2024_flags_women():
     p = subprocess.run(
         [

@@ -341,6 +341,65 @@ def test_compas_against_us_2024_parity(js):
     assert "sex: 'Female' is under-represented vs reference (19.34% vs 50.51%)" in py["flags"]
 
 
+def test_single_year_span_starts_at_the_youngest_age_parity(js):
+    """SPEC 9: the span starts at the youngest age held (a number's whole years, an
+    interval's first year) in both engines: Adult (youngest 17) and small cases."""
+    ref = (ROOT / "faircode" / "data" / "reference-us-2024.csv").read_bytes()
+    table = parse_reference(ref, "us-2024")
+    opts = {"names": ADULT_NAMES}
+    path = data_file("adult.data")
+    py = json.loads(json.dumps(faircode.profile(path, opts=dict(opts, reference=table))))
+    got = js.request(
+        {"path": str(path), "opts": opts, "reference_b64": b64(ref), "reference_name": "us-2024"}
+    )
+    assert got["result"] == py
+    assert next(d for d in py["dimensions"] if d["name"] == "age")["reference"]["ages"] == [
+        17,
+        100,
+    ]
+    for data, bands, span in [
+        (b"age\n17.5\n40\n-2\n250\n33\n", [0, 18, 30], [17, 100]),
+        (b'age\n"(16, 17]"\n[30-40)\n', [0, 18, 30], [17, 100]),
+        (b"age\n[20-25)\n[60-70)\n", [0, 18, 30, 60, 70], [20, 69]),
+    ]:
+        py = run_python(
+            io.BytesIO(data), {}, {"reference": table, "age_bands": bands}, name="t.csv"
+        )
+        req = {
+            "bytes_b64": b64(data),
+            "name": "t.csv",
+            "reference_b64": b64(ref),
+            "reference_name": "us-2024",
+            "opts": {"age_bands": bands},
+        }
+        assert_same(py, run_js(js.request(req)), repr(data))
+        age = next(d for d in py["result"]["dimensions"] if d["name"] == "age")
+        assert age["reference"]["ages"] == span, data
+
+
+def test_a_reference_matched_in_part_parity(js):
+    """SPEC 9: the part-match note and the untested empty groups (not in the family) in
+    both engines: COMPAS's race spelt otherwise, every label named, one extra label."""
+    ref = (
+        b"column,group,share\nrace,White,60.1\nrace,Black,12.5\nrace,Asian,5.9\n"
+        b"race,Hispanic,18.5\nrace,Other,3.0\nsex,Woman,51\nsex,Man,49\n"
+    )
+    path = data_file("compas-scores-two-years.csv")
+    table = parse_reference(ref, "ref.csv")
+    py = json.loads(json.dumps(faircode.profile(path, opts={"reference": table})))
+    got = js.request({"path": str(path), "reference_b64": b64(ref), "reference_name": "ref.csv"})
+    assert got["result"] == py
+    assert any("race: labels match the reference in part" in f for f in py["flags"])
+    assert not any("'White' is under-represented vs reference" in f for f in py["flags"])
+    for data in [
+        b"race\n" + b"White\n" * 6 + b"Black\n" * 3 + b"Asian\n",
+        b"race\n" + b"White\n" * 6 + b"Black\n" * 3 + b"Unknown\nwhite\n",
+    ]:
+        py = run_python(io.BytesIO(data), {}, {"reference": table}, name="t.csv")
+        req = {"bytes_b64": b64(data), "name": "t.csv", "reference_b64": b64(ref)}
+        assert_same(py, run_js(js.request(dict(req, reference_name="ref.csv"))), repr(data))
+
+
 def test_bridge_hash_and_provenance_cli_match_python(tmp_path):
     import subprocess
     import sys
