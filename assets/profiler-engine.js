@@ -5831,6 +5831,28 @@ function () {
     for (const c of countsA.values()) na += c;
     let nb = 0;
     for (const c of countsB.values()) nb += c;
+    const name = da.name;
+    const out = {
+      name,
+      kind: da.kind,
+      dimension_score_a: da.dimension_score,
+      dimension_score_b: db.dimension_score,
+      // a dimension not scored (SPEC 5) has no score to subtract
+      dimension_score_delta: da.dimension_score === null || db.dimension_score === null ? null
+        : db.dimension_score - da.dimension_score,
+      psi: null,
+      tvd: null,
+      drift_level: null,
+      n_a: na,
+      n_b: nb,
+      groups: [],
+    };
+    if (!na || !nb) { // SPEC 8: no share (count / n) on a side without a value
+      const side = !na ? 'A' : 'B';
+      fs.note('not_compared', `${name}: no row of ${side} has a value: its representation is not compared`,
+        [name]);
+      return out;
+    }
     const labels = new Set([...sa.keys(), ...sb.keys()]);
     const eps = opts.psi_epsilon;
     const terms = [];
@@ -5848,7 +5870,6 @@ function () {
     const tvd = 0.5 * fsum(rows.map((r) => Math.abs(r.b - r.a)));
     rows.sort((x, y) => (x.key !== y.key ? y.key - x.key : cmpCodePoint(x.label, y.label)));
     const level = driftLevel(psi, opts);
-    const name = da.name;
     if (level !== 'none') fs.note('drift', `${name}: ${level} representation drift (PSI ${fmt(psi, 2)})`, [name]);
     for (const r of rows) {
       if (r.status !== 'shifted') {
@@ -5869,40 +5890,23 @@ function () {
       });
       byEvidence(fs, flagged);
     }
-    return {
-        name,
-        kind: da.kind,
-        dimension_score_a: da.dimension_score,
-        dimension_score_b: db.dimension_score,
-        // a dimension not scored (SPEC 5) has no score to subtract
-        dimension_score_delta: da.dimension_score === null || db.dimension_score === null ? null
-          : db.dimension_score - da.dimension_score,
-        psi: roundHalfUp(psi, 4),
-        tvd: roundHalfUp(tvd, 4),
-        drift_level: level,
-        n_a: na,
-        n_b: nb,
-        groups: rows.map((r) => {
-          // a side without rows in the dimension has no share to estimate
-          let lo = null;
-          let hi = null;
-          if (na && nb) {
-            [lo, hi] = shiftInterval(countsA.has(r.label) ? countsA.get(r.label) : 0, na,
-              countsB.has(r.label) ? countsB.get(r.label) : 0, nb);
-            lo = roundHalfUp(lo, 4);
-            hi = roundHalfUp(hi, 4);
-          }
-          return {
-            label: r.label,
-            share_a: roundHalfUp(r.a, 4),
-            share_b: roundHalfUp(r.b, 4),
-            share_delta: roundHalfUp(r.b - r.a, 4),
-            ci_low: lo,
-            ci_high: hi,
-            status: r.status,
-          };
-        }),
-    };
+    out.psi = roundHalfUp(psi, 4);
+    out.tvd = roundHalfUp(tvd, 4);
+    out.drift_level = level;
+    out.groups = rows.map((r) => {
+      const [lo, hi] = shiftInterval(countsA.has(r.label) ? countsA.get(r.label) : 0, na,
+        countsB.has(r.label) ? countsB.get(r.label) : 0, nb);
+      return {
+        label: r.label,
+        share_a: roundHalfUp(r.a, 4),
+        share_b: roundHalfUp(r.b, 4),
+        share_delta: roundHalfUp(r.b - r.a, 4),
+        ci_low: roundHalfUp(lo, 4),
+        ci_high: roundHalfUp(hi, 4),
+        status: r.status,
+      };
+    });
+    return out;
   }
 
   /** compare(a, b, opts): representation drift from baseline result a to current b. */

@@ -88,6 +88,29 @@ def compare_dimension(da: dict, db: dict, opts: Options, fs: Findings) -> dict:
     counts_a = {g["label"]: g["count"] for g in da["groups"]}
     counts_b = {g["label"]: g["count"] for g in db["groups"]}
     na, nb = sum(counts_a.values()), sum(counts_b.values())
+    name = da["name"]
+    out = {
+        "name": name,
+        "kind": da["kind"],
+        "dimension_score_a": da["dimension_score"],
+        "dimension_score_b": db["dimension_score"],
+        "dimension_score_delta": (
+            None
+            if da["dimension_score"] is None or db["dimension_score"] is None
+            else db["dimension_score"] - da["dimension_score"]
+        ),
+        "psi": None,
+        "tvd": None,
+        "drift_level": None,
+        "n_a": na,
+        "n_b": nb,
+        "groups": [],
+    }
+    if not na or not nb:  # SPEC 8: no share (count / n) on a side without a value
+        side = "A" if not na else "B"
+        what = f"{name}: no row of {side} has a value: its representation is not compared"
+        fs.note("not_compared", what, [name])
+        return out
     labels = set(sa) | set(sb)
     eps = opts.psi_epsilon
     terms = []
@@ -103,7 +126,6 @@ def compare_dimension(da: dict, db: dict, opts: Options, fs: Findings) -> dict:
     # order by the delta as reported (4 dp), so float noise cannot reorder visible ties
     groups.sort(key=lambda g: (-abs(round_half_up(g[3] - g[2], 4)), g[1]))
     level = drift_level(psi, opts)
-    name = da["name"]
     if level != "none":
         fs.note("drift", f"{name}: {level} representation drift (PSI {fmt(psi, 2)})", [name])
     for _, label, a, b, status in groups:
@@ -131,28 +153,12 @@ def compare_dimension(da: dict, db: dict, opts: Options, fs: Findings) -> dict:
                     )
                 )
         _by_evidence(fs, flagged)
-    out = {
-        "name": name,
-        "kind": da["kind"],
-        "dimension_score_a": da["dimension_score"],
-        "dimension_score_b": db["dimension_score"],
-        "dimension_score_delta": (
-            None
-            if da["dimension_score"] is None or db["dimension_score"] is None
-            else db["dimension_score"] - da["dimension_score"]
-        ),
-        "psi": round_half_up(psi, 4),
-        "tvd": round_half_up(tvd, 4),
-        "drift_level": level,
-        "n_a": na,
-        "n_b": nb,
-        "groups": [],
-    }
+    out["psi"] = round_half_up(psi, 4)
+    out["tvd"] = round_half_up(tvd, 4)
+    out["drift_level"] = level
     for _, label, a, b, status in groups:
-        lo = hi = None  # a side without rows in the dimension has no share to estimate
-        if na and nb:
-            lo, hi = _shift(counts_a.get(label, 0), na, counts_b.get(label, 0), nb)
-            lo, hi = round_half_up(lo, 4), round_half_up(hi, 4)
+        lo, hi = _shift(counts_a.get(label, 0), na, counts_b.get(label, 0), nb)
+        lo, hi = round_half_up(lo, 4), round_half_up(hi, 4)
         out["groups"].append(
             {
                 "label": label,

@@ -11,7 +11,7 @@ import io
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
-from .numerics import fmt, missing_group_label, not_shown, pct
+from .numerics import drift_text, fmt, fmt_or_dash, missing_group_label, not_shown, pct
 from .safetext import csv_cell, md_escape
 
 #: Groups of one dimension a Markdown table lists (the JSON and CSV list all).
@@ -1237,7 +1237,7 @@ def _md_flags(flags: list[str], out: list[str]) -> None:
 def render_compare_markdown(result: dict, *, name_a: str = "", name_b: str = "", **_: Any) -> str:
     a, b = result["a"], result["b"]
     worst = max(
-        (d["drift_level"] for d in result["dimensions"]),
+        (d["drift_level"] for d in result["dimensions"] if d["drift_level"] is not None),
         key=("none", "moderate", "significant").index,
         default="none",
     )
@@ -1262,9 +1262,9 @@ def render_compare_markdown(result: dict, *, name_a: str = "", name_b: str = "",
                 [
                     md_escape(d["name"]),
                     d["kind"],
-                    d["drift_level"],
-                    fmt(d["psi"], 4),
-                    fmt(d["tvd"], 4),
+                    drift_text(d["drift_level"]),
+                    fmt_or_dash(d["psi"], 4),
+                    fmt_or_dash(d["tvd"], 4),
                     "not scored" if d["dimension_score_a"] is None else d["dimension_score_a"],
                     "not scored" if d["dimension_score_b"] is None else d["dimension_score_b"],
                 ]

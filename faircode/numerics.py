@@ -80,6 +80,17 @@ def missing_group_label(dim: str) -> str:
     return f"(missing {dim})"
 
 
+def drift_text(level: str | None) -> str:
+    """A compared dimension's drift level in a report, `not compared` when null (SPEC 8:
+    a side without a row holding a value has no shares)."""
+    return "not compared" if level is None else level
+
+
+def fmt_or_dash(x: float | None, dp: int) -> str:
+    """:func:`fmt`, or `-` for a value not computed (a dimension's PSI and TVD, SPEC 8)."""
+    return "-" if x is None else fmt(x, dp)
+
+
 def pct(x: float) -> str:
     """`P(x)`: a fraction as a percentage with two decimals, the digits of its 4-dp
     rounding (SPEC 13): `t = floor(x * 10000 + 0.5)`, shown as `t / 100`.

@@ -13,7 +13,15 @@ import json
 
 from .detect import NOT_DEMOGRAPHIC
 from .evidence import COMPARE_FINDING_KINDS, DIFFERENCE_KINDS
-from .numerics import fmt, missing_group_label, more_lines, pct, rows_text
+from .numerics import (
+    drift_text,
+    fmt,
+    fmt_or_dash,
+    missing_group_label,
+    more_lines,
+    pct,
+    rows_text,
+)
 from .safetext import SYMBOLS, clip, shown
 from .summary import PAIR_COLUMNS
 
@@ -524,8 +532,8 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
     for d in result["dimensions"]:
         out.append("")
         out.append(
-            f"{d['name']} ({d['kind']}): drift {d['drift_level']}, "
-            f"PSI {fmt(d['psi'], 4)}, TVD {fmt(d['tvd'], 4)}, "
+            f"{d['name']} ({d['kind']}): drift {drift_text(d['drift_level'])}, "
+            f"PSI {fmt_or_dash(d['psi'], 4)}, TVD {fmt_or_dash(d['tvd'], 4)}, "
             f"score {_side_score(d['dimension_score_a'])} -> "
             f"{_side_score(d['dimension_score_b'])}"
         )

@@ -13,6 +13,7 @@ in a ``<pre>``. ``repr()`` is one line: what was measured, labels shown by 0.6.
 
 from __future__ import annotations
 
+from .numerics import drift_text
 from .renderers import RENDERERS, render_as
 from .safetext import clip, shown
 
@@ -111,7 +112,7 @@ class CompareResult(Result):
 
     def __repr__(self) -> str:
         a, b = self.get("a", {}), self.get("b", {})
-        drift = [f"{d['name']} {d['drift_level']}" for d in self.get("dimensions", [])]
+        drift = [f"{d['name']} {drift_text(d['drift_level'])}" for d in self.get("dimensions", [])]
         return shown(
             f"CompareResult({a.get('n_rows')} -> {b.get('n_rows')} rows; score "
             f"{a.get('overall_score')} ({a.get('grade')}) -> {b.get('overall_score')} "

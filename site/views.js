@@ -530,11 +530,13 @@
         : `score change ${result.score_delta > 0 ? '+' : ''}${result.score_delta}`)));
     const dims = h('section', { className: 'dims', attrs: { 'aria-label': 'Drift per dimension' } }, h('h2', null, `Shared dimensions (${result.dimensions.length})`));
     for (const d of result.dimensions) {
-      const card = h('article', { className: 'card drift drift-' + d.drift_level,
-        dataset: { dim: d.name, psi: d.psi, tvd: d.tvd, driftLevel: d.drift_level, scoreDelta: d.dimension_score_delta === null ? '' : d.dimension_score_delta } },
+      // SPEC 8: a side without a row holding a value has no shares: not compared, no PSI
+      const level = d.drift_level === null ? 'not-compared' : d.drift_level;
+      const card = h('article', { className: 'card drift drift-' + level,
+        dataset: { dim: d.name, psi: d.psi === null ? '' : d.psi, tvd: d.tvd === null ? '' : d.tvd, driftLevel: d.drift_level === null ? '' : d.drift_level, scoreDelta: d.dimension_score_delta === null ? '' : d.dimension_score_delta } },
       h('header', { className: 'card-head' }, h('h3', null, data(d.name)),
-        h('span', { className: 'pill level-' + d.drift_level }, `${d.drift_level} drift`),
-        h('span', null, `PSI ${d.psi} · TVD ${d.tvd} · score ${scoreOrNot(d.dimension_score_a)} → ${scoreOrNot(d.dimension_score_b)}`)));
+        h('span', { className: 'pill level-' + level }, d.drift_level === null ? 'not compared' : `${d.drift_level} drift`),
+        h('span', null, `PSI ${d.psi === null ? '-' : d.psi} · TVD ${d.tvd === null ? '-' : d.tvd} · score ${scoreOrNot(d.dimension_score_a)} → ${scoreOrNot(d.dimension_score_b)}`)));
       const scale = d.groups.reduce((m, g) => Math.max(m, Math.abs(g.share_delta)), 0) || 1;
       const list = h('div', { className: 'bars', attrs: { role: 'list' } });
       for (const g of d.groups.slice(0, GROUPS_SHOWN)) {

@@ -398,3 +398,42 @@ def test_a_share_that_moves_is_a_finding_with_its_interval():
     d = faircode.compare(a, small)
     assert not [f for f in d["findings"] if f["severity"] == "finding"]
     assert d["evidence"]["tests"] == 2
+
+
+def test_a_dimension_blank_on_one_side_is_not_compared(tmp_path):
+    """SPEC 8: B's sex column all blank has no shares (count / n, n = 0): its
+    representation is not compared (null PSI, TVD and level, no groups, one note), not
+    every group 'disappeared' with PSI 8.67, and --fail-on-drift does not fail on it."""
+    jsonschema = pytest.importorskip("jsonschema", reason="pip install jsonschema (test extra)")
+    rows = [("MF"[i % 3 % 2], "AB"[i % 4 // 3]) for i in range(120)]
+    a_csv = tmp_path / "a.csv"
+    b_csv = tmp_path / "b.csv"
+    a_csv.write_text("sex,race\n" + "".join(f"{s},{r}\n" for s, r in rows))
+    b_csv.write_text("sex,race\n" + "".join(f",{r}\n" for _, r in rows))
+    r = faircode.compare(faircode.profile(a_csv), faircode.profile(b_csv))
+    sex = dim(r, "sex")
+    assert (sex["psi"], sex["tvd"], sex["drift_level"]) == (None, None, None)
+    assert (sex["n_a"], sex["n_b"], sex["groups"]) == (120, 0, [])
+    assert [f["kind"] for f in r["findings"] if f["dimensions"] == ["sex"]] == ["not_compared"]
+    assert "sex: no row of B has a value: its representation is not compared" in r["flags"]
+    assert not any("disappeared" in f or "sex: " in f and "drift" in f for f in r["flags"])
+    assert r["evidence"]["tests"] == 2  # race's groups only
+    schema = json.loads(
+        (Path(faircode.__file__).parent / "schemas/compare.schema.json").read_text()
+    )
+    jsonschema.validate(r, schema)
+    # every report says not compared instead of crashing on the nulls
+    text = r.report("text")
+    assert "sex (sex): drift not compared, PSI -, TVD -, score" in text
+    md = r.report("markdown")
+    assert "| sex | sex | not compared | - | - |" in md
+    assert md.startswith("### faircode compare: ")
+    csv_text = r.report("csv")
+    assert "its representation is not compared" in csv_text and "None" not in csv_text
+    assert "sex not compared" in repr(r)
+    # the other way round, A is named
+    back = faircode.compare(faircode.profile(b_csv), faircode.profile(a_csv))
+    assert "sex: no row of A has a value: its representation is not compared" in back["flags"]
+    args = [sys.executable, "-m", "faircode", "compare", str(a_csv), str(b_csv)]
+    p = subprocess.run([*args, "--fail-on-drift", "moderate"], capture_output=True, timeout=60)
+    assert p.returncode == 0, p.stderr

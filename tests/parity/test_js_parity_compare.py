@@ -548,3 +548,30 @@ def test_column_not_in_b_parity(js):
         note = f"'note' is not a column of {side}: its missing data is not compared"
         assert note in py["flags"]
         assert "note" not in {c["name"] for c in py["missing_by_group"][0]["columns"]}
+
+
+def test_dimension_blank_on_one_side_parity(js):
+    """SPEC 8: a dimension with no row holding a value on one side (a blank sex column) is
+    not compared in both engines (null PSI, TVD, level; one note), not 'disappeared'."""
+    rows = [("MF"[i % 3 % 2], "AB"[i % 4 // 3]) for i in range(120)]
+    a_bytes = ("sex,race\n" + "".join(f"{s},{r}\n" for s, r in rows)).encode()
+    b_bytes = ("sex,race\n" + "".join(f",{r}\n" for _, r in rows)).encode()
+    py_a = run_python(io.BytesIO(a_bytes), {}, {}, name="a.csv")["result"]
+    py_b = run_python(io.BytesIO(b_bytes), {}, {}, name="b.csv")["result"]
+    for x, y, side in ((py_a, py_b, "B"), (py_b, py_a, "A")):
+        py = json.loads(json.dumps(compare(x, y)))
+        bx, by = (a_bytes, b_bytes) if side == "B" else (b_bytes, a_bytes)
+        req = {
+            "op": "compare",
+            "opts": {},
+            "a": {"bytes_b64": b64(bx), "name": "a.csv"},
+            "b": {"bytes_b64": b64(by), "name": "b.csv"},
+        }
+        got = run_js(js.request(req))
+        assert_same({"result": py}, got, side)
+        sex = py["dimensions"][0]
+        assert (sex["psi"], sex["tvd"], sex["drift_level"], sex["groups"]) == (None, None, None, [])
+        assert (
+            f"sex: no row of {side} has a value: its representation is not compared" in py["flags"]
+        )
+        assert py["evidence"]["tests"] == 2  # race's two groups, none of sex's

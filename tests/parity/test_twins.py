@@ -127,6 +127,8 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "missing_group_label": PY_TEXT,
         "more_text": PY_TEXT,
         "not_shown": PY_TEXT,
+        "drift_text": PY_TEXT,
+        "fmt_or_dash": PY_TEXT,
         "more_lines": PY_TEXT,
         "normal_quantile": "the monitor's (SPEC 12) only",
         "scaled": "JS turns float expansions into the exact sums (scaledBig, expAdd, square2)",

@@ -1221,6 +1221,30 @@ def test_cli_html_report_shows_the_same_numbers(reports, tmp_path, shots):
     pg.close()
 
 
+def test_cli_html_compare_shows_a_dimension_not_compared(reports, tmp_path):
+    """SPEC 8: B's blank sex column is not compared; the view says so (no 'null drift')."""
+    rows = [("MF"[i % 3 % 2], "AB"[i % 4 // 3]) for i in range(120)]
+    a = tmp_path / "a.csv"
+    b = tmp_path / "b.csv"
+    a.write_text("sex,race\n" + "".join(f"{s},{r}\n" for s, r in rows), encoding="utf-8")
+    b.write_text("sex,race\n" + "".join(f",{r}\n" for _, r in rows), encoding="utf-8")
+    out = tmp_path / "compare.html"
+    cli_ok("compare", str(a), str(b), "--html", str(out))
+    pg = reports(out)
+    pg.page.wait_for_selector("#report .compare-view")
+    cards = pg.page.eval_on_selector_all(
+        "#report article.drift",
+        "els => els.map((e) => [e.dataset.dim, e.dataset.psi, e.dataset.driftLevel,"
+        " e.querySelector('.card-head').textContent])",
+    )
+    assert cards[0][:3] == ["sex", "", ""]
+    assert "not compared" in cards[0][3] and "PSI - · TVD -" in cards[0][3]
+    assert "null" not in cards[0][3]
+    assert cards[1][0] == "race" and cards[1][2] in ("none", "moderate", "significant")
+    pg.check_clean()
+    pg.close()
+
+
 HOSTILE = [
     "<script>window.__pwned=1</script>",
     "<img src=x onerror=window.__pwned=2>",
