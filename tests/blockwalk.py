@@ -35,6 +35,9 @@ NOT_BLOCKS = {
     "grade",
     # where the result came from (SPEC 10): the JSON's record, not a report's block
     "provenance",
+    # the header's names (SPEC 6): what compare reads to tell a column a side lacks
+    # (17.6); the reports list the columns they profile in their own blocks
+    "columns",
     # a bound of SPEC 0.9 reached: said by its flag, which the `flags` block checks
     "intersection_not_counted",
 }
