@@ -1442,17 +1442,32 @@
   // ------------------------------------------------------------------------------
   // Reference
 
+  /** Apply a population reference table (SPEC 7: what is applied is what the Baseline
+   * dropdown says). A table that cannot be read leaves none applied: the result is
+   * analysed again without one, and the error says so. */
   async function setReference(bytes, name) {
+    let table;
     try {
-      const table = E.parseReference(bytes, name);
-      const h = E.createSha256();
-      h.update(bytes);
-      state.reference = { table, name, bytes }; // bytes: for the Python engine check
-      state.referenceHash = h.hex();
-      reanalyze();
+      table = E.parseReference(bytes, name);
     } catch (e) {
-      error(e.message);
+      await dropReference(`${e.message}. No population reference is applied; choose another table.`);
+      return;
     }
+    const h = E.createSha256();
+    h.update(bytes);
+    state.reference = { table, name, bytes }; // bytes: for the Python engine check
+    state.referenceHash = h.hex();
+    reanalyze();
+  }
+
+  /** No population reference applied: the shown result is analysed again without one;
+   * `why`, when given, is said as the one error line (the re-analysis notice goes). */
+  async function dropReference(why) {
+    const had = state.reference !== null;
+    state.reference = null;
+    state.referenceHash = null;
+    if (had) await reanalyze();
+    if (why) fail(why);
   }
 
   // ------------------------------------------------------------------------------
@@ -1554,19 +1569,31 @@
     $('reference').addEventListener('change', async () => {
       const v = $('reference').value;
       $('reference-file').hidden = v !== 'upload';
-      if (v === '') { state.reference = null; reanalyze(); return; }
-      if (v === 'upload') { if ($('reference-file').files[0]) $('reference-file').dispatchEvent(new Event('change')); return; }
+      // what is applied is what the dropdown says: "a table of my own" with no table
+      // chosen yet, or a baseline that cannot be fetched, applies none
+      if (v === '') { dropReference(); return; }
+      if (v === 'upload') {
+        if ($('reference-file').files[0]) $('reference-file').dispatchEvent(new Event('change'));
+        else dropReference();
+        return;
+      }
+      let bytes;
       try {
         const resp = await fetch(v);
         if (!resp.ok) throw new Error('HTTP ' + resp.status);
-        await setReference(new Uint8Array(await resp.arrayBuffer()), v.replace(/^.*\/reference-|\.csv$/g, ''));
+        bytes = new Uint8Array(await resp.arrayBuffer());
       } catch (e) {
-        error(`The built-in baselines need the page served over http; here: ${e.message}. Upload the table instead.`);
+        if ($('reference').value === v) dropReference(`The built-in baselines need the page served over http; here: ${e.message}. Upload the table instead.`);
+        return;
       }
+      if ($('reference').value !== v) return; // another choice since: that one applies
+      await setReference(bytes, v.replace(/^.*\/reference-|\.csv$/g, ''));
     });
     $('reference-file').addEventListener('change', async () => {
       const f = $('reference-file').files[0];
-      if (f) await setReference(new Uint8Array(await f.arrayBuffer()), f.name);
+      if (!f) return;
+      const bytes = new Uint8Array(await f.arrayBuffer());
+      if ($('reference').value === 'upload') await setReference(bytes, f.name);
     });
     $('copy-json').addEventListener('click', () => { if (exportReady()) copyText(JSON.stringify(exported(), null, 2), notice); });
     $('download-json').addEventListener('click', () => { if (exportReady()) download(baseName(state.name) + '.faircode.json', JSON.stringify(exported(), null, 2) + '\n', 'application/json'); });

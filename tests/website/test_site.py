@@ -1137,6 +1137,41 @@ def test_reference_builtin_and_uploaded(site, shots, tmp_path):
     assert_shows(page, profile(path, opts={"reference": table}))
 
 
+def test_the_reference_applied_is_the_one_the_dropdown_shows(site, tmp_path):
+    """SPEC 7: "a table of my own" with no table chosen applies no reference (US 2024
+    stayed applied, in the view and the export, and for the next file read); a table
+    that cannot be read leaves none applied, says so, and no notice of a re-analysis."""
+    path = SAMPLES["compas-scores-two-years.csv"]
+    pg = site()
+    page = pg.page
+    load(pg, path)
+    open_settings(page)
+    change(pg, lambda: page.select_option("#reference", "samples/reference-us-2024.csv"))
+    assert exported_json(pg)["provenance"].get("reference_hash")
+    change(pg, lambda: page.select_option("#reference", "upload"))
+    assert_shows(page, profile(path))
+    assert "reference_hash" not in exported_json(pg)["provenance"]
+    change(pg, lambda: page.select_option("#reference", "samples/reference-us-2024.csv"))
+    bad = tmp_path / "notaref.csv"
+    bad.write_text("col,grp\nsex,Male\n", encoding="utf-8")
+    page.select_option("#reference", "upload")
+    change(pg, lambda: page.set_input_files("#reference-file", str(bad)))
+    wait_js(page, "() => document.getElementById('error').textContent !== ''")
+    page.wait_for_timeout(300)
+    with pytest.raises(faircode.InputError) as err:
+        load_reference(str(bad))
+    assert page.text_content("#error") == (
+        f"{bad.name}{str(err.value).split(str(bad), 1)[1]}."
+        " No population reference is applied; choose another table."
+    )
+    assert page.text_content("#notice") == ""
+    assert_shows(page, profile(path))
+    assert "reference_hash" not in exported_json(pg)["provenance"]
+    other = SAMPLES["insurance.csv"]
+    load(pg, other)
+    assert "reference_hash" not in exported_json(pg)["provenance"]
+
+
 def test_compare_view_and_its_json(site, reports, shots, tmp_path):
     # the first 4,000 encounters against all 101,766: race, gender and age shared
     a = SAMPLES["diabetic_data-4000.csv"]
