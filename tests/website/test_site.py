@@ -1229,6 +1229,91 @@ def test_compare_view_and_its_json(site, reports, shots, tmp_path):
     rp.close()
 
 
+def compare_json(page) -> dict:
+    """The Compare tab's Download JSON (its hashes done: the button waits for them)."""
+    wait_js(page, "() => !document.getElementById('compare-download-json').disabled")
+    with page.expect_download() as d:
+        page.click("#compare-download-json")
+    return json.loads(Path(d.value.path()).read_text(encoding="utf-8"))
+
+
+def run_compare(page, a: Path, b: Path) -> None:
+    page.set_input_files("#file-a", str(a))
+    page.set_input_files("#file-b", str(b))
+    page.click("#run-compare")
+
+
+def test_only_the_latest_comparison_is_shown(site, tmp_path):
+    """SPEC 7: Compare pressed again while a comparison runs ends that one; its answer
+    (a slower read) came last and replaced the later comparison on the page and in the
+    export."""
+    small_a, small_b = SAMPLES["insurance.csv"], SAMPLES["compas-scores-two-years.csv"]
+    head, _, rows = small_a.read_bytes().rstrip(b"\n").partition(b"\n")
+    rows += b"\n"
+    big = tmp_path / "big.csv"
+    big.write_bytes(head + b"\n" + rows * (24_000_000 // len(rows)))
+    pg = site(init=COUNT_WORKERS)
+    page = pg.page
+    page.click("#tab-compare")
+    run_compare(page, big, big)
+    run_compare(page, small_a, small_b)
+    wait_js(
+        page,
+        "() => window.__liveWorkers() === 0"
+        " && document.getElementById('compare-notice').textContent.startsWith('Compared')",
+    )
+    page.wait_for_timeout(300)
+    assert page.text_content("#compare-notice").startswith(
+        f"Compared {small_a.name} with {small_b.name}:"
+    )
+    got = compare_json(page)
+    want = cli_json("compare", str(small_a), str(small_b))
+    assert without_engine(got) == without_engine(want)
+
+
+def test_a_failed_comparison_takes_the_one_before_off_the_page(site, tmp_path):
+    """SPEC 7: a comparison that fails says its one line, and the comparison before it
+    (of other files) is taken off the page and out of the exports."""
+    a, b = SAMPLES["insurance.csv"], SAMPLES["compas-scores-two-years.csv"]
+    bad = tmp_path / "latin1.csv"
+    bad.write_bytes("sex,region\nMale,Bogot\xe1\nFemale,Lima\n".encode("latin-1"))
+    pg = site()
+    page = pg.page
+    page.click("#tab-compare")
+    run_compare(page, a, b)
+    compare_json(page)
+    run_compare(page, a, bad)
+    wait_js(page, "() => document.getElementById('compare-notice').textContent.includes('UTF-8')")
+    page.wait_for_timeout(300)
+    assert page.text_content("#compare-notice") == cli_error(bad)
+    assert page.locator("#compare-results .compare-view").count() == 0
+    for b in ("#compare-copy-json", "#compare-download-json", "#compare-download-report"):
+        assert page.is_disabled(b)
+    assert page.evaluate("window.faircodePage.compareState.exported") is None
+
+
+def test_compare_says_the_profile_settings_it_is_given(site):
+    """SPEC 7: the Compare tab says which of the Profile tab's settings both files are
+    read with, and an error found in one file's header names it and its side, as the
+    CLI's (`insurance.csv (A): --label: ...`; SPEC 10)."""
+    compas, ins = SAMPLES["compas-scores-two-years.csv"], SAMPLES["insurance.csv"]
+    pg = site()
+    page = pg.page
+    load(pg, compas)
+    open_settings(page)
+    change(pg, lambda: page.select_option("#label-col", "two_year_recid"))
+    change(pg, lambda: type_text(page, "#opt-min_share", "0.2"))
+    page.click("#tab-compare")
+    run_compare(page, ins, compas)
+    wait_js(page, "() => document.getElementById('compare-notice').textContent.includes('--label')")
+    code, _, err = run_cli("compare", str(ins), str(compas), "--label", "two_year_recid")
+    assert code == 2
+    want = err.strip().removeprefix("faircode: error: ").replace(str(ins), ins.name)
+    assert page.text_content("#compare-notice") == want
+    said = page.text_content("#compare-settings")
+    assert "--label two_year_recid" in said and "--min-share 0.2" in said
+
+
 def test_cli_html_report_shows_the_same_numbers(reports, tmp_path, shots):
     path = SAMPLES["compas-scores-two-years.csv"]
     out = tmp_path / "report.html"
