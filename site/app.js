@@ -1384,75 +1384,141 @@
   // ------------------------------------------------------------------------------
   // Compare
 
-  const compareState = { result: null };
+  // asked: the latest comparison asked for (only its answer is shown); jobs, hashJobs:
+  // its reads and hashes, ended when a later one is asked for
+  const compareState = { result: null, exported: null, names: null, asked: 0, jobs: [], hashJobs: [] };
+
+  const compareSay = (t) => { $('compare-notice').textContent = t; };
+  function compareExports(disabled) {
+    for (const id of ['compare-copy-json', 'compare-download-json']) $(id).disabled = disabled;
+  }
+
+  /** Take the shown comparison off the page (a failed comparison of other files must not
+   * leave it to be read, or exported, as theirs: SPEC 7). */
+  function clearCompare() {
+    $('compare-results').replaceChildren();
+    Object.assign(compareState, { result: null, exported: null, names: null });
+    compareExports(true);
+    $('compare-download-report').disabled = true;
+  }
+
+  /** The Profile tab's settings a comparison is given (SPEC 7): compare's options only
+   * (not --cross, nor --outcome's), as flags with their texts, said on the Compare tab. */
+  function compareSettings() {
+    const opts = controlsShown() ? chosenOpts() : chosenOptsBeforeControls();
+    for (const o of E.OPTIONS) if (o.flag && !o.commands.includes('compare')) delete opts[o.name];
+    const flags = controlsShown() ? chosenFlags() : opts;
+    const given = [];
+    for (const o of E.OPTIONS) {
+      if (opts[o.name] === undefined || JSON.stringify(opts[o.name]) === JSON.stringify(o.default)) continue;
+      const texts = [].concat(flags[o.name] !== undefined ? flags[o.name] : opts[o.name]);
+      for (const t of texts) given.push(o.flag && o.kind !== 'boolean' ? `${o.flag} ${t}` : o.flag || o.name);
+    }
+    return { opts, given };
+  }
 
   async function runCompare() {
     const fa = $('file-a').files[0];
     const fb = $('file-b').files[0];
-    const say = (t) => { $('compare-notice').textContent = t; };
-    if (!fa || !fb) { say('Choose two files, A and B.'); return; }
+    const asked = ++compareState.asked; // an answer to an earlier Compare is not shown now
+    const current = () => asked === compareState.asked;
+    for (const job of compareState.jobs) { cancelJob(job); if (job.hj) job.hj.cancel(); }
+    for (const h of compareState.hashJobs) h.cancel();
+    compareState.jobs = [];
+    compareState.hashJobs = [];
+    const say = (t) => { if (current()) compareSay(t); };
+    const failed = (t) => { if (current()) { clearCompare(); compareSay(t); } };
+    if (!fa || !fb) { failed('Choose two files, A and B.'); return; }
     let opts;
+    let given;
     try {
-      opts = controlsShown() ? chosenOpts() : chosenOptsBeforeControls();
-      // only the options compare takes (SPEC 7's table): not --cross, nor --outcome's
-      for (const o of E.OPTIONS) if (o.flag && !o.commands.includes('compare')) delete opts[o.name];
-    } catch (e) { say(e.message); return; }
+      ({ opts, given } = compareSettings());
+    } catch (e) { failed(e.message); return; }
+    $('compare-settings').textContent = given.length
+      ? `Settings from the Profile tab applied to both files: ${given.join(', ')}.`
+      : 'No settings given: the defaults (the Profile tab\'s settings apply here too).';
     const results = [];
-    const hashJobs = [];
-    const jobs = [];
+    const hashJobs = compareState.hashJobs;
+    const jobs = compareState.jobs;
     try {
-      for (const f of [fa, fb]) {
+      for (const [i, f] of [fa, fb].entries()) {
         say(`Reading ${f.name}…`);
         const job = { workers: [], rejects: [], cancelled: false, timings: {}, t0: performance.now(), analyst: null };
         jobs.push(job);
         job.onCounted = (left) => { if (left <= HASH_AT_PARTS_LEFT && workerUrl !== null && !job.hj) job.hj = hashJob(f); };
-        const r = await readFile(f, f.name, [], opts, { overrides: [], opts }, job, () => {});
+        // as the CLI's (SPEC 10): a read error names the file; an option error found
+        // against its header (--label, --map, ...) names the file and its side
+        const side = (msg) => new Error(msg.startsWith(f.name + ': ') ? msg : `${f.name} (${'AB'[i]}): ${msg}`);
+        let r;
+        try {
+          r = await readFile(f, f.name, [], opts, { overrides: [], opts }, job, () => {});
+        } catch (e) {
+          if (e.cancelled) throw e;
+          throw side(e.message);
+        }
         r.analyst.end(); // a comparison is not re-analysed
-        if (r.answer.error !== undefined) throw new Error(r.answer.error);
+        if (r.answer.error !== undefined) throw side(r.answer.error);
         results.push(r.answer.result);
         hashJobs.push(job.hash !== undefined ? doneHash(f, job.hash) : job.hj || hashJob(f));
+        if (!current()) throw Object.assign(new Error('a later comparison'), { cancelled: true });
       }
       const result = E.bounded(E.compare(results[0], results[1], opts)); // SPEC 0.9
+      if (!current()) return;
       compareState.result = result;
       compareState.exported = null;
       compareState.names = [fa.name, fb.name];
       $('compare-results').replaceChildren(V.renderCompare(result, { nameA: fa.name, nameB: fb.name }));
       $('compare-download-report').disabled = false;
       const told = `Compared ${fa.name} with ${fb.name}: ${result.dimensions.length} shared dimensions, ${result.flags.length} flags.`;
-      const exportsDisabled = (v) => { $('compare-copy-json').disabled = v; $('compare-download-json').disabled = v; };
-      exportsDisabled(true);
+      compareExports(true);
       if (hashJobs.some((h) => !h.done)) say(told + ' Copy and Download JSON wait for the files\' SHA-256 (their provenance).');
       const done = await Promise.all(hashJobs.map((h) => h.promise || h));
-      if (compareState.result !== result) return;
+      if (!current() || compareState.result !== result) return;
       const hashes = {};
       done.forEach((h, i) => { hashes[`dataset_hash_${'ab'[i]}`] = h.hash; });
       compareState.exported = Object.assign({}, result, { provenance: E.provenance({ opts, overrides: [], hashes }) });
-      exportsDisabled(false);
+      compareExports(false);
       say(told);
     } catch (e) {
       for (const job of jobs) {
         if (job.analyst) job.analyst.end();
         for (const w of job.workers) w.terminate();
+        if (job.hj) job.hj.cancel();
       }
       for (const h of hashJobs) h.cancel();
-      say(e.message);
+      if (!e.cancelled) failed(e.message);
     }
   }
 
   // ------------------------------------------------------------------------------
   // Reference
 
+  /** Apply a population reference table (SPEC 7: what is applied is what the Baseline
+   * dropdown says). A table that cannot be read leaves none applied: the result is
+   * analysed again without one, and the error says so. */
   async function setReference(bytes, name) {
+    let table;
     try {
-      const table = E.parseReference(bytes, name);
-      const h = E.createSha256();
-      h.update(bytes);
-      state.reference = { table, name, bytes }; // bytes: for the Python engine check
-      state.referenceHash = h.hex();
-      reanalyze();
+      table = E.parseReference(bytes, name);
     } catch (e) {
-      error(e.message);
+      await dropReference(`${e.message}. No population reference is applied; choose another table.`);
+      return;
     }
+    const h = E.createSha256();
+    h.update(bytes);
+    state.reference = { table, name, bytes }; // bytes: for the Python engine check
+    state.referenceHash = h.hex();
+    reanalyze();
+  }
+
+  /** No population reference applied: the shown result is analysed again without one;
+   * `why`, when given, is said as the one error line (the re-analysis notice goes). */
+  async function dropReference(why) {
+    const had = state.reference !== null;
+    state.reference = null;
+    state.referenceHash = null;
+    if (had) await reanalyze();
+    if (why) fail(why);
   }
 
   // ------------------------------------------------------------------------------
@@ -1554,19 +1620,31 @@
     $('reference').addEventListener('change', async () => {
       const v = $('reference').value;
       $('reference-file').hidden = v !== 'upload';
-      if (v === '') { state.reference = null; reanalyze(); return; }
-      if (v === 'upload') { if ($('reference-file').files[0]) $('reference-file').dispatchEvent(new Event('change')); return; }
+      // what is applied is what the dropdown says: "a table of my own" with no table
+      // chosen yet, or a baseline that cannot be fetched, applies none
+      if (v === '') { dropReference(); return; }
+      if (v === 'upload') {
+        if ($('reference-file').files[0]) $('reference-file').dispatchEvent(new Event('change'));
+        else dropReference();
+        return;
+      }
+      let bytes;
       try {
         const resp = await fetch(v);
         if (!resp.ok) throw new Error('HTTP ' + resp.status);
-        await setReference(new Uint8Array(await resp.arrayBuffer()), v.replace(/^.*\/reference-|\.csv$/g, ''));
+        bytes = new Uint8Array(await resp.arrayBuffer());
       } catch (e) {
-        error(`The built-in baselines need the page served over http; here: ${e.message}. Upload the table instead.`);
+        if ($('reference').value === v) dropReference(`The built-in baselines need the page served over http; here: ${e.message}. Upload the table instead.`);
+        return;
       }
+      if ($('reference').value !== v) return; // another choice since: that one applies
+      await setReference(bytes, v.replace(/^.*\/reference-|\.csv$/g, ''));
     });
     $('reference-file').addEventListener('change', async () => {
       const f = $('reference-file').files[0];
-      if (f) await setReference(new Uint8Array(await f.arrayBuffer()), f.name);
+      if (!f) return;
+      const bytes = new Uint8Array(await f.arrayBuffer());
+      if ($('reference').value === 'upload') await setReference(bytes, f.name);
     });
     $('copy-json').addEventListener('click', () => { if (exportReady()) copyText(JSON.stringify(exported(), null, 2), notice); });
     $('download-json').addEventListener('click', () => { if (exportReady()) download(baseName(state.name) + '.faircode.json', JSON.stringify(exported(), null, 2) + '\n', 'application/json'); });
@@ -1576,7 +1654,7 @@
       } catch (e) { error(e.message); }
     });
     $('run-compare').addEventListener('click', runCompare);
-    $('compare-copy-json').addEventListener('click', () => copyText(JSON.stringify(compareState.exported, null, 2), (t) => { $('compare-notice').textContent = t; }));
+    $('compare-copy-json').addEventListener('click', () => copyText(JSON.stringify(compareState.exported, null, 2), compareSay));
     $('compare-download-report').addEventListener('click', async () => {
       try {
         download('compare.faircode.html', await reportHtml('compare', compareState.result,

@@ -1137,6 +1137,41 @@ def test_reference_builtin_and_uploaded(site, shots, tmp_path):
     assert_shows(page, profile(path, opts={"reference": table}))
 
 
+def test_the_reference_applied_is_the_one_the_dropdown_shows(site, tmp_path):
+    """SPEC 7: "a table of my own" with no table chosen applies no reference (US 2024
+    stayed applied, in the view and the export, and for the next file read); a table
+    that cannot be read leaves none applied, says so, and no notice of a re-analysis."""
+    path = SAMPLES["compas-scores-two-years.csv"]
+    pg = site()
+    page = pg.page
+    load(pg, path)
+    open_settings(page)
+    change(pg, lambda: page.select_option("#reference", "samples/reference-us-2024.csv"))
+    assert exported_json(pg)["provenance"].get("reference_hash")
+    change(pg, lambda: page.select_option("#reference", "upload"))
+    assert_shows(page, profile(path))
+    assert "reference_hash" not in exported_json(pg)["provenance"]
+    change(pg, lambda: page.select_option("#reference", "samples/reference-us-2024.csv"))
+    bad = tmp_path / "notaref.csv"
+    bad.write_text("col,grp\nsex,Male\n", encoding="utf-8")
+    page.select_option("#reference", "upload")
+    change(pg, lambda: page.set_input_files("#reference-file", str(bad)))
+    wait_js(page, "() => document.getElementById('error').textContent !== ''")
+    page.wait_for_timeout(300)
+    with pytest.raises(faircode.InputError) as err:
+        load_reference(str(bad))
+    assert page.text_content("#error") == (
+        f"{bad.name}{str(err.value).split(str(bad), 1)[1]}."
+        " No population reference is applied; choose another table."
+    )
+    assert page.text_content("#notice") == ""
+    assert_shows(page, profile(path))
+    assert "reference_hash" not in exported_json(pg)["provenance"]
+    other = SAMPLES["insurance.csv"]
+    load(pg, other)
+    assert "reference_hash" not in exported_json(pg)["provenance"]
+
+
 def test_compare_view_and_its_json(site, reports, shots, tmp_path):
     # the first 4,000 encounters against all 101,766: race, gender and age shared
     a = SAMPLES["diabetic_data-4000.csv"]
@@ -1192,6 +1227,91 @@ def test_compare_view_and_its_json(site, reports, shots, tmp_path):
     assert psis == [[d["name"], d["psi"]] for d in want["dimensions"]]
     rp.check_clean()
     rp.close()
+
+
+def compare_json(page) -> dict:
+    """The Compare tab's Download JSON (its hashes done: the button waits for them)."""
+    wait_js(page, "() => !document.getElementById('compare-download-json').disabled")
+    with page.expect_download() as d:
+        page.click("#compare-download-json")
+    return json.loads(Path(d.value.path()).read_text(encoding="utf-8"))
+
+
+def run_compare(page, a: Path, b: Path) -> None:
+    page.set_input_files("#file-a", str(a))
+    page.set_input_files("#file-b", str(b))
+    page.click("#run-compare")
+
+
+def test_only_the_latest_comparison_is_shown(site, tmp_path):
+    """SPEC 7: Compare pressed again while a comparison runs ends that one; its answer
+    (a slower read) came last and replaced the later comparison on the page and in the
+    export."""
+    small_a, small_b = SAMPLES["insurance.csv"], SAMPLES["compas-scores-two-years.csv"]
+    head, _, rows = small_a.read_bytes().rstrip(b"\n").partition(b"\n")
+    rows += b"\n"
+    big = tmp_path / "big.csv"
+    big.write_bytes(head + b"\n" + rows * (24_000_000 // len(rows)))
+    pg = site(init=COUNT_WORKERS)
+    page = pg.page
+    page.click("#tab-compare")
+    run_compare(page, big, big)
+    run_compare(page, small_a, small_b)
+    wait_js(
+        page,
+        "() => window.__liveWorkers() === 0"
+        " && document.getElementById('compare-notice').textContent.startsWith('Compared')",
+    )
+    page.wait_for_timeout(300)
+    assert page.text_content("#compare-notice").startswith(
+        f"Compared {small_a.name} with {small_b.name}:"
+    )
+    got = compare_json(page)
+    want = cli_json("compare", str(small_a), str(small_b))
+    assert without_engine(got) == without_engine(want)
+
+
+def test_a_failed_comparison_takes_the_one_before_off_the_page(site, tmp_path):
+    """SPEC 7: a comparison that fails says its one line, and the comparison before it
+    (of other files) is taken off the page and out of the exports."""
+    a, b = SAMPLES["insurance.csv"], SAMPLES["compas-scores-two-years.csv"]
+    bad = tmp_path / "latin1.csv"
+    bad.write_bytes("sex,region\nMale,Bogot\xe1\nFemale,Lima\n".encode("latin-1"))
+    pg = site()
+    page = pg.page
+    page.click("#tab-compare")
+    run_compare(page, a, b)
+    compare_json(page)
+    run_compare(page, a, bad)
+    wait_js(page, "() => document.getElementById('compare-notice').textContent.includes('UTF-8')")
+    page.wait_for_timeout(300)
+    assert page.text_content("#compare-notice") == cli_error(bad)
+    assert page.locator("#compare-results .compare-view").count() == 0
+    for b in ("#compare-copy-json", "#compare-download-json", "#compare-download-report"):
+        assert page.is_disabled(b)
+    assert page.evaluate("window.faircodePage.compareState.exported") is None
+
+
+def test_compare_says_the_profile_settings_it_is_given(site):
+    """SPEC 7: the Compare tab says which of the Profile tab's settings both files are
+    read with, and an error found in one file's header names it and its side, as the
+    CLI's (`insurance.csv (A): --label: ...`; SPEC 10)."""
+    compas, ins = SAMPLES["compas-scores-two-years.csv"], SAMPLES["insurance.csv"]
+    pg = site()
+    page = pg.page
+    load(pg, compas)
+    open_settings(page)
+    change(pg, lambda: page.select_option("#label-col", "two_year_recid"))
+    change(pg, lambda: type_text(page, "#opt-min_share", "0.2"))
+    page.click("#tab-compare")
+    run_compare(page, ins, compas)
+    wait_js(page, "() => document.getElementById('compare-notice').textContent.includes('--label')")
+    code, _, err = run_cli("compare", str(ins), str(compas), "--label", "two_year_recid")
+    assert code == 2
+    want = err.strip().removeprefix("faircode: error: ").replace(str(ins), ins.name)
+    assert page.text_content("#compare-notice") == want
+    said = page.text_content("#compare-settings")
+    assert "--label two_year_recid" in said and "--min-share 0.2" in said
 
 
 def test_cli_html_report_shows_the_same_numbers(reports, tmp_path, shots):
