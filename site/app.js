@@ -1509,7 +1509,11 @@
   function wire() {
     buildOptionControls();
     $('file').addEventListener('change', () => {
-      const f = $('file').files[0];
+      const input = $('file');
+      const f = input.files[0];
+      // taken, the choice is emptied: a file chosen again (re-exported, or after its read
+      // was cancelled) fires no change while it is still the input's selection
+      input.value = '';
       if (f) openBlob(f, f.name);
     });
     const drop = $('drop');

@@ -493,7 +493,7 @@ HOLD_HASH = """(() => { const post = Worker.prototype.postMessage; const held = 
 # the engine run whole on the page's thread, its provenance with the SHA-256 of the
 # bytes, JSON.stringify(.., null, 2) and a newline.
 ENGINE_ON_THIS_PAGE = """async (overrides) => { const E = FaircodeEngine;
-  const f = document.getElementById('file').files[0];
+  const f = window.faircodePage.state.blob;
   const bytes = new Uint8Array(await f.arrayBuffer());
   const r = E.profileBytes(bytes, f.name, overrides, {});
   const h = E.createSha256(); h.update(bytes);
@@ -936,6 +936,22 @@ def test_another_file_starts_from_the_defaults_the_panel_shows(site):
     change(pg, lambda: type_text(page, "#opt-min_share", "0.1"))
     want = cli_json("profile", str(insurance), "--min-share", "0.1")
     assert without_engine(exported_json(pg)) == without_engine(want)
+
+
+def test_the_same_file_chosen_again_is_read_again(site, tmp_path):
+    """SPEC 7: choosing the file that is the input's selection again (re-exported with
+    new rows, or after its read was cancelled) reads it again. The input fired no change
+    for an unchanged selection, and the old result stayed as if it were the new one."""
+    path = tmp_path / "again.csv"
+    path.write_text("sex\n" + "M\nF\n" * 60, encoding="utf-8")
+    pg = site()
+    page = pg.page
+    load(pg, path)
+    assert page.get_attribute("#results .profile-view", "data-n-rows") == "120"
+    path.write_text("sex\n" + "M\nF\n" * 70, encoding="utf-8")
+    load(pg, path)  # the same path, chosen again (no empty selection between)
+    assert page.get_attribute("#results .profile-view", "data-n-rows") == "140"
+    assert without_engine(exported_json(pg)) == without_engine(cli_json("profile", str(path)))
 
 
 def test_the_focus_ring_of_a_kind_dropdown_is_whole(site):
