@@ -1177,9 +1177,19 @@
     try {
       read = await readFile(blob, state.name, overrides, countingOpts(opts), { overrides, opts: analysisOpts(opts) }, job, onProgress);
     } catch (e) {
+      if (state.job !== job) return; // cancelled by another read, whose page it now is
       state.job = null;
       $('results').setAttribute('aria-busy', 'false');
-      if (e.cancelled) { notice('Cancelled: nothing was read to the end.'); endProgress('cancelled'); return; }
+      if (e.cancelled) {
+        // as a failed read (SPEC 7): another file's result goes (openBlob took its tools
+        // and analysis); the focus, on Cancel as it is hidden, goes to the file chooser
+        const hadFocus = $('progress-box').contains(document.activeElement);
+        endProgress('cancelled');
+        if (state.viewBlob !== blob) clearView();
+        notice('Cancelled: nothing was read to the end.');
+        if (hadFocus) $('file').focus();
+        return;
+      }
       job.onCancel();
       if (state.viewBlob !== blob) clearView();
       fail(e.message);

@@ -954,6 +954,50 @@ def test_the_same_file_chosen_again_is_read_again(site, tmp_path):
     assert without_engine(exported_json(pg)) == without_engine(cli_json("profile", str(path)))
 
 
+# Drops the page's requests to read a file while window.__holdReads is true (an init
+# script): the read stays under way until it is cancelled.
+HOLD_READS = """(() => { const post = Worker.prototype.postMessage;
+  window.__holdReads = false;
+  Worker.prototype.postMessage = function (msg, transfer) {
+    if (window.__holdReads && msg && ['plan', 'read', 'gunzip'].includes(msg.op)) return;
+    return post.call(this, msg, transfer);
+  };
+})();"""
+
+
+def test_a_cancelled_read_of_another_file_leaves_no_result(site, tmp_path):
+    """SPEC 7: a read cancelled is as a read that failed: the result of the file before
+    is taken off the page (it stayed without its export buttons and settings, under the
+    cancelled file's name), and the focus, on Cancel as it went, goes to the file
+    chooser (it fell to the page's body). The file chosen again is read. A read that
+    another file's read cancels says nothing over it (its "Cancelled" notice and its
+    hidden progress bar were laid over the other read's)."""
+    first, second = tmp_path / "first.csv", tmp_path / "second.csv"
+    first.write_text("sex\n" + "M\nF\n" * 50, encoding="utf-8")
+    second.write_text("sex\n" + "M\nF\n" * 60, encoding="utf-8")
+    pg = site(init=HOLD_READS)
+    page = pg.page
+    load(pg, SAMPLES["insurance.csv"])
+    page.evaluate("() => { window.__holdReads = true; }")
+    page.set_input_files("#file", str(first))
+    page.wait_for_selector("#cancel", state="visible")
+    page.set_input_files("#file", str(second))
+    page.wait_for_timeout(300)
+    assert page.text_content("#notice") == "Reading second.csv in your browser…"
+    assert page.is_visible("#cancel")
+    page.focus("#cancel")
+    page.keyboard.press("Enter")
+    wait_js(page, "() => document.getElementById('notice').textContent.startsWith('Cancelled')")
+    assert page.locator("#results .profile-view").count() == 0
+    assert page.is_hidden("#result-tools") and page.is_hidden("#settings")
+    assert page.evaluate("window.faircodePage.state.result") is None
+    assert page.evaluate("window.faircodePage.exportReady()") is False
+    assert page.evaluate("document.activeElement.id") == "file"
+    page.evaluate("() => { window.__holdReads = false; }")
+    load(pg, second)
+    assert page.get_attribute("#results .profile-view", "data-n-rows") == "120"
+
+
 def test_the_focus_ring_of_a_kind_dropdown_is_whole(site):
     """WCAG 2.4.7: the kind rows skip layout off-screen (content-visibility), and the
     paint containment that comes with it clipped the focus ring of their dropdowns to
