@@ -721,6 +721,7 @@
   function notice(text) { $('notice').textContent = text || ''; mirror(text || '', false); }
   function error(text) {
     $('error').textContent = text || '';
+    $('error-hint').textContent = text ? pageHint(text) : '';
     if (text) mirror(text, true);
     else if ($('settings-status').classList.contains('error')) mirror('', false);
   }
@@ -729,6 +730,24 @@
   function showReread(why) {
     for (const id of ['reread', 'reread-here']) $(id).hidden = why === null;
     if (why !== null) $('reread').dataset.why = why;
+  }
+
+  /** What to do on this page where an engine's line (the CLI's text, SPEC 0.6, kept as
+   * it is) names a CLI flag: the page has no box for these, or another way to them. */
+  const PAGE_HINTS = {
+    '--encoding': 'On this page: save the file as UTF-8 and choose it again.',
+    '--delimiter': 'On this page: choose that delimiter in the Delimiter menu, then the file again.',
+    '--one-column': 'On this page: save the table with a delimiter between its fields and choose it again (a table of one column is read only by the command line, faircode profile --one-column).',
+  };
+  /** The hint of the flag the line names first ('' when it names none of them). */
+  function pageHint(text) {
+    let at = -1;
+    let hint = '';
+    for (const [flag, h] of Object.entries(PAGE_HINTS)) {
+      const m = new RegExp(flag + '(?![\\w-])').exec(text);
+      if (m && (at < 0 || m.index < at)) { at = m.index; hint = h; }
+    }
+    return hint;
   }
 
   /** A read or a change that failed: its one line, and nothing that says otherwise (the
@@ -1614,6 +1633,6 @@
 
   // Exposed for tests and the console: the current state (read-only use).
   // (site/pycheck.js, the Python engine check, uses exported and exportReady)
-  window.faircodePage = { state, compareState, reanalyze, readAndShow, workersReady, exported, exportReady };
+  window.faircodePage = { state, compareState, reanalyze, readAndShow, workersReady, exported, exportReady, PAGE_HINTS };
   wire();
 })();

@@ -1060,6 +1060,33 @@ def test_a_failed_read_leaves_no_other_file_and_no_stale_notice(site, tmp_path):
     assert page.get_attribute("#results .profile-view", "data-n-rows") == "300"
 
 
+def test_a_line_naming_a_cli_flag_says_what_to_do_on_the_page(site, tmp_path):
+    """SPEC 7: a read's line is the CLI's (SPEC 0.6), and where it names a flag the page
+    has no box for, the page says under it what to do here: it sent its user to pass
+    --encoding or --one-column, which the page has not."""
+    files = {
+        "latin1.csv": "sex,region\nMale,Bogot\xe1\nFemale,Lima\n".encode("latin-1"),
+        "utf16.csv": "sex,region\nMale,Lima\n".encode("utf-16"),
+        "spaces.data": ("a b c d e f\n" + "1 2 3 4 5 6\n" * 5).encode(),
+    }
+    pg = site()
+    page = pg.page
+    hints = page.evaluate("window.faircodePage.PAGE_HINTS")
+    for name, data, flag in zip(
+        files, files.values(), ("--encoding", "--encoding", "--one-column")
+    ):
+        path = tmp_path / name
+        path.write_bytes(data)
+        page.set_input_files("#file", str(path))
+        wait_js(page, "() => document.getElementById('error').textContent !== ''")
+        line = cli_error(path)
+        assert page.text_content("#error") == line and flag in line
+        assert page.text_content("#error-hint") == hints[flag]
+        assert page.is_visible("#error-hint")
+    load(pg, SAMPLES["insurance.csv"])
+    assert page.text_content("#error-hint") == ""
+
+
 def test_export_json_is_the_cli_json(site, tmp_path):
     path = SAMPLES["compas-scores-two-years.csv"]
     pg = site()
