@@ -1395,6 +1395,8 @@
 
   // The self-contained report, as `faircode profile FILE --html OUT` writes it
   // (faircode/htmlreport.py builds the same page from the same files).
+  /** The report page: the head faircode/htmlreport.py's report_html builds for --html
+   * (a test holds the two equal but for the title). */
   async function reportHtml(kind, result, context) {
     if (location.protocol === 'file:') throw new Error('the report needs the page served (faircode serve): a file:// page cannot read its own scripts');
     const [views, css] = await Promise.all(['views.js', 'style.css'].map((f) => fetch(f).then((r) => r.text())));
@@ -1407,7 +1409,7 @@
     const csp = `default-src 'none'; script-src 'sha256-${await b64(views)}'; style-src 'sha256-${await b64(css)}'; img-src data:; base-uri 'none'; form-action 'none'`;
     const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
     const title = kind === 'compare' ? 'faircode compare' : `faircode profile: ${context.name || ''}`;
-    return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta http-equiv="Content-Security-Policy" content="${csp}">\n<title>${esc(title)}</title>\n<style>${css}</style>\n</head>\n<body class="report">\n<main id="report"><p>This report is drawn by its own inline script, which this viewer did not run: open the file in a browser, or export the same result as Markdown (--markdown) for viewers that block scripts.</p></main>\n<script type="application/json" id="faircode-result">${payload}</script>\n<script>${views}</script>\n</body>\n</html>\n`;
+    return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta http-equiv="Content-Security-Policy" content="${csp}">\n<meta name="referrer" content="no-referrer">\n<title>${esc(title)}</title>\n<style>${css}</style>\n</head>\n<body class="report">\n<main id="report"><p>This report is drawn by its own inline script, which this viewer did not run: open the file in a browser, or export the same result as Markdown (--markdown) for viewers that block scripts.</p></main>\n<script type="application/json" id="faircode-result">${payload}</script>\n<script>${views}</script>\n</body>\n</html>\n`;
   }
 
   // ------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ from util import data_file
 
 import faircode
 from faircode.cli import main as cli_main
-from faircode.htmlreport import site_dir
+from faircode.htmlreport import report_html, site_dir
 from faircode.numerics import pct
 from faircode.reference import load_reference
 from faircode.safetext import shown
@@ -1620,6 +1620,12 @@ def test_other_delimiters(site, tmp_path):
     wait_js(pg.page, f"() => document.getElementById('error').textContent === {want}")
 
 
+def report_head(page: str) -> list[str]:
+    """The lines of a report's <head> but its <title>."""
+    head = page[page.index("<head>") : page.index("</head>")]
+    return [line for line in head.splitlines() if not line.startswith("<title>")]
+
+
 def test_download_report_from_the_page(site, reports, tmp_path, shots):
     path = SAMPLES["compas-scores-two-years.csv"]
     pg = site()
@@ -1628,6 +1634,11 @@ def test_download_report_from_the_page(site, reports, tmp_path, shots):
         pg.page.click("#download-report")
     out = tmp_path / "page-report.html"
     shutil.copy(d.value.path(), out)
+    # the page builds the head the CLI's --html builds (its policy, no referrer...),
+    # but for the title: the page's had no `referrer` meta
+    assert report_head(out.read_text(encoding="utf-8")) == report_head(
+        report_html("profile", {}, {"name": path.name})
+    )
     rp = reports(out)
     rp.page.wait_for_selector("#report .profile-view")
     assert_shows(rp.page, profile(path), "#report .profile-view")
