@@ -721,6 +721,7 @@
   function notice(text) { $('notice').textContent = text || ''; mirror(text || '', false); }
   function error(text) {
     $('error').textContent = text || '';
+    $('error-hint').textContent = text ? pageHint(text) : '';
     if (text) mirror(text, true);
     else if ($('settings-status').classList.contains('error')) mirror('', false);
   }
@@ -729,6 +730,24 @@
   function showReread(why) {
     for (const id of ['reread', 'reread-here']) $(id).hidden = why === null;
     if (why !== null) $('reread').dataset.why = why;
+  }
+
+  /** What to do on this page where an engine's line (the CLI's text, SPEC 0.6, kept as
+   * it is) names a CLI flag: the page has no box for these, or another way to them. */
+  const PAGE_HINTS = {
+    '--encoding': 'On this page: save the file as UTF-8 and choose it again.',
+    '--delimiter': 'On this page: choose that delimiter in the Delimiter menu, then the file again.',
+    '--one-column': 'On this page: save the table with a delimiter between its fields and choose it again (a table of one column is read only by the command line, faircode profile --one-column).',
+  };
+  /** The hint of the flag the line names first ('' when it names none of them). */
+  function pageHint(text) {
+    let at = -1;
+    let hint = '';
+    for (const [flag, h] of Object.entries(PAGE_HINTS)) {
+      const m = new RegExp(flag + '(?![\\w-])').exec(text);
+      if (m && (at < 0 || m.index < at)) { at = m.index; hint = h; }
+    }
+    return hint;
   }
 
   /** A read or a change that failed: its one line, and nothing that says otherwise (the
@@ -1177,9 +1196,19 @@
     try {
       read = await readFile(blob, state.name, overrides, countingOpts(opts), { overrides, opts: analysisOpts(opts) }, job, onProgress);
     } catch (e) {
+      if (state.job !== job) return; // cancelled by another read, whose page it now is
       state.job = null;
       $('results').setAttribute('aria-busy', 'false');
-      if (e.cancelled) { notice('Cancelled: nothing was read to the end.'); endProgress('cancelled'); return; }
+      if (e.cancelled) {
+        // as a failed read (SPEC 7): another file's result goes (openBlob took its tools
+        // and analysis); the focus, on Cancel as it is hidden, goes to the file chooser
+        const hadFocus = $('progress-box').contains(document.activeElement);
+        endProgress('cancelled');
+        if (state.viewBlob !== blob) clearView();
+        notice('Cancelled: nothing was read to the end.');
+        if (hadFocus) $('file').focus();
+        return;
+      }
       job.onCancel();
       if (state.viewBlob !== blob) clearView();
       fail(e.message);
@@ -1366,6 +1395,8 @@
 
   // The self-contained report, as `faircode profile FILE --html OUT` writes it
   // (faircode/htmlreport.py builds the same page from the same files).
+  /** The report page: the head faircode/htmlreport.py's report_html builds for --html
+   * (a test holds the two equal but for the title). */
   async function reportHtml(kind, result, context) {
     if (location.protocol === 'file:') throw new Error('the report needs the page served (faircode serve): a file:// page cannot read its own scripts');
     const [views, css] = await Promise.all(['views.js', 'style.css'].map((f) => fetch(f).then((r) => r.text())));
@@ -1378,7 +1409,7 @@
     const csp = `default-src 'none'; script-src 'sha256-${await b64(views)}'; style-src 'sha256-${await b64(css)}'; img-src data:; base-uri 'none'; form-action 'none'`;
     const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
     const title = kind === 'compare' ? 'faircode compare' : `faircode profile: ${context.name || ''}`;
-    return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta http-equiv="Content-Security-Policy" content="${csp}">\n<title>${esc(title)}</title>\n<style>${css}</style>\n</head>\n<body class="report">\n<main id="report"><p>This report is drawn by its own inline script, which this viewer did not run: open the file in a browser, or export the same result as Markdown (--markdown) for viewers that block scripts.</p></main>\n<script type="application/json" id="faircode-result">${payload}</script>\n<script>${views}</script>\n</body>\n</html>\n`;
+    return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta http-equiv="Content-Security-Policy" content="${csp}">\n<meta name="referrer" content="no-referrer">\n<title>${esc(title)}</title>\n<style>${css}</style>\n</head>\n<body class="report">\n<main id="report"><p>This report is drawn by its own inline script, which this viewer did not run: open the file in a browser, or export the same result as Markdown (--markdown) for viewers that block scripts.</p></main>\n<script type="application/json" id="faircode-result">${payload}</script>\n<script>${views}</script>\n</body>\n</html>\n`;
   }
 
   // ------------------------------------------------------------------------------
@@ -1575,7 +1606,11 @@
   function wire() {
     buildOptionControls();
     $('file').addEventListener('change', () => {
-      const f = $('file').files[0];
+      const input = $('file');
+      const f = input.files[0];
+      // taken, the choice is emptied: a file chosen again (re-exported, or after its read
+      // was cancelled) fires no change while it is still the input's selection
+      input.value = '';
       if (f) openBlob(f, f.name);
     });
     const drop = $('drop');
@@ -1678,6 +1713,6 @@
 
   // Exposed for tests and the console: the current state (read-only use).
   // (site/pycheck.js, the Python engine check, uses exported and exportReady)
-  window.faircodePage = { state, compareState, reanalyze, readAndShow, workersReady, exported, exportReady };
+  window.faircodePage = { state, compareState, reanalyze, readAndShow, workersReady, exported, exportReady, PAGE_HINTS };
   wire();
 })();

@@ -40,7 +40,7 @@ from util import data_file
 
 import faircode
 from faircode.cli import main as cli_main
-from faircode.htmlreport import site_dir
+from faircode.htmlreport import report_html, site_dir
 from faircode.numerics import pct
 from faircode.reference import load_reference
 from faircode.safetext import shown
@@ -493,7 +493,7 @@ HOLD_HASH = """(() => { const post = Worker.prototype.postMessage; const held = 
 # the engine run whole on the page's thread, its provenance with the SHA-256 of the
 # bytes, JSON.stringify(.., null, 2) and a newline.
 ENGINE_ON_THIS_PAGE = """async (overrides) => { const E = FaircodeEngine;
-  const f = document.getElementById('file').files[0];
+  const f = window.faircodePage.state.blob;
   const bytes = new Uint8Array(await f.arrayBuffer());
   const r = E.profileBytes(bytes, f.name, overrides, {});
   const h = E.createSha256(); h.update(bytes);
@@ -938,6 +938,66 @@ def test_another_file_starts_from_the_defaults_the_panel_shows(site):
     assert without_engine(exported_json(pg)) == without_engine(want)
 
 
+def test_the_same_file_chosen_again_is_read_again(site, tmp_path):
+    """SPEC 7: choosing the file that is the input's selection again (re-exported with
+    new rows, or after its read was cancelled) reads it again. The input fired no change
+    for an unchanged selection, and the old result stayed as if it were the new one."""
+    path = tmp_path / "again.csv"
+    path.write_text("sex\n" + "M\nF\n" * 60, encoding="utf-8")
+    pg = site()
+    page = pg.page
+    load(pg, path)
+    assert page.get_attribute("#results .profile-view", "data-n-rows") == "120"
+    path.write_text("sex\n" + "M\nF\n" * 70, encoding="utf-8")
+    load(pg, path)  # the same path, chosen again (no empty selection between)
+    assert page.get_attribute("#results .profile-view", "data-n-rows") == "140"
+    assert without_engine(exported_json(pg)) == without_engine(cli_json("profile", str(path)))
+
+
+# Drops the page's requests to read a file while window.__holdReads is true (an init
+# script): the read stays under way until it is cancelled.
+HOLD_READS = """(() => { const post = Worker.prototype.postMessage;
+  window.__holdReads = false;
+  Worker.prototype.postMessage = function (msg, transfer) {
+    if (window.__holdReads && msg && ['plan', 'read', 'gunzip'].includes(msg.op)) return;
+    return post.call(this, msg, transfer);
+  };
+})();"""
+
+
+def test_a_cancelled_read_of_another_file_leaves_no_result(site, tmp_path):
+    """SPEC 7: a read cancelled is as a read that failed: the result of the file before
+    is taken off the page (it stayed without its export buttons and settings, under the
+    cancelled file's name), and the focus, on Cancel as it went, goes to the file
+    chooser (it fell to the page's body). The file chosen again is read. A read that
+    another file's read cancels says nothing over it (its "Cancelled" notice and its
+    hidden progress bar were laid over the other read's)."""
+    first, second = tmp_path / "first.csv", tmp_path / "second.csv"
+    first.write_text("sex\n" + "M\nF\n" * 50, encoding="utf-8")
+    second.write_text("sex\n" + "M\nF\n" * 60, encoding="utf-8")
+    pg = site(init=HOLD_READS)
+    page = pg.page
+    load(pg, SAMPLES["insurance.csv"])
+    page.evaluate("() => { window.__holdReads = true; }")
+    page.set_input_files("#file", str(first))
+    page.wait_for_selector("#cancel", state="visible")
+    page.set_input_files("#file", str(second))
+    page.wait_for_timeout(300)
+    assert page.text_content("#notice") == "Reading second.csv in your browser…"
+    assert page.is_visible("#cancel")
+    page.focus("#cancel")
+    page.keyboard.press("Enter")
+    wait_js(page, "() => document.getElementById('notice').textContent.startsWith('Cancelled')")
+    assert page.locator("#results .profile-view").count() == 0
+    assert page.is_hidden("#result-tools") and page.is_hidden("#settings")
+    assert page.evaluate("window.faircodePage.state.result") is None
+    assert page.evaluate("window.faircodePage.exportReady()") is False
+    assert page.evaluate("document.activeElement.id") == "file"
+    page.evaluate("() => { window.__holdReads = false; }")
+    load(pg, second)
+    assert page.get_attribute("#results .profile-view", "data-n-rows") == "120"
+
+
 def test_the_focus_ring_of_a_kind_dropdown_is_whole(site):
     """WCAG 2.4.7: the kind rows skip layout off-screen (content-visibility), and the
     paint containment that comes with it clipped the focus ring of their dropdowns to
@@ -998,6 +1058,33 @@ def test_a_failed_read_leaves_no_other_file_and_no_stale_notice(site, tmp_path):
     assert page.is_hidden("#reread") and page.is_hidden("#reread-here")
     assert page.locator("#results .profile-view").count() == 1  # the same file's, kept
     assert page.get_attribute("#results .profile-view", "data-n-rows") == "300"
+
+
+def test_a_line_naming_a_cli_flag_says_what_to_do_on_the_page(site, tmp_path):
+    """SPEC 7: a read's line is the CLI's (SPEC 0.6), and where it names a flag the page
+    has no box for, the page says under it what to do here: it sent its user to pass
+    --encoding or --one-column, which the page has not."""
+    files = {
+        "latin1.csv": "sex,region\nMale,Bogot\xe1\nFemale,Lima\n".encode("latin-1"),
+        "utf16.csv": "sex,region\nMale,Lima\n".encode("utf-16"),
+        "spaces.data": ("a b c d e f\n" + "1 2 3 4 5 6\n" * 5).encode(),
+    }
+    pg = site()
+    page = pg.page
+    hints = page.evaluate("window.faircodePage.PAGE_HINTS")
+    for name, data, flag in zip(
+        files, files.values(), ("--encoding", "--encoding", "--one-column")
+    ):
+        path = tmp_path / name
+        path.write_bytes(data)
+        page.set_input_files("#file", str(path))
+        wait_js(page, "() => document.getElementById('error').textContent !== ''")
+        line = cli_error(path)
+        assert page.text_content("#error") == line and flag in line
+        assert page.text_content("#error-hint") == hints[flag]
+        assert page.is_visible("#error-hint")
+    load(pg, SAMPLES["insurance.csv"])
+    assert page.text_content("#error-hint") == ""
 
 
 def test_export_json_is_the_cli_json(site, tmp_path):
@@ -1677,6 +1764,12 @@ def test_other_delimiters(site, tmp_path):
     wait_js(pg.page, f"() => document.getElementById('error').textContent === {want}")
 
 
+def report_head(page: str) -> list[str]:
+    """The lines of a report's <head> but its <title>."""
+    head = page[page.index("<head>") : page.index("</head>")]
+    return [line for line in head.splitlines() if not line.startswith("<title>")]
+
+
 def test_download_report_from_the_page(site, reports, tmp_path, shots):
     path = SAMPLES["compas-scores-two-years.csv"]
     pg = site()
@@ -1685,6 +1778,11 @@ def test_download_report_from_the_page(site, reports, tmp_path, shots):
         pg.page.click("#download-report")
     out = tmp_path / "page-report.html"
     shutil.copy(d.value.path(), out)
+    # the page builds the head the CLI's --html builds (its policy, no referrer...),
+    # but for the title: the page's had no `referrer` meta
+    assert report_head(out.read_text(encoding="utf-8")) == report_head(
+        report_html("profile", {}, {"name": path.name})
+    )
     rp = reports(out)
     rp.page.wait_for_selector("#report .profile-view")
     assert_shows(rp.page, profile(path), "#report .profile-view")
