@@ -182,7 +182,9 @@ def compare(
     ``overrides``; a path to a saved `profile --json` result is that result, refused
     when profiled with other options (SPEC 8.1), as in `faircode compare A B`."""
     options = resolve(opts)
-    if options.outcome:  # SPEC 8: compare has no outcome comparison, so never ignore one
+    # SPEC 8: compare has no outcome comparison, so an outcome to read a side with is
+    # refused, never ignored (two results given are compared as they are)
+    if options.outcome and not (isinstance(a, Mapping) and isinstance(b, Mapping)):
         raise InputError(
             "compare() takes no outcome (outcome means are compared by nothing); "
             "profile() each file with outcome to see them"

@@ -372,7 +372,7 @@ test('findings: every line is an entry, in key order; flags are their texts', ()
   assert.equal(evidence.correction, 'holm');
   assert.equal(evidence.confirmed + evidence.possible, r.findings.filter((f) => f.severity === 'finding').length);
   assert.ok(evidence.tests >= evidence.confirmed + evidence.possible);
-  assert.deepEqual(Object.keys(r).slice(0, 6), ['format_version', 'n_rows', 'n_cols', 'overall_score', 'overall_ci', 'grade']);
+  assert.deepEqual(Object.keys(r).slice(0, 7), ['format_version', 'n_rows', 'n_cols', 'columns', 'overall_score', 'overall_ci', 'grade']);
   assert.equal(r.format_version, 3);
 });
 
