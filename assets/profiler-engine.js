@@ -5871,20 +5871,25 @@ function () {
     rows.sort((x, y) => (x.key !== y.key ? y.key - x.key : cmpCodePoint(x.label, y.label)));
     const level = driftLevel(psi, opts);
     if (level !== 'none') fs.note('drift', `${name}: ${level} representation drift (PSI ${fmt(psi, 2)})`, [name]);
+    const least = Math.max(1, opts.min_group_size);
+    const tested = na >= least && nb >= least; // SPEC 18.1: each group's share, a test
     for (const r of rows) {
-      if (r.status !== 'shifted') {
+      // SPEC 18.1: an appeared or disappeared group beyond the gap is a share_shift whose
+      // text says so; the note would repeat it, so only one within the gap keeps it
+      if (r.status !== 'shifted' && !(tested && Math.abs(r.b - r.a) > opts.share_gap)) {
         fs.note(r.status, `${name}: '${r.label}' ${r.status} (${pct(r.a)}% -> ${pct(r.b)}%)`,
           [name], [r.label]);
       }
     }
-    const least = Math.max(1, opts.min_group_size);
-    if (na >= least && nb >= least) { // SPEC 18.1: each group's share, a test
+    if (tested) {
       const flagged = [];
       rows.forEach((r, i) => {
         fs.tests += 1;
-        if (r.status === 'shifted' && Math.abs(r.b - r.a) > opts.share_gap) {
-          const counts = [countsA.get(r.label), na, countsB.get(r.label), nb];
-          flagged.push(flaggedShift(i, 'share_shift', `${name}: '${r.label}' share`, name, [r.label],
+        if (Math.abs(r.b - r.a) > opts.share_gap) { // a share of 0 has its interval too (SPEC 8)
+          const counts = [countsA.has(r.label) ? countsA.get(r.label) : 0, na,
+            countsB.has(r.label) ? countsB.get(r.label) : 0, nb];
+          const moved = r.status === 'shifted' ? 'share' : `${r.status}, share`;
+          flagged.push(flaggedShift(i, 'share_shift', `${name}: '${r.label}' ${moved}`, name, [r.label],
             r.a, r.b, counts, shiftInterval(...counts), opts.share_gap));
         }
       });

@@ -128,21 +128,25 @@ def compare_dimension(da: dict, db: dict, opts: Options, fs: Findings) -> dict:
     level = drift_level(psi, opts)
     if level != "none":
         fs.note("drift", f"{name}: {level} representation drift (PSI {fmt(psi, 2)})", [name])
-    for _, label, a, b, status in groups:
-        if status != "shifted":
-            fs.note(status, f"{name}: '{label}' {status} ({pct(a)}% -> {pct(b)}%)", [name], [label])
     least = max(1, opts.min_group_size)
-    if na >= least and nb >= least:  # SPEC 18.1: each group's share, a test
+    tested = na >= least and nb >= least  # SPEC 18.1: each group's share, a test
+    for _, label, a, b, status in groups:
+        # SPEC 18.1: an appeared or disappeared group beyond the gap is a share_shift whose
+        # text says so; the note would repeat it, so only one within the gap keeps it
+        if status != "shifted" and not (tested and abs(b - a) > opts.share_gap):
+            fs.note(status, f"{name}: '{label}' {status} ({pct(a)}% -> {pct(b)}%)", [name], [label])
+    if tested:
         flagged = []
         for i, (_, label, a, b, status) in enumerate(groups):
             fs.tests += 1
-            if status == "shifted" and abs(b - a) > opts.share_gap:
-                counts = (counts_a[label], na, counts_b[label], nb)
+            if abs(b - a) > opts.share_gap:  # a share of 0 has its interval too (SPEC 8)
+                counts = (counts_a.get(label, 0), na, counts_b.get(label, 0), nb)
+                moved = "share" if status == "shifted" else f"{status}, share"
                 flagged.append(
                     _flagged(
                         i,
                         "share_shift",
-                        f"{name}: '{label}' share",
+                        f"{name}: '{label}' {moved}",
                         name,
                         [label],
                         a,

@@ -400,6 +400,45 @@ def test_a_share_that_moves_is_a_finding_with_its_interval():
     assert d["evidence"]["tests"] == 2
 
 
+def test_a_group_that_disappears_is_a_share_shift_finding(tmp_path):
+    """SPEC 8, 18.1: 'X' 100 of 600 rows in A, none in B, is tested as any share: Newcombe's
+    interval of 0/600 - 100/600, a confirmed share_shift whose text says it disappeared (no
+    second note saying so) and that `--fail-on share_shift` exits 4 on; 'Y' (2 rows, within
+    share_gap) keeps its note. Before, such a group was only a note, counted as a test that
+    could never be a finding (the COMPAS repro: Hispanic 10.22% -> 0%, exit 0)."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    a_csv, b_csv = tmp_path / "a.csv", tmp_path / "b.csv"
+    a_csv.write_text("sex\n" + "M\n" * 300 + "F\n" * 198 + "X\n" * 100 + "Y\n" * 2)
+    b_csv.write_text("sex\n" + "M\n" * 300 + "F\n" * 300)
+    c = faircode.compare(faircode.profile(a_csv), faircode.profile(b_csv))
+    assert {g["label"]: g["status"] for g in dim(c, "sex")["groups"]}["X"] == "disappeared"
+    x = next(f for f in c["findings"] if f["groups"] == ["X"])
+    assert (x["kind"], x["verdict"], x["n"], x["value"]) == (
+        "share_shift",
+        "confirmed",
+        1200,
+        -0.1667,
+    )
+    lo, hi = confint_proportions_2indep(0, 600, 100, 600, method="newcomb")
+    assert (x["ci_low"], x["ci_high"]) == (round(lo, 4), round(hi, 4))
+    assert x["text"].startswith(
+        "sex: 'X' disappeared, share moved 16.67% -> 0.00% (600 -> 600 rows"
+    )
+    assert "sex: 'Y' disappeared (0.33% -> 0.00%)" in c["flags"]
+    assert not any(f.startswith("sex: 'X' disappeared (") for f in c["flags"])
+    assert c["evidence"]["tests"] == 4  # each group's share once: M, F, X, Y
+    # the other way round the group appeared, as confirmed
+    back = faircode.compare(faircode.profile(b_csv), faircode.profile(a_csv))
+    x = next(f for f in back["findings"] if f["groups"] == ["X"])
+    assert (x["kind"], x["verdict"]) == ("share_shift", "confirmed")
+    assert x["text"].startswith("sex: 'X' appeared, share moved 0.00% -> 16.67%")
+    args = [sys.executable, "-m", "faircode", "compare", str(a_csv), str(b_csv)]
+    p = subprocess.run([*args, "--fail-on", "share_shift"], capture_output=True, timeout=60)
+    assert p.returncode == 4, p.stderr
+    assert b"first: sex: 'X' disappeared, share moved" in p.stderr
+
+
 def test_a_dimension_blank_on_one_side_is_not_compared(tmp_path):
     """SPEC 8: B's sex column all blank has no shares (count / n, n = 0): its
     representation is not compared (null PSI, TVD and level, no groups, one note), not

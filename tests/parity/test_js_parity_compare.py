@@ -569,3 +569,17 @@ def test_dimension_blank_on_one_side_parity(js):
             f"sex: no row of {side} has a value: its representation is not compared" in py["flags"]
         )
         assert py["evidence"]["tests"] == 2  # race's two groups, none of sex's
+
+
+def test_a_group_gone_from_one_side_is_a_share_shift_parity(js):
+    """SPEC 8, 18.1: a group with no row on one side ('C': 90 of 450 rows, then none) is
+    tested as any share in both engines, a confirmed share_shift whose text says it
+    disappeared (or appeared, the other way round), not only a note."""
+    a_bytes = ("race\n" + "A\n" * 200 + "B\n" * 160 + "C\n" * 90).encode()
+    b_bytes = ("race\n" + "A\n" * 230 + "B\n" * 170).encode()
+    for py, side in _both_ways(js, a_bytes, b_bytes):
+        status = "disappeared" if side == "B" else "appeared"
+        c = next(f for f in py["findings"] if f["groups"] == ["C"])
+        assert (c["kind"], c["verdict"]) == ("share_shift", "confirmed")
+        assert c["text"].startswith(f"race: 'C' {status}, share moved ")
+        assert py["evidence"]["tests"] == 3  # A, B, C: each share once
