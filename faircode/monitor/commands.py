@@ -14,11 +14,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK
+from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK, EXIT_UNMEASURED
 from ..options import FAIRNESS_ENCODING_HELP, FAIRNESS_RULES
 from ..safetext import shown
 from .errors import MonitorInputError
-from .gate import GATE_EXITS, gate_lines
+from .gate import GATE_EXITS, gate_lines, unmeasured_hint
 
 #: Help texts of options that several commands declare alike (one home each).
 _REASON_HELP = "why (kept in the audit log)"
@@ -429,9 +429,14 @@ def cmd_gate(args: argparse.Namespace) -> int:
         what = {EXIT_FAIL: "exceeded", EXIT_INSUFFICIENT: "insufficient evidence"}.get(
             res.exit_code, "unmeasured"
         )
+        fix = (
+            "fix it"
+            if res.exit_code != EXIT_UNMEASURED
+            else unmeasured_hint(report["evaluation"], store=True)
+        )
         print(
             f"faircode: gate: blocked: {who}: {what} (recorded as "
-            "promotion_blocked_by_fairness); fix it, or --force --reason TEXT",
+            f"promotion_blocked_by_fairness); {fix}, or --force --reason TEXT",
             file=err,
         )
     elif res.event == "fairness_gate_passed" and not res.message:

@@ -477,6 +477,27 @@ def test_a_model_without_labels_is_unmeasured_never_a_pass(
     assert res.accuracy_range is None and res.status == "unmeasured"
 
 
+def test_the_store_gate_says_labels_have_not_arrived(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Predictions logged, no labels yet: the blocked line names the missing labels and
+    'fairness label', never a lower guard (SPEC 12.8)."""
+    monkeypatch.setenv("FAIRCODE_ACTOR", "test-operator")
+    db = str(tmp_path / "m.db")
+    # within the threshold on the selection rate; nothing else measurable without labels
+    (tmp_path / "loans.yaml").write_text(
+        "fairness:\n  slices: [region]\n  threshold: 0.5\n  rule: point\n"
+    )
+    log = ["--version", "v1", "--id", "id", "--pred", "approved", "--attr", "region"]
+    reg = ["--db", db, "--registry", str(tmp_path / "loans.yaml")]
+    assert run(["fairness", "log", "loans", str(_small(tmp_path)), *log, *reg]) == 0
+    capsys.readouterr()
+    assert run(["fairness", "gate", "loans", "--version", "v1", *reg]) == EXIT_UNMEASURED
+    blocked = capsys.readouterr().err.splitlines()[-1]
+    assert "labels have not arrived (no labelled rows in 2 slices)" in blocked
+    assert "'faircode fairness label'" in blocked and "min_samples" not in blocked
+
+
 def test_the_api_docstring_examples_run() -> None:
     """faircode/monitor/api.py's examples, in order: the module's builds the store that
     the functions' examples read (a temporary SQLite file)."""
