@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..cliparse import usage_hint
 from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK, EXIT_UNMEASURED
 from ..options import FAIRNESS_ENCODING_HELP, FAIRNESS_RULES
 from ..safetext import shown
@@ -308,6 +309,24 @@ def cmd_show(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(_show_text(state))
     return EXIT_OK
+
+
+def _needs_a_setting(
+    p: argparse.ArgumentParser, settable: list[argparse.Action]
+) -> Callable[[argparse.Namespace], None]:
+    """``config``'s check that it has something to set (SPEC 15.4): an override of
+    nothing would freeze fairness.yaml as it is, its later edits ignored until
+    ``apply``. The options named are the parser's own."""
+
+    def check(args: argparse.Namespace) -> None:
+        if all(getattr(args, a.dest) is None for a in settable):
+            names = ", ".join(o for a in settable for o in a.option_strings)
+            raise MonitorInputError(
+                f"fairness config: nothing to set; pass at least one of {names} "
+                f"{usage_hint(p.prog)}"
+            )
+
+    return check
 
 
 def cmd_config(args: argparse.Namespace) -> int:
@@ -771,9 +790,10 @@ def add_store_commands(sub: Any) -> None:
     )
     p.add_argument("--task", choices=("binary", "regression"))
     p.add_argument("--rule", choices=FAIRNESS_RULES, help="how the gate decides: interval or point")
+    settable = [a for a in p._actions if a.option_strings and a.dest != "help"]
     p.add_argument("--reason", metavar="TEXT", help=_REASON_HELP)
     _store_options(p)
-    p.set_defaults(func=_run(cmd_config, create=True))
+    p.set_defaults(func=_run(cmd_config, create=True, before=_needs_a_setting(p, settable)))
 
     p = sub.add_parser("show", help="the registry in force, its source and any drift")
     p.add_argument("model", metavar="MODEL")

@@ -591,6 +591,33 @@ def test_config_attr_refuses_an_attribute_never_logged(
     assert cli("config", "loans", "--attr", "region", *reg)[0] == 0
 
 
+def test_config_with_nothing_to_set_is_refused_and_records_nothing(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    """SPEC 15.4: an override of nothing would freeze the model's YAML as it is (its later
+    edits ignored until apply); refused, naming the options config takes."""
+    reg = ["--registry", str(_log_compas(cli, tmp_path, compas))]
+
+    def counts() -> tuple[int, int]:
+        store = open_store(db)
+        try:
+            return tuple(
+                store.one(f"SELECT COUNT(*) FROM {t}") for t in ("registry_overrides", "audit")
+            )
+        finally:
+            store.close()
+
+    before = counts()
+    for extra in ([], ["--reason", "why not"]):
+        code, _, err = cli("config", "compas", *reg, *extra)
+        assert code == 2
+        _one_error(err, "nothing to set", "--threshold", "--min-samples", "--no-gate", "--rule")
+        assert "--reason" not in err and "--db" not in err
+        assert counts() == before
+    assert cli("config", "compas", "--no-gate", *reg)[0] == 0
+    assert counts() == (1, before[1] + 1)
+
+
 @pytest.mark.parametrize("value", ["2", "yes", "0.5", "-1"])
 def test_a_label_outside_a_binary_tasks_values_is_refused_at_ingest(
     cli, db: str, tmp_path: Path, value: str
