@@ -50,7 +50,7 @@ from ..options import (
 from ..renderers import render_as
 from ..safetext import fit_stdout
 from .errors import MonitorInputError
-from .gate import WHEN_GATED, gate_lines
+from .gate import WHEN_GATED, gate_lines, unmeasured_hint
 
 
 def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
@@ -222,8 +222,8 @@ def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
             )
             return EXIT_OK
         print(
-            "faircode: gate: unmeasured: too few eligible slices to decide; lower "
-            "--min-samples, add data, or pass --allow-unmeasured",
+            "faircode: gate: unmeasured: too few eligible slices to decide; "
+            f"{unmeasured_hint(report, store=False)}; or pass --allow-unmeasured",
             file=err,
         )
         return EXIT_UNMEASURED

@@ -14,11 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK
+from ..cliparse import usage_hint
+from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK, EXIT_UNMEASURED
 from ..options import FAIRNESS_ENCODING_HELP, FAIRNESS_RULES
 from ..safetext import shown
 from .errors import MonitorInputError
-from .gate import GATE_EXITS, gate_lines
+from .gate import GATE_EXITS, gate_lines, unmeasured_hint
 
 #: Help texts of options that several commands declare alike (one home each).
 _REASON_HELP = "why (kept in the audit log)"
@@ -310,6 +311,24 @@ def cmd_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _needs_a_setting(
+    p: argparse.ArgumentParser, settable: list[argparse.Action]
+) -> Callable[[argparse.Namespace], None]:
+    """``config``'s check that it has something to set (SPEC 15.4): an override of
+    nothing would freeze fairness.yaml as it is, its later edits ignored until
+    ``apply``. The options named are the parser's own."""
+
+    def check(args: argparse.Namespace) -> None:
+        if all(getattr(args, a.dest) is None for a in settable):
+            names = ", ".join(o for a in settable for o in a.option_strings)
+            raise MonitorInputError(
+                f"fairness config: nothing to set; pass at least one of {names} "
+                f"{usage_hint(p.prog)}"
+            )
+
+    return check
+
+
 def cmd_config(args: argparse.Namespace) -> int:
     from .control import set_config  # lazy: start-up
 
@@ -429,9 +448,14 @@ def cmd_gate(args: argparse.Namespace) -> int:
         what = {EXIT_FAIL: "exceeded", EXIT_INSUFFICIENT: "insufficient evidence"}.get(
             res.exit_code, "unmeasured"
         )
+        fix = (
+            "fix it"
+            if res.exit_code != EXIT_UNMEASURED
+            else unmeasured_hint(report["evaluation"], store=True)
+        )
         print(
             f"faircode: gate: blocked: {who}: {what} (recorded as "
-            "promotion_blocked_by_fairness); fix it, or --force --reason TEXT",
+            f"promotion_blocked_by_fairness); {fix}, or --force --reason TEXT",
             file=err,
         )
     elif res.event == "fairness_gate_passed" and not res.message:
@@ -766,9 +790,10 @@ def add_store_commands(sub: Any) -> None:
     )
     p.add_argument("--task", choices=("binary", "regression"))
     p.add_argument("--rule", choices=FAIRNESS_RULES, help="how the gate decides: interval or point")
+    settable = [a for a in p._actions if a.option_strings and a.dest != "help"]
     p.add_argument("--reason", metavar="TEXT", help=_REASON_HELP)
     _store_options(p)
-    p.set_defaults(func=_run(cmd_config, create=True))
+    p.set_defaults(func=_run(cmd_config, create=True, before=_needs_a_setting(p, settable)))
 
     p = sub.add_parser("show", help="the registry in force, its source and any drift")
     p.add_argument("model", metavar="MODEL")

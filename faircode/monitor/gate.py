@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK, EXIT_UNMEASURED
 from ..safetext import shown
 
-__all__ = ["GATE_EXITS", "WHEN_GATED", "gate_code", "gate_lines"]
+__all__ = ["GATE_EXITS", "WHEN_GATED", "gate_code", "gate_lines", "unmeasured_hint"]
 
 #: The gate's verdicts as exit codes in `evaluate --gate`'s help (SPEC 12.9).
 WHEN_GATED = (
@@ -49,6 +49,38 @@ def gate_lines(report: dict[str, Any]) -> list[str]:
             f"faircode: gate: UNMEASURED {shown(u['group'])}: {u['metric']}: {shown(u['reason'])}"
         )
     return lines
+
+
+def unmeasured_hint(report: dict[str, Any], store: bool) -> str:
+    """What would measure the report's unmeasured gated disparities (SPEC 12.8), from
+    why their slices were left out: slices with no labelled rows want labels (the
+    store's ``fairness label``, or ``evaluate``'s label column), slices with a value
+    below the low-n guard a lower guard or more rows; anything else more data."""
+    unlabelled, low = set(), set()
+    for g in report["groups"]:
+        n_labelled = {s["slice"]: s["n_labelled"] for s in g["slices"]}
+        for d in g["disparities"]:
+            if not d["gated"] or d["status"] not in ("unmeasured", "partly_measured"):
+                continue
+            for e in d["excluded_slices"]:
+                key = (g["name"], e["slice"])
+                if e["reason"] == "low-n":
+                    low.add(key)
+                elif n_labelled[e["slice"]] == 0:
+                    unlabelled.add(key)
+    hints = []
+    if unlabelled:
+        n = len(unlabelled)
+        where = f"no labelled rows in {n} slice{'' if n == 1 else 's'}"
+        hints.append(
+            f"labels have not arrived ({where}): log them with 'faircode fairness label'"
+            if store
+            else f"labels are missing ({where}): fill them in the --label column"
+        )
+    if low:
+        guard = "the registry's min_samples" if store else "--min-samples"
+        hints.append(f"slices are below the low-n guard: lower {guard} or add rows")
+    return "; ".join(hints) or "add data"
 
 
 def gate_code(report: dict[str, Any]) -> int:

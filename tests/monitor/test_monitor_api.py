@@ -477,6 +477,27 @@ def test_a_model_without_labels_is_unmeasured_never_a_pass(
     assert res.accuracy_range is None and res.status == "unmeasured"
 
 
+def test_the_store_gate_says_labels_have_not_arrived(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Predictions logged, no labels yet: the blocked line names the missing labels and
+    'fairness label', never a lower guard (SPEC 12.8)."""
+    monkeypatch.setenv("FAIRCODE_ACTOR", "test-operator")
+    db = str(tmp_path / "m.db")
+    # within the threshold on the selection rate; nothing else measurable without labels
+    (tmp_path / "loans.yaml").write_text(
+        "fairness:\n  slices: [region]\n  threshold: 0.5\n  rule: point\n"
+    )
+    log = ["--version", "v1", "--id", "id", "--pred", "approved", "--attr", "region"]
+    reg = ["--db", db, "--registry", str(tmp_path / "loans.yaml")]
+    assert run(["fairness", "log", "loans", str(_small(tmp_path)), *log, *reg]) == 0
+    capsys.readouterr()
+    assert run(["fairness", "gate", "loans", "--version", "v1", *reg]) == EXIT_UNMEASURED
+    blocked = capsys.readouterr().err.splitlines()[-1]
+    assert "labels have not arrived (no labelled rows in 2 slices)" in blocked
+    assert "'faircode fairness label'" in blocked and "min_samples" not in blocked
+
+
 def test_the_api_docstring_examples_run() -> None:
     """faircode/monitor/api.py's examples, in order: the module's builds the store that
     the functions' examples read (a temporary SQLite file)."""
@@ -568,6 +589,33 @@ def test_config_attr_refuses_an_attribute_never_logged(
     assert slice_metrics("compas", "sex", store=db, registry=model_file).attribute == "sex"
     # a model with nothing logged yet may be configured ahead of its first batch
     assert cli("config", "loans", "--attr", "region", *reg)[0] == 0
+
+
+def test_config_with_nothing_to_set_is_refused_and_records_nothing(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    """SPEC 15.4: an override of nothing would freeze the model's YAML as it is (its later
+    edits ignored until apply); refused, naming the options config takes."""
+    reg = ["--registry", str(_log_compas(cli, tmp_path, compas))]
+
+    def counts() -> tuple[int, int]:
+        store = open_store(db)
+        try:
+            return tuple(
+                store.one(f"SELECT COUNT(*) FROM {t}") for t in ("registry_overrides", "audit")
+            )
+        finally:
+            store.close()
+
+    before = counts()
+    for extra in ([], ["--reason", "why not"]):
+        code, _, err = cli("config", "compas", *reg, *extra)
+        assert code == 2
+        _one_error(err, "nothing to set", "--threshold", "--min-samples", "--no-gate", "--rule")
+        assert "--reason" not in err and "--db" not in err
+        assert counts() == before
+    assert cli("config", "compas", "--no-gate", *reg)[0] == 0
+    assert counts() == (1, before[1] + 1)
 
 
 @pytest.mark.parametrize("value", ["2", "yes", "0.5", "-1"])

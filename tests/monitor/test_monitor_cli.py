@@ -154,6 +154,22 @@ def test_unmeasured_exits_3_unless_allowed(tmp_path: Path, capsys) -> None:
     assert "UNMEASURED group: demographic_parity_difference" in err
 
 
+def test_the_unmeasured_verdict_names_its_cause(tmp_path: Path, capsys) -> None:
+    """Slices with no labelled rows want labels, not a lower guard; slices with a value
+    below the guard want a lower --min-samples (SPEC 12.8)."""
+    df = fair_frame(0)
+    df.loc[df["group"] == "b", "label"] = None  # b: predictions, no labels yet
+    code, _, err = cli(capsys, write(tmp_path, df), *BASE, "--gate", *POINT)
+    verdict = err.splitlines()[-1]
+    assert code == 3 and "labels are missing (no labelled rows in 1 slice)" in verdict
+    assert "--label column" in verdict and "min-samples" not in verdict
+    path = write(tmp_path, fair_frame(0), "guard.csv")
+    code, _, err = cli(capsys, path, *BASE, "--gate", "--min-samples", "101", *POINT)
+    verdict = err.splitlines()[-1]
+    assert code == 3 and "below the low-n guard: lower --min-samples" in verdict
+    assert "label" not in verdict
+
+
 def test_exceeded_wins_over_unmeasured(tmp_path: Path, capsys) -> None:
     df = fair_frame(gap=20)
     df.loc[df["group"] == "b", "label"] = None  # b has predictions but no labels
