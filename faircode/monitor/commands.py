@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..cliparse import usage_hint
+from ..cliparse import Parser, usage_hint
 from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK, EXIT_UNMEASURED
 from ..options import FAIRNESS_ENCODING_HELP, FAIRNESS_RULES
 from ..safetext import shown
@@ -885,8 +885,6 @@ def add_store_commands(sub: Any) -> None:
 
 def _add_slo_commands(sub: Any) -> None:
     """``faircode fairness slo set | show | ingest | gate`` (SPEC 15.10)."""
-    from ..cliparse import Parser  # lazy: start-up
-
     slo = sub.add_parser("slo", help="service-level objectives: set, show, ingest readings, gate")
     ssub = slo.add_subparsers(dest="slo_command", metavar="COMMAND", parser_class=Parser)
     ssub.required = True
