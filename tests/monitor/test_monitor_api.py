@@ -457,9 +457,10 @@ def test_gate_outcomes_and_exit_codes(
     assert run(["fairness", "gate", "loans", "--version", "v1", *common]) == code
 
 
-def test_a_model_without_labels_is_unmeasured_never_a_pass(
+def _logged_without_labels(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+) -> tuple[str, list[str]]:
+    """A store with model loans' predictions and no label yet; (the store, its flags)."""
     monkeypatch.setenv("FAIRCODE_ACTOR", "test-operator")
     db = str(tmp_path / "m.db")
     # within the threshold on the selection rate; nothing else measurable without labels
@@ -469,6 +470,13 @@ def test_a_model_without_labels_is_unmeasured_never_a_pass(
     log = ["--version", "v1", "--id", "id", "--pred", "approved", "--attr", "region"]
     reg = ["--db", db, "--registry", str(tmp_path / "loans.yaml")]
     assert run(["fairness", "log", "loans", str(_small(tmp_path)), *log, *reg]) == 0
+    return db, reg
+
+
+def test_a_model_without_labels_is_unmeasured_never_a_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, reg = _logged_without_labels(tmp_path, monkeypatch)
     gate = fairness_gate("loans", store=db, registry=tmp_path / "loans.yaml")
     assert not gate and (gate.outcome, gate.exit_code) == ("unmeasured", EXIT_UNMEASURED)
     res = slice_metrics("loans", "region", store=db, registry=tmp_path / "loans.yaml")
@@ -482,15 +490,7 @@ def test_the_store_gate_says_labels_have_not_arrived(
 ) -> None:
     """Predictions logged, no labels yet: the blocked line names the missing labels and
     'fairness label', never a lower guard (SPEC 12.8)."""
-    monkeypatch.setenv("FAIRCODE_ACTOR", "test-operator")
-    db = str(tmp_path / "m.db")
-    # within the threshold on the selection rate; nothing else measurable without labels
-    (tmp_path / "loans.yaml").write_text(
-        "fairness:\n  slices: [region]\n  threshold: 0.5\n  rule: point\n"
-    )
-    log = ["--version", "v1", "--id", "id", "--pred", "approved", "--attr", "region"]
-    reg = ["--db", db, "--registry", str(tmp_path / "loans.yaml")]
-    assert run(["fairness", "log", "loans", str(_small(tmp_path)), *log, *reg]) == 0
+    db, reg = _logged_without_labels(tmp_path, monkeypatch)
     capsys.readouterr()
     assert run(["fairness", "gate", "loans", "--version", "v1", *reg]) == EXIT_UNMEASURED
     blocked = capsys.readouterr().err.splitlines()[-1]
