@@ -150,25 +150,17 @@ def check_writable(path: str, what: str) -> None:
     missing, is not a directory or takes no file; as :func:`write_error`'s line. A write
     can still fail later (a full disk): :func:`write_output` says so then."""
     target = os.path.realpath(path)
-    if os.path.exists(target):
-        code = (
-            errno.EISDIR
-            if os.path.isdir(target)
-            else None
-            if os.access(target, os.W_OK)
-            else errno.EACCES
-        )
+    directory = os.path.dirname(target)
+    if os.path.isdir(target):
+        code = errno.EISDIR
+    elif os.path.exists(target):
+        code = None if os.access(target, os.W_OK) else errno.EACCES
+    elif not os.path.exists(directory):
+        code = errno.ENOENT
+    elif not os.path.isdir(directory):
+        code = errno.ENOTDIR
     else:
-        directory = os.path.dirname(target)
-        code = (
-            errno.ENOENT
-            if not os.path.exists(directory)
-            else errno.ENOTDIR
-            if not os.path.isdir(directory)
-            else None
-            if os.access(directory, os.W_OK | os.X_OK)
-            else errno.EACCES
-        )
+        code = None if os.access(directory, os.W_OK | os.X_OK) else errno.EACCES
     if code is not None:
         raise write_error(what, path, OSError(code, os.strerror(code), path))
 

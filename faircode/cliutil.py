@@ -288,14 +288,13 @@ def check_exports(args: argparse.Namespace, inputs: list) -> None:
     named: list[tuple[str, str]] = []
     for src in inputs:
         named += [src] if isinstance(src, tuple) else input_paths("the input", src)
-    outputs = [("--html", getattr(args, "html", None))]
-    outputs += [(EXPORTS[form][0], path) for form, path in exports_of(args)]
-    check_outputs(outputs, named)
-    # a PATH that cannot be written is refused before the report is printed
-    if outputs[0][1]:
-        check_writable(outputs[0][1], HTML_WHAT)
-    for form, path in exports_of(args):
-        check_writable(path, EXPORT_WHAT[form])
+    # (flag, PATH, what a failed write of it names)
+    outputs = [("--html", getattr(args, "html", None), HTML_WHAT)]
+    outputs += [(EXPORTS[form][0], path, EXPORT_WHAT[form]) for form, path in exports_of(args)]
+    check_outputs([(flag, path) for flag, path, _ in outputs], named)
+    for _, path, what in outputs:  # refused before the report is printed
+        if path:
+            check_writable(path, what)
 
 
 def input_error(exc: FaircodeError) -> int:

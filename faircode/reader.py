@@ -242,6 +242,11 @@ def json_header(header: list[str]) -> str | None:
     return None
 
 
+def delimiter_name(delimiter: str) -> str:
+    """A delimiter as messages write it: TAB as `tab`, any other as itself."""
+    return "tab" if delimiter == "\t" else delimiter
+
+
 def header_split(header: list[str], delimiter: str) -> tuple[str, int] | None:
     """SPEC 0.2: what would split a one-column header read with ``delimiter`` (another
     candidate, or " " for SPACE_SPLIT_WORDS words or more apart by spaces) and into how
@@ -270,7 +275,7 @@ def one_column_split(header: list[str], delimiter: str) -> str | None:
             "reads , ; tab | or : between fields: convert the file (or pass --one-column "
             "if the table has one column)"
         )
-    d = "tab" if c == "\t" else c
+    d = delimiter_name(c)
     return (
         f"the header is one column, but '{d}' would split it into {fields}; pass "
         f"--delimiter '{d}' (or --one-column if the table has one column)"
@@ -283,7 +288,7 @@ def names_first_record(fields: int, names: int, delimiter: str, line: int) -> st
     gives), or None."""
     if fields >= names:
         return None
-    d = "tab" if delimiter == "\t" else delimiter
+    d = delimiter_name(delimiter)
     got = "1 field" if fields == 1 else f"{fields} fields"
     return (
         f"line {line}: {got} where --names gives {names} (delimiter '{d}', sniffed from "

@@ -39,7 +39,6 @@ def gate_lines(report: dict[str, Any]) -> list[str]:
         )
     for f in report.get("insufficient", []):
         settle = settle_text(f["rows_needed"])
-        settle = f"; {settle} would settle it" if settle else ""
         lines.append(
             f"faircode: gate: INSUFFICIENT {shown(f['group'])}: {f['metric']}"
             f"{shown(insufficient_text(f))}{settle}"

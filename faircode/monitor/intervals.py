@@ -237,21 +237,13 @@ def settling_count(
         return None
     var = _row_variances(part)
     zb = normal_quantile(1.0 - power)
-    n_all = len(part.names)
     above = exceeds(value, threshold)
     if above:
-        top, bottom = (
-            pair
-            if pair is not None
-            else (
-                int(np.argmax(part.values)),
-                int(np.argmin(part.values)),
-            )
-        )
+        top, bottom = pair or (int(np.argmax(part.values)), int(np.argmin(part.values)))
         raised = [top, bottom]
         z = slice_z(k * family, alpha)
     else:
-        raised = list(range(n_all))
+        raised = list(range(len(part.names)))
         z = slice_z(k, alpha)
     if not np.all(np.isfinite(var[raised])):
         return None

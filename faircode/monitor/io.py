@@ -22,6 +22,7 @@ from ..options import check_option
 from ..reader import (
     SNIFF_ORDER,
     binary_format,
+    delimiter_name,
     header_split,
     open_input,
     open_table,
@@ -366,16 +367,12 @@ def _check_one_column(
         fix = "a .tsv file is read with tab between fields: rename it to .csv, whose "
         fix += "delimiter is detected"
     else:
-        *most, last = (_named(d) for d in SNIFF_ORDER)
+        *most, last = (delimiter_name(d) for d in SNIFF_ORDER)
         fix = f"the monitor reads {' '.join(most)} or {last} between fields: convert the file"
-    split = "spaces" if c == " " else f"'{_named(c)}'"
+    split = "spaces" if c == " " else f"'{delimiter_name(c)}'"
     raise MonitorInputError(
         f"{name}: the header is one column, but {split} would split it into {fields}; {fix}"
     )
-
-
-def _named(delimiter: str) -> str:
-    return "tab" if delimiter == "\t" else delimiter
 
 
 def _read_plain_prefix(stream: BinaryIO, limit: int) -> tuple[bytes, bool]:

@@ -74,8 +74,7 @@ def insufficient_text(d: dict[str, Any]) -> str:
             f"unmeasured, its slices {below}"
         )
     text = f" = {exact(d['value'])} (95% CI {ci_text(d['ci95'])})"
-    if d["ci95"] is not None and exceeds(d["ci95"][0], d["threshold"]):
-        # above at 95% alone, not after Holm's correction over the report's family
+    if _above_before_holm(d):
         return (
             f"{text} lies above threshold {d['threshold']:g}, but not after Holm's "
             "correction over the report's gated disparities"
@@ -83,10 +82,16 @@ def insufficient_text(d: dict[str, Any]) -> str:
     return f"{text} straddles threshold {d['threshold']:g}"
 
 
+def _above_before_holm(d: dict[str, Any]) -> bool:
+    """An insufficient disparity whose 95% interval lies above its threshold: above at
+    95% alone, not after Holm's correction over the report's family (SPEC 12.7)."""
+    return d["ci95"] is not None and exceeds(d["ci95"][0], d["threshold"])
+
+
 def settle_text(need: dict[str, Any] | None) -> str:
-    """`about N <unit> in each of 'A' and 'B' (now a and b)` (and the other half's, for
-    equalized odds): what would settle an insufficient disparity (SPEC 12.7, 12.8); ""
-    when no finite count would."""
+    """`; about N <unit> in each of 'A' and 'B' (now a and b) would settle it` (and the
+    other half's, for equalized odds): what would settle an insufficient disparity
+    (SPEC 12.7, 12.8); "" when no finite count would."""
     parts = []
     while need is not None and need["per_slice"] is not None:
         names = [f"'{shown(x)}'" for x in need["slices"]]
@@ -97,7 +102,7 @@ def settle_text(need: dict[str, Any] | None) -> str:
             f"about {need['per_slice']:,} {count_unit(need['metric'])} {where} (now {_listed(now)})"
         )
         need = need.get("also")
-    return " and ".join(parts)
+    return f"; {' and '.join(parts)} would settle it" if parts else ""
 
 
 def _listed(items: list[str]) -> str:
@@ -191,7 +196,7 @@ def _disparity_line(d: dict[str, Any]) -> tuple[str, str, str]:
             notes.append(f"{word} ({need['metric']} slices below the guard{more})")
         else:
             where = f"interval across {d['threshold']:g}"
-            if d["ci95"] is not None and exceeds(d["ci95"][0], d["threshold"]):
+            if _above_before_holm(d):
                 where = f"interval above {d['threshold']:g} only before Holm's correction"
             notes.append(f"{word} ({where}{more})")
     elif d["status"] == "partly_measured":
@@ -437,11 +442,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         out += ["", "**Insufficient evidence:**", ""]
         out += [
             f"- **{_md_escape(f['group'])}** `{f['metric']}`{_md_escape(insufficient_text(f))}"
-            + (
-                f"; {_md_escape(settle_text(f['rows_needed']))} would settle it"
-                if settle_text(f["rows_needed"])
-                else ""
-            )
+            + _md_escape(settle_text(f["rows_needed"]))
             for f in report["insufficient"]
         ]
     if report["unmeasured"]:

@@ -203,6 +203,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "open_input": "opening a path: the Node bridge's own (scripts/engine-js.js); "
         "the page is given bytes",
         "header_split": INLINE + " (oneColumnSplit); the monitor's fix is worded from it",
+        "delimiter_name": INLINE + " (oneColumnSplit, namesFirstRecord)",
     },
     "summary": {
         "PROXY_LABELS": "proxy hints (SPEC 16) are Python only",
