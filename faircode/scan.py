@@ -1010,9 +1010,8 @@ def _missing_notes(table: Table, compared: dict) -> list[str]:
     out = []
     (na, nb), a, b = table.totals, compared["a"]["name"], compared["b"]["name"]
     for i, attr in enumerate(table.attrs):
-        lack = table.codes[:, i] < 0
-        mb = int(table.count[lack].sum())
-        ma = int(round(table.weight[lack].sum())) - mb
+        ha, hb = table.sides((i,))  # the rows that have it
+        ma, mb = na - ha, nb - hb
         if ma or mb:
             out.append(
                 f"{attr} has no value in {ma:,} of {na:,} rows of {a} and {mb:,} of {nb:,} of "
