@@ -7309,6 +7309,7 @@ function () {
     capLabel,
     bounded,
     sniffDelimiter,
+    SNIFF_ORDER,
     firstInvalidUtf8,
     pyFloatRepr,
   };

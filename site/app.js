@@ -40,6 +40,8 @@
     'geography', 'categorical'];
   // the engine's defaults (SPEC 7): what an option not given is
   const OPT_DEFAULTS = E.resolveOptions({});
+  // the Delimiter menu's words; a choice without one shows as itself
+  const DELIMITER_WORDS = { ',': 'comma', ';': 'semicolon', tab: 'tab', '|': 'pipe', ':': 'colon' };
   const CORES = navigator.hardwareConcurrency || 2;
   /** Comparing two files, a file's hash worker starts once at most this many of its
    * parts are still being counted: a core is free of them (benchmarks/README.md: on two
@@ -1603,8 +1605,26 @@
     input.dispatchEvent(new Event('change', { bubbles: true }));
   }
 
+  /** The Delimiter menu from the engine's table (E.OPTIONS' delimiter choices, the
+   * candidates E.SNIFF_ORDER sniffs): every delimiter the command line takes, so a file
+   * the sniffer gets wrong can be read here too. */
+  function buildDelimiterMenu() {
+    const menu = $('delimiter');
+    const shown = (d) => (d === '\t' ? 'tab' : d);
+    menu.options[0].textContent = `sniffed (${E.SNIFF_ORDER.map(shown).join(' ')})`;
+    const choices = E.OPTIONS.find((o) => o.name === 'delimiter').choices;
+    for (const d of choices) {
+      const item = document.createElement('option');
+      item.value = d;
+      const word = DELIMITER_WORDS[d];
+      item.textContent = word === undefined ? d : d === 'tab' ? word : `${word} ${d}`;
+      menu.append(item);
+    }
+  }
+
   function wire() {
     buildOptionControls();
+    buildDelimiterMenu();
     $('file').addEventListener('change', () => {
       const input = $('file');
       const f = input.files[0];

@@ -23,6 +23,8 @@ const EXPORTS = [
   'fsum', 'ln', 'roundHalfUp', 'fmt', 'pct', 'cmpCodePoint', 'tokenize', 'kindFromName',
   'trimLabel', 'isMissing', 'missingMatcher', 'MISSING_TOKENS', 'cleanHeader',
   'sniffDelimiter', 'firstInvalidUtf8', 'pyFloatRepr',
+  // the page's Delimiter menu names what the sniffer tries (SPEC 0.1)
+  'SNIFF_ORDER',
   // the evidence functions of SPEC 13.1 and the score of SPEC 5 (tests/js/evidence.test.js)
   'exp', 'normalUpper', 'wilsonAt', 'newcombe', 'logRatioInterval', 'scoreP', 'searchP', 'holm',
   'balance', 'dimensionScore', 'overallScore',

@@ -42,6 +42,7 @@ import faircode
 from faircode.cli import main as cli_main
 from faircode.htmlreport import report_html, site_dir
 from faircode.numerics import pct
+from faircode.options import DELIMITERS
 from faircode.reference import load_reference
 from faircode.safetext import shown
 from faircode.serve import make_server
@@ -1762,6 +1763,21 @@ def test_other_delimiters(site, tmp_path):
     pg.page.click("#reread")
     want = json.dumps(str(exc.value))
     wait_js(pg.page, f"() => document.getElementById('error').textContent === {want}")
+
+
+def test_delimiter_menu_is_the_option_table(site, tmp_path):
+    """The Delimiter menu offers every delimiter --delimiter takes (the engine's option
+    table), `:` too: the sniffer never tries it, so only the menu reads such a file."""
+    pg = site()
+    values = pg.page.eval_on_selector_all("#delimiter option", "os => os.map(o => o.value)")
+    assert values == ["", *[d for d in DELIMITERS if d != "\t"]]
+    rows = (SAMPLES["insurance.csv"]).read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "insurance-colon.txt"
+    path.write_text("\n".join(r.replace(",", ":") for r in rows) + "\n", encoding="utf-8")
+    pg.page.select_option("#delimiter", ":")
+    load(pg, path)
+    got = assert_shows(pg.page, profile(path, opts={"delimiter": ":"}))
+    assert got["n_cols"] == 7
 
 
 def report_head(page: str) -> list[str]:
