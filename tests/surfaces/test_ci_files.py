@@ -186,3 +186,35 @@ def test_several_paths_go_on_after_a_file_that_cannot_be_profiled(tmp_path, caps
     assert main(["profile", *gates, str(skewed)]) == 1  # score 8, nothing confirmed
     assert main(["profile", *gates, str(imbalanced), str(skewed)]) == 1
     assert main(["profile", *gates, str(skewed), str(imbalanced), str(empty)]) == 2
+
+
+def test_the_action_summarises_several_files(tmp_path):
+    """SPEC 6.1: the action adds `--markdown $GITHUB_STEP_SUMMARY` to every `profile`;
+    with several files the summary holds each file's report (it was exit 2, `give one
+    PATH`), and a file that cannot be profiled its error line in its place."""
+    (tmp_path / "a.csv").write_text("sex\n" + "M\nF\n" * 200)
+    (tmp_path / "b.csv").write_text("sex\n" + "M\n" * 390 + "F\n" * 10)
+    code, summary = run_action(tmp_path, "profile a.csv b.csv --fail-under 70")
+    assert code == 1  # b scores below 70: the gate, not a usage error
+    assert summary.count("### faircode profile: ") == 2
+    assert summary.index("- file: a.csv") < summary.index("- file: b.csv")
+    (tmp_path / "empty.csv").write_bytes(b"")
+    code, summary = run_action(tmp_path, "profile a.csv empty.csv b.csv")
+    assert code == 2 and summary.count("### faircode profile: ") == 2
+    assert "faircode: error: empty.csv: file is empty\n" in summary
+    assert summary.index("- file: a.csv") < summary.index("empty.csv") < summary.index("b.csv")
+
+
+def test_several_files_markdown_path_is_refused_when_it_is_an_input(tmp_path, capsys):
+    from faircode.cli import main
+
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    for p in (a, b):
+        p.write_text("sex\n" + "M\nF\n" * 200)
+    before = b.read_bytes()
+    assert main(["profile", str(a), str(b), "--markdown", str(b)]) == 2
+    out, err = capsys.readouterr()
+    assert not out and err.startswith(f"faircode: error: --markdown {b}: is an input file")
+    assert b.read_bytes() == before
+    assert main(["profile", str(a), str(b), "--csv", str(tmp_path / "t.csv")]) == 2
+    assert "for --json, --csv or --html give one PATH" in capsys.readouterr().err
