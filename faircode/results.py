@@ -2,8 +2,9 @@
 
 ``faircode.profile``, ``faircode.compare`` and ``faircode.monitor.evaluate`` return a
 :class:`ProfileResult`, :class:`CompareResult` or :class:`EvaluateResult`: a ``dict``
-subclass with no other state than the name of the data (never a key), so ``==`` with a
-plain dict, ``json.dumps``, pickling and ``copy.deepcopy`` behave as for the dict.
+subclass with no other state than the name of the data (a comparison's two names; never
+a key), so ``==`` with a plain dict, ``json.dumps``, pickling and ``copy.deepcopy``
+behave as for the dict.
 Jupyter shows ``_repr_html_``: the command's HTML report (the ``html`` renderer of
 :data:`faircode.renderers.RENDERERS`, e.g. ``faircode.htmlreport``, imported only then) in
 a sandboxed ``<iframe srcdoc>`` so its styles and scripts cannot touch the notebook,
@@ -102,13 +103,19 @@ class ProfileResult(Result):
 
 
 class CompareResult(Result):
-    """``faircode.compare``'s result (SPEC 8)."""
+    """``faircode.compare``'s result (SPEC 8); ``names``: what A and B are called (a
+    path, a profiled result's name), as `faircode compare A B` names them."""
 
-    __slots__ = ()
+    __slots__ = ("_names",)
     command = "compare"
 
+    def __init__(self, *args: Any, names: tuple[str, str] = ("", ""), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._names = names
+
     def _context(self) -> dict[str, str]:
-        return {}
+        names = zip(("name_a", "name_b"), getattr(self, "_names", ("", "")))
+        return {key: name for key, name in names if name}  # else the renderer's own
 
     def __repr__(self) -> str:
         a, b = self.get("a", {}), self.get("b", {})

@@ -21,6 +21,7 @@ from faircode.cli import main
 from faircode.exports import profile_csv_rows, render_profile_markdown
 from faircode.numerics import more_text
 from faircode.render import label_rate_lines, missing_by_group_lines, outcome_lines
+from faircode.safetext import md_escape
 
 FORMULAS = ['=HYPERLINK("http://x","y")', "+1", "-2", "@x", "\rCR"]
 HOSTILE = ["a|b", "x\ny", "`tick`", "<b>bold</b>", "<script>alert(1)</script>", '"><img>']
@@ -635,6 +636,31 @@ def test_results_display_in_a_notebook_and_stay_dicts(tmp_path):
     c = faircode.compare(r, r)
     assert c == json.loads(json.dumps(c)) and repr(c).startswith("CompareResult(")
     assert "<script>alert" not in c._repr_html_()
+
+
+def test_a_comparison_in_a_notebook_names_its_sides(tmp_path, capsys):
+    """SPEC 6.2: `faircode.compare` keeps what A and B are called, so its reports say
+    which file is the baseline as `faircode compare A B` does (they said `A = a`)."""
+    import pandas as pd
+
+    train = write_csv(tmp_path / "train.csv", ["sex"], [["M"], ["F"]] * 150)
+    prod = write_csv(tmp_path / "prod.csv", ["sex"], [["M"], ["M"], ["F"]] * 100)
+    c = faircode.compare(str(train), prod)  # a str and a PathLike
+    assert main(["compare", str(train), str(prod)]) == 0
+    assert c.report("text") == capsys.readouterr().out
+    assert f"- A = {md_escape(str(train))}, B = {md_escape(str(prod))}" in c.report("markdown")
+    context = json.loads(
+        dict(parsed(c._repr_html_()))["iframe"]["srcdoc"]
+        .split('id="faircode-result">')[1]
+        .split("</script>")[0]
+    )["context"]
+    assert context == {"nameA": str(train), "nameB": str(prod)}
+    for copied in (pickle.loads(pickle.dumps(c)), copy.deepcopy(c)):
+        assert copied.report("text") == c.report("text")
+    named = faircode.compare(faircode.profile(str(train)), pd.read_csv(prod))
+    assert named.report("text").startswith(f"faircode compare: A = {train}  ->  B = <dataframe>")
+    plain = faircode.compare(*(dict(faircode.profile(str(f))) for f in (train, prod)))
+    assert plain.report("text").startswith("faircode compare: A = a  ->  B = b\n")
 
 
 def test_evaluate_result_displays_its_html_report_escaped():
