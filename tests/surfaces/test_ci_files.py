@@ -218,3 +218,16 @@ def test_several_files_markdown_path_is_refused_when_it_is_an_input(tmp_path, ca
     assert b.read_bytes() == before
     assert main(["profile", str(a), str(b), "--csv", str(tmp_path / "t.csv")]) == 2
     assert "for --json, --csv or --html give one PATH" in capsys.readouterr().err
+
+
+def test_the_ci_page_names_every_exit_code_of_the_fairness_gate():
+    """docs/ci.md's workflow: the comment above the `--gate` step names every exit code
+    that gate fails the build with (5, insufficient evidence, was missing)."""
+    from faircode.errors import EXIT_FAIL, EXIT_INSUFFICIENT, EXIT_UNMEASURED
+
+    page = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    # each step: its comment lines, then `- uses:` and its `with:` block
+    steps = re.findall(r"((?:^      #.*\n)+)      - uses: .*\n((?:^        .*\n)+)", page, re.M)
+    (comment,) = [c for c, body in steps if "--gate" in body]
+    codes = {int(c) for c in re.findall(r"(?<![\d.])(\d)(?![\d.])", comment)}  # not 0.1
+    assert codes == {EXIT_FAIL, EXIT_INSUFFICIENT, EXIT_UNMEASURED}, comment
