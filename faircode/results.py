@@ -26,6 +26,11 @@ if TYPE_CHECKING:
 REPR_NAMES = 6
 
 
+def _count(n: object, noun: str) -> str:
+    """`1 flag`, `2 flags` (a repr's counts agree with their noun, as 6.1's size line)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _names(items: list[str]) -> str:
     head = ", ".join(clip(n, 24) for n in items[:REPR_NAMES])
     return head + (", ..." if len(items) > REPR_NAMES else "")
@@ -96,9 +101,10 @@ class ProfileResult(Result):
         head = "score not measured" if score is None else f"score {score}/100 grade {self['grade']}"
         dims = [d["name"] for d in self.get("dimensions", [])]
         return shown(
-            f"ProfileResult({head}; {self.get('n_rows')} rows, {self.get('n_cols')} columns; "
-            f"{len(dims)} dimensions: {_names(dims) or 'none'}; "
-            f"{len(self.get('flags', []))} flags)"
+            f"ProfileResult({head}; {_count(self.get('n_rows'), 'row')}, "
+            f"{_count(self.get('n_cols'), 'column')}; "
+            f"{_count(len(dims), 'dimension')}: {_names(dims) or 'none'}; "
+            f"{_count(len(self.get('flags', [])), 'flag')})"
         )
 
 
@@ -124,7 +130,7 @@ class CompareResult(Result):
             f"CompareResult({a.get('n_rows')} -> {b.get('n_rows')} rows; score "
             f"{a.get('overall_score')} ({a.get('grade')}) -> {b.get('overall_score')} "
             f"({b.get('grade')}); drift: {_names(drift) or 'no shared dimension'}; "
-            f"{len(self.get('flags', []))} flags)"
+            f"{_count(len(self.get('flags', [])), 'flag')})"
         )
 
 
@@ -140,6 +146,6 @@ class EvaluateResult(Result):
         n = len(self.get("failures", []))
         return shown(
             f"EvaluateResult({self.get('status')}; {task} model; "
-            f"{len(groups)} slicings: {_names(groups) or 'none'}; "
+            f"{_count(len(groups), 'slicing')}: {_names(groups) or 'none'}; "
             f"{n} disparit{'y' if n == 1 else 'ies'} exceeded)"
         )

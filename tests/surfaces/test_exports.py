@@ -638,6 +638,17 @@ def test_results_display_in_a_notebook_and_stay_dicts(tmp_path):
     assert "<script>alert" not in c._repr_html_()
 
 
+def test_a_results_repr_counts_agree_with_their_nouns(tmp_path):
+    """SPEC 6.2: `1 row, 1 column; 1 dimension: sex`, `1 flag` (it said `1 columns`)."""
+    one = faircode.profile(write_csv(tmp_path / "one.csv", ["sex"], [["F"]]))
+    assert repr(one).startswith(
+        "ProfileResult(score not measured; 1 row, 1 column; 1 dimension: sex;"
+    )
+    plain = faircode.profile(write_csv(tmp_path / "plain.csv", ["x"], [["1"]]))
+    assert len(plain["flags"]) == 1  # no demographic column
+    assert repr(plain).endswith("1 row, 1 column; 0 dimensions: none; 1 flag)")
+
+
 def test_a_comparison_in_a_notebook_names_its_sides(tmp_path, capsys):
     """SPEC 6.2: `faircode.compare` keeps what A and B are called, so its reports say
     which file is the baseline as `faircode compare A B` does (they said `A = a`)."""
