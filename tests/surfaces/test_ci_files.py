@@ -231,3 +231,16 @@ def test_the_ci_page_names_every_exit_code_of_the_fairness_gate():
     (comment,) = [c for c, body in steps if "--gate" in body]
     codes = {int(c) for c in re.findall(r"(?<![\d.])(\d)(?![\d.])", comment)}  # not 0.1
     assert codes == {EXIT_FAIL, EXIT_INSUFFICIENT, EXIT_UNMEASURED}, comment
+
+
+def test_the_ci_pages_fairness_step_installs_what_the_monitor_needs():
+    """docs/ci.md's `fairness evaluate` step installs the extra the command names when it
+    is missing (`frames`: pandas; it said `fairness`, Fairlearn, which only --engine
+    fairlearn needs and which brought pandas along by chance)."""
+    from faircode.errors import EXTRA_OF
+
+    page = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    workflow = yaml.safe_load(re.search(r"```yaml\n(# \.github/workflows/.*?)```", page, re.S)[1])
+    (step,) = [s for s in workflow["jobs"]["faircode"]["steps"] if "--gate" in str(s.get("with"))]
+    extras = step["with"]["extras"].split(",")
+    assert EXTRA_OF["pandas"] in extras and "--engine fairlearn" not in step["with"]["args"]
