@@ -149,6 +149,29 @@ def test_the_numbers_the_docs_quote_in_prose_are_a_fresh_runs():
     assert quote in prose("profiling.md")
 
 
+def test_the_python_api_page_names_every_result_that_displays_itself():
+    """docs/python-api.md names each result class a public function returns, and shows
+    none as its Markdown report when the command has an HTML one (it said so of
+    ScanResult, which shows its HTML report, and left out the audit packs' results)."""
+    import faircode.audit.art10  # noqa: F401  (imported for their result classes)
+    import faircode.audit.datasheet  # noqa: F401
+    import faircode.audit.ll144  # noqa: F401
+    import faircode.scan  # noqa: F401
+    from faircode.renderers import RENDERERS
+    from faircode.results import Result
+
+    def classes(cls: type) -> list[type]:
+        return [c for sub in cls.__subclasses__() for c in (sub, *classes(sub))]
+
+    page = prose("python-api.md")
+    shown = [c for c in classes(Result) if c.command]
+    assert len(shown) >= 7  # profile, compare, evaluate, scan and the three audit packs
+    for cls in shown:
+        assert "html" in RENDERERS[cls.command], cls.__name__
+        assert f"`{cls.__name__}`" in page, cls.__name__
+        assert f"`{cls.__name__}`, shown in a notebook as its Markdown" not in page
+
+
 def test_the_readme_is_short_and_starts_with_the_two_commands():
     lines = README.read_text(encoding="utf-8").splitlines()
     assert len(lines) <= 250
