@@ -111,6 +111,10 @@ def test_action_run_step_writes_the_summary_and_keeps_the_exit_code(tmp_path):
     assert code == 2
     code, summary = run_action(tmp_path, "profile --sample", summary=" False ")
     assert code == 0 and summary == ""
+    # after "--" every word is a path: the summary's flag goes before it, not read as a file
+    (tmp_path / "-d.csv").write_text("sex\n" + "M\nF\n" * 200)
+    code, summary = run_action(tmp_path, "profile -- -d.csv")
+    assert code == 0 and summary.startswith("### faircode profile: ")
 
 
 def test_action_bad_inputs_are_one_line(tmp_path):
