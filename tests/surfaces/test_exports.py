@@ -806,3 +806,28 @@ def test_a_viewer_that_blocks_scripts_is_pointed_to_the_markdown(tmp_path) -> No
     assert "did not run" in static and "--markdown" in static
     app = (Path(__file__).resolve().parents[2] / "site" / "app.js").read_text(encoding="utf-8")
     assert static in app
+
+
+def test_every_format_says_what_would_settle_an_insufficient_disparity_alike(capsys):
+    """SPEC 12.11: the terminal and the Markdown disparity tables say what would settle an
+    insufficient disparity as the gate and the Markdown's list do: the count, its unit and
+    the slices that need it (they said `~913 per slice` of 913 labelled positives in
+    'Female' alone)."""
+    pytest.importorskip("pandas")
+    sample = str(Path(faircode.__file__).parent / "data" / "compas-scores-two-years.csv")
+    args = ["fairness", "evaluate", sample, "--score", "decile_score"]
+    args += ["--decision-threshold", "5", "--label", "two_year_recid", "--attr", "race"]
+    args += ["--attr", "sex", "--threshold", "0.1", "--engine", "pandas"]
+    r = json.loads(run(capsys, *args, "--json")[1])
+    insufficient = [d for g in r["groups"] for d in g["disparities"] if d["rows_needed"]]
+    assert len(insufficient) == 2  # race's accuracy range, sex's equalized odds
+    text, md = run(capsys, *args)[1], run(capsys, *args, "--markdown", "-")[1]
+    for d in insufficient:
+        need = d["rows_needed"]
+        now = [f"{c:,}" for c in need["count_now"]]
+        for report in (text, md.replace("\\", "")):
+            lines = [x for x in report.splitlines() if "INSUFFICIENT" in x and now[0] in x]
+            assert len(lines) == 1, (d["metric"], report)
+            assert f"about {need['per_slice']:,} " in lines[0]
+            assert all(f"'{s}'" in lines[0] for s in need["slices"])
+            assert "per slice would settle" not in lines[0]
