@@ -3,6 +3,7 @@ commands the CLI has; the action's run step is run here as GitHub would (no netw
 
 from __future__ import annotations
 
+import argparse
 import ast
 import os
 import re
@@ -15,8 +16,7 @@ import pytest
 import yaml
 from util import ROOT
 
-from faircode.cli import build_parser, cmd_compare, cmd_profile
-from faircode.monitor.cli import evaluate_command
+from faircode.cli import build_parser, cmd_profile
 
 
 def action() -> dict:
@@ -56,16 +56,31 @@ def test_action_inputs_and_steps():
         assert "${{" not in s["run"]
 
 
-def test_action_markdown_commands_exist_and_take_markdown_path(tmp_path):
-    funcs = {"profile": cmd_profile, "compare": cmd_compare, "evaluate": evaluate_command}
-    operands = {"profile": ["d.csv"], "compare": ["a.csv", "b.csv"], "evaluate": ["p.csv"]}
+def markdown_path_commands(parser: argparse.ArgumentParser, path: list[str]) -> list[list[str]]:
+    """Every (sub)command of the CLI whose `--markdown` takes a PATH, in parser order."""
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += markdown_path_commands(sub, [*path, name])
+        elif "--markdown" in action.option_strings and action.nargs == "?":
+            found.append(path)
+    return found
+
+
+def test_action_markdown_commands_are_every_command_with_a_markdown_path(tmp_path):
+    """The action summarises every command that writes its Markdown report to a PATH
+    (scan and the audit packs were left out), and no other (`fairness report
+    --markdown` is a flag that prints)."""
     commands = markdown_commands()
-    assert commands == [["profile"], ["compare"], ["fairness", "evaluate"]]
+    assert sorted(commands) == sorted(markdown_path_commands(build_parser(), []))
+    assert ["fairness", "report"] not in commands and ["audit", "ll144"] in commands
     summary = str(tmp_path / "summary.md")
-    for cmd in commands:
-        extra = ["--attr", "g", "--pred", "p"] if cmd[-1] == "evaluate" else []
-        args = build_parser().parse_args([*cmd, *operands[cmd[-1]], *extra, "--markdown", summary])
-        assert args.func is funcs[cmd[-1]] and args.markdown == summary
+    args = build_parser().parse_args(["profile", "d.csv", "--markdown", summary])
+    assert args.func is cmd_profile and args.markdown == summary
+    sample = ROOT / "faircode" / "data" / "compas-scores-two-years.csv"
+    code, summary = run_action(tmp_path, f"audit datasheet {sample} --audit-date 2025-06-30")
+    assert code == 0 and summary.startswith("# Datasheet")
 
 
 def run_action(
