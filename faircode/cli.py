@@ -22,6 +22,7 @@ from .cliutil import (
     format_of,
     options_from_args,
     start_spark,
+    write_export,
     write_exports,
     write_html,
 )
@@ -50,7 +51,7 @@ from .profiler import profile
 from .provenance import StreamHash, provenance, sha256_bytes
 from .reference import BUILTIN, load_reference
 from .renderers import render_as
-from .safetext import bounded, fit_stdout, shown
+from .safetext import bounded, fit_stdout, md_escape, shown
 from .scan import (
     DEFAULT_BEAM,
     DEFAULT_DEPTH,
@@ -626,7 +627,9 @@ def _profile_hashed(
     return result, hasher.digest()
 
 
-def cmd_profile(args: argparse.Namespace) -> int:
+def cmd_profile(args: argparse.Namespace, markdown_parts: list[str] | None = None) -> int:
+    """`faircode profile`; ``markdown_parts``: where `profile A B ... --markdown PATH`
+    collects each file's Markdown report (SPEC 6.1)."""
     if getattr(args, "more_paths", None):
         return _profile_each(args)
     threshold = _fail_under(args)
@@ -659,6 +662,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
     if args.html:
         write_html(args, "profile", result, name=name)
     write_exports(args, "profile", result, name=name)
+    if markdown_parts is not None:
+        markdown_parts.append(render_as("profile", "markdown", result, name=name))
     if threshold is not None:
         score = result["overall_score"]
         if score is None or score < threshold:
@@ -727,30 +732,46 @@ EXIT_SEVERITY = (EXIT_OK, EXIT_FINDING, EXIT_FAIL, EXIT_INPUT)
 def _profile_each(args: argparse.Namespace) -> int:
     """`faircode profile A B ...`: each file profiled on its own, reports one after the
     other, a file that cannot be profiled its one error line; the exit code is the worst
-    (EXIT_SEVERITY)."""
-    if format_of(args) not in ("text", "markdown") or exports_of(args) or args.html:
+    (EXIT_SEVERITY). `--markdown PATH` gets the Markdown reports one after the other (the
+    GitHub Action's job summary), a file not profiled its error line."""
+    if format_of(args) not in ("text", "markdown") or args.csv or args.html:
         raise InputError(
-            "several PATHs print one text or Markdown report each; for --json, --csv, --html "
-            "or an export file give one PATH (one dataset in many files: a quoted glob)"
+            "several PATHs print one text or Markdown report each; for --json, --csv or "
+            "--html give one PATH (one dataset in many files: a quoted glob)"
         )
     # The flags hold for every file: a bad one is one line, once, before any file is read.
     _fail_under(args)
     _fail_on(args)
     options_from_args(args, "profile")
+    paths = [args.path, *args.more_paths]
+    summary = args.markdown
+    if summary:  # refused before any file is read when it is one of them (SPEC 6.1)
+        check_exports(
+            args,
+            [
+                i
+                for p in paths
+                for i in _profile_inputs(argparse.Namespace(**{**vars(args), "path": p}))
+            ],
+        )
+    parts: list[str] = []
     codes = []
-    for i, path in enumerate([args.path, *args.more_paths]):
+    for i, path in enumerate(paths):
         if i:
             sys.stdout.write("\n")
+        one = argparse.Namespace(**{**vars(args), "path": path, "more_paths": [], "markdown": None})
         try:
-            codes.append(
-                cmd_profile(argparse.Namespace(**{**vars(args), "path": path, "more_paths": []}))
-            )
+            codes.append(cmd_profile(one, parts if summary else None))
         except FaircodeError as err:  # this file's line; the others still get their report
             sys.stdout.flush()  # its report's place in the run, before the line
             name = _input_name(path)
             text = str(err)
-            _error(text if text.startswith(f"{name}: ") else f"{name}: {text}")
+            line = text if text.startswith(f"{name}: ") else f"{name}: {text}"
+            _error(line)
+            parts.append(f"faircode: error: {md_escape(line)}\n")
             codes.append(err.exit_code)
+    if summary:  # before the exit code is decided, as for one file
+        write_export("markdown", summary, "\n".join(parts))
     return max(codes, key=EXIT_SEVERITY.index)
 
 

@@ -317,8 +317,13 @@ def write_exports(args: argparse.Namespace, command: str, result: Any, **context
     """Write each ``--markdown PATH`` / ``--csv PATH`` export of ``result`` (UTF-8),
     saying so on stderr, atomically (:mod:`faircode.atomic`); a path that cannot be
     written is an input error (exit 2)."""
+    for form, path in exports_of(args):
+        write_export(form, path, render_as(command, form, result, **context))
+
+
+def write_export(form: str, path: str, text: str) -> None:
+    """``text``, an export in ``form``, into ``path`` atomically, saying so on stderr."""
     from .atomic import write_output  # lazy: start-up
 
-    for form, path in exports_of(args):
-        write_output(path, render_as(command, form, result, **context), EXPORT_WHAT[form])
-        sys.stderr.write(f"faircode: wrote {EXPORT_WHAT[form]} to {shown(path)}\n")
+    write_output(path, text, EXPORT_WHAT[form])
+    sys.stderr.write(f"faircode: wrote {EXPORT_WHAT[form]} to {shown(path)}\n")

@@ -10,8 +10,8 @@ from .errors import InputError
 from .evidence import Findings
 from .numerics import Z, fmt, fsum, ln, newcombe, pct, round_half_up, search_p
 from .options import Options, dict_arg, resolve
-from .profiler import profile
-from .results import CompareResult
+from .profiler import display_name, profile
+from .results import CompareResult, Result
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
@@ -193,6 +193,7 @@ def compare(
             "compare() takes no outcome (outcome means are compared by nothing); "
             "profile() each file with outcome to see them"
         )
+    names = (_side_name(a), _side_name(b))
     a, b = _side("a", a, options, overrides), _side("b", b, options, overrides)
     dims_b = {d["name"]: d for d in b["dimensions"]}
     names_a = {d["name"] for d in a["dimensions"]}
@@ -237,7 +238,15 @@ def compare(
     out["flags"] = [f["text"] for f in findings]
     if options.proxy_hints and "proxy_hints" in a and "proxy_hints" in b:  # SPEC 16
         out["proxy_hints"] = {"a": a["proxy_hints"], "b": b["proxy_hints"]}
-    return CompareResult(out)
+    return CompareResult(out, names=names)
+
+
+def _side_name(side: Any) -> str:
+    """What a report calls a side (SPEC 6.2): a profiled result's name (none for a plain
+    dict), else the name profile() gives it (the path as given, `<dataframe>`)."""
+    if isinstance(side, Mapping):
+        return getattr(side, "_name", "") if isinstance(side, Result) else ""
+    return display_name(os.fspath(side) if isinstance(side, os.PathLike) else side)
 
 
 def _side(arg: str, side: Any, options: Options, overrides: dict | None) -> Mapping:

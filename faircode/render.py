@@ -442,10 +442,12 @@ def _compared_lines(
         if absent:  # shown after the groups, never highest or lowest (SPEC 17.4)
             marks = ["not compared"] + (["small group"] if absent["small_group"] else [])
             rows.append((missing_group_label(d["name"]), absent, f"  [{', '.join(marks)}]"))
-        table(rows)
+        table(rows)  # aligned with the groups, but after their `... K more` line (SPEC 6.1)
+        last = [out.pop()] if absent else []
         out += more_lines(
             "    ", len(d["groups"]), d.get("groups_not_listed", 0), MAX_GROUPS_SHOWN, "groups"
         )
+        out += last
     inter = block.get("intersection")
     if not inter:
         return

@@ -2,8 +2,9 @@
 
 ``faircode.profile``, ``faircode.compare`` and ``faircode.monitor.evaluate`` return a
 :class:`ProfileResult`, :class:`CompareResult` or :class:`EvaluateResult`: a ``dict``
-subclass with no other state than the name of the data (never a key), so ``==`` with a
-plain dict, ``json.dumps``, pickling and ``copy.deepcopy`` behave as for the dict.
+subclass with no other state than the name of the data (a comparison's two names; never
+a key), so ``==`` with a plain dict, ``json.dumps``, pickling and ``copy.deepcopy``
+behave as for the dict.
 Jupyter shows ``_repr_html_``: the command's HTML report (the ``html`` renderer of
 :data:`faircode.renderers.RENDERERS`, e.g. ``faircode.htmlreport``, imported only then) in
 a sandboxed ``<iframe srcdoc>`` so its styles and scripts cannot touch the notebook,
@@ -23,6 +24,11 @@ if TYPE_CHECKING:
 
 #: Names a one-line repr lists before `...`.
 REPR_NAMES = 6
+
+
+def _count(n: object, noun: str) -> str:
+    """`1 flag`, `2 flags` (a repr's counts agree with their noun, as 6.1's size line)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _names(items: list[str]) -> str:
@@ -95,20 +101,27 @@ class ProfileResult(Result):
         head = "score not measured" if score is None else f"score {score}/100 grade {self['grade']}"
         dims = [d["name"] for d in self.get("dimensions", [])]
         return shown(
-            f"ProfileResult({head}; {self.get('n_rows')} rows, {self.get('n_cols')} columns; "
-            f"{len(dims)} dimensions: {_names(dims) or 'none'}; "
-            f"{len(self.get('flags', []))} flags)"
+            f"ProfileResult({head}; {_count(self.get('n_rows'), 'row')}, "
+            f"{_count(self.get('n_cols'), 'column')}; "
+            f"{_count(len(dims), 'dimension')}: {_names(dims) or 'none'}; "
+            f"{_count(len(self.get('flags', [])), 'flag')})"
         )
 
 
 class CompareResult(Result):
-    """``faircode.compare``'s result (SPEC 8)."""
+    """``faircode.compare``'s result (SPEC 8); ``names``: what A and B are called (a
+    path, a profiled result's name), as `faircode compare A B` names them."""
 
-    __slots__ = ()
+    __slots__ = ("_names",)
     command = "compare"
 
+    def __init__(self, *args: Any, names: tuple[str, str] = ("", ""), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._names = names
+
     def _context(self) -> dict[str, str]:
-        return {}
+        names = zip(("name_a", "name_b"), getattr(self, "_names", ("", "")))
+        return {key: name for key, name in names if name}  # else the renderer's own
 
     def __repr__(self) -> str:
         a, b = self.get("a", {}), self.get("b", {})
@@ -117,7 +130,7 @@ class CompareResult(Result):
             f"CompareResult({a.get('n_rows')} -> {b.get('n_rows')} rows; score "
             f"{a.get('overall_score')} ({a.get('grade')}) -> {b.get('overall_score')} "
             f"({b.get('grade')}); drift: {_names(drift) or 'no shared dimension'}; "
-            f"{len(self.get('flags', []))} flags)"
+            f"{_count(len(self.get('flags', [])), 'flag')})"
         )
 
 
@@ -133,6 +146,6 @@ class EvaluateResult(Result):
         n = len(self.get("failures", []))
         return shown(
             f"EvaluateResult({self.get('status')}; {task} model; "
-            f"{len(groups)} slicings: {_names(groups) or 'none'}; "
+            f"{_count(len(groups), 'slicing')}: {_names(groups) or 'none'}; "
             f"{n} disparit{'y' if n == 1 else 'ies'} exceeded)"
         )

@@ -188,9 +188,7 @@ def _disparity_line(d: dict[str, Any]) -> tuple[str, str, str]:
         notes.append(f"ok (<= {d['threshold']:g})")
     elif d["status"] == "insufficient":
         need = d["rows_needed"]
-        more = ""
-        if need and need["per_slice"] is not None:
-            more = f"; ~{need['per_slice']:,} per slice would settle it"
+        more = settle_text(need)  # the count, its unit and slices, as the gate says it
         word = DISPARITY_STATUS_WORDS["insufficient"]
         if need and "guard" in need:
             notes.append(f"{word} ({need['metric']} slices below the guard{more})")

@@ -255,7 +255,10 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "_block": "JS outcomeBlocks",
         "_intersection": "JS outcomeBlocks",
     },
-    "compare": {"_side": "reads a path or a saved result: Python's I/O"},
+    "compare": {
+        "_side": "reads a path or a saved result: Python's I/O",
+        "_side_name": "the Python API's names of its sides (the page names its files)",
+    },
     "reference": {
         "BUILTIN": "the package's files; the page fetches them",
         "builtin_bytes": "the package's files; the page fetches them",

@@ -3,6 +3,7 @@ commands the CLI has; the action's run step is run here as GitHub would (no netw
 
 from __future__ import annotations
 
+import argparse
 import ast
 import os
 import re
@@ -15,8 +16,7 @@ import pytest
 import yaml
 from util import ROOT
 
-from faircode.cli import build_parser, cmd_compare, cmd_profile
-from faircode.monitor.cli import evaluate_command
+from faircode.cli import build_parser, cmd_profile
 
 
 def action() -> dict:
@@ -56,16 +56,31 @@ def test_action_inputs_and_steps():
         assert "${{" not in s["run"]
 
 
-def test_action_markdown_commands_exist_and_take_markdown_path(tmp_path):
-    funcs = {"profile": cmd_profile, "compare": cmd_compare, "evaluate": evaluate_command}
-    operands = {"profile": ["d.csv"], "compare": ["a.csv", "b.csv"], "evaluate": ["p.csv"]}
+def markdown_path_commands(parser: argparse.ArgumentParser, path: list[str]) -> list[list[str]]:
+    """Every (sub)command of the CLI whose `--markdown` takes a PATH, in parser order."""
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += markdown_path_commands(sub, [*path, name])
+        elif "--markdown" in action.option_strings and action.nargs == "?":
+            found.append(path)
+    return found
+
+
+def test_action_markdown_commands_are_every_command_with_a_markdown_path(tmp_path):
+    """The action summarises every command that writes its Markdown report to a PATH
+    (scan and the audit packs were left out), and no other (`fairness report
+    --markdown` is a flag that prints)."""
     commands = markdown_commands()
-    assert commands == [["profile"], ["compare"], ["fairness", "evaluate"]]
+    assert sorted(commands) == sorted(markdown_path_commands(build_parser(), []))
+    assert ["fairness", "report"] not in commands and ["audit", "ll144"] in commands
     summary = str(tmp_path / "summary.md")
-    for cmd in commands:
-        extra = ["--attr", "g", "--pred", "p"] if cmd[-1] == "evaluate" else []
-        args = build_parser().parse_args([*cmd, *operands[cmd[-1]], *extra, "--markdown", summary])
-        assert args.func is funcs[cmd[-1]] and args.markdown == summary
+    args = build_parser().parse_args(["profile", "d.csv", "--markdown", summary])
+    assert args.func is cmd_profile and args.markdown == summary
+    sample = ROOT / "faircode" / "data" / "compas-scores-two-years.csv"
+    code, summary = run_action(tmp_path, f"audit datasheet {sample} --audit-date 2025-06-30")
+    assert code == 0 and summary.startswith("# Datasheet")
 
 
 def run_action(
@@ -111,6 +126,10 @@ def test_action_run_step_writes_the_summary_and_keeps_the_exit_code(tmp_path):
     assert code == 2
     code, summary = run_action(tmp_path, "profile --sample", summary=" False ")
     assert code == 0 and summary == ""
+    # after "--" every word is a path: the summary's flag goes before it, not read as a file
+    (tmp_path / "-d.csv").write_text("sex\n" + "M\nF\n" * 200)
+    code, summary = run_action(tmp_path, "profile -- -d.csv")
+    assert code == 0 and summary.startswith("### faircode profile: ")
 
 
 def test_action_bad_inputs_are_one_line(tmp_path):
@@ -186,3 +205,61 @@ def test_several_paths_go_on_after_a_file_that_cannot_be_profiled(tmp_path, caps
     assert main(["profile", *gates, str(skewed)]) == 1  # score 8, nothing confirmed
     assert main(["profile", *gates, str(imbalanced), str(skewed)]) == 1
     assert main(["profile", *gates, str(skewed), str(imbalanced), str(empty)]) == 2
+
+
+def test_the_action_summarises_several_files(tmp_path):
+    """SPEC 6.1: the action adds `--markdown $GITHUB_STEP_SUMMARY` to every `profile`;
+    with several files the summary holds each file's report (it was exit 2, `give one
+    PATH`), and a file that cannot be profiled its error line in its place."""
+    (tmp_path / "a.csv").write_text("sex\n" + "M\nF\n" * 200)
+    (tmp_path / "b.csv").write_text("sex\n" + "M\n" * 390 + "F\n" * 10)
+    code, summary = run_action(tmp_path, "profile a.csv b.csv --fail-under 70")
+    assert code == 1  # b scores below 70: the gate, not a usage error
+    assert summary.count("### faircode profile: ") == 2
+    assert summary.index("- file: a.csv") < summary.index("- file: b.csv")
+    (tmp_path / "empty.csv").write_bytes(b"")
+    code, summary = run_action(tmp_path, "profile a.csv empty.csv b.csv")
+    assert code == 2 and summary.count("### faircode profile: ") == 2
+    assert "faircode: error: empty.csv: file is empty\n" in summary
+    assert summary.index("- file: a.csv") < summary.index("empty.csv") < summary.index("b.csv")
+
+
+def test_several_files_markdown_path_is_refused_when_it_is_an_input(tmp_path, capsys):
+    from faircode.cli import main
+
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    for p in (a, b):
+        p.write_text("sex\n" + "M\nF\n" * 200)
+    before = b.read_bytes()
+    assert main(["profile", str(a), str(b), "--markdown", str(b)]) == 2
+    out, err = capsys.readouterr()
+    assert not out and err.startswith(f"faircode: error: --markdown {b}: is an input file")
+    assert b.read_bytes() == before
+    assert main(["profile", str(a), str(b), "--csv", str(tmp_path / "t.csv")]) == 2
+    assert "for --json, --csv or --html give one PATH" in capsys.readouterr().err
+
+
+def test_the_ci_page_names_every_exit_code_of_the_fairness_gate():
+    """docs/ci.md's workflow: the comment above the `--gate` step names every exit code
+    that gate fails the build with (5, insufficient evidence, was missing)."""
+    from faircode.errors import EXIT_FAIL, EXIT_INSUFFICIENT, EXIT_UNMEASURED
+
+    page = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    # each step: its comment lines, then `- uses:` and its `with:` block
+    steps = re.findall(r"((?:^      #.*\n)+)      - uses: .*\n((?:^        .*\n)+)", page, re.M)
+    (comment,) = [c for c, body in steps if "--gate" in body]
+    codes = {int(c) for c in re.findall(r"(?<![\d.])(\d)(?![\d.])", comment)}  # not 0.1
+    assert codes == {EXIT_FAIL, EXIT_INSUFFICIENT, EXIT_UNMEASURED}, comment
+
+
+def test_the_ci_pages_fairness_step_installs_what_the_monitor_needs():
+    """docs/ci.md's `fairness evaluate` step installs the extra the command names when it
+    is missing (`frames`: pandas; it said `fairness`, Fairlearn, which only --engine
+    fairlearn needs and which brought pandas along by chance)."""
+    from faircode.errors import EXTRA_OF
+
+    page = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    workflow = yaml.safe_load(re.search(r"```yaml\n(# \.github/workflows/.*?)```", page, re.S)[1])
+    (step,) = [s for s in workflow["jobs"]["faircode"]["steps"] if "--gate" in str(s.get("with"))]
+    extras = step["with"]["extras"].split(",")
+    assert EXTRA_OF["pandas"] in extras and "--engine fairlearn" not in step["with"]["args"]

@@ -2,7 +2,8 @@
 
 The command-line reference (docs/cli.md) must be what scripts/make_cli_docs.py writes
 from the parsers now; every terminal example must be what its command prints now
-(scripts/make_docs_examples.py); the README keeps its two first-screen commands, stays
+(scripts/make_docs_examples.py), and so must the numbers a page quotes in its prose;
+the README keeps its two first-screen commands, stays
 short and links only to files that exist; and `mkdocs build --strict` fails on a link
 to a page or an anchor that does not exist. The build needs the docs extra; without it
 those tests are skipped, and fail under CI (the environment variable CI set)."""
@@ -110,6 +111,65 @@ def test_the_readme_excerpt_counts_what_pandas_counts():
             assert row, (column, label)
             assert int(row.group(2)) == n
             assert abs(float(row.group(1)) - share) <= 0.005 + 1e-9, (label, row.group(1), share)
+
+
+def prose(page: str) -> str:
+    """A docs page's text with its lines joined (a quote may wrap)."""
+    return " ".join((ROOT / "docs" / page).read_text(encoding="utf-8").split())
+
+
+def test_the_numbers_the_docs_quote_in_prose_are_a_fresh_runs():
+    """Numbers quoted outside the generated examples: the notebook repr of the sample
+    (docs/python-api.md) and the COMPAS label-gap finding (docs/profiling.md) are what a
+    run gives now (they said 34 flags and 335 tests)."""
+    import faircode
+
+    sample = ROOT / "faircode" / "data" / "compas-scores-two-years.csv"
+    assert f"`{faircode.profile(str(sample))!r}`" in prose("python-api.md")
+    r = faircode.profile(str(sample), opts={"label": "two_year_recid"})
+    (gap,) = [
+        f
+        for f in r["findings"]
+        if f["kind"] == "label_gap" and f["groups"] == ["Other", "African-American"]
+    ]
+    rates = {
+        g["label"]: g
+        for d in r["label_rates"]["dimensions"]
+        if d["name"] == "race"
+        for g in d["groups"]
+    }
+    low, high = rates["Other"], rates["African-American"]
+    quote = (
+        f"African-American ({high['rate'] * 100:.2f}% of {high['n']:,}) and Other "
+        f"({low['rate'] * 100:.2f}% of {low['n']:,}) is {gap['value'] * 100:.2f} points, "
+        f"Newcombe interval {gap['ci_low'] * 100:.2f}-{gap['ci_high'] * 100:.2f}, "
+        f"{gap['verdict']} against the 10-point `--label-gap` after Holm over "
+        f"{r['evidence']['tests']} tests"
+    )
+    assert quote in prose("profiling.md")
+
+
+def test_the_python_api_page_names_every_result_that_displays_itself():
+    """docs/python-api.md names each result class a public function returns, and shows
+    none as its Markdown report when the command has an HTML one (it said so of
+    ScanResult, which shows its HTML report, and left out the audit packs' results)."""
+    import faircode.audit.art10  # noqa: F401  (imported for their result classes)
+    import faircode.audit.datasheet  # noqa: F401
+    import faircode.audit.ll144  # noqa: F401
+    import faircode.scan  # noqa: F401
+    from faircode.renderers import RENDERERS
+    from faircode.results import Result
+
+    def classes(cls: type) -> list[type]:
+        return [c for sub in cls.__subclasses__() for c in (sub, *classes(sub))]
+
+    page = prose("python-api.md")
+    shown = [c for c in classes(Result) if c.command]
+    assert len(shown) >= 7  # profile, compare, evaluate, scan and the three audit packs
+    for cls in shown:
+        assert "html" in RENDERERS[cls.command], cls.__name__
+        assert f"`{cls.__name__}`" in page, cls.__name__
+        assert f"`{cls.__name__}`, shown in a notebook as its Markdown" not in page
 
 
 def test_the_readme_is_short_and_starts_with_the_two_commands():

@@ -21,6 +21,7 @@ from faircode.cli import main
 from faircode.exports import profile_csv_rows, render_profile_markdown
 from faircode.numerics import more_text
 from faircode.render import label_rate_lines, missing_by_group_lines, outcome_lines
+from faircode.safetext import md_escape
 
 FORMULAS = ['=HYPERLINK("http://x","y")', "+1", "-2", "@x", "\rCR"]
 HOSTILE = ["a|b", "x\ny", "`tick`", "<b>bold</b>", "<script>alert(1)</script>", '"><img>']
@@ -637,6 +638,42 @@ def test_results_display_in_a_notebook_and_stay_dicts(tmp_path):
     assert "<script>alert" not in c._repr_html_()
 
 
+def test_a_results_repr_counts_agree_with_their_nouns(tmp_path):
+    """SPEC 6.2: `1 row, 1 column; 1 dimension: sex`, `1 flag` (it said `1 columns`)."""
+    one = faircode.profile(write_csv(tmp_path / "one.csv", ["sex"], [["F"]]))
+    assert repr(one).startswith(
+        "ProfileResult(score not measured; 1 row, 1 column; 1 dimension: sex;"
+    )
+    plain = faircode.profile(write_csv(tmp_path / "plain.csv", ["x"], [["1"]]))
+    assert len(plain["flags"]) == 1  # no demographic column
+    assert repr(plain).endswith("1 row, 1 column; 0 dimensions: none; 1 flag)")
+
+
+def test_a_comparison_in_a_notebook_names_its_sides(tmp_path, capsys):
+    """SPEC 6.2: `faircode.compare` keeps what A and B are called, so its reports say
+    which file is the baseline as `faircode compare A B` does (they said `A = a`)."""
+    import pandas as pd
+
+    train = write_csv(tmp_path / "train.csv", ["sex"], [["M"], ["F"]] * 150)
+    prod = write_csv(tmp_path / "prod.csv", ["sex"], [["M"], ["M"], ["F"]] * 100)
+    c = faircode.compare(str(train), prod)  # a str and a PathLike
+    assert main(["compare", str(train), str(prod)]) == 0
+    assert c.report("text") == capsys.readouterr().out
+    assert f"- A = {md_escape(str(train))}, B = {md_escape(str(prod))}" in c.report("markdown")
+    context = json.loads(
+        dict(parsed(c._repr_html_()))["iframe"]["srcdoc"]
+        .split('id="faircode-result">')[1]
+        .split("</script>")[0]
+    )["context"]
+    assert context == {"nameA": str(train), "nameB": str(prod)}
+    for copied in (pickle.loads(pickle.dumps(c)), copy.deepcopy(c)):
+        assert copied.report("text") == c.report("text")
+    named = faircode.compare(faircode.profile(str(train)), pd.read_csv(prod))
+    assert named.report("text").startswith(f"faircode compare: A = {train}  ->  B = <dataframe>")
+    plain = faircode.compare(*(dict(faircode.profile(str(f))) for f in (train, prod)))
+    assert plain.report("text").startswith("faircode compare: A = a  ->  B = b\n")
+
+
 def test_evaluate_result_displays_its_html_report_escaped():
     pd = pytest.importorskip("pandas")
     from faircode.monitor import evaluate
@@ -769,3 +806,28 @@ def test_a_viewer_that_blocks_scripts_is_pointed_to_the_markdown(tmp_path) -> No
     assert "did not run" in static and "--markdown" in static
     app = (Path(__file__).resolve().parents[2] / "site" / "app.js").read_text(encoding="utf-8")
     assert static in app
+
+
+def test_every_format_says_what_would_settle_an_insufficient_disparity_alike(capsys):
+    """SPEC 12.11: the terminal and the Markdown disparity tables say what would settle an
+    insufficient disparity as the gate and the Markdown's list do: the count, its unit and
+    the slices that need it (they said `~913 per slice` of 913 labelled positives in
+    'Female' alone)."""
+    pytest.importorskip("pandas")
+    sample = str(Path(faircode.__file__).parent / "data" / "compas-scores-two-years.csv")
+    args = ["fairness", "evaluate", sample, "--score", "decile_score"]
+    args += ["--decision-threshold", "5", "--label", "two_year_recid", "--attr", "race"]
+    args += ["--attr", "sex", "--threshold", "0.1", "--engine", "pandas"]
+    r = json.loads(run(capsys, *args, "--json")[1])
+    insufficient = [d for g in r["groups"] for d in g["disparities"] if d["rows_needed"]]
+    assert len(insufficient) == 2  # race's accuracy range, sex's equalized odds
+    text, md = run(capsys, *args)[1], run(capsys, *args, "--markdown", "-")[1]
+    for d in insufficient:
+        need = d["rows_needed"]
+        now = [f"{c:,}" for c in need["count_now"]]
+        for report in (text, md.replace("\\", "")):
+            lines = [x for x in report.splitlines() if "INSUFFICIENT" in x and now[0] in x]
+            assert len(lines) == 1, (d["metric"], report)
+            assert f"about {need['per_slice']:,} " in lines[0]
+            assert all(f"'{s}'" in lines[0] for s in need["slices"])
+            assert "per slice would settle" not in lines[0]

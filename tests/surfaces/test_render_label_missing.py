@@ -635,3 +635,23 @@ def test_missing_group_row_in_every_format():
     miss = [x for x in rows if x["section"] == "missing_by_group" and x["note"] == "missing group"]
     got = {x["column"]: (x["label"], x["count"], x["missing_count"], x["flagged"]) for x in miss}
     assert got == {"c": ("(missing sex)", "3", "3", "false")}  # y has no missing cell
+
+
+def test_the_missing_group_row_follows_the_more_groups_line():
+    """SPEC 6.1: in the label-rates table the missing group comes after the dimension's
+    `... K more` row, in the terminal as in Markdown (the terminal put it before)."""
+    from faircode.render import MAX_GROUPS_SHOWN
+
+    k = MAX_GROUPS_SHOWN + 3
+    lines = ["g,y"] + [f"g{i:02},{i % 2}" for i in range(k) for _ in range(4)] + [",1"] * 5
+    data = io.BytesIO("\n".join(lines).encode())
+    r = faircode.profile(data, {"g": "race"}, {"label": "y"}, name="t")
+    more = "... 3 more groups"
+    text = [x.strip() for x in render(r, "t").splitlines()]
+    start = text.index(next(x for x in text if x.startswith("g: ")))
+    block = text[start : start + MAX_GROUPS_SHOWN + 4]
+    assert block[-2].startswith(more) and block[-1].startswith("(missing g)"), block
+    md = render_profile_markdown(r, name="t")
+    rates = md[md.index("#### Label rates") :].splitlines()  # the groups table has one too
+    rates = [x for x in rates if x.startswith("| g |") and (more in x or "(missing g)" in x)]
+    assert len(rates) == 2 and more in rates[0] and "(missing g) | 5 |" in rates[1]
