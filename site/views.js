@@ -295,7 +295,7 @@
     if (dim.groups.length > GROUPS_SHOWN) {
       // The rest is drawn when opened (a zip code dimension has 30,000 groups), at most
       // GROUPS_LISTED rows in all; the exported JSON has every group.
-      const more = h('details', { className: 'more-groups' }, h('summary', null, `${dim.groups.length - GROUPS_SHOWN} more groups`));
+      const more = h('details', { className: 'more-groups' }, h('summary', null, moreGroupsText(dim.groups.length - GROUPS_SHOWN)));
       more.addEventListener('toggle', () => {
         if (!more.open || more.dataset.drawn) return;
         more.dataset.drawn = 'true';
@@ -304,7 +304,7 @@
         more.appendChild(rest);
         if (dim.groups.length > GROUPS_LISTED) {
           more.appendChild(h('p', { className: 'muted not-listed', dataset: { notListed: dim.groups.length - GROUPS_LISTED } },
-            `${num(dim.groups.length - GROUPS_LISTED)} more groups are not drawn (the JSON export has them all).`));
+            `${moreGroupsText(dim.groups.length - GROUPS_LISTED)} ${dim.groups.length - GROUPS_LISTED === 1 ? 'is' : 'are'} not drawn (the JSON export has them all).`));
         }
       });
       card.appendChild(more);
@@ -547,7 +547,7 @@
           g.status !== 'shifted' ? h('span', { className: 'mark mark-' + g.status }, g.status) : null)));
       }
       card.appendChild(list);
-      if (d.groups.length > GROUPS_SHOWN) card.appendChild(h('p', { className: 'muted' }, `${d.groups.length - GROUPS_SHOWN} more groups`));
+      if (d.groups.length > GROUPS_SHOWN) card.appendChild(h('p', { className: 'muted' }, moreGroupsText(d.groups.length - GROUPS_SHOWN)));
       dims.appendChild(card);
     }
     view.appendChild(dims);
@@ -666,6 +666,11 @@
   /** The note under a card that draws GROUPS_SHOWN of its `listed` rows when the JSON
    * counts `notListed` more (it lists at most 1,000 groups or cells: SPEC 17.4), as
    * faircode/numerics.py more_text; null if all show. */
+  /** "1 more group", "2 more groups". */
+  function moreGroupsText(k) {
+    return `${num(k)} more group${k === 1 ? '' : 's'}`;
+  }
+
   function moreNote(listed, notListed) {
     const hidden = Math.max(0, listed - GROUPS_SHOWN) + notListed;
     if (hidden <= 0) return null;
@@ -679,10 +684,11 @@
     card.appendChild(h('p', { className: 'facts' }, facts));
     const list = h('div', { className: 'bars', attrs: { role: 'list' } });
     for (const r of rows.slice(0, GROUPS_SHOWN)) list.appendChild(r);
-    if (tail) list.appendChild(tail); // the missing group, after the groups (SPEC 17.4)
     card.appendChild(list);
     const more = moreNote(rows.length, notListed);
     if (more) card.appendChild(more);
+    // the missing group, after the groups and their "more" note (SPEC 6.1, 17.4)
+    if (tail) card.appendChild(h('div', { className: 'bars', attrs: { role: 'list' } }, tail));
     return card;
   }
 
@@ -901,7 +907,7 @@
       }
       const card = h('article', { className: 'card rates', dataset: { dim: d.name } },
         h('header', { className: 'card-head' }, h('h3', null, data(d.name))), list);
-      if (d.groups.length > GROUPS_SHOWN) card.appendChild(h('p', { className: 'muted' }, `${d.groups.length - GROUPS_SHOWN} more groups`));
+      if (d.groups.length > GROUPS_SHOWN) card.appendChild(h('p', { className: 'muted' }, moreGroupsText(d.groups.length - GROUPS_SHOWN)));
       sec.appendChild(card);
     }
     return sec;

@@ -1973,6 +1973,32 @@ def test_browser_benchmark_runs_end_to_end(tmp_path):
     assert "to the result and the hash" in table
 
 
+def test_missing_group_row_follows_the_more_note(reports, tmp_path):
+    """SPEC 6.1, 17.4: in the rates table the '(missing DIM)' row comes after the
+    dimension's groups and their "more" note, as the terminal and Markdown put it; and a
+    count of one group is "1 more group"."""
+    drawn = 40  # views.js GROUPS_SHOWN, checked below
+    rows = ["race,y"]
+    for k in range(drawn + 1):  # one group past those drawn at once
+        rows += [f"g{k:02d},{i % 2}" for i in range(30)]
+    rows += [f",{i % 2}" for i in range(30)]  # the missing group
+    path = tmp_path / "many.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "many.html"
+    cli_ok("profile", str(path), "--label", "y", "--html", str(out))
+    pg = reports(out)
+    pg.page.wait_for_selector("#report section.label-rates")
+    assert pg.page.evaluate("() => FaircodeViews.GROUPS_SHOWN") == drawn
+    order = pg.page.eval_on_selector_all(
+        "#report section.label-rates article .more-note,"
+        " #report section.label-rates article .rate-row[data-missing-group]",
+        "els => els.map((e) => e.matches('.more-note') ? 'more' : 'missing')",
+    )
+    assert order == ["more", "missing"]
+    summary = pg.page.locator("#report article[data-dim='race'] details.more-groups > summary")
+    assert summary.inner_text() == "1 more group"
+
+
 def test_cli_html_report_shows_label_rates_and_missing_by_group(reports, tmp_path, shots):
     """SPEC 17's blocks in the --html report: the rates and highest/lowest marks equal
     the result's, the missing-data table lists the terminal's columns, and a hostile
