@@ -88,20 +88,81 @@ def summarize(
     engine: str = "auto",
     opener: Opener | None = None,
 ) -> Summarized:
-    """Read source once into a Summary; return `Summarized(summary, overrides, options)`
-    (a named tuple: `summary, overrides, options = summarize(...)` works).
+    """Read a source once into the counts every metric is computed from (SPEC 0.5).
 
-    source: a path (CSV, Parquet or Arrow IPC, told apart by their magic bytes), a glob
-    string or a list of paths (profiled as one dataset: their summaries are merged; the
-    headers must be equal), a binary file object, or a pandas / polars DataFrame or a
-    pyarrow Table. `on_bytes(block)` sees every byte read; `on_rows(n)` is called with
-    the number of data rows just counted (an increment). `engine`: "auto" (the pyarrow
-    fast path for seekable CSV files of FAST_MIN_BYTES or more, when installed),
-    "fast" (try it whatever the size) or "reference" (never). `opener(path, label)`
-    opens each path, returning (binary file, is it a regular file) as `open_input`
-    does (the default); the file is then read from that open file only. The MCP server
-    passes its root's confined open (SPEC 11); with an opener a string is a path,
-    never expanded as a glob pattern (the caller expands it)."""
+    The first half of :func:`profile`: its result is what ``faircode.analyze.analyze``
+    turns into the profile, and summaries of parts of one table merge with
+    ``Summary.merge``. Reading follows SPEC 0 (0.8: sources, many files, the fast path).
+
+    Parameters
+    ----------
+    source : str, path-like, list of paths, binary file object or DataFrame
+        A path (CSV, Parquet or Arrow IPC, told apart by their magic bytes, SPEC 0.8; a
+        gzip-compressed CSV is decompressed as it is read), a glob string or a list of
+        paths (profiled as one dataset: their summaries are merged and the headers must
+        be equal), a binary file object, or a pandas / polars DataFrame or a pyarrow
+        Table.
+    overrides : dict of str to str, optional
+        ``--map``: column name -> kind (``"sex"``, ``"race"``, ``"age"``, ...,
+        ``"categorical"`` or ``"ignore"``), forcing or refusing a dimension (SPEC 1.6).
+    opts : dict or Options, optional
+        The options of SPEC 7 by their Python names (``min_share``, ``cross``, ``na``,
+        ``recode``, ``label``, ``skip_lines``, ...); unnamed ones take their defaults.
+    name : str, optional
+        What the summary (and its messages) call the source; default the path as given,
+        ``<dataframe>`` for a frame, a file object's name or ``<stream>``, and for many
+        files ``FIRST (+N more)``.
+    block_size : int
+        Bytes the reference reader takes at a time (default 1 MiB).
+    on_bytes : callable, optional
+        ``on_bytes(block)`` sees every byte read (the CLI hashes them, SPEC 10).
+    on_rows : callable, optional
+        ``on_rows(n)`` is called with the number of data rows just counted (an
+        increment: a progress bar).
+    engine : {"auto", "fast", "reference"}
+        ``"auto"``: the pyarrow fast path for seekable CSV files of 4 MB
+        (``FAST_MIN_BYTES``) or more, when installed; ``"fast"``: try it whatever the
+        size; ``"reference"``: never. The summary is the same (SPEC 0.8).
+    opener : callable, optional
+        ``opener(path, label)`` opens each path, returning (binary file, is it a regular
+        file) as ``open_input`` does (the default); the file is then read from that open
+        file only. The MCP server passes its root's confined open (SPEC 11); with an
+        opener a string is a path, never expanded as a glob pattern (the caller
+        expands it).
+
+    Returns
+    -------
+    Summarized
+        A named tuple ``(summary, overrides, options)`` that unpacks as such:
+        ``summary`` the :class:`~faircode.summary.Summary` (``n_rows``, ``columns``,
+        each column's label counts and missing cells), ``overrides`` the declared kinds
+        checked against the header, ``options`` the resolved
+        :class:`~faircode.options.Options`.
+
+    Raises
+    ------
+    InputError
+        Bad input, in one line naming the file or option: a path that names no file
+        (``data.csv: no such file``), an option out of its range (``--min-share: 2 is
+        out of range (0..1)``), an override naming no column, files of one dataset
+        whose headers differ, a Parquet file without pyarrow installed, ...
+
+    Examples
+    --------
+    >>> from importlib import resources
+    >>> import faircode
+    >>> sample = str(resources.files("faircode") / "data" / "compas-scores-two-years.csv")
+    >>> summary, overrides, options = faircode.summarize(sample, {"race": "race"})
+    >>> summary.n_rows, len(summary.columns), overrides, options.min_share
+    (7214, 53, {'race': 'race'}, 0.05)
+    >>> from faircode.analyze import analyze
+    >>> analyze(summary, overrides, options)["grade"]
+    'B'
+    >>> faircode.summarize(sample, engine="turbo")
+    Traceback (most recent call last):
+    ...
+    faircode.errors.InputError: engine: unknown engine 'turbo' (use auto, fast or reference)
+    """
     if engine not in ("auto", "fast", "reference"):
         raise InputError(f"engine: unknown engine '{engine}' (use auto, fast or reference)")
     options = resolve(opts)
@@ -370,9 +431,72 @@ def profile(
     engine: str = "auto",
     opener: Opener | None = None,
 ) -> ProfileResult:
-    """Profile a source (see summarize, whose arguments it takes) and return the SPEC
-    section 6 dict (a ProfileResult: a plain dict that displays itself in a notebook,
-    SPEC 6.2)."""
+    """Profile who is, and is not, represented in a table: its score, grade and findings.
+
+    Reads the source once (:func:`summarize`, SPEC 0) and analyses the counts: the
+    demographic dimensions detected (SPEC 1), their groups and shares (SPEC 3), the
+    score and grade (SPEC 5), and the findings with their verdicts (SPEC 18).
+
+    Parameters
+    ----------
+    source : str, path-like, list of paths, binary file object or DataFrame
+        A path (CSV, Parquet or Arrow IPC, told apart by their magic bytes; a
+        gzip-compressed CSV), a glob string or a list of paths (one dataset: the headers
+        must be equal), a binary file object, or a pandas / polars DataFrame or a
+        pyarrow Table (SPEC 0.8).
+    overrides : dict of str to str, optional
+        ``--map``: column name -> kind (``"sex"``, ``"race"``, ``"age"``, ...,
+        ``"categorical"`` or ``"ignore"``), forcing or refusing a dimension (SPEC 1.6).
+    opts : dict or Options, optional
+        The options of SPEC 7 by their Python names, e.g. ``{"min_share": 0.1, "cross":
+        ["race", "sex"], "label": "hired"}``; unnamed ones take their defaults.
+    name : str, optional
+        What the result's reports call the source (SPEC 6.2); default the path as
+        given, ``<dataframe>`` for a frame.
+    block_size, on_bytes, on_rows, engine, opener
+        How the source is read, as for :func:`summarize`: bytes read at a time
+        (default 1 MiB), a callback seeing every byte read, a callback given each
+        number of rows counted, ``"auto"`` / ``"fast"`` / ``"reference"`` (the pyarrow
+        CSV fast path or not; the result is the same), and a function opening each path.
+
+    Returns
+    -------
+    ProfileResult
+        A dict (SPEC 6; ``faircode/schemas/profile.schema.json``) that displays itself
+        in a notebook (SPEC 6.2): ``n_rows``, ``n_cols``, ``columns``,
+        ``overall_score`` (0-100), ``overall_ci`` and ``grade`` (A-F; all None when no
+        dimension is scored, SPEC 5), ``dimensions`` (each with its ``groups``, shares
+        and intervals), ``intersections``, ``unscored``, ``dropped``, ``label_rates``
+        (with ``label``), ``missing_by_group``, ``findings`` (each with its
+        ``verdict``), ``evidence`` and ``flags`` (the findings' texts). The provenance
+        block is not in it: see :func:`provenance_for` (SPEC 10).
+
+    Raises
+    ------
+    InputError
+        Bad input, in one line naming the file or option: a path that names no file
+        (``data.csv: no such file``), an unknown option or one out of its range
+        (``--min-share: 2 is out of range (0..1)``), an override naming no column
+        (``--map: no column named 'gndr' ...``), a file that is not readable text, ...
+
+    Examples
+    --------
+    >>> from importlib import resources
+    >>> import faircode
+    >>> sample = str(resources.files("faircode") / "data" / "compas-scores-two-years.csv")
+    >>> r = faircode.profile(sample)
+    >>> r["n_rows"], r["overall_score"], r["grade"]
+    (7214, 82, 'B')
+    >>> [d["name"] for d in r["dimensions"]]
+    ['sex', 'age', 'age_cat', 'race']
+    >>> first = r["findings"][0]
+    >>> first["verdict"], first["text"]
+    ('confirmed', "sex: imbalance ratio 4.2 ('Male' vs 'Female')")
+    >>> faircode.profile(sample, opts={"min_share": 2})
+    Traceback (most recent call last):
+    ...
+    faircode.errors.InputError: --min-share: 2 is out of range (0..1)
+    """
     summary, checked, options = summarize(
         source,
         overrides,
