@@ -180,11 +180,68 @@ def compare_dimension(da: dict, db: dict, opts: Options, fs: Findings) -> dict:
 def compare(
     a: Any, b: Any, opts: dict | Options | None = None, *, overrides: dict | None = None
 ) -> CompareResult:
-    """Compare a baseline a with a current b (a CompareResult: a plain dict that
-    displays itself in a notebook, SPEC 6.2). Each side is a profile result, or what
-    profile() reads (a path, a glob, a DataFrame, ...), profiled here with ``opts`` and
-    ``overrides``; a path to a saved `profile --json` result is that result, refused
-    when profiled with other options (SPEC 8.1), as in `faircode compare A B`."""
+    """Representation drift from a baseline ``a`` to a current ``b`` (SPEC 8).
+
+    Shared dimensions are compared by their groups' shares (PSI, TVD, each share's shift
+    with Newcombe's 95% interval); with ``label`` or missing data by group on both sides,
+    their shifts too (SPEC 17.6). Shifts beyond their gap are findings with verdicts
+    (SPEC 18.1). A side given as a result is used as it is (no row is re-read); any
+    other side is profiled here first.
+
+    Parameters
+    ----------
+    a, b : dict, str, path-like, list of paths or DataFrame
+        The baseline and the current side: a profile result (a ``ProfileResult`` or the
+        plain dict of a saved one), a path to a saved ``faircode profile --json`` result
+        (refused when it was made with other options, SPEC 8.1), or anything
+        :func:`faircode.profile` reads (a path, a glob, a DataFrame, ...), profiled here
+        with ``opts`` and ``overrides`` as ``faircode compare A B`` profiles both files.
+    opts : dict or Options, optional
+        The options of SPEC 7: how a side is profiled, and the comparison's own
+        thresholds (``share_gap``, ``label_gap``, ``missing_gap``, ``psi_moderate``,
+        ``psi_significant``, ``psi_epsilon``, ``score_drop_flag``, ``alpha``).
+    overrides : dict of str to str, optional
+        ``--map`` kinds (column -> kind, SPEC 1.6) of a side profiled here.
+
+    Returns
+    -------
+    CompareResult
+        A dict (SPEC 8; ``faircode/schemas/compare.schema.json``) that displays itself
+        in a notebook, naming its sides (SPEC 6.2): ``a`` and ``b`` (``n_rows``,
+        ``overall_score``, ``grade``), ``score_delta``, ``dimensions`` (each with
+        ``psi``, ``tvd``, ``drift_level`` and its ``groups``' shares, deltas and
+        intervals), ``added_dimensions``, ``removed_dimensions``, ``label_rates`` and
+        ``missing_by_group`` (when both sides have them), ``findings`` (each with its
+        ``verdict``), ``evidence`` and ``flags``.
+
+    Raises
+    ------
+    InputError
+        Bad input, in one line: an ``outcome`` option when a side is to be profiled
+        (``compare() takes no outcome ...``), a saved profile of another format version
+        or made with other options, an option out of its range, or any of
+        :func:`faircode.profile`'s errors for a side profiled here.
+
+    Examples
+    --------
+    The bundled sample split by screening year, 2013 against 2014:
+
+    >>> from importlib import resources
+    >>> import pandas as pd, faircode
+    >>> sample = str(resources.files("faircode") / "data" / "compas-scores-two-years.csv")
+    >>> df = pd.read_csv(sample)
+    >>> year = df["compas_screening_date"].str[:4]
+    >>> d = faircode.compare(df[year == "2013"], df[year == "2014"])
+    >>> d["a"]["n_rows"], d["b"]["n_rows"], d["score_delta"]
+    (5111, 2103, 1)
+    >>> [(x["name"], x["drift_level"]) for x in d["dimensions"]]
+    [('sex', 'none'), ('age', 'none'), ('age_cat', 'none'), ('race', 'none')]
+    >>> first = d["findings"][0]
+    >>> first["kind"], first["verdict"]
+    ('share_shift', 'possible')
+    >>> first["text"]
+    "age: '18-29' share moved 40.97% -> 46.70% (5111 -> 2103 rows, change 3.21 to 8.25 pts)"
+    """
     options = resolve(opts)
     # SPEC 8: compare has no outcome comparison, so an outcome to read a side with is
     # refused, never ignored (two results given are compared as they are)

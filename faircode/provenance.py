@@ -86,12 +86,60 @@ def provenance(
 def provenance_for(
     source, overrides: dict | None = None, opts=None, *, reference_hash: str | None = None
 ) -> dict:
-    """The provenance block for a Python API result (the CLI streams the hash instead).
+    """The provenance block of a Python API result: what produced it (SPEC 10).
 
-    A path (a str, bytes or os.PathLike) is hashed by reading its bytes (a second read:
-    pass the CLI's streamed digest where one file read matters; a path that cannot be
-    read is the reader's one line, InputError); an in-memory table has no raw bytes, so
-    its digest is null with a note saying why.
+    The CLI's ``--json`` attaches this block, hashing the bytes as it streams them; a
+    Python result gets the same block from here, never inside :func:`faircode.profile`
+    or :func:`faircode.compare` (results stay comparable with ``==``).
+
+    Parameters
+    ----------
+    source : str, bytes, path-like, DataFrame or other
+        What was profiled. A path (a str, bytes or os.PathLike) is hashed by reading its
+        bytes (a second read: pass the CLI's streamed digest where one read matters).
+        Anything else (a DataFrame, a table, a file object) has no raw bytes to hash:
+        its digest is None, with a note saying why.
+    overrides : dict of str to str, optional
+        The ``--map`` kinds the result was made with (column -> kind, SPEC 1.6),
+        recorded as given.
+    opts : dict or Options, optional
+        The options the result was made with; recorded resolved, every SPEC 7 option
+        with its default filled in.
+    reference_hash : str, optional
+        The digest of the reference baseline used (SPEC 9), recorded as given.
+
+    Returns
+    -------
+    dict
+        ``faircode_version``, ``engine`` (``"python"``), ``dataset_hash``
+        (``"sha256:<hex>"`` of the raw bytes, or None), ``dataset_hash_note`` (only
+        when the digest is None), ``reference_hash`` (only when given), ``params`` (the
+        resolved options) and ``overrides``.
+
+    Raises
+    ------
+    InputError
+        Bad input, in one line: a path that cannot be read (``data.csv: no such
+        file``), an unknown option or one out of its range, ``overrides`` that is not a
+        dict (``overrides: give a dict of column names and kinds, as --map, not a
+        list``).
+
+    Examples
+    --------
+    >>> from importlib import resources
+    >>> import faircode
+    >>> sample = str(resources.files("faircode") / "data" / "compas-scores-two-years.csv")
+    >>> result = faircode.profile(sample, {"race": "race"}, {"min_share": 0.1})
+    >>> result["provenance"] = faircode.provenance_for(sample, {"race": "race"},
+    ...                                                {"min_share": 0.1})
+    >>> block = result["provenance"]
+    >>> sorted(block)
+    ['dataset_hash', 'engine', 'faircode_version', 'overrides', 'params']
+    >>> block["dataset_hash"][:23], block["params"]["min_share"], block["overrides"]
+    ('sha256:c451db85908b2f7f', 0.1, {'race': 'race'})
+    >>> import pandas as pd
+    >>> faircode.provenance_for(pd.DataFrame({"sex": ["F", "M"]}))["dataset_hash_note"]
+    'an in-memory DataFrame has no raw bytes to hash'
     """
     params = resolve(opts).params()
     overrides = dict_arg("overrides", overrides)
