@@ -104,38 +104,119 @@ def evaluate(
     weight: str | None = None,
     encoding: str | None = None,
 ) -> dict[str, Any]:
-    """Evaluate a model's predictions per slice and return the report (see schema.json).
+    """Evaluate a model's predictions per slice: metrics, disparities and the verdict.
 
-    ``data`` is a DataFrame or a path to a CSV, Parquet or JSON lines file. Give either
-    ``pred`` (a prediction column) or ``score`` with ``decision_threshold`` (prediction =
-    ``score >= decision_threshold``). Rows whose label is missing are predictions
-    awaiting a label. Raises :class:`MonitorInputError` for bad input. ``opener(path,
-    label)`` opens a path instead of the reader's ``open_input`` (the MCP server's
-    confined open, SPEC 11); the file is read from what it returns only. ``rule`` decides
-    the gate (SPEC 12.7): ``interval`` (a disparity exceeds when its interval, after
-    Holm's correction over the report at ``alpha``, lies above the threshold; is within
-    when it lies at or below it; else the evidence is insufficient) or ``point`` (the
-    value alone, the seed's rule).
+    What ``faircode fairness evaluate`` reports (SPEC-monitor 12): each slice's
+    performance with 95% intervals, the group-fairness disparities between slices, and
+    whether a gated disparity exceeds the threshold. Rows whose label is missing are
+    predictions awaiting a label (12.1).
 
-    The attributes' groups are the profiler's (SPEC 12.3): ``overrides`` (column ->
-    kind, ``profile``'s ``--map``) and ``opts`` (``na``, ``recode``, ``age_bands``,
-    ``max_age``, as ``profile``'s options) apply to the ``attrs`` columns; an age
-    column (by name or ``overrides``) is banded unless ``overrides`` gives it another
-    kind.
+    Parameters
+    ----------
+    data : DataFrame, str or path-like
+        A pandas or polars DataFrame, or the path of a CSV, Parquet or JSON lines file
+        (12.1). Only the named columns are kept.
+    pred : str or None
+        The prediction column (0/1 for a binary model, numbers for a regression); None
+        when ``score`` is given. Give one of the two.
+    attrs : list of str or str
+        The attribute columns to slice by (one str is one attribute). Their groups are
+        the profiler's (12.3): ``overrides`` and ``opts`` apply to them, and an age
+        column (by name or ``overrides``) is banded.
+    label : str, optional
+        The true outcome column: needed for every metric but the selection rate.
+    score : str, optional
+        A column of scores; with ``decision_threshold`` the prediction is ``score >=
+        decision_threshold`` (a binary model), and, with ``label``, AUC, Brier and
+        calibration are reported.
+    decision_threshold : float, optional
+        With ``score``: the cut; with a regression ``pred``: the selection rate's cut.
+    task : {"binary", "regression"}, optional
+        The model's task; default inferred once from every prediction (12.2).
+    threshold : float
+        The largest acceptable gated disparity (default 0.1, 12.6).
+    min_samples : int
+        The low-n guard: a slice whose count for a metric is below it is kept out of
+        that metric's disparities (default 30, 12.5).
+    intersect : bool
+        Also slice by every combination of the attributes (12.3).
+    engine : {"auto", "pandas", "fairlearn", "spark"}
+        Who counts (12.10): ``"auto"`` and ``"pandas"`` count with numpy;
+        ``"fairlearn"`` computes the metrics with Fairlearn's MetricFrame (the
+        ``fairness`` extra), to cross-check; ``"spark"`` counts with Spark (the
+        ``spark`` extra). The report's ``engine`` names the one used.
+    opener : callable, optional
+        ``opener(path, label)`` opens a path instead of the reader's ``open_input``,
+        returning (binary file, is it a regular file); the file is read from what it
+        returns only (the MCP server's confined open, SPEC 11).
+    rule : {"interval", "point"}
+        How the gate decides (12.7): ``"interval"`` (a disparity exceeds when its
+        interval, after Holm's correction over the report at ``alpha``, lies above the
+        threshold; is within when it lies at or below it; else the evidence is
+        insufficient) or ``"point"`` (the value alone).
+    alpha : float
+        The family-wise level of ``rule="interval"`` (default 0.05).
+    overrides : dict of str to str, optional
+        ``--map``: attribute column -> kind (``"age"``, ``"categorical"``, ...), as for
+        :func:`faircode.profile` (SPEC 1.6).
+    opts : dict, optional
+        The profiler's group options for the attributes: ``na``, ``recode``,
+        ``age_bands``, ``max_age`` (SPEC 7).
+    ref_groups : dict, optional
+        ``{attribute: value}`` (Aequitas' ``ref_groups_dict``): compare each slice of
+        those attributes with a reference slice (12.6): a value, ``"maj"`` (the slice
+        with the most rows) or ``"min"`` (per metric, the lowest eligible value).
+    weight : str, optional
+        A column of sample (survey) weights (12.4): every rate is then the weighted
+        share, every mean a weighted mean, and each metric reports ``n_eff``, Kish's
+        effective size, at which its interval is computed and its guard compares.
+    encoding : str, optional
+        The text encoding of a CSV or JSON lines file (default UTF-8, 12.1).
 
-    ``ref_groups`` ({attribute: value}, Aequitas' ``ref_groups_dict``) compares each
-    slice of those attributes with a reference slice (SPEC 12.6): a value, ``"maj"``
-    (the slice with the most rows) or ``"min"`` (per metric, the lowest eligible value).
+    Returns
+    -------
+    EvaluateResult
+        A dict (SPEC-monitor 12.11; ``faircode/monitor/schema.json``) that displays
+        itself in a notebook (SPEC 6.2): ``task``, ``columns``, ``prediction``,
+        ``settings``, ``rows`` (total, scored, labelled, awaiting a label), ``groups``
+        (per slicing: its ``slices`` with each metric's value, count and ``ci95``, and
+        its ``disparities`` with their ``status``), ``status`` (``exceeded``,
+        ``insufficient_evidence``, ``unmeasured`` or ``within_threshold``),
+        ``disparity_exceeded``, ``failures``, ``insufficient`` and ``unmeasured``.
 
-    ``weight`` names a column of sample (survey) weights (SPEC 12.4): every rate is then
-    sum of the weights of its successes / sum of the weights of its count, every mean a
-    weighted mean, and each metric reports ``n_eff``, Kish's effective size ``(sum w)^2 /
-    sum w^2``, at which its interval is computed and its low-n guard compares (12.5, 12.7).
+    Raises
+    ------
+    MonitorInputError
+        Bad input, in one line naming the option or column (a ``ValueError`` and, like
+        ``faircode.InputError``, a ``faircode.errors.FaircodeError``): no predictions
+        given (``no predictions given; pass --pred COL or --score COL``), a column the
+        data lacks, a threshold out of range, class labels in a prediction column, an
+        unknown engine, ``engine="fairlearn"`` or a Parquet file without its package
+        installed (naming ``pip install 'faircode[...]'``), ...
+    ImportError
+        ``engine="spark"`` without PySpark (``pip install 'faircode[spark]'``); and
+        ``from faircode.monitor import evaluate`` itself without numpy and pandas (the
+        ``frames`` extra).
 
-    ``engine`` (SPEC 12.10): ``"auto"`` (the default) and ``"pandas"`` count with numpy,
-    every rate a count ratio rounded once; ``"fairlearn"`` computes the metrics with
-    Fairlearn's MetricFrame (the ``fairness`` extra), to cross-check; ``"spark"`` counts
-    with Spark (the ``spark`` extra). The report's ``engine`` names the one used.
+    Examples
+    --------
+    The bundled COMPAS sample, its decile score cut at 5 (ProPublica's "medium or high
+    risk") against two-year recidivism, sliced by race:
+
+    >>> from importlib import resources
+    >>> from faircode.monitor import evaluate
+    >>> sample = str(resources.files("faircode") / "data" / "compas-scores-two-years.csv")
+    >>> r = evaluate(sample, None, ["race"], label="two_year_recid",
+    ...              score="decile_score", decision_threshold=5)
+    >>> r["rows"]["total"], r["prediction"], r["status"]
+    (7214, 'decile_score >= 5', 'exceeded')
+    >>> for s in r["groups"][0]["slices"][:3]:
+    ...     print(s["slice"], s["n"], round(s["metrics"]["fpr"]["value"], 3))
+    African-American 3696 0.448
+    Asian 32 0.087
+    Caucasian 2454 0.235
+    >>> [(f["metric"], round(f["value"], 3)) for f in r["failures"]]
+    [('demographic_parity_difference', 0.379), ('equalized_odds_difference', 0.397)]
     """
     threshold, min_samples, alpha = map(plain_number, (threshold, min_samples, alpha))
     decision_threshold = plain_number(decision_threshold)
