@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import doctest
+import importlib
+import inspect
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from util import data_file
 
 import faircode
@@ -42,6 +46,59 @@ def test_the_public_api_is_exported():
     assert callable(evaluate) and issubclass(MonitorInputError, Exception)
     # the prediction store's API (SPEC 15.9; tests/monitor/test_monitor_api.py)
     assert all(map(callable, (slice_metrics, fairness_disparity, fairness_gate, fairness_report)))
+
+
+def _public(module) -> list[tuple[str, object]]:
+    """(qualified name, object) of every callable a module's ``__all__`` exports."""
+    found = [(f"{module.__name__}.{n}", getattr(module, n)) for n in module.__all__]
+    return [(name, obj) for name, obj in found if callable(obj)]
+
+
+#: The public functions whose examples stand alone: faircode's (its classes, CapWords, have
+#: none) and ``evaluate``. The prediction store's (faircode/monitor/api.py) read the store
+#: their module's example builds, so tests/monitor/test_monitor_api.py runs them with it.
+STANDALONE = [
+    *(f"faircode.{n}" for n in faircode.__all__ if n[0].islower() and not n.startswith("_")),
+    "faircode.monitor.evaluate",
+]
+
+
+@pytest.mark.parametrize("name", STANDALONE)
+def test_the_public_functions_examples_run(name):
+    """Each public function's docstring examples run as doctests against the bundled
+    sample: the function's docstring only (a module's other docstrings may hold
+    examples that are not meant to run), with fresh globals, so each example imports
+    what it uses, as a reader would."""
+    module, _, attr = name.rpartition(".")
+    func = getattr(importlib.import_module(module), attr)
+    tests = doctest.DocTestFinder(recurse=False).find(func, attr, globs={})
+    runner = doctest.DocTestRunner()
+    for test in tests:
+        runner.run(test)
+    failed, tried = runner.summarize(verbose=False)
+    assert tried >= 3 and failed == 0, name
+
+
+def test_every_public_function_documents_its_parameters_with_examples():
+    """The convention (keyword arguments, numpydoc docstrings with examples) checked on
+    every public name, so that it cannot lapse unseen: a function has Parameters,
+    Returns and Examples sections (with ``>>>``); a class that is not an exception (the
+    store's result types) has Attributes."""
+    import faircode.monitor
+
+    missing = []
+    for name, obj in [*_public(faircode), *_public(faircode.monitor)]:
+        doc = inspect.getdoc(obj) or ""
+        if inspect.isfunction(obj):
+            wanted = ["Parameters\n----------", "Returns\n-------", "Examples\n--------", ">>> "]
+        elif issubclass(obj, BaseException):
+            wanted = []
+        else:
+            wanted = ["Attributes\n----------"]
+        missing += [f"{name}: {part.splitlines()[0]}" for part in wanted if part not in doc]
+        if not doc:
+            missing.append(f"{name}: no docstring")
+    assert not missing, "\n".join(missing)
 
 
 def test_importing_faircode_does_not_import_pandas_or_pyarrow():
