@@ -50,6 +50,9 @@ FAIRNESS_ENGINE_HELP = (
     "metric engine (auto, the default: pandas; fairlearn: Fairlearn's MetricFrame, "
     "the fairness extra, to cross-check)"
 )
+#: The engines `evaluate` takes (SPEC-monitor 12.10): --engine's choices, and the list an
+#: unknown engine's message gives.
+FAIRNESS_ENGINES = ("auto", "pandas", "fairlearn", "spark")
 #: ``--encoding`` of `fairness evaluate`, `log` and `label` (SPEC 12.1).
 FAIRNESS_ENCODING_HELP = (
     "text encoding of a CSV or JSON lines FILE, e.g. latin-1, cp1252, utf-16 (default utf-8)"

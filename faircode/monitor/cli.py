@@ -43,6 +43,7 @@ from ..options import (
     FAIRNESS_ALPHA,
     FAIRNESS_ENCODING_HELP,
     FAIRNESS_ENGINE_HELP,
+    FAIRNESS_ENGINES,
     FAIRNESS_MIN_SAMPLES,
     FAIRNESS_RULES,
     FAIRNESS_THRESHOLD,
@@ -144,7 +145,7 @@ def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--engine",
-        choices=("auto", "pandas", "fairlearn", "spark"),
+        choices=FAIRNESS_ENGINES,
         default="auto",
         help=f"{FAIRNESS_ENGINE_HELP}; spark: the per-slice counts as Spark aggregations "
         "(the spark extra)",

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..labels import label_of
+from ..options import FAIRNESS_ENGINES
 from .args import is_number
 from .engines import fairlearn_available
 from .errors import MonitorInputError
@@ -216,7 +217,8 @@ def _resolve_engine(engine: str) -> str:
             "install it with: pip install 'faircode[fairness]'"
         )
     if engine not in ("pandas", "fairlearn"):
-        raise MonitorInputError(f"unknown engine {engine!r}; use auto, pandas or fairlearn")
+        named = ", ".join(FAIRNESS_ENGINES[:-1]) + f" or {FAIRNESS_ENGINES[-1]}"
+        raise MonitorInputError(f"unknown engine {engine!r}; use {named}")
     return engine
 
 

@@ -284,3 +284,14 @@ def test_the_store_api_still_takes_paths_and_streams(store: dict[str, str]) -> N
     where = {"store": Path(store["store"]), "registry": Path(store["registry"])}
     assert monitor.fairness_watch("m", **where, out=lines, timeout=5)["model"] == "m"
     assert monitor.fairness_report("m", **where, target=1)["sli"]["target"] == 1
+
+
+def test_an_unknown_engine_names_every_engine_evaluate_takes() -> None:
+    """The message lists the engines `--engine` offers (options.FAIRNESS_ENGINES, spark
+    too): it named auto, pandas and fairlearn only."""
+    from faircode.options import FAIRNESS_ENGINES
+
+    with pytest.raises(MonitorInputError) as exc:
+        evaluate(FRAME, pred="p", attrs=["a"], label="y", engine="polars")
+    assert str(exc.value) == "unknown engine 'polars'; use auto, pandas, fairlearn or spark"
+    assert FAIRNESS_ENGINES == ("auto", "pandas", "fairlearn", "spark")
