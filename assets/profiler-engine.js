@@ -4466,6 +4466,12 @@ function () {
 
   const LN2_OF_2 = ln(2.0); // SPEC 5: the least normaliser of the balance
 
+  /** SPEC 18: the tests a block adds to the family when it compares each of `compared`
+   * groups with the highest of them: every pair, since the data choose the highest. */
+  function pairTests(compared) {
+    return (compared * (compared - 1)) / 2;
+  }
+
   /** [balance, half width of its 95% interval] of SPEC 5 for group counts: the weights
    * ramp from 1% to 5% of the rows, and the interval is the multinomial delta method. */
   function balance(counts) {
@@ -5241,9 +5247,9 @@ function () {
     };
   }
 
-  /** The label_gap findings of SPEC 17.4 and 18 of rated items (in order): the compared
-   * ones other than the highest are tests; those whose rate is below the highest's by
-   * more than label_gap are findings, the first `cap` listed. `dims`: the dimension or
+  /** The label_gap findings of SPEC 17.4 and 18 of rated items (in order): every pair of
+   * compared ones counts in the family (pairTests); the compared ones whose rate is below
+   * the highest's by more than label_gap are findings, the first `cap` listed. `dims`: the dimension or
    * the crossed pair; `groups(it)`: an item's labels; `block`: the gap block. */
   function gapFindings(fs, dims, head, items, hl, block, groups, opts, cap) {
     const where = dims.join(' x ');
@@ -5259,9 +5265,9 @@ function () {
     const gap = opts.label_gap;
     let listed = 0;
     let more = 0;
+    fs.tests += pairTests(items.filter((it) => it.n >= least).length);
     for (const it of items) {
       if (it.n < least || it === high) continue;
-      fs.tests += 1;
       const r = it.pos / it.n;
       if (!(rh - r > gap)) continue;
       const p = gapP(high, it, gap);
@@ -5488,9 +5494,9 @@ function () {
     const highText = groups(high).map((g) => `'${g}'`).join(' x ');
     let listed = 0;
     let more = 0;
+    fs.tests += pairTests(items.filter((it) => it.st[0] >= least).length);
     for (const it of items) {
       if (it.st[0] < least || it === high) continue;
-      fs.tests += 1;
       const [d, lo, hi, df, se] = welch(high.st, it.st);
       if (!(d > threshold)) continue;
       const p = welchP(d, se, df, threshold);

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .errors import InputError
-from .evidence import Findings
+from .evidence import Findings, pair_tests
 from .numerics import (
     Z,
     log_ratio_interval,
@@ -268,7 +268,8 @@ def _gap_findings(
     cap: int,
 ) -> None:
     """The label_gap findings of SPEC 17.4 and 18: items (quoted text, key, n, positive)
-    in order; the compared ones other than the highest are tests."""
+    in order; each compared one other than the highest is a finding when beyond the gap,
+    and every pair of compared ones counts in the family (`pair_tests`)."""
     where = " x ".join(dims)
     if ext is None:
         fs.note(
@@ -284,10 +285,10 @@ def _gap_findings(
     least = max(1, opts.min_group_size)
     gap = opts.label_gap
     listed = more = 0
+    fs.tests += pair_tests(sum(1 for item in items if item[2] >= least))
     for text, key, n, pos in items:
         if n < least or key == high[0]:
             continue
-        fs.tests += 1
         rate = pos / n
         if not high_rate - rate > gap:
             continue

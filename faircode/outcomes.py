@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 
 from .errors import InputError
-from .evidence import Findings
+from .evidence import Findings, pair_tests
 from .groupstats import cell_mapper, crossed_cells
 from .numerics import (
     OUTCOME_HUGE,
@@ -286,7 +286,8 @@ def _gap_findings(
     cap: int,
 ) -> None:
     """The outcome_gap findings (SPEC 21.3, 18): items (quoted text, key, stats) in
-    order; the compared ones other than the highest are tests."""
+    order; each compared one other than the highest is a finding when beyond the
+    threshold, and every pair of compared ones counts in the family (`pair_tests`)."""
     where = " x ".join(dims)
     if ext is None:
         fs.note(
@@ -299,10 +300,10 @@ def _gap_findings(
     high, low = ext
     high_text = " x ".join(f"'{k}'" for k in as_groups(high[0]))
     listed = more = 0
+    fs.tests += pair_tests(sum(1 for item in items if item[2][0] >= least))
     for text, key, st in items:
         if st[0] < least or key == high[0]:
             continue
-        fs.tests += 1
         d, lo, hi, df, se = welch(high[1], st)
         if not d > threshold:
             continue
