@@ -5217,10 +5217,25 @@ function () {
     return searchP((z) => newcombe(high.pos, high.n, it.pos, it.n, z)[0] > gap);
   }
 
+  /** SPEC 17.4: the compared items, in order, other than the lowest, whose rate Newcombe's
+   * 95% interval does not place above the lowest's (at most CELL_CAP): the groups the
+   * data do not tell apart from the worst-off one. */
+  function alike(items, low, least) {
+    const out = [];
+    for (const it of items) {
+      if (it.n >= least && it !== low && newcombe(it.pos, it.n, low.pos, low.n, Z)[0] <= 0) {
+        out.push(it);
+        if (out.length === CELL_CAP) break;
+      }
+    }
+    return out;
+  }
+
   /** highest, lowest, max_difference, min_ratio and gap of a [hi, lo] pair (SPEC 17.4).
    * The gap's verdict is the lowest group's finding's, after the family's correction,
-   * when the difference is above label_gap (set by the Findings at close). */
-  function summaryFields(items, hl, asKey, gap) {
+   * when the difference is above label_gap (set by the Findings at close);
+   * lowest_alike: the groups not told apart from the lowest. */
+  function summaryFields(items, hl, asKey, gap, least) {
     if (hl === null) {
       return { highest: null, lowest: null, max_difference: null, min_ratio: null, gap: null };
     }
@@ -5243,6 +5258,7 @@ function () {
         ratio_ci_low: ratio === null ? null : roundHalfUp(ratio[0], 4),
         ratio_ci_high: ratio === null ? null : roundHalfUp(ratio[1], 4),
         verdict,
+        lowest_alike: alike(items, low, least).map(asKey),
       },
     };
   }
@@ -5364,7 +5380,7 @@ function () {
       const hl = extremes(items, opts.min_group_size);
       const entry = {
         name: dim.name,
-        ...summaryFields(items, hl, (it) => it.label, opts.label_gap),
+        ...summaryFields(items, hl, (it) => it.label, opts.label_gap, Math.max(1, opts.min_group_size)),
         groups: items.slice(0, CELL_CAP).map((it) => ({ label: it.label,
           ...rateEntry(it.n, it.pos, it.count, opts.min_group_size) })),
       };
@@ -5389,7 +5405,7 @@ function () {
       const listed = items.slice(0, CELL_CAP);
       const entry = {
         dims: [A.name, B.name],
-        ...summaryFields(items, hl, (it) => [it.a, it.b], opts.label_gap),
+        ...summaryFields(items, hl, (it) => [it.a, it.b], opts.label_gap, Math.max(1, opts.min_group_size)),
         cells: listed.map((it) => ({ a: it.a, b: it.b,
           ...rateEntry(it.n, it.pos, it.count, opts.min_group_size) })),
       };

@@ -945,9 +945,12 @@ def _md_highest_lowest(block: dict) -> tuple[str, str]:
 
 
 def _md_spread(block: dict) -> list[object]:
+    from .render import alike_text  # lazy: start-up
+
     if block["max_difference"] is None:
         return ["-", "-", "-", "-"]
     hi, lo = _md_highest_lowest(block)
+    lo += alike_text(block, md_escape)
     ratio = "-" if block["min_ratio"] is None else fmt(block["min_ratio"], 2)
     diff = f"{pct(block['max_difference'])} pts"
     gap = block.get("gap")

@@ -714,6 +714,26 @@ def _rate_table(rows: list[tuple[str, dict, str]], with_missing: bool, out: list
         out.append((line + marks).rstrip())
 
 
+#: SPEC 17.4: the groups not told apart from the lowest that a report names, then "K more".
+ALIKE_SHOWN = 3
+
+
+def alike_text(block: dict, quote: Callable[[str], str] = lambda t: f"'{t}'") -> str:
+    """` (not told apart from 'a', 'b' at 95%)` after a label-rate block's lowest group: the
+    compared groups (cells) whose rate the 95% interval does not place above the lowest's
+    (SPEC 17.4 `lowest_alike`), so the worst-off group is not read as certain; '' when
+    there are none."""
+    alike = (block.get("gap") or {}).get("lowest_alike") or []
+    if not alike:
+        return ""
+    names = [
+        " x ".join(map(quote, k)) if isinstance(k, list) else quote(k) for k in alike[:ALIKE_SHOWN]
+    ]
+    more = len(alike) - ALIKE_SHOWN
+    tail = f" and {more} more" if more > 0 else ""
+    return f" (not told apart from {', '.join(names)}{tail} at 95%)"
+
+
 def _spread_text(block: dict, high: str, low: str) -> str:
     if block["max_difference"] is None:
         return "not measurable: fewer than two groups of the minimum group size"
@@ -726,7 +746,7 @@ def _spread_text(block: dict, high: str, low: str) -> str:
             ratio_ci = f" [{fmt(gap['ratio_ci_low'], 2)}-{fmt(gap['ratio_ci_high'], 2)}]"
         verdict = f"; {gap['verdict']}"
     return (
-        f"highest {high}, lowest {low}: difference "
+        f"highest {high}, lowest {low}{alike_text(block)}: difference "
         f"{pct(block['max_difference'])} pts{diff_ci}, ratio {ratio}{ratio_ci}{verdict}"
     )
 

@@ -621,13 +621,31 @@
 
   function th(text) { return h('th', { attrs: { scope: 'col' } }, text); }
 
+  // faircode/render.py ALIKE_SHOWN: the groups not told apart from the lowest that are named.
+  const ALIKE_SHOWN = 3;
+
+  /** faircode/render.py alike_text: after a label-rate block's lowest group, the compared
+   * groups whose rate the 95% interval does not place above it (SPEC 17.4 lowest_alike). */
+  function alikeNodes(block) {
+    const alike = (block.gap && block.gap.lowest_alike) || [];
+    if (alike.length === 0) return [];
+    const out = [' (not told apart from '];
+    alike.slice(0, ALIKE_SHOWN).forEach((k, i) => {
+      if (i) out.push(', ');
+      out.push(Array.isArray(k) ? [data(k[0]), ' × ', data(k[1])] : data(k));
+    });
+    const more = alike.length - ALIKE_SHOWN;
+    out.push(`${more > 0 ? ` and ${more} more` : ''} at 95%)`);
+    return out;
+  }
+
   function spreadText(block, high, low) {
     if (block.max_difference === null) return 'not measurable: fewer than two groups of the minimum group size';
     const r2 = (x) => fmt(x, 2);
     const gap = block.gap;
     const diffCi = gap ? ` [${pct(gap.ci_low).slice(0, -1)}-${pct(gap.ci_high).slice(0, -1)}]` : '';
     const ratioCi = gap && gap.ratio_ci_low !== null ? ` [${r2(gap.ratio_ci_low)}-${r2(gap.ratio_ci_high)}]` : '';
-    return ['highest ', high, ', lowest ', low, `: difference ${pct(block.max_difference).slice(0, -1)} pts${diffCi}`,
+    return ['highest ', high, ', lowest ', low, alikeNodes(block), `: difference ${pct(block.max_difference).slice(0, -1)} pts${diffCi}`,
       `, ratio ${block.min_ratio === null ? 'n/a' : r2(block.min_ratio)}${ratioCi}`, gap ? `; ${gap.verdict}` : ''];
   }
 

@@ -55,7 +55,7 @@ TWINS: dict[str, str] = {
     "evidence": """SCORE_FLOOR SCORE_FULL SCORE_CI_WIDTH GRADE_CAP UNDER_LINES grade_for balance
         pair_tests dimension_score overall_score _r4 Findings""",
     "groupstats": """RATIO_NOTE NO_LABEL_VALUE _values_text label_values _rate_entry _extremes
-        _gap_p _summary_fields label_rates _gap_findings cell_mapper crossed_cells
+        _gap_p _alike _summary_fields label_rates _gap_findings cell_mapper crossed_cells
         missing_by_group""",
     "outcomes": """TAIL decimals moments welch welch_p _gap_fields _group_entry _no_number
         outcome_blocks""",
