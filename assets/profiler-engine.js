@@ -5483,7 +5483,20 @@ function () {
     return k >= 2 ? [high, low] : null;
   }
 
-  function gapFields(ext, asKey, threshold) {
+  /** SPEC 21.3: the compared items, in order, other than the lowest, whose mean Welch's
+   * 95% interval does not place above the lowest's (at most CELL_CAP). */
+  function meanAlike(items, low, least) {
+    const out = [];
+    for (const it of items) {
+      if (it.st[0] >= least && it !== low && welch(it.st, low.st)[1] <= 0) {
+        out.push(it);
+        if (out.length === CELL_CAP) break;
+      }
+    }
+    return out;
+  }
+
+  function gapFields(items, ext, asKey, threshold, least) {
     if (ext === null) return { highest: null, lowest: null, max_difference: null, gap: null };
     const [high, low] = ext;
     const [d, lo, hi, df] = welch(high.st, low.st);
@@ -5492,7 +5505,7 @@ function () {
       highest: asKey(high),
       lowest: asKey(low),
       max_difference: d,
-      gap: { difference: d, ci_low: lo, ci_high: hi, df, verdict },
+      gap: { difference: d, ci_low: lo, ci_high: hi, df, verdict, lowest_alike: meanAlike(items, low, least).map(asKey) },
     };
   }
 
@@ -5581,7 +5594,7 @@ function () {
         const ext = outcomeExtremes(items, least);
         const entry = {
           name: dim.name,
-          ...gapFields(ext, (it) => it.label, threshold),
+          ...gapFields(items, ext, (it) => it.label, threshold, least),
           groups: items.slice(0, CELL_CAP).map((it) => ({ label: it.label, ...groupEntry(it.st, it.count, least) })),
         };
         if (items.length > CELL_CAP) entry.groups_not_listed = items.length - CELL_CAP;
@@ -5602,7 +5615,7 @@ function () {
         const listed = items.slice(0, CELL_CAP);
         const entry = {
           dims: [A.name, B.name],
-          ...gapFields(ext, (it) => [it.a, it.b], threshold),
+          ...gapFields(items, ext, (it) => [it.a, it.b], threshold, least),
           cells: listed.map((it) => ({ a: it.a, b: it.b, ...groupEntry(it.st, it.count, least) })),
         };
         if (items.length > listed.length) entry.cells_not_listed = items.length - listed.length;

@@ -624,8 +624,8 @@
   // faircode/render.py ALIKE_SHOWN: the groups not told apart from the lowest that are named.
   const ALIKE_SHOWN = 3;
 
-  /** faircode/render.py alike_text: after a label-rate block's lowest group, the compared
-   * groups whose rate the 95% interval does not place above it (SPEC 17.4 lowest_alike). */
+  /** faircode/render.py alike_text: after a label-rate or outcome block's lowest group, the
+   * groups whose rate or mean the 95% interval does not place above it (SPEC 17.4, 21.3). */
   function alikeNodes(block) {
     const alike = (block.gap && block.gap.lowest_alike) || [];
     if (alike.length === 0) return [];
@@ -762,7 +762,7 @@
     const gapText = (d, hi, lo) => {
       if (d.gap === null) return 'difference not measurable: fewer than two groups of the minimum group size';
       const df = d.gap.df === null ? 'both groups constant' : `Welch df ${fmt(d.gap.df, 1)}`;
-      return ['highest ', hi, ', lowest ', lo, `: difference ${f(d.gap.difference)} [${f(d.gap.ci_low)}–${f(d.gap.ci_high)}] (${df}); ${d.gap.verdict}`];
+      return ['highest ', hi, ', lowest ', lo, alikeNodes(d), `: difference ${f(d.gap.difference)} [${f(d.gap.ci_low)}–${f(d.gap.ci_high)}] (${df}); ${d.gap.verdict}`];
     };
     const table = (rows) => {
       const t = h('table', { className: 'missing-table outcome-table' },

@@ -57,8 +57,8 @@ TWINS: dict[str, str] = {
     "groupstats": """RATIO_NOTE NO_LABEL_VALUE _values_text label_values _rate_entry _extremes
         _gap_p _alike _summary_fields label_rates _gap_findings cell_mapper crossed_cells
         missing_by_group""",
-    "outcomes": """TAIL decimals moments welch welch_p _gap_fields _group_entry _no_number
-        outcome_blocks""",
+    "outcomes": """TAIL decimals moments welch welch_p _mean_alike _gap_fields _group_entry
+        _no_number outcome_blocks""",
     "compare": """drift_level _shift_p _change _by_evidence compare_dimension compare _by_delta
         _group_shifts compare_label_rates compare_missing""",
     "reference": """HEADER_ALIASES SUM_TOLERANCE _YEAR _ascii_lower parse_reference sum_warnings

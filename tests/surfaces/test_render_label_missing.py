@@ -663,3 +663,15 @@ def test_the_groups_alike_the_lowest_are_named_then_counted():
     assert alike_text({"gap": {"lowest_alike": []}}) == ""
     assert alike_text({"gap": None}) == ""
     assert alike_text({"gap": {"difference": 0.1}}) == ""
+
+
+def test_outcome_lowest_names_the_groups_welch_does_not_tell_apart():
+    # SPEC 21.3: COMPAS's priors_count by race: 'Other' has the lowest mean and
+    # 'Hispanic''s interval of the difference reaches 0
+    r = faircode.profile(COMPAS, None, {"outcome": ["priors_count"]})
+    race = next(d for d in r["outcomes"][0]["dimensions"] if d["name"] == "race")
+    assert (race["lowest"], race["gap"]["lowest_alike"]) == ("Other", ["Hispanic"])
+    text = r.report("text")
+    assert "  race: highest 'African-American', lowest 'Other' (not told apart from " in text
+    assert "'Hispanic' at 95%): difference " in text
+    assert "| Other (not told apart from Hispanic at 95%) |" in r.report("markdown")
