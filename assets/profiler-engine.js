@@ -4466,6 +4466,12 @@ function () {
 
   const LN2_OF_2 = ln(2.0); // SPEC 5: the least normaliser of the balance
 
+  /** SPEC 18: the tests a block adds to the family when it compares each of `compared`
+   * groups with the highest of them: every pair, since the data choose the highest. */
+  function pairTests(compared) {
+    return (compared * (compared - 1)) / 2;
+  }
+
   /** [balance, half width of its 95% interval] of SPEC 5 for group counts: the weights
    * ramp from 1% to 5% of the rows, and the interval is the multinomial delta method. */
   function balance(counts) {
@@ -5211,10 +5217,25 @@ function () {
     return searchP((z) => newcombe(high.pos, high.n, it.pos, it.n, z)[0] > gap);
   }
 
+  /** SPEC 17.4: the compared items, in order, other than the lowest, whose rate Newcombe's
+   * 95% interval does not place above the lowest's (at most CELL_CAP): the groups the
+   * data do not tell apart from the worst-off one. */
+  function alike(items, low, least) {
+    const out = [];
+    for (const it of items) {
+      if (it.n >= least && it !== low && newcombe(it.pos, it.n, low.pos, low.n, Z)[0] <= 0) {
+        out.push(it);
+        if (out.length === CELL_CAP) break;
+      }
+    }
+    return out;
+  }
+
   /** highest, lowest, max_difference, min_ratio and gap of a [hi, lo] pair (SPEC 17.4).
    * The gap's verdict is the lowest group's finding's, after the family's correction,
-   * when the difference is above label_gap (set by the Findings at close). */
-  function summaryFields(items, hl, asKey, gap) {
+   * when the difference is above label_gap (set by the Findings at close);
+   * lowest_alike: the groups not told apart from the lowest. */
+  function summaryFields(items, hl, asKey, gap, least) {
     if (hl === null) {
       return { highest: null, lowest: null, max_difference: null, min_ratio: null, gap: null };
     }
@@ -5237,13 +5258,14 @@ function () {
         ratio_ci_low: ratio === null ? null : roundHalfUp(ratio[0], 4),
         ratio_ci_high: ratio === null ? null : roundHalfUp(ratio[1], 4),
         verdict,
+        lowest_alike: alike(items, low, least).map(asKey),
       },
     };
   }
 
-  /** The label_gap findings of SPEC 17.4 and 18 of rated items (in order): the compared
-   * ones other than the highest are tests; those whose rate is below the highest's by
-   * more than label_gap are findings, the first `cap` listed. `dims`: the dimension or
+  /** The label_gap findings of SPEC 17.4 and 18 of rated items (in order): every pair of
+   * compared ones counts in the family (pairTests); the compared ones whose rate is below
+   * the highest's by more than label_gap are findings, the first `cap` listed. `dims`: the dimension or
    * the crossed pair; `groups(it)`: an item's labels; `block`: the gap block. */
   function gapFindings(fs, dims, head, items, hl, block, groups, opts, cap) {
     const where = dims.join(' x ');
@@ -5259,9 +5281,9 @@ function () {
     const gap = opts.label_gap;
     let listed = 0;
     let more = 0;
+    fs.tests += pairTests(items.filter((it) => it.n >= least).length);
     for (const it of items) {
       if (it.n < least || it === high) continue;
-      fs.tests += 1;
       const r = it.pos / it.n;
       if (!(rh - r > gap)) continue;
       const p = gapP(high, it, gap);
@@ -5358,7 +5380,7 @@ function () {
       const hl = extremes(items, opts.min_group_size);
       const entry = {
         name: dim.name,
-        ...summaryFields(items, hl, (it) => it.label, opts.label_gap),
+        ...summaryFields(items, hl, (it) => it.label, opts.label_gap, Math.max(1, opts.min_group_size)),
         groups: items.slice(0, CELL_CAP).map((it) => ({ label: it.label,
           ...rateEntry(it.n, it.pos, it.count, opts.min_group_size) })),
       };
@@ -5383,7 +5405,7 @@ function () {
       const listed = items.slice(0, CELL_CAP);
       const entry = {
         dims: [A.name, B.name],
-        ...summaryFields(items, hl, (it) => [it.a, it.b], opts.label_gap),
+        ...summaryFields(items, hl, (it) => [it.a, it.b], opts.label_gap, Math.max(1, opts.min_group_size)),
         cells: listed.map((it) => ({ a: it.a, b: it.b,
           ...rateEntry(it.n, it.pos, it.count, opts.min_group_size) })),
       };
@@ -5461,7 +5483,20 @@ function () {
     return k >= 2 ? [high, low] : null;
   }
 
-  function gapFields(ext, asKey, threshold) {
+  /** SPEC 21.3: the compared items, in order, other than the lowest, whose mean Welch's
+   * 95% interval does not place above the lowest's (at most CELL_CAP). */
+  function meanAlike(items, low, least) {
+    const out = [];
+    for (const it of items) {
+      if (it.st[0] >= least && it !== low && welch(it.st, low.st)[1] <= 0) {
+        out.push(it);
+        if (out.length === CELL_CAP) break;
+      }
+    }
+    return out;
+  }
+
+  function gapFields(items, ext, asKey, threshold, least) {
     if (ext === null) return { highest: null, lowest: null, max_difference: null, gap: null };
     const [high, low] = ext;
     const [d, lo, hi, df] = welch(high.st, low.st);
@@ -5470,7 +5505,7 @@ function () {
       highest: asKey(high),
       lowest: asKey(low),
       max_difference: d,
-      gap: { difference: d, ci_low: lo, ci_high: hi, df, verdict },
+      gap: { difference: d, ci_low: lo, ci_high: hi, df, verdict, lowest_alike: meanAlike(items, low, least).map(asKey) },
     };
   }
 
@@ -5488,9 +5523,9 @@ function () {
     const highText = groups(high).map((g) => `'${g}'`).join(' x ');
     let listed = 0;
     let more = 0;
+    fs.tests += pairTests(items.filter((it) => it.st[0] >= least).length);
     for (const it of items) {
       if (it.st[0] < least || it === high) continue;
-      fs.tests += 1;
       const [d, lo, hi, df, se] = welch(high.st, it.st);
       if (!(d > threshold)) continue;
       const p = welchP(d, se, df, threshold);
@@ -5559,7 +5594,7 @@ function () {
         const ext = outcomeExtremes(items, least);
         const entry = {
           name: dim.name,
-          ...gapFields(ext, (it) => it.label, threshold),
+          ...gapFields(items, ext, (it) => it.label, threshold, least),
           groups: items.slice(0, CELL_CAP).map((it) => ({ label: it.label, ...groupEntry(it.st, it.count, least) })),
         };
         if (items.length > CELL_CAP) entry.groups_not_listed = items.length - CELL_CAP;
@@ -5580,7 +5615,7 @@ function () {
         const listed = items.slice(0, CELL_CAP);
         const entry = {
           dims: [A.name, B.name],
-          ...gapFields(ext, (it) => [it.a, it.b], threshold),
+          ...gapFields(items, ext, (it) => [it.a, it.b], threshold, least),
           cells: listed.map((it) => ({ a: it.a, b: it.b, ...groupEntry(it.st, it.count, least) })),
         };
         if (items.length > listed.length) entry.cells_not_listed = items.length - listed.length;

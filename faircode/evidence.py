@@ -78,6 +78,12 @@ def grade_for(score: int | None) -> str | None:
     return "F"
 
 
+def pair_tests(compared: int) -> int:
+    """SPEC 18: the tests a block adds to the family when it compares each of `compared`
+    groups with the highest of them: every pair, since the data choose the highest."""
+    return compared * (compared - 1) // 2
+
+
 def balance(counts: list[int]) -> tuple[float, float]:
     """(balance, half width of its 95% interval) of SPEC 5 for group counts."""
     n = sum(counts)

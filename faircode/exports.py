@@ -945,9 +945,12 @@ def _md_highest_lowest(block: dict) -> tuple[str, str]:
 
 
 def _md_spread(block: dict) -> list[object]:
+    from .render import alike_text  # lazy: start-up
+
     if block["max_difference"] is None:
         return ["-", "-", "-", "-"]
     hi, lo = _md_highest_lowest(block)
+    lo += alike_text(block, md_escape)
     ratio = "-" if block["min_ratio"] is None else fmt(block["min_ratio"], 2)
     diff = f"{pct(block['max_difference'])} pts"
     gap = block.get("gap")
@@ -1053,10 +1056,13 @@ def _md_label_rates(block: dict, out: list[str]) -> None:
 
 
 def _md_outcome_gap(block: dict, dp: int) -> list[object]:
+    from .render import alike_text  # lazy: start-up
+
     gap = block["gap"]
     if gap is None:
         return ["-", "-", "-", "-"]
     hi, lo = _md_highest_lowest(block)
+    lo += alike_text(block, md_escape)
     df = "-" if gap["df"] is None else fmt(gap["df"], 1)
     diff = (
         f"{fmt(gap['difference'], dp)} [{fmt(gap['ci_low'], dp)}, {fmt(gap['ci_high'], dp)}] "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .errors import InputError
-from .evidence import Findings
+from .evidence import Findings, pair_tests
 from .numerics import (
     Z,
     log_ratio_interval,
@@ -118,7 +118,26 @@ def _gap_p(high: tuple, item: tuple, gap: float) -> float:
     return search_p(lambda z: newcombe(high[2], high[1], item[2], item[1], z)[0] > gap)
 
 
-def _summary_fields(ext: tuple | None, as_key: Callable, gap: float) -> dict:
+def _alike(items: list[tuple[object, int, int]], low: tuple, least: int) -> list[object]:
+    """SPEC 17.4: the compared items (key, n, positive), in order, other than the lowest,
+    whose rate Newcombe's 95% interval does not place above the lowest's (at most
+    CELL_CAP): the groups the data do not tell apart from the worst-off one."""
+    out = []
+    for t in items:
+        if t[1] >= least and t is not low and newcombe(t[2], t[1], low[2], low[1], Z)[0] <= 0:
+            out.append(t[0])
+            if len(out) == CELL_CAP:
+                break
+    return out
+
+
+def _summary_fields(
+    items: list[tuple[object, int, int]],
+    ext: tuple | None,
+    as_key: Callable,
+    gap: float,
+    least: int,
+) -> dict:
     if ext is None:
         return {
             "highest": None,
@@ -147,6 +166,7 @@ def _summary_fields(ext: tuple | None, as_key: Callable, gap: float) -> dict:
             "ratio_ci_low": None if ratio is None else round_half_up(ratio[0], 4),
             "ratio_ci_high": None if ratio is None else round_half_up(ratio[1], 4),
             "verdict": verdict,
+            "lowest_alike": [as_key(k) for k in _alike(items, low, least)],
         },
     }
 
@@ -205,7 +225,7 @@ def label_rates(
             groups.append({"label": label, **_rate_entry(n, pos, g["count"], min_size)})
         entry = {
             "name": dim["name"],
-            **_summary_fields(ext, lambda k: k, gap),
+            **_summary_fields(items, ext, lambda k: k, gap, max(1, min_size)),
             "groups": groups,
         }
         if len(items) > CELL_CAP:  # a 30,000-zip dimension: the first 1,000 (SPEC 17.4)
@@ -268,7 +288,8 @@ def _gap_findings(
     cap: int,
 ) -> None:
     """The label_gap findings of SPEC 17.4 and 18: items (quoted text, key, n, positive)
-    in order; the compared ones other than the highest are tests."""
+    in order; each compared one other than the highest is a finding when beyond the gap,
+    and every pair of compared ones counts in the family (`pair_tests`)."""
     where = " x ".join(dims)
     if ext is None:
         fs.note(
@@ -284,10 +305,10 @@ def _gap_findings(
     least = max(1, opts.min_group_size)
     gap = opts.label_gap
     listed = more = 0
+    fs.tests += pair_tests(sum(1 for item in items if item[2] >= least))
     for text, key, n, pos in items:
         if n < least or key == high[0]:
             continue
-        fs.tests += 1
         rate = pos / n
         if not high_rate - rate > gap:
             continue
@@ -382,7 +403,7 @@ def _intersection_rates(
         cells.append({"a": k[0], "b": k[1], **_rate_entry(n, pos, pair_counts[k], min_size)})
     entry = {
         "dims": [a_name, b_name],
-        **_summary_fields(ext, lambda k: [k[0], k[1]], opts.label_gap),
+        **_summary_fields(items, ext, lambda k: [k[0], k[1]], opts.label_gap, max(1, min_size)),
         "cells": cells,
     }
     if len(items) > CELL_CAP:

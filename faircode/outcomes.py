@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 
 from .errors import InputError
-from .evidence import Findings
+from .evidence import Findings, pair_tests
 from .groupstats import cell_mapper, crossed_cells
 from .numerics import (
     OUTCOME_HUGE,
@@ -121,7 +121,25 @@ def _extremes(items: list[tuple[object, Stats]], least: int) -> tuple | None:
     return high, low
 
 
-def _gap_fields(ext: tuple | None, as_key: Callable, threshold: float) -> dict:
+def _mean_alike(items: list[tuple[object, Stats]], low: tuple, least: int) -> list[object]:
+    """SPEC 21.3: the compared items' keys, in order, other than the lowest, whose mean
+    Welch's 95% interval does not place above the lowest's (at most CELL_CAP)."""
+    out = []
+    for key, st in items:
+        if st[0] >= least and key != low[0] and welch(st, low[1])[1] <= 0:
+            out.append(key)
+            if len(out) == CELL_CAP:
+                break
+    return out
+
+
+def _gap_fields(
+    items: list[tuple[object, Stats]],
+    ext: tuple | None,
+    as_key: Callable,
+    threshold: float,
+    least: int,
+) -> dict:
     if ext is None:
         return {"highest": None, "lowest": None, "max_difference": None, "gap": None}
     high, low = ext
@@ -134,7 +152,14 @@ def _gap_fields(ext: tuple | None, as_key: Callable, threshold: float) -> dict:
         "highest": as_key(high[0]),
         "lowest": as_key(low[0]),
         "max_difference": d,
-        "gap": {"difference": d, "ci_low": lo, "ci_high": hi, "df": df, "verdict": verdict},
+        "gap": {
+            "difference": d,
+            "ci_low": lo,
+            "ci_high": hi,
+            "df": df,
+            "verdict": verdict,
+            "lowest_alike": [as_key(k) for k in _mean_alike(items, low, least)],
+        },
     }
 
 
@@ -216,7 +241,11 @@ def _block(
             {"label": label, **_group_entry(st, g["count"], least)}
             for g, (label, st) in zip(dim["groups"][:CELL_CAP], items)
         ]
-        entry = {"name": dim["name"], **_gap_fields(ext, lambda k: k, threshold), "groups": groups}
+        entry = {
+            "name": dim["name"],
+            **_gap_fields(items, ext, lambda k: k, threshold, least),
+            "groups": groups,
+        }
         if len(items) > CELL_CAP:
             entry["groups_not_listed"] = len(items) - CELL_CAP
         out_dims.append(entry)
@@ -286,7 +315,8 @@ def _gap_findings(
     cap: int,
 ) -> None:
     """The outcome_gap findings (SPEC 21.3, 18): items (quoted text, key, stats) in
-    order; the compared ones other than the highest are tests."""
+    order; each compared one other than the highest is a finding when beyond the
+    threshold, and every pair of compared ones counts in the family (`pair_tests`)."""
     where = " x ".join(dims)
     if ext is None:
         fs.note(
@@ -299,10 +329,10 @@ def _gap_findings(
     high, low = ext
     high_text = " x ".join(f"'{k}'" for k in as_groups(high[0]))
     listed = more = 0
+    fs.tests += pair_tests(sum(1 for item in items if item[2][0] >= least))
     for text, key, st in items:
         if st[0] < least or key == high[0]:
             continue
-        fs.tests += 1
         d, lo, hi, df, se = welch(high[1], st)
         if not d > threshold:
             continue
@@ -361,7 +391,7 @@ def _intersection(
     ]
     entry = {
         "dims": [a_name, b_name],
-        **_gap_fields(ext, lambda k: [k[0], k[1]], threshold),
+        **_gap_fields(items, ext, lambda k: [k[0], k[1]], threshold, least),
         "cells": cells,
     }
     if len(items) > CELL_CAP:

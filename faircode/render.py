@@ -399,8 +399,9 @@ def outcome_gap_text(block: dict, high: str, low: str, dp: int) -> str:
         return "not measurable: fewer than two groups of the minimum group size"
     df = "both groups constant" if gap["df"] is None else f"Welch, df {fmt(gap['df'], 1)}"
     return (
-        f"highest {high}, lowest {low}: difference {fmt(gap['difference'], dp)} "
-        f"[{fmt(gap['ci_low'], dp)}-{fmt(gap['ci_high'], dp)}] ({df}); {gap['verdict']}"
+        f"highest {high}, lowest {low}{alike_text(block)}: difference "
+        f"{fmt(gap['difference'], dp)} [{fmt(gap['ci_low'], dp)}-{fmt(gap['ci_high'], dp)}] "
+        f"({df}); {gap['verdict']}"
     )
 
 
@@ -716,6 +717,26 @@ def _rate_table(rows: list[tuple[str, dict, str]], with_missing: bool, out: list
         out.append((line + marks).rstrip())
 
 
+#: SPEC 17.4, 21.3: the groups not told apart from the lowest a report names, then "K more".
+ALIKE_SHOWN = 3
+
+
+def alike_text(block: dict, quote: Callable[[str], str] = lambda t: f"'{t}'") -> str:
+    """` (not told apart from 'a', 'b' at 95%)` after a label-rate or outcome block's
+    lowest group: the compared groups (cells) whose rate or mean the 95% interval does not
+    place above the lowest's (SPEC 17.4 and 21.3 `lowest_alike`), so the worst-off group
+    is not read as certain; '' when there are none."""
+    alike = (block.get("gap") or {}).get("lowest_alike") or []
+    if not alike:
+        return ""
+    names = [
+        " x ".join(map(quote, k)) if isinstance(k, list) else quote(k) for k in alike[:ALIKE_SHOWN]
+    ]
+    more = len(alike) - ALIKE_SHOWN
+    tail = f" and {more} more" if more > 0 else ""
+    return f" (not told apart from {', '.join(names)}{tail} at 95%)"
+
+
 def _spread_text(block: dict, high: str, low: str) -> str:
     if block["max_difference"] is None:
         return "not measurable: fewer than two groups of the minimum group size"
@@ -728,7 +749,7 @@ def _spread_text(block: dict, high: str, low: str) -> str:
             ratio_ci = f" [{fmt(gap['ratio_ci_low'], 2)}-{fmt(gap['ratio_ci_high'], 2)}]"
         verdict = f"; {gap['verdict']}"
     return (
-        f"highest {high}, lowest {low}: difference "
+        f"highest {high}, lowest {low}{alike_text(block)}: difference "
         f"{pct(block['max_difference'])} pts{diff_ci}, ratio {ratio}{ratio_ci}{verdict}"
     )
 

@@ -105,6 +105,23 @@ def _effect(result: dict, sub: dict) -> str:
     return describe_effect(result["question"], sub, result["compared"])
 
 
+def overlap_text(result: dict) -> str | None:
+    """SPEC 19: how many runners-up have a 95% interval that overlaps the worst subgroup's,
+    so the report does not state the worst as if resampling could not change it; None
+    when none does."""
+    sub = result["subgroup"]
+    if sub is None:
+        return None
+    ups = result["runners_up"]
+    k = sum(1 for r in ups if r["ci_low"] <= sub["ci_high"] and r["ci_high"] >= sub["ci_low"])
+    if k == 0:
+        return None
+    return (
+        f"{k} of the next {len(ups)} overlap its interval: on another sample of rows, "
+        f"{'it' if k == 1 else 'one of them'} may be the worst"
+    )
+
+
 def render_text(result: dict, *, name: str = "", **_: Any) -> str:
     out = [f"faircode scan: {name or result['compared'].get('b', {}).get('name', '')}"]
     out.append(f"Question: {QUESTION_WORDS[result['question']]}")
@@ -118,6 +135,9 @@ def render_text(result: dict, *, name: str = "", **_: Any) -> str:
         out.append(f"  {_effect(result, sub)}")
         out.append(f"  {_p_text(result)}")
         out.append("  (the interval is not adjusted for the search; the p-value is)")
+        overlap = overlap_text(result)
+        if overlap:
+            out.append(f"  ({overlap})")
     if result["runners_up"]:
         out.append("Next:")
         for r in result["runners_up"]:
@@ -158,6 +178,9 @@ def render_markdown(result: dict, *, name: str = "", **_: Any) -> str:
         out.append(f"- {_md(_effect(result, sub))}")
         out.append(f"- {_md(_p_text(result))}")
         out.append("- the interval is not adjusted for the search; the p-value is")
+        overlap = overlap_text(result)
+        if overlap:
+            out.append(f"- {_md(overlap)}")
     rows = ([sub] if sub else []) + result["runners_up"]
     if rows:
         out += [
@@ -206,6 +229,7 @@ def scan_blocks(result: dict, name: str = "") -> list[tuple]:
                     _effect(result, sub),
                     _p_text(result),
                     "the interval is not adjusted for the search; the p-value is",
+                    *filter(None, [overlap_text(result)]),
                 ],
             )
         )

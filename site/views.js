@@ -621,13 +621,31 @@
 
   function th(text) { return h('th', { attrs: { scope: 'col' } }, text); }
 
+  // faircode/render.py ALIKE_SHOWN: the groups not told apart from the lowest that are named.
+  const ALIKE_SHOWN = 3;
+
+  /** faircode/render.py alike_text: after a label-rate or outcome block's lowest group, the
+   * groups whose rate or mean the 95% interval does not place above it (SPEC 17.4, 21.3). */
+  function alikeNodes(block) {
+    const alike = (block.gap && block.gap.lowest_alike) || [];
+    if (alike.length === 0) return [];
+    const out = [' (not told apart from '];
+    alike.slice(0, ALIKE_SHOWN).forEach((k, i) => {
+      if (i) out.push(', ');
+      out.push(Array.isArray(k) ? [data(k[0]), ' × ', data(k[1])] : data(k));
+    });
+    const more = alike.length - ALIKE_SHOWN;
+    out.push(`${more > 0 ? ` and ${more} more` : ''} at 95%)`);
+    return out;
+  }
+
   function spreadText(block, high, low) {
     if (block.max_difference === null) return 'not measurable: fewer than two groups of the minimum group size';
     const r2 = (x) => fmt(x, 2);
     const gap = block.gap;
     const diffCi = gap ? ` [${pct(gap.ci_low).slice(0, -1)}-${pct(gap.ci_high).slice(0, -1)}]` : '';
     const ratioCi = gap && gap.ratio_ci_low !== null ? ` [${r2(gap.ratio_ci_low)}-${r2(gap.ratio_ci_high)}]` : '';
-    return ['highest ', high, ', lowest ', low, `: difference ${pct(block.max_difference).slice(0, -1)} pts${diffCi}`,
+    return ['highest ', high, ', lowest ', low, alikeNodes(block), `: difference ${pct(block.max_difference).slice(0, -1)} pts${diffCi}`,
       `, ratio ${block.min_ratio === null ? 'n/a' : r2(block.min_ratio)}${ratioCi}`, gap ? `; ${gap.verdict}` : ''];
   }
 
@@ -750,7 +768,7 @@
     const gapText = (d, hi, lo) => {
       if (d.gap === null) return 'difference not measurable: fewer than two groups of the minimum group size';
       const df = d.gap.df === null ? 'both groups constant' : `Welch df ${fmt(d.gap.df, 1)}`;
-      return ['highest ', hi, ', lowest ', lo, `: difference ${f(d.gap.difference)} [${f(d.gap.ci_low)}–${f(d.gap.ci_high)}] (${df}); ${d.gap.verdict}`];
+      return ['highest ', hi, ', lowest ', lo, alikeNodes(d), `: difference ${f(d.gap.difference)} [${f(d.gap.ci_low)}–${f(d.gap.ci_high)}] (${df}); ${d.gap.verdict}`];
     };
     const table = (rows) => {
       const t = h('table', { className: 'missing-table outcome-table' },

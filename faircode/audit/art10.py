@@ -24,6 +24,7 @@ from ..options import bool_arg, dict_arg, text_items
 from ..profiler import analyze_read, display_name, summarize
 from ..provenance import sha256_bytes
 from ..reference import load_reference
+from ..render import alike_text
 from ..scan import _reread
 from .common import PackResult, iso_date, provenance_block, source_hash, today
 from .measured import cell_text, intersection_cell_rows, measure, table
@@ -277,7 +278,8 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
                 [
                     d["name"],
                     d["highest"] or "-",
-                    d["lowest"] or "-",
+                    # the groups the data do not tell apart from it (SPEC 17.4)
+                    (d["lowest"] or "-") + alike_text(d, str),
                     measure(profile, *at, "max_difference"),
                     measure(profile, *at, "min_ratio"),
                     measure(profile, *at, "gap", "verdict") if d.get("gap") else "-",

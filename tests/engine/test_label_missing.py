@@ -202,6 +202,14 @@ def compared_summary(groups: list[dict], mgs: int, key=lambda g: g["label"], gap
             "ratio_ci_low": None if ratio[0] is None else r4(ratio[0]),
             "ratio_ci_high": None if ratio[1] is None else r4(ratio[1]),
             "verdict": verdict,
+            # the compared groups Newcombe's interval does not tell from the lowest
+            "lowest_alike": [
+                key(g)
+                for g in compared
+                if g is not low
+                and confint_proportions_2indep(g["positive"], g["n"], pl, nl, method="newcomb")[0]
+                <= 0
+            ],
         },
         "_raw": (ph, nh, pl, nl),
     }

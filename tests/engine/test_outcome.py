@@ -173,6 +173,18 @@ def test_compas_means_intervals_and_welch_equal_pandas_and_scipy(compas, dim):
     assert close(gap["difference"], means[high] - means[low])
     assert close(gap["ci_low"], ci.low) and close(gap["ci_high"], ci.high)
     assert close(gap["df"], res.df)
+    # SPEC 21.3: the groups Welch's interval does not tell from the lowest, in group order
+    alike = [
+        g["label"]
+        for g in entry["groups"]
+        if g["label"] in big
+        and g["label"] != low
+        and stats.ttest_ind(big[g["label"]], big[low], equal_var=False)
+        .confidence_interval(0.95)
+        .low
+        <= 0
+    ]
+    assert gap["lowest_alike"] == alike
     # the threshold: outcome_gap (0.2) times the column's standard deviation
     assert close(block["threshold"], 0.2 * y.std(ddof=1))
 
@@ -346,6 +358,7 @@ def test_tied_groups_are_two_groups_and_a_zero_gap_is_within(gap):
         "ci_high": 0.0,
         "df": None,
         "verdict": "within",
+        "lowest_alike": ["Female"],  # equal constant means: the point interval [0, 0]
     }
     inter = block["intersection"]
     assert [inter["highest"], inter["lowest"]] == [["Female", "Black"], ["Male", "White"]]

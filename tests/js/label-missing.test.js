@@ -277,7 +277,7 @@ test('flags: texts, order, the compared rule and the caps', () => {
   // the gap block: Newcombe's interval of the difference, the log interval of the ratio
   // (the numerics are checked against statsmodels in evidence.test.js) and its verdict
   assert.deepEqual(sex.gap, { difference: 0.4315, ci_low: 0.3421, ci_high: 0.5105, ratio_ci_low: 0.1963,
-    ratio_ci_high: 0.3815, verdict: 'confirmed' });
+    ratio_ci_high: 0.3815, verdict: 'confirmed', lowest_alike: [] });
   const race = r.label_rates.dimensions[1];
   // only A has 100 rows: nothing is compared, with no fallback to B's 5 rows (SPEC 17.4)
   assert.deepEqual([race.highest, race.lowest, race.max_difference, race.min_ratio, race.gap],

@@ -53,12 +53,12 @@ TWINS: dict[str, str] = {
     "analyze": """FORMAT_VERSION coded_text skewness _sorted_groups dimension_metrics analyze
         _dimension_findings _age_years _not_counted _intersection _tested_cells""",
     "evidence": """SCORE_FLOOR SCORE_FULL SCORE_CI_WIDTH GRADE_CAP UNDER_LINES grade_for balance
-        dimension_score overall_score _r4 Findings""",
+        pair_tests dimension_score overall_score _r4 Findings""",
     "groupstats": """RATIO_NOTE NO_LABEL_VALUE _values_text label_values _rate_entry _extremes
-        _gap_p _summary_fields label_rates _gap_findings cell_mapper crossed_cells
+        _gap_p _alike _summary_fields label_rates _gap_findings cell_mapper crossed_cells
         missing_by_group""",
-    "outcomes": """TAIL decimals moments welch welch_p _gap_fields _group_entry _no_number
-        outcome_blocks""",
+    "outcomes": """TAIL decimals moments welch welch_p _mean_alike _gap_fields _group_entry
+        _no_number outcome_blocks""",
     "compare": """drift_level _shift_p _change _by_evidence compare_dimension compare _by_delta
         _group_shifts compare_label_rates compare_missing""",
     "reference": """HEADER_ALIASES SUM_TOLERANCE _YEAR _ascii_lower parse_reference sum_warnings

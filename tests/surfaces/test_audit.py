@@ -764,6 +764,19 @@ def test_art10_numbers_are_the_profiles(adult_art10):
         and x["kind"] in ("under_represented", "imbalance", "label_gap", "intersection_gap")
     }
     assert want and want <= listed
+    # the lowest rate is named with the groups not told apart from it (SPEC 17.4)
+    rates = next(
+        t
+        for p in f["parts"]
+        for t in p["tables"]
+        if t["head"][:3] == ["Dimension", "Highest rate", "Lowest rate"]
+    )
+    lows = {r[0]: r[2] for r in rates["rows"]}
+    race = next(d for d in profile["label_rates"]["dimensions"] if d["name"] == "race")
+    assert race["gap"]["lowest_alike"]
+    assert lows["race"] == (
+        f"{race['lowest']} (not told apart from {', '.join(race['gap']['lowest_alike'])} at 95%)"
+    )
     proxy = next(p for p in f["parts"] if p["title"] == "Proxy hints")
     assert len(proxy["tables"][0]["rows"]) == len(profile["proxy_hints"]["hints"]) > 0
     # 10(2)(h): every group under the size floor, with the rows it needs (80% power to

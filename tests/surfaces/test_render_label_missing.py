@@ -18,9 +18,11 @@ import faircode
 from faircode.exports import COMPARE_CSV_COLUMNS, PROFILE_CSV_COLUMNS, render_profile_markdown
 from faircode.numerics import fmt, pct
 from faircode.render import (
+    ALIKE_SHOWN,
     FLAGGED_NAMED,
     MISSING_COLUMNS_SHOWN,
     MISSING_SPREAD_SHOWN,
+    alike_text,
     missing_columns_shown,
     render,
     render_compare,
@@ -131,7 +133,13 @@ def test_terminal_label_rates_compas(compas):
     )
     assert lines[1] == f"  ({block['ratio_note']})"  # the engine's text, not repeated
     race = next(d for d in block["dimensions"] if d["name"] == "race")
-    head = f"  race: highest 'African-American', lowest '{race['lowest']}': difference "
+    # SPEC 17.4: the worst-off group is named with the groups its interval does not
+    # tell it apart from (resampled, 'Hispanic' is the lowest about 4 times in 10)
+    assert race["gap"]["lowest_alike"] == ["Caucasian", "Hispanic"]
+    head = (
+        "  race: highest 'African-American', lowest 'Other' (not told apart from "
+        "'Caucasian', 'Hispanic' at 95%): difference "
+    )
     assert any(line.startswith(head) for line in lines)
     assert f"ratio {fmt(race['min_ratio'], 2)}" in next(x for x in lines if x.startswith(head))
     for g in race["groups"]:
@@ -149,6 +157,10 @@ def test_terminal_label_rates_compas(compas):
     # the intersection's cells, named a x b
     a, b = block["intersection"]["dims"]
     assert any(x.startswith(f"  {a} x {b}: highest ") for x in lines)
+    assert (
+        f"  {a} x {b}: highest 'Male' x '18-29', lowest 'Male' x '60-74' (not told apart "
+        "from 'Female' x '45-59' at 95%): difference "
+    ) in text
 
 
 def test_terminal_missing_by_group_lists_flagged_columns(compas):
@@ -249,9 +261,12 @@ def test_markdown_label_rates_and_missing(compas, diabetic):
         t for t in tables if t[0] == ["Dimension", "Highest", "Lowest", "Difference", "Min ratio"]
     )
     race = next(d for d in compas["label_rates"]["dimensions"] if d["name"] == "race")
-    assert ["race", "African-American", race["lowest"]] == spread[
-        [r[0] for r in spread].index("race")
-    ][:3]
+    assert [
+        "race",
+        "African-American",
+        "Other (not told apart from Caucasian, Hispanic at 95%)",
+    ] == spread[[r[0] for r in spread].index("race")][:3]
+    assert spread[[r[0] for r in spread].index("sex")][2] == "Female"  # told apart: no note
     rates = next(t for t in tables if t[0][:3] == ["Dimension", "Group", "N"])
     assert rates[0] == ["Dimension", "Group", "N", "Rate", "95% CI", "Label missing", "Marks"]
     aa = next(r for r in rates if r[:2] == ["race", "African-American"])
@@ -655,3 +670,28 @@ def test_the_missing_group_row_follows_the_more_groups_line():
     rates = md[md.index("#### Label rates") :].splitlines()  # the groups table has one too
     rates = [x for x in rates if x.startswith("| g |") and (more in x or "(missing g)" in x)]
     assert len(rates) == 2 and more in rates[0] and "(missing g) | 5 |" in rates[1]
+
+
+def test_the_groups_alike_the_lowest_are_named_then_counted():
+    block = {"gap": {"lowest_alike": ["a", "b", "c", "d", "e"]}}
+    assert ALIKE_SHOWN == 3
+    assert alike_text(block) == " (not told apart from 'a', 'b', 'c' and 2 more at 95%)"
+    assert alike_text({"gap": {"lowest_alike": [["x", "y"]]}}) == (
+        " (not told apart from 'x' x 'y' at 95%)"
+    )
+    # none alike, no gap (fewer than two compared), a saved profile made before the key
+    assert alike_text({"gap": {"lowest_alike": []}}) == ""
+    assert alike_text({"gap": None}) == ""
+    assert alike_text({"gap": {"difference": 0.1}}) == ""
+
+
+def test_outcome_lowest_names_the_groups_welch_does_not_tell_apart():
+    # SPEC 21.3: COMPAS's priors_count by race: 'Other' has the lowest mean and
+    # 'Hispanic''s interval of the difference reaches 0
+    r = faircode.profile(COMPAS, None, {"outcome": ["priors_count"]})
+    race = next(d for d in r["outcomes"][0]["dimensions"] if d["name"] == "race")
+    assert (race["lowest"], race["gap"]["lowest_alike"]) == ("Other", ["Hispanic"])
+    text = r.report("text")
+    assert "  race: highest 'African-American', lowest 'Other' (not told apart from " in text
+    assert "'Hispanic' at 95%): difference " in text
+    assert "| Other (not told apart from Hispanic at 95%) |" in r.report("markdown")

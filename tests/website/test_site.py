@@ -2056,6 +2056,13 @@ def test_cli_html_report_shows_label_rates_and_missing_by_group(reports, tmp_pat
     text = pg.page.locator("#report section.missing-by-group").inner_text()
     assert col in text and label in text
     assert "(missing race): 30 rows" in text
+    # SPEC 17.4: the lowest is named with the groups its interval does not tell apart
+    alike = ", ".join(
+        x if isinstance(x, str) else " × ".join(x) for x in race["gap"]["lowest_alike"]
+    )
+    assert alike and race["gap"]["lowest_alike"][0] == label
+    facts = pg.page.locator("#report section.label-rates article[data-dim='race'] .facts")
+    assert f"lowest {race['lowest']} (not told apart from {alike} at 95%):" in facts.inner_text()
     assert pg.page.evaluate("window.__pwned") is None
     assert pg.page.locator("#report img, #report b").count() == 0
     shots(pg.page, "cli-html-label-missing.png")
