@@ -861,7 +861,8 @@ def slo_ingest(
     name : str, optional
         Only this SLO.
     at : str, optional
-        The reading's time (ISO-8601, or a date: its end); default now.
+        The reading's time (ISO-8601, or a date: its end, or now for today's date);
+        default now. A time after now is refused.
     version : str, optional
         The version measured; default the latest logged.
     store, registry
@@ -885,10 +886,10 @@ def slo_ingest(
     >>> reading["good"], reading["total"], reading["exceeded"]
     (0, 1, ['region'])
     """
-    from .slo import ingest, parse_at  # lazy: start-up
+    from .slo import ingest, reading_at  # lazy: start-up
 
     _arguments(model=model, name=name, at=at, version=version)
-    parse_at(at)  # a bad --at before anything else
+    reading_at(at)  # a bad --at before anything else
     with _opened(store) as opened:
         return _with_registry(ingest, opened, model, registry, name=name, at=at, version=version)
 

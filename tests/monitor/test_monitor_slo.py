@@ -260,6 +260,36 @@ def test_only_low_n_slices_or_no_data_read_0_of_0_never_a_pass(
     assert (none["good"], none["total"], none["version"]) == (0, 0, None)
 
 
+def test_a_reading_of_today_counts_at_once_and_one_after_now_is_refused(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    # every row logged today: `slo ingest --at TODAY` (what a daily job passes) reads them
+    today = pd.Timestamp.now(tz="UTC").date().isoformat()
+    rows = compas.assign(compas_screening_date=today)
+    _log(cli, tmp_path, rows)
+    assert cli("slo", "set", "compas", "daily", "--target", "0.5", "--gate")[0] == 0
+    want = _expected_reading(rows, today, 28)
+    code, out, err = cli("slo", "ingest", "compas", "--at", today, "--json")
+    assert code == 0, err
+    [reading] = json.loads(out)
+    assert (reading["good"], reading["total"]) == (want["good"], want["total"]) != (0, 0)
+    # stamped now, not at the day's last second still to come: the budget of `slo show`
+    # and `slo gate` right after it (at now) counts it
+    assert reading["at"] <= pd.Timestamp.now(tz="UTC").strftime("%Y-%m-%dT%H:%M:%SZ")
+    [slo] = slo_show("compas", store=db)["slos"]
+    assert slo["budget"]["readings"] == 1 and slo["latest"]["id"] == reading["id"]
+    gate = slo_gate("compas", store=db)
+    bad, allowed = want["total"] - want["good"], 0.5 * want["total"]
+    assert gate.exit_code == (EXIT_BUDGET if bad > allowed else EXIT_OK)
+    # a time after now is one line, and no reading is taken
+    tomorrow = (pd.Timestamp(today) + pd.Timedelta(days=1)).date().isoformat()
+    for later in (tomorrow, f"{tomorrow}T00:00:00Z", "2999-01-01"):
+        code, _, err = cli("slo", "ingest", "compas", "--at", later)
+        assert code == EXIT_INPUT
+        _one_error(err, f"--at '{later}' is after now", "give a time up to now")
+    assert slo_show("compas", store=db)["slos"][0]["budget"]["readings"] == 1
+
+
 def test_slo_input_errors_are_one_line(cli, db: str, tmp_path: Path) -> None:
     refused_sets = (
         (["set", "m", "a b", "--target", "0.9"], ["SLO name 'a b'"]),
