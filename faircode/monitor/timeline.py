@@ -28,6 +28,7 @@ from .counts import metrics_from_counts, weighted_keys
 from .errors import MonitorInputError
 from .inputs import MAX_CLASS_ID, MAX_CLASSES, MAX_MAGNITUDE, class_labels, multiclass_error
 from .registry import Registry
+from .render import above_before_holm
 from .scores import score_metrics, score_scale, table_from_cube
 from .slices import _Attribute, _slices_of
 from .stats import exceeds
@@ -647,7 +648,10 @@ def _undecided(d: dict[str, Any]) -> str:
     if d["status"] == "insufficient":
         lo, hi = d["ci95"]
         top = "inf" if hi is None else f"{hi:.3f}"
-        return f"{d['metric']}: interval {lo:.3f}-{top} across threshold {d['threshold']:g}"
+        interval = f"{d['metric']}: interval {lo:.3f}-{top}"
+        if above_before_holm(d):  # above at 95% alone: "across" would be false (12.7)
+            return f"{interval} above threshold {d['threshold']:g} only before Holm's correction"
+        return f"{interval} across threshold {d['threshold']:g}"
     return ""
 
 

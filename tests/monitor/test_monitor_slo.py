@@ -20,7 +20,14 @@ import pytest
 import storeutil
 
 from faircode.errors import EXIT_BUDGET, EXIT_INPUT, EXIT_OK, EXIT_UNMEASURED
-from faircode.monitor import fairness_watch, slo_gate, slo_ingest, slo_set, slo_show
+from faircode.monitor import (
+    fairness_report,
+    fairness_watch,
+    slo_gate,
+    slo_ingest,
+    slo_set,
+    slo_show,
+)
 from faircode.monitor.store import open_store
 
 ATTRS = ["race", "sex", "age_cat", "c_charge_degree"]
@@ -288,6 +295,36 @@ def test_a_reading_of_today_counts_at_once_and_one_after_now_is_refused(
         assert code == EXIT_INPUT
         _one_error(err, f"--at '{later}' is after now", "give a time up to now")
     assert slo_show("compas", store=db)["slos"][0]["budget"]["readings"] == 1
+
+
+def test_an_undecided_attributes_reason_says_where_its_interval_lies(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    # the interval rule (default): in February 2013 age_cat's demographic parity interval
+    # lies above 0.3 at 95% alone, and only Holm's correction leaves it insufficient
+    _log(cli, tmp_path, compas, YAML.replace("    rule: point\n", ""))
+    assert cli("slo", "set", "compas", "s", "--target", "0.9", "--window", "28d")[0] == 0
+    [reading] = slo_ingest("compas", at="2013-02-28", store=db, registry="fairness.yaml")
+    report = fairness_report(
+        "compas", store=db, registry="fairness.yaml", since="2013-02-01", until="2013-02-28"
+    )
+    reasons = {u["attribute"]: u["reason"] for u in reading["unmeasurable"]}
+    assert reasons == {u["attribute"]: u["reason"] for u in report["sli"]["unmeasurable"]}
+    seen = set()
+    for group in report["evaluation"]["groups"]:
+        for d in group["disparities"]:
+            if d["status"] != "insufficient" or "guard" in (d["rows_needed"] or {}):
+                continue
+            lo, hi = d["ci95"]
+            above = _round12(lo) > _round12(THRESHOLD)
+            where = (
+                "above threshold 0.3 only before Holm's correction"
+                if above
+                else ("across threshold 0.3")
+            )
+            assert f"{d['metric']}: interval {lo:.3f}-{hi:.3f} {where}" in reasons[group["name"]]
+            seen.add(above)
+    assert seen == {True, False}  # both kinds occur in this window
 
 
 def test_slo_input_errors_are_one_line(cli, db: str, tmp_path: Path) -> None:
