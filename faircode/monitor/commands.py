@@ -148,9 +148,21 @@ def _log_batch(
         **columns,
     )
     if summary["duplicate_of"] is not None:
+        dup = summary["duplicate_of"]
+        stale = ""
+        stale_n, later = summary.get("not_in_force", 0), summary.get("replaced_by", [])
+        if stale_n:
+            by = "labels an older faircode stored"
+            if later:
+                by = f"label batch{'es' if len(later) > 1 else ''} {', '.join(map(str, later))}"
+            stale = (
+                f"; but {stale_n} of its label(s) differ from the stored ones (replaced by "
+                f"{by}): to store this file's labels again, remove batch {dup} (faircode "
+                f"fairness remove-batch {summary['model']} {dup} --reason TEXT) and send it again"
+            )
         print(
-            f"faircode: {args.file}: this batch was already logged "
-            f"(batch {summary['duplicate_of']}); nothing changed",
+            f"faircode: {args.file}: this batch was already logged (batch {dup}); "
+            f"nothing changed{stale}",
             file=sys.stderr,
         )
     else:

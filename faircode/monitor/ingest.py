@@ -772,6 +772,7 @@ def log_labels(
     with store.transaction():
         key, dup = _begin_batch(store, model, "labels", digest)
         if dup is not None:
+            stale, later = _labels_not_in_force(store, key, ids, labels)
             return {
                 "model": key,
                 "batch": None,
@@ -780,6 +781,8 @@ def log_labels(
                 "joined": 0,
                 "orphans": 0,
                 "replaced": 0,
+                "not_in_force": stale,
+                "replaced_by": later,
             }
         meta = {"file": source, "id": id_col, "label": label_col}
         batch = _next_batch(store, key, "labels", digest, None, n, meta, actor_name)
@@ -844,6 +847,27 @@ def log_labels(
         "orphans": orphans,
         "replaced": replaced,
     }
+
+
+def _labels_not_in_force(
+    store: Store, key: str, ids: list[str], labels: np.ndarray
+) -> tuple[int, list[int]]:
+    """A re-sent label batch: how many of its labels differ from the stored ones (a later
+    label batch replaced them), and those batches' ids. Re-sending changes nothing, so
+    "nothing changed" must not read as "the store holds this file's labels" (SPEC 15.3)."""
+    _load_incoming(store, ids, labels, None)
+    rows = store.query(
+        "SELECT p.label_batch, COUNT(*) FROM incoming_labels t JOIN predictions p "
+        "ON p.model = ? AND p.request_id = t.request_id WHERE p.label <> t.label "
+        "GROUP BY p.label_batch UNION ALL "
+        "SELECT o.batch, COUNT(*) FROM incoming_labels t JOIN orphan_labels o "
+        "ON o.model = ? AND o.request_id = t.request_id WHERE o.label <> t.label "
+        "GROUP BY o.batch",
+        (key, key),
+    )
+    store.execute("DELETE FROM incoming_labels")
+    stale = sum(int(count) for _, count in rows)
+    return stale, sorted({int(b) for b, _ in rows if b is not None})
 
 
 def _load_incoming(store: Store, ids: list[str], labels: np.ndarray, progress: Progress) -> None:
