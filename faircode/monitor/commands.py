@@ -337,6 +337,18 @@ def _needs_a_setting(
                 f"fairness config: nothing to set; pass at least one of {names} "
                 f"{usage_hint(p.prog)}"
             )
+        _needs_a_reason("config")(args)
+
+    return check
+
+
+def _needs_a_reason(command: str) -> Callable[[argparse.Namespace], None]:
+    """``config`` and ``apply`` say why before the store is opened (SPEC 15.4)."""
+
+    def check(args: argparse.Namespace) -> None:
+        from .control import require_reason  # lazy: start-up
+
+        require_reason(command, args.reason)
 
     return check
 
@@ -803,7 +815,7 @@ def add_store_commands(sub: Any) -> None:
     p.add_argument("--task", choices=("binary", "regression"))
     p.add_argument("--rule", choices=FAIRNESS_RULES, help="how the gate decides: interval or point")
     settable = [a for a in p._actions if a.option_strings and a.dest != "help"]
-    p.add_argument("--reason", metavar="TEXT", help=_REASON_HELP)
+    p.add_argument("--reason", metavar="TEXT", help=_REASON_HELP + "; required")
     _store_options(p)
     p.set_defaults(func=_run(cmd_config, create=True, before=_needs_a_setting(p, settable)))
 
@@ -815,9 +827,9 @@ def add_store_commands(sub: Any) -> None:
 
     p = sub.add_parser("apply", help="make fairness.yaml authoritative again (audited)")
     p.add_argument("model", metavar="MODEL")
-    p.add_argument("--reason", metavar="TEXT")
+    p.add_argument("--reason", metavar="TEXT", help=_REASON_HELP + "; required")
     _store_options(p)
-    p.set_defaults(func=_run(cmd_apply, create=True))
+    p.set_defaults(func=_run(cmd_apply, create=True, before=_needs_a_reason("apply")))
 
     p = sub.add_parser("slice", help="per-slice performance of one attribute from the store")
     p.add_argument("model", metavar="MODEL")

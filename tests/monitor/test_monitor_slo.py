@@ -449,7 +449,7 @@ def test_watch_posts_once_per_breach_and_records_each_alert(
     assert cli("config", "compas", "--threshold", "0.9", "--reason", "test")[0] == 0
     code, out, err = cli("watch", "compas", "--webhook", hook.url)
     assert code == 0 and out == "" and f"{len(want)} cleared" in err
-    assert cli("apply", "compas")[0] == 0
+    assert cli("apply", "compas", "--reason", "test over")[0] == 0
     code, out, err = cli("watch", "compas", "--out", "alerts.jsonl", "--webhook", hook.url)
     assert code == 0 and out == ""
     again = [json.loads(line) for line in (tmp_path / "alerts.jsonl").read_text().splitlines()]
