@@ -805,8 +805,12 @@ def _trend(
         spans = {d: _calendar_bucket(d, kind) for d in source["day"].unique().tolist()}
         label = source["day"].map(lambda d: spans[d][0])
         firsts = {lab: (first, last) for lab, first, last in spans.values()}
+        # a week or month the window cuts holds only the window's days: say which (SPEC 15.5)
+        start, end = ctx.days()
         for lab, part in source.groupby(label, sort=False):
             first, last = firsts[lab]
+            first = first if start is None else max(first, start)
+            last = last if end is None else min(last, end - 1)
             meta = {"bucket": lab, "first": day_text(first), "last": day_text(last)}
             if kind == "day":  # the key a day's trend always had (format_version 1)
                 meta = {"day": lab, **meta}
