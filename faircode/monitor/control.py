@@ -75,7 +75,8 @@ def require_registry(state: dict[str, Any]) -> Registry:
     if reg is None:
         raise MonitorInputError(
             f"no fairness registry for model {state['model']!r}: {state['yaml_note']}; declare "
-            "it in fairness.yaml or set one with: faircode fairness config MODEL --attr COL"
+            "it in fairness.yaml or set one with: faircode fairness config MODEL --attr COL "
+            "--reason TEXT"
         )
     return reg
 

@@ -321,7 +321,7 @@ class _Context:
         the window are class labels (SPEC 12.2, 15.5), as ``evaluate`` refuses them."""
         declare = (
             "declare task: regression in the registry (or faircode fairness config "
-            f"{self.key} --task regression) if the values are quantities"
+            f"{self.key} --task regression --reason TEXT) if the values are quantities"
         )
         for role, column, name, fix in (
             (

@@ -647,6 +647,11 @@ def test_config_and_apply_need_a_reason_and_the_audit_keeps_who_and_why(
             assert rows() == before
     assert cli("config", "compas", "--threshold", "0.2", *reg, "--reason", "incident 42")[0] == 0
     assert cli("apply", "compas", *reg, "--reason", "incident closed")[0] == 0
+    # the hints that suggest a config say --reason too
+    (tmp_path / "other.yaml").write_text("models:\n  other:\n    slices: [race]\n")
+    code, _, err = cli("report", "compas", "--registry", str(tmp_path / "other.yaml"))
+    assert code == 2
+    _one_error(err, "set one with: faircode fairness config MODEL --attr COL --reason TEXT")
     written = [(who, event, json.loads(details)["reason"]) for who, event, details in rows()]
     assert written[len(before) :] == [
         ("test-operator", "fairness_config_set", "incident 42"),
