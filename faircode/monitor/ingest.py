@@ -693,6 +693,7 @@ def log_predictions(
             rollup.add_batch(store, key, version, day, codes, preds, weights)
         else:  # some request ids were stored already: count what is really there
             rollup.rebuild(store, key, weighted)
+            elsewhere = _stored_as_other_versions(store, key, str(version), ids)
         joined = 0
         if store.one("SELECT COUNT(*) FROM orphan_labels WHERE model = ?", (key,)):
             binary = task == "binary" or (
@@ -729,8 +730,32 @@ def log_predictions(
         "rows": n,
         "new": new,
         "already_stored": n - new,
+        "already_stored_as": elsewhere if new < n else {},
         "labels_joined": joined,
     }
+
+
+#: Request ids per ``IN (...)`` list of :func:`_stored_as_other_versions` (within
+#: SQLite's oldest limit of 999 bound parameters).
+_IN_IDS = 900
+
+
+def _stored_as_other_versions(
+    store: Store, key: str, version: str, ids: list[str]
+) -> dict[str, int]:
+    """Of a prediction batch's request ids, how many are stored as another version (kept:
+    a request id is one prediction per model), by version; SPEC 15.3."""
+    found: dict[str, int] = {}
+    for start in range(0, len(ids), _IN_IDS):
+        part = ids[start : start + _IN_IDS]
+        marks = ", ".join("?" for _ in part)
+        for other, count in store.query(
+            "SELECT version, COUNT(*) FROM predictions WHERE model = ? AND version <> ? "
+            f"AND request_id IN ({marks}) GROUP BY version",
+            (key, version, *part),
+        ):
+            found[str(other)] = found.get(str(other), 0) + int(count)
+    return dict(sorted(found.items()))
 
 
 def log_labels(

@@ -128,10 +128,12 @@ def _calendar_bucket(day: int, kind: str) -> tuple[str, int, int]:
 
 
 def versions(store: Store, key: str) -> list[str]:
-    """Versions of ``key`` in the order their first batch was logged."""
+    """Versions of ``key`` in the order their first batch was logged, of batches that
+    stored predictions: one whose every request id was stored already (as another
+    version) holds none and makes no version "latest logged" (SPEC 15.5)."""
     rows = store.query(
         "SELECT version, MIN(id) FROM batches WHERE model = ? AND kind = 'predictions' "
-        "GROUP BY version ORDER BY MIN(id)",
+        "AND rows_new > 0 GROUP BY version ORDER BY MIN(id)",
         (key,),
     )
     return [r[0] for r in rows]
