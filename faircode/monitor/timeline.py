@@ -225,10 +225,12 @@ class _Context:
         self.attrs = list(attrs) if attrs is not None else list(registry.slices)
         missing = [a for a in self.attrs if a not in slot_of]
         if missing:
+            # `slice MODEL ATTR` names its attribute itself: the registry is not the cause
+            fix = "the registry's slices" if attrs is None else "ATTR: name a logged one"
             raise MonitorInputError(
                 f"model {model!r}: attribute(s) {', '.join(missing)} were never logged "
                 f"(logged: {', '.join(sorted(slot_of)) or 'none'}); log them with --attr "
-                "or fix the registry's slices"
+                f"or fix {fix}"
             )
         self.slots = [int(slot_of[a]) for a in self.attrs]
         self.since_text, self.until_text = since, until

@@ -395,8 +395,9 @@ def test_the_cli_prints_what_the_api_returns(
     assert json.loads(out) == fairness_report(
         "compas", store=db, registry=model_file, target=0.9, intersect=True
     )
-    with pytest.raises(MonitorInputError, match=r"attribute\(s\) age were never logged"):
+    with pytest.raises(MonitorInputError, match=r"attribute\(s\) age were never logged") as e:
         slice_metrics("compas", "age", store=db, registry=model_file)
+    assert str(e.value).endswith("log them with --attr or fix ATTR: name a logged one")
     with pytest.raises(MonitorInputError, match="no predictions for version 'v9'"):
         fairness_report("compas", store=db, registry=model_file, version="v9")
 
