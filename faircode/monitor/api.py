@@ -873,8 +873,9 @@ def slo_ingest(
     list of dict
         One reading per SLO: ``slo``, ``id``, ``at``, ``version``, ``since``, ``until``,
         ``good``, ``total``, ``ratio``, ``within_threshold``, ``exceeded``,
-        ``unmeasurable`` and ``status`` (``measured`` or ``no measurable attributes``:
-        an SLI of 0/0, never a pass).
+        ``unmeasurable``, ``status`` (``measured`` or ``no measurable attributes``:
+        an SLI of 0/0, never a pass) and ``replaces`` (the ids of the SLO's readings at
+        the same time, which it replaced).
 
     Examples
     --------

@@ -597,7 +597,12 @@ def cmd_slo_ingest(args: argparse.Namespace) -> int:
         registry=args.registry,
     )
     for r in readings:
-        print(f"faircode: SLO {r['slo']} reading {r['id']}: {_reading_line(r)}", file=sys.stderr)
+        again = ", ".join(map(str, r["replaces"]))
+        again = f" (replaces reading {again}, taken at the same time)" if again else ""
+        print(
+            f"faircode: SLO {r['slo']} reading {r['id']}{again}: {_reading_line(r)}",
+            file=sys.stderr,
+        )
     if args.json:
         _write_json(readings)
     return EXIT_OK

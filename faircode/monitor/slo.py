@@ -311,6 +311,19 @@ def ingest(
         next_id = 1 if last is None else int(last) + 1
         for r in readings:
             details = {k: r[k] for k in ("within_threshold", "exceeded", "unmeasurable", "status")}
+            # one look per SLO and instant: a re-run (`--at D` again) replaces the reading
+            # rather than counting the same look twice (SPEC 15.10)
+            where = "model = ? AND name = ? AND at = ?"
+            same = [
+                int(i)
+                for (i,) in store.query(
+                    f"SELECT id FROM slo_readings WHERE {where} ORDER BY id",
+                    (key, r["slo"], moment),
+                )
+            ]
+            if same:
+                store.execute(f"DELETE FROM slo_readings WHERE {where}", (key, r["slo"], moment))
+            r["replaces"] = same
             store.execute(
                 "INSERT INTO slo_readings (id, model, name, at, version, since_day, until_day, "
                 "good, total, details, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

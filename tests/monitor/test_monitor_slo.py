@@ -327,6 +327,39 @@ def test_an_undecided_attributes_reason_says_where_its_interval_lies(
     assert seen == {True, False}  # both kinds occur in this window
 
 
+def test_a_reading_taken_again_at_the_same_time_replaces_it(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    # a backfill re-run: `slo ingest --at D` twice is one look at the model, not two
+    _log(cli, tmp_path, compas)
+    assert cli("slo", "set", "compas", "m", "--target", "0.6", "--window", "4w", "--gate")[0] == 0
+    day = "2013-03-29"
+    want = _expected_reading(compas, day, 28)
+    code, out, err = cli("slo", "ingest", "compas", "--at", day, "--json")
+    assert code == 0, err
+    [first] = json.loads(out)
+    assert first["replaces"] == [] and "replaces" not in err
+    code, out, err = cli("slo", "ingest", "compas", "--at", day, "--json")
+    assert code == 0, err
+    [again] = json.loads(out)
+    assert again["replaces"] == [first["id"]]
+    assert f"reading {again['id']} (replaces reading {first['id']}, taken at the same time)" in err
+    [slo] = slo_show("compas", at=day, store=db)["slos"]
+    budget = slo["budget"]
+    assert (budget["readings"], budget["good"], budget["total"]) == (
+        1,
+        want["good"],
+        want["total"],
+    )
+    bad, allowed = want["total"] - want["good"], 0.4 * want["total"]
+    assert slo_gate("compas", at=day, store=db).exit_code == (
+        EXIT_BUDGET if _round12(bad) > _round12(allowed) else EXIT_OK
+    )
+    # another time of the same day is another look, counted
+    assert cli("slo", "ingest", "compas", "--at", f"{day}T12:00:00Z")[0] == 0
+    assert slo_show("compas", at=day, store=db)["slos"][0]["budget"]["readings"] == 2
+
+
 def test_slo_input_errors_are_one_line(cli, db: str, tmp_path: Path) -> None:
     refused_sets = (
         (["set", "m", "a b", "--target", "0.9"], ["SLO name 'a b'"]),
