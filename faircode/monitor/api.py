@@ -983,7 +983,9 @@ def fairness_watch(
     -------
     dict
         ``model``, ``version``, ``sent`` (the alerts, each with its ``audit_id``),
-        ``still_open`` (breaches alerted on before: not sent again) and ``cleared``.
+        ``still_open`` (breaches alerted on before: not sent again), ``undecided``
+        (breaches alerted on before whose disparity is neither exceeded nor within
+        now: kept open, each with its ``status``) and ``cleared``.
 
     Raises
     ------

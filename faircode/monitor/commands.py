@@ -667,6 +667,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
             f"again (audit row {c['audit_id']})",
             file=err,
         )
+    for u in res["undecided"]:
+        print(
+            f"faircode: watch: still open {u['attribute']}: {u['metric']} is "
+            f"{u['status'].replace('_', ' ')} now, neither exceeded nor within threshold "
+            f"(alerted in audit row {u['first_alert_row']}; not cleared)",
+            file=err,
+        )
     return EXIT_OK
 
 

@@ -498,6 +498,34 @@ def test_watch_posts_once_per_breach_and_records_each_alert(
     assert res["sent"] == [] and len(res["still_open"]) == len(want)
 
 
+def test_an_open_breach_that_is_undecided_now_is_named_and_kept_open(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    _log(cli, tmp_path, compas)
+    want = _breaches(compas)
+    code, out, err = cli("watch", "compas")
+    assert (
+        code == 0
+        and {(a["attribute"], a["metric"]) for a in map(json.loads, out.splitlines())} == want
+    )
+    # a guard no slice reaches: every disparity is unmeasured, so nothing is sent or
+    # cleared, and each open breach is named as still open rather than left unsaid
+    assert cli("config", "compas", "--min-samples", "100000", "--reason", "test")[0] == 0
+    code, out, err = cli("watch", "compas")
+    assert code == 0 and out == ""
+    assert "0 new alert(s) sent to stdout; 0 breach(es) still open" in err and "0 cleared" in err
+    res = fairness_watch("compas", store=db, registry="fairness.yaml")
+    assert {(u["attribute"], u["metric"]) for u in res["undecided"]} == want
+    assert {u["status"] for u in res["undecided"]} == {"unmeasured"}
+    for attribute, metric in want:
+        assert f"faircode: watch: still open {attribute}: {metric} is unmeasured now" in err
+    store = open_store(db)
+    try:
+        assert store.one("SELECT COUNT(*) FROM alert_state") == len(want)
+    finally:
+        store.close()
+
+
 def test_a_failing_webhook_is_one_line_and_the_alert_is_sent_next_time(
     cli, db: str, tmp_path: Path, compas: pd.DataFrame, hook: _Hook
 ) -> None:
