@@ -173,10 +173,28 @@ def watch(
                 (key, version, k[0], k[1], alert["at"], entry["id"]),
             )
         sent.append({**alert, "audit_id": entry["id"]})
-    cleared = []
+    cleared, undecided = [], []
+    breached = {(a["attribute"], a["metric"]) for a in current}
+    status = {
+        (g["name"], d["metric"]): d["status"]
+        for g in report["evaluation"]["groups"]
+        for d in g["disparities"]
+        if d["gated"]
+    }
     for (attribute, metric), first in sorted(open_now.items()):
         if (attribute, metric) not in within:
-            continue  # still exceeded, or undecided: the breach stays open
+            # still exceeded, or undecided: the breach stays open, and an undecided one
+            # is named (a summary of "0 still open" would read as all clear)
+            if (attribute, metric) not in breached:
+                undecided.append(
+                    {
+                        "attribute": attribute,
+                        "metric": metric,
+                        "status": status.get((attribute, metric), "not evaluated"),
+                        "first_alert_row": first,
+                    }
+                )
+            continue
         with store.transaction():
             store.execute(
                 "DELETE FROM alert_state WHERE model = ? AND version = ? AND attribute = ? "
@@ -196,6 +214,7 @@ def watch(
         "version": version,
         "sent": sent,
         "still_open": still_open,
+        "undecided": undecided,
         "cleared": cleared,
     }
 

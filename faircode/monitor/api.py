@@ -861,7 +861,8 @@ def slo_ingest(
     name : str, optional
         Only this SLO.
     at : str, optional
-        The reading's time (ISO-8601, or a date: its end); default now.
+        The reading's time (ISO-8601, or a date: its end, or now for today's date);
+        default now. A time after now is refused.
     version : str, optional
         The version measured; default the latest logged.
     store, registry
@@ -872,8 +873,9 @@ def slo_ingest(
     list of dict
         One reading per SLO: ``slo``, ``id``, ``at``, ``version``, ``since``, ``until``,
         ``good``, ``total``, ``ratio``, ``within_threshold``, ``exceeded``,
-        ``unmeasurable`` and ``status`` (``measured`` or ``no measurable attributes``:
-        an SLI of 0/0, never a pass).
+        ``unmeasurable``, ``status`` (``measured`` or ``no measurable attributes``:
+        an SLI of 0/0, never a pass) and ``replaces`` (the ids of the SLO's readings at
+        the same time, which it replaced).
 
     Examples
     --------
@@ -885,10 +887,10 @@ def slo_ingest(
     >>> reading["good"], reading["total"], reading["exceeded"]
     (0, 1, ['region'])
     """
-    from .slo import ingest, parse_at  # lazy: start-up
+    from .slo import ingest, reading_at  # lazy: start-up
 
     _arguments(model=model, name=name, at=at, version=version)
-    parse_at(at)  # a bad --at before anything else
+    reading_at(at)  # a bad --at before anything else
     with _opened(store) as opened:
         return _with_registry(ingest, opened, model, registry, name=name, at=at, version=version)
 
@@ -981,7 +983,9 @@ def fairness_watch(
     -------
     dict
         ``model``, ``version``, ``sent`` (the alerts, each with its ``audit_id``),
-        ``still_open`` (breaches alerted on before: not sent again) and ``cleared``.
+        ``still_open`` (breaches alerted on before: not sent again), ``undecided``
+        (breaches alerted on before whose disparity is neither exceeded nor within
+        now: kept open, each with its ``status``) and ``cleared``.
 
     Raises
     ------

@@ -148,9 +148,21 @@ def _log_batch(
         **columns,
     )
     if summary["duplicate_of"] is not None:
+        dup = summary["duplicate_of"]
+        stale = ""
+        stale_n, later = summary.get("not_in_force", 0), summary.get("replaced_by", [])
+        if stale_n:
+            by = "labels an older faircode stored"
+            if later:
+                by = f"label batch{'es' if len(later) > 1 else ''} {', '.join(map(str, later))}"
+            stale = (
+                f"; but {stale_n} of its label(s) differ from the stored ones (replaced by "
+                f"{by}): to store this file's labels again, remove batch {dup} (faircode "
+                f"fairness remove-batch {summary['model']} {dup} --reason TEXT) and send it again"
+            )
         print(
-            f"faircode: {args.file}: this batch was already logged "
-            f"(batch {summary['duplicate_of']}); nothing changed",
+            f"faircode: {args.file}: this batch was already logged (batch {dup}); "
+            f"nothing changed{stale}",
             file=sys.stderr,
         )
     else:
@@ -165,6 +177,14 @@ def cmd_log(args: argparse.Namespace) -> int:
 
     def logged(s: dict[str, Any]) -> str:
         extra = f", {s['already_stored']} already stored (kept)" if s["already_stored"] else ""
+        other = s.get("already_stored_as") or {}
+        if other:  # kept as another version's: this version does not have them
+            held = ", ".join(f"{count} as version {v}" for v, count in other.items())
+            extra += (
+                f"; {held}: a request id is one prediction per model, so version "
+                f"{args.version} does not have {'it' if sum(other.values()) == 1 else 'them'};"
+                f" give version {args.version} its own request ids, or log it as another model"
+            )
         joined = f", {s['labels_joined']} waiting labels joined" if s["labels_joined"] else ""
         weighted = f", weighted by {args.weight}" if args.weight else ""
         return (
@@ -325,6 +345,18 @@ def _needs_a_setting(
                 f"fairness config: nothing to set; pass at least one of {names} "
                 f"{usage_hint(p.prog)}"
             )
+        _needs_a_reason("config")(args)
+
+    return check
+
+
+def _needs_a_reason(command: str) -> Callable[[argparse.Namespace], None]:
+    """``config`` and ``apply`` say why before the store is opened (SPEC 15.4)."""
+
+    def check(args: argparse.Namespace) -> None:
+        from .control import require_reason  # lazy: start-up
+
+        require_reason(command, args.reason)
 
     return check
 
@@ -565,7 +597,12 @@ def cmd_slo_ingest(args: argparse.Namespace) -> int:
         registry=args.registry,
     )
     for r in readings:
-        print(f"faircode: SLO {r['slo']} reading {r['id']}: {_reading_line(r)}", file=sys.stderr)
+        again = ", ".join(map(str, r["replaces"]))
+        again = f" (replaces reading {again}, taken at the same time)" if again else ""
+        print(
+            f"faircode: SLO {r['slo']} reading {r['id']}{again}: {_reading_line(r)}",
+            file=sys.stderr,
+        )
     if args.json:
         _write_json(readings)
     return EXIT_OK
@@ -628,6 +665,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
         print(
             f"faircode: watch: cleared {c['attribute']}: {c['metric']} is within threshold "
             f"again (audit row {c['audit_id']})",
+            file=err,
+        )
+    for u in res["undecided"]:
+        print(
+            f"faircode: watch: still open {u['attribute']}: {u['metric']} is "
+            f"{u['status'].replace('_', ' ')} now, neither exceeded nor within threshold "
+            f"(alerted in audit row {u['first_alert_row']}; not cleared)",
             file=err,
         )
     return EXIT_OK
@@ -791,7 +835,7 @@ def add_store_commands(sub: Any) -> None:
     p.add_argument("--task", choices=("binary", "regression"))
     p.add_argument("--rule", choices=FAIRNESS_RULES, help="how the gate decides: interval or point")
     settable = [a for a in p._actions if a.option_strings and a.dest != "help"]
-    p.add_argument("--reason", metavar="TEXT", help=_REASON_HELP)
+    p.add_argument("--reason", metavar="TEXT", help=_REASON_HELP + "; required")
     _store_options(p)
     p.set_defaults(func=_run(cmd_config, create=True, before=_needs_a_setting(p, settable)))
 
@@ -803,9 +847,9 @@ def add_store_commands(sub: Any) -> None:
 
     p = sub.add_parser("apply", help="make fairness.yaml authoritative again (audited)")
     p.add_argument("model", metavar="MODEL")
-    p.add_argument("--reason", metavar="TEXT")
+    p.add_argument("--reason", metavar="TEXT", help=_REASON_HELP + "; required")
     _store_options(p)
-    p.set_defaults(func=_run(cmd_apply, create=True))
+    p.set_defaults(func=_run(cmd_apply, create=True, before=_needs_a_reason("apply")))
 
     p = sub.add_parser("slice", help="per-slice performance of one attribute from the store")
     p.add_argument("model", metavar="MODEL")

@@ -75,7 +75,8 @@ def require_registry(state: dict[str, Any]) -> Registry:
     if reg is None:
         raise MonitorInputError(
             f"no fairness registry for model {state['model']!r}: {state['yaml_note']}; declare "
-            "it in fairness.yaml or set one with: faircode fairness config MODEL --attr COL"
+            "it in fairness.yaml or set one with: faircode fairness config MODEL --attr COL "
+            "--reason TEXT"
         )
     return reg
 
@@ -99,6 +100,25 @@ def state_json(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+#: Why ``config`` and ``apply`` need ``--reason`` (SPEC 15.4), by command.
+REASON_NEEDED = {
+    "config": "a runtime override changes what reports and the gate decide",
+    "apply": "discarding a runtime override changes what reports and the gate decide",
+}
+
+
+def require_reason(command: str, reason: str | None) -> str:
+    """``--reason`` of ``config`` / ``apply``: required and not blank, so the audit log
+    keeps why the registry in force changed as well as who changed it (SPEC 15.4)."""
+    if reason is None or not reason.strip():
+        given = "is empty" if reason is not None else "is required"
+        raise MonitorInputError(
+            f"fairness {command}: --reason {given}: {REASON_NEEDED[command]}, and the audit "
+            "log keeps who did it and why; e.g. --reason 'incident 42'"
+        )
+    return reason
+
+
 def set_config(
     store: Store,
     model: str,
@@ -114,6 +134,7 @@ def set_config(
     rule: str | None = None,
 ) -> dict[str, Any]:
     """Write a runtime override (fields not given keep the value in force) and audit it."""
+    require_reason("config", reason)
     state = registry_state(store, model, yaml_path)
     base = state["in_force"]
     fields: dict[str, Any] = dict(DEFAULTS) if base is None else base.fields()
@@ -196,6 +217,7 @@ def _check_logged(store: Store, key: str, model: str, attrs: list[str]) -> None:
 
 def apply_yaml(store: Store, model: str, yaml_path: Path, reason: str | None) -> dict[str, Any]:
     """Remove the store override so the YAML declaration is in force again (audited)."""
+    require_reason("apply", reason)
     state = registry_state(store, model, yaml_path)
     if state["yaml"] is None:
         raise MonitorInputError(

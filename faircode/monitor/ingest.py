@@ -693,6 +693,7 @@ def log_predictions(
             rollup.add_batch(store, key, version, day, codes, preds, weights)
         else:  # some request ids were stored already: count what is really there
             rollup.rebuild(store, key, weighted)
+            elsewhere = _stored_as_other_versions(store, key, str(version), ids)
         joined = 0
         if store.one("SELECT COUNT(*) FROM orphan_labels WHERE model = ?", (key,)):
             binary = task == "binary" or (
@@ -729,8 +730,32 @@ def log_predictions(
         "rows": n,
         "new": new,
         "already_stored": n - new,
+        "already_stored_as": elsewhere if new < n else {},
         "labels_joined": joined,
     }
+
+
+#: Request ids per ``IN (...)`` list of :func:`_stored_as_other_versions` (within
+#: SQLite's oldest limit of 999 bound parameters).
+_IN_IDS = 900
+
+
+def _stored_as_other_versions(
+    store: Store, key: str, version: str, ids: list[str]
+) -> dict[str, int]:
+    """Of a prediction batch's request ids, how many are stored as another version (kept:
+    a request id is one prediction per model), by version; SPEC 15.3."""
+    found: dict[str, int] = {}
+    for start in range(0, len(ids), _IN_IDS):
+        part = ids[start : start + _IN_IDS]
+        marks = ", ".join("?" for _ in part)
+        for other, count in store.query(
+            "SELECT version, COUNT(*) FROM predictions WHERE model = ? AND version <> ? "
+            f"AND request_id IN ({marks}) GROUP BY version",
+            (key, version, *part),
+        ):
+            found[str(other)] = found.get(str(other), 0) + int(count)
+    return dict(sorted(found.items()))
 
 
 def log_labels(
@@ -772,6 +797,7 @@ def log_labels(
     with store.transaction():
         key, dup = _begin_batch(store, model, "labels", digest)
         if dup is not None:
+            stale, later = _labels_not_in_force(store, key, ids, labels)
             return {
                 "model": key,
                 "batch": None,
@@ -780,6 +806,8 @@ def log_labels(
                 "joined": 0,
                 "orphans": 0,
                 "replaced": 0,
+                "not_in_force": stale,
+                "replaced_by": later,
             }
         meta = {"file": source, "id": id_col, "label": label_col}
         batch = _next_batch(store, key, "labels", digest, None, n, meta, actor_name)
@@ -844,6 +872,27 @@ def log_labels(
         "orphans": orphans,
         "replaced": replaced,
     }
+
+
+def _labels_not_in_force(
+    store: Store, key: str, ids: list[str], labels: np.ndarray
+) -> tuple[int, list[int]]:
+    """A re-sent label batch: how many of its labels differ from the stored ones (a later
+    label batch replaced them), and those batches' ids. Re-sending changes nothing, so
+    "nothing changed" must not read as "the store holds this file's labels" (SPEC 15.3)."""
+    _load_incoming(store, ids, labels, None)
+    rows = store.query(
+        "SELECT p.label_batch, COUNT(*) FROM incoming_labels t JOIN predictions p "
+        "ON p.model = ? AND p.request_id = t.request_id WHERE p.label <> t.label "
+        "GROUP BY p.label_batch UNION ALL "
+        "SELECT o.batch, COUNT(*) FROM incoming_labels t JOIN orphan_labels o "
+        "ON o.model = ? AND o.request_id = t.request_id WHERE o.label <> t.label "
+        "GROUP BY o.batch",
+        (key, key),
+    )
+    store.execute("DELETE FROM incoming_labels")
+    stale = sum(int(count) for _, count in rows)
+    return stale, sorted({int(b) for b, _ in rows if b is not None})
 
 
 def _load_incoming(store: Store, ids: list[str], labels: np.ndarray, progress: Progress) -> None:

@@ -74,7 +74,7 @@ def insufficient_text(d: dict[str, Any]) -> str:
             f"unmeasured, its slices {below}"
         )
     text = f" = {exact(d['value'])} (95% CI {ci_text(d['ci95'])})"
-    if _above_before_holm(d):
+    if above_before_holm(d):
         return (
             f"{text} lies above threshold {d['threshold']:g}, but not after Holm's "
             "correction over the report's gated disparities"
@@ -82,7 +82,7 @@ def insufficient_text(d: dict[str, Any]) -> str:
     return f"{text} straddles threshold {d['threshold']:g}"
 
 
-def _above_before_holm(d: dict[str, Any]) -> bool:
+def above_before_holm(d: dict[str, Any]) -> bool:
     """An insufficient disparity whose 95% interval lies above its threshold: above at
     95% alone, not after Holm's correction over the report's family (SPEC 12.7)."""
     return d["ci95"] is not None and exceeds(d["ci95"][0], d["threshold"])
@@ -194,7 +194,7 @@ def _disparity_line(d: dict[str, Any]) -> tuple[str, str, str]:
             notes.append(f"{word} ({need['metric']} slices below the guard{more})")
         else:
             where = f"interval across {d['threshold']:g}"
-            if _above_before_holm(d):
+            if above_before_holm(d):
                 where = f"interval above {d['threshold']:g} only before Holm's correction"
             notes.append(f"{word} ({where}{more})")
     elif d["status"] == "partly_measured":

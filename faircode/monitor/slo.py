@@ -74,6 +74,24 @@ def parse_at(at: str | None) -> int:
     return moment - 1 if len(at) == 10 else moment
 
 
+def reading_at(at: str | None) -> int:
+    """Epoch seconds of a reading's ``--at`` (SPEC 15.10): as :func:`parse_at`, but never
+    after now. Today's date is now (its last second is still to come); a later time is
+    refused: the budget at T counts readings up to T, so a reading stamped after now is
+    left out of every ``slo show`` and ``slo gate`` until then, and it would measure a
+    window whose predictions are not logged yet."""
+    moment, now = parse_at(at), _now()
+    if moment <= now:
+        return moment
+    assert at is not None
+    if len(at) == 10 and moment // 86400 == now // 86400:
+        return now
+    raise MonitorInputError(
+        f"--at {at!r} is after now ({_iso(now)}): a reading measures what is logged by its "
+        "time; give a time up to now, or no --at"
+    )
+
+
 def _iso(epoch: int) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(epoch))
 
@@ -269,7 +287,7 @@ def ingest(
 ) -> list[dict[str, Any]]:
     """Take and store one reading per SLO of the model (or the one named)."""
     slos = slos_of(store, model, name)
-    moment = parse_at(at)
+    moment = reading_at(at)
     key = model_key(model)
     cache: dict[int, dict[str, Any]] = {}
     readings = []
@@ -293,6 +311,19 @@ def ingest(
         next_id = 1 if last is None else int(last) + 1
         for r in readings:
             details = {k: r[k] for k in ("within_threshold", "exceeded", "unmeasurable", "status")}
+            # one look per SLO and instant: a re-run (`--at D` again) replaces the reading
+            # rather than counting the same look twice (SPEC 15.10)
+            where = "model = ? AND name = ? AND at = ?"
+            same = [
+                int(i)
+                for (i,) in store.query(
+                    f"SELECT id FROM slo_readings WHERE {where} ORDER BY id",
+                    (key, r["slo"], moment),
+                )
+            ]
+            if same:
+                store.execute(f"DELETE FROM slo_readings WHERE {where}", (key, r["slo"], moment))
+            r["replaces"] = same
             store.execute(
                 "INSERT INTO slo_readings (id, model, name, at, version, since_day, until_day, "
                 "good, total, details, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

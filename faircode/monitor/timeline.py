@@ -28,6 +28,7 @@ from .counts import metrics_from_counts, weighted_keys
 from .errors import MonitorInputError
 from .inputs import MAX_CLASS_ID, MAX_CLASSES, MAX_MAGNITUDE, class_labels, multiclass_error
 from .registry import Registry
+from .render import above_before_holm
 from .scores import score_metrics, score_scale, table_from_cube
 from .slices import _Attribute, _slices_of
 from .stats import exceeds
@@ -127,10 +128,12 @@ def _calendar_bucket(day: int, kind: str) -> tuple[str, int, int]:
 
 
 def versions(store: Store, key: str) -> list[str]:
-    """Versions of ``key`` in the order their first batch was logged."""
+    """Versions of ``key`` in the order their first batch was logged, of batches that
+    stored predictions: one whose every request id was stored already (as another
+    version) holds none and makes no version "latest logged" (SPEC 15.5)."""
     rows = store.query(
         "SELECT version, MIN(id) FROM batches WHERE model = ? AND kind = 'predictions' "
-        "GROUP BY version ORDER BY MIN(id)",
+        "AND rows_new > 0 GROUP BY version ORDER BY MIN(id)",
         (key,),
     )
     return [r[0] for r in rows]
@@ -222,10 +225,12 @@ class _Context:
         self.attrs = list(attrs) if attrs is not None else list(registry.slices)
         missing = [a for a in self.attrs if a not in slot_of]
         if missing:
+            # `slice MODEL ATTR` names its attribute itself: the registry is not the cause
+            fix = "the registry's slices" if attrs is None else "ATTR: name a logged one"
             raise MonitorInputError(
                 f"model {model!r}: attribute(s) {', '.join(missing)} were never logged "
                 f"(logged: {', '.join(sorted(slot_of)) or 'none'}); log them with --attr "
-                "or fix the registry's slices"
+                f"or fix {fix}"
             )
         self.slots = [int(slot_of[a]) for a in self.attrs]
         self.since_text, self.until_text = since, until
@@ -320,7 +325,7 @@ class _Context:
         the window are class labels (SPEC 12.2, 15.5), as ``evaluate`` refuses them."""
         declare = (
             "declare task: regression in the registry (or faircode fairness config "
-            f"{self.key} --task regression) if the values are quantities"
+            f"{self.key} --task regression --reason TEXT) if the values are quantities"
         )
         for role, column, name, fix in (
             (
@@ -647,7 +652,10 @@ def _undecided(d: dict[str, Any]) -> str:
     if d["status"] == "insufficient":
         lo, hi = d["ci95"]
         top = "inf" if hi is None else f"{hi:.3f}"
-        return f"{d['metric']}: interval {lo:.3f}-{top} across threshold {d['threshold']:g}"
+        interval = f"{d['metric']}: interval {lo:.3f}-{top}"
+        if above_before_holm(d):  # above at 95% alone: "across" would be false (12.7)
+            return f"{interval} above threshold {d['threshold']:g} only before Holm's correction"
+        return f"{interval} across threshold {d['threshold']:g}"
     return ""
 
 
@@ -801,8 +809,12 @@ def _trend(
         spans = {d: _calendar_bucket(d, kind) for d in source["day"].unique().tolist()}
         label = source["day"].map(lambda d: spans[d][0])
         firsts = {lab: (first, last) for lab, first, last in spans.values()}
+        # a week or month the window cuts holds only the window's days: say which (SPEC 15.5)
+        start, end = ctx.days()
         for lab, part in source.groupby(label, sort=False):
             first, last = firsts[lab]
+            first = first if start is None else max(first, start)
+            last = last if end is None else min(last, end - 1)
             meta = {"bucket": lab, "first": day_text(first), "last": day_text(last)}
             if kind == "day":  # the key a day's trend always had (format_version 1)
                 meta = {"day": lab, **meta}

@@ -395,8 +395,9 @@ def test_the_cli_prints_what_the_api_returns(
     assert json.loads(out) == fairness_report(
         "compas", store=db, registry=model_file, target=0.9, intersect=True
     )
-    with pytest.raises(MonitorInputError, match=r"attribute\(s\) age were never logged"):
+    with pytest.raises(MonitorInputError, match=r"attribute\(s\) age were never logged") as e:
         slice_metrics("compas", "age", store=db, registry=model_file)
+    assert str(e.value).endswith("log them with --attr or fix ATTR: name a logged one")
     with pytest.raises(MonitorInputError, match="no predictions for version 'v9'"):
         fairness_report("compas", store=db, registry=model_file, version="v9")
 
@@ -572,7 +573,7 @@ def test_config_attr_refuses_an_attribute_never_logged(
 ) -> None:
     model_file = _log_compas(cli, tmp_path, compas)
     reg = ["--registry", str(model_file)]
-    code, _, err = cli("config", "compas", "--attr", "race", "--attr", "age", *reg)
+    code, _, err = cli("config", "compas", "--attr", "race", "--attr", "age", *reg, "--reason", "x")
     assert code == 2
     _one_error(
         err,
@@ -588,7 +589,7 @@ def test_config_attr_refuses_an_attribute_never_logged(
     assert cli("config", "compas", "--attr", "sex", *reg, "--reason", "sex only")[0] == 0
     assert slice_metrics("compas", "sex", store=db, registry=model_file).attribute == "sex"
     # a model with nothing logged yet may be configured ahead of its first batch
-    assert cli("config", "loans", "--attr", "region", *reg)[0] == 0
+    assert cli("config", "loans", "--attr", "region", *reg, "--reason", "ahead")[0] == 0
 
 
 def test_config_with_nothing_to_set_is_refused_and_records_nothing(
@@ -614,8 +615,49 @@ def test_config_with_nothing_to_set_is_refused_and_records_nothing(
         _one_error(err, "nothing to set", "--threshold", "--min-samples", "--no-gate", "--rule")
         assert "--reason" not in err and "--db" not in err
         assert counts() == before
-    assert cli("config", "compas", "--no-gate", *reg)[0] == 0
+    assert cli("config", "compas", "--no-gate", *reg, "--reason", "advisory")[0] == 0
     assert counts() == (1, before[1] + 1)
+
+
+def test_config_and_apply_need_a_reason_and_the_audit_keeps_who_and_why(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    """SPEC 15.4: an override changes what reports and the gate decide, as --force does;
+    without a reason (or a blank one) config and apply are refused before the store is
+    opened, and with one the audit row names who and why."""
+    if not db.startswith("postgresql"):  # a refused command creates no store
+        for argv in (["config", "m", "--threshold", "0.2"], ["apply", "m"]):
+            assert cli(*argv)[0] == 2
+        assert not Path(db).exists()
+    reg = ["--registry", str(_log_compas(cli, tmp_path, compas))]
+
+    def rows() -> list[tuple[Any, ...]]:
+        store = open_store(db)
+        try:
+            return store.query("SELECT actor, event, details FROM audit ORDER BY id")
+        finally:
+            store.close()
+
+    before = rows()
+    for argv in (["config", "compas", "--threshold", "0.2"], ["apply", "compas"]):
+        command = argv[0]
+        for extra, word in (([], "is required"), (["--reason", " \t"], "is empty")):
+            code, _, err = cli(*argv, *reg, *extra)
+            assert code == 2
+            _one_error(err, f"fairness {command}: --reason {word}: ", "who did it and why")
+            assert rows() == before
+    assert cli("config", "compas", "--threshold", "0.2", *reg, "--reason", "incident 42")[0] == 0
+    assert cli("apply", "compas", *reg, "--reason", "incident closed")[0] == 0
+    # the hints that suggest a config say --reason too
+    (tmp_path / "other.yaml").write_text("models:\n  other:\n    slices: [race]\n")
+    code, _, err = cli("report", "compas", "--registry", str(tmp_path / "other.yaml"))
+    assert code == 2
+    _one_error(err, "set one with: faircode fairness config MODEL --attr COL --reason TEXT")
+    written = [(who, event, json.loads(details)["reason"]) for who, event, details in rows()]
+    assert written[len(before) :] == [
+        ("test-operator", "fairness_config_set", "incident 42"),
+        ("test-operator", "fairness_registry_applied", "incident closed"),
+    ]
 
 
 @pytest.mark.parametrize("value", ["2", "yes", "0.5", "-1"])

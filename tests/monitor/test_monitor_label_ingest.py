@@ -150,3 +150,58 @@ def test_a_refused_label_batch_leaves_the_store_unchanged(
         assert [s["metrics"]["accuracy"]["value"] for s in got["slices"]] == [
             s["metrics"]["accuracy"]["value"] for s in want["slices"]
         ]
+
+
+def test_a_resent_label_batch_says_which_of_its_labels_later_batches_replaced(
+    db: str, tmp_path: Path, compas: pd.DataFrame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Re-sending a label file changes nothing (its digest is stored); when a later label
+    batch replaced some of its labels, "nothing changed" also says how many are not the
+    file's and how to store them again, and following that advice stores them."""
+    monkeypatch.chdir(tmp_path)
+    common = ["--db", db]
+    rows = compas.iloc[:1000]
+    rows.to_csv(tmp_path / "c.csv", index=False)
+    log = ["--version", "v1", "--id", "id", "--score", "decile_score"]
+    log += ["--decision-threshold", "5", "--attr", "race", "--at", "compas_screening_date"]
+    assert _cli("log", "m", "c.csv", *log, *common)[0] == 0
+    first = pd.concat(  # the labels of 1000 rows, and an orphan
+        [rows[["id", "two_year_recid"]], pd.DataFrame({"id": [99_999_999], "two_year_recid": [1]})]
+    )
+    first.to_csv(tmp_path / "a.csv", index=False)
+    label = ["--id", "id", "--label", "two_year_recid", *common]
+    assert _cli("label", "m", "a.csv", *label)[0] == 0
+    code, err = _cli("label", "m", "a.csv", *label)
+    assert (code, err) == (
+        0,
+        "faircode: a.csv: this batch was already logged (batch 2); nothing changed\n",
+    )
+    # a correction flips 37 stored labels and the orphan's: batch 3
+    rng = np.random.default_rng(11)
+    flip = np.zeros(len(first), bool)
+    flip[rng.choice(1000, 37, replace=False)] = True
+    flip[-1] = True
+    fixed = first.copy()
+    fixed.loc[flip, "two_year_recid"] = 1 - fixed.loc[flip, "two_year_recid"]
+    fixed.to_csv(tmp_path / "b.csv", index=False)
+    assert _cli("label", "m", "b.csv", *label)[0] == 0
+    code, err = _cli("label", "m", "a.csv", *label)
+    assert code == 0 and err.count("\n") == 1
+    assert err == (
+        "faircode: a.csv: this batch was already logged (batch 2); nothing changed; but 38 "
+        "of its label(s) differ from the stored ones (replaced by label batch 3): to store "
+        "this file's labels again, remove batch 2 (faircode fairness remove-batch m 2 "
+        "--reason TEXT) and send it again\n"
+    )
+    assert _cli("remove-batch", "m", "2", "--reason", "restore a.csv", *common)[0] == 0
+    code, err = _cli("label", "m", "a.csv", *label)
+    assert code == 0 and "37 replaced an earlier different label" in err
+    store = open_store(db)
+    try:
+        stored = dict(store.query("SELECT request_id, label FROM predictions WHERE model = 'm'"))
+        orphans = dict(store.query("SELECT request_id, label FROM orphan_labels"))
+    finally:
+        store.close()
+    want = first.set_index(first["id"].astype(str))["two_year_recid"].astype(float)
+    assert {**stored, **orphans} == want.to_dict()
+    assert _cli("label", "m", "a.csv", *label)[1].endswith("nothing changed\n")

@@ -20,7 +20,14 @@ import pytest
 import storeutil
 
 from faircode.errors import EXIT_BUDGET, EXIT_INPUT, EXIT_OK, EXIT_UNMEASURED
-from faircode.monitor import fairness_watch, slo_gate, slo_ingest, slo_set, slo_show
+from faircode.monitor import (
+    fairness_report,
+    fairness_watch,
+    slo_gate,
+    slo_ingest,
+    slo_set,
+    slo_show,
+)
 from faircode.monitor.store import open_store
 
 ATTRS = ["race", "sex", "age_cat", "c_charge_degree"]
@@ -260,6 +267,99 @@ def test_only_low_n_slices_or_no_data_read_0_of_0_never_a_pass(
     assert (none["good"], none["total"], none["version"]) == (0, 0, None)
 
 
+def test_a_reading_of_today_counts_at_once_and_one_after_now_is_refused(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    # every row logged today: `slo ingest --at TODAY` (what a daily job passes) reads them
+    today = pd.Timestamp.now(tz="UTC").date().isoformat()
+    rows = compas.assign(compas_screening_date=today)
+    _log(cli, tmp_path, rows)
+    assert cli("slo", "set", "compas", "daily", "--target", "0.5", "--gate")[0] == 0
+    want = _expected_reading(rows, today, 28)
+    code, out, err = cli("slo", "ingest", "compas", "--at", today, "--json")
+    assert code == 0, err
+    [reading] = json.loads(out)
+    assert (reading["good"], reading["total"]) == (want["good"], want["total"]) != (0, 0)
+    # stamped now, not at the day's last second still to come: the budget of `slo show`
+    # and `slo gate` right after it (at now) counts it
+    assert reading["at"] <= pd.Timestamp.now(tz="UTC").strftime("%Y-%m-%dT%H:%M:%SZ")
+    [slo] = slo_show("compas", store=db)["slos"]
+    assert slo["budget"]["readings"] == 1 and slo["latest"]["id"] == reading["id"]
+    gate = slo_gate("compas", store=db)
+    bad, allowed = want["total"] - want["good"], 0.5 * want["total"]
+    assert gate.exit_code == (EXIT_BUDGET if bad > allowed else EXIT_OK)
+    # a time after now is one line, and no reading is taken
+    tomorrow = (pd.Timestamp(today) + pd.Timedelta(days=1)).date().isoformat()
+    for later in (tomorrow, f"{tomorrow}T00:00:00Z", "2999-01-01"):
+        code, _, err = cli("slo", "ingest", "compas", "--at", later)
+        assert code == EXIT_INPUT
+        _one_error(err, f"--at '{later}' is after now", "give a time up to now")
+    assert slo_show("compas", store=db)["slos"][0]["budget"]["readings"] == 1
+
+
+def test_an_undecided_attributes_reason_says_where_its_interval_lies(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    # the interval rule (default): in February 2013 age_cat's demographic parity interval
+    # lies above 0.3 at 95% alone, and only Holm's correction leaves it insufficient
+    _log(cli, tmp_path, compas, YAML.replace("    rule: point\n", ""))
+    assert cli("slo", "set", "compas", "s", "--target", "0.9", "--window", "28d")[0] == 0
+    [reading] = slo_ingest("compas", at="2013-02-28", store=db, registry="fairness.yaml")
+    report = fairness_report(
+        "compas", store=db, registry="fairness.yaml", since="2013-02-01", until="2013-02-28"
+    )
+    reasons = {u["attribute"]: u["reason"] for u in reading["unmeasurable"]}
+    assert reasons == {u["attribute"]: u["reason"] for u in report["sli"]["unmeasurable"]}
+    seen = set()
+    for group in report["evaluation"]["groups"]:
+        for d in group["disparities"]:
+            if d["status"] != "insufficient" or "guard" in (d["rows_needed"] or {}):
+                continue
+            lo, hi = d["ci95"]
+            above = _round12(lo) > _round12(THRESHOLD)
+            where = (
+                "above threshold 0.3 only before Holm's correction"
+                if above
+                else ("across threshold 0.3")
+            )
+            assert f"{d['metric']}: interval {lo:.3f}-{hi:.3f} {where}" in reasons[group["name"]]
+            seen.add(above)
+    assert seen == {True, False}  # both kinds occur in this window
+
+
+def test_a_reading_taken_again_at_the_same_time_replaces_it(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    # a backfill re-run: `slo ingest --at D` twice is one look at the model, not two
+    _log(cli, tmp_path, compas)
+    assert cli("slo", "set", "compas", "m", "--target", "0.6", "--window", "4w", "--gate")[0] == 0
+    day = "2013-03-29"
+    want = _expected_reading(compas, day, 28)
+    code, out, err = cli("slo", "ingest", "compas", "--at", day, "--json")
+    assert code == 0, err
+    [first] = json.loads(out)
+    assert first["replaces"] == [] and "replaces" not in err
+    code, out, err = cli("slo", "ingest", "compas", "--at", day, "--json")
+    assert code == 0, err
+    [again] = json.loads(out)
+    assert again["replaces"] == [first["id"]]
+    assert f"reading {again['id']} (replaces reading {first['id']}, taken at the same time)" in err
+    [slo] = slo_show("compas", at=day, store=db)["slos"]
+    budget = slo["budget"]
+    assert (budget["readings"], budget["good"], budget["total"]) == (
+        1,
+        want["good"],
+        want["total"],
+    )
+    bad, allowed = want["total"] - want["good"], 0.4 * want["total"]
+    assert slo_gate("compas", at=day, store=db).exit_code == (
+        EXIT_BUDGET if _round12(bad) > _round12(allowed) else EXIT_OK
+    )
+    # another time of the same day is another look, counted
+    assert cli("slo", "ingest", "compas", "--at", f"{day}T12:00:00Z")[0] == 0
+    assert slo_show("compas", at=day, store=db)["slos"][0]["budget"]["readings"] == 2
+
+
 def test_slo_input_errors_are_one_line(cli, db: str, tmp_path: Path) -> None:
     refused_sets = (
         (["set", "m", "a b", "--target", "0.9"], ["SLO name 'a b'"]),
@@ -382,7 +482,7 @@ def test_watch_posts_once_per_breach_and_records_each_alert(
     assert cli("config", "compas", "--threshold", "0.9", "--reason", "test")[0] == 0
     code, out, err = cli("watch", "compas", "--webhook", hook.url)
     assert code == 0 and out == "" and f"{len(want)} cleared" in err
-    assert cli("apply", "compas")[0] == 0
+    assert cli("apply", "compas", "--reason", "test over")[0] == 0
     code, out, err = cli("watch", "compas", "--out", "alerts.jsonl", "--webhook", hook.url)
     assert code == 0 and out == ""
     again = [json.loads(line) for line in (tmp_path / "alerts.jsonl").read_text().splitlines()]
@@ -396,6 +496,34 @@ def test_watch_posts_once_per_breach_and_records_each_alert(
     # the API writes to a stream and sees the same open breaches
     res = fairness_watch("compas", store=db, registry=tmp_path / "fairness.yaml")
     assert res["sent"] == [] and len(res["still_open"]) == len(want)
+
+
+def test_an_open_breach_that_is_undecided_now_is_named_and_kept_open(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    _log(cli, tmp_path, compas)
+    want = _breaches(compas)
+    code, out, err = cli("watch", "compas")
+    assert (
+        code == 0
+        and {(a["attribute"], a["metric"]) for a in map(json.loads, out.splitlines())} == want
+    )
+    # a guard no slice reaches: every disparity is unmeasured, so nothing is sent or
+    # cleared, and each open breach is named as still open rather than left unsaid
+    assert cli("config", "compas", "--min-samples", "100000", "--reason", "test")[0] == 0
+    code, out, err = cli("watch", "compas")
+    assert code == 0 and out == ""
+    assert "0 new alert(s) sent to stdout; 0 breach(es) still open" in err and "0 cleared" in err
+    res = fairness_watch("compas", store=db, registry="fairness.yaml")
+    assert {(u["attribute"], u["metric"]) for u in res["undecided"]} == want
+    assert {u["status"] for u in res["undecided"]} == {"unmeasured"}
+    for attribute, metric in want:
+        assert f"faircode: watch: still open {attribute}: {metric} is unmeasured now" in err
+    store = open_store(db)
+    try:
+        assert store.one("SELECT COUNT(*) FROM alert_state") == len(want)
+    finally:
+        store.close()
 
 
 def test_a_failing_webhook_is_one_line_and_the_alert_is_sent_next_time(

@@ -429,6 +429,41 @@ def test_a_resent_batch_is_idempotent_and_overlaps_keep_the_first(
         store.close()
 
 
+def test_request_ids_stored_as_another_version_are_named_and_make_no_version_latest(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    """A request id is one prediction per model (kept as first logged): a batch of version
+    v2 re-using v1's ids says which version holds them, and a batch that stored nothing
+    does not become the version reports default to."""
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    args = ["--id", "id", "--score", "decile_score", "--decision-threshold", "5"]
+    args += ["--attr", "race", "--attr", "sex", "--at", "compas_screening_date"]
+    compas.iloc[:1000].to_csv(tmp_path / "v1.csv", index=False)
+    compas.iloc[500:1500].to_csv(tmp_path / "v2.csv", index=False)
+    compas.iloc[200:800].to_csv(tmp_path / "v3.csv", index=False)
+    assert cli("log", "compas", "v1.csv", "--version", "v1", *args)[0] == 0
+    code, out, err = cli("log", "compas", "v2.csv", "--version", "v2", *args, "--json")
+    assert code == 0 and err.count("\n") == 1
+    assert json.loads(out)["already_stored_as"] == {"v1": 500}
+    assert err == (
+        "faircode: logged 500 predictions of compas version v2 (batch 2, 500 already stored "
+        "(kept); 500 as version v1: a request id is one prediction per model, so version v2 "
+        "does not have them; give version v2 its own request ids, or log it as another "
+        "model)\n"
+    )
+    code, out, err = cli("log", "compas", "v3.csv", "--version", "v3", *args, "--json")
+    assert code == 0 and json.loads(out)["new"] == 0
+    assert json.loads(out)["already_stored_as"] == {"v1": 600}
+    # v3 stored nothing: the latest logged version is v2, whose rows are compas[1000:1500]
+    code, out, err = cli("report", "compas", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert (report["version"], report["version_source"]) == ("v2", "latest logged")
+    assert report["evaluation"]["rows"]["total"] == 500
+    code, _, err = cli("gate", "compas", "--version", "v3")
+    assert code == 2 and "(logged versions: v1, v2)" in err
+
+
 def test_editing_an_audit_row_breaks_verification_naming_the_row(
     cli, db: str, tmp_path: Path
 ) -> None:

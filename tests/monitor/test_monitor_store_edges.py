@@ -407,7 +407,7 @@ def test_class_labels_in_an_inferred_task_are_refused_by_the_store_as_by_evaluat
         "evaluates binary or regression models: encode a binary outcome as 0/1",
         again,
         ", or declare task: regression in the registry (or faircode fairness config m --task "
-        "regression) if the values are quantities",
+        "regression --reason TEXT) if the values are quantities",
     )
 
 

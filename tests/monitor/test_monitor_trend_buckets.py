@@ -206,6 +206,30 @@ def test_week_and_month_buckets_equal_a_pandas_groupby_on_compas(
     assert unmeasured > 0
 
 
+@pytest.mark.parametrize("kind", ["week", "month"])
+def test_a_bucket_the_window_cuts_names_the_window_days_it_holds(
+    logged: tuple[str, str], compas: pd.DataFrame, kind: str
+) -> None:
+    # a Wednesday to a Tuesday: the first and last weeks (and the months) are cut
+    since, until = "2013-02-13", "2013-04-16"
+    db, registry = logged
+    report = fairness_report(
+        "compas", store=db, registry=registry, bucket=kind, since=since, until=until
+    )
+    inside = compas[(compas["date"] >= since) & (compas["date"] <= until)]
+    period = inside["date"].dt.to_period("W-SUN" if kind == "week" else "M")
+    groups = sorted(inside.groupby(period), key=lambda kv: kv[0].start_time)
+    assert len(report["trend"]) == len(groups) > 2
+    for bucket, (p, rows) in zip(report["trend"], groups, strict=True):
+        # first..last are the days the bucket's rows come from: its period within the window
+        first = max(p.start_time, pd.Timestamp(since)).date().isoformat()
+        last = min(p.end_time, pd.Timestamp(until)).date().isoformat()
+        assert (bucket["first"], bucket["last"]) == (first, last)
+        held = compas[(compas["date"] >= first) & (compas["date"] <= last)]
+        assert bucket["n"] == len(rows) == len(held)
+    assert report["trend"][0]["first"] == since and report["trend"][-1]["last"] == until
+
+
 def test_row_buckets_follow_time_then_request_id_bytewise(
     logged: tuple[str, str], compas: pd.DataFrame
 ) -> None:
