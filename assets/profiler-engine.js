@@ -992,8 +992,10 @@ function () {
       help: 'a numeric outcome column: mean, t interval and sd per group, Welch interval of ' +
         'the largest difference (never a dimension); repeatable',
       commands: PROFILE, params: 'outcome', control: 'outcome-col' }),
-    option('outcome_gap', 'number', 0.2, { low: 0, valid: '>= 0', flag: '--outcome-gap',
-      metavar: 'X',
+    // at most OUTCOME_HUGE: times a standard deviation of at most 1.42e140 (SPEC 21.2's
+    // values) the threshold stays finite; a larger gap made it Infinity (JSON null)
+    option('outcome_gap', 'number', 0.2, { low: 0, high: OUTCOME_HUGE,
+      valid: `0..${OUTCOME_HUGE}`, flag: '--outcome-gap', metavar: 'X',
       help: 'flag a difference of means above this many standard deviations of the column',
       commands: PROFILE, params: 'outcome', control: 'opt-outcome_gap',
       site_label: 'outcome gap (in sds)', site_step: 0.05 }),

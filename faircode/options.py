@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from .errors import InputError
 from .labels import DEFAULT_AGE_BANDS, MISSING_TOKENS
+from .numerics import OUTCOME_HUGE
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
@@ -560,7 +561,10 @@ OPTIONS: tuple[Option, ...] = (
         "number",
         0.2,
         low=0,
-        valid=">= 0",
+        # times a standard deviation of at most 1.42e140 (21.2's values), the threshold
+        # stays finite: a larger gap made it inf (not JSON, and no number to print)
+        high=OUTCOME_HUGE,
+        valid=f"0..{OUTCOME_HUGE:g}",
         flag="--outcome-gap",
         metavar="X",
         help="flag a difference of means above this many standard deviations of the column",

@@ -101,11 +101,15 @@ function installFaircode(py, wheel) {
         if (entry.name === '__pycache__' || entry.name.endsWith('.pyc')) continue;
         const h = path.join(host, entry.name);
         const p = `${inner}/${entry.name}`;
-        if (entry.isDirectory()) copy(h, p);
-        else if (entry.isFile()) py.FS.writeFile(p, fs.readFileSync(h));
+        const stat = fs.statSync(h); // a link (site/profiler-engine.js) as the wheel has it
+        if (stat.isDirectory()) copy(h, p);
+        else if (stat.isFile()) py.FS.writeFile(p, fs.readFileSync(h));
       }
     };
     copy(path.join(ROOT, 'faircode'), `${PKG_DIR}/faircode`);
+    // the wheel ships site/ as faircode/site (pyproject.toml): the HTML report inlines
+    // its views.js and style.css (faircode/htmlreport.py site_dir)
+    copy(path.join(ROOT, 'site'), `${PKG_DIR}/faircode/site`);
   }
   const driver = fs.readFileSync(path.join(ROOT, 'scripts', 'pyodide_driver.py'));
   py.FS.writeFile(`${PKG_DIR}/pyodide_driver.py`, driver);

@@ -915,6 +915,13 @@
     if (mbg(opts) && (!same(opts.na, ro17.na) || !same(opts.recode, ro17.recode))) {
       return 'missing data by group is counted with the missing tokens and recodes of the read';
     }
+    // SPEC 21.2: an outcome's cells are missing after the read's tokens and recodes too
+    const outs = opts.outcome || [];
+    const rewritesOf = (o) => JSON.stringify([(o.na || []).filter((t) => !Array.isArray(t) || outs.includes(t[0])),
+      (o.recode || []).filter((r) => outs.includes(r[0]))]);
+    if (outs.length && rewritesOf(opts) !== rewritesOf(ro17)) {
+      return 'the outcome column\'s sums are counted with the missing tokens and recodes of the read';
+    }
     const maxCat = (o) => (o.max_categorical === undefined ? OPT_DEFAULTS.max_categorical : o.max_categorical);
     for (let i = 0; i < s.columns.length; i++) {
       const col = s.columns[i];
@@ -934,8 +941,27 @@
         const key = Math.min(i, j) + ',' + Math.max(i, j);
         if (!s.pairs.has(key)) return `the pair ${it.dims[0]} x ${it.dims[1]} was not counted while reading`;
       }
+      // SPEC 17.2: a column the read proved no dimension (more groups than its
+      // --max-groups, or the kind it then had) lost its tables by group; a dimension
+      // now, it is "not counted" only until a read with these settings counts them
+      const maxGroups = (o) => (o.max_dimension_groups === undefined ? OPT_DEFAULTS.max_dimension_groups : o.max_dimension_groups);
+      for (const col of untabled(result)) {
+        if (maxGroups(opts) + slack(opts, col) > maxGroups(state.readOpts) + slack(state.readOpts, col) ||
+            ro.get(col) !== no.get(col)) {
+          return `'${col}' was no dimension under the read's settings, so its label rates, missing data and outcome means by group were not counted`;
+        }
+      }
     }
     return null;
+  }
+
+  /** The dimensions a result says have no label, missing-data or outcome tables. */
+  function untabled(result) {
+    const names = new Set();
+    for (const d of result.label_rates ? result.label_rates.dimensions : []) if (d.not_counted) names.add(d.name);
+    for (const d of result.missing_by_group || []) if (d.not_counted) names.add(d.dimension);
+    for (const o of result.outcomes || []) for (const d of o.dimensions) if (d.not_counted) names.add(d.name);
+    return names;
   }
 
   function analysisOpts(opts) {

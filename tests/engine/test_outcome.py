@@ -113,7 +113,7 @@ def test_sums_are_the_same_whatever_the_batch_size():
         ({"outcome": ["y", " y "]}, "--outcome: 'y' is given twice"),
         ({"outcome": ""}, "--outcome: give a column name"),
         ({"outcome": "y", "label": "y"}, "--outcome y: the label column cannot also be an outcome"),
-        ({"outcome": "y", "outcome_gap": -1}, "--outcome-gap: -1 is out of range (>= 0)"),
+        ({"outcome": "y", "outcome_gap": -1}, "--outcome-gap: -1 is out of range (0..1e+140)"),
     ],
 )
 def test_outcome_input_errors(opts, message):

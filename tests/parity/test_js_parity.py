@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import bz2
 import io
+import json
 import lzma
+import math
 import re
 from pathlib import Path
 
@@ -29,6 +31,9 @@ from datafiles import data_file, data_files, data_name
 from hypothesis import HealthCheck, event, given, note, settings
 from parityutil import ADULT_NAMES, assert_same, run_js, run_python
 from strategies import Case, bounded_cases, csv_cases, label_missing_cases, v2_cases
+
+from faircode.numerics import OUTCOME_HUGE
+from faircode.renderers import render_as
 
 # ---------------------------------------------------------------------------------------
 # Tests
@@ -602,6 +607,27 @@ def test_an_infinite_option_is_out_of_range(js, opts, error) -> None:
     py = run_python(io.BytesIO(data), {}, opts, name="t.csv")
     assert py["error"].startswith(error), py
     assert_same(py, run_js(js.profile_bytes(data, "t.csv", None, opts)), repr(opts))
+
+
+# the widest outcome 21.2 allows: values of size 1e140 either way (sd about 1.42e140)
+_WIDE_OUTCOME = b"sex,v\n" + b"Male,-1e140\nMale,1e140\nFemale,-1e140\nFemale,1e140\n" * 5
+
+
+@pytest.mark.parametrize("gap", [OUTCOME_HUGE, math.nextafter(OUTCOME_HUGE, math.inf), 1e308])
+def test_an_outcome_gap_keeps_the_threshold_finite(js, gap) -> None:
+    """SPEC 21.1: `outcome_gap` is at most 1e140, so its threshold (the gap times a sd of
+    at most 1.42e140) is a number: 1e308 made it infinite, `Infinity` in Python's JSON
+    (not JSON), null in the browser's, and a traceback in the text report."""
+    opts = {"outcome": ["v"], "outcome_gap": gap}
+    py = run_python(io.BytesIO(_WIDE_OUTCOME), {}, opts, name="t.csv")
+    assert_same(py, run_js(js.profile_bytes(_WIDE_OUTCOME, "t.csv", None, opts)), repr(opts))
+    if gap > OUTCOME_HUGE:
+        assert py == {"error": f"--outcome-gap: {gap} is out of range (0..1e+140)"}
+        return
+    result = py["result"]
+    assert math.isfinite(result["outcomes"][0]["threshold"])
+    json.dumps(result, allow_nan=False)
+    assert "is flagged" in render_as("profile", "text", result, name="t.csv")
 
 
 @pytest.mark.parametrize("cross", [5, 2.5, True])

@@ -59,7 +59,8 @@ def invalid_values(o) -> list:
             if o.low_open:
                 out.append(o.low)
         if o.high is not None:
-            out.append(o.high + 1)
+            above = o.high + 1
+            out.append(above if above > o.high else o.high * 10)  # past 2**53, +1 is lost
             if o.high_open:
                 out.append(o.high)
         if o.kind == "integer":

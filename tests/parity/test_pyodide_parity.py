@@ -164,15 +164,21 @@ class Batch:
             )
         for case, b_bytes, copts in self.pairs:
             jobs.append(self.compare_job(case, b_bytes, copts))
+        jobs += [{"op": "cli", "argv": argv} for argv in self.REPORTS]
         jobs.append({"op": "runtime"})  # last: the modules that every job imported
         answers = run_pyodide(jobs)
         self.runtime = answers.pop()
+        self.report_answers = answers[len(answers) - len(self.REPORTS) :]
+        del answers[len(answers) - len(self.REPORTS) :]
         k = 0
         self.file_answers = dict(zip(self.files, answers[k : k + len(self.files)]))
         k += len(self.files)
         self.case_answers = answers[k : k + len(self.cases)]
         k += len(self.cases)
         self.pair_answers = answers[k:]
+
+    #: the CLI's other report formats (the HTML report inlines the site's views and style)
+    REPORTS = [["profile", "--sample", *fmt] for fmt in (["--format", "html"], ["--markdown", "-"])]
 
     @staticmethod
     def cli_argv(path: Path) -> list[str]:
@@ -250,6 +256,18 @@ def test_real_dataset_three_engines(batch, js, path: Path):
     assert pj["dataset_hash"] == prov["dataset_hash"] is not None
     assert pj["params"] == prov["params"]
     assert pj["engine"] == "js" and prov["engine"] == "python"
+
+
+@pytest.mark.parametrize("i", range(len(Batch.REPORTS)))
+def test_report_formats_are_cpythons_in_pyodide(batch, i: int):
+    """SPEC 14: the CLI under Pyodide prints what it prints under CPython in every format;
+    the HTML report needs the site's files, which the wheel ships as faircode/site (the
+    bridge's copy of the source tree had none: "views.js: No such file or directory")."""
+    argv = Batch.REPORTS[i]
+    got = pyodide_answer(batch.report_answers[i])
+    want = cpython_cli(argv)
+    assert want["code"] == 0 and want["stdout"], want["stderr"]
+    assert got == want, f"{argv}: CLI output differs between CPython and Pyodide"
 
 
 @pytest.mark.parametrize("i", range(N_GENERATED))
