@@ -28,7 +28,7 @@ from .counts import metrics_from_counts, weighted_keys
 from .errors import MonitorInputError
 from .inputs import MAX_CLASS_ID, MAX_CLASSES, MAX_MAGNITUDE, class_labels, multiclass_error
 from .registry import Registry
-from .render import above_before_holm
+from .render import TREND_MARKS, above_before_holm, render_markdown, render_text, trend_legend
 from .scores import score_metrics, score_scale, table_from_cube
 from .slices import _Attribute, _slices_of
 from .stats import exceeds
@@ -964,7 +964,6 @@ def trend_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     interval and the mark of its status (``render.TREND_MARKS``: ``!`` exceeded, ``?``
     insufficient, ...), or why it is not measured (a bucket below the low-n guard says
     so)."""
-    from .render import TREND_MARKS  # lazy: start-up
 
     column, _ = trend_title(report)
     days = column == "Day"
@@ -1039,7 +1038,6 @@ def sli_lines(s: dict[str, Any]) -> list[str]:
 
 
 def render_report_text(report: dict[str, Any]) -> str:
-    from .render import render_text, trend_legend  # lazy: start-up
 
     out = [
         f"model {report['model']} version {report['version']} "
@@ -1064,7 +1062,6 @@ def render_report_text(report: dict[str, Any]) -> str:
 
 
 def render_report_markdown(report: dict[str, Any]) -> str:
-    from .render import render_markdown, trend_legend  # lazy: start-up
 
     out = [
         f"**Model** `{report['model']}` version `{report['version']}`; registry from "
