@@ -4474,30 +4474,39 @@ function () {
     return (compared * (compared - 1)) / 2;
   }
 
-  /** [balance, half width of its 95% interval] of SPEC 5 for group counts: the weights
-   * ramp from 1% to 5% of the rows, and the interval is the multinomial delta method. */
-  function balance(counts) {
-    let n = 0;
-    for (const c of counts) n += c;
-    if (n === 0) return [0.0, 0.0];
+  /** SPEC 5's balance of the shares ps with the terms its interval needs:
+   * [balance, H / L, w, u, U, K, ln(q), H, L]; balance and H / L are 0 when U = 0
+   * (evidence._balance_parts). */
+  function balanceParts(ps) {
     const f = SCORE_FLOOR;
-    const g = SCORE_FULL;
-    const ramp = g - f;
-    const ps = counts.map((c) => c / n);
+    const ramp = SCORE_FULL - f;
     const ws = ps.map((p) => Math.min(1.0, Math.max(0.0, (p - f) / ramp)));
     const us = ws.map((w, i) => w * ps[i]);
     const U = fsum(us);
     const K = fsum(ws);
-    if (U === 0) return [0.0, 0.0];
+    if (U === 0) return [0.0, 0.0, ws, us, U, K, [], 0.0, LN2_OF_2];
     const logs = us.map((u) => (u > 0 ? ln(u / U) : 0.0));
     const terms = [];
     for (let i = 0; i < us.length; i++) if (us[i] > 0) terms.push((us[i] / U) * logs[i]);
     const H = -fsum(terms);
     const L = K > 2 ? ln(K) : LN2_OF_2;
     const ratio = H / L;
-    const value = Math.min(1.0, ratio);
+    return [Math.min(1.0, ratio), ratio, ws, us, U, K, logs, H, L];
+  }
+
+  /** [balance, half width of its delta-method 95% interval] of SPEC 5 for group counts:
+   * the weights ramp from 1% to 5% of the rows; the multinomial delta method. */
+  function balance(counts) {
+    let n = 0;
+    for (const c of counts) n += c;
+    if (n === 0) return [0.0, 0.0];
+    const f = SCORE_FLOOR;
+    const g = SCORE_FULL;
+    const ps = counts.map((c) => c / n);
+    const [value, ratio, ws, us, U, K, logs, H, L] = balanceParts(ps);
+    if (U === 0) return [0.0, 0.0];
     if (!(ratio < 1)) return [value, 0.0];
-    const slope = 1 / ramp;
+    const slope = 1 / (g - f);
     const pg = [];
     const pgg = [];
     for (let i = 0; i < ps.length; i++) {
@@ -4515,6 +4524,29 @@ function () {
     return [value, Z * Math.sqrt(v)];
   }
 
+  /** [balance, low, high] of SPEC 5: the delta method's interval, widened to the balance
+   * with each group whose Wilson interval holds an edge of the weight ramp (SCORE_FLOOR or
+   * SCORE_FULL) moved to either end of that interval, the other groups' shares kept. */
+  function scoreBounds(counts) {
+    const [value, half] = balance(counts);
+    let lo = Math.max(0.0, value - half);
+    let hi = Math.min(1.0, value + half);
+    let n = 0;
+    for (const c of counts) n += c;
+    const ps = counts.map((c) => c / n);
+    for (let i = 0; i < counts.length; i++) {
+      const [wl, wh] = wilsonBounds(counts[i], n);
+      if ((wl < SCORE_FLOOR && SCORE_FLOOR < wh) || (wl < SCORE_FULL && SCORE_FULL < wh)) {
+        for (const q of [wl, wh]) {
+          const b = balanceParts([...ps.slice(0, i), q, ...ps.slice(i + 1)])[0];
+          lo = Math.min(lo, b);
+          hi = Math.max(hi, b);
+        }
+      }
+    }
+    return [value, lo, hi];
+  }
+
   function roundInt(x) {
     return Math.floor(x + 0.5);
   }
@@ -4526,9 +4558,7 @@ function () {
     const least = Math.max(1, minGroupSize);
     if (n < least) return [null, null, `fewer than ${rowsText(least)} (${n})`];
     if (!counts.some((c) => c / n > SCORE_FLOOR)) return [null, null, 'no group holds 1% of the rows'];
-    const [value, half] = balance(counts);
-    const lo = Math.max(0.0, value - half);
-    const hi = Math.min(1.0, value + half);
+    const [value, lo, hi] = scoreBounds(counts);
     if (100 * (hi - lo) > SCORE_CI_WIDTH) {
       return [null, null, `the score's interval is wider than ${SCORE_CI_WIDTH} points ` +
         `(${roundInt(lo * 100)}-${roundInt(hi * 100)})`];

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from .numerics import Z, fsum, ln, round_half_up, round_int, rows_text
+from .numerics import Z, fsum, ln, round_half_up, round_int, rows_text, wilson_bounds
 
 #: SPEC 5: a group under this share of a dimension's rows does not enter its balance...
 SCORE_FLOOR = 0.01
@@ -84,29 +84,40 @@ def pair_tests(compared: int) -> int:
     return compared * (compared - 1) // 2
 
 
-def balance(counts: list[int]) -> tuple[float, float]:
-    """(balance, half width of its 95% interval) of SPEC 5 for group counts."""
-    n = sum(counts)
-    if n == 0:
-        return 0.0, 0.0
+def _balance_parts(
+    ps: list[float],
+) -> tuple[float, float, list[float], list[float], float, float, list[float], float, float]:
+    """SPEC 5's balance of the shares ps with the terms its interval needs:
+    (balance, H / L, w, u, U, K, ln(q), H, L); balance and H / L are 0 when U = 0."""
     f = SCORE_FLOOR
-    g = SCORE_FULL
-    ramp = g - f
-    ps = [c / n for c in counts]
+    ramp = SCORE_FULL - f
     ws = [min(1.0, max(0.0, (p - f) / ramp)) for p in ps]
     us = [w * p for w, p in zip(ws, ps)]
     big_u = fsum(us)
     big_k = fsum(ws)
     if big_u == 0:
-        return 0.0, 0.0
+        return 0.0, 0.0, ws, us, big_u, big_k, [], 0.0, _LN2
     logs = [ln(u / big_u) if u > 0 else 0.0 for u in us]
     h = -fsum((u / big_u) * lq for u, lq in zip(us, logs) if u > 0)
     big_l = ln(big_k) if big_k > 2 else _LN2
     ratio = h / big_l
-    value = min(1.0, ratio)
+    return min(1.0, ratio), ratio, ws, us, big_u, big_k, logs, h, big_l
+
+
+def balance(counts: list[int]) -> tuple[float, float]:
+    """(balance, half width of its delta-method 95% interval) of SPEC 5 for group counts."""
+    n = sum(counts)
+    if n == 0:
+        return 0.0, 0.0
+    f = SCORE_FLOOR
+    g = SCORE_FULL
+    ps = [c / n for c in counts]
+    value, ratio, ws, us, big_u, big_k, logs, h, big_l = _balance_parts(ps)
+    if big_u == 0:
+        return 0.0, 0.0
     if not ratio < 1:
         return value, 0.0
-    slope = 1 / ramp
+    slope = 1 / (g - f)
     gs = []
     for p, w, u, lq in zip(ps, ws, us, logs):
         d = slope if f < p < g else 0.0
@@ -119,6 +130,25 @@ def balance(counts: list[int]) -> tuple[float, float]:
     return value, Z * math.sqrt(var)
 
 
+def score_bounds(counts: list[int]) -> tuple[float, float, float]:
+    """(balance, low, high) of SPEC 5: the delta method's interval, widened to the balance
+    with each group whose Wilson interval holds an edge of the weight ramp (SCORE_FLOOR or
+    SCORE_FULL) moved to either end of that interval, the other groups' shares kept."""
+    value, half = balance(counts)
+    lo = max(0.0, value - half)
+    hi = min(1.0, value + half)
+    n = sum(counts)
+    ps = [c / n for c in counts]
+    for i, c in enumerate(counts):
+        wl, wh = wilson_bounds(c, n)
+        if wl < SCORE_FLOOR < wh or wl < SCORE_FULL < wh:
+            for q in (wl, wh):
+                b = _balance_parts([*ps[:i], q, *ps[i + 1 :]])[0]
+                lo = min(lo, b)
+                hi = max(hi, b)
+    return value, lo, hi
+
+
 def dimension_score(
     counts: list[int], min_group_size: int
 ) -> tuple[int | None, list[int] | None, str | None]:
@@ -129,9 +159,7 @@ def dimension_score(
         return None, None, f"fewer than {rows_text(least)} ({n})"
     if not any(c / n > SCORE_FLOOR for c in counts):
         return None, None, "no group holds 1% of the rows"
-    value, half = balance(counts)
-    lo = max(0.0, value - half)
-    hi = min(1.0, value + half)
+    value, lo, hi = score_bounds(counts)
     if 100 * (hi - lo) > SCORE_CI_WIDTH:
         return (
             None,

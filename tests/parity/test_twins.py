@@ -53,7 +53,7 @@ TWINS: dict[str, str] = {
     "analyze": """FORMAT_VERSION coded_text skewness _sorted_groups dimension_metrics analyze
         _dimension_findings _age_years _not_counted _intersection _tested_cells""",
     "evidence": """SCORE_FLOOR SCORE_FULL SCORE_CI_WIDTH GRADE_CAP UNDER_LINES grade_for balance
-        pair_tests dimension_score overall_score _r4 Findings""",
+        _balance_parts score_bounds pair_tests dimension_score overall_score _r4 Findings""",
     "groupstats": """RATIO_NOTE NO_LABEL_VALUE _values_text label_values _rate_entry _extremes
         _gap_p _alike _summary_fields label_rates _gap_findings cell_mapper crossed_cells
         missing_by_group""",
