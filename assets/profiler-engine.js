@@ -1871,6 +1871,18 @@ function () {
     return null;
   }
 
+  /** Why a header record read with `delimiter` is Excel's delimiter line (`sep=;`), or
+   * null (reader.py sep_line; the engine always advises --skip-lines). */
+  function sepLine(header, delimiter, line) {
+    let d;
+    if (header.length === 2 && header[0] === 'sep=' && header[1] === 'column_2') d = delimiter;
+    else if (header.length === 1 && header[0].startsWith('sep=') && Array.from(header[0]).length === 5) {
+      d = Array.from(header[0])[4];
+    } else if (header.length === 1 && header[0] === 'sep=') d = '\t'; // a TAB, which trimming took
+    else return null;
+    return `line ${line} is Excel's delimiter line ('sep=${d === '\t' ? 'tab' : d}'), not a header; pass --skip-lines ${line} (--skip-lines-b ${line} for the second file of compare or scan)`;
+  }
+
   function oneColumnSplit(header, delimiter) {
     if (header.length !== 1) return null;
     let best = 0;
@@ -1894,6 +1906,20 @@ function () {
     const d = delimiter === '\t' ? 'tab' : delimiter;
     const got = fields === 1 ? '1 field' : `${fields} fields`;
     return `line ${line}: ${got} where --names gives ${names} (delimiter '${d}', sniffed from this line); pass --skip-lines ${line} (--skip-lines-b ${line} for the second file of compare or scan) if the table starts below it, or give the delimiter with --delimiter`;
+  }
+
+  /**
+   * Why a record of `fields` fields, more than the `width` names, is refused (SPEC 0.3,
+   * 0.6). `headerLine`: the header's line when the record is the first one below it (the
+   * header may then be a title or Excel's `sep=;` line above the table), else null.
+   */
+  function longRow(fields, width, line, names, headerLine) {
+    if (names) {
+      // the names, not a header, may be what is short
+      return `line ${line}: ${fields} fields but --names gives ${width} names; give one name per field, or quote values that contain the delimiter`;
+    }
+    if (headerLine === null) return `line ${line}: ${fields} fields but the header has ${width}; quote values that contain the delimiter`;
+    return `line ${line}: ${fields} fields but the header (line ${headerLine}) has ${width}; if the table starts below line ${headerLine}, pass --skip-lines ${headerLine} (--skip-lines-b ${headerLine} for the second file of compare or scan); else quote values that contain the delimiter`;
   }
 
   function sniffDelimiter(line) {
@@ -2152,6 +2178,7 @@ function () {
 
       // Table.
       this.header = null;
+      this.headerLine = null; // the header record's line (none with names)
       this.width = 0;
       this.nRows = 0;
       this.headerChecked = false;
@@ -2605,9 +2632,10 @@ function () {
     endRecord() {
       const nf = this.nf;
       if (this.header === null) {
+        this.headerLine = this.recLine;
         this.setHeader(cleanHeader(this.fields.slice(0, nf)));
         this.fields = [];
-        const jsonText = jsonHeader(this.header);
+        const jsonText = jsonHeader(this.header) ?? sepLine(this.header, String.fromCharCode(this.delim), this.headerLine);
         if (jsonText !== null) {
           this.finished = true;
           throw new InputError(`${this.name}: ${jsonText}`);
@@ -2630,11 +2658,8 @@ function () {
       }
       if (nf > this.width) {
         this.finished = true;
-        if (this.opts.names) {
-          // the names, not a header, may be what is short
-          throw new InputError(`${this.name}: line ${this.recLine}: ${nf} fields but --names gives ${this.width} names; give one name per field, or quote values that contain the delimiter`);
-        }
-        throw new InputError(`${this.name}: line ${this.recLine}: ${nf} fields but the header has ${this.width}; quote values that contain the delimiter`);
+        const firstBelow = this.nRows === 0 ? this.headerLine : null;
+        throw new InputError(`${this.name}: ${longRow(nf, this.width, this.recLine, Boolean(this.opts.names), firstBelow)}`);
       }
       this.nRows++;
       this.sink.record(nf, this.fields, this.recLine);

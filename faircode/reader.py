@@ -242,6 +242,27 @@ def json_header(header: list[str]) -> str | None:
     return None
 
 
+def sep_line(header: list[str], delimiter: str, line: int, skip_hint: bool = True) -> str | None:
+    """SPEC 0.2: why a header record read with `delimiter` is Excel's delimiter line
+    (`sep=;`: split by the delimiter it names into `sep=` and an empty name, or one name
+    `sep=` and one character, or `sep=` alone: a TAB trimmed), or None. `line`: the
+    header's line; `skip_hint`: advise --skip-lines (else: delete the line)."""
+    if len(header) == 2 and header[0] == "sep=" and header[1] == "column_2":
+        d = delimiter
+    elif len(header) == 1 and len(header[0]) == 5 and header[0].startswith("sep="):
+        d = header[0][4]
+    elif header == ["sep="]:  # `sep=` then a TAB, which trimming took
+        d = "\t"
+    else:
+        return None
+    fix = (
+        f"pass --skip-lines {line} (--skip-lines-b {line} for the second file of compare or scan)"
+        if skip_hint
+        else "delete that line"
+    )
+    return f"line {line} is Excel's delimiter line ('sep={delimiter_name(d)}'), not a header; {fix}"
+
+
 def delimiter_name(delimiter: str) -> str:
     """A delimiter as messages write it: TAB as `tab`, any other as itself."""
     return "tab" if delimiter == "\t" else delimiter
@@ -297,6 +318,28 @@ def names_first_record(fields: int, names: int, delimiter: str, line: int) -> st
     )
 
 
+def long_row(fields: int, width: int, line: int, names: bool, header_line: int | None) -> str:
+    """SPEC 0.3, 0.6: why a record of `fields` fields, more than the `width` names, is
+    refused. `header_line`: the header's line when the record is the first one below it
+    (then the header may be a title or Excel's `sep=;` line above the table), else None."""
+    if names:  # the names, not a header, may be what is short
+        return (
+            f"line {line}: {fields} fields but --names gives {width} names; give one name per "
+            "field, or quote values that contain the delimiter"
+        )
+    if header_line is None:
+        return (
+            f"line {line}: {fields} fields but the header has {width}; quote values that "
+            "contain the delimiter"
+        )
+    return (
+        f"line {line}: {fields} fields but the header (line {header_line}) has {width}; if the "
+        f"table starts below line {header_line}, pass --skip-lines {header_line} "
+        f"(--skip-lines-b {header_line} for the second file of compare or scan); else quote "
+        "values that contain the delimiter"
+    )
+
+
 def sniff_delimiter(line: str) -> str:
     counts = dict.fromkeys(SNIFF_ORDER, 0)
     in_quotes = False
@@ -335,10 +378,13 @@ def open_table(
     on_bytes: Callable[[bytes], None] | None = None,
     info: dict | None = None,
     one_column: bool = False,
+    skip_hint: bool = True,
 ) -> tuple[list[str], Iterator[tuple[list[str], int]]]:
     """Return (header, iterator of (record, line where it starts)). Records are lists of
     raw cells padded to the header's width. Raises InputError as SPEC 0.6 says.
-    When `info` is a dict, the delimiter used is stored in info["delimiter"]."""
+    When `info` is a dict, the delimiter used is stored in info["delimiter"].
+    `skip_hint`: a long first record may advise --skip-lines (False for a caller that
+    has no such option: the monitor, held-out proxy files)."""
     lines = physical_lines(decoded_blocks(stream, name, encoding, block_size, on_bytes))
     consumed = 0
     for _ in range(skip_lines):
@@ -379,16 +425,17 @@ def open_table(
             if rec:
                 return rec, start
 
+    header_line = None
     if names is not None:
         header = clean_header(names)
     else:
         got = next_record()
         if got is None:
             raise InputError(f"{name}: file is empty")
-        header = clean_header(got[0])
-        json_text = json_header(header)
-        if json_text is not None:
-            raise InputError(f"{name}: {json_text}")
+        header, header_line = clean_header(got[0]), got[1]
+        not_table = json_header(header) or sep_line(header, delim, header_line, skip_hint)
+        if not_table is not None:
+            raise InputError(f"{name}: {not_table}")
         if not one_column:
             split = one_column_split(header, delim)
             if split is not None:
@@ -409,16 +456,9 @@ def open_table(
                     raise DelimiterRefused(f"{name}: {wrong}")
             if n != width:
                 if n > width:
-                    if names is not None:  # the names, not a header, may be what is short
-                        raise InputError(
-                            f"{name}: line {start}: {n} fields but --names gives {width} "
-                            "names; give one name per field, or quote values that contain "
-                            "the delimiter"
-                        )
-                    raise InputError(
-                        f"{name}: line {start}: {n} fields but the header has {width}; "
-                        "quote values that contain the delimiter"
-                    )
+                    first_below = header_line if skip_hint and not seen else None
+                    wrong = long_row(n, width, start, names is not None, first_below)
+                    raise InputError(f"{name}: {wrong}")
                 rec.extend([""] * (width - n))
             seen += 1
             yield rec, start

@@ -1,6 +1,7 @@
 """SPEC section 0: reading a table."""
 
 import io
+import re
 
 import pytest
 from util import counts, dim, prof
@@ -87,6 +88,30 @@ def test_short_rows_are_missing_cells():
 def test_long_row_names_its_line():
     with pytest.raises(InputError, match=r"^t.csv: line 4: 3 fields but the header has 2;"):
         prof(b"a,b\n1,2\n\n1,2,3\n")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"Staff export\n\nsex,race\nM,A\n",
+        b"Export, 2024\r\nsex,x,race\r\nM,1,A\r\n",
+        b"\xef\xbb\xbfTitle\rsex,race\rM,A\r",
+    ],
+)
+def test_a_line_above_the_table_is_told_to_be_skipped_and_skipping_it_works(data):
+    """SPEC 0.3: the first record below a header that is really a line above the table
+    (a title) is long; the message offers --skip-lines h, which reads it."""
+    with pytest.raises(InputError) as err:
+        prof(data)
+    got = re.fullmatch(
+        r"t\.csv: line \d+: \d+ fields but the header \(line (\d+)\) has \d+; if the table "
+        r"starts below line \1, pass --skip-lines \1 \(--skip-lines-b \1 for the second file of "
+        r"compare or scan\); else quote values that contain the delimiter",
+        str(err.value),
+    )
+    assert got, str(err.value)
+    r = prof(data, skip_lines=int(got.group(1)))
+    assert r["n_rows"] == 1 and dim(r, "sex")["groups"][0]["label"] == "M"
 
 
 def test_long_row_line_counts_newlines_inside_quotes():
@@ -208,3 +233,28 @@ def test_block_size_never_changes_the_result(block):
     data = TRICKY.encode()
     whole = faircode.profile(io.BytesIO(data))
     assert faircode.profile(io.BytesIO(data), block_size=block) == whole
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"sep=;\r\nsex;race\r\nM;A\r\n",
+        b"sep=;\nsex;x;race\nM;1;A\n",
+        b"\nsep=\t\nsex\trace\nM\tA\n",
+        b"sep=,\nsex,race\nM,A\n",
+    ],
+)
+@pytest.mark.parametrize("delimiter", [None, ",", ";"])
+def test_excel_s_sep_line_is_no_header_and_skipping_it_works(data, delimiter):
+    """SPEC 0.2: Excel's `sep=;` line is refused as a header (a two-column table was
+    profiled with the columns `sep=` and `column_2`); --skip-lines h reads the table."""
+    with pytest.raises(InputError) as err:
+        prof(data, delimiter=delimiter)
+    got = re.fullmatch(
+        r"t\.csv: line (\d+) is Excel's delimiter line \('sep=(.|tab)'\), not a header; pass "
+        r"--skip-lines \1 \(--skip-lines-b \1 for the second file of compare or scan\)",
+        str(err.value),
+    )
+    assert got, str(err.value)
+    r = prof(data, skip_lines=int(got.group(1)))
+    assert r["columns"][0] == "sex" and dim(r, "sex")["groups"][0]["label"] == "M"

@@ -161,12 +161,20 @@ CR_ORDER_CASES = [
     (
         b"a,b\r1,2,3\r\x00",
         {},
-        "t.csv: line 2: 3 fields but the header has 2; quote values that contain the delimiter",
+        (
+            "t.csv: line 2: 3 fields but the header (line 1) has 2; if the table starts below "
+            "line 1, pass --skip-lines 1 (--skip-lines-b 1 for the second file of compare or "
+            "scan); else quote values that contain the delimiter"
+        ),
     ),
     (
         b"a,b\r1,2,3\r\xff",
         {},
-        "t.csv: line 2: 3 fields but the header has 2; quote values that contain the delimiter",
+        (
+            "t.csv: line 2: 3 fields but the header (line 1) has 2; if the table starts below "
+            "line 1, pass --skip-lines 1 (--skip-lines-b 1 for the second file of compare or "
+            "scan); else quote values that contain the delimiter"
+        ),
     ),
     (b"a,b\r\x00", {"nope": "sex"}, "--map: no column named 'nope' (columns: a, b)"),
 ]
