@@ -2000,6 +2000,24 @@ function () {
     if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return `a PNG image, ${notTable}`;
     if (starts(0xff, 0xd8, 0xff)) return `a JPEG image, ${notTable}`;
     if (starts(0x47, 0x49, 0x46, 0x38)) return `a GIF image, ${notTable}`;
+    return utf16WithoutBom(head);
+  }
+
+  /** A UTF-16 file without a byte order mark, told by its first bytes (at least 4, in
+   * pairs): ASCII text with every other byte 00, or null (reader.py utf16_without_bom). */
+  function utf16WithoutBom(head) {
+    const n = head.length - (head.length % 2);
+    if (n < 4) return null;
+    for (const [order, text] of [['little', 0], ['big', 1]]) {
+      let ok = true;
+      for (let i = 0; i < n && ok; i += 2) {
+        const t = head[i + text];
+        ok = head[i + 1 - text] === 0 && t > 0 && t < 0x80;
+      }
+      if (ok) {
+        return `a UTF-16 file without a byte order mark (${order}-endian: every other byte of its start is 00); re-save it as UTF-8 or pass --encoding utf-16-${order[0]}e`;
+      }
+    }
     return null;
   }
 

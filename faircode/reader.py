@@ -179,6 +179,26 @@ def binary_format(head: bytes) -> str | None:
     for magic, what in BINARY_FORMATS:
         if head.startswith(magic):
             return what
+    return utf16_without_bom(head)
+
+
+def utf16_without_bom(head: bytes) -> str | None:
+    """SPEC 0.6: a UTF-16 file without a byte order mark (SQL Server's `bcp -w` writes
+    one), told by its first bytes (at least 4, taken in pairs): ASCII text with every
+    other byte 00, or None."""
+    pairs = head[: len(head) // 2 * 2]
+    if len(pairs) < 4:
+        return None
+    for order, text, zeros in (
+        ("little", pairs[0::2], pairs[1::2]),
+        ("big", pairs[1::2], pairs[0::2]),
+    ):
+        if not any(zeros) and all(0 < b < 0x80 for b in text):
+            return (
+                f"a UTF-16 file without a byte order mark ({order}-endian: every other byte "
+                f"of its start is 00); re-save it as UTF-8 or pass --encoding "
+                f"utf-16-{order[0]}e"
+            )
     return None
 
 

@@ -258,3 +258,16 @@ def test_excel_s_sep_line_is_no_header_and_skipping_it_works(data, delimiter):
     assert got, str(err.value)
     r = prof(data, skip_lines=int(got.group(1)))
     assert r["columns"][0] == "sex" and dim(r, "sex")["groups"][0]["label"] == "M"
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_bom_is_named_and_its_advice_reads_it(codec):
+    """SPEC 0.6: UTF-16 with no byte order mark (SQL Server's bcp -w) is named with the
+    encoding to pass, which then reads it; it is not "a NUL byte" of a binary file."""
+    data = "sex,race\r\nM,A\r\nF,B\r\n".encode(codec)
+    with pytest.raises(InputError) as err:
+        prof(data)
+    assert str(err.value).endswith(f"; re-save it as UTF-8 or pass --encoding {codec}")
+    assert "without a byte order mark" in str(err.value)
+    r = prof(data, encoding=codec)
+    assert r["columns"] == ["sex", "race"] and r["n_rows"] == 2

@@ -45,8 +45,9 @@ TWINS: dict[str, str] = {
         ETHNICITY_VOCABULARY NEUTRAL_VOCABULARY VOCABULARIES SEX_ALIASES tokenize
         kind_from_name fold kind_from_values ethnicity_holds_race _CODED_KINDS coded_labels
         contradiction check_overrides""",
-    "reader": """SNIFF_ORDER binary_format SPLIT_CANDIDATES SPACE_SPLIT_WORDS empty_text json_header
-        one_column_split names_first_record long_row sep_line sniff_delimiter""",
+    "reader": """SNIFF_ORDER binary_format utf16_without_bom SPLIT_CANDIDATES SPACE_SPLIT_WORDS
+        empty_text json_header one_column_split names_first_record long_row sep_line
+        sniff_delimiter""",
     "summary": """LABEL_CAP PAIR_COLUMNS CELL_CAP GROUP_FLAG_CAP MAX_GAP_FLAGS _stats_added
         _PairTable pair_cells""",
     "fastpath": "_SPLIT_WINDOW default_parts",
