@@ -1911,15 +1911,23 @@ function () {
   /**
    * Why a record of `fields` fields, more than the `width` names, is refused (SPEC 0.3,
    * 0.6). `headerLine`: the header's line when the record is the first one below it (the
-   * header may then be a title or Excel's `sep=;` line above the table), else null.
+   * header may then be a title above the table), else null. `trailing`: the delimiter
+   * when every field past the width is empty (rows may end with a delimiter the header
+   * line does not), else null.
    */
-  function longRow(fields, width, line, names, headerLine) {
+  function longRow(fields, width, line, names, headerLine, trailing) {
     if (names) {
       // the names, not a header, may be what is short
       return `line ${line}: ${fields} fields but --names gives ${width} names; give one name per field, or quote values that contain the delimiter`;
     }
-    if (headerLine === null) return `line ${line}: ${fields} fields but the header has ${width}; quote values that contain the delimiter`;
-    return `line ${line}: ${fields} fields but the header (line ${headerLine}) has ${width}; if the table starts below line ${headerLine}, pass --skip-lines ${headerLine} (--skip-lines-b ${headerLine} for the second file of compare or scan); else quote values that contain the delimiter`;
+    const head = `line ${line}: ${fields} fields but the header`;
+    if (trailing !== null) {
+      const d = trailing === '\t' ? 'tab' : trailing;
+      const after = fields - width === 1 ? 'the field after them is' : `the ${fields - width} fields after them are`;
+      return `${head} has ${width}; ${after} empty: if the rows end with '${d}' and the header line does not, end it with '${d}' too; else quote values that contain the delimiter`;
+    }
+    if (headerLine === null) return `${head} has ${width}; quote values that contain the delimiter`;
+    return `${head} (line ${headerLine}) has ${width}; if the table starts below line ${headerLine}, pass --skip-lines ${headerLine} (--skip-lines-b ${headerLine} for the second file of compare or scan); else quote values that contain the delimiter`;
   }
 
   function sniffDelimiter(line) {
@@ -2189,6 +2197,7 @@ function () {
       this.inAcc = false;
       this.keep = 1; // the current field's bytes are needed (keepCol's 1 or 2; 0: skipped)
       this.nf = 0; // fields of the current record so far
+      this.extraFull = false; // a field past the header's width has a character
       this.fields = []; // decoded fields (header record, or every record when keepAll)
       this.keepAll = true; // decode every field (header not read yet, or sink.keepsAll)
       this.keepCol = new Uint8Array(0); // the sink's: 1 where cells go to sink.cell()
@@ -2446,6 +2455,7 @@ function () {
           if (c === 10) { line++; i++; continue; }
           this.recLine = line;
           this.nf = 0;
+          this.extraFull = false;
           st = FIELD_START;
         }
         if (st === FIELD_START && sc !== null && b[i] !== 34 && !this.keepAll) {
@@ -2478,6 +2488,7 @@ function () {
             if (p < 0) { past = true; break; }
             const k = nf < width ? keepCol[nf] : 0;
             if (k === 1 || (k === 2 && !longUnpadded(b, i, p, quick[nf]))) sink.cell(nf, b, i, p);
+            else if (nf >= width && p > i) this.extraFull = true; // a long row's extra field
             nf++;
             const c = b[p];
             i = p + 1;
@@ -2635,16 +2646,17 @@ function () {
      * when the cell can be missing (keepCol). */
     wants(nf) {
       if (this.keepAll) return 1;
-      return nf < this.width ? this.keepCol[nf] : 0;
+      return nf < this.width ? this.keepCol[nf] : 1; // a long row's extra field: is it empty?
     }
 
     /** One complete field, bytes b[s, e) before trimming. this.keep says whether it is
      * wanted (else b[s, e) may be incomplete). */
     field(b, s, e) {
       const c = this.nf++;
-      if (!this.keep) return; // ignored or dead column, or a long row's extra field
+      if (!this.keep) return; // ignored or dead column
       if (this.keepAll) this.fields[c] = decodeValid(b, s, e);
-      else this.sink.cell(c, b, s, e);
+      else if (c < this.width) this.sink.cell(c, b, s, e);
+      else if (e > s) this.extraFull = true; // a long row's extra field (longRow)
     }
 
     endRecord() {
@@ -2677,7 +2689,9 @@ function () {
       if (nf > this.width) {
         this.finished = true;
         const firstBelow = this.nRows === 0 ? this.headerLine : null;
-        throw new InputError(`${this.name}: ${longRow(nf, this.width, this.recLine, Boolean(this.opts.names), firstBelow)}`);
+        const extraEmpty = this.keepAll ? this.fields.slice(this.width, nf).every((f) => f === '') : !this.extraFull;
+        const delim = String.fromCharCode(this.delim);
+        throw new InputError(`${this.name}: ${longRow(nf, this.width, this.recLine, Boolean(this.opts.names), firstBelow, extraEmpty ? delim : null)}`);
       }
       this.nRows++;
       this.sink.record(nf, this.fields, this.recLine);

@@ -338,25 +338,39 @@ def names_first_record(fields: int, names: int, delimiter: str, line: int) -> st
     )
 
 
-def long_row(fields: int, width: int, line: int, names: bool, header_line: int | None) -> str:
+def long_row(
+    fields: int,
+    width: int,
+    line: int,
+    names: bool,
+    header_line: int | None,
+    trailing: str | None = None,
+) -> str:
     """SPEC 0.3, 0.6: why a record of `fields` fields, more than the `width` names, is
     refused. `header_line`: the header's line when the record is the first one below it
-    (then the header may be a title or Excel's `sep=;` line above the table), else None."""
+    (then the header may be a title above the table), else None. `trailing`: the
+    delimiter when every field past the width is empty (rows may end with a delimiter
+    the header line does not), else None."""
     if names:  # the names, not a header, may be what is short
         return (
             f"line {line}: {fields} fields but --names gives {width} names; give one name per "
             "field, or quote values that contain the delimiter"
         )
-    if header_line is None:
+    head = f"line {line}: {fields} fields but the header"
+    if trailing is not None:
+        d = delimiter_name(trailing)
+        extra = fields - width
+        after = "the field after them is" if extra == 1 else f"the {extra} fields after them are"
         return (
-            f"line {line}: {fields} fields but the header has {width}; quote values that "
-            "contain the delimiter"
+            f"{head} has {width}; {after} empty: if the rows end with '{d}' and the header line "
+            f"does not, end it with '{d}' too; else quote values that contain the delimiter"
         )
+    if header_line is None:
+        return f"{head} has {width}; quote values that contain the delimiter"
     return (
-        f"line {line}: {fields} fields but the header (line {header_line}) has {width}; if the "
-        f"table starts below line {header_line}, pass --skip-lines {header_line} "
-        f"(--skip-lines-b {header_line} for the second file of compare or scan); else quote "
-        "values that contain the delimiter"
+        f"{head} (line {header_line}) has {width}; if the table starts below line {header_line}, "
+        f"pass --skip-lines {header_line} (--skip-lines-b {header_line} for the second file of "
+        "compare or scan); else quote values that contain the delimiter"
     )
 
 
@@ -477,7 +491,8 @@ def open_table(
             if n != width:
                 if n > width:
                     first_below = header_line if skip_hint and not seen else None
-                    wrong = long_row(n, width, start, names is not None, first_below)
+                    trailing = delim if not any(rec[width:]) else None
+                    wrong = long_row(n, width, start, names is not None, first_below, trailing)
                     raise InputError(f"{name}: {wrong}")
                 rec.extend([""] * (width - n))
             seen += 1

@@ -678,3 +678,33 @@ def test_untested_cells_and_tied_groups(js, data, opts):
     for chunk in (None, 97):
         got = run_js(js.profile_bytes(data, "t.csv", {"sex": "sex", "race": "race"}, opts, chunk))
         assert_same(py, got, f"opts={opts!r} chunk={chunk}")
+
+
+LONG_ROWS = [
+    b"sex,race\nM,A,\nF,B,\n",
+    b"sex,race\r\nM,A,,\r\n",
+    b'sex,race\nM,A,""\n',
+    b'sex,race\nM,A," "\n',
+    b"sex,race\nM,A,x\n",
+    b'sex,race\nM,A,"",""\n',
+    b'sex,race\nM,A,"x"\n',
+    b"sex\trace\nM\tA\t\n",
+    b"sex,race\nM,A\nF,B,\n",
+    b"sex,race\nM,A\nF,B,,x\n",
+    b"Report\nsex,race\nM,A\n",
+    b"sex,race,id\nM,A,1,\n",
+    b"sex,race\rM,A,\r",
+]
+
+
+@pytest.mark.parametrize("data", LONG_ROWS)
+def test_a_long_row_s_empty_extra_fields_are_told_alike(js, data) -> None:
+    """SPEC 0.3, 0.6: a long row whose fields past the header are all empty (rows that
+    end with a delimiter the header line does not) gets its own advice, and a long first
+    record the --skip-lines one; both engines, whole and a byte at a time (the JS
+    scanner sees each extra field's bytes only then)."""
+    py = run_python(io.BytesIO(data), {}, {}, name="t.csv")
+    assert "fields but the header" in py["error"]
+    for chunk in (1 << 16, 3, 1):
+        got = run_js(js.profile_bytes(data, "t.csv", None, {}, chunk_size=chunk))
+        assert_same(py, got, f"{data!r} chunk {chunk}")
