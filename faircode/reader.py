@@ -64,6 +64,9 @@ def decoded_blocks(
     codec = codecs.lookup(encoding).name
     utf8 = codec == "utf-8"
     wide = codec.startswith(("utf-16", "utf-32"))  # NUL bytes are normal there
+    # SPEC 0.1: EF BB BF at byte 0 is a UTF-8 byte order mark under a one-byte codec too
+    # (a UTF-8 export read with --encoding cp1252), not three characters of the first name
+    utf8_bom = not utf8 and not wide
     decoder = None if utf8 else codecs.getincrementaldecoder(encoding)("strict")
     pending = b""
     base = 0  # file offset of pending[0]
@@ -78,6 +81,14 @@ def decoded_blocks(
         data = pending + block
         if len(head) < head_size:
             head = (head + block)[:head_size]
+        if utf8_bom:
+            if len(data) < len(codecs.BOM_UTF8) and not final:
+                pending = data  # too few bytes yet to tell
+                continue
+            utf8_bom = False
+            if data.startswith(codecs.BOM_UTF8):
+                data = data[len(codecs.BOM_UTF8) :]
+                base += len(codecs.BOM_UTF8)
         nul = -1 if wide else data.find(b"\x00")
         if utf8:
             bad, cut = _utf8_scan(data, final)
@@ -107,7 +118,7 @@ def decoded_blocks(
                 ) from None
         if first and text:
             first = False
-            if utf8 and text.startswith("\ufeff"):
+            if text.startswith("\ufeff"):  # any encoding's BOM (utf-16-le keeps it as text)
                 text = text[1:]
         if text:
             yield text

@@ -7,7 +7,7 @@ import pytest
 from util import counts, dim, prof
 
 import faircode
-from faircode import InputError
+from faircode import InputError, reader
 from faircode.reader import clean_header, sniff_delimiter
 
 
@@ -271,3 +271,31 @@ def test_utf16_without_a_bom_is_named_and_its_advice_reads_it(codec):
     assert "without a byte order mark" in str(err.value)
     r = prof(data, encoding=codec)
     assert r["columns"] == ["sex", "race"] and r["n_rows"] == 2
+
+
+@pytest.mark.parametrize(
+    "data,encoding",
+    [
+        (b"\xef\xbb\xbfsex,r\xe9gion\nM,A\n", "cp1252"),
+        (b"\xef\xbb\xbfsex,r\xe9gion\nM,A\n", "latin-1"),
+        ("\ufeffsex,région\nM,A\n".encode("utf-16-le"), "utf-16-le"),
+        ("\ufeffsex,région\nM,A\n".encode("utf-16-be"), "utf-16-be"),
+        ("\ufeffsex,région\nM,A\n".encode("utf-32-le"), "utf-32-le"),
+    ],
+)
+@pytest.mark.parametrize("block_size", [1, 2, 3, 5, 1 << 20])
+def test_a_byte_order_mark_is_dropped_whatever_the_encoding(data, encoding, block_size):
+    """SPEC 0.1: a BOM is no part of the first name under --encoding either (a UTF-8
+    BOM under a one-byte codec, U+FEFF under utf-16-le and the like), whatever the
+    blocks; a later byte's offset still counts the BOM's bytes."""
+    header, records = reader.open_table(
+        io.BytesIO(data), "t.csv", encoding=encoding, block_size=block_size
+    )
+    assert header == ["sex", "région"]
+    assert [rec for rec, _ in records] == [["M", "A"]]
+    if encoding in ("cp1252", "latin-1"):
+        with pytest.raises(InputError, match=r"^t\.csv: byte 20: NUL byte"):
+            header, records = reader.open_table(
+                io.BytesIO(data + b"F,\x00\n"), "t.csv", encoding=encoding, block_size=block_size
+            )
+            list(records)
