@@ -1871,6 +1871,21 @@ function () {
     return null;
   }
 
+  const HTML_START = /^<(!doctype[ \t\r\n]+html|html)([ \t\r\n>]|$)/i;
+  const XML_START = /^<\?xml([ \t\r\n?]|$)/i;
+
+  /** Why a header record read as CSV is the start of an HTML page or an XML document,
+   * or null (reader.py markup_header). */
+  function markupHeader(header) {
+    if (HTML_START.test(header[0])) {
+      return "an HTML page (its first line starts with '<!doctype html' or '<html'), not CSV; download or export the table itself as CSV";
+    }
+    if (XML_START.test(header[0])) {
+      return "an XML document (its first line starts with '<?xml'), not CSV; export the table as CSV";
+    }
+    return null;
+  }
+
   /** Why a header record read with `delimiter` is Excel's delimiter line (`sep=;`), or
    * null (reader.py sep_line; the engine always advises --skip-lines). */
   function sepLine(header, delimiter, line) {
@@ -2665,7 +2680,7 @@ function () {
         this.headerLine = this.recLine;
         this.setHeader(cleanHeader(this.fields.slice(0, nf)));
         this.fields = [];
-        const jsonText = jsonHeader(this.header) ?? sepLine(this.header, String.fromCharCode(this.delim), this.headerLine);
+        const jsonText = jsonHeader(this.header) ?? markupHeader(this.header) ?? sepLine(this.header, String.fromCharCode(this.delim), this.headerLine);
         if (jsonText !== null) {
           this.finished = true;
           throw new InputError(`${this.name}: ${jsonText}`);

@@ -13,6 +13,7 @@ import errno
 import io
 import itertools
 import os
+import re
 import stat
 from collections.abc import Callable, Iterable, Iterator
 
@@ -273,6 +274,27 @@ def json_header(header: list[str]) -> str | None:
     return None
 
 
+#: SPEC 0.2: the start of a header record's first name that makes it a web page or an
+#: XML document (ASCII letters in any case).
+_HTML_START = re.compile(r"<(!doctype[ \t\r\n]+html|html)([ \t\r\n>]|$)", re.I | re.A)
+_XML_START = re.compile(r"<\?xml([ \t\r\n?]|$)", re.I | re.A)
+
+
+def markup_header(header: list[str]) -> str | None:
+    """SPEC 0.2: why a header record read as CSV is the start of an HTML page or an XML
+    document, or None."""
+    if _HTML_START.match(header[0]):
+        return (
+            "an HTML page (its first line starts with '<!doctype html' or '<html'), not CSV; "
+            "download or export the table itself as CSV"
+        )
+    if _XML_START.match(header[0]):
+        return (
+            "an XML document (its first line starts with '<?xml'), not CSV; export the table as CSV"
+        )
+    return None
+
+
 def sep_line(header: list[str], delimiter: str, line: int, skip_hint: bool = True) -> str | None:
     """SPEC 0.2: why a header record read with `delimiter` is Excel's delimiter line
     (`sep=;`: split by the delimiter it names into `sep=` and an empty name, or one name
@@ -478,7 +500,11 @@ def open_table(
         if got is None:
             raise InputError(f"{name}: file is empty")
         header, header_line = clean_header(got[0]), got[1]
-        not_table = json_header(header) or sep_line(header, delim, header_line, skip_hint)
+        not_table = (
+            json_header(header)
+            or markup_header(header)
+            or sep_line(header, delim, header_line, skip_hint)
+        )
         if not_table is not None:
             raise InputError(f"{name}: {not_table}")
         if not one_column:
