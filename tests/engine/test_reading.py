@@ -299,3 +299,15 @@ def test_a_byte_order_mark_is_dropped_whatever_the_encoding(data, encoding, bloc
                 io.BytesIO(data + b"F,\x00\n"), "t.csv", encoding=encoding, block_size=block_size
             )
             list(records)
+
+
+@pytest.mark.parametrize(
+    "encoding,start",
+    [("nosuch", "--encoding: unknown encoding 'nosuch'"), ("rot13", "--encoding: 'rot13' is not")],
+)
+def test_an_encoding_that_cannot_read_text_says_what_to_name(encoding, start):
+    """SPEC 0.6: both refusals of --encoding end with what to give instead."""
+    with pytest.raises(InputError) as err:
+        prof(b"sex\nM\n", encoding=encoding)
+    assert str(err.value).startswith(start)
+    assert str(err.value).endswith("; name the file's character set (e.g. latin-1, cp1252, utf-16)")

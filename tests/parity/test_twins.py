@@ -157,6 +157,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
             OPTIONS_ELSEWHERE,
         ),
         "GROUP_OPTIONS": "the monitor's check of which options change groups",
+        "ENCODING_ADVICE": "the engine reads UTF-8 only (--encoding is refused there)",
         "Options": "the options' class; resolveOptions returns a plain object",
         "_trimmed": INLINE,
         "_OptionsBase": "the options' class; resolveOptions returns a plain object",
