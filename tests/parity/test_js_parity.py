@@ -694,6 +694,21 @@ LONG_ROWS = [
     b"Report\nsex,race\nM,A\n",
     b"sex,race,id\nM,A,1,\n",
     b"sex,race\rM,A,\r",
+    b"\n\r\nTitle\r\n\r\nsex,race\r\nM,A\r\n",
+]
+
+NOT_A_TABLE = [
+    b"sep=;\r\nsex;race\r\nM;A\r\n",
+    b"\xef\xbb\xbf\nsep=\t\nsex\trace\n",
+    b"sep=\xc3\xa9\nsex,race\n",
+    b"sep=\xf0\x9f\x99\x82\nsex,race\nM,A\n",
+    b"<!DOCTYPE html>\n<html></html>\n",
+    b"  <HtMl>",
+    b"<?xml version='1.0'?>\n<a/>\n",
+    "sex,race\r\nM,A\r\n".encode("utf-16-le"),
+    "sex,race\r\nM,A\r\n".encode("utf-16-be"),
+    b"s\x00e\x00",
+    b"s\x00\xe9\x00",
 ]
 
 
@@ -705,6 +720,16 @@ def test_a_long_row_s_empty_extra_fields_are_told_alike(js, data) -> None:
     scanner sees each extra field's bytes only then)."""
     py = run_python(io.BytesIO(data), {}, {}, name="t.csv")
     assert "fields but the header" in py["error"]
+    for chunk in (1 << 16, 3, 1):
+        got = run_js(js.profile_bytes(data, "t.csv", None, {}, chunk_size=chunk))
+        assert_same(py, got, f"{data!r} chunk {chunk}")
+
+
+@pytest.mark.parametrize("data", NOT_A_TABLE)
+def test_inputs_that_are_no_table_are_named_alike(js, data) -> None:
+    """SPEC 0.2, 0.6: Excel's sep= line, a web page, an XML document and UTF-16 without
+    a byte order mark are named alike by both engines, whatever the chunks."""
+    py = run_python(io.BytesIO(data), {}, {}, name="t.csv")
     for chunk in (1 << 16, 3, 1):
         got = run_js(js.profile_bytes(data, "t.csv", None, {}, chunk_size=chunk))
         assert_same(py, got, f"{data!r} chunk {chunk}")
