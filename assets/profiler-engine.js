@@ -1873,6 +1873,33 @@ function () {
     return null;
   }
 
+  const HTML_START = /^<(!doctype[ \t\r\n]+html|html)([ \t\r\n>]|$)/i;
+  const XML_START = /^<\?xml([ \t\r\n?]|$)/i;
+
+  /** Why a header record read as CSV is the start of an HTML page or an XML document,
+   * or null (reader.py markup_header). */
+  function markupHeader(header) {
+    if (HTML_START.test(header[0])) {
+      return "an HTML page (its first line starts with '<!doctype html' or '<html'), not CSV; download or export the table itself as CSV";
+    }
+    if (XML_START.test(header[0])) {
+      return "an XML document (its first line starts with '<?xml'), not CSV; export the table as CSV";
+    }
+    return null;
+  }
+
+  /** Why a header record read with `delimiter` is Excel's delimiter line (`sep=;`), or
+   * null (reader.py sep_line; the engine always advises --skip-lines). */
+  function sepLine(header, delimiter, line) {
+    let d;
+    if (header.length === 2 && header[0] === 'sep=' && header[1] === 'column_2') d = delimiter;
+    else if (header.length === 1 && header[0].startsWith('sep=') && Array.from(header[0]).length === 5) {
+      d = Array.from(header[0])[4];
+    } else if (header.length === 1 && header[0] === 'sep=') d = '\t'; // a TAB, which trimming took
+    else return null;
+    return `line ${line} is Excel's delimiter line ('sep=${d === '\t' ? 'tab' : d}'), not a header; pass --skip-lines ${line} (--skip-lines-b ${line} for the second file of compare or scan)`;
+  }
+
   function oneColumnSplit(header, delimiter) {
     if (header.length !== 1) return null;
     let best = 0;
@@ -1896,6 +1923,28 @@ function () {
     const d = delimiter === '\t' ? 'tab' : delimiter;
     const got = fields === 1 ? '1 field' : `${fields} fields`;
     return `line ${line}: ${got} where --names gives ${names} (delimiter '${d}', sniffed from this line); pass --skip-lines ${line} (--skip-lines-b ${line} for the second file of compare or scan) if the table starts below it, or give the delimiter with --delimiter`;
+  }
+
+  /**
+   * Why a record of `fields` fields, more than the `width` names, is refused (SPEC 0.3,
+   * 0.6). `headerLine`: the header's line when the record is the first one below it (the
+   * header may then be a title above the table), else null. `trailing`: the delimiter
+   * when every field past the width is empty (rows may end with a delimiter the header
+   * line does not), else null.
+   */
+  function longRow(fields, width, line, names, headerLine, trailing) {
+    if (names) {
+      // the names, not a header, may be what is short
+      return `line ${line}: ${fields} fields but --names gives ${width} names; give one name per field, or quote values that contain the delimiter`;
+    }
+    const head = `line ${line}: ${fields} fields but the header`;
+    if (trailing !== null) {
+      const d = trailing === '\t' ? 'tab' : trailing;
+      const after = fields - width === 1 ? 'the field after them is' : `the ${fields - width} fields after them are`;
+      return `${head} has ${width}; ${after} empty: if the rows end with '${d}' and the header line does not, end it with '${d}' too; else quote values that contain the delimiter`;
+    }
+    if (headerLine === null) return `${head} has ${width}; quote values that contain the delimiter`;
+    return `${head} (line ${headerLine}) has ${width}; if the table starts below line ${headerLine}, pass --skip-lines ${headerLine} (--skip-lines-b ${headerLine} for the second file of compare or scan); else quote values that contain the delimiter`;
   }
 
   function sniffDelimiter(line) {
@@ -1976,6 +2025,24 @@ function () {
     if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return `a PNG image, ${notTable}`;
     if (starts(0xff, 0xd8, 0xff)) return `a JPEG image, ${notTable}`;
     if (starts(0x47, 0x49, 0x46, 0x38)) return `a GIF image, ${notTable}`;
+    return utf16WithoutBom(head);
+  }
+
+  /** A UTF-16 file without a byte order mark, told by its first bytes (at least 4, in
+   * pairs): ASCII text with every other byte 00, or null (reader.py utf16_without_bom). */
+  function utf16WithoutBom(head) {
+    const n = head.length - (head.length % 2);
+    if (n < 4) return null;
+    for (const [order, text] of [['little', 0], ['big', 1]]) {
+      let ok = true;
+      for (let i = 0; i < n && ok; i += 2) {
+        const t = head[i + text];
+        ok = head[i + 1 - text] === 0 && t > 0 && t < 0x80;
+      }
+      if (ok) {
+        return `a UTF-16 file without a byte order mark (${order}-endian: every other byte of its start is 00); re-save it as UTF-8 or pass --encoding utf-16-${order[0]}e`;
+      }
+    }
     return null;
   }
 
@@ -2147,6 +2214,7 @@ function () {
       this.inAcc = false;
       this.keep = 1; // the current field's bytes are needed (keepCol's 1 or 2; 0: skipped)
       this.nf = 0; // fields of the current record so far
+      this.extraFull = false; // a field past the header's width has a character
       this.fields = []; // decoded fields (header record, or every record when keepAll)
       this.keepAll = true; // decode every field (header not read yet, or sink.keepsAll)
       this.keepCol = new Uint8Array(0); // the sink's: 1 where cells go to sink.cell()
@@ -2154,6 +2222,7 @@ function () {
 
       // Table.
       this.header = null;
+      this.headerLine = null; // the header record's line (none with names)
       this.width = 0;
       this.nRows = 0;
       this.headerChecked = false;
@@ -2403,6 +2472,7 @@ function () {
           if (c === 10) { line++; i++; continue; }
           this.recLine = line;
           this.nf = 0;
+          this.extraFull = false;
           st = FIELD_START;
         }
         if (st === FIELD_START && sc !== null && b[i] !== 34 && !this.keepAll) {
@@ -2435,6 +2505,7 @@ function () {
             if (p < 0) { past = true; break; }
             const k = nf < width ? keepCol[nf] : 0;
             if (k === 1 || (k === 2 && !longUnpadded(b, i, p, quick[nf]))) sink.cell(nf, b, i, p);
+            else if (nf >= width && p > i) this.extraFull = true; // a long row's extra field
             nf++;
             const c = b[p];
             i = p + 1;
@@ -2592,24 +2663,26 @@ function () {
      * when the cell can be missing (keepCol). */
     wants(nf) {
       if (this.keepAll) return 1;
-      return nf < this.width ? this.keepCol[nf] : 0;
+      return nf < this.width ? this.keepCol[nf] : 1; // a long row's extra field: is it empty?
     }
 
     /** One complete field, bytes b[s, e) before trimming. this.keep says whether it is
      * wanted (else b[s, e) may be incomplete). */
     field(b, s, e) {
       const c = this.nf++;
-      if (!this.keep) return; // ignored or dead column, or a long row's extra field
+      if (!this.keep) return; // ignored or dead column
       if (this.keepAll) this.fields[c] = decodeValid(b, s, e);
-      else this.sink.cell(c, b, s, e);
+      else if (c < this.width) this.sink.cell(c, b, s, e);
+      else if (e > s) this.extraFull = true; // a long row's extra field (longRow)
     }
 
     endRecord() {
       const nf = this.nf;
       if (this.header === null) {
+        this.headerLine = this.recLine;
         this.setHeader(cleanHeader(this.fields.slice(0, nf)));
         this.fields = [];
-        const jsonText = jsonHeader(this.header);
+        const jsonText = jsonHeader(this.header) ?? markupHeader(this.header) ?? sepLine(this.header, String.fromCharCode(this.delim), this.headerLine);
         if (jsonText !== null) {
           this.finished = true;
           throw new InputError(`${this.name}: ${jsonText}`);
@@ -2632,11 +2705,10 @@ function () {
       }
       if (nf > this.width) {
         this.finished = true;
-        if (this.opts.names) {
-          // the names, not a header, may be what is short
-          throw new InputError(`${this.name}: line ${this.recLine}: ${nf} fields but --names gives ${this.width} names; give one name per field, or quote values that contain the delimiter`);
-        }
-        throw new InputError(`${this.name}: line ${this.recLine}: ${nf} fields but the header has ${this.width}; quote values that contain the delimiter`);
+        const firstBelow = this.nRows === 0 ? this.headerLine : null;
+        const extraEmpty = this.keepAll ? this.fields.slice(this.width, nf).every((f) => f === '') : !this.extraFull;
+        const delim = String.fromCharCode(this.delim);
+        throw new InputError(`${this.name}: ${longRow(nf, this.width, this.recLine, Boolean(this.opts.names), firstBelow, extraEmpty ? delim : null)}`);
       }
       this.nRows++;
       this.sink.record(nf, this.fields, this.recLine);

@@ -92,7 +92,7 @@ def load(path: str, column: str, key: str | None) -> HeldOut:
     except OSError as exc:
         raise InputError(f"{where}: cannot open ({exc.strerror or exc})") from None
     with fh:
-        header, batches = read_records(fh, path)
+        header, batches = read_records(fh, path, skip_hint=False)  # no --skip-lines here
         if column not in header:
             raise InputError(f"{where}: no column '{column}' (columns: {', '.join(header[:10])})")
         ci = header.index(column)

@@ -944,16 +944,17 @@ def _check_delimiter(o: Option, d, out: dict) -> str:
     return DELIMITERS[d]
 
 
+#: SPEC 0.6: what to give --encoding instead of a name that is no text encoding.
+ENCODING_ADVICE = "name the file's character set (e.g. latin-1, cp1252, utf-16)"
+
+
 def _check_encoding(o: Option, name, out: dict) -> str:
     try:
         info = codecs.lookup(name)
     except (LookupError, TypeError, ValueError):
-        raise InputError(f"--encoding: unknown encoding '{name}'") from None
+        raise InputError(f"--encoding: unknown encoding '{name}'; {ENCODING_ADVICE}") from None
     if not getattr(info, "_is_text_encoding", True):  # rot13, base64, zlib, hex ...
-        raise InputError(
-            f"--encoding: '{name}' is not a text encoding; "
-            "name the file's character set (e.g. latin-1, cp1252, utf-16)"
-        )
+        raise InputError(f"--encoding: '{name}' is not a text encoding; {ENCODING_ADVICE}")
     return name
 
 

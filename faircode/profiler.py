@@ -277,6 +277,18 @@ def _expand_paths(source: Any, globs: bool = True) -> list[str] | None:
     return None
 
 
+def _header_difference(got: list[str], first: list[str]) -> str:
+    """SPEC 0.8: where a file's header first differs from the first file's, in words."""
+    for i, (a, b) in enumerate(zip(got, first)):
+        if a != b:
+            return f"column {i + 1} is '{a}', not '{b}'"
+    n = len(first)
+    if len(got) > n:
+        more = len(got) - n
+        return f"{more} more column{'s' if more > 1 else ''}, from column {n + 1} '{got[n]}'"
+    return f"{len(got)} columns, not {n}: no column {len(got) + 1} '{first[len(got)]}'"
+
+
 def _summarize_many(
     paths: list[str],
     overrides,
@@ -301,7 +313,8 @@ def _summarize_many(
             continue
         if summary.columns != total.columns:
             raise InputError(
-                f"{path}: its columns differ from {paths[0]}'s; files profiled "
+                f"{path}: its columns differ from {paths[0]}'s "
+                f"({_header_difference(summary.columns, total.columns)}); files profiled "
                 "as one dataset must have the same header"
             )
         total = total.merge(summary)

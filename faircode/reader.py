@@ -13,6 +13,7 @@ import errno
 import io
 import itertools
 import os
+import re
 import stat
 from collections.abc import Callable, Iterable, Iterator
 
@@ -64,6 +65,9 @@ def decoded_blocks(
     codec = codecs.lookup(encoding).name
     utf8 = codec == "utf-8"
     wide = codec.startswith(("utf-16", "utf-32"))  # NUL bytes are normal there
+    # SPEC 0.1: EF BB BF at byte 0 is a UTF-8 byte order mark under a one-byte codec too
+    # (a UTF-8 export read with --encoding cp1252), not three characters of the first name
+    utf8_bom = not utf8 and not wide
     decoder = None if utf8 else codecs.getincrementaldecoder(encoding)("strict")
     pending = b""
     base = 0  # file offset of pending[0]
@@ -78,6 +82,14 @@ def decoded_blocks(
         data = pending + block
         if len(head) < head_size:
             head = (head + block)[:head_size]
+        if utf8_bom:
+            if len(data) < len(codecs.BOM_UTF8) and not final:
+                pending = data  # too few bytes yet to tell
+                continue
+            utf8_bom = False
+            if data.startswith(codecs.BOM_UTF8):
+                data = data[len(codecs.BOM_UTF8) :]
+                base += len(codecs.BOM_UTF8)
         nul = -1 if wide else data.find(b"\x00")
         if utf8:
             bad, cut = _utf8_scan(data, final)
@@ -107,7 +119,7 @@ def decoded_blocks(
                 ) from None
         if first and text:
             first = False
-            if utf8 and text.startswith("\ufeff"):
+            if text.startswith("\ufeff"):  # any encoding's BOM (utf-16-le keeps it as text)
                 text = text[1:]
         if text:
             yield text
@@ -179,6 +191,26 @@ def binary_format(head: bytes) -> str | None:
     for magic, what in BINARY_FORMATS:
         if head.startswith(magic):
             return what
+    return utf16_without_bom(head)
+
+
+def utf16_without_bom(head: bytes) -> str | None:
+    """SPEC 0.6: a UTF-16 file without a byte order mark (SQL Server's `bcp -w` writes
+    one), told by its first bytes (at least 4, taken in pairs): ASCII text with every
+    other byte 00, or None."""
+    pairs = head[: len(head) // 2 * 2]
+    if len(pairs) < 4:
+        return None
+    for order, text, zeros in (
+        ("little", pairs[0::2], pairs[1::2]),
+        ("big", pairs[1::2], pairs[0::2]),
+    ):
+        if not any(zeros) and all(0 < b < 0x80 for b in text):
+            return (
+                f"a UTF-16 file without a byte order mark ({order}-endian: every other byte "
+                f"of its start is 00); re-save it as UTF-8 or pass --encoding "
+                f"utf-16-{order[0]}e"
+            )
     return None
 
 
@@ -242,6 +274,48 @@ def json_header(header: list[str]) -> str | None:
     return None
 
 
+#: SPEC 0.2: the start of a header record's first name that makes it a web page or an
+#: XML document (ASCII letters in any case).
+_HTML_START = re.compile(r"<(!doctype[ \t\r\n]+html|html)([ \t\r\n>]|$)", re.I | re.A)
+_XML_START = re.compile(r"<\?xml([ \t\r\n?]|$)", re.I | re.A)
+
+
+def markup_header(header: list[str]) -> str | None:
+    """SPEC 0.2: why a header record read as CSV is the start of an HTML page or an XML
+    document, or None."""
+    if _HTML_START.match(header[0]):
+        return (
+            "an HTML page (its first line starts with '<!doctype html' or '<html'), not CSV; "
+            "download or export the table itself as CSV"
+        )
+    if _XML_START.match(header[0]):
+        return (
+            "an XML document (its first line starts with '<?xml'), not CSV; export the table as CSV"
+        )
+    return None
+
+
+def sep_line(header: list[str], delimiter: str, line: int, skip_hint: bool = True) -> str | None:
+    """SPEC 0.2: why a header record read with `delimiter` is Excel's delimiter line
+    (`sep=;`: split by the delimiter it names into `sep=` and an empty name, or one name
+    `sep=` and one character, or `sep=` alone: a TAB trimmed), or None. `line`: the
+    header's line; `skip_hint`: advise --skip-lines (else: delete the line)."""
+    if len(header) == 2 and header[0] == "sep=" and header[1] == "column_2":
+        d = delimiter
+    elif len(header) == 1 and len(header[0]) == 5 and header[0].startswith("sep="):
+        d = header[0][4]
+    elif header == ["sep="]:  # `sep=` then a TAB, which trimming took
+        d = "\t"
+    else:
+        return None
+    fix = (
+        f"pass --skip-lines {line} (--skip-lines-b {line} for the second file of compare or scan)"
+        if skip_hint
+        else "delete that line"
+    )
+    return f"line {line} is Excel's delimiter line ('sep={delimiter_name(d)}'), not a header; {fix}"
+
+
 def delimiter_name(delimiter: str) -> str:
     """A delimiter as messages write it: TAB as `tab`, any other as itself."""
     return "tab" if delimiter == "\t" else delimiter
@@ -297,6 +371,42 @@ def names_first_record(fields: int, names: int, delimiter: str, line: int) -> st
     )
 
 
+def long_row(
+    fields: int,
+    width: int,
+    line: int,
+    names: bool,
+    header_line: int | None,
+    trailing: str | None = None,
+) -> str:
+    """SPEC 0.3, 0.6: why a record of `fields` fields, more than the `width` names, is
+    refused. `header_line`: the header's line when the record is the first one below it
+    (then the header may be a title above the table), else None. `trailing`: the
+    delimiter when every field past the width is empty (rows may end with a delimiter
+    the header line does not), else None."""
+    if names:  # the names, not a header, may be what is short
+        return (
+            f"line {line}: {fields} fields but --names gives {width} names; give one name per "
+            "field, or quote values that contain the delimiter"
+        )
+    head = f"line {line}: {fields} fields but the header"
+    if trailing is not None:
+        d = delimiter_name(trailing)
+        extra = fields - width
+        after = "the field after them is" if extra == 1 else f"the {extra} fields after them are"
+        return (
+            f"{head} has {width}; {after} empty: if the rows end with '{d}' and the header line "
+            f"does not, end it with '{d}' too; else quote values that contain the delimiter"
+        )
+    if header_line is None:
+        return f"{head} has {width}; quote values that contain the delimiter"
+    return (
+        f"{head} (line {header_line}) has {width}; if the table starts below line {header_line}, "
+        f"pass --skip-lines {header_line} (--skip-lines-b {header_line} for the second file of "
+        "compare or scan); else quote values that contain the delimiter"
+    )
+
+
 def sniff_delimiter(line: str) -> str:
     counts = dict.fromkeys(SNIFF_ORDER, 0)
     in_quotes = False
@@ -335,10 +445,13 @@ def open_table(
     on_bytes: Callable[[bytes], None] | None = None,
     info: dict | None = None,
     one_column: bool = False,
+    skip_hint: bool = True,
 ) -> tuple[list[str], Iterator[tuple[list[str], int]]]:
     """Return (header, iterator of (record, line where it starts)). Records are lists of
     raw cells padded to the header's width. Raises InputError as SPEC 0.6 says.
-    When `info` is a dict, the delimiter used is stored in info["delimiter"]."""
+    When `info` is a dict, the delimiter used is stored in info["delimiter"].
+    `skip_hint`: a long first record may advise --skip-lines (False for a caller that
+    has no such option: the monitor, held-out proxy files)."""
     lines = physical_lines(decoded_blocks(stream, name, encoding, block_size, on_bytes))
     consumed = 0
     for _ in range(skip_lines):
@@ -379,16 +492,21 @@ def open_table(
             if rec:
                 return rec, start
 
+    header_line = None
     if names is not None:
         header = clean_header(names)
     else:
         got = next_record()
         if got is None:
             raise InputError(f"{name}: file is empty")
-        header = clean_header(got[0])
-        json_text = json_header(header)
-        if json_text is not None:
-            raise InputError(f"{name}: {json_text}")
+        header, header_line = clean_header(got[0]), got[1]
+        not_table = (
+            json_header(header)
+            or markup_header(header)
+            or sep_line(header, delim, header_line, skip_hint)
+        )
+        if not_table is not None:
+            raise InputError(f"{name}: {not_table}")
         if not one_column:
             split = one_column_split(header, delim)
             if split is not None:
@@ -409,16 +527,10 @@ def open_table(
                     raise DelimiterRefused(f"{name}: {wrong}")
             if n != width:
                 if n > width:
-                    if names is not None:  # the names, not a header, may be what is short
-                        raise InputError(
-                            f"{name}: line {start}: {n} fields but --names gives {width} "
-                            "names; give one name per field, or quote values that contain "
-                            "the delimiter"
-                        )
-                    raise InputError(
-                        f"{name}: line {start}: {n} fields but the header has {width}; "
-                        "quote values that contain the delimiter"
-                    )
+                    first_below = header_line if skip_hint and not seen else None
+                    trailing = delim if not any(rec[width:]) else None
+                    wrong = long_row(n, width, start, names is not None, first_below, trailing)
+                    raise InputError(f"{name}: {wrong}")
                 rec.extend([""] * (width - n))
             seen += 1
             yield rec, start

@@ -338,7 +338,13 @@ def _read_csv(
             stream = Prefixed(data, stream)  # type: ignore[assignment]
     info: dict[str, Any] = {}
     header, batches = read_records(
-        stream, name, delimiter=delimiter, encoding=encoding, info=info, one_column=True
+        stream,
+        name,
+        delimiter=delimiter,
+        encoding=encoding,
+        info=info,
+        one_column=True,
+        skip_hint=False,  # the monitor has no --skip-lines
     )
     _check_one_column(header, info["delimiter"], name, required, delimiter is not None)
     check_columns(header, required, name)
@@ -422,7 +428,9 @@ def _plain_columns(
     except UnicodeDecodeError:
         return None
     info: dict[str, Any] = {}
-    header, _ = open_table(io.BytesIO(data), name, delimiter=delimiter, info=info, one_column=True)
+    header, _ = open_table(
+        io.BytesIO(data), name, delimiter=delimiter, info=info, one_column=True, skip_hint=False
+    )
     delim = info["delimiter"]
     _check_one_column(header, delim, name, required, delimiter is not None)
     check_columns(header, required, name)

@@ -1,12 +1,13 @@
 """SPEC section 0: reading a table."""
 
 import io
+import re
 
 import pytest
 from util import counts, dim, prof
 
 import faircode
-from faircode import InputError
+from faircode import InputError, reader
 from faircode.reader import clean_header, sniff_delimiter
 
 
@@ -87,6 +88,30 @@ def test_short_rows_are_missing_cells():
 def test_long_row_names_its_line():
     with pytest.raises(InputError, match=r"^t.csv: line 4: 3 fields but the header has 2;"):
         prof(b"a,b\n1,2\n\n1,2,3\n")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"Staff export\n\nsex,race\nM,A\n",
+        b"Export, 2024\r\nsex,x,race\r\nM,1,A\r\n",
+        b"\xef\xbb\xbfTitle\rsex,race\rM,A\r",
+    ],
+)
+def test_a_line_above_the_table_is_told_to_be_skipped_and_skipping_it_works(data):
+    """SPEC 0.3: the first record below a header that is really a line above the table
+    (a title) is long; the message offers --skip-lines h, which reads it."""
+    with pytest.raises(InputError) as err:
+        prof(data)
+    got = re.fullmatch(
+        r"t\.csv: line \d+: \d+ fields but the header \(line (\d+)\) has \d+; if the table "
+        r"starts below line \1, pass --skip-lines \1 \(--skip-lines-b \1 for the second file of "
+        r"compare or scan\); else quote values that contain the delimiter",
+        str(err.value),
+    )
+    assert got, str(err.value)
+    r = prof(data, skip_lines=int(got.group(1)))
+    assert r["n_rows"] == 1 and dim(r, "sex")["groups"][0]["label"] == "M"
 
 
 def test_long_row_line_counts_newlines_inside_quotes():
@@ -208,3 +233,81 @@ def test_block_size_never_changes_the_result(block):
     data = TRICKY.encode()
     whole = faircode.profile(io.BytesIO(data))
     assert faircode.profile(io.BytesIO(data), block_size=block) == whole
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"sep=;\r\nsex;race\r\nM;A\r\n",
+        b"sep=;\nsex;x;race\nM;1;A\n",
+        b"\nsep=\t\nsex\trace\nM\tA\n",
+        b"sep=,\nsex,race\nM,A\n",
+    ],
+)
+@pytest.mark.parametrize("delimiter", [None, ",", ";"])
+def test_excel_s_sep_line_is_no_header_and_skipping_it_works(data, delimiter):
+    """SPEC 0.2: Excel's `sep=;` line is refused as a header (a two-column table was
+    profiled with the columns `sep=` and `column_2`); --skip-lines h reads the table."""
+    with pytest.raises(InputError) as err:
+        prof(data, delimiter=delimiter)
+    got = re.fullmatch(
+        r"t\.csv: line (\d+) is Excel's delimiter line \('sep=(.|tab)'\), not a header; pass "
+        r"--skip-lines \1 \(--skip-lines-b \1 for the second file of compare or scan\)",
+        str(err.value),
+    )
+    assert got, str(err.value)
+    r = prof(data, skip_lines=int(got.group(1)))
+    assert r["columns"][0] == "sex" and dim(r, "sex")["groups"][0]["label"] == "M"
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_bom_is_named_and_its_advice_reads_it(codec):
+    """SPEC 0.6: UTF-16 with no byte order mark (SQL Server's bcp -w) is named with the
+    encoding to pass, which then reads it; it is not "a NUL byte" of a binary file."""
+    data = "sex,race\r\nM,A\r\nF,B\r\n".encode(codec)
+    with pytest.raises(InputError) as err:
+        prof(data)
+    assert str(err.value).endswith(f"; re-save it as UTF-8 or pass --encoding {codec}")
+    assert "without a byte order mark" in str(err.value)
+    r = prof(data, encoding=codec)
+    assert r["columns"] == ["sex", "race"] and r["n_rows"] == 2
+
+
+@pytest.mark.parametrize(
+    "data,encoding",
+    [
+        (b"\xef\xbb\xbfsex,r\xe9gion\nM,A\n", "cp1252"),
+        (b"\xef\xbb\xbfsex,r\xe9gion\nM,A\n", "latin-1"),
+        ("\ufeffsex,région\nM,A\n".encode("utf-16-le"), "utf-16-le"),
+        ("\ufeffsex,région\nM,A\n".encode("utf-16-be"), "utf-16-be"),
+        ("\ufeffsex,région\nM,A\n".encode("utf-32-le"), "utf-32-le"),
+    ],
+)
+@pytest.mark.parametrize("block_size", [1, 2, 3, 5, 1 << 20])
+def test_a_byte_order_mark_is_dropped_whatever_the_encoding(data, encoding, block_size):
+    """SPEC 0.1: a BOM is no part of the first name under --encoding either (a UTF-8
+    BOM under a one-byte codec, U+FEFF under utf-16-le and the like), whatever the
+    blocks; a later byte's offset still counts the BOM's bytes."""
+    header, records = reader.open_table(
+        io.BytesIO(data), "t.csv", encoding=encoding, block_size=block_size
+    )
+    assert header == ["sex", "région"]
+    assert [rec for rec, _ in records] == [["M", "A"]]
+    if encoding in ("cp1252", "latin-1"):
+        with pytest.raises(InputError, match=r"^t\.csv: byte 20: NUL byte"):
+            header, records = reader.open_table(
+                io.BytesIO(data + b"F,\x00\n"), "t.csv", encoding=encoding, block_size=block_size
+            )
+            list(records)
+
+
+@pytest.mark.parametrize(
+    "encoding,start",
+    [("nosuch", "--encoding: unknown encoding 'nosuch'"), ("rot13", "--encoding: 'rot13' is not")],
+)
+def test_an_encoding_that_cannot_read_text_says_what_to_name(encoding, start):
+    """SPEC 0.6: both refusals of --encoding end with what to give instead."""
+    with pytest.raises(InputError) as err:
+        prof(b"sex\nM\n", encoding=encoding)
+    assert str(err.value).startswith(start)
+    assert str(err.value).endswith("; name the file's character set (e.g. latin-1, cp1252, utf-16)")

@@ -65,7 +65,7 @@ test('a format is named by the first 8 bytes whatever the chunks (a bad byte bef
   }
   // a record before the bad byte is still checked first (file order, SPEC 0.6)
   assert.equal(errorOf(Buffer.from('a\n1,2\n\xff', 'latin1'), {}, 1),
-    't.csv: line 2: 2 fields but the header has 1; quote values that contain the delimiter');
+    't.csv: line 2: 2 fields but the header (line 1) has 1; if the table starts below line 1, pass --skip-lines 1 (--skip-lines-b 1 for the second file of compare or scan); else quote values that contain the delimiter');
   // a file shorter than 8 bytes: what there is
   assert.equal(errorOf(Buffer.from([0xff, 0xfe]), {}, 1),
     't.csv: a UTF-16 file (byte order mark FF FE); re-save it as UTF-8 or pass --encoding utf-16');

@@ -97,10 +97,10 @@ test('errors in file order: a record is checked at its line end', () => {
   forChunks((c) => {
     // long row ended by LF before the bad byte: the long row is reported
     assert.equal(run('a,b\n1,2,3\n\u0000', {}, {}, c).error,
-      't.csv: line 2: 3 fields but the header has 2; quote values that contain the delimiter');
+      't.csv: line 2: 3 fields but the header (line 1) has 2; if the table starts below line 1, pass --skip-lines 1 (--skip-lines-b 1 for the second file of compare or scan); else quote values that contain the delimiter');
     // a lone CR is a line end too
     assert.equal(run('a,b\r1,2,3\r\u0000', {}, {}, c).error,
-      't.csv: line 2: 3 fields but the header has 2; quote values that contain the delimiter');
+      't.csv: line 2: 3 fields but the header (line 1) has 2; if the table starts below line 1, pass --skip-lines 1 (--skip-lines-b 1 for the second file of compare or scan); else quote values that contain the delimiter');
     // the bad byte inside the long record comes first
     assert.equal(run('a,b\n1,2,3\u0000\n', {}, {}, c).error,
       't.csv: byte 9: NUL byte; this looks like a binary file, not CSV');
@@ -136,7 +136,7 @@ test('skip_lines drops physical lines (quotes ignored), line numbers still count
     const s = summarize('|1x3 "Cross\r\nsex,x\n1,2\n', { skip_lines: 1 }, c);
     assert.deepEqual(s.columns, ['sex', 'x']);
     assert.equal(run('junk\r\na,b\r\n1,2,3\r\n', { skip_lines: 1 }, {}, c).error,
-      't.csv: line 3: 3 fields but the header has 2; quote values that contain the delimiter');
+      't.csv: line 3: 3 fields but the header (line 2) has 2; if the table starts below line 2, pass --skip-lines 2 (--skip-lines-b 2 for the second file of compare or scan); else quote values that contain the delimiter');
   });
 });
 

@@ -164,3 +164,15 @@ test('the datasets in tests/data', () => {
     }
   }
 });
+
+test('a long row: whether its extra fields are empty is told alike by both scans (SPEC 0.6)', () => {
+  const empty = 'the field after them is empty';
+  for (const [text, hasEmpty] of [
+    ['sex,race\nM,A,\n', true], ['sex,race\nM,A,""\n', true], ['sex,race\nM,A,x\n', false],
+    ['sex,race\nM,A," "\n', false], ['sex,race\nM,A\nF,B,\r\n', true], ['sex,race\nM,A,"x"\n', false],
+    ['sex,race\nM,A\nF,B,' + 'x'.repeat(5000) + '\n', false],
+  ]) {
+    const got = same(enc.encode(text), JSON.stringify(text));
+    assert.equal(got.includes(empty), hasEmpty, `${JSON.stringify(text)}: ${got}`);
+  }
+});

@@ -132,6 +132,29 @@ def test_a_long_row_is_the_readers_error(tmp_path: Path) -> None:
         mio.read_table(path, {"id": "--id"})
 
 
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        (
+            "id,y\nr1,1,5\n",
+            "line 2: 3 fields but the header has 2; quote values that contain the delimiter",
+        ),
+        (
+            "sep=,\nid,y\nr1,1\n",
+            "line 1 is Excel's delimiter line ('sep=,'), not a header; delete that line",
+        ),
+    ],
+)
+def test_the_monitor_gives_no_skip_lines_advice(tmp_path: Path, text: str, message: str) -> None:
+    """SPEC 0.2, 0.3: the reader offers --skip-lines for a long first record and for
+    Excel's sep= line; the monitor has no such option, so its messages do not."""
+    path = tmp_path / "f.csv"
+    path.write_text(text)
+    with pytest.raises(MonitorInputError) as err:
+        mio.read_table(path, {"id": "--id"})
+    assert str(err.value) == f"{path}: {message}"
+
+
 @pytest.mark.parametrize("where", ["header", "first line", "last line"])
 def test_an_invalid_byte_in_a_plain_file_is_the_readers_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str

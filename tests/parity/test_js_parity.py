@@ -166,12 +166,20 @@ CR_ORDER_CASES = [
     (
         b"a,b\r1,2,3\r\x00",
         {},
-        "t.csv: line 2: 3 fields but the header has 2; quote values that contain the delimiter",
+        (
+            "t.csv: line 2: 3 fields but the header (line 1) has 2; if the table starts below "
+            "line 1, pass --skip-lines 1 (--skip-lines-b 1 for the second file of compare or "
+            "scan); else quote values that contain the delimiter"
+        ),
     ),
     (
         b"a,b\r1,2,3\r\xff",
         {},
-        "t.csv: line 2: 3 fields but the header has 2; quote values that contain the delimiter",
+        (
+            "t.csv: line 2: 3 fields but the header (line 1) has 2; if the table starts below "
+            "line 1, pass --skip-lines 1 (--skip-lines-b 1 for the second file of compare or "
+            "scan); else quote values that contain the delimiter"
+        ),
     ),
     (b"a,b\r\x00", {"nope": "sex"}, "--map: no column named 'nope' (columns: a, b)"),
 ]
@@ -696,3 +704,58 @@ def test_untested_cells_and_tied_groups(js, data, opts):
     for chunk in (None, 97):
         got = run_js(js.profile_bytes(data, "t.csv", {"sex": "sex", "race": "race"}, opts, chunk))
         assert_same(py, got, f"opts={opts!r} chunk={chunk}")
+
+
+LONG_ROWS = [
+    b"sex,race\nM,A,\nF,B,\n",
+    b"sex,race\r\nM,A,,\r\n",
+    b'sex,race\nM,A,""\n',
+    b'sex,race\nM,A," "\n',
+    b"sex,race\nM,A,x\n",
+    b'sex,race\nM,A,"",""\n',
+    b'sex,race\nM,A,"x"\n',
+    b"sex\trace\nM\tA\t\n",
+    b"sex,race\nM,A\nF,B,\n",
+    b"sex,race\nM,A\nF,B,,x\n",
+    b"Report\nsex,race\nM,A\n",
+    b"sex,race,id\nM,A,1,\n",
+    b"sex,race\rM,A,\r",
+    b"\n\r\nTitle\r\n\r\nsex,race\r\nM,A\r\n",
+]
+
+NOT_A_TABLE = [
+    b"sep=;\r\nsex;race\r\nM;A\r\n",
+    b"\xef\xbb\xbf\nsep=\t\nsex\trace\n",
+    b"sep=\xc3\xa9\nsex,race\n",
+    b"sep=\xf0\x9f\x99\x82\nsex,race\nM,A\n",
+    b"<!DOCTYPE html>\n<html></html>\n",
+    b"  <HtMl>",
+    b"<?xml version='1.0'?>\n<a/>\n",
+    "sex,race\r\nM,A\r\n".encode("utf-16-le"),
+    "sex,race\r\nM,A\r\n".encode("utf-16-be"),
+    b"s\x00e\x00",
+    b"s\x00\xe9\x00",
+]
+
+
+@pytest.mark.parametrize("data", LONG_ROWS)
+def test_a_long_row_s_empty_extra_fields_are_told_alike(js, data) -> None:
+    """SPEC 0.3, 0.6: a long row whose fields past the header are all empty (rows that
+    end with a delimiter the header line does not) gets its own advice, and a long first
+    record the --skip-lines one; both engines, whole and a byte at a time (the JS
+    scanner sees each extra field's bytes only then)."""
+    py = run_python(io.BytesIO(data), {}, {}, name="t.csv")
+    assert "fields but the header" in py["error"]
+    for chunk in (1 << 16, 3, 1):
+        got = run_js(js.profile_bytes(data, "t.csv", None, {}, chunk_size=chunk))
+        assert_same(py, got, f"{data!r} chunk {chunk}")
+
+
+@pytest.mark.parametrize("data", NOT_A_TABLE)
+def test_inputs_that_are_no_table_are_named_alike(js, data) -> None:
+    """SPEC 0.2, 0.6: Excel's sep= line, a web page, an XML document and UTF-16 without
+    a byte order mark are named alike by both engines, whatever the chunks."""
+    py = run_python(io.BytesIO(data), {}, {}, name="t.csv")
+    for chunk in (1 << 16, 3, 1):
+        got = run_js(js.profile_bytes(data, "t.csv", None, {}, chunk_size=chunk))
+        assert_same(py, got, f"{data!r} chunk {chunk}")

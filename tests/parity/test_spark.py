@@ -246,6 +246,10 @@ ERRORS = {
     "bad_utf8.csv": b"sex,age\nF,1\n\xffM,2\n",
     "header_only.csv": b"sex,age\n\n",
     "empty.csv": b"\n\r\n",
+    "sep_line.csv": b"sep=;\r\nsex;age\r\nF;1\r\n",
+    "title_line.csv": b"Staff export\nsex,age\nF,1\n",
+    "web_page.csv": b"<!DOCTYPE html>\n<html></html>\n",
+    "trailing_delimiter.csv": b"sex,age\nF,1,\nM,2,\n",
 }
 
 

@@ -45,8 +45,10 @@ TWINS: dict[str, str] = {
         ETHNICITY_VOCABULARY NEUTRAL_VOCABULARY VOCABULARIES SEX_ALIASES tokenize
         kind_from_name fold kind_from_values ethnicity_holds_race _CODED_KINDS coded_labels
         contradiction check_overrides""",
-    "reader": """SNIFF_ORDER binary_format SPLIT_CANDIDATES SPACE_SPLIT_WORDS empty_text json_header
-        one_column_split names_first_record sniff_delimiter""",
+    "reader": """SNIFF_ORDER binary_format utf16_without_bom SPLIT_CANDIDATES SPACE_SPLIT_WORDS
+        empty_text json_header _HTML_START _XML_START markup_header
+        one_column_split names_first_record long_row sep_line
+        sniff_delimiter""",
     "summary": """LABEL_CAP PAIR_COLUMNS CELL_CAP GROUP_FLAG_CAP MAX_GAP_FLAGS _stats_added
         _PairTable pair_cells""",
     "fastpath": "_SPLIT_WINDOW default_parts",
@@ -156,6 +158,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
             OPTIONS_ELSEWHERE,
         ),
         "GROUP_OPTIONS": "the monitor's check of which options change groups",
+        "ENCODING_ADVICE": "the engine reads UTF-8 only (--encoding is refused there)",
         "Options": "the options' class; resolveOptions returns a plain object",
         "_trimmed": INLINE,
         "_OptionsBase": "the options' class; resolveOptions returns a plain object",

@@ -139,6 +139,28 @@ def test_several_files_with_different_headers_are_an_error(tmp_path):
     b.write_text("sex,region\nF,B\n")
     with pytest.raises(InputError, match=r"b.csv: its columns differ from .*a.csv"):
         faircode.profile([a, b])
+
+
+@pytest.mark.parametrize(
+    "header,where",
+    [
+        ("sex,Race,age", "column 2 is 'Race', not 'race'"),
+        ("sex,race,age,zip", "1 more column, from column 4 'zip'"),
+        ("sex,race,age,zip,id", "2 more columns, from column 4 'zip'"),
+        ("sex,race", "2 columns, not 3: no column 3 'age'"),
+    ],
+)
+def test_a_header_that_differs_is_told_where(tmp_path, header, where):
+    """SPEC 0.8: the refusal of a file whose header differs names the first difference."""
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    a.write_text("sex,race,age\nM,A,30\n")
+    b.write_text(header + "\n" + ",".join("x" * len(header.split(","))) + "\n")
+    with pytest.raises(InputError) as err:
+        faircode.profile([a, b])
+    assert str(err.value) == (
+        f"{b}: its columns differ from {a}'s ({where}); files profiled as one dataset must "
+        "have the same header"
+    )
     with pytest.raises(InputError, match="no file matches"):
         faircode.profile(str(tmp_path / "nothing-*.csv"))
     with pytest.raises(InputError, match="b.csv: no such file"):
