@@ -380,6 +380,40 @@ def t_upper(t: float, df: float) -> float:
     return 0.5 * (1.0 - front * _betacf(0.5, a, q / den) / 0.5)
 
 
+#: ln(Gamma(3/2)) = ln(sqrt(pi) / 2), the first odd-df term's divisor (SPEC 21.5).
+_LN_GAMMA_3_2 = -0.12078223763524522
+
+
+def chi2_upper(x: float, df: int) -> float:
+    """P(X > x) for chi-squared with a whole df >= 1 (SPEC 21.5): the closed forms,
+    even df `e^-y sum_{j<df/2} y^j / j!`, odd df `2 Q(sqrt x)` plus the half-integer
+    terms `e^-y y^(j+1/2) / Gamma(j+3/2)`, j < (df-1)/2, y = x/2; each term is taken from
+    the largest one (computed from logs) by ratios, so none overflows."""
+    if not x > 0:
+        return 1.0
+    y = x / 2.0
+    half = df % 2  # 1: the odd series, whose powers are j + 1/2
+    a = 0.5 * half
+    count = df // 2  # the series' terms
+    base = 2.0 * normal_upper(math.sqrt(x)) if half else 0.0
+    if count == 0:
+        return base
+    top = min(count - 1, max(0, math.floor(y - a)))
+    # ln Gamma(top + a + 1): a sum of logs from Gamma(1) = 1 or Gamma(3/2)
+    lg = fsum([_LN_GAMMA_3_2 if half else 0.0, *(ln(i + a) for i in range(1, top + 1))])
+    peak = exp(-y + (top + a) * ln(y) - lg) if top + a > 0 else exp(-y)
+    terms = [peak]
+    t = peak
+    for j in range(top, 0, -1):  # down: term(j-1) = term(j) * (j + a) / y
+        t = t * (j + a) / y
+        terms.append(t)
+    t = peak
+    for j in range(top + 1, count):  # up: term(j) = term(j-1) * y / (j + a)
+        t = t * y / (j + a)
+        terms.append(t)
+    return min(1.0, base + fsum(terms))
+
+
 _T_CACHE: dict[tuple[float, float], float] = {}
 
 
