@@ -80,10 +80,23 @@ def missing_group_label(dim: str) -> str:
     return f"(missing {dim})"
 
 
-def drift_text(level: str | None) -> str:
-    """A compared dimension's drift level in a report, `not compared` when null (SPEC 8:
-    a side without a row holding a value has no shares)."""
-    return "not compared" if level is None else level
+def drift_text(level: str | None, verdict: str | None = None) -> str:
+    """A compared dimension's drift level in a report, with its verdict when it has one
+    (`significant (possible)`, SPEC 8); `not compared` when null (a side without a row
+    holding a value has no shares)."""
+    if level is None:
+        return "not compared"
+    return level if verdict is None else f"{level} ({verdict})"
+
+
+def drift_claimed(d: dict) -> bool:
+    """Whether a compared dimension's report claims drift (SPEC 8): a level beyond none
+    that is confirmed, or has no verdict (the PSI band alone: `drift_rule` psi, or a
+    result saved before the drift test)."""
+    return d["drift_level"] not in (None, "none") and d.get("drift_verdict") in (
+        None,
+        "confirmed",
+    )
 
 
 def fmt_or_dash(x: float | None, dp: int) -> str:

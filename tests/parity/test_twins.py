@@ -128,6 +128,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "more_text": PY_TEXT,
         "not_shown": PY_TEXT,
         "drift_text": PY_TEXT,
+        "drift_claimed": PY_TEXT,
         "fmt_or_dash": PY_TEXT,
         "more_lines": PY_TEXT,
         "normal_quantile": "the monitor's (SPEC 12) only",
