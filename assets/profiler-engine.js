@@ -525,6 +525,39 @@ function () {
     return 0.5 * (1.0 - front * betacf(0.5, a, q / den) / 0.5);
   }
 
+  // ln(Gamma(3/2)) = ln(sqrt(pi) / 2), the first odd-df term's divisor (SPEC 21.5).
+  const LN_GAMMA_3_2 = -0.12078223763524522;
+
+  /** P(X > x), chi-squared with a whole df >= 1 (SPEC 21.5): the closed forms, each
+   * term taken from the largest by ratios; numerics.chi2_upper. */
+  function chi2Upper(x, df) {
+    if (!(x > 0)) return 1.0;
+    const y = x / 2.0;
+    const half = df % 2; // 1: the odd series, whose powers are j + 1/2
+    const a = 0.5 * half;
+    const count = Math.floor(df / 2); // the series' terms
+    const base = half ? 2.0 * normalUpper(Math.sqrt(x)) : 0.0;
+    if (count === 0) return base;
+    const top = Math.min(count - 1, Math.max(0, Math.floor(y - a)));
+    // ln Gamma(top + a + 1): a sum of logs from Gamma(1) = 1 or Gamma(3/2)
+    const logs = [half ? LN_GAMMA_3_2 : 0.0];
+    for (let i = 1; i <= top; i++) logs.push(ln(i + a));
+    const lg = fsum(logs);
+    const peak = top + a > 0 ? exp(-y + (top + a) * ln(y) - lg) : exp(-y);
+    const terms = [peak];
+    let t = peak;
+    for (let j = top; j > 0; j--) { // down: term(j-1) = term(j) * (j + a) / y
+      t = t * (j + a) / y;
+      terms.push(t);
+    }
+    t = peak;
+    for (let j = top + 1; j < count; j++) { // up: term(j) = term(j-1) * y / (j + a)
+      t = t * y / (j + a);
+      terms.push(t);
+    }
+    return Math.min(1.0, base + fsum(terms));
+  }
+
   const T_CACHE = new Map();
 
   /** The t > 0 with P(T > t) = p, 0 < p < 1/2 (SPEC 21.5); numerics.t_quantile. */
@@ -850,6 +883,8 @@ function () {
   const DEFAULT_AGE_BANDS = [0, 18, 30, 45, 60, 75];
   // SPEC 5: the score rules, the default first; SPEC 16: the proxy hints' corrections.
   const SCORE_RULES = ['v3', 'v2', 'seed'];
+  // SPEC 8: the drift rules, the default first.
+  const DRIFT_RULES = ['test', 'psi'];
   const PROXY_CORRECTIONS = ['holm', 'bonferroni', 'none'];
   const OPTION_FIELDS = {
     low: null, high: null, low_open: false, high_open: false, valid: '', choices: [],
@@ -927,6 +962,10 @@ function () {
     option('share_gap', 'number', 0.05, { ...SHARE, flag: '--share-gap', metavar: 'X',
       help: 'a group\'s share moving more than this is a finding',
       commands: ['compare', 'compare_datasets'], params: 'share_gap' }),
+    option('drift_rule', 'choice', 'test', { valid: 'test, psi', choices: DRIFT_RULES,
+      flag: '--drift-rule',
+      help: 'test: a drift level is confirmed by a chi-squared test; psi: the PSI band alone',
+      commands: ['compare', 'compare_datasets'], params: 'drift_rule' }),
     option('score_categoricals', 'boolean', false, { valid: 'true or false',
       flag: '--score-categoricals',
       help: 'also score columns with few labels that are not demographic (version 1\'s score)',
@@ -4680,6 +4719,7 @@ function () {
       this.ps = []; // [raw p, how many findings share it, the listed entry or null]
       this.sinks = []; // [block, entry]: the block takes the entry's verdict
       this.late = []; // [block, index in ps]: the block takes an unlisted finding's verdict
+      this.then = []; // [done, index in ps]: called with the verdict and adjusted p
     }
 
     note(kind, text, dims, groups) {
@@ -4711,6 +4751,14 @@ function () {
       }
     }
 
+    /** A test beyond its threshold whose report is written at close() (a comparison's
+     * drift level, SPEC 18.1): in the family and the counts, not a listed finding;
+     * done(verdict, adjusted p rounded to 4 dp) is called then. */
+    pending(p, done) {
+      this.ps.push([p, 1, null]);
+      this.then.push([done, this.ps.length - 1]);
+    }
+
     verdictTo(block, entry) {
       if (entry !== null && entry !== undefined) this.sinks.push([block, entry]);
     }
@@ -4728,12 +4776,14 @@ function () {
       let confirmed = 0;
       let possible = 0;
       const verdicts = new Array(ps.length);
+      const adjusted = new Array(ps.length);
       for (const i of order) {
         const [p, count, entry] = ps[i];
         running = Math.max(running, Math.min(1.0, (m - rank) * p));
         rank += count;
         const verdict = running < alpha ? 'confirmed' : 'possible';
         verdicts[i] = verdict;
+        adjusted[i] = running;
         if (verdict === 'confirmed') confirmed += count;
         else possible += count;
         if (entry !== null) {
@@ -4743,6 +4793,7 @@ function () {
       }
       for (const [block, entry] of this.sinks) block.verdict = entry.verdict;
       for (const [block, i] of this.late) block.verdict = verdicts[i];
+      for (const [done, i] of this.then) done(verdicts[i], roundHalfUp(adjusted[i], 4));
       const evidence = { alpha, correction: 'holm', tests: m, confirmed, possible };
       return [this.entries, evidence];
     }
@@ -5925,6 +5976,57 @@ function () {
     return 'significant';
   }
 
+  /** [Pearson's chi-squared, df] of the 2 x k table of a dimension's counts on its two
+   * sides (SPEC 8), over the groups with rows on either side; compare.py homogeneity. */
+  function homogeneity(countsA, countsB) {
+    let na = 0;
+    for (const c of countsA.values()) na += c;
+    let nb = 0;
+    for (const c of countsB.values()) nb += c;
+    const terms = [];
+    for (const label of new Set([...countsA.keys(), ...countsB.keys()])) { // fsum: any order
+      const ca = countsA.has(label) ? countsA.get(label) : 0;
+      const cb = countsB.has(label) ? countsB.get(label) : 0;
+      if (ca + cb) {
+        const d = cb / nb - ca / na;
+        terms.push(d * d / (ca + cb));
+      }
+    }
+    return [na * nb * fsum(terms), terms.length - 1];
+  }
+
+  /** A tested drift level's note (SPEC 8); compare.py _drift_line. */
+  function driftLine(name, level, psi, p, verdict, na, nb) {
+    const rows = `p ${fmt(p, 4)}, ${na} -> ${nb} rows`;
+    if (verdict === 'confirmed') return `${name}: ${level} representation drift (PSI ${fmt(psi, 2)}, ${rows})`;
+    return `${name}: PSI ${fmt(psi, 2)} (${level} band) is within what sampling alone gives (${rows})`;
+  }
+
+  /** SPEC 8, 18.1: the test of a dimension's drift level [name, level, psi], in the family
+   * when both sides have `least` rows; a level beyond its band is a note whose text,
+   * drift_p and drift_verdict are written when the family closes; compare.py _drift_test. */
+  function driftTest(fs, out, drift, countsA, countsB, tested, least) {
+    const [name, level, psi] = drift;
+    const na = out.n_a;
+    const nb = out.n_b;
+    const [stat, df] = homogeneity(countsA, countsB);
+    if (tested && df >= 1) fs.tests += 1;
+    if (level === 'none') return;
+    if (!(tested && df >= 1)) {
+      const why = !tested ? `a test needs ${rowsText(least)} on each side` : 'one group';
+      out.drift_verdict = 'possible';
+      fs.note('drift', `${name}: PSI ${fmt(psi, 2)} (${level} band), not tested (${na} -> ${nb} rows; ${why})`,
+        [name]);
+      return;
+    }
+    const entry = fs.note('drift', '', [name]);
+    fs.pending(chi2Upper(stat, df), (verdict, p) => {
+      out.drift_p = p;
+      out.drift_verdict = verdict;
+      entry.text = driftLine(name, level, psi, p, verdict, na, nb);
+    });
+  }
+
   /** Newcombe's 95% interval of cb/nb - ca/na, the two sides independent (SPEC 8);
    * compare.py _shift. */
   function shiftInterval(ca, na, cb, nb) {
@@ -5982,6 +6084,8 @@ function () {
       psi: null,
       tvd: null,
       drift_level: null,
+      drift_p: null,
+      drift_verdict: null,
       n_a: na,
       n_b: nb,
       groups: [],
@@ -6009,9 +6113,13 @@ function () {
     const tvd = 0.5 * fsum(rows.map((r) => Math.abs(r.b - r.a)));
     rows.sort((x, y) => (x.key !== y.key ? y.key - x.key : cmpCodePoint(x.label, y.label)));
     const level = driftLevel(psi, opts);
-    if (level !== 'none') fs.note('drift', `${name}: ${level} representation drift (PSI ${fmt(psi, 2)})`, [name]);
     const least = Math.max(1, opts.min_group_size);
     const tested = na >= least && nb >= least; // SPEC 18.1: each group's share, a test
+    if (opts.drift_rule === 'psi') { // SPEC 8: the PSI band alone, no test
+      if (level !== 'none') fs.note('drift', `${name}: ${level} representation drift (PSI ${fmt(psi, 2)})`, [name]);
+    } else {
+      driftTest(fs, out, [name, level, psi], countsA, countsB, tested, least);
+    }
     for (const r of rows) {
       // SPEC 18.1: an appeared or disappeared group beyond the gap is a share_shift whose
       // text says so; the note would repeat it, so only one within the gap keeps it
@@ -7429,6 +7537,7 @@ function () {
     // SPEC 21.5 (faircode/numerics.py)
     tUpper,
     tQuantile,
+    chi2Upper,
     lnbetaHalf,
     welchDf,
     bigRatio,

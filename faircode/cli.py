@@ -216,7 +216,7 @@ def _build_compare(c: argparse.ArgumentParser) -> None:
     c.add_argument(
         "--fail-on-drift",
         choices=("moderate", "significant"),
-        help="exit 1 when any dimension drifts at least this much",
+        help="exit 1 when a dimension's drift of at least this level is confirmed",
     )
     _add_fail_on(c, "shift", COMPARE_FINDING_KINDS)
     _add_skip_lines_b(c)
@@ -839,16 +839,26 @@ def cmd_compare(args: argparse.Namespace) -> int:
         write_html(args, "compare", result, **names)
     write_exports(args, "compare", result, **names)
     if args.fail_on_drift:
-        levels = (
-            ("moderate", "significant") if args.fail_on_drift == "moderate" else ("significant",)
-        )
-        hit = [d["name"] for d in result["dimensions"] if d["drift_level"] in levels]
+        rule = resolve(opts).drift_rule
+        hit = drift_hits(result, args.fail_on_drift, rule)
         if hit:
+            what = "" if rule == "psi" else "confirmed "
             sys.stderr.write(
-                f"faircode: {args.fail_on_drift} drift or worse in {shown(', '.join(hit))}\n"
+                f"faircode: {what}{args.fail_on_drift} drift or worse in {shown(', '.join(hit))}\n"
             )
             return EXIT_FAIL
     return _confirmed_exit(result, fail_on)
+
+
+def drift_hits(result: dict, level: str, rule: str) -> list[str]:
+    """SPEC 8: the dimensions `--fail-on-drift LEVEL` fails on: a drift level of LEVEL or
+    above, confirmed by its test (the PSI band alone under `--drift-rule psi`)."""
+    levels = ("moderate", "significant") if level == "moderate" else ("significant",)
+    return [
+        d["name"]
+        for d in result["dimensions"]
+        if d["drift_level"] in levels and (rule == "psi" or d["drift_verdict"] == "confirmed")
+    ]
 
 
 def _number_arg(flag: str, text: str | None, integer: bool, low: float, high: float | None):

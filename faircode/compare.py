@@ -8,7 +8,18 @@ from collections.abc import Mapping
 from .analyze import FORMAT_VERSION
 from .errors import InputError
 from .evidence import Findings
-from .numerics import Z, fmt, fsum, ln, newcombe, pct, round_half_up, search_p
+from .numerics import (
+    Z,
+    chi2_upper,
+    fmt,
+    fsum,
+    ln,
+    newcombe,
+    pct,
+    round_half_up,
+    rows_text,
+    search_p,
+)
 from .options import Options, dict_arg, resolve
 from .profiler import display_name, profile
 from .results import CompareResult, Result
@@ -29,6 +40,29 @@ def drift_level(psi: float, opts: Options) -> str:
     if psi < opts.psi_significant:
         return "moderate"
     return "significant"
+
+
+def homogeneity(counts_a: dict[str, int], counts_b: dict[str, int]) -> tuple[float, int]:
+    """(Pearson's chi-squared, df) of the 2 x k table of a dimension's counts on its two
+    sides (SPEC 8): `n_a * n_b * fsum((sb - sa)^2 / (c_a + c_b))` over the k groups with
+    rows on either side, df = k - 1."""
+    na, nb = sum(counts_a.values()), sum(counts_b.values())
+    terms = []
+    for label in set(counts_a) | set(counts_b):  # fsum: the order cannot matter
+        ca, cb = counts_a.get(label, 0), counts_b.get(label, 0)
+        if ca + cb:
+            d = cb / nb - ca / na
+            terms.append(d * d / (ca + cb))
+    return float(na) * nb * fsum(terms), len(terms) - 1
+
+
+def _drift_line(name: str, level: str, psi: float, p: float, verdict: str, na: int, nb: int):
+    """A tested drift level's note (SPEC 8): the level when confirmed, else that the PSI
+    is within what sampling alone gives; with the adjusted p and both sides' rows."""
+    rows = f"p {fmt(p, 4)}, {na} -> {nb} rows"
+    if verdict == "confirmed":
+        return f"{name}: {level} representation drift (PSI {fmt(psi, 2)}, {rows})"
+    return f"{name}: PSI {fmt(psi, 2)} ({level} band) is within what sampling alone gives ({rows})"
 
 
 def _shift(ca: int, na: int, cb: int, nb: int) -> tuple[float, float]:
@@ -102,6 +136,8 @@ def compare_dimension(da: dict, db: dict, opts: Options, fs: Findings) -> dict:
         "psi": None,
         "tvd": None,
         "drift_level": None,
+        "drift_p": None,
+        "drift_verdict": None,
         "n_a": na,
         "n_b": nb,
         "groups": [],
@@ -126,10 +162,13 @@ def compare_dimension(da: dict, db: dict, opts: Options, fs: Findings) -> dict:
     # order by the delta as reported (4 dp), so float noise cannot reorder visible ties
     groups.sort(key=lambda g: (-abs(round_half_up(g[3] - g[2], 4)), g[1]))
     level = drift_level(psi, opts)
-    if level != "none":
-        fs.note("drift", f"{name}: {level} representation drift (PSI {fmt(psi, 2)})", [name])
     least = max(1, opts.min_group_size)
     tested = na >= least and nb >= least  # SPEC 18.1: each group's share, a test
+    if opts.drift_rule == "psi":  # SPEC 8: the PSI band alone, no test
+        if level != "none":
+            fs.note("drift", f"{name}: {level} representation drift (PSI {fmt(psi, 2)})", [name])
+    else:
+        _drift_test(fs, out, (name, level, psi), counts_a, counts_b, tested, least)
     for _, label, a, b, status in groups:
         # SPEC 18.1: an appeared or disappeared group beyond the gap is a share_shift whose
         # text says so; the note would repeat it, so only one within the gap keeps it
@@ -175,6 +214,42 @@ def compare_dimension(da: dict, db: dict, opts: Options, fs: Findings) -> dict:
             }
         )
     return out
+
+
+def _drift_test(
+    fs: Findings,
+    out: dict,
+    drift: tuple[str, str, float],
+    counts_a: dict[str, int],
+    counts_b: dict[str, int],
+    tested: bool,
+    least: int,
+) -> None:
+    """SPEC 8, 18.1: the test of a dimension's drift level (name, level, psi), in the
+    family when both sides have `least` rows; a level beyond its band is a note whose
+    text, `drift_p` and `drift_verdict` are written when the family closes."""
+    name, level, psi = drift
+    na, nb = out["n_a"], out["n_b"]
+    stat, df = homogeneity(counts_a, counts_b)
+    fs.tests += tested and df >= 1
+    if level == "none":
+        return
+    if not (tested and df >= 1):
+        why = f"a test needs {rows_text(least)} on each side" if not tested else "one group"
+        out["drift_verdict"] = "possible"
+        fs.note(
+            "drift",
+            f"{name}: PSI {fmt(psi, 2)} ({level} band), not tested ({na} -> {nb} rows; {why})",
+            [name],
+        )
+        return
+    entry = fs.note("drift", "", [name])
+
+    def done(verdict: str, p: float) -> None:
+        out["drift_p"], out["drift_verdict"] = p, verdict
+        entry["text"] = _drift_line(name, level, psi, p, verdict, na, nb)
+
+    fs.pending(chi2_upper(stat, df), done)
 
 
 def compare(

@@ -9,6 +9,7 @@ Holm's correction across it. The JS engine has the same rules in the same order.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from .numerics import Z, fsum, ln, round_half_up, round_int, rows_text, wilson_bounds
 
@@ -206,11 +207,14 @@ class Findings:
         # (raw p, how many findings share it, sink for the verdict of a listed one)
         self._ps: list[tuple[float, int, dict | None]] = []
         self._sinks: list[tuple[dict, int]] = []  # (block, index in _ps) for verdicts
+        self._then: list[tuple[Callable[[str, float], None], int]] = []  # (done, index)
 
     def note(
         self, kind: str, text: str, dims: list[str] | None = None, groups: list | None = None
-    ) -> None:
-        self.entries.append(_entry(kind, "note", dims, groups, text))
+    ) -> dict:
+        entry = _entry(kind, "note", dims, groups, text)
+        self.entries.append(entry)
+        return entry
 
     def finding(
         self,
@@ -250,6 +254,13 @@ class Findings:
             if sink is not None:
                 self._sinks.append((sink, len(self._ps) - 1))
 
+    def pending(self, p: float, done: Callable[[str, float], None]) -> None:
+        """A test beyond its threshold whose report is written at close() (a comparison's
+        drift level, SPEC 18.1): in the family and the counts, not a listed finding;
+        `done(verdict, adjusted p rounded to 4 dp)` is called then."""
+        self._ps.append((p, 1, None))
+        self._then.append((done, len(self._ps) - 1))
+
     def close(self, alpha: float) -> tuple[list[dict], dict]:
         """(findings, evidence): Holm's adjusted p and the verdict of every finding."""
         m = max(self.tests, sum(c for _, c, _ in self._ps))
@@ -258,12 +269,14 @@ class Findings:
         running = 0.0
         confirmed = possible = 0
         verdicts: dict[int, str] = {}
+        adjusted: dict[int, float] = {}
         for i in order:
             p, count, entry = self._ps[i]
             running = max(running, min(1.0, (m - rank) * p))
             rank += count
             verdict = "confirmed" if running < alpha else "possible"
             verdicts[i] = verdict
+            adjusted[i] = running
             if verdict == "confirmed":
                 confirmed += count
             else:
@@ -273,6 +286,8 @@ class Findings:
                 entry["verdict"] = verdict
         for block, i in self._sinks:
             block["verdict"] = verdicts[i]
+        for done, i in self._then:
+            done(verdicts[i], round_half_up(adjusted[i], 4))
         evidence = {
             "alpha": alpha,
             "correction": "holm",

@@ -11,7 +11,15 @@ import io
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
-from .numerics import drift_text, fmt, fmt_or_dash, missing_group_label, not_shown, pct
+from .numerics import (
+    drift_claimed,
+    drift_text,
+    fmt,
+    fmt_or_dash,
+    missing_group_label,
+    not_shown,
+    pct,
+)
 from .safetext import csv_cell, md_escape
 
 #: Groups of one dimension a Markdown table lists (the JSON and CSV list all).
@@ -592,6 +600,8 @@ COMPARE_CSV_COLUMNS = (
     "dimension",
     "kind",
     "drift_level",
+    "drift_p",
+    "drift_verdict",
     "psi",
     "tvd",
     "dimension_score_a",
@@ -656,10 +666,12 @@ def compare_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
     }
     for d in result["dimensions"]:
         base = {
-            k: d[k]
+            k: d.get(k)  # a compare saved before the drift test has no drift_p, drift_verdict
             for k in (
                 "kind",
                 "drift_level",
+                "drift_p",
+                "drift_verdict",
                 "psi",
                 "tvd",
                 "dimension_score_a",
@@ -1242,12 +1254,17 @@ def _md_flags(flags: list[str], out: list[str]) -> None:
 
 def render_compare_markdown(result: dict, *, name_a: str = "", name_b: str = "", **_: Any) -> str:
     a, b = result["a"], result["b"]
+    # SPEC 8: the title claims only a drift its test confirmed (or the PSI band's rule)
     worst = max(
-        (d["drift_level"] for d in result["dimensions"] if d["drift_level"] is not None),
+        (d["drift_level"] for d in result["dimensions"] if drift_claimed(d)),
         key=("none", "moderate", "significant").index,
         default="none",
     )
     title = "no representation drift" if worst == "none" else f"{worst} representation drift"
+    if worst == "none" and any(
+        d["drift_level"] not in (None, "none") for d in result["dimensions"]
+    ):
+        title = "no confirmed representation drift"
     out = [f"### faircode compare: {title}"]
     score = (
         f"score {a['overall_score']} ({a['grade']}) -> {b['overall_score']} ({b['grade']})"
@@ -1268,7 +1285,7 @@ def render_compare_markdown(result: dict, *, name_a: str = "", name_b: str = "",
                 [
                     md_escape(d["name"]),
                     d["kind"],
-                    drift_text(d["drift_level"]),
+                    drift_text(d["drift_level"], d.get("drift_verdict")),
                     fmt_or_dash(d["psi"], 4),
                     fmt_or_dash(d["tvd"], 4),
                     "not scored" if d["dimension_score_a"] is None else d["dimension_score_a"],

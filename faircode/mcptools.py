@@ -630,8 +630,9 @@ DESCRIPTIONS = {
         "result of `faircode profile --json`)."
     ),
     "compare_datasets": (
-        "Representation drift between a baseline and a current table: PSI, TVD and group "
-        "shares per dimension (SPEC section 8; the result of `faircode compare --json`)."
+        "Representation drift between a baseline and a current table: PSI, TVD, the drift "
+        "level with its verdict (chi-squared test) and group shares per dimension (SPEC "
+        "section 8; the result of `faircode compare --json`)."
     ),
     "proxy_hints": (
         "Pairs of columns that may stand in for each other (chi-squared test, Cramer's V): "

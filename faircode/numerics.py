@@ -80,10 +80,23 @@ def missing_group_label(dim: str) -> str:
     return f"(missing {dim})"
 
 
-def drift_text(level: str | None) -> str:
-    """A compared dimension's drift level in a report, `not compared` when null (SPEC 8:
-    a side without a row holding a value has no shares)."""
-    return "not compared" if level is None else level
+def drift_text(level: str | None, verdict: str | None = None) -> str:
+    """A compared dimension's drift level in a report, with its verdict when it has one
+    (`significant (possible)`, SPEC 8); `not compared` when null (a side without a row
+    holding a value has no shares)."""
+    if level is None:
+        return "not compared"
+    return level if verdict is None else f"{level} ({verdict})"
+
+
+def drift_claimed(d: dict) -> bool:
+    """Whether a compared dimension's report claims drift (SPEC 8): a level beyond none
+    that is confirmed, or has no verdict (the PSI band alone: `drift_rule` psi, or a
+    result saved before the drift test)."""
+    return d["drift_level"] not in (None, "none") and d.get("drift_verdict") in (
+        None,
+        "confirmed",
+    )
 
 
 def fmt_or_dash(x: float | None, dp: int) -> str:
@@ -378,6 +391,40 @@ def t_upper(t: float, df: float) -> float:
     if x < (a + 1.0) / (a + 2.5):
         return 0.5 * (front * _betacf(a, 0.5, x) / a)
     return 0.5 * (1.0 - front * _betacf(0.5, a, q / den) / 0.5)
+
+
+#: ln(Gamma(3/2)) = ln(sqrt(pi) / 2), the first odd-df term's divisor (SPEC 21.5).
+_LN_GAMMA_3_2 = -0.12078223763524522
+
+
+def chi2_upper(x: float, df: int) -> float:
+    """P(X > x) for chi-squared with a whole df >= 1 (SPEC 21.5): the closed forms,
+    even df `e^-y sum_{j<df/2} y^j / j!`, odd df `2 Q(sqrt x)` plus the half-integer
+    terms `e^-y y^(j+1/2) / Gamma(j+3/2)`, j < (df-1)/2, y = x/2; each term is taken from
+    the largest one (computed from logs) by ratios, so none overflows."""
+    if not x > 0:
+        return 1.0
+    y = x / 2.0
+    half = df % 2  # 1: the odd series, whose powers are j + 1/2
+    a = 0.5 * half
+    count = df // 2  # the series' terms
+    base = 2.0 * normal_upper(math.sqrt(x)) if half else 0.0
+    if count == 0:
+        return base
+    top = min(count - 1, max(0, math.floor(y - a)))
+    # ln Gamma(top + a + 1): a sum of logs from Gamma(1) = 1 or Gamma(3/2)
+    lg = fsum([_LN_GAMMA_3_2 if half else 0.0, *(ln(i + a) for i in range(1, top + 1))])
+    peak = exp(-y + (top + a) * ln(y) - lg) if top + a > 0 else exp(-y)
+    terms = [peak]
+    t = peak
+    for j in range(top, 0, -1):  # down: term(j-1) = term(j) * (j + a) / y
+        t = t * (j + a) / y
+        terms.append(t)
+    t = peak
+    for j in range(top + 1, count):  # up: term(j) = term(j-1) * y / (j + a)
+        t = t * y / (j + a)
+        terms.append(t)
+    return min(1.0, base + fsum(terms))
 
 
 _T_CACHE: dict[tuple[float, float], float] = {}

@@ -72,6 +72,8 @@ AUDIT_DATA_SOURCES = ("historical", "test")
 PROXY_CORRECTIONS = ("holm", "bonferroni", "none")
 #: SPEC 5: the score rules, the default first.
 SCORE_RULES = ("v3", "v2", "seed")
+#: SPEC 8: the drift rules, the default first.
+DRIFT_RULES = ("test", "psi")
 
 
 @named_tuple
@@ -335,6 +337,17 @@ OPTIONS: tuple[Option, ...] = (
         help="a group's share moving more than this is a finding",
         commands=("compare", "compare_datasets"),
         params="share_gap",
+    ),
+    Option(
+        "drift_rule",
+        "choice",
+        "test",
+        valid="test, psi",
+        choices=DRIFT_RULES,
+        flag="--drift-rule",
+        help="test: a drift level is confirmed by a chi-squared test; psi: the PSI band alone",
+        commands=("compare", "compare_datasets"),
+        params="drift_rule",
     ),
     Option(
         "score_categoricals",

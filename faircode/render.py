@@ -535,7 +535,8 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
     for d in result["dimensions"]:
         out.append("")
         out.append(
-            f"{d['name']} ({d['kind']}): drift {drift_text(d['drift_level'])}, "
+            f"{d['name']} ({d['kind']}): drift "
+            f"{drift_text(d['drift_level'], d.get('drift_verdict'))}, "
             f"PSI {fmt_or_dash(d['psi'], 4)}, TVD {fmt_or_dash(d['tvd'], 4)}, "
             f"score {_side_score(d['dimension_score_a'])} -> "
             f"{_side_score(d['dimension_score_b'])}"

@@ -125,7 +125,10 @@ class CompareResult(Result):
 
     def __repr__(self) -> str:
         a, b = self.get("a", {}), self.get("b", {})
-        drift = [f"{d['name']} {drift_text(d['drift_level'])}" for d in self.get("dimensions", [])]
+        drift = [
+            f"{d['name']} {drift_text(d['drift_level'], d.get('drift_verdict'))}"
+            for d in self.get("dimensions", [])
+        ]
         return shown(
             f"CompareResult({a.get('n_rows')} -> {b.get('n_rows')} rows; score "
             f"{a.get('overall_score')} ({a.get('grade')}) -> {b.get('overall_score')} "

@@ -1410,5 +1410,6 @@ compare_opts = st.fixed_dictionaries(
         "psi_moderate": sampled([0.05, 0.1, 0.2]),
         "psi_significant": sampled([0.25, 0.3, 0.5]),
         "score_drop_flag": sampled([0, 1, 5, 10]),
+        "drift_rule": sampled(["test", "psi"]),
     },
 )

@@ -965,8 +965,10 @@ def test_compare_shifts_are_findings_with_holm_verdicts(adult_pair):
                 key = ("missing_shift", e["dimension"], g["label"], col["name"])
                 rows[key] = (g["missing_delta"], g["count_a"], g["count_b"], g)
                 sized += min(g["count_a"], g["count_b"]) >= floor
-    for d in c["dimensions"]:  # each group's share is a test too (SPEC 18.1)
-        sized += len(d["groups"]) if min(d["n_a"], d["n_b"]) >= floor else 0
+    for d in c["dimensions"]:  # each group's share is a test too, and the drift (SPEC 18.1)
+        sized += (
+            len(d["groups"]) + (len(d["groups"]) > 1) if min(d["n_a"], d["n_b"]) >= floor else 0
+        )
     shifts = [f for f in c["findings"] if f["severity"] == "finding"]
     # a random split: no group's share moves 5 points
     assert {f["kind"] for f in shifts} == {"rate_shift", "missing_shift"}
@@ -1203,8 +1205,8 @@ def test_compare_a_column_not_in_b_is_not_compared(tmp_path):
     notes = [f["text"] for f in c["findings"] if f["kind"] == "not_compared"]
     assert notes == ["'note' is not a column of B: its missing data is not compared"]
     assert not [f for f in c["findings"] if f["kind"] == "missing_shift"]
-    # the share tests of sex (2) and score's missing tests (2); none for note
-    assert c["evidence"]["tests"] == 4
+    # the share tests of sex (2), its drift test and score's missing tests (2); none for note
+    assert c["evidence"]["tests"] == 5
     p = cli("compare", a, b, "--fail-on", "missing_shift")
     assert p.returncode == 0, p.stdout
     assert b"'note' is not a column of B" in p.stdout

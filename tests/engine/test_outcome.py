@@ -38,6 +38,16 @@ def test_t_tail_and_quantile_equal_scipy(df):
         assert abs(N.t_quantile(p, df) - stats.t.isf(p, df)) < TOL
 
 
+@pytest.mark.parametrize("df", [1, 2, 3, 4, 5, 8, 9, 10, 17, 30, 49, 50, 99, 100, 120])
+def test_chi2_tail_equals_scipy(df):
+    # SPEC 21.5: the drift test's tail (SPEC 8), relative, down to tails of 1e-300
+    for x in [1e-3, 0.1, 0.5, 1, 2, 3.84, 5, 10, 20, 35, 60, 100, 150, 250, 400, 700, 1000]:
+        want = stats.chi2.sf(x, df)
+        if want > 1e-300:
+            assert abs(N.chi2_upper(x, df) - want) <= 1e-12 * want, (df, x)
+    assert N.chi2_upper(0.0, df) == 1.0
+
+
 def test_lnbeta_half_holds_where_scipy_loses_digits():
     # ln B(a, 1/2) = ln sqrt(pi) - (ln Gamma(a + 1/2) - ln Gamma(a)); the asymptotic series
     # 1/2 ln a - 1/(8a) + 1/(192 a^3) is exact to 1e-20 at a = 5e5, where scipy's betaln

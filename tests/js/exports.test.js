@@ -29,7 +29,7 @@ const EXPORTS = [
   'exp', 'normalUpper', 'wilsonAt', 'newcombe', 'logRatioInterval', 'scoreP', 'searchP', 'holm',
   'balance', 'dimensionScore', 'overallScore',
   // the numeric-outcome functions of SPEC 21.5 (tests/js/outcome.test.js)
-  'tUpper', 'tQuantile', 'lnbetaHalf', 'welchDf', 'bigRatio', 'outcomeValue',
+  'tUpper', 'tQuantile', 'chi2Upper', 'lnbetaHalf', 'welchDf', 'bigRatio', 'outcomeValue',
   // the page builds its workers from this function's source (file:// pages too)
   'factory',
 ];

@@ -387,13 +387,14 @@ test('compare: rate and missing shifts, and labels that differ', () => {
     "sex: y=1 rate for 'F' moved 20.00% -> 60.00% (200 -> 200 rows, change 30.79 to 48.20 pts)",
     "sex: 'lab' missing for 'F' moved 20.00% -> 60.00% (200 -> 200 rows, change 30.79 to 48.20 pts)",
   ]);
-  // SPEC 18.1: each shift a finding; both confirmed in a family of six tests
-  // (M's rate and missing share, and both groups' shares, within their gaps, count too)
+  // SPEC 18.1: each shift a finding; both confirmed in a family of seven tests
+  // (M's rate and missing share, both groups' shares, within their gaps, and the
+  // dimension's drift test, its level none, count too)
   assert.deepEqual(c.findings.map((f) => [f.kind, f.groups, f.n, f.value, f.threshold, f.verdict]), [
     ['rate_shift', ['F'], 400, 0.4, 0.1, 'confirmed'],
     ['missing_shift', ['F', 'lab'], 400, 0.4, 0.1, 'confirmed'],
   ]);
-  assert.deepEqual(c.evidence, { alpha: 0.05, correction: 'holm', tests: 6, confirmed: 2, possible: 0 });
+  assert.deepEqual(c.evidence, { alpha: 0.05, correction: 'holm', tests: 7, confirmed: 2, possible: 0 });
   const lab = c.missing_by_group[0].columns[0];
   assert.deepEqual([lab.name, lab.missing_pct_a, lab.missing_pct_b], ['lab', 0.1, 0.3]);
   assert.deepEqual(lab.groups[0], { label: 'F', missing_pct_a: 0.2, missing_pct_b: 0.6, missing_delta: 0.4,

@@ -568,7 +568,7 @@ def test_dimension_blank_on_one_side_parity(js):
         assert (
             f"sex: no row of {side} has a value: its representation is not compared" in py["flags"]
         )
-        assert py["evidence"]["tests"] == 2  # race's two groups, none of sex's
+        assert py["evidence"]["tests"] == 3  # race's two groups and its drift, none of sex's
 
 
 def test_a_group_gone_from_one_side_is_a_share_shift_parity(js):
@@ -582,4 +582,25 @@ def test_a_group_gone_from_one_side_is_a_share_shift_parity(js):
         c = next(f for f in py["findings"] if f["groups"] == ["C"])
         assert (c["kind"], c["verdict"]) == ("share_shift", "confirmed")
         assert c["text"].startswith(f"race: 'C' {status}, share moved ")
-        assert py["evidence"]["tests"] == 3  # A, B, C: each share once
+        assert py["evidence"]["tests"] == 4  # A, B, C: each share once; the drift test
+
+
+def test_drift_level_has_its_evidence_parity(js):
+    """SPEC 8, 18.1: a drift level is confirmed by the chi-squared test in the family, in
+    both engines: two 100-row samples of one 10-group distribution reach the significant
+    PSI band, yet are within what sampling gives (possible); a real move is confirmed."""
+    # two seeded samples of shares .3 .2 .15 .1 .08 .06 .04 .03 .02 .02 (PSI 0.46)
+    a_rows = "".join(f"g{i}\n" * c for i, c in enumerate((18, 19, 20, 8, 11, 7, 10, 2, 3, 2)))
+    b_rows = "".join(f"g{i}\n" * c for i, c in enumerate((27, 20, 17, 9, 9, 9, 1, 5, 0, 3)))
+    moved = "".join(f"g{i}\n" * c for i, c in enumerate((10, 10, 15, 10, 8, 6, 4, 3, 2, 32)))
+    for b, level, verdict in (
+        (b_rows, "significant", "possible"),
+        (moved, "significant", "confirmed"),
+    ):
+        a_bytes = ("race\n" + a_rows).encode()
+        for py, _ in _both_ways(js, a_bytes, ("race\n" + b).encode()):
+            race = py["dimensions"][0]
+            assert (race["drift_level"], race["drift_verdict"]) == (level, verdict)
+            assert race["drift_p"] is not None
+            note = next(f for f in py["findings"] if f["kind"] == "drift")
+            assert ("within what sampling alone gives" in note["text"]) == (verdict == "possible")

@@ -34,12 +34,12 @@ TWINS: dict[str, str] = {
         normal_upper wilson_at newcombe log_ratio_interval score_p search_p holm OUTCOME_HUGE
         OUTCOME_TINY SCALE1 SCALE2 _LN_SQRT_PI _CF_EPS _CF_FPMIN _CF_MAXIT exact_mean
         exact_var exact_diff log1p _stirling lnbeta_half _betacf t_upper _T_CACHE t_quantile
-        welch_df""",
+        welch_df _LN_GAMMA_3_2 chi2_upper""",
     "labels": """MISSING_TOKENS AGE_NUMERIC AGE_INTERVAL DEFAULT_AGE_BANDS clean_header
         interval_years band_index band_labels NUMBER outcome_value DEFAULT_RULE""",
-    "options": """DELIMITERS _range_error SCORE_RULES PROXY_CORRECTIONS OPTIONS CHECKS _MAIN
-        _AUDITS _READING _GROUPS _SHARE NOT_A_NUMBER NOT_AN_INTEGER OUT_OF_RANGE NUMBER_TEXT
-        INTEGER_TEXT MAX_INTEGER REPEATED na_item recode_items from_flags _PROFILE
+    "options": """DELIMITERS _range_error SCORE_RULES DRIFT_RULES PROXY_CORRECTIONS OPTIONS
+        CHECKS _MAIN _AUDITS _READING _GROUPS _SHARE NOT_A_NUMBER NOT_AN_INTEGER OUT_OF_RANGE
+        NUMBER_TEXT INTEGER_TEXT MAX_INTEGER REPEATED na_item recode_items from_flags _PROFILE
         RECODE_AMBIGUOUS""",
     "detect": """KINDS OVERRIDE_VALUES KEYWORDS SUFFIXES SEX_VOCABULARY RACE_VOCABULARY
         ETHNICITY_VOCABULARY NEUTRAL_VOCABULARY VOCABULARIES SEX_ALIASES tokenize
@@ -61,8 +61,8 @@ TWINS: dict[str, str] = {
         missing_by_group""",
     "outcomes": """TAIL decimals moments welch welch_p _mean_alike _gap_fields _group_entry
         _no_number outcome_blocks""",
-    "compare": """drift_level _shift_p _change _by_evidence compare_dimension compare _by_delta
-        _group_shifts compare_label_rates compare_missing""",
+    "compare": """drift_level homogeneity _drift_line _drift_test _shift_p _change _by_evidence
+        compare_dimension compare _by_delta _group_shifts compare_label_rates compare_missing""",
     "reference": """HEADER_ALIASES SUM_TOLERANCE _YEAR _ascii_lower parse_reference sum_warnings
         unmatched_warnings
         match_reference _key_of _by_year reference_block""",
@@ -130,6 +130,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "more_text": PY_TEXT,
         "not_shown": PY_TEXT,
         "drift_text": PY_TEXT,
+        "drift_claimed": PY_TEXT,
         "fmt_or_dash": PY_TEXT,
         "more_lines": PY_TEXT,
         "normal_quantile": "the monitor's (SPEC 12) only",

@@ -1513,6 +1513,31 @@ def test_cli_html_compare_shows_a_dimension_not_compared(reports, tmp_path):
     pg.close()
 
 
+def test_cli_html_compare_shows_the_drift_verdict(reports, tmp_path):
+    """SPEC 8: two 100-row samples of one distribution reach the significant PSI band;
+    the card says the level with its verdict (possible) and the test's p."""
+    a = tmp_path / "a.csv"
+    b = tmp_path / "b.csv"
+    for path, counts in (
+        (a, (18, 19, 20, 8, 11, 7, 10, 2, 3, 2)),
+        (b, (27, 20, 17, 9, 9, 9, 1, 5, 0, 3)),
+    ):
+        path.write_text("race\n" + "".join(f"g{i}\n" * c for i, c in enumerate(counts)))
+    out = tmp_path / "compare.html"
+    cli_ok("compare", str(a), str(b), "--html", str(out))
+    pg = reports(out)
+    pg.page.wait_for_selector("#report .compare-view")
+    cards = pg.page.eval_on_selector_all(
+        "#report article.drift",
+        "els => els.map((e) => [e.dataset.driftLevel, e.dataset.driftVerdict, e.dataset.driftP,"
+        " e.querySelector('.card-head').textContent])",
+    )
+    assert cards[0][:3] == ["significant", "possible", "1"]
+    assert "significant drift, possible" in cards[0][3] and "PSI 0.4614 (p 1)" in cards[0][3]
+    pg.check_clean()
+    pg.close()
+
+
 HOSTILE = [
     "<script>window.__pwned=1</script>",
     "<img src=x onerror=window.__pwned=2>",
