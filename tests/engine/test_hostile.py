@@ -890,7 +890,7 @@ def test_several_paths_take_no_html(d: Path) -> None:
     before = b.read_bytes()
     one_error(
         run([*PY, "profile", str(d / "ok.csv"), str(b), "--html", str(b)]),
-        "several PATHs print one text or Markdown report each; for --json, --csv, --html",
+        "several PATHs print one text or Markdown report each; for --json, --csv or --html",
     )
     assert b.read_bytes() == before
 
