@@ -47,7 +47,7 @@ TWINS: dict[str, str] = {
         contradiction check_overrides""",
     "reader": """SNIFF_ORDER binary_format utf16_without_bom SPLIT_CANDIDATES SPACE_SPLIT_WORDS
         empty_text json_header _HTML_START _XML_START markup_header
-        one_column_split names_first_record long_row sep_line
+        one_column_split names_first_record long_row repeated_header sep_line
         sniff_delimiter""",
     "summary": """LABEL_CAP PAIR_COLUMNS CELL_CAP GROUP_FLAG_CAP MAX_GAP_FLAGS _stats_added
         _PairTable pair_cells""",
