@@ -1964,6 +1964,19 @@ function () {
     return `line ${line}: ${got} where --names gives ${names} (delimiter '${d}', sniffed from this line); pass --skip-lines ${line} (--skip-lines-b ${line} for the second file of compare or scan) if the table starts below it, or give the delimiter with --delimiter`;
   }
 
+  /** Why a data record equal to the header record, field by field, is refused (SPEC
+   * 0.3: files joined with `cat` repeat their header line inside the data). */
+  function repeatedHeader(line) {
+    return `line ${line} repeats the header (files joined with cat?); remove the repeated header lines, or profile the separate files as one dataset with a quoted pattern: faircode profile 'part-*.csv'`;
+  }
+
+  /** Whether b[s, e) are the bytes of `ref`. */
+  function sameBytes(b, s, e, ref) {
+    if (e - s !== ref.length) return false;
+    for (let k = 0; k < ref.length; k++) if (b[s + k] !== ref[k]) return false;
+    return true;
+  }
+
   /**
    * Why a record of `fields` fields, more than the `width` names, is refused (SPEC 0.3,
    * 0.6). `headerLine`: the header's line when the record is the first one below it (the
@@ -2265,7 +2278,23 @@ function () {
       this.width = 0;
       this.nRows = 0;
       this.headerChecked = false;
+      // SPEC 0.3: the header record's raw fields (strings, and bytes) a data record must
+      // not repeat; h0 the first one's byte length, -1: no check (names, one field).
+      this.record = null;
+      this.hraw = null;
+      this.h0 = -1;
+      this.same = false; // the current record's fields so far equal the header record's
+      this.cmp = false; // the current field is compared with the header record's
       if (opts.names) this.setHeader(cleanHeader(opts.names));
+    }
+
+    /** The header record a data record must not repeat (SPEC 0.3): the header's raw
+     * fields, or for a later part of a file (read with names) its first part's. */
+    setRecord(fields) {
+      if (!fields || fields.length < 2) return; // one field equal to its name is a value
+      this.record = fields.slice();
+      this.hraw = fields.map(utf8Encode);
+      this.h0 = this.hraw[0].length;
     }
 
     setHeader(names) {
@@ -2512,9 +2541,10 @@ function () {
           this.recLine = line;
           this.nf = 0;
           this.extraFull = false;
+          this.same = false;
           st = FIELD_START;
         }
-        if (st === FIELD_START && sc !== null && b[i] !== 34 && !this.keepAll) {
+        if (st === FIELD_START && sc !== null && b[i] !== 34 && !this.keepAll && !this.same) {
           // Unquoted fields one after another, ended by the SIMD scan's offsets, with
           // their state in locals (no per-field keep, accLen, inAcc): most fields of
           // most files. Left to the general path below: a field that starts with a
@@ -2523,8 +2553,10 @@ function () {
           const quick = this.quick;
           const width = this.width;
           const sink = this.sink;
+          const h0 = this.h0; // a first field this long may repeat the header's (SPEC 0.3)
           let nf = this.nf;
           let past = false;
+          let same = false;
           for (;;) {
             let p = -1; // the field's end: its first delimiter, CR or LF
             for (;;) {
@@ -2542,6 +2574,7 @@ function () {
               break;
             }
             if (p < 0) { past = true; break; }
+            if (nf === 0 && p - i === h0 && sameBytes(b, i, p, this.hraw[0])) same = this.same = true;
             const k = nf < width ? keepCol[nf] : 0;
             if (k === 1 || (k === 2 && !longUnpadded(b, i, p, quick[nf]))) sink.cell(nf, b, i, p);
             else if (nf >= width && p > i) this.extraFull = true; // a long row's extra field
@@ -2549,8 +2582,8 @@ function () {
             const c = b[p];
             i = p + 1;
             if (c === D) {
-              if (i < n && b[i] !== 34) continue;
-              break; // a quoted field next, or the end of b: from FIELD_START at i
+              if (i < n && b[i] !== 34 && !same) continue;
+              break; // a quoted field next, the end of b, or a record to compare: from FIELD_START at i
             }
             this.nf = nf;
             this.line = line;
@@ -2567,7 +2600,7 @@ function () {
         }
         if (st === FIELD_START) {
           // Fields of ignored, dead or surplus columns are scanned, never copied.
-          this.keep = this.wants(this.nf);
+          this.startField();
           this.accLen = 0;
           if (b[i] === 34) { st = QUOTED; i++; seg = i; this.inAcc = true; continue; }
           st = UNQUOTED;
@@ -2705,11 +2738,23 @@ function () {
       return nf < this.width ? this.keepCol[nf] : 1; // a long row's extra field: is it empty?
     }
 
+    /** A field starts: whether its bytes are kept (keep) and compared with the header
+     * record's (cmp: the record's first field, or every field of a record that so far
+     * repeats the header, SPEC 0.3). A compared field's bytes are kept whole: 3 when
+     * only for the comparison, 1 for a column read for its missing cells (2: the sink
+     * takes any cell). */
+    startField() {
+      const keep = this.wants(this.nf);
+      this.cmp = this.h0 >= 0 && (this.nf === 0 || this.same);
+      this.keep = this.cmp && keep !== 1 ? (keep === 0 ? 3 : 1) : keep;
+    }
+
     /** One complete field, bytes b[s, e) before trimming. this.keep says whether it is
      * wanted (else b[s, e) may be incomplete). */
     field(b, s, e) {
       const c = this.nf++;
-      if (!this.keep) return; // ignored or dead column
+      if (this.cmp) this.same = c < this.hraw.length && sameBytes(b, s, e, this.hraw[c]);
+      if (!this.keep || this.keep === 3) return; // ignored or dead column
       if (this.keepAll) this.fields[c] = decodeValid(b, s, e);
       else if (c < this.width) this.sink.cell(c, b, s, e);
       else if (e > s) this.extraFull = true; // a long row's extra field (longRow)
@@ -2719,6 +2764,7 @@ function () {
       const nf = this.nf;
       if (this.header === null) {
         this.headerLine = this.recLine;
+        this.setRecord(this.fields.slice(0, nf));
         this.setHeader(cleanHeader(this.fields.slice(0, nf)));
         this.fields = [];
         const jsonText = jsonHeader(this.header) ?? markupHeader(this.header) ?? sepLine(this.header, String.fromCharCode(this.delim), this.headerLine);
@@ -2748,6 +2794,10 @@ function () {
         const extraEmpty = this.keepAll ? this.fields.slice(this.width, nf).every((f) => f === '') : !this.extraFull;
         const delim = String.fromCharCode(this.delim);
         throw new InputError(`${this.name}: ${longRow(nf, this.width, this.recLine, Boolean(this.opts.names), firstBelow, extraEmpty ? delim : null)}`);
+      }
+      if (this.same && nf === this.hraw.length) {
+        this.finished = true;
+        throw new InputError(`${this.name}: ${repeatedHeader(this.recLine)}`);
       }
       this.nRows++;
       this.sink.record(nf, this.fields, this.recLine);
@@ -2787,7 +2837,7 @@ function () {
         case QUOTED:
           throw new InputError(`${this.name}: line ${this.recLine}: a quoted field is never closed; add the closing quote`);
         case FIELD_START:
-          this.keep = this.wants(this.nf);
+          this.startField();
           this.field(NO_BYTES, 0, 0);
           this.endRecord();
           break;
@@ -2809,10 +2859,11 @@ function () {
     }
 
     /** The header and delimiter once the header record is read, else null: what a
-     * profiler of a later part of the same file needs (as `names` and `delimiter`). */
+     * profiler of a later part of the same file needs (as `names` and `delimiter`, and
+     * `record`, the header record a data record must not repeat, SPEC 0.3). */
     layout() {
       if (this.header === null || this.prePhase || this.delim < 0) return null;
-      return { columns: this.header.slice(), delimiter: String.fromCharCode(this.delim) };
+      return { columns: this.header.slice(), delimiter: String.fromCharCode(this.delim), record: this.record };
     }
   }
 
@@ -3995,11 +4046,12 @@ function () {
   }
 
   /** What createProfiler() returns: a CsvScanner feeding a CountSink.
-   * config: {name, overrides, opts, missingTokens, simd, decompressed}; missingTokens
+   * config: {name, overrides, opts, missingTokens, simd, decompressed, record}; missingTokens
    * (strings) are missing values besides SPEC 0.4's (an extension point; no CLI option
    * yet); simd: false keeps the field scan out of WebAssembly; decompressed: true when
    * the bytes pushed are a gzip file's, decompressed (SPEC 0.8: a failure then names
-   * only the formats Python's CSV reader names, never Parquet, Arrow or gzip). */
+   * only the formats Python's CSV reader names, never Parquet, Arrow or gzip); record:
+   * for a later part of a file, its first part's layout().record (SPEC 0.3, 0.8). */
   class Profiler {
     constructor(config) {
       config = config || {};
@@ -4009,6 +4061,8 @@ function () {
       const missing = config.missingTokens ? missingMatcher(config.missingTokens) : DEFAULT_RULE;
       this.counts = new CountSink(name, opts, overrides, missing);
       this.scanner = new CsvScanner(name, opts, this.counts, config.simd !== false, !!config.decompressed);
+      // a later part of a file (read with names): its header record (layout().record)
+      if (config.record) this.scanner.setRecord(config.record);
     }
 
     push(chunk) {

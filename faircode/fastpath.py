@@ -12,6 +12,10 @@ dialect differs from SPEC section 0 the difference is detected, never guessed:
 - a long row makes the invalid-row handler abort (-> fallback; the reference names the
   line); a short row is kept by the handler and parsed by Python's csv module, padded
   with missing cells, as section 0.3 says;
+- a repeated header (SPEC 0.3): one column's values are searched for the header
+  record's field in that column (`_PartsRead._witness`), a dictionary look-up per batch;
+  a hit (a repeated header, or a column whose value is its own name) -> fallback, and the
+  reference reader decides by whole records and names the first line;
 - an unterminated quote: after the data the stream appends a line holding a random
   quoted sentinel; if the input ended inside a quoted field the sentinel is swallowed
   into that field and never appears as its own row (-> fallback);
@@ -476,6 +480,7 @@ def _summarize_csv(
         on_bytes,
         on_rows,
         block_size,
+        info["record"],
     ).run()
     if isinstance(got, Fallback) and len(bounds) > 2:
         # A boundary inside a quoted field, or a problem of the file: reading it in one
@@ -494,6 +499,7 @@ def _summarize_csv(
             skip_reported(on_bytes, first.bytes_reported, len),
             skip_reported(on_rows, first.rows_reported, int),
             block_size,
+            info["record"],
         ).run()
         if isinstance(got, Fallback):
             got.bytes_reported = max(got.bytes_reported, first.bytes_reported)
@@ -534,13 +540,15 @@ class _PartsRead:
         on_bytes: Callable[[bytes], None] | None,
         on_rows: Callable[[int], None] | None,
         block_size: int,
+        record: list[str] | None = None,
     ) -> None:
         import pyarrow as pa  # lazy: optional extra 'fast'
+        import pyarrow.compute as pc  # lazy: optional extra 'fast'
         import pyarrow.csv as pacsv  # lazy: optional extra 'fast'
 
         from .columnar import ArrowSummaryBuilder, string_array  # lazy: start-up
 
-        self.pa, self.pacsv = pa, pacsv
+        self.pa, self.pc, self.pacsv = pa, pc, pacsv
         self.string_array = string_array
         self.width = len(header)
         self.builder = ArrowSummaryBuilder(name, header, overrides, options)
@@ -550,6 +558,7 @@ class _PartsRead:
         b = self.builder
         b.tokens_null = True
         self.included = [i for i in range(self.width) if b.needs_array(i)] or [0]
+        self.witness = self._witness(record)
         self.token = "\x01faircode-" + os.urandom(8).hex()
         self.sentinel_text = f'"{self.token}"'
         self.delim, self.on_rows = delim, on_rows
@@ -607,6 +616,35 @@ class _PartsRead:
         self.combine_rows = max(1024, min(_COMBINE_ROWS, _COMBINE_CELLS // len(self.included)))
         self.pending: list = []  # (part, record batch) not yet counted
         self.pending_rows = 0
+
+    def _witness(self, record: list[str] | None) -> tuple[int, Any] | None:
+        """SPEC 0.3: (position among the read columns, header field) of the column whose
+        values show a record that repeats the header `record` (its raw fields; None:
+        nothing to check). A dictionary-encoded one is preferred (a look-up in the batch's
+        dictionary, no pass over its rows); a field Arrow reads as null (a 0.4 token as
+        written) cannot show it. No such column: the reference reader reads the file."""
+        if record is None:
+            return None
+        usable = [
+            (self.builder.state[j] is None, pos, record[j])
+            for pos, j in enumerate(self.included)
+            if record[j] not in MISSING_TOKENS
+        ]
+        if not usable:
+            return -1, None  # run() falls back at once
+        _, pos, value = min(usable)
+        return pos, self.string_array([value])[0]  # pa.scalar would load pandas
+
+    def _repeats_header(self, batch: Any) -> bool:
+        """Whether a row of the batch holds the header's field in the witness column."""
+        pos, value = self.witness
+        col = batch.column(pos)
+        pc = self.pc
+        if self.pa.types.is_dictionary(col.type):
+            code = pc.index(col.dictionary, value)
+            # the dictionary may hold labels of rows sliced off (part 0's header)
+            return code.as_py() >= 0 and pc.any(pc.equal(col.indices, code)).as_py() is True
+        return pc.any(pc.equal(col, value)).as_py() is True
 
     # -- the part threads
 
@@ -676,6 +714,8 @@ class _PartsRead:
     # -- the counting thread
 
     def run(self) -> Summary | Fallback:
+        if self.witness is not None and self.witness[0] < 0:
+            return self._stop("no column read can show a repeated header")
         for t in self.threads:
             t.start()
         try:
@@ -716,6 +756,8 @@ class _PartsRead:
                 self.skip_header = False
             if batch.num_rows == 0:
                 continue
+            if self.witness is not None and self._repeats_header(batch):
+                raise _Abort("a record may repeat the header")
             if self.width == 1:  # hold each batch back until the next one comes
                 if last is not None:
                     self._add_pending(0, last)

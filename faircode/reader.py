@@ -407,6 +407,22 @@ def long_row(
     )
 
 
+def repeated_header(line: int, dataset_hint: bool = True) -> str:
+    """SPEC 0.3: why a data record equal to the header record, field by field, is
+    refused (files joined with `cat` repeat their header line inside the data).
+    `dataset_hint`: advise profiling the files as one dataset (False for a caller that
+    reads one file: the monitor, held-out proxy files)."""
+    text = (
+        f"line {line} repeats the header (files joined with cat?); remove the repeated header lines"
+    )
+    if not dataset_hint:
+        return text
+    return (
+        f"{text}, or profile the separate files as one dataset with a quoted pattern: "
+        "faircode profile 'part-*.csv'"
+    )
+
+
 def sniff_delimiter(line: str) -> str:
     counts = dict.fromkeys(SNIFF_ORDER, 0)
     in_quotes = False
@@ -449,9 +465,12 @@ def open_table(
 ) -> tuple[list[str], Iterator[tuple[list[str], int]]]:
     """Return (header, iterator of (record, line where it starts)). Records are lists of
     raw cells padded to the header's width. Raises InputError as SPEC 0.6 says.
-    When `info` is a dict, the delimiter used is stored in info["delimiter"].
-    `skip_hint`: a long first record may advise --skip-lines (False for a caller that
-    has no such option: the monitor, held-out proxy files)."""
+    When `info` is a dict, the delimiter used is stored in info["delimiter"] and the
+    header record's raw fields (None with `names`, or a header of one field: no data
+    record is checked against it, SPEC 0.3) in info["record"].
+    `skip_hint`: a long first record may advise --skip-lines and a repeated header
+    profiling the files as one dataset (False for a caller that has neither: the
+    monitor, held-out proxy files)."""
     lines = physical_lines(decoded_blocks(stream, name, encoding, block_size, on_bytes))
     consumed = 0
     for _ in range(skip_lines):
@@ -493,6 +512,7 @@ def open_table(
                 return rec, start
 
     header_line = None
+    record: list[str] | None = None  # SPEC 0.3: a data record equal to it is refused
     if names is not None:
         header = clean_header(names)
     else:
@@ -500,6 +520,8 @@ def open_table(
         if got is None:
             raise InputError(f"{name}: file is empty")
         header, header_line = clean_header(got[0]), got[1]
+        if len(got[0]) > 1:  # one field equal to its name is a value (a checkbox column)
+            record = list(got[0])
         not_table = (
             json_header(header)
             or markup_header(header)
@@ -512,6 +534,9 @@ def open_table(
             if split is not None:
                 raise InputError(f"{name}: {split}")
     width = len(header)
+    if info is not None:
+        info["record"] = record
+    first_name = record[0] if record is not None else None
 
     def records() -> Iterator[tuple[list[str], int]]:
         seen = 0
@@ -520,6 +545,8 @@ def open_table(
             if got is None:
                 break
             rec, start = got
+            if rec[0] == first_name and rec == record:  # the first field first: cheap
+                raise InputError(f"{name}: {repeated_header(start, skip_hint)}")
             n = len(rec)
             if check_first and not seen:
                 wrong = names_first_record(n, width, delim, start)

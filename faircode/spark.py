@@ -54,8 +54,9 @@ parse. A CSV input must be one file, not a directory or glob.
 
 Where Spark's CSV dialect cannot follow SPEC section 0, and what this module does:
 
-- *Error positions.* Invalid UTF-8 (Spark decodes it to U+FFFD), NUL bytes and long
-  rows are found by Spark without a byte offset or line number. For a local file the
+- *Error positions.* Invalid UTF-8 (Spark decodes it to U+FFFD), NUL bytes, long
+  rows and rows repeating the header record (SPEC 0.3) are found by Spark without a
+  byte offset or line number. For a local file the
   local reader is then run to raise the exact SPEC 0.6 message (the first problem in
   file order); for a remote file the error says what was found but not where. A file
   that really contains the character U+FFFD is accepted when local (the local reader
@@ -89,6 +90,7 @@ Where Spark's CSV dialect cannot follow SPEC section 0, and what this module doe
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import os
 import warnings
@@ -1105,9 +1107,13 @@ class _Source:
             stream.close()
 
 
-def _head(source: _Source, options: Options) -> tuple[list[str], str, str, list[list[str]]]:
+def _head(
+    source: _Source, options: Options
+) -> tuple[list[str], str, str, list[list[str]], list[str] | None]:
     """Read the first bytes with faircode's reader: (header, delimiter, first line end,
-    records Spark forms from the skipped lines)."""
+    records Spark forms from the skipped lines, the header record no data record may
+    repeat or None: SPEC 0.3)."""
+    info: dict = {}
     size = HEAD_BYTES
     while True:
         data = source.head(size + 1)
@@ -1126,6 +1132,7 @@ def _head(source: _Source, options: Options) -> tuple[list[str], str, str, list[
                 names=options.names,
                 skip_lines=options.skip_lines,
                 one_column=options.one_column,
+                info=info,
             )
             if options.names is not None:
                 next(records)  # SPEC 0.2: the first record checks a sniffed delimiter
@@ -1175,7 +1182,7 @@ def _head(source: _Source, options: Options) -> tuple[list[str], str, str, list[
         )
         if r
     ]
-    return header, delimiter, line_end, skip_records
+    return header, delimiter, line_end, skip_records, info["record"]
 
 
 def _field_count(raw: Column, delimiter: str) -> Column:
@@ -1189,7 +1196,7 @@ def _field_count(raw: Column, delimiter: str) -> Column:
 def _read_csv(
     source: _Source, options: Options, spark: SparkSession
 ) -> tuple[_Table, str, DataFrame]:
-    header, delimiter, line_end, skip_records = _head(source, options)
+    header, delimiter, line_end, skip_records, record = _head(source, options)
     m = len(header)
     internal = [f"_c{i}" for i in range(m)]
     schema = T.StructType(
@@ -1228,11 +1235,23 @@ def _read_csv(
         F.when(F.instr(joined, "\ufffd") > 0, F.lit("U")).otherwise(""),
         F.when(F.instr(joined, "\r") > 0, F.lit("R")).otherwise(""),
         F.when(F.instr(joined, "\n") > 0, F.lit("N")).otherwise(""),
+        _repeats(cols, record),
     )
     keys = [(_string_label(c), _identity) for c in cols]
     table = _Table(source.name, header, frame, internal, keys, checks)
     table.raw = {i: c for i, c in enumerate(cols)}  # SPEC 0.4 applies after counting
     return table, line_end, frame
+
+
+def _repeats(cols: list[Column], record: list[str] | None) -> Column:
+    """SPEC 0.3: "H" for a row whose values are the header record's raw fields (a short
+    row's missing cells are null, so it is none), else ""."""
+    if record is None:
+        return F.lit("")
+    same = functools.reduce(
+        lambda a, b: a & b, [F.coalesce(c == F.lit(v), F.lit(False)) for c, v in zip(cols, record)]
+    )
+    return F.when(F.col(_BAD).isNull() & same, F.lit("H")).otherwise("")
 
 
 def _check_first_records(
@@ -1307,20 +1326,25 @@ def _raise_remote(name: str, flags: dict[str, int], m: int, names: bool) -> None
             f"{m} (Spark cannot report the line); quote values that contain "
             "the delimiter"
         )
+    if "H" in flags:
+        raise InputError(
+            f"{name}: {flags['H']} records repeat the header (files joined with cat?; "
+            "Spark cannot report the line); remove the repeated header lines"
+        )
 
 
 def _check_csv(
     source: _Source, summary: Summary, flags: dict[str, int], line_end: str, options: Options
 ) -> None:
     m = len(summary.columns)
-    if flags.keys() & {"0", "U", "L"}:
+    if flags.keys() & {"0", "U", "L", "H"}:
         if source.local:
             _local_error(source, options)  # raises the local engine's exact message
-            if "L" in flags:
+            if flags.keys() & {"L", "H"}:
+                what = "longer than the header" if "L" in flags else "repeating the header"
                 raise InputError(
-                    f"{source.name}: Spark's CSV reader found records longer "
-                    "than the header where faircode finds none; profile this "
-                    "file with the local engine"
+                    f"{source.name}: Spark's CSV reader found records {what} where "
+                    "faircode finds none; profile this file with the local engine"
                 )
             # U+FFFD really is in the file: Spark read what faircode reads.
         else:

@@ -323,10 +323,11 @@ function defaultParts(size, opts) {
 /** A worker thread: profile one part (no header: `names` and `delimiter` given) and
  * post its summary, or the error. */
 function runPart() {
-  const { file, begin, end, name, overrides, opts } = workerData;
+  const { file, begin, end, name, overrides, opts, record } = workerData;
   try {
     const fd = fs.openSync(file, 'r');
-    const profiler = Engine.createProfiler({ name, overrides, opts });
+    // record: the header record a row of this part must not repeat (SPEC 0.3)
+    const profiler = Engine.createProfiler({ name, overrides, opts, record });
     try {
       readRange(fd, begin, end, (chunk) => profiler.push(chunk));
     } finally {
@@ -376,7 +377,7 @@ async function profileInParts(file, opts, overrides, parts) {
       const partOpts = Engine.partOptions(opts, layout);
       for (let k = 1; k + 1 < bounds.length; k++) {
         const w = new Worker(__filename, { workerData: { part: true, file, begin: bounds[k],
-          end: bounds[k + 1], name: file, overrides, opts: partOpts } });
+          end: bounds[k + 1], name: file, overrides, opts: partOpts, record: layout.record } });
         workers.push({ worker: w, result: partResult(w) });
       }
       // Let the workers start (their start-up goes through this thread's event loop).

@@ -290,7 +290,8 @@
         if (m.op === 'profile') {
           // bytes [begin, end) of a part after the first: the packed summary goes to the
           // analysis worker (m.port, typed arrays transferred), the page hears it is done
-          const p = E.createProfiler({ name: m.name, overrides: m.overrides, opts: m.opts });
+          // m.record: the header record a row of this part must not repeat (SPEC 0.3)
+          const p = E.createProfiler({ name: m.name, overrides: m.overrides, opts: m.opts, record: m.record });
           const tell = progressPoster(() => ({ rows: p.counts ? p.counts.nRows : 0 }));
           await eachChunk(m.blob, m.begin, m.end, (bytes) => { p.push(bytes); tell(bytes.length, false); });
           tell(0, true);
@@ -638,7 +639,7 @@
     });
     const partOpts = layout === null ? opts : E.partOptions(opts, layout);
     const others = channels.map((c, i) => runWorker(job, { op: 'profile', blob, begin: bounds[i + 1], end: bounds[i + 2],
-      name, overrides, opts: partOpts, port: c.port1 }, report(i + 1), [c.port1]).then((d) => { counted(); return d; }));
+      name, overrides, opts: partOpts, record: layout === null ? null : layout.record, port: c.port1 }, report(i + 1), [c.port1]).then((d) => { counted(); return d; }));
     const [answer] = await Promise.all([first, ...others]);
     job.timings.answered = performance.now() - job.t0;
     return answer;

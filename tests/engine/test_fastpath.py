@@ -528,3 +528,53 @@ def test_short_rows_are_counted_without_loading_pandas():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["1200", "False"]
+
+
+def _joined_exports(repeat_at: list[float], header: bytes = b"sex,race,grp,id\n") -> bytes:
+    """A file over FAST_MIN_BYTES made by joining exports: the header line again at each
+    fraction of the rows in `repeat_at` (quoted differently the second time)."""
+    rows = 320_000
+    body = [
+        b"%s,%s,g%d,%d\n" % (b"MF"[k % 2 : k % 2 + 1], b"ABC"[k % 3 : k % 3 + 1], k % 7, k)
+        for k in range(rows)
+    ]
+    for n, at in enumerate(sorted(repeat_at, reverse=True)):
+        body.insert(int(rows * at), header if n % 2 else b'"sex","race",grp,id\r\n')
+    data = header + b"".join(body)
+    assert len(data) > fastpath.FAST_MIN_BYTES
+    return data
+
+
+@pytest.mark.parametrize(
+    ("repeat_at", "parts"),
+    [([0.5], 1), ([0.5], 2), ([0.75], 2), ([0.4, 0.9], 3), ([0.6, 0.9], 4)],
+)
+def test_a_repeated_header_falls_back_and_the_first_one_is_named(repeat_at, parts):
+    """SPEC 0.3: a header line repeated inside the data (files joined with cat) was
+    counted as a row by Arrow. The fast path sees the header's field among a column's
+    values and falls back; the reference reader names the first such line, in whichever
+    part it lies (0.75 of the rows is in the second of two parts)."""
+    data = _joined_exports(repeat_at)
+    line = 2 + int(320_000 * min(repeat_at))
+    got, on_fast = fast(data, fastpath.ARROW_BLOCK_SIZE, parts=parts)
+    assert not on_fast
+    assert got.startswith(f"t.csv: line {line} repeats the header (files joined with cat?)")
+
+
+def test_a_column_holding_its_own_name_is_still_profiled_on_the_fast_path_s_terms():
+    """A checkbox export (a column's value is its name) is no repeated header unless
+    every field matches: the fast path may fall back, the summary is the reference's."""
+    data = _joined_exports([]).replace(b"\nM,A,g3,", b"\nsex,A,g3,")
+    assert b"\nsex,A,g3," in data
+    for parts in (1, 3):
+        got, _ = fast(data, fastpath.ARROW_BLOCK_SIZE, parts=parts)
+        assert got == reference(data) and got.n_rows == 320_000
+
+
+def test_no_repeated_header_stays_on_the_fast_path():
+    """The header's own values in part 0's first batch are sliced off, not taken for a
+    repeat (the dictionary still holds them)."""
+    data = _joined_exports([])
+    for parts in (1, 3):
+        got, on_fast = fast(data, fastpath.ARROW_BLOCK_SIZE, parts=parts)
+        assert on_fast and got == reference(data)

@@ -114,6 +114,42 @@ def test_a_line_above_the_table_is_told_to_be_skipped_and_skipping_it_works(data
     assert r["n_rows"] == 1 and dim(r, "sex")["groups"][0]["label"] == "M"
 
 
+def test_a_repeated_header_is_refused_at_its_first_line():
+    """SPEC 0.3: `cat a.csv b.csv` repeats the header inside the data; it was counted as
+    a row (a group 'sex', exit 0). The first record equal to the header, field by field
+    (quoted or not, after blank lines), is named; block boundaries do not matter."""
+    data = b"sex,race\n" + b"M,A\nF,B\n" * 50 + b'\n"sex",race\r\nM,A\nsex,race\n'
+    line = 103  # 1 header line, 100 rows, a blank line
+    for block in (7, 64, 1 << 20):
+        with pytest.raises(InputError) as err:
+            faircode.summarize(io.BytesIO(data), None, {}, name="t.csv", block_size=block)
+        assert str(err.value).startswith(f"t.csv: line {line} repeats the header (files joined")
+
+
+def test_a_repeated_header_without_the_dataset_advice_for_one_file_readers():
+    """The monitor reads one file: no pattern to advise (reader.repeated_header)."""
+    header, records = reader.open_table(io.BytesIO(b"a,b\n1,2\na,b\n"), "t.csv", skip_hint=False)
+    with pytest.raises(InputError) as err:
+        list(records)
+    assert str(err.value) == (
+        "t.csv: line 3 repeats the header (files joined with cat?); remove the repeated "
+        "header lines"
+    )
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"sex,smoker,diabetic\nM,smoker,\nsex,,diabetic\nsex,smoker,\n",  # checkbox export
+        b"sex,race\nM,A\nsex\n",  # a short row, padded
+        b" sex,race\nM,A\nsex,race\n",  # the header's raw field is ' sex'
+    ],
+)
+def test_a_record_equal_to_the_header_in_some_fields_only_is_data(data):
+    r = prof(data)
+    assert r["n_rows"] == data.count(b"\n") - 1
+
+
 def test_long_row_line_counts_newlines_inside_quotes():
     with pytest.raises(InputError, match=r"line 4: 3 fields"):
         prof(b'a,b\n1,"x\ny"\n1,2,3\n')

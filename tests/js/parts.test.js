@@ -160,3 +160,28 @@ test('planParts (the engine rule the bridge calls): cuts after a LF, quote-balan
   assert.deepEqual(E.partOptions({ cross: ['a', 'b'] }, { columns: ['a', 'b'], delimiter: ';' }),
     { cross: ['a', 'b'], names: ['a', 'b'], delimiter: ';' });
 });
+
+test('a repeated header in a later part is the first one, as by one read (SPEC 0.3)', () => {
+  // files joined with cat; headers again in the second and the last third of the rows:
+  // the first is named whatever the parts (a later part gets the header record)
+  const text = generated(3000, 17, '\n');
+  const lines = text.split('\n');
+  lines.splice(2500, 0, lines[0]);
+  lines.splice(1800, 0, lines[0].split(',').map((f) => `"${f}"`).join(','));
+  const file = tempFile(lines.join('\n'));
+  const one = bridge(file, 1);
+  assert.equal(one.status, 2);
+  assert.match(one.stderr, /: line 1801 repeats the header \(files joined with cat\?\)/);
+  for (const parts of [2, 3, 4]) assert.deepEqual(bridge(file, parts), one, `parts=${parts}`);
+  // a later part (read with names) checks rows only against the record it is given
+  const first = E.createProfiler({ name: 't' });
+  first.push(Buffer.from('sex,race\nM,A\n'));
+  const layout = first.layout();
+  const part = 'F,B\nsex,race\nM,A\n';
+  const blind = E.createProfiler({ name: 't', opts: E.partOptions({}, layout) });
+  blind.push(Buffer.from(part));
+  assert.equal(blind.finish().n_rows, 3);
+  const later = E.createProfiler({ name: 't', opts: E.partOptions({}, layout), record: layout.record });
+  assert.throws(() => { later.push(Buffer.from(part)); later.finish(); },
+    { message: /^t: line 2 repeats the header/ });
+});

@@ -290,3 +290,38 @@ test('a NUL or a high byte at any place of a long ASCII run is found (eight word
     }
   }
 });
+
+test('a record repeating the header is refused at its first line, in both field scans (SPEC 0.3)', () => {
+  // files joined with cat: the header again, quoted the second time, after a blank line;
+  // columns the sink skips (id, a wide note) and ones it reads for missing cells only
+  const note = Array.from({ length: 60 }, (_, k) => `n${k}`);
+  const rows = note.map((x, k) => `${k},${k % 2 ? 'F' : 'M'},${x}`).join('\n');
+  const text = `id,sex,note\n${rows}\n\n"id",sex,"note"\r\n1,M,x\nid,sex,note\n`;
+  const line = 63; // the header, 60 rows, a blank line
+  for (const simd of [true, false]) {
+    forChunks((c) => {
+      const p = E.createProfiler({ name: 't.csv', simd });
+      const b = enc.encode(text);
+      assert.throws(() => {
+        for (let i = 0; i < b.length; i += c) p.push(b.subarray(i, i + c));
+        p.finish();
+      }, { message: `t.csv: line ${line} repeats the header (files joined with cat?); remove the repeated header lines, or profile the separate files as one dataset with a quoted pattern: faircode profile 'part-*.csv'` }, `simd=${simd} chunk=${c}`);
+    });
+  }
+});
+
+test('a record equal to the header in some fields only is data; names and one-field headers check nothing', () => {
+  for (const simd of [true, false]) {
+    forChunks((c) => {
+      const count = (text, opts) => {
+        const p = E.createProfiler({ name: 't.csv', opts, simd });
+        const b = enc.encode(text);
+        for (let i = 0; i < b.length; i += c) p.push(b.subarray(i, i + c));
+        return p.finish().n_rows;
+      };
+      assert.equal(count('sex,smoker,diabetic\nM,smoker,\nsex,,diabetic\nsex,smoker,diabetic \nsex,smoker\n'), 4);
+      assert.equal(count('sex\nM\nsex\n'), 2);
+      assert.equal(count('M,A\nM,A\n', { names: ['sex', 'race'] }), 2);
+    });
+  }
+});

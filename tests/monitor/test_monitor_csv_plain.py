@@ -203,3 +203,19 @@ def test_a_one_column_header_names_a_fix_the_monitor_has(tmp_path: Path, text: s
         "the header is one column, but ',' would split it into 2; pass --delimiter ',' (or "
         "--one-column if the table has one column)"
     )
+
+
+@pytest.mark.parametrize("text", ["id,y\nr1,1\nid,y\nr2,0\n", "id,y\nr1,1\nr2,0\nid,y"])
+def test_a_repeated_header_is_the_readers_error(tmp_path: Path, text: str) -> None:
+    """SPEC 0.3: files joined with cat repeat the header line; the plain split counted
+    it as a row ('y' a label). The reader names its line, without the profiler's advice
+    of a pattern (the monitor reads one file)."""
+    path = tmp_path / "joined.csv"
+    path.write_text(text)
+    with pytest.raises(MonitorInputError) as err:
+        mio.read_table(path, {"id": "--id", "y": "--label"})
+    line = text.splitlines().index("id,y", 1) + 1
+    assert str(err.value) == (
+        f"{path}: line {line} repeats the header (files joined with cat?); remove the "
+        "repeated header lines"
+    )

@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 from datafiles import data_file, data_files, data_name
 from hypothesis import HealthCheck, event, given, note, settings
+from jsbridge import node_command
 from parityutil import ADULT_NAMES, assert_same, run_js, run_python
 from strategies import Case, bounded_cases, csv_cases, label_missing_cases, v2_cases
 
@@ -759,3 +760,58 @@ def test_inputs_that_are_no_table_are_named_alike(js, data) -> None:
     for chunk in (1 << 16, 3, 1):
         got = run_js(js.profile_bytes(data, "t.csv", None, {}, chunk_size=chunk))
         assert_same(py, got, f"{data!r} chunk {chunk}")
+
+
+def _joined(header: bytes, rows: int, at: list[int]) -> bytes:
+    """Exports joined with cat: `header` again before each row index in `at` (quoted the
+    first time), over the fast path's size."""
+    body = [
+        b"%d,%s,%s,%d\n" % (k, b"MF"[k % 2 : k % 2 + 1], b"ABC"[k % 3 : k % 3 + 1], 20 + k % 60)
+        for k in range(rows)
+    ]
+    for n, k in enumerate(sorted(at, reverse=True)):
+        again = (
+            header
+            if n < len(at) - 1
+            else b",".join(b'"%s"' % f for f in header.rstrip(b"\n").split(b",")) + b"\r\n"
+        )
+        body.insert(k, again)
+    return header + b"".join(body)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        _joined(b"id,sex,race,age\n", 250_000, [150_000, 230_000]),
+        _joined(b"id,sex,race,age\n", 3_000, [2_900]),
+        b"id,sex,race,age\n1,M,A,30\nid,sex,race,age \n2,F,B,41\nid,sex\n",  # no repeat
+    ],
+)
+def test_a_repeated_header_through_the_bridge(js, tmp_path, data: bytes) -> None:
+    """SPEC 0.3: a record equal to the header (files joined with cat) is the same
+    one-line error in both engines, naming the first such line, whether Python reads the
+    file on the fast path (which falls back) or not, and the bridge in chunks, by path,
+    or in parts at once (a later part holds the first repeat)."""
+    import subprocess  # lazy: only this test runs the bridge's command line
+
+    path = tmp_path / "t.csv"
+    path.write_bytes(data)
+    py = run_python(str(path), None, None, name="t.csv")
+    assert_same(py, run_python(io.BytesIO(data), None, None, name="t.csv"), "path and bytes")
+    if data.count(b"\n") > 10:
+        assert py["error"].startswith("t.csv: line "), py
+        assert " repeats the header (files joined with cat?)" in py["error"]
+    else:
+        assert py["result"]["n_rows"] == 4, py
+    assert_same(py, run_js(js.profile_path(path, "t.csv")), "by path")
+    assert_same(py, run_js(js.profile_bytes(data, "t.csv", chunk_size=4096)), "in chunks")
+    engine = str(Path(__file__).parents[2] / "scripts" / "engine-js.js")
+    out = subprocess.run(
+        [*node_command(), engine, "profile", str(path), "--parts", "3"],
+        capture_output=True,
+        text=True,
+    )
+    if "error" in py:
+        assert out.returncode == 2 and py["error"].replace("t.csv", str(path)) in out.stderr
+    else:
+        assert out.returncode == 0, out.stderr

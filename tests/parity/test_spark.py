@@ -170,6 +170,8 @@ GENERATED = {
     "Femme;Noir;[40-50);n/a\n".encode(),
     "crlf.csv": b"sex,race,age\r\nF,A,20\r\nM,B,30\r\n\r\nM,A,-1\r\nF,B,999\r\n",
     "cr_only.csv": b"sex,race,age\rF,A,20\rM,B,30\rM,A,41\r",
+    # SPEC 0.3: equal to the header in some fields only (a checkbox column), short: data
+    "near_header.csv": b"sex,race,age\nF,A,20\nsex,race,age \nsex,race\nsex,B,30\n",
     "unicode_pipe.csv": "r\u00e9gion|sexe|\u00e2ge\n"
     "\u00cele-de-France|F|22\n"
     "Provence\u2013Alpes|M|22\n"
@@ -250,6 +252,8 @@ ERRORS = {
     "title_line.csv": b"Staff export\nsex,age\nF,1\n",
     "web_page.csv": b"<!DOCTYPE html>\n<html></html>\n",
     "trailing_delimiter.csv": b"sex,age\nF,1,\nM,2,\n",
+    # SPEC 0.3: files joined with cat; the first repeat (quoted) is named
+    "repeated_header.csv": b'sex,age\nF,1\n\n"sex",age\nM,2\nsex,age\n',
 }
 
 
@@ -262,6 +266,17 @@ def test_reading_errors_match_the_local_engine(spark, tmp_path, fname):
     with pytest.raises(InputError) as remote:
         fspark.profile_path(str(path), spark=spark)
     assert str(remote.value) == str(local.value)
+
+
+def test_a_remote_repeated_header_says_so_without_a_line():
+    """SPEC 0.7: Spark has no line numbers; a remote file's rows equal to the header
+    record are counted, with one file's advice (Spark reads one file)."""
+    with pytest.raises(InputError) as err:
+        fspark._raise_remote("hdfs:///t.csv", {"H": 2}, 2, False)
+    assert str(err.value) == (
+        "hdfs:///t.csv: 2 records repeat the header (files joined with cat?; Spark cannot "
+        "report the line); remove the repeated header lines"
+    )
 
 
 def test_names_refuse_a_sniffed_delimiter_as_the_local_engine(spark, tmp_path, monkeypatch):

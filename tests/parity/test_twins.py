@@ -47,7 +47,7 @@ TWINS: dict[str, str] = {
         contradiction check_overrides""",
     "reader": """SNIFF_ORDER binary_format utf16_without_bom SPLIT_CANDIDATES SPACE_SPLIT_WORDS
         empty_text json_header _HTML_START _XML_START markup_header
-        one_column_split names_first_record long_row sep_line
+        one_column_split names_first_record long_row repeated_header sep_line
         sniff_delimiter""",
     "summary": """LABEL_CAP PAIR_COLUMNS CELL_CAP GROUP_FLAG_CAP MAX_GAP_FLAGS _stats_added
         _PairTable pair_cells""",
@@ -330,7 +330,7 @@ JS_ONLY: dict[str, str] = {
     **dict.fromkeys(
         "firstInvalidUtf8 utf8SequenceLength badIsNul firstBadByte completeLength "
         "hasTextDecoder DECODER decodeValid REC_START FIELD_START UNQUOTED QUOTED "
-        "QUOTE_IN_QUOTED NO_BYTES NO_QUICK PIECE appendBytes CsvScanner".split(),
+        "QUOTE_IN_QUOTED NO_BYTES NO_QUICK PIECE appendBytes sameBytes CsvScanner".split(),
         BYTE_READER,
     ),
     **dict.fromkeys(
