@@ -1982,6 +1982,28 @@ def test_a_file_the_plan_reads_in_one_part_leaves_no_worker(site, tmp_path):
     assert pg.page.evaluate("window.__liveWorkers()") == 1  # the analysis worker
 
 
+def test_a_repeated_header_in_a_later_part_is_the_cli_s_error(site, tmp_path):
+    """SPEC 0.3, 0.8: a header line repeated in the last part (files joined with cat) is
+    refused on the page as by the CLI, at its first line, though another worker read it."""
+    body = (SAMPLES["insurance.csv"]).read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "joined.csv"
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        fh.write(body[0] + "\n")
+        rows = "\n".join(body[1:]) + "\n"
+        while fh.tell() < 2 * PARTS_MIN_BYTES:
+            fh.write(rows)
+        fh.write(body[0] + "\n" + rows)  # the second export, its header kept
+    pg = site()
+    small_parts(pg.page)
+    assert parts_of(pg.page, path) >= 2
+    with pytest.raises(faircode.InputError) as exc:
+        faircode.profile(str(path), name=path.name)
+    assert "repeats the header" in str(exc.value)
+    pg.page.set_input_files("#file", str(path))
+    want = json.dumps(str(exc.value))
+    wait_js(pg.page, f"() => document.getElementById('error').textContent === {want}", 120_000)
+
+
 def test_the_policy_blocks_other_hosts(site):
     """The page's CSP refuses a request to any other host (and says so), and allows
     the page's own files: what makes the page private by construction."""
