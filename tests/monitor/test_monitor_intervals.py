@@ -306,6 +306,44 @@ def test_mae_range_interval_from_the_slices_own_statistics() -> None:
     assert d["status"] == "exceeded"  # MAE about 2.4 vs 0.8: far beyond 0.5
 
 
+def _mae_slices(errors: list[np.ndarray]) -> list[dict]:
+    """Slices of a regression report as estimates() reads them: MAE, RMSE and count."""
+    return [
+        {
+            "slice": f"s{i}",
+            "metrics": {
+                "mae": {"value": float(e.mean()), "count": len(e), "low_n": False},
+                "rmse": {"value": float(np.sqrt((e * e).mean()))},
+            },
+        }
+        for i, e in enumerate(errors)
+    ]
+
+
+def test_a_slice_whose_errors_are_all_equal_takes_the_spread_of_the_others() -> None:
+    """sd 0 is no evidence of no spread (SPEC 12.7): the largest sd of the other slices,
+    or unbounded when no slice has any."""
+    spread = np.array([0.0, 20.0] * 20)
+    part = estimates(_mae_slices([spread, np.zeros(40)]), "mae")
+    assert part.sds[1] == part.sds[0] == pytest.approx(np.std(spread, ddof=1))
+    ev = evidence("range", [estimates(_mae_slices([np.zeros(40), np.ones(40)]), "mae")], 1.0)
+    assert ev["ci95"] == [0.0, None] and ev["p_within"] == 1.0
+
+
+def test_the_gate_does_not_pass_a_mae_range_above_the_threshold_on_errorless_draws() -> None:
+    """Errors of 0 or 20 (6% of rows) on 30 rows against a slice with none: the true range
+    1.2 exceeds the threshold 1. 30 rows show no error at all 16% of the time, and an
+    interval of width 0 then judged the range within (ok in 81 of 500 draws); it may be
+    judged within at most alpha of the time."""
+    rng = np.random.default_rng(8)
+    within = 0
+    for _ in range(500):
+        errors = [20.0 * (rng.random(30) < 0.06), np.zeros(30)]
+        ev = evidence("range", [estimates(_mae_slices(errors), "mae")], 1.0)
+        within += ev["p_within"] < 0.05
+    assert within / 500 <= 0.05, within
+
+
 def test_every_metric_count_has_a_unit_for_the_rows_needed_text() -> None:
     from faircode.monitor.intervals import COUNT_UNITS
     from faircode.monitor.metrics import METRICS
