@@ -225,9 +225,10 @@ def _evaluate(
     if measured:
         _add_evidence(out, d, slices, measured, d.metrics[pick], threshold)
     if d.gated and len(measured) < len(d.metrics):
-        out["below_guard"] = _below_guard(
-            slices, [m for m in d.metrics if m not in measured], threshold, min_samples
-        )
+        # planned once the report's family is known (assemble.decide, SPEC 12.8)
+        short = [m for m in d.metrics if m not in measured and _measurable(slices, m)]
+        if short:
+            out["below_guard"] = {"metrics": short, "guard": min_samples}
     if len(d.metrics) > 1:
         out["measured"] = measured
         if measured and len(measured) < len(d.metrics):
@@ -330,14 +331,29 @@ def _deciding(d: dict[str, Any]) -> str:
     return d["based_on"][0]
 
 
-def _below_guard(
-    slices: list[dict[str, Any]], metrics: list[str], threshold: float, min_samples: int
+def _measurable(slices: list[dict[str, Any]], metric: str) -> bool:
+    """Whether rows of the kind ``metric`` counts could measure it: at least two slices
+    have a value (SPEC 12.8; one slice alone stays unmeasured whatever its size)."""
+    return sum(s["metrics"][metric]["value"] is not None for s in slices) >= 2
+
+
+def below_guard(
+    slices: list[dict[str, Any]],
+    metrics: list[str],
+    threshold: float,
+    min_samples: int,
+    *,
+    k_measured: int = 0,
+    family: int = 1,
+    alpha: float = ALPHA,
 ) -> dict[str, Any] | None:
     """What would measure an unmeasured metric whose slices exist but sit below the
     low-n guard (SPEC 12.8): its two largest slices (by the metric's count), and the count
     per slice that would settle the gap they show today: the larger of the guard and the
-    power-based count of 12.7 (None when that count is not finite). None when fewer than
-    two slices have a value: more rows of the same kind could not measure it."""
+    power-based count of 12.7 (None when that count is not finite), planned at the K the
+    measured disparity would rest on (the metric's slices with a value, plus
+    ``k_measured``, a measured half's) and Holm's first step over ``family``. None when
+    fewer than two slices have a value: more rows of the same kind could not measure it."""
     best = None
     for metric in metrics:
         part = estimates(slices, metric, low_n=True)
@@ -347,7 +363,8 @@ def _below_guard(
         big = sorted(range(len(part.names)), key=lambda i: -part.counts[i])[:2]
         top, bottom = sorted(big, key=lambda i: -round_half_up_units(part.values[i]))
         two = _subset(part, [top, bottom])
-        got = settling_count(two, threshold, len(part.names), pair=(0, 1))
+        k = len(part.names) + k_measured
+        got = settling_count(two, threshold, k, family=family, pair=(0, 1), alpha=alpha)
         need = None if got is None else got[0]
         entry = {
             "metric": metric,
