@@ -388,9 +388,19 @@ def decide(groups: list[dict[str, Any]], rule: str, alpha: float, *, plan: bool 
             family=family,
             alpha=alpha,
         )
-        if plan is not None:
-            d["status"] = "insufficient"
-            d["rows_needed"] = plan
+        if plan is None:
+            continue
+        need, alone = plan
+        if ev is not None and not alone:
+            # the measured half may not be settled either: it needs its own rows too,
+            # unless it exceeds the threshold (then its rows alone settle the verdict)
+            own = rows_needed(d, g["slices"], len(judged), alpha)
+            if own is not None and exceeds(d["value"], d["threshold"]):
+                need = own
+            elif own is not None:
+                need = {**need, "also": own}
+        d["status"] = "insufficient"
+        d["rows_needed"] = need
     for g in groups:
         gated = [d for d in g["disparities"] if d["gated"]]
         g["status"] = _status(

@@ -435,3 +435,29 @@ def test_the_rows_below_the_guard_are_planned_at_the_reports_alpha() -> None:
         _half_below_guard(0.01)["rows_needed"]["per_slice"]
         > (_half_below_guard()["rows_needed"]["per_slice"])
     )
+
+
+def _eo(rows: list[tuple[str, int, int]]) -> dict:
+    df = pd.DataFrame(rows, columns=["g", "p", "y"])
+    r = evaluate(df, "p", ["g"], label="y", threshold=0.1, engine="pandas")
+    return next(d for d in r["groups"][0]["disparities"] if d["metric"].startswith("equalized"))
+
+
+def test_below_the_guard_a_half_over_the_threshold_settles_equalized_odds_alone() -> None:
+    """Both halves below the guard (20 to 25 rows of each class a slice); TPR 0.95 against
+    0.41 would exceed 0.1 once measured, FPR 0.28 against 0.25 would not: the TPR half's
+    48 positives a slice settle it. The half asking for more rows used to decide: 1,271
+    negatives a slice, after which the TPR half was still below the guard (SPEC 12.8)."""
+    need = _eo(_rows("A", 20, 19, 25, 7) + _rows("B", 22, 9, 20, 5))["rows_needed"]
+    assert need["metric"] == "tpr" and "also" not in need
+    assert 30 <= need["per_slice"] < 100
+
+
+def test_a_half_measured_but_unsettled_is_named_beside_the_half_below_the_guard() -> None:
+    """TPR measured on 200 positives a slice (0.50 against 0.55: its interval straddles
+    0.1), FPR below the guard (20 and 22 negatives): both need rows, and both are named
+    (the FPR half alone left the TPR half insufficient in every draw)."""
+    eo = _eo(_rows("A", 200, 100, 20, 6) + _rows("B", 220, 121, 22, 5))
+    need = eo["rows_needed"]
+    assert eo["status"] == "insufficient" and need["metric"] == "fpr" and need["guard"] == 30
+    assert need["also"]["metric"] == "tpr" and need["also"]["per_slice"] > 220
