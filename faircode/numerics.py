@@ -194,6 +194,23 @@ def log_ratio_interval(c1: int, n1: int, c2: int, n2: int, z: float) -> tuple[fl
     return r * exp(-(z * se)), r * exp(z * se)
 
 
+def katz_interval(c1: float, n1: float, c2: float, n2: float, z: float) -> tuple[float, float]:
+    """The Katz log interval of (c1/n1) / (c2/n2) at z (c2 > 0), with Haldane and
+    Anscombe's correction where a cell of the 2 x 2 table is zero (none or all of a group
+    successes): Katz's standard error is then undefined or 0 (the interval [1, 1] for two
+    groups all successes), so the interval is that of c + 0.5 of n + 1, widened to hold the
+    estimate (0 the lower end when c1 is 0). The LL144 audit's (SPEC 20.1) and the
+    monitor's reference groups' (SPEC-monitor 12.6); Python only."""
+    if 0 < c1 < n1 and c2 < n2:
+        got = log_ratio_interval(c1, n1, c2, n2, z)  # type: ignore[arg-type]
+        assert got is not None
+        return got
+    got = log_ratio_interval(c1 + 0.5, n1 + 1, c2 + 0.5, n2 + 1, z)  # type: ignore[arg-type]
+    assert got is not None
+    ratio = (c1 * n2) / (n1 * c2)
+    return min(got[0], ratio), max(got[1], ratio)
+
+
 def score_p(c: int, n: int, threshold: float, below: bool) -> float:
     """The two-sided-equivalent p of the score test that c/n lies beyond threshold (below
     it when `below`): 2 * Q(z) for the score statistic z in that direction, 1 when the

@@ -25,7 +25,7 @@ from .._version import __version__
 from ..detect import UNKNOWN_VOCABULARY, fold, kind_from_name
 from ..errors import InputError
 from ..groupstats import _values_text
-from ..numerics import Z, holm, log_ratio_interval, round_half_up, search_p
+from ..numerics import Z, holm, katz_interval, round_half_up, search_p
 from ..options import (
     AUDIT_ALPHA,
     AUDIT_DATA_SOURCES,
@@ -206,23 +206,6 @@ def _table(keys: list, cells: dict, n_all: int, exclude: bool) -> tuple[list[dic
     return rows, best
 
 
-def _katz(c1: int, n1: int, c2: int, n2: int, z: float) -> tuple[float, float]:
-    """The Katz log interval of (c1/n1) / (c2/n2) at z (SPEC 13.1's function, c2 > 0).
-
-    A zero cell of the 2 x 2 table (none or all of a category positive) leaves Katz's
-    standard error undefined or 0: the interval is then that of the counts with half an
-    individual added to each cell (c + 0.5 of n + 1, Haldane and Anscombe's correction),
-    widened to hold the estimate (so 0 is the lower end when none is positive)."""
-    if 0 < c1 < n1 and c2 < n2:
-        got = log_ratio_interval(c1, n1, c2, n2, z)
-        assert got is not None
-        return got
-    got = log_ratio_interval(c1 + 0.5, n1 + 1, c2 + 0.5, n2 + 1, z)  # type: ignore[arg-type]
-    assert got is not None
-    ratio = (c1 * n2) / (n1 * c2)
-    return min(got[0], ratio), max(got[1], ratio)
-
-
 def _additions(tables: list[tuple[str, list[dict], Any]], threshold: float, alpha: float):
     """The faircode additions (SPEC 20.1): per compared row its ratio's 95% interval, a
     p-value for "the ratio is below `threshold`", Holm over every ordered pair a table
@@ -242,10 +225,10 @@ def _additions(tables: list[tuple[str, list[dict], Any]], threshold: float, alph
                 continue
             c1, n1 = r["positive"], r["n"]
             ratio = (c1 * bn) / (n1 * bp)
-            lo, hi = _katz(c1, n1, bp, bn, Z)
+            lo, hi = katz_interval(c1, n1, bp, bn, Z)
 
             def beyond(z: float, c1=c1, n1=n1, bp=bp, bn=bn) -> bool:
-                return _katz(c1, n1, bp, bn, z)[1] < threshold
+                return katz_interval(c1, n1, bp, bn, z)[1] < threshold
 
             p = search_p(beyond) if ratio < threshold else 1.0
             ps.append(p)

@@ -20,7 +20,7 @@ from ..numerics import Z as Z95
 from ..numerics import holm
 from ..options import FAIRNESS_RULES, GROUP_OPTIONS
 from .args import column, columns, dict_of, is_number, switch
-from .disparities import build_disparities, rows_needed
+from .disparities import below_guard, build_disparities, rows_needed
 from .engines import SliceInput, run_engine
 from .inputs import (
     _check_settings,
@@ -369,15 +369,38 @@ def decide(groups: list[dict[str, Any]], rule: str, alpha: float, *, plan: bool 
         settle = plan and d["status"] == "insufficient"
         d["rows_needed"] = rows_needed(d, g["slices"], len(judged), alpha) if settle else None
     # slices that exist but sit below the low-n guard: more rows would measure and settle
-    # the disparity, so under the interval rule its evidence is insufficient (12.8)
-    for g in groups:
-        for d in g["disparities"]:
-            short = d.pop("below_guard", None)
-            if rule == "point" or not short or not d["gated"]:
-                continue
-            if d["status"] in ("unmeasured", "partly_measured"):
-                d["status"] = "insufficient"
-                d["rows_needed"] = short
+    # the disparity, so under the interval rule its evidence is insufficient (12.8). Its
+    # rows are planned against the family it would join: today's measured disparities and
+    # every unmeasured one that such rows could measure
+    short = [(g, d, d.pop("below_guard", None)) for g in groups for d in g["disparities"]]
+    short = [(g, d, s) for g, d, s in short if s and d["gated"]]
+    family = len(judged) + sum(d["evidence"] is None for _, d, _ in short)
+    for g, d, s in short:
+        if rule == "point" or d["status"] not in ("unmeasured", "partly_measured"):
+            continue
+        ev = d["evidence"]
+        plan = below_guard(
+            g["slices"],
+            s["metrics"],
+            d["threshold"],
+            s["guard"],
+            k_measured=0 if ev is None else ev["slice_estimates"],
+            family=family,
+            alpha=alpha,
+        )
+        if plan is None:
+            continue
+        need, alone = plan
+        if ev is not None and not alone:
+            # the measured half may not be settled either: it needs its own rows too,
+            # unless it exceeds the threshold (then its rows alone settle the verdict)
+            own = rows_needed(d, g["slices"], len(judged), alpha)
+            if own is not None and exceeds(d["value"], d["threshold"]):
+                need = own
+            elif own is not None:
+                need = {**need, "also": own}
+        d["status"] = "insufficient"
+        d["rows_needed"] = need
     for g in groups:
         gated = [d for d in g["disparities"] if d["gated"]]
         g["status"] = _status(

@@ -51,7 +51,7 @@ from ..options import (
 from ..renderers import render_as
 from ..safetext import fit_stdout
 from .errors import MonitorInputError
-from .gate import WHEN_GATED, gate_lines, unmeasured_hint
+from .gate import WHEN_GATED, gate_lines, passed_caveat, unmeasured_hint
 
 
 def _add_evaluate_arguments(p: argparse.ArgumentParser) -> None:
@@ -230,7 +230,7 @@ def _gate(report: dict[str, Any], allow_unmeasured: bool) -> int:
         return EXIT_UNMEASURED
     print(
         f"faircode: gate: passed: every disparity within threshold "
-        f"{report['settings']['threshold']:g}",
+        f"{report['settings']['threshold']:g}{passed_caveat(report, store=False)}",
         file=err,
     )
     return EXIT_OK

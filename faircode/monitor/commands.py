@@ -19,7 +19,7 @@ from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK, EXIT_UNM
 from ..options import FAIRNESS_ENCODING_HELP, FAIRNESS_RULES
 from ..safetext import shown
 from .errors import MonitorInputError
-from .gate import GATE_EXITS, gate_lines, unmeasured_hint
+from .gate import GATE_EXITS, gate_lines, passed_caveat, unmeasured_hint
 
 #: Help texts of options that several commands declare alike (one home each).
 _REASON_HELP = "why (kept in the audit log)"
@@ -491,7 +491,11 @@ def cmd_gate(args: argparse.Namespace) -> int:
             file=err,
         )
     elif res.event == "fairness_gate_passed" and not res.message:
-        print(f"faircode: gate: passed: {who}: every gated disparity within threshold", file=err)
+        caveat = passed_caveat(report["evaluation"], store=True) if report else ""
+        print(
+            f"faircode: gate: passed: {who}: every gated disparity within threshold{caveat}",
+            file=err,
+        )
     return res.exit_code
 
 

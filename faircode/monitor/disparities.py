@@ -225,9 +225,10 @@ def _evaluate(
     if measured:
         _add_evidence(out, d, slices, measured, d.metrics[pick], threshold)
     if d.gated and len(measured) < len(d.metrics):
-        out["below_guard"] = _below_guard(
-            slices, [m for m in d.metrics if m not in measured], threshold, min_samples
-        )
+        # planned once the report's family is known (assemble.decide, SPEC 12.8)
+        short = [m for m in d.metrics if m not in measured and _measurable(slices, m)]
+        if short:
+            out["below_guard"] = {"metrics": short, "guard": min_samples}
     if len(d.metrics) > 1:
         out["measured"] = measured
         if measured and len(measured) < len(d.metrics):
@@ -330,25 +331,46 @@ def _deciding(d: dict[str, Any]) -> str:
     return d["based_on"][0]
 
 
-def _below_guard(
-    slices: list[dict[str, Any]], metrics: list[str], threshold: float, min_samples: int
-) -> dict[str, Any] | None:
+def _measurable(slices: list[dict[str, Any]], metric: str) -> bool:
+    """Whether rows of the kind ``metric`` counts could measure it: at least two slices
+    have a value (SPEC 12.8; one slice alone stays unmeasured whatever its size)."""
+    return sum(s["metrics"][metric]["value"] is not None for s in slices) >= 2
+
+
+def below_guard(
+    slices: list[dict[str, Any]],
+    metrics: list[str],
+    threshold: float,
+    min_samples: int,
+    *,
+    k_measured: int = 0,
+    family: int = 1,
+    alpha: float = ALPHA,
+) -> tuple[dict[str, Any], bool] | None:
     """What would measure an unmeasured metric whose slices exist but sit below the
     low-n guard (SPEC 12.8): its two largest slices (by the metric's count), and the count
     per slice that would settle the gap they show today: the larger of the guard and the
-    power-based count of 12.7 (None when that count is not finite). None when fewer than
-    two slices have a value: more rows of the same kind could not measure it."""
-    best = None
-    for metric in metrics:
-        part = estimates(slices, metric, low_n=True)
-        if len(part.names) < 2:
-            continue
+    power-based count of 12.7 (None when that count is not finite), planned at the K the
+    measured disparity would rest on (the metric's slices with a value, plus
+    ``k_measured``, a measured half's) and Holm's first step over ``family``. None when
+    fewer than two slices have a value: more rows of the same kind could not measure it.
+    With two metrics unmeasured (equalized odds) K counts the slices of both, and as in
+    :func:`rows_needed` a half whose gap exceeds the threshold settles it alone (the one
+    asking for the fewest rows), else both need their rows (the larger first, the other
+    under ``also``). Returned with whether those rows alone would settle it (a gap over
+    the threshold), or None."""
+    parts = {m: estimates(slices, m, low_n=True) for m in metrics}
+    parts = {m: p for m, p in parts.items() if len(p.names) >= 2}
+    k = sum(len(p.names) for p in parts.values()) + k_measured
+    entries = []
+    for metric, part in parts.items():
         # the cheapest two to bring over the guard; ties keep report order
         big = sorted(range(len(part.names)), key=lambda i: -part.counts[i])[:2]
         top, bottom = sorted(big, key=lambda i: -round_half_up_units(part.values[i]))
         two = _subset(part, [top, bottom])
-        got = settling_count(two, threshold, len(part.names), pair=(0, 1))
+        got = settling_count(two, threshold, k, family=family, pair=(0, 1), alpha=alpha)
         need = None if got is None else got[0]
+        gap = float(part.values[top] - part.values[bottom])
         entry = {
             "metric": metric,
             "slices": [part.names[top], part.names[bottom]],
@@ -356,9 +378,16 @@ def _below_guard(
             "per_slice": None if need is None else max(min_samples, need),
             "guard": min_samples,
         }
-        if best is None or (entry["per_slice"] or math.inf) > (best["per_slice"] or math.inf):
-            best = entry
-    return best
+        entries.append((exceeds(gap, threshold), entry))
+    if not entries:
+        return None
+    above = [e for over, e in entries if over and e["per_slice"] is not None]
+    if above:  # its gap alone would exceed the threshold: the cheapest such half
+        return min(above, key=lambda e: e["per_slice"]), True
+    ranked = sorted((e for _, e in entries), key=lambda e: -(e["per_slice"] or math.inf))
+    if len(ranked) == 1 or ranked[0]["per_slice"] is None:
+        return ranked[0], False
+    return {**ranked[0], "also": ranked[1]}, False
 
 
 def _subset(part: SliceEstimates, idx: list[int]) -> SliceEstimates:

@@ -10,7 +10,14 @@ from typing import Any
 from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK, EXIT_UNMEASURED
 from ..safetext import shown
 
-__all__ = ["GATE_EXITS", "WHEN_GATED", "gate_code", "gate_lines", "unmeasured_hint"]
+__all__ = [
+    "GATE_EXITS",
+    "WHEN_GATED",
+    "gate_code",
+    "gate_lines",
+    "passed_caveat",
+    "unmeasured_hint",
+]
 
 #: The gate's verdicts as exit codes in `evaluate --gate`'s help (SPEC 12.9).
 WHEN_GATED = (
@@ -80,6 +87,30 @@ def unmeasured_hint(report: dict[str, Any], store: bool) -> str:
         guard = "the registry's min_samples" if store else "--min-samples"
         hints.append(f"slices are below the low-n guard: lower {guard} or add rows")
     return "; ".join(hints) or "add data"
+
+
+def passed_caveat(report: dict[str, Any], store: bool) -> str:
+    """What a passing gate did not compare (SPEC 12.9): the slices a gated disparity left
+    out below the low-n guard, named (at most 5) with the way to compare them; "" when it
+    left none out. A pass is over the eligible slices only, and a 25-row slice at a rate
+    of 1.0 against 0.3 elsewhere passed with no word of it."""
+    low = []
+    for g in report["groups"]:
+        for d in g["disparities"]:
+            if d["gated"]:
+                for e in d["excluded_slices"]:
+                    key = f"{shown(g['name'])}: {shown(e['slice'])}"
+                    if e["reason"] == "low-n" and key not in low:
+                        low.append(key)
+    if not low:
+        return ""
+    n = len(low)
+    named = ", ".join(low[:5]) + (f" and {n - 5:,} more" if n > 5 else "")
+    guard = "the registry's min_samples" if store else "--min-samples"
+    return (
+        f"; {n:,} slice{'' if n == 1 else 's'} below the low-n guard not compared ({named}): "
+        f"lower {guard} or add rows to compare {'it' if n == 1 else 'them'}"
+    )
 
 
 def gate_code(report: dict[str, Any]) -> int:

@@ -89,8 +89,8 @@ class SliceEstimates:
         assert self.sds is not None
         with np.errstate(divide="ignore", invalid="ignore"):
             half = z * self.sds / np.sqrt(self.counts)
-        if self.cap is None:  # a mean error of one row has no variance: unbounded
-            half = np.where(self.counts > 1, half, np.inf)
+        if self.cap is None:  # a mean error without a spread to judge it by: unbounded
+            half = np.where((self.counts > 1) & np.isfinite(self.sds), half, np.inf)
         high = self.values + half
         return np.maximum(0.0, self.values - half), high if self.cap is None else np.minimum(
             self.cap, high
@@ -132,7 +132,18 @@ def estimates(slices: list[dict[str, Any]], metric: str, *, low_n: bool = False)
         with np.errstate(divide="ignore", invalid="ignore"):
             var = np.maximum(0.0, rmse * rmse - values * values) * counts / (counts - 1.0)
         sds = np.sqrt(np.where(counts > 1, var, np.inf))
+        sds = np.where(sds > 0, sds, spread_floor(sds))
     return SliceEstimates(metric, [s["slice"] for s in rows], values, counts, successes, sds)
+
+
+def spread_floor(sds: np.ndarray) -> float:
+    """The sd a slice whose absolute errors are all equal (sd 0) is judged by (SPEC 12.7):
+    the largest finite sd among the metric's other slices, or unbounded when none shows
+    any spread. Its own sample says nothing of the spread: an interval of width 0 would
+    claim its MAE exactly, and the gate passed one in six models whose true MAE range
+    exceeded the threshold when a 30-row slice happened to show no error."""
+    finite = sds[np.isfinite(sds) & (sds > 0)]
+    return float(finite.max()) if finite.size else math.inf
 
 
 def _range_bounds(e: SliceEstimates, z: float) -> tuple[float, float]:

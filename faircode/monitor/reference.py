@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..numerics import Z, log_ratio_interval, newcombe
+from ..numerics import Z, katz_interval, newcombe
 from .args import column
 from .errors import MonitorInputError
 from .metrics import METRICS
@@ -125,7 +125,8 @@ def compare(slice_: dict[str, Any], ref: dict[str, Any], metric: str) -> dict[st
     p1, p2 = c1 / n1, c2 / n2
     lo, hi = newcombe(c1, n1, c2, n2, Z)
     ratio = None if c2 == 0 else p1 / p2
-    ci = log_ratio_interval(c1, n1, c2, n2, Z)
+    # a slice with none or all of its count successes: Haldane-Anscombe, not Katz's [1, 1]
+    ci = None if c2 == 0 else katz_interval(c1, n1, c2, n2, Z)
     return {
         "metric": metric,
         "slice": slice_["slice"],

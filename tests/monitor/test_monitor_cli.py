@@ -170,6 +170,22 @@ def test_the_unmeasured_verdict_names_its_cause(tmp_path: Path, capsys) -> None:
     assert "label" not in verdict
 
 
+def test_a_pass_names_the_slices_below_the_guard_it_did_not_compare(tmp_path: Path, capsys) -> None:
+    """Two groups of 2,000 with no gap pass; a third of 20 rows, every one predicted 1,
+    is below the guard and left out of every disparity: the pass says so (SPEC 12.9)."""
+    df = fair_frame(0, n=2000)
+    small = pd.DataFrame({"group": "c", "pred": 1, "label": [0, 1] * 10, "region": "n"})
+    path = write(tmp_path, pd.concat([df, small], ignore_index=True))
+    code, _, err = cli(capsys, path, *BASE, "--gate")
+    assert code == 0, err
+    assert err.splitlines()[-1] == (
+        "faircode: gate: passed: every disparity within threshold 0.1; 1 slice below the "
+        "low-n guard not compared (group: c): lower --min-samples or add rows to compare it"
+    )
+    code, _, err = cli(capsys, write(tmp_path, df, "two.csv"), *BASE, "--gate")
+    assert code == 0 and err.splitlines()[-1].endswith("within threshold 0.1"), err
+
+
 def test_exceeded_wins_over_unmeasured(tmp_path: Path, capsys) -> None:
     df = fair_frame(gap=20)
     df.loc[df["group"] == "b", "label"] = None  # b has predictions but no labels

@@ -264,13 +264,14 @@ def test_equalized_odds_uses_whichever_range_exists() -> None:
     assert eo["measured"] == ["fpr"]
     # the interval rule cannot confirm 0.15 > 0.1 on 40 rows, and the TPR half has two
     # labelled positives per slice, below the guard: more rows would settle it, so it
-    # is insufficient (SPEC 12.8), never ok, and asks for positives in both slices
+    # is insufficient (SPEC 12.8), never ok; the FPR half's range is over the threshold,
+    # so its negatives alone settle it (positives alone would leave it straddling)
     r = evaluate(df, "p", ["g"], label="y", min_samples=30, engine="pandas")
     eo = disparity(group(r, "g"), "equalized_odds_difference")
     assert eo["status"] == "insufficient" and eo["measured"] == ["fpr"]
     assert "for tpr, need 2" in eo["reason"]
-    assert eo["rows_needed"]["metric"] == "tpr" and eo["rows_needed"]["count_now"] == [2, 2]
-    assert eo["rows_needed"]["per_slice"] >= 30
+    assert eo["rows_needed"]["metric"] == "fpr" and eo["rows_needed"]["count_now"] == [40, 40]
+    assert eo["rows_needed"]["per_slice"] > 40 and "also" not in eo["rows_needed"]
     assert not r["unmeasured"] and r["status"] == "insufficient_evidence"
     assert [e["metric"] for e in eo["excluded_slices"]] == ["tpr", "tpr"]
 

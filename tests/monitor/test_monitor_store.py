@@ -569,6 +569,26 @@ def test_the_rule_comes_from_the_registry_and_the_audit_says_which_decided(
     assert rules == ["interval", "point"], rows
 
 
+def test_a_store_gate_pass_names_the_slices_below_the_guard(cli, tmp_path: Path) -> None:
+    """SPEC 12.9, 15.6: a pass over the eligible slices names the one it left out."""
+    (tmp_path / "fairness.yaml").write_text("models:\n  m:\n    slices: [group]\n")
+    rows = [("a", i % 2, i % 2) for i in range(2000)] + [("b", i % 2, i % 2) for i in range(2000)]
+    rows += [("c", 1, i % 2) for i in range(20)]
+    df = pd.DataFrame(rows, columns=["group", "pred", "label"])
+    df["rid"] = range(len(df))
+    df.to_csv(tmp_path / "p.csv", index=False)
+    args = ("--id", "rid", "--pred", "pred", "--attr", "group")
+    assert cli("log", "m", "p.csv", "--version", "v1", *args)[0] == 0
+    assert cli("label", "m", "p.csv", "--id", "rid", "--label", "label")[0] == 0
+    code, _, err = cli("gate", "m", "--version", "v1")
+    assert code == 0, err
+    assert err.splitlines()[-1] == (
+        "faircode: gate: passed: m version v1: every gated disparity within threshold; 1 slice "
+        "below the low-n guard not compared (group: c): lower the registry's min_samples or "
+        "add rows to compare it"
+    )
+
+
 def test_gate_names_known_versions_for_an_unknown_one(cli, tmp_path: Path) -> None:
     (tmp_path / "fairness.yaml").write_text(YAML)
     df = _mixed_frame(100).rename(columns={"region": "race", "flag": "sex"})

@@ -134,6 +134,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "fmt_or_dash": PY_TEXT,
         "more_lines": PY_TEXT,
         "normal_quantile": "the monitor's (SPEC 12) only",
+        "katz_interval": "the LL144 audit's and the monitor's reference groups' only",
         "scaled": "JS turns float expansions into the exact sums (scaledBig, expAdd, square2)",
     },
     "labels": {
