@@ -26,7 +26,8 @@
  *   Errors       faircode/errors.py       InputError
  *   Numerics     faircode/numerics.py     SPEC 13: fsum, ln, rounding, code-point order;
  *                                         13.1: exp, normalUpper, wilsonAt, newcombe,
- *                                         logRatioInterval, scoreP, searchP, holm
+ *                                         logRatioInterval, katzInterval, scoreP,
+ *                                         searchP, holm
  *                                         (then Python's text of values in messages)
  *   Labels       faircode/labels.py       SPEC 0.3, 0.4, 2, 9: missing tokens, trimming,
  *                                         header names, age and share grammars
@@ -296,6 +297,16 @@ function () {
     const r = (c1 / n1) / (c2 / n2);
     const se = Math.sqrt(1 / c1 - 1 / n1 + 1 / c2 - 1 / n2);
     return [r * exp(-(z * se)), r * exp(z * se)];
+  }
+
+  /** The Katz log interval of (c1/n1) / (c2/n2) at quantile z (c2 > 0), with Haldane and
+   * Anscombe's correction where a cell of the 2 x 2 table is zero: that of c + 0.5 of
+   * n + 1, widened to hold the estimate (SPEC 13.1); numerics.katz_interval. */
+  function katzInterval(c1, n1, c2, n2, z) {
+    if (0 < c1 && c1 < n1 && c2 < n2) return logRatioInterval(c1, n1, c2, n2, z);
+    const got = logRatioInterval(c1 + 0.5, n1 + 1, c2 + 0.5, n2 + 1, z);
+    const ratio = (c1 * n2) / (n1 * c2);
+    return [Math.min(got[0], ratio), Math.max(got[1], ratio)];
   }
 
   /** The two-sided-equivalent p of the score test that c/n lies beyond t (below it when
@@ -7585,6 +7596,7 @@ function () {
     wilsonAt,
     newcombe,
     logRatioInterval,
+    katzInterval,
     scoreP,
     searchP,
     holm,

@@ -23,6 +23,7 @@ from faircode.numerics import (
     Z,
     exp,
     holm,
+    katz_interval,
     log_ratio_interval,
     newcombe,
     normal_upper,
@@ -290,3 +291,35 @@ def test_score_p_at_a_subnormal_threshold_is_the_limit():
     assert score_p(0, 26, 5e-324, False) == 1.0  # 0% is not above t
     assert score_p(0, 3, 5e-324, True) == 0.0  # 0% is below t
     assert score_p(3, 3, 5e-324, True) == 1.0
+
+
+def _haldane(c1: int, n1: int, c2: int, n2: int) -> tuple[float, float]:
+    """statsmodels' Katz log interval, of c + 0.5 of n + 1 widened to hold the ratio when
+    a cell of the 2 x 2 table is zero (Haldane and Anscombe's correction, SPEC 13.1)."""
+    if 0 < c1 < n1 and c2 < n2:
+        lo, hi = confint_proportions_2indep(c1, n1, c2, n2, compare="ratio", method="log")
+        return lo, hi
+    lo, hi = confint_proportions_2indep(
+        c1 + 0.5, n1 + 1, c2 + 0.5, n2 + 1, compare="ratio", method="log"
+    )
+    ratio = (c1 / n1) / (c2 / n2)
+    return min(lo, ratio), max(hi, ratio)
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        (0, 20, 9, 20),
+        (0, 200, 1, 3),
+        (20, 20, 20, 20),
+        (19, 20, 30, 30),
+        (30, 30, 19, 20),
+        (0, 5, 5, 5),
+        (3, 40, 17, 40),
+        (1, 1, 1, 2),
+    ],
+)
+def test_the_corrected_katz_interval_matches_statsmodels_to_1e_12(table):
+    got = katz_interval(*table, Z)
+    want = _haldane(*table)
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-15)

@@ -99,6 +99,24 @@ test('logRatioInterval: statsmodels confint_proportions_2indep(method="log", com
   for (const [c1, n1, c2, n2] of REF.log_ratio_null) assert.equal(E.logRatioInterval(c1, n1, c2, n2, Z), null);
 });
 
+test('katzInterval: Katz, or at a zero cell statsmodels\' log interval of c + 0.5 of n + 1 widened to hold the ratio, to 1e-12', () => {
+  assert.ok(REF.katz.length > 100);
+  let zero = 0;
+  for (const [c1, n1, c2, n2, z, want, py] of REF.katz) {
+    const got = E.katzInterval(c1, n1, c2, n2, z);
+    const what = `katz (${c1}/${n1}) / (${c2}/${n2}) at ${z}`;
+    if (want[0] === 0) assert.equal(got[0], 0, `${what} low`);
+    else nearRel(got[0], want[0], TOL, `${what} low`);
+    nearRel(got[1], want[1], TOL, `${what} high`);
+    assert.deepEqual(got, py);
+    if (!(0 < c1 && c1 < n1 && c2 < n2)) zero += 1;
+  }
+  assert.ok(zero >= 27, 'the zero-cell tables are in the reference');
+  // two groups all positive: no longer Katz's [1, 1]
+  const [lo, hi] = E.katzInterval(20, 20, 20, 20, Z);
+  assert.ok(lo < 1 && hi > 1);
+});
+
 test('scoreP: the score test\'s two-sided p (statsmodels proportions_ztest, prop_var=t), 1 unless beyond', () => {
   let beyond = 0;
   for (const [c, n, t, below, want, py] of REF.score_p) {

@@ -88,6 +88,23 @@ def main() -> None:
     out["newcombe"] = diff
     out["log_ratio"] = ratio
     out["log_ratio_null"] = [[0, 10, 3, 10], [3, 10, 0, 10], [0, 1, 0, 1]]
+    # Katz with Haldane and Anscombe's correction at a zero cell: statsmodels' log interval
+    # of c + 0.5 of n + 1, widened to hold c1/n1 / (c2/n2) (0 the low end when c1 is 0)
+    tables = [(0, 20, 9, 20), (0, 1, 1, 1), (20, 20, 20, 20), (19, 20, 30, 30), (30, 30, 19, 20)]
+    tables += [(0, 5, 5, 5), (1, 1, 1, 2), (0, 200, 1, 3), (7, 7, 3, 9)]
+    tables += [(c1, n1, c2, n2) for c1, n1, c2, n2 in pairs[:40] if c2]
+    katz = []
+    for c1, n1, c2, n2 in tables:
+        for z in (Z, 1.0, 3.0):
+            zero = not (0 < c1 < n1 and c2 < n2)
+            a = (c1 + 0.5, n1 + 1, c2 + 0.5, n2 + 1) if zero else (c1, n1, c2, n2)
+            lo, hi = confint_proportions_2indep(
+                *a, method="log", compare="ratio", alpha=alpha_at(z)
+            )
+            est = (c1 / n1) / (c2 / n2)
+            want = [min(float(lo), est), max(float(hi), est)] if zero else [float(lo), float(hi)]
+            katz.append([c1, n1, c2, n2, z, want, list(N.katz_interval(c1, n1, c2, n2, z))])
+    out["katz"] = katz
 
     cases = [(3, 1000, 0.05, True), (40, 1000, 0.05, True), (49, 1000, 0.05, True)]
     cases += [(50, 1000, 0.05, True), (60, 1000, 0.05, False), (5819, 7214, 0.75, False)]

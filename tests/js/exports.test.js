@@ -26,7 +26,8 @@ const EXPORTS = [
   // the page's Delimiter menu names what the sniffer tries (SPEC 0.1)
   'SNIFF_ORDER',
   // the evidence functions of SPEC 13.1 and the score of SPEC 5 (tests/js/evidence.test.js)
-  'exp', 'normalUpper', 'wilsonAt', 'newcombe', 'logRatioInterval', 'scoreP', 'searchP', 'holm',
+  'exp', 'normalUpper', 'wilsonAt', 'newcombe', 'logRatioInterval', 'katzInterval', 'scoreP',
+  'searchP', 'holm',
   'balance', 'dimensionScore', 'overallScore',
   // the numeric-outcome functions of SPEC 21.5 (tests/js/outcome.test.js)
   'tUpper', 'tQuantile', 'chi2Upper', 'lnbetaHalf', 'welchDf', 'bigRatio', 'outcomeValue',

@@ -31,8 +31,8 @@ TWINS: dict[str, str] = {
     "errors": "InputError",
     "numerics": """fsum Z _SCALE _SQRT2 _LN2 wilson_bounds round_half_up round_int fmt ln
         rows_text pct _INV_LN2 _LN2_HI _LN2_LO _INV_SQRT_2PI EXP_FLOOR Z_SEARCH exp
-        normal_upper wilson_at newcombe log_ratio_interval score_p search_p holm OUTCOME_HUGE
-        OUTCOME_TINY SCALE1 SCALE2 _LN_SQRT_PI _CF_EPS _CF_FPMIN _CF_MAXIT exact_mean
+        normal_upper wilson_at newcombe log_ratio_interval katz_interval score_p search_p holm
+        OUTCOME_HUGE OUTCOME_TINY SCALE1 SCALE2 _LN_SQRT_PI _CF_EPS _CF_FPMIN _CF_MAXIT exact_mean
         exact_var exact_diff log1p _stirling lnbeta_half _betacf t_upper _T_CACHE t_quantile
         welch_df _LN_GAMMA_3_2 chi2_upper""",
     "labels": """MISSING_TOKENS AGE_NUMERIC AGE_INTERVAL DEFAULT_AGE_BANDS clean_header
@@ -134,7 +134,6 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "fmt_or_dash": PY_TEXT,
         "more_lines": PY_TEXT,
         "normal_quantile": "the monitor's (SPEC 12) only",
-        "katz_interval": "the LL144 audit's and the monitor's reference groups' only",
         "scaled": "JS turns float expansions into the exact sums (scaledBig, expAdd, square2)",
     },
     "labels": {
