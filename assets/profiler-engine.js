@@ -5464,7 +5464,8 @@ function () {
     const rh = high.pos / high.n;
     const rl = low.pos / low.n;
     const [lo, hi] = newcombe(high.pos, high.n, low.pos, low.n, Z);
-    const ratio = logRatioInterval(low.pos, low.n, high.pos, high.n, Z);
+    // a group with none or all positive: Haldane-Anscombe, not Katz's [1, 1] or nothing
+    const ratio = high.pos === 0 ? null : katzInterval(low.pos, low.n, high.pos, high.n, Z);
     const verdict = rh - rl > gap ? null : hi > gap ? 'possible' : 'within';
     return {
       highest: asKey(high),

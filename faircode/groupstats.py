@@ -9,7 +9,7 @@ from .errors import InputError
 from .evidence import Findings, pair_tests
 from .numerics import (
     Z,
-    log_ratio_interval,
+    katz_interval,
     newcombe,
     pct,
     round_half_up,
@@ -149,7 +149,8 @@ def _summary_fields(
     high, low = ext
     hr, lr = high[2] / high[1], low[2] / low[1]
     lo, hi = newcombe(high[2], high[1], low[2], low[1], Z)
-    ratio = log_ratio_interval(low[2], low[1], high[2], high[1], Z)
+    # a group with none or all positive: Haldane-Anscombe, not Katz's [1, 1] or nothing
+    ratio = None if high[2] == 0 else katz_interval(low[2], low[1], high[2], high[1], Z)
     if hr - lr > gap:
         verdict = None  # the finding's, after the family's correction
     else:

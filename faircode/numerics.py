@@ -199,8 +199,8 @@ def katz_interval(c1: float, n1: float, c2: float, n2: float, z: float) -> tuple
     Anscombe's correction where a cell of the 2 x 2 table is zero (none or all of a group
     successes): Katz's standard error is then undefined or 0 (the interval [1, 1] for two
     groups all successes), so the interval is that of c + 0.5 of n + 1, widened to hold the
-    estimate (0 the lower end when c1 is 0). The LL144 audit's (SPEC 20.1) and the
-    monitor's reference groups' (SPEC-monitor 12.6); Python only."""
+    estimate (0 the lower end when c1 is 0; SPEC 13.1). The label-rate gap's (SPEC 17.4),
+    the LL144 audit's (SPEC 20.1) and the monitor's reference groups' (SPEC-monitor 12.6)."""
     if 0 < c1 < n1 and c2 < n2:
         got = log_ratio_interval(c1, n1, c2, n2, z)  # type: ignore[arg-type]
         assert got is not None

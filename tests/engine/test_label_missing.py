@@ -182,8 +182,14 @@ def compared_summary(groups: list[dict], mgs: int, key=lambda g: g["label"], gap
     ph, nh, pl, nl = high["positive"], high["n"], low["positive"], low["n"]
     lo, hi = confint_proportions_2indep(ph, nh, pl, nl, method="newcomb")
     ratio = (None, None)
-    if ph and pl:
+    if ph and 0 < pl < nl and ph < nh:
         ratio = confint_proportions_2indep(pl, nl, ph, nh, compare="ratio", method="log")
+    elif ph:  # a zero cell: Haldane-Anscombe (c + 0.5 of n + 1), widened to hold the ratio
+        lo_r, hi_r = confint_proportions_2indep(
+            pl + 0.5, nl + 1, ph + 0.5, nh + 1, compare="ratio", method="log"
+        )
+        est = (pl / nl) / (ph / nh)
+        ratio = (min(lo_r, est), max(hi_r, est))
     if hi < gap:
         verdict = "within"
     elif not r(high) - r(low) > gap:

@@ -695,3 +695,17 @@ def test_outcome_lowest_names_the_groups_welch_does_not_tell_apart():
     assert "  race: highest 'African-American', lowest 'Other' (not told apart from " in text
     assert "'Hispanic' at 95%): difference " in text
     assert "| Other (not told apart from Hispanic at 95%) |" in r.report("markdown")
+
+
+def test_a_zero_cell_ratio_interval_is_shown_in_the_reports(tmp_path):
+    # SPEC 17.4: a lowest group with no positives (a zero cell) has a ratio interval
+    # from 0, no longer none, and the reports print it as they print any other
+    rows = ["sex,y"] + ["F,1"] * 12 + ["F,0"] * 18 + ["M,0"] * 30
+    path = tmp_path / "zero.csv"
+    path.write_text("\n".join(rows) + "\n")
+    r = faircode.profile(str(path), opts={"label": "y", "positive": "1", "min_group_size": 10})
+    gap = r["label_rates"]["dimensions"][0]["gap"]
+    assert gap["ratio_ci_low"] == 0.0 and gap["ratio_ci_high"] > 0
+    shown = f"0.00 [0.00-{fmt(gap['ratio_ci_high'], 2)}]"
+    assert f"ratio {shown}" in r.report("text")
+    assert f"| 0.00 [0.00, {fmt(gap['ratio_ci_high'], 2)}] |" in render_profile_markdown(r)
