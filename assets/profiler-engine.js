@@ -1988,6 +1988,14 @@ function () {
     return true;
   }
 
+  /** Whether b[s, e) are the bytes of `ref` (the header record's first field), after
+   * one U+FEFF (EF BB BF) or not: a header line repeated by `cat` after an Excel export
+   * starts with a BOM (SPEC 0.3). */
+  function sameFirst(b, s, e, ref) {
+    if (e - s === ref.length + 3 && b[s] === 0xef && b[s + 1] === 0xbb && b[s + 2] === 0xbf) s += 3;
+    return sameBytes(b, s, e, ref);
+  }
+
   /**
    * Why a record of `fields` fields, more than the `width` names, is refused (SPEC 0.3,
    * 0.6). `headerLine`: the header's line when the record is the first one below it (the
@@ -2565,6 +2573,7 @@ function () {
           const width = this.width;
           const sink = this.sink;
           const h0 = this.h0; // a first field this long may repeat the header's (SPEC 0.3)
+          const h3 = h0 < 0 ? -1 : h0 + 3; // or this long, after a BOM
           let nf = this.nf;
           let past = false;
           let same = false;
@@ -2585,7 +2594,7 @@ function () {
               break;
             }
             if (p < 0) { past = true; break; }
-            if (nf === 0 && p - i === h0 && sameBytes(b, i, p, this.hraw[0])) same = this.same = true;
+            if (nf === 0 && (p - i === h0 || p - i === h3) && sameFirst(b, i, p, this.hraw[0])) same = this.same = true;
             const k = nf < width ? keepCol[nf] : 0;
             if (k === 1 || (k === 2 && !longUnpadded(b, i, p, quick[nf]))) sink.cell(nf, b, i, p);
             else if (nf >= width && p > i) this.extraFull = true; // a long row's extra field
@@ -2764,7 +2773,7 @@ function () {
      * wanted (else b[s, e) may be incomplete). */
     field(b, s, e) {
       const c = this.nf++;
-      if (this.cmp) this.same = c < this.hraw.length && sameBytes(b, s, e, this.hraw[c]);
+      if (this.cmp) this.same = c < this.hraw.length && (c === 0 ? sameFirst : sameBytes)(b, s, e, this.hraw[c]);
       if (!this.keep || this.keep === 3) return; // ignored or dead column
       if (this.keepAll) this.fields[c] = decodeValid(b, s, e);
       else if (c < this.width) this.sink.cell(c, b, s, e);

@@ -13,7 +13,8 @@ dialect differs from SPEC section 0 the difference is detected, never guessed:
   line); a short row is kept by the handler and parsed by Python's csv module, padded
   with missing cells, as section 0.3 says;
 - a repeated header (SPEC 0.3): one column's values are searched for the header
-  record's field in that column (`_PartsRead._witness`), a dictionary look-up per batch;
+  record's field in that column (`_PartsRead._witness`; in the first column, also that
+  field after a U+FEFF, a BOM from an Excel export), a dictionary look-up per batch;
   a hit (a repeated header, or a column whose value is its own name) -> fallback, and the
   reference reader decides by whole records and names the first line;
 - an unterminated quote: after the data the stream appends a line holding a random
@@ -618,33 +619,39 @@ class _PartsRead:
         self.pending_rows = 0
 
     def _witness(self, record: list[str] | None) -> tuple[int, Any] | None:
-        """SPEC 0.3: (position among the read columns, header field) of the column whose
+        """SPEC 0.3: (position among the read columns, header fields) of the column whose
         values show a record that repeats the header `record` (its raw fields; None:
         nothing to check). A dictionary-encoded one is preferred (a look-up in the batch's
         dictionary, no pass over its rows); a field Arrow reads as null (a 0.4 token as
-        written) cannot show it. No such column: the reference reader reads the file."""
+        written) cannot show it. No such column: the reference reader reads the file.
+        For the first column the header's field after a U+FEFF is looked up too: a header
+        line repeated by `cat` after an Excel export starts with a BOM."""
         if record is None:
             return None
         usable = [
-            (self.builder.state[j] is None, pos, record[j])
+            (self.builder.state[j] is None, pos, j)
             for pos, j in enumerate(self.included)
             if record[j] not in MISSING_TOKENS
         ]
         if not usable:
             return -1, None  # run() falls back at once
-        _, pos, value = min(usable)
-        return pos, self.string_array([value])[0]  # pa.scalar would load pandas
+        _, pos, j = min(usable)
+        values = [record[j], "\ufeff" + record[j]] if j == 0 else [record[j]]
+        return pos, self.string_array(values)  # pa.array would load pandas
 
     def _repeats_header(self, batch: Any) -> bool:
-        """Whether a row of the batch holds the header's field in the witness column."""
-        pos, value = self.witness
+        """Whether a row of the batch holds a header field of the witness column."""
+        pos, values = self.witness
         col = batch.column(pos)
         pc = self.pc
         if self.pa.types.is_dictionary(col.type):
-            code = pc.index(col.dictionary, value)
-            # the dictionary may hold labels of rows sliced off (part 0's header)
-            return code.as_py() >= 0 and pc.any(pc.equal(col.indices, code)).as_py() is True
-        return pc.any(pc.equal(col, value)).as_py() is True
+            for value in values:
+                code = pc.index(col.dictionary, value)
+                # the dictionary may hold labels of rows sliced off (part 0's header)
+                if code.as_py() >= 0 and pc.any(pc.equal(col.indices, code)).as_py() is True:
+                    return True
+            return False
+        return pc.any(pc.is_in(col, value_set=values)).as_py() is True
 
     # -- the part threads
 

@@ -537,6 +537,9 @@ def open_table(
     if info is not None:
         info["record"] = record
     first_name = record[0] if record is not None else None
+    # a header line repeated by `cat` after an Excel export starts with a BOM (SPEC 0.3)
+    bom_name = "\ufeff" + first_name if first_name is not None else None
+    rest = record[1:] if record is not None else None
 
     def records() -> Iterator[tuple[list[str], int]]:
         seen = 0
@@ -545,7 +548,8 @@ def open_table(
             if got is None:
                 break
             rec, start = got
-            if rec[0] == first_name and rec == record:  # the first field first: cheap
+            first = rec[0]  # the first field first: cheap
+            if (first == first_name or first == bom_name) and rec[1:] == rest:
                 raise InputError(f"{name}: {repeated_header(start, skip_hint)}")
             n = len(rec)
             if check_first and not seen:

@@ -90,7 +90,6 @@ Where Spark's CSV dialect cannot follow SPEC section 0, and what this module doe
 from __future__ import annotations
 
 import csv
-import functools
 import io
 import os
 import warnings
@@ -1245,12 +1244,13 @@ def _read_csv(
 
 def _repeats(cols: list[Column], record: list[str] | None) -> Column:
     """SPEC 0.3: "H" for a row whose values are the header record's raw fields (a short
-    row's missing cells are null, so it is none), else ""."""
+    row's missing cells are null, so it is none), the first one after a U+FEFF or not (a
+    header line repeated by `cat` after an Excel export starts with a BOM), else ""."""
     if record is None:
         return F.lit("")
-    same = functools.reduce(
-        lambda a, b: a & b, [F.coalesce(c == F.lit(v), F.lit(False)) for c, v in zip(cols, record)]
-    )
+    same = F.coalesce(cols[0].isin(record[0], "\ufeff" + record[0]), F.lit(False))
+    for c, v in zip(cols[1:], record[1:]):
+        same = same & F.coalesce(c == F.lit(v), F.lit(False))
     return F.when(F.col(_BAD).isNull() & same, F.lit("H")).otherwise("")
 
 

@@ -450,7 +450,8 @@ def _plain_columns(
     if not body.endswith(b"\n"):
         body += b"\n"
     line = data[start : end + 1]  # the header's line: again in the body (files joined)?
-    if len(header) > 1 and (body.startswith(line) or body.find(b"\n" + line) >= 0):
+    again = (line, b"\xef\xbb\xbf" + line)  # with a BOM: after an Excel export
+    if len(header) > 1 and any(body.startswith(x) or body.find(b"\n" + x) >= 0 for x in again):
         return None  # the reader names it (SPEC 0.3)
     width = len(header)
     index = {c: header.index(c) for c in header if c in required}

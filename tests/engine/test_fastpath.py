@@ -578,3 +578,23 @@ def test_no_repeated_header_stays_on_the_fast_path():
     for parts in (1, 3):
         got, on_fast = fast(data, fastpath.ARROW_BLOCK_SIZE, parts=parts)
         assert on_fast and got == reference(data)
+
+
+@pytest.mark.parametrize("bom_first", [False, True])
+@pytest.mark.parametrize(("at", "parts"), [(0.5, 1), (0.75, 2), (0.9, 4), (0.6, 3), (0.3, 3)])
+def test_a_repeated_header_after_a_bom_falls_back_and_is_named(bom_first, at, parts):
+    """SPEC 0.3: `cat` after an Excel export repeats the header line with a BOM
+    (U+FEFF) before its first field, which Arrow keeps; the first column's look-up (the
+    column the fast path watches here) takes that field too, whether the file's first
+    line has a BOM or not, and in whichever part the repeat lies."""
+    bom = b"\xef\xbb\xbf"
+    header = b"sex,race,grp,id\n"
+    data = _joined_exports([])
+    assert data.startswith(header)
+    rows = data[len(header) :].split(b"\n")
+    k = int(320_000 * at)
+    rows.insert(k, bom + header.rstrip(b"\n"))
+    data = (bom if bom_first else b"") + header + b"\n".join(rows)
+    got, on_fast = fast(data, fastpath.ARROW_BLOCK_SIZE, parts=parts)
+    assert not on_fast
+    assert got.startswith(f"t.csv: line {k + 2} repeats the header (files joined with cat?)")

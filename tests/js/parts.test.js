@@ -185,3 +185,26 @@ test('a repeated header in a later part is the first one, as by one read (SPEC 0
   assert.throws(() => { later.push(Buffer.from(part)); later.finish(); },
     { message: /^t: line 2 repeats the header/ });
 });
+
+test('a repeated header line after a BOM in a later part is named, as by one read (SPEC 0.3)', () => {
+  // cat after Excel exports: U+FEFF before the repeated header line, the file's first
+  // line with a BOM or without one; a later part gets the header record
+  for (const bomFirst of [false, true]) {
+    const lines = generated(3000, 17, '\n').split('\n');
+    lines.splice(1800, 0, `\ufeff${lines[0]}`);
+    const file = tempFile((bomFirst ? '\ufeff' : '') + lines.join('\n'));
+    const one = bridge(file, 1);
+    assert.equal(one.status, 2);
+    assert.match(one.stderr, /: line 1801 repeats the header \(files joined with cat\?\)/);
+    for (const parts of [2, 3, 4]) assert.deepEqual(bridge(file, parts), one, `parts=${parts}`);
+  }
+  // a later part read with names: the row after a BOM, inside the part or at its start
+  const first = E.createProfiler({ name: 't' });
+  first.push(Buffer.from('\ufeffsex,race\nM,A\n'));
+  const layout = first.layout();
+  for (const part of ['F,B\n\ufeffsex,race\nM,A\n', '\ufeffsex,race\nM,A\n']) {
+    const later = E.createProfiler({ name: 't', opts: E.partOptions({}, layout), record: layout.record });
+    assert.throws(() => { later.push(Buffer.from(part)); later.finish(); },
+      { message: /^t: line \d repeats the header/ }, JSON.stringify(part));
+  }
+});

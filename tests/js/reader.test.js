@@ -325,3 +325,42 @@ test('a record equal to the header in some fields only is data; names and one-fi
     });
   }
 });
+
+test('a repeated header line that starts with a BOM is refused, in both field scans (SPEC 0.3)', () => {
+  // cat after an Excel export: U+FEFF before the repeated header line, whether the
+  // file's first line has a BOM or not; a first column the sink skips (id) or reads (sex)
+  const rows = (cols) => Array.from({ length: 60 }, (_, k) => cols(k)).join('\n');
+  const idFirst = rows((k) => `${k},${k % 2 ? 'F' : 'M'},n${k}`);
+  const sexFirst = rows((k) => `${k % 2 ? 'F' : 'M'},${k},n${k}`);
+  const texts = [
+    `id,sex,note\n${idFirst}\n\ufeffid,sex,note\n1,M,x\n`,
+    `\ufeffid,sex,note\n${idFirst}\n\ufeffid,sex,note\r\n1,M,x\n`,
+    `sex,id,note\n${sexFirst}\n\ufeffsex,id,note\n`,
+    `\ufeffsex,id,note\n${sexFirst}\n\n\ufeffsex,id,note`,
+  ];
+  for (const simd of [true, false]) {
+    forChunks((c) => {
+      for (const text of texts) {
+        const p = E.createProfiler({ name: 't.csv', simd });
+        const b = enc.encode(text);
+        const line = text.split('\n').findIndex((l, k) => k > 0 && l.startsWith('\ufeff')) + 1;
+        assert.throws(() => {
+          for (let i = 0; i < b.length; i += c) p.push(b.subarray(i, i + c));
+          p.finish();
+        }, { message: new RegExp(`^t\\.csv: line ${line} repeats the header \\(files joined with cat\\?\\)`) },
+        `simd=${simd} chunk=${c} ${JSON.stringify(text.slice(0, 20))}`);
+      }
+    });
+  }
+});
+
+test('only one leading BOM of the first field is passed over (SPEC 0.3)', () => {
+  for (const simd of [true, false]) {
+    forChunks((c) => {
+      const p = E.createProfiler({ name: 't.csv', simd });
+      const b = enc.encode('sex,race\nM,A\n\ufeff\ufeffsex,race\nsex,\ufeffrace\n\ufeffsex,race \n\ufeffsex\n');
+      for (let i = 0; i < b.length; i += c) p.push(b.subarray(i, i + c));
+      assert.equal(p.finish().n_rows, 5, `simd=${simd} chunk=${c}`);
+    });
+  }
+});

@@ -219,3 +219,20 @@ def test_a_repeated_header_is_the_readers_error(tmp_path: Path, text: str) -> No
         f"{path}: line {line} repeats the header (files joined with cat?); remove the "
         "repeated header lines"
     )
+
+
+@pytest.mark.parametrize(
+    "text", ["id,y\nr1,1\n\ufeffid,y\nr2,0\n", "\ufeffid,y\nr1,1\nr2,0\n\ufeffid,y\n"]
+)
+def test_a_repeated_header_after_a_bom_is_the_readers_error(tmp_path: Path, text: str) -> None:
+    """SPEC 0.3: `cat` after an Excel export repeats the header line with a BOM before
+    it; the plain split looked for the line without one and counted it as a row."""
+    path = tmp_path / "joined.csv"
+    path.write_bytes(text.encode())
+    with pytest.raises(MonitorInputError) as err:
+        mio.read_table(path, {"id": "--id", "y": "--label"})
+    line = text.splitlines().index("\ufeffid,y", 1) + 1
+    assert str(err.value) == (
+        f"{path}: line {line} repeats the header (files joined with cat?); remove the "
+        "repeated header lines"
+    )

@@ -762,21 +762,27 @@ def test_inputs_that_are_no_table_are_named_alike(js, data) -> None:
         assert_same(py, got, f"{data!r} chunk {chunk}")
 
 
-def _joined(header: bytes, rows: int, at: list[int]) -> bytes:
+def _joined(header: bytes, rows: int, at: list[int], bom: bool = False) -> bytes:
     """Exports joined with cat: `header` again before each row index in `at` (quoted the
-    first time), over the fast path's size."""
+    first time), over the fast path's size. `bom`: exports from Excel, each starting with
+    a UTF-8 BOM (the file's first line too), none quoted."""
     body = [
         b"%d,%s,%s,%d\n" % (k, b"MF"[k % 2 : k % 2 + 1], b"ABC"[k % 3 : k % 3 + 1], 20 + k % 60)
         for k in range(rows)
     ]
+    if bom:
+        header = BOM + header
     for n, k in enumerate(sorted(at, reverse=True)):
         again = (
             header
-            if n < len(at) - 1
+            if n < len(at) - 1 or bom
             else b",".join(b'"%s"' % f for f in header.rstrip(b"\n").split(b",")) + b"\r\n"
         )
         body.insert(k, again)
     return header + b"".join(body)
+
+
+BOM = b"\xef\xbb\xbf"
 
 
 @pytest.mark.parametrize(
@@ -785,6 +791,13 @@ def _joined(header: bytes, rows: int, at: list[int]) -> bytes:
         _joined(b"id,sex,race,age\n", 250_000, [150_000, 230_000]),
         _joined(b"id,sex,race,age\n", 3_000, [2_900]),
         b"id,sex,race,age\n1,M,A,30\nid,sex,race,age \n2,F,B,41\nid,sex\n",  # no repeat
+        # Excel exports joined: a BOM before the repeated header line (SPEC 0.3)
+        _joined(b"id,sex,race,age\n", 250_000, [150_000, 230_000], bom=True),
+        _joined(b"id,sex,race,age\n", 3_000, [2_900], bom=True)[3:],  # first line: none
+        b"sex,race,id,age\n" + b"M,A,1,30\n" * 10 + BOM + b"sex,race,id,age\n",
+        # no repeat: two BOMs, a BOM before another field
+        b"id,sex,race,age\n1,M,A,30\n%sid,sex,race,age\n2,F,B,41\nid,%ssex,race,age\n"
+        % (BOM + BOM, BOM),
     ],
 )
 def test_a_repeated_header_through_the_bridge(js, tmp_path, data: bytes) -> None:

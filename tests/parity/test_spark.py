@@ -172,6 +172,9 @@ GENERATED = {
     "cr_only.csv": b"sex,race,age\rF,A,20\rM,B,30\rM,A,41\r",
     # SPEC 0.3: equal to the header in some fields only (a checkbox column), short: data
     "near_header.csv": b"sex,race,age\nF,A,20\nsex,race,age \nsex,race\nsex,B,30\n",
+    # only one leading BOM of the first field is passed over: data
+    "near_header_bom.csv": b"sex,race\nF,A\n\xef\xbb\xbf\xef\xbb\xbfsex,race\n"
+    b"sex,\xef\xbb\xbfrace\n",
     "unicode_pipe.csv": "r\u00e9gion|sexe|\u00e2ge\n"
     "\u00cele-de-France|F|22\n"
     "Provence\u2013Alpes|M|22\n"
@@ -254,6 +257,10 @@ ERRORS = {
     "trailing_delimiter.csv": b"sex,age\nF,1,\nM,2,\n",
     # SPEC 0.3: files joined with cat; the first repeat (quoted) is named
     "repeated_header.csv": b'sex,age\nF,1\n\n"sex",age\nM,2\nsex,age\n',
+    # cat after Excel exports: a BOM before the repeated header line, the first with one
+    # or without one
+    "repeated_header_bom.csv": b"sex,age\nF,1\n\xef\xbb\xbfsex,age\nM,2\n",
+    "repeated_header_boms.csv": b"\xef\xbb\xbfsex,age\nF,1\n\xef\xbb\xbfsex,age\nM,2\n",
 }
 
 

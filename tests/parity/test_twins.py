@@ -330,7 +330,8 @@ JS_ONLY: dict[str, str] = {
     **dict.fromkeys(
         "firstInvalidUtf8 utf8SequenceLength badIsNul firstBadByte completeLength "
         "hasTextDecoder DECODER decodeValid REC_START FIELD_START UNQUOTED QUOTED "
-        "QUOTE_IN_QUOTED NO_BYTES NO_QUICK PIECE appendBytes sameBytes CsvScanner".split(),
+        "QUOTE_IN_QUOTED NO_BYTES NO_QUICK PIECE appendBytes sameBytes sameFirst "
+        "CsvScanner".split(),
         BYTE_READER,
     ),
     **dict.fromkeys(
