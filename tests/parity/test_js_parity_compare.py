@@ -407,7 +407,7 @@ def test_bridge_hash_and_provenance_cli_match_python(tmp_path):
     from jsbridge import node_command
 
     path = tmp_path / "d.csv"
-    path.write_bytes("sex;race\r\n👩;A\r\nM;B\r\n".encode() * 50)
+    path.write_bytes(("sex;race\r\n" + "👩;A\r\nM;B\r\n" * 50).encode())
     js_out = json.loads(
         subprocess.run(
             node_command()
