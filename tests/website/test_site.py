@@ -1489,6 +1489,22 @@ def test_cli_html_report_shows_the_same_numbers(reports, tmp_path, shots):
     pg.close()
 
 
+def drift_cards(reports, a: Path, b: Path, fields: str) -> tuple[Page, list[list[str]]]:
+    """`compare A B --html` opened as a report: its page, and per drift card the data
+    attributes named in ``fields`` (camelCase, space-separated), then the card head's text."""
+    out = a.parent / "compare.html"
+    cli_ok("compare", str(a), str(b), "--html", str(out))
+    pg = reports(out)
+    pg.page.wait_for_selector("#report .compare-view")
+    cards = pg.page.eval_on_selector_all(
+        "#report article.drift",
+        "(els, fields) => els.map((e) => [...fields.map((f) => e.dataset[f]),"
+        " e.querySelector('.card-head').textContent])",
+        fields.split(),
+    )
+    return pg, cards
+
+
 def test_cli_html_compare_shows_a_dimension_not_compared(reports, tmp_path):
     """SPEC 8: B's blank sex column is not compared; the view says so (no 'null drift')."""
     rows = [("MF"[i % 3 % 2], "AB"[i % 4 // 3]) for i in range(120)]
@@ -1496,15 +1512,7 @@ def test_cli_html_compare_shows_a_dimension_not_compared(reports, tmp_path):
     b = tmp_path / "b.csv"
     a.write_text("sex,race\n" + "".join(f"{s},{r}\n" for s, r in rows), encoding="utf-8")
     b.write_text("sex,race\n" + "".join(f",{r}\n" for _, r in rows), encoding="utf-8")
-    out = tmp_path / "compare.html"
-    cli_ok("compare", str(a), str(b), "--html", str(out))
-    pg = reports(out)
-    pg.page.wait_for_selector("#report .compare-view")
-    cards = pg.page.eval_on_selector_all(
-        "#report article.drift",
-        "els => els.map((e) => [e.dataset.dim, e.dataset.psi, e.dataset.driftLevel,"
-        " e.querySelector('.card-head').textContent])",
-    )
+    pg, cards = drift_cards(reports, a, b, "dim psi driftLevel")
     assert cards[0][:3] == ["sex", "", ""]
     assert "not compared" in cards[0][3] and "PSI - · TVD -" in cards[0][3]
     assert "null" not in cards[0][3]
@@ -1523,15 +1531,7 @@ def test_cli_html_compare_shows_the_drift_verdict(reports, tmp_path):
         (b, (27, 20, 17, 9, 9, 9, 1, 5, 0, 3)),
     ):
         path.write_text("race\n" + "".join(f"g{i}\n" * c for i, c in enumerate(counts)))
-    out = tmp_path / "compare.html"
-    cli_ok("compare", str(a), str(b), "--html", str(out))
-    pg = reports(out)
-    pg.page.wait_for_selector("#report .compare-view")
-    cards = pg.page.eval_on_selector_all(
-        "#report article.drift",
-        "els => els.map((e) => [e.dataset.driftLevel, e.dataset.driftVerdict, e.dataset.driftP,"
-        " e.querySelector('.card-head').textContent])",
-    )
+    pg, cards = drift_cards(reports, a, b, "driftLevel driftVerdict driftP")
     assert cards[0][:3] == ["significant", "possible", "1"]
     assert "significant drift, possible" in cards[0][3] and "PSI 0.4614 (p 1)" in cards[0][3]
     pg.check_clean()
