@@ -1961,17 +1961,26 @@ def test_input_errors_are_the_engines_line(site, tmp_path):
         assert "line" in str(exc.value)
 
 
+def repeated_insurance(path: Path, eol: str, size: int, again: bool = False) -> None:
+    """The insurance sample's header, then its rows over and over to ``size`` bytes, lines
+    ended by ``eol``; ``again``: then a second export, its header kept (files joined with
+    cat)."""
+    body = (SAMPLES["insurance.csv"]).read_text(encoding="utf-8").splitlines()
+    rows = eol.join(body[1:]) + eol
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        fh.write(body[0] + eol)
+        while fh.tell() < size:
+            fh.write(rows)
+        if again:
+            fh.write(body[0] + eol + rows)
+
+
 def test_a_file_the_plan_reads_in_one_part_leaves_no_worker(site, tmp_path):
     """The part workers start beside the analysis worker's plan; a file the plan cannot
     cut (old Mac line ends, a lone CR: no LF to cut after) is read in one part, and the
     worker started for its second part ends unused."""
-    body = (SAMPLES["insurance.csv"]).read_text(encoding="utf-8").splitlines()
     path = tmp_path / "mac.csv"
-    with path.open("w", encoding="utf-8", newline="") as fh:
-        fh.write(body[0] + "\r")
-        rows = "\r".join(body[1:]) + "\r"
-        while fh.tell() < 3 * PARTS_MIN_BYTES:
-            fh.write(rows)
+    repeated_insurance(path, "\r", 3 * PARTS_MIN_BYTES)
     pg = site(init=COUNT_WORKERS)
     small_parts(pg.page)
     assert parts_of(pg.page, path) >= 2
@@ -1985,14 +1994,8 @@ def test_a_file_the_plan_reads_in_one_part_leaves_no_worker(site, tmp_path):
 def test_a_repeated_header_in_a_later_part_is_the_cli_s_error(site, tmp_path):
     """SPEC 0.3, 0.8: a header line repeated in the last part (files joined with cat) is
     refused on the page as by the CLI, at its first line, though another worker read it."""
-    body = (SAMPLES["insurance.csv"]).read_text(encoding="utf-8").splitlines()
     path = tmp_path / "joined.csv"
-    with path.open("w", encoding="utf-8", newline="") as fh:
-        fh.write(body[0] + "\n")
-        rows = "\n".join(body[1:]) + "\n"
-        while fh.tell() < 2 * PARTS_MIN_BYTES:
-            fh.write(rows)
-        fh.write(body[0] + "\n" + rows)  # the second export, its header kept
+    repeated_insurance(path, "\n", 2 * PARTS_MIN_BYTES, again=True)
     pg = site()
     small_parts(pg.page)
     assert parts_of(pg.page, path) >= 2
