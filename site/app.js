@@ -881,11 +881,16 @@
    * labels never changes a result: analyze() tests the rewritten count. */
   const HEADROOM = 10;
 
+  /** An option's value in `opts`, its default (SPEC 7) when not given. */
+  function optValue(opts, name) {
+    return opts[name] === undefined ? OPT_DEFAULTS[name] : opts[name];
+  }
+
   /** The options the file is read (counted) with. */
   function countingOpts(opts) {
     const o = Object.assign({}, opts);
     delete o.reference;
-    o.max_categorical = (opts.max_categorical === undefined ? OPT_DEFAULTS.max_categorical : opts.max_categorical) + HEADROOM;
+    o.max_categorical = optValue(opts, 'max_categorical') + HEADROOM;
     return o;
   }
 
@@ -923,7 +928,7 @@
     if (outs.length && rewritesOf(opts) !== rewritesOf(ro17)) {
       return 'the outcome column\'s sums are counted with the missing tokens and recodes of the read';
     }
-    const maxCat = (o) => (o.max_categorical === undefined ? OPT_DEFAULTS.max_categorical : o.max_categorical);
+    const maxCat = (o) => optValue(o, 'max_categorical');
     for (let i = 0; i < s.columns.length; i++) {
       const col = s.columns[i];
       if (s.counted[i] || s.capped[i]) continue;
@@ -945,7 +950,7 @@
       // SPEC 17.2: a column the read proved no dimension (more groups than its
       // --max-groups, or the kind it then had) lost its tables by group; a dimension
       // now, it is "not counted" only until a read with these settings counts them
-      const maxGroups = (o) => (o.max_dimension_groups === undefined ? OPT_DEFAULTS.max_dimension_groups : o.max_dimension_groups);
+      const maxGroups = (o) => optValue(o, 'max_dimension_groups');
       for (const col of untabled(result)) {
         if (maxGroups(opts) + slack(opts, col) > maxGroups(state.readOpts) + slack(state.readOpts, col) ||
             ro.get(col) !== no.get(col)) {
