@@ -56,6 +56,36 @@ def test_action_inputs_and_steps():
         assert "${{" not in s["run"]
 
 
+def installs(tmp_path: Path, version: str | None) -> str:
+    """What the action's install step asks pip for, its `faircode-version` input given as
+    `version` (None: the input's default, as GitHub passes it), run with a `python` that
+    only prints its arguments."""
+    (step,) = [s for s in action()["runs"]["steps"] if s.get("name") == "Install faircode"]
+    stub = tmp_path / "bin" / "python"
+    stub.parent.mkdir(exist_ok=True)
+    stub.write_text('#!/bin/sh\necho "$@"\n')
+    stub.chmod(0o755)
+    default = action()["inputs"]["faircode-version"]["default"]
+    env = {
+        "PATH": f"{stub.parent}{os.pathsep}{os.environ['PATH']}",
+        "FAIRCODE_VERSION": default if version is None else version,
+        "FAIRCODE_EXTRAS": "fast",
+        "ACTION_PATH": "/actions/faircode",
+    }
+    p = subprocess.run(["bash", "-c", step["run"]], env=env, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    return p.stdout.split()[-1]
+
+
+def test_the_action_installs_its_own_faircode_unless_told_otherwise(tmp_path):
+    """`uses: OWNER/faircode@v3` runs v3's faircode: by default (and with a blank input)
+    the action installs its own checkout, never whatever faircode PyPI has newest."""
+    assert installs(tmp_path, None) == "/actions/faircode[fast]"
+    assert installs(tmp_path, "") == "/actions/faircode[fast]"
+    assert installs(tmp_path, "action") == "/actions/faircode[fast]"
+    assert installs(tmp_path, "==0.1.0") == "faircode[fast]==0.1.0"
+
+
 def markdown_path_commands(parser: argparse.ArgumentParser, path: list[str]) -> list[list[str]]:
     """Every (sub)command of the CLI whose `--markdown` takes a PATH, in parser order."""
     found = []
