@@ -6072,7 +6072,7 @@ function () {
 
   /** A tested drift level's note (SPEC 8); compare.py _drift_line. */
   function driftLine(name, level, psi, p, verdict, na, nb) {
-    const rows = `p ${fmt(p, 4)}, ${na} -> ${nb} rows`;
+    const rows = `Holm-adjusted p ${fmt(p, 4)}, ${na} -> ${nb} rows`;
     if (verdict === 'confirmed') return `${name}: ${level} representation drift (PSI ${fmt(psi, 2)}, ${rows})`;
     return `${name}: PSI ${fmt(psi, 2)} (${level} band) is within what sampling alone gives (${rows})`;
   }

@@ -58,8 +58,9 @@ def homogeneity(counts_a: dict[str, int], counts_b: dict[str, int]) -> tuple[flo
 
 def _drift_line(name: str, level: str, psi: float, p: float, verdict: str, na: int, nb: int):
     """A tested drift level's note (SPEC 8): the level when confirmed, else that the PSI
-    is within what sampling alone gives; with the adjusted p and both sides' rows."""
-    rows = f"p {fmt(p, 4)}, {na} -> {nb} rows"
+    is within what sampling alone gives; with the adjusted p, named so (a possible level's
+    is often 1), and both sides' rows."""
+    rows = f"Holm-adjusted p {fmt(p, 4)}, {na} -> {nb} rows"
     if verdict == "confirmed":
         return f"{name}: {level} representation drift (PSI {fmt(psi, 2)}, {rows})"
     return f"{name}: PSI {fmt(psi, 2)} ({level} band) is within what sampling alone gives ({rows})"

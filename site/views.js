@@ -540,7 +540,7 @@
         dataset: { dim: d.name, psi: d.psi === null ? '' : d.psi, tvd: d.tvd === null ? '' : d.tvd, driftLevel: d.drift_level === null ? '' : d.drift_level, driftVerdict: verdict, driftP: d.drift_p === undefined || d.drift_p === null ? '' : d.drift_p, scoreDelta: d.dimension_score_delta === null ? '' : d.dimension_score_delta } },
       h('header', { className: 'card-head' }, h('h3', null, data(d.name)),
         h('span', { className: 'pill level-' + level }, pill),
-        h('span', null, `PSI ${d.psi === null ? '-' : d.psi}${d.drift_p === undefined || d.drift_p === null ? '' : ` (p ${d.drift_p})`} · TVD ${d.tvd === null ? '-' : d.tvd} · score ${scoreOrNot(d.dimension_score_a)} → ${scoreOrNot(d.dimension_score_b)}`)));
+        h('span', null, `PSI ${d.psi === null ? '-' : d.psi}${d.drift_p === undefined || d.drift_p === null ? '' : ` (Holm-adjusted p ${d.drift_p})`} · TVD ${d.tvd === null ? '-' : d.tvd} · score ${scoreOrNot(d.dimension_score_a)} → ${scoreOrNot(d.dimension_score_b)}`)));
       const scale = d.groups.reduce((m, g) => Math.max(m, Math.abs(g.share_delta)), 0) || 1;
       const list = h('div', { className: 'bars', attrs: { role: 'list' } });
       for (const g of d.groups.slice(0, GROUPS_SHOWN)) {

@@ -502,7 +502,7 @@ def test_a_drift_within_sampling_is_possible_in_every_report_and_not_a_gate(tmp_
     assert (race["drift_level"], race["drift_verdict"]) == ("significant", "possible")
     assert r["flags"][0] == (
         "race: PSI 0.46 (significant band) is within what sampling alone gives "
-        f"(p {race['drift_p']:.4f}, 100 -> 100 rows)"
+        f"(Holm-adjusted p {race['drift_p']:.4f}, 100 -> 100 rows)"
     )
     assert "race (race): drift significant (possible), PSI 0.4614" in r.report("text")
     md = r.report("markdown")

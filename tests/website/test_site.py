@@ -1533,7 +1533,8 @@ def test_cli_html_compare_shows_the_drift_verdict(reports, tmp_path):
         path.write_text("race\n" + "".join(f"g{i}\n" * c for i, c in enumerate(counts)))
     pg, cards = drift_cards(reports, a, b, "driftLevel driftVerdict driftP")
     assert cards[0][:3] == ["significant", "possible", "1"]
-    assert "significant drift, possible" in cards[0][3] and "PSI 0.4614 (p 1)" in cards[0][3]
+    assert "significant drift, possible" in cards[0][3]
+    assert "PSI 0.4614 (Holm-adjusted p 1)" in cards[0][3]
     pg.check_clean()
     pg.close()
 
