@@ -4628,6 +4628,14 @@ function () {
     return (t < 0 ? '-' : '') + String((a - r) / 100) + '.' + String(r).padStart(2, '0');
   }
 
+  /** pct, or `<0.01` (`-<0.01` for a negative sign) for a value known not to be 0 whose
+   * P(x) reads 0.00 (SPEC 8); numerics.py pct_not_zero. */
+  function pctNotZero(x, sign) {
+    const text = pct(x);
+    if (sign && text === '0.00') return sign < 0 ? '-<0.01' : '<0.01';
+    return text;
+  }
+
   /** `1 row`, `2 rows` (SPEC 6; numerics.py rows_text). */
   function rowsText(n) {
     return n === 1 ? `${n} row` : `${n} rows`;
@@ -6133,7 +6141,8 @@ function () {
   function flaggedShift(i, kind, what, dim, groups, a, b, counts, interval, gap) {
     const [ca, na, cb, nb] = counts;
     const [lo, hi] = interval;
-    const text = `${what} moved ${pct(a)}% -> ${pct(b)}% (${na} -> ${nb} rows, ${change(lo, hi)})`;
+    const moved = `${pctNotZero(a, a > 0 ? 1 : 0)}% -> ${pctNotZero(b, b > 0 ? 1 : 0)}%`;
+    const text = `${what} moved ${moved} (${na} -> ${nb} rows, ${change(lo, hi)})`;
     const evidence = { kind, dims: [dim], groups, value: b - a, n: na + nb, interval, threshold: gap };
     return [shiftP(ca, na, cb, nb, gap), i, text, evidence];
   }
@@ -6199,8 +6208,8 @@ function () {
       // SPEC 18.1: an appeared or disappeared group beyond the gap is a share_shift whose
       // text says so; the note would repeat it, so only one within the gap keeps it
       if (r.status !== 'shifted' && !(tested && Math.abs(r.b - r.a) > opts.share_gap)) {
-        fs.note(r.status, `${name}: '${r.label}' ${r.status} (${pct(r.a)}% -> ${pct(r.b)}%)`,
-          [name], [r.label]);
+        const shares = `${pctNotZero(r.a, r.a > 0 ? 1 : 0)}% -> ${pctNotZero(r.b, r.b > 0 ? 1 : 0)}%`;
+        fs.note(r.status, `${name}: '${r.label}' ${r.status} (${shares})`, [name], [r.label]);
       }
     }
     if (tested) {
@@ -7600,6 +7609,7 @@ function () {
     roundHalfUp,
     fmt,
     pct,
+    pctNotZero,
     // SPEC 13.1 and the score of SPEC 5 (faircode/numerics.py, faircode/evidence.py)
     exp,
     normalUpper,

@@ -16,6 +16,7 @@ from .numerics import (
     ln,
     newcombe,
     pct,
+    pct_not_zero,
     round_half_up,
     rows_text,
     search_p,
@@ -99,7 +100,8 @@ def _flagged(
     evidence (n: the rows of both sides). counts: (c_a, n_a, c_b, n_b)."""
     ca, na, cb, nb = counts
     lo, hi = interval
-    text = f"{what} moved {pct(a)}% -> {pct(b)}% ({na} -> {nb} rows, {_change(lo, hi)})"
+    moved = f"{pct_not_zero(a, int(a > 0))}% -> {pct_not_zero(b, int(b > 0))}%"
+    text = f"{what} moved {moved} ({na} -> {nb} rows, {_change(lo, hi)})"
     evidence = {
         "kind": kind,
         "dims": [dim],
@@ -174,7 +176,8 @@ def compare_dimension(da: dict, db: dict, opts: Options, fs: Findings) -> dict:
         # SPEC 18.1: an appeared or disappeared group beyond the gap is a share_shift whose
         # text says so; the note would repeat it, so only one within the gap keeps it
         if status != "shifted" and not (tested and abs(b - a) > opts.share_gap):
-            fs.note(status, f"{name}: '{label}' {status} ({pct(a)}% -> {pct(b)}%)", [name], [label])
+            shares = f"{pct_not_zero(a, int(a > 0))}% -> {pct_not_zero(b, int(b > 0))}%"
+            fs.note(status, f"{name}: '{label}' {status} ({shares})", [name], [label])
     if tested:
         flagged = []
         for i, (_, label, a, b, status) in enumerate(groups):

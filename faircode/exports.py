@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 from .numerics import (
+    compare_group_cells,
     drift_claimed,
     drift_text,
     fmt,
@@ -1317,9 +1318,7 @@ def _compare_group_rows(dims: list[dict]) -> Iterable[list[object]]:
             yield [
                 md_escape(d["name"]),
                 md_escape(g["label"]),
-                _p(g["share_a"]),
-                _p(g["share_b"]),
-                _change(g["share_delta"]),
+                *compare_group_cells(g),
                 g["status"],
             ]
         hidden = len(d["groups"]) - MD_MAX_GROUPS

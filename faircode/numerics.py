@@ -118,6 +118,31 @@ def pct(x: float) -> str:
     return f"{sign}{t // 100}.{str(t % 100).rjust(2, '0')}"
 
 
+def pct_not_zero(x: float, sign: int) -> str:
+    """:func:`pct`, or `<0.01` (`-<0.01` for a negative sign) for a value known not to be 0
+    (``sign`` its sign; 0 when it may be 0) whose P(x) reads 0.00 (SPEC 8): one row of
+    30,000 is not "0.00%"."""
+    text = pct(x)
+    if sign and text == "0.00":
+        return "-<0.01" if sign < 0 else "<0.01"
+    return text
+
+
+def compare_group_cells(g: dict) -> tuple[str, str, str]:
+    """A compared group's `A%`, `B%` and change in points as reports show them (SPEC 8):
+    a side where the group has rows (every side but the one it appeared or disappeared
+    on) never reads 0.00%, and an appeared or disappeared group's change never reads 0."""
+    status = g["status"]
+    delta = g["share_delta"]
+    moved = 1 if status == "appeared" else -1 if status == "disappeared" else 0
+    change = pct_not_zero(delta, moved)
+    return (
+        pct_not_zero(g["share_a"], int(status != "appeared")) + "%",
+        pct_not_zero(g["share_b"], int(status != "disappeared")) + "%",
+        ("+" if delta > 0 or change == "<0.01" else "") + change + " pts",
+    )
+
+
 # ---- Evidence (SPEC 13.1): exp, the normal tail, intervals at any z, Holm ----------
 
 _INV_LN2 = 1.4426950408889634

@@ -14,6 +14,7 @@ import json
 from .detect import NOT_DEMOGRAPHIC
 from .evidence import COMPARE_FINDING_KINDS, DIFFERENCE_KINDS
 from .numerics import (
+    compare_group_cells,
     drift_text,
     fmt,
     fmt_or_dash,
@@ -542,12 +543,11 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
             f"{_side_score(d['dimension_score_b'])}"
         )
         for g in d["groups"][:MAX_GROUPS_SHOWN]:
-            delta = g["share_delta"]
-            sign = "+" if delta > 0 else ""
+            share_a, share_b, change = compare_group_cells(g)
             status = "" if g["status"] == "shifted" else f"  [{g['status']}]"
             out.append(
-                f"  {clip(g['label'], 28, '').ljust(28)} {_pct(g['share_a']).rjust(6)} -> "
-                f"{_pct(g['share_b']).rjust(6)}  ({sign}{pct(delta)} pts){status}"
+                f"  {clip(g['label'], 28, '').ljust(28)} {share_a.rjust(6)} -> "
+                f"{share_b.rjust(6)}  ({change}){status}"
             )
         out += more_lines("  ", len(d["groups"]), 0, MAX_GROUPS_SHOWN, "groups")
     if result["added_dimensions"]:

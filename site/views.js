@@ -94,6 +94,25 @@
     return pctDigits(x) + '%';
   }
 
+  /** The engine's pctNotZero (SPEC 8): `<0.01` for a value known not to be 0 (sign its
+   * sign, else 0) whose digits read 0.00, so one row of 30,000 is not "0.00%". */
+  function pctNotZero(x, sign) {
+    const t = pctDigits(x);
+    if (sign && t === '0.00') return sign < 0 ? '-<0.01' : '<0.01';
+    return t;
+  }
+
+  /** numerics.py compare_group_cells: a compared group's A, B and change as shown (SPEC 8):
+   * a side where it has rows never reads 0.00%, an appeared or disappeared group's change
+   * never 0. */
+  function compareGroupCells(g) {
+    const moved = g.status === 'appeared' ? 1 : g.status === 'disappeared' ? -1 : 0;
+    const a = pctNotZero(g.share_a, g.status !== 'appeared' ? 1 : 0) + '%';
+    const b = pctNotZero(g.share_b, g.status !== 'disappeared' ? 1 : 0) + '%';
+    const tiny = moved && pctDigits(g.share_delta) === '0.00';
+    return [a, b, !tiny ? pts(g.share_delta) : moved > 0 ? '+<0.01 pts ↑' : '-<0.01 pts ↓'];
+  }
+
   /** A change of a share or rate in percentage points, signed, with its direction:
    * `+2.40 pts ↑` (issue 27: deltas read as "%", and colour said good or bad). */
   function pts(x) {
@@ -544,10 +563,11 @@
       const scale = d.groups.reduce((m, g) => Math.max(m, Math.abs(g.share_delta)), 0) || 1;
       const list = h('div', { className: 'bars', attrs: { role: 'list' } });
       for (const g of d.groups.slice(0, GROUPS_SHOWN)) {
+        const cells = compareGroupCells(g);
         list.appendChild(h('div', { className: 'bar-row status-' + g.status, attrs: { role: 'listitem' },
           dataset: { label: g.label, shareA: g.share_a, shareB: g.share_b, shareDelta: g.share_delta, status: g.status } },
         h('div', { className: 'bar-label' }, data(g.label)), deltaBar(g.share_delta, scale),
-        h('div', { className: 'bar-value' }, `${pct(g.share_a)} → ${pct(g.share_b)} (${pts(g.share_delta)})`,
+        h('div', { className: 'bar-value' }, `${cells[0]} → ${cells[1]} (${cells[2]})`,
           g.status !== 'shifted' ? h('span', { className: 'mark mark-' + g.status }, g.status) : null)));
       }
       card.appendChild(list);
@@ -977,7 +997,7 @@
     mount.replaceChildren(view);
   }
 
-  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, fmt, pct, pts, num, pText, boot };
+  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, fmt, pct, pts, pctNotZero, compareGroupCells, num, pText, boot };
   root.FaircodeViews = api;
   if (typeof document !== 'undefined' && document.getElementById && document.getElementById('faircode-result')) {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);

@@ -523,3 +523,24 @@ def test_a_drift_within_sampling_is_possible_in_every_report_and_not_a_gate(tmp_
         timeout=60,
     )
     assert p.returncode == 1 and p.stderr == b"faircode: moderate drift or worse in race\n"
+
+
+def test_a_one_row_group_that_disappears_never_reads_zero_to_zero(tmp_path):
+    """SPEC 8: one row of 30,000 that disappears (its share rounds to 0.00%) reads
+    `<0.01% -> 0.00%` in the note and every report's group row, not "nothing changed";
+    the other way round it appeared. JSON keeps the 4-dp share."""
+    a_csv, b_csv = tmp_path / "a.csv", tmp_path / "b.csv"
+    a_csv.write_text("race\n" + "w\n" * 15000 + "b\n" * 14999 + "x\n")
+    b_csv.write_text("race\n" + "w\n" * 15000 + "b\n" * 15000)
+    for one, other, status, shares, change in (
+        (a_csv, b_csv, "disappeared", "<0.01% -> 0.00%", "-<0.01 pts"),
+        (b_csv, a_csv, "appeared", "0.00% -> <0.01%", "+<0.01 pts"),
+    ):
+        r = faircode.compare(faircode.profile(one), faircode.profile(other))
+        x = next(g for g in dim(r, "race")["groups"] if g["label"] == "x")
+        assert (x["status"], x["share_a"] + x["share_b"]) == (status, 0.0)
+        assert f"race: 'x' {status} ({shares})" in r["flags"]
+        a, b = shares.split(" -> ")
+        row = next(line for line in r.report("text").splitlines() if line.startswith("  x "))
+        assert row.split(maxsplit=4)[1:] == [a, "->", b, f"({change})  [{status}]"]
+        assert f"| race | x | {a} | {b} | {change} | {status} |" in r.report("markdown")

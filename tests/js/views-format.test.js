@@ -62,3 +62,16 @@ test('views num: the text of toLocaleString(en-US), from one formatter made once
   }
   assert.equal(calls, 0);
 });
+
+test('views pctNotZero equals the engine pctNotZero; a compared group with rows never reads 0.00%', () => {
+  for (const x of values()) for (const sign of [-1, 0, 1]) assert.equal(V.pctNotZero(x, sign), E.pctNotZero(x, sign), String(x));
+  assert.equal(E.pctNotZero(0.00003, 1), '<0.01');
+  assert.equal(E.pctNotZero(0, 0), '0.00');
+  // SPEC 8: one row of 30,000 disappeared (JSON keeps 4 dp: every number 0)
+  const gone = { share_a: 0, share_b: 0, share_delta: 0, status: 'disappeared' };
+  assert.deepEqual(V.compareGroupCells(gone), ['<0.01%', '0.00%', '-<0.01 pts ↓']);
+  const came = { share_a: 0, share_b: 0, share_delta: 0, status: 'appeared' };
+  assert.deepEqual(V.compareGroupCells(came), ['0.00%', '<0.01%', '+<0.01 pts ↑']);
+  const moved = { share_a: 0.25, share_b: 0.5, share_delta: 0.25, status: 'shifted' };
+  assert.deepEqual(V.compareGroupCells(moved), ['25.00%', '50.00%', '+25.00 pts ↑']);
+});

@@ -604,3 +604,13 @@ def test_drift_level_has_its_evidence_parity(js):
             assert race["drift_p"] is not None
             note = next(f for f in py["findings"] if f["kind"] == "drift")
             assert ("within what sampling alone gives" in note["text"]) == (verdict == "possible")
+
+
+def test_a_one_row_group_that_disappears_parity(js):
+    """SPEC 8: both engines say one row of 30,000 disappeared as `<0.01% -> 0.00%`."""
+    a_bytes = ("race\n" + "w\n" * 15000 + "b\n" * 14999 + "x\n").encode()
+    b_bytes = ("race\n" + "w\n" * 15000 + "b\n" * 15000).encode()
+    for py, side in _both_ways(js, a_bytes, b_bytes):
+        shares = "<0.01% -> 0.00%" if side == "B" else "0.00% -> <0.01%"
+        status = "disappeared" if side == "B" else "appeared"
+        assert f"race: 'x' {status} ({shares})" in py["flags"]
