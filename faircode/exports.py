@@ -121,6 +121,9 @@ PROFILE_CSV_COLUMNS = (
     "p_adjusted",
     "significant",
     "small_expected",
+    # SPEC 17.4, 21.3: the groups (cells) not told apart from the lowest, true on their rows
+    # as `under_represented` is on a group's
+    "lowest_alike",
 )
 
 _DIMENSION_FIELDS = (
@@ -384,9 +387,17 @@ _LABEL_RATES = _Compared("label_rate", "label_rate_cell", _rate_fields, _rate_sp
 _OUTCOMES = _Compared("outcome_group", "outcome_cell", _outcome_fields, _outcome_spread)
 
 
+def _alike(block: dict) -> set:
+    """The gap's `lowest_alike` (SPEC 17.4, 21.3) as a set of labels (cells as (a, b));
+    empty without a gap, and for a profile saved before the key."""
+    alike = (block.get("gap") or {}).get("lowest_alike") or []
+    return {tuple(k) if isinstance(k, list) else k for k in alike}
+
+
 def _compared_rows(kind: _Compared, block: dict, column: str) -> Iterable[dict[str, Any]]:
     """The rows of ``block``'s groups and its listed intersection cells, each with its
-    dimension's comparison repeated and `highest` / `lowest` true on the row that is it.
+    dimension's comparison repeated and `highest` / `lowest` true on the row that is it,
+    `lowest_alike` on each row the gap's `lowest_alike` lists.
     After a dimension's groups, in the JSON's order: how many are not listed, then its
     missing group (label rates only, SPEC 17.4: never compared). A dimension not counted
     is one row; so is the count of cells not listed."""
@@ -395,6 +406,7 @@ def _compared_rows(kind: _Compared, block: dict, column: str) -> Iterable[dict[s
             yield {"section": kind.group_section, "dimension": d["name"], "note": "not counted"}
             continue
         spread = kind.spread(d)
+        alike = _alike(d)
         for g in d["groups"]:
             yield {
                 "section": kind.group_section,
@@ -404,6 +416,7 @@ def _compared_rows(kind: _Compared, block: dict, column: str) -> Iterable[dict[s
                 **kind.fields(g),
                 "highest": g["label"] == d["highest"],
                 "lowest": g["label"] == d["lowest"],
+                "lowest_alike": g["label"] in alike,
                 **spread,
             }
         if d.get("groups_not_listed"):
@@ -425,6 +438,7 @@ def _compared_rows(kind: _Compared, block: dict, column: str) -> Iterable[dict[s
                 **kind.fields(absent),
                 "highest": False,
                 "lowest": False,
+                "lowest_alike": False,
                 **spread,
                 "note": "missing group",
             }
@@ -433,6 +447,7 @@ def _compared_rows(kind: _Compared, block: dict, column: str) -> Iterable[dict[s
         return
     a, b = inter["dims"]
     spread = kind.spread(inter)
+    alike = _alike(inter)
     for c in inter["cells"]:
         pair = [c["a"], c["b"]]
         yield {
@@ -445,6 +460,7 @@ def _compared_rows(kind: _Compared, block: dict, column: str) -> Iterable[dict[s
             **kind.fields(c),
             "highest": pair == inter["highest"],
             "lowest": pair == inter["lowest"],
+            "lowest_alike": tuple(pair) in alike,
             **spread,
         }
     if inter.get("cells_not_listed"):

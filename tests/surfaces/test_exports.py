@@ -220,7 +220,8 @@ def test_label_rate_rows_of_every_kind_keep_their_keys_in_order():
     }
     rows = _rows_of({"label_rates": block}, "label_rate", "label_rate_cell")
     spread = ["max_difference", "min_ratio", *GAP_KEYS, "ratio_ci_low", "ratio_ci_high"]
-    group = ["section", "dimension", "column", "label", *RATE_KEYS, "highest", "lowest", *spread]
+    group = ["section", "dimension", "column", "label", *RATE_KEYS, "highest", "lowest"]
+    group += ["lowest_alike", *spread]
     assert [list(r) for r in rows] == [
         group,
         group,
@@ -228,7 +229,7 @@ def test_label_rate_rows_of_every_kind_keep_their_keys_in_order():
         [*group[:4], "count", *group[4:], "note"],
         ["section", "dimension", "note"],
         ["section", "dimension", "dimension_b", "column", "label", "label_b", *RATE_KEYS]
-        + ["highest", "lowest", "max_difference", "min_ratio"],
+        + ["highest", "lowest", "lowest_alike", "max_difference", "min_ratio"],
         ["section", "dimension", "dimension_b", "column", "count", "note"],
     ]
     assert [(r["label"], r["highest"], r["lowest"]) for r in rows[:2]] == [
@@ -349,14 +350,15 @@ def test_outcome_rows_of_every_kind_keep_their_keys_in_order():
     }
     rows = _rows_of({"outcomes": [block]}, "outcome_group", "outcome_cell")
     spread = ["max_difference", *GAP_KEYS, "df"]
-    group = ["section", "dimension", "column", "label", *MEAN_KEYS, "highest", "lowest", *spread]
+    group = ["section", "dimension", "column", "label", *MEAN_KEYS, "highest", "lowest"]
+    group += ["lowest_alike", *spread]
     assert [list(r) for r in rows] == [
         group,
         group,
         ["section", "dimension", "column", "count", "note"],
         ["section", "dimension", "note"],
         ["section", "dimension", "dimension_b", "column", "label", "label_b", *MEAN_KEYS]
-        + ["highest", "lowest", "max_difference"],
+        + ["highest", "lowest", "lowest_alike", "max_difference"],
         ["section", "dimension", "dimension_b", "column", "count", "note"],
     ]
     assert [(r["label"], r["highest"], r["lowest"]) for r in rows[:2]] == [
@@ -831,3 +833,43 @@ def test_every_format_says_what_would_settle_an_insufficient_disparity_alike(cap
             assert f"about {need['per_slice']:,} " in lines[0]
             assert all(f"'{s}'" in lines[0] for s in need["slices"])
             assert "per slice would settle" not in lines[0]
+
+
+def test_csv_marks_the_groups_not_told_apart_from_the_lowest_compas(tmp_path, capsys):
+    """SPEC 6.1, 17.4, 21.3: `profile --csv` carries each gap's `lowest_alike` as the
+    other formats name it: true on the rows of the groups (cells) it lists, false on the
+    others. COMPAS: 'Other' has the lowest two-year recidivism, 'Caucasian' and 'Hispanic'
+    are not told apart from it."""
+    compas = data_file("compas-scores-two-years.csv")
+    args = ["--label", "two_year_recid", "--outcome", "priors_count", "--cross", "race,sex"]
+    assert main(["profile", str(compas), *args, "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert main(["profile", str(compas), *args, "--csv", str(tmp_path / "r.csv")]) == 0
+    with open(tmp_path / "r.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+
+    def alike(section: str, block: dict, dim: str) -> tuple[list, list]:
+        """(the rows marked alike, the gap's list) of one dimension or intersection."""
+        got = [
+            [row["label"], row["label_b"]] if row["label_b"] else row["label"]
+            for row in rows
+            if (row["section"], row["dimension"]) == (section, dim)
+            and row["lowest_alike"] == "true"
+        ]
+        return got, (block.get("gap") or {}).get("lowest_alike") or []
+
+    race = next(d for d in r["label_rates"]["dimensions"] if d["name"] == "race")
+    assert alike("label_rate", race, "race") == (["Caucasian", "Hispanic"],) * 2
+    blocks = [("label_rate", r["label_rates"]), ("outcome_group", r["outcomes"][0])]
+    named = 0
+    for section, block in blocks:
+        for d in block["dimensions"]:
+            got, want = alike(section, d, d["name"])
+            assert got == want, (section, d["name"])
+            named += len(want)
+        cell = section.replace("group", "cell").replace("label_rate", "label_rate_cell")
+        got, want = alike(cell, block["intersection"], "race")
+        assert got == want, cell
+        named += len(want)
+    assert named > 2  # the outcome's and the cells' lists are not all empty
+    assert {row["lowest_alike"] for row in rows if row["section"] == "group"} == {""}
