@@ -439,6 +439,36 @@ def test_a_column_found_by_its_values_only_is_named_in_a_note(tmp_path):
     assert not any("found by its values" in n for n in r["notes"])
 
 
+def test_categories_under_two_percent_in_the_ratios_are_named_in_a_note():
+    # SPEC 20.1: on COMPAS every race impact ratio is relative to Native American, 18
+    # individuals (0.25%); without --exclude-small a note names the small categories
+    r = faircode.audit_ll144(COMPAS, selected="two_year_recid", audit_date=DATE)
+    small = [n for n in r["notes"] if "under 2%" in n]
+    assert small[0] == (
+        "race/ethnicity: 2 categories under 2% of the 7,214 individuals in the tables are "
+        "in the impact ratios: 'Asian' (32 individuals), 'Native American' (18 individuals); "
+        "the highest category, 'Native American', is one of them, so every impact ratio of "
+        "the table is relative to the rate of 18 individuals; 6 RCNY § 5-301 lets the auditor "
+        "leave them out of the impact ratios (--exclude-small, with the reason in "
+        "--exclusion-note)"
+    )
+    assert small[1].startswith("intersectional: 6 categories under 2% ")
+    assert "the highest category, 'Female' x 'Native American', is one of them" in small[1]
+    assert len(small) == 2  # Male 80.66%, Female 19.34%: no sex category is small
+    # every category the note names is under 2%, and every such one is named
+    for rows, note in ((r["race"], small[0]), (r["intersection"], small[1])):
+        for x in rows:
+            label = f"'{x['category']}'" if "category" in x else f"'{x['sex']}' x '{x['race']}'"
+            named = f"{label} ({x['n']} individual"
+            assert (named in note) == (0 < x["n"] * 50 < 7214), (label, note)
+    # excluded, they are said once, under the exclusion, and not again in a note
+    r = faircode.audit_ll144(
+        COMPAS, selected="two_year_recid", audit_date=DATE, exclude_small=True,
+        exclusion_note="fewer than 2%",
+    )  # fmt: skip
+    assert not any("under 2%" in n for n in r["notes"])
+
+
 def test_an_output_that_cannot_be_written_is_refused_before_the_report(tmp_path):
     path = tmp_path / "t.csv"
     path.write_text("sex,race,hired\nF,A,1\nM,B,0\n")
