@@ -690,6 +690,28 @@ def test_datasheet_numbers_are_the_profiles(compas_datasheet):
     assert sheet["provenance"]["dataset_hash"] == profile["provenance"]["dataset_hash"]
 
 
+def test_datasheet_label_rates_carry_their_intervals_and_small_groups(compas_datasheet):
+    # SPEC 20.2: each group's rate with its Wilson interval and small-group mark, as the
+    # profile reports them (COMPAS's 75+: 15 rows, 26.67% [10.90%-51.95%], small)
+    sheet, _, md, text = compas_datasheet
+    label = next(a for a in sheet["answers"] if a["id"] == "label")
+    (tab,) = label["tables"]
+    assert tab["head"][3:] == ["Positive rate", "95% CI low", "95% CI high", "Small group"]
+    rows = {(r[0], r[1]): [c["value"] for c in r[2:6]] + r[6:] for r in tab["rows"]}
+    assert rows["age", "75+"] == [15, 0.2667, 0.109, 0.5195, "yes"]
+    assert rows["sex", "Male"][-1] == "no"
+    froms = [c["from"] for r in tab["rows"] for c in r[2:6]]
+    assert "/label_rates/dimensions/1/groups/4/ci_low" in froms
+    assert {"/label_rates/ci_low", "/label_rates/ci_high"} <= {m["from"] for m in label["measures"]}
+    assert "positive in 45.07% (95% interval 43.92%-46.22%) of 7,214 rows" in label["answer"]
+    assert label["answer"].endswith(
+        "3 groups of fewer than 100 rows (the profile's size floor, SPEC 3), whose rates are "
+        "too noisy to judge: age '75+', race 'Asian', race 'Native American'."
+    )
+    assert "| age | 75+ | 15 | 26.67% | 10.90% | 51.95% | yes |" in md
+    assert "Wilson 95% interval; 3 groups of fewer than 100 rows" in text
+
+
 def test_datasheet_csv_lists_every_measured_number_once(compas_datasheet):
     """SPEC 20: `--csv` of a pack that restates the profile is one row per measured
     number: where it sits in the pack's JSON, its value as JSON writes it, and its
