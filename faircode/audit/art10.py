@@ -25,8 +25,7 @@ from ..profiler import analyze_read, display_name, summarize
 from ..provenance import sha256_bytes
 from ..reference import load_reference
 from ..render import alike_text
-from ..scan import _reread
-from .common import PackResult, iso_date, provenance_block, source_hash, today
+from .common import PackResult, iso_date, pack_source, provenance_block, today
 from .measured import cell_text, intersection_cell_rows, measure, table
 
 ART10_FORMAT_VERSION = 1
@@ -574,7 +573,7 @@ def audit_art10(
 
     Parameters
     ----------
-    source : path, file object or DataFrame
+    source : path, glob pattern, list of paths, file object or DataFrame
         The data set, read as ``faircode.profile`` reads it.
     split : {"training", "validation", "test"}, optional
         Which set it is.
@@ -631,8 +630,7 @@ def audit_art10(
         reference_hash = sha256_bytes(ref_bytes)
     overrides = dict_arg("overrides", overrides)
     name = name or display_name(source)
-    source = _reread(source)
-    digest, note = source_hash(source)
+    source, digest, note = pack_source(source, name)
     summary, checked, options = summarize(source, overrides, opts, name=name)
     profile = analyze_read(summary, checked, options)
     sections = _sections(profile, options, reference is not None, proxy_hints)

@@ -17,8 +17,7 @@ from ..numerics import pct
 from ..options import dict_arg
 from ..profiler import analyze_read, display_name, summarize
 from ..render import FOUND_BY
-from ..scan import _reread
-from .common import PackResult, iso_date, provenance_block, source_hash, today
+from .common import PackResult, iso_date, pack_source, provenance_block, today
 from .measured import cell_text, intersection_cell_rows, measure, table
 
 DATASHEET_FORMAT_VERSION = 1
@@ -525,7 +524,7 @@ def audit_datasheet(
 
     Parameters
     ----------
-    source : path, file object or DataFrame
+    source : path, glob pattern, list of paths, file object or DataFrame
         The table, read as ``faircode.profile`` reads it.
     label, positive : str, optional
         The label column (and its positive value) answering "is there a label?"
@@ -563,8 +562,7 @@ def audit_datasheet(
         opts["positive"] = positive
     overrides = dict_arg("overrides", overrides)
     name = name or display_name(source)
-    source = _reread(source)
-    digest, note = source_hash(source)
+    source, digest, note = pack_source(source, name)
     summary, checked, options = summarize(source, overrides, opts, name=name)
     profile = analyze_read(summary, checked, options)
     prefilled = _answers(

@@ -42,14 +42,14 @@ from ..profiler import display_name
 from ..proxy_stats import round_p
 from ..render import FOUND_BY
 from ..safetext import capped, shown
-from ..scan import _column_cells, _label_rule, _profiled, _reread, _rules
+from ..scan import _column_cells, _label_rule, _profiled, _rules
 from .common import (
     PackResult,
     date_prefix,
     iso_date,
+    pack_source,
     provenance_block,
     sex_and_race,
-    source_hash,
     today,
 )
 from .ll144doc import counted
@@ -375,7 +375,7 @@ def audit_ll144(
 
     Parameters
     ----------
-    source : path, file object or DataFrame
+    source : path, glob pattern, list of paths, file object or DataFrame
         The table, read as ``faircode.profile`` reads it.
     selected : str, optional
         ``"COL"``: a pass / fail column (1/0, true/false, yes/no, pass/fail,
@@ -485,8 +485,7 @@ def audit_ll144(
             )
         overrides[col] = "ignore"
     name = name or display_name(source)
-    source = _reread(source)
-    digest, digest_note = source_hash(source)
+    source, digest, digest_note = pack_source(source, name)
     summary, profile, checked, options = _read(source, overrides, opts, name, extra, flag)
     for col in extra:
         _not_a_category(profile, col, declared, name, flag if col == outcome_col else None)
@@ -506,7 +505,9 @@ def audit_ll144(
     out_rule = _label_rule(outcome_col, options)
     date_rule = _label_rule(date_column, options) if date_column else None
     read = [sex_col, race_col, outcome_col] + ([date_column] if date_column else [])
-    cells = _column_cells(source, read, options, name)
+    cells: Counter = Counter()
+    for part in source if isinstance(source, list) else [source]:  # a pattern's files
+        cells.update(_column_cells(part, read, options, part if part is not source else name))
 
     rows_read = 0
     outcome_missing = 0

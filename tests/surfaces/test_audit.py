@@ -422,6 +422,41 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, data, args, says):
     assert "Traceback" not in got.stderr
 
 
+PACKS = [["datasheet"], ["art10"], ["ll144", "--selected", "two_year_recid"]]
+
+
+@pytest.mark.parametrize("pack", PACKS, ids=lambda p: p[0])
+def test_a_pattern_is_one_dataset_and_a_bad_path_is_the_profiles_line(tmp_path, pack):
+    # SPEC 20 and 0.8: a pattern's files are one dataset, as `faircode profile` reads
+    # them (the pack of two parts of COMPAS is the pack of COMPAS, hashed as the profile
+    # hashes the pattern); a path that cannot be read is the profile's one line
+    lines = COMPAS.read_bytes().splitlines(keepends=True)
+    (tmp_path / "p1.csv").write_bytes(b"".join(lines[:3001]))
+    (tmp_path / "p2.csv").write_bytes(lines[0] + b"".join(lines[3001:]))
+    (tmp_path / "compas.csv").write_bytes(COMPAS.read_bytes())
+    packs = []
+    for path in ("p*.csv", "compas.csv"):
+        got = run("audit", *pack, path, "--audit-date", DATE, "--json", cwd=tmp_path)
+        assert got.returncode == 0, got.stderr
+        packs.append(json.loads(got.stdout))
+    parts, whole = packs
+    profiled = run("profile", "p*.csv", "--json", cwd=tmp_path)
+    want = json.loads(profiled.stdout)["provenance"]["dataset_hash"]
+    assert parts["provenance"].pop("dataset_hash") == want
+    assert whole["provenance"].pop("dataset_hash") != want
+    assert parts.pop("summary")["file"] == "p*.csv"
+    whole.pop("summary")
+    parts.pop("title"), whole.pop("title")  # the datasheet's names its file
+    assert parts == whole
+    for path, says in (
+        ("nope.csv", "nope.csv: no such file"),
+        ("zz*.csv", "zz*.csv: no file matches this pattern"),
+        (".", ".: is a directory, not a file"),
+    ):
+        got = run("audit", *pack, path, cwd=tmp_path)
+        assert (got.returncode, got.stderr) == (2, f"faircode: error: {says}\n")
+
+
 def test_a_column_found_by_its_values_only_is_named_in_a_note(tmp_path):
     # SPEC 20.1: `gndr` is no keyword; its F / M make it sex by its values (1.2)
     data = "gndr,race,hired\nF,A,1\nM,B,0\nF,B,1\n"
