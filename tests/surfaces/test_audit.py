@@ -373,6 +373,17 @@ def run(*args, cwd=None):
     ("data", "args", "says"),
     [
         ("a,race,hired\nx,A,1\n", ["--selected", "hired"], "no sex column found"),
+        # the API's one check of the additions' numbers, word for word (SPEC 20.1)
+        (
+            "sex,race,hired\nF,A,1\n",
+            ["--selected", "hired", "--alpha", "1"],
+            "error: --alpha: 1 is out of range (0..1, both excluded)",
+        ),
+        (
+            "sex,race,hired\nF,A,1\n",
+            ["--selected", "hired", "--ratio-threshold", "0"],
+            "error: --ratio-threshold: 0 is out of range (0..1, above 0)",
+        ),
         ("sex,b,hired\nF,x,1\n", ["--selected", "hired"], "--map COLUMN=race"),
         ("sex,race,hired\nF,A,maybe\n", ["--selected", "hired"], "is not a pass / fail value"),
         ("sex,race,hired\nF,A,1\n", [], "give one of --selected"),
