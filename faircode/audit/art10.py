@@ -181,7 +181,9 @@ def _representativeness(profile: dict, options: Any) -> dict:
     ]
     tables = []
     if devs:
-        tables.append(table(["Dimension", "Deviation from the reference"], ["text", "share"], devs))
+        tables.append(
+            table(["Dimension", "Deviation from the reference"], ["text", "points"], devs)
+        )
     if not_compared:
         tables.append(table(["Dimension not compared", "Why"], ["text", "text"], not_compared))
     if notes:
@@ -190,7 +192,7 @@ def _representativeness(profile: dict, options: Any) -> dict:
         tables.append(
             table(
                 ["Dimension", "Group", "Expected", "Actual", "Change (points)"],
-                ["text", "text", "share", "share", "share"],
+                ["text", "text", "share", "share", "points"],
                 rows,
             )
         )
@@ -294,7 +296,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
                     "Lowest / highest",
                     "Verdict",
                 ],
-                ["text", "text", "text", "share", "ratio", "text"],
+                ["text", "text", "text", "points", "ratio", "text"],
                 rows,
             )
         ]

@@ -57,8 +57,9 @@ def measures_in(obj: Any) -> list[dict]:
 
 def cell_text(cell: Any, form: str) -> str:
     """A table cell as a report shows it: ``form`` is ``text``, ``count`` (1,234),
-    ``share`` (12.34%: a 4-dp share shown whole, never rounded twice), ``ratio`` (1.23)
-    or ``number``."""
+    ``share`` (12.34%: a 4-dp share shown whole, never rounded twice), ``points`` (a
+    difference of two shares in percentage points, -12.34 pts, as the profile's reports
+    say it), ``ratio`` (1.23) or ``number``."""
     v = cell["value"] if isinstance(cell, dict) and "value" in cell else cell
     if v is None:
         return "-"
@@ -66,6 +67,8 @@ def cell_text(cell: Any, form: str) -> str:
         return f"{v:,}"
     if form == "share":
         return pct(v) + "%"
+    if form == "points":
+        return pct(v) + " pts"
     if form == "ratio":
         return fmt(v, 2)
     if isinstance(v, bool):

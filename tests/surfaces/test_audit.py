@@ -893,6 +893,27 @@ def test_art10_numbers_are_the_profiles(adult_art10):
         assert r[3]["value"] == rows_needed(count, 100, p, 0.1, k, 0.05)
 
 
+def test_art10_shows_differences_of_shares_in_points(adult_art10):
+    # SPEC 20.3: a label-rate difference, a reference deviation and a group's change are
+    # percentage points, said as the profile says them ("11.61 pts"), never "11.61%"
+    doc, _, md, _ = adult_art10
+    tables = {
+        t["head"][-1] if t["head"][-1] != "Verdict" else t["head"][3]: t
+        for s in doc["sections"]
+        for p in s["parts"]
+        for t in p["tables"]
+    }
+    for head, col in (("Difference", 3), ("Deviation from the reference", 1),
+                      ("Change (points)", 4)):  # fmt: skip
+        t = tables[head]
+        assert t["forms"][col] == "points", head
+        v = t["rows"][0][col]["value"]
+        shown = f"{abs(v) * 100:.2f}".rstrip()
+        assert f" {'-' if v < 0 else ''}{shown} pts |" in md, (head, v)
+    sex = next(r for r in tables["Difference"]["rows"] if r[0] == "sex")
+    assert f"| {sex[3]['value'] * 100:.2f} pts |" in md
+
+
 def test_art10_marks_what_a_tool_cannot_measure(adult_art10):
     jsonschema = pytest.importorskip("jsonschema")
     doc, text, md, html = adult_art10
