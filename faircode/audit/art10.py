@@ -376,7 +376,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
                 [
                     table(
                         ["Column", "Column", "Cramer's V", "Rows", "Adjusted p", "Significant"],
-                        ["text", "text", "ratio", "count", "number", "text"],
+                        ["text", "text", "ratio", "count", "p", "text"],
                         rows,
                     )
                 ]

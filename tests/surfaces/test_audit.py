@@ -914,6 +914,20 @@ def test_art10_shows_differences_of_shares_in_points(adult_art10):
     assert f"| {sex[3]['value'] * 100:.2f} pts |" in md
 
 
+def test_art10_proxy_p_values_keep_their_digits(adult_art10):
+    # SPEC 20.3 and 16: an adjusted p below 0.0001 shows 3 significant digits, as the
+    # profile shows it, never 0.0000
+    doc, _, md, _ = adult_art10
+    proxy = next(p for s in doc["sections"] for p in s["parts"] if p["title"] == "Proxy hints")
+    (t,) = proxy["tables"]
+    assert t["forms"][4] == "p"
+    tiny = [r for r in t["rows"] if 0 < r[4]["value"] < 0.0001]
+    assert tiny
+    for r in tiny:
+        assert f"| {r[0]} | {r[1]} | " in md
+        assert f" | {r[4]['value']:.3g} | " in md, r
+
+
 def test_art10_marks_what_a_tool_cannot_measure(adult_art10):
     jsonschema = pytest.importorskip("jsonschema")
     doc, text, md, html = adult_art10
