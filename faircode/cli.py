@@ -464,9 +464,12 @@ def _ll144_arguments(args: argparse.Namespace) -> dict:
         date_range = tuple(x.strip(" \t") for x in args.date_range.split(","))
         if len(date_range) != 2:
             raise InputError(f"--date-range: expected FROM,TO, got '{args.date_range}'")
-    numbers = _number_args(
-        args, (("--ratio-threshold", False, 1e-12, 1.0), ("--alpha", False, 1e-12, 1.0))
-    )
+    # their text goes to audit_ll144, whose one check and message are the API's too
+    numbers = {
+        key: getattr(args, key)
+        for key in ("ratio_threshold", "alpha")
+        if getattr(args, key) is not None
+    }
     return {
         "selected": args.selected,
         "score": args.score,

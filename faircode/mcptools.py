@@ -776,7 +776,12 @@ def compare_datasets(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, A
     opts = _opts(args, "compare_datasets")
     opts_b = dict(opts)
     if "skip_lines_b" in args:
-        opts_b["skip_lines"] = repr(args["skip_lines_b"])
+        from .cli import _number_arg  # lazy: start-up (the CLI's parser)
+
+        # checked as the CLI checks it, before either file is read, so its error names
+        # --skip-lines-b, not B's --skip-lines (SPEC 8)
+        text = repr(args["skip_lines_b"])
+        opts_b["skip_lines"] = repr(_number_arg("--skip-lines-b", text, True, 0, None))
     overrides = _overrides(args)
     want = args.get("provenance", True)
     results, hashes = [], {}

@@ -25,8 +25,7 @@ from ..profiler import analyze_read, display_name, summarize
 from ..provenance import sha256_bytes
 from ..reference import load_reference
 from ..render import alike_text
-from ..scan import _reread
-from .common import PackResult, iso_date, provenance_block, source_hash, today
+from .common import PackResult, iso_date, pack_source, provenance_block, today
 from .measured import cell_text, intersection_cell_rows, measure, table
 
 ART10_FORMAT_VERSION = 1
@@ -182,7 +181,9 @@ def _representativeness(profile: dict, options: Any) -> dict:
     ]
     tables = []
     if devs:
-        tables.append(table(["Dimension", "Deviation from the reference"], ["text", "share"], devs))
+        tables.append(
+            table(["Dimension", "Deviation from the reference"], ["text", "points"], devs)
+        )
     if not_compared:
         tables.append(table(["Dimension not compared", "Why"], ["text", "text"], not_compared))
     if notes:
@@ -191,7 +192,7 @@ def _representativeness(profile: dict, options: Any) -> dict:
         tables.append(
             table(
                 ["Dimension", "Group", "Expected", "Actual", "Change (points)"],
-                ["text", "text", "share", "share", "share"],
+                ["text", "text", "share", "share", "points"],
                 rows,
             )
         )
@@ -295,7 +296,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
                     "Lowest / highest",
                     "Verdict",
                 ],
-                ["text", "text", "text", "share", "ratio", "text"],
+                ["text", "text", "text", "points", "ratio", "text"],
                 rows,
             )
         ]
@@ -375,7 +376,7 @@ def _sections(profile: dict, options: Any, has_reference: bool, proxy: bool) -> 
                 [
                     table(
                         ["Column", "Column", "Cramer's V", "Rows", "Adjusted p", "Significant"],
-                        ["text", "text", "ratio", "count", "number", "text"],
+                        ["text", "text", "ratio", "count", "p", "text"],
                         rows,
                     )
                 ]
@@ -574,7 +575,7 @@ def audit_art10(
 
     Parameters
     ----------
-    source : path, file object or DataFrame
+    source : path, glob pattern, list of paths, file object or DataFrame
         The data set, read as ``faircode.profile`` reads it.
     split : {"training", "validation", "test"}, optional
         Which set it is.
@@ -631,8 +632,7 @@ def audit_art10(
         reference_hash = sha256_bytes(ref_bytes)
     overrides = dict_arg("overrides", overrides)
     name = name or display_name(source)
-    source = _reread(source)
-    digest, note = source_hash(source)
+    source, digest, note = pack_source(source, name)
     summary, checked, options = summarize(source, overrides, opts, name=name)
     profile = analyze_read(summary, checked, options)
     sections = _sections(profile, options, reference is not None, proxy_hints)

@@ -10,9 +10,12 @@ import re
 from typing import Any
 
 from ..errors import InputError
+from ..profiler import _expand_paths
 from ..provenance import StreamHash, provenance
+from ..reader import open_input
 from ..results import Result
 from ..safetext import shown
+from ..scan import _reread
 
 
 class PackResult(Result):
@@ -25,16 +28,36 @@ class PackResult(Result):
         return shown(f"{type(self).__name__}({self.get('kind')}: {self.get('title', '')})")
 
 
-def source_hash(source: Any) -> tuple[str | None, str | None]:
+def pack_source(source: Any, name: str) -> tuple[Any, str | None, str | None]:
+    """(the source as the pack reads it, its digest, the note when it has none).
+
+    Standard input or a file object is read into memory once (a pack reads its table
+    more than once); a glob pattern naming no file, or a list of paths, is its files in
+    sorted order, one dataset, as the profile reads it (SPEC 0.8). A path that cannot be
+    read is the profile's one line (``nope.csv: no such file``), not the system's."""
+    if not isinstance(source, (list, tuple)):
+        source = _reread(source)
+    paths = _expand_paths(source) if isinstance(source, (str, list, tuple)) else None
+    if paths is not None and (len(paths) > 1 or paths[0] != source):
+        source = paths
+    return (source, *source_hash(source, name))
+
+
+def source_hash(source: Any, name: str | None = None) -> tuple[str | None, str | None]:
     """(``sha256:<hex>`` of the source's raw bytes, or None; the note saying why None).
 
-    A path is read once more for its digest (SPEC 10); an in-memory buffer is hashed as
-    it is; a DataFrame has no raw bytes."""
+    A path is read once more for its digest (SPEC 10), opened as the profile opens it
+    (``name`` in its messages); the files of a list are hashed one after the other, in
+    order, as ``faircode profile`` hashes a pattern's files; an in-memory buffer is
+    hashed as it is; a DataFrame has no raw bytes."""
     h = StreamHash()
-    if isinstance(source, (str, os.PathLike)):
-        with open(source, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                h(block)
+    if isinstance(source, (str, os.PathLike, list, tuple)):
+        paths = [os.fspath(p) for p in source] if isinstance(source, (list, tuple)) else None
+        for path in paths or [os.fspath(source)]:
+            fh, _ = open_input(path, path if paths else name or path)
+            with fh:
+                while block := fh.read(1 << 20):
+                    h(block)
         return h.digest(), None
     if isinstance(source, io.BytesIO):
         h(source.getvalue())

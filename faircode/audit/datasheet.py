@@ -17,8 +17,7 @@ from ..numerics import pct
 from ..options import dict_arg
 from ..profiler import analyze_read, display_name, summarize
 from ..render import FOUND_BY
-from ..scan import _reread
-from .common import PackResult, iso_date, provenance_block, source_hash, today
+from .common import PackResult, iso_date, pack_source, provenance_block, today
 from .measured import cell_text, intersection_cell_rows, measure, table
 
 DATASHEET_FORMAT_VERSION = 1
@@ -157,7 +156,11 @@ def _wide_value(profile: dict, k: int) -> dict | None:
 
 
 def _answers(
-    profile: dict, columns: list[str], min_share: float, overrides: dict[str, str]
+    profile: dict,
+    columns: list[str],
+    min_share: float,
+    overrides: dict[str, str],
+    min_group_size: int,
 ) -> dict[str, dict]:
     """The pre-filled answers: {id: {"answer", "tables", "to_fill"}}."""
     out: dict[str, dict] = {}
@@ -202,35 +205,54 @@ def _answers(
     }
     label = profile.get("label_rates")
     if label:
-        rows = [
-            [
-                d["name"],
-                g["label"],
-                measure(profile, "label_rates", "dimensions", i, "groups", j, "n"),
-                measure(profile, "label_rates", "dimensions", i, "groups", j, "rate"),
-            ]
-            for i, d in enumerate(label["dimensions"])
-            if not d.get("not_counted")
-            for j, g in enumerate(d["groups"])
-        ]
+        rows = []
+        small = []  # SPEC 3's small groups: their rates rest on few rows
+        for i, d in enumerate(label["dimensions"]):
+            if d.get("not_counted"):
+                continue
+            for j, g in enumerate(d["groups"]):
+                at = ("label_rates", "dimensions", i, "groups", j)
+                rows.append(
+                    [d["name"], g["label"]]
+                    + [measure(profile, *at, k) for k in ("n", "rate", "ci_low", "ci_high")]
+                    + ["yes" if g["small_group"] else "no"]  # a mark, not a number
+                )
+                if g["small_group"]:
+                    small.append(f"{d['name']} '{g['label']}'")
         n = measure(profile, "label_rates", "n")
-        rate = measure(profile, "label_rates", "rate")
+        rate, lo, hi = (measure(profile, "label_rates", k) for k in ("rate", "ci_low", "ci_high"))
         missing = measure(profile, "label_rates", "label_missing")
         out["label"] = {
             "answer": f"Yes: '{label['label']}' (positive value '{label['positive']}'), "
-            f"positive in {cell_text(rate, 'share')} of {n['value']:,} rows with a label; "
-            f"{missing['value']:,} rows have none. "
+            f"positive in {cell_text(rate, 'share')} (95% interval "
+            f"{cell_text(lo, 'share')}-{cell_text(hi, 'share')}) of {n['value']:,} rows with "
+            f"a label; {missing['value']:,} rows have none. "
             + (
-                "Its rate per group is listed."
+                "Its rate per group is listed, with its Wilson 95% interval"
+                + (
+                    f"; {len(small)} group{'' if len(small) == 1 else 's'} of fewer than "
+                    f"{min_group_size:,} rows (the profile's size floor, SPEC 3), whose "
+                    f"rates are too noisy to judge: {', '.join(small)}."
+                    if small
+                    else "."
+                )
                 if rows
                 else "No rate per group: "
                 + ("no demographic column detected." if not dims else "no dimension was counted.")
             ),
-            "measures": [n, rate, missing],
+            "measures": [n, rate, lo, hi, missing],
             "tables": [
                 table(
-                    ["Dimension", "Group", "Rows with a label", "Positive rate"],
-                    ["text", "text", "count", "share"],
+                    [
+                        "Dimension",
+                        "Group",
+                        "Rows with a label",
+                        "Positive rate",
+                        "95% CI low",
+                        "95% CI high",
+                        "Small group",
+                    ],
+                    ["text", "text", "count", "share", "share", "share", "text"],
                     rows,
                 )
             ]
@@ -502,7 +524,7 @@ def audit_datasheet(
 
     Parameters
     ----------
-    source : path, file object or DataFrame
+    source : path, glob pattern, list of paths, file object or DataFrame
         The table, read as ``faircode.profile`` reads it.
     label, positive : str, optional
         The label column (and its positive value) answering "is there a label?"
@@ -540,11 +562,12 @@ def audit_datasheet(
         opts["positive"] = positive
     overrides = dict_arg("overrides", overrides)
     name = name or display_name(source)
-    source = _reread(source)
-    digest, note = source_hash(source)
+    source, digest, note = pack_source(source, name)
     summary, checked, options = summarize(source, overrides, opts, name=name)
     profile = analyze_read(summary, checked, options)
-    prefilled = _answers(profile, list(summary.columns), options.min_share, overrides)
+    prefilled = _answers(
+        profile, list(summary.columns), options.min_share, overrides, options.min_group_size
+    )
     answers = []
     for qid, question, who in QUESTIONS:
         got = prefilled.get(qid, {"answer": None, "measures": [], "tables": []})

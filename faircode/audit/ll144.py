@@ -24,7 +24,7 @@ from typing import Any
 from .._version import __version__
 from ..detect import UNKNOWN_VOCABULARY, fold, kind_from_name
 from ..errors import InputError
-from ..groupstats import _values_text
+from ..groupstats import VALUES_SHOWN, _values_text
 from ..numerics import Z, holm, katz_interval, round_half_up, search_p
 from ..options import (
     AUDIT_ALPHA,
@@ -42,14 +42,14 @@ from ..profiler import display_name
 from ..proxy_stats import round_p
 from ..render import FOUND_BY
 from ..safetext import capped, shown
-from ..scan import _column_cells, _label_rule, _profiled, _reread, _rules
+from ..scan import _column_cells, _label_rule, _profiled, _rules
 from .common import (
     PackResult,
     date_prefix,
     iso_date,
+    pack_source,
     provenance_block,
     sex_and_race,
-    source_hash,
     today,
 )
 from .ll144doc import counted
@@ -206,6 +206,39 @@ def _table(keys: list, cells: dict, n_all: int, exclude: bool) -> tuple[list[dic
     return rows, best
 
 
+def _key_text(key: Any) -> str:
+    """A category as a note names it: 'Female', or 'Female' x 'Asian'."""
+    keys = key if isinstance(key, tuple) else (key,)
+    return " x ".join(f"'{capped(k)}'" for k in keys)
+
+
+def _small_note(table: str, rows: list[dict], best: Any, n_all: int) -> str | None:
+    """The note on a table's categories under 2% that are in its impact ratios (no
+    --exclude-small; SPEC 20.1), or None when it has none: named with their number of
+    individuals (the first VALUES_SHOWN), and said when the highest is one of them."""
+    small = [r for r in rows if 0 < r["n"] and r["n"] * AUDIT_SMALL_DENOMINATOR < n_all]
+    if not small or best is None or best[2] == 0:
+        return None  # no impact ratio rests on them
+    named = ", ".join(
+        f"{_key_text(r['_key'])} ({counted(r['n'], 'individual')})" for r in small[:VALUES_SHOWN]
+    )
+    more = f", +{len(small) - VALUES_SHOWN} more" if len(small) > VALUES_SHOWN else ""
+    text = (
+        f"{table}: {counted(len(small), 'category', 'categories')} under 2% of the "
+        f"{n_all:,} individuals in the tables {'is' if len(small) == 1 else 'are'} in the "
+        f"impact ratios: {named}{more}"
+    )
+    if any(r["_key"] == best[0] for r in small):
+        text += (
+            f"; the highest category, {_key_text(best[0])}, is one of them, so every impact "
+            f"ratio of the table is relative to the rate of {counted(best[1], 'individual')}"
+        )
+    return (
+        text + "; 6 RCNY § 5-301 lets the auditor leave them out of the impact ratios "
+        "(--exclude-small, with the reason in --exclusion-note)"
+    )
+
+
 def _additions(tables: list[tuple[str, list[dict], Any]], threshold: float, alpha: float):
     """The faircode additions (SPEC 20.1): per compared row its ratio's 95% interval, a
     p-value for "the ratio is below `threshold`", Holm over every ordered pair a table
@@ -342,7 +375,7 @@ def audit_ll144(
 
     Parameters
     ----------
-    source : path, file object or DataFrame
+    source : path, glob pattern, list of paths, file object or DataFrame
         The table, read as ``faircode.profile`` reads it.
     selected : str, optional
         ``"COL"``: a pass / fail column (1/0, true/false, yes/no, pass/fail,
@@ -452,8 +485,7 @@ def audit_ll144(
             )
         overrides[col] = "ignore"
     name = name or display_name(source)
-    source = _reread(source)
-    digest, digest_note = source_hash(source)
+    source, digest, digest_note = pack_source(source, name)
     summary, profile, checked, options = _read(source, overrides, opts, name, extra, flag)
     for col in extra:
         _not_a_category(profile, col, declared, name, flag if col == outcome_col else None)
@@ -473,7 +505,9 @@ def audit_ll144(
     out_rule = _label_rule(outcome_col, options)
     date_rule = _label_rule(date_column, options) if date_column else None
     read = [sex_col, race_col, outcome_col] + ([date_column] if date_column else [])
-    cells = _column_cells(source, read, options, name)
+    cells: Counter = Counter()
+    for part in source if isinstance(source, list) else [source]:  # a pattern's files
+        cells.update(_column_cells(part, read, options, part if part is not source else name))
 
     rows_read = 0
     outcome_missing = 0
@@ -649,6 +683,15 @@ def audit_ll144(
             notes.append(
                 f"{table}: no individual is {POSITIVE_MEANS[method]}; impact ratios are undefined"
             )
+    if not exclude_small:
+        for table, rows, best in (
+            ("sex", sex_rows, sex_best),
+            ("race/ethnicity", race_rows, race_best),
+            ("intersectional", grid_rows, grid_best),
+        ):
+            note = _small_note(table, rows, best, n_all)
+            if note is not None:
+                notes.append(note)
     if method == "scoring" and median_value is not None:
         notes.append(
             "the median is of every score in the file (individuals of unknown category "

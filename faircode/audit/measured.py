@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..numerics import fmt, pct
+from ..proxy_stats import p_text
 
 
 def pointer(*parts: str | int) -> str:
@@ -57,8 +58,10 @@ def measures_in(obj: Any) -> list[dict]:
 
 def cell_text(cell: Any, form: str) -> str:
     """A table cell as a report shows it: ``form`` is ``text``, ``count`` (1,234),
-    ``share`` (12.34%: a 4-dp share shown whole, never rounded twice), ``ratio`` (1.23)
-    or ``number``."""
+    ``share`` (12.34%: a 4-dp share shown whole, never rounded twice), ``points`` (a
+    difference of two shares in percentage points, -12.34 pts, as the profile's reports
+    say it), ``p`` (a p-value of SPEC 16: 0.0123, or 3 significant digits below 0.0001,
+    1.7e-05, as the profile shows it), ``ratio`` (1.23) or ``number``."""
     v = cell["value"] if isinstance(cell, dict) and "value" in cell else cell
     if v is None:
         return "-"
@@ -66,6 +69,10 @@ def cell_text(cell: Any, form: str) -> str:
         return f"{v:,}"
     if form == "share":
         return pct(v) + "%"
+    if form == "points":
+        return pct(v) + " pts"
+    if form == "p":
+        return p_text(v)
     if form == "ratio":
         return fmt(v, 2)
     if isinstance(v, bool):

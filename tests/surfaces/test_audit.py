@@ -373,6 +373,17 @@ def run(*args, cwd=None):
     ("data", "args", "says"),
     [
         ("a,race,hired\nx,A,1\n", ["--selected", "hired"], "no sex column found"),
+        # the API's one check of the additions' numbers, word for word (SPEC 20.1)
+        (
+            "sex,race,hired\nF,A,1\n",
+            ["--selected", "hired", "--alpha", "1"],
+            "error: --alpha: 1 is out of range (0..1, both excluded)",
+        ),
+        (
+            "sex,race,hired\nF,A,1\n",
+            ["--selected", "hired", "--ratio-threshold", "0"],
+            "error: --ratio-threshold: 0 is out of range (0..1, above 0)",
+        ),
         ("sex,b,hired\nF,x,1\n", ["--selected", "hired"], "--map COLUMN=race"),
         ("sex,race,hired\nF,A,maybe\n", ["--selected", "hired"], "is not a pass / fail value"),
         ("sex,race,hired\nF,A,1\n", [], "give one of --selected"),
@@ -422,6 +433,41 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, data, args, says):
     assert "Traceback" not in got.stderr
 
 
+PACKS = [["datasheet"], ["art10"], ["ll144", "--selected", "two_year_recid"]]
+
+
+@pytest.mark.parametrize("pack", PACKS, ids=lambda p: p[0])
+def test_a_pattern_is_one_dataset_and_a_bad_path_is_the_profiles_line(tmp_path, pack):
+    # SPEC 20 and 0.8: a pattern's files are one dataset, as `faircode profile` reads
+    # them (the pack of two parts of COMPAS is the pack of COMPAS, hashed as the profile
+    # hashes the pattern); a path that cannot be read is the profile's one line
+    lines = COMPAS.read_bytes().splitlines(keepends=True)
+    (tmp_path / "p1.csv").write_bytes(b"".join(lines[:3001]))
+    (tmp_path / "p2.csv").write_bytes(lines[0] + b"".join(lines[3001:]))
+    (tmp_path / "compas.csv").write_bytes(COMPAS.read_bytes())
+    packs = []
+    for path in ("p*.csv", "compas.csv"):
+        got = run("audit", *pack, path, "--audit-date", DATE, "--json", cwd=tmp_path)
+        assert got.returncode == 0, got.stderr
+        packs.append(json.loads(got.stdout))
+    parts, whole = packs
+    profiled = run("profile", "p*.csv", "--json", cwd=tmp_path)
+    want = json.loads(profiled.stdout)["provenance"]["dataset_hash"]
+    assert parts["provenance"].pop("dataset_hash") == want
+    assert whole["provenance"].pop("dataset_hash") != want
+    assert parts.pop("summary")["file"] == "p*.csv"
+    whole.pop("summary")
+    parts.pop("title"), whole.pop("title")  # the datasheet's names its file
+    assert parts == whole
+    for path, says in (
+        ("nope.csv", "nope.csv: no such file"),
+        ("zz*.csv", "zz*.csv: no file matches this pattern"),
+        (".", ".: is a directory, not a file"),
+    ):
+        got = run("audit", *pack, path, cwd=tmp_path)
+        assert (got.returncode, got.stderr) == (2, f"faircode: error: {says}\n")
+
+
 def test_a_column_found_by_its_values_only_is_named_in_a_note(tmp_path):
     # SPEC 20.1: `gndr` is no keyword; its F / M make it sex by its values (1.2)
     data = "gndr,race,hired\nF,A,1\nM,B,0\nF,B,1\n"
@@ -437,6 +483,36 @@ def test_a_column_found_by_its_values_only_is_named_in_a_note(tmp_path):
     assert "sex column 'c_charge_degree' found by its values ('F', 'M') only" in got.stdout
     r = faircode.audit_ll144(io.BytesIO(b"sex,race,hired\nF,A,1\nM,B,0\n"), selected="hired")
     assert not any("found by its values" in n for n in r["notes"])
+
+
+def test_categories_under_two_percent_in_the_ratios_are_named_in_a_note():
+    # SPEC 20.1: on COMPAS every race impact ratio is relative to Native American, 18
+    # individuals (0.25%); without --exclude-small a note names the small categories
+    r = faircode.audit_ll144(COMPAS, selected="two_year_recid", audit_date=DATE)
+    small = [n for n in r["notes"] if "under 2%" in n]
+    assert small[0] == (
+        "race/ethnicity: 2 categories under 2% of the 7,214 individuals in the tables are "
+        "in the impact ratios: 'Asian' (32 individuals), 'Native American' (18 individuals); "
+        "the highest category, 'Native American', is one of them, so every impact ratio of "
+        "the table is relative to the rate of 18 individuals; 6 RCNY § 5-301 lets the auditor "
+        "leave them out of the impact ratios (--exclude-small, with the reason in "
+        "--exclusion-note)"
+    )
+    assert small[1].startswith("intersectional: 6 categories under 2% ")
+    assert "the highest category, 'Female' x 'Native American', is one of them" in small[1]
+    assert len(small) == 2  # Male 80.66%, Female 19.34%: no sex category is small
+    # every category the note names is under 2%, and every such one is named
+    for rows, note in ((r["race"], small[0]), (r["intersection"], small[1])):
+        for x in rows:
+            label = f"'{x['category']}'" if "category" in x else f"'{x['sex']}' x '{x['race']}'"
+            named = f"{label} ({x['n']} individual"
+            assert (named in note) == (0 < x["n"] * 50 < 7214), (label, note)
+    # excluded, they are said once, under the exclusion, and not again in a note
+    r = faircode.audit_ll144(
+        COMPAS, selected="two_year_recid", audit_date=DATE, exclude_small=True,
+        exclusion_note="fewer than 2%",
+    )  # fmt: skip
+    assert not any("under 2%" in n for n in r["notes"])
 
 
 def test_an_output_that_cannot_be_written_is_refused_before_the_report(tmp_path):
@@ -660,6 +736,28 @@ def test_datasheet_numbers_are_the_profiles(compas_datasheet):
     assert sheet["provenance"]["dataset_hash"] == profile["provenance"]["dataset_hash"]
 
 
+def test_datasheet_label_rates_carry_their_intervals_and_small_groups(compas_datasheet):
+    # SPEC 20.2: each group's rate with its Wilson interval and small-group mark, as the
+    # profile reports them (COMPAS's 75+: 15 rows, 26.67% [10.90%-51.95%], small)
+    sheet, _, md, text = compas_datasheet
+    label = next(a for a in sheet["answers"] if a["id"] == "label")
+    (tab,) = label["tables"]
+    assert tab["head"][3:] == ["Positive rate", "95% CI low", "95% CI high", "Small group"]
+    rows = {(r[0], r[1]): [c["value"] for c in r[2:6]] + r[6:] for r in tab["rows"]}
+    assert rows["age", "75+"] == [15, 0.2667, 0.109, 0.5195, "yes"]
+    assert rows["sex", "Male"][-1] == "no"
+    froms = [c["from"] for r in tab["rows"] for c in r[2:6]]
+    assert "/label_rates/dimensions/1/groups/4/ci_low" in froms
+    assert {"/label_rates/ci_low", "/label_rates/ci_high"} <= {m["from"] for m in label["measures"]}
+    assert "positive in 45.07% (95% interval 43.92%-46.22%) of 7,214 rows" in label["answer"]
+    assert label["answer"].endswith(
+        "3 groups of fewer than 100 rows (the profile's size floor, SPEC 3), whose rates are "
+        "too noisy to judge: age '75+', race 'Asian', race 'Native American'."
+    )
+    assert "| age | 75+ | 15 | 26.67% | 10.90% | 51.95% | yes |" in md
+    assert "Wilson 95% interval; 3 groups of fewer than 100 rows" in text
+
+
 def test_datasheet_csv_lists_every_measured_number_once(compas_datasheet):
     """SPEC 20: `--csv` of a pack that restates the profile is one row per measured
     number: where it sits in the pack's JSON, its value as JSON writes it, and its
@@ -793,6 +891,41 @@ def test_art10_numbers_are_the_profiles(adult_art10):
         want = max(100, math.ceil(z * z * 2 * p * (1 - p) / 0.01)) - count
         assert abs(r[3]["value"] - want) <= 1
         assert r[3]["value"] == rows_needed(count, 100, p, 0.1, k, 0.05)
+
+
+def test_art10_shows_differences_of_shares_in_points(adult_art10):
+    # SPEC 20.3: a label-rate difference, a reference deviation and a group's change are
+    # percentage points, said as the profile says them ("11.61 pts"), never "11.61%"
+    doc, _, md, _ = adult_art10
+    tables = {
+        t["head"][-1] if t["head"][-1] != "Verdict" else t["head"][3]: t
+        for s in doc["sections"]
+        for p in s["parts"]
+        for t in p["tables"]
+    }
+    for head, col in (("Difference", 3), ("Deviation from the reference", 1),
+                      ("Change (points)", 4)):  # fmt: skip
+        t = tables[head]
+        assert t["forms"][col] == "points", head
+        v = t["rows"][0][col]["value"]
+        shown = f"{abs(v) * 100:.2f}".rstrip()
+        assert f" {'-' if v < 0 else ''}{shown} pts |" in md, (head, v)
+    sex = next(r for r in tables["Difference"]["rows"] if r[0] == "sex")
+    assert f"| {sex[3]['value'] * 100:.2f} pts |" in md
+
+
+def test_art10_proxy_p_values_keep_their_digits(adult_art10):
+    # SPEC 20.3 and 16: an adjusted p below 0.0001 shows 3 significant digits, as the
+    # profile shows it, never 0.0000
+    doc, _, md, _ = adult_art10
+    proxy = next(p for s in doc["sections"] for p in s["parts"] if p["title"] == "Proxy hints")
+    (t,) = proxy["tables"]
+    assert t["forms"][4] == "p"
+    tiny = [r for r in t["rows"] if 0 < r[4]["value"] < 0.0001]
+    assert tiny
+    for r in tiny:
+        assert f"| {r[0]} | {r[1]} | " in md
+        assert f" | {r[4]['value']:.3g} | " in md, r
 
 
 def test_art10_marks_what_a_tool_cannot_measure(adult_art10):

@@ -427,6 +427,12 @@ ERRORS = [
     ),
     ("profile_dataset", {"path": "compas.csv", "reference": "nope.csv"}, "--reference: nope.csv"),
     ("compare_datasets", {"path_a": "compas.csv", "path_b": "link.csv"}, "path_b: link.csv: a "),
+    # the CLI's line, naming B's own option, not --skip-lines (SPEC 8, 11)
+    (
+        "compare_datasets",
+        {"path_a": "compas.csv", "path_b": "compas.csv", "skip_lines_b": -1},
+        "--skip-lines-b: -1 is out of range (integer 0..)",
+    ),
     ("proxy_hints", {"path": "link.csv"}, "symbolic link leads outside|not available"),
     ("evaluate_model", {**EVALUATE, "path": "OUTSIDE"}, "path: OUTSIDE is outside"),
     ("evaluate_model", {**EVALUATE, "attrs": ["nope"]}, "nope"),
