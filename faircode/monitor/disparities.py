@@ -94,7 +94,7 @@ DISPARITIES: tuple[Disparity, ...] = (
     ),
     Disparity("npv_range", ("npv",), "range", False, "label", "binary", "NPV range"),
     # With --score and labels (SPEC 12.6): how far apart the slices' AUCs are; reported,
-    # its interval from the slices' Hanley-McNeil intervals.
+    # its interval from the slices' AUC intervals (Newcombe's, SPEC 12.4).
     Disparity("auc_range", ("auc",), "range", False, "score", "binary", "AUC range"),
 )
 
@@ -405,6 +405,7 @@ def _subset(part: SliceEstimates, idx: list[int]) -> SliceEstimates:
         pick(part.successes),
         pick(part.sds),
         part.cap,
+        None if part.classes is None else (part.classes[0][idx], part.classes[1][idx]),
     )
 
 
