@@ -120,12 +120,13 @@ def estimates(slices: list[dict[str, Any]], metric: str, *, low_n: bool = False)
     counts = np.array([s["metrics"][metric][size] for s in rows], dtype=float)
     successes = sds = None
     if metric == "auc":
-        # Newcombe's score interval from the AUC and its two classes (SPEC 12.4); sds
-        # (the variance at today's AUC, per row of the count) only for a rows-needed margin
+        # Newcombe's score interval from the AUC and its two classes (SPEC 12.4), with
+        # sample weights each class's n_eff as the slice's own ci95; sds (the variance at
+        # today's AUC, per row of the count) only for a rows-needed margin
         from .scores import auc_variance  # lazy: start-up
 
-        pos = np.array([s["metrics"][metric]["positives"] for s in rows], dtype=float)
-        neg = np.array([s["metrics"][metric]["negatives"] for s in rows], dtype=float)
+        keys = ("positives_eff", "negatives_eff") if size == "n_eff" else ("positives", "negatives")
+        pos, neg = (np.array([s["metrics"][metric][k] for s in rows], dtype=float) for k in keys)
         sds = np.sqrt(auc_variance(values, pos, neg) * counts)
         names = [s["slice"] for s in rows]
         return SliceEstimates(metric, names, values, counts, None, sds, 1.0, (pos, neg))
