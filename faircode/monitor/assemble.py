@@ -20,7 +20,13 @@ from ..numerics import Z as Z95
 from ..numerics import holm
 from ..options import FAIRNESS_RULES, GROUP_OPTIONS
 from .args import column, columns, dict_of, is_number, switch
-from .disparities import below_guard, build_disparities, rows_needed
+from .disparities import (
+    below_guard,
+    build_disparities,
+    guard_k,
+    joint_power,
+    rows_needed,
+)
 from .engines import SliceInput, run_engine
 from .inputs import (
     _check_settings,
@@ -379,15 +385,16 @@ def decide(groups: list[dict[str, Any]], rule: str, alpha: float, *, plan: bool 
         if rule == "point" or d["status"] not in ("unmeasured", "partly_measured"):
             continue
         ev = d["evidence"]
-        plan = below_guard(
-            g["slices"],
-            s["metrics"],
-            d["threshold"],
-            s["guard"],
-            k_measured=0 if ev is None else ev["slice_estimates"],
-            family=family,
-            alpha=alpha,
-        )
+        guard: dict[str, Any] = {
+            "slices": g["slices"],
+            "metrics": s["metrics"],
+            "threshold": d["threshold"],
+            "min_samples": s["guard"],
+            "k_measured": 0 if ev is None else ev["slice_estimates"],
+            "family": family,
+            "alpha": alpha,
+        }
+        plan = below_guard(**guard)
         if plan is None:
             continue
         need, alone = plan
@@ -398,7 +405,15 @@ def decide(groups: list[dict[str, Any]], rule: str, alpha: float, *, plan: bool 
             if own is not None and exceeds(d["value"], d["threshold"]):
                 need = own
             elif own is not None:
-                need = {**need, "also": own}
+                # both halves must settle: each planned so that together they do (12.7)
+                # at the K it will rest on once the other half is measured
+                each = joint_power(2)
+                again = below_guard(**guard, power=each)
+                k = guard_k(g["slices"], s["metrics"], ev["slice_estimates"])
+                own = rows_needed(d, g["slices"], family, alpha, power=each, k=k)
+                need = need if again is None else again[0]
+                if own is not None:
+                    need = {**need, "also": own}
         d["status"] = "insufficient"
         d["rows_needed"] = need
     for g in groups:
