@@ -401,19 +401,17 @@ def decide(groups: list[dict[str, Any]], rule: str, alpha: float, *, plan: bool 
         if ev is not None and not alone:
             # the measured half may not be settled either: it needs its own rows too,
             # unless it exceeds the threshold (then its rows alone settle the verdict)
-            own = rows_needed(d, g["slices"], len(judged), alpha)
-            if own is not None and exceeds(d["value"], d["threshold"]):
-                need = own
-            elif own is not None:
-                # both halves must settle: each planned so that together they do (12.7)
-                # at the K it will rest on once the other half is measured
+            if exceeds(d["value"], d["threshold"]):
+                need = rows_needed(d, g["slices"], len(judged), alpha) or need
+            else:
+                # both halves must settle: each planned so that together they do (12.7),
+                # the measured one at the K it will rest on once the other is measured
                 each = joint_power(2)
-                again = below_guard(**guard, power=each)
                 k = guard_k(g["slices"], s["metrics"], ev["slice_estimates"])
                 own = rows_needed(d, g["slices"], family, alpha, power=each, k=k)
-                need = need if again is None else again[0]
-                if own is not None:
-                    need = {**need, "also": own}
+                again = below_guard(**guard, power=each)
+                if own is not None and again is not None:
+                    need = {**again[0], "also": own}
         d["status"] = "insufficient"
         d["rows_needed"] = need
     for g in groups:
