@@ -20,7 +20,13 @@ from ..numerics import Z as Z95
 from ..numerics import holm
 from ..options import FAIRNESS_RULES, GROUP_OPTIONS
 from .args import column, columns, dict_of, is_number, switch
-from .disparities import below_guard, build_disparities, rows_needed
+from .disparities import (
+    below_guard,
+    build_disparities,
+    guard_k,
+    joint_power,
+    rows_needed,
+)
 from .engines import SliceInput, run_engine
 from .inputs import (
     _check_settings,
@@ -379,26 +385,33 @@ def decide(groups: list[dict[str, Any]], rule: str, alpha: float, *, plan: bool 
         if rule == "point" or d["status"] not in ("unmeasured", "partly_measured"):
             continue
         ev = d["evidence"]
-        plan = below_guard(
-            g["slices"],
-            s["metrics"],
-            d["threshold"],
-            s["guard"],
-            k_measured=0 if ev is None else ev["slice_estimates"],
-            family=family,
-            alpha=alpha,
-        )
+        guard: dict[str, Any] = {
+            "slices": g["slices"],
+            "metrics": s["metrics"],
+            "threshold": d["threshold"],
+            "min_samples": s["guard"],
+            "k_measured": 0 if ev is None else ev["slice_estimates"],
+            "family": family,
+            "alpha": alpha,
+        }
+        plan = below_guard(**guard)
         if plan is None:
             continue
         need, alone = plan
         if ev is not None and not alone:
             # the measured half may not be settled either: it needs its own rows too,
             # unless it exceeds the threshold (then its rows alone settle the verdict)
-            own = rows_needed(d, g["slices"], len(judged), alpha)
-            if own is not None and exceeds(d["value"], d["threshold"]):
-                need = own
-            elif own is not None:
-                need = {**need, "also": own}
+            if exceeds(d["value"], d["threshold"]):
+                need = rows_needed(d, g["slices"], len(judged), alpha) or need
+            else:
+                # both halves must settle: each planned so that together they do (12.7),
+                # the measured one at the K it will rest on once the other is measured
+                each = joint_power(2)
+                k = guard_k(g["slices"], s["metrics"], ev["slice_estimates"])
+                own = rows_needed(d, g["slices"], family, alpha, power=each, k=k)
+                again = below_guard(**guard, power=each)
+                if own is not None and again is not None:
+                    need = {**again[0], "also": own}
         d["status"] = "insufficient"
         d["rows_needed"] = need
     for g in groups:

@@ -21,6 +21,7 @@ from typing import Any
 
 from .intervals import (
     ALPHA,
+    POWER,
     SliceEstimates,
     estimates,
     evidence,
@@ -94,7 +95,7 @@ DISPARITIES: tuple[Disparity, ...] = (
     ),
     Disparity("npv_range", ("npv",), "range", False, "label", "binary", "NPV range"),
     # With --score and labels (SPEC 12.6): how far apart the slices' AUCs are; reported,
-    # its interval from the slices' Hanley-McNeil intervals.
+    # its interval from the slices' AUC intervals (Newcombe's, SPEC 12.4).
     Disparity("auc_range", ("auc",), "range", False, "score", "binary", "AUC range"),
 )
 
@@ -276,17 +277,33 @@ def _add_evidence(
     out["evidence"] = ev
 
 
+def joint_power(halves: int, power: float = POWER) -> float:
+    """The power each of ``halves`` independent halves is planned at so that all of them
+    settle with probability ``power`` (SPEC 12.7): ``power ** (1 / halves)``. Equalized
+    odds' halves rest on disjoint rows (positives, negatives), so their chances multiply:
+    two halves each at 80% settled together in 59% of draws."""
+    return power ** (1.0 / max(1, halves))
+
+
 def rows_needed(
-    d: dict[str, Any], slices: list[dict[str, Any]], family: int, alpha: float = ALPHA
+    d: dict[str, Any],
+    slices: list[dict[str, Any]],
+    family: int,
+    alpha: float = ALPHA,
+    power: float = POWER,
+    k: int | None = None,
 ) -> dict[str, Any] | None:
     """What would settle an insufficient, measured disparity ``d`` of a slicing with
     these ``slices``, its report's Holm family holding ``family`` gated disparities
     (SPEC 12.7): per measured metric (equalized odds: per half) the count of
     :func:`settling_count`; above the threshold the cheapest half settles it, at or
     below it every half whose interval is not yet within needs its rows (the one asking
-    for more first, the other under ``also``)."""
-    threshold, k = d["threshold"], d["evidence"]["slice_estimates"]
-    entries = []
+    for more first, the other under ``also``), all of them together with probability
+    ``power`` (:func:`joint_power`). ``k``: the slice estimates the disparity will rest
+    on once the rows come (a half below the guard joins them, SPEC 12.8); else today's."""
+    threshold = d["threshold"]
+    k = d["evidence"]["slice_estimates"] if k is None else k
+    todo = []
     for metric in d.get("measured", d["based_on"]):
         part = estimates(slices, metric)
         value = float(part.values.max() - part.values.min())
@@ -300,7 +317,12 @@ def rows_needed(
                 continue  # this half is within already
         elif not exceeds(value, threshold):
             continue  # above the threshold the other half settles it
-        got = settling_count(part, threshold, k, family=family, pair=pair, alpha=alpha)
+        todo.append((metric, part, pair))
+    # above the threshold one half settles it; at or below it every listed half must
+    each = power if exceeds(d["value"], threshold) else joint_power(len(todo), power)
+    entries = []
+    for metric, part, pair in todo:
+        got = settling_count(part, threshold, k, family=family, pair=pair, alpha=alpha, power=each)
         named = [] if got is None else got[1]
         entries.append(
             {
@@ -346,6 +368,7 @@ def below_guard(
     k_measured: int = 0,
     family: int = 1,
     alpha: float = ALPHA,
+    power: float = POWER,
 ) -> tuple[dict[str, Any], bool] | None:
     """What would measure an unmeasured metric whose slices exist but sit below the
     low-n guard (SPEC 12.8): its two largest slices (by the metric's count), and the count
@@ -357,18 +380,59 @@ def below_guard(
     With two metrics unmeasured (equalized odds) K counts the slices of both, and as in
     :func:`rows_needed` a half whose gap exceeds the threshold settles it alone (the one
     asking for the fewest rows), else both need their rows (the larger first, the other
-    under ``also``). Returned with whether those rows alone would settle it (a gap over
-    the threshold), or None."""
+    under ``also``, both planned so that together they settle it with probability
+    ``power``, :func:`joint_power`). Returned with whether those rows alone would settle
+    it (a gap over the threshold), or None."""
+    parts = _guard_parts(slices, metrics)
+    k = guard_k(slices, metrics, k_measured)
+    entries = _guard_entries(parts, threshold, min_samples, k, family, alpha, power)
+    if not entries:
+        return None
+    above = [e for over, e in entries if over and e["per_slice"] is not None]
+    if above:  # its gap alone would exceed the threshold: the cheapest such half
+        return min(above, key=lambda e: e["per_slice"]), True
+    if len(entries) > 1:  # both halves must settle: each planned for the joint power
+        each = joint_power(len(entries), power)
+        entries = _guard_entries(parts, threshold, min_samples, k, family, alpha, each)
+    ranked = sorted((e for _, e in entries), key=lambda e: -(e["per_slice"] or math.inf))
+    if len(ranked) == 1 or ranked[0]["per_slice"] is None:
+        return ranked[0], False
+    return {**ranked[0], "also": ranked[1]}, False
+
+
+def _guard_parts(slices: list[dict[str, Any]], metrics: list[str]) -> dict[str, SliceEstimates]:
+    """The metrics below the guard that more rows could measure: every slice with a value."""
     parts = {m: estimates(slices, m, low_n=True) for m in metrics}
-    parts = {m: p for m, p in parts.items() if len(p.names) >= 2}
-    k = sum(len(p.names) for p in parts.values()) + k_measured
+    return {m: p for m, p in parts.items() if len(p.names) >= 2}
+
+
+def guard_k(slices: list[dict[str, Any]], metrics: list[str], k_measured: int) -> int:
+    """The K of a disparity once rows bring its ``metrics`` over the guard (SPEC 12.8):
+    their slices with a value plus ``k_measured``, a measured half's slice estimates."""
+    return sum(len(p.names) for p in _guard_parts(slices, metrics).values()) + k_measured
+
+
+def _guard_entries(
+    parts: dict[str, SliceEstimates],
+    threshold: float,
+    min_samples: int,
+    k: int,
+    family: int,
+    alpha: float,
+    power: float,
+) -> list[tuple[bool, dict[str, Any]]]:
+    """Per metric below the guard, whether its two largest slices' gap exceeds the
+    threshold, and the rows that would bring them over the guard and settle that gap
+    with probability ``power`` (:func:`below_guard`)."""
     entries = []
     for metric, part in parts.items():
         # the cheapest two to bring over the guard; ties keep report order
         big = sorted(range(len(part.names)), key=lambda i: -part.counts[i])[:2]
         top, bottom = sorted(big, key=lambda i: -round_half_up_units(part.values[i]))
         two = _subset(part, [top, bottom])
-        got = settling_count(two, threshold, k, family=family, pair=(0, 1), alpha=alpha)
+        got = settling_count(
+            two, threshold, k, family=family, pair=(0, 1), alpha=alpha, power=power
+        )
         need = None if got is None else got[0]
         gap = float(part.values[top] - part.values[bottom])
         entry = {
@@ -379,15 +443,7 @@ def below_guard(
             "guard": min_samples,
         }
         entries.append((exceeds(gap, threshold), entry))
-    if not entries:
-        return None
-    above = [e for over, e in entries if over and e["per_slice"] is not None]
-    if above:  # its gap alone would exceed the threshold: the cheapest such half
-        return min(above, key=lambda e: e["per_slice"]), True
-    ranked = sorted((e for _, e in entries), key=lambda e: -(e["per_slice"] or math.inf))
-    if len(ranked) == 1 or ranked[0]["per_slice"] is None:
-        return ranked[0], False
-    return {**ranked[0], "also": ranked[1]}, False
+    return entries
 
 
 def _subset(part: SliceEstimates, idx: list[int]) -> SliceEstimates:
@@ -405,6 +461,7 @@ def _subset(part: SliceEstimates, idx: list[int]) -> SliceEstimates:
         pick(part.successes),
         pick(part.sds),
         part.cap,
+        None if part.classes is None else (part.classes[0][idx], part.classes[1][idx]),
     )
 
 

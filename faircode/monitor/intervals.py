@@ -82,8 +82,14 @@ class SliceEstimates:
     successes: np.ndarray | None  # a rate's numerator; None for a mean error
     sds: np.ndarray | None  # a mean error's per-row standard deviation
     cap: float | None = None  # the largest value the metric takes (AUC: 1)
+    # an AUC's positives and negatives (its interval is Newcombe's, SPEC 12.4); else None
+    classes: tuple[np.ndarray, np.ndarray] | None = None
 
     def bounds(self, z: float) -> tuple[np.ndarray, np.ndarray]:
+        if self.classes is not None:
+            from .scores import auc_bounds  # lazy: start-up
+
+            return auc_bounds(self.values, *self.classes, z)
         if self.successes is not None:
             return wilson_arrays_at(self.successes, self.counts, z)
         assert self.sds is not None
@@ -114,15 +120,16 @@ def estimates(slices: list[dict[str, Any]], metric: str, *, low_n: bool = False)
     counts = np.array([s["metrics"][metric][size] for s in rows], dtype=float)
     successes = sds = None
     if metric == "auc":
-        # Hanley-McNeil: value +- z * se, se from the AUC and its two classes; as a
-        # per-row sd over the count so that bounds() and pair_interval() apply
-        from .scores import auc_se  # lazy: start-up
+        # Newcombe's score interval from the AUC and its two classes (SPEC 12.4), with
+        # sample weights each class's n_eff as the slice's own ci95; sds (the variance at
+        # today's AUC, per row of the count) only for a rows-needed margin
+        from .scores import auc_variance  # lazy: start-up
 
-        pos = np.array([s["metrics"][metric]["positives"] for s in rows], dtype=float)
-        neg = np.array([s["metrics"][metric]["negatives"] for s in rows], dtype=float)
-        sds = auc_se(values, pos, neg) * np.sqrt(counts)
+        keys = ("positives_eff", "negatives_eff") if size == "n_eff" else ("positives", "negatives")
+        pos, neg = (np.array([s["metrics"][metric][k] for s in rows], dtype=float) for k in keys)
+        sds = np.sqrt(auc_variance(values, pos, neg) * counts)
         names = [s["slice"] for s in rows]
-        return SliceEstimates(metric, names, values, counts, None, sds, cap=1.0)
+        return SliceEstimates(metric, names, values, counts, None, sds, 1.0, (pos, neg))
     if rows and "successes" in rows[0]["metrics"][metric]:
         successes = np.array([s["metrics"][metric][hits] for s in rows], dtype=float)
     else:
@@ -213,8 +220,13 @@ def _row_variances(part: SliceEstimates) -> np.ndarray:
 def _with_counts(part: SliceEstimates, counts: np.ndarray) -> SliceEstimates:
     """``part`` at other counts and today's values (a rate's successes scale with them)."""
     successes = None if part.successes is None else part.values * counts
+    classes = None
+    if part.classes is not None:  # an AUC's two classes grow with its count
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scale = counts / part.counts
+        classes = (part.classes[0] * scale, part.classes[1] * scale)
     return SliceEstimates(
-        part.metric, part.names, part.values, counts, successes, part.sds, part.cap
+        part.metric, part.names, part.values, counts, successes, part.sds, part.cap, classes
     )
 
 
@@ -297,7 +309,16 @@ def pair_interval(part: SliceEstimates, top: int, bottom: int) -> list[float | N
     """The 95% interval of the difference between two named slices, as a pair (not
     adjusted for having picked them; SPEC 12.7): Newcombe's hybrid score interval for
     rates (13.1, statsmodels' ``method="newcomb"``), ``d +- Z * sqrt(s1^2/n1 + s2^2/n2)``
-    for a mean error."""
+    for a mean error, and for an AUC the same combination of the two slices' own
+    intervals as Newcombe's for rates (Zou and Donner's MOVER): ``d - sqrt((a1 - l1)^2 +
+    (u2 - a2)^2)``, ``d + sqrt((u1 - a1)^2 + (a2 - l2)^2)``, which keeps a width when
+    both AUCs are 1."""
+    if part.classes is not None:
+        lo, hi = part.bounds(Z)
+        a1, a2 = float(part.values[top]), float(part.values[bottom])
+        l1, u1, l2, u2 = float(lo[top]), float(hi[top]), float(lo[bottom]), float(hi[bottom])
+        d = a1 - a2
+        return [d - math.hypot(a1 - l1, u2 - a2), d + math.hypot(u1 - a1, a2 - l2)]
     if part.successes is not None:
         # whole counts, or with sample weights the effective ones (SPEC 12.7)
         lo, hi = newcombe(

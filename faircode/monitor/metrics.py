@@ -215,8 +215,9 @@ def build_slices(
             if m.name == "auc":
                 pos, neg = stats["n_auc_pos"][gi], stats["n_auc_neg"][gi]
                 entry["positives"], entry["negatives"] = int(pos), int(neg)
-                if "auc" in eff:  # weighted: Hanley-McNeil at each class's n_eff
+                if "auc" in eff:  # weighted: at each class's n_eff (and the disparity too)
                     pos, neg = stats["w_eff_auc_pos"][gi], stats["w_eff_auc_neg"][gi]
+                    entry["positives_eff"], entry["negatives_eff"] = float(pos), float(neg)
                 entry["ci95"] = auc_interval(entry["value"], pos, neg, Z)
             if m.wilson:
                 entry["successes"] = int(stats[m.numerator][gi])

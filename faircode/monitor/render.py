@@ -156,7 +156,7 @@ def _calibration_line(report: dict[str, Any]) -> str | None:
         how = "no probability scale (one score value outside [0, 1], or no labelled score)"
     return (
         f"calibration: {cal['bins']} equal-width bins over [0, 1]; {how}; AUC intervals "
-        "Hanley-McNeil"
+        "Newcombe score-type"
     )
 
 
@@ -468,7 +468,7 @@ def render_markdown(report: dict[str, Any]) -> str:
                 cells = [_md_escape(s["slice"])] + [_md_rate(s, m) for _, m in detail]
                 out.append("| " + " | ".join(cells) + " |")
         scored = _score_columns(g, report["task"]["type"])
-        if scored:  # a third table: AUC (Hanley-McNeil interval), Brier, ECE
+        if scored:  # a third table: AUC (Newcombe's score interval), Brier, ECE
             out += ["", "| Slice | " + " | ".join(h for h, _ in scored) + " | Guard |"]
             out.append("|" + "|".join(["---"] + ["---:"] * len(scored) + ["---"]) + "|")
             for s in g["slices"]:

@@ -70,17 +70,88 @@ def test_compas_auc_per_race_is_scikit_learns(compas: pd.DataFrame, engine: str)
     assert round(slices["Caucasian"]["metrics"]["auc"]["value"], 3) == 0.693
 
 
-def hanley_mcneil(a: float, p: int, n: int) -> float:
-    q1, q2 = a / (2 - a), 2 * a * a / (1 + a)
-    return ((a * (1 - a) + (p - 1) * (q1 - a * a) + (n - 1) * (q2 - a * a)) / (p * n)) ** 0.5
+def newcombe_variance(a: float, p: float, n: float) -> float:
+    """Hanley-McNeil's variance with Newcombe's (2006) pooled class size M = (P + N) / 2."""
+    m = (p + n) / 2
+    return a * (1 - a) * (1 + (m - 1) * ((1 - a) / (2 - a) + a / (1 + a))) / (p * n)
 
 
-def test_compas_auc_interval_is_hanley_mcneil_and_auc_range_is_reported() -> None:
-    report = compas_report("pandas")
-    aa = by_slice(report)["African-American"]["metrics"]["auc"]
-    se = hanley_mcneil(aa["value"], aa["positives"], aa["negatives"])
+def is_score_end(end: float, a: float, p: float, n: float) -> bool:
+    """An end of the score-type interval: at 0 or 1 inside it, else where the distance
+    from the estimate equals z standard errors at the end itself (to 1e-9)."""
     z = 1.959963984540054
-    assert aa["ci95"] == pytest.approx([aa["value"] - z * se, aa["value"] + z * se], abs=1e-15)
+    gap = (a - end) ** 2 - z * z * newcombe_variance(end, p, n)
+    return gap <= 1e-12 if end in (0.0, 1.0) else abs(gap) < 1e-9
+
+
+def _separated(groups: dict[str, tuple[int, int]]) -> dict[str, Any]:
+    """Per group (positives, negatives), scores that rank every positive above every
+    negative: each slice's AUC is 1."""
+    rows = []
+    for g, (pos, neg) in groups.items():
+        rows += [(g, 0.6 + 0.3 * i / pos, 1) for i in range(pos)]
+        rows += [(g, 0.1 + 0.3 * i / neg, 0) for i in range(neg)]
+    df = pd.DataFrame(rows, columns=["g", "s", "y"])
+    return evaluate(
+        df,
+        None,
+        ["g"],
+        label="y",
+        score="s",
+        decision_threshold=0.5,
+        min_samples=5,
+        engine="pandas",
+    )
+
+
+def test_a_perfectly_separated_slice_is_not_certain_of_its_auc() -> None:
+    """5 positives and 5 negatives perfectly separated: Hanley-McNeil's auc +- z se gave
+    [1, 1], certainty from 10 rows; the score interval reaches down to about 0.64."""
+    a = by_slice(_separated({"A": (5, 5), "B": (6, 8)}))["A"]["metrics"]["auc"]
+    lo, hi = a["ci95"]
+    assert a["value"] == 1.0 and hi == 1.0 and 0.6 < lo < 0.7
+    assert is_score_end(lo, 1.0, 5, 5)
+
+
+def test_two_perfect_slices_do_not_claim_equal_aucs() -> None:
+    """Both slices at AUC 1 on 10 and 14 rows: the auc_range interval and the pair's
+    interval must leave room for a gap (Hanley-McNeil gave [0, 0] for both)."""
+    (d,) = [
+        d
+        for d in _separated({"A": (5, 5), "B": (6, 8)})["groups"][0]["disparities"]
+        if d["metric"] == "auc_range"
+    ]
+    assert d["value"] == 0.0
+    assert d["ci95"][1] > 0.3 and d["max_min_ci95"][1] > 0.3 and d["max_min_ci95"][0] < -0.3
+
+
+@pytest.mark.parametrize(("auc", "pos", "neg"), [(0.95, 10, 10), (0.99, 20, 20), (0.95, 200, 10)])
+def test_auc_interval_covers_about_95_percent_at_small_n(auc: float, pos: int, neg: int) -> None:
+    """Binormal scores at a true AUC near 1: at least 93% of 1,000 draws' intervals hold
+    it (Hanley-McNeil's covered 83%, 72% and 71% of these draws)."""
+    from scipy.stats import norm, rankdata
+
+    from faircode.monitor.scores import auc_interval
+
+    rng = np.random.default_rng(2026)
+    shift = np.sqrt(2) * norm.ppf(auc)
+    x = np.concatenate([rng.normal(shift, 1, (1000, pos)), rng.normal(0, 1, (1000, neg))], axis=1)
+    ranks = rankdata(x, axis=1)
+    est = (ranks[:, :pos].sum(axis=1) - pos * (pos + 1) / 2) / (pos * neg)
+    held = [
+        lo <= auc <= hi for lo, hi in (auc_interval(a, pos, neg, 1.959963984540054) for a in est)
+    ]
+    assert np.mean(held) >= 0.93
+
+
+def test_compas_auc_interval_is_newcombes_score_interval_and_auc_range_is_reported() -> None:
+    report = compas_report("pandas")
+    for s in report["groups"][0]["slices"]:
+        auc = s["metrics"]["auc"]
+        lo, hi = auc["ci95"]
+        assert lo < auc["value"] < hi, s["slice"]
+        for end in (lo, hi):
+            assert is_score_end(end, auc["value"], auc["positives"], auc["negatives"])
     (d,) = [d for d in report["groups"][0]["disparities"] if d["metric"] == "auc_range"]
     assert (d["gated"], d["status"], d["threshold"]) == (False, "reported", None)
     eligible = [

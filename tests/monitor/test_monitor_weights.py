@@ -177,6 +177,9 @@ def test_all_weights_one_give_the_unweighted_report_exactly(compas: pd.DataFrame
                     assert m.pop("n_eff") == m["count"]
                     if "successes" in m:
                         assert m.pop("successes_eff") == m["successes"]
+                    if "positives" in m:  # AUC
+                        assert m.pop("positives_eff") == m["positives"]
+                        assert m.pop("negatives_eff") == m["negatives"]
         assert ones == plain  # values, intervals, evidence, references: exactly
 
 
@@ -347,3 +350,35 @@ def test_engines_agree_on_weighted_compas_with_scores(compas: pd.DataFrame) -> N
     assert_same(ours, theirs)
     auc = _slices(ours)["Caucasian"]["metrics"]["auc"]
     assert "n_eff" in auc and auc["n_eff"] < auc["count"]
+
+
+def test_a_weighted_auc_range_rests_on_the_slices_effective_classes() -> None:
+    """100 positives and 100 negatives a slice, one row in ten weighing 30 (effective
+    classes of about 17): auc_range's intervals must rest on the sizes the slices' own
+    ci95 use. On the row counts its ci95 excluded 0 (0.023 up) while the slices' own
+    intervals overlap widely (SPEC 12.7)."""
+    import math  # lazy: only this test
+
+    rng = np.random.default_rng(5)
+    rows = [
+        (g, float(rng.normal(shift if y else 0.0, 1.0)), y)
+        for g, shift in (("A", 1.2), ("B", 0.6))
+        for y in (1, 0)
+        for _ in range(100)
+    ]
+    df = pd.DataFrame(rows, columns=["g", "s", "y"])
+    df["w"] = np.where(np.arange(len(df)) % 10 == 0, 30.0, 1.0)
+    kw: dict[str, Any] = {"label": "y", "score": "s", "decision_threshold": 0.5}
+    r = evaluate(df, None, ["g"], weight="w", min_samples=10, engine="pandas", **kw)
+    (g,) = r["groups"]
+    a, b = (s["metrics"]["auc"] for s in g["slices"])
+    d = next(d for d in g["disparities"] if d["metric"] == "auc_range")
+    (l1, u1), (l2, u2) = a["ci95"], b["ci95"]
+    gap = a["value"] - b["value"]
+    want = [
+        gap - math.hypot(a["value"] - l1, u2 - b["value"]),
+        gap + math.hypot(u1 - a["value"], b["value"] - l2),
+    ]
+    assert d["max_min_ci95"] == pytest.approx(want, abs=TOL)
+    assert d["ci95"][0] == 0.0
+    assert a["positives_eff"] < 20 and a["positives"] == 100
