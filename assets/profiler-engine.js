@@ -2018,7 +2018,9 @@ function () {
     return `${head} (line ${headerLine}) has ${width}; if the table starts below line ${headerLine}, pass --skip-lines ${headerLine} (--skip-lines-b ${headerLine} for the second file of compare or scan); else quote values that contain the delimiter`;
   }
 
-  function sniffDelimiter(line) {
+  /** SPEC 0.2: each of SNIFF_ORDER counted in a physical line, outside quotes (each `"`
+   * toggles), as [',', ';', TAB, '|'] counts. */
+  function delimiterCounts(line) {
     const counts = [0, 0, 0, 0];
     let inQuotes = false;
     for (let i = 0; i < line.length; i++) {
@@ -2031,9 +2033,49 @@ function () {
         else if (c === 124) counts[3]++;
       }
     }
-    let best = 0;
-    for (let k = 1; k < 4; k++) if (counts[k] > counts[best]) best = k;
-    return counts[best] ? SNIFF_ORDER[best] : ',';
+    return counts;
+  }
+
+  /** SPEC 0.2: whether two or more delimiters share the highest count (not 0) in the
+   * line sniffed from: the next non-blank line then decides (sniffDelimiter). */
+  function sniffTied(line) {
+    const counts = delimiterCounts(line);
+    const top = Math.max(...counts);
+    return top > 0 && counts.filter((c) => c === top).length > 1;
+  }
+
+  /** SPEC 0.2: the delimiter of a table whose header (or, with names, first record)
+   * starts with the physical line `line`. A tie there is broken by `nextLine` (the next
+   * non-blank physical line, null when there is none): a tied delimiter held there as
+   * often as in `line` first, then the one held most often there, then SNIFF_ORDER. */
+  function sniffDelimiter(line, nextLine = null) {
+    const counts = delimiterCounts(line);
+    const top = Math.max(...counts);
+    if (!top) return ',';
+    const tied = [0, 1, 2, 3].filter((k) => counts[k] === top);
+    if (tied.length === 1 || nextLine === null) return SNIFF_ORDER[tied[0]];
+    const after = delimiterCounts(nextLine);
+    let best = tied[0];
+    for (const k of tied.slice(1)) {
+      const better = (after[k] === top) !== (after[best] === top)
+        ? after[k] === top
+        : after[k] > after[best];
+      if (better) best = k;
+    }
+    return SNIFF_ORDER[best];
+  }
+
+  /** SPEC 0.2: the line that breaks a tie in the first non-blank line, pre[k, j): the
+   * next non-blank line's text; null when there is no tie or no such line (`atEnd`: the
+   * input has ended); undefined when that line has not all arrived yet. */
+  function sniffNext(pre, k, j, len, atEnd) {
+    if (!sniffTied(decodeValid(pre, k, j))) return null;
+    let a = j;
+    while (a < len && (pre[a] === 10 || pre[a] === 13)) a++;
+    let e = a;
+    while (e < len && pre[e] !== 10 && pre[e] !== 13) e++;
+    if (e === len && !atEnd) return undefined;
+    return a < e ? decodeValid(pre, a, e) : null;
   }
 
   const NO_BYTES = new Uint8Array(0);
@@ -2486,7 +2528,11 @@ function () {
       let j = this.preScan;
       while (j < len) { const d = pre[j]; if (d === 10 || d === 13) break; j++; }
       if (j === len) { this.preScan = j; return; } // first line incomplete: wait
-      if (this.delim < 0) this.delim = sniffDelimiter(decodeValid(pre, k, j)).charCodeAt(0);
+      if (this.delim < 0) {
+        const next = sniffNext(pre, k, j, len, false);
+        if (next === undefined) return; // a tie: the next line decides, and is incomplete
+        this.delim = sniffDelimiter(decodeValid(pre, k, j), next).charCodeAt(0);
+      }
       if (this.opts.names) this.checkHeader();
       this.endPrePhase();
     }
@@ -2848,7 +2894,7 @@ function () {
         if (this.delim < 0) {
           let j = k;
           while (j < len && pre[j] !== 10 && pre[j] !== 13) j++;
-          this.delim = sniffDelimiter(decodeValid(pre, k, j)).charCodeAt(0);
+          this.delim = sniffDelimiter(decodeValid(pre, k, j), sniffNext(pre, k, j, len, true)).charCodeAt(0);
         }
         if (this.opts.names) this.checkHeader();
         this.endPrePhase();
@@ -7633,6 +7679,7 @@ function () {
     capLabel,
     bounded,
     sniffDelimiter,
+    sniffTied,
     SNIFF_ORDER,
     firstInvalidUtf8,
     pyFloatRepr,

@@ -35,6 +35,7 @@ __all__ = [
     "physical_lines",
     "read_records",
     "sniff_delimiter",
+    "sniff_tied",
 ]
 
 BLOCK_SIZE = 1 << 20
@@ -423,7 +424,9 @@ def repeated_header(line: int, dataset_hint: bool = True) -> str:
     )
 
 
-def sniff_delimiter(line: str) -> str:
+def _delimiter_counts(line: str) -> dict[str, int]:
+    """SPEC 0.2: each of SNIFF_ORDER counted in a physical line, outside quotes (each `"`
+    toggles)."""
     counts = dict.fromkeys(SNIFF_ORDER, 0)
     in_quotes = False
     for ch in line:
@@ -431,8 +434,31 @@ def sniff_delimiter(line: str) -> str:
             in_quotes = not in_quotes
         elif not in_quotes and ch in counts:
             counts[ch] += 1
-    best = max(SNIFF_ORDER, key=lambda d: (counts[d], -SNIFF_ORDER.index(d)))
-    return best if counts[best] else ","
+    return counts
+
+
+def sniff_tied(line: str) -> bool:
+    """SPEC 0.2: whether two or more delimiters share the highest count (not 0) in the
+    line sniffed from: the next non-blank line then decides (`sniff_delimiter`)."""
+    counts = _delimiter_counts(line)
+    top = max(counts.values())
+    return top > 0 and list(counts.values()).count(top) > 1
+
+
+def sniff_delimiter(line: str, next_line: str | None = None) -> str:
+    """SPEC 0.2: the delimiter of a table whose header (or, with `names`, first record)
+    starts with the physical line `line`. A tie there is broken by `next_line` (the next
+    non-blank physical line, None when there is none): a tied delimiter held there as
+    often as in `line` first, then the one held most often there, then SNIFF_ORDER."""
+    counts = _delimiter_counts(line)
+    top = max(counts.values())
+    if not top:
+        return ","
+    tied = [d for d in SNIFF_ORDER if counts[d] == top]
+    if len(tied) == 1 or next_line is None:
+        return tied[0]
+    after = _delimiter_counts(next_line)
+    return max(tied, key=lambda d: (after[d] == top, after[d], -SNIFF_ORDER.index(d)))
 
 
 class _Lines:
@@ -487,12 +513,24 @@ def open_table(
     if first is None:
         raise InputError(empty_text(name, skip_lines, skipped))
     consumed -= 1  # the first record's line is re-read by the parser
-    delim = delimiter or sniff_delimiter(first.rstrip("\r\n"))
+    ahead: list[str] = []  # lines read to break a tie, re-read by the parser
+    if delimiter:
+        delim = delimiter
+    else:
+        body = first.rstrip("\r\n")
+        following = None
+        if sniff_tied(body):  # SPEC 0.2: the next non-blank line decides
+            for line in lines:
+                ahead.append(line)
+                if line not in ("\n", "\r\n", "\r"):
+                    following = line.rstrip("\r\n")
+                    break
+        delim = sniff_delimiter(body, following)
     # SPEC 0.2: with names, the first record is the only sign the sniffed delimiter is right
     check_first = names is not None and not delimiter
     if info is not None:
         info["delimiter"] = delim
-    source = _Lines(itertools.chain([first], lines))
+    source = _Lines(itertools.chain([first], ahead, lines))
     reader = csv.reader(
         iter(source), delimiter=delim, quotechar='"', doublequote=True, strict=False
     )

@@ -104,7 +104,7 @@ from .errors import DelimiterRefused, InputError
 from .labels import MISSING_TOKENS, TRIMMED, clean_header, float_label
 from .numerics import OUTCOME_HUGE, OUTCOME_TINY, SCALE1, SCALE2
 from .options import Options, missing_labels, relabeler, resolve
-from .reader import decoded_blocks, open_table, physical_lines, sniff_delimiter
+from .reader import decoded_blocks, open_table, physical_lines
 from .summary import LABEL_CAP, PROXY_LABELS, Summary, SummaryBuilder
 
 try:  # pragma: no cover - exercised by the import check in tests
@@ -1162,7 +1162,7 @@ def _head(
             first = line
             break
     assert first is not None  # open_table found a record
-    delimiter = options.delimiter or sniff_delimiter(first.rstrip("\r\n"))
+    delimiter = info["delimiter"]  # sniffed by open_table (SPEC 0.2)
     text = "".join(skipped)
     if text.count('"') % 2:
         raise InputError(

@@ -55,6 +55,32 @@ def test_delimiter_sniffing(line, expected):
     assert sniff_delimiter(line) == expected
 
 
+@pytest.mark.parametrize(
+    "line,following,expected",
+    [
+        ("sex,x\trace,y\tage", "M\tw\t30", "\t"),  # a TSV whose names hold commas
+        ("sex,note\tx", "M,a\t\tb", ","),  # held as often as in the header wins
+        ("a,b;c", "1;2;3", ";"),  # then held most often
+        ("a,b;c", "1 2", ","),  # then the fixed order
+        ("a,b;c", None, ","),  # no next line
+        ("a,b;c;d", "1,2,3", ";"),  # no tie: the next line is not looked at
+    ],
+)
+def test_a_tie_is_broken_by_the_next_line(line, following, expected):
+    """SPEC 0.2: a tie in the header line was decided by the fixed order alone, so a TSV
+    whose header holds as many commas as tabs was read as one comma-separated mess."""
+    assert sniff_delimiter(line, following) == expected
+
+
+def test_a_tied_header_is_read_with_the_delimiter_of_its_rows():
+    for eol in ("\n", "\r\n", "\r"):
+        r = prof(f"sex,x\trace,y\tage{eol}{eol}M\tw\t30{eol}F\tb\t40{eol}")
+        assert r["columns"] == ["sex,x", "race,y", "age"]
+        assert r["n_rows"] == 2
+        r = prof(f"M,x\tw{eol}F\tb{eol}", names=["sex", "race"])
+        assert counts(r, "sex") == {"M,x": 1, "F": 1}
+
+
 def test_semicolon_file_is_sniffed_and_read():
     r = prof("sex;age\nM;30\nF;40\nF;50\n")
     assert counts(r, "sex") == {"F": 2, "M": 1}

@@ -157,6 +157,25 @@ test('delimiter sniffing: first physical line of the header, quotes toggle, tie 
   });
 });
 
+test('delimiter sniffing: a tie in the header line is broken by the next non-blank line', () => {
+  assert.equal(E.sniffDelimiter('sex,x\trace,y\tage', 'M\tw\t30'), '\t');
+  assert.equal(E.sniffDelimiter('sex,note\tx', 'M,a\t\tb'), ',');
+  assert.equal(E.sniffDelimiter('a,b;c', '1;2;3'), ';');
+  assert.equal(E.sniffDelimiter('a,b;c', '1 2'), ',');
+  assert.equal(E.sniffDelimiter('a,b;c'), ',');
+  assert.equal(E.sniffDelimiter('a,b;c;d', '1,2,3'), ';');
+  assert.ok(E.sniffTied('a,b\tc') && !E.sniffTied('a,b,c\td') && !E.sniffTied('abc'));
+  for (const eol of ['\n', '\r\n', '\r']) {
+    forChunks((c) => {
+      const s = summarize(`sex,x\trace,y\tage${eol}${eol}M\tw\t30${eol}F\tb\t40`, {}, c);
+      assert.deepEqual(s.columns, ['sex,x', 'race,y', 'age']);
+      assert.equal(s.n_rows, 2);
+      const t = summarize(`M,x\tw${eol}F\tb${eol}`, { names: ['sex', 'race'] }, c);
+      assert.deepEqual(countsOf(t, 'sex'), { 'M,x': 1, F: 1 });
+    });
+  }
+});
+
 test('header: trimmed, empty -> column_N, duplicates renamed with the first free suffix', () => {
   assert.deepEqual(E.cleanHeader([' a ', '', 'a', 'a', 'a.1', '\t', 'column_2']),
     ['a', 'column_2', 'a.1', 'a.2', 'a.1.1', 'column_6', 'column_2.1']);

@@ -48,7 +48,7 @@ TWINS: dict[str, str] = {
     "reader": """SNIFF_ORDER binary_format utf16_without_bom SPLIT_CANDIDATES SPACE_SPLIT_WORDS
         empty_text json_header _HTML_START _XML_START markup_header
         one_column_split names_first_record long_row repeated_header sep_line
-        sniff_delimiter""",
+        sniff_delimiter sniff_tied _delimiter_counts""",
     "summary": """LABEL_CAP PAIR_COLUMNS CELL_CAP GROUP_FLAG_CAP MAX_GAP_FLAGS _stats_added
         _PairTable pair_cells""",
     "fastpath": "_SPLIT_WINDOW default_parts",
@@ -306,6 +306,8 @@ JS_ONLY: dict[str, str] = {
         PY_BUILTIN,
     ),
     "scaledBig": "the exact sums from float expansions (Python: numerics.scaled)",
+    "sniffNext": "the tie's next line found in the bytes held back before the header "
+    "(Python: open_table reads the next line)",
     **dict.fromkeys(
         "missingMatcher isMissing isMissingBytes trimStart trimEnd".split(),
         "the missing-token test on bytes (Python: MissingRule on text)",
