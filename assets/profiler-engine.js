@@ -2078,6 +2078,21 @@ function () {
     return a < e ? decodeValid(pre, a, e) : null;
   }
 
+  const DOS_EOF = 0x1a; // Ctrl-Z: DOS's end-of-file mark
+
+  /** SPEC 0.2: how many bytes at the end of b[start, end) are a line holding only a
+   * Ctrl-Z (0x1A, then CR, LF, CRLF or nothing) that starts a line (`before`: the byte
+   * handed on before b[start], -1 for none); 0 when they are not. */
+  function dosEofLength(b, start, end, before) {
+    let k = end;
+    if (k > start && b[k - 1] === 10) k--;
+    if (k > start && b[k - 1] === 13) k--;
+    if (k === start || b[k - 1] !== DOS_EOF) return 0;
+    k--;
+    const prev = k > start ? b[k - 1] : before;
+    return prev === -1 || prev === 10 || prev === 13 ? end - k : 0;
+  }
+
   const NO_BYTES = new Uint8Array(0);
 
   /** A growable byte buffer. */
@@ -2294,6 +2309,8 @@ function () {
       this.carry = null; // held-back bytes of an incomplete character
       this.offset = 0; // file offset of the next byte to validate
       this.atStart = true; // no byte handed on yet (a BOM may still be dropped)
+      this.eofHeld = NO_BYTES; // a possible DOS end-of-file line, held back (dosEofLength)
+      this.lastFed = -1; // the last byte handed on (-1: none, or only a BOM)
       // the first bytes of the input: which format it is (the longest magic, SQLite's)
       this.head = new Uint8Array(16);
       this.headLen = 0;
@@ -2476,6 +2493,23 @@ function () {
         if (end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
         if (start === end) return;
       }
+      if (this.eofHeld.length) { // more bytes came: the held line was no last line
+        const joined = new Uint8Array(this.eofHeld.length + end - start);
+        joined.set(this.eofHeld, 0);
+        joined.set(bytes.subarray(start, end), this.eofHeld.length);
+        this.eofHeld = NO_BYTES;
+        bytes = joined;
+        start = 0;
+        end = joined.length;
+      }
+      // SPEC 0.2: a last line holding only a Ctrl-Z is held back until more bytes come
+      const held = dosEofLength(bytes, start, end, this.lastFed);
+      if (held) {
+        this.eofHeld = bytes.slice(end - held, end);
+        end -= held;
+        if (start === end) return;
+      }
+      this.lastFed = bytes[end - 1];
       if (this.prePhase) this.preFeed(bytes, start, end);
       else this.parse(bytes, start, end);
     }
@@ -4375,19 +4409,31 @@ function () {
         for (let i = from; i < to; i++) if (win[i] === 34) q++;
         return q;
       };
-      let chosen = -1;
-      for (let x = 0; x + 2 < lfs.length && chosen < 0; x++) {
+      const even = [];
+      for (let x = 0; x + 2 < lfs.length; x++) {
         if (quotes(lfs[x] + 1, lfs[x + 1]) % 2 === 0 && quotes(lfs[x + 1] + 1, lfs[x + 2]) % 2 === 0) {
-          chosen = lfs[x + 1];
+          even.push(lfs[x + 1]);
         }
       }
-      if (chosen < 0 && lfs.length) chosen = lfs[0];
-      if (chosen < 0) continue;
+      const chosen = even.concat(lfs.slice(0, 1)).find((b) => cutAllowed(readAt, target + b + 1));
+      if (chosen === undefined) continue;
       const point = target + chosen + 1;
       if (point > bounds[bounds.length - 1] && point < size) bounds.push(point);
     }
     bounds.push(size);
     return bounds;
+  }
+
+  /** SPEC 0.8: a cut at `point` keeps a part's reader from reading a line as the start
+   * or end of a file: none right before a line that starts with a BOM (dropped at byte
+   * 0: data there), none right after a line holding only a Ctrl-Z (the end of a file
+   * drops that line: data there). */
+  function cutAllowed(readAt, point) {
+    const after = readAt(point, 3);
+    if (after.length === 3 && after[0] === 0xef && after[1] === 0xbb && after[2] === 0xbf) return false;
+    const from = Math.max(0, point - 4);
+    const before = readAt(from, point - from);
+    return dosEofLength(before, 0, before.length, from === 0 ? -1 : 0) === 0;
   }
 
   /** Options of a part after the first: the first part's header and delimiter

@@ -335,20 +335,31 @@ def _split_points(
             continue
         window = pread(target, min(_SPLIT_WINDOW, end - target))
         lfs = _find_all(window, b"\n")
-        chosen = None
-        for a, b, c in zip(lfs, lfs[1:], lfs[2:]):
-            if window.count(b'"', a + 1, b) % 2 == 0 and window.count(b'"', b + 1, c) % 2 == 0:
-                chosen = b
-                break
+        even = [
+            b
+            for a, b, c in zip(lfs, lfs[1:], lfs[2:])
+            if window.count(b'"', a + 1, b) % 2 == 0 and window.count(b'"', b + 1, c) % 2 == 0
+        ]
+        chosen = next(
+            (b for b in even + lfs[:1] if _cut_allowed(pread, begin, target + b + 1)), None
+        )
         if chosen is None:
-            if not lfs:
-                continue
-            chosen = lfs[0]
+            continue
         point = target + chosen + 1
         if bounds[-1] < point < end:
             bounds.append(point)
     bounds.append(end)
     return bounds
+
+
+def _cut_allowed(pread: Callable[[int, int], bytes], begin: int, point: int) -> bool:
+    """SPEC 0.8: a cut at `point` keeps a part's reader from reading a line as the start
+    or end of a file: none right before a line that starts with a BOM (Arrow drops one at
+    the start of its input: data there), none right after a line holding only a Ctrl-Z
+    (the end of a file drops that line: data there)."""
+    if pread(point, 3) == codecs.BOM_UTF8:
+        return False
+    return not _dos_eof_length(pread(max(begin, point - 4), min(4, point - begin)))
 
 
 def _find_all(data: bytes, needle: bytes, limit: int = 64) -> list[int]:
@@ -451,6 +462,10 @@ def _summarize_csv(
         return Fallback("the reference reader reports a problem in the first records")
     end = stream.seek(0, os.SEEK_END)
     stream.seek(start)
+    # SPEC 0.2: a last line holding only a Ctrl-Z is no line; Arrow would read it as a
+    # row, so it is left out of the parts and only handed to on_bytes at the end
+    tail = _positional_reader(stream)(max(start, end - 4), min(4, end - start))
+    data_end = end - _dos_eof_length(tail)
     checked_overrides = check_overrides(overrides, header, options)
     width = len(header)
     # Open columns with more than max_categorical labels among the first records can
@@ -468,7 +483,7 @@ def _summarize_csv(
     n_parts = default_parts(end - start) if parts is None else max(1, parts)
     if width == 1:
         n_parts = 1  # the sentinel line is a valid one-column row: see _PartsRead._count_all
-    bounds = _split_points(pread, start, end, n_parts) if n_parts > 1 else [start, end]
+    bounds = _split_points(pread, start, data_end, n_parts) if n_parts > 1 else [start, data_end]
     got = _PartsRead(
         pread,
         bounds,
@@ -490,7 +505,7 @@ def _summarize_csv(
         log.info("%s: %s in a parts read; reading it again in one part", name, first.reason)
         got = _PartsRead(
             pread,
-            [start, end],
+            [start, data_end],
             name,
             header,
             checked_overrides,
@@ -508,7 +523,22 @@ def _summarize_csv(
     if isinstance(got, Fallback):
         stream.seek(start)
         return got
+    if on_bytes is not None and data_end < end:
+        on_bytes(pread(data_end, end - data_end))
     return got, checked_overrides
+
+
+def _dos_eof_length(tail: bytes) -> int:
+    """SPEC 0.2: how many of the file's last bytes `tail` (4, or all when fewer) are a
+    last line holding only a Ctrl-Z (then CR, LF, CRLF or nothing), else 0."""
+    k = len(tail)
+    if tail[k - 1 : k] == b"\n":
+        k -= 1
+    if tail[k - 1 : k] == b"\r":
+        k -= 1
+    if k < 2 or tail[k - 1 : k] != b"\x1a" or tail[k - 2 : k - 1] not in (b"\n", b"\r"):
+        return 0
+    return len(tail) - (k - 1)
 
 
 @dataclass

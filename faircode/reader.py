@@ -246,6 +246,24 @@ def physical_lines(texts: Iterable[Any]) -> Iterator[str]:
         yield carry
 
 
+#: SPEC 0.2: Ctrl-Z, DOS's end-of-file mark: a last line holding only it is no line.
+DOS_EOF = "\x1a"
+
+
+def _without_dos_eof(lines: Iterator[str]) -> Iterator[str]:
+    """SPEC 0.2: the physical lines but a last one holding only DOS_EOF (then a line end
+    or nothing), which old DOS and Windows tools append to a text file."""
+    held = None
+    for line in lines:
+        if held is not None:
+            yield held
+            held = None
+        if line.rstrip("\r\n") == DOS_EOF:
+            held = line
+        else:
+            yield line
+
+
 #: SPEC 0.2: the characters that would split a one-column header, in this order.
 SPLIT_CANDIDATES = (",", ";", "\t", "|", ":")
 #: SPEC 0.2: a one-column header of this many space-separated words or more is a
@@ -497,7 +515,9 @@ def open_table(
     `skip_hint`: a long first record may advise --skip-lines and a repeated header
     profiling the files as one dataset (False for a caller that has neither: the
     monitor, held-out proxy files)."""
-    lines = physical_lines(decoded_blocks(stream, name, encoding, block_size, on_bytes))
+    lines = _without_dos_eof(
+        physical_lines(decoded_blocks(stream, name, encoding, block_size, on_bytes))
+    )
     consumed = 0
     for _ in range(skip_lines):
         if next(lines, None) is None:

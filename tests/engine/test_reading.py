@@ -373,3 +373,31 @@ def test_an_encoding_that_cannot_read_text_says_what_to_name(encoding, start):
         prof(b"sex\nM\n", encoding=encoding)
     assert str(err.value).startswith(start)
     assert str(err.value).endswith("; name the file's character set (e.g. latin-1, cp1252, utf-16)")
+
+
+@pytest.mark.parametrize("end", ["\x1a", "\x1a\n", "\x1a\r\n", "\x1a\r"])
+@pytest.mark.parametrize("eol", ["\n", "\r\n", "\r"])
+def test_a_last_line_of_only_a_ctrl_z_is_no_line(end, eol):
+    """SPEC 0.2: DOS tools end a text file with a Ctrl-Z; it was a row of the group
+    '\\x1a' in the first column (and all other cells missing)."""
+    r = prof(f"sex,race{eol}M,w{eol}F,b{eol}{end}")
+    assert r["n_rows"] == 2
+    assert counts(r, "sex") == {"M": 1, "F": 1}
+
+
+@pytest.mark.parametrize(
+    "data,sex",
+    [
+        ("sex,race\nM,w\n\x1a\nF,b\n", {"M": 1, "\x1a": 1, "F": 1}),  # not the last line
+        ("sex,race\nM,w\n\x1a\n\n", {"M": 1, "\x1a": 1}),  # a blank line after it
+        ("sex,race\nM,w\n\x1a\r\r", {"M": 1, "\x1a": 1}),
+        ("sex,race\nM,w\n\x1a\x1a\n", {"M": 1, "\x1a\x1a": 1}),
+    ],
+)
+def test_a_ctrl_z_elsewhere_is_data(data, sex):
+    assert counts(prof(data), "sex") == sex
+
+
+def test_a_ctrl_z_after_the_header_leaves_no_data_rows():
+    with pytest.raises(InputError, match="^t.csv: no data rows, only a header$"):
+        faircode.summarize(io.BytesIO(b"\xef\xbb\xbfsex,race\r\n\x1a\r\n"), None, {}, name="t.csv")

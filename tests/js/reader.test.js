@@ -176,6 +176,28 @@ test('delimiter sniffing: a tie in the header line is broken by the next non-bla
   }
 });
 
+test('a last line holding only a Ctrl-Z (DOS end of file) is no line; elsewhere it is data', () => {
+  for (const end of ['\x1a', '\x1a\n', '\x1a\r\n', '\x1a\r']) {
+    for (const eol of ['\n', '\r\n', '\r']) {
+      forChunks((c) => {
+        const s = summarize(`sex,race${eol}M,w${eol}F,b${eol}${end}`, {}, c);
+        assert.equal(s.n_rows, 2, JSON.stringify([end, eol, c]));
+        assert.deepEqual(countsOf(s, 'sex'), { M: 1, F: 1 });
+      });
+    }
+  }
+  forChunks((c) => {
+    assert.equal(summarize('\ufeffsex\nM\n\x1a\n', {}, c).n_rows, 1);
+    assert.deepEqual(countsOf(summarize('sex,race\nM,w\n\x1a\nF,b\n', {}, c), 'sex'), { M: 1, '\x1a': 1, F: 1 });
+    assert.deepEqual(countsOf(summarize('sex,race\nM,w\nF,b\x1a\n', {}, c), 'race'), { w: 1, 'b\x1a': 1 });
+    // a blank line after it: not the last line
+    for (const t of ['sex,race\nM,w\n\x1a\n\n', 'sex,race\nM,w\n\x1a\r\r']) {
+      assert.deepEqual(countsOf(summarize(t, {}, c), 'sex'), { M: 1, '\x1a': 1 });
+    }
+    assert.equal(run('sex,race\n\x1a\r\n', {}, {}, c).error, 't.csv: no data rows, only a header');
+  });
+});
+
 test('header: trimmed, empty -> column_N, duplicates renamed with the first free suffix', () => {
   assert.deepEqual(E.cleanHeader([' a ', '', 'a', 'a', 'a.1', '\t', 'column_2']),
     ['a', 'column_2', 'a.1', 'a.2', 'a.1.1', 'column_6', 'column_2.1']);
