@@ -1992,8 +1992,34 @@ function () {
    * one U+FEFF (EF BB BF) or not: a header line repeated by `cat` after an Excel export
    * starts with a BOM (SPEC 0.3). */
   function sameFirst(b, s, e, ref) {
-    if (e - s === ref.length + 3 && b[s] === 0xef && b[s + 1] === 0xbb && b[s + 2] === 0xbf) s += 3;
+    if (e - s >= ref.length + 3 && b[s] === 0xef && b[s + 1] === 0xbb && b[s + 2] === 0xbf) {
+      s += 3;
+      if (b[s] === 34) return unquotedBytes(b, s, e, ref); // \ufeff"sex" repeats sex
+    }
     return sameBytes(b, s, e, ref);
+  }
+
+  /** SPEC 0.3: whether b[s, e), which starts with `"`, read as a quoted field by 0.2's
+   * rule (`""` is `"`, the next lone `"` closes, bytes after it are appended), is `ref`;
+   * false when no quote closes it. A repeated header line after a BOM starts with
+   * U+FEFF, so its quoted first name was read as written. */
+  function unquotedBytes(b, s, e, ref) {
+    let j = 0; // bytes of ref matched
+    let k = s + 1;
+    while (k < e) {
+      const c = b[k];
+      if (c === 34) {
+        if (k + 1 < e && b[k + 1] === 34) k++;
+        else {
+          k++; // closed: the rest is appended as written
+          return e - k === ref.length - j && sameBytes(b, k, e, ref.subarray(j));
+        }
+      }
+      if (j === ref.length || ref[j] !== c) return false;
+      j++;
+      k++;
+    }
+    return false;
   }
 
   /**
@@ -2674,7 +2700,7 @@ function () {
               break;
             }
             if (p < 0) { past = true; break; }
-            if (nf === 0 && (p - i === h0 || p - i === h3) && sameFirst(b, i, p, this.hraw[0])) same = this.same = true;
+            if (nf === 0 && h0 >= 0 && (p - i === h0 || (p - i >= h3 && (p - i === h3 || b[i + 3] === 34))) && sameFirst(b, i, p, this.hraw[0])) same = this.same = true;
             const k = nf < width ? keepCol[nf] : 0;
             if (k === 1 || (k === 2 && !longUnpadded(b, i, p, quick[nf]))) sink.cell(nf, b, i, p);
             else if (nf >= width && p > i) this.extraFull = true; // a long row's extra field

@@ -589,6 +589,7 @@ class _PartsRead:
         b = self.builder
         b.tokens_null = True
         self.included = [i for i in range(self.width) if b.needs_array(i)] or [0]
+        self.witness_bom_quote = False
         self.witness = self._witness(record)
         self.token = "\x01faircode-" + os.urandom(8).hex()
         self.sentinel_text = f'"{self.token}"'
@@ -667,6 +668,9 @@ class _PartsRead:
             return -1, None  # run() falls back at once
         _, pos, j = min(usable)
         values = [record[j], "\ufeff" + record[j]] if j == 0 else [record[j]]
+        # the first column: a value that starts with U+FEFF and a quote may be that name
+        # quoted (Arrow reads it as written, as the reference reader does, which unquotes it)
+        self.witness_bom_quote = j == 0
         return pos, self.string_array(values)  # pa.array would load pandas
 
     def _repeats_header(self, batch: Any) -> bool:
@@ -674,6 +678,10 @@ class _PartsRead:
         pos, values = self.witness
         col = batch.column(pos)
         pc = self.pc
+        if self.witness_bom_quote:
+            texts = col.dictionary if self.pa.types.is_dictionary(col.type) else col
+            if pc.any(pc.starts_with(texts, '\ufeff"')).as_py() is True:
+                return True  # the reference reader decides (rare: a fallback costs little)
         if self.pa.types.is_dictionary(col.type):
             for value in values:
                 code = pc.index(col.dictionary, value)

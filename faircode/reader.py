@@ -463,6 +463,26 @@ def sniff_tied(line: str) -> bool:
     return top > 0 and list(counts.values()).count(top) > 1
 
 
+def _unquoted(text: str) -> str | None:
+    """SPEC 0.3: `text`, which starts with `"`, read as a quoted field by 0.2's rule
+    (`""` is `"`, the next lone `"` closes, text after it is appended), or None when
+    no quote closes it. A repeated header line after a BOM starts with U+FEFF, so its
+    quoted first name was read as written."""
+    out = []
+    k = 1
+    while k < len(text):
+        ch = text[k]
+        if ch == '"':
+            if text[k + 1 : k + 2] == '"':
+                out.append('"')
+                k += 2
+                continue
+            return "".join(out) + text[k + 1 :]
+        out.append(ch)
+        k += 1
+    return None
+
+
 def sniff_delimiter(line: str, next_line: str | None = None) -> str:
     """SPEC 0.2: the delimiter of a table whose header (or, with `names`, first record)
     starts with the physical line `line`. A tie there is broken by `next_line` (the next
@@ -607,7 +627,11 @@ def open_table(
                 break
             rec, start = got
             first = rec[0]  # the first field first: cheap
-            if (first == first_name or first == bom_name) and rec[1:] == rest:
+            if (
+                first == first_name
+                or first == bom_name
+                or (first[:2] == '\ufeff"' and _unquoted(first[1:]) == first_name)
+            ) and rec[1:] == rest:
                 raise InputError(f"{name}: {repeated_header(start, skip_hint)}")
             n = len(rec)
             if check_first and not seen:

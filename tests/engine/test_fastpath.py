@@ -251,6 +251,20 @@ def test_no_cut_before_a_bom_nor_after_a_ctrl_z_line(mark):
         assert on_fast and summary == reference(data)
 
 
+@pytest.mark.parametrize("repeat", ['\ufeff"sex",race\n', '\ufeff"sex"x,race\n'])
+def test_a_repeated_header_after_a_bom_with_its_first_name_quoted(repeat):
+    """SPEC 0.3: Arrow reads `\ufeff"sex"` as written; the witness of the first column
+    falls back on a value that starts with U+FEFF and a quote, and the reference reader
+    decides (it was counted as a row, exit 0)."""
+    data = _rows(300, lambda k, row: repeat + row if k == 150 else row)
+    for parts in (1, 2, 3):
+        summary, on_fast = fast(data, 64, parts=parts)
+        assert summary == reference(data)
+    assert str(
+        reference(_rows(300, lambda k, row: '\ufeff"sex",race\n' + row if k == 150 else row))
+    ).startswith("t.csv: line 152 repeats the header")
+
+
 @pytest.mark.parametrize("end", [b"\x1a", b"\x1a\n", b"\x1a\r\n", b"\x1a\r"])
 def test_a_last_line_of_only_a_ctrl_z_on_the_fast_path(end):
     """SPEC 0.2: Arrow would read it as a row; it is left out of the parts, and on_bytes

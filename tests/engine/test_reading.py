@@ -152,6 +152,29 @@ def test_a_repeated_header_is_refused_at_its_first_line():
         assert str(err.value).startswith(f"t.csv: line {line} repeats the header (files joined")
 
 
+@pytest.mark.parametrize(
+    "header,repeat",
+    [
+        ("sex,race", '\ufeff"sex",race'),
+        ('"s""ex",race', '\ufeff"s""ex",race'),
+        ("sex,race", '\ufeff"s"ex,race'),
+        ("\ufeffsex,race", '\ufeff"sex","race"'),
+    ],
+)
+def test_a_repeated_header_after_a_bom_with_its_first_name_quoted(header, repeat):
+    """SPEC 0.3: after a BOM a quote is not the field's first character, so the name
+    was read as written (`"sex"`), matched nothing, and the line was counted as data."""
+    data = f"{header}\nM,A\n{repeat}\nF,B\n".encode()
+    for block in (1, 5, 1 << 20):
+        with pytest.raises(InputError, match=r"^t.csv: line 3 repeats the header "):
+            faircode.summarize(io.BytesIO(data), None, {}, name="t.csv", block_size=block)
+
+
+@pytest.mark.parametrize("repeat", ['\ufeff"sex"x,race', '\ufeff"sex,race', '\ufeff"se""x",race'])
+def test_after_a_bom_a_first_field_that_is_no_quoted_name_is_data(repeat):
+    assert prof(f"sex,race\nM,A\n{repeat}\nF,B\n")["n_rows"] == 3
+
+
 def test_a_repeated_header_without_the_dataset_advice_for_one_file_readers():
     """The monitor reads one file: no pattern to advise (reader.repeated_header)."""
     header, records = reader.open_table(io.BytesIO(b"a,b\n1,2\na,b\n"), "t.csv", skip_hint=False)

@@ -378,6 +378,10 @@ test('a repeated header line that starts with a BOM is refused, in both field sc
     `\ufeffid,sex,note\n${idFirst}\n\ufeffid,sex,note\r\n1,M,x\n`,
     `sex,id,note\n${sexFirst}\n\ufeffsex,id,note\n`,
     `\ufeffsex,id,note\n${sexFirst}\n\n\ufeffsex,id,note`,
+    // the repeated line's first name quoted: read as written after the BOM, unquoted here
+    `sex,id,note\n${sexFirst}\n\ufeff"sex",id,note\n`,
+    `"s""ex",id,note\n${sexFirst}\n\ufeff"s""ex",id,note\n`,
+    `id,sex,note\n${idFirst}\n\ufeff"i"d,sex,note\n1,M,x\n`,
   ];
   for (const simd of [true, false]) {
     forChunks((c) => {
@@ -390,6 +394,19 @@ test('a repeated header line that starts with a BOM is refused, in both field sc
           p.finish();
         }, { message: new RegExp(`^t\\.csv: line ${line} repeats the header \\(files joined with cat\\?\\)`) },
         `simd=${simd} chunk=${c} ${JSON.stringify(text.slice(0, 20))}`);
+      }
+    });
+  }
+});
+
+test('after a BOM, a first field that is no quoted header name is data (SPEC 0.3)', () => {
+  for (const simd of [true, false]) {
+    forChunks((c) => {
+      for (const rep of ['\ufeff"sex"x,id', '\ufeff"sex,id', '\ufeff"se""x",id', '\ufeff"sex ",id']) {
+        const p = E.createProfiler({ name: 't.csv', simd });
+        const b = enc.encode(`sex,id\nM,1\n${rep}\nF,2\n`);
+        for (let i = 0; i < b.length; i += c) p.push(b.subarray(i, i + c));
+        assert.equal(p.finish().n_rows, 3, rep);
       }
     });
   }

@@ -199,7 +199,8 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
     "reader": {
         **dict.fromkeys(
             "BLOCK_SIZE BATCH_ROWS _SENTINEL_FIELD _SENTINEL_LINES FLUSH decoded_blocks "
-            "_utf8_scan physical_lines _Lines open_table read_records _without_dos_eof".split(),
+            "_utf8_scan physical_lines _Lines open_table read_records _without_dos_eof "
+            "_unquoted".split(),
             TEXT_READER,
         ),
         "BINARY_FORMATS": "JS binaryFormat holds the signatures",
@@ -332,7 +333,7 @@ JS_ONLY: dict[str, str] = {
     **dict.fromkeys(
         "firstInvalidUtf8 utf8SequenceLength badIsNul firstBadByte completeLength "
         "hasTextDecoder DECODER decodeValid REC_START FIELD_START UNQUOTED QUOTED "
-        "QUOTE_IN_QUOTED NO_BYTES NO_QUICK PIECE appendBytes sameBytes sameFirst "
+        "QUOTE_IN_QUOTED NO_BYTES NO_QUICK PIECE appendBytes sameBytes sameFirst unquotedBytes "
         "CsvScanner".split(),
         BYTE_READER,
     ),
