@@ -2104,6 +2104,30 @@ function () {
     return a < e ? decodeValid(pre, a, e) : null;
   }
 
+  /** Windows-1252's characters for the bytes 80-9F ('' where it has none: 81, 8D, 8F,
+   * 90, 9D); from A0 on it is Latin-1, the byte's own code point. */
+  const CP1252_HIGH = '\u20ac\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u017d' +
+    '\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u017e\u0178';
+  const CP1252_UNDEFINED = [0x81, 0x8d, 0x8f, 0x90, 0x9d];
+
+  /** SPEC 0.6: what is said of a file whose first ill-formed UTF-8 sequence starts with
+   * `byte` (0x80-0xFF): the character Windows-1252 reads there, the encoding to pass
+   * (Latin-1 for the five bytes Windows-1252 leaves undefined). */
+  function notUtf8(byte) {
+    let what = 'a control character in Latin-1';
+    let option = 'latin-1';
+    let encoding = 'Latin-1';
+    if (!CP1252_UNDEFINED.includes(byte)) {
+      const char = byte >= 0xa0 ? String.fromCharCode(byte)
+        : CP1252_HIGH[byte - 0x80 - CP1252_UNDEFINED.filter((u) => u < byte).length];
+      what = `'${char}' in Windows-1252`;
+      option = 'cp1252';
+      encoding = 'Windows-1252';
+    }
+    const hex = byte.toString(16).toUpperCase().padStart(2, '0');
+    return `not valid UTF-8 (the byte ${hex}, ${what}); re-save the file as UTF-8, or pass its encoding: --encoding ${option} if it is ${encoding}`;
+  }
+
   const DOS_EOF = 0x1a; // Ctrl-Z: DOS's end-of-file mark
 
   /** SPEC 0.2: how many bytes at the end of b[start, end) are a line holding only a
@@ -2484,11 +2508,11 @@ function () {
         if (this.headLen < this.head.length) {
           // what the file is, is told by its first 16 bytes (as Python's reader has
           // them, whatever the chunks): the error waits for them (or the end)
-          this.deferred = { offset: base + bad, kind };
+          this.deferred = { offset: base + bad, kind, byte: bytes[bad] };
           return;
         }
         this.finished = true;
-        throw this.byteError(base + bad, kind);
+        throw this.byteError(base + bad, kind, bytes[bad]);
       }
       this.offset = base + cut;
       if (cut < bytes.length) this.carry = bytes.slice(cut);
@@ -2496,17 +2520,17 @@ function () {
 
     throwDeferred() {
       this.finished = true;
-      throw this.byteError(this.deferred.offset, this.deferred.kind);
+      throw this.byteError(this.deferred.offset, this.deferred.kind, this.deferred.byte);
     }
 
-    byteError(offset, kind) {
+    byteError(offset, kind, byte) {
       const head = this.head.subarray(0, this.headLen);
       const format = (this.decompressed ? null : unreadFormat(head)) || binaryFormat(head);
       if (format !== null) return new InputError(`${this.name}: ${format}`);
       if (kind === 'nul') {
         return new InputError(`${this.name}: byte ${offset}: NUL byte; this looks like a binary file, not CSV`);
       }
-      return new InputError(`${this.name}: byte ${offset}: not valid UTF-8; re-save the file as UTF-8 or pass --encoding`);
+      return new InputError(`${this.name}: byte ${offset}: ${notUtf8(byte)}`);
     }
 
     /** Hand on validated bytes[0, end). */
@@ -2937,7 +2961,7 @@ function () {
       if (this.carry) {
         // A multi-byte sequence cut off by the end of input.
         this.finished = true;
-        throw this.byteError(this.offset, 'utf8');
+        throw this.byteError(this.offset, 'utf8', this.carry[0]);
       }
       this.finished = true;
       if (this.prePhase) {
@@ -7752,6 +7776,7 @@ function () {
     bounded,
     sniffDelimiter,
     sniffTied,
+    notUtf8,
     SNIFF_ORDER,
     firstInvalidUtf8,
     pyFloatRepr,

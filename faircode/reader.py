@@ -133,14 +133,27 @@ def decoded_blocks(
                 raise InputError(
                     f"{name}: byte {base + bad}: NUL byte; this looks like a binary file, not CSV"
                 )
-            raise InputError(
-                f"{name}: byte {base + bad}: not valid UTF-8; "
-                "re-save the file as UTF-8 or pass --encoding"
-            )
+            raise InputError(f"{name}: byte {base + bad}: {not_utf8(data[bad])}")
         base += cut
         pending = data[cut:]
         if final:
             return
+
+
+def not_utf8(byte: int) -> str:
+    """SPEC 0.6: what is said of a file whose first ill-formed UTF-8 sequence starts with
+    `byte` (0x80-0xFF): the character Windows-1252 reads there, the encoding to pass
+    (Latin-1 for the five bytes Windows-1252 leaves undefined)."""
+    try:
+        char = bytes([byte]).decode("cp1252")
+    except UnicodeDecodeError:
+        what, option, encoding = "a control character in Latin-1", "latin-1", "Latin-1"
+    else:
+        what, option, encoding = f"'{char}' in Windows-1252", "cp1252", "Windows-1252"
+    return (
+        f"not valid UTF-8 (the byte {byte:02X}, {what}); re-save the file as UTF-8, or pass "
+        f"its encoding: --encoding {option} if it is {encoding}"
+    )
 
 
 #: SPEC 0.6: files that are not UTF-8 text, told by their first bytes once reading them

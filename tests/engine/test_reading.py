@@ -223,7 +223,8 @@ def test_invalid_utf8_names_the_byte_offset():
     with pytest.raises(InputError) as err:
         prof(b"sex\nM\n\xffF\n")
     assert str(err.value) == (
-        "t.csv: byte 6: not valid UTF-8; re-save the file as UTF-8 or pass --encoding"
+        "t.csv: byte 6: not valid UTF-8 (the byte FF, 'ÿ' in Windows-1252); re-save the file "
+        "as UTF-8, or pass its encoding: --encoding cp1252 if it is Windows-1252"
     )
 
 

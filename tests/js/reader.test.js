@@ -76,7 +76,7 @@ test('invalid UTF-8: offset of the first ill-formed sequence (Python UnicodeDeco
     assert.equal(E.firstInvalidUtf8(Uint8Array.from(bytes), bytes.length), off, JSON.stringify(bytes));
     forChunks((c) => {
       const r = run(bytes, {}, {}, c);
-      assert.equal(r.error, `t.csv: byte ${off}: not valid UTF-8; re-save the file as UTF-8 or pass --encoding`,
+      assert.equal(r.error, `t.csv: byte ${off}: ${E.notUtf8(bytes[off])}`,
         `${JSON.stringify(bytes)} chunk ${c}`);
     });
   }
@@ -89,7 +89,7 @@ test('NUL byte: offset; the lower of NUL and invalid UTF-8 wins', () => {
     assert.equal(run([0x61, 0x00, 0xff], {}, {}, c).error,
       't.csv: byte 1: NUL byte; this looks like a binary file, not CSV');
     assert.equal(run([0x61, 0xff, 0x00], {}, {}, c).error,
-      't.csv: byte 1: not valid UTF-8; re-save the file as UTF-8 or pass --encoding');
+      "t.csv: byte 1: not valid UTF-8 (the byte FF, 'ÿ' in Windows-1252); re-save the file as UTF-8, or pass its encoding: --encoding cp1252 if it is Windows-1252");
   });
 });
 
@@ -299,8 +299,8 @@ test('a chunk over 64 KB is read as the same bytes in small chunks (push works a
   const ascii = enc.encode('g,h\n' + 'abc,defg\n'.repeat(20000));
   for (const at of [65535, 65536, 65537, 65540, 131071, 131072, 150001]) {
     for (const [bad, what] of [[0x00, 'NUL byte; this looks like a binary file, not CSV'],
-      [0xff, 'not valid UTF-8; re-save the file as UTF-8 or pass --encoding'],
-      [0x80, 'not valid UTF-8; re-save the file as UTF-8 or pass --encoding']]) {
+      [0xff, E.notUtf8(0xff)],
+      [0x80, E.notUtf8(0x80)]]) {
       const b = ascii.slice();
       b[at] = bad;
       for (const c of [b.length, 4096]) {
@@ -318,7 +318,7 @@ test('a NUL or a high byte at any place of a long ASCII run is found (eight word
   const base = enc.encode('g,h\n' + 'abcdefghijklmno,p\n'.repeat(40));
   for (let at = 4; at < 4 + 8 * 4 * 3; at++) {
     for (const [bad, what] of [[0x00, 'NUL byte; this looks like a binary file, not CSV'],
-      [0xc0, 'not valid UTF-8; re-save the file as UTF-8 or pass --encoding']]) {
+      [0xc0, E.notUtf8(0xc0)]]) {
       const b = base.slice();
       b[at] = bad;
       // a view at an odd offset too: the aligned words then start elsewhere

@@ -48,7 +48,7 @@ TWINS: dict[str, str] = {
     "reader": """SNIFF_ORDER binary_format utf16_without_bom SPLIT_CANDIDATES SPACE_SPLIT_WORDS
         empty_text json_header _HTML_START _XML_START markup_header
         one_column_split names_first_record long_row repeated_header sep_line
-        sniff_delimiter sniff_tied _delimiter_counts DOS_EOF""",
+        sniff_delimiter sniff_tied _delimiter_counts DOS_EOF not_utf8""",
     "summary": """LABEL_CAP PAIR_COLUMNS CELL_CAP GROUP_FLAG_CAP MAX_GAP_FLAGS _stats_added
         _PairTable pair_cells""",
     "fastpath": "_SPLIT_WINDOW default_parts _cut_allowed _dos_eof_length",
@@ -307,6 +307,10 @@ JS_ONLY: dict[str, str] = {
         PY_BUILTIN,
     ),
     "scaledBig": "the exact sums from float expansions (Python: numerics.scaled)",
+    **dict.fromkeys(
+        "CP1252_HIGH CP1252_UNDEFINED".split(),
+        "notUtf8's table of Windows-1252 (Python: the cp1252 codec)",
+    ),
     "sniffNext": "the tie's next line found in the bytes held back before the header "
     "(Python: open_table reads the next line)",
     **dict.fromkeys(
