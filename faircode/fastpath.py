@@ -48,7 +48,7 @@ from typing import Any, BinaryIO
 from .detect import check_overrides, label_slack
 from .errors import InputError
 from .options import Options
-from .reader import open_table
+from .reader import dos_eof_length, open_table
 from .summary import MISSING_TOKENS, PROXY_LABELS, Summary, label_of
 
 ARROW_BLOCK_SIZE = 1 << 19
@@ -359,7 +359,7 @@ def _cut_allowed(pread: Callable[[int, int], bytes], begin: int, point: int) -> 
     (the end of a file drops that line: data there)."""
     if pread(point, 3) == codecs.BOM_UTF8:
         return False
-    return not _dos_eof_length(pread(max(begin, point - 4), min(4, point - begin)))
+    return not dos_eof_length(pread(max(begin, point - 4), min(4, point - begin)))
 
 
 def _find_all(data: bytes, needle: bytes, limit: int = 64) -> list[int]:
@@ -465,7 +465,7 @@ def _summarize_csv(
     # SPEC 0.2: a last line holding only a Ctrl-Z is no line; Arrow would read it as a
     # row, so it is left out of the parts and only handed to on_bytes at the end
     tail = _positional_reader(stream)(max(start, end - 4), min(4, end - start))
-    data_end = end - _dos_eof_length(tail)
+    data_end = end - dos_eof_length(tail)
     checked_overrides = check_overrides(overrides, header, options)
     width = len(header)
     # Open columns with more than max_categorical labels among the first records can
@@ -526,19 +526,6 @@ def _summarize_csv(
     if on_bytes is not None and data_end < end:
         on_bytes(pread(data_end, end - data_end))
     return got, checked_overrides
-
-
-def _dos_eof_length(tail: bytes) -> int:
-    """SPEC 0.2: how many of the file's last bytes `tail` (4, or all when fewer) are a
-    last line holding only a Ctrl-Z (then CR, LF, CRLF or nothing), else 0."""
-    k = len(tail)
-    if tail[k - 1 : k] == b"\n":
-        k -= 1
-    if tail[k - 1 : k] == b"\r":
-        k -= 1
-    if k < 2 or tail[k - 1 : k] != b"\x1a" or tail[k - 2 : k - 1] not in (b"\n", b"\r"):
-        return 0
-    return len(tail) - (k - 1)
 
 
 @dataclass

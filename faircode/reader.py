@@ -263,6 +263,19 @@ def physical_lines(texts: Iterable[Any]) -> Iterator[str]:
 DOS_EOF = "\x1a"
 
 
+def dos_eof_length(tail: bytes) -> int:
+    """SPEC 0.2: how many of the file's last bytes `tail` (4, or all when fewer) are a
+    last line holding only a Ctrl-Z (then CR, LF, CRLF or nothing), else 0."""
+    k = len(tail)
+    if tail[k - 1 : k] == b"\n":
+        k -= 1
+    if tail[k - 1 : k] == b"\r":
+        k -= 1
+    if k < 2 or tail[k - 1 : k] != b"\x1a" or tail[k - 2 : k - 1] not in (b"\n", b"\r"):
+        return 0
+    return len(tail) - (k - 1)
+
+
 def _without_dos_eof(lines: Iterator[str]) -> Iterator[str]:
     """SPEC 0.2: the physical lines but a last one holding only DOS_EOF (then a line end
     or nothing), which old DOS and Windows tools append to a text file."""

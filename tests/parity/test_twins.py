@@ -48,10 +48,10 @@ TWINS: dict[str, str] = {
     "reader": """SNIFF_ORDER binary_format utf16_without_bom SPLIT_CANDIDATES SPACE_SPLIT_WORDS
         empty_text json_header _HTML_START _XML_START markup_header
         one_column_split names_first_record long_row repeated_header sep_line
-        sniff_delimiter sniff_tied _delimiter_counts DOS_EOF not_utf8""",
+        sniff_delimiter sniff_tied _delimiter_counts DOS_EOF not_utf8 dos_eof_length""",
     "summary": """LABEL_CAP PAIR_COLUMNS CELL_CAP GROUP_FLAG_CAP MAX_GAP_FLAGS _stats_added
         _PairTable pair_cells""",
-    "fastpath": "_SPLIT_WINDOW default_parts _cut_allowed _dos_eof_length",
+    "fastpath": "_SPLIT_WINDOW default_parts _cut_allowed",
     "analyze": """FORMAT_VERSION coded_text skewness _sorted_groups dimension_metrics analyze
         _dimension_findings _age_years _not_counted _intersection _tested_cells""",
     "evidence": """SCORE_FLOOR SCORE_FULL SCORE_CI_WIDTH GRADE_CAP UNDER_LINES grade_for balance
