@@ -1992,8 +1992,34 @@ function () {
    * one U+FEFF (EF BB BF) or not: a header line repeated by `cat` after an Excel export
    * starts with a BOM (SPEC 0.3). */
   function sameFirst(b, s, e, ref) {
-    if (e - s === ref.length + 3 && b[s] === 0xef && b[s + 1] === 0xbb && b[s + 2] === 0xbf) s += 3;
+    if (e - s >= ref.length + 3 && b[s] === 0xef && b[s + 1] === 0xbb && b[s + 2] === 0xbf) {
+      s += 3;
+      if (b[s] === 34) return unquotedBytes(b, s, e, ref); // \ufeff"sex" repeats sex
+    }
     return sameBytes(b, s, e, ref);
+  }
+
+  /** SPEC 0.3: whether b[s, e), which starts with `"`, read as a quoted field by 0.2's
+   * rule (`""` is `"`, the next lone `"` closes, bytes after it are appended), is `ref`;
+   * false when no quote closes it. A repeated header line after a BOM starts with
+   * U+FEFF, so its quoted first name was read as written. */
+  function unquotedBytes(b, s, e, ref) {
+    let j = 0; // bytes of ref matched
+    let k = s + 1;
+    while (k < e) {
+      const c = b[k];
+      if (c === 34) {
+        if (k + 1 < e && b[k + 1] === 34) k++;
+        else {
+          k++; // closed: the rest is appended as written
+          return e - k === ref.length - j && sameBytes(b, k, e, ref.subarray(j));
+        }
+      }
+      if (j === ref.length || ref[j] !== c) return false;
+      j++;
+      k++;
+    }
+    return false;
   }
 
   /**
@@ -2018,7 +2044,9 @@ function () {
     return `${head} (line ${headerLine}) has ${width}; if the table starts below line ${headerLine}, pass --skip-lines ${headerLine} (--skip-lines-b ${headerLine} for the second file of compare or scan); else quote values that contain the delimiter`;
   }
 
-  function sniffDelimiter(line) {
+  /** SPEC 0.2: each of SNIFF_ORDER counted in a physical line, outside quotes (each `"`
+   * toggles), as [',', ';', TAB, '|'] counts. */
+  function delimiterCounts(line) {
     const counts = [0, 0, 0, 0];
     let inQuotes = false;
     for (let i = 0; i < line.length; i++) {
@@ -2031,9 +2059,88 @@ function () {
         else if (c === 124) counts[3]++;
       }
     }
-    let best = 0;
-    for (let k = 1; k < 4; k++) if (counts[k] > counts[best]) best = k;
-    return counts[best] ? SNIFF_ORDER[best] : ',';
+    return counts;
+  }
+
+  /** SPEC 0.2: whether two or more delimiters share the highest count (not 0) in the
+   * line sniffed from: the next non-blank line then decides (sniffDelimiter). */
+  function sniffTied(line) {
+    const counts = delimiterCounts(line);
+    const top = Math.max(...counts);
+    return top > 0 && counts.filter((c) => c === top).length > 1;
+  }
+
+  /** SPEC 0.2: the delimiter of a table whose header (or, with names, first record)
+   * starts with the physical line `line`. A tie there is broken by `nextLine` (the next
+   * non-blank physical line, null when there is none): a tied delimiter held there as
+   * often as in `line` first, then the one held most often there, then SNIFF_ORDER. */
+  function sniffDelimiter(line, nextLine = null) {
+    const counts = delimiterCounts(line);
+    const top = Math.max(...counts);
+    if (!top) return ',';
+    const tied = [0, 1, 2, 3].filter((k) => counts[k] === top);
+    if (tied.length === 1 || nextLine === null) return SNIFF_ORDER[tied[0]];
+    const after = delimiterCounts(nextLine);
+    let best = tied[0];
+    for (const k of tied.slice(1)) {
+      const better = (after[k] === top) !== (after[best] === top)
+        ? after[k] === top
+        : after[k] > after[best];
+      if (better) best = k;
+    }
+    return SNIFF_ORDER[best];
+  }
+
+  /** SPEC 0.2: the line that breaks a tie in the first non-blank line, pre[k, j): the
+   * next non-blank line's text; null when there is no tie or no such line (`atEnd`: the
+   * input has ended); undefined when that line has not all arrived yet. */
+  function sniffNext(pre, k, j, len, atEnd) {
+    if (!sniffTied(decodeValid(pre, k, j))) return null;
+    let a = j;
+    while (a < len && (pre[a] === 10 || pre[a] === 13)) a++;
+    let e = a;
+    while (e < len && pre[e] !== 10 && pre[e] !== 13) e++;
+    if (e === len && !atEnd) return undefined;
+    return a < e ? decodeValid(pre, a, e) : null;
+  }
+
+  /** Windows-1252's characters for the bytes 80-9F ('' where it has none: 81, 8D, 8F,
+   * 90, 9D); from A0 on it is Latin-1, the byte's own code point. */
+  const CP1252_HIGH = '\u20ac\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u017d' +
+    '\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u017e\u0178';
+  const CP1252_UNDEFINED = [0x81, 0x8d, 0x8f, 0x90, 0x9d];
+
+  /** SPEC 0.6: what is said of a file whose first ill-formed UTF-8 sequence starts with
+   * `byte` (0x80-0xFF): the character Windows-1252 reads there, the encoding to pass
+   * (Latin-1 for the five bytes Windows-1252 leaves undefined). */
+  function notUtf8(byte) {
+    let what = 'a control character in Latin-1';
+    let option = 'latin-1';
+    let encoding = 'Latin-1';
+    if (!CP1252_UNDEFINED.includes(byte)) {
+      const char = byte >= 0xa0 ? String.fromCharCode(byte)
+        : CP1252_HIGH[byte - 0x80 - CP1252_UNDEFINED.filter((u) => u < byte).length];
+      what = `'${char}' in Windows-1252`;
+      option = 'cp1252';
+      encoding = 'Windows-1252';
+    }
+    const hex = byte.toString(16).toUpperCase().padStart(2, '0');
+    return `not valid UTF-8 (the byte ${hex}, ${what}); re-save the file as UTF-8, or pass its encoding: --encoding ${option} if it is ${encoding}`;
+  }
+
+  const DOS_EOF = 0x1a; // Ctrl-Z: DOS's end-of-file mark
+
+  /** SPEC 0.2: how many bytes at the end of b[start, end) are a line holding only a
+   * Ctrl-Z (0x1A, then CR, LF, CRLF or nothing) that starts a line (`before`: the byte
+   * handed on before b[start], -1 for none); 0 when they are not. */
+  function dosEofLength(b, start, end, before) {
+    let k = end;
+    if (k > start && b[k - 1] === 10) k--;
+    if (k > start && b[k - 1] === 13) k--;
+    if (k === start || b[k - 1] !== DOS_EOF) return 0;
+    k--;
+    const prev = k > start ? b[k - 1] : before;
+    return prev === -1 || prev === 10 || prev === 13 ? end - k : 0;
   }
 
   const NO_BYTES = new Uint8Array(0);
@@ -2252,6 +2359,8 @@ function () {
       this.carry = null; // held-back bytes of an incomplete character
       this.offset = 0; // file offset of the next byte to validate
       this.atStart = true; // no byte handed on yet (a BOM may still be dropped)
+      this.eofHeld = NO_BYTES; // a possible DOS end-of-file line, held back (dosEofLength)
+      this.lastFed = -1; // the last byte handed on (-1: none, or only a BOM)
       // the first bytes of the input: which format it is (the longest magic, SQLite's)
       this.head = new Uint8Array(16);
       this.headLen = 0;
@@ -2399,11 +2508,11 @@ function () {
         if (this.headLen < this.head.length) {
           // what the file is, is told by its first 16 bytes (as Python's reader has
           // them, whatever the chunks): the error waits for them (or the end)
-          this.deferred = { offset: base + bad, kind };
+          this.deferred = { offset: base + bad, kind, byte: bytes[bad] };
           return;
         }
         this.finished = true;
-        throw this.byteError(base + bad, kind);
+        throw this.byteError(base + bad, kind, bytes[bad]);
       }
       this.offset = base + cut;
       if (cut < bytes.length) this.carry = bytes.slice(cut);
@@ -2411,17 +2520,17 @@ function () {
 
     throwDeferred() {
       this.finished = true;
-      throw this.byteError(this.deferred.offset, this.deferred.kind);
+      throw this.byteError(this.deferred.offset, this.deferred.kind, this.deferred.byte);
     }
 
-    byteError(offset, kind) {
+    byteError(offset, kind, byte) {
       const head = this.head.subarray(0, this.headLen);
       const format = (this.decompressed ? null : unreadFormat(head)) || binaryFormat(head);
       if (format !== null) return new InputError(`${this.name}: ${format}`);
       if (kind === 'nul') {
         return new InputError(`${this.name}: byte ${offset}: NUL byte; this looks like a binary file, not CSV`);
       }
-      return new InputError(`${this.name}: byte ${offset}: not valid UTF-8; re-save the file as UTF-8 or pass --encoding`);
+      return new InputError(`${this.name}: byte ${offset}: ${notUtf8(byte)}`);
     }
 
     /** Hand on validated bytes[0, end). */
@@ -2434,6 +2543,23 @@ function () {
         if (end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
         if (start === end) return;
       }
+      if (this.eofHeld.length) { // more bytes came: the held line was no last line
+        const joined = new Uint8Array(this.eofHeld.length + end - start);
+        joined.set(this.eofHeld, 0);
+        joined.set(bytes.subarray(start, end), this.eofHeld.length);
+        this.eofHeld = NO_BYTES;
+        bytes = joined;
+        start = 0;
+        end = joined.length;
+      }
+      // SPEC 0.2: a last line holding only a Ctrl-Z is held back until more bytes come
+      const held = dosEofLength(bytes, start, end, this.lastFed);
+      if (held) {
+        this.eofHeld = bytes.slice(end - held, end);
+        end -= held;
+        if (start === end) return;
+      }
+      this.lastFed = bytes[end - 1];
       if (this.prePhase) this.preFeed(bytes, start, end);
       else this.parse(bytes, start, end);
     }
@@ -2486,7 +2612,11 @@ function () {
       let j = this.preScan;
       while (j < len) { const d = pre[j]; if (d === 10 || d === 13) break; j++; }
       if (j === len) { this.preScan = j; return; } // first line incomplete: wait
-      if (this.delim < 0) this.delim = sniffDelimiter(decodeValid(pre, k, j)).charCodeAt(0);
+      if (this.delim < 0) {
+        const next = sniffNext(pre, k, j, len, false);
+        if (next === undefined) return; // a tie: the next line decides, and is incomplete
+        this.delim = sniffDelimiter(decodeValid(pre, k, j), next).charCodeAt(0);
+      }
       if (this.opts.names) this.checkHeader();
       this.endPrePhase();
     }
@@ -2594,7 +2724,7 @@ function () {
               break;
             }
             if (p < 0) { past = true; break; }
-            if (nf === 0 && (p - i === h0 || p - i === h3) && sameFirst(b, i, p, this.hraw[0])) same = this.same = true;
+            if (nf === 0 && h0 >= 0 && (p - i === h0 || (p - i >= h3 && (p - i === h3 || b[i + 3] === 34))) && sameFirst(b, i, p, this.hraw[0])) same = this.same = true;
             const k = nf < width ? keepCol[nf] : 0;
             if (k === 1 || (k === 2 && !longUnpadded(b, i, p, quick[nf]))) sink.cell(nf, b, i, p);
             else if (nf >= width && p > i) this.extraFull = true; // a long row's extra field
@@ -2831,7 +2961,7 @@ function () {
       if (this.carry) {
         // A multi-byte sequence cut off by the end of input.
         this.finished = true;
-        throw this.byteError(this.offset, 'utf8');
+        throw this.byteError(this.offset, 'utf8', this.carry[0]);
       }
       this.finished = true;
       if (this.prePhase) {
@@ -2848,7 +2978,7 @@ function () {
         if (this.delim < 0) {
           let j = k;
           while (j < len && pre[j] !== 10 && pre[j] !== 13) j++;
-          this.delim = sniffDelimiter(decodeValid(pre, k, j)).charCodeAt(0);
+          this.delim = sniffDelimiter(decodeValid(pre, k, j), sniffNext(pre, k, j, len, true)).charCodeAt(0);
         }
         if (this.opts.names) this.checkHeader();
         this.endPrePhase();
@@ -4329,19 +4459,31 @@ function () {
         for (let i = from; i < to; i++) if (win[i] === 34) q++;
         return q;
       };
-      let chosen = -1;
-      for (let x = 0; x + 2 < lfs.length && chosen < 0; x++) {
+      const even = [];
+      for (let x = 0; x + 2 < lfs.length; x++) {
         if (quotes(lfs[x] + 1, lfs[x + 1]) % 2 === 0 && quotes(lfs[x + 1] + 1, lfs[x + 2]) % 2 === 0) {
-          chosen = lfs[x + 1];
+          even.push(lfs[x + 1]);
         }
       }
-      if (chosen < 0 && lfs.length) chosen = lfs[0];
-      if (chosen < 0) continue;
+      const chosen = even.concat(lfs.slice(0, 1)).find((b) => cutAllowed(readAt, target + b + 1));
+      if (chosen === undefined) continue;
       const point = target + chosen + 1;
       if (point > bounds[bounds.length - 1] && point < size) bounds.push(point);
     }
     bounds.push(size);
     return bounds;
+  }
+
+  /** SPEC 0.8: a cut at `point` keeps a part's reader from reading a line as the start
+   * or end of a file: none right before a line that starts with a BOM (dropped at byte
+   * 0: data there), none right after a line holding only a Ctrl-Z (the end of a file
+   * drops that line: data there). */
+  function cutAllowed(readAt, point) {
+    const after = readAt(point, 3);
+    if (after.length === 3 && after[0] === 0xef && after[1] === 0xbb && after[2] === 0xbf) return false;
+    const from = Math.max(0, point - 4);
+    const before = readAt(from, point - from);
+    return dosEofLength(before, 0, before.length, from === 0 ? -1 : 0) === 0;
   }
 
   /** Options of a part after the first: the first part's header and delimiter
@@ -7643,6 +7785,8 @@ function () {
     capLabel,
     bounded,
     sniffDelimiter,
+    sniffTied,
+    notUtf8,
     SNIFF_ORDER,
     firstInvalidUtf8,
     pyFloatRepr,

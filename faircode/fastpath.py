@@ -48,7 +48,7 @@ from typing import Any, BinaryIO
 from .detect import check_overrides, label_slack
 from .errors import InputError
 from .options import Options
-from .reader import open_table
+from .reader import dos_eof_length, open_table
 from .summary import MISSING_TOKENS, PROXY_LABELS, Summary, label_of
 
 ARROW_BLOCK_SIZE = 1 << 19
@@ -335,20 +335,31 @@ def _split_points(
             continue
         window = pread(target, min(_SPLIT_WINDOW, end - target))
         lfs = _find_all(window, b"\n")
-        chosen = None
-        for a, b, c in zip(lfs, lfs[1:], lfs[2:]):
-            if window.count(b'"', a + 1, b) % 2 == 0 and window.count(b'"', b + 1, c) % 2 == 0:
-                chosen = b
-                break
+        even = [
+            b
+            for a, b, c in zip(lfs, lfs[1:], lfs[2:])
+            if window.count(b'"', a + 1, b) % 2 == 0 and window.count(b'"', b + 1, c) % 2 == 0
+        ]
+        chosen = next(
+            (b for b in even + lfs[:1] if _cut_allowed(pread, begin, target + b + 1)), None
+        )
         if chosen is None:
-            if not lfs:
-                continue
-            chosen = lfs[0]
+            continue
         point = target + chosen + 1
         if bounds[-1] < point < end:
             bounds.append(point)
     bounds.append(end)
     return bounds
+
+
+def _cut_allowed(pread: Callable[[int, int], bytes], begin: int, point: int) -> bool:
+    """SPEC 0.8: a cut at `point` keeps a part's reader from reading a line as the start
+    or end of a file: none right before a line that starts with a BOM (Arrow drops one at
+    the start of its input: data there), none right after a line holding only a Ctrl-Z
+    (the end of a file drops that line: data there)."""
+    if pread(point, 3) == codecs.BOM_UTF8:
+        return False
+    return not dos_eof_length(pread(max(begin, point - 4), min(4, point - begin)))
 
 
 def _find_all(data: bytes, needle: bytes, limit: int = 64) -> list[int]:
@@ -451,6 +462,10 @@ def _summarize_csv(
         return Fallback("the reference reader reports a problem in the first records")
     end = stream.seek(0, os.SEEK_END)
     stream.seek(start)
+    # SPEC 0.2: a last line holding only a Ctrl-Z is no line; Arrow would read it as a
+    # row, so it is left out of the parts and only handed to on_bytes at the end
+    tail = _positional_reader(stream)(max(start, end - 4), min(4, end - start))
+    data_end = end - dos_eof_length(tail)
     checked_overrides = check_overrides(overrides, header, options)
     width = len(header)
     # Open columns with more than max_categorical labels among the first records can
@@ -468,7 +483,7 @@ def _summarize_csv(
     n_parts = default_parts(end - start) if parts is None else max(1, parts)
     if width == 1:
         n_parts = 1  # the sentinel line is a valid one-column row: see _PartsRead._count_all
-    bounds = _split_points(pread, start, end, n_parts) if n_parts > 1 else [start, end]
+    bounds = _split_points(pread, start, data_end, n_parts) if n_parts > 1 else [start, data_end]
     got = _PartsRead(
         pread,
         bounds,
@@ -490,7 +505,7 @@ def _summarize_csv(
         log.info("%s: %s in a parts read; reading it again in one part", name, first.reason)
         got = _PartsRead(
             pread,
-            [start, end],
+            [start, data_end],
             name,
             header,
             checked_overrides,
@@ -508,6 +523,8 @@ def _summarize_csv(
     if isinstance(got, Fallback):
         stream.seek(start)
         return got
+    if on_bytes is not None and data_end < end:
+        on_bytes(pread(data_end, end - data_end))
     return got, checked_overrides
 
 
@@ -559,6 +576,7 @@ class _PartsRead:
         b = self.builder
         b.tokens_null = True
         self.included = [i for i in range(self.width) if b.needs_array(i)] or [0]
+        self.witness_bom_quote = False
         self.witness = self._witness(record)
         self.token = "\x01faircode-" + os.urandom(8).hex()
         self.sentinel_text = f'"{self.token}"'
@@ -637,6 +655,9 @@ class _PartsRead:
             return -1, None  # run() falls back at once
         _, pos, j = min(usable)
         values = [record[j], "\ufeff" + record[j]] if j == 0 else [record[j]]
+        # the first column: a value that starts with U+FEFF and a quote may be that name
+        # quoted (Arrow reads it as written, as the reference reader does, which unquotes it)
+        self.witness_bom_quote = j == 0
         return pos, self.string_array(values)  # pa.array would load pandas
 
     def _repeats_header(self, batch: Any) -> bool:
@@ -644,6 +665,10 @@ class _PartsRead:
         pos, values = self.witness
         col = batch.column(pos)
         pc = self.pc
+        if self.witness_bom_quote:
+            texts = col.dictionary if self.pa.types.is_dictionary(col.type) else col
+            if pc.any(pc.starts_with(texts, '\ufeff"')).as_py() is True:
+                return True  # the reference reader decides (rare: a fallback costs little)
         if self.pa.types.is_dictionary(col.type):
             for value in values:
                 code = pc.index(col.dictionary, value)

@@ -35,6 +35,7 @@ __all__ = [
     "physical_lines",
     "read_records",
     "sniff_delimiter",
+    "sniff_tied",
 ]
 
 BLOCK_SIZE = 1 << 20
@@ -132,14 +133,27 @@ def decoded_blocks(
                 raise InputError(
                     f"{name}: byte {base + bad}: NUL byte; this looks like a binary file, not CSV"
                 )
-            raise InputError(
-                f"{name}: byte {base + bad}: not valid UTF-8; "
-                "re-save the file as UTF-8 or pass --encoding"
-            )
+            raise InputError(f"{name}: byte {base + bad}: {not_utf8(data[bad])}")
         base += cut
         pending = data[cut:]
         if final:
             return
+
+
+def not_utf8(byte: int) -> str:
+    """SPEC 0.6: what is said of a file whose first ill-formed UTF-8 sequence starts with
+    `byte` (0x80-0xFF): the character Windows-1252 reads there, the encoding to pass
+    (Latin-1 for the five bytes Windows-1252 leaves undefined)."""
+    try:
+        char = bytes([byte]).decode("cp1252")
+    except UnicodeDecodeError:
+        what, option, encoding = "a control character in Latin-1", "latin-1", "Latin-1"
+    else:
+        what, option, encoding = f"'{char}' in Windows-1252", "cp1252", "Windows-1252"
+    return (
+        f"not valid UTF-8 (the byte {byte:02X}, {what}); re-save the file as UTF-8, or pass "
+        f"its encoding: --encoding {option} if it is {encoding}"
+    )
 
 
 #: SPEC 0.6: files that are not UTF-8 text, told by their first bytes once reading them
@@ -243,6 +257,37 @@ def physical_lines(texts: Iterable[Any]) -> Iterator[str]:
         yield from lines
     if carry:
         yield carry
+
+
+#: SPEC 0.2: Ctrl-Z, DOS's end-of-file mark: a last line holding only it is no line.
+DOS_EOF = "\x1a"
+
+
+def dos_eof_length(tail: bytes) -> int:
+    """SPEC 0.2: how many of the file's last bytes `tail` (4, or all when fewer) are a
+    last line holding only a Ctrl-Z (then CR, LF, CRLF or nothing), else 0."""
+    k = len(tail)
+    if tail[k - 1 : k] == b"\n":
+        k -= 1
+    if tail[k - 1 : k] == b"\r":
+        k -= 1
+    if k < 2 or tail[k - 1 : k] != b"\x1a" or tail[k - 2 : k - 1] not in (b"\n", b"\r"):
+        return 0
+    return len(tail) - (k - 1)
+
+
+def _without_dos_eof(lines: Iterator[str]) -> Iterator[str]:
+    """SPEC 0.2: the physical lines but a last one holding only DOS_EOF (then a line end
+    or nothing), which old DOS and Windows tools append to a text file."""
+    held = None
+    for line in lines:
+        if held is not None:
+            yield held
+            held = None
+        if line.rstrip("\r\n") == DOS_EOF:
+            held = line
+        else:
+            yield line
 
 
 #: SPEC 0.2: the characters that would split a one-column header, in this order.
@@ -423,7 +468,9 @@ def repeated_header(line: int, dataset_hint: bool = True) -> str:
     )
 
 
-def sniff_delimiter(line: str) -> str:
+def _delimiter_counts(line: str) -> dict[str, int]:
+    """SPEC 0.2: each of SNIFF_ORDER counted in a physical line, outside quotes (each `"`
+    toggles)."""
     counts = dict.fromkeys(SNIFF_ORDER, 0)
     in_quotes = False
     for ch in line:
@@ -431,8 +478,51 @@ def sniff_delimiter(line: str) -> str:
             in_quotes = not in_quotes
         elif not in_quotes and ch in counts:
             counts[ch] += 1
-    best = max(SNIFF_ORDER, key=lambda d: (counts[d], -SNIFF_ORDER.index(d)))
-    return best if counts[best] else ","
+    return counts
+
+
+def sniff_tied(line: str) -> bool:
+    """SPEC 0.2: whether two or more delimiters share the highest count (not 0) in the
+    line sniffed from: the next non-blank line then decides (`sniff_delimiter`)."""
+    counts = _delimiter_counts(line)
+    top = max(counts.values())
+    return top > 0 and list(counts.values()).count(top) > 1
+
+
+def _unquoted(text: str) -> str | None:
+    """SPEC 0.3: `text`, which starts with `"`, read as a quoted field by 0.2's rule
+    (`""` is `"`, the next lone `"` closes, text after it is appended), or None when
+    no quote closes it. A repeated header line after a BOM starts with U+FEFF, so its
+    quoted first name was read as written."""
+    out = []
+    k = 1
+    while k < len(text):
+        ch = text[k]
+        if ch == '"':
+            if text[k + 1 : k + 2] == '"':
+                out.append('"')
+                k += 2
+                continue
+            return "".join(out) + text[k + 1 :]
+        out.append(ch)
+        k += 1
+    return None
+
+
+def sniff_delimiter(line: str, next_line: str | None = None) -> str:
+    """SPEC 0.2: the delimiter of a table whose header (or, with `names`, first record)
+    starts with the physical line `line`. A tie there is broken by `next_line` (the next
+    non-blank physical line, None when there is none): a tied delimiter held there as
+    often as in `line` first, then the one held most often there, then SNIFF_ORDER."""
+    counts = _delimiter_counts(line)
+    top = max(counts.values())
+    if not top:
+        return ","
+    tied = [d for d in SNIFF_ORDER if counts[d] == top]
+    if len(tied) == 1 or next_line is None:
+        return tied[0]
+    after = _delimiter_counts(next_line)
+    return max(tied, key=lambda d: (after[d] == top, after[d], -SNIFF_ORDER.index(d)))
 
 
 class _Lines:
@@ -471,7 +561,9 @@ def open_table(
     `skip_hint`: a long first record may advise --skip-lines and a repeated header
     profiling the files as one dataset (False for a caller that has neither: the
     monitor, held-out proxy files)."""
-    lines = physical_lines(decoded_blocks(stream, name, encoding, block_size, on_bytes))
+    lines = _without_dos_eof(
+        physical_lines(decoded_blocks(stream, name, encoding, block_size, on_bytes))
+    )
     consumed = 0
     for _ in range(skip_lines):
         if next(lines, None) is None:
@@ -487,12 +579,24 @@ def open_table(
     if first is None:
         raise InputError(empty_text(name, skip_lines, skipped))
     consumed -= 1  # the first record's line is re-read by the parser
-    delim = delimiter or sniff_delimiter(first.rstrip("\r\n"))
+    ahead: list[str] = []  # lines read to break a tie, re-read by the parser
+    if delimiter:
+        delim = delimiter
+    else:
+        body = first.rstrip("\r\n")
+        following = None
+        if sniff_tied(body):  # SPEC 0.2: the next non-blank line decides
+            for line in lines:
+                ahead.append(line)
+                if line not in ("\n", "\r\n", "\r"):
+                    following = line.rstrip("\r\n")
+                    break
+        delim = sniff_delimiter(body, following)
     # SPEC 0.2: with names, the first record is the only sign the sniffed delimiter is right
     check_first = names is not None and not delimiter
     if info is not None:
         info["delimiter"] = delim
-    source = _Lines(itertools.chain([first], lines))
+    source = _Lines(itertools.chain([first], ahead, lines))
     reader = csv.reader(
         iter(source), delimiter=delim, quotechar='"', doublequote=True, strict=False
     )
@@ -549,7 +653,11 @@ def open_table(
                 break
             rec, start = got
             first = rec[0]  # the first field first: cheap
-            if (first == first_name or first == bom_name) and rec[1:] == rest:
+            if (
+                first == first_name
+                or first == bom_name
+                or (first[:2] == '\ufeff"' and _unquoted(first[1:]) == first_name)
+            ) and rec[1:] == rest:
                 raise InputError(f"{name}: {repeated_header(start, skip_hint)}")
             n = len(rec)
             if check_first and not seen:

@@ -104,7 +104,7 @@ from .errors import DelimiterRefused, InputError
 from .labels import MISSING_TOKENS, TRIMMED, clean_header, float_label
 from .numerics import OUTCOME_HUGE, OUTCOME_TINY, SCALE1, SCALE2
 from .options import Options, missing_labels, relabeler, resolve
-from .reader import decoded_blocks, open_table, physical_lines, sniff_delimiter
+from .reader import decoded_blocks, dos_eof_length, open_table, physical_lines
 from .summary import LABEL_CAP, PROXY_LABELS, Summary, SummaryBuilder
 
 try:  # pragma: no cover - exercised by the import check in tests
@@ -1162,7 +1162,7 @@ def _head(
             first = line
             break
     assert first is not None  # open_table found a record
-    delimiter = options.delimiter or sniff_delimiter(first.rstrip("\r\n"))
+    delimiter = info["delimiter"]  # sniffed by open_table (SPEC 0.2)
     text = "".join(skipped)
     if text.count('"') % 2:
         raise InputError(
@@ -1196,6 +1196,12 @@ def _read_csv(
     source: _Source, options: Options, spark: SparkSession
 ) -> tuple[_Table, str, DataFrame]:
     header, delimiter, line_end, skip_records, record = _head(source, options)
+    if dos_eof_length(source.tail(4)):  # SPEC 0.2 drops it; Spark cannot tell it is last
+        raise InputError(
+            f"{source.name}: its last line is a Ctrl-Z (1A, a DOS end-of-file mark), which "
+            "Spark's CSV reader reads as a row; delete that line, or profile the file with "
+            "the local engine"
+        )
     m = len(header)
     internal = [f"_c{i}" for i in range(m)]
     schema = T.StructType(
@@ -1248,7 +1254,17 @@ def _repeats(cols: list[Column], record: list[str] | None) -> Column:
     header line repeated by `cat` after an Excel export starts with a BOM), else ""."""
     if record is None:
         return F.lit("")
-    same = F.coalesce(cols[0].isin(record[0], "\ufeff" + record[0]), F.lit(False))
+    # after a U+FEFF a quoted first name is read as written: unquoted by 0.2's rule
+    # (`""` is `"`; the possessive loop never gives back a `""` to close the field)
+    quoted = '(?s)^\ufeff"((?:[^"]|"")*+)"(.*)$'
+    unquoted = F.concat(
+        F.regexp_replace(F.regexp_extract(cols[0], quoted, 1), '""', '"'),
+        F.regexp_extract(cols[0], quoted, 2),
+    )
+    first = cols[0].isin(record[0], "\ufeff" + record[0]) | (
+        cols[0].rlike(quoted) & (unquoted == F.lit(record[0]))
+    )
+    same = F.coalesce(first, F.lit(False))
     for c, v in zip(cols[1:], record[1:]):
         same = same & F.coalesce(c == F.lit(v), F.lit(False))
     return F.when(F.col(_BAD).isNull() & same, F.lit("H")).otherwise("")

@@ -97,7 +97,10 @@ function fileErrorText(e, file) {
     } catch (_) {
       link = false;
     }
-    return link ? `${file}: a broken symbolic link (its target does not exist); point it at a file`
+    if (link) return `${file}: a broken symbolic link (its target does not exist); point it at a file`;
+    // SPEC 0.8: several files as one dataset are the Python engine's; here a pattern is a name
+    return /[*?[]/.test(file)
+      ? `${file}: no such file; the Node bridge reads one file, not a pattern (the Python engine reads a pattern's files as one dataset)`
       : `${file}: no such file`;
   }
   if (e.code === 'ELOOP') {

@@ -738,7 +738,7 @@
   /** What to do on this page where an engine's line (the CLI's text, SPEC 0.6, kept as
    * it is) names a CLI flag: the page has no box for these, or another way to them. */
   const PAGE_HINTS = {
-    '--encoding': 'On this page: save the file as UTF-8 and choose it again.',
+    '--encoding': 'On this page: open the file in the encoding the line names, save it as UTF-8 (in Excel: Save As, CSV UTF-8) and choose it again.',
     '--delimiter': 'On this page: choose that delimiter in the Delimiter menu, then the file again.',
     '--one-column': 'On this page: save the table with a delimiter between its fields and choose it again (a table of one column is read only by the command line, faircode profile --one-column).',
   };

@@ -24,6 +24,7 @@ from ..reader import (
     binary_format,
     delimiter_name,
     header_split,
+    not_utf8,
     open_input,
     open_table,
     read_records,
@@ -289,10 +290,7 @@ def _bad_json_line(raw: bytes, name: str) -> str | None:
             what = binary_format(raw[:8])  # a UTF-16 or UTF-32 file, by its byte order mark
             if what is not None:
                 return f"{name}: {what}"
-            return (
-                f"{name}: line {number}: byte {start + exc.start}: not valid UTF-8; "
-                "re-save the file as UTF-8 or pass --encoding"
-            )
+            return f"{name}: line {number}: byte {start + exc.start}: {not_utf8(line[exc.start])}"
         try:
             value = json.loads(text)
         except ValueError as exc:

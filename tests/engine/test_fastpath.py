@@ -8,6 +8,7 @@ read with tiny Arrow blocks, so quoted newlines straddle block boundaries.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 import pytest
 
@@ -222,6 +223,67 @@ def test_no_cut_before_the_end_of_the_header(data):
         bounds = fastpath._split_points(lambda off, n: data[off : off + n], 0, len(data), parts)
         assert all(b >= data.index(b"race") + 5 for b in bounds[1:])
         assert fast(data, 64, parts=parts)[0] == reference(data)
+
+
+def _rows(n: int, mark: Callable[[int, str], str]) -> bytes:
+    """A header and n rows, row k written as mark(k, row)."""
+    rows = [mark(k, f"{'M' if k % 2 else 'F'},{'A' if k % 3 else 'B'}\n") for k in range(n)]
+    return ("sex,race\n" + "".join(rows)).encode()
+
+
+@pytest.mark.parametrize(
+    "mark",
+    [
+        lambda k, row: "\ufeff" + row if k % 2 else row,  # a BOM that starts a line: data
+        lambda k, row: row + "\x1a\n" if k % 2 else row,  # a Ctrl-Z line inside: data
+    ],
+)
+def test_no_cut_before_a_bom_nor_after_a_ctrl_z_line(mark):
+    """SPEC 0.8: Arrow drops a BOM at the start of a part, so a cut before a row that
+    starts with one changed its label ('\ufeffM' became 'M')."""
+    data = _rows(300, mark)
+    for parts in (2, 3, 4):
+        bounds = fastpath._split_points(lambda off, n: data[off : off + n], 0, len(data), parts)
+        assert len(bounds) == parts + 1
+        for cut in bounds[1:-1]:
+            assert data[cut : cut + 3] != b"\xef\xbb\xbf" and data[cut - 2] != 0x1A
+        summary, on_fast = fast(data, 64, parts=parts)
+        assert on_fast and summary == reference(data)
+
+
+@pytest.mark.parametrize("repeat", ['\ufeff"sex",race\n', '\ufeff"sex"x,race\n'])
+def test_a_repeated_header_after_a_bom_with_its_first_name_quoted(repeat):
+    """SPEC 0.3: Arrow reads `\ufeff"sex"` as written; the witness of the first column
+    falls back on a value that starts with U+FEFF and a quote, and the reference reader
+    decides (it was counted as a row, exit 0)."""
+    data = _rows(300, lambda k, row: repeat + row if k == 150 else row)
+    for parts in (1, 2, 3):
+        summary, on_fast = fast(data, 64, parts=parts)
+        assert summary == reference(data)
+    assert str(
+        reference(_rows(300, lambda k, row: '\ufeff"sex",race\n' + row if k == 150 else row))
+    ).startswith("t.csv: line 152 repeats the header")
+
+
+@pytest.mark.parametrize("end", [b"\x1a", b"\x1a\n", b"\x1a\r\n", b"\x1a\r"])
+def test_a_last_line_of_only_a_ctrl_z_on_the_fast_path(end):
+    """SPEC 0.2: Arrow would read it as a row; it is left out of the parts, and on_bytes
+    still sees every byte (the dataset hash is the file's)."""
+    data = _rows(300, lambda k, row: row) + end
+    for parts in (1, 3):
+        seen: list[bytes] = []
+        got = fastpath.summarize_csv(
+            io.BytesIO(data),
+            "t.csv",
+            None,
+            resolve(None),
+            block_size=64,
+            parts=parts,
+            on_bytes=seen.append,
+        )
+        assert not isinstance(got, fastpath.Fallback)
+        assert got[0] == reference(data) and got[0].n_rows == 300
+        assert b"".join(seen) == data
 
 
 @pytest.mark.parametrize("block_size", [16, 17, 64, 100])

@@ -55,6 +55,32 @@ def test_delimiter_sniffing(line, expected):
     assert sniff_delimiter(line) == expected
 
 
+@pytest.mark.parametrize(
+    "line,following,expected",
+    [
+        ("sex,x\trace,y\tage", "M\tw\t30", "\t"),  # a TSV whose names hold commas
+        ("sex,note\tx", "M,a\t\tb", ","),  # held as often as in the header wins
+        ("a,b;c", "1;2;3", ";"),  # then held most often
+        ("a,b;c", "1 2", ","),  # then the fixed order
+        ("a,b;c", None, ","),  # no next line
+        ("a,b;c;d", "1,2,3", ";"),  # no tie: the next line is not looked at
+    ],
+)
+def test_a_tie_is_broken_by_the_next_line(line, following, expected):
+    """SPEC 0.2: a tie in the header line was decided by the fixed order alone, so a TSV
+    whose header holds as many commas as tabs was read as one comma-separated mess."""
+    assert sniff_delimiter(line, following) == expected
+
+
+def test_a_tied_header_is_read_with_the_delimiter_of_its_rows():
+    for eol in ("\n", "\r\n", "\r"):
+        r = prof(f"sex,x\trace,y\tage{eol}{eol}M\tw\t30{eol}F\tb\t40{eol}")
+        assert r["columns"] == ["sex,x", "race,y", "age"]
+        assert r["n_rows"] == 2
+        r = prof(f"M,x\tw{eol}F\tb{eol}", names=["sex", "race"])
+        assert counts(r, "sex") == {"M,x": 1, "F": 1}
+
+
 def test_semicolon_file_is_sniffed_and_read():
     r = prof("sex;age\nM;30\nF;40\nF;50\n")
     assert counts(r, "sex") == {"F": 2, "M": 1}
@@ -126,6 +152,29 @@ def test_a_repeated_header_is_refused_at_its_first_line():
         assert str(err.value).startswith(f"t.csv: line {line} repeats the header (files joined")
 
 
+@pytest.mark.parametrize(
+    "header,repeat",
+    [
+        ("sex,race", '\ufeff"sex",race'),
+        ('"s""ex",race', '\ufeff"s""ex",race'),
+        ("sex,race", '\ufeff"s"ex,race'),
+        ("\ufeffsex,race", '\ufeff"sex","race"'),
+    ],
+)
+def test_a_repeated_header_after_a_bom_with_its_first_name_quoted(header, repeat):
+    """SPEC 0.3: after a BOM a quote is not the field's first character, so the name
+    was read as written (`"sex"`), matched nothing, and the line was counted as data."""
+    data = f"{header}\nM,A\n{repeat}\nF,B\n".encode()
+    for block in (1, 5, 1 << 20):
+        with pytest.raises(InputError, match=r"^t.csv: line 3 repeats the header "):
+            faircode.summarize(io.BytesIO(data), None, {}, name="t.csv", block_size=block)
+
+
+@pytest.mark.parametrize("repeat", ['\ufeff"sex"x,race', '\ufeff"sex,race', '\ufeff"se""x",race'])
+def test_after_a_bom_a_first_field_that_is_no_quoted_name_is_data(repeat):
+    assert prof(f"sex,race\nM,A\n{repeat}\nF,B\n")["n_rows"] == 3
+
+
 def test_a_repeated_header_without_the_dataset_advice_for_one_file_readers():
     """The monitor reads one file: no pattern to advise (reader.repeated_header)."""
     header, records = reader.open_table(io.BytesIO(b"a,b\n1,2\na,b\n"), "t.csv", skip_hint=False)
@@ -174,7 +223,8 @@ def test_invalid_utf8_names_the_byte_offset():
     with pytest.raises(InputError) as err:
         prof(b"sex\nM\n\xffF\n")
     assert str(err.value) == (
-        "t.csv: byte 6: not valid UTF-8; re-save the file as UTF-8 or pass --encoding"
+        "t.csv: byte 6: not valid UTF-8 (the byte FF, 'ÿ' in Windows-1252); re-save the file "
+        "as UTF-8, or pass its encoding: --encoding cp1252 if it is Windows-1252"
     )
 
 
@@ -347,3 +397,31 @@ def test_an_encoding_that_cannot_read_text_says_what_to_name(encoding, start):
         prof(b"sex\nM\n", encoding=encoding)
     assert str(err.value).startswith(start)
     assert str(err.value).endswith("; name the file's character set (e.g. latin-1, cp1252, utf-16)")
+
+
+@pytest.mark.parametrize("end", ["\x1a", "\x1a\n", "\x1a\r\n", "\x1a\r"])
+@pytest.mark.parametrize("eol", ["\n", "\r\n", "\r"])
+def test_a_last_line_of_only_a_ctrl_z_is_no_line(end, eol):
+    """SPEC 0.2: DOS tools end a text file with a Ctrl-Z; it was a row of the group
+    '\\x1a' in the first column (and all other cells missing)."""
+    r = prof(f"sex,race{eol}M,w{eol}F,b{eol}{end}")
+    assert r["n_rows"] == 2
+    assert counts(r, "sex") == {"M": 1, "F": 1}
+
+
+@pytest.mark.parametrize(
+    "data,sex",
+    [
+        ("sex,race\nM,w\n\x1a\nF,b\n", {"M": 1, "\x1a": 1, "F": 1}),  # not the last line
+        ("sex,race\nM,w\n\x1a\n\n", {"M": 1, "\x1a": 1}),  # a blank line after it
+        ("sex,race\nM,w\n\x1a\r\r", {"M": 1, "\x1a": 1}),
+        ("sex,race\nM,w\n\x1a\x1a\n", {"M": 1, "\x1a\x1a": 1}),
+    ],
+)
+def test_a_ctrl_z_elsewhere_is_data(data, sex):
+    assert counts(prof(data), "sex") == sex
+
+
+def test_a_ctrl_z_after_the_header_leaves_no_data_rows():
+    with pytest.raises(InputError, match="^t.csv: no data rows, only a header$"):
+        faircode.summarize(io.BytesIO(b"\xef\xbb\xbfsex,race\r\n\x1a\r\n"), None, {}, name="t.csv")

@@ -29,7 +29,7 @@ test('text that starts like a magic is read as CSV', () => {
   assert.deepEqual(run('PAR1,b\n1,\x00\n'), { error: 't.csv: a Parquet file; ' + OTHER });
   // a bad byte after other text is the usual error
   assert.deepEqual(run('sex\nM\n\xff'.split('').map((c) => c.charCodeAt(0))),
-    { error: 't.csv: byte 6: not valid UTF-8; re-save the file as UTF-8 or pass --encoding' });
+    { error: "t.csv: byte 6: not valid UTF-8 (the byte FF, 'ÿ' in Windows-1252); re-save the file as UTF-8, or pass its encoding: --encoding cp1252 if it is Windows-1252" });
 });
 
 /** The one-line error of `bytes` pushed to createProfiler(config) in chunks of `chunk`. */
@@ -75,8 +75,8 @@ test('a format is named by the first 8 bytes whatever the chunks (a bad byte bef
 test('the decompressed bytes of a gzip file name no Parquet, Arrow or gzip (Python reads them as CSV)', () => {
   // what faircode/reader.py says of these bytes inside a gzip file (SPEC 0.8)
   const nul = (k) => `t.csv: byte ${k}: NUL byte; this looks like a binary file, not CSV`;
-  const utf8 = (k) => `t.csv: byte ${k}: not valid UTF-8; re-save the file as UTF-8 or pass --encoding`;
-  const want = [utf8(1), nul(5), nul(6), utf8(0)]; // gzip, Parquet, Arrow file, Arrow stream
+  const utf8 = (k, b) => `t.csv: byte ${k}: ${E.notUtf8(b)}`;
+  const want = [utf8(1, 0x8b), nul(5), nul(6), utf8(0, 0xff)]; // gzip, Parquet, Arrow file, Arrow stream
   CASES.forEach(([bytes], k) => {
     for (const chunk of CHUNKS) {
       assert.equal(errorOf(bytes, { decompressed: true }, chunk), want[k], `case ${k}, chunks of ${chunk}`);

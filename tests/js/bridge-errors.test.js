@@ -39,6 +39,19 @@ test('a symlink loop and a broken link are named as such', () => {
   oneError(bridge('profile', path.join(dir, 'missing.csv')), 'missing.csv: no such file');
 });
 
+test('a pattern is a file name here: the bridge reads one file, and says so (SPEC 0.8)', () => {
+  fs.writeFileSync(path.join(dir, 'part-1.csv'), 'sex\nM\nF\n');
+  const pattern = path.join(dir, 'part-*.csv');
+  const line = oneError(bridge('profile', pattern), 'the Node bridge reads one file, not a pattern');
+  assert.equal(line, `faircode: error: ${pattern}: no such file; the Node bridge reads one file, not a pattern (the Python engine reads a pattern's files as one dataset)`);
+  oneError(bridge('compare', pattern, path.join(dir, 'part-1.csv')), 'not a pattern');
+  // a file whose name holds the pattern characters is read as that file
+  fs.writeFileSync(path.join(dir, 'odd[1].csv'), 'sex\nM\nF\n');
+  const p = bridge('profile', path.join(dir, 'odd[1].csv'));
+  assert.equal(p.status, 0, p.stderr);
+  assert.equal(JSON.parse(p.stdout).n_rows, 2);
+});
+
 test('--reference names the reference, not the profiled file', () => {
   const file = path.join(dir, 'ok.csv');
   fs.writeFileSync(file, 'sex\nM\nF\n');

@@ -22,7 +22,7 @@ const EXPORTS = [
   // for tests and the page's own use
   'fsum', 'ln', 'roundHalfUp', 'fmt', 'pct', 'cmpCodePoint', 'tokenize', 'kindFromName',
   'trimLabel', 'isMissing', 'missingMatcher', 'MISSING_TOKENS', 'cleanHeader',
-  'sniffDelimiter', 'firstInvalidUtf8', 'pyFloatRepr',
+  'sniffDelimiter', 'sniffTied', 'notUtf8', 'firstInvalidUtf8', 'pyFloatRepr',
   // the page's Delimiter menu names what the sniffer tries (SPEC 0.1)
   'SNIFF_ORDER',
   // the evidence functions of SPEC 13.1 and the score of SPEC 5 (tests/js/evidence.test.js)

@@ -161,6 +161,28 @@ test('planParts (the engine rule the bridge calls): cuts after a LF, quote-balan
     { cross: ['a', 'b'], names: ['a', 'b'], delimiter: ';' });
 });
 
+test('no cut before a line that starts with a BOM, nor after a line of only a Ctrl-Z (SPEC 0.8)', () => {
+  // every other row starts with a BOM (data: a cell's text), or is followed by a line of
+  // a lone Ctrl-Z: a part's reader would drop the BOM at its byte 0, or the Ctrl-Z line
+  // at its end, which one read keeps
+  const rows = generated(3000, 21, '\n').split('\n');
+  const withBom = rows.map((r, i) => (i % 2 ? `\ufeff${r}` : r)).join('\n');
+  const withSub = rows.map((r, i) => (i && i % 2 ? `${r}\n\x1a` : r)).join('\n');
+  for (const text of [withBom, withSub]) {
+    const bytes = Buffer.from(text);
+    const bounds = E.planParts(bytes.length, 4, (pos, len) => bytes.subarray(pos, pos + len));
+    assert.equal(bounds.length, 5);
+    for (const cut of bounds.slice(1, -1)) {
+      assert.notDeepEqual([...bytes.subarray(cut, cut + 3)], [0xef, 0xbb, 0xbf]);
+      assert.notEqual(bytes[cut - 2], 0x1a);
+    }
+    const file = tempFile(text);
+    const one = bridge(file, 1);
+    assert.ok(one.dimensions, JSON.stringify(one));
+    for (const parts of [2, 3, 4]) assert.deepEqual(bridge(file, parts), one, `parts=${parts}`);
+  }
+});
+
 test('a repeated header in a later part is the first one, as by one read (SPEC 0.3)', () => {
   // files joined with cat; headers again in the second and the last third of the rows:
   // the first is named whatever the parts (a later part gets the header record)

@@ -76,7 +76,7 @@ test('invalid UTF-8: offset of the first ill-formed sequence (Python UnicodeDeco
     assert.equal(E.firstInvalidUtf8(Uint8Array.from(bytes), bytes.length), off, JSON.stringify(bytes));
     forChunks((c) => {
       const r = run(bytes, {}, {}, c);
-      assert.equal(r.error, `t.csv: byte ${off}: not valid UTF-8; re-save the file as UTF-8 or pass --encoding`,
+      assert.equal(r.error, `t.csv: byte ${off}: ${E.notUtf8(bytes[off])}`,
         `${JSON.stringify(bytes)} chunk ${c}`);
     });
   }
@@ -89,7 +89,7 @@ test('NUL byte: offset; the lower of NUL and invalid UTF-8 wins', () => {
     assert.equal(run([0x61, 0x00, 0xff], {}, {}, c).error,
       't.csv: byte 1: NUL byte; this looks like a binary file, not CSV');
     assert.equal(run([0x61, 0xff, 0x00], {}, {}, c).error,
-      't.csv: byte 1: not valid UTF-8; re-save the file as UTF-8 or pass --encoding');
+      "t.csv: byte 1: not valid UTF-8 (the byte FF, 'ÿ' in Windows-1252); re-save the file as UTF-8, or pass its encoding: --encoding cp1252 if it is Windows-1252");
   });
 });
 
@@ -154,6 +154,47 @@ test('delimiter sniffing: first physical line of the header, quotes toggle, tie 
     const t = summarize('1|2\n3|4\n', { names: ['a', 'b'] }, c);
     assert.deepEqual(t.columns, ['a', 'b']);
     assert.equal(t.n_rows, 2);
+  });
+});
+
+test('delimiter sniffing: a tie in the header line is broken by the next non-blank line', () => {
+  assert.equal(E.sniffDelimiter('sex,x\trace,y\tage', 'M\tw\t30'), '\t');
+  assert.equal(E.sniffDelimiter('sex,note\tx', 'M,a\t\tb'), ',');
+  assert.equal(E.sniffDelimiter('a,b;c', '1;2;3'), ';');
+  assert.equal(E.sniffDelimiter('a,b;c', '1 2'), ',');
+  assert.equal(E.sniffDelimiter('a,b;c'), ',');
+  assert.equal(E.sniffDelimiter('a,b;c;d', '1,2,3'), ';');
+  assert.ok(E.sniffTied('a,b\tc') && !E.sniffTied('a,b,c\td') && !E.sniffTied('abc'));
+  for (const eol of ['\n', '\r\n', '\r']) {
+    forChunks((c) => {
+      const s = summarize(`sex,x\trace,y\tage${eol}${eol}M\tw\t30${eol}F\tb\t40`, {}, c);
+      assert.deepEqual(s.columns, ['sex,x', 'race,y', 'age']);
+      assert.equal(s.n_rows, 2);
+      const t = summarize(`M,x\tw${eol}F\tb${eol}`, { names: ['sex', 'race'] }, c);
+      assert.deepEqual(countsOf(t, 'sex'), { 'M,x': 1, F: 1 });
+    });
+  }
+});
+
+test('a last line holding only a Ctrl-Z (DOS end of file) is no line; elsewhere it is data', () => {
+  for (const end of ['\x1a', '\x1a\n', '\x1a\r\n', '\x1a\r']) {
+    for (const eol of ['\n', '\r\n', '\r']) {
+      forChunks((c) => {
+        const s = summarize(`sex,race${eol}M,w${eol}F,b${eol}${end}`, {}, c);
+        assert.equal(s.n_rows, 2, JSON.stringify([end, eol, c]));
+        assert.deepEqual(countsOf(s, 'sex'), { M: 1, F: 1 });
+      });
+    }
+  }
+  forChunks((c) => {
+    assert.equal(summarize('\ufeffsex\nM\n\x1a\n', {}, c).n_rows, 1);
+    assert.deepEqual(countsOf(summarize('sex,race\nM,w\n\x1a\nF,b\n', {}, c), 'sex'), { M: 1, '\x1a': 1, F: 1 });
+    assert.deepEqual(countsOf(summarize('sex,race\nM,w\nF,b\x1a\n', {}, c), 'race'), { w: 1, 'b\x1a': 1 });
+    // a blank line after it: not the last line
+    for (const t of ['sex,race\nM,w\n\x1a\n\n', 'sex,race\nM,w\n\x1a\r\r']) {
+      assert.deepEqual(countsOf(summarize(t, {}, c), 'sex'), { M: 1, '\x1a': 1 });
+    }
+    assert.equal(run('sex,race\n\x1a\r\n', {}, {}, c).error, 't.csv: no data rows, only a header');
   });
 });
 
@@ -258,8 +299,8 @@ test('a chunk over 64 KB is read as the same bytes in small chunks (push works a
   const ascii = enc.encode('g,h\n' + 'abc,defg\n'.repeat(20000));
   for (const at of [65535, 65536, 65537, 65540, 131071, 131072, 150001]) {
     for (const [bad, what] of [[0x00, 'NUL byte; this looks like a binary file, not CSV'],
-      [0xff, 'not valid UTF-8; re-save the file as UTF-8 or pass --encoding'],
-      [0x80, 'not valid UTF-8; re-save the file as UTF-8 or pass --encoding']]) {
+      [0xff, E.notUtf8(0xff)],
+      [0x80, E.notUtf8(0x80)]]) {
       const b = ascii.slice();
       b[at] = bad;
       for (const c of [b.length, 4096]) {
@@ -277,7 +318,7 @@ test('a NUL or a high byte at any place of a long ASCII run is found (eight word
   const base = enc.encode('g,h\n' + 'abcdefghijklmno,p\n'.repeat(40));
   for (let at = 4; at < 4 + 8 * 4 * 3; at++) {
     for (const [bad, what] of [[0x00, 'NUL byte; this looks like a binary file, not CSV'],
-      [0xc0, 'not valid UTF-8; re-save the file as UTF-8 or pass --encoding']]) {
+      [0xc0, E.notUtf8(0xc0)]]) {
       const b = base.slice();
       b[at] = bad;
       // a view at an odd offset too: the aligned words then start elsewhere
@@ -337,6 +378,10 @@ test('a repeated header line that starts with a BOM is refused, in both field sc
     `\ufeffid,sex,note\n${idFirst}\n\ufeffid,sex,note\r\n1,M,x\n`,
     `sex,id,note\n${sexFirst}\n\ufeffsex,id,note\n`,
     `\ufeffsex,id,note\n${sexFirst}\n\n\ufeffsex,id,note`,
+    // the repeated line's first name quoted: read as written after the BOM, unquoted here
+    `sex,id,note\n${sexFirst}\n\ufeff"sex",id,note\n`,
+    `"s""ex",id,note\n${sexFirst}\n\ufeff"s""ex",id,note\n`,
+    `id,sex,note\n${idFirst}\n\ufeff"i"d,sex,note\n1,M,x\n`,
   ];
   for (const simd of [true, false]) {
     forChunks((c) => {
@@ -349,6 +394,19 @@ test('a repeated header line that starts with a BOM is refused, in both field sc
           p.finish();
         }, { message: new RegExp(`^t\\.csv: line ${line} repeats the header \\(files joined with cat\\?\\)`) },
         `simd=${simd} chunk=${c} ${JSON.stringify(text.slice(0, 20))}`);
+      }
+    });
+  }
+});
+
+test('after a BOM, a first field that is no quoted header name is data (SPEC 0.3)', () => {
+  for (const simd of [true, false]) {
+    forChunks((c) => {
+      for (const rep of ['\ufeff"sex"x,id', '\ufeff"sex,id', '\ufeff"se""x",id', '\ufeff"sex ",id']) {
+        const p = E.createProfiler({ name: 't.csv', simd });
+        const b = enc.encode(`sex,id\nM,1\n${rep}\nF,2\n`);
+        for (let i = 0; i < b.length; i += c) p.push(b.subarray(i, i + c));
+        assert.equal(p.finish().n_rows, 3, rep);
       }
     });
   }

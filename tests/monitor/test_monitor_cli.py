@@ -513,8 +513,9 @@ def test_a_json_array_is_named(tmp_path: Path, capsys, text: str) -> None:
 
 def _advised(err: str) -> list[str]:
     """The ``--encoding`` the error advises, as arguments (a bare ``pass --encoding``:
-    the name the user would find out, here latin-1)."""
-    m = re.search(r"pass --encoding( [\w-]+)?\n", err)
+    the name the user would find out, here latin-1; a named one may end the line, or be
+    followed by the encoding it is for: `--encoding cp1252 if it is Windows-1252`)."""
+    m = re.search(r"--encoding( [\w-]+)?( if it is [\w-]+)?\n", err)
     assert m is not None, err
     return ["--encoding", (m.group(1) or " latin-1").strip()]
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from faircode import reader
 from faircode.monitor import io as mio
 from faircode.monitor.errors import MonitorInputError
+from faircode.reader import not_utf8
 
 NAMES = ["id", "y", " race ", "sex", "id", ""]
 CELLS = ["0", "1", "", " ", "  x ", "NA", "None", "02134", "1.50", "x\u00e9", "\U0001f600"]
@@ -171,9 +172,7 @@ def test_an_invalid_byte_in_a_plain_file_is_the_readers_error(
     got = _read(path, {"id": "--id", "race": "--attr"})
     assert got == _reference(path, {"id": "--id", "race": "--attr"})
     bad = data.index(b"\xff")
-    assert got.endswith(
-        f"byte {bad}: not valid UTF-8; re-save the file as UTF-8 or pass --encoding"
-    )
+    assert got.endswith(f"byte {bad}: {not_utf8(0xFF)}")
 
 
 @pytest.mark.parametrize("text", ["g,pred\nA,1\n", 'g,pred\n"A",1\n'])  # plain, then reader

@@ -261,6 +261,8 @@ ERRORS = {
     # or without one
     "repeated_header_bom.csv": b"sex,age\nF,1\n\xef\xbb\xbfsex,age\nM,2\n",
     "repeated_header_boms.csv": b"\xef\xbb\xbfsex,age\nF,1\n\xef\xbb\xbfsex,age\nM,2\n",
+    # the repeated line's first name quoted after the BOM: unquoted, it is the header's
+    "repeated_header_bom_quoted.csv": b'se"x,age\nF,1\n\xef\xbb\xbf"se""x",age\nM,2\n',
 }
 
 
@@ -273,6 +275,29 @@ def test_reading_errors_match_the_local_engine(spark, tmp_path, fname):
     with pytest.raises(InputError) as remote:
         fspark.profile_path(str(path), spark=spark)
     assert str(remote.value) == str(local.value)
+
+
+def test_a_tied_header_line_is_read_with_the_delimiter_of_its_rows(spark, tmp_path):
+    """SPEC 0.2: a tie in the header line is broken by the next line, as locally (Spark
+    is given the delimiter open_table chose)."""
+    path = tmp_path / "tied.tsv"
+    path.write_bytes(b"sex,x\trace,y\tage\n" + b"M\tw\t30\nF\tb\t40\n" * 60)
+    got, want = both(path, spark)
+    assert got == want and got["columns"] == ["sex,x", "race,y", "age"]
+
+
+def test_a_last_ctrl_z_line_is_refused_with_one_line(spark, tmp_path):
+    """SPEC 0.7: the local engine drops a last line of only a Ctrl-Z (0.2); Spark's
+    reader would count it as a row, so faircode.spark says so."""
+    path = tmp_path / "dos.csv"
+    path.write_bytes(b"sex,age\r\nF,1\r\nM,2\r\n\x1a\r\n")
+    assert faircode.profile(path)["n_rows"] == 2
+    with pytest.raises(InputError) as err:
+        fspark.profile_path(str(path), spark=spark)
+    assert str(err.value) == (
+        f"{path}: its last line is a Ctrl-Z (1A, a DOS end-of-file mark), which Spark's CSV "
+        "reader reads as a row; delete that line, or profile the file with the local engine"
+    )
 
 
 def test_a_remote_repeated_header_says_so_without_a_line():

@@ -48,10 +48,10 @@ TWINS: dict[str, str] = {
     "reader": """SNIFF_ORDER binary_format utf16_without_bom SPLIT_CANDIDATES SPACE_SPLIT_WORDS
         empty_text json_header _HTML_START _XML_START markup_header
         one_column_split names_first_record long_row repeated_header sep_line
-        sniff_delimiter""",
+        sniff_delimiter sniff_tied _delimiter_counts DOS_EOF not_utf8 dos_eof_length""",
     "summary": """LABEL_CAP PAIR_COLUMNS CELL_CAP GROUP_FLAG_CAP MAX_GAP_FLAGS _stats_added
         _PairTable pair_cells""",
-    "fastpath": "_SPLIT_WINDOW default_parts",
+    "fastpath": "_SPLIT_WINDOW default_parts _cut_allowed",
     "analyze": """FORMAT_VERSION coded_text skewness _sorted_groups dimension_metrics analyze
         _dimension_findings _age_years _not_counted _intersection _tested_cells""",
     "evidence": """SCORE_FLOOR SCORE_FULL SCORE_CI_WIDTH GRADE_CAP UNDER_LINES grade_for balance
@@ -200,7 +200,8 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
     "reader": {
         **dict.fromkeys(
             "BLOCK_SIZE BATCH_ROWS _SENTINEL_FIELD _SENTINEL_LINES FLUSH decoded_blocks "
-            "_utf8_scan physical_lines _Lines open_table read_records".split(),
+            "_utf8_scan physical_lines _Lines open_table read_records _without_dos_eof "
+            "_unquoted".split(),
             TEXT_READER,
         ),
         "BINARY_FORMATS": "JS binaryFormat holds the signatures",
@@ -308,6 +309,12 @@ JS_ONLY: dict[str, str] = {
     ),
     "scaledBig": "the exact sums from float expansions (Python: numerics.scaled)",
     **dict.fromkeys(
+        "CP1252_HIGH CP1252_UNDEFINED".split(),
+        "notUtf8's table of Windows-1252 (Python: the cp1252 codec)",
+    ),
+    "sniffNext": "the tie's next line found in the bytes held back before the header "
+    "(Python: open_table reads the next line)",
+    **dict.fromkeys(
         "missingMatcher isMissing isMissingBytes trimStart trimEnd".split(),
         "the missing-token test on bytes (Python: MissingRule on text)",
     ),
@@ -331,7 +338,7 @@ JS_ONLY: dict[str, str] = {
     **dict.fromkeys(
         "firstInvalidUtf8 utf8SequenceLength badIsNul firstBadByte completeLength "
         "hasTextDecoder DECODER decodeValid REC_START FIELD_START UNQUOTED QUOTED "
-        "QUOTE_IN_QUOTED NO_BYTES NO_QUICK PIECE appendBytes sameBytes sameFirst "
+        "QUOTE_IN_QUOTED NO_BYTES NO_QUICK PIECE appendBytes sameBytes sameFirst unquotedBytes "
         "CsvScanner".split(),
         BYTE_READER,
     ),
