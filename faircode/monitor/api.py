@@ -874,8 +874,9 @@ def slo_ingest(
         One reading per SLO: ``slo``, ``id``, ``at``, ``version``, ``since``, ``until``,
         ``good``, ``total``, ``ratio``, ``within_threshold``, ``exceeded``,
         ``unmeasurable``, ``status`` (``measured`` or ``no measurable attributes``:
-        an SLI of 0/0, never a pass) and ``replaces`` (the ids of the SLO's readings at
-        the same time, which it replaced).
+        an SLI of 0/0, never a pass), ``day`` (``at`` when it is a date, else None) and
+        ``replaces`` (the ids of the SLO's readings it replaced: those at the same time
+        and, for a date, those taken for that date).
 
     Examples
     --------

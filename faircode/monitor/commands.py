@@ -602,7 +602,8 @@ def cmd_slo_ingest(args: argparse.Namespace) -> int:
     )
     for r in readings:
         again = ", ".join(map(str, r["replaces"]))
-        again = f" (replaces reading {again}, taken at the same time)" if again else ""
+        same = f"taken for the same day, {r['day']}" if r["day"] else "taken at the same time"
+        again = f" (replaces reading {again}, {same})" if again else ""
         print(
             f"faircode: SLO {r['slo']} reading {r['id']}{again}: {_reading_line(r)}",
             file=sys.stderr,

@@ -343,7 +343,7 @@ def test_a_reading_taken_again_at_the_same_time_replaces_it(
     assert code == 0, err
     [again] = json.loads(out)
     assert again["replaces"] == [first["id"]]
-    assert f"reading {again['id']} (replaces reading {first['id']}, taken at the same time)" in err
+    assert f"reading {again['id']} (replaces reading {first['id']}, taken for the same day" in err
     [slo] = slo_show("compas", at=day, store=db)["slos"]
     budget = slo["budget"]
     assert (budget["readings"], budget["good"], budget["total"]) == (
@@ -355,9 +355,48 @@ def test_a_reading_taken_again_at_the_same_time_replaces_it(
     assert slo_gate("compas", at=day, store=db).exit_code == (
         EXIT_BUDGET if _round12(bad) > _round12(allowed) else EXIT_OK
     )
-    # another time of the same day is another look, counted
+    # another time of the same day is another look, counted; that time again replaces it
     assert cli("slo", "ingest", "compas", "--at", f"{day}T12:00:00Z")[0] == 0
+    code, out, err = cli("slo", "ingest", "compas", "--at", f"{day}T12:00:00Z", "--json")
+    [timed] = json.loads(out)
+    assert timed["replaces"] == [timed["id"] - 1] and "taken at the same time)" in err
     assert slo_show("compas", at=day, store=db)["slos"][0]["budget"]["readings"] == 2
+
+
+def test_todays_daily_reading_taken_twice_counts_once(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a daily job's `slo ingest --at $(date +%F)` retried later the same day: today's date
+    # is stamped now, another instant each run, and is still that day's one reading
+    from faircode.monitor import slo as slo_module
+
+    _log(cli, tmp_path, compas)
+    assert cli("slo", "set", "compas", "m", "--target", "0.6", "--window", "4w", "--gate")[0] == 0
+    day = "2013-03-29"
+    want = _expected_reading(compas, day, 28)
+    now = int(pd.Timestamp(f"{day}T10:00:00Z").timestamp())
+    ids = []
+    for hour in (0, 3):
+        monkeypatch.setattr(slo_module, "_now", lambda h=hour: now + 3600 * h)
+        code, out, err = cli("slo", "ingest", "compas", "--at", day, "--json")
+        assert code == 0, err
+        [reading] = json.loads(out)
+        assert reading["at"] == f"{day}T{10 + hour}:00:00Z"
+        ids.append(reading["id"])
+    [slo] = slo_show("compas", at=f"{day}T23:00:00Z", store=db)["slos"]
+    budget = slo["budget"]
+    assert (budget["readings"], budget["good"], budget["total"]) == (
+        1,
+        want["good"],
+        want["total"],
+    )
+    assert reading["replaces"] == ids[:1] and reading["day"] == day
+    assert f"reading {ids[1]} (replaces reading {ids[0]}, taken for the same day, {day})" in err
+    # a reading at a time of that day is another look, and not the day's reading
+    assert cli("slo", "ingest", "compas", "--at", f"{day}T12:00:00Z")[0] == 0
+    code, out, err = cli("slo", "ingest", "compas", "--at", day, "--json")
+    assert code == 0 and json.loads(out)[0]["replaces"] == ids[1:]
+    assert slo_show("compas", at=f"{day}T23:00:00Z", store=db)["slos"][0]["budget"]["readings"] == 2
 
 
 def test_slo_input_errors_are_one_line(cli, db: str, tmp_path: Path) -> None:
