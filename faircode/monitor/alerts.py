@@ -7,7 +7,10 @@ appended to a file) and, with a webhook, one HTTP POST of that line (stdlib
 audit row in one transaction. A breach already in ``alert_state`` is not sent again;
 it clears (its row removed, ``fairness_alert_cleared``) when a watch measures the
 disparity within the threshold. A breach whose delivery failed is not recorded, so the
-next watch sends it again (at least once, never silently dropped).
+next watch sends it again (at least once, never silently dropped). A watch with nowhere
+to deliver (no file, stream or webhook; the command line without --out and --webhook) is
+a preview: it writes nothing to the store, so a later watch with a notifier sends those
+breaches.
 """
 
 from __future__ import annotations
@@ -139,20 +142,29 @@ def watch(
     webhook: str | None = None,
     timeout: float = WEBHOOK_TIMEOUT_S,
 ) -> dict[str, Any]:
-    """Send the report's new breaches, clear the ones measured within; what was done."""
+    """Send the report's new breaches, clear the ones measured within; what was done.
+
+    With neither ``out`` nor ``webhook`` it is a preview: the new breaches are returned
+    as ``unsent`` and nothing is recorded or cleared."""
     check_watch(out, webhook, timeout)
+    preview = out is None and webhook is None
     key = model_key(model)
     version = report["version"]
     current, within = breaches(report)
     open_now = _open_breaches(store, key, version)
-    sent, still_open = [], []
+    sent, unsent, still_open = [], [], []
     for alert in current:
         k = (alert["attribute"], alert["metric"])
         if k in open_now:
             still_open.append({**alert, "first_alert_row": open_now[k]})
             continue
         alert = {**alert, "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-        line = json.dumps(alert, sort_keys=True, allow_nan=False)
+        if preview:
+            # not delivered: recording it would keep it from the next watch's notifier
+            # until it cleared (SPEC 15.11)
+            unsent.append(alert)
+            continue
+        line = alert_line(alert)
         if webhook is not None:
             post(webhook, line, timeout)
         _write(out, line)
@@ -195,6 +207,8 @@ def watch(
                     }
                 )
             continue
+        if preview:
+            continue
         with store.transaction():
             store.execute(
                 "DELETE FROM alert_state WHERE model = ? AND version = ? AND attribute = ? "
@@ -212,11 +226,18 @@ def watch(
     return {
         "model": key,
         "version": version,
+        "preview": preview,
         "sent": sent,
+        "unsent": unsent,
         "still_open": still_open,
         "undecided": undecided,
         "cleared": cleared,
     }
+
+
+def alert_line(alert: dict[str, Any]) -> str:
+    """One alert as the JSON line that is written and POSTed (sorted keys)."""
+    return json.dumps(alert, sort_keys=True, allow_nan=False)
 
 
 def _write(out: str | os.PathLike[str] | IO[str] | None, line: str) -> None:

@@ -974,7 +974,9 @@ def fairness_watch(
     store, registry, version, since, until
         As for :func:`fairness_report`.
     out : str, path-like or text stream, optional
-        Where the alert lines go: a file (appended to) or a stream; None: nowhere.
+        Where the alert lines go: a file (appended to) or a stream. With neither ``out``
+        nor ``webhook`` the watch is a preview: nothing is delivered, recorded or
+        cleared, and the new breaches are returned as ``unsent``.
     webhook : str, optional
         An ``http://`` or ``https://`` URL each alert line is POSTed to.
     timeout : float, default 10.0
@@ -983,7 +985,9 @@ def fairness_watch(
     Returns
     -------
     dict
-        ``model``, ``version``, ``sent`` (the alerts, each with its ``audit_id``),
+        ``model``, ``version``, ``preview`` (True without ``out`` and ``webhook``),
+        ``sent`` (the alerts, each with its ``audit_id``), ``unsent`` (a preview's new
+        breaches, not recorded),
         ``still_open`` (breaches alerted on before: not sent again), ``undecided``
         (breaches alerted on before whose disparity is neither exceeded nor within
         now: kept open, each with its ``status``) and ``cleared``.

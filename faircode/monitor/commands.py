@@ -648,24 +648,35 @@ def cmd_slo_gate(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
+    from .alerts import alert_line  # lazy: start-up
     from .api import fairness_watch  # lazy: start-up
 
+    # `--out -` delivers to stdout; with neither --out nor --webhook stdout is a preview
+    # that records nothing, so a later watch's notifier still gets the breaches
+    out = sys.stdout if args.out == "-" or (args.out is None and args.webhook) else args.out
     res = fairness_watch(
-        args.model,
-        **_window(args),
-        out=args.out if args.out is not None else sys.stdout,
-        webhook=args.webhook,
-        timeout=args.timeout,
+        args.model, **_window(args), out=out, webhook=args.webhook, timeout=args.timeout
     )
     err = sys.stderr
-    where = args.out or "stdout"
-    hook = " and the webhook" if args.webhook else ""
-    print(
-        f"faircode: watch {res['model']} version {res['version']}: {len(res['sent'])} new "
-        f"alert(s) sent to {where}{hook}; {len(res['still_open'])} breach(es) still open "
-        f"(alerted before, not sent again); {len(res['cleared'])} cleared",
-        file=err,
-    )
+    open_text = f"{len(res['still_open'])} breach(es) still open (alerted before, not sent again)"
+    if res["preview"]:
+        for alert in res["unsent"]:
+            sys.stdout.write(alert_line(alert) + "\n")
+        print(
+            f"faircode: watch {res['model']} version {res['version']}: preview, nothing "
+            f"recorded: {len(res['unsent'])} new breach(es) printed to stdout and not "
+            f"recorded as sent; {open_text}; give --webhook URL, --out FILE or --out - "
+            "(stdout) to deliver and record them",
+            file=err,
+        )
+    else:
+        where = "stdout" if out is sys.stdout else args.out
+        hook = " and the webhook" if args.webhook else ""
+        print(
+            f"faircode: watch {res['model']} version {res['version']}: {len(res['sent'])} "
+            f"new alert(s) sent to {where}{hook}; {open_text}; {len(res['cleared'])} cleared",
+            file=err,
+        )
     for c in res["cleared"]:
         print(
             f"faircode: watch: cleared {c['attribute']}: {c['metric']} is within threshold "
@@ -897,7 +908,12 @@ def add_store_commands(sub: Any) -> None:
     )
     p.add_argument("model", metavar="MODEL")
     _window_options(p)
-    p.add_argument("--out", metavar="FILE", help="append the alert lines to FILE (not stdout)")
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="append the alert lines to FILE, or '-': stdout (without --out or --webhook: "
+        "a preview on stdout, nothing recorded)",
+    )
     p.add_argument("--webhook", metavar="URL", help="POST each alert line to URL (JSON)")
     p.add_argument(
         "--timeout",

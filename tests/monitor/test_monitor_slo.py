@@ -537,12 +537,38 @@ def test_watch_posts_once_per_breach_and_records_each_alert(
     assert res["sent"] == [] and len(res["still_open"]) == len(want)
 
 
+def test_a_watch_with_nowhere_to_deliver_records_nothing_and_the_notifier_gets_it_later(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame, hook: _Hook
+) -> None:
+    # a person looking (`watch` alone, or the API without out or webhook) is not a
+    # delivery: were it recorded, the webhook set up next would never get these breaches
+    _log(cli, tmp_path, compas)
+    want = _breaches(compas)
+    code, shown, said = cli("watch", "compas")
+    assert code == 0
+    assert {(a["attribute"], a["metric"]) for a in map(json.loads, shown.splitlines())} == want
+    res = fairness_watch("compas", store=db, registry="fairness.yaml")
+    code, out, err = cli("watch", "compas", "--webhook", hook.url)
+    assert code == 0 and {(b["attribute"], b["metric"]) for b in hook.bodies} == want
+    assert "preview, nothing recorded" in said and "--out - (stdout)" in said
+    assert res["preview"] and res["sent"] == [] and len(res["unsent"]) == len(want)
+    # stdout as the notifier (`--out -`): delivered, so recorded, and not sent again
+    assert cli("config", "compas", "--threshold", "0.9", "--reason", "clear them")[0] == 0
+    assert cli("watch", "compas", "--out", "-")[0] == 0
+    assert cli("apply", "compas", "--reason", "test over")[0] == 0
+    code, out, err = cli("watch", "compas", "--out", "-")
+    assert code == 0 and len(out.splitlines()) == len(want)
+    assert f"{len(want)} new alert(s) sent to stdout" in err
+    code, out, err = cli("watch", "compas", "--out", "-")
+    assert code == 0 and out == "" and f"{len(want)} breach(es) still open" in err
+
+
 def test_an_open_breach_that_is_undecided_now_is_named_and_kept_open(
     cli, db: str, tmp_path: Path, compas: pd.DataFrame
 ) -> None:
     _log(cli, tmp_path, compas)
     want = _breaches(compas)
-    code, out, err = cli("watch", "compas")
+    code, out, err = cli("watch", "compas", "--out", "-")
     assert (
         code == 0
         and {(a["attribute"], a["metric"]) for a in map(json.loads, out.splitlines())} == want
@@ -550,7 +576,7 @@ def test_an_open_breach_that_is_undecided_now_is_named_and_kept_open(
     # a guard no slice reaches: every disparity is unmeasured, so nothing is sent or
     # cleared, and each open breach is named as still open rather than left unsaid
     assert cli("config", "compas", "--min-samples", "100000", "--reason", "test")[0] == 0
-    code, out, err = cli("watch", "compas")
+    code, out, err = cli("watch", "compas", "--out", "-")
     assert code == 0 and out == ""
     assert "0 new alert(s) sent to stdout; 0 breach(es) still open" in err and "0 cleared" in err
     res = fairness_watch("compas", store=db, registry="fairness.yaml")
