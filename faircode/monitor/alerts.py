@@ -123,6 +123,24 @@ def _open_breaches(store: Store, key: str, version: str) -> dict[tuple[str, str]
     }
 
 
+def _superseded_breaches(store: Store, key: str, version: str) -> list[tuple[str, str, str, int]]:
+    """The open breaches of the model's versions that ``version`` superseded: each other
+    version whose last prediction batch was logged before ``version``'s first (SPEC
+    15.11). A version still logging beside it (a canary, a shadow) is not superseded."""
+    return [
+        (v, a, m, int(i))
+        for v, a, m, i in store.query(
+            "SELECT s.version, s.attribute, s.metric, s.audit_id FROM alert_state s "
+            "WHERE s.model = ? AND s.version <> ? AND COALESCE((SELECT MAX(b.id) FROM batches "
+            "b WHERE b.model = s.model AND b.version = s.version AND b.kind = 'predictions' "
+            "AND b.rows_new > 0), 0) < (SELECT MIN(b.id) FROM batches b WHERE b.model = ? "
+            "AND b.version = ? AND b.kind = 'predictions' AND b.rows_new > 0) "
+            "ORDER BY s.version, s.attribute, s.metric",
+            (key, version, key, version),
+        )
+    ]
+
+
 def check_watch(out: Any, webhook: Any, timeout: Any) -> None:
     """Where alerts go, checked before anything is judged or sent: ``out`` None, a path
     or a text stream, ``webhook`` None or an http(s) URL, ``timeout`` seconds > 0."""
@@ -223,6 +241,39 @@ def watch(
                 {"attribute": attribute, "metric": metric, "first_alert_row": first},
             )
         cleared.append({"attribute": attribute, "metric": metric, "audit_id": entry["id"]})
+    retired = []
+    for old, attribute, metric, first in (
+        [] if preview else _superseded_breaches(store, key, version)
+    ):
+        # its version is no longer served, so no watch would measure it again and it
+        # would stay open for ever
+        with store.transaction():
+            store.execute(
+                "DELETE FROM alert_state WHERE model = ? AND version = ? AND attribute = ? "
+                "AND metric = ?",
+                (key, old, attribute, metric),
+            )
+            entry = audit.append(
+                store,
+                "fairness_alert_cleared",
+                key,
+                old,
+                {
+                    "attribute": attribute,
+                    "metric": metric,
+                    "first_alert_row": first,
+                    "superseded_by": version,
+                },
+            )
+        retired.append(
+            {
+                "version": old,
+                "attribute": attribute,
+                "metric": metric,
+                "first_alert_row": first,
+                "audit_id": entry["id"],
+            }
+        )
     return {
         "model": key,
         "version": version,
@@ -232,6 +283,7 @@ def watch(
         "still_open": still_open,
         "undecided": undecided,
         "cleared": cleared,
+        "retired": retired,
     }
 
 

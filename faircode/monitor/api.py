@@ -990,7 +990,8 @@ def fairness_watch(
         breaches, not recorded),
         ``still_open`` (breaches alerted on before: not sent again), ``undecided``
         (breaches alerted on before whose disparity is neither exceeded nor within
-        now: kept open, each with its ``status``) and ``cleared``.
+        now: kept open, each with its ``status``), ``cleared`` and ``retired`` (the open
+        breaches of versions this one superseded, cleared: each with its ``version``).
 
     Raises
     ------

@@ -674,13 +674,22 @@ def cmd_watch(args: argparse.Namespace) -> int:
         hook = " and the webhook" if args.webhook else ""
         print(
             f"faircode: watch {res['model']} version {res['version']}: {len(res['sent'])} "
-            f"new alert(s) sent to {where}{hook}; {open_text}; {len(res['cleared'])} cleared",
+            f"new alert(s) sent to {where}{hook}; {open_text}; {len(res['cleared'])} cleared"
+            + (f" (and {len(res['retired'])} of superseded versions)" if res["retired"] else ""),
             file=err,
         )
     for c in res["cleared"]:
         print(
             f"faircode: watch: cleared {c['attribute']}: {c['metric']} is within threshold "
             f"again (audit row {c['audit_id']})",
+            file=err,
+        )
+    for r in res["retired"]:
+        print(
+            f"faircode: watch: cleared version {r['version']}'s {r['attribute']}: "
+            f"{r['metric']} (alerted in audit row {r['first_alert_row']}): version "
+            f"{res['version']} superseded it, logged after its last predictions (audit row "
+            f"{r['audit_id']})",
             file=err,
         )
     for u in res["undecided"]:

@@ -8,6 +8,7 @@ breaches are computed here with pandas from the COMPAS file, not from faircode.
 from __future__ import annotations
 
 import http.server
+import io
 import json
 import math
 import threading
@@ -561,6 +562,59 @@ def test_a_watch_with_nowhere_to_deliver_records_nothing_and_the_notifier_gets_i
     assert f"{len(want)} new alert(s) sent to stdout" in err
     code, out, err = cli("watch", "compas", "--out", "-")
     assert code == 0 and out == "" and f"{len(want)} breach(es) still open" in err
+
+
+def test_a_superseded_versions_open_alerts_are_cleared_and_a_canarys_are_kept(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    # no watch measures a version that is no longer served, so its open breaches must not
+    # stay open for ever; one still logging beside the new one (a canary) is still served
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    quarter = len(compas) // 4
+    parts = [compas.iloc[i * quarter : (i + 1) * quarter] for i in range(4)]
+    for i, part in enumerate(parts):
+        part.to_csv(tmp_path / f"part{i}.csv", index=False)
+
+    def log(i: int, version: str) -> None:
+        code, _, err = cli(
+            "log", "compas", f"part{i}.csv", "--version", version, "--id", "id", "--score",
+            "decile_score", "--decision-threshold", "5", *sum((["--attr", a] for a in ATTRS), []),
+            "--at", "compas_screening_date",
+        )  # fmt: skip
+        assert code == 0, err
+        code, _, err = cli(
+            "label", "compas", f"part{i}.csv", "--id", "id", "--label", "two_year_recid"
+        )
+        assert code == 0, err
+
+    def open_versions() -> list[str]:
+        store = open_store(db)
+        try:
+            return [v for (v,) in store.query("SELECT version FROM alert_state ORDER BY version")]
+        finally:
+            store.close()
+
+    log(0, "v1")
+    assert cli("watch", "compas", "--out", "-")[0] == 0
+    v1_open = open_versions()
+    assert v1_open and set(v1_open) == {"v1"}
+    log(1, "v2")
+    log(2, "v1")  # v1 still logging after v2 started: a canary, still served
+    code, _, err = cli("watch", "compas", "--out", "-")
+    assert code == 0 and "superseded" not in err
+    assert open_versions().count("v1") == len(v1_open)
+    log(3, "v3")  # logged after the last batches of v1 and v2: both are superseded
+    before = open_versions()
+    code, _, err = cli("watch", "compas", "--out", "-")
+    assert code == 0 and {"v1", "v2"} & set(open_versions()) == set()
+    assert f"(and {len(before)} of superseded versions)" in err
+    entries = json.loads(cli("audit", "compas", "--json")[1])["entries"]
+    retired = [e for e in entries if e["event"] == "fairness_alert_cleared"]
+    assert sorted(e["version"] for e in retired) == before
+    assert all(e["details"]["superseded_by"] == "v3" for e in retired)
+    res = fairness_watch("compas", store=db, registry="fairness.yaml", out=io.StringIO())
+    assert res["retired"] == []
+    assert cli("audit", "--verify")[0] == 0
 
 
 def test_an_open_breach_that_is_undecided_now_is_named_and_kept_open(
