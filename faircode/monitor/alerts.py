@@ -278,6 +278,7 @@ def watch(
         "model": key,
         "version": version,
         "preview": preview,
+        "empty_window": report.get("empty_window"),
         "sent": sent,
         "unsent": unsent,
         "still_open": still_open,

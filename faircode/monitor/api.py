@@ -990,8 +990,10 @@ def fairness_watch(
         breaches, not recorded),
         ``still_open`` (breaches alerted on before: not sent again), ``undecided``
         (breaches alerted on before whose disparity is neither exceeded nor within
-        now: kept open, each with its ``status``), ``cleared`` and ``retired`` (the open
-        breaches of versions this one superseded, cleared: each with its ``version``).
+        now: kept open, each with its ``status``), ``empty_window`` (None, or the window
+        when it holds no predictions: nothing judged), ``cleared`` and ``retired`` (the
+        open breaches of versions this one superseded, cleared: each with its
+        ``version``).
 
     Raises
     ------
@@ -1015,6 +1017,19 @@ def fairness_watch(
 
     _arguments(model=model, version=version, since=since, until=until)
     check_watch(out, webhook, timeout)  # before anything is judged
+    from .timeline import EmptyWindow  # lazy: start-up
+
     with _opened(store) as opened:
-        report = _window_report(opened, model, registry, version, since, until, trend=False)
+        try:
+            report = _window_report(opened, model, registry, version, since, until, trend=False)
+        except EmptyWindow as empty:
+            # a window without traffic is nothing to judge, not an error: no breach is sent
+            # or cleared, and the open ones are named as not evaluated (SPEC 15.11)
+            report = {
+                "model": empty.model,
+                "version": empty.version,
+                "window": empty.window,
+                "empty_window": empty.where,
+                "evaluation": {"groups": [], "settings": {}, "columns": {}},
+            }
         return watch(opened, model, report, out=out, webhook=webhook, timeout=timeout)

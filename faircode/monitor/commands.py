@@ -658,6 +658,12 @@ def cmd_watch(args: argparse.Namespace) -> int:
         args.model, **_window(args), out=out, webhook=args.webhook, timeout=args.timeout
     )
     err = sys.stderr
+    if res["empty_window"]:
+        print(
+            f"faircode: watch {res['model']} version {res['version']}: no predictions in the "
+            f"window ({res['empty_window']}): nothing to judge, no alert sent or cleared",
+            file=err,
+        )
     open_text = f"{len(res['still_open'])} breach(es) still open (alerted before, not sent again)"
     if res["preview"]:
         for alert in res["unsent"]:

@@ -617,6 +617,30 @@ def test_a_superseded_versions_open_alerts_are_cleared_and_a_canarys_are_kept(
     assert cli("audit", "--verify")[0] == 0
 
 
+def test_a_watch_of_a_window_without_predictions_judges_nothing_and_exits_0(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    # an hour or a day without traffic is not an input error: a watch is a notifier, and
+    # a cron job must not fail for a quiet window; its open breaches stay open, named
+    _log(cli, tmp_path, compas)
+    want = _breaches(compas)
+    assert cli("watch", "compas", "--out", "-")[0] == 0
+    window = ("--since", "2000-01-01", "--until", "2000-01-31")
+    code, out, err = cli("watch", "compas", *window, "--out", "-")
+    assert code == EXIT_OK and out == "", err
+    assert "no predictions in the window (since 2000-01-01, until 2000-01-31)" in err
+    for attribute, metric in want:
+        assert f"still open {attribute}: {metric} is not evaluated now" in err
+    res = fairness_watch(
+        "compas", store=db, registry="fairness.yaml", until="2000-01-31", out=io.StringIO()
+    )
+    assert res["empty_window"] == "since the start, until 2000-01-31"
+    assert res["sent"] == res["cleared"] == [] and len(res["undecided"]) == len(want)
+    # report and gate still refuse an empty window: they have nothing to show or judge
+    code, _, err = cli("report", "compas", *window)
+    assert code == EXIT_INPUT and "no predictions in the window" in err
+
+
 def test_an_open_breach_that_is_undecided_now_is_named_and_kept_open(
     cli, db: str, tmp_path: Path, compas: pd.DataFrame
 ) -> None:
