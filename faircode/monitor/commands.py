@@ -391,6 +391,15 @@ def cmd_apply(args: argparse.Namespace) -> int:
 
     res = apply_yaml(args.store, args.model, _yaml_path(args), args.reason)
     st = res["state"]
+    if st["yaml"] is None:
+        print(
+            f"faircode: discarded the store override of {st['model']} (audit row "
+            f"{res['audit']['id']}); {st['yaml_note']}, so no registry is in force for it "
+            "now: report, gate, slo ingest and watch refuse it until it is declared there "
+            "or set again with 'faircode fairness config'",
+            file=sys.stderr,
+        )
+        return EXIT_OK
     what = "discarded the store override" if st["store"] is not None else "no override existed"
     print(
         f"faircode: {st['yaml_path']} is authoritative for {st['model']} ({what}; audit row "

@@ -214,6 +214,36 @@ def test_scenario_log_label_override_apply_gate_force_audit(
     assert "chain verified" in err
 
 
+def test_an_override_of_a_model_the_yaml_does_not_declare_can_be_discarded(
+    cli, db: str, tmp_path: Path
+) -> None:
+    # `config` accepts a model fairness.yaml does not declare, so `apply` must be able to
+    # take that override back (else only SQL could), leaving no registry in force
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    (tmp_path / "p.csv").write_text("id,pred,g\nr1,1,a\nr2,0,b\n")
+    assert cli("log", "other", "p.csv", "--version", "v1", "--id", "id", "--pred", "pred",
+               "--attr", "g")[0] == 0  # fmt: skip
+    assert cli("config", "other", "--attr", "g", "--threshold", "0.2", "--reason", "try")[0] == 0
+    assert cli("report", "other")[0] == 0
+    code, _, err = cli("apply", "other", "--reason", "revoked")
+    assert code == 0, err
+    assert "discarded the store override of other" in err and "no registry is in force" in err
+    assert _events(db, "other") == [
+        ("fairness_config_set", None),
+        ("fairness_registry_applied", None),
+    ]
+    code, out, _ = cli("show", "other", "--json")
+    assert json.loads(out)["store"] is None
+    code, _, err = cli("report", "other")
+    assert code == 2 and "no fairness registry for model 'other'" in err
+    assert cli("audit", "--verify")[0] == 0
+    # nothing left to discard: one line, nothing recorded
+    code, _, err = cli("apply", "other", "--reason", "again")
+    assert code == 2 and err.count("\n") == 1
+    assert "does not declare model 'other' and the store holds no override" in err
+    assert len(_events(db, "other")) == 2
+
+
 def test_store_report_equals_evaluate_on_the_same_rows(
     db: str, tmp_path: Path, compas: pd.DataFrame
 ) -> None:
