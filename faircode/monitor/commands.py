@@ -177,15 +177,8 @@ def cmd_log(args: argparse.Namespace) -> int:
 
     def logged(s: dict[str, Any]) -> str:
         extra = f", {s['already_stored']} already stored (kept)" if s["already_stored"] else ""
-        other = s.get("already_stored_as") or {}
-        if other:  # kept as another version's: this version does not have them
-            held = ", ".join(f"{count} as version {v}" for v, count in other.items())
-            extra += (
-                f"; {held}: a request id is one prediction per model, so version "
-                f"{args.version} does not have {'it' if sum(other.values()) == 1 else 'them'};"
-                f" give version {args.version} its own request ids, or log it as another model"
-            )
-        joined = f", {s['labels_joined']} waiting labels joined" if s["labels_joined"] else ""
+        # waiting labels, and the labels of these requests in another version
+        joined = f", {s['labels_joined']} labels joined" if s["labels_joined"] else ""
         weighted = f", weighted by {args.weight}" if args.weight else ""
         return (
             f"faircode: logged {s['new']} predictions of {s['model']} version {args.version} "
