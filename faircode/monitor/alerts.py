@@ -7,7 +7,10 @@ appended to a file) and, with a webhook, one HTTP POST of that line (stdlib
 audit row in one transaction. A breach already in ``alert_state`` is not sent again;
 it clears (its row removed, ``fairness_alert_cleared``) when a watch measures the
 disparity within the threshold. A breach whose delivery failed is not recorded, so the
-next watch sends it again (at least once, never silently dropped).
+next watch sends it again (at least once, never silently dropped). A watch with nowhere
+to deliver (no file, stream or webhook; the command line without --out and --webhook) is
+a preview: it writes nothing to the store, so a later watch with a notifier sends those
+breaches.
 """
 
 from __future__ import annotations
@@ -120,6 +123,24 @@ def _open_breaches(store: Store, key: str, version: str) -> dict[tuple[str, str]
     }
 
 
+def _superseded_breaches(store: Store, key: str, version: str) -> list[tuple[str, str, str, int]]:
+    """The open breaches of the model's versions that ``version`` superseded: each other
+    version whose last prediction batch was logged before ``version``'s first (SPEC
+    15.11). A version still logging beside it (a canary, a shadow) is not superseded."""
+    return [
+        (v, a, m, int(i))
+        for v, a, m, i in store.query(
+            "SELECT s.version, s.attribute, s.metric, s.audit_id FROM alert_state s "
+            "WHERE s.model = ? AND s.version <> ? AND COALESCE((SELECT MAX(b.id) FROM batches "
+            "b WHERE b.model = s.model AND b.version = s.version AND b.kind = 'predictions' "
+            "AND b.rows_new > 0), 0) < (SELECT MIN(b.id) FROM batches b WHERE b.model = ? "
+            "AND b.version = ? AND b.kind = 'predictions' AND b.rows_new > 0) "
+            "ORDER BY s.version, s.attribute, s.metric",
+            (key, version, key, version),
+        )
+    ]
+
+
 def check_watch(out: Any, webhook: Any, timeout: Any) -> None:
     """Where alerts go, checked before anything is judged or sent: ``out`` None, a path
     or a text stream, ``webhook`` None or an http(s) URL, ``timeout`` seconds > 0."""
@@ -139,20 +160,29 @@ def watch(
     webhook: str | None = None,
     timeout: float = WEBHOOK_TIMEOUT_S,
 ) -> dict[str, Any]:
-    """Send the report's new breaches, clear the ones measured within; what was done."""
+    """Send the report's new breaches, clear the ones measured within; what was done.
+
+    With neither ``out`` nor ``webhook`` it is a preview: the new breaches are returned
+    as ``unsent`` and nothing is recorded or cleared."""
     check_watch(out, webhook, timeout)
+    preview = out is None and webhook is None
     key = model_key(model)
     version = report["version"]
     current, within = breaches(report)
     open_now = _open_breaches(store, key, version)
-    sent, still_open = [], []
+    sent, unsent, still_open = [], [], []
     for alert in current:
         k = (alert["attribute"], alert["metric"])
         if k in open_now:
             still_open.append({**alert, "first_alert_row": open_now[k]})
             continue
         alert = {**alert, "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-        line = json.dumps(alert, sort_keys=True, allow_nan=False)
+        if preview:
+            # not delivered: recording it would keep it from the next watch's notifier
+            # until it cleared (SPEC 15.11)
+            unsent.append(alert)
+            continue
+        line = alert_line(alert)
         if webhook is not None:
             post(webhook, line, timeout)
         _write(out, line)
@@ -195,6 +225,8 @@ def watch(
                     }
                 )
             continue
+        if preview:
+            continue
         with store.transaction():
             store.execute(
                 "DELETE FROM alert_state WHERE model = ? AND version = ? AND attribute = ? "
@@ -209,14 +241,56 @@ def watch(
                 {"attribute": attribute, "metric": metric, "first_alert_row": first},
             )
         cleared.append({"attribute": attribute, "metric": metric, "audit_id": entry["id"]})
+    retired = []
+    for old, attribute, metric, first in (
+        [] if preview else _superseded_breaches(store, key, version)
+    ):
+        # its version is no longer served, so no watch would measure it again and it
+        # would stay open for ever
+        with store.transaction():
+            store.execute(
+                "DELETE FROM alert_state WHERE model = ? AND version = ? AND attribute = ? "
+                "AND metric = ?",
+                (key, old, attribute, metric),
+            )
+            entry = audit.append(
+                store,
+                "fairness_alert_cleared",
+                key,
+                old,
+                {
+                    "attribute": attribute,
+                    "metric": metric,
+                    "first_alert_row": first,
+                    "superseded_by": version,
+                },
+            )
+        retired.append(
+            {
+                "version": old,
+                "attribute": attribute,
+                "metric": metric,
+                "first_alert_row": first,
+                "audit_id": entry["id"],
+            }
+        )
     return {
         "model": key,
         "version": version,
+        "preview": preview,
+        "empty_window": report.get("empty_window"),
         "sent": sent,
+        "unsent": unsent,
         "still_open": still_open,
         "undecided": undecided,
         "cleared": cleared,
+        "retired": retired,
     }
+
+
+def alert_line(alert: dict[str, Any]) -> str:
+    """One alert as the JSON line that is written and POSTed (sorted keys)."""
+    return json.dumps(alert, sort_keys=True, allow_nan=False)
 
 
 def _write(out: str | os.PathLike[str] | IO[str] | None, line: str) -> None:

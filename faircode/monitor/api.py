@@ -874,8 +874,9 @@ def slo_ingest(
         One reading per SLO: ``slo``, ``id``, ``at``, ``version``, ``since``, ``until``,
         ``good``, ``total``, ``ratio``, ``within_threshold``, ``exceeded``,
         ``unmeasurable``, ``status`` (``measured`` or ``no measurable attributes``:
-        an SLI of 0/0, never a pass) and ``replaces`` (the ids of the SLO's readings at
-        the same time, which it replaced).
+        an SLI of 0/0, never a pass), ``day`` (``at`` when it is a date, else None) and
+        ``replaces`` (the ids of the SLO's readings it replaced: those at the same time
+        and, for a date, those taken for that date).
 
     Examples
     --------
@@ -973,7 +974,9 @@ def fairness_watch(
     store, registry, version, since, until
         As for :func:`fairness_report`.
     out : str, path-like or text stream, optional
-        Where the alert lines go: a file (appended to) or a stream; None: nowhere.
+        Where the alert lines go: a file (appended to) or a stream. With neither ``out``
+        nor ``webhook`` the watch is a preview: nothing is delivered, recorded or
+        cleared, and the new breaches are returned as ``unsent``.
     webhook : str, optional
         An ``http://`` or ``https://`` URL each alert line is POSTed to.
     timeout : float, default 10.0
@@ -982,10 +985,15 @@ def fairness_watch(
     Returns
     -------
     dict
-        ``model``, ``version``, ``sent`` (the alerts, each with its ``audit_id``),
+        ``model``, ``version``, ``preview`` (True without ``out`` and ``webhook``),
+        ``sent`` (the alerts, each with its ``audit_id``), ``unsent`` (a preview's new
+        breaches, not recorded),
         ``still_open`` (breaches alerted on before: not sent again), ``undecided``
         (breaches alerted on before whose disparity is neither exceeded nor within
-        now: kept open, each with its ``status``) and ``cleared``.
+        now: kept open, each with its ``status``), ``empty_window`` (None, or the window
+        when it holds no predictions: nothing judged), ``cleared`` and ``retired`` (the
+        open breaches of versions this one superseded, cleared: each with its
+        ``version``).
 
     Raises
     ------
@@ -1009,6 +1017,19 @@ def fairness_watch(
 
     _arguments(model=model, version=version, since=since, until=until)
     check_watch(out, webhook, timeout)  # before anything is judged
+    from .timeline import EmptyWindow  # lazy: start-up
+
     with _opened(store) as opened:
-        report = _window_report(opened, model, registry, version, since, until, trend=False)
+        try:
+            report = _window_report(opened, model, registry, version, since, until, trend=False)
+        except EmptyWindow as empty:
+            # a window without traffic is nothing to judge, not an error: no breach is sent
+            # or cleared, and the open ones are named as not evaluated (SPEC 15.11)
+            report = {
+                "model": empty.model,
+                "version": empty.version,
+                "window": empty.window,
+                "empty_window": empty.where,
+                "evaluation": {"groups": [], "settings": {}, "columns": {}},
+            }
         return watch(opened, model, report, out=out, webhook=webhook, timeout=timeout)

@@ -177,15 +177,8 @@ def cmd_log(args: argparse.Namespace) -> int:
 
     def logged(s: dict[str, Any]) -> str:
         extra = f", {s['already_stored']} already stored (kept)" if s["already_stored"] else ""
-        other = s.get("already_stored_as") or {}
-        if other:  # kept as another version's: this version does not have them
-            held = ", ".join(f"{count} as version {v}" for v, count in other.items())
-            extra += (
-                f"; {held}: a request id is one prediction per model, so version "
-                f"{args.version} does not have {'it' if sum(other.values()) == 1 else 'them'};"
-                f" give version {args.version} its own request ids, or log it as another model"
-            )
-        joined = f", {s['labels_joined']} waiting labels joined" if s["labels_joined"] else ""
+        # waiting labels, and the labels of these requests in another version
+        joined = f", {s['labels_joined']} labels joined" if s["labels_joined"] else ""
         weighted = f", weighted by {args.weight}" if args.weight else ""
         return (
             f"faircode: logged {s['new']} predictions of {s['model']} version {args.version} "
@@ -391,6 +384,15 @@ def cmd_apply(args: argparse.Namespace) -> int:
 
     res = apply_yaml(args.store, args.model, _yaml_path(args), args.reason)
     st = res["state"]
+    if st["yaml"] is None:
+        print(
+            f"faircode: discarded the store override of {st['model']} (audit row "
+            f"{res['audit']['id']}); {st['yaml_note']}, so no registry is in force for it "
+            "now: report, gate, slo ingest and watch refuse it until it is declared there "
+            "or set again with 'faircode fairness config'",
+            file=sys.stderr,
+        )
+        return EXIT_OK
     what = "discarded the store override" if st["store"] is not None else "no override existed"
     print(
         f"faircode: {st['yaml_path']} is authoritative for {st['model']} ({what}; audit row "
@@ -602,7 +604,8 @@ def cmd_slo_ingest(args: argparse.Namespace) -> int:
     )
     for r in readings:
         again = ", ".join(map(str, r["replaces"]))
-        again = f" (replaces reading {again}, taken at the same time)" if again else ""
+        same = f"taken for the same day, {r['day']}" if r["day"] else "taken at the same time"
+        again = f" (replaces reading {again}, {same})" if again else ""
         print(
             f"faircode: SLO {r['slo']} reading {r['id']}{again}: {_reading_line(r)}",
             file=sys.stderr,
@@ -647,28 +650,54 @@ def cmd_slo_gate(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
+    from .alerts import alert_line  # lazy: start-up
     from .api import fairness_watch  # lazy: start-up
 
+    # `--out -` delivers to stdout; with neither --out nor --webhook stdout is a preview
+    # that records nothing, so a later watch's notifier still gets the breaches
+    out = sys.stdout if args.out == "-" or (args.out is None and args.webhook) else args.out
     res = fairness_watch(
-        args.model,
-        **_window(args),
-        out=args.out if args.out is not None else sys.stdout,
-        webhook=args.webhook,
-        timeout=args.timeout,
+        args.model, **_window(args), out=out, webhook=args.webhook, timeout=args.timeout
     )
     err = sys.stderr
-    where = args.out or "stdout"
-    hook = " and the webhook" if args.webhook else ""
-    print(
-        f"faircode: watch {res['model']} version {res['version']}: {len(res['sent'])} new "
-        f"alert(s) sent to {where}{hook}; {len(res['still_open'])} breach(es) still open "
-        f"(alerted before, not sent again); {len(res['cleared'])} cleared",
-        file=err,
-    )
+    if res["empty_window"]:
+        print(
+            f"faircode: watch {res['model']} version {res['version']}: no predictions in the "
+            f"window ({res['empty_window']}): nothing to judge, no alert sent or cleared",
+            file=err,
+        )
+    open_text = f"{len(res['still_open'])} breach(es) still open (alerted before, not sent again)"
+    if res["preview"]:
+        for alert in res["unsent"]:
+            sys.stdout.write(alert_line(alert) + "\n")
+        print(
+            f"faircode: watch {res['model']} version {res['version']}: preview, nothing "
+            f"recorded: {len(res['unsent'])} new breach(es) printed to stdout and not "
+            f"recorded as sent; {open_text}; give --webhook URL, --out FILE or --out - "
+            "(stdout) to deliver and record them",
+            file=err,
+        )
+    else:
+        where = "stdout" if out is sys.stdout else args.out
+        hook = " and the webhook" if args.webhook else ""
+        print(
+            f"faircode: watch {res['model']} version {res['version']}: {len(res['sent'])} "
+            f"new alert(s) sent to {where}{hook}; {open_text}; {len(res['cleared'])} cleared"
+            + (f" (and {len(res['retired'])} of superseded versions)" if res["retired"] else ""),
+            file=err,
+        )
     for c in res["cleared"]:
         print(
             f"faircode: watch: cleared {c['attribute']}: {c['metric']} is within threshold "
             f"again (audit row {c['audit_id']})",
+            file=err,
+        )
+    for r in res["retired"]:
+        print(
+            f"faircode: watch: cleared version {r['version']}'s {r['attribute']}: "
+            f"{r['metric']} (alerted in audit row {r['first_alert_row']}): version "
+            f"{res['version']} superseded it, logged after its last predictions (audit row "
+            f"{r['audit_id']})",
             file=err,
         )
     for u in res["undecided"]:
@@ -896,7 +925,12 @@ def add_store_commands(sub: Any) -> None:
     )
     p.add_argument("model", metavar="MODEL")
     _window_options(p)
-    p.add_argument("--out", metavar="FILE", help="append the alert lines to FILE (not stdout)")
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="append the alert lines to FILE, or '-': stdout (without --out or --webhook: "
+        "a preview on stdout, nothing recorded)",
+    )
     p.add_argument("--webhook", metavar="URL", help="POST each alert line to URL (JSON)")
     p.add_argument(
         "--timeout",

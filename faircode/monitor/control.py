@@ -219,10 +219,13 @@ def apply_yaml(store: Store, model: str, yaml_path: Path, reason: str | None) ->
     """Remove the store override so the YAML declaration is in force again (audited)."""
     require_reason("apply", reason)
     state = registry_state(store, model, yaml_path)
-    if state["yaml"] is None:
+    if state["yaml"] is None and state["store"] is None:
         raise MonitorInputError(
-            f"cannot apply: {state['yaml_note']}; declare the model there first"
+            f"cannot apply: {state['yaml_note']} and the store holds no override for it; "
+            "nothing to apply or discard: declare the model there first"
         )
+    # an override of a model the YAML does not declare is discarded too, leaving no
+    # registry in force: `config` accepted it, so it must be revocable (SPEC 15.4)
     with store.transaction():
         store.execute("DELETE FROM registry_overrides WHERE model = ?", (state["key"],))
         entry = audit.append(
@@ -232,7 +235,7 @@ def apply_yaml(store: Store, model: str, yaml_path: Path, reason: str | None) ->
             None,
             {
                 "yaml_path": state["yaml_path"],
-                "yaml": state["yaml"].fields(),
+                "yaml": None if state["yaml"] is None else state["yaml"].fields(),
                 "discarded_override": None if state["store"] is None else state["store"].fields(),
                 "drift": state["drift"],
                 "reason": reason,

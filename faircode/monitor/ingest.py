@@ -2,9 +2,11 @@
 
 A batch is one transaction: it is written entirely or not at all, and a bad row
 rejects the whole batch with a message naming its line. Predictions and labels are
-joined per request id; a label with no prediction is kept as an orphan and joins its
-prediction when that arrives. Re-sending a batch changes nothing: the batch's digest
-is recognised, and a prediction already stored under its request id is kept.
+joined per request id: a prediction is (model, version, request id), and a label joins
+every version's prediction of its request; a label with no prediction is kept as an
+orphan and joins its predictions when they arrive. Re-sending a batch changes nothing:
+the batch's digest is recognised, and a prediction already stored under its version
+and request id is kept.
 
 What a report needs is checked here, so the store never holds a row its reports cannot
 use (SPEC 15.3): magnitudes within evaluate's +-1e100, times within the ISO-8601 years
@@ -341,6 +343,22 @@ def binary_versions(store: Store, key: str) -> set[str]:
         (key,),
     )
     return {str(v) for v, nb in rows if not nb}
+
+
+def _several_versions(store: Store, key: str) -> bool:
+    """Whether the model's prediction batches hold more than one version (then a request
+    id may have a prediction in each)."""
+    return (
+        int(
+            store.one(
+                "SELECT COUNT(DISTINCT version) FROM batches WHERE model = ? "
+                "AND kind = 'predictions'",
+                (key,),
+            )
+            or 0
+        )
+        > 1
+    )
 
 
 def _begin_batch(store: Store, model: str, kind: str, digest: str) -> tuple[str, int | None]:
@@ -684,7 +702,9 @@ def log_predictions(
             columns,
             zip(*varying),
             n,
-            "ON CONFLICT (model, request_id) DO NOTHING",
+            # the key, (model, request id, version), is the table's one constraint; unnamed,
+            # so a store the tests fill at an older schema takes batches too
+            "ON CONFLICT DO NOTHING",
             progress,
         )
         weighted = weights is not None
@@ -693,12 +713,11 @@ def log_predictions(
             rollup.add_batch(store, key, version, day, codes, preds, weights)
         else:  # some request ids were stored already: count what is really there
             rollup.rebuild(store, key, weighted)
-            elsewhere = _stored_as_other_versions(store, key, str(version), ids)
-        joined = 0
+        binary = task == "binary" or (task is None and str(version) in binary_versions(store, key))
+        joined = _join_labelled_requests(store, key, batch, str(version), ids, binary, source)
+        if joined:  # labels copied from other versions' rows: count what is really there
+            rollup.rebuild(store, key, weighted)
         if store.one("SELECT COUNT(*) FROM orphan_labels WHERE model = ?", (key,)):
-            binary = task == "binary" or (
-                task is None and str(version) in binary_versions(store, key)
-            )
             _check_waiting_labels(store, key, batch, binary, ids, fmt, source, str(version))
             _, relabelled = rollup.add_label_delta(
                 store,
@@ -707,7 +726,7 @@ def log_predictions(
                 (key,),
                 weighted,
             )
-            joined = store.execute(
+            joined += store.execute(
                 "UPDATE predictions SET label = o.label, labelled_at = o.at, label_batch = o.batch "
                 "FROM orphan_labels o "
                 "WHERE predictions.model = ? AND o.model = predictions.model "
@@ -730,32 +749,51 @@ def log_predictions(
         "rows": n,
         "new": new,
         "already_stored": n - new,
-        "already_stored_as": elsewhere if new < n else {},
         "labels_joined": joined,
     }
 
 
-#: Request ids per ``IN (...)`` list of :func:`_stored_as_other_versions` (within
-#: SQLite's oldest limit of 999 bound parameters).
-_IN_IDS = 900
-
-
-def _stored_as_other_versions(
-    store: Store, key: str, version: str, ids: list[str]
-) -> dict[str, int]:
-    """Of a prediction batch's request ids, how many are stored as another version (kept:
-    a request id is one prediction per model), by version; SPEC 15.3."""
-    found: dict[str, int] = {}
-    for start in range(0, len(ids), _IN_IDS):
-        part = ids[start : start + _IN_IDS]
-        marks = ", ".join("?" for _ in part)
-        for other, count in store.query(
-            "SELECT version, COUNT(*) FROM predictions WHERE model = ? AND version <> ? "
-            f"AND request_id IN ({marks}) GROUP BY version",
-            (key, version, *part),
-        ):
-            found[str(other)] = found.get(str(other), 0) + int(count)
-    return dict(sorted(found.items()))
+def _join_labelled_requests(
+    store: Store, key: str, batch: int, version: str, ids: list[str], binary: bool, source: str
+) -> int:
+    """Inside a prediction batch: give its new predictions the labels their request ids
+    already have in another version's predictions (a label is the request's, whichever
+    version scored it; SPEC 15.3); how many were labelled. Refused, as a waiting label
+    is, when such a label is not 0 or 1 and this version is binary."""
+    if not _several_versions(store, key):
+        return 0  # no other version: nothing to join (and no lookup per row)
+    # the batch's ids, looked up by the predictions' key (model, request id, version)
+    _load_incoming(store, ids, np.zeros(len(ids)), None)
+    labelled = (
+        "FROM incoming_labels t JOIN predictions s ON s.model = ? "
+        "AND s.request_id = t.request_id AND s.version <> ? AND s.label IS NOT NULL"
+    )
+    try:
+        if binary:
+            bad = store.query(
+                f"SELECT t.request_id, s.label, s.label_batch {labelled} "
+                "WHERE s.label <> 0 AND s.label <> 1 ORDER BY t.request_id LIMIT 1",
+                (key, version),
+            )
+            if bad:
+                rid, label, label_batch = bad[0]
+                raise MonitorInputError(
+                    f"{source}: request id {rid!r} has label {float(label):g} (label batch "
+                    f"{label_batch}) in another version, and version {version} of model {key} "
+                    "is binary (0 or 1 only); log this version as another model, or remove "
+                    f"label batch {label_batch} first; the batch was not written"
+                )
+        return store.execute(
+            "UPDATE predictions SET label = s.label, labelled_at = s.labelled_at, "
+            "label_batch = s.label_batch FROM (SELECT t.request_id AS request_id, "
+            "MIN(s.label) AS label, MIN(s.labelled_at) AS labelled_at, "
+            f"MIN(s.label_batch) AS label_batch {labelled} GROUP BY t.request_id) s "
+            "WHERE predictions.model = ? AND predictions.version = ? "
+            "AND predictions.batch = ? AND predictions.request_id = s.request_id",
+            (key, version, key, version, batch),
+        ).rowcount
+    finally:
+        store.execute("DELETE FROM incoming_labels")
 
 
 def log_labels(
@@ -846,7 +884,9 @@ def log_labels(
                 (now, batch, key),
             ).rowcount
         orphans = 0
-        if joined != n:
+        # a label joins each version's prediction of its request, so `joined` counts
+        # predictions, not labels, once the model has two versions
+        if joined != n or _several_versions(store, key):
             for part in parts:
                 rows, params = part.rows()
                 orphans += store.execute(
@@ -1101,6 +1141,10 @@ def remove_batch(
                 "INSERT INTO orphan_labels (model, request_id, label, at, batch) "
                 "SELECT model, request_id, label, labelled_at, label_batch FROM predictions "
                 f"WHERE {labelled} AND label_batch IS NOT NULL "
+                # a label another version's prediction of the request still holds is not
+                # waiting: it joins these predictions again when they are logged again
+                "AND NOT EXISTS (SELECT 1 FROM predictions o WHERE o.model = predictions.model "
+                "AND o.request_id = predictions.request_id AND o.batch <> predictions.batch) "
                 "ON CONFLICT (model, request_id) DO NOTHING",
                 (key, batch),
             ).rowcount

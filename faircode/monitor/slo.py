@@ -288,6 +288,8 @@ def ingest(
     """Take and store one reading per SLO of the model (or the one named)."""
     slos = slos_of(store, model, name)
     moment = reading_at(at)
+    # a bare date is that day's reading, whatever instant it is stamped at (SPEC 15.10)
+    day = at if at is not None and len(at) == 10 else None
     key = model_key(model)
     cache: dict[int, dict[str, Any]] = {}
     readings = []
@@ -303,26 +305,18 @@ def ingest(
                 version=version,
                 registry_source=registry_source,
             )
-        readings.append({"slo": slo["name"], "at": _iso(moment), **cache[days]})
+        readings.append({"slo": slo["name"], "at": _iso(moment), "day": day, **cache[days]})
     who = audit.actor()
     with store.transaction():
         store.lock("faircode-slo-readings")
         last = store.one("SELECT MAX(id) FROM slo_readings")
         next_id = 1 if last is None else int(last) + 1
         for r in readings:
-            details = {k: r[k] for k in ("within_threshold", "exceeded", "unmeasurable", "status")}
-            # one look per SLO and instant: a re-run (`--at D` again) replaces the reading
-            # rather than counting the same look twice (SPEC 15.10)
-            where = "model = ? AND name = ? AND at = ?"
-            same = [
-                int(i)
-                for (i,) in store.query(
-                    f"SELECT id FROM slo_readings WHERE {where} ORDER BY id",
-                    (key, r["slo"], moment),
-                )
-            ]
-            if same:
-                store.execute(f"DELETE FROM slo_readings WHERE {where}", (key, r["slo"], moment))
+            fields = ("within_threshold", "exceeded", "unmeasurable", "status", "day")
+            details = {k: r[k] for k in fields}
+            same = _same_look(store, key, r["slo"], moment, day)
+            for rid in same:
+                store.execute("DELETE FROM slo_readings WHERE id = ?", (rid,))
             r["replaces"] = same
             store.execute(
                 "INSERT INTO slo_readings (id, model, name, at, version, since_day, until_day, "
@@ -344,6 +338,23 @@ def ingest(
             r["id"] = next_id
             next_id += 1
     return readings
+
+
+def _same_look(store: Store, key: str, name: str, moment: int, day: str | None) -> list[int]:
+    """The ids of the SLO's stored readings a new one at ``moment`` replaces: one look per
+    SLO and instant, and one per day for a reading given as a date (SPEC 15.10). Why: a
+    re-run (`--at D` again, a CI retry) must not count the same look twice, and today's
+    date is stamped now, a different instant each run."""
+    first = moment - moment % 86400
+    same = []
+    for rid, at, details in store.query(
+        "SELECT id, at, details FROM slo_readings WHERE model = ? AND name = ? AND at >= ? "
+        "AND at < ? ORDER BY id",
+        (key, name, first, first + 86400),
+    ):
+        if int(at) == moment or (day is not None and json.loads(details).get("day") == day):
+            same.append(int(rid))
+    return same
 
 
 def readings_of(
@@ -374,6 +385,7 @@ def readings_of(
                 "until": last,
                 "good": int(good),
                 "total": int(total),
+                "day": None,  # a reading stored before readings named their day
                 **json.loads(details),
             }
         )

@@ -100,6 +100,14 @@ def _ddl(dialect: str) -> dict[str, str]:
 
 
 _SLOT_DDL = ", ".join(f"{c} {{INT}}" for c in SLOT_COLUMNS)
+#: The predictions' columns in the order migrations 1 to 3 made them.
+_PREDICTION_COLUMNS = ", ".join(
+    [
+        "model, request_id, version, at, day, pred, score, label, labelled_at",
+        *SLOT_COLUMNS,
+        "batch, label_batch, weight",
+    ]
+)
 
 #: (version, statements). Statements use {REAL}/{INT} for the dialect's types; a
 #: statement starting with "sqlite:" or "postgresql:" runs on that dialect only.
@@ -194,6 +202,26 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             "CREATE TABLE alert_state (model TEXT NOT NULL, version TEXT NOT NULL, "
             "attribute TEXT NOT NULL, metric TEXT NOT NULL, first_at TEXT NOT NULL, "
             "audit_id {INT} NOT NULL, PRIMARY KEY (model, version, attribute, metric))",
+        ],
+    ),
+    (
+        5,
+        [
+            # a prediction is (model, version, request id): a version scored on the same
+            # requests as another (a shadow, a challenger) keeps its own predictions, and
+            # a label joins each of them (SPEC 15.3); request id before version keeps a
+            # label's lookup by (model, request id) a prefix of the key. SQLite cannot
+            # change a primary key in place, so its table is copied.
+            "sqlite:CREATE TABLE predictions_v5 (model TEXT NOT NULL, request_id TEXT NOT NULL, "
+            "version TEXT NOT NULL, at {INT} NOT NULL, day {INT} NOT NULL, "
+            "pred {REAL} NOT NULL, score {REAL}, label {REAL}, labelled_at {INT}, "
+            f"{_SLOT_DDL}, batch {{INT}} NOT NULL, label_batch {{INT}}, weight {{REAL}}, "
+            "PRIMARY KEY (model, request_id, version)){ROWID}",
+            f"sqlite:INSERT INTO predictions_v5 SELECT {_PREDICTION_COLUMNS} FROM predictions",
+            "sqlite:DROP TABLE predictions",
+            "sqlite:ALTER TABLE predictions_v5 RENAME TO predictions",
+            "postgresql:ALTER TABLE predictions DROP CONSTRAINT predictions_pkey",
+            "postgresql:ALTER TABLE predictions ADD PRIMARY KEY (model, request_id, version)",
         ],
     ),
 ]

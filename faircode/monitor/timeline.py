@@ -127,6 +127,19 @@ def _calendar_bucket(day: int, kind: str) -> tuple[str, int, int]:
     return date.isoformat(), int(day), int(day)
 
 
+class EmptyWindow(MonitorInputError):
+    """No predictions of the version in the window: ``report``, ``slice`` and ``gate``
+    refuse it (exit 2); ``watch`` judges nothing and says so (SPEC 15.11)."""
+
+    def __init__(self, model: str, version: str, since: str | None, until: str | None) -> None:
+        self.model, self.version = model, version
+        self.window = {"since": since, "until": until}
+        self.where = f"since {since or 'the start'}, until {until or 'now'}"
+        super().__init__(
+            f"model {model!r} version {version!r}: no predictions in the window ({self.where})"
+        )
+
+
 def versions(store: Store, key: str) -> list[str]:
     """Versions of ``key`` in the order their first batch was logged, of batches that
     stored predictions: one whose every request id was stored already (as another
@@ -747,10 +760,7 @@ def store_report(
     weighted = ctx.weight is not None
     frame = cube(store, ctx.key, ctx.slots, ctx.version, ctx.since, ctx.until, weighted)
     if frame.empty:
-        raise MonitorInputError(
-            f"model {model!r} version {ctx.version!r}: no predictions in the window "
-            f"(since {since or 'the start'}, until {until or 'now'})"
-        )
+        raise EmptyWindow(registry.model, ctx.version, since, until)
     ctx.check_cells(frame)
     ctx.pin_groups(frame)
     evaluation = _evaluation(ctx, frame, intersect)

@@ -8,6 +8,7 @@ breaches are computed here with pandas from the COMPAS file, not from faircode.
 from __future__ import annotations
 
 import http.server
+import io
 import json
 import math
 import threading
@@ -343,7 +344,7 @@ def test_a_reading_taken_again_at_the_same_time_replaces_it(
     assert code == 0, err
     [again] = json.loads(out)
     assert again["replaces"] == [first["id"]]
-    assert f"reading {again['id']} (replaces reading {first['id']}, taken at the same time)" in err
+    assert f"reading {again['id']} (replaces reading {first['id']}, taken for the same day" in err
     [slo] = slo_show("compas", at=day, store=db)["slos"]
     budget = slo["budget"]
     assert (budget["readings"], budget["good"], budget["total"]) == (
@@ -355,9 +356,48 @@ def test_a_reading_taken_again_at_the_same_time_replaces_it(
     assert slo_gate("compas", at=day, store=db).exit_code == (
         EXIT_BUDGET if _round12(bad) > _round12(allowed) else EXIT_OK
     )
-    # another time of the same day is another look, counted
+    # another time of the same day is another look, counted; that time again replaces it
     assert cli("slo", "ingest", "compas", "--at", f"{day}T12:00:00Z")[0] == 0
+    code, out, err = cli("slo", "ingest", "compas", "--at", f"{day}T12:00:00Z", "--json")
+    [timed] = json.loads(out)
+    assert timed["replaces"] == [timed["id"] - 1] and "taken at the same time)" in err
     assert slo_show("compas", at=day, store=db)["slos"][0]["budget"]["readings"] == 2
+
+
+def test_todays_daily_reading_taken_twice_counts_once(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a daily job's `slo ingest --at $(date +%F)` retried later the same day: today's date
+    # is stamped now, another instant each run, and is still that day's one reading
+    from faircode.monitor import slo as slo_module
+
+    _log(cli, tmp_path, compas)
+    assert cli("slo", "set", "compas", "m", "--target", "0.6", "--window", "4w", "--gate")[0] == 0
+    day = "2013-03-29"
+    want = _expected_reading(compas, day, 28)
+    now = int(pd.Timestamp(f"{day}T10:00:00Z").timestamp())
+    ids = []
+    for hour in (0, 3):
+        monkeypatch.setattr(slo_module, "_now", lambda h=hour: now + 3600 * h)
+        code, out, err = cli("slo", "ingest", "compas", "--at", day, "--json")
+        assert code == 0, err
+        [reading] = json.loads(out)
+        assert reading["at"] == f"{day}T{10 + hour}:00:00Z"
+        ids.append(reading["id"])
+    [slo] = slo_show("compas", at=f"{day}T23:00:00Z", store=db)["slos"]
+    budget = slo["budget"]
+    assert (budget["readings"], budget["good"], budget["total"]) == (
+        1,
+        want["good"],
+        want["total"],
+    )
+    assert reading["replaces"] == ids[:1] and reading["day"] == day
+    assert f"reading {ids[1]} (replaces reading {ids[0]}, taken for the same day, {day})" in err
+    # a reading at a time of that day is another look, and not the day's reading
+    assert cli("slo", "ingest", "compas", "--at", f"{day}T12:00:00Z")[0] == 0
+    code, out, err = cli("slo", "ingest", "compas", "--at", day, "--json")
+    assert code == 0 and json.loads(out)[0]["replaces"] == ids[1:]
+    assert slo_show("compas", at=f"{day}T23:00:00Z", store=db)["slos"][0]["budget"]["readings"] == 2
 
 
 def test_slo_input_errors_are_one_line(cli, db: str, tmp_path: Path) -> None:
@@ -498,12 +538,115 @@ def test_watch_posts_once_per_breach_and_records_each_alert(
     assert res["sent"] == [] and len(res["still_open"]) == len(want)
 
 
+def test_a_watch_with_nowhere_to_deliver_records_nothing_and_the_notifier_gets_it_later(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame, hook: _Hook
+) -> None:
+    # a person looking (`watch` alone, or the API without out or webhook) is not a
+    # delivery: were it recorded, the webhook set up next would never get these breaches
+    _log(cli, tmp_path, compas)
+    want = _breaches(compas)
+    code, shown, said = cli("watch", "compas")
+    assert code == 0
+    assert {(a["attribute"], a["metric"]) for a in map(json.loads, shown.splitlines())} == want
+    res = fairness_watch("compas", store=db, registry="fairness.yaml")
+    code, out, err = cli("watch", "compas", "--webhook", hook.url)
+    assert code == 0 and {(b["attribute"], b["metric"]) for b in hook.bodies} == want
+    assert "preview, nothing recorded" in said and "--out - (stdout)" in said
+    assert res["preview"] and res["sent"] == [] and len(res["unsent"]) == len(want)
+    # stdout as the notifier (`--out -`): delivered, so recorded, and not sent again
+    assert cli("config", "compas", "--threshold", "0.9", "--reason", "clear them")[0] == 0
+    assert cli("watch", "compas", "--out", "-")[0] == 0
+    assert cli("apply", "compas", "--reason", "test over")[0] == 0
+    code, out, err = cli("watch", "compas", "--out", "-")
+    assert code == 0 and len(out.splitlines()) == len(want)
+    assert f"{len(want)} new alert(s) sent to stdout" in err
+    code, out, err = cli("watch", "compas", "--out", "-")
+    assert code == 0 and out == "" and f"{len(want)} breach(es) still open" in err
+
+
+def test_a_superseded_versions_open_alerts_are_cleared_and_a_canarys_are_kept(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    # no watch measures a version that is no longer served, so its open breaches must not
+    # stay open for ever; one still logging beside the new one (a canary) is still served
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    quarter = len(compas) // 4
+    parts = [compas.iloc[i * quarter : (i + 1) * quarter] for i in range(4)]
+    for i, part in enumerate(parts):
+        part.to_csv(tmp_path / f"part{i}.csv", index=False)
+
+    def log(i: int, version: str) -> None:
+        code, _, err = cli(
+            "log", "compas", f"part{i}.csv", "--version", version, "--id", "id", "--score",
+            "decile_score", "--decision-threshold", "5", *sum((["--attr", a] for a in ATTRS), []),
+            "--at", "compas_screening_date",
+        )  # fmt: skip
+        assert code == 0, err
+        code, _, err = cli(
+            "label", "compas", f"part{i}.csv", "--id", "id", "--label", "two_year_recid"
+        )
+        assert code == 0, err
+
+    def open_versions() -> list[str]:
+        store = open_store(db)
+        try:
+            return [v for (v,) in store.query("SELECT version FROM alert_state ORDER BY version")]
+        finally:
+            store.close()
+
+    log(0, "v1")
+    assert cli("watch", "compas", "--out", "-")[0] == 0
+    v1_open = open_versions()
+    assert v1_open and set(v1_open) == {"v1"}
+    log(1, "v2")
+    log(2, "v1")  # v1 still logging after v2 started: a canary, still served
+    code, _, err = cli("watch", "compas", "--out", "-")
+    assert code == 0 and "superseded" not in err
+    assert open_versions().count("v1") == len(v1_open)
+    log(3, "v3")  # logged after the last batches of v1 and v2: both are superseded
+    before = open_versions()
+    code, _, err = cli("watch", "compas", "--out", "-")
+    assert code == 0 and {"v1", "v2"} & set(open_versions()) == set()
+    assert f"(and {len(before)} of superseded versions)" in err
+    entries = json.loads(cli("audit", "compas", "--json")[1])["entries"]
+    retired = [e for e in entries if e["event"] == "fairness_alert_cleared"]
+    assert sorted(e["version"] for e in retired) == before
+    assert all(e["details"]["superseded_by"] == "v3" for e in retired)
+    res = fairness_watch("compas", store=db, registry="fairness.yaml", out=io.StringIO())
+    assert res["retired"] == []
+    assert cli("audit", "--verify")[0] == 0
+
+
+def test_a_watch_of_a_window_without_predictions_judges_nothing_and_exits_0(
+    cli, db: str, tmp_path: Path, compas: pd.DataFrame
+) -> None:
+    # an hour or a day without traffic is not an input error: a watch is a notifier, and
+    # a cron job must not fail for a quiet window; its open breaches stay open, named
+    _log(cli, tmp_path, compas)
+    want = _breaches(compas)
+    assert cli("watch", "compas", "--out", "-")[0] == 0
+    window = ("--since", "2000-01-01", "--until", "2000-01-31")
+    code, out, err = cli("watch", "compas", *window, "--out", "-")
+    assert code == EXIT_OK and out == "", err
+    assert "no predictions in the window (since 2000-01-01, until 2000-01-31)" in err
+    for attribute, metric in want:
+        assert f"still open {attribute}: {metric} is not evaluated now" in err
+    res = fairness_watch(
+        "compas", store=db, registry="fairness.yaml", until="2000-01-31", out=io.StringIO()
+    )
+    assert res["empty_window"] == "since the start, until 2000-01-31"
+    assert res["sent"] == res["cleared"] == [] and len(res["undecided"]) == len(want)
+    # report and gate still refuse an empty window: they have nothing to show or judge
+    code, _, err = cli("report", "compas", *window)
+    assert code == EXIT_INPUT and "no predictions in the window" in err
+
+
 def test_an_open_breach_that_is_undecided_now_is_named_and_kept_open(
     cli, db: str, tmp_path: Path, compas: pd.DataFrame
 ) -> None:
     _log(cli, tmp_path, compas)
     want = _breaches(compas)
-    code, out, err = cli("watch", "compas")
+    code, out, err = cli("watch", "compas", "--out", "-")
     assert (
         code == 0
         and {(a["attribute"], a["metric"]) for a in map(json.loads, out.splitlines())} == want
@@ -511,7 +654,7 @@ def test_an_open_breach_that_is_undecided_now_is_named_and_kept_open(
     # a guard no slice reaches: every disparity is unmeasured, so nothing is sent or
     # cleared, and each open breach is named as still open rather than left unsaid
     assert cli("config", "compas", "--min-samples", "100000", "--reason", "test")[0] == 0
-    code, out, err = cli("watch", "compas")
+    code, out, err = cli("watch", "compas", "--out", "-")
     assert code == 0 and out == ""
     assert "0 new alert(s) sent to stdout; 0 breach(es) still open" in err and "0 cleared" in err
     res = fairness_watch("compas", store=db, registry="fairness.yaml")
@@ -585,7 +728,7 @@ def test_a_store_at_schema_3_upgrades_and_takes_slos(
         before = fairness_report("compas", store=db, registry=tmp_path / "fairness.yaml")
     store = open_store(db)
     try:
-        assert store.schema_version() == 4
+        assert store.schema_version() == store_module.SCHEMA_VERSION
         for table in ("slos", "slo_readings", "alert_state"):
             assert store.one(f"SELECT COUNT(*) FROM {table}") == 0
     finally:

@@ -214,6 +214,36 @@ def test_scenario_log_label_override_apply_gate_force_audit(
     assert "chain verified" in err
 
 
+def test_an_override_of_a_model_the_yaml_does_not_declare_can_be_discarded(
+    cli, db: str, tmp_path: Path
+) -> None:
+    # `config` accepts a model fairness.yaml does not declare, so `apply` must be able to
+    # take that override back (else only SQL could), leaving no registry in force
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    (tmp_path / "p.csv").write_text("id,pred,g\nr1,1,a\nr2,0,b\n")
+    assert cli("log", "other", "p.csv", "--version", "v1", "--id", "id", "--pred", "pred",
+               "--attr", "g")[0] == 0  # fmt: skip
+    assert cli("config", "other", "--attr", "g", "--threshold", "0.2", "--reason", "try")[0] == 0
+    assert cli("report", "other")[0] == 0
+    code, _, err = cli("apply", "other", "--reason", "revoked")
+    assert code == 0, err
+    assert "discarded the store override of other" in err and "no registry is in force" in err
+    assert _events(db, "other") == [
+        ("fairness_config_set", None),
+        ("fairness_registry_applied", None),
+    ]
+    code, out, _ = cli("show", "other", "--json")
+    assert json.loads(out)["store"] is None
+    code, _, err = cli("report", "other")
+    assert code == 2 and "no fairness registry for model 'other'" in err
+    assert cli("audit", "--verify")[0] == 0
+    # nothing left to discard: one line, nothing recorded
+    code, _, err = cli("apply", "other", "--reason", "again")
+    assert code == 2 and err.count("\n") == 1
+    assert "does not declare model 'other' and the store holds no override" in err
+    assert len(_events(db, "other")) == 2
+
+
 def test_store_report_equals_evaluate_on_the_same_rows(
     db: str, tmp_path: Path, compas: pd.DataFrame
 ) -> None:
@@ -429,39 +459,121 @@ def test_a_resent_batch_is_idempotent_and_overlaps_keep_the_first(
         store.close()
 
 
-def test_request_ids_stored_as_another_version_are_named_and_make_no_version_latest(
+def test_a_version_scored_on_the_same_requests_keeps_its_predictions_and_their_labels(
     cli, db: str, tmp_path: Path, compas: pd.DataFrame
 ) -> None:
-    """A request id is one prediction per model (kept as first logged): a batch of version
-    v2 re-using v1's ids says which version holds them, and a batch that stored nothing
-    does not become the version reports default to."""
-    (tmp_path / "fairness.yaml").write_text(YAML)
-    args = ["--id", "id", "--score", "decile_score", "--decision-threshold", "5"]
-    args += ["--attr", "race", "--attr", "sex", "--at", "compas_screening_date"]
+    """A prediction is (model, version, request id): v2 scored on requests v1 scored too (a
+    shadow, a challenger) keeps its own predictions, and each request's one label joins
+    both, whichever came first; v2 then reports as it would alone."""
+    # the same registry for "alone", which holds v2's rows logged alone
+    (tmp_path / "fairness.yaml").write_text(
+        YAML + YAML.split("\n", 1)[1].replace("COMPAS", "alone")
+    )
+    args = ["--id", "id", "--score", "decile_score", "--attr", "race", "--attr", "sex"]
+    args += ["--at", "compas_screening_date"]
     compas.iloc[:1000].to_csv(tmp_path / "v1.csv", index=False)
     compas.iloc[500:1500].to_csv(tmp_path / "v2.csv", index=False)
-    compas.iloc[200:800].to_csv(tmp_path / "v3.csv", index=False)
-    assert cli("log", "compas", "v1.csv", "--version", "v1", *args)[0] == 0
-    code, out, err = cli("log", "compas", "v2.csv", "--version", "v2", *args, "--json")
-    assert code == 0 and err.count("\n") == 1
-    assert json.loads(out)["already_stored_as"] == {"v1": 500}
-    assert err == (
-        "faircode: logged 500 predictions of compas version v2 (batch 2, 500 already stored "
-        "(kept); 500 as version v1: a request id is one prediction per model, so version v2 "
-        "does not have them; give version v2 its own request ids, or log it as another "
-        "model)\n"
-    )
-    code, out, err = cli("log", "compas", "v3.csv", "--version", "v3", *args, "--json")
-    assert code == 0 and json.loads(out)["new"] == 0
-    assert json.loads(out)["already_stored_as"] == {"v1": 600}
-    # v3 stored nothing: the latest logged version is v2, whose rows are compas[1000:1500]
+    compas.iloc[:1200].to_csv(tmp_path / "labels.csv", index=False)
+    label = ["--id", "id", "--label", "two_year_recid"]
+    v1 = ["compas", "v1.csv", "--version", "v1", "--decision-threshold", "5", *args]
+    assert cli("log", *v1)[0] == 0
+    assert cli("label", "compas", "labels.csv", *label)[0] == 0  # 200 wait for v2
+    code, out, _ = cli("report", "compas", "--json")
+    v1_alone = json.loads(out)["evaluation"]
+    v2 = ["v2.csv", "--version", "v2", "--decision-threshold", "7", *args, "--json"]
+    code, out, err = cli("log", "compas", *v2)
+    assert code == 0, err
+    logged = json.loads(out)
+    # 500 labelled through v1's predictions of the same requests, 200 waiting
+    assert (logged["new"], logged["already_stored"], logged["labels_joined"]) == (1000, 0, 700)
+    # v2 reports as the same rows and labels logged alone (another model) report
+    assert cli("log", "alone", *v2)[0] == 0
+    assert cli("label", "alone", "labels.csv", *label)[0] == 0
     code, out, err = cli("report", "compas", "--json")
     assert code == 0, err
-    report = json.loads(out)
-    assert (report["version"], report["version_source"]) == ("v2", "latest logged")
-    assert report["evaluation"]["rows"]["total"] == 500
-    code, _, err = cli("gate", "compas", "--version", "v3")
-    assert code == 2 and "(logged versions: v1, v2)" in err
+    shared = json.loads(out)
+    assert (shared["version"], shared["evaluation"]["rows"]["total"]) == ("v2", 1000)
+    assert shared["evaluation"]["rows"]["labelled"] == 700
+    alone = json.loads(cli("report", "alone", "--json")[1])["evaluation"]
+    assert _strip(shared["evaluation"]) == _strip(alone)
+    # v1 is as it was
+    code, out, _ = cli("report", "compas", "--version", "v1", "--json")
+    assert json.loads(out)["evaluation"] == v1_alone
+    # a label sent again reaches both versions' predictions of its request
+    compas.iloc[600:601].assign(two_year_recid=lambda d: 1 - d["two_year_recid"]).to_csv(
+        tmp_path / "fix.csv", index=False
+    )
+    code, out, err = cli("label", "compas", "fix.csv", *label, "--json")
+    assert code == 0 and (json.loads(out)["joined"], json.loads(out)["orphans"]) == (2, 0)
+    store = open_store(db)
+    try:
+        rid = str(compas["id"].iloc[600])
+        got = store.query(
+            "SELECT version, label FROM predictions WHERE model = 'compas' AND request_id = ? "
+            "ORDER BY version",
+            (rid,),
+        )
+        want = 1 - compas["two_year_recid"].iloc[600]
+        assert [(v, float(x)) for v, x in got] == [("v1", want), ("v2", want)]
+        assert store.one("SELECT COUNT(*) FROM orphan_labels WHERE model = 'compas'") == 0
+    finally:
+        store.close()
+    # removing v1's batch leaves v2's labels in place: only the labels of requests v2
+    # does not hold wait as orphans; v1 logged again takes them all back
+    assert cli("remove-batch", "compas", "1", "--reason", "test")[0] == 0
+    assert _count_orphans(db) == 500
+    code, out, _ = cli("log", *v1, "--json")
+    assert code == 0 and json.loads(out)["labels_joined"] == 1000
+    code, out, _ = cli("report", "compas", "--version", "v1", "--json")
+    again = json.loads(out)["evaluation"]
+    assert again["rows"] == v1_alone["rows"]
+
+
+def test_a_store_at_schema_4_upgrades_to_a_prediction_per_version(
+    db: str, tmp_path: Path, compas: pd.DataFrame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Migration 5 re-keys the predictions of a store filled at schema 4 by (model,
+    request id, version): its reports are unchanged, and a second version of the same
+    requests is then stored."""
+    from faircode.monitor import fairness_report
+    from faircode.monitor import store as store_module
+    from faircode.monitor.ingest import log_labels, log_predictions
+
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    registry = tmp_path / "fairness.yaml"
+    rows = compas.head(1500)
+    rows.to_csv(tmp_path / "c.csv", index=False)
+    options = {"id_col": "id", "attrs": ["race", "sex"], "at_col": "compas_screening_date"}
+    options |= {"score": "decile_score", "decision_threshold": 5}
+    with monkeypatch.context() as m:
+        m.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:4])
+        m.setattr(store_module, "SCHEMA_VERSION", 4)
+        store = open_store(db)
+        try:
+            log_predictions(store, "compas", tmp_path / "c.csv", version="v1", **options)
+            log_labels(store, "compas", tmp_path / "c.csv", id_col="id", label_col="two_year_recid")
+        finally:
+            store.close()
+        before = fairness_report("compas", store=db, registry=registry)
+    assert fairness_report("compas", store=db, registry=registry) == before
+    store = open_store(db)
+    try:
+        assert store.schema_version() == store_module.SCHEMA_VERSION
+        res = log_predictions(store, "compas", tmp_path / "c.csv", version="v2", **options)
+        assert (res["new"], res["labels_joined"]) == (1500, 1500)
+    finally:
+        store.close()
+    after = fairness_report("compas", store=db, registry=registry)
+    assert after["version"] == "v2"
+    assert _strip(after["evaluation"]) == _strip(before["evaluation"])
+
+
+def _count_orphans(db: str) -> int:
+    store = open_store(db)
+    try:
+        return int(store.one("SELECT COUNT(*) FROM orphan_labels WHERE model = 'compas'") or 0)
+    finally:
+        store.close()
 
 
 def test_editing_an_audit_row_breaks_verification_naming_the_row(

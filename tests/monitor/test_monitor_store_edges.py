@@ -318,6 +318,29 @@ def test_binary_labels_other_than_0_1_are_refused_naming_line_and_request_id(
     _one_error(err, "l.csv: line 5 (request id 'r3'): label 'yes' in column 'y' is not a number")
 
 
+def test_a_label_a_binary_version_would_take_from_another_version_is_checked(
+    cli, db: str, tmp_path: Path
+) -> None:
+    # a label joins every version's prediction of its request (SPEC 15.3), so a binary
+    # version logged after a regression version's labels is checked as a waiting label is
+    (tmp_path / "fairness.yaml").write_text(YAML)
+    _frame(pred=[0.5, 2, 1, 0, 1, 0, 0, 1]).to_csv(tmp_path / "v1.csv", index=False)
+    assert cli("log", "m", "v1.csv", "--version", "v1", *LOG)[0] == 0
+    pd.DataFrame({"rid": ["r1", "r2"], "y": [2, 1]}).to_csv(tmp_path / "l.csv", index=False)
+    assert cli("label", "m", "l.csv", "--id", "rid", "--label", "y")[0] == 0
+    _frame().to_csv(tmp_path / "v2.csv", index=False)  # every prediction 0 or 1
+    code, _, err = cli("log", "m", "v2.csv", "--version", "v2", *LOG)
+    assert code == 2
+    _one_error(err, "request id 'r1' has label 2 (label batch 2) in another version")
+    assert "version v2 of model m is binary" in err
+    assert _count(db, "SELECT COUNT(*) FROM predictions WHERE version = 'v2'") == 0
+    # the label fixed, v2 is stored and takes both labels
+    pd.DataFrame({"rid": ["r1"], "y": [0]}).to_csv(tmp_path / "fix.csv", index=False)
+    assert cli("label", "m", "fix.csv", "--id", "rid", "--label", "y")[0] == 0
+    code, out, err = cli("log", "m", "v2.csv", "--version", "v2", *LOG, "--json")
+    assert code == 0 and json.loads(out)["labels_joined"] == 2, err
+
+
 def test_task_checks_at_ingest_follow_the_registry_and_the_version(cli, db: str, tmp_path: Path):
     (tmp_path / "fairness.yaml").write_text(YAML + "    task: binary\n")
     _frame(pred=[0, 1, 1, 0.5, 1, 0, 0, 1]).to_csv(tmp_path / "p.csv", index=False)
