@@ -4629,10 +4629,12 @@ function () {
   }
 
   /** pct, or `<0.01` (`-<0.01` for a negative sign) for a value known not to be 0 whose
-   * P(x) reads 0.00 (SPEC 8); numerics.py pct_not_zero. */
-  function pctNotZero(x, sign) {
+   * P(x) reads 0.00, and `>99.99` for a share known to be below 1 (belowOne) whose P(x)
+   * reads 100.00 (SPEC 8); numerics.py pct_not_zero. */
+  function pctNotZero(x, sign, belowOne = false) {
     const text = pct(x);
     if (sign && text === '0.00') return sign < 0 ? '-<0.01' : '<0.01';
+    if (belowOne && text === '100.00') return '>99.99';
     return text;
   }
 
@@ -6123,6 +6125,12 @@ function () {
     return searchP((z) => newcombe(cb, nb, ca, na, z)[1] < -gap);
   }
 
+  /** `A% -> B%` of a share or rate on each side (unrounded): one above 0 never reads
+   * 0.00%, one below 1 never 100.00% (SPEC 8); compare.py _shares_text. */
+  function sharesText(a, b) {
+    return `${pctNotZero(a, a > 0 ? 1 : 0, a < 1)}% -> ${pctNotZero(b, b > 0 ? 1 : 0, b < 1)}%`;
+  }
+
   function change(lo, hi) {
     return `change ${pct(lo)} to ${pct(hi)} pts`;
   }
@@ -6141,8 +6149,7 @@ function () {
   function flaggedShift(i, kind, what, dim, groups, a, b, counts, interval, gap) {
     const [ca, na, cb, nb] = counts;
     const [lo, hi] = interval;
-    const moved = `${pctNotZero(a, a > 0 ? 1 : 0)}% -> ${pctNotZero(b, b > 0 ? 1 : 0)}%`;
-    const text = `${what} moved ${moved} (${na} -> ${nb} rows, ${change(lo, hi)})`;
+    const text = `${what} moved ${sharesText(a, b)} (${na} -> ${nb} rows, ${change(lo, hi)})`;
     const evidence = { kind, dims: [dim], groups, value: b - a, n: na + nb, interval, threshold: gap };
     return [shiftP(ca, na, cb, nb, gap), i, text, evidence];
   }
@@ -6208,7 +6215,7 @@ function () {
       // SPEC 18.1: an appeared or disappeared group beyond the gap is a share_shift whose
       // text says so; the note would repeat it, so only one within the gap keeps it
       if (r.status !== 'shifted' && !(tested && Math.abs(r.b - r.a) > opts.share_gap)) {
-        const shares = `${pctNotZero(r.a, r.a > 0 ? 1 : 0)}% -> ${pctNotZero(r.b, r.b > 0 ? 1 : 0)}%`;
+        const shares = sharesText(r.a, r.b);
         fs.note(r.status, `${name}: '${r.label}' ${r.status} (${shares})`, [name], [r.label]);
       }
     }

@@ -1334,7 +1334,7 @@ def _compare_group_rows(dims: list[dict]) -> Iterable[list[object]]:
             yield [
                 md_escape(d["name"]),
                 md_escape(g["label"]),
-                *compare_group_cells(g),
+                *compare_group_cells(g, d["groups"]),
                 g["status"],
             ]
         hidden = len(d["groups"]) - MD_MAX_GROUPS

@@ -543,7 +543,7 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
             f"{_side_score(d['dimension_score_b'])}"
         )
         for g in d["groups"][:MAX_GROUPS_SHOWN]:
-            share_a, share_b, change = compare_group_cells(g)
+            share_a, share_b, change = compare_group_cells(g, d["groups"])
             status = "" if g["status"] == "shifted" else f"  [{g['status']}]"
             out.append(
                 f"  {clip(g['label'], 28, '').ljust(28)} {share_a.rjust(6)} -> "

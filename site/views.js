@@ -95,20 +95,25 @@
   }
 
   /** The engine's pctNotZero (SPEC 8): `<0.01` for a value known not to be 0 (sign its
-   * sign, else 0) whose digits read 0.00, so one row of 30,000 is not "0.00%". */
-  function pctNotZero(x, sign) {
+   * sign, else 0) whose digits read 0.00, so one row of 30,000 is not "0.00%"; `>99.99`
+   * for a share known to be below 1 (belowOne) whose digits read 100.00. */
+  function pctNotZero(x, sign, belowOne = false) {
     const t = pctDigits(x);
     if (sign && t === '0.00') return sign < 0 ? '-<0.01' : '<0.01';
+    if (belowOne && t === '100.00') return '>99.99';
     return t;
   }
 
   /** numerics.py compare_group_cells: a compared group's A, B and change as shown (SPEC 8):
-   * a side where it has rows never reads 0.00%, an appeared or disappeared group's change
+   * a side where it has rows never reads 0.00%, nor 100.00% when another of its
+   * dimension's groups has rows there too; an appeared or disappeared group's change
    * never 0. */
-  function compareGroupCells(g) {
+  function compareGroupCells(g, groups) {
     const moved = g.status === 'appeared' ? 1 : g.status === 'disappeared' ? -1 : 0;
-    const a = pctNotZero(g.share_a, g.status !== 'appeared' ? 1 : 0) + '%';
-    const b = pctNotZero(g.share_b, g.status !== 'disappeared' ? 1 : 0) + '%';
+    const rowsA = groups.filter((o) => o.status !== 'appeared').length; // groups with rows on A
+    const rowsB = groups.filter((o) => o.status !== 'disappeared').length;
+    const a = pctNotZero(g.share_a, g.status !== 'appeared' ? 1 : 0, rowsA > 1) + '%';
+    const b = pctNotZero(g.share_b, g.status !== 'disappeared' ? 1 : 0, rowsB > 1) + '%';
     const tiny = moved && pctDigits(g.share_delta) === '0.00';
     return [a, b, !tiny ? pts(g.share_delta) : moved > 0 ? '+<0.01 pts ↑' : '-<0.01 pts ↓'];
   }
@@ -563,7 +568,7 @@
       const scale = d.groups.reduce((m, g) => Math.max(m, Math.abs(g.share_delta)), 0) || 1;
       const list = h('div', { className: 'bars', attrs: { role: 'list' } });
       for (const g of d.groups.slice(0, GROUPS_SHOWN)) {
-        const cells = compareGroupCells(g);
+        const cells = compareGroupCells(g, d.groups);
         list.appendChild(h('div', { className: 'bar-row status-' + g.status, attrs: { role: 'listitem' },
           dataset: { label: g.label, shareA: g.share_a, shareB: g.share_b, shareDelta: g.share_delta, status: g.status } },
         h('div', { className: 'bar-label' }, data(g.label)), deltaBar(g.share_delta, scale),

@@ -544,3 +544,21 @@ def test_a_one_row_group_that_disappears_never_reads_zero_to_zero(tmp_path):
         row = next(line for line in r.report("text").splitlines() if line.startswith("  x "))
         assert row.split(maxsplit=4)[1:] == [a, "->", b, f"({change})  [{status}]"]
         assert f"| race | x | {a} | {b} | {change} | {status} |" in r.report("markdown")
+
+
+def test_a_group_of_all_rows_but_one_never_reads_a_hundred_percent(tmp_path):
+    """SPEC 8, the mirror of the above: 29,999 rows of 30,000 (the share rounds to
+    100.00%) beside a group with one row read `>99.99%` in the finding and every
+    report's group row; a group that is every row of its side reads 100.00%."""
+    a_csv, b_csv, c_csv = (tmp_path / f"{x}.csv" for x in "abc")
+    a_csv.write_text("race\n" + "w\n" * 29999 + "x\n")
+    b_csv.write_text("race\n" + "w\n" * 15000 + "b\n" * 15000)
+    c_csv.write_text("race\n" + "w\n" * 30000)
+    for one, shown in ((a_csv, ">99.99%"), (c_csv, "100.00%")):
+        r = faircode.compare(faircode.profile(one), faircode.profile(b_csv))
+        w = next(g for g in dim(r, "race")["groups"] if g["label"] == "w")
+        assert w["share_a"] == 1.0
+        assert any(f"race: 'w' share moved {shown} -> 50.00% (" in f for f in r["flags"])
+        row = next(line for line in r.report("text").splitlines() if line.startswith("  w "))
+        assert row.split(maxsplit=4)[1:] == [shown, "->", "50.00%", "(-50.00 pts)"]
+        assert f"| race | w | {shown} | 50.00% | -50.00 pts | shifted |" in r.report("markdown")

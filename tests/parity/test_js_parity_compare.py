@@ -614,3 +614,13 @@ def test_a_one_row_group_that_disappears_parity(js):
         shares = "<0.01% -> 0.00%" if side == "B" else "0.00% -> <0.01%"
         status = "disappeared" if side == "B" else "appeared"
         assert f"race: 'x' {status} ({shares})" in py["flags"]
+
+
+def test_a_group_of_all_rows_but_one_parity(js):
+    """SPEC 8: both engines say 29,999 rows of 30,000 beside another group's one row
+    moved from `>99.99%`, not from 100.00%."""
+    a_bytes = ("race\n" + "w\n" * 29999 + "x\n").encode()
+    b_bytes = ("race\n" + "w\n" * 15000 + "b\n" * 15000).encode()
+    for py, side in _both_ways(js, a_bytes, b_bytes):
+        moved = ">99.99% -> 50.00%" if side == "B" else "50.00% -> >99.99%"
+        assert any(f"race: 'w' share moved {moved} (" in f for f in py["flags"])
