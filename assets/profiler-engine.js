@@ -6530,7 +6530,7 @@ function () {
       tests += 1;
       if (r.e - r.a >= flagAt) {
         flags.push([`${dim.name}: '${r.label}' is under-represented vs reference ` +
-          `(${pct(r.a)}% vs ${pct(r.e)}%)`, [r.label, r.c, r.n, r.e]]);
+          `(${pctNotZero(r.a, r.c > 0 ? 1 : 0, r.c < r.n)}% vs ${pct(r.e)}%)`, [r.label, r.c, r.n, r.e]]);
       }
     }
     const block = {
@@ -6540,6 +6540,7 @@ function () {
         expected: roundHalfUp(r.e, 4),
         actual: roundHalfUp(r.a, 4),
         delta: roundHalfUp(r.a - r.e, 4),
+        count: r.c,
       })),
     };
     return { block: Object.assign(block, extra || {}), flags, tests };

@@ -193,6 +193,7 @@ def profile_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
                     "dimension": dim["name"],
                     "kind": dim["kind"],
                     "label": g["label"],
+                    "count": g.get("count"),
                     "share": g["actual"],
                     "expected": g["expected"],
                     "delta": g["delta"],

@@ -131,6 +131,13 @@ def pct_not_zero(x: float, sign: int, below_one: bool = False) -> str:
     return text
 
 
+def share_text(x: float, count: int, n: int) -> str:
+    """`P(x)%` of a share or rate `count / n` as reports show it: `<0.01%` or `>99.99%`
+    where it would read 0.00% or 100.00% but some of the n rows are in and some out
+    (:func:`pct_not_zero`; SPEC 8, 9, 19)."""
+    return pct_not_zero(x, int(count > 0), count < n) + "%"
+
+
 def compare_group_cells(g: dict, groups: list[dict]) -> tuple[str, str, str]:
     """A compared group's `A%`, `B%` and change in points as reports show them (SPEC 8):
     a side where the group has rows (every side but the one it appeared or disappeared

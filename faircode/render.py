@@ -22,6 +22,7 @@ from .numerics import (
     more_lines,
     pct,
     rows_text,
+    share_text,
 )
 from .safetext import SYMBOLS, clip, shown
 from .summary import PAIR_COLUMNS
@@ -266,15 +267,19 @@ def render(result: dict, source: str) -> str:
 
 def reference_rows(dim: dict) -> list[tuple[str, str, str, str]]:
     """(group, expected, actual, change) of a dimension's reference table (SPEC 9), in
-    its order: the one table the terminal and Markdown reports both show (issue 27)."""
+    its order: the one table the terminal and Markdown reports both show (issue 27). An
+    actual share of some rows but not all never reads 0.00% or 100.00% (from `count`; a
+    profile saved before it had none)."""
+    groups = (dim.get("reference") or {}).get("groups", [])
+    n = sum(g.get("count", 0) for g in groups)
     return [
         (
             g["label"],
             _pct(g["expected"]),
-            _pct(g["actual"]),
+            _pct(g["actual"]) if "count" not in g else share_text(g["actual"], g["count"], n),
             f"{'+' if g['delta'] > 0 else ''}{pct(g['delta'])} pts",
         )
-        for g in (dim.get("reference") or {}).get("groups", [])
+        for g in groups
     ]
 
 

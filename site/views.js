@@ -104,6 +104,12 @@
     return t;
   }
 
+  /** numerics.py share_text: `P(x)%` of a share or rate count / n, `<0.01%` or `>99.99%`
+   * where it would read 0.00% or 100.00% but some rows are in and some out (SPEC 8, 9). */
+  function shareText(x, count, n) {
+    return pctNotZero(x, count > 0 ? 1 : 0, count < n) + '%';
+  }
+
   /** numerics.py compare_group_cells: a compared group's A, B and change as shown (SPEC 8):
    * a side where it has rows never reads 0.00%, nor 100.00% when another of its
    * dimension's groups has rows there too; an appeared or disappeared group's change
@@ -280,9 +286,12 @@
       h('thead', null, h('tr', null, h('th', { attrs: { scope: 'col' } }, 'group'), h('th', { attrs: { scope: 'col' } }, 'expected'),
         h('th', { attrs: { scope: 'col' } }, 'actual'), h('th', { attrs: { scope: 'col' } }, 'delta'))));
     const body = h('tbody');
+    const n = ref.groups.reduce((m, g) => m + (g.count === undefined ? 0 : g.count), 0);
     for (const g of ref.groups) {
-      body.appendChild(h('tr', { className: g.delta < 0 ? 'neg' : 'pos', dataset: { label: g.label, expected: g.expected, actual: g.actual, delta: g.delta } },
-        h('td', null, data(g.label)), h('td', null, pct(g.expected)), h('td', null, pct(g.actual)),
+      // an actual share of some rows but not all never reads 0.00% or 100.00% (SPEC 9)
+      const actual = g.count === undefined ? pct(g.actual) : shareText(g.actual, g.count, n);
+      body.appendChild(h('tr', { className: g.delta < 0 ? 'neg' : 'pos', dataset: { label: g.label, expected: g.expected, actual: g.actual, delta: g.delta, count: g.count === undefined ? '' : g.count } },
+        h('td', null, data(g.label)), h('td', null, pct(g.expected)), h('td', null, actual),
         h('td', null, pts(g.delta))));
     }
     table.appendChild(body);
@@ -1002,7 +1011,7 @@
     mount.replaceChildren(view);
   }
 
-  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, fmt, pct, pts, pctNotZero, compareGroupCells, num, pText, boot };
+  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, fmt, pct, pts, pctNotZero, shareText, compareGroupCells, num, pText, boot };
   root.FaircodeViews = api;
   if (typeof document !== 'undefined' && document.getElementById && document.getElementById('faircode-result')) {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);

@@ -88,3 +88,14 @@ test('views pctNotZero below one equals the engine; a share of all rows but one 
   // every row of A: 100.00% is exact
   assert.deepEqual(V.compareGroupCells(w, groups.slice(0, 2)), ['100.00%', '50.00%', '-50.00 pts ↓']);
 });
+
+test('views shareText: a share of some rows but not all never reads 0.00% or 100.00% (the reference table)', () => {
+  for (const x of values()) for (const [c, n] of [[0, 5], [1, 5], [5, 5]]) {
+    assert.equal(V.shareText(x, c, n), `${E.pctNotZero(x, c > 0 ? 1 : 0, c < n)}%`, String(x));
+  }
+  // SPEC 9: one row of 30,000 and the 29,999 beside it (JSON's 4 dp: 0 and 1)
+  assert.equal(V.shareText(0, 1, 30000), '<0.01%');
+  assert.equal(V.shareText(1, 29999, 30000), '>99.99%');
+  assert.equal(V.shareText(0, 0, 30000), '0.00%');
+  assert.equal(V.shareText(1, 30000, 30000), '100.00%');
+});
