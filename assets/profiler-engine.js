@@ -5976,7 +5976,9 @@ function () {
               fs.unlisted(p);
             } else {
               listed++;
-              fs.finding('missing_gap', `${dim.name}: '${columns[c]}' is missing for ${pct(share)}% of '${g.label}' vs ${pct(overall)}% overall`, {
+              // SPEC 17.5 (8's rule): flagged, share > overall >= 0
+              const shares = [pctNotZero(share, 1, mg < g.count), pctNotZero(overall, overall > 0 ? 1 : 0, overall < 1)];
+              fs.finding('missing_gap', `${dim.name}: '${columns[c]}' is missing for ${shares[0]}% of '${g.label}' vs ${shares[1]}% overall`, {
                 dims: [dim.name], groups: [g.label, columns[c]], value: share, n: g.count,
                 interval: [lo, hi], threshold: t, p,
               });

@@ -12,6 +12,7 @@ from .numerics import (
     katz_interval,
     newcombe,
     pct,
+    pct_not_zero,
     round_half_up,
     rows_text,
     score_p,
@@ -492,8 +493,10 @@ def missing_by_group(
                     listed += 1
                     fs.finding(
                         "missing_gap",
-                        f"{dim['name']}: '{col}' is missing for {pct(share)}% of "
-                        f"'{label}' vs {pct(overall)}% overall",
+                        # SPEC 17.5 (8's rule): flagged, share > overall >= 0
+                        f"{dim['name']}: '{col}' is missing for "
+                        f"{pct_not_zero(share, 1, m < count)}% of '{label}' vs "
+                        f"{pct_not_zero(overall, int(overall > 0), overall < 1)}% overall",
                         dims=[dim["name"]],
                         groups=[label, col],
                         value=share,

@@ -198,7 +198,8 @@ def render(result: dict, source: str) -> str:
         )
         out.append(
             f"{dim['name']} ({dim['kind']}{extra}) {score_text(dim)}, "
-            f"{dim['n_groups']} groups{ratio}, missing {_pct(dim['missing_pct'])}"
+            f"{dim['n_groups']} groups{ratio}, missing "
+            f"{share_text(dim['missing_pct'], dim['missing_count'], result['n_rows'])}"
         )
         width = max((len(shown(g["label"])) for g in dim["groups"][:MAX_GROUPS_SHOWN]), default=0)
         width = min(max(width, 5), 28)
@@ -254,7 +255,7 @@ def render(result: dict, source: str) -> str:
     for block in result.get("outcomes", []):  # SPEC 21.4
         out.extend(outcome_lines(block))
     if "missing_by_group" in result:  # SPEC 17.5
-        out.extend(missing_by_group_lines(result["missing_by_group"]))
+        out.extend(missing_by_group_lines(result["missing_by_group"], result["n_rows"]))
     if "proxy_hints" in result:  # SPEC 16
         from .proxy_render import report_lines  # lazy: start-up
 
@@ -775,19 +776,26 @@ def label_rate_lines(block: dict) -> list[str]:
     return out
 
 
+def missing_share(g: dict) -> str:
+    """A group's (or the missing group's) share of cells missing, `<0.01%` or `>99.99%`
+    where it would read 0.00% or 100.00% but some of its rows have the cell and some
+    not (SPEC 17.5, 8's rule)."""
+    return share_text(g["missing_pct"], g["missing"], g["count"])
+
+
 def _group_pct(g: dict | None, width: int) -> str:
     if g is None:
         return "-".ljust(width + 7)
-    return f"{_pct(g['missing_pct']).rjust(6)} {clip(g['label'], width).ljust(width)}"
+    return f"{missing_share(g).rjust(6)} {clip(g['label'], width).ljust(width)}"
 
 
 def _flagged_text(label: str, group: dict | None) -> str:
     """A flagged group and its share; one past the groups the JSON lists (no share in
     it) by its label alone."""
-    return f"'{clip(label, 24)}'" + ("" if group is None else f" {_pct(group['missing_pct'])}")
+    return f"'{clip(label, 24)}'" + ("" if group is None else f" {missing_share(group)}")
 
 
-def missing_by_group_lines(entries: list[dict]) -> list[str]:
+def missing_by_group_lines(entries: list[dict], n_rows: int) -> list[str]:
     """The terminal report's missing data by group (SPEC 17.5): per dimension, the
     columns with a flagged group, else the few whose groups are farthest apart (the
     heading of each dimension says which), with the overall share, the groups with the
@@ -837,11 +845,10 @@ def missing_by_group_lines(entries: list[dict]) -> list[str]:
             extremes = (
                 f"{_group_pct(low, lw)}  {_group_pct(high, lw)}"
                 if tie is None
-                else f"{_pct(low['missing_pct']).rjust(6)} {tie}".ljust(2 * lw + 16)
+                else f"{missing_share(low).rjust(6)} {tie}".ljust(2 * lw + 16)
             )
-            line = (
-                f"    {clip(c['name'], cw).ljust(cw)} {_pct(c['missing_pct']).rjust(7)}  {extremes}"
-            )
+            overall = share_text(c["missing_pct"], c["missing_count"], n_rows)
+            line = f"    {clip(c['name'], cw).ljust(cw)} {overall.rjust(7)}  {extremes}"
             out.append((line + (f"  flagged: {flagged}" if flagged else "")).rstrip())
         hidden = len(columns) - len(picked)
         if hidden > 0:

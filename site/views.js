@@ -461,7 +461,7 @@
     view.appendChild(unscoredList(result));
     if (result.label_rates) view.appendChild(labelRatesSection(result.label_rates));
     for (const block of result.outcomes || []) view.appendChild(outcomeSection(block));
-    if (result.missing_by_group) view.appendChild(missingSection(result.missing_by_group));
+    if (result.missing_by_group) view.appendChild(missingSection(result.missing_by_group, result.n_rows));
     if (result.proxy_hints) view.appendChild(proxySection(result.proxy_hints));
     else if (ctx.proxyWhere) view.appendChild(proxyWhere());
     return view;
@@ -852,8 +852,14 @@
     return sec;
   }
 
+  /** render.py missing_share: a group's share of cells missing, never 0.00% or 100.00%
+   * when some of its rows have the cell and some not (SPEC 17.5). */
+  function missingShare(g) {
+    return shareText(g.missing_pct, g.missing, g.count);
+  }
+
   function groupPct(g) {
-    return g === null ? '–' : [data(g.label), ` ${pct(g.missing_pct)}`];
+    return g === null ? '–' : [data(g.label), ` ${missingShare(g)}`];
   }
 
   /** What shows instead of a lowest and a highest group when they cannot differ, as
@@ -875,7 +881,7 @@
     return `lowest and highest among the first ${num(n)} of ${num(n + c.groups_not_listed)} groups, those the JSON lists`;
   }
 
-  function missingRow(dimName, c) {
+  function missingRow(dimName, c, nRows) {
     const [low, high] = missingExtremes(c, dimName);
     const tie = missingTie(c, dimName);
     const named = new Map(c.groups.map((g) => [g.label, g]));
@@ -887,22 +893,22 @@
     }
     return h('tr', { className: c.flagged.length ? 'has-flagged' : '', dataset: { dim: dimName, column: c.name,
       missingPct: c.missing_pct, missingCount: c.missing_count, flagged: c.flagged.length } },
-    h('th', { attrs: { scope: 'row' } }, data(c.name)), h('td', { className: 'num' }, pct(c.missing_pct)),
+    h('th', { attrs: { scope: 'row' } }, data(c.name)), h('td', { className: 'num' }, shareText(c.missing_pct, c.missing_count, nRows)),
     ...(tie === null ? [h('td', null, groupPct(low)), h('td', null, groupPct(high))]
-      : [h('td', { className: 'tie', attrs: { colspan: '2' } }, `${pct(low.missing_pct)} ${tie}`)]),
+      : [h('td', { className: 'tie', attrs: { colspan: '2' } }, `${missingShare(low)} ${tie}`)]),
     h('td', null, flagged));
   }
 
-  function missingTable(dimName, columns) {
+  function missingTable(dimName, columns, nRows) {
     const table = h('table', { className: 'missing-table' },
       h('thead', null, h('tr', null, th('column'), th('overall'), th('lowest group'), th('highest group'), th('flagged'))));
     const body = h('tbody');
-    for (const c of columns) body.appendChild(missingRow(dimName, c));
+    for (const c of columns) body.appendChild(missingRow(dimName, c, nRows));
     table.appendChild(body);
     return h('div', { className: 'heat-wrap' }, table);
   }
 
-  function missingSection(entries) {
+  function missingSection(entries, nRows) {
     const sec = h('section', { className: 'missing-by-group', attrs: { 'aria-label': 'Missing data by group' } },
       h('h2', null, 'Missing data by group'));
     if (!entries.some((e) => (e.columns && e.columns.length) || e.not_counted)) {
@@ -928,13 +934,13 @@
         absent ? ['; ', data(missingGroupLabel(e.dimension)), `: ${num(absent.missing_group.count)} rows`] : ''));
       const scope = extremesScopeText(e.columns);
       if (scope) card.appendChild(h('p', { className: 'muted extremes-scope' }, scope));
-      card.appendChild(missingTable(e.dimension, picked));
+      card.appendChild(missingTable(e.dimension, picked, nRows));
       if (picked.length < e.columns.length) {
         const more = h('details', { className: 'more-columns' }, h('summary', null, `all ${e.columns.length} columns with missing cells`));
         more.addEventListener('toggle', () => {
           if (!more.open || more.dataset.drawn) return;
           more.dataset.drawn = 'true';
-          more.appendChild(missingTable(e.dimension, e.columns));
+          more.appendChild(missingTable(e.dimension, e.columns, nRows));
         });
         card.appendChild(more);
       }
@@ -1011,7 +1017,7 @@
     mount.replaceChildren(view);
   }
 
-  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, fmt, pct, pts, pctNotZero, shareText, compareGroupCells, num, pText, boot };
+  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, fmt, pct, pts, pctNotZero, shareText, missingShare, compareGroupCells, num, pText, boot };
   root.FaircodeViews = api;
   if (typeof document !== 'undefined' && document.getElementById && document.getElementById('faircode-result')) {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);

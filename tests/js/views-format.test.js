@@ -99,3 +99,11 @@ test('views shareText: a share of some rows but not all never reads 0.00% or 100
   assert.equal(V.shareText(0, 0, 30000), '0.00%');
   assert.equal(V.shareText(1, 30000, 30000), '100.00%');
 });
+
+test('views missingShare: a group missing some cells but not all never reads 0.00% or 100.00%', () => {
+  // SPEC 17.5: one of 30,000 and 29,999 of 30,000 (JSON's 4 dp: 0 and 1)
+  assert.equal(V.missingShare({ missing_pct: 0, missing: 1, count: 30000 }), '<0.01%');
+  assert.equal(V.missingShare({ missing_pct: 1, missing: 29999, count: 30000 }), '>99.99%');
+  assert.equal(V.missingShare({ missing_pct: 0, missing: 0, count: 30000 }), '0.00%');
+  assert.equal(V.missingShare({ missing_pct: 1, missing: 30000, count: 30000 }), '100.00%');
+});

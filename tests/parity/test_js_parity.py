@@ -828,3 +828,12 @@ def test_a_repeated_header_through_the_bridge(js, tmp_path, data: bytes) -> None
         assert out.returncode == 2 and py["error"].replace("t.csv", str(path)) in out.stderr
     else:
         assert out.returncode == 0, out.stderr
+
+
+def test_a_missing_share_of_all_rows_but_one_parity(js):
+    """SPEC 17.5 (8's rule): both engines flag 29,999 of 30,000 cells missing as
+    `>99.99%`, not 100.00%."""
+    data = ("sex,note\n" + "M,\n" * 29999 + "M,x\n" + "F,x\n" * 30000).encode()
+    py = run_python(io.BytesIO(data), None, {}, name="t.csv")
+    assert_same(py, run_js(js.profile_bytes(data, "t.csv", None, {})), "29,999 of 30,000")
+    assert "sex: 'note' is missing for >99.99% of 'M' vs 50.00% overall" in py["result"]["flags"]
