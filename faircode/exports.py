@@ -842,7 +842,8 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
         for u in unscored[:UNSCORED_SHOWN]:
             n = sum(g["count"] for g in u["groups"]) or 1
             top = ", ".join(
-                f"{md_escape(g['label'])} {_p(g['count'] / n)}" for g in u["groups"][:3]
+                f"{md_escape(g['label'])} {share_text(g['count'] / n, g['count'], n)}"
+                for g in u["groups"][:3]
             )
             more = ", ..." if len(u["groups"]) > 3 else ""
             rows.append([md_escape(u["name"]), u["n_groups"], top + more, md_escape(u["why"])])

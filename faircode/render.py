@@ -512,7 +512,8 @@ def _unscored_lines(unscored: list[dict], out: list[str]) -> None:
     for u in unscored[:UNSCORED_SHOWN]:
         n = sum(g["count"] for g in u["groups"]) or 1
         top = ", ".join(
-            f"{clip(g['label'], 16, '')} {_pct(g['count'] / n)}" for g in u["groups"][:3]
+            f"{clip(g['label'], 16, '')} {share_text(g['count'] / n, g['count'], n)}"
+            for g in u["groups"][:3]
         )
         more = ", ..." if len(u["groups"]) > 3 else ""
         why = "" if u["why"] == NOT_DEMOGRAPHIC else f"  [{u['why']}]"

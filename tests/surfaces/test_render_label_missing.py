@@ -738,3 +738,13 @@ def test_a_share_missing_of_some_rows_never_reads_zero_or_a_hundred():
     line = next(line for line in text.splitlines() if line.split()[:1] == ["note"])
     assert line.split() == "note 50.00% 0.00% F >99.99% M flagged: 'M' >99.99%".split()
     assert "| sex | note | 50.00% | F 0.00% | M >99.99% | M >99.99% |" in md
+
+
+def test_an_unscored_label_of_some_rows_never_reads_zero_or_a_hundred():
+    """SPEC 1.4 (8's rule): an unscored column's largest labels, shown by share without
+    their counts, read `>99.99%` and `<0.01%` for 29,999 and 1 of 30,000 rows."""
+    data = "sex,code\n" + "M,a\n" * 15000 + "F,a\n" * 14999 + "F,b\n"
+    r = faircode.profile(io.BytesIO(data.encode()), None, {}, name="t.csv")
+    assert [g["count"] for g in r["unscored"][0]["groups"]] == [29999, 1]
+    assert "  code 2 labels: a >99.99%, b <0.01%" in render(r, "t.csv")
+    assert "| code | 2 | a >99.99%, b <0.01% |" in render_profile_markdown(r, name="t.csv")
