@@ -5534,7 +5534,9 @@ function () {
       }
       listed++;
       const text = groups(it).map((g) => `'${g}'`).join(' x ');
-      const entry = fs.finding('label_gap', `${where}: ${head}${pct(r)}% for ${text} vs ${pct(rh)}% for ${highText}`, {
+      // SPEC 17.4 (8's rule): a rate of some rows but not all never reads 0 or 100
+      const rates = [pctNotZero(r, it.pos > 0 ? 1 : 0, it.pos < it.n), pctNotZero(rh, high.pos > 0 ? 1 : 0, high.pos < high.n)];
+      const entry = fs.finding('label_gap', `${where}: ${head}${rates[0]}% for ${text} vs ${rates[1]}% for ${highText}`, {
         dims, groups: groups(it).concat(groups(high)), value: rh - r, n: it.n,
         interval: newcombe(high.pos, high.n, it.pos, it.n, Z), threshold: gap, p,
       });

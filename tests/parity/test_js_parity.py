@@ -837,3 +837,14 @@ def test_a_missing_share_of_all_rows_but_one_parity(js):
     py = run_python(io.BytesIO(data), None, {}, name="t.csv")
     assert_same(py, run_js(js.profile_bytes(data, "t.csv", None, {})), "29,999 of 30,000")
     assert "sex: 'note' is missing for >99.99% of 'M' vs 50.00% overall" in py["result"]["flags"]
+
+
+def test_a_label_rate_of_all_rows_but_one_parity(js):
+    """SPEC 17.4 (8's rule): both engines say a label rate of 29,999 of 30,000 is
+    `>99.99%` and one of 1 in 30,000 `<0.01%` in the label-gap flag."""
+    data = ("sex,hired\n" + "M,1\n" * 29999 + "M,0\n" + "F,0\n" * 29999 + "F,1\n").encode()
+    opts = {"label": "hired"}
+    py = run_python(io.BytesIO(data), None, opts, name="t.csv")
+    assert_same(py, run_js(js.profile_bytes(data, "t.csv", None, opts)), "29,999 of 30,000")
+    flag = "sex: hired=1 rate <0.01% for 'F' vs >99.99% for 'M'"
+    assert flag in py["result"]["flags"]
