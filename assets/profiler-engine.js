@@ -4771,10 +4771,12 @@ function () {
   }
 
   /** pct, or `<0.01` (`-<0.01` for a negative sign) for a value known not to be 0 whose
-   * P(x) reads 0.00 (SPEC 8); numerics.py pct_not_zero. */
-  function pctNotZero(x, sign) {
+   * P(x) reads 0.00, and `>99.99` for a share known to be below 1 (belowOne) whose P(x)
+   * reads 100.00 (SPEC 8); numerics.py pct_not_zero. */
+  function pctNotZero(x, sign, belowOne = false) {
     const text = pct(x);
     if (sign && text === '0.00') return sign < 0 ? '-<0.01' : '<0.01';
+    if (belowOne && text === '100.00') return '>99.99';
     return text;
   }
 
@@ -5674,7 +5676,9 @@ function () {
       }
       listed++;
       const text = groups(it).map((g) => `'${g}'`).join(' x ');
-      const entry = fs.finding('label_gap', `${where}: ${head}${pct(r)}% for ${text} vs ${pct(rh)}% for ${highText}`, {
+      // SPEC 17.4 (8's rule): a rate of some rows but not all never reads 0 or 100
+      const rates = [pctNotZero(r, it.pos > 0 ? 1 : 0, it.pos < it.n), pctNotZero(rh, high.pos > 0 ? 1 : 0, high.pos < high.n)];
+      const entry = fs.finding('label_gap', `${where}: ${head}${rates[0]}% for ${text} vs ${rates[1]}% for ${highText}`, {
         dims, groups: groups(it).concat(groups(high)), value: rh - r, n: it.n,
         interval: newcombe(high.pos, high.n, it.pos, it.n, Z), threshold: gap, p,
       });
@@ -6116,7 +6120,9 @@ function () {
               fs.unlisted(p);
             } else {
               listed++;
-              fs.finding('missing_gap', `${dim.name}: '${columns[c]}' is missing for ${pct(share)}% of '${g.label}' vs ${pct(overall)}% overall`, {
+              // SPEC 17.5 (8's rule): flagged, share > overall >= 0
+              const shares = [pctNotZero(share, 1, mg < g.count), pctNotZero(overall, overall > 0 ? 1 : 0, overall < 1)];
+              fs.finding('missing_gap', `${dim.name}: '${columns[c]}' is missing for ${shares[0]}% of '${g.label}' vs ${shares[1]}% overall`, {
                 dims: [dim.name], groups: [g.label, columns[c]], value: share, n: g.count,
                 interval: [lo, hi], threshold: t, p,
               });
@@ -6265,6 +6271,12 @@ function () {
     return searchP((z) => newcombe(cb, nb, ca, na, z)[1] < -gap);
   }
 
+  /** `A% -> B%` of a share or rate on each side (unrounded): one above 0 never reads
+   * 0.00%, one below 1 never 100.00% (SPEC 8); compare.py _shares_text. */
+  function sharesText(a, b) {
+    return `${pctNotZero(a, a > 0 ? 1 : 0, a < 1)}% -> ${pctNotZero(b, b > 0 ? 1 : 0, b < 1)}%`;
+  }
+
   function change(lo, hi) {
     return `change ${pct(lo)} to ${pct(hi)} pts`;
   }
@@ -6283,8 +6295,7 @@ function () {
   function flaggedShift(i, kind, what, dim, groups, a, b, counts, interval, gap) {
     const [ca, na, cb, nb] = counts;
     const [lo, hi] = interval;
-    const moved = `${pctNotZero(a, a > 0 ? 1 : 0)}% -> ${pctNotZero(b, b > 0 ? 1 : 0)}%`;
-    const text = `${what} moved ${moved} (${na} -> ${nb} rows, ${change(lo, hi)})`;
+    const text = `${what} moved ${sharesText(a, b)} (${na} -> ${nb} rows, ${change(lo, hi)})`;
     const evidence = { kind, dims: [dim], groups, value: b - a, n: na + nb, interval, threshold: gap };
     return [shiftP(ca, na, cb, nb, gap), i, text, evidence];
   }
@@ -6350,7 +6361,7 @@ function () {
       // SPEC 18.1: an appeared or disappeared group beyond the gap is a share_shift whose
       // text says so; the note would repeat it, so only one within the gap keeps it
       if (r.status !== 'shifted' && !(tested && Math.abs(r.b - r.a) > opts.share_gap)) {
-        const shares = `${pctNotZero(r.a, r.a > 0 ? 1 : 0)}% -> ${pctNotZero(r.b, r.b > 0 ? 1 : 0)}%`;
+        const shares = sharesText(r.a, r.b);
         fs.note(r.status, `${name}: '${r.label}' ${r.status} (${shares})`, [name], [r.label]);
       }
     }
@@ -6665,7 +6676,7 @@ function () {
       tests += 1;
       if (r.e - r.a >= flagAt) {
         flags.push([`${dim.name}: '${r.label}' is under-represented vs reference ` +
-          `(${pct(r.a)}% vs ${pct(r.e)}%)`, [r.label, r.c, r.n, r.e]]);
+          `(${pctNotZero(r.a, r.c > 0 ? 1 : 0, r.c < r.n)}% vs ${pct(r.e)}%)`, [r.label, r.c, r.n, r.e]]);
       }
     }
     const block = {
@@ -6675,6 +6686,7 @@ function () {
         expected: roundHalfUp(r.e, 4),
         actual: roundHalfUp(r.a, 4),
         delta: roundHalfUp(r.a - r.e, 4),
+        count: r.c,
       })),
     };
     return { block: Object.assign(block, extra || {}), flags, tests };

@@ -79,6 +79,12 @@ def _shift_p(ca: int, na: int, cb: int, nb: int, gap: float) -> float:
     return search_p(lambda z: newcombe(cb, nb, ca, na, z)[1] < -gap)
 
 
+def _shares_text(a: float, b: float) -> str:
+    """`A% -> B%` of a share or rate on each side (unrounded): one above 0 never reads
+    0.00%, one below 1 never 100.00% (SPEC 8, numerics.pct_not_zero)."""
+    return f"{pct_not_zero(a, int(a > 0), a < 1)}% -> {pct_not_zero(b, int(b > 0), b < 1)}%"
+
+
 def _change(lo: float, hi: float) -> str:
     return f"change {pct(lo)} to {pct(hi)} pts"
 
@@ -100,8 +106,7 @@ def _flagged(
     evidence (n: the rows of both sides). counts: (c_a, n_a, c_b, n_b)."""
     ca, na, cb, nb = counts
     lo, hi = interval
-    moved = f"{pct_not_zero(a, int(a > 0))}% -> {pct_not_zero(b, int(b > 0))}%"
-    text = f"{what} moved {moved} ({na} -> {nb} rows, {_change(lo, hi)})"
+    text = f"{what} moved {_shares_text(a, b)} ({na} -> {nb} rows, {_change(lo, hi)})"
     evidence = {
         "kind": kind,
         "dims": [dim],
@@ -176,7 +181,7 @@ def compare_dimension(da: dict, db: dict, opts: Options, fs: Findings) -> dict:
         # SPEC 18.1: an appeared or disappeared group beyond the gap is a share_shift whose
         # text says so; the note would repeat it, so only one within the gap keeps it
         if status != "shifted" and not (tested and abs(b - a) > opts.share_gap):
-            shares = f"{pct_not_zero(a, int(a > 0))}% -> {pct_not_zero(b, int(b > 0))}%"
+            shares = _shares_text(a, b)
             fs.note(status, f"{name}: '{label}' {status} ({shares})", [name], [label])
     if tested:
         flagged = []

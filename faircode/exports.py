@@ -20,6 +20,7 @@ from .numerics import (
     missing_group_label,
     not_shown,
     pct,
+    share_text,
 )
 from .safetext import csv_cell, md_escape
 
@@ -193,6 +194,7 @@ def profile_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
                     "dimension": dim["name"],
                     "kind": dim["kind"],
                     "label": g["label"],
+                    "count": g.get("count"),
                     "share": g["actual"],
                     "expected": g["expected"],
                     "delta": g["delta"],
@@ -793,7 +795,7 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
                     _md_score(d),
                     d["n_groups"],
                     "-" if d["imbalance_ratio"] is None else f"{fmt(d['imbalance_ratio'], 2)}x",
-                    _p(d["missing_pct"]),
+                    share_text(d["missing_pct"], d["missing_count"], result["n_rows"]),
                 ]
                 for d in dims
             ),
@@ -840,7 +842,8 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
         for u in unscored[:UNSCORED_SHOWN]:
             n = sum(g["count"] for g in u["groups"]) or 1
             top = ", ".join(
-                f"{md_escape(g['label'])} {_p(g['count'] / n)}" for g in u["groups"][:3]
+                f"{md_escape(g['label'])} {share_text(g['count'] / n, g['count'], n)}"
+                for g in u["groups"][:3]
             )
             more = ", ..." if len(u["groups"]) > 3 else ""
             rows.append([md_escape(u["name"]), u["n_groups"], top + more, md_escape(u["why"])])
@@ -868,7 +871,7 @@ def render_profile_markdown(result: dict, *, name: str = "", **_: Any) -> str:
     for block in result.get("outcomes", []):  # SPEC 21.4
         _md_outcome(block, out)
     if "missing_by_group" in result:
-        _md_missing_by_group(result["missing_by_group"], out)
+        _md_missing_by_group(result["missing_by_group"], result["n_rows"], out)
     if "proxy_hints" in result:  # SPEC 16
         _md_proxy_hints(result["proxy_hints"], out)
     _md_findings(result, out)
@@ -1146,7 +1149,7 @@ def _md_outcome(block: dict, out: list[str]) -> None:
     )
 
 
-def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
+def _md_missing_by_group(entries: list[dict], n_rows: int, out: list[str]) -> None:
     """SPEC 17.5: per dimension, the columns the terminal report lists (those with a
     flagged group, else the few whose groups are farthest apart), one table."""
     from .render import (  # lazy: start-up
@@ -1156,6 +1159,7 @@ def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
         extremes_scope_text,
         missing_columns_shown,
         missing_extremes,
+        missing_share,
         missing_tie,
         not_counted_text,
     )
@@ -1184,7 +1188,7 @@ def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
         )
 
         def group(g: dict | None) -> str:
-            return "-" if g is None else f"{md_escape(g['label'])} {_p(g['missing_pct'])}"
+            return "-" if g is None else f"{md_escape(g['label'])} {missing_share(g)}"
 
         for c in picked:
             low, high = missing_extremes(c, e["dimension"])
@@ -1199,9 +1203,10 @@ def _md_missing_by_group(entries: list[dict], out: list[str]) -> None:
             lows, highs = (
                 (group(low), group(high))
                 if tie is None
-                else (f"{md_escape(tie)} {_p(low['missing_pct'])}", "")
+                else (f"{md_escape(tie)} {missing_share(low)}", "")
             )
-            rows.append([name, md_escape(c["name"]), _p(c["missing_pct"]), lows, highs, flagged])
+            overall = share_text(c["missing_pct"], c["missing_count"], n_rows)
+            rows.append([name, md_escape(c["name"]), overall, lows, highs, flagged])
         hidden = len(columns) - len(picked)
         if hidden > 0:
             rows.append([name, f"... {hidden} more {columns_word(hidden)}", "", "", "", ""])
@@ -1334,7 +1339,7 @@ def _compare_group_rows(dims: list[dict]) -> Iterable[list[object]]:
             yield [
                 md_escape(d["name"]),
                 md_escape(g["label"]),
-                *compare_group_cells(g),
+                *compare_group_cells(g, d["groups"]),
                 g["status"],
             ]
         hidden = len(d["groups"]) - MD_MAX_GROUPS

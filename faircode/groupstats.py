@@ -11,7 +11,7 @@ from .numerics import (
     Z,
     katz_interval,
     newcombe,
-    pct,
+    pct_not_zero,
     round_half_up,
     rows_text,
     score_p,
@@ -322,7 +322,9 @@ def _gap_findings(
         lo, hi = newcombe(high[2], high[1], pos, n, Z)
         fs.finding(
             "label_gap",
-            f"{where}: {head} rate {pct(rate)}% for {text} vs {pct(high_rate)}% for {high_text}",
+            # SPEC 17.4 (8's rule): a rate of some rows but not all never reads 0 or 100
+            f"{where}: {head} rate {pct_not_zero(rate, int(pos > 0), pos < n)}% for {text} vs "
+            f"{pct_not_zero(high_rate, int(high[2] > 0), high[2] < high[1])}% for {high_text}",
             dims=dims,
             groups=[*as_groups(key), *as_groups(high[0])],
             value=high_rate - rate,
@@ -492,8 +494,10 @@ def missing_by_group(
                     listed += 1
                     fs.finding(
                         "missing_gap",
-                        f"{dim['name']}: '{col}' is missing for {pct(share)}% of "
-                        f"'{label}' vs {pct(overall)}% overall",
+                        # SPEC 17.5 (8's rule): flagged, share > overall >= 0
+                        f"{dim['name']}: '{col}' is missing for "
+                        f"{pct_not_zero(share, 1, m < count)}% of '{label}' vs "
+                        f"{pct_not_zero(overall, int(overall > 0), overall < 1)}% overall",
                         dims=[dim["name"]],
                         groups=[label, col],
                         value=share,

@@ -118,27 +118,40 @@ def pct(x: float) -> str:
     return f"{sign}{t // 100}.{str(t % 100).rjust(2, '0')}"
 
 
-def pct_not_zero(x: float, sign: int) -> str:
+def pct_not_zero(x: float, sign: int, below_one: bool = False) -> str:
     """:func:`pct`, or `<0.01` (`-<0.01` for a negative sign) for a value known not to be 0
-    (``sign`` its sign; 0 when it may be 0) whose P(x) reads 0.00 (SPEC 8): one row of
-    30,000 is not "0.00%"."""
+    (``sign`` its sign; 0 when it may be 0) whose P(x) reads 0.00, and `>99.99` for a share
+    known to be below 1 (``below_one``) whose P(x) reads 100.00 (SPEC 8): one row of 30,000
+    is not "0.00%", nor 29,999 of them "100.00%"."""
     text = pct(x)
     if sign and text == "0.00":
         return "-<0.01" if sign < 0 else "<0.01"
+    if below_one and text == "100.00":
+        return ">99.99"
     return text
 
 
-def compare_group_cells(g: dict) -> tuple[str, str, str]:
+def share_text(x: float, count: int, n: int) -> str:
+    """`P(x)%` of a share or rate `count / n` as reports show it: `<0.01%` or `>99.99%`
+    where it would read 0.00% or 100.00% but some of the n rows are in and some out
+    (:func:`pct_not_zero`; SPEC 8, 9, 19)."""
+    return pct_not_zero(x, int(count > 0), count < n) + "%"
+
+
+def compare_group_cells(g: dict, groups: list[dict]) -> tuple[str, str, str]:
     """A compared group's `A%`, `B%` and change in points as reports show them (SPEC 8):
     a side where the group has rows (every side but the one it appeared or disappeared
-    on) never reads 0.00%, and an appeared or disappeared group's change never reads 0."""
+    on) never reads 0.00%, nor 100.00% when another group of ``groups`` (its dimension's
+    groups) has rows there too; an appeared or disappeared group's change never reads 0."""
     status = g["status"]
     delta = g["share_delta"]
     moved = 1 if status == "appeared" else -1 if status == "disappeared" else 0
     change = pct_not_zero(delta, moved)
+    rows_a = sum(o["status"] != "appeared" for o in groups)  # groups with rows on A
+    rows_b = sum(o["status"] != "disappeared" for o in groups)
     return (
-        pct_not_zero(g["share_a"], int(status != "appeared")) + "%",
-        pct_not_zero(g["share_b"], int(status != "disappeared")) + "%",
+        pct_not_zero(g["share_a"], int(status != "appeared"), rows_a > 1) + "%",
+        pct_not_zero(g["share_b"], int(status != "disappeared"), rows_b > 1) + "%",
         ("+" if delta > 0 or change == "<0.01" else "") + change + " pts",
     )
 

@@ -9,7 +9,7 @@ import re
 from .detect import SEX_ALIASES, fold
 from .errors import InputError, NoSuchFile
 from .labels import share_value, trim
-from .numerics import fmt, fsum, pct, round_half_up
+from .numerics import fmt, fsum, pct, pct_not_zero, round_half_up
 from .reader import open_input, open_table
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
@@ -278,7 +278,8 @@ def reference_block(
     # (text, (label, count, n, expected)) of each reference_gap finding (SPEC 18)
     flags = notes + [
         (
-            f"{dim['name']}: '{label}' is under-represented vs reference ({pct(a)}% vs {pct(e)}%)",
+            f"{dim['name']}: '{label}' is under-represented vs reference "
+            f"({pct_not_zero(a, int(c > 0), c < n)}% vs {pct(e)}%)",
             (label, c, n, e),
         )
         for _, label, e, a, c in rows
@@ -293,8 +294,9 @@ def reference_block(
                 "expected": round_half_up(e, 4),
                 "actual": round_half_up(a, 4),
                 "delta": round_half_up(a - e, 4),
+                "count": c,
             }
-            for _, label, e, a, _c in rows
+            for _, label, e, a, c in rows
         ],
     }
     if span is not None:

@@ -22,6 +22,7 @@ from .numerics import (
     more_lines,
     pct,
     rows_text,
+    share_text,
 )
 from .safetext import SYMBOLS, clip, shown
 from .summary import PAIR_COLUMNS
@@ -197,7 +198,8 @@ def render(result: dict, source: str) -> str:
         )
         out.append(
             f"{dim['name']} ({dim['kind']}{extra}) {score_text(dim)}, "
-            f"{dim['n_groups']} groups{ratio}, missing {_pct(dim['missing_pct'])}"
+            f"{dim['n_groups']} groups{ratio}, missing "
+            f"{share_text(dim['missing_pct'], dim['missing_count'], result['n_rows'])}"
         )
         width = max((len(shown(g["label"])) for g in dim["groups"][:MAX_GROUPS_SHOWN]), default=0)
         width = min(max(width, 5), 28)
@@ -253,7 +255,7 @@ def render(result: dict, source: str) -> str:
     for block in result.get("outcomes", []):  # SPEC 21.4
         out.extend(outcome_lines(block))
     if "missing_by_group" in result:  # SPEC 17.5
-        out.extend(missing_by_group_lines(result["missing_by_group"]))
+        out.extend(missing_by_group_lines(result["missing_by_group"], result["n_rows"]))
     if "proxy_hints" in result:  # SPEC 16
         from .proxy_render import report_lines  # lazy: start-up
 
@@ -266,15 +268,19 @@ def render(result: dict, source: str) -> str:
 
 def reference_rows(dim: dict) -> list[tuple[str, str, str, str]]:
     """(group, expected, actual, change) of a dimension's reference table (SPEC 9), in
-    its order: the one table the terminal and Markdown reports both show (issue 27)."""
+    its order: the one table the terminal and Markdown reports both show (issue 27). An
+    actual share of some rows but not all never reads 0.00% or 100.00% (from `count`; a
+    profile saved before it had none)."""
+    groups = (dim.get("reference") or {}).get("groups", [])
+    n = sum(g.get("count", 0) for g in groups)
     return [
         (
             g["label"],
             _pct(g["expected"]),
-            _pct(g["actual"]),
+            _pct(g["actual"]) if "count" not in g else share_text(g["actual"], g["count"], n),
             f"{'+' if g['delta'] > 0 else ''}{pct(g['delta'])} pts",
         )
-        for g in (dim.get("reference") or {}).get("groups", [])
+        for g in groups
     ]
 
 
@@ -506,7 +512,8 @@ def _unscored_lines(unscored: list[dict], out: list[str]) -> None:
     for u in unscored[:UNSCORED_SHOWN]:
         n = sum(g["count"] for g in u["groups"]) or 1
         top = ", ".join(
-            f"{clip(g['label'], 16, '')} {_pct(g['count'] / n)}" for g in u["groups"][:3]
+            f"{clip(g['label'], 16, '')} {share_text(g['count'] / n, g['count'], n)}"
+            for g in u["groups"][:3]
         )
         more = ", ..." if len(u["groups"]) > 3 else ""
         why = "" if u["why"] == NOT_DEMOGRAPHIC else f"  [{u['why']}]"
@@ -543,7 +550,7 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
             f"{_side_score(d['dimension_score_b'])}"
         )
         for g in d["groups"][:MAX_GROUPS_SHOWN]:
-            share_a, share_b, change = compare_group_cells(g)
+            share_a, share_b, change = compare_group_cells(g, d["groups"])
             status = "" if g["status"] == "shifted" else f"  [{g['status']}]"
             out.append(
                 f"  {clip(g['label'], 28, '').ljust(28)} {share_a.rjust(6)} -> "
@@ -770,19 +777,26 @@ def label_rate_lines(block: dict) -> list[str]:
     return out
 
 
+def missing_share(g: dict) -> str:
+    """A group's (or the missing group's) share of cells missing, `<0.01%` or `>99.99%`
+    where it would read 0.00% or 100.00% but some of its rows have the cell and some
+    not (SPEC 17.5, 8's rule)."""
+    return share_text(g["missing_pct"], g["missing"], g["count"])
+
+
 def _group_pct(g: dict | None, width: int) -> str:
     if g is None:
         return "-".ljust(width + 7)
-    return f"{_pct(g['missing_pct']).rjust(6)} {clip(g['label'], width).ljust(width)}"
+    return f"{missing_share(g).rjust(6)} {clip(g['label'], width).ljust(width)}"
 
 
 def _flagged_text(label: str, group: dict | None) -> str:
     """A flagged group and its share; one past the groups the JSON lists (no share in
     it) by its label alone."""
-    return f"'{clip(label, 24)}'" + ("" if group is None else f" {_pct(group['missing_pct'])}")
+    return f"'{clip(label, 24)}'" + ("" if group is None else f" {missing_share(group)}")
 
 
-def missing_by_group_lines(entries: list[dict]) -> list[str]:
+def missing_by_group_lines(entries: list[dict], n_rows: int) -> list[str]:
     """The terminal report's missing data by group (SPEC 17.5): per dimension, the
     columns with a flagged group, else the few whose groups are farthest apart (the
     heading of each dimension says which), with the overall share, the groups with the
@@ -832,11 +846,10 @@ def missing_by_group_lines(entries: list[dict]) -> list[str]:
             extremes = (
                 f"{_group_pct(low, lw)}  {_group_pct(high, lw)}"
                 if tie is None
-                else f"{_pct(low['missing_pct']).rjust(6)} {tie}".ljust(2 * lw + 16)
+                else f"{missing_share(low).rjust(6)} {tie}".ljust(2 * lw + 16)
             )
-            line = (
-                f"    {clip(c['name'], cw).ljust(cw)} {_pct(c['missing_pct']).rjust(7)}  {extremes}"
-            )
+            overall = share_text(c["missing_pct"], c["missing_count"], n_rows)
+            line = f"    {clip(c['name'], cw).ljust(cw)} {overall.rjust(7)}  {extremes}"
             out.append((line + (f"  flagged: {flagged}" if flagged else "")).rstrip())
         hidden = len(columns) - len(picked)
         if hidden > 0:

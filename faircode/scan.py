@@ -1149,6 +1149,8 @@ def _subgroup(table: Table, f: tuple) -> dict:
             rows=ca + cb,
             rows_a=ca,
             rows_b=cb,
+            n_a=na,
+            n_b=nb,
             share_a=round_half_up(ca / na, 4),
             share_b=round_half_up(cb / nb, 4),
         )

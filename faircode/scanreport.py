@@ -8,7 +8,7 @@ and names go through `safetext.shown` (SPEC 0.6): a hostile label cannot move th
 
 from __future__ import annotations
 
-from .numerics import fmt, pct
+from .numerics import fmt, pct, share_text
 from .safetext import md_escape, shown
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
@@ -54,7 +54,7 @@ def _compared(result: dict) -> str:
         what = f"{c['label']} = '{c['positive']}'"
         if c.get("prediction"):
             what = f"errors of {c['prediction']} against {c['label']}"
-        rate = "-" if c["rate"] is None else f"{pct(c['rate'])}%"
+        rate = "-" if c["rate"] is None else share_text(c["rate"], c["positives"], c["rows"])
         return f"{what}: {_rows(c['rows'])}, overall rate {rate}"
     a, b = c["a"], c["b"]
     a_rows = "" if a["rows"] is None else f" ({_rows(a['rows'])})"
@@ -76,23 +76,27 @@ def _search_text(result: dict) -> str:
 
 
 def describe_effect(question: str, sub: dict, compared: dict) -> str:
-    """One line of a subgroup's effect, as every report shows it."""
+    """One line of a subgroup's effect, as every report shows it. A share or rate of
+    some rows but not all never reads 0.00% or 100.00% (SPEC 19, 8)."""
     band = f"[95% {pct(sub['ci_low'])} to {pct(sub['ci_high'])} pts]"
     if question == "representation":
+        b = share_text(sub["share_b"], sub["rows_b"], sub["n_b"])
+        a = share_text(sub["share_a"], sub["rows_a"], sub["n_a"])
         return (
-            f"{pct(sub['share_b'])}% of {compared['b']['name']} vs "
-            f"{pct(sub['share_a'])}% of {compared['a']['name']}: "
+            f"{b} of {compared['b']['name']} vs {a} of {compared['a']['name']}: "
             f"{_signed(sub['effect'])} pts {band}"
         )
     if question == "reference":
         return (
-            f"{pct(sub['share'])}% of the rows vs {pct(sub['expected'])}% expected: "
-            f"{_signed(sub['effect'])} pts {band}"
+            f"{share_text(sub['share'], sub['rows'], compared['b']['rows'])} of the rows vs "
+            f"{pct(sub['expected'])}% expected: {_signed(sub['effect'])} pts {band}"
         )
     what = "error rate" if compared.get("prediction") else "rate"
+    rest = compared["rows"] - sub["rows"]
+    rest_rate = share_text(sub["rate_rest"], compared["positives"] - sub["positives"], rest)
     return (
-        f"{what} {pct(sub['rate'])}% vs {pct(sub['rate_rest'])}% in the rest: "
-        f"{_signed(sub['effect'])} pts {band}, z {fmt(sub['score'], 2)}"
+        f"{what} {share_text(sub['rate'], sub['positives'], sub['rows'])} vs {rest_rate} in the "
+        f"rest: {_signed(sub['effect'])} pts {band}, z {fmt(sub['score'], 2)}"
     )
 
 

@@ -95,20 +95,31 @@
   }
 
   /** The engine's pctNotZero (SPEC 8): `<0.01` for a value known not to be 0 (sign its
-   * sign, else 0) whose digits read 0.00, so one row of 30,000 is not "0.00%". */
-  function pctNotZero(x, sign) {
+   * sign, else 0) whose digits read 0.00, so one row of 30,000 is not "0.00%"; `>99.99`
+   * for a share known to be below 1 (belowOne) whose digits read 100.00. */
+  function pctNotZero(x, sign, belowOne = false) {
     const t = pctDigits(x);
     if (sign && t === '0.00') return sign < 0 ? '-<0.01' : '<0.01';
+    if (belowOne && t === '100.00') return '>99.99';
     return t;
   }
 
+  /** numerics.py share_text: `P(x)%` of a share or rate count / n, `<0.01%` or `>99.99%`
+   * where it would read 0.00% or 100.00% but some rows are in and some out (SPEC 8, 9). */
+  function shareText(x, count, n) {
+    return pctNotZero(x, count > 0 ? 1 : 0, count < n) + '%';
+  }
+
   /** numerics.py compare_group_cells: a compared group's A, B and change as shown (SPEC 8):
-   * a side where it has rows never reads 0.00%, an appeared or disappeared group's change
+   * a side where it has rows never reads 0.00%, nor 100.00% when another of its
+   * dimension's groups has rows there too; an appeared or disappeared group's change
    * never 0. */
-  function compareGroupCells(g) {
+  function compareGroupCells(g, groups) {
     const moved = g.status === 'appeared' ? 1 : g.status === 'disappeared' ? -1 : 0;
-    const a = pctNotZero(g.share_a, g.status !== 'appeared' ? 1 : 0) + '%';
-    const b = pctNotZero(g.share_b, g.status !== 'disappeared' ? 1 : 0) + '%';
+    const rowsA = groups.filter((o) => o.status !== 'appeared').length; // groups with rows on A
+    const rowsB = groups.filter((o) => o.status !== 'disappeared').length;
+    const a = pctNotZero(g.share_a, g.status !== 'appeared' ? 1 : 0, rowsA > 1) + '%';
+    const b = pctNotZero(g.share_b, g.status !== 'disappeared' ? 1 : 0, rowsB > 1) + '%';
     const tiny = moved && pctDigits(g.share_delta) === '0.00';
     return [a, b, !tiny ? pts(g.share_delta) : moved > 0 ? '+<0.01 pts ↑' : '-<0.01 pts ↓'];
   }
@@ -275,9 +286,12 @@
       h('thead', null, h('tr', null, h('th', { attrs: { scope: 'col' } }, 'group'), h('th', { attrs: { scope: 'col' } }, 'expected'),
         h('th', { attrs: { scope: 'col' } }, 'actual'), h('th', { attrs: { scope: 'col' } }, 'delta'))));
     const body = h('tbody');
+    const n = ref.groups.reduce((m, g) => m + (g.count === undefined ? 0 : g.count), 0);
     for (const g of ref.groups) {
-      body.appendChild(h('tr', { className: g.delta < 0 ? 'neg' : 'pos', dataset: { label: g.label, expected: g.expected, actual: g.actual, delta: g.delta } },
-        h('td', null, data(g.label)), h('td', null, pct(g.expected)), h('td', null, pct(g.actual)),
+      // an actual share of some rows but not all never reads 0.00% or 100.00% (SPEC 9)
+      const actual = g.count === undefined ? pct(g.actual) : shareText(g.actual, g.count, n);
+      body.appendChild(h('tr', { className: g.delta < 0 ? 'neg' : 'pos', dataset: { label: g.label, expected: g.expected, actual: g.actual, delta: g.delta, count: g.count === undefined ? '' : g.count } },
+        h('td', null, data(g.label)), h('td', null, pct(g.expected)), h('td', null, actual),
         h('td', null, pts(g.delta))));
     }
     table.appendChild(body);
@@ -447,7 +461,7 @@
     view.appendChild(unscoredList(result));
     if (result.label_rates) view.appendChild(labelRatesSection(result.label_rates));
     for (const block of result.outcomes || []) view.appendChild(outcomeSection(block));
-    if (result.missing_by_group) view.appendChild(missingSection(result.missing_by_group));
+    if (result.missing_by_group) view.appendChild(missingSection(result.missing_by_group, result.n_rows));
     if (result.proxy_hints) view.appendChild(proxySection(result.proxy_hints));
     else if (ctx.proxyWhere) view.appendChild(proxyWhere());
     return view;
@@ -563,7 +577,7 @@
       const scale = d.groups.reduce((m, g) => Math.max(m, Math.abs(g.share_delta)), 0) || 1;
       const list = h('div', { className: 'bars', attrs: { role: 'list' } });
       for (const g of d.groups.slice(0, GROUPS_SHOWN)) {
-        const cells = compareGroupCells(g);
+        const cells = compareGroupCells(g, d.groups);
         list.appendChild(h('div', { className: 'bar-row status-' + g.status, attrs: { role: 'listitem' },
           dataset: { label: g.label, shareA: g.share_a, shareB: g.share_b, shareDelta: g.share_delta, status: g.status } },
         h('div', { className: 'bar-label' }, data(g.label)), deltaBar(g.share_delta, scale),
@@ -838,8 +852,14 @@
     return sec;
   }
 
+  /** render.py missing_share: a group's share of cells missing, never 0.00% or 100.00%
+   * when some of its rows have the cell and some not (SPEC 17.5). */
+  function missingShare(g) {
+    return shareText(g.missing_pct, g.missing, g.count);
+  }
+
   function groupPct(g) {
-    return g === null ? '–' : [data(g.label), ` ${pct(g.missing_pct)}`];
+    return g === null ? '–' : [data(g.label), ` ${missingShare(g)}`];
   }
 
   /** What shows instead of a lowest and a highest group when they cannot differ, as
@@ -861,7 +881,7 @@
     return `lowest and highest among the first ${num(n)} of ${num(n + c.groups_not_listed)} groups, those the JSON lists`;
   }
 
-  function missingRow(dimName, c) {
+  function missingRow(dimName, c, nRows) {
     const [low, high] = missingExtremes(c, dimName);
     const tie = missingTie(c, dimName);
     const named = new Map(c.groups.map((g) => [g.label, g]));
@@ -873,22 +893,22 @@
     }
     return h('tr', { className: c.flagged.length ? 'has-flagged' : '', dataset: { dim: dimName, column: c.name,
       missingPct: c.missing_pct, missingCount: c.missing_count, flagged: c.flagged.length } },
-    h('th', { attrs: { scope: 'row' } }, data(c.name)), h('td', { className: 'num' }, pct(c.missing_pct)),
+    h('th', { attrs: { scope: 'row' } }, data(c.name)), h('td', { className: 'num' }, shareText(c.missing_pct, c.missing_count, nRows)),
     ...(tie === null ? [h('td', null, groupPct(low)), h('td', null, groupPct(high))]
-      : [h('td', { className: 'tie', attrs: { colspan: '2' } }, `${pct(low.missing_pct)} ${tie}`)]),
+      : [h('td', { className: 'tie', attrs: { colspan: '2' } }, `${missingShare(low)} ${tie}`)]),
     h('td', null, flagged));
   }
 
-  function missingTable(dimName, columns) {
+  function missingTable(dimName, columns, nRows) {
     const table = h('table', { className: 'missing-table' },
       h('thead', null, h('tr', null, th('column'), th('overall'), th('lowest group'), th('highest group'), th('flagged'))));
     const body = h('tbody');
-    for (const c of columns) body.appendChild(missingRow(dimName, c));
+    for (const c of columns) body.appendChild(missingRow(dimName, c, nRows));
     table.appendChild(body);
     return h('div', { className: 'heat-wrap' }, table);
   }
 
-  function missingSection(entries) {
+  function missingSection(entries, nRows) {
     const sec = h('section', { className: 'missing-by-group', attrs: { 'aria-label': 'Missing data by group' } },
       h('h2', null, 'Missing data by group'));
     if (!entries.some((e) => (e.columns && e.columns.length) || e.not_counted)) {
@@ -914,13 +934,13 @@
         absent ? ['; ', data(missingGroupLabel(e.dimension)), `: ${num(absent.missing_group.count)} rows`] : ''));
       const scope = extremesScopeText(e.columns);
       if (scope) card.appendChild(h('p', { className: 'muted extremes-scope' }, scope));
-      card.appendChild(missingTable(e.dimension, picked));
+      card.appendChild(missingTable(e.dimension, picked, nRows));
       if (picked.length < e.columns.length) {
         const more = h('details', { className: 'more-columns' }, h('summary', null, `all ${e.columns.length} columns with missing cells`));
         more.addEventListener('toggle', () => {
           if (!more.open || more.dataset.drawn) return;
           more.dataset.drawn = 'true';
-          more.appendChild(missingTable(e.dimension, e.columns));
+          more.appendChild(missingTable(e.dimension, e.columns, nRows));
         });
         card.appendChild(more);
       }
@@ -997,7 +1017,7 @@
     mount.replaceChildren(view);
   }
 
-  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, fmt, pct, pts, pctNotZero, compareGroupCells, num, pText, boot };
+  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, fmt, pct, pts, pctNotZero, shareText, missingShare, compareGroupCells, num, pText, boot };
   root.FaircodeViews = api;
   if (typeof document !== 'undefined' && document.getElementById && document.getElementById('faircode-result')) {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);

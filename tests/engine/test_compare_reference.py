@@ -158,9 +158,9 @@ def test_reference_block_deviation_and_flags():
     ref = dim(r, "race")["reference"]
     assert ref["deviation"] == 0.2
     assert ref["groups"] == [
-        {"label": "A", "expected": 0.5, "actual": 0.7, "delta": 0.2},
-        {"label": "C", "expected": 0.2, "actual": 0.0, "delta": -0.2},
-        {"label": "b", "expected": 0.3, "actual": 0.3, "delta": 0.0},
+        {"label": "A", "expected": 0.5, "actual": 0.7, "delta": 0.2, "count": 7},
+        {"label": "C", "expected": 0.2, "actual": 0.0, "delta": -0.2, "count": 0},
+        {"label": "b", "expected": 0.3, "actual": 0.3, "delta": 0.0, "count": 3},
     ]
     assert "race: 'C' is under-represented vs reference (0.00% vs 20.00%)" in r["flags"]
     # the reference never changes the score (v2: 10 rows are too few for a v3 score)
@@ -544,3 +544,51 @@ def test_a_one_row_group_that_disappears_never_reads_zero_to_zero(tmp_path):
         row = next(line for line in r.report("text").splitlines() if line.startswith("  x "))
         assert row.split(maxsplit=4)[1:] == [a, "->", b, f"({change})  [{status}]"]
         assert f"| race | x | {a} | {b} | {change} | {status} |" in r.report("markdown")
+
+
+def test_a_group_of_all_rows_but_one_never_reads_a_hundred_percent(tmp_path):
+    """SPEC 8, the mirror of the above: 29,999 rows of 30,000 (the share rounds to
+    100.00%) beside a group with one row read `>99.99%` in the finding and every
+    report's group row; a group that is every row of its side reads 100.00%."""
+    a_csv, b_csv, c_csv = (tmp_path / f"{x}.csv" for x in "abc")
+    a_csv.write_text("race\n" + "w\n" * 29999 + "x\n")
+    b_csv.write_text("race\n" + "w\n" * 15000 + "b\n" * 15000)
+    c_csv.write_text("race\n" + "w\n" * 30000)
+    for one, shown in ((a_csv, ">99.99%"), (c_csv, "100.00%")):
+        r = faircode.compare(faircode.profile(one), faircode.profile(b_csv))
+        w = next(g for g in dim(r, "race")["groups"] if g["label"] == "w")
+        assert w["share_a"] == 1.0
+        assert any(f"race: 'w' share moved {shown} -> 50.00% (" in f for f in r["flags"])
+        row = next(line for line in r.report("text").splitlines() if line.startswith("  w "))
+        assert row.split(maxsplit=4)[1:] == [shown, "->", "50.00%", "(-50.00 pts)"]
+        assert f"| race | w | {shown} | 50.00% | -50.00 pts | shifted |" in r.report("markdown")
+
+
+def test_an_actual_share_of_some_rows_never_reads_zero_or_a_hundred():
+    """SPEC 9 (8's rule): against the reference, one row of 30,000 reads `<0.01%` and the
+    29,999 beside it `>99.99%` in the flag, the terminal's and Markdown's table; the CSV
+    holds the count; a group with no row keeps 0.00%, and one holding every row 100.00%."""
+    table = parse_reference(b"column,group,share\nsex,Male,0.5\nsex,Female,0.5\n", "r")
+    r = prof("sex\n" + "Male\n" * 29999 + "Female\n", reference=table)
+    ref = dim(r, "sex")["reference"]
+    assert [(g["label"], g["actual"], g["count"]) for g in ref["groups"]] == [
+        ("Female", 0.0, 1),
+        ("Male", 1.0, 29999),
+    ]
+    assert "sex: 'Female' is under-represented vs reference (<0.01% vs 50.00%)" in r["flags"]
+    text, md = r.report("text"), r.report("markdown")
+    for label, actual, change in (("Female", "<0.01%", "-50.00"), ("Male", ">99.99%", "+50.00")):
+        assert any(
+            line.split() == [label, "50.00%", actual, change, "pts"] for line in text.splitlines()
+        )
+        assert f"| {label} | 50.00% | {actual} | {change} pts |" in md
+    rows = [
+        row for row in csv.DictReader(io.StringIO(r.report("csv"))) if row["section"] == "reference"
+    ]
+    assert [(row["label"], row["count"], row["share"]) for row in rows] == [
+        ("Female", "1", "0.0"),
+        ("Male", "29999", "1.0"),
+    ]
+    r = prof("sex\n" + "Male\n" * 30000, reference=table)
+    assert "sex: 'Female' is under-represented vs reference (0.00% vs 50.00%)" in r["flags"]
+    assert "| Male | 50.00% | 100.00% | +50.00 pts |" in r.report("markdown")

@@ -592,3 +592,58 @@ def test_the_worst_subgroup_says_when_the_next_ones_overlap_its_interval():
     # none overlapping: nothing said
     apart = {"subgroup": {**sub, "ci_low": 0.9, "ci_high": 0.95}, "runners_up": ups}
     assert overlap_text(apart) is None
+
+
+def test_a_share_or_rate_of_some_rows_never_reads_zero_or_a_hundred(tmp_path, monkeypatch):
+    """SPEC 19 (8's rule): a subgroup's share or rate of some rows but not all reads
+    `<0.01%` or `>99.99%` in every report, never 0.00% or 100.00%; one that is exact
+    keeps its digits. One row of 30,000 in B, 29,999 of 30,000 against a reference, a
+    rate of 29,999 of 30,000 against one of 1."""
+    from faircode.scanreport import render_html, render_markdown, render_text
+
+    monkeypatch.chdir(tmp_path)  # names without Markdown's escapes
+    a, b = Path("a.csv"), Path("b.csv")
+    a.write_text("race\n" + "w\n" * 15000 + "x\n" * 15000)
+    b.write_text("race\n" + "w\n" * 29999 + "x\n")
+    ref, one = Path("ref.csv"), Path("one.csv")
+    ref.write_text("column,group,share\nsex,Male,0.5\nsex,Female,0.5\n")
+    one.write_text("sex,hired\n" + "Male,1\n" * 29999 + "Female,1\n")
+    rate = Path("rate.csv")
+    rate.write_text("sex,hired\n" + "F,1\n" * 29999 + "F,0\n" + "M,0\n" * 29999 + "M,1\n")
+    cases = (
+        (
+            faircode.scan(str(a), str(b), permutations=0),
+            "race = 'w'",
+            f">99.99% of {b} vs 50.00% of {a}",
+            f"<0.01% of {b} vs 50.00% of {a}",
+        ),
+        (
+            faircode.scan(str(one), reference=str(ref), permutations=0),
+            "sex = 'Male'",
+            ">99.99% of the rows vs 50.00% expected",
+            "<0.01% of the rows vs 50.00% expected",
+        ),
+        (
+            faircode.scan(str(rate), label="hired", permutations=0),
+            "sex = 'F'",
+            "rate >99.99% vs <0.01% in the rest",
+            "rate <0.01% vs >99.99% in the rest",
+        ),
+    )
+    for r, worst, said, next_said in cases:
+        assert r["subgroup"]["text"] == worst
+        shares = [r["subgroup"].get(k) for k in ("share_b", "share", "rate")]
+        assert 1.0 in shares
+        page = html.unescape(re.sub(r"<[^>]+>", " ", render_html(r)))
+        # Markdown writes > and < as &gt; and &lt; (safetext.md_escape)
+        for report in (render_text(r), html.unescape(render_markdown(r)), page):
+            assert said in report
+            assert "100.00%" not in report and " 0.00%" not in report
+        assert next_said in render_text(r)  # the runners-up's shares: the text report's
+    # every row of A's x and none of B's: the exact ends keep their digits
+    c = Path("c.csv")
+    c.write_text("race\n" + "w\n" * 30000)
+    r = faircode.scan(str(a), str(c), permutations=0)
+    assert (r["subgroup"]["n_a"], r["subgroup"]["n_b"]) == (30000, 30000)
+    assert f"100.00% of {c} vs 50.00% of {a}" in render_text(r)
+    assert f"0.00% of {c} vs 50.00% of {a}" in render_text(r)

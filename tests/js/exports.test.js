@@ -20,7 +20,7 @@ const EXPORTS = [
   // labels in outputs (SPEC 0.9 LABEL_SHOWN): the page bounds what it draws and exports
   'LABEL_SHOWN', 'capLabel', 'bounded',
   // for tests and the page's own use
-  'fsum', 'ln', 'roundHalfUp', 'fmt', 'pct', 'cmpCodePoint', 'tokenize', 'kindFromName',
+  'fsum', 'ln', 'roundHalfUp', 'fmt', 'pct', 'pctNotZero', 'cmpCodePoint', 'tokenize', 'kindFromName',
   'trimLabel', 'isMissing', 'missingMatcher', 'MISSING_TOKENS', 'cleanHeader',
   'sniffDelimiter', 'sniffTied', 'notUtf8', 'firstInvalidUtf8', 'pyFloatRepr',
   // the page's Delimiter menu names what the sniffer tries (SPEC 0.1)

@@ -69,9 +69,41 @@ test('views pctNotZero equals the engine pctNotZero; a compared group with rows 
   assert.equal(E.pctNotZero(0, 0), '0.00');
   // SPEC 8: one row of 30,000 disappeared (JSON keeps 4 dp: every number 0)
   const gone = { share_a: 0, share_b: 0, share_delta: 0, status: 'disappeared' };
-  assert.deepEqual(V.compareGroupCells(gone), ['<0.01%', '0.00%', '-<0.01 pts ↓']);
+  assert.deepEqual(V.compareGroupCells(gone, [gone]), ['<0.01%', '0.00%', '-<0.01 pts ↓']);
   const came = { share_a: 0, share_b: 0, share_delta: 0, status: 'appeared' };
-  assert.deepEqual(V.compareGroupCells(came), ['0.00%', '<0.01%', '+<0.01 pts ↑']);
+  assert.deepEqual(V.compareGroupCells(came, [came]), ['0.00%', '<0.01%', '+<0.01 pts ↑']);
   const moved = { share_a: 0.25, share_b: 0.5, share_delta: 0.25, status: 'shifted' };
-  assert.deepEqual(V.compareGroupCells(moved), ['25.00%', '50.00%', '+25.00 pts ↑']);
+  assert.deepEqual(V.compareGroupCells(moved, [moved]), ['25.00%', '50.00%', '+25.00 pts ↑']);
+});
+
+test('views pctNotZero below one equals the engine; a share of all rows but one never reads 100.00%', () => {
+  for (const x of values()) for (const below of [false, true]) assert.equal(V.pctNotZero(x, 1, below), E.pctNotZero(x, 1, below), String(x));
+  assert.equal(E.pctNotZero(0.99997, 1, true), '>99.99');
+  assert.equal(E.pctNotZero(1, 1, false), '100.00');
+  // SPEC 8: 29,999 of 30,000 rows in A beside x's one row (JSON's 4 dp: share_a 1)
+  const w = { share_a: 1, share_b: 0.5, share_delta: -0.5, status: 'shifted' };
+  const groups = [w, { share_a: 0, share_b: 0.5, share_delta: 0.5, status: 'appeared' },
+    { share_a: 0, share_b: 0, share_delta: 0, status: 'disappeared' }];
+  assert.deepEqual(V.compareGroupCells(w, groups), ['>99.99%', '50.00%', '-50.00 pts ↓']);
+  // every row of A: 100.00% is exact
+  assert.deepEqual(V.compareGroupCells(w, groups.slice(0, 2)), ['100.00%', '50.00%', '-50.00 pts ↓']);
+});
+
+test('views shareText: a share of some rows but not all never reads 0.00% or 100.00% (the reference table)', () => {
+  for (const x of values()) for (const [c, n] of [[0, 5], [1, 5], [5, 5]]) {
+    assert.equal(V.shareText(x, c, n), `${E.pctNotZero(x, c > 0 ? 1 : 0, c < n)}%`, String(x));
+  }
+  // SPEC 9: one row of 30,000 and the 29,999 beside it (JSON's 4 dp: 0 and 1)
+  assert.equal(V.shareText(0, 1, 30000), '<0.01%');
+  assert.equal(V.shareText(1, 29999, 30000), '>99.99%');
+  assert.equal(V.shareText(0, 0, 30000), '0.00%');
+  assert.equal(V.shareText(1, 30000, 30000), '100.00%');
+});
+
+test('views missingShare: a group missing some cells but not all never reads 0.00% or 100.00%', () => {
+  // SPEC 17.5: one of 30,000 and 29,999 of 30,000 (JSON's 4 dp: 0 and 1)
+  assert.equal(V.missingShare({ missing_pct: 0, missing: 1, count: 30000 }), '<0.01%');
+  assert.equal(V.missingShare({ missing_pct: 1, missing: 29999, count: 30000 }), '>99.99%');
+  assert.equal(V.missingShare({ missing_pct: 0, missing: 0, count: 30000 }), '0.00%');
+  assert.equal(V.missingShare({ missing_pct: 1, missing: 30000, count: 30000 }), '100.00%');
 });

@@ -828,3 +828,23 @@ def test_a_repeated_header_through_the_bridge(js, tmp_path, data: bytes) -> None
         assert out.returncode == 2 and py["error"].replace("t.csv", str(path)) in out.stderr
     else:
         assert out.returncode == 0, out.stderr
+
+
+def test_a_missing_share_of_all_rows_but_one_parity(js):
+    """SPEC 17.5 (8's rule): both engines flag 29,999 of 30,000 cells missing as
+    `>99.99%`, not 100.00%."""
+    data = ("sex,note\n" + "M,\n" * 29999 + "M,x\n" + "F,x\n" * 30000).encode()
+    py = run_python(io.BytesIO(data), None, {}, name="t.csv")
+    assert_same(py, run_js(js.profile_bytes(data, "t.csv", None, {})), "29,999 of 30,000")
+    assert "sex: 'note' is missing for >99.99% of 'M' vs 50.00% overall" in py["result"]["flags"]
+
+
+def test_a_label_rate_of_all_rows_but_one_parity(js):
+    """SPEC 17.4 (8's rule): both engines say a label rate of 29,999 of 30,000 is
+    `>99.99%` and one of 1 in 30,000 `<0.01%` in the label-gap flag."""
+    data = ("sex,hired\n" + "M,1\n" * 29999 + "M,0\n" + "F,0\n" * 29999 + "F,1\n").encode()
+    opts = {"label": "hired"}
+    py = run_python(io.BytesIO(data), None, opts, name="t.csv")
+    assert_same(py, run_js(js.profile_bytes(data, "t.csv", None, opts)), "29,999 of 30,000")
+    flag = "sex: hired=1 rate <0.01% for 'F' vs >99.99% for 'M'"
+    assert flag in py["result"]["flags"]

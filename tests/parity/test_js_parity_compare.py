@@ -614,3 +614,35 @@ def test_a_one_row_group_that_disappears_parity(js):
         shares = "<0.01% -> 0.00%" if side == "B" else "0.00% -> <0.01%"
         status = "disappeared" if side == "B" else "appeared"
         assert f"race: 'x' {status} ({shares})" in py["flags"]
+
+
+def test_a_group_of_all_rows_but_one_parity(js):
+    """SPEC 8: both engines say 29,999 rows of 30,000 beside another group's one row
+    moved from `>99.99%`, not from 100.00%."""
+    a_bytes = ("race\n" + "w\n" * 29999 + "x\n").encode()
+    b_bytes = ("race\n" + "w\n" * 15000 + "b\n" * 15000).encode()
+    for py, side in _both_ways(js, a_bytes, b_bytes):
+        moved = ">99.99% -> 50.00%" if side == "B" else "50.00% -> >99.99%"
+        assert any(f"race: 'w' share moved {moved} (" in f for f in py["flags"])
+
+
+def test_a_reference_share_of_one_row_parity(js):
+    """SPEC 9: both engines give each reference group its count, and say one row of
+    30,000 is under-represented at `<0.01%`, not 0.00%."""
+    data = ("sex\n" + "Male\n" * 29999 + "Female\n").encode()
+    ref = b"column,group,share\nsex,Male,0.5\nsex,Female,0.5\n"
+    opts = {"reference": parse_reference(ref, "ref.csv")}
+    py = run_python(io.BytesIO(data), {}, opts, name="t.csv")
+    req = {
+        "bytes_b64": b64(data),
+        "name": "t.csv",
+        "reference_b64": b64(ref),
+        "reference_name": "ref.csv",
+        "opts": {},
+        "overrides": [],
+    }
+    assert_same(py, run_js(js.request(req)), "one row of 30,000 against a reference")
+    sex = next(d for d in py["result"]["dimensions"] if d["name"] == "sex")
+    assert [g["count"] for g in sex["reference"]["groups"]] == [1, 29999]
+    flag = "sex: 'Female' is under-represented vs reference (<0.01% vs 50.00%)"
+    assert flag in py["result"]["flags"]

@@ -61,7 +61,8 @@ TWINS: dict[str, str] = {
         missing_by_group""",
     "outcomes": """TAIL decimals moments welch welch_p _mean_alike _gap_fields _group_entry
         _no_number outcome_blocks""",
-    "compare": """drift_level homogeneity _drift_line _drift_test _shift_p _change _by_evidence
+    "compare": """drift_level homogeneity _drift_line _drift_test _shift_p _shares_text _change
+        _by_evidence
         compare_dimension compare _by_delta _group_shifts compare_label_rates compare_missing""",
     "reference": """HEADER_ALIASES SUM_TOLERANCE _YEAR _ascii_lower parse_reference sum_warnings
         unmatched_warnings
@@ -131,6 +132,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "not_shown": PY_TEXT,
         "drift_text": PY_TEXT,
         "compare_group_cells": PY_TEXT,
+        "share_text": PY_TEXT,
         "drift_claimed": PY_TEXT,
         "fmt_or_dash": PY_TEXT,
         "more_lines": PY_TEXT,

@@ -31,7 +31,7 @@ from blockwalk import ARGS, COMPAS, blocks, check_renderer, compas_result, refer
 from util import data_file
 
 import faircode
-from faircode.numerics import pct
+from faircode.numerics import pct, share_text
 from faircode.proxy import p_text
 from faircode.safetext import md_escape
 
@@ -214,12 +214,13 @@ def csv_markers(r: dict) -> dict[str, Callable[[list[dict]], bool]]:
 def terminal_reference(t: str, d: dict) -> dict[str, bool]:
     ref = d["reference"]
     ages = ref.get("ages")
+    n = sum(g["count"] for g in ref["groups"])
     rows = {
         g["label"]: _lines(
             t,
             g["label"],
             f"{pct(g['expected'])}%",
-            f"{pct(g['actual'])}%",
+            share_text(g["actual"], g["count"], n),
             f"{pct(g['delta'])} pts",
         )
         for g in ref["groups"]
@@ -232,15 +233,19 @@ def terminal_reference(t: str, d: dict) -> dict[str, bool]:
         "expected": all(rows.values()),
         "actual": all(rows.values()),
         "delta": all(rows.values()),
+        # the count is not a column: it decides whether actual reads <0.01% or >99.99%
+        "count": all(rows.values()),
     }
 
 
 def markdown_reference(t: str, d: dict) -> dict[str, bool]:
     ref = d["reference"]
     ages = ref.get("ages")
+    n = sum(g["count"] for g in ref["groups"])
     rows = {
         g["label"]: (
-            f"| {md_escape(g['label'])} | {pct(g['expected'])}% | {pct(g['actual'])}% | "
+            f"| {md_escape(g['label'])} | {pct(g['expected'])}% | "
+            f"{share_text(g['actual'], g['count'], n)} | "
             f"{'+' if g['delta'] > 0 else ''}{pct(g['delta'])} pts |"
         )
         in t
@@ -255,6 +260,8 @@ def markdown_reference(t: str, d: dict) -> dict[str, bool]:
         "expected": all(rows.values()),
         "actual": all(rows.values()),
         "delta": all(rows.values()),
+        # the count is not a column: it decides whether actual reads <0.01% or >99.99%
+        "count": all(rows.values()),
     }
 
 
@@ -263,10 +270,16 @@ def csv_reference(rows: list[dict], d: dict) -> dict[str, bool]:
     ages = ref.get("ages")
     mine = [row for row in rows if row["section"] == "reference" and row["dimension"] == d["name"]]
     got = [
-        (row["label"], float(row["expected"]), float(row["share"]), float(row["delta"]))
+        (
+            row["label"],
+            float(row["expected"]),
+            float(row["share"]),
+            float(row["delta"]),
+            int(row["count"]),
+        )
         for row in mine
     ]
-    want = [(g["label"], g["expected"], g["actual"], g["delta"]) for g in ref["groups"]]
+    want = [(g["label"], g["expected"], g["actual"], g["delta"], g["count"]) for g in ref["groups"]]
     return {
         "deviation": bool(mine)
         and all(
@@ -279,6 +292,7 @@ def csv_reference(rows: list[dict], d: dict) -> dict[str, bool]:
         "expected": got == want,
         "actual": got == want,
         "delta": got == want,
+        "count": got == want,
     }
 
 

@@ -307,11 +307,11 @@ def test_missing_by_group_rows_count_the_groups_not_listed():
     ]
     # The lowest and highest group are among the listed ones, and the reports say so.
     scope = "(lowest and highest among the first 2 of 5 groups, those the JSON lists)"
-    assert f"    {scope}" in missing_by_group_lines(entries)
+    assert f"    {scope}" in missing_by_group_lines(entries, 100)
     assert scope in render_profile_markdown(_result_of({"missing_by_group": entries}))
     # A flagged group past the listed ones is named, without the share the JSON lacks.
     column["flagged"] = ["a", "z"]
-    (line,) = [x for x in missing_by_group_lines(entries) if x.lstrip().startswith("income")]
+    (line,) = [x for x in missing_by_group_lines(entries, 100) if x.lstrip().startswith("income")]
     assert line.endswith("flagged: 'a' 10.00%, 'z'")
     md = render_profile_markdown(_result_of({"missing_by_group": entries}))
     assert "| a 10.00%, z |" in md

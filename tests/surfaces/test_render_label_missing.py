@@ -709,3 +709,42 @@ def test_a_zero_cell_ratio_interval_is_shown_in_the_reports(tmp_path):
     shown = f"0.00 [0.00-{fmt(gap['ratio_ci_high'], 2)}]"
     assert f"ratio {shown}" in r.report("text")
     assert f"| 0.00 [0.00, {fmt(gap['ratio_ci_high'], 2)}] |" in render_profile_markdown(r)
+
+
+def test_a_share_missing_of_some_rows_never_reads_zero_or_a_hundred():
+    """SPEC 17.5 (8's rule): one missing cell of 30,001 reads `<0.01%` overall (the column
+    is listed as having missing cells), and a group missing 29,999 of its 30,000 cells
+    `>99.99%`, in the flag, the terminal and Markdown; a group missing none keeps 0.00%,
+    and the dimension's own missing share (its count is not beside it) follows the rule."""
+
+    def profile(data: str) -> dict:
+        return faircode.profile(io.BytesIO(data.encode()), None, {}, name="t.csv")
+
+    r = profile("sex,income\n" + "M,1\n" * 14999 + "M,\n" + "F,2\n" * 15000 + ",2\n")
+    income = r["missing_by_group"][0]["columns"][0]
+    assert (income["name"], income["missing_count"], income["missing_pct"]) == ("income", 1, 0.0)
+    sex = r["dimensions"][0]
+    assert (sex["name"], sex["missing_count"], sex["missing_pct"]) == ("sex", 1, 0.0)
+    text, md = render(r, "t.csv"), render_profile_markdown(r, name="t.csv")
+    assert "2 groups, imbalance 1.00x, missing <0.01%" in text
+    assert "| sex | sex | found by name | 100 [100-100] | 2 | 1.00x | <0.01% |" in md
+    assert any(line.split()[:4] == ["income", "<0.01%", "0.00%", "F"] for line in text.splitlines())
+    assert "| sex | income | <0.01% | F 0.00% |" in md
+    r = profile("sex,note\n" + "M,\n" * 29999 + "M,x\n" + "F,x\n" * 30000)
+    m = next(g for g in r["missing_by_group"][0]["columns"][0]["groups"] if g["label"] == "M")
+    assert (m["missing"], m["count"], m["missing_pct"]) == (29999, 30000, 1.0)
+    assert "sex: 'note' is missing for >99.99% of 'M' vs 50.00% overall" in r["flags"]
+    text, md = render(r, "t.csv"), render_profile_markdown(r, name="t.csv")
+    line = next(line for line in text.splitlines() if line.split()[:1] == ["note"])
+    assert line.split() == "note 50.00% 0.00% F >99.99% M flagged: 'M' >99.99%".split()
+    assert "| sex | note | 50.00% | F 0.00% | M >99.99% | M >99.99% |" in md
+
+
+def test_an_unscored_label_of_some_rows_never_reads_zero_or_a_hundred():
+    """SPEC 1.4 (8's rule): an unscored column's largest labels, shown by share without
+    their counts, read `>99.99%` and `<0.01%` for 29,999 and 1 of 30,000 rows."""
+    data = "sex,code\n" + "M,a\n" * 15000 + "F,a\n" * 14999 + "F,b\n"
+    r = faircode.profile(io.BytesIO(data.encode()), None, {}, name="t.csv")
+    assert [g["count"] for g in r["unscored"][0]["groups"]] == [29999, 1]
+    assert "  code 2 labels: a >99.99%, b <0.01%" in render(r, "t.csv")
+    assert "| code | 2 | a >99.99%, b <0.01% |" in render_profile_markdown(r, name="t.csv")

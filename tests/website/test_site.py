@@ -41,7 +41,7 @@ from util import data_file
 import faircode
 from faircode.cli import main as cli_main
 from faircode.htmlreport import report_html, site_dir
-from faircode.numerics import pct
+from faircode.numerics import pct, share_text
 from faircode.options import DELIMITERS
 from faircode.reference import load_reference
 from faircode.safetext import shown
@@ -2451,7 +2451,8 @@ VIEW_FACTS = """(root) => {
   const refOf = (c) => {
     const r = c.querySelector('.reference');
     const rows = [...r.querySelectorAll('tbody tr')].map((t) => [t.dataset.label,
-      num(t.dataset.expected), num(t.dataset.actual), num(t.dataset.delta), t.textContent]);
+      num(t.dataset.expected), num(t.dataset.actual), num(t.dataset.delta), t.textContent,
+      num(t.dataset.count)]);
     const head = r.querySelector('h4').textContent;
     return [c.dataset.dim, { deviation: num(r.dataset.deviation), head, rows }];
   };
@@ -2570,11 +2571,12 @@ def view_reference(facts: dict, d: dict) -> dict[str, bool]:
     if got is None:
         return {}
     ages = ref.get("ages")
-    rows = [x[:4] for x in got["rows"]]
-    want = [[g["label"], g["expected"], g["actual"], g["delta"]] for g in ref["groups"]]
+    rows = [[*x[:4], x[5]] for x in got["rows"]]
+    want = [[g["label"], g["expected"], g["actual"], g["delta"], g["count"]] for g in ref["groups"]]
+    n = sum(g["count"] for g in ref["groups"])
     texts = all(
         f"{pct(g['expected'])}%" in x[4]
-        and f"{pct(g['actual'])}%" in x[4]
+        and share_text(g["actual"], g["count"], n) in x[4]
         and pct(g["delta"]) in x[4]
         for x, g in zip(got["rows"], ref["groups"])
     )
@@ -2588,6 +2590,7 @@ def view_reference(facts: dict, d: dict) -> dict[str, bool]:
         "expected": same,
         "actual": same,
         "delta": same,
+        "count": same,
     }
 
 
