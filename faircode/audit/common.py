@@ -10,7 +10,6 @@ import re
 from typing import Any
 
 from ..errors import InputError
-from ..profiler import _expand_paths
 from ..provenance import StreamHash, provenance
 from ..reader import open_input
 from ..results import Result
@@ -35,11 +34,7 @@ def pack_source(source: Any, name: str) -> tuple[Any, str | None, str | None]:
     more than once); a glob pattern naming no file, or a list of paths, is its files in
     sorted order, one dataset, as the profile reads it (SPEC 0.8). A path that cannot be
     read is the profile's one line (``nope.csv: no such file``), not the system's."""
-    if not isinstance(source, (list, tuple)):
-        source = _reread(source)
-    paths = _expand_paths(source) if isinstance(source, (str, list, tuple)) else None
-    if paths is not None and (len(paths) > 1 or paths[0] != source):
-        source = paths
+    source = _reread(source)
     return (source, *source_hash(source, name))
 
 
