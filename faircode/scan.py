@@ -1204,12 +1204,16 @@ STATISTICS = {
 
 def _declare(table: Table, sub: dict, name: str) -> dict:
     """How to watch a found subgroup (SPEC 19): the profile's --cross and the monitor's
-    registry entry."""
+    registry entry. The command's arguments are shell-quoted: a pattern stays the one
+    dataset it names, a name with a space one argument."""
     import json  # lazy: start-up
+    import shlex  # lazy: start-up
 
     attrs = [c["attribute"] for c in sub["rule"]]
     cross = ",".join(attrs[:2]) if len(attrs) >= 2 else None
-    command = f"faircode profile {name}" + (f" --cross {cross}" if cross else "")
+    command = f"faircode profile {shlex.quote(name)}" + (
+        f" --cross {shlex.quote(cross)}" if cross else ""
+    )
     slices = "[" + ", ".join(json.dumps(a, ensure_ascii=False) for a in attrs) + "]"
     registry = f"models:\n  MODEL:\n    slices: {slices}\n"
     return {"cross": cross, "profile": command, "registry": registry}

@@ -532,6 +532,10 @@ def test_a_pattern_or_a_list_is_one_dataset_and_a_bad_path_is_the_profiles_line(
         r["search"].pop("seconds")
         r["declare"].pop("profile")  # names its file
     assert parts == want
+    # the suggested command keeps the pattern one argument for the shell
+    assert json.loads(got[0].stdout)["declare"]["profile"] == (
+        f"faircode profile '{pattern}' --cross {want['declare']['cross']}"
+    )
     two = _cli(whole, pattern, "--permutations", "0", "--json")
     assert two.returncode == 0, two.stderr
     assert json.loads(two.stdout)["compared"]["b"] == {"name": pattern, "rows": 7214}
