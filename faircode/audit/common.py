@@ -30,10 +30,12 @@ class PackResult(Result):
 def pack_source(source: Any, name: str) -> tuple[Any, str | None, str | None]:
     """(the source as the pack reads it, its digest, the note when it has none).
 
-    Standard input or a file object is read into memory once (a pack reads its table
-    more than once); a glob pattern naming no file, or a list of paths, is its files in
-    sorted order, one dataset, as the profile reads it (SPEC 0.8). A path that cannot be
-    read is the profile's one line (``nope.csv: no such file``), not the system's."""
+    The source is resolved as scan resolves it (``faircode.scan._reread``, the one home):
+    standard input or a file object is read into memory once (a pack reads its table
+    more than once); a glob pattern naming no file is its files in sorted order, a list
+    of paths its paths, one dataset, as the profile reads it (SPEC 0.8). A path that
+    cannot be read is the profile's one line (``nope.csv: no such file``), not the
+    system's."""
     source = _reread(source)
     return (source, *source_hash(source, name))
 
