@@ -1151,7 +1151,7 @@ function () {
    * froms, by code point: JS objects put integer-like keys first, so their own order is
    * not the writer's); from and to trimmed; resolved to [[column, from, to], ...]. */
   function resolveRecode(recode) {
-    const shape = '--recode: each item is [column, from, to]';
+    const shape = '--recode: give [column, from, to] items or {column: {from: to}}, all strings';
     let items;
     if (Array.isArray(recode)) {
       items = recode;

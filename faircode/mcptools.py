@@ -515,11 +515,16 @@ _KIND_SCHEMAS: dict[str, tuple[dict[str, Any], str]] = {
 }
 
 
+#: Help lines a tool words in its own parameters where the record's names a CLI flag
+#: (SPEC 11: a tool's schema speaks of its arguments, which have no --no- switch).
+_HELP_IN_TOOLS = {"missing_by_group": "missing data by group; false leaves it out"}
+
+
 def option_schema(option: Option) -> dict[str, Any]:
     """The input schema of an option's argument, from its record (SPEC 7, 11): the type
     of its kind, its choices, and its help with the shapes it takes and its default."""
     schema, shapes = _KIND_SCHEMAS[option.kind]
-    text = option.help + (f"; {shapes}" if shapes else "")
+    text = _HELP_IN_TOOLS.get(option.name, option.help) + (f"; {shapes}" if shapes else "")
     if option.default not in (None, ()):
         default = option.default
         shown = json.dumps(default) if isinstance(default, bool) else default

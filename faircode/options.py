@@ -858,11 +858,13 @@ def _na(value) -> tuple:
 
 def _recode(value) -> tuple:
     """SPEC 1.1 `recode`: [column, from, to] triples, or {column: {from: to}}."""
+    # both forms: the API and an MCP call take either
+    shape = "--recode: give [column, from, to] items or {column: {from: to}}, all strings"
     if isinstance(value, dict):
         items: list = []
         for col, table in value.items():
             if not isinstance(table, dict):
-                raise InputError("--recode: each item is [column, from, to]")
+                raise InputError(shape)
             items.extend([col, k, v] for k, v in table.items())
         # by code point: a JS object puts integer-like keys first, so iteration order
         # cannot be the writer's in both engines (SPEC 1.1)
@@ -870,7 +872,7 @@ def _recode(value) -> tuple:
     elif isinstance(value, (list, tuple)):
         items = list(value)
     else:
-        raise InputError("--recode: each item is [column, from, to]")
+        raise InputError(shape)
     out: list = []
     seen: set = set()
     for item in items:
@@ -879,7 +881,7 @@ def _recode(value) -> tuple:
             and len(item) == 3
             and all(isinstance(x, str) for x in item)
         ):
-            raise InputError("--recode: each item is [column, from, to]")
+            raise InputError(shape)
         col, frm, to = item[0], _trimmed(item[1]), _trimmed(item[2])
         if not frm:
             raise InputError(f"--recode: empty FROM for '{col}'")

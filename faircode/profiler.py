@@ -60,10 +60,14 @@ class Summarized(TupleBase):
 
 
 def display_name(source: Any) -> str:
-    """What a source is called in messages and results: a path as given, a frame or
+    """What a source is called in messages and results: a path as given, a list of
+    paths (one dataset, SPEC 0.8) ``FIRST (+N more)`` (its one path alone), a frame or
     table `<dataframe>` (as `summarize` calls it), a file object its name or `<stream>`."""
     if isinstance(source, (str, os.PathLike)):
         return str(source)
+    if isinstance(source, (list, tuple)) and source:
+        more = f" (+{len(source) - 1} more)" if len(source) > 1 else ""
+        return f"{os.fspath(source[0])}{more}"
     if is_pandas_frame(source) or is_arrow_table(source) or is_polars_frame(source):
         return "<dataframe>"
     return (
@@ -320,7 +324,7 @@ def _summarize_many(
         total = total.merge(summary)
     assert total is not None
     if name is not None or len(paths) > 1:
-        total.name = name or f"{paths[0]} (+{len(paths) - 1} more)"
+        total.name = name or display_name(paths)
     return Summarized(total, checked, options)
 
 

@@ -45,7 +45,7 @@ from .groupstats import _values_text
 from .labels import AGE_NUMERIC, clean_header, label_of
 from .numerics import Z, newcombe, pct, round_half_up, wilson_bounds
 from .options import check_option, dict_arg, number_arg, relabeler, text_arg, text_items
-from .profiler import analyze_read, display_name, summarize
+from .profiler import _expand_paths, analyze_read, display_name, summarize
 from .reader import open_input, read_records
 from .reference import expected_shares, load_reference, match_reference
 from .results import Result
@@ -450,7 +450,16 @@ def _as_pandas(source: Any):
 
 def _reread(source: Any) -> Any:
     """A source that can be read twice: a file object or standard input is read into
-    memory once (scan reads a table twice: the profile, then the tuples)."""
+    memory once (scan and the audit packs read a table twice: the profile, then the
+    tuples or the hash); a glob pattern naming no file, or a list of paths, is its files
+    in sorted order (a list: as given), one dataset, as the profile reads it (SPEC 0.8):
+    the one place a second read resolves a pattern, so it reads the profile's files."""
+    if isinstance(source, (list, tuple)) or (
+        isinstance(source, str) and source not in ("-", "/dev/stdin")
+    ):
+        paths = _expand_paths(source)
+        if paths is not None and (len(paths) > 1 or paths[0] != source):
+            return paths
     if isinstance(source, (str, os.PathLike)) or _is_frame(source):
         if isinstance(source, str) and source in ("-", "/dev/stdin"):
             return io.BytesIO(sys.stdin.buffer.read())
@@ -465,7 +474,13 @@ def _reread(source: Any) -> Any:
 
 def _column_cells(source: Any, columns: list[str], options, name: str):
     """(n rows, iterator of tuples of the columns' labels (None: missing)) of a second
-    read of the source, by the profile's reading rules (SPEC 0)."""
+    read of the source, by the profile's reading rules (SPEC 0); a list of paths (one
+    dataset, `_reread`) is the sum of its files' counts."""
+    if isinstance(source, list):
+        total: Counter = Counter()
+        for path in source:
+            total.update(_column_cells(path, columns, options, path))
+        return total
     if _is_frame(source):
         df = _as_pandas(source)
         header = clean_header(str(c) for c in df.columns)
@@ -1191,12 +1206,16 @@ STATISTICS = {
 
 def _declare(table: Table, sub: dict, name: str) -> dict:
     """How to watch a found subgroup (SPEC 19): the profile's --cross and the monitor's
-    registry entry."""
+    registry entry. The command's arguments are shell-quoted: a pattern stays the one
+    dataset it names, a name with a space one argument."""
     import json  # lazy: start-up
+    import shlex  # lazy: start-up
 
     attrs = [c["attribute"] for c in sub["rule"]]
     cross = ",".join(attrs[:2]) if len(attrs) >= 2 else None
-    command = f"faircode profile {name}" + (f" --cross {cross}" if cross else "")
+    command = f"faircode profile {shlex.quote(name)}" + (
+        f" --cross {shlex.quote(cross)}" if cross else ""
+    )
     slices = "[" + ", ".join(json.dumps(a, ensure_ascii=False) for a in attrs) + "]"
     registry = f"models:\n  MODEL:\n    slices: {slices}\n"
     return {"cross": cross, "profile": command, "registry": registry}

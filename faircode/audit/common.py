@@ -10,7 +10,6 @@ import re
 from typing import Any
 
 from ..errors import InputError
-from ..profiler import _expand_paths
 from ..provenance import StreamHash, provenance
 from ..reader import open_input
 from ..results import Result
@@ -31,15 +30,13 @@ class PackResult(Result):
 def pack_source(source: Any, name: str) -> tuple[Any, str | None, str | None]:
     """(the source as the pack reads it, its digest, the note when it has none).
 
-    Standard input or a file object is read into memory once (a pack reads its table
-    more than once); a glob pattern naming no file, or a list of paths, is its files in
-    sorted order, one dataset, as the profile reads it (SPEC 0.8). A path that cannot be
-    read is the profile's one line (``nope.csv: no such file``), not the system's."""
-    if not isinstance(source, (list, tuple)):
-        source = _reread(source)
-    paths = _expand_paths(source) if isinstance(source, (str, list, tuple)) else None
-    if paths is not None and (len(paths) > 1 or paths[0] != source):
-        source = paths
+    The source is resolved as scan resolves it (``faircode.scan._reread``, the one home):
+    standard input or a file object is read into memory once (a pack reads its table
+    more than once); a glob pattern naming no file is its files in sorted order, a list
+    of paths its paths, one dataset, as the profile reads it (SPEC 0.8). A path that
+    cannot be read is the profile's one line (``nope.csv: no such file``), not the
+    system's."""
+    source = _reread(source)
     return (source, *source_hash(source, name))
 
 

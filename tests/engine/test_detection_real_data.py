@@ -197,8 +197,12 @@ def test_readers_keep_counting_what_na_and_recode_can_bring_back(tmp_path, engin
 def test_na_and_recode_option_errors():
     with pytest.raises(InputError, match=r"^--na: each item is a token or a \[column, token\]"):
         faircode.profile(io.BytesIO(b"sex\nM\n"), opts={"na": [["sex"]]})
-    with pytest.raises(InputError, match=r"^--recode: each item is \[column, from, to\]$"):
-        faircode.profile(io.BytesIO(b"sex\nM\n"), opts={"recode": [["sex", "1"]]})
+    # a wrong shape says both forms the API takes (SPEC 1.1), whichever was given
+    shape = "--recode: give [column, from, to] items or {column: {from: to}}, all strings"
+    for recode in ([["sex", "1"]], {"sex": {"M": 1}}, {"sex": ["M", "m"]}, "sex:M=m"):
+        with pytest.raises(InputError) as err:
+            faircode.profile(io.BytesIO(b"sex\nM\n"), opts={"recode": recode})
+        assert str(err.value) == shape
     with pytest.raises(InputError, match=r"^--score-categoricals: yes is not true or false$"):
         faircode.profile(io.BytesIO(b"sex\nM\n"), opts={"score_categoricals": "yes"})
 

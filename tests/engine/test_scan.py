@@ -516,6 +516,44 @@ def test_skip_lines_b_skips_the_lines_before_bs_table_only(tmp_path):
     assert bad.stderr == "faircode: error: --skip-lines-b: -3 is out of range (integer 0..)\n"
 
 
+def test_a_pattern_or_a_list_is_one_dataset_and_a_bad_path_is_the_profiles_line(tmp_path):
+    # SPEC 19 and 0.8: FILE and B are read as `faircode profile` reads them; a quoted
+    # glob's files (or a list of paths) are one dataset, whose scan is the whole file's
+    lines = data_file("compas-scores-two-years.csv").read_bytes().splitlines(keepends=True)
+    (tmp_path / "p1.csv").write_bytes(b"".join(lines[:3001]))
+    (tmp_path / "p2.csv").write_bytes(lines[0] + b"".join(lines[3001:]))
+    (tmp_path / "whole.csv").write_bytes(b"".join(lines))
+    pattern, whole = str(tmp_path / "p*.csv"), str(tmp_path / "whole.csv")
+    ask = ("--versus", "is_recid", "--permutations", "0", "--json")
+    got = [_cli(path, *ask) for path in (pattern, whole)]
+    assert [g.returncode for g in got] == [0, 0], got[0].stderr
+    parts, want = (json.loads(g.stdout) for g in got)
+    for r in (parts, want):
+        r["search"].pop("seconds")
+        r["declare"].pop("profile")  # names its file
+    assert parts == want
+    # the suggested command keeps the pattern one argument for the shell
+    assert json.loads(got[0].stdout)["declare"]["profile"] == (
+        f"faircode profile '{pattern}' --cross {want['declare']['cross']}"
+    )
+    two = _cli(whole, pattern, "--permutations", "0", "--json")
+    assert two.returncode == 0, two.stderr
+    assert json.loads(two.stdout)["compared"]["b"] == {"name": pattern, "rows": 7214}
+    listed = faircode.scan(
+        [tmp_path / "p1.csv", tmp_path / "p2.csv"], versus="is_recid", permutations=0
+    )
+    assert listed["compared"] == want["compared"]
+    for args, says in (
+        ((str(tmp_path / "nope.csv"), "--versus", "is_recid"), "nope.csv: no such file"),
+        ((str(tmp_path / "zz*.csv"), "--versus", "is_recid"), "zz*.csv: no file matches"),
+        ((str(tmp_path), "--versus", "is_recid"), ": is a directory, not a file"),
+        ((whole, str(tmp_path / "zz*.csv")), "zz*.csv: no file matches this pattern"),
+    ):
+        got = _cli(*args)
+        assert got.returncode == 2 and got.stderr.count("\n") == 1, got.stderr
+        assert says in got.stderr
+
+
 def test_no_subgroup_says_why_not_the_time_bound(tmp_path):
     """Nothing scores above 0: no test runs and the note gives the reason and its
     numbers, never --max-seconds (SPEC 19)."""

@@ -117,7 +117,10 @@ test('na: a token for every column, or for one column', () => {
   assert.equal(err({ na: [['nope', 'x']] }), "--na: no column named 'nope' (columns: sex, race)");
   assert.equal(err({ recode: [['sex', 'M', 'm'], ['sex', ' M', 'x']] }), "--recode: 'M' of 'sex' is given twice");
   assert.equal(err({ recode: [['sex', ' ', 'x']] }), "--recode: empty FROM for 'sex'");
-  assert.equal(err({ recode: [['sex', 'M']] }), '--recode: each item is [column, from, to]');
+  const shape = '--recode: give [column, from, to] items or {column: {from: to}}, all strings';
+  for (const recode of [[['sex', 'M']], { sex: { M: 1 } }, { sex: ['M', 'm'] }, 'sex:M=m']) {
+    assert.equal(err({ recode }), shape);
+  }
   assert.equal(err({ recode: [['nope', 'M', 'x']] }), "--recode: no column named 'nope' (columns: sex, race)");
   assert.equal(err({ score_categoricals: 1 }), '--score-categoricals: 1 is not true or false');
 });

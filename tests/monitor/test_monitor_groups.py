@@ -256,7 +256,7 @@ def test_store_report_slices_by_the_registrys_groups(tmp_path: Path) -> None:
         ({"map": {"zip": "geography"}}, "key 'groups': --map: no column named 'zip'"),
         ({"map": {"race": "colour"}}, "key 'groups': --map: unknown kind 'colour'"),
         ({"map": {"race": "ignore"}}, "'map' cannot ignore a slice"),
-        ({"recode": [["race", "a"]]}, "key 'groups': --recode: each item is [column, from, to]"),
+        ({"recode": [["race", "a"]]}, "key 'groups': --recode: give [column, from, to] items"),
         ({"age_bands": [3]}, "key 'groups': --age-bands: 3 is out of range"),
         ([1], "key 'groups' must be a mapping"),
     ],

@@ -468,6 +468,29 @@ def test_a_pattern_is_one_dataset_and_a_bad_path_is_the_profiles_line(tmp_path, 
         assert (got.returncode, got.stderr) == (2, f"faircode: error: {says}\n")
 
 
+def test_a_list_of_paths_is_named_as_the_profile_names_many_files(tmp_path):
+    # SPEC 0.8: a list of paths is one dataset named `FIRST (+N more)`, in the packs'
+    # results as in the profile's summary, never `<stream>`
+    lines = COMPAS.read_bytes().splitlines(keepends=True)
+    parts = [tmp_path / "p1.csv", tmp_path / "p2.csv"]
+    parts[0].write_bytes(b"".join(lines[:3001]))
+    parts[1].write_bytes(lines[0] + b"".join(lines[3001:]))
+    want = faircode.summarize(parts)[0].name
+    assert want == f"{parts[0]} (+1 more)"
+    got = {
+        "datasheet": faircode.audit_datasheet(parts, audit_date=DATE),
+        "art10": faircode.audit_art10(parts, audit_date=DATE),
+        "ll144": faircode.audit_ll144(parts, selected="two_year_recid", audit_date=DATE),
+    }
+    assert {k: r["summary"]["file"] for k, r in got.items()} == dict.fromkeys(got, want)
+    assert any(
+        line.split() == ["Data", "file", *want.split()]
+        for line in got["ll144"].report("text").splitlines()
+    )
+    assert faircode.profile(parts)._name == want
+    assert faircode.profile(parts[:1])._name == faircode.summarize(parts[:1])[0].name
+
+
 def test_a_column_found_by_its_values_only_is_named_in_a_note(tmp_path):
     # SPEC 20.1: `gndr` is no keyword; its F / M make it sex by its values (1.2)
     data = "gndr,race,hired\nF,A,1\nM,B,0\nF,B,1\n"

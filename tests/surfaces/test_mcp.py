@@ -13,6 +13,7 @@ import contextlib
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -204,6 +205,19 @@ def test_lists_the_four_tools_with_schemas_naming_the_options(server: Client):
     }
     for t in tools.values():
         assert t.input_schema["type"] == "object" and t.description
+
+
+def test_argument_descriptions_speak_in_the_tools_arguments(server: Client):
+    # SPEC 11: an argument's description names no CLI flag (`missing_by_group` said
+    # "on unless --no-missing-by-group", a switch no tool has)
+    for t in server.tools():
+        for name, prop in t.input_schema["properties"].items():
+            assert not re.search(r"--[a-z]", prop["description"]), (t.name, name)
+    props = {t.name: t.input_schema["properties"] for t in server.tools()}
+    for tool in ("profile_dataset", "compare_datasets"):
+        assert props[tool]["missing_by_group"]["description"] == (
+            "missing data by group; false leaves it out (true)"
+        )
 
 
 # ---------------------------------------------------------------------------------------
@@ -400,6 +414,12 @@ ERRORS = [
         "--cross: expected two different column names A,B, got sex,sex",
     ),
     ("profile_dataset", {"path": "compas.csv", "min_shares": 0.1}, "unknown argument 'min_shares'"),
+    # a wrong shape of recode names both forms the tool takes (SPEC 1.1, 11)
+    (
+        "profile_dataset",
+        {"path": "compas.csv", "recode": {"sex": {"Male": 1}}},
+        "recode: give [column, from, to] items or {column: {from: to}}, all strings",
+    ),
     ("profile_dataset", {}, "profile_dataset: the argument 'path' is required"),
     ("profile_dataset", {"path": "-"}, "path: -: the MCP server does not read standard input"),
     ("profile_dataset", {"path": "/dev/stdin"}, "the MCP server does not read standard input"),
