@@ -697,6 +697,52 @@ def test_evaluate_result_displays_its_html_report_escaped():
     assert "<script" not in page and "<img" not in page
 
 
+def test_a_result_too_large_to_embed_shows_its_markdown_head_in_a_notebook(tmp_path):
+    """SPEC 6.2: a 20,000-group zip code column made a 2 MB HTML report, all of it in
+    the notebook cell (a 66,000-group one, 12 MB), though the report draws 1,000 groups;
+    past NOTEBOOK_HTML_MAX the cell is the Markdown report, with a line saying why."""
+    rows = [[f"{10000 + i}", "MF"[i % 2]] for i in range(20_000)] * 2
+    r = faircode.profile(write_csv(tmp_path / "zips.csv", ["zip_code", "sex"], rows))
+    assert len(r["dimensions"][0]["groups"]) == 20_000
+    cell = r._repr_html_()
+    assert [t for t, _ in parsed(cell)] == ["p", "pre"] and len(cell) < 20_000
+    document = r.report("html")
+    assert f"The HTML report is {len(document):,} characters, more than a notebook" in cell
+    from faircode.results import NOTEBOOK_HTML_MAX, pre_html
+
+    assert len(document) > NOTEBOOK_HTML_MAX
+    assert cell == pre_html(r.report("markdown"), len(document))
+
+
+def test_a_long_markdown_report_in_a_notebook_is_cut_at_a_line_with_a_count(monkeypatch):
+    """SPEC 6.2: in place of a long HTML report the cell shows the Markdown report's
+    whole lines up to NOTEBOOK_TEXT_MAX characters and how many lines it leaves out (an
+    evaluate of 50,000 slices: an 11 MB Markdown report, a 35 MB cell)."""
+    import html as htmllib
+
+    import faircode.results
+
+    pd = pytest.importorskip("pandas")
+    from faircode.monitor import evaluate
+
+    frame = pd.DataFrame(
+        {"g": [f"s{i % 300}" for i in range(3000)], "p": [1, 0, 0] * 1000, "y": [1, 0] * 1500}
+    )
+    report = evaluate(frame, pred="p", label="y", attrs=["g"], engine="pandas")
+    markdown = report.report("markdown")
+    monkeypatch.setattr(faircode.results, "NOTEBOOK_HTML_MAX", 10_000, raising=False)
+    monkeypatch.setattr(faircode.results, "NOTEBOOK_TEXT_MAX", 5_000, raising=False)
+    tags = parsed(report._repr_html_())
+    assert [t for t, _ in tags] == ["p", "pre"]
+    text = htmllib.unescape(report._repr_html_().split('<pre class="faircode">')[1][:-6])
+    kept, last = text[:-1].rsplit("\n", 1)
+    assert markdown.startswith(kept + "\n") and len(kept) < 5_000
+    assert last == (
+        f"... {markdown[len(kept) + 1 :].count(chr(10)):,} more lines not shown: "
+        'result.report("markdown") has all'
+    )
+
+
 def test_repr_html_draws_the_report_in_a_browser_and_runs_no_label(tmp_path):
     """The notebook output in Chromium: the report is drawn inside its sandboxed frame
     (its own scripts run there), a hostile label is text, and no label opens a dialog."""
