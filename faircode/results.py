@@ -39,6 +39,13 @@ def _count(n: object, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+def _score(side: dict) -> str:
+    """A compared side's `82 (B)`, or `not measured` (no demographic column), as the
+    reports say it (it said `None (None)`)."""
+    score = side.get("overall_score")
+    return "not measured" if score is None else f"{score} ({side.get('grade')})"
+
+
 def _names(items: list[str]) -> str:
     head = ", ".join(clip(n, 24) for n in items[:REPR_NAMES])
     return head + (", ..." if len(items) > REPR_NAMES else "")
@@ -163,8 +170,7 @@ class CompareResult(Result):
         ]
         return shown(
             f"CompareResult({a.get('n_rows')} -> {b.get('n_rows')} rows; score "
-            f"{a.get('overall_score')} ({a.get('grade')}) -> {b.get('overall_score')} "
-            f"({b.get('grade')}); drift: {_names(drift) or 'no shared dimension'}; "
+            f"{_score(a)} -> {_score(b)}; drift: {_names(drift) or 'no shared dimension'}; "
             f"{_count(len(self.get('flags', [])), 'flag')})"
         )
 

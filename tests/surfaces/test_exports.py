@@ -651,6 +651,18 @@ def test_a_results_repr_counts_agree_with_their_nouns(tmp_path):
     assert repr(plain).endswith("1 row, 1 column; 0 dimensions: none; 1 flag)")
 
 
+def test_a_comparisons_repr_says_a_side_without_a_score_is_not_measured(tmp_path):
+    """SPEC 6.2: a side with no demographic column has no score; the repr says so as the
+    text report does (`score not measured on one side`); it said `score None (None)`."""
+    plain = faircode.profile(write_csv(tmp_path / "plain.csv", ["x"], [["1"], ["2"]] * 60))
+    sexes = faircode.profile(write_csv(tmp_path / "sex.csv", ["sex"], [["M"], ["F"]] * 60))
+    c = faircode.compare(plain, sexes)
+    assert "score not measured on one side" in c.report("text")
+    b = f"{sexes['overall_score']} ({sexes['grade']})"
+    assert f"120 -> 120 rows; score not measured -> {b}; drift:" in repr(c)
+    assert "None" not in repr(c) and "None" not in repr(faircode.compare(sexes, plain))
+
+
 def test_a_comparison_in_a_notebook_names_its_sides(tmp_path, capsys):
     """SPEC 6.2: `faircode.compare` keeps what A and B are called, so its reports say
     which file is the baseline as `faircode compare A B` does (they said `A = a`)."""
