@@ -56,9 +56,9 @@ def head_text(text: str, limit: int) -> str:
     counting the lines left out (a report is read from its top: verdict first)."""
     if len(text) <= limit:
         return text
-    cut = text.rfind("\n", 0, limit) + 1 or limit  # a first line longer than limit: cut it
-    left = text.count("\n", cut) + (not text.endswith("\n"))
-    kept = text[:cut] if cut != limit else text[:cut] + "\n"
+    cut = text.rfind("\n", 0, limit) + 1
+    kept = text[:cut] if cut else text[:limit] + "\n"  # a first line longer than limit
+    left = text.count("\n", cut or limit) + (not text.endswith("\n"))
     noun = "line" if left == 1 else "lines"
     return f'{kept}... {left:,} more {noun} not shown: result.report("markdown") has all\n'
 

@@ -755,6 +755,19 @@ def test_a_long_markdown_report_in_a_notebook_is_cut_at_a_line_with_a_count(monk
     )
 
 
+def test_a_notebooks_markdown_head_keeps_whole_lines_and_counts_the_rest():
+    """SPEC 6.2: the cut is after the last whole line within the limit, a limit that
+    falls on a line end adds no blank line, and a first line longer than the limit is
+    cut there."""
+    from faircode.results import head_text
+
+    more = ' not shown: result.report("markdown") has all\n'
+    assert head_text("ab\ncd\n", 10) == "ab\ncd\n"
+    assert head_text("ab\ncd\nef\n", 3) == "ab\n... 2 more lines" + more
+    assert head_text("ab\ncd\nef", 5) == "ab\n... 2 more lines" + more
+    assert head_text("abcdef\n", 3) == "abc\n... 1 more line" + more
+
+
 def test_repr_html_draws_the_report_in_a_browser_and_runs_no_label(tmp_path):
     """The notebook output in Chromium: the report is drawn inside its sandboxed frame
     (its own scripts run there), a hostile label is text, and no label opens a dialog."""
