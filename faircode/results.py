@@ -8,8 +8,10 @@ behave as for the dict.
 Jupyter shows ``_repr_html_``: the command's HTML report (the ``html`` renderer of
 :data:`faircode.renderers.RENDERERS`, e.g. ``faircode.htmlreport``, imported only then) in
 a sandboxed ``<iframe srcdoc>`` so its styles and scripts cannot touch the notebook,
-or, where the command has no HTML renderer installed, the Markdown report, escaped,
-in a ``<pre>``. ``repr()`` is one line: what was measured, labels shown by 0.6.
+or, where the command has no HTML renderer installed or its HTML report is longer than
+:data:`NOTEBOOK_HTML_MAX`, the Markdown report, escaped, in a ``<pre>`` (its first
+:data:`NOTEBOOK_TEXT_MAX` characters). ``repr()`` is one line: what was measured,
+labels shown by 0.6.
 """
 
 from __future__ import annotations
@@ -24,6 +26,12 @@ if TYPE_CHECKING:
 
 #: Names a one-line repr lists before `...`.
 REPR_NAMES = 6
+#: The longest HTML report (characters) a notebook cell embeds. The report holds the
+#: whole result, though it draws 1,000 groups at most: a 66,000-group zip code column
+#: made a 12 MB cell, 50,000 evaluate slices a 35 MB one (SPEC 6.2).
+NOTEBOOK_HTML_MAX = 1_000_000
+#: The most characters of the Markdown report a notebook cell shows in its place.
+NOTEBOOK_TEXT_MAX = 200_000
 
 
 def _count(n: object, noun: str) -> str:
@@ -31,16 +39,45 @@ def _count(n: object, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+def _score(side: dict) -> str:
+    """A compared side's `82 (B)`, or `not measured` (no demographic column), as the
+    reports say it (it said `None (None)`)."""
+    score = side.get("overall_score")
+    return "not measured" if score is None else f"{score} ({side.get('grade')})"
+
+
 def _names(items: list[str]) -> str:
     head = ", ".join(clip(n, 24) for n in items[:REPR_NAMES])
     return head + (", ..." if len(items) > REPR_NAMES else "")
 
 
-def pre_html(markdown: str) -> str:
-    """The Markdown report as escaped text in a ``<pre>`` (no HTML renderer)."""
+def head_text(text: str, limit: int) -> str:
+    """``text`` itself, or its whole lines within ``limit`` characters and a last line
+    counting the lines left out (a report is read from its top: verdict first)."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind("\n", 0, limit) + 1
+    kept = text[:cut] if cut else text[:limit] + "\n"  # a first line longer than limit
+    left = text.count("\n", cut or limit) + (not text.endswith("\n"))
+    noun = "line" if left == 1 else "lines"
+    return f'{kept}... {left:,} more {noun} not shown: result.report("markdown") has all\n'
+
+
+def pre_html(markdown: str, html_chars: int | None = None) -> str:
+    """The Markdown report (its head: :func:`head_text`) as escaped text in a ``<pre>``:
+    no HTML renderer, or an HTML report of ``html_chars`` characters, too long to embed,
+    which a first line then names."""
     import html  # lazy: start-up; only in a notebook: not at every start of the CLI
 
-    return f'<pre class="faircode">{html.escape(markdown, quote=True)}</pre>'
+    note = (
+        ""
+        if html_chars is None
+        else f'<p class="faircode">The HTML report is {html_chars:,} characters, more than a '
+        f"notebook cell embeds ({NOTEBOOK_HTML_MAX:,}): the Markdown report follows; "
+        'result.report("html") returns the HTML.</p>'
+    )
+    text = html.escape(head_text(markdown, NOTEBOOK_TEXT_MAX), quote=True)
+    return f'{note}<pre class="faircode">{text}</pre>'
 
 
 def iframe_html(document: str, title: str) -> str:
@@ -87,6 +124,8 @@ class Result(dict):
         document = self._html_document()
         if document is None:
             return pre_html(self.report("markdown"))
+        if len(document) > NOTEBOOK_HTML_MAX:
+            return pre_html(self.report("markdown"), len(document))
         return iframe_html(document, f"faircode {self.command}")
 
 
@@ -131,8 +170,7 @@ class CompareResult(Result):
         ]
         return shown(
             f"CompareResult({a.get('n_rows')} -> {b.get('n_rows')} rows; score "
-            f"{a.get('overall_score')} ({a.get('grade')}) -> {b.get('overall_score')} "
-            f"({b.get('grade')}); drift: {_names(drift) or 'no shared dimension'}; "
+            f"{_score(a)} -> {_score(b)}; drift: {_names(drift) or 'no shared dimension'}; "
             f"{_count(len(self.get('flags', [])), 'flag')})"
         )
 

@@ -172,6 +172,29 @@ def test_the_python_api_page_names_every_result_that_displays_itself():
         assert f"`{cls.__name__}`, shown in a notebook as its Markdown" not in page
 
 
+def test_the_python_api_pages_provenance_recipe_records_the_results_options(tmp_path):
+    """docs/python-api.md's `provenance_for` line, run after a profile made with options,
+    records those options, so the saved profile is compared under them and refused under
+    others (SPEC 6.2, 10; the page gave `provenance_for("data.csv")`: the defaults)."""
+    import json
+
+    import faircode
+
+    sample = str(ROOT / "faircode" / "data" / "compas-scores-two-years.csv")
+    page = (ROOT / "docs" / "python-api.md").read_text(encoding="utf-8").splitlines()
+    (line,) = [x for x in page if x.startswith('result["provenance"] = ')]
+    overrides, opts = {"sex": "sex"}, {"min_share": 0.1}
+    space = {"faircode": faircode, "overrides": overrides, "opts": opts}
+    space["result"] = faircode.profile(sample, overrides=overrides, opts=opts)
+    exec(line.replace('"data.csv"', repr(sample)), space)
+    saved = tmp_path / "profile.json"
+    saved.write_text(json.dumps(space["result"]), encoding="utf-8")
+    again = faircode.compare(str(saved), sample, overrides=overrides, opts=opts)
+    assert all(d["drift_level"] == "none" for d in again["dimensions"])
+    with pytest.raises(faircode.InputError, match="profiled with other options"):
+        faircode.compare(str(saved), sample)
+
+
 def test_the_readme_is_short_and_starts_with_the_two_commands():
     lines = README.read_text(encoding="utf-8").splitlines()
     assert len(lines) <= 250

@@ -651,6 +651,18 @@ def test_a_results_repr_counts_agree_with_their_nouns(tmp_path):
     assert repr(plain).endswith("1 row, 1 column; 0 dimensions: none; 1 flag)")
 
 
+def test_a_comparisons_repr_says_a_side_without_a_score_is_not_measured(tmp_path):
+    """SPEC 6.2: a side with no demographic column has no score; the repr says so as the
+    text report does (`score not measured on one side`); it said `score None (None)`."""
+    plain = faircode.profile(write_csv(tmp_path / "plain.csv", ["x"], [["1"], ["2"]] * 60))
+    sexes = faircode.profile(write_csv(tmp_path / "sex.csv", ["sex"], [["M"], ["F"]] * 60))
+    c = faircode.compare(plain, sexes)
+    assert "score not measured on one side" in c.report("text")
+    b = f"{sexes['overall_score']} ({sexes['grade']})"
+    assert f"120 -> 120 rows; score not measured -> {b}; drift:" in repr(c)
+    assert "None" not in repr(c) and "None" not in repr(faircode.compare(sexes, plain))
+
+
 def test_a_comparison_in_a_notebook_names_its_sides(tmp_path, capsys):
     """SPEC 6.2: `faircode.compare` keeps what A and B are called, so its reports say
     which file is the baseline as `faircode compare A B` does (they said `A = a`)."""
@@ -695,6 +707,65 @@ def test_evaluate_result_displays_its_html_report_escaped():
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in document
     assert "<script>" not in document and '"><img>' not in document
     assert "<script" not in page and "<img" not in page
+
+
+def test_a_result_too_large_to_embed_shows_its_markdown_head_in_a_notebook(tmp_path):
+    """SPEC 6.2: a 20,000-group zip code column made a 2 MB HTML report, all of it in
+    the notebook cell (a 66,000-group one, 12 MB), though the report draws 1,000 groups;
+    past NOTEBOOK_HTML_MAX the cell is the Markdown report, with a line saying why."""
+    rows = [[f"{10000 + i}", "MF"[i % 2]] for i in range(20_000)] * 2
+    r = faircode.profile(write_csv(tmp_path / "zips.csv", ["zip_code", "sex"], rows))
+    assert len(r["dimensions"][0]["groups"]) == 20_000
+    cell = r._repr_html_()
+    assert [t for t, _ in parsed(cell)] == ["p", "pre"] and len(cell) < 20_000
+    document = r.report("html")
+    assert f"The HTML report is {len(document):,} characters, more than a notebook" in cell
+    from faircode.results import NOTEBOOK_HTML_MAX, pre_html
+
+    assert len(document) > NOTEBOOK_HTML_MAX
+    assert cell == pre_html(r.report("markdown"), len(document))
+
+
+def test_a_long_markdown_report_in_a_notebook_is_cut_at_a_line_with_a_count(monkeypatch):
+    """SPEC 6.2: in place of a long HTML report the cell shows the Markdown report's
+    whole lines up to NOTEBOOK_TEXT_MAX characters and how many lines it leaves out (an
+    evaluate of 50,000 slices: an 11 MB Markdown report, a 35 MB cell)."""
+    import html as htmllib
+
+    import faircode.results
+
+    pd = pytest.importorskip("pandas")
+    from faircode.monitor import evaluate
+
+    frame = pd.DataFrame(
+        {"g": [f"s{i % 300}" for i in range(3000)], "p": [1, 0, 0] * 1000, "y": [1, 0] * 1500}
+    )
+    report = evaluate(frame, pred="p", label="y", attrs=["g"], engine="pandas")
+    markdown = report.report("markdown")
+    monkeypatch.setattr(faircode.results, "NOTEBOOK_HTML_MAX", 10_000, raising=False)
+    monkeypatch.setattr(faircode.results, "NOTEBOOK_TEXT_MAX", 5_000, raising=False)
+    tags = parsed(report._repr_html_())
+    assert [t for t, _ in tags] == ["p", "pre"]
+    text = htmllib.unescape(report._repr_html_().split('<pre class="faircode">')[1][:-6])
+    kept, last = text[:-1].rsplit("\n", 1)
+    assert markdown.startswith(kept + "\n") and len(kept) < 5_000
+    assert last == (
+        f"... {markdown[len(kept) + 1 :].count(chr(10)):,} more lines not shown: "
+        'result.report("markdown") has all'
+    )
+
+
+def test_a_notebooks_markdown_head_keeps_whole_lines_and_counts_the_rest():
+    """SPEC 6.2: the cut is after the last whole line within the limit, a limit that
+    falls on a line end adds no blank line, and a first line longer than the limit is
+    cut there."""
+    from faircode.results import head_text
+
+    more = ' not shown: result.report("markdown") has all\n'
+    assert head_text("ab\ncd\n", 10) == "ab\ncd\n"
+    assert head_text("ab\ncd\nef\n", 3) == "ab\n... 2 more lines" + more
+    assert head_text("ab\ncd\nef", 5) == "ab\n... 2 more lines" + more
+    assert head_text("abcdef\n", 3) == "abc\n... 1 more line" + more
 
 
 def test_repr_html_draws_the_report_in_a_browser_and_runs_no_label(tmp_path):
