@@ -530,12 +530,19 @@ def not_shown(listed: int, not_listed: int, shown: int) -> int:
 
 def more_text(listed: int, not_listed: int, shown: int, what: str = "") -> str | None:
     """The line after the first ``shown`` of ``listed`` entries (:func:`not_shown`): how
-    many are not shown and whether `--json` has them all; None if none."""
+    many are not shown and whether `--json` has them all; None if none. ``what`` is a
+    plural noun ending in ``s`` ("groups"), singular for one ("1 more group")."""
     hidden = not_shown(listed, not_listed, shown)
     if not hidden:
         return None
     where = f"; --json lists the first {listed:,}" if not_listed else " (--json shows all)"
-    return f"... {hidden:,} more{' ' + what if what else ''}{where}"
+    noun = counted_noun(hidden, what[:-1], what) if what else ""
+    return f"... {hidden:,} more{' ' + noun if noun else ''}{where}"
+
+
+def counted_noun(n: int, one: str, many: str) -> str:
+    """``one`` when ``n`` is 1, else ``many``: a count's noun in agreement."""
+    return one if n == 1 else many
 
 
 def more_lines(indent: str, listed: int, not_listed: int, shown: int, what: str = "") -> list[str]:

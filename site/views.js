@@ -315,7 +315,7 @@
       h('span', { className: 'dim-score', title: dim.score_note ? `not scored: ${dim.score_note}` : 'dimension score (0-100) and its 95% interval' },
         dim.dimension_score === null ? 'not scored'
           : `score ${dim.dimension_score}` + (dim.score_ci ? ` [${dim.score_ci[0]}-${dim.score_ci[1]}]` : ''))));
-    const facts = [`${dim.n_groups} groups`, `missing ${pct(dim.missing_pct)} (${num(dim.missing_count)})`,
+    const facts = [`${dim.n_groups} group${dim.n_groups === 1 ? '' : 's'}`, `missing ${pct(dim.missing_pct)} (${num(dim.missing_count)})`,
       `entropy ratio ${dim.entropy_ratio}`, `imbalance ratio ${dim.imbalance_ratio === null ? 'n/a' : dim.imbalance_ratio}`];
     if (dim.implausible_count) facts.push(`${num(dim.implausible_count)} implausible ages treated as missing`);
     if (dim.skewness !== null) facts.push(`skewness ${dim.skewness}`);

@@ -378,9 +378,20 @@ def test_outcome_rows_of_every_kind_keep_their_keys_in_order():
     assert "    ... 4 more cells; --json lists the first 1" in text
 
 
+def test_a_dimension_of_one_group_reads_1_group_not_1_groups():
+    rows = "sex,race\n" + "M,a\nM,b\n" * 60
+    text = faircode.profile(io.BytesIO(rows.encode())).report("text")
+    assert ", 1 group, missing" in text
+    assert ", 2 groups, missing" in text
+    assert "1 groups" not in text
+
+
 def test_more_text_says_whether_the_json_lists_every_entry():
     assert more_text(12, 0, 12, "groups") is None
-    assert more_text(13, 0, 12, "groups") == "... 1 more groups (--json shows all)"
+    assert more_text(13, 0, 12, "groups") == "... 1 more group (--json shows all)"
+    assert more_text(14, 0, 12, "groups") == "... 2 more groups (--json shows all)"
+    assert more_text(2, 1, 1, "cells") == "... 2 more cells; --json lists the first 2"
+    assert more_text(2, 0, 1, "cells") == "... 1 more cell (--json shows all)"
     assert more_text(1000, 29000, 12, "groups") == (
         "... 29,988 more groups; --json lists the first 1,000"
     )
