@@ -657,13 +657,16 @@ def missing_extremes(column: dict, dim: str | None = None) -> tuple[dict | None,
     if "highest" not in column:
         ext = _share_extremes(groups)
         return (None, None) if ext is None else (ext[1], ext[0])
+    # a label no listed group has is the missing group's (capped apart from its
+    # dimension's name when the name is long, SPEC 0.9)
+    missing = groups[-1] if column.get("missing_group") and dim is not None else None
     by_label: dict[str, dict] = {}
-    for g in groups:  # a group before the missing group of the same label
+    for g in groups if missing is None else groups[:-1]:
         by_label.setdefault(g["label"], g)
     low, high = column["lowest"], column["highest"]
     return (
-        None if low is None else by_label.get(low),
-        None if high is None else by_label.get(high),
+        None if low is None else by_label.get(low, missing),
+        None if high is None else by_label.get(high, missing),
     )
 
 

@@ -645,9 +645,12 @@
       }
       return [low === high ? gs[1] : low, high];
     }
+    const absent = c.missing_group && dim !== undefined ? gs[gs.length - 1] : null;
     const byLabel = new Map();
-    for (const g of gs) if (!byLabel.has(g.label)) byLabel.set(g.label, g); // a group before the missing group
-    const pick = (lab) => (lab === null ? null : byLabel.get(lab) || null);
+    for (const g of gs) if (g !== absent && !byLabel.has(g.label)) byLabel.set(g.label, g);
+    // a label no listed group has is the missing group's (capped apart from its
+    // dimension's name when the name is long, SPEC 0.9)
+    const pick = (lab) => (lab === null ? null : byLabel.get(lab) || absent);
     return [pick(c.lowest), pick(c.highest)];
   }
 

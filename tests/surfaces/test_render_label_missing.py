@@ -771,6 +771,24 @@ def test_one_missing_cell_names_its_group_the_highest_in_every_format():
     assert f"| sex | income | <0.01% | F 0.00% | M {missing_share(m)} |  |" in md
 
 
+def test_the_missing_group_of_a_long_dimension_name_is_shown_as_the_highest():
+    """SPEC 17.5, 0.9: a dimension's name over LABEL_SHOWN is capped in the reports (as
+    report() and the CLI render), and
+    its missing group's label `(missing {dim})` is capped as a whole, apart from it; the
+    column's `highest`, that label, still names the missing group's row, not `-`."""
+    dim = "gender " + "x" * 220
+    data = f'"{dim}",note\n' + "M,\nM,x\n" * 150 + "F,x\n" * 300 + ",\n" * 100
+    r = faircode.profile(io.BytesIO(data.encode()), {dim: "sex"}, {}, name="t.csv")
+    col = r["missing_by_group"][0]["columns"][0]
+    assert (col["lowest"], col["highest"]) == ("F", f"(missing {dim})")
+    row = next(x for x in r.report("markdown").splitlines() if "| note |" in x)
+    cells = [x.strip() for x in row.split(" | ")]
+    assert cells[3] == "F 0.00%" and cells[4].startswith("(missing gender xxx")
+    assert cells[4].endswith(") 100.00%") and cells[5] == "M 50.00% |"
+    line = next(x for x in r.report("text").splitlines() if x.split()[:1] == ["note"])
+    assert line.split()[2:6] == ["0.00%", "F", "100.00%", "(missing"]
+
+
 def test_an_unscored_label_of_some_rows_never_reads_zero_or_a_hundred():
     """SPEC 1.4 (8's rule): an unscored column's largest labels, shown by share without
     their counts, read `>99.99%` and `<0.01%` for 29,999 and 1 of 30,000 rows."""
