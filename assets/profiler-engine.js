@@ -6036,6 +6036,10 @@ function () {
   }
 
   /** SPEC 17.5: the missing_by_group block; its findings go to `fs`. */
+  /** The row of the rows whose dimension `dim` is missing (SPEC 17.4, 17.5):
+   * `(missing sex)`. */
+  function missingGroupLabel(dim) { return `(missing ${dim})`; }
+
   function missingByGroup(ctx, dims, fs) {
     const { summary, opts, columns, overrides, nRows, rewrites } = ctx;
     const all = summary.missing_all || [];
@@ -6129,10 +6133,17 @@ function () {
             }
           }
         }
-        const col = { name: columns[c], missing_count: total,
-          missing_pct: roundHalfUp(overall, 4), flagged, groups: listedGroups };
-        if (nGroups > CELL_CAP) col.groups_not_listed = nGroups - CELL_CAP;
         const absent = dim.out.missing_count;
+        // SPEC 17.5: by share among the listed groups of the flag rule's size, the
+        // missing group last (a group wins a tie)
+        const items = listedGroups.map((g) => ({ label: g.label, n: g.count, pos: g.missing }));
+        if (absent) items.push({ label: missingGroupLabel(dim.name), n: absent, pos: inNull });
+        const ext = extremes(items, opts.min_group_size);
+        const col = { name: columns[c], missing_count: total,
+          missing_pct: roundHalfUp(overall, 4), flagged,
+          lowest: ext === null ? null : items[ext[1]].label,
+          highest: ext === null ? null : items[ext[0]].label, groups: listedGroups };
+        if (nGroups > CELL_CAP) col.groups_not_listed = nGroups - CELL_CAP;
         if (absent) { // the rows without a group: shown, never flagged (SPEC 17.5)
           const mg = inNull;
           const [lo, hi] = wilsonBounds(mg, absent);

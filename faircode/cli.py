@@ -936,8 +936,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
         skip_lines_b=_skip_lines_b(args),
         **numbers,
     )
-    sys.stdout.write(render_as("scan", format_of(args), result, name=result._name))
-    write_exports(args, "scan", result, name=result._name)
+    sys.stdout.write(render_as("scan", format_of(args), result, **result._context()))
+    write_exports(args, "scan", result, **result._context())
     return EXIT_OK
 
 

@@ -291,6 +291,8 @@ def _missing_column_rows(dim: str, c: dict) -> Iterable[dict[str, Any]]:
             "ci_low": g["ci_low"],
             "ci_high": g["ci_high"],
             "flagged": flagged,
+            "highest": label == c.get("highest"),
+            "lowest": label == c.get("lowest"),
             "note": note,
         }
 
@@ -1154,11 +1156,13 @@ def _md_missing_by_group(entries: list[dict], n_rows: int, out: list[str]) -> No
     flagged group, else the few whose groups are farthest apart), one table."""
     from .render import (  # lazy: start-up
         FLAGGED_NAMED,
+        MISSING_EXTREMES_RULE,
         absent_text,
         columns_word,
         extremes_scope_text,
         missing_columns_shown,
         missing_extremes,
+        missing_groups,
         missing_share,
         missing_tie,
         not_counted_text,
@@ -1203,7 +1207,7 @@ def _md_missing_by_group(entries: list[dict], n_rows: int, out: list[str]) -> No
             lows, highs = (
                 (group(low), group(high))
                 if tie is None
-                else (f"{md_escape(tie)} {missing_share(low)}", "")
+                else (f"{md_escape(tie)} {missing_share(missing_groups(c, e['dimension'])[0])}", "")
             )
             overall = share_text(c["missing_pct"], c["missing_count"], n_rows)
             rows.append([name, md_escape(c["name"]), overall, lows, highs, flagged])
@@ -1211,7 +1215,7 @@ def _md_missing_by_group(entries: list[dict], n_rows: int, out: list[str]) -> No
         if hidden > 0:
             rows.append([name, f"... {hidden} more {columns_word(hidden)}", "", "", "", ""])
     out += notes
-    out += ["", "_Lowest and highest group by their 95% intervals._"]
+    out += ["", f"_{MISSING_EXTREMES_RULE[0].upper()}{MISSING_EXTREMES_RULE[1:]}._"]
     if rows:
         out += [""]
         out += md_table(

@@ -10,6 +10,7 @@ from .evidence import Findings, pair_tests
 from .numerics import (
     Z,
     katz_interval,
+    missing_group_label,
     newcombe,
     pct_not_zero,
     round_half_up,
@@ -520,16 +521,24 @@ def missing_by_group(
                         "ci_high": hi,
                     }
                 )
+            absent = dim["missing_count"]
+            # SPEC 17.5: by share among the listed groups of the flag rule's size, the
+            # missing group last (a group wins a tie)
+            items = [(g["label"], g["count"], g["missing"]) for g in groups]
+            if absent:
+                items.append((missing_group_label(dim["name"]), absent, m_of.get(None, 0)))
+            ext = _extremes(items, least)
             entry = {
                 "name": col,
                 "missing_count": m_all,
                 "missing_pct": round_half_up(overall, 4),
                 "flagged": flagged,
+                "lowest": None if ext is None else ext[1][0],
+                "highest": None if ext is None else ext[0][0],
                 "groups": groups,
             }
             if len(dim["groups"]) > CELL_CAP:
                 entry["groups_not_listed"] = len(dim["groups"]) - CELL_CAP
-            absent = dim["missing_count"]
             if absent:  # the rows without a group: shown, never flagged (SPEC 17.5)
                 m = m_of.get(None, 0)
                 lo, hi = _wilson(m, absent)

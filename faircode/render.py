@@ -589,6 +589,11 @@ MISSING_SPREAD_SHOWN = 3
 #: Groups of one column's flagged list the terminal names before `+K more`.
 FLAGGED_NAMED = 3
 
+#: SPEC 17.5: how a report's lowest and highest group of a column are chosen.
+MISSING_EXTREMES_RULE = (
+    "lowest and highest by share among the groups of at least --min-group-size rows"
+)
+
 
 def columns_word(n: int) -> str:
     return "column" if n == 1 else "columns"
@@ -646,16 +651,39 @@ def extremes_scope_text(columns: list[dict]) -> str | None:
 
 
 def missing_extremes(column: dict, dim: str | None = None) -> tuple[dict | None, dict | None]:
-    """The groups least and most often missing a column, by their intervals as the
-    flag rule does (SPEC 17.5): the lowest upper bound and the highest lower bound
-    (first on ties), so a group of 3 rows with 2 missing does not set the bar. With
-    `dim`, the missing group takes part (last, so a group wins a tie)."""
+    """The groups least and most often missing a column: the column's `lowest` and
+    `highest` (SPEC 17.5: by share among the groups of the flag rule's size, the missing
+    group among them given `dim`), or (None, None) when fewer than two are that large. A
+    saved profile made before the keys reads them by share among the groups with rows."""
     groups = missing_groups(column, dim)
-    if not groups:
-        return None, None
-    low = min(groups, key=lambda g: g["ci_high"])
-    high = max(groups, key=lambda g: g["ci_low"])
-    return low, high
+    if "highest" not in column:
+        ext = _share_extremes(groups)
+        return (None, None) if ext is None else (ext[1], ext[0])
+    # a label no listed group has is the missing group's (capped apart from its
+    # dimension's name when the name is long, SPEC 0.9)
+    missing = groups[-1] if column.get("missing_group") and dim is not None else None
+    by_label: dict[str, dict] = {}
+    for g in groups if missing is None else groups[:-1]:
+        by_label.setdefault(g["label"], g)
+    low, high = column["lowest"], column["highest"]
+    return (
+        None if low is None else by_label.get(low, missing),
+        None if high is None else by_label.get(high, missing),
+    )
+
+
+def _share_extremes(groups: list[dict]) -> tuple[dict, dict] | None:
+    """(highest, lowest) of groups by share missing, first on ties and never one group
+    twice (SPEC 17.4's rule), for a saved profile without 17.5's `lowest`/`highest`."""
+    if len(groups) < 2:
+        return None
+    high = low = groups[0]
+    for g in groups[1:]:
+        if g["missing"] * high["count"] > high["missing"] * g["count"]:
+            high = g
+        if g["missing"] * low["count"] < low["missing"] * g["count"]:
+            low = g
+    return high, groups[1] if low is high else low
 
 
 def missing_tie(column: dict, dim: str | None = None) -> str | None:
@@ -809,8 +837,7 @@ def missing_by_group_lines(entries: list[dict], n_rows: int) -> list[str]:
         return ["", "Missing data by group: no column with missing cells"]
     out = [
         "",
-        "Missing data by group (the share of a column's cells missing; lowest and highest "
-        "group by their 95% intervals):",
+        f"Missing data by group (the share of a column's cells missing; {MISSING_EXTREMES_RULE}):",
     ]
     for e in entries:
         if e.get("not_counted"):
@@ -848,7 +875,8 @@ def missing_by_group_lines(entries: list[dict], n_rows: int) -> list[str]:
             extremes = (
                 f"{_group_pct(low, lw)}  {_group_pct(high, lw)}"
                 if tie is None
-                else f"{missing_share(low).rjust(6)} {tie}".ljust(2 * lw + 16)
+                # every group at one share: the first's (low is None under the size floor)
+                else f"{missing_share(missing_groups(c, dim)[0]).rjust(6)} {tie}".ljust(2 * lw + 16)
             )
             overall = share_text(c["missing_pct"], c["missing_count"], n_rows)
             line = f"    {clip(c['name'], cw).ljust(cw)} {overall.rjust(7)}  {extremes}"

@@ -82,10 +82,18 @@ MAX_REFERENCE_CELLS = 1_000_000
 
 
 class ScanResult(Result):
-    """``faircode.scan``'s result (SPEC 19)."""
+    """``faircode.scan``'s result (SPEC 19); ``name_b``: the second file of a scan of two,
+    which the reports' title names beside the first."""
 
-    __slots__ = ()
+    __slots__ = ("_name_b",)
     command = "scan"
+
+    def __init__(self, *args: Any, name_b: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._name_b = name_b
+
+    def _context(self) -> dict[str, str]:
+        return {**super()._context(), "name_b": getattr(self, "_name_b", "")}
 
     def __repr__(self) -> str:
         sub = self.get("subgroup")
@@ -1014,9 +1022,10 @@ def scan(
     if min_size is None:
         min_size = options.min_group_size if question == "rate" else 0
     found = search(table, min_size=min_size, **search_opts)
-    return _result(
-        table, found, compared, chosen, binned, min_size, alpha, notes, name, search_opts
-    )
+    out = _result(table, found, compared, chosen, binned, min_size, alpha, notes, name, search_opts)
+    if other is not None:  # the reports' title names both files (SPEC 19)
+        out._name_b = name_b
+    return out
 
 
 def _missing_notes(table: Table, compared: dict) -> list[str]:

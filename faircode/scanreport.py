@@ -126,8 +126,17 @@ def overlap_text(result: dict) -> str | None:
     )
 
 
-def render_text(result: dict, *, name: str = "", **_: Any) -> str:
-    out = [f"faircode scan: {name or result['compared'].get('b', {}).get('name', '')}"]
+def scan_title(result: dict, name: str = "", name_b: str = "") -> str:
+    """Every format's title (SPEC 19): what the report is about, `faircode scan: FILE`,
+    or for two files both, as `compare A B`'s Markdown names them (`A = a.csv, B = b.csv`:
+    no arrow, which Markdown would escape)."""
+    if name_b:
+        return f"faircode scan: A = {name}, B = {name_b}"
+    return f"faircode scan: {name or result['compared'].get('b', {}).get('name', '')}"
+
+
+def render_text(result: dict, *, name: str = "", name_b: str = "", **_: Any) -> str:
+    out = [scan_title(result, name, name_b)]
     out.append(f"Question: {QUESTION_WORDS[result['question']]}")
     out.append(f"Compared: {_compared(result)}")
     sub = result["subgroup"]
@@ -167,9 +176,8 @@ def _md(text: str) -> str:
     return md_escape(text)
 
 
-def render_markdown(result: dict, *, name: str = "", **_: Any) -> str:
-    title = name or result["compared"].get("b", {}).get("name", "")
-    out = [f"## faircode scan: {_md(title)}", ""]
+def render_markdown(result: dict, *, name: str = "", name_b: str = "", **_: Any) -> str:
+    out = [f"## {_md(scan_title(result, name, name_b))}", ""]
     out.append(f"**Question:** {_md(QUESTION_WORDS[result['question']])}  ")
     out.append(f"**Compared:** {_md(_compared(result))}")
     out.append("")
@@ -210,11 +218,10 @@ def render_markdown(result: dict, *, name: str = "", **_: Any) -> str:
     return "\n".join(out) + "\n"
 
 
-def scan_blocks(result: dict, name: str = "") -> list[tuple]:
+def scan_blocks(result: dict, name: str = "", name_b: str = "") -> list[tuple]:
     """The scan as the audit packs' document blocks (faircode/audit/doc.py): the HTML
     report says what the text and Markdown reports say, in their order."""
-    title = name or result["compared"].get("b", {}).get("name", "")
-    blocks: list[tuple] = [("title", f"faircode scan: {title}")]
+    blocks: list[tuple] = [("title", scan_title(result, name, name_b))]
     blocks.append(
         (
             "facts",
@@ -265,9 +272,8 @@ def scan_blocks(result: dict, name: str = "") -> list[tuple]:
     return blocks
 
 
-def render_html(result: dict, *, name: str = "", **_: Any) -> str:
+def render_html(result: dict, *, name: str = "", name_b: str = "", **_: Any) -> str:
     """The scan as one self-contained HTML page that loads nothing (audit/doc.py)."""
     from .audit.doc import render_html as page  # lazy: start-up
 
-    title = name or result["compared"].get("b", {}).get("name", "")
-    return page(scan_blocks(result, name), f"faircode scan: {title}")
+    return page(scan_blocks(result, name, name_b), scan_title(result, name, name_b))

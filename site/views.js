@@ -629,16 +629,29 @@
     return Math.max(...gs.map((g) => g.ci_low)) - Math.min(...gs.map((g) => g.ci_high));
   }
 
-  /** Lowest and highest group by their intervals (the lowest upper bound, the highest
-   * lower bound; first on ties), as faircode/render.py missing_extremes. */
+  /** The column's lowest and highest group (SPEC 17.5: by share among the groups of the
+   * flag rule's size, the missing group among them), [null, null] when fewer than two are
+   * that large, as faircode/render.py missing_extremes; a saved profile made before the
+   * keys reads them by share among the groups with rows. */
   function missingExtremes(c, dim) {
-    let low = null;
-    let high = null;
-    for (const g of missingGroups(c, dim)) {
-      if (low === null || g.ci_high < low.ci_high) low = g;
-      if (high === null || g.ci_low > high.ci_low) high = g;
+    const gs = missingGroups(c, dim);
+    if (!('highest' in c)) {
+      if (gs.length < 2) return [null, null];
+      let high = gs[0];
+      let low = gs[0];
+      for (const g of gs.slice(1)) {
+        if (g.missing * high.count > high.missing * g.count) high = g;
+        if (g.missing * low.count < low.missing * g.count) low = g;
+      }
+      return [low === high ? gs[1] : low, high];
     }
-    return [low, high];
+    const absent = c.missing_group && dim !== undefined ? gs[gs.length - 1] : null;
+    const byLabel = new Map();
+    for (const g of gs) if (g !== absent && !byLabel.has(g.label)) byLabel.set(g.label, g);
+    // a label no listed group has is the missing group's (capped apart from its
+    // dimension's name when the name is long, SPEC 0.9)
+    const pick = (lab) => (lab === null ? null : byLabel.get(lab) || absent);
+    return [pick(c.lowest), pick(c.highest)];
   }
 
   function missingColumnsShown(entry) {
@@ -895,7 +908,7 @@
       missingPct: c.missing_pct, missingCount: c.missing_count, flagged: c.flagged.length } },
     h('th', { attrs: { scope: 'row' } }, data(c.name)), h('td', { className: 'num' }, shareText(c.missing_pct, c.missing_count, nRows)),
     ...(tie === null ? [h('td', null, groupPct(low)), h('td', null, groupPct(high))]
-      : [h('td', { className: 'tie', attrs: { colspan: '2' } }, `${missingShare(low)} ${tie}`)]),
+      : [h('td', { className: 'tie', attrs: { colspan: '2' } }, `${missingShare(missingGroups(c, dimName)[0])} ${tie}`)]),
     h('td', null, flagged));
   }
 
@@ -915,7 +928,7 @@
       sec.appendChild(h('p', { className: 'muted' }, 'No column has missing cells.'));
       return sec;
     }
-    sec.appendChild(h('p', { className: 'muted' }, 'The share of a column’s cells that are missing, per group; lowest and highest group by their 95% intervals.'));
+    sec.appendChild(h('p', { className: 'muted' }, 'The share of a column’s cells that are missing, per group; lowest and highest by share among the groups of at least --min-group-size rows.'));
     for (const e of entries) {
       if (e.not_counted) {
         sec.appendChild(h('p', { className: 'muted not-counted', dataset: { dim: e.dimension } }, data(e.dimension), ': ', notCountedText()));
@@ -1017,7 +1030,7 @@
     mount.replaceChildren(view);
   }
 
-  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, fmt, pct, pts, pctNotZero, shareText, missingShare, compareGroupCells, num, pText, boot };
+  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, fmt, pct, pts, pctNotZero, shareText, missingShare, missingExtremes, compareGroupCells, num, pText, boot };
   root.FaircodeViews = api;
   if (typeof document !== 'undefined' && document.getElementById && document.getElementById('faircode-result')) {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);

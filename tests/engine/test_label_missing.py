@@ -18,6 +18,7 @@ import json
 import math
 import subprocess
 import sys
+from fractions import Fraction
 
 import pandas as pd
 import pytest
@@ -317,6 +318,27 @@ def expected_top(df, label: str, positive: str) -> dict:
     }
 
 
+def missing_extremes_of(entry: dict, dim: str, mgs: int) -> tuple:
+    """17.5's (lowest, highest) of an expected entry: by share (exact fractions) among the
+    groups of max(1, mgs) rows, the missing group last; first on ties; never one group
+    twice; (None, None) with fewer than two."""
+    items = [(g["label"], Fraction(g["missing"], g["count"])) for g in entry["groups"]]
+    if "missing_group" in entry:
+        mg = entry["missing_group"]
+        items.append((f"(missing {dim})", Fraction(mg["missing"], mg["count"])))
+    sizes = [g["count"] for g in entry["groups"]] + (
+        [entry["missing_group"]["count"]] if "missing_group" in entry else []
+    )
+    compared = [it for it, n in zip(items, sizes, strict=True) if n >= max(1, mgs)]
+    if len(compared) < 2:
+        return None, None
+    top = max(share for _, share in compared)
+    bottom = min(share for _, share in compared)
+    high = next(lab for lab, share in compared if share == top)
+    low = next(lab for lab, share in compared if share == bottom and lab != high)
+    return low, high
+
+
 def expected_missing(df, dim: str, ignore=(), mgs=MIN_GROUP_SIZE, gap=0.1):
     """missing_by_group's entry for dim (17.5) and its flags."""
     n_rows = len(df)
@@ -361,6 +383,8 @@ def expected_missing(df, dim: str, ignore=(), mgs=MIN_GROUP_SIZE, gap=0.1):
             "missing_count": total,
             "missing_pct": r4(overall),
             "flagged": flagged,
+            "lowest": None,
+            "highest": None,
             "groups": groups,
         }
         # the missing group (17.5): the NaN group of a groupby with dropna=False
@@ -375,6 +399,7 @@ def expected_missing(df, dim: str, ignore=(), mgs=MIN_GROUP_SIZE, gap=0.1):
                 "ci_low": r4(lo),
                 "ci_high": r4(hi),
             }
+        entry["lowest"], entry["highest"] = missing_extremes_of(entry, dim, mgs)
         columns.append(entry)
     return {"dimension": dim, "columns": columns}, flags
 

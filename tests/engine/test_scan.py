@@ -26,6 +26,7 @@ from util import ADULT_NAMES, ROOT, data_file
 import faircode
 from faircode.errors import InputError
 from faircode.numerics import pct
+from faircode.safetext import md_escape
 from faircode.scan import Table, search
 
 SCHEMA = json.loads((ROOT / "faircode" / "schemas" / "scan.schema.json").read_text())
@@ -323,6 +324,27 @@ def test_two_files_are_the_versus_question_of_their_union(tmp_path):
     for key in ("effect", "discrepancy", "ci_low", "ci_high", "p"):
         assert two["subgroup"][key] == one["subgroup"][key], key
     assert two["compared"]["b"]["rows"] == one["compared"]["b"]["rows"]
+
+
+def test_two_files_title_names_both_in_every_format(tmp_path):
+    """SPEC 19: `scan A B`'s title names what it compares, A and B (as `compare A B`),
+    in the text, Markdown (stdout and --markdown) and HTML reports and the API's; a scan
+    of one file keeps that file's name."""
+    a, b = _two_draws(tmp_path, 0.0)
+    want = f"faircode scan: A = {a}, B = {b}"
+    md = tmp_path / "scan.md"
+    for form, first in (("text", want), ("markdown", f"## {md_escape(want)}"), ("html", None)):
+        got = _cli(str(a), str(b), "--permutations", "9", "--format", form, "--markdown", str(md))
+        assert got.returncode == 0, got.stderr
+        if first is None:
+            assert f"<title>{want}</title>" in got.stdout and f"<h1>{want}</h1>" in got.stdout
+        else:
+            assert got.stdout.splitlines()[0] == first
+        assert md.read_text(encoding="utf-8").splitlines()[0] == f"## {md_escape(want)}"
+    r = faircode.scan(str(a), str(b), permutations=9)
+    assert r.report("text").splitlines()[0] == want
+    one = faircode.scan(str(a), versus="sex=Female", permutations=9)
+    assert one.report("text").splitlines()[0] == f"faircode scan: {a}"
 
 
 def _two_draws(tmp_path: Path, blank_b: float) -> tuple[Path, Path]:

@@ -431,3 +431,18 @@ test('a column read only for its missing cells counts quoted cells as their unqu
     assert.deepEqual(quoted, plain, `chunk ${chunk}`);
   }
 });
+
+test('SPEC 17.5: one missing cell of 30,001, in M: the engine and the website name F lowest and M highest', () => {
+  require('../../site/views.js');
+  const V = globalThis.FaircodeViews;
+  const r = run('sex,income\n' + 'M,1\n'.repeat(14999) + 'M,\n' + 'F,2\n'.repeat(15000) + ',2\n');
+  const income = r.missing_by_group[0].columns[0];
+  // by share among groups of min_group_size rows: the 4-dp intervals tied at 0.0000 and named F both
+  assert.deepEqual([income.lowest, income.highest], ['F', 'M']);
+  assert.deepEqual(V.missingExtremes(income, 'sex').map((g) => g.label), ['F', 'M']);
+  // a small group with a larger share (3 rows, 2 missing) is never the highest
+  const small = run('sex,income\n' + 'M,1\n'.repeat(299) + 'M,\n' + 'F,2\n'.repeat(300) + 'X,\nX,\nX,1\n', { min_group_size: 100 });
+  const col = small.missing_by_group[0].columns[0];
+  assert.deepEqual([col.lowest, col.highest], ['F', 'M']);
+  assert.deepEqual(V.missingExtremes(col, 'sex').map((g) => g.label), ['F', 'M']);
+});

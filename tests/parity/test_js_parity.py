@@ -839,6 +839,24 @@ def test_a_missing_share_of_all_rows_but_one_parity(js):
     assert "sex: 'note' is missing for >99.99% of 'M' vs 50.00% overall" in py["result"]["flags"]
 
 
+def test_missing_lowest_and_highest_parity(js):
+    """SPEC 17.5: both engines name a column's lowest and highest group by share among the
+    groups of min_group_size rows (the missing group last): one missing cell of 30,001, in
+    'M', makes 'M' the highest; a 3-row group with 2 missing is not; a missing group of
+    min_group_size rows takes part."""
+    cases = [
+        ("sex,income\n" + "M,1\n" * 14999 + "M,\n" + "F,2\n" * 15000 + ",2\n", ("F", "M")),
+        ("sex,note\n" + "M,\nM,x\n" * 150 + "F,x\n" * 300 + "X,\nX,\nX,x\n", ("F", "M")),
+        ("sex,note\n" + "M,\nM,x\n" * 150 + "F,x\n" * 300 + ",\n" * 100, ("F", "(missing sex)")),
+    ]
+    for text, want in cases:
+        data = text.encode()
+        py = run_python(io.BytesIO(data), None, {}, name="t.csv")
+        assert_same(py, run_js(js.profile_bytes(data, "t.csv", None, {})), text[:40])
+        col = py["result"]["missing_by_group"][0]["columns"][0]
+        assert (col["lowest"], col["highest"]) == want
+
+
 def test_a_label_rate_of_all_rows_but_one_parity(js):
     """SPEC 17.4 (8's rule): both engines say a label rate of 29,999 of 30,000 is
     `>99.99%` and one of 1 in 30,000 `<0.01%` in the label-gap flag."""

@@ -30,7 +30,8 @@ TOOLING = {"TYPE_CHECKING", "__all__", "log"}
 TWINS: dict[str, str] = {
     "errors": "InputError",
     "numerics": """fsum Z _SCALE _SQRT2 _LN2 wilson_bounds round_half_up round_int fmt ln
-        rows_text pct pct_not_zero _INV_LN2 _LN2_HI _LN2_LO _INV_SQRT_2PI EXP_FLOOR Z_SEARCH exp
+        missing_group_label rows_text pct pct_not_zero _INV_LN2 _LN2_HI _LN2_LO _INV_SQRT_2PI
+        EXP_FLOOR Z_SEARCH exp
         normal_upper wilson_at newcombe log_ratio_interval katz_interval score_p search_p holm
         OUTCOME_HUGE OUTCOME_TINY SCALE1 SCALE2 _LN_SQRT_PI _CF_EPS _CF_FPMIN _CF_MAXIT exact_mean
         exact_var exact_diff log1p _stirling lnbeta_half _betacf t_upper _T_CACHE t_quantile
@@ -127,7 +128,6 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "DelimiterRefused": "faircode.spark's head read tells it from a cut record",
     },
     "numerics": {
-        "missing_group_label": PY_TEXT,
         "more_text": PY_TEXT,
         "counted_noun": PY_TEXT,
         "not_shown": PY_TEXT,

@@ -281,6 +281,8 @@ def test_missing_by_group_rows_count_the_groups_not_listed():
         "missing_count": 7,
         "missing_pct": 0.07,
         "flagged": ["a"],
+        "lowest": "b",
+        "highest": "a",
         "groups": [
             {**group("a", 50, 5), "missing_pct": 0.1, "ci_low": 0.04, "ci_high": 0.21},
             {**group("b", 40, 1), "missing_pct": 0.025, "ci_low": 0.0, "ci_high": 0.13},
@@ -292,11 +294,12 @@ def test_missing_by_group_rows_count_the_groups_not_listed():
     rows = _rows_of({"missing_by_group": entries}, "missing_by_group")
     head = ["section", "dimension", "column", "column_missing_count", "column_missing_pct"]
     group_keys = [*head, "label", "count", "missing_count", "missing_pct", "ci_low", "ci_high"]
+    marks = ["flagged", "highest", "lowest", "note"]
     assert [list(r) for r in rows] == [
-        [*group_keys, "flagged", "note"],
-        [*group_keys, "flagged", "note"],
+        [*group_keys, *marks],
+        [*group_keys, *marks],
         [*head, "count", "note"],
-        [*group_keys, "flagged", "note"],
+        [*group_keys, *marks],
         ["section", "dimension", "note"],
     ]
     assert [(r.get("label"), r["count"], r.get("flagged"), r["note"]) for r in rows[:4]] == [
@@ -305,6 +308,16 @@ def test_missing_by_group_rows_count_the_groups_not_listed():
         (None, 3, None, "groups not listed"),
         ("(missing zip)", 10, False, "missing group"),
     ]
+    # SPEC 17.5's highest and lowest, true on their rows (the missing group's too)
+    assert [(r.get("highest"), r.get("lowest")) for r in rows[:4]] == [
+        (True, False),
+        (False, True),
+        (None, None),
+        (False, False),
+    ]
+    column["highest"] = "(missing zip)"
+    rows = _rows_of({"missing_by_group": entries}, "missing_by_group")
+    assert (rows[0]["highest"], rows[3]["highest"]) == (False, True)
     # The lowest and highest group are among the listed ones, and the reports say so.
     scope = "(lowest and highest among the first 2 of 5 groups, those the JSON lists)"
     assert f"    {scope}" in missing_by_group_lines(entries, 100)

@@ -24,6 +24,7 @@ from faircode.render import (
     MISSING_SPREAD_SHOWN,
     alike_text,
     missing_columns_shown,
+    missing_share,
     render,
     render_compare,
 )
@@ -207,14 +208,27 @@ def test_terminal_missing_by_group_stays_short_on_a_wide_file(diabetic):
     assert len(picked) == MISSING_SPREAD_SHOWN
     hidden = len(race["columns"]) - MISSING_SPREAD_SHOWN
     assert f"    ... {hidden} more columns with missing cells (--json lists all)" in lines
-    # gender's 3 'Unknown/Invalid' rows miss race 2 times (66.7%): shown as the highest
-    # group, never flagged (a group under min_group_size rows is no finding, SPEC 17.5)
+    # gender's 3 'Unknown/Invalid' rows miss race 2 times (66.7%): under min_group_size,
+    # never flagged and never the highest (SPEC 17.5); the highest is the largest share
+    # among the groups that are large enough, 'Male'
     head = next(x for x in lines if x.startswith("  gender: "))
     assert head.endswith(
         f"no group flagged; the {MISSING_SPREAD_SHOWN} with the widest spread between groups"
     )
     gender = lines[lines.index(head) + 2]
-    assert gender.startswith("    race ") and "66.67% Unknown/Invalid" in gender
+    col = next(
+        c
+        for e in diabetic["missing_by_group"]
+        if e["dimension"] == "gender"
+        for c in e["columns"]
+        if c["name"] == "race"
+    )
+    big = [g for g in col["groups"] if g["count"] >= 100]
+    high = max(big, key=lambda g: g["missing"] / g["count"])
+    low = min(big, key=lambda g: g["missing"] / g["count"])
+    assert (low["label"], high["label"]) == ("Female", "Male")
+    assert gender.startswith("    race ") and "Unknown/Invalid" not in gender
+    assert gender.split()[-2:] == [missing_share(high), "Male"]
     assert "flagged" not in gender
 
 
@@ -738,6 +752,41 @@ def test_a_share_missing_of_some_rows_never_reads_zero_or_a_hundred():
     line = next(line for line in text.splitlines() if line.split()[:1] == ["note"])
     assert line.split() == "note 50.00% 0.00% F >99.99% M flagged: 'M' >99.99%".split()
     assert "| sex | note | 50.00% | F 0.00% | M >99.99% | M >99.99% |" in md
+
+
+def test_one_missing_cell_names_its_group_the_highest_in_every_format():
+    """SPEC 17.5: with one missing cell of 30,001, in 'M', the highest group is 'M' and the
+    lowest 'F' (by share, not by intervals rounded to 4 dp, which tied at 0.0000 and named
+    'F' both), in the JSON, the terminal and Markdown (the website's in
+    tests/js/views-format.test.js)."""
+    data = "sex,income\n" + "M,1\n" * 14999 + "M,\n" + "F,2\n" * 15000 + ",2\n"
+    r = faircode.profile(io.BytesIO(data.encode()), None, {}, name="t.csv")
+    income = r["missing_by_group"][0]["columns"][0]
+    assert (income["lowest"], income["highest"]) == ("F", "M")
+    m = next(g for g in income["groups"] if g["label"] == "M")
+    text = render(r, "t.csv")
+    line = next(x for x in text.splitlines() if x.split()[:2] == ["income", "<0.01%"])
+    assert line.split() == ["income", "<0.01%", "0.00%", "F", missing_share(m), "M"]
+    md = render_profile_markdown(r, name="t.csv")
+    assert f"| sex | income | <0.01% | F 0.00% | M {missing_share(m)} |  |" in md
+
+
+def test_the_missing_group_of_a_long_dimension_name_is_shown_as_the_highest():
+    """SPEC 17.5, 0.9: a dimension's name over LABEL_SHOWN is capped in the reports (as
+    report() and the CLI render), and
+    its missing group's label `(missing {dim})` is capped as a whole, apart from it; the
+    column's `highest`, that label, still names the missing group's row, not `-`."""
+    dim = "gender " + "x" * 220
+    data = f'"{dim}",note\n' + "M,\nM,x\n" * 150 + "F,x\n" * 300 + ",\n" * 100
+    r = faircode.profile(io.BytesIO(data.encode()), {dim: "sex"}, {}, name="t.csv")
+    col = r["missing_by_group"][0]["columns"][0]
+    assert (col["lowest"], col["highest"]) == ("F", f"(missing {dim})")
+    row = next(x for x in r.report("markdown").splitlines() if "| note |" in x)
+    cells = [x.strip() for x in row.split(" | ")]
+    assert cells[3] == "F 0.00%" and cells[4].startswith("(missing gender xxx")
+    assert cells[4].endswith(") 100.00%") and cells[5] == "M 50.00% |"
+    line = next(x for x in r.report("text").splitlines() if x.split()[:1] == ["note"])
+    assert line.split()[2:6] == ["0.00%", "F", "100.00%", "(missing"]
 
 
 def test_an_unscored_label_of_some_rows_never_reads_zero_or_a_hundred():

@@ -2181,6 +2181,28 @@ def test_cli_html_report_shows_label_rates_and_missing_by_group(reports, tmp_pat
     pg.close()
 
 
+def test_cli_html_report_names_the_one_missing_cell_s_group_the_highest(reports, tmp_path):
+    """SPEC 17.5: one missing cell of 30,001, in 'M': the --html report's missing-data row
+    names 'F' the lowest group and 'M' the highest, as the JSON's `lowest`/`highest` (by
+    share; the 4-dp intervals tied at 0.0000 and named 'F' both)."""
+    path = tmp_path / "one.csv"
+    data = "sex,income\n" + "M,1\n" * 14999 + "M,\n" + "F,2\n" * 15000 + ",2\n"
+    path.write_text(data, encoding="utf-8")
+    out = tmp_path / "one.html"
+    cli_ok("profile", str(path), "--html", str(out))
+    want = profile(path, None, {})
+    (col,) = want["missing_by_group"][0]["columns"]
+    assert (col["lowest"], col["highest"]) == ("F", "M")
+    pg = reports(out)
+    cells = pg.page.eval_on_selector_all(
+        "#report section.missing-by-group tr[data-column='income'] td",
+        "els => els.map((e) => e.innerText.trim())",
+    )
+    assert cells[1:3] == ["F 0.00%", "M 0.01%"], cells
+    pg.check_clean()
+    pg.close()
+
+
 def test_the_heatmap_marks_the_cells_the_json_does_not_list(reports, tmp_path, shots):
     """SPEC 4: an intersection lists its first 1,000 gaps in A's then B's group order; a
     drawn cell past the last listed one is not known from the JSON ('?'), never drawn as
