@@ -620,7 +620,12 @@ def _profile_hashed(
     wanted = on_bytes if hashing or progress.enabled else None
     try:
         result = profile(
-            source, overrides, opts, on_bytes=wanted, on_rows=progress.add_rows, **context
+            source,
+            overrides=overrides,
+            opts=opts,
+            on_bytes=wanted,
+            on_rows=progress.add_rows,
+            **context,
         )
     finally:
         progress.close()
@@ -828,7 +833,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if any(k.startswith("saved_profile_hash_") for k in hashes):
         # a saved side holds its long labels capped (SPEC 0.9): so must the other
         results = [bounded(r) for r in results]
-    result = compare(results[0], results[1], opts)
+    result = compare(results[0], results[1], opts=opts)
     if _with_provenance(args):
         result["provenance"] = provenance(
             params=resolve(opts).params(), overrides=overrides, dataset_hashes=hashes, notes=notes

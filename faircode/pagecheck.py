@@ -66,7 +66,7 @@ def profile_json(
     if reference is not None:
         opts["reference"] = parse_reference(reference, reference_name)
         reference_hash = sha256_bytes(reference)
-    result = profile(io.BytesIO(data), overrides, opts, name=name)
+    result = profile(io.BytesIO(data), overrides=overrides, opts=opts, name=name)
     result["provenance"] = provenance(
         params=resolve(opts).params(),
         overrides=overrides,

@@ -525,7 +525,7 @@ def _column_cells(source: Any, columns: list[str], options, name: str):
 
 def _profiled(source: Any, overrides: dict, opts: dict, name: str):
     """(summary, profile result, checked overrides, options) of one read."""
-    summary, checked, options = summarize(source, overrides, opts, name=name)
+    summary, checked, options = summarize(source, overrides=overrides, opts=opts, name=name)
     return summary, analyze_read(summary, checked, options), checked, options
 
 

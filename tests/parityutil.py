@@ -16,7 +16,7 @@ ADULT_NAMES = _ADULT_TEXT.split(",")
 
 def run_python(source, overrides, opts, **kwargs) -> dict:
     try:
-        result = faircode.profile(source, overrides, opts, **kwargs)
+        result = faircode.profile(source, overrides=overrides, opts=opts, **kwargs)
     except faircode.InputError as exc:
         return {"error": str(exc)}
     # The comparison is on JSON values, as the engines' outputs are consumed.

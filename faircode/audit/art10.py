@@ -633,7 +633,7 @@ def audit_art10(
     name = name or display_name(source)
     source = _reread(source)
     digest, note = source_hash(source)
-    summary, checked, options = summarize(source, overrides, opts, name=name)
+    summary, checked, options = summarize(source, overrides=overrides, opts=opts, name=name)
     profile = analyze_read(summary, checked, options)
     sections = _sections(profile, options, reference is not None, proxy_hints)
     prov = provenance_block(

@@ -542,7 +542,7 @@ def audit_datasheet(
     name = name or display_name(source)
     source = _reread(source)
     digest, note = source_hash(source)
-    summary, checked, options = summarize(source, overrides, opts, name=name)
+    summary, checked, options = summarize(source, overrides=overrides, opts=opts, name=name)
     profile = analyze_read(summary, checked, options)
     prefilled = _answers(profile, list(summary.columns), options.min_share, overrides)
     answers = []

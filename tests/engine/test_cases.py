@@ -56,10 +56,14 @@ def test_case(case):
     source = io.BytesIO(case_bytes(case))
     if "error" in case:
         with pytest.raises(InputError) as err:
-            faircode.profile(source, case.get("overrides"), case.get("opts"), name="t.csv")
+            faircode.profile(
+                source, overrides=case.get("overrides"), opts=case.get("opts"), name="t.csv"
+            )
         assert str(err.value) == case["error"]
         return
-    result = faircode.profile(source, case.get("overrides"), case.get("opts"), name="t.csv")
+    result = faircode.profile(
+        source, overrides=case.get("overrides"), opts=case.get("opts"), name="t.csv"
+    )
     for path, want in case["expect"].items():
         assert resolve_path(result, path) == want, path
 

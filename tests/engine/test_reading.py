@@ -12,7 +12,7 @@ from faircode.reader import clean_header, sniff_delimiter
 
 
 def columns(data: bytes, **opts) -> list[str]:
-    summary, _, _ = faircode.summarize(io.BytesIO(data), None, opts, name="t.csv")
+    summary, _, _ = faircode.summarize(io.BytesIO(data), opts=opts, name="t.csv")
     return summary.columns
 
 
@@ -122,7 +122,7 @@ def test_a_repeated_header_is_refused_at_its_first_line():
     line = 103  # 1 header line, 100 rows, a blank line
     for block in (7, 64, 1 << 20):
         with pytest.raises(InputError) as err:
-            faircode.summarize(io.BytesIO(data), None, {}, name="t.csv", block_size=block)
+            faircode.summarize(io.BytesIO(data), opts={}, name="t.csv", block_size=block)
         assert str(err.value).startswith(f"t.csv: line {line} repeats the header (files joined")
 
 

@@ -55,28 +55,28 @@ def test_a_frames_columns_are_named_by_their_text_as_in_its_csv(tmp_path: Path) 
     dup.to_csv(tmp_path / "dup.csv", index=False)
     for pred in ("p", "p.1"):
         _same(
-            evaluate(dup, pred, ["a"], min_samples=1),
-            evaluate(str(tmp_path / "dup.csv"), pred, ["a"], min_samples=1),
+            evaluate(dup, pred=pred, attrs=["a"], min_samples=1),
+            evaluate(str(tmp_path / "dup.csv"), pred=pred, attrs=["a"], min_samples=1),
         )
     numbered = FRAME[["a", "p", "y"]].copy()
     numbered.columns = [0, 1, 4]
     numbered.to_csv(tmp_path / "numbered.csv", index=False)
     _same(
-        evaluate(numbered, "1", "0", label="4", min_samples=1),
-        evaluate(str(tmp_path / "numbered.csv"), "1", "0", label="4", min_samples=1),
+        evaluate(numbered, pred="1", attrs="0", label="4", min_samples=1),
+        evaluate(str(tmp_path / "numbered.csv"), pred="1", attrs="0", label="4", min_samples=1),
     )
     # every name quoted: '0' is no longer both present (0) and absent ('0')
     _refused(
-        lambda: evaluate(numbered, "9", ["0"]),
+        lambda: evaluate(numbered, pred="9", attrs=["0"]),
         "data: column '9' (--pred) not found; available columns: '0', '1', '4'",
     )
-    _refused(lambda: evaluate(numbered, 1, ["0"]), "--pred: 1 is not text" + COLUMN_HINT)
+    _refused(lambda: evaluate(numbered, pred=1, attrs=["0"]), "--pred: 1 is not text" + COLUMN_HINT)
     _refused(
-        lambda: evaluate(numbered, "1", ["0"], overrides={0: "sex"}),
+        lambda: evaluate(numbered, pred="1", attrs=["0"], overrides={0: "sex"}),
         "--map: 0 is not text" + COLUMN_HINT,
     )
     _refused(
-        lambda: evaluate(numbered, "1", ["0"], ref_groups={0: "x"}),
+        lambda: evaluate(numbered, pred="1", attrs=["0"], ref_groups={0: "x"}),
         "--ref-group: 0 is not text" + COLUMN_HINT,
     )
 
@@ -100,16 +100,16 @@ def test_a_polars_frame_gives_its_parquet_files_report(tmp_path: Path) -> None:
     )
     frame.write_parquet(tmp_path / "p.parquet")
     kw: dict[str, Any] = {"label": "y", "weight": "w", "min_samples": 1}
-    from_file = evaluate(str(tmp_path / "p.parquet"), "p", ["n", "f", "d", "c"], **kw)
-    _same(evaluate(frame, "p", ["n", "f", "d", "c"], **kw), from_file)
-    _same(evaluate(frame.lazy(), "p", ["n", "f", "d", "c"], **kw), from_file)
+    from_file = evaluate(str(tmp_path / "p.parquet"), pred="p", attrs=["n", "f", "d", "c"], **kw)
+    _same(evaluate(frame, pred="p", attrs=["n", "f", "d", "c"], **kw), from_file)
+    _same(evaluate(frame.lazy(), pred="p", attrs=["n", "f", "d", "c"], **kw), from_file)
     _refused(
-        lambda: evaluate(frame.with_columns(o=pl.Series([object()] * N)), "p", ["o"]),
+        lambda: evaluate(frame.with_columns(o=pl.Series([object()] * N)), pred="p", attrs=["o"]),
         "data: polars column 'o' (Object) cannot be read as a Parquet column (Python "
         "objects); cast it to a type Parquet holds (e.g. Int64, Float64 or String)",
     )
     with pytest.raises(MonitorInputError, match=r"^data: could not read the polars frame: "):
-        evaluate(frame.lazy().filter(pl.col("missing") > 1), "p", ["c"])
+        evaluate(frame.lazy().filter(pl.col("missing") > 1), pred="p", attrs=["c"])
 
 
 # -- 1 (c): a source that is no frame and no path ----------------------------------------
@@ -118,13 +118,13 @@ def test_a_polars_frame_gives_its_parquet_files_report(tmp_path: Path) -> None:
     [(5, "an int"), (["a.csv"], "a list"), (b"a.csv", "a bytes"), (None, "None")],
 )
 def test_a_source_that_is_no_frame_or_path_is_one_line(data: Any, kind: str) -> None:
-    _refused(lambda: evaluate(data, "p", ["a"]), SOURCES + kind)
+    _refused(lambda: evaluate(data, pred="p", attrs=["a"]), SOURCES + kind)
 
 
 # -- 1 (d): attrs and the other column arguments are text -------------------------------
 def test_attrs_and_columns_are_names_as_text() -> None:
-    one = evaluate(FRAME, "p", "a", min_samples=1)
-    assert one == evaluate(FRAME, "p", ("a",), min_samples=1)
+    one = evaluate(FRAME, pred="p", attrs="a", min_samples=1)
+    assert one == evaluate(FRAME, pred="p", attrs=("a",), min_samples=1)
     assert one["columns"]["attributes"] == ["a"]
     hint = COLUMN_HINT
     for attrs, message in (
@@ -133,18 +133,21 @@ def test_attrs_and_columns_are_names_as_text() -> None:
         ({"a": 1}, "--attr: {'a': 1} is not a list of strings or a string" + hint),
         ([["a"]], "--attr: ['a'] is not text" + hint),
     ):
-        _refused(lambda attrs=attrs: evaluate(FRAME, "p", attrs), message)
-    _refused(lambda: evaluate(FRAME, ["p"], ["a"]), "--pred: ['p'] is not text" + hint)
-    _refused(lambda: evaluate(FRAME, "p", ["a"], weight=5), "--weight: 5 is not text" + hint)
+        _refused(lambda attrs=attrs: evaluate(FRAME, pred="p", attrs=attrs), message)
+    _refused(lambda: evaluate(FRAME, pred=["p"], attrs=["a"]), "--pred: ['p'] is not text" + hint)
     _refused(
-        lambda: evaluate(FRAME, "p", ["a"], intersect="no"), "--intersect: no is not true or false"
+        lambda: evaluate(FRAME, pred="p", attrs=["a"], weight=5), "--weight: 5 is not text" + hint
     )
     _refused(
-        lambda: evaluate(FRAME, "p", ["a"], opts=[("na", "x")]),
+        lambda: evaluate(FRAME, pred="p", attrs=["a"], intersect="no"),
+        "--intersect: no is not true or false",
+    )
+    _refused(
+        lambda: evaluate(FRAME, pred="p", attrs=["a"], opts=[("na", "x")]),
         "opts: give a dict of option names and values (SPEC 7), not a list",
     )
     _refused(
-        lambda: evaluate("p.csv", "p", ["a"], opener=5),
+        lambda: evaluate("p.csv", pred="p", attrs=["a"], opener=5),
         "opener: give a function (path, label) -> (binary file, is it a regular file), not an int",
     )
 
@@ -183,7 +186,7 @@ def test_complex_values_are_refused(role: str, boxed: bool) -> None:
         kw = {"weight": "w"}
     first = complex(frame[column].iloc[0])
     _refused(
-        lambda: evaluate(frame, None if role == "score" else "p", ["a"], **kw),
+        lambda: evaluate(frame, pred=None if role == "score" else "p", attrs=["a"], **kw),
         f"data: {role} column {column!r} holds complex numbers (found {first!r}); "
         f"give {role}s as real numbers",
     )

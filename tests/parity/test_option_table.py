@@ -328,7 +328,7 @@ def test_a_profile_checks_its_overrides_once(source, tmp_path, monkeypatch):
     path = tmp_path / "small.csv"
     path.write_bytes(SMALL)
     data = str(path) if source == "csv" else pd.read_csv(path, dtype=str)
-    result = faircode.profile(data, {"age": "categorical"}, {"label": "sel"})
+    result = faircode.profile(data, overrides={"age": "categorical"}, opts={"label": "sel"})
     kinds = {d["name"]: d["kind"] for d in result["dimensions"]}
     assert kinds == {"sex": "sex", "race": "race", "age": "categorical"}
     assert len(made) == 1

@@ -163,11 +163,11 @@ CASES = {
         "opts: give a dict of option names and values (SPEC 7), not a str",
     ),
     "opts int": (
-        lambda p: faircode.compare(p, p, 5),
+        lambda p: faircode.compare(p, p, opts=5),
         "opts: give a dict of option names and values (SPEC 7), not an int",
     ),
     "overrides list": (
-        lambda p: faircode.profile(p, ["a"]),
+        lambda p: faircode.profile(p, overrides=["a"]),
         "overrides: give a dict of column names and kinds, as --map, not a list",
     ),
     "overrides text": (
@@ -179,7 +179,9 @@ CASES = {
         "overrides: give a dict of column names and kinds, as --map, not an int",
     ),
     "overrides int key": (
-        lambda p: faircode.profile(pd.DataFrame({0: ["M", "F"], 1: ["a", "b"]}), {0: "sex"}),
+        lambda p: faircode.profile(
+            pd.DataFrame({0: ["M", "F"], 1: ["a", "b"]}), overrides={0: "sex"}
+        ),
         "--map: 0 is not text; give a column's name as a str (a DataFrame's column 0 is '0')",
     ),
     "scan opts list": (

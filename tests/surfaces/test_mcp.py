@@ -222,9 +222,9 @@ def test_profile_dataset_is_profile_with_the_cli_provenance(server: Client, root
     )
     table, data, _ = load_reference("us-2024")
     path = root / "compas.csv"
-    expected = faircode.profile(path, overrides, {**opts, "reference": table})
+    expected = faircode.profile(path, overrides=overrides, opts={**opts, "reference": table})
     expected["provenance"] = faircode.provenance_for(
-        path, overrides, opts, reference_hash=sha256_bytes(data)
+        path, overrides=overrides, opts=opts, reference_hash=sha256_bytes(data)
     )
     assert got == expected
     assert got["provenance"]["dataset_hash"].startswith("sha256:")
@@ -266,9 +266,9 @@ def test_compare_datasets_with_skip_lines_b(server: Client, root: Path):
     cli = cli_json(root, "compare", "compas.csv", "later.csv", *flags)
     assert res.content[0].text == cli
     got = res.structured_content
-    a = faircode.profile(root / "compas.csv", None, {"min_share": 0.1})
-    b = faircode.profile(root / "later.csv", None, {"min_share": 0.1, "skip_lines": 1})
-    expected = faircode.compare(a, b, {"min_share": 0.1})
+    a = faircode.profile(root / "compas.csv", opts={"min_share": 0.1})
+    b = faircode.profile(root / "later.csv", opts={"min_share": 0.1, "skip_lines": 1})
+    expected = faircode.compare(a, b, opts={"min_share": 0.1})
     assert {k: v for k, v in got.items() if k != "provenance"} == expected
     hashes = {k: v for k, v in got["provenance"].items() if k.startswith("dataset_hash")}
     assert hashes == {
