@@ -46,6 +46,7 @@ from .options import (
     Options,
     parse_held_out,
     resolve,
+    spelling,
 )
 from .profiler import profile
 from .provenance import StreamHash, provenance, sha256_bytes
@@ -948,6 +949,11 @@ def main(argv: list[str] | None = None) -> int:
     that closes the pipe early (`| head`) ends the run quietly with 141; an output that
     cannot be written (`/dev/full`, a closed stdout) is one line and exit 2."""
     words = sys.argv[1:] if argv is None else argv
+    with spelling("flag"):  # messages name the flags the user typed (SPEC 0.6)
+        return _main(words, argv)
+
+
+def _main(words: list[str], argv: list[str] | None) -> int:
     try:
         fit_stdout()  # any encoding: escapes and ASCII bars, never UnicodeEncodeError
         parser = build_parser(words[0] if words else "")

@@ -511,7 +511,7 @@ def profile(
     >>> faircode.profile(sample, opts={"min_share": 2})
     Traceback (most recent call last):
     ...
-    faircode.errors.InputError: --min-share: 2 is out of range (0..1)
+    faircode.errors.InputError: min_share: 2 is out of range (0..1)
     """
     summary, checked, options = summarize(
         source,

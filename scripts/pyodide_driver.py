@@ -75,21 +75,29 @@ def _job(job: dict) -> dict:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = run_cli(job["argv"])
         return {"code": code, "stdout": out.getvalue(), "stderr": err.getvalue()}
+    from faircode.options import spelling  # lazy: faircode is copied in at run time
+
     try:
-        if op == "profile":
-            result = _profile(job)
-        elif op == "compare":
-            opts, overrides = job.get("opts") or {}, job.get("overrides")
-            a = _profile(job["a"], opts, overrides or [])
-            b = _profile(job["b"], opts, overrides or [])
-            result = faircode.compare(a, b, opts=opts)
-        else:
-            raise ValueError(f"unknown op {op!r}")
+        with spelling("flag"):  # answers as the CLI's and the JS bridge's (SPEC 0.6)
+            result = _compare_or_profile(op, job)
     except faircode.InputError as exc:
         return {"error": str(exc)}
     except Exception:
         return {"error": traceback.format_exc(), "internal": True}
     return {"result": result}
+
+
+def _compare_or_profile(op: str, job: dict) -> dict:
+    import faircode
+
+    if op == "profile":
+        return _profile(job)
+    if op == "compare":
+        opts, overrides = job.get("opts") or {}, job.get("overrides")
+        a = _profile(job["a"], opts, overrides or [])
+        b = _profile(job["b"], opts, overrides or [])
+        return faircode.compare(a, b, opts=opts)
+    raise ValueError(f"unknown op {op!r}")
 
 
 def runtime() -> dict:

@@ -121,11 +121,11 @@ def test_sums_are_the_same_whatever_the_batch_size():
 @pytest.mark.parametrize(
     "opts, message",
     [
-        ({"outcome": "nope"}, "--outcome: no column named 'nope'"),
-        ({"outcome": ["y", " y "]}, "--outcome: 'y' is given twice"),
-        ({"outcome": ""}, "--outcome: give a column name"),
-        ({"outcome": "y", "label": "y"}, "--outcome y: the label column cannot also be an outcome"),
-        ({"outcome": "y", "outcome_gap": -1}, "--outcome-gap: -1 is out of range (0..1e+140)"),
+        ({"outcome": "nope"}, "outcome: no column named 'nope'"),
+        ({"outcome": ["y", " y "]}, "outcome: 'y' is given twice"),
+        ({"outcome": ""}, "outcome: give a column name"),
+        ({"outcome": "y", "label": "y"}, "outcome y: the label column cannot also be an outcome"),
+        ({"outcome": "y", "outcome_gap": -1}, "outcome_gap: -1 is out of range (0..1e+140)"),
     ],
 )
 def test_outcome_input_errors(opts, message):
@@ -136,7 +136,7 @@ def test_outcome_input_errors(opts, message):
 
 def test_an_outcome_column_cannot_be_mapped():
     with pytest.raises(
-        InputError, match="--outcome y: an outcome column cannot also be given to --map"
+        InputError, match="outcome y: an outcome column cannot also be given to overrides"
     ):
         faircode.profile(
             io.BytesIO(b"sex,y\nM,1\nF,2\n"),

@@ -114,7 +114,7 @@ def test_nested_column_declared_ignore_or_a_kind_or_the_label():
         ("attrs", None),
         ("race_list", "race"),
     ]
-    with pytest.raises(InputError, match=r"^--label: 'tags' of <dataframe> holds nested values"):
+    with pytest.raises(InputError, match=r"^label: 'tags' of <dataframe> holds nested values"):
         faircode.profile(t, opts={"label": "tags"})
 
 

@@ -70,14 +70,14 @@ def test_a_frames_columns_are_named_by_their_text_as_in_its_csv(tmp_path: Path) 
         lambda: evaluate(numbered, pred="9", attrs=["0"]),
         "data: column '9' (--pred) not found; available columns: '0', '1', '4'",
     )
-    _refused(lambda: evaluate(numbered, pred=1, attrs=["0"]), "--pred: 1 is not text" + COLUMN_HINT)
+    _refused(lambda: evaluate(numbered, pred=1, attrs=["0"]), "pred: 1 is not text" + COLUMN_HINT)
     _refused(
         lambda: evaluate(numbered, pred="1", attrs=["0"], overrides={0: "sex"}),
-        "--map: 0 is not text" + COLUMN_HINT,
+        "overrides: 0 is not text" + COLUMN_HINT,
     )
     _refused(
         lambda: evaluate(numbered, pred="1", attrs=["0"], ref_groups={0: "x"}),
-        "--ref-group: 0 is not text" + COLUMN_HINT,
+        "ref_groups: 0 is not text" + COLUMN_HINT,
     )
 
 
@@ -128,19 +128,19 @@ def test_attrs_and_columns_are_names_as_text() -> None:
     assert one["columns"]["attributes"] == ["a"]
     hint = COLUMN_HINT
     for attrs, message in (
-        (5, "--attr: 5 is not a list of strings or a string" + hint),
-        (None, "--attr: None is not a list of strings or a string" + hint),
-        ({"a": 1}, "--attr: {'a': 1} is not a list of strings or a string" + hint),
-        ([["a"]], "--attr: ['a'] is not text" + hint),
+        (5, "attrs: 5 is not a list of strings or a string" + hint),
+        (None, "attrs: None is not a list of strings or a string" + hint),
+        ({"a": 1}, "attrs: {'a': 1} is not a list of strings or a string" + hint),
+        ([["a"]], "attrs: ['a'] is not text" + hint),
     ):
         _refused(lambda attrs=attrs: evaluate(FRAME, pred="p", attrs=attrs), message)
-    _refused(lambda: evaluate(FRAME, pred=["p"], attrs=["a"]), "--pred: ['p'] is not text" + hint)
+    _refused(lambda: evaluate(FRAME, pred=["p"], attrs=["a"]), "pred: ['p'] is not text" + hint)
     _refused(
-        lambda: evaluate(FRAME, pred="p", attrs=["a"], weight=5), "--weight: 5 is not text" + hint
+        lambda: evaluate(FRAME, pred="p", attrs=["a"], weight=5), "weight: 5 is not text" + hint
     )
     _refused(
         lambda: evaluate(FRAME, pred="p", attrs=["a"], intersect="no"),
-        "--intersect: no is not true or false",
+        "intersect: no is not true or false",
     )
     _refused(
         lambda: evaluate(FRAME, pred="p", attrs=["a"], opts=[("na", "x")]),
@@ -167,7 +167,7 @@ def test_numpy_numbers_are_taken_as_the_numbers_they_hold() -> None:
     json.dumps(boxed)
     _refused(
         lambda: evaluate(frame, **kw, min_samples=np.bool_(True)),
-        "--min-samples must be a whole number >= 0, got True",
+        "min_samples must be a whole number >= 0, got True",
     )
 
 
@@ -211,11 +211,11 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 STORE_FORMS = "a SQLite path, a postgresql:// URL or an open store (faircode.monitor.store)"
 REGISTRY_FORMS = "the path (a str or os.PathLike) of fairness.yaml or of the model's YAML file"
 TARGET = (
-    "--target must be a number in (0, 1], e.g. 0.99 (99% of the measurable attributes within "
+    "target must be a number in (0, 1], e.g. 0.99 (99% of the measurable attributes within "
     "threshold); got "
 )
 OUT = "a path or a text stream (open(path, 'a'), io.StringIO())"
-TIMEOUT = "--timeout must be a number of seconds > 0; got "
+TIMEOUT = "timeout must be a number of seconds > 0; got "
 SLO = {"model": "m", "name": "s", "target": 0.5}
 #: (function, its arguments but the store's, the refusal); each gave a raw exception or
 #: was taken silently before (a bool where a number or text goes, 5 as a reason).
@@ -226,34 +226,34 @@ STORE_CASES = [
     (
         "fairness_report",
         {"model": "m", "registry": 5},
-        f"--registry: give {REGISTRY_FORMS}, not an int",
+        f"registry: give {REGISTRY_FORMS}, not an int",
     ),
-    ("fairness_report", {"model": "m", "version": 5}, "--version: 5 is not text"),
-    ("fairness_report", {"model": "m", "since": 5}, "--since: 5 is not text"),
-    ("fairness_report", {"model": "m", "until": ["x"]}, "--until: ['x'] is not text"),
+    ("fairness_report", {"model": "m", "version": 5}, "version: 5 is not text"),
+    ("fairness_report", {"model": "m", "since": 5}, "since: 5 is not text"),
+    ("fairness_report", {"model": "m", "until": ["x"]}, "until: ['x'] is not text"),
     ("fairness_report", {"model": "m", "target": "0.5"}, TARGET + "'0.5'"),
     ("fairness_report", {"model": "m", "target": True}, TARGET + "True"),
-    ("fairness_report", {"model": "m", "intersect": "no"}, "--intersect: no is not true or false"),
+    ("fairness_report", {"model": "m", "intersect": "no"}, "intersect: no is not true or false"),
     ("slice_metrics", {"model": "m", "attr": 5}, "attr: 5 is not text"),
     ("slice_metrics", {"model": "m", "attr": ["a"]}, "attr: ['a'] is not text"),
     ("fairness_disparity", {"model": "m", "attr": None}, "attr: None is not text"),
-    ("fairness_gate", {"model": "m", "force": "no"}, "--force: no is not true or false"),
-    ("fairness_gate", {"model": "m", "force": True, "reason": 5}, "--reason: 5 is not text"),
-    ("slo_set", {**SLO, "gate": 1}, "--gate: 1 is not true or false"),
-    ("slo_set", {**SLO, "gate": "no"}, "--gate: no is not true or false"),
-    ("slo_set", {**SLO, "reason": 5}, "--reason: 5 is not text"),
+    ("fairness_gate", {"model": "m", "force": "no"}, "force: no is not true or false"),
+    ("fairness_gate", {"model": "m", "force": True, "reason": 5}, "reason: 5 is not text"),
+    ("slo_set", {**SLO, "gate": 1}, "gate: 1 is not true or false"),
+    ("slo_set", {**SLO, "gate": "no"}, "gate: no is not true or false"),
+    ("slo_set", {**SLO, "reason": 5}, "reason: 5 is not text"),
     ("slo_set", {**SLO, "model": 5}, "model: 5 is not text"),
-    ("slo_show", {"model": "m", "at": 5}, "--at: 5 is not text"),
-    ("slo_ingest", {"model": "m", "at": 5}, "--at: 5 is not text"),
-    ("slo_gate", {"model": "m", "at": 20250101}, "--at: 20250101 is not text"),
+    ("slo_show", {"model": "m", "at": 5}, "at: 5 is not text"),
+    ("slo_ingest", {"model": "m", "at": 5}, "at: 5 is not text"),
+    ("slo_gate", {"model": "m", "at": 20250101}, "at: 20250101 is not text"),
     ("slo_gate", {"model": ["m"]}, "model: ['m'] is not text"),
-    ("fairness_watch", {"model": "m", "out": 5}, f"--out: give {OUT}, not an int"),
+    ("fairness_watch", {"model": "m", "out": 5}, f"out: give {OUT}, not an int"),
     (
         "fairness_watch",
         {"model": "m", "out": io.BytesIO()},
-        f"--out: the stream takes bytes; give {OUT}",
+        f"out: the stream takes bytes; give {OUT}",
     ),
-    ("fairness_watch", {"model": "m", "webhook": 5}, "--webhook: 5 is not text"),
+    ("fairness_watch", {"model": "m", "webhook": 5}, "webhook: 5 is not text"),
     ("fairness_watch", {"model": "m", "timeout": "x"}, TIMEOUT + "'x'"),
     ("fairness_watch", {"model": "m", "timeout": True}, TIMEOUT + "True"),
 ]

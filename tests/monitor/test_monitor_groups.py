@@ -151,11 +151,11 @@ def test_typed_ages_are_banded_and_the_map_keeps_them() -> None:
         ({"opts": {"recode": [["sex", "M", "m"]]}}, "--recode: 'sex' is not an attribute"),
         ({"opts": {"na": [["sex", "U"]]}}, "--na: 'sex' is not an attribute"),
         ({"overrides": {"sex": "sex"}}, "--map: 'sex' is not an attribute"),
-        ({"overrides": {"race": "colour"}}, "--map: unknown kind 'colour' for 'race'"),
+        ({"overrides": {"race": "colour"}}, "overrides: unknown kind 'colour' for 'race'"),
         ({"overrides": {"race": "ignore"}}, "--map: race=ignore leaves nothing to slice"),
-        ({"opts": {"age_bands": [5, 10]}}, "--age-bands: 5,10 is out of range"),
-        ({"opts": {"max_age": -1}}, "--max-age: -1 is out of range"),
-        ({"opts": {"recode": [["race", "", "x"]]}}, "--recode: empty FROM for 'race'"),
+        ({"opts": {"age_bands": [5, 10]}}, "age_bands: 5,10 is out of range"),
+        ({"opts": {"max_age": -1}}, "max_age: -1 is out of range"),
+        ({"opts": {"recode": [["race", "", "x"]]}}, "recode: empty FROM for 'race'"),
     ],
 )
 def test_group_options_are_checked_by_the_profilers_rules(kwargs: dict, needle: str) -> None:
@@ -257,11 +257,11 @@ def test_store_report_slices_by_the_registrys_groups(tmp_path: Path) -> None:
     ("groups", "needle"),
     [
         ({"mapping": {}}, "key 'groups': unknown key 'mapping'"),
-        ({"map": {"zip": "geography"}}, "key 'groups': --map: no column named 'zip'"),
-        ({"map": {"race": "colour"}}, "key 'groups': --map: unknown kind 'colour'"),
+        ({"map": {"zip": "geography"}}, "key 'groups': map: no column named 'zip'"),
+        ({"map": {"race": "colour"}}, "key 'groups': map: unknown kind 'colour'"),
         ({"map": {"race": "ignore"}}, "'map' cannot ignore a slice"),
-        ({"recode": [["race", "a"]]}, "key 'groups': --recode: each item is [column, from, to]"),
-        ({"age_bands": [3]}, "key 'groups': --age-bands: 3 is out of range"),
+        ({"recode": [["race", "a"]]}, "key 'groups': recode: each item is [column, from, to]"),
+        ({"age_bands": [3]}, "key 'groups': age_bands: 3 is out of range"),
         ([1], "key 'groups' must be a mapping"),
     ],
 )

@@ -387,7 +387,7 @@ ERRORS = [
     (
         "profile_dataset",
         {"path": "compas.csv", "min_share": 2},
-        "--min-share: 2.0 is out of range (0..1)",
+        "min_share: 2.0 is out of range (0..1)",
     ),
     (
         "profile_dataset",
@@ -397,7 +397,7 @@ ERRORS = [
     (
         "profile_dataset",
         {"path": "compas.csv", "cross": ["sex", "sex"]},
-        "--cross: expected two different column names A,B, got sex,sex",
+        "cross: expected two different column names A,B, got sex,sex",
     ),
     ("profile_dataset", {"path": "compas.csv", "min_shares": 0.1}, "unknown argument 'min_shares'"),
     ("profile_dataset", {}, "profile_dataset: the argument 'path' is required"),
@@ -425,7 +425,7 @@ ERRORS = [
         {"path": "compas.csv", "reference": "../outside/secret.csv"},
         "reference: ../outside/secret.csv: '..' leads outside",
     ),
-    ("profile_dataset", {"path": "compas.csv", "reference": "nope.csv"}, "--reference: nope.csv"),
+    ("profile_dataset", {"path": "compas.csv", "reference": "nope.csv"}, "reference: nope.csv"),
     ("compare_datasets", {"path_a": "compas.csv", "path_b": "link.csv"}, "path_b: link.csv: a "),
     ("proxy_hints", {"path": "link.csv"}, "symbolic link leads outside|not available"),
     ("evaluate_model", {**EVALUATE, "path": "OUTSIDE"}, "path: OUTSIDE is outside"),
