@@ -155,14 +155,15 @@ def main(argv: list[str] | None = None) -> int:
 
     timings: list[tuple[str, float]] = []
     ours_t, ours = best_of(
-        args.repeat, lambda: evaluate(df, "pred", attrs, label="label", engine="pandas")
+        args.repeat, lambda: evaluate(df, pred="pred", attrs=attrs, label="label", engine="pandas")
     )
     timings.append(("faircode evaluate, pandas engine (full report)", ours_t))
     base_t, base = best_of(args.repeat, lambda: metricframe_baseline(df, attrs))
     timings.append(("Fairlearn MetricFrame (per-group metrics + difference())", base_t))
     if args.with_fairlearn_engine:
         fl_t, fl = best_of(
-            args.repeat, lambda: evaluate(df, "pred", attrs, label="label", engine="fairlearn")
+            args.repeat,
+            lambda: evaluate(df, pred="pred", attrs=attrs, label="label", engine="fairlearn"),
         )
         timings.append(("faircode evaluate, fairlearn engine (full report)", fl_t))
         assert fl["groups"] == ours["groups"] or all(

@@ -263,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         "runs": [],
     }
     t_file, expected = timed(
-        lambda: evaluate(both, "pred", ["race", "sex"], label="label", engine="pandas")
+        lambda: evaluate(both, pred="pred", attrs=["race", "sex"], label="label", engine="pandas")
     )
     results["evaluate_file_seconds"] = t_file
 

@@ -73,7 +73,7 @@ def worker(files: list[str], repeat: int, labelled: bool) -> None:
     for n, f in enumerate(files):
         opts = LABELLED[Path(f).name] if labelled else {}
         got = fspark.profile_path(f, None, opts, spark=spark)
-        if got != faircode.profile(f, None, opts):
+        if got != faircode.profile(f, opts=opts):
             raise SystemExit(f"{f}: the Spark result differs from the local engine's")
         walls, jobs = [], []
         for r in range(repeat):

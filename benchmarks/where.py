@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
             setattr(builder, name, timed(name, getattr(builder, name)))
     opts = {"missing_by_group": args.mode not in ("nomissing", "readall")}
     m0 = time.thread_time()
-    summary, checked, options = faircode.summarize(args.file, None, opts)
+    summary, checked, options = faircode.summarize(args.file, opts=opts)
     counting = time.thread_time() - m0
     c2 = time.process_time()
     text = ""

@@ -46,6 +46,7 @@ from .options import (
     Options,
     parse_held_out,
     resolve,
+    spelling,
 )
 from .profiler import profile
 from .provenance import StreamHash, provenance, sha256_bytes
@@ -623,7 +624,12 @@ def _profile_hashed(
     wanted = on_bytes if hashing or progress.enabled else None
     try:
         result = profile(
-            source, overrides, opts, on_bytes=wanted, on_rows=progress.add_rows, **context
+            source,
+            overrides=overrides,
+            opts=opts,
+            on_bytes=wanted,
+            on_rows=progress.add_rows,
+            **context,
         )
     finally:
         progress.close()
@@ -831,7 +837,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if any(k.startswith("saved_profile_hash_") for k in hashes):
         # a saved side holds its long labels capped (SPEC 0.9): so must the other
         results = [bounded(r) for r in results]
-    result = compare(results[0], results[1], opts)
+    result = compare(results[0], results[1], opts=opts)
     if _with_provenance(args):
         result["provenance"] = provenance(
             params=resolve(opts).params(), overrides=overrides, dataset_hashes=hashes, notes=notes
@@ -946,6 +952,11 @@ def main(argv: list[str] | None = None) -> int:
     that closes the pipe early (`| head`) ends the run quietly with 141; an output that
     cannot be written (`/dev/full`, a closed stdout) is one line and exit 2."""
     words = sys.argv[1:] if argv is None else argv
+    with spelling("flag"):  # messages name the flags the user typed (SPEC 0.6)
+        return _main(words, argv)
+
+
+def _main(words: list[str], argv: list[str] | None) -> int:
     try:
         fit_stdout()  # any encoding: escapes and ASCII bars, never UnicodeEncodeError
         parser = build_parser(words[0] if words else "")

@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 
 from .analyze import FORMAT_VERSION
+from .calling import keyword_args
 from .errors import InputError
 from .evidence import Findings
 from .numerics import (
@@ -261,8 +262,9 @@ def _drift_test(
     fs.pending(chi2_upper(stat, df), done)
 
 
+@keyword_args("faircode.compare", "opts")
 def compare(
-    a: Any, b: Any, opts: dict | Options | None = None, *, overrides: dict | None = None
+    a: Any, b: Any, *, opts: dict | Options | None = None, overrides: dict | None = None
 ) -> CompareResult:
     """Representation drift from a baseline ``a`` to a current ``b`` (SPEC 8).
 
@@ -406,7 +408,7 @@ def _side(arg: str, side: Any, options: Options, overrides: dict | None) -> Mapp
             params, given = options.params(), dict_arg("overrides", overrides)
             return saved_profile(path, saved[0], params, given, False, api=True)[0]
         side = path
-    return profile(side, overrides, options)
+    return profile(side, overrides=overrides, opts=options)
 
 
 def _by_delta(rows: list[tuple]) -> list[tuple]:

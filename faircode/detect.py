@@ -8,7 +8,7 @@ import re
 
 from .errors import InputError
 from .labels import AGE_NUMERIC
-from .options import dict_arg
+from .options import dict_arg, spelled
 
 KINDS = (
     "sex",
@@ -277,7 +277,7 @@ def label_slack(opts, column: str) -> int:
 
 def _no_column(flag: str, col: str, columns: list[str]) -> InputError:
     shown = ", ".join(columns[:5]) + ("..." if len(columns) > 5 else "")
-    return InputError(f"{flag}: no column named '{col}' (columns: {shown})")
+    return InputError(f"{spelled(flag)}: no column named '{col}' (columns: {shown})")
 
 
 class CheckedOverrides(dict):
@@ -309,19 +309,26 @@ def check_overrides(
             raise _no_column("--map", col, columns)
         if kind not in OVERRIDE_VALUES:
             raise InputError(
-                f"--map: unknown kind '{kind}' for '{col}' (use {', '.join(KINDS)} or ignore)"
+                f"{spelled('--map')}: unknown kind '{kind}' for '{col}' "
+                f"(use {', '.join(KINDS)} or ignore)"
             )
     label = getattr(opts, "label", None)
     if label is not None:  # SPEC 17.1
         if label not in columns:
             raise _no_column("--label", label, columns)
         if label in overrides:
-            raise InputError(f"--label {label}: the label column cannot also be given to --map")
+            raise InputError(
+                f"{spelled('--label')} {label}: the label column cannot also be given to "
+                f"{spelled('--map')}"
+            )
     for name in getattr(opts, "outcome", None) or ():  # SPEC 21.1
         if name not in columns:
             raise _no_column("--outcome", name, columns)
         if name in overrides:
-            raise InputError(f"--outcome {name}: an outcome column cannot also be given to --map")
+            raise InputError(
+                f"{spelled('--outcome')} {name}: an outcome column cannot also be given to "
+                f"{spelled('--map')}"
+            )
     if opts is not None and (opts.na or opts.recode):
         names = set(columns)
         for item in opts.na:

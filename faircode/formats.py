@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from .detect import check_overrides
 from .errors import InputError, require
 from .labels import DEFAULT_RULE, clean_header, float_labels
-from .options import Options
+from .options import Options, spelled
 from .reader import BATCH_ROWS as READ_BATCH_ROWS
 from .summary import Summary, SummaryBuilder
 
@@ -280,7 +280,7 @@ def _ignoring(
         for flag, names in (("--label", (options.label,)), ("--outcome", options.outcome)):
             if header[i] in names:
                 raise InputError(
-                    f"{flag}: '{header[i]}' of {name} holds nested values ({word}); "
+                    f"{spelled(flag)}: '{header[i]}' of {name} holds nested values ({word}); "
                     "give a column of single values"
                 )
     return {**checked, **{header[i]: "ignore" for i in unread}}

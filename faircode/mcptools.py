@@ -761,8 +761,8 @@ def profile_dataset(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, An
     hasher = StreamHash()
     result = profile(
         source,
-        overrides,
-        opts,
+        overrides=overrides,
+        opts=opts,
         name=args["path"],
         on_bytes=hasher if want else None,
         opener=root.opener("path"),
@@ -796,15 +796,15 @@ def compare_datasets(root: Root, args: dict[str, Any]) -> tuple[str, dict[str, A
         results.append(
             profile(
                 source,
-                overrides,
-                o,
+                overrides=overrides,
+                opts=o,
                 name=args[f"path_{key}"],
                 on_bytes=hasher if want else None,
                 opener=root.opener(f"path_{key}"),
             )
         )
         hashes[f"dataset_hash_{key}"] = hasher.digest()
-    result = compare(results[0], results[1], opts)
+    result = compare(results[0], results[1], opts=opts)
     if want:
         result["provenance"] = provenance(
             params=resolve(opts).params(), overrides=overrides, dataset_hashes=hashes

@@ -7,6 +7,7 @@ import math
 import re
 from collections import namedtuple
 from collections.abc import Mapping
+from contextvars import ContextVar
 
 from .errors import InputError
 from .labels import DEFAULT_AGE_BANDS, MISSING_TOKENS
@@ -654,6 +655,16 @@ class Options(_OptionsBase):
 #: The records by name.
 BY_NAME: dict[str, Option] = {o.name: o for o in OPTIONS}
 
+#: The Python keyword of a CLI flag where it is not the flag's words with underscores
+#: (``spelled``): an option's record name (``--proxy-hints-with`` is ``proxy_with``), and
+#: the arguments whose keyword the flag does not spell.
+KEYWORD_OF: dict[str, str] = {
+    **{o.flag: o.name for o in OPTIONS if o.flag},
+    "--map": "overrides",
+    "--attr": "attrs",
+    "--ref-group": "ref_groups",
+}
+
 #: SPEC 1.1 and 2: the options that decide a column's groups (with `--map`'s overrides);
 #: `fairness evaluate` takes these and no other (SPEC 12.3).
 GROUP_OPTIONS = tuple(o.name for o in OPTIONS if "fairness evaluate" in o.commands)
@@ -666,8 +677,47 @@ def options_of(command: str) -> tuple[Option, ...]:
     return tuple(o for o in OPTIONS if command in o.commands)
 
 
+#: How a message names an argument (SPEC 0.6 "Option names in messages"): "keyword" (the
+#: Python API and the MCP tools: the name the caller wrote, ``min_group_size``), "flag"
+#: (the command line, and the page check and parity runs, whose twin is the browser
+#: engine: ``--min-group-size``) or "registry" (a registry file's keys: the keywords, and
+#: ``map``). Set for a run by ``spelling``; a context variable, so a server's threads and
+#: an in-process CLI run never change another caller's.
+SPELLING: ContextVar[str] = ContextVar("faircode_spelling", default="keyword")
+
+
+class spelling:
+    """``with spelling("flag"):`` the messages raised inside name CLI flags (``SPELLING``)."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def __enter__(self) -> None:
+        self.token = SPELLING.set(self.kind)
+
+    def __exit__(self, *exc: object) -> None:
+        SPELLING.reset(self.token)
+
+
+def spelled(flag: str) -> str:
+    """The name a message gives the argument whose CLI flag is ``flag`` (``--positive``,
+    ``--map``), as the surface in use spells it: the flag, or the Python keyword
+    (``positive``, ``overrides``; an option's record name). A name that is no flag
+    (``block_size``) is itself on every surface."""
+    kind = SPELLING.get()
+    if kind == "flag" or not flag.startswith("--"):
+        return flag
+    if kind == "registry" and flag == "--map":
+        return "map"  # the registry file's key (SPEC-monitor 15.4 `groups`)
+    return KEYWORD_OF.get(flag) or flag[2:].replace("-", "_")
+
+
 def _flag(name: str) -> str:
-    """The flag a message names: the record's (``--max-groups``), or the name's."""
+    """The name a message gives option ``name``: on the command line its record's flag
+    (``--max-groups``; the option's own name for a ``--no-`` switch), on the Python API
+    the option's name (``max_groups``): ``spelled``."""
+    if SPELLING.get() != "flag":
+        return name
     o = BY_NAME.get(name)
     if o is not None and o.flag and not o.flag.startswith("--no-"):
         return o.flag
@@ -768,7 +818,7 @@ def dict_arg(name: str, value) -> dict:
     if name == "overrides":
         for column in out:
             if not isinstance(column, str):
-                raise InputError(f"--map: {column} is not text{COLUMN_HINT}")
+                raise InputError(f"{spelled('--map')}: {column} is not text{COLUMN_HINT}")
     return out
 
 
@@ -780,9 +830,9 @@ def _a(value) -> str:
 
 def text_arg(flag: str, value) -> str:
     """A text argument of the Python API (a column name, a note): a str, else one line
-    naming the flag (SPEC 0.6), as ``--positive: 1 is not text``."""
+    naming it as the surface spells it (SPEC 0.6), as ``positive: 1 is not text``."""
     if not isinstance(value, str):
-        raise InputError(f"{flag}: {value} is not text")
+        raise InputError(f"{spelled(flag)}: {value} is not text")
     return value
 
 
@@ -792,7 +842,7 @@ def bool_arg(flag: str, value) -> bool:
     "no" is truthy, so it would have switched it on."""
     if isinstance(value, bool) or type(value).__name__ == "bool_":
         return bool(value)
-    raise InputError(f"{flag}: {value} is not true or false")
+    raise InputError(f"{spelled(flag)}: {value} is not true or false")
 
 
 def text_items(flag: str, value, *, commas: bool) -> list[str]:
@@ -803,7 +853,7 @@ def text_items(flag: str, value, *, commas: bool) -> list[str]:
         return [v.strip(" \t") for v in value.split(",")] if commas else [value]
     if not isinstance(value, (list, tuple)):
         form = "a string A,B,..." if commas else "a string"
-        raise InputError(f"{flag}: {value} is not a list of strings or {form}")
+        raise InputError(f"{spelled(flag)}: {value} is not a list of strings or {form}")
     return [text_arg(flag, v) for v in value]
 
 
@@ -826,7 +876,7 @@ def number_arg(
     if why is None and hi_open and got == hi:
         why = OUT_OF_RANGE
     if why is not None:
-        raise InputError(f"{flag}: {value} is {why} ({valid})")
+        raise InputError(f"{spelled(flag)}: {value} is {why} ({valid})")
     return got
 
 
@@ -838,7 +888,7 @@ def _na(value) -> tuple:
     """SPEC 1.1 `na`: a token or a list of tokens and [column, token] pairs."""
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, (list, tuple)):
-        raise InputError("--na: give a list of tokens and [column, token] pairs")
+        raise InputError(f"{_flag('na')}: give a list of tokens and [column, token] pairs")
     out: list = []
     for item in items:
         if isinstance(item, str):
@@ -847,11 +897,11 @@ def _na(value) -> tuple:
         elif isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[0], str):
             column, token = item[0], _trimmed(item[1])
         else:
-            raise InputError("--na: each item is a token or a [column, token] pair")
+            raise InputError(f"{_flag('na')}: each item is a token or a [column, token] pair")
         if token is None:
-            raise InputError("--na: each item is a token or a [column, token] pair")
+            raise InputError(f"{_flag('na')}: each item is a token or a [column, token] pair")
         if not token:
-            raise InputError("--na: empty token")
+            raise InputError(f"{_flag('na')}: empty token")
         out.append(token if column is None else (column, token))
     return tuple(out)
 
@@ -859,7 +909,9 @@ def _na(value) -> tuple:
 def _recode(value) -> tuple:
     """SPEC 1.1 `recode`: [column, from, to] triples, or {column: {from: to}}."""
     # both forms: the API and an MCP call take either
-    shape = "--recode: give [column, from, to] items or {column: {from: to}}, all strings"
+    shape = (
+        f"{_flag('recode')}: give [column, from, to] items or {{column: {{from: to}}}}, all strings"
+    )
     if isinstance(value, dict):
         items: list = []
         for col, table in value.items():
@@ -884,9 +936,9 @@ def _recode(value) -> tuple:
             raise InputError(shape)
         col, frm, to = item[0], _trimmed(item[1]), _trimmed(item[2])
         if not frm:
-            raise InputError(f"--recode: empty FROM for '{col}'")
+            raise InputError(f"{_flag('recode')}: empty FROM for '{col}'")
         if (col, frm) in seen:
-            raise InputError(f"--recode: '{frm}' of '{col}' is given twice")
+            raise InputError(f"{_flag('recode')}: '{frm}' of '{col}' is given twice")
         seen.add((col, frm))
         out.append((col, frm, to))
     return tuple(out)
@@ -935,10 +987,12 @@ def _check_pair(o: Option, cross, out: dict) -> tuple[str, str]:
     if isinstance(cross, str):
         cross = cross.split(",")
     elif not isinstance(cross, (list, tuple)):
-        raise InputError(f"--cross: expected two different column names A,B, got {cross}")
+        raise InputError(f"{_flag('cross')}: expected two different column names A,B, got {cross}")
     cross = tuple(str(c).strip(" \t") for c in cross)  # trimmed like header names
     if len(cross) != 2 or not all(cross) or cross[0] == cross[1]:
-        raise InputError(f"--cross: expected two different column names A,B, got {','.join(cross)}")
+        raise InputError(
+            f"{_flag('cross')}: expected two different column names A,B, got {','.join(cross)}"
+        )
     return cross
 
 
@@ -946,16 +1000,18 @@ def _check_names(o: Option, names, out: dict) -> tuple[str, ...]:
     if isinstance(names, str):
         names = names.split(",")
     elif not isinstance(names, (list, tuple)):
-        raise InputError(f"--names: {names} is not a list of column names or a string A,B,...")
+        raise InputError(
+            f"{_flag('names')}: {names} is not a list of column names or a string A,B,..."
+        )
     names = tuple(str(n) for n in names)
     if not names:
-        raise InputError("--names: give at least one column name")
+        raise InputError(f"{_flag('names')}: give at least one column name")
     return names
 
 
 def _check_delimiter(o: Option, d, out: dict) -> str:
     if not isinstance(d, str) or d not in DELIMITERS:
-        raise InputError(f"--delimiter: {d!r} is not one of , ; tab | :")
+        raise InputError(f"{_flag('delimiter')}: {d!r} is not one of , ; tab | :")
     return DELIMITERS[d]
 
 
@@ -967,9 +1023,11 @@ def _check_encoding(o: Option, name, out: dict) -> str:
     try:
         info = codecs.lookup(name)
     except (LookupError, TypeError, ValueError):
-        raise InputError(f"--encoding: unknown encoding '{name}'; {ENCODING_ADVICE}") from None
+        raise InputError(
+            f"{_flag('encoding')}: unknown encoding '{name}'; {ENCODING_ADVICE}"
+        ) from None
     if not getattr(info, "_is_text_encoding", True):  # rot13, base64, zlib, hex ...
-        raise InputError(f"--encoding: '{name}' is not a text encoding; {ENCODING_ADVICE}")
+        raise InputError(f"{_flag('encoding')}: '{name}' is not a text encoding; {ENCODING_ADVICE}")
     return name
 
 
@@ -993,18 +1051,20 @@ def _check_outcome(o: Option, value, out: dict) -> tuple[str, ...]:
     """SPEC 21.1: a column name or a list of them, none the label."""
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, (list, tuple)):
-        raise InputError("--outcome: give a column name or a list of them")
+        raise InputError(f"{_flag('outcome')}: give a column name or a list of them")
     names: list[str] = []
     for item in items:
         name = _trimmed(item)
         if name is None:
-            raise InputError(f"--outcome: {item} is not text")
+            raise InputError(f"{_flag('outcome')}: {item} is not text")
         if not name:
-            raise InputError("--outcome: give a column name")
+            raise InputError(f"{_flag('outcome')}: give a column name")
         if name in names:
-            raise InputError(f"--outcome: '{name}' is given twice")
+            raise InputError(f"{_flag('outcome')}: '{name}' is given twice")
         if name == out.get("label"):
-            raise InputError(f"--outcome {name}: the label column cannot also be an outcome")
+            raise InputError(
+                f"{_flag('outcome')} {name}: the label column cannot also be an outcome"
+            )
         names.append(name)
     return tuple(names)
 
@@ -1015,7 +1075,7 @@ def _check_held_out(o: Option, items, out: dict) -> tuple:
     if isinstance(items, str):
         items = [items]
     if not isinstance(items, (list, tuple)):
-        raise InputError("--proxy-hints-with: give a list of [path, column, key] items")
+        raise InputError(f"{_flag('proxy_with')}: give a list of [path, column, key] items")
     held: list = []
     for item in items:
         if isinstance(item, str):
@@ -1027,7 +1087,7 @@ def _check_held_out(o: Option, items, out: dict) -> tuple:
             and item[0]
             and item[1]
         ):
-            raise InputError("--proxy-hints-with: each item is [path, column, key or null]")
+            raise InputError(f"{_flag('proxy_with')}: each item is [path, column, key or null]")
         held.append((item[0], item[1], item[2] if len(item) == 3 and item[2] else None))
     return tuple(held)
 
@@ -1157,7 +1217,7 @@ def parse_held_out(text: str) -> tuple[str, str, str | None]:
     column, _, key = rest.partition(":")
     column, key = column.strip(" \t"), key.strip(" \t")
     if not sep or not path or not column:
-        raise InputError(f"--proxy-hints-with: expected PATH=COLUMN[:KEY], got '{text}'")
+        raise InputError(f"{_flag('proxy_with')}: expected PATH=COLUMN[:KEY], got '{text}'")
     return path, column, key or None
 
 
@@ -1196,7 +1256,7 @@ def recode_items(item: str) -> list[list[str]]:
     else:
         if col and out:
             return out
-    raise InputError(f"--recode: expected COLUMN:FROM=TO[,FROM=TO...], got '{item}'")
+    raise InputError(f"{_flag('recode')}: expected COLUMN:FROM=TO[,FROM=TO...], got '{item}'")
 
 
 def from_flags(flags: Mapping) -> dict:
@@ -1230,6 +1290,6 @@ def from_flags(flags: Mapping) -> dict:
                 "at 0, separated by single commas)"
             )
         elif o.kind == "names" and isinstance(value, str) and not value.strip(" \t"):
-            raise InputError("--names: give at least one column name")
+            raise InputError(f"{_flag('names')}: give at least one column name")
         out[o.name] = value
     return out

@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from .errors import FaircodeError
-from .options import resolve
+from .options import resolve, spelling
 from .profiler import profile
 from .provenance import provenance, sha256_bytes
 from .reference import parse_reference
@@ -66,7 +66,8 @@ def profile_json(
     if reference is not None:
         opts["reference"] = parse_reference(reference, reference_name)
         reference_hash = sha256_bytes(reference)
-    result = profile(io.BytesIO(data), overrides, opts, name=name)
+    with spelling("flag"):  # the page's engine names the flags, as the CLI does
+        result = profile(io.BytesIO(data), overrides=overrides, opts=opts, name=name)
     result["provenance"] = provenance(
         params=resolve(opts).params(),
         overrides=overrides,

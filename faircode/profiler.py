@@ -7,6 +7,7 @@ import os
 from collections.abc import Callable
 
 from .analyze import analyze
+from .calling import keyword_args
 from .detect import check_overrides, kind_from_name
 from .errors import InputError
 from .formats import (
@@ -80,11 +81,12 @@ def display_name(source: Any) -> str:
 GLOB_CHARS = frozenset("*?[")
 
 
+@keyword_args("faircode.summarize", "overrides", "opts")
 def summarize(
     source: Any,
+    *,
     overrides: dict[str, str] | None = None,
     opts: dict | Options | None = None,
-    *,
     name: str | None = None,
     block_size: int = BLOCK_SIZE,
     on_bytes: Callable[[bytes], None] | None = None,
@@ -156,7 +158,7 @@ def summarize(
     >>> from importlib import resources
     >>> import faircode
     >>> sample = str(resources.files("faircode") / "data" / "compas-scores-two-years.csv")
-    >>> summary, overrides, options = faircode.summarize(sample, {"race": "race"})
+    >>> summary, overrides, options = faircode.summarize(sample, overrides={"race": "race"})
     >>> summary.n_rows, len(summary.columns), overrides, options.min_share
     (7214, 53, {'race': 'race'}, 0.05)
     >>> from faircode.analyze import analyze
@@ -436,11 +438,12 @@ def _summarize_stream(
     return Summarized(builder.finish(), checked, options)
 
 
+@keyword_args("faircode.profile", "overrides", "opts")
 def profile(
     source: Any,
+    *,
     overrides: dict[str, str] | None = None,
     opts: dict | Options | None = None,
-    *,
     name: str | None = None,
     block_size: int = BLOCK_SIZE,
     on_bytes: Callable[[bytes], None] | None = None,
@@ -512,12 +515,12 @@ def profile(
     >>> faircode.profile(sample, opts={"min_share": 2})
     Traceback (most recent call last):
     ...
-    faircode.errors.InputError: --min-share: 2 is out of range (0..1)
+    faircode.errors.InputError: min_share: 2 is out of range (0..1)
     """
     summary, checked, options = summarize(
         source,
-        overrides,
-        opts,
+        overrides=overrides,
+        opts=opts,
         name=name,
         block_size=block_size,
         on_bytes=on_bytes,

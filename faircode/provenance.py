@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from ._version import __version__
+from .calling import keyword_args
 from .errors import InputError
 from .options import dict_arg, resolve
 from .reader import open_input
@@ -83,8 +84,9 @@ def provenance(
     return out
 
 
+@keyword_args("faircode.provenance_for", "overrides", "opts")
 def provenance_for(
-    source, overrides: dict | None = None, opts=None, *, reference_hash: str | None = None
+    source, *, overrides: dict | None = None, opts=None, reference_hash: str | None = None
 ) -> dict:
     """The provenance block of a Python API result: what produced it (SPEC 10).
 
@@ -129,9 +131,10 @@ def provenance_for(
     >>> from importlib import resources
     >>> import faircode
     >>> sample = str(resources.files("faircode") / "data" / "compas-scores-two-years.csv")
-    >>> result = faircode.profile(sample, {"race": "race"}, {"min_share": 0.1})
-    >>> result["provenance"] = faircode.provenance_for(sample, {"race": "race"},
-    ...                                                {"min_share": 0.1})
+    >>> result = faircode.profile(sample, overrides={"race": "race"}, opts={"min_share": 0.1})
+    >>> result["provenance"] = faircode.provenance_for(
+    ...     sample, overrides={"race": "race"}, opts={"min_share": 0.1}
+    ... )
     >>> block = result["provenance"]
     >>> sorted(block)
     ['dataset_hash', 'engine', 'faircode_version', 'overrides', 'params']

@@ -44,4 +44,4 @@ def proxy_hints(
     options = resolve(opts)._replace(proxy_hints=True) if isinstance(opts, Options) else None
     if options is None:
         options = resolve({**(opts or {}), "proxy_hints": True})
-    return profile(source, overrides, options, **kwargs)["proxy_hints"]
+    return profile(source, overrides=overrides, opts=options, **kwargs)["proxy_hints"]

@@ -10,6 +10,7 @@ from .detect import SEX_ALIASES, fold
 from .errors import InputError, NoSuchFile
 from .labels import share_value, trim
 from .numerics import fmt, fsum, pct, pct_not_zero, round_half_up
+from .options import spelled
 from .reader import open_input, open_table
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
@@ -50,26 +51,31 @@ def load_reference(
     descriptor to read (and close)."""
     if not isinstance(spec, (str, os.PathLike)):
         raise InputError(
-            f"--reference: {spec} is not a built-in baseline name ({', '.join(BUILTIN)}) or a path"
+            f"{spelled('--reference')}: {spec} is not a built-in baseline name "
+            f"({', '.join(BUILTIN)}) or a path"
         )
     spec = os.fspath(spec)
     if not isinstance(spec, str):
-        raise InputError(f"--reference: {spec!r} is not a built-in baseline name or a path")
+        raise InputError(
+            f"{spelled('--reference')}: {spec!r} is not a built-in baseline name or a path"
+        )
     if spec in BUILTIN:
         data = builtin_bytes(spec)
         return parse_reference(data, spec), data, spec
     try:
         # opened once and read from that file: a pipe or <(...) works too
-        fh, _ = (opener or open_input)(spec, f"--reference: {spec}")
+        fh, _ = (opener or open_input)(spec, f"{spelled('--reference')}: {spec}")
         with fh:
             data = fh.read()
     except NoSuchFile:
         known = ", ".join(BUILTIN)
         raise InputError(
-            f"--reference: {spec}: no such file (built-in baselines: {known})"
+            f"{spelled('--reference')}: {spec}: no such file (built-in baselines: {known})"
         ) from None
     except OSError as exc:
-        raise InputError(f"--reference: {spec}: cannot read ({exc.strerror or exc})") from None
+        raise InputError(
+            f"{spelled('--reference')}: {spec}: cannot read ({exc.strerror or exc})"
+        ) from None
     return parse_reference(data, spec), data, spec
 
 

@@ -44,7 +44,7 @@ from .formats import (
 from .groupstats import _values_text
 from .labels import AGE_NUMERIC, clean_header, label_of
 from .numerics import Z, newcombe, pct, round_half_up, wilson_bounds
-from .options import check_option, dict_arg, number_arg, relabeler, text_arg, text_items
+from .options import check_option, dict_arg, number_arg, relabeler, spelled, text_arg, text_items
 from .profiler import _expand_paths, analyze_read, display_name, summarize
 from .reader import open_input, read_records
 from .reference import expected_shares, load_reference, match_reference
@@ -548,7 +548,7 @@ def _column_cells(source: Any, columns: list[str], options, name: str):
 
 def _profiled(source: Any, overrides: dict, opts: dict, name: str):
     """(summary, profile result, checked overrides, options) of one read."""
-    summary, checked, options = summarize(source, overrides, opts, name=name)
+    summary, checked, options = summarize(source, overrides=overrides, opts=opts, name=name)
     return summary, analyze_read(summary, checked, options), checked, options
 
 
@@ -867,7 +867,7 @@ def scan(
     opts_b = opts if skip_lines_b is None else {**opts, "skip_lines": skip_lines_b}
     chosen = [] if columns is None else text_items("--columns", columns, commas=True)
     if not all(chosen):
-        raise InputError(f"--columns: expected A,B,..., got '{','.join(chosen)}'")
+        raise InputError(f"{spelled('--columns')}: expected A,B,..., got '{','.join(chosen)}'")
     versus_col = versus_value = None
     if versus is not None:
         col, sep, value = versus.partition("=")
@@ -1078,7 +1078,7 @@ def _reference_scan(
     if skipped:
         notes.append(f"not in the reference, not searched: {', '.join(skipped)}")
     if not matched:
-        raise InputError(f"--reference: no dimension of {name} matches {ref_name}")
+        raise InputError(f"{spelled('--reference')}: no dimension of {name} matches {ref_name}")
     rules, binned = _rules(matched, labels_of, dims, checked, options, chosen)
     raw = _column_cells(source, matched, options, name)
     values, enc = _encode(raw, [rules[a] for a in matched], len(matched))
@@ -1112,7 +1112,7 @@ def _reference_scan(
     n_cells = math.prod(len(v) for v in keyed_values)
     if n_cells > MAX_REFERENCE_CELLS:
         raise InputError(
-            f"--reference: {n_cells:,} cells of {', '.join(matched)} (at most "
+            f"{spelled('--reference')}: {n_cells:,} cells of {', '.join(matched)} (at most "
             f"{MAX_REFERENCE_CELLS:,}); map fewer groups"
         )
     shares_by = []

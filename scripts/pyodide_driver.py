@@ -58,8 +58,8 @@ def _profile(job: dict, opts=None, overrides=None) -> dict:
         kwargs["block_size"] = int(job["block_size"])
     return faircode.profile(
         source,
-        _overrides(job.get("overrides") if overrides is None else overrides),
-        job.get("opts") or opts or {},
+        overrides=_overrides(job.get("overrides") if overrides is None else overrides),
+        opts=job.get("opts") or opts or {},
         **kwargs,
     )
 
@@ -75,21 +75,29 @@ def _job(job: dict) -> dict:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = run_cli(job["argv"])
         return {"code": code, "stdout": out.getvalue(), "stderr": err.getvalue()}
+    from faircode.options import spelling  # lazy: faircode is copied in at run time
+
     try:
-        if op == "profile":
-            result = _profile(job)
-        elif op == "compare":
-            opts, overrides = job.get("opts") or {}, job.get("overrides")
-            a = _profile(job["a"], opts, overrides or [])
-            b = _profile(job["b"], opts, overrides or [])
-            result = faircode.compare(a, b, opts)
-        else:
-            raise ValueError(f"unknown op {op!r}")
+        with spelling("flag"):  # answers as the CLI's and the JS bridge's (SPEC 0.6)
+            result = _compare_or_profile(op, job)
     except faircode.InputError as exc:
         return {"error": str(exc)}
     except Exception:
         return {"error": traceback.format_exc(), "internal": True}
     return {"result": result}
+
+
+def _compare_or_profile(op: str, job: dict) -> dict:
+    import faircode
+
+    if op == "profile":
+        return _profile(job)
+    if op == "compare":
+        opts, overrides = job.get("opts") or {}, job.get("overrides")
+        a = _profile(job["a"], opts, overrides or [])
+        b = _profile(job["b"], opts, overrides or [])
+        return faircode.compare(a, b, opts=opts)
+    raise ValueError(f"unknown op {op!r}")
 
 
 def runtime() -> dict:
@@ -143,12 +151,12 @@ def run_api(request_json: str) -> int:
             key = "dataset_hash" if len(files) == 1 else f"dataset_hash_{'ab'[i]}"
             hasher = StreamHash()
             o = (req.get("opts_b") or opts) if i == 1 else opts
-            results.append(profile(path, overrides, o, name=path, on_bytes=hasher))
+            results.append(profile(path, overrides=overrides, opts=o, name=path, on_bytes=hasher))
             hashes[key] = hasher.digest()
         if len(files) == 1:
             result, command, context = results[0], "profile", {"name": files[0]}
         else:
-            result = compare(results[0], results[1], opts)
+            result = compare(results[0], results[1], opts=opts)
             command, context = "compare", {"name_a": files[0], "name_b": files[1]}
         if with_provenance:
             result["provenance"] = provenance(

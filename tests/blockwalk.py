@@ -56,7 +56,7 @@ def profile_opts() -> dict:
 
 
 def compas_result() -> faircode.ProfileResult:
-    return faircode.profile(data_file(COMPAS), None, profile_opts())
+    return faircode.profile(data_file(COMPAS), opts=profile_opts())
 
 
 def blocks(result: dict) -> list[str]:

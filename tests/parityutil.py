@@ -9,14 +9,18 @@ import json
 from util import ADULT_NAMES as _ADULT_TEXT
 
 import faircode
+from faircode.options import spelling
 
 #: adult.data's column names as the JS bridge's `names` option takes them (a list)
 ADULT_NAMES = _ADULT_TEXT.split(",")
 
 
 def run_python(source, overrides, opts, **kwargs) -> dict:
+    """The Python engine's answer, its messages naming the CLI's flags as the JS
+    engine's twin does (SPEC 0.6; the API's keyword spelling is tested on its own)."""
     try:
-        result = faircode.profile(source, overrides, opts, **kwargs)
+        with spelling("flag"):
+            result = faircode.profile(source, overrides=overrides, opts=opts, **kwargs)
     except faircode.InputError as exc:
         return {"error": str(exc)}
     # The comparison is on JSON values, as the engines' outputs are consumed.

@@ -21,7 +21,7 @@ ADULT_NAMES = (
 def prof(data: bytes | str, overrides=None, **opts) -> dict:
     if isinstance(data, str):
         data = data.encode("utf-8")
-    return faircode.profile(io.BytesIO(data), overrides, opts, name="t.csv")
+    return faircode.profile(io.BytesIO(data), overrides=overrides, opts=opts, name="t.csv")
 
 
 def dim(result: dict, name: str) -> dict:

@@ -20,7 +20,7 @@ from typing import Any
 from .._version import __version__
 from ..errors import InputError
 from ..numerics import normal_quantile, pct
-from ..options import bool_arg, dict_arg, text_items
+from ..options import bool_arg, dict_arg, spelled, text_items
 from ..profiler import analyze_read, display_name, summarize
 from ..provenance import sha256_bytes
 from ..reference import load_reference
@@ -614,11 +614,11 @@ def audit_art10(
     """
     audit_date = iso_date(audit_date, "--audit-date") if audit_date is not None else today()
     if split is not None and split not in SPLITS:
-        raise InputError(f"--split: '{split}' is not one of {', '.join(SPLITS)}")
+        raise InputError(f"{spelled('--split')}: '{split}' is not one of {', '.join(SPLITS)}")
     proxy_hints = bool_arg("--proxy-hints", proxy_hints)
     context = [] if context is None else text_items("--context", context, commas=False)
     if any(not c.strip(" \t") for c in context):
-        raise InputError("--context: give the setting as text")
+        raise InputError(f"{spelled('--context')}: give the setting as text")
     opts = dict_arg("opts", opts)
     if label is not None:
         opts["label"] = label
@@ -633,7 +633,7 @@ def audit_art10(
     overrides = dict_arg("overrides", overrides)
     name = name or display_name(source)
     source, digest, note = pack_source(source, name)
-    summary, checked, options = summarize(source, overrides, opts, name=name)
+    summary, checked, options = summarize(source, overrides=overrides, opts=opts, name=name)
     profile = analyze_read(summary, checked, options)
     sections = _sections(profile, options, reference is not None, proxy_hints)
     prov = provenance_block(

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from ..errors import InputError
+from ..options import spelled
 from ..provenance import StreamHash, provenance
 from ..reader import open_input
 from ..results import Result
@@ -88,11 +89,11 @@ def iso_date(text: Any, flag: str) -> str:
     import datetime  # lazy: start-up
 
     if not isinstance(text, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
-        raise InputError(f"{flag}: expected a date YYYY-MM-DD, got '{text}'")
+        raise InputError(f"{spelled(flag)}: expected a date YYYY-MM-DD, got '{text}'")
     try:
         datetime.date.fromisoformat(text)
     except ValueError:
-        raise InputError(f"{flag}: '{text}' is not a calendar date") from None
+        raise InputError(f"{spelled(flag)}: '{text}' is not a calendar date") from None
     return text
 
 

@@ -563,7 +563,7 @@ def audit_datasheet(
     overrides = dict_arg("overrides", overrides)
     name = name or display_name(source)
     source, digest, note = pack_source(source, name)
-    summary, checked, options = summarize(source, overrides, opts, name=name)
+    summary, checked, options = summarize(source, overrides=overrides, opts=opts, name=name)
     profile = analyze_read(summary, checked, options)
     prefilled = _answers(
         profile, list(summary.columns), options.min_share, overrides, options.min_group_size

@@ -35,6 +35,7 @@ from ..options import (
     dict_arg,
     number_arg,
     resolve,
+    spelled,
     text_arg,
     text_items,
 )
@@ -436,7 +437,8 @@ def audit_ll144(
     audit_date = iso_date(audit_date, "--audit-date") if audit_date is not None else today()
     if data_source is not None and data_source not in AUDIT_DATA_SOURCES:
         raise InputError(
-            f"--data-source: '{data_source}' is not one of {', '.join(AUDIT_DATA_SOURCES)}"
+            f"{spelled('--data-source')}: '{data_source}' is not one of "
+            f"{', '.join(AUDIT_DATA_SOURCES)}"
         )
     if distribution_date is not None:
         distribution_date = iso_date(distribution_date, "--distribution-date")
@@ -445,11 +447,11 @@ def audit_ll144(
     if date_range is not None:
         date_range = text_items("--date-range", date_range, commas=True)
         if len(date_range) != 2:
-            raise InputError("--date-range: expected FROM,TO")
+            raise InputError(f"{spelled('--date-range')}: expected FROM,TO")
         first = iso_date(date_range[0], "--date-range")
         last = iso_date(date_range[1], "--date-range")
         if first > last:
-            raise InputError(f"--date-range: {first} is after {last}")
+            raise InputError(f"{spelled('--date-range')}: {first} is after {last}")
     ratio_threshold = number_arg(
         "--ratio-threshold", ratio_threshold, 0, 1, "0..1, above 0", lo_open=True
     )

@@ -25,6 +25,7 @@ import urllib.request
 from pathlib import Path
 from typing import IO, Any
 
+from ..options import spelled
 from . import audit
 from .args import is_number, text, text_stream_or_path
 from .errors import MonitorInputError
@@ -148,7 +149,9 @@ def check_watch(out: Any, webhook: Any, timeout: Any) -> None:
     if webhook is not None:
         check_webhook(text("--webhook", webhook))
     if not is_number(timeout) or not 0 < timeout < math.inf:
-        raise MonitorInputError(f"--timeout must be a number of seconds > 0; got {timeout!r}")
+        raise MonitorInputError(
+            f"{spelled('--timeout')} must be a number of seconds > 0; got {timeout!r}"
+        )
 
 
 def watch(

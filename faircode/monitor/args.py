@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..errors import InputError
-from ..options import COLUMN_HINT, _a, bool_arg, dict_arg, text_arg, text_items
+from ..options import COLUMN_HINT, _a, bool_arg, dict_arg, spelled, text_arg, text_items
 from .errors import MonitorInputError
 
 Checked = TypeVar("Checked")
@@ -73,7 +73,7 @@ def path(flag: str, value: Any, what: str) -> str:
         got = os.fspath(value)
         if isinstance(got, str):
             return got
-    raise MonitorInputError(f"{flag}: give {what}, not {kind(value)}")
+    raise MonitorInputError(f"{spelled(flag)}: give {what}, not {kind(value)}")
 
 
 def kind(value: Any) -> str:
@@ -92,7 +92,7 @@ def text_stream_or_path(flag: str, value: Any) -> Any:
     if value is None or not hasattr(value, "write"):
         return None if value is None else path(flag, value, what)
     if isinstance(value, io.RawIOBase | io.BufferedIOBase):
-        raise MonitorInputError(f"{flag}: the stream takes bytes; give {what}")
+        raise MonitorInputError(f"{spelled(flag)}: the stream takes bytes; give {what}")
     return value
 
 

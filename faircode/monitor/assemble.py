@@ -18,7 +18,7 @@ from ..detect import check_overrides
 from ..errors import InputError
 from ..numerics import Z as Z95
 from ..numerics import holm
-from ..options import FAIRNESS_RULES, GROUP_OPTIONS
+from ..options import FAIRNESS_RULES, GROUP_OPTIONS, spelled
 from .args import column, columns, dict_of, is_number, switch
 from .disparities import (
     below_guard,
@@ -179,7 +179,7 @@ def prepare(
         not is_number(decision_threshold) or not math.isfinite(decision_threshold)
     ):
         raise MonitorInputError(
-            f"--decision-threshold must be a finite number, got {decision_threshold!r}"
+            f"{spelled('--decision-threshold')} must be a finite number, got {decision_threshold!r}"
         )
     if score is not None and task == "regression":
         raise MonitorInputError(
@@ -333,9 +333,13 @@ def assemble_report(
 
 def check_rule(rule: str, alpha: float) -> None:
     if rule not in FAIRNESS_RULES:
-        raise MonitorInputError(f"--rule must be one of {', '.join(FAIRNESS_RULES)}, got {rule!r}")
+        raise MonitorInputError(
+            f"{spelled('--rule')} must be one of {', '.join(FAIRNESS_RULES)}, got {rule!r}"
+        )
     if not is_number(alpha) or not 0 < alpha < 1:
-        raise MonitorInputError(f"--alpha must be a number between 0 and 1, got {alpha!r}")
+        raise MonitorInputError(
+            f"{spelled('--alpha')} must be a number between 0 and 1, got {alpha!r}"
+        )
 
 
 def _status(exceeded: bool, insufficient: bool, unmeasured: bool) -> str:

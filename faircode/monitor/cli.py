@@ -47,6 +47,7 @@ from ..options import (
     FAIRNESS_MIN_SAMPLES,
     FAIRNESS_RULES,
     FAIRNESS_THRESHOLD,
+    spelling,
 )
 from ..renderers import render_as
 from ..safetext import fit_stdout
@@ -316,6 +317,11 @@ def build_parser(prog: str = "faircode") -> argparse.ArgumentParser:
 
 def run(argv: list[str]) -> int:
     """Run ``faircode`` with ``argv`` (e.g. ``["fairness", "evaluate", ...]``); exit code."""
+    with spelling("flag"):  # messages name the flags the user typed (SPEC 0.6)
+        return _run(argv)
+
+
+def _run(argv: list[str]) -> int:
     fit_stdout()  # any encoding: escapes, never UnicodeEncodeError
     parser = build_parser()
     try:

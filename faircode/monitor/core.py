@@ -17,6 +17,7 @@ from typing import Any, BinaryIO
 import numpy as np
 import pandas as pd
 
+from ..calling import keyword_args
 from ..formats import is_polars_frame
 from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD
 from ..results import EvaluateResult
@@ -83,8 +84,34 @@ SOURCES = (
 )
 
 
+#: evaluate's parameters after ``data`` in the order they were once positional: still
+#: taken so, with a FutureWarning (faircode/calling.py), until a release drops them.
+EVALUATE_POSITIONAL = (
+    "pred",
+    "attrs",
+    "label",
+    "score",
+    "decision_threshold",
+    "task",
+    "threshold",
+    "min_samples",
+    "intersect",
+    "engine",
+    "opener",
+    "rule",
+    "alpha",
+    "overrides",
+    "opts",
+    "ref_groups",
+    "weight",
+    "encoding",
+)
+
+
+@keyword_args("faircode.monitor.evaluate", *EVALUATE_POSITIONAL)
 def evaluate(
     data: pd.DataFrame | str | Path,
+    *,
     pred: str | None,
     attrs: list[str] | tuple[str, ...] | str,
     label: str | None = None,
@@ -206,7 +233,7 @@ def evaluate(
     >>> from importlib import resources
     >>> from faircode.monitor import evaluate
     >>> sample = str(resources.files("faircode") / "data" / "compas-scores-two-years.csv")
-    >>> r = evaluate(sample, None, ["race"], label="two_year_recid",
+    >>> r = evaluate(sample, pred=None, attrs=["race"], label="two_year_recid",
     ...              score="decile_score", decision_threshold=5)
     >>> r["rows"]["total"], r["prediction"], r["status"]
     (7214, 'decile_score >= 5', 'exceeded')

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ..labels import TRIMMED
+from ..options import spelled
 from . import rollup
 from .errors import MonitorInputError
 from .inputs import MAX_MAGNITUDE, number_cells, weights_of
@@ -608,7 +609,7 @@ def log_predictions(
         required.setdefault(at_col, "--at")
     if weight is not None:
         if not isinstance(weight, str):
-            raise MonitorInputError(f"--weight: give one column name, got {weight!r}")
+            raise MonitorInputError(f"{spelled('--weight')}: give one column name, got {weight!r}")
         required.setdefault(weight, "--weight")
     p = existing_file(path)
     options: dict[str, Any] = {

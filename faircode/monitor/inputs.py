@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..labels import label_of
-from ..options import FAIRNESS_ENGINES
+from ..options import FAIRNESS_ENGINES, spelled
 from .args import is_number
 from .engines import fairlearn_available
 from .errors import MonitorInputError
@@ -234,8 +234,12 @@ def _check_settings(attrs: list[str], threshold: float, min_samples: int, task: 
     if not is_number(threshold):
         raise MonitorInputError("--threshold must be a number, e.g. --threshold 0.1")
     if not math.isfinite(threshold) or threshold < 0:
-        raise MonitorInputError(f"--threshold must be a finite number >= 0, got {threshold}")
+        raise MonitorInputError(
+            f"{spelled('--threshold')} must be a finite number >= 0, got {threshold}"
+        )
     if not is_number(min_samples) or not isinstance(min_samples, int) or min_samples < 0:
-        raise MonitorInputError(f"--min-samples must be a whole number >= 0, got {min_samples}")
+        raise MonitorInputError(
+            f"{spelled('--min-samples')} must be a whole number >= 0, got {min_samples}"
+        )
     if task is not None and task not in TASKS:
         raise MonitorInputError(f"unknown task {task!r}; use binary or regression")

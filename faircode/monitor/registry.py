@@ -48,6 +48,7 @@ from ..options import (
     FAIRNESS_THRESHOLD,
     GROUP_OPTIONS,
     resolve,
+    spelling,
 )
 from .args import is_number
 from .errors import MonitorInputError
@@ -321,9 +322,10 @@ def _check_groups(where: str, model: str, groups: Any, slices: tuple[str, ...] |
     ):
         raise RegistryError(f"{head}: 'map' must map slice names to kinds, got {overrides!r}")
     try:
-        opts = resolve({k: v for k, v in groups.items() if k != "map"})
-        if slices is not None:
-            check_overrides(overrides, list(slices), opts)
+        with spelling("registry"):  # named as the file's keys, on every surface
+            opts = resolve({k: v for k, v in groups.items() if k != "map"})
+            if slices is not None:
+                check_overrides(overrides, list(slices), opts)
     except InputError as exc:
         raise RegistryError(f"{head}: {exc}") from None
     if "ignore" in overrides.values():

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..options import spelled
 from . import rollup
 from .args import is_number
 from .assemble import assemble_group, assemble_report, decide
@@ -730,7 +731,7 @@ def check_target(target: float) -> float:
     """An SLO target (``--target``, SPEC 15.5, 15.10): a number in (0, 1], as a float."""
     if not is_number(target) or not 0 < target <= 1:
         raise MonitorInputError(
-            f"--target must be a number in (0, 1], e.g. 0.99 (99% of the measurable "
+            f"{spelled('--target')} must be a number in (0, 1], e.g. 0.99 (99% of the measurable "
             f"attributes within threshold); got {target!r}"
         )
     return float(target)

@@ -244,7 +244,7 @@ def test_pair_past_the_first_64_columns_is_not_counted(tmp_path, js):
     assert js_result(js, path) == r
     # Columns overridden to ignore are not counted, so do not use up the 64.
     ov = {"k0": "ignore"}
-    r = profile(path, ov)
+    r = profile(path, overrides=ov)
     assert r["intersections"][0]["cells"] == inside["intersections"][0]["cells"]
     assert js_result(js, path, overrides=ov) == r
     r = profile(path, opts={"cross": "sex,race"})

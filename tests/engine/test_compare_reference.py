@@ -53,7 +53,7 @@ def test_compare_hand_worked_psi_tvd_and_flags():
     ]
     assert (race["drift_p"], race["drift_verdict"]) == (None, "possible")
     # the PSI band alone (--drift-rule psi) says the level as it did, with no verdict
-    psi_rule = compare(a, b, {"drift_rule": "psi"})
+    psi_rule = compare(a, b, opts={"drift_rule": "psi"})
     assert psi_rule["flags"][1] == "race: significant representation drift (PSI 6.31)"
     assert psi_rule["dimensions"][1]["drift_verdict"] is None
     assert r["dimensions"][1]["dimension_score_delta"] == 81 - 100
@@ -345,7 +345,7 @@ def test_provenance_block_and_no_provenance(tmp_path):
     assert prov["dataset_hash"] == "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
     assert prov["engine"] == "python" and prov["overrides"] == {"sex": "sex"}
     assert prov["params"]["min_share"] == 0.05 and prov["params"]["max_age"] == 120
-    assert r == faircode.profile(path, {"sex": "sex"})
+    assert r == faircode.profile(path, overrides={"sex": "sex"})
     plain = json.loads(
         subprocess.run(base + ["--no-provenance"], capture_output=True, check=True).stdout
     )
@@ -376,7 +376,7 @@ def test_provenance_for_api_results_notes_a_missing_digest():
     from faircode.provenance import provenance_for
 
     path = data_file("insurance.csv")
-    prov = provenance_for(path, {"region": "geography"}, {"min_share": 0.1})
+    prov = provenance_for(path, overrides={"region": "geography"}, opts={"min_share": 0.1})
     assert prov["dataset_hash"] == "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
     assert "dataset_hash_note" not in prov and prov["params"]["min_share"] == 0.1
     frame = provenance_for(pd.read_csv(path))
@@ -512,7 +512,9 @@ def test_a_drift_within_sampling_is_possible_in_every_report_and_not_a_gate(tmp_
     group = next(row for row in rows if row["section"] == "group")
     assert (group["drift_verdict"], group["drift_p"]) == ("possible", str(race["drift_p"]))
     assert "race significant (possi" in repr(r)  # the repr clips its drift list
-    old = faircode.compare(faircode.profile(a_csv), faircode.profile(b_csv), {"drift_rule": "psi"})
+    old = faircode.compare(
+        faircode.profile(a_csv), faircode.profile(b_csv), opts={"drift_rule": "psi"}
+    )
     assert old.report("markdown").startswith("### faircode compare: significant representation")
     args = [sys.executable, "-m", "faircode", "compare", str(a_csv), str(b_csv)]
     p = subprocess.run([*args, "--fail-on-drift", "moderate"], capture_output=True, timeout=60)

@@ -107,7 +107,7 @@ def test_overrides_force_and_ignore():
 
 
 def test_override_errors_name_the_problem():
-    with pytest.raises(InputError, match=r"^--map: no column named 'gnder' \(columns: gndr, x\)"):
+    with pytest.raises(InputError, match=r"^overrides: no column named 'gnder' \(columns: gndr"):
         prof("gndr,x\nm,1\n", {"gnder": "sex"})
-    with pytest.raises(InputError, match=r"^--map: unknown kind 'gender' for 'gndr'"):
+    with pytest.raises(InputError, match=r"^overrides: unknown kind 'gender' for 'gndr'"):
         prof("gndr,x\nm,1\n", {"gndr": "gender"})

@@ -146,7 +146,7 @@ def csv_bytes(draw) -> bytes:
 
 def reference(data: bytes, **opts):
     try:
-        return faircode.summarize(io.BytesIO(data), None, opts, name="t.csv", engine="reference")[0]
+        return faircode.summarize(io.BytesIO(data), opts=opts, name="t.csv", engine="reference")[0]
     except InputError as err:
         return str(err)
 
@@ -541,7 +541,9 @@ def test_real_files_in_parts_match_with_options(parts, opts, overrides):
     with open(data_file(path), "rb") as fh:
         got = fastpath.summarize_csv(fh, path, overrides, resolve(opts), parts=parts)
     assert not isinstance(got, fastpath.Fallback), got
-    ref, _, _ = faircode.summarize(data_file(path), overrides, opts, name=path, engine="reference")
+    ref, _, _ = faircode.summarize(
+        data_file(path), overrides=overrides, opts=opts, name=path, engine="reference"
+    )
     assert got[0] == ref
 
 
@@ -552,7 +554,7 @@ def test_headerless_file_in_parts_matches():
         got = fastpath.summarize_csv(fh, "adult.data", None, resolve(opts), parts=3)
     assert not isinstance(got, fastpath.Fallback), got
     ref, _, _ = faircode.summarize(
-        data_file("adult.data"), None, opts, engine="reference", name="adult.data"
+        data_file("adult.data"), opts=opts, engine="reference", name="adult.data"
     )
     assert got[0] == ref and ref.n_rows == 32561
 

@@ -1087,13 +1087,13 @@ def test_api_compare_takes_paths(d: Path) -> None:
     b.write_text("sex,race,age\nF,A,30\nF,B,40\nM,A,50\nF,B,60\n")
     opts = {"min_share": 0.2}
     want = faircode.compare(
-        faircode.profile(str(a), None, opts), faircode.profile(b, None, opts), opts
+        faircode.profile(str(a), opts=opts), faircode.profile(b, opts=opts), opts=opts
     )
-    assert faircode.compare(str(a), b, opts) == want  # str or PathLike
+    assert faircode.compare(str(a), b, opts=opts) == want  # str or PathLike
     saved = d / "a.json"
     with open(saved, "wb") as fh:
         ok(run([*PY, "profile", str(a), "--json", "--min-share", "0.2"], stdout=fh))
-    assert faircode.compare(saved, b, opts) == want  # a saved profile --json is a side
+    assert faircode.compare(saved, b, opts=opts) == want  # a saved profile --json is a side
     with pytest.raises(faircode.InputError, match="profiled with other options"):
         faircode.compare(saved, b)
     with pytest.raises(faircode.InputError, match="no such file"):

@@ -817,7 +817,7 @@ def adult_pair():
     b = faircode.profile(ADULT_TEST, opts={**opts, "skip_lines": 1})
     da = read_table(ADULT, names=NAMES, recode=TEST_RECODE)
     db = read_table(ADULT_TEST, names=NAMES, skip=1, recode=TEST_RECODE)
-    return a, b, da, db, faircode.compare(a, b, GAPS)
+    return a, b, da, db, faircode.compare(a, b, opts=GAPS)
 
 
 def test_adult_test_needs_the_recode():
@@ -1109,7 +1109,7 @@ def test_a_wide_geography_lists_its_first_1000_groups_in_both_engines():
         rows.append(f"{z},{1 if i % 1300 == 1299 or i % 3 == 0 else 0},{'' if i % 5 == 0 else 'x'}")
     data = ("\n".join(rows) + "\n").encode()
     opts = {"label": "outcome", "min_group_size": 1}
-    py = faircode.profile(io.BytesIO(data), None, opts, name="t.csv")
+    py = faircode.profile(io.BytesIO(data), opts=opts, name="t.csv")
     dim = py["label_rates"]["dimensions"][0]
     assert len(dim["groups"]) == 1000 and dim["groups_not_listed"] == 300
     assert dim["highest"] == "01299"  # past the listed groups: both its rows are positive
@@ -1179,7 +1179,7 @@ def test_hand_made_missing_groups_against_pandas():
         "F,-1,1,\nF,51,0,a\nM,?,,a\n"
     )
     opts = {"label": "y", "na": [["sex", "X"]], "min_group_size": 1}
-    result = faircode.profile(io.BytesIO(text.encode()), None, opts, name="t.csv")
+    result = faircode.profile(io.BytesIO(text.encode()), opts=opts, name="t.csv")
     df = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
     sex = df["sex"].where(~is_missing(df["sex"]) & (df["sex"] != "X"))
     num = pd.to_numeric(df["age"].where(~is_missing(df["age"])), errors="coerce")

@@ -221,7 +221,7 @@ def test_numeric_age_bands_plausibility_and_skewness():
 def test_age_options_max_age_and_bands():
     r = prof("age\n10\n50\n130\n", max_age=150, age_bands="0,40,100")
     assert counts(r, "age") == {"0-39": 1, "40-99": 1, "100+": 1}
-    with pytest.raises(InputError, match=r"^--age-bands: 5,10 is out of range"):
+    with pytest.raises(InputError, match=r"^age_bands: 5,10 is out of range"):
         prof("age\n1\n", age_bands="5,10")
 
 
@@ -303,7 +303,7 @@ def test_cross_option_and_unknown_cross():
     assert r["intersections"][0]["dims"] == ["region", "sex"]
     with pytest.raises(InputError) as err:  # SPEC 4: not in the header, as --map's
         prof(data, cross="sex,nope")
-    assert str(err.value) == "--cross: no column named 'nope' (columns: sex, race, region)"
+    assert str(err.value) == "cross: no column named 'nope' (columns: sex, race, region)"
     r = prof("sex,race,id\nM,A,1\nF,B,2\n", cross="sex,id")  # a column, not a dimension
     assert r["intersections"] == []
     # the cross note, then (2 rows are too few to score, v3) the no-grade note (SPEC 6)

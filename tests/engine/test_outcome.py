@@ -86,7 +86,9 @@ def test_exact_moments_are_the_correctly_rounded_values():
 
 def test_values_outside_the_grammar_or_range_are_non_numeric():
     data = 'sex,y\nM,1\nF,2.5\nM,abc\nF,\nM,1e200\nF,-0\nM, +3 \nF,"1,5"\nM,.5\n'
-    r = faircode.profile(io.BytesIO(data.encode()), {"sex": "sex"}, {"outcome": "y"}, name="t")
+    r = faircode.profile(
+        io.BytesIO(data.encode()), overrides={"sex": "sex"}, opts={"outcome": "y"}, name="t"
+    )
     o = r["outcomes"][0]
     assert (o["n"], o["missing"], o["non_numeric"]) == (5, 1, 3)
     assert o["mean"] == (1 + 2.5 + 0 + 3 + 0.5) / 5
@@ -119,24 +121,29 @@ def test_sums_are_the_same_whatever_the_batch_size():
 @pytest.mark.parametrize(
     "opts, message",
     [
-        ({"outcome": "nope"}, "--outcome: no column named 'nope'"),
-        ({"outcome": ["y", " y "]}, "--outcome: 'y' is given twice"),
-        ({"outcome": ""}, "--outcome: give a column name"),
-        ({"outcome": "y", "label": "y"}, "--outcome y: the label column cannot also be an outcome"),
-        ({"outcome": "y", "outcome_gap": -1}, "--outcome-gap: -1 is out of range (0..1e+140)"),
+        ({"outcome": "nope"}, "outcome: no column named 'nope'"),
+        ({"outcome": ["y", " y "]}, "outcome: 'y' is given twice"),
+        ({"outcome": ""}, "outcome: give a column name"),
+        ({"outcome": "y", "label": "y"}, "outcome y: the label column cannot also be an outcome"),
+        ({"outcome": "y", "outcome_gap": -1}, "outcome_gap: -1 is out of range (0..1e+140)"),
     ],
 )
 def test_outcome_input_errors(opts, message):
     with pytest.raises(InputError) as err:
-        faircode.profile(io.BytesIO(b"sex,y\nM,1\nF,2\n"), None, opts, name="t")
+        faircode.profile(io.BytesIO(b"sex,y\nM,1\nF,2\n"), opts=opts, name="t")
     assert str(err.value).startswith(message)
 
 
 def test_an_outcome_column_cannot_be_mapped():
     with pytest.raises(
-        InputError, match="--outcome y: an outcome column cannot also be given to --map"
+        InputError, match="outcome y: an outcome column cannot also be given to overrides"
     ):
-        faircode.profile(io.BytesIO(b"sex,y\nM,1\nF,2\n"), {"y": "age"}, {"outcome": "y"}, name="t")
+        faircode.profile(
+            io.BytesIO(b"sex,y\nM,1\nF,2\n"),
+            overrides={"y": "age"},
+            opts={"outcome": "y"},
+            name="t",
+        )
 
 
 # ---- 21.3 on COMPAS: priors_count by race and sex, against pandas and scipy ---------
@@ -145,7 +152,7 @@ def test_an_outcome_column_cannot_be_mapped():
 @pytest.fixture(scope="module")
 def compas():
     df = pd.read_csv(COMPAS)
-    result = faircode.profile(str(COMPAS), None, {"outcome": ["priors_count"]})
+    result = faircode.profile(str(COMPAS), opts={"outcome": ["priors_count"]})
     return df, result
 
 
@@ -293,13 +300,13 @@ def test_arrow_inputs_keep_the_sums_of_the_csv_reader(tmp_path):
     CSV reader's outcome block; the typed means are those of pandas."""
     pytest.importorskip("pyarrow")
     opts = {"outcome": ["priors_count", "decile_score"], "label": "two_year_recid"}
-    want = faircode.profile(COMPAS, None, opts)
+    want = faircode.profile(COMPAS, opts=opts)
     text = pd.read_csv(COMPAS, dtype=str, keep_default_na=False)
     text.to_parquet(tmp_path / "text.parquet")
-    assert faircode.profile(tmp_path / "text.parquet", None, opts) == want
+    assert faircode.profile(tmp_path / "text.parquet", opts=opts) == want
     typed = pd.read_csv(COMPAS)  # ints stay ints: the same labels as the CSV's
     typed.to_parquet(tmp_path / "typed.parquet")
-    got = faircode.profile(tmp_path / "typed.parquet", None, opts)
+    got = faircode.profile(tmp_path / "typed.parquet", opts=opts)
     assert got["outcomes"] == want["outcomes"]
     race = _dim(got["outcomes"][0], "race")
     for g in race["groups"]:
@@ -307,7 +314,7 @@ def test_arrow_inputs_keep_the_sums_of_the_csv_reader(tmp_path):
         assert g["n"] == len(vals) and g["mean"] == vals.sum() / len(vals)
         assert close(g["sd"], vals.std(ddof=1))
     pl = pytest.importorskip("polars")
-    assert faircode.profile(pl.from_pandas(typed), None, opts)["outcomes"] == want["outcomes"]
+    assert faircode.profile(pl.from_pandas(typed), opts=opts)["outcomes"] == want["outcomes"]
 
 
 def test_arrow_outcome_cells_follow_the_label_rules_in_any_batch():
@@ -328,9 +335,9 @@ def test_arrow_outcome_cells_follow_the_label_rules_in_any_batch():
     ]
     table = pa.Table.from_batches(batches)
     opts = {"outcome": ["y", "z"], "recode": [["z", "99", "NA"]]}
-    got = faircode.profile(table, None, opts)
+    got = faircode.profile(table, opts=opts)
     frame = pd.DataFrame({"sex": sex, "y": y, "z": z}, dtype=object)
-    assert got["outcomes"] == faircode.profile(frame, None, opts)["outcomes"]
+    assert got["outcomes"] == faircode.profile(frame, opts=opts)["outcomes"]
     y_block, z_block = got["outcomes"]
     numeric = [v for v in y if v is not None and not math.isnan(v) and abs(v) <= 1e140]
     assert (y_block["n"], y_block["missing"], y_block["non_numeric"]) == (
@@ -346,7 +353,7 @@ def test_arrow_outcome_cells_follow_the_label_rules_in_any_batch():
 
 def _tied(opts: dict) -> dict:
     rows = "sex,race,v,y\n" + "Male,White,5,1\n" * 150 + "Female,Black,5,1\n" * 150
-    return faircode.profile(io.BytesIO(rows.encode()), None, opts, name="t")
+    return faircode.profile(io.BytesIO(rows.encode()), opts=opts, name="t")
 
 
 @pytest.mark.parametrize("gap", [None, 0])
@@ -385,7 +392,7 @@ def test_a_tie_of_means_with_a_spread_stays_possible_at_threshold_0():
     """SPEC 18: at threshold 0 only the point interval [0, 0] is within; equal means
     whose interval reaches above 0 are possible, as before."""
     rows = "sex,v\n" + "M,4\nM,6\n" * 75 + "F,5\nF,3\nF,7\n" * 50
-    r = faircode.profile(io.BytesIO(rows.encode()), None, {"outcome": ["v"], "outcome_gap": 0})
+    r = faircode.profile(io.BytesIO(rows.encode()), opts={"outcome": ["v"], "outcome_gap": 0})
     sex = _dim(r["outcomes"][0], "sex")
     assert sex["gap"]["difference"] == 0.0 and sex["gap"]["ci_high"] > 0
     assert sex["highest"] != sex["lowest"] and sex["gap"]["verdict"] == "possible"

@@ -273,7 +273,7 @@ def test_option_errors():
     )
     assert code == 2
     assert "held-out columns (--proxy-hints-with) are not supported with --engine spark" in err
-    with pytest.raises(InputError, match="--proxy-correction"):
+    with pytest.raises(InputError, match="proxy_correction"):
         resolve({"proxy_hints": True, "proxy_correction": "fdr"})
 
 

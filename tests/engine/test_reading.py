@@ -12,7 +12,7 @@ from faircode.reader import clean_header, sniff_delimiter
 
 
 def columns(data: bytes, **opts) -> list[str]:
-    summary, _, _ = faircode.summarize(io.BytesIO(data), None, opts, name="t.csv")
+    summary, _, _ = faircode.summarize(io.BytesIO(data), opts=opts, name="t.csv")
     return summary.columns
 
 
@@ -148,7 +148,7 @@ def test_a_repeated_header_is_refused_at_its_first_line():
     line = 103  # 1 header line, 100 rows, a blank line
     for block in (7, 64, 1 << 20):
         with pytest.raises(InputError) as err:
-            faircode.summarize(io.BytesIO(data), None, {}, name="t.csv", block_size=block)
+            faircode.summarize(io.BytesIO(data), opts={}, name="t.csv", block_size=block)
         assert str(err.value).startswith(f"t.csv: line {line} repeats the header (files joined")
 
 
@@ -167,7 +167,9 @@ def test_a_repeated_header_after_a_bom_with_its_first_name_quoted(header, repeat
     data = f"{header}\nM,A\n{repeat}\nF,B\n".encode()
     for block in (1, 5, 1 << 20):
         with pytest.raises(InputError, match=r"^t.csv: line 3 repeats the header "):
-            faircode.summarize(io.BytesIO(data), None, {}, name="t.csv", block_size=block)
+            faircode.summarize(
+                io.BytesIO(data), overrides=None, opts={}, name="t.csv", block_size=block
+            )
 
 
 @pytest.mark.parametrize("repeat", ['\ufeff"sex"x,race', '\ufeff"sex,race', '\ufeff"se""x",race'])
@@ -389,7 +391,7 @@ def test_a_byte_order_mark_is_dropped_whatever_the_encoding(data, encoding, bloc
 
 @pytest.mark.parametrize(
     "encoding,start",
-    [("nosuch", "--encoding: unknown encoding 'nosuch'"), ("rot13", "--encoding: 'rot13' is not")],
+    [("nosuch", "encoding: unknown encoding 'nosuch'"), ("rot13", "encoding: 'rot13' is not")],
 )
 def test_an_encoding_that_cannot_read_text_says_what_to_name(encoding, start):
     """SPEC 0.6: both refusals of --encoding end with what to give instead."""
@@ -424,4 +426,6 @@ def test_a_ctrl_z_elsewhere_is_data(data, sex):
 
 def test_a_ctrl_z_after_the_header_leaves_no_data_rows():
     with pytest.raises(InputError, match="^t.csv: no data rows, only a header$"):
-        faircode.summarize(io.BytesIO(b"\xef\xbb\xbfsex,race\r\n\x1a\r\n"), None, {}, name="t.csv")
+        faircode.summarize(
+            io.BytesIO(b"\xef\xbb\xbfsex,race\r\n\x1a\r\n"), overrides=None, opts={}, name="t.csv"
+        )

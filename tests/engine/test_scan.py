@@ -392,7 +392,7 @@ def test_the_reference_question_agrees_with_the_profiles_reference_block():
     r = faircode.scan(path, reference="us-2019", permutations=49)
     from faircode.reference import load_reference
 
-    prof = faircode.profile(path, None, {"reference": load_reference("us-2019")[0]})
+    prof = faircode.profile(path, opts={"reference": load_reference("us-2019")[0]})
     deltas = {
         (d["name"], g["label"]): g["delta"]
         for d in prof["dimensions"]

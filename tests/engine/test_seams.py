@@ -35,7 +35,7 @@ def test_analyze_takes_an_option_dict_like_the_js_engine():
         summary, {"grp": "categorical"}, resolve(opts)
     )
     assert analyze(summary) == analyze(summary, {}, Options())
-    with pytest.raises(InputError, match="--min-share"):
+    with pytest.raises(InputError, match="^min_share: "):
         analyze(summary, None, {"min_share": 2})
     with pytest.raises(InputError, match="no column named 'nope'"):
         analyze(summary, {"nope": "sex"})

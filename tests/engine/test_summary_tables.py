@@ -79,7 +79,9 @@ def csv_bytes(rows: list[list[str]]) -> bytes:
 
 
 def reference(data: bytes, overrides, opts):
-    return faircode.summarize(io.BytesIO(data), overrides, opts, name="t", engine="reference")[0]
+    return faircode.summarize(
+        io.BytesIO(data), overrides=overrides, opts=opts, name="t", engine="reference"
+    )[0]
 
 
 def fast(data: bytes, overrides, opts, parts: int, block_size: int = 256, probe_rows: int = 5):
@@ -120,10 +122,10 @@ def test_every_reader_gives_the_reference_summary(rows, opts, overrides, parts, 
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "t.parquet")
         pq.write_table(arrow_table(rows), path, row_group_size=7)
-        got, _, _ = faircode.summarize(path, overrides, opts, name="t")
+        got, _, _ = faircode.summarize(path, overrides=overrides, opts=opts, name="t")
     assert got == want
     frame = pd.DataFrame(rows, columns=HEADER)
-    assert faircode.summarize(frame, overrides, opts, name="t")[0] == want
+    assert faircode.summarize(frame, overrides=overrides, opts=opts, name="t")[0] == want
     if opts.get("label") or opts.get("missing_by_group", True):
         assert any(tables_of(want)), "the options ask for SPEC 17.2 tables"
 
@@ -172,7 +174,7 @@ def test_typed_columns_not_counted_match_the_reference():
         for batch in tbl.to_batches(max_chunksize=64):
             ref.add_columns([c.to_pylist() for c in batch.columns], batch.num_rows)
         want = ref.finish()
-        got = faircode.summarize(tbl, None, opts, name="t")[0]
+        got = faircode.summarize(tbl, opts=opts, name="t")[0]
         assert got == want, opts
         declared = ["num", "5"] in opts.get("na", [])
         assert want.missing_all[tbl.schema.names.index("num")] == 43 + declared
@@ -225,7 +227,7 @@ DEEP_REAL = {2}
 )
 def test_real_data_every_reader(rel, opts, tmp_path):
     path = data_file(rel)
-    want, _, _ = faircode.summarize(path, None, opts, name=rel, engine="reference")
+    want, _, _ = faircode.summarize(path, opts=opts, name=rel, engine="reference")
     assert any(tables_of(want))
     for parts in (1, 2):
         with open(path, "rb") as fh:
@@ -235,13 +237,13 @@ def test_real_data_every_reader(rel, opts, tmp_path):
     typed = {k: v for k, v in opts.items() if k != "names"}
     tbl = _string_table(path, opts)
     pq.write_table(tbl, tmp_path / "t.parquet", row_group_size=10_000)
-    got, _, _ = faircode.summarize(tmp_path / "t.parquet", None, typed, name=rel)
+    got, _, _ = faircode.summarize(tmp_path / "t.parquet", opts=typed, name=rel)
     assert got == want
-    got, _, _ = faircode.summarize(tbl.to_pandas(), None, typed, name=rel)
+    got, _, _ = faircode.summarize(tbl.to_pandas(), opts=typed, name=rel)
     assert got == want
     half = tbl.num_rows // 2
-    a = faircode.summarize(tbl.slice(0, half), None, typed, name=rel)[0]
-    b = faircode.summarize(tbl.slice(half).to_pandas(), None, typed, name=rel)[0]
+    a = faircode.summarize(tbl.slice(0, half), opts=typed, name=rel)[0]
+    b = faircode.summarize(tbl.slice(half).to_pandas(), opts=typed, name=rel)[0]
     merged = a.merge(b)
     # A merge keeps a column a half did not prove wide (an open column with 21 labels
     # in the whole, fewer in each half); where both keep it, the tables are the same.
@@ -257,7 +259,7 @@ def test_real_data_label_counts_are_a_crosstab():
     """COMPAS: label_pairs[race] is the crosstab of race and two_year_recid."""
     frame = pd.read_csv(data_file("compas-scores-two-years.csv"), dtype=str, keep_default_na=False)
     s, _, _ = faircode.summarize(
-        data_file("compas-scores-two-years.csv"), None, {"label": "two_year_recid"}, engine="fast"
+        data_file("compas-scores-two-years.csv"), opts={"label": "two_year_recid"}, engine="fast"
     )
     race = s.columns.index("race")
     want = frame.groupby(["race", "two_year_recid"]).size().to_dict()

@@ -108,13 +108,13 @@ def test_nested_arrow_table_ipc_and_polars(tmp_path):
 
 def test_nested_column_declared_ignore_or_a_kind_or_the_label():
     t = nested_table()
-    r = faircode.profile(t, {"tags": "ignore", "address": "geography"})
+    r = faircode.profile(t, overrides={"tags": "ignore", "address": "geography"})
     assert [(d["name"], d["kind"]) for d in r["dropped"]] == [
         ("address", "geography"),
         ("attrs", None),
         ("race_list", "race"),
     ]
-    with pytest.raises(InputError, match=r"^--label: 'tags' of <dataframe> holds nested values"):
+    with pytest.raises(InputError, match=r"^label: 'tags' of <dataframe> holds nested values"):
         faircode.profile(t, opts={"label": "tags"})
 
 

@@ -45,8 +45,8 @@ def scored(tmp_path_factory: pytest.TempPathFactory) -> tuple[pd.DataFrame, Path
 def _report(path: Path, **extra):
     return evaluate(
         path,
-        None,
-        ["race", "sex"],
+        pred=None,
+        attrs=["race", "sex"],
         label="label",
         score="score",
         decision_threshold=0.5,

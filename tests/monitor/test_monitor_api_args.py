@@ -55,29 +55,29 @@ def test_a_frames_columns_are_named_by_their_text_as_in_its_csv(tmp_path: Path) 
     dup.to_csv(tmp_path / "dup.csv", index=False)
     for pred in ("p", "p.1"):
         _same(
-            evaluate(dup, pred, ["a"], min_samples=1),
-            evaluate(str(tmp_path / "dup.csv"), pred, ["a"], min_samples=1),
+            evaluate(dup, pred=pred, attrs=["a"], min_samples=1),
+            evaluate(str(tmp_path / "dup.csv"), pred=pred, attrs=["a"], min_samples=1),
         )
     numbered = FRAME[["a", "p", "y"]].copy()
     numbered.columns = [0, 1, 4]
     numbered.to_csv(tmp_path / "numbered.csv", index=False)
     _same(
-        evaluate(numbered, "1", "0", label="4", min_samples=1),
-        evaluate(str(tmp_path / "numbered.csv"), "1", "0", label="4", min_samples=1),
+        evaluate(numbered, pred="1", attrs="0", label="4", min_samples=1),
+        evaluate(str(tmp_path / "numbered.csv"), pred="1", attrs="0", label="4", min_samples=1),
     )
     # every name quoted: '0' is no longer both present (0) and absent ('0')
     _refused(
-        lambda: evaluate(numbered, "9", ["0"]),
+        lambda: evaluate(numbered, pred="9", attrs=["0"]),
         "data: column '9' (--pred) not found; available columns: '0', '1', '4'",
     )
-    _refused(lambda: evaluate(numbered, 1, ["0"]), "--pred: 1 is not text" + COLUMN_HINT)
+    _refused(lambda: evaluate(numbered, pred=1, attrs=["0"]), "pred: 1 is not text" + COLUMN_HINT)
     _refused(
-        lambda: evaluate(numbered, "1", ["0"], overrides={0: "sex"}),
-        "--map: 0 is not text" + COLUMN_HINT,
+        lambda: evaluate(numbered, pred="1", attrs=["0"], overrides={0: "sex"}),
+        "overrides: 0 is not text" + COLUMN_HINT,
     )
     _refused(
-        lambda: evaluate(numbered, "1", ["0"], ref_groups={0: "x"}),
-        "--ref-group: 0 is not text" + COLUMN_HINT,
+        lambda: evaluate(numbered, pred="1", attrs=["0"], ref_groups={0: "x"}),
+        "ref_groups: 0 is not text" + COLUMN_HINT,
     )
 
 
@@ -100,16 +100,16 @@ def test_a_polars_frame_gives_its_parquet_files_report(tmp_path: Path) -> None:
     )
     frame.write_parquet(tmp_path / "p.parquet")
     kw: dict[str, Any] = {"label": "y", "weight": "w", "min_samples": 1}
-    from_file = evaluate(str(tmp_path / "p.parquet"), "p", ["n", "f", "d", "c"], **kw)
-    _same(evaluate(frame, "p", ["n", "f", "d", "c"], **kw), from_file)
-    _same(evaluate(frame.lazy(), "p", ["n", "f", "d", "c"], **kw), from_file)
+    from_file = evaluate(str(tmp_path / "p.parquet"), pred="p", attrs=["n", "f", "d", "c"], **kw)
+    _same(evaluate(frame, pred="p", attrs=["n", "f", "d", "c"], **kw), from_file)
+    _same(evaluate(frame.lazy(), pred="p", attrs=["n", "f", "d", "c"], **kw), from_file)
     _refused(
-        lambda: evaluate(frame.with_columns(o=pl.Series([object()] * N)), "p", ["o"]),
+        lambda: evaluate(frame.with_columns(o=pl.Series([object()] * N)), pred="p", attrs=["o"]),
         "data: polars column 'o' (Object) cannot be read as a Parquet column (Python "
         "objects); cast it to a type Parquet holds (e.g. Int64, Float64 or String)",
     )
     with pytest.raises(MonitorInputError, match=r"^data: could not read the polars frame: "):
-        evaluate(frame.lazy().filter(pl.col("missing") > 1), "p", ["c"])
+        evaluate(frame.lazy().filter(pl.col("missing") > 1), pred="p", attrs=["c"])
 
 
 # -- 1 (c): a source that is no frame and no path ----------------------------------------
@@ -118,33 +118,36 @@ def test_a_polars_frame_gives_its_parquet_files_report(tmp_path: Path) -> None:
     [(5, "an int"), (["a.csv"], "a list"), (b"a.csv", "a bytes"), (None, "None")],
 )
 def test_a_source_that_is_no_frame_or_path_is_one_line(data: Any, kind: str) -> None:
-    _refused(lambda: evaluate(data, "p", ["a"]), SOURCES + kind)
+    _refused(lambda: evaluate(data, pred="p", attrs=["a"]), SOURCES + kind)
 
 
 # -- 1 (d): attrs and the other column arguments are text -------------------------------
 def test_attrs_and_columns_are_names_as_text() -> None:
-    one = evaluate(FRAME, "p", "a", min_samples=1)
-    assert one == evaluate(FRAME, "p", ("a",), min_samples=1)
+    one = evaluate(FRAME, pred="p", attrs="a", min_samples=1)
+    assert one == evaluate(FRAME, pred="p", attrs=("a",), min_samples=1)
     assert one["columns"]["attributes"] == ["a"]
     hint = COLUMN_HINT
     for attrs, message in (
-        (5, "--attr: 5 is not a list of strings or a string" + hint),
-        (None, "--attr: None is not a list of strings or a string" + hint),
-        ({"a": 1}, "--attr: {'a': 1} is not a list of strings or a string" + hint),
-        ([["a"]], "--attr: ['a'] is not text" + hint),
+        (5, "attrs: 5 is not a list of strings or a string" + hint),
+        (None, "attrs: None is not a list of strings or a string" + hint),
+        ({"a": 1}, "attrs: {'a': 1} is not a list of strings or a string" + hint),
+        ([["a"]], "attrs: ['a'] is not text" + hint),
     ):
-        _refused(lambda attrs=attrs: evaluate(FRAME, "p", attrs), message)
-    _refused(lambda: evaluate(FRAME, ["p"], ["a"]), "--pred: ['p'] is not text" + hint)
-    _refused(lambda: evaluate(FRAME, "p", ["a"], weight=5), "--weight: 5 is not text" + hint)
+        _refused(lambda attrs=attrs: evaluate(FRAME, pred="p", attrs=attrs), message)
+    _refused(lambda: evaluate(FRAME, pred=["p"], attrs=["a"]), "pred: ['p'] is not text" + hint)
     _refused(
-        lambda: evaluate(FRAME, "p", ["a"], intersect="no"), "--intersect: no is not true or false"
+        lambda: evaluate(FRAME, pred="p", attrs=["a"], weight=5), "weight: 5 is not text" + hint
     )
     _refused(
-        lambda: evaluate(FRAME, "p", ["a"], opts=[("na", "x")]),
+        lambda: evaluate(FRAME, pred="p", attrs=["a"], intersect="no"),
+        "intersect: no is not true or false",
+    )
+    _refused(
+        lambda: evaluate(FRAME, pred="p", attrs=["a"], opts=[("na", "x")]),
         "opts: give a dict of option names and values (SPEC 7), not a list",
     )
     _refused(
-        lambda: evaluate("p.csv", "p", ["a"], opener=5),
+        lambda: evaluate("p.csv", pred="p", attrs=["a"], opener=5),
         "opener: give a function (path, label) -> (binary file, is it a regular file), not an int",
     )
 
@@ -164,7 +167,7 @@ def test_numpy_numbers_are_taken_as_the_numbers_they_hold() -> None:
     json.dumps(boxed)
     _refused(
         lambda: evaluate(frame, **kw, min_samples=np.bool_(True)),
-        "--min-samples must be a whole number >= 0, got True",
+        "min_samples must be a whole number >= 0, got True",
     )
 
 
@@ -183,7 +186,7 @@ def test_complex_values_are_refused(role: str, boxed: bool) -> None:
         kw = {"weight": "w"}
     first = complex(frame[column].iloc[0])
     _refused(
-        lambda: evaluate(frame, None if role == "score" else "p", ["a"], **kw),
+        lambda: evaluate(frame, pred=None if role == "score" else "p", attrs=["a"], **kw),
         f"data: {role} column {column!r} holds complex numbers (found {first!r}); "
         f"give {role}s as real numbers",
     )
@@ -208,11 +211,11 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 STORE_FORMS = "a SQLite path, a postgresql:// URL or an open store (faircode.monitor.store)"
 REGISTRY_FORMS = "the path (a str or os.PathLike) of fairness.yaml or of the model's YAML file"
 TARGET = (
-    "--target must be a number in (0, 1], e.g. 0.99 (99% of the measurable attributes within "
+    "target must be a number in (0, 1], e.g. 0.99 (99% of the measurable attributes within "
     "threshold); got "
 )
 OUT = "a path or a text stream (open(path, 'a'), io.StringIO())"
-TIMEOUT = "--timeout must be a number of seconds > 0; got "
+TIMEOUT = "timeout must be a number of seconds > 0; got "
 SLO = {"model": "m", "name": "s", "target": 0.5}
 #: (function, its arguments but the store's, the refusal); each gave a raw exception or
 #: was taken silently before (a bool where a number or text goes, 5 as a reason).
@@ -223,34 +226,34 @@ STORE_CASES = [
     (
         "fairness_report",
         {"model": "m", "registry": 5},
-        f"--registry: give {REGISTRY_FORMS}, not an int",
+        f"registry: give {REGISTRY_FORMS}, not an int",
     ),
-    ("fairness_report", {"model": "m", "version": 5}, "--version: 5 is not text"),
-    ("fairness_report", {"model": "m", "since": 5}, "--since: 5 is not text"),
-    ("fairness_report", {"model": "m", "until": ["x"]}, "--until: ['x'] is not text"),
+    ("fairness_report", {"model": "m", "version": 5}, "version: 5 is not text"),
+    ("fairness_report", {"model": "m", "since": 5}, "since: 5 is not text"),
+    ("fairness_report", {"model": "m", "until": ["x"]}, "until: ['x'] is not text"),
     ("fairness_report", {"model": "m", "target": "0.5"}, TARGET + "'0.5'"),
     ("fairness_report", {"model": "m", "target": True}, TARGET + "True"),
-    ("fairness_report", {"model": "m", "intersect": "no"}, "--intersect: no is not true or false"),
+    ("fairness_report", {"model": "m", "intersect": "no"}, "intersect: no is not true or false"),
     ("slice_metrics", {"model": "m", "attr": 5}, "attr: 5 is not text"),
     ("slice_metrics", {"model": "m", "attr": ["a"]}, "attr: ['a'] is not text"),
     ("fairness_disparity", {"model": "m", "attr": None}, "attr: None is not text"),
-    ("fairness_gate", {"model": "m", "force": "no"}, "--force: no is not true or false"),
-    ("fairness_gate", {"model": "m", "force": True, "reason": 5}, "--reason: 5 is not text"),
-    ("slo_set", {**SLO, "gate": 1}, "--gate: 1 is not true or false"),
-    ("slo_set", {**SLO, "gate": "no"}, "--gate: no is not true or false"),
-    ("slo_set", {**SLO, "reason": 5}, "--reason: 5 is not text"),
+    ("fairness_gate", {"model": "m", "force": "no"}, "force: no is not true or false"),
+    ("fairness_gate", {"model": "m", "force": True, "reason": 5}, "reason: 5 is not text"),
+    ("slo_set", {**SLO, "gate": 1}, "gate: 1 is not true or false"),
+    ("slo_set", {**SLO, "gate": "no"}, "gate: no is not true or false"),
+    ("slo_set", {**SLO, "reason": 5}, "reason: 5 is not text"),
     ("slo_set", {**SLO, "model": 5}, "model: 5 is not text"),
-    ("slo_show", {"model": "m", "at": 5}, "--at: 5 is not text"),
-    ("slo_ingest", {"model": "m", "at": 5}, "--at: 5 is not text"),
-    ("slo_gate", {"model": "m", "at": 20250101}, "--at: 20250101 is not text"),
+    ("slo_show", {"model": "m", "at": 5}, "at: 5 is not text"),
+    ("slo_ingest", {"model": "m", "at": 5}, "at: 5 is not text"),
+    ("slo_gate", {"model": "m", "at": 20250101}, "at: 20250101 is not text"),
     ("slo_gate", {"model": ["m"]}, "model: ['m'] is not text"),
-    ("fairness_watch", {"model": "m", "out": 5}, f"--out: give {OUT}, not an int"),
+    ("fairness_watch", {"model": "m", "out": 5}, f"out: give {OUT}, not an int"),
     (
         "fairness_watch",
         {"model": "m", "out": io.BytesIO()},
-        f"--out: the stream takes bytes; give {OUT}",
+        f"out: the stream takes bytes; give {OUT}",
     ),
-    ("fairness_watch", {"model": "m", "webhook": 5}, "--webhook: 5 is not text"),
+    ("fairness_watch", {"model": "m", "webhook": 5}, "webhook: 5 is not text"),
     ("fairness_watch", {"model": "m", "timeout": "x"}, TIMEOUT + "'x'"),
     ("fairness_watch", {"model": "m", "timeout": True}, TIMEOUT + "True"),
 ]

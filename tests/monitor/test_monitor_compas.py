@@ -41,7 +41,9 @@ def independent_fpr(df: pd.DataFrame) -> pd.Series:
 def test_per_race_false_positive_rates(compas: pd.DataFrame, engine: str) -> None:
     if engine == "fairlearn" and importlib.util.find_spec("fairlearn") is None:
         pytest.fail("fairlearn is not installed; install the 'fairness' extra", pytrace=False)
-    report = evaluate(compas, "high_risk", ["race", "sex"], label="two_year_recid", engine=engine)
+    report = evaluate(
+        compas, pred="high_risk", attrs=["race", "sex"], label="two_year_recid", engine=engine
+    )
     race = next(g for g in report["groups"] if g["name"] == "race")
     ours = {s["slice"]: s["metrics"]["fpr"]["value"] for s in race["slices"]}
     expected = independent_fpr(compas)
@@ -60,11 +62,13 @@ def test_per_race_false_positive_rates(compas: pd.DataFrame, engine: str) -> Non
 def test_score_threshold_on_the_raw_file_matches_the_derived_column(
     compas: pd.DataFrame,
 ) -> None:
-    derived = evaluate(compas, "high_risk", ["race"], label="two_year_recid", engine="pandas")
+    derived = evaluate(
+        compas, pred="high_risk", attrs=["race"], label="two_year_recid", engine="pandas"
+    )
     raw = evaluate(
         COMPAS,
-        None,
-        ["race"],
+        pred=None,
+        attrs=["race"],
         label="two_year_recid",
         score="decile_score",
         decision_threshold=5,
@@ -235,8 +239,8 @@ def test_error_rates_per_slice_equal_the_confusion_matrix(
 
     report = evaluate(
         COMPAS,
-        None,
-        ["race", "sex"],
+        pred=None,
+        attrs=["race", "sex"],
         label="two_year_recid",
         score="decile_score",
         decision_threshold=5,
@@ -283,7 +287,9 @@ def test_error_rates_per_slice_equal_the_confusion_matrix(
 
 
 def test_error_rate_ranges_are_reported_over_eligible_slices(compas: pd.DataFrame) -> None:
-    report = evaluate(compas, "high_risk", ["race"], label="two_year_recid", engine="pandas")
+    report = evaluate(
+        compas, pred="high_risk", attrs=["race"], label="two_year_recid", engine="pandas"
+    )
     race = report["groups"][0]
     by_name = {d["metric"]: d for d in race["disparities"]}
     for metric in ERROR_RATES:
@@ -321,7 +327,9 @@ def test_error_rates_in_every_format(compas: pd.DataFrame) -> None:
 
     from faircode.monitor.render import render_csv, render_html, render_markdown, render_text
 
-    report = evaluate(compas, "high_risk", ["race"], label="two_year_recid", engine="pandas")
+    report = evaluate(
+        compas, pred="high_risk", attrs=["race"], label="two_year_recid", engine="pandas"
+    )
     schema = json.loads((ROOT / "faircode" / "monitor" / "schema.json").read_text())
     jsonschema.validate(report, schema)
     aa = next(s for s in report["groups"][0]["slices"] if s["slice"] == "African-American")
@@ -347,7 +355,7 @@ def test_error_rates_in_every_format(compas: pd.DataFrame) -> None:
     names = {r["metric"] for r in rows if r["section"] == "disparity"}
     assert {"fnr_range", "for_range", "fdr_range", "precision_range", "npv_range"} <= names
     # without labels there is nothing to show: no error-rate table
-    unlabelled = evaluate(compas, "high_risk", ["race"], engine="pandas")
+    unlabelled = evaluate(compas, pred="high_risk", attrs=["race"], engine="pandas")
     assert "| Slice | Precision |" not in render_markdown(unlabelled)
     assert "<th>FNR</th>" not in render_html(unlabelled)
 
@@ -375,12 +383,12 @@ def test_the_default_engine_gives_each_rate_as_its_own_count_ratio() -> None:
         decision_threshold=5,
         intersect=True,
     )
-    report = evaluate(COMPAS, None, ["race", "sex"], **kw)
+    report = evaluate(COMPAS, pred=None, attrs=["race", "sex"], **kw)
     assert report["engine"] == "pandas"
     assert _rates_off_their_counts(report) == (178, [])
     if importlib.util.find_spec("fairlearn") is None:
         pytest.fail("fairlearn is not installed; install the 'fairness' extra", pytrace=False)
-    fair = evaluate(COMPAS, None, ["race", "sex"], engine="fairlearn", **kw)
+    fair = evaluate(COMPAS, pred=None, attrs=["race", "sex"], engine="fairlearn", **kw)
     rates, off = _rates_off_their_counts(fair)
     assert rates == 178 and ("race", "Caucasian", "for") in off, (
         "Fairlearn now gives count ratios: see SPEC 12.10"

@@ -121,20 +121,22 @@ def test_na_age_bands_and_max_age_agree_with_profile(
 
 def test_typed_ages_are_banded_and_the_map_keeps_them() -> None:
     df = pd.DataFrame({"age": [17, 30, 30, 80, None], "p": [1, 0, 1, 0, 1]})
-    r = evaluate(df, "p", ["age"], min_samples=1, engine="pandas")
+    r = evaluate(df, pred="p", attrs=["age"], min_samples=1, engine="pandas")
     assert [s["key"] for s in r["groups"][0]["slices"]] == [
         {"age": "0-17"},
         {"age": "30-44"},
         {"age": "75+"},
         {"age": None},
     ]
-    r = evaluate(df, "p", ["age"], min_samples=1, engine="pandas", overrides={"age": "race"})
+    r = evaluate(
+        df, pred="p", attrs=["age"], min_samples=1, engine="pandas", overrides={"age": "race"}
+    )
     assert [s["key"]["age"] for s in r["groups"][0]["slices"]] == [17.0, 30.0, 80.0, None]
     # --age-bands and a recode, as profile's opts
     r = evaluate(
         df,
-        "p",
-        ["age"],
+        pred="p",
+        attrs=["age"],
         min_samples=1,
         engine="pandas",
         opts={"age_bands": [0, 50], "recode": [["age", "80.0", "79"]]},
@@ -149,17 +151,17 @@ def test_typed_ages_are_banded_and_the_map_keeps_them() -> None:
         ({"opts": {"recode": [["sex", "M", "m"]]}}, "--recode: 'sex' is not an attribute"),
         ({"opts": {"na": [["sex", "U"]]}}, "--na: 'sex' is not an attribute"),
         ({"overrides": {"sex": "sex"}}, "--map: 'sex' is not an attribute"),
-        ({"overrides": {"race": "colour"}}, "--map: unknown kind 'colour' for 'race'"),
+        ({"overrides": {"race": "colour"}}, "overrides: unknown kind 'colour' for 'race'"),
         ({"overrides": {"race": "ignore"}}, "--map: race=ignore leaves nothing to slice"),
-        ({"opts": {"age_bands": [5, 10]}}, "--age-bands: 5,10 is out of range"),
-        ({"opts": {"max_age": -1}}, "--max-age: -1 is out of range"),
-        ({"opts": {"recode": [["race", "", "x"]]}}, "--recode: empty FROM for 'race'"),
+        ({"opts": {"age_bands": [5, 10]}}, "age_bands: 5,10 is out of range"),
+        ({"opts": {"max_age": -1}}, "max_age: -1 is out of range"),
+        ({"opts": {"recode": [["race", "", "x"]]}}, "recode: empty FROM for 'race'"),
     ],
 )
 def test_group_options_are_checked_by_the_profilers_rules(kwargs: dict, needle: str) -> None:
     df = pd.DataFrame({"race": ["a", "b"], "p": [0, 1]})
     with pytest.raises(MonitorInputError) as info:
-        evaluate(df, "p", ["race"], engine="pandas", **kwargs)
+        evaluate(df, pred="p", attrs=["race"], engine="pandas", **kwargs)
     assert needle in str(info.value) and "\n" not in str(info.value)
 
 
@@ -240,7 +242,9 @@ def test_store_report_slices_by_the_registrys_groups(tmp_path: Path) -> None:
         report = store_report(store, "m2", Registry(model="m2", slices=tuple(attrs)))
         last = df[df["at"] == df["at"].max()]
         for over, same in (({"age": "categorical"}, True), (None, False)):
-            day = evaluate(last, "pred", attrs, label="label", engine="pandas", overrides=over)
+            day = evaluate(
+                last, pred="pred", attrs=attrs, label="label", engine="pandas", overrides=over
+            )
             values = {
                 d["metric"]: d["value"] for d in day["groups"][0]["disparities"] if d["gated"]
             }
@@ -253,11 +257,11 @@ def test_store_report_slices_by_the_registrys_groups(tmp_path: Path) -> None:
     ("groups", "needle"),
     [
         ({"mapping": {}}, "key 'groups': unknown key 'mapping'"),
-        ({"map": {"zip": "geography"}}, "key 'groups': --map: no column named 'zip'"),
-        ({"map": {"race": "colour"}}, "key 'groups': --map: unknown kind 'colour'"),
+        ({"map": {"zip": "geography"}}, "key 'groups': map: no column named 'zip'"),
+        ({"map": {"race": "colour"}}, "key 'groups': map: unknown kind 'colour'"),
         ({"map": {"race": "ignore"}}, "'map' cannot ignore a slice"),
-        ({"recode": [["race", "a"]]}, "key 'groups': --recode: give [column, from, to] items"),
-        ({"age_bands": [3]}, "key 'groups': --age-bands: 3 is out of range"),
+        ({"recode": [["race", "a"]]}, "key 'groups': recode: give [column, from, to] items"),
+        ({"age_bands": [3]}, "key 'groups': age_bands: 3 is out of range"),
         ([1], "key 'groups' must be a mapping"),
     ],
 )
@@ -292,15 +296,15 @@ def _frame(pred: list[float], label: list[float] | None = None) -> pd.DataFrame:
 def test_class_labels_are_refused_naming_task(pred: list, label: list | None, needle: str) -> None:
     df = _frame(pred, label)
     with pytest.raises(MonitorInputError) as info:
-        evaluate(df, "p", ["g"], label=None if label is None else "y", engine="pandas")
+        evaluate(df, pred="p", attrs=["g"], label=None if label is None else "y", engine="pandas")
     message = str(info.value)
     assert needle in message and "\n" not in message
     assert "pass --task regression if the values are quantities" in message
     # --task regression forces a regression: an MAE over the values, as asked
     r = evaluate(
         df,
-        "p",
-        ["g"],
+        pred="p",
+        attrs=["g"],
         label="y" if label is not None else None,
         decision_threshold=None if label is not None else 1.0,
         task="regression",
@@ -313,14 +317,16 @@ def test_class_labels_are_refused_naming_task(pred: list, label: list | None, ne
 def test_quantities_stay_a_regression() -> None:
     rng = np.random.default_rng(5)
     pred = list(rng.normal(50, 10, 200).round(2))  # fractional values
-    r = evaluate(_frame(pred, pred[::-1]), "p", ["g"], label="y", engine="pandas")
+    r = evaluate(_frame(pred, pred[::-1]), pred="p", attrs=["g"], label="y", engine="pandas")
     assert r["task"]["type"] == "regression"
     whole = [float(i % 21) for i in range(42)]  # 21 distinct whole numbers: more than 20
-    r = evaluate(_frame(whole, whole), "p", ["g"], label="y", engine="pandas")
+    r = evaluate(_frame(whole, whole), pred="p", attrs=["g"], label="y", engine="pandas")
     assert r["task"]["type"] == "regression"
     assert r["groups"][0]["slices"][0]["metrics"]["mae"]["value"] == 0.0
     # 0/1 is binary, as before
-    r = evaluate(_frame([0, 1, 1, 0], [0, 1, 0, 0]), "p", ["g"], label="y", engine="pandas")
+    r = evaluate(
+        _frame([0, 1, 1, 0], [0, 1, 0, 0]), pred="p", attrs=["g"], label="y", engine="pandas"
+    )
     assert r["task"]["type"] == "binary"
 
 
@@ -342,7 +348,7 @@ def test_class_labels_cli_line(tmp_path: Path, capsys: pytest.CaptureFixture) ->
 def test_a_zero_slice_is_0_0_whatever_its_first_rows_sign() -> None:
     """SPEC 12.1: -0.0 and 0.0 are one slice, labelled 0.0 even when -0.0 comes first."""
     df = pd.DataFrame({"x": [-0.0, 0.0, 1.5, 0.0] * 10, "p": [1, 0] * 20})
-    report = evaluate(df, "p", ["x"], engine="pandas", min_samples=1)
+    report = evaluate(df, pred="p", attrs=["x"], engine="pandas", min_samples=1)
     slices = [(s["slice"], s["key"]["x"], s["n"]) for s in report["groups"][0]["slices"]]
     assert slices == [("0.0", 0.0, 30), ("1.5", 1.5, 10)]
     assert math.copysign(1.0, report["groups"][0]["slices"][0]["key"]["x"]) == 1.0

@@ -88,8 +88,8 @@ def test_max_min_pair_interval_is_statsmodels_newcombe() -> None:
     (African-American, Other) compared as a pair."""
     r = evaluate(
         COMPAS,
-        None,
-        ["race"],
+        pred=None,
+        attrs=["race"],
         label="two_year_recid",
         score="decile_score",
         decision_threshold=5,
@@ -126,8 +126,8 @@ def test_holm_over_the_report_is_statsmodels_holm() -> None:
     report's raw p-values (recomputed here from the slices)."""
     r = evaluate(
         COMPAS,
-        None,
-        ["race", "sex", "age_cat"],
+        pred=None,
+        attrs=["race", "sex", "age_cat"],
         label="two_year_recid",
         score="decile_score",
         decision_threshold=5,
@@ -289,7 +289,9 @@ def test_mae_range_interval_from_the_slices_own_statistics() -> None:
         }
     )
     df["p"] = df["y"] + np.where(df["g"] == "a", rng.normal(0, 1, 2 * n), rng.normal(0, 3, 2 * n))
-    r = evaluate(df, "p", ["g"], label="y", task="regression", threshold=0.5, engine="pandas")
+    r = evaluate(
+        df, pred="p", attrs=["g"], label="y", task="regression", threshold=0.5, engine="pandas"
+    )
     (d,) = r["groups"][0]["disparities"]
     e = np.abs(df["p"] - df["y"])
     sds = e.groupby(df["g"]).std(ddof=1)
@@ -365,7 +367,7 @@ def test_equalized_odds_asks_for_the_half_whose_interval_is_not_within() -> None
     rows that would settle it are B's labelled positives, not negatives (issue D2)."""
     rows = _rows("A", 3000, 2100, 10000, 3000) + _rows("B", 80, 52, 10000, 3700)
     df = pd.DataFrame(rows, columns=["g", "p", "y"])
-    r = evaluate(df, "p", ["g"], label="y", threshold=0.1, engine="pandas")
+    r = evaluate(df, pred="p", attrs=["g"], label="y", threshold=0.1, engine="pandas")
     eo = next(d for d in r["groups"][0]["disparities"] if d["metric"].startswith("equalized"))
     assert eo["status"] == "insufficient"
     assert eo["components"]["larger"] == "fpr_range"
@@ -385,7 +387,7 @@ def test_an_interval_above_the_threshold_before_holm_says_so() -> None:
     # every row predicted 1: accuracy is the share of positives
     rows = _rows("A", 11148, 11148, 852, 852) + _rows("B", 9768, 9768, 2232, 2232)
     df = pd.DataFrame(rows, columns=["g", "p", "y"])
-    r = evaluate(df, "p", ["g"], label="y", threshold=0.1, engine="pandas")
+    r = evaluate(df, pred="p", attrs=["g"], label="y", threshold=0.1, engine="pandas")
     acc = next(d for d in r["groups"][0]["disparities"] if d["metric"] == "accuracy_range")
     assert acc["status"] == "insufficient" and acc["ci95"][0] > 0.1
     assert acc["evidence"]["family"] == 3
@@ -400,7 +402,7 @@ def _half_below_guard(alpha: float = 0.05) -> dict:
     30; TPR 0.9 against 0.5) and whose FPR half (0.2 on 300 negatives each) is measured."""
     rows = _rows("A", 20, 18, 300, 60) + _rows("B", 20, 10, 300, 60)
     df = pd.DataFrame(rows, columns=["g", "p", "y"])
-    r = evaluate(df, "p", ["g"], label="y", threshold=0.1, engine="pandas", alpha=alpha)
+    r = evaluate(df, pred="p", attrs=["g"], label="y", threshold=0.1, engine="pandas", alpha=alpha)
     return next(d for d in r["groups"][0]["disparities"] if d["metric"].startswith("equalized"))
 
 
@@ -420,7 +422,7 @@ def test_the_rows_that_bring_slices_over_the_guard_settle_about_four_times_in_fi
         for g, tpr in (("A", 0.9), ("B", 0.5)):
             rows += _rows(g, n, int(rng.binomial(n, tpr)), 300, int(rng.binomial(300, 0.2)))
         df = pd.DataFrame(rows, columns=["g", "p", "y"])
-        r = evaluate(df, "p", ["g"], label="y", threshold=0.1, engine="pandas")
+        r = evaluate(df, pred="p", attrs=["g"], label="y", threshold=0.1, engine="pandas")
         d = next(x for x in r["groups"][0]["disparities"] if x["metric"] == eo["metric"])
         settled += d["status"] in ("exceeded", "ok")
     assert 0.72 <= settled / reps <= 0.92, settled
@@ -436,7 +438,7 @@ def test_the_rows_below_the_guard_are_planned_at_the_reports_alpha() -> None:
 
 def _eo(rows: list[tuple[str, int, int]]) -> dict:
     df = pd.DataFrame(rows, columns=["g", "p", "y"])
-    r = evaluate(df, "p", ["g"], label="y", threshold=0.1, engine="pandas")
+    r = evaluate(df, pred="p", attrs=["g"], label="y", threshold=0.1, engine="pandas")
     return next(d for d in r["groups"][0]["disparities"] if d["metric"].startswith("equalized"))
 
 

@@ -141,7 +141,7 @@ def test_a_refused_label_batch_leaves_the_store_unchanged(
     merged.loc[merged["id"].isin(labels.index), "label"] = merged["id"].map(labels)
     report = fairness_report("m", store=db, registry=str(registry))["evaluation"]
     merged["pred"] = (merged["decile_score"] >= 5).astype(int)
-    direct = evaluate(merged, "pred", ["race", "sex"], label="label", engine="pandas")
+    direct = evaluate(merged, pred="pred", attrs=["race", "sex"], label="label", engine="pandas")
     assert report["rows"] == direct["rows"]
     for got, want in zip(report["groups"], direct["groups"], strict=True):
         assert [s["metrics"]["tpr"]["count"] for s in got["slices"]] == [

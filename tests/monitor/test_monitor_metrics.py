@@ -63,8 +63,8 @@ def test_binary_slice_metrics_by_hand(engine: str) -> None:
     _require_engine(engine)
     r = evaluate(
         hand_frame(),
-        "p",
-        ["g"],
+        pred="p",
+        attrs=["g"],
         label="y",
         threshold=0.2,
         min_samples=0,
@@ -181,14 +181,16 @@ def test_binary_slice_metrics_by_hand(engine: str) -> None:
         }
     ]
     # the interval rule: 3 or 4 rows a slice cannot tell 0.42 from 0.2
-    r = evaluate(hand_frame(), "p", ["g"], label="y", threshold=0.2, min_samples=0, engine=engine)
+    r = evaluate(
+        hand_frame(), pred="p", attrs=["g"], label="y", threshold=0.2, min_samples=0, engine=engine
+    )
     dp = disparity(group(r, "g"), "demographic_parity_difference")
     assert (dp["status"], r["status"]) == ("insufficient", "insufficient_evidence")
     assert dp["ci95"][0] < 0.2 < dp["ci95"][1]
 
 
 def test_undefined_rates_are_null_not_zero_and_excluded() -> None:
-    r = evaluate(hand_frame(), "p", ["g"], label="y", min_samples=0, engine="pandas")
+    r = evaluate(hand_frame(), pred="p", attrs=["g"], label="y", min_samples=0, engine="pandas")
     g = group(r, "g")
     assert slice_of(g, "c")["metrics"]["tpr"]["value"] is None
     assert slice_of(g, "b")["metrics"]["fpr"]["value"] is None
@@ -206,7 +208,7 @@ def test_low_n_guard_uses_each_metrics_own_count() -> None:
     y = pd.DataFrame({"g": "y", "p": rng.integers(0, 2, 40), "y": [0.0, 1.0] * 20})
     df = pd.concat([x, y], ignore_index=True)
     kw = dict(label="y", threshold=1.0, min_samples=30, engine="pandas")
-    r = evaluate(df, "p", ["g"], rule="point", **kw)
+    r = evaluate(df, pred="p", attrs=["g"], rule="point", **kw)
     g = group(r, "g")
     sx = slice_of(g, "x")
     # a threshold of 1 holds every rate difference: within under either rule
@@ -232,7 +234,7 @@ def test_low_n_guard_uses_each_metrics_own_count() -> None:
     # the interval rule (SPEC 12.8): both slices have an accuracy, one is below the
     # guard, so more labelled rows would measure it: insufficient, not unmeasured, and
     # the rows it asks for are at least the guard's 30 in each of the two slices
-    r = evaluate(df, "p", ["g"], **kw)
+    r = evaluate(df, pred="p", attrs=["g"], **kw)
     acc = disparity(group(r, "g"), "accuracy_range")
     assert acc["status"] == "insufficient" and acc["value"] is None
     need = acc["rows_needed"]
@@ -252,7 +254,9 @@ def test_equalized_odds_uses_whichever_range_exists() -> None:
         return pd.DataFrame({"g": name, "p": preds, "y": labels})
 
     df = pd.concat([block("p", 4), block("q", 10)], ignore_index=True)
-    r = evaluate(df, "p", ["g"], label="y", min_samples=30, engine="pandas", rule="point")
+    r = evaluate(
+        df, pred="p", attrs=["g"], label="y", min_samples=30, engine="pandas", rule="point"
+    )
     eo = disparity(group(r, "g"), "equalized_odds_difference")
     assert eo["components"] == {
         "tpr_range": None,
@@ -266,7 +270,7 @@ def test_equalized_odds_uses_whichever_range_exists() -> None:
     # labelled positives per slice, below the guard: more rows would settle it, so it
     # is insufficient (SPEC 12.8), never ok; the FPR half's range is over the threshold,
     # so its negatives alone settle it (positives alone would leave it straddling)
-    r = evaluate(df, "p", ["g"], label="y", min_samples=30, engine="pandas")
+    r = evaluate(df, pred="p", attrs=["g"], label="y", min_samples=30, engine="pandas")
     eo = disparity(group(r, "g"), "equalized_odds_difference")
     assert eo["status"] == "insufficient" and eo["measured"] == ["fpr"]
     assert "for tpr, need 2" in eo["reason"]
@@ -283,7 +287,7 @@ def test_equalized_odds_half_measured_and_within_is_not_ok() -> None:
         {"g": ["a"] * 2000 + ["b"] * 2000, "p": ([1] * 200 + [0] * 1800) * 2, "y": [0] * 4000}
     )
     for rule in ("point", "interval"):
-        r = evaluate(df, "p", ["g"], label="y", engine="pandas", rule=rule)
+        r = evaluate(df, pred="p", attrs=["g"], label="y", engine="pandas", rule=rule)
         eo = disparity(group(r, "g"), "equalized_odds_difference")
         assert eo["value"] == 0 and eo["measured"] == ["fpr"]
         assert eo["status"] == "partly_measured", rule
@@ -294,19 +298,23 @@ def test_equalized_odds_half_measured_and_within_is_not_ok() -> None:
 def test_float_noise_at_the_threshold_is_not_a_failure() -> None:
     # selection rates 10/10 and 7/10: 1.0 - 0.7 == 0.30000000000000004 in floats
     df = pd.DataFrame({"g": ["a"] * 10 + ["b"] * 10, "p": [1] * 10 + [1] * 7 + [0] * 3})
-    r = evaluate(df, "p", ["g"], threshold=0.3, min_samples=1, engine="pandas", rule="point")
+    r = evaluate(
+        df, pred="p", attrs=["g"], threshold=0.3, min_samples=1, engine="pandas", rule="point"
+    )
     dp = disparity(group(r, "g"), "demographic_parity_difference")
     assert dp["value"] > 0.3  # the raw float is above the threshold...
     assert dp["status"] == "ok"  # ...but the rule compares at 12 decimals
     assert r["status"] == "within_threshold"
     df.loc[16, "p"] = 0  # 6/10 selected: 0.4 > 0.3
-    r = evaluate(df, "p", ["g"], threshold=0.3, min_samples=1, engine="pandas", rule="point")
+    r = evaluate(
+        df, pred="p", attrs=["g"], threshold=0.3, min_samples=1, engine="pandas", rule="point"
+    )
     assert r["status"] == "exceeded"
 
 
 def test_nobody_selected_gives_ratio_one() -> None:
     df = pd.DataFrame({"g": ["a", "a", "b", "b"], "p": [0, 0, 0, 0]})
-    r = evaluate(df, "p", ["g"], min_samples=1, engine="pandas")
+    r = evaluate(df, pred="p", attrs=["g"], min_samples=1, engine="pandas")
     g = group(r, "g")
     assert disparity(g, "demographic_parity_ratio")["value"] == 1.0
     assert disparity(g, "demographic_parity_ratio")["four_fifths_rule"] == "pass"
@@ -321,7 +329,7 @@ def test_nobody_selected_gives_ratio_one() -> None:
 
 def test_a_single_slice_is_unmeasured() -> None:
     df = pd.DataFrame({"g": ["a"] * 50, "p": [0, 1] * 25, "y": [1, 1] * 25})
-    r = evaluate(df, "p", ["g"], label="y", engine="pandas")
+    r = evaluate(df, pred="p", attrs=["g"], label="y", engine="pandas")
     assert r["status"] == "unmeasured"
     assert all(d["status"] == "unmeasured" for d in r["groups"][0]["disparities"])
 
@@ -331,11 +339,13 @@ def test_task_is_inferred_once_for_the_whole_model() -> None:
     df = pd.DataFrame(
         {"g": ["a", "a", "b", "b"], "p": [0.0, 1.0, 0.5, 2.0], "y": [0.0, 1.0, 1.0, 1.0]}
     )
-    r = evaluate(df, "p", ["g"], label="y", min_samples=1, engine="pandas")
+    r = evaluate(df, pred="p", attrs=["g"], label="y", min_samples=1, engine="pandas")
     assert r["task"]["type"] == "regression" and r["task"]["source"] == "inferred"
     a = slice_of(group(r, "g"), "a")
     assert set(a["metrics"]) == {"mae", "rmse", "mean_prediction", "mean_label"}
-    r = evaluate(df, "p", ["g"], label="y", task="regression", min_samples=1, engine="pandas")
+    r = evaluate(
+        df, pred="p", attrs=["g"], label="y", task="regression", min_samples=1, engine="pandas"
+    )
     assert r["task"] == {"type": "regression", "source": "given", "reason": "given with --task"}
 
 
@@ -349,7 +359,9 @@ def test_regression_metrics_and_selection_only_with_a_decision_threshold() -> No
     )
     # whole numbers 1..5 would be class labels (SPEC 12.2): a regression says so
     reg = {"task": "regression", "rule": "point"}
-    r = evaluate(df, "p", ["g"], label="y", min_samples=1, threshold=0.5, engine="pandas", **reg)
+    r = evaluate(
+        df, pred="p", attrs=["g"], label="y", min_samples=1, threshold=0.5, engine="pandas", **reg
+    )
     g = group(r, "g")
     a, b = slice_of(g, "a"), slice_of(g, "b")
     assert a["metrics"]["mae"]["value"] == pytest.approx(0.5)  # |1-2|, |2-2|
@@ -363,7 +375,14 @@ def test_regression_metrics_and_selection_only_with_a_decision_threshold() -> No
     assert r["status"] == "within_threshold"  # 0.5 is not > 0.5
     # decision threshold: selected when prediction >= T (3.0 itself is selected)
     r = evaluate(
-        df, "p", ["g"], label="y", decision_threshold=3.0, min_samples=1, engine="pandas", **reg
+        df,
+        pred="p",
+        attrs=["g"],
+        label="y",
+        decision_threshold=3.0,
+        min_samples=1,
+        engine="pandas",
+        **reg,
     )
     g = group(r, "g")
     assert slice_of(g, "a")["metrics"]["selection_rate"]["value"] == pytest.approx(1 / 3)
@@ -374,7 +393,14 @@ def test_regression_metrics_and_selection_only_with_a_decision_threshold() -> No
 def test_score_and_decision_threshold_use_greater_or_equal() -> None:
     df = pd.DataFrame({"g": ["a", "a", "b", "b"], "s": [4.999, 5.0, 7.0, NA], "y": [0, 1, 1, 0]})
     r = evaluate(
-        df, None, ["g"], label="y", score="s", decision_threshold=5, min_samples=1, engine="pandas"
+        df,
+        pred=None,
+        attrs=["g"],
+        label="y",
+        score="s",
+        decision_threshold=5,
+        min_samples=1,
+        engine="pandas",
     )
     assert r["prediction"] == "s >= 5"
     g = group(r, "g")
@@ -399,8 +425,8 @@ def test_intersections_missing_values_and_non_string_values() -> None:
     # its typed values as they are
     r = evaluate(
         df,
-        "p",
-        ["sex", "age", "flag"],
+        pred="p",
+        attrs=["sex", "age", "flag"],
         intersect=True,
         min_samples=1,
         engine="pandas",
@@ -467,7 +493,7 @@ def test_nullable_and_boolean_columns() -> None:
             "y": pd.array([1, 0, None, 1], dtype="Int64"),
         }
     )
-    r = evaluate(df, "p", ["g"], label="y", min_samples=1, engine="pandas")
+    r = evaluate(df, pred="p", attrs=["g"], label="y", min_samples=1, engine="pandas")
     assert r["task"]["type"] == "binary"
     assert r["rows"] == {
         "total": 4,
@@ -503,8 +529,8 @@ def test_short_float_and_duration_slices_are_named_as_in_the_csv(tmp_path) -> No
     pd.DataFrame({**{c: t * (n // 2) for c, t in texts.items()}, "p": df["p"]}).to_csv(
         csv, index=False
     )
-    typed = evaluate(df, "p", list(texts), min_samples=1, engine="pandas")
-    text = evaluate(csv, "p", list(texts), min_samples=1, engine="pandas")
+    typed = evaluate(df, pred="p", attrs=list(texts), min_samples=1, engine="pandas")
+    text = evaluate(csv, pred="p", attrs=list(texts), min_samples=1, engine="pandas")
     for name, want in texts.items():
         assert [s["slice"] for s in group(typed, name)["slices"]] == want, name
         assert [s["slice"] for s in group(text, name)["slices"]] == want, name

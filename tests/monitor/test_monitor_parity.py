@@ -102,8 +102,12 @@ def frames(draw: st.DrawFn, task: str) -> pd.DataFrame:
 
 
 def both(df: pd.DataFrame, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-    ours = evaluate(df, "p", ["a", "b"], label="y", intersect=True, engine="pandas", **kwargs)
-    theirs = evaluate(df, "p", ["a", "b"], label="y", intersect=True, engine="fairlearn", **kwargs)
+    ours = evaluate(
+        df, pred="p", attrs=["a", "b"], label="y", intersect=True, engine="pandas", **kwargs
+    )
+    theirs = evaluate(
+        df, pred="p", attrs=["a", "b"], label="y", intersect=True, engine="fairlearn", **kwargs
+    )
     assert (ours["engine"], theirs["engine"]) == ("pandas", "fairlearn")
     ours.pop("engine")
     theirs.pop("engine")

@@ -370,7 +370,9 @@ def test_min_reference_takes_the_first_slice_of_a_tie_at_12_decimals() -> None:
             "y": [1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 1, 0, 0],
         }
     )
-    group = evaluate(frame, "p", ["a"], label="y", engine="pandas", min_samples=1)["groups"][0]
+    group = evaluate(frame, pred="p", attrs=["a"], label="y", engine="pandas", min_samples=1)[
+        "groups"
+    ][0]
     rates = {s["slice"]: s["metrics"]["selection_rate"] for s in group["slices"]}
     assert rates["u"]["value"] == rates["v"]["value"] == 1 / 3
     rates["u"]["value"] = math.nextafter(1 / 3, 1)

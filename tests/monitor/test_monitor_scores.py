@@ -40,8 +40,8 @@ def compas() -> pd.DataFrame:
 def compas_report(engine: str) -> dict[str, Any]:
     return evaluate(
         COMPAS,
-        None,
-        ["race"],
+        pred=None,
+        attrs=["race"],
         label="two_year_recid",
         score="decile_score",
         decision_threshold=5,
@@ -94,8 +94,8 @@ def _separated(groups: dict[str, tuple[int, int]]) -> dict[str, Any]:
     df = pd.DataFrame(rows, columns=["g", "s", "y"])
     return evaluate(
         df,
-        None,
-        ["g"],
+        pred=None,
+        attrs=["g"],
         label="y",
         score="s",
         decision_threshold=0.5,
@@ -235,8 +235,8 @@ def test_probability_scores_bins_by_hand(tmp_path: Path, engine: str) -> None:
         require_fairlearn()
     report = evaluate(
         probability_file(tmp_path),
-        None,
-        ["g"],
+        pred=None,
+        attrs=["g"],
         label="y",
         score="prob",
         decision_threshold=0.5,
@@ -288,7 +288,9 @@ def schema_validate(report: dict[str, Any]) -> None:
 
 def test_a_single_score_outside_0_1_has_no_calibration_scale(tmp_path: Path) -> None:
     df = pd.DataFrame({"g": ["a", "a", "b", "b"], "s": [7, 7, 7, 7], "y": [0, 1, 1, 0]})
-    report = evaluate(df, None, ["g"], label="y", score="s", decision_threshold=5, min_samples=0)
+    report = evaluate(
+        df, pred=None, attrs=["g"], label="y", score="s", decision_threshold=5, min_samples=0
+    )
     assert report["calibration"]["scale"] == "none"
     for s in report["groups"][0]["slices"]:
         assert s["metrics"]["brier"]["value"] is None
@@ -302,8 +304,8 @@ def test_without_score_or_label_there_are_no_score_metrics() -> None:
     df = pd.DataFrame({"g": ["a", "b"] * 4, "s": [0.1, 0.9] * 4, "y": [0, 1] * 4})
     pred = df.assign(p=(df["s"] >= 0.5).astype(int))
     for report in (
-        evaluate(pred, "p", ["g"], label="y"),
-        evaluate(df, None, ["g"], score="s", decision_threshold=0.5),
+        evaluate(pred, pred="p", attrs=["g"], label="y"),
+        evaluate(df, pred=None, attrs=["g"], score="s", decision_threshold=0.5),
     ):
         assert "calibration" not in report
         s = report["groups"][0]["slices"][0]
@@ -313,7 +315,12 @@ def test_without_score_or_label_there_are_no_score_metrics() -> None:
 
 def test_renderers_show_the_score_metrics(tmp_path: Path) -> None:
     report = evaluate(
-        probability_file(tmp_path), None, ["g"], label="y", score="prob", decision_threshold=0.5
+        probability_file(tmp_path),
+        pred=None,
+        attrs=["g"],
+        label="y",
+        score="prob",
+        decision_threshold=0.5,
     )
     text = render_text(report)
     assert "scores: A AUC 0.500 Brier 0.323 ECE 0.317; B AUC 0.875" in text
@@ -364,8 +371,10 @@ def scored_frames(draw: st.DrawFn) -> pd.DataFrame:
 def test_engines_agree_on_score_metrics(df: pd.DataFrame, min_samples: int) -> None:
     require_fairlearn()
     kw = dict(label="y", score="s", decision_threshold=0.5, intersect=True)
-    ours = evaluate(df, None, ["a", "b"], engine="pandas", min_samples=min_samples, **kw)
-    theirs = evaluate(df, None, ["a", "b"], engine="fairlearn", min_samples=min_samples, **kw)
+    ours = evaluate(df, pred=None, attrs=["a", "b"], engine="pandas", min_samples=min_samples, **kw)
+    theirs = evaluate(
+        df, pred=None, attrs=["a", "b"], engine="fairlearn", min_samples=min_samples, **kw
+    )
     ours.pop("engine")
     theirs.pop("engine")
     assert_same(ours, theirs)
@@ -389,8 +398,8 @@ TIED_AUC = pd.DataFrame(
 def test_engines_name_the_same_slices_when_values_tie_at_12_decimals() -> None:
     require_fairlearn()
     kw = dict(label="y", score="s", decision_threshold=0.5, min_samples=1)
-    ours = evaluate(TIED_AUC, None, ["a"], engine="pandas", **kw)
-    theirs = evaluate(TIED_AUC, None, ["a"], engine="fairlearn", **kw)
+    ours = evaluate(TIED_AUC, pred=None, attrs=["a"], engine="pandas", **kw)
+    theirs = evaluate(TIED_AUC, pred=None, attrs=["a"], engine="fairlearn", **kw)
     aucs = {
         e: {s["slice"]: s["metrics"]["auc"]["value"] for s in r["groups"][0]["slices"]}
         for e, r in (("ours", ours), ("theirs", theirs))

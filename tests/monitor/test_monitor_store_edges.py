@@ -404,7 +404,9 @@ def test_class_labels_in_an_inferred_task_are_refused_by_the_store_as_by_evaluat
     frame["y"] = label
     frame.to_csv(tmp_path / "p.csv", index=False)
     try:
-        expected = evaluate(frame, "pred", ["race"], label="y", engine="pandas", min_samples=1)
+        expected = evaluate(
+            frame, pred="pred", attrs=["race"], label="y", engine="pandas", min_samples=1
+        )
     except MonitorInputError as e:
         found = CLASSES.search(str(e))
         assert found, str(e)

@@ -77,8 +77,8 @@ def test_weighted_store_report_equals_evaluate_weight_on_compas(
     compas.iloc[:3600].to_csv(first, index=False)
     compas.iloc[3600:].to_csv(second, index=False)
     expected = evaluate(
-        both, None, ATTRS, label="two_year_recid", weight="w", intersect=True, engine="pandas",
-        **SCORE,
+        both, pred=None, attrs=ATTRS, label="two_year_recid", weight="w", intersect=True,
+        engine="pandas", **SCORE,
     )  # fmt: skip
     store = open_store(db)
     try:
@@ -101,7 +101,7 @@ def test_weighted_store_report_equals_evaluate_weight_on_compas(
     _close(_strip(got), _strip(expected))
     # not vacuous: the weights move the disparities, and the Asian slice (32 rows) is
     # low-n by its effective size only
-    plain = evaluate(both, None, ATTRS, label="two_year_recid", engine="pandas", **SCORE)
+    plain = evaluate(both, pred=None, attrs=ATTRS, label="two_year_recid", engine="pandas", **SCORE)
     dp = [d for d in got["groups"][0]["disparities"] if d["metric"].startswith("demographic")]
     dp_plain = [
         d for d in plain["groups"][0]["disparities"] if d["metric"].startswith("demographic")
@@ -185,7 +185,7 @@ def test_weighted_regression_store_equals_evaluate(db: str, tmp_path: Path) -> N
     final.to_csv(tmp_path / "final.csv", index=False)
     attrs = ["region", "age"]
     expected = evaluate(
-        tmp_path / "final.csv", "yhat", attrs, label="y", weight="w", engine="pandas"
+        tmp_path / "final.csv", pred="yhat", attrs=attrs, label="y", weight="w", engine="pandas"
     )
     store = open_store(db)
     try:
@@ -225,7 +225,9 @@ def test_relabelling_a_weighted_model_leaves_no_float_residue(db: str, tmp_path:
         pd.DataFrame({"rid": [rid], "y": [0]}).to_csv(tmp_path / f"fix{i}.csv", index=False)
     final = df.copy()
     final.loc[[0, 1], "y"] = 0
-    expected = evaluate(final, "p", ["g"], label="y", weight="w", engine="pandas", min_samples=0)
+    expected = evaluate(
+        final, pred="p", attrs=["g"], label="y", weight="w", engine="pandas", min_samples=0
+    )
     store = open_store(db)
     try:
         log_predictions(
@@ -312,7 +314,7 @@ def test_bad_weights_are_refused_with_evaluates_words(
     df["w"] = weights
     df.to_csv(tmp_path / "p.csv", index=False)
     with pytest.raises(MonitorInputError) as exc:
-        evaluate("p.csv", "p", ["g"], weight="w", engine="pandas")  # the cwd is tmp_path
+        evaluate("p.csv", pred="p", attrs=["g"], weight="w", engine="pandas")  # the cwd is tmp_path
     words = str(exc.value)
     assert message in words
     code, _, err = cli(
@@ -415,7 +417,7 @@ def test_a_store_at_schema_2_upgrades_and_takes_weights(
         store.close()
     assert _report(db, "old", ATTRS) == before
     expected = evaluate(
-        path, None, ATTRS, label="two_year_recid", weight="w", engine="pandas", **SCORE
+        path, pred=None, attrs=ATTRS, label="two_year_recid", weight="w", engine="pandas", **SCORE
     )
     _close(_strip(_report(db, "new", ATTRS)), _strip(expected))
     # opening again applies nothing twice

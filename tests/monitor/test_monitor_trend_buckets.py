@@ -140,8 +140,8 @@ def _check_bucket(bucket: dict[str, Any], rows: pd.DataFrame) -> int:
     assert bucket["n"] == len(rows) and bucket["labelled"] == len(rows)
     direct = evaluate(
         rows,
-        "pred",
-        ["race", "sex"],
+        pred="pred",
+        attrs=["race", "sex"],
         label="two_year_recid",
         threshold=0.1,
         min_samples=GUARD,
@@ -414,7 +414,7 @@ def test_typed_and_mixed_attribute_values_trend_as_evaluate_on_the_buckets_rows(
     measured = 0
     for bucket, (_, part) in zip(report["trend"], months, strict=True):
         direct = evaluate(
-            part, "pred", ["race", "mixed"], label="y", threshold=0.1, min_samples=GUARD,
+            part, pred="pred", attrs=["race", "mixed"], label="y", threshold=0.1, min_samples=GUARD,
             rule="point", engine="pandas",
         )  # fmt: skip
         want = {g["name"]: g for g in direct["groups"]}

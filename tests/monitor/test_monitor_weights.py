@@ -76,7 +76,7 @@ def test_compas_weighted_metrics_equal_fairlearn_metricframe(
     from sklearn.metrics import accuracy_score
 
     report = evaluate(
-        compas, None, ["race"], weight="w", engine=engine, min_samples=0, **COMPAS_ARGS
+        compas, pred=None, attrs=["race"], weight="w", engine=engine, min_samples=0, **COMPAS_ARGS
     )
     assert report["engine"] == engine
     y = compas["two_year_recid"].to_numpy()
@@ -106,12 +106,12 @@ def test_compas_weighted_metrics_equal_fairlearn_metricframe(
     assert abs(_disparity(report, "demographic_parity_difference")["value"] - dp) <= TOL
     assert abs(_disparity(report, "equalized_odds_difference")["value"] - eo) <= TOL
     # the weights matter: the unweighted differences are not these
-    plain = evaluate(compas, None, ["race"], engine=engine, min_samples=0, **COMPAS_ARGS)
+    plain = evaluate(compas, pred=None, attrs=["race"], engine=engine, min_samples=0, **COMPAS_ARGS)
     assert abs(_disparity(plain, "demographic_parity_difference")["value"] - dp) > 1e-3
 
 
 def test_compas_weighted_report_has_counts_and_effective_sizes(compas: pd.DataFrame) -> None:
-    report = evaluate(compas, None, ["race"], weight="w", engine="pandas", **COMPAS_ARGS)
+    report = evaluate(compas, pred=None, attrs=["race"], weight="w", engine="pandas", **COMPAS_ARGS)
     assert report["columns"]["weight"] == "w"
     w = compas["w"].to_numpy()
     for race, s in _slices(report).items():
@@ -142,7 +142,7 @@ def test_effective_size_and_interval_by_hand() -> None:
             "w": [1.0, 2.0, 3.0, 2.0, 2.0],
         }
     )
-    r = evaluate(df, "p", ["g"], label="y", weight="w", min_samples=3, engine="pandas")
+    r = evaluate(df, pred="p", attrs=["g"], label="y", weight="w", min_samples=3, engine="pandas")
     a = _slices(r, "g")["a"]["metrics"]
     sr = a["selection_rate"]
     n_eff = 36 / 14
@@ -166,9 +166,17 @@ def test_effective_size_and_interval_by_hand() -> None:
 def test_all_weights_one_give_the_unweighted_report_exactly(compas: pd.DataFrame) -> None:
     df = compas.assign(one=1.0)
     for extra in ({}, {"ref_groups": {"race": "Caucasian"}}):
-        plain = evaluate(df, None, ["race", "sex"], engine="pandas", **COMPAS_ARGS, **extra)
+        plain = evaluate(
+            df, pred=None, attrs=["race", "sex"], engine="pandas", **COMPAS_ARGS, **extra
+        )
         ones = evaluate(
-            df, None, ["race", "sex"], engine="pandas", weight="one", **COMPAS_ARGS, **extra
+            df,
+            pred=None,
+            attrs=["race", "sex"],
+            engine="pandas",
+            weight="one",
+            **COMPAS_ARGS,
+            **extra,
         )
         assert ones["columns"].pop("weight") == "one"
         for g in ones["groups"]:
@@ -193,8 +201,10 @@ def test_rows_weighing_zero_count_for_nothing() -> None:
         }
     )
     noise = pd.DataFrame({"g": ["a", "b"] * 10, "p": [1] * 20, "y": [0] * 20, "w": [0.0] * 20})
-    r1 = evaluate(base, "p", ["g"], label="y", weight="w", engine="pandas")
-    r2 = evaluate(pd.concat([base, noise]), "p", ["g"], label="y", weight="w", engine="pandas")
+    r1 = evaluate(base, pred="p", attrs=["g"], label="y", weight="w", engine="pandas")
+    r2 = evaluate(
+        pd.concat([base, noise]), pred="p", attrs=["g"], label="y", weight="w", engine="pandas"
+    )
     for name in ("a", "b"):
         m1, m2 = _slices(r1, "g")[name]["metrics"], _slices(r2, "g")[name]["metrics"]
         for metric in m1:
@@ -204,7 +214,12 @@ def test_rows_weighing_zero_count_for_nothing() -> None:
         assert m2["selection_rate"]["count"] == m1["selection_rate"]["count"] + 10
     # a slice whose rows all weigh 0: every metric undefined, n_eff 0
     r3 = evaluate(
-        pd.concat([base, noise.assign(g="c")]), "p", ["g"], label="y", weight="w", engine="pandas"
+        pd.concat([base, noise.assign(g="c")]),
+        pred="p",
+        attrs=["g"],
+        label="y",
+        weight="w",
+        engine="pandas",
     )
     c = _slices(r3, "g")["c"]["metrics"]
     assert all(m["value"] is None and m["n_eff"] == 0.0 for m in c.values())
@@ -214,7 +229,14 @@ def test_weighted_regression_is_the_weighted_mean() -> None:
     df = pd.DataFrame({"g": ["a"] * 4, "p": [1.0, 2.0, 3.0, 5.0], "y": [1.5, 2.0, 1.0, 5.0]})
     df["w"] = [1.0, 3.0, 2.0, 0.0]
     r = evaluate(
-        df, "p", ["g"], label="y", weight="w", engine="pandas", min_samples=0, task="regression"
+        df,
+        pred="p",
+        attrs=["g"],
+        label="y",
+        weight="w",
+        engine="pandas",
+        min_samples=0,
+        task="regression",
     )
     m = _slices(r, "g")["a"]["metrics"]
     err = np.array([0.5, 0.0, 2.0, 0.0])
@@ -228,8 +250,8 @@ def test_weighted_regression_is_the_weighted_mean() -> None:
 def test_reference_comparisons_use_the_effective_sizes(compas: pd.DataFrame) -> None:
     r = evaluate(
         compas,
-        None,
-        ["race"],
+        pred=None,
+        attrs=["race"],
         weight="w",
         engine="pandas",
         ref_groups={"race": "Caucasian"},
@@ -249,14 +271,16 @@ def test_reference_comparisons_use_the_effective_sizes(compas: pd.DataFrame) -> 
 
 
 def test_without_weight_the_report_has_no_new_keys(compas: pd.DataFrame) -> None:
-    report = evaluate(compas, None, ["race"], engine="pandas", **COMPAS_ARGS)
+    report = evaluate(compas, pred=None, attrs=["race"], engine="pandas", **COMPAS_ARGS)
     text = render_as("fairness evaluate", "json", report)
     for key in ('"n_eff"', '"successes_eff"', '"weight"'):
         assert key not in text
     assert "weights:" not in render_as("fairness evaluate", "text", report)
     header = render_as("fairness evaluate", "csv", report).split("\r\n")[0]
     assert header == ",".join(CSV_COLUMNS)
-    weighted = evaluate(compas, None, ["race"], engine="pandas", weight="w", **COMPAS_ARGS)
+    weighted = evaluate(
+        compas, pred=None, attrs=["race"], engine="pandas", weight="w", **COMPAS_ARGS
+    )
     assert render_as("fairness evaluate", "csv", weighted).split("\r\n")[0].endswith(",n_eff")
     assert "weights: w" in render_as("fairness evaluate", "text", weighted)
 
@@ -275,13 +299,13 @@ def test_bad_weights_are_one_line_errors_naming_column_and_row(
 ) -> None:
     df = pd.DataFrame({"g": ["a", "a", "b", "b"], "p": [1, 0, 1, 0], "w": weights})
     with pytest.raises(MonitorInputError) as exc:
-        evaluate(df, "p", ["g"], weight="w", engine="pandas")
+        evaluate(df, pred="p", attrs=["g"], weight="w", engine="pandas")
     assert message in str(exc.value) and "\n" not in str(exc.value)
 
 
 def test_a_row_without_prediction_needs_no_weight() -> None:
     df = pd.DataFrame({"g": ["a", "a", "b"], "p": [1, None, 0], "w": [1.0, None, 2.0]})
-    r = evaluate(df, "p", ["g"], weight="w", engine="pandas", min_samples=0)
+    r = evaluate(df, pred="p", attrs=["g"], weight="w", engine="pandas", min_samples=0)
     assert _slices(r, "g")["a"]["metrics"]["selection_rate"]["n_eff"] == 1.0
 
 
@@ -319,8 +343,10 @@ def test_engines_agree_on_weighted_binary_models(
     require_fairlearn()
     df = df.assign(w=data.draw(st.lists(DYADIC, min_size=len(df), max_size=len(df))))
     kw: dict[str, Any] = {"label": "y", "intersect": True, "weight": "w", "task": "binary"}
-    ours = evaluate(df, "p", ["a", "b"], engine="pandas", min_samples=min_samples, **kw)
-    theirs = evaluate(df, "p", ["a", "b"], engine="fairlearn", min_samples=min_samples, **kw)
+    ours = evaluate(df, pred="p", attrs=["a", "b"], engine="pandas", min_samples=min_samples, **kw)
+    theirs = evaluate(
+        df, pred="p", attrs=["a", "b"], engine="fairlearn", min_samples=min_samples, **kw
+    )
     ours.pop("engine")
     theirs.pop("engine")
     assert_same(ours, theirs)
@@ -332,8 +358,12 @@ def test_engines_agree_on_weighted_regression_models(df: pd.DataFrame, data: st.
     require_fairlearn()
     df = df.assign(w=data.draw(st.lists(DYADIC, min_size=len(df), max_size=len(df))))
     kw: dict[str, Any] = {"label": "y", "intersect": True, "weight": "w", "task": "regression"}
-    ours = evaluate(df, "p", ["a", "b"], engine="pandas", min_samples=1, threshold=50.0, **kw)
-    theirs = evaluate(df, "p", ["a", "b"], engine="fairlearn", min_samples=1, threshold=50.0, **kw)
+    ours = evaluate(
+        df, pred="p", attrs=["a", "b"], engine="pandas", min_samples=1, threshold=50.0, **kw
+    )
+    theirs = evaluate(
+        df, pred="p", attrs=["a", "b"], engine="fairlearn", min_samples=1, threshold=50.0, **kw
+    )
     ours.pop("engine")
     theirs.pop("engine")
     assert_same(ours, theirs)
@@ -343,8 +373,8 @@ def test_engines_agree_on_weighted_compas_with_scores(compas: pd.DataFrame) -> N
     """AUC, Brier, ECE and the bins weighted too (scikit-learn's with sample_weight)."""
     require_fairlearn()
     kw: dict[str, Any] = {"weight": "w", "intersect": True, **COMPAS_ARGS}
-    ours = evaluate(compas, None, ["race", "sex"], engine="pandas", **kw)
-    theirs = evaluate(compas, None, ["race", "sex"], engine="fairlearn", **kw)
+    ours = evaluate(compas, pred=None, attrs=["race", "sex"], engine="pandas", **kw)
+    theirs = evaluate(compas, pred=None, attrs=["race", "sex"], engine="fairlearn", **kw)
     ours.pop("engine")
     theirs.pop("engine")
     assert_same(ours, theirs)
@@ -369,7 +399,7 @@ def test_a_weighted_auc_range_rests_on_the_slices_effective_classes() -> None:
     df = pd.DataFrame(rows, columns=["g", "s", "y"])
     df["w"] = np.where(np.arange(len(df)) % 10 == 0, 30.0, 1.0)
     kw: dict[str, Any] = {"label": "y", "score": "s", "decision_threshold": 0.5}
-    r = evaluate(df, None, ["g"], weight="w", min_samples=10, engine="pandas", **kw)
+    r = evaluate(df, pred=None, attrs=["g"], weight="w", min_samples=10, engine="pandas", **kw)
     (g,) = r["groups"]
     a, b = (s["metrics"]["auc"] for s in g["slices"])
     d = next(d for d in g["disparities"] if d["metric"] == "auc_range")

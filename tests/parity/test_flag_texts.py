@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from faircode.cli import build_parser
 from faircode.cliutil import options_from_args
 from faircode.errors import InputError
-from faircode.options import BY_NAME, OPTIONS, resolve
+from faircode.options import BY_NAME, OPTIONS, resolve, spelling
 
 #: The options with a flag that takes text, which both engines read: not the switches,
 #: the choices (argparse refuses another text), the encoding (the browser engine reads
@@ -67,8 +67,9 @@ def python_side(flags: dict) -> dict:
             argv.append(f"{BY_NAME[name].flag}={text}")  # `=`: a text may start with -
     args = build_parser("profile").parse_args(argv)
     try:
-        _, opts = options_from_args(args, "profile")
-        return {"params": json.loads(json.dumps(resolve(opts).params()))}
+        with spelling("flag"):  # the CLI's (faircode.cli.main sets it)
+            _, opts = options_from_args(args, "profile")
+            return {"params": json.loads(json.dumps(resolve(opts).params()))}
     except InputError as exc:
         return {"error": str(exc)}
 

@@ -57,7 +57,7 @@ def test_compare_parity(js, data):
     copts = data.draw(compare_opts)
     py = {
         "result": json.loads(
-            json.dumps(compare(py_a["result"], py_b["result"], dict(case.opts, **copts)))
+            json.dumps(compare(py_a["result"], py_b["result"], opts=dict(case.opts, **copts)))
         )
     }
     req = {
@@ -485,7 +485,7 @@ def test_label_missing_compare_parity(js, data):
     copts = data.draw(label_compare_opts)
     py = {
         "result": json.loads(
-            json.dumps(compare(py_a["result"], py_b["result"], dict(case.opts, **copts)))
+            json.dumps(compare(py_a["result"], py_b["result"], opts=dict(case.opts, **copts)))
         )
     }
     req = {

@@ -297,7 +297,7 @@ def test_generated_compare_three_engines(batch, js, i: int):
     b = run_python(io.BytesIO(b_bytes), case.overrides, case.opts, name="b.csv")
     context = f"A: {case.data!r}\nB: {b_bytes!r}\nopts={case.opts} {copts}"
     if "result" in a and "result" in b:
-        result = faircode.compare(a["result"], b["result"], dict(case.opts, **copts))
+        result = faircode.compare(a["result"], b["result"], opts=dict(case.opts, **copts))
         py = {"result": json.loads(json.dumps(result))}
     else:
         py = a if "error" in a else b

@@ -42,7 +42,7 @@ from faircode import spark as fspark  # noqa: E402
 def both(path, spark, overrides=None, **opts):
     """(Spark result, local result) for one file."""
     got = fspark.profile_path(str(path), overrides, opts, spark=spark)
-    want = faircode.profile(path, overrides, opts)
+    want = faircode.profile(path, overrides=overrides, opts=opts)
     return got, want
 
 
@@ -138,7 +138,7 @@ def test_override_errors_match(spark):
     path = data_file("insurance.csv")
     for overrides in ({"nope": "sex"}, {"sex": "gender"}):
         with pytest.raises(InputError) as local:
-            faircode.profile(path, overrides)
+            faircode.profile(path, overrides=overrides)
         with pytest.raises(InputError) as remote:
             fspark.profile_path(str(path), overrides, spark=spark)
         assert str(remote.value) == str(local.value)
@@ -236,7 +236,7 @@ def test_label_cap_applies_in_spark(spark):
     assert summary.counts[0] is None and summary.capped == [True, False, False]
     got = analyze(summary, checked, options)
     pdf = pd.DataFrame([list(r) for r in sdf.collect()], columns=["ident", "zip", "sex"])
-    assert got == faircode.profile(pdf, overrides)
+    assert got == faircode.profile(pdf, overrides=overrides)
     assert got["dropped"] == [
         {"name": "ident", "kind": "categorical", "n_groups": None, "more_than": LABEL_CAP}
     ]
@@ -320,7 +320,7 @@ def test_names_refuse_a_sniffed_delimiter_as_the_local_engine(spark, tmp_path, m
     path = tmp_path / "adult_test.csv"
     path.write_bytes(b"|1x3 Cross validator\n" + b"25, Private, Male\n" * 400)
     with pytest.raises(InputError) as local:
-        faircode.profile(path, None, {"names": "age,workclass,sex"})
+        faircode.profile(path, opts={"names": "age,workclass,sex"})
     with pytest.raises(InputError) as remote:
         fspark.profile_path(str(path), None, {"names": "age,workclass,sex"}, spark=spark)
     assert str(remote.value) == str(local.value)
@@ -389,7 +389,7 @@ def test_spark_dataframe_equals_pandas_dataframe(spark):
     assert fspark.profile(sdf) == faircode.profile(pdf)
     opts = {"cross": ["smoker", "sex"], "min_share": 0.2}
     assert fspark.profile(sdf, {"score": "categorical"}, opts) == faircode.profile(
-        pdf, {"score": "categorical"}, opts
+        pdf, overrides={"score": "categorical"}, opts=opts
     )
 
 
@@ -427,7 +427,7 @@ def test_label_and_missing_cells_equal_the_local_engine(spark, tmp_path):
     ):
         got = fspark.profile(sdf, {"n_kids": "ignore"} if opts["label"] == "hired" else None, opts)
         want = faircode.profile(
-            pdf, {"n_kids": "ignore"} if opts["label"] == "hired" else None, opts
+            pdf, overrides={"n_kids": "ignore"} if opts["label"] == "hired" else None, opts=opts
         )
         assert got == want, opts
         assert want["label_rates"]["dimensions"], opts
@@ -446,7 +446,7 @@ def test_float32_labels_equal_the_local_engine(spark, tmp_path):
     path = tmp_path / "f32.parquet"
     pdf.to_parquet(path)
     overrides = {"ratio": "categorical"}
-    want = faircode.profile(pdf, overrides)
+    want = faircode.profile(pdf, overrides=overrides)
     labels = [g["label"] for d in want["dimensions"] if d["name"] == "ratio" for g in d["groups"]]
     assert "0.1" in labels and "0.7" in labels
     assert fspark.profile(spark.createDataFrame(pdf), overrides) == want
@@ -475,7 +475,7 @@ def test_spark_dataframe_other_types_and_duplicate_names(spark):
         columns=["flag", "amount", "day", "ts", "grp", "grp"],
         dtype=object,
     )
-    want = faircode.profile(pdf, {"amount": "categorical", "ts": "categorical"})
+    want = faircode.profile(pdf, overrides={"amount": "categorical", "ts": "categorical"})
     assert got == want
     assert got["n_cols"] == 6 and "grp" in [u["name"] for u in got["unscored"]]
 
@@ -543,7 +543,7 @@ def test_outcome_sums_of_typed_columns_equal_the_local_engine(spark):
         columns=["sex", "y", "amount", "flag", "big", "t"],
         dtype=object,
     )
-    assert got == faircode.profile(pdf, None, opts)
+    assert got == faircode.profile(pdf, opts=opts)
     y = got["outcomes"][0]
     values = [v for v in ys if v is not None and abs(v) <= 1e140 and v not in (0.1,)]
     values = [v for v in values if not math.isnan(v) and (v == 0 or abs(v) >= 1e-140)]

@@ -163,6 +163,11 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
             OPTIONS_ELSEWHERE,
         ),
         "GROUP_OPTIONS": "the monitor's check of which options change groups",
+        **dict.fromkeys(
+            "SPELLING spelling spelled KEYWORD_OF".split(),
+            "the Python API's keyword spelling of a message (SPEC 0.6); the browser engine "
+            "speaks in flags, as the CLI",
+        ),
         "ENCODING_ADVICE": "the engine reads UTF-8 only (--encoding is refused there)",
         "Options": "the options' class; resolveOptions returns a plain object",
         "_trimmed": INLINE,

@@ -73,44 +73,44 @@ CASES = {
     # list parameters
     "columns int": (
         lambda p: faircode.scan(p, label="hired", columns=5),
-        "--columns: 5 is not a list of strings or a string A,B,...",
+        "columns: 5 is not a list of strings or a string A,B,...",
     ),
     "columns empty item": (
         lambda p: faircode.scan(p, label="hired", columns="age,,sex"),
-        "--columns: expected A,B,..., got 'age,,sex'",
+        "columns: expected A,B,..., got 'age,,sex'",
     ),
     "columns item int": (
         lambda p: faircode.scan(p, label="hired", columns=["age", 1]),
-        "--columns: 1 is not text",
+        "columns: 1 is not text",
     ),
     "context int": (
         lambda p: faircode.audit_art10(p, context=5),
-        "--context: 5 is not a list of strings or a string",
+        "context: 5 is not a list of strings or a string",
     ),
     "date_range int": (
         lambda p: faircode.audit_ll144(p, selected="hired", date_range=5),
-        "--date-range: 5 is not a list of strings or a string A,B,...",
+        "date_range: 5 is not a list of strings or a string A,B,...",
     ),
     "cross int": (
         lambda p: faircode.profile(p, opts={"cross": 5}),
-        "--cross: expected two different column names A,B, got 5",
+        "cross: expected two different column names A,B, got 5",
     ),
     "names int": (
         lambda p: faircode.profile(p, opts={"names": 5}),
-        "--names: 5 is not a list of column names or a string A,B,...",
+        "names: 5 is not a list of column names or a string A,B,...",
     ),
     "age_bands int": (
         lambda p: faircode.profile(p, opts={"age_bands": 5}),
-        "--age-bands: 5 is out of range (increasing integers starting at 0)",
+        "age_bands: 5 is out of range (increasing integers starting at 0)",
     ),
     "delimiter list": (
         lambda p: faircode.profile(p, opts={"delimiter": [","]}),
-        "--delimiter: [','] is not one of , ; tab | :",
+        "delimiter: [','] is not one of , ; tab | :",
     ),
     # item 2: a reference is a built-in name or a path
     "scan reference dict": (
         lambda p: faircode.scan(p, reference={"a": 1}),
-        "--reference: {'a': 1} is not a built-in baseline name (us-2019, us-2024) or a path",
+        "reference: {'a': 1} is not a built-in baseline name (us-2019, us-2024) or a path",
     ),
     "opts reference text": (
         lambda p: faircode.profile(p, opts={"reference": "x"}),
@@ -163,11 +163,11 @@ CASES = {
         "opts: give a dict of option names and values (SPEC 7), not a str",
     ),
     "opts int": (
-        lambda p: faircode.compare(p, p, 5),
+        lambda p: faircode.compare(p, p, opts=5),
         "opts: give a dict of option names and values (SPEC 7), not an int",
     ),
     "overrides list": (
-        lambda p: faircode.profile(p, ["a"]),
+        lambda p: faircode.profile(p, overrides=["a"]),
         "overrides: give a dict of column names and kinds, as --map, not a list",
     ),
     "overrides text": (
@@ -179,8 +179,10 @@ CASES = {
         "overrides: give a dict of column names and kinds, as --map, not an int",
     ),
     "overrides int key": (
-        lambda p: faircode.profile(pd.DataFrame({0: ["M", "F"], 1: ["a", "b"]}), {0: "sex"}),
-        "--map: 0 is not text; give a column's name as a str (a DataFrame's column 0 is '0')",
+        lambda p: faircode.profile(
+            pd.DataFrame({0: ["M", "F"], 1: ["a", "b"]}), overrides={0: "sex"}
+        ),
+        "overrides: 0 is not text; give a column's name as a str (a DataFrame's column 0 is '0')",
     ),
     "scan opts list": (
         lambda p: faircode.scan(p, label="hired", opts=[1]),
@@ -212,36 +214,36 @@ CASES = {
     # item 5: the audits' and scan's own arguments
     "ll144 selected int": (
         lambda p: faircode.audit_ll144(p, selected=5),
-        "--selected: 5 is not text",
+        "selected: 5 is not text",
     ),
     "ll144 ratio_threshold text": (
         lambda p: faircode.audit_ll144(p, selected="hired", ratio_threshold="x"),
-        "--ratio-threshold: x is not a number (0..1, above 0)",
+        "ratio_threshold: x is not a number (0..1, above 0)",
     ),
     "ll144 exclusion_note int": (
         lambda p: faircode.audit_ll144(p, selected="hired", exclude_small=True, exclusion_note=5),
-        "--exclusion-note: 5 is not text",
+        "exclusion_note: 5 is not text",
     ),
     "ll144 exclude_small text": (
         lambda p: faircode.audit_ll144(p, selected="hired", exclude_small="no", exclusion_note="x"),
-        "--exclude-small: no is not true or false",
+        "exclude_small: no is not true or false",
     ),
     "art10 proxy_hints text": (
         lambda p: faircode.audit_art10(p, proxy_hints="no"),
-        "--proxy-hints: no is not true or false",
+        "proxy_hints: no is not true or false",
     ),
-    "scan versus int": (lambda p: faircode.scan(p, versus=5), "--versus: 5 is not text"),
+    "scan versus int": (lambda p: faircode.scan(p, versus=5), "versus: 5 is not text"),
     "scan max_seconds text": (
         lambda p: faircode.scan(p, label="hired", max_seconds="x"),
-        "--max-seconds: x is not a number (> 0)",
+        "max_seconds: x is not a number (> 0)",
     ),
     "scan alpha text": (
         lambda p: faircode.scan(p, label="hired", alpha="x"),
-        "--alpha: x is not a number (0..1)",
+        "alpha: x is not a number (0..1)",
     ),
     "scan positive int": (
         lambda p: faircode.scan(p, label="hired", positive=1),
-        "--positive: 1 is not text",
+        "positive: 1 is not text",
     ),
 }
 
@@ -260,7 +262,7 @@ def test_an_integer_reference_never_reads_or_closes_the_callers_descriptor(path)
             lambda: faircode.audit_art10(path, reference=fd),
             lambda: faircode.scan(path, reference=fd),
         ):
-            assert _message(call).startswith(f"--reference: {fd} is not a built-in")
+            assert _message(call).startswith(f"reference: {fd} is not a built-in")
             assert os.lseek(fd, 0, os.SEEK_CUR) == 0  # open, and nothing read
     finally:
         with contextlib.suppress(OSError):  # before the fix, it was closed

@@ -52,7 +52,7 @@ def test_art10_names_every_dimension_its_reference_does_not_compare():
     # race only: us-2019 (sex, age) compares nothing
     data = ["race,outcome"] + ["White,0", "Black,1", "Asian,0"] * 50
     doc = faircode.audit_art10(_csv(data), reference="us-2019", audit_date=DATE, name="r.csv")
-    profile = faircode.profile(_csv(data), None, {"reference": _ref()}, name="r.csv")
+    profile = faircode.profile(_csv(data), opts={"reference": _ref()}, name="r.csv")
     part = _part(doc, "10(3)", REPRESENTATIVENESS)
     assert part["text"].startswith("Not measured: ")
     assert _table(part, "Dimension not compared") == [["race", "the reference has no entry for it"]]

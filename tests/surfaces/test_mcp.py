@@ -236,9 +236,9 @@ def test_profile_dataset_is_profile_with_the_cli_provenance(server: Client, root
     )
     table, data, _ = load_reference("us-2024")
     path = root / "compas.csv"
-    expected = faircode.profile(path, overrides, {**opts, "reference": table})
+    expected = faircode.profile(path, overrides=overrides, opts={**opts, "reference": table})
     expected["provenance"] = faircode.provenance_for(
-        path, overrides, opts, reference_hash=sha256_bytes(data)
+        path, overrides=overrides, opts=opts, reference_hash=sha256_bytes(data)
     )
     assert got == expected
     assert got["provenance"]["dataset_hash"].startswith("sha256:")
@@ -280,9 +280,9 @@ def test_compare_datasets_with_skip_lines_b(server: Client, root: Path):
     cli = cli_json(root, "compare", "compas.csv", "later.csv", *flags)
     assert res.content[0].text == cli
     got = res.structured_content
-    a = faircode.profile(root / "compas.csv", None, {"min_share": 0.1})
-    b = faircode.profile(root / "later.csv", None, {"min_share": 0.1, "skip_lines": 1})
-    expected = faircode.compare(a, b, {"min_share": 0.1})
+    a = faircode.profile(root / "compas.csv", opts={"min_share": 0.1})
+    b = faircode.profile(root / "later.csv", opts={"min_share": 0.1, "skip_lines": 1})
+    expected = faircode.compare(a, b, opts={"min_share": 0.1})
     assert {k: v for k, v in got.items() if k != "provenance"} == expected
     hashes = {k: v for k, v in got["provenance"].items() if k.startswith("dataset_hash")}
     assert hashes == {
@@ -401,7 +401,7 @@ ERRORS = [
     (
         "profile_dataset",
         {"path": "compas.csv", "min_share": 2},
-        "--min-share: 2.0 is out of range (0..1)",
+        "min_share: 2.0 is out of range (0..1)",
     ),
     (
         "profile_dataset",
@@ -411,7 +411,7 @@ ERRORS = [
     (
         "profile_dataset",
         {"path": "compas.csv", "cross": ["sex", "sex"]},
-        "--cross: expected two different column names A,B, got sex,sex",
+        "cross: expected two different column names A,B, got sex,sex",
     ),
     ("profile_dataset", {"path": "compas.csv", "min_shares": 0.1}, "unknown argument 'min_shares'"),
     # a wrong shape of recode names both forms the tool takes (SPEC 1.1, 11)
@@ -445,7 +445,7 @@ ERRORS = [
         {"path": "compas.csv", "reference": "../outside/secret.csv"},
         "reference: ../outside/secret.csv: '..' leads outside",
     ),
-    ("profile_dataset", {"path": "compas.csv", "reference": "nope.csv"}, "--reference: nope.csv"),
+    ("profile_dataset", {"path": "compas.csv", "reference": "nope.csv"}, "reference: nope.csv"),
     ("compare_datasets", {"path_a": "compas.csv", "path_b": "link.csv"}, "path_b: link.csv: a "),
     # the CLI's line, naming B's own option, not --skip-lines (SPEC 8, 11)
     (

@@ -40,7 +40,7 @@ HOSTILE = ["a|b", "x\ny", "`tick`", "<b>bold</b>", "<script>alert(1)</script>", 
 
 @pytest.fixture(scope="module")
 def compas():
-    return faircode.profile(COMPAS, None, {"label": "two_year_recid"})
+    return faircode.profile(COMPAS, opts={"label": "two_year_recid"})
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +53,7 @@ def diabetic():
 @pytest.fixture(scope="module")
 def adult():
     return faircode.profile(
-        data_file("adult.data"), None, {"names": ADULT_NAMES, "label": "income", "positive": ">50K"}
+        data_file("adult.data"), opts={"names": ADULT_NAMES, "label": "income", "positive": ">50K"}
     )
 
 
@@ -183,7 +183,7 @@ def test_terminal_missing_by_group_lists_flagged_columns(compas):
     # (version 2 also flagged the 15-row '75+' group, 12 columns; SPEC 17.5)
     assert "  age: 22 columns with missing cells, 7 with a flagged group" in lines
     # with missing_gap 0.05, 11 columns: the first MISSING_COLUMNS_SHOWN (8) are listed
-    loose = faircode.profile(COMPAS, None, {"label": "two_year_recid", "missing_gap": 0.05})
+    loose = faircode.profile(COMPAS, opts={"label": "two_year_recid", "missing_gap": 0.05})
     lines = section(loose.report("text"), "Missing data by group", "Findings and notes (")
     assert (
         "  age: 22 columns with missing cells, 11 with a flagged group, the first 8 shown" in lines
@@ -239,12 +239,12 @@ def test_terminal_without_label_or_missing(tmp_path):
     text = r.report("text")
     assert "Label rates" not in text
     assert "Missing data by group: no column with missing cells" in text
-    off = faircode.profile(path, None, {"missing_by_group": False})
+    off = faircode.profile(path, opts={"missing_by_group": False})
     assert "missing_by_group" not in off and "Missing data" not in off.report("text")
 
 
 def test_not_counted_dimension_in_every_format(tmp_path):
-    r = faircode.profile(not_counted_file(tmp_path), None, {"label": "y"})
+    r = faircode.profile(not_counted_file(tmp_path), opts={"label": "y"})
     by = {d["name"]: d for d in r["label_rates"]["dimensions"]}
     assert by["race"] == {"name": "race", "not_counted": True}
     why = f"not among the first {PAIR_COLUMNS} counted columns"
@@ -311,7 +311,7 @@ def test_markdown_label_rates_and_missing(compas, diabetic):
 
 
 def test_markdown_keeps_hostile_labels_in_their_cells(tmp_path):
-    r = faircode.profile(hostile_file(tmp_path, HOSTILE), None, {"label": "y"})
+    r = faircode.profile(hostile_file(tmp_path, HOSTILE), opts={"label": "y"})
     md = r.report("markdown")
     assert "<script>" not in md and "<b>" not in md and "<i>" not in md
     for table in md_tables(md):
@@ -372,7 +372,7 @@ def test_csv_label_rate_and_missing_rows(compas):
 
 
 def test_csv_neutralises_formula_labels(tmp_path):
-    r = faircode.profile(hostile_file(tmp_path, FORMULAS), None, {"label": "y"})
+    r = faircode.profile(hostile_file(tmp_path, FORMULAS), opts={"label": "y"})
     rows = read_csv(r.report("csv"))
     ours = [x for x in rows if x["section"] in ("label_rate", "missing_by_group")]
     assert ours
@@ -513,8 +513,8 @@ def test_compare_renderers_show_the_shifts(compared):
 def test_compare_adult_train_vs_test(adult):
     test = faircode.profile(
         data_file("adult.test"),
-        None,
-        {
+        overrides=None,
+        opts={
             "names": ADULT_NAMES,
             "skip_lines": 1,
             "label": "income",
@@ -589,7 +589,7 @@ def test_results_validate_against_the_schemas(compas, diabetic, adult, tmp_path)
 def test_notebook_display_carries_the_blocks(tmp_path):
     from faircode.results import pre_html
 
-    r = faircode.profile(hostile_file(tmp_path, HOSTILE), None, {"label": "y"})
+    r = faircode.profile(hostile_file(tmp_path, HOSTILE), opts={"label": "y"})
     page = r._repr_html_()
     assert page.startswith("<iframe ") and 'sandbox="allow-scripts"' in page
     document = html.unescape(re.search(r'srcdoc="([^"]*)"', page).group(1))
@@ -609,14 +609,14 @@ def test_missing_extremes_that_cannot_differ_say_so():
     """Issue 27 item 4: groups at one missing share read "all groups equal", a column
     whose rows fall in one group reads "only 'M'"; never "lowest M, highest M"."""
     equal = b"sex,x\nM,1\nM,\nF,1\nF,\nF,2\nM,3\nF,\nM,\n"
-    r = faircode.profile(io.BytesIO(equal), None, {"min_group_size": 1}, name="t.csv")
+    r = faircode.profile(io.BytesIO(equal), opts={"min_group_size": 1}, name="t.csv")
     text = render(r, "t.csv")
     row = next(line for line in text.splitlines() if line.startswith("    x "))
     assert "all groups equal" in row and "50.00%" in row
     assert " M " not in row and " F " not in row
     md = render_profile_markdown(r, name="t.csv")
     assert "| sex | x | 50.00% | all groups equal 50.00% |  |  |" in md
-    r = faircode.profile(io.BytesIO(b"sex,y\nM,1\nM,\n"), None, {"min_group_size": 1}, name="t.csv")
+    r = faircode.profile(io.BytesIO(b"sex,y\nM,1\nM,\n"), opts={"min_group_size": 1}, name="t.csv")
     row = next(line for line in render(r, "t.csv").splitlines() if line.startswith("    y "))
     assert "only 'M'" in row
 
@@ -625,7 +625,7 @@ def test_difference_intervals_read_in_points_and_once():
     """Issue 27 items 1 and 9: a label-rate gap's interval is a difference, shown in
     points ("8.8 to 14.4 pts"), never as two percentages joined by a hyphen ("-15.6%--7.0%");
     a comparison's shift carries its interval in its text, so the suffix shows only n."""
-    r = faircode.profile(COMPAS, None, {"label": "two_year_recid"})
+    r = faircode.profile(COMPAS, opts={"label": "two_year_recid"})
     gap = next(f for f in r["findings"] if f["kind"] == "label_gap")
     lo, hi = (pct(x) for x in (gap["ci_low"], gap["ci_high"]))
     want = f"(95% CI {lo} to {hi} pts, n={gap['n']:,})"
@@ -644,7 +644,7 @@ def test_missing_group_row_in_every_format():
     label rates (never highest or lowest) and of missing data by group (in the lowest,
     the highest and the tie), in the terminal report, Markdown and CSV."""
     data = b"sex,y,c\nM,1,a\nM,0,\nF,1,a\nF,0,a\n,1,\n,1,\nNA,0,\n"
-    r = faircode.profile(io.BytesIO(data), None, {"label": "y", "min_group_size": 1}, name="t.csv")
+    r = faircode.profile(io.BytesIO(data), opts={"label": "y", "min_group_size": 1}, name="t.csv")
     text = render(r, "t.csv")
     row = next(x for x in text.splitlines() if x.startswith("    (missing sex) "))
     assert "66.67%" in row and "not compared" in row  # 2 of 3 positive
@@ -674,7 +674,7 @@ def test_the_missing_group_row_follows_the_more_groups_line():
     k = MAX_GROUPS_SHOWN + 3
     lines = ["g,y"] + [f"g{i:02},{i % 2}" for i in range(k) for _ in range(4)] + [",1"] * 5
     data = io.BytesIO("\n".join(lines).encode())
-    r = faircode.profile(data, {"g": "race"}, {"label": "y"}, name="t")
+    r = faircode.profile(data, overrides={"g": "race"}, opts={"label": "y"}, name="t")
     more = "... 3 more groups"
     text = [x.strip() for x in render(r, "t").splitlines()]
     start = text.index(next(x for x in text if x.startswith("g: ")))
@@ -702,7 +702,7 @@ def test_the_groups_alike_the_lowest_are_named_then_counted():
 def test_outcome_lowest_names_the_groups_welch_does_not_tell_apart():
     # SPEC 21.3: COMPAS's priors_count by race: 'Other' has the lowest mean and
     # 'Hispanic''s interval of the difference reaches 0
-    r = faircode.profile(COMPAS, None, {"outcome": ["priors_count"]})
+    r = faircode.profile(COMPAS, opts={"outcome": ["priors_count"]})
     race = next(d for d in r["outcomes"][0]["dimensions"] if d["name"] == "race")
     assert (race["lowest"], race["gap"]["lowest_alike"]) == ("Other", ["Hispanic"])
     text = r.report("text")
@@ -732,7 +732,7 @@ def test_a_share_missing_of_some_rows_never_reads_zero_or_a_hundred():
     and the dimension's own missing share (its count is not beside it) follows the rule."""
 
     def profile(data: str) -> dict:
-        return faircode.profile(io.BytesIO(data.encode()), None, {}, name="t.csv")
+        return faircode.profile(io.BytesIO(data.encode()), overrides=None, opts={}, name="t.csv")
 
     r = profile("sex,income\n" + "M,1\n" * 14999 + "M,\n" + "F,2\n" * 15000 + ",2\n")
     income = r["missing_by_group"][0]["columns"][0]
@@ -760,7 +760,7 @@ def test_one_missing_cell_names_its_group_the_highest_in_every_format():
     'F' both), in the JSON, the terminal and Markdown (the website's in
     tests/js/views-format.test.js)."""
     data = "sex,income\n" + "M,1\n" * 14999 + "M,\n" + "F,2\n" * 15000 + ",2\n"
-    r = faircode.profile(io.BytesIO(data.encode()), None, {}, name="t.csv")
+    r = faircode.profile(io.BytesIO(data.encode()), overrides=None, opts={}, name="t.csv")
     income = r["missing_by_group"][0]["columns"][0]
     assert (income["lowest"], income["highest"]) == ("F", "M")
     m = next(g for g in income["groups"] if g["label"] == "M")
@@ -778,7 +778,7 @@ def test_the_missing_group_of_a_long_dimension_name_is_shown_as_the_highest():
     column's `highest`, that label, still names the missing group's row, not `-`."""
     dim = "gender " + "x" * 220
     data = f'"{dim}",note\n' + "M,\nM,x\n" * 150 + "F,x\n" * 300 + ",\n" * 100
-    r = faircode.profile(io.BytesIO(data.encode()), {dim: "sex"}, {}, name="t.csv")
+    r = faircode.profile(io.BytesIO(data.encode()), overrides={dim: "sex"}, opts={}, name="t.csv")
     col = r["missing_by_group"][0]["columns"][0]
     assert (col["lowest"], col["highest"]) == ("F", f"(missing {dim})")
     row = next(x for x in r.report("markdown").splitlines() if "| note |" in x)
@@ -793,7 +793,7 @@ def test_an_unscored_label_of_some_rows_never_reads_zero_or_a_hundred():
     """SPEC 1.4 (8's rule): an unscored column's largest labels, shown by share without
     their counts, read `>99.99%` and `<0.01%` for 29,999 and 1 of 30,000 rows."""
     data = "sex,code\n" + "M,a\n" * 15000 + "F,a\n" * 14999 + "F,b\n"
-    r = faircode.profile(io.BytesIO(data.encode()), None, {}, name="t.csv")
+    r = faircode.profile(io.BytesIO(data.encode()), overrides=None, opts={}, name="t.csv")
     assert [g["count"] for g in r["unscored"][0]["groups"]] == [29999, 1]
     assert "  code 2 labels: a >99.99%, b <0.01%" in render(r, "t.csv")
     assert "| code | 2 | a >99.99%, b <0.01% |" in render_profile_markdown(r, name="t.csv")

@@ -175,7 +175,7 @@ def test_a_broken_saved_profile_is_one_line_naming_the_bad_value(name, tmp_path,
     assert line.endswith(AGAIN), line
     # the Python API refuses it with the same words
     with pytest.raises(InputError) as err:
-        faircode.compare(str(path), str(path.with_name("other.csv")), OPTS)
+        faircode.compare(str(path), str(path.with_name("other.csv")), opts=OPTS)
     assert str(err.value) == line.removeprefix("faircode: error: ")
 
 
@@ -215,7 +215,7 @@ def test_the_api_compare_refuses_outcome(tmp_path):
     data = tmp_path / "data.csv"
     data.write_text(table(50), encoding="utf-8")
     with pytest.raises(InputError, match=r"^compare\(\) takes no outcome \("):
-        faircode.compare(data, data, {"outcome": ["income"]})
+        faircode.compare(data, data, opts={"outcome": ["income"]})
 
 
 @pytest.mark.parametrize(
@@ -296,7 +296,7 @@ def test_the_validator_agrees_with_jsonschema_on_real_profiles(tmp_path):
     data = tmp_path / "d.csv"
     data.write_text(table(), encoding="utf-8")
     for opts in ({}, OPTS, {"missing_by_group": False}, {"label": "label", "outcome": "income"}):
-        result = json.loads(json.dumps(faircode.profile(str(data), None, opts)))
+        result = json.loads(json.dumps(faircode.profile(str(data), opts=opts)))
         assert reference.is_valid(result)
         assert problem(result, profile) is None, opts
 
@@ -376,10 +376,10 @@ def test_a_corrupted_saved_profile_compares_the_same_or_is_refused_in_one_line(
     if not cache_:
         b = folder / "b.csv"
         b.write_text(table(300, seed=8), encoding="utf-8")
-        cache_["b"] = json.loads(json.dumps(faircode.profile(str(b), None, OPTS)))
+        cache_["b"] = json.loads(json.dumps(faircode.profile(str(b), opts=OPTS)))
         good = folder / "good.json"
         good.write_text(saved_text(), encoding="utf-8")
-        cache_["result"] = faircode.compare(str(good), cache_["b"], OPTS)
+        cache_["result"] = faircode.compare(str(good), cache_["b"], opts=OPTS)
         cache_["schema"] = jsonschema.Draft202012Validator(
             json.loads((SCHEMAS / "profile.schema.json").read_text())
         )
@@ -396,7 +396,7 @@ def test_a_corrupted_saved_profile_compares_the_same_or_is_refused_in_one_line(
     file = folder / "bad.json"
     file.write_text(json.dumps(bad), encoding="utf-8")
     try:
-        got = faircode.compare(str(file), cache_["b"], OPTS)
+        got = faircode.compare(str(file), cache_["b"], opts=OPTS)
     except InputError as err:
         text = str(err)
         assert text.startswith(f"{file}: ") and "\n" not in text, text

@@ -582,7 +582,9 @@ def profile(path: Path, overrides: dict | None = None, opts: dict | None = None)
         default=repr,
     )
     if key not in _PROFILES:
-        _PROFILES[key] = faircode.profile(path, copy.deepcopy(overrides), copy.deepcopy(opts))
+        _PROFILES[key] = faircode.profile(
+            path, overrides=copy.deepcopy(overrides), opts=copy.deepcopy(opts)
+        )
     return copy.deepcopy(_PROFILES[key])
 
 
