@@ -423,15 +423,15 @@ def _group_shifts(
     dim: str,
     what: str,
     column: str | None,
-    fields: tuple[str, str, str, str, str],
+    fields: tuple[str, str, str, str, str, str, str],
 ) -> list[dict]:
     """The groups of a label-rate or missing-share comparison (SPEC 17.6). counts: each
     group on both sides as (c_a, n_a, c_b, n_b), in a's order; the rows come ordered like
-    share groups, with fields' five keys (a's share, b's, the delta, n_a, n_b) and the
-    interval. A group in sized is a test; a sized shift beyond gap is a finding `{what} for
+    share groups, with fields' seven keys (a's share, b's, the delta, n_a, n_b, c_a, c_b)
+    and the interval. A group in sized is a test; a sized shift beyond gap is a finding `{what} for
     '{label}' moved ...` on [label] (and the column, for missing data), the findings of
     these rows ordered by evidence."""
-    share_a, share_b, delta, n_a, n_b = fields
+    share_a, share_b, delta, n_a, n_b, c_a, c_b = fields
     rows = _by_delta([(label, ca / na, cb / nb) for label, (ca, na, cb, nb) in counts.items()])
     flagged = []
     groups = []
@@ -453,6 +453,8 @@ def _group_shifts(
                 delta: round_half_up(y - x, 4),
                 n_a: na,
                 n_b: nb,
+                c_a: ca,
+                c_b: cb,
                 "ci_low": round_half_up(lo, 4),
                 "ci_high": round_half_up(hi, 4),
             }
@@ -499,7 +501,7 @@ def compare_label_rates(a: dict, b: dict, opts: Options, fs: Findings) -> dict |
             da["name"],
             f"{da['name']}: {head} rate",
             None,
-            ("rate_a", "rate_b", "rate_delta", "n_a", "n_b"),
+            ("rate_a", "rate_b", "rate_delta", "n_a", "n_b", "positive_a", "positive_b"),
         )
         dims.append({"name": da["name"], "groups": groups})
     return {"label": ra["label"], "positive": ra["positive"], "dimensions": dims}
@@ -554,7 +556,7 @@ def compare_missing(a: dict, b: dict, opts: Options, fs: Findings) -> list[dict]
                     None if entry is None else {g["label"]: g["missing"] for g in entry["groups"]}
                 )
                 total = 0 if entry is None else entry["missing_count"]
-                sides[side] = (total / rows_of[side], listed)
+                sides[side] = (total, listed)
             missing_of = {}
             for label in shared:
                 got = []
@@ -576,14 +578,26 @@ def compare_missing(a: dict, b: dict, opts: Options, fs: Findings) -> list[dict]
                 name,
                 f"{name}: '{col}' missing",
                 col,
-                ("missing_pct_a", "missing_pct_b", "missing_delta", "count_a", "count_b"),
+                (
+                    "missing_pct_a",
+                    "missing_pct_b",
+                    "missing_delta",
+                    "count_a",
+                    "count_b",
+                    "missing_a",
+                    "missing_b",
+                ),
             )
             columns.append(
                 {
                     "name": col,
-                    "missing_pct_a": round_half_up(sides["a"][0], 4),
-                    "missing_pct_b": round_half_up(sides["b"][0], 4),
-                    "missing_delta": round_half_up(sides["b"][0] - sides["a"][0], 4),
+                    "missing_pct_a": round_half_up(sides["a"][0] / rows_of["a"], 4),
+                    "missing_pct_b": round_half_up(sides["b"][0] / rows_of["b"], 4),
+                    "missing_delta": round_half_up(
+                        sides["b"][0] / rows_of["b"] - sides["a"][0] / rows_of["a"], 4
+                    ),
+                    "missing_count_a": sides["a"][0],
+                    "missing_count_b": sides["b"][0],
                     "groups": groups,
                 }
             )

@@ -849,6 +849,8 @@ def test_compare_label_rates(adult_pair, dim):
                 "rate_delta": r4(xb - xa),
                 "n_a": na,
                 "n_b": nb,
+                "positive_a": pa,
+                "positive_b": pb,
                 "ci_low": r4(lo),
                 "ci_high": r4(hi),
             }
@@ -900,6 +902,8 @@ def test_compare_missing_by_group(adult_pair, dim):
                     "missing_delta": r4(sb - sa),
                     "count_a": na,
                     "count_b": nb,
+                    "missing_a": xa,
+                    "missing_b": xb,
                     "ci_low": r4(lo),
                     "ci_high": r4(hi),
                 }
@@ -912,14 +916,16 @@ def test_compare_missing_by_group(adult_pair, dim):
                 )
         groups = share_order(groups, "missing_delta")
         flags += by_evidence(col_flags, groups)
-        col_a = is_missing(da[col]).sum() / len(da)
-        col_b = is_missing(db[col]).sum() / len(db)
+        count_a, count_b = is_missing(da[col]).sum(), is_missing(db[col]).sum()
+        col_a, col_b = count_a / len(da), count_b / len(db)
         columns.append(
             {
                 "name": col,
                 "missing_pct_a": r4(col_a),
                 "missing_pct_b": r4(col_b),
                 "missing_delta": r4(col_b - col_a),
+                "missing_count_a": count_a,
+                "missing_count_b": count_b,
                 "groups": groups,
             }
         )

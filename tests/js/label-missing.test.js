@@ -382,7 +382,7 @@ test('compare: rate and missing shifts, and labels that differ', () => {
   assert.deepEqual(Object.keys(c).slice(-5), ['label_rates', 'missing_by_group', 'findings', 'evidence', 'flags']);
   // the interval is statsmodels' confint_proportions_2indep(120, 200, 40, 200, method="newcomb")
   assert.deepEqual(c.label_rates.dimensions[0].groups[0], { label: 'F', rate_a: 0.2, rate_b: 0.6, rate_delta: 0.4,
-    n_a: 200, n_b: 200, ci_low: 0.3079, ci_high: 0.482 });
+    n_a: 200, n_b: 200, positive_a: 40, positive_b: 120, ci_low: 0.3079, ci_high: 0.482 });
   assert.deepEqual(c.flags, [
     "sex: y=1 rate for 'F' moved 20.00% -> 60.00% (200 -> 200 rows, change 30.79 to 48.20 pts)",
     "sex: 'lab' missing for 'F' moved 20.00% -> 60.00% (200 -> 200 rows, change 30.79 to 48.20 pts)",
@@ -396,9 +396,11 @@ test('compare: rate and missing shifts, and labels that differ', () => {
   ]);
   assert.deepEqual(c.evidence, { alpha: 0.05, correction: 'holm', tests: 7, confirmed: 2, possible: 0 });
   const lab = c.missing_by_group[0].columns[0];
-  assert.deepEqual([lab.name, lab.missing_pct_a, lab.missing_pct_b], ['lab', 0.1, 0.3]);
+  // SPEC 17.6: the counts the reports' rows read the shares with
+  assert.deepEqual([lab.name, lab.missing_pct_a, lab.missing_pct_b, lab.missing_count_a, lab.missing_count_b],
+    ['lab', 0.1, 0.3, 40, 120]);
   assert.deepEqual(lab.groups[0], { label: 'F', missing_pct_a: 0.2, missing_pct_b: 0.6, missing_delta: 0.4,
-    count_a: 200, count_b: 200, ci_low: 0.3079, ci_high: 0.482 });
+    count_a: 200, count_b: 200, missing_a: 40, missing_b: 120, ci_low: 0.3079, ci_high: 0.482 });
   assert.deepEqual(Object.keys(c.dimensions[0]).slice(-3), ['n_a', 'n_b', 'groups']);
   assert.deepEqual([c.dimensions[0].n_a, c.dimensions[0].n_b], [400, 400]);
   assert.deepEqual(Object.keys(c.dimensions[0].groups[0]),
