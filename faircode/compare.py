@@ -334,8 +334,9 @@ def compare(
             "compare() takes no outcome (outcome means are compared by nothing); "
             "profile() each file with outcome to see them"
         )
-    names = (_side_name(a), _side_name(b))
-    a, b = _side("a", a, options, overrides), _side("b", b, options, overrides)
+    names = (_side_name(a, "A"), _side_name(b, "B"))
+    a = _side("a", a, names[0], options, overrides)
+    b = _side("b", b, names[1], options, overrides)
     dims_b = {d["name"]: d for d in b["dimensions"]}
     names_a = {d["name"] for d in a["dimensions"]}
     fs = Findings()
@@ -382,17 +383,18 @@ def compare(
     return CompareResult(out, names=names)
 
 
-def _side_name(side: Any) -> str:
-    """What a report calls a side (SPEC 6.2): a profiled result's name (none for a plain
-    dict), else the name profile() gives it (the path as given, `<dataframe>`)."""
+def _side_name(side: Any, which: str) -> str:
+    """What a report calls side ``which`` (A or B; SPEC 6.2, 8): a profiled result's name
+    (none for a plain dict), else the name profile() gives it (the path as given), a frame
+    `<dataframe A>` (two frames named alike told neither apart)."""
     if isinstance(side, Mapping):
         return getattr(side, "_name", "") if isinstance(side, Result) else ""
-    return display_name(os.fspath(side) if isinstance(side, os.PathLike) else side)
+    return display_name(os.fspath(side) if isinstance(side, os.PathLike) else side, which)
 
 
-def _side(arg: str, side: Any, options: Options, overrides: dict | None) -> Mapping:
+def _side(arg: str, side: Any, name: str, options: Options, overrides: dict | None) -> Mapping:
     """A profile result as it is (checked as a saved one is, the argument ``arg`` named),
-    anything else profiled (SPEC 8, 8.1)."""
+    anything else profiled as ``name`` (its errors name the side; SPEC 8, 8.1)."""
     if isinstance(side, Mapping):
         from .saved import checked_profile  # lazy: start-up
 
@@ -406,7 +408,9 @@ def _side(arg: str, side: Any, options: Options, overrides: dict | None) -> Mapp
             params, given = options.params(), dict_arg("overrides", overrides)
             return saved_profile(path, saved[0], params, given, False, api=True)[0]
         side = path
-    return profile(side, overrides, options)
+    # a path or list names itself as profile() names it; a frame or stream gets its side
+    named = not isinstance(side, str | list | tuple)
+    return profile(side, overrides, options, name=name if named else None)
 
 
 def _by_delta(rows: list[tuple]) -> list[tuple]:
