@@ -6457,12 +6457,12 @@ function () {
     return out;
   }
 
-  /** [label, a, b] rows ordered like share groups: |rounded delta| descending, then
-   * label (SPEC 8, 17.6). */
+  /** [label, a, b] rows ordered like share groups: |rounded delta| descending, then a
+   * row that moved before one that did not (SPEC 17.6), then label (SPEC 8, 17.6). */
   function byDelta(rows) {
-    const keyed = rows.map((r) => [Math.abs(roundHalfUp(r[2] - r[1], 4)), r]);
-    keyed.sort((x, y) => (x[0] !== y[0] ? y[0] - x[0] : cmpCodePoint(x[1][0], y[1][0])));
-    return keyed.map((k) => k[1]);
+    const keyed = rows.map((r) => [Math.abs(roundHalfUp(r[2] - r[1], 4)), r[2] === r[1] ? 1 : 0, r]);
+    keyed.sort((x, y) => (x[0] !== y[0] ? y[0] - x[0] : x[1] !== y[1] ? x[1] - y[1] : cmpCodePoint(x[2][0], y[2][0])));
+    return keyed.map((k) => k[2]);
   }
 
   /** The groups of a label-rate or missing-share comparison (SPEC 17.6). counts: each

@@ -414,8 +414,9 @@ def _side(arg: str, side: Any, name: str, options: Options, overrides: dict | No
 
 
 def _by_delta(rows: list[tuple]) -> list[tuple]:
-    """(label, a, b) rows ordered like share groups: |rounded delta| desc, then label."""
-    return sorted(rows, key=lambda r: (-abs(round_half_up(r[2] - r[1], 4)), r[0]))
+    """(label, a, b) rows ordered like share groups: |rounded delta| desc, then a row that
+    moved before one that did not (SPEC 17.6), then label."""
+    return sorted(rows, key=lambda r: (-abs(round_half_up(r[2] - r[1], 4)), r[2] == r[1], r[0]))
 
 
 def _group_shifts(

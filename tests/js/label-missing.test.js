@@ -448,3 +448,15 @@ test('SPEC 17.5: one missing cell of 30,001, in M: the engine and the website na
   assert.deepEqual([col.lowest, col.highest], ['F', 'M']);
   assert.deepEqual(V.missingExtremes(col, 'sex').map((g) => g.label), ['F', 'M']);
 });
+
+test('compare: a group whose missing share moved comes before one that did not (SPEC 17.6)', () => {
+  // one missing cell of 30,000 in M that went: both deltas round to 0; M first, not F
+  const side = (missing) => {
+    const data = [];
+    for (let k = 0; k < 30000; k++) data.push(['M', k < missing ? '' : '5'], ['F', '5']);
+    return run(lines(['sex', 'income'], data), {});
+  };
+  const c = E.compare(side(1), side(0), {});
+  const groups = c.missing_by_group[0].columns[0].groups;
+  assert.deepEqual(groups.map((g) => [g.label, g.missing_delta, g.missing_a, g.missing_b]), [['M', 0, 1, 0], ['F', 0, 0, 0]]);
+});

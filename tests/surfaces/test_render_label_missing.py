@@ -831,3 +831,24 @@ def test_compare_rate_and_missing_rows_of_some_rows_never_read_zero_or_a_hundred
     assert "| sex | F | >99.99% | 100.00% | +<0.01 pts |" in md
     assert "| sex | M | <0.01% | 0.00% | -<0.01 pts |" in md
     assert "| sex | income | <0.01% -> 0.00% |" in md
+
+
+def test_compare_lists_a_group_that_moved_before_one_that_did_not():
+    """SPEC 17.6: one missing cell of 30,000 in 'M' that went rounds to a delta of 0, as
+    'F' (none on either side) does; 'M' comes first, so the report's most moved group is
+    'M' `<0.01% -> 0.00%`, not 'F' `0.00% -> 0.00%` (the label's order put it first)."""
+
+    def side(male_missing: int) -> dict:
+        rows = ["sex,income"]
+        for k in range(30000):
+            rows += [f"M,{'' if k < male_missing else 5}", "F,5"]
+        data = "\n".join(rows) + "\n"
+        return faircode.profile(io.BytesIO(data.encode()), name="t.csv")
+
+    d = faircode.compare(side(1), side(0))
+    income = d["missing_by_group"][0]["columns"][0]
+    assert [(g["label"], g["missing_delta"]) for g in income["groups"]] == [("M", 0), ("F", 0)]
+    assert "; most moved 'M' <0.01% -> 0.00%" in render_compare(d, "a.csv", "b.csv")
+    assert "| sex | income | <0.01% -> 0.00% | M | <0.01% -> 0.00% | -<0.01 pts |" in d.report(
+        "markdown"
+    )
