@@ -6457,22 +6457,22 @@ function () {
     return out;
   }
 
-  /** [label, a, b] rows ordered like share groups: |rounded delta| descending, then
-   * label (SPEC 8, 17.6). */
+  /** [label, a, b] rows ordered like share groups: |rounded delta| descending, then a
+   * row that moved before one that did not (SPEC 17.6), then label (SPEC 8, 17.6). */
   function byDelta(rows) {
-    const keyed = rows.map((r) => [Math.abs(roundHalfUp(r[2] - r[1], 4)), r]);
-    keyed.sort((x, y) => (x[0] !== y[0] ? y[0] - x[0] : cmpCodePoint(x[1][0], y[1][0])));
-    return keyed.map((k) => k[1]);
+    const keyed = rows.map((r) => [Math.abs(roundHalfUp(r[2] - r[1], 4)), r[2] === r[1] ? 1 : 0, r]);
+    keyed.sort((x, y) => (x[0] !== y[0] ? y[0] - x[0] : x[1] !== y[1] ? x[1] - y[1] : cmpCodePoint(x[2][0], y[2][0])));
+    return keyed.map((k) => k[2]);
   }
 
   /** The groups of a label-rate or missing-share comparison (SPEC 17.6). counts: each
    * group on both sides as [c_a, n_a, c_b, n_b], in a's order; the rows come ordered like
-   * share groups, with fields' five keys (a's share, b's, the delta, n_a, n_b) and the
-   * interval. A group in sized is a test; a sized shift beyond gap is a finding
+   * share groups, with fields' seven keys (a's share, b's, the delta, n_a, n_b, c_a, c_b)
+   * and the interval. A group in sized is a test; a sized shift beyond gap is a finding
    * `{what} for '{label}' moved ...` on [label] (and the column, for missing data), the
    * findings of these rows ordered by evidence; compare.py _group_shifts. */
   function groupShifts(fs, counts, sized, kind, gap, dim, what, column, fields) {
-    const [shareA, shareB, delta, nA, nB] = fields;
+    const [shareA, shareB, delta, nA, nB, cA, cB] = fields;
     const rows = byDelta(Array.from(counts, ([label, [ca, na, cb, nb]]) => [label, ca / na, cb / nb]));
     const flagged = [];
     const groups = [];
@@ -6492,6 +6492,8 @@ function () {
         [delta]: roundHalfUp(y - x, 4),
         [nA]: na,
         [nB]: nb,
+        [cA]: ca,
+        [cB]: cb,
         ci_low: roundHalfUp(lo, 4),
         ci_high: roundHalfUp(hi, 4),
       });
@@ -6525,7 +6527,7 @@ function () {
         if (g.n >= opts.min_group_size && (h === undefined ? g : h).n >= opts.min_group_size) sized.add(g.label);
       }
       const groups = groupShifts(fs, sides, sized, 'rate_shift', opts.label_gap, da.name, `${da.name}: ${head} rate`,
-        null, ['rate_a', 'rate_b', 'rate_delta', 'n_a', 'n_b']);
+        null, ['rate_a', 'rate_b', 'rate_delta', 'n_a', 'n_b', 'positive_a', 'positive_b']);
       dims.push({ name: da.name, groups });
     }
     return { label: ra.label, positive: ra.positive, dimensions: dims };
@@ -6564,14 +6566,14 @@ function () {
           continue;
         }
         const sides = [];
-        for (const [cols, r] of [[colsA, a], [colsB, b]]) {
+        for (const cols of [colsA, colsB]) {
           const entry = cols.get(col);
           // a side whose header has the column but does not list it had no missing
           // cell in it; groups past a listing cap (groups_not_listed) are unknown
           // and left out
           const listed = entry === undefined ? null : new Map(entry.groups.map((g) => [g.label, g.missing]));
           const total = entry === undefined ? 0 : entry.missing_count;
-          sides.push([total / r.n_rows, listed]);
+          sides.push([total, listed]);
         }
         const missingOf = new Map();
         for (const label of shared) {
@@ -6584,12 +6586,14 @@ function () {
           if (got.length === 2) missingOf.set(label, [got[0], ga.get(label), got[1], gb.get(label)]);
         }
         const groups = groupShifts(fs, missingOf, sized, 'missing_shift', opts.missing_gap, name,
-          `${name}: '${col}' missing`, col, ['missing_pct_a', 'missing_pct_b', 'missing_delta', 'count_a', 'count_b']);
+          `${name}: '${col}' missing`, col, ['missing_pct_a', 'missing_pct_b', 'missing_delta', 'count_a', 'count_b', 'missing_a', 'missing_b']);
         columns.push({
           name: col,
-          missing_pct_a: roundHalfUp(sides[0][0], 4),
-          missing_pct_b: roundHalfUp(sides[1][0], 4),
-          missing_delta: roundHalfUp(sides[1][0] - sides[0][0], 4),
+          missing_pct_a: roundHalfUp(sides[0][0] / a.n_rows, 4),
+          missing_pct_b: roundHalfUp(sides[1][0] / b.n_rows, 4),
+          missing_delta: roundHalfUp(sides[1][0] / b.n_rows - sides[0][0] / a.n_rows, 4),
+          missing_count_a: sides[0][0],
+          missing_count_b: sides[1][0],
           groups,
         });
       }

@@ -336,8 +336,9 @@ def compare(
             "compare() takes no outcome (outcome means are compared by nothing); "
             "profile() each file with outcome to see them"
         )
-    names = (_side_name(a), _side_name(b))
-    a, b = _side("a", a, options, overrides), _side("b", b, options, overrides)
+    names = (_side_name(a, "A"), _side_name(b, "B"))
+    a = _side("a", a, names[0], options, overrides)
+    b = _side("b", b, names[1], options, overrides)
     dims_b = {d["name"]: d for d in b["dimensions"]}
     names_a = {d["name"] for d in a["dimensions"]}
     fs = Findings()
@@ -384,17 +385,18 @@ def compare(
     return CompareResult(out, names=names)
 
 
-def _side_name(side: Any) -> str:
-    """What a report calls a side (SPEC 6.2): a profiled result's name (none for a plain
-    dict), else the name profile() gives it (the path as given, `<dataframe>`)."""
+def _side_name(side: Any, which: str) -> str:
+    """What a report calls side ``which`` (A or B; SPEC 6.2, 8): a profiled result's name
+    (none for a plain dict), else the name profile() gives it (the path as given), a frame
+    `<dataframe A>` (two frames named alike told neither apart)."""
     if isinstance(side, Mapping):
         return getattr(side, "_name", "") if isinstance(side, Result) else ""
-    return display_name(os.fspath(side) if isinstance(side, os.PathLike) else side)
+    return display_name(os.fspath(side) if isinstance(side, os.PathLike) else side, which)
 
 
-def _side(arg: str, side: Any, options: Options, overrides: dict | None) -> Mapping:
+def _side(arg: str, side: Any, name: str, options: Options, overrides: dict | None) -> Mapping:
     """A profile result as it is (checked as a saved one is, the argument ``arg`` named),
-    anything else profiled (SPEC 8, 8.1)."""
+    anything else profiled as ``name`` (its errors name the side; SPEC 8, 8.1)."""
     if isinstance(side, Mapping):
         from .saved import checked_profile  # lazy: start-up
 
@@ -408,12 +410,15 @@ def _side(arg: str, side: Any, options: Options, overrides: dict | None) -> Mapp
             params, given = options.params(), dict_arg("overrides", overrides)
             return saved_profile(path, saved[0], params, given, False, api=True)[0]
         side = path
-    return profile(side, overrides=overrides, opts=options)
+    # a path or list names itself as profile() names it; a frame or stream gets its side
+    named = not isinstance(side, str | list | tuple)
+    return profile(side, overrides=overrides, opts=options, name=name if named else None)
 
 
 def _by_delta(rows: list[tuple]) -> list[tuple]:
-    """(label, a, b) rows ordered like share groups: |rounded delta| desc, then label."""
-    return sorted(rows, key=lambda r: (-abs(round_half_up(r[2] - r[1], 4)), r[0]))
+    """(label, a, b) rows ordered like share groups: |rounded delta| desc, then a row that
+    moved before one that did not (SPEC 17.6), then label."""
+    return sorted(rows, key=lambda r: (-abs(round_half_up(r[2] - r[1], 4)), r[2] == r[1], r[0]))
 
 
 def _group_shifts(
@@ -425,15 +430,15 @@ def _group_shifts(
     dim: str,
     what: str,
     column: str | None,
-    fields: tuple[str, str, str, str, str],
+    fields: tuple[str, str, str, str, str, str, str],
 ) -> list[dict]:
     """The groups of a label-rate or missing-share comparison (SPEC 17.6). counts: each
     group on both sides as (c_a, n_a, c_b, n_b), in a's order; the rows come ordered like
-    share groups, with fields' five keys (a's share, b's, the delta, n_a, n_b) and the
-    interval. A group in sized is a test; a sized shift beyond gap is a finding `{what} for
+    share groups, with fields' seven keys (a's share, b's, the delta, n_a, n_b, c_a, c_b)
+    and the interval. A group in sized is a test; a sized shift beyond gap is a finding `{what} for
     '{label}' moved ...` on [label] (and the column, for missing data), the findings of
     these rows ordered by evidence."""
-    share_a, share_b, delta, n_a, n_b = fields
+    share_a, share_b, delta, n_a, n_b, c_a, c_b = fields
     rows = _by_delta([(label, ca / na, cb / nb) for label, (ca, na, cb, nb) in counts.items()])
     flagged = []
     groups = []
@@ -455,6 +460,8 @@ def _group_shifts(
                 delta: round_half_up(y - x, 4),
                 n_a: na,
                 n_b: nb,
+                c_a: ca,
+                c_b: cb,
                 "ci_low": round_half_up(lo, 4),
                 "ci_high": round_half_up(hi, 4),
             }
@@ -501,7 +508,7 @@ def compare_label_rates(a: dict, b: dict, opts: Options, fs: Findings) -> dict |
             da["name"],
             f"{da['name']}: {head} rate",
             None,
-            ("rate_a", "rate_b", "rate_delta", "n_a", "n_b"),
+            ("rate_a", "rate_b", "rate_delta", "n_a", "n_b", "positive_a", "positive_b"),
         )
         dims.append({"name": da["name"], "groups": groups})
     return {"label": ra["label"], "positive": ra["positive"], "dimensions": dims}
@@ -556,7 +563,7 @@ def compare_missing(a: dict, b: dict, opts: Options, fs: Findings) -> list[dict]
                     None if entry is None else {g["label"]: g["missing"] for g in entry["groups"]}
                 )
                 total = 0 if entry is None else entry["missing_count"]
-                sides[side] = (total / rows_of[side], listed)
+                sides[side] = (total, listed)
             missing_of = {}
             for label in shared:
                 got = []
@@ -578,14 +585,26 @@ def compare_missing(a: dict, b: dict, opts: Options, fs: Findings) -> list[dict]
                 name,
                 f"{name}: '{col}' missing",
                 col,
-                ("missing_pct_a", "missing_pct_b", "missing_delta", "count_a", "count_b"),
+                (
+                    "missing_pct_a",
+                    "missing_pct_b",
+                    "missing_delta",
+                    "count_a",
+                    "count_b",
+                    "missing_a",
+                    "missing_b",
+                ),
             )
             columns.append(
                 {
                     "name": col,
-                    "missing_pct_a": round_half_up(sides["a"][0], 4),
-                    "missing_pct_b": round_half_up(sides["b"][0], 4),
-                    "missing_delta": round_half_up(sides["b"][0] - sides["a"][0], 4),
+                    "missing_pct_a": round_half_up(sides["a"][0] / rows_of["a"], 4),
+                    "missing_pct_b": round_half_up(sides["b"][0] / rows_of["b"], 4),
+                    "missing_delta": round_half_up(
+                        sides["b"][0] / rows_of["b"] - sides["a"][0] / rows_of["a"], 4
+                    ),
+                    "missing_count_a": sides["a"][0],
+                    "missing_count_b": sides["b"][0],
                     "groups": groups,
                 }
             )

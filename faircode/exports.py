@@ -1332,7 +1332,8 @@ def render_compare_markdown(result: dict, *, name_a: str = "", name_b: str = "",
     if result.get("label_rates"):
         _md_label_rate_shifts(result["label_rates"], out)
     if result.get("missing_by_group") is not None:
-        _md_missing_shifts(result["missing_by_group"], out)
+        n_a, n_b = result["a"]["n_rows"], result["b"]["n_rows"]
+        _md_missing_shifts(result["missing_by_group"], n_a, n_b, out)
     _md_findings(result, out)
     return "\n".join(out) + "\n"
 
@@ -1351,13 +1352,10 @@ def _compare_group_rows(dims: list[dict]) -> Iterable[list[object]]:
             yield [md_escape(d["name"]), f"... {hidden} more groups", "", "", "", ""]
 
 
-def _change(delta: float) -> str:
-    """A shift in points, the result's own delta (one number per fact, issue 27)."""
-    return f"{'+' if delta > 0 else ''}{pct(delta)} pts"
-
-
 def _md_label_rate_shifts(block: dict, out: list[str]) -> None:
     """SPEC 17.6: one table of the rate shifts, groups by how far they moved."""
+    from .render import rate_shift_cells  # lazy: start-up
+
     out += [
         "",
         f"#### Label rates, A -> B: {md_escape(block['label'])} = {md_escape(block['positive'])}",
@@ -1367,15 +1365,7 @@ def _md_label_rate_shifts(block: dict, out: list[str]) -> None:
     for d in block["dimensions"]:
         name = md_escape(d["name"])
         for g in d["groups"][:MD_MAX_GROUPS]:
-            rows.append(
-                [
-                    name,
-                    md_escape(g["label"]),
-                    _p(g["rate_a"]),
-                    _p(g["rate_b"]),
-                    _change(g["rate_delta"]),
-                ]
-            )
+            rows.append([name, md_escape(g["label"]), *rate_shift_cells(g)])
         hidden = len(d["groups"]) - MD_MAX_GROUPS
         if hidden > 0:
             rows.append([name, f"... {hidden} more groups", "", "", ""])
@@ -1385,10 +1375,15 @@ def _md_label_rate_shifts(block: dict, out: list[str]) -> None:
     out += md_table(["Dimension", "Group", "A", "B", "Change"], "llrrr", rows)
 
 
-def _md_missing_shifts(entries: list[dict], out: list[str]) -> None:
+def _md_missing_shifts(entries: list[dict], n_a: int, n_b: int, out: list[str]) -> None:
     """SPEC 17.6: per shared dimension the columns whose groups moved most, each with
     its overall share and the group that moved most."""
-    from .render import MISSING_SHIFT_COLUMNS, columns_word, missing_shift_columns  # lazy: start-up
+    from .render import (  # lazy: start-up
+        MISSING_SHIFT_COLUMNS,
+        columns_word,
+        missing_shift_cells,
+        missing_shift_columns,
+    )
 
     out += ["", "#### Missing data by group, A -> B", ""]
     rows: list[list[object]] = []
@@ -1396,15 +1391,15 @@ def _md_missing_shifts(entries: list[dict], out: list[str]) -> None:
         name = md_escape(e["dimension"])
         columns, hidden = missing_shift_columns(e)
         for c in columns:
-            g = c["groups"][0]
+            overall, most = missing_shift_cells(c, n_a, n_b)
             rows.append(
                 [
                     name,
                     md_escape(c["name"]),
-                    f"{_p(c['missing_pct_a'])} -> {_p(c['missing_pct_b'])}",
-                    md_escape(g["label"]),
-                    f"{_p(g['missing_pct_a'])} -> {_p(g['missing_pct_b'])}",
-                    _change(g["missing_delta"]),
+                    f"{overall[0]} -> {overall[1]}",
+                    md_escape(c["groups"][0]["label"]),
+                    f"{most[0]} -> {most[1]}",
+                    most[2],
                 ]
             )
         if hidden > 0:

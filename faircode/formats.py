@@ -385,6 +385,13 @@ def summarize_table(
 FRAME_ROWS = READ_BATCH_ROWS  # rows of a pandas frame labelled at a time
 
 
+def frame_name(side: str = "") -> str:
+    """What messages and reports call a frame or table given without a name (SPEC 0.6):
+    `<dataframe>`, and `<dataframe A>` for a side of a call that takes two (``side``), so
+    that neither its header nor an error reading one side names both alike."""
+    return f"<dataframe {side}>" if side else "<dataframe>"
+
+
 def is_pandas_frame(obj: Any) -> bool:
     mod = type(obj).__module__
     return mod.startswith("pandas") and type(obj).__name__ == "DataFrame"

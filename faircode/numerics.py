@@ -156,6 +156,27 @@ def compare_group_cells(g: dict, groups: list[dict]) -> tuple[str, str, str]:
     )
 
 
+def shift_cells(
+    a: float, b: float, delta: float, counts: tuple[int, int, int, int] | None
+) -> tuple[str, str, str]:
+    """A compared label rate's or missing share's `A%`, `B%` and change in points as
+    reports show them (SPEC 17.6), ``counts`` its (c_a, n_a, c_b, n_b): each side as
+    :func:`share_text`, and a change that would read 0.00 where one side has none (or all)
+    of its rows counted and the other not reads `+<0.01` or `-<0.01`. Without counts (a
+    result saved before compare wrote them) the plain numbers."""
+    if counts is None:
+        return pct(a) + "%", pct(b) + "%", ("+" if delta > 0 else "") + pct(delta) + " pts"
+    ca, na, cb, nb = counts
+    moved = (ca == 0) != (cb == 0) or (ca == na) != (cb == nb)
+    up = cb * na - ca * nb  # the sign of cb / nb - ca / na, exactly
+    change = pct_not_zero(delta, ((up > 0) - (up < 0)) if moved else 0)
+    return (
+        share_text(a, ca, na),
+        share_text(b, cb, nb),
+        ("+" if delta > 0 or change == "<0.01" else "") + change + " pts",
+    )
+
+
 # ---- Evidence (SPEC 13.1): exp, the normal tail, intervals at any z, Holm ----------
 
 _INV_LN2 = 1.4426950408889634

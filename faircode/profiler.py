@@ -14,6 +14,7 @@ from .formats import (
     GZIP_MAGIC,
     Gunzipped,
     Prefixed,
+    frame_name,
     is_arrow_table,
     is_pandas_frame,
     is_polars_frame,
@@ -60,22 +61,21 @@ class Summarized(TupleBase):
     options: Options  # the resolved options
 
 
-def display_name(source: Any) -> str:
+def display_name(source: Any, side: str = "") -> str:
     """What a source is called in messages and results: a path as given, a list of
     paths (one dataset, SPEC 0.8) ``FIRST (+N more)`` (its one path alone), a frame or
-    table `<dataframe>` (as `summarize` calls it), a file object its name or `<stream>`."""
+    table `<dataframe>` (formats.frame_name; `<dataframe A>` as ``side`` A of two), a
+    file object its name or `<stream>` (`<stream A>`)."""
     if isinstance(source, (str, os.PathLike)):
         return str(source)
     if isinstance(source, (list, tuple)) and source:
         more = f" (+{len(source) - 1} more)" if len(source) > 1 else ""
         return f"{os.fspath(source[0])}{more}"
     if is_pandas_frame(source) or is_arrow_table(source) or is_polars_frame(source):
-        return "<dataframe>"
-    return (
-        getattr(source, "name", None)
-        if isinstance(getattr(source, "name", None), str)
-        else "<stream>"
-    )
+        return frame_name(side)
+    if isinstance(getattr(source, "name", None), str):
+        return source.name
+    return f"<stream {side}>" if side else "<stream>"
 
 
 GLOB_CHARS = frozenset("*?[")
@@ -175,12 +175,12 @@ def summarize(
     block_size = number_arg("block_size", block_size, 1, None, "integer >= 1", integer=True)
     if is_pandas_frame(source):
         summary, checked = summarize_frame(
-            source, name or "<dataframe>", overrides, options, on_rows
+            source, name or frame_name(), overrides, options, on_rows
         )
         return Summarized(summary, checked, options)
     if is_arrow_table(source) or is_polars_frame(source):
         summary, checked = summarize_table(
-            source, name or "<dataframe>", overrides, options, on_rows
+            source, name or frame_name(), overrides, options, on_rows
         )
         return Summarized(summary, checked, options)
     paths = _expand_paths(source, globs=opener is None)

@@ -24,6 +24,7 @@ from .numerics import (
     pct,
     rows_text,
     share_text,
+    shift_cells,
 )
 from .safetext import SYMBOLS, clip, shown
 from .summary import PAIR_COLUMNS
@@ -568,7 +569,11 @@ def render_compare(result: dict, name_a: str, name_b: str) -> str:
     if result.get("label_rates"):  # SPEC 17.6
         out.extend(label_rate_shift_lines(result["label_rates"]))
     if result.get("missing_by_group") is not None:  # SPEC 17.6
-        out.extend(missing_shift_lines(result["missing_by_group"]))
+        out.extend(
+            missing_shift_lines(
+                result["missing_by_group"], result["a"]["n_rows"], result["b"]["n_rows"]
+            )
+        )
     if "proxy_hints" in result:  # SPEC 16
         from .proxy_render import compare_lines  # lazy: start-up
 
@@ -897,9 +902,11 @@ def absent_text(entry: dict) -> str:
     return f"; '{missing_group_label(entry['dimension'])}': {rows_text(absent['count'])}"
 
 
-def _moved(a: float, b: float, delta: float) -> str:
-    """`a -> b (+d pts)` with d the result's own delta (one number per fact, issue 27)."""
-    return f"{_pct(a).rjust(6)} -> {_pct(b).rjust(6)}  ({'+' if delta > 0 else ''}{pct(delta)} pts)"
+def _moved(cells: tuple[str, str, str]) -> str:
+    """`a -> b (+d pts)` of numerics.shift_cells, d the result's own delta (one number per
+    fact, issue 27)."""
+    a, b, change = cells
+    return f"{a.rjust(6)} -> {b.rjust(6)}  ({change})"
 
 
 #: Columns per dimension the compare report lists, those whose groups moved most.
@@ -915,6 +922,38 @@ def missing_shift_columns(entry: dict) -> tuple[list[dict], int]:
     return columns[:MISSING_SHIFT_COLUMNS], max(0, len(columns) - MISSING_SHIFT_COLUMNS)
 
 
+def _counts(entry: dict, c: str, n_a: int | str, n_b: int | str) -> tuple | None:
+    """(c_a, n_a, c_b, n_b) of a compared rate or missing share (n_a, n_b a number or the
+    entry's key), None for a result saved before compare wrote the counts (SPEC 17.6)."""
+    if f"{c}_a" not in entry:
+        return None
+    na = entry[n_a] if isinstance(n_a, str) else n_a
+    nb = entry[n_b] if isinstance(n_b, str) else n_b
+    return entry[f"{c}_a"], na, entry[f"{c}_b"], nb
+
+
+def rate_shift_cells(g: dict) -> tuple[str, str, str]:
+    """numerics.shift_cells of a compare `label_rates` group (SPEC 17.6)."""
+    counts = _counts(g, "positive", "n_a", "n_b")
+    return shift_cells(g["rate_a"], g["rate_b"], g["rate_delta"], counts)
+
+
+def missing_shift_cells(
+    column: dict, n_a: int, n_b: int
+) -> tuple[tuple[str, str, str], tuple[str, str, str]]:
+    """numerics.shift_cells of a compare `missing_by_group` column's overall share (of
+    n_a, n_b rows) and of its most-moved group (SPEC 17.6)."""
+    g = column["groups"][0]
+    overall = _counts(column, "missing_count", n_a, n_b)
+    counts = _counts(g, "missing", "count_a", "count_b")
+    return (
+        shift_cells(
+            column["missing_pct_a"], column["missing_pct_b"], column["missing_delta"], overall
+        ),
+        shift_cells(g["missing_pct_a"], g["missing_pct_b"], g["missing_delta"], counts),
+    )
+
+
 def label_rate_shift_lines(block: dict) -> list[str]:
     """compare's label-rate shifts (SPEC 17.6): per shared dimension, its groups by how
     far their rate moved (at most MAX_GROUPS_SHOWN)."""
@@ -924,7 +963,7 @@ def label_rate_shift_lines(block: dict) -> list[str]:
     for d in block["dimensions"]:
         out.append(f"  {d['name']}:")
         for g in d["groups"][:MAX_GROUPS_SHOWN]:
-            moved = _moved(g["rate_a"], g["rate_b"], g["rate_delta"])
+            moved = _moved(rate_shift_cells(g))
             out.append(f"    {clip(g['label'], 28).ljust(28)} {moved}")
         out += more_lines(
             "    ", len(d["groups"]), d.get("groups_not_listed", 0), MAX_GROUPS_SHOWN, "groups"
@@ -932,7 +971,7 @@ def label_rate_shift_lines(block: dict) -> list[str]:
     return out
 
 
-def missing_shift_lines(entries: list[dict]) -> list[str]:
+def missing_shift_lines(entries: list[dict], n_a: int, n_b: int) -> list[str]:
     """compare's missing-data shifts (SPEC 17.6): per shared dimension, the columns whose
     groups moved most (at most MISSING_SHIFT_COLUMNS), each with its overall share and
     the group that moved most."""
@@ -952,11 +991,10 @@ def missing_shift_lines(entries: list[dict]) -> list[str]:
         cw = min(max([6, *(len(shown(c["name"])) for c in columns)]), 24)
         for c in columns:
             g = c["groups"][0]
-            moved = _moved(c["missing_pct_a"], c["missing_pct_b"], c["missing_delta"])
+            overall, most = missing_shift_cells(c, n_a, n_b)
             out.append(
-                f"    {clip(c['name'], cw).ljust(cw)} {moved}"
-                f"; most moved '{clip(g['label'], 24)}' "
-                f"{_pct(g['missing_pct_a'])} -> {_pct(g['missing_pct_b'])}"
+                f"    {clip(c['name'], cw).ljust(cw)} {_moved(overall)}"
+                f"; most moved '{clip(g['label'], 24)}' {most[0]} -> {most[1]}"
             )
         if hidden > 0:
             out.append(f"    ... {hidden} more {columns_word(hidden)} (--json lists all)")

@@ -888,7 +888,7 @@ def scan(
     # dimensions unless chosen
     for col in [*outcome, *chosen]:
         overrides.setdefault(col, "categorical")
-    name = name or display_name(source)
+    name = name or display_name(source, "" if other is None else "A")  # SPEC 0.6
     source = _reread(source)
     ref_name = None
     if reference is not None:
@@ -907,7 +907,7 @@ def scan(
             raise InputError(f"--columns: '{col}' is not searched (--map {col}={checked[col]})")
     notes: list[str] = []
     if other is not None:
-        name_b = name_b or display_name(other)
+        name_b = name_b or display_name(other, "B")
         other = _reread(other)
         summary_b, result_b, _, options_b = _forced(
             other, overrides, opts_b, name_b, outcome, chosen

@@ -124,6 +124,20 @@
     return [a, b, !tiny ? pts(g.share_delta) : moved > 0 ? '+<0.01 pts ↑' : '-<0.01 pts ↓'];
   }
 
+  /** numerics.py shift_cells: a compared label rate's or missing share's A, B and change
+   * as shown (SPEC 17.6), counts its [c_a, n_a, c_b, n_b]: each side as shareText, and a
+   * change that would read 0.00 where one side has none (or all) of its rows counted and
+   * the other not `+<0.01 pts ↑` or `-<0.01 pts ↓`; without counts (undefined: a result
+   * saved before compare wrote them) the plain numbers. */
+  function shiftCells(a, b, delta, counts) {
+    if (counts.some((c) => c === undefined)) return [pct(a), pct(b), pts(delta)];
+    const [ca, na, cb, nb] = counts;
+    const moved = (ca === 0) !== (cb === 0) || (ca === na) !== (cb === nb);
+    const up = cb * na - ca * nb; // the sign of cb / nb - ca / na, exactly
+    const tiny = moved && up !== 0 && pctDigits(delta) === '0.00';
+    return [shareText(a, ca, na), shareText(b, cb, nb), !tiny ? pts(delta) : up > 0 ? '+<0.01 pts ↑' : '-<0.01 pts ↓'];
+  }
+
   /** A change of a share or rate in percentage points, signed, with its direction:
    * `+2.40 pts ↑` (issue 27: deltas read as "%", and colour said good or bad). */
   function pts(x) {
@@ -597,7 +611,7 @@
     ar.appendChild(ul);
     view.appendChild(ar);
     if (result.label_rates) view.appendChild(labelRateShifts(result.label_rates));
-    if (result.missing_by_group) view.appendChild(missingShifts(result.missing_by_group));
+    if (result.missing_by_group) view.appendChild(missingShifts(result.missing_by_group, result.a.n_rows, result.b.n_rows));
     view.appendChild(result.findings ? findingList(result) : flagList(result.flags));
     return view;
   }
@@ -962,10 +976,10 @@
     return sec;
   }
 
-  function shiftRow(label, a, b, delta, dataset, scale) {
+  function shiftRow(label, cells, delta, dataset, scale) {
     return h('div', { className: 'bar-row', attrs: { role: 'listitem' }, dataset },
       h('div', { className: 'bar-label' }, label), deltaBar(delta, scale),
-      h('div', { className: 'bar-value' }, `${pct(a)} → ${pct(b)} (${pts(delta)})`));
+      h('div', { className: 'bar-value' }, `${cells[0]} → ${cells[1]} (${cells[2]})`));
   }
 
   function labelRateShifts(block) {
@@ -977,7 +991,8 @@
       const scale = d.groups.reduce((m, g) => Math.max(m, Math.abs(g.rate_delta)), 0) || 1;
       const list = h('div', { className: 'bars', attrs: { role: 'list' } });
       for (const g of d.groups.slice(0, GROUPS_SHOWN)) {
-        list.appendChild(shiftRow(data(g.label), g.rate_a, g.rate_b, g.rate_delta,
+        const cells = shiftCells(g.rate_a, g.rate_b, g.rate_delta, [g.positive_a, g.n_a, g.positive_b, g.n_b]);
+        list.appendChild(shiftRow(data(g.label), cells, g.rate_delta,
           { dim: d.name, label: g.label, rateA: g.rate_a, rateB: g.rate_b, rateDelta: g.rate_delta }, scale));
       }
       const card = h('article', { className: 'card rates', dataset: { dim: d.name } },
@@ -988,7 +1003,7 @@
     return sec;
   }
 
-  function missingShifts(entries) {
+  function missingShifts(entries, nA, nB) {
     const sec = h('section', { className: 'missing-by-group', attrs: { 'aria-label': 'Missing data shifts' } },
       h('h2', null, 'Missing data by group, A → B'));
     const any = entries.some((e) => e.columns.some((c) => c.groups.length));
@@ -1006,9 +1021,11 @@
       const body = h('tbody');
       for (const c of cols.slice(0, MISSING_SHIFT_COLUMNS)) {
         const g = c.groups[0];
+        const all = shiftCells(c.missing_pct_a, c.missing_pct_b, c.missing_delta, [c.missing_count_a, nA, c.missing_count_b, nB]);
+        const most = shiftCells(g.missing_pct_a, g.missing_pct_b, g.missing_delta, [g.missing_a, g.count_a, g.missing_b, g.count_b]);
         body.appendChild(h('tr', { dataset: { dim: e.dimension, column: c.name, label: g.label, missingDelta: g.missing_delta } },
-          h('th', { attrs: { scope: 'row' } }, data(c.name)), h('td', null, `${pct(c.missing_pct_a)} → ${pct(c.missing_pct_b)}`),
-          h('td', null, data(g.label)), h('td', null, `${pct(g.missing_pct_a)} → ${pct(g.missing_pct_b)}`)));
+          h('th', { attrs: { scope: 'row' } }, data(c.name)), h('td', null, `${all[0]} → ${all[1]}`),
+          h('td', null, data(g.label)), h('td', null, `${most[0]} → ${most[1]}`)));
       }
       table.appendChild(body);
       const card = h('article', { className: 'card missing', dataset: { dim: e.dimension } },
@@ -1030,7 +1047,7 @@
     mount.replaceChildren(view);
   }
 
-  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, fmt, pct, pts, pctNotZero, shareText, missingShare, missingExtremes, compareGroupCells, num, pText, boot };
+  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, fmt, pct, pts, pctNotZero, shareText, missingShare, missingExtremes, compareGroupCells, shiftCells, num, pText, boot };
   root.FaircodeViews = api;
   if (typeof document !== 'undefined' && document.getElementById && document.getElementById('faircode-result')) {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);

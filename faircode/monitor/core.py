@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..calling import keyword_args
-from ..formats import is_polars_frame
+from ..formats import frame_name, is_polars_frame
 from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD
 from ..results import EvaluateResult
 from .args import kind, path, plain_number
@@ -288,7 +288,7 @@ def evaluate(
     _resolve_engine(engine)  # reject a bad engine name before reading anything
 
     if isinstance(data, pd.DataFrame) or is_polars_frame(data):
-        source = "data"
+        source = frame_name()  # as profile() names a frame (SPEC 0.6)
         source_path = None
         frame = frame_columns(data, required, source)
     else:

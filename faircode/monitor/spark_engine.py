@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..formats import frame_name
 from ..labels import clean_header
 from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD, resolve
 from ..results import EvaluateResult
@@ -180,7 +181,7 @@ def evaluate_spark(
     from .. import spark as fspark  # lazy: start-up
 
     if isinstance(data, DataFrame):
-        source, source_path = "data", None
+        source, source_path = frame_name(), None  # as profile() names a frame (SPEC 0.6)
         session = data.sparkSession
         table = _typed_table(data, source)
     else:

@@ -792,8 +792,14 @@ def missing_by(df, dim):
     return out
 
 
-def share_order(groups: list[dict], key: str) -> list[dict]:
-    return sorted(groups, key=lambda g: (-abs(g[key]), g["label"]))
+def share_order(groups: list[dict], key: str, c: str, n: str) -> list[dict]:
+    """SPEC 17.6: by |rounded delta|, then a group that moved (c_a / n_a != c_b / n_b,
+    exactly) before one that did not, then label."""
+
+    def still(g: dict) -> bool:
+        return g[f"{c}_a"] * g[f"{n}_b"] == g[f"{c}_b"] * g[f"{n}_a"]
+
+    return sorted(groups, key=lambda g: (-abs(g[key]), still(g), g["label"]))
 
 
 def shift_p(ca: int, na: int, cb: int, nb: int, gap: float) -> float:
@@ -849,6 +855,8 @@ def test_compare_label_rates(adult_pair, dim):
                 "rate_delta": r4(xb - xa),
                 "n_a": na,
                 "n_b": nb,
+                "positive_a": pa,
+                "positive_b": pb,
                 "ci_low": r4(lo),
                 "ci_high": r4(hi),
             }
@@ -860,7 +868,7 @@ def test_compare_label_rates(adult_pair, dim):
                 f"{dim}: income=>50K rate for '{g}' moved {pct(xa)}% -> {pct(xb)}% "
                 f"({na} -> {nb} rows, change {pct(lo)} to {pct(hi)} pts)",
             )
-    groups = share_order(groups, "rate_delta")
+    groups = share_order(groups, "rate_delta", "positive", "n")
     entry = next(d for d in lr["dimensions"] if d["name"] == dim)
     assert entry == {"name": dim, "groups": groups}
     assert [list(g) for g in entry["groups"]] == [list(g) for g in groups]  # key order
@@ -900,6 +908,8 @@ def test_compare_missing_by_group(adult_pair, dim):
                     "missing_delta": r4(sb - sa),
                     "count_a": na,
                     "count_b": nb,
+                    "missing_a": xa,
+                    "missing_b": xb,
                     "ci_low": r4(lo),
                     "ci_high": r4(hi),
                 }
@@ -910,16 +920,18 @@ def test_compare_missing_by_group(adult_pair, dim):
                     f"{dim}: '{col}' missing for '{g}' moved {pct(sa)}% -> {pct(sb)}% "
                     f"({na} -> {nb} rows, change {pct(lo)} to {pct(hi)} pts)",
                 )
-        groups = share_order(groups, "missing_delta")
+        groups = share_order(groups, "missing_delta", "missing", "count")
         flags += by_evidence(col_flags, groups)
-        col_a = is_missing(da[col]).sum() / len(da)
-        col_b = is_missing(db[col]).sum() / len(db)
+        count_a, count_b = is_missing(da[col]).sum(), is_missing(db[col]).sum()
+        col_a, col_b = count_a / len(da), count_b / len(db)
         columns.append(
             {
                 "name": col,
                 "missing_pct_a": r4(col_a),
                 "missing_pct_b": r4(col_b),
                 "missing_delta": r4(col_b - col_a),
+                "missing_count_a": count_a,
+                "missing_count_b": count_b,
                 "groups": groups,
             }
         )

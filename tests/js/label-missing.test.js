@@ -382,7 +382,7 @@ test('compare: rate and missing shifts, and labels that differ', () => {
   assert.deepEqual(Object.keys(c).slice(-5), ['label_rates', 'missing_by_group', 'findings', 'evidence', 'flags']);
   // the interval is statsmodels' confint_proportions_2indep(120, 200, 40, 200, method="newcomb")
   assert.deepEqual(c.label_rates.dimensions[0].groups[0], { label: 'F', rate_a: 0.2, rate_b: 0.6, rate_delta: 0.4,
-    n_a: 200, n_b: 200, ci_low: 0.3079, ci_high: 0.482 });
+    n_a: 200, n_b: 200, positive_a: 40, positive_b: 120, ci_low: 0.3079, ci_high: 0.482 });
   assert.deepEqual(c.flags, [
     "sex: y=1 rate for 'F' moved 20.00% -> 60.00% (200 -> 200 rows, change 30.79 to 48.20 pts)",
     "sex: 'lab' missing for 'F' moved 20.00% -> 60.00% (200 -> 200 rows, change 30.79 to 48.20 pts)",
@@ -396,9 +396,11 @@ test('compare: rate and missing shifts, and labels that differ', () => {
   ]);
   assert.deepEqual(c.evidence, { alpha: 0.05, correction: 'holm', tests: 7, confirmed: 2, possible: 0 });
   const lab = c.missing_by_group[0].columns[0];
-  assert.deepEqual([lab.name, lab.missing_pct_a, lab.missing_pct_b], ['lab', 0.1, 0.3]);
+  // SPEC 17.6: the counts the reports' rows read the shares with
+  assert.deepEqual([lab.name, lab.missing_pct_a, lab.missing_pct_b, lab.missing_count_a, lab.missing_count_b],
+    ['lab', 0.1, 0.3, 40, 120]);
   assert.deepEqual(lab.groups[0], { label: 'F', missing_pct_a: 0.2, missing_pct_b: 0.6, missing_delta: 0.4,
-    count_a: 200, count_b: 200, ci_low: 0.3079, ci_high: 0.482 });
+    count_a: 200, count_b: 200, missing_a: 40, missing_b: 120, ci_low: 0.3079, ci_high: 0.482 });
   assert.deepEqual(Object.keys(c.dimensions[0]).slice(-3), ['n_a', 'n_b', 'groups']);
   assert.deepEqual([c.dimensions[0].n_a, c.dimensions[0].n_b], [400, 400]);
   assert.deepEqual(Object.keys(c.dimensions[0].groups[0]),
@@ -445,4 +447,16 @@ test('SPEC 17.5: one missing cell of 30,001, in M: the engine and the website na
   const col = small.missing_by_group[0].columns[0];
   assert.deepEqual([col.lowest, col.highest], ['F', 'M']);
   assert.deepEqual(V.missingExtremes(col, 'sex').map((g) => g.label), ['F', 'M']);
+});
+
+test('compare: a group whose missing share moved comes before one that did not (SPEC 17.6)', () => {
+  // one missing cell of 30,000 in M that went: both deltas round to 0; M first, not F
+  const side = (missing) => {
+    const data = [];
+    for (let k = 0; k < 30000; k++) data.push(['M', k < missing ? '' : '5'], ['F', '5']);
+    return run(lines(['sex', 'income'], data), {});
+  };
+  const c = E.compare(side(1), side(0), {});
+  const groups = c.missing_by_group[0].columns[0].groups;
+  assert.deepEqual(groups.map((g) => [g.label, g.missing_delta, g.missing_a, g.missing_b]), [['M', 0, 1, 0], ['F', 0, 0, 0]]);
 });

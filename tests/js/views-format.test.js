@@ -107,3 +107,20 @@ test('views missingShare: a group missing some cells but not all never reads 0.0
   assert.equal(V.missingShare({ missing_pct: 0, missing: 0, count: 30000 }), '0.00%');
   assert.equal(V.missingShare({ missing_pct: 1, missing: 30000, count: 30000 }), '100.00%');
 });
+
+test('views shiftCells: a compared rate or missing share of some rows never reads 0.00% or 100.00% (SPEC 17.6)', () => {
+  // one positive of 30,000 that went, 29,999 of 30,000 that became all (JSON's 4 dp)
+  assert.deepEqual(V.shiftCells(0, 0, 0, [1, 30000, 0, 30000]), ['<0.01%', '0.00%', '-<0.01 pts ↓']);
+  assert.deepEqual(V.shiftCells(1, 1, 0, [29999, 30000, 30000, 30000]), ['>99.99%', '100.00%', '+<0.01 pts ↑']);
+  // both sides some but not all: each side says so, a change within 0.005 pts reads 0.00
+  assert.deepEqual(V.shiftCells(0, 0, 0, [1, 30000, 2, 30000]), ['<0.01%', '<0.01%', '0.00 pts']);
+  // none on both sides, or all: exact
+  assert.deepEqual(V.shiftCells(0, 0, 0, [0, 30000, 0, 10]), ['0.00%', '0.00%', '0.00 pts']);
+  assert.deepEqual(V.shiftCells(1, 1, 0, [5, 5, 7, 7]), ['100.00%', '100.00%', '0.00 pts']);
+  assert.deepEqual(V.shiftCells(0.25, 0.5, 0.25, [1, 4, 1, 2]), ['25.00%', '50.00%', '+25.00 pts ↑']);
+});
+
+test('views shiftCells without counts (a result saved before compare wrote them) shows the plain numbers', () => {
+  assert.deepEqual(V.shiftCells(0, 0, 0, [undefined, 30000, undefined, 30000]), ['0.00%', '0.00%', '0.00 pts']);
+  assert.deepEqual(V.shiftCells(0.25, 0.5, 0.25, [undefined, 4, undefined, 2]), ['25.00%', '50.00%', '+25.00 pts ↑']);
+});

@@ -68,7 +68,7 @@ def test_a_frames_columns_are_named_by_their_text_as_in_its_csv(tmp_path: Path) 
     # every name quoted: '0' is no longer both present (0) and absent ('0')
     _refused(
         lambda: evaluate(numbered, pred="9", attrs=["0"]),
-        "data: column '9' (--pred) not found; available columns: '0', '1', '4'",
+        "<dataframe>: column '9' (--pred) not found; available columns: '0', '1', '4'",
     )
     _refused(lambda: evaluate(numbered, pred=1, attrs=["0"]), "pred: 1 is not text" + COLUMN_HINT)
     _refused(
@@ -105,10 +105,10 @@ def test_a_polars_frame_gives_its_parquet_files_report(tmp_path: Path) -> None:
     _same(evaluate(frame.lazy(), pred="p", attrs=["n", "f", "d", "c"], **kw), from_file)
     _refused(
         lambda: evaluate(frame.with_columns(o=pl.Series([object()] * N)), pred="p", attrs=["o"]),
-        "data: polars column 'o' (Object) cannot be read as a Parquet column (Python "
+        "<dataframe>: polars column 'o' (Object) cannot be read as a Parquet column (Python "
         "objects); cast it to a type Parquet holds (e.g. Int64, Float64 or String)",
     )
-    with pytest.raises(MonitorInputError, match=r"^data: could not read the polars frame: "):
+    with pytest.raises(MonitorInputError, match=r"^<dataframe>: could not read the polars frame: "):
         evaluate(frame.lazy().filter(pl.col("missing") > 1), pred="p", attrs=["c"])
 
 
@@ -187,7 +187,7 @@ def test_complex_values_are_refused(role: str, boxed: bool) -> None:
     first = complex(frame[column].iloc[0])
     _refused(
         lambda: evaluate(frame, pred=None if role == "score" else "p", attrs=["a"], **kw),
-        f"data: {role} column {column!r} holds complex numbers (found {first!r}); "
+        f"<dataframe>: {role} column {column!r} holds complex numbers (found {first!r}); "
         f"give {role}s as real numbers",
     )
 

@@ -133,6 +133,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         "not_shown": PY_TEXT,
         "drift_text": PY_TEXT,
         "compare_group_cells": PY_TEXT,
+        "shift_cells": PY_TEXT,
         "share_text": PY_TEXT,
         "drift_claimed": PY_TEXT,
         "fmt_or_dash": PY_TEXT,

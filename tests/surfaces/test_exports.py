@@ -707,7 +707,7 @@ def test_a_comparison_in_a_notebook_names_its_sides(tmp_path, capsys):
     for copied in (pickle.loads(pickle.dumps(c)), copy.deepcopy(c)):
         assert copied.report("text") == c.report("text")
     named = faircode.compare(faircode.profile(str(train)), pd.read_csv(prod))
-    assert named.report("text").startswith(f"faircode compare: A = {train}  ->  B = <dataframe>")
+    assert named.report("text").startswith(f"faircode compare: A = {train}  ->  B = <dataframe B>")
     plain = faircode.compare(*(dict(faircode.profile(str(f))) for f in (train, prod)))
     assert plain.report("text").startswith("faircode compare: A = a  ->  B = b\n")
 

@@ -337,3 +337,25 @@ def test_an_empty_frame_is_named_dataframe_in_every_api():
             call(empty)
     result = faircode.profile(pd.DataFrame({"sex": SEXES}))
     assert result._name == "<dataframe>"  # the name its renderers show
+
+
+def test_two_frames_are_named_by_their_side():
+    """SPEC 0.6: compare's and scan's two frames are `<dataframe A>` and `<dataframe B>`
+    in the header and in an error reading one side (both read `<dataframe>`), and
+    faircode.monitor.evaluate names its frame `<dataframe>` as profile does (it said
+    `data`)."""
+    pd = pytest.importorskip("pandas")
+    a = pd.DataFrame({"sex": SEXES, "y": ["1", "0"] * (len(SEXES) // 2)})
+    empty = pd.DataFrame({"sex": [], "y": []})
+    head = "faircode compare: A = <dataframe A>  ->  B = <dataframe B>\n"
+    assert faircode.compare(a, a).report("text").startswith(head)
+    for call in (faircode.compare, lambda x, y: faircode.scan(x, other=y)):
+        with pytest.raises(InputError, match=r"^<dataframe B>: no data rows, only a header$"):
+            call(a, empty)
+        with pytest.raises(InputError, match=r"^<dataframe A>: no data rows, only a header$"):
+            call(empty, a)
+    pytest.importorskip("numpy")
+    from faircode.monitor import MonitorInputError, evaluate
+
+    with pytest.raises(MonitorInputError, match=r"^<dataframe>: column 'p' \(--pred\) not "):
+        evaluate(a, pred="p", attrs=["sex"])

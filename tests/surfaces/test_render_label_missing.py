@@ -797,3 +797,60 @@ def test_an_unscored_label_of_some_rows_never_reads_zero_or_a_hundred():
     assert [g["count"] for g in r["unscored"][0]["groups"]] == [29999, 1]
     assert "  code 2 labels: a >99.99%, b <0.01%" in render(r, "t.csv")
     assert "| code | 2 | a >99.99%, b <0.01% |" in render_profile_markdown(r, name="t.csv")
+
+
+def test_compare_rate_and_missing_rows_of_some_rows_never_read_zero_or_a_hundred():
+    """SPEC 17.6 (8's rule): one positive of 30,000 that went reads `<0.01% -> 0.00%
+    (-<0.01 pts)`, 29,999 of 30,000 that became all `>99.99% -> 100.00% (+<0.01 pts)`, and
+    one missing cell of 60,000 that went `<0.01% -> 0.00%`, in the JSON's counts, the
+    terminal and Markdown (the website's and HTML report's in tests/js/views-format.test.js)."""
+
+    def side(male_pos: int, male_missing: int, female_pos: int) -> dict:
+        rows = ["sex,y,income"]
+        for k in range(30000):
+            rows.append(f"M,{int(k < male_pos)},{'' if k < male_missing else 5}")
+            rows.append(f"F,{int(k < female_pos)},5")
+        data = "\n".join(rows) + "\n"
+        return faircode.profile(
+            io.BytesIO(data.encode()), overrides=None, opts={"label": "y"}, name="t.csv"
+        )
+
+    d = faircode.compare(side(1, 1, 29999), side(0, 0, 30000))
+    rates = {g["label"]: g for g in d["label_rates"]["dimensions"][0]["groups"]}
+    assert [rates[x][k] for x in "MF" for k in ("positive_a", "positive_b")] == [1, 0, 29999, 30000]
+    income = d["missing_by_group"][0]["columns"][0]
+    assert (income["missing_count_a"], income["missing_count_b"]) == (1, 0)
+    male = next(g for g in income["groups"] if g["label"] == "M")
+    assert (male["missing_a"], male["missing_b"], male["count_a"]) == (1, 0, 30000)
+    text = render_compare(d, "a.csv", "b.csv")
+    assert section(text, "Label rates", "Missing")[2:] == [
+        "    F                            >99.99% -> 100.00%  (+<0.01 pts)",
+        "    M                            <0.01% ->  0.00%  (-<0.01 pts)",
+    ]
+    lines = section(text, "Missing data by group", "zzz")
+    assert lines[2].startswith("    income <0.01% ->  0.00%  (-<0.01 pts); most moved ")
+    md = d.report("markdown")
+    assert "| sex | F | >99.99% | 100.00% | +<0.01 pts |" in md
+    assert "| sex | M | <0.01% | 0.00% | -<0.01 pts |" in md
+    assert "| sex | income | <0.01% -> 0.00% |" in md
+
+
+def test_compare_lists_a_group_that_moved_before_one_that_did_not():
+    """SPEC 17.6: one missing cell of 30,000 in 'M' that went rounds to a delta of 0, as
+    'F' (none on either side) does; 'M' comes first, so the report's most moved group is
+    'M' `<0.01% -> 0.00%`, not 'F' `0.00% -> 0.00%` (the label's order put it first)."""
+
+    def side(male_missing: int) -> dict:
+        rows = ["sex,income"]
+        for k in range(30000):
+            rows += [f"M,{'' if k < male_missing else 5}", "F,5"]
+        data = "\n".join(rows) + "\n"
+        return faircode.profile(io.BytesIO(data.encode()), name="t.csv")
+
+    d = faircode.compare(side(1), side(0))
+    income = d["missing_by_group"][0]["columns"][0]
+    assert [(g["label"], g["missing_delta"]) for g in income["groups"]] == [("M", 0), ("F", 0)]
+    assert "; most moved 'M' <0.01% -> 0.00%" in render_compare(d, "a.csv", "b.csv")
+    assert "| sex | income | <0.01% -> 0.00% | M | <0.01% -> 0.00% | -<0.01 pts |" in d.report(
+        "markdown"
+    )
