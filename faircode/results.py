@@ -11,7 +11,8 @@ a sandboxed ``<iframe srcdoc>`` so its styles and scripts cannot touch the noteb
 or, where the command has no HTML renderer installed or its HTML report is longer than
 :data:`NOTEBOOK_HTML_MAX`, the Markdown report, escaped, in a ``<pre>`` (its first
 :data:`NOTEBOOK_TEXT_MAX` characters). ``repr()`` is one line: what was measured,
-labels shown by 0.6.
+labels shown by 0.6. :func:`notebook_html` is that rule for any result, also the
+prediction store's (``faircode.monitor.api``), which are not dicts of one command.
 """
 
 from __future__ import annotations
