@@ -32,6 +32,7 @@ from .numerics import (
 from .options import Options, relabeler, resolve
 from .outcomes import outcome_blocks
 from .reference import match_reference, reference_block, sum_warnings, unmatched_warnings
+from .results import ProfileResult
 from .summary import CELL_CAP, LABEL_CAP, MAX_GAP_FLAGS, PAIR_COLUMNS, Summary, pair_cells
 
 #: The result's format (SPEC 5): 3 since findings with evidence and score v3.
@@ -264,7 +265,10 @@ def analyze(
 ) -> dict:
     """The SPEC section 6 result of a summary. `overrides`: column -> kind or "ignore"
     (checked against the summary's columns, as a read checks them); `opts`: a dict of
-    options (validated, defaults filled, like the JS engine's `analyze`) or an Options."""
+    options (validated, defaults filled, like the JS engine's `analyze`) or an Options.
+    Returns the `ProfileResult` `faircode.profile` does, named as the summary (SPEC 6.2):
+    a merged summary's profile displays itself and has `.report()`, and is still `==`
+    the plain dict of another engine."""
     opts = resolve(opts)
     overrides = check_overrides(overrides, summary.columns, opts)
     n_rows = summary.n_rows
@@ -537,7 +541,7 @@ def analyze(
         result["intersection_not_counted"] = not_counted
     if hints is not None:
         result["proxy_hints"] = hints
-    return result
+    return ProfileResult(result, name=summary.name)
 
 
 def _dimension_findings(

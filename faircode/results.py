@@ -11,7 +11,8 @@ a sandboxed ``<iframe srcdoc>`` so its styles and scripts cannot touch the noteb
 or, where the command has no HTML renderer installed or its HTML report is longer than
 :data:`NOTEBOOK_HTML_MAX`, the Markdown report, escaped, in a ``<pre>`` (its first
 :data:`NOTEBOOK_TEXT_MAX` characters). ``repr()`` is one line: what was measured,
-labels shown by 0.6.
+labels shown by 0.6. :func:`notebook_html` is that rule for any result, also the
+prediction store's (``faircode.monitor.api``), which are not dicts of one command.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from .safetext import clip, shown
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, ClassVar
 
 #: Names a one-line repr lists before `...`.
@@ -32,9 +34,11 @@ REPR_NAMES = 6
 NOTEBOOK_HTML_MAX = 1_000_000
 #: The most characters of the Markdown report a notebook cell shows in its place.
 NOTEBOOK_TEXT_MAX = 200_000
+#: What the note over a report shown in place of the HTML calls its format.
+FORM_NAMES = {"markdown": "Markdown", "text": "text"}
 
 
-def _count(n: object, noun: str) -> str:
+def count_text(n: object, noun: str) -> str:
     """`1 flag`, `2 flags` (a repr's counts agree with their noun, as 6.1's size line)."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
@@ -46,38 +50,62 @@ def _score(side: dict) -> str:
     return "not measured" if score is None else f"{score} ({side.get('grade')})"
 
 
-def _names(items: list[str]) -> str:
+def names_text(items: list[str]) -> str:
+    """The first REPR_NAMES names, each clipped, then `...` when there are more."""
     head = ", ".join(clip(n, 24) for n in items[:REPR_NAMES])
     return head + (", ..." if len(items) > REPR_NAMES else "")
 
 
-def head_text(text: str, limit: int) -> str:
+def head_text(text: str, limit: int, form: str = "markdown", method: str = "report") -> str:
     """``text`` itself, or its whole lines within ``limit`` characters and a last line
-    counting the lines left out (a report is read from its top: verdict first)."""
+    counting the lines left out, naming the call (``result.method(form)``) that has them
+    all (a report is read from its top: verdict first)."""
     if len(text) <= limit:
         return text
     cut = text.rfind("\n", 0, limit) + 1
     kept = text[:cut] if cut else text[:limit] + "\n"  # a first line longer than limit
     left = text.count("\n", cut or limit) + (not text.endswith("\n"))
     noun = "line" if left == 1 else "lines"
-    return f'{kept}... {left:,} more {noun} not shown: result.report("markdown") has all\n'
+    return f'{kept}... {left:,} more {noun} not shown: result.{method}("{form}") has all\n'
 
 
-def pre_html(markdown: str, html_chars: int | None = None) -> str:
+def pre_html(
+    markdown: str, html_chars: int | None = None, form: str = "markdown", method: str = "report"
+) -> str:
     """The Markdown report (its head: :func:`head_text`) as escaped text in a ``<pre>``:
     no HTML renderer, or an HTML report of ``html_chars`` characters, too long to embed,
-    which a first line then names."""
+    which a first line then names. ``form``: the report's format when it is another (a
+    store gate's only report is its text); ``method``: the result's method that renders
+    it (the store's results: ``render``)."""
     import html  # lazy: start-up; only in a notebook: not at every start of the CLI
 
     note = (
         ""
         if html_chars is None
         else f'<p class="faircode">The HTML report is {html_chars:,} characters, more than a '
-        f"notebook cell embeds ({NOTEBOOK_HTML_MAX:,}): the Markdown report follows; "
-        'result.report("html") returns the HTML.</p>'
+        f"notebook cell embeds ({NOTEBOOK_HTML_MAX:,}): the {FORM_NAMES[form]} report follows; "
+        f'result.{method}("html") returns the HTML.</p>'
     )
-    text = html.escape(head_text(markdown, NOTEBOOK_TEXT_MAX), quote=True)
+    text = html.escape(head_text(markdown, NOTEBOOK_TEXT_MAX, form, method), quote=True)
     return f'{note}<pre class="faircode">{text}</pre>'
+
+
+def notebook_html(
+    document: str | None,
+    readable: Callable[[], str],
+    title: str,
+    form: str = "markdown",
+    method: str = "report",
+) -> str:
+    """A result's notebook cell (SPEC 6.2): its HTML ``document`` in a sandboxed frame,
+    or, without one or when it is longer than :data:`NOTEBOOK_HTML_MAX`, its ``form``
+    report (``readable()``, made only then) in a ``<pre>``: the one rule every result
+    that displays itself follows (also the prediction store's, SPEC 15.9)."""
+    if document is None:
+        return pre_html(readable(), form=form, method=method)
+    if len(document) > NOTEBOOK_HTML_MAX:
+        return pre_html(readable(), len(document), form, method)
+    return iframe_html(document, title)
 
 
 def iframe_html(document: str, title: str) -> str:
@@ -121,12 +149,9 @@ class Result(dict):
             raise
 
     def _repr_html_(self) -> str:
-        document = self._html_document()
-        if document is None:
-            return pre_html(self.report("markdown"))
-        if len(document) > NOTEBOOK_HTML_MAX:
-            return pre_html(self.report("markdown"), len(document))
-        return iframe_html(document, f"faircode {self.command}")
+        return notebook_html(
+            self._html_document(), lambda: self.report("markdown"), f"faircode {self.command}"
+        )
 
 
 class ProfileResult(Result):
@@ -140,10 +165,10 @@ class ProfileResult(Result):
         head = "score not measured" if score is None else f"score {score}/100 grade {self['grade']}"
         dims = [d["name"] for d in self.get("dimensions", [])]
         return shown(
-            f"ProfileResult({head}; {_count(self.get('n_rows'), 'row')}, "
-            f"{_count(self.get('n_cols'), 'column')}; "
-            f"{_count(len(dims), 'dimension')}: {_names(dims) or 'none'}; "
-            f"{_count(len(self.get('flags', [])), 'flag')})"
+            f"ProfileResult({head}; {count_text(self.get('n_rows'), 'row')}, "
+            f"{count_text(self.get('n_cols'), 'column')}; "
+            f"{count_text(len(dims), 'dimension')}: {names_text(dims) or 'none'}; "
+            f"{count_text(len(self.get('flags', [])), 'flag')})"
         )
 
 
@@ -170,8 +195,8 @@ class CompareResult(Result):
         ]
         return shown(
             f"CompareResult({a.get('n_rows')} -> {b.get('n_rows')} rows; score "
-            f"{_score(a)} -> {_score(b)}; drift: {_names(drift) or 'no shared dimension'}; "
-            f"{_count(len(self.get('flags', [])), 'flag')})"
+            f"{_score(a)} -> {_score(b)}; drift: {names_text(drift) or 'no shared dimension'}; "
+            f"{count_text(len(self.get('flags', [])), 'flag')})"
         )
 
 
@@ -187,6 +212,6 @@ class EvaluateResult(Result):
         n = len(self.get("failures", []))
         return shown(
             f"EvaluateResult({self.get('status')}; {task} model; "
-            f"{_count(len(groups), 'slicing')}: {_names(groups) or 'none'}; "
+            f"{count_text(len(groups), 'slicing')}: {names_text(groups) or 'none'}; "
             f"{n} disparit{'y' if n == 1 else 'ies'} exceeded)"
         )

@@ -15,6 +15,7 @@ from .errors import MonitorInputError
 
 #: The store's Python API (faircode/monitor/api.py), imported on first use.
 _API = (
+    "FairnessReport",
     "GateResult",
     "SliceMetrics",
     "SliceResult",

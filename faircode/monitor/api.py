@@ -47,15 +47,20 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from ..errors import EXIT_OK
+from ..errors import EXIT_FAIL, EXIT_INSUFFICIENT, EXIT_OK, EXIT_UNMEASURED
+from ..renderers import render_as
+from ..results import count_text, names_text, notebook_html
+from ..safetext import shown
 from .args import path, switch, text
+from .errors import MonitorInputError
 
 if TYPE_CHECKING:
     from .store import Store
 
 __all__ = [
+    "FairnessReport",
     "GateResult",
     "SliceMetrics",
     "SliceResult",
@@ -201,6 +206,81 @@ def _metric(metrics: dict[str, Any], name: str) -> tuple[float | None, Interval]
     return m["value"], None if ci is None else (ci[0], ci[1])
 
 
+def _json(value: Any) -> str:
+    """What the commands' ``--json`` prints: two-space indented, no NaN."""
+    from .render import render_json  # lazy: start-up
+
+    return render_json(value)
+
+
+class _Reported:
+    """A store result's reports as its command prints them (``report(form)``) and its
+    notebook cell (``_repr_html_``, SPEC 6.2's rule and size cap: the ``html`` report in
+    a sandboxed frame where the command has one, else the Markdown, else the text
+    report, in a ``<pre>``), so a notebook shows what ``faircode fairness ...`` prints."""
+
+    __slots__ = ()
+    #: The command it is the result of, and the formats ``report`` gives.
+    command: ClassVar[str] = ""
+    forms: ClassVar[tuple[str, ...]] = ()
+
+    def _made(self, form: str) -> str:
+        raise NotImplementedError
+
+    #: The method that renders it: ``render`` (``report`` is the data of some of them).
+    method: ClassVar[str] = "render"
+
+    def render(self, form: str = "text") -> str:
+        """The report in ``form`` (one of ``forms``) as ``faircode fairness ...`` prints it
+        (the gates' text: the lines they print on stderr)."""
+        if not isinstance(form, str) or form not in self.forms:
+            raise MonitorInputError(
+                f"{self.method}: {form!r} is not a format of {self.command} "
+                f"({', '.join(self.forms)})"
+            )
+        return self._made(form)
+
+    def _repr_html_(self) -> str:
+        readable = "markdown" if "markdown" in self.forms else "text"
+        return notebook_html(
+            self.render("html") if "html" in self.forms else None,
+            lambda: self.render(readable),
+            f"faircode {self.command}",
+            readable,
+            self.method,
+        )
+
+
+class FairnessReport(_Reported, dict):
+    """``fairness_report``'s result: the report as a plain ``dict`` (``==`` a dict,
+    ``json.dumps``, pickling behave as for the dict) that shows ``faircode fairness
+    report``'s Markdown in a notebook and has ``report(form)`` (text, markdown, json),
+    as the profiler's results do."""
+
+    __slots__ = ()
+    command = "fairness report"
+    forms = ("text", "json", "markdown")
+    method = "report"
+    report = _Reported.render
+
+    def _made(self, form: str) -> str:
+        from .timeline import render_report_markdown, render_report_text  # lazy: start-up
+
+        if form == "json":
+            return _json(dict(self))
+        return (render_report_markdown if form == "markdown" else render_report_text)(self)
+
+    def __repr__(self) -> str:
+        ev = self["evaluation"]
+        groups = [f"{g['name']} {g['status']}" for g in ev["groups"]]
+        sli = self["sli"]
+        return shown(
+            f"FairnessReport({ev['status']}; {self['model']} version {self['version']}; "
+            f"n={ev['rows']['total']}; {count_text(len(groups), 'attribute')}: "
+            f"{names_text(groups) or 'none'}; SLI {sli['good']}/{sli['total']})"
+        )
+
+
 @dataclass(frozen=True)
 class SliceResult:
     """One slice of an attribute: its size, metrics and their 95% intervals.
@@ -247,6 +327,23 @@ class SliceResult:
     low_n: tuple[str, ...]
     metrics: dict[str, Any] = field(repr=False, compare=False)
 
+    def __repr__(self) -> str:
+        from .render import fmt  # lazy: start-up
+
+        values = (
+            ("accuracy", self.accuracy),
+            ("selection_rate", self.selection_rate),
+            ("tpr", self.tpr),
+            ("fpr", self.fpr),
+            ("error", self.error),
+        )
+        measured = "; ".join(f"{k} {fmt(v)}" for k, v in values if v is not None)
+        guard = f"; below min_samples for {', '.join(self.low_n)}" if self.low_n else ""
+        return shown(
+            f"SliceResult({self.slice_value}: n={self.n}, {self.n_labelled} labelled; "
+            f"{measured or 'nothing measured'}{guard})"
+        )
+
     @classmethod
     def from_report(cls, s: dict[str, Any]) -> SliceResult:
         m = s["metrics"]
@@ -276,7 +373,7 @@ class SliceResult:
 
 
 @dataclass(frozen=True)
-class SliceMetrics:
+class SliceMetrics(_Reported):
     """An attribute's slices and disparities for one model version (``slice_metrics``).
 
     Attributes
@@ -332,6 +429,31 @@ accuracy_range_ci, mae_range_ci : tuple or None
     status: str
     report: dict[str, Any] = field(repr=False, compare=False)
 
+    command = "fairness slice"
+    forms = ("text", "json", "markdown", "html")
+
+    def _made(self, form: str) -> str:
+        if form == "json":
+            return _json(self.report)
+        # the slice's report is a 12.11 report: evaluate's renderers, as the CLI's
+        return render_as("fairness evaluate", form, self.report["evaluation"])
+
+    def __repr__(self) -> str:
+        from .render import fmt  # lazy: start-up
+
+        n = sum(s.n for s in self.slices)
+        guarded = sum(s.below_min for s in self.slices)
+        gated = ("demographic_parity_diff", "equalized_odds_diff", "accuracy_range", "mae_range")
+        values = [(name, getattr(self, name)) for name in gated]
+        measured = ", ".join(f"{k} {fmt(v)}" for k, v in values if v is not None)
+        return shown(
+            f"SliceMetrics({self.status}; {self.model} version {self.version}, "
+            f"{self.attribute}: {count_text(len(self.slices), 'slice')}, n={n}, "
+            f"{guarded} below min_samples {self.min_samples}; "
+            f"{measured or 'no disparity measured'}; threshold {self.threshold:g} by "
+            f"{self.rule})"
+        )
+
     @classmethod
     def from_report(cls, report: dict[str, Any]) -> SliceMetrics:
         ev = report["evaluation"]
@@ -386,7 +508,7 @@ accuracy_range_ci, mae_range_ci : tuple or None
 
 
 @dataclass(frozen=True)
-class GateResult:
+class GateResult(_Reported):
     """The promotion gate's decision for one model version (``fairness_gate``).
 
     True in a boolean context exactly when the gate lets the version through (the CLI
@@ -419,6 +541,8 @@ class GateResult:
         The audit row that records the decision.
     report : dict or None
         The store report the gate judged (None when disabled).
+    reason : str or None
+        Why the decision was overridden (``force``), as the audit log keeps it.
     """
 
     model: str
@@ -431,6 +555,10 @@ class GateResult:
     message: str | None
     audit_id: int
     report: dict[str, Any] | None = field(repr=False, compare=False)
+    reason: str | None = field(default=None, repr=False, compare=False)
+
+    command = "fairness gate"
+    forms = ("text", "json")
 
     @property
     def passed(self) -> bool:
@@ -439,6 +567,65 @@ class GateResult:
 
     def __bool__(self) -> bool:
         return self.passed
+
+    def _made(self, form: str) -> str:
+        if form == "json":
+            return _json(
+                {
+                    "event": self.event,
+                    "exit": self.exit_code,
+                    "audit_id": self.audit_id,
+                    "report": self.report,
+                }
+            )
+        return "".join(line + "\n" for line in self._lines())
+
+    def _lines(self) -> list[str]:
+        """What ``faircode fairness gate`` prints on stderr: each gated disparity that
+        failed, the warning, and the decision."""
+        from .gate import gate_lines, passed_caveat, unmeasured_hint  # lazy: start-up
+
+        report = self.report
+        lines = [] if report is None else gate_lines(report["evaluation"])
+        if self.message:
+            lines.append(f"faircode: warning: {self.message}")
+        who = f"{self.model} version {self.version}"
+        if self.forced:
+            lines.append(
+                f"faircode: warning: gate OVERRIDDEN with --force for {who} (recorded as "
+                f"fairness_gate_override, reason: {self.reason})"
+            )
+        elif self.event == "promotion_blocked_by_fairness" and report is not None:
+            what = {EXIT_FAIL: "exceeded", EXIT_INSUFFICIENT: "insufficient evidence"}.get(
+                self.exit_code, "unmeasured"
+            )
+            fix = (
+                "fix it"
+                if self.exit_code != EXIT_UNMEASURED
+                else unmeasured_hint(report["evaluation"], store=True)
+            )
+            lines.append(
+                f"faircode: gate: blocked: {who}: {what} (recorded as "
+                f"promotion_blocked_by_fairness); {fix}, or --force --reason TEXT"
+            )
+        elif self.event == "fairness_gate_passed" and not self.message:
+            caveat = passed_caveat(report["evaluation"], store=True) if report else ""
+            lines.append(
+                f"faircode: gate: passed: {who}: every gated disparity within threshold{caveat}"
+            )
+        return lines
+
+    def __repr__(self) -> str:
+        n = (
+            "nothing judged"
+            if self.report is None
+            else (f"n={self.report['evaluation']['rows']['total']}")
+        )
+        verdict = "passes" if self.passed else "blocked"
+        return shown(
+            f"GateResult({self.outcome}: {verdict}, exit {self.exit_code}; {self.model} "
+            f"version {self.version}; {n}; {self.event}, audit row {self.audit_id})"
+        )
 
 
 def fairness_report(
@@ -513,16 +700,18 @@ def fairness_report(
     """
     _arguments(model=model, version=version, since=since, until=until, intersect=intersect)
     with _opened(store) as opened:
-        return _window_report(
-            opened,
-            model,
-            registry,
-            version,
-            since,
-            until,
-            target=target,
-            intersect=intersect,
-            bucket=bucket,
+        return FairnessReport(
+            _window_report(
+                opened,
+                model,
+                registry,
+                version,
+                since,
+                until,
+                target=target,
+                intersect=intersect,
+                bucket=bucket,
+            )
         )
 
 
@@ -700,12 +889,13 @@ def fairness_gate(
         message=res["message"],
         audit_id=int(res["audit"]["id"]),
         report=report,
+        reason=reason,
     )
 
 
 # -- SLOs and alerts (SPEC 15.10, 15.11) ----------------------------------------------
 @dataclass(frozen=True)
-class SloGateResult:
+class SloGateResult(_Reported):
     """The SLO gate's decision for a model (``slo_gate``).
 
     True in a boolean context exactly when ``faircode fairness slo gate`` exits 0.
@@ -736,6 +926,16 @@ class SloGateResult:
     audit_id: int
     slos: tuple[dict[str, Any], ...] = field(repr=False, compare=False)
 
+    command = "fairness slo gate"
+    forms = ("text", "json")
+    #: The decision as ``slo gate`` says it, by the audit event recorded.
+    VERDICTS: ClassVar[dict[str, str]] = {
+        "fairness_slo_budget_exhausted": "blocked: an error budget is spent",
+        "fairness_slo_gate_unmeasured": "blocked: nothing measurable in an SLO's window; "
+        "take readings with 'faircode fairness slo ingest'",
+        "fairness_slo_gate_passed": "passed",
+    }
+
     @property
     def passed(self) -> bool:
         """The gate lets the model through (exit 0)."""
@@ -743,6 +943,41 @@ class SloGateResult:
 
     def __bool__(self) -> bool:
         return self.passed
+
+    def _made(self, form: str) -> str:
+        from .slo import budget_line  # lazy: start-up
+
+        if form == "json":
+            return _json(
+                {
+                    "event": self.event,
+                    "exit": self.exit_code,
+                    "audit_id": self.audit_id,
+                    "at": self.at,
+                    "slos": list(self.slos),
+                }
+            )
+        lines = []
+        for s in self.slos:
+            outcome = s["budget"]["outcome"]
+            tag = {"exhausted": "SPENT", "unmeasured": "UNMEASURED"}.get(outcome, "OK")
+            if not s["gate"] and outcome != "ok":
+                tag = f"WARNING (advisory) {tag}"
+            lines.append(f"faircode: slo gate: {tag} {budget_line(s)}\n")
+        lines.append(
+            f"faircode: slo gate: {self.VERDICTS[self.event]} (recorded as {self.event}, "
+            f"audit row {self.audit_id})\n"
+        )
+        return "".join(lines)
+
+    def __repr__(self) -> str:
+        outcomes = [f"{s['name']} {s['budget']['outcome']}" for s in self.slos]
+        verdict = "passes" if self.passed else "blocked"
+        return shown(
+            f"SloGateResult({verdict}, exit {self.exit_code}; {self.model} at {self.at}; "
+            f"{count_text(len(outcomes), 'SLO')}: {names_text(outcomes) or 'none'}; "
+            f"{self.event}, audit row {self.audit_id})"
+        )
 
 
 def slo_set(

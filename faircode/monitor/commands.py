@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from ..cliparse import Parser, usage_hint
-from ..errors import EXIT_FAIL, EXIT_INPUT, EXIT_INSUFFICIENT, EXIT_OK, EXIT_UNMEASURED
+from ..errors import EXIT_INPUT, EXIT_OK
 from ..options import FAIRNESS_ENCODING_HELP, FAIRNESS_RULES
 from ..safetext import shown
 from .errors import MonitorInputError
-from .gate import GATE_EXITS, gate_lines, passed_caveat, unmeasured_hint
+from .gate import GATE_EXITS
 
 #: Help texts of options that several commands declare alike (one home each).
 _REASON_HELP = "why (kept in the audit log)"
@@ -417,7 +417,6 @@ def _window(args: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from .api import fairness_report  # lazy: start-up
-    from .timeline import render_report_markdown, render_report_text  # lazy: start-up
 
     report = fairness_report(
         args.model,
@@ -426,26 +425,19 @@ def cmd_report(args: argparse.Namespace) -> int:
         intersect=args.intersect,
         bucket=args.bucket,
     )
-    if args.json:
-        _write_json(report)
-    elif args.markdown:
-        sys.stdout.write(render_report_markdown(report))
-    else:
-        sys.stdout.write(render_report_text(report))
+    sys.stdout.write(report.report("json" if args.json else _form(args)))
     return EXIT_OK
+
+
+def _form(args: argparse.Namespace) -> str:
+    return "markdown" if args.markdown else "text"
 
 
 def cmd_slice(args: argparse.Namespace) -> int:
     from .api import slice_metrics  # lazy: start-up
-    from .render import render_markdown, render_text  # lazy: start-up
 
-    report = slice_metrics(args.model, args.attr, **_window(args)).report
-    if args.json:
-        _write_json(report)
-    elif args.markdown:
-        sys.stdout.write(render_markdown(report["evaluation"]))
-    else:
-        sys.stdout.write(render_text(report["evaluation"]))
+    res = slice_metrics(args.model, args.attr, **_window(args))
+    sys.stdout.write(res.render("json" if args.json else _form(args)))
     return EXIT_OK
 
 
@@ -460,86 +452,13 @@ def cmd_gate(args: argparse.Namespace) -> int:
         force=args.force,
         reason=args.reason,
     )
-    err = sys.stderr
-    report = res.report
     if args.json:
-        _write_json(
-            {"event": res.event, "exit": res.exit_code, "audit_id": res.audit_id, "report": report}
-        )
-    if report is not None:
-        for line in gate_lines(report["evaluation"]):
-            print(line, file=err)
-    if res.message:
-        print(f"faircode: warning: {res.message}", file=err)
-    who = f"{args.model} version {args.version}"
-    if res.forced:
-        print(
-            f"faircode: warning: gate OVERRIDDEN with --force for {who} (recorded as "
-            f"fairness_gate_override, reason: {args.reason})",
-            file=err,
-        )
-    elif res.event == "promotion_blocked_by_fairness":
-        what = {EXIT_FAIL: "exceeded", EXIT_INSUFFICIENT: "insufficient evidence"}.get(
-            res.exit_code, "unmeasured"
-        )
-        fix = (
-            "fix it"
-            if res.exit_code != EXIT_UNMEASURED
-            else unmeasured_hint(report["evaluation"], store=True)
-        )
-        print(
-            f"faircode: gate: blocked: {who}: {what} (recorded as "
-            f"promotion_blocked_by_fairness); {fix}, or --force --reason TEXT",
-            file=err,
-        )
-    elif res.event == "fairness_gate_passed" and not res.message:
-        caveat = passed_caveat(report["evaluation"], store=True) if report else ""
-        print(
-            f"faircode: gate: passed: {who}: every gated disparity within threshold{caveat}",
-            file=err,
-        )
+        sys.stdout.write(res.render("json"))
+    sys.stderr.write(res.render("text"))
     return res.exit_code
 
 
 # -- SLOs and alerts (SPEC 15.10, 15.11): the API's functions, rendered -------------------
-def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{x:.1%}"
-
-
-def _budget_line(s: dict[str, Any]) -> str:
-    b = s["budget"]
-    head = (
-        f"SLO {s['name']}: target {s['target']:g} over {s['window_days']} days"
-        f"{' (gates)' if s['gate'] else ' (advisory)'}: {b['readings']} reading(s)"
-    )
-    if b["outcome"] == "unmeasured":
-        return f"{head}; SLI 0/0: {b['reason']}; budget not judged (never a pass)"
-    left = "SPENT" if b["outcome"] == "exhausted" else f"{_pct(b['remaining_fraction'])} left"
-    return (
-        f"{head}; SLI {b['good']}/{b['total']} ({_pct(b['ratio'])}); {b['bad']} bad of "
-        f"{b['allowed_bad']:.3g} allowed: budget {left}"
-    )
-
-
-def _reading_line(r: dict[str, Any]) -> str:
-    if r["total"] == 0:
-        reasons = {u["reason"] for u in r["unmeasurable"]}
-        why = (
-            reasons.pop()
-            if len(reasons) == 1
-            else "undecided: " + ", ".join(u["attribute"] for u in r["unmeasurable"])
-        )
-        sli = f"SLI 0/0: no measurable attributes ({why})"
-    else:
-        sli = f"SLI {r['good']}/{r['total']}"
-        if r["exceeded"]:
-            sli += f", exceeded: {', '.join(r['exceeded'])}"
-        if r["unmeasurable"]:
-            sli += f", not counted: {', '.join(u['attribute'] for u in r['unmeasurable'])}"
-    version = f"version {r['version']}" if r["version"] else "no version"
-    return f"{r['at']}  {version}  {r['since']}..{r['until']}  {sli}"
-
-
 def _check_batch_file(args: argparse.Namespace) -> None:
     from .ingest import existing_file  # lazy: start-up (pandas)
 
@@ -577,6 +496,7 @@ def cmd_slo_set(args: argparse.Namespace) -> int:
 
 def cmd_slo_show(args: argparse.Namespace) -> int:
     from .api import slo_show  # lazy: start-up
+    from .slo import budget_line, reading_line  # lazy: start-up
 
     state = slo_show(args.model, at=args.at, store=args.store)
     if args.json:
@@ -584,15 +504,16 @@ def cmd_slo_show(args: argparse.Namespace) -> int:
         return EXIT_OK
     lines = [f"model {state['model']}: SLOs at {state['at']}"]
     for s in state["slos"]:
-        lines.append(_budget_line(s))
+        lines.append(budget_line(s))
         if s["latest"] is not None:
-            lines.append(f"  latest reading: {_reading_line(s['latest'])}")
+            lines.append(f"  latest reading: {reading_line(s['latest'])}")
     sys.stdout.write("\n".join(lines) + "\n")
     return EXIT_OK
 
 
 def cmd_slo_ingest(args: argparse.Namespace) -> int:
     from .api import slo_ingest  # lazy: start-up
+    from .slo import reading_line  # lazy: start-up
 
     readings = slo_ingest(
         args.model,
@@ -607,7 +528,7 @@ def cmd_slo_ingest(args: argparse.Namespace) -> int:
         same = f"taken for the same day, {r['day']}" if r["day"] else "taken at the same time"
         again = f" (replaces reading {again}, {same})" if again else ""
         print(
-            f"faircode: SLO {r['slo']} reading {r['id']}{again}: {_reading_line(r)}",
+            f"faircode: SLO {r['slo']} reading {r['id']}{again}: {reading_line(r)}",
             file=sys.stderr,
         )
     if args.json:
@@ -619,33 +540,9 @@ def cmd_slo_gate(args: argparse.Namespace) -> int:
     from .api import slo_gate  # lazy: start-up
 
     res = slo_gate(args.model, name=args.name, at=args.at, store=args.store)
-    err = sys.stderr
     if args.json:
-        _write_json(
-            {
-                "event": res.event,
-                "exit": res.exit_code,
-                "audit_id": res.audit_id,
-                "at": res.at,
-                "slos": list(res.slos),
-            }
-        )
-    for s in res.slos:
-        outcome = s["budget"]["outcome"]
-        tag = {"exhausted": "SPENT", "unmeasured": "UNMEASURED"}.get(outcome, "OK")
-        if not s["gate"] and outcome != "ok":
-            tag = f"WARNING (advisory) {tag}"
-        print(f"faircode: slo gate: {tag} {_budget_line(s)}", file=err)
-    verdict = {
-        "fairness_slo_budget_exhausted": "blocked: an error budget is spent",
-        "fairness_slo_gate_unmeasured": "blocked: nothing measurable in an SLO's window; "
-        "take readings with 'faircode fairness slo ingest'",
-        "fairness_slo_gate_passed": "passed",
-    }[res.event]
-    print(
-        f"faircode: slo gate: {verdict} (recorded as {res.event}, audit row {res.audit_id})",
-        file=err,
-    )
+        sys.stdout.write(res.render("json"))
+    sys.stderr.write(res.render("text"))
     return res.exit_code
 
 

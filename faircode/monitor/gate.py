@@ -1,7 +1,7 @@
 """The fairness gate's verdict as the CLIs give it (SPEC 12.9): the exit code of a
 report's status, and one stderr line per gated disparity that failed, is insufficient or
 unmeasured. Shared by `fairness evaluate --gate` (:mod:`.cli`) and the store's `gate`
-and `registry promote` (:mod:`.commands`, :mod:`.control`)."""
+and `registry promote` (:mod:`.api`, :mod:`.control`)."""
 
 from __future__ import annotations
 

@@ -22,6 +22,11 @@ from ..numerics import Z
 from .scores import auc_interval
 from .stats import effective, weighted, wilson_arrays
 
+#: How reports name the slice of rows without a value (SPEC 12.3). Its home is here, not
+#: in slices.py, which imports the profiler's group rules: the renderers read it, and a
+#: renderer importing the profiler's analysis made an import cycle through the results.
+MISSING_LABEL = "(missing)"
+
 TASKS = ("binary", "regression")
 
 
@@ -156,8 +161,6 @@ def _num(x: float) -> float | None:
 
 
 def _display(value: Any) -> str:
-    from .slices import MISSING_LABEL  # lazy: start-up
-
     return MISSING_LABEL if value is None else str(value)
 
 

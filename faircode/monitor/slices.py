@@ -16,8 +16,7 @@ from ..analyze import group_rule
 from ..labels import float_labels, label_of, typed_label, typed_text
 from ..options import resolve
 from .errors import MonitorInputError
-
-MISSING_LABEL = "(missing)"
+from .metrics import MISSING_LABEL
 
 
 def _native(value: Any) -> Any:

@@ -492,3 +492,44 @@ def gate(store: Store, model: str, *, name: str | None = None, at: str | None = 
         "audit_id": entry["id"],
         "slos": judged,
     }
+
+
+def pct_text(x: float | None) -> str:
+    """A ratio as the SLO lines show it (``-`` when there is none)."""
+    return "-" if x is None else f"{x:.1%}"
+
+
+def budget_line(s: dict[str, Any]) -> str:
+    """An SLO and its budget in one line, as `slo show` and `slo gate` print it."""
+    b = s["budget"]
+    head = (
+        f"SLO {s['name']}: target {s['target']:g} over {s['window_days']} days"
+        f"{' (gates)' if s['gate'] else ' (advisory)'}: {b['readings']} reading(s)"
+    )
+    if b["outcome"] == "unmeasured":
+        return f"{head}; SLI 0/0: {b['reason']}; budget not judged (never a pass)"
+    left = "SPENT" if b["outcome"] == "exhausted" else f"{pct_text(b['remaining_fraction'])} left"
+    return (
+        f"{head}; SLI {b['good']}/{b['total']} ({pct_text(b['ratio'])}); {b['bad']} bad of "
+        f"{b['allowed_bad']:.3g} allowed: budget {left}"
+    )
+
+
+def reading_line(r: dict[str, Any]) -> str:
+    """A reading in one line, as `slo show` and `slo ingest` print it."""
+    if r["total"] == 0:
+        reasons = {u["reason"] for u in r["unmeasurable"]}
+        why = (
+            reasons.pop()
+            if len(reasons) == 1
+            else "undecided: " + ", ".join(u["attribute"] for u in r["unmeasurable"])
+        )
+        sli = f"SLI 0/0: no measurable attributes ({why})"
+    else:
+        sli = f"SLI {r['good']}/{r['total']}"
+        if r["exceeded"]:
+            sli += f", exceeded: {', '.join(r['exceeded'])}"
+        if r["unmeasurable"]:
+            sli += f", not counted: {', '.join(u['attribute'] for u in r['unmeasurable'])}"
+    version = f"version {r['version']}" if r["version"] else "no version"
+    return f"{r['at']}  {version}  {r['since']}..{r['until']}  {sli}"

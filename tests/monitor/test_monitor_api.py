@@ -703,3 +703,138 @@ def test_a_label_outside_a_binary_tasks_values_is_refused_at_ingest(
     code, out, err = cli("report", "m", "--registry", "m.yaml", "--json")
     assert code == 0, err
     assert json.loads(out)["evaluation"]["rows"]["labelled"] == 0
+
+
+# -- the store's results in a notebook (SPEC 15.9, 6.2) --------------------------------------
+def _loans_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The module example's store: north and south of 400, west of 10 (below the guard)."""
+    monkeypatch.setenv("FAIRCODE_ACTOR", "test-operator")
+    db, model_file = str(tmp_path / "m.db"), tmp_path / "loans.yaml"
+    model_file.write_text("fairness:\n  slices: [region]\n  threshold: 0.1\n")
+    data = _small(tmp_path)
+    data.write_text(data.read_text() + "".join(f"w{i},west,{i % 2},{i % 2}\n" for i in range(10)))
+    common = ["--db", db, "--registry", str(model_file)]
+    log = ["--version", "v1", "--id", "id", "--pred", "approved", "--attr", "region"]
+    assert run(["fairness", "log", "loans", str(data), *log, *common]) == 0
+    label = ["--id", "id", "--label", "repaid"]
+    assert run(["fairness", "label", "loans", str(data), *label, *common]) == 0
+    return common
+
+
+def _printed(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[str, str]:
+    capsys.readouterr()
+    run(["fairness", *argv])
+    got = capsys.readouterr()
+    return got.out, got.err
+
+
+def _cell_text(cell: str) -> str:
+    import html
+
+    assert cell.startswith('<pre class="faircode">') and cell.endswith("</pre>"), cell[:80]
+    return html.unescape(cell[len('<pre class="faircode">') : -len("</pre>")])
+
+
+def test_the_store_results_show_in_a_notebook_what_the_cli_prints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SPEC 15.9: SliceMetrics, GateResult, SloGateResult and fairness_report's result
+    show in a notebook the report `faircode fairness slice | gate | slo gate | report`
+    prints, and their repr is one line with the verdict and n (they showed a 1,700-
+    character dataclass repr, or an 11,000-character dict)."""
+    import html
+
+    from faircode.monitor import FairnessReport, SloGateResult, slo_gate, slo_ingest, slo_set
+
+    common = _loans_store(tmp_path, monkeypatch)
+    db, registry = common[1], common[3]
+    res = slice_metrics("loans", "region", store=db, registry=registry)
+    assert repr(res) == (
+        "SliceMetrics(exceeded; loans version v1, region: 3 slices, n=810, 1 below "
+        "min_samples 30; demographic_parity_diff 0.250, equalized_odds_diff 0.333, "
+        "accuracy_range 0.250; threshold 0.1 by interval)"
+    )
+    assert repr(res.slices[2]) == (
+        "SliceResult(west: n=10, 10 labelled; accuracy 1.000; selection_rate 0.500; "
+        "tpr 1.000; fpr 0.000; below min_samples for " + ", ".join(res.slices[2].low_n) + ")"
+    )
+    out, _ = _printed(capsys, "slice", "loans", "region", *common)
+    assert res.render() == out and res.render("text") == out
+    out, _ = _printed(capsys, "slice", "loans", "region", *common, "--markdown")
+    assert res.render("markdown") == out
+    out, _ = _printed(capsys, "slice", "loans", "region", *common, "--json")
+    assert res.render("json") == out and json.loads(out) == res.report
+    # the slice's report is a 12.11 report: its HTML, in a sandboxed frame, as evaluate's
+    cell = res._repr_html_()
+    assert cell.startswith("<iframe srcdoc=") and 'sandbox="allow-scripts"' in cell
+    assert html.escape(res.render("html"), quote=True) in cell
+    with pytest.raises(MonitorInputError, match=r"^render: 'pdf' is not a format of fairness "):
+        res.render("pdf")
+
+    report = fairness_report("loans", store=db, registry=registry)
+    assert isinstance(report, FairnessReport) and isinstance(report, dict)
+    out, _ = _printed(capsys, "report", "loans", *common, "--json")
+    assert report == json.loads(out) and report.report("json") == out
+    assert json.loads(json.dumps(report)) == report
+    assert repr(report) == (
+        "FairnessReport(exceeded; loans version v1; n=810; 1 attribute: region exceeded; SLI 0/1)"
+    )
+    out, _ = _printed(capsys, "report", "loans", *common, "--markdown")
+    assert report.report("markdown") == out and _cell_text(report._repr_html_()) == out
+    out, _ = _printed(capsys, "report", "loans", *common)
+    assert report.report() == out
+
+    gate = fairness_gate("loans", store=db, registry=registry)
+    assert repr(gate) == (
+        f"GateResult(fail: blocked, exit 1; loans version v1; n=810; "
+        f"promotion_blocked_by_fairness, audit row {gate.audit_id})"
+    )
+    out, err = _printed(capsys, "gate", "loans", "--version", "v1", *common)
+    assert gate.render() == err and _cell_text(gate._repr_html_()) == err
+    assert err.splitlines()[-1].startswith("faircode: gate: blocked: loans version v1")
+    forced = fairness_gate("loans", store=db, registry=registry, force=True, reason="board")
+    assert forced.render().splitlines()[-1].endswith("reason: board)")
+
+    slo_set("loans", "fair", target=0.5, gate=True, store=db)
+    slo_ingest("loans", store=db, registry=registry)
+    decision = slo_gate("loans", store=db)
+    assert isinstance(decision, SloGateResult)
+    assert repr(decision) == (
+        f"SloGateResult(blocked, exit 6; loans at {decision.at}; 1 SLO: fair exhausted; "
+        f"fairness_slo_budget_exhausted, audit row {decision.audit_id})"
+    )
+    _, err = _printed(capsys, "slo", "gate", "loans", "--db", db)
+    lines = _cell_text(decision._repr_html_()).splitlines()
+    assert lines == decision.render().splitlines() and len(lines) == 2
+    assert lines[0] == err.splitlines()[0]  # the audit row of the last line is the CLI's own
+    assert lines[1].startswith("faircode: slo gate: blocked: an error budget is spent")
+
+
+def test_a_store_result_too_large_for_a_notebook_shows_its_head(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SPEC 15.9, 6.2: the store's results keep the notebook's size cap: past
+    NOTEBOOK_HTML_MAX the cell is the Markdown report's head, naming the call that
+    returns all of it (`render`: `report` is the data of SliceMetrics)."""
+    import faircode.results
+
+    common = _loans_store(tmp_path, monkeypatch)
+    res = slice_metrics("loans", "region", store=common[1], registry=common[3])
+    monkeypatch.setattr(faircode.results, "NOTEBOOK_HTML_MAX", 1_000)
+    monkeypatch.setattr(faircode.results, "NOTEBOOK_TEXT_MAX", 500)
+    cell = res._repr_html_()
+    document = res.render("html")
+    note, pre = cell.split('<pre class="faircode">')
+    assert note == (
+        f'<p class="faircode">The HTML report is {len(document):,} characters, more than a '
+        "notebook cell embeds (1,000): the Markdown report follows; "
+        'result.render("html") returns the HTML.</p>'
+    )
+    text = _cell_text('<pre class="faircode">' + pre)
+    kept, last = text[:-1].rsplit("\n", 1)
+    markdown = res.render("markdown")
+    assert markdown.startswith(kept + "\n") and len(kept) <= 500
+    left = markdown.count("\n") - kept.count("\n") - 1
+    assert last == f'... {left:,} more lines not shown: result.render("markdown") has all'
+    report = fairness_report("loans", store=common[1], registry=common[3])
+    assert _cell_text(report._repr_html_()).endswith('result.report("markdown") has all\n')

@@ -664,6 +664,31 @@ def test_results_display_in_a_notebook_and_stay_dicts(tmp_path):
     assert "<script>alert" not in c._repr_html_()
 
 
+def test_a_merged_summarys_profile_displays_itself_as_a_profile_does(tmp_path):
+    """SPEC 6.2: `faircode.analyze.analyze` of a merged summary (parts of one table, as
+    docs/python-api.md shows; Spark's profile) is the ProfileResult `profile` returns,
+    still `==` the plain dict: it returned a plain dict, with no `.report()` and no
+    notebook display."""
+    from faircode.analyze import analyze
+    from faircode.results import ProfileResult
+
+    header = ["sex", "race", "y"]
+    rows = [["MF"[i % 2], "ABC"[i % 3], str(i % 5 == 0)] for i in range(600)]
+    whole_path = write_csv(tmp_path / "whole.csv", header, rows)
+    first = write_csv(tmp_path / "first.csv", header, rows[:250])
+    rest = write_csv(tmp_path / "rest.csv", header, rows[250:])
+    whole = faircode.profile(whole_path, name="loans.csv")
+    a, overrides, options = faircode.summarize(first, name="loans.csv")
+    b, _, _ = faircode.summarize(rest, name="loans.csv")
+    merged = analyze(a.merge(b), overrides, options)
+    assert isinstance(merged, ProfileResult) and merged == whole and dict(merged) == whole
+    assert json.loads(json.dumps(merged)) == merged
+    assert repr(merged) == repr(whole) and "\n" not in repr(merged)
+    for form in ("text", "markdown", "csv", "json"):
+        assert merged.report(form) == whole.report(form), form
+    assert merged._repr_html_() == whole._repr_html_()
+
+
 def test_a_results_repr_counts_agree_with_their_nouns(tmp_path):
     """SPEC 6.2: `1 row, 1 column; 1 dimension: sex`, `1 flag` (it said `1 columns`)."""
     one = faircode.profile(write_csv(tmp_path / "one.csv", ["sex"], [["F"]]))
