@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 
 from .cliparse import default_help
 from .detect import OVERRIDE_VALUES
@@ -165,8 +166,6 @@ def start_spark(master: str | None) -> tuple[Any, Any]:
         from . import spark  # lazy: start-up
     except ImportError:
         raise missing_extra("--engine spark", "pyspark") from None
-    import warnings  # lazy: start-up
-
     # PySpark 4.x warns on every run with pandas 3 (docs/spark.md: which pandas PySpark supports);
     # the CLI's stderr is for faircode's own messages.
     warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")

@@ -255,7 +255,19 @@ class FairnessReport(_Reported, dict):
     """``fairness_report``'s result: the report as a plain ``dict`` (``==`` a dict,
     ``json.dumps``, pickling behave as for the dict) that shows ``faircode fairness
     report``'s Markdown in a notebook and has ``report(form)`` (text, markdown, json),
-    as the profiler's results do."""
+    as the profiler's results do.
+
+    Attributes
+    ----------
+    command : str
+        The CLI command whose output ``report(form)`` is (``"fairness report"``).
+    forms : tuple of str
+        The forms ``report(form)`` takes.
+
+    The keys are those of ``faircode fairness report --json`` (SPEC-monitor 15.5):
+    ``model``, ``version``, ``window``, ``registry``, ``evaluation``, ``trend``,
+    ``sli`` and the rest.
+    """
 
     __slots__ = ()
     command = "fairness report"
