@@ -184,8 +184,8 @@ test('reference: F/M match Female/Male; no match is a null deviation and a flag'
   const text = csv(['sex'], [...repeat(51, ['F']), ...repeat(49, ['M'])]);
   const r = withReference(text, 'column,group,share\nsex,Male,0.49\nsex,Female,0.51\n');
   assert.deepEqual(dim(r, 'sex').reference, { deviation: 0, groups: [
-    { label: 'Female', expected: 0.51, actual: 0.51, delta: 0 },
-    { label: 'Male', expected: 0.49, actual: 0.49, delta: 0 }] });
+    { label: 'Female', expected: 0.51, actual: 0.51, count: 51, delta: 0 },
+    { label: 'Male', expected: 0.49, actual: 0.49, count: 49, delta: 0 }] });
   const none = withReference(csv(['race'], [['A'], ['B'], ['C'], ['D']]),
     'column,group,share\nrace,White,0.6\nrace,Black,0.3\nrace,Asian,0.05\nrace,Other,0.05\n');
   assert.deepEqual(dim(none, 'race').reference, { deviation: null, groups: [] });

@@ -467,7 +467,7 @@ def test_intersections_missing_values_and_non_string_values() -> None:
         ({"pred": "p", "attrs": []}, "--attr"),
         ({"pred": "p", "attrs": ["g", "g"]}, "twice"),
         ({"pred": "p", "attrs": ["g"], "threshold": -0.1}, "threshold"),
-        ({"pred": "p", "attrs": ["g"], "min_samples": -1}, "min-samples"),
+        ({"pred": "p", "attrs": ["g"], "min_samples": -1}, "min_samples"),
         ({"pred": None, "attrs": ["g"]}, "--pred"),
         ({"pred": "p", "attrs": ["g"], "score": "p", "decision_threshold": 1}, "both"),
         ({"pred": None, "attrs": ["g"], "score": "p"}, "--decision-threshold"),
