@@ -347,19 +347,15 @@ def binary_versions(store: Store, key: str) -> set[str]:
     return {str(v) for v, nb in rows if not nb}
 
 
-def _several_versions(store: Store, key: str) -> bool:
-    """Whether the model's prediction batches hold more than one version (then a request
-    id may have a prediction in each)."""
-    return (
-        int(
-            store.one(
-                "SELECT COUNT(DISTINCT version) FROM batches WHERE model = ? "
-                "AND kind = 'predictions'",
-                (key,),
-            )
-            or 0
+def _versions_logged(store: Store, key: str) -> int:
+    """How many versions the model's prediction batches hold: a label joins at most one
+    prediction of each."""
+    return int(
+        store.one(
+            "SELECT COUNT(DISTINCT version) FROM batches WHERE model = ? AND kind = 'predictions'",
+            (key,),
         )
-        > 1
+        or 0
     )
 
 
@@ -1006,9 +1002,10 @@ def log_labels(
                 (now, batch, key),
             ).rowcount
         orphans = 0
-        # a label joins each version's prediction of its request, so `joined` counts
-        # predictions, not labels, once the model has two versions
-        if joined != n or _several_versions(store, key):
+        # a label joins each version's prediction of its request (one at most), so
+        # `joined` counts predictions: n labels times the versions (at least one: a
+        # model without predictions) joined every label to each, and left no orphan
+        if joined < n * max(1, _versions_logged(store, key)):
             for part in parts:
                 rows, params = part.rows()
                 orphans += store.execute(

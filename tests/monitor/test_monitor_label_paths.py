@@ -380,3 +380,34 @@ def test_a_second_version_costs_with_its_batch_not_with_the_store(tmp_path: Path
 
     small, large = steps(2_000), steps(20_000)
     assert large < 1.5 * small, (small, large)
+
+
+def test_a_label_batch_looks_for_orphans_unless_each_label_joined_every_version(
+    tmp_path: Path,
+) -> None:
+    """A label joins at most one prediction per version, so when a batch's labels joined
+    n times the model's versions predictions, none is an orphan and none is looked up
+    again (SPEC 15.3); any fewer, and the labels without a prediction are kept."""
+    preds = pd.DataFrame({"rid": ["a", "b", "c"], "g": "x", "pred": [0, 1, 1]})
+    db = str(tmp_path / "s.db")
+    store = open_store(db)
+    statements: list[str] = []
+    try:
+        for version, rows in (("v1", preds), ("v2", preds.iloc[:2])):
+            log_predictions(
+                store, "m", _write(tmp_path / f"{version}.csv", rows), version=version,
+                id_col="rid", attrs=["g"], pred="pred",
+            )  # fmt: skip
+        store.conn.set_trace_callback(statements.append)
+        both = _write(tmp_path / "both.csv", pd.DataFrame({"rid": ["a", "b"], "y": [1, 0]}))
+        out = log_labels(store, "m", both, id_col="rid", label_col="y")
+        assert (out["joined"], out["orphans"]) == (4, 0)
+        assert not [s for s in statements if "orphan_labels" in s]
+        # c is v1's only, d nobody's: the lookup runs and keeps d waiting
+        some = _write(tmp_path / "some.csv", pd.DataFrame({"rid": ["c", "d"], "y": [1, 1]}))
+        out = log_labels(store, "m", some, id_col="rid", label_col="y")
+        assert (out["joined"], out["orphans"]) == (1, 1)
+        assert [s for s in statements if "INSERT INTO orphan_labels" in s]
+    finally:
+        store.conn.set_trace_callback(None)
+        store.close()
