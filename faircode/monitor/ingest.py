@@ -775,9 +775,9 @@ class _Copied:
     and no second pass to label them. They are also kept in the temporary table
     ``_COPIED`` until the batch's statistics are counted."""
 
-    def __init__(self, n: int, found: list[tuple[Any, ...]], ids: list[str]) -> None:
+    def __init__(self, n: int, found: list[tuple[Any, ...]]) -> None:
         #: the batch's row of each label found
-        self.rows = pd.Index(ids).get_indexer([r[0] for r in found])
+        self.rows = np.fromiter((r[0] for r in found), dtype=np.int64, count=len(found))
         self.count = len(found)
         self.label = np.array([float(r[1]) for r in found])
         self.columns = []
@@ -877,41 +877,57 @@ def _labels_elsewhere(store: Store, key: str, version: str, ids: list[str]) -> _
     """Inside a prediction batch, before its rows are written: the labels its request ids
     have in other versions' predictions (:class:`_Copied`), None when no other version
     holds a label. Its cost grows with the batch, not with the store: the batch's ids are
-    walked, each looked up by the key."""
-    if not store.one(
-        "SELECT SUM(n_labelled) FROM slice_stats WHERE model = ? AND version <> ?",
-        (key, version),
-    ):
+    walked (with their rows), each looked up by the key."""
+    others = int(
+        store.one(
+            "SELECT COUNT(DISTINCT version) FROM slice_stats WHERE model = ? AND version <> ? "
+            "AND n_labelled > 0",
+            (key, version),
+        )
+        or 0
+    )
+    if not others:
         return None  # nothing to look up, row by row
     n = len(ids)
-    parts = _json_parts(store, ids, np.zeros(n)) if store.dialect == "sqlite" else None
-    loaded = parts is None
-    if parts is None:
-        _load_incoming(store, ids, np.zeros(n), None)
-        parts = [rollup.Incoming(count=n)]
+    loaded = store.dialect != "sqlite" or not _json_ready(store, ids)
+    if loaded:  # the label column holds each request id's row
+        _load_incoming(store, ids, np.arange(n, dtype=np.float64), None)
+        sources = [("SELECT request_id, label AS pos FROM incoming_labels", ())]
+    else:
+        sources = [
+            (
+                "SELECT value AS request_id, key + ? AS pos FROM json_each(?)",
+                (start, json.dumps(ids[start : start + JSON_CHUNK_ROWS], ensure_ascii=False)),
+            )
+            for start in range(0, n, JSON_CHUNK_ROWS)
+        ]
     rowid = " WITHOUT ROWID" if store.dialect == "sqlite" else ""
     store.execute(
         f"CREATE TEMP TABLE IF NOT EXISTS {_COPIED} (request_id TEXT PRIMARY KEY, "
-        "label DOUBLE PRECISION NOT NULL, labelled_at BIGINT, label_batch BIGINT)" + rowid
+        "pos BIGINT NOT NULL, label DOUBLE PRECISION NOT NULL, labelled_at BIGINT, "
+        "label_batch BIGINT)" + rowid
     )
     store.execute(f"DELETE FROM {_COPIED}")
-    join = _join(store)
+    # one other version holds at most one prediction of a request id: nothing to group
+    label = "s.label, s.labelled_at, s.label_batch"
+    group = ""
+    if others > 1:
+        label = "MIN(s.label), MIN(s.labelled_at), MIN(s.label_batch)"
+        group = "GROUP BY t.request_id, t.pos"
     try:
-        for part in parts:
-            rows, params = part.rows()
+        for rows, params in sources:
             store.execute(
-                f"INSERT INTO {_COPIED} (request_id, label, labelled_at, label_batch) "
-                "SELECT t.request_id, MIN(s.label), MIN(s.labelled_at), MIN(s.label_batch) "
-                f"FROM ({rows}) t {join} predictions s ON s.model = ? "
-                "AND s.request_id = t.request_id AND s.version <> ? AND s.label IS NOT NULL "
-                "GROUP BY t.request_id",
+                f"INSERT INTO {_COPIED} (request_id, pos, label, labelled_at, label_batch) "
+                f"SELECT t.request_id, t.pos, {label} FROM ({rows}) t {_join(store)} "
+                "predictions s ON s.model = ? AND s.request_id = t.request_id "
+                f"AND s.version <> ? AND s.label IS NOT NULL {group}",
                 (*params, key, version),
             )
     finally:
         if loaded:
             store.execute("DELETE FROM incoming_labels")
-    found = store.query(f"SELECT request_id, label, labelled_at, label_batch FROM {_COPIED}")
-    return _Copied(n, found, ids) if found else None
+    found = store.query(f"SELECT pos, label, labelled_at, label_batch FROM {_COPIED}")
+    return _Copied(n, found) if found else None
 
 
 def log_labels(
@@ -1089,6 +1105,18 @@ JSON_CHUNK_ROWS = CHUNK_ROWS
 _JSON_UNSAFE = re.compile(r"[\x00-\x1f\ud800-\udfff]")
 
 
+def _json_ready(store: Store, ids: list[str]) -> bool:
+    """SQLite: whether JSON arrays can carry these request ids to ``json_each`` (none
+    holds a character JSON would escape, and this SQLite has ``json_each``)."""
+    if _JSON_UNSAFE.search("".join(ids)):
+        return False
+    try:
+        store.execute("SELECT COUNT(*) FROM json_each('[]')")
+    except sqlite3.OperationalError:  # built without JSON: bind the rows
+        return False
+    return True
+
+
 def _json_parts(store: Store, ids: list[str], labels: np.ndarray) -> list[rollup.Incoming] | None:
     """SQLite: the label batch as JSON arrays of request ids, one per label value (and
     chunk of JSON_CHUNK_ROWS), for ``json_each``; None when the batch has more than
@@ -1098,13 +1126,7 @@ def _json_parts(store: Store, ids: list[str], labels: np.ndarray) -> list[rollup
     Labels are grouped by their bits (``-0.0`` apart from ``0.0``), so each request id
     gets exactly the double it was read as, bound as a parameter."""
     bits, inverse = np.unique(np.ascontiguousarray(labels).view(np.int64), return_inverse=True)
-    if len(bits) > JSON_LABEL_VALUES:
-        return None
-    if _JSON_UNSAFE.search("".join(ids)):
-        return None
-    try:
-        store.execute("SELECT COUNT(*) FROM json_each('[]')")
-    except sqlite3.OperationalError:  # built without JSON: bind the rows
+    if len(bits) > JSON_LABEL_VALUES or not _json_ready(store, ids):
         return None
     values = bits.view(np.float64).tolist()
     column = np.array(ids, dtype=object)

@@ -248,7 +248,7 @@ def _version_rows(db: str) -> dict[str, Any]:
         # a copied label keeps its time and batch (the time differs between two stores)
         assert not store.query(
             "SELECT 1 FROM predictions p JOIN predictions o ON o.request_id = p.request_id "
-            "AND o.version = 'v1' WHERE p.version = 'v2' AND p.label IS NOT NULL "
+            "AND o.version = 'v1' WHERE p.version <> 'v1' AND p.label IS NOT NULL "
             "AND (p.label <> o.label OR p.labelled_at <> o.labelled_at "
             "OR p.label_batch <> o.label_batch)"
         )
@@ -261,7 +261,7 @@ def _version_rows(db: str) -> dict[str, Any]:
                 f"{kind} {v}": fn(store, "m", [0], v, *extra, weighted=weighted)
                 .sort_values(["a0", "day"])
                 .reset_index(drop=True)
-                for v in ("v1", "v2")
+                for v in ("v1", "v2", "v3")
                 for kind, fn, extra in (("kept", cells, (None, None)), ("raw", raw_cells, ()))
             },
         }
@@ -275,9 +275,11 @@ def test_a_second_version_takes_the_labels_as_the_general_path_does(
 ) -> None:
     """v2 scored on requests v1 scored and that are labelled: its rows are written with
     those labels, and its cells take their statistics, counted from the batch in memory
-    (SQLite, unweighted) or by the general path's GROUP BY: the same rows, the same
-    counts printed, and ``slice_stats`` equal to a GROUP BY over the predictions. A
-    second v2 batch re-sending some request ids (kept as they were) rebuilds the cells."""
+    (SQLite, unweighted; request ids as JSON arrays) or by the general path's GROUP BY
+    (request ids through the temporary table): the same rows, the same counts printed,
+    and ``slice_stats`` equal to a GROUP BY over the predictions. A second v2 batch
+    re-sending some request ids (kept as they were) rebuilds the cells; v3 finds each
+    label in two versions."""
     rng = np.random.default_rng(5)
     n = 1200
     preds = pd.DataFrame(
@@ -296,12 +298,15 @@ def test_a_second_version_takes_the_labels_as_the_general_path_does(
         "v1": _write(tmp_path / "v1.csv", preds.iloc[:1000]),
         "v2": _write(tmp_path / "v2.csv", preds.iloc[400:]),  # 500 labelled, 300 not
         "v2 again": _write(tmp_path / "v2b.csv", preds.iloc[600:700]),  # all stored already
+        "v3": _write(tmp_path / "v3.csv", preds.iloc[300:700]),  # labelled in v1 (and v2)
         "labels": _write(tmp_path / "l.csv", labels),
     }
     weight = {"weight": "w"} if kind == "weighted" else {}
     results = {}
     for path in ("in memory", "general"):
         monkeypatch.setattr(ingest, "SQLITE_ONE_PASS_LABELS", path != "general")
+        if path == "general":
+            monkeypatch.setattr(ingest, "_json_ready", lambda store, ids: False)
         db = str(tmp_path / f"{path}.db")
         store = open_store(db)
         try:
@@ -312,10 +317,10 @@ def test_a_second_version_takes_the_labels_as_the_general_path_does(
                 ),
                 log_labels(store, "m", files["labels"], id_col="rid", label_col="y"),
             ]  # fmt: skip
-            for file in ("v2", "v2 again"):
+            for file in ("v2", "v2 again", "v3"):
                 outs.append(
                     log_predictions(
-                        store, "m", files[file], version="v2", id_col="rid", attrs=["g"],
+                        store, "m", files[file], version=file[:2], id_col="rid", attrs=["g"],
                         pred="pred", at_col="at", **weight,
                     )
                 )  # fmt: skip
@@ -323,12 +328,12 @@ def test_a_second_version_takes_the_labels_as_the_general_path_does(
             store.close()
         results[path] = (outs, _version_rows(db))
     (general_out, general), (out, got) = results["general"], results["in memory"]
-    assert [o["labels_joined"] for o in general_out[2:]] == [500, 0]
-    assert [o["new"] for o in general_out[2:]] == [800, 0]
+    assert [o["labels_joined"] for o in general_out[2:]] == [500, 0, 400]
+    assert [o["new"] for o in general_out[2:]] == [800, 0, 400]
     assert out == general_out
     assert got["predictions"] == general["predictions"]
     exact = kind == "binary"
-    for v in ("v1", "v2"):
+    for v in ("v1", "v2", "v3"):
         for frame in (got, general):
             kept = frame[f"kept {v}"]
             pd.testing.assert_frame_equal(
