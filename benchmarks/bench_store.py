@@ -12,6 +12,12 @@ measures:
   Fairlearn ``MetricFrame`` (per attribute one frame over every prediction and one over
   the labelled rows, plus ``difference()``), on the first ``--fairlearn-rows`` rows.
 
+With ``--second-version`` it also times a second version scored on the same request ids
+(a shadow): ``log_predictions`` of version ``v2`` into the store above (the labels are
+there already, so each joins v2's prediction too), against v1's ingest of the same run;
+and, for a second model of the same store, labels logged after both versions' predictions
+(each label joins two predictions), against the one-version labels.
+
 Before reporting it checks that the store's evaluation equals ``evaluate`` on the file.
 
     python benchmarks/bench_store.py                      # 5M rows, SQLite + PostgreSQL
@@ -87,24 +93,25 @@ def timed(fn: Any, cpu_key: str | None = None) -> tuple[float, Any]:
     return time.perf_counter() - t0, out
 
 
+def _log(store: Any, model: str, preds: Path, version: str) -> dict[str, Any]:
+    return log_predictions(
+        store,
+        model,
+        preds,
+        version=version,
+        id_col="rid",
+        attrs=["race", "sex"],
+        pred="pred",
+        at_col="at",
+    )
+
+
 def bench_backend(
     name: str, location: str, preds: Path, labels: Path, rows: int, n_labels: int, repeat: int
 ) -> dict[str, Any]:
     store = open_store(location)
     try:
-        t_log, _ = timed(
-            lambda: log_predictions(
-                store,
-                "bench",
-                preds,
-                version="v1",
-                id_col="rid",
-                attrs=["race", "sex"],
-                pred="pred",
-                at_col="at",
-            ),
-            "log",
-        )
+        t_log, _ = timed(lambda: _log(store, "bench", preds, "v1"), "log")
         t_lab, _ = timed(
             lambda: log_labels(store, "bench", labels, id_col="rid", label_col="label"), "label"
         )
@@ -137,6 +144,43 @@ def bench_backend(
         "report_without_trend_seconds": t_eval_only,
         "days": len(report["trend"]),
         "evaluation": report["evaluation"],
+    }
+
+
+def second_version(
+    location: str, preds: Path, labels: Path, rows: int, n_labels: int, run: dict[str, Any]
+) -> dict[str, Any]:
+    """A second version scored on the same request ids (a shadow): its ingest into the
+    store :func:`bench_backend` filled (every request labelled already, so v2's
+    predictions take the labels), and, in a second model, labels logged after both
+    versions' predictions; each as a ratio to the one-version timing of ``run`` (the
+    same run: the machine's load mostly cancels out)."""
+    store = open_store(location)
+    try:
+        t_v2, out = timed(lambda: _log(store, "bench", preds, "v2"), "v2")
+        # the shadow model: v1 and v2 first, then the labels (each joins two predictions)
+        t_s1, _ = timed(lambda: _log(store, "bench-shadow", preds, "v1"), "s1")
+        t_s2, _ = timed(lambda: _log(store, "bench-shadow", preds, "v2"), "s2")
+        t_lab, lab = timed(
+            lambda: log_labels(store, "bench-shadow", labels, id_col="rid", label_col="label"),
+            "s_label",
+        )
+    finally:
+        store.close()
+    return {
+        "v2_log_seconds": t_v2,
+        "v2_log_rows_per_s": rows / t_v2,
+        "v2_labels_joined": out["labels_joined"],
+        "v2_to_v1_log_seconds_ratio": t_v2 / run["log_seconds"],
+        "v2_to_v1_log_cpu_ratio": CPU["v2"] / CPU["log"],
+        "shadow_v1_log_seconds": t_s1,
+        "shadow_v2_log_seconds": t_s2,
+        "shadow_v2_to_v1_log_seconds_ratio": t_s2 / t_s1,
+        "shadow_v2_to_v1_log_cpu_ratio": CPU["s2"] / CPU["s1"],
+        "shadow_label_seconds": t_lab,
+        "shadow_labels_joined": lab["joined"],
+        "shadow_label_to_one_version_seconds_ratio": t_lab / run["label_seconds"],
+        "shadow_label_to_one_version_cpu_ratio": CPU["s_label"] / CPU["label"],
     }
 
 
@@ -239,6 +283,12 @@ def main(argv: list[str] | None = None) -> int:
         help="also time SQLite labels through the general path (two passes over the join) "
         "in a second store of the same run",
     )
+    ap.add_argument(
+        "--second-version",
+        action="store_true",
+        help="also time a second version scored on the same request ids (a shadow): its "
+        "predictions after the labels, and labels after both versions' predictions",
+    )
     ap.add_argument("--json", metavar="PATH", help="write the results as JSON")
     ap.add_argument("--workdir", metavar="DIR", help="where to write data (default: temp)")
     args = ap.parse_args(argv)
@@ -289,6 +339,10 @@ def main(argv: list[str] | None = None) -> int:
             run["equals_evaluate"] = {k: v for k, v in got.items() if k not in strip} == {
                 k: v for k, v in expected.items() if k not in strip
             }
+            if args.second_version:
+                run["second_version"] = second_version(
+                    location, preds, labels, args.rows, n_labels, run
+                )
             if name == "sqlite" and args.label_baseline:
                 base = label_baseline(str(work / "baseline.db"), preds, labels, args.rows, n_labels)
                 run["label_baseline"] = base

@@ -23,6 +23,7 @@ import re
 import sqlite3
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from itertools import islice
 from pathlib import Path
@@ -47,9 +48,10 @@ Progress = Callable[[int, int], None] | None
 MIN_EPOCH = -62_135_596_800
 MAX_EPOCH = 253_402_300_799
 NOT_WRITTEN = "the batch was not written"
-#: SQLite writes an unweighted model's labels in one pass (rollup.write_labels_counted);
-#: False takes the general path (the statistics' delta by a GROUP BY over the join, then
-#: the UPDATE), which benchmarks/bench_store.py --label-baseline times in the same run.
+#: SQLite writes an unweighted model's labels in one pass (rollup.write_labels_counted),
+#: and counts the labels a prediction batch takes from another version from the batch in
+#: memory (_Copied.add_stats); False takes the general path (the statistics' delta by a
+#: GROUP BY over the join), which benchmarks/bench_store.py --label-baseline times.
 SQLITE_ONE_PASS_LABELS = True
 
 
@@ -346,19 +348,15 @@ def binary_versions(store: Store, key: str) -> set[str]:
     return {str(v) for v, nb in rows if not nb}
 
 
-def _several_versions(store: Store, key: str) -> bool:
-    """Whether the model's prediction batches hold more than one version (then a request
-    id may have a prediction in each)."""
-    return (
-        int(
-            store.one(
-                "SELECT COUNT(DISTINCT version) FROM batches WHERE model = ? "
-                "AND kind = 'predictions'",
-                (key,),
-            )
-            or 0
+def _versions_logged(store: Store, key: str) -> int:
+    """How many versions the model's prediction batches hold: a label joins at most one
+    prediction of each."""
+    return int(
+        store.one(
+            "SELECT COUNT(DISTINCT version) FROM batches WHERE model = ? AND kind = 'predictions'",
+            (key,),
         )
-        > 1
+        or 0
     )
 
 
@@ -680,6 +678,8 @@ def log_predictions(
         slots = _slots(store, key, attrs)
         attr_codes = [_codes(store, key, s, frame[a]) for a, s in zip(attrs, slots)]
         batch = _next_batch(store, key, "predictions", digest, version, n, meta, actor_name)
+        # the labels these request ids have in another version: written with the rows
+        copied = _labels_elsewhere(store, key, str(version), ids)
         const = {"model": key, "version": str(version), "batch": batch}
         columns = ["request_id", "at", "day", "pred"]
         columns += [SLOT_COLUMNS[s] for s in slots]
@@ -696,6 +696,9 @@ def log_predictions(
         if weights is not None:
             columns.append("weight")
             varying.append(weights.tolist())
+        if copied is not None:
+            columns += ["label", "labelled_at", "label_batch"]
+            varying += copied.columns
         new = _bulk(
             store,
             "predictions",
@@ -715,9 +718,16 @@ def log_predictions(
         else:  # some request ids were stored already: count what is really there
             rollup.rebuild(store, key, weighted)
         binary = task == "binary" or (task is None and str(version) in binary_versions(store, key))
-        joined = _join_labelled_requests(store, key, batch, str(version), ids, binary, source)
-        if joined:  # labels copied from other versions' rows: count what is really there
-            rollup.rebuild(store, key, weighted)
+        joined = 0
+        if copied is not None:
+            if binary:
+                copied.check_binary(store, key, str(version), source)
+            if new == n:  # cells of the rows just added: add their labels' statistics
+                joined = copied.count
+                copied.add_stats(store, key, str(version), batch, day, attr_codes, slots, preds)
+            else:  # rebuilt above, labels included
+                joined = copied.written(store, key, str(version), batch)
+            store.execute(f"DELETE FROM {_COPIED}")
         if store.one("SELECT COUNT(*) FROM orphan_labels WHERE model = ?", (key,)):
             _check_waiting_labels(store, key, batch, binary, ids, fmt, source, str(version))
             _, relabelled = rollup.add_label_delta(
@@ -754,47 +764,171 @@ def log_predictions(
     }
 
 
-def _join_labelled_requests(
-    store: Store, key: str, batch: int, version: str, ids: list[str], binary: bool, source: str
-) -> int:
-    """Inside a prediction batch: give its new predictions the labels their request ids
-    already have in another version's predictions (a label is the request's, whichever
-    version scored it; SPEC 15.3); how many were labelled. Refused, as a waiting label
-    is, when such a label is not 0 or 1 and this version is binary."""
-    if not _several_versions(store, key):
-        return 0  # no other version: nothing to join (and no lookup per row)
-    # the batch's ids, looked up by the predictions' key (model, request id, version)
-    _load_incoming(store, ids, np.zeros(len(ids)), None)
-    labelled = (
-        "FROM incoming_labels t JOIN predictions s ON s.model = ? "
-        "AND s.request_id = t.request_id AND s.version <> ? AND s.label IS NOT NULL"
-    )
-    try:
-        if binary:
-            bad = store.query(
-                f"SELECT t.request_id, s.label, s.label_batch {labelled} "
-                "WHERE s.label <> 0 AND s.label <> 1 ORDER BY t.request_id LIMIT 1",
-                (key, version),
+#: The labels a prediction batch takes from other versions' predictions of its request
+#: ids (:func:`_labels_elsewhere`), one row per request id, for the transaction.
+_COPIED = "faircode_copied_labels"
+
+
+class _Copied:
+    """The labels a prediction batch's request ids have in another version's predictions
+    (a label is the request's, whichever version scored it; SPEC 15.3), found before
+    the batch is written, so its rows are written with them: one lookup per request id,
+    and no second pass to label them. They are also kept in the temporary table
+    ``_COPIED`` until the batch's statistics are counted."""
+
+    def __init__(self, n: int, found: list[tuple[Any, ...]]) -> None:
+        #: the batch's row of each label found
+        self.rows = np.fromiter((r[0] for r in found), dtype=np.int64, count=len(found))
+        self.count = len(found)
+        self.label = np.array([float(r[1]) for r in found])
+        self.columns = []
+        for i in (1, 2, 3):  # label, labelled_at, label_batch: NULL where none
+            column = np.full(n, None, dtype=object)
+            column[self.rows] = [r[i] for r in found]
+            self.columns.append(column.tolist())
+
+    def check_binary(self, store: Store, key: str, version: str, source: str) -> None:
+        """Refuse a copied label that is not 0 or 1 for a binary version, as a waiting
+        label is."""
+        if not store.one(
+            "SELECT SUM(n_nonbinary_label) FROM slice_stats WHERE model = ? AND version <> ?",
+            (key, version),
+        ):
+            return  # every label of the other versions is 0 or 1: no lookup per row
+        bad = store.query(
+            f"SELECT t.request_id, s.label, s.label_batch FROM {_COPIED} t {_join(store)} "
+            "predictions s ON s.model = ? AND s.request_id = t.request_id "
+            "AND s.version <> ? AND s.label IS NOT NULL "
+            "WHERE s.label <> 0 AND s.label <> 1 ORDER BY t.request_id LIMIT 1",
+            (key, version),
+        )
+        if bad:
+            rid, label, label_batch = bad[0]
+            raise MonitorInputError(
+                f"{source}: request id {rid!r} has label {float(label):g} (label batch "
+                f"{label_batch}) in another version, and version {version} of model {key} "
+                "is binary (0 or 1 only); log this version as another model, or remove "
+                f"label batch {label_batch} first; the batch was not written"
             )
-            if bad:
-                rid, label, label_batch = bad[0]
-                raise MonitorInputError(
-                    f"{source}: request id {rid!r} has label {float(label):g} (label batch "
-                    f"{label_batch}) in another version, and version {version} of model {key} "
-                    "is binary (0 or 1 only); log this version as another model, or remove "
-                    f"label batch {label_batch} first; the batch was not written"
-                )
-        return store.execute(
-            "UPDATE predictions SET label = s.label, labelled_at = s.labelled_at, "
-            "label_batch = s.label_batch FROM (SELECT t.request_id AS request_id, "
-            "MIN(s.label) AS label, MIN(s.labelled_at) AS labelled_at, "
-            f"MIN(s.label_batch) AS label_batch {labelled} GROUP BY t.request_id) s "
-            "WHERE predictions.model = ? AND predictions.version = ? "
-            "AND predictions.batch = ? AND predictions.request_id = s.request_id",
-            (key, version, key, version, batch),
-        ).rowcount
+
+    def written(self, store: Store, key: str, version: str, batch: int) -> int:
+        """How many of the batch's rows hold a copied label once written (a row stored
+        before under its request id and version is kept as it was)."""
+        return int(
+            store.one(
+                f"SELECT COUNT(*) FROM {_COPIED} t {_join(store)} predictions p ON p.model = ? "
+                "AND p.request_id = t.request_id AND p.version = ? AND p.batch = ?",
+                (key, version, batch),
+            )
+            or 0
+        )
+
+    def add_stats(
+        self,
+        store: Store,
+        key: str,
+        version: str,
+        batch: int,
+        day: np.ndarray,
+        attr_codes: list[np.ndarray],
+        slots: list[int],
+        preds: np.ndarray,
+    ) -> None:
+        """Add the copied labels' statistics to the cells of a batch whose every row was
+        written (none had a label before: nothing is subtracted, exact for a weighted
+        model too). SQLite, unweighted: counted per cell, prediction and label from the
+        batch in memory (:func:`rollup.add_counted`); else a ``GROUP BY`` over the labels
+        joined to the rows (:func:`rollup.add_label_delta`)."""
+        weighted = model_weight(store, key) is not None
+        if store.dialect != "sqlite" or weighted or not SQLITE_ONE_PASS_LABELS:
+            rollup.add_label_delta(
+                store,
+                key,
+                f"{_COPIED} t {_join(store)} predictions p ON p.request_id = t.request_id "
+                "AND p.version = ? AND p.batch = ?",
+                (version, batch),
+                weighted,
+                fresh=True,
+            )
+            return
+        used = rollup.used_slots(store, key)
+        by_slot = dict(zip(slots, attr_codes))
+        frame = pd.DataFrame({"day": day[self.rows]})
+        for s in used:
+            frame[f"a{s}"] = by_slot[s][self.rows] if s in by_slot else -1
+        frame["pred"] = preds[self.rows]
+        frame["label"] = self.label
+        sizes = frame.groupby(list(frame.columns), sort=False).size()
+        counts: Counter[tuple[Any, ...]] = Counter()
+        for cell, size in zip(sizes.index.tolist(), sizes.tolist()):
+            *codes, pred, label = cell
+            key_row = (version, *(int(c) for c in codes), float(pred), None, float(label))
+            counts[key_row] += int(size)
+        rollup.add_counted(store, key, used, counts)
+
+
+def _join(store: Store) -> str:
+    """The join of a batch's request ids (left) to the predictions: on SQLite a CROSS JOIN,
+    which keeps the ids the outer loop, each looked up by the key (left to itself, the
+    planner may walk every prediction of the model and look each up in the batch)."""
+    return "CROSS JOIN" if store.dialect == "sqlite" else "JOIN"
+
+
+def _labels_elsewhere(store: Store, key: str, version: str, ids: list[str]) -> _Copied | None:
+    """Inside a prediction batch, before its rows are written: the labels its request ids
+    have in other versions' predictions (:class:`_Copied`), None when no other version
+    holds a label. Its cost grows with the batch, not with the store: the batch's ids are
+    walked (with their rows), each looked up by the key."""
+    others = int(
+        store.one(
+            "SELECT COUNT(DISTINCT version) FROM slice_stats WHERE model = ? AND version <> ? "
+            "AND n_labelled > 0",
+            (key, version),
+        )
+        or 0
+    )
+    if not others:
+        return None  # nothing to look up, row by row
+    n = len(ids)
+    loaded = store.dialect != "sqlite" or not _json_ready(store, ids)
+    if loaded:  # the label column holds each request id's row
+        _load_incoming(store, ids, np.arange(n, dtype=np.float64), None)
+        sources = [("SELECT request_id, label AS pos FROM incoming_labels", ())]
+    else:
+        sources = [
+            (
+                "SELECT value AS request_id, key + ? AS pos FROM json_each(?)",
+                (start, json.dumps(ids[start : start + JSON_CHUNK_ROWS], ensure_ascii=False)),
+            )
+            for start in range(0, n, JSON_CHUNK_ROWS)
+        ]
+    rowid = " WITHOUT ROWID" if store.dialect == "sqlite" else ""
+    store.execute(
+        f"CREATE TEMP TABLE IF NOT EXISTS {_COPIED} (request_id TEXT PRIMARY KEY, "
+        "pos BIGINT NOT NULL, label DOUBLE PRECISION NOT NULL, labelled_at BIGINT, "
+        "label_batch BIGINT)" + rowid
+    )
+    store.execute(f"DELETE FROM {_COPIED}")
+    # one other version holds at most one prediction of a request id: nothing to group
+    label = "s.label, s.labelled_at, s.label_batch"
+    group = ""
+    if others > 1:
+        label = "MIN(s.label), MIN(s.labelled_at), MIN(s.label_batch)"
+        group = "GROUP BY t.request_id, t.pos"
+    try:
+        for rows, params in sources:
+            store.execute(
+                f"INSERT INTO {_COPIED} (request_id, pos, label, labelled_at, label_batch) "
+                f"SELECT t.request_id, t.pos, {label} FROM ({rows}) t {_join(store)} "
+                "predictions s ON s.model = ? AND s.request_id = t.request_id "
+                f"AND s.version <> ? AND s.label IS NOT NULL {group}",
+                (*params, key, version),
+            )
     finally:
-        store.execute("DELETE FROM incoming_labels")
+        if loaded:
+            store.execute("DELETE FROM incoming_labels")
+    found = store.query(f"SELECT pos, label, labelled_at, label_batch FROM {_COPIED}")
+    return _Copied(n, found) if found else None
 
 
 def log_labels(
@@ -885,9 +1019,10 @@ def log_labels(
                 (now, batch, key),
             ).rowcount
         orphans = 0
-        # a label joins each version's prediction of its request, so `joined` counts
-        # predictions, not labels, once the model has two versions
-        if joined != n or _several_versions(store, key):
+        # a label joins each version's prediction of its request (one at most), so
+        # `joined` counts predictions: n labels times the versions (at least one: a
+        # model without predictions) joined every label to each, and left no orphan
+        if joined < n * max(1, _versions_logged(store, key)):
             for part in parts:
                 rows, params = part.rows()
                 orphans += store.execute(
@@ -971,6 +1106,18 @@ JSON_CHUNK_ROWS = CHUNK_ROWS
 _JSON_UNSAFE = re.compile(r"[\x00-\x1f\ud800-\udfff]")
 
 
+def _json_ready(store: Store, ids: list[str]) -> bool:
+    """SQLite: whether JSON arrays can carry these request ids to ``json_each`` (none
+    holds a character JSON would escape, and this SQLite has ``json_each``)."""
+    if _JSON_UNSAFE.search("".join(ids)):
+        return False
+    try:
+        store.execute("SELECT COUNT(*) FROM json_each('[]')")
+    except sqlite3.OperationalError:  # built without JSON: bind the rows
+        return False
+    return True
+
+
 def _json_parts(store: Store, ids: list[str], labels: np.ndarray) -> list[rollup.Incoming] | None:
     """SQLite: the label batch as JSON arrays of request ids, one per label value (and
     chunk of JSON_CHUNK_ROWS), for ``json_each``; None when the batch has more than
@@ -980,13 +1127,7 @@ def _json_parts(store: Store, ids: list[str], labels: np.ndarray) -> list[rollup
     Labels are grouped by their bits (``-0.0`` apart from ``0.0``), so each request id
     gets exactly the double it was read as, bound as a parameter."""
     bits, inverse = np.unique(np.ascontiguousarray(labels).view(np.int64), return_inverse=True)
-    if len(bits) > JSON_LABEL_VALUES:
-        return None
-    if _JSON_UNSAFE.search("".join(ids)):
-        return None
-    try:
-        store.execute("SELECT COUNT(*) FROM json_each('[]')")
-    except sqlite3.OperationalError:  # built without JSON: bind the rows
+    if len(bits) > JSON_LABEL_VALUES or not _json_ready(store, ids):
         return None
     values = bits.view(np.float64).tolist()
     column = np.array(ids, dtype=object)

@@ -183,7 +183,12 @@ def add_batch(
 
 
 def add_label_delta(
-    store: Store, key: str, source: str, params: tuple[Any, ...], weighted: bool = False
+    store: Store,
+    key: str,
+    source: str,
+    params: tuple[Any, ...],
+    weighted: bool = False,
+    fresh: bool = False,
 ) -> tuple[int, int]:
     """Add, per cell, new-label minus old-label statistics for labels about to be written.
 
@@ -191,7 +196,9 @@ def add_label_delta(
     ``request_id``, ``label``) to ``predictions p``; ``params`` fill its placeholders.
     Call it before the predictions' labels change. Returns how many stored labels the
     incoming ones replace with a different value, and how many joined predictions had
-    a label already (one pass over the join for all of it).
+    a label already (one pass over the join for all of it). With ``fresh``, the joined
+    predictions had no label before ``t``'s (they were written with it, in this
+    transaction): the delta is the labels' statistics alone, whenever it is called.
 
     A weighted model whose stored labels are re-sent must then :func:`rebuild` its
     cells: subtracting a float sum of weights can leave a residue where the exact sum
@@ -203,9 +210,13 @@ def add_label_delta(
     columns = [c for c in stats(weighted) if c not in _PREDICTION_ONLY]
     used = {int(r[0]) for r in store.query("SELECT slot FROM attributes WHERE model = ?", (key,))}
     cell, group = _cell_select("p", used)
-    deltas = [f"SUM({new[c]}) - SUM({old[c]})" for c in columns]
-    replaced = "SUM(CASE WHEN p.label IS NOT NULL AND p.label <> t.label THEN 1 ELSE 0 END)"
-    relabelled = "SUM(CASE WHEN p.label IS NOT NULL THEN 1 ELSE 0 END)"
+    if fresh:
+        deltas = [f"SUM({new[c]})" for c in columns]
+        replaced = relabelled = "0"
+    else:
+        deltas = [f"SUM({new[c]}) - SUM({old[c]})" for c in columns]
+        replaced = "SUM(CASE WHEN p.label IS NOT NULL AND p.label <> t.label THEN 1 ELSE 0 END)"
+        relabelled = "SUM(CASE WHEN p.label IS NOT NULL THEN 1 ELSE 0 END)"
     rows = store.query(
         f"SELECT {cell}, {', '.join(deltas)}, {replaced}, {relabelled} FROM {source} "
         f"AND p.model = ? GROUP BY {group}",
@@ -370,20 +381,7 @@ def write_labels_counted(
     as SPEC 15.1 holds regression sums). ``progress`` gets the rows written after each
     part. :func:`add_label_delta` is the general path (PostgreSQL, weighted models).
     """
-    slots = ", ".join(SLOT_COLUMNS)
-    key_cols = f"version, day, {slots}, pred, has_old, old, new"
-    store.execute(
-        f"CREATE TEMP TABLE IF NOT EXISTS {_TALLY} (version TEXT NOT NULL, day INTEGER NOT "
-        "NULL, "
-        + ", ".join(f"{c} INTEGER NOT NULL" for c in SLOT_COLUMNS)
-        + ", pred REAL NOT NULL, has_old INTEGER NOT NULL, old REAL NOT NULL, "
-        f"new REAL NOT NULL, cnt INTEGER NOT NULL, UNIQUE ({key_cols}))"
-    )
-    store.execute(f"DELETE FROM {_TALLY}")
-    # the model's attribute slots: the others are NULL in every row (-1 in the cells)
-    used = sorted(
-        int(r[0]) for r in store.query("SELECT slot FROM attributes WHERE model = ?", (key,))
-    )
+    used = used_slots(store, key)
     counts: Counter[tuple[Any, ...]] = Counter()
 
     def tally(*row: Any) -> Any:
@@ -436,6 +434,33 @@ def write_labels_counted(
         # statistics are recounted from the predictions rather than trusted
         rebuild(store, key)
         return joined, _replaced(counts)
+    add_counted(store, key, used, counts)
+    return joined, _replaced(counts)
+
+
+def used_slots(store: Store, key: str) -> list[int]:
+    """The model's attribute slots, in order: the others are NULL in every row (-1 in
+    the cells)."""
+    return sorted(
+        int(r[0]) for r in store.query("SELECT slot FROM attributes WHERE model = ?", (key,))
+    )
+
+
+def add_counted(store: Store, key: str, used: list[int], counts: Counter[tuple[Any, ...]]) -> None:
+    """SQLite, unweighted model: add to ``slice_stats`` the delta of labels written to
+    predictions, given as rows counted per (version, day, the ``used`` slots' codes,
+    prediction, old label or None, new label): :func:`label_exprs` of each distinct
+    combination times its count."""
+    slots = ", ".join(SLOT_COLUMNS)
+    key_cols = f"version, day, {slots}, pred, has_old, old, new"
+    store.execute(
+        f"CREATE TEMP TABLE IF NOT EXISTS {_TALLY} (version TEXT NOT NULL, day INTEGER NOT "
+        "NULL, "
+        + ", ".join(f"{c} INTEGER NOT NULL" for c in SLOT_COLUMNS)
+        + ", pred REAL NOT NULL, has_old INTEGER NOT NULL, old REAL NOT NULL, "
+        f"new REAL NOT NULL, cnt INTEGER NOT NULL, UNIQUE ({key_cols}))"
+    )
+    store.execute(f"DELETE FROM {_TALLY}")
     rows = []
     for (version, day, *rest), n in counts.items():
         slots = [-1] * len(SLOT_COLUMNS)
@@ -463,7 +488,6 @@ def write_labels_counted(
         values.append((*r[:n_cell], *[delta.get(c, 0) for c in STATS]))
     store.executemany(_upsert(f"VALUES ({marks})", STATS), values)
     store.execute(f"DELETE FROM {_TALLY}")
-    return joined, _replaced(counts)
 
 
 def _replaced(counts: Counter[tuple[Any, ...]]) -> int:

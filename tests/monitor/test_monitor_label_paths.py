@@ -239,3 +239,180 @@ def test_a_label_batch_bound_row_by_row_refuses_a_non_binary_label(
         assert store.one("SELECT COUNT(*) FROM batches WHERE kind = 'labels'") == 0
     finally:
         store.close()
+
+
+def _version_rows(db: str) -> dict[str, Any]:
+    store = open_store(db)
+    try:
+        weighted = store.one("SELECT COUNT(*) FROM predictions WHERE weight IS NOT NULL") > 0
+        # a copied label keeps its time and batch (the time differs between two stores)
+        assert not store.query(
+            "SELECT 1 FROM predictions p JOIN predictions o ON o.request_id = p.request_id "
+            "AND o.version = 'v1' WHERE p.version <> 'v1' AND p.label IS NOT NULL "
+            "AND (p.label <> o.label OR p.labelled_at <> o.labelled_at "
+            "OR p.label_batch <> o.label_batch)"
+        )
+        return {
+            "predictions": sorted(
+                store.query("SELECT request_id, version, label, label_batch FROM predictions"),
+                key=repr,
+            ),
+            **{
+                f"{kind} {v}": fn(store, "m", [0], v, *extra, weighted=weighted)
+                .sort_values(["a0", "day"])
+                .reset_index(drop=True)
+                for v in ("v1", "v2", "v3")
+                for kind, fn, extra in (("kept", cells, (None, None)), ("raw", raw_cells, ()))
+            },
+        }
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("kind", ["binary", "regression", "weighted"])
+def test_a_second_version_takes_the_labels_as_the_general_path_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """v2 scored on requests v1 scored and that are labelled: its rows are written with
+    those labels, and its cells take their statistics, counted from the batch in memory
+    (SQLite, unweighted; request ids as JSON arrays) or by the general path's GROUP BY
+    (request ids through the temporary table): the same rows, the same counts printed,
+    and ``slice_stats`` equal to a GROUP BY over the predictions. A second v2 batch
+    re-sending some request ids (kept as they were) rebuilds the cells; v3 finds each
+    label in two versions."""
+    rng = np.random.default_rng(5)
+    n = 1200
+    preds = pd.DataFrame(
+        {
+            "rid": ODD_IDS + [f"r{i}" for i in range(n - len(ODD_IDS))],
+            "g": rng.choice(["a", "b", "c"], n),
+            "pred": rng.integers(0, 2, n) if kind != "regression" else rng.normal(size=n).round(2),
+            "at": 1_800_000_000 + rng.integers(0, 5 * 86400, n),
+            "w": rng.uniform(0, 2, n).round(3),
+        }
+    )
+    labels = preds.iloc[:900][["rid"]].assign(y=rng.integers(0, 2, 900))
+    if kind == "regression":
+        labels["y"] = rng.normal(size=900).round(3)
+    files = {
+        "v1": _write(tmp_path / "v1.csv", preds.iloc[:1000]),
+        "v2": _write(tmp_path / "v2.csv", preds.iloc[400:]),  # 500 labelled, 300 not
+        "v2 again": _write(tmp_path / "v2b.csv", preds.iloc[600:700]),  # all stored already
+        "v3": _write(tmp_path / "v3.csv", preds.iloc[300:700]),  # labelled in v1 (and v2)
+        "labels": _write(tmp_path / "l.csv", labels),
+    }
+    weight = {"weight": "w"} if kind == "weighted" else {}
+    results = {}
+    for path in ("in memory", "general"):
+        monkeypatch.setattr(ingest, "SQLITE_ONE_PASS_LABELS", path != "general")
+        if path == "general":
+            monkeypatch.setattr(ingest, "_json_ready", lambda store, ids: False)
+        db = str(tmp_path / f"{path}.db")
+        store = open_store(db)
+        try:
+            outs = [
+                log_predictions(
+                    store, "m", files["v1"], version="v1", id_col="rid", attrs=["g"],
+                    pred="pred", at_col="at", **weight,
+                ),
+                log_labels(store, "m", files["labels"], id_col="rid", label_col="y"),
+            ]  # fmt: skip
+            for file in ("v2", "v2 again", "v3"):
+                outs.append(
+                    log_predictions(
+                        store, "m", files[file], version=file[:2], id_col="rid", attrs=["g"],
+                        pred="pred", at_col="at", **weight,
+                    )
+                )  # fmt: skip
+        finally:
+            store.close()
+        results[path] = (outs, _version_rows(db))
+    (general_out, general), (out, got) = results["general"], results["in memory"]
+    assert [o["labels_joined"] for o in general_out[2:]] == [500, 0, 400]
+    assert [o["new"] for o in general_out[2:]] == [800, 0, 400]
+    assert out == general_out
+    assert got["predictions"] == general["predictions"]
+    exact = kind == "binary"
+    for v in ("v1", "v2", "v3"):
+        for frame in (got, general):
+            kept = frame[f"kept {v}"]
+            pd.testing.assert_frame_equal(
+                kept, frame[f"raw {v}"][kept.columns], check_exact=exact, rtol=1e-12
+            )
+        pd.testing.assert_frame_equal(
+            got[f"kept {v}"], general[f"kept {v}"], check_exact=exact, rtol=1e-12
+        )
+
+
+def test_a_second_version_costs_with_its_batch_not_with_the_store(tmp_path: Path) -> None:
+    """A v2 batch of 200 request ids that v1 scored and that are labelled: the SQLite work
+    of logging it (virtual machine steps) hardly grows when the model holds ten times
+    as many predictions, since each id is looked up by the key and nothing is rebuilt
+    from every prediction of the model (SPEC 15.3)."""
+    rng = np.random.default_rng(11)
+
+    def steps(rows: int) -> int:
+        preds = pd.DataFrame(
+            {
+                "rid": [f"r{i}" for i in range(rows)],
+                "g": rng.choice(["a", "b", "c"], rows),
+                "pred": rng.integers(0, 2, rows),
+                "at": 1_800_000_000 + rng.integers(0, 5 * 86400, rows),
+            }
+        )
+        sub = tmp_path / str(rows)
+        sub.mkdir()
+        v1, shadow = _write(sub / "v1.csv", preds), _write(sub / "v2.csv", preds.iloc[:200])
+        labels = _write(sub / "l.csv", preds[["rid"]].assign(y=rng.integers(0, 2, rows)))
+        store = open_store(str(sub / "s.db"))
+        try:
+            options: dict[str, Any] = {"id_col": "rid", "attrs": ["g"], "pred": "pred"}
+            log_predictions(store, "m", v1, version="v1", at_col="at", **options)
+            log_labels(store, "m", labels, id_col="rid", label_col="y")
+            count = [0]
+
+            def tick() -> int:
+                count[0] += 1
+                return 0
+
+            store.conn.set_progress_handler(tick, 100)
+            out = log_predictions(store, "m", shadow, version="v2", at_col="at", **options)
+            store.conn.set_progress_handler(None, 100)
+            assert out["labels_joined"] == 200
+        finally:
+            store.close()
+        return count[0]
+
+    small, large = steps(2_000), steps(20_000)
+    assert large < 1.5 * small, (small, large)
+
+
+def test_a_label_batch_looks_for_orphans_unless_each_label_joined_every_version(
+    tmp_path: Path,
+) -> None:
+    """A label joins at most one prediction per version, so when a batch's labels joined
+    n times the model's versions predictions, none is an orphan and none is looked up
+    again (SPEC 15.3); any fewer, and the labels without a prediction are kept."""
+    preds = pd.DataFrame({"rid": ["a", "b", "c"], "g": "x", "pred": [0, 1, 1]})
+    db = str(tmp_path / "s.db")
+    store = open_store(db)
+    statements: list[str] = []
+    try:
+        for version, rows in (("v1", preds), ("v2", preds.iloc[:2])):
+            log_predictions(
+                store, "m", _write(tmp_path / f"{version}.csv", rows), version=version,
+                id_col="rid", attrs=["g"], pred="pred",
+            )  # fmt: skip
+        store.conn.set_trace_callback(statements.append)
+        both = _write(tmp_path / "both.csv", pd.DataFrame({"rid": ["a", "b"], "y": [1, 0]}))
+        out = log_labels(store, "m", both, id_col="rid", label_col="y")
+        assert (out["joined"], out["orphans"]) == (4, 0)
+        assert not [s for s in statements if "orphan_labels" in s]
+        # c is v1's only, d nobody's: the lookup runs and keeps d waiting
+        some = _write(tmp_path / "some.csv", pd.DataFrame({"rid": ["c", "d"], "y": [1, 1]}))
+        out = log_labels(store, "m", some, id_col="rid", label_col="y")
+        assert (out["joined"], out["orphans"]) == (1, 1)
+        assert [s for s in statements if "INSERT INTO orphan_labels" in s]
+    finally:
+        store.conn.set_trace_callback(None)
+        store.close()
