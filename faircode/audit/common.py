@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from ..errors import InputError
-from ..options import spelled
+from ..options import advised, spelled
 from ..provenance import StreamHash, provenance
 from ..reader import open_input
 from ..results import Result
@@ -133,10 +133,13 @@ def sex_and_race(result: dict, name: str, need: tuple[str, ...] = ("sex", "race"
     race = kinds.get("race", [])
     eth = kinds.get("ethnicity", [])
     if "sex" in need and not sex:
-        raise InputError(f"no sex column found in {name}; declare it with --map COLUMN=sex")
+        raise InputError(
+            f"no sex column found in {name}; declare it with {advised('--map', 'COLUMN=sex')}"
+        )
     if "race" in need and not race and not eth:
         raise InputError(
-            f"no race/ethnicity column found in {name}; declare it with --map COLUMN=race"
+            f"no race/ethnicity column found in {name}; declare it with "
+            f"{advised('--map', 'COLUMN=race')}"
         )
     if len(sex) > 1:
         raise InputError(

@@ -31,6 +31,7 @@ from ..options import (
     AUDIT_DATA_SOURCES,
     AUDIT_RATIO_THRESHOLD,
     AUDIT_SMALL_DENOMINATOR,
+    advised,
     bool_arg,
     dict_arg,
     number_arg,
@@ -426,9 +427,12 @@ def audit_ll144(
             text_arg(flag, text)
     exclude_small = bool_arg("--exclude-small", exclude_small)
     if (selected is None) == (score is None):
-        raise InputError("audit ll144: give one of --selected COL (pass / fail) or --score COL")
+        raise InputError(
+            f"audit ll144: give one of {advised('--selected', 'COL', quote=False)} (pass / fail) "
+            f"or {advised('--score', 'COL', quote=False)}"
+        )
     if exclusion_note is not None and not exclude_small:
-        raise InputError("--exclusion-note goes with --exclude-small")
+        raise InputError(f"{spelled('--exclusion-note')} goes with {spelled('--exclude-small')}")
     if exclude_small and not (exclusion_note or "").strip(" \t"):
         raise InputError(
             "--exclude-small needs --exclusion-note TEXT: the auditor's reason for leaving "

@@ -4,6 +4,8 @@ the message is the same text."""
 
 from __future__ import annotations
 
+import ast
+import re
 import threading
 
 import pytest
@@ -104,3 +106,90 @@ def test_a_cli_run_leaves_the_api_spelling_alone(path, capsys):
             "--min-share:"
         )
     assert seen[0].startswith("min_share:")
+
+
+#: Files whose refusal advises what to pass (SPEC 0.6 "Option names in messages":
+#: advice), the API's opts, and the advice as the CLI and the API write it.
+ADVICE_FILES = [
+    (
+        b"Staff export\nsex,race\nM,A\n",
+        {},
+        [("pass --skip-lines 1", "pass skip_lines=1"), ("--skip-lines-b 1", "skip_lines_b=1")],
+    ),
+    (
+        b"sep=;\nsex;race\nM;A\n",
+        {},
+        [("pass --skip-lines 1", "pass skip_lines=1"), ("--skip-lines-b 1", "skip_lines_b=1")],
+    ),
+    (b"sex\nM\n\xe9F\n", {}, [("--encoding cp1252", "encoding='cp1252'")]),
+    (b"\xff\xfes\x00e\x00x\x00", {}, [("--encoding utf-16", "encoding='utf-16'")]),
+    (b"s\x00e\x00x\x00,\x00r\x00", {}, [("--encoding utf-16-le", "encoding='utf-16-le'")]),
+    (
+        b"sex;race;age\nF;A;30\n",
+        {"delimiter": ","},
+        [("--delimiter ';'", "delimiter=';'"), ("--one-column", "one_column=True")],
+    ),
+    (b"\n\n", {"skip_lines": 5}, [("--skip-lines 5", "skip_lines=5")]),
+]
+
+
+def _flags_of(opts: dict) -> list[str]:
+    return [a for k, v in opts.items() for a in (f"--{k.replace('_', '-')}", str(v))]
+
+
+@pytest.mark.parametrize("data,opts,advice", ADVICE_FILES)
+def test_a_reading_refusal_advises_in_the_surface_s_spelling(tmp_path, data, opts, advice, capsys):
+    """The API's advice is the CLI's with the flag and its value in the API's spelling;
+    nothing else differs, and no flag is left in it."""
+    p = tmp_path / "f.csv"
+    p.write_bytes(data)
+    api = _api(lambda: faircode.profile(str(p), opts=opts))
+    cli = _cli(["profile", str(p), *_flags_of(opts)], capsys)
+    for flag_text, keyword_text in advice:
+        assert flag_text in cli, cli
+        cli = cli.replace(flag_text, keyword_text)
+    assert api == cli
+    assert "--" not in api, api
+
+
+def test_the_api_s_advice_reads_the_file_as_written(tmp_path):
+    """`pass skip_lines=2`, `encoding='utf-16-le'`: the keyword and value the API's
+    message gives, passed as they are, read the table."""
+    p = tmp_path / "f.csv"
+    for data in (b"Title\n\nsex,race\nM,A\n", "sex,race\r\nM,A\r\n".encode("utf-16-le")):
+        p.write_bytes(data)
+        message = _api(lambda: faircode.profile(str(p)))
+        key, value = re.search(r"pass (skip_lines|encoding)=(\S+?)[ ,;)]?(?: |$)", message).groups()
+        result = faircode.profile(str(p), opts={key: ast.literal_eval(value)})
+        assert result["columns"] == ["sex", "race"], message
+
+
+def test_the_monitor_s_and_audits_advice_names_keywords(path, capsys):
+    def monitor(**kw) -> str:
+        with pytest.raises(faircode.monitor.MonitorInputError) as err:
+            faircode.monitor.evaluate(path, **{"attrs": ["sex"], "label": "hired", **kw})
+        return str(err.value)
+
+    assert monitor(pred="hired", threshold="x") == "threshold must be a number, e.g. threshold=0.1"
+    assert monitor(pred="hired", attrs=[]) == "at least one attribute is needed; pass attrs=COL"
+    assert monitor(pred="hired", ref_groups={"race": "A"}) == (
+        "ref_groups: 'race' is not an attribute (attrs: sex); add 'race' to attrs, or drop "
+        "its reference"
+    )
+    cli = _cli(
+        ["fairness", "evaluate", path, "--pred", "hired", "--attr", "sex", "--label", "hired"]
+        + ["--ref-group", "race=A"],
+        capsys,
+    )
+    assert cli == (
+        "--ref-group: 'race' is not an attribute (--attr: sex); add --attr race, or drop "
+        "its reference"
+    )
+    assert monitor(pred=None, score="hired") == (
+        "score needs decision_threshold=T (prediction = score >= T)"
+    )
+    assert _api(lambda: faircode.audit_ll144(path, selected="hired", exclusion_note="n")) == (
+        "exclusion_note goes with exclude_small"
+    )
+    cli = _cli(["audit", "ll144", path, "--selected", "hired", "--exclusion-note", "n"], capsys)
+    assert cli == "--exclusion-note goes with --exclude-small"
