@@ -730,19 +730,21 @@ def advised(flag: str, value: object = None, *, cli: str | None = None, quote: b
     ``--skip-lines 3`` (``cli``, else ``value``, as the shell takes it), on the Python API
     and MCP ``skip_lines=3``, a text as Python writes it (``encoding='cp1252'``) unless
     ``quote`` is false (a placeholder: ``attrs=COL``). `--map`'s ``COLUMN=sex`` becomes
-    ``overrides={COLUMN: 'sex'}`` and `--recode`'s ``p:FROM=TO`` ``recode=[['p', FROM,
-    TO]]``, the API's shapes, a part in capitals (a placeholder) bare. With no value, the
-    name alone."""
+    ``overrides={COLUMN: 'sex'}``, `--recode`'s ``p:FROM=TO`` ``recode=[['p', FROM, TO]]``
+    and `--na`'s ``s=x`` ``na=[['s', 'x']]``, the API's shapes, a part in capitals (a
+    placeholder) bare. With no value, the name alone."""
     if SPELLING.get() == "flag":
         text = cli if cli is not None else value
         return flag if text is None or text == "" else f"{flag} {text}"
     name = spelled(flag)
     if value is None:
         return name
-    if SPELLING.get() == "keyword" and flag in ("--map", "--recode"):
+    if SPELLING.get() == "keyword" and flag in ("--map", "--recode", "--na"):
         part = _placeholder_or_repr
-        if flag == "--map":
+        if flag != "--recode":
             col, _, kind = str(value).partition("=")
+            if flag == "--na":
+                return f"{name}=[[{part(col)}, {part(kind)}]]"
             return f"{name}={{{part(col)}: {part(kind)}}}"
         col, _, pairs = str(value).partition(":")
         items = [(col, *p.partition("=")[::2]) for p in pairs.split(",")]

@@ -116,9 +116,10 @@ def _selected_rule(col: str, values: tuple[str, ...] | None):
         if folded in SELECTED_FALSE:
             return 0
         raise InputError(
-            f"--selected {col}: '{label}' is not a pass / fail value (1/0, true/false, "
-            f"yes/no, pass/fail, selected/rejected); name the selected values with "
-            f"--selected {col}=VALUE[,VALUE], or --recode {col}:{label}=0"
+            f"{spelled('--selected')} {col}: '{label}' is not a pass / fail value (1/0, "
+            f"true/false, yes/no, pass/fail, selected/rejected); name the selected values "
+            f"with {advised('--selected', f'{col}=VALUE[,VALUE]')}, or "
+            f"{advised('--recode', f'{col}:{label}=0')}"
         )
 
     return rule
@@ -132,8 +133,8 @@ def _score_of(col: str):
         if got is None:
             if not SCORE_NUMBER.fullmatch(label):
                 raise InputError(
-                    f"--score {col}: '{label}' is not a number (a score is a decimal "
-                    f"number); declare it missing with --na {col}={label}"
+                    f"{spelled('--score')} {col}: '{label}' is not a number (a score is a "
+                    f"decimal number); declare it missing with {advised('--na', f'{col}={label}')}"
                 )
             got = cache[label] = Fraction(label)
         return got

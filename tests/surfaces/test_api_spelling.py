@@ -193,3 +193,26 @@ def test_the_monitor_s_and_audits_advice_names_keywords(path, capsys):
     )
     cli = _cli(["audit", "ll144", path, "--selected", "hired", "--exclusion-note", "n"], capsys)
     assert cli == "--exclusion-note goes with --exclude-small"
+
+
+@pytest.mark.parametrize(
+    "column,bad,kw,api_advice,cli_advice",
+    [
+        ("sc", "high", "score", "na=[['sc', 'high']]", "--na sc=high"),
+        ("sel", "maybe", "selected", "recode=[['sel', 'maybe', '0']]", "--recode sel:maybe=0"),
+    ],
+)
+def test_an_audit_s_advice_is_the_api_s_shape_and_works(
+    tmp_path, column, bad, kw, api_advice, cli_advice, capsys
+):
+    """`declare it missing with na=[['sc', 'high']]`: the API's na and recode shapes
+    (the CLI's `--na sc=high`), which, passed as written, let the audit run."""
+    good = ("1.5", "2.5") if kw == "score" else ("1", "0")
+    rows = [f"{s},{r},{good[i % 2]}" for i, (s, r) in enumerate([("F", "A"), ("M", "B")] * 30)]
+    p = tmp_path / "a.csv"
+    p.write_text("\n".join([f"sex,race,{column}", *rows, f"M,B,{bad}"]) + "\n")
+    api = _api(lambda: faircode.audit_ll144(str(p), **{kw: column}))
+    cli = _cli(["audit", "ll144", str(p), f"--{kw}", column], capsys)
+    assert api.endswith(api_advice) and cli.endswith(cli_advice), (api, cli)
+    key, value = api_advice.split("=", 1)
+    faircode.audit_ll144(str(p), **{kw: column}, opts={key: ast.literal_eval(value)})
