@@ -216,3 +216,12 @@ def test_an_audit_s_advice_is_the_api_s_shape_and_works(
     assert api.endswith(api_advice) and cli.endswith(cli_advice), (api, cli)
     key, value = api_advice.split("=", 1)
     faircode.audit_ll144(str(p), **{kw: column}, opts={key: ast.literal_eval(value)})
+
+
+def test_an_slo_s_window_is_named_as_the_surface_spells_it(tmp_path, capsys):
+    db = str(tmp_path / "s.db")
+    with pytest.raises(faircode.monitor.MonitorInputError) as err:
+        faircode.monitor.slo_set("m", "s", target=0.9, window="3x", store=db)
+    assert str(err.value) == "window '3x' is not a number of days or weeks; write e.g. 28d or 4w"
+    argv = ["fairness", "slo", "set", "m", "s", "--target", "0.9", "--window", "3x", "--db", db]
+    assert _cli(argv, capsys) == f"--{err.value}"
