@@ -663,6 +663,7 @@ KEYWORD_OF: dict[str, str] = {
     "--map": "overrides",
     "--attr": "attrs",
     "--ref-group": "ref_groups",
+    "--db": "store",
 }
 
 #: SPEC 1.1 and 2: the options that decide a column's groups (with `--map`'s overrides);

@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ..options import spelled
 from .errors import MonitorInputError
 
 DEFAULT_DB = Path(".faircode") / "monitor.db"
@@ -242,10 +243,10 @@ def resolve_location(db: str | None) -> str:
     if db is not None:
         if not db.strip():
             raise StoreError(
-                "--db is empty; give a SQLite file path or a postgresql:// URL (without "
-                f"--db: $FAIRCODE_DB, else {DEFAULT_DB})"
+                f"{spelled('--db')} is empty; give a SQLite file path or a postgresql:// URL "
+                f"(without {spelled('--db')}: $FAIRCODE_DB, else {DEFAULT_DB})"
             )
-        return _known_scheme(db, "--db")
+        return _known_scheme(db, spelled("--db"))
     env = os.environ.get("FAIRCODE_DB")
     if env:
         return _known_scheme(env, "FAIRCODE_DB")
@@ -312,7 +313,7 @@ class Store:
             p = Path(path)
             if not create and not p.exists():
                 raise StoreError(
-                    f"no store at {path}: nothing was logged there; check --db / "
+                    f"no store at {path}: nothing was logged there; check {spelled('--db')} / "
                     "FAIRCODE_DB, or log predictions first with 'faircode fairness log'"
                 )
             if p.exists() and not _writable(p):
@@ -516,7 +517,7 @@ def _refuse_foreign(conn: Any, path: str) -> None:
         shown = ", ".join(listed[:5]) + (f" and {len(listed) - 5} more" if len(listed) > 5 else "")
         raise StoreError(
             f"{path} is a SQLite database of another application (tables: {shown}), not a "
-            "faircode store; nothing was changed: pass --db a new or empty file"
+            f"faircode store; nothing was changed: pass {spelled('--db')} a new or empty file"
         )
 
 

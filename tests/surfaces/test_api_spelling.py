@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sqlite3
 import threading
 
 import pytest
@@ -225,3 +226,21 @@ def test_an_slo_s_window_is_named_as_the_surface_spells_it(tmp_path, capsys):
     assert str(err.value) == "window '3x' is not a number of days or weeks; write e.g. 28d or 4w"
     argv = ["fairness", "slo", "set", "m", "s", "--target", "0.9", "--window", "3x", "--db", db]
     assert _cli(argv, capsys) == f"--{err.value}"
+
+
+def test_the_store_s_advice_names_store_on_the_api_and_db_on_the_cli(tmp_path, capsys):
+    """The monitor's API takes the store as ``store=`` (the CLI's --db)."""
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).execute("create table t(x)").connection.commit()
+    for location, advice in (
+        (str(other), "nothing was changed: pass {} a new or empty file"),
+        (str(tmp_path / "none.db"), "nothing was logged there; check {} / FAIRCODE_DB"),
+        (" ", "{} is empty; give a SQLite file path"),
+    ):
+        with pytest.raises(Exception) as err:
+            faircode.monitor.fairness_report("m", store=location)
+        assert advice.format("store") in str(err.value)
+        cli = _cli(["fairness", "report", "m", "--db", location], capsys)
+        assert advice.format("--db") in cli
+        api = str(err.value).replace(advice.format("store"), advice.format("--db"))
+        assert cli == api.replace("(without store:", "(without --db:")
