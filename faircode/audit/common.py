@@ -144,14 +144,14 @@ def sex_and_race(result: dict, name: str, need: tuple[str, ...] = ("sex", "race"
     if len(sex) > 1:
         raise InputError(
             f"two sex columns found in {name} ({', '.join(sex)}); keep one with "
-            f"--map {sex[1]}=ignore"
+            f"{advised('--map', f'{sex[1]}=ignore')}"
         )
     chosen = race or eth
     if len(chosen) > 1:
         kind = "race" if race else "ethnicity"
         raise InputError(
             f"two {kind} columns found in {name} ({', '.join(chosen)}); keep one with "
-            f"--map {chosen[1]}=ignore, or combine them into one column"
+            f"{advised('--map', f'{chosen[1]}=ignore')}, or combine them into one column"
         )
     if race and eth:
         notes.append(

@@ -343,9 +343,9 @@ def _not_a_category(profile: dict, col: str, declared: dict, name: str, flag: st
     if named:
         return
     raise InputError(
-        f"{flag or '--date-column'}: '{col}' is the {role} column of {name} (by its name), "
-        f"and the {'outcome' if flag else 'date column'} cannot also be a category; name "
-        f"another column, or declare --map {col}=ignore if '{col}' is not {role}"
+        f"{spelled(flag or '--date-column')}: '{col}' is the {role} column of {name} (by its "
+        f"name), and the {'outcome' if flag else 'date column'} cannot also be a category; name "
+        f"another column, or declare {advised('--map', f'{col}=ignore')} if '{col}' is not {role}"
     )
 
 
@@ -436,8 +436,9 @@ def audit_ll144(
         raise InputError(f"{spelled('--exclusion-note')} goes with {spelled('--exclude-small')}")
     if exclude_small and not (exclusion_note or "").strip(" \t"):
         raise InputError(
-            "--exclude-small needs --exclusion-note TEXT: the auditor's reason for leaving "
-            "categories under 2% out of the impact ratios (6 RCNY § 5-301)"
+            f"{spelled('--exclude-small')} needs "
+            f"{advised('--exclusion-note', 'TEXT', quote=False)}: the auditor's reason for "
+            "leaving categories under 2% out of the impact ratios (6 RCNY § 5-301)"
         )
     audit_date = iso_date(audit_date, "--audit-date") if audit_date is not None else today()
     if data_source is not None and data_source not in AUDIT_DATA_SOURCES:
@@ -448,7 +449,7 @@ def audit_ll144(
     if distribution_date is not None:
         distribution_date = iso_date(distribution_date, "--distribution-date")
     if date_column is not None and date_range is not None:
-        raise InputError("give --date-column or --date-range, not both")
+        raise InputError(f"give {spelled('--date-column')} or {spelled('--date-range')}, not both")
     if date_range is not None:
         date_range = text_items("--date-range", date_range, commas=True)
         if len(date_range) != 2:
@@ -486,8 +487,8 @@ def audit_ll144(
     for col in extra:
         if overrides.get(col) not in (None, "ignore"):
             raise InputError(
-                f"{flag if col == outcome_col else '--date-column'}: '{col}' is declared "
-                f"--map {col}={overrides[col]}; it cannot also be the "
+                f"{spelled(flag if col == outcome_col else '--date-column')}: '{col}' is "
+                f"declared {advised('--map', f'{col}={overrides[col]}')}; it cannot also be the "
                 f"{'outcome' if col == outcome_col else 'date'} column"
             )
         overrides[col] = "ignore"

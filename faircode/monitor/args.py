@@ -28,12 +28,13 @@ from .errors import MonitorInputError
 Checked = TypeVar("Checked")
 
 
-def add_attr(col: str) -> str:
-    """The advice to add attribute ``col`` (SPEC 0.6 "Option names in messages"): ``--attr
-    x`` on the command line, ``'x' to attrs`` on the Python API and MCP."""
+def add_attr(col: str, to: str = "to") -> str:
+    """The advice to add (or drop) attribute ``col`` (SPEC 0.6 "Option names in
+    messages"): ``--attr x`` on the command line, ``'x' to attrs`` (``to``: ``'x' from
+    attrs``) on the Python API and MCP."""
     if SPELLING.get() == "flag":
         return f"--attr {col}"
-    return f"{col!r} to {spelled('--attr')}"
+    return f"{col!r} {to} {spelled('--attr')}"
 
 
 def monitor_arg(check: Callable[..., Checked], *args: Any, **kwargs: Any) -> Checked:

@@ -246,7 +246,8 @@ def _grouping(
     for col, kind in grouping.overrides.items():
         if kind == "ignore":
             raise MonitorInputError(
-                f"--map: {col}=ignore leaves nothing to slice; drop --attr {col} instead"
+                f"{spelled('--map')}: {col}=ignore leaves nothing to slice; drop "
+                f"{add_attr(col, 'from')} instead"
             )
     return grouping
 

@@ -155,7 +155,10 @@ def test_typed_ages_are_banded_and_the_map_keeps_them() -> None:
             "overrides: 'sex' is not an attribute (attrs: race); add 'sex' to attrs",
         ),
         ({"overrides": {"race": "colour"}}, "overrides: unknown kind 'colour' for 'race'"),
-        ({"overrides": {"race": "ignore"}}, "--map: race=ignore leaves nothing to slice"),
+        (
+            {"overrides": {"race": "ignore"}},
+            "overrides: race=ignore leaves nothing to slice; drop 'race' from attrs instead",
+        ),
         ({"opts": {"age_bands": [5, 10]}}, "age_bands: 5,10 is out of range"),
         ({"opts": {"max_age": -1}}, "max_age: -1 is out of range"),
         ({"opts": {"recode": [["race", "", "x"]]}}, "recode: empty FROM for 'race'"),

@@ -244,3 +244,51 @@ def test_the_store_s_advice_names_store_on_the_api_and_db_on_the_cli(tmp_path, c
         assert advice.format("--db") in cli
         api = str(err.value).replace(advice.format("store"), advice.format("--db"))
         assert cli == api.replace("(without store:", "(without --db:")
+
+
+@pytest.mark.parametrize(
+    "kwargs,argv,api_text,cli_text",
+    [
+        (
+            {"exclude_small": True},
+            ["--exclude-small"],
+            "exclude_small needs exclusion_note=TEXT: ",
+            "--exclude-small needs --exclusion-note TEXT: ",
+        ),
+        (
+            {"date_column": "d", "date_range": "2024-01-01,2024-12-31"},
+            ["--date-column", "d", "--date-range", "2024-01-01,2024-12-31"],
+            "give date_column or date_range, not both",
+            "give --date-column or --date-range, not both",
+        ),
+        (
+            {"overrides": {"hired": "sex"}},
+            ["--map", "hired=sex"],
+            "selected: 'hired' is declared overrides={'hired': 'sex'}; it cannot",
+            "--selected: 'hired' is declared --map hired=sex; it cannot",
+        ),
+    ],
+)
+def test_an_audit_s_advice_names_its_options_as_the_surface_spells_them(
+    path, kwargs, argv, api_text, cli_text, capsys
+):
+    api = _api(lambda: faircode.audit_ll144(path, selected="hired", **kwargs))
+    cli = _cli(["audit", "ll144", path, "--selected", "hired", *argv], capsys)
+    assert api_text in api and cli_text in cli, (api, cli)
+    assert api.replace(api_text, cli_text) == cli
+
+
+def test_two_sex_columns_are_told_apart_by_overrides_on_the_api(tmp_path, capsys):
+    """Two sex columns: the advice to ignore one is the API's overrides (the CLI's --map)."""
+    p = tmp_path / "two.csv"
+    rows = CSV.splitlines()
+    p.write_text(
+        "\n".join(
+            ["sex,gender,race,age,hired"] + [r.replace(",", f",{r[0]},", 1) for r in rows[1:]]
+        )
+        + "\n"
+    )
+    api = _api(lambda: faircode.audit_ll144(str(p), selected="hired"))
+    cli = _cli(["audit", "ll144", str(p), "--selected", "hired"], capsys)
+    assert api.endswith("keep one with overrides={'gender': 'ignore'}"), api
+    assert cli.endswith("keep one with --map gender=ignore"), cli
