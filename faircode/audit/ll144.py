@@ -470,7 +470,9 @@ def audit_ll144(
         if sep:
             values = tuple(v.strip(" \t") for v in rest.split(","))
             if not all(values):
-                raise InputError(f"--selected: expected COL=VALUE[,VALUE], got '{selected}'")
+                raise InputError(
+                    f"{spelled('--selected')}: expected COL=VALUE[,VALUE], got '{selected}'"
+                )
         flag = "--selected"
     else:
         outcome_col = (score or "").strip(" \t")
@@ -544,7 +546,9 @@ def audit_ll144(
             else:
                 day = date_prefix(d)
                 if day is None:
-                    raise InputError(f"--date-column {date_column}: '{d}' is not a date YYYY-MM-DD")
+                    raise InputError(
+                        f"{spelled('--date-column')} {date_column}: '{d}' is not a date YYYY-MM-DD"
+                    )
                 dates.append(day)
         o = out_rule(key[2])
         if o is None:
@@ -562,11 +566,11 @@ def audit_ll144(
             r = None
         assessed[(s, r, value)] += c
     if not assessed:
-        raise InputError(f"{flag} {outcome_col}: no row of {name} has a value")
+        raise InputError(f"{spelled(flag)} {outcome_col}: no row of {name} has a value")
     for v in values or ():
         if v not in seen:  # a typo would make every rate 0 and the audit pass silently
             raise InputError(
-                f"--selected {outcome_col}={v}: not a value of '{outcome_col}' "
+                f"{spelled('--selected')} {outcome_col}={v}: not a value of '{outcome_col}' "
                 f"(values: {_values_text(sorted(seen))})"
             )
 
@@ -710,7 +714,7 @@ def audit_ll144(
         data_dates = {"from": date_range[0], "to": date_range[1], "column": None}
     elif date_column is not None:
         if not dates:
-            raise InputError(f"--date-column {date_column}: no row has a date")
+            raise InputError(f"{spelled('--date-column')} {date_column}: no row has a date")
         data_dates = {"from": min(dates), "to": max(dates), "column": date_column}
         if undated:
             notes.append(

@@ -292,3 +292,18 @@ def test_two_sex_columns_are_told_apart_by_overrides_on_the_api(tmp_path, capsys
     cli = _cli(["audit", "ll144", str(p), "--selected", "hired"], capsys)
     assert api.endswith("keep one with overrides={'gender': 'ignore'}"), api
     assert cli.endswith("keep one with --map gender=ignore"), cli
+
+
+def test_held_out_and_date_column_refusals_name_the_keyword(path, tmp_path, capsys):
+    short = tmp_path / "short.csv"
+    short.write_text("protected\nA\nB\n")
+    opts = {"proxy_hints": True, "proxy_with": [[str(short), "protected", None]]}
+    api = _api(lambda: faircode.profile(path, opts=opts))
+    flags = ["--proxy-hints", "--proxy-hints-with", f"{short}=protected"]
+    cli = _cli(["profile", path, *flags], capsys)
+    assert api.startswith(f"proxy_with {short}: it has 2 rows")
+    assert cli == "--proxy-hints-with" + api.removeprefix("proxy_with")
+    api = _api(lambda: faircode.audit_ll144(path, selected="hired", date_column="age"))
+    cli = _cli(["audit", "ll144", path, "--selected", "hired", "--date-column", "age"], capsys)
+    assert api == "date_column age: '18' is not a date YYYY-MM-DD"
+    assert cli == "--date-column" + api.removeprefix("date_column")
