@@ -305,7 +305,8 @@ class Store:
             except psycopg.Error as exc:
                 first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
                 raise StoreError(
-                    f"cannot connect to {describe(location)}: {first}; check --db / FAIRCODE_DB"
+                    f"cannot connect to {describe(location)}: {first}; check {spelled('--db')} / "
+                    "FAIRCODE_DB"
                 ) from None
         else:
             self.dialect = "sqlite"
@@ -346,7 +347,7 @@ class Store:
             if conn is not None:
                 conn.close()
             raise StoreError(
-                f"cannot open the store {path}: {exc}; check --db / FAIRCODE_DB"
+                f"cannot open the store {path}: {exc}; check {spelled('--db')} / FAIRCODE_DB"
             ) from None
         except StoreError:
             if conn is not None:
@@ -474,7 +475,7 @@ class Store:
         if not tables:
             raise StoreError(
                 f"the store {self.location} is empty and read-only ({self.read_only}); "
-                "nothing to read: check --db / FAIRCODE_DB"
+                f"nothing to read: check {spelled('--db')} / FAIRCODE_DB"
             )
         current = self.schema_version()
         if current > SCHEMA_VERSION:
@@ -564,7 +565,9 @@ def _open_read_only(p: Path, path: str) -> tuple[Any, str]:
         for stmt in ("PRAGMA cache_size = -65536", "PRAGMA temp_store = MEMORY"):
             conn.execute(stmt)
         return conn, why
-    raise StoreError(f"cannot open the read-only store {path}: {last}; check --db / FAIRCODE_DB")
+    raise StoreError(
+        f"cannot open the read-only store {path}: {last}; check {spelled('--db')} / FAIRCODE_DB"
+    )
 
 
 def open_store(db: str | None = None, create: bool = True) -> Store:

@@ -307,3 +307,19 @@ def test_held_out_and_date_column_refusals_name_the_keyword(path, tmp_path, caps
     cli = _cli(["audit", "ll144", path, "--selected", "hired", "--date-column", "age"], capsys)
     assert api == "date_column age: '18' is not a date YYYY-MM-DD"
     assert cli == "--date-column" + api.removeprefix("date_column")
+
+
+def test_the_spark_engine_s_refusals_name_engine_spark_as_the_surface_spells_it():
+    """Refused before Spark starts: a pandas DataFrame given to the Spark engine."""
+    import pandas as pd  # lazy: the frames extra, as the monitor's API
+
+    frame = pd.DataFrame({"p": [0, 1], "g": ["a", "b"]})
+
+    def refusal() -> str:
+        with pytest.raises(faircode.monitor.MonitorInputError) as err:
+            faircode.monitor.evaluate(frame, pred="p", attrs="g", engine="spark")
+        return str(err.value)
+
+    assert refusal().startswith("engine='spark' reads a file or a Spark DataFrame")
+    with spelling("flag"):
+        assert refusal().startswith("--engine spark reads a file or a Spark DataFrame")
