@@ -19,7 +19,7 @@ from .numerics import (
     search_p,
     wilson_bounds,
 )
-from .options import Options, relabeler
+from .options import Options, relabeler, spelled
 from .summary import CELL_CAP, GROUP_FLAG_CAP, LABEL_CAP, MAX_GAP_FLAGS, PAIR_COLUMNS, Summary
 
 #: SPEC 17.4: what min_ratio is, and what it is not.
@@ -63,14 +63,14 @@ def label_values(summary: Summary, opts: Options) -> tuple[dict[str, int], str, 
     if opts.positive is not None:
         if opts.positive not in values:
             raise InputError(
-                f"--positive {opts.positive}: not a value of '{name}' "
+                f"{spelled('--positive')} {opts.positive}: not a value of '{name}' "
                 f"(values: {_values_text(ordered)})"
             )
         return values, opts.positive, "option"
     if len(ordered) != 2:
         raise InputError(
-            f"--label {name}: {len(ordered)} value{'' if len(ordered) == 1 else 's'}; "
-            "name the positive one with --positive "
+            f"{spelled('--label')} {name}: {len(ordered)} value{'' if len(ordered) == 1 else 's'}; "
+            f"name the positive one with {spelled('--positive')} "
             f"(values: {_values_text(ordered)})"
         )
     return values, ordered[1], "larger_of_two"

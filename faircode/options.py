@@ -663,6 +663,7 @@ KEYWORD_OF: dict[str, str] = {
     "--map": "overrides",
     "--attr": "attrs",
     "--ref-group": "ref_groups",
+    "--db": "store",
 }
 
 #: SPEC 1.1 and 2: the options that decide a column's groups (with `--map`'s overrides);
@@ -722,6 +723,40 @@ def _flag(name: str) -> str:
     if o is not None and o.flag and not o.flag.startswith("--no-"):
         return o.flag
     return "--" + name.replace("_", "-")
+
+
+def advised(flag: str, value: object = None, *, cli: str | None = None, quote: bool = True) -> str:
+    """How an advice sentence writes giving the argument whose CLI flag is ``flag`` (SPEC
+    0.6 "Option names in messages"), as the surface in use spells it: on the command line
+    ``--skip-lines 3`` (``cli``, else ``value``, as the shell takes it), on the Python API
+    and MCP ``skip_lines=3``, a text as Python writes it (``encoding='cp1252'``) unless
+    ``quote`` is false (a placeholder: ``attrs=COL``). `--map`'s ``COLUMN=sex`` becomes
+    ``overrides={COLUMN: 'sex'}``, `--recode`'s ``p:FROM=TO`` ``recode=[['p', FROM, TO]]``
+    and `--na`'s ``s=x`` ``na=[['s', 'x']]``, the API's shapes, a part in capitals (a
+    placeholder) bare. With no value, the name alone."""
+    if SPELLING.get() == "flag":
+        text = cli if cli is not None else value
+        return flag if text is None or text == "" else f"{flag} {text}"
+    name = spelled(flag)
+    if value is None:
+        return name
+    if SPELLING.get() == "keyword" and flag in ("--map", "--recode", "--na"):
+        part = _placeholder_or_repr
+        if flag != "--recode":
+            col, _, kind = str(value).partition("=")
+            if flag == "--na":
+                return f"{name}=[[{part(col)}, {part(kind)}]]"
+            return f"{name}={{{part(col)}: {part(kind)}}}"
+        col, _, pairs = str(value).partition(":")
+        items = [(col, *p.partition("=")[::2]) for p in pairs.split(",")]
+        return f"{name}=[{', '.join('[' + ', '.join(map(part, t)) + ']' for t in items)}]"
+    return f"{name}={value!r}" if quote and isinstance(value, str) else f"{name}={value}"
+
+
+def _placeholder_or_repr(text: str) -> str:
+    """A part of an advised value: a placeholder in capitals (``COLUMN``, ``FROM``) bare,
+    else as Python writes the text."""
+    return text if text.isupper() and text.replace("_", "").isalpha() else repr(text)
 
 
 def _range_error(name: str, value, valid: str) -> InputError:

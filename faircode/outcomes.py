@@ -27,7 +27,7 @@ from .numerics import (
     t_upper,
     welch_df,
 )
-from .options import Options
+from .options import Options, spelled
 from .summary import CELL_CAP, GROUP_FLAG_CAP, MAX_GAP_FLAGS, Summary
 
 Mapper = Callable[[str], "str | None"]
@@ -214,7 +214,7 @@ def _block(
     tables = summary.outcomes.get(o)
     if tables is None:  # a summary read without --outcome
         raise InputError(
-            f"--outcome {name}: this summary was read without it; read the table again"
+            f"{spelled('--outcome')} {name}: this summary was read without it; read the table again"
         )
     if not tables["n"] and tables["non_numeric"]:
         raise InputError(_no_number(name, tables["non_numeric"]))

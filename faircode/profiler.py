@@ -23,7 +23,7 @@ from .formats import (
     summarize_frame,
     summarize_table,
 )
-from .options import Options, TupleBase, named_tuple, number_arg, resolve
+from .options import Options, TupleBase, named_tuple, number_arg, resolve, spelled
 from .reader import BLOCK_SIZE, open_input, read_records
 from .results import ProfileResult
 from .summary import Summary, SummaryBuilder
@@ -307,7 +307,9 @@ def _summarize_many(
     opener: Opener | None = None,
 ) -> Summarized:
     if options.proxy_with and len(paths) > 1:
-        raise InputError("--proxy-hints-with: profile one file (rows are aligned with one file)")
+        raise InputError(
+            f"{spelled('--proxy-hints-with')}: profile one file (rows are aligned with one file)"
+        )
     total: Summary | None = None
     checked: dict[str, str] = {}
     for path in paths:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from .errors import DelimiterRefused, InputError, NoSuchFile
 from .labels import clean_header
+from .options import advised
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
@@ -111,12 +112,12 @@ def decoded_blocks(
             except UnicodeDecodeError as exc:
                 raise InputError(
                     f"{name}: byte {base + exc.start}: not valid {encoding}; "
-                    "check the file's encoding and pass --encoding"
+                    f"check the file's encoding and pass {advised('--encoding')}"
                 ) from None
             except UnicodeError as exc:  # e.g. a UTF-16 stream with no byte order mark
                 raise InputError(
                     f"{name}: not valid {encoding} ({exc}); check the "
-                    "file's encoding and pass --encoding"
+                    f"file's encoding and pass {advised('--encoding')}"
                 ) from None
         if first and text:
             first = False
@@ -152,7 +153,7 @@ def not_utf8(byte: int) -> str:
         what, option, encoding = f"'{char}' in Windows-1252", "cp1252", "Windows-1252"
     return (
         f"not valid UTF-8 (the byte {byte:02X}, {what}); re-save the file as UTF-8, or pass "
-        f"its encoding: --encoding {option} if it is {encoding}"
+        f"its encoding: {advised('--encoding', option)} if it is {encoding}"
     )
 
 
@@ -164,21 +165,19 @@ _NOT_A_TABLE = "not a table; give the data as a CSV file"
 BINARY_FORMATS = (
     (
         b"\xff\xfe\x00\x00",
-        "a UTF-32 file (byte order mark FF FE 00 00); re-save it as UTF-8 "
-        "or pass --encoding utf-32",
+        "a UTF-32 file (byte order mark FF FE 00 00); re-save it as UTF-8 or pass {utf-32}",
     ),
     (
         b"\x00\x00\xfe\xff",
-        "a UTF-32 file (byte order mark 00 00 FE FF); re-save it as UTF-8 "
-        "or pass --encoding utf-32",
+        "a UTF-32 file (byte order mark 00 00 FE FF); re-save it as UTF-8 or pass {utf-32}",
     ),
     (
         b"\xff\xfe",
-        "a UTF-16 file (byte order mark FF FE); re-save it as UTF-8 or pass --encoding utf-16",
+        "a UTF-16 file (byte order mark FF FE); re-save it as UTF-8 or pass {utf-16}",
     ),
     (
         b"\xfe\xff",
-        "a UTF-16 file (byte order mark FE FF); re-save it as UTF-8 or pass --encoding utf-16",
+        "a UTF-16 file (byte order mark FE FF); re-save it as UTF-8 or pass {utf-16}",
     ),
     (
         b"PK\x03\x04",
@@ -204,7 +203,7 @@ def binary_format(head: bytes) -> str | None:
     """What a file whose reading as UTF-8 failed is, by its first bytes, or None."""
     for magic, what in BINARY_FORMATS:
         if head.startswith(magic):
-            return what
+            return re.sub(r"\{(utf-\d\d)\}", lambda m: advised("--encoding", m[1]), what)
     return utf16_without_bom(head)
 
 
@@ -222,8 +221,8 @@ def utf16_without_bom(head: bytes) -> str | None:
         if not any(zeros) and all(0 < b < 0x80 for b in text):
             return (
                 f"a UTF-16 file without a byte order mark ({order}-endian: every other byte "
-                f"of its start is 00); re-save it as UTF-8 or pass --encoding "
-                f"utf-16-{order[0]}e"
+                f"of its start is 00); re-save it as UTF-8 or pass "
+                f"{advised('--encoding', f'utf-16-{order[0]}e')}"
             )
     return None
 
@@ -304,8 +303,8 @@ def empty_text(name: str, skip_lines: int, skipped: int) -> str:
         return f"{name}: file is empty"
     if skipped < skip_lines:
         lines = "1 line" if skipped == 1 else f"{skipped} lines"
-        return f"{name}: --skip-lines {skip_lines} skips the whole file ({lines})"
-    return f"{name}: nothing but blank lines after --skip-lines {skip_lines}"
+        return f"{name}: {advised('--skip-lines', skip_lines)} skips the whole file ({lines})"
+    return f"{name}: nothing but blank lines after {advised('--skip-lines', skip_lines)}"
 
 
 def json_header(header: list[str]) -> str | None:
@@ -353,12 +352,18 @@ def sep_line(header: list[str], delimiter: str, line: int, skip_hint: bool = Tru
         d = "\t"
     else:
         return None
-    fix = (
-        f"pass --skip-lines {line} (--skip-lines-b {line} for the second file of compare or scan)"
-        if skip_hint
-        else "delete that line"
-    )
+    fix = skip_lines_advice(line) if skip_hint else "delete that line"
     return f"line {line} is Excel's delimiter line ('sep={delimiter_name(d)}'), not a header; {fix}"
+
+
+def skip_lines_advice(line: int) -> str:
+    """SPEC 0.6: the advice to skip the `line` lines above a table, as the surface in use
+    spells it (`advised`): `pass --skip-lines 2 (--skip-lines-b 2 ...)` on the command line,
+    `pass skip_lines=2 (skip_lines_b=2 ...)` on the Python API and MCP."""
+    return (
+        f"pass {advised('--skip-lines', line)} ({advised('--skip-lines-b', line)} for the "
+        "second file of compare or scan)"
+    )
 
 
 def delimiter_name(delimiter: str) -> str:
@@ -391,13 +396,15 @@ def one_column_split(header: list[str], delimiter: str) -> str | None:
     if c == " ":
         return (
             f"the header is one column, but spaces would split it into {fields}; faircode "
-            "reads , ; tab | or : between fields: convert the file (or pass --one-column "
-            "if the table has one column)"
+            f"reads , ; tab | or : between fields: convert the file (or pass "
+            f"{advised('--one-column', True, cli='')} if the table has one column)"
         )
     d = delimiter_name(c)
+    quoted = f"'{d}'"
     return (
         f"the header is one column, but '{d}' would split it into {fields}; pass "
-        f"--delimiter '{d}' (or --one-column if the table has one column)"
+        f"{advised('--delimiter', d, cli=quoted)} (or "
+        f"{advised('--one-column', True, cli='')} if the table has one column)"
     )
 
 
@@ -410,9 +417,9 @@ def names_first_record(fields: int, names: int, delimiter: str, line: int) -> st
     d = delimiter_name(delimiter)
     got = "1 field" if fields == 1 else f"{fields} fields"
     return (
-        f"line {line}: {got} where --names gives {names} (delimiter '{d}', sniffed from "
-        f"this line); pass --skip-lines {line} (--skip-lines-b {line} for the second file of "
-        f"compare or scan) if the table starts below it, or give the delimiter with --delimiter"
+        f"line {line}: {got} where {advised('--names')} gives {names} (delimiter '{d}', sniffed "
+        f"from this line); {skip_lines_advice(line)} if the table starts below it, or give the "
+        f"delimiter with {advised('--delimiter')}"
     )
 
 
@@ -431,7 +438,8 @@ def long_row(
     the header line does not), else None."""
     if names:  # the names, not a header, may be what is short
         return (
-            f"line {line}: {fields} fields but --names gives {width} names; give one name per "
+            f"line {line}: {fields} fields but {advised('--names')} gives {width} names; give "
+            "one name per "
             "field, or quote values that contain the delimiter"
         )
     head = f"line {line}: {fields} fields but the header"
@@ -447,8 +455,7 @@ def long_row(
         return f"{head} has {width}; quote values that contain the delimiter"
     return (
         f"{head} (line {header_line}) has {width}; if the table starts below line {header_line}, "
-        f"pass --skip-lines {header_line} (--skip-lines-b {header_line} for the second file of "
-        "compare or scan); else quote values that contain the delimiter"
+        f"{skip_lines_advice(header_line)}; else quote values that contain the delimiter"
     )
 
 

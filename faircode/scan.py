@@ -44,7 +44,16 @@ from .formats import (
 from .groupstats import _values_text
 from .labels import AGE_NUMERIC, clean_header, label_of
 from .numerics import Z, newcombe, pct, round_half_up, wilson_bounds
-from .options import check_option, dict_arg, number_arg, relabeler, spelled, text_arg, text_items
+from .options import (
+    advised,
+    check_option,
+    dict_arg,
+    number_arg,
+    relabeler,
+    spelled,
+    text_arg,
+    text_items,
+)
 from .profiler import _expand_paths, analyze_read, display_name, summarize
 from .reader import open_input, read_records
 from .reference import expected_shares, load_reference, match_reference
@@ -723,10 +732,11 @@ def _check_prediction(enc: Counter, n_attrs: int, label: tuple, prediction: tupl
     if truth and guess and not truth & guess:
         truth, guess = sorted(truth), sorted(guess)
         raise InputError(
-            f"--prediction {prediction}: no value in common with --label {label} "
+            f"{spelled('--prediction')} {prediction}: no value in common with "
+            f"{spelled('--label')} {label} "
             f"({prediction}: {_values_text(guess)}; {label}: {_values_text(truth)}), so every "
             f"row would be an error; give a prediction in the label's values, or rename "
-            f"them with --recode {prediction}:FROM=TO"
+            f"them with {advised('--recode', f'{prediction}:FROM=TO')}"
         )
 
 
@@ -830,9 +840,15 @@ def scan(
             "--reference NAME|FILE or --label COL"
         )
     if prediction is not None and label is None:
-        raise InputError("scan: --prediction needs --label (the error rate is prediction != label)")
+        raise InputError(
+            f"scan: {spelled('--prediction')} needs {spelled('--label')} (the error rate is "
+            "prediction != label)"
+        )
     if positive is not None and label is None:
-        raise InputError("scan: --positive goes with --label (--versus takes COL=VALUE)")
+        raise InputError(
+            f"scan: {spelled('--positive')} goes with {spelled('--label')} "
+            f"({spelled('--versus')} takes COL=VALUE)"
+        )
     depth = number_arg("--depth", depth, 1, MAX_DEPTH, f"1..{MAX_DEPTH}", integer=True)
     permutations = number_arg(
         "--permutations", permutations, 0, MAX_PERMUTATIONS, f"0..{MAX_PERMUTATIONS}", integer=True
@@ -927,8 +943,8 @@ def scan(
         labels_of = {n: _counts_of(summary, n) for n in attrs}
     if not attrs:
         raise InputError(
-            f"scan: {name} has no dimension to search; declare one with --map COLUMN=KIND "
-            "or name columns with --columns"
+            f"scan: {name} has no dimension to search; declare one with "
+            f"{advised('--map', 'COLUMN=KIND')} or name columns with {spelled('--columns')}"
         )
     search_opts = {
         "depth": depth,

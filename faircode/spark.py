@@ -103,7 +103,7 @@ from .detect import check_overrides, label_slack
 from .errors import DelimiterRefused, InputError
 from .labels import MISSING_TOKENS, TRIMMED, clean_header, float_label
 from .numerics import OUTCOME_HUGE, OUTCOME_TINY, SCALE1, SCALE2
-from .options import Options, missing_labels, relabeler, resolve
+from .options import Options, advised, missing_labels, relabeler, resolve
 from .reader import decoded_blocks, dos_eof_length, open_table, physical_lines
 from .summary import LABEL_CAP, PROXY_LABELS, Summary, SummaryBuilder
 
@@ -1328,13 +1328,13 @@ def _raise_remote(name: str, flags: dict[str, int], m: int, names: bool) -> None
         raise InputError(
             f"{name}: not valid UTF-8 (Spark read undecodable bytes as U+FFFD "
             "and cannot report the offset); re-save the file as UTF-8 or pass "
-            "--encoding"
+            f"{advised('--encoding')}"
         )
     if "L" in flags:
         if names:  # SPEC 0.3: the names, not a header, may be what is short
             raise InputError(
                 f"{name}: {flags['L']} records have more fields than the {m} names "
-                "--names gives (Spark cannot report the line); give one name per "
+                f"{advised('--names')} gives (Spark cannot report the line); give one name per "
                 "field, or quote values that contain the delimiter"
             )
         raise InputError(

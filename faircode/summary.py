@@ -16,7 +16,7 @@ from .detect import kind_from_name, label_slack
 from .errors import InputError
 from .labels import AGE_INTERVAL, AGE_NUMERIC, MISSING_TOKENS, age_shape, label_of, outcome_value
 from .numerics import scaled
-from .options import Options, relabeler
+from .options import Options, relabeler, spelled
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
@@ -414,7 +414,8 @@ class SummaryBuilder:
             for path, col, key in opts.proxy_with:
                 if key is not None and key not in self.columns:
                     raise InputError(
-                        f"--proxy-hints-with {path}: the key '{key}' is not a column of {name}"
+                        f"{spelled('--proxy-hints-with')} {path}: the key '{key}' is not a "
+                        f"column of {name}"
                     )
                 self.held.append(load(path, col, key))
             for h in self.held:
@@ -885,7 +886,8 @@ class SummaryBuilder:
             for h in self.held:
                 if h.key is None and h.rows != self.n_rows:
                     raise InputError(
-                        f"--proxy-hints-with {h.path}: it has {h.rows} rows and {self.name} "
+                        f"{spelled('--proxy-hints-with')} {h.path}: it has {h.rows} rows and "
+                        f"{self.name} "
                         f"has {self.n_rows}; rows are aligned by order (give PATH=COLUMN:KEY "
                         "to join by a key column)"
                     )

@@ -1468,18 +1468,38 @@
   }
 
   /** The Profile tab's settings a comparison is given (SPEC 7): compare's options only
-   * (not --cross, nor --outcome's), as flags with their texts, said on the Compare tab. */
+   * (not the crossing, nor the outcome), each as its control's name on the page with the
+   * text typed or chosen (`Label: two_year_recid`, a checkbox `on` or `off`), said on the
+   * Compare tab: a page user has controls, not the CLI's flags. */
   function compareSettings() {
     const opts = controlsShown() ? chosenOpts() : chosenOptsBeforeControls();
     for (const o of E.OPTIONS) if (o.flag && !o.commands.includes('compare')) delete opts[o.name];
     const flags = controlsShown() ? chosenFlags() : opts;
     const given = [];
+    // an option as it resolves (the age bands' text is their list): its default is not given
+    const resolved = (o) => {
+      try { return E.resolveOptions({ [o.name]: opts[o.name] })[o.name]; } catch (e) { return opts[o.name]; }
+    };
     for (const o of E.OPTIONS) {
-      if (opts[o.name] === undefined || JSON.stringify(opts[o.name]) === JSON.stringify(o.default)) continue;
+      if (opts[o.name] === undefined || JSON.stringify(resolved(o)) === JSON.stringify(o.default)) continue;
+      const name = controlName(o);
+      if (o.kind === 'boolean') { given.push(`${name}: ${opts[o.name] ? 'on' : 'off'}`); continue; }
       const texts = [].concat(flags[o.name] !== undefined ? flags[o.name] : opts[o.name]);
-      for (const t of texts) given.push(o.flag && o.kind !== 'boolean' ? `${o.flag} ${t}` : o.flag || o.name);
+      for (const t of texts) given.push(`${name}: ${t}`);
     }
     return { opts, given };
+  }
+
+  /** The name the page gives option `o`'s control: its label's text, without the control's
+   * own text or a bracketed hint (`Missing tokens (one per line; ...)` is `Missing tokens`);
+   * the option's name for one with no control on the page. */
+  function controlName(o) {
+    const el = o.control === null ? null : $(o.control);
+    const label = el === null ? null : el.closest('label') || document.querySelector(`label[for="${o.control}"]`);
+    if (label === null) return o.name;
+    let text = '';
+    for (const node of label.childNodes) if (node.nodeType === Node.TEXT_NODE) text += node.textContent;
+    return text.replace(/\s*\(.*$/s, '').trim() || o.name;
   }
 
   async function runCompare() {

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from ..errors import InputError
-from ..options import spelled
+from ..options import advised, spelled
 from ..provenance import StreamHash, provenance
 from ..reader import open_input
 from ..results import Result
@@ -133,22 +133,25 @@ def sex_and_race(result: dict, name: str, need: tuple[str, ...] = ("sex", "race"
     race = kinds.get("race", [])
     eth = kinds.get("ethnicity", [])
     if "sex" in need and not sex:
-        raise InputError(f"no sex column found in {name}; declare it with --map COLUMN=sex")
+        raise InputError(
+            f"no sex column found in {name}; declare it with {advised('--map', 'COLUMN=sex')}"
+        )
     if "race" in need and not race and not eth:
         raise InputError(
-            f"no race/ethnicity column found in {name}; declare it with --map COLUMN=race"
+            f"no race/ethnicity column found in {name}; declare it with "
+            f"{advised('--map', 'COLUMN=race')}"
         )
     if len(sex) > 1:
         raise InputError(
             f"two sex columns found in {name} ({', '.join(sex)}); keep one with "
-            f"--map {sex[1]}=ignore"
+            f"{advised('--map', f'{sex[1]}=ignore')}"
         )
     chosen = race or eth
     if len(chosen) > 1:
         kind = "race" if race else "ethnicity"
         raise InputError(
             f"two {kind} columns found in {name} ({', '.join(chosen)}); keep one with "
-            f"--map {chosen[1]}=ignore, or combine them into one column"
+            f"{advised('--map', f'{chosen[1]}=ignore')}, or combine them into one column"
         )
     if race and eth:
         notes.append(

@@ -31,6 +31,7 @@ from ..options import (
     AUDIT_DATA_SOURCES,
     AUDIT_RATIO_THRESHOLD,
     AUDIT_SMALL_DENOMINATOR,
+    advised,
     bool_arg,
     dict_arg,
     number_arg,
@@ -115,9 +116,10 @@ def _selected_rule(col: str, values: tuple[str, ...] | None):
         if folded in SELECTED_FALSE:
             return 0
         raise InputError(
-            f"--selected {col}: '{label}' is not a pass / fail value (1/0, true/false, "
-            f"yes/no, pass/fail, selected/rejected); name the selected values with "
-            f"--selected {col}=VALUE[,VALUE], or --recode {col}:{label}=0"
+            f"{spelled('--selected')} {col}: '{label}' is not a pass / fail value (1/0, "
+            f"true/false, yes/no, pass/fail, selected/rejected); name the selected values "
+            f"with {advised('--selected', f'{col}=VALUE[,VALUE]')}, or "
+            f"{advised('--recode', f'{col}:{label}=0')}"
         )
 
     return rule
@@ -131,8 +133,8 @@ def _score_of(col: str):
         if got is None:
             if not SCORE_NUMBER.fullmatch(label):
                 raise InputError(
-                    f"--score {col}: '{label}' is not a number (a score is a decimal "
-                    f"number); declare it missing with --na {col}={label}"
+                    f"{spelled('--score')} {col}: '{label}' is not a number (a score is a "
+                    f"decimal number); declare it missing with {advised('--na', f'{col}={label}')}"
                 )
             got = cache[label] = Fraction(label)
         return got
@@ -341,9 +343,9 @@ def _not_a_category(profile: dict, col: str, declared: dict, name: str, flag: st
     if named:
         return
     raise InputError(
-        f"{flag or '--date-column'}: '{col}' is the {role} column of {name} (by its name), "
-        f"and the {'outcome' if flag else 'date column'} cannot also be a category; name "
-        f"another column, or declare --map {col}=ignore if '{col}' is not {role}"
+        f"{spelled(flag or '--date-column')}: '{col}' is the {role} column of {name} (by its "
+        f"name), and the {'outcome' if flag else 'date column'} cannot also be a category; name "
+        f"another column, or declare {advised('--map', f'{col}=ignore')} if '{col}' is not {role}"
     )
 
 
@@ -426,13 +428,17 @@ def audit_ll144(
             text_arg(flag, text)
     exclude_small = bool_arg("--exclude-small", exclude_small)
     if (selected is None) == (score is None):
-        raise InputError("audit ll144: give one of --selected COL (pass / fail) or --score COL")
+        raise InputError(
+            f"audit ll144: give one of {advised('--selected', 'COL', quote=False)} (pass / fail) "
+            f"or {advised('--score', 'COL', quote=False)}"
+        )
     if exclusion_note is not None and not exclude_small:
-        raise InputError("--exclusion-note goes with --exclude-small")
+        raise InputError(f"{spelled('--exclusion-note')} goes with {spelled('--exclude-small')}")
     if exclude_small and not (exclusion_note or "").strip(" \t"):
         raise InputError(
-            "--exclude-small needs --exclusion-note TEXT: the auditor's reason for leaving "
-            "categories under 2% out of the impact ratios (6 RCNY § 5-301)"
+            f"{spelled('--exclude-small')} needs "
+            f"{advised('--exclusion-note', 'TEXT', quote=False)}: the auditor's reason for "
+            "leaving categories under 2% out of the impact ratios (6 RCNY § 5-301)"
         )
     audit_date = iso_date(audit_date, "--audit-date") if audit_date is not None else today()
     if data_source is not None and data_source not in AUDIT_DATA_SOURCES:
@@ -443,7 +449,7 @@ def audit_ll144(
     if distribution_date is not None:
         distribution_date = iso_date(distribution_date, "--distribution-date")
     if date_column is not None and date_range is not None:
-        raise InputError("give --date-column or --date-range, not both")
+        raise InputError(f"give {spelled('--date-column')} or {spelled('--date-range')}, not both")
     if date_range is not None:
         date_range = text_items("--date-range", date_range, commas=True)
         if len(date_range) != 2:
@@ -464,7 +470,9 @@ def audit_ll144(
         if sep:
             values = tuple(v.strip(" \t") for v in rest.split(","))
             if not all(values):
-                raise InputError(f"--selected: expected COL=VALUE[,VALUE], got '{selected}'")
+                raise InputError(
+                    f"{spelled('--selected')}: expected COL=VALUE[,VALUE], got '{selected}'"
+                )
         flag = "--selected"
     else:
         outcome_col = (score or "").strip(" \t")
@@ -481,8 +489,8 @@ def audit_ll144(
     for col in extra:
         if overrides.get(col) not in (None, "ignore"):
             raise InputError(
-                f"{flag if col == outcome_col else '--date-column'}: '{col}' is declared "
-                f"--map {col}={overrides[col]}; it cannot also be the "
+                f"{spelled(flag if col == outcome_col else '--date-column')}: '{col}' is "
+                f"declared {advised('--map', f'{col}={overrides[col]}')}; it cannot also be the "
                 f"{'outcome' if col == outcome_col else 'date'} column"
             )
         overrides[col] = "ignore"
@@ -538,7 +546,9 @@ def audit_ll144(
             else:
                 day = date_prefix(d)
                 if day is None:
-                    raise InputError(f"--date-column {date_column}: '{d}' is not a date YYYY-MM-DD")
+                    raise InputError(
+                        f"{spelled('--date-column')} {date_column}: '{d}' is not a date YYYY-MM-DD"
+                    )
                 dates.append(day)
         o = out_rule(key[2])
         if o is None:
@@ -556,11 +566,11 @@ def audit_ll144(
             r = None
         assessed[(s, r, value)] += c
     if not assessed:
-        raise InputError(f"{flag} {outcome_col}: no row of {name} has a value")
+        raise InputError(f"{spelled(flag)} {outcome_col}: no row of {name} has a value")
     for v in values or ():
         if v not in seen:  # a typo would make every rate 0 and the audit pass silently
             raise InputError(
-                f"--selected {outcome_col}={v}: not a value of '{outcome_col}' "
+                f"{spelled('--selected')} {outcome_col}={v}: not a value of '{outcome_col}' "
                 f"(values: {_values_text(sorted(seen))})"
             )
 
@@ -704,7 +714,7 @@ def audit_ll144(
         data_dates = {"from": date_range[0], "to": date_range[1], "column": None}
     elif date_column is not None:
         if not dates:
-            raise InputError(f"--date-column {date_column}: no row has a date")
+            raise InputError(f"{spelled('--date-column')} {date_column}: no row has a date")
         data_dates = {"from": min(dates), "to": max(dates), "column": date_column}
         if undated:
             notes.append(

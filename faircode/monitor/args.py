@@ -13,10 +13,28 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..errors import InputError
-from ..options import COLUMN_HINT, _a, bool_arg, dict_arg, spelled, text_arg, text_items
+from ..options import (
+    COLUMN_HINT,
+    SPELLING,
+    _a,
+    bool_arg,
+    dict_arg,
+    spelled,
+    text_arg,
+    text_items,
+)
 from .errors import MonitorInputError
 
 Checked = TypeVar("Checked")
+
+
+def add_attr(col: str, to: str = "to") -> str:
+    """The advice to add (or drop) attribute ``col`` (SPEC 0.6 "Option names in
+    messages"): ``--attr x`` on the command line, ``'x' to attrs`` (``to``: ``'x' from
+    attrs``) on the Python API and MCP."""
+    if SPELLING.get() == "flag":
+        return f"--attr {col}"
+    return f"{col!r} {to} {spelled('--attr')}"
 
 
 def monitor_arg(check: Callable[..., Checked], *args: Any, **kwargs: Any) -> Checked:

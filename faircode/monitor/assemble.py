@@ -18,8 +18,8 @@ from ..detect import check_overrides
 from ..errors import InputError
 from ..numerics import Z as Z95
 from ..numerics import holm
-from ..options import FAIRNESS_RULES, GROUP_OPTIONS, spelled
-from .args import column, columns, dict_of, is_number, switch
+from ..options import FAIRNESS_RULES, GROUP_OPTIONS, advised, spelled
+from .args import add_attr, column, columns, dict_of, is_number, switch
 from .disparities import (
     below_guard,
     build_disparities,
@@ -114,24 +114,29 @@ def decide_task(
         if facts.first_other_pred is not None:
             raise MonitorInputError(
                 f"{source}: prediction column {pred!r} has a value other than 0/1 "
-                f"({_fmt_num(facts.first_other_pred)}) in a binary task; use --score {pred} "
-                "--decision-threshold T, or --task regression"
+                f"({_fmt_num(facts.first_other_pred)}) in a binary task; use "
+                f"{advised('--score', pred, cli=pred)} "
+                f"{advised('--decision-threshold', 'T', quote=False)}, or "
+                f"{advised('--task', 'regression', cli='regression')}"
             )
         if decision_threshold is not None and score is None:
             raise MonitorInputError(
-                "--decision-threshold with a 0/1 prediction column has no effect; drop it, "
-                "use --score COL instead of --pred, or pass --task regression"
+                f"{spelled('--decision-threshold')} with a 0/1 prediction column has no effect; "
+                f"drop it, use {advised('--score', 'COL', quote=False)} instead of "
+                f"{spelled('--pred')}, or pass {advised('--task', 'regression', cli='regression')}"
             )
         if facts.first_other_label is not None:
             raise MonitorInputError(
                 f"{source}: label column {label!r} has a value other than 0/1 "
                 f"({_fmt_num(facts.first_other_label)}) but the task is binary ({how}); "
-                "encode the label as 0/1, or pass --task regression"
+                "encode the label as 0/1, or pass "
+                f"{advised('--task', 'regression', cli='regression')}"
             )
     elif not has_label and decision_threshold is None:
         raise MonitorInputError(
-            "a regression model needs --label COL (for MAE) or --decision-threshold T "
-            "(for a selection rate); nothing can be measured otherwise"
+            f"a regression model needs {advised('--label', 'COL', quote=False)} (for MAE) or "
+            f"{advised('--decision-threshold', 'T', quote=False)} (for a selection rate); "
+            "nothing can be measured otherwise"
         )
     return task_info
 
@@ -167,14 +172,21 @@ def prepare(
     refs = check_references(ref_groups, attr_list)
     grouping = _grouping(attr_list, overrides, opts)
     if pred is None and score is None:
-        raise MonitorInputError("no predictions given; pass --pred COL or --score COL")
+        raise MonitorInputError(
+            f"no predictions given; pass {advised('--pred', 'COL', quote=False)} or "
+            f"{advised('--score', 'COL', quote=False)}"
+        )
     if pred is not None and score is not None:
         raise MonitorInputError(
-            "--pred and --score both given; pass --pred for a prediction column, or "
-            "--score with --decision-threshold to derive predictions"
+            f"{spelled('--pred')} and {spelled('--score')} both given; pass "
+            f"{spelled('--pred')} for a prediction column, or {spelled('--score')} with "
+            f"{spelled('--decision-threshold')} to derive predictions"
         )
     if score is not None and decision_threshold is None:
-        raise MonitorInputError("--score needs --decision-threshold T (prediction = score >= T)")
+        raise MonitorInputError(
+            f"{spelled('--score')} needs {advised('--decision-threshold', 'T', quote=False)} "
+            "(prediction = score >= T)"
+        )
     if decision_threshold is not None and (
         not is_number(decision_threshold) or not math.isfinite(decision_threshold)
     ):
@@ -183,8 +195,9 @@ def prepare(
         )
     if score is not None and task == "regression":
         raise MonitorInputError(
-            "--score derives binary predictions; for a regression model pass --pred COL "
-            "(and --decision-threshold T for a selection rate)"
+            f"{spelled('--score')} derives binary predictions; for a regression model pass "
+            f"{advised('--pred', 'COL', quote=False)} (and "
+            f"{advised('--decision-threshold', 'T', quote=False)} for a selection rate)"
         )
     required: dict[str, str] = {}
     for col in attr_list:
@@ -224,8 +237,8 @@ def _grouping(
         for col, flag in named:
             if col not in attrs:
                 raise MonitorInputError(
-                    f"{flag}: {col!r} is not an attribute (--attr: {', '.join(attrs)}); "
-                    f"add --attr {col}, or drop its {flag}"
+                    f"{spelled(flag)}: {col!r} is not an attribute ({spelled('--attr')}: "
+                    f"{', '.join(attrs)}); add {add_attr(col)}, or drop its {spelled(flag)}"
                 )
         check_overrides(grouping.overrides, attrs, grouping.opts)
     except InputError as exc:
@@ -233,7 +246,8 @@ def _grouping(
     for col, kind in grouping.overrides.items():
         if kind == "ignore":
             raise MonitorInputError(
-                f"--map: {col}=ignore leaves nothing to slice; drop --attr {col} instead"
+                f"{spelled('--map')}: {col}=ignore leaves nothing to slice; drop "
+                f"{add_attr(col, 'from')} instead"
             )
     return grouping
 

@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..calling import keyword_args
 from ..formats import frame_name, is_polars_frame
-from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD
+from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD, spelled
 from ..results import EvaluateResult
 from .args import kind, path, plain_number
 from .assemble import (
@@ -370,7 +370,7 @@ def evaluate(
     if intersect and len(attr_list) > MAX_INTERSECT_ATTRIBUTES:
         n = len(attr_list)
         raise MonitorInputError(
-            f"--intersect with {n} attributes would make {2**n - n - 1:,} combined "
+            f"{spelled('--intersect')} with {n} attributes would make {2**n - n - 1:,} combined "
             f"slicings; intersect at most {MAX_INTERSECT_ATTRIBUTES} attributes "
             f"({2**MAX_INTERSECT_ATTRIBUTES - MAX_INTERSECT_ATTRIBUTES - 1} slicings)"
         )

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..labels import label_of
-from ..options import FAIRNESS_ENGINES, spelled
+from ..options import FAIRNESS_ENGINES, advised, spelled
 from .args import is_number
 from .engines import fairlearn_available
 from .errors import MonitorInputError
@@ -184,11 +184,14 @@ def class_labels(values: np.ndarray) -> list[float] | None:
     return distinct.tolist()
 
 
-#: What ``evaluate`` tells a user whose column holds class labels (SPEC 12.2).
-MULTICLASS_FIX = (
-    "encode a binary outcome as 0/1 (or give --score COL --decision-threshold T), or pass "
-    "--task regression if the values are quantities"
-)
+def multiclass_fix() -> str:
+    """What ``evaluate`` tells a user whose column holds class labels (SPEC 12.2), as the
+    surface in use spells the arguments (SPEC 0.6)."""
+    return (
+        f"encode a binary outcome as 0/1 (or give {advised('--score', 'COL', quote=False)} "
+        f"{advised('--decision-threshold', 'T', quote=False)}), or pass "
+        f"{advised('--task', 'regression', cli='regression')} if the values are quantities"
+    )
 
 
 def multiclass_error(
@@ -197,14 +200,14 @@ def multiclass_error(
     column: str,
     classes: list[float],
     why: str = "",
-    fix: str = MULTICLASS_FIX,
+    fix: str | None = None,
 ) -> MonitorInputError:
     """The one line refusing class labels in an inferred task (SPEC 12.2); ``why`` follows
     the classes, ``fix`` says what to do (the store's report: the registry's ``task:``)."""
     shown = ", ".join(_fmt_num(c) for c in classes)
     return MonitorInputError(
         f"{source}: {role} column {column!r} has {len(classes)} classes ({shown}){why}; "
-        f"faircode evaluates binary or regression models: {fix}"
+        f"faircode evaluates binary or regression models: {fix or multiclass_fix()}"
     )
 
 
@@ -228,11 +231,15 @@ def _fmt_num(x: float) -> str:
 
 def _check_settings(attrs: list[str], threshold: float, min_samples: int, task: str | None) -> None:
     if not attrs:
-        raise MonitorInputError("at least one attribute is needed; pass --attr COL")
+        raise MonitorInputError(
+            f"at least one attribute is needed; pass {advised('--attr', 'COL', quote=False)}"
+        )
     if len(set(attrs)) != len(attrs):
         raise MonitorInputError("an attribute is given twice; pass each --attr once")
     if not is_number(threshold):
-        raise MonitorInputError("--threshold must be a number, e.g. --threshold 0.1")
+        raise MonitorInputError(
+            f"{spelled('--threshold')} must be a number, e.g. {advised('--threshold', 0.1)}"
+        )
     if not math.isfinite(threshold) or threshold < 0:
         raise MonitorInputError(
             f"{spelled('--threshold')} must be a finite number >= 0, got {threshold}"

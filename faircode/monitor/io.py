@@ -18,7 +18,7 @@ import pandas as pd
 from ..errors import EXTRA_OF, InputError, require
 from ..formats import Prefixed, arrow_source, frame_header, is_polars_frame, sniff_format
 from ..labels import clean_header
-from ..options import check_option
+from ..options import advised, check_option
 from ..reader import (
     SNIFF_ORDER,
     binary_format,
@@ -268,11 +268,12 @@ def _recoded(raw: bytes, name: str, encoding: str) -> bytes:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise MonitorInputError(
             f"{name}: byte {exc.start} (line {line}): not valid {encoding}; check the "
-            "file's encoding and pass --encoding"
+            f"file's encoding and pass {advised('--encoding')}"
         ) from None
     except UnicodeError as exc:  # e.g. UTF-16 without a byte order mark
         raise MonitorInputError(
-            f"{name}: not valid {encoding} ({exc}); check the file's encoding and pass --encoding"
+            f"{name}: not valid {encoding} ({exc}); check the file's encoding and pass "
+            f"{advised('--encoding')}"
         ) from None
 
 

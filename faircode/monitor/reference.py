@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..numerics import Z, katz_interval, newcombe
-from .args import column
+from ..options import spelled
+from .args import add_attr, column
 from .errors import MonitorInputError
 from .metrics import METRICS
 from .slices import MISSING_LABEL
@@ -62,6 +63,7 @@ def check(ref_groups: Any, attrs: list[str], option: str = "--ref-group") -> dic
     """``ref_groups`` ({attribute: value}) checked against ``attrs``; values as text."""
     if ref_groups is None:
         return {}
+    option = spelled(option)
     if not isinstance(ref_groups, dict):
         raise MonitorInputError(
             f"{option}: give the reference groups as {{attribute: value}}, got {ref_groups!r}"
@@ -71,8 +73,8 @@ def check(ref_groups: Any, attrs: list[str], option: str = "--ref-group") -> dic
         column(option, attr)
         if attr not in attrs:
             raise MonitorInputError(
-                f"{option}: {attr!r} is not an attribute (--attr: {', '.join(attrs)}); "
-                f"add --attr {attr}, or drop its reference"
+                f"{option}: {attr!r} is not an attribute ({spelled('--attr')}: "
+                f"{', '.join(attrs)}); add {add_attr(attr)}, or drop its reference"
             )
         if isinstance(value, list | dict | tuple | set) or (
             isinstance(value, str) and not value.strip(" \t")

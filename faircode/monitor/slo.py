@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 from ..errors import EXIT_BUDGET, EXIT_OK, EXIT_UNMEASURED
+from ..options import spelled
 from . import audit
 from .errors import MonitorInputError
 from .stats import exceeds
@@ -39,7 +40,8 @@ def parse_window(text: str | int) -> int:
         m = _WINDOW.fullmatch(str(text).strip())
         if not m:
             raise MonitorInputError(
-                f"--window {text!r} is not a number of days or weeks; write e.g. 28d or 4w"
+                f"{spelled('--window')} {text!r} is not a number of days or weeks; write e.g. "
+                "28d or 4w"
             )
         digits = m.group(1).lstrip("0") or "0"
         # more digits than any window has: out of range (and no int() of 5,000 digits)
@@ -47,7 +49,8 @@ def parse_window(text: str | int) -> int:
         days *= 7 if m.group(2) == "w" else 1
     if not 1 <= days <= MAX_WINDOW_DAYS:
         raise MonitorInputError(
-            f"--window {text!r} is out of range (1 to {MAX_WINDOW_DAYS} days); write e.g. 28d or 4w"
+            f"{spelled('--window')} {text!r} is out of range (1 to {MAX_WINDOW_DAYS} days); "
+            "write e.g. 28d or 4w"
         )
     return days
 
@@ -87,8 +90,8 @@ def reading_at(at: str | None) -> int:
     if len(at) == 10 and moment // 86400 == now // 86400:
         return now
     raise MonitorInputError(
-        f"--at {at!r} is after now ({_iso(now)}): a reading measures what is logged by its "
-        "time; give a time up to now, or no --at"
+        f"{spelled('--at')} {at!r} is after now ({_iso(now)}): a reading measures what is "
+        f"logged by its time; give a time up to now, or no {spelled('--at')}"
     )
 
 

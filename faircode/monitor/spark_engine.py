@@ -42,7 +42,7 @@ import pandas as pd
 from ..errors import InputError
 from ..formats import frame_name
 from ..labels import clean_header
-from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD, resolve
+from ..options import FAIRNESS_MIN_SAMPLES, FAIRNESS_THRESHOLD, advised, resolve, spelled
 from ..results import EvaluateResult
 from .args import path
 from .assemble import (
@@ -110,6 +110,12 @@ _SLOT = {
     T.DoubleType: "d",
     T.BooleanType: "b",
 }
+
+
+def _spark() -> str:
+    """The engine's option as the surface spells it (SPEC 0.6): ``--engine spark`` on the
+    command line, ``engine='spark'`` on the API."""
+    return advised("--engine", "spark", cli="spark")
 
 
 def evaluate_spark(
@@ -187,7 +193,7 @@ def evaluate_spark(
     else:
         if isinstance(data, pd.DataFrame):
             raise MonitorInputError(
-                "--engine spark reads a file or a Spark DataFrame, not a pandas DataFrame; "
+                f"{_spark()} reads a file or a Spark DataFrame, not a pandas DataFrame; "
                 "use engine='pandas' for it"
             )
         source = path(
@@ -197,9 +203,7 @@ def evaluate_spark(
         )
         source_path = source
         if source == "-":
-            raise MonitorInputError(
-                "--engine spark reads a path (CSV or Parquet), not standard input"
-            )
+            raise MonitorInputError(f"{_spark()} reads a path (CSV or Parquet), not standard input")
         session = spark or fspark.get_session(master)
         table = _read_path(source, session, fspark)
     check_columns(table.header, required, source)
@@ -220,7 +224,7 @@ def evaluate_spark(
     if intersect and len(attr_list) > MAX_INTERSECT_ATTRIBUTES:
         n = len(attr_list)
         raise MonitorInputError(
-            f"--intersect with {n} attributes would make {2**n - n - 1:,} combined "
+            f"{spelled('--intersect')} with {n} attributes would make {2**n - n - 1:,} combined "
             f"slicings; intersect at most {MAX_INTERSECT_ATTRIBUTES} attributes "
             f"({2**MAX_INTERSECT_ATTRIBUTES - MAX_INTERSECT_ATTRIBUTES - 1} slicings)"
         )
@@ -332,13 +336,13 @@ def _read_path(path: str, session: SparkSession, fspark: Any) -> _Table:
     fmt = file_format(Path(path))  # the local engine's extensions (SPEC 12.1)
     if fmt == "jsonl":
         raise MonitorInputError(
-            f"{path}: --engine spark reads CSV or Parquet; JSON lines are read by the "
-            "local engine only (drop --engine spark, or convert the file to Parquet)"
+            f"{path}: {_spark()} reads CSV or Parquet; JSON lines are read by the local "
+            f"engine only (drop {_spark()}, or convert the file to Parquet)"
         )
     if path.lower().endswith(".gz"):
         raise MonitorInputError(
-            f"{path}: --engine spark reads uncompressed CSV or Parquet; decompress it, or "
-            "drop --engine spark"
+            f"{path}: {_spark()} reads uncompressed CSV or Parquet; decompress it, "
+            f"or drop {_spark()}"
         )
     try:
         src = fspark._Source(path, path, session)
@@ -387,7 +391,7 @@ class _Number:
         else:
             raise MonitorInputError(
                 f"{role} column {name!r} has the type {dtype.simpleString()}; "
-                "--engine spark reads numbers, booleans and text (drop --engine spark)"
+                f"{_spark()} reads numbers, booleans and text (drop {_spark()})"
             )
         self.bad: Any = None  # the first non-numeric raw cell (local order), or None
         self.unreadable: list[str] = []  # non-numeric cells that float() refuses too

@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ..options import spelled
 from .errors import MonitorInputError
 
 DEFAULT_DB = Path(".faircode") / "monitor.db"
@@ -242,10 +243,10 @@ def resolve_location(db: str | None) -> str:
     if db is not None:
         if not db.strip():
             raise StoreError(
-                "--db is empty; give a SQLite file path or a postgresql:// URL (without "
-                f"--db: $FAIRCODE_DB, else {DEFAULT_DB})"
+                f"{spelled('--db')} is empty; give a SQLite file path or a postgresql:// URL "
+                f"(without {spelled('--db')}: $FAIRCODE_DB, else {DEFAULT_DB})"
             )
-        return _known_scheme(db, "--db")
+        return _known_scheme(db, spelled("--db"))
     env = os.environ.get("FAIRCODE_DB")
     if env:
         return _known_scheme(env, "FAIRCODE_DB")
@@ -304,7 +305,8 @@ class Store:
             except psycopg.Error as exc:
                 first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
                 raise StoreError(
-                    f"cannot connect to {describe(location)}: {first}; check --db / FAIRCODE_DB"
+                    f"cannot connect to {describe(location)}: {first}; check {spelled('--db')} / "
+                    "FAIRCODE_DB"
                 ) from None
         else:
             self.dialect = "sqlite"
@@ -312,7 +314,7 @@ class Store:
             p = Path(path)
             if not create and not p.exists():
                 raise StoreError(
-                    f"no store at {path}: nothing was logged there; check --db / "
+                    f"no store at {path}: nothing was logged there; check {spelled('--db')} / "
                     "FAIRCODE_DB, or log predictions first with 'faircode fairness log'"
                 )
             if p.exists() and not _writable(p):
@@ -345,7 +347,7 @@ class Store:
             if conn is not None:
                 conn.close()
             raise StoreError(
-                f"cannot open the store {path}: {exc}; check --db / FAIRCODE_DB"
+                f"cannot open the store {path}: {exc}; check {spelled('--db')} / FAIRCODE_DB"
             ) from None
         except StoreError:
             if conn is not None:
@@ -473,7 +475,7 @@ class Store:
         if not tables:
             raise StoreError(
                 f"the store {self.location} is empty and read-only ({self.read_only}); "
-                "nothing to read: check --db / FAIRCODE_DB"
+                f"nothing to read: check {spelled('--db')} / FAIRCODE_DB"
             )
         current = self.schema_version()
         if current > SCHEMA_VERSION:
@@ -516,7 +518,7 @@ def _refuse_foreign(conn: Any, path: str) -> None:
         shown = ", ".join(listed[:5]) + (f" and {len(listed) - 5} more" if len(listed) > 5 else "")
         raise StoreError(
             f"{path} is a SQLite database of another application (tables: {shown}), not a "
-            "faircode store; nothing was changed: pass --db a new or empty file"
+            f"faircode store; nothing was changed: pass {spelled('--db')} a new or empty file"
         )
 
 
@@ -563,7 +565,9 @@ def _open_read_only(p: Path, path: str) -> tuple[Any, str]:
         for stmt in ("PRAGMA cache_size = -65536", "PRAGMA temp_store = MEMORY"):
             conn.execute(stmt)
         return conn, why
-    raise StoreError(f"cannot open the read-only store {path}: {last}; check --db / FAIRCODE_DB")
+    raise StoreError(
+        f"cannot open the read-only store {path}: {last}; check {spelled('--db')} / FAIRCODE_DB"
+    )
 
 
 def open_store(db: str | None = None, create: bool = True) -> Store:

@@ -830,7 +830,7 @@ def test_adult_test_needs_the_recode():
     opts = {"names": ADULT_NAMES, "skip_lines": 1, "label": "income", "positive": ">50K"}
     with pytest.raises(InputError) as err:
         faircode.profile(ADULT_TEST, opts=opts)
-    assert str(err.value) == "--positive >50K: not a value of 'income' (values: '<=50K.', '>50K.')"
+    assert str(err.value) == "positive >50K: not a value of 'income' (values: '<=50K.', '>50K.')"
 
 
 @pytest.mark.parametrize("dim", ["sex", "race", "marital-status"])

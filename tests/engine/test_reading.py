@@ -126,12 +126,13 @@ def test_long_row_names_its_line():
 )
 def test_a_line_above_the_table_is_told_to_be_skipped_and_skipping_it_works(data):
     """SPEC 0.3: the first record below a header that is really a line above the table
-    (a title) is long; the message offers --skip-lines h, which reads it."""
+    (a title) is long; the message offers skip_lines=h (the API's spelling of
+    --skip-lines h, SPEC 0.6), which reads it."""
     with pytest.raises(InputError) as err:
         prof(data)
     got = re.fullmatch(
         r"t\.csv: line \d+: \d+ fields but the header \(line (\d+)\) has \d+; if the table "
-        r"starts below line \1, pass --skip-lines \1 \(--skip-lines-b \1 for the second file of "
+        r"starts below line \1, pass skip_lines=\1 \(skip_lines_b=\1 for the second file of "
         r"compare or scan\); else quote values that contain the delimiter",
         str(err.value),
     )
@@ -226,7 +227,7 @@ def test_invalid_utf8_names_the_byte_offset():
         prof(b"sex\nM\n\xffF\n")
     assert str(err.value) == (
         "t.csv: byte 6: not valid UTF-8 (the byte FF, 'ÿ' in Windows-1252); re-save the file "
-        "as UTF-8, or pass its encoding: --encoding cp1252 if it is Windows-1252"
+        "as UTF-8, or pass its encoding: encoding='cp1252' if it is Windows-1252"
     )
 
 
@@ -335,12 +336,13 @@ def test_block_size_never_changes_the_result(block):
 @pytest.mark.parametrize("delimiter", [None, ",", ";"])
 def test_excel_s_sep_line_is_no_header_and_skipping_it_works(data, delimiter):
     """SPEC 0.2: Excel's `sep=;` line is refused as a header (a two-column table was
-    profiled with the columns `sep=` and `column_2`); --skip-lines h reads the table."""
+    profiled with the columns `sep=` and `column_2`); skip_lines=h, as the API's message
+    advises (--skip-lines h on the command line), reads the table."""
     with pytest.raises(InputError) as err:
         prof(data, delimiter=delimiter)
     got = re.fullmatch(
         r"t\.csv: line (\d+) is Excel's delimiter line \('sep=(.|tab)'\), not a header; pass "
-        r"--skip-lines \1 \(--skip-lines-b \1 for the second file of compare or scan\)",
+        r"skip_lines=\1 \(skip_lines_b=\1 for the second file of compare or scan\)",
         str(err.value),
     )
     assert got, str(err.value)
@@ -355,7 +357,7 @@ def test_utf16_without_a_bom_is_named_and_its_advice_reads_it(codec):
     data = "sex,race\r\nM,A\r\nF,B\r\n".encode(codec)
     with pytest.raises(InputError) as err:
         prof(data)
-    assert str(err.value).endswith(f"; re-save it as UTF-8 or pass --encoding {codec}")
+    assert str(err.value).endswith(f"; re-save it as UTF-8 or pass encoding={codec!r}")
     assert "without a byte order mark" in str(err.value)
     r = prof(data, encoding=codec)
     assert r["columns"] == ["sex", "race"] and r["n_rows"] == 2

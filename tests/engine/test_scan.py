@@ -621,7 +621,7 @@ def test_the_result_displays_itself_and_stays_a_dict(tmp_path):
 
 
 def test_scan_errors_are_input_errors():
-    with pytest.raises(InputError, match="--prediction needs --label"):
+    with pytest.raises(InputError, match="^scan: prediction needs label"):
         faircode.scan("x.csv", versus="a", prediction="p")
 
 

@@ -148,11 +148,17 @@ def test_typed_ages_are_banded_and_the_map_keeps_them() -> None:
     ("kwargs", "needle"),
     [
         ({"opts": {"min_share": 0.1}}, "option 'min_share' does not apply to fairness evaluate"),
-        ({"opts": {"recode": [["sex", "M", "m"]]}}, "--recode: 'sex' is not an attribute"),
-        ({"opts": {"na": [["sex", "U"]]}}, "--na: 'sex' is not an attribute"),
-        ({"overrides": {"sex": "sex"}}, "--map: 'sex' is not an attribute"),
+        ({"opts": {"recode": [["sex", "M", "m"]]}}, "recode: 'sex' is not an attribute"),
+        ({"opts": {"na": [["sex", "U"]]}}, "na: 'sex' is not an attribute"),
+        (
+            {"overrides": {"sex": "sex"}},
+            "overrides: 'sex' is not an attribute (attrs: race); add 'sex' to attrs",
+        ),
         ({"overrides": {"race": "colour"}}, "overrides: unknown kind 'colour' for 'race'"),
-        ({"overrides": {"race": "ignore"}}, "--map: race=ignore leaves nothing to slice"),
+        (
+            {"overrides": {"race": "ignore"}},
+            "overrides: race=ignore leaves nothing to slice; drop 'race' from attrs instead",
+        ),
         ({"opts": {"age_bands": [5, 10]}}, "age_bands: 5,10 is out of range"),
         ({"opts": {"max_age": -1}}, "max_age: -1 is out of range"),
         ({"opts": {"recode": [["race", "", "x"]]}}, "recode: empty FROM for 'race'"),
@@ -299,7 +305,7 @@ def test_class_labels_are_refused_naming_task(pred: list, label: list | None, ne
         evaluate(df, pred="p", attrs=["g"], label=None if label is None else "y", engine="pandas")
     message = str(info.value)
     assert needle in message and "\n" not in message
-    assert "pass --task regression if the values are quantities" in message
+    assert "pass task='regression' if the values are quantities" in message
     # --task regression forces a regression: an MAE over the values, as asked
     r = evaluate(
         df,

@@ -464,13 +464,13 @@ def test_intersections_missing_values_and_non_string_values() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "needle"),
     [
-        ({"pred": "p", "attrs": []}, "--attr"),
+        ({"pred": "p", "attrs": []}, "attrs=COL"),
         ({"pred": "p", "attrs": ["g", "g"]}, "twice"),
         ({"pred": "p", "attrs": ["g"], "threshold": -0.1}, "threshold"),
         ({"pred": "p", "attrs": ["g"], "min_samples": -1}, "min_samples"),
-        ({"pred": None, "attrs": ["g"]}, "--pred"),
+        ({"pred": None, "attrs": ["g"]}, "pred=COL"),
         ({"pred": "p", "attrs": ["g"], "score": "p", "decision_threshold": 1}, "both"),
-        ({"pred": None, "attrs": ["g"], "score": "p"}, "--decision-threshold"),
+        ({"pred": None, "attrs": ["g"], "score": "p"}, "decision_threshold=T"),
         ({"pred": "p", "attrs": ["g"], "decision_threshold": 0.5}, "no effect"),
         ({"pred": "p", "attrs": ["g"], "engine": "spark"}, "engine"),
         ({"pred": "p", "attrs": ["nope"]}, "'nope' (--attr)"),

@@ -18,6 +18,7 @@ from util import ADULT_NAMES, data_file
 
 import faircode
 from faircode.errors import InputError
+from faircode.options import spelling
 
 try:
     import pyspark  # noqa: F401
@@ -311,6 +312,20 @@ def test_a_remote_repeated_header_says_so_without_a_line():
     )
 
 
+def test_a_remote_file_s_advice_is_spelled_as_the_surface_spells_options():
+    """SPEC 0.6: the API's keyword (names, encoding), the CLI's flag."""
+    for flags, api, cli in (
+        ({"L": 2}, "the 3 names names gives", "the 3 names --names gives"),
+        ({"U": 1}, "re-save the file as UTF-8 or pass encoding", "or pass --encoding"),
+    ):
+        with pytest.raises(InputError) as err:
+            fspark._raise_remote("hdfs:///t.csv", flags, 3, True)
+        assert api in str(err.value)
+        with pytest.raises(InputError) as err, spelling("flag"):
+            fspark._raise_remote("hdfs:///t.csv", flags, 3, True)
+        assert cli in str(err.value)
+
+
 def test_names_refuse_a_sniffed_delimiter_as_the_local_engine(spark, tmp_path, monkeypatch):
     """SPEC 0.2: with names and a sniffed delimiter, a first record of fewer fields than
     the names is refused, also when the file is longer than the head Spark's reader
@@ -324,7 +339,7 @@ def test_names_refuse_a_sniffed_delimiter_as_the_local_engine(spark, tmp_path, m
     with pytest.raises(InputError) as remote:
         fspark.profile_path(str(path), None, {"names": "age,workclass,sex"}, spark=spark)
     assert str(remote.value) == str(local.value)
-    assert "line 1: 2 fields where --names gives 3" in str(local.value)
+    assert "line 1: 2 fields where names gives 3" in str(local.value)  # the API's (SPEC 0.6)
 
 
 def test_genuine_replacement_character_is_accepted(spark, tmp_path):

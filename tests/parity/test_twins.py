@@ -165,7 +165,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         ),
         "GROUP_OPTIONS": "the monitor's check of which options change groups",
         **dict.fromkeys(
-            "SPELLING spelling spelled KEYWORD_OF".split(),
+            "SPELLING spelling spelled KEYWORD_OF advised _placeholder_or_repr".split(),
             "the Python API's keyword spelling of a message (SPEC 0.6); the browser engine "
             "speaks in flags, as the CLI",
         ),
@@ -214,6 +214,8 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
             TEXT_READER,
         ),
         "BINARY_FORMATS": "JS binaryFormat holds the signatures",
+        "skip_lines_advice": "the Python API's keyword spelling of the advice (SPEC 0.6); the "
+        "browser engine speaks in flags, as the CLI",
         "_COMPRESSED": "JS binaryFormat's `compressed`",
         "_NOT_A_TABLE": "JS binaryFormat's `notTable`",
         "open_input": "opening a path: the Node bridge's own (scripts/engine-js.js); "
