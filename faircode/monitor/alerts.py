@@ -142,6 +142,19 @@ def _superseded_breaches(store: Store, key: str, version: str) -> list[tuple[str
     ]
 
 
+def _clear(store: Store, key: str, version: str, detail: dict[str, Any]) -> dict[str, Any]:
+    """Close one open alert of ``version`` (its ``attribute`` and ``metric`` in
+    ``detail``) and audit it as ``fairness_alert_cleared`` with ``detail``, in one
+    transaction; the audit entry."""
+    with store.transaction():
+        store.execute(
+            "DELETE FROM alert_state WHERE model = ? AND version = ? AND attribute = ? "
+            "AND metric = ?",
+            (key, version, detail["attribute"], detail["metric"]),
+        )
+        return audit.append(store, "fairness_alert_cleared", key, version, detail)
+
+
 def check_watch(out: Any, webhook: Any, timeout: Any) -> None:
     """Where alerts go, checked before anything is judged or sent: ``out`` None, a path
     or a text stream, ``webhook`` None or an http(s) URL, ``timeout`` seconds > 0."""
@@ -230,19 +243,12 @@ def watch(
             continue
         if preview:
             continue
-        with store.transaction():
-            store.execute(
-                "DELETE FROM alert_state WHERE model = ? AND version = ? AND attribute = ? "
-                "AND metric = ?",
-                (key, version, attribute, metric),
-            )
-            entry = audit.append(
-                store,
-                "fairness_alert_cleared",
-                key,
-                version,
-                {"attribute": attribute, "metric": metric, "first_alert_row": first},
-            )
+        entry = _clear(
+            store,
+            key,
+            version,
+            {"attribute": attribute, "metric": metric, "first_alert_row": first},
+        )
         cleared.append({"attribute": attribute, "metric": metric, "audit_id": entry["id"]})
     retired = []
     for old, attribute, metric, first in (
@@ -250,24 +256,17 @@ def watch(
     ):
         # its version is no longer served, so no watch would measure it again and it
         # would stay open for ever
-        with store.transaction():
-            store.execute(
-                "DELETE FROM alert_state WHERE model = ? AND version = ? AND attribute = ? "
-                "AND metric = ?",
-                (key, old, attribute, metric),
-            )
-            entry = audit.append(
-                store,
-                "fairness_alert_cleared",
-                key,
-                old,
-                {
-                    "attribute": attribute,
-                    "metric": metric,
-                    "first_alert_row": first,
-                    "superseded_by": version,
-                },
-            )
+        entry = _clear(
+            store,
+            key,
+            old,
+            {
+                "attribute": attribute,
+                "metric": metric,
+                "first_alert_row": first,
+                "superseded_by": version,
+            },
+        )
         retired.append(
             {
                 "version": old,
