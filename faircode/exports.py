@@ -667,6 +667,14 @@ COMPARE_CSV_COLUMNS = (
     "verdict",
     # SPEC 18.1: the family's `evidence` rows, as profile's
     "count",
+    # SPEC 17.6's counts (appended, so earlier columns keep their places): a share's
+    # rows, so 1 positive in 30,000 is not read as none
+    "positive_a",
+    "positive_b",
+    "missing_a",
+    "missing_b",
+    "column_missing_count_a",
+    "column_missing_count_b",
 )
 
 
@@ -728,6 +736,9 @@ def compare_csv_rows(result: dict) -> Iterable[dict[str, Any]]:
                     "column": c["name"],
                     "column_missing_pct_a": c["missing_pct_a"],
                     "column_missing_pct_b": c["missing_pct_b"],
+                    # a comparison saved before the counts has none: empty cells
+                    "column_missing_count_a": c.get("missing_count_a"),
+                    "column_missing_count_b": c.get("missing_count_b"),
                     **g,
                 }
     yield from evidence_rows(result)

@@ -113,6 +113,33 @@ def test_csv_tab_leading_cell_and_negative_numbers(tmp_path, capsys):
     assert flags == faircode.compare(faircode.profile(a), faircode.profile(b))["flags"] and flags
 
 
+def test_compare_csv_carries_the_counts_of_rates_and_missing_shares(tmp_path, capsys):
+    # SPEC 6.1 / 17.6: 1 positive (and 1 blank) of 25,000 rows reads 0.0 at 4 dp; the
+    # counts tell it from none, as the JSON's do
+    n = 25_000
+
+    def side(name: str, positives: int) -> Path:
+        rows = [["M", "0", "x"] for _ in range(n)] + [["F", "1", "x"] for _ in range(n)]
+        for i in range(positives):
+            rows[i] = ["M", "1", ""]
+        return write_csv(tmp_path / name, ["sex", "y", "note"], rows)
+
+    a, b = side("a.csv", 1), side("b.csv", 0)
+    code, out, _ = run(capsys, "compare", a, b, "--label", "y", "--csv", "-")
+    assert code == 0
+    rows = read_csv(out)
+    rate = {r["label"]: r for r in rows if r["section"] == "label_rate"}
+    assert rate["M"]["rate_a"] == "0.0"
+    assert (rate["M"]["positive_a"], rate["M"]["positive_b"]) == ("1", "0")
+    assert (rate["F"]["positive_a"], rate["F"]["positive_b"]) == (str(n), str(n))
+    miss = {r["label"]: r for r in rows if r["section"] == "missing_by_group"}
+    assert miss["M"]["missing_pct_a"] == miss["M"]["column_missing_pct_a"] == "0.0"
+    assert (miss["M"]["missing_a"], miss["M"]["missing_b"]) == ("1", "0")
+    assert (miss["F"]["missing_a"], miss["F"]["missing_b"]) == ("0", "0")
+    cells = (miss["M"]["column_missing_count_a"], miss["M"]["column_missing_count_b"])
+    assert cells == ("1", "0")
+
+
 def test_evaluate_csv_neutralises_slice_labels(tmp_path, capsys):
     labels = [*FORMULAS, "plain"]
     rows = [json.dumps({"g": labels[i % 6], "p": i % 2, "y": (i // 2) % 2}) for i in range(600)]
