@@ -6053,7 +6053,9 @@ function () {
       }
       const rw = rewrites[dim.index];
       const tables = by.get(dim.index);
-      const entry = { dimension: dim.name, columns: [] };
+      // the floor of lowest, highest and the flags, so a report can say why a column's
+      // lowest and highest are null (SPEC 17.5)
+      const entry = { dimension: dim.name, min_group_size: least, columns: [] };
       let sized = 0;
       for (const g of dim.out.groups) if (g.count >= least) sized++;
       let listed = 0;

@@ -1167,12 +1167,12 @@ def _md_missing_by_group(entries: list[dict], n_rows: int, out: list[str]) -> No
     flagged group, else the few whose groups are farthest apart), one table."""
     from .render import (  # lazy: start-up
         FLAGGED_NAMED,
-        MISSING_EXTREMES_RULE,
         absent_text,
         columns_word,
         extremes_scope_text,
         missing_columns_shown,
         missing_extremes,
+        missing_extremes_rule,
         missing_groups,
         missing_share,
         missing_tie,
@@ -1226,7 +1226,8 @@ def _md_missing_by_group(entries: list[dict], n_rows: int, out: list[str]) -> No
         if hidden > 0:
             rows.append([name, f"... {hidden} more {columns_word(hidden)}", "", "", "", ""])
     out += notes
-    out += ["", f"_{MISSING_EXTREMES_RULE[0].upper()}{MISSING_EXTREMES_RULE[1:]}._"]
+    rule = md_escape(missing_extremes_rule(entries))
+    out += ["", f"_{rule[0].upper()}{rule[1:]}._"]
     if rows:
         out += [""]
         out += md_table(

@@ -550,7 +550,9 @@ def missing_by_group(
                     "ci_high": hi,
                 }
             columns.append(entry)
-        out.append({"dimension": dim["name"], "columns": columns})
+        # the floor of lowest, highest and the flags, so a report can say why a column's
+        # lowest and highest are null (SPEC 17.5)
+        out.append({"dimension": dim["name"], "min_group_size": least, "columns": columns})
         if more:
             fs.note(
                 "more",

@@ -594,10 +594,18 @@ MISSING_SPREAD_SHOWN = 3
 #: Groups of one column's flagged list the terminal names before `+K more`.
 FLAGGED_NAMED = 3
 
-#: SPEC 17.5: how a report's lowest and highest group of a column are chosen.
-MISSING_EXTREMES_RULE = (
-    "lowest and highest by share among the groups of at least --min-group-size rows"
-)
+
+def missing_extremes_rule(entries: list[dict]) -> str:
+    """How every report chose a column's lowest and highest group (SPEC 17.5), naming the
+    size floor the `missing_by_group` entries carry, so a `-` (fewer than two groups that
+    large) reads with its reason in a small file; `--min-group-size` alone for a profile
+    saved before the entries carried it. site/views.js missingExtremesRule is its twin."""
+    floor = next((e["min_group_size"] for e in entries if "min_group_size" in e), None)
+    size = "--min-group-size rows" if floor is None else f"{floor:,} rows (--min-group-size)"
+    return (
+        f"lowest and highest by share among the groups of at least {size}, "
+        "- where fewer than two are that large"
+    )
 
 
 def columns_word(n: int) -> str:
@@ -842,7 +850,8 @@ def missing_by_group_lines(entries: list[dict], n_rows: int) -> list[str]:
         return ["", "Missing data by group: no column with missing cells"]
     out = [
         "",
-        f"Missing data by group (the share of a column's cells missing; {MISSING_EXTREMES_RULE}):",
+        "Missing data by group (the share of a column's cells missing; "
+        f"{missing_extremes_rule(entries)}):",
     ]
     for e in entries:
         if e.get("not_counted"):

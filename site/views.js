@@ -935,6 +935,15 @@
     return h('div', { className: 'heat-wrap' }, table);
   }
 
+  /** faircode/render.py missing_extremes_rule: how a column's lowest and highest group
+   * were chosen (SPEC 17.5), naming the size floor the entries carry, so a `-` reads
+   * with its reason; `--min-group-size` alone for a profile saved before they carried it. */
+  function missingExtremesRule(entries) {
+    const e = entries.find((x) => x.min_group_size !== undefined);
+    const size = e ? `${num(e.min_group_size)} rows (--min-group-size)` : '--min-group-size rows';
+    return `lowest and highest by share among the groups of at least ${size}, - where fewer than two are that large`;
+  }
+
   function missingSection(entries, nRows) {
     const sec = h('section', { className: 'missing-by-group', attrs: { 'aria-label': 'Missing data by group' } },
       h('h2', null, 'Missing data by group'));
@@ -942,7 +951,7 @@
       sec.appendChild(h('p', { className: 'muted' }, 'No column has missing cells.'));
       return sec;
     }
-    sec.appendChild(h('p', { className: 'muted' }, 'The share of a column’s cells that are missing, per group; lowest and highest by share among the groups of at least --min-group-size rows.'));
+    sec.appendChild(h('p', { className: 'muted' }, `The share of a column’s cells that are missing, per group; ${missingExtremesRule(entries)}.`));
     for (const e of entries) {
       if (e.not_counted) {
         sec.appendChild(h('p', { className: 'muted not-counted', dataset: { dim: e.dimension } }, data(e.dimension), ': ', notCountedText()));
@@ -1047,7 +1056,7 @@
     mount.replaceChildren(view);
   }
 
-  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, fmt, pct, pts, pctNotZero, shareText, missingShare, missingExtremes, compareGroupCells, shiftCells, num, pText, boot };
+  const api = { shown, GROUPS_SHOWN, GROUPS_LISTED, renderProfile, renderCompare, scoreRing, h, data, fmt, pct, pts, pctNotZero, shareText, missingShare, missingExtremes, missingExtremesRule, compareGroupCells, shiftCells, num, pText, boot };
   root.FaircodeViews = api;
   if (typeof document !== 'undefined' && document.getElementById && document.getElementById('faircode-result')) {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);

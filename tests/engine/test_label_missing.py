@@ -401,7 +401,7 @@ def expected_missing(df, dim: str, ignore=(), mgs=MIN_GROUP_SIZE, gap=0.1):
             }
         entry["lowest"], entry["highest"] = missing_extremes_of(entry, dim, mgs)
         columns.append(entry)
-    return {"dimension": dim, "columns": columns}, flags
+    return {"dimension": dim, "min_group_size": max(1, mgs), "columns": columns}, flags
 
 
 def check_missing_findings(result: dict, want: dict, flags: list, gap=0.1) -> None:

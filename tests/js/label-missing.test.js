@@ -460,3 +460,22 @@ test('compare: a group whose missing share moved comes before one that did not (
   const groups = c.missing_by_group[0].columns[0].groups;
   assert.deepEqual(groups.map((g) => [g.label, g.missing_delta, g.missing_a, g.missing_b]), [['M', 0, 1, 0], ['F', 0, 0, 0]]);
 });
+
+test('missing data by group: the entries carry their size floor, and the page names it beside a -', () => {
+  // SPEC 17.5: 60 rows, no group of 100+: every lowest and highest is null, shown as -
+  const rows = [];
+  for (let i = 0; i < 60; i++) rows.push([i % 2 ? 'M' : 'F', i % 4 ? '1' : '']);
+  const csv = lines(['sex', 'x'], rows);
+  for (const floor of [100, 1000]) {
+    const r = run(csv, { min_group_size: floor });
+    const [entry] = r.missing_by_group;
+    assert.equal(entry.min_group_size, floor);
+    assert.equal(entry.columns[0].highest, null);
+    require('../../site/views.js');
+    const rule = globalThis.FaircodeViews.missingExtremesRule(r.missing_by_group);
+    assert.ok(rule.includes(`at least ${floor.toLocaleString('en-US')} rows (--min-group-size), - where fewer than two`), rule);
+  }
+  // a profile saved before the key: the option's name alone
+  const old = globalThis.FaircodeViews.missingExtremesRule([{ dimension: 'sex', columns: [] }]);
+  assert.ok(old.includes('at least --min-group-size rows,'), old);
+});

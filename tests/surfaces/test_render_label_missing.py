@@ -235,7 +235,9 @@ def test_terminal_missing_by_group_stays_short_on_a_wide_file(diabetic):
 def test_terminal_without_label_or_missing(tmp_path):
     path = write_csv(tmp_path / "c.csv", ["sex"], [["M"], ["F"]] * 200)
     r = faircode.profile(path)
-    assert "label_rates" not in r and r["missing_by_group"] == [{"dimension": "sex", "columns": []}]
+    assert "label_rates" not in r and r["missing_by_group"] == [
+        {"dimension": "sex", "min_group_size": 100, "columns": []}
+    ]
     text = r.report("text")
     assert "Label rates" not in text
     assert "Missing data by group: no column with missing cells" in text
@@ -854,3 +856,25 @@ def test_compare_lists_a_group_that_moved_before_one_that_did_not():
     assert "| sex | income | <0.01% -> 0.00% | M | <0.01% -> 0.00% | -<0.01 pts |" in d.report(
         "markdown"
     )
+
+
+@pytest.mark.parametrize("floor", [100, 1000])
+def test_a_dash_for_lowest_and_highest_reads_with_the_size_floor(tmp_path, floor):
+    # SPEC 17.5: 60 rows, no two groups of `floor` rows: every lowest and highest is null
+    # and shown as -, and the rule beside the table names the floor's number
+    rows = [["M" if i % 2 else "F", "1" if i % 4 else ""] for i in range(60)]
+    r = faircode.profile(
+        write_csv(tmp_path / "s.csv", ["sex", "x"], rows), opts={"min_group_size": floor}
+    )
+    (entry,) = r["missing_by_group"]
+    assert entry["min_group_size"] == floor and entry["columns"][0]["highest"] is None
+    rule = f"at least {floor:,} rows (--min-group-size), - where fewer than two are that large"
+    text = r.report("text")
+    assert f"lowest and highest by share among the groups of {rule})" in text
+    assert re.search(r"\n    x +25\.00%  - +-\n", text)
+    assert f"_Lowest and highest by share among the groups of {md_escape(rule)}._" in (
+        r.report("markdown")
+    )
+    # a profile saved before the key: the option's name alone
+    del entry["min_group_size"]
+    assert "groups of at least --min-group-size rows, - where" in r.report("text")
