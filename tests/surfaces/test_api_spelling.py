@@ -14,7 +14,7 @@ import pytest
 import faircode
 import faircode.monitor
 from faircode.cli import main
-from faircode.options import OPTIONS, spelling
+from faircode.options import GROUP_OPTIONS, OPTIONS, spelling
 
 CSV = "sex,race,age,hired\n" + "".join(
     f"{'FM'[i % 2]},{'ABC'[i % 3]},{18 + i % 50},{i % 2}\n" for i in range(60)
@@ -323,3 +323,29 @@ def test_the_spark_engine_s_refusals_name_engine_spark_as_the_surface_spells_it(
     assert refusal().startswith("engine='spark' reads a file or a Spark DataFrame")
     with spelling("flag"):
         assert refusal().startswith("--engine spark reads a file or a Spark DataFrame")
+
+
+def test_the_monitor_s_missing_columns_are_tagged_with_the_keyword_on_the_api(path, capsys):
+    """``column 'x' (--attr) not found`` names the argument as the surface spells it."""
+    with pytest.raises(faircode.monitor.MonitorInputError) as err:
+        faircode.monitor.evaluate(path, pred="nope", attrs=["gone"], label="hired")
+    api = str(err.value)
+    assert "columns 'gone' (attrs), 'nope' (pred) not found" in api, api
+    argv = ["--pred", "nope", "--attr", "gone", "--label", "hired"]
+    cli = _cli(["fairness", "evaluate", path, *argv], capsys)
+    assert cli == api.replace("(attrs)", "(--attr)").replace("(pred)", "(--pred)")
+
+
+def test_the_monitor_s_attribute_and_group_option_advice_names_the_keyword(path, capsys):
+    def monitor(**kw) -> str:
+        with pytest.raises(faircode.monitor.MonitorInputError) as err:
+            faircode.monitor.evaluate(path, pred="hired", **kw)
+        return str(err.value)
+
+    twice = "an attribute is given twice; "
+    assert monitor(attrs=["sex", "sex"]) == twice + "list each once in attrs"
+    argv = ["--pred", "hired", "--attr", "sex", "--attr", "sex"]
+    assert _cli(["fairness", "evaluate", path, *argv], capsys) == twice + "pass each --attr once"
+    assert monitor(attrs=["sex"], opts={"label": "hired"}).endswith(
+        f"(its group options: {', '.join(GROUP_OPTIONS)}, and overrides)"
+    )
