@@ -1246,6 +1246,12 @@ def missing_labels(name: str, opts: Options) -> set[str] | None:
     return {lab for lab in candidates if relabel(lab) is None}
 
 
+def keyed_held_out() -> str:
+    """A held-out column joined by a key, as the surface in use gives it (SPEC 0.6, 16):
+    ``PATH=COLUMN:KEY`` on the command line, the API's item ``[PATH, COLUMN, KEY]``."""
+    return "PATH=COLUMN:KEY" if SPELLING.get() == "flag" else "[PATH, COLUMN, KEY]"
+
+
 def parse_held_out(text: str) -> tuple[str, str, str | None]:
     """`PATH=COLUMN[:KEY]` of --proxy-hints-with (SPEC 16); the last `=` splits."""
     path, sep, rest = text.rpartition("=")

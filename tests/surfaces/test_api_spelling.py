@@ -302,7 +302,11 @@ def test_held_out_and_date_column_refusals_name_the_keyword(path, tmp_path, caps
     flags = ["--proxy-hints", "--proxy-hints-with", f"{short}=protected"]
     cli = _cli(["profile", path, *flags], capsys)
     assert api.startswith(f"proxy_with {short}: it has 2 rows")
-    assert cli == "--proxy-hints-with" + api.removeprefix("proxy_with")
+    # the advice to join by a key is the API's item there, the flag's text on the CLI
+    assert api.endswith("(give [PATH, COLUMN, KEY] to join by a key column)"), api
+    assert cli == "--proxy-hints-with" + api.removeprefix("proxy_with").replace(
+        "[PATH, COLUMN, KEY]", "PATH=COLUMN:KEY"
+    )
     api = _api(lambda: faircode.audit_ll144(path, selected="hired", date_column="age"))
     cli = _cli(["audit", "ll144", path, "--selected", "hired", "--date-column", "age"], capsys)
     assert api == "date_column age: '18' is not a date YYYY-MM-DD"
