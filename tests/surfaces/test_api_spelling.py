@@ -353,3 +353,32 @@ def test_the_monitor_s_attribute_and_group_option_advice_names_the_keyword(path,
     assert monitor(attrs=["sex"], opts={"label": "hired"}).endswith(
         f"(its group options: {', '.join(GROUP_OPTIONS)}, and overrides)"
     )
+
+
+def test_a_held_out_file_s_reading_refusals_name_proxy_with_on_the_api(path, tmp_path, capsys):
+    held = tmp_path / "held.csv"
+    held.write_text("protected\n" + "A\n" * 60)
+    for item, flag in [
+        ([str(held), "nope", None], f"{held}=nope"),
+        ([str(held) + "x", "p", None], f"{held}x=p"),
+    ]:
+        opts = {"proxy_hints": True, "proxy_with": [item]}
+        api = _api(lambda opts=opts: faircode.profile(path, opts=opts))
+        cli = _cli(["profile", path, "--proxy-hints", "--proxy-hints-with", flag], capsys)
+        assert api.startswith(f"proxy_with {item[0]}: "), api
+        assert cli == "--proxy-hints-with" + api.removeprefix("proxy_with")
+
+
+def test_held_out_columns_on_spark_are_refused_as_the_surface_spells_it(path):
+    """Refused before Spark starts, by faircode.spark on the API (--engine spark on the
+    CLI)."""
+    spark = pytest.importorskip("faircode.spark")
+    opts = {"proxy_hints": True, "proxy_with": [[path, "sex", None]]}
+    tail = "; join the column to the table in Spark and profile the result"
+    assert _api(lambda: spark.profile_path(path, opts=opts)) == (
+        "held-out columns (proxy_with) are not supported by faircode.spark" + tail
+    )
+    with spelling("flag"):
+        assert _api(lambda: spark.profile_path(path, opts=opts)) == (
+            "held-out columns (--proxy-hints-with) are not supported with --engine spark" + tail
+        )
