@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 import sqlite3
+import sys
 import threading
 
 import pytest
@@ -382,3 +383,13 @@ def test_held_out_columns_on_spark_are_refused_as_the_surface_spells_it(path):
         assert _api(lambda: spark.profile_path(path, opts=opts)) == (
             "held-out columns (--proxy-hints-with) are not supported with --engine spark" + tail
         )
+
+
+def test_proxy_hints_without_scipy_name_the_option_as_the_surface_spells_it(
+    path, monkeypatch, capsys
+):
+    monkeypatch.setitem(sys.modules, "scipy.stats", None)  # an import of it fails
+    api = _api(lambda: faircode.profile(path, opts={"proxy_hints": True}))
+    assert api.startswith("proxy hints (proxy_hints) needs scipy, which is not installed"), api
+    cli = _cli(["profile", path, "--proxy-hints"], capsys)
+    assert cli == api.replace("(proxy_hints)", "(--proxy-hints)")
