@@ -44,6 +44,7 @@ from .options import (
     AUDIT_DATA_SOURCES,
     AUDIT_RATIO_THRESHOLD,
     Options,
+    held_out_on_spark,
     parse_held_out,
     resolve,
     spelling,
@@ -788,10 +789,7 @@ def _profile_spark(args: argparse.Namespace, source, overrides: dict, opts: dict
     if not isinstance(source, str):
         raise InputError(SPARK_NEEDS_A_PATH)
     if opts.get("proxy_hints") and opts.get("proxy_with"):  # SPEC 16, before Spark starts
-        raise InputError(
-            "held-out columns (--proxy-hints-with) are not supported with --engine spark; "
-            "join the column to the table in Spark and profile the result"
-        )
+        raise InputError(held_out_on_spark())
     spark, session = start_spark(args.spark_master)
     return spark.profile_path(source, overrides, opts, spark=session)
 

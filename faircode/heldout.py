@@ -13,6 +13,7 @@ from typing import Any
 
 from .errors import InputError
 from .labels import label_of
+from .options import spelled
 from .reader import read_records
 
 
@@ -85,8 +86,9 @@ class HeldOut:
 
 
 def load(path: str, column: str, key: str | None) -> HeldOut:
-    """Read COLUMN (and KEY) of the CSV at path; the errors name --proxy-hints-with."""
-    where = f"--proxy-hints-with {path}"
+    """Read COLUMN (and KEY) of the CSV at path; the errors name the option as the surface
+    spells it (SPEC 0.6: ``--proxy-hints-with``, ``proxy_with``)."""
+    where = f"{spelled('--proxy-hints-with')} {path}"
     try:
         fh = open(path, "rb")
     except OSError as exc:

@@ -1246,6 +1246,23 @@ def missing_labels(name: str, opts: Options) -> set[str] | None:
     return {lab for lab in candidates if relabel(lab) is None}
 
 
+def keyed_held_out() -> str:
+    """A held-out column joined by a key, as the surface in use gives it (SPEC 0.6, 16):
+    ``PATH=COLUMN:KEY`` on the command line, the API's item ``[PATH, COLUMN, KEY]``."""
+    return "PATH=COLUMN:KEY" if SPELLING.get() == "flag" else "[PATH, COLUMN, KEY]"
+
+
+def held_out_on_spark() -> str:
+    """The refusal of held-out columns on Spark (SPEC 16), as the surface in use spells
+    it (SPEC 0.6): ``--proxy-hints-with`` with ``--engine spark`` on the command line,
+    ``proxy_with`` by ``faircode.spark`` on the Python API."""
+    if SPELLING.get() == "flag":
+        where = "(--proxy-hints-with) are not supported with --engine spark"
+    else:
+        where = f"({spelled('--proxy-hints-with')}) are not supported by faircode.spark"
+    return f"held-out columns {where}; join the column to the table in Spark and profile the result"
+
+
 def parse_held_out(text: str) -> tuple[str, str, str | None]:
     """`PATH=COLUMN[:KEY]` of --proxy-hints-with (SPEC 16); the last `=` splits."""
     path, sep, rest = text.rpartition("=")

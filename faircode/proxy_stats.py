@@ -19,7 +19,7 @@ from fractions import Fraction
 from .errors import require
 from .labels import outcome_value
 from .numerics import fmt, round_half_up, scaled
-from .options import Options, relabeler
+from .options import Options, relabeler, spelled
 from .summary import LABEL_CAP, PAIR_COLUMNS, PROXY_LABELS, pair_cells
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
@@ -36,7 +36,13 @@ __all__ = [
     "summary_hints",
 ]
 
-WHAT = "proxy hints (--proxy-hints)"
+
+def _what() -> str:
+    """What needs scipy, its option as the surface spells it (SPEC 0.6, 16): ``proxy
+    hints (--proxy-hints)`` on the command line, ``(proxy_hints)`` on the API."""
+    return f"proxy hints ({spelled('--proxy-hints')})"
+
+
 #: Cochran's rule (SPEC 16): small when more than 20% of expected cells are below 5, or
 #: any is below 1.
 SMALL_EXPECTED = 5.0
@@ -86,8 +92,8 @@ def _small_expected(expected: Any) -> bool:
 def chi2_test(table: Any, opts: Options) -> dict:
     """The statistics of one r x c table of counts (every row and column sum > 0, r, c
     >= 2): chi2, dof, p_value (unrounded), cramers_v, n, small_expected, method."""
-    stats = require("scipy.stats", WHAT)  # first: scipy brings numpy
-    np = require("numpy", WHAT)
+    stats = require("scipy.stats", _what())  # first: scipy brings numpy
+    np = require("numpy", _what())
     obs = np.asarray(table, dtype=np.int64)
     res = stats.chi2_contingency(obs, correction=False)
     chi2, p, dof, expected = float(res[0]), float(res[1]), int(res[2]), res[3]
@@ -138,7 +144,7 @@ def anova_test(groups: Sequence[tuple[int, int, int]]) -> dict:
     SS_total, F = (SS_between / (k - 1)) / (SS_within / (N - k)), each the exact rational
     rounded once; p = scipy.stats.f.sf(F, k - 1, N - k). F is None (p 0) when every group
     is constant."""
-    stats = require("scipy.stats", WHAT)
+    stats = require("scipy.stats", _what())
     k = len(groups)
     big_n = sum(g[0] for g in groups)
     s1 = sum(g[1] for g in groups)

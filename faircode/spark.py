@@ -103,7 +103,7 @@ from .detect import check_overrides, label_slack
 from .errors import DelimiterRefused, InputError
 from .labels import MISSING_TOKENS, TRIMMED, clean_header, float_label
 from .numerics import OUTCOME_HUGE, OUTCOME_TINY, SCALE1, SCALE2
-from .options import Options, advised, missing_labels, relabeler, resolve
+from .options import Options, advised, held_out_on_spark, missing_labels, relabeler, resolve
 from .reader import decoded_blocks, dos_eof_length, open_table, physical_lines
 from .summary import LABEL_CAP, PROXY_LABELS, Summary, SummaryBuilder
 
@@ -144,12 +144,6 @@ LOCAL_CONF = {
     # them per run, none a user wrote. Off: half the driver's py4j calls (docs/spark.md).
     "spark.python.sql.dataFrameDebugging.enabled": "false",
 }
-
-
-HELD_OUT_REFUSED = (
-    "held-out columns (--proxy-hints-with) are not supported with --engine spark; "
-    "join the column to the table in Spark and profile the result"
-)
 
 
 class SparkDialectWarning(UserWarning):
@@ -999,7 +993,7 @@ def summarize(
     """Count a Spark DataFrame into a Summary; return it with checked overrides and options."""
     options = resolve(opts)
     if options.proxy_hints and options.proxy_with:  # SPEC 16: rows have no order in Spark
-        raise InputError(HELD_OUT_REFUSED)
+        raise InputError(held_out_on_spark())
     if not isinstance(spark_df, DataFrame):
         raise InputError(
             f"cannot profile a {type(spark_df).__name__} with faircode.spark: "
@@ -1424,7 +1418,7 @@ def summarize_path(
     """Count a CSV or Parquet file with Spark; return (Summary, overrides, options)."""
     options = resolve(opts)
     if options.proxy_hints and options.proxy_with:  # SPEC 16: rows have no order in Spark
-        raise InputError(HELD_OUT_REFUSED)
+        raise InputError(held_out_on_spark())
     path = os.fspath(path)
     label = name or path
     spark = spark or get_session(master)

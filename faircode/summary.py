@@ -16,7 +16,7 @@ from .detect import kind_from_name, label_slack
 from .errors import InputError
 from .labels import AGE_INTERVAL, AGE_NUMERIC, MISSING_TOKENS, age_shape, label_of, outcome_value
 from .numerics import scaled
-from .options import Options, relabeler, spelled
+from .options import Options, keyed_held_out, relabeler, spelled
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; only type checkers read it
 if TYPE_CHECKING:
@@ -888,7 +888,7 @@ class SummaryBuilder:
                     raise InputError(
                         f"{spelled('--proxy-hints-with')} {h.path}: it has {h.rows} rows and "
                         f"{self.name} "
-                        f"has {self.n_rows}; rows are aligned by order (give PATH=COLUMN:KEY "
+                        f"has {self.n_rows}; rows are aligned by order (give {keyed_held_out()} "
                         "to join by a key column)"
                     )
             held = {

@@ -37,6 +37,23 @@ def add_attr(col: str, to: str = "to") -> str:
     return f"{col!r} {to} {spelled('--attr')}"
 
 
+def attr_once() -> str:
+    """The advice for an attribute given twice (SPEC 0.6 "Option names in messages"):
+    ``pass each --attr once`` on the command line (the repeatable flag), ``list each
+    once in attrs`` on the Python API and MCP (one list)."""
+    if SPELLING.get() == "flag":
+        return "pass each --attr once"
+    return f"list each once in {spelled('--attr')}"
+
+
+def overrides_named() -> str:
+    """How the list of ``evaluate``'s group options names the overrides: ``overrides
+    for --map`` on the command line, ``overrides`` on the Python API and MCP (SPEC 0.6)."""
+    if SPELLING.get() == "flag":
+        return "overrides for --map"
+    return spelled("--map")
+
+
 def monitor_arg(check: Callable[..., Checked], *args: Any, **kwargs: Any) -> Checked:
     """``check(*args, **kwargs)``, one of the argument checks of :mod:`faircode.options`
     (``text_arg``, ``bool_arg``, ``dict_arg``, ``text_items``), its InputError raised as

@@ -19,7 +19,7 @@ from ..errors import InputError
 from ..numerics import Z as Z95
 from ..numerics import holm
 from ..options import FAIRNESS_RULES, GROUP_OPTIONS, advised, spelled
-from .args import add_attr, column, columns, dict_of, is_number, switch
+from .args import add_attr, column, columns, dict_of, is_number, overrides_named, switch
 from .disparities import (
     below_guard,
     build_disparities,
@@ -227,7 +227,7 @@ def _grouping(
         if key not in GROUP_OPTIONS:
             raise MonitorInputError(
                 f"option {key!r} does not apply to fairness evaluate (its group options: "
-                f"{', '.join(GROUP_OPTIONS)}, and overrides for --map)"
+                f"{', '.join(GROUP_OPTIONS)}, and {overrides_named()})"
             )
     try:
         grouping = Grouping(overrides, opts)

@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..labels import label_of
 from ..options import FAIRNESS_ENGINES, advised, spelled
-from .args import is_number
+from .args import attr_once, is_number
 from .engines import fairlearn_available
 from .errors import MonitorInputError
 from .metrics import TASKS
@@ -235,7 +235,7 @@ def _check_settings(attrs: list[str], threshold: float, min_samples: int, task: 
             f"at least one attribute is needed; pass {advised('--attr', 'COL', quote=False)}"
         )
     if len(set(attrs)) != len(attrs):
-        raise MonitorInputError("an attribute is given twice; pass each --attr once")
+        raise MonitorInputError(f"an attribute is given twice; {attr_once()}")
     if not is_number(threshold):
         raise MonitorInputError(
             f"{spelled('--threshold')} must be a number, e.g. {advised('--threshold', 0.1)}"

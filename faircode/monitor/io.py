@@ -18,7 +18,7 @@ import pandas as pd
 from ..errors import EXTRA_OF, InputError, require
 from ..formats import Prefixed, arrow_source, frame_header, is_polars_frame, sniff_format
 from ..labels import clean_header
-from ..options import advised, check_option
+from ..options import advised, check_option, spelled
 from ..reader import (
     SNIFF_ORDER,
     binary_format,
@@ -54,12 +54,13 @@ def _first_line(exc: BaseException) -> str:
 
 def check_columns(available: Iterable[str], required: dict[str, str], source: str) -> None:
     """Raise one error naming every ``required`` column (column -> option) not present,
-    and the columns there are, each quoted as the missing ones are."""
+    and the columns there are, each quoted as the missing ones are; each missing one is
+    tagged with its option as the surface spells it (SPEC 0.6: ``--attr``, ``attrs``)."""
     have = [str(c) for c in available]
     missing = [(c, opt) for c, opt in required.items() if c not in set(have)]
     if not missing:
         return
-    named = ", ".join(f"{c!r} ({opt})" for c, opt in missing)
+    named = ", ".join(f"{c!r} ({spelled(opt)})" for c, opt in missing)
     shown = ", ".join(map(repr, have[:12]))
     shown += f", ... ({len(have)} in all)" if len(have) > 12 else ""
     noun = "column" if len(missing) == 1 else "columns"

@@ -68,7 +68,7 @@ def test_a_frames_columns_are_named_by_their_text_as_in_its_csv(tmp_path: Path) 
     # every name quoted: '0' is no longer both present (0) and absent ('0')
     _refused(
         lambda: evaluate(numbered, pred="9", attrs=["0"]),
-        "<dataframe>: column '9' (--pred) not found; available columns: '0', '1', '4'",
+        "<dataframe>: column '9' (pred) not found; available columns: '0', '1', '4'",
     )
     _refused(lambda: evaluate(numbered, pred=1, attrs=["0"]), "pred: 1 is not text" + COLUMN_HINT)
     _refused(

@@ -473,7 +473,7 @@ def test_intersections_missing_values_and_non_string_values() -> None:
         ({"pred": None, "attrs": ["g"], "score": "p"}, "decision_threshold=T"),
         ({"pred": "p", "attrs": ["g"], "decision_threshold": 0.5}, "no effect"),
         ({"pred": "p", "attrs": ["g"], "engine": "spark"}, "engine"),
-        ({"pred": "p", "attrs": ["nope"]}, "'nope' (--attr)"),
+        ({"pred": "p", "attrs": ["nope"]}, "'nope' (attrs)"),
         ({"pred": "p", "attrs": ["g"], "label": "g"}, "not numeric"),
     ],
 )

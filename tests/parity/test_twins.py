@@ -165,7 +165,8 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
         ),
         "GROUP_OPTIONS": "the monitor's check of which options change groups",
         **dict.fromkeys(
-            "SPELLING spelling spelled KEYWORD_OF advised _placeholder_or_repr".split(),
+            "SPELLING spelling spelled KEYWORD_OF advised _placeholder_or_repr "
+            "keyed_held_out held_out_on_spark".split(),
             "the Python API's keyword spelling of a message (SPEC 0.6); the browser engine "
             "speaks in flags, as the CLI",
         ),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 import sqlite3
+import sys
 import threading
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 import faircode
 import faircode.monitor
 from faircode.cli import main
-from faircode.options import OPTIONS, spelling
+from faircode.options import GROUP_OPTIONS, OPTIONS, spelling
 
 CSV = "sex,race,age,hired\n" + "".join(
     f"{'FM'[i % 2]},{'ABC'[i % 3]},{18 + i % 50},{i % 2}\n" for i in range(60)
@@ -302,7 +303,11 @@ def test_held_out_and_date_column_refusals_name_the_keyword(path, tmp_path, caps
     flags = ["--proxy-hints", "--proxy-hints-with", f"{short}=protected"]
     cli = _cli(["profile", path, *flags], capsys)
     assert api.startswith(f"proxy_with {short}: it has 2 rows")
-    assert cli == "--proxy-hints-with" + api.removeprefix("proxy_with")
+    # the advice to join by a key is the API's item there, the flag's text on the CLI
+    assert api.endswith("(give [PATH, COLUMN, KEY] to join by a key column)"), api
+    assert cli == "--proxy-hints-with" + api.removeprefix("proxy_with").replace(
+        "[PATH, COLUMN, KEY]", "PATH=COLUMN:KEY"
+    )
     api = _api(lambda: faircode.audit_ll144(path, selected="hired", date_column="age"))
     cli = _cli(["audit", "ll144", path, "--selected", "hired", "--date-column", "age"], capsys)
     assert api == "date_column age: '18' is not a date YYYY-MM-DD"
@@ -323,3 +328,68 @@ def test_the_spark_engine_s_refusals_name_engine_spark_as_the_surface_spells_it(
     assert refusal().startswith("engine='spark' reads a file or a Spark DataFrame")
     with spelling("flag"):
         assert refusal().startswith("--engine spark reads a file or a Spark DataFrame")
+
+
+def test_the_monitor_s_missing_columns_are_tagged_with_the_keyword_on_the_api(path, capsys):
+    """``column 'x' (--attr) not found`` names the argument as the surface spells it."""
+    with pytest.raises(faircode.monitor.MonitorInputError) as err:
+        faircode.monitor.evaluate(path, pred="nope", attrs=["gone"], label="hired")
+    api = str(err.value)
+    assert "columns 'gone' (attrs), 'nope' (pred) not found" in api, api
+    argv = ["--pred", "nope", "--attr", "gone", "--label", "hired"]
+    cli = _cli(["fairness", "evaluate", path, *argv], capsys)
+    assert cli == api.replace("(attrs)", "(--attr)").replace("(pred)", "(--pred)")
+
+
+def test_the_monitor_s_attribute_and_group_option_advice_names_the_keyword(path, capsys):
+    def monitor(**kw) -> str:
+        with pytest.raises(faircode.monitor.MonitorInputError) as err:
+            faircode.monitor.evaluate(path, pred="hired", **kw)
+        return str(err.value)
+
+    twice = "an attribute is given twice; "
+    assert monitor(attrs=["sex", "sex"]) == twice + "list each once in attrs"
+    argv = ["--pred", "hired", "--attr", "sex", "--attr", "sex"]
+    assert _cli(["fairness", "evaluate", path, *argv], capsys) == twice + "pass each --attr once"
+    assert monitor(attrs=["sex"], opts={"label": "hired"}).endswith(
+        f"(its group options: {', '.join(GROUP_OPTIONS)}, and overrides)"
+    )
+
+
+def test_a_held_out_file_s_reading_refusals_name_proxy_with_on_the_api(path, tmp_path, capsys):
+    held = tmp_path / "held.csv"
+    held.write_text("protected\n" + "A\n" * 60)
+    for item, flag in [
+        ([str(held), "nope", None], f"{held}=nope"),
+        ([str(held) + "x", "p", None], f"{held}x=p"),
+    ]:
+        opts = {"proxy_hints": True, "proxy_with": [item]}
+        api = _api(lambda opts=opts: faircode.profile(path, opts=opts))
+        cli = _cli(["profile", path, "--proxy-hints", "--proxy-hints-with", flag], capsys)
+        assert api.startswith(f"proxy_with {item[0]}: "), api
+        assert cli == "--proxy-hints-with" + api.removeprefix("proxy_with")
+
+
+def test_held_out_columns_on_spark_are_refused_as_the_surface_spells_it(path):
+    """Refused before Spark starts, by faircode.spark on the API (--engine spark on the
+    CLI)."""
+    spark = pytest.importorskip("faircode.spark")
+    opts = {"proxy_hints": True, "proxy_with": [[path, "sex", None]]}
+    tail = "; join the column to the table in Spark and profile the result"
+    assert _api(lambda: spark.profile_path(path, opts=opts)) == (
+        "held-out columns (proxy_with) are not supported by faircode.spark" + tail
+    )
+    with spelling("flag"):
+        assert _api(lambda: spark.profile_path(path, opts=opts)) == (
+            "held-out columns (--proxy-hints-with) are not supported with --engine spark" + tail
+        )
+
+
+def test_proxy_hints_without_scipy_name_the_option_as_the_surface_spells_it(
+    path, monkeypatch, capsys
+):
+    monkeypatch.setitem(sys.modules, "scipy.stats", None)  # an import of it fails
+    api = _api(lambda: faircode.profile(path, opts={"proxy_hints": True}))
+    assert api.startswith("proxy hints (proxy_hints) needs scipy, which is not installed"), api
+    cli = _cli(["profile", path, "--proxy-hints"], capsys)
+    assert cli == api.replace("(proxy_hints)", "(--proxy-hints)")
