@@ -357,5 +357,5 @@ def test_two_frames_are_named_by_their_side():
     pytest.importorskip("numpy")
     from faircode.monitor import MonitorInputError, evaluate
 
-    with pytest.raises(MonitorInputError, match=r"^<dataframe>: column 'p' \(--pred\) not "):
+    with pytest.raises(MonitorInputError, match=r"^<dataframe>: column 'p' \(pred\) not "):
         evaluate(a, pred="p", attrs=["sex"])
