@@ -557,13 +557,13 @@ def more_text(listed: int, not_listed: int, shown: int, what: str = "") -> str |
     if not hidden:
         return None
     where = f"; --json lists the first {listed:,}" if not_listed else " (--json shows all)"
-    noun = counted_noun(hidden, what[:-1], what) if what else ""
+    noun = what[:-1] if what and hidden == 1 else what
     return f"... {hidden:,} more{' ' + noun if noun else ''}{where}"
 
 
-def counted_noun(n: int, one: str, many: str) -> str:
-    """``one`` when ``n`` is 1, else ``many``: a count's noun in agreement."""
-    return one if n == 1 else many
+def count_text(n: object, noun: str) -> str:
+    """`1 flag`, `2 flags`: a count and its noun in agreement (reprs, 6.1's lines)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def more_lines(indent: str, listed: int, not_listed: int, shown: int, what: str = "") -> list[str]:

@@ -15,7 +15,7 @@ from .detect import NOT_DEMOGRAPHIC
 from .evidence import COMPARE_FINDING_KINDS, DIFFERENCE_KINDS
 from .numerics import (
     compare_group_cells,
-    counted_noun,
+    count_text,
     drift_text,
     fmt,
     fmt_or_dash,
@@ -200,7 +200,7 @@ def render(result: dict, source: str) -> str:
         )
         out.append(
             f"{dim['name']} ({dim['kind']}{extra}) {score_text(dim)}, "
-            f"{dim['n_groups']} {counted_noun(dim['n_groups'], 'group', 'groups')}{ratio}, missing "
+            f"{count_text(dim['n_groups'], 'group')}{ratio}, missing "
             f"{share_text(dim['missing_pct'], dim['missing_count'], result['n_rows'])}"
         )
         width = max((len(shown(g["label"])) for g in dim["groups"][:MAX_GROUPS_SHOWN]), default=0)
@@ -249,8 +249,8 @@ def render(result: dict, source: str) -> str:
             )
         else:
             out.append(
-                f"not profiled: {d['name']} ({d['kind']}), {d['n_groups']} "
-                f"{counted_noun(d['n_groups'], 'group', 'groups')} looks "
+                f"not profiled: {d['name']} ({d['kind']}), "
+                f"{count_text(d['n_groups'], 'group')} looks "
                 "like an identifier or a date (force it with --map)"
             )
     if result.get("label_rates"):  # SPEC 17.4

@@ -17,7 +17,7 @@ prediction store's (``faircode.monitor.api``), which are not dicts of one comman
 
 from __future__ import annotations
 
-from .numerics import drift_text
+from .numerics import count_text, drift_text
 from .renderers import RENDERERS, render_as
 from .safetext import clip, shown
 
@@ -36,11 +36,6 @@ NOTEBOOK_HTML_MAX = 1_000_000
 NOTEBOOK_TEXT_MAX = 200_000
 #: What the note over a report shown in place of the HTML calls its format.
 FORM_NAMES = {"markdown": "Markdown", "text": "text"}
-
-
-def count_text(n: object, noun: str) -> str:
-    """`1 flag`, `2 flags` (a repr's counts agree with their noun, as 6.1's size line)."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _score(side: dict) -> str:

@@ -50,8 +50,9 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..errors import EXIT_FAIL, EXIT_INSUFFICIENT, EXIT_OK, EXIT_UNMEASURED
+from ..numerics import count_text
 from ..renderers import render_as
-from ..results import count_text, names_text, notebook_html
+from ..results import names_text, notebook_html
 from ..safetext import shown
 from .args import path, switch, text
 from .errors import MonitorInputError

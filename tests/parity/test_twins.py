@@ -129,7 +129,7 @@ PYTHON_ONLY: dict[str, dict[str, str]] = {
     },
     "numerics": {
         "more_text": PY_TEXT,
-        "counted_noun": PY_TEXT,
+        "count_text": PY_TEXT,
         "not_shown": PY_TEXT,
         "drift_text": PY_TEXT,
         "compare_group_cells": PY_TEXT,
