@@ -43,13 +43,12 @@ from .inputs import (
 )
 from .intervals import ALPHA
 from .io import MonitorInputError, frame_columns, read_table
-from .metrics import METRICS, TASKS, build_slices
+from .metrics import METRICS, MISSING_LABEL, TASKS, build_slices
 from .scores import score_scale
 from .slices import (
     MAX_INTERSECT_ATTRIBUTES,
     MAX_SLICES_PER_ATTRIBUTE,
     MAX_TOTAL_SLICES,
-    MISSING_LABEL,
     _Attribute,
     _native,
     _slices_of,

@@ -160,7 +160,8 @@ def _num(x: float) -> float | None:
     return None if np.isnan(x) else float(x)
 
 
-def _display(value: Any) -> str:
+def display_label(value: Any) -> str:
+    """A slice value as reports name it: `(missing)` for the missing slice, else its text."""
     return MISSING_LABEL if value is None else str(value)
 
 
@@ -199,9 +200,9 @@ def build_slices(
     for gi, row in enumerate(slice_parts):
         key = {a.name: a.values[int(c)] for a, c in zip(ats, row, strict=True)}
         if len(ats) == 1:
-            text = _display(next(iter(key.values())))
+            text = display_label(next(iter(key.values())))
         else:
-            text = ", ".join(f"{k}={_display(v)}" for k, v in key.items())
+            text = ", ".join(f"{k}={display_label(v)}" for k, v in key.items())
         metrics: dict[str, Any] = {}
         low_n = []
         for m in present:

@@ -20,8 +20,7 @@ from ..numerics import Z, katz_interval, newcombe
 from ..options import spelled
 from .args import add_attr, column
 from .errors import MonitorInputError
-from .metrics import METRICS
-from .slices import MISSING_LABEL
+from .metrics import METRICS, display_label
 from .stats import round_half_up_units
 
 #: VALUE keywords: the slice with the most rows; per metric, the lowest eligible value.
@@ -32,11 +31,6 @@ METHODS = ("given", MAJ, MIN)
 FOUR_FIFTHS = (0.8, 1.25)
 #: At most this many slice values are named in an error.
 _NAMED = 20
-
-
-def _text(value: Any) -> str:
-    """A requested value as a slice's display text (typed values by their label)."""
-    return MISSING_LABEL if value is None else str(value)
 
 
 def parse_cli(items: list[str] | None) -> dict[str, str]:
@@ -83,7 +77,7 @@ def check(ref_groups: Any, attrs: list[str], option: str = "--ref-group") -> dic
                 f"{option}: the reference of {attr!r} must be one slice value, {MAJ} or "
                 f"{MIN}, got {value!r}"
             )
-        out[attr] = value.strip(" \t") if isinstance(value, str) else _text(value)
+        out[attr] = value.strip(" \t") if isinstance(value, str) else display_label(value)
     return out
 
 

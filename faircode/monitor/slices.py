@@ -16,7 +16,6 @@ from ..analyze import group_rule
 from ..labels import float_labels, label_of, typed_label, typed_text
 from ..options import resolve
 from .errors import MonitorInputError
-from .metrics import MISSING_LABEL
 
 
 def _native(value: Any) -> Any:
@@ -48,10 +47,6 @@ def as_labelled(column: pd.Series) -> pd.Series:
     read = float_labels(values, column.dtype.itemsize * 8)
     widened = [math.nan if t is None else float(t) for t in read]
     return pd.Series(widened, index=column.index, name=column.name, dtype="float64")
-
-
-def _display(value: Any) -> str:
-    return MISSING_LABEL if value is None else str(value)
 
 
 # An attribute with more distinct values than this is an identifier, not a group
